@@ -1,0 +1,239 @@
+//! The fixture agent runner: deterministic answers from a JSON file.
+//!
+//! ```json
+//! {"responses": [
+//!   {"match": {"agent": "hermes.greeter"}, "output": {"greeting": "hello, world"}, "tokens": 12},
+//!   {"match": {"label": "flaky"}, "sequence": [{"error": "runner down"}, {"output": {"ok": true}}]},
+//!   {"match": {"prompt_contains": "slow"}, "output": {}, "delay_ms": 50}
+//! ]}
+//! ```
+//!
+//! The first rule whose every `match` entry equals the request's value at
+//! that dotted path answers; `prompt_contains` is a substring test. A
+//! `sequence` answers successive matching calls in order, its last entry
+//! repeating. No match fails the call with `no fixture response for …`.
+
+use super::{AgentCall, AgentError, AgentReply, AgentRunner, BoxFuture};
+use crate::error::{Error, ErrorCode, Result};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FixtureFile {
+    responses: Vec<RawRule>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRule {
+    #[serde(rename = "match", default)]
+    matcher: Map<String, Value>,
+    #[serde(default)]
+    output: Option<Value>,
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default)]
+    tokens: Option<u64>,
+    #[serde(default)]
+    delay_ms: Option<u64>,
+    #[serde(default)]
+    sequence: Option<Vec<RawAnswer>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAnswer {
+    #[serde(default)]
+    output: Option<Value>,
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default)]
+    tokens: Option<u64>,
+    #[serde(default)]
+    delay_ms: Option<u64>,
+}
+
+#[derive(Debug)]
+struct Rule {
+    matcher: Vec<(Vec<String>, Value)>,
+    prompt_contains: Option<String>,
+    answers: Vec<RawAnswer>,
+    hits: AtomicUsize,
+}
+
+/// Answers agent calls from fixture rules.
+#[derive(Debug, Default)]
+pub struct FixtureRunner {
+    rules: Vec<Rule>,
+}
+
+impl FixtureRunner {
+    /// A runner with no rules: every call fails with "no fixture response".
+    pub fn empty() -> Self {
+        Self::default()
+    }
+
+    /// Load rules from a fixture file.
+    ///
+    /// # Errors
+    ///
+    /// `not_found` / `io` when the file cannot be read, `invalid_fixture`
+    /// naming the problem when it is malformed.
+    pub fn from_file(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(format!("agents file {}", path.display()), e))?;
+        Self::from_json(&text).map_err(|e| Error::new(e.code(), format!("{}: {}", path.display(), e.message())))
+    }
+
+    /// Parse rules from fixture JSON text.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_fixture` naming the problem.
+    pub fn from_json(text: &str) -> Result<Self> {
+        let file: FixtureFile =
+            serde_json::from_str(text).map_err(|e| Error::new(ErrorCode::InvalidFixture, e.to_string()))?;
+        let mut rules = Vec::with_capacity(file.responses.len());
+        for (i, raw) in file.responses.into_iter().enumerate() {
+            let bad = |msg: &str| Error::new(ErrorCode::InvalidFixture, format!("responses[{i}]: {msg}"));
+            let mut matcher = Vec::new();
+            let mut prompt_contains = None;
+            for (k, v) in raw.matcher {
+                if k == "prompt_contains" {
+                    prompt_contains = Some(v.as_str().ok_or_else(|| bad("prompt_contains must be a string"))?.to_owned());
+                } else {
+                    let path: Vec<String> = k.split('.').map(str::to_owned).collect();
+                    if path.iter().any(String::is_empty) {
+                        return Err(bad(&format!("bad match path {k:?}")));
+                    }
+                    matcher.push((path, v));
+                }
+            }
+            let answers = match raw.sequence {
+                Some(seq) if seq.is_empty() => return Err(bad("sequence is empty")),
+                Some(seq) => {
+                    if raw.output.is_some() || raw.error.is_some() {
+                        return Err(bad("use either \"sequence\" or \"output\"/\"error\", not both"));
+                    }
+                    let base = RawAnswer { output: None, error: None, tokens: raw.tokens, delay_ms: raw.delay_ms };
+                    seq.into_iter()
+                        .map(|mut a| {
+                            a.tokens = a.tokens.or(base.tokens);
+                            a.delay_ms = a.delay_ms.or(base.delay_ms);
+                            a
+                        })
+                        .collect()
+                }
+                None => vec![RawAnswer { output: raw.output, error: raw.error, tokens: raw.tokens, delay_ms: raw.delay_ms }],
+            };
+            for a in &answers {
+                if a.output.is_some() == a.error.is_some() {
+                    return Err(bad("each answer needs exactly one of \"output\" or \"error\""));
+                }
+            }
+            rules.push(Rule { matcher, prompt_contains, answers, hits: AtomicUsize::new(0) });
+        }
+        Ok(Self { rules })
+    }
+
+    fn find(&self, request: &Value) -> Option<&Rule> {
+        self.rules.iter().find(|rule| {
+            rule.matcher.iter().all(|(path, want)| lookup(request, path) == Some(want))
+                && rule.prompt_contains.as_deref().is_none_or(|needle| {
+                    request.get("prompt").and_then(Value::as_str).is_some_and(|p| p.contains(needle))
+                })
+        })
+    }
+}
+
+fn lookup<'v>(value: &'v Value, path: &[String]) -> Option<&'v Value> {
+    let mut cur = value;
+    for seg in path {
+        cur = match cur {
+            Value::Object(map) => map.get(seg.as_str())?,
+            Value::Array(items) => items.get(seg.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+impl AgentRunner for FixtureRunner {
+    fn call<'a>(&'a self, call: AgentCall<'a>) -> BoxFuture<'a, Result<AgentReply, AgentError>> {
+        Box::pin(async move {
+            let Some(rule) = self.find(call.request) else {
+                let what = call
+                    .request
+                    .get("label")
+                    .or_else(|| call.request.get("agent"))
+                    .or_else(|| call.request.get("prompt"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("<unlabelled call>");
+                return Err(AgentError::Failed(format!("no fixture response for {what}")));
+            };
+            let n = rule.hits.fetch_add(1, Ordering::Relaxed);
+            let answer = &rule.answers[n.min(rule.answers.len() - 1)];
+            if let Some(ms) = answer.delay_ms {
+                tokio::time::sleep(Duration::from_millis(ms)).await;
+            }
+            match (&answer.output, &answer.error) {
+                (Some(output), _) => Ok(AgentReply { output: output.clone(), tokens: answer.tokens.unwrap_or(0) }),
+                (None, Some(err)) => Err(AgentError::Failed(err.clone())),
+                (None, None) => Err(AgentError::Failed("fixture answer has no output".into())),
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn call(runner: &FixtureRunner, req: Value) -> Result<AgentReply, AgentError> {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().expect("rt");
+        rt.block_on(runner.call(AgentCall { request: &req, idempotency_key: "r:1", attempt: 1, feedback: None }))
+    }
+
+    #[test]
+    fn first_matching_rule_answers() {
+        let r = FixtureRunner::from_json(
+            r#"{"responses": [
+              {"match": {"phase": "find", "context.area": "totals"}, "output": {"bugs": []}},
+              {"match": {"agent": "hermes.greeter"}, "output": {"greeting": "hello, world"}, "tokens": 12},
+              {"match": {"label": "flaky"}, "sequence": [{"error": "runner down"}, {"output": {"ok": true}}]},
+              {"match": {"prompt_contains": "slow"}, "output": {}, "delay_ms": 5}
+            ]}"#,
+        )
+        .expect("parse");
+        let greet = call(&r, json!({"agent": "hermes.greeter"})).expect("greet");
+        assert_eq!(greet, AgentReply { output: json!({"greeting": "hello, world"}), tokens: 12 });
+        assert_eq!(call(&r, json!({"phase": "find", "context": {"area": "totals"}})).expect("find").output, json!({"bugs": []}));
+        assert!(call(&r, json!({"phase": "find", "context": {"area": "state"}})).is_err());
+        assert_eq!(call(&r, json!({"label": "flaky"})), Err(AgentError::Failed("runner down".into())));
+        assert!(call(&r, json!({"label": "flaky"})).is_ok());
+        assert!(call(&r, json!({"label": "flaky"})).is_ok(), "last entry repeats");
+        assert!(call(&r, json!({"prompt": "a slow one"})).is_ok());
+        assert_eq!(
+            call(&r, json!({"label": "nobody"})),
+            Err(AgentError::Failed("no fixture response for nobody".into()))
+        );
+    }
+
+    #[test]
+    fn malformed_fixtures_name_the_problem() {
+        for (text, needle) in [
+            ("{", "EOF"),
+            (r#"{"responses": [{"match": {}}]}"#, "responses[0]: each answer"),
+            (r#"{"responses": [{"match": {"a..b": 1}, "output": 1}]}"#, "bad match path"),
+            (r#"{"responses": [], "extra": 1}"#, "unknown field"),
+        ] {
+            let err = FixtureRunner::from_json(text).expect_err(text);
+            assert_eq!(err.code(), ErrorCode::InvalidFixture);
+            assert!(err.message().contains(needle), "{err}");
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! Agent runners: what answers an `agent` call once the broker has let it
+//! through.
+//!
+//! [`AgentRunner`] is the trait host adapters implement. The embedded
+//! default is [`FixtureRunner`], which answers from a JSON file of rules
+//! (also the test double).
+
+mod fixture;
+
+pub use fixture::FixtureRunner;
+
+use serde_json::Value;
+use std::future::Future;
+use std::pin::Pin;
+
+/// A boxed, sendable future (the trait must stay object-safe).
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// One attempt of an agent call, as the runner sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct AgentCall<'a> {
+    /// The request object: `agent`, `prompt`, `input`, `label`, `phase`,
+    /// `schema`, `model`, `effort`, `agent_type`, `tools`, `context`,
+    /// `isolation` (absent fields omitted).
+    pub request: &'a Value,
+    /// `<root run id>:<call id>`: the same on every retry and resume.
+    pub idempotency_key: &'a str,
+    /// 1 for the first attempt; schema retries count up.
+    pub attempt: u32,
+    /// On a schema retry, why the previous output was refused.
+    pub feedback: Option<&'a str>,
+}
+
+/// What an agent answered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentReply {
+    /// The output: JSON, or a JSON string holding text (possibly fenced).
+    pub output: Value,
+    /// Tokens spent.
+    pub tokens: u64,
+}
+
+/// Why an agent call did not answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AgentError {
+    /// The agent failed (the message says why).
+    #[error("{0}")]
+    Failed(String),
+    /// The agent took too long.
+    #[error("{0}")]
+    TimedOut(String),
+    /// The call was cancelled.
+    #[error("{0}")]
+    Cancelled(String),
+}
+
+/// Something that answers agent calls. Implementations must be cancel-safe:
+/// dropping the future abandons the call.
+pub trait AgentRunner: Send + Sync + 'static {
+    /// Answer one attempt.
+    fn call<'a>(&'a self, call: AgentCall<'a>) -> BoxFuture<'a, Result<AgentReply, AgentError>>;
+}

@@ -1,0 +1,209 @@
+//! `hwf bench`: medians of the hot paths, measured in-process on the real
+//! components (see docs/BENCHMARKS.md).
+
+use clap::Args;
+use hwf_host::agents::FixtureRunner;
+use hwf_host::broker::fingerprint::Fingerprint;
+use hwf_host::broker::{redact, Event, Journal, RunContext};
+use hwf_host::ids::RunId;
+use hwf_host::vm::exec::{call_run, instantiate_only};
+use hwf_host::{Error, ErrorCode, Hwf, Limits};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Options of `hwf bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// The probe component (tests/guests/probe).
+    #[arg(long, default_value = "target/harnesses/probe.wasm")]
+    probe: PathBuf,
+    /// The hello component.
+    #[arg(long, default_value = "target/harnesses/hello.wasm")]
+    hello: PathBuf,
+    /// The hello fixture.
+    #[arg(long, default_value = "harnesses/hello/fixture.json")]
+    hello_fixture: PathBuf,
+    /// Scale every iteration count by this factor (1 = default sizes).
+    #[arg(long, default_value_t = 1)]
+    scale: u32,
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort_unstable();
+    v.get(v.len() / 2).copied().unwrap_or_default()
+}
+
+fn us(d: Duration) -> f64 {
+    (d.as_nanos() as f64 / 1000.0 * 100.0).round() / 100.0
+}
+
+fn bench_err(what: &str, e: impl std::fmt::Display) -> Error {
+    Error::new(ErrorCode::Internal, format!("bench {what}: {e}"))
+}
+
+/// Run every benchmark; returns the report.
+pub async fn run(args: &BenchArgs, _state: &Path) -> Result<Value, Error> {
+    let tmp = std::env::temp_dir().join(format!("hwf-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let report = run_in(args, &tmp).await;
+    let _ = std::fs::remove_dir_all(&tmp);
+    report
+}
+
+async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
+    let scale = args.scale.max(1) as usize;
+    let fixture = FixtureRunner::from_json(r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "tokens": 1}]}"#)?;
+    let hwf = Hwf::new(tmp.join("state"), Arc::new(fixture), Limits::default())?;
+    let probe = std::fs::read(&args.probe).map_err(|e| Error::io(format!("probe {}", args.probe.display()), e))?;
+    let loaded = hwf.load(&probe)?;
+    let store = hwf.store();
+
+    let new_ctx = |with_journal: bool| -> Result<Arc<RunContext>, Error> {
+        let id = RunId::generate();
+        let journal = if with_journal {
+            store.create_run(&id)?;
+            Some(Journal::new(store.open_journal(&id)?, 0))
+        } else {
+            None
+        };
+        let fixture = FixtureRunner::from_json(r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "tokens": 1}]}"#)?;
+        Ok(RunContext::new(id, journal, Arc::new(fixture), Limits { max_calls: u64::MAX, max_agent_calls: u64::MAX, ..Limits::default() }))
+    };
+
+    // 1. Instantiate from the warm pool.
+    let ctx = new_ctx(false)?;
+    for _ in 0..50 {
+        instantiate_only(hwf.vm(), &loaded, &ctx).await?;
+    }
+    let mut inst = Vec::new();
+    for _ in 0..2000 * scale {
+        let t = Instant::now();
+        instantiate_only(hwf.vm(), &loaded, &ctx).await?;
+        inst.push(t.elapsed());
+    }
+
+    // 2. Broker round trip for `log` (journal write included, no fsync).
+    let run_probe = |args: Value, ctx: Arc<RunContext>| {
+        let loaded = &loaded;
+        let vm = hwf.vm();
+        async move {
+            let text = args.to_string();
+            let t = Instant::now();
+            let (r, _) = call_run(vm, loaded, &ctx, 0, &text).await;
+            let d = t.elapsed();
+            match r {
+                Ok(Ok(_)) => Ok(d),
+                Ok(Err(e)) => Err(bench_err("probe", e)),
+                Err(e) => Err(e),
+            }
+        }
+    };
+    let log_n = 20_000 * scale as u64;
+    let mut noop = Vec::new();
+    let mut logs = Vec::new();
+    for _ in 0..5 {
+        noop.push(run_probe(json!({"op": "noop"}), new_ctx(true)?).await?);
+        logs.push(run_probe(json!({"op": "log", "n": log_n}), new_ctx(true)?).await?);
+    }
+    let noop_med = median(noop);
+    let log_per_call = median(logs).saturating_sub(noop_med) / log_n as u32;
+
+    // 3. Fixture agent call (journal fsync on completion included).
+    let agent_n = 300 * scale as u64;
+    let mut agents = Vec::new();
+    for _ in 0..3 {
+        agents.push(run_probe(json!({"op": "agent", "n": agent_n}), new_ctx(true)?).await?);
+    }
+    let agent_per_call = median(agents).saturating_sub(noop_med) / agent_n as u32;
+
+    // 4. Journal append with and without fsync.
+    let id = RunId::generate();
+    store.create_run(&id)?;
+    let mut j = Journal::new(store.open_journal(&id)?, 0);
+    let mut nosync = Vec::new();
+    for i in 0..20_000 * scale {
+        let msg = format!("line {i}");
+        let t = Instant::now();
+        j.append(&Event::Log { level: "info", source: "guest", message: &msg })?;
+        nosync.push(t.elapsed());
+    }
+    let result = json!({"greeting": "hello, world"});
+    let failure = None;
+    let mut synced = Vec::new();
+    for i in 0..300 * scale {
+        let call = i.to_string();
+        let t = Instant::now();
+        j.append(&Event::CallCompleted {
+            call: &call,
+            kind: "agent",
+            label: Some("greet"),
+            fingerprint: "b3:0000",
+            ok: true,
+            result: Some(&result),
+            error: failure,
+            tokens: 12,
+            attempts: 1,
+            duration_us: 5,
+        })?;
+        synced.push(t.elapsed());
+    }
+
+    // 5. Fingerprint + redaction of a typical agent request.
+    let request = json!({
+        "prompt": "Verify candidate bug B-17 using unit", "label": "verifier:unit:B-17", "phase": "verify",
+        "schema": {"verdict": "string", "notes": "string"},
+        "context": {"verifier": "unit", "bug": {"id": "B-17", "title": "totals off by one", "severity": "high"}, "round": 2},
+    });
+    let mut fp = Vec::new();
+    for _ in 0..20_000 * scale {
+        let t = Instant::now();
+        let f = Fingerprint::of("agent", &request);
+        let mut stored = request.clone();
+        let changed = redact::redact_value(&mut stored);
+        std::hint::black_box((f, changed));
+        fp.push(t.elapsed());
+    }
+
+    // 6. Whole `hwf run` of hello, warm cache, as a process.
+    let exe = std::env::current_exe().map_err(|e| bench_err("current exe", e))?;
+    let state = tmp.join("cli-state");
+    let hello_run = || {
+        let t = Instant::now();
+        let status = std::process::Command::new(&exe)
+            .args(["run"])
+            .arg(&args.hello)
+            .args(["--args", r#"{"name":"world"}"#, "--agents"])
+            .arg(&args.hello_fixture)
+            .arg("--state-dir")
+            .arg(&state)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status();
+        (t.elapsed(), status.map(|s| s.success()).unwrap_or(false))
+    };
+    let (_, warm_ok) = hello_run();
+    let mut cli = Vec::new();
+    if warm_ok {
+        for _ in 0..15 {
+            cli.push(hello_run().0);
+        }
+    }
+
+    Ok(json!({
+        "instantiate_pooled_us": {"median": us(median(inst.clone())), "p90": us(p90(inst))},
+        "log_round_trip_us": us(log_per_call),
+        "noop_run_us": us(noop_med),
+        "fixture_agent_call_us": us(agent_per_call),
+        "journal_append_us": {"no_fsync_median": us(median(nosync)), "fsync_median": us(median(synced))},
+        "fingerprint_and_redact_us": us(median(fp)),
+        "hwf_run_hello_warm_ms": if cli.is_empty() { Value::Null } else { json!(us(median(cli)) / 1000.0) },
+        "hello_component": args.hello.display().to_string(),
+    }))
+}
+
+fn p90(mut v: Vec<Duration>) -> Duration {
+    v.sort_unstable();
+    v.get(v.len() * 9 / 10).copied().unwrap_or_default()
+}

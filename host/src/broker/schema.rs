@@ -1,0 +1,156 @@
+//! Agent output schemas: the simple `{"field": "type"}` form or a JSON
+//! Schema, and the output clean-up done before validation.
+//!
+//! Simple form: every value is a type name — `string`, `number`,
+//! `integer`, `boolean`, `list`/`array`, `object`, `null`, `any` — with an
+//! optional `?` suffix for "may be absent". It becomes an object schema with
+//! those properties required. Anything with JSON Schema keywords (`type`,
+//! `properties`, `$schema`, …) is used as a JSON Schema. Remote `$ref`s are
+//! never fetched.
+
+use serde_json::{json, Map, Value};
+
+const SCHEMA_KEYWORDS: &[&str] = &[
+    "type", "properties", "required", "items", "enum", "const", "anyOf", "oneOf", "allOf", "not",
+    "additionalProperties", "pattern", "minimum", "maximum", "minItems", "maxItems", "minLength",
+    "maxLength", "format", "$defs", "definitions", "title", "description",
+];
+
+/// A compiled output schema.
+#[derive(Debug)]
+pub struct OutputSchema {
+    validator: jsonschema::Validator,
+}
+
+fn simple_type(name: &str) -> Option<Value> {
+    Some(match name {
+        "string" | "str" | "text" => json!({"type": "string"}),
+        "number" | "float" => json!({"type": "number"}),
+        "integer" | "int" => json!({"type": "integer"}),
+        "boolean" | "bool" => json!({"type": "boolean"}),
+        "list" | "array" => json!({"type": "array"}),
+        "object" | "dict" | "map" => json!({"type": "object"}),
+        "null" => json!({"type": "null"}),
+        "any" => json!({}),
+        _ => return None,
+    })
+}
+
+/// Whether `schema` is in the simple `{"field": "type"}` form.
+fn is_simple_form(map: &Map<String, Value>) -> bool {
+    if map.keys().any(|k| k.starts_with('$')) || map.contains_key("properties") {
+        return false;
+    }
+    if map.keys().all(|k| SCHEMA_KEYWORDS.contains(&k.as_str())) && map.contains_key("type") {
+        return false;
+    }
+    map.values().all(|v| v.as_str().is_some_and(|t| simple_type(t.trim_end_matches('?')).is_some()))
+}
+
+/// Turn a schema in either form into a JSON Schema.
+pub fn to_json_schema(schema: &Value) -> Value {
+    match schema {
+        Value::Object(map) if is_simple_form(map) => {
+            let mut props = Map::new();
+            let mut required = Vec::new();
+            for (field, ty) in map {
+                let ty = ty.as_str().unwrap_or("any");
+                let optional = ty.ends_with('?');
+                props.insert(field.clone(), simple_type(ty.trim_end_matches('?')).unwrap_or_else(|| json!({})));
+                if !optional {
+                    required.push(Value::String(field.clone()));
+                }
+            }
+            json!({"type": "object", "properties": props, "required": required})
+        }
+        other => other.clone(),
+    }
+}
+
+impl OutputSchema {
+    /// Compile a schema (either form).
+    ///
+    /// # Errors
+    ///
+    /// A message naming what is wrong with the schema.
+    pub fn compile(schema: &Value) -> Result<Self, String> {
+        let json_schema = to_json_schema(schema);
+        let validator = jsonschema::validator_for(&json_schema).map_err(|e| format!("invalid schema: {e}"))?;
+        Ok(Self { validator })
+    }
+
+    /// Validate an output; the error names the field.
+    ///
+    /// # Errors
+    ///
+    /// The first validation error, as `<field path>: <problem>`.
+    pub fn check(&self, output: &Value) -> Result<(), String> {
+        match self.validator.validate(output) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                let path = e.instance_path.to_string();
+                if path.is_empty() {
+                    Err(e.to_string())
+                } else {
+                    Err(format!("field {path}: {e}"))
+                }
+            }
+        }
+    }
+}
+
+/// Unwrap an agent's text output: strip a markdown code fence and parse the
+/// JSON inside. Non-string outputs are returned as they are.
+///
+/// # Errors
+///
+/// The output is text that is not JSON.
+pub fn parse_text_output(output: Value) -> Result<Value, String> {
+    let Value::String(text) = output else { return Ok(output) };
+    let inner = unfence(&text);
+    serde_json::from_str(inner).map_err(|e| format!("the agent's output is not JSON ({e})"))
+}
+
+fn unfence(text: &str) -> &str {
+    let t = text.trim();
+    if let Some(rest) = t.strip_prefix("```") {
+        // Skip the info string (`json`) up to the first newline.
+        let body = rest.split_once('\n').map_or("", |(_, b)| b);
+        return body.trim_end().strip_suffix("```").unwrap_or(body).trim();
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn simple_form() {
+        let s = OutputSchema::compile(&json!({"bugs": "list", "followups": "list"})).expect("compile");
+        assert!(s.check(&json!({"bugs": [], "followups": []})).is_ok());
+        let err = s.check(&json!({"bugs": []})).expect_err("missing");
+        assert!(err.contains("followups"), "{err}");
+        let err = s.check(&json!({"bugs": 3, "followups": []})).expect_err("type");
+        assert!(err.contains("/bugs"), "{err}");
+        let opt = OutputSchema::compile(&json!({"a": "string?"})).expect("compile");
+        assert!(opt.check(&json!({})).is_ok());
+    }
+
+    #[test]
+    fn json_schema_form() {
+        let s = OutputSchema::compile(&json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}))
+            .expect("compile");
+        assert!(s.check(&json!({"n": 1})).is_ok());
+        assert!(s.check(&json!({"n": "x"})).is_err());
+        assert!(OutputSchema::compile(&json!({"type": 5})).is_err());
+    }
+
+    #[test]
+    fn fences() {
+        assert_eq!(parse_text_output(json!("```json\n{\"a\": 1}\n```")).expect("fenced"), json!({"a": 1}));
+        assert_eq!(parse_text_output(json!(" {\"a\": 1} ")).expect("plain"), json!({"a": 1}));
+        assert!(parse_text_output(json!("hello")).is_err());
+        assert_eq!(parse_text_output(json!({"a": 1})).expect("object"), json!({"a": 1}));
+    }
+}

@@ -1,0 +1,278 @@
+//! The `hwf` command line: clap definitions and one function per command.
+//!
+//! Output: human text by default; `--json` prints the facade envelope
+//! (`{"success": true, "data": …}` / `{"success": false, "error": {…}}`).
+//! Exit codes: 0 success, 1 the run failed or was stopped, 2 bad usage or
+//! bad input, 3 the run is waiting.
+
+mod output;
+
+use clap::{Args, Parser, Subcommand};
+use hwf_host::agents::{AgentRunner, FixtureRunner};
+use hwf_host::config::{resolve_state_dir, Config};
+use hwf_host::ids::RunId;
+use hwf_host::store::RunState;
+use hwf_host::{Error, ErrorCode, Hwf, Limits, RunRequest, Target};
+use output::Out;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Run AI-agent workflows as sandboxed WebAssembly components.
+#[derive(Debug, Parser)]
+#[command(name = "hwf", version, about, long_about = None)]
+pub struct Cli {
+    /// State directory (default: $HWF_STATE_DIR, $HERMES_HOME/workflows, ~/.hermes/workflows).
+    #[arg(long, global = true, value_name = "DIR")]
+    state_dir: Option<PathBuf>,
+    /// Configuration file (default: ./hwf.toml when present).
+    #[arg(long, global = true, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// More logging on stderr (-v info, -vv debug, -vvv trace); RUST_LOG also works.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run a harness (a .wasm file or a saved script name) to the end.
+    Run(RunArgs),
+    /// Show a run's state, phases and calls.
+    Status {
+        /// Run id.
+        run_id: String,
+        /// Print the facade JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List runs, newest first.
+    Overview {
+        /// Print the facade JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Save, list and inspect saved scripts.
+    #[command(subcommand)]
+    Script(ScriptCommand),
+    /// Check a component: import gate, compilation, meta.
+    Validate {
+        /// Path of the .wasm component.
+        path: PathBuf,
+        /// Print the facade JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Measure hot paths (instantiate, broker round trip, agent call, journal append).
+    Bench(crate::bench::BenchArgs),
+}
+
+#[derive(Debug, Subcommand)]
+enum ScriptCommand {
+    /// Save a component as a new immutable version of NAME.
+    Save {
+        /// Script name.
+        name: String,
+        /// Path of the .wasm component.
+        path: PathBuf,
+        /// Allow saving over an existing name (adds a new version).
+        #[arg(long)]
+        replace: bool,
+        /// Print the facade JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List saved scripts.
+    List {
+        /// Include every version.
+        #[arg(long)]
+        versions: bool,
+        /// Print the facade JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one saved script's metadata.
+    Inspect {
+        /// Script name (`name` or `name@version`).
+        name: String,
+        /// Print the facade JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Args)]
+struct RunArgs {
+    /// A .wasm component path or a saved script name (`name` or `name@3`).
+    target: String,
+    /// Run arguments as JSON.
+    #[arg(long, value_name = "JSON")]
+    args: Option<String>,
+    /// Use this run id instead of a generated one.
+    #[arg(long, value_name = "ID")]
+    run_id: Option<String>,
+    /// Fixture agent file (the embedded default agent backend).
+    #[arg(long, value_name = "FIXTURE.json")]
+    agents: Option<PathBuf>,
+    /// Guest CPU limit in ms.
+    #[arg(long, value_name = "MS")]
+    cpu_limit_ms: Option<u64>,
+    /// Wall-clock limit in ms.
+    #[arg(long, value_name = "MS")]
+    wall_limit_ms: Option<u64>,
+    /// Linear memory limit in MiB.
+    #[arg(long, value_name = "MIB")]
+    memory_limit_mb: Option<u64>,
+    /// Maximum host calls.
+    #[arg(long, value_name = "N")]
+    max_calls: Option<u64>,
+    /// Print the facade JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Parse the command line, run the command, return the exit code.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    init_tracing(cli.verbose);
+    let json = cli.command.wants_json();
+    let out = Out::new(json);
+    let rt = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => return out.error(&Error::new(ErrorCode::Internal, format!("tokio runtime: {e}"))),
+    };
+    match rt.block_on(dispatch(cli, &out)) {
+        Ok(code) => code,
+        Err(e) => out.error(&e),
+    }
+}
+
+impl Command {
+    fn wants_json(&self) -> bool {
+        match self {
+            Command::Run(a) => a.json,
+            Command::Status { json, .. } | Command::Overview { json } | Command::Validate { json, .. } => *json,
+            Command::Script(ScriptCommand::Save { json, .. })
+            | Command::Script(ScriptCommand::List { json, .. })
+            | Command::Script(ScriptCommand::Inspect { json, .. }) => *json,
+            Command::Bench(_) => true,
+        }
+    }
+}
+
+fn init_tracing(verbose: u8) {
+    use tracing_subscriber::EnvFilter;
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        2 => "debug",
+        _ => "trace",
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).try_init();
+}
+
+fn open_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limits) -> Result<Hwf, Error> {
+    let state = resolve_state_dir(cli.state_dir.as_deref(), config);
+    let runner: Arc<dyn AgentRunner> = match agents.or(config.agents.fixture.as_ref()) {
+        Some(path) => Arc::new(FixtureRunner::from_file(path)?),
+        None => Arc::new(FixtureRunner::empty()),
+    };
+    Hwf::new(state, runner, limits)
+}
+
+async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
+    let config = Config::load(cli.config.as_deref())?;
+    match &cli.command {
+        Command::Run(args) => {
+            let run_args: Value = match &args.args {
+                None => Value::Null,
+                Some(text) => serde_json::from_str(text)
+                    .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("--args is not valid JSON: {e}")))?,
+            };
+            let target = Target::parse(&args.target)?;
+            let run_id = args.run_id.as_deref().map(RunId::parse).transpose()?;
+            let mut limits = config.limits.clone();
+            if let Some(v) = args.cpu_limit_ms {
+                limits.cpu_ms = v;
+            }
+            if let Some(v) = args.wall_limit_ms {
+                limits.wall_ms = v;
+            }
+            if let Some(v) = args.memory_limit_mb {
+                limits.memory_bytes = v << 20;
+            }
+            if let Some(v) = args.max_calls {
+                limits.max_calls = v;
+            }
+            let hwf = open_host(&cli, &config, args.agents.as_ref(), limits)?;
+            let outcome = hwf.run(RunRequest { target, args: run_args, run_id }).await?;
+            Ok(out.run_outcome(&outcome))
+        }
+        Command::Status { run_id, .. } => {
+            let hwf = open_host(&cli, &config, None, config.limits.clone())?;
+            let status = hwf.status(run_id)?;
+            out.status(&status);
+            Ok(0)
+        }
+        Command::Overview { .. } => {
+            let hwf = open_host(&cli, &config, None, config.limits.clone())?;
+            out.overview(&hwf.overview()?);
+            Ok(0)
+        }
+        Command::Validate { path, .. } => {
+            let hwf = open_host(&cli, &config, None, config.limits.clone())?;
+            let report = hwf.validate(path).await?;
+            out.data(&report, |r| {
+                format!(
+                    "ok: {} is a valid harness ({}; imports: {})",
+                    path.display(),
+                    r["meta"]["name"].as_str().unwrap_or("?"),
+                    r["imports"].as_array().map_or(0, Vec::len)
+                )
+            });
+            Ok(0)
+        }
+        Command::Script(cmd) => {
+            let hwf = open_host(&cli, &config, None, config.limits.clone())?;
+            match cmd {
+                ScriptCommand::Save { name, path, replace, .. } => {
+                    let meta = hwf.save_script(name, path, *replace).await?;
+                    let v = serde_json::to_value(&meta).unwrap_or(Value::Null);
+                    out.data(&v, |_| format!("saved {} v{:06} ({})", meta.name, meta.version, meta.digest));
+                }
+                ScriptCommand::List { versions, .. } => {
+                    let list = hwf.script_list(*versions)?;
+                    out.data(&list, output::script_list_text);
+                }
+                ScriptCommand::Inspect { name, .. } => {
+                    let (name, version) = match Target::parse(name)? {
+                        Target::Saved { name, version } => (name, version),
+                        Target::Path(_) => {
+                            return Err(Error::new(ErrorCode::InvalidName, format!("{name:?} is not a script name")));
+                        }
+                    };
+                    let v = hwf.script_inspect(&name, version)?;
+                    out.data(&v, |v| serde_json::to_string_pretty(v).unwrap_or_default());
+                }
+            }
+            Ok(0)
+        }
+        Command::Bench(args) => {
+            let state = resolve_state_dir(cli.state_dir.as_deref(), &config);
+            let report = crate::bench::run(args, &state).await?;
+            out.data(&report, |r| serde_json::to_string_pretty(r).unwrap_or_default());
+            Ok(0)
+        }
+    }
+}
+
+/// Exit code for a finished run.
+pub(crate) fn exit_code(state: RunState) -> i32 {
+    match state {
+        RunState::Succeeded => 0,
+        RunState::Waiting | RunState::Queued => 3,
+        _ => 1,
+    }
+}

@@ -1,0 +1,167 @@
+//! Printing: human text or the facade JSON envelope, and one-line errors.
+
+use super::exit_code;
+use hwf_host::{Error, RunOutcome};
+use serde_json::{json, Value};
+use std::io::Write;
+
+/// Where command output goes, and in which form.
+pub struct Out {
+    json: bool,
+}
+
+fn print_stdout(text: &str) {
+    let mut out = std::io::stdout().lock();
+    // A closed pipe (`hwf status … | head`) is not an error.
+    let _ = writeln!(out, "{text}");
+}
+
+impl Out {
+    pub fn new(json: bool) -> Self {
+        Self { json }
+    }
+
+    /// Print a failure (one line on stderr, or the JSON envelope on stdout)
+    /// and return its exit code.
+    pub fn error(&self, e: &Error) -> i32 {
+        if self.json {
+            print_stdout(&json!({"success": false, "error": {"code": e.code(), "message": e.message()}}).to_string());
+        } else {
+            eprintln!("hwf: {e}");
+        }
+        if e.code().is_bad_input() { 2 } else { 1 }
+    }
+
+    /// Print a successful command's data.
+    pub fn data(&self, data: &Value, human: impl FnOnce(&Value) -> String) {
+        if self.json {
+            print_stdout(&json!({"success": true, "data": data}).to_string());
+        } else {
+            print_stdout(&human(data));
+        }
+    }
+
+    /// Print a finished run and return the exit code.
+    pub fn run_outcome(&self, o: &RunOutcome) -> i32 {
+        let s = &o.snapshot;
+        let code = exit_code(s.state);
+        let mut data = json!({
+            "run_id": s.run_id,
+            "state": s.state,
+            "counts": s.counts,
+        });
+        if let Some(r) = &s.result {
+            data["result"] = r.clone();
+        }
+        if let Some(p) = &s.result_preview {
+            data["result_preview"] = json!(p);
+            data["result_path"] = json!(s.result_path);
+        }
+        if self.json {
+            let env = match &s.error {
+                None => json!({"success": true, "data": data}),
+                Some(err) => json!({"success": false, "error": err, "data": data}),
+            };
+            print_stdout(&env.to_string());
+        } else {
+            match &s.error {
+                None => {
+                    eprintln!("run {} {}", s.run_id, s.state.as_str());
+                    let shown = s.result.clone().unwrap_or_else(|| json!(s.result_preview));
+                    print_stdout(&serde_json::to_string_pretty(&shown).unwrap_or_default());
+                    if let Some(p) = &s.result_path {
+                        eprintln!("(result is large; full result in {p})");
+                    }
+                }
+                Some(err) => {
+                    eprintln!("hwf: run {} {}: {}: {}", s.run_id, s.state.as_str(), err.code, err.message);
+                }
+            }
+        }
+        code
+    }
+
+    /// Print a run's status.
+    pub fn status(&self, v: &Value) {
+        self.data(v, |v| {
+            let mut text = format!(
+                "run {}  {}  phase: {}\n",
+                v["run_id"].as_str().unwrap_or("?"),
+                v["state"].as_str().unwrap_or("?"),
+                v["phase"].as_str().unwrap_or("-")
+            );
+            if let Some(err) = v.get("error").filter(|e| !e.is_null()) {
+                text.push_str(&format!("error: {}: {}\n", err["code"].as_str().unwrap_or("?"), err["message"].as_str().unwrap_or("")));
+            }
+            let p = &v["progress"];
+            text.push_str(&format!(
+                "calls: {} done, {} failed, {} running; tokens {}\n",
+                p["done"], p["failed"], p["running"], v["counts"]["tokens"]
+            ));
+            if let Some(phases) = v["phases"].as_array() {
+                let titles: Vec<&str> = phases.iter().filter_map(|p| p["title"].as_str()).collect();
+                text.push_str(&format!("phases: {}\n", titles.join(" → ")));
+            }
+            for c in v["calls"].as_array().into_iter().flatten() {
+                let dur = c["duration_us"].as_u64().map_or("-".to_owned(), |us| format!("{:.1}ms", us as f64 / 1000.0));
+                text.push_str(&format!(
+                    "  {:<8} {:<10} {:<7} {:<24} {:>9}  {}\n",
+                    c["call"].as_str().unwrap_or("?"),
+                    c["kind"].as_str().unwrap_or("?"),
+                    c["state"].as_str().unwrap_or("?"),
+                    c["label"].as_str().unwrap_or("-"),
+                    dur,
+                    c["fingerprint"].as_str().map_or("", |f| &f[..f.len().min(19)])
+                ));
+            }
+            if let Some(r) = v.get("result").filter(|r| !r.is_null()) {
+                text.push_str(&format!("result: {r}\n"));
+            } else if let Some(p) = v["result_path"].as_str() {
+                text.push_str(&format!("result: {p}\n"));
+            }
+            text.trim_end().to_owned()
+        });
+    }
+
+    /// Print the run overview.
+    pub fn overview(&self, v: &Value) {
+        self.data(v, |v| {
+            let runs = v["runs"].as_array().cloned().unwrap_or_default();
+            if runs.is_empty() {
+                return "no runs yet".to_owned();
+            }
+            runs.iter()
+                .map(|r| {
+                    format!(
+                        "{}  {:<9}  {:<20}  {}",
+                        r["run_id"].as_str().unwrap_or("?"),
+                        r["state"].as_str().unwrap_or("?"),
+                        r["script"].as_str().unwrap_or("-"),
+                        r["phase"].as_str().unwrap_or("-")
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        });
+    }
+}
+
+/// Human text for `script list`.
+pub fn script_list_text(v: &Value) -> String {
+    let scripts = v["scripts"].as_array().cloned().unwrap_or_default();
+    if scripts.is_empty() {
+        return "no saved scripts".to_owned();
+    }
+    scripts
+        .iter()
+        .map(|s| {
+            format!(
+                "{:<24} v{:06}  {}",
+                s["name"].as_str().unwrap_or("?"),
+                s["latest_version"].as_u64().unwrap_or(0),
+                s["description"].as_str().unwrap_or("")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}

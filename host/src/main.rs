@@ -1,0 +1,8 @@
+//! The `hwf` binary: parse, run, map the outcome to an exit code.
+
+mod bench;
+mod cli;
+
+fn main() {
+    std::process::exit(cli::main());
+}

@@ -1,0 +1,419 @@
+//! [`Hwf`]: the embedding API — save, validate and run harnesses, read
+//! status. The CLI (and later the facade and MCP server) are thin layers
+//! over it.
+
+use crate::agents::{AgentRunner, FixtureRunner};
+use crate::broker::{redact, Event, Journal, RunContext};
+use crate::error::{Error, ErrorCode, Result};
+use crate::ids::RunId;
+use crate::store::{now_ms, Counts, ErrorInfo, FileStore, RunSnapshot, RunState, ScriptMeta, ScriptRef};
+use crate::vm::exec::{call_meta, call_run, InstanceOutput};
+use crate::vm::{Limits, LoadedComponent, Vm};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Results larger than this many bytes are spilled to `result.json`; the
+/// snapshot keeps a preview.
+pub const RESULT_PREVIEW_BYTES: usize = 4096;
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub enum Target {
+    /// A saved script, latest version unless one is given.
+    Saved {
+        /// Script name.
+        name: String,
+        /// Version (latest when `None`).
+        version: Option<u32>,
+    },
+    /// A component file.
+    Path(PathBuf),
+}
+
+impl Target {
+    /// Interpret a CLI argument: a path when it names a file or ends in
+    /// `.wasm`, otherwise a saved script name (`name` or `name@3`).
+    ///
+    /// # Errors
+    ///
+    /// `invalid_args` for script languages not supported yet;
+    /// `invalid_name` for a bad script name.
+    pub fn parse(arg: &str) -> Result<Self> {
+        let lower = arg.to_ascii_lowercase();
+        for ext in [".js", ".mjs", ".py", ".json"] {
+            if lower.ends_with(ext) {
+                return Err(Error::new(
+                    ErrorCode::InvalidArgs,
+                    format!("{arg}: {ext} workflows need the script runtimes, which this build does not include yet; run a compiled .wasm harness"),
+                ));
+            }
+        }
+        if lower.ends_with(".wasm") || arg.contains('/') || Path::new(arg).is_file() {
+            return Ok(Target::Path(PathBuf::from(arg)));
+        }
+        let (name, version) = match arg.split_once('@') {
+            Some((n, v)) => {
+                let v = v.trim_start_matches('v').parse::<u32>().map_err(|_| {
+                    Error::new(ErrorCode::InvalidArgs, format!("bad version in {arg:?}: expected name@<number>"))
+                })?;
+                (n, Some(v))
+            }
+            None => (arg, None),
+        };
+        crate::ids::validate_name("script name", name)?;
+        Ok(Target::Saved { name: name.to_owned(), version })
+    }
+}
+
+/// A request to run a harness.
+#[derive(Debug, Clone)]
+pub struct RunRequest {
+    /// What to run.
+    pub target: Target,
+    /// JSON arguments.
+    pub args: Value,
+    /// A caller-chosen run id (generated when `None`).
+    pub run_id: Option<RunId>,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone)]
+pub struct RunOutcome {
+    /// The final snapshot.
+    pub snapshot: RunSnapshot,
+    /// The full result (not just the preview), when it succeeded.
+    pub result: Option<Value>,
+}
+
+/// The hwf host: a store, a VM, an agent runner and limits.
+pub struct Hwf {
+    store: FileStore,
+    vm: Vm,
+    agents: Arc<dyn AgentRunner>,
+    limits: Limits,
+}
+
+impl std::fmt::Debug for Hwf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hwf").field("state_dir", &self.store.root()).finish_non_exhaustive()
+    }
+}
+
+fn read_component(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(format!("component {}", path.display()), e))?;
+    if !meta.is_file() {
+        return Err(Error::new(ErrorCode::InvalidArgs, format!("{} is not a file", path.display())));
+    }
+    if meta.len() > limits.max_component_bytes {
+        return Err(Error::new(
+            ErrorCode::ComponentTooLarge,
+            format!("{} is {} bytes; the limit is {}", path.display(), meta.len(), limits.max_component_bytes),
+        ));
+    }
+    std::fs::read(path).map_err(|e| Error::io(format!("component {}", path.display()), e))
+}
+
+impl Hwf {
+    /// A host over the state directory at `state_dir` with the given agent
+    /// runner and limits.
+    ///
+    /// # Errors
+    ///
+    /// `io` when the state dir cannot be opened; `internal` when wasmtime
+    /// cannot start.
+    pub fn new(state_dir: impl Into<PathBuf>, agents: Arc<dyn AgentRunner>, limits: Limits) -> Result<Self> {
+        Ok(Self { store: FileStore::open(state_dir)?, vm: Vm::new()?, agents, limits })
+    }
+
+    /// A host with no agent backend (every agent call fails) and default
+    /// limits — enough for `validate`, `script`, `status`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Hwf::new`].
+    pub fn open(state_dir: impl Into<PathBuf>) -> Result<Self> {
+        Self::new(state_dir, Arc::new(FixtureRunner::empty()), Limits::default())
+    }
+
+    /// The store.
+    pub fn store(&self) -> &FileStore {
+        &self.store
+    }
+
+    /// The VM.
+    pub fn vm(&self) -> &Vm {
+        &self.vm
+    }
+
+    /// The limits runs get.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Gate, compile (cached) and pre-link component bytes.
+    ///
+    /// # Errors
+    ///
+    /// See [`Vm::load`].
+    pub fn load(&self, bytes: &[u8]) -> Result<LoadedComponent> {
+        self.vm.load(bytes, Some(&self.store), &self.limits)
+    }
+
+    /// Check a component: gate, compile, and call its `meta` export.
+    /// Returns `(imports, meta)`.
+    ///
+    /// # Errors
+    ///
+    /// The gate's and loader's codes; a trap in `meta`.
+    pub async fn inspect_component(&self, bytes: &[u8]) -> Result<(LoadedComponent, Value)> {
+        let loaded = self.load(bytes)?;
+        let ctx = RunContext::new(RunId::generate(), None, self.agents.clone(), self.limits.clone());
+        let meta = call_meta(&self.vm, &loaded, &ctx).await?;
+        let meta = json!({
+            "name": meta.name,
+            "description": meta.description,
+            "when_to_use": meta.when_to_use,
+            "phases": meta.phases.iter().map(|p| json!({"title": p.title, "detail": p.detail})).collect::<Vec<_>>(),
+            "args_schema": meta.args_schema.as_deref().and_then(|s| serde_json::from_str::<Value>(s).ok()),
+        });
+        Ok((loaded, meta))
+    }
+
+    /// Validate a component file; returns a report.
+    ///
+    /// # Errors
+    ///
+    /// As [`Hwf::inspect_component`], plus `not_found`/`io` for the file.
+    pub async fn validate(&self, path: &Path) -> Result<Value> {
+        let bytes = read_component(path, &self.limits)?;
+        let (loaded, meta) = self.inspect_component(&bytes).await?;
+        Ok(json!({"valid": true, "language": "wasm", "digest": loaded.digest, "size": bytes.len(), "imports": loaded.imports, "meta": meta}))
+    }
+
+    /// Save a component file as a new version of script `name`.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name`, `already_exists` (without `replace`), the loader's
+    /// codes.
+    pub async fn save_script(&self, name: &str, path: &Path, replace: bool) -> Result<ScriptMeta> {
+        crate::ids::validate_name("script name", name)?;
+        let bytes = read_component(path, &self.limits)?;
+        let (loaded, meta) = self.inspect_component(&bytes).await?;
+        let script = ScriptMeta {
+            name: name.to_owned(),
+            version: 0,
+            digest: loaded.digest,
+            size: bytes.len() as u64,
+            language: "wasm".into(),
+            saved_at_ms: now_ms(),
+            meta,
+            imports: loaded.imports,
+        };
+        self.store.save_script(name, &bytes, script, replace)
+    }
+
+    /// Run a harness to the end.
+    ///
+    /// Bad input (missing file, bad component, bad name, id taken) is an
+    /// `Err` and creates no run. Once the run exists, every failure is
+    /// recorded in it and returned as a `failed` outcome.
+    ///
+    /// # Errors
+    ///
+    /// Bad input, as above; `io` when the store cannot be written.
+    pub async fn run(&self, req: RunRequest) -> Result<RunOutcome> {
+        let (bytes, mut script) = match &req.target {
+            Target::Path(p) => {
+                (read_component(p, &self.limits)?, ScriptRef { path: Some(p.display().to_string()), ..ScriptRef::default() })
+            }
+            Target::Saved { name, version } => {
+                let meta = self.store.script_meta(name, *version)?;
+                let bytes = self.store.script_bytes(name, meta.version)?;
+                (bytes, ScriptRef { name: Some(name.clone()), version: Some(meta.version), ..ScriptRef::default() })
+            }
+        };
+        let loaded = self.load(&bytes)?;
+        script.digest = loaded.digest.clone();
+        script.language = "wasm".into();
+
+        let run_id = req.run_id.clone().unwrap_or_else(RunId::generate);
+        self.store.create_run(&run_id)?;
+        let mut stored_args = req.args.clone();
+        redact::redact_value(&mut stored_args);
+        let created = now_ms();
+        let mut snap = RunSnapshot {
+            run_id: run_id.clone(),
+            state: RunState::Running,
+            script,
+            args: stored_args,
+            created_at_ms: created,
+            started_at_ms: Some(created),
+            finished_at_ms: None,
+            phase: None,
+            result: None,
+            result_preview: None,
+            result_path: None,
+            error: None,
+            counts: Counts::default(),
+            pid: Some(std::process::id()),
+        };
+        self.store.write_snapshot(&snap)?;
+        let journal = Journal::new(self.store.open_journal(&run_id)?, 0);
+        let ctx = RunContext::new(run_id.clone(), Some(journal), self.agents.clone(), self.limits.clone());
+        ctx.journal(&Event::RunStarted { run_id: run_id.as_str(), script: &snap.script, args: &snap.args })?;
+
+        let span = tracing::info_span!("run", run_id = %run_id, digest = %loaded.digest);
+        let _enter = span.enter();
+        let t0 = Instant::now();
+        let args_text = req.args.to_string();
+        let (answer, output) = call_run(&self.vm, &loaded, &ctx, created, &args_text).await;
+        journal_output(&ctx, &output);
+
+        let mut full_result = None;
+        let outcome: Result<Value> = match answer {
+            Ok(Ok(text)) => {
+                if text.len() as u64 > self.limits.max_result_bytes {
+                    Err(Error::new(
+                        ErrorCode::ResultTooLarge,
+                        format!("the result is {} bytes; the limit is {}", text.len(), self.limits.max_result_bytes),
+                    ))
+                } else {
+                    serde_json::from_str::<Value>(&text)
+                        .map_err(|e| Error::new(ErrorCode::HarnessError, format!("the harness returned invalid JSON: {e}")))
+                }
+            }
+            Ok(Err(message)) => Err(Error::new(ErrorCode::HarnessError, message)),
+            Err(e) => Err(e),
+        };
+        snap.counts = ctx.counts();
+        snap.phase = ctx.phase();
+        snap.finished_at_ms = Some(now_ms());
+        match outcome {
+            Ok(value) => {
+                let mut stored = value.clone();
+                redact::redact_value(&mut stored);
+                let text = serde_json::to_string(&stored).unwrap_or_default();
+                if text.len() > RESULT_PREVIEW_BYTES {
+                    let pretty = serde_json::to_vec_pretty(&stored).unwrap_or_default();
+                    snap.result_path = Some(self.store.write_result(&run_id, &pretty)?);
+                    snap.result_preview = Some(preview(&text));
+                } else {
+                    snap.result = Some(stored);
+                }
+                snap.state = RunState::Succeeded;
+                full_result = Some(value);
+            }
+            Err(e) => {
+                snap.state = if e.code() == ErrorCode::Stopped { RunState::Stopped } else { RunState::Failed };
+                snap.error = Some(ErrorInfo { code: e.code(), message: e.message().to_owned() });
+            }
+        }
+        ctx.journal(&Event::RunCompleted {
+            state: snap.state.as_str(),
+            result: snap.result.as_ref(),
+            result_path: snap.result_path.as_deref(),
+            error: snap.error.as_ref(),
+            duration_ms: t0.elapsed().as_millis() as u64,
+        })?;
+        self.store.write_snapshot(&snap)?;
+        tracing::info!(state = snap.state.as_str(), ms = t0.elapsed().as_millis() as u64, "run finished");
+        Ok(RunOutcome { snapshot: snap, result: full_result })
+    }
+
+    /// A run's status: the snapshot plus its calls and phases from the
+    /// journal.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name`, `not_found`, `corrupt_store`.
+    pub fn status(&self, run_id: &str) -> Result<Value> {
+        let id = RunId::parse(run_id)?;
+        let snap = self.store.read_snapshot(&id)?;
+        let journal = self.store.read_journal(&id)?;
+        Ok(crate::status::build_status(&snap, &journal, self.store.root()))
+    }
+
+    /// Every run, newest first, one line each.
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn overview(&self) -> Result<Value> {
+        let mut runs = Vec::new();
+        for id in self.store.run_ids()?.into_iter().rev() {
+            match self.store.read_snapshot(&id) {
+                Ok(s) => runs.push(crate::status::summary(&s)),
+                Err(e) => runs.push(json!({"run_id": id, "state": "unreadable", "error": {"code": e.code(), "message": e.message()}})),
+            }
+        }
+        Ok(json!({"runs": runs}))
+    }
+
+    /// Saved scripts with their latest version (and all versions when asked).
+    ///
+    /// # Errors
+    ///
+    /// `io`, `corrupt_store`.
+    pub fn script_list(&self, versions: bool) -> Result<Value> {
+        let mut out = Vec::new();
+        for name in self.store.script_names()? {
+            let all = self.store.script_versions(&name)?;
+            let Some(latest) = all.last() else { continue };
+            let meta = self.store.script_meta(&name, Some(*latest))?;
+            let mut entry = json!({
+                "name": name,
+                "latest_version": latest,
+                "language": meta.language,
+                "digest": meta.digest,
+                "description": meta.meta.get("description"),
+            });
+            if versions {
+                entry["versions"] = json!(all);
+            }
+            out.push(entry);
+        }
+        Ok(json!({"scripts": out}))
+    }
+
+    /// One saved script's metadata (all versions listed).
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name`, `not_found`, `corrupt_store`.
+    pub fn script_inspect(&self, name: &str, version: Option<u32>) -> Result<Value> {
+        let meta = self.store.script_meta(name, version)?;
+        let versions = self.store.script_versions(name)?;
+        let mut v = serde_json::to_value(&meta).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        v["versions"] = json!(versions);
+        Ok(v)
+    }
+}
+
+fn preview(text: &str) -> String {
+    let mut end = RESULT_PREVIEW_BYTES.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_owned()
+}
+
+/// Journal what the guest printed, one `log` line per output line
+/// (redacted, clipped).
+fn journal_output(ctx: &RunContext, output: &InstanceOutput) {
+    for (source, bytes) in [("stdout", &output.stdout), ("stderr", &output.stderr)] {
+        if bytes.is_empty() {
+            continue;
+        }
+        let text = String::from_utf8_lossy(bytes);
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let line = redact::redact_text(if line.len() > 4096 { &line[..line.floor_char_boundary(4096)] } else { line });
+            let level = if source == "stderr" { "warn" } else { "info" };
+            if ctx.journal(&Event::Log { level, source, message: &line }).is_err() {
+                return;
+            }
+        }
+    }
+}

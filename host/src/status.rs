@@ -1,0 +1,95 @@
+//! Status views built from a run's snapshot and journal.
+
+use crate::store::RunSnapshot;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// One line of `overview`.
+pub fn summary(s: &RunSnapshot) -> Value {
+    json!({
+        "run_id": s.run_id,
+        "state": s.state,
+        "script": s.script.name.clone().or_else(|| s.script.path.clone()),
+        "phase": s.phase,
+        "created_at_ms": s.created_at_ms,
+        "finished_at_ms": s.finished_at_ms,
+        "counts": s.counts,
+        "error": s.error,
+    })
+}
+
+/// The full status of a run.
+pub fn build_status(s: &RunSnapshot, journal: &[Value], state_dir: &Path) -> Value {
+    let mut calls: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
+    let mut order: Vec<String> = Vec::new();
+    let mut phases: Vec<Value> = Vec::new();
+    let mut logs = 0u64;
+    for ev in journal {
+        let ty = ev.get("type").and_then(Value::as_str).unwrap_or("");
+        match ty {
+            "call_started" => {
+                let id = ev.get("call").and_then(Value::as_str).unwrap_or("").to_owned();
+                let mut c = Map::new();
+                for k in ["call", "kind", "label", "phase", "fingerprint"] {
+                    if let Some(v) = ev.get(k) {
+                        c.insert(k.into(), v.clone());
+                    }
+                }
+                c.insert("state".into(), json!("running"));
+                if let Some(agent) = ev.pointer("/request/agent") {
+                    c.insert("agent".into(), agent.clone());
+                }
+                order.push(id.clone());
+                calls.insert(id, c);
+            }
+            "call_completed" => {
+                let id = ev.get("call").and_then(Value::as_str).unwrap_or("");
+                if let Some(c) = calls.get_mut(id) {
+                    let ok = ev.get("ok").and_then(Value::as_bool).unwrap_or(false);
+                    c.insert("state".into(), json!(if ok { "done" } else { "failed" }));
+                    for k in ["duration_us", "tokens", "attempts", "error"] {
+                        if let Some(v) = ev.get(k) {
+                            c.insert(k.into(), v.clone());
+                        }
+                    }
+                }
+            }
+            "phase" => phases.push(json!({"title": ev.get("title"), "seq": ev.get("seq")})),
+            "log" => logs += 1,
+            _ => {}
+        }
+    }
+    let calls: Vec<Value> = order.into_iter().filter_map(|id| calls.remove(&id).map(Value::Object)).collect();
+    let (mut running, mut done, mut failed) = (0, 0, 0);
+    for c in &calls {
+        match c.get("state").and_then(Value::as_str) {
+            Some("running") => running += 1,
+            Some("done") => done += 1,
+            _ => failed += 1,
+        }
+    }
+    let run_dir = state_dir.join("runs").join(s.run_id.as_str());
+    json!({
+        "run_id": s.run_id,
+        "state": s.state,
+        "script": s.script,
+        "args": s.args,
+        "phase": s.phase,
+        "created_at_ms": s.created_at_ms,
+        "finished_at_ms": s.finished_at_ms,
+        "result": s.result,
+        "result_preview": s.result_preview,
+        "result_path": s.result_path.as_ref().map(|p| state_dir.join(p).display().to_string()),
+        "error": s.error,
+        "counts": s.counts,
+        "progress": {"queued": 0, "running": running, "done": done, "failed": failed},
+        "calls": calls,
+        "phases": phases,
+        "log_lines": logs,
+        "links": {
+            "journal": run_dir.join("journal.jsonl").display().to_string(),
+            "snapshot": run_dir.join("run.json").display().to_string(),
+        },
+    })
+}

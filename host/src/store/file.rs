@@ -1,0 +1,397 @@
+//! The file store: everything under one state directory, reached only
+//! through a cap-std [`Dir`], so no name or id can escape it.
+//!
+//! ```text
+//! <state>/scripts/<name>/v000001.wasm + v000001.meta.json
+//! <state>/cache/<digest>-<engine>.cwasm
+//! <state>/runs/<run_id>/run.json        (atomic replace)
+//! <state>/runs/<run_id>/journal.jsonl   (append-only)
+//! <state>/runs/<run_id>/result.json     (spilled large result)
+//! ```
+
+use super::model::{RunSnapshot, ScriptMeta};
+use crate::error::{Error, ErrorCode, Result};
+use crate::ids::{validate_name, RunId};
+use cap_std::ambient_authority;
+use cap_std::fs::{Dir, File, OpenOptions};
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The embedded default store.
+#[derive(Debug)]
+pub struct FileStore {
+    root: PathBuf,
+    dir: Dir,
+}
+
+static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+impl FileStore {
+    /// Open (creating if needed) the state directory at `root`.
+    ///
+    /// # Errors
+    ///
+    /// `io` when the directory cannot be created or opened.
+    pub fn open(root: impl Into<PathBuf>) -> Result<Self> {
+        let root = root.into();
+        std::fs::create_dir_all(&root).map_err(|e| Error::io(format!("state dir {}", root.display()), e))?;
+        let dir = Dir::open_ambient_dir(&root, ambient_authority())
+            .map_err(|e| Error::io(format!("state dir {}", root.display()), e))?;
+        for sub in ["scripts", "runs", "cache"] {
+            dir.create_dir_all(sub).map_err(|e| Error::io(format!("state dir {sub}/"), e))?;
+        }
+        Ok(Self { root, dir })
+    }
+
+    /// The state directory's path (for messages and links only; all access
+    /// goes through the capability).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Write `bytes` to `path` atomically: a temp file in the same directory,
+    /// fsync, rename over the target.
+    fn write_atomic(dir: &Dir, name: &str, bytes: &[u8]) -> Result<()> {
+        let tmp = format!(".{name}.{}.{}.tmp", std::process::id(), TMP_COUNTER.fetch_add(1, Ordering::Relaxed));
+        let mut f = dir.create(&tmp).map_err(|e| Error::io(format!("write {name}"), e))?;
+        f.write_all(bytes).map_err(|e| Error::io(format!("write {name}"), e))?;
+        f.sync_data().map_err(|e| Error::io(format!("sync {name}"), e))?;
+        drop(f);
+        dir.rename(&tmp, dir, name).map_err(|e| Error::io(format!("rename {name}"), e))
+    }
+
+    // ---- scripts ----------------------------------------------------------
+
+    fn script_dir(&self, name: &str, create: bool) -> Result<Dir> {
+        validate_name("script name", name)?;
+        let path = Path::new("scripts").join(name);
+        if create {
+            self.dir.create_dir_all(&path).map_err(|e| Error::io(format!("script {name:?}"), e))?;
+        }
+        self.dir.open_dir(&path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                Error::new(ErrorCode::NotFound, format!("no saved script named {name:?}"))
+            } else {
+                Error::io(format!("script {name:?}"), e)
+            }
+        })
+    }
+
+    /// Saved versions of `name`, ascending.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name`, `not_found`, `io`.
+    pub fn script_versions(&self, name: &str) -> Result<Vec<u32>> {
+        let dir = self.script_dir(name, false)?;
+        let mut versions = Vec::new();
+        for entry in dir.entries().map_err(|e| Error::io(format!("script {name:?}"), e))? {
+            let entry = entry.map_err(|e| Error::io(format!("script {name:?}"), e))?;
+            let file = entry.file_name();
+            let file = file.to_string_lossy();
+            if let Some(v) = file.strip_prefix('v').and_then(|r| r.strip_suffix(".meta.json")) {
+                if let Ok(v) = v.parse::<u32>() {
+                    versions.push(v);
+                }
+            }
+        }
+        versions.sort_unstable();
+        Ok(versions)
+    }
+
+    /// Save a new immutable version of a script. Without `replace`, a name
+    /// that already exists is refused.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name`, `already_exists`, `io`.
+    pub fn save_script(&self, name: &str, wasm: &[u8], mut meta: ScriptMeta, replace: bool) -> Result<ScriptMeta> {
+        let dir = self.script_dir(name, true)?;
+        let versions = self.script_versions(name)?;
+        if let Some(last) = versions.last() {
+            if !replace {
+                return Err(Error::new(
+                    ErrorCode::AlreadyExists,
+                    format!("script {name:?} already exists (latest v{last:06}); pass --replace to save a new version"),
+                ));
+            }
+        }
+        let version = versions.last().map_or(1, |v| v + 1);
+        meta.version = version;
+        meta.name = name.to_owned();
+        Self::write_atomic(&dir, &format!("v{version:06}.wasm"), wasm)?;
+        let json = serde_json::to_vec_pretty(&meta).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        // The meta file is written last: a version exists once its meta does.
+        Self::write_atomic(&dir, &format!("v{version:06}.meta.json"), &json)?;
+        Ok(meta)
+    }
+
+    /// Metadata of one version (latest when `version` is `None`).
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name`, `not_found`, `corrupt_store`, `io`.
+    pub fn script_meta(&self, name: &str, version: Option<u32>) -> Result<ScriptMeta> {
+        let dir = self.script_dir(name, false)?;
+        let version = match version {
+            Some(v) => v,
+            None => *self
+                .script_versions(name)?
+                .last()
+                .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("script {name:?} has no versions")))?,
+        };
+        let file = format!("v{version:06}.meta.json");
+        let text = dir.read_to_string(&file).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                Error::new(ErrorCode::NotFound, format!("script {name:?} has no version {version}"))
+            } else {
+                Error::io(format!("script {name:?} {file}"), e)
+            }
+        })?;
+        serde_json::from_str(&text)
+            .map_err(|e| Error::new(ErrorCode::CorruptStore, format!("scripts/{name}/{file}: {e}")))
+    }
+
+    /// The component bytes of one version.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name`, `not_found`, `io`.
+    pub fn script_bytes(&self, name: &str, version: u32) -> Result<Vec<u8>> {
+        let dir = self.script_dir(name, false)?;
+        dir.read(format!("v{version:06}.wasm")).map_err(|e| Error::io(format!("script {name:?} v{version}"), e))
+    }
+
+    /// Names of all saved scripts, sorted.
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn script_names(&self) -> Result<Vec<String>> {
+        list_dir_names(&self.dir, "scripts")
+    }
+
+    // ---- runs -------------------------------------------------------------
+
+    fn run_dir(&self, id: &RunId) -> Result<Dir> {
+        self.dir.open_dir(Path::new("runs").join(id.as_str())).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                Error::new(ErrorCode::NotFound, format!("no run with id {id}"))
+            } else {
+                Error::io(format!("run {id}"), e)
+            }
+        })
+    }
+
+    /// Create the directory of a new run.
+    ///
+    /// # Errors
+    ///
+    /// `already_exists` when the id is taken, `io`.
+    pub fn create_run(&self, id: &RunId) -> Result<()> {
+        let path = Path::new("runs").join(id.as_str());
+        match self.dir.create_dir(&path) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                Err(Error::new(ErrorCode::AlreadyExists, format!("a run with id {id} already exists")))
+            }
+            Err(e) => Err(Error::io(format!("run {id}"), e)),
+        }
+    }
+
+    /// Replace `run.json` atomically.
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `io`.
+    pub fn write_snapshot(&self, snap: &RunSnapshot) -> Result<()> {
+        let dir = self.run_dir(&snap.run_id)?;
+        let json = serde_json::to_vec_pretty(snap).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        Self::write_atomic(&dir, "run.json", &json)
+    }
+
+    /// Read `run.json`.
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `corrupt_store`, `io`.
+    pub fn read_snapshot(&self, id: &RunId) -> Result<RunSnapshot> {
+        let dir = self.run_dir(id)?;
+        let text = dir.read_to_string("run.json").map_err(|e| Error::io(format!("run {id} run.json"), e))?;
+        serde_json::from_str(&text).map_err(|e| Error::new(ErrorCode::CorruptStore, format!("runs/{id}/run.json: {e}")))
+    }
+
+    /// Open the run's journal for appending.
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `io`.
+    pub fn open_journal(&self, id: &RunId) -> Result<JournalFile> {
+        let dir = self.run_dir(id)?;
+        let file = dir
+            .open_with("journal.jsonl", OpenOptions::new().create(true).append(true))
+            .map_err(|e| Error::io(format!("run {id} journal"), e))?;
+        Ok(JournalFile { file })
+    }
+
+    /// Read the run's journal. A torn (unterminated or unparsable) last line
+    /// is ignored; a bad line before the end is `corrupt_store`.
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `corrupt_store`, `io`.
+    pub fn read_journal(&self, id: &RunId) -> Result<Vec<Value>> {
+        let dir = self.run_dir(id)?;
+        let mut text = String::new();
+        match dir.open("journal.jsonl") {
+            Ok(mut f) => {
+                f.read_to_string(&mut text).map_err(|e| Error::io(format!("run {id} journal"), e))?;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io(format!("run {id} journal"), e)),
+        }
+        parse_journal(&text).map_err(|line| {
+            Error::new(ErrorCode::CorruptStore, format!("runs/{id}/journal.jsonl: line {line} is not valid JSON"))
+        })
+    }
+
+    /// Write a spilled result; returns its path relative to the state dir.
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn write_result(&self, id: &RunId, bytes: &[u8]) -> Result<String> {
+        let dir = self.run_dir(id)?;
+        Self::write_atomic(&dir, "result.json", bytes)?;
+        Ok(format!("runs/{id}/result.json"))
+    }
+
+    /// All run ids, sorted (generated ids sort by creation time).
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn run_ids(&self) -> Result<Vec<RunId>> {
+        Ok(list_dir_names(&self.dir, "runs")?.into_iter().filter_map(|n| RunId::parse(&n).ok()).collect())
+    }
+
+    // ---- compile cache ------------------------------------------------------
+
+    /// Path of a cache entry (the key must be a safe name).
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name`.
+    pub fn cache_path(&self, key: &str) -> Result<PathBuf> {
+        validate_name("cache key", key)?;
+        Ok(self.root.join("cache").join(key))
+    }
+
+    /// Whether a cache entry exists.
+    pub fn cache_has(&self, key: &str) -> bool {
+        validate_name("cache key", key).is_ok() && self.dir.is_file(Path::new("cache").join(key))
+    }
+
+    /// Write a cache entry atomically.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name`, `io`.
+    pub fn cache_put(&self, key: &str, bytes: &[u8]) -> Result<()> {
+        validate_name("cache key", key)?;
+        let dir = self.dir.open_dir("cache").map_err(|e| Error::io("cache dir", e))?;
+        Self::write_atomic(&dir, key, bytes)
+    }
+}
+
+fn list_dir_names(dir: &Dir, sub: &str) -> Result<Vec<String>> {
+    let mut names = Vec::new();
+    for entry in dir.read_dir(sub).map_err(|e| Error::io(format!("{sub}/"), e))? {
+        let entry = entry.map_err(|e| Error::io(format!("{sub}/"), e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if validate_name("entry", &name).is_ok() {
+            names.push(name);
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// Parse journal text; `Err(line number)` for a bad line that is not last.
+pub(crate) fn parse_journal(text: &str) -> std::result::Result<Vec<Value>, usize> {
+    let mut out = Vec::new();
+    let terminated = text.ends_with('\n');
+    let lines: Vec<&str> = text.split('\n').collect();
+    let n = lines.len();
+    for (i, line) in lines.into_iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let last = i + 1 == n || (i + 2 == n && terminated);
+        let torn = i + 1 == n && !terminated;
+        match serde_json::from_str::<Value>(line) {
+            Ok(v) if !torn => out.push(v),
+            Ok(_) => {} // unterminated last line: the write did not finish
+            Err(_) if last => {}
+            Err(_) => return Err(i + 1),
+        }
+    }
+    Ok(out)
+}
+
+/// An open, append-only journal file.
+#[derive(Debug)]
+pub struct JournalFile {
+    file: File,
+}
+
+impl JournalFile {
+    /// Append one line (must end with `\n`); with `durable`, fsync before
+    /// returning.
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn append(&mut self, line: &[u8], durable: bool) -> Result<()> {
+        self.file.write_all(line).map_err(|e| Error::io("journal append", e))?;
+        if durable {
+            self.file.sync_data().map_err(|e| Error::io("journal sync", e))?;
+        }
+        Ok(())
+    }
+
+    /// fsync whatever was appended.
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn sync(&mut self) -> Result<()> {
+        self.file.sync_data().map_err(|e| Error::io("journal sync", e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn torn_last_line_is_ignored() {
+        let text = "{\"a\":1}\n{\"b\":2}\n{\"c\":";
+        assert_eq!(parse_journal(text).expect("parse").len(), 2);
+        let text = "{\"a\":1}\n{\"b\":2}\n{\"c\":3}";
+        assert_eq!(parse_journal(text).expect("parse").len(), 2, "unterminated last line is torn");
+        let text = "{\"a\":1}\nxx\n{\"c\":3}\n";
+        assert_eq!(parse_journal(text), Err(2));
+    }
+
+    #[test]
+    fn names_cannot_escape() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let store = FileStore::open(tmp.path()).expect("open");
+        assert_eq!(store.script_versions("../x").expect_err("bad").code(), ErrorCode::InvalidName);
+        assert_eq!(RunId::parse("../../etc").expect_err("bad").code(), ErrorCode::InvalidName);
+        assert_eq!(store.cache_path("../x").expect_err("bad").code(), ErrorCode::InvalidName);
+    }
+}

@@ -1,0 +1,12 @@
+//! Durable state: saved scripts, runs (snapshot + journal), the compile
+//! cache.
+//!
+//! [`FileStore`] is the embedded default: plain files under one state
+//! directory, all access through cap-std. A PostgreSQL store with leases
+//! comes later behind the same operations.
+
+mod file;
+mod model;
+
+pub use file::{FileStore, JournalFile};
+pub use model::{now_ms, Counts, ErrorInfo, RunSnapshot, RunState, ScriptMeta, ScriptRef};

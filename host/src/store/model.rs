@@ -1,0 +1,160 @@
+//! What the store holds: run snapshots, run states, saved-script metadata.
+
+use crate::error::ErrorCode;
+use crate::ids::RunId;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The state of a run (DESIGN: "Runs").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunState {
+    /// Created, not yet picked up by a runner.
+    Queued,
+    /// An instance is executing it.
+    Running,
+    /// Parked on an event, approval, pause or timer; no instance is held.
+    Waiting,
+    /// Finished with a result.
+    Succeeded,
+    /// Finished with an error.
+    Failed,
+    /// Stopped by an operator (terminal).
+    Stopped,
+    /// Cancelled before it ran (terminal).
+    Cancelled,
+}
+
+impl RunState {
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Queued => "queued",
+            Self::Running => "running",
+            Self::Waiting => "waiting",
+            Self::Succeeded => "succeeded",
+            Self::Failed => "failed",
+            Self::Stopped => "stopped",
+            Self::Cancelled => "cancelled",
+        }
+    }
+
+    /// Whether the run has ended for good.
+    pub fn is_terminal(self) -> bool {
+        matches!(self, Self::Succeeded | Self::Failed | Self::Stopped | Self::Cancelled)
+    }
+}
+
+/// Which component a run executes.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScriptRef {
+    /// Saved script name, when run by name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Saved script version, when run by name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u32>,
+    /// File path, when run from a file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// `b3:<hex>` of the component bytes.
+    pub digest: String,
+    /// `wasm` for compiled harnesses.
+    pub language: String,
+}
+
+/// A typed error as stored in a snapshot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorInfo {
+    /// Stable code.
+    pub code: ErrorCode,
+    /// One-line message (redacted).
+    pub message: String,
+}
+
+/// Call counters of a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    /// Host calls of every kind.
+    pub calls: u64,
+    /// Agent calls.
+    pub agent_calls: u64,
+    /// Capability calls.
+    pub capability_calls: u64,
+    /// Calls that returned an error.
+    pub failed: u64,
+    /// Tokens spent by agent calls.
+    pub tokens: u64,
+}
+
+/// `runs/<id>/run.json`: the run's current snapshot, replaced atomically.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSnapshot {
+    /// The run id.
+    pub run_id: RunId,
+    /// Current state.
+    pub state: RunState,
+    /// The component being run.
+    pub script: ScriptRef,
+    /// Run arguments (redacted).
+    pub args: Value,
+    /// Creation time, ms since the Unix epoch. Also the start of the
+    /// guest's virtual wall clock, so replays see the same clock.
+    pub created_at_ms: u64,
+    /// When the run last started executing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at_ms: Option<u64>,
+    /// When the run ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_at_ms: Option<u64>,
+    /// The current (last entered) phase.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
+    /// The result, when small enough to keep inline (redacted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Value>,
+    /// A preview of a large result that was spilled to `result_path`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_preview: Option<String>,
+    /// Path of the spilled result file, relative to the state dir.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_path: Option<String>,
+    /// The error a failed run ended with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorInfo>,
+    /// Call counters.
+    #[serde(default)]
+    pub counts: Counts,
+    /// Process id of the process executing the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pid: Option<u32>,
+}
+
+/// `scripts/<name>/vNNNNNN.meta.json`: one immutable saved version.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScriptMeta {
+    /// Script name.
+    pub name: String,
+    /// Version number (1-based).
+    pub version: u32,
+    /// `b3:<hex>` of the component bytes.
+    pub digest: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// `wasm` for compiled harnesses.
+    pub language: String,
+    /// When it was saved, ms since the Unix epoch.
+    pub saved_at_ms: u64,
+    /// What the harness's `meta` export returned.
+    pub meta: Value,
+    /// The component's imports (all within the allow-list).
+    pub imports: Vec<String>,
+}
+
+/// Milliseconds since the Unix epoch, now.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}

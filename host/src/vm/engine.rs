@@ -1,0 +1,218 @@
+//! The wasmtime engine, the linker, and component loading with the
+//! precompile cache.
+
+use super::bindings::{Harness, HarnessPre};
+use super::gate;
+use super::limits::Limits;
+use super::state::HostState;
+use crate::broker::RunContext;
+use crate::error::{Error, ErrorCode, Result};
+use crate::store::FileStore;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+use std::time::Duration;
+use wasmtime::component::{Component, HasSelf, Linker};
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, UpdateDeadline};
+
+/// How often the epoch advances; CPU, wall and stop checks run this often
+/// while guest code executes.
+pub const EPOCH_TICK: Duration = Duration::from_millis(10);
+
+/// Live instances the pooling allocator is sized for.
+const POOL_INSTANCES: u32 = 1_000;
+
+/// The engine, its epoch ticker, and a linker holding exactly the allowed
+/// imports.
+pub struct Vm {
+    engine: Engine,
+    linker: Linker<HostState>,
+    engine_key: String,
+}
+
+impl std::fmt::Debug for Vm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Vm").field("engine_key", &self.engine_key).finish_non_exhaustive()
+    }
+}
+
+/// A component that passed the gate and compiled, ready to instantiate.
+pub struct LoadedComponent {
+    /// `b3:<hex>` of the component bytes.
+    pub digest: String,
+    /// Its imports (all allowed).
+    pub imports: Vec<String>,
+    /// Whether it came from the precompile cache.
+    pub from_cache: bool,
+    pub(crate) pre: HarnessPre<HostState>,
+}
+
+impl std::fmt::Debug for LoadedComponent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadedComponent").field("digest", &self.digest).finish_non_exhaustive()
+    }
+}
+
+fn internal(what: &str, e: impl std::fmt::Display) -> Error {
+    Error::new(ErrorCode::Internal, format!("{what}: {e}"))
+}
+
+impl Vm {
+    /// Build the engine (pooling allocator, epoch interruption, async) and
+    /// the linker, and start the epoch ticker.
+    ///
+    /// # Errors
+    ///
+    /// `internal` when wasmtime refuses the configuration.
+    pub fn new() -> Result<Self> {
+        let mut cfg = Config::new();
+        cfg.epoch_interruption(true);
+        cfg.max_wasm_stack(1 << 20);
+        cfg.async_stack_size(2 << 20);
+        let mut pool = PoolingAllocationConfig::default();
+        pool.total_component_instances(POOL_INSTANCES)
+            .total_core_instances(POOL_INSTANCES * 4)
+            .total_memories(POOL_INSTANCES * 2)
+            .total_tables(POOL_INSTANCES * 2)
+            .total_stacks(POOL_INSTANCES);
+        cfg.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+        let engine = Engine::new(&cfg).map_err(|e| internal("wasmtime engine", e))?;
+
+        let weak = engine.weak();
+        std::thread::Builder::new()
+            .name("hwf-epoch".into())
+            .spawn(move || {
+                while let Some(engine) = weak.upgrade() {
+                    engine.increment_epoch();
+                    drop(engine);
+                    std::thread::sleep(EPOCH_TICK);
+                }
+            })
+            .map_err(|e| internal("epoch thread", e))?;
+
+        let mut linker = Linker::new(&engine);
+        add_allowed_wasi(&mut linker).map_err(|e| internal("linker", e))?;
+        Harness::add_to_linker::<HostState, HasSelf<HostState>>(&mut linker, |s| s).map_err(|e| internal("linker", e))?;
+
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        engine.precompile_compatibility_hash().hash(&mut h);
+        env!("CARGO_PKG_VERSION").hash(&mut h);
+        let engine_key = format!("{:016x}", h.finish());
+        Ok(Self { engine, linker, engine_key })
+    }
+
+    /// The wasmtime engine.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Gate, compile (or load from the cache in `cache`), and pre-link a
+    /// component.
+    ///
+    /// # Errors
+    ///
+    /// The gate's codes (`component_too_large`, `not_a_component`,
+    /// `invalid_component`, `forbidden_import`), `invalid_component` when
+    /// wasmtime refuses it, `missing_export` when it is not a harness.
+    pub fn load(&self, bytes: &[u8], cache: Option<&FileStore>, limits: &Limits) -> Result<LoadedComponent> {
+        let imports = gate::check_component(bytes, limits.max_component_bytes)?;
+        let hash = blake3::hash(bytes);
+        let digest = format!("b3:{}", hash.to_hex());
+        let key = format!("{}-{}.cwasm", &hash.to_hex()[..32], self.engine_key);
+        let mut from_cache = false;
+        let mut component = None;
+        if let Some(store) = cache {
+            if store.cache_has(&key) {
+                if let Ok(path) = store.cache_path(&key) {
+                    // SAFETY: the cache holds only artifacts this engine
+                    // configuration serialized (the key includes the engine's
+                    // compatibility hash), written atomically by `cache_put`.
+                    #[expect(unsafe_code, reason = "loading our own precompiled artifact via mmap")]
+                    let loaded = unsafe { Component::deserialize_file(&self.engine, &path) };
+                    match loaded {
+                        Ok(c) => {
+                            component = Some(c);
+                            from_cache = true;
+                        }
+                        Err(e) => tracing::warn!(error = %e, "ignoring unusable cache entry"),
+                    }
+                }
+            }
+        }
+        let component = match component {
+            Some(c) => c,
+            None => {
+                let c = Component::new(&self.engine, bytes)
+                    .map_err(|e| Error::new(ErrorCode::InvalidComponent, format!("wasmtime refused the component: {e}")))?;
+                if let Some(store) = cache {
+                    match c.serialize() {
+                        Ok(art) => {
+                            if let Err(e) = store.cache_put(&key, &art) {
+                                tracing::warn!(error = %e, "could not write the compile cache");
+                            }
+                        }
+                        Err(e) => tracing::warn!(error = %e, "could not serialize the component"),
+                    }
+                }
+                c
+            }
+        };
+        let instance_pre = self.linker.instantiate_pre(&component).map_err(|e| {
+            Error::new(ErrorCode::ForbiddenImport, format!("the component's imports cannot be satisfied: {e}"))
+        })?;
+        let pre = HarnessPre::new(instance_pre).map_err(|e| {
+            Error::new(ErrorCode::MissingExport, format!("the component is not an hwf harness (meta/run/branch exports): {e}"))
+        })?;
+        Ok(LoadedComponent { digest, imports, from_cache, pre })
+    }
+
+    /// A fresh store for one instance: memory limiter, epoch deadline, and
+    /// the tick callback (stop, CPU, wall).
+    pub fn new_store(&self, state: HostState, run: &Arc<RunContext>) -> Store<HostState> {
+        let mut store = Store::new(&self.engine, state);
+        store.limiter(|s| &mut s.limiter);
+        store.set_epoch_deadline(1);
+        let run = run.clone();
+        store.epoch_deadline_callback(move |_ctx| {
+            run.check_tick().map_err(wasmtime::Error::new)?;
+            Ok(UpdateDeadline::Yield(1))
+        });
+        store
+    }
+}
+
+/// Link only the WASI interfaces the gate allows: cli, io, clocks, random.
+fn add_allowed_wasi(l: &mut Linker<HostState>) -> wasmtime::Result<()> {
+    use wasmtime_wasi::p2::bindings::{cli, clocks, random};
+    use wasmtime_wasi::cli::{WasiCli, WasiCliView};
+    use wasmtime_wasi::clocks::{WasiClocks, WasiClocksView};
+    use wasmtime_wasi::random::WasiRandom;
+    wasmtime_wasi_io::bindings::wasi::io::error::add_to_linker::<HostState, HasIo>(l, io_table)?;
+    wasmtime_wasi_io::bindings::wasi::io::poll::add_to_linker::<HostState, HasIo>(l, io_table)?;
+    wasmtime_wasi_io::bindings::wasi::io::streams::add_to_linker::<HostState, HasIo>(l, io_table)?;
+    clocks::wall_clock::add_to_linker::<HostState, WasiClocks>(l, |t| t.clocks())?;
+    clocks::monotonic_clock::add_to_linker::<HostState, WasiClocks>(l, |t| t.clocks())?;
+    random::random::add_to_linker::<HostState, WasiRandom>(l, |t| wasmtime_wasi::WasiView::ctx(t).ctx.random())?;
+    random::insecure::add_to_linker::<HostState, WasiRandom>(l, |t| wasmtime_wasi::WasiView::ctx(t).ctx.random())?;
+    random::insecure_seed::add_to_linker::<HostState, WasiRandom>(l, |t| wasmtime_wasi::WasiView::ctx(t).ctx.random())?;
+    cli::exit::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
+    cli::environment::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
+    cli::stdin::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
+    cli::stdout::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
+    cli::stderr::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
+    cli::terminal_input::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
+    cli::terminal_output::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
+    cli::terminal_stdin::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
+    cli::terminal_stdout::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
+    cli::terminal_stderr::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
+    Ok(())
+}
+
+struct HasIo;
+
+impl wasmtime::component::HasData for HasIo {
+    type Data<'a> = &'a mut wasmtime::component::ResourceTable;
+}
+
+fn io_table(t: &mut HostState) -> &mut wasmtime::component::ResourceTable {
+    wasmtime_wasi::WasiView::ctx(t).table
+}

@@ -1,0 +1,58 @@
+//! A guest that misbehaves on purpose; `args.mode` picks how.
+
+use hwf_guest::{json, log, Harness, Level, Meta, Result, Value};
+
+struct Hostile;
+
+#[inline(never)]
+fn recurse(n: u64, pad: &mut [u8; 256]) -> u64 {
+    pad[(n % 256) as usize] = n as u8;
+    let mut next = [0u8; 256];
+    next.copy_from_slice(pad);
+    recurse(n + 1, &mut next) + u64::from(next[0])
+}
+
+impl Harness for Hostile {
+    fn meta() -> Meta {
+        Meta::new("hostile", "Misbehaves on purpose (tests only).")
+    }
+
+    fn run(args: Value) -> Result<Value> {
+        let mode = args["mode"].as_str().unwrap_or("");
+        match mode {
+            "loop" => {
+                let mut x: u64 = 0;
+                loop {
+                    x = std::hint::black_box(x.wrapping_add(1));
+                }
+            }
+            "alloc" => {
+                let v = vec![1u8; 1 << 30];
+                Ok(json!({"len": std::hint::black_box(v).len()}))
+            }
+            "recurse" => Ok(json!(recurse(0, &mut [0u8; 256]))),
+            "stdout" => {
+                let line = "x".repeat(1023);
+                for _ in 0..10_240 {
+                    println!("{line}");
+                }
+                Ok(json!("printed 10 MB"))
+            }
+            "panic" => panic!("boom: the harness panicked on purpose"),
+            "exit" => std::process::exit(7),
+            "calls" => loop {
+                log(Level::Debug, "again");
+            },
+            "big_result" => Ok(json!("y".repeat(20 << 20))),
+            "large_result" => Ok(json!({"items": (0..2000).collect::<Vec<u32>>()})),
+            "print_secret" => {
+                println!("token: Bearer abcdefghijklmnop1234 and sk-abcdefghijklmnopqrstu");
+                eprintln!("password=hunter2hunter2");
+                Ok(json!({"api_key": "plain-text-key", "note": "ghp_ABCDEFGHIJKLMNOPQRSTUVWX0123"}))
+            }
+            other => Err(hwf_guest::Error::msg(format!("unknown mode {other:?}"))),
+        }
+    }
+}
+
+hwf_guest::export_harness!(Hostile);
