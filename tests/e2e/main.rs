@@ -1,1 +1,17 @@
+//! End-to-end tests: the real `hwf` binary on real compiled components.
+//!
+//! One test binary (declared in `host/Cargo.toml`, so `CARGO_BIN_EXE_hwf`
+//! is set). Every test gets its own state dir; guests are built once by
+//! `tests/build.rs`.
+//!
+//! - `common`: the [`common::Ctx`] helper;
+//! - `hello`: the hello harness, journal and status;
+//! - `hostile`: every hostile component and bad input, by error code;
+//! - `broker`: schema retries, typed call errors, redaction, limits;
+//! - `scripts`: save / list / inspect / validate, running by name.
 
+mod broker;
+mod common;
+mod hello;
+mod hostile;
+mod scripts;

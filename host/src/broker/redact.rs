@@ -178,9 +178,12 @@ fn match_at(b: &[u8], i: usize) -> Option<(usize, usize)> {
         }
         return None;
     }
-    if !at_boundary {
+    if c == b'=' || c == b':' {
         // `KEY=value` / `key: value` after a credential-named identifier.
         return assignment_value(b, i);
+    }
+    if !at_boundary {
+        return None;
     }
     // Authorization schemes.
     for scheme in ["bearer ", "basic "] {
@@ -264,8 +267,11 @@ fn assignment_value(b: &[u8], i: usize) -> Option<(usize, usize)> {
 /// A scheme credential: long enough, and not an English word (it has a
 /// digit or a symbol, or is long).
 fn looks_like_credential(tok: &[u8]) -> bool {
+    let mixed_case = tok.len() >= 12 && tok[1..].iter().any(u8::is_ascii_uppercase) && tok.iter().any(u8::is_ascii_lowercase);
     tok.len() >= 8
-        && (tok.len() >= 24 || tok.iter().any(|b| b.is_ascii_digit() || matches!(b, b'=' | b'+' | b'/' | b'_' | b'-' | b'.')))
+        && (tok.len() >= 24
+            || mixed_case
+            || tok.iter().any(|b| b.is_ascii_digit() || matches!(b, b'=' | b'+' | b'/' | b'_' | b'-' | b'.')))
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -310,7 +316,7 @@ mod tests {
         let mut v = json!({
             "headers": {"Authorization": "x", "X-Api-Key": 5},
             "password": "p", "tokens": 12, "token_total": null,
-            "list": ["Bearer zzzzzzzzzz", "fine"],
+            "list": ["Bearer zzzz1234zzzz", "fine"],
         });
         assert!(redact_value(&mut v));
         assert_eq!(

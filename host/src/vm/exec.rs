@@ -90,7 +90,7 @@ pub fn classify(err: wasmtime::Error, stderr: &[u8]) -> Error {
         return Error::new(t.code, t.message.clone());
     }
     if let Some(exit) = err.downcast_ref::<wasmtime_wasi::I32Exit>() {
-        return Error::new(ErrorCode::GuestExit, format!("the guest called exit({}) instead of returning a result", exit.0));
+        return Error::new(ErrorCode::GuestExit, format!("the guest exited with status {} instead of returning a result", exit.0));
     }
     if let Some(trap) = err.downcast_ref::<wasmtime::Trap>() {
         let code = match trap {

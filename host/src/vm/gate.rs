@@ -74,13 +74,15 @@ pub fn check_component(bytes: &[u8], max_bytes: u64) -> Result<Vec<String>> {
             _ => {}
         }
     }
-    let forbidden: Vec<&String> = imports.iter().filter(|n| !is_allowed_import(n)).collect();
-    if let Some(first) = forbidden.first() {
-        let more = if forbidden.len() > 1 { format!(" (and {} more)", forbidden.len() - 1) } else { String::new() };
+    let forbidden: Vec<&str> = imports.iter().map(String::as_str).filter(|n| !is_allowed_import(n)).collect();
+    if !forbidden.is_empty() {
+        let shown: Vec<String> = forbidden.iter().take(6).map(|n| format!("{n:?}")).collect();
+        let more = if forbidden.len() > 6 { format!(" and {} more", forbidden.len() - 6) } else { String::new() };
         return Err(Error::new(
             ErrorCode::ForbiddenImport,
             format!(
-                "the component imports {first:?}{more}; harnesses may only import hermes:workflow/*, wasi:cli/*, wasi:io/*, wasi:clocks/* and wasi:random/*"
+                "the component imports {}{more}; harnesses may only import hermes:workflow/*, wasi:cli/*, wasi:io/*, wasi:clocks/* and wasi:random/*",
+                shown.join(", ")
             ),
         ));
     }

@@ -4,12 +4,20 @@ use hwf_guest::{json, log, Harness, Level, Meta, Result, Value};
 
 struct Hostile;
 
+/// Unbounded recursion with small frames: overflows the wasm stack.
 #[inline(never)]
-fn recurse(n: u64, pad: &mut [u8; 256]) -> u64 {
+fn recurse(n: u64) -> u64 {
+    std::hint::black_box(recurse(std::hint::black_box(n + 1))) + n
+}
+
+/// Unbounded recursion with large frames: overflows the guest's own
+/// shadow stack in linear memory first (an out-of-bounds trap).
+#[inline(never)]
+fn recurse_big(n: u64, pad: &mut [u8; 256]) -> u64 {
     pad[(n % 256) as usize] = n as u8;
     let mut next = [0u8; 256];
     next.copy_from_slice(pad);
-    recurse(n + 1, &mut next) + u64::from(next[0])
+    recurse_big(n + 1, &mut next) + u64::from(next[0])
 }
 
 impl Harness for Hostile {
@@ -30,7 +38,8 @@ impl Harness for Hostile {
                 let v = vec![1u8; 1 << 30];
                 Ok(json!({"len": std::hint::black_box(v).len()}))
             }
-            "recurse" => Ok(json!(recurse(0, &mut [0u8; 256]))),
+            "recurse" => Ok(json!(recurse(0))),
+            "recurse_big" => Ok(json!(recurse_big(0, &mut [0u8; 256]))),
             "stdout" => {
                 let line = "x".repeat(1023);
                 for _ in 0..10_240 {

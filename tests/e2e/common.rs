@@ -1,0 +1,135 @@
+//! Test context: a temp state dir and a command builder for `hwf`.
+
+#![allow(dead_code, reason = "helpers used by some test modules only")]
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub use hwf_tests::harnesses;
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    PathBuf::from(hwf_tests::WORKSPACE_ROOT)
+}
+
+/// The hello fixture.
+pub fn hello_fixture() -> PathBuf {
+    root().join("harnesses/hello/fixture.json")
+}
+
+/// A fresh state dir per test, with HOME and HERMES_HOME inside it.
+pub struct Ctx {
+    pub dir: tempfile::TempDir,
+}
+
+/// What one `hwf` invocation did.
+#[derive(Debug)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// stdout parsed as JSON.
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {self:?}"))
+    }
+
+    /// Assert the exit code, showing the output on failure.
+    #[track_caller]
+    pub fn expect_code(&self, code: i32) -> &Self {
+        assert_eq!(self.code, code, "unexpected exit code: {self:#?}");
+        self
+    }
+
+    /// Assert stderr contains `needle`.
+    #[track_caller]
+    pub fn expect_stderr(&self, needle: &str) -> &Self {
+        assert!(self.stderr.contains(needle), "stderr lacks {needle:?}: {self:#?}");
+        self
+    }
+}
+
+impl From<Output> for Run {
+    fn from(o: Output) -> Self {
+        Run {
+            code: o.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        }
+    }
+}
+
+impl Ctx {
+    pub fn new() -> Self {
+        Ctx { dir: tempfile::tempdir().expect("tempdir") }
+    }
+
+    pub fn state(&self) -> PathBuf {
+        self.dir.path().join("state")
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// Write a file in the test dir; returns its path.
+    pub fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let p = self.path(name);
+        std::fs::write(&p, contents).expect("write");
+        p
+    }
+
+    /// `hwf` with a clean environment pointing at this context's state.
+    pub fn cmd(&self) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_hwf"));
+        c.current_dir(self.dir.path())
+            .env_remove("RUST_LOG")
+            .env("HOME", self.dir.path())
+            .env("HERMES_HOME", self.dir.path().join("hermes"))
+            .env("HWF_STATE_DIR", self.state());
+        c
+    }
+
+    /// Run `hwf` with arguments.
+    pub fn hwf<I, S>(&self, args: I) -> Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        self.cmd().args(args).output().expect("spawn hwf").into()
+    }
+
+    /// `hwf run <component> --args <json> --json [extra…]`.
+    pub fn run_json(&self, component: &str, args: &str, extra: &[&str]) -> Run {
+        let mut a: Vec<String> = vec!["run".into(), component.into(), "--args".into(), args.into(), "--json".into()];
+        a.extend(extra.iter().map(|s| s.to_string()));
+        self.hwf(a)
+    }
+
+    /// Read a run's journal as JSON lines.
+    pub fn journal(&self, run_id: &str) -> Vec<Value> {
+        let text = std::fs::read_to_string(self.state().join("runs").join(run_id).join("journal.jsonl")).expect("journal");
+        text.lines().map(|l| serde_json::from_str(l).expect("journal line")).collect()
+    }
+
+    /// Every byte under the state dir, as lossy text (for secret scans).
+    pub fn all_state_text(&self) -> String {
+        let mut out = String::new();
+        walk(&self.state(), &mut out);
+        out
+    }
+}
+
+fn walk(dir: &Path, out: &mut String) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = entry.path();
+        if p.is_dir() {
+            walk(&p, out);
+        } else if p.extension().is_none_or(|e| e != "cwasm" && e != "wasm") {
+            out.push_str(&String::from_utf8_lossy(&std::fs::read(&p).unwrap_or_default()));
+        }
+    }
+}
