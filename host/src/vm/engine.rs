@@ -73,7 +73,12 @@ impl Vm {
             .total_core_instances(POOL_INSTANCES * 4)
             .total_memories(POOL_INSTANCES * 2)
             .total_tables(POOL_INSTANCES * 2)
-            .total_stacks(POOL_INSTANCES);
+            .total_stacks(POOL_INSTANCES)
+            // Reset reused slots with memset instead of madvise so a fresh
+            // instance does not page-fault its first pages back in.
+            .linear_memory_keep_resident(1 << 20)
+            .table_keep_resident(64 << 10)
+            .pagemap_scan(wasmtime::Enabled::Auto);
         cfg.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
         let engine = Engine::new(&cfg).map_err(|e| internal("wasmtime engine", e))?;
 
