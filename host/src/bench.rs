@@ -4,7 +4,7 @@
 use clap::Args;
 use hwf_host::agents::FixtureRunner;
 use hwf_host::broker::fingerprint::Fingerprint;
-use hwf_host::broker::{redact, Event, Journal, RunContext};
+use hwf_host::broker::{redact, Event, Journal, RunContext, Services};
 use hwf_host::ids::RunId;
 use hwf_host::vm::exec::{call_run, instantiate_only};
 use hwf_host::{Error, ErrorCode, Hwf, Limits};
@@ -69,7 +69,9 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
             None
         };
         let fixture = FixtureRunner::from_json(r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "tokens": 1}]}"#)?;
-        Ok(RunContext::new(id, journal, Arc::new(fixture), Limits { max_calls: u64::MAX, max_agent_calls: u64::MAX, ..Limits::default() }))
+        let mut services = Services::new(Arc::new(fixture));
+        services.limits = Limits { max_calls: u64::MAX, max_agent_calls: u64::MAX, ..Limits::default() };
+        Ok(RunContext::new(id, journal, services))
     };
 
     // 1. Instantiate from the warm pool.

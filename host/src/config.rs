@@ -6,6 +6,15 @@
 //! [agents]
 //! fixture = "agents.json"          # default agent backend (relative to the file)
 //!
+//! [policy]
+//! allowed_names = ["*"]            # "fs.*" style prefixes work
+//! allowed_classes = ["read_only"]  # add "external_write" for bash / fs.write
+//! approval_classes = ["external_write"]
+//! approved_ids = ["release-42"]
+//!
+//! [capabilities]
+//! workspace = "."                  # bash and fs.* are confined here
+//!
 //! [limits]
 //! cpu_ms = 5000
 //! memory_bytes = 268435456
@@ -18,6 +27,7 @@
 //! Unknown keys are refused, with the file, line and key named.
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::capabilities::Policy;
 use crate::vm::Limits;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -35,6 +45,22 @@ pub struct Config {
     /// Run limits.
     #[serde(default)]
     pub limits: Limits,
+    /// Capability policy.
+    #[serde(default)]
+    pub policy: Policy,
+    /// Built-in capabilities.
+    #[serde(default)]
+    pub capabilities: CapabilitiesConfig,
+}
+
+/// `[capabilities]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CapabilitiesConfig {
+    /// The directory `bash` and `fs.*` are confined to (default: the
+    /// current directory).
+    #[serde(default)]
+    pub workspace: Option<PathBuf>,
 }
 
 /// `[agents]`.
@@ -44,6 +70,10 @@ pub struct AgentsConfig {
     /// A fixture file used when `--agents` is not given.
     #[serde(default)]
     pub fixture: Option<PathBuf>,
+    /// Where `<type>.md` agent types are looked up (default:
+    /// `./.hermes/agents`, then `~/.hermes/agents`).
+    #[serde(default)]
+    pub type_dirs: Option<Vec<PathBuf>>,
 }
 
 impl Config {
@@ -69,10 +99,15 @@ impl Config {
             let msg = e.to_string().replace('\n', " ");
             Error::new(ErrorCode::InvalidConfig, format!("{}: {}", path.display(), msg.trim()))
         })?;
-        if let (Some(f), Some(dir)) = (&cfg.agents.fixture, path.parent()) {
-            if f.is_relative() {
-                cfg.agents.fixture = Some(dir.join(f));
-            }
+        if let Some(dir) = path.parent() {
+            let anchor = |p: &mut PathBuf| {
+                if p.is_relative() {
+                    *p = dir.join(&*p);
+                }
+            };
+            cfg.agents.fixture.iter_mut().for_each(anchor);
+            cfg.capabilities.workspace.iter_mut().for_each(anchor);
+            cfg.agents.type_dirs.iter_mut().flatten().for_each(anchor);
         }
         Ok(cfg)
     }

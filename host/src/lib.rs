@@ -43,6 +43,7 @@
 
 pub mod agents;
 pub mod broker;
+pub mod capabilities;
 pub mod config;
 pub mod error;
 pub mod ids;
@@ -52,5 +53,5 @@ pub mod store;
 pub mod vm;
 
 pub use error::{Error, ErrorCode, Result};
-pub use runtime::{Hwf, RunOutcome, RunRequest, Target};
+pub use runtime::{Hwf, HwfBuilder, RunOutcome, RunRequest, Target};
 pub use vm::Limits;

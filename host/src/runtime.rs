@@ -3,7 +3,9 @@
 //! over it.
 
 use crate::agents::{AgentRunner, FixtureRunner};
-use crate::broker::{redact, Event, Journal, RunContext};
+use crate::agents::AgentTypes;
+use crate::broker::{redact, Event, Journal, RunContext, Services};
+use crate::capabilities::{Policy, Registry};
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::RunId;
 use crate::store::{now_ms, Counts, ErrorInfo, FileStore, RunSnapshot, RunState, ScriptMeta, ScriptRef};
@@ -87,12 +89,60 @@ pub struct RunOutcome {
     pub result: Option<Value>,
 }
 
-/// The hwf host: a store, a VM, an agent runner and limits.
+/// The hwf host: a store, a VM, and the services runs use (agent runner,
+/// capabilities, policy, limits, agent types).
 pub struct Hwf {
-    store: FileStore,
+    store: Arc<FileStore>,
     vm: Vm,
-    agents: Arc<dyn AgentRunner>,
+    services: Services,
     limits: Limits,
+}
+
+/// Builds an [`Hwf`]; everything but the state dir has a default.
+#[derive(Debug)]
+pub struct HwfBuilder {
+    state_dir: PathBuf,
+    services: Services,
+}
+
+impl HwfBuilder {
+    /// The agent runner (default: a fixture runner with no rules).
+    pub fn agents(mut self, agents: Arc<dyn AgentRunner>) -> Self {
+        self.services.agents = agents;
+        self
+    }
+    /// The capabilities runs may call (default: none).
+    pub fn capabilities(mut self, registry: Registry) -> Self {
+        self.services.capabilities = Arc::new(registry);
+        self
+    }
+    /// The capability policy (default: read-only capabilities only).
+    pub fn policy(mut self, policy: Policy) -> Self {
+        self.services.policy = policy;
+        self
+    }
+    /// Limits and budgets (default: [`Limits::default`]).
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.services.limits = limits;
+        self
+    }
+    /// Where agent types are found (default: built-in `general-purpose` only).
+    pub fn agent_types(mut self, types: AgentTypes) -> Self {
+        self.services.agent_types = Arc::new(types);
+        self
+    }
+    /// Open the store and start the VM.
+    ///
+    /// # Errors
+    ///
+    /// `io` when the state dir cannot be opened; `internal` when wasmtime
+    /// cannot start.
+    pub fn build(mut self) -> Result<Hwf> {
+        let store = Arc::new(FileStore::open(self.state_dir)?);
+        self.services.store = Some(store.clone());
+        let limits = self.services.limits.clone();
+        Ok(Hwf { store, vm: Vm::new()?, services: self.services, limits })
+    }
 }
 
 impl std::fmt::Debug for Hwf {
@@ -124,7 +174,12 @@ impl Hwf {
     /// `io` when the state dir cannot be opened; `internal` when wasmtime
     /// cannot start.
     pub fn new(state_dir: impl Into<PathBuf>, agents: Arc<dyn AgentRunner>, limits: Limits) -> Result<Self> {
-        Ok(Self { store: FileStore::open(state_dir)?, vm: Vm::new()?, agents, limits })
+        Self::builder(state_dir).agents(agents).limits(limits).build()
+    }
+
+    /// A builder over the state directory at `state_dir`.
+    pub fn builder(state_dir: impl Into<PathBuf>) -> HwfBuilder {
+        HwfBuilder { state_dir: state_dir.into(), services: Services::new(Arc::new(FixtureRunner::empty())) }
     }
 
     /// A host with no agent backend (every agent call fails) and default
@@ -169,7 +224,9 @@ impl Hwf {
     /// The gate's and loader's codes; a trap in `meta`.
     pub async fn inspect_component(&self, bytes: &[u8]) -> Result<(LoadedComponent, Value)> {
         let loaded = self.load(bytes)?;
-        let ctx = RunContext::new(RunId::generate(), None, self.agents.clone(), self.limits.clone());
+        let mut services = self.services.clone();
+        services.store = None;
+        let ctx = RunContext::new(RunId::generate(), None, services);
         let meta = call_meta(&self.vm, &loaded, &ctx).await?;
         let meta = json!({
             "name": meta.name,
@@ -262,7 +319,7 @@ impl Hwf {
         };
         self.store.write_snapshot(&snap)?;
         let journal = Journal::new(self.store.open_journal(&run_id)?, 0);
-        let ctx = RunContext::new(run_id.clone(), Some(journal), self.agents.clone(), self.limits.clone());
+        let ctx = RunContext::new(run_id.clone(), Some(journal), self.services.clone());
         ctx.journal(&Event::RunStarted { run_id: run_id.as_str(), script: &snap.script, args: &snap.args })?;
 
         let span = tracing::info_span!("run", run_id = %run_id, digest = %loaded.digest);

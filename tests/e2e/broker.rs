@@ -49,7 +49,7 @@ fn call_errors_are_typed_and_catchable() {
     let out = ctx.run_json(harnesses::PROBE, r#"{"op":"catch"}"#, &[]);
     out.expect_code(0);
     let r = &out.json()["data"]["result"];
-    assert_eq!(r["capability"], "unknown_capability");
+    assert_eq!(r["capability"], "side_effect_denied");
     assert_eq!(r["parallel"], json!(["not_supported", "not_supported"]));
     assert_eq!(r["next"], "not_supported");
     assert_eq!(r["missing"], "agent_failed: no fixture response for missing");

@@ -8,10 +8,12 @@
 //! - `hello`: the hello harness, journal and status;
 //! - `hostile`: every hostile component and bad input, by error code;
 //! - `broker`: schema retries, typed call errors, redaction, limits;
+//! - `policy`: capability policy, built-ins, budgets, agent types, secrets;
 //! - `scripts`: save / list / inspect / validate, running by name.
 
 mod broker;
 mod common;
 mod hello;
 mod hostile;
+mod policy;
 mod scripts;

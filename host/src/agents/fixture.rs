@@ -195,7 +195,7 @@ mod tests {
 
     fn call(runner: &FixtureRunner, req: Value) -> Result<AgentReply, AgentError> {
         let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().expect("rt");
-        rt.block_on(runner.call(AgentCall { request: &req, idempotency_key: "r:1", attempt: 1, feedback: None }))
+        rt.block_on(runner.call(AgentCall { request: &req, idempotency_key: "r:1", attempt: 1, feedback: None, agent_type: None, model: None, effort: None }))
     }
 
     #[test]

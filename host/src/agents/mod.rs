@@ -6,8 +6,10 @@
 //! (also the test double).
 
 mod fixture;
+pub mod types;
 
 pub use fixture::FixtureRunner;
+pub use types::{AgentType, AgentTypes};
 
 use serde_json::Value;
 use std::future::Future;
@@ -29,6 +31,13 @@ pub struct AgentCall<'a> {
     pub attempt: u32,
     /// On a schema retry, why the previous output was refused.
     pub feedback: Option<&'a str>,
+    /// The resolved agent type (system prompt, defaults), for prompt agents
+    /// and calls that name a type.
+    pub agent_type: Option<&'a AgentType>,
+    /// The model to use: the call's `model`, else the type's.
+    pub model: Option<&'a str>,
+    /// The effort to use: the call's `effort`, else the type's.
+    pub effort: Option<&'a str>,
 }
 
 /// What an agent answered.

@@ -25,7 +25,9 @@ pub mod journal;
 pub mod redact;
 pub mod schema;
 
-use crate::agents::{AgentCall, AgentError, AgentRunner};
+use crate::agents::{AgentCall, AgentError, AgentRunner, AgentTypes};
+use crate::capabilities::{CapabilityCall, CapabilityError, Policy, Registry};
+use crate::store::FileStore;
 use crate::error::{ErrorCode, Result};
 use crate::ids::{CallScope, RunId};
 use crate::store::Counts;
@@ -52,12 +54,51 @@ struct RunStats {
     host_time: Duration,
 }
 
-/// Everything one run's instances share: identity, journal, agent runner,
-/// limits, counters, the stop flag.
+/// What a run calls out to: agent runner, capabilities, policy, limits,
+/// agent types, and where transcripts go.
+#[derive(Clone)]
+pub struct Services {
+    /// Answers agent calls.
+    pub agents: Arc<dyn AgentRunner>,
+    /// Registered capabilities.
+    pub capabilities: Arc<Registry>,
+    /// Capability policy.
+    pub policy: Policy,
+    /// Run limits and budgets.
+    pub limits: Limits,
+    /// Agent type definitions.
+    pub agent_types: Arc<AgentTypes>,
+    /// Store for per-call transcripts (none: not written).
+    pub store: Option<Arc<FileStore>>,
+}
+
+impl std::fmt::Debug for Services {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Services").field("policy", &self.policy).field("limits", &self.limits).finish_non_exhaustive()
+    }
+}
+
+impl Services {
+    /// Services with an agent runner and everything else default: no
+    /// capabilities, default policy and limits, built-in agent types only.
+    pub fn new(agents: Arc<dyn AgentRunner>) -> Self {
+        Self {
+            agents,
+            capabilities: Arc::new(Registry::new()),
+            policy: Policy::default(),
+            limits: Limits::default(),
+            agent_types: Arc::new(AgentTypes::default()),
+            store: None,
+        }
+    }
+}
+
+/// Everything one run's instances share: identity, journal, services,
+/// counters, the stop flag.
 pub struct RunContext {
     run_id: RunId,
     journal: Mutex<Option<Journal>>,
-    agents: Arc<dyn AgentRunner>,
+    services: Services,
     limits: Limits,
     stats: Mutex<RunStats>,
     started: Mutex<Instant>,
@@ -82,12 +123,12 @@ fn redacted(value: &Value) -> Cow<'_, Value> {
 
 impl RunContext {
     /// A context for one run.
-    pub fn new(run_id: RunId, journal: Option<Journal>, agents: Arc<dyn AgentRunner>, limits: Limits) -> Arc<Self> {
+    pub fn new(run_id: RunId, journal: Option<Journal>, services: Services) -> Arc<Self> {
         Arc::new(Self {
             run_id,
             journal: Mutex::new(journal),
-            agents,
-            limits,
+            limits: services.limits.clone(),
+            services,
             stats: Mutex::new(RunStats::default()),
             started: Mutex::new(Instant::now()),
             stop: AtomicBool::new(false),
@@ -306,25 +347,72 @@ impl InstanceBroker {
                 duration_us: started.elapsed().as_micros() as u64,
             })?;
             tracing::debug!(ok = outcome.is_ok(), tokens, attempts, "agent call completed");
+            run.write_transcript(&call_id, &req.request, &outcome, tokens, attempts, started.elapsed());
             Ok(outcome)
         }
         .instrument(span)
         .await
     }
 
-    /// `capability`: no capabilities are registered yet, so every call is
-    /// denied (`unknown_capability`) — journaled like any other call.
+    /// `capability`: policy, budget, the handler, result clean-up — the
+    /// whole pipeline, journaled.
     ///
     /// # Errors
     ///
     /// A [`HostTrap`] when the run must end.
-    pub async fn capability(&mut self, name: &str, request: Value) -> CallResult {
-        let failure = CallFailure::new(
-            CallErrorKind::Denied,
-            "unknown_capability",
-            format!("no capability named {name:?} is registered"),
+    pub async fn capability(&mut self, request: Value) -> CallResult {
+        let t0 = Instant::now();
+        let out = self.capability_inner(request).await;
+        self.run.add_host_time(t0.elapsed());
+        out
+    }
+
+    async fn capability_inner(&mut self, request: Value) -> CallResult {
+        self.run.count_call()?;
+        let call_id = self.scope.next_id();
+        let fp = Fingerprint::of("capability", &request);
+        let span = tracing::info_span!(
+            "call",
+            run_id = %self.run.run_id,
+            call_id = %call_id,
+            kind = "capability",
+            name = request.get("name").and_then(|v| v.as_str()),
+            fingerprint = %fp
         );
-        self.denied_call("capability", request, failure)
+        let run = self.run.clone();
+        async move {
+            let label = request.get("label").and_then(Value::as_str);
+            let stored = redacted(&request);
+            run.journal_or_trap(&Event::CallStarted {
+                call: &call_id,
+                kind: "capability",
+                label,
+                phase: None,
+                fingerprint: fp.as_str(),
+                request: &stored,
+            })?;
+            let started = Instant::now();
+            let outcome = run.execute_capability(&call_id, &request).await;
+            if outcome.is_err() {
+                lock(&run.stats).counts.failed += 1;
+            }
+            run.journal_or_trap(&Event::CallCompleted {
+                call: &call_id,
+                kind: "capability",
+                label,
+                fingerprint: fp.as_str(),
+                ok: outcome.is_ok(),
+                result: outcome.as_ref().ok(),
+                error: outcome.as_ref().err(),
+                tokens: 0,
+                attempts: 1,
+                duration_us: started.elapsed().as_micros() as u64,
+            })?;
+            tracing::debug!(ok = outcome.is_ok(), "capability call completed");
+            Ok(outcome)
+        }
+        .instrument(span)
+        .await
     }
 
     /// A call that is refused before it runs: numbered, journaled, answered.
@@ -458,7 +546,7 @@ impl InstanceBroker {
         let stats = lock(&self.run.stats);
         let limits = &self.run.limits;
         Ok(BudgetFigures {
-            token_total: None,
+            token_total: limits.max_tokens,
             tokens_spent: stats.counts.tokens,
             agent_calls_left: u32::try_from(limits.max_agent_calls.saturating_sub(stats.counts.agent_calls)).unwrap_or(u32::MAX),
             calls_left: u32::try_from(limits.max_calls.saturating_sub(stats.counts.calls)).unwrap_or(u32::MAX),
@@ -480,8 +568,30 @@ impl RunContext {
                 );
                 return (Err(f), 0, 0);
             }
+            if let Some(max) = self.limits.max_tokens {
+                if stats.counts.tokens >= max {
+                    let f = CallFailure::new(
+                        CallErrorKind::BudgetExhausted,
+                        "token_budget",
+                        format!("the run's token budget of {max} is spent ({} used)", stats.counts.tokens),
+                    );
+                    return (Err(f), 0, 0);
+                }
+            }
             stats.counts.agent_calls += 1;
         }
+        // Agent type: named, or `general-purpose` for a bare prompt agent.
+        let type_name = request.get("agent_type").and_then(Value::as_str);
+        let agent_type = if type_name.is_some() || request.get("agent").is_none() {
+            match self.services.agent_types.resolve(type_name) {
+                Ok(t) => Some(t),
+                Err(e) => return (Err(CallFailure::new(CallErrorKind::Failed, "invalid_agent_type", e)), 0, 0),
+            }
+        } else {
+            None
+        };
+        let model = request.get("model").and_then(Value::as_str).or(agent_type.as_ref().and_then(|t| t.model.as_deref()));
+        let effort = request.get("effort").and_then(Value::as_str).or(agent_type.as_ref().and_then(|t| t.effort.as_deref()));
         let schema = match request.get("schema") {
             None | Some(Value::Null) => None,
             Some(s) => match schema::OutputSchema::compile(s) {
@@ -494,8 +604,16 @@ impl RunContext {
         let mut feedback: Option<String> = None;
         let max_attempts = self.limits.max_schema_retries + 1;
         for attempt in 1..=max_attempts {
-            let call = AgentCall { request, idempotency_key: &key, attempt, feedback: feedback.as_deref() };
-            let reply = match self.agents.call(call).await {
+            let call = AgentCall {
+                request,
+                idempotency_key: &key,
+                attempt,
+                feedback: feedback.as_deref(),
+                agent_type: agent_type.as_ref(),
+                model,
+                effort,
+            };
+            let reply = match self.services.agents.call(call).await {
                 Ok(reply) => reply,
                 Err(AgentError::Failed(m)) => {
                     return (Err(CallFailure::new(CallErrorKind::Failed, "agent_failed", m)), tokens, attempt);
@@ -507,11 +625,12 @@ impl RunContext {
                     return (Err(CallFailure::new(CallErrorKind::Cancelled, "agent_cancelled", m)), tokens, attempt);
                 }
             };
-            tokens += reply.tokens;
+            let (output, reported) = take_usage(reply.output);
+            tokens += reply.tokens.max(reported);
             let Some(schema) = &schema else {
-                return (Ok(reply.output), tokens, attempt);
+                return (Ok(output), tokens, attempt);
             };
-            let checked = schema::parse_text_output(reply.output).and_then(|out| schema.check(&out).map(|()| out));
+            let checked = schema::parse_text_output(output).and_then(|out| schema.check(&out).map(|()| out));
             match checked {
                 Ok(out) => return (Ok(out), tokens, attempt),
                 Err(problem) => {
@@ -530,6 +649,95 @@ impl RunContext {
         );
         (Err(f), tokens, max_attempts)
     }
+}
+
+impl RunContext {
+    /// `runs/<id>/transcripts/<call>.json`: metadata of one agent call
+    /// (never the prompt or the output itself), redacted.
+    fn write_transcript(
+        &self,
+        call_id: &str,
+        request: &Value,
+        outcome: &Result<Value, CallFailure>,
+        tokens: u64,
+        attempts: u32,
+        duration: Duration,
+    ) {
+        let Some(store) = &self.services.store else { return };
+        let agent_type = request
+            .get("agent_type")
+            .and_then(Value::as_str)
+            .or(if request.get("agent").is_none() { Some(crate::agents::types::GENERAL_PURPOSE) } else { None });
+        let result_keys: Vec<&String> = match outcome {
+            Ok(Value::Object(m)) => m.keys().collect(),
+            _ => Vec::new(),
+        };
+        let mut t = serde_json::json!({
+            "call": call_id,
+            "label": request.get("label"),
+            "phase": request.get("phase"),
+            "agent": request.get("agent"),
+            "agent_type": agent_type,
+            "model": request.get("model"),
+            "effort": request.get("effort"),
+            "attempts": attempts,
+            "state": if outcome.is_ok() { "done" } else { "failed" },
+            "duration_ms": duration.as_millis() as u64,
+            "tokens": tokens,
+            "result_keys": result_keys,
+            "error": outcome.as_ref().err(),
+        });
+        redact::redact_value(&mut t);
+        if let Err(e) = store.write_transcript(&self.run_id, call_id, &t) {
+            tracing::warn!(error = %e, "could not write transcript");
+        }
+    }
+
+    /// Policy, capability budget, the handler (with its typed errors), and
+    /// result clean-up.
+    async fn execute_capability(&self, call_id: &str, request: &Value) -> Result<Value, CallFailure> {
+        let name = request.get("name").and_then(Value::as_str).unwrap_or("");
+        let input = request.get("input").unwrap_or(&Value::Null);
+        let approval_id = request.get("approval_id").and_then(Value::as_str);
+        let policy = &self.services.policy;
+        let cap = policy.check(name, self.services.capabilities.get(name).map(|c| &**c), input, approval_id)?;
+        {
+            let mut stats = lock(&self.stats);
+            if stats.counts.capability_calls >= self.limits.max_capability_calls {
+                return Err(CallFailure::new(
+                    CallErrorKind::BudgetExhausted,
+                    "limit_capability",
+                    format!("the run may make at most {} capability calls", self.limits.max_capability_calls),
+                ));
+            }
+            stats.counts.capability_calls += 1;
+        }
+        let key = format!("{}:{call_id}", self.run_id);
+        let call = CapabilityCall { input, label: request.get("label").and_then(Value::as_str), approval_id, idempotency_key: &key };
+        let result = cap.handler.call(call).await.map_err(|e| match e {
+            CapabilityError::InvalidInput(m) => CallFailure::new(CallErrorKind::Failed, "invalid_input", m),
+            CapabilityError::Failed(m) => CallFailure::new(CallErrorKind::Failed, "capability_failed", m),
+            CapabilityError::TimedOut(m) => CallFailure::new(CallErrorKind::TimedOut, "capability_timeout", m),
+        })?;
+        policy.finish_result(name, result)
+    }
+}
+
+/// Pull a token count out of an agent's output: a top-level `_tokens`
+/// number (removed from the output) or `usage.total_tokens` /
+/// `usage.input_tokens + usage.output_tokens`.
+fn take_usage(mut output: Value) -> (Value, u64) {
+    let Value::Object(map) = &mut output else { return (output, 0) };
+    if let Some(n) = map.get("_tokens").and_then(Value::as_u64) {
+        map.remove("_tokens");
+        return (output, n);
+    }
+    let n = map.get("usage").map_or(0, |u| {
+        u.get("total_tokens").and_then(Value::as_u64).unwrap_or_else(|| {
+            u.get("input_tokens").and_then(Value::as_u64).unwrap_or(0) + u.get("output_tokens").and_then(Value::as_u64).unwrap_or(0)
+        })
+    });
+    (output, n)
 }
 
 fn clip(s: &str, max: usize) -> &str {

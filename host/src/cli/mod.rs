@@ -8,7 +8,8 @@
 mod output;
 
 use clap::{Args, Parser, Subcommand};
-use hwf_host::agents::{AgentRunner, FixtureRunner};
+use hwf_host::agents::{AgentRunner, AgentTypes, FixtureRunner};
+use hwf_host::capabilities::{Registry, SideEffect};
 use hwf_host::config::{resolve_state_dir, Config};
 use hwf_host::ids::RunId;
 use hwf_host::store::RunState;
@@ -127,6 +128,25 @@ struct RunArgs {
     /// Maximum host calls.
     #[arg(long, value_name = "N")]
     max_calls: Option<u64>,
+    /// Maximum agent calls.
+    #[arg(long, value_name = "N")]
+    max_agent_calls: Option<u64>,
+    /// Token budget for agent calls.
+    #[arg(long, value_name = "N")]
+    max_tokens: Option<u64>,
+    /// Allow only these capability names (repeatable; `fs.*` prefixes work).
+    #[arg(long = "allow", value_name = "NAME")]
+    allow: Vec<String>,
+    /// Also allow this side-effect class (repeatable): read_only,
+    /// session_launch, session_control, external_write.
+    #[arg(long = "allow-class", value_name = "CLASS")]
+    allow_class: Vec<String>,
+    /// A pre-approved approval id (repeatable).
+    #[arg(long = "approval-id", value_name = "ID")]
+    approval_id: Vec<String>,
+    /// The directory bash and fs.* are confined to (default: current dir).
+    #[arg(long, value_name = "DIR")]
+    workspace: Option<PathBuf>,
     /// Print the facade JSON.
     #[arg(long)]
     json: bool,
@@ -179,7 +199,19 @@ fn open_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limit
         Some(path) => Arc::new(FixtureRunner::from_file(path)?),
         None => Arc::new(FixtureRunner::empty()),
     };
-    Hwf::new(state, runner, limits)
+    let cwd = std::env::current_dir().map_err(|e| Error::io("current directory", e))?;
+    let workspace = config.capabilities.workspace.clone().unwrap_or_else(|| cwd.clone());
+    let types = match &config.agents.type_dirs {
+        Some(dirs) => AgentTypes::new(dirs.clone()),
+        None => AgentTypes::default_dirs(&cwd),
+    };
+    Hwf::builder(state)
+        .agents(runner)
+        .capabilities(Registry::with_builtins(&workspace)?)
+        .policy(config.policy.clone())
+        .agent_types(types)
+        .limits(limits)
+        .build()
 }
 
 async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
@@ -205,6 +237,28 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             }
             if let Some(v) = args.max_calls {
                 limits.max_calls = v;
+            }
+            if let Some(v) = args.max_agent_calls {
+                limits.max_agent_calls = v;
+            }
+            if args.max_tokens.is_some() {
+                limits.max_tokens = args.max_tokens;
+            }
+            let mut config = config.clone();
+            if !args.allow.is_empty() {
+                config.policy.allowed_names = args.allow.clone();
+            }
+            for class in &args.allow_class {
+                let c: SideEffect = serde_json::from_value(Value::String(class.clone())).map_err(|_| {
+                    Error::new(ErrorCode::InvalidArgs, format!("--allow-class {class:?}: expected read_only, session_launch, session_control or external_write"))
+                })?;
+                if !config.policy.allowed_classes.contains(&c) {
+                    config.policy.allowed_classes.push(c);
+                }
+            }
+            config.policy.approved_ids.extend(args.approval_id.iter().cloned());
+            if let Some(ws) = &args.workspace {
+                config.capabilities.workspace = Some(ws.clone());
             }
             let hwf = open_host(&cli, &config, args.agents.as_ref(), limits)?;
             let outcome = hwf.run(RunRequest { target, args: run_args, run_id }).await?;

@@ -54,10 +54,18 @@ impl FileStore {
     /// Write `bytes` to `path` atomically: a temp file in the same directory,
     /// fsync, rename over the target.
     fn write_atomic(dir: &Dir, name: &str, bytes: &[u8]) -> Result<()> {
+        Self::write_replace(dir, name, bytes, true)
+    }
+
+    /// Like [`write_atomic`](Self::write_atomic); `sync` chooses whether the
+    /// data is fsync'd before the rename.
+    fn write_replace(dir: &Dir, name: &str, bytes: &[u8], sync: bool) -> Result<()> {
         let tmp = format!(".{name}.{}.{}.tmp", std::process::id(), TMP_COUNTER.fetch_add(1, Ordering::Relaxed));
         let mut f = dir.create(&tmp).map_err(|e| Error::io(format!("write {name}"), e))?;
         f.write_all(bytes).map_err(|e| Error::io(format!("write {name}"), e))?;
-        f.sync_data().map_err(|e| Error::io(format!("sync {name}"), e))?;
+        if sync {
+            f.sync_data().map_err(|e| Error::io(format!("sync {name}"), e))?;
+        }
         drop(f);
         dir.rename(&tmp, dir, name).map_err(|e| Error::io(format!("rename {name}"), e))
     }
@@ -266,6 +274,20 @@ impl FileStore {
         let dir = self.run_dir(id)?;
         Self::write_atomic(&dir, "result.json", bytes)?;
         Ok(format!("runs/{id}/result.json"))
+    }
+
+    /// Write `transcripts/<call>.json` of a run.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name` for a bad call id, `io`.
+    pub fn write_transcript(&self, id: &RunId, call_id: &str, transcript: &Value) -> Result<()> {
+        validate_name("call id", call_id)?;
+        let dir = self.run_dir(id)?;
+        dir.create_dir_all("transcripts").map_err(|e| Error::io(format!("run {id} transcripts"), e))?;
+        let dir = dir.open_dir("transcripts").map_err(|e| Error::io(format!("run {id} transcripts"), e))?;
+        let json = serde_json::to_vec_pretty(transcript).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        Self::write_replace(&dir, &format!("{call_id}.json"), &json, false)
     }
 
     /// All run ids, sorted (generated ids sort by creation time).

@@ -19,6 +19,11 @@ pub struct Limits {
     pub max_calls: u64,
     /// Agent calls. Hit: the call returns `budget-exhausted`.
     pub max_agent_calls: u64,
+    /// Capability calls. Hit: the call returns `budget-exhausted`.
+    pub max_capability_calls: u64,
+    /// Token ceiling for agent calls (none by default). Once spent, further
+    /// agent calls return `budget-exhausted`.
+    pub max_tokens: Option<u64>,
     /// Bytes the guest may write to stdout and stderr together. Hit:
     /// `output_limit`.
     pub max_output_bytes: u64,
@@ -38,6 +43,8 @@ impl Default for Limits {
             memory_bytes: 256 << 20,
             max_calls: 100_000,
             max_agent_calls: 1_000,
+            max_capability_calls: 1_000,
+            max_tokens: None,
             max_output_bytes: 1 << 20,
             max_result_bytes: 16 << 20,
             max_schema_retries: 2,

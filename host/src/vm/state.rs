@@ -121,7 +121,16 @@ impl host::Host for HostState {
     }
 
     async fn capability(&mut self, req: types::CapabilityRequest) -> wasmtime::Result<Result<String, types::CallError>> {
-        let input = serde_json::from_str::<Value>(&req.input).unwrap_or(Value::String(req.input.clone()));
+        let input = match serde_json::from_str::<Value>(&req.input) {
+            Ok(v) => v,
+            Err(e) => {
+                return Ok(Err(to_wit(CallFailure::new(
+                    CallErrorKind::Failed,
+                    "invalid_json",
+                    format!("capability input is not valid JSON ({e})"),
+                ))));
+            }
+        };
         let mut request = Map::new();
         request.insert("name".into(), Value::String(req.name.clone()));
         request.insert("input".into(), input);
@@ -131,7 +140,7 @@ impl host::Host for HostState {
         if let Some(a) = req.approval_id {
             request.insert("approval_id".into(), Value::String(a));
         }
-        self.broker.capability(&req.name, Value::Object(request)).await.map(answer).map_err(trap)
+        self.broker.capability(Value::Object(request)).await.map(answer).map_err(trap)
     }
 
     async fn parallel(

@@ -55,6 +55,51 @@ impl Harness for Probe {
                     "agent_calls_left": b.agent_calls_left,
                 }))
             }
+            "cap" => Ok(outcome(cap_call(&args))),
+            "caps" => {
+                let calls = args["calls"].as_array().cloned().unwrap_or_default();
+                Ok(Value::Array(calls.iter().map(|c| outcome(cap_call(c))).collect()))
+            }
+            "agents_until_exhausted" => {
+                let mut done = 0u64;
+                loop {
+                    match prompt(format!("work item {done}")).label("work").call() {
+                        Ok(_) => done += 1,
+                        Err(e) => {
+                            let b = budget();
+                            return Ok(json!({
+                                "done": done,
+                                "error": e.code(),
+                                "kind": format!("{:?}", e.kind()),
+                                "tokens_spent": b.tokens_spent,
+                                "token_total": b.token_total,
+                                "agent_calls_left": b.agent_calls_left,
+                            }));
+                        }
+                    }
+                    if done > 10_000 {
+                        return Ok(json!({"done": done}));
+                    }
+                }
+            }
+            "typed_agent" => {
+                let mut a = prompt("Review this").label("typed");
+                if let Some(t) = args["agent_type"].as_str() {
+                    a = a.agent_type(t);
+                }
+                Ok(outcome(a.call()))
+            }
+            "leak" => {
+                // Echo every secret it can reach into every channel it has.
+                let a = prompt("give me the token").label("leaky").call()?;
+                log(Level::Info, format!("agent said {a}"));
+                let b = cap_call(&args["bash"]);
+                log(Level::Warn, format!("bash said {b:?}"));
+                phase(format!("phase with {}", args["note"]));
+                println!("stdout: {a} {b:?}");
+                eprintln!("stderr: {args}");
+                Err(hwf_guest::Error::msg(format!("failing with {a} and {b:?} and {args}")))
+            }
             "phases" => {
                 for p in ["one", "two", "three"] {
                     phase(p);
@@ -68,6 +113,25 @@ impl Harness for Probe {
             "fail" => Err(hwf_guest::Error::msg("harness_error: the probe failed on purpose")),
             other => Err(hwf_guest::Error::msg(format!("unknown op {other:?}"))),
         }
+    }
+}
+
+fn cap_call(spec: &Value) -> Result<Value> {
+    let mut c = capability(spec["name"].as_str().unwrap_or(""), spec["input"].clone());
+    if let Some(id) = spec["approval_id"].as_str() {
+        c = c.approval_id(id);
+    }
+    if let Some(l) = spec["label"].as_str() {
+        c = c.label(l);
+    }
+    c.call()
+}
+
+/// `{"ok": value}` or `{"error": {"code", "kind", "message"}}`.
+fn outcome(r: Result<Value>) -> Value {
+    match r {
+        Ok(v) => json!({"ok": v}),
+        Err(e) => json!({"error": {"code": e.code(), "kind": format!("{:?}", e.kind()), "message": e.message()}}),
     }
 }
 

@@ -1,0 +1,153 @@
+//! `bash` (`external_write`): run one command from an argv — never a shell
+//! string — with its working directory inside the workspace, a cleared
+//! environment plus allow-listed variables, a timeout, and bounded, captured
+//! output. On timeout or cancellation the whole process group is killed.
+//!
+//! Input: `{"argv": ["git", "status"], "cwd"?: "sub/dir", "env"?: {"LANG": "C"},
+//! "timeout_ms"?: 30000, "stdin"?: "text"}`.
+//! Output: `{"exit_code", "stdout", "stderr", "duration_ms", "signal"?}`.
+
+use super::fs::Workspace;
+use super::{Capability, CapabilityCall, CapabilityError, CapabilityHandler, SideEffect};
+use crate::agents::BoxFuture;
+use serde_json::{json, Value};
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+
+/// Variables a call may set (everything else is refused).
+pub const ENV_ALLOW: &[&str] = &["LANG", "LC_ALL", "TZ", "TERM", "NO_COLOR", "CI", "GIT_PAGER", "PAGER"];
+/// Default timeout.
+pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+/// Largest timeout a call may ask for.
+pub const MAX_TIMEOUT_MS: u64 = 600_000;
+/// Bytes kept of each of stdout and stderr (the policy clips further).
+const CAPTURE_BYTES: usize = 1 << 20;
+
+struct Bash(Arc<Workspace>);
+
+/// Kills the child's process group when dropped (timeout, cancellation).
+struct GroupGuard(Option<i32>);
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        if let Some(pid) = self.0.take() {
+            if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+                let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+            }
+        }
+    }
+}
+
+async fn read_bounded<R: AsyncRead + Unpin>(mut r: R) -> Vec<u8> {
+    let mut kept = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        match r.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                let room = CAPTURE_BYTES.saturating_sub(kept.len());
+                kept.extend_from_slice(&buf[..n.min(room)]);
+            }
+        }
+    }
+    kept
+}
+
+fn bad(msg: impl Into<String>) -> CapabilityError {
+    CapabilityError::InvalidInput(msg.into())
+}
+
+impl CapabilityHandler for Bash {
+    fn call<'a>(&'a self, call: CapabilityCall<'a>) -> BoxFuture<'a, Result<Value, CapabilityError>> {
+        Box::pin(async move {
+            let input = call.input;
+            let argv: Vec<&str> = match input.get("argv") {
+                Some(Value::Array(items)) if !items.is_empty() => items
+                    .iter()
+                    .map(|v| v.as_str().ok_or_else(|| bad("argv must be a list of strings")))
+                    .collect::<Result<_, _>>()?,
+                Some(Value::String(_)) => return Err(bad("argv must be a list of strings, not a shell string")),
+                _ => return Err(bad("argv (a non-empty list of strings) is required")),
+            };
+            let cwd = self.0.resolve_dir(input.get("cwd").and_then(Value::as_str).unwrap_or("."))?;
+            let timeout_ms = match input.get("timeout_ms") {
+                None | Some(Value::Null) => DEFAULT_TIMEOUT_MS,
+                Some(v) => v.as_u64().filter(|t| (1..=MAX_TIMEOUT_MS).contains(t)).ok_or_else(|| {
+                    bad(format!("timeout_ms must be between 1 and {MAX_TIMEOUT_MS}"))
+                })?,
+            };
+            let mut cmd = tokio::process::Command::new(argv[0]);
+            cmd.args(&argv[1..])
+                .current_dir(&cwd)
+                .env_clear()
+                .env("PATH", std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()))
+                .env("HOME", self.0.root())
+                .stdin(if input.get("stdin").is_some() { Stdio::piped() } else { Stdio::null() })
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .kill_on_drop(true)
+                .process_group(0);
+            if let Some(env) = input.get("env") {
+                let env = env.as_object().ok_or_else(|| bad("env must be an object of strings"))?;
+                for (k, v) in env {
+                    if !ENV_ALLOW.contains(&k.as_str()) {
+                        return Err(bad(format!("env variable {k:?} is not in the allow-list ({})", ENV_ALLOW.join(", "))));
+                    }
+                    cmd.env(k, v.as_str().ok_or_else(|| bad(format!("env {k:?} must be a string")))?);
+                }
+            }
+            let started = Instant::now();
+            let mut child = cmd.spawn().map_err(|e| CapabilityError::Failed(format!("cannot start {:?}: {e}", argv[0])))?;
+            let guard = GroupGuard(child.id().and_then(|p| i32::try_from(p).ok()));
+            if let (Some(text), Some(mut stdin)) = (input.get("stdin").and_then(Value::as_str), child.stdin.take()) {
+                let text = text.to_owned();
+                tokio::spawn(async move {
+                    let _ = stdin.write_all(text.as_bytes()).await;
+                });
+            }
+            let out = child.stdout.take().map(|s| tokio::spawn(read_bounded(s)));
+            let err = child.stderr.take().map(|s| tokio::spawn(read_bounded(s)));
+            let status = match tokio::time::timeout(Duration::from_millis(timeout_ms), child.wait()).await {
+                Ok(status) => status.map_err(|e| CapabilityError::Failed(format!("waiting for {:?}: {e}", argv[0])))?,
+                Err(_) => {
+                    drop(guard);
+                    return Err(CapabilityError::TimedOut(format!("{:?} timed out after {timeout_ms} ms and was killed", argv[0])));
+                }
+            };
+            // The command is done: kill anything it left in its group.
+            drop(guard);
+            let stdout = match out {
+                Some(h) => h.await.unwrap_or_default(),
+                None => Vec::new(),
+            };
+            let stderr = match err {
+                Some(h) => h.await.unwrap_or_default(),
+                None => Vec::new(),
+            };
+            use std::os::unix::process::ExitStatusExt;
+            let mut result = json!({
+                "exit_code": status.code(),
+                "stdout": String::from_utf8_lossy(&stdout),
+                "stderr": String::from_utf8_lossy(&stderr),
+                "duration_ms": started.elapsed().as_millis() as u64,
+            });
+            if let Some(sig) = status.signal() {
+                result["signal"] = json!(sig);
+            }
+            Ok(result)
+        })
+    }
+}
+
+/// The `bash` capability over a workspace.
+pub fn capability(ws: Arc<Workspace>) -> Capability {
+    Capability {
+        name: "bash".into(),
+        class: SideEffect::ExternalWrite,
+        description: "Run a command from an argv in the workspace: {argv, cwd?, env?, timeout_ms?, stdin?} → {exit_code, stdout, stderr, duration_ms}".into(),
+        replayable: true,
+        handler: Arc::new(Bash(ws)),
+    }
+}

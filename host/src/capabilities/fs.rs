@@ -1,0 +1,188 @@
+//! `fs.read`, `fs.list` (`read_only`) and `fs.write` (`external_write`),
+//! confined to the workspace directory through cap-std: absolute paths,
+//! `..` and symlinks that lead outside are refused.
+
+use super::{Capability, CapabilityCall, CapabilityError, CapabilityHandler, SideEffect};
+use crate::agents::BoxFuture;
+use crate::error::{Error, Result};
+use cap_std::ambient_authority;
+use cap_std::fs::Dir;
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Largest file `fs.read` returns, in bytes (more is cut, `truncated: true`).
+const MAX_READ: u64 = 1 << 20;
+
+/// The directory capabilities may touch.
+#[derive(Debug)]
+pub struct Workspace {
+    root: PathBuf,
+    dir: Dir,
+}
+
+impl Workspace {
+    /// Open `root` as the workspace.
+    ///
+    /// # Errors
+    ///
+    /// `not_found` / `io` when it cannot be opened.
+    pub fn open(root: &Path) -> Result<Self> {
+        let dir = Dir::open_ambient_dir(root, ambient_authority())
+            .map_err(|e| Error::io(format!("workspace {}", root.display()), e))?;
+        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        Ok(Self { root, dir })
+    }
+
+    /// The workspace path.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The capability handle on the workspace.
+    pub fn dir(&self) -> &Dir {
+        &self.dir
+    }
+
+    /// Resolve a relative directory inside the workspace to a real path,
+    /// checking through cap-std that it stays inside.
+    ///
+    /// # Errors
+    ///
+    /// `InvalidInput` naming the path.
+    pub fn resolve_dir(&self, rel: &str) -> std::result::Result<PathBuf, CapabilityError> {
+        let rel = relative(rel)?;
+        if rel.as_os_str().is_empty() || rel == Path::new(".") {
+            return Ok(self.root.clone());
+        }
+        self.dir.open_dir(&rel).map_err(|e| CapabilityError::InvalidInput(format!("cwd {}: {e}", rel.display())))?;
+        Ok(self.root.join(rel))
+    }
+}
+
+/// Check a path is relative and plain; returns it.
+pub fn relative(p: &str) -> std::result::Result<PathBuf, CapabilityError> {
+    let path = Path::new(p);
+    if path.is_absolute() {
+        return Err(CapabilityError::InvalidInput(format!("path {p:?} must be relative to the workspace")));
+    }
+    Ok(path.to_path_buf())
+}
+
+fn path_arg<'a>(input: &'a Value, key: &str, default: Option<&'a str>) -> std::result::Result<&'a str, CapabilityError> {
+    match input.get(key) {
+        Some(Value::String(s)) => Ok(s),
+        None | Some(Value::Null) => default.ok_or_else(|| CapabilityError::InvalidInput(format!("missing string field {key:?}"))),
+        Some(_) => Err(CapabilityError::InvalidInput(format!("field {key:?} must be a string"))),
+    }
+}
+
+fn io_fail(what: &str, p: &str, e: std::io::Error) -> CapabilityError {
+    CapabilityError::Failed(format!("{what} {p}: {e}"))
+}
+
+struct Read_(Arc<Workspace>);
+struct List(Arc<Workspace>);
+struct Write_(Arc<Workspace>);
+
+impl CapabilityHandler for Read_ {
+    fn call<'a>(&'a self, call: CapabilityCall<'a>) -> BoxFuture<'a, std::result::Result<Value, CapabilityError>> {
+        Box::pin(async move {
+            let p = path_arg(call.input, "path", None)?;
+            let rel = relative(p)?;
+            let file = self.0.dir.open(&rel).map_err(|e| io_fail("read", p, e))?;
+            let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+            let mut buf = Vec::new();
+            file.take(MAX_READ).read_to_end(&mut buf).map_err(|e| io_fail("read", p, e))?;
+            Ok(json!({
+                "path": p,
+                "content": String::from_utf8_lossy(&buf),
+                "bytes": len,
+                "truncated": len > MAX_READ,
+            }))
+        })
+    }
+}
+
+impl CapabilityHandler for List {
+    fn call<'a>(&'a self, call: CapabilityCall<'a>) -> BoxFuture<'a, std::result::Result<Value, CapabilityError>> {
+        Box::pin(async move {
+            let p = path_arg(call.input, "path", Some("."))?;
+            let rel = relative(p)?;
+            let entries = if rel.as_os_str().is_empty() || rel == Path::new(".") {
+                self.0.dir.entries()
+            } else {
+                self.0.dir.read_dir(&rel)
+            }
+            .map_err(|e| io_fail("list", p, e))?;
+            let mut out = Vec::new();
+            for entry in entries.flatten().take(10_000) {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let ft = entry.file_type().ok();
+                let kind = match ft {
+                    Some(t) if t.is_dir() => "dir",
+                    Some(t) if t.is_symlink() => "symlink",
+                    _ => "file",
+                };
+                let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+                out.push(json!({"name": name, "kind": kind, "size": size}));
+            }
+            out.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+            Ok(json!({"path": p, "entries": out}))
+        })
+    }
+}
+
+impl CapabilityHandler for Write_ {
+    fn call<'a>(&'a self, call: CapabilityCall<'a>) -> BoxFuture<'a, std::result::Result<Value, CapabilityError>> {
+        Box::pin(async move {
+            let p = path_arg(call.input, "path", None)?;
+            let content = path_arg(call.input, "content", None)?;
+            let rel = relative(p)?;
+            if call.input.get("create_dirs").and_then(Value::as_bool).unwrap_or(false) {
+                if let Some(parent) = rel.parent().filter(|p| !p.as_os_str().is_empty()) {
+                    self.0.dir.create_dir_all(parent).map_err(|e| io_fail("write", p, e))?;
+                }
+            }
+            let append = call.input.get("append").and_then(Value::as_bool).unwrap_or(false);
+            let mut opts = cap_std::fs::OpenOptions::new();
+            opts.write(true).create(true);
+            if append {
+                opts.append(true);
+            } else {
+                opts.truncate(true);
+            }
+            let mut f = self.0.dir.open_with(&rel, &opts).map_err(|e| io_fail("write", p, e))?;
+            f.write_all(content.as_bytes()).map_err(|e| io_fail("write", p, e))?;
+            Ok(json!({"path": p, "bytes": content.len(), "appended": append}))
+        })
+    }
+}
+
+/// The three fs capabilities over one workspace.
+pub fn capabilities(ws: Arc<Workspace>) -> Vec<Capability> {
+    vec![
+        Capability {
+            name: "fs.read".into(),
+            class: SideEffect::ReadOnly,
+            description: "Read a text file in the workspace: {path} → {path, content, bytes, truncated}".into(),
+            replayable: true,
+            handler: Arc::new(Read_(ws.clone())),
+        },
+        Capability {
+            name: "fs.list".into(),
+            class: SideEffect::ReadOnly,
+            description: "List a workspace directory: {path?} → {path, entries: [{name, kind, size}]}".into(),
+            replayable: true,
+            handler: Arc::new(List(ws.clone())),
+        },
+        Capability {
+            name: "fs.write".into(),
+            class: SideEffect::ExternalWrite,
+            description: "Write a file in the workspace: {path, content, append?, create_dirs?} → {path, bytes}".into(),
+            replayable: true,
+            handler: Arc::new(Write_(ws)),
+        },
+    ]
+}

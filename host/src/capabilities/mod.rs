@@ -1,0 +1,165 @@
+//! Capabilities: named effects a harness may ask the host for, each with a
+//! side-effect class, behind the broker's policy.
+//!
+//! - [`Registry`]: what host adapters register (name, class, description,
+//!   replayable flag, async handler);
+//! - [`policy`]: the checks every capability call passes, in a fixed order;
+//! - [`bash`], [`fs`]: the built-in adapters, confined to a cap-std
+//!   workspace directory.
+
+pub mod bash;
+pub mod fs;
+pub mod policy;
+
+use crate::agents::BoxFuture;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+pub use policy::Policy;
+
+/// What a capability can do to the world, from least to most dangerous.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SideEffect {
+    /// Reads only (fs.read, fs.list, events.wait).
+    ReadOnly,
+    /// Starts an agent session or similar long-lived work.
+    SessionLaunch,
+    /// Steers an existing session.
+    SessionControl,
+    /// Changes something outside hwf (bash, fs.write, kanban).
+    ExternalWrite,
+}
+
+impl SideEffect {
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ReadOnly => "read_only",
+            Self::SessionLaunch => "session_launch",
+            Self::SessionControl => "session_control",
+            Self::ExternalWrite => "external_write",
+        }
+    }
+}
+
+/// One capability call as the handler sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct CapabilityCall<'a> {
+    /// The input JSON (already checked by policy).
+    pub input: &'a Value,
+    /// The call's label, if any.
+    pub label: Option<&'a str>,
+    /// The approval id the call carried, if any.
+    pub approval_id: Option<&'a str>,
+    /// `<root run id>:<call id>`, the same on retries and resumes.
+    pub idempotency_key: &'a str,
+}
+
+/// Why a capability call failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CapabilityError {
+    /// The input is not what the capability accepts (code `invalid_input`).
+    #[error("{0}")]
+    InvalidInput(String),
+    /// The capability ran and failed (code `capability_failed`).
+    #[error("{0}")]
+    Failed(String),
+    /// The capability ran past its timeout (code `capability_timeout`).
+    #[error("{0}")]
+    TimedOut(String),
+}
+
+/// An async capability handler. Dropping the future cancels the call (and
+/// must clean up: child processes are killed).
+pub trait CapabilityHandler: Send + Sync + 'static {
+    /// Run one call.
+    fn call<'a>(&'a self, call: CapabilityCall<'a>) -> BoxFuture<'a, Result<Value, CapabilityError>>;
+}
+
+/// A registered capability.
+#[derive(Clone)]
+pub struct Capability {
+    /// Name (`[A-Za-z0-9._:/-]`, 1–128 characters).
+    pub name: String,
+    /// Side-effect class.
+    pub class: SideEffect,
+    /// What it does (shown to agents and operators).
+    pub description: String,
+    /// Whether a completed call may be answered from the journal on replay
+    /// (true for nearly everything; false for reads whose answer must be
+    /// fresh on every resume).
+    pub replayable: bool,
+    /// The handler.
+    pub handler: Arc<dyn CapabilityHandler>,
+}
+
+impl std::fmt::Debug for Capability {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Capability").field("name", &self.name).field("class", &self.class).finish_non_exhaustive()
+    }
+}
+
+/// Whether `name` is a valid capability name.
+pub fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 128
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'/' | b'-'))
+}
+
+/// The capabilities a host offers.
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    caps: BTreeMap<String, Arc<Capability>>,
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The built-in adapters (`bash`, `fs.read`, `fs.list`, `fs.write`)
+    /// confined to `workspace`.
+    ///
+    /// # Errors
+    ///
+    /// `io` when the workspace cannot be opened.
+    pub fn with_builtins(workspace: &std::path::Path) -> crate::Result<Self> {
+        let mut r = Self::new();
+        let ws = Arc::new(fs::Workspace::open(workspace)?);
+        r.register(bash::capability(ws.clone()))?;
+        for cap in fs::capabilities(ws) {
+            r.register(cap)?;
+        }
+        Ok(r)
+    }
+
+    /// Register a capability (replacing one of the same name).
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name` when the name is not `[A-Za-z0-9._:/-]{1,128}`.
+    pub fn register(&mut self, cap: Capability) -> crate::Result<()> {
+        if !valid_name(&cap.name) {
+            return Err(crate::Error::new(
+                crate::ErrorCode::InvalidName,
+                format!("capability name {:?} must be 1-128 characters of [A-Za-z0-9._:/-]", cap.name),
+            ));
+        }
+        self.caps.insert(cap.name.clone(), Arc::new(cap));
+        Ok(())
+    }
+
+    /// Look a capability up.
+    pub fn get(&self, name: &str) -> Option<&Arc<Capability>> {
+        self.caps.get(name)
+    }
+
+    /// Every capability, by name.
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<Capability>> {
+        self.caps.values()
+    }
+}
