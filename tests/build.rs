@@ -11,6 +11,8 @@ use std::process::Command;
 /// (package name, directory relative to the workspace root).
 const GUESTS: &[(&str, &str)] = &[
     ("hello", "harnesses/hello"),
+    ("loop-until-dry", "harnesses/loop-until-dry"),
+    ("release-lane", "harnesses/release-lane"),
     ("hostile", "tests/guests/hostile"),
     ("hostile-fs", "tests/guests/hostile-fs"),
     ("hostile-sockets", "tests/guests/hostile-sockets"),

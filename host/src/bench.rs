@@ -4,7 +4,7 @@
 use clap::Args;
 use hwf_host::agents::FixtureRunner;
 use hwf_host::broker::fingerprint::Fingerprint;
-use hwf_host::broker::{redact, Event, Journal, RunContext, Services};
+use hwf_host::broker::{redact, Event, InstanceBroker, Journal, RunContext, Services};
 use hwf_host::ids::RunId;
 use hwf_host::vm::exec::{call_run, instantiate_only};
 use hwf_host::{Error, ErrorCode, Hwf, Limits};
@@ -93,7 +93,7 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         async move {
             let text = args.to_string();
             let t = Instant::now();
-            let (r, _) = call_run(vm, loaded, &ctx, 0, &text).await;
+            let (r, _) = call_run(vm, loaded, InstanceBroker::root(ctx.clone(), Some(loaded.clone())), 0, &text).await;
             let d = t.elapsed();
             match r {
                 Ok(Ok(_)) => Ok(d),
@@ -128,7 +128,7 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     for i in 0..20_000 * scale {
         let msg = format!("line {i}");
         let t = Instant::now();
-        j.append(&Event::Log { level: "info", source: "guest", message: &msg })?;
+        j.append(&Event::Log { call: None, level: "info", source: "guest", message: &msg })?;
         nosync.push(t.elapsed());
     }
     let result = json!({"greeting": "hello, world"});

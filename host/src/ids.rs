@@ -88,20 +88,28 @@ impl CallScope {
     /// Allocate the next call id in this scope.
     pub fn next_id(&mut self) -> String {
         self.next += 1;
-        let mut id = String::with_capacity(self.prefix.len() + 4);
-        id.push_str(&self.prefix);
-        id.push_str(itoa_u64(self.next).as_str());
-        id
+        self.id_of(self.next)
+    }
+
+    /// The id prefix (`""` at the root, `"3.1."` in a branch).
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// The call that started this scope (`""` at the root).
+    pub fn parent(&self) -> &str {
+        self.prefix.strip_suffix('.').unwrap_or("")
+    }
+
+    /// The id of call number `n` in this scope.
+    pub fn id_of(&self, n: u64) -> String {
+        format!("{}{n}", self.prefix)
     }
 
     /// How many calls this scope has made.
     pub fn count(&self) -> u64 {
         self.next
     }
-}
-
-fn itoa_u64(n: u64) -> String {
-    n.to_string()
 }
 
 #[cfg(test)]

@@ -4,12 +4,12 @@
 
 use crate::agents::{AgentRunner, FixtureRunner};
 use crate::agents::AgentTypes;
-use crate::broker::{redact, Event, Journal, RunContext, Services};
+use crate::broker::{redact, Event, ExecEnv, InstanceBroker, Journal, RunContext, Services};
 use crate::capabilities::{Policy, Registry};
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::RunId;
 use crate::store::{now_ms, Counts, ErrorInfo, FileStore, RunSnapshot, RunState, ScriptMeta, ScriptRef};
-use crate::vm::exec::{call_meta, call_run, InstanceOutput};
+use crate::vm::exec::{call_meta, call_run};
 use crate::vm::{Limits, LoadedComponent, Vm};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -93,7 +93,7 @@ pub struct RunOutcome {
 /// capabilities, policy, limits, agent types).
 pub struct Hwf {
     store: Arc<FileStore>,
-    vm: Vm,
+    vm: Arc<Vm>,
     services: Services,
     limits: Limits,
 }
@@ -141,7 +141,7 @@ impl HwfBuilder {
         let store = Arc::new(FileStore::open(self.state_dir)?);
         self.services.store = Some(store.clone());
         let limits = self.services.limits.clone();
-        Ok(Hwf { store, vm: Vm::new()?, services: self.services, limits })
+        Ok(Hwf { store, vm: Arc::new(Vm::new()?), services: self.services, limits })
     }
 }
 
@@ -326,8 +326,10 @@ impl Hwf {
         let _enter = span.enter();
         let t0 = Instant::now();
         let args_text = req.args.to_string();
-        let (answer, output) = call_run(&self.vm, &loaded, &ctx, created, &args_text).await;
-        journal_output(&ctx, &output);
+        ctx.set_exec(ExecEnv { vm: self.vm.clone(), epoch_ms: created });
+        let broker = InstanceBroker::root(ctx.clone(), Some(loaded.clone()));
+        let (answer, output) = call_run(&self.vm, &loaded, broker, created, &args_text).await;
+        ctx.journal_output(None, &output);
 
         let mut full_result = None;
         let outcome: Result<Value> = match answer {
@@ -455,22 +457,4 @@ fn preview(text: &str) -> String {
         end -= 1;
     }
     text[..end].to_owned()
-}
-
-/// Journal what the guest printed, one `log` line per output line
-/// (redacted, clipped).
-fn journal_output(ctx: &RunContext, output: &InstanceOutput) {
-    for (source, bytes) in [("stdout", &output.stdout), ("stderr", &output.stderr)] {
-        if bytes.is_empty() {
-            continue;
-        }
-        let text = String::from_utf8_lossy(bytes);
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let line = redact::redact_text(if line.len() > 4096 { &line[..line.floor_char_boundary(4096)] } else { line });
-            let level = if source == "stderr" { "warn" } else { "info" };
-            if ctx.journal(&Event::Log { level, source, message: &line }).is_err() {
-                return;
-            }
-        }
-    }
 }

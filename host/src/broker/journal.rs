@@ -119,12 +119,21 @@ pub enum Event<'a> {
     },
     /// A log line from the guest (`source`: `guest`, `stdout`, `stderr`).
     Log {
+        /// The branch or nested workflow call that printed it (none: root).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        call: Option<&'a str>,
         /// `trace` … `error`.
         level: &'a str,
         /// Where it came from.
         source: &'a str,
         /// The line (redacted, clipped).
         message: &'a str,
+    },
+    /// `next` handed a completed call to the guest (replay delivers the
+    /// same order).
+    Delivered {
+        /// The call delivered.
+        call: &'a str,
     },
     /// The run ended.
     RunCompleted {

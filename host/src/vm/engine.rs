@@ -5,11 +5,9 @@ use super::bindings::{Harness, HarnessPre};
 use super::gate;
 use super::limits::Limits;
 use super::state::HostState;
-use crate::broker::RunContext;
 use crate::error::{Error, ErrorCode, Result};
 use crate::store::FileStore;
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
 use std::time::Duration;
 use wasmtime::component::{Component, HasSelf, Linker};
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, UpdateDeadline};
@@ -35,7 +33,9 @@ impl std::fmt::Debug for Vm {
     }
 }
 
-/// A component that passed the gate and compiled, ready to instantiate.
+/// A component that passed the gate and compiled, ready to instantiate
+/// (cheap to clone).
+#[derive(Clone)]
 pub struct LoadedComponent {
     /// `b3:<hex>` of the component bytes.
     pub digest: String,
@@ -172,13 +172,12 @@ impl Vm {
 
     /// A fresh store for one instance: memory limiter, epoch deadline, and
     /// the tick callback (stop, CPU, wall).
-    pub fn new_store(&self, state: HostState, run: &Arc<RunContext>) -> Store<HostState> {
+    pub fn new_store(&self, state: HostState) -> Store<HostState> {
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limiter);
         store.set_epoch_deadline(1);
-        let run = run.clone();
-        store.epoch_deadline_callback(move |_ctx| {
-            run.check_tick().map_err(wasmtime::Error::new)?;
+        store.epoch_deadline_callback(move |ctx| {
+            ctx.data().broker.check_tick().map_err(wasmtime::Error::new)?;
             Ok(UpdateDeadline::Yield(1))
         });
         store

@@ -29,42 +29,61 @@ fn seed_for(run: &RunContext, scope: &str) -> [u8; 32] {
     *h.finalize().as_bytes()
 }
 
-fn new_store(vm: &Vm, run: &Arc<RunContext>, epoch_ms: u64) -> Store<HostState> {
+fn new_store(vm: &Vm, broker: InstanceBroker, epoch_ms: u64, scope: &str) -> Store<HostState> {
+    let run = broker.run().clone();
     let (out, err) = Capture::pair(run.limits().max_output_bytes);
-    let wasi = locked_down_ctx(seed_for(run, ""), epoch_ms, out.clone(), err);
-    let state = HostState::new(
-        wasi,
-        MemoryLimiter::new(run.limits().memory_bytes),
-        InstanceBroker::root(run.clone()),
-        out,
-    );
-    vm.new_store(state, run)
+    let wasi = locked_down_ctx(seed_for(&run, scope), epoch_ms, out.clone(), err);
+    let state = HostState::new(wasi, MemoryLimiter::new(run.limits().memory_bytes), broker, out);
+    vm.new_store(state)
 }
 
+/// What an instance's export answered: the guest's `Ok(json)` or
+/// `Err(message)`, or a typed error when it trapped or hit a limit.
+pub type Answer = Result<Result<String, String>, Error>;
+
 /// Instantiate the component and call its `run` export with `args` (JSON
-/// text). Returns the guest's answer (`Err(message)` when `run` returned an
-/// error) and its captured output.
-///
-/// # Errors
-///
-/// A typed [`Error`] when the instance trapped, hit a limit, or could not be
-/// instantiated.
+/// text), under the run's wall-clock limit.
 pub async fn call_run(
     vm: &Vm,
     component: &LoadedComponent,
-    run: &Arc<RunContext>,
+    broker: InstanceBroker,
     epoch_ms: u64,
     args: &String,
-) -> (Result<Result<String, String>, Error>, InstanceOutput) {
-    let mut store = new_store(vm, run, epoch_ms);
+) -> (Answer, InstanceOutput) {
+    let run = broker.run().clone();
+    let scope = String::new();
+    let mut store = new_store(vm, broker, epoch_ms, &scope);
     let result = async {
         let harness = component.pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
-        run.mark_started();
-        let wall = run.limits().wall();
+        let wall = run.limits().wall().saturating_sub(run.elapsed());
         match tokio::time::timeout(wall, harness.call_run(&mut store, args)).await {
             Ok(r) => r.map_err(|e| classify(e, &store.data().take_output().1)),
-            Err(_) => Err(Error::new(ErrorCode::Timeout, format!("the run exceeded its wall-clock limit of {} ms", run.limits().wall_ms))),
+            Err(_) => Err(Error::new(
+                ErrorCode::Timeout,
+                format!("the run exceeded its wall-clock limit of {} ms", run.limits().wall_ms),
+            )),
         }
+    }
+    .await;
+    let (stdout, stderr) = store.data().take_output();
+    (result, InstanceOutput { stdout, stderr })
+}
+
+/// Instantiate the component afresh and call its `branch` export.
+pub async fn call_branch(
+    vm: &Vm,
+    component: &LoadedComponent,
+    broker: InstanceBroker,
+    epoch_ms: u64,
+    name: &str,
+    input: &String,
+) -> (Answer, InstanceOutput) {
+    let scope = broker.scope_prefix().to_owned();
+    let mut store = new_store(vm, broker, epoch_ms, &scope);
+    let result = async {
+        let harness = component.pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
+        let name = name.to_owned();
+        harness.call_branch(&mut store, &name, input).await.map_err(|e| classify(e, &store.data().take_output().1))
     }
     .await;
     let (stdout, stderr) = store.data().take_output();
@@ -77,9 +96,8 @@ pub async fn call_run(
 ///
 /// A typed [`Error`] when the instance trapped or hit a limit.
 pub async fn call_meta(vm: &Vm, component: &LoadedComponent, run: &Arc<RunContext>) -> Result<Meta, Error> {
-    let mut store = new_store(vm, run, 0);
+    let mut store = new_store(vm, InstanceBroker::root(run.clone(), None), 0, "");
     let harness = component.pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
-    run.mark_started();
     harness.call_meta(&mut store).await.map_err(|e| classify(e, &store.data().take_output().1))
 }
 
@@ -127,7 +145,7 @@ fn last_panic_line(stderr: &[u8]) -> Option<String> {
 ///
 /// A typed [`Error`] when instantiation fails.
 pub async fn instantiate_only(vm: &Vm, component: &LoadedComponent, run: &Arc<RunContext>) -> Result<(), Error> {
-    let mut store = new_store(vm, run, 0);
+    let mut store = new_store(vm, InstanceBroker::root(run.clone(), None), 0, "");
     component.pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
     Ok(())
 }

@@ -29,6 +29,11 @@ pub struct Limits {
     pub max_output_bytes: u64,
     /// Bytes of the final result. Hit: `result_too_large`.
     pub max_result_bytes: u64,
+    /// Tasks of one `parallel`/`pipeline`/join set running at once, and
+    /// agent/capability calls in flight across the run (1–64).
+    pub max_parallel: u64,
+    /// Tasks per `parallel` call and items per `pipeline` call.
+    pub max_items: u64,
     /// Schema retries per agent call.
     pub max_schema_retries: u32,
     /// Component size accepted at save, validate and run, in bytes.
@@ -47,11 +52,16 @@ impl Default for Limits {
             max_tokens: None,
             max_output_bytes: 1 << 20,
             max_result_bytes: 16 << 20,
+            max_parallel: 8,
+            max_items: 4096,
             max_schema_retries: 2,
             max_component_bytes: 64 << 20,
         }
     }
 }
+
+/// The largest `max_parallel` accepted.
+pub const MAX_PARALLEL: u64 = 64;
 
 impl Limits {
     /// CPU limit as a duration.

@@ -4,7 +4,7 @@
 use super::bindings::hermes::workflow::{host, types};
 use super::limits::{HostTrap, MemoryLimiter};
 use super::wasi::Capture;
-use crate::broker::{AgentRequest, CallErrorKind, CallFailure, InstanceBroker};
+use crate::broker::{AgentRequest, CallErrorKind, CallFailure, InstanceBroker, TaskSpec};
 use serde_json::{Map, Value};
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
@@ -103,12 +103,42 @@ pub(crate) fn agent_request(req: types::AgentRequest) -> AgentRequest {
     AgentRequest { request: Value::Object(map), invalid }
 }
 
-fn task_value(task: &types::Task) -> Value {
+fn json_field(kind: &'static str, field: &str, raw: &str) -> Result<Value, CallFailure> {
+    serde_json::from_str(raw).map_err(|e| {
+        CallFailure::new(CallErrorKind::Failed, "invalid_json", format!("{kind} {field} is not valid JSON ({e})"))
+    })
+}
+
+fn capability_request(req: types::CapabilityRequest) -> TaskSpec {
+    let mut request = Map::new();
+    request.insert("name".into(), Value::String(req.name));
+    let input = json_field("capability", "input", &req.input);
+    request.insert("input".into(), input.clone().unwrap_or(Value::String(req.input)));
+    if let Some(l) = req.label {
+        request.insert("label".into(), Value::String(l));
+    }
+    if let Some(a) = req.approval_id {
+        request.insert("approval_id".into(), Value::String(a));
+    }
+    match input {
+        Ok(_) => TaskSpec::Capability(Value::Object(request)),
+        Err(failure) => TaskSpec::Invalid { kind: "capability", request: Value::Object(request), failure },
+    }
+}
+
+/// Convert a WIT task into the broker's [`TaskSpec`].
+fn task_spec(task: types::Task) -> TaskSpec {
     match task {
-        types::Task::Agent(a) => serde_json::json!({"agent": agent_request(a.clone()).request}),
-        types::Task::Capability(c) => serde_json::json!({"capability": {"name": c.name, "input": c.input, "label": c.label}}),
-        types::Task::Branch(b) => serde_json::json!({"branch": {"name": b.name, "input": b.input}}),
-        types::Task::Workflow(w) => serde_json::json!({"workflow": {"name": w.name, "args": w.args}}),
+        types::Task::Agent(a) => TaskSpec::Agent(agent_request(a)),
+        types::Task::Capability(c) => capability_request(c),
+        types::Task::Branch(b) => match json_field("branch", "input", &b.input) {
+            Ok(input) => TaskSpec::Branch { name: b.name, input },
+            Err(failure) => TaskSpec::Invalid { kind: "branch", request: serde_json::json!({"name": b.name, "input": b.input}), failure },
+        },
+        types::Task::Workflow(w) => match json_field("workflow", "args", &w.args) {
+            Ok(args) => TaskSpec::Workflow { name: w.name, args },
+            Err(failure) => TaskSpec::Invalid { kind: "workflow", request: serde_json::json!({"name": w.name, "args": w.args}), failure },
+        },
     }
 }
 
@@ -121,26 +151,11 @@ impl host::Host for HostState {
     }
 
     async fn capability(&mut self, req: types::CapabilityRequest) -> wasmtime::Result<Result<String, types::CallError>> {
-        let input = match serde_json::from_str::<Value>(&req.input) {
-            Ok(v) => v,
-            Err(e) => {
-                return Ok(Err(to_wit(CallFailure::new(
-                    CallErrorKind::Failed,
-                    "invalid_json",
-                    format!("capability input is not valid JSON ({e})"),
-                ))));
-            }
+        let out = match capability_request(req) {
+            TaskSpec::Capability(request) => self.broker.capability(request).await,
+            spec => self.broker.call(spec).await,
         };
-        let mut request = Map::new();
-        request.insert("name".into(), Value::String(req.name.clone()));
-        request.insert("input".into(), input);
-        if let Some(l) = req.label {
-            request.insert("label".into(), Value::String(l));
-        }
-        if let Some(a) = req.approval_id {
-            request.insert("approval_id".into(), Value::String(a));
-        }
-        self.broker.capability(Value::Object(request)).await.map(answer).map_err(trap)
+        out.map(answer).map_err(trap)
     }
 
     async fn parallel(
@@ -148,8 +163,8 @@ impl host::Host for HostState {
         tasks: Vec<types::Task>,
         fail_fast: bool,
     ) -> wasmtime::Result<Vec<Result<String, types::CallError>>> {
-        let request = serde_json::json!({"tasks": tasks.iter().map(task_value).collect::<Vec<_>>(), "fail_fast": fail_fast});
-        let out = self.broker.parallel(request, tasks.len()).map_err(trap)?;
+        let specs = tasks.into_iter().map(task_spec).collect();
+        let out = self.broker.parallel(specs, fail_fast).await.map_err(trap)?;
         Ok(out.into_iter().map(answer).collect())
     }
 
@@ -158,17 +173,26 @@ impl host::Host for HostState {
         items: Vec<String>,
         stages: Vec<String>,
     ) -> wasmtime::Result<Vec<Result<String, types::CallError>>> {
-        let request = serde_json::json!({"items": items, "stages": stages});
-        let out = self.broker.pipeline(request, items.len()).map_err(trap)?;
+        let mut parsed = Vec::with_capacity(items.len());
+        for (i, raw) in items.iter().enumerate() {
+            match serde_json::from_str::<Value>(raw) {
+                Ok(v) => parsed.push(v),
+                Err(e) => {
+                    let f = CallFailure::new(CallErrorKind::Failed, "invalid_json", format!("pipeline item {i} is not valid JSON ({e})"));
+                    return Ok(items.iter().map(|_| Err(to_wit(f.clone()))).collect());
+                }
+            }
+        }
+        let out = self.broker.pipeline(parsed, stages).await.map_err(trap)?;
         Ok(out.into_iter().map(answer).collect())
     }
 
     async fn submit(&mut self, task: types::Task) -> wasmtime::Result<u64> {
-        self.broker.submit(task_value(&task)).map_err(trap)
+        self.broker.submit(task_spec(task)).map_err(trap)
     }
 
     async fn next(&mut self, pending: Vec<u64>) -> wasmtime::Result<types::Completion> {
-        let (call, out) = self.broker.next(&pending).map_err(trap)?;
+        let (call, out) = self.broker.next(&pending).await.map_err(trap)?;
         Ok(types::Completion { call, outcome: answer(out) })
     }
 

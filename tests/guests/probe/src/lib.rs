@@ -2,7 +2,8 @@
 //! `args.op` picks what it does.
 
 use hwf_guest::{
-    agent, budget, capability, json, log, parallel, phase, prompt, Harness, JoinSet, Level, Meta, Result, Value,
+    agent, branch, budget, capability, json, log, parallel, phase, pipeline, prompt, Harness, JoinSet, Level, Meta,
+    Result, Task, Value,
 };
 
 struct Probe;
@@ -100,6 +101,57 @@ impl Harness for Probe {
                 eprintln!("stderr: {args}");
                 Err(hwf_guest::Error::msg(format!("failing with {a} and {b:?} and {args}")))
             }
+            "fan_agents" => {
+                let label = args["label"].as_str().unwrap_or("slow").to_owned();
+                let tasks: Vec<Task> = (0..n).map(|i| prompt(format!("task {i}")).label(label.clone()).task()).collect();
+                Ok(summary(parallel(tasks, false)))
+            }
+            "fan_branches" => {
+                let name = args["branch"].as_str().unwrap_or("slow").to_owned();
+                let tasks: Vec<Task> = (0..n).map(|i| branch(name.clone(), json!({"i": i}))).collect();
+                Ok(summary(parallel(tasks, false)))
+            }
+            "mixed" => {
+                let slots = parallel(
+                    [
+                        prompt("quick").label("quick").task(),
+                        branch("echo", json!({"x": 1})),
+                        branch("trap", json!({})),
+                        branch("spin", json!({})),
+                        capability("fs.list", json!({})).task(),
+                        branch("nested", json!({})),
+                        branch("nope", json!({})),
+                    ],
+                    false,
+                );
+                Ok(Value::Array(slots.into_iter().map(outcome).collect()))
+            }
+            "fail_fast" => {
+                let mut tasks = vec![branch("fail", json!({}))];
+                tasks.extend((0..3).map(|i| branch("slow_then_log", json!({"i": i}))));
+                Ok(Value::Array(parallel(tasks, true).into_iter().map(outcome).collect()))
+            }
+            "pipeline" => {
+                let items: Vec<Value> = args["items"].as_array().cloned().unwrap_or_default();
+                let stages: Vec<String> =
+                    args["stages"].as_array().into_iter().flatten().filter_map(|s| s.as_str().map(str::to_owned)).collect();
+                Ok(Value::Array(pipeline(items, &stages).into_iter().map(outcome).collect()))
+            }
+            "join_order" => {
+                let mut set = JoinSet::new();
+                for l in args["labels"].as_array().into_iter().flatten() {
+                    set.spawn(prompt("race").label(l.as_str().unwrap_or("")));
+                }
+                let mut order = Vec::new();
+                while let Some((_, r)) = set.next() {
+                    order.push(r.map(|v| v["label"].clone()).unwrap_or(Value::Null));
+                }
+                Ok(json!({"order": order}))
+            }
+            "workflow" => {
+                let r = parallel([hwf_guest::workflow(args["name"].as_str().unwrap_or(""), args["args"].clone())], false);
+                Ok(Value::Array(r.into_iter().map(outcome).collect()))
+            }
             "phases" => {
                 for p in ["one", "two", "three"] {
                     phase(p);
@@ -114,6 +166,44 @@ impl Harness for Probe {
             other => Err(hwf_guest::Error::msg(format!("unknown op {other:?}"))),
         }
     }
+
+    fn branch(name: &str, input: Value) -> Result<Value> {
+        match name {
+            "echo" => Ok(input),
+            "slow" => prompt("slow work").label("slow").call(),
+            "trap" => panic!("branch trapped on purpose"),
+            "spin" => {
+                let mut x: u64 = 0;
+                loop {
+                    x = std::hint::black_box(x.wrapping_add(1));
+                }
+            }
+            "fail" => Err(hwf_guest::Error::msg("branch_error: failed on purpose")),
+            "slow_then_log" => {
+                let r = prompt("slow work").label("slow").call();
+                log(Level::Info, format!("late log from branch {}", input["i"]));
+                r
+            }
+            "nested" => {
+                let r = parallel([prompt("inner a").label("quick").task(), prompt("inner b").label("quick").task()], false);
+                Ok(summary(r))
+            }
+            "double" => Ok(json!(input["input"].as_i64().unwrap_or(0) * 2)),
+            "add_one" => Ok(json!(input["input"].as_i64().unwrap_or(0) + 1)),
+            "slow_stage" => {
+                let label = if input["index"] == 0 { "quick" } else { "slow" };
+                prompt("stage work").label(label).call()?;
+                log(Level::Info, format!("item {} finished stage {}", input["index"], input["stage"]));
+                Ok(input["input"].clone())
+            }
+            other => Err(hwf_guest::Error::msg(format!("unknown_branch: {other}"))),
+        }
+    }
+}
+
+fn summary(slots: Vec<Result<Value>>) -> Value {
+    let errors: Vec<String> = slots.iter().filter_map(|s| s.as_ref().err().map(|e| e.code().to_owned())).collect();
+    json!({"ok": slots.len() - errors.len(), "errors": errors})
 }
 
 fn cap_call(spec: &Value) -> Result<Value> {
@@ -128,6 +218,7 @@ fn cap_call(spec: &Value) -> Result<Value> {
 }
 
 /// `{"ok": value}` or `{"error": {"code", "kind", "message"}}`.
+#[allow(clippy::needless_pass_by_value, reason = "used with map")]
 fn outcome(r: Result<Value>) -> Value {
     match r {
         Ok(v) => json!({"ok": v}),

@@ -1,0 +1,310 @@
+//! Journaled call pipelines, by call id: the same code runs a call whether
+//! the root instance made it, a branch made it, or it is one slot of a
+//! `parallel`.
+
+use super::instance::InstanceBroker;
+use super::{lock, redacted, CallErrorKind, CallFailure, Event, Fingerprint, RunContext};
+use crate::error::ErrorCode;
+use crate::vm::exec::{self, InstanceOutput};
+use crate::vm::limits::HostTrap;
+use crate::vm::LoadedComponent;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::Instant;
+use tracing::Instrument;
+
+/// The outcome of a call: a result or typed failure for the guest, or a trap
+/// that ends the run.
+pub type CallResult = Result<Result<Value, CallFailure>, HostTrap>;
+
+/// One unit of work, as the broker runs it.
+#[derive(Debug, Clone)]
+pub enum TaskSpec {
+    /// An agent call (request object; `invalid` when a JSON field was bad).
+    Agent(super::AgentRequest),
+    /// A capability call (`{name, input, label?, approval_id?}`).
+    Capability(Value),
+    /// A branch of the calling instance's component.
+    Branch {
+        /// Branch name.
+        name: String,
+        /// Branch input.
+        input: Value,
+    },
+    /// A saved workflow run as a nested child.
+    Workflow {
+        /// Script name (`name` or `name@3`).
+        name: String,
+        /// Arguments.
+        args: Value,
+    },
+    /// A task refused before it ran (bad JSON from the guest).
+    Invalid {
+        /// Call kind.
+        kind: &'static str,
+        /// What the guest sent.
+        request: Value,
+        /// Why it is refused.
+        failure: CallFailure,
+    },
+}
+
+impl TaskSpec {
+    /// The call kind journaled and fingerprinted.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            TaskSpec::Agent(_) => "agent",
+            TaskSpec::Capability(_) => "capability",
+            TaskSpec::Branch { .. } => "branch",
+            TaskSpec::Workflow { .. } => "workflow",
+            TaskSpec::Invalid { kind, .. } => kind,
+        }
+    }
+
+    /// The request object that is fingerprinted and journaled.
+    pub fn request(&self) -> Value {
+        match self {
+            TaskSpec::Agent(a) => a.request.clone(),
+            TaskSpec::Capability(v) => v.clone(),
+            TaskSpec::Branch { name, input } => json!({"name": name, "input": input}),
+            TaskSpec::Workflow { name, args } => json!({"name": name, "args": args}),
+            TaskSpec::Invalid { request, .. } => request.clone(),
+        }
+    }
+}
+
+/// What a task inherits from the instance that started it.
+#[derive(Clone, Default)]
+pub struct Parent {
+    /// The component whose `branch` export branch tasks call.
+    pub component: Option<LoadedComponent>,
+    /// Nested-workflow depth (0 for the root run).
+    pub depth: u8,
+}
+
+/// Journals `call_completed` as cancelled if a call is dropped before it
+/// finished (fail-fast, `cancel`, the run ending), so no call is left
+/// "running" in the journal.
+struct CompletionGuard<'a> {
+    run: &'a RunContext,
+    call: &'a str,
+    kind: &'static str,
+    fingerprint: &'a str,
+    done: bool,
+}
+
+impl Drop for CompletionGuard<'_> {
+    fn drop(&mut self) {
+        {
+            let mut stats = lock(&self.run.stats);
+            stats.running = stats.running.saturating_sub(1);
+        }
+        if !self.done {
+            let failure = CallFailure::new(CallErrorKind::Cancelled, "cancelled", "the call was cancelled before it finished");
+            let _ = self.run.journal(&Event::CallCompleted {
+                call: self.call,
+                kind: self.kind,
+                label: None,
+                fingerprint: self.fingerprint,
+                ok: false,
+                result: None,
+                error: Some(&failure),
+                tokens: 0,
+                attempts: 0,
+                duration_us: 0,
+            });
+        }
+    }
+}
+
+/// Codes that end the whole run even when they happen inside a branch.
+fn is_run_ending(code: ErrorCode) -> bool {
+    matches!(code, ErrorCode::Stopped | ErrorCode::LimitCalls | ErrorCode::Timeout)
+}
+
+impl RunContext {
+    /// Run one call under `call_id`: journal the start, execute, journal the
+    /// completion (fsync'd for agents and capabilities).
+    ///
+    /// # Errors
+    ///
+    /// A [`HostTrap`] when the run must end.
+    pub async fn run_call(self: &Arc<Self>, call_id: String, spec: TaskSpec, parent: Parent) -> super::calls::CallResult {
+        let kind = spec.kind();
+        let request = spec.request();
+        let fp = Fingerprint::of(kind, &request);
+        let span = tracing::info_span!(
+            "call",
+            run_id = %self.run_id,
+            call_id = %call_id,
+            kind,
+            label = request.get("label").and_then(|v| v.as_str()),
+            fingerprint = %fp
+        );
+        async move {
+            let label = request.get("label").and_then(Value::as_str);
+            let phase = request.get("phase").and_then(Value::as_str);
+            let stored = redacted(&request);
+            self.journal_or_trap(&Event::CallStarted {
+                call: &call_id,
+                kind,
+                label,
+                phase,
+                fingerprint: fp.as_str(),
+                request: &stored,
+            })?;
+            lock(&self.stats).running += 1;
+            let mut guard = CompletionGuard { run: self, call: &call_id, kind, fingerprint: fp.as_str(), done: false };
+            let started = Instant::now();
+            let (outcome, tokens, attempts) = match spec {
+                TaskSpec::Invalid { failure, .. } => (Err(failure), 0, 0),
+                TaskSpec::Agent(req) => match &req.invalid {
+                    Some(bad) => (Err(CallFailure::new(CallErrorKind::Failed, "invalid_json", bad)), 0, 0),
+                    None => {
+                        let _permit = self.width_permit().await;
+                        let (o, t, a) = self.execute_agent(&call_id, &req.request).await;
+                        lock(&self.stats).counts.tokens += t;
+                        self.write_transcript(&call_id, &req.request, &o, t, a, started.elapsed());
+                        (o, t, a)
+                    }
+                },
+                TaskSpec::Capability(req) => {
+                    let _permit = self.width_permit().await;
+                    (self.execute_capability(&call_id, &req).await, 0, 1)
+                }
+                TaskSpec::Branch { name, input } => (self.execute_branch(&call_id, &name, &input, parent).await?, 0, 1),
+                TaskSpec::Workflow { name, args } => (self.execute_workflow(&call_id, &name, &args, parent).await?, 0, 1),
+            };
+            if outcome.is_err() {
+                lock(&self.stats).counts.failed += 1;
+            }
+            let stored_result = outcome.as_ref().ok().map(redacted);
+            guard.done = true;
+            let event = Event::CallCompleted {
+                call: &call_id,
+                kind,
+                label,
+                fingerprint: fp.as_str(),
+                ok: outcome.is_ok(),
+                result: stored_result.as_deref(),
+                error: outcome.as_ref().err(),
+                tokens,
+                attempts,
+                duration_us: started.elapsed().as_micros() as u64,
+            };
+            self.journal_or_trap(&event)?;
+            drop(guard);
+            tracing::debug!(ok = outcome.is_ok(), tokens, attempts, "call completed");
+            Ok(outcome)
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// A permit of the run-wide width semaphore (counted as queued while
+    /// waiting).
+    async fn width_permit(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        lock(&self.stats).queued += 1;
+        let permit = self.width.clone().acquire_owned().await.ok();
+        let mut stats = lock(&self.stats);
+        stats.queued = stats.queued.saturating_sub(1);
+        permit
+    }
+
+    /// Run a branch in a fresh instance of the parent's component.
+    async fn execute_branch(
+        self: &Arc<Self>,
+        call_id: &str,
+        name: &str,
+        input: &Value,
+        parent: Parent,
+    ) -> Result<Result<Value, CallFailure>, HostTrap> {
+        let (Some(env), Some(component)) = (self.exec().cloned(), parent.component) else {
+            return Ok(Err(CallFailure::new(CallErrorKind::Failed, "no_component", "branches need the run's component")));
+        };
+        let broker = InstanceBroker::child(self.clone(), call_id, Some(component.clone()), parent.depth);
+        let input = input.to_string();
+        let (answer, output) = exec::call_branch(&env.vm, &component, broker, env.epoch_ms, name, &input).await;
+        self.journal_output(Some(call_id), &output);
+        self.instance_outcome("branch", name, answer)
+    }
+
+    /// Run a saved workflow as a nested child sharing this run's budget,
+    /// width and stop (one level deep).
+    async fn execute_workflow(
+        self: &Arc<Self>,
+        call_id: &str,
+        name: &str,
+        args: &Value,
+        parent: Parent,
+    ) -> Result<Result<Value, CallFailure>, HostTrap> {
+        if parent.depth >= 1 {
+            return Ok(Err(CallFailure::new(
+                CallErrorKind::Denied,
+                "nesting_too_deep",
+                format!("workflow {name:?} cannot start another workflow: nesting is one level deep"),
+            )));
+        }
+        let fail = |code: &str, msg: String| Ok(Err(CallFailure::new(CallErrorKind::Failed, code, msg)));
+        let (Some(env), Some(store)) = (self.exec().cloned(), self.services.store.clone()) else {
+            return fail("no_store", "nested workflows need the run's store".into());
+        };
+        let (script, version) = match crate::runtime::Target::parse(name) {
+            Ok(crate::runtime::Target::Saved { name, version }) => (name, version),
+            Ok(_) => return fail("invalid_workflow", format!("{name:?} is not a saved script name")),
+            Err(e) => return fail(e.code().as_str(), e.message().to_owned()),
+        };
+        let loaded = store
+            .script_meta(&script, version)
+            .and_then(|meta| store.script_bytes(&script, meta.version))
+            .and_then(|bytes| env.vm.load(&bytes, Some(&store), &self.limits));
+        let component = match loaded {
+            Ok(c) => c,
+            Err(e) => return fail(e.code().as_str(), e.message().to_owned()),
+        };
+        let broker = InstanceBroker::child(self.clone(), call_id, Some(component.clone()), parent.depth + 1);
+        let args = args.to_string();
+        let (answer, output) = exec::call_run(&env.vm, &component, broker, env.epoch_ms, &args).await;
+        self.journal_output(Some(call_id), &output);
+        self.instance_outcome("workflow", name, answer)
+    }
+
+    /// Map what a child instance returned to a call outcome; run-ending
+    /// codes propagate as traps.
+    fn instance_outcome(
+        &self,
+        what: &str,
+        name: &str,
+        answer: Result<Result<String, String>, crate::Error>,
+    ) -> Result<Result<Value, CallFailure>, HostTrap> {
+        match answer {
+            Ok(Ok(text)) => Ok(serde_json::from_str(&text).map_err(|e| {
+                CallFailure::new(CallErrorKind::Failed, "invalid_json", format!("{what} {name:?} returned invalid JSON: {e}"))
+            })),
+            Ok(Err(msg)) => Ok(Err(CallFailure::new(CallErrorKind::Failed, &format!("{what}_failed"), format!("{name}: {msg}")))),
+            Err(e) if is_run_ending(e.code()) => Err(HostTrap::new(e.code(), e.message().to_owned())),
+            Err(e) => {
+                let kind = if e.code() == ErrorCode::CpuLimit { CallErrorKind::TimedOut } else { CallErrorKind::Failed };
+                Ok(Err(CallFailure::new(kind, e.code().as_str(), format!("{what} {name:?}: {}", e.message()))))
+            }
+        }
+    }
+
+    /// Journal what an instance printed, one `log` line per output line
+    /// (redacted, clipped).
+    pub fn journal_output(&self, call: Option<&str>, output: &InstanceOutput) {
+        for (source, bytes) in [("stdout", &output.stdout), ("stderr", &output.stderr)] {
+            if bytes.is_empty() {
+                continue;
+            }
+            let text = String::from_utf8_lossy(bytes);
+            for line in text.lines().filter(|l| !l.trim().is_empty()) {
+                let line = super::redact::redact_text(super::clip(line, 4096));
+                let level = if source == "stderr" { "warn" } else { "info" };
+                if self.journal(&Event::Log { call, level, source, message: &line }).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}

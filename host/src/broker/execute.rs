@@ -1,0 +1,195 @@
+//! Executing agent and capability calls once the broker has numbered and
+//! journaled them: budgets, agent types, the runner with schema retries,
+//! policy checks, capability handlers, transcripts.
+
+use super::{lock, redact, schema, CallErrorKind, CallFailure, Event, RunContext};
+use crate::agents::{AgentCall, AgentError};
+use crate::capabilities::{CapabilityCall, CapabilityError};
+use serde_json::Value;
+use std::time::Duration;
+
+impl RunContext {
+    /// Budget check, agent runner, output clean-up, schema validation and
+    /// retries. Returns (outcome, tokens, attempts).
+    pub(super) async fn execute_agent(&self, call_id: &str, request: &Value) -> (Result<Value, CallFailure>, u64, u32) {
+        {
+            let mut stats = lock(&self.stats);
+            if stats.counts.agent_calls >= self.limits.max_agent_calls {
+                let f = CallFailure::new(
+                    CallErrorKind::BudgetExhausted,
+                    "limit_agent",
+                    format!("the run may make at most {} agent calls", self.limits.max_agent_calls),
+                );
+                return (Err(f), 0, 0);
+            }
+            if let Some(max) = self.limits.max_tokens {
+                if stats.counts.tokens >= max {
+                    let f = CallFailure::new(
+                        CallErrorKind::BudgetExhausted,
+                        "token_budget",
+                        format!("the run's token budget of {max} is spent ({} used)", stats.counts.tokens),
+                    );
+                    return (Err(f), 0, 0);
+                }
+            }
+            stats.counts.agent_calls += 1;
+        }
+        // Agent type: named, or `general-purpose` for a bare prompt agent.
+        let type_name = request.get("agent_type").and_then(Value::as_str);
+        let agent_type = if type_name.is_some() || request.get("agent").is_none() {
+            match self.services.agent_types.resolve(type_name) {
+                Ok(t) => Some(t),
+                Err(e) => return (Err(CallFailure::new(CallErrorKind::Failed, "invalid_agent_type", e)), 0, 0),
+            }
+        } else {
+            None
+        };
+        let model = request.get("model").and_then(Value::as_str).or(agent_type.as_ref().and_then(|t| t.model.as_deref()));
+        let effort = request.get("effort").and_then(Value::as_str).or(agent_type.as_ref().and_then(|t| t.effort.as_deref()));
+        let schema = match request.get("schema") {
+            None | Some(Value::Null) => None,
+            Some(s) => match schema::OutputSchema::compile(s) {
+                Ok(s) => Some(s),
+                Err(e) => return (Err(CallFailure::new(CallErrorKind::Failed, "invalid_schema", e)), 0, 0),
+            },
+        };
+        let key = format!("{}:{call_id}", self.run_id);
+        let mut tokens = 0u64;
+        let mut feedback: Option<String> = None;
+        let max_attempts = self.limits.max_schema_retries + 1;
+        for attempt in 1..=max_attempts {
+            let call = AgentCall {
+                request,
+                idempotency_key: &key,
+                attempt,
+                feedback: feedback.as_deref(),
+                agent_type: agent_type.as_ref(),
+                model,
+                effort,
+            };
+            let reply = match self.services.agents.call(call).await {
+                Ok(reply) => reply,
+                Err(AgentError::Failed(m)) => {
+                    return (Err(CallFailure::new(CallErrorKind::Failed, "agent_failed", m)), tokens, attempt);
+                }
+                Err(AgentError::TimedOut(m)) => {
+                    return (Err(CallFailure::new(CallErrorKind::TimedOut, "agent_timeout", m)), tokens, attempt);
+                }
+                Err(AgentError::Cancelled(m)) => {
+                    return (Err(CallFailure::new(CallErrorKind::Cancelled, "agent_cancelled", m)), tokens, attempt);
+                }
+            };
+            let (output, reported) = take_usage(reply.output);
+            tokens += reply.tokens.max(reported);
+            let Some(schema) = &schema else {
+                return (Ok(output), tokens, attempt);
+            };
+            let checked = schema::parse_text_output(output).and_then(|out| schema.check(&out).map(|()| out));
+            match checked {
+                Ok(out) => return (Ok(out), tokens, attempt),
+                Err(problem) => {
+                    let problem = redact::redact_text(&problem).into_owned();
+                    // A journal failure here surfaces on the completion line.
+                    let _ = self.journal(&Event::CallAttempt { call: call_id, attempt, error: &problem });
+                    feedback = Some(problem);
+                }
+            }
+        }
+        let problem = feedback.unwrap_or_default();
+        let f = CallFailure::new(
+            CallErrorKind::SchemaMismatch,
+            "schema_mismatch",
+            format!("{problem} (after {max_attempts} attempts)"),
+        );
+        (Err(f), tokens, max_attempts)
+    }
+}
+
+impl RunContext {
+    /// `runs/<id>/transcripts/<call>.json`: metadata of one agent call
+    /// (never the prompt or the output itself), redacted.
+    pub(super) fn write_transcript(
+        &self,
+        call_id: &str,
+        request: &Value,
+        outcome: &Result<Value, CallFailure>,
+        tokens: u64,
+        attempts: u32,
+        duration: Duration,
+    ) {
+        let Some(store) = &self.services.store else { return };
+        let agent_type = request
+            .get("agent_type")
+            .and_then(Value::as_str)
+            .or(if request.get("agent").is_none() { Some(crate::agents::types::GENERAL_PURPOSE) } else { None });
+        let result_keys: Vec<&String> = match outcome {
+            Ok(Value::Object(m)) => m.keys().collect(),
+            _ => Vec::new(),
+        };
+        let mut t = serde_json::json!({
+            "call": call_id,
+            "label": request.get("label"),
+            "phase": request.get("phase"),
+            "agent": request.get("agent"),
+            "agent_type": agent_type,
+            "model": request.get("model"),
+            "effort": request.get("effort"),
+            "attempts": attempts,
+            "state": if outcome.is_ok() { "done" } else { "failed" },
+            "duration_ms": duration.as_millis() as u64,
+            "tokens": tokens,
+            "result_keys": result_keys,
+            "error": outcome.as_ref().err(),
+        });
+        redact::redact_value(&mut t);
+        if let Err(e) = store.write_transcript(&self.run_id, call_id, &t) {
+            tracing::warn!(error = %e, "could not write transcript");
+        }
+    }
+
+    /// Policy, capability budget, the handler (with its typed errors), and
+    /// result clean-up.
+    pub(super) async fn execute_capability(&self, call_id: &str, request: &Value) -> Result<Value, CallFailure> {
+        let name = request.get("name").and_then(Value::as_str).unwrap_or("");
+        let input = request.get("input").unwrap_or(&Value::Null);
+        let approval_id = request.get("approval_id").and_then(Value::as_str);
+        let policy = &self.services.policy;
+        let cap = policy.check(name, self.services.capabilities.get(name).map(|c| &**c), input, approval_id)?;
+        {
+            let mut stats = lock(&self.stats);
+            if stats.counts.capability_calls >= self.limits.max_capability_calls {
+                return Err(CallFailure::new(
+                    CallErrorKind::BudgetExhausted,
+                    "limit_capability",
+                    format!("the run may make at most {} capability calls", self.limits.max_capability_calls),
+                ));
+            }
+            stats.counts.capability_calls += 1;
+        }
+        let key = format!("{}:{call_id}", self.run_id);
+        let call = CapabilityCall { input, label: request.get("label").and_then(Value::as_str), approval_id, idempotency_key: &key };
+        let result = cap.handler.call(call).await.map_err(|e| match e {
+            CapabilityError::InvalidInput(m) => CallFailure::new(CallErrorKind::Failed, "invalid_input", m),
+            CapabilityError::Failed(m) => CallFailure::new(CallErrorKind::Failed, "capability_failed", m),
+            CapabilityError::TimedOut(m) => CallFailure::new(CallErrorKind::TimedOut, "capability_timeout", m),
+        })?;
+        policy.finish_result(name, result)
+    }
+}
+
+/// Pull a token count out of an agent's output: a top-level `_tokens`
+/// number (removed from the output) or `usage.total_tokens` /
+/// `usage.input_tokens + usage.output_tokens`.
+fn take_usage(mut output: Value) -> (Value, u64) {
+    let Value::Object(map) = &mut output else { return (output, 0) };
+    if let Some(n) = map.get("_tokens").and_then(Value::as_u64) {
+        map.remove("_tokens");
+        return (output, n);
+    }
+    let n = map.get("usage").map_or(0, |u| {
+        u.get("total_tokens").and_then(Value::as_u64).unwrap_or_else(|| {
+            u.get("input_tokens").and_then(Value::as_u64).unwrap_or(0) + u.get("output_tokens").and_then(Value::as_u64).unwrap_or(0)
+        })
+    });
+    (output, n)
+}

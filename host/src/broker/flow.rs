@@ -1,0 +1,319 @@
+//! Concurrency: `parallel`, `pipeline`, and the join set behind
+//! `submit` / `next` / `cancel`.
+//!
+//! Every task runs as a tokio task in a [`JoinSet`], so dropping the set
+//! (the instance ending for any reason) aborts whatever is still running.
+//! Agent and capability tasks also take a permit of the run-wide width
+//! semaphore; each `parallel`/`pipeline` call and each join set additionally
+//! bounds its own in-flight tasks to `max_parallel`, which bounds branch
+//! instances too. Results come back in input order; `next` delivers in
+//! completion order and journals each delivery.
+//!
+//! Call ids: `parallel` call `n`, slot `i` (0-based) is call `n.i`; a branch
+//! there numbers its calls `n.i.1`, …; pipeline item `i`, stage `s` is call
+//! `n.i.s`; a task submitted as call `n` is `n`.
+
+use super::calls::{CallResult, Parent, TaskSpec};
+use super::instance::{refused, InstanceBroker};
+use super::{lock, redacted, CallErrorKind, CallFailure, Event, Fingerprint, RunContext};
+use crate::vm::limits::HostTrap;
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::sync::Semaphore;
+use tokio::task::{AbortHandle, Id, JoinSet};
+
+type Slot = Result<Value, CallFailure>;
+
+/// The join set of one instance (`submit` / `next` / `cancel`).
+#[derive(Default)]
+pub struct Joins {
+    set: JoinSet<(u64, CallResult)>,
+    by_task: HashMap<Id, u64>,
+    handles: HashMap<u64, AbortHandle>,
+    ready: BTreeMap<u64, Slot>,
+    width: Option<Arc<Semaphore>>,
+}
+
+fn cancelled(why: &str) -> CallFailure {
+    CallFailure::new(CallErrorKind::Cancelled, "cancelled", why)
+}
+
+impl InstanceBroker {
+    /// Start the journaled record of a composite call (`parallel`,
+    /// `pipeline`); returns its id and fingerprint.
+    fn begin_composite(&mut self, kind: &str, request: &Value) -> Result<(String, Fingerprint), HostTrap> {
+        self.run.count_call()?;
+        let id = self.scope.next_id();
+        let fp = Fingerprint::of(kind, request);
+        let stored = redacted(request);
+        self.run.journal_or_trap(&Event::CallStarted {
+            call: &id,
+            kind,
+            label: None,
+            phase: None,
+            fingerprint: fp.as_str(),
+            request: &stored,
+        })?;
+        Ok((id, fp))
+    }
+
+    fn end_composite(&self, kind: &str, id: &str, fp: &Fingerprint, slots: &[Slot], t0: Instant) -> Result<(), HostTrap> {
+        let failed = slots.iter().filter(|s| s.is_err()).count();
+        let summary = json!({"slots": slots.len(), "ok": slots.len() - failed, "failed": failed});
+        self.run.journal_or_trap(&Event::CallCompleted {
+            call: id,
+            kind,
+            label: None,
+            fingerprint: fp.as_str(),
+            ok: true,
+            result: Some(&summary),
+            error: None,
+            tokens: 0,
+            attempts: 1,
+            duration_us: t0.elapsed().as_micros() as u64,
+        })
+    }
+
+    fn width(&self) -> usize {
+        self.run.limits().max_parallel.clamp(1, crate::vm::limits::MAX_PARALLEL) as usize
+    }
+
+    fn too_many(&self, n: usize) -> Option<CallFailure> {
+        let max = self.run.limits().max_items;
+        (n as u64 > max).then(|| refused("too_many_tasks", format!("{n} tasks in one call; the limit is {max}")))
+    }
+
+    /// `parallel`: run `tasks` concurrently and wait for all; results in
+    /// input order. With `fail_fast`, the first failure cancels the rest.
+    ///
+    /// # Errors
+    ///
+    /// A [`HostTrap`] when the run must end (it aborts every task first).
+    pub async fn parallel(&mut self, tasks: Vec<TaskSpec>, fail_fast: bool) -> Result<Vec<Slot>, HostTrap> {
+        let t0 = Instant::now();
+        let request = json!({
+            "tasks": tasks.iter().map(|t| json!({"kind": t.kind(), "request": t.request()})).collect::<Vec<_>>(),
+            "fail_fast": fail_fast,
+        });
+        let (id, fp) = self.begin_composite("parallel", &request)?;
+        let n = tasks.len();
+        let slots = if let Some(f) = self.too_many(n) {
+            vec![Err(f); n]
+        } else {
+            run_slots(&self.run, &id, tasks, self.parent(), self.width(), fail_fast).await?
+        };
+        self.end_composite("parallel", &id, &fp, &slots, t0)?;
+        self.add_host_time(t0.elapsed());
+        Ok(slots)
+    }
+
+    /// `pipeline`: each item goes through the branch `stages` in order, on
+    /// its own (no barrier between items); results in item order.
+    ///
+    /// # Errors
+    ///
+    /// A [`HostTrap`] when the run must end.
+    pub async fn pipeline(&mut self, items: Vec<Value>, stages: Vec<String>) -> Result<Vec<Slot>, HostTrap> {
+        let t0 = Instant::now();
+        let request = json!({"items": items, "stages": stages});
+        let (id, fp) = self.begin_composite("pipeline", &request)?;
+        let n = items.len();
+        let slots = if let Some(f) = self.too_many(n) {
+            vec![Err(f); n]
+        } else if stages.is_empty() {
+            items.into_iter().map(Ok).collect()
+        } else {
+            let local = Arc::new(Semaphore::new(self.width()));
+            let stages = Arc::new(stages);
+            let mut set = JoinSet::new();
+            let mut index_of = HashMap::new();
+            for (i, item) in items.into_iter().enumerate() {
+                let (run, local, stages, parent, id) = (self.run.clone(), local.clone(), stages.clone(), self.parent(), id.clone());
+                let h = set.spawn(async move {
+                    let _permit = queued(&run, local).await;
+                    let mut prev = item.clone();
+                    for (s, stage) in stages.iter().enumerate() {
+                        let input = json!({"input": prev, "item": item, "index": i, "stage": s});
+                        let spec = TaskSpec::Branch { name: stage.clone(), input };
+                        match run.run_call(format!("{id}.{i}.{s}"), spec, parent.clone()).await? {
+                            Ok(v) => prev = v,
+                            Err(f) => {
+                                return Ok(Err(CallFailure::new(
+                                    f.kind,
+                                    "stage_failed",
+                                    format!("item {i} stage {s} ({stage}): {}", f.message),
+                                )));
+                            }
+                        }
+                    }
+                    Ok(Ok(prev))
+                });
+                index_of.insert(h.id(), i);
+            }
+            collect(&mut set, &index_of, n, false).await?
+        };
+        self.end_composite("pipeline", &id, &fp, &slots, t0)?;
+        self.add_host_time(t0.elapsed());
+        Ok(slots)
+    }
+
+    /// `submit`: start a task now; returns its call number in this scope.
+    ///
+    /// # Errors
+    ///
+    /// A [`HostTrap`] when the run must end.
+    pub fn submit(&mut self, spec: TaskSpec) -> Result<u64, HostTrap> {
+        self.run.count_call()?;
+        let id = self.scope.next_id();
+        let n = self.scope.count();
+        let width = self.width();
+        let local = self.joins.width.get_or_insert_with(|| Arc::new(Semaphore::new(width))).clone();
+        let (run, parent) = (self.run.clone(), self.parent());
+        let h = self.joins.set.spawn(async move {
+            let _permit = queued(&run, local).await;
+            (n, run.run_call(id, spec, parent).await)
+        });
+        self.joins.by_task.insert(h.id(), n);
+        self.joins.handles.insert(n, h);
+        Ok(n)
+    }
+
+    /// `next`: wait for the first of `pending` to finish (completion order)
+    /// and journal its delivery.
+    ///
+    /// # Errors
+    ///
+    /// A [`HostTrap`] when the run must end.
+    pub async fn next(&mut self, pending: &[u64]) -> Result<(u64, Slot), HostTrap> {
+        let t0 = Instant::now();
+        self.run.count_call()?;
+        let out = loop {
+            if let Some(&n) = pending.iter().find(|n| self.joins.ready.contains_key(n)) {
+                let slot = self.joins.ready.remove(&n).unwrap_or_else(|| Err(cancelled("lost")));
+                break (n, slot);
+            }
+            if !pending.iter().any(|n| self.joins.handles.contains_key(n)) {
+                let n = pending.first().copied().unwrap_or(0);
+                break (n, Err(CallFailure::new(CallErrorKind::Failed, "unknown_call", "next() was given no pending call of this instance")));
+            }
+            match self.joins.set.join_next_with_id().await {
+                None => continue,
+                Some(Ok((task, (n, result)))) => {
+                    self.joins.by_task.remove(&task);
+                    self.joins.handles.remove(&n);
+                    self.joins.ready.insert(n, result?);
+                }
+                Some(Err(e)) => {
+                    if let Some(n) = self.joins.by_task.remove(&e.id()) {
+                        self.joins.handles.remove(&n);
+                        let why = if e.is_cancelled() { "the call was cancelled" } else { "the call's task panicked" };
+                        self.joins.ready.insert(n, Err(cancelled(why)));
+                    }
+                }
+            }
+        };
+        let call = self.scope.id_of(out.0);
+        self.run.journal_or_trap(&Event::Delivered { call: &call })?;
+        self.add_host_time(t0.elapsed());
+        Ok(out)
+    }
+
+    /// `cancel`: stop pending calls (their completions read `cancelled`).
+    ///
+    /// # Errors
+    ///
+    /// A [`HostTrap`] when the run must end.
+    pub fn cancel(&mut self, pending: &[u64]) -> Result<(), HostTrap> {
+        self.run.count_call()?;
+        for n in pending {
+            if let Some(h) = self.joins.handles.get(n) {
+                h.abort();
+            }
+            self.joins.ready.remove(n);
+        }
+        Ok(())
+    }
+}
+
+/// Wait for a permit of `local`, counted as queued meanwhile.
+async fn queued(run: &RunContext, local: Arc<Semaphore>) -> Option<tokio::sync::OwnedSemaphorePermit> {
+    lock(&run.stats).queued += 1;
+    let permit = local.acquire_owned().await.ok();
+    let mut stats = lock(&run.stats);
+    stats.queued = stats.queued.saturating_sub(1);
+    permit
+}
+
+/// Run `tasks` as slots `call.0`, `call.1`, … with at most `width` in flight.
+async fn run_slots(
+    run: &Arc<RunContext>,
+    call: &str,
+    tasks: Vec<TaskSpec>,
+    parent: Parent,
+    width: usize,
+    fail_fast: bool,
+) -> Result<Vec<Slot>, HostTrap> {
+    let n = tasks.len();
+    let local = Arc::new(Semaphore::new(width));
+    let mut set = JoinSet::new();
+    let mut index_of = HashMap::new();
+    for (i, spec) in tasks.into_iter().enumerate() {
+        let (run, local, parent) = (run.clone(), local.clone(), parent.clone());
+        let id = format!("{call}.{i}");
+        let h = set.spawn(async move {
+            let _permit = queued(&run, local).await;
+            run.run_call(id, spec, parent).await
+        });
+        index_of.insert(h.id(), i);
+    }
+    collect(&mut set, &index_of, n, fail_fast).await
+}
+
+/// Drain a set of slot tasks into input order. A trap aborts the rest and
+/// propagates; with `fail_fast` the first failure aborts the rest, whose
+/// slots read `cancelled`. Returns only once every task has ended.
+async fn collect(
+    set: &mut JoinSet<CallResult>,
+    index_of: &HashMap<Id, usize>,
+    n: usize,
+    fail_fast: bool,
+) -> Result<Vec<Slot>, HostTrap> {
+    let mut slots: Vec<Option<Slot>> = vec![None; n];
+    let mut trap = None;
+    let mut failed_at = None;
+    while let Some(joined) = set.join_next_with_id().await {
+        match joined {
+            Ok((task, Ok(slot))) => {
+                let i = index_of.get(&task).copied().unwrap_or(0);
+                if fail_fast && slot.is_err() && failed_at.is_none() {
+                    failed_at = Some(i);
+                    set.abort_all();
+                }
+                slots[i] = Some(slot);
+            }
+            Ok((_, Err(t))) => {
+                if trap.is_none() {
+                    trap = Some(t);
+                    set.abort_all();
+                }
+            }
+            Err(e) => {
+                if let Some(&i) = index_of.get(&e.id()) {
+                    if !e.is_cancelled() {
+                        slots[i] = Some(Err(CallFailure::new(CallErrorKind::Failed, "internal", "the task panicked")));
+                    }
+                }
+            }
+        }
+    }
+    if let Some(t) = trap {
+        return Err(t);
+    }
+    let why = match failed_at {
+        Some(i) => format!("fail-fast: slot {i} failed"),
+        None => "the call was cancelled".to_owned(),
+    };
+    Ok(slots.into_iter().map(|s| s.unwrap_or_else(|| Err(cancelled(&why)))).collect())
+}

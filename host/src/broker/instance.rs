@@ -1,0 +1,196 @@
+//! [`InstanceBroker`]: the broker as one instance sees it — its call scope,
+//! its own CPU accounting, its join set — behind the WIT imports.
+
+use super::calls::{CallResult, Parent, TaskSpec};
+use super::{clip, lock, redact, CallFailure, Event, RunContext};
+use crate::error::ErrorCode;
+use crate::ids::CallScope;
+use crate::vm::limits::HostTrap;
+use crate::vm::LoadedComponent;
+use serde_json::Value;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Longest log line kept (bytes); longer lines are clipped.
+const MAX_LOG_LINE: usize = 16 * 1024;
+
+/// An agent request as the broker sees it.
+#[derive(Debug, Clone)]
+pub struct AgentRequest {
+    /// The request object (absent fields omitted; JSON fields parsed).
+    pub request: Value,
+    /// A field that was not valid JSON, if any (the call fails with it).
+    pub invalid: Option<String>,
+}
+
+/// What `budget()` returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BudgetFigures {
+    /// Token ceiling.
+    pub token_total: Option<u64>,
+    /// Tokens spent.
+    pub tokens_spent: u64,
+    /// Agent calls left.
+    pub agent_calls_left: u32,
+    /// Host calls left.
+    pub calls_left: u32,
+}
+
+/// The per-instance side of the broker.
+pub struct InstanceBroker {
+    pub(super) run: Arc<RunContext>,
+    pub(super) scope: CallScope,
+    pub(super) component: Option<LoadedComponent>,
+    pub(super) depth: u8,
+    started: Instant,
+    host_time: Duration,
+    pub(super) joins: super::flow::Joins,
+}
+
+impl std::fmt::Debug for InstanceBroker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InstanceBroker").field("run", &self.run.run_id()).field("scope", &self.scope).finish_non_exhaustive()
+    }
+}
+
+impl InstanceBroker {
+    /// The broker of a run's root instance. `component` is what branch
+    /// tasks instantiate.
+    pub fn root(run: Arc<RunContext>, component: Option<LoadedComponent>) -> Self {
+        Self::new(run, CallScope::root(), component, 0)
+    }
+
+    /// The broker of a branch or nested workflow started as `parent_call`.
+    pub fn child(run: Arc<RunContext>, parent_call: &str, component: Option<LoadedComponent>, depth: u8) -> Self {
+        Self::new(run, CallScope::child(parent_call), component, depth)
+    }
+
+    fn new(run: Arc<RunContext>, scope: CallScope, component: Option<LoadedComponent>, depth: u8) -> Self {
+        Self {
+            run,
+            scope,
+            component,
+            depth,
+            started: Instant::now(),
+            host_time: Duration::ZERO,
+            joins: super::flow::Joins::default(),
+        }
+    }
+
+    /// This instance's call-id prefix (`""` at the root).
+    pub fn scope_prefix(&self) -> &str {
+        self.scope.prefix()
+    }
+
+    /// The run this instance belongs to.
+    pub fn run(&self) -> &Arc<RunContext> {
+        &self.run
+    }
+
+    pub(super) fn parent(&self) -> Parent {
+        Parent { component: self.component.clone(), depth: self.depth }
+    }
+
+    /// Checks made on every epoch tick while this instance runs guest code:
+    /// stop, the run's wall clock, and this instance's CPU time (its age
+    /// minus the time it spent waiting in host calls).
+    ///
+    /// # Errors
+    ///
+    /// The trap that ends the instance.
+    pub fn check_tick(&self) -> Result<(), HostTrap> {
+        self.run.check_run()?;
+        let guest = self.started.elapsed().saturating_sub(self.host_time);
+        if guest > self.run.limits().cpu() {
+            return Err(HostTrap::new(
+                ErrorCode::CpuLimit,
+                format!("the guest used more than {} ms of CPU", self.run.limits().cpu_ms),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Account time spent in a host call (not guest CPU).
+    pub(super) fn add_host_time(&mut self, d: Duration) {
+        self.host_time += d;
+    }
+
+    /// `agent`: one agent call through the whole pipeline.
+    ///
+    /// # Errors
+    ///
+    /// A [`HostTrap`] when the run must end; call-level failures are the
+    /// inner `Err`.
+    pub async fn agent(&mut self, req: AgentRequest) -> CallResult {
+        self.call(TaskSpec::Agent(req)).await
+    }
+
+    /// `capability`: policy, budget, the handler, result clean-up.
+    ///
+    /// # Errors
+    ///
+    /// A [`HostTrap`] when the run must end.
+    pub async fn capability(&mut self, request: Value) -> CallResult {
+        self.call(TaskSpec::Capability(request)).await
+    }
+
+    /// Number, run and time one call of this instance.
+    ///
+    /// # Errors
+    ///
+    /// A [`HostTrap`] when the run must end.
+    pub async fn call(&mut self, spec: TaskSpec) -> CallResult {
+        let t0 = Instant::now();
+        self.run.count_call()?;
+        let id = self.scope.next_id();
+        let out = self.run.run_call(id, spec, self.parent()).await;
+        self.add_host_time(t0.elapsed());
+        out
+    }
+
+    /// `phase`: record and journal the current phase.
+    ///
+    /// # Errors
+    ///
+    /// A [`HostTrap`] when the run must end.
+    pub fn phase(&mut self, title: &str) -> Result<(), HostTrap> {
+        self.run.count_call()?;
+        let title = redact::redact_text(clip(title, 512));
+        self.run.set_phase(&title);
+        self.run.journal_or_trap(&Event::Phase { title: &title })
+    }
+
+    /// `log`: journal a guest log line (redacted, clipped).
+    ///
+    /// # Errors
+    ///
+    /// A [`HostTrap`] when the run must end.
+    pub fn log(&mut self, level: &str, message: &str) -> Result<(), HostTrap> {
+        self.run.count_call()?;
+        let message = redact::redact_text(clip(message, MAX_LOG_LINE));
+        let call = if self.scope.prefix().is_empty() { None } else { Some(self.scope.parent()) };
+        self.run.journal_or_trap(&Event::Log { call, level, source: "guest", message: &message })
+    }
+
+    /// `budget`: live figures.
+    ///
+    /// # Errors
+    ///
+    /// A [`HostTrap`] when the run must end.
+    pub fn budget(&mut self) -> Result<BudgetFigures, HostTrap> {
+        self.run.count_call()?;
+        let stats = lock(&self.run.stats);
+        let limits = self.run.limits();
+        Ok(BudgetFigures {
+            token_total: limits.max_tokens,
+            tokens_spent: stats.counts.tokens,
+            agent_calls_left: u32::try_from(limits.max_agent_calls.saturating_sub(stats.counts.agent_calls)).unwrap_or(u32::MAX),
+            calls_left: u32::try_from(limits.max_calls.saturating_sub(stats.counts.calls)).unwrap_or(u32::MAX),
+        })
+    }
+}
+
+/// A failure every slot of a refused `parallel`/`pipeline` shares.
+pub(super) fn refused(code: &str, msg: String) -> CallFailure {
+    CallFailure::new(super::CallErrorKind::Denied, code, msg)
+}
