@@ -17,11 +17,10 @@
 //! let agents = FixtureRunner::from_file("harnesses/hello/fixture.json".as_ref())?;
 //! let hwf = Hwf::new("/tmp/hwf-state", Arc::new(agents), Limits::default())?;
 //! let outcome = hwf
-//!     .run(RunRequest {
-//!         target: Target::Path("target/harnesses/hello.wasm".into()),
-//!         args: serde_json::json!({"name": "world"}),
-//!         run_id: None,
-//!     })
+//!     .run(RunRequest::new(
+//!         Target::Path("target/harnesses/hello.wasm".into()),
+//!         serde_json::json!({"name": "world"}),
+//!     ))
 //!     .await?;
 //! assert_eq!(outcome.result.unwrap()["result"], "HELLO, WORLD");
 //! let status = hwf.status(outcome.snapshot.run_id.as_str())?;
@@ -53,5 +52,5 @@ pub mod store;
 pub mod vm;
 
 pub use error::{Error, ErrorCode, Result};
-pub use runtime::{Hwf, HwfBuilder, RunOutcome, RunRequest, Target};
+pub use runtime::{Hwf, HwfBuilder, Progress, RunOutcome, RunRequest, Target};
 pub use vm::Limits;

@@ -69,8 +69,26 @@ impl Target {
     }
 }
 
+/// Live figures handed to a progress callback while a run executes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    /// The current phase.
+    pub phase: Option<String>,
+    /// Counters so far.
+    pub counts: Counts,
+    /// Calls running now (all instances).
+    pub running: u64,
+    /// Tasks waiting for width.
+    pub queued: u64,
+    /// Time since the run started.
+    pub elapsed: std::time::Duration,
+}
+
+/// A progress callback.
+pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
+
 /// A request to run a harness.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct RunRequest {
     /// What to run.
     pub target: Target,
@@ -78,6 +96,21 @@ pub struct RunRequest {
     pub args: Value,
     /// A caller-chosen run id (generated when `None`).
     pub run_id: Option<RunId>,
+    /// Called about every 100 ms while the run executes.
+    pub progress: Option<ProgressFn>,
+}
+
+impl RunRequest {
+    /// Run `target` with `args`.
+    pub fn new(target: Target, args: Value) -> Self {
+        Self { target, args, run_id: None, progress: None }
+    }
+}
+
+impl std::fmt::Debug for RunRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunRequest").field("target", &self.target).field("run_id", &self.run_id).finish_non_exhaustive()
+    }
 }
 
 /// How a run ended.
@@ -315,6 +348,7 @@ impl Hwf {
             result_path: None,
             error: None,
             counts: Counts::default(),
+            live: None,
             pid: Some(std::process::id()),
         };
         self.store.write_snapshot(&snap)?;
@@ -328,7 +362,15 @@ impl Hwf {
         let args_text = req.args.to_string();
         ctx.set_exec(ExecEnv { vm: self.vm.clone(), epoch_ms: created });
         let broker = InstanceBroker::root(ctx.clone(), Some(loaded.clone()));
+        let reporter = self.spawn_progress(&ctx, &snap, req.progress.clone());
         let (answer, output) = call_run(&self.vm, &loaded, broker, created, &args_text).await;
+        reporter.abort();
+        let _ = reporter.await;
+        // Aborted tasks (timeout, trap) end at their next await; wait for
+        // them so nothing is journaled after the run's final record.
+        if !ctx.wait_idle(std::time::Duration::from_secs(10)).await {
+            tracing::warn!("tasks still running 10 s after the run ended");
+        }
         ctx.journal_output(None, &output);
 
         let mut full_result = None;
@@ -380,6 +422,34 @@ impl Hwf {
         self.store.write_snapshot(&snap)?;
         tracing::info!(state = snap.state.as_str(), ms = t0.elapsed().as_millis() as u64, "run finished");
         Ok(RunOutcome { snapshot: snap, result: full_result })
+    }
+
+    /// While a run executes: every 100 ms call the progress callback, and
+    /// every 500 ms refresh `run.json` (phase, counts, in-flight figures) so
+    /// `hwf status` from another process sees live progress.
+    fn spawn_progress(&self, ctx: &Arc<RunContext>, snap: &RunSnapshot, cb: Option<ProgressFn>) -> tokio::task::JoinHandle<()> {
+        let (ctx, store, mut snap) = (ctx.clone(), self.store.clone(), snap.clone());
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_millis(100));
+            let mut n = 0u64;
+            loop {
+                tick.tick().await;
+                n += 1;
+                let (running, queued) = ctx.in_flight();
+                let p = Progress { phase: ctx.phase(), counts: ctx.counts(), running, queued, elapsed: ctx.elapsed() };
+                if let Some(cb) = &cb {
+                    cb(&p);
+                }
+                if n % 5 == 0 {
+                    snap.phase = p.phase.clone();
+                    snap.counts = p.counts;
+                    snap.live = Some(crate::store::LiveProgress { running, queued });
+                    if let Err(e) = store.write_snapshot_fast(&snap) {
+                        tracing::debug!(error = %e, "progress snapshot not written");
+                    }
+                }
+            }
+        })
     }
 
     /// A run's status: the snapshot plus its calls and phases from the

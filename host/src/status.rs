@@ -83,7 +83,12 @@ pub fn build_status(s: &RunSnapshot, journal: &[Value], state_dir: &Path) -> Val
         "result_path": s.result_path.as_ref().map(|p| state_dir.join(p).display().to_string()),
         "error": s.error,
         "counts": s.counts,
-        "progress": {"queued": 0, "running": running, "done": done, "failed": failed},
+        "progress": {
+            "queued": s.live.map_or(0, |l| l.queued),
+            "running": running,
+            "done": done,
+            "failed": failed,
+        },
         "calls": calls,
         "phases": phases,
         "log_lines": logs,

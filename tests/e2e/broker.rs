@@ -50,8 +50,9 @@ fn call_errors_are_typed_and_catchable() {
     out.expect_code(0);
     let r = &out.json()["data"]["result"];
     assert_eq!(r["capability"], "side_effect_denied");
-    assert_eq!(r["parallel"], json!(["not_supported", "not_supported"]));
-    assert_eq!(r["next"], "not_supported");
+    // No fixture answers "a", "b" or "c": typed agent failures per slot.
+    assert_eq!(r["parallel"], json!(["agent_failed", "agent_failed"]));
+    assert_eq!(r["next"], "agent_failed");
     assert_eq!(r["missing"], "agent_failed: no fixture response for missing");
     assert!(r["calls_left"].as_u64().expect("calls_left") > 0);
     // Denials are journaled like any other call.

@@ -5,6 +5,7 @@
 //! `tests/build.rs`.
 //!
 //! - `common`: the [`common::Ctx`] helper;
+//! - `flow`: parallel, pipeline, join sets, lifecycle, bundled harnesses;
 //! - `hello`: the hello harness, journal and status;
 //! - `hostile`: every hostile component and bad input, by error code;
 //! - `broker`: schema retries, typed call errors, redaction, limits;
@@ -13,6 +14,7 @@
 
 mod broker;
 mod common;
+mod flow;
 mod hello;
 mod hostile;
 mod policy;

@@ -131,7 +131,9 @@ impl InstanceBroker {
             let mut index_of = HashMap::new();
             for (i, item) in items.into_iter().enumerate() {
                 let (run, local, stages, parent, id) = (self.run.clone(), local.clone(), stages.clone(), self.parent(), id.clone());
+                let guard = run.task_guard();
                 let h = set.spawn(async move {
+                    let _guard = guard;
                     let _permit = queued(&run, local).await;
                     let mut prev = item.clone();
                     for (s, stage) in stages.iter().enumerate() {
@@ -171,7 +173,9 @@ impl InstanceBroker {
         let width = self.width();
         let local = self.joins.width.get_or_insert_with(|| Arc::new(Semaphore::new(width))).clone();
         let (run, parent) = (self.run.clone(), self.parent());
+        let guard = run.task_guard();
         let h = self.joins.set.spawn(async move {
+            let _guard = guard;
             let _permit = queued(&run, local).await;
             (n, run.run_call(id, spec, parent).await)
         });
@@ -262,7 +266,9 @@ async fn run_slots(
     for (i, spec) in tasks.into_iter().enumerate() {
         let (run, local, parent) = (run.clone(), local.clone(), parent.clone());
         let id = format!("{call}.{i}");
+        let guard = run.task_guard();
         let h = set.spawn(async move {
+            let _guard = guard;
             let _permit = queued(&run, local).await;
             run.run_call(id, spec, parent).await
         });

@@ -123,6 +123,27 @@ pub struct RunContext {
     stop: AtomicBool,
     width: Arc<tokio::sync::Semaphore>,
     exec: OnceLock<ExecEnv>,
+    tasks: Arc<TaskCount>,
+}
+
+/// Counts the run's spawned tasks so the run can wait until every aborted
+/// task has really ended before it writes its final record.
+#[derive(Debug, Default)]
+pub(crate) struct TaskCount {
+    live: std::sync::atomic::AtomicUsize,
+    idle: tokio::sync::Notify,
+}
+
+/// Held by each spawned task; dropping it (task end or abort) counts down.
+#[derive(Debug)]
+pub(crate) struct TaskGuard(Arc<TaskCount>);
+
+impl Drop for TaskGuard {
+    fn drop(&mut self) {
+        if self.0.live.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.0.idle.notify_waiters();
+        }
+    }
 }
 
 impl std::fmt::Debug for RunContext {
@@ -155,7 +176,29 @@ impl RunContext {
             stop: AtomicBool::new(false),
             width: Arc::new(tokio::sync::Semaphore::new(width)),
             exec: OnceLock::new(),
+            tasks: Arc::new(TaskCount::default()),
         })
+    }
+
+    /// A guard to move into a spawned task.
+    pub(crate) fn task_guard(&self) -> TaskGuard {
+        self.tasks.live.fetch_add(1, Ordering::SeqCst);
+        TaskGuard(self.tasks.clone())
+    }
+
+    /// Wait (up to `max`) until every task the run spawned has ended.
+    /// Returns whether the run is idle.
+    pub async fn wait_idle(&self, max: Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + max;
+        loop {
+            let notified = self.tasks.idle.notified();
+            if self.tasks.live.load(Ordering::SeqCst) == 0 {
+                return true;
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                return self.tasks.live.load(Ordering::SeqCst) == 0;
+            }
+        }
     }
 
     /// Give the run a VM for branch instances and nested workflows.

@@ -6,6 +6,7 @@
 //! bad input, 3 the run is waiting.
 
 mod output;
+mod progress;
 
 use clap::{Args, Parser, Subcommand};
 use hwf_host::agents::{AgentRunner, AgentTypes, FixtureRunner};
@@ -128,6 +129,9 @@ struct RunArgs {
     /// Maximum host calls.
     #[arg(long, value_name = "N")]
     max_calls: Option<u64>,
+    /// Tasks in flight per parallel/pipeline call (1-64, default 8).
+    #[arg(long, value_name = "N")]
+    max_parallel: Option<u64>,
     /// Maximum agent calls.
     #[arg(long, value_name = "N")]
     max_agent_calls: Option<u64>,
@@ -238,6 +242,12 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             if let Some(v) = args.max_calls {
                 limits.max_calls = v;
             }
+            if let Some(v) = args.max_parallel {
+                if !(1..=hwf_host::vm::limits::MAX_PARALLEL).contains(&v) {
+                    return Err(Error::new(ErrorCode::InvalidArgs, format!("--max-parallel {v}: expected 1 to 64")));
+                }
+                limits.max_parallel = v;
+            }
             if let Some(v) = args.max_agent_calls {
                 limits.max_agent_calls = v;
             }
@@ -261,8 +271,17 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
                 config.capabilities.workspace = Some(ws.clone());
             }
             let hwf = open_host(&cli, &config, args.agents.as_ref(), limits)?;
-            let outcome = hwf.run(RunRequest { target, args: run_args, run_id }).await?;
-            Ok(out.run_outcome(&outcome))
+            let mut req = RunRequest::new(target, run_args);
+            req.run_id = run_id;
+            let bar = (!args.json && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(progress::Bar::new);
+            if let Some(bar) = &bar {
+                req.progress = Some(bar.callback());
+            }
+            let outcome = hwf.run(req).await;
+            if let Some(bar) = bar {
+                bar.finish();
+            }
+            Ok(out.run_outcome(&outcome?))
         }
         Command::Status { run_id, .. } => {
             let hwf = open_host(&cli, &config, None, config.limits.clone())?;

@@ -220,6 +220,18 @@ impl FileStore {
         Self::write_atomic(&dir, "run.json", &json)
     }
 
+    /// Replace `run.json` atomically without an fsync (progress updates;
+    /// the state-changing writes use [`write_snapshot`](Self::write_snapshot)).
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `io`.
+    pub fn write_snapshot_fast(&self, snap: &RunSnapshot) -> Result<()> {
+        let dir = self.run_dir(&snap.run_id)?;
+        let json = serde_json::to_vec_pretty(snap).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        Self::write_replace(&dir, "run.json", &json, false)
+    }
+
     /// Read `run.json`.
     ///
     /// # Errors

@@ -9,4 +9,4 @@ mod file;
 mod model;
 
 pub use file::{FileStore, JournalFile};
-pub use model::{now_ms, Counts, ErrorInfo, RunSnapshot, RunState, ScriptMeta, ScriptRef};
+pub use model::{now_ms, Counts, ErrorInfo, LiveProgress, RunSnapshot, RunState, ScriptMeta, ScriptRef};

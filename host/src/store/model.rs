@@ -125,9 +125,21 @@ pub struct RunSnapshot {
     /// Call counters.
     #[serde(default)]
     pub counts: Counts,
+    /// In-flight figures while the run executes (absent once it ended).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub live: Option<LiveProgress>,
     /// Process id of the process executing the run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pid: Option<u32>,
+}
+
+/// Calls in flight, refreshed while a run executes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LiveProgress {
+    /// Calls running now.
+    pub running: u64,
+    /// Tasks waiting for width.
+    pub queued: u64,
 }
 
 /// `scripts/<name>/vNNNNNN.meta.json`: one immutable saved version.
