@@ -28,6 +28,57 @@ pub struct BenchArgs {
     /// Scale every iteration count by this factor (1 = default sizes).
     #[arg(long, default_value_t = 1)]
     scale: u32,
+    /// Only run the 1,000-branch fan-out and report this process's peak RSS
+    /// (used by `hwf bench` in a child process).
+    #[arg(long, hide = true)]
+    fanout_only: bool,
+}
+
+const FAN_FIXTURE: &str = r#"{"responses": [{"match": {"label": "slow"}, "output": {"ok": true}, "delay_ms": 50, "tokens": 1}]}"#;
+
+/// Peak resident set size of this process, in MiB (Linux `VmHWM`).
+fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some((kb / 1024.0 * 10.0).round() / 10.0)
+}
+
+/// One probe run with the fan-out fixture at `width`; returns the wall time.
+async fn fan(hwf: &Hwf, loaded: &hwf_host::vm::LoadedComponent, args: Value, width: u64) -> Result<Duration, Error> {
+    let id = RunId::generate();
+    hwf.store().create_run(&id)?;
+    let journal = Journal::new(hwf.store().open_journal(&id)?, 0);
+    let mut services = Services::new(Arc::new(FixtureRunner::from_json(FAN_FIXTURE)?));
+    services.limits = Limits { max_parallel: width, ..Limits::default() };
+    services.store = Some(Arc::new(hwf_host::store::FileStore::open(hwf.store().root())?));
+    let ctx = RunContext::new(id, Some(journal), services);
+    ctx.set_exec(hwf_host::broker::ExecEnv { vm: hwf.vm_arc(), epoch_ms: 0 });
+    let text = args.to_string();
+    let t = Instant::now();
+    let (r, _) = call_run(hwf.vm(), loaded, InstanceBroker::root(ctx.clone(), Some(loaded.clone())), 0, &text).await;
+    let d = t.elapsed();
+    match r {
+        Ok(Ok(out)) => {
+            let v: Value = serde_json::from_str(&out).unwrap_or(Value::Null);
+            if v["errors"].as_array().is_some_and(|e| !e.is_empty()) {
+                return Err(bench_err("fan-out", v));
+            }
+            Ok(d)
+        }
+        Ok(Err(e)) => Err(bench_err("fan-out", e)),
+        Err(e) => Err(e),
+    }
+}
+
+/// The 1,000-branch fan-out at width 64, in this process.
+async fn fanout_only(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
+    let hwf = Hwf::new(tmp.join("fan-state"), Arc::new(FixtureRunner::from_json(FAN_FIXTURE)?), Limits::default())?;
+    let probe = std::fs::read(&args.probe).map_err(|e| Error::io(format!("probe {}", args.probe.display()), e))?;
+    let loaded = hwf.load(&probe)?;
+    let before = peak_rss_mib();
+    let d = fan(&hwf, &loaded, json!({"op": "fan_branches", "n": 1000, "branch": "slow"}), 64).await?;
+    Ok(json!({"branches": 1000, "width": 64, "wall_ms": us(d) / 1000.0, "ideal_ms": 16 * 50, "peak_rss_mib": peak_rss_mib(), "rss_before_mib": before}))
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -53,6 +104,9 @@ pub async fn run(args: &BenchArgs, _state: &Path) -> Result<Value, Error> {
 }
 
 async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
+    if args.fanout_only {
+        return fanout_only(args, tmp).await;
+    }
     let scale = args.scale.max(1) as usize;
     let fixture = FixtureRunner::from_json(r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "tokens": 1}]}"#)?;
     let hwf = Hwf::new(tmp.join("state"), Arc::new(fixture), Limits::default())?;
@@ -168,7 +222,26 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         fp.push(t.elapsed());
     }
 
-    // 6. Whole `hwf run` of hello, warm cache, as a process.
+    // 6. Concurrency: 50 agent tasks and 50 branch tasks (one 50 ms agent
+    // call each) at width 8; ideal ceil(50/8) * 50 ms = 350 ms.
+    let mut fan_agents = Vec::new();
+    let mut fan_branches = Vec::new();
+    for _ in 0..5 {
+        fan_agents.push(fan(&hwf, &loaded, json!({"op": "fan_agents", "n": 50, "label": "slow"}), 8).await?);
+        fan_branches.push(fan(&hwf, &loaded, json!({"op": "fan_branches", "n": 50, "branch": "slow"}), 8).await?);
+    }
+    let (fa, fb) = (median(fan_agents), median(fan_branches));
+    let exe_for_fan = std::env::current_exe().map_err(|e| bench_err("current exe", e))?;
+    let fanout = std::process::Command::new(&exe_for_fan)
+        .args(["bench", "--fanout-only", "--probe"])
+        .arg(&args.probe)
+        .output()
+        .ok()
+        .and_then(|o| serde_json::from_slice::<Value>(&o.stdout).ok())
+        .map(|v| v["data"].clone())
+        .unwrap_or(Value::Null);
+
+    // 7. Whole `hwf run` of hello, warm cache, as a process.
     let exe = std::env::current_exe().map_err(|e| bench_err("current exe", e))?;
     let state = tmp.join("cli-state");
     let hello_run = || {
@@ -202,6 +275,9 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         "fingerprint_and_redact_us": us(median(fp)),
         "hwf_run_hello_warm_ms": if cli.is_empty() { Value::Null } else { json!(us(median(cli)) / 1000.0) },
         "hello_component": args.hello.display().to_string(),
+        "parallel_50_agents_50ms_width8_ms": {"median": us(fa) / 1000.0, "ideal": 350, "ratio": (fa.as_secs_f64() / 0.350 * 1000.0).round() / 1000.0},
+        "parallel_50_branches_50ms_width8_ms": {"median": us(fb) / 1000.0, "ideal": 350, "ratio": (fb.as_secs_f64() / 0.350 * 1000.0).round() / 1000.0},
+        "fanout_1000_branches_width64": fanout,
     }))
 }
 

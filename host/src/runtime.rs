@@ -235,6 +235,11 @@ impl Hwf {
         &self.vm
     }
 
+    /// The VM, shared (for branch instances in embedder-driven runs).
+    pub fn vm_arc(&self) -> Arc<Vm> {
+        self.vm.clone()
+    }
+
     /// The limits runs get.
     pub fn limits(&self) -> &Limits {
         &self.limits

@@ -192,7 +192,11 @@ impl RunContext {
                 attempts,
                 duration_us: started.elapsed().as_micros() as u64,
             };
-            self.journal_or_trap(&event)?;
+            if matches!(kind, "agent" | "capability") {
+                self.journal_durable(&event).await?;
+            } else {
+                self.journal_or_trap(&event)?;
+            }
             drop(guard);
             tracing::debug!(ok = outcome.is_ok(), tokens, attempts, "call completed");
             Ok(outcome)

@@ -2,13 +2,17 @@
 //!
 //! One JSON object per line: `seq` (1-based, per run), `ts_ms`, `type`, and
 //! the event's fields. Completed agent and capability calls are fsync'd
-//! before their result is returned to the guest; `log` and `phase` lines are
-//! written at once but fsync'd with the next durable line.
+//! before their result is returned to the guest — with *group commit*:
+//! completions that arrive while an fsync is in progress share the next
+//! one, and the fsync runs off the async workers. `log` and `phase` lines
+//! are written at once and made durable by the next fsync.
 
 use crate::error::Result;
 use crate::store::{ErrorInfo, JournalFile, ScriptRef};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// The kind of a `call-error`, as journaled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -158,6 +162,12 @@ impl Event<'_> {
     pub fn is_durable(&self) -> bool {
         matches!(self, Event::CallCompleted { .. } | Event::RunStarted { .. } | Event::RunCompleted { .. })
     }
+
+    /// Whether the writer fsyncs this event inline (run start and end); call
+    /// completions are synced by [`Syncer`] instead.
+    fn sync_inline(&self) -> bool {
+        matches!(self, Event::RunStarted { .. } | Event::RunCompleted { .. })
+    }
 }
 
 #[derive(Serialize)]
@@ -174,15 +184,64 @@ pub struct Journal {
     file: JournalFile,
     seq: u64,
     buf: Vec<u8>,
+    written: Arc<AtomicU64>,
+}
+
+/// Group commit for a journal: `sync_to(seq)` returns once everything up to
+/// `seq` is on disk; concurrent callers share one fsync.
+#[derive(Debug)]
+pub struct Syncer {
+    file: std::fs::File,
+    written: Arc<AtomicU64>,
+    synced: tokio::sync::Mutex<u64>,
+}
+
+impl Syncer {
+    /// Make every line up to `seq` durable.
+    ///
+    /// # Errors
+    ///
+    /// `io` when the fsync fails.
+    pub async fn sync_to(&self, seq: u64) -> Result<()> {
+        let mut synced = self.synced.lock().await;
+        if *synced >= seq {
+            return Ok(());
+        }
+        let target = self.written.load(Ordering::SeqCst);
+        let file = self.file.try_clone().map_err(|e| crate::error::Error::io("journal sync", e))?;
+        let done = tokio::task::spawn_blocking(move || file.sync_data()).await;
+        match done {
+            Ok(Ok(())) => {
+                *synced = target.max(seq);
+                Ok(())
+            }
+            Ok(Err(e)) => Err(crate::error::Error::io("journal sync", e)),
+            Err(e) => Err(crate::error::Error::new(crate::error::ErrorCode::Internal, format!("journal sync task: {e}"))),
+        }
+    }
 }
 
 impl Journal {
     /// A writer over an open journal file, continuing at `seq`.
     pub fn new(file: JournalFile, seq: u64) -> Self {
-        Self { file, seq, buf: Vec::with_capacity(1024) }
+        Self { file, seq, buf: Vec::with_capacity(1024), written: Arc::new(AtomicU64::new(seq)) }
     }
 
-    /// Append one event (fsync'd when [`Event::is_durable`]); returns its seq.
+    /// A group-commit syncer for this journal.
+    ///
+    /// # Errors
+    ///
+    /// `io` when the file cannot be duplicated.
+    pub fn syncer(&self) -> Result<Syncer> {
+        Ok(Syncer {
+            file: self.file.try_clone_std()?,
+            written: self.written.clone(),
+            synced: tokio::sync::Mutex::new(self.seq),
+        })
+    }
+
+    /// Append one event; run start and end are fsync'd here, call
+    /// completions by [`Syncer::sync_to`] with the returned seq.
     ///
     /// # Errors
     ///
@@ -194,7 +253,8 @@ impl Journal {
         serde_json::to_writer(&mut self.buf, &line)
             .map_err(|e| crate::error::Error::new(crate::error::ErrorCode::Internal, e.to_string()))?;
         self.buf.push(b'\n');
-        self.file.append(&self.buf, event.is_durable())?;
+        self.file.append(&self.buf, event.sync_inline())?;
+        self.written.store(self.seq, Ordering::SeqCst);
         Ok(self.seq)
     }
 

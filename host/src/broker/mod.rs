@@ -116,6 +116,7 @@ pub struct ExecEnv {
 pub struct RunContext {
     run_id: RunId,
     journal: Mutex<Option<Journal>>,
+    syncer: Option<journal::Syncer>,
     services: Services,
     limits: Limits,
     stats: Mutex<RunStats>,
@@ -166,8 +167,10 @@ impl RunContext {
     /// A context for one run.
     pub fn new(run_id: RunId, journal: Option<Journal>, services: Services) -> Arc<Self> {
         let width = services.limits.max_parallel.clamp(1, crate::vm::limits::MAX_PARALLEL) as usize;
+        let syncer = journal.as_ref().and_then(|j| j.syncer().ok());
         Arc::new(Self {
             run_id,
+            syncer,
             journal: Mutex::new(journal),
             limits: services.limits.clone(),
             services,
@@ -280,6 +283,17 @@ impl RunContext {
                 ErrorCode::Timeout,
                 format!("the run exceeded its wall-clock limit of {} ms", self.limits.wall_ms),
             ));
+        }
+        Ok(())
+    }
+
+    /// Append a durable event and wait (group commit) until it is on disk.
+    pub(crate) async fn journal_durable(&self, event: &Event<'_>) -> Result<(), HostTrap> {
+        let seq = self
+            .journal(event)
+            .map_err(|e| HostTrap::new(e.code(), format!("journal write failed: {}", e.message())))?;
+        if let Some(s) = &self.syncer {
+            s.sync_to(seq).await.map_err(|e| HostTrap::new(e.code(), format!("journal sync failed: {}", e.message())))?;
         }
         Ok(())
     }

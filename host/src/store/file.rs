@@ -396,6 +396,16 @@ impl JournalFile {
         Ok(())
     }
 
+    /// A second std handle on the same file (for fsync off the writer).
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn try_clone_std(&self) -> Result<std::fs::File> {
+        let f = self.file.try_clone().map_err(|e| Error::io("journal clone", e))?;
+        Ok(f.into_std())
+    }
+
     /// fsync whatever was appended.
     ///
     /// # Errors
