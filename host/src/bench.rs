@@ -187,11 +187,12 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     }
     let result = json!({"greeting": "hello, world"});
     let failure = None;
+    let syncer = j.syncer()?;
     let mut synced = Vec::new();
     for i in 0..300 * scale {
         let call = i.to_string();
         let t = Instant::now();
-        j.append(&Event::CallCompleted {
+        let seq = j.append(&Event::CallCompleted {
             call: &call,
             kind: "agent",
             label: Some("greet"),
@@ -202,7 +203,10 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
             tokens: 12,
             attempts: 1,
             duration_us: 5,
+            replayed: false,
+            cache_hit: false,
         })?;
+        syncer.sync_to(seq).await?;
         synced.push(t.elapsed());
     }
 

@@ -64,6 +64,8 @@ pub enum ErrorCode {
     CorruptStore,
     /// An I/O error in the state directory.
     Io,
+    /// A resume whose component or args differ from the source run.
+    ResumeMismatch,
     /// A bug in hwf (please report it).
     Internal,
 }
@@ -97,6 +99,7 @@ impl ErrorCode {
         Self::InvalidConfig,
         Self::CorruptStore,
         Self::Io,
+        Self::ResumeMismatch,
         Self::Internal,
     ];
 
@@ -129,6 +132,7 @@ impl ErrorCode {
             Self::InvalidConfig => "invalid_config",
             Self::CorruptStore => "corrupt_store",
             Self::Io => "io",
+            Self::ResumeMismatch => "resume_mismatch",
             Self::Internal => "internal",
         }
     }
@@ -149,6 +153,7 @@ impl ErrorCode {
                 | Self::MissingExport
                 | Self::InvalidFixture
                 | Self::InvalidConfig
+                | Self::ResumeMismatch
         )
     }
 }
@@ -208,7 +213,7 @@ mod tests {
             "invalid_args invalid_name not_found already_exists invalid_component not_a_component \
              component_too_large forbidden_import missing_export cpu_limit memory_limit stack_overflow \
              timeout limit_calls limit_agent output_limit result_too_large guest_trap guest_exit \
-             harness_error stopped agent_failed invalid_fixture invalid_config corrupt_store io internal"
+             harness_error stopped agent_failed invalid_fixture invalid_config corrupt_store io resume_mismatch internal"
         );
         for code in ErrorCode::ALL {
             let json = serde_json::to_string(code).expect("serialize");

@@ -44,6 +44,7 @@ pub mod agents;
 pub mod broker;
 pub mod capabilities;
 pub mod config;
+pub mod control;
 pub mod error;
 pub mod ids;
 pub mod runtime;

@@ -10,7 +10,9 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::ids::RunId;
 use crate::store::{now_ms, Counts, ErrorInfo, FileStore, RunSnapshot, RunState, ScriptMeta, ScriptRef};
 use crate::vm::exec::{call_meta, call_run};
+use crate::broker::replay::ReplayIndex;
 use crate::vm::{Limits, LoadedComponent, Vm};
+use tracing::Instrument;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -98,12 +100,16 @@ pub struct RunRequest {
     pub run_id: Option<RunId>,
     /// Called about every 100 ms while the run executes.
     pub progress: Option<ProgressFn>,
+    /// Replay this run's journal: matching calls are answered from it.
+    pub resume_from: Option<RunId>,
+    /// Resume even when the component or args differ from the source run.
+    pub allow_changed: bool,
 }
 
 impl RunRequest {
     /// Run `target` with `args`.
     pub fn new(target: Target, args: Value) -> Self {
-        Self { target, args, run_id: None, progress: None }
+        Self { target, args, run_id: None, progress: None, resume_from: None, allow_changed: false }
     }
 }
 
@@ -334,12 +340,44 @@ impl Hwf {
         script.digest = loaded.digest.clone();
         script.language = "wasm".into();
 
+        // Resume: the source must be the same component with the same args
+        // (unless allowed to differ); its journal answers matching calls.
+        let mut replay = None;
+        let mut root_run_id = None;
+        if let Some(source_id) = &req.resume_from {
+            let source = self.store.read_snapshot(source_id)?;
+            let mut args = req.args.clone();
+            redact::redact_value(&mut args);
+            if !req.allow_changed {
+                if source.script.digest != script.digest {
+                    return Err(Error::new(
+                        ErrorCode::ResumeMismatch,
+                        format!(
+                            "run {source_id} ran component {} but this is {}; pass --allow-changed to replay its matching prefix anyway",
+                            short(&source.script.digest),
+                            short(&script.digest)
+                        ),
+                    ));
+                }
+                if source.args != args {
+                    return Err(Error::new(
+                        ErrorCode::ResumeMismatch,
+                        format!("run {source_id} ran with different args; pass the same --args, or --allow-changed"),
+                    ));
+                }
+            }
+            let events = self.store.read_journal(source_id)?;
+            let retry = crate::control::retried_calls(&self.store, source_id);
+            replay = Some(ReplayIndex::from_journal(&events, &retry));
+            root_run_id = Some(source.root_run_id.clone().unwrap_or_else(|| source.run_id.clone()));
+        }
+
         let run_id = req.run_id.clone().unwrap_or_else(RunId::generate);
         self.store.create_run(&run_id)?;
         let mut stored_args = req.args.clone();
         redact::redact_value(&mut stored_args);
         let created = now_ms();
-        let mut snap = RunSnapshot {
+        let snap = RunSnapshot {
             run_id: run_id.clone(),
             state: RunState::Running,
             script,
@@ -353,21 +391,44 @@ impl Hwf {
             result_path: None,
             error: None,
             counts: Counts::default(),
+            resumed_from: req.resume_from.clone(),
+            root_run_id,
             live: None,
             pid: Some(std::process::id()),
         };
         self.store.write_snapshot(&snap)?;
         let journal = Journal::new(self.store.open_journal(&run_id)?, 0);
+        let span = tracing::info_span!("run", run_id = %run_id, digest = %loaded.digest);
+        self.execute(snap, journal, loaded, &req.args, replay, req.progress.clone()).instrument(span).await
+    }
+
+    /// Execute a created run to its end: journal, instantiate, call `run`,
+    /// record the outcome.
+    async fn execute(
+        &self,
+        mut snap: RunSnapshot,
+        journal: Journal,
+        loaded: LoadedComponent,
+        args: &Value,
+        replay: Option<ReplayIndex>,
+        progress: Option<ProgressFn>,
+    ) -> Result<RunOutcome> {
+        let run_id = snap.run_id.clone();
+        let created = snap.created_at_ms;
         let ctx = RunContext::new(run_id.clone(), Some(journal), self.services.clone());
+        if let Some(root) = &snap.root_run_id {
+            ctx.set_root_run_id(root.clone());
+        }
+        if let Some(index) = replay {
+            ctx.set_replay(index);
+        }
         ctx.journal(&Event::RunStarted { run_id: run_id.as_str(), script: &snap.script, args: &snap.args })?;
 
-        let span = tracing::info_span!("run", run_id = %run_id, digest = %loaded.digest);
-        let _enter = span.enter();
         let t0 = Instant::now();
-        let args_text = req.args.to_string();
+        let args_text = args.to_string();
         ctx.set_exec(ExecEnv { vm: self.vm.clone(), epoch_ms: created });
         let broker = InstanceBroker::root(ctx.clone(), Some(loaded.clone()));
-        let reporter = self.spawn_progress(&ctx, &snap, req.progress.clone());
+        let reporter = self.spawn_progress(&ctx, &snap, progress);
         let (answer, output) = call_run(&self.vm, &loaded, broker, created, &args_text).await;
         reporter.abort();
         let _ = reporter.await;
@@ -512,6 +573,21 @@ impl Hwf {
         Ok(json!({"scripts": out}))
     }
 
+    /// The target a run executed (to resume it without naming it again).
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name`, `not_found`, `corrupt_store`.
+    pub fn target_of(&self, run_id: &str) -> Result<(Target, Value)> {
+        let snap = self.store.read_snapshot(&RunId::parse(run_id)?)?;
+        let target = match (&snap.script.name, &snap.script.path) {
+            (Some(name), _) => Target::Saved { name: name.clone(), version: snap.script.version },
+            (None, Some(path)) => Target::Path(PathBuf::from(path)),
+            (None, None) => return Err(Error::new(ErrorCode::CorruptStore, format!("run {run_id} names no script"))),
+        };
+        Ok((target, snap.args))
+    }
+
     /// One saved script's metadata (all versions listed).
     ///
     /// # Errors
@@ -524,6 +600,10 @@ impl Hwf {
         v["versions"] = json!(versions);
         Ok(v)
     }
+}
+
+fn short(digest: &str) -> &str {
+    &digest[..digest.len().min(15)]
 }
 
 fn preview(text: &str) -> String {

@@ -3,6 +3,7 @@
 //! `parallel`.
 
 use super::instance::InstanceBroker;
+use super::replay::Lookup;
 use super::{lock, redacted, CallErrorKind, CallFailure, Event, Fingerprint, RunContext};
 use crate::error::ErrorCode;
 use crate::vm::exec::{self, InstanceOutput};
@@ -50,6 +51,13 @@ pub enum TaskSpec {
 }
 
 impl TaskSpec {
+    /// Whether the task runs guest code (a branch or nested workflow), so
+    /// that its composite call must bound it; agent and capability tasks
+    /// are bounded by the run-wide width semaphore instead.
+    pub fn runs_guest_code(&self) -> bool {
+        matches!(self, TaskSpec::Branch { .. } | TaskSpec::Workflow { .. })
+    }
+
     /// The call kind journaled and fingerprinted.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -80,6 +88,8 @@ pub struct Parent {
     pub component: Option<LoadedComponent>,
     /// Nested-workflow depth (0 for the root run).
     pub depth: u8,
+    /// Whether the task may still be answered from the replay index.
+    pub replay: bool,
 }
 
 /// Journals `call_completed` as cancelled if a call is dropped before it
@@ -112,6 +122,8 @@ impl Drop for CompletionGuard<'_> {
                 tokens: 0,
                 attempts: 0,
                 duration_us: 0,
+                replayed: false,
+                cache_hit: false,
             });
         }
     }
@@ -145,6 +157,29 @@ impl RunContext {
             let label = request.get("label").and_then(Value::as_str);
             let phase = request.get("phase").and_then(Value::as_str);
             let stored = redacted(&request);
+            // Replay: a matching completed leaf call is answered from the
+            // source journal; a matching composite replays its children.
+            let mut parent = parent;
+            if parent.replay {
+                match self.replay().map(|idx| idx.lookup(&call_id, &fp)) {
+                    Some(Lookup::Hit(outcome)) if matches!(kind, "agent" | "capability") => {
+                        return self.answer_recorded(&call_id, kind, label, phase, &fp, &stored, outcome, true);
+                    }
+                    Some(Lookup::Same) | Some(Lookup::Hit(_)) => {}
+                    _ => parent.replay = false,
+                }
+            }
+            // The run's prompt cache: an identical prompt-agent call that
+            // already succeeded in this run (unless `fresh`).
+            let cacheable = kind == "agent"
+                && request.get("agent").is_none()
+                && request.get("fresh").and_then(Value::as_bool) != Some(true);
+            if cacheable {
+                let hit = lock(&self.prompt_cache).get(fp.as_str()).cloned();
+                if let Some(v) = hit {
+                    return self.answer_recorded(&call_id, kind, label, phase, &fp, &stored, Ok(v), false);
+                }
+            }
             self.journal_or_trap(&Event::CallStarted {
                 call: &call_id,
                 kind,
@@ -161,22 +196,31 @@ impl RunContext {
                 TaskSpec::Agent(req) => match &req.invalid {
                     Some(bad) => (Err(CallFailure::new(CallErrorKind::Failed, "invalid_json", bad)), 0, 0),
                     None => {
-                        let _permit = self.width_permit().await;
+                        let permit = self.width_permit().await;
                         let (o, t, a) = self.execute_agent(&call_id, &req.request).await;
+                        // Free the width before the completion's fsync.
+                        drop(permit);
                         lock(&self.stats).counts.tokens += t;
                         self.write_transcript(&call_id, &req.request, &o, t, a, started.elapsed());
                         (o, t, a)
                     }
                 },
                 TaskSpec::Capability(req) => {
-                    let _permit = self.width_permit().await;
-                    (self.execute_capability(&call_id, &req).await, 0, 1)
+                    let permit = self.width_permit().await;
+                    let o = self.execute_capability(&call_id, &req).await;
+                    drop(permit);
+                    (o, 0, 1)
                 }
                 TaskSpec::Branch { name, input } => (self.execute_branch(&call_id, &name, &input, parent).await?, 0, 1),
                 TaskSpec::Workflow { name, args } => (self.execute_workflow(&call_id, &name, &args, parent).await?, 0, 1),
             };
             if outcome.is_err() {
                 lock(&self.stats).counts.failed += 1;
+            }
+            if cacheable {
+                if let Ok(v) = &outcome {
+                    lock(&self.prompt_cache).insert(fp.as_str().to_owned(), v.clone());
+                }
             }
             let stored_result = outcome.as_ref().ok().map(redacted);
             guard.done = true;
@@ -191,6 +235,8 @@ impl RunContext {
                 tokens,
                 attempts,
                 duration_us: started.elapsed().as_micros() as u64,
+                replayed: false,
+                cache_hit: false,
             };
             if matches!(kind, "agent" | "capability") {
                 self.journal_durable(&event).await?;
@@ -203,6 +249,54 @@ impl RunContext {
         }
         .instrument(span)
         .await
+    }
+
+    /// Journal and return an outcome that did not run: recorded in a source
+    /// journal (`replayed`) or in the run's prompt cache (`cache_hit`).
+    #[expect(clippy::too_many_arguments, reason = "the journal fields of one call")]
+    fn answer_recorded(
+        &self,
+        call_id: &str,
+        kind: &'static str,
+        label: Option<&str>,
+        phase: Option<&str>,
+        fp: &Fingerprint,
+        stored_request: &Value,
+        outcome: Result<Value, CallFailure>,
+        replayed: bool,
+    ) -> CallResult {
+        self.journal_or_trap(&Event::CallStarted {
+            call: call_id,
+            kind,
+            label,
+            phase,
+            fingerprint: fp.as_str(),
+            request: stored_request,
+        })?;
+        {
+            let mut stats = lock(&self.stats);
+            if replayed {
+                stats.counts.replayed += 1;
+            } else {
+                stats.counts.cache_hits += 1;
+            }
+        }
+        let stored_result = outcome.as_ref().ok().map(redacted);
+        self.journal_or_trap(&Event::CallCompleted {
+            call: call_id,
+            kind,
+            label,
+            fingerprint: fp.as_str(),
+            ok: outcome.is_ok(),
+            result: stored_result.as_deref(),
+            error: outcome.as_ref().err(),
+            tokens: 0,
+            attempts: 0,
+            duration_us: 0,
+            replayed,
+            cache_hit: !replayed,
+        })?;
+        Ok(outcome)
     }
 
     /// A permit of the run-wide width semaphore (counted as queued while
@@ -226,7 +320,7 @@ impl RunContext {
         let (Some(env), Some(component)) = (self.exec().cloned(), parent.component) else {
             return Ok(Err(CallFailure::new(CallErrorKind::Failed, "no_component", "branches need the run's component")));
         };
-        let broker = InstanceBroker::child(self.clone(), call_id, Some(component.clone()), parent.depth);
+        let broker = InstanceBroker::child(self.clone(), call_id, Some(component.clone()), parent.depth, parent.replay);
         let input = input.to_string();
         let (answer, output) = exec::call_branch(&env.vm, &component, broker, env.epoch_ms, name, &input).await;
         self.journal_output(Some(call_id), &output);
@@ -266,7 +360,7 @@ impl RunContext {
             Ok(c) => c,
             Err(e) => return fail(e.code().as_str(), e.message().to_owned()),
         };
-        let broker = InstanceBroker::child(self.clone(), call_id, Some(component.clone()), parent.depth + 1);
+        let broker = InstanceBroker::child(self.clone(), call_id, Some(component.clone()), parent.depth + 1, parent.replay);
         let args = args.to_string();
         let (answer, output) = exec::call_run(&env.vm, &component, broker, env.epoch_ms, &args).await;
         self.journal_output(Some(call_id), &output);

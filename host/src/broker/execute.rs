@@ -53,7 +53,7 @@ impl RunContext {
                 Err(e) => return (Err(CallFailure::new(CallErrorKind::Failed, "invalid_schema", e)), 0, 0),
             },
         };
-        let key = format!("{}:{call_id}", self.run_id);
+        let key = self.idempotency_key(call_id);
         let mut tokens = 0u64;
         let mut feedback: Option<String> = None;
         let max_attempts = self.limits.max_schema_retries + 1;
@@ -166,7 +166,7 @@ impl RunContext {
             }
             stats.counts.capability_calls += 1;
         }
-        let key = format!("{}:{call_id}", self.run_id);
+        let key = self.idempotency_key(call_id);
         let call = CapabilityCall { input, label: request.get("label").and_then(Value::as_str), approval_id, idempotency_key: &key };
         let result = cap.handler.call(call).await.map_err(|e| match e {
             CapabilityError::InvalidInput(m) => CallFailure::new(CallErrorKind::Failed, "invalid_input", m),

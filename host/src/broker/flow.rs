@@ -46,6 +46,7 @@ impl InstanceBroker {
     fn begin_composite(&mut self, kind: &str, request: &Value) -> Result<(String, Fingerprint), HostTrap> {
         self.run.count_call()?;
         let id = self.scope.next_id();
+        self.note_divergence(&id, kind, request);
         let fp = Fingerprint::of(kind, request);
         let stored = redacted(request);
         self.run.journal_or_trap(&Event::CallStarted {
@@ -73,6 +74,8 @@ impl InstanceBroker {
             tokens: 0,
             attempts: 1,
             duration_us: t0.elapsed().as_micros() as u64,
+            replayed: false,
+            cache_hit: false,
         })
     }
 
@@ -169,14 +172,18 @@ impl InstanceBroker {
     pub fn submit(&mut self, spec: TaskSpec) -> Result<u64, HostTrap> {
         self.run.count_call()?;
         let id = self.scope.next_id();
+        if self.replaying {
+            self.note_divergence(&id, spec.kind(), &spec.request());
+        }
         let n = self.scope.count();
         let width = self.width();
         let local = self.joins.width.get_or_insert_with(|| Arc::new(Semaphore::new(width))).clone();
         let (run, parent) = (self.run.clone(), self.parent());
         let guard = run.task_guard();
+        let bounded = spec.runs_guest_code();
         let h = self.joins.set.spawn(async move {
             let _guard = guard;
-            let _permit = queued(&run, local).await;
+            let _permit = if bounded { queued(&run, local).await } else { None };
             (n, run.run_call(id, spec, parent).await)
         });
         self.joins.by_task.insert(h.id(), n);
@@ -193,10 +200,31 @@ impl InstanceBroker {
     pub async fn next(&mut self, pending: &[u64]) -> Result<(u64, Slot), HostTrap> {
         let t0 = Instant::now();
         self.run.count_call()?;
+        // On replay, deliver in the recorded order while the recorded call
+        // is among the pending ones.
+        let wanted: Option<u64> = if self.replaying {
+            self.run
+                .replay()
+                .and_then(|idx| idx.delivered(self.scope.parent(), self.delivered))
+                .and_then(|id| id.rsplit('.').next())
+                .and_then(|n| n.parse().ok())
+                .filter(|n| pending.contains(n))
+        } else {
+            None
+        };
         let out = loop {
-            if let Some(&n) = pending.iter().find(|n| self.joins.ready.contains_key(n)) {
+            let ready = match wanted {
+                Some(w) => self.joins.ready.contains_key(&w).then_some(w),
+                None => pending.iter().copied().find(|n| self.joins.ready.contains_key(n)),
+            };
+            if let Some(n) = ready {
                 let slot = self.joins.ready.remove(&n).unwrap_or_else(|| Err(cancelled("lost")));
                 break (n, slot);
+            }
+            if let Some(w) = wanted {
+                if !self.joins.handles.contains_key(&w) && !self.joins.ready.contains_key(&w) {
+                    break (w, Err(cancelled("the recorded call is gone")));
+                }
             }
             if !pending.iter().any(|n| self.joins.handles.contains_key(n)) {
                 let n = pending.first().copied().unwrap_or(0);
@@ -219,6 +247,7 @@ impl InstanceBroker {
             }
         };
         let call = self.scope.id_of(out.0);
+        self.delivered += 1;
         self.run.journal_or_trap(&Event::Delivered { call: &call })?;
         self.add_host_time(t0.elapsed());
         Ok(out)
@@ -267,9 +296,10 @@ async fn run_slots(
         let (run, local, parent) = (run.clone(), local.clone(), parent.clone());
         let id = format!("{call}.{i}");
         let guard = run.task_guard();
+        let bounded = spec.runs_guest_code();
         let h = set.spawn(async move {
             let _guard = guard;
-            let _permit = queued(&run, local).await;
+            let _permit = if bounded { queued(&run, local).await } else { None };
             run.run_call(id, spec, parent).await
         });
         index_of.insert(h.id(), i);

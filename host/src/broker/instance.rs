@@ -45,6 +45,11 @@ pub struct InstanceBroker {
     started: Instant,
     host_time: Duration,
     pub(super) joins: super::flow::Joins,
+    /// Whether calls are still answered from the replay index (until the
+    /// first divergence in this instance).
+    pub(super) replaying: bool,
+    /// How many completions `next` has delivered.
+    pub(super) delivered: usize,
 }
 
 impl std::fmt::Debug for InstanceBroker {
@@ -57,16 +62,25 @@ impl InstanceBroker {
     /// The broker of a run's root instance. `component` is what branch
     /// tasks instantiate.
     pub fn root(run: Arc<RunContext>, component: Option<LoadedComponent>) -> Self {
-        Self::new(run, CallScope::root(), component, 0)
+        let replaying = run.replay().is_some();
+        Self::new(run, CallScope::root(), component, 0, replaying)
     }
 
     /// The broker of a branch or nested workflow started as `parent_call`.
-    pub fn child(run: Arc<RunContext>, parent_call: &str, component: Option<LoadedComponent>, depth: u8) -> Self {
-        Self::new(run, CallScope::child(parent_call), component, depth)
+    pub fn child(
+        run: Arc<RunContext>,
+        parent_call: &str,
+        component: Option<LoadedComponent>,
+        depth: u8,
+        replaying: bool,
+    ) -> Self {
+        Self::new(run, CallScope::child(parent_call), component, depth, replaying)
     }
 
-    fn new(run: Arc<RunContext>, scope: CallScope, component: Option<LoadedComponent>, depth: u8) -> Self {
+    fn new(run: Arc<RunContext>, scope: CallScope, component: Option<LoadedComponent>, depth: u8, replaying: bool) -> Self {
         Self {
+            replaying,
+            delivered: 0,
             run,
             scope,
             component,
@@ -88,7 +102,21 @@ impl InstanceBroker {
     }
 
     pub(super) fn parent(&self) -> Parent {
-        Parent { component: self.component.clone(), depth: self.depth }
+        Parent { component: self.component.clone(), depth: self.depth, replay: self.replaying }
+    }
+
+    /// Before running call `id`: if it diverges from the replay source,
+    /// this instance goes live from here on.
+    pub(super) fn note_divergence(&mut self, id: &str, kind: &str, request: &Value) {
+        if !self.replaying {
+            return;
+        }
+        let fp = super::Fingerprint::of(kind, request);
+        let same = self.run.replay().is_some_and(|idx| idx.lookup(id, &fp) != super::replay::Lookup::Diverged);
+        if !same {
+            tracing::debug!(call = id, "replay diverged; running live from here");
+            self.replaying = false;
+        }
     }
 
     /// Checks made on every epoch tick while this instance runs guest code:
@@ -143,6 +171,9 @@ impl InstanceBroker {
         let t0 = Instant::now();
         self.run.count_call()?;
         let id = self.scope.next_id();
+        if self.replaying {
+            self.note_divergence(&id, spec.kind(), &spec.request());
+        }
         let out = self.run.run_call(id, spec, self.parent()).await;
         self.add_host_time(t0.elapsed());
         out

@@ -115,6 +115,12 @@ pub enum Event<'a> {
         attempts: u32,
         /// Duration in µs.
         duration_us: u64,
+        /// Answered from the source journal of a resume.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        replayed: bool,
+        /// Answered from the run's prompt cache.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        cache_hit: bool,
     },
     /// The guest entered a phase.
     Phase {
@@ -212,7 +218,7 @@ impl Syncer {
         let done = tokio::task::spawn_blocking(move || file.sync_data()).await;
         match done {
             Ok(Ok(())) => {
-                *synced = target.max(seq);
+                *synced = target;
                 Ok(())
             }
             Ok(Err(e)) => Err(crate::error::Error::io("journal sync", e)),

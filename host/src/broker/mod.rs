@@ -33,6 +33,7 @@ pub mod flow;
 pub mod instance;
 pub mod journal;
 pub mod redact;
+pub mod replay;
 pub mod schema;
 
 use crate::agents::{AgentRunner, AgentTypes};
@@ -125,6 +126,9 @@ pub struct RunContext {
     width: Arc<tokio::sync::Semaphore>,
     exec: OnceLock<ExecEnv>,
     tasks: Arc<TaskCount>,
+    replay: OnceLock<Arc<replay::ReplayIndex>>,
+    prompt_cache: Mutex<std::collections::HashMap<String, Value>>,
+    root_run_id: OnceLock<RunId>,
 }
 
 /// Counts the run's spawned tasks so the run can wait until every aborted
@@ -180,7 +184,32 @@ impl RunContext {
             width: Arc::new(tokio::sync::Semaphore::new(width)),
             exec: OnceLock::new(),
             tasks: Arc::new(TaskCount::default()),
+            replay: OnceLock::new(),
+            prompt_cache: Mutex::new(std::collections::HashMap::new()),
+            root_run_id: OnceLock::new(),
         })
+    }
+
+    /// Answer calls from this index where they match (resume, continue).
+    pub fn set_replay(&self, index: replay::ReplayIndex) {
+        let _ = self.replay.set(Arc::new(index));
+    }
+
+    /// The replay index, if this run replays.
+    pub fn replay(&self) -> Option<&Arc<replay::ReplayIndex>> {
+        self.replay.get()
+    }
+
+    /// Set the run id idempotency keys are built from (the first run of a
+    /// resume lineage); defaults to this run's id.
+    pub fn set_root_run_id(&self, id: RunId) {
+        let _ = self.root_run_id.set(id);
+    }
+
+    /// `<root run id>:<call id>`: the same on every retry, resume and
+    /// continuation.
+    pub fn idempotency_key(&self, call_id: &str) -> String {
+        format!("{}:{call_id}", self.root_run_id.get().unwrap_or(&self.run_id))
     }
 
     /// A guard to move into a spawned task.

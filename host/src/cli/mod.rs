@@ -106,8 +106,16 @@ enum ScriptCommand {
 
 #[derive(Debug, Args)]
 struct RunArgs {
-    /// A .wasm component path or a saved script name (`name` or `name@3`).
-    target: String,
+    /// A .wasm component path or a saved script name (`name` or `name@3`);
+    /// optional with --resume-from (the source run's script).
+    target: Option<String>,
+    /// Re-run from the start, answering every call that matches this run's
+    /// journal from it (no agent or capability runs again).
+    #[arg(long, value_name = "RUN_ID")]
+    resume_from: Option<String>,
+    /// Resume even if the component or args changed.
+    #[arg(long)]
+    allow_changed: bool,
     /// Run arguments as JSON.
     #[arg(long, value_name = "JSON")]
     args: Option<String>,
@@ -222,12 +230,32 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
     let config = Config::load(cli.config.as_deref())?;
     match &cli.command {
         Command::Run(args) => {
-            let run_args: Value = match &args.args {
+            let mut run_args: Value = match &args.args {
                 None => Value::Null,
                 Some(text) => serde_json::from_str(text)
                     .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("--args is not valid JSON: {e}")))?,
             };
-            let target = Target::parse(&args.target)?;
+            let resume_from = args.resume_from.as_deref().map(RunId::parse).transpose()?;
+            let target = match (&args.target, &resume_from) {
+                (Some(t), _) => Target::parse(t)?,
+                (None, Some(src)) => {
+                    let (target, source_args) = Hwf::open(resolve_state_dir(cli.state_dir.as_deref(), &config))?
+                        .target_of(src.as_str())?;
+                    if args.args.is_none() {
+                        if source_args.to_string().contains("[REDACTED]") {
+                            return Err(Error::new(
+                                ErrorCode::InvalidArgs,
+                                format!("run {src} had credentials in its args, which were not stored; pass --args again"),
+                            ));
+                        }
+                        run_args = source_args;
+                    }
+                    target
+                }
+                (None, None) => {
+                    return Err(Error::new(ErrorCode::InvalidArgs, "hwf run needs a component path or script name (or --resume-from)"));
+                }
+            };
             let run_id = args.run_id.as_deref().map(RunId::parse).transpose()?;
             let mut limits = config.limits.clone();
             if let Some(v) = args.cpu_limit_ms {
@@ -273,6 +301,8 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             let hwf = open_host(&cli, &config, args.agents.as_ref(), limits)?;
             let mut req = RunRequest::new(target, run_args);
             req.run_id = run_id;
+            req.resume_from = resume_from;
+            req.allow_changed = args.allow_changed;
             let bar = (!args.json && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(progress::Bar::new);
             if let Some(bar) = &bar {
                 req.progress = Some(bar.callback());

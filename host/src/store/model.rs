@@ -85,6 +85,12 @@ pub struct Counts {
     pub failed: u64,
     /// Tokens spent by agent calls.
     pub tokens: u64,
+    /// Calls answered from a source journal (resume) instead of running.
+    #[serde(default)]
+    pub replayed: u64,
+    /// Prompt-agent calls answered from the run's cache.
+    #[serde(default)]
+    pub cache_hits: u64,
 }
 
 /// `runs/<id>/run.json`: the run's current snapshot, replaced atomically.
@@ -125,6 +131,12 @@ pub struct RunSnapshot {
     /// Call counters.
     #[serde(default)]
     pub counts: Counts,
+    /// The run this one resumed from, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resumed_from: Option<RunId>,
+    /// The first run of the resume lineage (idempotency keys use it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root_run_id: Option<RunId>,
     /// In-flight figures while the run executes (absent once it ended).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub live: Option<LiveProgress>,
