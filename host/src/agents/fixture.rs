@@ -149,6 +149,22 @@ impl FixtureRunner {
     }
 }
 
+/// Sleep for `d` with sub-millisecond precision: the async timer (1 ms
+/// ticks, rounded up) covers all but the last 2 ms, a blocking-pool thread
+/// the rest. Fixture delays stand in for real agent latency in benchmarks,
+/// so they should not add a millisecond per call.
+async fn precise_sleep(d: Duration) {
+    let deadline = std::time::Instant::now() + d;
+    let coarse = d.saturating_sub(Duration::from_millis(2));
+    if !coarse.is_zero() {
+        tokio::time::sleep(coarse).await;
+    }
+    let rest = deadline.saturating_duration_since(std::time::Instant::now());
+    if !rest.is_zero() {
+        let _ = tokio::task::spawn_blocking(move || std::thread::sleep(rest)).await;
+    }
+}
+
 fn lookup<'v>(value: &'v Value, path: &[String]) -> Option<&'v Value> {
     let mut cur = value;
     for seg in path {
@@ -177,7 +193,7 @@ impl AgentRunner for FixtureRunner {
             let n = rule.hits.fetch_add(1, Ordering::Relaxed);
             let answer = &rule.answers[n.min(rule.answers.len() - 1)];
             if let Some(ms) = answer.delay_ms {
-                tokio::time::sleep(Duration::from_millis(ms)).await;
+                precise_sleep(Duration::from_millis(ms)).await;
             }
             match (&answer.output, &answer.error) {
                 (Some(output), _) => Ok(AgentReply { output: output.clone(), tokens: answer.tokens.unwrap_or(0) }),

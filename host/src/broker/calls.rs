@@ -180,6 +180,15 @@ impl RunContext {
                     return self.answer_recorded(&call_id, kind, label, phase, &fp, &stored, Ok(v), false);
                 }
             }
+            // Leaf calls wait for the run-wide width before they start (and
+            // before their `call_started` line, so the journal shows what
+            // really ran at once); the permit is freed before the
+            // completion's fsync.
+            let mut permit = match &spec {
+                TaskSpec::Agent(a) if a.invalid.is_none() => self.width_permit().await,
+                TaskSpec::Capability(_) => self.width_permit().await,
+                _ => None,
+            };
             self.journal_or_trap(&Event::CallStarted {
                 call: &call_id,
                 kind,
@@ -196,19 +205,16 @@ impl RunContext {
                 TaskSpec::Agent(req) => match &req.invalid {
                     Some(bad) => (Err(CallFailure::new(CallErrorKind::Failed, "invalid_json", bad)), 0, 0),
                     None => {
-                        let permit = self.width_permit().await;
                         let (o, t, a) = self.execute_agent(&call_id, &req.request).await;
-                        // Free the width before the completion's fsync.
-                        drop(permit);
+                        permit.take();
                         lock(&self.stats).counts.tokens += t;
                         self.write_transcript(&call_id, &req.request, &o, t, a, started.elapsed());
                         (o, t, a)
                     }
                 },
                 TaskSpec::Capability(req) => {
-                    let permit = self.width_permit().await;
                     let o = self.execute_capability(&call_id, &req).await;
-                    drop(permit);
+                    permit.take();
                     (o, 0, 1)
                 }
                 TaskSpec::Branch { name, input } => (self.execute_branch(&call_id, &name, &input, parent).await?, 0, 1),

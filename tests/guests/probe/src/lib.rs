@@ -170,7 +170,7 @@ impl Harness for Probe {
     fn branch(name: &str, input: Value) -> Result<Value> {
         match name {
             "echo" => Ok(input),
-            "slow" => prompt("slow work").label("slow").call(),
+            "slow" => prompt(format!("slow work {}", input["i"])).label("slow").call(),
             "trap" => panic!("branch trapped on purpose"),
             "spin" => {
                 let mut x: u64 = 0;
