@@ -66,6 +66,8 @@ pub enum ErrorCode {
     Io,
     /// A resume whose component or args differ from the source run.
     ResumeMismatch,
+    /// The run parked on a wait (not a failure: exit code 3).
+    Waiting,
     /// A bug in hwf (please report it).
     Internal,
 }
@@ -100,6 +102,7 @@ impl ErrorCode {
         Self::CorruptStore,
         Self::Io,
         Self::ResumeMismatch,
+        Self::Waiting,
         Self::Internal,
     ];
 
@@ -133,6 +136,7 @@ impl ErrorCode {
             Self::CorruptStore => "corrupt_store",
             Self::Io => "io",
             Self::ResumeMismatch => "resume_mismatch",
+            Self::Waiting => "waiting",
             Self::Internal => "internal",
         }
     }
@@ -213,7 +217,7 @@ mod tests {
             "invalid_args invalid_name not_found already_exists invalid_component not_a_component \
              component_too_large forbidden_import missing_export cpu_limit memory_limit stack_overflow \
              timeout limit_calls limit_agent output_limit result_too_large guest_trap guest_exit \
-             harness_error stopped agent_failed invalid_fixture invalid_config corrupt_store io resume_mismatch internal"
+             harness_error stopped agent_failed invalid_fixture invalid_config corrupt_store io resume_mismatch waiting internal"
         );
         for code in ErrorCode::ALL {
             let json = serde_json::to_string(code).expect("serialize");

@@ -47,6 +47,7 @@ pub mod config;
 pub mod control;
 pub mod error;
 pub mod ids;
+pub mod runner;
 pub mod runtime;
 pub mod status;
 pub mod store;

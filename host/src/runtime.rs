@@ -8,7 +8,7 @@ use crate::broker::{redact, Event, ExecEnv, InstanceBroker, Journal, RunContext,
 use crate::capabilities::{Policy, Registry};
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::RunId;
-use crate::store::{now_ms, Counts, ErrorInfo, FileStore, RunSnapshot, RunState, ScriptMeta, ScriptRef};
+use crate::store::{now_ms, Counts, ErrorInfo, FileStore, RunSettings, RunSnapshot, RunState, ScriptMeta, ScriptRef};
 use crate::vm::exec::{call_meta, call_run};
 use crate::broker::replay::ReplayIndex;
 use crate::vm::{Limits, LoadedComponent, Vm};
@@ -135,6 +135,7 @@ pub struct Hwf {
     vm: Arc<Vm>,
     services: Services,
     limits: Limits,
+    settings: RunSettings,
 }
 
 /// Builds an [`Hwf`]; everything but the state dir has a default.
@@ -142,6 +143,8 @@ pub struct Hwf {
 pub struct HwfBuilder {
     state_dir: PathBuf,
     services: Services,
+    agents_fixture: Option<PathBuf>,
+    workspace: Option<PathBuf>,
 }
 
 impl HwfBuilder {
@@ -170,6 +173,17 @@ impl HwfBuilder {
         self.services.agent_types = Arc::new(types);
         self
     }
+    /// Record the fixture file behind the agent runner, so continuations
+    /// (`hwf runner`) can answer agent calls the same way.
+    pub fn agents_fixture(mut self, path: Option<PathBuf>) -> Self {
+        self.agents_fixture = path;
+        self
+    }
+    /// Record the capabilities' workspace, for continuations.
+    pub fn workspace(mut self, path: Option<PathBuf>) -> Self {
+        self.workspace = path;
+        self
+    }
     /// Open the store and start the VM.
     ///
     /// # Errors
@@ -180,7 +194,13 @@ impl HwfBuilder {
         let store = Arc::new(FileStore::open(self.state_dir)?);
         self.services.store = Some(store.clone());
         let limits = self.services.limits.clone();
-        Ok(Hwf { store, vm: Arc::new(Vm::new()?), services: self.services, limits })
+        let settings = RunSettings {
+            limits: limits.clone(),
+            policy: self.services.policy.clone(),
+            agents_fixture: self.agents_fixture.and_then(|p| p.canonicalize().ok()),
+            workspace: self.workspace.and_then(|p| p.canonicalize().ok()),
+        };
+        Ok(Hwf { store, vm: Arc::new(Vm::new()?), services: self.services, limits, settings })
     }
 }
 
@@ -190,7 +210,12 @@ impl std::fmt::Debug for Hwf {
     }
 }
 
-fn read_component(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
+/// Read a component file, refusing non-files and oversized files.
+///
+/// # Errors
+///
+/// `not_found`, `io`, `invalid_args`, `component_too_large`.
+pub fn read_component(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
     let meta = std::fs::metadata(path).map_err(|e| Error::io(format!("component {}", path.display()), e))?;
     if !meta.is_file() {
         return Err(Error::new(ErrorCode::InvalidArgs, format!("{} is not a file", path.display())));
@@ -218,7 +243,12 @@ impl Hwf {
 
     /// A builder over the state directory at `state_dir`.
     pub fn builder(state_dir: impl Into<PathBuf>) -> HwfBuilder {
-        HwfBuilder { state_dir: state_dir.into(), services: Services::new(Arc::new(FixtureRunner::empty())) }
+        HwfBuilder {
+            state_dir: state_dir.into(),
+            services: Services::new(Arc::new(FixtureRunner::empty())),
+            agents_fixture: None,
+            workspace: None,
+        }
     }
 
     /// A host with no agent backend (every agent call fails) and default
@@ -244,6 +274,81 @@ impl Hwf {
     /// The VM, shared (for branch instances in embedder-driven runs).
     pub fn vm_arc(&self) -> Arc<Vm> {
         self.vm.clone()
+    }
+
+    /// The services runs get.
+    pub fn services(&self) -> &Services {
+        &self.services
+    }
+
+    /// Execute a run that already exists (queued, parked, stuck) with the
+    /// given journal writer and replay index.
+    pub(crate) async fn execute_existing(
+        &self,
+        snap: RunSnapshot,
+        journal: Journal,
+        loaded: LoadedComponent,
+        args: &Value,
+        replay: Option<ReplayIndex>,
+        services: Services,
+    ) -> Result<RunOutcome> {
+        self.execute(snap, journal, loaded, args, replay, None, services).await
+    }
+
+    /// Create a queued run (executed later by `hwf runner`). Args with
+    /// credentials are refused: queued args are stored, and nothing
+    /// secret-shaped is stored.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_args` (credentials in args), the loader's codes,
+    /// `already_exists`.
+    pub fn enqueue(&self, req: &RunRequest) -> Result<RunId> {
+        if redact::contains_secret(&req.args) {
+            return Err(Error::new(
+                ErrorCode::InvalidArgs,
+                "background runs store their args, and these contain something credential-shaped; pass secrets through configuration",
+            ));
+        }
+        let (bytes, mut script) = match &req.target {
+            Target::Path(p) => {
+                let p = p.canonicalize().map_err(|e| Error::io(format!("component {}", p.display()), e))?;
+                (read_component(&p, &self.limits)?, ScriptRef { path: Some(p.display().to_string()), ..ScriptRef::default() })
+            }
+            Target::Saved { name, version } => {
+                let meta = self.store.script_meta(name, *version)?;
+                let bytes = self.store.script_bytes(name, meta.version)?;
+                (bytes, ScriptRef { name: Some(name.clone()), version: Some(meta.version), ..ScriptRef::default() })
+            }
+        };
+        let loaded = self.load(&bytes)?;
+        script.digest = loaded.digest;
+        script.language = "wasm".into();
+        let run_id = req.run_id.clone().unwrap_or_else(RunId::generate);
+        self.store.create_run(&run_id)?;
+        let snap = RunSnapshot {
+            run_id: run_id.clone(),
+            state: RunState::Queued,
+            script,
+            args: req.args.clone(),
+            created_at_ms: now_ms(),
+            started_at_ms: None,
+            finished_at_ms: None,
+            phase: None,
+            result: None,
+            result_preview: None,
+            result_path: None,
+            error: None,
+            counts: Counts::default(),
+            settings: Some(self.settings.clone()),
+            waits: Vec::new(),
+            resumed_from: None,
+            root_run_id: None,
+            live: None,
+            pid: None,
+        };
+        self.store.write_snapshot(&snap)?;
+        Ok(run_id)
     }
 
     /// The limits runs get.
@@ -391,6 +496,8 @@ impl Hwf {
             result_path: None,
             error: None,
             counts: Counts::default(),
+            waits: Vec::new(),
+            settings: Some(self.settings.clone()),
             resumed_from: req.resume_from.clone(),
             root_run_id,
             live: None,
@@ -399,7 +506,9 @@ impl Hwf {
         self.store.write_snapshot(&snap)?;
         let journal = Journal::new(self.store.open_journal(&run_id)?, 0);
         let span = tracing::info_span!("run", run_id = %run_id, digest = %loaded.digest);
-        self.execute(snap, journal, loaded, &req.args, replay, req.progress.clone()).instrument(span).await
+        self.execute(snap, journal, loaded, &req.args, replay, req.progress.clone(), self.services.clone())
+            .instrument(span)
+            .await
     }
 
     /// Execute a created run to its end: journal, instantiate, call `run`,
@@ -412,10 +521,24 @@ impl Hwf {
         args: &Value,
         replay: Option<ReplayIndex>,
         progress: Option<ProgressFn>,
+        services: Services,
     ) -> Result<RunOutcome> {
         let run_id = snap.run_id.clone();
         let created = snap.created_at_ms;
-        let ctx = RunContext::new(run_id.clone(), Some(journal), self.services.clone());
+        // One executor per run: an flock the kernel drops if we die.
+        let _lock = self
+            .store
+            .try_lock_run(&run_id)?
+            .ok_or_else(|| Error::new(ErrorCode::AlreadyExists, format!("run {run_id} is being executed by another process")))?;
+        snap.state = RunState::Running;
+        snap.waits.clear();
+        snap.pid = Some(std::process::id());
+        snap.started_at_ms = Some(now_ms());
+        self.store.write_snapshot(&snap)?;
+        let ctx = RunContext::new(run_id.clone(), Some(journal), services);
+        if let Ok(c) = crate::control::Controls::read(&self.store, &run_id) {
+            ctx.apply_controls(&c);
+        }
         if let Some(root) = &snap.root_run_id {
             ctx.set_root_run_id(root.clone());
         }
@@ -457,7 +580,7 @@ impl Hwf {
         };
         snap.counts = ctx.counts();
         snap.phase = ctx.phase();
-        snap.finished_at_ms = Some(now_ms());
+        snap.live = None;
         match outcome {
             Ok(value) => {
                 let mut stored = value.clone();
@@ -473,10 +596,17 @@ impl Hwf {
                 snap.state = RunState::Succeeded;
                 full_result = Some(value);
             }
+            Err(e) if e.code() == ErrorCode::Waiting => {
+                snap.state = RunState::Waiting;
+                snap.waits = ctx.parked().into_iter().collect();
+            }
             Err(e) => {
                 snap.state = if e.code() == ErrorCode::Stopped { RunState::Stopped } else { RunState::Failed };
                 snap.error = Some(ErrorInfo { code: e.code(), message: e.message().to_owned() });
             }
+        }
+        if snap.state.is_terminal() {
+            snap.finished_at_ms = Some(now_ms());
         }
         ctx.journal(&Event::RunCompleted {
             state: snap.state.as_str(),
@@ -496,17 +626,29 @@ impl Hwf {
     fn spawn_progress(&self, ctx: &Arc<RunContext>, snap: &RunSnapshot, cb: Option<ProgressFn>) -> tokio::task::JoinHandle<()> {
         let (ctx, store, mut snap) = (ctx.clone(), self.store.clone(), snap.clone());
         tokio::spawn(async move {
-            let mut tick = tokio::time::interval(std::time::Duration::from_millis(100));
+            let mut tick = tokio::time::interval(std::time::Duration::from_millis(20));
             let mut n = 0u64;
+            let mut controls_len = store.controls_len(ctx.run_id());
             loop {
                 tick.tick().await;
                 n += 1;
+                // Controls from other processes (stop, pause, task_stop).
+                let len = store.controls_len(ctx.run_id());
+                if len != controls_len {
+                    controls_len = len;
+                    if let Ok(c) = crate::control::Controls::read(&store, ctx.run_id()) {
+                        ctx.apply_controls(&c);
+                    }
+                }
+                if n % 5 != 0 {
+                    continue;
+                }
                 let (running, queued) = ctx.in_flight();
                 let p = Progress { phase: ctx.phase(), counts: ctx.counts(), running, queued, elapsed: ctx.elapsed() };
                 if let Some(cb) = &cb {
                     cb(&p);
                 }
-                if n % 5 == 0 {
+                if n % 25 == 0 {
                     snap.phase = p.phase.clone();
                     snap.counts = p.counts;
                     snap.live = Some(crate::store::LiveProgress { running, queued });
@@ -528,7 +670,17 @@ impl Hwf {
         let id = RunId::parse(run_id)?;
         let snap = self.store.read_snapshot(&id)?;
         let journal = self.store.read_journal(&id)?;
-        Ok(crate::status::build_status(&snap, &journal, self.store.root()))
+        let mut status = crate::status::build_status(&snap, &journal, self.store.root());
+        let controls = crate::control::Controls::read(&self.store, &id).unwrap_or_default();
+        status["controls"] = serde_json::to_value(&controls.0).unwrap_or_default();
+        status["retries"] = serde_json::json!(controls.retried_calls());
+        status["stopped_tasks"] = serde_json::json!(controls.stopped_calls());
+        if snap.state == RunState::Running && !self.store.run_locked(&id) {
+            status["state"] = serde_json::json!("stuck");
+        }
+        // Redacted once more: control values and event lines are shown here.
+        crate::broker::redact::redact_value(&mut status);
+        Ok(status)
     }
 
     /// Every run, newest first, one line each.
@@ -538,13 +690,23 @@ impl Hwf {
     /// `io`.
     pub fn overview(&self) -> Result<Value> {
         let mut runs = Vec::new();
+        let mut blocked = Vec::new();
         for id in self.store.run_ids()?.into_iter().rev() {
             match self.store.read_snapshot(&id) {
-                Ok(s) => runs.push(crate::status::summary(&s)),
+                Ok(s) => {
+                    let mut line = crate::status::summary(&s);
+                    if s.state == RunState::Running && !self.store.run_locked(&id) {
+                        line["state"] = serde_json::json!("stuck");
+                    }
+                    for w in &s.waits {
+                        blocked.push(json!({"run_id": id, "wait": w}));
+                    }
+                    runs.push(line);
+                }
                 Err(e) => runs.push(json!({"run_id": id, "state": "unreadable", "error": {"code": e.code(), "message": e.message()}})),
             }
         }
-        Ok(json!({"runs": runs}))
+        Ok(json!({"runs": runs, "waits": blocked}))
     }
 
     /// Saved scripts with their latest version (and all versions when asked).

@@ -16,6 +16,7 @@ pub fn summary(s: &RunSnapshot) -> Value {
         "finished_at_ms": s.finished_at_ms,
         "counts": s.counts,
         "error": s.error,
+        "waits": s.waits,
     })
 }
 
@@ -48,7 +49,7 @@ pub fn build_status(s: &RunSnapshot, journal: &[Value], state_dir: &Path) -> Val
                 if let Some(c) = calls.get_mut(id) {
                     let ok = ev.get("ok").and_then(Value::as_bool).unwrap_or(false);
                     c.insert("state".into(), json!(if ok { "done" } else { "failed" }));
-                    for k in ["duration_us", "tokens", "attempts", "error"] {
+                    for k in ["duration_us", "tokens", "attempts", "error", "replayed", "cache_hit"] {
                         if let Some(v) = ev.get(k) {
                             c.insert(k.into(), v.clone());
                         }
@@ -56,17 +57,27 @@ pub fn build_status(s: &RunSnapshot, journal: &[Value], state_dir: &Path) -> Val
                 }
             }
             "phase" => phases.push(json!({"title": ev.get("title"), "seq": ev.get("seq")})),
+            "wait_started" => {
+                let id = ev.get("call").and_then(Value::as_str).unwrap_or("");
+                if let Some(c) = calls.get_mut(id) {
+                    c.insert("state".into(), json!("waiting"));
+                }
+            }
             "log" => logs += 1,
             _ => {}
         }
     }
     let calls: Vec<Value> = order.into_iter().filter_map(|id| calls.remove(&id).map(Value::Object)).collect();
-    let (mut running, mut done, mut failed) = (0, 0, 0);
+    let (mut running, mut done, mut failed, mut waiting, mut replayed) = (0, 0, 0, 0, 0);
     for c in &calls {
         match c.get("state").and_then(Value::as_str) {
             Some("running") => running += 1,
             Some("done") => done += 1,
+            Some("waiting") => waiting += 1,
             _ => failed += 1,
+        }
+        if c.get("replayed").and_then(Value::as_bool) == Some(true) {
+            replayed += 1;
         }
     }
     let run_dir = state_dir.join("runs").join(s.run_id.as_str());
@@ -88,12 +99,19 @@ pub fn build_status(s: &RunSnapshot, journal: &[Value], state_dir: &Path) -> Val
             "running": running,
             "done": done,
             "failed": failed,
+            "waiting": waiting,
+            "replayed": replayed,
         },
+        "waits": s.waits,
+        "resumed_from": s.resumed_from,
         "calls": calls,
         "phases": phases,
         "log_lines": logs,
+        "last_events": journal.iter().rev().take(5).rev().cloned().collect::<Vec<_>>(),
         "links": {
             "journal": run_dir.join("journal.jsonl").display().to_string(),
+            "controls": run_dir.join("controls.jsonl").display().to_string(),
+            "transcripts": run_dir.join("transcripts").display().to_string(),
             "snapshot": run_dir.join("run.json").display().to_string(),
         },
     })

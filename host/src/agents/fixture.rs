@@ -69,6 +69,9 @@ struct Rule {
 #[derive(Debug, Default)]
 pub struct FixtureRunner {
     rules: Vec<Rule>,
+    /// When set (`$HWF_FIXTURE_LOG`), every answered call appends
+    /// `<idempotency key> <attempt>` here: tests count executions with it.
+    call_log: Option<std::path::PathBuf>,
 }
 
 impl FixtureRunner {
@@ -85,7 +88,10 @@ impl FixtureRunner {
     /// naming the problem when it is malformed.
     pub fn from_file(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(format!("agents file {}", path.display()), e))?;
-        Self::from_json(&text).map_err(|e| Error::new(e.code(), format!("{}: {}", path.display(), e.message())))
+        let mut runner =
+            Self::from_json(&text).map_err(|e| Error::new(e.code(), format!("{}: {}", path.display(), e.message())))?;
+        runner.call_log = std::env::var_os("HWF_FIXTURE_LOG").filter(|v| !v.is_empty()).map(Into::into);
+        Ok(runner)
     }
 
     /// Parse rules from fixture JSON text.
@@ -136,7 +142,7 @@ impl FixtureRunner {
             }
             rules.push(Rule { matcher, prompt_contains, answers, hits: AtomicUsize::new(0) });
         }
-        Ok(Self { rules })
+        Ok(Self { rules, call_log: None })
     }
 
     fn find(&self, request: &Value) -> Option<&Rule> {
@@ -191,6 +197,12 @@ impl AgentRunner for FixtureRunner {
                 return Err(AgentError::Failed(format!("no fixture response for {what}")));
             };
             let n = rule.hits.fetch_add(1, Ordering::Relaxed);
+            if let Some(log) = &self.call_log {
+                use std::io::Write as _;
+                if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
+                    let _ = writeln!(f, "{} {}", call.idempotency_key, call.attempt);
+                }
+            }
             let answer = &rule.answers[n.min(rule.answers.len() - 1)];
             if let Some(ms) = answer.delay_ms {
                 precise_sleep(Duration::from_millis(ms)).await;

@@ -4,7 +4,7 @@
 
 use super::instance::InstanceBroker;
 use super::replay::Lookup;
-use super::{lock, redacted, CallErrorKind, CallFailure, Event, Fingerprint, RunContext};
+use super::{lock, redacted, CallErrorKind, CallFailure, Event, Fingerprint, Interrupt, RunContext};
 use crate::error::ErrorCode;
 use crate::vm::exec::{self, InstanceOutput};
 use crate::vm::limits::HostTrap;
@@ -109,7 +109,9 @@ impl Drop for CompletionGuard<'_> {
             let mut stats = lock(&self.run.stats);
             stats.running = stats.running.saturating_sub(1);
         }
-        if !self.done {
+        // A call that parked the run is not cancelled: it is waiting.
+        let parked = self.run.parked().is_some_and(|w| w.call == self.call);
+        if !self.done && !parked {
             let failure = CallFailure::new(CallErrorKind::Cancelled, "cancelled", "the call was cancelled before it finished");
             let _ = self.run.journal(&Event::CallCompleted {
                 call: self.call,
@@ -200,7 +202,15 @@ impl RunContext {
             lock(&self.stats).running += 1;
             let mut guard = CompletionGuard { run: self, call: &call_id, kind, fingerprint: fp.as_str(), done: false };
             let started = Instant::now();
-            let (outcome, tokens, attempts) = match spec {
+            self.first_started_ms(&call_id);
+            if self.task_stopped(&call_id) {
+                let f = CallFailure::new(CallErrorKind::Cancelled, "task_stopped", "an operator stopped this call");
+                guard.done = true;
+                self.journal_completion(&call_id, kind, label, &fp, &Err(f.clone()), 0, 0, started).await?;
+                return Ok(Err(f));
+            }
+            let leaf = async {
+                Ok::<_, HostTrap>(match spec {
                 TaskSpec::Invalid { failure, .. } => (Err(failure), 0, 0),
                 TaskSpec::Agent(req) => match &req.invalid {
                     Some(bad) => (Err(CallFailure::new(CallErrorKind::Failed, "invalid_json", bad)), 0, 0),
@@ -213,13 +223,27 @@ impl RunContext {
                     }
                 },
                 TaskSpec::Capability(req) => {
-                    let o = self.execute_capability(&call_id, &req).await;
+                    let o = self.execute_capability(&call_id, &req).await?;
                     permit.take();
                     (o, 0, 1)
                 }
                 TaskSpec::Branch { name, input } => (self.execute_branch(&call_id, &name, &input, parent).await?, 0, 1),
                 TaskSpec::Workflow { name, args } => (self.execute_workflow(&call_id, &name, &args, parent).await?, 0, 1),
+                })
             };
+            let (outcome, tokens, attempts) = tokio::select! {
+                r = leaf => r?,
+                i = self.interrupted(&call_id) => match i {
+                    // The guard journals this call as cancelled.
+                    Interrupt::Stop => return Err(HostTrap::new(ErrorCode::Stopped, "the run was stopped")),
+                    Interrupt::TaskStop => {
+                        (Err(CallFailure::new(CallErrorKind::Cancelled, "task_stopped", "an operator stopped this call")), 0, 0)
+                    }
+                },
+            };
+            if self.replay().is_some_and(|i| i.parked(&call_id)) && outcome.is_ok() {
+                self.journal_or_trap(&Event::WaitResolved { call: &call_id })?;
+            }
             if outcome.is_err() {
                 lock(&self.stats).counts.failed += 1;
             }
@@ -228,33 +252,49 @@ impl RunContext {
                     lock(&self.prompt_cache).insert(fp.as_str().to_owned(), v.clone());
                 }
             }
-            let stored_result = outcome.as_ref().ok().map(redacted);
             guard.done = true;
-            let event = Event::CallCompleted {
-                call: &call_id,
-                kind,
-                label,
-                fingerprint: fp.as_str(),
-                ok: outcome.is_ok(),
-                result: stored_result.as_deref(),
-                error: outcome.as_ref().err(),
-                tokens,
-                attempts,
-                duration_us: started.elapsed().as_micros() as u64,
-                replayed: false,
-                cache_hit: false,
-            };
-            if matches!(kind, "agent" | "capability") {
-                self.journal_durable(&event).await?;
-            } else {
-                self.journal_or_trap(&event)?;
-            }
+            self.journal_completion(&call_id, kind, label, &fp, &outcome, tokens, attempts, started).await?;
             drop(guard);
             tracing::debug!(ok = outcome.is_ok(), tokens, attempts, "call completed");
             Ok(outcome)
         }
         .instrument(span)
         .await
+    }
+
+    /// Journal a call's completion (fsync'd for agents and capabilities).
+    #[expect(clippy::too_many_arguments, reason = "the journal fields of one call")]
+    async fn journal_completion(
+        &self,
+        call_id: &str,
+        kind: &'static str,
+        label: Option<&str>,
+        fp: &Fingerprint,
+        outcome: &Result<Value, CallFailure>,
+        tokens: u64,
+        attempts: u32,
+        started: Instant,
+    ) -> Result<(), HostTrap> {
+        let stored_result = outcome.as_ref().ok().map(redacted);
+        let event = Event::CallCompleted {
+            call: call_id,
+            kind,
+            label,
+            fingerprint: fp.as_str(),
+            ok: outcome.is_ok(),
+            result: stored_result.as_deref(),
+            error: outcome.as_ref().err(),
+            tokens,
+            attempts,
+            duration_us: started.elapsed().as_micros() as u64,
+            replayed: false,
+            cache_hit: false,
+        };
+        if matches!(kind, "agent" | "capability") {
+            self.journal_durable(&event).await
+        } else {
+            self.journal_or_trap(&event)
+        }
     }
 
     /// Journal and return an outcome that did not run: recorded in a source

@@ -4,7 +4,10 @@
 
 use super::{lock, redact, schema, CallErrorKind, CallFailure, Event, RunContext};
 use crate::agents::{AgentCall, AgentError};
-use crate::capabilities::{CapabilityCall, CapabilityError};
+use crate::capabilities::policy::ApprovalMode;
+use crate::capabilities::{CapabilityCall, CapabilityError, Durable, WaitRequest};
+use crate::control::Decision;
+use crate::vm::limits::HostTrap;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -147,33 +150,116 @@ impl RunContext {
         }
     }
 
-    /// Policy, capability budget, the handler (with its typed errors), and
-    /// result clean-up.
-    pub(super) async fn execute_capability(&self, call_id: &str, request: &Value) -> Result<Value, CallFailure> {
+    /// Operator decision (approvals), policy, capability budget, the
+    /// handler (with its typed errors), and result clean-up. A call that
+    /// must wait parks the run (the `Err`).
+    pub(super) async fn execute_capability(
+        &self,
+        call_id: &str,
+        request: &Value,
+    ) -> Result<Result<Value, CallFailure>, HostTrap> {
         let name = request.get("name").and_then(Value::as_str).unwrap_or("");
-        let input = request.get("input").unwrap_or(&Value::Null);
+        let mut input = request.get("input").cloned().unwrap_or(Value::Null);
         let approval_id = request.get("approval_id").and_then(Value::as_str);
         let policy = &self.services.policy;
-        let cap = policy.check(name, self.services.capabilities.get(name).map(|c| &**c), input, approval_id)?;
+        let registered = self.services.capabilities.get(name).map(|c| &**c);
+        let durable = CallDurable { run: self, call_id };
+
+        // An operator's decision on this call stands in for an approval id.
+        let decision = if registered.is_some_and(|c| policy.approval_classes.contains(&c.class)) {
+            durable.decision()
+        } else {
+            None
+        };
+        let mut approved = false;
+        if let Some(d) = &decision {
+            match d.decision {
+                Some(Decision::Approve | Decision::Respond) => approved = true,
+                Some(Decision::Edit) => {
+                    approved = true;
+                    input = d.value.clone().unwrap_or(Value::Null);
+                }
+                Some(Decision::Reject) | None => {
+                    return Ok(Err(CallFailure::new(
+                        CallErrorKind::Denied,
+                        "approval_rejected",
+                        format!(
+                            "{name:?} was rejected by {}{}",
+                            d.actor,
+                            d.reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default()
+                        ),
+                    )));
+                }
+            }
+        }
+        let cap = match policy.check(name, registered, &input, approval_id, approved) {
+            Ok(cap) => cap,
+            Err(f) if f.kind == CallErrorKind::ApprovalRequired && policy.on_approval_required == ApprovalMode::Park => {
+                let wait = WaitRequest {
+                    kind: "approval".into(),
+                    summary: format!("approve {name:?}: {}", f.message),
+                    wake_at_ms: None,
+                    detail: serde_json::json!({"capability": name, "input": input, "label": request.get("label")}),
+                };
+                return Err(self.park(call_id, wait));
+            }
+            Err(f) => return Ok(Err(f)),
+        };
         {
             let mut stats = lock(&self.stats);
             if stats.counts.capability_calls >= self.limits.max_capability_calls {
-                return Err(CallFailure::new(
+                return Ok(Err(CallFailure::new(
                     CallErrorKind::BudgetExhausted,
                     "limit_capability",
                     format!("the run may make at most {} capability calls", self.limits.max_capability_calls),
-                ));
+                )));
             }
             stats.counts.capability_calls += 1;
         }
         let key = self.idempotency_key(call_id);
-        let call = CapabilityCall { input, label: request.get("label").and_then(Value::as_str), approval_id, idempotency_key: &key };
-        let result = cap.handler.call(call).await.map_err(|e| match e {
-            CapabilityError::InvalidInput(m) => CallFailure::new(CallErrorKind::Failed, "invalid_input", m),
-            CapabilityError::Failed(m) => CallFailure::new(CallErrorKind::Failed, "capability_failed", m),
-            CapabilityError::TimedOut(m) => CallFailure::new(CallErrorKind::TimedOut, "capability_timeout", m),
-        })?;
-        policy.finish_result(name, result)
+        let call = CapabilityCall {
+            input: &input,
+            label: request.get("label").and_then(Value::as_str),
+            approval_id,
+            idempotency_key: &key,
+            durable: &durable,
+        };
+        let result = match cap.handler.call(call).await {
+            Ok(v) => v,
+            Err(CapabilityError::Park(wait)) => return Err(self.park(call_id, wait)),
+            Err(CapabilityError::InvalidInput(m)) => return Ok(Err(CallFailure::new(CallErrorKind::Failed, "invalid_input", m))),
+            Err(CapabilityError::Failed(m)) => return Ok(Err(CallFailure::new(CallErrorKind::Failed, "capability_failed", m))),
+            Err(CapabilityError::TimedOut(m)) => {
+                return Ok(Err(CallFailure::new(CallErrorKind::TimedOut, "capability_timeout", m)));
+            }
+        };
+        Ok(policy.finish_result(name, result))
+    }
+}
+
+/// The durable context a capability call sees.
+struct CallDurable<'a> {
+    run: &'a RunContext,
+    call_id: &'a str,
+}
+
+impl Durable for CallDurable<'_> {
+    fn call_id(&self) -> &str {
+        self.call_id
+    }
+    fn first_started_ms(&self) -> u64 {
+        self.run.first_started_ms(self.call_id)
+    }
+    fn decision(&self) -> Option<crate::control::Control> {
+        let store = self.run.services.store.as_ref()?;
+        let controls = crate::control::Controls::read(store, &self.run.run_id).ok()?;
+        controls.decision(self.call_id).cloned()
+    }
+    fn events(&self) -> Vec<crate::store::StoredEvent> {
+        self.run.services.store.as_ref().and_then(|s| s.read_events().ok()).unwrap_or_default()
+    }
+    fn now_ms(&self) -> u64 {
+        crate::store::now_ms()
     }
 }
 

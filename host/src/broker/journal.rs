@@ -139,6 +139,23 @@ pub enum Event<'a> {
         /// The line (redacted, clipped).
         message: &'a str,
     },
+    /// A call parked the run.
+    WaitStarted {
+        /// The call (empty for a pause).
+        call: &'a str,
+        /// `event`, `human`, `approval`, `timer`, `pause`.
+        kind: &'a str,
+        /// One line for status.
+        summary: &'a str,
+        /// When a timer resolves.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        wake_at_ms: Option<u64>,
+    },
+    /// A call that had parked the run completed after a continuation.
+    WaitResolved {
+        /// The call.
+        call: &'a str,
+    },
     /// `next` handed a completed call to the guest (replay delivers the
     /// same order).
     Delivered {
@@ -166,13 +183,16 @@ pub enum Event<'a> {
 impl Event<'_> {
     /// Whether this event must be on disk before the run goes on.
     pub fn is_durable(&self) -> bool {
-        matches!(self, Event::CallCompleted { .. } | Event::RunStarted { .. } | Event::RunCompleted { .. })
+        matches!(
+            self,
+            Event::CallCompleted { .. } | Event::RunStarted { .. } | Event::RunCompleted { .. } | Event::WaitStarted { .. }
+        )
     }
 
     /// Whether the writer fsyncs this event inline (run start and end); call
     /// completions are synced by [`Syncer`] instead.
     fn sync_inline(&self) -> bool {
-        matches!(self, Event::RunStarted { .. } | Event::RunCompleted { .. })
+        matches!(self, Event::RunStarted { .. } | Event::RunCompleted { .. } | Event::WaitStarted { .. })
     }
 }
 

@@ -129,6 +129,19 @@ pub struct RunContext {
     replay: OnceLock<Arc<replay::ReplayIndex>>,
     prompt_cache: Mutex<std::collections::HashMap<String, Value>>,
     root_run_id: OnceLock<RunId>,
+    first_seen: Mutex<std::collections::HashMap<String, u64>>,
+    parked: Mutex<Option<crate::store::WaitInfo>>,
+    pause: AtomicBool,
+    task_stops: Mutex<std::collections::HashSet<String>>,
+    controls_tx: tokio::sync::watch::Sender<u64>,
+}
+
+/// Why an in-flight call was interrupted.
+pub(crate) enum Interrupt {
+    /// The run was stopped.
+    Stop,
+    /// This call was stopped (`task_stop`).
+    TaskStop,
 }
 
 /// Counts the run's spawned tasks so the run can wait until every aborted
@@ -187,7 +200,82 @@ impl RunContext {
             replay: OnceLock::new(),
             prompt_cache: Mutex::new(std::collections::HashMap::new()),
             root_run_id: OnceLock::new(),
+            first_seen: Mutex::new(std::collections::HashMap::new()),
+            parked: Mutex::new(None),
+            pause: AtomicBool::new(false),
+            task_stops: Mutex::new(std::collections::HashSet::new()),
+            controls_tx: tokio::sync::watch::Sender::new(0),
         })
+    }
+
+    /// Apply the run's controls: stop, pause, task stops. Called at start
+    /// and whenever `controls.jsonl` changes.
+    pub fn apply_controls(&self, controls: &crate::control::Controls) {
+        if controls.stopped() {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+        self.pause.store(controls.paused(), Ordering::SeqCst);
+        *lock(&self.task_stops) = controls.stopped_calls();
+        self.controls_tx.send_modify(|g| *g += 1);
+    }
+
+    /// Resolves when the run is stopped or `call` is task-stopped.
+    pub(crate) async fn interrupted(&self, call: &str) -> Interrupt {
+        let mut rx = self.controls_tx.subscribe();
+        loop {
+            if self.stop_requested() {
+                return Interrupt::Stop;
+            }
+            if lock(&self.task_stops).contains(call) {
+                return Interrupt::TaskStop;
+            }
+            if rx.changed().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }
+    }
+
+    /// Whether `call` was task-stopped.
+    pub(crate) fn task_stopped(&self, call: &str) -> bool {
+        lock(&self.task_stops).contains(call)
+    }
+
+    /// When `call` first started, across resumes (ms since the epoch).
+    pub fn first_started_ms(&self, call: &str) -> u64 {
+        if let Some(ts) = self.replay().and_then(|i| i.first_started(call)) {
+            return ts;
+        }
+        *lock(&self.first_seen).entry(call.to_owned()).or_insert_with(crate::store::now_ms)
+    }
+
+    /// Record that `call` must wait, journal it, and return the trap that
+    /// parks the run.
+    pub(crate) fn park(&self, call: &str, wait: crate::capabilities::WaitRequest) -> HostTrap {
+        let info = crate::store::WaitInfo {
+            call: call.to_owned(),
+            kind: wait.kind,
+            summary: redact::redact_text(&wait.summary).into_owned(),
+            since_ms: crate::store::now_ms(),
+            wake_at_ms: wait.wake_at_ms,
+            detail: redacted(&wait.detail).into_owned(),
+        };
+        let _ = self.journal(&Event::WaitStarted {
+            call,
+            kind: &info.kind,
+            summary: &info.summary,
+            wake_at_ms: info.wake_at_ms,
+        });
+        let trap = HostTrap::new(ErrorCode::Waiting, format!("waiting: {}", info.summary));
+        let mut parked = lock(&self.parked);
+        if parked.is_none() {
+            *parked = Some(info);
+        }
+        trap
+    }
+
+    /// What the run parked on, if it parked.
+    pub fn parked(&self) -> Option<crate::store::WaitInfo> {
+        lock(&self.parked).clone()
     }
 
     /// Answer calls from this index where they match (resume, continue).
@@ -333,10 +421,20 @@ impl RunContext {
             .map_err(|e| HostTrap::new(e.code(), format!("journal write failed: {}", e.message())))
     }
 
-    /// Count one host call; trap when the run is stopped or over `max_calls`.
+    /// Count one host call; trap when the run is stopped, paused or over
+    /// `max_calls`.
     pub(crate) fn count_call(&self) -> Result<(), HostTrap> {
         if self.stop_requested() {
             return Err(HostTrap::new(ErrorCode::Stopped, "the run was stopped"));
+        }
+        if self.pause.load(Ordering::SeqCst) {
+            let wait = crate::capabilities::WaitRequest {
+                kind: "pause".into(),
+                summary: "paused by an operator".into(),
+                wake_at_ms: None,
+                detail: Value::Null,
+            };
+            return Err(self.park("", wait));
         }
         let mut stats = lock(&self.stats);
         stats.counts.calls += 1;

@@ -41,6 +41,8 @@ pub enum Lookup {
 #[derive(Debug, Default)]
 pub struct ReplayIndex {
     calls: HashMap<String, Recorded>,
+    first_started: HashMap<String, u64>,
+    parked: std::collections::HashSet<String>,
     delivered: HashMap<String, Vec<String>>,
     source_calls: usize,
 }
@@ -54,6 +56,9 @@ impl ReplayIndex {
             let call = e.get("call").and_then(Value::as_str).unwrap_or("");
             match e.get("type").and_then(Value::as_str) {
                 Some("call_started") => {
+                    if let Some(ts) = e.get("ts_ms").and_then(Value::as_u64) {
+                        idx.first_started.entry(call.to_owned()).or_insert(ts);
+                    }
                     let fp = e.get("fingerprint").and_then(Value::as_str).unwrap_or("").to_owned();
                     idx.calls.insert(call.to_owned(), Recorded { fingerprint: fp, outcome: None });
                 }
@@ -77,6 +82,9 @@ impl ReplayIndex {
                             idx.source_calls += 1;
                         }
                     }
+                }
+                Some("wait_started") => {
+                    idx.parked.insert(call.to_owned());
                 }
                 Some("delivered") => {
                     let scope = call.rsplit_once('.').map_or("", |(p, _)| p).to_owned();
@@ -103,6 +111,16 @@ impl ReplayIndex {
     /// whose calls are `<scope>.k` (`""` for the root).
     pub fn delivered(&self, scope: &str, n: usize) -> Option<&str> {
         self.delivered.get(scope).and_then(|v| v.get(n)).map(String::as_str)
+    }
+
+    /// When `call` first started in the source (ms since the epoch).
+    pub fn first_started(&self, call: &str) -> Option<u64> {
+        self.first_started.get(call).copied()
+    }
+
+    /// Whether `call` parked the source run.
+    pub fn parked(&self, call: &str) -> bool {
+        self.parked.contains(call)
     }
 
     /// How many completed agent/capability calls the source holds.

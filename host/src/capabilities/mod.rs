@@ -8,6 +8,7 @@
 //!   workspace directory.
 
 pub mod bash;
+pub mod durable;
 pub mod fs;
 pub mod policy;
 
@@ -46,7 +47,7 @@ impl SideEffect {
 }
 
 /// One capability call as the handler sees it.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct CapabilityCall<'a> {
     /// The input JSON (already checked by policy).
     pub input: &'a Value,
@@ -56,10 +57,48 @@ pub struct CapabilityCall<'a> {
     pub approval_id: Option<&'a str>,
     /// `<root run id>:<call id>`, the same on retries and resumes.
     pub idempotency_key: &'a str,
+    /// The durable context of the call (decisions, events, timers).
+    pub durable: &'a dyn Durable,
+}
+
+impl std::fmt::Debug for CapabilityCall<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CapabilityCall").field("idempotency_key", &self.idempotency_key).finish_non_exhaustive()
+    }
+}
+
+/// What a durable capability can see about its call beyond the input:
+/// when it first started, the operator's decision on it, the event log.
+pub trait Durable: Send + Sync {
+    /// The call id.
+    fn call_id(&self) -> &str;
+    /// When this call first started (ms since the epoch), across resumes.
+    fn first_started_ms(&self) -> u64;
+    /// The operator's last decision on this call, if any.
+    fn decision(&self) -> Option<crate::control::Control>;
+    /// Every external event so far, in version order.
+    fn events(&self) -> Vec<crate::store::StoredEvent>;
+    /// Now, in ms since the epoch.
+    fn now_ms(&self) -> u64;
+}
+
+/// Why a call must park the run, and what resolves it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WaitRequest {
+    /// `event`, `human`, `approval`, `timer`, `pause`.
+    pub kind: String,
+    /// One line for status.
+    pub summary: String,
+    /// When a timer wait resolves (ms since the epoch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wake_at_ms: Option<u64>,
+    /// The predicate or question.
+    #[serde(default)]
+    pub detail: Value,
 }
 
 /// Why a capability call failed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum CapabilityError {
     /// The input is not what the capability accepts (code `invalid_input`).
     #[error("{0}")]
@@ -70,6 +109,9 @@ pub enum CapabilityError {
     /// The capability ran past its timeout (code `capability_timeout`).
     #[error("{0}")]
     TimedOut(String),
+    /// The call cannot finish yet: park the run until the wait resolves.
+    #[error("waiting: {}", .0.summary)]
+    Park(WaitRequest),
 }
 
 /// An async capability handler. Dropping the future cancels the call (and
@@ -121,14 +163,18 @@ impl Registry {
         Self::default()
     }
 
-    /// The built-in adapters (`bash`, `fs.read`, `fs.list`, `fs.write`)
-    /// confined to `workspace`.
+    /// The built-in adapters: `bash`, `fs.read`, `fs.list`, `fs.write`
+    /// (confined to `workspace`) and the durable ones, `events.wait`,
+    /// `human.ask`, `timer.sleep`.
     ///
     /// # Errors
     ///
     /// `io` when the workspace cannot be opened.
     pub fn with_builtins(workspace: &std::path::Path) -> crate::Result<Self> {
         let mut r = Self::new();
+        for cap in durable::capabilities() {
+            r.register(cap)?;
+        }
         let ws = Arc::new(fs::Workspace::open(workspace)?);
         r.register(bash::capability(ws.clone()))?;
         for cap in fs::capabilities(ws) {

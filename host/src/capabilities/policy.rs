@@ -42,6 +42,20 @@ pub struct Policy {
     pub max_result_bytes: u64,
     /// Longest `stdout`/`stderr`/`summary`/`error` string kept, in bytes.
     pub max_stream_bytes: u64,
+    /// What an approval-gated call without a pre-approved id does: `park`
+    /// the run until an operator decides (default), or `deny` at once.
+    pub on_approval_required: ApprovalMode,
+}
+
+/// See [`Policy::on_approval_required`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalMode {
+    /// Park until `decide … approve|reject|edit`.
+    #[default]
+    Park,
+    /// Return `approval-required` to the harness.
+    Deny,
 }
 
 impl Default for Policy {
@@ -54,6 +68,7 @@ impl Default for Policy {
             approved_ids: Vec::new(),
             max_result_bytes: 16 * 1024,
             max_stream_bytes: 8 * 1024,
+            on_approval_required: ApprovalMode::Park,
         }
     }
 }
@@ -84,6 +99,7 @@ impl Policy {
         cap: Option<&'r Capability>,
         input: &Value,
         approval_id: Option<&str>,
+        approved: bool,
     ) -> Result<&'r Capability, CallFailure> {
         let cap = match cap {
             Some(c) if valid_name(name) => c,
@@ -106,7 +122,7 @@ impl Policy {
                 format!("the input of {name:?} contains something credential-shaped; pass secrets through the host's configuration, not the request"),
             ));
         }
-        if self.approval_classes.contains(&cap.class) {
+        if self.approval_classes.contains(&cap.class) && !approved {
             match approval_id {
                 Some(id) if self.approved_ids.iter().any(|a| a == id) => {}
                 Some(id) => {
@@ -193,18 +209,18 @@ mod tests {
         let p = Policy::default();
         let read = cap("fs.read", SideEffect::ReadOnly);
         let bash = cap("bash", SideEffect::ExternalWrite);
-        assert_eq!(code(p.check("nope", None, &json!({}), None)), "unknown_capability");
-        assert_eq!(code(p.check("fs.read", Some(&read), &json!({"path": "a"}), None)), "ok");
-        assert_eq!(code(p.check("bash", Some(&bash), &json!({}), None)), "side_effect_denied");
+        assert_eq!(code(p.check("nope", None, &json!({}), None, false)), "unknown_capability");
+        assert_eq!(code(p.check("fs.read", Some(&read), &json!({"path": "a"}), None, false)), "ok");
+        assert_eq!(code(p.check("bash", Some(&bash), &json!({}), None, false)), "side_effect_denied");
         let p = Policy { allowed_names: vec!["fs.*".into()], ..Policy::default() };
-        assert_eq!(code(p.check("bash", Some(&bash), &json!({}), None)), "capability_denied");
+        assert_eq!(code(p.check("bash", Some(&bash), &json!({}), None, false)), "capability_denied");
         let p = Policy { allowed_classes: vec![SideEffect::ReadOnly, SideEffect::ExternalWrite], approved_ids: vec!["ok-1".into()], ..Policy::default() };
-        assert_eq!(code(p.check("bash", Some(&bash), &json!({"env": {"TOKEN": "x"}}), None)), "credential_in_request");
-        assert_eq!(code(p.check("bash", Some(&bash), &json!({}), None)), "approval_required");
-        assert_eq!(code(p.check("bash", Some(&bash), &json!({}), Some("other"))), "approval_required");
-        assert_eq!(code(p.check("bash", Some(&bash), &json!({}), Some("ok-1"))), "ok");
+        assert_eq!(code(p.check("bash", Some(&bash), &json!({"env": {"TOKEN": "x"}}), None, false)), "credential_in_request");
+        assert_eq!(code(p.check("bash", Some(&bash), &json!({}), None, false)), "approval_required");
+        assert_eq!(code(p.check("bash", Some(&bash), &json!({}), Some("other"), false)), "approval_required");
+        assert_eq!(code(p.check("bash", Some(&bash), &json!({}), Some("ok-1"), false)), "ok");
         let p = Policy { denied_names: vec!["fs.read".into()], ..Policy::default() };
-        assert_eq!(code(p.check("fs.read", Some(&read), &json!({}), None)), "capability_denied");
+        assert_eq!(code(p.check("fs.read", Some(&read), &json!({}), None, false)), "capability_denied");
     }
 
     #[test]

@@ -13,7 +13,7 @@ use hwf_host::agents::{AgentRunner, AgentTypes, FixtureRunner};
 use hwf_host::capabilities::{Registry, SideEffect};
 use hwf_host::config::{resolve_state_dir, Config};
 use hwf_host::ids::RunId;
-use hwf_host::store::RunState;
+use hwf_host::store::{RunState, StoredEvent};
 use hwf_host::{Error, ErrorCode, Hwf, Limits, RunRequest, Target};
 use output::Out;
 use serde_json::Value;
@@ -66,8 +66,146 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Operator controls: pause, resume, stop, task-stop, retry, decide.
+    #[command(subcommand)]
+    Control(ControlCommand),
+    /// External events that `events.wait` calls wait for.
+    #[command(subcommand)]
+    Events(EventsCommand),
+    /// Execute queued runs and continue runs whose waits resolved or whose
+    /// executor died.
+    Runner(RunnerArgs),
     /// Measure hot paths (instantiate, broker round trip, agent call, journal append).
     Bench(crate::bench::BenchArgs),
+}
+
+#[derive(Debug, Args)]
+struct ControlMeta {
+    /// Who is asking (recorded).
+    #[arg(long, default_value = "cli")]
+    actor: String,
+    /// Why (recorded, redacted).
+    #[arg(long)]
+    reason: Option<String>,
+    /// An idempotency id: the same id twice is recorded once.
+    #[arg(long, value_name = "ID")]
+    control_id: Option<String>,
+    /// Print the facade JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+enum ControlCommand {
+    /// Park the run at its next call.
+    Pause {
+        /// Run id.
+        run_id: String,
+        #[command(flatten)]
+        meta: ControlMeta,
+    },
+    /// Let a paused run continue (a runner picks it up).
+    Resume {
+        /// Run id.
+        run_id: String,
+        #[command(flatten)]
+        meta: ControlMeta,
+    },
+    /// Stop the run for good (interrupts it if it is executing).
+    Stop {
+        /// Run id.
+        run_id: String,
+        #[command(flatten)]
+        meta: ControlMeta,
+    },
+    /// Cancel one call (it returns `cancelled`).
+    TaskStop {
+        /// Run id.
+        run_id: String,
+        /// Call id (e.g. `3` or `2.1`).
+        call: String,
+        #[command(flatten)]
+        meta: ControlMeta,
+    },
+    /// Run a failed call live again on the next resume.
+    Retry {
+        /// Run id.
+        run_id: String,
+        /// Call id.
+        call: String,
+        #[command(flatten)]
+        meta: ControlMeta,
+    },
+    /// Decide a parked approval or answer a question.
+    Decide {
+        /// Run id.
+        run_id: String,
+        /// Call id.
+        call: String,
+        /// approve, reject, edit (with --value: the new input) or respond (with --value: the answer).
+        decision: String,
+        /// JSON value for edit / respond.
+        #[arg(long, value_name = "JSON")]
+        value: Option<String>,
+        /// Where the decision came from (e.g. slack).
+        #[arg(long)]
+        channel: Option<String>,
+        /// The message that carried it.
+        #[arg(long)]
+        message_id: Option<String>,
+        #[command(flatten)]
+        meta: ControlMeta,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum EventsCommand {
+    /// Record an event (idempotent by --id).
+    Send {
+        /// Source (e.g. github).
+        #[arg(long)]
+        source: String,
+        /// Type (e.g. pull_request.merged).
+        #[arg(long = "type")]
+        kind: String,
+        /// Event id (generated when absent).
+        #[arg(long)]
+        id: Option<String>,
+        /// Subject (e.g. org/repo#42).
+        #[arg(long)]
+        subject: Option<String>,
+        /// Payload JSON.
+        #[arg(long, value_name = "JSON")]
+        payload: Option<String>,
+        /// Print the facade JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List recorded events.
+    List {
+        /// Print the facade JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Args)]
+struct RunnerArgs {
+    /// One pass, then exit.
+    #[arg(long)]
+    once: bool,
+    /// Exit after this many seconds with nothing to do.
+    #[arg(long, value_name = "SECS")]
+    idle_exit_after: Option<u64>,
+    /// Only this run.
+    #[arg(long = "run", value_name = "RUN_ID")]
+    only: Option<String>,
+    /// Fixture agent file for runs that did not record one.
+    #[arg(long, value_name = "FIXTURE.json")]
+    agents: Option<PathBuf>,
+    /// Print the facade JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -159,6 +297,12 @@ struct RunArgs {
     /// The directory bash and fs.* are confined to (default: current dir).
     #[arg(long, value_name = "DIR")]
     workspace: Option<PathBuf>,
+    /// Queue the run and return its id at once; a runner process executes it.
+    #[arg(long)]
+    background: bool,
+    /// With --background: only queue it (no runner is started).
+    #[arg(long, hide = true)]
+    queue_only: bool,
     /// Print the facade JSON.
     #[arg(long)]
     json: bool,
@@ -180,6 +324,19 @@ pub fn main() -> i32 {
     }
 }
 
+impl ControlCommand {
+    fn meta(&self) -> &ControlMeta {
+        match self {
+            ControlCommand::Pause { meta, .. }
+            | ControlCommand::Resume { meta, .. }
+            | ControlCommand::Stop { meta, .. }
+            | ControlCommand::TaskStop { meta, .. }
+            | ControlCommand::Retry { meta, .. }
+            | ControlCommand::Decide { meta, .. } => meta,
+        }
+    }
+}
+
 impl Command {
     fn wants_json(&self) -> bool {
         match self {
@@ -189,6 +346,9 @@ impl Command {
             | Command::Script(ScriptCommand::List { json, .. })
             | Command::Script(ScriptCommand::Inspect { json, .. }) => *json,
             Command::Bench(_) => true,
+            Command::Control(c) => c.meta().json,
+            Command::Events(EventsCommand::Send { json, .. } | EventsCommand::List { json }) => *json,
+            Command::Runner(r) => r.json,
         }
     }
 }
@@ -211,6 +371,7 @@ fn open_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limit
         Some(path) => Arc::new(FixtureRunner::from_file(path)?),
         None => Arc::new(FixtureRunner::empty()),
     };
+    let fixture_path = agents.or(config.agents.fixture.as_ref()).cloned();
     let cwd = std::env::current_dir().map_err(|e| Error::io("current directory", e))?;
     let workspace = config.capabilities.workspace.clone().unwrap_or_else(|| cwd.clone());
     let types = match &config.agents.type_dirs {
@@ -223,6 +384,8 @@ fn open_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limit
         .policy(config.policy.clone())
         .agent_types(types)
         .limits(limits)
+        .agents_fixture(fixture_path)
+        .workspace(Some(workspace))
         .build()
 }
 
@@ -303,6 +466,17 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             req.run_id = run_id;
             req.resume_from = resume_from;
             req.allow_changed = args.allow_changed;
+            if args.background {
+                if req.resume_from.is_some() {
+                    return Err(Error::new(ErrorCode::InvalidArgs, "--background and --resume-from cannot be combined yet"));
+                }
+                let id = hwf.enqueue(&req)?;
+                if !args.queue_only {
+                    spawn_runner(&cli, &id)?;
+                }
+                out.data(&serde_json::json!({"run_id": id, "state": "queued"}), |_| id.to_string());
+                return Ok(0);
+            }
             let bar = (!args.json && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(progress::Bar::new);
             if let Some(bar) = &bar {
                 req.progress = Some(bar.callback());
@@ -362,6 +536,98 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             }
             Ok(0)
         }
+        Command::Control(cmd) => control(&cli, &config, cmd, out),
+        Command::Events(cmd) => {
+            let hwf = open_host(&cli, &config, None, config.limits.clone())?;
+            match cmd {
+                EventsCommand::Send { source, kind, id, subject, payload, .. } => {
+                    let mut payload: Value = match payload {
+                        None => Value::Null,
+                        Some(p) => serde_json::from_str(p)
+                            .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("--payload is not valid JSON: {e}")))?,
+                    };
+                    hwf_host::broker::redact::redact_value(&mut payload);
+                    let id = id.clone().unwrap_or_else(|| format!("e{}", uuid::Uuid::now_v7().simple()));
+                    hwf_host::ids::validate_name("event id", &id)?;
+                    let event = StoredEvent {
+                        version: 0,
+                        id,
+                        source: source.clone(),
+                        kind: kind.clone(),
+                        subject: subject.clone(),
+                        payload,
+                        ts_ms: hwf_host::store::now_ms(),
+                    };
+                    let (stored, new) = hwf.store().append_event(event)?;
+                    let mut v = serde_json::to_value(&stored).unwrap_or(Value::Null);
+                    v["new"] = Value::Bool(new);
+                    out.data(&v, |_| {
+                        format!("event {} v{}{}", stored.id, stored.version, if new { "" } else { " (already recorded)" })
+                    });
+                }
+                EventsCommand::List { .. } => {
+                    let events = hwf.store().read_events()?;
+                    let v = serde_json::json!({"events": events});
+                    out.data(&v, |v| serde_json::to_string_pretty(v).unwrap_or_default());
+                }
+            }
+            Ok(0)
+        }
+        Command::Runner(args) => {
+            let hwf = open_host(&cli, &config, args.agents.as_ref(), config.limits.clone())?;
+            let only = args.only.as_deref().map(RunId::parse).transpose()?;
+            let mut idle_since = std::time::Instant::now();
+            let mut first = true;
+            let mut total = hwf_host::runner::PassReport::default();
+            loop {
+                let report = hwf.runner_pass(only.as_ref()).await?;
+                if first {
+                    tracing::info!(
+                        queued = report.queued.len(),
+                        waiting = report.waiting.len(),
+                        stuck = report.stuck.len(),
+                        ready = report.ready.len(),
+                        "runner started"
+                    );
+                    if !args.json {
+                        eprintln!(
+                            "hwf runner: {} queued, {} waiting ({} ready), {} stuck",
+                            report.queued.len(),
+                            report.waiting.len() + report.ready.len(),
+                            report.ready.len(),
+                            report.stuck.len()
+                        );
+                    }
+                    first = false;
+                }
+                if !report.executed.is_empty() {
+                    idle_since = std::time::Instant::now();
+                }
+                total.queued.extend(report.queued);
+                total.ready.extend(report.ready);
+                total.stuck.extend(report.stuck);
+                total.stopped.extend(report.stopped);
+                total.executed.extend(report.executed);
+                total.waiting = report.waiting;
+                if args.once {
+                    break;
+                }
+                if args.idle_exit_after.is_some_and(|s| idle_since.elapsed() >= std::time::Duration::from_secs(s)) {
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+            }
+            let v = serde_json::to_value(&total).unwrap_or(Value::Null);
+            out.data(&v, |_| {
+                total
+                    .executed
+                    .iter()
+                    .map(|(id, st)| format!("{id} {}", st.as_str()))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            });
+            Ok(0)
+        }
         Command::Bench(args) => {
             let state = resolve_state_dir(cli.state_dir.as_deref(), &config);
             let report = crate::bench::run(args, &state).await?;
@@ -369,6 +635,71 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             Ok(0)
         }
     }
+}
+
+/// Start a detached `hwf runner --once --run <id>` for a queued run.
+fn spawn_runner(cli: &Cli, id: &RunId) -> Result<(), Error> {
+    let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
+    let mut cmd = std::process::Command::new(exe);
+    if let Some(dir) = &cli.state_dir {
+        cmd.arg("--state-dir").arg(dir);
+    }
+    if let Some(config) = &cli.config {
+        cmd.arg("--config").arg(config);
+    }
+    cmd.args(["runner", "--once", "--json", "--run", id.as_str()])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    cmd.spawn().map_err(|e| Error::io("start the background runner", e))?;
+    Ok(())
+}
+
+/// `hwf control …`.
+fn control(cli: &Cli, config: &Config, cmd: &ControlCommand, out: &Out) -> Result<i32, Error> {
+    use hwf_host::control::{record, Action, Control, Decision};
+    let hwf = Hwf::open(resolve_state_dir(cli.state_dir.as_deref(), config))?;
+    let meta = cmd.meta();
+    let (run_id, action, call) = match cmd {
+        ControlCommand::Pause { run_id, .. } => (run_id, Action::Pause, None),
+        ControlCommand::Resume { run_id, .. } => (run_id, Action::Resume, None),
+        ControlCommand::Stop { run_id, .. } => (run_id, Action::Stop, None),
+        ControlCommand::TaskStop { run_id, call, .. } => (run_id, Action::TaskStop, Some(call)),
+        ControlCommand::Retry { run_id, call, .. } => (run_id, Action::Retry, Some(call)),
+        ControlCommand::Decide { run_id, call, .. } => (run_id, Action::Decide, Some(call)),
+    };
+    let run = RunId::parse(run_id)?;
+    let snap = hwf.store().read_snapshot(&run)?;
+    if snap.state.is_terminal() && action != Action::Retry {
+        return Err(Error::new(ErrorCode::InvalidArgs, format!("run {run} already ended ({})", snap.state.as_str())));
+    }
+    let mut c = Control::new(action, meta.actor.clone());
+    if let Some(id) = &meta.control_id {
+        hwf_host::ids::validate_name("control id", id)?;
+        c.id = id.clone();
+    }
+    c.reason = meta.reason.clone();
+    c.call = call.cloned();
+    if let ControlCommand::Decide { decision, value, channel, message_id, call, .. } = cmd {
+        let d: Decision = serde_json::from_value(Value::String(decision.clone())).map_err(|_| {
+            Error::new(ErrorCode::InvalidArgs, format!("decision {decision:?}: expected approve, reject, edit or respond"))
+        })?;
+        let value: Option<Value> = value
+            .as_deref()
+            .map(serde_json::from_str)
+            .transpose()
+            .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("--value is not valid JSON: {e}")))?;
+        hwf_host::runner::validate_decision(&hwf, &run, call, d, value.as_ref())?;
+        c.decision = Some(d);
+        c.value = value;
+        c.channel = channel.clone().or_else(|| Some("cli".into()));
+        c.message_id = message_id.clone();
+    }
+    let new = record(hwf.store(), &run, c.clone())?;
+    let v = serde_json::json!({"run_id": run, "control": c, "recorded": new});
+    out.data(&v, |_| format!("{} {:?} recorded{}", run, action, if new { "" } else { " (already)" }));
+    Ok(0)
 }
 
 /// Exit code for a finished run.

@@ -57,6 +57,9 @@ impl Out {
             data["result_preview"] = json!(p);
             data["result_path"] = json!(s.result_path);
         }
+        if !s.waits.is_empty() {
+            data["waits"] = json!(s.waits);
+        }
         if self.json {
             let env = match &s.error {
                 None => json!({"success": true, "data": data}),
@@ -65,6 +68,13 @@ impl Out {
             print_stdout(&env.to_string());
         } else {
             match &s.error {
+                None if !s.waits.is_empty() => {
+                    for w in &s.waits {
+                        let call = if w.call.is_empty() { String::new() } else { format!(" (call {})", w.call) };
+                        eprintln!("run {} waiting: {}{call}", s.run_id, w.summary);
+                    }
+                    print_stdout(s.run_id.as_str());
+                }
                 None => {
                     eprintln!("run {} {}", s.run_id, s.state.as_str());
                     let shown = s.result.clone().unwrap_or_else(|| json!(s.result_preview));

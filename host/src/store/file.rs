@@ -39,7 +39,7 @@ impl FileStore {
         std::fs::create_dir_all(&root).map_err(|e| Error::io(format!("state dir {}", root.display()), e))?;
         let dir = Dir::open_ambient_dir(&root, ambient_authority())
             .map_err(|e| Error::io(format!("state dir {}", root.display()), e))?;
-        for sub in ["scripts", "runs", "cache"] {
+        for sub in ["scripts", "runs", "cache", "events"] {
             dir.create_dir_all(sub).map_err(|e| Error::io(format!("state dir {sub}/"), e))?;
         }
         Ok(Self { root, dir })
@@ -288,6 +288,79 @@ impl FileStore {
         Ok(format!("runs/{id}/result.json"))
     }
 
+    /// A run's controls, in order (a torn last line is ignored).
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `corrupt_store`, `io`.
+    pub fn read_controls(&self, id: &RunId) -> Result<Vec<crate::control::Control>> {
+        let dir = self.run_dir(id)?;
+        let text = match dir.read_to_string("controls.jsonl") {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io(format!("run {id} controls"), e)),
+        };
+        let lines = parse_journal(&text).map_err(|line| {
+            Error::new(ErrorCode::CorruptStore, format!("runs/{id}/controls.jsonl: line {line} is not valid JSON"))
+        })?;
+        lines
+            .into_iter()
+            .map(|v| {
+                serde_json::from_value(v)
+                    .map_err(|e| Error::new(ErrorCode::CorruptStore, format!("runs/{id}/controls.jsonl: {e}")))
+            })
+            .collect()
+    }
+
+    /// Size of `controls.jsonl` (0 when absent): a cheap change check.
+    pub fn controls_len(&self, id: &RunId) -> u64 {
+        self.run_dir(id).ok().and_then(|d| d.metadata("controls.jsonl").ok()).map_or(0, |m| m.len())
+    }
+
+    /// Append a control unless one with the same id exists; returns whether
+    /// it was appended.
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `io`.
+    pub fn append_control(&self, id: &RunId, control: &crate::control::Control) -> Result<bool> {
+        let dir = self.run_dir(id)?;
+        let lock = LockFile::acquire(&dir, "controls.lock")?;
+        if self.read_controls(id)?.iter().any(|c| c.id == control.id) {
+            return Ok(false);
+        }
+        let mut line = serde_json::to_vec(control).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        line.push(b'\n');
+        let mut f = dir
+            .open_with("controls.jsonl", OpenOptions::new().create(true).append(true))
+            .map_err(|e| Error::io(format!("run {id} controls"), e))?;
+        f.write_all(&line).map_err(|e| Error::io(format!("run {id} controls"), e))?;
+        f.sync_data().map_err(|e| Error::io(format!("run {id} controls"), e))?;
+        drop(lock);
+        Ok(true)
+    }
+
+    /// Try to take the exclusive execution lock of a run (`runs/<id>/lock`,
+    /// an flock the kernel releases if the holder dies). `None` when another
+    /// process holds it.
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `io`.
+    pub fn try_lock_run(&self, id: &RunId) -> Result<Option<LockFile>> {
+        let dir = self.run_dir(id)?;
+        LockFile::try_acquire(&dir, "lock")
+    }
+
+    /// Whether some process holds the run's execution lock.
+    pub fn run_locked(&self, id: &RunId) -> bool {
+        match self.try_lock_run(id) {
+            Ok(Some(_lock)) => false,
+            Ok(None) => true,
+            Err(_) => false,
+        }
+    }
+
     /// Write `transcripts/<call>.json` of a run.
     ///
     /// # Errors
@@ -309,6 +382,52 @@ impl FileStore {
     /// `io`.
     pub fn run_ids(&self) -> Result<Vec<RunId>> {
         Ok(list_dir_names(&self.dir, "runs")?.into_iter().filter_map(|n| RunId::parse(&n).ok()).collect())
+    }
+
+    // ---- events ---------------------------------------------------------------
+
+    /// Every event, in version order (a torn last line is ignored).
+    ///
+    /// # Errors
+    ///
+    /// `corrupt_store`, `io`.
+    pub fn read_events(&self) -> Result<Vec<super::StoredEvent>> {
+        let text = match self.dir.read_to_string("events/events.jsonl") {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io("events", e)),
+        };
+        let lines = parse_journal(&text)
+            .map_err(|line| Error::new(ErrorCode::CorruptStore, format!("events/events.jsonl: line {line} is not valid JSON")))?;
+        lines
+            .into_iter()
+            .map(|v| serde_json::from_value(v).map_err(|e| Error::new(ErrorCode::CorruptStore, format!("events/events.jsonl: {e}"))))
+            .collect()
+    }
+
+    /// Append an event unless one with its id exists; returns the stored
+    /// event (the existing one for a repeated id) and whether it is new.
+    ///
+    /// # Errors
+    ///
+    /// `io`, `corrupt_store`.
+    pub fn append_event(&self, mut event: super::StoredEvent) -> Result<(super::StoredEvent, bool)> {
+        let dir = self.dir.open_dir("events").map_err(|e| Error::io("events", e))?;
+        let lock = LockFile::acquire(&dir, "lock")?;
+        let existing = self.read_events()?;
+        if let Some(e) = existing.iter().find(|e| e.id == event.id) {
+            return Ok((e.clone(), false));
+        }
+        event.version = existing.last().map_or(1, |e| e.version + 1);
+        let mut line = serde_json::to_vec(&event).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        line.push(b'\n');
+        let mut f = dir
+            .open_with("events.jsonl", OpenOptions::new().create(true).append(true))
+            .map_err(|e| Error::io("events", e))?;
+        f.write_all(&line).map_err(|e| Error::io("events", e))?;
+        f.sync_data().map_err(|e| Error::io("events", e))?;
+        drop(lock);
+        Ok((event, true))
     }
 
     // ---- compile cache ------------------------------------------------------
@@ -373,6 +492,39 @@ pub(crate) fn parse_journal(text: &str) -> std::result::Result<Vec<Value>, usize
         }
     }
     Ok(out)
+}
+
+/// An exclusive advisory lock (flock) on a file; released on drop or when
+/// the process dies.
+#[derive(Debug)]
+pub struct LockFile {
+    _file: std::fs::File,
+}
+
+impl LockFile {
+    fn open(dir: &Dir, name: &str) -> Result<std::fs::File> {
+        let f = dir
+            .open_with(name, OpenOptions::new().create(true).read(true).write(true))
+            .map_err(|e| Error::io(format!("lock {name}"), e))?;
+        Ok(f.into_std())
+    }
+
+    /// Block until the lock is ours.
+    fn acquire(dir: &Dir, name: &str) -> Result<Self> {
+        let file = Self::open(dir, name)?;
+        rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive).map_err(|e| Error::io(format!("lock {name}"), e.into()))?;
+        Ok(Self { _file: file })
+    }
+
+    /// Take the lock if it is free.
+    fn try_acquire(dir: &Dir, name: &str) -> Result<Option<Self>> {
+        let file = Self::open(dir, name)?;
+        match rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
+            Ok(()) => Ok(Some(Self { _file: file })),
+            Err(e) if e == rustix::io::Errno::WOULDBLOCK => Ok(None),
+            Err(e) => Err(Error::io(format!("lock {name}"), e.into())),
+        }
+    }
 }
 
 /// An open, append-only journal file.

@@ -8,5 +8,5 @@
 mod file;
 mod model;
 
-pub use file::{FileStore, JournalFile};
-pub use model::{now_ms, Counts, ErrorInfo, LiveProgress, RunSnapshot, RunState, ScriptMeta, ScriptRef};
+pub use file::{FileStore, JournalFile, LockFile};
+pub use model::{now_ms, Counts, ErrorInfo, LiveProgress, RunSettings, RunSnapshot, RunState, ScriptMeta, ScriptRef, StoredEvent, WaitInfo};

@@ -131,6 +131,12 @@ pub struct RunSnapshot {
     /// Call counters.
     #[serde(default)]
     pub counts: Counts,
+    /// The settings the run was started with (continuations reuse them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings: Option<RunSettings>,
+    /// What a `waiting` run is blocked on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waits: Vec<WaitInfo>,
     /// The run this one resumed from, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resumed_from: Option<RunId>,
@@ -143,6 +149,63 @@ pub struct RunSnapshot {
     /// Process id of the process executing the run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pid: Option<u32>,
+}
+
+/// Per-run settings, kept so a continuation (runner, resume after a wait)
+/// runs under the same policy, limits and agent backend.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunSettings {
+    /// Limits and budgets.
+    pub limits: crate::vm::Limits,
+    /// Capability policy.
+    pub policy: crate::capabilities::Policy,
+    /// The fixture file answering agent calls, if one was used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agents_fixture: Option<std::path::PathBuf>,
+    /// The capabilities' workspace.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<std::path::PathBuf>,
+}
+
+/// An external event in `events/events.jsonl`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredEvent {
+    /// Store-wide version (1, 2, …).
+    pub version: u64,
+    /// Event id (idempotency: the same id is stored once).
+    pub id: String,
+    /// Where it came from (`github`, `ci`, …).
+    pub source: String,
+    /// What happened (`pull_request.merged`, …).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// What it is about (`org/repo#42`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    /// Payload (redacted).
+    #[serde(default)]
+    pub payload: Value,
+    /// When it was recorded.
+    pub ts_ms: u64,
+}
+
+/// A wait a parked run is blocked on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WaitInfo {
+    /// The call that waits (empty for a pause).
+    pub call: String,
+    /// `event`, `human`, `approval`, `timer`, `pause`.
+    pub kind: String,
+    /// One line for status.
+    pub summary: String,
+    /// When the wait began.
+    pub since_ms: u64,
+    /// When a timer resolves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wake_at_ms: Option<u64>,
+    /// The predicate or question.
+    #[serde(default)]
+    pub detail: Value,
 }
 
 /// Calls in flight, refreshed while a run executes.

@@ -75,7 +75,8 @@ impl Limits {
 }
 
 /// A trap raised by the host to end an instance, carrying the code the run
-/// fails with. Recovered from the wasmtime error by downcast.
+/// ends with (`waiting` when it parks). Recovered from the wasmtime error by
+/// downcast.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{code}: {message}")]
 pub struct HostTrap {

@@ -1,0 +1,233 @@
+//! The runner: executes queued runs and continues runs whose waits have
+//! resolved or whose executor died.
+//!
+//! A run is executed by whoever holds its flock (`runs/<id>/lock`); the
+//! kernel drops it when the holder dies, so two runners never execute the
+//! same run, and a run left `running` by a dead process (a crash, `kill -9`)
+//! is *stuck* and is taken over. Continuing a run re-runs its harness from
+//! the start in place (same run id, same journal, same idempotency keys):
+//! every completed call replays from the journal; the call that was in
+//! flight or waiting runs again.
+
+use crate::agents::{AgentRunner, FixtureRunner};
+use crate::broker::replay::ReplayIndex;
+use crate::broker::Journal;
+use crate::capabilities::durable;
+use crate::capabilities::Registry;
+use crate::control::{Controls, Decision};
+use crate::error::{Error, ErrorCode, Result};
+use crate::ids::RunId;
+use crate::runtime::{read_component, Hwf, RunOutcome};
+use crate::store::{now_ms, ErrorInfo, RunSnapshot, RunState};
+use serde_json::{json, Value};
+use std::sync::Arc;
+use tracing::Instrument;
+
+/// What one runner pass found and did.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct PassReport {
+    /// Queued runs found.
+    pub queued: Vec<RunId>,
+    /// Waiting runs whose waits are still open.
+    pub waiting: Vec<RunId>,
+    /// Waiting runs whose waits resolved.
+    pub ready: Vec<RunId>,
+    /// Runs left `running` by a dead executor.
+    pub stuck: Vec<RunId>,
+    /// Runs this pass executed, with the state they ended in.
+    pub executed: Vec<(RunId, RunState)>,
+    /// Runs stopped by an operator while parked.
+    pub stopped: Vec<RunId>,
+}
+
+/// Why a run should (or should not) be picked up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Disposition {
+    /// Queued: run it.
+    Queued,
+    /// Waiting and resolved: continue it.
+    Ready,
+    /// Waiting on something still open.
+    Waiting,
+    /// Left running by a dead executor: continue it.
+    Stuck,
+    /// Executing in a live process.
+    Running,
+    /// Finished.
+    Done,
+    /// Parked, but an operator stopped it.
+    StopRequested,
+}
+
+impl Hwf {
+    /// Classify a run for the runner.
+    pub fn disposition(&self, snap: &RunSnapshot) -> Disposition {
+        let controls = Controls::read(self.store(), &snap.run_id).unwrap_or_default();
+        match snap.state {
+            RunState::Queued if controls.stopped() => Disposition::StopRequested,
+            RunState::Queued => Disposition::Queued,
+            RunState::Running if self.store().run_locked(&snap.run_id) => Disposition::Running,
+            RunState::Running => Disposition::Stuck,
+            RunState::Waiting if controls.stopped() => Disposition::StopRequested,
+            RunState::Waiting if self.waits_resolved(snap, &controls) => Disposition::Ready,
+            RunState::Waiting => Disposition::Waiting,
+            _ => Disposition::Done,
+        }
+    }
+
+    /// Whether every wait of a parked run has resolved.
+    pub fn waits_resolved(&self, snap: &RunSnapshot, controls: &Controls) -> bool {
+        let events = std::cell::OnceCell::new();
+        snap.waits.iter().all(|w| match w.kind.as_str() {
+            "pause" => !controls.paused(),
+            "timer" => w.wake_at_ms.is_none_or(|t| now_ms() >= t),
+            "human" | "approval" => controls.decision(&w.call).is_some(),
+            "event" => events
+                .get_or_init(|| self.store().read_events().unwrap_or_default())
+                .iter()
+                .any(|e| durable::matches(&w.detail, e)),
+            _ => true,
+        })
+    }
+
+    /// One pass over the state dir: execute queued runs, continue ready and
+    /// stuck ones (only `only`, when given).
+    ///
+    /// # Errors
+    ///
+    /// `io` when the runs cannot be listed.
+    pub async fn runner_pass(&self, only: Option<&RunId>) -> Result<PassReport> {
+        let mut report = PassReport::default();
+        let ids = match only {
+            Some(id) => vec![id.clone()],
+            None => self.store().run_ids()?,
+        };
+        for id in ids {
+            let Ok(snap) = self.store().read_snapshot(&id) else { continue };
+            match self.disposition(&snap) {
+                Disposition::Queued => report.queued.push(id.clone()),
+                Disposition::Ready => report.ready.push(id.clone()),
+                Disposition::Stuck => report.stuck.push(id.clone()),
+                Disposition::Waiting => report.waiting.push(id.clone()),
+                Disposition::StopRequested => {
+                    self.finish_stopped(snap)?;
+                    report.stopped.push(id.clone());
+                    continue;
+                }
+                Disposition::Running | Disposition::Done => continue,
+            }
+            if matches!(self.disposition(&snap), Disposition::Waiting) {
+                continue;
+            }
+            match self.continue_run(&id).await {
+                Ok(outcome) => report.executed.push((id, outcome.snapshot.state)),
+                // Another runner took it first: not an error.
+                Err(e) if e.code() == ErrorCode::AlreadyExists => {}
+                Err(e) => {
+                    tracing::warn!(run_id = %id, error = %e, "runner could not continue the run");
+                }
+            }
+        }
+        Ok(report)
+    }
+
+    /// Mark a parked or queued run stopped without running it.
+    fn finish_stopped(&self, mut snap: RunSnapshot) -> Result<()> {
+        let Some(_lock) = self.store().try_lock_run(&snap.run_id)? else { return Ok(()) };
+        snap.state = RunState::Stopped;
+        snap.waits.clear();
+        snap.finished_at_ms = Some(now_ms());
+        snap.error = Some(ErrorInfo { code: ErrorCode::Stopped, message: "the run was stopped by an operator".into() });
+        self.store().write_snapshot(&snap)
+    }
+
+    /// Execute or continue a run in place: queued runs start; parked and
+    /// stuck runs replay their own journal up to where they stopped.
+    ///
+    /// # Errors
+    ///
+    /// `already_exists` when another process holds the run, `not_found`,
+    /// `resume_mismatch` when the component changed, `io`.
+    pub async fn continue_run(&self, id: &RunId) -> Result<RunOutcome> {
+        let snap = self.store().read_snapshot(id)?;
+        if snap.state.is_terminal() {
+            return Err(Error::new(ErrorCode::InvalidArgs, format!("run {id} already ended ({})", snap.state.as_str())));
+        }
+        // Take the lock before reading the journal, so nobody appends to it
+        // meanwhile; execute() re-checks it.
+        let probe = self.store().try_lock_run(id)?;
+        if probe.is_none() {
+            return Err(Error::new(ErrorCode::AlreadyExists, format!("run {id} is being executed by another process")));
+        }
+        let snap = self.store().read_snapshot(id)?;
+        if snap.state.is_terminal() {
+            return Err(Error::new(ErrorCode::AlreadyExists, format!("run {id} already ended")));
+        }
+        let bytes = match (&snap.script.name, &snap.script.path) {
+            (Some(name), _) => {
+                let version = snap.script.version.unwrap_or(0);
+                self.store().script_bytes(name, version)?
+            }
+            (None, Some(path)) => read_component(std::path::Path::new(path), self.limits())?,
+            (None, None) => return Err(Error::new(ErrorCode::CorruptStore, format!("run {id} names no script"))),
+        };
+        let loaded = self.load(&bytes)?;
+        if loaded.digest != snap.script.digest {
+            return Err(Error::new(
+                ErrorCode::ResumeMismatch,
+                format!("the component of run {id} changed on disk since it started"),
+            ));
+        }
+        let events = self.store().read_journal(id)?;
+        let last_seq = events.iter().filter_map(|e| e.get("seq").and_then(Value::as_u64)).max().unwrap_or(0);
+        let controls = Controls::read(self.store(), id).unwrap_or_default();
+        let replay = (snap.state != RunState::Queued).then(|| ReplayIndex::from_journal(&events, &controls.retried_calls()));
+        let journal = Journal::new(self.store().open_journal(id)?, last_seq);
+        let services = self.services_for(&snap)?;
+        let args = snap.args.clone();
+        drop(probe);
+        let span = tracing::info_span!("run", run_id = %id, continued = true);
+        self.execute_existing(snap, journal, loaded, &args, replay, services).instrument(span).await
+    }
+
+    /// The services a continuation runs with: this host's, under the run's
+    /// recorded policy and limits, fixture and workspace.
+    fn services_for(&self, snap: &RunSnapshot) -> Result<crate::broker::Services> {
+        let mut services = self.services().clone();
+        if let Some(settings) = &snap.settings {
+            services.limits = settings.limits.clone();
+            services.policy = settings.policy.clone();
+            if let Some(path) = &settings.agents_fixture {
+                let runner: Arc<dyn AgentRunner> = Arc::new(FixtureRunner::from_file(path)?);
+                services.agents = runner;
+            }
+            if let Some(ws) = &settings.workspace {
+                services.capabilities = Arc::new(Registry::with_builtins(ws)?);
+            }
+        }
+        Ok(services)
+    }
+}
+
+/// A decision answering a parked call, validated against what the call
+/// asked (a `human.ask` question's schema and choices).
+///
+/// # Errors
+///
+/// `invalid_args` naming why the answer does not fit, `not_found` when the
+/// run or call does not exist.
+pub fn validate_decision(hwf: &Hwf, run: &RunId, call: &str, decision: Decision, value: Option<&Value>) -> Result<()> {
+    let events = hwf.store().read_journal(run)?;
+    let started = events
+        .iter()
+        .rev()
+        .find(|e| e.get("type").and_then(Value::as_str) == Some("call_started") && e.get("call").and_then(Value::as_str) == Some(call))
+        .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("run {run} has no call {call}")))?;
+    let request = started.get("request").cloned().unwrap_or(json!({}));
+    if decision == Decision::Respond && request.get("name").and_then(Value::as_str) == Some("human.ask") {
+        let question = request.get("input").cloned().unwrap_or(json!({}));
+        durable::check_answer(&question, value.unwrap_or(&Value::Null))
+            .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("call {call}: {e}")))?;
+    }
+    Ok(())
+}
