@@ -5,6 +5,7 @@
 //! `tests/build.rs`.
 //!
 //! - `common`: the [`common::Ctx`] helper;
+//! - `durable`: resume, crash recovery, waits, controls, the runner;
 //! - `flow`: parallel, pipeline, join sets, lifecycle, bundled harnesses;
 //! - `hello`: the hello harness, journal and status;
 //! - `hostile`: every hostile component and bad input, by error code;
@@ -14,6 +15,7 @@
 
 mod broker;
 mod common;
+mod durable;
 mod flow;
 mod hello;
 mod hostile;

@@ -59,10 +59,22 @@ fn capability_denied_by_name() {
 fn approval_required_without_and_with_a_pre_approved_id() {
     let ctx = Ctx::new();
     let call = json!({"name": "bash", "input": {"argv": ["echo", "hello"]}});
-    assert_error(&cap(&ctx, call.clone(), WRITE), "approval_required", "ApprovalRequired");
+    // Without an approved id the run parks (exit 3) on an approval wait.
+    let mut args = call.clone();
+    args["op"] = json!("cap");
+    let out = ctx.run_json(harnesses::PROBE, &args.to_string(), WRITE);
+    out.expect_code(3);
+    let waits = &out.json()["data"]["waits"];
+    assert_eq!(waits[0]["kind"], "approval", "{waits}");
+    assert_eq!(waits[0]["call"], "1");
+    // In deny mode the harness gets a typed, catchable error instead.
+    let cfg = ctx.write("deny.toml", "[policy]\non_approval_required = \"deny\"\nallowed_classes = [\"read_only\", \"external_write\"]\n");
+    let r = cap(&ctx, call.clone(), &["--config", cfg.to_str().expect("utf8")]);
+    assert_error(&r, "approval_required", "ApprovalRequired");
     let mut with_id = call.clone();
     with_id["approval_id"] = json!("rel-42");
-    assert_error(&cap(&ctx, with_id.clone(), WRITE), "approval_required", "ApprovalRequired");
+    let r = cap(&ctx, with_id.clone(), &["--config", cfg.to_str().expect("utf8")]);
+    assert_error(&r, "approval_required", "ApprovalRequired");
     let r = cap(&ctx, with_id, &["--allow-class", "external_write", "--approval-id", "rel-42"]);
     assert_eq!(r["ok"]["exit_code"], 0, "{r}");
     assert_eq!(r["ok"]["stdout"], "hello\n");
