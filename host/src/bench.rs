@@ -245,7 +245,28 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         .map(|v| v["data"].clone())
         .unwrap_or(Value::Null);
 
-    // 7. Whole `hwf run` of hello, warm cache, as a process.
+    // 7. Resume a finished 1,000-call run with no agent backend (replay).
+    let source = hwf
+        .run(hwf_host::RunRequest::new(
+            hwf_host::Target::Path(args.probe.clone()),
+            json!({"op": "agent", "n": 1000}),
+        ))
+        .await?;
+    let source_id = source.snapshot.run_id.clone();
+    let empty = Hwf::new(tmp.join("state"), Arc::new(FixtureRunner::empty()), Limits::default())?;
+    let mut resumes = Vec::new();
+    for _ in 0..5 {
+        let mut req = hwf_host::RunRequest::new(hwf_host::Target::Path(args.probe.clone()), json!({"op": "agent", "n": 1000}));
+        req.resume_from = Some(source_id.clone());
+        let t = Instant::now();
+        let out = empty.run(req).await?;
+        resumes.push(t.elapsed());
+        if out.snapshot.counts.replayed != 1000 || out.snapshot.counts.agent_calls != 0 {
+            return Err(bench_err("resume", format!("{:?}", out.snapshot.counts)));
+        }
+    }
+
+    // 8. Whole `hwf run` of hello, warm cache, as a process.
     let exe = std::env::current_exe().map_err(|e| bench_err("current exe", e))?;
     let state = tmp.join("cli-state");
     let hello_run = || {
@@ -282,6 +303,7 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         "parallel_50_agents_50ms_width8_ms": {"median": us(fa) / 1000.0, "ideal": 350, "ratio": (fa.as_secs_f64() / 0.350 * 1000.0).round() / 1000.0},
         "parallel_50_branches_50ms_width8_ms": {"median": us(fb) / 1000.0, "ideal": 350, "ratio": (fb.as_secs_f64() / 0.350 * 1000.0).round() / 1000.0},
         "fanout_1000_branches_width64": fanout,
+        "resume_1000_call_run_ms": us(median(resumes)) / 1000.0,
     }))
 }
 

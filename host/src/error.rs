@@ -68,6 +68,10 @@ pub enum ErrorCode {
     ResumeMismatch,
     /// The run parked on a wait (not a failure: exit code 3).
     Waiting,
+    /// A facade request with an unknown or mistyped parameter.
+    InvalidParams,
+    /// A script language this build cannot run.
+    UnsupportedLanguage,
     /// A bug in hwf (please report it).
     Internal,
 }
@@ -103,6 +107,8 @@ impl ErrorCode {
         Self::Io,
         Self::ResumeMismatch,
         Self::Waiting,
+        Self::InvalidParams,
+        Self::UnsupportedLanguage,
         Self::Internal,
     ];
 
@@ -137,6 +143,8 @@ impl ErrorCode {
             Self::Io => "io",
             Self::ResumeMismatch => "resume_mismatch",
             Self::Waiting => "waiting",
+            Self::InvalidParams => "invalid_params",
+            Self::UnsupportedLanguage => "unsupported_language",
             Self::Internal => "internal",
         }
     }
@@ -158,6 +166,8 @@ impl ErrorCode {
                 | Self::InvalidFixture
                 | Self::InvalidConfig
                 | Self::ResumeMismatch
+                | Self::InvalidParams
+                | Self::UnsupportedLanguage
         )
     }
 }
@@ -217,7 +227,7 @@ mod tests {
             "invalid_args invalid_name not_found already_exists invalid_component not_a_component \
              component_too_large forbidden_import missing_export cpu_limit memory_limit stack_overflow \
              timeout limit_calls limit_agent output_limit result_too_large guest_trap guest_exit \
-             harness_error stopped agent_failed invalid_fixture invalid_config corrupt_store io resume_mismatch waiting internal"
+             harness_error stopped agent_failed invalid_fixture invalid_config corrupt_store io resume_mismatch waiting invalid_params unsupported_language internal"
         );
         for code in ErrorCode::ALL {
             let json = serde_json::to_string(code).expect("serialize");

@@ -46,6 +46,7 @@ pub mod capabilities;
 pub mod config;
 pub mod control;
 pub mod error;
+pub mod facade;
 pub mod ids;
 pub mod runner;
 pub mod runtime;

@@ -2,6 +2,7 @@
 
 mod bench;
 mod cli;
+mod mcp;
 
 fn main() {
     std::process::exit(cli::main());

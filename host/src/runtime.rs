@@ -104,12 +104,14 @@ pub struct RunRequest {
     pub resume_from: Option<RunId>,
     /// Resume even when the component or args differ from the source run.
     pub allow_changed: bool,
+    /// Override `max_parallel` for this run.
+    pub max_parallel: Option<u64>,
 }
 
 impl RunRequest {
     /// Run `target` with `args`.
     pub fn new(target: Target, args: Value) -> Self {
-        Self { target, args, run_id: None, progress: None, resume_from: None, allow_changed: false }
+        Self { target, args, run_id: None, progress: None, resume_from: None, allow_changed: false, max_parallel: None }
     }
 }
 
@@ -394,7 +396,16 @@ impl Hwf {
     /// As [`Hwf::inspect_component`], plus `not_found`/`io` for the file.
     pub async fn validate(&self, path: &Path) -> Result<Value> {
         let bytes = read_component(path, &self.limits)?;
-        let (loaded, meta) = self.inspect_component(&bytes).await?;
+        self.validate_bytes(&bytes).await
+    }
+
+    /// Validate component bytes; returns a report.
+    ///
+    /// # Errors
+    ///
+    /// As [`Hwf::inspect_component`].
+    pub async fn validate_bytes(&self, bytes: &[u8]) -> Result<Value> {
+        let (loaded, meta) = self.inspect_component(bytes).await?;
         Ok(json!({"valid": true, "language": "wasm", "digest": loaded.digest, "size": bytes.len(), "imports": loaded.imports, "meta": meta}))
     }
 
@@ -407,7 +418,17 @@ impl Hwf {
     pub async fn save_script(&self, name: &str, path: &Path, replace: bool) -> Result<ScriptMeta> {
         crate::ids::validate_name("script name", name)?;
         let bytes = read_component(path, &self.limits)?;
-        let (loaded, meta) = self.inspect_component(&bytes).await?;
+        self.save_script_bytes(name, &bytes, replace).await
+    }
+
+    /// Save component bytes as a new version of script `name`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Hwf::save_script`].
+    pub async fn save_script_bytes(&self, name: &str, bytes: &[u8], replace: bool) -> Result<ScriptMeta> {
+        crate::ids::validate_name("script name", name)?;
+        let (loaded, meta) = self.inspect_component(bytes).await?;
         let script = ScriptMeta {
             name: name.to_owned(),
             version: 0,
@@ -418,7 +439,7 @@ impl Hwf {
             meta,
             imports: loaded.imports,
         };
-        self.store.save_script(name, &bytes, script, replace)
+        self.store.save_script(name, bytes, script, replace)
     }
 
     /// Run a harness to the end.
@@ -506,7 +527,11 @@ impl Hwf {
         self.store.write_snapshot(&snap)?;
         let journal = Journal::new(self.store.open_journal(&run_id)?, 0);
         let span = tracing::info_span!("run", run_id = %run_id, digest = %loaded.digest);
-        self.execute(snap, journal, loaded, &req.args, replay, req.progress.clone(), self.services.clone())
+        let mut services = self.services.clone();
+        if let Some(n) = req.max_parallel {
+            services.limits.max_parallel = n.clamp(1, crate::vm::limits::MAX_PARALLEL);
+        }
+        self.execute(snap, journal, loaded, &req.args, replay, req.progress.clone(), services)
             .instrument(span)
             .await
     }

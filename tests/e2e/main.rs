@@ -6,6 +6,7 @@
 //!
 //! - `common`: the [`common::Ctx`] helper;
 //! - `durable`: resume, crash recovery, waits, controls, the runner;
+//! - `facade`: every facade action and alias via `hwf facade`, and `hwf mcp`;
 //! - `flow`: parallel, pipeline, join sets, lifecycle, bundled harnesses;
 //! - `hello`: the hello harness, journal and status;
 //! - `hostile`: every hostile component and bad input, by error code;
@@ -16,6 +17,7 @@
 mod broker;
 mod common;
 mod durable;
+mod facade;
 mod flow;
 mod hello;
 mod hostile;

@@ -75,6 +75,21 @@ enum Command {
     /// Execute queued runs and continue runs whose waits resolved or whose
     /// executor died.
     Runner(RunnerArgs),
+    /// One facade call: a JSON request on stdin, the JSON response on stdout.
+    Facade {
+        /// workflow or workflow_control.
+        #[arg(default_value = "workflow")]
+        tool: String,
+        /// Fixture agent file.
+        #[arg(long, value_name = "FIXTURE.json")]
+        agents: Option<PathBuf>,
+    },
+    /// MCP server on stdio: tools `workflow` and `workflow_control`.
+    Mcp {
+        /// Fixture agent file.
+        #[arg(long, value_name = "FIXTURE.json")]
+        agents: Option<PathBuf>,
+    },
     /// Measure hot paths (instantiate, broker round trip, agent call, journal append).
     Bench(crate::bench::BenchArgs),
 }
@@ -345,7 +360,7 @@ impl Command {
             Command::Script(ScriptCommand::Save { json, .. })
             | Command::Script(ScriptCommand::List { json, .. })
             | Command::Script(ScriptCommand::Inspect { json, .. }) => *json,
-            Command::Bench(_) => true,
+            Command::Bench(_) | Command::Facade { .. } | Command::Mcp { .. } => true,
             Command::Control(c) => c.meta().json,
             Command::Events(EventsCommand::Send { json, .. } | EventsCommand::List { json }) => *json,
             Command::Runner(r) => r.json,
@@ -485,7 +500,7 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             if let Some(bar) = bar {
                 bar.finish();
             }
-            Ok(out.run_outcome(&outcome?))
+            Ok(out.run_outcome(&outcome?, hwf.store().root()))
         }
         Command::Status { run_id, .. } => {
             let hwf = open_host(&cli, &config, None, config.limits.clone())?;
@@ -537,6 +552,32 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             Ok(0)
         }
         Command::Control(cmd) => control(&cli, &config, cmd, out),
+        Command::Facade { tool, agents } => {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|e| Error::io("stdin", e))?;
+            let request: Value = if text.trim().is_empty() {
+                Value::Object(Default::default())
+            } else {
+                serde_json::from_str(&text)
+                    .map_err(|e| Error::new(ErrorCode::InvalidParams, format!("the request on stdin is not valid JSON: {e}")))?
+            };
+            let hwf = open_host(&cli, &config, agents.as_ref(), config.limits.clone())?;
+            let opts = facade_options(&cli);
+            let response = match tool.as_str() {
+                "workflow" => hwf_host::facade::workflow(&hwf, &request, &opts).await,
+                "workflow_control" => hwf_host::facade::workflow_control(&hwf, &request).await,
+                other => {
+                    return Err(Error::new(ErrorCode::InvalidArgs, format!("unknown tool {other:?}: expected workflow or workflow_control")));
+                }
+            };
+            out.raw(&response);
+            Ok(if response["success"] == true { 0 } else if response["data"]["state"] == "failed" { 1 } else { 2 })
+        }
+        Command::Mcp { agents } => {
+            let hwf = open_host(&cli, &config, agents.as_ref(), config.limits.clone())?;
+            crate::mcp::serve(hwf, facade_options(&cli)).await?;
+            Ok(0)
+        }
         Command::Events(cmd) => {
             let hwf = open_host(&cli, &config, None, config.limits.clone())?;
             match cmd {
@@ -637,14 +678,27 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
     }
 }
 
+/// Facade options for this invocation: background runs start a runner.
+fn facade_options(cli: &Cli) -> hwf_host::facade::Options {
+    let (state_dir, config) = (cli.state_dir.clone(), cli.config.clone());
+    hwf_host::facade::Options {
+        spawn_runner: Some(Arc::new(move |id: &RunId| spawn_runner_with(state_dir.as_deref(), config.as_deref(), id))),
+        progress: None,
+    }
+}
+
 /// Start a detached `hwf runner --once --run <id>` for a queued run.
 fn spawn_runner(cli: &Cli, id: &RunId) -> Result<(), Error> {
+    spawn_runner_with(cli.state_dir.as_deref(), cli.config.as_deref(), id)
+}
+
+fn spawn_runner_with(state_dir: Option<&std::path::Path>, config: Option<&std::path::Path>, id: &RunId) -> Result<(), Error> {
     let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
     let mut cmd = std::process::Command::new(exe);
-    if let Some(dir) = &cli.state_dir {
+    if let Some(dir) = state_dir {
         cmd.arg("--state-dir").arg(dir);
     }
-    if let Some(config) = &cli.config {
+    if let Some(config) = config {
         cmd.arg("--config").arg(config);
     }
     cmd.args(["runner", "--once", "--json", "--run", id.as_str()])

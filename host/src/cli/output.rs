@@ -25,7 +25,7 @@ impl Out {
     /// and return its exit code.
     pub fn error(&self, e: &Error) -> i32 {
         if self.json {
-            print_stdout(&json!({"success": false, "error": {"code": e.code(), "message": e.message()}}).to_string());
+            print_stdout(&hwf_host::facade::error_envelope(e, None).to_string());
         } else {
             eprintln!("hwf: {e}");
         }
@@ -35,57 +35,43 @@ impl Out {
     /// Print a successful command's data.
     pub fn data(&self, data: &Value, human: impl FnOnce(&Value) -> String) {
         if self.json {
-            print_stdout(&json!({"success": true, "data": data}).to_string());
+            print_stdout(&hwf_host::facade::envelope(Ok(data.clone())).to_string());
         } else {
             print_stdout(&human(data));
         }
     }
 
+    /// Print a raw JSON value (facade responses).
+    pub fn raw(&self, v: &Value) {
+        print_stdout(&v.to_string());
+    }
+
     /// Print a finished run and return the exit code.
-    pub fn run_outcome(&self, o: &RunOutcome) -> i32 {
+    pub fn run_outcome(&self, o: &RunOutcome, state_dir: &std::path::Path) -> i32 {
         let s = &o.snapshot;
         let code = exit_code(s.state);
-        let mut data = json!({
-            "run_id": s.run_id,
-            "state": s.state,
-            "counts": s.counts,
-        });
-        if let Some(r) = &s.result {
-            data["result"] = r.clone();
-        }
-        if let Some(p) = &s.result_preview {
-            data["result_preview"] = json!(p);
-            data["result_path"] = json!(s.result_path);
-        }
-        if !s.waits.is_empty() {
-            data["waits"] = json!(s.waits);
-        }
         if self.json {
-            let env = match &s.error {
-                None => json!({"success": true, "data": data}),
-                Some(err) => json!({"success": false, "error": err, "data": data}),
-            };
-            print_stdout(&env.to_string());
-        } else {
-            match &s.error {
-                None if !s.waits.is_empty() => {
-                    for w in &s.waits {
-                        let call = if w.call.is_empty() { String::new() } else { format!(" (call {})", w.call) };
-                        eprintln!("run {} waiting: {}{call}", s.run_id, w.summary);
-                    }
-                    print_stdout(s.run_id.as_str());
+            print_stdout(&hwf_host::facade::run_envelope(s, state_dir).to_string());
+            return code;
+        }
+        match &s.error {
+            None if !s.waits.is_empty() => {
+                for w in &s.waits {
+                    let call = if w.call.is_empty() { String::new() } else { format!(" (call {})", w.call) };
+                    eprintln!("run {} waiting: {}{call}", s.run_id, w.summary);
                 }
-                None => {
-                    eprintln!("run {} {}", s.run_id, s.state.as_str());
-                    let shown = s.result.clone().unwrap_or_else(|| json!(s.result_preview));
-                    print_stdout(&serde_json::to_string_pretty(&shown).unwrap_or_default());
-                    if let Some(p) = &s.result_path {
-                        eprintln!("(result is large; full result in {p})");
-                    }
+                print_stdout(s.run_id.as_str());
+            }
+            None => {
+                eprintln!("run {} {}", s.run_id, s.state.as_str());
+                let shown = s.result.clone().unwrap_or_else(|| json!(s.result_preview));
+                print_stdout(&serde_json::to_string_pretty(&shown).unwrap_or_default());
+                if let Some(p) = &s.result_path {
+                    eprintln!("(result is large; full result in {})", state_dir.join(p).display());
                 }
-                Some(err) => {
-                    eprintln!("hwf: run {} {}: {}: {}", s.run_id, s.state.as_str(), err.code, err.message);
-                }
+            }
+            Some(err) => {
+                eprintln!("hwf: run {} {}: {}: {}", s.run_id, s.state.as_str(), err.code, err.message);
             }
         }
         code

@@ -39,7 +39,7 @@ impl FileStore {
         std::fs::create_dir_all(&root).map_err(|e| Error::io(format!("state dir {}", root.display()), e))?;
         let dir = Dir::open_ambient_dir(&root, ambient_authority())
             .map_err(|e| Error::io(format!("state dir {}", root.display()), e))?;
-        for sub in ["scripts", "runs", "cache", "events"] {
+        for sub in ["scripts", "runs", "cache", "events", "inline"] {
             dir.create_dir_all(sub).map_err(|e| Error::io(format!("state dir {sub}/"), e))?;
         }
         Ok(Self { root, dir })
@@ -382,6 +382,21 @@ impl FileStore {
     /// `io`.
     pub fn run_ids(&self) -> Result<Vec<RunId>> {
         Ok(list_dir_names(&self.dir, "runs")?.into_iter().filter_map(|n| RunId::parse(&n).ok()).collect())
+    }
+
+    /// Keep component bytes sent inline (facade `script_source`) under
+    /// `inline/<digest>.wasm`; returns the file's path.
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn put_inline(&self, bytes: &[u8]) -> Result<PathBuf> {
+        let name = format!("{}.wasm", blake3::hash(bytes).to_hex());
+        let dir = self.dir.open_dir("inline").map_err(|e| Error::io("inline dir", e))?;
+        if !dir.is_file(&name) {
+            Self::write_atomic(&dir, &name, bytes)?;
+        }
+        Ok(self.root.join("inline").join(name))
     }
 
     // ---- events ---------------------------------------------------------------

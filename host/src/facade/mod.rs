@@ -1,0 +1,358 @@
+//! The facade: one JSON contract for agents and operators, used by the CLI
+//! (`--json`, `hwf facade`), the MCP server (`hwf mcp`) and the Hermes
+//! plugin shim.
+//!
+//! - [`workflow`]: `validate`, `run`, `run_script`, `status`, `catalog`,
+//!   `script_save`, `script_catalog`, `script_inspect`;
+//! - [`workflow_control`]: `overview`, `status`, `pause`, `resume`, `stop`,
+//!   `task_stop`, `retry`, `decide`.
+//!
+//! Responses are `{"success": true, "data": …}` or `{"success": false,
+//! "error": {"code", "message"}}` ([`envelope`]). Parameters are checked by
+//! [`params`] (unknown names and wrong types are refused, Claude-style
+//! aliases accepted); a final result larger than the preview size comes back
+//! as `result_preview` plus `result_path`.
+
+pub mod params;
+
+use crate::control::{self, Action, Control, Decision};
+use crate::error::{Error, ErrorCode, Result};
+use crate::ids::RunId;
+use crate::runtime::{Hwf, RunRequest, Target};
+use crate::store::{RunSnapshot, RunState};
+use base64::Engine as _;
+use params::{Params, CONTROL, WORKFLOW};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// What the facade needs besides the host.
+#[derive(Clone, Default)]
+pub struct Options {
+    /// Starts a runner for a queued run (`background: true`); without it,
+    /// queued runs wait for `hwf runner`.
+    pub spawn_runner: Option<Arc<dyn Fn(&RunId) -> Result<()> + Send + Sync>>,
+    /// Called with live progress while a foreground run executes.
+    pub progress: Option<crate::runtime::ProgressFn>,
+}
+
+impl std::fmt::Debug for Options {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options").finish_non_exhaustive()
+    }
+}
+
+/// Wrap a result in the facade envelope.
+pub fn envelope(result: Result<Value>) -> Value {
+    match result {
+        Ok(data) => json!({"success": true, "data": data}),
+        Err(e) => error_envelope(&e, None),
+    }
+}
+
+/// A failure envelope, with optional data (a failed run's id and state).
+pub fn error_envelope(e: &Error, data: Option<Value>) -> Value {
+    let mut v = json!({"success": false, "error": {"code": e.code(), "message": e.message()}});
+    if let Some(d) = data {
+        v["data"] = d;
+    }
+    v
+}
+
+/// The data of a run's outcome: id, state, counts, result (or preview and
+/// path), waits, error.
+pub fn run_data(s: &RunSnapshot, state_dir: &Path) -> Value {
+    let mut data = json!({"run_id": s.run_id, "state": s.state, "counts": s.counts});
+    if let Some(r) = &s.result {
+        data["result"] = r.clone();
+    }
+    if let Some(p) = &s.result_preview {
+        data["result_preview"] = json!(p);
+        data["result_path"] = json!(s.result_path.as_ref().map(|p| state_dir.join(p).display().to_string()));
+    }
+    if !s.waits.is_empty() {
+        data["waits"] = json!(s.waits);
+    }
+    if let Some(e) = &s.error {
+        data["error"] = json!(e);
+    }
+    data
+}
+
+/// The envelope of a finished (or parked) run: failed and stopped runs are
+/// `success: false` with the run's error and data.
+pub fn run_envelope(s: &RunSnapshot, state_dir: &Path) -> Value {
+    let data = run_data(s, state_dir);
+    match (&s.error, s.state) {
+        (Some(e), RunState::Failed | RunState::Stopped) => {
+            json!({"success": false, "error": {"code": e.code, "message": e.message}, "data": data})
+        }
+        _ => json!({"success": true, "data": data}),
+    }
+}
+
+/// The `workflow` tool.
+pub async fn workflow(hwf: &Hwf, request: &Value, opts: &Options) -> Value {
+    match workflow_inner(hwf, request, opts).await {
+        Ok(v) => v,
+        Err(e) => error_envelope(&e, None),
+    }
+}
+
+/// The `workflow_control` tool.
+pub async fn workflow_control(hwf: &Hwf, request: &Value) -> Value {
+    envelope(control_inner(hwf, request))
+}
+
+/// Script languages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Language {
+    Wasm,
+    Js,
+    Python,
+    Json,
+}
+
+impl Language {
+    fn parse(s: &str) -> Result<Self> {
+        match s {
+            "wasm" | "component" => Ok(Self::Wasm),
+            "js" | "javascript" => Ok(Self::Js),
+            "python" | "py" => Ok(Self::Python),
+            "json" => Ok(Self::Json),
+            other => Err(Error::new(ErrorCode::InvalidParams, format!("language {other:?}: expected wasm, js, python or json"))),
+        }
+    }
+
+    fn of_path(p: &Path) -> Self {
+        match p.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+            Some("js" | "mjs") => Self::Js,
+            Some("py") => Self::Python,
+            Some("json") => Self::Json,
+            _ => Self::Wasm,
+        }
+    }
+
+    fn require_wasm(self) -> Result<()> {
+        match self {
+            Self::Wasm => Ok(()),
+            other => Err(Error::new(
+                ErrorCode::UnsupportedLanguage,
+                format!("{other:?} scripts need the bundled script runtimes, which this build does not include yet; send a wasm component"),
+            )),
+        }
+    }
+}
+
+/// The component bytes a request names: `script_source` (base64 wasm),
+/// `script_path`, or neither.
+fn source_bytes(hwf: &Hwf, p: &Params) -> Result<Option<(Vec<u8>, Language)>> {
+    let declared = p.str("language").map(Language::parse).transpose()?;
+    if p.has("definition") {
+        Language::Json.require_wasm()?;
+    }
+    if let Some(src) = p.str("script_source") {
+        let trimmed = src.trim();
+        let decoded = base64::engine::general_purpose::STANDARD.decode(trimmed).ok();
+        let lang = declared.unwrap_or(match &decoded {
+            Some(b) if b.starts_with(b"\0asm") => Language::Wasm,
+            _ if trimmed.starts_with('{') => Language::Json,
+            _ => Language::Js,
+        });
+        lang.require_wasm()?;
+        let bytes = decoded.ok_or_else(|| {
+            Error::new(ErrorCode::InvalidParams, "script_source of a wasm component must be base64")
+        })?;
+        return Ok(Some((bytes, lang)));
+    }
+    if let Some(path) = p.str("script_path") {
+        let path = PathBuf::from(path);
+        let lang = declared.unwrap_or_else(|| Language::of_path(&path));
+        lang.require_wasm()?;
+        return Ok(Some((crate::runtime::read_component(&path, hwf.limits())?, lang)));
+    }
+    Ok(None)
+}
+
+fn infer_action(p: &Params) -> Result<&'static str> {
+    if p.has("script_source") || p.has("script_path") || p.has("script_name") || p.has("definition") {
+        return Ok("run_script");
+    }
+    if p.has("resume_from_run_id") {
+        return Ok("run_script");
+    }
+    if p.has("run_id") {
+        return Ok("status");
+    }
+    Err(Error::new(ErrorCode::InvalidParams, "no action: give \"action\", or a script to run (script, scriptPath or name)"))
+}
+
+async fn workflow_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Value> {
+    let p = Params::parse(request, WORKFLOW)?;
+    let action = match p.str("action") {
+        Some(a) => a.to_owned(),
+        None => infer_action(&p)?.to_owned(),
+    };
+    let ok = |data: Value| Ok(json!({"success": true, "data": data}));
+    match action.as_str() {
+        "validate" => {
+            let (bytes, _) = source_bytes(hwf, &p)?.ok_or_else(|| {
+                Error::new(ErrorCode::InvalidParams, "validate needs script_source or script_path")
+            })?;
+            ok(hwf.validate_bytes(&bytes).await?)
+        }
+        "run" | "run_script" => run_script(hwf, &p, opts).await,
+        "status" => ok(hwf.status(p.req_str("run_id", "status")?)?),
+        "catalog" => {
+            let caps: Vec<Value> = hwf
+                .services()
+                .capabilities
+                .iter()
+                .map(|c| json!({"name": c.name, "class": c.class, "description": c.description}))
+                .collect();
+            let policy = &hwf.services().policy;
+            ok(json!({
+                "capabilities": caps,
+                "policy": {"allowed_classes": policy.allowed_classes, "approval_classes": policy.approval_classes},
+                "scripts": hwf.script_list(false)?["scripts"],
+                "languages": ["wasm"],
+            }))
+        }
+        "script_save" => {
+            let name = p.req_str("script_name", "script_save")?;
+            let (bytes, _) = source_bytes(hwf, &p)?.ok_or_else(|| {
+                Error::new(ErrorCode::InvalidParams, "script_save needs script_source or script_path")
+            })?;
+            let meta = hwf.save_script_bytes(name, &bytes, p.flag("replace")).await?;
+            ok(serde_json::to_value(meta).unwrap_or(Value::Null))
+        }
+        "script_catalog" => ok(hwf.script_list(p.flag("include_versions"))?),
+        "script_inspect" => {
+            let name = p.req_str("script_name", "script_inspect")?;
+            let version = p.uint("script_version").map(|v| v as u32);
+            let mut v = hwf.script_inspect(name, version)?;
+            if p.flag("include_source") {
+                let ver = v["version"].as_u64().unwrap_or(0) as u32;
+                let bytes = hwf.store().script_bytes(name, ver)?;
+                v["source_base64"] = json!(base64::engine::general_purpose::STANDARD.encode(bytes));
+            }
+            ok(v)
+        }
+        other => Err(Error::new(
+            ErrorCode::InvalidParams,
+            format!("unknown workflow action {other:?}: expected validate, run, run_script, status, catalog, script_save, script_catalog or script_inspect"),
+        )),
+    }
+}
+
+async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
+    let resume_from = p.str("resume_from_run_id").map(RunId::parse).transpose()?;
+    let mut args = p.get("script_args").or_else(|| p.get("inputs")).cloned().unwrap_or(Value::Null);
+    let target = if let Some(name) = p.str("script_name") {
+        crate::ids::validate_name("script name", name)?;
+        Target::Saved { name: name.to_owned(), version: p.uint("script_version").map(|v| v as u32) }
+    } else if let Some((bytes, _)) = source_bytes(hwf, p)? {
+        Target::Path(hwf.store().put_inline(&bytes)?)
+    } else if let Some(src) = &resume_from {
+        let (t, source_args) = hwf.target_of(src.as_str())?;
+        if args.is_null() {
+            args = source_args;
+        }
+        t
+    } else {
+        return Err(Error::new(ErrorCode::InvalidParams, "run_script needs script_name, script_source or script_path"));
+    };
+    let mut req = RunRequest::new(target, args);
+    req.run_id = p.str("run_id").map(RunId::parse).transpose()?;
+    req.resume_from = resume_from;
+    req.allow_changed = p.flag("allow_changed");
+    if let Some(n) = p.uint("max_parallel") {
+        if !(1..=crate::vm::limits::MAX_PARALLEL).contains(&n) {
+            return Err(Error::new(ErrorCode::InvalidParams, format!("max_parallel {n}: expected 1 to 64")));
+        }
+        req.max_parallel = Some(n);
+    }
+    if p.flag("background") {
+        let id = hwf.enqueue(&req)?;
+        if let Some(spawn) = &opts.spawn_runner {
+            spawn(&id)?;
+        }
+        return Ok(json!({"success": true, "data": {"run_id": id, "state": "queued"}}));
+    }
+    req.progress = opts.progress.clone();
+    let outcome = hwf.run(req).await?;
+    Ok(run_envelope(&outcome.snapshot, hwf.store().root()))
+}
+
+fn control_inner(hwf: &Hwf, request: &Value) -> Result<Value> {
+    let p = Params::parse(request, CONTROL)?;
+    let action = match p.str("action") {
+        Some(a) => a,
+        None if p.has("run_id") => "status",
+        None => "overview",
+    };
+    let act = match action {
+        "overview" => return hwf.overview(),
+        "status" => return hwf.status(p.req_str("run_id", "status")?),
+        "pause" => Action::Pause,
+        "resume" => Action::Resume,
+        "stop" => Action::Stop,
+        "task_stop" => Action::TaskStop,
+        "retry" => Action::Retry,
+        "decide" => Action::Decide,
+        other => {
+            return Err(Error::new(
+                ErrorCode::InvalidParams,
+                format!("unknown workflow_control action {other:?}: expected overview, status, pause, resume, stop, task_stop, retry or decide"),
+            ));
+        }
+    };
+    let run = RunId::parse(p.req_str("run_id", action)?)?;
+    let snap = hwf.store().read_snapshot(&run)?;
+    if snap.state.is_terminal() && act != Action::Retry {
+        return Err(Error::new(ErrorCode::InvalidArgs, format!("run {run} already ended ({})", snap.state.as_str())));
+    }
+    let mut c = Control::new(act, p.str("actor").unwrap_or("agent"));
+    if let Some(id) = p.str("control_id") {
+        crate::ids::validate_name("control id", id)?;
+        c.id = id.to_owned();
+    }
+    c.reason = p.str("reason").map(str::to_owned);
+    if matches!(act, Action::TaskStop | Action::Retry | Action::Decide) {
+        c.call = Some(p.req_str("call", action)?.to_owned());
+    }
+    if act == Action::Decide {
+        let d: Decision = serde_json::from_value(json!(p.req_str("decision", "decide")?)).map_err(|_| {
+            Error::new(ErrorCode::InvalidParams, "parameter \"decision\" must be approve, reject, edit or respond")
+        })?;
+        let value = match d {
+            Decision::Edit => p.get("input").or_else(|| p.get("value")).cloned(),
+            _ => p.get("value").or_else(|| p.get("input")).cloned(),
+        };
+        let call = c.call.clone().unwrap_or_default();
+        crate::runner::validate_decision(hwf, &run, &call, d, value.as_ref())?;
+        c.decision = Some(d);
+        c.value = value;
+        c.channel = Some(p.str("channel").unwrap_or("facade").to_owned());
+        c.message_id = p.str("message_id").map(str::to_owned);
+    }
+    let new = control::record(hwf.store(), &run, c.clone())?;
+    Ok(json!({"run_id": run, "control": c, "recorded": new}))
+}
+
+/// The tools the MCP server and plugin expose: (name, description, input
+/// schema).
+pub fn tools() -> Vec<(&'static str, &'static str, Value)> {
+    vec![
+        (
+            "workflow",
+            "Run, validate, save and inspect hwf workflows (sandboxed WebAssembly harnesses). Pass a saved script `name`, a `scriptPath`, or `script_source` (base64 wasm) with `args`; or action=status with run_id.",
+            params::schema(WORKFLOW, &[]),
+        ),
+        (
+            "workflow_control",
+            "Operate hwf runs: overview, status, pause, resume, stop, task_stop, retry, decide (approve/reject/edit/respond a parked call).",
+            params::schema(CONTROL, &[]),
+        ),
+    ]
+}

@@ -1,0 +1,217 @@
+//! Request parameters: the table of names, aliases and types of the
+//! `workflow` and `workflow_control` tools, checked before anything runs.
+//! Unknown names and wrong types are refused with the parameter named.
+
+use crate::error::{Error, ErrorCode, Result};
+use serde_json::{Map, Value};
+
+/// The JSON type a parameter takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A string.
+    Str,
+    /// A whole number ≥ 0.
+    UInt,
+    /// true / false.
+    Bool,
+    /// A JSON object.
+    Object,
+    /// Anything.
+    Any,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Str => "a string",
+            Kind::UInt => "a whole number",
+            Kind::Bool => "a boolean",
+            Kind::Object => "an object",
+            Kind::Any => "any JSON value",
+        }
+    }
+
+    fn accepts(self, v: &Value) -> bool {
+        match self {
+            Kind::Str => v.is_string(),
+            Kind::UInt => v.as_u64().is_some(),
+            Kind::Bool => v.is_boolean(),
+            Kind::Object => v.is_object(),
+            Kind::Any => true,
+        }
+    }
+
+    /// JSON Schema type for tool schemas.
+    pub fn schema(self) -> Value {
+        match self {
+            Kind::Str => serde_json::json!({"type": "string"}),
+            Kind::UInt => serde_json::json!({"type": "integer", "minimum": 0}),
+            Kind::Bool => serde_json::json!({"type": "boolean"}),
+            Kind::Object => serde_json::json!({"type": "object"}),
+            Kind::Any => serde_json::json!({}),
+        }
+    }
+}
+
+/// One parameter: canonical name, aliases, type, description.
+#[derive(Debug, Clone, Copy)]
+pub struct Param {
+    /// Canonical name.
+    pub name: &'static str,
+    /// Other accepted names (Claude-style).
+    pub aliases: &'static [&'static str],
+    /// Type.
+    pub kind: Kind,
+    /// What it is for.
+    pub doc: &'static str,
+}
+
+const fn p(name: &'static str, aliases: &'static [&'static str], kind: Kind, doc: &'static str) -> Param {
+    Param { name, aliases, kind, doc }
+}
+
+/// `workflow` parameters.
+pub const WORKFLOW: &[Param] = &[
+    p("action", &[], Kind::Str, "validate | run | run_script | status | catalog | script_save | script_catalog | script_inspect (inferred when absent)"),
+    p("script_source", &["script"], Kind::Str, "script text, or base64 of a .wasm component"),
+    p("script_path", &["scriptPath"], Kind::Str, "path of a .wasm component (or script file)"),
+    p("script_name", &["name"], Kind::Str, "saved script name"),
+    p("script_version", &[], Kind::UInt, "saved script version (latest when absent)"),
+    p("script_args", &["args"], Kind::Any, "run arguments (JSON)"),
+    p("language", &[], Kind::Str, "wasm | js | python | json (inferred when absent)"),
+    p("definition", &[], Kind::Object, "a declarative JSON workflow definition"),
+    p("inputs", &[], Kind::Object, "inputs of a JSON workflow"),
+    p("run_id", &[], Kind::Str, "run id (status), or the id to give a new run"),
+    p("replace", &[], Kind::Bool, "script_save: add a version to an existing name"),
+    p("include_versions", &[], Kind::Bool, "script_catalog: list every version"),
+    p("include_source", &[], Kind::Bool, "script_inspect: include the source (base64 for wasm)"),
+    p("max_parallel", &[], Kind::UInt, "tasks in flight per parallel call (1-64)"),
+    p("background", &[], Kind::Bool, "run_script: queue it and return the run id at once"),
+    p("resume_from_run_id", &["resumeFromRunId"], Kind::Str, "replay this run's journal"),
+    p("allow_changed", &[], Kind::Bool, "resume even if the component or args changed"),
+];
+
+/// `workflow_control` parameters.
+pub const CONTROL: &[Param] = &[
+    p("action", &[], Kind::Str, "overview | status | pause | resume | stop | task_stop | retry | decide"),
+    p("run_id", &["runId"], Kind::Str, "the run"),
+    p("call", &["call_ref", "task_id"], Kind::Str, "the call (task_stop, retry, decide)"),
+    p("decision", &[], Kind::Str, "approve | reject | edit | respond"),
+    p("input", &[], Kind::Any, "decide edit: the new input"),
+    p("value", &[], Kind::Any, "decide respond: the answer"),
+    p("actor", &[], Kind::Str, "who decides (recorded)"),
+    p("reason", &[], Kind::Str, "why (recorded)"),
+    p("channel", &[], Kind::Str, "where the decision came from"),
+    p("message_id", &[], Kind::Str, "the message that carried it"),
+    p("control_id", &[], Kind::Str, "idempotency id"),
+];
+
+/// Parsed parameters: canonical name → value.
+#[derive(Debug, Clone, Default)]
+pub struct Params(Map<String, Value>);
+
+impl Params {
+    /// Check a request object against a table.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_params` naming an unknown parameter, a wrong type, or a
+    /// parameter given twice (name and alias).
+    pub fn parse(request: &Value, table: &[Param]) -> Result<Self> {
+        let obj = match request {
+            Value::Object(o) => o,
+            Value::Null => return Ok(Self::default()),
+            _ => return Err(Error::new(ErrorCode::InvalidParams, "the request must be a JSON object")),
+        };
+        let mut out = Map::new();
+        for (key, value) in obj {
+            let param = table
+                .iter()
+                .find(|p| p.name == key || p.aliases.contains(&key.as_str()))
+                .ok_or_else(|| Error::new(ErrorCode::InvalidParams, format!("unknown parameter {key:?}")))?;
+            if value.is_null() {
+                continue;
+            }
+            if !param.kind.accepts(value) {
+                return Err(Error::new(
+                    ErrorCode::InvalidParams,
+                    format!("parameter {key:?} must be {}", param.kind.name()),
+                ));
+            }
+            if out.insert(param.name.to_owned(), value.clone()).is_some() {
+                return Err(Error::new(ErrorCode::InvalidParams, format!("parameter {:?} is given twice", param.name)));
+            }
+        }
+        Ok(Self(out))
+    }
+
+    /// A string parameter.
+    pub fn str(&self, name: &str) -> Option<&str> {
+        self.0.get(name).and_then(Value::as_str)
+    }
+
+    /// A required string parameter.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_params` naming it.
+    pub fn req_str(&self, name: &str, action: &str) -> Result<&str> {
+        self.str(name).ok_or_else(|| Error::new(ErrorCode::InvalidParams, format!("{action} needs parameter {name:?}")))
+    }
+
+    /// A boolean parameter (false when absent).
+    pub fn flag(&self, name: &str) -> bool {
+        self.0.get(name).and_then(Value::as_bool).unwrap_or(false)
+    }
+
+    /// A number parameter.
+    pub fn uint(&self, name: &str) -> Option<u64> {
+        self.0.get(name).and_then(Value::as_u64)
+    }
+
+    /// Any parameter.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.0.get(name)
+    }
+
+    /// Whether a parameter is present.
+    pub fn has(&self, name: &str) -> bool {
+        self.0.contains_key(name)
+    }
+}
+
+/// A JSON Schema object for a table (MCP tool input schemas).
+pub fn schema(table: &[Param], required: &[&str]) -> Value {
+    let mut props = Map::new();
+    for p in table {
+        let mut s = p.kind.schema();
+        s["description"] = Value::String(p.doc.to_owned());
+        props.insert(p.name.to_owned(), s.clone());
+        for a in p.aliases {
+            let mut alias = s.clone();
+            alias["description"] = Value::String(format!("alias of {}", p.name));
+            props.insert((*a).to_owned(), alias);
+        }
+    }
+    serde_json::json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn aliases_types_and_unknowns() {
+        let p = Params::parse(&json!({"name": "hello", "args": {"x": 1}, "max_parallel": 4}), WORKFLOW).expect("ok");
+        assert_eq!(p.str("script_name"), Some("hello"));
+        assert_eq!(p.get("script_args"), Some(&json!({"x": 1})));
+        let e = Params::parse(&json!({"colour": 1}), WORKFLOW).expect_err("unknown");
+        assert!(e.message().contains("colour"));
+        let e = Params::parse(&json!({"max_parallel": "4"}), WORKFLOW).expect_err("type");
+        assert!(e.message().contains("max_parallel") && e.message().contains("whole number"));
+        let e = Params::parse(&json!({"name": "a", "script_name": "b"}), WORKFLOW).expect_err("twice");
+        assert!(e.message().contains("twice"));
+        assert_eq!(e.code(), ErrorCode::InvalidParams);
+    }
+}
