@@ -15,6 +15,21 @@
 //! [capabilities]
 //! workspace = "."                  # bash and fs.* are confined here
 //!
+//! [agents.backends.claude]          # a CLI agent per call
+//! kind = "command"
+//! argv = ["claude", "-p", "--output-format", "json"]
+//! output_field = "result"
+//!
+//! [agents.backends.local]           # any OpenAI-compatible endpoint
+//! kind = "openai"
+//! base_url = "http://localhost:11434/v1"
+//! model = "llama3.1"
+//! api_key_env = "OLLAMA_API_KEY"    # the variable's name, never the key
+//!
+//! [agents.routes]
+//! "hermes.greeter" = "local"        # by agent id
+//! "type:reviewer" = "claude"        # by agent type
+//!
 //! [limits]
 //! cpu_ms = 5000
 //! memory_bytes = 268435456
@@ -27,7 +42,10 @@
 //! Unknown keys are refused, with the file, line and key named.
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::agents::{AgentRunner, CommandConfig, CommandRunner, FixtureRunner, OpenAiConfig, OpenAiRunner, Router};
 use crate::capabilities::Policy;
+use std::collections::HashMap;
+use std::sync::Arc;
 use crate::vm::Limits;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -74,6 +92,77 @@ pub struct AgentsConfig {
     /// `./.hermes/agents`, then `~/.hermes/agents`).
     #[serde(default)]
     pub type_dirs: Option<Vec<PathBuf>>,
+    /// The backend calls go to when no route matches (default: `fixture`
+    /// when a fixture is set, else the only backend).
+    #[serde(default)]
+    pub default: Option<String>,
+    /// Named backends: `kind = "command" | "openai" | "fixture"` plus the
+    /// kind's settings.
+    #[serde(default)]
+    pub backends: std::collections::BTreeMap<String, toml::Value>,
+    /// Routes: agent id, or `type:<agent type>`, to a backend name.
+    #[serde(default)]
+    pub routes: std::collections::HashMap<String, String>,
+}
+
+impl AgentsConfig {
+    /// Build the agent runner this configuration describes: a [`Router`]
+    /// over the named backends (plus `fixture`), a fixture runner, or an
+    /// empty fixture runner.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_config` naming the backend and key; the fixture's errors.
+    pub fn runner(&self) -> Result<Arc<dyn AgentRunner>> {
+        let fixture: Option<Arc<dyn AgentRunner>> = match &self.fixture {
+            Some(p) => Some(Arc::new(FixtureRunner::from_file(p)?)),
+            None => None,
+        };
+        if self.backends.is_empty() {
+            return Ok(fixture.unwrap_or_else(|| Arc::new(FixtureRunner::empty())));
+        }
+        let mut backends: HashMap<String, Arc<dyn AgentRunner>> = HashMap::new();
+        for (name, value) in &self.backends {
+            backends.insert(name.clone(), backend(name, value)?);
+        }
+        if let Some(f) = fixture {
+            backends.entry("fixture".into()).or_insert(f);
+        }
+        let default = match &self.default {
+            Some(d) => d.clone(),
+            None if backends.contains_key("fixture") => "fixture".into(),
+            None if backends.len() == 1 => backends.keys().next().cloned().unwrap_or_default(),
+            None => {
+                return Err(Error::new(ErrorCode::InvalidConfig, "agents.default is needed when there are several backends"));
+            }
+        };
+        Ok(Arc::new(Router::new(backends, &self.routes, &default)?))
+    }
+}
+
+fn backend(name: &str, value: &toml::Value) -> Result<Arc<dyn AgentRunner>> {
+    let bad = |msg: String| Error::new(ErrorCode::InvalidConfig, format!("agents.backends.{name}: {msg}"));
+    let mut table = value.as_table().cloned().ok_or_else(|| bad("must be a table".into()))?;
+    let kind = table.remove("kind").and_then(|k| k.as_str().map(str::to_owned)).ok_or_else(|| bad("needs kind = \"command\", \"openai\" or \"fixture\"".into()))?;
+    let rest = toml::Value::Table(table);
+    match kind.as_str() {
+        "command" => {
+            let c: CommandConfig = rest.try_into().map_err(|e: toml::de::Error| bad(e.to_string()))?;
+            if c.argv.is_empty() {
+                return Err(bad("argv is empty".into()));
+            }
+            Ok(Arc::new(CommandRunner::new(c)))
+        }
+        "openai" => {
+            let c: OpenAiConfig = rest.try_into().map_err(|e: toml::de::Error| bad(e.to_string()))?;
+            Ok(Arc::new(OpenAiRunner::new(c)?))
+        }
+        "fixture" => {
+            let path = rest.get("path").and_then(|p| p.as_str()).ok_or_else(|| bad("needs path".into()))?;
+            Ok(Arc::new(FixtureRunner::from_file(std::path::Path::new(path))?))
+        }
+        other => Err(bad(format!("unknown kind {other:?}"))),
+    }
 }
 
 impl Config {

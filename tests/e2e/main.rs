@@ -10,10 +10,12 @@
 //! - `flow`: parallel, pipeline, join sets, lifecycle, bundled harnesses;
 //! - `hello`: the hello harness, journal and status;
 //! - `hostile`: every hostile component and bad input, by error code;
+//! - `backends`: command and OpenAI-compatible agents, routing, doctor;
 //! - `broker`: schema retries, typed call errors, redaction, limits;
 //! - `policy`: capability policy, built-ins, budgets, agent types, secrets;
 //! - `scripts`: save / list / inspect / validate, running by name.
 
+mod backends;
 mod broker;
 mod common;
 mod durable;

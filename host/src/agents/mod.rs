@@ -1,14 +1,22 @@
 //! Agent runners: what answers an `agent` call once the broker has let it
 //! through.
 //!
-//! [`AgentRunner`] is the trait host adapters implement. The embedded
-//! default is [`FixtureRunner`], which answers from a JSON file of rules
-//! (also the test double).
+//! [`AgentRunner`] is the trait host adapters implement. Runners here:
+//! [`FixtureRunner`] (the embedded default and the test double: answers
+//! from a JSON file of rules), [`CommandRunner`] (a CLI agent per call),
+//! [`OpenAiRunner`] (any OpenAI-compatible chat-completions endpoint), and
+//! [`Router`] (picks one per call by agent id, agent type, or default).
 
+pub mod command;
 mod fixture;
+pub mod openai;
+pub mod router;
 pub mod types;
 
+pub use command::{CommandConfig, CommandRunner};
 pub use fixture::FixtureRunner;
+pub use openai::{OpenAiConfig, OpenAiRunner};
+pub use router::Router;
 pub use types::{AgentType, AgentTypes};
 
 use serde_json::Value;

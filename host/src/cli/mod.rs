@@ -5,6 +5,7 @@
 //! Exit codes: 0 success, 1 the run failed or was stopped, 2 bad usage or
 //! bad input, 3 the run is waiting.
 
+mod doctor;
 mod output;
 mod progress;
 
@@ -89,6 +90,12 @@ enum Command {
         /// Fixture agent file.
         #[arg(long, value_name = "FIXTURE.json")]
         agents: Option<PathBuf>,
+    },
+    /// Check the config, state dir, cache, harness artifacts and agent backends.
+    Doctor {
+        /// Print the facade JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Measure hot paths (instantiate, broker round trip, agent call, journal append).
     Bench(crate::bench::BenchArgs),
@@ -361,6 +368,7 @@ impl Command {
             | Command::Script(ScriptCommand::List { json, .. })
             | Command::Script(ScriptCommand::Inspect { json, .. }) => *json,
             Command::Bench(_) | Command::Facade { .. } | Command::Mcp { .. } => true,
+            Command::Doctor { json } => *json,
             Command::Control(c) => c.meta().json,
             Command::Events(EventsCommand::Send { json, .. } | EventsCommand::List { json }) => *json,
             Command::Runner(r) => r.json,
@@ -382,11 +390,18 @@ fn init_tracing(verbose: u8) {
 
 fn open_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limits) -> Result<Hwf, Error> {
     let state = resolve_state_dir(cli.state_dir.as_deref(), config);
-    let runner: Arc<dyn AgentRunner> = match agents.or(config.agents.fixture.as_ref()) {
-        Some(path) => Arc::new(FixtureRunner::from_file(path)?),
-        None => Arc::new(FixtureRunner::empty()),
+    // --agents wins; then hwf.toml's backends and fixture; then $HWF_AGENTS.
+    let env_fixture = std::env::var_os("HWF_AGENTS").filter(|v| !v.is_empty()).map(PathBuf::from);
+    let (runner, fixture_path): (Arc<dyn AgentRunner>, Option<PathBuf>) = match agents {
+        Some(path) => (Arc::new(FixtureRunner::from_file(path)?), Some(path.clone())),
+        None if !config.agents.backends.is_empty() || config.agents.fixture.is_some() => {
+            (config.agents.runner()?, config.agents.fixture.clone())
+        }
+        None => match env_fixture {
+            Some(path) => (Arc::new(FixtureRunner::from_file(&path)?), Some(path)),
+            None => (Arc::new(FixtureRunner::empty()), None),
+        },
     };
-    let fixture_path = agents.or(config.agents.fixture.as_ref()).cloned();
     let cwd = std::env::current_dir().map_err(|e| Error::io("current directory", e))?;
     let workspace = config.capabilities.workspace.clone().unwrap_or_else(|| cwd.clone());
     let types = match &config.agents.type_dirs {
@@ -405,6 +420,21 @@ fn open_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limit
 }
 
 async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
+    if let Command::Doctor { .. } = &cli.command {
+        let state = resolve_state_dir(cli.state_dir.as_deref(), &Config::load(cli.config.as_deref()).unwrap_or_default());
+        let report = doctor::run(cli.config.as_deref(), &state).await;
+        let ok = report["ok"] == true;
+        out.data(&report, |r| {
+            r["checks"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|c| format!("{} {:<28} {}", if c["ok"] == true { "ok  " } else { "FAIL" }, c["check"].as_str().unwrap_or(""), c["detail"].as_str().unwrap_or("")))
+                .collect::<Vec<_>>()
+                .join("\n")
+        });
+        return Ok(if ok { 0 } else { 1 });
+    }
     let config = Config::load(cli.config.as_deref())?;
     match &cli.command {
         Command::Run(args) => {
@@ -669,6 +699,7 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             });
             Ok(0)
         }
+        Command::Doctor { .. } => Ok(0),
         Command::Bench(args) => {
             let state = resolve_state_dir(cli.state_dir.as_deref(), &config);
             let report = crate::bench::run(args, &state).await?;

@@ -1,0 +1,71 @@
+//! Routing agent calls to backends: by agent id, then by agent type, then
+//! the default (`[agents.routes]` in `hwf.toml`).
+
+use super::{AgentCall, AgentError, AgentReply, AgentRunner, BoxFuture};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Picks a backend per call.
+pub struct Router {
+    backends: HashMap<String, Arc<dyn AgentRunner>>,
+    by_agent: HashMap<String, String>,
+    by_type: HashMap<String, String>,
+    default: String,
+}
+
+impl std::fmt::Debug for Router {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Router").field("default", &self.default).finish_non_exhaustive()
+    }
+}
+
+impl Router {
+    /// A router over named backends. Route keys are agent ids, or
+    /// `type:<agent type>`; `default` names the fallback backend.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_config` naming a route or default that points nowhere.
+    pub fn new(
+        backends: HashMap<String, Arc<dyn AgentRunner>>,
+        routes: &HashMap<String, String>,
+        default: &str,
+    ) -> crate::Result<Self> {
+        let bad = |what: String| crate::Error::new(crate::ErrorCode::InvalidConfig, what);
+        if !backends.contains_key(default) {
+            return Err(bad(format!("agents.default = {default:?} names no backend")));
+        }
+        let (mut by_agent, mut by_type) = (HashMap::new(), HashMap::new());
+        for (key, backend) in routes {
+            if !backends.contains_key(backend) {
+                return Err(bad(format!("agents.routes.{key:?} = {backend:?} names no backend")));
+            }
+            match key.strip_prefix("type:") {
+                Some(t) => by_type.insert(t.to_owned(), backend.clone()),
+                None => by_agent.insert(key.clone(), backend.clone()),
+            };
+        }
+        Ok(Self { backends, by_agent, by_type, default: default.to_owned() })
+    }
+
+    /// The backend name a request goes to.
+    pub fn route(&self, request: &Value) -> &str {
+        let agent = request.get("agent").and_then(Value::as_str);
+        let ty = request.get("agent_type").and_then(Value::as_str);
+        agent
+            .and_then(|a| self.by_agent.get(a))
+            .or_else(|| ty.and_then(|t| self.by_type.get(t)))
+            .map_or(self.default.as_str(), String::as_str)
+    }
+}
+
+impl AgentRunner for Router {
+    fn call<'a>(&'a self, call: AgentCall<'a>) -> BoxFuture<'a, Result<AgentReply, AgentError>> {
+        let name = self.route(call.request);
+        match self.backends.get(name) {
+            Some(b) => b.call(call),
+            None => Box::pin(async move { Err(AgentError::Failed(format!("no agent backend named {name:?}"))) }),
+        }
+    }
+}
