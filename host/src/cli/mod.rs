@@ -84,6 +84,9 @@ enum Command {
         /// Fixture agent file.
         #[arg(long, value_name = "FIXTURE.json")]
         agents: Option<PathBuf>,
+        /// Print the tools' names, descriptions and JSON Schemas instead.
+        #[arg(long)]
+        list_tools: bool,
     },
     /// MCP server on stdio: tools `workflow` and `workflow_control`.
     Mcp {
@@ -582,7 +585,15 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             Ok(0)
         }
         Command::Control(cmd) => control(&cli, &config, cmd, out),
-        Command::Facade { tool, agents } => {
+        Command::Facade { list_tools: true, .. } => {
+            let tools: Vec<Value> = hwf_host::facade::tools()
+                .into_iter()
+                .map(|(name, description, parameters)| serde_json::json!({"name": name, "description": description, "parameters": parameters}))
+                .collect();
+            out.data(&serde_json::json!({"tools": tools}), |v| v.to_string());
+            Ok(0)
+        }
+        Command::Facade { tool, agents, .. } => {
             let mut text = String::new();
             std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|e| Error::io("stdin", e))?;
             let request: Value = if text.trim().is_empty() {

@@ -1,0 +1,111 @@
+"""Hermes Agent plugin shim for hwf.
+
+Registers the tools ``workflow`` and ``workflow_control`` (toolset
+``dynamic_workflows``). Each call runs ``hwf facade <tool>`` with the
+arguments as JSON on stdin and returns hwf's JSON response unchanged, so the
+plugin, the CLI (``--json``) and ``hwf mcp`` share one implementation.
+
+Configuration (environment):
+
+- ``HWF_BIN``: the hwf binary (default: ``hwf`` on PATH);
+- ``HWF_STATE_DIR``: the state directory (default: hwf's own default,
+  ``$HERMES_HOME/workflows``);
+- ``HWF_AGENTS``: a fixture file for agent calls (tests, demos);
+- ``HWF_TIMEOUT``: seconds one tool call may take (default 3600).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from typing import Any, Callable
+
+TOOLSET = "dynamic_workflows"
+TOOLS = ("workflow", "workflow_control")
+
+# Used when the binary cannot describe its tools (not installed yet): enough
+# for the model to call them; hwf itself checks every parameter.
+_FALLBACK_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"action": {"type": "string"}},
+    "additionalProperties": True,
+}
+
+
+def _binary() -> str:
+    return os.environ.get("HWF_BIN") or shutil.which("hwf") or "hwf"
+
+
+def _timeout() -> float:
+    try:
+        return float(os.environ.get("HWF_TIMEOUT", "3600"))
+    except ValueError:
+        return 3600.0
+
+
+def _error(code: str, message: str) -> str:
+    return json.dumps({"success": False, "error": {"code": code, "message": message}})
+
+
+def call_hwf(tool: str, args: dict[str, Any] | None) -> str:
+    """Run one facade call and return hwf's JSON response text."""
+    try:
+        proc = subprocess.run(
+            [_binary(), "facade", tool],
+            input=json.dumps(args or {}),
+            capture_output=True,
+            text=True,
+            timeout=_timeout(),
+            check=False,
+        )
+    except FileNotFoundError:
+        return _error("hwf_not_found", f"the hwf binary was not found ({_binary()}); set HWF_BIN")
+    except subprocess.TimeoutExpired:
+        return _error("timeout", f"hwf facade {tool} took longer than {_timeout()} s")
+    out = proc.stdout.strip()
+    if not out:
+        line = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        return _error("hwf_failed", f"hwf exited with {proc.returncode}: {line}")
+    return out
+
+
+def tool_definitions() -> list[dict[str, Any]]:
+    """The tools' names, descriptions and JSON Schemas, from the binary."""
+    try:
+        proc = subprocess.run(
+            [_binary(), "facade", "--list-tools"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        )
+        tools = json.loads(proc.stdout)["data"]["tools"]
+        return [t for t in tools if t.get("name") in TOOLS]
+    except (OSError, subprocess.SubprocessError, ValueError, KeyError):
+        return [
+            {"name": "workflow", "description": "Run and manage hwf workflows.", "parameters": _FALLBACK_SCHEMA},
+            {"name": "workflow_control", "description": "Steer hwf runs.", "parameters": _FALLBACK_SCHEMA},
+        ]
+
+
+def _handler(tool: str) -> Callable[..., str]:
+    def handle(args: dict[str, Any] | None = None, **_kwargs: Any) -> str:
+        return call_hwf(tool, args)
+
+    handle.__name__ = f"hwf_{tool}"
+    return handle
+
+
+def register(ctx: Any) -> None:
+    """Hermes plugin entry point: register ``workflow`` and ``workflow_control``."""
+    for tool in tool_definitions():
+        schema = {"name": tool["name"], "description": tool["description"], "parameters": tool["parameters"]}
+        ctx.register_tool(
+            name=tool["name"],
+            toolset=TOOLSET,
+            schema=schema,
+            handler=_handler(tool["name"]),
+            description=tool["description"],
+        )

@@ -1,0 +1,80 @@
+"""Load the plugin with a fake Hermes ctx and drive the real hwf binary."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import pathlib
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+PLUGIN = ROOT / "integrations" / "hermes" / "__init__.py"
+HWF = os.environ.get("HWF_BIN") or str(ROOT / "target" / "debug" / "hwf")
+
+
+class FakeCtx:
+    def __init__(self) -> None:
+        self.tools: dict[str, dict] = {}
+
+    def register_tool(self, *, name, toolset, schema, handler, **extra):
+        self.tools[name] = {"toolset": toolset, "schema": schema, "handler": handler, **extra}
+
+
+@pytest.fixture()
+def plugin(tmp_path, monkeypatch):
+    if not pathlib.Path(HWF).is_file():
+        pytest.fail(f"hwf binary not built at {HWF}; run cargo build first")
+    monkeypatch.setenv("HWF_BIN", HWF)
+    monkeypatch.setenv("HWF_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setenv("HWF_AGENTS", str(ROOT / "harnesses" / "hello" / "fixture.json"))
+    spec = importlib.util.spec_from_file_location("hwf_hermes_plugin", PLUGIN)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["hwf_hermes_plugin"] = module
+    spec.loader.exec_module(module)
+    ctx = FakeCtx()
+    module.register(ctx)
+    return ctx
+
+
+def call(ctx, tool, args):
+    return json.loads(ctx.tools[tool]["handler"](args))
+
+
+def test_registers_both_tools_with_schemas(plugin):
+    assert set(plugin.tools) == {"workflow", "workflow_control"}
+    for name, tool in plugin.tools.items():
+        assert tool["toolset"] == "dynamic_workflows"
+        params = tool["schema"]["parameters"]
+        assert params["type"] == "object"
+        assert "action" in params["properties"], name
+    assert "scriptPath" in plugin.tools["workflow"]["schema"]["parameters"]["properties"]
+
+
+def test_runs_hello_and_reads_status(plugin):
+    hello = str(ROOT / "target" / "harnesses" / "hello.wasm")
+    saved = call(plugin, "workflow", {"action": "script_save", "name": "hello", "scriptPath": hello})
+    assert saved["success"] is True, saved
+    ran = call(plugin, "workflow", {"name": "hello", "args": {"name": "world"}})
+    assert ran["success"] is True, ran
+    assert ran["data"]["result"] == {"greeting": "hello, world", "result": "HELLO, WORLD"}
+    status = call(plugin, "workflow_control", {"action": "status", "run_id": ran["data"]["run_id"]})
+    assert status["data"]["state"] == "succeeded"
+    assert [c["label"] for c in status["data"]["calls"]] == ["greet", "shout"]
+    overview = call(plugin, "workflow_control", {"action": "overview"})
+    assert overview["data"]["runs"][0]["run_id"] == ran["data"]["run_id"]
+
+
+def test_bad_parameters_come_back_as_typed_errors(plugin):
+    bad = call(plugin, "workflow", {"action": "run", "bogus": 1})
+    assert bad["success"] is False
+    assert bad["error"]["code"] == "invalid_params"
+    assert "bogus" in bad["error"]["message"]
+
+
+def test_missing_binary_is_a_clear_error(plugin, monkeypatch):
+    monkeypatch.setenv("HWF_BIN", "/nonexistent/hwf")
+    out = json.loads(plugin.tools["workflow"]["handler"]({"action": "catalog"}))
+    assert out["error"]["code"] == "hwf_not_found"
