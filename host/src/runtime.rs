@@ -538,6 +538,7 @@ impl Hwf {
 
     /// Execute a created run to its end: journal, instantiate, call `run`,
     /// record the outcome.
+    #[expect(clippy::too_many_arguments, reason = "the parts of one run, assembled by its two callers")]
     async fn execute(
         &self,
         mut snap: RunSnapshot,
@@ -665,7 +666,7 @@ impl Hwf {
                         ctx.apply_controls(&c);
                     }
                 }
-                if n % 5 != 0 {
+                if !n.is_multiple_of(5) {
                     continue;
                 }
                 let (running, queued) = ctx.in_flight();
@@ -673,7 +674,7 @@ impl Hwf {
                 if let Some(cb) = &cb {
                     cb(&p);
                 }
-                if n % 25 == 0 {
+                if n.is_multiple_of(25) {
                     snap.phase = p.phase.clone();
                     snap.counts = p.counts;
                     snap.live = Some(crate::store::LiveProgress { running, queued });

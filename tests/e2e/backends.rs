@@ -41,7 +41,9 @@ fn command_agent_failures_are_typed_and_redacted() {
 
 /// A one-thread HTTP server: answers 429 first, then a completion; records
 /// every request (headers + body).
-fn openai_server() -> (String, Arc<Mutex<Vec<(String, Value)>>>) {
+type Seen = Arc<Mutex<Vec<(String, Value)>>>;
+
+fn openai_server() -> (String, Seen) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let addr = listener.local_addr().expect("addr");
     let seen = Arc::new(Mutex::new(Vec::new()));

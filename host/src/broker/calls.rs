@@ -247,11 +247,10 @@ impl RunContext {
             if outcome.is_err() {
                 lock(&self.stats).counts.failed += 1;
             }
-            if cacheable {
-                if let Ok(v) = &outcome {
+            if cacheable
+                && let Ok(v) = &outcome {
                     lock(&self.prompt_cache).insert(fp.as_str().to_owned(), v.clone());
                 }
-            }
             guard.done = true;
             self.journal_completion(&call_id, kind, label, &fp, &outcome, tokens, attempts, started).await?;
             drop(guard);

@@ -25,8 +25,8 @@ impl RunContext {
                 );
                 return (Err(f), 0, 0);
             }
-            if let Some(max) = self.limits.max_tokens {
-                if stats.counts.tokens >= max {
+            if let Some(max) = self.limits.max_tokens
+                && stats.counts.tokens >= max {
                     let f = CallFailure::new(
                         CallErrorKind::BudgetExhausted,
                         "token_budget",
@@ -34,7 +34,6 @@ impl RunContext {
                     );
                     return (Err(f), 0, 0);
                 }
-            }
             stats.counts.agent_calls += 1;
         }
         // Agent type: named, or `general-purpose` for a bare prompt agent.

@@ -221,11 +221,10 @@ impl InstanceBroker {
                 let slot = self.joins.ready.remove(&n).unwrap_or_else(|| Err(cancelled("lost")));
                 break (n, slot);
             }
-            if let Some(w) = wanted {
-                if !self.joins.handles.contains_key(&w) && !self.joins.ready.contains_key(&w) {
+            if let Some(w) = wanted
+                && !self.joins.handles.contains_key(&w) && !self.joins.ready.contains_key(&w) {
                     break (w, Err(cancelled("the recorded call is gone")));
                 }
-            }
             if !pending.iter().any(|n| self.joins.handles.contains_key(n)) {
                 let n = pending.first().copied().unwrap_or(0);
                 break (n, Err(CallFailure::new(CallErrorKind::Failed, "unknown_call", "next() was given no pending call of this instance")));
@@ -336,11 +335,10 @@ async fn collect(
                 }
             }
             Err(e) => {
-                if let Some(&i) = index_of.get(&e.id()) {
-                    if !e.is_cancelled() {
+                if let Some(&i) = index_of.get(&e.id())
+                    && !e.is_cancelled() {
                         slots[i] = Some(Err(CallFailure::new(CallErrorKind::Failed, "internal", "the task panicked")));
                     }
-                }
             }
         }
     }

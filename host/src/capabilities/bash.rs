@@ -32,11 +32,10 @@ struct GroupGuard(Option<i32>);
 
 impl Drop for GroupGuard {
     fn drop(&mut self) {
-        if let Some(pid) = self.0.take() {
-            if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+        if let Some(pid) = self.0.take()
+            && let Some(pid) = rustix::process::Pid::from_raw(pid) {
                 let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
             }
-        }
     }
 }
 

@@ -110,11 +110,10 @@ impl CapabilityHandler for HumanAsk {
 ///
 /// Why the answer does not fit.
 pub fn check_answer(question: &Value, answer: &Value) -> Result<(), String> {
-    if let Some(choices) = question.get("choices").and_then(Value::as_array) {
-        if !choices.contains(answer) {
+    if let Some(choices) = question.get("choices").and_then(Value::as_array)
+        && !choices.contains(answer) {
             return Err(format!("the answer {answer} is not one of the choices"));
         }
-    }
     if let Some(schema) = question.get("schema").filter(|s| !s.is_null()) {
         let compiled = crate::broker::schema::OutputSchema::compile(schema)?;
         compiled.check(answer).map_err(|e| format!("the answer does not match the schema: {e}"))?;

@@ -140,11 +140,10 @@ impl CapabilityHandler for Write_ {
             let p = path_arg(call.input, "path", None)?;
             let content = path_arg(call.input, "content", None)?;
             let rel = relative(p)?;
-            if call.input.get("create_dirs").and_then(Value::as_bool).unwrap_or(false) {
-                if let Some(parent) = rel.parent().filter(|p| !p.as_os_str().is_empty()) {
+            if call.input.get("create_dirs").and_then(Value::as_bool).unwrap_or(false)
+                && let Some(parent) = rel.parent().filter(|p| !p.as_os_str().is_empty()) {
                     self.0.dir.create_dir_all(parent).map_err(|e| io_fail("write", p, e))?;
                 }
-            }
             let append = call.input.get("append").and_then(Value::as_bool).unwrap_or(false);
             let mut opts = cap_std::fs::OpenOptions::new();
             opts.write(true).create(true);

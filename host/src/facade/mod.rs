@@ -26,12 +26,15 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// Starts a runner for a queued run.
+pub type SpawnRunner = Arc<dyn Fn(&RunId) -> Result<()> + Send + Sync>;
+
 /// What the facade needs besides the host.
 #[derive(Clone, Default)]
 pub struct Options {
     /// Starts a runner for a queued run (`background: true`); without it,
     /// queued runs wait for `hwf runner`.
-    pub spawn_runner: Option<Arc<dyn Fn(&RunId) -> Result<()> + Send + Sync>>,
+    pub spawn_runner: Option<SpawnRunner>,
     /// Called with live progress while a foreground run executes.
     pub progress: Option<crate::runtime::ProgressFn>,
 }

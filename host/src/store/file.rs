@@ -99,11 +99,10 @@ impl FileStore {
             let entry = entry.map_err(|e| Error::io(format!("script {name:?}"), e))?;
             let file = entry.file_name();
             let file = file.to_string_lossy();
-            if let Some(v) = file.strip_prefix('v').and_then(|r| r.strip_suffix(".meta.json")) {
-                if let Ok(v) = v.parse::<u32>() {
+            if let Some(v) = file.strip_prefix('v').and_then(|r| r.strip_suffix(".meta.json"))
+                && let Ok(v) = v.parse::<u32>() {
                     versions.push(v);
                 }
-            }
         }
         versions.sort_unstable();
         Ok(versions)
@@ -118,14 +117,13 @@ impl FileStore {
     pub fn save_script(&self, name: &str, wasm: &[u8], mut meta: ScriptMeta, replace: bool) -> Result<ScriptMeta> {
         let dir = self.script_dir(name, true)?;
         let versions = self.script_versions(name)?;
-        if let Some(last) = versions.last() {
-            if !replace {
+        if let Some(last) = versions.last()
+            && !replace {
                 return Err(Error::new(
                     ErrorCode::AlreadyExists,
                     format!("script {name:?} already exists (latest v{last:06}); pass --replace to save a new version"),
                 ));
             }
-        }
         let version = versions.last().map_or(1, |v| v + 1);
         meta.version = version;
         meta.name = name.to_owned();

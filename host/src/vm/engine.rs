@@ -125,9 +125,9 @@ impl Vm {
         let key = format!("{}-{}.cwasm", &hash.to_hex()[..32], self.engine_key);
         let mut from_cache = false;
         let mut component = None;
-        if let Some(store) = cache {
-            if store.cache_has(&key) {
-                if let Ok(path) = store.cache_path(&key) {
+        if let Some(store) = cache
+            && store.cache_has(&key)
+                && let Ok(path) = store.cache_path(&key) {
                     // SAFETY: the cache holds only artifacts this engine
                     // configuration serialized (the key includes the engine's
                     // compatibility hash), written atomically by `cache_put`.
@@ -141,8 +141,6 @@ impl Vm {
                         Err(e) => tracing::warn!(error = %e, "ignoring unusable cache entry"),
                     }
                 }
-            }
-        }
         let component = match component {
             Some(c) => c,
             None => {
