@@ -11,6 +11,7 @@ use std::process::Command;
 /// (package name, directory relative to the workspace root).
 const GUESTS: &[(&str, &str)] = &[
     ("hello", "harnesses/hello"),
+    ("json-runtime", "harnesses/json-runtime"),
     ("loop-until-dry", "harnesses/loop-until-dry"),
     ("release-lane", "harnesses/release-lane"),
     ("hostile", "tests/guests/hostile"),

@@ -72,6 +72,8 @@ pub enum ErrorCode {
     InvalidParams,
     /// A script language this build cannot run.
     UnsupportedLanguage,
+    /// A script (JS, JSON workflow) has errors (`hwf validate` lists them).
+    InvalidScript,
     /// A bug in hwf (please report it).
     Internal,
 }
@@ -109,6 +111,7 @@ impl ErrorCode {
         Self::Waiting,
         Self::InvalidParams,
         Self::UnsupportedLanguage,
+        Self::InvalidScript,
         Self::Internal,
     ];
 
@@ -145,6 +148,7 @@ impl ErrorCode {
             Self::Waiting => "waiting",
             Self::InvalidParams => "invalid_params",
             Self::UnsupportedLanguage => "unsupported_language",
+            Self::InvalidScript => "invalid_script",
             Self::Internal => "internal",
         }
     }
@@ -168,6 +172,7 @@ impl ErrorCode {
                 | Self::ResumeMismatch
                 | Self::InvalidParams
                 | Self::UnsupportedLanguage
+                | Self::InvalidScript
         )
     }
 }
@@ -227,7 +232,7 @@ mod tests {
             "invalid_args invalid_name not_found already_exists invalid_component not_a_component \
              component_too_large forbidden_import missing_export cpu_limit memory_limit stack_overflow \
              timeout limit_calls limit_agent output_limit result_too_large guest_trap guest_exit \
-             harness_error stopped agent_failed invalid_fixture invalid_config corrupt_store io resume_mismatch waiting invalid_params unsupported_language internal"
+             harness_error stopped agent_failed invalid_fixture invalid_config corrupt_store io resume_mismatch waiting invalid_params unsupported_language invalid_script internal"
         );
         for code in ErrorCode::ALL {
             let json = serde_json::to_string(code).expect("serialize");

@@ -50,6 +50,7 @@ pub mod facade;
 pub mod ids;
 pub mod runner;
 pub mod runtime;
+pub mod scripts;
 pub mod status;
 pub mod store;
 pub mod vm;

@@ -17,7 +17,7 @@ use crate::capabilities::Registry;
 use crate::control::{Controls, Decision};
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::RunId;
-use crate::runtime::{read_component, Hwf, RunOutcome};
+use crate::runtime::{Hwf, RunOutcome};
 use crate::store::{now_ms, ErrorInfo, RunSnapshot, RunState};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -163,21 +163,19 @@ impl Hwf {
         if snap.state.is_terminal() {
             return Err(Error::new(ErrorCode::AlreadyExists, format!("run {id} already ended")));
         }
-        let bytes = match (&snap.script.name, &snap.script.path) {
-            (Some(name), _) => {
-                let version = snap.script.version.unwrap_or(0);
-                self.store().script_bytes(name, version)?
-            }
-            (None, Some(path)) => read_component(std::path::Path::new(path), self.limits())?,
+        let target = match (&snap.script.name, &snap.script.path) {
+            (Some(name), _) => crate::runtime::Target::Saved { name: name.clone(), version: snap.script.version },
+            (None, Some(path)) => crate::runtime::Target::Path(std::path::PathBuf::from(path)),
             (None, None) => return Err(Error::new(ErrorCode::CorruptStore, format!("run {id} names no script"))),
         };
-        let loaded = self.load(&bytes)?;
-        if loaded.digest != snap.script.digest {
+        let resolved = self.resolve(&target)?;
+        if resolved.script.digest != snap.script.digest {
             return Err(Error::new(
                 ErrorCode::ResumeMismatch,
-                format!("the component of run {id} changed on disk since it started"),
+                format!("the component or script of run {id} changed on disk since it started"),
             ));
         }
+        let loaded = resolved.loaded;
         let events = self.store().read_journal(id)?;
         let last_seq = events.iter().filter_map(|e| e.get("seq").and_then(Value::as_u64)).max().unwrap_or(0);
         let controls = Controls::read(self.store(), id).unwrap_or_default();

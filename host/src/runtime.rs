@@ -8,7 +8,7 @@ use crate::broker::{redact, Event, ExecEnv, InstanceBroker, Journal, RunContext,
 use crate::capabilities::{Policy, Registry};
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::RunId;
-use crate::store::{now_ms, Counts, ErrorInfo, FileStore, RunSettings, RunSnapshot, RunState, ScriptMeta, ScriptRef};
+use crate::store::{now_ms, Counts, ErrorInfo, FileStore, RunSettings, RunSnapshot, RunState, ScriptMeta};
 use crate::vm::exec::{call_meta, call_run};
 use crate::broker::replay::ReplayIndex;
 use crate::vm::{Limits, LoadedComponent, Vm};
@@ -38,23 +38,16 @@ pub enum Target {
 
 impl Target {
     /// Interpret a CLI argument: a path when it names a file or ends in
-    /// `.wasm`, otherwise a saved script name (`name` or `name@3`).
+    /// `.wasm`, `.js`, `.py` or `.json`, otherwise a saved script name
+    /// (`name` or `name@3`).
     ///
     /// # Errors
     ///
-    /// `invalid_args` for script languages not supported yet;
-    /// `invalid_name` for a bad script name.
+    /// `invalid_args` for a bad version; `invalid_name` for a bad name.
     pub fn parse(arg: &str) -> Result<Self> {
         let lower = arg.to_ascii_lowercase();
-        for ext in [".js", ".mjs", ".py", ".json"] {
-            if lower.ends_with(ext) {
-                return Err(Error::new(
-                    ErrorCode::InvalidArgs,
-                    format!("{arg}: {ext} workflows need the script runtimes, which this build does not include yet; run a compiled .wasm harness"),
-                ));
-            }
-        }
-        if lower.ends_with(".wasm") || arg.contains('/') || Path::new(arg).is_file() {
+        let script_ext = [".wasm", ".js", ".mjs", ".py", ".json"].iter().any(|e| lower.ends_with(e));
+        if script_ext || arg.contains('/') || Path::new(arg).is_file() {
             return Ok(Target::Path(PathBuf::from(arg)));
         }
         let (name, version) = match arg.split_once('@') {
@@ -312,20 +305,11 @@ impl Hwf {
                 "background runs store their args, and these contain something credential-shaped; pass secrets through configuration",
             ));
         }
-        let (bytes, mut script) = match &req.target {
-            Target::Path(p) => {
-                let p = p.canonicalize().map_err(|e| Error::io(format!("component {}", p.display()), e))?;
-                (read_component(&p, &self.limits)?, ScriptRef { path: Some(p.display().to_string()), ..ScriptRef::default() })
-            }
-            Target::Saved { name, version } => {
-                let meta = self.store.script_meta(name, *version)?;
-                let bytes = self.store.script_bytes(name, meta.version)?;
-                (bytes, ScriptRef { name: Some(name.clone()), version: Some(meta.version), ..ScriptRef::default() })
-            }
+        let target = match &req.target {
+            Target::Path(p) => Target::Path(p.canonicalize().map_err(|e| Error::io(format!("component {}", p.display()), e))?),
+            t => t.clone(),
         };
-        let loaded = self.load(&bytes)?;
-        script.digest = loaded.digest;
-        script.language = "wasm".into();
+        let script = self.resolve(&target)?.script;
         let run_id = req.run_id.clone().unwrap_or_else(RunId::generate);
         self.store.create_run(&run_id)?;
         let snap = RunSnapshot {
@@ -379,14 +363,7 @@ impl Hwf {
         services.store = None;
         let ctx = RunContext::new(RunId::generate(), None, services);
         let meta = call_meta(&self.vm, &loaded, &ctx).await?;
-        let meta = json!({
-            "name": meta.name,
-            "description": meta.description,
-            "when_to_use": meta.when_to_use,
-            "phases": meta.phases.iter().map(|p| json!({"title": p.title, "detail": p.detail})).collect::<Vec<_>>(),
-            "args_schema": meta.args_schema.as_deref().and_then(|s| serde_json::from_str::<Value>(s).ok()),
-        });
-        Ok((loaded, meta))
+        Ok((loaded, meta_json(&meta)))
     }
 
     /// Validate a component file; returns a report.
@@ -395,8 +372,42 @@ impl Hwf {
     ///
     /// As [`Hwf::inspect_component`], plus `not_found`/`io` for the file.
     pub async fn validate(&self, path: &Path) -> Result<Value> {
-        let bytes = read_component(path, &self.limits)?;
-        self.validate_bytes(&bytes).await
+        let resolved = self.resolve(&Target::Path(path.to_path_buf()))?;
+        self.validate_resolved(resolved).await
+    }
+
+    /// Validate resolved bytes (a component, or a script through its
+    /// runtime's `check`): a report with the meta, or the diagnostics
+    /// (`valid: false`; an error listing them when `strict`).
+    ///
+    /// # Errors
+    ///
+    /// As [`Hwf::inspect_component`].
+    pub async fn validate_resolved(&self, resolved: crate::scripts::Resolved) -> Result<Value> {
+        if resolved.language == crate::scripts::Language::Wasm {
+            return self.validate_bytes(&resolved.bytes).await;
+        }
+        let mut services = self.services.clone();
+        services.store = None;
+        let ctx = RunContext::new(RunId::generate(), None, services);
+        let checked = crate::vm::exec::call_check(&self.vm, &resolved.loaded, &ctx).await?;
+        let lang = resolved.language.as_str();
+        Ok(match checked {
+            Ok(meta) => json!({
+                "valid": true,
+                "language": lang,
+                "digest": resolved.script.digest,
+                "size": resolved.bytes.len(),
+                "meta": meta_json(&meta),
+                "diagnostics": [],
+            }),
+            Err(diags) => json!({
+                "valid": !diags.iter().any(|d| matches!(d.severity, crate::vm::bindings::hermes::workflow::types::Severity::Error)),
+                "language": lang,
+                "digest": resolved.script.digest,
+                "diagnostics": diags.iter().map(diagnostic_json).collect::<Vec<_>>(),
+            }),
+        })
     }
 
     /// Validate component bytes; returns a report.
@@ -417,8 +428,40 @@ impl Hwf {
     /// codes.
     pub async fn save_script(&self, name: &str, path: &Path, replace: bool) -> Result<ScriptMeta> {
         crate::ids::validate_name("script name", name)?;
-        let bytes = read_component(path, &self.limits)?;
-        self.save_script_bytes(name, &bytes, replace).await
+        let resolved = self.resolve(&Target::Path(path.to_path_buf()))?;
+        self.save_resolved(name, resolved, replace).await
+    }
+
+    /// Save resolved bytes (a component or a checked script) as a new
+    /// version of script `name`.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_script` for a script with errors; as [`Hwf::save_script`].
+    pub async fn save_resolved(&self, name: &str, resolved: crate::scripts::Resolved, replace: bool) -> Result<ScriptMeta> {
+        crate::ids::validate_name("script name", name)?;
+        if resolved.language == crate::scripts::Language::Wasm {
+            return self.save_script_bytes(name, &resolved.bytes, replace).await;
+        }
+        let source = resolved.bytes.clone();
+        let report = self.validate_resolved(resolved).await?;
+        if report["valid"] != true || report.get("meta").is_none() {
+            return Err(script_error(&report));
+        }
+        let digest = report["digest"].as_str().unwrap_or("").to_owned();
+        let language = report["language"].as_str().unwrap_or("").to_owned();
+        let bytes_len = report["size"].as_u64().unwrap_or(0);
+        let script = ScriptMeta {
+            name: name.to_owned(),
+            version: 0,
+            digest,
+            size: bytes_len,
+            language,
+            saved_at_ms: now_ms(),
+            meta: report["meta"].clone(),
+            imports: Vec::new(),
+        };
+        self.store.save_script(name, &source, script, replace)
     }
 
     /// Save component bytes as a new version of script `name`.
@@ -452,19 +495,9 @@ impl Hwf {
     ///
     /// Bad input, as above; `io` when the store cannot be written.
     pub async fn run(&self, req: RunRequest) -> Result<RunOutcome> {
-        let (bytes, mut script) = match &req.target {
-            Target::Path(p) => {
-                (read_component(p, &self.limits)?, ScriptRef { path: Some(p.display().to_string()), ..ScriptRef::default() })
-            }
-            Target::Saved { name, version } => {
-                let meta = self.store.script_meta(name, *version)?;
-                let bytes = self.store.script_bytes(name, meta.version)?;
-                (bytes, ScriptRef { name: Some(name.clone()), version: Some(meta.version), ..ScriptRef::default() })
-            }
-        };
-        let loaded = self.load(&bytes)?;
-        script.digest = loaded.digest.clone();
-        script.language = "wasm".into();
+        let resolved = self.resolve(&req.target)?;
+        let loaded = resolved.loaded;
+        let script = resolved.script;
 
         // Resume: the source must be the same component with the same args
         // (unless allowed to differ); its journal answers matching calls.
@@ -788,6 +821,41 @@ impl Hwf {
         v["versions"] = json!(versions);
         Ok(v)
     }
+}
+
+/// A script meta as JSON.
+fn meta_json(meta: &crate::vm::bindings::hermes::workflow::types::Meta) -> Value {
+    json!({
+        "name": meta.name,
+        "description": meta.description,
+        "when_to_use": meta.when_to_use,
+        "phases": meta.phases.iter().map(|p| json!({"title": p.title, "detail": p.detail})).collect::<Vec<_>>(),
+        "args_schema": meta.args_schema.as_deref().and_then(|s| serde_json::from_str::<Value>(s).ok()),
+    })
+}
+
+/// A diagnostic as JSON.
+fn diagnostic_json(d: &crate::vm::bindings::hermes::workflow::types::Diagnostic) -> Value {
+    use crate::vm::bindings::hermes::workflow::types::Severity;
+    json!({
+        "code": d.code,
+        "severity": match d.severity { Severity::Error => "error", Severity::Warning => "warning" },
+        "message": d.message,
+        "line": d.line,
+        "column": d.column,
+        "pointer": d.pointer,
+    })
+}
+
+/// The `invalid_script` error for a validation report with errors.
+pub fn script_error(report: &Value) -> Error {
+    let errors: Vec<&Value> = report["diagnostics"].as_array().into_iter().flatten().filter(|d| d["severity"] == "error").collect();
+    let first = errors.first().map_or("the script is invalid".to_owned(), |d| {
+        let at = d["pointer"].as_str().map(str::to_owned).or_else(|| d["line"].as_u64().map(|l| format!("line {l}")));
+        format!("{}: {}{}", d["code"].as_str().unwrap_or("?"), d["message"].as_str().unwrap_or(""), at.map(|a| format!(" (at {a})")).unwrap_or_default())
+    });
+    let more = if errors.len() > 1 { format!(" (and {} more)", errors.len() - 1) } else { String::new() };
+    Error::new(ErrorCode::InvalidScript, format!("{first}{more}"))
 }
 
 fn short(digest: &str) -> &str {

@@ -549,6 +549,30 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
         Command::Validate { path, .. } => {
             let hwf = open_host(&cli, &config, None, config.limits.clone())?;
             let report = hwf.validate(path).await?;
+            if report["valid"] != true {
+                if !out.is_json() {
+                    for d in report["diagnostics"].as_array().into_iter().flatten() {
+                        eprintln!(
+                            "{} {}: {}{}",
+                            d["severity"].as_str().unwrap_or("error"),
+                            d["code"].as_str().unwrap_or("?"),
+                            d["message"].as_str().unwrap_or(""),
+                            d["pointer"].as_str().map(|p| format!(" (at {p})")).or_else(|| d["line"].as_u64().map(|l| format!(" (line {l})"))).unwrap_or_default()
+                        );
+                    }
+                }
+                let e = hwf_host::runtime::script_error(&report);
+                if out.is_json() {
+                    out.raw(&hwf_host::facade::error_envelope(&e, Some(report)));
+                    return Ok(2);
+                }
+                return Err(e);
+            }
+            for d in report["diagnostics"].as_array().into_iter().flatten() {
+                if !out.is_json() {
+                    eprintln!("warning {}: {}{}", d["code"].as_str().unwrap_or("?"), d["message"].as_str().unwrap_or(""), d["pointer"].as_str().map(|p| format!(" (at {p})")).unwrap_or_default());
+                }
+            }
             out.data(&report, |r| {
                 format!(
                     "ok: {} is a valid harness ({}; imports: {})",

@@ -21,6 +21,11 @@ impl Out {
         Self { json }
     }
 
+    /// Whether output is the JSON envelope.
+    pub fn is_json(&self) -> bool {
+        self.json
+    }
+
     /// Print a failure (one line on stderr, or the JSON envelope on stdout)
     /// and return its exit code.
     pub fn error(&self, e: &Error) -> i32 {

@@ -19,6 +19,8 @@ use crate::control::{self, Action, Control, Decision};
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::RunId;
 use crate::runtime::{Hwf, RunRequest, Target};
+use crate::scripts::Language;
+use crate::store::ScriptRef;
 use crate::store::{RunSnapshot, RunState};
 use base64::Engine as _;
 use params::{Params, CONTROL, WORKFLOW};
@@ -107,72 +109,31 @@ pub async fn workflow_control(hwf: &Hwf, request: &Value) -> Value {
     envelope(control_inner(hwf, request))
 }
 
-/// Script languages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Language {
-    Wasm,
-    Js,
-    Python,
-    Json,
-}
-
-impl Language {
-    fn parse(s: &str) -> Result<Self> {
-        match s {
-            "wasm" | "component" => Ok(Self::Wasm),
-            "js" | "javascript" => Ok(Self::Js),
-            "python" | "py" => Ok(Self::Python),
-            "json" => Ok(Self::Json),
-            other => Err(Error::new(ErrorCode::InvalidParams, format!("language {other:?}: expected wasm, js, python or json"))),
-        }
-    }
-
-    fn of_path(p: &Path) -> Self {
-        match p.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
-            Some("js" | "mjs") => Self::Js,
-            Some("py") => Self::Python,
-            Some("json") => Self::Json,
-            _ => Self::Wasm,
-        }
-    }
-
-    fn require_wasm(self) -> Result<()> {
-        match self {
-            Self::Wasm => Ok(()),
-            other => Err(Error::new(
-                ErrorCode::UnsupportedLanguage,
-                format!("{other:?} scripts need the bundled script runtimes, which this build does not include yet; send a wasm component"),
-            )),
-        }
-    }
-}
-
-/// The component bytes a request names: `script_source` (base64 wasm),
-/// `script_path`, or neither.
-fn source_bytes(hwf: &Hwf, p: &Params) -> Result<Option<(Vec<u8>, Language)>> {
+/// What a request names to run, validate or save: a script source, a
+/// definition, or a path, resolved to a component or a runtime bound to a
+/// script.
+fn resolve_source(hwf: &Hwf, p: &Params) -> Result<Option<crate::scripts::Resolved>> {
     let declared = p.str("language").map(Language::parse).transpose()?;
-    if p.has("definition") {
-        Language::Json.require_wasm()?;
+    if let Some(def) = p.get("definition") {
+        let text = serde_json::to_string(def).unwrap_or_default();
+        return Ok(Some(hwf.resolve_bytes(Language::Json, text.into_bytes(), ScriptRef::default())?));
     }
     if let Some(src) = p.str("script_source") {
         let trimmed = src.trim();
-        let decoded = base64::engine::general_purpose::STANDARD.decode(trimmed).ok();
-        let lang = declared.unwrap_or(match &decoded {
-            Some(b) if b.starts_with(b"\0asm") => Language::Wasm,
-            _ if trimmed.starts_with('{') => Language::Json,
-            _ => Language::Js,
-        });
-        lang.require_wasm()?;
-        let bytes = decoded.ok_or_else(|| {
-            Error::new(ErrorCode::InvalidParams, "script_source of a wasm component must be base64")
-        })?;
-        return Ok(Some((bytes, lang)));
+        let decoded = base64::engine::general_purpose::STANDARD.decode(trimmed).ok().filter(|b| b.starts_with(b"\0asm"));
+        let lang = declared.unwrap_or(if decoded.is_some() { Language::Wasm } else { Language::sniff(src) });
+        let bytes = match (lang, decoded) {
+            (Language::Wasm, Some(b)) => b,
+            (Language::Wasm, None) => {
+                return Err(Error::new(ErrorCode::InvalidParams, "script_source of a wasm component must be base64"));
+            }
+            (Language::Python, _) => return Err(crate::scripts::runtime_path(Language::Python).err().unwrap_or_else(|| Error::new(ErrorCode::UnsupportedLanguage, "python"))),
+            (_, _) => src.as_bytes().to_vec(),
+        };
+        return Ok(Some(hwf.resolve_bytes(lang, bytes, ScriptRef::default())?));
     }
     if let Some(path) = p.str("script_path") {
-        let path = PathBuf::from(path);
-        let lang = declared.unwrap_or_else(|| Language::of_path(&path));
-        lang.require_wasm()?;
-        return Ok(Some((crate::runtime::read_component(&path, hwf.limits())?, lang)));
+        return Ok(Some(hwf.resolve(&Target::Path(PathBuf::from(path)))?));
     }
     Ok(None)
 }
@@ -199,10 +160,14 @@ async fn workflow_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Va
     let ok = |data: Value| Ok(json!({"success": true, "data": data}));
     match action.as_str() {
         "validate" => {
-            let (bytes, _) = source_bytes(hwf, &p)?.ok_or_else(|| {
-                Error::new(ErrorCode::InvalidParams, "validate needs script_source or script_path")
+            let resolved = resolve_source(hwf, &p)?.ok_or_else(|| {
+                Error::new(ErrorCode::InvalidParams, "validate needs script_source, script_path or definition")
             })?;
-            ok(hwf.validate_bytes(&bytes).await?)
+            let report = hwf.validate_resolved(resolved).await?;
+            if report["valid"] != true {
+                return Ok(error_envelope(&crate::runtime::script_error(&report), Some(report)));
+            }
+            ok(report)
         }
         "run" | "run_script" => run_script(hwf, &p, opts).await,
         "status" => ok(hwf.status(p.req_str("run_id", "status")?)?),
@@ -218,15 +183,15 @@ async fn workflow_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Va
                 "capabilities": caps,
                 "policy": {"allowed_classes": policy.allowed_classes, "approval_classes": policy.approval_classes},
                 "scripts": hwf.script_list(false)?["scripts"],
-                "languages": ["wasm"],
+                "languages": ["wasm", "js", "json"],
             }))
         }
         "script_save" => {
             let name = p.req_str("script_name", "script_save")?;
-            let (bytes, _) = source_bytes(hwf, &p)?.ok_or_else(|| {
-                Error::new(ErrorCode::InvalidParams, "script_save needs script_source or script_path")
+            let resolved = resolve_source(hwf, &p)?.ok_or_else(|| {
+                Error::new(ErrorCode::InvalidParams, "script_save needs script_source, script_path or definition")
             })?;
-            let meta = hwf.save_script_bytes(name, &bytes, p.flag("replace")).await?;
+            let meta = hwf.save_resolved(name, resolved, p.flag("replace")).await?;
             ok(serde_json::to_value(meta).unwrap_or(Value::Null))
         }
         "script_catalog" => ok(hwf.script_list(p.flag("include_versions"))?),
@@ -237,7 +202,11 @@ async fn workflow_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Va
             if p.flag("include_source") {
                 let ver = v["version"].as_u64().unwrap_or(0) as u32;
                 let bytes = hwf.store().script_bytes(name, ver)?;
-                v["source_base64"] = json!(base64::engine::general_purpose::STANDARD.encode(bytes));
+                if v["language"] == "wasm" {
+                    v["source_base64"] = json!(base64::engine::general_purpose::STANDARD.encode(bytes));
+                } else {
+                    v["source"] = json!(String::from_utf8_lossy(&bytes));
+                }
             }
             ok(v)
         }
@@ -254,8 +223,17 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
     let target = if let Some(name) = p.str("script_name") {
         crate::ids::validate_name("script name", name)?;
         Target::Saved { name: name.to_owned(), version: p.uint("script_version").map(|v| v as u32) }
-    } else if let Some((bytes, _)) = source_bytes(hwf, p)? {
-        Target::Path(hwf.store().put_inline(&bytes)?)
+    } else if let Some(resolved) = resolve_source(hwf, p)? {
+        let ext = match resolved.language {
+            Language::Wasm => "wasm",
+            Language::Js => "js",
+            Language::Json => "json",
+            Language::Python => "py",
+        };
+        match &resolved.script.path {
+            Some(path) => Target::Path(PathBuf::from(path)),
+            None => Target::Path(hwf.store().put_inline(&resolved.bytes, ext)?),
+        }
     } else if let Some(src) = &resume_from {
         let (t, source_args) = hwf.target_of(src.as_str())?;
         if args.is_null() {

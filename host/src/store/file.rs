@@ -127,7 +127,7 @@ impl FileStore {
         let version = versions.last().map_or(1, |v| v + 1);
         meta.version = version;
         meta.name = name.to_owned();
-        Self::write_atomic(&dir, &format!("v{version:06}.wasm"), wasm)?;
+        Self::write_atomic(&dir, &format!("v{version:06}.{}", file_ext(&meta.language)), wasm)?;
         let json = serde_json::to_vec_pretty(&meta).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
         // The meta file is written last: a version exists once its meta does.
         Self::write_atomic(&dir, &format!("v{version:06}.meta.json"), &json)?;
@@ -166,8 +166,10 @@ impl FileStore {
     ///
     /// `invalid_name`, `not_found`, `io`.
     pub fn script_bytes(&self, name: &str, version: u32) -> Result<Vec<u8>> {
+        let language = self.script_meta(name, Some(version))?.language;
         let dir = self.script_dir(name, false)?;
-        dir.read(format!("v{version:06}.wasm")).map_err(|e| Error::io(format!("script {name:?} v{version}"), e))
+        dir.read(format!("v{version:06}.{}", file_ext(&language)))
+            .map_err(|e| Error::io(format!("script {name:?} v{version}"), e))
     }
 
     /// Names of all saved scripts, sorted.
@@ -382,14 +384,16 @@ impl FileStore {
         Ok(list_dir_names(&self.dir, "runs")?.into_iter().filter_map(|n| RunId::parse(&n).ok()).collect())
     }
 
-    /// Keep component bytes sent inline (facade `script_source`) under
-    /// `inline/<digest>.wasm`; returns the file's path.
+    /// Keep component bytes or a script sent inline (facade
+    /// `script_source`, `definition`) under `inline/<digest>.<ext>`; returns
+    /// the file's path.
     ///
     /// # Errors
     ///
     /// `io`.
-    pub fn put_inline(&self, bytes: &[u8]) -> Result<PathBuf> {
-        let name = format!("{}.wasm", blake3::hash(bytes).to_hex());
+    pub fn put_inline(&self, bytes: &[u8], ext: &str) -> Result<PathBuf> {
+        let ext = if matches!(ext, "wasm" | "js" | "json" | "py") { ext } else { "bin" };
+        let name = format!("{}.{ext}", blake3::hash(bytes).to_hex());
         let dir = self.dir.open_dir("inline").map_err(|e| Error::io("inline dir", e))?;
         if !dir.is_file(&name) {
             Self::write_atomic(&dir, &name, bytes)?;
@@ -469,6 +473,16 @@ impl FileStore {
         validate_name("cache key", key)?;
         let dir = self.dir.open_dir("cache").map_err(|e| Error::io("cache dir", e))?;
         Self::write_atomic(&dir, key, bytes)
+    }
+}
+
+/// The file extension a saved version of `language` is stored under.
+fn file_ext(language: &str) -> &'static str {
+    match language {
+        "js" => "js",
+        "json" => "json",
+        "python" => "py",
+        _ => "wasm",
     }
 }
 

@@ -1,6 +1,7 @@
 //! The wasmtime engine, the linker, and component loading with the
 //! precompile cache.
 
+use super::bindings::script::ScriptRuntimePre;
 use super::bindings::{Harness, HarnessPre};
 use super::gate;
 use super::limits::Limits;
@@ -43,7 +44,32 @@ pub struct LoadedComponent {
     pub imports: Vec<String>,
     /// Whether it came from the precompile cache.
     pub from_cache: bool,
-    pub(crate) pre: HarnessPre<HostState>,
+    pub(crate) pre: Pre,
+    /// For a script runtime: the script it runs (set with
+    /// [`LoadedComponent::with_source`]).
+    pub(crate) source: Option<std::sync::Arc<str>>,
+}
+
+/// Which world a component implements.
+#[derive(Clone)]
+pub(crate) enum Pre {
+    /// A compiled harness (`meta`, `run`, `branch`).
+    Harness(HarnessPre<HostState>),
+    /// An interpreter (`check`, `run`, `branch` over a source text).
+    Script(ScriptRuntimePre<HostState>),
+}
+
+impl LoadedComponent {
+    /// Whether this is a script runtime rather than a harness.
+    pub fn is_script_runtime(&self) -> bool {
+        matches!(self.pre, Pre::Script(_))
+    }
+
+    /// Bind the script a script runtime runs.
+    pub fn with_source(mut self, source: std::sync::Arc<str>) -> Self {
+        self.source = Some(source);
+        self
+    }
 }
 
 impl std::fmt::Debug for LoadedComponent {
@@ -162,10 +188,19 @@ impl Vm {
         let instance_pre = self.linker.instantiate_pre(&component).map_err(|e| {
             Error::new(ErrorCode::ForbiddenImport, format!("the component's imports cannot be satisfied: {e}"))
         })?;
-        let pre = HarnessPre::new(instance_pre).map_err(|e| {
-            Error::new(ErrorCode::MissingExport, format!("the component is not an hwf harness (meta/run/branch exports): {e}"))
-        })?;
-        Ok(LoadedComponent { digest, imports, from_cache, pre })
+        let pre = match HarnessPre::new(instance_pre.clone()) {
+            Ok(p) => Pre::Harness(p),
+            Err(harness_err) => match ScriptRuntimePre::new(instance_pre) {
+                Ok(p) => Pre::Script(p),
+                Err(_) => {
+                    return Err(Error::new(
+                        ErrorCode::MissingExport,
+                        format!("the component is not an hwf harness (meta/run/branch exports): {harness_err}"),
+                    ));
+                }
+            },
+        };
+        Ok(LoadedComponent { digest, imports, from_cache, pre, source: None })
     }
 
     /// A fresh store for one instance: memory limiter, epoch deadline, and

@@ -2,8 +2,8 @@
 //! component, call an export, and turn whatever went wrong into a typed
 //! [`Error`].
 
-use super::bindings::hermes::workflow::types::Meta;
-use super::engine::{LoadedComponent, Vm};
+use super::bindings::hermes::workflow::types::{Diagnostic, Meta, Severity};
+use super::engine::{LoadedComponent, Pre, Vm};
 use super::limits::{HostTrap, MemoryLimiter};
 use super::state::HostState;
 use super::wasi::{locked_down_ctx, Capture};
@@ -54,9 +54,21 @@ pub async fn call_run(
     let scope = String::new();
     let mut store = new_store(vm, broker, epoch_ms, &scope);
     let result = async {
-        let harness = component.pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
         let wall = run.limits().wall().saturating_sub(run.elapsed());
-        match tokio::time::timeout(wall, harness.call_run(&mut store, args)).await {
+        let call = async {
+            match &component.pre {
+                Pre::Harness(pre) => {
+                    let h = pre.instantiate_async(&mut store).await?;
+                    h.call_run(&mut store, args).await
+                }
+                Pre::Script(pre) => {
+                    let source = component.source.as_deref().unwrap_or("").to_owned();
+                    let h = pre.instantiate_async(&mut store).await?;
+                    h.call_run(&mut store, &source, args).await
+                }
+            }
+        };
+        match tokio::time::timeout(wall, call).await {
             Ok(r) => r.map_err(|e| classify(e, &store.data().take_output().1)),
             Err(_) => Err(Error::new(
                 ErrorCode::Timeout,
@@ -81,9 +93,22 @@ pub async fn call_branch(
     let scope = broker.scope_prefix().to_owned();
     let mut store = new_store(vm, broker, epoch_ms, &scope);
     let result = async {
-        let harness = component.pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
         let name = name.to_owned();
-        harness.call_branch(&mut store, &name, input).await.map_err(|e| classify(e, &store.data().take_output().1))
+        let call = async {
+            match &component.pre {
+                Pre::Harness(pre) => {
+                    let h = pre.instantiate_async(&mut store).await?;
+                    h.call_branch(&mut store, &name, input).await
+                }
+                Pre::Script(pre) => {
+                    let source = component.source.as_deref().unwrap_or("").to_owned();
+                    let h = pre.instantiate_async(&mut store).await?;
+                    h.call_branch(&mut store, &source, &name, input).await
+                }
+            }
+        };
+        let r = call.await;
+        r.map_err(|e| classify(e, &store.data().take_output().1))
     }
     .await;
     let (stdout, stderr) = store.data().take_output();
@@ -97,8 +122,49 @@ pub async fn call_branch(
 /// A typed [`Error`] when the instance trapped or hit a limit.
 pub async fn call_meta(vm: &Vm, component: &LoadedComponent, run: &Arc<RunContext>) -> Result<Meta, Error> {
     let mut store = new_store(vm, InstanceBroker::root(run.clone(), None), 0, "");
-    let harness = component.pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
-    harness.call_meta(&mut store).await.map_err(|e| classify(e, &store.data().take_output().1))
+    match &component.pre {
+        Pre::Harness(pre) => {
+            let harness = pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
+            harness.call_meta(&mut store).await.map_err(|e| classify(e, &store.data().take_output().1))
+        }
+        Pre::Script(_) => match call_check(vm, component, run).await? {
+            Ok(meta) => Ok(meta),
+            Err(diags) => Err(diagnostics_error(&diags)),
+        },
+    }
+}
+
+/// A script's diagnostics as one `invalid_script` error (the first error
+/// named, the rest counted).
+pub fn diagnostics_error(diags: &[Diagnostic]) -> Error {
+    let errors: Vec<&Diagnostic> = diags.iter().filter(|d| matches!(d.severity, Severity::Error)).collect();
+    let first = errors.first().copied().or(diags.first());
+    let text = first.map_or("the script is invalid".to_owned(), |d| {
+        let at = d.pointer.clone().or_else(|| d.line.map(|l| format!("line {l}"))).unwrap_or_default();
+        format!("{}: {}{}", d.code, d.message, if at.is_empty() { String::new() } else { format!(" (at {at})") })
+    });
+    let more = if errors.len() > 1 { format!(" (and {} more)", errors.len() - 1) } else { String::new() };
+    Error::new(ErrorCode::InvalidScript, format!("{text}{more}"))
+}
+
+/// Instantiate a script runtime and `check` its source.
+///
+/// # Errors
+///
+/// A typed [`Error`] when the instance trapped; the script's own problems
+/// are the inner `Err`.
+pub async fn call_check(
+    vm: &Vm,
+    component: &LoadedComponent,
+    run: &Arc<RunContext>,
+) -> Result<Result<Meta, Vec<Diagnostic>>, Error> {
+    let Pre::Script(pre) = &component.pre else {
+        return Err(Error::new(ErrorCode::Internal, "check needs a script runtime"));
+    };
+    let mut store = new_store(vm, InstanceBroker::root(run.clone(), None), 0, "");
+    let h = pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
+    let source = component.source.as_deref().unwrap_or("").to_owned();
+    h.call_check(&mut store, &source).await.map_err(|e| classify(e, &store.data().take_output().1))
 }
 
 /// Turn a wasmtime error into a typed [`Error`]. `stderr` (what the guest
@@ -146,6 +212,9 @@ fn last_panic_line(stderr: &[u8]) -> Option<String> {
 /// A typed [`Error`] when instantiation fails.
 pub async fn instantiate_only(vm: &Vm, component: &LoadedComponent, run: &Arc<RunContext>) -> Result<(), Error> {
     let mut store = new_store(vm, InstanceBroker::root(run.clone(), None), 0, "");
-    component.pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
+    match &component.pre {
+        Pre::Harness(pre) => drop(pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?),
+        Pre::Script(pre) => drop(pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?),
+    }
     Ok(())
 }

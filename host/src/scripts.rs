@@ -1,0 +1,196 @@
+//! Scripts (JavaScript, declarative JSON workflows) and how they run: inside
+//! a bundled *script runtime* component (`<lang>-runtime.wasm`, the
+//! `script-runtime` world) behind the same sandbox and broker as compiled
+//! harnesses. This module resolves what a run executes — a component, or a
+//! runtime bound to a script's source — and checks scripts.
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::runtime::{read_component, Hwf, Target};
+use crate::store::ScriptRef;
+use crate::vm::LoadedComponent;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Largest script source accepted, in bytes.
+pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
+
+/// What language a workflow is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    /// A compiled component.
+    Wasm,
+    /// Claude-style JavaScript.
+    Js,
+    /// Python.
+    Python,
+    /// A declarative JSON workflow.
+    Json,
+}
+
+impl Language {
+    /// Parse a language name.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_params` for an unknown name.
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "wasm" | "component" => Ok(Self::Wasm),
+            "js" | "javascript" => Ok(Self::Js),
+            "python" | "py" => Ok(Self::Python),
+            "json" => Ok(Self::Json),
+            other => Err(Error::new(ErrorCode::InvalidParams, format!("language {other:?}: expected wasm, js, python or json"))),
+        }
+    }
+
+    /// The language a file is in, by extension (`.wasm` and unknown: wasm).
+    pub fn of_path(p: &Path) -> Self {
+        match p.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+            Some("js" | "mjs") => Self::Js,
+            Some("py") => Self::Python,
+            Some("json") => Self::Json,
+            _ => Self::Wasm,
+        }
+    }
+
+    /// The name stored in metadata (`wasm`, `js`, `python`, `json`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Wasm => "wasm",
+            Self::Js => "js",
+            Self::Python => "python",
+            Self::Json => "json",
+        }
+    }
+
+    /// Guess a script's language from its text.
+    pub fn sniff(source: &str) -> Self {
+        if source.trim_start().starts_with('{') { Self::Json } else { Self::Js }
+    }
+}
+
+/// Where the bundled runtimes are: `$HWF_RUNTIME_DIR`, else
+/// `<exe dir>/../harnesses` (a cargo `target/<profile>/hwf`), else
+/// `<exe dir>/harnesses`, else `target/harnesses`.
+pub fn runtime_path(lang: Language) -> Result<PathBuf> {
+    let file = match lang {
+        Language::Json => "json-runtime.wasm",
+        Language::Js => "js-runtime.wasm",
+        Language::Python => {
+            return Err(Error::new(
+                ErrorCode::UnsupportedLanguage,
+                "python workflows need a Python runtime component, which this build does not bundle; use js or json",
+            ));
+        }
+        Language::Wasm => return Err(Error::new(ErrorCode::Internal, "a wasm component needs no runtime")),
+    };
+    let mut candidates = Vec::new();
+    if let Some(dir) = std::env::var_os("HWF_RUNTIME_DIR").filter(|v| !v.is_empty()) {
+        candidates.push(PathBuf::from(dir));
+    }
+    if let Some(exe_dir) = std::env::current_exe().ok().and_then(|e| e.parent().map(Path::to_path_buf)) {
+        candidates.push(exe_dir.join("..").join("harnesses"));
+        candidates.push(exe_dir.join("harnesses"));
+    }
+    candidates.push(PathBuf::from("target/harnesses"));
+    candidates
+        .iter()
+        .map(|d| d.join(file))
+        .find(|p| p.is_file())
+        .ok_or_else(|| {
+            Error::new(
+                ErrorCode::UnsupportedLanguage,
+                format!("the {} runtime ({file}) was not found; build it with `cargo build` or set HWF_RUNTIME_DIR", lang.as_str()),
+            )
+        })
+}
+
+/// What a run executes.
+#[derive(Debug)]
+pub struct Resolved {
+    /// The loaded component (a runtime bound to its source for scripts).
+    pub loaded: LoadedComponent,
+    /// How the run records it (digest of the component or the source).
+    pub script: ScriptRef,
+    /// The component bytes, or the script source bytes.
+    pub bytes: Vec<u8>,
+    /// The language.
+    pub language: Language,
+}
+
+fn read_source(path: &Path) -> Result<String> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(format!("script {}", path.display()), e))?;
+    if meta.len() > MAX_SCRIPT_BYTES {
+        return Err(Error::new(
+            ErrorCode::ComponentTooLarge,
+            format!("{} is {} bytes; scripts may be at most {MAX_SCRIPT_BYTES}", path.display(), meta.len()),
+        ));
+    }
+    std::fs::read_to_string(path).map_err(|e| Error::io(format!("script {}", path.display()), e))
+}
+
+impl Hwf {
+    /// Load the runtime for `lang`, bound to `source`.
+    ///
+    /// # Errors
+    ///
+    /// `unsupported_language` when the runtime is missing; the loader's
+    /// codes.
+    pub fn load_script(&self, lang: Language, source: &str) -> Result<LoadedComponent> {
+        let runtime = read_component(&runtime_path(lang)?, self.limits())?;
+        let loaded = self.load(&runtime)?;
+        if !loaded.is_script_runtime() {
+            return Err(Error::new(ErrorCode::MissingExport, format!("the {} runtime is not a script-runtime component", lang.as_str())));
+        }
+        Ok(loaded.with_source(Arc::from(source)))
+    }
+
+    /// Resolve bytes in `lang` (component or script source).
+    ///
+    /// # Errors
+    ///
+    /// The loader's codes; `invalid_params` for a script that is not UTF-8.
+    pub fn resolve_bytes(&self, lang: Language, bytes: Vec<u8>, mut script: ScriptRef) -> Result<Resolved> {
+        let loaded = match lang {
+            Language::Wasm => self.load(&bytes)?,
+            other => {
+                let source = std::str::from_utf8(&bytes)
+                    .map_err(|_| Error::new(ErrorCode::InvalidParams, "a script must be UTF-8 text"))?;
+                self.load_script(other, source)?
+            }
+        };
+        script.digest = match lang {
+            Language::Wasm => loaded.digest.clone(),
+            _ => format!("b3:{}", blake3::hash(&bytes).to_hex()),
+        };
+        script.language = lang.as_str().to_owned();
+        Ok(Resolved { loaded, script, bytes, language: lang })
+    }
+
+    /// Resolve a target (a component or script file, or a saved script).
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `invalid_name`, the loader's codes,
+    /// `unsupported_language`.
+    pub fn resolve(&self, target: &Target) -> Result<Resolved> {
+        match target {
+            Target::Path(p) => {
+                let lang = Language::of_path(p);
+                let script = ScriptRef { path: Some(p.display().to_string()), ..ScriptRef::default() };
+                let bytes = match lang {
+                    Language::Wasm => read_component(p, self.limits())?,
+                    Language::Python => return Err(runtime_path(Language::Python).err().unwrap_or_else(|| Error::new(ErrorCode::UnsupportedLanguage, "python"))),
+                    _ => read_source(p)?.into_bytes(),
+                };
+                self.resolve_bytes(lang, bytes, script)
+            }
+            Target::Saved { name, version } => {
+                let meta = self.store().script_meta(name, *version)?;
+                let bytes = self.store().script_bytes(name, meta.version)?;
+                let script = ScriptRef { name: Some(name.clone()), version: Some(meta.version), ..ScriptRef::default() };
+                self.resolve_bytes(Language::parse(&meta.language)?, bytes, script)
+            }
+        }
+    }
+}
