@@ -12,6 +12,7 @@ use std::process::Command;
 const GUESTS: &[(&str, &str)] = &[
     ("hello", "harnesses/hello"),
     ("json-runtime", "harnesses/json-runtime"),
+    ("js-runtime", "harnesses/js-runtime"),
     ("loop-until-dry", "harnesses/loop-until-dry"),
     ("release-lane", "harnesses/release-lane"),
     ("hostile", "tests/guests/hostile"),

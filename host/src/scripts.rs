@@ -138,7 +138,7 @@ impl Hwf {
     /// codes.
     pub fn load_script(&self, lang: Language, source: &str) -> Result<LoadedComponent> {
         let runtime = read_component(&runtime_path(lang)?, self.limits())?;
-        let loaded = self.load(&runtime)?;
+        let loaded = self.vm().load_gated(&runtime, Some(self.store()), self.limits(), crate::vm::gate::Gate::Runtime)?;
         if !loaded.is_script_runtime() {
             return Err(Error::new(ErrorCode::MissingExport, format!("the {} runtime is not a script-runtime component", lang.as_str())));
         }

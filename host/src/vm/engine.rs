@@ -145,7 +145,17 @@ impl Vm {
     /// `invalid_component`, `forbidden_import`), `invalid_component` when
     /// wasmtime refuses it, `missing_export` when it is not a harness.
     pub fn load(&self, bytes: &[u8], cache: Option<&FileStore>, limits: &Limits) -> Result<LoadedComponent> {
-        let imports = gate::check_component(bytes, limits.max_component_bytes)?;
+        self.load_gated(bytes, cache, limits, gate::Gate::Harness)
+    }
+
+    /// [`Vm::load`] with a chosen gate: bundled script runtimes may also
+    /// import `wasi:filesystem` (linked with no preopens: nothing to reach).
+    ///
+    /// # Errors
+    ///
+    /// As [`Vm::load`].
+    pub fn load_gated(&self, bytes: &[u8], cache: Option<&FileStore>, limits: &Limits, which: gate::Gate) -> Result<LoadedComponent> {
+        let imports = gate::check_component_with(bytes, limits.max_component_bytes, which)?;
         let hash = blake3::hash(bytes);
         let digest = format!("b3:{}", hash.to_hex());
         let key = format!("{}-{}.cwasm", &hash.to_hex()[..32], self.engine_key);
@@ -241,6 +251,12 @@ fn add_allowed_wasi(l: &mut Linker<HostState>) -> wasmtime::Result<()> {
     cli::terminal_stdin::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
     cli::terminal_stdout::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
     cli::terminal_stderr::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
+    // Filesystem, for the bundled script runtimes only (the gate refuses it
+    // for everything else). The context has no preopens, so there is no
+    // directory to reach: every path operation fails.
+    use wasmtime_wasi::filesystem::{WasiFilesystem, WasiFilesystemView};
+    wasmtime_wasi::p2::bindings::filesystem::types::add_to_linker::<HostState, WasiFilesystem>(l, |t| t.filesystem())?;
+    wasmtime_wasi::p2::bindings::filesystem::preopens::add_to_linker::<HostState, WasiFilesystem>(l, |t| t.filesystem())?;
     Ok(())
 }
 

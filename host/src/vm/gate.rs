@@ -13,9 +13,26 @@ use wasmparser::{Parser, Payload};
 pub const ALLOWED_IMPORT_PREFIXES: &[&str] =
     &["hermes:workflow/", "wasi:cli/", "wasi:io/", "wasi:clocks/", "wasi:random/"];
 
+/// Extra prefixes a bundled script runtime may import: the filesystem,
+/// linked with no preopens (no directory exists to reach).
+pub const RUNTIME_EXTRA_PREFIXES: &[&str] = &["wasi:filesystem/"];
+
+/// Which allow-list applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gate {
+    /// User harnesses: the allow-list above.
+    Harness,
+    /// The bundled script runtimes (loaded from the runtime directory).
+    Runtime,
+}
+
 /// Whether one import name is allowed.
 pub fn is_allowed_import(name: &str) -> bool {
     ALLOWED_IMPORT_PREFIXES.iter().any(|p| name.starts_with(p))
+}
+
+fn allowed(name: &str, which: Gate) -> bool {
+    is_allowed_import(name) || (which == Gate::Runtime && RUNTIME_EXTRA_PREFIXES.iter().any(|p| name.starts_with(p)))
 }
 
 /// Check the bytes are a component within the size limit whose top-level
@@ -27,6 +44,15 @@ pub fn is_allowed_import(name: &str) -> bool {
 /// `invalid_component` (anything unparsable), `forbidden_import` naming the
 /// first offending import and how many there are.
 pub fn check_component(bytes: &[u8], max_bytes: u64) -> Result<Vec<String>> {
+    check_component_with(bytes, max_bytes, Gate::Harness)
+}
+
+/// [`check_component`] with a chosen allow-list.
+///
+/// # Errors
+///
+/// As [`check_component`].
+pub fn check_component_with(bytes: &[u8], max_bytes: u64, which: Gate) -> Result<Vec<String>> {
     if bytes.len() as u64 > max_bytes {
         return Err(Error::new(
             ErrorCode::ComponentTooLarge,
@@ -74,7 +100,7 @@ pub fn check_component(bytes: &[u8], max_bytes: u64) -> Result<Vec<String>> {
             _ => {}
         }
     }
-    let forbidden: Vec<&str> = imports.iter().map(String::as_str).filter(|n| !is_allowed_import(n)).collect();
+    let forbidden: Vec<&str> = imports.iter().map(String::as_str).filter(|n| !allowed(n, which)).collect();
     if !forbidden.is_empty() {
         let shown: Vec<String> = forbidden.iter().take(6).map(|n| format!("{n:?}")).collect();
         let more = if forbidden.len() > 6 { format!(" and {} more", forbidden.len() - 6) } else { String::new() };

@@ -1,0 +1,323 @@
+//! Running a script: globals over the host's join set, and the event loop
+//! that feeds host completions into promises.
+
+use crate::hermes::workflow::host;
+use crate::hermes::workflow::types::{AgentRequest, CallError, CapabilityRequest, LogLevel, Task, WorkflowCall};
+use crate::source;
+use boa_engine::builtins::promise::{PromiseState, ResolvingFunctions};
+use boa_engine::object::builtins::JsPromise;
+use boa_engine::{js_string, Context, JsError, JsNativeError, JsResult, JsValue, NativeFunction, Source};
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+/// At most this many agent calls per run.
+const MAX_AGENTS: u32 = 1000;
+/// At most this many items per `parallel` / `pipeline`.
+const MAX_ITEMS: usize = 4096;
+
+/// What a pending host call resolves to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Agent text, or the validated object with a schema; `null` when the
+    /// agent died or was stopped.
+    Agent,
+    /// Capability or workflow result; errors reject.
+    Other,
+}
+
+struct Pending {
+    kind: Kind,
+    resolvers: ResolvingFunctions,
+}
+
+#[derive(Default)]
+struct State {
+    pending: BTreeMap<u64, Pending>,
+    agents: u32,
+}
+
+thread_local! {
+    static STATE: RefCell<State> = RefCell::new(State::default());
+}
+
+fn js_err(msg: impl Into<String>) -> JsError {
+    JsNativeError::error().with_message(msg.into()).into()
+}
+
+fn arg_json(args: &[JsValue], i: usize, ctx: &mut Context) -> JsResult<Option<Value>> {
+    match args.get(i) {
+        None => Ok(None),
+        Some(v) if v.is_undefined() || v.is_null() => Ok(None),
+        Some(v) => v.to_json(ctx),
+    }
+}
+
+fn opt_str(opts: &Value, key: &str) -> Option<String> {
+    opts.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+/// Submit a task and return a pending promise for it.
+fn submit(task: Task, kind: Kind, ctx: &mut Context) -> JsResult<JsValue> {
+    let call = host::submit(&task);
+    let (promise, resolvers) = JsPromise::new_pending(ctx);
+    STATE.with(|s| s.borrow_mut().pending.insert(call, Pending { kind, resolvers }));
+    Ok(promise.into())
+}
+
+/// `agent(prompt, {label, phase, schema, model, effort, agentType, tools, context, isolation, agent, input})`.
+fn agent(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let prompt = match args.first() {
+        Some(v) if v.is_string() => v.to_string(ctx)?.to_std_string_escaped(),
+        Some(v) if !v.is_undefined() => return Err(JsNativeError::typ().with_message("agent(prompt, options): prompt must be a string").into()),
+        _ => String::new(),
+    };
+    let opts = arg_json(args, 1, ctx)?.unwrap_or(json!({}));
+    let over = STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        s.agents += 1;
+        s.agents > MAX_AGENTS
+    });
+    if over {
+        return Err(js_err(format!("limit_agent: a workflow may start at most {MAX_AGENTS} agents")));
+    }
+    let req = AgentRequest {
+        agent: opt_str(&opts, "agent"),
+        prompt: (!prompt.is_empty()).then_some(prompt),
+        input: opts.get("input").map(Value::to_string),
+        label: opt_str(&opts, "label"),
+        phase: opt_str(&opts, "phase"),
+        schema: opts.get("schema").map(Value::to_string),
+        model: opt_str(&opts, "model"),
+        effort: opt_str(&opts, "effort"),
+        agent_type: opt_str(&opts, "agentType").or_else(|| opt_str(&opts, "agent_type")),
+        tools: opts.get("tools").and_then(Value::as_array).map(|t| t.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect()),
+        context: opts.get("context").map(Value::to_string),
+        isolation: opt_str(&opts, "isolation"),
+        fresh: opts.get("fresh").and_then(Value::as_bool),
+    };
+    submit(Task::Agent(req), Kind::Agent, ctx)
+}
+
+/// `capability(name, input, {label, approvalId})`.
+fn capability(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let name = args.first().map(|v| v.to_string(ctx)).transpose()?.map(|s| s.to_std_string_escaped()).unwrap_or_default();
+    let input = arg_json(args, 1, ctx)?.unwrap_or(json!({}));
+    let opts = arg_json(args, 2, ctx)?.unwrap_or(json!({}));
+    let req = CapabilityRequest {
+        name,
+        input: input.to_string(),
+        label: opt_str(&opts, "label"),
+        approval_id: opt_str(&opts, "approvalId").or_else(|| opt_str(&opts, "approval_id")),
+    };
+    submit(Task::Capability(req), Kind::Other, ctx)
+}
+
+/// `workflow(nameOrRef, args)`: a saved workflow, run inline (one level).
+fn workflow(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let name = args.first().map(|v| v.to_string(ctx)).transpose()?.map(|s| s.to_std_string_escaped()).unwrap_or_default();
+    let wargs = arg_json(args, 1, ctx)?.unwrap_or(Value::Null);
+    submit(Task::Workflow(WorkflowCall { name, args: wargs.to_string() }), Kind::Other, ctx)
+}
+
+fn phase(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let title = args.first().map(|v| v.to_string(ctx)).transpose()?.map(|s| s.to_std_string_escaped()).unwrap_or_default();
+    host::phase(&title);
+    Ok(JsValue::undefined())
+}
+
+fn log(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let mut parts = Vec::new();
+    for a in args {
+        parts.push(if a.is_string() {
+            a.to_string(ctx)?.to_std_string_escaped()
+        } else {
+            a.to_json(ctx).ok().flatten().map_or_else(|| "undefined".to_owned(), |v| v.to_string())
+        });
+    }
+    host::log(LogLevel::Info, &parts.join(" "));
+    Ok(JsValue::undefined())
+}
+
+fn budget_spent(_this: &JsValue, _args: &[JsValue], _ctx: &mut Context) -> JsResult<JsValue> {
+    Ok(JsValue::from(host::budget().tokens_spent as f64))
+}
+
+fn budget_remaining(_this: &JsValue, _args: &[JsValue], _ctx: &mut Context) -> JsResult<JsValue> {
+    let b = host::budget();
+    Ok(JsValue::from(b.token_total.map_or(f64::INFINITY, |t| t.saturating_sub(b.tokens_spent) as f64)))
+}
+
+fn check_items(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let n = args.first().map(|v| v.to_number(ctx)).transpose()?.unwrap_or(0.0);
+    if n > MAX_ITEMS as f64 {
+        return Err(js_err(format!("too_many_items: {n} items; at most {MAX_ITEMS} per parallel() or pipeline()")));
+    }
+    Ok(JsValue::undefined())
+}
+
+fn nondeterministic(_this: &JsValue, _args: &[JsValue], _ctx: &mut Context) -> JsResult<JsValue> {
+    Err(js_err("nondeterminism: Date.now(), new Date() and Math.random() are not available in workflows (they would break replay)"))
+}
+
+fn no_require(_this: &JsValue, _args: &[JsValue], _ctx: &mut Context) -> JsResult<JsValue> {
+    Err(js_err("require_not_allowed: workflows cannot load modules; use agent() and capability()"))
+}
+
+/// JavaScript that sets up the rest of the API on the native functions.
+const PRELUDE: &str = r#"
+(() => {
+  const checkItems = globalThis.__hwf_check_items;
+  globalThis.parallel = async (thunks) => {
+    if (!Array.isArray(thunks)) throw new TypeError("parallel(thunks): expected an array of functions");
+    checkItems(thunks.length);
+    return Promise.all(thunks.map((t) => Promise.resolve().then(() => t()).catch(() => null)));
+  };
+  globalThis.pipeline = async (items, ...stages) => {
+    if (!Array.isArray(items)) throw new TypeError("pipeline(items, ...stages): items must be an array");
+    checkItems(items.length);
+    return Promise.all(items.map(async (item, index) => {
+      let prev = item;
+      for (const stage of stages) {
+        try { prev = await stage(prev, item, index); } catch (e) { return null; }
+      }
+      return prev;
+    }));
+  };
+  const spent = globalThis.__hwf_budget_spent, remaining = globalThis.__hwf_budget_remaining;
+  globalThis.budget = Object.freeze({ total: globalThis.__hwf_budget_total, spent: () => spent(), remaining: () => remaining() });
+  const RealDate = Date, deny = globalThis.__hwf_nondeterministic;
+  function SafeDate(...a) {
+    if (a.length === 0) deny();
+    return new RealDate(...a);
+  }
+  SafeDate.prototype = RealDate.prototype;
+  SafeDate.now = deny;
+  SafeDate.UTC = RealDate.UTC;
+  SafeDate.parse = RealDate.parse;
+  globalThis.Date = SafeDate;
+  Math.random = deny;
+  for (const k of ["__hwf_check_items", "__hwf_budget_spent", "__hwf_budget_remaining", "__hwf_budget_total", "__hwf_nondeterministic"]) {
+    delete globalThis[k];
+  }
+})();
+"#;
+
+fn register(ctx: &mut Context, args: &Value) -> JsResult<()> {
+    let fns: [(&str, usize, boa_engine::native_function::NativeFunctionPointer); 10] = [
+        ("agent", 2, agent),
+        ("capability", 3, capability),
+        ("workflow", 2, workflow),
+        ("phase", 1, phase),
+        ("log", 1, log),
+        ("require", 1, no_require),
+        ("__hwf_check_items", 1, check_items),
+        ("__hwf_budget_spent", 0, budget_spent),
+        ("__hwf_budget_remaining", 0, budget_remaining),
+        ("__hwf_nondeterministic", 0, nondeterministic),
+    ];
+    for (name, len, f) in fns {
+        ctx.register_global_callable(boa_engine::JsString::from(name), len, NativeFunction::from_fn_ptr(f))?;
+    }
+    let total = host::budget().token_total.map_or(JsValue::null(), |t| JsValue::from(t as f64));
+    ctx.register_global_property(js_string!("__hwf_budget_total"), total, boa_engine::property::Attribute::all())?;
+    let args = if args.is_null() { JsValue::undefined() } else { JsValue::from_json(args, ctx)? };
+    ctx.register_global_property(js_string!("args"), args, boa_engine::property::Attribute::all())?;
+    ctx.eval(Source::from_bytes(PRELUDE))?;
+    Ok(())
+}
+
+fn call_error(e: &CallError) -> (&'static str, &str) {
+    match e {
+        CallError::Denied(m) => ("denied", m),
+        CallError::BudgetExhausted(m) => ("budget_exhausted", m),
+        CallError::SchemaMismatch(m) => ("schema_mismatch", m),
+        CallError::Failed(m) => ("failed", m),
+        CallError::TimedOut(m) => ("timed_out", m),
+        CallError::Cancelled(m) => ("cancelled", m),
+        CallError::ApprovalRequired(m) => ("approval_required", m),
+    }
+}
+
+/// Settle the promise of one completed host call.
+fn settle(pending: Pending, outcome: Result<String, CallError>, ctx: &mut Context) -> JsResult<()> {
+    let (value, ok) = match outcome {
+        Ok(raw) => {
+            let v: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
+            (JsValue::from_json(&v, ctx)?, true)
+        }
+        Err(e) => {
+            let (kind, msg) = call_error(&e);
+            // Agents that die or are stopped resolve to null; a spent
+            // budget and exhausted schema retries throw.
+            let null_for_agent = matches!(kind, "failed" | "cancelled" | "timed_out");
+            if pending.kind == Kind::Agent && null_for_agent {
+                (JsValue::null(), true)
+            } else {
+                let err = JsNativeError::error().with_message(msg.to_owned()).into_opaque(ctx);
+                let _ = err.set(js_string!("code"), boa_engine::JsString::from(msg.split(':').next().unwrap_or(kind)), false, ctx);
+                let _ = err.set(js_string!("kind"), boa_engine::JsString::from(kind), false, ctx);
+                (err.into(), false)
+            }
+        }
+    };
+    let f = if ok { &pending.resolvers.resolve } else { &pending.resolvers.reject };
+    f.call(&JsValue::undefined(), &[value], ctx)?;
+    Ok(())
+}
+
+fn describe(e: &JsValue, ctx: &mut Context) -> String {
+    if let Some(obj) = e.as_object() {
+        let msg = obj.get(js_string!("message"), ctx).ok().filter(|m| !m.is_undefined());
+        if let Some(m) = msg {
+            return m.to_string(ctx).map(|s| s.to_std_string_escaped()).unwrap_or_default();
+        }
+    }
+    e.to_string(ctx).map(|s| s.to_std_string_escaped()).unwrap_or_else(|_| "unknown error".into())
+}
+
+/// `run(source, args)`.
+pub fn run(src: &str, args: &str) -> Result<String, String> {
+    let parts = source::split(src).map_err(|d| format!("invalid_script: {}: {}", d.code, d.message))?;
+    if let Err(diags) = source::check(src) {
+        let d = &diags[0];
+        return Err(format!("invalid_script: {}: {}{}", d.code, d.message, d.line.map(|l| format!(" (line {l})")).unwrap_or_default()));
+    }
+    let args: Value = serde_json::from_str(args).unwrap_or(Value::Null);
+    let mut ctx = Context::default();
+    register(&mut ctx, &args).map_err(|e| format!("internal: {e}"))?;
+    let main = ctx
+        .eval(Source::from_bytes(&source::wrap(parts.body)))
+        .map_err(|e| format!("script_error: {e}"))?;
+    let promise = main
+        .as_object()
+        .and_then(|o| JsPromise::from_object(o.clone()).ok())
+        .ok_or_else(|| "internal: the script did not produce a promise".to_owned())?;
+    loop {
+        ctx.run_jobs().map_err(|e| format!("script_error: {e}"))?;
+        match promise.state() {
+            PromiseState::Fulfilled(v) => {
+                let out = v.to_json(&mut ctx).map_err(|e| format!("script_error: the result is not JSON: {e}"))?;
+                return Ok(out.unwrap_or(Value::Null).to_string());
+            }
+            PromiseState::Rejected(e) => {
+                let msg = describe(&e, &mut ctx);
+                return Err(if msg.contains(": ") && msg.split(':').next().is_some_and(|c| c.chars().all(|ch| ch.is_ascii_lowercase() || ch == '_')) {
+                    msg
+                } else {
+                    format!("script_error: {msg}")
+                });
+            }
+            PromiseState::Pending => {}
+        }
+        let pending: Vec<u64> = STATE.with(|s| s.borrow().pending.keys().copied().collect());
+        if pending.is_empty() {
+            return Err("script_error: the script is waiting on a promise that can never settle".into());
+        }
+        let done = host::next(&pending);
+        let entry = STATE.with(|s| s.borrow_mut().pending.remove(&done.call));
+        if let Some(p) = entry {
+            settle(p, done.outcome, &mut ctx).map_err(|e| format!("internal: {e}"))?;
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! The JavaScript workflow runtime: a `script-runtime` component that runs
+//! Claude-style workflow scripts in Boa, a pure-Rust JavaScript engine,
+//! inside the same sandbox and broker as compiled harnesses.
+//!
+//! A script starts with `export const meta = {name, description, ...}` (a
+//! pure literal), then uses top-level `await` and `return`, the `args`
+//! global, and `agent`, `parallel`, `pipeline`, `phase`, `log`,
+//! `capability`, `workflow` and `budget`. Every `agent()` / `capability()` /
+//! `workflow()` call is submitted to the host at once (`submit`) and its
+//! promise settles when the host's `next` delivers it — in completion order,
+//! which replay reproduces — so `parallel` runs agents concurrently on the
+//! host and `pipeline` items flow without a barrier. `Date.now()`, `new
+//! Date()`, `Math.random()`, `require` and `import` are refused (they would
+//! break replay or escape the sandbox).
+
+#![allow(unsafe_code, reason = "wit-bindgen generates the component's exports with unsafe")]
+
+mod engine;
+mod source;
+
+wit_bindgen::generate!({
+    path: "../../wit",
+    world: "script-runtime",
+});
+
+struct Runtime;
+
+impl Guest for Runtime {
+    fn check(source: String) -> Result<Meta, Vec<Diagnostic>> {
+        source::check(&source)
+    }
+
+    fn run(source: String, args: String) -> Result<String, String> {
+        engine::run(&source, &args)
+    }
+
+    fn branch(_source: String, name: String, _input: String) -> Result<String, String> {
+        Err(format!("unknown_branch: JavaScript workflows have no named branch {name:?}; use parallel() or pipeline()"))
+    }
+}
+
+export!(Runtime);
