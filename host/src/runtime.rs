@@ -140,9 +140,15 @@ pub struct HwfBuilder {
     services: Services,
     agents_fixture: Option<PathBuf>,
     workspace: Option<PathBuf>,
+    cache_dir: Option<PathBuf>,
 }
 
 impl HwfBuilder {
+    /// Share a compile cache directory (default: `<state>/cache`).
+    pub fn cache_dir(mut self, path: Option<PathBuf>) -> Self {
+        self.cache_dir = path;
+        self
+    }
     /// The agent runner (default: a fixture runner with no rules).
     pub fn agents(mut self, agents: Arc<dyn AgentRunner>) -> Self {
         self.services.agents = agents;
@@ -186,7 +192,11 @@ impl HwfBuilder {
     /// `io` when the state dir cannot be opened; `internal` when wasmtime
     /// cannot start.
     pub fn build(mut self) -> Result<Hwf> {
-        let store = Arc::new(FileStore::open(self.state_dir)?);
+        let mut store = FileStore::open(self.state_dir)?;
+        if let Some(dir) = &self.cache_dir {
+            store = store.with_cache_dir(dir)?;
+        }
+        let store = Arc::new(store);
         self.services.store = Some(store.clone());
         let limits = self.services.limits.clone();
         let settings = RunSettings {
@@ -243,6 +253,7 @@ impl Hwf {
             services: Services::new(Arc::new(FixtureRunner::empty())),
             agents_fixture: None,
             workspace: None,
+            cache_dir: None,
         }
     }
 
@@ -496,6 +507,17 @@ impl Hwf {
     /// Bad input, as above; `io` when the store cannot be written.
     pub async fn run(&self, req: RunRequest) -> Result<RunOutcome> {
         let resolved = self.resolve(&req.target)?;
+        // A script with errors is bad input: refused before a run exists.
+        if resolved.language != crate::scripts::Language::Wasm {
+            let mut services = self.services.clone();
+            services.store = None;
+            let probe = RunContext::new(RunId::generate(), None, services);
+            if let Err(diags) = crate::vm::exec::call_check(&self.vm, &resolved.loaded, &probe).await? {
+                if diags.iter().any(|d| matches!(d.severity, crate::vm::bindings::hermes::workflow::types::Severity::Error)) {
+                    return Err(crate::vm::exec::diagnostics_error(&diags));
+                }
+            }
+        }
         let loaded = resolved.loaded;
         let script = resolved.script;
 

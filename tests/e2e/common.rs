@@ -13,6 +13,12 @@ pub fn root() -> PathBuf {
     PathBuf::from(hwf_tests::WORKSPACE_ROOT)
 }
 
+/// The compile cache every test shares (the Boa runtime takes seconds to
+/// compile; once is enough).
+pub fn shared_cache() -> PathBuf {
+    root().join("target").join("test-cache")
+}
+
 /// The hello fixture.
 pub fn hello_fixture() -> PathBuf {
     root().join("harnesses/hello/fixture.json")
@@ -89,7 +95,9 @@ impl Ctx {
             .env_remove("RUST_LOG")
             .env("HOME", self.dir.path())
             .env("HERMES_HOME", self.dir.path().join("hermes"))
-            .env("HWF_STATE_DIR", self.state());
+            .env("HWF_STATE_DIR", self.state())
+            // Compiled components are shared (keyed by digest); state never is.
+            .env("HWF_CACHE_DIR", shared_cache());
         c
     }
 

@@ -83,7 +83,7 @@ fn workflow_refuses_bad_parameters() {
     assert_error(&facade(&ctx, "workflow", json!({"action": "script_save"}), None), "invalid_params", "script_name");
     assert_error(&facade(&ctx, "workflow", json!({}), None), "invalid_params", "no action");
     assert_error(&facade(&ctx, "workflow", json!({"name": "a", "script_name": "b"}), None), "invalid_params", "twice");
-    assert_error(&facade(&ctx, "workflow", json!({"script": "export const meta = {}", "language": "js"}), None), "unsupported_language", "Js");
+    assert_error(&facade(&ctx, "workflow", json!({"script": "print(1)", "language": "python"}), None), "unsupported_language", "python");
     assert_error(&facade(&ctx, "workflow", json!({"name": "../x"}), None), "invalid_name", "../x");
     assert_error(&facade(&ctx, "workflow", json!({"action": "status", "run_id": "nope"}), None), "not_found", "nope");
     assert_error(&facade(&ctx, "workflow", json!({"name": "x", "max_parallel": 99}), None), "invalid_params", "max_parallel");

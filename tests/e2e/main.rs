@@ -12,6 +12,7 @@
 //! - `hostile`: every hostile component and bad input, by error code;
 //! - `backends`: command and OpenAI-compatible agents, routing, doctor;
 //! - `broker`: schema retries, typed call errors, redaction, limits;
+//! - `js`: JavaScript workflows in the Boa runtime;
 //! - `json_workflows`: declarative JSON workflows in the JSON runtime;
 //! - `policy`: capability policy, built-ins, budgets, agent types, secrets;
 //! - `scripts`: save / list / inspect / validate, running by name.
@@ -24,6 +25,7 @@ mod facade;
 mod flow;
 mod hello;
 mod hostile;
+mod js;
 mod json_workflows;
 mod policy;
 mod scripts;

@@ -59,10 +59,15 @@ fn the_compile_cache_is_used_on_the_second_run() {
     let ctx = Ctx::new();
     let fixture = hello_fixture();
     let f = fixture.to_str().expect("utf8");
-    ctx.hwf(["run", harnesses::HELLO, "--agents", f]).expect_code(0);
+    // This test uses the state dir's own cache, not the shared one.
+    let run = || {
+        let out = ctx.cmd().env_remove("HWF_CACHE_DIR").args(["run", harnesses::HELLO, "--agents", f]).output().expect("run");
+        assert!(out.status.success(), "{out:?}");
+    };
+    run();
     let cached: Vec<_> = std::fs::read_dir(ctx.state().join("cache")).expect("cache").flatten().collect();
     assert_eq!(cached.len(), 1, "one precompiled artifact");
     // A corrupted cache entry is ignored, not fatal.
     std::fs::write(cached[0].path(), b"garbage").expect("write");
-    ctx.hwf(["run", harnesses::HELLO, "--agents", f]).expect_code(0);
+    run();
 }

@@ -45,11 +45,25 @@ fn js_err(msg: impl Into<String>) -> JsError {
     JsNativeError::error().with_message(msg.into()).into()
 }
 
+/// JavaScript numbers are doubles: write whole ones as integers, so `18`
+/// stays `18` in results, journals and fingerprints.
+pub fn normalize(v: Value) -> Value {
+    match v {
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if !n.is_i64() && !n.is_u64() && f.fract() == 0.0 && f.abs() < 9.0e15 => Value::from(f as i64),
+            _ => Value::Number(n),
+        },
+        Value::Array(a) => Value::Array(a.into_iter().map(normalize).collect()),
+        Value::Object(m) => Value::Object(m.into_iter().map(|(k, v)| (k, normalize(v))).collect()),
+        other => other,
+    }
+}
+
 fn arg_json(args: &[JsValue], i: usize, ctx: &mut Context) -> JsResult<Option<Value>> {
     match args.get(i) {
         None => Ok(None),
         Some(v) if v.is_undefined() || v.is_null() => Ok(None),
-        Some(v) => v.to_json(ctx),
+        Some(v) => Ok(v.to_json(ctx)?.map(normalize)),
     }
 }
 
@@ -132,7 +146,7 @@ fn log(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue
         parts.push(if a.is_string() {
             a.to_string(ctx)?.to_std_string_escaped()
         } else {
-            a.to_json(ctx).ok().flatten().map_or_else(|| "undefined".to_owned(), |v| v.to_string())
+            a.to_json(ctx).ok().flatten().map_or_else(|| "undefined".to_owned(), |v| normalize(v).to_string())
         });
     }
     host::log(LogLevel::Info, &parts.join(" "));
@@ -298,7 +312,7 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
         match promise.state() {
             PromiseState::Fulfilled(v) => {
                 let out = v.to_json(&mut ctx).map_err(|e| format!("script_error: the result is not JSON: {e}"))?;
-                return Ok(out.unwrap_or(Value::Null).to_string());
+                return Ok(normalize(out.unwrap_or(Value::Null)).to_string());
             }
             PromiseState::Rejected(e) => {
                 let msg = describe(&e, &mut ctx);

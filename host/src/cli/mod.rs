@@ -419,6 +419,7 @@ fn open_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limit
         .limits(limits)
         .agents_fixture(fixture_path)
         .workspace(Some(workspace))
+        .cache_dir(std::env::var_os("HWF_CACHE_DIR").filter(|v| !v.is_empty()).map(PathBuf::from))
         .build()
 }
 

@@ -24,6 +24,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub struct FileStore {
     root: PathBuf,
     dir: Dir,
+    /// The compile cache: `<state>/cache`, or a shared directory.
+    cache_root: PathBuf,
+    cache: Dir,
 }
 
 static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -42,7 +45,23 @@ impl FileStore {
         for sub in ["scripts", "runs", "cache", "events", "inline"] {
             dir.create_dir_all(sub).map_err(|e| Error::io(format!("state dir {sub}/"), e))?;
         }
-        Ok(Self { root, dir })
+        let cache = dir.open_dir("cache").map_err(|e| Error::io("state dir cache/", e))?;
+        let cache_root = root.join("cache");
+        Ok(Self { root, dir, cache_root, cache })
+    }
+
+    /// Use `path` as the compile cache instead of `<state>/cache` (it only
+    /// holds precompiled components keyed by digest and engine, so several
+    /// state dirs can share one).
+    ///
+    /// # Errors
+    ///
+    /// `io` when the directory cannot be created or opened.
+    pub fn with_cache_dir(mut self, path: &Path) -> Result<Self> {
+        std::fs::create_dir_all(path).map_err(|e| Error::io(format!("cache dir {}", path.display()), e))?;
+        self.cache = Dir::open_ambient_dir(path, ambient_authority()).map_err(|e| Error::io(format!("cache dir {}", path.display()), e))?;
+        self.cache_root = path.to_path_buf();
+        Ok(self)
     }
 
     /// The state directory's path (for messages and links only; all access
@@ -456,12 +475,12 @@ impl FileStore {
     /// `invalid_name`.
     pub fn cache_path(&self, key: &str) -> Result<PathBuf> {
         validate_name("cache key", key)?;
-        Ok(self.root.join("cache").join(key))
+        Ok(self.cache_root.join(key))
     }
 
     /// Whether a cache entry exists.
     pub fn cache_has(&self, key: &str) -> bool {
-        validate_name("cache key", key).is_ok() && self.dir.is_file(Path::new("cache").join(key))
+        validate_name("cache key", key).is_ok() && self.cache.is_file(key)
     }
 
     /// Write a cache entry atomically.
@@ -471,8 +490,7 @@ impl FileStore {
     /// `invalid_name`, `io`.
     pub fn cache_put(&self, key: &str, bytes: &[u8]) -> Result<()> {
         validate_name("cache key", key)?;
-        let dir = self.dir.open_dir("cache").map_err(|e| Error::io("cache dir", e))?;
-        Self::write_atomic(&dir, key, bytes)
+        Self::write_atomic(&self.cache, key, bytes)
     }
 }
 
