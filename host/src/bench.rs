@@ -266,7 +266,55 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         }
     }
 
-    // 8. Whole `hwf run` of hello, warm cache, as a process.
+    // 8. JavaScript: start-up of a saved script to its first host call
+    // (runtime precompiled and cached), and parallel() over 16 agents of
+    // 100 ms each at max_parallel 16.
+    let js = tmp.join("js");
+    std::fs::create_dir_all(&js).map_err(|e| Error::io("bench js dir", e))?;
+    let first_call = js.join("first.js");
+    std::fs::write(&first_call, "export const meta = { name: \"first\", description: \"first host call\" };\nphase(\"started\");\nreturn 1;\n")
+        .map_err(|e| Error::io("bench js", e))?;
+    let par = js.join("par.js");
+    std::fs::write(&par, "export const meta = { name: \"par\", description: \"16 agents\" };\nconst r = await parallel(Array.from({length: 16}, (_, i) => () => agent(`task ${i}`, {label: \"slow\"})));\nreturn r.length;\n")
+        .map_err(|e| Error::io("bench js", e))?;
+    let js_fixture = FixtureRunner::from_json(r#"{"responses": [{"match": {"label": "slow"}, "output": {"ok": true}, "delay_ms": 100}]}"#)?;
+    let js_hwf = Hwf::builder(tmp.join("state"))
+        .agents(Arc::new(js_fixture))
+        .limits(Limits { max_parallel: 16, ..Limits::default() })
+        .build()?;
+    let mut js_report = Value::Null;
+    if hwf_host::scripts::runtime_path(hwf_host::scripts::Language::Js).is_ok() {
+        // Warm the compile cache once.
+        js_hwf.run(hwf_host::RunRequest::new(hwf_host::Target::Path(first_call.clone()), Value::Null)).await?;
+        let resolved = js_hwf.resolve(&hwf_host::Target::Path(first_call.clone()))?;
+        let mut starts = Vec::new();
+        for _ in 0..10 {
+            // Load (cache hit) + fresh instance + script up to phase(): the
+            // whole run of a one-call script.
+            let ctx = new_ctx(false)?;
+            let t = Instant::now();
+            let loaded = js_hwf.resolve(&hwf_host::Target::Path(first_call.clone()))?.loaded;
+            let (r, _) = call_run(js_hwf.vm(), &loaded, InstanceBroker::root(ctx.clone(), Some(loaded.clone())), 0, &"null".to_owned()).await;
+            starts.push(t.elapsed());
+            r?.map_err(|e| bench_err("js", e))?;
+        }
+        drop(resolved);
+        let mut pars = Vec::new();
+        for _ in 0..5 {
+            let t = Instant::now();
+            let out = js_hwf.run(hwf_host::RunRequest::new(hwf_host::Target::Path(par.clone()), Value::Null)).await?;
+            pars.push(t.elapsed());
+            if out.result != Some(json!(16)) {
+                return Err(bench_err("js parallel", format!("{:?}", out.snapshot.error)));
+            }
+        }
+        js_report = json!({
+            "startup_to_first_host_call_ms": us(median(starts)) / 1000.0,
+            "parallel_16_agents_100ms_ms": us(median(pars)) / 1000.0,
+        });
+    }
+
+    // 9. Whole `hwf run` of hello, warm cache, as a process.
     let exe = std::env::current_exe().map_err(|e| bench_err("current exe", e))?;
     let state = tmp.join("cli-state");
     let hello_run = || {
@@ -304,6 +352,7 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         "parallel_50_branches_50ms_width8_ms": {"median": us(fb) / 1000.0, "ideal": 350, "ratio": (fb.as_secs_f64() / 0.350 * 1000.0).round() / 1000.0},
         "fanout_1000_branches_width64": fanout,
         "resume_1000_call_run_ms": us(median(resumes)) / 1000.0,
+        "javascript": js_report,
     }))
 }
 
