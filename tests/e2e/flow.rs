@@ -146,6 +146,22 @@ fn next_delivers_in_completion_order() {
         .map(|e| e["call"].as_str().expect("call").to_owned())
         .collect();
     assert_eq!(delivered, ["4", "2", "8", "6", "10", "3", "7", "5", "9", "1"]);
+
+    // Replay with no agent backend delivers the identical order and result.
+    let empty = ctx.write("empty.json", r#"{"responses": []}"#);
+    let again = ctx.hwf(["run", "--resume-from", &run_id(&v), "--agents", empty.to_str().expect("utf8"), "--json"]);
+    again.expect_code(0);
+    let again = again.json();
+    assert_eq!(again["data"]["result"], v["data"]["result"]);
+    assert_eq!(again["data"]["counts"]["agent_calls"], 0);
+    assert_eq!(again["data"]["counts"]["replayed"], 10);
+    let replayed_order: Vec<String> = ctx
+        .journal(&run_id(&again))
+        .iter()
+        .filter(|e| e["type"] == "delivered")
+        .map(|e| e["call"].as_str().expect("call").to_owned())
+        .collect();
+    assert_eq!(replayed_order, delivered);
 }
 
 #[test]
