@@ -231,3 +231,23 @@ fn mcp_server_over_stdio() {
     drop(mcp.child.stdin.take());
     let _ = mcp.child.wait();
 }
+
+#[test]
+fn mcp_reports_progress_for_long_runs() {
+    let ctx = Ctx::new();
+    let slow = ctx.write("slow.json", r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "delay_ms": 150}]}"#);
+    let mut mcp = Mcp::start(&ctx, slow.to_str().expect("utf8"));
+    mcp.request(1, "initialize", json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "e2e", "version": "0"}}));
+    mcp.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let run = mcp.request(
+        2,
+        "tools/call",
+        json!({"name": "workflow", "arguments": {"scriptPath": harnesses::PROBE, "args": {"op": "agent", "n": 4}}, "_meta": {"progressToken": 7}}),
+    );
+    assert_eq!(run["result"]["structuredContent"]["data"]["result"]["calls"], 4, "{run}");
+    let progress: Vec<&Value> = mcp.notifications.iter().filter(|n| n["method"] == "notifications/progress").collect();
+    assert!(!progress.is_empty(), "no progress notification: {:?}", mcp.notifications);
+    assert_eq!(progress[0]["params"]["progressToken"], 7);
+    drop(mcp.child.stdin.take());
+    let _ = mcp.child.wait();
+}
