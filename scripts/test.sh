@@ -6,5 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rustup target add wasm32-wasip2 >/dev/null 2>&1 || true
 cargo test -j2 -p hwf-host -p hwf-tests -p hwf-guest
+# API docs must build without warnings (broken links fail).
+RUSTDOCFLAGS="-D warnings" cargo doc -j2 --no-deps -p hwf-host -p hwf-guest
 python3 -m pytest --version >/dev/null 2>&1 || python3 -m pip install --quiet pytest
 HWF_BIN="$PWD/target/debug/hwf" python3 -m pytest -q integrations/hermes

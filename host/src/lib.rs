@@ -42,6 +42,7 @@
 
 pub mod agents;
 pub mod broker;
+pub mod catalog;
 pub mod capabilities;
 pub mod config;
 pub mod control;
@@ -53,6 +54,7 @@ pub mod runtime;
 pub mod scripts;
 pub mod status;
 pub mod store;
+pub mod views;
 pub mod vm;
 
 pub use error::{Error, ErrorCode, Result};

@@ -8,12 +8,12 @@ use crate::broker::{redact, Event, ExecEnv, InstanceBroker, Journal, RunContext,
 use crate::capabilities::{Policy, Registry};
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::RunId;
-use crate::store::{now_ms, Counts, ErrorInfo, FileStore, RunSettings, RunSnapshot, RunState, ScriptMeta};
-use crate::vm::exec::{call_meta, call_run};
+use crate::store::{now_ms, Counts, ErrorInfo, FileStore, RunSettings, RunSnapshot, RunState};
+use crate::vm::exec::call_run;
 use crate::broker::replay::ReplayIndex;
 use crate::vm::{Limits, LoadedComponent, Vm};
 use tracing::Instrument;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -362,140 +362,6 @@ impl Hwf {
         self.vm.load(bytes, Some(&self.store), &self.limits)
     }
 
-    /// Check a component: gate, compile, and call its `meta` export.
-    /// Returns `(imports, meta)`.
-    ///
-    /// # Errors
-    ///
-    /// The gate's and loader's codes; a trap in `meta`.
-    pub async fn inspect_component(&self, bytes: &[u8]) -> Result<(LoadedComponent, Value)> {
-        let loaded = self.load(bytes)?;
-        let mut services = self.services.clone();
-        services.store = None;
-        let ctx = RunContext::new(RunId::generate(), None, services);
-        let meta = call_meta(&self.vm, &loaded, &ctx).await?;
-        Ok((loaded, meta_json(&meta)))
-    }
-
-    /// Validate a component file; returns a report.
-    ///
-    /// # Errors
-    ///
-    /// As [`Hwf::inspect_component`], plus `not_found`/`io` for the file.
-    pub async fn validate(&self, path: &Path) -> Result<Value> {
-        let resolved = self.resolve(&Target::Path(path.to_path_buf()))?;
-        self.validate_resolved(resolved).await
-    }
-
-    /// Validate resolved bytes (a component, or a script through its
-    /// runtime's `check`): a report with the meta, or the diagnostics
-    /// (`valid: false`; an error listing them when `strict`).
-    ///
-    /// # Errors
-    ///
-    /// As [`Hwf::inspect_component`].
-    pub async fn validate_resolved(&self, resolved: crate::scripts::Resolved) -> Result<Value> {
-        if resolved.language == crate::scripts::Language::Wasm {
-            return self.validate_bytes(&resolved.bytes).await;
-        }
-        let mut services = self.services.clone();
-        services.store = None;
-        let ctx = RunContext::new(RunId::generate(), None, services);
-        let checked = crate::vm::exec::call_check(&self.vm, &resolved.loaded, &ctx).await?;
-        let lang = resolved.language.as_str();
-        Ok(match checked {
-            Ok(meta) => json!({
-                "valid": true,
-                "language": lang,
-                "digest": resolved.script.digest,
-                "size": resolved.bytes.len(),
-                "meta": meta_json(&meta),
-                "diagnostics": [],
-            }),
-            Err(diags) => json!({
-                "valid": !diags.iter().any(|d| matches!(d.severity, crate::vm::bindings::hermes::workflow::types::Severity::Error)),
-                "language": lang,
-                "digest": resolved.script.digest,
-                "diagnostics": diags.iter().map(diagnostic_json).collect::<Vec<_>>(),
-            }),
-        })
-    }
-
-    /// Validate component bytes; returns a report.
-    ///
-    /// # Errors
-    ///
-    /// As [`Hwf::inspect_component`].
-    pub async fn validate_bytes(&self, bytes: &[u8]) -> Result<Value> {
-        let (loaded, meta) = self.inspect_component(bytes).await?;
-        Ok(json!({"valid": true, "language": "wasm", "digest": loaded.digest, "size": bytes.len(), "imports": loaded.imports, "meta": meta}))
-    }
-
-    /// Save a component file as a new version of script `name`.
-    ///
-    /// # Errors
-    ///
-    /// `invalid_name`, `already_exists` (without `replace`), the loader's
-    /// codes.
-    pub async fn save_script(&self, name: &str, path: &Path, replace: bool) -> Result<ScriptMeta> {
-        crate::ids::validate_name("script name", name)?;
-        let resolved = self.resolve(&Target::Path(path.to_path_buf()))?;
-        self.save_resolved(name, resolved, replace).await
-    }
-
-    /// Save resolved bytes (a component or a checked script) as a new
-    /// version of script `name`.
-    ///
-    /// # Errors
-    ///
-    /// `invalid_script` for a script with errors; as [`Hwf::save_script`].
-    pub async fn save_resolved(&self, name: &str, resolved: crate::scripts::Resolved, replace: bool) -> Result<ScriptMeta> {
-        crate::ids::validate_name("script name", name)?;
-        if resolved.language == crate::scripts::Language::Wasm {
-            return self.save_script_bytes(name, &resolved.bytes, replace).await;
-        }
-        let source = resolved.bytes.clone();
-        let report = self.validate_resolved(resolved).await?;
-        if report["valid"] != true || report.get("meta").is_none() {
-            return Err(script_error(&report));
-        }
-        let digest = report["digest"].as_str().unwrap_or("").to_owned();
-        let language = report["language"].as_str().unwrap_or("").to_owned();
-        let bytes_len = report["size"].as_u64().unwrap_or(0);
-        let script = ScriptMeta {
-            name: name.to_owned(),
-            version: 0,
-            digest,
-            size: bytes_len,
-            language,
-            saved_at_ms: now_ms(),
-            meta: report["meta"].clone(),
-            imports: Vec::new(),
-        };
-        self.store.save_script(name, &source, script, replace)
-    }
-
-    /// Save component bytes as a new version of script `name`.
-    ///
-    /// # Errors
-    ///
-    /// As [`Hwf::save_script`].
-    pub async fn save_script_bytes(&self, name: &str, bytes: &[u8], replace: bool) -> Result<ScriptMeta> {
-        crate::ids::validate_name("script name", name)?;
-        let (loaded, meta) = self.inspect_component(bytes).await?;
-        let script = ScriptMeta {
-            name: name.to_owned(),
-            version: 0,
-            digest: loaded.digest,
-            size: bytes.len() as u64,
-            language: "wasm".into(),
-            saved_at_ms: now_ms(),
-            meta,
-            imports: loaded.imports,
-        };
-        self.store.save_script(name, bytes, script, replace)
-    }
-
     /// Run a harness to the end.
     ///
     /// Bad input (missing file, bad component, bad name, id taken) is an
@@ -512,10 +378,11 @@ impl Hwf {
             let mut services = self.services.clone();
             services.store = None;
             let probe = RunContext::new(RunId::generate(), None, services);
-            if let Err(diags) = crate::vm::exec::call_check(&self.vm, &resolved.loaded, &probe).await? {
-                if diags.iter().any(|d| matches!(d.severity, crate::vm::bindings::hermes::workflow::types::Severity::Error)) {
-                    return Err(crate::vm::exec::diagnostics_error(&diags));
-                }
+            let checked = crate::vm::exec::call_check(&self.vm, &resolved.loaded, &probe).await?;
+            if let Err(diags) = checked
+                && diags.iter().any(|d| matches!(d.severity, crate::vm::bindings::hermes::workflow::types::Severity::Error))
+            {
+                return Err(crate::vm::exec::diagnostics_error(&diags));
             }
         }
         let loaded = resolved.loaded;
@@ -741,143 +608,6 @@ impl Hwf {
         })
     }
 
-    /// A run's status: the snapshot plus its calls and phases from the
-    /// journal.
-    ///
-    /// # Errors
-    ///
-    /// `invalid_name`, `not_found`, `corrupt_store`.
-    pub fn status(&self, run_id: &str) -> Result<Value> {
-        let id = RunId::parse(run_id)?;
-        let snap = self.store.read_snapshot(&id)?;
-        let journal = self.store.read_journal(&id)?;
-        let mut status = crate::status::build_status(&snap, &journal, self.store.root());
-        let controls = crate::control::Controls::read(&self.store, &id).unwrap_or_default();
-        status["controls"] = serde_json::to_value(&controls.0).unwrap_or_default();
-        status["retries"] = serde_json::json!(controls.retried_calls());
-        status["stopped_tasks"] = serde_json::json!(controls.stopped_calls());
-        if snap.state == RunState::Running && !self.store.run_locked(&id) {
-            status["state"] = serde_json::json!("stuck");
-        }
-        // Redacted once more: control values and event lines are shown here.
-        crate::broker::redact::redact_value(&mut status);
-        Ok(status)
-    }
-
-    /// Every run, newest first, one line each.
-    ///
-    /// # Errors
-    ///
-    /// `io`.
-    pub fn overview(&self) -> Result<Value> {
-        let mut runs = Vec::new();
-        let mut blocked = Vec::new();
-        for id in self.store.run_ids()?.into_iter().rev() {
-            match self.store.read_snapshot(&id) {
-                Ok(s) => {
-                    let mut line = crate::status::summary(&s);
-                    if s.state == RunState::Running && !self.store.run_locked(&id) {
-                        line["state"] = serde_json::json!("stuck");
-                    }
-                    for w in &s.waits {
-                        blocked.push(json!({"run_id": id, "wait": w}));
-                    }
-                    runs.push(line);
-                }
-                Err(e) => runs.push(json!({"run_id": id, "state": "unreadable", "error": {"code": e.code(), "message": e.message()}})),
-            }
-        }
-        Ok(json!({"runs": runs, "waits": blocked}))
-    }
-
-    /// Saved scripts with their latest version (and all versions when asked).
-    ///
-    /// # Errors
-    ///
-    /// `io`, `corrupt_store`.
-    pub fn script_list(&self, versions: bool) -> Result<Value> {
-        let mut out = Vec::new();
-        for name in self.store.script_names()? {
-            let all = self.store.script_versions(&name)?;
-            let Some(latest) = all.last() else { continue };
-            let meta = self.store.script_meta(&name, Some(*latest))?;
-            let mut entry = json!({
-                "name": name,
-                "latest_version": latest,
-                "language": meta.language,
-                "digest": meta.digest,
-                "description": meta.meta.get("description"),
-            });
-            if versions {
-                entry["versions"] = json!(all);
-            }
-            out.push(entry);
-        }
-        Ok(json!({"scripts": out}))
-    }
-
-    /// The target a run executed (to resume it without naming it again).
-    ///
-    /// # Errors
-    ///
-    /// `invalid_name`, `not_found`, `corrupt_store`.
-    pub fn target_of(&self, run_id: &str) -> Result<(Target, Value)> {
-        let snap = self.store.read_snapshot(&RunId::parse(run_id)?)?;
-        let target = match (&snap.script.name, &snap.script.path) {
-            (Some(name), _) => Target::Saved { name: name.clone(), version: snap.script.version },
-            (None, Some(path)) => Target::Path(PathBuf::from(path)),
-            (None, None) => return Err(Error::new(ErrorCode::CorruptStore, format!("run {run_id} names no script"))),
-        };
-        Ok((target, snap.args))
-    }
-
-    /// One saved script's metadata (all versions listed).
-    ///
-    /// # Errors
-    ///
-    /// `invalid_name`, `not_found`, `corrupt_store`.
-    pub fn script_inspect(&self, name: &str, version: Option<u32>) -> Result<Value> {
-        let meta = self.store.script_meta(name, version)?;
-        let versions = self.store.script_versions(name)?;
-        let mut v = serde_json::to_value(&meta).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
-        v["versions"] = json!(versions);
-        Ok(v)
-    }
-}
-
-/// A script meta as JSON.
-fn meta_json(meta: &crate::vm::bindings::hermes::workflow::types::Meta) -> Value {
-    json!({
-        "name": meta.name,
-        "description": meta.description,
-        "when_to_use": meta.when_to_use,
-        "phases": meta.phases.iter().map(|p| json!({"title": p.title, "detail": p.detail})).collect::<Vec<_>>(),
-        "args_schema": meta.args_schema.as_deref().and_then(|s| serde_json::from_str::<Value>(s).ok()),
-    })
-}
-
-/// A diagnostic as JSON.
-fn diagnostic_json(d: &crate::vm::bindings::hermes::workflow::types::Diagnostic) -> Value {
-    use crate::vm::bindings::hermes::workflow::types::Severity;
-    json!({
-        "code": d.code,
-        "severity": match d.severity { Severity::Error => "error", Severity::Warning => "warning" },
-        "message": d.message,
-        "line": d.line,
-        "column": d.column,
-        "pointer": d.pointer,
-    })
-}
-
-/// The `invalid_script` error for a validation report with errors.
-pub fn script_error(report: &Value) -> Error {
-    let errors: Vec<&Value> = report["diagnostics"].as_array().into_iter().flatten().filter(|d| d["severity"] == "error").collect();
-    let first = errors.first().map_or("the script is invalid".to_owned(), |d| {
-        let at = d["pointer"].as_str().map(str::to_owned).or_else(|| d["line"].as_u64().map(|l| format!("line {l}")));
-        format!("{}: {}{}", d["code"].as_str().unwrap_or("?"), d["message"].as_str().unwrap_or(""), at.map(|a| format!(" (at {a})")).unwrap_or_default())
-    });
-    let more = if errors.len() > 1 { format!(" (and {} more)", errors.len() - 1) } else { String::new() };
-    Error::new(ErrorCode::InvalidScript, format!("{first}{more}"))
 }
 
 fn short(digest: &str) -> &str {

@@ -562,7 +562,7 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
                         );
                     }
                 }
-                let e = hwf_host::runtime::script_error(&report);
+                let e = hwf_host::catalog::script_error(&report);
                 if out.is_json() {
                     out.raw(&hwf_host::facade::error_envelope(&e, Some(report)));
                     return Ok(2);

@@ -165,7 +165,7 @@ async fn workflow_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Va
             })?;
             let report = hwf.validate_resolved(resolved).await?;
             if report["valid"] != true {
-                return Ok(error_envelope(&crate::runtime::script_error(&report), Some(report)));
+                return Ok(error_envelope(&crate::catalog::script_error(&report), Some(report)));
             }
             ok(report)
         }

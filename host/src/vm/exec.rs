@@ -213,8 +213,12 @@ fn last_panic_line(stderr: &[u8]) -> Option<String> {
 pub async fn instantiate_only(vm: &Vm, component: &LoadedComponent, run: &Arc<RunContext>) -> Result<(), Error> {
     let mut store = new_store(vm, InstanceBroker::root(run.clone(), None), 0, "");
     match &component.pre {
-        Pre::Harness(pre) => drop(pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?),
-        Pre::Script(pre) => drop(pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?),
+        Pre::Harness(pre) => {
+            pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
+        }
+        Pre::Script(pre) => {
+            pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
+        }
     }
     Ok(())
 }
