@@ -6,6 +6,7 @@
 //! bad input, 3 the run is waiting.
 
 mod doctor;
+mod ops;
 mod output;
 mod progress;
 
@@ -14,7 +15,7 @@ use hwf_host::agents::{AgentRunner, AgentTypes, FixtureRunner};
 use hwf_host::capabilities::{Registry, SideEffect};
 use hwf_host::config::{resolve_state_dir, Config};
 use hwf_host::ids::RunId;
-use hwf_host::store::{RunState, StoredEvent};
+use hwf_host::store::RunState;
 use hwf_host::{Error, ErrorCode, Hwf, Limits, RunRequest, Target};
 use output::Out;
 use serde_json::Value;
@@ -521,7 +522,7 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
                 }
                 let id = hwf.enqueue(&req)?;
                 if !args.queue_only {
-                    spawn_runner(&cli, &id)?;
+                    ops::spawn_runner(&cli, &id)?;
                 }
                 out.data(&serde_json::json!({"run_id": id, "state": "queued"}), |_| id.to_string());
                 return Ok(0);
@@ -609,7 +610,7 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             }
             Ok(0)
         }
-        Command::Control(cmd) => control(&cli, &config, cmd, out),
+        Command::Control(cmd) => ops::control(&cli, &config, cmd, out),
         Command::Facade { list_tools: true, .. } => {
             let tools: Vec<Value> = hwf_host::facade::tools()
                 .into_iter()
@@ -628,7 +629,7 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
                     .map_err(|e| Error::new(ErrorCode::InvalidParams, format!("the request on stdin is not valid JSON: {e}")))?
             };
             let hwf = open_host(&cli, &config, agents.as_ref(), config.limits.clone())?;
-            let opts = facade_options(&cli);
+            let opts = ops::facade_options(&cli);
             let response = match tool.as_str() {
                 "workflow" => hwf_host::facade::workflow(&hwf, &request, &opts).await,
                 "workflow_control" => hwf_host::facade::workflow_control(&hwf, &request).await,
@@ -641,100 +642,11 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
         }
         Command::Mcp { agents } => {
             let hwf = open_host(&cli, &config, agents.as_ref(), config.limits.clone())?;
-            crate::mcp::serve(hwf, facade_options(&cli)).await?;
+            crate::mcp::serve(hwf, ops::facade_options(&cli)).await?;
             Ok(0)
         }
-        Command::Events(cmd) => {
-            let hwf = open_host(&cli, &config, None, config.limits.clone())?;
-            match cmd {
-                EventsCommand::Send { source, kind, id, subject, payload, .. } => {
-                    let mut payload: Value = match payload {
-                        None => Value::Null,
-                        Some(p) => serde_json::from_str(p)
-                            .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("--payload is not valid JSON: {e}")))?,
-                    };
-                    hwf_host::broker::redact::redact_value(&mut payload);
-                    let id = id.clone().unwrap_or_else(|| format!("e{}", uuid::Uuid::now_v7().simple()));
-                    hwf_host::ids::validate_name("event id", &id)?;
-                    let event = StoredEvent {
-                        version: 0,
-                        id,
-                        source: source.clone(),
-                        kind: kind.clone(),
-                        subject: subject.clone(),
-                        payload,
-                        ts_ms: hwf_host::store::now_ms(),
-                    };
-                    let (stored, new) = hwf.store().append_event(event)?;
-                    let mut v = serde_json::to_value(&stored).unwrap_or(Value::Null);
-                    v["new"] = Value::Bool(new);
-                    out.data(&v, |_| {
-                        format!("event {} v{}{}", stored.id, stored.version, if new { "" } else { " (already recorded)" })
-                    });
-                }
-                EventsCommand::List { .. } => {
-                    let events = hwf.store().read_events()?;
-                    let v = serde_json::json!({"events": events});
-                    out.data(&v, |v| serde_json::to_string_pretty(v).unwrap_or_default());
-                }
-            }
-            Ok(0)
-        }
-        Command::Runner(args) => {
-            let hwf = open_host(&cli, &config, args.agents.as_ref(), config.limits.clone())?;
-            let only = args.only.as_deref().map(RunId::parse).transpose()?;
-            let mut idle_since = std::time::Instant::now();
-            let mut first = true;
-            let mut total = hwf_host::runner::PassReport::default();
-            loop {
-                let report = hwf.runner_pass(only.as_ref()).await?;
-                if first {
-                    tracing::info!(
-                        queued = report.queued.len(),
-                        waiting = report.waiting.len(),
-                        stuck = report.stuck.len(),
-                        ready = report.ready.len(),
-                        "runner started"
-                    );
-                    if !args.json {
-                        eprintln!(
-                            "hwf runner: {} queued, {} waiting ({} ready), {} stuck",
-                            report.queued.len(),
-                            report.waiting.len() + report.ready.len(),
-                            report.ready.len(),
-                            report.stuck.len()
-                        );
-                    }
-                    first = false;
-                }
-                if !report.executed.is_empty() {
-                    idle_since = std::time::Instant::now();
-                }
-                total.queued.extend(report.queued);
-                total.ready.extend(report.ready);
-                total.stuck.extend(report.stuck);
-                total.stopped.extend(report.stopped);
-                total.executed.extend(report.executed);
-                total.waiting = report.waiting;
-                if args.once {
-                    break;
-                }
-                if args.idle_exit_after.is_some_and(|s| idle_since.elapsed() >= std::time::Duration::from_secs(s)) {
-                    break;
-                }
-                tokio::time::sleep(std::time::Duration::from_millis(250)).await;
-            }
-            let v = serde_json::to_value(&total).unwrap_or(Value::Null);
-            out.data(&v, |_| {
-                total
-                    .executed
-                    .iter()
-                    .map(|(id, st)| format!("{id} {}", st.as_str()))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            });
-            Ok(0)
-        }
+        Command::Events(cmd) => ops::events(&cli, &config, cmd, out),
+        Command::Runner(args) => ops::runner(&cli, &config, args, out).await,
         Command::Doctor { .. } => Ok(0),
         Command::Bench(args) => {
             let state = resolve_state_dir(cli.state_dir.as_deref(), &config);
@@ -743,84 +655,6 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             Ok(0)
         }
     }
-}
-
-/// Facade options for this invocation: background runs start a runner.
-fn facade_options(cli: &Cli) -> hwf_host::facade::Options {
-    let (state_dir, config) = (cli.state_dir.clone(), cli.config.clone());
-    hwf_host::facade::Options {
-        spawn_runner: Some(Arc::new(move |id: &RunId| spawn_runner_with(state_dir.as_deref(), config.as_deref(), id))),
-        progress: None,
-    }
-}
-
-/// Start a detached `hwf runner --once --run <id>` for a queued run.
-fn spawn_runner(cli: &Cli, id: &RunId) -> Result<(), Error> {
-    spawn_runner_with(cli.state_dir.as_deref(), cli.config.as_deref(), id)
-}
-
-fn spawn_runner_with(state_dir: Option<&std::path::Path>, config: Option<&std::path::Path>, id: &RunId) -> Result<(), Error> {
-    let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
-    let mut cmd = std::process::Command::new(exe);
-    if let Some(dir) = state_dir {
-        cmd.arg("--state-dir").arg(dir);
-    }
-    if let Some(config) = config {
-        cmd.arg("--config").arg(config);
-    }
-    cmd.args(["runner", "--once", "--json", "--run", id.as_str()])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    cmd.spawn().map_err(|e| Error::io("start the background runner", e))?;
-    Ok(())
-}
-
-/// `hwf control …`.
-fn control(cli: &Cli, config: &Config, cmd: &ControlCommand, out: &Out) -> Result<i32, Error> {
-    use hwf_host::control::{record, Action, Control, Decision};
-    let hwf = Hwf::open(resolve_state_dir(cli.state_dir.as_deref(), config))?;
-    let meta = cmd.meta();
-    let (run_id, action, call) = match cmd {
-        ControlCommand::Pause { run_id, .. } => (run_id, Action::Pause, None),
-        ControlCommand::Resume { run_id, .. } => (run_id, Action::Resume, None),
-        ControlCommand::Stop { run_id, .. } => (run_id, Action::Stop, None),
-        ControlCommand::TaskStop { run_id, call, .. } => (run_id, Action::TaskStop, Some(call)),
-        ControlCommand::Retry { run_id, call, .. } => (run_id, Action::Retry, Some(call)),
-        ControlCommand::Decide { run_id, call, .. } => (run_id, Action::Decide, Some(call)),
-    };
-    let run = RunId::parse(run_id)?;
-    let snap = hwf.store().read_snapshot(&run)?;
-    if snap.state.is_terminal() && action != Action::Retry {
-        return Err(Error::new(ErrorCode::InvalidArgs, format!("run {run} already ended ({})", snap.state.as_str())));
-    }
-    let mut c = Control::new(action, meta.actor.clone());
-    if let Some(id) = &meta.control_id {
-        hwf_host::ids::validate_name("control id", id)?;
-        c.id = id.clone();
-    }
-    c.reason = meta.reason.clone();
-    c.call = call.cloned();
-    if let ControlCommand::Decide { decision, value, channel, message_id, call, .. } = cmd {
-        let d: Decision = serde_json::from_value(Value::String(decision.clone())).map_err(|_| {
-            Error::new(ErrorCode::InvalidArgs, format!("decision {decision:?}: expected approve, reject, edit or respond"))
-        })?;
-        let value: Option<Value> = value
-            .as_deref()
-            .map(serde_json::from_str)
-            .transpose()
-            .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("--value is not valid JSON: {e}")))?;
-        hwf_host::runner::validate_decision(&hwf, &run, call, d, value.as_ref())?;
-        c.decision = Some(d);
-        c.value = value;
-        c.channel = channel.clone().or_else(|| Some("cli".into()));
-        c.message_id = message_id.clone();
-    }
-    let new = record(hwf.store(), &run, c.clone())?;
-    let v = serde_json::json!({"run_id": run, "control": c, "recorded": new});
-    out.data(&v, |_| format!("{} {:?} recorded{}", run, action, if new { "" } else { " (already)" }));
-    Ok(0)
 }
 
 /// Exit code for a finished run.
