@@ -339,6 +339,7 @@ impl Hwf {
             counts: Counts::default(),
             settings: Some(self.settings.clone()),
             waits: Vec::new(),
+            declared_phases: Vec::new(),
             resumed_from: None,
             root_run_id: None,
             live: None,
@@ -373,18 +374,27 @@ impl Hwf {
     /// Bad input, as above; `io` when the store cannot be written.
     pub async fn run(&self, req: RunRequest) -> Result<RunOutcome> {
         let resolved = self.resolve(&req.target)?;
-        // A script with errors is bad input: refused before a run exists.
-        if resolved.language != crate::scripts::Language::Wasm {
-            let mut services = self.services.clone();
-            services.store = None;
-            let probe = RunContext::new(RunId::generate(), None, services);
-            let checked = crate::vm::exec::call_check(&self.vm, &resolved.loaded, &probe).await?;
-            if let Err(diags) = checked
-                && diags.iter().any(|d| matches!(d.severity, crate::vm::bindings::hermes::workflow::types::Severity::Error))
-            {
-                return Err(crate::vm::exec::diagnostics_error(&diags));
+        // The declared phases (for status); a script with errors is bad
+        // input, refused before a run exists.
+        let mut services = self.services.clone();
+        services.store = None;
+        let probe = RunContext::new(RunId::generate(), None, services);
+        let declared_phases: Vec<String> = if resolved.language != crate::scripts::Language::Wasm {
+            match crate::vm::exec::call_check(&self.vm, &resolved.loaded, &probe).await? {
+                Ok(meta) => meta.phases.into_iter().map(|p| p.title).collect(),
+                Err(diags) => {
+                    if diags.iter().any(|d| matches!(d.severity, crate::vm::bindings::hermes::workflow::types::Severity::Error)) {
+                        return Err(crate::vm::exec::diagnostics_error(&diags));
+                    }
+                    Vec::new()
+                }
             }
-        }
+        } else {
+            crate::vm::exec::call_meta(&self.vm, &resolved.loaded, &probe)
+                .await
+                .map(|m| m.phases.into_iter().map(|p| p.title).collect())
+                .unwrap_or_default()
+        };
         let loaded = resolved.loaded;
         let script = resolved.script;
 
@@ -440,12 +450,14 @@ impl Hwf {
             error: None,
             counts: Counts::default(),
             waits: Vec::new(),
+            declared_phases: Vec::new(),
             settings: Some(self.settings.clone()),
             resumed_from: req.resume_from.clone(),
             root_run_id,
             live: None,
             pid: Some(std::process::id()),
         };
+        let snap = RunSnapshot { declared_phases, ..snap };
         self.store.write_snapshot(&snap)?;
         let journal = Journal::new(self.store.open_journal(&run_id)?, 0);
         let span = tracing::info_span!("run", run_id = %run_id, digest = %loaded.digest);

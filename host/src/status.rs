@@ -81,6 +81,26 @@ pub fn build_status(s: &RunSnapshot, journal: &[Value], state_dir: &Path) -> Val
         }
     }
     let run_dir = state_dir.join("runs").join(s.run_id.as_str());
+    // Declared phases with their status: done, current, or pending. A
+    // declared title matches an entered phase equal to it or starting with
+    // it (`find` matches `round 2 find`).
+    let entered: Vec<&str> = phases.iter().filter_map(|p| p["title"].as_str()).collect();
+    let current = s.phase.as_deref();
+    let declared: Vec<Value> = s
+        .declared_phases
+        .iter()
+        .map(|d| {
+            let matches = |t: &str| t == d || t.ends_with(&format!(" {d}"));
+            let status = if current.is_some_and(matches) && !s.state.is_terminal() {
+                "current"
+            } else if entered.iter().any(|t| matches(t)) {
+                "done"
+            } else {
+                "pending"
+            };
+            json!({"title": d, "status": status})
+        })
+        .collect();
     json!({
         "run_id": s.run_id,
         "state": s.state,
@@ -106,6 +126,7 @@ pub fn build_status(s: &RunSnapshot, journal: &[Value], state_dir: &Path) -> Val
         "resumed_from": s.resumed_from,
         "calls": calls,
         "phases": phases,
+        "declared_phases": declared,
         "log_lines": logs,
         "last_events": journal.iter().rev().take(5).rev().cloned().collect::<Vec<_>>(),
         "links": {

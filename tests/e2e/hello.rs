@@ -71,6 +71,7 @@ fn status_shows_calls_and_phases() {
     let phases: Vec<&Value> = s["phases"].as_array().expect("phases").iter().map(|p| &p["title"]).collect();
     assert_eq!(phases, [&json!("greet"), &json!("shout")]);
     assert_eq!(s["counts"]["tokens"], 21);
+    assert_eq!(s["declared_phases"], json!([{"title": "greet", "status": "done"}, {"title": "shout", "status": "done"}]));
     assert_eq!(s["counts"]["agent_calls"], 2);
 
     let human = ctx.hwf(["status", &run_id]);

@@ -134,6 +134,9 @@ pub struct RunSnapshot {
     /// The settings the run was started with (continuations reuse them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settings: Option<RunSettings>,
+    /// The phases the workflow declares (its meta), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub declared_phases: Vec<String>,
     /// What a `waiting` run is blocked on.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub waits: Vec<WaitInfo>,
