@@ -9,16 +9,16 @@ const FIXTURE: &str = r#"{"responses": [
   {"match": {"label": "slow"}, "output": {"ok": true}, "delay_ms": 60, "tokens": 1},
   {"match": {"label": "very-slow"}, "output": {"ok": true}, "delay_ms": 3000},
   {"match": {"label": "quick"}, "output": {"ok": true}, "tokens": 1},
-  {"match": {"label": "d0"}, "output": {"label": "d0"}, "delay_ms": 200},
-  {"match": {"label": "d1"}, "output": {"label": "d1"}, "delay_ms": 20},
-  {"match": {"label": "d2"}, "output": {"label": "d2"}, "delay_ms": 110},
-  {"match": {"label": "d3"}, "output": {"label": "d3"}, "delay_ms": 5},
-  {"match": {"label": "d4"}, "output": {"label": "d4"}, "delay_ms": 160},
-  {"match": {"label": "d5"}, "output": {"label": "d5"}, "delay_ms": 65},
-  {"match": {"label": "d6"}, "output": {"label": "d6"}, "delay_ms": 135},
-  {"match": {"label": "d7"}, "output": {"label": "d7"}, "delay_ms": 40},
-  {"match": {"label": "d8"}, "output": {"label": "d8"}, "delay_ms": 185},
-  {"match": {"label": "d9"}, "output": {"label": "d9"}, "delay_ms": 90}
+  {"match": {"label": "d0"}, "output": {"label": "d0"}, "delay_ms": 400},
+  {"match": {"label": "d1"}, "output": {"label": "d1"}, "delay_ms": 40},
+  {"match": {"label": "d2"}, "output": {"label": "d2"}, "delay_ms": 220},
+  {"match": {"label": "d3"}, "output": {"label": "d3"}, "delay_ms": 10},
+  {"match": {"label": "d4"}, "output": {"label": "d4"}, "delay_ms": 320},
+  {"match": {"label": "d5"}, "output": {"label": "d5"}, "delay_ms": 130},
+  {"match": {"label": "d6"}, "output": {"label": "d6"}, "delay_ms": 270},
+  {"match": {"label": "d7"}, "output": {"label": "d7"}, "delay_ms": 80},
+  {"match": {"label": "d8"}, "output": {"label": "d8"}, "delay_ms": 370},
+  {"match": {"label": "d9"}, "output": {"label": "d9"}, "delay_ms": 180}
 ]}"#;
 
 fn probe(ctx: &Ctx, args: Value, extra: &[&str]) -> Value {
