@@ -375,3 +375,42 @@ fn background_runs_return_at_once_and_finish() {
         .expect_code(2)
         .expect_stderr("credential");
 }
+
+#[test]
+fn stop_kills_a_running_bash_child() {
+    let ctx = Ctx::new();
+    std::fs::create_dir_all(ctx.path("ws")).expect("mkdir");
+    let ws = ctx.path("ws");
+    let args = json!({"op": "cap", "name": "bash", "approval_id": "a", "input": {"argv": ["sh", "-c", "echo $$ > pid.txt; exec sleep 30"]}});
+    let mut child = ctx
+        .cmd()
+        .args(["run", harnesses::PROBE, "--run-id", "sleeper", "--args", &args.to_string()])
+        .args(["--allow-class", "external_write", "--approval-id", "a", "--workspace", ws.to_str().expect("utf8")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let pid_file = ws.join("pid.txt");
+    let t = Instant::now();
+    let pid = loop {
+        if let Some(pid) = std::fs::read_to_string(&pid_file).ok().and_then(|p| p.trim().parse::<u32>().ok()) {
+            break pid;
+        }
+        assert!(t.elapsed() < Duration::from_secs(20), "bash never started");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(std::path::Path::new(&format!("/proc/{pid}")).exists());
+    ctx.hwf(["control", "stop", "sleeper"]).expect_code(0);
+    assert_eq!(child.wait().expect("wait").code(), Some(1));
+    assert_eq!(status(&ctx, "sleeper")["state"], "stopped");
+    // The whole process group was killed with the call.
+    let t = Instant::now();
+    while std::path::Path::new(&format!("/proc/{pid}")).exists() {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        if stat.split_whitespace().nth(2) == Some("Z") {
+            break; // a zombie waiting for its reaper is dead
+        }
+        assert!(t.elapsed() < Duration::from_secs(5), "the bash child outlived the stop");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -212,3 +212,33 @@ fn saved_js_scripts_and_the_facade() {
     let v: Value = serde_json::from_slice(&child.wait_with_output().expect("wait").stdout).expect("json");
     assert_eq!(v["data"]["result"]["rounds"], 1, "{v}");
 }
+
+#[test]
+fn workflow_runs_a_saved_workflow_inline() {
+    let ctx = Ctx::new();
+    ctx.hwf(["script", "save", "hello", harnesses::HELLO]).expect_code(0);
+    let s = js(
+        &ctx,
+        "outer.js",
+        "export const meta = { name: \"outer\", description: \"calls hello\" };\n\
+         const inner = await workflow(\"hello\", { name: \"world\" });\n\
+         let nested = null;\n\
+         try { await workflow(\"missing\", {}); } catch (e) { nested = e.code; }\n\
+         return { inner, nested };\n",
+    );
+    let fixture = root().join("harnesses/hello/fixture.json");
+    let out = ctx.run_json(&s, "{}", &["--agents", fixture.to_str().expect("utf8")]);
+    out.expect_code(0);
+    assert_eq!(
+        out.json()["data"]["result"],
+        json!({"inner": {"greeting": "hello, world", "result": "HELLO, WORLD"}, "nested": "not_found"})
+    );
+    // The child's calls are numbered under the workflow call.
+    let ids: Vec<String> = ctx
+        .journal(out.json()["data"]["run_id"].as_str().expect("id"))
+        .iter()
+        .filter(|e| e["type"] == "call_started" && e["kind"] == "agent")
+        .map(|e| e["call"].as_str().expect("call").to_owned())
+        .collect();
+    assert_eq!(ids, ["1.1", "1.2"]);
+}
