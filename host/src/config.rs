@@ -166,21 +166,36 @@ fn backend(name: &str, value: &toml::Value) -> Result<Arc<dyn AgentRunner>> {
 }
 
 impl Config {
-    /// Load `path`, or `./hwf.toml` when it exists, or the defaults.
+    /// Load `path`, or `./hwf.toml` when it exists, or the defaults (see
+    /// [`Config::load_from`] for the state dir's `hwf.toml`).
     ///
     /// # Errors
     ///
     /// `not_found` when an explicit path is missing; `invalid_config` naming
     /// the file, line and key when it is malformed.
     pub fn load(path: Option<&Path>) -> Result<Self> {
+        Self::load_from(path, None)
+    }
+
+    /// Load `path`, else `./hwf.toml`, else `<state_dir>/hwf.toml`, else the
+    /// defaults.
+    ///
+    /// # Errors
+    ///
+    /// As [`Config::load`].
+    pub fn load_from(path: Option<&Path>, state_dir: Option<&Path>) -> Result<Self> {
         let path = match path {
             Some(p) => p.to_path_buf(),
             None => {
                 let local = PathBuf::from("hwf.toml");
-                if !local.is_file() {
+                let in_state = state_dir.map(|d| d.join("hwf.toml"));
+                if local.is_file() {
+                    local
+                } else if let Some(p) = in_state.filter(|p| p.is_file()) {
+                    p
+                } else {
                     return Ok(Self::default());
                 }
-                local
             }
         };
         let text = std::fs::read_to_string(&path).map_err(|e| Error::io(format!("config {}", path.display()), e))?;

@@ -227,3 +227,13 @@ fn a_corrupt_snapshot_is_reported_and_others_still_read() {
     o.expect_code(0);
     assert_eq!(o.json()["data"]["runs"].as_array().expect("runs").len(), 2);
 }
+
+#[test]
+fn the_state_dirs_own_config_is_read() {
+    let ctx = Ctx::new();
+    std::fs::create_dir_all(ctx.state()).expect("mkdir");
+    std::fs::write(ctx.state().join("hwf.toml"), "[limits]\nmax_calls = 3\n").expect("write");
+    let out = ctx.run_json(harnesses::HOSTILE, r#"{"mode":"calls"}"#, &[]);
+    out.expect_code(1);
+    assert!(out.json()["error"]["message"].as_str().expect("message").contains("more than 3 host calls"), "{out:?}");
+}

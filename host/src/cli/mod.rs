@@ -440,7 +440,10 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
         });
         return Ok(if ok { 0 } else { 1 });
     }
-    let config = Config::load(cli.config.as_deref())?;
+    // --config, else ./hwf.toml, else <state>/hwf.toml (the state dir as
+    // known without a config: --state-dir, $HWF_STATE_DIR, …).
+    let default_state = resolve_state_dir(cli.state_dir.as_deref(), &Config::default());
+    let config = Config::load_from(cli.config.as_deref(), Some(&default_state))?;
     match &cli.command {
         Command::Run(args) => {
             let mut run_args: Value = match &args.args {
