@@ -76,6 +76,10 @@ pub struct Control {
     /// The message that carried it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message_id: Option<String>,
+    /// The fingerprint of the request decided on: a decision applies only
+    /// to that exact request, not to whatever later takes the call id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
 }
 
 impl Control {
@@ -92,6 +96,7 @@ impl Control {
             reason: None,
             channel: None,
             message_id: None,
+            fingerprint: None,
         }
     }
 }

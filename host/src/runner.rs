@@ -163,6 +163,12 @@ impl Hwf {
         if snap.state.is_terminal() {
             return Err(Error::new(ErrorCode::AlreadyExists, format!("run {id} already ended")));
         }
+        if snap.args_redacted {
+            return Err(Error::new(
+                ErrorCode::InvalidArgs,
+                format!("run {id} had credential-shaped args, which were never stored; continue it with `hwf run --resume-from {id} --args …`"),
+            ));
+        }
         let target = match (&snap.script.name, &snap.script.path) {
             (Some(name), _) => crate::runtime::Target::Saved { name: name.clone(), version: snap.script.version },
             (None, Some(path)) => crate::runtime::Target::Path(std::path::PathBuf::from(path)),
@@ -208,13 +214,14 @@ impl Hwf {
 }
 
 /// A decision answering a parked call, validated against what the call
-/// asked (a `human.ask` question's schema and choices).
+/// asked (a `human.ask` question's schema and choices). Returns the call's
+/// request fingerprint: the decision applies only to that exact request.
 ///
 /// # Errors
 ///
 /// `invalid_args` naming why the answer does not fit, `not_found` when the
 /// run or call does not exist.
-pub fn validate_decision(hwf: &Hwf, run: &RunId, call: &str, decision: Decision, value: Option<&Value>) -> Result<()> {
+pub fn validate_decision(hwf: &Hwf, run: &RunId, call: &str, decision: Decision, value: Option<&Value>) -> Result<String> {
     let events = hwf.store().read_journal(run)?;
     let started = events
         .iter()
@@ -227,5 +234,5 @@ pub fn validate_decision(hwf: &Hwf, run: &RunId, call: &str, decision: Decision,
         durable::check_answer(&question, value.unwrap_or(&Value::Null))
             .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("call {call}: {e}")))?;
     }
-    Ok(())
+    Ok(started.get("fingerprint").and_then(Value::as_str).unwrap_or("").to_owned())
 }

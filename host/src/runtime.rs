@@ -328,6 +328,7 @@ impl Hwf {
             state: RunState::Queued,
             script,
             args: req.args.clone(),
+            args_redacted: false,
             created_at_ms: now_ms(),
             started_at_ms: None,
             finished_at_ms: None,
@@ -433,13 +434,14 @@ impl Hwf {
         let run_id = req.run_id.clone().unwrap_or_else(RunId::generate);
         self.store.create_run(&run_id)?;
         let mut stored_args = req.args.clone();
-        redact::redact_value(&mut stored_args);
+        let args_redacted = redact::redact_value(&mut stored_args);
         let created = now_ms();
         let snap = RunSnapshot {
             run_id: run_id.clone(),
             state: RunState::Running,
             script,
             args: stored_args,
+            args_redacted,
             created_at_ms: created,
             started_at_ms: Some(created),
             finished_at_ms: None,

@@ -414,3 +414,34 @@ fn stop_kills_a_running_bash_child() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+#[test]
+fn a_torn_tail_is_cut_before_the_next_append() {
+    let ctx = Ctx::new();
+    let out = probe(&ctx, json!({"op": "cap", "name": "human.ask", "input": {"prompt": "go?"}}), &[]);
+    out.expect_code(3);
+    let id = run_id(&out.json());
+    // A crash left half a line in the journal.
+    let journal = ctx.state().join("runs").join(&id).join("journal.jsonl");
+    let mut text = std::fs::read_to_string(&journal).expect("journal");
+    text.push_str(r#"{"seq":99,"type":"log","lev"#);
+    std::fs::write(&journal, text).expect("write");
+    ctx.hwf(["control", "decide", &id, "1", "respond", "--value", "\"yes\""]).expect_code(0);
+    runner_once(&ctx);
+    let s = status(&ctx, &id);
+    assert_eq!(s["state"], "succeeded", "{s}");
+    assert_eq!(s["result"]["ok"]["answer"], "yes");
+}
+
+#[test]
+fn parked_runs_with_credential_args_are_not_continued_with_redacted_args() {
+    let ctx = Ctx::new();
+    let args = json!({"op": "cap", "name": "human.ask", "input": {"prompt": "go?"}, "token": "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123"});
+    let out = probe(&ctx, args, &[]);
+    out.expect_code(3);
+    let id = run_id(&out.json());
+    ctx.hwf(["control", "decide", &id, "1", "respond", "--value", "\"yes\""]).expect_code(0);
+    let r = runner_once(&ctx);
+    assert!(r["executed"].as_array().expect("executed").is_empty(), "{r}");
+    assert_eq!(status(&ctx, &id)["state"], "waiting");
+}

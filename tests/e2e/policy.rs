@@ -156,6 +156,13 @@ fn fs_is_confined_to_the_workspace() {
         let r = cap(&ctx, json!({"name": "fs.read", "input": {"path": path}}), &w);
         assert!(r["error"].is_object() && r["ok"].is_null(), "{path}: {r}");
     }
+    // A FIFO would block the run: refused.
+    let fifo = ctx.path("ws/pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let r = cap(&ctx, json!({"name": "fs.read", "input": {"path": "pipe"}}), &w);
+    assert!(r["error"]["message"].as_str().expect("message").contains("not a regular file"), "{r}");
+    std::fs::remove_file(&fifo).expect("rm fifo");
     let r = cap(&ctx, json!({"name": "fs.list", "input": {"path": "."}}), &w);
     let names: Vec<&str> = r["ok"]["entries"].as_array().expect("entries").iter().filter_map(|e| e["name"].as_str()).collect();
     assert_eq!(names, ["inside.txt", "link.txt"]);

@@ -162,7 +162,8 @@ impl RunContext {
         let approval_id = request.get("approval_id").and_then(Value::as_str);
         let policy = &self.services.policy;
         let registered = self.services.capabilities.get(name).map(|c| &**c);
-        let durable = CallDurable { run: self, call_id };
+        let fingerprint = super::Fingerprint::of("capability", request);
+        let durable = CallDurable { run: self, call_id, fingerprint: fingerprint.as_str() };
 
         // An operator's decision on this call stands in for an approval id.
         let decision = if registered.is_some_and(|c| policy.approval_classes.contains(&c.class)) {
@@ -240,6 +241,7 @@ impl RunContext {
 struct CallDurable<'a> {
     run: &'a RunContext,
     call_id: &'a str,
+    fingerprint: &'a str,
 }
 
 impl Durable for CallDurable<'_> {
@@ -252,7 +254,17 @@ impl Durable for CallDurable<'_> {
     fn decision(&self) -> Option<crate::control::Control> {
         let store = self.run.services.store.as_ref()?;
         let controls = crate::control::Controls::read(store, &self.run.run_id).ok()?;
-        controls.decision(self.call_id).cloned()
+        let d = controls.decision(self.call_id)?;
+        // A decision is about one exact request: if the call id now carries
+        // a different request (changed args, a different agent answer), the
+        // call waits for a new decision.
+        match d.fingerprint.as_deref() {
+            Some(fp) if fp != self.fingerprint => {
+                tracing::warn!(call = self.call_id, "ignoring a decision made for a different request");
+                None
+            }
+            _ => Some(d.clone()),
+        }
     }
     fn events(&self) -> Vec<crate::store::StoredEvent> {
         self.run.services.store.as_ref().and_then(|s| s.read_events().ok()).unwrap_or_default()

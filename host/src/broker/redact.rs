@@ -41,12 +41,22 @@ const KEY_SUFFIXES: &[&str] = &[
     "credentials",
     "private_key",
     "privatekey",
+    "secret_key",
+    "access_key",
+    "passphrase",
 ];
 
 /// Value prefixes of well-known token formats, with the minimum number of
 /// token characters that must follow.
 const TOKEN_PREFIXES: &[(&str, usize)] = &[
     ("sk-", 16),
+    ("sk_live_", 12),
+    ("sk_test_", 12),
+    ("rk_live_", 12),
+    ("AIza", 30),
+    ("hf_", 24),
+    ("npm_", 24),
+    ("pypi-", 24),
     ("ghp_", 16),
     ("gho_", 16),
     ("ghs_", 16),
@@ -63,10 +73,10 @@ const TOKEN_PREFIXES: &[(&str, usize)] = &[
 
 /// Whether an object key names a credential.
 pub fn is_secret_key(key: &str) -> bool {
-    if key.len() > 64 {
+    if key.len() > 256 {
         return false;
     }
-    let mut buf = [0u8; 64];
+    let mut buf = [0u8; 256];
     let norm = &mut buf[..key.len()];
     for (d, s) in norm.iter_mut().zip(key.bytes()) {
         *d = if s == b'-' { b'_' } else { s.to_ascii_lowercase() };
@@ -88,6 +98,18 @@ pub fn redact_value(value: &mut Value) -> bool {
         Value::Array(items) => items.iter_mut().fold(false, |acc, v| redact_value(v) | acc),
         Value::Object(map) => {
             let mut changed = false;
+            // A key that is itself a credential is renamed.
+            if map.keys().any(|k| matches!(redact_text(k), Cow::Owned(_))) {
+                let old = std::mem::take(map);
+                for (k, v) in old {
+                    let k = match redact_text(&k) {
+                        Cow::Owned(_) => REDACTED.to_owned(),
+                        Cow::Borrowed(_) => k,
+                    };
+                    map.insert(k, v);
+                }
+                changed = true;
+            }
             for (k, v) in map.iter_mut() {
                 if is_secret_key(k) && !v.is_null() && !is_redacted(v) {
                     *v = Value::String(REDACTED.to_owned());
@@ -161,9 +183,12 @@ pub fn redact_text(text: &str) -> Cow<'_, str> {
 
 /// If a secret starts at `i`, the byte range to replace.
 fn match_at(b: &[u8], i: usize) -> Option<(usize, usize)> {
-    let at_boundary = i == 0 || !is_ident_byte(b[i - 1]);
+    let at_boundary = i == 0 || !is_ident_byte(b[i - 1]) || (i >= 2 && b[i - 2] == b'\\');
     let c = b[i];
-    if !at_boundary && c != b'=' && c != b':' {
+    if c == b':' && b[i..].starts_with(b"://") {
+        return url_password(b, i);
+    }
+    if !at_boundary && c != b'=' && c != b':' && c != b'-' {
         return None;
     }
     let rest = &b[i..];
@@ -185,15 +210,32 @@ fn match_at(b: &[u8], i: usize) -> Option<(usize, usize)> {
     if !at_boundary {
         return None;
     }
+    // JSON Web Tokens: three base64url parts.
+    if rest.starts_with(b"eyJ") {
+        let end = token_end(b, i);
+        let tok = &b[i..end];
+        if tok.len() >= 30 && tok.iter().filter(|&&x| x == b'.').count() == 2 {
+            return Some((i, end));
+        }
+    }
     // Authorization schemes.
-    for scheme in ["bearer ", "basic "] {
+    for scheme in ["bearer ", "basic ", "token "] {
         if starts_with_ci(rest, scheme) {
             let mut j = i + scheme.len();
             while j < b.len() && b[j] == b' ' {
                 j += 1;
             }
             let end = token_end(b, j);
-            if looks_like_credential(&b[j..end]) {
+            let tok = &b[j..end];
+            let ok = if scheme == "basic " {
+                // Basic credentials are base64: no `-`, `_` or `.`.
+                tok.len() >= 8
+                    && tok.iter().all(|x| x.is_ascii_alphanumeric() || matches!(x, b'+' | b'/' | b'='))
+                    && (tok.iter().any(|x| x.is_ascii_digit() || matches!(x, b'+' | b'/' | b'=')) || looks_like_credential(tok))
+            } else {
+                looks_like_credential(tok)
+            };
+            if ok {
                 return Some((j, end));
             }
         }
@@ -215,13 +257,31 @@ fn match_at(b: &[u8], i: usize) -> Option<(usize, usize)> {
     None
 }
 
+/// At `i` (the `:` of `scheme://user:password@host`): the password.
+fn url_password(b: &[u8], i: usize) -> Option<(usize, usize)> {
+    let start = i + 3;
+    let end = b[start..].iter().position(|&x| x == b'/' || x.is_ascii_whitespace() || x == b'"').map_or(b.len(), |p| start + p);
+    let authority = &b[start..end];
+    let at = authority.iter().rposition(|&x| x == b'@')?;
+    let colon = authority[..at].iter().position(|&x| x == b':')?;
+    let (p0, p1) = (start + colon + 1, start + at);
+    (p1 > p0 && &b[p0..p1] != REDACTED.as_bytes()).then_some((p0, p1))
+}
+
 /// At `i` (a `=` or `:` right after an identifier): if the identifier names a
 /// credential, the range of the value that follows.
 fn assignment_value(b: &[u8], i: usize) -> Option<(usize, usize)> {
-    // Identifier before `i`, allowing a closing quote (`"api_key": "…"`).
+    // Identifier before `i`, allowing spaces and a closing quote (escaped or
+    // not): `"api_key": "…"`, `"api_key" : "…"`, `{\"password\":\"…\"}`.
     let mut k_end = i;
+    while k_end > 0 && b[k_end - 1] == b' ' {
+        k_end -= 1;
+    }
     if k_end > 0 && matches!(b[k_end - 1], b'"' | b'\'') {
         k_end -= 1;
+        if k_end > 0 && b[k_end - 1] == b'\\' {
+            k_end -= 1;
+        }
     }
     let mut k_start = k_end;
     while k_start > 0 && is_ident_byte(b[k_start - 1]) {
@@ -238,11 +298,17 @@ fn assignment_value(b: &[u8], i: usize) -> Option<(usize, usize)> {
     while j < b.len() && b[j] == b' ' {
         j += 1;
     }
+    if j + 1 < b.len() && b[j] == b'\\' && matches!(b[j + 1], b'"' | b'\'') {
+        j += 1; // an escaped quote: `\"value\"`
+    }
     let quoted = j < b.len() && matches!(b[j], b'"' | b'\'');
     if quoted {
         let q = b[j];
         let start = j + 1;
-        let end = b[start..].iter().position(|&x| x == q).map_or(b.len(), |p| start + p);
+        let mut end = b[start..].iter().position(|&x| x == q).map_or(b.len(), |p| start + p);
+        if end > start && b[end - 1] == b'\\' {
+            end -= 1;
+        }
         if end > start && &b[start..end] != REDACTED.as_bytes() {
             return Some((start, end));
         }
@@ -250,7 +316,7 @@ fn assignment_value(b: &[u8], i: usize) -> Option<(usize, usize)> {
     }
     // Unquoted: up to whitespace or a separator; a following scheme word
     // (`Authorization: Bearer xyz`) is covered by the scheme rule.
-    if starts_with_ci(&b[j..], "bearer ") || starts_with_ci(&b[j..], "basic ") {
+    if ["bearer ", "basic ", "token "].iter().any(|w| starts_with_ci(&b[j..], w)) {
         return None;
     }
     let end = b[j..]
@@ -298,6 +364,14 @@ mod tests {
             ("password: hunter2", "password: [REDACTED]"),
             (r#"{"api_key": "s3cr3t-value"}"#, r#"{"api_key": "[REDACTED]"}"#),
             ("-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\nok", "[REDACTED]\nok"),
+            ("key: x\\n-----BEGIN PRIVATE KEY-----\\nMIIE\\n-----END PRIVATE KEY-----", "key: x\\n[REDACTED]"),
+            ("AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMIK7MDENG", "AWS_SECRET_ACCESS_KEY=[REDACTED]"),
+            ("Authorization: Token 9f8e7d6c5b4a39281706", "Authorization: Token [REDACTED]"),
+            ("postgres://admin:Sup3rS3cretPw@db:5432/x", "postgres://admin:[REDACTED]@db:5432/x"),
+            ("sk_live_abcdefghijklmnop", "[REDACTED]"),
+            ("t eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV", "t [REDACTED]"),
+            (r#"{\"password\":\"hunter2\"}"#, r#"{\"password\":\"[REDACTED]\"}"#),
+            (r#""client_secret" : "abc123xyz""#, r#""client_secret" : "[REDACTED]""#),
         ];
         for (input, want) in cases {
             assert_eq!(redact_text(input), want, "{input}");
@@ -306,7 +380,7 @@ mod tests {
 
     #[test]
     fn harmless_text_is_borrowed() {
-        for s in ["hello, world", "task-list sk- short", "tokens: 12 spent", "risk-free", "Bearer tokens and basic information", "the token budget"] {
+        for s in ["hello, world", "task-list sk- short", "tokens: 12 spent", "risk-free", "Bearer tokens and basic information", "the token budget", "a basic key-value store", "see https://example.com/a:b@c"] {
             assert!(matches!(redact_text(s), Cow::Borrowed(_)), "{s}");
         }
     }

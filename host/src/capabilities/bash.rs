@@ -117,14 +117,23 @@ impl CapabilityHandler for Bash {
             };
             // The command is done: kill anything it left in its group.
             drop(guard);
-            let stdout = match out {
-                Some(h) => h.await.unwrap_or_default(),
-                None => Vec::new(),
+            // A descendant that escaped the group (setsid) may keep the
+            // pipes open: take what arrived within a short grace period.
+            let grace = Duration::from_millis(500);
+            let collect = |h: Option<tokio::task::JoinHandle<Vec<u8>>>| async move {
+                match h {
+                    Some(mut h) => match tokio::time::timeout(grace, &mut h).await {
+                        Ok(r) => r.unwrap_or_default(),
+                        Err(_) => {
+                            h.abort();
+                            b"[output still open after the command exited; not waited for]".to_vec()
+                        }
+                    },
+                    None => Vec::new(),
+                }
             };
-            let stderr = match err {
-                Some(h) => h.await.unwrap_or_default(),
-                None => Vec::new(),
-            };
+            let stdout = collect(out).await;
+            let stderr = collect(err).await;
             use std::os::unix::process::ExitStatusExt;
             let mut result = json!({
                 "exit_code": status.code(),

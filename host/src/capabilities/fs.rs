@@ -78,6 +78,17 @@ fn path_arg<'a>(input: &'a Value, key: &str, default: Option<&'a str>) -> std::r
     }
 }
 
+/// Refuse anything but a regular file (a FIFO or device would block the
+/// run); a missing file is fine when `may_be_missing` (fs.write creates it).
+fn regular_or_missing(dir: &Dir, rel: &Path, p: &str, may_be_missing: bool) -> std::result::Result<(), CapabilityError> {
+    match dir.metadata(rel) {
+        Ok(m) if m.is_file() => Ok(()),
+        Ok(_) => Err(CapabilityError::InvalidInput(format!("{p} is not a regular file"))),
+        Err(e) if may_be_missing && e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(io_fail("stat", p, e)),
+    }
+}
+
 fn io_fail(what: &str, p: &str, e: std::io::Error) -> CapabilityError {
     CapabilityError::Failed(format!("{what} {p}: {e}"))
 }
@@ -91,6 +102,7 @@ impl CapabilityHandler for Read_ {
         Box::pin(async move {
             let p = path_arg(call.input, "path", None)?;
             let rel = relative(p)?;
+            regular_or_missing(&self.0.dir, &rel, p, false)?;
             let file = self.0.dir.open(&rel).map_err(|e| io_fail("read", p, e))?;
             let len = file.metadata().map(|m| m.len()).unwrap_or(0);
             let mut buf = Vec::new();
@@ -144,6 +156,7 @@ impl CapabilityHandler for Write_ {
                 && let Some(parent) = rel.parent().filter(|p| !p.as_os_str().is_empty()) {
                     self.0.dir.create_dir_all(parent).map_err(|e| io_fail("write", p, e))?;
                 }
+            regular_or_missing(&self.0.dir, &rel, p, true)?;
             let append = call.input.get("append").and_then(Value::as_bool).unwrap_or(false);
             let mut opts = cap_std::fs::OpenOptions::new();
             opts.write(true).create(true);

@@ -171,7 +171,7 @@ pub fn control(cli: &Cli, config: &Config, cmd: &ControlCommand, out: &Out) -> R
             .map(serde_json::from_str)
             .transpose()
             .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("--value is not valid JSON: {e}")))?;
-        hwf_host::runner::validate_decision(&hwf, &run, call, d, value.as_ref())?;
+        c.fingerprint = Some(hwf_host::runner::validate_decision(&hwf, &run, call, d, value.as_ref())?);
         c.decision = Some(d);
         c.value = value;
         c.channel = channel.clone().or_else(|| Some("cli".into()));

@@ -237,6 +237,12 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
     } else if let Some(src) = &resume_from {
         let (t, source_args) = hwf.target_of(src.as_str())?;
         if args.is_null() {
+            if source_args.to_string().contains("[REDACTED]") {
+                return Err(Error::new(
+                    ErrorCode::InvalidParams,
+                    format!("run {src} had credentials in its args, which were not stored; pass script_args again"),
+                ));
+            }
             args = source_args;
         }
         t
@@ -311,7 +317,7 @@ fn control_inner(hwf: &Hwf, request: &Value) -> Result<Value> {
             _ => p.get("value").or_else(|| p.get("input")).cloned(),
         };
         let call = c.call.clone().unwrap_or_default();
-        crate::runner::validate_decision(hwf, &run, &call, d, value.as_ref())?;
+        c.fingerprint = Some(crate::runner::validate_decision(hwf, &run, &call, d, value.as_ref())?);
         c.decision = Some(d);
         c.value = value;
         c.channel = Some(p.str("channel").unwrap_or("facade").to_owned());

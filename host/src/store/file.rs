@@ -269,6 +269,7 @@ impl FileStore {
     /// `not_found`, `io`.
     pub fn open_journal(&self, id: &RunId) -> Result<JournalFile> {
         let dir = self.run_dir(id)?;
+        repair_tail(&dir, "journal.jsonl")?;
         let file = dir
             .open_with("journal.jsonl", OpenOptions::new().create(true).append(true))
             .map_err(|e| Error::io(format!("run {id} journal"), e))?;
@@ -345,6 +346,7 @@ impl FileStore {
     pub fn append_control(&self, id: &RunId, control: &crate::control::Control) -> Result<bool> {
         let dir = self.run_dir(id)?;
         let lock = LockFile::acquire(&dir, "controls.lock")?;
+        repair_tail(&dir, "controls.jsonl")?;
         if self.read_controls(id)?.iter().any(|c| c.id == control.id) {
             return Ok(false);
         }
@@ -450,6 +452,7 @@ impl FileStore {
     pub fn append_event(&self, mut event: super::StoredEvent) -> Result<(super::StoredEvent, bool)> {
         let dir = self.dir.open_dir("events").map_err(|e| Error::io("events", e))?;
         let lock = LockFile::acquire(&dir, "lock")?;
+        repair_tail(&dir, "events.jsonl")?;
         let existing = self.read_events()?;
         if let Some(e) = existing.iter().find(|e| e.id == event.id) {
             return Ok((e.clone(), false));
@@ -515,6 +518,33 @@ fn list_dir_names(dir: &Dir, sub: &str) -> Result<Vec<String>> {
     }
     names.sort();
     Ok(names)
+}
+
+/// Before appending to a JSON-lines file, cut off a torn last line (a write
+/// that a crash interrupted), so the next line does not glue onto it and turn
+/// a tolerated tail into corruption.
+fn repair_tail(dir: &Dir, name: &str) -> Result<()> {
+    use std::io::{Seek, SeekFrom};
+    let mut f = match dir.open_with(name, OpenOptions::new().read(true).write(true)) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io(format!("repair {name}"), e)),
+    };
+    let len = f.metadata().map_err(|e| Error::io(format!("repair {name}"), e))?.len();
+    if len == 0 {
+        return Ok(());
+    }
+    let mut last = [0u8; 1];
+    f.seek(SeekFrom::Start(len - 1)).and_then(|_| f.read_exact(&mut last)).map_err(|e| Error::io(format!("repair {name}"), e))?;
+    if last[0] == b'\n' {
+        return Ok(());
+    }
+    let mut all = Vec::new();
+    f.seek(SeekFrom::Start(0)).and_then(|_| f.read_to_end(&mut all)).map_err(|e| Error::io(format!("repair {name}"), e))?;
+    let keep = all.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) as u64;
+    tracing::warn!(file = name, dropped = len - keep, "cutting a torn last line");
+    f.set_len(keep).map_err(|e| Error::io(format!("repair {name}"), e))?;
+    f.sync_data().map_err(|e| Error::io(format!("repair {name}"), e))
 }
 
 /// Parse journal text; `Err(line number)` for a bad line that is not last.

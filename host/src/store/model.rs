@@ -104,6 +104,10 @@ pub struct RunSnapshot {
     pub script: ScriptRef,
     /// Run arguments (redacted).
     pub args: Value,
+    /// Whether redaction changed the args (then they cannot be reused to
+    /// continue the run: the real values were never stored).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub args_redacted: bool,
     /// Creation time, ms since the Unix epoch. Also the start of the
     /// guest's virtual wall clock, so replays see the same clock.
     pub created_at_ms: u64,
