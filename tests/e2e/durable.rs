@@ -445,3 +445,20 @@ fn parked_runs_with_credential_args_are_not_continued_with_redacted_args() {
     assert!(r["executed"].as_array().expect("executed").is_empty(), "{r}");
     assert_eq!(status(&ctx, &id)["state"], "waiting");
 }
+
+#[test]
+fn a_decision_applies_only_to_the_request_it_was_made_for() {
+    let ctx = Ctx::new();
+    let out = probe(&ctx, json!({"op": "cap", "name": "human.ask", "input": {"prompt": "go?"}}), &[]);
+    out.expect_code(3);
+    let id = run_id(&out.json());
+    ctx.hwf(["control", "decide", &id, "1", "respond", "--value", "\"yes\""]).expect_code(0);
+    // Pretend the decision was made for another request at this call id.
+    let path = ctx.state().join("runs").join(&id).join("controls.jsonl");
+    let mut c: Value = serde_json::from_str(std::fs::read_to_string(&path).expect("controls").trim()).expect("json");
+    assert!(c["fingerprint"].as_str().is_some_and(|f| f.starts_with("b3:")), "{c}");
+    c["fingerprint"] = json!("b3:0000");
+    std::fs::write(&path, format!("{c}\n")).expect("write");
+    runner_once(&ctx);
+    assert_eq!(status(&ctx, &id)["state"], "waiting", "a decision for another request must not apply");
+}
