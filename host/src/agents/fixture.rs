@@ -200,7 +200,9 @@ impl AgentRunner for FixtureRunner {
             if let Some(log) = &self.call_log {
                 use std::io::Write as _;
                 if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
-                    let _ = writeln!(f, "{} {}", call.idempotency_key, call.attempt);
+                    // One write per line: concurrent processes append whole lines.
+                    let line = format!("{} {}\n", call.idempotency_key, call.attempt);
+                    let _ = f.write_all(line.as_bytes());
                 }
             }
             let answer = &rule.answers[n.min(rule.answers.len() - 1)];
