@@ -196,17 +196,17 @@ fn an_approval_gated_call_waits_for_decide_approve() {
 #[test]
 fn timer_sleep_waits_for_its_deadline() {
     let ctx = Ctx::new();
-    let out = probe(&ctx, json!({"op": "cap", "name": "timer.sleep", "input": {"ms": 400}}), &[]);
+    let out = probe(&ctx, json!({"op": "cap", "name": "timer.sleep", "input": {"ms": 1500}}), &[]);
     out.expect_code(3);
     let id = run_id(&out.json());
     assert_eq!(status(&ctx, &id)["waits"][0]["kind"], "timer");
     runner_once(&ctx);
     assert_eq!(status(&ctx, &id)["state"], "waiting", "too early");
-    std::thread::sleep(Duration::from_millis(450));
+    std::thread::sleep(Duration::from_millis(1600));
     runner_once(&ctx);
     let s = status(&ctx, &id);
     assert_eq!(s["state"], "succeeded");
-    assert_eq!(s["result"]["ok"]["slept_ms"], 400);
+    assert_eq!(s["result"]["ok"]["slept_ms"], 1500);
 }
 
 fn spawn_run(ctx: &Ctx, run_id: &str, args: Value, extra: &[&str]) -> std::process::Child {

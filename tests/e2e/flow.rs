@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 const FIXTURE: &str = r#"{"responses": [
   {"match": {"label": "slow"}, "output": {"ok": true}, "delay_ms": 60, "tokens": 1},
   {"match": {"label": "very-slow"}, "output": {"ok": true}, "delay_ms": 3000},
+  {"match": {"label": "slower"}, "output": {"ok": true}, "delay_ms": 400},
   {"match": {"label": "quick"}, "output": {"ok": true}, "tokens": 1},
   {"match": {"label": "d0"}, "output": {"label": "d0"}, "delay_ms": 400},
   {"match": {"label": "d1"}, "output": {"label": "d1"}, "delay_ms": 40},

@@ -191,7 +191,7 @@ impl Harness for Probe {
             "double" => Ok(json!(input["input"].as_i64().unwrap_or(0) * 2)),
             "add_one" => Ok(json!(input["input"].as_i64().unwrap_or(0) + 1)),
             "slow_stage" => {
-                let label = if input["index"] == 0 { "quick" } else { "slow" };
+                let label = if input["index"] == 0 { "quick" } else { "slower" };
                 prompt("stage work").label(label).call()?;
                 log(Level::Info, format!("item {} finished stage {}", input["index"], input["stage"]));
                 Ok(input["input"].clone())
