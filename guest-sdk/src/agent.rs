@@ -14,7 +14,10 @@ use serde_json::Value;
 /// # Ok::<(), hwf_guest::Error>(())
 /// ```
 pub fn agent(id: impl Into<String>) -> Agent {
-    Agent { agent: Some(id.into()), ..Agent::default() }
+    Agent {
+        agent: Some(id.into()),
+        ..Agent::default()
+    }
 }
 
 /// Start building a prompt-agent call (no registered agent id; the agent
@@ -29,7 +32,10 @@ pub fn agent(id: impl Into<String>) -> Agent {
 /// # Ok::<(), hwf_guest::Error>(())
 /// ```
 pub fn prompt(text: impl Into<String>) -> Agent {
-    Agent { prompt: Some(text.into()), ..Agent::default() }
+    Agent {
+        prompt: Some(text.into()),
+        ..Agent::default()
+    }
 }
 
 /// A pending agent call. Set what you need, then [`call`](Agent::call) it, or

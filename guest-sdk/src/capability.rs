@@ -13,7 +13,12 @@ use serde_json::Value;
 /// # Ok::<(), hwf_guest::Error>(())
 /// ```
 pub fn capability(name: impl Into<String>, input: Value) -> Capability {
-    Capability { name: name.into(), input, label: None, approval_id: None }
+    Capability {
+        name: name.into(),
+        input,
+        label: None,
+        approval_id: None,
+    }
 }
 
 /// A pending capability call.

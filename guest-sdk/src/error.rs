@@ -43,12 +43,18 @@ pub struct Error {
 impl Error {
     /// An error raised by harness code; the run fails with this message.
     pub fn msg(message: impl Into<String>) -> Self {
-        Self { kind: ErrorKind::Harness, message: message.into() }
+        Self {
+            kind: ErrorKind::Harness,
+            message: message.into(),
+        }
     }
 
     /// An error of a given kind.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Self { kind, message: message.into() }
+        Self {
+            kind,
+            message: message.into(),
+        }
     }
 
     /// The kind of failure.
@@ -65,7 +71,14 @@ impl Error {
     /// first `:`), or the kind's name when the message has none.
     pub fn code(&self) -> &str {
         match self.message.split_once(':') {
-            Some((code, _)) if !code.is_empty() && code.bytes().all(|b| b.is_ascii_lowercase() || b == b'_' || b.is_ascii_digit()) => code,
+            Some((code, _))
+                if !code.is_empty()
+                    && code
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b == b'_' || b.is_ascii_digit()) =>
+            {
+                code
+            }
             _ => self.kind_name(),
         }
     }

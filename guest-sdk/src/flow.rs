@@ -39,12 +39,18 @@ pub enum Task {
 /// A task that runs this component's `branch` export with `name` and `input`
 /// in a fresh instance.
 pub fn branch(name: impl Into<String>, input: Value) -> Task {
-    Task::Branch { name: name.into(), input }
+    Task::Branch {
+        name: name.into(),
+        input,
+    }
 }
 
 /// A task that runs a saved workflow as a nested child (one level deep).
 pub fn workflow(name: impl Into<String>, args: Value) -> Task {
-    Task::Workflow { name: name.into(), args }
+    Task::Workflow {
+        name: name.into(),
+        args,
+    }
 }
 
 impl Task {
@@ -52,12 +58,14 @@ impl Task {
         match self {
             Task::Agent(a) => types::Task::Agent(a.into_request()),
             Task::Capability(c) => types::Task::Capability(c.into_request()),
-            Task::Branch { name, input } => {
-                types::Task::Branch(types::BranchCall { name, input: input.to_string() })
-            }
-            Task::Workflow { name, args } => {
-                types::Task::Workflow(types::WorkflowCall { name, args: args.to_string() })
-            }
+            Task::Branch { name, input } => types::Task::Branch(types::BranchCall {
+                name,
+                input: input.to_string(),
+            }),
+            Task::Workflow { name, args } => types::Task::Workflow(types::WorkflowCall {
+                name,
+                args: args.to_string(),
+            }),
         }
     }
 }

@@ -18,7 +18,11 @@ pub struct Meta {
 impl Meta {
     /// A name and a one-paragraph description.
     pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
-        Self { name: name.into(), description: description.into(), ..Self::default() }
+        Self {
+            name: name.into(),
+            description: description.into(),
+            ..Self::default()
+        }
     }
     /// When an agent should pick this workflow.
     pub fn when_to_use(mut self, text: impl Into<String>) -> Self {
@@ -79,7 +83,9 @@ pub trait Harness {
     /// The default answers `unknown_branch` for every name.
     fn branch(name: &str, input: Value) -> Result<Value> {
         let _ = input;
-        Err(Error::msg(format!("unknown_branch: this harness has no branch named {name:?}")))
+        Err(Error::msg(format!(
+            "unknown_branch: this harness has no branch named {name:?}"
+        )))
     }
 }
 
@@ -135,7 +141,7 @@ macro_rules! export_harness {
                     $crate::__private::branch::<$harness>(name, input)
                 }
             }
-            $crate::bindings::__export_harness_world!(__HwfExport with_types_in $crate::bindings);
+    $crate::bindings::__export_harness_world!(__HwfExport with_types_in $crate::bindings);
         };
     };
 }

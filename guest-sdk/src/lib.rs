@@ -74,13 +74,13 @@ mod host;
 #[doc(hidden)]
 pub mod bindings;
 
-pub use agent::{agent, prompt, Agent};
-pub use capability::{capability, Capability};
+pub use agent::{Agent, agent, prompt};
+pub use capability::{Capability, capability};
 pub use error::{Error, ErrorKind, Result};
-pub use flow::{branch, parallel, pipeline, workflow, JoinSet, Task};
+pub use flow::{JoinSet, Task, branch, parallel, pipeline, workflow};
 pub use harness::{Harness, Meta};
-pub use host::{budget, info, log, phase, warn, Budget, Level};
-pub use serde_json::{json, Value};
+pub use host::{Budget, Level, budget, info, log, phase, warn};
+pub use serde_json::{Value, json};
 
 #[doc(hidden)]
 pub mod __private {

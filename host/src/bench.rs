@@ -4,11 +4,11 @@
 use clap::Args;
 use hwf_host::agents::FixtureRunner;
 use hwf_host::broker::fingerprint::Fingerprint;
-use hwf_host::broker::{redact, Event, InstanceBroker, Journal, RunContext, Services};
+use hwf_host::broker::{Event, InstanceBroker, Journal, RunContext, Services, redact};
 use hwf_host::ids::RunId;
 use hwf_host::vm::exec::{call_run, instantiate_only};
 use hwf_host::{Error, ErrorCode, Hwf, Limits};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -34,7 +34,8 @@ pub struct BenchArgs {
     fanout_only: bool,
 }
 
-const FAN_FIXTURE: &str = r#"{"responses": [{"match": {"label": "slow"}, "output": {"ok": true}, "delay_ms": 50, "tokens": 1}]}"#;
+const FAN_FIXTURE: &str =
+    r#"{"responses": [{"match": {"label": "slow"}, "output": {"ok": true}, "delay_ms": 50, "tokens": 1}]}"#;
 
 /// Peak resident set size of this process, in MiB (Linux `VmHWM`).
 fn peak_rss_mib() -> Option<f64> {
@@ -50,13 +51,26 @@ async fn fan(hwf: &Hwf, loaded: &hwf_host::vm::LoadedComponent, args: Value, wid
     hwf.store().create_run(&id)?;
     let journal = Journal::new(hwf.store().open_journal(&id)?, 0);
     let mut services = Services::new(Arc::new(FixtureRunner::from_json(FAN_FIXTURE)?));
-    services.limits = Limits { max_parallel: width, ..Limits::default() };
+    services.limits = Limits {
+        max_parallel: width,
+        ..Limits::default()
+    };
     services.store = Some(Arc::new(hwf_host::store::FileStore::open(hwf.store().root())?));
     let ctx = RunContext::new(id, Some(journal), services);
-    ctx.set_exec(hwf_host::broker::ExecEnv { vm: hwf.vm_arc(), epoch_ms: 0 });
+    ctx.set_exec(hwf_host::broker::ExecEnv {
+        vm: hwf.vm_arc(),
+        epoch_ms: 0,
+    });
     let text = args.to_string();
     let t = Instant::now();
-    let (r, _) = call_run(hwf.vm(), loaded, InstanceBroker::root(ctx.clone(), Some(loaded.clone())), 0, &text).await;
+    let (r, _) = call_run(
+        hwf.vm(),
+        loaded,
+        InstanceBroker::root(ctx.clone(), Some(loaded.clone())),
+        0,
+        &text,
+    )
+    .await;
     let d = t.elapsed();
     match r {
         Ok(Ok(out)) => {
@@ -73,12 +87,24 @@ async fn fan(hwf: &Hwf, loaded: &hwf_host::vm::LoadedComponent, args: Value, wid
 
 /// The 1,000-branch fan-out at width 64, in this process.
 async fn fanout_only(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
-    let hwf = Hwf::new(tmp.join("fan-state"), Arc::new(FixtureRunner::from_json(FAN_FIXTURE)?), Limits::default())?;
+    let hwf = Hwf::new(
+        tmp.join("fan-state"),
+        Arc::new(FixtureRunner::from_json(FAN_FIXTURE)?),
+        Limits::default(),
+    )?;
     let probe = std::fs::read(&args.probe).map_err(|e| Error::io(format!("probe {}", args.probe.display()), e))?;
     let loaded = hwf.load(&probe)?;
     let before = peak_rss_mib();
-    let d = fan(&hwf, &loaded, json!({"op": "fan_branches", "n": 1000, "branch": "slow"}), 64).await?;
-    Ok(json!({"branches": 1000, "width": 64, "wall_ms": us(d) / 1000.0, "ideal_ms": 16 * 50, "peak_rss_mib": peak_rss_mib(), "rss_before_mib": before}))
+    let d = fan(
+        &hwf,
+        &loaded,
+        json!({"op": "fan_branches", "n": 1000, "branch": "slow"}),
+        64,
+    )
+    .await?;
+    Ok(
+        json!({"branches": 1000, "width": 64, "wall_ms": us(d) / 1000.0, "ideal_ms": 16 * 50, "peak_rss_mib": peak_rss_mib(), "rss_before_mib": before}),
+    )
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -108,7 +134,9 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         return fanout_only(args, tmp).await;
     }
     let scale = args.scale.max(1) as usize;
-    let fixture = FixtureRunner::from_json(r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "tokens": 1}]}"#)?;
+    let fixture = FixtureRunner::from_json(
+        r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "tokens": 1}]}"#,
+    )?;
     let hwf = Hwf::new(tmp.join("state"), Arc::new(fixture), Limits::default())?;
     let probe = std::fs::read(&args.probe).map_err(|e| Error::io(format!("probe {}", args.probe.display()), e))?;
     let loaded = hwf.load(&probe)?;
@@ -122,9 +150,15 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         } else {
             None
         };
-        let fixture = FixtureRunner::from_json(r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "tokens": 1}]}"#)?;
+        let fixture = FixtureRunner::from_json(
+            r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "tokens": 1}]}"#,
+        )?;
         let mut services = Services::new(Arc::new(fixture));
-        services.limits = Limits { max_calls: u64::MAX, max_agent_calls: u64::MAX, ..Limits::default() };
+        services.limits = Limits {
+            max_calls: u64::MAX,
+            max_agent_calls: u64::MAX,
+            ..Limits::default()
+        };
         Ok(RunContext::new(id, journal, services))
     };
 
@@ -147,7 +181,14 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         async move {
             let text = args.to_string();
             let t = Instant::now();
-            let (r, _) = call_run(vm, loaded, InstanceBroker::root(ctx.clone(), Some(loaded.clone())), 0, &text).await;
+            let (r, _) = call_run(
+                vm,
+                loaded,
+                InstanceBroker::root(ctx.clone(), Some(loaded.clone())),
+                0,
+                &text,
+            )
+            .await;
             let d = t.elapsed();
             match r {
                 Ok(Ok(_)) => Ok(d),
@@ -182,7 +223,12 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     for i in 0..20_000 * scale {
         let msg = format!("line {i}");
         let t = Instant::now();
-        j.append(&Event::Log { call: None, level: "info", source: "guest", message: &msg })?;
+        j.append(&Event::Log {
+            call: None,
+            level: "info",
+            source: "guest",
+            message: &msg,
+        })?;
         nosync.push(t.elapsed());
     }
     let result = json!({"greeting": "hello, world"});
@@ -232,7 +278,15 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     let mut fan_branches = Vec::new();
     for _ in 0..5 {
         fan_agents.push(fan(&hwf, &loaded, json!({"op": "fan_agents", "n": 50, "label": "slow"}), 8).await?);
-        fan_branches.push(fan(&hwf, &loaded, json!({"op": "fan_branches", "n": 50, "branch": "slow"}), 8).await?);
+        fan_branches.push(
+            fan(
+                &hwf,
+                &loaded,
+                json!({"op": "fan_branches", "n": 50, "branch": "slow"}),
+                8,
+            )
+            .await?,
+        );
     }
     let (fa, fb) = (median(fan_agents), median(fan_branches));
     let exe_for_fan = std::env::current_exe().map_err(|e| bench_err("current exe", e))?;
@@ -256,7 +310,10 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     let empty = Hwf::new(tmp.join("state"), Arc::new(FixtureRunner::empty()), Limits::default())?;
     let mut resumes = Vec::new();
     for _ in 0..5 {
-        let mut req = hwf_host::RunRequest::new(hwf_host::Target::Path(args.probe.clone()), json!({"op": "agent", "n": 1000}));
+        let mut req = hwf_host::RunRequest::new(
+            hwf_host::Target::Path(args.probe.clone()),
+            json!({"op": "agent", "n": 1000}),
+        );
         req.resume_from = Some(source_id.clone());
         let t = Instant::now();
         let out = empty.run(req).await?;
@@ -272,20 +329,33 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     let js = tmp.join("js");
     std::fs::create_dir_all(&js).map_err(|e| Error::io("bench js dir", e))?;
     let first_call = js.join("first.js");
-    std::fs::write(&first_call, "export const meta = { name: \"first\", description: \"first host call\" };\nphase(\"started\");\nreturn 1;\n")
-        .map_err(|e| Error::io("bench js", e))?;
+    std::fs::write(
+        &first_call,
+        "export const meta = { name: \"first\", description: \"first host call\" };\nphase(\"started\");\nreturn 1;\n",
+    )
+    .map_err(|e| Error::io("bench js", e))?;
     let par = js.join("par.js");
     std::fs::write(&par, "export const meta = { name: \"par\", description: \"16 agents\" };\nconst r = await parallel(Array.from({length: 16}, (_, i) => () => agent(`task ${i}`, {label: \"slow\"})));\nreturn r.length;\n")
         .map_err(|e| Error::io("bench js", e))?;
-    let js_fixture = FixtureRunner::from_json(r#"{"responses": [{"match": {"label": "slow"}, "output": {"ok": true}, "delay_ms": 100}]}"#)?;
+    let js_fixture = FixtureRunner::from_json(
+        r#"{"responses": [{"match": {"label": "slow"}, "output": {"ok": true}, "delay_ms": 100}]}"#,
+    )?;
     let js_hwf = Hwf::builder(tmp.join("state"))
         .agents(Arc::new(js_fixture))
-        .limits(Limits { max_parallel: 16, ..Limits::default() })
+        .limits(Limits {
+            max_parallel: 16,
+            ..Limits::default()
+        })
         .build()?;
     let mut js_report = Value::Null;
     if hwf_host::scripts::runtime_path(hwf_host::scripts::Language::Js).is_ok() {
         // Warm the compile cache once.
-        js_hwf.run(hwf_host::RunRequest::new(hwf_host::Target::Path(first_call.clone()), Value::Null)).await?;
+        js_hwf
+            .run(hwf_host::RunRequest::new(
+                hwf_host::Target::Path(first_call.clone()),
+                Value::Null,
+            ))
+            .await?;
         let resolved = js_hwf.resolve(&hwf_host::Target::Path(first_call.clone()))?;
         let mut starts = Vec::new();
         for _ in 0..10 {
@@ -294,7 +364,14 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
             let ctx = new_ctx(false)?;
             let t = Instant::now();
             let loaded = js_hwf.resolve(&hwf_host::Target::Path(first_call.clone()))?.loaded;
-            let (r, _) = call_run(js_hwf.vm(), &loaded, InstanceBroker::root(ctx.clone(), Some(loaded.clone())), 0, &"null".to_owned()).await;
+            let (r, _) = call_run(
+                js_hwf.vm(),
+                &loaded,
+                InstanceBroker::root(ctx.clone(), Some(loaded.clone())),
+                0,
+                &"null".to_owned(),
+            )
+            .await;
             starts.push(t.elapsed());
             r?.map_err(|e| bench_err("js", e))?;
         }
@@ -302,7 +379,12 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         let mut pars = Vec::new();
         for _ in 0..5 {
             let t = Instant::now();
-            let out = js_hwf.run(hwf_host::RunRequest::new(hwf_host::Target::Path(par.clone()), Value::Null)).await?;
+            let out = js_hwf
+                .run(hwf_host::RunRequest::new(
+                    hwf_host::Target::Path(par.clone()),
+                    Value::Null,
+                ))
+                .await?;
             pars.push(t.elapsed());
             if out.result != Some(json!(16)) {
                 return Err(bench_err("js parallel", format!("{:?}", out.snapshot.error)));

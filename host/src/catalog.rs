@@ -5,10 +5,10 @@ use crate::broker::RunContext;
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::RunId;
 use crate::runtime::{Hwf, Target};
-use crate::store::{now_ms, ScriptMeta};
-use crate::vm::exec::call_meta;
+use crate::store::{ScriptMeta, now_ms};
 use crate::vm::LoadedComponent;
-use serde_json::{json, Value};
+use crate::vm::exec::call_meta;
+use serde_json::{Value, json};
 use std::path::Path;
 
 impl Hwf {
@@ -78,7 +78,9 @@ impl Hwf {
     /// As [`Hwf::inspect_component`].
     pub async fn validate_bytes(&self, bytes: &[u8]) -> Result<Value> {
         let (loaded, meta) = self.inspect_component(bytes).await?;
-        Ok(json!({"valid": true, "language": "wasm", "digest": loaded.digest, "size": bytes.len(), "imports": loaded.imports, "meta": meta}))
+        Ok(
+            json!({"valid": true, "language": "wasm", "digest": loaded.digest, "size": bytes.len(), "imports": loaded.imports, "meta": meta}),
+        )
     }
 
     /// Save a component file as a new version of script `name`.
@@ -99,7 +101,12 @@ impl Hwf {
     /// # Errors
     ///
     /// `invalid_script` for a script with errors; as [`Hwf::save_script`].
-    pub async fn save_resolved(&self, name: &str, resolved: crate::scripts::Resolved, replace: bool) -> Result<ScriptMeta> {
+    pub async fn save_resolved(
+        &self,
+        name: &str,
+        resolved: crate::scripts::Resolved,
+        replace: bool,
+    ) -> Result<ScriptMeta> {
         crate::ids::validate_name("script name", name)?;
         if resolved.language == crate::scripts::Language::Wasm {
             return self.save_script_bytes(name, &resolved.bytes, replace).await;
@@ -145,7 +152,6 @@ impl Hwf {
         };
         self.store().save_script(name, bytes, script, replace)
     }
-
 }
 
 /// A script meta as JSON.
@@ -174,11 +180,28 @@ fn diagnostic_json(d: &crate::vm::bindings::hermes::workflow::types::Diagnostic)
 
 /// The `invalid_script` error for a validation report with errors.
 pub fn script_error(report: &Value) -> Error {
-    let errors: Vec<&Value> = report["diagnostics"].as_array().into_iter().flatten().filter(|d| d["severity"] == "error").collect();
+    let errors: Vec<&Value> = report["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|d| d["severity"] == "error")
+        .collect();
     let first = errors.first().map_or("the script is invalid".to_owned(), |d| {
-        let at = d["pointer"].as_str().map(str::to_owned).or_else(|| d["line"].as_u64().map(|l| format!("line {l}")));
-        format!("{}: {}{}", d["code"].as_str().unwrap_or("?"), d["message"].as_str().unwrap_or(""), at.map(|a| format!(" (at {a})")).unwrap_or_default())
+        let at = d["pointer"]
+            .as_str()
+            .map(str::to_owned)
+            .or_else(|| d["line"].as_u64().map(|l| format!("line {l}")));
+        format!(
+            "{}: {}{}",
+            d["code"].as_str().unwrap_or("?"),
+            d["message"].as_str().unwrap_or(""),
+            at.map(|a| format!(" (at {a})")).unwrap_or_default()
+        )
     });
-    let more = if errors.len() > 1 { format!(" (and {} more)", errors.len() - 1) } else { String::new() };
+    let more = if errors.len() > 1 {
+        format!(" (and {} more)", errors.len() - 1)
+    } else {
+        String::new()
+    };
     Error::new(ErrorCode::InvalidScript, format!("{first}{more}"))
 }

@@ -41,14 +41,14 @@
 //!
 //! Unknown keys are refused, with the file, line and key named.
 
-use crate::error::{Error, ErrorCode, Result};
 use crate::agents::{AgentRunner, CommandConfig, CommandRunner, FixtureRunner, OpenAiConfig, OpenAiRunner, Router};
 use crate::capabilities::Policy;
-use std::collections::HashMap;
-use std::sync::Arc;
+use crate::error::{Error, ErrorCode, Result};
 use crate::vm::Limits;
 use serde::Deserialize;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Parsed configuration.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -133,7 +133,10 @@ impl AgentsConfig {
             None if backends.contains_key("fixture") => "fixture".into(),
             None if backends.len() == 1 => backends.keys().next().cloned().unwrap_or_default(),
             None => {
-                return Err(Error::new(ErrorCode::InvalidConfig, "agents.default is needed when there are several backends"));
+                return Err(Error::new(
+                    ErrorCode::InvalidConfig,
+                    "agents.default is needed when there are several backends",
+                ));
             }
         };
         Ok(Arc::new(Router::new(backends, &self.routes, &default)?))
@@ -143,7 +146,10 @@ impl AgentsConfig {
 fn backend(name: &str, value: &toml::Value) -> Result<Arc<dyn AgentRunner>> {
     let bad = |msg: String| Error::new(ErrorCode::InvalidConfig, format!("agents.backends.{name}: {msg}"));
     let mut table = value.as_table().cloned().ok_or_else(|| bad("must be a table".into()))?;
-    let kind = table.remove("kind").and_then(|k| k.as_str().map(str::to_owned)).ok_or_else(|| bad("needs kind = \"command\", \"openai\" or \"fixture\"".into()))?;
+    let kind = table
+        .remove("kind")
+        .and_then(|k| k.as_str().map(str::to_owned))
+        .ok_or_else(|| bad("needs kind = \"command\", \"openai\" or \"fixture\"".into()))?;
     let rest = toml::Value::Table(table);
     match kind.as_str() {
         "command" => {
@@ -158,7 +164,10 @@ fn backend(name: &str, value: &toml::Value) -> Result<Arc<dyn AgentRunner>> {
             Ok(Arc::new(OpenAiRunner::new(c)?))
         }
         "fixture" => {
-            let path = rest.get("path").and_then(|p| p.as_str()).ok_or_else(|| bad("needs path".into()))?;
+            let path = rest
+                .get("path")
+                .and_then(|p| p.as_str())
+                .ok_or_else(|| bad("needs path".into()))?;
             Ok(Arc::new(FixtureRunner::from_file(std::path::Path::new(path))?))
         }
         other => Err(bad(format!("unknown kind {other:?}"))),
@@ -232,6 +241,8 @@ pub fn resolve_state_dir(explicit: Option<&Path>, config: &Config) -> PathBuf {
     if let Some(p) = std::env::var_os("HERMES_HOME").filter(|v| !v.is_empty()) {
         return PathBuf::from(p).join("workflows");
     }
-    let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("."));
     home.join(".hermes").join("workflows")
 }

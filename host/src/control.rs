@@ -10,7 +10,7 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::RunId;
-use crate::store::{now_ms, FileStore};
+use crate::store::{FileStore, now_ms};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::HashSet;
@@ -122,28 +122,45 @@ impl Controls {
 
     /// Whether the last pause/resume is a pause.
     pub fn paused(&self) -> bool {
-        self.0.iter().rev().find(|c| matches!(c.action, Action::Pause | Action::Resume)).is_some_and(|c| c.action == Action::Pause)
+        self.0
+            .iter()
+            .rev()
+            .find(|c| matches!(c.action, Action::Pause | Action::Resume))
+            .is_some_and(|c| c.action == Action::Pause)
     }
 
     /// Calls named by `task_stop`.
     pub fn stopped_calls(&self) -> HashSet<String> {
-        self.0.iter().filter(|c| c.action == Action::TaskStop).filter_map(|c| c.call.clone()).collect()
+        self.0
+            .iter()
+            .filter(|c| c.action == Action::TaskStop)
+            .filter_map(|c| c.call.clone())
+            .collect()
     }
 
     /// Calls named by `retry`.
     pub fn retried_calls(&self) -> HashSet<String> {
-        self.0.iter().filter(|c| c.action == Action::Retry).filter_map(|c| c.call.clone()).collect()
+        self.0
+            .iter()
+            .filter(|c| c.action == Action::Retry)
+            .filter_map(|c| c.call.clone())
+            .collect()
     }
 
     /// The last decision on `call`.
     pub fn decision(&self, call: &str) -> Option<&Control> {
-        self.0.iter().rev().find(|c| c.action == Action::Decide && c.call.as_deref() == Some(call))
+        self.0
+            .iter()
+            .rev()
+            .find(|c| c.action == Action::Decide && c.call.as_deref() == Some(call))
     }
 }
 
 /// Call ids a `retry` control names: they run live on the next resume.
 pub fn retried_calls(store: &FileStore, run: &RunId) -> HashSet<String> {
-    Controls::read(store, run).map(|c| c.retried_calls()).unwrap_or_default()
+    Controls::read(store, run)
+        .map(|c| c.retried_calls())
+        .unwrap_or_default()
 }
 
 /// Record a control (idempotent by id). Returns whether it was new.
@@ -157,12 +174,22 @@ pub fn record(store: &FileStore, run: &RunId, mut control: Control) -> Result<bo
     if needs_call {
         match &control.call {
             Some(c) => crate::ids::validate_name("call ref", c)?,
-            None => return Err(Error::new(ErrorCode::InvalidArgs, format!("{:?} needs a call ref", control.action))),
+            None => {
+                return Err(Error::new(
+                    ErrorCode::InvalidArgs,
+                    format!("{:?} needs a call ref", control.action),
+                ));
+            }
         }
     }
     if control.action == Action::Decide {
         match control.decision {
-            None => return Err(Error::new(ErrorCode::InvalidArgs, "decide needs approve, reject, edit or respond")),
+            None => {
+                return Err(Error::new(
+                    ErrorCode::InvalidArgs,
+                    "decide needs approve, reject, edit or respond",
+                ));
+            }
             Some(Decision::Edit | Decision::Respond) if control.value.is_none() => {
                 return Err(Error::new(ErrorCode::InvalidArgs, "edit and respond need --value JSON"));
             }

@@ -212,7 +212,11 @@ impl Error {
 
     /// An I/O error about `what` (`not_found` when the file is missing).
     pub fn io(what: impl fmt::Display, err: std::io::Error) -> Self {
-        let code = if err.kind() == std::io::ErrorKind::NotFound { ErrorCode::NotFound } else { ErrorCode::Io };
+        let code = if err.kind() == std::io::ErrorKind::NotFound {
+            ErrorCode::NotFound
+        } else {
+            ErrorCode::Io
+        };
         Self::new(code, format!("{what}: {err}"))
     }
 }

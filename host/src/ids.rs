@@ -17,7 +17,9 @@ pub fn validate_name(what: &str, name: &str) -> Result<()> {
     let ok = !bytes.is_empty()
         && bytes.len() <= 128
         && bytes[0].is_ascii_alphanumeric()
-        && bytes.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
         && !name.contains("..");
     if ok {
         Ok(())
@@ -82,7 +84,10 @@ impl CallScope {
 
     /// A child scope whose calls are numbered `<parent>.1`, `<parent>.2`, …
     pub fn child(parent: &str) -> Self {
-        Self { prefix: format!("{parent}."), next: 0 }
+        Self {
+            prefix: format!("{parent}."),
+            next: 0,
+        }
     }
 
     /// Allocate the next call id in this scope.
@@ -121,7 +126,19 @@ mod tests {
         for ok in ["hello", "a", "loop-until-dry", "v1.2_x", &"a".repeat(128)] {
             assert!(validate_name("name", ok).is_ok(), "{ok}");
         }
-        for bad in ["", "../x", "..", ".hidden", "a/b", "a\\b", "a b", "-x", &"a".repeat(129), "a..b", "é"] {
+        for bad in [
+            "",
+            "../x",
+            "..",
+            ".hidden",
+            "a/b",
+            "a\\b",
+            "a b",
+            "-x",
+            &"a".repeat(129),
+            "a..b",
+            "é",
+        ] {
             let err = validate_name("name", bad).expect_err(bad);
             assert_eq!(err.code(), ErrorCode::InvalidName);
         }

@@ -42,8 +42,8 @@
 
 pub mod agents;
 pub mod broker;
-pub mod catalog;
 pub mod capabilities;
+pub mod catalog;
 pub mod config;
 pub mod control;
 pub mod error;

@@ -6,8 +6,8 @@
 use hwf_host::facade::{self, Options};
 use hwf_host::{Error, ErrorCode, Hwf};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
@@ -97,11 +97,17 @@ impl ServerHandler for Server {
 
 /// Serve the facade over MCP on stdio until the client disconnects.
 pub async fn serve(hwf: Hwf, opts: Options) -> Result<(), Error> {
-    let server = Server { hwf: Arc::new(hwf), opts };
+    let server = Server {
+        hwf: Arc::new(hwf),
+        opts,
+    };
     let service = server
         .serve(rmcp::transport::stdio())
         .await
         .map_err(|e| Error::new(ErrorCode::Internal, format!("mcp: {e}")))?;
-    service.waiting().await.map_err(|e| Error::new(ErrorCode::Internal, format!("mcp: {e}")))?;
+    service
+        .waiting()
+        .await
+        .map_err(|e| Error::new(ErrorCode::Internal, format!("mcp: {e}")))?;
     Ok(())
 }

@@ -10,16 +10,16 @@
 //! flight or waiting runs again.
 
 use crate::agents::{AgentRunner, FixtureRunner};
-use crate::broker::replay::ReplayIndex;
 use crate::broker::Journal;
-use crate::capabilities::durable;
+use crate::broker::replay::ReplayIndex;
 use crate::capabilities::Registry;
+use crate::capabilities::durable;
 use crate::control::{Controls, Decision};
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::RunId;
 use crate::runtime::{Hwf, RunOutcome};
-use crate::store::{now_ms, ErrorInfo, RunSnapshot, RunState};
-use serde_json::{json, Value};
+use crate::store::{ErrorInfo, RunSnapshot, RunState, now_ms};
+use serde_json::{Value, json};
 use std::sync::Arc;
 use tracing::Instrument;
 
@@ -103,7 +103,9 @@ impl Hwf {
             None => self.store().run_ids()?,
         };
         for id in ids {
-            let Ok(snap) = self.store().read_snapshot(&id) else { continue };
+            let Ok(snap) = self.store().read_snapshot(&id) else {
+                continue;
+            };
             match self.disposition(&snap) {
                 Disposition::Queued => report.queued.push(id.clone()),
                 Disposition::Ready => report.ready.push(id.clone()),
@@ -133,11 +135,16 @@ impl Hwf {
 
     /// Mark a parked or queued run stopped without running it.
     fn finish_stopped(&self, mut snap: RunSnapshot) -> Result<()> {
-        let Some(_lock) = self.store().try_lock_run(&snap.run_id)? else { return Ok(()) };
+        let Some(_lock) = self.store().try_lock_run(&snap.run_id)? else {
+            return Ok(());
+        };
         snap.state = RunState::Stopped;
         snap.waits.clear();
         snap.finished_at_ms = Some(now_ms());
-        snap.error = Some(ErrorInfo { code: ErrorCode::Stopped, message: "the run was stopped by an operator".into() });
+        snap.error = Some(ErrorInfo {
+            code: ErrorCode::Stopped,
+            message: "the run was stopped by an operator".into(),
+        });
         self.store().write_snapshot(&snap)
     }
 
@@ -151,13 +158,19 @@ impl Hwf {
     pub async fn continue_run(&self, id: &RunId) -> Result<RunOutcome> {
         let snap = self.store().read_snapshot(id)?;
         if snap.state.is_terminal() {
-            return Err(Error::new(ErrorCode::InvalidArgs, format!("run {id} already ended ({})", snap.state.as_str())));
+            return Err(Error::new(
+                ErrorCode::InvalidArgs,
+                format!("run {id} already ended ({})", snap.state.as_str()),
+            ));
         }
         // Take the lock before reading the journal, so nobody appends to it
         // meanwhile; execute() re-checks it.
         let probe = self.store().try_lock_run(id)?;
         if probe.is_none() {
-            return Err(Error::new(ErrorCode::AlreadyExists, format!("run {id} is being executed by another process")));
+            return Err(Error::new(
+                ErrorCode::AlreadyExists,
+                format!("run {id} is being executed by another process"),
+            ));
         }
         let snap = self.store().read_snapshot(id)?;
         if snap.state.is_terminal() {
@@ -166,11 +179,16 @@ impl Hwf {
         if snap.args_redacted {
             return Err(Error::new(
                 ErrorCode::InvalidArgs,
-                format!("run {id} had credential-shaped args, which were never stored; continue it with `hwf run --resume-from {id} --args …`"),
+                format!(
+                    "run {id} had credential-shaped args, which were never stored; continue it with `hwf run --resume-from {id} --args …`"
+                ),
             ));
         }
         let target = match (&snap.script.name, &snap.script.path) {
-            (Some(name), _) => crate::runtime::Target::Saved { name: name.clone(), version: snap.script.version },
+            (Some(name), _) => crate::runtime::Target::Saved {
+                name: name.clone(),
+                version: snap.script.version,
+            },
             (None, Some(path)) => crate::runtime::Target::Path(std::path::PathBuf::from(path)),
             (None, None) => return Err(Error::new(ErrorCode::CorruptStore, format!("run {id} names no script"))),
         };
@@ -183,15 +201,22 @@ impl Hwf {
         }
         let loaded = resolved.loaded;
         let events = self.store().read_journal(id)?;
-        let last_seq = events.iter().filter_map(|e| e.get("seq").and_then(Value::as_u64)).max().unwrap_or(0);
+        let last_seq = events
+            .iter()
+            .filter_map(|e| e.get("seq").and_then(Value::as_u64))
+            .max()
+            .unwrap_or(0);
         let controls = Controls::read(self.store(), id).unwrap_or_default();
-        let replay = (snap.state != RunState::Queued).then(|| ReplayIndex::from_journal(&events, &controls.retried_calls()));
+        let replay =
+            (snap.state != RunState::Queued).then(|| ReplayIndex::from_journal(&events, &controls.retried_calls()));
         let journal = Journal::new(self.store().open_journal(id)?, last_seq);
         let services = self.services_for(&snap)?;
         let args = snap.args.clone();
         drop(probe);
         let span = tracing::info_span!("run", run_id = %id, continued = true);
-        self.execute_existing(snap, journal, loaded, &args, replay, services).instrument(span).await
+        self.execute_existing(snap, journal, loaded, &args, replay, services)
+            .instrument(span)
+            .await
     }
 
     /// The services a continuation runs with: this host's, under the run's
@@ -221,12 +246,21 @@ impl Hwf {
 ///
 /// `invalid_args` naming why the answer does not fit, `not_found` when the
 /// run or call does not exist.
-pub fn validate_decision(hwf: &Hwf, run: &RunId, call: &str, decision: Decision, value: Option<&Value>) -> Result<String> {
+pub fn validate_decision(
+    hwf: &Hwf,
+    run: &RunId,
+    call: &str,
+    decision: Decision,
+    value: Option<&Value>,
+) -> Result<String> {
     let events = hwf.store().read_journal(run)?;
     let started = events
         .iter()
         .rev()
-        .find(|e| e.get("type").and_then(Value::as_str) == Some("call_started") && e.get("call").and_then(Value::as_str) == Some(call))
+        .find(|e| {
+            e.get("type").and_then(Value::as_str) == Some("call_started")
+                && e.get("call").and_then(Value::as_str) == Some(call)
+        })
         .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("run {run} has no call {call}")))?;
     let request = started.get("request").cloned().unwrap_or(json!({}));
     if decision == Decision::Respond && request.get("name").and_then(Value::as_str) == Some("human.ask") {
@@ -234,5 +268,9 @@ pub fn validate_decision(hwf: &Hwf, run: &RunId, call: &str, decision: Decision,
         durable::check_answer(&question, value.unwrap_or(&Value::Null))
             .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("call {call}: {e}")))?;
     }
-    Ok(started.get("fingerprint").and_then(Value::as_str).unwrap_or("").to_owned())
+    Ok(started
+        .get("fingerprint")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned())
 }

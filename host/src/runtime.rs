@@ -2,21 +2,21 @@
 //! status. The CLI (and later the facade and MCP server) are thin layers
 //! over it.
 
-use crate::agents::{AgentRunner, FixtureRunner};
 use crate::agents::AgentTypes;
-use crate::broker::{redact, Event, ExecEnv, InstanceBroker, Journal, RunContext, Services};
+use crate::agents::{AgentRunner, FixtureRunner};
+use crate::broker::replay::ReplayIndex;
+use crate::broker::{Event, ExecEnv, InstanceBroker, Journal, RunContext, Services, redact};
 use crate::capabilities::{Policy, Registry};
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::RunId;
-use crate::store::{now_ms, Counts, ErrorInfo, FileStore, RunSettings, RunSnapshot, RunState};
+use crate::store::{Counts, ErrorInfo, FileStore, RunSettings, RunSnapshot, RunState, now_ms};
 use crate::vm::exec::call_run;
-use crate::broker::replay::ReplayIndex;
 use crate::vm::{Limits, LoadedComponent, Vm};
-use tracing::Instrument;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
+use tracing::Instrument;
 
 /// Results larger than this many bytes are spilled to `result.json`; the
 /// snapshot keeps a preview.
@@ -46,21 +46,29 @@ impl Target {
     /// `invalid_args` for a bad version; `invalid_name` for a bad name.
     pub fn parse(arg: &str) -> Result<Self> {
         let lower = arg.to_ascii_lowercase();
-        let script_ext = [".wasm", ".js", ".mjs", ".py", ".json"].iter().any(|e| lower.ends_with(e));
+        let script_ext = [".wasm", ".js", ".mjs", ".py", ".json"]
+            .iter()
+            .any(|e| lower.ends_with(e));
         if script_ext || arg.contains('/') || Path::new(arg).is_file() {
             return Ok(Target::Path(PathBuf::from(arg)));
         }
         let (name, version) = match arg.split_once('@') {
             Some((n, v)) => {
                 let v = v.trim_start_matches('v').parse::<u32>().map_err(|_| {
-                    Error::new(ErrorCode::InvalidArgs, format!("bad version in {arg:?}: expected name@<number>"))
+                    Error::new(
+                        ErrorCode::InvalidArgs,
+                        format!("bad version in {arg:?}: expected name@<number>"),
+                    )
                 })?;
                 (n, Some(v))
             }
             None => (arg, None),
         };
         crate::ids::validate_name("script name", name)?;
-        Ok(Target::Saved { name: name.to_owned(), version })
+        Ok(Target::Saved {
+            name: name.to_owned(),
+            version,
+        })
     }
 }
 
@@ -104,13 +112,24 @@ pub struct RunRequest {
 impl RunRequest {
     /// Run `target` with `args`.
     pub fn new(target: Target, args: Value) -> Self {
-        Self { target, args, run_id: None, progress: None, resume_from: None, allow_changed: false, max_parallel: None }
+        Self {
+            target,
+            args,
+            run_id: None,
+            progress: None,
+            resume_from: None,
+            allow_changed: false,
+            max_parallel: None,
+        }
     }
 }
 
 impl std::fmt::Debug for RunRequest {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RunRequest").field("target", &self.target).field("run_id", &self.run_id).finish_non_exhaustive()
+        f.debug_struct("RunRequest")
+            .field("target", &self.target)
+            .field("run_id", &self.run_id)
+            .finish_non_exhaustive()
     }
 }
 
@@ -205,13 +224,21 @@ impl HwfBuilder {
             agents_fixture: self.agents_fixture.and_then(|p| p.canonicalize().ok()),
             workspace: self.workspace.and_then(|p| p.canonicalize().ok()),
         };
-        Ok(Hwf { store, vm: Arc::new(Vm::new()?), services: self.services, limits, settings })
+        Ok(Hwf {
+            store,
+            vm: Arc::new(Vm::new()?),
+            services: self.services,
+            limits,
+            settings,
+        })
     }
 }
 
 impl std::fmt::Debug for Hwf {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Hwf").field("state_dir", &self.store.root()).finish_non_exhaustive()
+        f.debug_struct("Hwf")
+            .field("state_dir", &self.store.root())
+            .finish_non_exhaustive()
     }
 }
 
@@ -223,12 +250,20 @@ impl std::fmt::Debug for Hwf {
 pub fn read_component(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
     let meta = std::fs::metadata(path).map_err(|e| Error::io(format!("component {}", path.display()), e))?;
     if !meta.is_file() {
-        return Err(Error::new(ErrorCode::InvalidArgs, format!("{} is not a file", path.display())));
+        return Err(Error::new(
+            ErrorCode::InvalidArgs,
+            format!("{} is not a file", path.display()),
+        ));
     }
     if meta.len() > limits.max_component_bytes {
         return Err(Error::new(
             ErrorCode::ComponentTooLarge,
-            format!("{} is {} bytes; the limit is {}", path.display(), meta.len(), limits.max_component_bytes),
+            format!(
+                "{} is {} bytes; the limit is {}",
+                path.display(),
+                meta.len(),
+                limits.max_component_bytes
+            ),
         ));
     }
     std::fs::read(path).map_err(|e| Error::io(format!("component {}", path.display()), e))
@@ -317,35 +352,22 @@ impl Hwf {
             ));
         }
         let target = match &req.target {
-            Target::Path(p) => Target::Path(p.canonicalize().map_err(|e| Error::io(format!("component {}", p.display()), e))?),
+            Target::Path(p) => Target::Path(
+                p.canonicalize()
+                    .map_err(|e| Error::io(format!("component {}", p.display()), e))?,
+            ),
             t => t.clone(),
         };
         let script = self.resolve(&target)?.script;
         let run_id = req.run_id.clone().unwrap_or_else(RunId::generate);
         self.store.create_run(&run_id)?;
-        let snap = RunSnapshot {
-            run_id: run_id.clone(),
-            state: RunState::Queued,
+        let snap = RunSnapshot::new(
+            run_id.clone(),
+            RunState::Queued,
             script,
-            args: req.args.clone(),
-            args_redacted: false,
-            created_at_ms: now_ms(),
-            started_at_ms: None,
-            finished_at_ms: None,
-            phase: None,
-            result: None,
-            result_preview: None,
-            result_path: None,
-            error: None,
-            counts: Counts::default(),
-            settings: Some(self.settings.clone()),
-            waits: Vec::new(),
-            declared_phases: Vec::new(),
-            resumed_from: None,
-            root_run_id: None,
-            live: None,
-            pid: None,
-        };
+            req.args.clone(),
+            Some(self.settings.clone()),
+        );
         self.store.write_snapshot(&snap)?;
         Ok(run_id)
     }
@@ -384,7 +406,12 @@ impl Hwf {
             match crate::vm::exec::call_check(&self.vm, &resolved.loaded, &probe).await? {
                 Ok(meta) => meta.phases.into_iter().map(|p| p.title).collect(),
                 Err(diags) => {
-                    if diags.iter().any(|d| matches!(d.severity, crate::vm::bindings::hermes::workflow::types::Severity::Error)) {
+                    if diags.iter().any(|d| {
+                        matches!(
+                            d.severity,
+                            crate::vm::bindings::hermes::workflow::types::Severity::Error
+                        )
+                    }) {
                         return Err(crate::vm::exec::diagnostics_error(&diags));
                     }
                     Vec::new()
@@ -435,31 +462,19 @@ impl Hwf {
         self.store.create_run(&run_id)?;
         let mut stored_args = req.args.clone();
         let args_redacted = redact::redact_value(&mut stored_args);
-        let created = now_ms();
-        let snap = RunSnapshot {
-            run_id: run_id.clone(),
-            state: RunState::Running,
+        let mut snap = RunSnapshot::new(
+            run_id.clone(),
+            RunState::Running,
             script,
-            args: stored_args,
-            args_redacted,
-            created_at_ms: created,
-            started_at_ms: Some(created),
-            finished_at_ms: None,
-            phase: None,
-            result: None,
-            result_preview: None,
-            result_path: None,
-            error: None,
-            counts: Counts::default(),
-            waits: Vec::new(),
-            declared_phases: Vec::new(),
-            settings: Some(self.settings.clone()),
-            resumed_from: req.resume_from.clone(),
-            root_run_id,
-            live: None,
-            pid: Some(std::process::id()),
-        };
-        let snap = RunSnapshot { declared_phases, ..snap };
+            stored_args,
+            Some(self.settings.clone()),
+        );
+        snap.args_redacted = args_redacted;
+        snap.started_at_ms = Some(snap.created_at_ms);
+        snap.declared_phases = declared_phases;
+        snap.resumed_from = req.resume_from.clone();
+        snap.root_run_id = root_run_id;
+        snap.pid = Some(std::process::id());
         self.store.write_snapshot(&snap)?;
         let journal = Journal::new(self.store.open_journal(&run_id)?, 0);
         let span = tracing::info_span!("run", run_id = %run_id, digest = %loaded.digest);
@@ -474,7 +489,10 @@ impl Hwf {
 
     /// Execute a created run to its end: journal, instantiate, call `run`,
     /// record the outcome.
-    #[expect(clippy::too_many_arguments, reason = "the parts of one run, assembled by its two callers")]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the parts of one run, assembled by its two callers"
+    )]
     async fn execute(
         &self,
         mut snap: RunSnapshot,
@@ -488,10 +506,12 @@ impl Hwf {
         let run_id = snap.run_id.clone();
         let created = snap.created_at_ms;
         // One executor per run: an flock the kernel drops if we die.
-        let _lock = self
-            .store
-            .try_lock_run(&run_id)?
-            .ok_or_else(|| Error::new(ErrorCode::AlreadyExists, format!("run {run_id} is being executed by another process")))?;
+        let _lock = self.store.try_lock_run(&run_id)?.ok_or_else(|| {
+            Error::new(
+                ErrorCode::AlreadyExists,
+                format!("run {run_id} is being executed by another process"),
+            )
+        })?;
         snap.state = RunState::Running;
         snap.waits.clear();
         snap.pid = Some(std::process::id());
@@ -507,11 +527,18 @@ impl Hwf {
         if let Some(index) = replay {
             ctx.set_replay(index);
         }
-        ctx.journal(&Event::RunStarted { run_id: run_id.as_str(), script: &snap.script, args: &snap.args })?;
+        ctx.journal(&Event::RunStarted {
+            run_id: run_id.as_str(),
+            script: &snap.script,
+            args: &snap.args,
+        })?;
 
         let t0 = Instant::now();
         let args_text = args.to_string();
-        ctx.set_exec(ExecEnv { vm: self.vm.clone(), epoch_ms: created });
+        ctx.set_exec(ExecEnv {
+            vm: self.vm.clone(),
+            epoch_ms: created,
+        });
         let broker = InstanceBroker::root(ctx.clone(), Some(loaded.clone()));
         let reporter = self.spawn_progress(&ctx, &snap, progress);
         let (answer, output) = call_run(&self.vm, &loaded, broker, created, &args_text).await;
@@ -530,11 +557,19 @@ impl Hwf {
                 if text.len() as u64 > self.limits.max_result_bytes {
                     Err(Error::new(
                         ErrorCode::ResultTooLarge,
-                        format!("the result is {} bytes; the limit is {}", text.len(), self.limits.max_result_bytes),
+                        format!(
+                            "the result is {} bytes; the limit is {}",
+                            text.len(),
+                            self.limits.max_result_bytes
+                        ),
                     ))
                 } else {
-                    serde_json::from_str::<Value>(&text)
-                        .map_err(|e| Error::new(ErrorCode::HarnessError, format!("the harness returned invalid JSON: {e}")))
+                    serde_json::from_str::<Value>(&text).map_err(|e| {
+                        Error::new(
+                            ErrorCode::HarnessError,
+                            format!("the harness returned invalid JSON: {e}"),
+                        )
+                    })
                 }
             }
             Ok(Err(message)) => Err(Error::new(ErrorCode::HarnessError, message)),
@@ -563,8 +598,15 @@ impl Hwf {
                 snap.waits = ctx.parked().into_iter().collect();
             }
             Err(e) => {
-                snap.state = if e.code() == ErrorCode::Stopped { RunState::Stopped } else { RunState::Failed };
-                snap.error = Some(ErrorInfo { code: e.code(), message: e.message().to_owned() });
+                snap.state = if e.code() == ErrorCode::Stopped {
+                    RunState::Stopped
+                } else {
+                    RunState::Failed
+                };
+                snap.error = Some(ErrorInfo {
+                    code: e.code(),
+                    message: e.message().to_owned(),
+                });
             }
         }
         if snap.state.is_terminal() {
@@ -578,14 +620,26 @@ impl Hwf {
             duration_ms: t0.elapsed().as_millis() as u64,
         })?;
         self.store.write_snapshot(&snap)?;
-        tracing::info!(state = snap.state.as_str(), ms = t0.elapsed().as_millis() as u64, "run finished");
-        Ok(RunOutcome { snapshot: snap, result: full_result })
+        tracing::info!(
+            state = snap.state.as_str(),
+            ms = t0.elapsed().as_millis() as u64,
+            "run finished"
+        );
+        Ok(RunOutcome {
+            snapshot: snap,
+            result: full_result,
+        })
     }
 
     /// While a run executes: every 100 ms call the progress callback, and
     /// every 500 ms refresh `run.json` (phase, counts, in-flight figures) so
     /// `hwf status` from another process sees live progress.
-    fn spawn_progress(&self, ctx: &Arc<RunContext>, snap: &RunSnapshot, cb: Option<ProgressFn>) -> tokio::task::JoinHandle<()> {
+    fn spawn_progress(
+        &self,
+        ctx: &Arc<RunContext>,
+        snap: &RunSnapshot,
+        cb: Option<ProgressFn>,
+    ) -> tokio::task::JoinHandle<()> {
         let (ctx, store, mut snap) = (ctx.clone(), self.store.clone(), snap.clone());
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(std::time::Duration::from_millis(20));
@@ -606,7 +660,13 @@ impl Hwf {
                     continue;
                 }
                 let (running, queued) = ctx.in_flight();
-                let p = Progress { phase: ctx.phase(), counts: ctx.counts(), running, queued, elapsed: ctx.elapsed() };
+                let p = Progress {
+                    phase: ctx.phase(),
+                    counts: ctx.counts(),
+                    running,
+                    queued,
+                    elapsed: ctx.elapsed(),
+                };
                 if let Some(cb) = &cb {
                     cb(&p);
                 }
@@ -621,7 +681,6 @@ impl Hwf {
             }
         })
     }
-
 }
 
 fn short(digest: &str) -> &str {

@@ -5,7 +5,7 @@
 //! runtime bound to a script's source — and checks scripts.
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::runtime::{read_component, Hwf, Target};
+use crate::runtime::{Hwf, Target, read_component};
 use crate::store::ScriptRef;
 use crate::vm::LoadedComponent;
 use std::path::{Path, PathBuf};
@@ -39,13 +39,21 @@ impl Language {
             "js" | "javascript" => Ok(Self::Js),
             "python" | "py" => Ok(Self::Python),
             "json" => Ok(Self::Json),
-            other => Err(Error::new(ErrorCode::InvalidParams, format!("language {other:?}: expected wasm, js, python or json"))),
+            other => Err(Error::new(
+                ErrorCode::InvalidParams,
+                format!("language {other:?}: expected wasm, js, python or json"),
+            )),
         }
     }
 
     /// The language a file is in, by extension (`.wasm` and unknown: wasm).
     pub fn of_path(p: &Path) -> Self {
-        match p.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+        match p
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
             Some("js" | "mjs") => Self::Js,
             Some("py") => Self::Python,
             Some("json") => Self::Json,
@@ -65,7 +73,11 @@ impl Language {
 
     /// Guess a script's language from its text.
     pub fn sniff(source: &str) -> Self {
-        if source.trim_start().starts_with('{') { Self::Json } else { Self::Js }
+        if source.trim_start().starts_with('{') {
+            Self::Json
+        } else {
+            Self::Js
+        }
     }
 }
 
@@ -88,7 +100,10 @@ pub fn runtime_path(lang: Language) -> Result<PathBuf> {
     if let Some(dir) = std::env::var_os("HWF_RUNTIME_DIR").filter(|v| !v.is_empty()) {
         candidates.push(PathBuf::from(dir));
     }
-    if let Some(exe_dir) = std::env::current_exe().ok().and_then(|e| e.parent().map(Path::to_path_buf)) {
+    if let Some(exe_dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf))
+    {
         candidates.push(exe_dir.join("..").join("harnesses"));
         candidates.push(exe_dir.join("harnesses"));
     }
@@ -100,7 +115,10 @@ pub fn runtime_path(lang: Language) -> Result<PathBuf> {
         .ok_or_else(|| {
             Error::new(
                 ErrorCode::UnsupportedLanguage,
-                format!("the {} runtime ({file}) was not found; build it with `cargo build` or set HWF_RUNTIME_DIR", lang.as_str()),
+                format!(
+                    "the {} runtime ({file}) was not found; build it with `cargo build` or set HWF_RUNTIME_DIR",
+                    lang.as_str()
+                ),
             )
         })
 }
@@ -123,7 +141,11 @@ fn read_source(path: &Path) -> Result<String> {
     if meta.len() > MAX_SCRIPT_BYTES {
         return Err(Error::new(
             ErrorCode::ComponentTooLarge,
-            format!("{} is {} bytes; scripts may be at most {MAX_SCRIPT_BYTES}", path.display(), meta.len()),
+            format!(
+                "{} is {} bytes; scripts may be at most {MAX_SCRIPT_BYTES}",
+                path.display(),
+                meta.len()
+            ),
         ));
     }
     std::fs::read_to_string(path).map_err(|e| Error::io(format!("script {}", path.display()), e))
@@ -138,9 +160,17 @@ impl Hwf {
     /// codes.
     pub fn load_script(&self, lang: Language, source: &str) -> Result<LoadedComponent> {
         let runtime = read_component(&runtime_path(lang)?, self.limits())?;
-        let loaded = self.vm().load_gated(&runtime, Some(self.store()), self.limits(), crate::vm::gate::Gate::Runtime)?;
+        let loaded = self.vm().load_gated(
+            &runtime,
+            Some(self.store()),
+            self.limits(),
+            crate::vm::gate::Gate::Runtime,
+        )?;
         if !loaded.is_script_runtime() {
-            return Err(Error::new(ErrorCode::MissingExport, format!("the {} runtime is not a script-runtime component", lang.as_str())));
+            return Err(Error::new(
+                ErrorCode::MissingExport,
+                format!("the {} runtime is not a script-runtime component", lang.as_str()),
+            ));
         }
         Ok(loaded.with_source(Arc::from(source)))
     }
@@ -164,7 +194,12 @@ impl Hwf {
             _ => format!("b3:{}", blake3::hash(&bytes).to_hex()),
         };
         script.language = lang.as_str().to_owned();
-        Ok(Resolved { loaded, script, bytes, language: lang })
+        Ok(Resolved {
+            loaded,
+            script,
+            bytes,
+            language: lang,
+        })
     }
 
     /// Resolve a target (a component or script file, or a saved script).
@@ -177,10 +212,17 @@ impl Hwf {
         match target {
             Target::Path(p) => {
                 let lang = Language::of_path(p);
-                let script = ScriptRef { path: Some(p.display().to_string()), ..ScriptRef::default() };
+                let script = ScriptRef {
+                    path: Some(p.display().to_string()),
+                    ..ScriptRef::default()
+                };
                 let bytes = match lang {
                     Language::Wasm => read_component(p, self.limits())?,
-                    Language::Python => return Err(runtime_path(Language::Python).err().unwrap_or_else(|| Error::new(ErrorCode::UnsupportedLanguage, "python"))),
+                    Language::Python => {
+                        return Err(runtime_path(Language::Python)
+                            .err()
+                            .unwrap_or_else(|| Error::new(ErrorCode::UnsupportedLanguage, "python")));
+                    }
                     _ => read_source(p)?.into_bytes(),
                 };
                 self.resolve_bytes(lang, bytes, script)
@@ -188,7 +230,11 @@ impl Hwf {
             Target::Saved { name, version } => {
                 let meta = self.store().script_meta(name, *version)?;
                 let bytes = self.store().script_bytes(name, meta.version)?;
-                let script = ScriptRef { name: Some(name.clone()), version: Some(meta.version), ..ScriptRef::default() };
+                let script = ScriptRef {
+                    name: Some(name.clone()),
+                    version: Some(meta.version),
+                    ..ScriptRef::default()
+                };
                 self.resolve_bytes(Language::parse(&meta.language)?, bytes, script)
             }
         }

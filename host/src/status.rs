@@ -1,7 +1,7 @@
 //! Status views built from a run's snapshot and journal.
 
 use crate::store::RunSnapshot;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -67,7 +67,10 @@ pub fn build_status(s: &RunSnapshot, journal: &[Value], state_dir: &Path) -> Val
             _ => {}
         }
     }
-    let calls: Vec<Value> = order.into_iter().filter_map(|id| calls.remove(&id).map(Value::Object)).collect();
+    let calls: Vec<Value> = order
+        .into_iter()
+        .filter_map(|id| calls.remove(&id).map(Value::Object))
+        .collect();
     let (mut running, mut done, mut failed, mut waiting, mut replayed) = (0, 0, 0, 0, 0);
     for c in &calls {
         match c.get("state").and_then(Value::as_str) {

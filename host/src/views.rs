@@ -4,7 +4,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::ids::RunId;
 use crate::runtime::{Hwf, Target};
 use crate::store::RunState;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::path::PathBuf;
 
 impl Hwf {
@@ -51,7 +51,9 @@ impl Hwf {
                     }
                     runs.push(line);
                 }
-                Err(e) => runs.push(json!({"run_id": id, "state": "unreadable", "error": {"code": e.code(), "message": e.message()}})),
+                Err(e) => runs.push(
+                    json!({"run_id": id, "state": "unreadable", "error": {"code": e.code(), "message": e.message()}}),
+                ),
             }
         }
         Ok(json!({"runs": runs, "waits": blocked}))
@@ -91,9 +93,17 @@ impl Hwf {
     pub fn target_of(&self, run_id: &str) -> Result<(Target, Value)> {
         let snap = self.store().read_snapshot(&RunId::parse(run_id)?)?;
         let target = match (&snap.script.name, &snap.script.path) {
-            (Some(name), _) => Target::Saved { name: name.clone(), version: snap.script.version },
+            (Some(name), _) => Target::Saved {
+                name: name.clone(),
+                version: snap.script.version,
+            },
             (None, Some(path)) => Target::Path(PathBuf::from(path)),
-            (None, None) => return Err(Error::new(ErrorCode::CorruptStore, format!("run {run_id} names no script"))),
+            (None, None) => {
+                return Err(Error::new(
+                    ErrorCode::CorruptStore,
+                    format!("run {run_id} names no script"),
+                ));
+            }
         };
         Ok((target, snap.args))
     }

@@ -2,15 +2,19 @@
 //! and an OpenAI-compatible endpoint (a local HTTP server started here that
 //! checks the request shape), plus routing and `hwf doctor`.
 
-use crate::common::{harnesses, Ctx};
-use serde_json::{json, Value};
+use crate::common::{Ctx, harnesses};
+use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 
 fn schema_run(ctx: &Ctx, config: &str) -> Value {
     let cfg = ctx.write("hwf.toml", config);
-    let out = ctx.run_json(harnesses::PROBE, r#"{"op":"schema"}"#, &["--config", cfg.to_str().expect("utf8")]);
+    let out = ctx.run_json(
+        harnesses::PROBE,
+        r#"{"op":"schema"}"#,
+        &["--config", cfg.to_str().expect("utf8")],
+    );
     out.expect_code(0);
     out.json()["data"].clone()
 }
@@ -22,20 +26,32 @@ fn command_agent_reads_the_prompt_and_answers_fenced_json() {
         "agent.py",
         "import sys, json\nprompt = sys.stdin.read()\nassert 'Give me a verdict' in prompt, prompt\nassert 'JSON Schema' in prompt\nprint('```json')\nprint(json.dumps({'verdict': 'confirmed', 'notes': 'saw %d chars' % len(prompt)}))\nprint('```')\n",
     );
-    let d = schema_run(&ctx, "[agents.backends.script]\nkind = \"command\"\nargv = [\"python3\", \"agent.py\"]\n");
+    let d = schema_run(
+        &ctx,
+        "[agents.backends.script]\nkind = \"command\"\nargv = [\"python3\", \"agent.py\"]\n",
+    );
     assert_eq!(d["result"]["ok"]["verdict"], "confirmed", "{d}");
 }
 
 #[test]
 fn command_agent_failures_are_typed_and_redacted() {
     let ctx = Ctx::new();
-    ctx.write("fail.py", "import sys\nsys.stderr.write('auth failed for token ghp_SECRETSECRETSECRET012345\\n')\nsys.exit(3)\n");
-    let d = schema_run(&ctx, "[agents.backends.script]\nkind = \"command\"\nargv = [\"python3\", \"fail.py\"]\n");
+    ctx.write(
+        "fail.py",
+        "import sys\nsys.stderr.write('auth failed for token ghp_SECRETSECRETSECRET012345\\n')\nsys.exit(3)\n",
+    );
+    let d = schema_run(
+        &ctx,
+        "[agents.backends.script]\nkind = \"command\"\nargv = [\"python3\", \"fail.py\"]\n",
+    );
     let msg = d["result"]["error"]["message"].as_str().expect("message").to_owned();
     assert_eq!(d["result"]["error"]["code"], "agent_failed");
     assert!(msg.contains("auth failed") && !msg.contains("ghp_SECRET"), "{msg}");
     ctx.write("slow.py", "import time\ntime.sleep(30)\n");
-    let d = schema_run(&ctx, "[agents.backends.script]\nkind = \"command\"\nargv = [\"python3\", \"slow.py\"]\ntimeout_ms = 300\n");
+    let d = schema_run(
+        &ctx,
+        "[agents.backends.script]\nkind = \"command\"\nargv = [\"python3\", \"slow.py\"]\ntimeout_ms = 300\n",
+    );
     assert_eq!(d["result"]["error"]["code"], "agent_timeout", "{d}");
 }
 
@@ -69,11 +85,18 @@ fn openai_server() -> (String, Seen) {
             let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
             log.lock().expect("lock").push((head, body));
             let resp = if n == 0 {
-                "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 0\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_owned()
+                "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 0\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    .to_owned()
             } else {
-                let content = serde_json::to_string("```json\n{\"verdict\": \"confirmed\", \"notes\": \"ok\"}\n```").expect("json");
-                let b = format!(r#"{{"choices":[{{"message":{{"role":"assistant","content":{content}}}}}],"usage":{{"prompt_tokens":11,"completion_tokens":6,"total_tokens":17}}}}"#);
-                format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{b}", b.len())
+                let content = serde_json::to_string("```json\n{\"verdict\": \"confirmed\", \"notes\": \"ok\"}\n```")
+                    .expect("json");
+                let b = format!(
+                    r#"{{"choices":[{{"message":{{"role":"assistant","content":{content}}}}}],"usage":{{"prompt_tokens":11,"completion_tokens":6,"total_tokens":17}}}}"#
+                );
+                format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{b}",
+                    b.len()
+                )
             };
             let _ = stream.write_all(resp.as_bytes());
         }
@@ -92,22 +115,46 @@ fn openai_backend_sends_the_right_request_and_retries_429() {
     let out = ctx
         .cmd()
         .env("HWF_TEST_KEY", "sk-testkey0123456789abcdef")
-        .args(["run", harnesses::PROBE, "--json", "--args", r#"{"op":"schema"}"#, "--config", cfg.to_str().expect("utf8")])
+        .args([
+            "run",
+            harnesses::PROBE,
+            "--json",
+            "--args",
+            r#"{"op":"schema"}"#,
+            "--config",
+            cfg.to_str().expect("utf8"),
+        ])
         .output()
         .expect("run");
     let v: Value = serde_json::from_slice(&out.stdout).expect("json");
-    assert_eq!(v["data"]["result"]["ok"], json!({"verdict": "confirmed", "notes": "ok"}), "{v}");
+    assert_eq!(
+        v["data"]["result"]["ok"],
+        json!({"verdict": "confirmed", "notes": "ok"}),
+        "{v}"
+    );
     assert_eq!(v["data"]["counts"]["tokens"], 17);
     let seen = seen.lock().expect("lock");
     assert_eq!(seen.len(), 2, "one 429, one success");
     let (head, body) = &seen[1];
     assert!(head.starts_with("POST /v1/chat/completions"), "{head}");
-    assert!(head.to_ascii_lowercase().contains("authorization: bearer sk-testkey0123456789abcdef"), "{head}");
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("authorization: bearer sk-testkey0123456789abcdef"),
+        "{head}"
+    );
     assert_eq!(body["model"], "test-model");
     assert_eq!(body["messages"][0]["role"], "system", "general-purpose system prompt");
-    assert!(body["messages"][1]["content"].as_str().expect("content").contains("Give me a verdict"));
+    assert!(
+        body["messages"][1]["content"]
+            .as_str()
+            .expect("content")
+            .contains("Give me a verdict")
+    );
     assert_eq!(body["response_format"]["type"], "json_schema");
-    assert_eq!(body["response_format"]["json_schema"]["schema"]["required"], json!(["verdict"]));
+    assert_eq!(
+        body["response_format"]["json_schema"]["schema"]["required"],
+        json!(["verdict"])
+    );
     // The key never lands in the state dir.
     assert!(!ctx.all_state_text().contains("sk-testkey"));
 }
@@ -115,17 +162,28 @@ fn openai_backend_sends_the_right_request_and_retries_429() {
 #[test]
 fn routes_pick_backends_by_agent_id() {
     let ctx = Ctx::new();
-    ctx.write("greeter.py", "import json\nprint(json.dumps({'greeting': 'hi from the command agent'}))\n");
-    ctx.write("fixture.json", r#"{"responses": [{"match": {"agent": "hermes.uppercaser"}, "output": {"result": "FROM FIXTURE"}}]}"#);
+    ctx.write(
+        "greeter.py",
+        "import json\nprint(json.dumps({'greeting': 'hi from the command agent'}))\n",
+    );
+    ctx.write(
+        "fixture.json",
+        r#"{"responses": [{"match": {"agent": "hermes.uppercaser"}, "output": {"result": "FROM FIXTURE"}}]}"#,
+    );
     let cfg = ctx.write(
         "hwf.toml",
         "[agents]\nfixture = \"fixture.json\"\n[agents.backends.script]\nkind = \"command\"\nargv = [\"python3\", \"greeter.py\"]\n[agents.routes]\n\"hermes.greeter\" = \"script\"\n",
     );
     let out = ctx.run_json(harnesses::HELLO, "{}", &["--config", cfg.to_str().expect("utf8")]);
     out.expect_code(0);
-    assert_eq!(out.json()["data"]["result"], json!({"greeting": "hi from the command agent", "result": "FROM FIXTURE"}));
+    assert_eq!(
+        out.json()["data"]["result"],
+        json!({"greeting": "hi from the command agent", "result": "FROM FIXTURE"})
+    );
     let bad = ctx.write("bad.toml", "[agents.backends.x]\nkind = \"telepathy\"\n");
-    ctx.hwf(["run", harnesses::HELLO, "--config", bad.to_str().expect("utf8")]).expect_code(2).expect_stderr("telepathy");
+    ctx.hwf(["run", harnesses::HELLO, "--config", bad.to_str().expect("utf8")])
+        .expect_code(2)
+        .expect_stderr("telepathy");
 }
 
 #[test]
@@ -138,7 +196,15 @@ fn doctor_checks_backends() {
     let out = ctx.hwf(["doctor", "--json", "--config", cfg.to_str().expect("utf8")]);
     out.expect_code(1);
     let checks = out.json()["data"]["checks"].clone();
-    let find = |name: &str| checks.as_array().expect("checks").iter().find(|c| c["check"] == name).cloned().expect(name);
+    let find = |name: &str| {
+        checks
+            .as_array()
+            .expect("checks")
+            .iter()
+            .find(|c| c["check"] == name)
+            .cloned()
+            .expect(name)
+    };
     assert_eq!(find("state_dir")["ok"], true);
     assert_eq!(find("agents.backends.gone")["ok"], false);
     assert_eq!(find("agents.backends.cli")["ok"], false);

@@ -1,7 +1,7 @@
 //! The broker through real harnesses: schema retries, typed call errors the
 //! harness can catch, redaction of everything stored or printed.
 
-use crate::common::{harnesses, Ctx};
+use crate::common::{Ctx, harnesses};
 use serde_json::json;
 
 #[test]
@@ -15,7 +15,11 @@ fn schema_retries_succeed_on_the_third_attempt() {
             {"output": "```json\n{\"verdict\": \"confirmed\"}\n```"}
         ]}]}"#,
     );
-    let out = ctx.run_json(harnesses::PROBE, r#"{"op":"schema"}"#, &["--agents", fixture.to_str().expect("utf8")]);
+    let out = ctx.run_json(
+        harnesses::PROBE,
+        r#"{"op":"schema"}"#,
+        &["--agents", fixture.to_str().expect("utf8")],
+    );
     out.expect_code(0);
     let v = out.json();
     assert_eq!(v["data"]["result"], json!({"ok": {"verdict": "confirmed"}}));
@@ -25,7 +29,10 @@ fn schema_retries_succeed_on_the_third_attempt() {
     assert_eq!(attempts.len(), 2, "two refused attempts are journaled");
     assert!(attempts[0]["error"].as_str().expect("error").contains("verdict"));
     assert!(attempts[1]["error"].as_str().expect("error").contains("not JSON"));
-    let done = journal.iter().find(|e| e["type"] == "call_completed").expect("completed");
+    let done = journal
+        .iter()
+        .find(|e| e["type"] == "call_completed")
+        .expect("completed");
     assert_eq!(done["attempts"], 3);
     assert_eq!(done["ok"], true);
 }
@@ -33,8 +40,15 @@ fn schema_retries_succeed_on_the_third_attempt() {
 #[test]
 fn schema_mismatch_after_all_retries_names_the_field() {
     let ctx = Ctx::new();
-    let fixture = ctx.write("f.json", r#"{"responses": [{"match": {"label": "verdict"}, "output": {"nope": 1}}]}"#);
-    let out = ctx.run_json(harnesses::PROBE, r#"{"op":"schema"}"#, &["--agents", fixture.to_str().expect("utf8")]);
+    let fixture = ctx.write(
+        "f.json",
+        r#"{"responses": [{"match": {"label": "verdict"}, "output": {"nope": 1}}]}"#,
+    );
+    let out = ctx.run_json(
+        harnesses::PROBE,
+        r#"{"op":"schema"}"#,
+        &["--agents", fixture.to_str().expect("utf8")],
+    );
     out.expect_code(0);
     let err = &out.json()["data"]["result"]["error"];
     assert_eq!(err["code"], "schema_mismatch");

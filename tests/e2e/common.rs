@@ -70,7 +70,9 @@ impl From<Output> for Run {
 
 impl Ctx {
     pub fn new() -> Self {
-        Ctx { dir: tempfile::tempdir().expect("tempdir") }
+        Ctx {
+            dir: tempfile::tempdir().expect("tempdir"),
+        }
     }
 
     pub fn state(&self) -> PathBuf {
@@ -112,15 +114,24 @@ impl Ctx {
 
     /// `hwf run <component> --args <json> --json [extra…]`.
     pub fn run_json(&self, component: &str, args: &str, extra: &[&str]) -> Run {
-        let mut a: Vec<String> = vec!["run".into(), component.into(), "--args".into(), args.into(), "--json".into()];
+        let mut a: Vec<String> = vec![
+            "run".into(),
+            component.into(),
+            "--args".into(),
+            args.into(),
+            "--json".into(),
+        ];
         a.extend(extra.iter().map(|s| s.to_string()));
         self.hwf(a)
     }
 
     /// Read a run's journal as JSON lines.
     pub fn journal(&self, run_id: &str) -> Vec<Value> {
-        let text = std::fs::read_to_string(self.state().join("runs").join(run_id).join("journal.jsonl")).expect("journal");
-        text.lines().map(|l| serde_json::from_str(l).expect("journal line")).collect()
+        let text =
+            std::fs::read_to_string(self.state().join("runs").join(run_id).join("journal.jsonl")).expect("journal");
+        text.lines()
+            .map(|l| serde_json::from_str(l).expect("journal line"))
+            .collect()
     }
 
     /// Every byte under the state dir, as lossy text (for secret scans).

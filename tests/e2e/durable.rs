@@ -1,8 +1,8 @@
 //! Durable runs end to end: resume by replay, crash recovery, waits on
 //! events / humans / approvals / timers, operator controls, the runner.
 
-use crate::common::{harnesses, root, Ctx};
-use serde_json::{json, Value};
+use crate::common::{Ctx, harnesses, root};
+use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -35,12 +35,23 @@ fn runner_once(ctx: &Ctx) -> Value {
 fn resume_replays_every_call_with_no_agent_backend() {
     let ctx = Ctx::new();
     let fixture = root().join("harnesses/loop-until-dry/fixture.json");
-    let first = ctx.run_json(harnesses::LOOP_UNTIL_DRY, "{}", &["--agents", fixture.to_str().expect("utf8")]);
+    let first = ctx.run_json(
+        harnesses::LOOP_UNTIL_DRY,
+        "{}",
+        &["--agents", fixture.to_str().expect("utf8")],
+    );
     first.expect_code(0);
     let first = first.json();
     let empty = ctx.write("empty.json", r#"{"responses": []}"#);
     let id = run_id(&first);
-    let again = ctx.hwf(["run", "--resume-from", &id, "--agents", empty.to_str().expect("utf8"), "--json"]);
+    let again = ctx.hwf([
+        "run",
+        "--resume-from",
+        &id,
+        "--agents",
+        empty.to_str().expect("utf8"),
+        "--json",
+    ]);
     again.expect_code(0);
     let again = again.json();
     assert_eq!(data(&again)["result"], data(&first)["result"]);
@@ -58,29 +69,67 @@ fn resume_refuses_changed_args_or_component() {
     let f = fixture.to_str().expect("utf8");
     let first = ctx.run_json(harnesses::HELLO, r#"{"name":"world"}"#, &["--agents", f]);
     let id = run_id(&first.json());
-    ctx.hwf(["run", harnesses::HELLO, "--resume-from", &id, "--args", r#"{"name":"mars"}"#])
-        .expect_code(2)
-        .expect_stderr("resume_mismatch");
-    ctx.hwf(["run", harnesses::PROBE, "--resume-from", &id, "--args", r#"{"name":"world"}"#])
-        .expect_code(2)
-        .expect_stderr("resume_mismatch");
+    ctx.hwf([
+        "run",
+        harnesses::HELLO,
+        "--resume-from",
+        &id,
+        "--args",
+        r#"{"name":"mars"}"#,
+    ])
+    .expect_code(2)
+    .expect_stderr("resume_mismatch");
+    ctx.hwf([
+        "run",
+        harnesses::PROBE,
+        "--resume-from",
+        &id,
+        "--args",
+        r#"{"name":"world"}"#,
+    ])
+    .expect_code(2)
+    .expect_stderr("resume_mismatch");
     // --allow-changed replays the matching prefix: the greeting call still
     // matches, the shout call (different input) runs live.
-    let out = ctx.hwf(["run", harnesses::HELLO, "--resume-from", &id, "--args", r#"{"name":"world"}"#, "--allow-changed", "--agents", f, "--json"]);
+    let out = ctx.hwf([
+        "run",
+        harnesses::HELLO,
+        "--resume-from",
+        &id,
+        "--args",
+        r#"{"name":"world"}"#,
+        "--allow-changed",
+        "--agents",
+        f,
+        "--json",
+    ]);
     out.expect_code(0);
     assert_eq!(out.json()["data"]["counts"]["replayed"], 2);
-    ctx.hwf(["run", "--resume-from", "nope-run"]).expect_code(2).expect_stderr("not_found");
+    ctx.hwf(["run", "--resume-from", "nope-run"])
+        .expect_code(2)
+        .expect_stderr("not_found");
 }
 
 #[test]
 fn a_killed_run_is_continued_and_no_completed_call_runs_twice() {
     let ctx = Ctx::new();
     let log = ctx.path("calls.log");
-    let fixture = ctx.write("slow.json", r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "delay_ms": 150}]}"#);
+    let fixture = ctx.write(
+        "slow.json",
+        r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "delay_ms": 150}]}"#,
+    );
     let mut child = ctx
         .cmd()
         .env("HWF_FIXTURE_LOG", &log)
-        .args(["run", harnesses::PROBE, "--run-id", "crash1", "--args", r#"{"op":"agent","n":8}"#, "--agents"])
+        .args([
+            "run",
+            harnesses::PROBE,
+            "--run-id",
+            "crash1",
+            "--args",
+            r#"{"op":"agent","n":8}"#,
+            "--agents",
+        ])
         .arg(&fixture)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -90,7 +139,10 @@ fn a_killed_run_is_continued_and_no_completed_call_runs_twice() {
     let journal = ctx.state().join("runs/crash1/journal.jsonl");
     let t = Instant::now();
     loop {
-        let done = std::fs::read_to_string(&journal).unwrap_or_default().matches("\"call_completed\"").count();
+        let done = std::fs::read_to_string(&journal)
+            .unwrap_or_default()
+            .matches("\"call_completed\"")
+            .count();
         if done >= 3 || t.elapsed() > Duration::from_secs(20) {
             break;
         }
@@ -107,18 +159,31 @@ fn a_killed_run_is_continued_and_no_completed_call_runs_twice() {
     assert!(before.len() >= 3, "{before:?}");
     assert_eq!(status(&ctx, "crash1")["state"], "stuck");
 
-    let out = ctx.cmd().env("HWF_FIXTURE_LOG", &log).args(["runner", "--once", "--json"]).output().expect("runner");
+    let out = ctx
+        .cmd()
+        .env("HWF_FIXTURE_LOG", &log)
+        .args(["runner", "--once", "--json"])
+        .output()
+        .expect("runner");
     assert!(out.status.success(), "{out:?}");
     let s = status(&ctx, "crash1");
     assert_eq!(s["state"], "succeeded", "{s}");
     assert_eq!(s["result"]["calls"], 8);
     let mut counts: HashMap<String, usize> = HashMap::new();
-    for line in std::fs::read_to_string(&log).expect("log").lines().filter(|l| !l.trim().is_empty()) {
+    for line in std::fs::read_to_string(&log)
+        .expect("log")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+    {
         let key = line.split_whitespace().next().expect("key").to_owned();
         *counts.entry(key).or_default() += 1;
     }
     for call in &before {
-        assert_eq!(counts.get(&format!("crash1:{call}")), Some(&1), "completed call {call} ran again: {counts:?}");
+        assert_eq!(
+            counts.get(&format!("crash1:{call}")),
+            Some(&1),
+            "completed call {call} ran again: {counts:?}"
+        );
     }
     assert_eq!(counts.len(), 8, "every call ran: {counts:?}");
 }
@@ -126,20 +191,58 @@ fn a_killed_run_is_continued_and_no_completed_call_runs_twice() {
 #[test]
 fn events_wait_parks_then_an_event_resumes_it() {
     let ctx = Ctx::new();
-    let out = probe(&ctx, json!({"op": "cap", "name": "events.wait", "input": {"source": "github", "type": "pr.merged", "payload": {"number": 42}}}), &[]);
+    let out = probe(
+        &ctx,
+        json!({"op": "cap", "name": "events.wait", "input": {"source": "github", "type": "pr.merged", "payload": {"number": 42}}}),
+        &[],
+    );
     out.expect_code(3);
     let id = run_id(&out.json());
     let s = status(&ctx, &id);
     assert_eq!(s["state"], "waiting");
     assert_eq!(s["waits"][0]["kind"], "event");
     // Not this one: another PR.
-    ctx.hwf(["events", "send", "--source", "github", "--type", "pr.merged", "--id", "e1", "--payload", r#"{"number": 7}"#]).expect_code(0);
+    ctx.hwf([
+        "events",
+        "send",
+        "--source",
+        "github",
+        "--type",
+        "pr.merged",
+        "--id",
+        "e1",
+        "--payload",
+        r#"{"number": 7}"#,
+    ])
+    .expect_code(0);
     let r = runner_once(&ctx);
     assert_eq!(r["waiting"][0], id.as_str(), "{r}");
     assert_eq!(status(&ctx, &id)["state"], "waiting");
-    let sent = ctx.hwf(["events", "send", "--source", "github", "--type", "pr.merged", "--id", "e2", "--payload", r#"{"number": 42}"#, "--json"]);
+    let sent = ctx.hwf([
+        "events",
+        "send",
+        "--source",
+        "github",
+        "--type",
+        "pr.merged",
+        "--id",
+        "e2",
+        "--payload",
+        r#"{"number": 42}"#,
+        "--json",
+    ]);
     assert_eq!(sent.json()["data"]["version"], 2);
-    let again = ctx.hwf(["events", "send", "--source", "github", "--type", "pr.merged", "--id", "e2", "--json"]);
+    let again = ctx.hwf([
+        "events",
+        "send",
+        "--source",
+        "github",
+        "--type",
+        "pr.merged",
+        "--id",
+        "e2",
+        "--json",
+    ]);
     assert_eq!(again.json()["data"]["new"], false, "idempotent by id");
     runner_once(&ctx);
     let s = status(&ctx, &id);
@@ -157,14 +260,46 @@ fn human_ask_is_answered_with_decide_respond() {
     let id = run_id(&out.json());
     assert_eq!(status(&ctx, &id)["waits"][0]["kind"], "human");
     // An answer that does not fit the schema is refused.
-    ctx.hwf(["control", "decide", &id, "1", "respond", "--value", r#"{"ship": "yes"}"#]).expect_code(2).expect_stderr("schema");
-    ctx.hwf(["control", "decide", &id, "1", "respond", "--value", r#"{"ship": true}"#, "--actor", "ana", "--channel", "slack", "--message-id", "m-1"])
-        .expect_code(0);
+    ctx.hwf([
+        "control",
+        "decide",
+        &id,
+        "1",
+        "respond",
+        "--value",
+        r#"{"ship": "yes"}"#,
+    ])
+    .expect_code(2)
+    .expect_stderr("schema");
+    ctx.hwf([
+        "control",
+        "decide",
+        &id,
+        "1",
+        "respond",
+        "--value",
+        r#"{"ship": true}"#,
+        "--actor",
+        "ana",
+        "--channel",
+        "slack",
+        "--message-id",
+        "m-1",
+    ])
+    .expect_code(0);
     runner_once(&ctx);
     let s = status(&ctx, &id);
     assert_eq!(s["state"], "succeeded", "{s}");
     let r = &s["result"]["ok"];
-    assert_eq!((r["answer"].clone(), r["actor"].clone(), r["channel"].clone(), r["message_id"].clone()), (json!({"ship": true}), json!("ana"), json!("slack"), json!("m-1")));
+    assert_eq!(
+        (
+            r["answer"].clone(),
+            r["actor"].clone(),
+            r["channel"].clone(),
+            r["message_id"].clone()
+        ),
+        (json!({"ship": true}), json!("ana"), json!("slack"), json!("m-1"))
+    );
     assert_eq!(s["controls"][0]["actor"], "ana");
 }
 
@@ -175,7 +310,8 @@ fn an_approval_gated_call_waits_for_decide_approve() {
     let out = probe(&ctx, call.clone(), &["--allow-class", "external_write"]);
     out.expect_code(3);
     let id = run_id(&out.json());
-    ctx.hwf(["control", "decide", &id, "1", "approve", "--reason", "release 42"]).expect_code(0);
+    ctx.hwf(["control", "decide", &id, "1", "approve", "--reason", "release 42"])
+        .expect_code(0);
     runner_once(&ctx);
     let s = status(&ctx, &id);
     assert_eq!(s["state"], "succeeded", "{s}");
@@ -183,12 +319,22 @@ fn an_approval_gated_call_waits_for_decide_approve() {
     // Reject gives the harness a typed error; edit replaces the input.
     let out = probe(&ctx, call.clone(), &["--allow-class", "external_write"]);
     let id2 = run_id(&out.json());
-    ctx.hwf(["control", "decide", &id2, "1", "reject", "--reason", "not today"]).expect_code(0);
+    ctx.hwf(["control", "decide", &id2, "1", "reject", "--reason", "not today"])
+        .expect_code(0);
     runner_once(&ctx);
     assert_eq!(status(&ctx, &id2)["result"]["error"]["code"], "approval_rejected");
     let out = probe(&ctx, call, &["--allow-class", "external_write"]);
     let id3 = run_id(&out.json());
-    ctx.hwf(["control", "decide", &id3, "1", "edit", "--value", r#"{"argv": ["echo", "edited"]}"#]).expect_code(0);
+    ctx.hwf([
+        "control",
+        "decide",
+        &id3,
+        "1",
+        "edit",
+        "--value",
+        r#"{"argv": ["echo", "edited"]}"#,
+    ])
+    .expect_code(0);
     runner_once(&ctx);
     assert_eq!(status(&ctx, &id3)["result"]["ok"]["stdout"], "edited\n");
 }
@@ -196,7 +342,11 @@ fn an_approval_gated_call_waits_for_decide_approve() {
 #[test]
 fn timer_sleep_waits_for_its_deadline() {
     let ctx = Ctx::new();
-    let out = probe(&ctx, json!({"op": "cap", "name": "timer.sleep", "input": {"ms": 1500}}), &[]);
+    let out = probe(
+        &ctx,
+        json!({"op": "cap", "name": "timer.sleep", "input": {"ms": 1500}}),
+        &[],
+    );
     out.expect_code(3);
     let id = run_id(&out.json());
     assert_eq!(status(&ctx, &id)["waits"][0]["kind"], "timer");
@@ -211,7 +361,15 @@ fn timer_sleep_waits_for_its_deadline() {
 
 fn spawn_run(ctx: &Ctx, run_id: &str, args: Value, extra: &[&str]) -> std::process::Child {
     ctx.cmd()
-        .args(["run", harnesses::PROBE, "--run-id", run_id, "--json", "--args", &args.to_string()])
+        .args([
+            "run",
+            harnesses::PROBE,
+            "--run-id",
+            run_id,
+            "--json",
+            "--args",
+            &args.to_string(),
+        ])
         .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -241,18 +399,30 @@ fn stop_interrupts_a_cpu_loop_within_100_ms() {
     let ctx = Ctx::new();
     let mut child = ctx
         .cmd()
-        .args(["run", harnesses::HOSTILE, "--run-id", "spin", "--cpu-limit-ms", "60000", "--args", r#"{"mode":"loop"}"#])
+        .args([
+            "run",
+            harnesses::HOSTILE,
+            "--run-id",
+            "spin",
+            "--cpu-limit-ms",
+            "60000",
+            "--args",
+            r#"{"mode":"loop"}"#,
+        ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn");
     wait_for(&ctx, "spin", |e| e.iter().any(|e| e["type"] == "run_started"));
     std::thread::sleep(Duration::from_millis(200));
-    ctx.hwf(["control", "stop", "spin", "--reason", "runaway"]).expect_code(0);
+    ctx.hwf(["control", "stop", "spin", "--reason", "runaway"])
+        .expect_code(0);
     let code = child.wait().expect("wait").code();
     assert_eq!(code, Some(1));
     let controls = std::fs::read_to_string(ctx.state().join("runs/spin/controls.jsonl")).expect("controls");
-    let stop_ts = serde_json::from_str::<Value>(controls.lines().next().expect("line")).expect("json")["ts_ms"].as_u64().expect("ts");
+    let stop_ts = serde_json::from_str::<Value>(controls.lines().next().expect("line")).expect("json")["ts_ms"]
+        .as_u64()
+        .expect("ts");
     let journal = ctx.journal("spin");
     let end = journal.last().expect("end");
     assert_eq!(end["type"], "run_completed");
@@ -266,8 +436,16 @@ fn stop_interrupts_a_cpu_loop_within_100_ms() {
 #[test]
 fn pause_parks_at_the_next_call_and_resume_continues() {
     let ctx = Ctx::new();
-    let f = ctx.write("slow.json", r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "delay_ms": 100}]}"#);
-    let child = spawn_run(&ctx, "p1", json!({"op": "agent", "n": 6}), &["--agents", f.to_str().expect("utf8")]);
+    let f = ctx.write(
+        "slow.json",
+        r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "delay_ms": 100}]}"#,
+    );
+    let child = spawn_run(
+        &ctx,
+        "p1",
+        json!({"op": "agent", "n": 6}),
+        &["--agents", f.to_str().expect("utf8")],
+    );
     wait_for(&ctx, "p1", |e| e.iter().any(|e| e["type"] == "call_started"));
     ctx.hwf(["control", "pause", "p1"]).expect_code(0);
     let out = child.wait_with_output().expect("wait");
@@ -287,8 +465,16 @@ fn pause_parks_at_the_next_call_and_resume_continues() {
 #[test]
 fn task_stop_cancels_one_call() {
     let ctx = Ctx::new();
-    let f = ctx.write("slow.json", r#"{"responses": [{"match": {"label": "verdict"}, "output": {"verdict": "x"}, "delay_ms": 20000}]}"#);
-    let child = spawn_run(&ctx, "t1", json!({"op": "schema"}), &["--agents", f.to_str().expect("utf8")]);
+    let f = ctx.write(
+        "slow.json",
+        r#"{"responses": [{"match": {"label": "verdict"}, "output": {"verdict": "x"}, "delay_ms": 20000}]}"#,
+    );
+    let child = spawn_run(
+        &ctx,
+        "t1",
+        json!({"op": "schema"}),
+        &["--agents", f.to_str().expect("utf8")],
+    );
     wait_for(&ctx, "t1", |e| e.iter().any(|e| e["type"] == "call_started"));
     ctx.hwf(["control", "task-stop", "t1", "1"]).expect_code(0);
     let out = child.wait_with_output().expect("wait");
@@ -309,12 +495,34 @@ fn retry_runs_a_failed_call_live_on_resume() {
     let id = run_id(&first.json());
     assert_eq!(data(&first.json())["result"]["error"]["code"], "agent_failed");
     // Without retry, the recorded failure replays.
-    let again = ctx.hwf(["run", "--resume-from", &id, "--agents", f.to_str().expect("utf8"), "--json"]);
+    let again = ctx.hwf([
+        "run",
+        "--resume-from",
+        &id,
+        "--agents",
+        f.to_str().expect("utf8"),
+        "--json",
+    ]);
     assert_eq!(again.json()["data"]["result"]["error"]["code"], "agent_failed");
-    ctx.hwf(["control", "retry", &id, "1", "--reason", "runner is back"]).expect_code(0);
-    let back = ctx.write("back.json", r#"{"responses": [{"match": {"label": "verdict"}, "output": {"verdict": "ok"}}]}"#);
-    let retried = ctx.hwf(["run", "--resume-from", &id, "--agents", back.to_str().expect("utf8"), "--json"]);
-    assert_eq!(retried.json()["data"]["result"]["ok"], json!({"verdict": "ok"}), "{retried:?}");
+    ctx.hwf(["control", "retry", &id, "1", "--reason", "runner is back"])
+        .expect_code(0);
+    let back = ctx.write(
+        "back.json",
+        r#"{"responses": [{"match": {"label": "verdict"}, "output": {"verdict": "ok"}}]}"#,
+    );
+    let retried = ctx.hwf([
+        "run",
+        "--resume-from",
+        &id,
+        "--agents",
+        back.to_str().expect("utf8"),
+        "--json",
+    ]);
+    assert_eq!(
+        retried.json()["data"]["result"]["ok"],
+        json!({"verdict": "ok"}),
+        "{retried:?}"
+    );
     assert_eq!(status(&ctx, &id)["retries"], json!(["1"]));
 }
 
@@ -322,12 +530,24 @@ fn retry_runs_a_failed_call_live_on_resume() {
 fn two_runners_execute_each_queued_run_exactly_once() {
     let ctx = Ctx::new();
     let log = ctx.path("calls.log");
-    let f = ctx.write("f.json", r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "delay_ms": 5}]}"#);
+    let f = ctx.write(
+        "f.json",
+        r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "delay_ms": 5}]}"#,
+    );
     let mut ids = Vec::new();
     for i in 0..20 {
         let out = ctx.hwf([
-            "run", harnesses::PROBE, "--background", "--queue-only", "--json",
-            "--run-id", &format!("q{i:02}"), "--args", r#"{"op":"agent","n":2}"#, "--agents", f.to_str().expect("utf8"),
+            "run",
+            harnesses::PROBE,
+            "--background",
+            "--queue-only",
+            "--json",
+            "--run-id",
+            &format!("q{i:02}"),
+            "--args",
+            r#"{"op":"agent","n":2}"#,
+            "--agents",
+            f.to_str().expect("utf8"),
         ]);
         out.expect_code(0);
         assert_eq!(out.json()["data"]["state"], "queued");
@@ -345,8 +565,14 @@ fn two_runners_execute_each_queued_run_exactly_once() {
     let (mut a, mut b) = (spawn(), spawn());
     assert!(a.wait().expect("a").success() && b.wait().expect("b").success());
     let mut counts: HashMap<String, usize> = HashMap::new();
-    for line in std::fs::read_to_string(&log).expect("log").lines().filter(|l| !l.trim().is_empty()) {
-        *counts.entry(line.split_whitespace().next().expect("key").to_owned()).or_default() += 1;
+    for line in std::fs::read_to_string(&log)
+        .expect("log")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+    {
+        *counts
+            .entry(line.split_whitespace().next().expect("key").to_owned())
+            .or_default() += 1;
     }
     for id in &ids {
         assert_eq!(status(&ctx, id)["state"], "succeeded", "{id}");
@@ -362,7 +588,16 @@ fn two_runners_execute_each_queued_run_exactly_once() {
 fn background_runs_return_at_once_and_finish() {
     let ctx = Ctx::new();
     let f = root().join("harnesses/hello/fixture.json");
-    let out = ctx.hwf(["run", harnesses::HELLO, "--background", "--json", "--args", r#"{"name":"world"}"#, "--agents", f.to_str().expect("utf8")]);
+    let out = ctx.hwf([
+        "run",
+        harnesses::HELLO,
+        "--background",
+        "--json",
+        "--args",
+        r#"{"name":"world"}"#,
+        "--agents",
+        f.to_str().expect("utf8"),
+    ]);
     out.expect_code(0);
     let id = run_id(&out.json());
     let t = Instant::now();
@@ -371,9 +606,15 @@ fn background_runs_return_at_once_and_finish() {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert_eq!(status(&ctx, &id)["result"]["result"], "HELLO, WORLD");
-    ctx.hwf(["run", harnesses::PROBE, "--background", "--args", r#"{"token": "ghp_ABCDEFGHIJKLMNOPQRSTUV0123"}"#])
-        .expect_code(2)
-        .expect_stderr("credential");
+    ctx.hwf([
+        "run",
+        harnesses::PROBE,
+        "--background",
+        "--args",
+        r#"{"token": "ghp_ABCDEFGHIJKLMNOPQRSTUV0123"}"#,
+    ])
+    .expect_code(2)
+    .expect_stderr("credential");
 }
 
 #[test]
@@ -384,8 +625,22 @@ fn stop_kills_a_running_bash_child() {
     let args = json!({"op": "cap", "name": "bash", "approval_id": "a", "input": {"argv": ["sh", "-c", "echo $$ > pid.txt; exec sleep 30"]}});
     let mut child = ctx
         .cmd()
-        .args(["run", harnesses::PROBE, "--run-id", "sleeper", "--args", &args.to_string()])
-        .args(["--allow-class", "external_write", "--approval-id", "a", "--workspace", ws.to_str().expect("utf8")])
+        .args([
+            "run",
+            harnesses::PROBE,
+            "--run-id",
+            "sleeper",
+            "--args",
+            &args.to_string(),
+        ])
+        .args([
+            "--allow-class",
+            "external_write",
+            "--approval-id",
+            "a",
+            "--workspace",
+            ws.to_str().expect("utf8"),
+        ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -393,7 +648,10 @@ fn stop_kills_a_running_bash_child() {
     let pid_file = ws.join("pid.txt");
     let t = Instant::now();
     let pid = loop {
-        if let Some(pid) = std::fs::read_to_string(&pid_file).ok().and_then(|p| p.trim().parse::<u32>().ok()) {
+        if let Some(pid) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|p| p.trim().parse::<u32>().ok())
+        {
             break pid;
         }
         assert!(t.elapsed() < Duration::from_secs(20), "bash never started");
@@ -418,7 +676,11 @@ fn stop_kills_a_running_bash_child() {
 #[test]
 fn a_torn_tail_is_cut_before_the_next_append() {
     let ctx = Ctx::new();
-    let out = probe(&ctx, json!({"op": "cap", "name": "human.ask", "input": {"prompt": "go?"}}), &[]);
+    let out = probe(
+        &ctx,
+        json!({"op": "cap", "name": "human.ask", "input": {"prompt": "go?"}}),
+        &[],
+    );
     out.expect_code(3);
     let id = run_id(&out.json());
     // A crash left half a line in the journal.
@@ -426,7 +688,8 @@ fn a_torn_tail_is_cut_before_the_next_append() {
     let mut text = std::fs::read_to_string(&journal).expect("journal");
     text.push_str(r#"{"seq":99,"type":"log","lev"#);
     std::fs::write(&journal, text).expect("write");
-    ctx.hwf(["control", "decide", &id, "1", "respond", "--value", "\"yes\""]).expect_code(0);
+    ctx.hwf(["control", "decide", &id, "1", "respond", "--value", "\"yes\""])
+        .expect_code(0);
     runner_once(&ctx);
     let s = status(&ctx, &id);
     assert_eq!(s["state"], "succeeded", "{s}");
@@ -440,7 +703,8 @@ fn parked_runs_with_credential_args_are_not_continued_with_redacted_args() {
     let out = probe(&ctx, args, &[]);
     out.expect_code(3);
     let id = run_id(&out.json());
-    ctx.hwf(["control", "decide", &id, "1", "respond", "--value", "\"yes\""]).expect_code(0);
+    ctx.hwf(["control", "decide", &id, "1", "respond", "--value", "\"yes\""])
+        .expect_code(0);
     let r = runner_once(&ctx);
     assert!(r["executed"].as_array().expect("executed").is_empty(), "{r}");
     assert_eq!(status(&ctx, &id)["state"], "waiting");
@@ -449,10 +713,15 @@ fn parked_runs_with_credential_args_are_not_continued_with_redacted_args() {
 #[test]
 fn a_decision_applies_only_to_the_request_it_was_made_for() {
     let ctx = Ctx::new();
-    let out = probe(&ctx, json!({"op": "cap", "name": "human.ask", "input": {"prompt": "go?"}}), &[]);
+    let out = probe(
+        &ctx,
+        json!({"op": "cap", "name": "human.ask", "input": {"prompt": "go?"}}),
+        &[],
+    );
     out.expect_code(3);
     let id = run_id(&out.json());
-    ctx.hwf(["control", "decide", &id, "1", "respond", "--value", "\"yes\""]).expect_code(0);
+    ctx.hwf(["control", "decide", &id, "1", "respond", "--value", "\"yes\""])
+        .expect_code(0);
     // Pretend the decision was made for another request at this call id.
     let path = ctx.state().join("runs").join(&id).join("controls.jsonl");
     let mut c: Value = serde_json::from_str(std::fs::read_to_string(&path).expect("controls").trim()).expect("json");
@@ -460,5 +729,9 @@ fn a_decision_applies_only_to_the_request_it_was_made_for() {
     c["fingerprint"] = json!("b3:0000");
     std::fs::write(&path, format!("{c}\n")).expect("write");
     runner_once(&ctx);
-    assert_eq!(status(&ctx, &id)["state"], "waiting", "a decision for another request must not apply");
+    assert_eq!(
+        status(&ctx, &id)["state"],
+        "waiting",
+        "a decision for another request must not apply"
+    );
 }

@@ -1,9 +1,9 @@
 //! The facade through `hwf facade` (every action, alias and bad parameter)
 //! and through `hwf mcp` as a real MCP client drives it over stdio.
 
-use crate::common::{harnesses, root, Ctx};
+use crate::common::{Ctx, harnesses, root};
 use base64::Engine as _;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 
@@ -13,14 +13,28 @@ fn facade(ctx: &Ctx, tool: &str, request: Value, agents: Option<&str>) -> Value 
     if let Some(a) = agents {
         cmd.args(["--agents", a]);
     }
-    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn");
-    child.stdin.take().expect("stdin").write_all(request.to_string().as_bytes()).expect("write");
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(request.to_string().as_bytes())
+        .expect("write");
     let out = child.wait_with_output().expect("wait");
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {out:?}"))
 }
 
 fn hello_fixture() -> String {
-    root().join("harnesses/hello/fixture.json").to_str().expect("utf8").to_owned()
+    root()
+        .join("harnesses/hello/fixture.json")
+        .to_str()
+        .expect("utf8")
+        .to_owned()
 }
 
 #[track_caller]
@@ -36,32 +50,87 @@ fn workflow_actions_and_aliases() {
     let f = hello_fixture();
     let b64 = base64::engine::general_purpose::STANDARD.encode(std::fs::read(harnesses::HELLO).expect("hello"));
 
-    let v = facade(&ctx, "workflow", json!({"action": "validate", "script_path": harnesses::HELLO}), None);
+    let v = facade(
+        &ctx,
+        "workflow",
+        json!({"action": "validate", "script_path": harnesses::HELLO}),
+        None,
+    );
     assert_eq!(v["data"]["meta"]["name"], "hello", "{v}");
-    let v = facade(&ctx, "workflow", json!({"action": "validate", "script_source": b64, "language": "wasm"}), None);
+    let v = facade(
+        &ctx,
+        "workflow",
+        json!({"action": "validate", "script_source": b64, "language": "wasm"}),
+        None,
+    );
     assert_eq!(v["data"]["valid"], true);
 
-    let v = facade(&ctx, "workflow", json!({"action": "script_save", "script_name": "hello", "script_source": b64}), None);
+    let v = facade(
+        &ctx,
+        "workflow",
+        json!({"action": "script_save", "script_name": "hello", "script_source": b64}),
+        None,
+    );
     assert_eq!(v["data"]["version"], 1, "{v}");
-    let v = facade(&ctx, "workflow", json!({"action": "script_save", "name": "hello", "scriptPath": harnesses::HELLO}), None);
+    let v = facade(
+        &ctx,
+        "workflow",
+        json!({"action": "script_save", "name": "hello", "scriptPath": harnesses::HELLO}),
+        None,
+    );
     assert_error(&v, "already_exists", "hello");
-    let v = facade(&ctx, "workflow", json!({"action": "script_save", "name": "hello", "scriptPath": harnesses::HELLO, "replace": true}), None);
+    let v = facade(
+        &ctx,
+        "workflow",
+        json!({"action": "script_save", "name": "hello", "scriptPath": harnesses::HELLO, "replace": true}),
+        None,
+    );
     assert_eq!(v["data"]["version"], 2);
-    let v = facade(&ctx, "workflow", json!({"action": "script_catalog", "include_versions": true}), None);
+    let v = facade(
+        &ctx,
+        "workflow",
+        json!({"action": "script_catalog", "include_versions": true}),
+        None,
+    );
     assert_eq!(v["data"]["scripts"][0]["versions"], json!([1, 2]));
-    let v = facade(&ctx, "workflow", json!({"action": "script_inspect", "script_name": "hello", "script_version": 1, "include_source": true}), None);
+    let v = facade(
+        &ctx,
+        "workflow",
+        json!({"action": "script_inspect", "script_name": "hello", "script_version": 1, "include_source": true}),
+        None,
+    );
     assert_eq!(v["data"]["source_base64"], b64.as_str());
     let v = facade(&ctx, "workflow", json!({"action": "catalog"}), None);
-    let caps: Vec<&str> = v["data"]["capabilities"].as_array().expect("caps").iter().filter_map(|c| c["name"].as_str()).collect();
+    let caps: Vec<&str> = v["data"]["capabilities"]
+        .as_array()
+        .expect("caps")
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
     assert!(caps.contains(&"bash") && caps.contains(&"events.wait"), "{caps:?}");
 
     // Claude-style: no action, `name` + `args` → run that script.
-    let v = facade(&ctx, "workflow", json!({"name": "hello", "args": {"name": "world"}}), Some(&f));
+    let v = facade(
+        &ctx,
+        "workflow",
+        json!({"name": "hello", "args": {"name": "world"}}),
+        Some(&f),
+    );
     assert_eq!(v["data"]["result"]["result"], "HELLO, WORLD", "{v}");
     let run_id = v["data"]["run_id"].as_str().expect("id").to_owned();
-    let v = facade(&ctx, "workflow", json!({"scriptPath": harnesses::HELLO, "args": {"name": "world"}, "max_parallel": 2}), Some(&f));
+    let v = facade(
+        &ctx,
+        "workflow",
+        json!({"scriptPath": harnesses::HELLO, "args": {"name": "world"}, "max_parallel": 2}),
+        Some(&f),
+    );
     assert_eq!(v["data"]["state"], "succeeded");
-    let v = facade(&ctx, "workflow", json!({"action": "run_script", "script_source": b64, "script_args": {"name": "world"}}), Some(&f));
+    let v = facade(
+        &ctx,
+        "workflow",
+        json!({"action": "run_script", "script_source": b64, "script_args": {"name": "world"}}),
+        Some(&f),
+    );
     assert_eq!(v["data"]["state"], "succeeded");
     let v = facade(&ctx, "workflow", json!({"action": "status", "run_id": run_id}), None);
     assert_eq!(v["data"]["calls"].as_array().expect("calls").len(), 2);
@@ -69,25 +138,84 @@ fn workflow_actions_and_aliases() {
     assert_eq!(v["data"]["state"], "succeeded", "inferred status");
     let v = facade(&ctx, "workflow", json!({"resumeFromRunId": run_id}), Some(&f));
     assert_eq!(v["data"]["counts"]["replayed"], 2, "{v}");
-    let v = facade(&ctx, "workflow", json!({"action": "run", "name": "hello", "background": true, "args": {"name": "world"}}), Some(&f));
+    let v = facade(
+        &ctx,
+        "workflow",
+        json!({"action": "run", "name": "hello", "background": true, "args": {"name": "world"}}),
+        Some(&f),
+    );
     assert_eq!(v["data"]["state"], "queued", "{v}");
 }
 
 #[test]
 fn workflow_refuses_bad_parameters() {
     let ctx = Ctx::new();
-    assert_error(&facade(&ctx, "workflow", json!({"action": "run", "colour": "blue"}), None), "invalid_params", "colour");
-    assert_error(&facade(&ctx, "workflow", json!({"action": "status", "run_id": 5}), None), "invalid_params", "run_id");
-    assert_error(&facade(&ctx, "workflow", json!({"max_parallel": "8", "name": "x"}), None), "invalid_params", "max_parallel");
-    assert_error(&facade(&ctx, "workflow", json!({"action": "explode"}), None), "invalid_params", "explode");
-    assert_error(&facade(&ctx, "workflow", json!({"action": "script_save"}), None), "invalid_params", "script_name");
-    assert_error(&facade(&ctx, "workflow", json!({}), None), "invalid_params", "no action");
-    assert_error(&facade(&ctx, "workflow", json!({"name": "a", "script_name": "b"}), None), "invalid_params", "twice");
-    assert_error(&facade(&ctx, "workflow", json!({"script": "print(1)", "language": "python"}), None), "unsupported_language", "python");
-    assert_error(&facade(&ctx, "workflow", json!({"name": "../x"}), None), "invalid_name", "../x");
-    assert_error(&facade(&ctx, "workflow", json!({"action": "status", "run_id": "nope"}), None), "not_found", "nope");
-    assert_error(&facade(&ctx, "workflow", json!({"name": "x", "max_parallel": 99}), None), "invalid_params", "max_parallel");
-    let v = facade(&ctx, "workflow", json!({"action": "run", "scriptPath": harnesses::HOSTILE_FS}), None);
+    assert_error(
+        &facade(&ctx, "workflow", json!({"action": "run", "colour": "blue"}), None),
+        "invalid_params",
+        "colour",
+    );
+    assert_error(
+        &facade(&ctx, "workflow", json!({"action": "status", "run_id": 5}), None),
+        "invalid_params",
+        "run_id",
+    );
+    assert_error(
+        &facade(&ctx, "workflow", json!({"max_parallel": "8", "name": "x"}), None),
+        "invalid_params",
+        "max_parallel",
+    );
+    assert_error(
+        &facade(&ctx, "workflow", json!({"action": "explode"}), None),
+        "invalid_params",
+        "explode",
+    );
+    assert_error(
+        &facade(&ctx, "workflow", json!({"action": "script_save"}), None),
+        "invalid_params",
+        "script_name",
+    );
+    assert_error(
+        &facade(&ctx, "workflow", json!({}), None),
+        "invalid_params",
+        "no action",
+    );
+    assert_error(
+        &facade(&ctx, "workflow", json!({"name": "a", "script_name": "b"}), None),
+        "invalid_params",
+        "twice",
+    );
+    assert_error(
+        &facade(
+            &ctx,
+            "workflow",
+            json!({"script": "print(1)", "language": "python"}),
+            None,
+        ),
+        "unsupported_language",
+        "python",
+    );
+    assert_error(
+        &facade(&ctx, "workflow", json!({"name": "../x"}), None),
+        "invalid_name",
+        "../x",
+    );
+    assert_error(
+        &facade(&ctx, "workflow", json!({"action": "status", "run_id": "nope"}), None),
+        "not_found",
+        "nope",
+    );
+    assert_error(
+        &facade(&ctx, "workflow", json!({"name": "x", "max_parallel": 99}), None),
+        "invalid_params",
+        "max_parallel",
+    );
+    let v = facade(
+        &ctx,
+        "workflow",
+        json!({"action": "run", "scriptPath": harnesses::HOSTILE_FS}),
+        None,
+    );
     assert_error(&v, "forbidden_import", "wasi:filesystem");
 }
 
@@ -105,17 +233,42 @@ fn workflow_control_actions() {
     let id = v["data"]["run_id"].as_str().expect("id").to_owned();
     let v = facade(&ctx, "workflow_control", json!({"action": "overview"}), None);
     assert_eq!(v["data"]["waits"][0]["run_id"], id.as_str(), "{v}");
-    let v = facade(&ctx, "workflow_control", json!({"action": "status", "run_id": id}), None);
+    let v = facade(
+        &ctx,
+        "workflow_control",
+        json!({"action": "status", "run_id": id}),
+        None,
+    );
     assert_eq!(v["data"]["state"], "waiting");
     for action in ["pause", "resume"] {
-        let v = facade(&ctx, "workflow_control", json!({"action": action, "run_id": id, "actor": "ops", "reason": "test"}), None);
+        let v = facade(
+            &ctx,
+            "workflow_control",
+            json!({"action": action, "run_id": id, "actor": "ops", "reason": "test"}),
+            None,
+        );
         assert_eq!(v["data"]["recorded"], true, "{v}");
     }
-    let v = facade(&ctx, "workflow_control", json!({"action": "task_stop", "run_id": id, "call": "9"}), None);
+    let v = facade(
+        &ctx,
+        "workflow_control",
+        json!({"action": "task_stop", "run_id": id, "call": "9"}),
+        None,
+    );
     assert_eq!(v["success"], true);
-    let v = facade(&ctx, "workflow_control", json!({"action": "retry", "run_id": id, "call_ref": "1"}), None);
+    let v = facade(
+        &ctx,
+        "workflow_control",
+        json!({"action": "retry", "run_id": id, "call_ref": "1"}),
+        None,
+    );
     assert_eq!(v["success"], true);
-    let v = facade(&ctx, "workflow_control", json!({"action": "decide", "run_id": id, "call": "1", "decision": "respond", "value": "maybe"}), None);
+    let v = facade(
+        &ctx,
+        "workflow_control",
+        json!({"action": "decide", "run_id": id, "call": "1", "decision": "respond", "value": "maybe"}),
+        None,
+    );
     assert_error(&v, "invalid_args", "choices");
     let v = facade(
         &ctx,
@@ -138,10 +291,36 @@ fn workflow_control_actions() {
     let v = facade(&ctx, "workflow_control", json!({"run_id": id}), None);
     assert_eq!(v["data"]["state"], "stopped", "{v}");
     // Bad parameters.
-    assert_error(&facade(&ctx, "workflow_control", json!({"action": "decide", "run_id": id}), None), "invalid_args", "ended");
-    assert_error(&facade(&ctx, "workflow_control", json!({"action": "zap"}), None), "invalid_params", "zap");
-    assert_error(&facade(&ctx, "workflow_control", json!({"action": "pause"}), None), "invalid_params", "run_id");
-    assert_error(&facade(&ctx, "workflow_control", json!({"action": "pause", "run_id": "x", "extra": 1}), None), "invalid_params", "extra");
+    assert_error(
+        &facade(
+            &ctx,
+            "workflow_control",
+            json!({"action": "decide", "run_id": id}),
+            None,
+        ),
+        "invalid_args",
+        "ended",
+    );
+    assert_error(
+        &facade(&ctx, "workflow_control", json!({"action": "zap"}), None),
+        "invalid_params",
+        "zap",
+    );
+    assert_error(
+        &facade(&ctx, "workflow_control", json!({"action": "pause"}), None),
+        "invalid_params",
+        "run_id",
+    );
+    assert_error(
+        &facade(
+            &ctx,
+            "workflow_control",
+            json!({"action": "pause", "run_id": "x", "extra": 1}),
+            None,
+        ),
+        "invalid_params",
+        "extra",
+    );
 }
 
 /// A minimal MCP client over the child's stdio.
@@ -162,7 +341,11 @@ impl Mcp {
             .spawn()
             .expect("spawn mcp");
         let out = BufReader::new(child.stdout.take().expect("stdout"));
-        Self { child, out, notifications: Vec::new() }
+        Self {
+            child,
+            out,
+            notifications: Vec::new(),
+        }
     }
 
     fn send(&mut self, msg: Value) {
@@ -206,7 +389,10 @@ fn mcp_server_over_stdio() {
         assert_eq!(t["inputSchema"]["type"], "object");
         assert!(t["inputSchema"]["properties"]["action"].is_object(), "{t}");
     }
-    assert!(tools[0]["inputSchema"]["properties"]["scriptPath"].is_object(), "aliases are in the schema");
+    assert!(
+        tools[0]["inputSchema"]["properties"]["scriptPath"].is_object(),
+        "aliases are in the schema"
+    );
 
     let save = mcp.request(3, "tools/call", json!({"name": "workflow", "arguments": {"action": "script_save", "name": "hello", "scriptPath": harnesses::HELLO}}));
     assert_eq!(save["result"]["isError"], false, "{save}");
@@ -218,14 +404,30 @@ fn mcp_server_over_stdio() {
         json!({"name": "workflow", "arguments": {"name": "hello", "args": {"name": "world"}}, "_meta": {"progressToken": "p1"}}),
     );
     let data = &run["result"]["structuredContent"]["data"];
-    assert_eq!(data["result"], json!({"greeting": "hello, world", "result": "HELLO, WORLD"}), "{run}");
-    let text: Value = serde_json::from_str(run["result"]["content"][0]["text"].as_str().expect("text")).expect("json text");
+    assert_eq!(
+        data["result"],
+        json!({"greeting": "hello, world", "result": "HELLO, WORLD"}),
+        "{run}"
+    );
+    let text: Value =
+        serde_json::from_str(run["result"]["content"][0]["text"].as_str().expect("text")).expect("json text");
     assert_eq!(text["data"]["run_id"], data["run_id"]);
     let run_id = data["run_id"].as_str().expect("id").to_owned();
 
-    let status = mcp.request(5, "tools/call", json!({"name": "workflow_control", "arguments": {"action": "status", "run_id": run_id}}));
-    assert_eq!(status["result"]["structuredContent"]["data"]["state"], "succeeded", "{status}");
-    let bad = mcp.request(6, "tools/call", json!({"name": "workflow", "arguments": {"bogus": true}}));
+    let status = mcp.request(
+        5,
+        "tools/call",
+        json!({"name": "workflow_control", "arguments": {"action": "status", "run_id": run_id}}),
+    );
+    assert_eq!(
+        status["result"]["structuredContent"]["data"]["state"], "succeeded",
+        "{status}"
+    );
+    let bad = mcp.request(
+        6,
+        "tools/call",
+        json!({"name": "workflow", "arguments": {"bogus": true}}),
+    );
     assert_eq!(bad["result"]["isError"], true);
     assert_eq!(bad["result"]["structuredContent"]["error"]["code"], "invalid_params");
     drop(mcp.child.stdin.take());
@@ -235,18 +437,36 @@ fn mcp_server_over_stdio() {
 #[test]
 fn mcp_reports_progress_for_long_runs() {
     let ctx = Ctx::new();
-    let slow = ctx.write("slow.json", r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "delay_ms": 150}]}"#);
+    let slow = ctx.write(
+        "slow.json",
+        r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "delay_ms": 150}]}"#,
+    );
     let mut mcp = Mcp::start(&ctx, slow.to_str().expect("utf8"));
-    mcp.request(1, "initialize", json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "e2e", "version": "0"}}));
+    mcp.request(
+        1,
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "e2e", "version": "0"}}),
+    );
     mcp.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     let run = mcp.request(
         2,
         "tools/call",
         json!({"name": "workflow", "arguments": {"scriptPath": harnesses::PROBE, "args": {"op": "agent", "n": 4}}, "_meta": {"progressToken": 7}}),
     );
-    assert_eq!(run["result"]["structuredContent"]["data"]["result"]["calls"], 4, "{run}");
-    let progress: Vec<&Value> = mcp.notifications.iter().filter(|n| n["method"] == "notifications/progress").collect();
-    assert!(!progress.is_empty(), "no progress notification: {:?}", mcp.notifications);
+    assert_eq!(
+        run["result"]["structuredContent"]["data"]["result"]["calls"], 4,
+        "{run}"
+    );
+    let progress: Vec<&Value> = mcp
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "notifications/progress")
+        .collect();
+    assert!(
+        !progress.is_empty(),
+        "no progress notification: {:?}",
+        mcp.notifications
+    );
     assert_eq!(progress[0]["params"]["progressToken"], 7);
     drop(mcp.child.stdin.take());
     let _ = mcp.child.wait();

@@ -1,8 +1,8 @@
 //! Concurrency end to end: parallel, pipeline, join sets, branch instances,
 //! lifecycle, and the bundled loop-until-dry and release-lane harnesses.
 
-use crate::common::{harnesses, root, Ctx};
-use serde_json::{json, Value};
+use crate::common::{Ctx, harnesses, root};
+use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
 const FIXTURE: &str = r#"{"responses": [
@@ -43,7 +43,12 @@ fn parallel_slots_keep_input_order_and_isolate_failures() {
     assert_eq!(r[0]["ok"], json!({"ok": true}));
     assert_eq!(r[1]["ok"], json!({"x": 1}));
     assert_eq!(r[2]["error"]["code"], "guest_trap");
-    assert!(r[2]["error"]["message"].as_str().expect("msg").contains("branch trapped on purpose"));
+    assert!(
+        r[2]["error"]["message"]
+            .as_str()
+            .expect("msg")
+            .contains("branch trapped on purpose")
+    );
     assert_eq!(r[3]["error"]["code"], "cpu_limit");
     assert_eq!(r[3]["error"]["kind"], "TimedOut");
     assert!(r[4]["ok"]["entries"].is_array());
@@ -56,8 +61,12 @@ fn parallel_slots_keep_input_order_and_isolate_failures() {
         .filter(|e| e["type"] == "call_started")
         .map(|e| e["call"].as_str().expect("call").to_owned())
         .collect();
-    let want: BTreeSet<String> =
-        ["1", "1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.5.1", "1.5.1.0", "1.5.1.1", "1.6"].iter().map(|s| s.to_string()).collect();
+    let want: BTreeSet<String> = [
+        "1", "1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.5.1", "1.5.1.0", "1.5.1.1", "1.6",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
     assert_eq!(ids, want);
 }
 
@@ -77,7 +86,11 @@ fn fail_fast_cancels_siblings_and_nothing_runs_after_the_end() {
     let after = ctx.journal(&id);
     assert_eq!(before.len(), after.len(), "nothing is journaled after the run ended");
     assert_eq!(after.last().expect("last")["type"], "run_completed");
-    assert!(!after.iter().any(|e| e["message"].as_str().is_some_and(|m| m.contains("late log"))));
+    assert!(
+        !after
+            .iter()
+            .any(|e| e["message"].as_str().is_some_and(|m| m.contains("late log")))
+    );
     // Every started call has a completion (cancelled ones included).
     let started = after.iter().filter(|e| e["type"] == "call_started").count();
     let completed = after.iter().filter(|e| e["type"] == "call_completed").count();
@@ -87,7 +100,11 @@ fn fail_fast_cancels_siblings_and_nothing_runs_after_the_end() {
 #[test]
 fn a_run_that_times_out_leaves_no_task_running() {
     let ctx = Ctx::new();
-    let v = probe(&ctx, json!({"op": "fan_agents", "n": 4, "label": "very-slow"}), &["--wall-limit-ms", "300"]);
+    let v = probe(
+        &ctx,
+        json!({"op": "fan_agents", "n": 4, "label": "very-slow"}),
+        &["--wall-limit-ms", "300"],
+    );
     assert_eq!(v["error"]["code"], "timeout", "{v}");
     let id = run_id(&v);
     let before = ctx.journal(&id).len();
@@ -100,7 +117,11 @@ fn a_run_that_times_out_leaves_no_task_running() {
 #[test]
 fn width_is_bounded_by_max_parallel() {
     let ctx = Ctx::new();
-    let v = probe(&ctx, json!({"op": "fan_agents", "n": 12, "label": "slow"}), &["--max-parallel", "3"]);
+    let v = probe(
+        &ctx,
+        json!({"op": "fan_agents", "n": 12, "label": "slow"}),
+        &["--max-parallel", "3"],
+    );
     assert_eq!(v["data"]["result"]["ok"], 12);
     let mut running = 0i32;
     let mut peak = 0i32;
@@ -116,7 +137,9 @@ fn width_is_bounded_by_max_parallel() {
         peak = peak.max(running);
     }
     assert!(peak <= 3, "peak {peak}");
-    ctx.hwf(["run", harnesses::PROBE, "--max-parallel", "65"]).expect_code(2).expect_stderr("invalid_args");
+    ctx.hwf(["run", harnesses::PROBE, "--max-parallel", "65"])
+        .expect_code(2)
+        .expect_stderr("invalid_args");
 }
 
 #[test]
@@ -134,7 +157,11 @@ fn too_many_tasks_are_refused() {
 fn next_delivers_in_completion_order() {
     let ctx = Ctx::new();
     let labels: Vec<String> = (0..10).map(|i| format!("d{i}")).collect();
-    let v = probe(&ctx, json!({"op": "join_order", "labels": labels}), &["--max-parallel", "10"]);
+    let v = probe(
+        &ctx,
+        json!({"op": "join_order", "labels": labels}),
+        &["--max-parallel", "10"],
+    );
     assert_eq!(
         v["data"]["result"]["order"],
         json!(["d3", "d1", "d7", "d5", "d9", "d2", "d6", "d4", "d8", "d0"]),
@@ -150,7 +177,14 @@ fn next_delivers_in_completion_order() {
 
     // Replay with no agent backend delivers the identical order and result.
     let empty = ctx.write("empty.json", r#"{"responses": []}"#);
-    let again = ctx.hwf(["run", "--resume-from", &run_id(&v), "--agents", empty.to_str().expect("utf8"), "--json"]);
+    let again = ctx.hwf([
+        "run",
+        "--resume-from",
+        &run_id(&v),
+        "--agents",
+        empty.to_str().expect("utf8"),
+        "--json",
+    ]);
     again.expect_code(0);
     let again = again.json();
     assert_eq!(again["data"]["result"], v["data"]["result"]);
@@ -168,12 +202,23 @@ fn next_delivers_in_completion_order() {
 #[test]
 fn pipeline_stages_flow_per_item() {
     let ctx = Ctx::new();
-    let v = probe(&ctx, json!({"op": "pipeline", "items": [1, 2, 3], "stages": ["double", "add_one"]}), &[]);
+    let v = probe(
+        &ctx,
+        json!({"op": "pipeline", "items": [1, 2, 3], "stages": ["double", "add_one"]}),
+        &[],
+    );
     assert_eq!(v["data"]["result"], json!([{"ok": 3}, {"ok": 5}, {"ok": 7}]));
-    let v = probe(&ctx, json!({"op": "pipeline", "items": [1, 2], "stages": ["double", "fail", "add_one"]}), &[]);
+    let v = probe(
+        &ctx,
+        json!({"op": "pipeline", "items": [1, 2], "stages": ["double", "fail", "add_one"]}),
+        &[],
+    );
     let e = &v["data"]["result"][1]["error"];
     assert_eq!(e["code"], "stage_failed");
-    assert!(e["message"].as_str().expect("msg").contains("item 1 stage 1 (fail)"), "{e}");
+    assert!(
+        e["message"].as_str().expect("msg").contains("item 1 stage 1 (fail)"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -181,13 +226,27 @@ fn pipeline_has_no_barrier_between_items() {
     let ctx = Ctx::new();
     // Item 0's stage is quick, the others slow: item 0 reaches stage 1
     // before the slow items finish stage 0.
-    let v = probe(&ctx, json!({"op": "pipeline", "items": [0, 1, 2, 3], "stages": ["slow_stage", "slow_stage"]}), &[]);
-    assert!(v["data"]["result"].as_array().expect("items").iter().all(|r| r["ok"].is_number()), "{v}");
+    let v = probe(
+        &ctx,
+        json!({"op": "pipeline", "items": [0, 1, 2, 3], "stages": ["slow_stage", "slow_stage"]}),
+        &[],
+    );
+    assert!(
+        v["data"]["result"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .all(|r| r["ok"].is_number()),
+        "{v}"
+    );
     let j = ctx.journal(&run_id(&v));
     let pos = |call: &str, ty: &str| j.iter().position(|e| e["call"] == call && e["type"] == ty).expect(call);
     let item0_stage1 = pos("1.0.1", "call_started");
     for i in 1..4 {
-        assert!(item0_stage1 < pos(&format!("1.{i}.0"), "call_completed"), "item 0 waited for item {i}");
+        assert!(
+            item0_stage1 < pos(&format!("1.{i}.0"), "call_completed"),
+            "item 0 waited for item {i}"
+        );
     }
 }
 
@@ -195,17 +254,32 @@ fn pipeline_has_no_barrier_between_items() {
 fn nested_workflows_run_one_level_deep() {
     let ctx = Ctx::new();
     ctx.hwf(["script", "save", "probe", harnesses::PROBE]).expect_code(0);
-    let v = probe(&ctx, json!({"op": "workflow", "name": "probe", "args": {"op": "echo_args", "x": 1}}), &[]);
+    let v = probe(
+        &ctx,
+        json!({"op": "workflow", "name": "probe", "args": {"op": "echo_args", "x": 1}}),
+        &[],
+    );
     assert_eq!(v["data"]["result"][0]["ok"], json!({"op": "echo_args", "x": 1}), "{v}");
-    let v = probe(&ctx, json!({"op": "workflow", "name": "probe", "args": {"op": "workflow", "name": "probe", "args": {}}}), &[]);
-    assert_eq!(v["data"]["result"][0]["ok"][0]["error"]["code"], "nesting_too_deep", "{v}");
+    let v = probe(
+        &ctx,
+        json!({"op": "workflow", "name": "probe", "args": {"op": "workflow", "name": "probe", "args": {}}}),
+        &[],
+    );
+    assert_eq!(
+        v["data"]["result"][0]["ok"][0]["error"]["code"], "nesting_too_deep",
+        "{v}"
+    );
     let v = probe(&ctx, json!({"op": "workflow", "name": "missing", "args": {}}), &[]);
     assert_eq!(v["data"]["result"][0]["error"]["code"], "not_found", "{v}");
 }
 
 fn loop_until_dry(ctx: &Ctx, args: &str) -> Value {
     let fixture = root().join("harnesses/loop-until-dry/fixture.json");
-    let out = ctx.run_json(harnesses::LOOP_UNTIL_DRY, args, &["--agents", fixture.to_str().expect("utf8")]);
+    let out = ctx.run_json(
+        harnesses::LOOP_UNTIL_DRY,
+        args,
+        &["--agents", fixture.to_str().expect("utf8")],
+    );
     out.expect_code(0);
     out.json()
 }
@@ -222,26 +296,60 @@ fn loop_until_dry_default_run() {
         })
     );
     let j = ctx.journal(&run_id(&v));
-    let phases: Vec<&str> = j.iter().filter(|e| e["type"] == "phase").filter_map(|e| e["title"].as_str()).collect();
+    let phases: Vec<&str> = j
+        .iter()
+        .filter(|e| e["type"] == "phase")
+        .filter_map(|e| e["title"].as_str())
+        .collect();
     assert_eq!(
         phases,
-        ["round 1 find", "round 1 verify", "round 1 decision", "round 2 find", "round 2 verify", "round 2 decision"]
+        [
+            "round 1 find",
+            "round 1 verify",
+            "round 1 decision",
+            "round 2 find",
+            "round 2 verify",
+            "round 2 decision"
+        ]
     );
-    let labels: BTreeSet<&str> = j.iter().filter(|e| e["type"] == "call_started").filter_map(|e| e["label"].as_str()).collect();
+    let labels: BTreeSet<&str> = j
+        .iter()
+        .filter(|e| e["type"] == "call_started")
+        .filter_map(|e| e["label"].as_str())
+        .collect();
     let want: BTreeSet<&str> = [
-        "finder:totals", "finder:state", "finder:accessibility", "finder:rounding",
-        "verifier:unit:B1", "verifier:integration:B1", "verifier:unit:B2", "verifier:integration:B2",
+        "finder:totals",
+        "finder:state",
+        "finder:accessibility",
+        "finder:rounding",
+        "verifier:unit:B1",
+        "verifier:integration:B1",
+        "verifier:unit:B2",
+        "verifier:integration:B2",
     ]
     .into_iter()
     .collect();
     assert_eq!(labels, want);
-    let logs: Vec<&str> = j.iter().filter(|e| e["type"] == "log").filter_map(|e| e["message"].as_str()).collect();
+    let logs: Vec<&str> = j
+        .iter()
+        .filter(|e| e["type"] == "log")
+        .filter_map(|e| e["message"].as_str())
+        .collect();
     assert_eq!(
         logs,
-        ["round 1: 1 unique candidates, 1 new verified, dry_count=0", "round 2: 1 unique candidates, 0 new verified, dry_count=1"]
+        [
+            "round 1: 1 unique candidates, 1 new verified, dry_count=0",
+            "round 2: 1 unique candidates, 0 new verified, dry_count=1"
+        ]
     );
-    let finder = j.iter().find(|e| e["label"] == "finder:state" && e["type"] == "call_started").expect("finder");
-    assert_eq!(finder["request"]["context"], json!({"area": "state", "round": 1, "subject": "checkout"}));
+    let finder = j
+        .iter()
+        .find(|e| e["label"] == "finder:state" && e["type"] == "call_started")
+        .expect("finder");
+    assert_eq!(
+        finder["request"]["context"],
+        json!({"area": "state", "round": 1, "subject": "checkout"})
+    );
     assert_eq!(finder["request"]["prompt"], "Find candidate bugs for area state");
     assert_eq!(v["data"]["counts"]["agent_calls"], 8);
 }
@@ -253,14 +361,24 @@ fn loop_until_dry_call_layout_is_deterministic() {
         ctx.journal(&run_id(v))
             .iter()
             .filter(|e| e["type"] == "call_started")
-            .map(|e| (e["call"].as_str().unwrap_or("").to_owned(), e["fingerprint"].as_str().unwrap_or("").to_owned()))
+            .map(|e| {
+                (
+                    e["call"].as_str().unwrap_or("").to_owned(),
+                    e["fingerprint"].as_str().unwrap_or("").to_owned(),
+                )
+            })
             .collect()
     };
     let a = layout(&loop_until_dry(&ctx, "{}"));
     let b = layout(&loop_until_dry(&ctx, "{}"));
     assert_eq!(a, b);
     let ids: Vec<&str> = a.iter().map(|(c, _)| c.as_str()).collect();
-    assert_eq!(ids, ["1", "1.0", "1.1", "1.2", "2", "2.0", "2.1", "3", "3.0", "4", "4.0", "4.1"]);
+    assert_eq!(
+        ids,
+        [
+            "1", "1.0", "1.1", "1.2", "2", "2.0", "2.1", "3", "3.0", "4", "4.0", "4.1"
+        ]
+    );
 }
 
 #[test]

@@ -1,17 +1,24 @@
 //! The hello harness end to end: result, journal, status.
 
-use crate::common::{harnesses, hello_fixture, Ctx};
+use crate::common::{Ctx, harnesses, hello_fixture};
 use hwf_host::broker::Fingerprint;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 fn run_hello(ctx: &Ctx) -> String {
     let fixture = hello_fixture();
-    let out = ctx.run_json(harnesses::HELLO, r#"{"name":"world"}"#, &["--agents", fixture.to_str().expect("utf8")]);
+    let out = ctx.run_json(
+        harnesses::HELLO,
+        r#"{"name":"world"}"#,
+        &["--agents", fixture.to_str().expect("utf8")],
+    );
     out.expect_code(0);
     let v = out.json();
     assert_eq!(v["success"], true);
     assert_eq!(v["data"]["state"], "succeeded");
-    assert_eq!(v["data"]["result"], json!({"greeting": "hello, world", "result": "HELLO, WORLD"}));
+    assert_eq!(
+        v["data"]["result"],
+        json!({"greeting": "hello, world", "result": "HELLO, WORLD"})
+    );
     v["data"]["run_id"].as_str().expect("run id").to_owned()
 }
 
@@ -19,9 +26,19 @@ fn run_hello(ctx: &Ctx) -> String {
 fn hello_prints_the_greeting_in_human_mode() {
     let ctx = Ctx::new();
     let fixture = hello_fixture();
-    let out = ctx.hwf(["run", harnesses::HELLO, "--args", r#"{"name":"world"}"#, "--agents", fixture.to_str().expect("utf8")]);
+    let out = ctx.hwf([
+        "run",
+        harnesses::HELLO,
+        "--args",
+        r#"{"name":"world"}"#,
+        "--agents",
+        fixture.to_str().expect("utf8"),
+    ]);
     out.expect_code(0);
-    assert!(out.stdout.contains("hello, world") && out.stdout.contains("HELLO, WORLD"), "{out:?}");
+    assert!(
+        out.stdout.contains("hello, world") && out.stdout.contains("HELLO, WORLD"),
+        "{out:?}"
+    );
 }
 
 #[test]
@@ -32,7 +49,17 @@ fn hello_journal_has_calls_phases_and_fingerprints() {
     let types: Vec<&str> = journal.iter().map(|e| e["type"].as_str().expect("type")).collect();
     assert_eq!(
         types,
-        ["run_started", "phase", "call_started", "call_completed", "phase", "call_started", "call_completed", "log", "run_completed"]
+        [
+            "run_started",
+            "phase",
+            "call_started",
+            "call_completed",
+            "phase",
+            "call_started",
+            "call_completed",
+            "log",
+            "run_completed"
+        ]
     );
     let seqs: Vec<u64> = journal.iter().map(|e| e["seq"].as_u64().expect("seq")).collect();
     assert_eq!(seqs, (1..=9).collect::<Vec<_>>());
@@ -65,18 +92,33 @@ fn status_shows_calls_and_phases() {
         assert_eq!(c["label"], label);
         assert_eq!(c["kind"], "agent");
         assert_eq!(c["state"], "done");
-        assert!(c["fingerprint"].as_str().is_some_and(|f| f.starts_with("b3:") && f.len() == 67));
+        assert!(
+            c["fingerprint"]
+                .as_str()
+                .is_some_and(|f| f.starts_with("b3:") && f.len() == 67)
+        );
         assert!(c["duration_us"].is_u64());
     }
-    let phases: Vec<&Value> = s["phases"].as_array().expect("phases").iter().map(|p| &p["title"]).collect();
+    let phases: Vec<&Value> = s["phases"]
+        .as_array()
+        .expect("phases")
+        .iter()
+        .map(|p| &p["title"])
+        .collect();
     assert_eq!(phases, [&json!("greet"), &json!("shout")]);
     assert_eq!(s["counts"]["tokens"], 21);
-    assert_eq!(s["declared_phases"], json!([{"title": "greet", "status": "done"}, {"title": "shout", "status": "done"}]));
+    assert_eq!(
+        s["declared_phases"],
+        json!([{"title": "greet", "status": "done"}, {"title": "shout", "status": "done"}])
+    );
     assert_eq!(s["counts"]["agent_calls"], 2);
 
     let human = ctx.hwf(["status", &run_id]);
     human.expect_code(0);
-    assert!(human.stdout.contains("greet") && human.stdout.contains("succeeded"), "{human:?}");
+    assert!(
+        human.stdout.contains("greet") && human.stdout.contains("succeeded"),
+        "{human:?}"
+    );
     let overview = ctx.hwf(["overview", "--json"]);
     assert_eq!(overview.json()["data"]["runs"][0]["run_id"], run_id.as_str());
 }
@@ -109,5 +151,11 @@ fn a_missing_fixture_answer_fails_the_run_with_the_label() {
     let v = out.json();
     assert_eq!(v["success"], false);
     assert_eq!(v["error"]["code"], "harness_error");
-    assert!(v["error"]["message"].as_str().expect("msg").contains("no fixture response for greet"), "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .expect("msg")
+            .contains("no fixture response for greet"),
+        "{v}"
+    );
 }

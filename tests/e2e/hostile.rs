@@ -1,7 +1,7 @@
 //! Hostile components and bad input: each fails with its typed error code,
 //! within 10 s, and leaves the store readable.
 
-use crate::common::{harnesses, hello_fixture, Ctx};
+use crate::common::{Ctx, harnesses, hello_fixture};
 use std::time::{Duration, Instant};
 
 /// Run the hostile guest in `mode` with default limits; assert the run
@@ -98,7 +98,9 @@ fn bad_input(ctx: &Ctx, args: &[&str], code: &str) {
     out.expect_code(2);
     out.expect_stderr(&format!("hwf: {code}: "));
     assert_eq!(out.stderr.trim().lines().count(), 1, "one line: {out:?}");
-    let runs = std::fs::read_dir(ctx.state().join("runs")).map(|d| d.count()).unwrap_or(0);
+    let runs = std::fs::read_dir(ctx.state().join("runs"))
+        .map(|d| d.count())
+        .unwrap_or(0);
     assert_eq!(runs, 0, "no run is created for bad input");
 }
 
@@ -116,7 +118,9 @@ fn forbidden_import_filesystem() {
 fn forbidden_import_sockets() {
     let ctx = Ctx::new();
     bad_input(&ctx, &["run", harnesses::HOSTILE_SOCKETS], "forbidden_import");
-    ctx.hwf(["validate", harnesses::HOSTILE_SOCKETS]).expect_code(2).expect_stderr("wasi:sockets/");
+    ctx.hwf(["validate", harnesses::HOSTILE_SOCKETS])
+        .expect_code(2)
+        .expect_stderr("wasi:sockets/");
 }
 
 #[test]
@@ -162,7 +166,11 @@ fn bad_script_names_are_refused() {
     bad_input(&ctx, &["script", "save", "../x", harnesses::HELLO], "invalid_name");
     bad_input(&ctx, &["script", "inspect", "..x"], "invalid_name");
     bad_input(&ctx, &["status", "../../etc"], "invalid_name");
-    bad_input(&ctx, &["run", harnesses::HELLO, "--run-id", "../escape"], "invalid_name");
+    bad_input(
+        &ctx,
+        &["run", harnesses::HELLO, "--run-id", "../escape"],
+        "invalid_name",
+    );
     assert!(!ctx.dir.path().join("x").exists());
 }
 
@@ -176,7 +184,11 @@ fn malformed_args_are_refused() {
 fn malformed_fixture_is_refused() {
     let ctx = Ctx::new();
     let p = ctx.write("bad.json", r#"{"responses": [{"match": {}, "outptu": 1}]}"#);
-    bad_input(&ctx, &["run", harnesses::HELLO, "--agents", p.to_str().expect("utf8")], "invalid_fixture");
+    bad_input(
+        &ctx,
+        &["run", harnesses::HELLO, "--agents", p.to_str().expect("utf8")],
+        "invalid_fixture",
+    );
 }
 
 #[test]
@@ -184,7 +196,9 @@ fn malformed_config_names_the_key() {
     let ctx = Ctx::new();
     let p = ctx.write("hwf.toml", "[limits]\ncpu_msx = 5\n");
     let out = ctx.hwf(["--config", p.to_str().expect("utf8"), "overview"]);
-    out.expect_code(2).expect_stderr("invalid_config").expect_stderr("cpu_msx");
+    out.expect_code(2)
+        .expect_stderr("invalid_config")
+        .expect_stderr("cpu_msx");
 }
 
 #[test]
@@ -192,7 +206,8 @@ fn duplicate_run_id_is_refused() {
     let ctx = Ctx::new();
     let fixture = hello_fixture();
     let f = fixture.to_str().expect("utf8");
-    ctx.hwf(["run", harnesses::HELLO, "--run-id", "same", "--agents", f]).expect_code(0);
+    ctx.hwf(["run", harnesses::HELLO, "--run-id", "same", "--agents", f])
+        .expect_code(0);
     let out = ctx.hwf(["run", harnesses::HELLO, "--run-id", "same", "--agents", f]);
     out.expect_code(2).expect_stderr("already_exists");
     let s = ctx.hwf(["status", "same", "--json"]).json();
@@ -203,7 +218,15 @@ fn duplicate_run_id_is_refused() {
 fn a_torn_journal_tail_is_ignored() {
     let ctx = Ctx::new();
     let fixture = hello_fixture();
-    ctx.hwf(["run", harnesses::HELLO, "--run-id", "torn", "--agents", fixture.to_str().expect("utf8")]).expect_code(0);
+    ctx.hwf([
+        "run",
+        harnesses::HELLO,
+        "--run-id",
+        "torn",
+        "--agents",
+        fixture.to_str().expect("utf8"),
+    ])
+    .expect_code(0);
     let journal = ctx.state().join("runs/torn/journal.jsonl");
     let mut text = std::fs::read_to_string(&journal).expect("journal");
     text.push_str(r#"{"seq":10,"type":"call_sta"#);
@@ -218,8 +241,10 @@ fn a_corrupt_snapshot_is_reported_and_others_still_read() {
     let ctx = Ctx::new();
     let fixture = hello_fixture();
     let f = fixture.to_str().expect("utf8");
-    ctx.hwf(["run", harnesses::HELLO, "--run-id", "good", "--agents", f]).expect_code(0);
-    ctx.hwf(["run", harnesses::HELLO, "--run-id", "bad", "--agents", f]).expect_code(0);
+    ctx.hwf(["run", harnesses::HELLO, "--run-id", "good", "--agents", f])
+        .expect_code(0);
+    ctx.hwf(["run", harnesses::HELLO, "--run-id", "bad", "--agents", f])
+        .expect_code(0);
     std::fs::write(ctx.state().join("runs/bad/run.json"), "{ not json").expect("write");
     ctx.hwf(["status", "bad"]).expect_code(1).expect_stderr("corrupt_store");
     ctx.hwf(["status", "good", "--json"]).expect_code(0);
@@ -235,5 +260,11 @@ fn the_state_dirs_own_config_is_read() {
     std::fs::write(ctx.state().join("hwf.toml"), "[limits]\nmax_calls = 3\n").expect("write");
     let out = ctx.run_json(harnesses::HOSTILE, r#"{"mode":"calls"}"#, &[]);
     out.expect_code(1);
-    assert!(out.json()["error"]["message"].as_str().expect("message").contains("more than 3 host calls"), "{out:?}");
+    assert!(
+        out.json()["error"]["message"]
+            .as_str()
+            .expect("message")
+            .contains("more than 3 host calls"),
+        "{out:?}"
+    );
 }

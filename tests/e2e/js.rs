@@ -1,15 +1,19 @@
 //! JavaScript workflows in the bundled Boa runtime: the Claude-style API,
 //! real concurrency over the host's join set, replay, and hostile scripts.
 
-use crate::common::{harnesses, root, Ctx};
-use serde_json::{json, Value};
+use crate::common::{Ctx, harnesses, root};
+use serde_json::{Value, json};
 
 fn js(ctx: &Ctx, name: &str, body: &str) -> String {
     ctx.write(name, body).to_str().expect("utf8").to_owned()
 }
 
 fn loop_fixture() -> String {
-    root().join("harnesses/loop-until-dry/fixture.json").to_str().expect("utf8").to_owned()
+    root()
+        .join("harnesses/loop-until-dry/fixture.json")
+        .to_str()
+        .expect("utf8")
+        .to_owned()
 }
 
 #[test]
@@ -36,7 +40,14 @@ fn loop_until_dry_js_matches_the_rust_harness_and_replays() {
     let first = ctx.run_json(script.to_str().expect("utf8"), "{}", &["--agents", &loop_fixture()]);
     let id = first.json()["data"]["run_id"].as_str().expect("id").to_owned();
     let empty = ctx.write("empty.json", r#"{"responses": []}"#);
-    let again = ctx.hwf(["run", "--resume-from", &id, "--agents", empty.to_str().expect("utf8"), "--json"]);
+    let again = ctx.hwf([
+        "run",
+        "--resume-from",
+        &id,
+        "--agents",
+        empty.to_str().expect("utf8"),
+        "--json",
+    ]);
     again.expect_code(0);
     let v = again.json();
     assert_eq!(v["data"]["result"], first.json()["data"]["result"]);
@@ -47,7 +58,10 @@ fn loop_until_dry_js_matches_the_rust_harness_and_replays() {
 #[test]
 fn parallel_runs_agents_concurrently() {
     let ctx = Ctx::new();
-    let f = ctx.write("f.json", r#"{"responses": [{"match": {"label": "slow"}, "output": {"ok": true}, "delay_ms": 100}]}"#);
+    let f = ctx.write(
+        "f.json",
+        r#"{"responses": [{"match": {"label": "slow"}, "output": {"ok": true}, "delay_ms": 100}]}"#,
+    );
     let s = js(
         &ctx,
         "par.js",
@@ -55,7 +69,11 @@ fn parallel_runs_agents_concurrently() {
          const r = await parallel(Array.from({length: 16}, (_, i) => () => agent(`task ${i}`, {label: \"slow\"})));\n\
          return { n: r.filter(x => x && x.ok).length };\n",
     );
-    let out = ctx.run_json(&s, "{}", &["--agents", f.to_str().expect("utf8"), "--max-parallel", "16"]);
+    let out = ctx.run_json(
+        &s,
+        "{}",
+        &["--agents", f.to_str().expect("utf8"), "--max-parallel", "16"],
+    );
     out.expect_code(0);
     assert_eq!(out.json()["data"]["result"], json!({"n": 16}));
     // All 16 were in flight together: every start precedes every completion.
@@ -85,7 +103,11 @@ fn pipeline_has_no_barrier_and_replays() {
            (prev, item, i) => agent(`stage two ${i} after ${prev}`, {label: \"s2\", context: {i}}));\n\
          return out;\n",
     );
-    let out = ctx.run_json(&s, "{}", &["--agents", f.to_str().expect("utf8"), "--max-parallel", "8"]);
+    let out = ctx.run_json(
+        &s,
+        "{}",
+        &["--agents", f.to_str().expect("utf8"), "--max-parallel", "8"],
+    );
     out.expect_code(0);
     let v = out.json();
     assert_eq!(v["data"]["result"], json!(["done", "done", "done", "done"]));
@@ -104,10 +126,20 @@ fn pipeline_has_no_barrier_and_replays() {
         .map(|(i, _)| i)
         .collect();
     assert_eq!(slow_done.len(), 3);
-    assert!(slow_done.iter().all(|&d| item0_stage2 < d), "item 0 waited for the slow items");
+    assert!(
+        slow_done.iter().all(|&d| item0_stage2 < d),
+        "item 0 waited for the slow items"
+    );
     // Replay reproduces the result with no live agent.
     let empty = ctx.write("empty.json", r#"{"responses": []}"#);
-    let again = ctx.hwf(["run", "--resume-from", &id, "--agents", empty.to_str().expect("utf8"), "--json"]);
+    let again = ctx.hwf([
+        "run",
+        "--resume-from",
+        &id,
+        "--agents",
+        empty.to_str().expect("utf8"),
+        "--json",
+    ]);
     assert_eq!(again.json()["data"]["result"], v["data"]["result"]);
     assert_eq!(again.json()["data"]["counts"]["agent_calls"], 0);
 }
@@ -152,7 +184,11 @@ fn the_api_surface() {
 
 #[track_caller]
 fn hostile_js(ctx: &Ctx, name: &str, body: &str, code: &str, exit: i32) -> Value {
-    let s = js(ctx, name, &format!("export const meta = {{ name: \"h\", description: \"hostile\" }};\n{body}"));
+    let s = js(
+        ctx,
+        name,
+        &format!("export const meta = {{ name: \"h\", description: \"hostile\" }};\n{body}"),
+    );
     let out = ctx.run_json(&s, "{}", &["--cpu-limit-ms", "1500"]);
     out.expect_code(exit);
     let v = out.json();
@@ -165,20 +201,48 @@ fn hostile_js(ctx: &Ctx, name: &str, body: &str, code: &str, exit: i32) -> Value
 fn hostile_scripts_fail_with_typed_errors() {
     let ctx = Ctx::new();
     hostile_js(&ctx, "loop.js", "while (true) {}", "cpu_limit", 1);
-    hostile_js(&ctx, "alloc.js", "const s = \"x\".repeat(2 ** 24);\nconst parts = [];\nwhile (true) { parts.push(s + parts.length); }", "memory_limit", 1);
+    hostile_js(
+        &ctx,
+        "alloc.js",
+        "const s = \"x\".repeat(2 ** 24);\nconst parts = [];\nwhile (true) { parts.push(s + parts.length); }",
+        "memory_limit",
+        1,
+    );
     hostile_js(&ctx, "random.js", "return Math.random();", "nondeterminism", 1);
     hostile_js(&ctx, "date.js", "return Date.now();", "nondeterminism", 1);
     hostile_js(&ctx, "newdate.js", "return new Date().getTime();", "nondeterminism", 1);
-    let v = hostile_js(&ctx, "require.js", "const fs = require('fs');\nreturn fs;", "require_not_allowed", 2);
+    let v = hostile_js(
+        &ctx,
+        "require.js",
+        "const fs = require('fs');\nreturn fs;",
+        "require_not_allowed",
+        2,
+    );
     assert_eq!(v["error"]["code"], "invalid_script");
-    hostile_js(&ctx, "import.js", "import fs from 'fs';\nreturn 1;", "import_not_allowed", 2);
+    hostile_js(
+        &ctx,
+        "import.js",
+        "import fs from 'fs';\nreturn 1;",
+        "import_not_allowed",
+        2,
+    );
     hostile_js(&ctx, "syntax.js", "return (;", "syntax_error", 2);
     let s = js(&ctx, "nometa.js", "return 1;\n");
     ctx.hwf(["run", &s]).expect_code(2).expect_stderr("meta_not_first");
-    let s = js(&ctx, "impure.js", "export const meta = { name: compute(), description: \"x\" };\nreturn 1;\n");
-    ctx.hwf(["validate", &s]).expect_code(2).expect_stderr("meta_not_literal");
+    let s = js(
+        &ctx,
+        "impure.js",
+        "export const meta = { name: compute(), description: \"x\" };\nreturn 1;\n",
+    );
+    ctx.hwf(["validate", &s])
+        .expect_code(2)
+        .expect_stderr("meta_not_literal");
     // A fixed date is fine (deterministic).
-    let s = js(&ctx, "fixed.js", "export const meta = { name: \"d\", description: \"d\" };\nreturn new Date(0).toISOString();\n");
+    let s = js(
+        &ctx,
+        "fixed.js",
+        "export const meta = { name: \"d\", description: \"d\" };\nreturn new Date(0).toISOString();\n",
+    );
     let out = ctx.run_json(&s, "{}", &[]);
     assert_eq!(out.json()["data"]["result"], "1970-01-01T00:00:00.000Z");
 }

@@ -2,15 +2,23 @@
 //! the bundled JSON runtime component through the same broker, saving and
 //! running by name, the facade, and replay.
 
-use crate::common::{root, Ctx};
-use serde_json::{json, Value};
+use crate::common::{Ctx, root};
+use serde_json::{Value, json};
 
 fn hello_def() -> String {
-    root().join("harnesses/hello.workflow.json").to_str().expect("utf8").to_owned()
+    root()
+        .join("harnesses/hello.workflow.json")
+        .to_str()
+        .expect("utf8")
+        .to_owned()
 }
 
 fn hello_fixture() -> String {
-    root().join("harnesses/hello/fixture.json").to_str().expect("utf8").to_owned()
+    root()
+        .join("harnesses/hello/fixture.json")
+        .to_str()
+        .expect("utf8")
+        .to_owned()
 }
 
 #[test]
@@ -19,22 +27,49 @@ fn hello_definition_validates_and_runs() {
     let v = ctx.hwf(["validate", &hello_def(), "--json"]);
     v.expect_code(0);
     let d = &v.json()["data"];
-    assert_eq!((d["valid"].clone(), d["language"].clone(), d["meta"]["name"].clone()), (json!(true), json!("json"), json!("hello")));
-    let phases: Vec<&Value> = d["meta"]["phases"].as_array().expect("phases").iter().map(|p| &p["title"]).collect();
+    assert_eq!(
+        (d["valid"].clone(), d["language"].clone(), d["meta"]["name"].clone()),
+        (json!(true), json!("json"), json!("hello"))
+    );
+    let phases: Vec<&Value> = d["meta"]["phases"]
+        .as_array()
+        .expect("phases")
+        .iter()
+        .map(|p| &p["title"])
+        .collect();
     assert_eq!(phases, [&json!("greet"), &json!("shout")]);
 
     let out = ctx.run_json(&hello_def(), r#"{"name":"world"}"#, &["--agents", &hello_fixture()]);
     out.expect_code(0);
     let data = out.json()["data"].clone();
-    assert_eq!(data["result"], json!({"greeting": "hello, world", "result": "HELLO, WORLD"}));
+    assert_eq!(
+        data["result"],
+        json!({"greeting": "hello, world", "result": "HELLO, WORLD"})
+    );
     let journal = ctx.journal(data["run_id"].as_str().expect("id"));
-    let labels: Vec<&str> = journal.iter().filter(|e| e["type"] == "call_started").filter_map(|e| e["label"].as_str()).collect();
+    let labels: Vec<&str> = journal
+        .iter()
+        .filter(|e| e["type"] == "call_started")
+        .filter_map(|e| e["label"].as_str())
+        .collect();
     assert_eq!(labels, ["greet", "shout"]);
-    assert_eq!(journal[2]["request"]["input"], json!({"subject": "world"}), "{}", journal[2]);
+    assert_eq!(
+        journal[2]["request"]["input"],
+        json!({"subject": "world"}),
+        "{}",
+        journal[2]
+    );
 
     // Resume with no agent backend: both calls replay.
     let empty = ctx.write("empty.json", r#"{"responses": []}"#);
-    let again = ctx.hwf(["run", "--resume-from", data["run_id"].as_str().expect("id"), "--agents", empty.to_str().expect("utf8"), "--json"]);
+    let again = ctx.hwf([
+        "run",
+        "--resume-from",
+        data["run_id"].as_str().expect("id"),
+        "--agents",
+        empty.to_str().expect("utf8"),
+        "--json",
+    ]);
     again.expect_code(0);
     assert_eq!(again.json()["data"]["counts"]["replayed"], 2);
     assert_eq!(again.json()["data"]["result"], data["result"]);
@@ -59,7 +94,12 @@ fn a_bad_definition_reports_each_problem_with_code_and_pointer() {
         .as_array()
         .expect("diagnostics")
         .iter()
-        .map(|d| (d["code"].as_str().unwrap_or("").to_owned(), d["pointer"].as_str().unwrap_or("").to_owned()))
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or("").to_owned(),
+                d["pointer"].as_str().unwrap_or("").to_owned(),
+            )
+        })
         .collect();
     for want in [
         ("unsupported_version", "/version"),
@@ -67,13 +107,23 @@ fn a_bad_definition_reports_each_problem_with_code_and_pointer() {
         ("unknown_ref", "/steps/0/input/v"),
         ("duplicate_step_id", "/steps/1/id"),
     ] {
-        assert!(found.contains(&(want.0.to_owned(), want.1.to_owned())), "{want:?} not in {found:?}");
+        assert!(
+            found.contains(&(want.0.to_owned(), want.1.to_owned())),
+            "{want:?} not in {found:?}"
+        );
     }
     let human = ctx.hwf(["validate", bad.to_str().expect("utf8")]);
-    human.expect_code(2).expect_stderr("duplicate_step_id").expect_stderr("(at /steps/1/id)");
-    ctx.hwf(["run", bad.to_str().expect("utf8")]).expect_code(2).expect_stderr("invalid_script");
+    human
+        .expect_code(2)
+        .expect_stderr("duplicate_step_id")
+        .expect_stderr("(at /steps/1/id)");
+    ctx.hwf(["run", bad.to_str().expect("utf8")])
+        .expect_code(2)
+        .expect_stderr("invalid_script");
     let broken = ctx.write("broken.json", "{\"version\": \"1\", ");
-    ctx.hwf(["validate", broken.to_str().expect("utf8")]).expect_code(2).expect_stderr("invalid_json");
+    ctx.hwf(["validate", broken.to_str().expect("utf8")])
+        .expect_code(2)
+        .expect_stderr("invalid_json");
 }
 
 #[test]
@@ -107,10 +157,18 @@ fn parallel_branches_pipelines_and_conditions() {
           {"match": {"label": "stage", "prompt": "c"}, "output": "C"}
         ]}"#,
     );
-    let out = ctx.run_json(def.to_str().expect("utf8"), "{}", &["--agents", f.to_str().expect("utf8")]);
+    let out = ctx.run_json(
+        def.to_str().expect("utf8"),
+        "{}",
+        &["--agents", f.to_str().expect("utf8")],
+    );
     out.expect_code(0);
     let data = out.json()["data"].clone();
-    assert_eq!(data["result"], json!({"ship": {"shipped": true}, "each": ["A", "B", "C"]}), "{data}");
+    assert_eq!(
+        data["result"],
+        json!({"ship": {"shipped": true}, "each": ["A", "B", "C"]}),
+        "{data}"
+    );
     // The branches ran as host branch instances: calls 1.0.1 and 1.1.1.
     let ids: Vec<String> = ctx
         .journal(data["run_id"].as_str().expect("id"))
@@ -118,7 +176,10 @@ fn parallel_branches_pipelines_and_conditions() {
         .filter(|e| e["type"] == "call_started" && e["kind"] == "agent")
         .map(|e| e["call"].as_str().expect("call").to_owned())
         .collect();
-    assert!(ids.contains(&"1.0.1".to_owned()) && ids.contains(&"1.1.1".to_owned()), "{ids:?}");
+    assert!(
+        ids.contains(&"1.0.1".to_owned()) && ids.contains(&"1.1.1".to_owned()),
+        "{ids:?}"
+    );
 }
 
 #[test]
@@ -148,7 +209,11 @@ fn saved_definitions_run_by_name_and_through_the_facade() {
         .stdin
         .take()
         .expect("stdin")
-        .write_all(json!({"action": "run", "definition": definition, "inputs": {"name": "world"}}).to_string().as_bytes())
+        .write_all(
+            json!({"action": "run", "definition": definition, "inputs": {"name": "world"}})
+                .to_string()
+                .as_bytes(),
+        )
         .expect("write");
     let out = child.wait_with_output().expect("wait");
     let v: Value = serde_json::from_slice(&out.stdout).expect("json");

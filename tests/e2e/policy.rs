@@ -2,8 +2,8 @@
 //! binary: every check in order, built-in capabilities, budgets, agent
 //! types, transcripts, and a whole-state-dir secret scan.
 
-use crate::common::{harnesses, Ctx};
-use serde_json::{json, Value};
+use crate::common::{Ctx, harnesses};
+use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
 /// Run the probe's `cap` op with one capability call and extra CLI flags;
@@ -32,8 +32,16 @@ const WRITE: &[&str] = &["--allow-class", "external_write"];
 #[test]
 fn unknown_capability() {
     let ctx = Ctx::new();
-    assert_error(&cap(&ctx, json!({"name": "nope", "input": {}}), &[]), "unknown_capability", "Denied");
-    assert_error(&cap(&ctx, json!({"name": "bad name!", "input": {}}), &[]), "unknown_capability", "Denied");
+    assert_error(
+        &cap(&ctx, json!({"name": "nope", "input": {}}), &[]),
+        "unknown_capability",
+        "Denied",
+    );
+    assert_error(
+        &cap(&ctx, json!({"name": "bad name!", "input": {}}), &[]),
+        "unknown_capability",
+        "Denied",
+    );
 }
 
 #[test]
@@ -41,7 +49,11 @@ fn side_effect_denied_by_default() {
     let ctx = Ctx::new();
     let r = cap(&ctx, json!({"name": "bash", "input": {"argv": ["true"]}}), &[]);
     assert_error(&r, "side_effect_denied", "Denied");
-    let r = cap(&ctx, json!({"name": "fs.write", "input": {"path": "x", "content": "y"}}), &[]);
+    let r = cap(
+        &ctx,
+        json!({"name": "fs.write", "input": {"path": "x", "content": "y"}}),
+        &[],
+    );
     assert_error(&r, "side_effect_denied", "Denied");
     assert!(!ctx.dir.path().join("x").exists());
 }
@@ -49,7 +61,11 @@ fn side_effect_denied_by_default() {
 #[test]
 fn capability_denied_by_name() {
     let ctx = Ctx::new();
-    let r = cap(&ctx, json!({"name": "bash", "input": {"argv": ["true"]}}), &["--allow", "fs.*", "--allow-class", "external_write"]);
+    let r = cap(
+        &ctx,
+        json!({"name": "bash", "input": {"argv": ["true"]}}),
+        &["--allow", "fs.*", "--allow-class", "external_write"],
+    );
     assert_error(&r, "capability_denied", "Denied");
     let r = cap(&ctx, json!({"name": "fs.list", "input": {}}), &["--allow", "fs.*"]);
     assert!(r["ok"]["entries"].is_array(), "{r}");
@@ -68,14 +84,21 @@ fn approval_required_without_and_with_a_pre_approved_id() {
     assert_eq!(waits[0]["kind"], "approval", "{waits}");
     assert_eq!(waits[0]["call"], "1");
     // In deny mode the harness gets a typed, catchable error instead.
-    let cfg = ctx.write("deny.toml", "[policy]\non_approval_required = \"deny\"\nallowed_classes = [\"read_only\", \"external_write\"]\n");
+    let cfg = ctx.write(
+        "deny.toml",
+        "[policy]\non_approval_required = \"deny\"\nallowed_classes = [\"read_only\", \"external_write\"]\n",
+    );
     let r = cap(&ctx, call.clone(), &["--config", cfg.to_str().expect("utf8")]);
     assert_error(&r, "approval_required", "ApprovalRequired");
     let mut with_id = call.clone();
     with_id["approval_id"] = json!("rel-42");
     let r = cap(&ctx, with_id.clone(), &["--config", cfg.to_str().expect("utf8")]);
     assert_error(&r, "approval_required", "ApprovalRequired");
-    let r = cap(&ctx, with_id, &["--allow-class", "external_write", "--approval-id", "rel-42"]);
+    let r = cap(
+        &ctx,
+        with_id,
+        &["--allow-class", "external_write", "--approval-id", "rel-42"],
+    );
     assert_eq!(r["ok"]["exit_code"], 0, "{r}");
     assert_eq!(r["ok"]["stdout"], "hello\n");
 }
@@ -84,11 +107,23 @@ fn approval_required_without_and_with_a_pre_approved_id() {
 fn credentials_in_requests_are_refused() {
     let ctx = Ctx::new();
     let flags = ["--allow-class", "external_write", "--approval-id", "a"];
-    let r = cap(&ctx, json!({"name": "bash", "approval_id": "a", "input": {"argv": ["curl", "-H", "Authorization: Bearer abcdef0123456789"]}}), &flags);
+    let r = cap(
+        &ctx,
+        json!({"name": "bash", "approval_id": "a", "input": {"argv": ["curl", "-H", "Authorization: Bearer abcdef0123456789"]}}),
+        &flags,
+    );
     assert_error(&r, "credential_in_request", "Denied");
-    let r = cap(&ctx, json!({"name": "bash", "approval_id": "a", "input": {"argv": ["env"], "env": {"GITHUB_TOKEN": "x"}}}), &flags);
+    let r = cap(
+        &ctx,
+        json!({"name": "bash", "approval_id": "a", "input": {"argv": ["env"], "env": {"GITHUB_TOKEN": "x"}}}),
+        &flags,
+    );
     assert_error(&r, "credential_in_request", "Denied");
-    let r = cap(&ctx, json!({"name": "fs.read", "input": {"path": "sk-abcdefghijklmnopqrstu"}}), &[]);
+    let r = cap(
+        &ctx,
+        json!({"name": "fs.read", "input": {"path": "sk-abcdefghijklmnopqrstu"}}),
+        &[],
+    );
     assert_error(&r, "credential_in_request", "Denied");
 }
 
@@ -97,14 +132,44 @@ fn bash_runs_argv_in_the_workspace_with_a_clean_env() {
     let ctx = Ctx::new();
     std::fs::create_dir_all(ctx.path("ws/sub")).expect("mkdir");
     let ws = ctx.path("ws");
-    let flags = ["--allow-class", "external_write", "--approval-id", "a", "--workspace", ws.to_str().expect("utf8")];
-    let r = cap(&ctx, json!({"name": "bash", "approval_id": "a", "input": {"argv": ["pwd"], "cwd": "sub"}}), &flags);
-    assert!(r["ok"]["stdout"].as_str().expect("stdout").trim_end().ends_with("ws/sub"), "{r}");
-    let r = cap(&ctx, json!({"name": "bash", "approval_id": "a", "input": {"argv": ["env"], "env": {"LANG": "C"}}}), &flags);
+    let flags = [
+        "--allow-class",
+        "external_write",
+        "--approval-id",
+        "a",
+        "--workspace",
+        ws.to_str().expect("utf8"),
+    ];
+    let r = cap(
+        &ctx,
+        json!({"name": "bash", "approval_id": "a", "input": {"argv": ["pwd"], "cwd": "sub"}}),
+        &flags,
+    );
+    assert!(
+        r["ok"]["stdout"]
+            .as_str()
+            .expect("stdout")
+            .trim_end()
+            .ends_with("ws/sub"),
+        "{r}"
+    );
+    let r = cap(
+        &ctx,
+        json!({"name": "bash", "approval_id": "a", "input": {"argv": ["env"], "env": {"LANG": "C"}}}),
+        &flags,
+    );
     let env = r["ok"]["stdout"].as_str().expect("stdout");
     assert!(env.contains("LANG=C") && !env.contains("HWF_STATE_DIR"), "{env}");
-    let r = cap(&ctx, json!({"name": "bash", "approval_id": "a", "input": {"argv": ["sh", "-c", "echo out; echo err >&2; exit 3"]}}), &flags);
-    assert_eq!((r["ok"]["exit_code"].clone(), r["ok"]["stderr"].clone()), (json!(3), json!("err\n")), "{r}");
+    let r = cap(
+        &ctx,
+        json!({"name": "bash", "approval_id": "a", "input": {"argv": ["sh", "-c", "echo out; echo err >&2; exit 3"]}}),
+        &flags,
+    );
+    assert_eq!(
+        (r["ok"]["exit_code"].clone(), r["ok"]["stderr"].clone()),
+        (json!(3), json!("err\n")),
+        "{r}"
+    );
     // Bad inputs name the problem.
     for (input, needle) in [
         (json!({"argv": "ls -la"}), "not a shell string"),
@@ -113,7 +178,11 @@ fn bash_runs_argv_in_the_workspace_with_a_clean_env() {
         (json!({"argv": ["ls"], "env": {"LD_PRELOAD": "x"}}), "allow-list"),
         (json!({"argv": ["definitely-not-a-command-hwf"]}), "cannot start"),
     ] {
-        let r = cap(&ctx, json!({"name": "bash", "approval_id": "a", "input": input}), &flags);
+        let r = cap(
+            &ctx,
+            json!({"name": "bash", "approval_id": "a", "input": input}),
+            &flags,
+        );
         let msg = r["error"]["message"].as_str().unwrap_or_default();
         assert!(msg.contains(needle), "{needle}: {r}");
     }
@@ -124,7 +193,11 @@ fn bash_timeout_kills_the_command() {
     let ctx = Ctx::new();
     let flags = ["--allow-class", "external_write", "--approval-id", "a"];
     let t = Instant::now();
-    let r = cap(&ctx, json!({"name": "bash", "approval_id": "a", "input": {"argv": ["sleep", "30"], "timeout_ms": 300}}), &flags);
+    let r = cap(
+        &ctx,
+        json!({"name": "bash", "approval_id": "a", "input": {"argv": ["sleep", "30"], "timeout_ms": 300}}),
+        &flags,
+    );
     assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
     assert_error(&r, "capability_timeout", "TimedOut");
 }
@@ -133,7 +206,11 @@ fn bash_timeout_kills_the_command() {
 fn long_output_is_clipped_and_big_results_refused() {
     let ctx = Ctx::new();
     let flags = ["--allow-class", "external_write", "--approval-id", "a"];
-    let r = cap(&ctx, json!({"name": "bash", "approval_id": "a", "input": {"argv": ["seq", "1", "20000"]}}), &flags);
+    let r = cap(
+        &ctx,
+        json!({"name": "bash", "approval_id": "a", "input": {"argv": ["seq", "1", "20000"]}}),
+        &flags,
+    );
     assert_eq!(r["ok"]["stdout_truncated"], true, "{r}");
     assert_eq!(r["ok"]["stdout"].as_str().expect("stdout").len(), 8192);
     ctx.write("big.txt", "z".repeat(100_000));
@@ -158,19 +235,51 @@ fn fs_is_confined_to_the_workspace() {
     }
     // A FIFO would block the run: refused.
     let fifo = ctx.path("ws/pipe");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
     assert!(made.success());
     let r = cap(&ctx, json!({"name": "fs.read", "input": {"path": "pipe"}}), &w);
-    assert!(r["error"]["message"].as_str().expect("message").contains("not a regular file"), "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .expect("message")
+            .contains("not a regular file"),
+        "{r}"
+    );
     std::fs::remove_file(&fifo).expect("rm fifo");
     let r = cap(&ctx, json!({"name": "fs.list", "input": {"path": "."}}), &w);
-    let names: Vec<&str> = r["ok"]["entries"].as_array().expect("entries").iter().filter_map(|e| e["name"].as_str()).collect();
+    let names: Vec<&str> = r["ok"]["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .filter_map(|e| e["name"].as_str())
+        .collect();
     assert_eq!(names, ["inside.txt", "link.txt"]);
-    let flags = ["--workspace", ws.to_str().expect("utf8"), "--allow-class", "external_write", "--approval-id", "a"];
-    let r = cap(&ctx, json!({"name": "fs.write", "approval_id": "a", "input": {"path": "new/out.txt", "content": "hi", "create_dirs": true}}), &flags);
+    let flags = [
+        "--workspace",
+        ws.to_str().expect("utf8"),
+        "--allow-class",
+        "external_write",
+        "--approval-id",
+        "a",
+    ];
+    let r = cap(
+        &ctx,
+        json!({"name": "fs.write", "approval_id": "a", "input": {"path": "new/out.txt", "content": "hi", "create_dirs": true}}),
+        &flags,
+    );
     assert_eq!(r["ok"]["bytes"], 2, "{r}");
-    assert_eq!(std::fs::read_to_string(ctx.path("ws/new/out.txt")).expect("written"), "hi");
-    let r = cap(&ctx, json!({"name": "fs.write", "approval_id": "a", "input": {"path": "../escape.txt", "content": "x"}}), &flags);
+    assert_eq!(
+        std::fs::read_to_string(ctx.path("ws/new/out.txt")).expect("written"),
+        "hi"
+    );
+    let r = cap(
+        &ctx,
+        json!({"name": "fs.write", "approval_id": "a", "input": {"path": "../escape.txt", "content": "x"}}),
+        &flags,
+    );
     assert!(r["error"].is_object(), "{r}");
     assert!(!ctx.path("escape.txt").exists());
 }
@@ -179,11 +288,19 @@ fn fs_is_confined_to_the_workspace() {
 fn capability_budget() {
     let ctx = Ctx::new();
     let calls: Vec<Value> = (0..3).map(|_| json!({"name": "fs.list", "input": {}})).collect();
-    let out = ctx.run_json(harnesses::PROBE, &json!({"op": "caps", "calls": calls}).to_string(), &["--config", "c.toml"]);
+    let out = ctx.run_json(
+        harnesses::PROBE,
+        &json!({"op": "caps", "calls": calls}).to_string(),
+        &["--config", "c.toml"],
+    );
     // No config file yet: bad input.
     out.expect_code(2);
     ctx.write("c.toml", "[limits]\nmax_capability_calls = 2\n");
-    let out = ctx.run_json(harnesses::PROBE, &json!({"op": "caps", "calls": calls}).to_string(), &["--config", "c.toml"]);
+    let out = ctx.run_json(
+        harnesses::PROBE,
+        &json!({"op": "caps", "calls": calls}).to_string(),
+        &["--config", "c.toml"],
+    );
     out.expect_code(0);
     let r = out.json()["data"]["result"].clone();
     assert!(r[0]["ok"].is_object() && r[1]["ok"].is_object(), "{r}");
@@ -191,51 +308,88 @@ fn capability_budget() {
 }
 
 fn work_fixture(ctx: &Ctx) -> String {
-    ctx.write("work.json", r#"{"responses": [{"match": {"label": "work"}, "output": {"done": true}, "tokens": 10}]}"#)
-        .to_str()
-        .expect("utf8")
-        .to_owned()
+    ctx.write(
+        "work.json",
+        r#"{"responses": [{"match": {"label": "work"}, "output": {"done": true}, "tokens": 10}]}"#,
+    )
+    .to_str()
+    .expect("utf8")
+    .to_owned()
 }
 
 #[test]
 fn token_budget_is_catchable() {
     let ctx = Ctx::new();
     let f = work_fixture(&ctx);
-    let out = ctx.run_json(harnesses::PROBE, r#"{"op":"agents_until_exhausted"}"#, &["--agents", &f, "--max-tokens", "25"]);
+    let out = ctx.run_json(
+        harnesses::PROBE,
+        r#"{"op":"agents_until_exhausted"}"#,
+        &["--agents", &f, "--max-tokens", "25"],
+    );
     out.expect_code(0);
     let r = &out.json()["data"]["result"];
     assert_eq!(r["done"], 3, "{r}");
     assert_eq!(r["error"], "token_budget");
     assert_eq!(r["kind"], "BudgetExhausted");
-    assert_eq!((r["tokens_spent"].clone(), r["token_total"].clone()), (json!(30), json!(25)));
+    assert_eq!(
+        (r["tokens_spent"].clone(), r["token_total"].clone()),
+        (json!(30), json!(25))
+    );
 }
 
 #[test]
 fn agent_call_budget_is_catchable() {
     let ctx = Ctx::new();
     let f = work_fixture(&ctx);
-    let out = ctx.run_json(harnesses::PROBE, r#"{"op":"agents_until_exhausted"}"#, &["--agents", &f, "--max-agent-calls", "2"]);
+    let out = ctx.run_json(
+        harnesses::PROBE,
+        r#"{"op":"agents_until_exhausted"}"#,
+        &["--agents", &f, "--max-agent-calls", "2"],
+    );
     out.expect_code(0);
     let r = &out.json()["data"]["result"];
-    assert_eq!((r["done"].clone(), r["error"].clone(), r["agent_calls_left"].clone()), (json!(2), json!("limit_agent"), json!(0)));
+    assert_eq!(
+        (r["done"].clone(), r["error"].clone(), r["agent_calls_left"].clone()),
+        (json!(2), json!("limit_agent"), json!(0))
+    );
 }
 
 #[test]
 fn usage_tokens_in_agent_output_count() {
     let ctx = Ctx::new();
-    let f = ctx.write("u.json", r#"{"responses": [{"match": {"label": "work"}, "output": {"done": true, "_tokens": 7}}]}"#);
-    let out = ctx.run_json(harnesses::PROBE, r#"{"op":"agents_until_exhausted"}"#, &["--agents", f.to_str().expect("utf8"), "--max-tokens", "20"]);
+    let f = ctx.write(
+        "u.json",
+        r#"{"responses": [{"match": {"label": "work"}, "output": {"done": true, "_tokens": 7}}]}"#,
+    );
+    let out = ctx.run_json(
+        harnesses::PROBE,
+        r#"{"op":"agents_until_exhausted"}"#,
+        &["--agents", f.to_str().expect("utf8"), "--max-tokens", "20"],
+    );
     let r = &out.json()["data"]["result"];
-    assert_eq!((r["done"].clone(), r["tokens_spent"].clone()), (json!(3), json!(21)), "{r}");
+    assert_eq!(
+        (r["done"].clone(), r["tokens_spent"].clone()),
+        (json!(3), json!(21)),
+        "{r}"
+    );
 }
 
 #[test]
 fn agent_types_resolve_or_fail_closed() {
     let ctx = Ctx::new();
     std::fs::create_dir_all(ctx.path(".hermes/agents")).expect("mkdir");
-    ctx.write(".hermes/agents/reviewer.md", "---\nname: reviewer\ndescription: Reviews\nmodel: big-model\n---\nYou review code carefully.\n");
-    ctx.write(".hermes/agents/broken.md", "---\nname: broken\ndescription: x\napi_key: sk-abcdefghijklmnopqrstuvwx\n---\nbody\n");
-    let f = ctx.write("f.json", r#"{"responses": [{"match": {"label": "typed"}, "output": {"ok": 1}}]}"#);
+    ctx.write(
+        ".hermes/agents/reviewer.md",
+        "---\nname: reviewer\ndescription: Reviews\nmodel: big-model\n---\nYou review code carefully.\n",
+    );
+    ctx.write(
+        ".hermes/agents/broken.md",
+        "---\nname: broken\ndescription: x\napi_key: sk-abcdefghijklmnopqrstuvwx\n---\nbody\n",
+    );
+    let f = ctx.write(
+        "f.json",
+        r#"{"responses": [{"match": {"label": "typed"}, "output": {"ok": 1}}]}"#,
+    );
     let f = f.to_str().expect("utf8");
     let run = |t: Option<&str>| {
         let args = match t {
@@ -249,14 +403,24 @@ fn agent_types_resolve_or_fail_closed() {
     let ok = run(Some("reviewer"));
     assert_eq!(ok["result"]["ok"], json!({"ok": 1}));
     let transcript: Value = serde_json::from_slice(
-        &std::fs::read(ctx.state().join("runs").join(ok["run_id"].as_str().expect("id")).join("transcripts/1.json")).expect("transcript"),
+        &std::fs::read(
+            ctx.state()
+                .join("runs")
+                .join(ok["run_id"].as_str().expect("id"))
+                .join("transcripts/1.json"),
+        )
+        .expect("transcript"),
     )
     .expect("json");
     assert_eq!(transcript["agent_type"], "reviewer");
     assert_eq!(transcript["result_keys"], json!(["ok"]));
     assert_eq!(transcript["state"], "done");
     assert!(transcript.get("prompt").is_none(), "metadata only");
-    assert_eq!(run(None)["result"]["ok"], json!({"ok": 1}), "bare prompt agents are general-purpose");
+    assert_eq!(
+        run(None)["result"]["ok"],
+        json!({"ok": 1}),
+        "bare prompt agents are general-purpose"
+    );
     let unknown = run(Some("nobody"));
     assert_eq!(unknown["result"]["error"]["code"], "invalid_agent_type");
     let broken = run(Some("broken"));
@@ -285,13 +449,29 @@ fn planted_secrets_never_appear_in_state_or_output() {
     // refused; a second call reads the secrets from a file instead.
     let bash_file = json!({"name": "bash", "approval_id": "a", "input": {"argv": ["sh", "-c", "cat secrets.env; cat secrets.env >&2"]}});
     let ws = ctx.path("ws");
-    let flags = ["--agents", fixture.to_str().expect("utf8"), "--allow-class", "external_write", "--approval-id", "a", "--workspace", ws.to_str().expect("utf8")];
+    let flags = [
+        "--agents",
+        fixture.to_str().expect("utf8"),
+        "--allow-class",
+        "external_write",
+        "--approval-id",
+        "a",
+        "--workspace",
+        ws.to_str().expect("utf8"),
+    ];
     let mut outputs = String::new();
     for b in [&bash, &bash_file] {
         let args = json!({"op": "leak", "note": s_args, "api_key": s_args, "bash": b});
         let out = ctx.run_json(harnesses::PROBE, &args.to_string(), &flags);
         out.expect_code(1);
-        let human = ctx.hwf(["run", harnesses::PROBE, "--args", &args.to_string(), "--agents", fixture.to_str().expect("utf8")]);
+        let human = ctx.hwf([
+            "run",
+            harnesses::PROBE,
+            "--args",
+            &args.to_string(),
+            "--agents",
+            fixture.to_str().expect("utf8"),
+        ]);
         for o in [&out, &human] {
             outputs.push_str(&o.stdout);
             outputs.push_str(&o.stderr);

@@ -4,21 +4,24 @@
 //! Result: `{"greeting": "hello, world", "result": "HELLO, WORLD"}` on the
 //! bundled fixture.
 
-use hwf_guest::{agent, info, json, phase, Harness, Meta, Result, Value};
+use hwf_guest::{Harness, Meta, Result, Value, agent, info, json, phase};
 
 struct Hello;
 
 impl Harness for Hello {
     fn meta() -> Meta {
-        Meta::new("hello", "Greets someone with the greeter agent, then uppercases the greeting.")
-            .when_to_use("A smoke test of an hwf installation and its agent backend.")
-            .phase_with_detail("greet", "hermes.greeter writes a greeting")
-            .phase_with_detail("shout", "hermes.uppercaser uppercases it")
-            .args_schema(json!({
-                "type": "object",
-                "properties": {"name": {"type": "string"}},
-                "additionalProperties": false
-            }))
+        Meta::new(
+            "hello",
+            "Greets someone with the greeter agent, then uppercases the greeting.",
+        )
+        .when_to_use("A smoke test of an hwf installation and its agent backend.")
+        .phase_with_detail("greet", "hermes.greeter writes a greeting")
+        .phase_with_detail("shout", "hermes.uppercaser uppercases it")
+        .args_schema(json!({
+            "type": "object",
+            "properties": {"name": {"type": "string"}},
+            "additionalProperties": false
+        }))
     }
 
     fn run(args: Value) -> Result<Value> {

@@ -6,8 +6,8 @@ use crate::hermes::workflow::types::{AgentRequest, CallError, CapabilityRequest,
 use crate::source;
 use boa_engine::builtins::promise::{PromiseState, ResolvingFunctions};
 use boa_engine::object::builtins::JsPromise;
-use boa_engine::{js_string, Context, JsError, JsNativeError, JsResult, JsValue, NativeFunction, Source};
-use serde_json::{json, Value};
+use boa_engine::{Context, JsError, JsNativeError, JsResult, JsValue, NativeFunction, Source, js_string};
+use serde_json::{Value, json};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 
@@ -83,7 +83,11 @@ fn submit(task: Task, kind: Kind, ctx: &mut Context) -> JsResult<JsValue> {
 fn agent(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let prompt = match args.first() {
         Some(v) if v.is_string() => v.to_string(ctx)?.to_std_string_escaped(),
-        Some(v) if !v.is_undefined() => return Err(JsNativeError::typ().with_message("agent(prompt, options): prompt must be a string").into()),
+        Some(v) if !v.is_undefined() => {
+            return Err(JsNativeError::typ()
+                .with_message("agent(prompt, options): prompt must be a string")
+                .into());
+        }
         _ => String::new(),
     };
     let opts = arg_json(args, 1, ctx)?.unwrap_or(json!({}));
@@ -93,7 +97,9 @@ fn agent(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsVal
         s.agents > MAX_AGENTS
     });
     if over {
-        return Err(js_err(format!("limit_agent: a workflow may start at most {MAX_AGENTS} agents")));
+        return Err(js_err(format!(
+            "limit_agent: a workflow may start at most {MAX_AGENTS} agents"
+        )));
     }
     let req = AgentRequest {
         agent: opt_str(&opts, "agent"),
@@ -105,7 +111,10 @@ fn agent(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsVal
         model: opt_str(&opts, "model"),
         effort: opt_str(&opts, "effort"),
         agent_type: opt_str(&opts, "agentType").or_else(|| opt_str(&opts, "agent_type")),
-        tools: opts.get("tools").and_then(Value::as_array).map(|t| t.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect()),
+        tools: opts
+            .get("tools")
+            .and_then(Value::as_array)
+            .map(|t| t.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect()),
         context: opts.get("context").map(Value::to_string),
         isolation: opt_str(&opts, "isolation"),
         fresh: opts.get("fresh").and_then(Value::as_bool),
@@ -115,7 +124,12 @@ fn agent(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsVal
 
 /// `capability(name, input, {label, approvalId})`.
 fn capability(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
-    let name = args.first().map(|v| v.to_string(ctx)).transpose()?.map(|s| s.to_std_string_escaped()).unwrap_or_default();
+    let name = args
+        .first()
+        .map(|v| v.to_string(ctx))
+        .transpose()?
+        .map(|s| s.to_std_string_escaped())
+        .unwrap_or_default();
     let input = arg_json(args, 1, ctx)?.unwrap_or(json!({}));
     let opts = arg_json(args, 2, ctx)?.unwrap_or(json!({}));
     let req = CapabilityRequest {
@@ -129,13 +143,30 @@ fn capability(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<
 
 /// `workflow(nameOrRef, args)`: a saved workflow, run inline (one level).
 fn workflow(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
-    let name = args.first().map(|v| v.to_string(ctx)).transpose()?.map(|s| s.to_std_string_escaped()).unwrap_or_default();
+    let name = args
+        .first()
+        .map(|v| v.to_string(ctx))
+        .transpose()?
+        .map(|s| s.to_std_string_escaped())
+        .unwrap_or_default();
     let wargs = arg_json(args, 1, ctx)?.unwrap_or(Value::Null);
-    submit(Task::Workflow(WorkflowCall { name, args: wargs.to_string() }), Kind::Other, ctx)
+    submit(
+        Task::Workflow(WorkflowCall {
+            name,
+            args: wargs.to_string(),
+        }),
+        Kind::Other,
+        ctx,
+    )
 }
 
 fn phase(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
-    let title = args.first().map(|v| v.to_string(ctx)).transpose()?.map(|s| s.to_std_string_escaped()).unwrap_or_default();
+    let title = args
+        .first()
+        .map(|v| v.to_string(ctx))
+        .transpose()?
+        .map(|s| s.to_std_string_escaped())
+        .unwrap_or_default();
     host::phase(&title);
     Ok(JsValue::undefined())
 }
@@ -146,7 +177,10 @@ fn log(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue
         parts.push(if a.is_string() {
             a.to_string(ctx)?.to_std_string_escaped()
         } else {
-            a.to_json(ctx).ok().flatten().map_or_else(|| "undefined".to_owned(), |v| normalize(v).to_string())
+            a.to_json(ctx)
+                .ok()
+                .flatten()
+                .map_or_else(|| "undefined".to_owned(), |v| normalize(v).to_string())
         });
     }
     host::log(LogLevel::Info, &parts.join(" "));
@@ -159,23 +193,32 @@ fn budget_spent(_this: &JsValue, _args: &[JsValue], _ctx: &mut Context) -> JsRes
 
 fn budget_remaining(_this: &JsValue, _args: &[JsValue], _ctx: &mut Context) -> JsResult<JsValue> {
     let b = host::budget();
-    Ok(JsValue::from(b.token_total.map_or(f64::INFINITY, |t| t.saturating_sub(b.tokens_spent) as f64)))
+    Ok(JsValue::from(
+        b.token_total
+            .map_or(f64::INFINITY, |t| t.saturating_sub(b.tokens_spent) as f64),
+    ))
 }
 
 fn check_items(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let n = args.first().map(|v| v.to_number(ctx)).transpose()?.unwrap_or(0.0);
     if n > MAX_ITEMS as f64 {
-        return Err(js_err(format!("too_many_items: {n} items; at most {MAX_ITEMS} per parallel() or pipeline()")));
+        return Err(js_err(format!(
+            "too_many_items: {n} items; at most {MAX_ITEMS} per parallel() or pipeline()"
+        )));
     }
     Ok(JsValue::undefined())
 }
 
 fn nondeterministic(_this: &JsValue, _args: &[JsValue], _ctx: &mut Context) -> JsResult<JsValue> {
-    Err(js_err("nondeterminism: Date.now(), new Date() and Math.random() are not available in workflows (they would break replay)"))
+    Err(js_err(
+        "nondeterminism: Date.now(), new Date() and Math.random() are not available in workflows (they would break replay)",
+    ))
 }
 
 fn no_require(_this: &JsValue, _args: &[JsValue], _ctx: &mut Context) -> JsResult<JsValue> {
-    Err(js_err("require_not_allowed: workflows cannot load modules; use agent() and capability()"))
+    Err(js_err(
+        "require_not_allowed: workflows cannot load modules; use agent() and capability()",
+    ))
 }
 
 /// JavaScript that sets up the rest of the API on the native functions.
@@ -233,9 +276,19 @@ fn register(ctx: &mut Context, args: &Value) -> JsResult<()> {
     for (name, len, f) in fns {
         ctx.register_global_callable(boa_engine::JsString::from(name), len, NativeFunction::from_fn_ptr(f))?;
     }
-    let total = host::budget().token_total.map_or(JsValue::null(), |t| JsValue::from(t as f64));
-    ctx.register_global_property(js_string!("__hwf_budget_total"), total, boa_engine::property::Attribute::all())?;
-    let args = if args.is_null() { JsValue::undefined() } else { JsValue::from_json(args, ctx)? };
+    let total = host::budget()
+        .token_total
+        .map_or(JsValue::null(), |t| JsValue::from(t as f64));
+    ctx.register_global_property(
+        js_string!("__hwf_budget_total"),
+        total,
+        boa_engine::property::Attribute::all(),
+    )?;
+    let args = if args.is_null() {
+        JsValue::undefined()
+    } else {
+        JsValue::from_json(args, ctx)?
+    };
     ctx.register_global_property(js_string!("args"), args, boa_engine::property::Attribute::all())?;
     ctx.eval(Source::from_bytes(PRELUDE))?;
     Ok(())
@@ -269,13 +322,22 @@ fn settle(pending: Pending, outcome: Result<String, CallError>, ctx: &mut Contex
                 (JsValue::null(), true)
             } else {
                 let err = JsNativeError::error().with_message(msg.to_owned()).into_opaque(ctx);
-                let _ = err.set(js_string!("code"), boa_engine::JsString::from(msg.split(':').next().unwrap_or(kind)), false, ctx);
+                let _ = err.set(
+                    js_string!("code"),
+                    boa_engine::JsString::from(msg.split(':').next().unwrap_or(kind)),
+                    false,
+                    ctx,
+                );
                 let _ = err.set(js_string!("kind"), boa_engine::JsString::from(kind), false, ctx);
                 (err.into(), false)
             }
         }
     };
-    let f = if ok { &pending.resolvers.resolve } else { &pending.resolvers.reject };
+    let f = if ok {
+        &pending.resolvers.resolve
+    } else {
+        &pending.resolvers.reject
+    };
     f.call(&JsValue::undefined(), &[value], ctx)?;
     Ok(())
 }
@@ -287,7 +349,9 @@ fn describe(e: &JsValue, ctx: &mut Context) -> String {
             return m.to_string(ctx).map(|s| s.to_std_string_escaped()).unwrap_or_default();
         }
     }
-    e.to_string(ctx).map(|s| s.to_std_string_escaped()).unwrap_or_else(|_| "unknown error".into())
+    e.to_string(ctx)
+        .map(|s| s.to_std_string_escaped())
+        .unwrap_or_else(|_| "unknown error".into())
 }
 
 /// `run(source, args)`.
@@ -295,7 +359,12 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
     let parts = source::split(src).map_err(|d| format!("invalid_script: {}: {}", d.code, d.message))?;
     if let Err(diags) = source::check(src) {
         let d = &diags[0];
-        return Err(format!("invalid_script: {}: {}{}", d.code, d.message, d.line.map(|l| format!(" (line {l})")).unwrap_or_default()));
+        return Err(format!(
+            "invalid_script: {}: {}{}",
+            d.code,
+            d.message,
+            d.line.map(|l| format!(" (line {l})")).unwrap_or_default()
+        ));
     }
     let args: Value = serde_json::from_str(args).unwrap_or(Value::Null);
     let mut ctx = Context::default();
@@ -311,16 +380,25 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
         ctx.run_jobs().map_err(|e| format!("script_error: {e}"))?;
         match promise.state() {
             PromiseState::Fulfilled(v) => {
-                let out = v.to_json(&mut ctx).map_err(|e| format!("script_error: the result is not JSON: {e}"))?;
+                let out = v
+                    .to_json(&mut ctx)
+                    .map_err(|e| format!("script_error: the result is not JSON: {e}"))?;
                 return Ok(normalize(out.unwrap_or(Value::Null)).to_string());
             }
             PromiseState::Rejected(e) => {
                 let msg = describe(&e, &mut ctx);
-                return Err(if msg.contains(": ") && msg.split(':').next().is_some_and(|c| c.chars().all(|ch| ch.is_ascii_lowercase() || ch == '_')) {
-                    msg
-                } else {
-                    format!("script_error: {msg}")
-                });
+                return Err(
+                    if msg.contains(": ")
+                        && msg
+                            .split(':')
+                            .next()
+                            .is_some_and(|c| c.chars().all(|ch| ch.is_ascii_lowercase() || ch == '_'))
+                    {
+                        msg
+                    } else {
+                        format!("script_error: {msg}")
+                    },
+                );
             }
             PromiseState::Pending => {}
         }

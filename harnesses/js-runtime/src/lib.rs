@@ -35,7 +35,9 @@ impl Guest for Runtime {
     }
 
     fn branch(_source: String, name: String, _input: String) -> Result<String, String> {
-        Err(format!("unknown_branch: JavaScript workflows have no named branch {name:?}; use parallel() or pipeline()"))
+        Err(format!(
+            "unknown_branch: JavaScript workflows have no named branch {name:?}; use parallel() or pipeline()"
+        ))
     }
 }
 

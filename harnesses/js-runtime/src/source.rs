@@ -15,7 +15,14 @@ pub struct Parts<'a> {
 }
 
 fn diag(code: &str, message: impl Into<String>, line: Option<u32>) -> Diagnostic {
-    Diagnostic { code: code.into(), severity: Severity::Error, message: message.into(), line, column: None, pointer: None }
+    Diagnostic {
+        code: code.into(),
+        severity: Severity::Error,
+        message: message.into(),
+        line,
+        column: None,
+        pointer: None,
+    }
 }
 
 /// Skip whitespace and comments from `i`.
@@ -96,28 +103,50 @@ pub fn split(source: &str) -> Result<Parts<'_>, Diagnostic> {
     let mut i = start + (rest.len() - after.len());
     i = skip_trivia(s, i);
     if s.get(i) != Some(&b'=') {
-        return Err(diag("meta_not_first", "expected `=` after `export const meta`", Some(line_of(source, i))));
+        return Err(diag(
+            "meta_not_first",
+            "expected `=` after `export const meta`",
+            Some(line_of(source, i)),
+        ));
     }
     i = skip_trivia(s, i + 1);
     if s.get(i) != Some(&b'{') {
-        return Err(diag("meta_not_literal", "meta must be an object literal", Some(line_of(source, i))));
+        return Err(diag(
+            "meta_not_literal",
+            "meta must be an object literal",
+            Some(line_of(source, i)),
+        ));
     }
-    let end = literal_end(s, i).ok_or_else(|| diag("meta_not_literal", "the meta literal is not closed", Some(line_of(source, i))))?;
+    let end = literal_end(s, i).ok_or_else(|| {
+        diag(
+            "meta_not_literal",
+            "the meta literal is not closed",
+            Some(line_of(source, i)),
+        )
+    })?;
     let meta = &source[i..end];
     let mut body_start = skip_trivia(s, end);
     if s.get(body_start) == Some(&b';') {
         body_start += 1;
     }
-    Ok(Parts { meta, body: &source[body_start..], body_line: line_of(source, body_start) })
+    Ok(Parts {
+        meta,
+        body: &source[body_start..],
+        body_line: line_of(source, body_start),
+    })
 }
 
 /// Evaluate the meta literal in an empty context: any reference to a
 /// variable or call fails, so only pure literals pass.
 pub fn eval_meta(meta: &str, line: u32) -> Result<Value, Diagnostic> {
     let mut ctx = Context::default();
-    let v = ctx
-        .eval(Source::from_bytes(&format!("({meta})")))
-        .map_err(|e| diag("meta_not_literal", format!("meta must be a pure literal: {e}"), Some(line)))?;
+    let v = ctx.eval(Source::from_bytes(&format!("({meta})"))).map_err(|e| {
+        diag(
+            "meta_not_literal",
+            format!("meta must be a pure literal: {e}"),
+            Some(line),
+        )
+    })?;
     let json = v
         .to_json(&mut ctx)
         .map_err(|e| diag("meta_not_literal", format!("meta must be plain data: {e}"), Some(line)))?
@@ -135,10 +164,18 @@ fn forbidden(body: &str, body_line: u32) -> Vec<Diagnostic> {
         let t = line.trim_start();
         let ln = body_line + u32::try_from(n).unwrap_or(0);
         if t.starts_with("import ") || t.starts_with("import{") || t.contains("import(") {
-            out.push(diag("import_not_allowed", "workflows cannot import modules; everything goes through agent() and capability()", Some(ln)));
+            out.push(diag(
+                "import_not_allowed",
+                "workflows cannot import modules; everything goes through agent() and capability()",
+                Some(ln),
+            ));
         }
         if t.contains("require(") {
-            out.push(diag("require_not_allowed", "require() is not available in workflows", Some(ln)));
+            out.push(diag(
+                "require_not_allowed",
+                "require() is not available in workflows",
+                Some(ln),
+            ));
         }
     }
     out
@@ -160,10 +197,18 @@ pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
     let name = meta.get("name").and_then(Value::as_str);
     let description = meta.get("description").and_then(Value::as_str);
     if name.is_none_or(str::is_empty) {
-        diags.push(diag("missing_name", "meta.name (a string) is required", Some(meta_line)));
+        diags.push(diag(
+            "missing_name",
+            "meta.name (a string) is required",
+            Some(meta_line),
+        ));
     }
     if description.is_none_or(str::is_empty) {
-        diags.push(diag("missing_description", "meta.description (a string) is required", Some(meta_line)));
+        diags.push(diag(
+            "missing_description",
+            "meta.description (a string) is required",
+            Some(meta_line),
+        ));
     }
     let mut phases = Vec::new();
     if let Some(list) = meta.get("phases") {
@@ -171,12 +216,19 @@ pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
             Some(items) => {
                 for p in items {
                     match p.get("title").and_then(Value::as_str) {
-                        Some(t) => phases.push(PhaseInfo { title: t.into(), detail: p.get("detail").and_then(Value::as_str).map(Into::into) }),
+                        Some(t) => phases.push(PhaseInfo {
+                            title: t.into(),
+                            detail: p.get("detail").and_then(Value::as_str).map(Into::into),
+                        }),
                         None => diags.push(diag("invalid_phase", "each phase needs a title", Some(meta_line))),
                     }
                 }
             }
-            None => diags.push(diag("invalid_phase", "meta.phases must be a list of {title, detail?}", Some(meta_line))),
+            None => diags.push(diag(
+                "invalid_phase",
+                "meta.phases must be a list of {title, detail?}",
+                Some(meta_line),
+            )),
         }
     }
     // Parse the body (without running it).

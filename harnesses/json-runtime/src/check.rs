@@ -18,7 +18,14 @@ struct Checker {
 }
 
 fn diag(severity: Severity, code: &str, message: String, pointer: &str) -> Diagnostic {
-    Diagnostic { code: code.into(), severity, message, line: None, column: None, pointer: Some(pointer.into()) }
+    Diagnostic {
+        code: code.into(),
+        severity,
+        message,
+        line: None,
+        column: None,
+        pointer: Some(pointer.into()),
+    }
 }
 
 const STEP_TYPES: &[&str] = &["agent", "kanban_agent", "if", "parallel", "pipeline", "phase"];
@@ -49,7 +56,11 @@ impl Checker {
                         self.steps.contains(head) && parts.next() == Some("output")
                     };
                     if !ok {
-                        self.error("unknown_ref", format!("{s:?} names no input or earlier step output"), pointer);
+                        self.error(
+                            "unknown_ref",
+                            format!("{s:?} names no input or earlier step output"),
+                            pointer,
+                        );
                     }
                 }
             }
@@ -81,12 +92,22 @@ impl Checker {
             let id = obj.get("id").and_then(Value::as_str);
             let ty = obj.get("type").and_then(Value::as_str).unwrap_or("");
             if !STEP_TYPES.contains(&ty) {
-                self.error("unknown_step_type", format!("step type {ty:?} is not one of {}", STEP_TYPES.join(", ")), &format!("{p}/type"));
+                self.error(
+                    "unknown_step_type",
+                    format!("step type {ty:?} is not one of {}", STEP_TYPES.join(", ")),
+                    &format!("{p}/type"),
+                );
             }
             match id {
-                None if ty != "phase" => self.error("missing_step_id", "every step needs an id".into(), &format!("{p}/id")),
+                None if ty != "phase" => {
+                    self.error("missing_step_id", "every step needs an id".into(), &format!("{p}/id"))
+                }
                 Some(id) if !self.steps.insert(id.to_owned()) => {
-                    self.error("duplicate_step_id", format!("step id {id:?} is used twice"), &format!("{p}/id"));
+                    self.error(
+                        "duplicate_step_id",
+                        format!("step id {id:?} is used twice"),
+                        &format!("{p}/id"),
+                    );
                 }
                 _ => {}
             }
@@ -94,20 +115,33 @@ impl Checker {
                 for (j, d) in deps.iter().enumerate() {
                     let d = d.as_str().unwrap_or("");
                     if !self.steps.contains(d) || Some(d) == id {
-                        self.error("unknown_dependency", format!("depends_on {d:?} names no earlier step"), &format!("{p}/depends_on/{j}"));
+                        self.error(
+                            "unknown_dependency",
+                            format!("depends_on {d:?} names no earlier step"),
+                            &format!("{p}/depends_on/{j}"),
+                        );
                     }
                 }
             }
             match ty {
                 "agent" | "kanban_agent" => {
                     if obj.get("agent").is_none() && obj.get("prompt").is_none() {
-                        self.error("missing_agent", "an agent step needs an agent id or a prompt".into(), &p);
+                        self.error(
+                            "missing_agent",
+                            "an agent step needs an agent id or a prompt".into(),
+                            &p,
+                        );
                     }
-                    if let (Some(profile), Some(allowed)) =
-                        (obj.get("profile").and_then(Value::as_str), policy.get("allowed_profiles").and_then(Value::as_array))
-                    {
+                    if let (Some(profile), Some(allowed)) = (
+                        obj.get("profile").and_then(Value::as_str),
+                        policy.get("allowed_profiles").and_then(Value::as_array),
+                    ) {
                         if !allowed.iter().any(|a| a == profile) {
-                            self.error("profile_not_allowed", format!("profile {profile:?} is not in policy.allowed_profiles"), &format!("{p}/profile"));
+                            self.error(
+                                "profile_not_allowed",
+                                format!("profile {profile:?} is not in policy.allowed_profiles"),
+                                &format!("{p}/profile"),
+                            );
                         }
                     }
                     for k in ["input", "context", "prompt"] {
@@ -120,7 +154,11 @@ impl Checker {
                     let cond = obj.get("condition").and_then(Value::as_object);
                     match cond.and_then(|c| c.get("op")).and_then(Value::as_str) {
                         Some("truthy" | "exists" | "eq" | "ne") => {}
-                        other => self.error("invalid_condition", format!("condition op {other:?}: expected truthy, exists, eq or ne"), &format!("{p}/condition/op")),
+                        other => self.error(
+                            "invalid_condition",
+                            format!("condition op {other:?}: expected truthy, exists, eq or ne"),
+                            &format!("{p}/condition/op"),
+                        ),
                     }
                     if let Some(r) = cond.and_then(|c| c.get("ref")) {
                         self.refs(r, &format!("{p}/condition/ref"), &[]);
@@ -135,16 +173,28 @@ impl Checker {
                     Some(branches) => {
                         for (b, branch) in branches.iter().enumerate() {
                             let steps = branch.get("steps").unwrap_or(branch);
-                            let bp = if branch.get("steps").is_some() { format!("{p}/branches/{b}/steps") } else { format!("{p}/branches/{b}") };
+                            let bp = if branch.get("steps").is_some() {
+                                format!("{p}/branches/{b}/steps")
+                            } else {
+                                format!("{p}/branches/{b}")
+                            };
                             self.steps(steps, &bp, policy, phases);
                         }
                     }
-                    None => self.error("missing_branches", "a parallel step needs branches".into(), &format!("{p}/branches")),
+                    None => self.error(
+                        "missing_branches",
+                        "a parallel step needs branches".into(),
+                        &format!("{p}/branches"),
+                    ),
                 },
                 "pipeline" => {
                     match obj.get("items") {
                         Some(items) => self.refs(items, &format!("{p}/items"), &[]),
-                        None => self.error("missing_items", "a pipeline step needs items".into(), &format!("{p}/items")),
+                        None => self.error(
+                            "missing_items",
+                            "a pipeline step needs items".into(),
+                            &format!("{p}/items"),
+                        ),
                     }
                     match obj.get("stages").and_then(Value::as_array) {
                         Some(stages) => {
@@ -156,12 +206,23 @@ impl Checker {
                                 }
                             }
                         }
-                        None => self.error("missing_stages", "a pipeline step needs stages".into(), &format!("{p}/stages")),
+                        None => self.error(
+                            "missing_stages",
+                            "a pipeline step needs stages".into(),
+                            &format!("{p}/stages"),
+                        ),
                     }
                 }
                 "phase" => match obj.get("title").and_then(Value::as_str) {
-                    Some(t) => phases.push(PhaseInfo { title: t.into(), detail: obj.get("detail").and_then(Value::as_str).map(Into::into) }),
-                    None => self.error("missing_title", "a phase step needs a title".into(), &format!("{p}/title")),
+                    Some(t) => phases.push(PhaseInfo {
+                        title: t.into(),
+                        detail: obj.get("detail").and_then(Value::as_str).map(Into::into),
+                    }),
+                    None => self.error(
+                        "missing_title",
+                        "a phase step needs a title".into(),
+                        &format!("{p}/title"),
+                    ),
                 },
                 _ => {}
             }
@@ -185,12 +246,26 @@ pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
         }
     };
     let Some(obj) = def.as_object() else {
-        return Err(vec![diag(Severity::Error, "invalid_definition", "a workflow definition must be a JSON object".into(), "")]);
+        return Err(vec![diag(
+            Severity::Error,
+            "invalid_definition",
+            "a workflow definition must be a JSON object".into(),
+            "",
+        )]);
     };
-    let mut c = Checker { diags: Vec::new(), inputs: HashSet::new(), used_inputs: HashSet::new(), steps: HashSet::new() };
+    let mut c = Checker {
+        diags: Vec::new(),
+        inputs: HashSet::new(),
+        used_inputs: HashSet::new(),
+        steps: HashSet::new(),
+    };
     match obj.get("version") {
         Some(Value::String(v)) if v == "1" => {}
-        Some(v) => c.error("unsupported_version", format!("version {v} is not supported; use \"1\""), "/version"),
+        Some(v) => c.error(
+            "unsupported_version",
+            format!("version {v} is not supported; use \"1\""),
+            "/version",
+        ),
         None => c.error("missing_version", "version \"1\" is required".into(), "/version"),
     }
     let name = obj.get("name").and_then(Value::as_str);
@@ -205,14 +280,25 @@ pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
     }
     let empty = Map::new();
     let policy = obj.get("policy").and_then(Value::as_object).unwrap_or(&empty);
-    for (key, code) in [("network", "network_not_allowed"), ("filesystem", "filesystem_not_allowed")] {
+    for (key, code) in [
+        ("network", "network_not_allowed"),
+        ("filesystem", "filesystem_not_allowed"),
+    ] {
         if policy.get(key).is_some_and(|v| v != &Value::Bool(false)) {
-            c.error(code, format!("policy.{key} must be false: workflows reach the world only through the broker"), &format!("/policy/{key}"));
+            c.error(
+                code,
+                format!("policy.{key} must be false: workflows reach the world only through the broker"),
+                &format!("/policy/{key}"),
+            );
         }
     }
     if let Some(n) = policy.get("max_parallel") {
         if !n.as_u64().is_some_and(|n| (1..=64).contains(&n)) {
-            c.error("invalid_policy", "policy.max_parallel must be 1 to 64".into(), "/policy/max_parallel");
+            c.error(
+                "invalid_policy",
+                "policy.max_parallel must be 1 to 64".into(),
+                "/policy/max_parallel",
+            );
         }
     }
     let mut phases = Vec::new();
@@ -225,7 +311,11 @@ pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
     }
     let unused: Vec<String> = c.inputs.difference(&c.used_inputs).cloned().collect();
     for key in unused {
-        c.warn("unused_input", format!("input {key:?} is never used"), &format!("/inputs/{}", seg(&key)));
+        c.warn(
+            "unused_input",
+            format!("input {key:?} is never used"),
+            &format!("/inputs/{}", seg(&key)),
+        );
     }
     if c.diags.iter().any(|d| matches!(d.severity, Severity::Error)) {
         return Err(c.diags);
@@ -234,7 +324,14 @@ pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
     if let Some(m) = obj.get("inputs").and_then(Value::as_object) {
         for (k, spec) in m {
             let ty = spec.get("type").cloned().unwrap_or(Value::Null);
-            props.insert(k.clone(), if ty.is_null() { serde_json::json!({}) } else { serde_json::json!({"type": ty}) });
+            props.insert(
+                k.clone(),
+                if ty.is_null() {
+                    serde_json::json!({})
+                } else {
+                    serde_json::json!({"type": ty})
+                },
+            );
         }
     }
     Ok(Meta {

@@ -3,7 +3,7 @@
 
 use crate::hermes::workflow::host;
 use crate::hermes::workflow::types::{AgentRequest, BranchCall, CallError, CapabilityRequest, Task};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value, json};
 
 fn err_text(e: CallError) -> String {
     match e {
@@ -32,7 +32,11 @@ impl Ctx {
         for p in parts {
             cur = match &cur {
                 Value::Object(m) => m.get(p).cloned().unwrap_or(Value::Null),
-                Value::Array(a) => p.parse::<usize>().ok().and_then(|i| a.get(i).cloned()).unwrap_or(Value::Null),
+                Value::Array(a) => p
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|i| a.get(i).cloned())
+                    .unwrap_or(Value::Null),
                 _ => Value::Null,
             };
         }
@@ -126,9 +130,13 @@ impl Runner {
             "agent" => {
                 self.agent_calls += 1;
                 if self.agent_calls > self.max_agent_calls {
-                    return Err(format!("policy_limit: step {id:?} would exceed policy.max_agent_calls ({})", self.max_agent_calls));
+                    return Err(format!(
+                        "policy_limit: step {id:?} would exceed policy.max_agent_calls ({})",
+                        self.max_agent_calls
+                    ));
                 }
-                let raw = host::agent(&agent_request(step, ctx)).map_err(|e| format!("step {id:?}: {}", err_text(e)))?;
+                let raw =
+                    host::agent(&agent_request(step, ctx)).map_err(|e| format!("step {id:?}: {}", err_text(e)))?;
                 parse(&raw)
             }
             "kanban_agent" => {
@@ -137,7 +145,12 @@ impl Runner {
                     "title": ctx.resolve(step.get("prompt").unwrap_or(&Value::Null)),
                     "input": ctx.resolve(step.get("input").unwrap_or(&Value::Null)),
                 });
-                let req = CapabilityRequest { name: "kanban.task".into(), input: input.to_string(), label: Some(id.to_owned()), approval_id: None };
+                let req = CapabilityRequest {
+                    name: "kanban.task".into(),
+                    input: input.to_string(),
+                    label: Some(id.to_owned()),
+                    approval_id: None,
+                };
                 let raw = host::capability(&req).map_err(|e| format!("step {id:?}: {}", err_text(e)))?;
                 parse(&raw)
             }
@@ -151,17 +164,30 @@ impl Runner {
                     Some("ne") => value != want,
                     _ => truthy(&value),
                 };
-                let (branch, key) = if yes { (step.get("then"), "then") } else { (step.get("else"), "else") };
+                let (branch, key) = if yes {
+                    (step.get("then"), "then")
+                } else {
+                    (step.get("else"), "else")
+                };
                 match branch {
                     Some(b) => self.steps(b, &format!("{path}/{key}"), ctx)?,
                     None => Value::Null,
                 }
             }
             "parallel" => {
-                let branches = step.get("branches").and_then(Value::as_array).cloned().unwrap_or_default();
+                let branches = step
+                    .get("branches")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
                 let snapshot = Value::Object(ctx.scope.clone());
                 let tasks: Vec<Task> = (0..branches.len())
-                    .map(|b| Task::Branch(BranchCall { name: format!("{path}/branches/{b}"), input: snapshot.to_string() }))
+                    .map(|b| {
+                        Task::Branch(BranchCall {
+                            name: format!("{path}/branches/{b}"),
+                            input: snapshot.to_string(),
+                        })
+                    })
                     .collect();
                 let results = host::parallel(&tasks, false);
                 let mut outs = Vec::new();
@@ -191,7 +217,12 @@ impl Runner {
                 let stages: Vec<String> = (0..n).map(|k| format!("{path}/stages/{k}")).collect();
                 let items: Vec<String> = items.iter().map(Value::to_string).collect();
                 let results = host::pipeline(&items, &stages);
-                Value::Array(results.into_iter().map(|r| r.map(|raw| parse(&raw)).unwrap_or(Value::Null)).collect())
+                Value::Array(
+                    results
+                        .into_iter()
+                        .map(|r| r.map(|raw| parse(&raw)).unwrap_or(Value::Null))
+                        .collect(),
+                )
             }
             other => return Err(format!("unknown_step_type: {other:?}")),
         };
@@ -205,7 +236,12 @@ impl Runner {
 fn load(source: &str) -> Result<Value, String> {
     if let Err(diags) = crate::check::check(source) {
         let first = diags.first().map_or(String::new(), |d| {
-            format!("{}: {}{}", d.code, d.message, d.pointer.as_deref().map(|p| format!(" (at {p})")).unwrap_or_default())
+            format!(
+                "{}: {}{}",
+                d.code,
+                d.message,
+                d.pointer.as_deref().map(|p| format!(" (at {p})")).unwrap_or_default()
+            )
         });
         return Err(format!("invalid_script: {first}"));
     }
@@ -213,8 +249,14 @@ fn load(source: &str) -> Result<Value, String> {
 }
 
 fn runner(def: &Value) -> Runner {
-    let max = def.pointer("/policy/max_agent_calls").and_then(Value::as_u64).unwrap_or(u64::MAX);
-    Runner { agent_calls: 0, max_agent_calls: max }
+    let max = def
+        .pointer("/policy/max_agent_calls")
+        .and_then(Value::as_u64)
+        .unwrap_or(u64::MAX);
+    Runner {
+        agent_calls: 0,
+        max_agent_calls: max,
+    }
 }
 
 /// Check the output against a simple `{"field": "type"}` schema or a JSON
@@ -222,8 +264,17 @@ fn runner(def: &Value) -> Runner {
 fn check_output(schema: &Value, out: &Value) -> Result<(), String> {
     let (required, types): (Vec<String>, Map<String, Value>) = match schema.get("properties") {
         Some(Value::Object(props)) => (
-            schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(|v| v.as_str().map(str::to_owned)).collect(),
-            props.iter().filter_map(|(k, v)| v.get("type").map(|t| (k.clone(), t.clone()))).collect(),
+            schema
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect(),
+            props
+                .iter()
+                .filter_map(|(k, v)| v.get("type").map(|t| (k.clone(), t.clone())))
+                .collect(),
         ),
         _ => match schema.as_object() {
             Some(m) => (m.keys().cloned().collect(), m.clone()),
@@ -293,13 +344,18 @@ pub fn branch(source: &str, name: &str, input: &str) -> Result<String, String> {
     let mut r = runner(&def);
     if name.contains("/stages/") {
         let mut ctx = Ctx { scope: Map::new() };
-        ctx.scope.insert("item".into(), input.get("item").cloned().unwrap_or(Value::Null));
-        ctx.scope.insert("prev".into(), input.get("input").cloned().unwrap_or(Value::Null));
-        ctx.scope.insert("index".into(), input.get("index").cloned().unwrap_or(Value::Null));
+        ctx.scope
+            .insert("item".into(), input.get("item").cloned().unwrap_or(Value::Null));
+        ctx.scope
+            .insert("prev".into(), input.get("input").cloned().unwrap_or(Value::Null));
+        ctx.scope
+            .insert("index".into(), input.get("index").cloned().unwrap_or(Value::Null));
         let raw = host::agent(&agent_request(node, &ctx)).map_err(err_text)?;
         return Ok(raw);
     }
-    let mut ctx = Ctx { scope: input.as_object().cloned().unwrap_or_default() };
+    let mut ctx = Ctx {
+        scope: input.as_object().cloned().unwrap_or_default(),
+    };
     let before: Vec<String> = ctx.scope.keys().cloned().collect();
     let steps = node.get("steps").unwrap_or(node);
     r.steps(steps, name, &mut ctx)?;

@@ -34,7 +34,6 @@ wit_bindgen::generate!({
     world: "script-runtime",
 });
 
-
 struct Runtime;
 
 impl Guest for Runtime {

@@ -23,7 +23,7 @@
 //! - result: `{rounds, dry_count, max_round_reached, verified_bug_ids,
 //!   candidate_bug_ids, remaining_areas}` (id lists sorted).
 
-use hwf_guest::{info, json, parallel, phase, prompt, Harness, Meta, Result, Task, Value};
+use hwf_guest::{Harness, Meta, Result, Task, Value, info, json, parallel, phase, prompt};
 use std::collections::{BTreeSet, HashSet};
 
 struct LoopUntilDry;
@@ -37,21 +37,24 @@ fn strings(v: &Value, default: &[&str]) -> Vec<String> {
 
 impl Harness for LoopUntilDry {
     fn meta() -> Meta {
-        Meta::new("loop-until-dry", "Hunt bugs area by area until a round verifies nothing new.")
-            .when_to_use("Bug hunts and QA sweeps where finders suggest follow-up areas.")
-            .phase_with_detail("find", "finders over the current areas, in parallel")
-            .phase_with_detail("verify", "every new candidate checked by every verifier, in parallel")
-            .phase_with_detail("decision", "count what was verified; continue or stop")
-            .args_schema(json!({
-                "type": "object",
-                "properties": {
-                    "subject": {"type": "string"},
-                    "areas": {"type": "array", "items": {"type": "string"}},
-                    "verifiers": {"type": "array", "items": {"type": "string"}},
-                    "max_rounds": {"type": "integer", "minimum": 0},
-                    "dry_round_limit": {"type": "integer", "minimum": 1}
-                }
-            }))
+        Meta::new(
+            "loop-until-dry",
+            "Hunt bugs area by area until a round verifies nothing new.",
+        )
+        .when_to_use("Bug hunts and QA sweeps where finders suggest follow-up areas.")
+        .phase_with_detail("find", "finders over the current areas, in parallel")
+        .phase_with_detail("verify", "every new candidate checked by every verifier, in parallel")
+        .phase_with_detail("decision", "count what was verified; continue or stop")
+        .args_schema(json!({
+            "type": "object",
+            "properties": {
+                "subject": {"type": "string"},
+                "areas": {"type": "array", "items": {"type": "string"}},
+                "verifiers": {"type": "array", "items": {"type": "string"}},
+                "max_rounds": {"type": "integer", "minimum": 0},
+                "dry_round_limit": {"type": "integer", "minimum": 1}
+            }
+        }))
     }
 
     fn run(args: Value) -> Result<Value> {
@@ -102,8 +105,10 @@ impl Harness for LoopUntilDry {
                 }
             }
 
-            let to_verify: Vec<&Value> =
-                round_bugs.iter().filter(|b| b["id"].as_str().is_some_and(|id| !verified.contains(id))).collect();
+            let to_verify: Vec<&Value> = round_bugs
+                .iter()
+                .filter(|b| b["id"].as_str().is_some_and(|id| !verified.contains(id)))
+                .collect();
             let mut new_verified = 0u64;
             if !to_verify.is_empty() {
                 phase(format!("round {round} verify"));
@@ -124,7 +129,9 @@ impl Harness for LoopUntilDry {
                 let verdicts = parallel(checks, false);
                 for (b, bug) in to_verify.iter().enumerate() {
                     let slots = &verdicts[b * verifiers.len()..(b + 1) * verifiers.len()];
-                    let confirmed = slots.iter().all(|r| r.as_ref().is_ok_and(|v| v["verdict"] == "confirmed"));
+                    let confirmed = slots
+                        .iter()
+                        .all(|r| r.as_ref().is_ok_and(|v| v["verdict"] == "confirmed"));
                     if confirmed {
                         if let Some(id) = bug["id"].as_str() {
                             if verified.insert(id.to_owned()) {

@@ -7,23 +7,36 @@
 //! "recommendation": "release" | "hold", "exact_head": bool, "qa", "review",
 //! "reasons": [...]}`.
 
-use hwf_guest::{info, json, parallel, phase, prompt, Error, Harness, Meta, Result, Value};
+use hwf_guest::{Error, Harness, Meta, Result, Value, info, json, parallel, phase, prompt};
 
 struct ReleaseLane;
 
 impl Harness for ReleaseLane {
     fn meta() -> Meta {
-        Meta::new("release-lane", "QA and review in parallel on a PR's exact head, then one release recommendation.")
-            .when_to_use("A pull request is ready and someone asks whether to ship it.")
-            .phase_with_detail("gate", "QA and review agents, in parallel")
-            .phase_with_detail("decide", "both must pass on the exact head commit")
+        Meta::new(
+            "release-lane",
+            "QA and review in parallel on a PR's exact head, then one release recommendation.",
+        )
+        .when_to_use("A pull request is ready and someone asks whether to ship it.")
+        .phase_with_detail("gate", "QA and review agents, in parallel")
+        .phase_with_detail("decide", "both must pass on the exact head commit")
     }
 
     fn run(args: Value) -> Result<Value> {
-        let pr = if args["pull_request"].is_object() { &args["pull_request"] } else { &args };
-        let repo = pr["repo"].as_str().ok_or_else(|| Error::msg("invalid_args: repo is required"))?;
-        let number = pr["number"].as_u64().ok_or_else(|| Error::msg("invalid_args: number is required"))?;
-        let sha = pr["head_sha"].as_str().ok_or_else(|| Error::msg("invalid_args: head_sha is required"))?;
+        let pr = if args["pull_request"].is_object() {
+            &args["pull_request"]
+        } else {
+            &args
+        };
+        let repo = pr["repo"]
+            .as_str()
+            .ok_or_else(|| Error::msg("invalid_args: repo is required"))?;
+        let number = pr["number"]
+            .as_u64()
+            .ok_or_else(|| Error::msg("invalid_args: number is required"))?;
+        let sha = pr["head_sha"]
+            .as_str()
+            .ok_or_else(|| Error::msg("invalid_args: head_sha is required"))?;
         let schema = json!({"verdict": "string", "head_sha": "string", "notes": "string"});
         let context = json!({"repo": repo, "number": number, "head_sha": sha});
 

@@ -8,7 +8,7 @@
 use super::{AgentCall, AgentError, AgentReply, AgentRunner, BoxFuture};
 use crate::broker::redact;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::process::Stdio;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -109,7 +109,10 @@ pub fn compose_prompt(call: &AgentCall<'_>) -> String {
     }
     for key in ["input", "context"] {
         if let Some(v) = r.get(key) {
-            text.push_str(&format!("\n{key}:\n{}\n", serde_json::to_string_pretty(v).unwrap_or_default()));
+            text.push_str(&format!(
+                "\n{key}:\n{}\n",
+                serde_json::to_string_pretty(v).unwrap_or_default()
+            ));
         }
     }
     if let Some(schema) = r.get("schema") {
@@ -120,7 +123,9 @@ pub fn compose_prompt(call: &AgentCall<'_>) -> String {
         ));
     }
     if let Some(f) = call.feedback {
-        text.push_str(&format!("\nYour previous answer was refused: {f}\nAnswer again, fixing that.\n"));
+        text.push_str(&format!(
+            "\nYour previous answer was refused: {f}\nAnswer again, fixing that.\n"
+        ));
     }
     text
 }
@@ -169,7 +174,9 @@ impl AgentRunner for CommandRunner {
                 .stderr(Stdio::piped())
                 .kill_on_drop(true)
                 .process_group(0);
-            let mut child = cmd.spawn().map_err(|e| AgentError::Failed(format!("cannot start {program:?}: {e}")))?;
+            let mut child = cmd
+                .spawn()
+                .map_err(|e| AgentError::Failed(format!("cannot start {program:?}: {e}")))?;
             let pid = child.id().and_then(|p| i32::try_from(p).ok());
             let _group = KillGroup(pid);
             if let Some(mut stdin) = child.stdin.take() {
@@ -191,14 +198,23 @@ impl AgentRunner for CommandRunner {
             };
             let (out, err, status) = tokio::time::timeout(Duration::from_millis(self.config.timeout_ms), read)
                 .await
-                .map_err(|_| AgentError::TimedOut(format!("{program:?} did not answer within {} ms", self.config.timeout_ms)))?;
+                .map_err(|_| {
+                    AgentError::TimedOut(format!(
+                        "{program:?} did not answer within {} ms",
+                        self.config.timeout_ms
+                    ))
+                })?;
             let status = status.map_err(|e| AgentError::Failed(format!("{program:?}: {e}")))?;
             if !status.success() {
                 let err = redact::redact_text(crate::broker::clip(err.trim(), 500)).into_owned();
                 return Err(AgentError::Failed(format!("{program:?} exited with {status}: {err}")));
             }
             let output = parse_output(&out, self.config.output_field.as_deref());
-            let tokens = output.get("usage").and_then(|u| u.get("total_tokens")).and_then(Value::as_u64).unwrap_or(0);
+            let tokens = output
+                .get("usage")
+                .and_then(|u| u.get("total_tokens"))
+                .and_then(Value::as_u64)
+                .unwrap_or(0);
             Ok(AgentReply { output, tokens })
         })
     }

@@ -87,10 +87,13 @@ impl FixtureRunner {
     /// `not_found` / `io` when the file cannot be read, `invalid_fixture`
     /// naming the problem when it is malformed.
     pub fn from_file(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(format!("agents file {}", path.display()), e))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| Error::io(format!("agents file {}", path.display()), e))?;
         let mut runner =
             Self::from_json(&text).map_err(|e| Error::new(e.code(), format!("{}: {}", path.display(), e.message())))?;
-        runner.call_log = std::env::var_os("HWF_FIXTURE_LOG").filter(|v| !v.is_empty()).map(Into::into);
+        runner.call_log = std::env::var_os("HWF_FIXTURE_LOG")
+            .filter(|v| !v.is_empty())
+            .map(Into::into);
         Ok(runner)
     }
 
@@ -109,7 +112,11 @@ impl FixtureRunner {
             let mut prompt_contains = None;
             for (k, v) in raw.matcher {
                 if k == "prompt_contains" {
-                    prompt_contains = Some(v.as_str().ok_or_else(|| bad("prompt_contains must be a string"))?.to_owned());
+                    prompt_contains = Some(
+                        v.as_str()
+                            .ok_or_else(|| bad("prompt_contains must be a string"))?
+                            .to_owned(),
+                    );
                 } else {
                     let path: Vec<String> = k.split('.').map(str::to_owned).collect();
                     if path.iter().any(String::is_empty) {
@@ -124,7 +131,12 @@ impl FixtureRunner {
                     if raw.output.is_some() || raw.error.is_some() {
                         return Err(bad("use either \"sequence\" or \"output\"/\"error\", not both"));
                     }
-                    let base = RawAnswer { output: None, error: None, tokens: raw.tokens, delay_ms: raw.delay_ms };
+                    let base = RawAnswer {
+                        output: None,
+                        error: None,
+                        tokens: raw.tokens,
+                        delay_ms: raw.delay_ms,
+                    };
                     seq.into_iter()
                         .map(|mut a| {
                             a.tokens = a.tokens.or(base.tokens);
@@ -133,23 +145,38 @@ impl FixtureRunner {
                         })
                         .collect()
                 }
-                None => vec![RawAnswer { output: raw.output, error: raw.error, tokens: raw.tokens, delay_ms: raw.delay_ms }],
+                None => vec![RawAnswer {
+                    output: raw.output,
+                    error: raw.error,
+                    tokens: raw.tokens,
+                    delay_ms: raw.delay_ms,
+                }],
             };
             for a in &answers {
                 if a.output.is_some() == a.error.is_some() {
                     return Err(bad("each answer needs exactly one of \"output\" or \"error\""));
                 }
             }
-            rules.push(Rule { matcher, prompt_contains, answers, hits: AtomicUsize::new(0) });
+            rules.push(Rule {
+                matcher,
+                prompt_contains,
+                answers,
+                hits: AtomicUsize::new(0),
+            });
         }
         Ok(Self { rules, call_log: None })
     }
 
     fn find(&self, request: &Value) -> Option<&Rule> {
         self.rules.iter().find(|rule| {
-            rule.matcher.iter().all(|(path, want)| lookup(request, path) == Some(want))
+            rule.matcher
+                .iter()
+                .all(|(path, want)| lookup(request, path) == Some(want))
                 && rule.prompt_contains.as_deref().is_none_or(|needle| {
-                    request.get("prompt").and_then(Value::as_str).is_some_and(|p| p.contains(needle))
+                    request
+                        .get("prompt")
+                        .and_then(Value::as_str)
+                        .is_some_and(|p| p.contains(needle))
                 })
         })
     }
@@ -210,7 +237,10 @@ impl AgentRunner for FixtureRunner {
                 precise_sleep(Duration::from_millis(ms)).await;
             }
             match (&answer.output, &answer.error) {
-                (Some(output), _) => Ok(AgentReply { output: output.clone(), tokens: answer.tokens.unwrap_or(0) }),
+                (Some(output), _) => Ok(AgentReply {
+                    output: output.clone(),
+                    tokens: answer.tokens.unwrap_or(0),
+                }),
                 (None, Some(err)) => Err(AgentError::Failed(err.clone())),
                 (None, None) => Err(AgentError::Failed("fixture answer has no output".into())),
             }
@@ -224,8 +254,19 @@ mod tests {
     use serde_json::json;
 
     fn call(runner: &FixtureRunner, req: Value) -> Result<AgentReply, AgentError> {
-        let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().expect("rt");
-        rt.block_on(runner.call(AgentCall { request: &req, idempotency_key: "r:1", attempt: 1, feedback: None, agent_type: None, model: None, effort: None }))
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .expect("rt");
+        rt.block_on(runner.call(AgentCall {
+            request: &req,
+            idempotency_key: "r:1",
+            attempt: 1,
+            feedback: None,
+            agent_type: None,
+            model: None,
+            effort: None,
+        }))
     }
 
     #[test]
@@ -240,10 +281,24 @@ mod tests {
         )
         .expect("parse");
         let greet = call(&r, json!({"agent": "hermes.greeter"})).expect("greet");
-        assert_eq!(greet, AgentReply { output: json!({"greeting": "hello, world"}), tokens: 12 });
-        assert_eq!(call(&r, json!({"phase": "find", "context": {"area": "totals"}})).expect("find").output, json!({"bugs": []}));
+        assert_eq!(
+            greet,
+            AgentReply {
+                output: json!({"greeting": "hello, world"}),
+                tokens: 12
+            }
+        );
+        assert_eq!(
+            call(&r, json!({"phase": "find", "context": {"area": "totals"}}))
+                .expect("find")
+                .output,
+            json!({"bugs": []})
+        );
         assert!(call(&r, json!({"phase": "find", "context": {"area": "state"}})).is_err());
-        assert_eq!(call(&r, json!({"label": "flaky"})), Err(AgentError::Failed("runner down".into())));
+        assert_eq!(
+            call(&r, json!({"label": "flaky"})),
+            Err(AgentError::Failed("runner down".into()))
+        );
         assert!(call(&r, json!({"label": "flaky"})).is_ok());
         assert!(call(&r, json!({"label": "flaky"})).is_ok(), "last entry repeats");
         assert!(call(&r, json!({"prompt": "a slow one"})).is_ok());
@@ -258,7 +313,10 @@ mod tests {
         for (text, needle) in [
             ("{", "EOF"),
             (r#"{"responses": [{"match": {}}]}"#, "responses[0]: each answer"),
-            (r#"{"responses": [{"match": {"a..b": 1}, "output": 1}]}"#, "bad match path"),
+            (
+                r#"{"responses": [{"match": {"a..b": 1}, "output": 1}]}"#,
+                "bad match path",
+            ),
             (r#"{"responses": [], "extra": 1}"#, "unknown field"),
         ] {
             let err = FixtureRunner::from_json(text).expect_err(text);

@@ -12,7 +12,7 @@ use super::command::{compose_prompt, parse_output};
 use super::{AgentCall, AgentError, AgentReply, AgentRunner, BoxFuture};
 use crate::broker::redact;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::time::Duration;
 
 /// Configuration of an OpenAI-compatible backend (`kind = "openai"`).
@@ -97,14 +97,22 @@ impl OpenAiRunner {
 
 fn retry_after(resp: &reqwest::Response) -> Option<Duration> {
     let v = resp.headers().get(reqwest::header::RETRY_AFTER)?.to_str().ok()?;
-    v.trim().parse::<u64>().ok().map(|s| Duration::from_millis((s * 1000).min(30_000)))
+    v.trim()
+        .parse::<u64>()
+        .ok()
+        .map(|s| Duration::from_millis((s * 1000).min(30_000)))
 }
 
 impl AgentRunner for OpenAiRunner {
     fn call<'a>(&'a self, call: AgentCall<'a>) -> BoxFuture<'a, Result<AgentReply, AgentError>> {
         Box::pin(async move {
             let body = self.body(&call);
-            let key = self.config.api_key_env.as_deref().and_then(|k| std::env::var(k).ok()).filter(|k| !k.is_empty());
+            let key = self
+                .config
+                .api_key_env
+                .as_deref()
+                .and_then(|k| std::env::var(k).ok())
+                .filter(|k| !k.is_empty());
             let mut attempt = 0u32;
             loop {
                 let mut req = self
@@ -119,13 +127,27 @@ impl AgentRunner for OpenAiRunner {
                 let backoff = Duration::from_millis(self.config.backoff_ms.saturating_mul(1 << attempt.min(10)));
                 match req.send().await {
                     Ok(resp) if resp.status().is_success() => {
-                        let v: Value = resp.json().await.map_err(|e| AgentError::Failed(format!("bad response body: {e}")))?;
-                        let content = v.pointer("/choices/0/message/content").and_then(Value::as_str).unwrap_or("");
-                        let tokens = v.pointer("/usage/total_tokens").and_then(Value::as_u64).unwrap_or_else(|| {
-                            v.pointer("/usage/prompt_tokens").and_then(Value::as_u64).unwrap_or(0)
-                                + v.pointer("/usage/completion_tokens").and_then(Value::as_u64).unwrap_or(0)
+                        let v: Value = resp
+                            .json()
+                            .await
+                            .map_err(|e| AgentError::Failed(format!("bad response body: {e}")))?;
+                        let content = v
+                            .pointer("/choices/0/message/content")
+                            .and_then(Value::as_str)
+                            .unwrap_or("");
+                        let tokens = v
+                            .pointer("/usage/total_tokens")
+                            .and_then(Value::as_u64)
+                            .unwrap_or_else(|| {
+                                v.pointer("/usage/prompt_tokens").and_then(Value::as_u64).unwrap_or(0)
+                                    + v.pointer("/usage/completion_tokens")
+                                        .and_then(Value::as_u64)
+                                        .unwrap_or(0)
+                            });
+                        return Ok(AgentReply {
+                            output: parse_output(content, None),
+                            tokens,
                         });
-                        return Ok(AgentReply { output: parse_output(content, None), tokens });
                     }
                     Ok(resp) => {
                         let status = resp.status();

@@ -16,7 +16,9 @@ pub struct Router {
 
 impl std::fmt::Debug for Router {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Router").field("default", &self.default).finish_non_exhaustive()
+        f.debug_struct("Router")
+            .field("default", &self.default)
+            .finish_non_exhaustive()
     }
 }
 
@@ -46,7 +48,12 @@ impl Router {
                 None => by_agent.insert(key.clone(), backend.clone()),
             };
         }
-        Ok(Self { backends, by_agent, by_type, default: default.to_owned() })
+        Ok(Self {
+            backends,
+            by_agent,
+            by_type,
+            default: default.to_owned(),
+        })
     }
 
     /// The backend name a request goes to.

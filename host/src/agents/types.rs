@@ -72,7 +72,10 @@ impl AgentTypes {
             Some(n) => n,
         };
         if validate_name("agent type", name).is_err() {
-            return Err(format!("agent type name {:?} is not allowed", name.chars().take(64).collect::<String>()));
+            return Err(format!(
+                "agent type name {:?} is not allowed",
+                name.chars().take(64).collect::<String>()
+            ));
         }
         for dir in &self.dirs {
             let path = dir.join(format!("{name}.md"));
@@ -91,8 +94,12 @@ impl AgentTypes {
 
 fn parse(name: &str, text: &str) -> Result<AgentType, String> {
     let malformed = |why: &str| format!("agent type {name:?} is malformed: {why}");
-    let rest = text.strip_prefix("---").ok_or_else(|| malformed("it must start with a --- frontmatter block"))?;
-    let (front, body) = rest.split_once("\n---").ok_or_else(|| malformed("the frontmatter block is not closed with ---"))?;
+    let rest = text
+        .strip_prefix("---")
+        .ok_or_else(|| malformed("it must start with a --- frontmatter block"))?;
+    let (front, body) = rest
+        .split_once("\n---")
+        .ok_or_else(|| malformed("the frontmatter block is not closed with ---"))?;
     let body = body.split_once('\n').map_or("", |(_, b)| b).trim();
     let (mut fm_name, mut description, mut model, mut effort) = (None, None, None, None);
     for (i, line) in front.lines().enumerate() {
@@ -100,7 +107,9 @@ fn parse(name: &str, text: &str) -> Result<AgentType, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let (k, v) = line.split_once(':').ok_or_else(|| malformed(&format!("frontmatter line {} is not `key: value`", i)))?;
+        let (k, v) = line
+            .split_once(':')
+            .ok_or_else(|| malformed(&format!("frontmatter line {} is not `key: value`", i)))?;
         let v = v.trim().trim_matches('"').trim_matches('\'').to_owned();
         match k.trim() {
             "name" => fm_name = Some(v),
@@ -119,7 +128,13 @@ fn parse(name: &str, text: &str) -> Result<AgentType, String> {
     if body.is_empty() {
         return Err(malformed("the system prompt (the body) is empty"));
     }
-    Ok(AgentType { name: fm_name, description, model, effort, system_prompt: body.to_owned() })
+    Ok(AgentType {
+        name: fm_name,
+        description,
+        model,
+        effort,
+        system_prompt: body.to_owned(),
+    })
 }
 
 #[cfg(test)]
@@ -133,18 +148,43 @@ mod tests {
         let home = tmp.path().join("home");
         std::fs::create_dir_all(&project).expect("mkdir");
         std::fs::create_dir_all(&home).expect("mkdir");
-        std::fs::write(project.join("reviewer.md"), "---\nname: reviewer\ndescription: Reviews diffs\nmodel: big\n---\nYou review code.\n").expect("w");
-        std::fs::write(home.join("reviewer.md"), "---\nname: reviewer\ndescription: shadowed\n---\nNo.\n").expect("w");
+        std::fs::write(
+            project.join("reviewer.md"),
+            "---\nname: reviewer\ndescription: Reviews diffs\nmodel: big\n---\nYou review code.\n",
+        )
+        .expect("w");
+        std::fs::write(
+            home.join("reviewer.md"),
+            "---\nname: reviewer\ndescription: shadowed\n---\nNo.\n",
+        )
+        .expect("w");
         std::fs::write(home.join("broken.md"), "name: broken\n").expect("w");
-        std::fs::write(home.join("odd.md"), "---\nname: odd\ndescription: x\nsecret_key: sk-abc\n---\nBody\n").expect("w");
+        std::fs::write(
+            home.join("odd.md"),
+            "---\nname: odd\ndescription: x\nsecret_key: sk-abc\n---\nBody\n",
+        )
+        .expect("w");
         let types = AgentTypes::new(vec![project, home]);
         let r = types.resolve(Some("reviewer")).expect("reviewer");
-        assert_eq!((r.model.as_deref(), r.system_prompt.as_str()), (Some("big"), "You review code."));
+        assert_eq!(
+            (r.model.as_deref(), r.system_prompt.as_str()),
+            (Some("big"), "You review code.")
+        );
         assert_eq!(types.resolve(None).expect("gp").name, GENERAL_PURPOSE);
-        assert!(types.resolve(Some("nobody")).expect_err("unknown").starts_with("unknown agent type"));
+        assert!(
+            types
+                .resolve(Some("nobody"))
+                .expect_err("unknown")
+                .starts_with("unknown agent type")
+        );
         assert!(types.resolve(Some("broken")).expect_err("broken").contains("malformed"));
         let odd = types.resolve(Some("odd")).expect_err("odd");
         assert!(odd.contains("secret_key") && !odd.contains("sk-abc"), "{odd}");
-        assert!(types.resolve(Some("../etc/passwd")).expect_err("unsafe").contains("not allowed"));
+        assert!(
+            types
+                .resolve(Some("../etc/passwd"))
+                .expect_err("unsafe")
+                .contains("not allowed")
+        );
     }
 }

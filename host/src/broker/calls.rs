@@ -4,12 +4,12 @@
 
 use super::instance::InstanceBroker;
 use super::replay::Lookup;
-use super::{lock, redacted, CallErrorKind, CallFailure, Event, Fingerprint, Interrupt, RunContext};
+use super::{CallErrorKind, CallFailure, Event, Fingerprint, Interrupt, RunContext, lock, redacted};
 use crate::error::ErrorCode;
+use crate::vm::LoadedComponent;
 use crate::vm::exec::{self, InstanceOutput};
 use crate::vm::limits::HostTrap;
-use crate::vm::LoadedComponent;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Instant;
 use tracing::Instrument;
@@ -112,7 +112,11 @@ impl Drop for CompletionGuard<'_> {
         // A call that parked the run is not cancelled: it is waiting.
         let parked = self.run.parked().is_some_and(|w| w.call == self.call);
         if !self.done && !parked {
-            let failure = CallFailure::new(CallErrorKind::Cancelled, "cancelled", "the call was cancelled before it finished");
+            let failure = CallFailure::new(
+                CallErrorKind::Cancelled,
+                "cancelled",
+                "the call was cancelled before it finished",
+            );
             let _ = self.run.journal(&Event::CallCompleted {
                 call: self.call,
                 kind: self.kind,
@@ -143,7 +147,12 @@ impl RunContext {
     /// # Errors
     ///
     /// A [`HostTrap`] when the run must end.
-    pub async fn run_call(self: &Arc<Self>, call_id: String, spec: TaskSpec, parent: Parent) -> super::calls::CallResult {
+    pub async fn run_call(
+        self: &Arc<Self>,
+        call_id: String,
+        spec: TaskSpec,
+        parent: Parent,
+    ) -> super::calls::CallResult {
         let kind = spec.kind();
         let request = spec.request();
         let fp = Fingerprint::of(kind, &request);
@@ -347,11 +356,7 @@ impl RunContext {
     /// A permit of the run-wide width semaphore (counted as queued while
     /// waiting).
     async fn width_permit(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
-        lock(&self.stats).queued += 1;
-        let permit = self.width.clone().acquire_owned().await.ok();
-        let mut stats = lock(&self.stats);
-        stats.queued = stats.queued.saturating_sub(1);
-        permit
+        super::flow::queued(self, self.width.clone()).await
     }
 
     /// Run a branch in a fresh instance of the parent's component.
@@ -363,9 +368,19 @@ impl RunContext {
         parent: Parent,
     ) -> Result<Result<Value, CallFailure>, HostTrap> {
         let (Some(env), Some(component)) = (self.exec().cloned(), parent.component) else {
-            return Ok(Err(CallFailure::new(CallErrorKind::Failed, "no_component", "branches need the run's component")));
+            return Ok(Err(CallFailure::new(
+                CallErrorKind::Failed,
+                "no_component",
+                "branches need the run's component",
+            )));
         };
-        let broker = InstanceBroker::child(self.clone(), call_id, Some(component.clone()), parent.depth, parent.replay);
+        let broker = InstanceBroker::child(
+            self.clone(),
+            call_id,
+            Some(component.clone()),
+            parent.depth,
+            parent.replay,
+        );
         let input = input.to_string();
         let (answer, output) = exec::call_branch(&env.vm, &component, broker, env.epoch_ms, name, &input).await;
         self.journal_output(Some(call_id), &output);
@@ -405,7 +420,13 @@ impl RunContext {
             Ok(c) => c,
             Err(e) => return fail(e.code().as_str(), e.message().to_owned()),
         };
-        let broker = InstanceBroker::child(self.clone(), call_id, Some(component.clone()), parent.depth + 1, parent.replay);
+        let broker = InstanceBroker::child(
+            self.clone(),
+            call_id,
+            Some(component.clone()),
+            parent.depth + 1,
+            parent.replay,
+        );
         let args = args.to_string();
         let (answer, output) = exec::call_run(&env.vm, &component, broker, env.epoch_ms, &args).await;
         self.journal_output(Some(call_id), &output);
@@ -422,13 +443,29 @@ impl RunContext {
     ) -> Result<Result<Value, CallFailure>, HostTrap> {
         match answer {
             Ok(Ok(text)) => Ok(serde_json::from_str(&text).map_err(|e| {
-                CallFailure::new(CallErrorKind::Failed, "invalid_json", format!("{what} {name:?} returned invalid JSON: {e}"))
+                CallFailure::new(
+                    CallErrorKind::Failed,
+                    "invalid_json",
+                    format!("{what} {name:?} returned invalid JSON: {e}"),
+                )
             })),
-            Ok(Err(msg)) => Ok(Err(CallFailure::new(CallErrorKind::Failed, &format!("{what}_failed"), format!("{name}: {msg}")))),
+            Ok(Err(msg)) => Ok(Err(CallFailure::new(
+                CallErrorKind::Failed,
+                &format!("{what}_failed"),
+                format!("{name}: {msg}"),
+            ))),
             Err(e) if is_run_ending(e.code()) => Err(HostTrap::new(e.code(), e.message().to_owned())),
             Err(e) => {
-                let kind = if e.code() == ErrorCode::CpuLimit { CallErrorKind::TimedOut } else { CallErrorKind::Failed };
-                Ok(Err(CallFailure::new(kind, e.code().as_str(), format!("{what} {name:?}: {}", e.message()))))
+                let kind = if e.code() == ErrorCode::CpuLimit {
+                    CallErrorKind::TimedOut
+                } else {
+                    CallErrorKind::Failed
+                };
+                Ok(Err(CallFailure::new(
+                    kind,
+                    e.code().as_str(),
+                    format!("{what} {name:?}: {}", e.message()),
+                )))
             }
         }
     }
@@ -444,7 +481,15 @@ impl RunContext {
             for line in text.lines().filter(|l| !l.trim().is_empty()) {
                 let line = super::redact::redact_text(super::clip(line, 4096));
                 let level = if source == "stderr" { "warn" } else { "info" };
-                if self.journal(&Event::Log { call, level, source, message: &line }).is_err() {
+                if self
+                    .journal(&Event::Log {
+                        call,
+                        level,
+                        source,
+                        message: &line,
+                    })
+                    .is_err()
+                {
                     return;
                 }
             }

@@ -2,7 +2,7 @@
 //! journaled them: budgets, agent types, the runner with schema retries,
 //! policy checks, capability handlers, transcripts.
 
-use super::{lock, redact, schema, CallErrorKind, CallFailure, Event, RunContext};
+use super::{CallErrorKind, CallFailure, Event, RunContext, lock, redact, schema};
 use crate::agents::{AgentCall, AgentError};
 use crate::capabilities::policy::ApprovalMode;
 use crate::capabilities::{CapabilityCall, CapabilityError, Durable, WaitRequest};
@@ -26,14 +26,18 @@ impl RunContext {
                 return (Err(f), 0, 0);
             }
             if let Some(max) = self.limits.max_tokens
-                && stats.counts.tokens >= max {
-                    let f = CallFailure::new(
-                        CallErrorKind::BudgetExhausted,
-                        "token_budget",
-                        format!("the run's token budget of {max} is spent ({} used)", stats.counts.tokens),
-                    );
-                    return (Err(f), 0, 0);
-                }
+                && stats.counts.tokens >= max
+            {
+                let f = CallFailure::new(
+                    CallErrorKind::BudgetExhausted,
+                    "token_budget",
+                    format!(
+                        "the run's token budget of {max} is spent ({} used)",
+                        stats.counts.tokens
+                    ),
+                );
+                return (Err(f), 0, 0);
+            }
             stats.counts.agent_calls += 1;
         }
         // Agent type: named, or `general-purpose` for a bare prompt agent.
@@ -41,13 +45,25 @@ impl RunContext {
         let agent_type = if type_name.is_some() || request.get("agent").is_none() {
             match self.services.agent_types.resolve(type_name) {
                 Ok(t) => Some(t),
-                Err(e) => return (Err(CallFailure::new(CallErrorKind::Failed, "invalid_agent_type", e)), 0, 0),
+                Err(e) => {
+                    return (
+                        Err(CallFailure::new(CallErrorKind::Failed, "invalid_agent_type", e)),
+                        0,
+                        0,
+                    );
+                }
             }
         } else {
             None
         };
-        let model = request.get("model").and_then(Value::as_str).or(agent_type.as_ref().and_then(|t| t.model.as_deref()));
-        let effort = request.get("effort").and_then(Value::as_str).or(agent_type.as_ref().and_then(|t| t.effort.as_deref()));
+        let model = request
+            .get("model")
+            .and_then(Value::as_str)
+            .or(agent_type.as_ref().and_then(|t| t.model.as_deref()));
+        let effort = request
+            .get("effort")
+            .and_then(Value::as_str)
+            .or(agent_type.as_ref().and_then(|t| t.effort.as_deref()));
         let schema = match request.get("schema") {
             None | Some(Value::Null) => None,
             Some(s) => match schema::OutputSchema::compile(s) {
@@ -72,13 +88,25 @@ impl RunContext {
             let reply = match self.services.agents.call(call).await {
                 Ok(reply) => reply,
                 Err(AgentError::Failed(m)) => {
-                    return (Err(CallFailure::new(CallErrorKind::Failed, "agent_failed", m)), tokens, attempt);
+                    return (
+                        Err(CallFailure::new(CallErrorKind::Failed, "agent_failed", m)),
+                        tokens,
+                        attempt,
+                    );
                 }
                 Err(AgentError::TimedOut(m)) => {
-                    return (Err(CallFailure::new(CallErrorKind::TimedOut, "agent_timeout", m)), tokens, attempt);
+                    return (
+                        Err(CallFailure::new(CallErrorKind::TimedOut, "agent_timeout", m)),
+                        tokens,
+                        attempt,
+                    );
                 }
                 Err(AgentError::Cancelled(m)) => {
-                    return (Err(CallFailure::new(CallErrorKind::Cancelled, "agent_cancelled", m)), tokens, attempt);
+                    return (
+                        Err(CallFailure::new(CallErrorKind::Cancelled, "agent_cancelled", m)),
+                        tokens,
+                        attempt,
+                    );
                 }
             };
             let (output, reported) = take_usage(reply.output);
@@ -92,7 +120,11 @@ impl RunContext {
                 Err(problem) => {
                     let problem = redact::redact_text(&problem).into_owned();
                     // A journal failure here surfaces on the completion line.
-                    let _ = self.journal(&Event::CallAttempt { call: call_id, attempt, error: &problem });
+                    let _ = self.journal(&Event::CallAttempt {
+                        call: call_id,
+                        attempt,
+                        error: &problem,
+                    });
                     feedback = Some(problem);
                 }
             }
@@ -123,7 +155,11 @@ impl RunContext {
         let agent_type = request
             .get("agent_type")
             .and_then(Value::as_str)
-            .or(if request.get("agent").is_none() { Some(crate::agents::types::GENERAL_PURPOSE) } else { None });
+            .or(if request.get("agent").is_none() {
+                Some(crate::agents::types::GENERAL_PURPOSE)
+            } else {
+                None
+            });
         let result_keys: Vec<&String> = match outcome {
             Ok(Value::Object(m)) => m.keys().collect(),
             _ => Vec::new(),
@@ -163,7 +199,11 @@ impl RunContext {
         let policy = &self.services.policy;
         let registered = self.services.capabilities.get(name).map(|c| &**c);
         let fingerprint = super::Fingerprint::of("capability", request);
-        let durable = CallDurable { run: self, call_id, fingerprint: fingerprint.as_str() };
+        let durable = CallDurable {
+            run: self,
+            call_id,
+            fingerprint: fingerprint.as_str(),
+        };
 
         // An operator's decision on this call stands in for an approval id.
         let decision = if registered.is_some_and(|c| policy.approval_classes.contains(&c.class)) {
@@ -194,7 +234,9 @@ impl RunContext {
         }
         let cap = match policy.check(name, registered, &input, approval_id, approved) {
             Ok(cap) => cap,
-            Err(f) if f.kind == CallErrorKind::ApprovalRequired && policy.on_approval_required == ApprovalMode::Park => {
+            Err(f)
+                if f.kind == CallErrorKind::ApprovalRequired && policy.on_approval_required == ApprovalMode::Park =>
+            {
                 let wait = WaitRequest {
                     kind: "approval".into(),
                     summary: format!("approve {name:?}: {}", f.message),
@@ -211,7 +253,10 @@ impl RunContext {
                 return Ok(Err(CallFailure::new(
                     CallErrorKind::BudgetExhausted,
                     "limit_capability",
-                    format!("the run may make at most {} capability calls", self.limits.max_capability_calls),
+                    format!(
+                        "the run may make at most {} capability calls",
+                        self.limits.max_capability_calls
+                    ),
                 )));
             }
             stats.counts.capability_calls += 1;
@@ -227,8 +272,12 @@ impl RunContext {
         let result = match cap.handler.call(call).await {
             Ok(v) => v,
             Err(CapabilityError::Park(wait)) => return Err(self.park(call_id, wait)),
-            Err(CapabilityError::InvalidInput(m)) => return Ok(Err(CallFailure::new(CallErrorKind::Failed, "invalid_input", m))),
-            Err(CapabilityError::Failed(m)) => return Ok(Err(CallFailure::new(CallErrorKind::Failed, "capability_failed", m))),
+            Err(CapabilityError::InvalidInput(m)) => {
+                return Ok(Err(CallFailure::new(CallErrorKind::Failed, "invalid_input", m)));
+            }
+            Err(CapabilityError::Failed(m)) => {
+                return Ok(Err(CallFailure::new(CallErrorKind::Failed, "capability_failed", m)));
+            }
             Err(CapabilityError::TimedOut(m)) => {
                 return Ok(Err(CallFailure::new(CallErrorKind::TimedOut, "capability_timeout", m)));
             }
@@ -267,7 +316,12 @@ impl Durable for CallDurable<'_> {
         }
     }
     fn events(&self) -> Vec<crate::store::StoredEvent> {
-        self.run.services.store.as_ref().and_then(|s| s.read_events().ok()).unwrap_or_default()
+        self.run
+            .services
+            .store
+            .as_ref()
+            .and_then(|s| s.read_events().ok())
+            .unwrap_or_default()
     }
     fn now_ms(&self) -> u64 {
         crate::store::now_ms()
@@ -278,14 +332,17 @@ impl Durable for CallDurable<'_> {
 /// number (removed from the output) or `usage.total_tokens` /
 /// `usage.input_tokens + usage.output_tokens`.
 fn take_usage(mut output: Value) -> (Value, u64) {
-    let Value::Object(map) = &mut output else { return (output, 0) };
+    let Value::Object(map) = &mut output else {
+        return (output, 0);
+    };
     if let Some(n) = map.get("_tokens").and_then(Value::as_u64) {
         map.remove("_tokens");
         return (output, n);
     }
     let n = map.get("usage").map_or(0, |u| {
         u.get("total_tokens").and_then(Value::as_u64).unwrap_or_else(|| {
-            u.get("input_tokens").and_then(Value::as_u64).unwrap_or(0) + u.get("output_tokens").and_then(Value::as_u64).unwrap_or(0)
+            u.get("input_tokens").and_then(Value::as_u64).unwrap_or(0)
+                + u.get("output_tokens").and_then(Value::as_u64).unwrap_or(0)
         })
     });
     (output, n)

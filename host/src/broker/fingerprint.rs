@@ -115,6 +115,9 @@ mod tests {
         // Same as hashing the canonical text directly.
         let text = r#"{"kind":"agent","request":{"agent":"x","input":{"a":1,"b":2}}}"#;
         assert_eq!(a.as_str(), format!("b3:{}", blake3::hash(text.as_bytes()).to_hex()));
-        assert_ne!(a, Fingerprint::of("capability", &json!({"agent": "x", "input": {"a": 1, "b": 2}})));
+        assert_ne!(
+            a,
+            Fingerprint::of("capability", &json!({"agent": "x", "input": {"a": 1, "b": 2}}))
+        );
     }
 }

@@ -14,10 +14,10 @@
 //! `n.i.s`; a task submitted as call `n` is `n`.
 
 use super::calls::{CallResult, Parent, TaskSpec};
-use super::instance::{refused, InstanceBroker};
-use super::{lock, redacted, CallErrorKind, CallFailure, Event, Fingerprint, RunContext};
+use super::instance::{InstanceBroker, refused};
+use super::{CallErrorKind, CallFailure, Event, Fingerprint, RunContext, lock, redacted};
 use crate::vm::limits::HostTrap;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Instant;
@@ -60,7 +60,14 @@ impl InstanceBroker {
         Ok((id, fp))
     }
 
-    fn end_composite(&self, kind: &str, id: &str, fp: &Fingerprint, slots: &[Slot], t0: Instant) -> Result<(), HostTrap> {
+    fn end_composite(
+        &self,
+        kind: &str,
+        id: &str,
+        fp: &Fingerprint,
+        slots: &[Slot],
+        t0: Instant,
+    ) -> Result<(), HostTrap> {
         let failed = slots.iter().filter(|s| s.is_err()).count();
         let summary = json!({"slots": slots.len(), "ok": slots.len() - failed, "failed": failed});
         self.run.journal_or_trap(&Event::CallCompleted {
@@ -133,7 +140,13 @@ impl InstanceBroker {
             let mut set = JoinSet::new();
             let mut index_of = HashMap::new();
             for (i, item) in items.into_iter().enumerate() {
-                let (run, local, stages, parent, id) = (self.run.clone(), local.clone(), stages.clone(), self.parent(), id.clone());
+                let (run, local, stages, parent, id) = (
+                    self.run.clone(),
+                    local.clone(),
+                    stages.clone(),
+                    self.parent(),
+                    id.clone(),
+                );
                 let guard = run.task_guard();
                 let h = set.spawn(async move {
                     let _guard = guard;
@@ -141,7 +154,10 @@ impl InstanceBroker {
                     let mut prev = item.clone();
                     for (s, stage) in stages.iter().enumerate() {
                         let input = json!({"input": prev, "item": item, "index": i, "stage": s});
-                        let spec = TaskSpec::Branch { name: stage.clone(), input };
+                        let spec = TaskSpec::Branch {
+                            name: stage.clone(),
+                            input,
+                        };
                         match run.run_call(format!("{id}.{i}.{s}"), spec, parent.clone()).await? {
                             Ok(v) => prev = v,
                             Err(f) => {
@@ -177,7 +193,11 @@ impl InstanceBroker {
         }
         let n = self.scope.count();
         let width = self.width();
-        let local = self.joins.width.get_or_insert_with(|| Arc::new(Semaphore::new(width))).clone();
+        let local = self
+            .joins
+            .width
+            .get_or_insert_with(|| Arc::new(Semaphore::new(width)))
+            .clone();
         let (run, parent) = (self.run.clone(), self.parent());
         let guard = run.task_guard();
         let bounded = spec.runs_guest_code();
@@ -222,12 +242,21 @@ impl InstanceBroker {
                 break (n, slot);
             }
             if let Some(w) = wanted
-                && !self.joins.handles.contains_key(&w) && !self.joins.ready.contains_key(&w) {
-                    break (w, Err(cancelled("the recorded call is gone")));
-                }
+                && !self.joins.handles.contains_key(&w)
+                && !self.joins.ready.contains_key(&w)
+            {
+                break (w, Err(cancelled("the recorded call is gone")));
+            }
             if !pending.iter().any(|n| self.joins.handles.contains_key(n)) {
                 let n = pending.first().copied().unwrap_or(0);
-                break (n, Err(CallFailure::new(CallErrorKind::Failed, "unknown_call", "next() was given no pending call of this instance")));
+                break (
+                    n,
+                    Err(CallFailure::new(
+                        CallErrorKind::Failed,
+                        "unknown_call",
+                        "next() was given no pending call of this instance",
+                    )),
+                );
             }
             match self.joins.set.join_next_with_id().await {
                 None => continue,
@@ -239,7 +268,11 @@ impl InstanceBroker {
                 Some(Err(e)) => {
                     if let Some(n) = self.joins.by_task.remove(&e.id()) {
                         self.joins.handles.remove(&n);
-                        let why = if e.is_cancelled() { "the call was cancelled" } else { "the call's task panicked" };
+                        let why = if e.is_cancelled() {
+                            "the call was cancelled"
+                        } else {
+                            "the call's task panicked"
+                        };
                         self.joins.ready.insert(n, Err(cancelled(why)));
                     }
                 }
@@ -270,7 +303,7 @@ impl InstanceBroker {
 }
 
 /// Wait for a permit of `local`, counted as queued meanwhile.
-async fn queued(run: &RunContext, local: Arc<Semaphore>) -> Option<tokio::sync::OwnedSemaphorePermit> {
+pub(super) async fn queued(run: &RunContext, local: Arc<Semaphore>) -> Option<tokio::sync::OwnedSemaphorePermit> {
     lock(&run.stats).queued += 1;
     let permit = local.acquire_owned().await.ok();
     let mut stats = lock(&run.stats);
@@ -336,9 +369,14 @@ async fn collect(
             }
             Err(e) => {
                 if let Some(&i) = index_of.get(&e.id())
-                    && !e.is_cancelled() {
-                        slots[i] = Some(Err(CallFailure::new(CallErrorKind::Failed, "internal", "the task panicked")));
-                    }
+                    && !e.is_cancelled()
+                {
+                    slots[i] = Some(Err(CallFailure::new(
+                        CallErrorKind::Failed,
+                        "internal",
+                        "the task panicked",
+                    )));
+                }
             }
         }
     }
@@ -349,5 +387,8 @@ async fn collect(
         Some(i) => format!("fail-fast: slot {i} failed"),
         None => "the call was cancelled".to_owned(),
     };
-    Ok(slots.into_iter().map(|s| s.unwrap_or_else(|| Err(cancelled(&why)))).collect())
+    Ok(slots
+        .into_iter()
+        .map(|s| s.unwrap_or_else(|| Err(cancelled(&why))))
+        .collect())
 }

@@ -2,11 +2,11 @@
 //! its own CPU accounting, its join set — behind the WIT imports.
 
 use super::calls::{CallResult, Parent, TaskSpec};
-use super::{clip, lock, redact, CallFailure, Event, RunContext};
+use super::{CallFailure, Event, RunContext, clip, lock, redact};
 use crate::error::ErrorCode;
 use crate::ids::CallScope;
-use crate::vm::limits::HostTrap;
 use crate::vm::LoadedComponent;
+use crate::vm::limits::HostTrap;
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -54,7 +54,10 @@ pub struct InstanceBroker {
 
 impl std::fmt::Debug for InstanceBroker {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("InstanceBroker").field("run", &self.run.run_id()).field("scope", &self.scope).finish_non_exhaustive()
+        f.debug_struct("InstanceBroker")
+            .field("run", &self.run.run_id())
+            .field("scope", &self.scope)
+            .finish_non_exhaustive()
     }
 }
 
@@ -77,7 +80,13 @@ impl InstanceBroker {
         Self::new(run, CallScope::child(parent_call), component, depth, replaying)
     }
 
-    fn new(run: Arc<RunContext>, scope: CallScope, component: Option<LoadedComponent>, depth: u8, replaying: bool) -> Self {
+    fn new(
+        run: Arc<RunContext>,
+        scope: CallScope,
+        component: Option<LoadedComponent>,
+        depth: u8,
+        replaying: bool,
+    ) -> Self {
         Self {
             replaying,
             delivered: 0,
@@ -102,7 +111,11 @@ impl InstanceBroker {
     }
 
     pub(super) fn parent(&self) -> Parent {
-        Parent { component: self.component.clone(), depth: self.depth, replay: self.replaying }
+        Parent {
+            component: self.component.clone(),
+            depth: self.depth,
+            replay: self.replaying,
+        }
     }
 
     /// Before running call `id`: if it diverges from the replay source,
@@ -112,7 +125,10 @@ impl InstanceBroker {
             return;
         }
         let fp = super::Fingerprint::of(kind, request);
-        let same = self.run.replay().is_some_and(|idx| idx.lookup(id, &fp) != super::replay::Lookup::Diverged);
+        let same = self
+            .run
+            .replay()
+            .is_some_and(|idx| idx.lookup(id, &fp) != super::replay::Lookup::Diverged);
         if !same {
             tracing::debug!(call = id, "replay diverged; running live from here");
             self.replaying = false;
@@ -199,8 +215,17 @@ impl InstanceBroker {
     pub fn log(&mut self, level: &str, message: &str) -> Result<(), HostTrap> {
         self.run.count_call()?;
         let message = redact::redact_text(clip(message, MAX_LOG_LINE));
-        let call = if self.scope.prefix().is_empty() { None } else { Some(self.scope.parent()) };
-        self.run.journal_or_trap(&Event::Log { call, level, source: "guest", message: &message })
+        let call = if self.scope.prefix().is_empty() {
+            None
+        } else {
+            Some(self.scope.parent())
+        };
+        self.run.journal_or_trap(&Event::Log {
+            call,
+            level,
+            source: "guest",
+            message: &message,
+        })
     }
 
     /// `budget`: live figures.
@@ -215,7 +240,8 @@ impl InstanceBroker {
         Ok(BudgetFigures {
             token_total: limits.max_tokens,
             tokens_spent: stats.counts.tokens,
-            agent_calls_left: u32::try_from(limits.max_agent_calls.saturating_sub(stats.counts.agent_calls)).unwrap_or(u32::MAX),
+            agent_calls_left: u32::try_from(limits.max_agent_calls.saturating_sub(stats.counts.agent_calls))
+                .unwrap_or(u32::MAX),
             calls_left: u32::try_from(limits.max_calls.saturating_sub(stats.counts.calls)).unwrap_or(u32::MAX),
         })
     }

@@ -11,8 +11,8 @@ use crate::error::Result;
 use crate::store::{ErrorInfo, JournalFile, ScriptRef};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The kind of a `call-error`, as journaled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,7 +47,10 @@ impl CallFailure {
     /// A failure of `kind` with `code` and a message (redacted here).
     pub fn new(kind: CallErrorKind, code: &str, message: impl AsRef<str>) -> Self {
         let message = super::redact::redact_text(message.as_ref()).into_owned();
-        Self { kind, message: format!("{code}: {message}") }
+        Self {
+            kind,
+            message: format!("{code}: {message}"),
+        }
     }
 }
 
@@ -185,14 +188,20 @@ impl Event<'_> {
     pub fn is_durable(&self) -> bool {
         matches!(
             self,
-            Event::CallCompleted { .. } | Event::RunStarted { .. } | Event::RunCompleted { .. } | Event::WaitStarted { .. }
+            Event::CallCompleted { .. }
+                | Event::RunStarted { .. }
+                | Event::RunCompleted { .. }
+                | Event::WaitStarted { .. }
         )
     }
 
     /// Whether the writer fsyncs this event inline (run start and end); call
     /// completions are synced by [`Syncer`] instead.
     fn sync_inline(&self) -> bool {
-        matches!(self, Event::RunStarted { .. } | Event::RunCompleted { .. } | Event::WaitStarted { .. })
+        matches!(
+            self,
+            Event::RunStarted { .. } | Event::RunCompleted { .. } | Event::WaitStarted { .. }
+        )
     }
 }
 
@@ -234,7 +243,10 @@ impl Syncer {
             return Ok(());
         }
         let target = self.written.load(Ordering::SeqCst);
-        let file = self.file.try_clone().map_err(|e| crate::error::Error::io("journal sync", e))?;
+        let file = self
+            .file
+            .try_clone()
+            .map_err(|e| crate::error::Error::io("journal sync", e))?;
         let done = tokio::task::spawn_blocking(move || file.sync_data()).await;
         match done {
             Ok(Ok(())) => {
@@ -242,7 +254,10 @@ impl Syncer {
                 Ok(())
             }
             Ok(Err(e)) => Err(crate::error::Error::io("journal sync", e)),
-            Err(e) => Err(crate::error::Error::new(crate::error::ErrorCode::Internal, format!("journal sync task: {e}"))),
+            Err(e) => Err(crate::error::Error::new(
+                crate::error::ErrorCode::Internal,
+                format!("journal sync task: {e}"),
+            )),
         }
     }
 }
@@ -250,7 +265,12 @@ impl Syncer {
 impl Journal {
     /// A writer over an open journal file, continuing at `seq`.
     pub fn new(file: JournalFile, seq: u64) -> Self {
-        Self { file, seq, buf: Vec::with_capacity(1024), written: Arc::new(AtomicU64::new(seq)) }
+        Self {
+            file,
+            seq,
+            buf: Vec::with_capacity(1024),
+            written: Arc::new(AtomicU64::new(seq)),
+        }
     }
 
     /// A group-commit syncer for this journal.
@@ -275,7 +295,11 @@ impl Journal {
     pub fn append(&mut self, event: &Event<'_>) -> Result<u64> {
         self.seq += 1;
         self.buf.clear();
-        let line = Line { seq: self.seq, ts_ms: crate::store::now_ms(), event };
+        let line = Line {
+            seq: self.seq,
+            ts_ms: crate::store::now_ms(),
+            event,
+        };
         serde_json::to_writer(&mut self.buf, &line)
             .map_err(|e| crate::error::Error::new(crate::error::ErrorCode::Internal, e.to_string()))?;
         self.buf.push(b'\n');

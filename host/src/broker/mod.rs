@@ -41,8 +41,8 @@ use crate::capabilities::{Policy, Registry};
 use crate::error::{ErrorCode, Result};
 use crate::ids::RunId;
 use crate::store::{Counts, FileStore};
-use crate::vm::limits::{HostTrap, Limits};
 use crate::vm::Vm;
+use crate::vm::limits::{HostTrap, Limits};
 pub use calls::TaskSpec;
 pub use fingerprint::Fingerprint;
 pub use instance::{AgentRequest, BudgetFigures, InstanceBroker};
@@ -84,7 +84,10 @@ pub struct Services {
 
 impl std::fmt::Debug for Services {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Services").field("policy", &self.policy).field("limits", &self.limits).finish_non_exhaustive()
+        f.debug_struct("Services")
+            .field("policy", &self.policy)
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
     }
 }
 
@@ -166,7 +169,9 @@ impl Drop for TaskGuard {
 
 impl std::fmt::Debug for RunContext {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RunContext").field("run_id", &self.run_id).finish_non_exhaustive()
+        f.debug_struct("RunContext")
+            .field("run_id", &self.run_id)
+            .finish_non_exhaustive()
     }
 }
 
@@ -177,7 +182,11 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// A value as it may be stored: borrowed when it holds nothing secret.
 pub(crate) fn redacted(value: &Value) -> Cow<'_, Value> {
     let mut copy = value.clone();
-    if redact::redact_value(&mut copy) { Cow::Owned(copy) } else { Cow::Borrowed(value) }
+    if redact::redact_value(&mut copy) {
+        Cow::Owned(copy)
+    } else {
+        Cow::Borrowed(value)
+    }
 }
 
 impl RunContext {
@@ -245,7 +254,9 @@ impl RunContext {
         if let Some(ts) = self.replay().and_then(|i| i.first_started(call)) {
             return ts;
         }
-        *lock(&self.first_seen).entry(call.to_owned()).or_insert_with(crate::store::now_ms)
+        *lock(&self.first_seen)
+            .entry(call.to_owned())
+            .or_insert_with(crate::store::now_ms)
     }
 
     /// Record that `call` must wait, journal it, and return the trap that
@@ -410,7 +421,9 @@ impl RunContext {
             .journal(event)
             .map_err(|e| HostTrap::new(e.code(), format!("journal write failed: {}", e.message())))?;
         if let Some(s) = &self.syncer {
-            s.sync_to(seq).await.map_err(|e| HostTrap::new(e.code(), format!("journal sync failed: {}", e.message())))?;
+            s.sync_to(seq)
+                .await
+                .map_err(|e| HostTrap::new(e.code(), format!("journal sync failed: {}", e.message())))?;
         }
         Ok(())
     }

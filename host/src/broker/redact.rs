@@ -195,7 +195,10 @@ fn match_at(b: &[u8], i: usize) -> Option<(usize, usize)> {
     // PEM private keys.
     if c == b'-' && starts_with_ci(rest, "-----BEGIN") {
         let line_end = rest.iter().position(|&x| x == b'\n').unwrap_or(rest.len());
-        if rest[..line_end].windows(11).any(|w| w.eq_ignore_ascii_case(b"PRIVATE KEY")) {
+        if rest[..line_end]
+            .windows(11)
+            .any(|w| w.eq_ignore_ascii_case(b"PRIVATE KEY"))
+        {
             let end = find(rest, b"-----END")
                 .and_then(|e| find(&rest[e + 8..], b"-----").map(|f| e + 8 + f + 5))
                 .unwrap_or(rest.len());
@@ -230,8 +233,13 @@ fn match_at(b: &[u8], i: usize) -> Option<(usize, usize)> {
             let ok = if scheme == "basic " {
                 // Basic credentials are base64: no `-`, `_` or `.`.
                 tok.len() >= 8
-                    && tok.iter().all(|x| x.is_ascii_alphanumeric() || matches!(x, b'+' | b'/' | b'='))
-                    && (tok.iter().any(|x| x.is_ascii_digit() || matches!(x, b'+' | b'/' | b'=')) || looks_like_credential(tok))
+                    && tok
+                        .iter()
+                        .all(|x| x.is_ascii_alphanumeric() || matches!(x, b'+' | b'/' | b'='))
+                    && (tok
+                        .iter()
+                        .any(|x| x.is_ascii_digit() || matches!(x, b'+' | b'/' | b'='))
+                        || looks_like_credential(tok))
             } else {
                 looks_like_credential(tok)
             };
@@ -260,7 +268,10 @@ fn match_at(b: &[u8], i: usize) -> Option<(usize, usize)> {
 /// At `i` (the `:` of `scheme://user:password@host`): the password.
 fn url_password(b: &[u8], i: usize) -> Option<(usize, usize)> {
     let start = i + 3;
-    let end = b[start..].iter().position(|&x| x == b'/' || x.is_ascii_whitespace() || x == b'"').map_or(b.len(), |p| start + p);
+    let end = b[start..]
+        .iter()
+        .position(|&x| x == b'/' || x.is_ascii_whitespace() || x == b'"')
+        .map_or(b.len(), |p| start + p);
     let authority = &b[start..end];
     let at = authority.iter().rposition(|&x| x == b'@')?;
     let colon = authority[..at].iter().position(|&x| x == b':')?;
@@ -316,7 +327,10 @@ fn assignment_value(b: &[u8], i: usize) -> Option<(usize, usize)> {
     }
     // Unquoted: up to whitespace or a separator; a following scheme word
     // (`Authorization: Bearer xyz`) is covered by the scheme rule.
-    if ["bearer ", "basic ", "token "].iter().any(|w| starts_with_ci(&b[j..], w)) {
+    if ["bearer ", "basic ", "token "]
+        .iter()
+        .any(|w| starts_with_ci(&b[j..], w))
+    {
         return None;
     }
     let end = b[j..]
@@ -333,11 +347,14 @@ fn assignment_value(b: &[u8], i: usize) -> Option<(usize, usize)> {
 /// A scheme credential: long enough, and not an English word (it has a
 /// digit or a symbol, or is long).
 fn looks_like_credential(tok: &[u8]) -> bool {
-    let mixed_case = tok.len() >= 12 && tok[1..].iter().any(u8::is_ascii_uppercase) && tok.iter().any(u8::is_ascii_lowercase);
+    let mixed_case =
+        tok.len() >= 12 && tok[1..].iter().any(u8::is_ascii_uppercase) && tok.iter().any(u8::is_ascii_lowercase);
     tok.len() >= 8
         && (tok.len() >= 24
             || mixed_case
-            || tok.iter().any(|b| b.is_ascii_digit() || matches!(b, b'=' | b'+' | b'/' | b'_' | b'-' | b'.')))
+            || tok
+                .iter()
+                .any(|b| b.is_ascii_digit() || matches!(b, b'=' | b'+' | b'/' | b'_' | b'-' | b'.')))
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -363,13 +380,31 @@ mod tests {
             ("GITHUB_TOKEN=abc123 next", "GITHUB_TOKEN=[REDACTED] next"),
             ("password: hunter2", "password: [REDACTED]"),
             (r#"{"api_key": "s3cr3t-value"}"#, r#"{"api_key": "[REDACTED]"}"#),
-            ("-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\nok", "[REDACTED]\nok"),
-            ("key: x\\n-----BEGIN PRIVATE KEY-----\\nMIIE\\n-----END PRIVATE KEY-----", "key: x\\n[REDACTED]"),
-            ("AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMIK7MDENG", "AWS_SECRET_ACCESS_KEY=[REDACTED]"),
-            ("Authorization: Token 9f8e7d6c5b4a39281706", "Authorization: Token [REDACTED]"),
-            ("postgres://admin:Sup3rS3cretPw@db:5432/x", "postgres://admin:[REDACTED]@db:5432/x"),
+            (
+                "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\nok",
+                "[REDACTED]\nok",
+            ),
+            (
+                "key: x\\n-----BEGIN PRIVATE KEY-----\\nMIIE\\n-----END PRIVATE KEY-----",
+                "key: x\\n[REDACTED]",
+            ),
+            (
+                "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMIK7MDENG",
+                "AWS_SECRET_ACCESS_KEY=[REDACTED]",
+            ),
+            (
+                "Authorization: Token 9f8e7d6c5b4a39281706",
+                "Authorization: Token [REDACTED]",
+            ),
+            (
+                "postgres://admin:Sup3rS3cretPw@db:5432/x",
+                "postgres://admin:[REDACTED]@db:5432/x",
+            ),
             ("sk_live_abcdefghijklmnop", "[REDACTED]"),
-            ("t eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV", "t [REDACTED]"),
+            (
+                "t eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV",
+                "t [REDACTED]",
+            ),
             (r#"{\"password\":\"hunter2\"}"#, r#"{\"password\":\"[REDACTED]\"}"#),
             (r#""client_secret" : "abc123xyz""#, r#""client_secret" : "[REDACTED]""#),
         ];
@@ -380,7 +415,16 @@ mod tests {
 
     #[test]
     fn harmless_text_is_borrowed() {
-        for s in ["hello, world", "task-list sk- short", "tokens: 12 spent", "risk-free", "Bearer tokens and basic information", "the token budget", "a basic key-value store", "see https://example.com/a:b@c"] {
+        for s in [
+            "hello, world",
+            "task-list sk- short",
+            "tokens: 12 spent",
+            "risk-free",
+            "Bearer tokens and basic information",
+            "the token budget",
+            "a basic key-value store",
+            "see https://example.com/a:b@c",
+        ] {
             assert!(matches!(redact_text(s), Cow::Borrowed(_)), "{s}");
         }
     }

@@ -60,7 +60,13 @@ impl ReplayIndex {
                         idx.first_started.entry(call.to_owned()).or_insert(ts);
                     }
                     let fp = e.get("fingerprint").and_then(Value::as_str).unwrap_or("").to_owned();
-                    idx.calls.insert(call.to_owned(), Recorded { fingerprint: fp, outcome: None });
+                    idx.calls.insert(
+                        call.to_owned(),
+                        Recorded {
+                            fingerprint: fp,
+                            outcome: None,
+                        },
+                    );
                 }
                 Some("call_completed") => {
                     let kind = e.get("kind").and_then(Value::as_str).unwrap_or("");
@@ -70,7 +76,10 @@ impl ReplayIndex {
                     let outcome = if e.get("ok").and_then(Value::as_bool) == Some(true) {
                         Ok(e.get("result").cloned().unwrap_or(Value::Null))
                     } else {
-                        match e.get("error").and_then(|v| serde_json::from_value::<CallFailure>(v.clone()).ok()) {
+                        match e
+                            .get("error")
+                            .and_then(|v| serde_json::from_value::<CallFailure>(v.clone()).ok())
+                        {
                             Some(f) if f.kind != CallErrorKind::Cancelled => Err(f),
                             _ => continue,
                         }
@@ -163,7 +172,10 @@ mod tests {
         assert!(matches!(idx.lookup("3", &fp), Lookup::Hit(Err(f)) if f.kind == CallErrorKind::Denied));
         assert_eq!(idx.lookup("4", &fp), Lookup::Same, "cancelled calls run again");
         assert_eq!(idx.lookup("9", &fp), Lookup::Diverged);
-        assert_eq!((idx.delivered("5", 0), idx.delivered("5", 1), idx.delivered("5", 2)), (Some("5.2"), Some("5.1"), None));
+        assert_eq!(
+            (idx.delivered("5", 0), idx.delivered("5", 1), idx.delivered("5", 2)),
+            (Some("5.2"), Some("5.1"), None)
+        );
         let retried = ReplayIndex::from_journal(&events, &["1".to_owned()].into_iter().collect());
         assert_eq!(retried.lookup("1", &fp), Lookup::Same);
     }

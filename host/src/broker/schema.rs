@@ -8,12 +8,32 @@
 //! `properties`, `$schema`, …) is used as a JSON Schema. Remote `$ref`s are
 //! never fetched.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value, json};
 
 const SCHEMA_KEYWORDS: &[&str] = &[
-    "type", "properties", "required", "items", "enum", "const", "anyOf", "oneOf", "allOf", "not",
-    "additionalProperties", "pattern", "minimum", "maximum", "minItems", "maxItems", "minLength",
-    "maxLength", "format", "$defs", "definitions", "title", "description",
+    "type",
+    "properties",
+    "required",
+    "items",
+    "enum",
+    "const",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "not",
+    "additionalProperties",
+    "pattern",
+    "minimum",
+    "maximum",
+    "minItems",
+    "maxItems",
+    "minLength",
+    "maxLength",
+    "format",
+    "$defs",
+    "definitions",
+    "title",
+    "description",
 ];
 
 /// A compiled output schema.
@@ -44,7 +64,10 @@ fn is_simple_form(map: &Map<String, Value>) -> bool {
     if map.keys().all(|k| SCHEMA_KEYWORDS.contains(&k.as_str())) && map.contains_key("type") {
         return false;
     }
-    map.values().all(|v| v.as_str().is_some_and(|t| simple_type(t.trim_end_matches('?')).is_some()))
+    map.values().all(|v| {
+        v.as_str()
+            .is_some_and(|t| simple_type(t.trim_end_matches('?')).is_some())
+    })
 }
 
 /// Turn a schema in either form into a JSON Schema.
@@ -56,7 +79,10 @@ pub fn to_json_schema(schema: &Value) -> Value {
             for (field, ty) in map {
                 let ty = ty.as_str().unwrap_or("any");
                 let optional = ty.ends_with('?');
-                props.insert(field.clone(), simple_type(ty.trim_end_matches('?')).unwrap_or_else(|| json!({})));
+                props.insert(
+                    field.clone(),
+                    simple_type(ty.trim_end_matches('?')).unwrap_or_else(|| json!({})),
+                );
                 if !optional {
                     required.push(Value::String(field.clone()));
                 }
@@ -139,8 +165,10 @@ mod tests {
 
     #[test]
     fn json_schema_form() {
-        let s = OutputSchema::compile(&json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}))
-            .expect("compile");
+        let s = OutputSchema::compile(
+            &json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}),
+        )
+        .expect("compile");
         assert!(s.check(&json!({"n": 1})).is_ok());
         assert!(s.check(&json!({"n": "x"})).is_err());
         assert!(OutputSchema::compile(&json!({"type": 5})).is_err());
@@ -148,8 +176,14 @@ mod tests {
 
     #[test]
     fn fences() {
-        assert_eq!(parse_text_output(json!("```json\n{\"a\": 1}\n```")).expect("fenced"), json!({"a": 1}));
-        assert_eq!(parse_text_output(json!(" {\"a\": 1} ")).expect("plain"), json!({"a": 1}));
+        assert_eq!(
+            parse_text_output(json!("```json\n{\"a\": 1}\n```")).expect("fenced"),
+            json!({"a": 1})
+        );
+        assert_eq!(
+            parse_text_output(json!(" {\"a\": 1} ")).expect("plain"),
+            json!({"a": 1})
+        );
         assert!(parse_text_output(json!("hello")).is_err());
         assert_eq!(parse_text_output(json!({"a": 1})).expect("object"), json!({"a": 1}));
     }

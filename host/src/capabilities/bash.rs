@@ -10,7 +10,7 @@
 use super::fs::Workspace;
 use super::{Capability, CapabilityCall, CapabilityError, CapabilityHandler, SideEffect};
 use crate::agents::BoxFuture;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -33,9 +33,10 @@ struct GroupGuard(Option<i32>);
 impl Drop for GroupGuard {
     fn drop(&mut self) {
         if let Some(pid) = self.0.take()
-            && let Some(pid) = rustix::process::Pid::from_raw(pid) {
-                let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-            }
+            && let Some(pid) = rustix::process::Pid::from_raw(pid)
+        {
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        }
     }
 }
 
@@ -70,20 +71,30 @@ impl CapabilityHandler for Bash {
                 Some(Value::String(_)) => return Err(bad("argv must be a list of strings, not a shell string")),
                 _ => return Err(bad("argv (a non-empty list of strings) is required")),
             };
-            let cwd = self.0.resolve_dir(input.get("cwd").and_then(Value::as_str).unwrap_or("."))?;
+            let cwd = self
+                .0
+                .resolve_dir(input.get("cwd").and_then(Value::as_str).unwrap_or("."))?;
             let timeout_ms = match input.get("timeout_ms") {
                 None | Some(Value::Null) => DEFAULT_TIMEOUT_MS,
-                Some(v) => v.as_u64().filter(|t| (1..=MAX_TIMEOUT_MS).contains(t)).ok_or_else(|| {
-                    bad(format!("timeout_ms must be between 1 and {MAX_TIMEOUT_MS}"))
-                })?,
+                Some(v) => v
+                    .as_u64()
+                    .filter(|t| (1..=MAX_TIMEOUT_MS).contains(t))
+                    .ok_or_else(|| bad(format!("timeout_ms must be between 1 and {MAX_TIMEOUT_MS}")))?,
             };
             let mut cmd = tokio::process::Command::new(argv[0]);
             cmd.args(&argv[1..])
                 .current_dir(&cwd)
                 .env_clear()
-                .env("PATH", std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()))
+                .env(
+                    "PATH",
+                    std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
+                )
                 .env("HOME", self.0.root())
-                .stdin(if input.get("stdin").is_some() { Stdio::piped() } else { Stdio::null() })
+                .stdin(if input.get("stdin").is_some() {
+                    Stdio::piped()
+                } else {
+                    Stdio::null()
+                })
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .kill_on_drop(true)
@@ -92,13 +103,18 @@ impl CapabilityHandler for Bash {
                 let env = env.as_object().ok_or_else(|| bad("env must be an object of strings"))?;
                 for (k, v) in env {
                     if !ENV_ALLOW.contains(&k.as_str()) {
-                        return Err(bad(format!("env variable {k:?} is not in the allow-list ({})", ENV_ALLOW.join(", "))));
+                        return Err(bad(format!(
+                            "env variable {k:?} is not in the allow-list ({})",
+                            ENV_ALLOW.join(", ")
+                        )));
                     }
                     cmd.env(k, v.as_str().ok_or_else(|| bad(format!("env {k:?} must be a string")))?);
                 }
             }
             let started = Instant::now();
-            let mut child = cmd.spawn().map_err(|e| CapabilityError::Failed(format!("cannot start {:?}: {e}", argv[0])))?;
+            let mut child = cmd
+                .spawn()
+                .map_err(|e| CapabilityError::Failed(format!("cannot start {:?}: {e}", argv[0])))?;
             let guard = GroupGuard(child.id().and_then(|p| i32::try_from(p).ok()));
             if let (Some(text), Some(mut stdin)) = (input.get("stdin").and_then(Value::as_str), child.stdin.take()) {
                 let text = text.to_owned();
@@ -112,7 +128,10 @@ impl CapabilityHandler for Bash {
                 Ok(status) => status.map_err(|e| CapabilityError::Failed(format!("waiting for {:?}: {e}", argv[0])))?,
                 Err(_) => {
                     drop(guard);
-                    return Err(CapabilityError::TimedOut(format!("{:?} timed out after {timeout_ms} ms and was killed", argv[0])));
+                    return Err(CapabilityError::TimedOut(format!(
+                        "{:?} timed out after {timeout_ms} ms and was killed",
+                        argv[0]
+                    )));
                 }
             };
             // The command is done: kill anything it left in its group.

@@ -17,7 +17,7 @@ use super::{Capability, CapabilityCall, CapabilityError, CapabilityHandler, Side
 use crate::agents::BoxFuture;
 use crate::control::Decision;
 use crate::store::StoredEvent;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::sync::Arc;
 
 struct EventsWait;
@@ -41,7 +41,8 @@ pub fn matches(input: &Value, e: &StoredEvent) -> bool {
         && field("type").is_none_or(|t| t == e.kind)
         && field("subject").is_none_or(|s| Some(s) == e.subject.as_deref())
         && input.get("payload").and_then(Value::as_object).is_none_or(|want| {
-            want.iter().all(|(k, v)| e.payload.pointer(&format!("/{}", k.replace('.', "/"))) == Some(v))
+            want.iter()
+                .all(|(k, v)| e.payload.pointer(&format!("/{}", k.replace('.', "/"))) == Some(v))
         })
 }
 
@@ -59,9 +60,16 @@ impl CapabilityHandler for EventsWait {
                 "event {} {}{}",
                 opt_str(input, "source")?.unwrap_or("*"),
                 opt_str(input, "type")?.unwrap_or("*"),
-                opt_str(input, "subject")?.map(|s| format!(" about {s}")).unwrap_or_default()
+                opt_str(input, "subject")?
+                    .map(|s| format!(" about {s}"))
+                    .unwrap_or_default()
             );
-            Err(CapabilityError::Park(WaitRequest { kind: "event".into(), summary, wake_at_ms: None, detail: input.clone() }))
+            Err(CapabilityError::Park(WaitRequest {
+                kind: "event".into(),
+                summary,
+                wake_at_ms: None,
+                detail: input.clone(),
+            }))
         })
     }
 }
@@ -98,7 +106,9 @@ impl CapabilityHandler for HumanAsk {
                     d.actor,
                     d.reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default()
                 ))),
-                _ => Err(CapabilityError::InvalidInput("a question needs `decide … respond --value JSON`".into())),
+                _ => Err(CapabilityError::InvalidInput(
+                    "a question needs `decide … respond --value JSON`".into(),
+                )),
             }
         })
     }
@@ -111,12 +121,15 @@ impl CapabilityHandler for HumanAsk {
 /// Why the answer does not fit.
 pub fn check_answer(question: &Value, answer: &Value) -> Result<(), String> {
     if let Some(choices) = question.get("choices").and_then(Value::as_array)
-        && !choices.contains(answer) {
-            return Err(format!("the answer {answer} is not one of the choices"));
-        }
+        && !choices.contains(answer)
+    {
+        return Err(format!("the answer {answer} is not one of the choices"));
+    }
     if let Some(schema) = question.get("schema").filter(|s| !s.is_null()) {
         let compiled = crate::broker::schema::OutputSchema::compile(schema)?;
-        compiled.check(answer).map_err(|e| format!("the answer does not match the schema: {e}"))?;
+        compiled
+            .check(answer)
+            .map_err(|e| format!("the answer does not match the schema: {e}"))?;
     }
     Ok(())
 }
@@ -124,11 +137,9 @@ pub fn check_answer(question: &Value, answer: &Value) -> Result<(), String> {
 impl CapabilityHandler for TimerSleep {
     fn call<'a>(&'a self, call: CapabilityCall<'a>) -> BoxFuture<'a, Result<Value, CapabilityError>> {
         Box::pin(async move {
-            let ms = call
-                .input
-                .get("ms")
-                .and_then(Value::as_u64)
-                .ok_or_else(|| CapabilityError::InvalidInput("ms (a whole number of milliseconds) is required".into()))?;
+            let ms = call.input.get("ms").and_then(Value::as_u64).ok_or_else(|| {
+                CapabilityError::InvalidInput("ms (a whole number of milliseconds) is required".into())
+            })?;
             let wake = call.durable.first_started_ms().saturating_add(ms);
             if call.durable.now_ms() >= wake {
                 return Ok(json!({"slept_ms": ms}));
@@ -153,8 +164,16 @@ pub fn capabilities() -> Vec<Capability> {
         handler,
     };
     vec![
-        cap("events.wait", "Wait for an external event: {source?, type?, subject?, payload?, after_version?} → the event", Arc::new(EventsWait)),
-        cap("human.ask", "Ask a human and wait: {prompt, schema?, choices?} → {answer, actor, channel, message_id}", Arc::new(HumanAsk)),
+        cap(
+            "events.wait",
+            "Wait for an external event: {source?, type?, subject?, payload?, after_version?} → the event",
+            Arc::new(EventsWait),
+        ),
+        cap(
+            "human.ask",
+            "Ask a human and wait: {prompt, schema?, choices?} → {answer, actor, channel, message_id}",
+            Arc::new(HumanAsk),
+        ),
         cap("timer.sleep", "Wait durably: {ms} → {slept_ms}", Arc::new(TimerSleep)),
     ]
 }

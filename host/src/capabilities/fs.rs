@@ -7,7 +7,7 @@ use crate::agents::BoxFuture;
 use crate::error::{Error, Result};
 use cap_std::ambient_authority;
 use cap_std::fs::Dir;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -56,7 +56,9 @@ impl Workspace {
         if rel.as_os_str().is_empty() || rel == Path::new(".") {
             return Ok(self.root.clone());
         }
-        self.dir.open_dir(&rel).map_err(|e| CapabilityError::InvalidInput(format!("cwd {}: {e}", rel.display())))?;
+        self.dir
+            .open_dir(&rel)
+            .map_err(|e| CapabilityError::InvalidInput(format!("cwd {}: {e}", rel.display())))?;
         Ok(self.root.join(rel))
     }
 }
@@ -65,22 +67,35 @@ impl Workspace {
 pub fn relative(p: &str) -> std::result::Result<PathBuf, CapabilityError> {
     let path = Path::new(p);
     if path.is_absolute() {
-        return Err(CapabilityError::InvalidInput(format!("path {p:?} must be relative to the workspace")));
+        return Err(CapabilityError::InvalidInput(format!(
+            "path {p:?} must be relative to the workspace"
+        )));
     }
     Ok(path.to_path_buf())
 }
 
-fn path_arg<'a>(input: &'a Value, key: &str, default: Option<&'a str>) -> std::result::Result<&'a str, CapabilityError> {
+fn path_arg<'a>(
+    input: &'a Value,
+    key: &str,
+    default: Option<&'a str>,
+) -> std::result::Result<&'a str, CapabilityError> {
     match input.get(key) {
         Some(Value::String(s)) => Ok(s),
-        None | Some(Value::Null) => default.ok_or_else(|| CapabilityError::InvalidInput(format!("missing string field {key:?}"))),
+        None | Some(Value::Null) => {
+            default.ok_or_else(|| CapabilityError::InvalidInput(format!("missing string field {key:?}")))
+        }
         Some(_) => Err(CapabilityError::InvalidInput(format!("field {key:?} must be a string"))),
     }
 }
 
 /// Refuse anything but a regular file (a FIFO or device would block the
 /// run); a missing file is fine when `may_be_missing` (fs.write creates it).
-fn regular_or_missing(dir: &Dir, rel: &Path, p: &str, may_be_missing: bool) -> std::result::Result<(), CapabilityError> {
+fn regular_or_missing(
+    dir: &Dir,
+    rel: &Path,
+    p: &str,
+    may_be_missing: bool,
+) -> std::result::Result<(), CapabilityError> {
     match dir.metadata(rel) {
         Ok(m) if m.is_file() => Ok(()),
         Ok(_) => Err(CapabilityError::InvalidInput(format!("{p} is not a regular file"))),
@@ -106,7 +121,9 @@ impl CapabilityHandler for Read_ {
             let file = self.0.dir.open(&rel).map_err(|e| io_fail("read", p, e))?;
             let len = file.metadata().map(|m| m.len()).unwrap_or(0);
             let mut buf = Vec::new();
-            file.take(MAX_READ).read_to_end(&mut buf).map_err(|e| io_fail("read", p, e))?;
+            file.take(MAX_READ)
+                .read_to_end(&mut buf)
+                .map_err(|e| io_fail("read", p, e))?;
             Ok(json!({
                 "path": p,
                 "content": String::from_utf8_lossy(&buf),
@@ -153,9 +170,10 @@ impl CapabilityHandler for Write_ {
             let content = path_arg(call.input, "content", None)?;
             let rel = relative(p)?;
             if call.input.get("create_dirs").and_then(Value::as_bool).unwrap_or(false)
-                && let Some(parent) = rel.parent().filter(|p| !p.as_os_str().is_empty()) {
-                    self.0.dir.create_dir_all(parent).map_err(|e| io_fail("write", p, e))?;
-                }
+                && let Some(parent) = rel.parent().filter(|p| !p.as_os_str().is_empty())
+            {
+                self.0.dir.create_dir_all(parent).map_err(|e| io_fail("write", p, e))?;
+            }
             regular_or_missing(&self.0.dir, &rel, p, true)?;
             let append = call.input.get("append").and_then(Value::as_bool).unwrap_or(false);
             let mut opts = cap_std::fs::OpenOptions::new();

@@ -63,7 +63,9 @@ pub struct CapabilityCall<'a> {
 
 impl std::fmt::Debug for CapabilityCall<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CapabilityCall").field("idempotency_key", &self.idempotency_key).finish_non_exhaustive()
+        f.debug_struct("CapabilityCall")
+            .field("idempotency_key", &self.idempotency_key)
+            .finish_non_exhaustive()
     }
 }
 
@@ -140,7 +142,10 @@ pub struct Capability {
 
 impl std::fmt::Debug for Capability {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Capability").field("name", &self.name).field("class", &self.class).finish_non_exhaustive()
+        f.debug_struct("Capability")
+            .field("name", &self.name)
+            .field("class", &self.class)
+            .finish_non_exhaustive()
     }
 }
 
@@ -148,7 +153,9 @@ impl std::fmt::Debug for Capability {
 pub fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 128
-        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'/' | b'-'))
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'/' | b'-'))
 }
 
 /// The capabilities a host offers.
@@ -192,7 +199,10 @@ impl Registry {
         if !valid_name(&cap.name) {
             return Err(crate::Error::new(
                 crate::ErrorCode::InvalidName,
-                format!("capability name {:?} must be 1-128 characters of [A-Za-z0-9._:/-]", cap.name),
+                format!(
+                    "capability name {:?} must be 1-128 characters of [A-Za-z0-9._:/-]",
+                    cap.name
+                ),
             ));
         }
         self.caps.insert(cap.name.clone(), Arc::new(cap));

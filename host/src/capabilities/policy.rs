@@ -17,7 +17,7 @@
 //! the result is redacted, and a result over `max_result_bytes` is refused
 //! (`result_too_large`).
 
-use super::{valid_name, Capability, SideEffect};
+use super::{Capability, SideEffect, valid_name};
 use crate::broker::redact;
 use crate::broker::{CallErrorKind, CallFailure};
 use serde::{Deserialize, Serialize};
@@ -103,23 +103,36 @@ impl Policy {
     ) -> Result<&'r Capability, CallFailure> {
         let cap = match cap {
             Some(c) if valid_name(name) => c,
-            _ => return Err(denied("unknown_capability", format!("no capability named {name:?} is registered"))),
+            _ => {
+                return Err(denied(
+                    "unknown_capability",
+                    format!("no capability named {name:?} is registered"),
+                ));
+            }
         };
         if self.denied_names.iter().any(|p| name_matches(p, name))
             || !self.allowed_names.iter().any(|p| name_matches(p, name))
         {
-            return Err(denied("capability_denied", format!("capability {name:?} is not allowed by this run's policy")));
+            return Err(denied(
+                "capability_denied",
+                format!("capability {name:?} is not allowed by this run's policy"),
+            ));
         }
         if !self.allowed_classes.contains(&cap.class) {
             return Err(denied(
                 "side_effect_denied",
-                format!("capability {name:?} is {}, which this run's policy does not allow", cap.class.as_str()),
+                format!(
+                    "capability {name:?} is {}, which this run's policy does not allow",
+                    cap.class.as_str()
+                ),
             ));
         }
         if redact::contains_secret(input) {
             return Err(denied(
                 "credential_in_request",
-                format!("the input of {name:?} contains something credential-shaped; pass secrets through the host's configuration, not the request"),
+                format!(
+                    "the input of {name:?} contains something credential-shaped; pass secrets through the host's configuration, not the request"
+                ),
             ));
         }
         if self.approval_classes.contains(&cap.class) && !approved {
@@ -129,7 +142,10 @@ impl Policy {
                     return Err(CallFailure::new(
                         CallErrorKind::ApprovalRequired,
                         "approval_required",
-                        format!("approval id {id:?} is not approved for {name:?} ({})", cap.class.as_str()),
+                        format!(
+                            "approval id {id:?} is not approved for {name:?} ({})",
+                            cap.class.as_str()
+                        ),
                     ));
                 }
                 None => {
@@ -174,7 +190,10 @@ impl Policy {
         if size > self.max_result_bytes {
             return Err(denied(
                 "result_too_large",
-                format!("the result of {name:?} is {size} bytes; the policy allows {}", self.max_result_bytes),
+                format!(
+                    "the result of {name:?} is {size} bytes; the policy allows {}",
+                    self.max_result_bytes
+                ),
             ));
         }
         Ok(result)
@@ -197,11 +216,19 @@ mod tests {
     }
 
     fn cap(name: &str, class: SideEffect) -> Capability {
-        Capability { name: name.into(), class, description: String::new(), replayable: true, handler: Arc::new(Nop) }
+        Capability {
+            name: name.into(),
+            class,
+            description: String::new(),
+            replayable: true,
+            handler: Arc::new(Nop),
+        }
     }
 
     fn code(r: Result<&Capability, CallFailure>) -> String {
-        r.err().map(|f| f.message.split(':').next().unwrap_or("").to_owned()).unwrap_or_else(|| "ok".into())
+        r.err()
+            .map(|f| f.message.split(':').next().unwrap_or("").to_owned())
+            .unwrap_or_else(|| "ok".into())
     }
 
     #[test]
@@ -209,26 +236,77 @@ mod tests {
         let p = Policy::default();
         let read = cap("fs.read", SideEffect::ReadOnly);
         let bash = cap("bash", SideEffect::ExternalWrite);
-        assert_eq!(code(p.check("nope", None, &json!({}), None, false)), "unknown_capability");
-        assert_eq!(code(p.check("fs.read", Some(&read), &json!({"path": "a"}), None, false)), "ok");
-        assert_eq!(code(p.check("bash", Some(&bash), &json!({}), None, false)), "side_effect_denied");
-        let p = Policy { allowed_names: vec!["fs.*".into()], ..Policy::default() };
-        assert_eq!(code(p.check("bash", Some(&bash), &json!({}), None, false)), "capability_denied");
-        let p = Policy { allowed_classes: vec![SideEffect::ReadOnly, SideEffect::ExternalWrite], approved_ids: vec!["ok-1".into()], ..Policy::default() };
-        assert_eq!(code(p.check("bash", Some(&bash), &json!({"env": {"TOKEN": "x"}}), None, false)), "credential_in_request");
-        assert_eq!(code(p.check("bash", Some(&bash), &json!({}), None, false)), "approval_required");
-        assert_eq!(code(p.check("bash", Some(&bash), &json!({}), Some("other"), false)), "approval_required");
-        assert_eq!(code(p.check("bash", Some(&bash), &json!({}), Some("ok-1"), false)), "ok");
-        let p = Policy { denied_names: vec!["fs.read".into()], ..Policy::default() };
-        assert_eq!(code(p.check("fs.read", Some(&read), &json!({}), None, false)), "capability_denied");
+        assert_eq!(
+            code(p.check("nope", None, &json!({}), None, false)),
+            "unknown_capability"
+        );
+        assert_eq!(
+            code(p.check("fs.read", Some(&read), &json!({"path": "a"}), None, false)),
+            "ok"
+        );
+        assert_eq!(
+            code(p.check("bash", Some(&bash), &json!({}), None, false)),
+            "side_effect_denied"
+        );
+        let p = Policy {
+            allowed_names: vec!["fs.*".into()],
+            ..Policy::default()
+        };
+        assert_eq!(
+            code(p.check("bash", Some(&bash), &json!({}), None, false)),
+            "capability_denied"
+        );
+        let p = Policy {
+            allowed_classes: vec![SideEffect::ReadOnly, SideEffect::ExternalWrite],
+            approved_ids: vec!["ok-1".into()],
+            ..Policy::default()
+        };
+        assert_eq!(
+            code(p.check("bash", Some(&bash), &json!({"env": {"TOKEN": "x"}}), None, false)),
+            "credential_in_request"
+        );
+        assert_eq!(
+            code(p.check("bash", Some(&bash), &json!({}), None, false)),
+            "approval_required"
+        );
+        assert_eq!(
+            code(p.check("bash", Some(&bash), &json!({}), Some("other"), false)),
+            "approval_required"
+        );
+        assert_eq!(
+            code(p.check("bash", Some(&bash), &json!({}), Some("ok-1"), false)),
+            "ok"
+        );
+        let p = Policy {
+            denied_names: vec!["fs.read".into()],
+            ..Policy::default()
+        };
+        assert_eq!(
+            code(p.check("fs.read", Some(&read), &json!({}), None, false)),
+            "capability_denied"
+        );
     }
 
     #[test]
     fn results_are_clipped_redacted_and_bounded() {
-        let p = Policy { max_stream_bytes: 4, max_result_bytes: 200, ..Policy::default() };
-        let out = p.finish_result("bash", json!({"stdout": "abcdefgh", "stderr": "ok", "password": "x"})).expect("ok");
-        assert_eq!(out, json!({"stdout": "abcd", "stdout_truncated": true, "stderr": "ok", "password": "[REDACTED]"}));
+        let p = Policy {
+            max_stream_bytes: 4,
+            max_result_bytes: 200,
+            ..Policy::default()
+        };
+        let out = p
+            .finish_result("bash", json!({"stdout": "abcdefgh", "stderr": "ok", "password": "x"}))
+            .expect("ok");
+        assert_eq!(
+            out,
+            json!({"stdout": "abcd", "stdout_truncated": true, "stderr": "ok", "password": "[REDACTED]"})
+        );
         let big = json!({"data": "x".repeat(500)});
-        assert!(p.finish_result("bash", big).expect_err("big").message.starts_with("result_too_large"));
+        assert!(
+            p.finish_result("bash", big)
+                .expect_err("big")
+                .message
+                .starts_with("result_too_large")
+        );
     }
 }

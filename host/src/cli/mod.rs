@@ -13,7 +13,7 @@ mod progress;
 use clap::{Args, Parser, Subcommand};
 use hwf_host::agents::{AgentRunner, AgentTypes, FixtureRunner};
 use hwf_host::capabilities::{Registry, SideEffect};
-use hwf_host::config::{resolve_state_dir, Config};
+use hwf_host::config::{Config, resolve_state_dir};
 use hwf_host::ids::RunId;
 use hwf_host::store::RunState;
 use hwf_host::{Error, ErrorCode, Hwf, Limits, RunRequest, Target};
@@ -389,13 +389,19 @@ fn init_tracing(verbose: u8) {
         _ => "trace",
     };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).try_init();
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
 }
 
 fn open_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limits) -> Result<Hwf, Error> {
     let state = resolve_state_dir(cli.state_dir.as_deref(), config);
     // --agents wins; then hwf.toml's backends and fixture; then $HWF_AGENTS.
-    let env_fixture = std::env::var_os("HWF_AGENTS").filter(|v| !v.is_empty()).map(PathBuf::from);
+    let env_fixture = std::env::var_os("HWF_AGENTS")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
     let (runner, fixture_path): (Arc<dyn AgentRunner>, Option<PathBuf>) = match agents {
         Some(path) => (Arc::new(FixtureRunner::from_file(path)?), Some(path.clone())),
         None if !config.agents.backends.is_empty() || config.agents.fixture.is_some() => {
@@ -420,13 +426,20 @@ fn open_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limit
         .limits(limits)
         .agents_fixture(fixture_path)
         .workspace(Some(workspace))
-        .cache_dir(std::env::var_os("HWF_CACHE_DIR").filter(|v| !v.is_empty()).map(PathBuf::from))
+        .cache_dir(
+            std::env::var_os("HWF_CACHE_DIR")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from),
+        )
         .build()
 }
 
 async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
     if let Command::Doctor { .. } = &cli.command {
-        let state = resolve_state_dir(cli.state_dir.as_deref(), &Config::load(cli.config.as_deref()).unwrap_or_default());
+        let state = resolve_state_dir(
+            cli.state_dir.as_deref(),
+            &Config::load(cli.config.as_deref()).unwrap_or_default(),
+        );
         let report = doctor::run(cli.config.as_deref(), &state).await;
         let ok = report["ok"] == true;
         out.data(&report, |r| {
@@ -434,7 +447,14 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
                 .as_array()
                 .into_iter()
                 .flatten()
-                .map(|c| format!("{} {:<28} {}", if c["ok"] == true { "ok  " } else { "FAIL" }, c["check"].as_str().unwrap_or(""), c["detail"].as_str().unwrap_or("")))
+                .map(|c| {
+                    format!(
+                        "{} {:<28} {}",
+                        if c["ok"] == true { "ok  " } else { "FAIL" },
+                        c["check"].as_str().unwrap_or(""),
+                        c["detail"].as_str().unwrap_or("")
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join("\n")
         });
@@ -455,13 +475,15 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             let target = match (&args.target, &resume_from) {
                 (Some(t), _) => Target::parse(t)?,
                 (None, Some(src)) => {
-                    let (target, source_args) = Hwf::open(resolve_state_dir(cli.state_dir.as_deref(), &config))?
-                        .target_of(src.as_str())?;
+                    let (target, source_args) =
+                        Hwf::open(resolve_state_dir(cli.state_dir.as_deref(), &config))?.target_of(src.as_str())?;
                     if args.args.is_none() {
                         if source_args.to_string().contains("[REDACTED]") {
                             return Err(Error::new(
                                 ErrorCode::InvalidArgs,
-                                format!("run {src} had credentials in its args, which were not stored; pass --args again"),
+                                format!(
+                                    "run {src} had credentials in its args, which were not stored; pass --args again"
+                                ),
                             ));
                         }
                         run_args = source_args;
@@ -469,7 +491,10 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
                     target
                 }
                 (None, None) => {
-                    return Err(Error::new(ErrorCode::InvalidArgs, "hwf run needs a component path or script name (or --resume-from)"));
+                    return Err(Error::new(
+                        ErrorCode::InvalidArgs,
+                        "hwf run needs a component path or script name (or --resume-from)",
+                    ));
                 }
             };
             let run_id = args.run_id.as_deref().map(RunId::parse).transpose()?;
@@ -488,7 +513,10 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             }
             if let Some(v) = args.max_parallel {
                 if !(1..=hwf_host::vm::limits::MAX_PARALLEL).contains(&v) {
-                    return Err(Error::new(ErrorCode::InvalidArgs, format!("--max-parallel {v}: expected 1 to 64")));
+                    return Err(Error::new(
+                        ErrorCode::InvalidArgs,
+                        format!("--max-parallel {v}: expected 1 to 64"),
+                    ));
                 }
                 limits.max_parallel = v;
             }
@@ -521,13 +549,18 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             req.allow_changed = args.allow_changed;
             if args.background {
                 if req.resume_from.is_some() {
-                    return Err(Error::new(ErrorCode::InvalidArgs, "--background and --resume-from cannot be combined yet"));
+                    return Err(Error::new(
+                        ErrorCode::InvalidArgs,
+                        "--background and --resume-from cannot be combined yet",
+                    ));
                 }
                 let id = hwf.enqueue(&req)?;
                 if !args.queue_only {
                     ops::spawn_runner(&cli, &id)?;
                 }
-                out.data(&serde_json::json!({"run_id": id, "state": "queued"}), |_| id.to_string());
+                out.data(&serde_json::json!({"run_id": id, "state": "queued"}), |_| {
+                    id.to_string()
+                });
                 return Ok(0);
             }
             let bar = (!args.json && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(progress::Bar::new);
@@ -562,7 +595,11 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
                             d["severity"].as_str().unwrap_or("error"),
                             d["code"].as_str().unwrap_or("?"),
                             d["message"].as_str().unwrap_or(""),
-                            d["pointer"].as_str().map(|p| format!(" (at {p})")).or_else(|| d["line"].as_u64().map(|l| format!(" (line {l})"))).unwrap_or_default()
+                            d["pointer"]
+                                .as_str()
+                                .map(|p| format!(" (at {p})"))
+                                .or_else(|| d["line"].as_u64().map(|l| format!(" (line {l})")))
+                                .unwrap_or_default()
                         );
                     }
                 }
@@ -575,7 +612,12 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             }
             for d in report["diagnostics"].as_array().into_iter().flatten() {
                 if !out.is_json() {
-                    eprintln!("warning {}: {}{}", d["code"].as_str().unwrap_or("?"), d["message"].as_str().unwrap_or(""), d["pointer"].as_str().map(|p| format!(" (at {p})")).unwrap_or_default());
+                    eprintln!(
+                        "warning {}: {}{}",
+                        d["code"].as_str().unwrap_or("?"),
+                        d["message"].as_str().unwrap_or(""),
+                        d["pointer"].as_str().map(|p| format!(" (at {p})")).unwrap_or_default()
+                    );
                 }
             }
             out.data(&report, |r| {
@@ -591,10 +633,14 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
         Command::Script(cmd) => {
             let hwf = open_host(&cli, &config, None, config.limits.clone())?;
             match cmd {
-                ScriptCommand::Save { name, path, replace, .. } => {
+                ScriptCommand::Save {
+                    name, path, replace, ..
+                } => {
                     let meta = hwf.save_script(name, path, *replace).await?;
                     let v = serde_json::to_value(&meta).unwrap_or(Value::Null);
-                    out.data(&v, |_| format!("saved {} v{:06} ({})", meta.name, meta.version, meta.digest));
+                    out.data(&v, |_| {
+                        format!("saved {} v{:06} ({})", meta.name, meta.version, meta.digest)
+                    });
                 }
                 ScriptCommand::List { versions, .. } => {
                     let list = hwf.script_list(*versions)?;
@@ -604,7 +650,10 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
                     let (name, version) = match Target::parse(name)? {
                         Target::Saved { name, version } => (name, version),
                         Target::Path(_) => {
-                            return Err(Error::new(ErrorCode::InvalidName, format!("{name:?} is not a script name")));
+                            return Err(Error::new(
+                                ErrorCode::InvalidName,
+                                format!("{name:?} is not a script name"),
+                            ));
                         }
                     };
                     let v = hwf.script_inspect(&name, version)?;
@@ -628,8 +677,12 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             let request: Value = if text.trim().is_empty() {
                 Value::Object(Default::default())
             } else {
-                serde_json::from_str(&text)
-                    .map_err(|e| Error::new(ErrorCode::InvalidParams, format!("the request on stdin is not valid JSON: {e}")))?
+                serde_json::from_str(&text).map_err(|e| {
+                    Error::new(
+                        ErrorCode::InvalidParams,
+                        format!("the request on stdin is not valid JSON: {e}"),
+                    )
+                })?
             };
             let hwf = open_host(&cli, &config, agents.as_ref(), config.limits.clone())?;
             let opts = ops::facade_options(&cli);
@@ -637,11 +690,20 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
                 "workflow" => hwf_host::facade::workflow(&hwf, &request, &opts).await,
                 "workflow_control" => hwf_host::facade::workflow_control(&hwf, &request).await,
                 other => {
-                    return Err(Error::new(ErrorCode::InvalidArgs, format!("unknown tool {other:?}: expected workflow or workflow_control")));
+                    return Err(Error::new(
+                        ErrorCode::InvalidArgs,
+                        format!("unknown tool {other:?}: expected workflow or workflow_control"),
+                    ));
                 }
             };
             out.raw(&response);
-            Ok(if response["success"] == true { 0 } else if response["data"]["state"] == "failed" { 1 } else { 2 })
+            Ok(if response["success"] == true {
+                0
+            } else if response["data"]["state"] == "failed" {
+                1
+            } else {
+                2
+            })
         }
         Command::Mcp { agents } => {
             let hwf = open_host(&cli, &config, agents.as_ref(), config.limits.clone())?;

@@ -2,8 +2,8 @@
 //! and the facade options that start them.
 
 use super::output::Out;
-use super::{open_host, Cli, ControlCommand, EventsCommand, RunnerArgs};
-use hwf_host::config::{resolve_state_dir, Config};
+use super::{Cli, ControlCommand, EventsCommand, RunnerArgs, open_host};
+use hwf_host::config::{Config, resolve_state_dir};
 use hwf_host::ids::RunId;
 use hwf_host::store::StoredEvent;
 use hwf_host::{Error, ErrorCode, Hwf};
@@ -14,14 +14,23 @@ use std::sync::Arc;
 pub fn events(cli: &Cli, config: &Config, cmd: &EventsCommand, out: &Out) -> Result<i32, Error> {
     let hwf = open_host(cli, config, None, config.limits.clone())?;
     match cmd {
-        EventsCommand::Send { source, kind, id, subject, payload, .. } => {
+        EventsCommand::Send {
+            source,
+            kind,
+            id,
+            subject,
+            payload,
+            ..
+        } => {
             let mut payload: Value = match payload {
                 None => Value::Null,
                 Some(p) => serde_json::from_str(p)
                     .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("--payload is not valid JSON: {e}")))?,
             };
             hwf_host::broker::redact::redact_value(&mut payload);
-            let id = id.clone().unwrap_or_else(|| format!("e{}", uuid::Uuid::now_v7().simple()));
+            let id = id
+                .clone()
+                .unwrap_or_else(|| format!("e{}", uuid::Uuid::now_v7().simple()));
             hwf_host::ids::validate_name("event id", &id)?;
             let event = StoredEvent {
                 version: 0,
@@ -36,7 +45,12 @@ pub fn events(cli: &Cli, config: &Config, cmd: &EventsCommand, out: &Out) -> Res
             let mut v = serde_json::to_value(&stored).unwrap_or(Value::Null);
             v["new"] = Value::Bool(new);
             out.data(&v, |_| {
-                format!("event {} v{}{}", stored.id, stored.version, if new { "" } else { " (already recorded)" })
+                format!(
+                    "event {} v{}{}",
+                    stored.id,
+                    stored.version,
+                    if new { "" } else { " (already recorded)" }
+                )
             });
         }
         EventsCommand::List { .. } => {
@@ -88,7 +102,10 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
         if args.once {
             break;
         }
-        if args.idle_exit_after.is_some_and(|s| idle_since.elapsed() >= std::time::Duration::from_secs(s)) {
+        if args
+            .idle_exit_after
+            .is_some_and(|s| idle_since.elapsed() >= std::time::Duration::from_secs(s))
+        {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(250)).await;
@@ -109,7 +126,9 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
 pub fn facade_options(cli: &Cli) -> hwf_host::facade::Options {
     let (state_dir, config) = (cli.state_dir.clone(), cli.config.clone());
     hwf_host::facade::Options {
-        spawn_runner: Some(Arc::new(move |id: &RunId| spawn_runner_with(state_dir.as_deref(), config.as_deref(), id))),
+        spawn_runner: Some(Arc::new(move |id: &RunId| {
+            spawn_runner_with(state_dir.as_deref(), config.as_deref(), id)
+        })),
         progress: None,
     }
 }
@@ -119,7 +138,11 @@ pub fn spawn_runner(cli: &Cli, id: &RunId) -> Result<(), Error> {
     spawn_runner_with(cli.state_dir.as_deref(), cli.config.as_deref(), id)
 }
 
-fn spawn_runner_with(state_dir: Option<&std::path::Path>, config: Option<&std::path::Path>, id: &RunId) -> Result<(), Error> {
+fn spawn_runner_with(
+    state_dir: Option<&std::path::Path>,
+    config: Option<&std::path::Path>,
+    id: &RunId,
+) -> Result<(), Error> {
     let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
     let mut cmd = std::process::Command::new(exe);
     if let Some(dir) = state_dir {
@@ -139,7 +162,7 @@ fn spawn_runner_with(state_dir: Option<&std::path::Path>, config: Option<&std::p
 
 /// `hwf control …`.
 pub fn control(cli: &Cli, config: &Config, cmd: &ControlCommand, out: &Out) -> Result<i32, Error> {
-    use hwf_host::control::{record, Action, Control, Decision};
+    use hwf_host::control::{Action, Control, Decision, record};
     let hwf = Hwf::open(resolve_state_dir(cli.state_dir.as_deref(), config))?;
     let meta = cmd.meta();
     let (run_id, action, call) = match cmd {
@@ -153,7 +176,10 @@ pub fn control(cli: &Cli, config: &Config, cmd: &ControlCommand, out: &Out) -> R
     let run = RunId::parse(run_id)?;
     let snap = hwf.store().read_snapshot(&run)?;
     if snap.state.is_terminal() && action != Action::Retry {
-        return Err(Error::new(ErrorCode::InvalidArgs, format!("run {run} already ended ({})", snap.state.as_str())));
+        return Err(Error::new(
+            ErrorCode::InvalidArgs,
+            format!("run {run} already ended ({})", snap.state.as_str()),
+        ));
     }
     let mut c = Control::new(action, meta.actor.clone());
     if let Some(id) = &meta.control_id {
@@ -162,16 +188,33 @@ pub fn control(cli: &Cli, config: &Config, cmd: &ControlCommand, out: &Out) -> R
     }
     c.reason = meta.reason.clone();
     c.call = call.cloned();
-    if let ControlCommand::Decide { decision, value, channel, message_id, call, .. } = cmd {
+    if let ControlCommand::Decide {
+        decision,
+        value,
+        channel,
+        message_id,
+        call,
+        ..
+    } = cmd
+    {
         let d: Decision = serde_json::from_value(Value::String(decision.clone())).map_err(|_| {
-            Error::new(ErrorCode::InvalidArgs, format!("decision {decision:?}: expected approve, reject, edit or respond"))
+            Error::new(
+                ErrorCode::InvalidArgs,
+                format!("decision {decision:?}: expected approve, reject, edit or respond"),
+            )
         })?;
         let value: Option<Value> = value
             .as_deref()
             .map(serde_json::from_str)
             .transpose()
             .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("--value is not valid JSON: {e}")))?;
-        c.fingerprint = Some(hwf_host::runner::validate_decision(&hwf, &run, call, d, value.as_ref())?);
+        c.fingerprint = Some(hwf_host::runner::validate_decision(
+            &hwf,
+            &run,
+            call,
+            d,
+            value.as_ref(),
+        )?);
         c.decision = Some(d);
         c.value = value;
         c.channel = channel.clone().or_else(|| Some("cli".into()));
@@ -179,6 +222,8 @@ pub fn control(cli: &Cli, config: &Config, cmd: &ControlCommand, out: &Out) -> R
     }
     let new = record(hwf.store(), &run, c.clone())?;
     let v = serde_json::json!({"run_id": run, "control": c, "recorded": new});
-    out.data(&v, |_| format!("{} {:?} recorded{}", run, action, if new { "" } else { " (already)" }));
+    out.data(&v, |_| {
+        format!("{} {:?} recorded{}", run, action, if new { "" } else { " (already)" })
+    });
     Ok(0)
 }

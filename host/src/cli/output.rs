@@ -2,7 +2,7 @@
 
 use super::exit_code;
 use hwf_host::{Error, RunOutcome};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::io::Write;
 
 /// Where command output goes, and in which form.
@@ -62,7 +62,11 @@ impl Out {
         match &s.error {
             None if !s.waits.is_empty() => {
                 for w in &s.waits {
-                    let call = if w.call.is_empty() { String::new() } else { format!(" (call {})", w.call) };
+                    let call = if w.call.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (call {})", w.call)
+                    };
                     eprintln!("run {} waiting: {}{call}", s.run_id, w.summary);
                 }
                 print_stdout(s.run_id.as_str());
@@ -76,7 +80,13 @@ impl Out {
                 }
             }
             Some(err) => {
-                eprintln!("hwf: run {} {}: {}: {}", s.run_id, s.state.as_str(), err.code, err.message);
+                eprintln!(
+                    "hwf: run {} {}: {}: {}",
+                    s.run_id,
+                    s.state.as_str(),
+                    err.code,
+                    err.message
+                );
             }
         }
         code
@@ -92,7 +102,11 @@ impl Out {
                 v["phase"].as_str().unwrap_or("-")
             );
             if let Some(err) = v.get("error").filter(|e| !e.is_null()) {
-                text.push_str(&format!("error: {}: {}\n", err["code"].as_str().unwrap_or("?"), err["message"].as_str().unwrap_or("")));
+                text.push_str(&format!(
+                    "error: {}: {}\n",
+                    err["code"].as_str().unwrap_or("?"),
+                    err["message"].as_str().unwrap_or("")
+                ));
             }
             let p = &v["progress"];
             text.push_str(&format!(
@@ -104,7 +118,9 @@ impl Out {
                 text.push_str(&format!("phases: {}\n", titles.join(" → ")));
             }
             for c in v["calls"].as_array().into_iter().flatten() {
-                let dur = c["duration_us"].as_u64().map_or("-".to_owned(), |us| format!("{:.1}ms", us as f64 / 1000.0));
+                let dur = c["duration_us"]
+                    .as_u64()
+                    .map_or("-".to_owned(), |us| format!("{:.1}ms", us as f64 / 1000.0));
                 text.push_str(&format!(
                     "  {:<8} {:<10} {:<7} {:<24} {:>9}  {}\n",
                     c["call"].as_str().unwrap_or("?"),

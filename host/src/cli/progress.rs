@@ -1,8 +1,8 @@
 //! Live progress on a terminal: one spinner line with the phase and call
 //! counts (only when stderr is a tty and `--json` is off).
 
-use hwf_host::runtime::ProgressFn;
 use hwf_host::Progress;
+use hwf_host::runtime::ProgressFn;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::Arc;
 use std::time::Duration;

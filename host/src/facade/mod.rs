@@ -23,8 +23,8 @@ use crate::scripts::Language;
 use crate::store::ScriptRef;
 use crate::store::{RunSnapshot, RunState};
 use base64::Engine as _;
-use params::{Params, CONTROL, WORKFLOW};
-use serde_json::{json, Value};
+use params::{CONTROL, Params, WORKFLOW};
+use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -116,18 +116,36 @@ fn resolve_source(hwf: &Hwf, p: &Params) -> Result<Option<crate::scripts::Resolv
     let declared = p.str("language").map(Language::parse).transpose()?;
     if let Some(def) = p.get("definition") {
         let text = serde_json::to_string(def).unwrap_or_default();
-        return Ok(Some(hwf.resolve_bytes(Language::Json, text.into_bytes(), ScriptRef::default())?));
+        return Ok(Some(hwf.resolve_bytes(
+            Language::Json,
+            text.into_bytes(),
+            ScriptRef::default(),
+        )?));
     }
     if let Some(src) = p.str("script_source") {
         let trimmed = src.trim();
-        let decoded = base64::engine::general_purpose::STANDARD.decode(trimmed).ok().filter(|b| b.starts_with(b"\0asm"));
-        let lang = declared.unwrap_or(if decoded.is_some() { Language::Wasm } else { Language::sniff(src) });
+        let decoded = base64::engine::general_purpose::STANDARD
+            .decode(trimmed)
+            .ok()
+            .filter(|b| b.starts_with(b"\0asm"));
+        let lang = declared.unwrap_or(if decoded.is_some() {
+            Language::Wasm
+        } else {
+            Language::sniff(src)
+        });
         let bytes = match (lang, decoded) {
             (Language::Wasm, Some(b)) => b,
             (Language::Wasm, None) => {
-                return Err(Error::new(ErrorCode::InvalidParams, "script_source of a wasm component must be base64"));
+                return Err(Error::new(
+                    ErrorCode::InvalidParams,
+                    "script_source of a wasm component must be base64",
+                ));
             }
-            (Language::Python, _) => return Err(crate::scripts::runtime_path(Language::Python).err().unwrap_or_else(|| Error::new(ErrorCode::UnsupportedLanguage, "python"))),
+            (Language::Python, _) => {
+                return Err(crate::scripts::runtime_path(Language::Python)
+                    .err()
+                    .unwrap_or_else(|| Error::new(ErrorCode::UnsupportedLanguage, "python")));
+            }
             (_, _) => src.as_bytes().to_vec(),
         };
         return Ok(Some(hwf.resolve_bytes(lang, bytes, ScriptRef::default())?));
@@ -148,7 +166,10 @@ fn infer_action(p: &Params) -> Result<&'static str> {
     if p.has("run_id") {
         return Ok("status");
     }
-    Err(Error::new(ErrorCode::InvalidParams, "no action: give \"action\", or a script to run (script, scriptPath or name)"))
+    Err(Error::new(
+        ErrorCode::InvalidParams,
+        "no action: give \"action\", or a script to run (script, scriptPath or name)",
+    ))
 }
 
 async fn workflow_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Value> {
@@ -161,7 +182,10 @@ async fn workflow_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Va
     match action.as_str() {
         "validate" => {
             let resolved = resolve_source(hwf, &p)?.ok_or_else(|| {
-                Error::new(ErrorCode::InvalidParams, "validate needs script_source, script_path or definition")
+                Error::new(
+                    ErrorCode::InvalidParams,
+                    "validate needs script_source, script_path or definition",
+                )
             })?;
             let report = hwf.validate_resolved(resolved).await?;
             if report["valid"] != true {
@@ -189,7 +213,10 @@ async fn workflow_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Va
         "script_save" => {
             let name = p.req_str("script_name", "script_save")?;
             let resolved = resolve_source(hwf, &p)?.ok_or_else(|| {
-                Error::new(ErrorCode::InvalidParams, "script_save needs script_source, script_path or definition")
+                Error::new(
+                    ErrorCode::InvalidParams,
+                    "script_save needs script_source, script_path or definition",
+                )
             })?;
             let meta = hwf.save_resolved(name, resolved, p.flag("replace")).await?;
             ok(serde_json::to_value(meta).unwrap_or(Value::Null))
@@ -212,17 +239,26 @@ async fn workflow_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Va
         }
         other => Err(Error::new(
             ErrorCode::InvalidParams,
-            format!("unknown workflow action {other:?}: expected validate, run, run_script, status, catalog, script_save, script_catalog or script_inspect"),
+            format!(
+                "unknown workflow action {other:?}: expected validate, run, run_script, status, catalog, script_save, script_catalog or script_inspect"
+            ),
         )),
     }
 }
 
 async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
     let resume_from = p.str("resume_from_run_id").map(RunId::parse).transpose()?;
-    let mut args = p.get("script_args").or_else(|| p.get("inputs")).cloned().unwrap_or(Value::Null);
+    let mut args = p
+        .get("script_args")
+        .or_else(|| p.get("inputs"))
+        .cloned()
+        .unwrap_or(Value::Null);
     let target = if let Some(name) = p.str("script_name") {
         crate::ids::validate_name("script name", name)?;
-        Target::Saved { name: name.to_owned(), version: p.uint("script_version").map(|v| v as u32) }
+        Target::Saved {
+            name: name.to_owned(),
+            version: p.uint("script_version").map(|v| v as u32),
+        }
     } else if let Some(resolved) = resolve_source(hwf, p)? {
         let ext = match resolved.language {
             Language::Wasm => "wasm",
@@ -247,7 +283,10 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
         }
         t
     } else {
-        return Err(Error::new(ErrorCode::InvalidParams, "run_script needs script_name, script_source or script_path"));
+        return Err(Error::new(
+            ErrorCode::InvalidParams,
+            "run_script needs script_name, script_source or script_path",
+        ));
     };
     let mut req = RunRequest::new(target, args);
     req.run_id = p.str("run_id").map(RunId::parse).transpose()?;
@@ -255,7 +294,10 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
     req.allow_changed = p.flag("allow_changed");
     if let Some(n) = p.uint("max_parallel") {
         if !(1..=crate::vm::limits::MAX_PARALLEL).contains(&n) {
-            return Err(Error::new(ErrorCode::InvalidParams, format!("max_parallel {n}: expected 1 to 64")));
+            return Err(Error::new(
+                ErrorCode::InvalidParams,
+                format!("max_parallel {n}: expected 1 to 64"),
+            ));
         }
         req.max_parallel = Some(n);
     }
@@ -290,14 +332,19 @@ fn control_inner(hwf: &Hwf, request: &Value) -> Result<Value> {
         other => {
             return Err(Error::new(
                 ErrorCode::InvalidParams,
-                format!("unknown workflow_control action {other:?}: expected overview, status, pause, resume, stop, task_stop, retry or decide"),
+                format!(
+                    "unknown workflow_control action {other:?}: expected overview, status, pause, resume, stop, task_stop, retry or decide"
+                ),
             ));
         }
     };
     let run = RunId::parse(p.req_str("run_id", action)?)?;
     let snap = hwf.store().read_snapshot(&run)?;
     if snap.state.is_terminal() && act != Action::Retry {
-        return Err(Error::new(ErrorCode::InvalidArgs, format!("run {run} already ended ({})", snap.state.as_str())));
+        return Err(Error::new(
+            ErrorCode::InvalidArgs,
+            format!("run {run} already ended ({})", snap.state.as_str()),
+        ));
     }
     let mut c = Control::new(act, p.str("actor").unwrap_or("agent"));
     if let Some(id) = p.str("control_id") {
@@ -310,7 +357,10 @@ fn control_inner(hwf: &Hwf, request: &Value) -> Result<Value> {
     }
     if act == Action::Decide {
         let d: Decision = serde_json::from_value(json!(p.req_str("decision", "decide")?)).map_err(|_| {
-            Error::new(ErrorCode::InvalidParams, "parameter \"decision\" must be approve, reject, edit or respond")
+            Error::new(
+                ErrorCode::InvalidParams,
+                "parameter \"decision\" must be approve, reject, edit or respond",
+            )
         })?;
         let value = match d {
             Decision::Edit => p.get("input").or_else(|| p.get("value")).cloned(),

@@ -67,35 +67,115 @@ pub struct Param {
 }
 
 const fn p(name: &'static str, aliases: &'static [&'static str], kind: Kind, doc: &'static str) -> Param {
-    Param { name, aliases, kind, doc }
+    Param {
+        name,
+        aliases,
+        kind,
+        doc,
+    }
 }
 
 /// `workflow` parameters.
 pub const WORKFLOW: &[Param] = &[
-    p("action", &[], Kind::Str, "validate | run | run_script | status | catalog | script_save | script_catalog | script_inspect (inferred when absent)"),
-    p("script_source", &["script"], Kind::Str, "script text, or base64 of a .wasm component"),
-    p("script_path", &["scriptPath"], Kind::Str, "path of a .wasm component (or script file)"),
+    p(
+        "action",
+        &[],
+        Kind::Str,
+        "validate | run | run_script | status | catalog | script_save | script_catalog | script_inspect (inferred when absent)",
+    ),
+    p(
+        "script_source",
+        &["script"],
+        Kind::Str,
+        "script text, or base64 of a .wasm component",
+    ),
+    p(
+        "script_path",
+        &["scriptPath"],
+        Kind::Str,
+        "path of a .wasm component (or script file)",
+    ),
     p("script_name", &["name"], Kind::Str, "saved script name"),
-    p("script_version", &[], Kind::UInt, "saved script version (latest when absent)"),
+    p(
+        "script_version",
+        &[],
+        Kind::UInt,
+        "saved script version (latest when absent)",
+    ),
     p("script_args", &["args"], Kind::Any, "run arguments (JSON)"),
-    p("language", &[], Kind::Str, "wasm | js | python | json (inferred when absent)"),
-    p("definition", &[], Kind::Object, "a declarative JSON workflow definition"),
+    p(
+        "language",
+        &[],
+        Kind::Str,
+        "wasm | js | python | json (inferred when absent)",
+    ),
+    p(
+        "definition",
+        &[],
+        Kind::Object,
+        "a declarative JSON workflow definition",
+    ),
     p("inputs", &[], Kind::Object, "inputs of a JSON workflow"),
     p("run_id", &[], Kind::Str, "run id (status), or the id to give a new run"),
-    p("replace", &[], Kind::Bool, "script_save: add a version to an existing name"),
-    p("include_versions", &[], Kind::Bool, "script_catalog: list every version"),
-    p("include_source", &[], Kind::Bool, "script_inspect: include the source (base64 for wasm)"),
-    p("max_parallel", &[], Kind::UInt, "tasks in flight per parallel call (1-64)"),
-    p("background", &[], Kind::Bool, "run_script: queue it and return the run id at once"),
-    p("resume_from_run_id", &["resumeFromRunId"], Kind::Str, "replay this run's journal"),
-    p("allow_changed", &[], Kind::Bool, "resume even if the component or args changed"),
+    p(
+        "replace",
+        &[],
+        Kind::Bool,
+        "script_save: add a version to an existing name",
+    ),
+    p(
+        "include_versions",
+        &[],
+        Kind::Bool,
+        "script_catalog: list every version",
+    ),
+    p(
+        "include_source",
+        &[],
+        Kind::Bool,
+        "script_inspect: include the source (base64 for wasm)",
+    ),
+    p(
+        "max_parallel",
+        &[],
+        Kind::UInt,
+        "tasks in flight per parallel call (1-64)",
+    ),
+    p(
+        "background",
+        &[],
+        Kind::Bool,
+        "run_script: queue it and return the run id at once",
+    ),
+    p(
+        "resume_from_run_id",
+        &["resumeFromRunId"],
+        Kind::Str,
+        "replay this run's journal",
+    ),
+    p(
+        "allow_changed",
+        &[],
+        Kind::Bool,
+        "resume even if the component or args changed",
+    ),
 ];
 
 /// `workflow_control` parameters.
 pub const CONTROL: &[Param] = &[
-    p("action", &[], Kind::Str, "overview | status | pause | resume | stop | task_stop | retry | decide"),
+    p(
+        "action",
+        &[],
+        Kind::Str,
+        "overview | status | pause | resume | stop | task_stop | retry | decide",
+    ),
     p("run_id", &["runId"], Kind::Str, "the run"),
-    p("call", &["call_ref", "task_id"], Kind::Str, "the call (task_stop, retry, decide)"),
+    p(
+        "call",
+        &["call_ref", "task_id"],
+        Kind::Str,
+        "the call (task_stop, retry, decide)",
+    ),
     p("decision", &[], Kind::Str, "approve | reject | edit | respond"),
     p("input", &[], Kind::Any, "decide edit: the new input"),
     p("value", &[], Kind::Any, "decide respond: the answer"),
@@ -121,7 +201,12 @@ impl Params {
         let obj = match request {
             Value::Object(o) => o,
             Value::Null => return Ok(Self::default()),
-            _ => return Err(Error::new(ErrorCode::InvalidParams, "the request must be a JSON object")),
+            _ => {
+                return Err(Error::new(
+                    ErrorCode::InvalidParams,
+                    "the request must be a JSON object",
+                ));
+            }
         };
         let mut out = Map::new();
         for (key, value) in obj {
@@ -139,7 +224,10 @@ impl Params {
                 ));
             }
             if out.insert(param.name.to_owned(), value.clone()).is_some() {
-                return Err(Error::new(ErrorCode::InvalidParams, format!("parameter {:?} is given twice", param.name)));
+                return Err(Error::new(
+                    ErrorCode::InvalidParams,
+                    format!("parameter {:?} is given twice", param.name),
+                ));
             }
         }
         Ok(Self(out))
@@ -156,7 +244,8 @@ impl Params {
     ///
     /// `invalid_params` naming it.
     pub fn req_str(&self, name: &str, action: &str) -> Result<&str> {
-        self.str(name).ok_or_else(|| Error::new(ErrorCode::InvalidParams, format!("{action} needs parameter {name:?}")))
+        self.str(name)
+            .ok_or_else(|| Error::new(ErrorCode::InvalidParams, format!("{action} needs parameter {name:?}")))
     }
 
     /// A boolean parameter (false when absent).

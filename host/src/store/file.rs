@@ -11,7 +11,7 @@
 
 use super::model::{RunSnapshot, ScriptMeta};
 use crate::error::{Error, ErrorCode, Result};
-use crate::ids::{validate_name, RunId};
+use crate::ids::{RunId, validate_name};
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, File, OpenOptions};
 use serde_json::Value;
@@ -43,11 +43,17 @@ impl FileStore {
         let dir = Dir::open_ambient_dir(&root, ambient_authority())
             .map_err(|e| Error::io(format!("state dir {}", root.display()), e))?;
         for sub in ["scripts", "runs", "cache", "events", "inline"] {
-            dir.create_dir_all(sub).map_err(|e| Error::io(format!("state dir {sub}/"), e))?;
+            dir.create_dir_all(sub)
+                .map_err(|e| Error::io(format!("state dir {sub}/"), e))?;
         }
         let cache = dir.open_dir("cache").map_err(|e| Error::io("state dir cache/", e))?;
         let cache_root = root.join("cache");
-        Ok(Self { root, dir, cache_root, cache })
+        Ok(Self {
+            root,
+            dir,
+            cache_root,
+            cache,
+        })
     }
 
     /// Use `path` as the compile cache instead of `<state>/cache` (it only
@@ -59,7 +65,8 @@ impl FileStore {
     /// `io` when the directory cannot be created or opened.
     pub fn with_cache_dir(mut self, path: &Path) -> Result<Self> {
         std::fs::create_dir_all(path).map_err(|e| Error::io(format!("cache dir {}", path.display()), e))?;
-        self.cache = Dir::open_ambient_dir(path, ambient_authority()).map_err(|e| Error::io(format!("cache dir {}", path.display()), e))?;
+        self.cache = Dir::open_ambient_dir(path, ambient_authority())
+            .map_err(|e| Error::io(format!("cache dir {}", path.display()), e))?;
         self.cache_root = path.to_path_buf();
         Ok(self)
     }
@@ -79,14 +86,19 @@ impl FileStore {
     /// Like [`write_atomic`](Self::write_atomic); `sync` chooses whether the
     /// data is fsync'd before the rename.
     fn write_replace(dir: &Dir, name: &str, bytes: &[u8], sync: bool) -> Result<()> {
-        let tmp = format!(".{name}.{}.{}.tmp", std::process::id(), TMP_COUNTER.fetch_add(1, Ordering::Relaxed));
+        let tmp = format!(
+            ".{name}.{}.{}.tmp",
+            std::process::id(),
+            TMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+        );
         let mut f = dir.create(&tmp).map_err(|e| Error::io(format!("write {name}"), e))?;
         f.write_all(bytes).map_err(|e| Error::io(format!("write {name}"), e))?;
         if sync {
             f.sync_data().map_err(|e| Error::io(format!("sync {name}"), e))?;
         }
         drop(f);
-        dir.rename(&tmp, dir, name).map_err(|e| Error::io(format!("rename {name}"), e))
+        dir.rename(&tmp, dir, name)
+            .map_err(|e| Error::io(format!("rename {name}"), e))
     }
 
     // ---- scripts ----------------------------------------------------------
@@ -95,7 +107,9 @@ impl FileStore {
         validate_name("script name", name)?;
         let path = Path::new("scripts").join(name);
         if create {
-            self.dir.create_dir_all(&path).map_err(|e| Error::io(format!("script {name:?}"), e))?;
+            self.dir
+                .create_dir_all(&path)
+                .map_err(|e| Error::io(format!("script {name:?}"), e))?;
         }
         self.dir.open_dir(&path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
@@ -119,9 +133,10 @@ impl FileStore {
             let file = entry.file_name();
             let file = file.to_string_lossy();
             if let Some(v) = file.strip_prefix('v').and_then(|r| r.strip_suffix(".meta.json"))
-                && let Ok(v) = v.parse::<u32>() {
-                    versions.push(v);
-                }
+                && let Ok(v) = v.parse::<u32>()
+            {
+                versions.push(v);
+            }
         }
         versions.sort_unstable();
         Ok(versions)
@@ -137,12 +152,13 @@ impl FileStore {
         let dir = self.script_dir(name, true)?;
         let versions = self.script_versions(name)?;
         if let Some(last) = versions.last()
-            && !replace {
-                return Err(Error::new(
-                    ErrorCode::AlreadyExists,
-                    format!("script {name:?} already exists (latest v{last:06}); pass --replace to save a new version"),
-                ));
-            }
+            && !replace
+        {
+            return Err(Error::new(
+                ErrorCode::AlreadyExists,
+                format!("script {name:?} already exists (latest v{last:06}); pass --replace to save a new version"),
+            ));
+        }
         let version = versions.last().map_or(1, |v| v + 1);
         meta.version = version;
         meta.name = name.to_owned();
@@ -221,9 +237,10 @@ impl FileStore {
         let path = Path::new("runs").join(id.as_str());
         match self.dir.create_dir(&path) {
             Ok(()) => Ok(()),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                Err(Error::new(ErrorCode::AlreadyExists, format!("a run with id {id} already exists")))
-            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(Error::new(
+                ErrorCode::AlreadyExists,
+                format!("a run with id {id} already exists"),
+            )),
             Err(e) => Err(Error::io(format!("run {id}"), e)),
         }
     }
@@ -258,7 +275,9 @@ impl FileStore {
     /// `not_found`, `corrupt_store`, `io`.
     pub fn read_snapshot(&self, id: &RunId) -> Result<RunSnapshot> {
         let dir = self.run_dir(id)?;
-        let text = dir.read_to_string("run.json").map_err(|e| Error::io(format!("run {id} run.json"), e))?;
+        let text = dir
+            .read_to_string("run.json")
+            .map_err(|e| Error::io(format!("run {id} run.json"), e))?;
         serde_json::from_str(&text).map_err(|e| Error::new(ErrorCode::CorruptStore, format!("runs/{id}/run.json: {e}")))
     }
 
@@ -287,13 +306,17 @@ impl FileStore {
         let mut text = String::new();
         match dir.open("journal.jsonl") {
             Ok(mut f) => {
-                f.read_to_string(&mut text).map_err(|e| Error::io(format!("run {id} journal"), e))?;
+                f.read_to_string(&mut text)
+                    .map_err(|e| Error::io(format!("run {id} journal"), e))?;
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(Error::io(format!("run {id} journal"), e)),
         }
         parse_journal(&text).map_err(|line| {
-            Error::new(ErrorCode::CorruptStore, format!("runs/{id}/journal.jsonl: line {line} is not valid JSON"))
+            Error::new(
+                ErrorCode::CorruptStore,
+                format!("runs/{id}/journal.jsonl: line {line} is not valid JSON"),
+            )
         })
     }
 
@@ -321,7 +344,10 @@ impl FileStore {
             Err(e) => return Err(Error::io(format!("run {id} controls"), e)),
         };
         let lines = parse_journal(&text).map_err(|line| {
-            Error::new(ErrorCode::CorruptStore, format!("runs/{id}/controls.jsonl: line {line} is not valid JSON"))
+            Error::new(
+                ErrorCode::CorruptStore,
+                format!("runs/{id}/controls.jsonl: line {line} is not valid JSON"),
+            )
         })?;
         lines
             .into_iter()
@@ -334,7 +360,10 @@ impl FileStore {
 
     /// Size of `controls.jsonl` (0 when absent): a cheap change check.
     pub fn controls_len(&self, id: &RunId) -> u64 {
-        self.run_dir(id).ok().and_then(|d| d.metadata("controls.jsonl").ok()).map_or(0, |m| m.len())
+        self.run_dir(id)
+            .ok()
+            .and_then(|d| d.metadata("controls.jsonl").ok())
+            .map_or(0, |m| m.len())
     }
 
     /// Append a control unless one with the same id exists; returns whether
@@ -355,7 +384,8 @@ impl FileStore {
         let mut f = dir
             .open_with("controls.jsonl", OpenOptions::new().create(true).append(true))
             .map_err(|e| Error::io(format!("run {id} controls"), e))?;
-        f.write_all(&line).map_err(|e| Error::io(format!("run {id} controls"), e))?;
+        f.write_all(&line)
+            .map_err(|e| Error::io(format!("run {id} controls"), e))?;
         f.sync_data().map_err(|e| Error::io(format!("run {id} controls"), e))?;
         drop(lock);
         Ok(true)
@@ -390,8 +420,11 @@ impl FileStore {
     pub fn write_transcript(&self, id: &RunId, call_id: &str, transcript: &Value) -> Result<()> {
         validate_name("call id", call_id)?;
         let dir = self.run_dir(id)?;
-        dir.create_dir_all("transcripts").map_err(|e| Error::io(format!("run {id} transcripts"), e))?;
-        let dir = dir.open_dir("transcripts").map_err(|e| Error::io(format!("run {id} transcripts"), e))?;
+        dir.create_dir_all("transcripts")
+            .map_err(|e| Error::io(format!("run {id} transcripts"), e))?;
+        let dir = dir
+            .open_dir("transcripts")
+            .map_err(|e| Error::io(format!("run {id} transcripts"), e))?;
         let json = serde_json::to_vec_pretty(transcript).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
         Self::write_replace(&dir, &format!("{call_id}.json"), &json, false)
     }
@@ -402,7 +435,10 @@ impl FileStore {
     ///
     /// `io`.
     pub fn run_ids(&self) -> Result<Vec<RunId>> {
-        Ok(list_dir_names(&self.dir, "runs")?.into_iter().filter_map(|n| RunId::parse(&n).ok()).collect())
+        Ok(list_dir_names(&self.dir, "runs")?
+            .into_iter()
+            .filter_map(|n| RunId::parse(&n).ok())
+            .collect())
     }
 
     /// Keep component bytes or a script sent inline (facade
@@ -413,7 +449,11 @@ impl FileStore {
     ///
     /// `io`.
     pub fn put_inline(&self, bytes: &[u8], ext: &str) -> Result<PathBuf> {
-        let ext = if matches!(ext, "wasm" | "js" | "json" | "py") { ext } else { "bin" };
+        let ext = if matches!(ext, "wasm" | "js" | "json" | "py") {
+            ext
+        } else {
+            "bin"
+        };
         let name = format!("{}.{ext}", blake3::hash(bytes).to_hex());
         let dir = self.dir.open_dir("inline").map_err(|e| Error::io("inline dir", e))?;
         if !dir.is_file(&name) {
@@ -435,11 +475,18 @@ impl FileStore {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(Error::io("events", e)),
         };
-        let lines = parse_journal(&text)
-            .map_err(|line| Error::new(ErrorCode::CorruptStore, format!("events/events.jsonl: line {line} is not valid JSON")))?;
+        let lines = parse_journal(&text).map_err(|line| {
+            Error::new(
+                ErrorCode::CorruptStore,
+                format!("events/events.jsonl: line {line} is not valid JSON"),
+            )
+        })?;
         lines
             .into_iter()
-            .map(|v| serde_json::from_value(v).map_err(|e| Error::new(ErrorCode::CorruptStore, format!("events/events.jsonl: {e}"))))
+            .map(|v| {
+                serde_json::from_value(v)
+                    .map_err(|e| Error::new(ErrorCode::CorruptStore, format!("events/events.jsonl: {e}")))
+            })
             .collect()
     }
 
@@ -535,12 +582,16 @@ fn repair_tail(dir: &Dir, name: &str) -> Result<()> {
         return Ok(());
     }
     let mut last = [0u8; 1];
-    f.seek(SeekFrom::Start(len - 1)).and_then(|_| f.read_exact(&mut last)).map_err(|e| Error::io(format!("repair {name}"), e))?;
+    f.seek(SeekFrom::Start(len - 1))
+        .and_then(|_| f.read_exact(&mut last))
+        .map_err(|e| Error::io(format!("repair {name}"), e))?;
     if last[0] == b'\n' {
         return Ok(());
     }
     let mut all = Vec::new();
-    f.seek(SeekFrom::Start(0)).and_then(|_| f.read_to_end(&mut all)).map_err(|e| Error::io(format!("repair {name}"), e))?;
+    f.seek(SeekFrom::Start(0))
+        .and_then(|_| f.read_to_end(&mut all))
+        .map_err(|e| Error::io(format!("repair {name}"), e))?;
     let keep = all.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) as u64;
     tracing::warn!(file = name, dropped = len - keep, "cutting a torn last line");
     f.set_len(keep).map_err(|e| Error::io(format!("repair {name}"), e))?;
@@ -587,7 +638,8 @@ impl LockFile {
     /// Block until the lock is ours.
     fn acquire(dir: &Dir, name: &str) -> Result<Self> {
         let file = Self::open(dir, name)?;
-        rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive).map_err(|e| Error::io(format!("lock {name}"), e.into()))?;
+        rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)
+            .map_err(|e| Error::io(format!("lock {name}"), e.into()))?;
         Ok(Self { _file: file })
     }
 
@@ -652,7 +704,11 @@ mod tests {
         let text = "{\"a\":1}\n{\"b\":2}\n{\"c\":";
         assert_eq!(parse_journal(text).expect("parse").len(), 2);
         let text = "{\"a\":1}\n{\"b\":2}\n{\"c\":3}";
-        assert_eq!(parse_journal(text).expect("parse").len(), 2, "unterminated last line is torn");
+        assert_eq!(
+            parse_journal(text).expect("parse").len(),
+            2,
+            "unterminated last line is torn"
+        );
         let text = "{\"a\":1}\nxx\n{\"c\":3}\n";
         assert_eq!(parse_journal(text), Err(2));
     }
@@ -661,8 +717,17 @@ mod tests {
     fn names_cannot_escape() {
         let tmp = tempfile::tempdir().expect("tempdir");
         let store = FileStore::open(tmp.path()).expect("open");
-        assert_eq!(store.script_versions("../x").expect_err("bad").code(), ErrorCode::InvalidName);
-        assert_eq!(RunId::parse("../../etc").expect_err("bad").code(), ErrorCode::InvalidName);
-        assert_eq!(store.cache_path("../x").expect_err("bad").code(), ErrorCode::InvalidName);
+        assert_eq!(
+            store.script_versions("../x").expect_err("bad").code(),
+            ErrorCode::InvalidName
+        );
+        assert_eq!(
+            RunId::parse("../../etc").expect_err("bad").code(),
+            ErrorCode::InvalidName
+        );
+        assert_eq!(
+            store.cache_path("../x").expect_err("bad").code(),
+            ErrorCode::InvalidName
+        );
     }
 }

@@ -9,4 +9,7 @@ mod file;
 mod model;
 
 pub use file::{FileStore, JournalFile, LockFile};
-pub use model::{now_ms, Counts, ErrorInfo, LiveProgress, RunSettings, RunSnapshot, RunState, ScriptMeta, ScriptRef, StoredEvent, WaitInfo};
+pub use model::{
+    Counts, ErrorInfo, LiveProgress, RunSettings, RunSnapshot, RunState, ScriptMeta, ScriptRef, StoredEvent, WaitInfo,
+    now_ms,
+};

@@ -224,6 +224,36 @@ pub struct LiveProgress {
     pub queued: u64,
 }
 
+impl RunSnapshot {
+    /// A fresh snapshot: `run_id` in `state`, running `script` with `args`,
+    /// created now, nothing recorded yet.
+    pub fn new(run_id: RunId, state: RunState, script: ScriptRef, args: Value, settings: Option<RunSettings>) -> Self {
+        Self {
+            run_id,
+            state,
+            script,
+            args,
+            args_redacted: false,
+            created_at_ms: now_ms(),
+            started_at_ms: None,
+            finished_at_ms: None,
+            phase: None,
+            result: None,
+            result_preview: None,
+            result_path: None,
+            error: None,
+            counts: Counts::default(),
+            settings,
+            declared_phases: Vec::new(),
+            waits: Vec::new(),
+            resumed_from: None,
+            root_run_id: None,
+            live: None,
+            pid: None,
+        }
+    }
+}
+
 /// `scripts/<name>/vNNNNNN.meta.json`: one immutable saved version.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScriptMeta {

@@ -30,7 +30,9 @@ pub struct Vm {
 
 impl std::fmt::Debug for Vm {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Vm").field("engine_key", &self.engine_key).finish_non_exhaustive()
+        f.debug_struct("Vm")
+            .field("engine_key", &self.engine_key)
+            .finish_non_exhaustive()
     }
 }
 
@@ -74,7 +76,9 @@ impl LoadedComponent {
 
 impl std::fmt::Debug for LoadedComponent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LoadedComponent").field("digest", &self.digest).finish_non_exhaustive()
+        f.debug_struct("LoadedComponent")
+            .field("digest", &self.digest)
+            .finish_non_exhaustive()
     }
 }
 
@@ -122,13 +126,18 @@ impl Vm {
 
         let mut linker = Linker::new(&engine);
         add_allowed_wasi(&mut linker).map_err(|e| internal("linker", e))?;
-        Harness::add_to_linker::<HostState, HasSelf<HostState>>(&mut linker, |s| s).map_err(|e| internal("linker", e))?;
+        Harness::add_to_linker::<HostState, HasSelf<HostState>>(&mut linker, |s| s)
+            .map_err(|e| internal("linker", e))?;
 
         let mut h = std::collections::hash_map::DefaultHasher::new();
         engine.precompile_compatibility_hash().hash(&mut h);
         env!("CARGO_PKG_VERSION").hash(&mut h);
         let engine_key = format!("{:016x}", h.finish());
-        Ok(Self { engine, linker, engine_key })
+        Ok(Self {
+            engine,
+            linker,
+            engine_key,
+        })
     }
 
     /// The wasmtime engine.
@@ -154,7 +163,13 @@ impl Vm {
     /// # Errors
     ///
     /// As [`Vm::load`].
-    pub fn load_gated(&self, bytes: &[u8], cache: Option<&FileStore>, limits: &Limits, which: gate::Gate) -> Result<LoadedComponent> {
+    pub fn load_gated(
+        &self,
+        bytes: &[u8],
+        cache: Option<&FileStore>,
+        limits: &Limits,
+        which: gate::Gate,
+    ) -> Result<LoadedComponent> {
         let imports = gate::check_component_with(bytes, limits.max_component_bytes, which)?;
         let hash = blake3::hash(bytes);
         let digest = format!("b3:{}", hash.to_hex());
@@ -163,25 +178,30 @@ impl Vm {
         let mut component = None;
         if let Some(store) = cache
             && store.cache_has(&key)
-                && let Ok(path) = store.cache_path(&key) {
-                    // SAFETY: the cache holds only artifacts this engine
-                    // configuration serialized (the key includes the engine's
-                    // compatibility hash), written atomically by `cache_put`.
-                    #[expect(unsafe_code, reason = "loading our own precompiled artifact via mmap")]
-                    let loaded = unsafe { Component::deserialize_file(&self.engine, &path) };
-                    match loaded {
-                        Ok(c) => {
-                            component = Some(c);
-                            from_cache = true;
-                        }
-                        Err(e) => tracing::warn!(error = %e, "ignoring unusable cache entry"),
-                    }
+            && let Ok(path) = store.cache_path(&key)
+        {
+            // SAFETY: the cache holds only artifacts this engine
+            // configuration serialized (the key includes the engine's
+            // compatibility hash), written atomically by `cache_put`.
+            #[expect(unsafe_code, reason = "loading our own precompiled artifact via mmap")]
+            let loaded = unsafe { Component::deserialize_file(&self.engine, &path) };
+            match loaded {
+                Ok(c) => {
+                    component = Some(c);
+                    from_cache = true;
                 }
+                Err(e) => tracing::warn!(error = %e, "ignoring unusable cache entry"),
+            }
+        }
         let component = match component {
             Some(c) => c,
             None => {
-                let c = Component::new(&self.engine, bytes)
-                    .map_err(|e| Error::new(ErrorCode::InvalidComponent, format!("wasmtime refused the component: {e}")))?;
+                let c = Component::new(&self.engine, bytes).map_err(|e| {
+                    Error::new(
+                        ErrorCode::InvalidComponent,
+                        format!("wasmtime refused the component: {e}"),
+                    )
+                })?;
                 if let Some(store) = cache {
                     match c.serialize() {
                         Ok(art) => {
@@ -196,7 +216,10 @@ impl Vm {
             }
         };
         let instance_pre = self.linker.instantiate_pre(&component).map_err(|e| {
-            Error::new(ErrorCode::ForbiddenImport, format!("the component's imports cannot be satisfied: {e}"))
+            Error::new(
+                ErrorCode::ForbiddenImport,
+                format!("the component's imports cannot be satisfied: {e}"),
+            )
         })?;
         let pre = match HarnessPre::new(instance_pre.clone()) {
             Ok(p) => Pre::Harness(p),
@@ -210,7 +233,13 @@ impl Vm {
                 }
             },
         };
-        Ok(LoadedComponent { digest, imports, from_cache, pre, source: None })
+        Ok(LoadedComponent {
+            digest,
+            imports,
+            from_cache,
+            pre,
+            source: None,
+        })
     }
 
     /// A fresh store for one instance: memory limiter, epoch deadline, and
@@ -229,9 +258,9 @@ impl Vm {
 
 /// Link only the WASI interfaces the gate allows: cli, io, clocks, random.
 fn add_allowed_wasi(l: &mut Linker<HostState>) -> wasmtime::Result<()> {
-    use wasmtime_wasi::p2::bindings::{cli, clocks, random};
     use wasmtime_wasi::cli::{WasiCli, WasiCliView};
     use wasmtime_wasi::clocks::{WasiClocks, WasiClocksView};
+    use wasmtime_wasi::p2::bindings::{cli, clocks, random};
     use wasmtime_wasi::random::WasiRandom;
     wasmtime_wasi_io::bindings::wasi::io::error::add_to_linker::<HostState, HasIo>(l, io_table)?;
     wasmtime_wasi_io::bindings::wasi::io::poll::add_to_linker::<HostState, HasIo>(l, io_table)?;
@@ -256,7 +285,9 @@ fn add_allowed_wasi(l: &mut Linker<HostState>) -> wasmtime::Result<()> {
     // directory to reach: every path operation fails.
     use wasmtime_wasi::filesystem::{WasiFilesystem, WasiFilesystemView};
     wasmtime_wasi::p2::bindings::filesystem::types::add_to_linker::<HostState, WasiFilesystem>(l, |t| t.filesystem())?;
-    wasmtime_wasi::p2::bindings::filesystem::preopens::add_to_linker::<HostState, WasiFilesystem>(l, |t| t.filesystem())?;
+    wasmtime_wasi::p2::bindings::filesystem::preopens::add_to_linker::<HostState, WasiFilesystem>(l, |t| {
+        t.filesystem()
+    })?;
     Ok(())
 }
 

@@ -6,7 +6,7 @@ use super::bindings::hermes::workflow::types::{Diagnostic, Meta, Severity};
 use super::engine::{LoadedComponent, Pre, Vm};
 use super::limits::{HostTrap, MemoryLimiter};
 use super::state::HostState;
-use super::wasi::{locked_down_ctx, Capture};
+use super::wasi::{Capture, locked_down_ctx};
 use crate::broker::{InstanceBroker, RunContext};
 use crate::error::{Error, ErrorCode};
 use std::sync::Arc;
@@ -125,7 +125,10 @@ pub async fn call_meta(vm: &Vm, component: &LoadedComponent, run: &Arc<RunContex
     match &component.pre {
         Pre::Harness(pre) => {
             let harness = pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
-            harness.call_meta(&mut store).await.map_err(|e| classify(e, &store.data().take_output().1))
+            harness
+                .call_meta(&mut store)
+                .await
+                .map_err(|e| classify(e, &store.data().take_output().1))
         }
         Pre::Script(_) => match call_check(vm, component, run).await? {
             Ok(meta) => Ok(meta),
@@ -140,10 +143,27 @@ pub fn diagnostics_error(diags: &[Diagnostic]) -> Error {
     let errors: Vec<&Diagnostic> = diags.iter().filter(|d| matches!(d.severity, Severity::Error)).collect();
     let first = errors.first().copied().or(diags.first());
     let text = first.map_or("the script is invalid".to_owned(), |d| {
-        let at = d.pointer.clone().or_else(|| d.line.map(|l| format!("line {l}"))).unwrap_or_default();
-        format!("{}: {}{}", d.code, d.message, if at.is_empty() { String::new() } else { format!(" (at {at})") })
+        let at = d
+            .pointer
+            .clone()
+            .or_else(|| d.line.map(|l| format!("line {l}")))
+            .unwrap_or_default();
+        format!(
+            "{}: {}{}",
+            d.code,
+            d.message,
+            if at.is_empty() {
+                String::new()
+            } else {
+                format!(" (at {at})")
+            }
+        )
     });
-    let more = if errors.len() > 1 { format!(" (and {} more)", errors.len() - 1) } else { String::new() };
+    let more = if errors.len() > 1 {
+        format!(" (and {} more)", errors.len() - 1)
+    } else {
+        String::new()
+    };
     Error::new(ErrorCode::InvalidScript, format!("{text}{more}"))
 }
 
@@ -164,7 +184,9 @@ pub async fn call_check(
     let mut store = new_store(vm, InstanceBroker::root(run.clone(), None), 0, "");
     let h = pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
     let source = component.source.as_deref().unwrap_or("").to_owned();
-    h.call_check(&mut store, &source).await.map_err(|e| classify(e, &store.data().take_output().1))
+    h.call_check(&mut store, &source)
+        .await
+        .map_err(|e| classify(e, &store.data().take_output().1))
 }
 
 /// Turn a wasmtime error into a typed [`Error`]. `stderr` (what the guest
@@ -174,7 +196,10 @@ pub fn classify(err: wasmtime::Error, stderr: &[u8]) -> Error {
         return Error::new(t.code, t.message.clone());
     }
     if let Some(exit) = err.downcast_ref::<wasmtime_wasi::I32Exit>() {
-        return Error::new(ErrorCode::GuestExit, format!("the guest exited with status {} instead of returning a result", exit.0));
+        return Error::new(
+            ErrorCode::GuestExit,
+            format!("the guest exited with status {} instead of returning a result", exit.0),
+        );
     }
     if let Some(trap) = err.downcast_ref::<wasmtime::Trap>() {
         let code = match trap {

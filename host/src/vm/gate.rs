@@ -10,8 +10,13 @@ use crate::error::{Error, ErrorCode, Result};
 use wasmparser::{Parser, Payload};
 
 /// Interface prefixes a harness may import.
-pub const ALLOWED_IMPORT_PREFIXES: &[&str] =
-    &["hermes:workflow/", "wasi:cli/", "wasi:io/", "wasi:clocks/", "wasi:random/"];
+pub const ALLOWED_IMPORT_PREFIXES: &[&str] = &[
+    "hermes:workflow/",
+    "wasi:cli/",
+    "wasi:io/",
+    "wasi:clocks/",
+    "wasi:random/",
+];
 
 /// Extra prefixes a bundled script runtime may import: the filesystem,
 /// linked with no preopens (no directory exists to reach).
@@ -71,19 +76,23 @@ pub fn check_component_with(bytes: &[u8], max_bytes: u64, which: Gate) -> Result
         } else {
             "its version/layer header is not a component's"
         };
-        return Err(Error::new(ErrorCode::InvalidComponent, format!("not a WebAssembly component: {why}")));
+        return Err(Error::new(
+            ErrorCode::InvalidComponent,
+            format!("not a WebAssembly component: {why}"),
+        ));
     }
     let mut imports = Vec::new();
     let mut depth = 0usize;
     for payload in Parser::new(0).parse_all(bytes) {
-        let payload = payload.map_err(|e| Error::new(ErrorCode::InvalidComponent, format!("malformed component: {e}")))?;
+        let payload =
+            payload.map_err(|e| Error::new(ErrorCode::InvalidComponent, format!("malformed component: {e}")))?;
         match payload {
             Payload::Version { .. } => depth += 1,
             Payload::End(_) => depth = depth.saturating_sub(1),
             Payload::ComponentImportSection(reader) if depth == 1 => {
                 for import in reader {
-                    let import =
-                        import.map_err(|e| Error::new(ErrorCode::InvalidComponent, format!("malformed import: {e}")))?;
+                    let import = import
+                        .map_err(|e| Error::new(ErrorCode::InvalidComponent, format!("malformed import: {e}")))?;
                     // Type imports (`use types.{json}` at world level) carry
                     // no behaviour; everything else is gated.
                     if matches!(import.ty, wasmparser::ComponentTypeRef::Type(_)) {
@@ -100,10 +109,18 @@ pub fn check_component_with(bytes: &[u8], max_bytes: u64, which: Gate) -> Result
             _ => {}
         }
     }
-    let forbidden: Vec<&str> = imports.iter().map(String::as_str).filter(|n| !allowed(n, which)).collect();
+    let forbidden: Vec<&str> = imports
+        .iter()
+        .map(String::as_str)
+        .filter(|n| !allowed(n, which))
+        .collect();
     if !forbidden.is_empty() {
         let shown: Vec<String> = forbidden.iter().take(6).map(|n| format!("{n:?}")).collect();
-        let more = if forbidden.len() > 6 { format!(" and {} more", forbidden.len() - 6) } else { String::new() };
+        let more = if forbidden.len() > 6 {
+            format!(" and {} more", forbidden.len() - 6)
+        } else {
+            String::new()
+        };
         return Err(Error::new(
             ErrorCode::ForbiddenImport,
             format!(
@@ -122,13 +139,28 @@ mod tests {
     #[test]
     fn refuses_non_components() {
         let core = b"\0asm\x01\0\0\0";
-        assert_eq!(check_component(core, 1 << 20).expect_err("core").code(), ErrorCode::NotAComponent);
-        assert_eq!(check_component(b"hello world", 1 << 20).expect_err("junk").code(), ErrorCode::InvalidComponent);
-        assert_eq!(check_component(b"", 1 << 20).expect_err("empty").code(), ErrorCode::InvalidComponent);
-        assert_eq!(check_component(&[0u8; 100], 10).expect_err("big").code(), ErrorCode::ComponentTooLarge);
+        assert_eq!(
+            check_component(core, 1 << 20).expect_err("core").code(),
+            ErrorCode::NotAComponent
+        );
+        assert_eq!(
+            check_component(b"hello world", 1 << 20).expect_err("junk").code(),
+            ErrorCode::InvalidComponent
+        );
+        assert_eq!(
+            check_component(b"", 1 << 20).expect_err("empty").code(),
+            ErrorCode::InvalidComponent
+        );
+        assert_eq!(
+            check_component(&[0u8; 100], 10).expect_err("big").code(),
+            ErrorCode::ComponentTooLarge
+        );
         // A component header followed by garbage.
         let bad = b"\0asm\x0d\0\x01\0\xff\xff\xff";
-        assert_eq!(check_component(bad, 1 << 20).expect_err("torn").code(), ErrorCode::InvalidComponent);
+        assert_eq!(
+            check_component(bad, 1 << 20).expect_err("torn").code(),
+            ErrorCode::InvalidComponent
+        );
     }
 
     #[test]

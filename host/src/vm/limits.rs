@@ -89,7 +89,10 @@ pub struct HostTrap {
 impl HostTrap {
     /// A trap with a code and message.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Self { code, message: message.into() }
+        Self {
+            code,
+            message: message.into(),
+        }
     }
 }
 
@@ -105,7 +108,10 @@ pub struct MemoryLimiter {
 impl MemoryLimiter {
     /// A limiter for `max_bytes` of linear memory per memory.
     pub fn new(max_bytes: u64) -> Self {
-        Self { max_bytes: usize::try_from(max_bytes).unwrap_or(usize::MAX), max_table_elements: 1_000_000 }
+        Self {
+            max_bytes: usize::try_from(max_bytes).unwrap_or(usize::MAX),
+            max_table_elements: 1_000_000,
+        }
     }
 }
 
@@ -114,7 +120,11 @@ impl wasmtime::ResourceLimiter for MemoryLimiter {
         if desired > self.max_bytes {
             return Err(wasmtime::Error::new(HostTrap::new(
                 ErrorCode::MemoryLimit,
-                format!("the guest asked for {} MiB of memory; the limit is {} MiB", desired >> 20, self.max_bytes >> 20),
+                format!(
+                    "the guest asked for {} MiB of memory; the limit is {} MiB",
+                    desired >> 20,
+                    self.max_bytes >> 20
+                ),
             )));
         }
         Ok(true)
@@ -124,7 +134,10 @@ impl wasmtime::ResourceLimiter for MemoryLimiter {
         if desired > self.max_table_elements {
             return Err(wasmtime::Error::new(HostTrap::new(
                 ErrorCode::MemoryLimit,
-                format!("the guest asked for a table of {desired} elements; the limit is {}", self.max_table_elements),
+                format!(
+                    "the guest asked for a table of {desired} elements; the limit is {}",
+                    self.max_table_elements
+                ),
             )));
         }
         Ok(true)

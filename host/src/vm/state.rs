@@ -21,14 +21,22 @@ pub struct HostState {
 
 impl std::fmt::Debug for HostState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HostState").field("broker", &self.broker).finish_non_exhaustive()
+        f.debug_struct("HostState")
+            .field("broker", &self.broker)
+            .finish_non_exhaustive()
     }
 }
 
 impl HostState {
     /// Store data for one instance.
     pub fn new(wasi: WasiCtx, limiter: MemoryLimiter, broker: InstanceBroker, stdout: Capture) -> Self {
-        Self { wasi, table: ResourceTable::new(), limiter, broker, stdout }
+        Self {
+            wasi,
+            table: ResourceTable::new(),
+            limiter,
+            broker,
+            stdout,
+        }
     }
 
     /// The captured (stdout, stderr) so far.
@@ -39,7 +47,10 @@ impl HostState {
 
 impl WasiView for HostState {
     fn ctx(&mut self) -> WasiCtxView<'_> {
-        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
     }
 }
 
@@ -95,17 +106,27 @@ pub(crate) fn agent_request(req: types::AgentRequest) -> AgentRequest {
         }
     }
     if let Some(tools) = req.tools {
-        map.insert("tools".into(), Value::Array(tools.into_iter().map(Value::String).collect()));
+        map.insert(
+            "tools".into(),
+            Value::Array(tools.into_iter().map(Value::String).collect()),
+        );
     }
     if let Some(fresh) = req.fresh {
         map.insert("fresh".into(), Value::Bool(fresh));
     }
-    AgentRequest { request: Value::Object(map), invalid }
+    AgentRequest {
+        request: Value::Object(map),
+        invalid,
+    }
 }
 
 fn json_field(kind: &'static str, field: &str, raw: &str) -> Result<Value, CallFailure> {
     serde_json::from_str(raw).map_err(|e| {
-        CallFailure::new(CallErrorKind::Failed, "invalid_json", format!("{kind} {field} is not valid JSON ({e})"))
+        CallFailure::new(
+            CallErrorKind::Failed,
+            "invalid_json",
+            format!("{kind} {field} is not valid JSON ({e})"),
+        )
     })
 }
 
@@ -122,7 +143,11 @@ fn capability_request(req: types::CapabilityRequest) -> TaskSpec {
     }
     match input {
         Ok(_) => TaskSpec::Capability(Value::Object(request)),
-        Err(failure) => TaskSpec::Invalid { kind: "capability", request: Value::Object(request), failure },
+        Err(failure) => TaskSpec::Invalid {
+            kind: "capability",
+            request: Value::Object(request),
+            failure,
+        },
     }
 }
 
@@ -133,11 +158,19 @@ fn task_spec(task: types::Task) -> TaskSpec {
         types::Task::Capability(c) => capability_request(c),
         types::Task::Branch(b) => match json_field("branch", "input", &b.input) {
             Ok(input) => TaskSpec::Branch { name: b.name, input },
-            Err(failure) => TaskSpec::Invalid { kind: "branch", request: serde_json::json!({"name": b.name, "input": b.input}), failure },
+            Err(failure) => TaskSpec::Invalid {
+                kind: "branch",
+                request: serde_json::json!({"name": b.name, "input": b.input}),
+                failure,
+            },
         },
         types::Task::Workflow(w) => match json_field("workflow", "args", &w.args) {
             Ok(args) => TaskSpec::Workflow { name: w.name, args },
-            Err(failure) => TaskSpec::Invalid { kind: "workflow", request: serde_json::json!({"name": w.name, "args": w.args}), failure },
+            Err(failure) => TaskSpec::Invalid {
+                kind: "workflow",
+                request: serde_json::json!({"name": w.name, "args": w.args}),
+                failure,
+            },
         },
     }
 }
@@ -150,7 +183,10 @@ impl host::Host for HostState {
         self.broker.agent(req).await.map(answer).map_err(trap)
     }
 
-    async fn capability(&mut self, req: types::CapabilityRequest) -> wasmtime::Result<Result<String, types::CallError>> {
+    async fn capability(
+        &mut self,
+        req: types::CapabilityRequest,
+    ) -> wasmtime::Result<Result<String, types::CallError>> {
         let out = match capability_request(req) {
             TaskSpec::Capability(request) => self.broker.capability(request).await,
             spec => self.broker.call(spec).await,
@@ -178,7 +214,11 @@ impl host::Host for HostState {
             match serde_json::from_str::<Value>(raw) {
                 Ok(v) => parsed.push(v),
                 Err(e) => {
-                    let f = CallFailure::new(CallErrorKind::Failed, "invalid_json", format!("pipeline item {i} is not valid JSON ({e})"));
+                    let f = CallFailure::new(
+                        CallErrorKind::Failed,
+                        "invalid_json",
+                        format!("pipeline item {i} is not valid JSON ({e})"),
+                    );
                     return Ok(items.iter().map(|_| Err(to_wit(f.clone()))).collect());
                 }
             }
@@ -193,7 +233,10 @@ impl host::Host for HostState {
 
     async fn next(&mut self, pending: Vec<u64>) -> wasmtime::Result<types::Completion> {
         let (call, out) = self.broker.next(&pending).await.map_err(trap)?;
-        Ok(types::Completion { call, outcome: answer(out) })
+        Ok(types::Completion {
+            call,
+            outcome: answer(out),
+        })
     }
 
     async fn cancel(&mut self, pending: Vec<u64>) -> wasmtime::Result<()> {

@@ -43,8 +43,20 @@ pub struct Capture {
 impl Capture {
     /// A pair of (stdout, stderr) capture handles sharing one byte budget.
     pub fn pair(limit: u64) -> (Capture, Capture) {
-        let shared = Arc::new(Mutex::new(Captured { limit, ..Captured::default() }));
-        (Capture { shared: shared.clone(), is_stderr: false }, Capture { shared, is_stderr: true })
+        let shared = Arc::new(Mutex::new(Captured {
+            limit,
+            ..Captured::default()
+        }));
+        (
+            Capture {
+                shared: shared.clone(),
+                is_stderr: false,
+            },
+            Capture {
+                shared,
+                is_stderr: true,
+            },
+        )
     }
 
     /// Take what was captured so far: (stdout, stderr).
@@ -93,7 +105,8 @@ impl Pollable for Capture {
 
 impl OutputStream for Capture {
     fn write(&mut self, bytes: Bytes) -> StreamResult<()> {
-        self.write_bytes(&bytes).map_err(|t| StreamError::Trap(wasmtime::Error::new(t)))
+        self.write_bytes(&bytes)
+            .map_err(|t| StreamError::Trap(wasmtime::Error::new(t)))
     }
     fn flush(&mut self) -> StreamResult<()> {
         Ok(())
@@ -157,10 +170,15 @@ pub fn locked_down_ctx(seed: [u8; 32], epoch_ms: u64, stdout: Capture, stderr: C
     let mut b = WasiCtxBuilder::new();
     b.stdout(stdout)
         .stderr(stderr)
-        .wall_clock(VirtualWallClock { now: Mutex::new(Duration::from_millis(epoch_ms)) })
+        .wall_clock(VirtualWallClock {
+            now: Mutex::new(Duration::from_millis(epoch_ms)),
+        })
         .monotonic_clock(VirtualMonotonicClock { now: Mutex::new(0) })
         .secure_random(rand::rngs::StdRng::from_seed(seed))
-        .insecure_random(rand::rngs::StdRng::from_seed(blake3::derive_key("hwf insecure random", &seed)))
+        .insecure_random(rand::rngs::StdRng::from_seed(blake3::derive_key(
+            "hwf insecure random",
+            &seed,
+        )))
         .insecure_random_seed(u128::from_le_bytes(seed[..16].try_into().unwrap_or_default()))
         .allow_blocking_current_thread(false)
         .allow_tcp(false)

@@ -1,6 +1,6 @@
 //! A guest that imports `wasi:filesystem` (reads a file); the gate must refuse it.
 
-use hwf_guest::{json, Harness, Meta, Result, Value};
+use hwf_guest::{Harness, Meta, Result, Value, json};
 
 struct Fs;
 

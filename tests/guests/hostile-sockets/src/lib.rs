@@ -1,6 +1,6 @@
 //! A guest that imports `wasi:sockets` (opens a TCP connection); the gate must refuse it.
 
-use hwf_guest::{json, Harness, Meta, Result, Value};
+use hwf_guest::{Harness, Meta, Result, Value, json};
 
 struct Net;
 

@@ -1,6 +1,6 @@
 //! A guest that misbehaves on purpose; `args.mode` picks how.
 
-use hwf_guest::{json, log, Harness, Level, Meta, Result, Value};
+use hwf_guest::{Harness, Level, Meta, Result, Value, json, log};
 
 struct Hostile;
 

@@ -2,8 +2,8 @@
 //! `args.op` picks what it does.
 
 use hwf_guest::{
-    agent, branch, budget, capability, json, log, parallel, phase, pipeline, prompt, Harness, JoinSet, Level, Meta,
-    Result, Task, Value,
+    Harness, JoinSet, Level, Meta, Result, Task, Value, agent, branch, budget, capability, json, log, parallel, phase,
+    pipeline, prompt,
 };
 
 struct Probe;
@@ -32,10 +32,15 @@ impl Harness for Probe {
             }
             "schema" => {
                 // Fixture answers decide how many attempts this takes.
-                let out = prompt("Give me a verdict").label("verdict").schema(json!({"verdict": "string"})).call();
+                let out = prompt("Give me a verdict")
+                    .label("verdict")
+                    .schema(json!({"verdict": "string"}))
+                    .call();
                 match out {
                     Ok(v) => Ok(json!({"ok": v})),
-                    Err(e) => Ok(json!({"error": {"code": e.code(), "kind": format!("{:?}", e.kind()), "message": e.message()}})),
+                    Err(e) => Ok(
+                        json!({"error": {"code": e.code(), "kind": format!("{:?}", e.kind()), "message": e.message()}}),
+                    ),
                 }
             }
             "catch" => {
@@ -103,7 +108,9 @@ impl Harness for Probe {
             }
             "fan_agents" => {
                 let label = args["label"].as_str().unwrap_or("slow").to_owned();
-                let tasks: Vec<Task> = (0..n).map(|i| prompt(format!("task {i}")).label(label.clone()).task()).collect();
+                let tasks: Vec<Task> = (0..n)
+                    .map(|i| prompt(format!("task {i}")).label(label.clone()).task())
+                    .collect();
                 Ok(summary(parallel(tasks, false)))
             }
             "fan_branches" => {
@@ -133,9 +140,15 @@ impl Harness for Probe {
             }
             "pipeline" => {
                 let items: Vec<Value> = args["items"].as_array().cloned().unwrap_or_default();
-                let stages: Vec<String> =
-                    args["stages"].as_array().into_iter().flatten().filter_map(|s| s.as_str().map(str::to_owned)).collect();
-                Ok(Value::Array(pipeline(items, &stages).into_iter().map(outcome).collect()))
+                let stages: Vec<String> = args["stages"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|s| s.as_str().map(str::to_owned))
+                    .collect();
+                Ok(Value::Array(
+                    pipeline(items, &stages).into_iter().map(outcome).collect(),
+                ))
             }
             "join_order" => {
                 let mut set = JoinSet::new();
@@ -149,7 +162,13 @@ impl Harness for Probe {
                 Ok(json!({"order": order}))
             }
             "workflow" => {
-                let r = parallel([hwf_guest::workflow(args["name"].as_str().unwrap_or(""), args["args"].clone())], false);
+                let r = parallel(
+                    [hwf_guest::workflow(
+                        args["name"].as_str().unwrap_or(""),
+                        args["args"].clone(),
+                    )],
+                    false,
+                );
                 Ok(Value::Array(r.into_iter().map(outcome).collect()))
             }
             "phases" => {
@@ -185,7 +204,13 @@ impl Harness for Probe {
                 r
             }
             "nested" => {
-                let r = parallel([prompt("inner a").label("quick").task(), prompt("inner b").label("quick").task()], false);
+                let r = parallel(
+                    [
+                        prompt("inner a").label("quick").task(),
+                        prompt("inner b").label("quick").task(),
+                    ],
+                    false,
+                );
                 Ok(summary(r))
             }
             "double" => Ok(json!(input["input"].as_i64().unwrap_or(0) * 2)),
@@ -193,7 +218,10 @@ impl Harness for Probe {
             "slow_stage" => {
                 let label = if input["index"] == 0 { "quick" } else { "slower" };
                 prompt("stage work").label(label).call()?;
-                log(Level::Info, format!("item {} finished stage {}", input["index"], input["stage"]));
+                log(
+                    Level::Info,
+                    format!("item {} finished stage {}", input["index"], input["stage"]),
+                );
                 Ok(input["input"].clone())
             }
             other => Err(hwf_guest::Error::msg(format!("unknown_branch: {other}"))),
@@ -202,7 +230,10 @@ impl Harness for Probe {
 }
 
 fn summary(slots: Vec<Result<Value>>) -> Value {
-    let errors: Vec<String> = slots.iter().filter_map(|s| s.as_ref().err().map(|e| e.code().to_owned())).collect();
+    let errors: Vec<String> = slots
+        .iter()
+        .filter_map(|s| s.as_ref().err().map(|e| e.code().to_owned()))
+        .collect();
     json!({"ok": slots.len() - errors.len(), "errors": errors})
 }
 
