@@ -182,6 +182,7 @@ impl Harness for Probe {
                 Ok(args)
             }
             "fail" => Err(hwf_guest::Error::msg("harness_error: the probe failed on purpose")),
+            "program" => program(&args["program"]),
             other => Err(hwf_guest::Error::msg(format!("unknown op {other:?}"))),
         }
     }
@@ -224,9 +225,73 @@ impl Harness for Probe {
                 );
                 Ok(input["input"].clone())
             }
+            "program" => program(&input),
+            // A pipeline stage of a program: item `{"stages": [node, …]}`,
+            // stage `s` runs node `s` (with the previous stage's output
+            // available as `$prev` to agent prompts).
+            "program_stage" => {
+                let s = input["stage"].as_u64().unwrap_or(0) as usize;
+                let node = &input["item"]["stages"][s];
+                program(node)
+            }
             other => Err(hwf_guest::Error::msg(format!("unknown_branch: {other}"))),
         }
     }
+}
+
+/// Interpret a program tree (tests build arbitrary call trees with it):
+///
+/// - `{"agent": label, "prompt"?: text}`: a prompt agent call;
+/// - `{"cap": {name, input, label?, approval_id?}}`: a capability call;
+/// - `{"seq": [node, …]}`: in order, results as an array;
+/// - `{"par": [node, …]}`: each node in its own branch instance, at once;
+/// - `{"pipe": [{"stages": [node, …]}, …]}`: a pipeline, one item per entry;
+/// - `{"workflow": name, "args"?: …}`: a saved workflow, nested;
+/// - `{"try": node}`: `{"ok": …}` or `{"error": {code, …}}` instead of failing;
+/// - `{"log": text}`: a log line.
+///
+/// Failures propagate (a failing branch is an error slot of its `par`).
+fn program(node: &Value) -> Result<Value> {
+    if let Some(label) = node.get("agent").and_then(Value::as_str) {
+        let text = node["prompt"]
+            .as_str()
+            .map_or_else(|| format!("work for {label}"), str::to_owned);
+        return prompt(text).label(label).call();
+    }
+    if let Some(spec) = node.get("cap") {
+        return cap_call(spec);
+    }
+    if let Some(nodes) = node.get("seq").and_then(Value::as_array) {
+        return nodes.iter().map(program).collect::<Result<Vec<_>>>().map(Value::Array);
+    }
+    if let Some(nodes) = node.get("par").and_then(Value::as_array) {
+        let tasks: Vec<Task> = nodes.iter().map(|n| branch("program", n.clone())).collect();
+        return Ok(Value::Array(parallel(tasks, false).into_iter().map(outcome).collect()));
+    }
+    if let Some(items) = node.get("pipe").and_then(Value::as_array) {
+        let stages = items
+            .iter()
+            .map(|i| i["stages"].as_array().map_or(0, Vec::len))
+            .max()
+            .unwrap_or(0);
+        let names = vec!["program_stage".to_owned(); stages];
+        return Ok(Value::Array(
+            pipeline(items.clone(), &names).into_iter().map(outcome).collect(),
+        ));
+    }
+    if let Some(name) = node.get("workflow").and_then(Value::as_str) {
+        let args = node.get("args").cloned().unwrap_or(json!({}));
+        let mut slots = parallel([hwf_guest::workflow(name, args)], false);
+        return slots.pop().unwrap_or_else(|| Err(hwf_guest::Error::msg("no slot")));
+    }
+    if let Some(inner) = node.get("try") {
+        return Ok(outcome(program(inner)));
+    }
+    if let Some(text) = node.get("log").and_then(Value::as_str) {
+        log(Level::Info, text);
+        return Ok(Value::Null);
+    }
+    Err(hwf_guest::Error::msg(format!("bad_program: {node}")))
 }
 
 fn summary(slots: Vec<Result<Value>>) -> Value {
