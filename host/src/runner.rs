@@ -38,6 +38,10 @@ pub struct PassReport {
     pub executed: Vec<(RunId, RunState)>,
     /// Runs stopped by an operator while parked.
     pub stopped: Vec<RunId>,
+    /// Runs that could not be looked at or continued, with the typed error
+    /// (a corrupt snapshot or controls file, a changed component): left as
+    /// they are, for an operator.
+    pub errors: Vec<(RunId, ErrorInfo)>,
 }
 
 /// Why a run should (or should not) be picked up.
@@ -57,12 +61,20 @@ pub enum Disposition {
     Done,
     /// Parked, but an operator stopped it.
     StopRequested,
+    /// Its controls cannot be read: left alone until an operator repairs
+    /// them (a recorded stop or decision must not be ignored).
+    Unreadable,
 }
 
 impl Hwf {
     /// Classify a run for the runner.
     pub fn disposition(&self, snap: &RunSnapshot) -> Disposition {
-        let controls = Controls::read(self.store(), &snap.run_id).unwrap_or_default();
+        if snap.state.is_terminal() {
+            return Disposition::Done;
+        }
+        let Ok(controls) = Controls::read(self.store(), &snap.run_id) else {
+            return Disposition::Unreadable;
+        };
         match snap.state {
             RunState::Queued if controls.stopped() => Disposition::StopRequested,
             RunState::Queued => Disposition::Queued,
@@ -75,19 +87,33 @@ impl Hwf {
         }
     }
 
-    /// Whether every wait of a parked run has resolved.
+    /// Whether a parked run can make progress: it is not paused, and at
+    /// least one of its waits (several branches may wait at once) has
+    /// resolved — the continuation replays the rest, and whatever still
+    /// waits parks again. An event log that cannot be read resolves no
+    /// event wait.
     pub fn waits_resolved(&self, snap: &RunSnapshot, controls: &Controls) -> bool {
+        if controls.paused() {
+            return false;
+        }
         let events = std::cell::OnceCell::new();
-        snap.waits.iter().all(|w| match w.kind.as_str() {
-            "pause" => !controls.paused(),
-            "timer" => w.wake_at_ms.is_none_or(|t| now_ms() >= t),
-            "human" | "approval" => controls.decision(&w.call).is_some(),
-            "event" => events
-                .get_or_init(|| self.store().read_events().unwrap_or_default())
-                .iter()
-                .any(|e| durable::matches(&w.detail, e)),
-            _ => true,
-        })
+        snap.waits.is_empty()
+            || snap.waits.iter().any(|w| match w.kind.as_str() {
+                "pause" => true,
+                "timer" => w.wake_at_ms.is_none_or(|t| now_ms() >= t),
+                "human" | "approval" => controls.decision(&w.call).is_some(),
+                "event" => events
+                    .get_or_init(|| match self.store().read_events() {
+                        Ok(events) => events,
+                        Err(e) => {
+                            tracing::warn!(error = %e, "the event log cannot be read");
+                            Vec::new()
+                        }
+                    })
+                    .iter()
+                    .any(|e| durable::matches(&w.detail, e)),
+                _ => true,
+            })
     }
 
     /// One pass over the state dir: execute queued runs, continue ready and
@@ -103,10 +129,20 @@ impl Hwf {
             None => self.store().run_ids()?,
         };
         for id in ids {
-            let Ok(snap) = self.store().read_snapshot(&id) else {
-                continue;
+            let snap = match self.store().read_snapshot(&id) {
+                Ok(snap) => snap,
+                Err(e) => {
+                    report.errors.push((id, ErrorInfo::of(&e)));
+                    continue;
+                }
             };
             match self.disposition(&snap) {
+                Disposition::Unreadable => {
+                    if let Err(e) = Controls::read(self.store(), &id) {
+                        report.errors.push((id, ErrorInfo::of(&e)));
+                    }
+                    continue;
+                }
                 Disposition::Queued => report.queued.push(id.clone()),
                 Disposition::Ready => report.ready.push(id.clone()),
                 Disposition::Stuck => report.stuck.push(id.clone()),
@@ -127,6 +163,7 @@ impl Hwf {
                 Err(e) if e.code() == ErrorCode::AlreadyExists => {}
                 Err(e) => {
                     tracing::warn!(run_id = %id, error = %e, "runner could not continue the run");
+                    report.errors.push((id, ErrorInfo::of(&e)));
                 }
             }
         }
@@ -165,13 +202,12 @@ impl Hwf {
         }
         // Take the lock before reading the journal, so nobody appends to it
         // meanwhile; execute() re-checks it.
-        let probe = self.store().try_lock_run(id)?;
-        if probe.is_none() {
+        let Some(lock) = self.store().try_lock_run(id)? else {
             return Err(Error::new(
                 ErrorCode::AlreadyExists,
                 format!("run {id} is being executed by another process"),
             ));
-        }
+        };
         let snap = self.store().read_snapshot(id)?;
         if snap.state.is_terminal() {
             return Err(Error::new(ErrorCode::AlreadyExists, format!("run {id} already ended")));
@@ -206,15 +242,15 @@ impl Hwf {
             .filter_map(|e| e.get("seq").and_then(Value::as_u64))
             .max()
             .unwrap_or(0);
-        let controls = Controls::read(self.store(), id).unwrap_or_default();
-        let replay =
-            (snap.state != RunState::Queued).then(|| ReplayIndex::from_journal(&events, &controls.retried_calls()));
+        let controls = Controls::read(self.store(), id)?;
+        // In place: the run's own journal answers its completed calls, and
+        // the calls it already ran stay charged to its budgets.
+        let replay = (snap.state != RunState::Queued).then(|| (replay_index(&events, &controls), true));
         let journal = Journal::new(self.store().open_journal(id)?, last_seq);
         let services = self.services_for(&snap)?;
         let args = snap.args.clone();
-        drop(probe);
         let span = tracing::info_span!("run", run_id = %id, continued = true);
-        self.execute_existing(snap, journal, loaded, &args, replay, services)
+        self.execute_existing(lock, snap, journal, loaded, &args, replay, services)
             .instrument(span)
             .await
     }
@@ -236,6 +272,22 @@ impl Hwf {
         }
         Ok(services)
     }
+}
+
+/// The replay index of a journal under a run's controls: `retry` controls
+/// not yet consumed by an earlier execution make their calls run live
+/// again, once (the execution journals them as applied).
+pub fn replay_index(events: &[Value], controls: &Controls) -> ReplayIndex {
+    let consumed = ReplayIndex::consumed_in(events);
+    let pending: Vec<&crate::control::Control> = controls
+        .0
+        .iter()
+        .filter(|c| c.action == crate::control::Action::Retry && !consumed.contains(&c.id))
+        .collect();
+    let calls = pending.iter().filter_map(|c| c.call.clone()).collect();
+    let mut index = ReplayIndex::from_journal(events, &calls);
+    index.set_applies(pending.iter().map(|c| c.id.clone()).collect());
+    index
 }
 
 /// A decision answering a parked call, validated against what the call

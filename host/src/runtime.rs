@@ -11,6 +11,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::ids::RunId;
 use crate::store::{Counts, ErrorInfo, FileStore, RunSettings, RunSnapshot, RunState, now_ms};
 use crate::vm::exec::call_run;
+use crate::vm::limits::HostTrap;
 use crate::vm::{Limits, LoadedComponent, Vm};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -324,16 +325,19 @@ impl Hwf {
 
     /// Execute a run that already exists (queued, parked, stuck) with the
     /// given journal writer and replay index.
+    #[expect(clippy::too_many_arguments, reason = "the parts of one continuation")]
     pub(crate) async fn execute_existing(
         &self,
+        lock: crate::store::LockFile,
         snap: RunSnapshot,
         journal: Journal,
         loaded: LoadedComponent,
         args: &Value,
-        replay: Option<ReplayIndex>,
+        replay: Option<(ReplayIndex, bool)>,
         services: Services,
     ) -> Result<RunOutcome> {
-        self.execute(snap, journal, loaded, args, replay, None, services).await
+        self.execute(lock, snap, journal, loaded, args, replay, None, services)
+            .await
     }
 
     /// Create a queued run (executed later by `hwf runner`). Args with
@@ -430,6 +434,7 @@ impl Hwf {
         // (unless allowed to differ); its journal answers matching calls.
         let mut replay = None;
         let mut root_run_id = None;
+        let mut clock_origin = None;
         if let Some(source_id) = &req.resume_from {
             let source = self.store.read_snapshot(source_id)?;
             let mut args = req.args.clone();
@@ -453,13 +458,22 @@ impl Hwf {
                 }
             }
             let events = self.store.read_journal(source_id)?;
-            let retry = crate::control::retried_calls(&self.store, source_id);
-            replay = Some(ReplayIndex::from_journal(&events, &retry));
-            root_run_id = Some(source.root_run_id.clone().unwrap_or_else(|| source.run_id.clone()));
+            let controls = crate::control::Controls::read(&self.store, source_id)?;
+            replay = Some(crate::runner::replay_index(&events, &controls));
+            root_run_id = Some(source.seed_run().clone());
+            clock_origin = Some(source.clock_origin());
         }
 
         let run_id = req.run_id.clone().unwrap_or_else(RunId::generate);
         self.store.create_run(&run_id)?;
+        // Own the run before anyone can see it `running`: a runner that
+        // finds it running and unlocked would call it stuck.
+        let lock = self.store.try_lock_run(&run_id)?.ok_or_else(|| {
+            Error::new(
+                ErrorCode::AlreadyExists,
+                format!("run {run_id} is being executed by another process"),
+            )
+        })?;
         let mut stored_args = req.args.clone();
         let args_redacted = redact::redact_value(&mut stored_args);
         let mut snap = RunSnapshot::new(
@@ -474,6 +488,7 @@ impl Hwf {
         snap.declared_phases = declared_phases;
         snap.resumed_from = req.resume_from.clone();
         snap.root_run_id = root_run_id;
+        snap.clock_origin_ms = clock_origin;
         snap.pid = Some(std::process::id());
         self.store.write_snapshot(&snap)?;
         let journal = Journal::new(self.store.open_journal(&run_id)?, 0);
@@ -482,9 +497,19 @@ impl Hwf {
         if let Some(n) = req.max_parallel {
             services.limits.max_parallel = n.clamp(1, crate::vm::limits::MAX_PARALLEL);
         }
-        self.execute(snap, journal, loaded, &req.args, replay, req.progress.clone(), services)
-            .instrument(span)
-            .await
+        let replay = replay.map(|index| (index, false));
+        self.execute(
+            lock,
+            snap,
+            journal,
+            loaded,
+            &req.args,
+            replay,
+            req.progress.clone(),
+            services,
+        )
+        .instrument(span)
+        .await
     }
 
     /// Execute a created run to its end: journal, instantiate, call `run`,
@@ -495,55 +520,67 @@ impl Hwf {
     )]
     async fn execute(
         &self,
+        _lock: crate::store::LockFile,
         mut snap: RunSnapshot,
         journal: Journal,
         loaded: LoadedComponent,
         args: &Value,
-        replay: Option<ReplayIndex>,
+        replay: Option<(ReplayIndex, bool)>,
         progress: Option<ProgressFn>,
         services: Services,
     ) -> Result<RunOutcome> {
         let run_id = snap.run_id.clone();
-        let created = snap.created_at_ms;
-        // One executor per run: an flock the kernel drops if we die.
-        let _lock = self.store.try_lock_run(&run_id)?.ok_or_else(|| {
-            Error::new(
-                ErrorCode::AlreadyExists,
-                format!("run {run_id} is being executed by another process"),
-            )
-        })?;
+        let clock_origin = snap.clock_origin();
+        // The caller holds the run's flock (one executor per run; the
+        // kernel drops it if we die). Controls that cannot be read are not
+        // taken as "none": the run is left as it is, and the error named.
+        let controls = crate::control::Controls::read(&self.store, &run_id)?;
         snap.state = RunState::Running;
         snap.waits.clear();
         snap.pid = Some(std::process::id());
         snap.started_at_ms = Some(now_ms());
         self.store.write_snapshot(&snap)?;
         let ctx = RunContext::new(run_id.clone(), Some(journal), services);
-        if let Ok(c) = crate::control::Controls::read(&self.store, &run_id) {
-            ctx.apply_controls(&c);
-        }
+        ctx.apply_controls(&controls);
         if let Some(root) = &snap.root_run_id {
             ctx.set_root_run_id(root.clone());
         }
-        if let Some(index) = replay {
-            ctx.set_replay(index);
+        let applied = replay
+            .as_ref()
+            .map(|(index, _)| index.applies().to_vec())
+            .unwrap_or_default();
+        if let Some((index, in_place)) = replay {
+            ctx.set_replay(index, in_place);
         }
         ctx.journal(&Event::RunStarted {
             run_id: run_id.as_str(),
             script: &snap.script,
             args: &snap.args,
+            seed_run: snap.seed_run().as_str(),
+            clock_origin_ms: clock_origin,
         })?;
+        // Controls this execution applies once (retries) are consumed now.
+        for c in controls.0.iter().filter(|c| applied.contains(&c.id)) {
+            ctx.journal(&Event::ControlApplied {
+                control: &c.id,
+                action: "retry",
+                call: c.call.as_deref(),
+            })?;
+        }
 
         let t0 = Instant::now();
         let args_text = args.to_string();
         ctx.set_exec(ExecEnv {
             vm: self.vm.clone(),
-            epoch_ms: created,
+            epoch_ms: clock_origin,
         });
         let broker = InstanceBroker::root(ctx.clone(), Some(loaded.clone()));
-        let reporter = self.spawn_progress(&ctx, &snap, progress);
-        let (answer, output) = call_run(&self.vm, &loaded, broker, created, &args_text).await;
-        reporter.abort();
-        let _ = reporter.await;
+        // The reporter is owned by this future: dropping the run (a
+        // cancelled facade or MCP call) aborts it too, so nothing rewrites
+        // run.json after the run is gone.
+        let reporter = AbortOnDrop(self.spawn_progress(&ctx, &snap, progress));
+        let (answer, output) = call_run(&self.vm, &loaded, broker, clock_origin, &args_text).await;
+        reporter.finish().await;
         // Aborted tasks (timeout, trap) end at their next await; wait for
         // them so nothing is journaled after the run's final record.
         if !ctx.wait_idle(std::time::Duration::from_secs(10)).await {
@@ -595,7 +632,7 @@ impl Hwf {
             }
             Err(e) if e.code() == ErrorCode::Waiting => {
                 snap.state = RunState::Waiting;
-                snap.waits = ctx.parked().into_iter().collect();
+                snap.waits = ctx.parked();
             }
             Err(e) => {
                 snap.state = if e.code() == ErrorCode::Stopped {
@@ -649,11 +686,17 @@ impl Hwf {
                 tick.tick().await;
                 n += 1;
                 // Controls from other processes (stop, pause, task_stop).
+                // Controls that cannot be read end the run with the store's
+                // code rather than being ignored.
                 let len = store.controls_len(ctx.run_id());
                 if len != controls_len {
                     controls_len = len;
-                    if let Ok(c) = crate::control::Controls::read(&store, ctx.run_id()) {
-                        ctx.apply_controls(&c);
+                    match crate::control::Controls::read(&store, ctx.run_id()) {
+                        Ok(c) => ctx.apply_controls(&c),
+                        Err(e) => ctx.fail(HostTrap::new(
+                            e.code(),
+                            format!("the run's controls cannot be read: {}", e.message()),
+                        )),
                     }
                 }
                 if !n.is_multiple_of(5) {
@@ -680,6 +723,25 @@ impl Hwf {
                 }
             }
         })
+    }
+}
+
+/// A spawned task owned by the future that holds this: aborted when it is
+/// dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl AbortOnDrop {
+    /// Abort the task and wait until it has ended.
+    async fn finish(mut self) {
+        self.0.abort();
+        let handle = std::mem::replace(&mut self.0, tokio::spawn(async {}));
+        let _ = handle.await;
+    }
+}
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 

@@ -151,6 +151,60 @@ fn read_source(path: &Path) -> Result<String> {
     std::fs::read_to_string(path).map_err(|e| Error::io(format!("script {}", path.display()), e))
 }
 
+/// Load the runtime component for `lang` (gated as a runtime), bound to
+/// `source`.
+///
+/// # Errors
+///
+/// `unsupported_language` when the runtime is missing; the loader's codes.
+pub fn load_runtime(
+    vm: &crate::vm::Vm,
+    store: &crate::store::FileStore,
+    limits: &crate::vm::Limits,
+    lang: Language,
+    source: &str,
+) -> Result<LoadedComponent> {
+    let runtime = read_component(&runtime_path(lang)?, limits)?;
+    let loaded = vm.load_gated(&runtime, Some(store), limits, crate::vm::gate::Gate::Runtime)?;
+    if !loaded.is_script_runtime() {
+        return Err(Error::new(
+            ErrorCode::MissingExport,
+            format!("the {} runtime is not a script-runtime component", lang.as_str()),
+        ));
+    }
+    Ok(loaded.with_source(Arc::from(source)))
+}
+
+/// Load a saved script's latest (or given) version: a component as it is,
+/// a JavaScript or JSON source in its runtime.
+///
+/// # Errors
+///
+/// `not_found`, `unsupported_language`, `invalid_params` (a source that is
+/// not UTF-8), the loader's codes.
+pub fn load_saved(
+    vm: &crate::vm::Vm,
+    store: &crate::store::FileStore,
+    limits: &crate::vm::Limits,
+    name: &str,
+    version: Option<u32>,
+) -> Result<LoadedComponent> {
+    let meta = store.script_meta(name, version)?;
+    let bytes = store.script_bytes(name, meta.version)?;
+    match Language::parse(&meta.language)? {
+        Language::Wasm => vm.load(&bytes, Some(store), limits),
+        lang => {
+            let source = std::str::from_utf8(&bytes).map_err(|_| {
+                Error::new(
+                    ErrorCode::InvalidParams,
+                    format!("saved script {name} is not UTF-8 text"),
+                )
+            })?;
+            load_runtime(vm, store, limits, lang, source)
+        }
+    }
+}
+
 impl Hwf {
     /// Load the runtime for `lang`, bound to `source`.
     ///
@@ -159,20 +213,7 @@ impl Hwf {
     /// `unsupported_language` when the runtime is missing; the loader's
     /// codes.
     pub fn load_script(&self, lang: Language, source: &str) -> Result<LoadedComponent> {
-        let runtime = read_component(&runtime_path(lang)?, self.limits())?;
-        let loaded = self.vm().load_gated(
-            &runtime,
-            Some(self.store()),
-            self.limits(),
-            crate::vm::gate::Gate::Runtime,
-        )?;
-        if !loaded.is_script_runtime() {
-            return Err(Error::new(
-                ErrorCode::MissingExport,
-                format!("the {} runtime is not a script-runtime component", lang.as_str()),
-            ));
-        }
-        Ok(loaded.with_source(Arc::from(source)))
+        load_runtime(self.vm(), self.store(), self.limits(), lang, source)
     }
 
     /// Resolve bytes in `lang` (component or script source).

@@ -110,8 +110,7 @@ impl Drop for CompletionGuard<'_> {
             stats.running = stats.running.saturating_sub(1);
         }
         // A call that parked the run is not cancelled: it is waiting.
-        let parked = self.run.parked().is_some_and(|w| w.call == self.call);
-        if !self.done && !parked {
+        if !self.done && !self.run.is_parked(self.call) {
             let failure = CallFailure::new(
                 CallErrorKind::Cancelled,
                 "cancelled",
@@ -135,9 +134,14 @@ impl Drop for CompletionGuard<'_> {
     }
 }
 
-/// Codes that end the whole run even when they happen inside a branch.
+/// Codes that end (or park) the whole run even when they happen inside a
+/// branch or a nested workflow: a stop, the run's call and wall limits, and
+/// a wait — a park anywhere in the tree parks the root.
 fn is_run_ending(code: ErrorCode) -> bool {
-    matches!(code, ErrorCode::Stopped | ErrorCode::LimitCalls | ErrorCode::Timeout)
+    matches!(
+        code,
+        ErrorCode::Stopped | ErrorCode::LimitCalls | ErrorCode::Timeout | ErrorCode::Waiting
+    )
 }
 
 impl RunContext {
@@ -168,17 +172,26 @@ impl RunContext {
             let label = request.get("label").and_then(Value::as_str);
             let phase = request.get("phase").and_then(Value::as_str);
             let stored = redacted(&request);
-            // Replay: a matching completed leaf call is answered from the
-            // source journal; a matching composite replays its children.
+            // Replay: a leaf call whose id and content match a successful
+            // recorded call is answered from the source journal (matched by
+            // content wherever it is, not only in an unchanged prefix); a
+            // composite runs again and its children replay the same way.
             let mut parent = parent;
-            if parent.replay {
-                match self.replay().map(|idx| idx.lookup(&call_id, &fp)) {
-                    Some(Lookup::Hit(outcome)) if matches!(kind, "agent" | "capability") => {
-                        return self.answer_recorded(&call_id, kind, label, phase, &fp, &stored, outcome, true);
-                    }
-                    Some(Lookup::Same) | Some(Lookup::Hit(_)) => {}
-                    _ => parent.replay = false,
+            match self.replay().map(|idx| idx.lookup(&call_id, &fp)) {
+                Some(Lookup::Hit(recorded)) if matches!(kind, "agent" | "capability") && self.may_replay(&spec) => {
+                    return self.answer_recorded(
+                        &call_id,
+                        kind,
+                        label,
+                        phase,
+                        &fp,
+                        &stored,
+                        Ok(recorded.result.clone()),
+                        Some(&recorded),
+                    );
                 }
+                Some(Lookup::Same | Lookup::Hit(_)) => {}
+                _ => parent.replay = false,
             }
             // The run's prompt cache: an identical prompt-agent call that
             // already succeeded in this run (unless `fresh`).
@@ -188,7 +201,7 @@ impl RunContext {
             if cacheable {
                 let hit = lock(&self.prompt_cache).get(fp.as_str()).cloned();
                 if let Some(v) = hit {
-                    return self.answer_recorded(&call_id, kind, label, phase, &fp, &stored, Ok(v), false);
+                    return self.answer_recorded(&call_id, kind, label, phase, &fp, &stored, Ok(v), None);
                 }
             }
             // Leaf calls wait for the run-wide width before they start (and
@@ -232,19 +245,29 @@ impl RunContext {
                     }
                 },
                 TaskSpec::Capability(req) => {
-                    let o = self.execute_capability(&call_id, &req).await?;
+                    let (o, ran) = self.execute_capability(&call_id, &req).await?;
                     permit.take();
-                    (o, 0, 1)
+                    (o, 0, u32::from(ran))
                 }
                 TaskSpec::Branch { name, input } => (self.execute_branch(&call_id, &name, &input, parent).await?, 0, 1),
                 TaskSpec::Workflow { name, args } => (self.execute_workflow(&call_id, &name, &args, parent).await?, 0, 1),
                 })
             };
             let (outcome, tokens, attempts) = tokio::select! {
-                r = leaf => r?,
+                r = leaf => match r {
+                    Ok(done) => done,
+                    Err(trap) => {
+                        // A wait below this call parks the run: this call
+                        // is not cancelled, it resumes on the continuation.
+                        if trap.code == ErrorCode::Waiting {
+                            guard.done = true;
+                        }
+                        return Err(trap);
+                    }
+                },
                 i = self.interrupted(&call_id) => match i {
                     // The guard journals this call as cancelled.
-                    Interrupt::Stop => return Err(HostTrap::new(ErrorCode::Stopped, "the run was stopped")),
+                    Interrupt::Stop => return Err(self.stop_trap()),
                     Interrupt::TaskStop => {
                         (Err(CallFailure::new(CallErrorKind::Cancelled, "task_stopped", "an operator stopped this call")), 0, 0)
                     }
@@ -305,8 +328,24 @@ impl RunContext {
         }
     }
 
+    /// Whether a recorded result may answer this call: capabilities that
+    /// declare themselves not replayable (reads whose answer must be fresh)
+    /// always run.
+    fn may_replay(&self, spec: &TaskSpec) -> bool {
+        match spec {
+            TaskSpec::Capability(req) => {
+                let name = req.get("name").and_then(Value::as_str).unwrap_or("");
+                self.services.capabilities.get(name).is_none_or(|c| c.replayable)
+            }
+            _ => true,
+        }
+    }
+
     /// Journal and return an outcome that did not run: recorded in a source
-    /// journal (`replayed`) or in the run's prompt cache (`cache_hit`).
+    /// journal (`recorded`: replayed) or in the run's prompt cache
+    /// (`cache_hit`). A call replayed from another run (`--resume-from`)
+    /// is charged what it cost there, so budgets hold over the lineage; a
+    /// call replayed from this run's own journal was charged when it ran.
     #[expect(clippy::too_many_arguments, reason = "the journal fields of one call")]
     fn answer_recorded(
         &self,
@@ -317,8 +356,13 @@ impl RunContext {
         fp: &Fingerprint,
         stored_request: &Value,
         outcome: Result<Value, CallFailure>,
-        replayed: bool,
+        recorded: Option<&super::replay::RecordedCall>,
     ) -> CallResult {
+        let replayed = recorded.is_some();
+        let (tokens, attempts) = match recorded {
+            Some(r) if !self.replays_in_place() => (r.tokens, r.attempts),
+            _ => (0, 0),
+        };
         self.journal_or_trap(&Event::CallStarted {
             call: call_id,
             kind,
@@ -334,6 +378,14 @@ impl RunContext {
             } else {
                 stats.counts.cache_hits += 1;
             }
+            stats.counts.tokens = stats.counts.tokens.saturating_add(tokens);
+            if attempts > 0 {
+                if kind == "agent" {
+                    stats.counts.agent_calls += 1;
+                } else {
+                    stats.counts.capability_calls += 1;
+                }
+            }
         }
         let stored_result = outcome.as_ref().ok().map(redacted);
         self.journal_or_trap(&Event::CallCompleted {
@@ -344,8 +396,8 @@ impl RunContext {
             ok: outcome.is_ok(),
             result: stored_result.as_deref(),
             error: outcome.as_ref().err(),
-            tokens: 0,
-            attempts: 0,
+            tokens,
+            attempts,
             duration_us: 0,
             replayed,
             cache_hit: !replayed,
@@ -412,10 +464,9 @@ impl RunContext {
             Ok(_) => return fail("invalid_workflow", format!("{name:?} is not a saved script name")),
             Err(e) => return fail(e.code().as_str(), e.message().to_owned()),
         };
-        let loaded = store
-            .script_meta(&script, version)
-            .and_then(|meta| store.script_bytes(&script, meta.version))
-            .and_then(|bytes| env.vm.load(&bytes, Some(&store), &self.limits));
+        // A saved component, or a saved JavaScript / JSON script in its
+        // runtime: nested workflows run in whatever language they were saved.
+        let loaded = crate::scripts::load_saved(&env.vm, &store, &self.limits, &script, version);
         let component = match loaded {
             Ok(c) => c,
             Err(e) => return fail(e.code().as_str(), e.message().to_owned()),

@@ -15,31 +15,6 @@ impl RunContext {
     /// Budget check, agent runner, output clean-up, schema validation and
     /// retries. Returns (outcome, tokens, attempts).
     pub(super) async fn execute_agent(&self, call_id: &str, request: &Value) -> (Result<Value, CallFailure>, u64, u32) {
-        {
-            let mut stats = lock(&self.stats);
-            if stats.counts.agent_calls >= self.limits.max_agent_calls {
-                let f = CallFailure::new(
-                    CallErrorKind::BudgetExhausted,
-                    "limit_agent",
-                    format!("the run may make at most {} agent calls", self.limits.max_agent_calls),
-                );
-                return (Err(f), 0, 0);
-            }
-            if let Some(max) = self.limits.max_tokens
-                && stats.counts.tokens >= max
-            {
-                let f = CallFailure::new(
-                    CallErrorKind::BudgetExhausted,
-                    "token_budget",
-                    format!(
-                        "the run's token budget of {max} is spent ({} used)",
-                        stats.counts.tokens
-                    ),
-                );
-                return (Err(f), 0, 0);
-            }
-            stats.counts.agent_calls += 1;
-        }
         // Agent type: named, or `general-purpose` for a bare prompt agent.
         let type_name = request.get("agent_type").and_then(Value::as_str);
         let agent_type = if type_name.is_some() || request.get("agent").is_none() {
@@ -71,10 +46,35 @@ impl RunContext {
                 Err(e) => return (Err(CallFailure::new(CallErrorKind::Failed, "invalid_schema", e)), 0, 0),
             },
         };
+        {
+            let mut stats = lock(&self.stats);
+            if stats.counts.agent_calls >= self.limits.max_agent_calls {
+                let f = CallFailure::new(
+                    CallErrorKind::BudgetExhausted,
+                    "limit_agent",
+                    format!("the run may make at most {} agent calls", self.limits.max_agent_calls),
+                );
+                return (Err(f), 0, 0);
+            }
+            if let Some(max) = self.limits.max_tokens
+                && stats.counts.tokens >= max
+            {
+                let f = CallFailure::new(
+                    CallErrorKind::BudgetExhausted,
+                    "token_budget",
+                    format!(
+                        "the run's token budget of {max} is spent ({} used)",
+                        stats.counts.tokens
+                    ),
+                );
+                return (Err(f), 0, 0);
+            }
+            stats.counts.agent_calls += 1;
+        }
         let key = self.idempotency_key(call_id);
         let mut tokens = 0u64;
         let mut feedback: Option<String> = None;
-        let max_attempts = self.limits.max_schema_retries + 1;
+        let max_attempts = self.limits.max_schema_retries.saturating_add(1);
         for attempt in 1..=max_attempts {
             let call = AgentCall {
                 request,
@@ -187,12 +187,13 @@ impl RunContext {
 
     /// Operator decision (approvals), policy, capability budget, the
     /// handler (with its typed errors), and result clean-up. A call that
-    /// must wait parks the run (the `Err`).
+    /// must wait parks the run (the `Err`). The flag says whether the
+    /// handler ran (the call was charged to the capability budget).
     pub(super) async fn execute_capability(
         &self,
         call_id: &str,
         request: &Value,
-    ) -> Result<Result<Value, CallFailure>, HostTrap> {
+    ) -> Result<(Result<Value, CallFailure>, bool), HostTrap> {
         let name = request.get("name").and_then(Value::as_str).unwrap_or("");
         let mut input = request.get("input").cloned().unwrap_or(Value::Null);
         let approval_id = request.get("approval_id").and_then(Value::as_str);
@@ -207,7 +208,7 @@ impl RunContext {
 
         // An operator's decision on this call stands in for an approval id.
         let decision = if registered.is_some_and(|c| policy.approval_classes.contains(&c.class)) {
-            durable.decision()
+            durable.decision().map_err(store_trap)?
         } else {
             None
         };
@@ -220,15 +221,18 @@ impl RunContext {
                     input = d.value.clone().unwrap_or(Value::Null);
                 }
                 Some(Decision::Reject) | None => {
-                    return Ok(Err(CallFailure::new(
-                        CallErrorKind::Denied,
-                        "approval_rejected",
-                        format!(
-                            "{name:?} was rejected by {}{}",
-                            d.actor,
-                            d.reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default()
-                        ),
-                    )));
+                    return Ok((
+                        Err(CallFailure::new(
+                            CallErrorKind::Denied,
+                            "approval_rejected",
+                            format!(
+                                "{name:?} was rejected by {}{}",
+                                d.actor,
+                                d.reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default()
+                            ),
+                        )),
+                        false,
+                    ));
                 }
             }
         }
@@ -245,19 +249,22 @@ impl RunContext {
                 };
                 return Err(self.park(call_id, wait));
             }
-            Err(f) => return Ok(Err(f)),
+            Err(f) => return Ok((Err(f), false)),
         };
         {
             let mut stats = lock(&self.stats);
             if stats.counts.capability_calls >= self.limits.max_capability_calls {
-                return Ok(Err(CallFailure::new(
-                    CallErrorKind::BudgetExhausted,
-                    "limit_capability",
-                    format!(
-                        "the run may make at most {} capability calls",
-                        self.limits.max_capability_calls
-                    ),
-                )));
+                return Ok((
+                    Err(CallFailure::new(
+                        CallErrorKind::BudgetExhausted,
+                        "limit_capability",
+                        format!(
+                            "the run may make at most {} capability calls",
+                            self.limits.max_capability_calls
+                        ),
+                    )),
+                    false,
+                ));
             }
             stats.counts.capability_calls += 1;
         }
@@ -272,17 +279,32 @@ impl RunContext {
         let result = match cap.handler.call(call).await {
             Ok(v) => v,
             Err(CapabilityError::Park(wait)) => return Err(self.park(call_id, wait)),
+            Err(e @ CapabilityError::Store(_)) => return Err(store_trap(e)),
             Err(CapabilityError::InvalidInput(m)) => {
-                return Ok(Err(CallFailure::new(CallErrorKind::Failed, "invalid_input", m)));
+                return Ok((Err(CallFailure::new(CallErrorKind::Failed, "invalid_input", m)), true));
             }
             Err(CapabilityError::Failed(m)) => {
-                return Ok(Err(CallFailure::new(CallErrorKind::Failed, "capability_failed", m)));
+                return Ok((
+                    Err(CallFailure::new(CallErrorKind::Failed, "capability_failed", m)),
+                    true,
+                ));
             }
             Err(CapabilityError::TimedOut(m)) => {
-                return Ok(Err(CallFailure::new(CallErrorKind::TimedOut, "capability_timeout", m)));
+                return Ok((
+                    Err(CallFailure::new(CallErrorKind::TimedOut, "capability_timeout", m)),
+                    true,
+                ));
             }
         };
-        Ok(policy.finish_result(name, result))
+        Ok((policy.finish_result(name, result), true))
+    }
+}
+
+/// The trap a store failure behind a capability call ends the run with.
+fn store_trap(e: CapabilityError) -> HostTrap {
+    match e {
+        CapabilityError::Store(e) => HostTrap::new(e.code(), e.message().to_owned()),
+        other => HostTrap::new(crate::error::ErrorCode::Internal, other.to_string()),
     }
 }
 
@@ -300,28 +322,30 @@ impl Durable for CallDurable<'_> {
     fn first_started_ms(&self) -> u64 {
         self.run.first_started_ms(self.call_id)
     }
-    fn decision(&self) -> Option<crate::control::Control> {
-        let store = self.run.services.store.as_ref()?;
-        let controls = crate::control::Controls::read(store, &self.run.run_id).ok()?;
-        let d = controls.decision(self.call_id)?;
+    fn decision(&self) -> Result<Option<crate::control::Control>, CapabilityError> {
+        let Some(store) = self.run.services.store.as_ref() else {
+            return Ok(None);
+        };
+        let controls = crate::control::Controls::read(store, &self.run.run_id).map_err(CapabilityError::Store)?;
+        let Some(d) = controls.decision(self.call_id) else {
+            return Ok(None);
+        };
         // A decision is about one exact request: if the call id now carries
         // a different request (changed args, a different agent answer), the
         // call waits for a new decision.
         match d.fingerprint.as_deref() {
             Some(fp) if fp != self.fingerprint => {
                 tracing::warn!(call = self.call_id, "ignoring a decision made for a different request");
-                None
+                Ok(None)
             }
-            _ => Some(d.clone()),
+            _ => Ok(Some(d.clone())),
         }
     }
-    fn events(&self) -> Vec<crate::store::StoredEvent> {
-        self.run
-            .services
-            .store
-            .as_ref()
-            .and_then(|s| s.read_events().ok())
-            .unwrap_or_default()
+    fn events(&self) -> Result<Vec<crate::store::StoredEvent>, CapabilityError> {
+        match self.run.services.store.as_ref() {
+            Some(s) => s.read_events().map_err(CapabilityError::Store),
+            None => Ok(Vec::new()),
+        }
     }
     fn now_ms(&self) -> u64 {
         crate::store::now_ms()

@@ -115,7 +115,6 @@ impl InstanceBroker {
             run_slots(&self.run, &id, tasks, self.parent(), self.width(), fail_fast).await?
         };
         self.end_composite("parallel", &id, &fp, &slots, t0)?;
-        self.add_host_time(t0.elapsed());
         Ok(slots)
     }
 
@@ -176,7 +175,6 @@ impl InstanceBroker {
             collect(&mut set, &index_of, n, false).await?
         };
         self.end_composite("pipeline", &id, &fp, &slots, t0)?;
-        self.add_host_time(t0.elapsed());
         Ok(slots)
     }
 
@@ -218,7 +216,6 @@ impl InstanceBroker {
     ///
     /// A [`HostTrap`] when the run must end.
     pub async fn next(&mut self, pending: &[u64]) -> Result<(u64, Slot), HostTrap> {
-        let t0 = Instant::now();
         self.run.count_call()?;
         // On replay, deliver in the recorded order while the recorded call
         // is among the pending ones.
@@ -263,7 +260,12 @@ impl InstanceBroker {
                 Some(Ok((task, (n, result)))) => {
                     self.joins.by_task.remove(&task);
                     self.joins.handles.remove(&n);
-                    self.joins.ready.insert(n, result?);
+                    match result {
+                        Ok(slot) => {
+                            self.joins.ready.insert(n, slot);
+                        }
+                        Err(trap) => return Err(self.settle_before_parking(trap).await),
+                    }
                 }
                 Some(Err(e)) => {
                     if let Some(n) = self.joins.by_task.remove(&e.id()) {
@@ -281,8 +283,28 @@ impl InstanceBroker {
         let call = self.scope.id_of(out.0);
         self.delivered += 1;
         self.run.journal_or_trap(&Event::Delivered { call: &call })?;
-        self.add_host_time(t0.elapsed());
         Ok(out)
+    }
+
+    /// A task of this join set trapped. When the trap parks the run, let
+    /// the other tasks finish first (each completes, fails or parks too),
+    /// so their work is journaled and replays on the continuation instead
+    /// of being cancelled and run again; any other trap ends them at once.
+    async fn settle_before_parking(&mut self, trap: HostTrap) -> HostTrap {
+        if trap.code != crate::error::ErrorCode::Waiting {
+            return trap;
+        }
+        let mut trap = trap;
+        while let Some(joined) = self.joins.set.join_next().await {
+            if let Ok((_, Err(t))) = joined
+                && t.code != crate::error::ErrorCode::Waiting
+                && trap.code == crate::error::ErrorCode::Waiting
+            {
+                self.joins.set.abort_all();
+                trap = t;
+            }
+        }
+        trap
     }
 
     /// `cancel`: stop pending calls (their completions read `cancelled`).
@@ -340,6 +362,7 @@ async fn run_slots(
 }
 
 /// Drain a set of slot tasks into input order. A trap aborts the rest and
+/// propagates — except a park, which waits for the rest to settle before it
 /// propagates; with `fail_fast` the first failure aborts the rest, whose
 /// slots read `cancelled`. Returns only once every task has ended.
 async fn collect(
@@ -349,7 +372,7 @@ async fn collect(
     fail_fast: bool,
 ) -> Result<Vec<Slot>, HostTrap> {
     let mut slots: Vec<Option<Slot>> = vec![None; n];
-    let mut trap = None;
+    let mut trap: Option<HostTrap> = None;
     let mut failed_at = None;
     while let Some(joined) = set.join_next_with_id().await {
         match joined {
@@ -362,9 +385,18 @@ async fn collect(
                 slots[i] = Some(slot);
             }
             Ok((_, Err(t))) => {
-                if trap.is_none() {
+                // A park lets the other slots run on (to completion, to a
+                // failure or to their own park); any other trap ends them.
+                let parks = t.code == crate::error::ErrorCode::Waiting;
+                let replace = match &trap {
+                    None => true,
+                    Some(prev) => prev.code == crate::error::ErrorCode::Waiting && !parks,
+                };
+                if replace {
+                    if !parks {
+                        set.abort_all();
+                    }
                     trap = Some(t);
-                    set.abort_all();
                 }
             }
             Err(e) => {

@@ -3,13 +3,11 @@
 
 use super::calls::{CallResult, Parent, TaskSpec};
 use super::{CallFailure, Event, RunContext, clip, lock, redact};
-use crate::error::ErrorCode;
 use crate::ids::CallScope;
 use crate::vm::LoadedComponent;
 use crate::vm::limits::HostTrap;
 use serde_json::Value;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 /// Longest log line kept (bytes); longer lines are clipped.
 const MAX_LOG_LINE: usize = 16 * 1024;
@@ -42,8 +40,6 @@ pub struct InstanceBroker {
     pub(super) scope: CallScope,
     pub(super) component: Option<LoadedComponent>,
     pub(super) depth: u8,
-    started: Instant,
-    host_time: Duration,
     pub(super) joins: super::flow::Joins,
     /// Whether calls are still answered from the replay index (until the
     /// first divergence in this instance).
@@ -94,8 +90,6 @@ impl InstanceBroker {
             scope,
             component,
             depth,
-            started: Instant::now(),
-            host_time: Duration::ZERO,
             joins: super::flow::Joins::default(),
         }
     }
@@ -136,27 +130,14 @@ impl InstanceBroker {
     }
 
     /// Checks made on every epoch tick while this instance runs guest code:
-    /// stop, the run's wall clock, and this instance's CPU time (its age
-    /// minus the time it spent waiting in host calls).
+    /// stop and the run's wall clock. (Guest CPU is metered by fuel, see
+    /// [`crate::vm::engine::FUEL_PER_CPU_MS`].)
     ///
     /// # Errors
     ///
     /// The trap that ends the instance.
     pub fn check_tick(&self) -> Result<(), HostTrap> {
-        self.run.check_run()?;
-        let guest = self.started.elapsed().saturating_sub(self.host_time);
-        if guest > self.run.limits().cpu() {
-            return Err(HostTrap::new(
-                ErrorCode::CpuLimit,
-                format!("the guest used more than {} ms of CPU", self.run.limits().cpu_ms),
-            ));
-        }
-        Ok(())
-    }
-
-    /// Account time spent in a host call (not guest CPU).
-    pub(super) fn add_host_time(&mut self, d: Duration) {
-        self.host_time += d;
+        self.run.check_run()
     }
 
     /// `agent`: one agent call through the whole pipeline.
@@ -184,15 +165,12 @@ impl InstanceBroker {
     ///
     /// A [`HostTrap`] when the run must end.
     pub async fn call(&mut self, spec: TaskSpec) -> CallResult {
-        let t0 = Instant::now();
         self.run.count_call()?;
         let id = self.scope.next_id();
         if self.replaying {
             self.note_divergence(&id, spec.kind(), &spec.request());
         }
-        let out = self.run.run_call(id, spec, self.parent()).await;
-        self.add_host_time(t0.elapsed());
-        out
+        self.run.run_call(id, spec, self.parent()).await
     }
 
     /// `phase`: record and journal the current phase.

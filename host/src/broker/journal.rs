@@ -66,6 +66,22 @@ pub enum Event<'a> {
         script: &'a ScriptRef,
         /// Arguments (redacted).
         args: &'a Value,
+        /// The run the guest's random seed derives from (the first run of
+        /// the resume lineage).
+        seed_run: &'a str,
+        /// Where the guest's virtual wall clock starts (ms since the epoch;
+        /// the lineage's first creation time).
+        clock_origin_ms: u64,
+    },
+    /// An operator control took effect in this execution and is consumed
+    /// (a `retry` re-runs its call once, not on every continuation).
+    ControlApplied {
+        /// The control's id.
+        control: &'a str,
+        /// Its action (`retry`).
+        action: &'a str,
+        /// The call it names.
+        call: Option<&'a str>,
     },
     /// A call was made.
     CallStarted {
@@ -224,11 +240,16 @@ pub struct Journal {
 
 /// Group commit for a journal: `sync_to(seq)` returns once everything up to
 /// `seq` is on disk; concurrent callers share one fsync.
+///
+/// Every fsync it makes is counted ([`Syncer::syncs`]) and traced at debug
+/// level (`journal fsync`, with the seq it made durable and how many lines
+/// it covered), so tests and `hwf bench` can see completions share one.
 #[derive(Debug)]
 pub struct Syncer {
     file: std::fs::File,
     written: Arc<AtomicU64>,
     synced: tokio::sync::Mutex<u64>,
+    syncs: AtomicU64,
 }
 
 impl Syncer {
@@ -250,6 +271,13 @@ impl Syncer {
         let done = tokio::task::spawn_blocking(move || file.sync_data()).await;
         match done {
             Ok(Ok(())) => {
+                let n = self.syncs.fetch_add(1, Ordering::Relaxed) + 1;
+                tracing::debug!(
+                    through = target,
+                    lines = target.saturating_sub(*synced),
+                    syncs = n,
+                    "journal fsync"
+                );
                 *synced = target;
                 Ok(())
             }
@@ -259,6 +287,11 @@ impl Syncer {
                 format!("journal sync task: {e}"),
             )),
         }
+    }
+
+    /// How many fsyncs this syncer has made (one per group commit).
+    pub fn syncs(&self) -> u64 {
+        self.syncs.load(Ordering::Relaxed)
     }
 }
 
@@ -283,6 +316,7 @@ impl Journal {
             file: self.file.try_clone_std()?,
             written: self.written.clone(),
             synced: tokio::sync::Mutex::new(self.seq),
+            syncs: AtomicU64::new(0),
         })
     }
 
@@ -291,12 +325,19 @@ impl Journal {
     ///
     /// # Errors
     ///
-    /// `io` when the write or fsync fails.
+    /// `io` when the write or fsync fails; `corrupt_store` when the journal's
+    /// `seq` cannot advance (a journal continued at `u64::MAX`): nothing is
+    /// written then.
     pub fn append(&mut self, event: &Event<'_>) -> Result<u64> {
-        self.seq += 1;
+        let seq = self.seq.checked_add(1).ok_or_else(|| {
+            crate::error::Error::new(
+                crate::error::ErrorCode::CorruptStore,
+                format!("the journal's seq {} cannot advance (it is corrupt)", self.seq),
+            )
+        })?;
         self.buf.clear();
         let line = Line {
-            seq: self.seq,
+            seq,
             ts_ms: crate::store::now_ms(),
             event,
         };
@@ -304,8 +345,9 @@ impl Journal {
             .map_err(|e| crate::error::Error::new(crate::error::ErrorCode::Internal, e.to_string()))?;
         self.buf.push(b'\n');
         self.file.append(&self.buf, event.sync_inline())?;
-        self.written.store(self.seq, Ordering::SeqCst);
-        Ok(self.seq)
+        self.seq = seq;
+        self.written.store(seq, Ordering::SeqCst);
+        Ok(seq)
     }
 
     /// fsync everything appended so far.
@@ -315,5 +357,90 @@ impl Journal {
     /// `io`.
     pub fn sync(&mut self) -> Result<()> {
         self.file.sync()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::RunId;
+    use crate::store::FileStore;
+
+    fn journal(seq: u64) -> (tempfile::TempDir, FileStore, RunId, Journal) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = FileStore::open(dir.path().join("state")).expect("store");
+        let id = RunId::generate();
+        store.create_run(&id).expect("run");
+        let j = Journal::new(store.open_journal(&id).expect("journal"), seq);
+        (dir, store, id, j)
+    }
+
+    fn completion(call: &str) -> Event<'_> {
+        Event::CallCompleted {
+            call,
+            kind: "agent",
+            label: None,
+            fingerprint: "b3:00",
+            ok: true,
+            result: None,
+            error: None,
+            tokens: 0,
+            attempts: 1,
+            duration_us: 1,
+            replayed: false,
+            cache_hit: false,
+        }
+    }
+
+    #[test]
+    fn concurrent_completions_share_one_fsync() {
+        let (_dir, _store, _id, mut j) = journal(0);
+        let syncer = Arc::new(j.syncer().expect("syncer"));
+        let calls: Vec<String> = (1..=16).map(|i| i.to_string()).collect();
+        let seqs: Vec<u64> = calls
+            .iter()
+            .map(|c| j.append(&completion(c)).expect("append"))
+            .collect();
+        assert_eq!(seqs, (1..=16).collect::<Vec<u64>>());
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .build()
+            .expect("rt");
+        rt.block_on(async {
+            let waiters: Vec<_> = seqs
+                .iter()
+                .map(|&seq| {
+                    let s = syncer.clone();
+                    tokio::spawn(async move { s.sync_to(seq).await })
+                })
+                .collect();
+            for w in waiters {
+                w.await.expect("join").expect("sync");
+            }
+        });
+        assert_eq!(
+            syncer.syncs(),
+            1,
+            "16 completions written before the first fsync share it"
+        );
+        // A later completion needs a new fsync; an old seq needs none.
+        let seq = j.append(&completion("17")).expect("append");
+        rt.block_on(async {
+            syncer.sync_to(seq).await.expect("sync");
+            syncer.sync_to(3).await.expect("sync");
+        });
+        assert_eq!(syncer.syncs(), 2);
+    }
+
+    #[test]
+    fn a_seq_at_u64_max_is_a_typed_error_and_writes_nothing() {
+        let (_dir, store, id, mut j) = journal(u64::MAX - 1);
+        assert_eq!(j.append(&completion("1")).expect("last seq"), u64::MAX);
+        let e = j.append(&completion("2")).expect_err("overflow");
+        assert_eq!(e.code(), crate::error::ErrorCode::CorruptStore, "{e}");
+        assert!(e.to_string().contains("cannot advance"), "{e}");
+        let lines = store.read_journal(&id).expect("read");
+        assert_eq!(lines.len(), 1, "nothing written past u64::MAX");
+        assert_eq!(lines[0]["seq"], u64::MAX);
     }
 }

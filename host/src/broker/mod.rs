@@ -111,7 +111,9 @@ impl Services {
 pub struct ExecEnv {
     /// The VM that instantiates branches.
     pub vm: Arc<Vm>,
-    /// The run's virtual clock start (ms since the Unix epoch).
+    /// The run's virtual clock start (ms since the Unix epoch): the creation
+    /// time of the first run of its resume lineage, so a replay sees the
+    /// same clock.
     pub epoch_ms: u64,
 }
 
@@ -133,10 +135,16 @@ pub struct RunContext {
     prompt_cache: Mutex<std::collections::HashMap<String, Value>>,
     root_run_id: OnceLock<RunId>,
     first_seen: Mutex<std::collections::HashMap<String, u64>>,
-    parked: Mutex<Option<crate::store::WaitInfo>>,
+    parked: Mutex<Vec<crate::store::WaitInfo>>,
+    /// Whether the replay index is this run's own journal (a continuation
+    /// in place): replayed calls were charged when they ran, so replaying
+    /// them charges nothing again.
+    replay_in_place: AtomicBool,
     pause: AtomicBool,
     task_stops: Mutex<std::collections::HashSet<String>>,
     controls_tx: tokio::sync::watch::Sender<u64>,
+    /// Why the run must end besides a stop (controls that cannot be read).
+    broken: Mutex<Option<HostTrap>>,
 }
 
 /// Why an in-flight call was interrupted.
@@ -210,10 +218,12 @@ impl RunContext {
             prompt_cache: Mutex::new(std::collections::HashMap::new()),
             root_run_id: OnceLock::new(),
             first_seen: Mutex::new(std::collections::HashMap::new()),
-            parked: Mutex::new(None),
+            parked: Mutex::new(Vec::new()),
+            replay_in_place: AtomicBool::new(false),
             pause: AtomicBool::new(false),
             task_stops: Mutex::new(std::collections::HashSet::new()),
             controls_tx: tokio::sync::watch::Sender::new(0),
+            broken: Mutex::new(None),
         })
     }
 
@@ -260,7 +270,9 @@ impl RunContext {
     }
 
     /// Record that `call` must wait, journal it, and return the trap that
-    /// parks the run.
+    /// parks the run. A wait anywhere in the run's tree (a branch, a
+    /// pipeline stage, a nested workflow) parks the whole run: the trap
+    /// travels up through every composite call to the root.
     pub(crate) fn park(&self, call: &str, wait: crate::capabilities::WaitRequest) -> HostTrap {
         let info = crate::store::WaitInfo {
             call: call.to_owned(),
@@ -270,28 +282,62 @@ impl RunContext {
             wake_at_ms: wait.wake_at_ms,
             detail: redacted(&wait.detail).into_owned(),
         };
-        let _ = self.journal(&Event::WaitStarted {
+        let mut parked = lock(&self.parked);
+        if parked.iter().any(|w| w.call == info.call && w.kind == info.kind) {
+            return HostTrap::new(ErrorCode::Waiting, format!("waiting: {}", info.summary));
+        }
+        // The run is only parked once its wait is durable: a wait the
+        // journal lost could never be decided.
+        if let Err(e) = self.journal(&Event::WaitStarted {
             call,
             kind: &info.kind,
             summary: &info.summary,
             wake_at_ms: info.wake_at_ms,
-        });
-        let trap = HostTrap::new(ErrorCode::Waiting, format!("waiting: {}", info.summary));
-        let mut parked = lock(&self.parked);
-        if parked.is_none() {
-            *parked = Some(info);
+        }) {
+            return HostTrap::new(e.code(), format!("the wait could not be journaled: {}", e.message()));
         }
+        let trap = HostTrap::new(ErrorCode::Waiting, format!("waiting: {}", info.summary));
+        parked.push(info);
         trap
     }
 
-    /// What the run parked on, if it parked.
-    pub fn parked(&self) -> Option<crate::store::WaitInfo> {
+    /// What the run parked on (every wait reached in this execution).
+    pub fn parked(&self) -> Vec<crate::store::WaitInfo> {
         lock(&self.parked).clone()
     }
 
+    /// Whether `call` parked the run.
+    pub(crate) fn is_parked(&self, call: &str) -> bool {
+        lock(&self.parked).iter().any(|w| w.call == call)
+    }
+
     /// Answer calls from this index where they match (resume, continue).
-    pub fn set_replay(&self, index: replay::ReplayIndex) {
+    /// `in_place`: the index is this run's own journal (a continuation),
+    /// whose live calls already count toward the run's budgets — they are
+    /// charged here once, and replaying them charges nothing; otherwise
+    /// (`--resume-from`) each replayed call is charged what it cost in its
+    /// source run, so budgets hold over the whole lineage.
+    pub fn set_replay(&self, index: replay::ReplayIndex, in_place: bool) {
+        if in_place {
+            let charged = index.charged();
+            let mut stats = lock(&self.stats);
+            stats.counts.agent_calls += charged.agent_calls;
+            stats.counts.capability_calls += charged.capability_calls;
+            stats.counts.tokens += charged.tokens;
+        }
+        self.replay_in_place.store(in_place, Ordering::SeqCst);
         let _ = self.replay.set(Arc::new(index));
+    }
+
+    /// Whether replayed calls come from this run's own journal.
+    pub(crate) fn replays_in_place(&self) -> bool {
+        self.replay_in_place.load(Ordering::SeqCst)
+    }
+
+    /// The id the guest's random seed derives from: the first run of the
+    /// resume lineage, so `--resume-from` sees the same random bytes.
+    pub fn seed_run_id(&self) -> &RunId {
+        self.root_run_id.get().unwrap_or(&self.run_id)
     }
 
     /// The replay index, if this run replays.
@@ -368,6 +414,23 @@ impl RunContext {
         self.stop.load(Ordering::Relaxed)
     }
 
+    /// End the run with `trap` at its next host call or epoch check, and
+    /// interrupt in-flight calls (the control plane failed under it).
+    pub fn fail(&self, trap: HostTrap) {
+        tracing::error!(code = trap.code.as_str(), message = %trap.message, "run ends: control plane failure");
+        lock(&self.broken).get_or_insert(trap);
+        self.stop.store(true, Ordering::SeqCst);
+        self.controls_tx.send_modify(|g| *g += 1);
+    }
+
+    /// The trap a stopped run ends with: `stopped`, or the failure that
+    /// ended it.
+    pub(crate) fn stop_trap(&self) -> HostTrap {
+        lock(&self.broken)
+            .clone()
+            .unwrap_or_else(|| HostTrap::new(ErrorCode::Stopped, "the run was stopped"))
+    }
+
     /// Current counters.
     pub fn counts(&self) -> Counts {
         lock(&self.stats).counts
@@ -404,7 +467,7 @@ impl RunContext {
     /// The trap that ends the instance.
     pub fn check_run(&self) -> Result<(), HostTrap> {
         if self.stop_requested() {
-            return Err(HostTrap::new(ErrorCode::Stopped, "the run was stopped"));
+            return Err(self.stop_trap());
         }
         if self.elapsed() > self.limits.wall() {
             return Err(HostTrap::new(
@@ -438,7 +501,7 @@ impl RunContext {
     /// `max_calls`.
     pub(crate) fn count_call(&self) -> Result<(), HostTrap> {
         if self.stop_requested() {
-            return Err(HostTrap::new(ErrorCode::Stopped, "the run was stopped"));
+            return Err(self.stop_trap());
         }
         if self.pause.load(Ordering::SeqCst) {
             let wait = crate::capabilities::WaitRequest {

@@ -1,39 +1,54 @@
 //! Replay: answer calls from a journal instead of running them.
 //!
-//! A resumed run re-runs the harness from the start. Each call is looked up
-//! by call id: when the recorded call has the same fingerprint, an agent or
-//! capability call gets its recorded outcome (results and denials alike)
-//! without running anything, and a composite call (`parallel`, `pipeline`,
-//! a branch, a nested workflow) runs again with its children still
-//! replaying. The first call of an instance that is missing or differs
-//! makes that call and everything after it in that instance live — the
-//! longest unchanged prefix. Cancelled calls and calls named by a `retry`
-//! control are never replayed; a call that was started but never completed
-//! (a crash, a park) runs again, with the same idempotency key.
+//! A resumed or continued run re-runs the harness from the start. Each call
+//! is looked up by call id and fingerprint (its content): when the recorded
+//! call has the same fingerprint and completed successfully, an agent or
+//! capability call gets its recorded result without running anything, and
+//! a composite call (`parallel`, `pipeline`, a branch, a nested workflow)
+//! runs again with its children still replaying. Only successful results
+//! replay: a failed, refused, cancelled or unfinished call (a crash, a
+//! park) runs again with the same idempotency key, and so does an agent
+//! call that answered `null`, or a call named by a `retry` control not yet
+//! consumed. A call whose request changed runs live; the calls after it
+//! replay only where their own fingerprints still match.
 //!
-//! `next` replays its journaled delivery order per instance, so a harness
-//! that reacts to whichever task finishes first decides the same way.
+//! `next` replays its journaled delivery order per instance (until the
+//! instance diverges), so a harness that reacts to whichever task finishes
+//! first decides the same way.
 
-use super::{CallErrorKind, CallFailure, Fingerprint};
+use super::Fingerprint;
+use crate::store::Counts;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
+
+/// A completed call as the source journal recorded it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordedCall {
+    /// Its result.
+    pub result: Value,
+    /// Tokens it spent when it ran.
+    pub tokens: u64,
+    /// Attempts it took (0: it was itself answered without running).
+    pub attempts: u32,
+}
 
 /// What the source journal says about one call.
 #[derive(Debug, Clone)]
 struct Recorded {
     fingerprint: String,
-    outcome: Option<Result<Value, CallFailure>>,
+    outcome: Option<RecordedCall>,
 }
 
 /// The answer of [`ReplayIndex::lookup`].
 #[derive(Debug, Clone, PartialEq)]
 pub enum Lookup {
-    /// Same call, completed: answer with this outcome.
-    Hit(Result<Value, CallFailure>),
-    /// Same call (same fingerprint), but it never completed or is a
-    /// composite: run it, its children may still replay.
+    /// Same call, completed successfully: answer with its result.
+    Hit(RecordedCall),
+    /// Same call (same fingerprint), but it never completed successfully
+    /// (failed, cancelled, in flight at a crash, parked) or is a composite:
+    /// run it; its children, and the calls after it, may still replay.
     Same,
-    /// Different or unknown call: run it live, and everything after it.
+    /// A different or unknown call.
     Diverged,
 }
 
@@ -42,9 +57,27 @@ pub enum Lookup {
 pub struct ReplayIndex {
     calls: HashMap<String, Recorded>,
     first_started: HashMap<String, u64>,
-    parked: std::collections::HashSet<String>,
+    parked: HashSet<String>,
     delivered: HashMap<String, Vec<String>>,
+    charged: Counts,
+    consumed: HashSet<String>,
+    applies: Vec<String>,
     source_calls: usize,
+}
+
+/// Whether a journaled completion may answer a later execution: only a
+/// successful agent or capability result does (an agent's `null` is a
+/// non-answer and runs again); failures, refusals and cancellations run
+/// again.
+fn replayable(kind: &str, e: &Value) -> bool {
+    if !matches!(kind, "agent" | "capability") || e.get("ok").and_then(Value::as_bool) != Some(true) {
+        return false;
+    }
+    match e.get("result") {
+        None => false,
+        Some(Value::Null) => kind != "agent",
+        Some(_) => true,
+    }
 }
 
 impl ReplayIndex {
@@ -60,35 +93,53 @@ impl ReplayIndex {
                         idx.first_started.entry(call.to_owned()).or_insert(ts);
                     }
                     let fp = e.get("fingerprint").and_then(Value::as_str).unwrap_or("").to_owned();
-                    idx.calls.insert(
-                        call.to_owned(),
-                        Recorded {
+                    let r = idx.calls.entry(call.to_owned()).or_insert(Recorded {
+                        fingerprint: fp.clone(),
+                        outcome: None,
+                    });
+                    // A new request under the same id replaces what the id
+                    // meant; the same request keeps its last success (a
+                    // later failed re-run does not erase it).
+                    if r.fingerprint != fp {
+                        *r = Recorded {
                             fingerprint: fp,
                             outcome: None,
-                        },
-                    );
+                        };
+                    }
                 }
                 Some("call_completed") => {
                     let kind = e.get("kind").and_then(Value::as_str).unwrap_or("");
-                    if !matches!(kind, "agent" | "capability") || retry.contains(call) {
+                    let tokens = e.get("tokens").and_then(Value::as_u64).unwrap_or(0);
+                    let attempts = e
+                        .get("attempts")
+                        .and_then(Value::as_u64)
+                        .and_then(|a| u32::try_from(a).ok())
+                        .unwrap_or(0);
+                    let cache_hit = e.get("cache_hit").and_then(Value::as_bool) == Some(true);
+                    if matches!(kind, "agent" | "capability") && !cache_hit {
+                        idx.charged.tokens = idx.charged.tokens.saturating_add(tokens);
+                        if attempts > 0 {
+                            if kind == "agent" {
+                                idx.charged.agent_calls += 1;
+                            } else {
+                                idx.charged.capability_calls += 1;
+                            }
+                        }
+                    }
+                    if !replayable(kind, e) || retry.contains(call) {
                         continue;
                     }
-                    let outcome = if e.get("ok").and_then(Value::as_bool) == Some(true) {
-                        Ok(e.get("result").cloned().unwrap_or(Value::Null))
-                    } else {
-                        match e
-                            .get("error")
-                            .and_then(|v| serde_json::from_value::<CallFailure>(v.clone()).ok())
-                        {
-                            Some(f) if f.kind != CallErrorKind::Cancelled => Err(f),
-                            _ => continue,
-                        }
-                    };
                     if let Some(r) = idx.calls.get_mut(call) {
                         let fp = e.get("fingerprint").and_then(Value::as_str).unwrap_or("");
                         if r.fingerprint == fp {
-                            r.outcome = Some(outcome);
-                            idx.source_calls += 1;
+                            if r.outcome.is_none() {
+                                idx.source_calls += 1;
+                            }
+                            r.outcome = Some(RecordedCall {
+                                result: e.get("result").cloned().unwrap_or(Value::Null),
+                                tokens,
+                                attempts,
+                            });
                         }
                     }
                 }
@@ -99,13 +150,22 @@ impl ReplayIndex {
                     let scope = call.rsplit_once('.').map_or("", |(p, _)| p).to_owned();
                     idx.delivered.entry(scope).or_default().push(call.to_owned());
                 }
+                Some("run_started") => {
+                    // Each execution delivers from its own start.
+                    idx.delivered.clear();
+                }
+                Some("control_applied") => {
+                    if let Some(id) = e.get("control").and_then(Value::as_str) {
+                        idx.consumed.insert(id.to_owned());
+                    }
+                }
                 _ => {}
             }
         }
         idx
     }
 
-    /// Look a call up.
+    /// Look a call up by its id and fingerprint.
     pub fn lookup(&self, call: &str, fingerprint: &Fingerprint) -> Lookup {
         match self.calls.get(call) {
             Some(r) if r.fingerprint == fingerprint.as_str() => match &r.outcome {
@@ -117,7 +177,8 @@ impl ReplayIndex {
     }
 
     /// The call id delivered `n`-th (0-based) by `next` in the instance
-    /// whose calls are `<scope>.k` (`""` for the root).
+    /// whose calls are `<scope>.k` (`""` for the root), in the source's
+    /// last execution.
     pub fn delivered(&self, scope: &str, n: usize) -> Option<&str> {
         self.delivered.get(scope).and_then(|v| v.get(n)).map(String::as_str)
     }
@@ -132,7 +193,39 @@ impl ReplayIndex {
         self.parked.contains(call)
     }
 
-    /// How many completed agent/capability calls the source holds.
+    /// What the source's live calls were charged: agent and capability
+    /// calls that ran (replays of another run included), tokens.
+    pub fn charged(&self) -> Counts {
+        self.charged
+    }
+
+    /// Controls the source journal records as applied (consumed).
+    pub fn consumed_controls(&self) -> &HashSet<String> {
+        &self.consumed
+    }
+
+    /// Record the controls (by id) this index applies, to be journaled as
+    /// consumed when the execution using it starts.
+    pub fn set_applies(&mut self, ids: Vec<String>) {
+        self.applies = ids;
+    }
+
+    /// The controls this index applies.
+    pub fn applies(&self) -> &[String] {
+        &self.applies
+    }
+
+    /// Control ids a journal records as applied, without indexing it.
+    pub fn consumed_in(events: &[Value]) -> HashSet<String> {
+        events
+            .iter()
+            .filter(|e| e.get("type").and_then(Value::as_str) == Some("control_applied"))
+            .filter_map(|e| e.get("control").and_then(Value::as_str).map(str::to_owned))
+            .collect()
+    }
+
+    /// How many successfully completed agent/capability calls the source
+    /// holds.
     pub fn len(&self) -> usize {
         self.source_calls
     }
@@ -149,34 +242,73 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn hits_sames_and_divergences() {
+    fn only_successes_replay_and_charges_are_counted() {
         let fp = Fingerprint::of("agent", &json!({"prompt": "a"}));
         let other = Fingerprint::of("agent", &json!({"prompt": "b"}));
         let events = vec![
+            json!({"type": "run_started"}),
             json!({"type": "call_started", "call": "1", "kind": "agent", "fingerprint": fp.as_str()}),
-            json!({"type": "call_completed", "call": "1", "kind": "agent", "fingerprint": fp.as_str(), "ok": true, "result": {"x": 1}}),
+            json!({"type": "call_completed", "call": "1", "kind": "agent", "fingerprint": fp.as_str(), "ok": true, "result": {"x": 1}, "tokens": 7, "attempts": 1}),
             json!({"type": "call_started", "call": "2", "kind": "agent", "fingerprint": fp.as_str()}),
             json!({"type": "call_started", "call": "3", "kind": "capability", "fingerprint": fp.as_str()}),
             json!({"type": "call_completed", "call": "3", "kind": "capability", "fingerprint": fp.as_str(), "ok": false,
                    "error": {"kind": "denied", "message": "capability_denied: no"}}),
             json!({"type": "call_started", "call": "4", "kind": "agent", "fingerprint": fp.as_str()}),
             json!({"type": "call_completed", "call": "4", "kind": "agent", "fingerprint": fp.as_str(), "ok": false,
-                   "error": {"kind": "cancelled", "message": "cancelled: x"}}),
+                   "error": {"kind": "failed", "message": "agent_failed: x"}, "tokens": 3, "attempts": 1}),
+            json!({"type": "call_started", "call": "6", "kind": "agent", "fingerprint": fp.as_str()}),
+            json!({"type": "call_completed", "call": "6", "kind": "agent", "fingerprint": fp.as_str(), "ok": true, "result": null, "attempts": 1}),
             json!({"type": "delivered", "call": "5.2"}),
             json!({"type": "delivered", "call": "5.1"}),
+            json!({"type": "control_applied", "control": "c1"}),
         ];
         let idx = ReplayIndex::from_journal(&events, &HashSet::new());
-        assert_eq!(idx.lookup("1", &fp), Lookup::Hit(Ok(json!({"x": 1}))));
+        assert_eq!(
+            idx.lookup("1", &fp),
+            Lookup::Hit(RecordedCall {
+                result: json!({"x": 1}),
+                tokens: 7,
+                attempts: 1
+            })
+        );
         assert_eq!(idx.lookup("1", &other), Lookup::Diverged);
         assert_eq!(idx.lookup("2", &fp), Lookup::Same, "started, never completed");
-        assert!(matches!(idx.lookup("3", &fp), Lookup::Hit(Err(f)) if f.kind == CallErrorKind::Denied));
-        assert_eq!(idx.lookup("4", &fp), Lookup::Same, "cancelled calls run again");
+        assert_eq!(idx.lookup("3", &fp), Lookup::Same, "refusals run again");
+        assert_eq!(idx.lookup("4", &fp), Lookup::Same, "failures run again");
+        assert_eq!(idx.lookup("6", &fp), Lookup::Same, "an agent's null runs again");
         assert_eq!(idx.lookup("9", &fp), Lookup::Diverged);
         assert_eq!(
             (idx.delivered("5", 0), idx.delivered("5", 1), idx.delivered("5", 2)),
             (Some("5.2"), Some("5.1"), None)
         );
+        let c = idx.charged();
+        assert_eq!((c.agent_calls, c.capability_calls, c.tokens), (3, 0, 10));
+        assert!(idx.consumed_controls().contains("c1"));
+        assert_eq!(idx.len(), 1);
         let retried = ReplayIndex::from_journal(&events, &["1".to_owned()].into_iter().collect());
         assert_eq!(retried.lookup("1", &fp), Lookup::Same);
+    }
+
+    #[test]
+    fn a_later_execution_keeps_an_earlier_success_and_its_own_delivery_order() {
+        let fp = Fingerprint::of("agent", &json!({"prompt": "a"}));
+        let events = vec![
+            json!({"type": "run_started"}),
+            json!({"type": "call_started", "call": "1", "kind": "agent", "fingerprint": fp.as_str()}),
+            json!({"type": "call_completed", "call": "1", "kind": "agent", "fingerprint": fp.as_str(), "ok": true, "result": 1, "attempts": 1}),
+            json!({"type": "delivered", "call": "1"}),
+            json!({"type": "run_started"}),
+            json!({"type": "call_started", "call": "1", "kind": "agent", "fingerprint": fp.as_str()}),
+            json!({"type": "call_completed", "call": "1", "kind": "agent", "fingerprint": fp.as_str(), "ok": true, "result": 1, "replayed": true, "attempts": 0}),
+            json!({"type": "delivered", "call": "1"}),
+        ];
+        let idx = ReplayIndex::from_journal(&events, &HashSet::new());
+        assert!(matches!(idx.lookup("1", &fp), Lookup::Hit(_)));
+        assert_eq!((idx.delivered("", 0), idx.delivered("", 1)), (Some("1"), None));
+        assert_eq!(
+            idx.charged().agent_calls,
+            1,
+            "the in-place replay was not charged again"
+        );
     }
 }

@@ -53,7 +53,7 @@ impl CapabilityHandler for EventsWait {
             for k in ["source", "type", "subject"] {
                 opt_str(input, k)?;
             }
-            if let Some(found) = call.durable.events().into_iter().find(|e| matches(input, e)) {
+            if let Some(found) = call.durable.events()?.into_iter().find(|e| matches(input, e)) {
                 return serde_json::to_value(found).map_err(|e| CapabilityError::Failed(e.to_string()));
             }
             let summary = format!(
@@ -81,7 +81,7 @@ impl CapabilityHandler for HumanAsk {
             let prompt = opt_str(input, "prompt")?
                 .or(opt_str(input, "question")?)
                 .ok_or_else(|| CapabilityError::InvalidInput("prompt (the question) is required".into()))?;
-            let Some(d) = call.durable.decision() else {
+            let Some(d) = call.durable.decision()? else {
                 return Err(CapabilityError::Park(WaitRequest {
                     kind: "human".into(),
                     summary: format!("question: {}", crate::broker::clip(prompt, 200)),

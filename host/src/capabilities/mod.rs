@@ -77,9 +77,17 @@ pub trait Durable: Send + Sync {
     /// When this call first started (ms since the epoch), across resumes.
     fn first_started_ms(&self) -> u64;
     /// The operator's last decision on this call, if any.
-    fn decision(&self) -> Option<crate::control::Control>;
+    ///
+    /// # Errors
+    ///
+    /// [`CapabilityError::Store`] when the run's controls cannot be read.
+    fn decision(&self) -> Result<Option<crate::control::Control>, CapabilityError>;
     /// Every external event so far, in version order.
-    fn events(&self) -> Vec<crate::store::StoredEvent>;
+    ///
+    /// # Errors
+    ///
+    /// [`CapabilityError::Store`] when the event log cannot be read.
+    fn events(&self) -> Result<Vec<crate::store::StoredEvent>, CapabilityError>;
     /// Now, in ms since the epoch.
     fn now_ms(&self) -> u64;
 }
@@ -100,7 +108,7 @@ pub struct WaitRequest {
 }
 
 /// Why a capability call failed.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum CapabilityError {
     /// The input is not what the capability accepts (code `invalid_input`).
     #[error("{0}")]
@@ -114,6 +122,11 @@ pub enum CapabilityError {
     /// The call cannot finish yet: park the run until the wait resolves.
     #[error("waiting: {}", .0.summary)]
     Park(WaitRequest),
+    /// The store behind the call (controls, events) could not be read: the
+    /// run ends with the store's code (`corrupt_store`, `io`) instead of
+    /// acting as if nothing was recorded.
+    #[error("{0}")]
+    Store(crate::Error),
 }
 
 /// An async capability handler. Dropping the future cancels the call (and

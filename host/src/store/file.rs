@@ -608,13 +608,13 @@ pub(crate) fn parse_journal(text: &str) -> std::result::Result<Vec<Value>, usize
         if line.trim().is_empty() {
             continue;
         }
-        let last = i + 1 == n || (i + 2 == n && terminated);
+        // Only an unterminated last line is a write that did not finish; a
+        // complete line that does not parse is corruption, and is named.
         let torn = i + 1 == n && !terminated;
         match serde_json::from_str::<Value>(line) {
             Ok(v) if !torn => out.push(v),
-            Ok(_) => {} // unterminated last line: the write did not finish
-            Err(_) if last => {}
-            Err(_) => return Err(i + 1),
+            Ok(_) | Err(_) if torn => {}
+            Ok(_) | Err(_) => return Err(i + 1),
         }
     }
     Ok(out)

@@ -72,6 +72,16 @@ pub struct ErrorInfo {
     pub message: String,
 }
 
+impl ErrorInfo {
+    /// The stored form of an error.
+    pub fn of(e: &crate::error::Error) -> Self {
+        Self {
+            code: e.code(),
+            message: e.message().to_owned(),
+        }
+    }
+}
+
 /// Call counters of a run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
@@ -147,9 +157,14 @@ pub struct RunSnapshot {
     /// The run this one resumed from, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resumed_from: Option<RunId>,
-    /// The first run of the resume lineage (idempotency keys use it).
+    /// The first run of the resume lineage (idempotency keys and the
+    /// guest's random seed use it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub root_run_id: Option<RunId>,
+    /// Where the guest's virtual clock starts, when not `created_at_ms`
+    /// (a resumed run keeps its lineage's clock origin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_origin_ms: Option<u64>,
     /// In-flight figures while the run executes (absent once it ended).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub live: Option<LiveProgress>,
@@ -225,6 +240,16 @@ pub struct LiveProgress {
 }
 
 impl RunSnapshot {
+    /// Where the guest's virtual clock starts for this run.
+    pub fn clock_origin(&self) -> u64 {
+        self.clock_origin_ms.unwrap_or(self.created_at_ms)
+    }
+
+    /// The run the guest's random seed derives from.
+    pub fn seed_run(&self) -> &RunId {
+        self.root_run_id.as_ref().unwrap_or(&self.run_id)
+    }
+
     /// A fresh snapshot: `run_id` in `state`, running `script` with `args`,
     /// created now, nothing recorded yet.
     pub fn new(run_id: RunId, state: RunState, script: ScriptRef, args: Value, settings: Option<RunSettings>) -> Self {
@@ -248,6 +273,7 @@ impl RunSnapshot {
             waits: Vec::new(),
             resumed_from: None,
             root_run_id: None,
+            clock_origin_ms: None,
             live: None,
             pid: None,
         }

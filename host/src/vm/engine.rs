@@ -17,6 +17,14 @@ use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConf
 /// while guest code executes.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
 
+/// Fuel per millisecond of the CPU limit. Guest CPU is measured in fuel
+/// (about one unit per wasm instruction), not in time: host work, host
+/// calls and a loaded machine do not count, and the same guest hits the
+/// limit at the same instruction on every run. Calibrated on a 2-core
+/// x86_64 machine (a tight loop retires ~8 million fuel per ms; see
+/// `docs/BENCHMARKS.md`), so `cpu_ms` keeps roughly its meaning.
+pub const FUEL_PER_CPU_MS: u64 = 8_000_000;
+
 /// Live instances the pooling allocator is sized for.
 const POOL_INSTANCES: u32 = 1_000;
 
@@ -96,6 +104,7 @@ impl Vm {
     pub fn new() -> Result<Self> {
         let mut cfg = Config::new();
         cfg.epoch_interruption(true);
+        cfg.consume_fuel(true);
         cfg.max_wasm_stack(1 << 20);
         cfg.async_stack_size(2 << 20);
         let mut pool = PoolingAllocationConfig::default();
@@ -233,6 +242,7 @@ impl Vm {
                 }
             },
         };
+        tracing::debug!(%digest, from_cache, "component ready");
         Ok(LoadedComponent {
             digest,
             imports,
@@ -247,6 +257,11 @@ impl Vm {
     pub fn new_store(&self, state: HostState) -> Store<HostState> {
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limiter);
+        let fuel = store.data().cpu_ms().saturating_mul(FUEL_PER_CPU_MS);
+        // Fuel is always set: a store with fuel on and none set traps at once.
+        if let Err(e) = store.set_fuel(fuel) {
+            tracing::error!(error = %e, "could not set the instance's fuel");
+        }
         store.set_epoch_deadline(1);
         store.epoch_deadline_callback(move |ctx| {
             ctx.data().broker.check_tick().map_err(wasmtime::Error::new)?;

@@ -23,7 +23,8 @@ pub struct InstanceOutput {
 
 fn seed_for(run: &RunContext, scope: &str) -> [u8; 32] {
     let mut h = blake3::Hasher::new_derive_key("hwf guest random seed v1");
-    h.update(run.run_id().as_str().as_bytes());
+    // The lineage's first run: a `--resume-from` replay sees the same bytes.
+    h.update(run.seed_run_id().as_str().as_bytes());
     h.update(b"\0");
     h.update(scope.as_bytes());
     *h.finalize().as_bytes()
@@ -69,7 +70,7 @@ pub async fn call_run(
             }
         };
         match tokio::time::timeout(wall, call).await {
-            Ok(r) => r.map_err(|e| classify(e, &store.data().take_output().1)),
+            Ok(r) => r.map_err(|e| classify(e, &store.data().peek_stderr())),
             Err(_) => Err(Error::new(
                 ErrorCode::Timeout,
                 format!("the run exceeded its wall-clock limit of {} ms", run.limits().wall_ms),
@@ -108,7 +109,7 @@ pub async fn call_branch(
             }
         };
         let r = call.await;
-        r.map_err(|e| classify(e, &store.data().take_output().1))
+        r.map_err(|e| classify(e, &store.data().peek_stderr()))
     }
     .await;
     let (stdout, stderr) = store.data().take_output();
@@ -128,7 +129,7 @@ pub async fn call_meta(vm: &Vm, component: &LoadedComponent, run: &Arc<RunContex
             harness
                 .call_meta(&mut store)
                 .await
-                .map_err(|e| classify(e, &store.data().take_output().1))
+                .map_err(|e| classify(e, &store.data().peek_stderr()))
         }
         Pre::Script(_) => match call_check(vm, component, run).await? {
             Ok(meta) => Ok(meta),
@@ -186,7 +187,7 @@ pub async fn call_check(
     let source = component.source.as_deref().unwrap_or("").to_owned();
     h.call_check(&mut store, &source)
         .await
-        .map_err(|e| classify(e, &store.data().take_output().1))
+        .map_err(|e| classify(e, &store.data().peek_stderr()))
 }
 
 /// Turn a wasmtime error into a typed [`Error`]. `stderr` (what the guest
@@ -211,6 +212,9 @@ pub fn classify(err: wasmtime::Error, stderr: &[u8]) -> Error {
         let panic = last_panic_line(stderr);
         let msg = match (code, panic) {
             (ErrorCode::StackOverflow, _) => "the guest overflowed its stack (unbounded recursion?)".to_owned(),
+            (ErrorCode::CpuLimit, _) if matches!(trap, wasmtime::Trap::OutOfFuel) => {
+                "the guest used more than its CPU limit (limits.cpu_ms, metered as fuel)".to_owned()
+            }
             (_, Some(p)) => format!("the guest trapped ({trap}): {p}"),
             (_, None) => format!("the guest trapped: {trap}"),
         };

@@ -43,6 +43,17 @@ impl HostState {
     pub fn take_output(&self) -> (Vec<u8>, Vec<u8>) {
         self.stdout.take()
     }
+
+    /// The instance's CPU limit (ms), converted to fuel by the engine.
+    pub fn cpu_ms(&self) -> u64 {
+        self.broker.run().limits().cpu_ms
+    }
+
+    /// A copy of the captured stderr (to name a panic), leaving the output
+    /// in place to be journaled.
+    pub fn peek_stderr(&self) -> Vec<u8> {
+        self.stdout.stderr_copy()
+    }
 }
 
 impl WasiView for HostState {

@@ -65,6 +65,11 @@ impl Capture {
         (std::mem::take(&mut c.stdout), std::mem::take(&mut c.stderr))
     }
 
+    /// A copy of what stderr captured so far.
+    pub fn stderr_copy(&self) -> Vec<u8> {
+        self.shared.lock().unwrap_or_else(|p| p.into_inner()).stderr.clone()
+    }
+
     fn write_bytes(&self, bytes: &[u8]) -> Result<(), HostTrap> {
         let mut c = self.shared.lock().unwrap_or_else(|p| p.into_inner());
         let used = (c.stdout.len() + c.stderr.len()) as u64;
