@@ -1,30 +1,94 @@
-//! Declarative JSON workflows: validation with codes and pointers, runs in
-//! the bundled JSON runtime component through the same broker, saving and
-//! running by name, the facade, and replay.
+//! Declarative JSON workflows in the hermes-plugin-dynamic-workflows
+//! format: validation with codes and pointers, runs in the bundled JSON
+//! runtime component through the same broker, saving and running by name,
+//! the facade, and replay.
+//!
+//! The expected results are the ones the seed's own runtime
+//! (`src/hermes_workflows/runtime.py`, `sandbox.py`, `schema.py`) gives for
+//! the same definitions; its tests (`tests/test_control_flow.py`,
+//! `tests/test_run.py`) are the source of several definitions here.
 
-use crate::common::{Ctx, root};
+use crate::common::{Ctx, Run, root};
 use serde_json::{Value, json};
 
-fn hello_def() -> String {
-    root()
-        .join("harnesses/hello.workflow.json")
-        .to_str()
-        .expect("utf8")
-        .to_owned()
+fn path(rel: &str) -> String {
+    root().join(rel).to_str().expect("utf8").to_owned()
 }
 
 fn hello_fixture() -> String {
-    root()
-        .join("harnesses/hello/fixture.json")
-        .to_str()
-        .expect("utf8")
-        .to_owned()
+    path("harnesses/hello/fixture.json")
+}
+
+/// Write a definition and a fixture, run it with `args`.
+fn run_def(ctx: &Ctx, def: &Value, args: &str, fixture: &Value) -> Run {
+    let d = ctx.write("wf.workflow.json", def.to_string());
+    let f = ctx.write("fixture.json", fixture.to_string());
+    ctx.run_json(
+        d.to_str().expect("utf8"),
+        args,
+        &["--agents", f.to_str().expect("utf8")],
+    )
+}
+
+/// `hwf validate --json` of a definition: its (code, pointer) pairs.
+fn diagnostics(ctx: &Ctx, def: &Value) -> Vec<(String, String)> {
+    let d = ctx.write("check.workflow.json", def.to_string());
+    let out = ctx.hwf(["validate", d.to_str().expect("utf8"), "--json"]);
+    out.expect_code(2);
+    out.json()["data"]["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or("").to_owned(),
+                d["pointer"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[track_caller]
+fn assert_has(found: &[(String, String)], code: &str, pointer: &str) {
+    assert!(
+        found.iter().any(|(c, p)| c == code && p == pointer),
+        "({code}, {pointer}) not in {found:?}"
+    );
+}
+
+fn agent_calls(ctx: &Ctx, run: &Value) -> Vec<Value> {
+    ctx.journal(run["data"]["run_id"].as_str().expect("id"))
+        .into_iter()
+        .filter(|e| e["type"] == "call_started" && e["kind"] == "agent")
+        .collect()
+}
+
+#[test]
+fn the_seed_hello_example_byte_for_byte_runs_to_hello_world() {
+    let ctx = Ctx::new();
+    // harnesses/seed-hello.workflow.json is the seed's
+    // examples/hello.workflow.json, unchanged.
+    let def = path("harnesses/seed-hello.workflow.json");
+    let v = ctx.hwf(["validate", &def, "--json"]);
+    v.expect_code(0);
+    assert_eq!(v.json()["data"]["meta"]["name"], "hello");
+    let out = ctx.run_json(&def, r#"{"name":"world"}"#, &["--agents", &hello_fixture()]);
+    out.expect_code(0);
+    // runtime.execute(): {"outputs": {step_id: out}, "last": <last output>}.
+    assert_eq!(
+        out.json()["data"]["result"],
+        json!({
+            "outputs": {"greet": {"greeting": "hello, world"}, "shout": {"result": "HELLO, WORLD"}},
+            "last": {"result": "HELLO, WORLD"}
+        })
+    );
 }
 
 #[test]
 fn hello_definition_validates_and_runs() {
     let ctx = Ctx::new();
-    let v = ctx.hwf(["validate", &hello_def(), "--json"]);
+    let def = path("harnesses/hello.workflow.json");
+    let v = ctx.hwf(["validate", &def, "--json"]);
     v.expect_code(0);
     let d = &v.json()["data"];
     assert_eq!(
@@ -39,26 +103,20 @@ fn hello_definition_validates_and_runs() {
         .collect();
     assert_eq!(phases, [&json!("greet"), &json!("shout")]);
 
-    let out = ctx.run_json(&hello_def(), r#"{"name":"world"}"#, &["--agents", &hello_fixture()]);
+    let out = ctx.run_json(&def, r#"{"name":"world"}"#, &["--agents", &hello_fixture()]);
     out.expect_code(0);
     let data = out.json()["data"].clone();
     assert_eq!(
-        data["result"],
+        data["result"]["output"],
         json!({"greeting": "hello, world", "result": "HELLO, WORLD"})
     );
-    let journal = ctx.journal(data["run_id"].as_str().expect("id"));
-    let labels: Vec<&str> = journal
-        .iter()
-        .filter(|e| e["type"] == "call_started")
-        .filter_map(|e| e["label"].as_str())
-        .collect();
+    // A phase container's output lists its steps.
+    assert_eq!(data["result"]["outputs"]["greeting"], json!({"completed": ["greet"]}));
+    let calls = agent_calls(&ctx, &out.json());
+    let labels: Vec<&str> = calls.iter().filter_map(|e| e["label"].as_str()).collect();
     assert_eq!(labels, ["greet", "shout"]);
-    assert_eq!(
-        journal[2]["request"]["input"],
-        json!({"subject": "world"}),
-        "{}",
-        journal[2]
-    );
+    assert_eq!(calls[0]["request"]["input"], json!({"subject": "world"}));
+    assert_eq!(calls[1]["request"]["phase"], "shout");
 
     // Resume with no agent backend: both calls replay.
     let empty = ctx.write("empty.json", r#"{"responses": []}"#);
@@ -76,48 +134,47 @@ fn hello_definition_validates_and_runs() {
 }
 
 #[test]
+fn a_type_key_is_refused_with_an_error_naming_kind() {
+    let ctx = Ctx::new();
+    let def = json!({"version": "1", "name": "old", "policy": {"network": false, "filesystem": false},
+        "steps": [{"id": "a", "type": "agent", "agent": "hermes.greeter", "output_schema": {}}]});
+    let found = diagnostics(&ctx, &def);
+    assert_has(&found, "kind_required", "/steps/0/type");
+    let d = ctx.write("old.workflow.json", def.to_string());
+    ctx.hwf(["validate", d.to_str().expect("utf8")])
+        .expect_code(2)
+        .expect_stderr("\"kind\": \"agent\"");
+}
+
+#[test]
 fn a_bad_definition_reports_each_problem_with_code_and_pointer() {
     let ctx = Ctx::new();
-    let bad = ctx.write(
-        "bad.workflow.json",
-        r#"{"version": "2", "name": "bad", "policy": {"network": true},
-            "steps": [
-              {"id": "a", "type": "agent", "prompt": "hi", "input": {"v": "$ref:nope.output.z"}},
-              {"id": "a", "type": "agent", "prompt": "again"}
-            ]}"#,
-    );
-    let out = ctx.hwf(["validate", bad.to_str().expect("utf8"), "--json"]);
-    out.expect_code(2);
-    let v = out.json();
-    assert_eq!(v["error"]["code"], "invalid_script");
-    let found: Vec<(String, String)> = v["data"]["diagnostics"]
-        .as_array()
-        .expect("diagnostics")
-        .iter()
-        .map(|d| {
-            (
-                d["code"].as_str().unwrap_or("").to_owned(),
-                d["pointer"].as_str().unwrap_or("").to_owned(),
-            )
-        })
-        .collect();
-    for want in [
+    let bad = json!({"version": "2", "name": "bad", "policy": {"network": true, "max_parallel": 0, "gpu": 1},
+    "steps": [
+      {"id": "a", "kind": "agent", "agent": "x", "input": {"v": "$ref:nope.output.z", "w": "$ref:just-a-name"}},
+      {"id": "a", "kind": "agent", "agent": "y", "output_schema": {"type": "strnig"}},
+      {"id": "b", "kind": "teleport"}
+    ]});
+    let found = diagnostics(&ctx, &bad);
+    for (code, pointer) in [
         ("unsupported_version", "/version"),
         ("network_not_allowed", "/policy/network"),
-        ("unknown_ref", "/steps/0/input/v"),
+        ("invalid_policy", "/policy/max_parallel"),
+        ("unknown_policy_key", "/policy/gpu"),
+        ("unresolved_ref", "/steps/0/input/v"),
+        ("bad_ref", "/steps/0/input/w"),
         ("duplicate_step_id", "/steps/1/id"),
+        ("invalid_output_schema", "/steps/1/output_schema"),
+        ("unknown_step_kind", "/steps/2/kind"),
     ] {
-        assert!(
-            found.contains(&(want.0.to_owned(), want.1.to_owned())),
-            "{want:?} not in {found:?}"
-        );
+        assert_has(&found, code, pointer);
     }
-    let human = ctx.hwf(["validate", bad.to_str().expect("utf8")]);
-    human
+    let f = ctx.write("bad.workflow.json", bad.to_string());
+    ctx.hwf(["validate", f.to_str().expect("utf8")])
         .expect_code(2)
         .expect_stderr("duplicate_step_id")
         .expect_stderr("(at /steps/1/id)");
-    ctx.hwf(["run", bad.to_str().expect("utf8")])
+    ctx.hwf(["run", f.to_str().expect("utf8")])
         .expect_code(2)
         .expect_stderr("invalid_script");
     let broken = ctx.write("broken.json", "{\"version\": \"1\", ");
@@ -126,77 +183,257 @@ fn a_bad_definition_reports_each_problem_with_code_and_pointer() {
         .expect_stderr("invalid_json");
 }
 
+/// tests/test_control_flow.py's `if_definition`.
+fn if_definition(flag_ref: &str) -> Value {
+    let echo = json!({"echo": "object", "digest": "string"});
+    json!({"version": "1", "name": "if_flow", "inputs": {"flag": "bool"},
+    "policy": {"network": false, "filesystem": false, "max_parallel": 2},
+    "steps": [
+      {"kind": "if", "id": "gate", "condition": {"ref": flag_ref, "op": "truthy"},
+       "then": [{"kind": "agent", "id": "then_step", "agent": "hermes.echo", "input": {"value": "then"}, "output_schema": echo}],
+       "else": [{"kind": "agent", "id": "else_step", "agent": "hermes.echo", "input": {"value": "else"}, "output_schema": echo}]},
+      {"kind": "agent", "id": "after", "agent": "hermes.echo",
+       "input": {"chosen": "$ref:gate.output.branch", "payload": "$ref:gate.output.output.echo"},
+       "output_schema": echo, "depends_on": ["gate"]}
+    ]})
+}
+
+/// An echo agent: answers `{"echo": input, "digest": …}` for the inputs
+/// these tests send.
+fn echo_fixture() -> Value {
+    let mut rules = Vec::new();
+    for v in ["then", "else"] {
+        rules.push(json!({"match": {"agent": "hermes.echo", "input.value": v},
+                          "output": {"echo": {"value": v}, "digest": format!("d-{v}")}}));
+        rules.push(json!({"match": {"agent": "hermes.echo", "input.chosen": v},
+                          "output": {"echo": {"chosen": v, "payload": {"value": v}}, "digest": format!("d-after-{v}")}}));
+    }
+    json!({ "responses": rules })
+}
+
 #[test]
-fn parallel_branches_pipelines_and_conditions() {
+fn if_yields_branch_and_output_and_its_steps_stay_local() {
     let ctx = Ctx::new();
-    let def = ctx.write(
-        "flow.workflow.json",
-        r#"{"version": "1", "name": "flow", "inputs": {"items": {"default": ["a", "b", "c"]}},
-            "steps": [
-              {"id": "both", "type": "parallel", "branches": [
-                 [{"id": "qa", "type": "agent", "prompt": "qa", "label": "qa"}],
-                 {"steps": [{"id": "review", "type": "agent", "prompt": "review", "label": "review"}]}
-              ]},
-              {"id": "gate", "type": "if", "condition": {"op": "eq", "ref": "$ref:qa.output.verdict", "value": "pass"},
-               "then": [{"id": "ship", "type": "agent", "prompt": "ship it", "label": "ship",
-                         "input": {"qa": "$ref:qa.output.verdict", "review": "$ref:review.output.verdict"}}],
-               "else": [{"id": "hold", "type": "agent", "prompt": "hold", "label": "hold"}]},
-              {"id": "each", "type": "pipeline", "items": "$ref:inputs.items",
-               "stages": [{"type": "agent", "prompt": "$ref:item", "label": "stage"}]}
-            ],
-            "output": {"ship": "$ref:ship.output", "each": "$ref:each.output"}}"#,
-    );
-    let f = ctx.write(
-        "f.json",
-        r#"{"responses": [
-          {"match": {"label": "qa"}, "output": {"verdict": "pass"}, "delay_ms": 20},
-          {"match": {"label": "review"}, "output": {"verdict": "approve"}, "delay_ms": 20},
-          {"match": {"label": "ship", "input.review": "approve"}, "output": {"shipped": true}},
-          {"match": {"label": "stage", "prompt": "a"}, "output": "A"},
-          {"match": {"label": "stage", "prompt": "b"}, "output": "B"},
-          {"match": {"label": "stage", "prompt": "c"}, "output": "C"}
-        ]}"#,
-    );
-    let out = ctx.run_json(
-        def.to_str().expect("utf8"),
-        "{}",
-        &["--agents", f.to_str().expect("utf8")],
-    );
+    for (flag, branch) in [(true, "then"), (false, "else")] {
+        let out = run_def(
+            &ctx,
+            &if_definition("$ref:inputs.flag"),
+            &json!({ "flag": flag }).to_string(),
+            &echo_fixture(),
+        );
+        out.expect_code(0);
+        let r = out.json()["data"]["result"].clone();
+        // _exec_if: {"branch", "output": last output of the branch}, and the
+        // branch's own step ids are popped from the outputs.
+        let gate = json!({"branch": branch, "output": {"echo": {"value": branch}, "digest": format!("d-{branch}")}});
+        let after =
+            json!({"echo": {"chosen": branch, "payload": {"value": branch}}, "digest": format!("d-after-{branch}")});
+        assert_eq!(
+            r,
+            json!({"outputs": {"gate": gate, "after": after}, "last": after}),
+            "{flag}"
+        );
+        // Only the chosen branch ran.
+        let ran: Vec<String> = agent_calls(&ctx, &out.json())
+            .iter()
+            .map(|e| e["label"].as_str().unwrap_or("").to_owned())
+            .collect();
+        assert_eq!(ran, [format!("{branch}_step"), "after".to_owned()]);
+    }
+    // A reference from outside to a branch-local step is an unresolved ref.
+    let mut def = if_definition("$ref:inputs.flag");
+    def["steps"][1]["input"] = json!({"bad": "$ref:then_step.output.echo"});
+    assert_has(&diagnostics(&ctx, &def), "unresolved_ref", "/steps/1/input/bad");
+    let def = if_definition("$ref:missing.output.value");
+    assert_has(&diagnostics(&ctx, &def), "unresolved_ref", "/steps/0/condition/ref");
+}
+
+#[test]
+fn parallel_branches_run_at_once_with_referenceable_ids() {
+    let ctx = Ctx::new();
+    let def = json!({"version": "1", "name": "fan", "policy": {"network": false, "filesystem": false, "max_parallel": 2},
+    "steps": [
+      {"kind": "parallel", "id": "both", "branches": [
+        {"kind": "agent", "id": "qa", "agent": "hermes.qa", "output_schema": {"verdict": "string"}},
+        {"kind": "agent", "id": "review", "agent": "hermes.review", "output_schema": {"verdict": "string"}}
+      ]},
+      {"kind": "agent", "id": "ship", "agent": "hermes.ship", "depends_on": ["both"],
+       "input": {"qa": "$ref:qa.output.verdict", "review": "$ref:both.output.branches.review.verdict"},
+       "output_schema": {"shipped": "bool"}}
+    ]});
+    let fixture = json!({"responses": [
+      {"match": {"agent": "hermes.qa"}, "output": {"verdict": "pass"}, "delay_ms": 150},
+      {"match": {"agent": "hermes.review"}, "output": {"verdict": "approve"}, "delay_ms": 150},
+      {"match": {"agent": "hermes.ship", "input.qa": "pass", "input.review": "approve"}, "output": {"shipped": true}}
+    ]});
+    let out = run_def(&ctx, &def, "{}", &fixture);
     out.expect_code(0);
-    let data = out.json()["data"].clone();
+    let r = out.json()["data"]["result"].clone();
     assert_eq!(
-        data["result"],
-        json!({"ship": {"shipped": true}, "each": ["A", "B", "C"]}),
-        "{data}"
+        r["outputs"]["both"],
+        json!({"branches": {"qa": {"verdict": "pass"}, "review": {"verdict": "approve"}}})
     );
-    // The branches ran as host branch instances: calls 1.0.1 and 1.1.1.
-    let ids: Vec<String> = ctx
-        .journal(data["run_id"].as_str().expect("id"))
+    assert_eq!(r["outputs"]["qa"], json!({"verdict": "pass"}));
+    assert_eq!(r["last"], json!({"shipped": true}));
+    // The branches ran as host branch instances, both in flight at once.
+    let journal = ctx.journal(out.json()["data"]["run_id"].as_str().expect("id"));
+    let started: Vec<usize> = journal
         .iter()
-        .filter(|e| e["type"] == "call_started" && e["kind"] == "agent")
-        .map(|e| e["call"].as_str().expect("call").to_owned())
+        .enumerate()
+        .filter(|(_, e)| e["type"] == "call_started" && (e["call"] == "1.0.1" || e["call"] == "1.1.1"))
+        .map(|(i, _)| i)
         .collect();
+    let first_done = journal
+        .iter()
+        .position(|e| e["type"] == "call_completed" && (e["call"] == "1.0.1" || e["call"] == "1.1.1"))
+        .expect("done");
+    assert_eq!(started.len(), 2, "{journal:?}");
     assert!(
-        ids.contains(&"1.0.1".to_owned()) && ids.contains(&"1.1.1".to_owned()),
-        "{ids:?}"
+        started.iter().all(|&s| s < first_done),
+        "branches ran one after another"
     );
+
+    // The seed fails a fan-out wider than policy.max_parallel.
+    let mut narrow = def.clone();
+    narrow["policy"]["max_parallel"] = json!(1);
+    let out = run_def(&ctx, &narrow, "{}", &fixture);
+    out.expect_code(1);
+    assert!(
+        out.json()["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("fan-out 2 exceeds max_parallel=1"),
+        "{}",
+        out.stdout
+    );
+    // Branches run at once, so a branch cannot read a sibling's output.
+    let mut sibling = def.clone();
+    sibling["steps"][0]["branches"][1]["input"] = json!({"qa": "$ref:qa.output.verdict"});
+    assert_has(
+        &diagnostics(&ctx, &sibling),
+        "unresolved_ref",
+        "/steps/0/branches/1/input/qa",
+    );
+}
+
+#[test]
+fn phase_and_pipeline_are_containers() {
+    let ctx = Ctx::new();
+    let def = json!({"version": "1", "name": "containers", "inputs": {"topic": "string"},
+    "policy": {"network": false, "filesystem": false},
+    "steps": [
+      {"kind": "phase", "id": "research", "label": "Research", "steps": [
+        {"kind": "pipeline", "id": "chain", "steps": [
+          {"kind": "agent", "id": "draft", "agent": "hermes.writer", "input": {"topic": "$ref:inputs.topic"},
+           "output_schema": {"text": "string"}},
+          {"kind": "agent", "id": "polish", "agent": "hermes.editor", "input": {"text": "$ref:draft.output.text"},
+           "output_schema": {"text": "string"}}
+        ]}
+      ]},
+      {"kind": "agent", "id": "sum", "agent": "hermes.summarizer", "depends_on": ["chain"],
+       "input": {"text": "$ref:chain.output.text"}, "output_schema": {"summary": "string"}}
+    ]});
+    let fixture = json!({"responses": [
+      {"match": {"agent": "hermes.writer", "input.topic": "wasm"}, "output": {"text": "draft about wasm"}},
+      {"match": {"agent": "hermes.editor", "input.text": "draft about wasm"}, "output": {"text": "Wasm, polished."}},
+      {"match": {"agent": "hermes.summarizer", "input.text": "Wasm, polished."}, "output": {"summary": "wasm"}}
+    ]});
+    let out = run_def(&ctx, &def, r#"{"topic": "wasm"}"#, &fixture);
+    out.expect_code(0);
+    let r = out.json()["data"]["result"].clone();
+    // _exec_pipeline: the last inner output; _exec_phase: {"completed": ids}.
+    assert_eq!(r["outputs"]["chain"], json!({"text": "Wasm, polished."}));
+    assert_eq!(r["outputs"]["research"], json!({"completed": ["chain"]}));
+    assert_eq!(r["outputs"]["draft"], json!({"text": "draft about wasm"}));
+    assert_eq!(r["last"], json!({"summary": "wasm"}));
+    let calls = agent_calls(&ctx, &out.json());
+    assert_eq!(calls[0]["request"]["phase"], "Research");
+    let journal = ctx.journal(out.json()["data"]["run_id"].as_str().expect("id"));
+    assert!(
+        journal.iter().any(|e| e["type"] == "phase" && e["title"] == "Research"),
+        "{journal:?}"
+    );
+    let v = ctx.hwf([
+        "validate",
+        ctx.path("wf.workflow.json").to_str().expect("utf8"),
+        "--json",
+    ]);
+    assert_eq!(v.json()["data"]["meta"]["phases"][0]["title"], "Research");
+}
+
+#[test]
+fn depends_on_must_name_an_earlier_step() {
+    let ctx = Ctx::new();
+    let step = |id: &str, deps: Value| json!({"kind": "agent", "id": id, "agent": "hermes.noop", "input": {}, "output_schema": {}, "depends_on": deps});
+    let base = |steps: Value| json!({"version": "1", "name": "deps", "policy": {"network": false, "filesystem": false}, "steps": steps});
+    let found = diagnostics(&ctx, &base(json!([step("a", json!(["missing"]))])));
+    assert_has(&found, "unknown_dependency", "/steps/0/depends_on/0");
+    let found = diagnostics(&ctx, &base(json!([step("a", json!(["b"])), step("b", json!([]))])));
+    assert_has(&found, "dependency_not_available", "/steps/0/depends_on/0");
+    let found = diagnostics(&ctx, &base(json!([step("a", json!(["a"]))])));
+    assert_has(&found, "dependency_not_available", "/steps/0/depends_on/0");
+    // test_container_depends_on_bad_type.
+    for bad in [json!([1]), json!([null]), json!("missing")] {
+        let def = base(json!([{"kind": "phase", "id": "p", "depends_on": bad,
+            "steps": [{"kind": "agent", "id": "x", "agent": "hermes.noop", "input": {}, "output_schema": {}}]}]));
+        assert_has(&diagnostics(&ctx, &def), "invalid_depends_on", "/steps/0/depends_on");
+    }
+    // An earlier step is fine, and ordering holds at run time.
+    let def = base(json!([step("a", json!([])), step("b", json!(["a"]))]));
+    let fixture = json!({"responses": [{"match": {"agent": "hermes.noop"}, "output": {}}]});
+    let out = run_def(&ctx, &def, "{}", &fixture);
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"]["outputs"], json!({"a": {}, "b": {}}));
+}
+
+#[test]
+fn max_agent_calls_counts_across_parallel_branches() {
+    let ctx = Ctx::new();
+    // Branch "one" makes 1 call at once; branch "two" makes 2 in a row, the
+    // second well after "one" has made its call. 3 calls > 2: the seed's
+    // runtime fails the run on the third; per-branch counting would not.
+    let def = json!({"version": "1", "name": "budget",
+    "policy": {"network": false, "filesystem": false, "max_agent_calls": 2},
+    "steps": [{"kind": "parallel", "id": "p", "branches": [
+      {"kind": "agent", "id": "one", "agent": "hermes.fast", "output_schema": {}},
+      {"kind": "pipeline", "id": "two", "steps": [
+        {"kind": "agent", "id": "slow", "agent": "hermes.slow", "output_schema": {}},
+        {"kind": "agent", "id": "late", "agent": "hermes.fast", "output_schema": {}}
+      ]}
+    ]}]});
+    let fixture = json!({"responses": [
+      {"match": {"agent": "hermes.fast"}, "output": {}},
+      {"match": {"agent": "hermes.slow"}, "output": {}, "delay_ms": 400}
+    ]});
+    let out = run_def(&ctx, &def, "{}", &fixture);
+    out.expect_code(1);
+    let msg = out.json()["error"]["message"].as_str().unwrap_or("").to_owned();
+    assert!(msg.contains("agent call budget exceeded: max_agent_calls=2"), "{msg}");
+    assert_eq!(agent_calls(&ctx, &out.json()).len(), 2);
+    // With room for all three it succeeds.
+    let mut roomy = def.clone();
+    roomy["policy"]["max_agent_calls"] = json!(3);
+    run_def(&ctx, &roomy, "{}", &fixture).expect_code(0);
 }
 
 #[test]
 fn saved_definitions_run_by_name_and_through_the_facade() {
     let ctx = Ctx::new();
-    let save = ctx.hwf(["script", "save", "hello-json", &hello_def(), "--json"]);
+    let def = path("harnesses/hello.workflow.json");
+    let save = ctx.hwf(["script", "save", "hello-json", &def, "--json"]);
     save.expect_code(0);
     assert_eq!(save.json()["data"]["language"], "json");
     assert!(ctx.state().join("scripts/hello-json/v000001.json").is_file());
     let out = ctx.run_json("hello-json", r#"{"name":"world"}"#, &["--agents", &hello_fixture()]);
     out.expect_code(0);
-    assert_eq!(out.json()["data"]["result"]["result"], "HELLO, WORLD");
+    assert_eq!(out.json()["data"]["result"]["output"]["result"], "HELLO, WORLD");
     let inspect = ctx.hwf(["script", "inspect", "hello-json", "--json"]).json();
     assert_eq!(inspect["data"]["meta"]["phases"][1]["title"], "shout");
 
-    // The facade: a definition object plus inputs.
-    let definition: Value = serde_json::from_str(&std::fs::read_to_string(hello_def()).expect("def")).expect("json");
+    // The facade: the seed's definition object plus inputs.
+    let definition: Value =
+        serde_json::from_str(&std::fs::read_to_string(path("harnesses/seed-hello.workflow.json")).expect("def"))
+            .expect("json");
     let mut child = ctx
         .cmd()
         .args(["facade", "workflow", "--agents", &hello_fixture()])
@@ -217,5 +454,5 @@ fn saved_definitions_run_by_name_and_through_the_facade() {
         .expect("write");
     let out = child.wait_with_output().expect("wait");
     let v: Value = serde_json::from_slice(&out.stdout).expect("json");
-    assert_eq!(v["data"]["result"]["greeting"], "hello, world", "{v}");
+    assert_eq!(v["data"]["result"]["last"]["result"], "HELLO, WORLD", "{v}");
 }

@@ -1,7 +1,13 @@
-//! Checking a definition: errors and warnings with codes and RFC 6901
-//! pointers, or the workflow's meta.
+//! Checking a definition the way hermes-plugin-dynamic-workflows' validator
+//! does (structure, then policy and references): errors and warnings with
+//! stable codes and RFC 6901 pointers, or the workflow's meta.
+//!
+//! Each code maps to one of the seed's `E_*` / `W_*` codes (see
+//! `docs/CONFORMANCE.md`); the pointers are the seed's pointers.
 
 use crate::hermes::workflow::types::{Diagnostic, Meta, PhaseInfo, Severity};
+use crate::refs::{self, Ref};
+use crate::schema;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 
@@ -10,11 +16,53 @@ pub fn seg(s: &str) -> String {
     s.replace('~', "~0").replace('/', "~1")
 }
 
+/// The step kinds of the format.
+pub const STEP_KINDS: &[&str] = &["agent", "kanban_agent", "parallel", "pipeline", "phase", "if"];
+const CONDITION_OPS: &[&str] = &["truthy", "exists", "eq", "ne"];
+const POLICY_KEYS: &[&str] = &[
+    "network",
+    "filesystem",
+    "max_parallel",
+    "max_agent_calls",
+    "max_kanban_cards",
+    "max_active_awaits",
+    "allowed_profiles",
+];
+/// The largest `policy.max_parallel` hwf accepts (the host's ceiling).
+pub const MAX_PARALLEL: u64 = 64;
+
+/// Identifier-safe: letters, digits, `.`, `_`, `-`, not empty.
+pub fn identifier_safe(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-'))
+}
+
+/// The title a `phase` container shows: `phase_title`, else `label`, else
+/// its id.
+pub fn phase_title(step: &Value) -> String {
+    ["phase_title", "label", "id"]
+        .iter()
+        .find_map(|k| step.get(*k).and_then(Value::as_str))
+        .unwrap_or("")
+        .to_owned()
+}
+
+/// The child step list of a container kind.
+pub fn child_key(kind: &str) -> Option<&'static str> {
+    match kind {
+        "parallel" => Some("branches"),
+        "pipeline" | "phase" => Some("steps"),
+        _ => None,
+    }
+}
+
 struct Checker {
     diags: Vec<Diagnostic>,
     inputs: HashSet<String>,
-    used_inputs: HashSet<String>,
-    steps: HashSet<String>,
+    /// Every step id anywhere in the definition.
+    all_ids: HashSet<String>,
+    seen: HashSet<String>,
+    phases: Vec<PhaseInfo>,
+    allowed_profiles: Option<HashSet<String>>,
 }
 
 fn diag(severity: Severity, code: &str, message: String, pointer: &str) -> Diagnostic {
@@ -28,206 +76,472 @@ fn diag(severity: Severity, code: &str, message: String, pointer: &str) -> Diagn
     }
 }
 
-const STEP_TYPES: &[&str] = &["agent", "kanban_agent", "if", "parallel", "pipeline", "phase"];
+fn collect_ids(steps: &Value, out: &mut HashSet<String>) {
+    for step in steps.as_array().into_iter().flatten() {
+        if let Some(id) = step.get("id").and_then(Value::as_str) {
+            out.insert(id.to_owned());
+        }
+        for k in ["branches", "steps", "then", "else"] {
+            if let Some(children) = step.get(k) {
+                collect_ids(children, out);
+            }
+        }
+    }
+}
 
 impl Checker {
     fn error(&mut self, code: &str, message: String, pointer: &str) {
         self.diags.push(diag(Severity::Error, code, message, pointer));
     }
+
     fn warn(&mut self, code: &str, message: String, pointer: &str) {
         self.diags.push(diag(Severity::Warning, code, message, pointer));
     }
 
-    /// Check every `$ref:` string under `v`; `known` holds step ids visible
-    /// here, `locals` names like `item` valid in pipeline stages.
-    fn refs(&mut self, v: &Value, pointer: &str, locals: &[&str]) {
+    /// Every `$ref:` string under `v`: its form, its target, and whether the
+    /// target is available at this point of the definition.
+    fn refs(&mut self, v: &Value, pointer: &str, available: &HashSet<String>) {
         match v {
-            Value::String(s) => {
-                if let Some(path) = s.strip_prefix("$ref:") {
-                    let mut parts = path.split('.');
-                    let head = parts.next().unwrap_or("");
-                    let ok = if head == "inputs" {
-                        let key = parts.next().unwrap_or("");
-                        self.used_inputs.insert(key.to_owned());
-                        self.inputs.contains(key)
-                    } else if locals.contains(&head) {
-                        true
-                    } else {
-                        self.steps.contains(head) && parts.next() == Some("output")
-                    };
-                    if !ok {
+            Value::String(s) => match refs::parse(s) {
+                None => {}
+                Some(Ref::Invalid) => self.error(
+                    "bad_ref",
+                    format!("malformed reference {s:?}: use $ref:inputs.<key> or $ref:<step>.output[.<field>]"),
+                    pointer,
+                ),
+                Some(Ref::Input(key)) if !self.inputs.contains(key) => {
+                    self.warn(
+                        "undeclared_input",
+                        format!("reference to undeclared input {key:?}"),
+                        pointer,
+                    );
+                }
+                Some(Ref::Input(_)) => {}
+                Some(Ref::Step { step, .. }) => {
+                    if !self.all_ids.contains(step) {
                         self.error(
-                            "unknown_ref",
-                            format!("{s:?} names no input or earlier step output"),
+                            "unresolved_ref",
+                            format!("reference to unknown step id {step:?}"),
+                            pointer,
+                        );
+                    } else if !available.contains(step) {
+                        self.error(
+                            "unresolved_ref",
+                            format!(
+                                "reference to step id {step:?} before it is available in declaration order \
+                                 (it runs later, inside an if branch, or in a sibling parallel branch)"
+                            ),
                             pointer,
                         );
                     }
                 }
-            }
+            },
             Value::Array(items) => {
                 for (i, x) in items.iter().enumerate() {
-                    self.refs(x, &format!("{pointer}/{i}"), locals);
+                    self.refs(x, &format!("{pointer}/{i}"), available);
                 }
             }
             Value::Object(map) => {
                 for (k, x) in map {
-                    self.refs(x, &format!("{pointer}/{}", seg(k)), locals);
+                    self.refs(x, &format!("{pointer}/{}", seg(k)), available);
                 }
             }
             _ => {}
         }
     }
 
-    fn steps(&mut self, steps: &Value, pointer: &str, policy: &Map<String, Value>, phases: &mut Vec<PhaseInfo>) {
-        let Some(list) = steps.as_array() else {
-            self.error("invalid_steps", "steps must be a list".into(), pointer);
-            return;
-        };
-        for (i, step) in list.iter().enumerate() {
-            let p = format!("{pointer}/{i}");
-            let Some(obj) = step.as_object() else {
-                self.error("invalid_step", "a step must be an object".into(), &p);
-                continue;
-            };
-            let id = obj.get("id").and_then(Value::as_str);
-            let ty = obj.get("type").and_then(Value::as_str).unwrap_or("");
-            if !STEP_TYPES.contains(&ty) {
+    fn steps(&mut self, steps: &[Value], pointer: &str, available: &mut HashSet<String>) {
+        for (i, step) in steps.iter().enumerate() {
+            self.step(step, &format!("{pointer}/{i}"), available);
+        }
+    }
+
+    /// A non-empty list of steps under `key`, or an error.
+    fn child_list<'v>(&mut self, obj: &'v Map<String, Value>, key: &str, kind: &str, p: &str) -> Option<&'v [Value]> {
+        match obj.get(key).and_then(Value::as_array) {
+            Some(list) if !list.is_empty() => Some(list),
+            _ => {
                 self.error(
-                    "unknown_step_type",
-                    format!("step type {ty:?} is not one of {}", STEP_TYPES.join(", ")),
-                    &format!("{p}/type"),
+                    "missing_children",
+                    format!("{kind} step requires a non-empty {key:?} list"),
+                    &format!("{p}/{key}"),
                 );
-            }
-            match id {
-                None if ty != "phase" => {
-                    self.error("missing_step_id", "every step needs an id".into(), &format!("{p}/id"))
-                }
-                Some(id) if !self.steps.insert(id.to_owned()) => {
-                    self.error(
-                        "duplicate_step_id",
-                        format!("step id {id:?} is used twice"),
-                        &format!("{p}/id"),
-                    );
-                }
-                _ => {}
-            }
-            if let Some(deps) = obj.get("depends_on").and_then(Value::as_array) {
-                for (j, d) in deps.iter().enumerate() {
-                    let d = d.as_str().unwrap_or("");
-                    if !self.steps.contains(d) || Some(d) == id {
-                        self.error(
-                            "unknown_dependency",
-                            format!("depends_on {d:?} names no earlier step"),
-                            &format!("{p}/depends_on/{j}"),
-                        );
-                    }
-                }
-            }
-            match ty {
-                "agent" | "kanban_agent" => {
-                    if obj.get("agent").is_none() && obj.get("prompt").is_none() {
-                        self.error(
-                            "missing_agent",
-                            "an agent step needs an agent id or a prompt".into(),
-                            &p,
-                        );
-                    }
-                    if let (Some(profile), Some(allowed)) = (
-                        obj.get("profile").and_then(Value::as_str),
-                        policy.get("allowed_profiles").and_then(Value::as_array),
-                    ) {
-                        if !allowed.iter().any(|a| a == profile) {
-                            self.error(
-                                "profile_not_allowed",
-                                format!("profile {profile:?} is not in policy.allowed_profiles"),
-                                &format!("{p}/profile"),
-                            );
-                        }
-                    }
-                    for k in ["input", "context", "prompt"] {
-                        if let Some(v) = obj.get(k) {
-                            self.refs(v, &format!("{p}/{k}"), &[]);
-                        }
-                    }
-                }
-                "if" => {
-                    let cond = obj.get("condition").and_then(Value::as_object);
-                    match cond.and_then(|c| c.get("op")).and_then(Value::as_str) {
-                        Some("truthy" | "exists" | "eq" | "ne") => {}
-                        other => self.error(
-                            "invalid_condition",
-                            format!("condition op {other:?}: expected truthy, exists, eq or ne"),
-                            &format!("{p}/condition/op"),
-                        ),
-                    }
-                    if let Some(r) = cond.and_then(|c| c.get("ref")) {
-                        self.refs(r, &format!("{p}/condition/ref"), &[]);
-                    }
-                    for k in ["then", "else"] {
-                        if let Some(v) = obj.get(k) {
-                            self.steps(v, &format!("{p}/{k}"), policy, phases);
-                        }
-                    }
-                }
-                "parallel" => match obj.get("branches").and_then(Value::as_array) {
-                    Some(branches) => {
-                        for (b, branch) in branches.iter().enumerate() {
-                            let steps = branch.get("steps").unwrap_or(branch);
-                            let bp = if branch.get("steps").is_some() {
-                                format!("{p}/branches/{b}/steps")
-                            } else {
-                                format!("{p}/branches/{b}")
-                            };
-                            self.steps(steps, &bp, policy, phases);
-                        }
-                    }
-                    None => self.error(
-                        "missing_branches",
-                        "a parallel step needs branches".into(),
-                        &format!("{p}/branches"),
-                    ),
-                },
-                "pipeline" => {
-                    match obj.get("items") {
-                        Some(items) => self.refs(items, &format!("{p}/items"), &[]),
-                        None => self.error(
-                            "missing_items",
-                            "a pipeline step needs items".into(),
-                            &format!("{p}/items"),
-                        ),
-                    }
-                    match obj.get("stages").and_then(Value::as_array) {
-                        Some(stages) => {
-                            for (k, st) in stages.iter().enumerate() {
-                                for key in ["input", "context", "prompt"] {
-                                    if let Some(v) = st.get(key) {
-                                        self.refs(v, &format!("{p}/stages/{k}/{key}"), &["item", "prev", "index"]);
-                                    }
-                                }
-                            }
-                        }
-                        None => self.error(
-                            "missing_stages",
-                            "a pipeline step needs stages".into(),
-                            &format!("{p}/stages"),
-                        ),
-                    }
-                }
-                "phase" => match obj.get("title").and_then(Value::as_str) {
-                    Some(t) => phases.push(PhaseInfo {
-                        title: t.into(),
-                        detail: obj.get("detail").and_then(Value::as_str).map(Into::into),
-                    }),
-                    None => self.error(
-                        "missing_title",
-                        "a phase step needs a title".into(),
-                        &format!("{p}/title"),
-                    ),
-                },
-                _ => {}
+                None
             }
         }
     }
+
+    fn string_fields(&mut self, obj: &Map<String, Value>, keys: &[&str], p: &str) {
+        for k in keys {
+            if obj.get(*k).is_some_and(|v| !v.is_string()) {
+                self.error("invalid_field", format!("{k:?} must be a string"), &format!("{p}/{k}"));
+            }
+        }
+    }
+
+    fn step(&mut self, step: &Value, p: &str, available: &mut HashSet<String>) {
+        let Some(obj) = step.as_object() else {
+            self.error("invalid_step", "step must be an object".into(), p);
+            return;
+        };
+        let kind = match obj.get("kind") {
+            Some(Value::String(k)) if STEP_KINDS.contains(&k.as_str()) => k.as_str(),
+            None if obj.contains_key("type") => {
+                let t = obj.get("type").and_then(Value::as_str).unwrap_or("agent");
+                self.error(
+                    "kind_required",
+                    format!("steps are discriminated by \"kind\", not \"type\": write \"kind\": {t:?}"),
+                    &format!("{p}/type"),
+                );
+                return;
+            }
+            other => {
+                self.error(
+                    "unknown_step_kind",
+                    format!(
+                        "step \"kind\" must be one of {}, got {}",
+                        STEP_KINDS.join(", "),
+                        other.map_or_else(|| "nothing".to_owned(), Value::to_string)
+                    ),
+                    &format!("{p}/kind"),
+                );
+                return;
+            }
+        };
+        let id = match obj.get("id").and_then(Value::as_str) {
+            Some(id) if !id.is_empty() => {
+                if !self.seen.insert(id.to_owned()) {
+                    self.error(
+                        "duplicate_step_id",
+                        format!("duplicate step id {id:?}"),
+                        &format!("{p}/id"),
+                    );
+                }
+                Some(id)
+            }
+            _ => {
+                self.error(
+                    "missing_step_id",
+                    "step \"id\" must be a non-empty string".into(),
+                    &format!("{p}/id"),
+                );
+                None
+            }
+        };
+        match obj.get("depends_on") {
+            None => {}
+            Some(Value::Array(deps)) if deps.iter().all(Value::is_string) => {
+                for (j, dep) in deps.iter().filter_map(Value::as_str).enumerate() {
+                    let ptr = format!("{p}/depends_on/{j}");
+                    if !self.all_ids.contains(dep) {
+                        self.error(
+                            "unknown_dependency",
+                            format!("depends_on references unknown step id {dep:?}"),
+                            &ptr,
+                        );
+                    } else if !available.contains(dep) {
+                        self.error(
+                            "dependency_not_available",
+                            format!(
+                                "depends_on references step id {dep:?} before it is available in declaration order"
+                            ),
+                            &ptr,
+                        );
+                    }
+                }
+            }
+            Some(_) => self.error(
+                "invalid_depends_on",
+                "\"depends_on\" must be a list of step ids".into(),
+                &format!("{p}/depends_on"),
+            ),
+        }
+        match kind {
+            "agent" | "kanban_agent" => self.effect_step(kind, obj, p, available),
+            "if" => self.if_step(obj, p, available),
+            _ => {
+                let key = child_key(kind).unwrap_or("steps");
+                if kind == "phase" {
+                    self.string_fields(obj, &["label", "phase_id", "phase_title"], p);
+                }
+                if let Some(children) = self.child_list(obj, key, kind, p) {
+                    if kind == "phase" {
+                        self.phases.push(PhaseInfo {
+                            title: phase_title(step),
+                            detail: obj.get("detail").and_then(Value::as_str).map(Into::into),
+                        });
+                    }
+                    if kind == "parallel" {
+                        // Branches run at once: a branch cannot see its
+                        // siblings, only what came before the parallel step.
+                        let before = available.clone();
+                        for (b, branch) in children.iter().enumerate() {
+                            let mut own = before.clone();
+                            self.step(branch, &format!("{p}/{key}/{b}"), &mut own);
+                            available.extend(own);
+                        }
+                    } else {
+                        self.steps(children, &format!("{p}/{key}"), available);
+                    }
+                }
+            }
+        }
+        if let Some(id) = id {
+            available.insert(id.to_owned());
+        }
+    }
+
+    fn effect_step(&mut self, kind: &str, obj: &Map<String, Value>, p: &str, available: &HashSet<String>) {
+        if kind == "agent" {
+            let agent = obj.get("agent").and_then(Value::as_str).filter(|a| !a.is_empty());
+            match agent {
+                Some(a) if a.starts_with("kanban.") => self.error(
+                    "reserved_agent",
+                    format!(
+                        "reserved Kanban runner id {a:?} cannot be called by an agent step; use kind \"kanban_agent\" with a profile"
+                    ),
+                    &format!("{p}/agent"),
+                ),
+                Some(_) => {}
+                // hwf extension: a prompt agent instead of a registered id.
+                None if obj.get("prompt").is_some_and(Value::is_string) => {}
+                None => self.error(
+                    "missing_agent",
+                    "agent step requires a non-empty \"agent\" id (or a \"prompt\")".into(),
+                    &format!("{p}/agent"),
+                ),
+            }
+            for k in ["prompt", "context"] {
+                if let Some(v) = obj.get(k) {
+                    self.refs(v, &format!("{p}/{k}"), available);
+                }
+            }
+        } else {
+            match obj.get("profile").and_then(Value::as_str) {
+                Some(profile) if identifier_safe(profile) => {
+                    if self.allowed_profiles.as_ref().is_some_and(|a| !a.contains(profile)) {
+                        self.error(
+                            "profile_not_allowed",
+                            format!("kanban profile {profile:?} is not allowed by policy.allowed_profiles"),
+                            &format!("{p}/profile"),
+                        );
+                    }
+                }
+                Some(_) => self.error(
+                    "invalid_profile",
+                    "kanban_agent \"profile\" must be identifier-safe".into(),
+                    &format!("{p}/profile"),
+                ),
+                None => self.error(
+                    "missing_profile",
+                    "kanban_agent step requires a non-empty \"profile\"".into(),
+                    &format!("{p}/profile"),
+                ),
+            }
+            match obj.get("task") {
+                Some(Value::Object(_) | Value::String(_)) => {}
+                Some(_) => self.error(
+                    "invalid_task",
+                    "kanban_agent \"task\" must be an object or a string".into(),
+                    &format!("{p}/task"),
+                ),
+                None => self.error(
+                    "missing_task",
+                    "kanban_agent step requires \"task\"".into(),
+                    &format!("{p}/task"),
+                ),
+            }
+            if obj.get("wait").is_some_and(|w| !w.is_boolean()) {
+                self.error(
+                    "invalid_field",
+                    "kanban_agent \"wait\" must be a boolean".into(),
+                    &format!("{p}/wait"),
+                );
+            }
+            if let Some(task) = obj.get("task") {
+                self.refs(task, &format!("{p}/task"), available);
+            }
+        }
+        self.string_fields(obj, &["title", "task_title", "phase_id", "phase_title"], p);
+        match obj.get("input") {
+            None | Some(Value::Object(_) | Value::String(_)) => {}
+            Some(_) => self.error(
+                "invalid_input",
+                "\"input\" must be an object or a $ref string".into(),
+                &format!("{p}/input"),
+            ),
+        }
+        if let Some(input) = obj.get("input") {
+            self.refs(input, &format!("{p}/input"), available);
+        }
+        match obj.get("output_schema") {
+            None => self.warn(
+                "no_output_schema",
+                "effect step has no \"output_schema\"; its output is recorded unvalidated".into(),
+                p,
+            ),
+            Some(s) => {
+                if let Err(problem) = schema::check(s) {
+                    self.error(
+                        "invalid_output_schema",
+                        format!("invalid \"output_schema\": {problem}"),
+                        &format!("{p}/output_schema"),
+                    );
+                }
+            }
+        }
+    }
+
+    fn if_step(&mut self, obj: &Map<String, Value>, p: &str, available: &mut HashSet<String>) {
+        match obj.get("condition").and_then(Value::as_object) {
+            None => self.error(
+                "invalid_condition",
+                "if step requires a \"condition\" object".into(),
+                &format!("{p}/condition"),
+            ),
+            Some(cond) => {
+                match cond.get("ref") {
+                    Some(r @ Value::String(s)) if s.starts_with("$ref:") => {
+                        self.refs(r, &format!("{p}/condition/ref"), available);
+                    }
+                    _ => self.error(
+                        "invalid_condition",
+                        "if condition requires a \"$ref:\" string in \"ref\"".into(),
+                        &format!("{p}/condition/ref"),
+                    ),
+                }
+                let op = cond.get("op").and_then(Value::as_str);
+                if !op.is_some_and(|o| CONDITION_OPS.contains(&o)) {
+                    self.error(
+                        "invalid_condition",
+                        format!(
+                            "if condition \"op\" must be one of {}, got {}",
+                            CONDITION_OPS.join(", "),
+                            cond.get("op").map_or_else(|| "nothing".to_owned(), Value::to_string)
+                        ),
+                        &format!("{p}/condition/op"),
+                    );
+                }
+                if matches!(op, Some("eq" | "ne")) && !cond.contains_key("value") {
+                    self.error(
+                        "invalid_condition",
+                        format!("if condition op {:?} requires \"value\"", op.unwrap_or("")),
+                        &format!("{p}/condition/value"),
+                    );
+                }
+            }
+        }
+        // Steps inside a branch are local to it.
+        if let Some(then) = self.child_list(obj, "then", "if", p) {
+            let mut local = available.clone();
+            self.steps(then, &format!("{p}/then"), &mut local);
+        }
+        match obj.get("else") {
+            None => {}
+            Some(Value::Array(list)) => {
+                let mut local = available.clone();
+                self.steps(list, &format!("{p}/else"), &mut local);
+            }
+            Some(_) => self.error(
+                "invalid_else",
+                "if step \"else\" must be a list".into(),
+                &format!("{p}/else"),
+            ),
+        }
+    }
+
+    fn policy(&mut self, policy: Option<&Value>) {
+        let Some(policy) = policy else {
+            self.warn(
+                "policy_default",
+                "no \"policy\" block; assuming default-deny (network=false, filesystem=false)".into(),
+                "/policy",
+            );
+            return;
+        };
+        let Some(policy) = policy.as_object() else {
+            self.error("invalid_policy", "\"policy\" must be an object".into(), "/policy");
+            return;
+        };
+        for (key, code) in [
+            ("network", "network_not_allowed"),
+            ("filesystem", "filesystem_not_allowed"),
+        ] {
+            match policy.get(key) {
+                None | Some(Value::Bool(false)) => {}
+                Some(Value::Bool(true)) => self.error(
+                    code,
+                    format!("policy.{key} must be false: workflows reach the world only through the broker"),
+                    &format!("/policy/{key}"),
+                ),
+                Some(_) => self.error(
+                    "invalid_policy",
+                    format!("policy.{key} must be a boolean (false)"),
+                    &format!("/policy/{key}"),
+                ),
+            }
+        }
+        if let Some(n) = policy.get("max_parallel")
+            && !n.as_u64().is_some_and(|n| (1..=MAX_PARALLEL).contains(&n))
+        {
+            self.error(
+                "invalid_policy",
+                format!("policy.max_parallel must be a positive integer (at most {MAX_PARALLEL})"),
+                "/policy/max_parallel",
+            );
+        }
+        for key in ["max_agent_calls", "max_kanban_cards", "max_active_awaits"] {
+            if policy.get(key).is_some_and(|v| v.as_u64().is_none()) {
+                self.error(
+                    "invalid_policy",
+                    format!("policy.{key} must be a non-negative integer"),
+                    &format!("/policy/{key}"),
+                );
+            }
+        }
+        if let Some(profiles) = policy.get("allowed_profiles") {
+            match profiles.as_array() {
+                Some(list) if list.iter().all(|p| p.as_str().is_some_and(identifier_safe)) => {
+                    self.allowed_profiles = Some(list.iter().filter_map(Value::as_str).map(str::to_owned).collect());
+                }
+                _ => self.error(
+                    "invalid_policy",
+                    "policy.allowed_profiles must be a list of identifier-safe profile strings".into(),
+                    "/policy/allowed_profiles",
+                ),
+            }
+        }
+        for key in policy.keys() {
+            if !POLICY_KEYS.contains(&key.as_str()) {
+                self.error(
+                    "unknown_policy_key",
+                    format!("unknown capability {key:?}; allowed: {}", POLICY_KEYS.join(", ")),
+                    &format!("/policy/{}", seg(key)),
+                );
+            }
+        }
+    }
+}
+
+/// The JSON Schema of a workflow's `inputs` (`{key: "type"}` or
+/// `{key: {type?, default?, required?}}`).
+fn args_schema(inputs: Option<&Map<String, Value>>) -> Value {
+    let mut props = Map::new();
+    for (k, spec) in inputs.into_iter().flatten() {
+        let ty = match spec {
+            Value::String(t) => schema::type_name(t).map(Value::from),
+            other => other
+                .get("type")
+                .and_then(Value::as_str)
+                .and_then(schema::type_name)
+                .map(Value::from),
+        };
+        props.insert(
+            k.clone(),
+            ty.map_or_else(|| serde_json::json!({}), |t| serde_json::json!({"type": t})),
+        );
+    }
+    serde_json::json!({"type": "object", "properties": props})
 }
 
 /// Check a definition.
@@ -238,10 +552,10 @@ pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
             return Err(vec![Diagnostic {
                 code: "invalid_json".into(),
                 severity: Severity::Error,
-                message: e.to_string(),
+                message: format!("definition is not valid JSON: {e}"),
                 line: u32::try_from(e.line()).ok(),
                 column: u32::try_from(e.column()).ok(),
-                pointer: None,
+                pointer: Some(String::new()),
             }]);
         }
     };
@@ -249,96 +563,64 @@ pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
         return Err(vec![diag(
             Severity::Error,
             "invalid_definition",
-            "a workflow definition must be a JSON object".into(),
+            "top-level definition must be an object".into(),
             "",
         )]);
     };
     let mut c = Checker {
         diags: Vec::new(),
         inputs: HashSet::new(),
-        used_inputs: HashSet::new(),
-        steps: HashSet::new(),
+        all_ids: HashSet::new(),
+        seen: HashSet::new(),
+        phases: Vec::new(),
+        allowed_profiles: None,
     };
     match obj.get("version") {
         Some(Value::String(v)) if v == "1" => {}
         Some(v) => c.error(
             "unsupported_version",
-            format!("version {v} is not supported; use \"1\""),
+            format!("unsupported version {v}; expected \"1\""),
             "/version",
         ),
-        None => c.error("missing_version", "version \"1\" is required".into(), "/version"),
+        None => c.error("missing_version", "missing required key \"version\"".into(), "/version"),
     }
     let name = obj.get("name").and_then(Value::as_str);
-    if name.is_none() {
-        c.error("missing_name", "a workflow needs a name".into(), "/name");
+    match obj.get("name") {
+        None => c.error("missing_name", "missing required key \"name\"".into(), "/name"),
+        Some(_) if !name.is_some_and(identifier_safe) => c.error(
+            "invalid_name",
+            "\"name\" must be a non-empty identifier-safe string".into(),
+            "/name",
+        ),
+        Some(_) => {}
     }
-    if let Some(inputs) = obj.get("inputs") {
-        match inputs.as_object() {
-            Some(m) => c.inputs.extend(m.keys().cloned()),
-            None => c.error("invalid_inputs", "inputs must be an object".into(), "/inputs"),
-        }
+    let inputs = obj.get("inputs").and_then(Value::as_object);
+    match obj.get("inputs") {
+        Some(v) if !v.is_object() => c.error("invalid_inputs", "\"inputs\" must be an object".into(), "/inputs"),
+        _ => c.inputs.extend(inputs.into_iter().flatten().map(|(k, _)| k.clone())),
     }
-    let empty = Map::new();
-    let policy = obj.get("policy").and_then(Value::as_object).unwrap_or(&empty);
-    for (key, code) in [
-        ("network", "network_not_allowed"),
-        ("filesystem", "filesystem_not_allowed"),
-    ] {
-        if policy.get(key).is_some_and(|v| v != &Value::Bool(false)) {
-            c.error(
-                code,
-                format!("policy.{key} must be false: workflows reach the world only through the broker"),
-                &format!("/policy/{key}"),
-            );
-        }
-    }
-    if let Some(n) = policy.get("max_parallel") {
-        if !n.as_u64().is_some_and(|n| (1..=64).contains(&n)) {
-            c.error(
-                "invalid_policy",
-                "policy.max_parallel must be 1 to 64".into(),
-                "/policy/max_parallel",
-            );
-        }
-    }
-    let mut phases = Vec::new();
+    c.policy(obj.get("policy"));
     match obj.get("steps") {
-        Some(steps) => c.steps(steps, "/steps", policy, &mut phases),
-        None => c.error("missing_steps", "a workflow needs steps".into(), "/steps"),
-    }
-    if let Some(out) = obj.get("output") {
-        c.refs(out, "/output", &[]);
-    }
-    let unused: Vec<String> = c.inputs.difference(&c.used_inputs).cloned().collect();
-    for key in unused {
-        c.warn(
-            "unused_input",
-            format!("input {key:?} is never used"),
-            &format!("/inputs/{}", seg(&key)),
-        );
+        None => c.error("missing_steps", "missing required key \"steps\"".into(), "/steps"),
+        Some(Value::Array(steps)) => {
+            collect_ids(&def["steps"], &mut c.all_ids);
+            let mut available = HashSet::new();
+            c.steps(steps, "/steps", &mut available);
+            // hwf extension: a declared `output` built from refs.
+            if let Some(out) = obj.get("output") {
+                c.refs(out, "/output", &available);
+            }
+        }
+        Some(_) => c.error("invalid_steps", "\"steps\" must be a list".into(), "/steps"),
     }
     if c.diags.iter().any(|d| matches!(d.severity, Severity::Error)) {
         return Err(c.diags);
-    }
-    let mut props = Map::new();
-    if let Some(m) = obj.get("inputs").and_then(Value::as_object) {
-        for (k, spec) in m {
-            let ty = spec.get("type").cloned().unwrap_or(Value::Null);
-            props.insert(
-                k.clone(),
-                if ty.is_null() {
-                    serde_json::json!({})
-                } else {
-                    serde_json::json!({"type": ty})
-                },
-            );
-        }
     }
     Ok(Meta {
         name: name.unwrap_or("").into(),
         description: obj.get("description").and_then(Value::as_str).unwrap_or("").into(),
         when_to_use: obj.get("when_to_use").and_then(Value::as_str).map(Into::into),
-        phases,
-        args_schema: Some(serde_json::json!({"type": "object", "properties": props}).to_string()),
+        phases: c.phases,
+        args_schema: Some(args_schema(inputs).to_string()),
     })
 }

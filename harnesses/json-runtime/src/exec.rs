@@ -1,63 +1,41 @@
-//! Running a definition: steps in order over a context of inputs and step
-//! outputs; agents, capabilities, branches and pipelines through the host.
+//! Running a definition the way the seed's runtime does: steps in
+//! declaration order over `inputs` and the step outputs recorded so far,
+//! every effect through the host's broker.
+//!
+//! - `agent` → one agent call; its output must be an object.
+//! - `kanban_agent` → the `kanban.task` capability.
+//! - `if` → `{"branch": "then"|"else", "output": <last output of the
+//!   branch or {}>}`; the branch's own step outputs are dropped afterwards.
+//! - `parallel` → each branch (one step) runs in its own host branch
+//!   instance, all at once; output `{"branches": {id: output}}`, and every
+//!   branch id stays referenceable.
+//! - `phase` → a container: `host.phase(label)`, its steps, output
+//!   `{"completed": [ids]}`.
+//! - `pipeline` → its steps in order (chained by `$ref`); output = the last
+//!   output.
+//!
+//! The run's result is the seed's envelope `{"outputs": {id: output},
+//! "last": output}` (plus `output` when the definition declares one).
+//! `policy.max_agent_calls` and `max_kanban_cards` count across the whole
+//! run (branches included) and `max_parallel` bounds a parallel step's
+//! fan-out.
 
+use crate::check::phase_title;
 use crate::hermes::workflow::host;
 use crate::hermes::workflow::types::{AgentRequest, BranchCall, CallError, CapabilityRequest, Task};
+use crate::refs::{self, Ref};
+use crate::schema;
 use serde_json::{Map, Value, json};
 
-fn err_text(e: CallError) -> String {
+fn err_text(e: CallError) -> (bool, String) {
     match e {
+        CallError::Cancelled(m) => (true, m),
         CallError::Denied(m)
         | CallError::BudgetExhausted(m)
         | CallError::SchemaMismatch(m)
         | CallError::Failed(m)
         | CallError::TimedOut(m)
-        | CallError::Cancelled(m)
-        | CallError::ApprovalRequired(m) => m,
-    }
-}
-
-/// The values `$ref:` strings resolve against.
-struct Ctx {
-    scope: Map<String, Value>,
-}
-
-impl Ctx {
-    fn lookup(&self, path: &str) -> Value {
-        let mut parts = path.split('.');
-        let mut cur = match parts.next() {
-            Some(head) => self.scope.get(head).cloned().unwrap_or(Value::Null),
-            None => return Value::Null,
-        };
-        for p in parts {
-            cur = match &cur {
-                Value::Object(m) => m.get(p).cloned().unwrap_or(Value::Null),
-                Value::Array(a) => p
-                    .parse::<usize>()
-                    .ok()
-                    .and_then(|i| a.get(i).cloned())
-                    .unwrap_or(Value::Null),
-                _ => Value::Null,
-            };
-        }
-        cur
-    }
-
-    /// Replace every `"$ref:…"` string in `v`.
-    fn resolve(&self, v: &Value) -> Value {
-        match v {
-            Value::String(s) => match s.strip_prefix("$ref:") {
-                Some(path) => self.lookup(path),
-                None => v.clone(),
-            },
-            Value::Array(items) => Value::Array(items.iter().map(|x| self.resolve(x)).collect()),
-            Value::Object(m) => Value::Object(m.iter().map(|(k, x)| (k.clone(), self.resolve(x))).collect()),
-            other => other.clone(),
-        }
-    }
-
-    fn set_output(&mut self, id: &str, output: Value) {
-        self.scope.insert(id.to_owned(), json!({"output": output}));
+        | CallError::ApprovalRequired(m) => (false, m),
     }
 }
 
@@ -65,35 +43,18 @@ fn text(v: Option<&Value>) -> Option<String> {
     v.and_then(Value::as_str).map(str::to_owned)
 }
 
-/// An agent request from a step (refs resolved).
-fn agent_request(step: &Value, ctx: &Ctx) -> AgentRequest {
-    let id = step.get("id").and_then(Value::as_str).unwrap_or("agent");
-    let json_field = |k: &str| step.get(k).map(|v| ctx.resolve(v).to_string());
-    let prompt = step.get("prompt").map(|p| match ctx.resolve(p) {
-        Value::String(s) => s,
-        other => other.to_string(),
-    });
-    AgentRequest {
-        agent: text(step.get("agent")),
-        prompt,
-        input: json_field("input"),
-        label: text(step.get("label")).or_else(|| Some(id.to_owned())),
-        phase: text(step.get("phase")),
-        schema: step.get("output_schema").map(Value::to_string),
-        model: text(step.get("model")),
-        effort: text(step.get("effort")),
-        agent_type: text(step.get("agent_type")).or_else(|| text(step.get("profile"))),
-        tools: None,
-        context: json_field("context"),
-        isolation: None,
-        fresh: None,
+fn type_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "str",
+        Value::Array(_) => "list",
+        Value::Object(_) => "dict",
     }
 }
 
-fn parse(raw: &str) -> Value {
-    serde_json::from_str(raw).unwrap_or(Value::Null)
-}
-
+/// Python-style truthiness (the seed evaluates conditions in Python).
 fn truthy(v: &Value) -> bool {
     match v {
         Value::Null => false,
@@ -105,196 +66,415 @@ fn truthy(v: &Value) -> bool {
     }
 }
 
-struct Runner {
-    agent_calls: u64,
-    max_agent_calls: u64,
+/// Python-style equality: numbers compare by value (`1 == 1.0`).
+fn py_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        _ => a == b,
+    }
 }
 
-impl Runner {
-    fn steps(&mut self, steps: &Value, path: &str, ctx: &mut Ctx) -> Result<Value, String> {
-        let mut last = Value::Null;
-        for (i, step) in steps.as_array().into_iter().flatten().enumerate() {
-            last = self.step(step, &format!("{path}/{i}"), ctx)?;
+/// What steps see: inputs, recorded outputs, the last output and the
+/// enclosing phase.
+struct Ctx {
+    inputs: Map<String, Value>,
+    outputs: Map<String, Value>,
+    last: Value,
+    phase: Option<String>,
+}
+
+impl Ctx {
+    /// Resolve every `"$ref:…"` string in `v`.
+    fn resolve(&self, v: &Value) -> Result<Value, String> {
+        Ok(match v {
+            Value::String(s) => match refs::parse(s) {
+                None => v.clone(),
+                Some(Ref::Invalid) => return Err(format!("bad_ref: malformed reference {s:?}")),
+                Some(Ref::Input(key)) => self.inputs.get(key).cloned().unwrap_or(Value::Null),
+                Some(Ref::Step { step, field }) => {
+                    let Some(out) = self.outputs.get(step) else {
+                        return Err(format!("unresolved_ref: step output reference {s:?} is not available"));
+                    };
+                    let mut cur = out.clone();
+                    for part in field.into_iter().flat_map(|f| f.split('.')) {
+                        cur = match cur {
+                            Value::Object(mut m) => m.remove(part).unwrap_or(Value::Null),
+                            _ => return Ok(Value::Null),
+                        };
+                    }
+                    cur
+                }
+            },
+            Value::Array(items) => Value::Array(items.iter().map(|x| self.resolve(x)).collect::<Result<_, _>>()?),
+            Value::Object(m) => Value::Object(
+                m.iter()
+                    .map(|(k, x)| Ok((k.clone(), self.resolve(x)?)))
+                    .collect::<Result<_, String>>()?,
+            ),
+            other => other.clone(),
+        })
+    }
+
+    fn record(&mut self, id: &str, output: Value) {
+        self.outputs.insert(id.to_owned(), output.clone());
+        self.last = output;
+    }
+}
+
+/// Run-wide policy counters.
+struct Runner<'d> {
+    def: &'d Value,
+    max_parallel: u64,
+    /// Agent calls left on the host when the run started (the host counts
+    /// agent calls across every branch instance).
+    agent_calls_at_start: Option<u32>,
+    /// Kanban cards started before this instance began (by the parent).
+    kanban_before: u64,
+    /// Kanban cards started by this instance and its finished branches.
+    kanban_here: u64,
+}
+
+impl Runner<'_> {
+    fn policy(&self, key: &str) -> Option<u64> {
+        self.def.pointer(&format!("/policy/{key}")).and_then(Value::as_u64)
+    }
+
+    /// The seed's effect budget: `max_agent_calls` counts agent and kanban
+    /// calls of the whole run; `max_kanban_cards` counts cards.
+    fn check_budget(&self, kanban: bool) -> Result<(), String> {
+        if let Some(max) = self.policy("max_agent_calls") {
+            let agents_used = self.agent_calls_at_start.map_or(0, |start| {
+                u64::from(start.saturating_sub(host::budget().agent_calls_left))
+            });
+            if agents_used + self.kanban_before + self.kanban_here >= max {
+                return Err(format!(
+                    "policy_limit: agent call budget exceeded: max_agent_calls={max}"
+                ));
+            }
         }
-        Ok(last)
+        if kanban
+            && let Some(max) = self.policy("max_kanban_cards")
+            && self.kanban_before + self.kanban_here >= max
+        {
+            return Err(format!(
+                "policy_limit: kanban card budget exceeded: max_kanban_cards={max}"
+            ));
+        }
+        Ok(())
+    }
+
+    fn steps(&mut self, steps: &Value, path: &str, ctx: &mut Ctx) -> Result<(), String> {
+        for (i, step) in steps.as_array().into_iter().flatten().enumerate() {
+            self.step(step, &format!("{path}/{i}"), ctx)?;
+        }
+        Ok(())
     }
 
     fn step(&mut self, step: &Value, path: &str, ctx: &mut Ctx) -> Result<Value, String> {
         let id = step.get("id").and_then(Value::as_str).unwrap_or("");
-        let ty = step.get("type").and_then(Value::as_str).unwrap_or("");
-        let out = match ty {
-            "phase" => {
-                host::phase(step.get("title").and_then(Value::as_str).unwrap_or(""));
-                return Ok(Value::Null);
+        for dep in step.get("depends_on").and_then(Value::as_array).into_iter().flatten() {
+            let dep = dep.as_str().unwrap_or("");
+            if !ctx.outputs.contains_key(dep) {
+                return Err(format!(
+                    "unresolved_dependency: step {id:?} depends on {dep:?}, but that output is not available"
+                ));
             }
-            "agent" => {
-                self.agent_calls += 1;
-                if self.agent_calls > self.max_agent_calls {
-                    return Err(format!(
-                        "policy_limit: step {id:?} would exceed policy.max_agent_calls ({})",
-                        self.max_agent_calls
-                    ));
-                }
-                let raw =
-                    host::agent(&agent_request(step, ctx)).map_err(|e| format!("step {id:?}: {}", err_text(e)))?;
-                parse(&raw)
-            }
-            "kanban_agent" => {
-                let input = json!({
-                    "profile": step.get("profile"),
-                    "title": ctx.resolve(step.get("prompt").unwrap_or(&Value::Null)),
-                    "input": ctx.resolve(step.get("input").unwrap_or(&Value::Null)),
-                });
-                let req = CapabilityRequest {
-                    name: "kanban.task".into(),
-                    input: input.to_string(),
-                    label: Some(id.to_owned()),
-                    approval_id: None,
-                };
-                let raw = host::capability(&req).map_err(|e| format!("step {id:?}: {}", err_text(e)))?;
-                parse(&raw)
-            }
-            "if" => {
-                let cond = step.get("condition").cloned().unwrap_or(Value::Null);
-                let value = ctx.resolve(cond.get("ref").unwrap_or(&Value::Null));
-                let want = cond.get("value").map(|v| ctx.resolve(v)).unwrap_or(Value::Null);
-                let yes = match cond.get("op").and_then(Value::as_str) {
-                    Some("exists") => !value.is_null(),
-                    Some("eq") => value == want,
-                    Some("ne") => value != want,
-                    _ => truthy(&value),
-                };
-                let (branch, key) = if yes {
-                    (step.get("then"), "then")
-                } else {
-                    (step.get("else"), "else")
-                };
-                match branch {
-                    Some(b) => self.steps(b, &format!("{path}/{key}"), ctx)?,
-                    None => Value::Null,
-                }
-            }
-            "parallel" => {
-                let branches = step
-                    .get("branches")
-                    .and_then(Value::as_array)
-                    .cloned()
-                    .unwrap_or_default();
-                let snapshot = Value::Object(ctx.scope.clone());
-                let tasks: Vec<Task> = (0..branches.len())
-                    .map(|b| {
-                        Task::Branch(BranchCall {
-                            name: format!("{path}/branches/{b}"),
-                            input: snapshot.to_string(),
-                        })
-                    })
-                    .collect();
-                let results = host::parallel(&tasks, false);
-                let mut outs = Vec::new();
-                for (b, r) in results.into_iter().enumerate() {
-                    match r {
-                        Ok(raw) => {
-                            // A branch returns the outputs of its steps.
-                            let produced = parse(&raw);
-                            if let Some(m) = produced.as_object() {
-                                for (k, v) in m {
-                                    ctx.scope.insert(k.clone(), v.clone());
-                                }
-                            }
-                            outs.push(produced);
-                        }
-                        Err(e) => return Err(format!("step {id:?} branch {b}: {}", err_text(e))),
-                    }
-                }
-                Value::Array(outs)
-            }
+        }
+        let kind = step.get("kind").and_then(Value::as_str).unwrap_or("");
+        let out = match kind {
+            "agent" => self.agent(step, id, ctx)?,
+            "kanban_agent" => self.kanban(step, id, ctx)?,
+            "parallel" => self.parallel(step, id, path, ctx)?,
             "pipeline" => {
-                let items = match ctx.resolve(step.get("items").unwrap_or(&Value::Null)) {
-                    Value::Array(a) => a,
-                    other => return Err(format!("step {id:?}: items resolved to {other}, not a list")),
+                self.steps(&step["steps"], &format!("{path}/steps"), ctx)?;
+                let out = if ctx.last.is_null() {
+                    json!({})
+                } else {
+                    ctx.last.clone()
                 };
-                let n = step.get("stages").and_then(Value::as_array).map_or(0, Vec::len);
-                let stages: Vec<String> = (0..n).map(|k| format!("{path}/stages/{k}")).collect();
-                let items: Vec<String> = items.iter().map(Value::to_string).collect();
-                let results = host::pipeline(&items, &stages);
-                Value::Array(
-                    results
-                        .into_iter()
-                        .map(|r| r.map(|raw| parse(&raw)).unwrap_or(Value::Null))
-                        .collect(),
-                )
+                ctx.outputs.insert(id.to_owned(), out.clone());
+                return Ok(out);
             }
-            other => return Err(format!("unknown_step_type: {other:?}")),
+            "phase" => {
+                let title = phase_title(step);
+                host::phase(&title);
+                let outer = ctx.phase.replace(title);
+                let ran = self.steps(&step["steps"], &format!("{path}/steps"), ctx);
+                ctx.phase = outer;
+                ran?;
+                let ids: Vec<Value> = step["steps"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter(|s| s.is_object())
+                    .map(|s| s.get("id").cloned().unwrap_or(Value::Null))
+                    .collect();
+                json!({"completed": ids})
+            }
+            "if" => self.branch_if(step, path, ctx)?,
+            other => return Err(format!("unknown_step_kind: {other:?}")),
         };
-        if !id.is_empty() {
-            ctx.set_output(id, out.clone());
+        ctx.record(id, out.clone());
+        Ok(out)
+    }
+
+    fn agent(&mut self, step: &Value, id: &str, ctx: &Ctx) -> Result<Value, String> {
+        self.check_budget(false)?;
+        let input = match ctx.resolve(step.get("input").unwrap_or(&json!({})))? {
+            Value::Object(m) => Value::Object(m),
+            other => json!({"value": other}),
+        };
+        let prompt = match step.get("prompt").map(|p| ctx.resolve(p)).transpose()? {
+            Some(Value::String(s)) => Some(s),
+            Some(other) => Some(other.to_string()),
+            None => None,
+        };
+        let context = step.get("context").map(|c| ctx.resolve(c)).transpose()?;
+        let label = ["label", "title", "task_title", "id"]
+            .iter()
+            .find_map(|k| text(step.get(*k)));
+        let agent = text(step.get("agent"));
+        let req = AgentRequest {
+            agent: agent.clone(),
+            prompt,
+            input: Some(input.to_string()),
+            label,
+            phase: text(step.get("phase")).or_else(|| ctx.phase.clone()),
+            schema: step
+                .get("output_schema")
+                .and_then(schema::to_json_schema)
+                .map(|s| s.to_string()),
+            model: text(step.get("model")),
+            effort: text(step.get("effort")),
+            agent_type: text(step.get("agent_type")),
+            tools: None,
+            context: context.map(|c| c.to_string()),
+            isolation: None,
+            fresh: None,
+        };
+        let who = agent.unwrap_or_else(|| "prompt".into());
+        let raw = host::agent(&req).map_err(|e| format!("step {id:?} (agent {who:?}): {}", err_text(e).1))?;
+        let out: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
+        if !out.is_object() {
+            return Err(format!(
+                "agent_output_invalid: agent {who:?} returned {}, expected dict",
+                type_of(&out)
+            ));
         }
         Ok(out)
+    }
+
+    fn kanban(&mut self, step: &Value, id: &str, ctx: &Ctx) -> Result<Value, String> {
+        let profile = step.get("profile").and_then(Value::as_str).unwrap_or("");
+        if let Some(allowed) = self.def.pointer("/policy/allowed_profiles").and_then(Value::as_array)
+            && !allowed.iter().any(|a| a == profile)
+        {
+            return Err(format!(
+                "policy_limit: kanban profile {profile:?} is not allowed by workflow policy"
+            ));
+        }
+        self.check_budget(true)?;
+        self.kanban_here += 1;
+        let input = match ctx.resolve(step.get("input").unwrap_or(&json!({})))? {
+            Value::Object(m) => Value::Object(m),
+            other => json!({"value": other}),
+        };
+        let payload = json!({
+            "profile": profile,
+            "task": ctx.resolve(step.get("task").unwrap_or(&json!({})))?,
+            "input": input,
+            "wait": step.get("wait").cloned().unwrap_or(Value::Bool(true)),
+            "durable": true,
+        });
+        let req = CapabilityRequest {
+            name: "kanban.task".into(),
+            input: payload.to_string(),
+            label: Some(id.to_owned()),
+            approval_id: None,
+        };
+        let raw = host::capability(&req).map_err(|e| format!("step {id:?} (kanban {profile:?}): {}", err_text(e).1))?;
+        let out: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
+        if !out.is_object() {
+            return Err(format!(
+                "agent_output_invalid: kanban agent {profile:?} returned {}, expected dict",
+                type_of(&out)
+            ));
+        }
+        Ok(out)
+    }
+
+    fn parallel(&mut self, step: &Value, id: &str, path: &str, ctx: &mut Ctx) -> Result<Value, String> {
+        let branches = step["branches"].as_array().cloned().unwrap_or_default();
+        if let Some(max) = self.policy("max_active_awaits") {
+            let awaits: u64 = branches.iter().map(waiting_cards).sum();
+            if awaits > max {
+                return Err(format!(
+                    "policy_limit: active await budget exceeded: {awaits} waits exceeds max_active_awaits={max}"
+                ));
+            }
+        }
+        if branches.len() as u64 > self.max_parallel {
+            return Err(format!(
+                "policy_limit: parallel step {id:?} fan-out {} exceeds max_parallel={}",
+                branches.len(),
+                self.max_parallel
+            ));
+        }
+        let input = json!({
+            "inputs": ctx.inputs,
+            "outputs": ctx.outputs,
+            "last": ctx.last,
+            "phase": ctx.phase,
+            "agent_calls_at_start": self.agent_calls_at_start,
+            "kanban_before": self.kanban_before + self.kanban_here,
+        })
+        .to_string();
+        let tasks: Vec<Task> = (0..branches.len())
+            .map(|b| {
+                Task::Branch(BranchCall {
+                    name: format!("{path}/branches/{b}"),
+                    input: input.clone(),
+                })
+            })
+            .collect();
+        // Fail fast, like the seed's first failing branch.
+        let results = host::parallel(&tasks, true);
+        let mut failure: Option<(bool, String)> = None;
+        let mut joined = Map::new();
+        for (branch, r) in branches.iter().zip(results) {
+            let bid = branch.get("id").and_then(Value::as_str).unwrap_or("");
+            match r {
+                Ok(raw) => {
+                    let done: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
+                    for (k, v) in done["outputs"].as_object().into_iter().flatten() {
+                        ctx.outputs.insert(k.clone(), v.clone());
+                    }
+                    self.kanban_here += done["kanban"].as_u64().unwrap_or(0);
+                    joined.insert(bid.to_owned(), done["output"].clone());
+                }
+                Err(e) => {
+                    let (cancelled, msg) = err_text(e);
+                    if failure.as_ref().is_none_or(|(c, _)| *c && !cancelled) {
+                        failure = Some((cancelled, format!("step {id:?} branch {bid:?}: {msg}")));
+                    }
+                }
+            }
+        }
+        if let Some((_, msg)) = failure {
+            return Err(msg);
+        }
+        Ok(json!({"branches": joined}))
+    }
+
+    fn branch_if(&mut self, step: &Value, path: &str, ctx: &mut Ctx) -> Result<Value, String> {
+        let cond = &step["condition"];
+        let op = cond.get("op").and_then(Value::as_str).unwrap_or("");
+        let value = match ctx.resolve(cond.get("ref").unwrap_or(&Value::Null)) {
+            Ok(v) => v,
+            Err(_) if op == "exists" => Value::Null,
+            Err(e) => return Err(e),
+        };
+        let want = cond.get("value").cloned().unwrap_or(Value::Null);
+        let yes = match op {
+            "truthy" => truthy(&value),
+            "exists" => !value.is_null(),
+            "eq" => py_eq(&value, &want),
+            "ne" => !py_eq(&value, &want),
+            other => return Err(format!("invalid_condition: unsupported if condition op {other:?}")),
+        };
+        let key = if yes { "then" } else { "else" };
+        let before: Vec<String> = ctx.outputs.keys().cloned().collect();
+        let branch_steps = step.get(key).and_then(Value::as_array).filter(|s| !s.is_empty());
+        let output = match branch_steps {
+            Some(_) => {
+                self.steps(&step[key], &format!("{path}/{key}"), ctx)?;
+                if ctx.last.is_null() {
+                    json!({})
+                } else {
+                    ctx.last.clone()
+                }
+            }
+            None => json!({}),
+        };
+        // Steps inside the branch are local to it.
+        ctx.outputs.retain(|k, _| before.contains(k));
+        Ok(json!({"branch": key, "output": output}))
+    }
+}
+
+/// Kanban cards a step waits on at once (the seed's `max_active_awaits`
+/// count).
+fn waiting_cards(step: &Value) -> u64 {
+    let kind = step.get("kind").and_then(Value::as_str).unwrap_or("");
+    let kids = |k: &str| step.get(k).and_then(Value::as_array).cloned().unwrap_or_default();
+    match kind {
+        "kanban_agent" => u64::from(step.get("wait").and_then(Value::as_bool).unwrap_or(true)),
+        "parallel" => kids("branches").iter().map(waiting_cards).sum(),
+        "pipeline" | "phase" => kids("steps").iter().map(waiting_cards).max().unwrap_or(0),
+        "if" => {
+            let t = kids("then").iter().map(waiting_cards).max().unwrap_or(0);
+            let e = kids("else").iter().map(waiting_cards).max().unwrap_or(0);
+            t.max(e)
+        }
+        _ => 0,
     }
 }
 
 fn load(source: &str) -> Result<Value, String> {
     if let Err(diags) = crate::check::check(source) {
-        let first = diags.first().map_or(String::new(), |d| {
-            format!(
-                "{}: {}{}",
-                d.code,
-                d.message,
-                d.pointer.as_deref().map(|p| format!(" (at {p})")).unwrap_or_default()
-            )
-        });
+        let first = diags
+            .iter()
+            .find(|d| matches!(d.severity, crate::hermes::workflow::types::Severity::Error))
+            .map_or(String::new(), |d| {
+                format!(
+                    "{}: {}{}",
+                    d.code,
+                    d.message,
+                    d.pointer.as_deref().map(|p| format!(" (at {p})")).unwrap_or_default()
+                )
+            });
         return Err(format!("invalid_script: {first}"));
     }
     serde_json::from_str(source).map_err(|e| format!("invalid_script: {e}"))
 }
 
-fn runner(def: &Value) -> Runner {
-    let max = def
-        .pointer("/policy/max_agent_calls")
+/// The fan-out bound: `policy.max_parallel`, at most the seed's default 8
+/// when the policy sets none.
+fn max_parallel(def: &Value) -> u64 {
+    def.pointer("/policy/max_parallel")
         .and_then(Value::as_u64)
-        .unwrap_or(u64::MAX);
-    Runner {
-        agent_calls: 0,
-        max_agent_calls: max,
-    }
+        .filter(|n| *n > 0)
+        .map_or(8, |n| n.min(crate::check::MAX_PARALLEL))
 }
 
-/// Check the output against a simple `{"field": "type"}` schema or a JSON
-/// Schema's `required` / `properties.*.type`.
+/// Check the declared `output` against a simple `{"field": "type"}` schema
+/// or a JSON Schema's `required` / `properties.*.type` (hwf extension).
 fn check_output(schema: &Value, out: &Value) -> Result<(), String> {
-    let (required, types): (Vec<String>, Map<String, Value>) = match schema.get("properties") {
-        Some(Value::Object(props)) => (
-            schema
-                .get("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect(),
-            props
-                .iter()
-                .filter_map(|(k, v)| v.get("type").map(|t| (k.clone(), t.clone())))
-                .collect(),
-        ),
-        _ => match schema.as_object() {
-            Some(m) => (m.keys().cloned().collect(), m.clone()),
-            None => return Ok(()),
-        },
+    let Some(json_schema) = schema::to_json_schema(schema) else {
+        return Ok(());
     };
-    for field in required {
-        if out.get(&field).is_none() {
+    for field in json_schema["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+    {
+        if out.get(field).is_none() {
             return Err(format!("output_schema_mismatch: the output has no field {field:?}"));
         }
     }
-    for (field, ty) in types {
-        let Some(v) = out.get(&field) else { continue };
-        let ok = match ty.as_str().unwrap_or("any") {
-            "string" | "str" => v.is_string(),
-            "number" | "float" => v.is_number(),
-            "integer" | "int" => v.is_i64() || v.is_u64(),
-            "boolean" | "bool" => v.is_boolean(),
-            "list" | "array" => v.is_array(),
-            "object" | "dict" => v.is_object(),
+    for (field, sub) in json_schema["properties"].as_object().into_iter().flatten() {
+        let (Some(v), Some(ty)) = (out.get(field), sub.get("type").and_then(Value::as_str)) else {
+            continue;
+        };
+        let ok = match ty {
+            "string" => v.is_string(),
+            "number" => v.is_number(),
+            "integer" => v.is_i64() || v.is_u64(),
+            "boolean" => v.is_boolean(),
+            "array" => v.is_array(),
+            "object" => v.is_object(),
+            "null" => v.is_null(),
             _ => true,
         };
         if !ok {
@@ -304,15 +484,19 @@ fn check_output(schema: &Value, out: &Value) -> Result<(), String> {
     Ok(())
 }
 
-/// `run`: inputs from args (over defaults), steps, then `output`.
+/// `run`: inputs (args over declared defaults), steps, then the envelope.
 pub fn run(source: &str, args: &str) -> Result<String, String> {
     let def = load(source)?;
     let args: Value = serde_json::from_str(args).unwrap_or(Value::Null);
-    let mut inputs = Map::new();
+    // The seed passes the caller's inputs through as they are.
+    let mut inputs = args.as_object().cloned().unwrap_or_default();
     for (k, spec) in def.get("inputs").and_then(Value::as_object).into_iter().flatten() {
-        match args.get(k).cloned().or_else(|| spec.get("default").cloned()) {
+        if inputs.contains_key(k) {
+            continue;
+        }
+        match spec.get("default") {
             Some(v) => {
-                inputs.insert(k.clone(), v);
+                inputs.insert(k.clone(), v.clone());
             }
             None if spec.get("required").and_then(Value::as_bool) == Some(true) => {
                 return Err(format!("missing_input: input {k:?} is required"));
@@ -320,46 +504,60 @@ pub fn run(source: &str, args: &str) -> Result<String, String> {
             None => {}
         }
     }
-    let mut ctx = Ctx { scope: Map::new() };
-    ctx.scope.insert("inputs".into(), Value::Object(inputs));
-    let mut r = runner(&def);
-    let last = r.steps(def.get("steps").unwrap_or(&Value::Null), "/steps", &mut ctx)?;
-    let out = match def.get("output") {
-        Some(o) => ctx.resolve(o),
-        None => last,
+    let mut ctx = Ctx {
+        inputs,
+        outputs: Map::new(),
+        last: Value::Null,
+        phase: None,
     };
-    if let Some(schema) = def.get("output_schema") {
-        check_output(schema, &out)?;
+    let mut r = Runner {
+        def: &def,
+        max_parallel: max_parallel(&def),
+        agent_calls_at_start: def
+            .pointer("/policy/max_agent_calls")
+            .map(|_| host::budget().agent_calls_left),
+        kanban_before: 0,
+        kanban_here: 0,
+    };
+    r.steps(&def["steps"], "/steps", &mut ctx)?;
+    let mut result = json!({"outputs": ctx.outputs, "last": ctx.last});
+    if let Some(o) = def.get("output") {
+        let out = ctx.resolve(o)?;
+        if let Some(schema) = def.get("output_schema") {
+            check_output(schema, &out)?;
+        }
+        result["output"] = out;
     }
-    Ok(out.to_string())
+    Ok(result.to_string())
 }
 
-/// `branch`: a parallel branch (`<path>/branches/<b>`, input = the context)
-/// or a pipeline stage (`<path>/stages/<k>`, input = the host's stage
-/// input).
+/// `branch`: one `parallel` branch (`<path>/branches/<b>`), with the
+/// parent's context as input; returns the branch step's output, every step
+/// output it recorded, and the kanban cards it started.
 pub fn branch(source: &str, name: &str, input: &str) -> Result<String, String> {
     let def = load(source)?;
     let input: Value = serde_json::from_str(input).unwrap_or(Value::Null);
     let node = def.pointer(name).ok_or_else(|| format!("unknown_branch: {name}"))?;
-    let mut r = runner(&def);
-    if name.contains("/stages/") {
-        let mut ctx = Ctx { scope: Map::new() };
-        ctx.scope
-            .insert("item".into(), input.get("item").cloned().unwrap_or(Value::Null));
-        ctx.scope
-            .insert("prev".into(), input.get("input").cloned().unwrap_or(Value::Null));
-        ctx.scope
-            .insert("index".into(), input.get("index").cloned().unwrap_or(Value::Null));
-        let raw = host::agent(&agent_request(node, &ctx)).map_err(err_text)?;
-        return Ok(raw);
+    if name.rsplit('/').nth(1).is_none_or(|k| k != "branches") {
+        return Err(format!("unknown_branch: {name} is not a parallel branch"));
     }
     let mut ctx = Ctx {
-        scope: input.as_object().cloned().unwrap_or_default(),
+        inputs: input["inputs"].as_object().cloned().unwrap_or_default(),
+        outputs: input["outputs"].as_object().cloned().unwrap_or_default(),
+        last: input["last"].clone(),
+        phase: text(input.get("phase")),
     };
-    let before: Vec<String> = ctx.scope.keys().cloned().collect();
-    let steps = node.get("steps").unwrap_or(node);
-    r.steps(steps, name, &mut ctx)?;
-    // The outputs this branch produced.
-    let produced: Map<String, Value> = ctx.scope.into_iter().filter(|(k, _)| !before.contains(k)).collect();
-    Ok(Value::Object(produced).to_string())
+    let mut r = Runner {
+        def: &def,
+        max_parallel: max_parallel(&def),
+        agent_calls_at_start: input["agent_calls_at_start"]
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok()),
+        kanban_before: input["kanban_before"].as_u64().unwrap_or(0),
+        kanban_here: 0,
+    };
+    let before: Vec<String> = ctx.outputs.keys().cloned().collect();
+    let output = r.step(node, name, &mut ctx)?;
+    let produced: Map<String, Value> = ctx.outputs.into_iter().filter(|(k, _)| !before.contains(k)).collect();
+    Ok(json!({"output": output, "outputs": produced, "kanban": r.kanban_here}).to_string())
 }

@@ -1,33 +1,34 @@
 //! The JSON workflow runtime: a `script-runtime` component that checks and
-//! runs declarative JSON workflows (the hermes-plugin-dynamic-workflows
-//! format) through the host's broker.
+//! runs declarative JSON workflows in the hermes-plugin-dynamic-workflows
+//! format, verbatim, through the host's broker.
 //!
-//! A definition: `version` "1", `name`, `description`, `inputs`
-//! (`{key: {type?, default?, required?}}`), `policy` (`max_parallel`,
-//! `max_agent_calls`, `max_kanban_cards`, `max_active_awaits`,
-//! `allowed_profiles`, `network` and `filesystem` must be false), `steps`,
-//! `output` and `output_schema`.
+//! A definition: `version` "1", `name` (identifier-safe), `inputs`
+//! (`{key: "type"}` or `{key: {type?, default?, required?}}`), `policy`
+//! (`max_parallel`, `max_agent_calls`, `max_kanban_cards`,
+//! `max_active_awaits`, `allowed_profiles`; `network` and `filesystem`
+//! must be false) and `steps`. Steps are discriminated by `kind`:
+//! - `agent`: `agent` id (or, as an hwf extension, a `prompt`), `input`,
+//!   `output_schema`, `title`, `depends_on`;
+//! - `kanban_agent`: `profile`, `task`, `wait` (the `kanban.task`
+//!   capability);
+//! - `if`: `condition` `{ref, op: truthy|exists|eq|ne, value?}`, `then`,
+//!   `else`; output `{branch, output}`, branch-local steps;
+//! - `parallel`: `branches` (single steps with ids) run concurrently as
+//!   host branch instances; output `{"branches": {id: output}}`;
+//! - `phase`: `{id, label, steps}` container;
+//! - `pipeline`: `{id, steps}`, chained by `$ref`.
 //!
-//! Steps (each has an `id`; `depends_on` names earlier steps):
-//! - `agent`: `agent` id or `prompt`, `input`, `context`, `label`, `phase`,
-//!   `output_schema`, `model`, `effort`, `agent_type`, `profile`;
-//! - `kanban_agent`: a card through the `kanban.task` capability;
-//! - `if`: `condition` `{op: truthy|exists|eq|ne, ref, value?}`, `then`,
-//!   `else` (step lists);
-//! - `parallel`: `branches` (step lists) run concurrently as host branch
-//!   instances;
-//! - `pipeline`: `items` and `stages` (agent steps; `$ref:item`,
-//!   `$ref:prev`, `$ref:index`), no barrier between items;
-//! - `phase`: `title`.
-//!
-//! A string `"$ref:inputs.<key>"` or `"$ref:<step>.output.<path>"` is
-//! replaced by that value. Checking reports errors and warnings with stable
-//! codes and RFC 6901 pointers.
+//! `"$ref:inputs.<key>"` and `"$ref:<step>.output[.<field>]"` strings are
+//! replaced by those values. The result is `{"outputs", "last"}`. Checking
+//! reports errors and warnings with stable codes and RFC 6901 pointers (the
+//! mapping to the seed's `E_*` codes is in `docs/CONFORMANCE.md`).
 
 #![allow(unsafe_code, reason = "wit-bindgen generates the component's exports with unsafe")]
 
 mod check;
 mod exec;
+mod refs;
+mod schema;
 
 wit_bindgen::generate!({
     path: "../../wit",

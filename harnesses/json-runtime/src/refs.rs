@@ -1,0 +1,60 @@
+//! The `$ref:` mini-grammar of the format: `$ref:inputs.<key>` or
+//! `$ref:<step_id>.output[.<field>...]`.
+
+/// A parsed reference.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Ref<'a> {
+    /// `$ref:inputs.<key>`.
+    Input(&'a str),
+    /// `$ref:<step>.output[.<field path>]`.
+    Step {
+        /// The step id.
+        step: &'a str,
+        /// The dotted field path after `output`, if any.
+        field: Option<&'a str>,
+    },
+    /// Starts with `$ref:` but does not follow the grammar.
+    Invalid,
+}
+
+fn ident_start(c: char) -> bool {
+    c.is_alphabetic() || c == '_'
+}
+
+fn word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Parse `s` if it is a `$ref:` string (`None` when it is not one).
+pub fn parse(s: &str) -> Option<Ref<'_>> {
+    let body = s.strip_prefix("$ref:")?;
+    if let Some(key) = body.strip_prefix("inputs.") {
+        let ok = key.chars().next().is_some_and(ident_start) && key.chars().all(|c| word(c) || c == '-');
+        return Some(if ok { Ref::Input(key) } else { Ref::Invalid });
+    }
+    // The first `.output` that ends the step id (ids may contain dots).
+    let mut from = 0;
+    while let Some(at) = body[from..].find(".output") {
+        let at = from + at;
+        let step = &body[..at];
+        let rest = &body[at + ".output".len()..];
+        let step_ok =
+            step.chars().next().is_some_and(ident_start) && step.chars().all(|c| word(c) || c == '.' || c == '-');
+        if step_ok {
+            if rest.is_empty() {
+                return Some(Ref::Step { step, field: None });
+            }
+            if let Some(field) = rest.strip_prefix('.')
+                && !field.is_empty()
+                && field.chars().all(|c| word(c) || c == '.' || c == '-')
+            {
+                return Some(Ref::Step {
+                    step,
+                    field: Some(field),
+                });
+            }
+        }
+        from = at + 1;
+    }
+    Some(Ref::Invalid)
+}
