@@ -28,6 +28,10 @@ pub struct BenchArgs {
     /// Scale every iteration count by this factor (1 = default sizes).
     #[arg(long, default_value_t = 1)]
     scale: u32,
+    /// A smoke run: every figure, from a few iterations each (seconds, not
+    /// minutes; the figures are not worth quoting). `--scale` is ignored.
+    #[arg(long)]
+    quick: bool,
     /// Only run the 1,000-branch fan-out and report this process's peak RSS
     /// (used by `hwf bench` in a child process).
     #[arg(long, hide = true)]
@@ -36,6 +40,38 @@ pub struct BenchArgs {
 
 const FAN_FIXTURE: &str =
     r#"{"responses": [{"match": {"label": "slow"}, "output": {"ok": true}, "delay_ms": 50, "tokens": 1}]}"#;
+
+/// A host over `state` that compiles into `$HWF_CACHE_DIR` when it is set
+/// (as `hwf run` does), so a warm shared cache is reused.
+fn host(state: PathBuf, agents: Arc<FixtureRunner>, limits: Limits) -> Result<Hwf, Error> {
+    Hwf::builder(state)
+        .agents(agents)
+        .limits(limits)
+        .cache_dir(
+            std::env::var_os("HWF_CACHE_DIR")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from),
+        )
+        .build()
+}
+
+/// Iteration counts: the full sizes times `--scale`, or a few with `--quick`.
+struct Sizes {
+    quick: bool,
+    scale: usize,
+}
+
+impl Sizes {
+    /// `full * scale`, or `quick` in a smoke run.
+    fn n(&self, full: usize, quick: usize) -> usize {
+        if self.quick { quick } else { full * self.scale }
+    }
+
+    /// Repetitions of a whole measurement: `full`, or 1 in a smoke run.
+    fn reps(&self, full: usize) -> usize {
+        if self.quick { 1 } else { full }
+    }
+}
 
 /// Peak resident set size of this process, in MiB (Linux `VmHWM`).
 fn peak_rss_mib() -> Option<f64> {
@@ -85,9 +121,11 @@ async fn fan(hwf: &Hwf, loaded: &hwf_host::vm::LoadedComponent, args: Value, wid
     }
 }
 
-/// The 1,000-branch fan-out at width 64, in this process.
+/// The 1,000-branch fan-out at width 64 (100 with `--quick`), in this
+/// process.
 async fn fanout_only(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
-    let hwf = Hwf::new(
+    let branches: u64 = if args.quick { 100 } else { 1000 };
+    let hwf = host(
         tmp.join("fan-state"),
         Arc::new(FixtureRunner::from_json(FAN_FIXTURE)?),
         Limits::default(),
@@ -98,12 +136,12 @@ async fn fanout_only(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     let d = fan(
         &hwf,
         &loaded,
-        json!({"op": "fan_branches", "n": 1000, "branch": "slow"}),
+        json!({"op": "fan_branches", "n": branches, "branch": "slow"}),
         64,
     )
     .await?;
     Ok(
-        json!({"branches": 1000, "width": 64, "wall_ms": us(d) / 1000.0, "ideal_ms": 16 * 50, "peak_rss_mib": peak_rss_mib(), "rss_before_mib": before}),
+        json!({"branches": branches, "width": 64, "wall_ms": us(d) / 1000.0, "ideal_ms": branches.div_ceil(64) * 50, "peak_rss_mib": peak_rss_mib(), "rss_before_mib": before}),
     )
 }
 
@@ -133,11 +171,14 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     if args.fanout_only {
         return fanout_only(args, tmp).await;
     }
-    let scale = args.scale.max(1) as usize;
+    let sizes = Sizes {
+        quick: args.quick,
+        scale: args.scale.max(1) as usize,
+    };
     let fixture = FixtureRunner::from_json(
         r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "tokens": 1}]}"#,
     )?;
-    let hwf = Hwf::new(tmp.join("state"), Arc::new(fixture), Limits::default())?;
+    let hwf = host(tmp.join("state"), Arc::new(fixture), Limits::default())?;
     let probe = std::fs::read(&args.probe).map_err(|e| Error::io(format!("probe {}", args.probe.display()), e))?;
     let loaded = hwf.load(&probe)?;
     let store = hwf.store();
@@ -164,11 +205,11 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
 
     // 1. Instantiate from the warm pool.
     let ctx = new_ctx(false)?;
-    for _ in 0..50 {
+    for _ in 0..sizes.n(50, 5) {
         instantiate_only(hwf.vm(), &loaded, &ctx).await?;
     }
     let mut inst = Vec::new();
-    for _ in 0..2000 * scale {
+    for _ in 0..sizes.n(2000, 20) {
         let t = Instant::now();
         instantiate_only(hwf.vm(), &loaded, &ctx).await?;
         inst.push(t.elapsed());
@@ -197,10 +238,10 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
             }
         }
     };
-    let log_n = 20_000 * scale as u64;
+    let log_n = sizes.n(20_000, 200) as u64;
     let mut noop = Vec::new();
     let mut logs = Vec::new();
-    for _ in 0..5 {
+    for _ in 0..sizes.reps(5) {
         noop.push(run_probe(json!({"op": "noop"}), new_ctx(true)?).await?);
         logs.push(run_probe(json!({"op": "log", "n": log_n}), new_ctx(true)?).await?);
     }
@@ -208,9 +249,9 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     let log_per_call = median(logs).saturating_sub(noop_med) / log_n as u32;
 
     // 3. Fixture agent call (journal fsync on completion included).
-    let agent_n = 300 * scale as u64;
+    let agent_n = sizes.n(300, 10) as u64;
     let mut agents = Vec::new();
-    for _ in 0..3 {
+    for _ in 0..sizes.reps(3) {
         agents.push(run_probe(json!({"op": "agent", "n": agent_n}), new_ctx(true)?).await?);
     }
     let agent_per_call = median(agents).saturating_sub(noop_med) / agent_n as u32;
@@ -220,7 +261,7 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     store.create_run(&id)?;
     let mut j = Journal::new(store.open_journal(&id)?, 0);
     let mut nosync = Vec::new();
-    for i in 0..20_000 * scale {
+    for i in 0..sizes.n(20_000, 200) {
         let msg = format!("line {i}");
         let t = Instant::now();
         j.append(&Event::Log {
@@ -235,7 +276,7 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     let failure = None;
     let syncer = j.syncer()?;
     let mut synced = Vec::new();
-    for i in 0..300 * scale {
+    for i in 0..sizes.n(300, 10) {
         let call = i.to_string();
         let t = Instant::now();
         let seq = j.append(&Event::CallCompleted {
@@ -255,6 +296,7 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         syncer.sync_to(seq).await?;
         synced.push(t.elapsed());
     }
+    let group_commit = group_commit(store).await?;
 
     // 5. Fingerprint + redaction of a typical agent request.
     let request = json!({
@@ -263,7 +305,7 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         "context": {"verifier": "unit", "bug": {"id": "B-17", "title": "totals off by one", "severity": "high"}, "round": 2},
     });
     let mut fp = Vec::new();
-    for _ in 0..20_000 * scale {
+    for _ in 0..sizes.n(20_000, 200) {
         let t = Instant::now();
         let f = Fingerprint::of("agent", &request);
         let mut stored = request.clone();
@@ -276,7 +318,7 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     // call each) at width 8; ideal ceil(50/8) * 50 ms = 350 ms.
     let mut fan_agents = Vec::new();
     let mut fan_branches = Vec::new();
-    for _ in 0..5 {
+    for _ in 0..sizes.reps(5) {
         fan_agents.push(fan(&hwf, &loaded, json!({"op": "fan_agents", "n": 50, "label": "slow"}), 8).await?);
         fan_branches.push(
             fan(
@@ -290,35 +332,45 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     }
     let (fa, fb) = (median(fan_agents), median(fan_branches));
     let exe_for_fan = std::env::current_exe().map_err(|e| bench_err("current exe", e))?;
-    let fanout = std::process::Command::new(&exe_for_fan)
-        .args(["bench", "--fanout-only", "--probe"])
-        .arg(&args.probe)
-        .output()
+    let mut child = std::process::Command::new(&exe_for_fan);
+    child.args(["bench", "--fanout-only", "--probe"]).arg(&args.probe);
+    if args.quick {
+        child.arg("--quick");
+    }
+    let out = child.output().map_err(|e| bench_err("fan-out child", e))?;
+    let fanout = serde_json::from_slice::<Value>(&out.stdout)
         .ok()
-        .and_then(|o| serde_json::from_slice::<Value>(&o.stdout).ok())
         .map(|v| v["data"].clone())
-        .unwrap_or(Value::Null);
+        .filter(|d| d.is_object())
+        .ok_or_else(|| {
+            bench_err(
+                "fan-out child",
+                format!("{}: {}", out.status, String::from_utf8_lossy(&out.stderr).trim()),
+            )
+        })?;
 
     // 7. Resume a finished 1,000-call run with no agent backend (replay).
+    let resume_n = sizes.n(1000, 50) as u64;
     let source = hwf
         .run(hwf_host::RunRequest::new(
             hwf_host::Target::Path(args.probe.clone()),
-            json!({"op": "agent", "n": 1000}),
+            json!({"op": "agent", "n": resume_n}),
         ))
         .await?;
     let source_id = source.snapshot.run_id.clone();
-    let empty = Hwf::new(tmp.join("state"), Arc::new(FixtureRunner::empty()), Limits::default())?;
+    let empty = host(tmp.join("state"), Arc::new(FixtureRunner::empty()), Limits::default())?;
     let mut resumes = Vec::new();
-    for _ in 0..5 {
+    for _ in 0..sizes.reps(5) {
         let mut req = hwf_host::RunRequest::new(
             hwf_host::Target::Path(args.probe.clone()),
-            json!({"op": "agent", "n": 1000}),
+            json!({"op": "agent", "n": resume_n}),
         );
         req.resume_from = Some(source_id.clone());
         let t = Instant::now();
         let out = empty.run(req).await?;
         resumes.push(t.elapsed());
-        if out.snapshot.counts.replayed != 1000 || out.snapshot.counts.agent_calls != 0 {
+        // The backend answers nothing: a call that ran live would fail.
+        if out.snapshot.counts.replayed != resume_n || out.snapshot.counts.failed != 0 || out.result.is_none() {
             return Err(bench_err("resume", format!("{:?}", out.snapshot.counts)));
         }
     }
@@ -340,13 +392,14 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     let js_fixture = FixtureRunner::from_json(
         r#"{"responses": [{"match": {"label": "slow"}, "output": {"ok": true}, "delay_ms": 100}]}"#,
     )?;
-    let js_hwf = Hwf::builder(tmp.join("state"))
-        .agents(Arc::new(js_fixture))
-        .limits(Limits {
+    let js_hwf = host(
+        tmp.join("state"),
+        Arc::new(js_fixture),
+        Limits {
             max_parallel: 16,
             ..Limits::default()
-        })
-        .build()?;
+        },
+    )?;
     let mut js_report = Value::Null;
     if hwf_host::scripts::runtime_path(hwf_host::scripts::Language::Js).is_ok() {
         // Warm the compile cache once.
@@ -358,7 +411,7 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
             .await?;
         let resolved = js_hwf.resolve(&hwf_host::Target::Path(first_call.clone()))?;
         let mut starts = Vec::new();
-        for _ in 0..10 {
+        for _ in 0..sizes.n(10, 2) {
             // Load (cache hit) + fresh instance + script up to phase(): the
             // whole run of a one-call script.
             let ctx = new_ctx(false)?;
@@ -377,7 +430,7 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         }
         drop(resolved);
         let mut pars = Vec::new();
-        for _ in 0..5 {
+        for _ in 0..sizes.reps(5) {
             let t = Instant::now();
             let out = js_hwf
                 .run(hwf_host::RunRequest::new(
@@ -416,7 +469,7 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     let (_, warm_ok) = hello_run();
     let mut cli = Vec::new();
     if warm_ok {
-        for _ in 0..15 {
+        for _ in 0..sizes.n(15, 2) {
             cli.push(hello_run().0);
         }
     }
@@ -434,8 +487,56 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         "parallel_50_branches_50ms_width8_ms": {"median": us(fb) / 1000.0, "ideal": 350, "ratio": (fb.as_secs_f64() / 0.350 * 1000.0).round() / 1000.0},
         "fanout_1000_branches_width64": fanout,
         "resume_1000_call_run_ms": us(median(resumes)) / 1000.0,
+        "group_commit": group_commit,
         "javascript": js_report,
+        "quick": args.quick,
+        "sizes": {"log_calls": log_n, "agent_calls": agent_n, "resume_calls": resume_n},
     }))
+}
+
+/// Group commit under real concurrency: 16 tasks each append a completion
+/// and wait for it to be durable, as the broker's calls do; reports how
+/// many fsyncs they needed (1 when all 16 shared one).
+async fn group_commit(store: &hwf_host::store::FileStore) -> Result<Value, Error> {
+    const TASKS: usize = 16;
+    let id = RunId::generate();
+    store.create_run(&id)?;
+    let journal = Journal::new(store.open_journal(&id)?, 0);
+    let syncer = Arc::new(journal.syncer()?);
+    let journal = Arc::new(std::sync::Mutex::new(journal));
+    let result = json!({"ok": true});
+    let gate = Arc::new(tokio::sync::Barrier::new(TASKS));
+    let t = Instant::now();
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 0..TASKS {
+        let (journal, syncer, gate, result) = (journal.clone(), syncer.clone(), gate.clone(), result.clone());
+        tasks.spawn(async move {
+            gate.wait().await;
+            let call = i.to_string();
+            let seq = journal
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .append(&Event::CallCompleted {
+                    call: &call,
+                    kind: "agent",
+                    label: None,
+                    fingerprint: "b3:0000",
+                    ok: true,
+                    result: Some(&result),
+                    error: None,
+                    tokens: 1,
+                    attempts: 1,
+                    duration_us: 5,
+                    replayed: false,
+                    cache_hit: false,
+                })?;
+            syncer.sync_to(seq).await
+        });
+    }
+    while let Some(done) = tasks.join_next().await {
+        done.map_err(|e| bench_err("group commit task", e))??;
+    }
+    Ok(json!({"completions": TASKS, "fsyncs": syncer.syncs(), "wall_us": us(t.elapsed())}))
 }
 
 fn p90(mut v: Vec<Duration>) -> Duration {

@@ -188,24 +188,94 @@ fn routes_pick_backends_by_agent_id() {
 
 #[test]
 fn doctor_checks_backends() {
-    let ctx = Ctx::new();
-    let cfg = ctx.write(
-        "hwf.toml",
-        "[agents.backends.gone]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\n[agents.backends.cli]\nkind = \"command\"\nargv = [\"definitely-missing-agent\"]\n",
-    );
-    let out = ctx.hwf(["doctor", "--json", "--config", cfg.to_str().expect("utf8")]);
-    out.expect_code(1);
-    let checks = out.json()["data"]["checks"].clone();
-    let find = |name: &str| {
-        checks
-            .as_array()
-            .expect("checks")
-            .iter()
-            .find(|c| c["check"] == name)
-            .cloned()
-            .expect(name)
+    // Endpoints that answer /models with a given status, recording the
+    // request lines they saw.
+    fn endpoint(status: &'static str) -> (String, Arc<Mutex<Vec<String>>>) {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let log = seen.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+                let mut first = String::new();
+                let _ = reader.read_line(&mut first);
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                        break;
+                    }
+                }
+                log.lock().expect("lock").push(first.trim().to_owned());
+                let resp = format!("HTTP/1.1 {status}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+                let _ = stream.write_all(resp.as_bytes());
+            }
+        });
+        (format!("http://{addr}/v1"), seen)
+    }
+    let doctor = |ctx: &Ctx, config: &str| {
+        let cfg = ctx.write("hwf.toml", config);
+        let out = ctx.hwf(["doctor", "--json", "--config", cfg.to_str().expect("utf8")]);
+        let report = out.json()["data"].clone();
+        let checks = report["checks"].as_array().expect("checks").clone();
+        // The report's verdict is the conjunction of its checks, and the
+        // exit code follows it.
+        let all_ok = checks.iter().all(|c| c["ok"] == true);
+        assert_eq!(report["ok"], all_ok, "{report:#}");
+        out.expect_code(if all_ok { 0 } else { 1 });
+        move |name: &str| -> Value {
+            checks
+                .iter()
+                .find(|c| c["check"] == name)
+                .cloned()
+                .unwrap_or_else(|| panic!("no check {name}: {checks:?}"))
+        }
     };
+    let detail = |c: &Value| c["detail"].as_str().expect("detail").to_owned();
+
+    let ctx = Ctx::new();
+    ctx.write("fixture.json", r#"{"responses": []}"#);
+    let (up, up_seen) = endpoint("200 OK");
+    let (broken, _) = endpoint("500 Internal Server Error");
+    // Reachable and present backends pass, with what was checked.
+    let find = doctor(
+        &ctx,
+        &format!(
+            "[agents]\nfixture = \"fixture.json\"\n[agents.backends.up]\nkind = \"openai\"\nbase_url = \"{up}\"\nmodel = \"m\"\n[agents.backends.sh]\nkind = \"command\"\nargv = [\"sh\", \"-c\", \"cat\"]\n"
+        ),
+    );
+    assert_eq!(find("config")["ok"], true);
+    assert!(detail(&find("config")).ends_with("hwf.toml"), "{}", find("config"));
     assert_eq!(find("state_dir")["ok"], true);
-    assert_eq!(find("agents.backends.gone")["ok"], false);
-    assert_eq!(find("agents.backends.cli")["ok"], false);
+    assert_eq!(find("agents.fixture")["ok"], true, "{}", find("agents.fixture"));
+    let c = find("agents.backends.up");
+    assert_eq!(c["ok"], true, "{c}");
+    assert!(detail(&c).contains("/v1/models answered 200"), "{c}");
+    assert_eq!(up_seen.lock().expect("lock").as_slice(), ["GET /v1/models HTTP/1.1"]);
+    let c = find("agents.backends.sh");
+    assert_eq!(c["ok"], true, "{c}");
+    assert_eq!(detail(&c), "sh found");
+
+    // Unreachable, failing and missing ones fail, each saying why.
+    let find = doctor(
+        &ctx,
+        &format!(
+            "[agents]\nfixture = \"missing.json\"\n[agents.backends.gone]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\n[agents.backends.broken]\nkind = \"openai\"\nbase_url = \"{broken}\"\nmodel = \"m\"\n[agents.backends.cli]\nkind = \"command\"\nargv = [\"definitely-missing-agent\"]\n"
+        ),
+    );
+    assert_eq!(find("state_dir")["ok"], true);
+    assert_eq!(find("agents.fixture")["ok"], false, "{}", find("agents.fixture"));
+    let c = find("agents.backends.gone");
+    assert_eq!(c["ok"], false, "{c}");
+    assert!(detail(&c).starts_with("http://127.0.0.1:9/v1/models: "), "{c}");
+    let c = find("agents.backends.broken");
+    assert_eq!(c["ok"], false, "{c}");
+    assert!(detail(&c).contains("answered 500"), "{c}");
+    let c = find("agents.backends.cli");
+    assert_eq!(c["ok"], false, "{c}");
+    assert!(
+        detail(&c).contains("\"definitely-missing-agent\" is not on PATH"),
+        "{c}"
+    );
 }

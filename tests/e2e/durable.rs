@@ -68,6 +68,7 @@ fn resume_refuses_changed_args_or_component() {
     let fixture = root().join("harnesses/hello/fixture.json");
     let f = fixture.to_str().expect("utf8");
     let first = ctx.run_json(harnesses::HELLO, r#"{"name":"world"}"#, &["--agents", f]);
+    first.expect_code(0);
     let id = run_id(&first.json());
     ctx.hwf([
         "run",
@@ -89,22 +90,45 @@ fn resume_refuses_changed_args_or_component() {
     ])
     .expect_code(2)
     .expect_stderr("resume_mismatch");
-    // --allow-changed replays the matching prefix: the greeting call still
-    // matches, the shout call (different input) runs live.
-    let out = ctx.hwf([
-        "run",
-        harnesses::HELLO,
-        "--resume-from",
-        &id,
-        "--args",
-        r#"{"name":"world"}"#,
-        "--allow-changed",
-        "--agents",
-        f,
-        "--json",
-    ]);
-    out.expect_code(0);
-    assert_eq!(out.json()["data"]["counts"]["replayed"], 2);
+    // --allow-changed accepts changed args, and replay still goes by
+    // fingerprint: an args field no call uses changes no call, so both
+    // replay with no backend at all…
+    let empty = ctx.write("empty.json", r#"{"responses": []}"#);
+    let e = empty.to_str().expect("utf8");
+    let log = ctx.path("calls.log");
+    let resume = |args: &str, component: &str, agents: &str| {
+        let out = ctx
+            .cmd()
+            .env("HWF_FIXTURE_LOG", &log)
+            .args(["run", component, "--resume-from", &id, "--args", args])
+            .args(["--allow-changed", "--agents", agents, "--json"])
+            .output()
+            .expect("resume");
+        let out: crate::common::Run = out.into();
+        out.expect_code(0);
+        out.json()["data"].clone()
+    };
+    let executed = || {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .count()
+    };
+    let same_calls = resume(r#"{"name":"world","unused":1}"#, harnesses::HELLO, e);
+    assert_eq!(same_calls["result"]["result"], "HELLO, WORLD", "{same_calls}");
+    assert_eq!(same_calls["counts"]["replayed"], 2, "{same_calls}");
+    assert_eq!(executed(), 0, "nothing ran live");
+    // …while a changed name changes the greeting request, which runs live,
+    // and the shout request built from its new answer runs live too.
+    let changed = resume(r#"{"name":"mars"}"#, harnesses::HELLO, f);
+    assert_eq!(changed["result"]["result"], "HELLO, STRANGER", "{changed}");
+    assert_eq!(changed["counts"]["replayed"], 0, "{changed}");
+    assert_eq!(executed(), 2, "both calls ran live");
+    // A changed component is accepted too; its own calls decide.
+    let other = resume(r#"{"op":"noop"}"#, harnesses::PROBE, e);
+    assert_eq!(other["result"], json!({"ok": true}), "{other}");
+    assert_eq!(other["counts"]["replayed"], 0, "{other}");
     ctx.hwf(["run", "--resume-from", "nope-run"])
         .expect_code(2)
         .expect_stderr("not_found");
@@ -619,10 +643,14 @@ fn background_runs_return_at_once_and_finish() {
 
 #[test]
 fn stop_kills_a_running_bash_child() {
+    use crate::claims::{is_gone, wait_gone, wait_pid_file};
     let ctx = Ctx::new();
     std::fs::create_dir_all(ctx.path("ws")).expect("mkdir");
     let ws = ctx.path("ws");
-    let args = json!({"op": "cap", "name": "bash", "approval_id": "a", "input": {"argv": ["sh", "-c", "echo $$ > pid.txt; exec sleep 30"]}});
+    // The command's shell starts a grandchild in the background and waits:
+    // killing the direct child alone would leave `sleep 100` running.
+    let script = "sleep 100 & echo $! > grandchild.pid; echo $$ > child.pid; wait";
+    let args = json!({"op": "cap", "name": "bash", "approval_id": "a", "input": {"argv": ["sh", "-c", script]}});
     let mut child = ctx
         .cmd()
         .args([
@@ -645,32 +673,16 @@ fn stop_kills_a_running_bash_child() {
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn");
-    let pid_file = ws.join("pid.txt");
-    let t = Instant::now();
-    let pid = loop {
-        if let Some(pid) = std::fs::read_to_string(&pid_file)
-            .ok()
-            .and_then(|p| p.trim().parse::<u32>().ok())
-        {
-            break pid;
-        }
-        assert!(t.elapsed() < Duration::from_secs(20), "bash never started");
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert!(std::path::Path::new(&format!("/proc/{pid}")).exists());
+    let sh = wait_pid_file(&ws.join("child.pid"));
+    let sleep = wait_pid_file(&ws.join("grandchild.pid"));
+    assert!(!is_gone(sh, "sh"), "the command's shell is running");
+    assert!(!is_gone(sleep, "sleep"), "its grandchild is running");
     ctx.hwf(["control", "stop", "sleeper"]).expect_code(0);
     assert_eq!(child.wait().expect("wait").code(), Some(1));
     assert_eq!(status(&ctx, "sleeper")["state"], "stopped");
-    // The whole process group was killed with the call.
-    let t = Instant::now();
-    while std::path::Path::new(&format!("/proc/{pid}")).exists() {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        if stat.split_whitespace().nth(2) == Some("Z") {
-            break; // a zombie waiting for its reaper is dead
-        }
-        assert!(t.elapsed() < Duration::from_secs(5), "the bash child outlived the stop");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    // The whole process group was killed with the call: child and grandchild.
+    wait_gone(sh, "sh");
+    wait_gone(sleep, "sleep");
 }
 
 #[test]

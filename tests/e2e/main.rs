@@ -12,6 +12,8 @@
 //! - `hostile`: every hostile component and bad input, by error code;
 //! - `backends`: command and OpenAI-compatible agents, routing, doctor;
 //! - `broker`: schema retries, typed call errors, redaction, limits;
+//! - `claims`: claims nothing else proved (WASI lockdown, group commit,
+//!   cancel, prompt cache, bench) and the event-driven test helpers;
 //! - `js`: JavaScript workflows in the Boa runtime;
 //! - `json_workflows`: declarative JSON workflows in the JSON runtime;
 //! - `policy`: capability policy, built-ins, budgets, agent types, secrets;
@@ -19,6 +21,7 @@
 
 mod backends;
 mod broker;
+mod claims;
 mod common;
 mod durable;
 mod facade;

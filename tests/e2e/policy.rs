@@ -190,16 +190,36 @@ fn bash_runs_argv_in_the_workspace_with_a_clean_env() {
 
 #[test]
 fn bash_timeout_kills_the_command() {
+    use crate::claims::{wait_gone, wait_pid_file};
     let ctx = Ctx::new();
-    let flags = ["--allow-class", "external_write", "--approval-id", "a"];
+    std::fs::create_dir_all(ctx.path("ws")).expect("mkdir");
+    let ws = ctx.path("ws");
+    let flags = [
+        "--allow-class",
+        "external_write",
+        "--approval-id",
+        "a",
+        "--workspace",
+        ws.to_str().expect("utf8"),
+    ];
+    // The shell backgrounds a grandchild and waits: the timeout must kill
+    // the whole process group, not just the shell. (The timeout only has
+    // to be longer than starting `sh`; nothing here races it.)
+    let script = "sleep 100 & echo $! > grandchild.pid; echo $$ > child.pid; wait";
     let t = Instant::now();
     let r = cap(
         &ctx,
-        json!({"name": "bash", "approval_id": "a", "input": {"argv": ["sleep", "30"], "timeout_ms": 300}}),
+        json!({"name": "bash", "approval_id": "a", "input": {"argv": ["sh", "-c", script], "timeout_ms": 2000}}),
         &flags,
     );
-    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
     assert_error(&r, "capability_timeout", "TimedOut");
+    // The call returned without waiting for the 100 s grandchild (which
+    // holds the output pipes open).
+    assert!(t.elapsed() < Duration::from_secs(60), "{:?}", t.elapsed());
+    let sh = wait_pid_file(&ws.join("child.pid"));
+    let sleep = wait_pid_file(&ws.join("grandchild.pid"));
+    wait_gone(sh, "sh");
+    wait_gone(sleep, "sleep");
 }
 
 #[test]

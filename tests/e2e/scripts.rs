@@ -72,24 +72,82 @@ fn validate_reports_meta_and_imports() {
 fn the_compile_cache_is_used_on_the_second_run() {
     let ctx = Ctx::new();
     let fixture = hello_fixture();
-    let f = fixture.to_str().expect("utf8");
-    // This test uses the state dir's own cache, not the shared one.
-    let run = || {
+    // This test uses the state dir's own cache, not the shared one. The
+    // engine says (at debug level) whether each component it made ready
+    // was compiled or loaded from the cache.
+    let run = || -> (String, String) {
         let out = ctx
             .cmd()
             .env_remove("HWF_CACHE_DIR")
-            .args(["run", harnesses::HELLO, "--agents", f])
+            .env("RUST_LOG", "warn,hwf_host::vm::engine=debug")
+            .args(["run", harnesses::HELLO, "--json", "--agents"])
+            .arg(&fixture)
             .output()
             .expect("run");
         assert!(out.status.success(), "{out:?}");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let id = serde_json::from_str::<serde_json::Value>(&stdout).expect("json")["data"]["run_id"]
+            .as_str()
+            .expect("run id")
+            .to_owned();
+        (id, crate::claims::strip_ansi(&String::from_utf8_lossy(&out.stderr)))
     };
-    run();
-    let cached: Vec<_> = std::fs::read_dir(ctx.state().join("cache"))
-        .expect("cache")
-        .flatten()
-        .collect();
-    assert_eq!(cached.len(), 1, "one precompiled artifact");
-    // A corrupted cache entry is ignored, not fatal.
-    std::fs::write(cached[0].path(), b"garbage").expect("write");
-    run();
+    let loads = |stderr: &str| -> Vec<bool> {
+        stderr
+            .lines()
+            .filter(|l| l.contains("component ready"))
+            .map(|l| {
+                assert!(l.contains("from_cache="), "{l}");
+                l.contains("from_cache=true")
+            })
+            .collect()
+    };
+    let artifacts = || -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(ctx.state().join("cache"))
+            .expect("cache")
+            .flatten()
+            .map(|e| e.path())
+            .collect()
+    };
+
+    let (id, first) = run();
+    assert_eq!(loads(&first), [false], "the first run compiles: {first}");
+    let cached = artifacts();
+    assert_eq!(cached.len(), 1, "one precompiled artifact: {cached:?}");
+    let artifact = cached[0].clone();
+    // Named by the component's digest (and the engine's configuration).
+    let status = ctx.hwf(["status", &id, "--json"]).json();
+    let digest = status["data"]["script"]["digest"].as_str().expect("digest").to_owned();
+    let name = artifact.file_name().and_then(|n| n.to_str()).expect("name").to_owned();
+    assert!(name.ends_with(".cwasm"), "{name}");
+    assert!(name.starts_with(&digest[3..35]), "{name} is not keyed by {digest}");
+    let bytes = std::fs::read(&artifact).expect("artifact");
+    let modified = std::fs::metadata(&artifact).and_then(|m| m.modified()).expect("mtime");
+
+    let (_, second) = run();
+    assert_eq!(loads(&second), [true], "the second run loads from the cache: {second}");
+    assert_eq!(artifacts(), [artifact.clone()], "nothing new was written");
+    assert_eq!(
+        std::fs::read(&artifact).expect("artifact"),
+        bytes,
+        "the artifact was not rewritten"
+    );
+    assert_eq!(
+        std::fs::metadata(&artifact).and_then(|m| m.modified()).expect("mtime"),
+        modified
+    );
+
+    // A corrupted cache entry is ignored (with a warning), not fatal: the
+    // component is compiled again and the entry replaced; then it is used.
+    std::fs::write(&artifact, b"garbage").expect("write");
+    let (_, third) = run();
+    assert_eq!(loads(&third), [false], "a corrupt entry is recompiled: {third}");
+    assert!(third.contains("ignoring unusable cache entry"), "{third}");
+    assert_ne!(
+        std::fs::read(&artifact).expect("artifact"),
+        b"garbage",
+        "the entry was replaced"
+    );
+    let (_, fourth) = run();
+    assert_eq!(loads(&fourth), [true], "{fourth}");
 }

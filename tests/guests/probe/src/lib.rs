@@ -183,6 +183,41 @@ impl Harness for Probe {
             }
             "fail" => Err(hwf_guest::Error::msg("harness_error: the probe failed on purpose")),
             "program" => program(&args["program"]),
+            "wasi" => wasi_report(),
+            "cancel" => {
+                // Two tasks; take the first to finish, cancel the other,
+                // then make one more call (the run goes on).
+                let mut set = JoinSet::new();
+                set.spawn(prompt("never finishes").label(args["slow"].as_str().unwrap_or("slow")));
+                set.spawn(prompt("finishes").label(args["quick"].as_str().unwrap_or("quick")));
+                let first = set.next().map(|(call, r)| json!({"call": call, "outcome": outcome(r)}));
+                set.cancel_all();
+                let after = prompt("after the cancel")
+                    .label(args["after"].as_str().unwrap_or("quick"))
+                    .call();
+                Ok(json!({"first": first, "left": set.len(), "after": outcome(after)}))
+            }
+            "prompts" => {
+                // Agent calls in order: `{"prompt"?, "label"?, "agent"?, "fresh"?}`.
+                let calls = args["calls"].as_array().cloned().unwrap_or_default();
+                let out = calls
+                    .iter()
+                    .map(|c| {
+                        let mut a = match c["agent"].as_str() {
+                            Some(id) => agent(id).input(json!({"p": c["prompt"]})),
+                            None => prompt(c["prompt"].as_str().unwrap_or("same question")),
+                        };
+                        if let Some(l) = c["label"].as_str() {
+                            a = a.label(l);
+                        }
+                        if let Some(f) = c["fresh"].as_bool() {
+                            a = a.fresh(f);
+                        }
+                        outcome(a.call())
+                    })
+                    .collect();
+                Ok(Value::Array(out))
+            }
             other => Err(hwf_guest::Error::msg(format!("unknown op {other:?}"))),
         }
     }
@@ -231,8 +266,11 @@ impl Harness for Probe {
             // available as `$prev` to agent prompts).
             "program_stage" => {
                 let s = input["stage"].as_u64().unwrap_or(0) as usize;
-                let node = &input["item"]["stages"][s];
-                program(node)
+                match &input["item"]["stages"][s] {
+                    // An item with fewer stages passes its value on.
+                    Value::Null => Ok(input["input"].clone()),
+                    node => program(node),
+                }
             }
             other => Err(hwf_guest::Error::msg(format!("unknown_branch: {other}"))),
         }
@@ -241,7 +279,8 @@ impl Harness for Probe {
 
 /// Interpret a program tree (tests build arbitrary call trees with it):
 ///
-/// - `{"agent": label, "prompt"?: text}`: a prompt agent call;
+/// - `{"agent": label, "prompt"?: text, "entropy"?: true}`: a prompt agent
+///   call (`entropy` adds the wall clock and random bytes to the prompt);
 /// - `{"cap": {name, input, label?, approval_id?}}`: a capability call;
 /// - `{"seq": [node, …]}`: in order, results as an array;
 /// - `{"par": [node, …]}`: each node in its own branch instance, at once;
@@ -253,9 +292,19 @@ impl Harness for Probe {
 /// Failures propagate (a failing branch is an error slot of its `par`).
 fn program(node: &Value) -> Result<Value> {
     if let Some(label) = node.get("agent").and_then(Value::as_str) {
-        let text = node["prompt"]
+        let mut text = node["prompt"]
             .as_str()
             .map_or_else(|| format!("work for {label}"), str::to_owned);
+        if node["entropy"] == true {
+            // The clock and randomness a harness may (unwisely) put into a
+            // prompt: virtual and seeded, so a replay sees the same values.
+            use std::hash::BuildHasher as _;
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis());
+            let random = std::collections::hash_map::RandomState::new().hash_one(label);
+            text = format!("{text} at {now} nonce {random}");
+        }
         return prompt(text).label(label).call();
     }
     if let Some(spec) = node.get("cap") {
@@ -292,6 +341,50 @@ fn program(node: &Value) -> Result<Value> {
         return Ok(Value::Null);
     }
     Err(hwf_guest::Error::msg(format!("bad_program: {node}")))
+}
+
+/// Everything the locked-down WASI gives a guest: args, env, stdin,
+/// three readings of each clock, two hashes keyed by std's random seed;
+/// then one agent call whose prompt carries the clock and random values
+/// (so a replay that saw different values would diverge and run live).
+fn wasi_report() -> Result<Value> {
+    use std::hash::BuildHasher as _;
+    use std::io::Read as _;
+    let args: Vec<String> = std::env::args().collect();
+    let env: Vec<(String, String)> = std::env::vars().collect();
+    let mut buf = Vec::new();
+    let stdin = std::io::stdin().read_to_end(&mut buf);
+    let wall: Vec<u64> = (0..3)
+        .map(|_| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64)
+        })
+        .collect();
+    let t0 = std::time::Instant::now();
+    let t1 = std::time::Instant::now();
+    let t2 = std::time::Instant::now();
+    let mono_ns = [
+        t1.duration_since(t0).as_nanos() as u64,
+        t2.duration_since(t1).as_nanos() as u64,
+    ];
+    // Each RandomState is keyed from the seed std drew from wasi:random.
+    let random: Vec<String> = (0..2)
+        .map(|_| format!("{:016x}", std::hash::RandomState::new().hash_one(42u64)))
+        .collect();
+    let answer = prompt(format!("clock {wall:?} random {random:?}"))
+        .label("wasi")
+        .call()?;
+    Ok(json!({
+        "args": args,
+        "env": env,
+        "stdin": stdin.map_err(|e| e.to_string()),
+        "stdin_bytes": buf.len(),
+        "wall_ms": wall,
+        "monotonic_step_ns": mono_ns,
+        "random": random,
+        "answer": answer,
+    }))
 }
 
 fn summary(slots: Vec<Result<Value>>) -> Value {
