@@ -131,6 +131,8 @@ impl Hwf {
         for id in ids {
             let snap = match self.store().read_snapshot(&id) {
                 Ok(snap) => snap,
+                // A run being created has no snapshot for a moment.
+                Err(e) if e.code() == ErrorCode::NotFound => continue,
                 Err(e) => {
                     report.errors.push((id, ErrorInfo::of(&e)));
                     continue;
@@ -175,7 +177,12 @@ impl Hwf {
         let Some(_lock) = self.store().try_lock_run(&snap.run_id)? else {
             return Ok(());
         };
-        snap.state = RunState::Stopped;
+        // A queued run that never ran is cancelled; a parked one stopped.
+        snap.state = if snap.state == RunState::Queued {
+            RunState::Cancelled
+        } else {
+            RunState::Stopped
+        };
         snap.waits.clear();
         snap.finished_at_ms = Some(now_ms());
         snap.error = Some(ErrorInfo {

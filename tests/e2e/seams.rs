@@ -533,3 +533,203 @@ fn host_work_does_not_count_as_guest_cpu() {
         assert_eq!(out.json()["error"]["code"], "cpu_limit", "{out:?}");
     }
 }
+
+#[test]
+fn a_stopped_queued_run_is_cancelled_before_it_runs() {
+    let ctx = Ctx::new();
+    let out = ctx.hwf(["run", harnesses::PROBE, "--args", r#"{"op":"noop"}"#, "--background", "--queue-only", "--json"]);
+    out.expect_code(0);
+    let id = run_id(&out.json());
+    ctx.hwf(["control", "stop", &id]).expect_code(0);
+    let report = runner_once(&ctx);
+    assert_eq!(report["stopped"][0], id.as_str(), "{report}");
+    let s = status(&ctx, &id);
+    assert_eq!(s["state"], "cancelled", "{s}");
+    assert!(
+        !ctx.state().join("runs").join(&id).join("journal.jsonl").exists()
+            || count_type(&ctx, &id, "run_started") == 0,
+        "it never ran"
+    );
+}
+
+#[test]
+fn a_javascript_workflow_call_runs_a_saved_script_nested_and_parks_inside_it() {
+    let ctx = Ctx::new();
+    let f = fixture(&ctx, &["child-agent"], &[]);
+    let child = ctx.write(
+        "child.js",
+        r#"export const meta = { name: "child", description: "a saved child" };
+const r = await agent("child work", { label: "child-agent" });
+const a = await capability("human.ask", { prompt: "child asks" });
+return { child: r?.label ?? null, answer: a?.answer ?? null, got: args };
+"#,
+    );
+    ctx.hwf(["script", "save", "child", child.to_str().expect("utf8")])
+        .expect_code(0);
+    let parent = ctx.write(
+        "parent.js",
+        r#"export const meta = { name: "parent", description: "calls a saved script" };
+const out = await workflow("child", { n: 7 });
+return { out };
+"#,
+    );
+    let run: crate::common::Run = ctx
+        .cmd()
+        .env("HWF_FIXTURE_LOG", ctx.path("calls.log"))
+        .args(["run", parent.to_str().expect("utf8"), "--agents", &f, "--json"])
+        .output()
+        .expect("spawn")
+        .into();
+    run.expect_code(3);
+    let id = run_id(&run.json());
+    let s = status(&ctx, &id);
+    let call = s["waits"][0]["call"].as_str().expect("wait").to_owned();
+    decide(&ctx, &id, &call, "\"sure\"");
+    runner_logged(&ctx);
+    let s = status(&ctx, &id);
+    assert_eq!(s["state"], "succeeded", "{s}");
+    assert_eq!(
+        s["result"],
+        json!({"out": {"child": "child-agent", "answer": "sure", "got": {"n": 7}}})
+    );
+    assert_eq!(total_executions(&ctx), 1, "{:?}", executions(&ctx));
+}
+
+/// A bare MCP client over `hwf mcp`'s stdio.
+struct McpClient {
+    child: std::process::Child,
+    out: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl McpClient {
+    fn start(ctx: &Ctx, agents: &str) -> Self {
+        let mut child = ctx
+            .cmd()
+            .args(["mcp", "--agents", agents])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn mcp");
+        let out = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+        let mut c = Self { child, out };
+        c.request(
+            1,
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "seams", "version": "1"}}),
+        );
+        c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        c
+    }
+
+    fn send(&mut self, msg: Value) {
+        use std::io::Write as _;
+        let stdin = self.child.stdin.as_mut().expect("stdin");
+        writeln!(stdin, "{msg}").expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
+        use std::io::BufRead as _;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            assert!(self.out.read_line(&mut line).expect("read") > 0, "server closed");
+            let v: Value = serde_json::from_str(&line).expect("json-rpc line");
+            if v["id"] == id {
+                return v;
+            }
+        }
+    }
+}
+
+#[test]
+fn a_cancelled_mcp_call_leaves_no_task_rewriting_the_run() {
+    let ctx = Ctx::new();
+    let slow = ctx.write(
+        "slow.json",
+        json!({"responses": [{"match": {"label": "slow"}, "output": {"ok": true}, "delay_ms": 400}]}).to_string(),
+    );
+    let mut mcp = McpClient::start(&ctx, slow.to_str().expect("utf8"));
+    let args = json!({"op": "program", "program": {"seq": [{"agent": "slow"}, {"agent": "slow", "prompt": "2"}]}});
+    mcp.send(json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": "workflow", "arguments": {"scriptPath": harnesses::PROBE, "args": args}}}));
+    // Once the run exists, cancel the call.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let id = loop {
+        assert!(std::time::Instant::now() < deadline, "the run never started");
+        if let Some(id) = ctx.hwf(["overview", "--json"]).json()["data"]["runs"][0]["run_id"].as_str() {
+            break id.to_owned();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    mcp.send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7, "reason": "user"}}));
+    // The dropped run is taken over once its lock is free, and finishes.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        assert!(std::time::Instant::now() < deadline, "the run was never continued");
+        runner_once(&ctx);
+        if status(&ctx, &id)["state"] == "succeeded" {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // Nothing in the MCP server goes on writing it: it stays succeeded over
+    // several progress periods (500 ms each), and it ran to the end once.
+    let until = std::time::Instant::now() + std::time::Duration::from_millis(1600);
+    while std::time::Instant::now() < until {
+        assert_eq!(status(&ctx, &id)["state"], "succeeded");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(count_type(&ctx, &id, "run_completed"), 1);
+    drop(mcp.child.stdin.take());
+    let _ = mcp.child.wait();
+}
+
+#[test]
+fn a_starting_run_is_never_taken_for_stuck() {
+    let ctx = Ctx::new();
+    let f = fixture(&ctx, &["quick"], &[]);
+    let tree = json!({"agent": "quick"});
+    let args = json!({"op": "program", "program": tree}).to_string();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // A runner polls the whole time the runs start.
+    let poller = {
+        let done = done.clone();
+        let state = ctx.state();
+        std::thread::spawn(move || {
+            let mut passes = 0;
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                let _ = std::process::Command::new(env!("CARGO_BIN_EXE_hwf"))
+                    .args(["runner", "--once", "--state-dir"])
+                    .arg(&state)
+                    .output();
+                passes += 1;
+            }
+            passes
+        })
+    };
+    let runs: Vec<_> = (0..12)
+        .map(|_| {
+            let mut c = ctx.cmd();
+            c.args(["run", harnesses::PROBE, "--args", &args, "--agents", &f, "--json"])
+                .stdout(std::process::Stdio::piped());
+            c.spawn().expect("spawn")
+        })
+        .collect();
+    let ids: Vec<String> = runs
+        .into_iter()
+        .map(|c| {
+            let out = c.wait_with_output().expect("wait");
+            let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+            run_id(&v)
+        })
+        .collect();
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    let passes = poller.join().expect("poller");
+    assert!(passes > 0);
+    for id in ids {
+        assert_eq!(count_type(&ctx, &id, "run_started"), 1, "run {id} was executed twice");
+        assert_eq!(status(&ctx, &id)["state"], "succeeded");
+    }
+}

@@ -99,6 +99,14 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
         total.stopped.extend(report.stopped);
         total.executed.extend(report.executed);
         total.waiting = report.waiting;
+        // Runs the runner cannot touch are named on every pass (not once:
+        // an operator may be repairing them meanwhile).
+        if !args.json {
+            for (id, e) in &report.errors {
+                eprintln!("hwf runner: run {id} left as it is: {}: {}", e.code.as_str(), e.message);
+            }
+        }
+        total.errors = report.errors;
         if args.once {
             break;
         }
