@@ -143,7 +143,16 @@ impl AgentsConfig {
     }
 }
 
-fn backend(name: &str, value: &toml::Value) -> Result<Arc<dyn AgentRunner>> {
+/// One backend's parsed and checked settings.
+enum Backend {
+    Command(CommandConfig),
+    OpenAi(OpenAiConfig),
+    Fixture(PathBuf),
+}
+
+/// Parse and check `[agents.backends.<name>]` (numbers in range, argv
+/// placeholders agreeing with `prompt_via`), without building anything.
+fn parse_backend(name: &str, value: &toml::Value) -> Result<Backend> {
     let bad = |msg: String| Error::new(ErrorCode::InvalidConfig, format!("agents.backends.{name}: {msg}"));
     let mut table = value.as_table().cloned().ok_or_else(|| bad("must be a table".into()))?;
     let kind = table
@@ -157,21 +166,31 @@ fn backend(name: &str, value: &toml::Value) -> Result<Arc<dyn AgentRunner>> {
             if c.argv.is_empty() {
                 return Err(bad("argv is empty".into()));
             }
-            Ok(Arc::new(CommandRunner::new(c)))
+            c.validate().map_err(bad)?;
+            Ok(Backend::Command(c))
         }
         "openai" => {
             let c: OpenAiConfig = rest.try_into().map_err(|e: toml::de::Error| bad(e.to_string()))?;
-            Ok(Arc::new(OpenAiRunner::new(c)?))
+            c.validate().map_err(bad)?;
+            Ok(Backend::OpenAi(c))
         }
         "fixture" => {
             let path = rest
                 .get("path")
                 .and_then(|p| p.as_str())
                 .ok_or_else(|| bad("needs path".into()))?;
-            Ok(Arc::new(FixtureRunner::from_file(std::path::Path::new(path))?))
+            Ok(Backend::Fixture(PathBuf::from(path)))
         }
         other => Err(bad(format!("unknown kind {other:?}"))),
     }
+}
+
+fn backend(name: &str, value: &toml::Value) -> Result<Arc<dyn AgentRunner>> {
+    Ok(match parse_backend(name, value)? {
+        Backend::Command(c) => Arc::new(CommandRunner::new(c)),
+        Backend::OpenAi(c) => Arc::new(OpenAiRunner::new(c)?),
+        Backend::Fixture(path) => Arc::new(FixtureRunner::from_file(&path)?),
+    })
 }
 
 impl Config {
@@ -212,6 +231,13 @@ impl Config {
             let msg = e.to_string().replace('\n', " ");
             Error::new(ErrorCode::InvalidConfig, format!("{}: {}", path.display(), msg.trim()))
         })?;
+        cfg.limits
+            .validate("limits.")
+            .map_err(|e| Error::new(ErrorCode::InvalidConfig, format!("{}: {e}", path.display())))?;
+        for (name, value) in &cfg.agents.backends {
+            parse_backend(name, value)
+                .map_err(|e| Error::new(e.code(), format!("{}: {}", path.display(), e.message())))?;
+        }
         if let Some(dir) = path.parent() {
             let anchor = |p: &mut PathBuf| {
                 if p.is_relative() {

@@ -16,6 +16,7 @@
 //!   cancel, prompt cache, bench) and the event-driven test helpers;
 //! - `js`: JavaScript workflows in the Boa runtime;
 //! - `json_workflows`: declarative JSON workflows in the JSON runtime;
+//! - `numbers`: numbers from input out of range are typed `invalid_*` errors;
 //! - `policy`: capability policy, built-ins, budgets, agent types, secrets;
 //! - `scripts`: save / list / inspect / validate, running by name.
 
@@ -30,5 +31,6 @@ mod hello;
 mod hostile;
 mod js;
 mod json_workflows;
+mod numbers;
 mod policy;
 mod scripts;

@@ -48,6 +48,18 @@ fn default_timeout() -> u64 {
     600_000
 }
 
+impl CommandConfig {
+    /// Check the numbers: `timeout_ms` 1 to 86 400 000.
+    ///
+    /// # Errors
+    ///
+    /// The key, its value and the accepted range.
+    pub fn validate(&self) -> Result<(), String> {
+        crate::vm::limits::check_range("timeout_ms", self.timeout_ms, 1, 86_400_000).map_err(|e| e.to_string())?;
+        Ok(())
+    }
+}
+
 /// Runs agent calls through a command.
 #[derive(Debug, Clone)]
 pub struct CommandRunner {

@@ -125,6 +125,10 @@ impl FixtureRunner {
                     matcher.push((path, v));
                 }
             }
+            check_numbers(&format!("responses[{i}]"), raw.tokens, raw.delay_ms)?;
+            for (j, a) in raw.sequence.iter().flatten().enumerate() {
+                check_numbers(&format!("responses[{i}].sequence[{j}]"), a.tokens, a.delay_ms)?;
+            }
             let answers = match raw.sequence {
                 Some(seq) if seq.is_empty() => return Err(bad("sequence is empty")),
                 Some(seq) => {
@@ -182,12 +186,31 @@ impl FixtureRunner {
     }
 }
 
+/// The longest fixture delay: one day.
+const MAX_DELAY_MS: u64 = 86_400_000;
+/// The most tokens one fixture answer may report.
+const MAX_TOKENS: u64 = 1_000_000_000_000;
+
+/// `delay_ms` and `tokens` of one answer, within their ranges.
+fn check_numbers(at: &str, tokens: Option<u64>, delay_ms: Option<u64>) -> Result<()> {
+    use crate::vm::limits::check_range;
+    let bad = |e: crate::vm::limits::OutOfRange| e.error(ErrorCode::InvalidFixture);
+    if let Some(t) = tokens {
+        check_range(&format!("{at}.tokens"), t, 0, MAX_TOKENS).map_err(bad)?;
+    }
+    if let Some(d) = delay_ms {
+        check_range(&format!("{at}.delay_ms"), d, 0, MAX_DELAY_MS).map_err(bad)?;
+    }
+    Ok(())
+}
+
 /// Sleep for `d` with sub-millisecond precision: the async timer (1 ms
 /// ticks, rounded up) covers all but the last 2 ms, a blocking-pool thread
 /// the rest. Fixture delays stand in for real agent latency in benchmarks,
 /// so they should not add a millisecond per call.
 async fn precise_sleep(d: Duration) {
-    let deadline = std::time::Instant::now() + d;
+    let now = std::time::Instant::now();
+    let deadline = now.checked_add(d).unwrap_or(now);
     let coarse = d.saturating_sub(Duration::from_millis(2));
     if !coarse.is_zero() {
         tokio::time::sleep(coarse).await;
@@ -318,6 +341,14 @@ mod tests {
                 "bad match path",
             ),
             (r#"{"responses": [], "extra": 1}"#, "unknown field"),
+            (
+                r#"{"responses": [{"output": 1, "delay_ms": 18446744073709551615}]}"#,
+                "responses[0].delay_ms = 18446744073709551615 is out of range: expected 0 to 86400000",
+            ),
+            (
+                r#"{"responses": [{"sequence": [{"output": 1}, {"output": 2, "tokens": 18446744073709551615}]}]}"#,
+                "responses[0].sequence[1].tokens",
+            ),
         ] {
             let err = FixtureRunner::from_json(text).expect_err(text);
             assert_eq!(err.code(), ErrorCode::InvalidFixture);

@@ -48,6 +48,22 @@ fn default_backoff() -> u64 {
     250
 }
 
+impl OpenAiConfig {
+    /// Check the numbers: `timeout_ms` 1 to 86 400 000, `max_retries` 0 to
+    /// 100, `backoff_ms` 0 to 600 000.
+    ///
+    /// # Errors
+    ///
+    /// The key, its value and the accepted range.
+    pub fn validate(&self) -> Result<(), String> {
+        use crate::vm::limits::check_range;
+        check_range("timeout_ms", self.timeout_ms, 1, 86_400_000).map_err(|e| e.to_string())?;
+        check_range("max_retries", u64::from(self.max_retries), 0, 100).map_err(|e| e.to_string())?;
+        check_range("backoff_ms", self.backoff_ms, 0, 600_000).map_err(|e| e.to_string())?;
+        Ok(())
+    }
+}
+
 /// Runs agent calls against a chat-completions endpoint.
 #[derive(Debug, Clone)]
 pub struct OpenAiRunner {
@@ -95,12 +111,23 @@ impl OpenAiRunner {
     }
 }
 
+/// The longest wait a `Retry-After` header is honoured for.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
+
 fn retry_after(resp: &reqwest::Response) -> Option<Duration> {
-    let v = resp.headers().get(reqwest::header::RETRY_AFTER)?.to_str().ok()?;
-    v.trim()
-        .parse::<u64>()
-        .ok()
-        .map(|s| Duration::from_millis((s * 1000).min(30_000)))
+    parse_retry_after(resp.headers().get(reqwest::header::RETRY_AFTER)?.to_str().ok()?)
+}
+
+/// A `Retry-After` value in seconds, capped at [`MAX_RETRY_AFTER`]: any
+/// run of digits (one too large for a `u64` is the cap), never a panic.
+/// Other forms (an HTTP date, garbage) give `None`: the backoff applies.
+fn parse_retry_after(value: &str) -> Option<Duration> {
+    let v = value.trim();
+    if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let secs = v.parse::<u64>().unwrap_or(u64::MAX);
+    Some(Duration::from_secs(secs).min(MAX_RETRY_AFTER))
 }
 
 impl AgentRunner for OpenAiRunner {
@@ -174,5 +201,22 @@ impl AgentRunner for OpenAiRunner {
                 }
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_is_capped_and_never_overflows() {
+        assert_eq!(parse_retry_after("0"), Some(Duration::ZERO));
+        assert_eq!(parse_retry_after(" 2 "), Some(Duration::from_secs(2)));
+        assert_eq!(parse_retry_after("18446744073709551615"), Some(MAX_RETRY_AFTER));
+        assert_eq!(parse_retry_after("99999999999999999999999999"), Some(MAX_RETRY_AFTER));
+        assert_eq!(parse_retry_after("18446744073709552"), Some(MAX_RETRY_AFTER));
+        assert_eq!(parse_retry_after("-1"), None);
+        assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
+        assert_eq!(parse_retry_after(""), None);
     }
 }

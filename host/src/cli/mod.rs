@@ -498,34 +498,7 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
                 }
             };
             let run_id = args.run_id.as_deref().map(RunId::parse).transpose()?;
-            let mut limits = config.limits.clone();
-            if let Some(v) = args.cpu_limit_ms {
-                limits.cpu_ms = v;
-            }
-            if let Some(v) = args.wall_limit_ms {
-                limits.wall_ms = v;
-            }
-            if let Some(v) = args.memory_limit_mb {
-                limits.memory_bytes = v << 20;
-            }
-            if let Some(v) = args.max_calls {
-                limits.max_calls = v;
-            }
-            if let Some(v) = args.max_parallel {
-                if !(1..=hwf_host::vm::limits::MAX_PARALLEL).contains(&v) {
-                    return Err(Error::new(
-                        ErrorCode::InvalidArgs,
-                        format!("--max-parallel {v}: expected 1 to 64"),
-                    ));
-                }
-                limits.max_parallel = v;
-            }
-            if let Some(v) = args.max_agent_calls {
-                limits.max_agent_calls = v;
-            }
-            if args.max_tokens.is_some() {
-                limits.max_tokens = args.max_tokens;
-            }
+            let limits = run_limits(args, config.limits.clone())?;
             let mut config = config.clone();
             if !args.allow.is_empty() {
                 config.policy.allowed_names = args.allow.clone();
@@ -720,6 +693,41 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             Ok(0)
         }
     }
+}
+
+/// The run's limits: `hwf.toml`'s, overridden by the limit flags, each
+/// checked against its range (`invalid_args` naming the flag).
+fn run_limits(args: &RunArgs, mut limits: Limits) -> Result<Limits, Error> {
+    use hwf_host::vm::limits::{MAX_MEMORY_BYTES, check_range, range_of};
+    let flag = |name: &str, field: &str, v: Option<u64>| -> Result<Option<u64>, Error> {
+        let (lo, hi) = range_of(field).unwrap_or((0, u64::MAX));
+        v.map(|v| check_range(name, v, lo, hi).map_err(|e| e.error(ErrorCode::InvalidArgs)))
+            .transpose()
+    };
+    if let Some(v) = flag("--cpu-limit-ms", "cpu_ms", args.cpu_limit_ms)? {
+        limits.cpu_ms = v;
+    }
+    if let Some(v) = flag("--wall-limit-ms", "wall_ms", args.wall_limit_ms)? {
+        limits.wall_ms = v;
+    }
+    if let Some(v) = args.memory_limit_mb {
+        let mib = check_range("--memory-limit-mb", v, 1, MAX_MEMORY_BYTES >> 20)
+            .map_err(|e| e.error(ErrorCode::InvalidArgs))?;
+        limits.memory_bytes = mib << 20;
+    }
+    if let Some(v) = flag("--max-calls", "max_calls", args.max_calls)? {
+        limits.max_calls = v;
+    }
+    if let Some(v) = flag("--max-parallel", "max_parallel", args.max_parallel)? {
+        limits.max_parallel = v;
+    }
+    if let Some(v) = flag("--max-agent-calls", "max_agent_calls", args.max_agent_calls)? {
+        limits.max_agent_calls = v;
+    }
+    if let Some(v) = flag("--max-tokens", "max_tokens", args.max_tokens)? {
+        limits.max_tokens = Some(v);
+    }
+    Ok(limits)
 }
 
 /// Exit code for a finished run.

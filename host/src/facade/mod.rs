@@ -224,7 +224,7 @@ async fn workflow_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Va
         "script_catalog" => ok(hwf.script_list(p.flag("include_versions"))?),
         "script_inspect" => {
             let name = p.req_str("script_name", "script_inspect")?;
-            let version = p.uint("script_version").map(|v| v as u32);
+            let version = p.version("script_version")?;
             let mut v = hwf.script_inspect(name, version)?;
             if p.flag("include_source") {
                 let ver = v["version"].as_u64().unwrap_or(0) as u32;
@@ -257,7 +257,7 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
         crate::ids::validate_name("script name", name)?;
         Target::Saved {
             name: name.to_owned(),
-            version: p.uint("script_version").map(|v| v as u32),
+            version: p.version("script_version")?,
         }
     } else if let Some(resolved) = resolve_source(hwf, p)? {
         let ext = match resolved.language {

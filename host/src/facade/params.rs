@@ -12,6 +12,8 @@ pub enum Kind {
     Str,
     /// A whole number ≥ 0.
     UInt,
+    /// A whole number within `min..=max`.
+    UIntIn(u64, u64),
     /// true / false.
     Bool,
     /// A JSON object.
@@ -24,7 +26,7 @@ impl Kind {
     fn name(self) -> &'static str {
         match self {
             Kind::Str => "a string",
-            Kind::UInt => "a whole number",
+            Kind::UInt | Kind::UIntIn(..) => "a whole number",
             Kind::Bool => "a boolean",
             Kind::Object => "an object",
             Kind::Any => "any JSON value",
@@ -34,7 +36,7 @@ impl Kind {
     fn accepts(self, v: &Value) -> bool {
         match self {
             Kind::Str => v.is_string(),
-            Kind::UInt => v.as_u64().is_some(),
+            Kind::UInt | Kind::UIntIn(..) => v.as_u64().is_some(),
             Kind::Bool => v.is_boolean(),
             Kind::Object => v.is_object(),
             Kind::Any => true,
@@ -46,6 +48,7 @@ impl Kind {
         match self {
             Kind::Str => serde_json::json!({"type": "string"}),
             Kind::UInt => serde_json::json!({"type": "integer", "minimum": 0}),
+            Kind::UIntIn(lo, hi) => serde_json::json!({"type": "integer", "minimum": lo, "maximum": hi}),
             Kind::Bool => serde_json::json!({"type": "boolean"}),
             Kind::Object => serde_json::json!({"type": "object"}),
             Kind::Any => serde_json::json!({}),
@@ -99,7 +102,7 @@ pub const WORKFLOW: &[Param] = &[
     p(
         "script_version",
         &[],
-        Kind::UInt,
+        Kind::UIntIn(1, u32::MAX as u64),
         "saved script version (latest when absent)",
     ),
     p("script_args", &["args"], Kind::Any, "run arguments (JSON)"),
@@ -138,7 +141,7 @@ pub const WORKFLOW: &[Param] = &[
     p(
         "max_parallel",
         &[],
-        Kind::UInt,
+        Kind::UIntIn(1, crate::vm::limits::MAX_PARALLEL),
         "tasks in flight per parallel call (1-64)",
     ),
     p(
@@ -223,6 +226,10 @@ impl Params {
                     format!("parameter {key:?} must be {}", param.kind.name()),
                 ));
             }
+            if let (Kind::UIntIn(lo, hi), Some(n)) = (param.kind, value.as_u64()) {
+                crate::vm::limits::check_range(&format!("parameter {key:?}"), n, lo, hi)
+                    .map_err(|e| e.error(ErrorCode::InvalidParams))?;
+            }
             if out.insert(param.name.to_owned(), value.clone()).is_some() {
                 return Err(Error::new(
                     ErrorCode::InvalidParams,
@@ -256,6 +263,25 @@ impl Params {
     /// A number parameter.
     pub fn uint(&self, name: &str) -> Option<u64> {
         self.0.get(name).and_then(Value::as_u64)
+    }
+
+    /// A saved script version (`script_version`): within `u32` once
+    /// [`Params::parse`] has accepted it.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_params` naming the parameter when it is out of range.
+    pub fn version(&self, name: &str) -> Result<Option<u32>> {
+        self.uint(name)
+            .map(|v| {
+                u32::try_from(v).map_err(|_| {
+                    Error::new(
+                        ErrorCode::InvalidParams,
+                        format!("parameter {name:?} = {v} is out of range: expected 1 to {}", u32::MAX),
+                    )
+                })
+            })
+            .transpose()
     }
 
     /// Any parameter.
@@ -302,5 +328,23 @@ mod tests {
         let e = Params::parse(&json!({"name": "a", "script_name": "b"}), WORKFLOW).expect_err("twice");
         assert!(e.message().contains("twice"));
         assert_eq!(e.code(), ErrorCode::InvalidParams);
+    }
+
+    #[test]
+    fn ranged_numbers_are_checked() {
+        for (req, needle) in [
+            (
+                json!({"script_version": 4_294_967_297u64}),
+                "\"script_version\" = 4294967297",
+            ),
+            (json!({"script_version": 0}), "expected 1 to 4294967295"),
+            (json!({"max_parallel": 65}), "expected 1 to 64"),
+        ] {
+            let e = Params::parse(&req, WORKFLOW).expect_err("out of range");
+            assert_eq!(e.code(), ErrorCode::InvalidParams);
+            assert!(e.message().contains(needle), "{e}");
+        }
+        let p = Params::parse(&json!({"script_version": 4_294_967_295u64}), WORKFLOW).expect("max");
+        assert_eq!(p.version("script_version").expect("fits"), Some(u32::MAX));
     }
 }

@@ -63,7 +63,107 @@ impl Default for Limits {
 /// The largest `max_parallel` accepted.
 pub const MAX_PARALLEL: u64 = 64;
 
+/// The largest linear memory a limit may allow: 4 GiB, what a 32-bit wasm
+/// memory (and the pooling allocator's slots) can hold.
+pub const MAX_MEMORY_BYTES: u64 = 4 << 30;
+
+/// A number from input outside the range it accepts. Callers turn it into
+/// their `invalid_*` error ([`OutOfRange::error`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field} = {value} is out of range: expected {min} to {max}")]
+pub struct OutOfRange {
+    /// The field or flag, as the user wrote it (`limits.cpu_ms`, `--max-calls`).
+    pub field: String,
+    /// The value given.
+    pub value: u64,
+    /// The smallest accepted value.
+    pub min: u64,
+    /// The largest accepted value.
+    pub max: u64,
+}
+
+impl OutOfRange {
+    /// The library error for this problem, with `code` (`invalid_args`,
+    /// `invalid_config`, `invalid_fixture`, `invalid_params`).
+    pub fn error(&self, code: ErrorCode) -> crate::Error {
+        crate::Error::new(code, self.to_string())
+    }
+}
+
+/// Check that `value` is within `min..=max`, naming `field` if not.
+///
+/// # Errors
+///
+/// [`OutOfRange`] naming the field, the value and the range.
+pub fn check_range(field: &str, value: u64, min: u64, max: u64) -> Result<u64, OutOfRange> {
+    if (min..=max).contains(&value) {
+        Ok(value)
+    } else {
+        Err(OutOfRange {
+            field: field.to_owned(),
+            value,
+            min,
+            max,
+        })
+    }
+}
+
+/// The range each [`Limits`] field accepts, as (field, min, max). Wide
+/// enough for any real run; the bounds keep every derived figure (durations,
+/// byte sizes, attempt counts) far from overflow.
+pub const RANGES: &[(&str, u64, u64)] = &[
+    ("cpu_ms", 1, 86_400_000),
+    ("wall_ms", 1, 31_536_000_000),
+    ("memory_bytes", 1 << 20, MAX_MEMORY_BYTES),
+    ("max_calls", 1, 1_000_000_000_000),
+    ("max_agent_calls", 0, 1_000_000_000_000),
+    ("max_capability_calls", 0, 1_000_000_000_000),
+    ("max_tokens", 0, 1_000_000_000_000_000),
+    ("max_output_bytes", 0, 1 << 30),
+    ("max_result_bytes", 1, 1 << 30),
+    ("max_parallel", 1, MAX_PARALLEL),
+    ("max_items", 1, 1_000_000),
+    ("max_schema_retries", 0, 100),
+    ("max_component_bytes", 1, 1 << 30),
+];
+
+/// The accepted range of a [`Limits`] field (see [`RANGES`]).
+pub fn range_of(field: &str) -> Option<(u64, u64)> {
+    RANGES.iter().find(|(f, _, _)| *f == field).map(|&(_, lo, hi)| (lo, hi))
+}
+
 impl Limits {
+    /// Check every field against [`RANGES`]; `prefix` is put before the
+    /// field's name in the error (`"limits."` for `hwf.toml`).
+    ///
+    /// # Errors
+    ///
+    /// The first field out of its range.
+    pub fn validate(&self, prefix: &str) -> Result<(), OutOfRange> {
+        let fields: [(&str, Option<u64>); 13] = [
+            ("cpu_ms", Some(self.cpu_ms)),
+            ("wall_ms", Some(self.wall_ms)),
+            ("memory_bytes", Some(self.memory_bytes)),
+            ("max_calls", Some(self.max_calls)),
+            ("max_agent_calls", Some(self.max_agent_calls)),
+            ("max_capability_calls", Some(self.max_capability_calls)),
+            ("max_tokens", self.max_tokens),
+            ("max_output_bytes", Some(self.max_output_bytes)),
+            ("max_result_bytes", Some(self.max_result_bytes)),
+            ("max_parallel", Some(self.max_parallel)),
+            ("max_items", Some(self.max_items)),
+            ("max_schema_retries", Some(u64::from(self.max_schema_retries))),
+            ("max_component_bytes", Some(self.max_component_bytes)),
+        ];
+        for (field, value) in fields {
+            let (Some(value), Some((lo, hi))) = (value, range_of(field)) else {
+                continue;
+            };
+            check_range(&format!("{prefix}{field}"), value, lo, hi)?;
+        }
+        Ok(())
+    }
+
     /// CPU limit as a duration.
     pub fn cpu(&self) -> Duration {
         Duration::from_millis(self.cpu_ms)

@@ -1,0 +1,290 @@
+//! Numbers from input never wrap, truncate or panic: every one out of its
+//! range (CLI limit flags, `hwf.toml` limits and backend settings, fixture
+//! fields, facade parameters) is a typed `invalid_*` error naming the field
+//! and the range it accepts. One test per case, through the real binary.
+
+use crate::common::{Ctx, harnesses, hello_fixture};
+use serde_json::{Value, json};
+use std::io::Write;
+use std::process::Stdio;
+
+/// `hwf run hello` with `extra` arguments: refused before any run exists.
+#[track_caller]
+fn refused_flag(extra: &[&str], code: &str, needles: &[&str]) {
+    let ctx = Ctx::new();
+    let fixture = hello_fixture();
+    let mut args = vec!["run", harnesses::HELLO, "--agents", fixture.to_str().expect("utf8")];
+    args.extend_from_slice(extra);
+    let out = ctx.hwf(&args);
+    out.expect_code(2).expect_stderr(&format!("hwf: {code}: "));
+    for n in needles {
+        out.expect_stderr(n);
+    }
+    assert!(
+        !ctx.state().join("runs").exists() || no_runs(&ctx),
+        "no run was created: {out:?}"
+    );
+}
+
+fn no_runs(ctx: &Ctx) -> bool {
+    std::fs::read_dir(ctx.state().join("runs")).map_or(true, |mut d| d.next().is_none())
+}
+
+/// `hwf run hello --config <toml>`: refused with `invalid_config`.
+#[track_caller]
+fn refused_config(toml: &str, needles: &[&str]) {
+    let ctx = Ctx::new();
+    let cfg = ctx.write("hwf.toml", toml);
+    let fixture = hello_fixture();
+    let out = ctx.hwf([
+        "run",
+        harnesses::HELLO,
+        "--agents",
+        fixture.to_str().expect("utf8"),
+        "--config",
+        cfg.to_str().expect("utf8"),
+    ]);
+    out.expect_code(2).expect_stderr("hwf: invalid_config: ");
+    for n in needles {
+        out.expect_stderr(n);
+    }
+}
+
+/// `hwf run hello --agents <fixture>`: refused with `invalid_fixture`.
+#[track_caller]
+fn refused_fixture(fixture: &str, needles: &[&str]) {
+    let ctx = Ctx::new();
+    let f = ctx.write("fixture.json", fixture);
+    let out = ctx.hwf(["run", harnesses::HELLO, "--agents", f.to_str().expect("utf8")]);
+    out.expect_code(2).expect_stderr("hwf: invalid_fixture: ");
+    for n in needles {
+        out.expect_stderr(n);
+    }
+}
+
+/// One `hwf facade workflow` call; (exit code, envelope).
+fn facade(ctx: &Ctx, request: Value) -> (i32, Value) {
+    let mut child = ctx
+        .cmd()
+        .args([
+            "facade",
+            "workflow",
+            "--agents",
+            hello_fixture().to_str().expect("utf8"),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(request.to_string().as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {out:?}"));
+    (out.status.code().unwrap_or(-1), v)
+}
+
+#[track_caller]
+fn assert_invalid_params(code: i32, v: &Value, needle: &str) {
+    assert_eq!(code, 2, "{v}");
+    assert_eq!(v["success"], false, "{v}");
+    assert_eq!(v["error"]["code"], "invalid_params", "{v}");
+    let msg = v["error"]["message"].as_str().expect("message");
+    assert!(msg.contains(needle), "{msg}");
+}
+
+// --- CLI flags ---------------------------------------------------------------
+
+#[test]
+fn memory_limit_mb_that_would_wrap_is_invalid_args() {
+    // 2^44 MiB << 20 wraps to 0 bytes in a u64.
+    refused_flag(
+        &["--memory-limit-mb", "17592186044416"],
+        "invalid_args",
+        &["--memory-limit-mb = 17592186044416", "expected 1 to 4096"],
+    );
+}
+
+#[test]
+fn memory_limit_mb_zero_is_invalid_args() {
+    refused_flag(&["--memory-limit-mb", "0"], "invalid_args", &["expected 1 to 4096"]);
+}
+
+#[test]
+fn cpu_limit_ms_out_of_range_is_invalid_args() {
+    refused_flag(
+        &["--cpu-limit-ms", "18446744073709551615"],
+        "invalid_args",
+        &["--cpu-limit-ms", "expected 1 to 86400000"],
+    );
+}
+
+#[test]
+fn wall_limit_ms_zero_is_invalid_args() {
+    refused_flag(&["--wall-limit-ms", "0"], "invalid_args", &["--wall-limit-ms = 0"]);
+}
+
+#[test]
+fn max_calls_out_of_range_is_invalid_args() {
+    refused_flag(
+        &["--max-calls", "0"],
+        "invalid_args",
+        &["--max-calls = 0", "expected 1 to"],
+    );
+}
+
+#[test]
+fn max_tokens_out_of_range_is_invalid_args() {
+    refused_flag(
+        &["--max-tokens", "18446744073709551615"],
+        "invalid_args",
+        &["--max-tokens", "expected 0 to"],
+    );
+}
+
+#[test]
+fn max_parallel_out_of_range_is_invalid_args() {
+    refused_flag(
+        &["--max-parallel", "0"],
+        "invalid_args",
+        &["--max-parallel = 0", "expected 1 to 64"],
+    );
+}
+
+#[test]
+fn a_flag_beyond_u64_is_invalid_args() {
+    // clap refuses it (exit 2) before hwf sees it; it must not wrap.
+    let ctx = Ctx::new();
+    let out = ctx.hwf(["run", harnesses::HELLO, "--max-agent-calls", "18446744073709551616"]);
+    out.expect_code(2).expect_stderr("--max-agent-calls");
+}
+
+// --- hwf.toml ----------------------------------------------------------------
+
+#[test]
+fn max_schema_retries_u32_max_is_invalid_config() {
+    refused_config(
+        "[limits]\nmax_schema_retries = 4294967295\n",
+        &["limits.max_schema_retries = 4294967295", "expected 0 to 100"],
+    );
+}
+
+#[test]
+fn memory_bytes_over_4_gib_is_invalid_config() {
+    refused_config(
+        "[limits]\nmemory_bytes = 9223372036854775807\n",
+        &["limits.memory_bytes", "expected 1048576 to 4294967296"],
+    );
+}
+
+#[test]
+fn max_parallel_in_config_out_of_range_is_invalid_config() {
+    refused_config(
+        "[limits]\nmax_parallel = 1000\n",
+        &["limits.max_parallel = 1000", "expected 1 to 64"],
+    );
+}
+
+#[test]
+fn negative_limit_is_invalid_config() {
+    refused_config("[limits]\ncpu_ms = -1\n", &["cpu_ms"]);
+}
+
+#[test]
+fn command_backend_timeout_zero_is_invalid_config() {
+    refused_config(
+        "[agents.backends.cli]\nkind = \"command\"\nargv = [\"true\"]\ntimeout_ms = 0\n",
+        &["agents.backends.cli: timeout_ms = 0", "expected 1 to 86400000"],
+    );
+}
+
+#[test]
+fn openai_backend_retries_out_of_range_is_invalid_config() {
+    refused_config(
+        "[agents.backends.api]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\nmax_retries = 4294967295\n",
+        &["agents.backends.api: max_retries = 4294967295", "expected 0 to 100"],
+    );
+}
+
+#[test]
+fn openai_backend_timeout_out_of_range_is_invalid_config() {
+    refused_config(
+        "[agents.backends.api]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\ntimeout_ms = 9223372036854775807\n",
+        &["agents.backends.api: timeout_ms", "expected 1 to 86400000"],
+    );
+}
+
+// --- fixture files -------------------------------------------------------------
+
+#[test]
+fn fixture_delay_near_u64_max_is_invalid_fixture() {
+    refused_fixture(
+        r#"{"responses": [{"match": {"agent": "hermes.greeter"}, "output": {"greeting": "hi"}, "delay_ms": 18446744073709551615}]}"#,
+        &["responses[0].delay_ms = 18446744073709551615", "expected 0 to 86400000"],
+    );
+}
+
+#[test]
+fn fixture_sequence_delay_out_of_range_is_invalid_fixture() {
+    refused_fixture(
+        r#"{"responses": [{"sequence": [{"output": 1}, {"output": 2, "delay_ms": 18446744073709551000}]}]}"#,
+        &["responses[0].sequence[1].delay_ms"],
+    );
+}
+
+#[test]
+fn fixture_tokens_out_of_range_is_invalid_fixture() {
+    refused_fixture(
+        r#"{"responses": [{"output": 1, "tokens": 18446744073709551615}]}"#,
+        &["responses[0].tokens", "expected 0 to"],
+    );
+}
+
+// --- facade parameters ---------------------------------------------------------------
+
+#[test]
+fn script_version_beyond_u32_is_invalid_params_not_version_1() {
+    let ctx = Ctx::new();
+    ctx.hwf(["script", "save", "hello", harnesses::HELLO]).expect_code(0);
+    // 4294967297 as u32 is 1: it must not run version 1.
+    let (code, v) = facade(
+        &ctx,
+        json!({"action": "run_script", "script_name": "hello", "script_version": 4_294_967_297u64, "script_args": {}}),
+    );
+    assert_invalid_params(
+        code,
+        &v,
+        "\"script_version\" = 4294967297 is out of range: expected 1 to 4294967295",
+    );
+    assert!(no_runs(&ctx), "nothing ran");
+    let (code, v) = facade(
+        &ctx,
+        json!({"action": "run_script", "script_name": "hello", "script_version": 1}),
+    );
+    assert_eq!((code, &v["success"]), (0, &json!(true)), "version 1 still runs: {v}");
+}
+
+#[test]
+fn script_inspect_version_beyond_u32_is_invalid_params() {
+    let ctx = Ctx::new();
+    ctx.hwf(["script", "save", "hello", harnesses::HELLO]).expect_code(0);
+    let (code, v) = facade(
+        &ctx,
+        json!({"action": "script_inspect", "script_name": "hello", "script_version": 4_294_967_297u64}),
+    );
+    assert_invalid_params(code, &v, "\"script_version\" = 4294967297");
+}
+
+#[test]
+fn facade_max_parallel_out_of_range_is_invalid_params() {
+    let ctx = Ctx::new();
+    let (code, v) = facade(
+        &ctx,
+        json!({"action": "run_script", "script_path": harnesses::HELLO, "max_parallel": 65}),
+    );
+    assert_invalid_params(code, &v, "\"max_parallel\" = 65 is out of range: expected 1 to 64");
+}
