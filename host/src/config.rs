@@ -15,16 +15,33 @@
 //! [capabilities]
 //! workspace = "."                  # bash and fs.* are confined here
 //!
-//! [agents.backends.claude]          # a CLI agent per call
+//! [agents.backends.claude]          # a CLI agent per call; prompt on stdin
 //! kind = "command"
 //! argv = ["claude", "-p", "--output-format", "json"]
-//! output_field = "result"
+//! output_field = "result"           # tokens (usage) and total_cost_usd are read too
+//!
+//! [agents.backends.hermes]          # the prompt as an argument
+//! kind = "command"
+//! argv = ["hermes", "chat", "-Q", "-q", "{prompt}"]   # prompt_via = "arg" inferred
+//!
+//! [agents.backends.codex]           # answer and usage from its JSON events
+//! kind = "command"
+//! argv = ["codex", "exec", "--json", "{prompt}"]
+//! timeout_ms = 900000
+//!
+//! [agents.backends.bigprompt]       # the prompt in a private temp file
+//! kind = "command"
+//! argv = ["my-agent", "--prompt-file", "{prompt_file}", "--model", "{model}"]
+//! prompt_via = "file"               # "stdin" (default) | "arg" | "file"
 //!
 //! [agents.backends.local]           # any OpenAI-compatible endpoint
 //! kind = "openai"
 //! base_url = "http://localhost:11434/v1"
 //! model = "llama3.1"
 //! api_key_env = "OLLAMA_API_KEY"    # the variable's name, never the key
+//! response_format = "json_object"   # "json_schema" (default) | "json_object" | "none"
+//! reasoning_effort = "low"          # sent only when set (or forward_effort = true)
+//! max_retries = 3                   # 429, 5xx, connection errors, timeouts
 //!
 //! [agents.routes]
 //! "hermes.greeter" = "local"        # by agent id
@@ -39,7 +56,9 @@
 //! max_output_bytes = 1048576
 //! ```
 //!
-//! Unknown keys are refused, with the file, line and key named.
+//! Unknown keys are refused, with the file, line and key named; numbers out
+//! of range (see [`crate::vm::limits::RANGES`]) are refused naming the key
+//! and the range (`invalid_config`).
 
 use crate::agents::{AgentRunner, CommandConfig, CommandRunner, FixtureRunner, OpenAiConfig, OpenAiRunner, Router};
 use crate::capabilities::Policy;
@@ -271,4 +290,28 @@ pub fn resolve_state_dir(explicit: Option<&Path>, config: &Config) -> PathBuf {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("."));
     home.join(".hermes").join("workflows")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The example at the top of this file is a valid configuration.
+    #[test]
+    fn the_documented_example_parses() {
+        let example: String = include_str!("config.rs")
+            .lines()
+            .skip_while(|l| !l.starts_with("//! ```toml"))
+            .skip(1)
+            .take_while(|l| !l.starts_with("//! ```"))
+            .map(|l| l.strip_prefix("//!").unwrap_or(l).strip_prefix(' ').unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let cfg: Config = toml::from_str(&example).expect("the example parses");
+        cfg.limits.validate("limits.").expect("limits in range");
+        assert!(cfg.agents.backends.len() >= 5, "{example}");
+        for (name, value) in &cfg.agents.backends {
+            parse_backend(name, value).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
 }

@@ -55,16 +55,37 @@ fn command_agent_failures_are_typed_and_redacted() {
     assert_eq!(d["result"]["error"]["code"], "agent_timeout", "{d}");
 }
 
-/// A one-thread HTTP server: answers 429 first, then a completion; records
-/// every request (headers + body).
+/// Every request a test server saw: (request line + headers, JSON body).
 type Seen = Arc<Mutex<Vec<(String, Value)>>>;
 
-fn openai_server() -> (String, Seen) {
+/// What a test server does with request `n` (0-based): answer with this
+/// raw HTTP response, or hold the connection open without answering.
+enum Answer {
+    Raw(String),
+    Hang,
+}
+
+/// A 200 response whose assistant message is `content`.
+fn completion(content: &str) -> Answer {
+    let content = serde_json::to_string(content).expect("json");
+    let b = format!(
+        r#"{{"choices":[{{"message":{{"role":"assistant","content":{content}}}}}],"usage":{{"prompt_tokens":11,"completion_tokens":6,"total_tokens":17}}}}"#
+    );
+    Answer::Raw(format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{b}",
+        b.len()
+    ))
+}
+
+/// A local HTTP server (one connection at a time; hung connections are
+/// kept open) that records every request and answers with `answer`.
+fn serve(answer: impl Fn(usize) -> Answer + Send + 'static) -> (String, Seen) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let addr = listener.local_addr().expect("addr");
     let seen = Arc::new(Mutex::new(Vec::new()));
     let log = seen.clone();
     std::thread::spawn(move || {
+        let mut held = Vec::new();
         for (n, stream) in listener.incoming().enumerate() {
             let Ok(mut stream) = stream else { continue };
             let mut reader = BufReader::new(stream.try_clone().expect("clone"));
@@ -84,24 +105,47 @@ fn openai_server() -> (String, Seen) {
             let _ = reader.read_exact(&mut body);
             let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
             log.lock().expect("lock").push((head, body));
-            let resp = if n == 0 {
-                "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 0\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-                    .to_owned()
-            } else {
-                let content = serde_json::to_string("```json\n{\"verdict\": \"confirmed\", \"notes\": \"ok\"}\n```")
-                    .expect("json");
-                let b = format!(
-                    r#"{{"choices":[{{"message":{{"role":"assistant","content":{content}}}}}],"usage":{{"prompt_tokens":11,"completion_tokens":6,"total_tokens":17}}}}"#
-                );
-                format!(
-                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{b}",
-                    b.len()
-                )
-            };
-            let _ = stream.write_all(resp.as_bytes());
+            match answer(n) {
+                Answer::Raw(resp) => {
+                    let _ = stream.write_all(resp.as_bytes());
+                }
+                Answer::Hang => held.push(stream),
+            }
         }
     });
     (format!("http://{addr}/v1"), seen)
+}
+
+/// Answers 429 first, then a fenced completion.
+fn openai_server() -> (String, Seen) {
+    serve(|n| {
+        if n == 0 {
+            Answer::Raw(
+                "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 0\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    .to_owned(),
+            )
+        } else {
+            completion("```json\n{\"verdict\": \"confirmed\", \"notes\": \"ok\"}\n```")
+        }
+    })
+}
+
+/// The probe's `schema` op against an `openai` backend at `url` with
+/// `extra` config lines; returns the run's data and the requests seen.
+fn openai_schema_run(ctx: &Ctx, url: &str, extra: &str) -> Value {
+    schema_run(
+        ctx,
+        &format!(
+            "[agents.backends.local]\nkind = \"openai\"\nbase_url = \"{url}\"\nmodel = \"m\"\nbackoff_ms = 10\n{extra}"
+        ),
+    )
+}
+
+fn header<'h>(head: &'h str, name: &str) -> Option<&'h str> {
+    head.lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        k.trim().eq_ignore_ascii_case(name).then(|| v.trim())
+    })
 }
 
 #[test]
@@ -144,12 +188,20 @@ fn openai_backend_sends_the_right_request_and_retries_429() {
     );
     assert_eq!(body["model"], "test-model");
     assert_eq!(body["messages"][0]["role"], "system", "general-purpose system prompt");
+    let system = body["messages"][0]["content"].as_str().expect("system");
+    let user = body["messages"][1]["content"].as_str().expect("content");
+    assert!(user.contains("Give me a verdict"), "{user}");
+    assert!(!user.contains(system), "the system prompt is sent once: {user}");
+    assert_eq!(body["messages"].as_array().map(Vec::len), Some(2));
+    assert!(body.get("reasoning_effort").is_none(), "not configured: {body}");
     assert!(
-        body["messages"][1]["content"]
-            .as_str()
-            .expect("content")
-            .contains("Give me a verdict")
+        header(head, "user-agent").is_some_and(|ua| ua.starts_with("hwf/")),
+        "{head}"
     );
+    // One key per attempt, the same across the 429 retry of that attempt.
+    let key = header(head, "idempotency-key").expect("idempotency key");
+    assert!(key.ends_with(":1:1"), "<root>:<call>:<attempt>: {key}");
+    assert_eq!(header(&seen[0].0, "idempotency-key"), Some(key));
     assert_eq!(body["response_format"]["type"], "json_schema");
     assert_eq!(
         body["response_format"]["json_schema"]["schema"]["required"],
@@ -278,4 +330,239 @@ fn doctor_checks_backends() {
         detail(&c).contains("\"definitely-missing-agent\" is not on PATH"),
         "{c}"
     );
+}
+
+#[test]
+fn openai_schema_retry_continues_the_conversation_with_the_rejected_answer() {
+    let ctx = Ctx::new();
+    let (url, seen) = serve(|n| {
+        if n == 0 {
+            completion("Here you go:\n```json\n{\"verdict\": 7}\n```")
+        } else {
+            completion("Sorry about that.\n```json\n{\"verdict\": \"confirmed\"}\n```\nAnything else?")
+        }
+    });
+    let d = openai_schema_run(&ctx, &url, "");
+    assert_eq!(d["result"]["ok"], json!({"verdict": "confirmed"}), "{d}");
+    let seen = seen.lock().expect("lock");
+    assert_eq!(seen.len(), 2, "one rejected answer, one accepted");
+    let first = seen[0].1["messages"].as_array().expect("messages").clone();
+    let second = seen[1].1["messages"].as_array().expect("messages").clone();
+    assert_eq!(first.len(), 2);
+    assert_eq!(second.len(), 4, "system, task, rejected answer, feedback: {second:?}");
+    assert_eq!(second[..2], first[..], "the same opening turns");
+    assert_eq!(second[2]["role"], "assistant");
+    assert!(
+        second[2]["content"]
+            .as_str()
+            .expect("text")
+            .contains("{\"verdict\": 7}")
+    );
+    assert_eq!(second[3]["role"], "user");
+    let feedback = second[3]["content"].as_str().expect("text");
+    assert!(
+        feedback.contains("refused") && feedback.contains("verdict"),
+        "{feedback}"
+    );
+    let keys: Vec<&str> = seen
+        .iter()
+        .map(|(h, _)| header(h, "idempotency-key").expect("key"))
+        .collect();
+    assert!(
+        keys[0].ends_with(":1") && keys[1].ends_with(":2"),
+        "one key per attempt: {keys:?}"
+    );
+    assert_eq!(
+        keys[0].rsplit_once(':').map(|k| k.0),
+        keys[1].rsplit_once(':').map(|k| k.0)
+    );
+}
+
+#[test]
+fn openai_response_format_and_reasoning_effort_are_configurable() {
+    for (extra, format, effort) in [
+        (
+            "response_format = \"json_object\"\nreasoning_effort = \"low\"\n",
+            Some(json!({"type": "json_object"})),
+            Some("low"),
+        ),
+        ("response_format = \"none\"\n", None, None),
+    ] {
+        let ctx = Ctx::new();
+        let (url, seen) = serve(|_| completion("{\"verdict\": \"confirmed\"}"));
+        let d = openai_schema_run(&ctx, &url, extra);
+        assert_eq!(d["result"]["ok"], json!({"verdict": "confirmed"}), "{d}");
+        let seen = seen.lock().expect("lock");
+        let body = &seen[0].1;
+        assert_eq!(body.get("response_format").cloned(), format, "{extra}: {body}");
+        assert_eq!(body.get("reasoning_effort").and_then(Value::as_str), effort, "{extra}");
+        let user = body["messages"][1]["content"].as_str().expect("task");
+        assert!(user.contains("JSON Schema"), "the schema stays in the prompt: {user}");
+    }
+}
+
+#[test]
+fn openai_timeouts_are_retried() {
+    let ctx = Ctx::new();
+    let (url, seen) = serve(|n| {
+        if n == 0 {
+            Answer::Hang
+        } else {
+            completion("{\"verdict\": \"confirmed\"}")
+        }
+    });
+    let d = openai_schema_run(&ctx, &url, "timeout_ms = 1000\n");
+    assert_eq!(d["result"]["ok"], json!({"verdict": "confirmed"}), "{d}");
+    let seen = seen.lock().expect("lock");
+    assert_eq!(seen.len(), 2, "the timed-out request was sent again");
+    assert_eq!(seen[0].1, seen[1].1, "the same body");
+    assert_eq!(
+        header(&seen[0].0, "idempotency-key"),
+        header(&seen[1].0, "idempotency-key")
+    );
+}
+
+#[test]
+fn openai_timeouts_past_the_retries_are_agent_timeout() {
+    let ctx = Ctx::new();
+    let (url, seen) = serve(|_| Answer::Hang);
+    let d = openai_schema_run(&ctx, &url, "timeout_ms = 200\nmax_retries = 1\n");
+    assert_eq!(d["result"]["error"]["code"], "agent_timeout", "{d}");
+    assert_eq!(seen.lock().expect("lock").len(), 2);
+}
+
+#[test]
+fn command_agent_with_prompt_via_arg_receives_the_prompt_in_argv() {
+    let ctx = Ctx::new();
+    ctx.write(
+        "agent.py",
+        "import sys, json\nassert sys.stdin.read() == '', 'stdin is empty'\nprompt = sys.argv[-1]\nassert sys.argv[1:3] == ['chat', '-q'], sys.argv\nassert 'Give me a verdict' in prompt, prompt\nprint(json.dumps({'verdict': 'from argv', 'notes': str(len(prompt))}))\n",
+    );
+    let d = schema_run(
+        &ctx,
+        "[agents.backends.script]\nkind = \"command\"\nargv = [\"python3\", \"agent.py\", \"chat\", \"-q\"]\nprompt_via = \"arg\"\n",
+    );
+    assert_eq!(d["result"]["ok"]["verdict"], "from argv", "{d}");
+    // The same with a {prompt} placeholder (prompt_via inferred).
+    let d = schema_run(
+        &ctx,
+        "[agents.backends.script]\nkind = \"command\"\nargv = [\"python3\", \"agent.py\", \"chat\", \"-q\", \"{prompt}\"]\n",
+    );
+    assert_eq!(d["result"]["ok"]["verdict"], "from argv", "{d}");
+}
+
+#[test]
+fn command_agent_with_prompt_via_file_gets_a_private_file() {
+    let ctx = Ctx::new();
+    ctx.write(
+        "agent.py",
+        "import sys, os, json, stat\npath = sys.argv[2]\nassert sys.argv[1] == '--prompt-file'\nmode = stat.S_IMODE(os.stat(path).st_mode)\nassert mode == 0o600, oct(mode)\nprompt = open(path).read()\nassert 'Give me a verdict' in prompt, prompt\nopen('seen-path', 'w').write(path)\nprint(json.dumps({'verdict': 'from file'}))\n",
+    );
+    let d = schema_run(
+        &ctx,
+        "[agents.backends.script]\nkind = \"command\"\nargv = [\"python3\", \"agent.py\", \"--prompt-file\", \"{prompt_file}\"]\n",
+    );
+    assert_eq!(d["result"]["ok"]["verdict"], "from file", "{d}");
+    let path = std::fs::read_to_string(ctx.path("seen-path")).expect("the agent saw a path");
+    assert!(
+        !std::path::Path::new(&path).exists(),
+        "the prompt file is removed after the call"
+    );
+}
+
+#[test]
+fn command_prompt_placeholder_with_stdin_is_invalid_config() {
+    let ctx = Ctx::new();
+    let cfg = ctx.write(
+        "hwf.toml",
+        "[agents.backends.script]\nkind = \"command\"\nargv = [\"agent\", \"{prompt}\"]\nprompt_via = \"stdin\"\n",
+    );
+    ctx.hwf(["run", harnesses::PROBE, "--config", cfg.to_str().expect("utf8")])
+        .expect_code(2)
+        .expect_stderr("invalid_config")
+        .expect_stderr("prompt_via");
+}
+
+/// A Claude Code `-p --output-format json` stand-in: 4 + 6 tokens and a
+/// cost per call.
+const CLAUDE: &str = "import sys, json\nprompt = sys.stdin.read()\nprint(json.dumps({'type': 'result', 'subtype': 'success', 'is_error': False, 'result': '```json\\n{\"done\": true}\\n```', 'session_id': 's1', 'total_cost_usd': 0.0125, 'usage': {'input_tokens': 4, 'cache_read_input_tokens': 1000, 'output_tokens': 6}}))\n";
+
+#[test]
+fn claude_shaped_usage_is_counted_and_a_token_budget_stops_the_next_call() {
+    let ctx = Ctx::new();
+    ctx.write("claude.py", CLAUDE);
+    let cfg = ctx.write(
+        "hwf.toml",
+        "[agents.backends.claude]\nkind = \"command\"\nargv = [\"python3\", \"claude.py\", \"-p\", \"--output-format\", \"json\"]\noutput_field = \"result\"\n",
+    );
+    let out = ctx.run_json(
+        harnesses::PROBE,
+        r#"{"op":"agents_until_exhausted"}"#,
+        &["--config", cfg.to_str().expect("utf8"), "--max-tokens", "25"],
+    );
+    out.expect_code(0);
+    let v = out.json();
+    let r = &v["data"]["result"];
+    assert_eq!(r["done"], 3, "10 tokens per call: the 4th is refused: {r}");
+    assert_eq!(r["error"], "token_budget", "{r}");
+    assert_eq!(r["tokens_spent"], 30, "{r}");
+    assert_eq!(v["data"]["counts"]["tokens"], 30, "{v}");
+}
+
+#[test]
+fn claude_shaped_errors_fail_the_call() {
+    let ctx = Ctx::new();
+    ctx.write(
+        "claude.py",
+        "import json\nprint(json.dumps({'type': 'result', 'subtype': 'error_max_turns', 'is_error': True, 'result': 'ran out of turns'}))\n",
+    );
+    let d = schema_run(
+        &ctx,
+        "[agents.backends.claude]\nkind = \"command\"\nargv = [\"python3\", \"claude.py\"]\n",
+    );
+    assert_eq!(d["result"]["error"]["code"], "agent_failed", "{d}");
+    assert!(
+        d["result"]["error"]["message"]
+            .as_str()
+            .expect("msg")
+            .contains("ran out of turns")
+    );
+}
+
+#[test]
+fn hermes_recipe_answers_in_quiet_mode() {
+    let ctx = Ctx::new();
+    // `hermes chat -Q -q {prompt}`: the answer only (here chatty, fenced,
+    // followed by the session line).
+    ctx.write(
+        "hermes.py",
+        "import sys\nassert sys.argv[1:4] == ['chat', '-Q', '-q'], sys.argv\nassert 'Give me a verdict' in sys.argv[4]\nprint('Sure, here it is:\\n```json\\n{\"verdict\": \"hermes\"}\\n```\\n\\nsession_id: 20261201_094500_ab12cd')\n",
+    );
+    let d = schema_run(
+        &ctx,
+        "[agents.backends.hermes]\nkind = \"command\"\nargv = [\"python3\", \"hermes.py\", \"chat\", \"-Q\", \"-q\", \"{prompt}\"]\n",
+    );
+    assert_eq!(d["result"]["ok"], json!({"verdict": "hermes"}), "{d}");
+}
+
+#[test]
+fn codex_recipe_reads_the_answer_and_usage_from_json_events() {
+    let ctx = Ctx::new();
+    ctx.write(
+        "codex.py",
+        "import sys, json\nassert sys.argv[1:3] == ['exec', '--json'], sys.argv\nassert 'Give me a verdict' in sys.argv[3]\nfor e in [{'type': 'thread.started', 'thread_id': 't'}, {'type': 'turn.started'}, {'type': 'item.completed', 'item': {'id': 'i0', 'type': 'reasoning', 'text': 'hmm'}}, {'type': 'item.completed', 'item': {'id': 'i1', 'type': 'agent_message', 'text': '{\"verdict\": \"codex\"}'}}, {'type': 'turn.completed', 'usage': {'input_tokens': 30, 'cached_input_tokens': 20, 'output_tokens': 12}}]:\n    print(json.dumps(e))\n",
+    );
+    let cfg = ctx.write(
+        "hwf.toml",
+        "[agents.backends.codex]\nkind = \"command\"\nargv = [\"python3\", \"codex.py\", \"exec\", \"--json\", \"{prompt}\"]\n",
+    );
+    let out = ctx.run_json(
+        harnesses::PROBE,
+        r#"{"op":"schema"}"#,
+        &["--config", cfg.to_str().expect("utf8")],
+    );
+    out.expect_code(0);
+    let v = out.json();
+    assert_eq!(v["data"]["result"]["ok"], json!({"verdict": "codex"}), "{v}");
+    assert_eq!(v["data"]["counts"]["tokens"], 42, "{v}");
 }

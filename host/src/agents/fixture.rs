@@ -263,6 +263,7 @@ impl AgentRunner for FixtureRunner {
                 (Some(output), _) => Ok(AgentReply {
                     output: output.clone(),
                     tokens: answer.tokens.unwrap_or(0),
+                    cost_usd: None,
                 }),
                 (None, Some(err)) => Err(AgentError::Failed(err.clone())),
                 (None, None) => Err(AgentError::Failed("fixture answer has no output".into())),
@@ -308,7 +309,8 @@ mod tests {
             greet,
             AgentReply {
                 output: json!({"greeting": "hello, world"}),
-                tokens: 12
+                tokens: 12,
+                cost_usd: None,
             }
         );
         assert_eq!(

@@ -33,7 +33,8 @@ pub struct AgentCall<'a> {
     /// `schema`, `model`, `effort`, `agent_type`, `tools`, `context`,
     /// `isolation` (absent fields omitted).
     pub request: &'a Value,
-    /// `<root run id>:<call id>`: the same on every retry and resume.
+    /// `<root run id>:<call id>`: the same on every retry and resume
+    /// (runners that send one per attempt append `:<attempt>`).
     pub idempotency_key: &'a str,
     /// 1 for the first attempt; schema retries count up.
     pub attempt: u32,
@@ -55,6 +56,8 @@ pub struct AgentReply {
     pub output: Value,
     /// Tokens spent.
     pub tokens: u64,
+    /// Cost reported by the agent, in USD (Claude Code's `total_cost_usd`).
+    pub cost_usd: Option<f64>,
 }
 
 /// Why an agent call did not answer.

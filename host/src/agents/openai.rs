@@ -1,19 +1,40 @@
 //! The `openai` runner: any OpenAI-compatible `/v1/chat/completions`
 //! endpoint (the Hermes API server, Ollama, vLLM, llama.cpp, OpenAI).
 //!
-//! The agent type's system prompt and the composed prompt become the
-//! messages; a call with a schema asks for `response_format: json_schema`.
-//! The API key is read from the environment variable the config names and
-//! is never logged or stored. 429 and 5xx answers are retried with
-//! exponential backoff (honouring `Retry-After`); usage tokens are counted.
+//! The agent type's system prompt is the system message and the task the
+//! user message. A call with a schema asks for `response_format`
+//! `json_schema` (or `json_object`, or nothing: `response_format` in the
+//! config); an answer fenced after a chatty preamble is recovered. A schema
+//! retry continues the conversation: the rejected answer as the assistant's
+//! turn, then the problem as a new user turn. The API key is read from the
+//! environment variable the config names and is never logged or stored.
+//! 429, 5xx, connection errors and timeouts are retried with exponential
+//! backoff (honouring `Retry-After`) under one `Idempotency-Key` per attempt
+//! (`<root run id>:<call id>:<attempt>`); `reasoning_effort` is sent only to
+//! backends configured for it; usage tokens (and `usage.cost`) are counted.
 //! Dropping the call cancels the HTTP request.
 
-use super::command::{compose_prompt, parse_output};
+use super::command::{compose_task, feedback_text, parse_output, usage_tokens};
 use super::{AgentCall, AgentError, AgentReply, AgentRunner, BoxFuture};
 use crate::broker::redact;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+/// What to ask for when a call has a schema.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResponseFormat {
+    /// `{"type": "json_schema", "json_schema": {…}}` (OpenAI, vLLM, Ollama).
+    #[default]
+    JsonSchema,
+    /// `{"type": "json_object"}`: JSON mode, the schema only in the prompt.
+    JsonObject,
+    /// No `response_format`: the schema only in the prompt.
+    None,
+}
 
 /// Configuration of an OpenAI-compatible backend (`kind = "openai"`).
 #[derive(Debug, Clone, Deserialize)]
@@ -30,12 +51,23 @@ pub struct OpenAiConfig {
     /// Per-request timeout.
     #[serde(default = "default_timeout")]
     pub timeout_ms: u64,
-    /// Retries on 429 / 5xx / connection errors.
+    /// Retries on 429 / 5xx / connection errors / timeouts.
     #[serde(default = "default_retries")]
     pub max_retries: u32,
     /// First backoff delay (doubles per retry).
     #[serde(default = "default_backoff")]
     pub backoff_ms: u64,
+    /// What a call with a schema asks for.
+    #[serde(default)]
+    pub response_format: ResponseFormat,
+    /// The `reasoning_effort` sent when a call names none; setting it also
+    /// forwards calls' own effort. Unset (and `forward_effort` false):
+    /// `reasoning_effort` is never sent.
+    #[serde(default)]
+    pub reasoning_effort: Option<String>,
+    /// Forward a call's (or its agent type's) effort as `reasoning_effort`.
+    #[serde(default)]
+    pub forward_effort: bool,
 }
 
 fn default_timeout() -> u64 {
@@ -64,11 +96,48 @@ impl OpenAiConfig {
     }
 }
 
+/// The User-Agent sent with every request.
+pub const USER_AGENT: &str = concat!("hwf/", env!("CARGO_PKG_VERSION"));
+
+/// Conversations of recent calls, so that a schema retry can continue the
+/// exchange with the rejected answer in it. Bounded: the oldest is dropped.
+#[derive(Debug, Default)]
+struct Conversations {
+    /// Idempotency key → (attempt, messages including the assistant's answer).
+    by_key: HashMap<String, (u32, Vec<Value>)>,
+    order: VecDeque<String>,
+}
+
+/// How many calls' conversations are kept for schema retries.
+const KEPT_CONVERSATIONS: usize = 64;
+
+impl Conversations {
+    fn put(&mut self, key: &str, attempt: u32, messages: Vec<Value>) {
+        if self.by_key.insert(key.to_owned(), (attempt, messages)).is_none() {
+            self.order.push_back(key.to_owned());
+        }
+        while self.order.len() > KEPT_CONVERSATIONS {
+            if let Some(old) = self.order.pop_front() {
+                self.by_key.remove(&old);
+            }
+        }
+    }
+
+    /// The previous attempt's conversation, when it is the one before `attempt`.
+    fn previous(&self, key: &str, attempt: u32) -> Option<Vec<Value>> {
+        self.by_key
+            .get(key)
+            .filter(|(a, _)| a.saturating_add(1) == attempt)
+            .map(|(_, m)| m.clone())
+    }
+}
+
 /// Runs agent calls against a chat-completions endpoint.
 #[derive(Debug, Clone)]
 pub struct OpenAiRunner {
     config: OpenAiConfig,
     client: reqwest::Client,
+    conversations: Arc<Mutex<Conversations>>,
 }
 
 impl OpenAiRunner {
@@ -80,28 +149,68 @@ impl OpenAiRunner {
     pub fn new(config: OpenAiConfig) -> crate::Result<Self> {
         let client = reqwest::Client::builder()
             .timeout(Duration::from_millis(config.timeout_ms))
+            .user_agent(USER_AGENT)
             .build()
             .map_err(|e| crate::Error::new(crate::ErrorCode::InvalidConfig, format!("http client: {e}")))?;
-        Ok(Self { config, client })
+        Ok(Self {
+            config,
+            client,
+            conversations: Arc::default(),
+        })
     }
 
-    /// The request body for one attempt.
-    pub fn body(&self, call: &AgentCall<'_>) -> Value {
-        let model = call.model.unwrap_or(&self.config.model);
+    fn conversations(&self) -> std::sync::MutexGuard<'_, Conversations> {
+        self.conversations
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The messages for one attempt: the system prompt once, the task; on a
+    /// schema retry the previous exchange (with the rejected answer) and
+    /// the problem as a new user turn, or — when that exchange is not known
+    /// (another process ran it) — the task with the problem appended.
+    pub fn messages(&self, call: &AgentCall<'_>) -> Vec<Value> {
+        if let Some(problem) = call.feedback
+            && let Some(mut earlier) = self.conversations().previous(call.idempotency_key, call.attempt)
+        {
+            earlier.push(json!({"role": "user", "content": feedback_text(problem)}));
+            return earlier;
+        }
         let mut messages = Vec::new();
         if let Some(t) = call.agent_type {
             messages.push(json!({"role": "system", "content": t.system_prompt}));
         }
-        messages.push(json!({"role": "user", "content": compose_prompt(call)}));
+        messages.push(json!({"role": "user", "content": compose_task(call, true)}));
+        messages
+    }
+
+    /// The request body for one attempt.
+    pub fn body(&self, call: &AgentCall<'_>) -> Value {
+        self.body_with(call, self.messages(call))
+    }
+
+    fn body_with(&self, call: &AgentCall<'_>, messages: Vec<Value>) -> Value {
+        let model = call.model.unwrap_or(&self.config.model);
         let mut body = json!({"model": model, "messages": messages});
-        if let Some(effort) = call.effort {
+        let effort = if self.config.forward_effort || self.config.reasoning_effort.is_some() {
+            call.effort.or(self.config.reasoning_effort.as_deref())
+        } else {
+            None
+        };
+        if let Some(effort) = effort {
             body["reasoning_effort"] = json!(effort);
         }
         if let Some(schema) = call.request.get("schema") {
-            body["response_format"] = json!({
-                "type": "json_schema",
-                "json_schema": {"name": "output", "schema": crate::broker::schema::to_json_schema(schema), "strict": false},
-            });
+            match self.config.response_format {
+                ResponseFormat::JsonSchema => {
+                    body["response_format"] = json!({
+                        "type": "json_schema",
+                        "json_schema": {"name": "output", "schema": crate::broker::schema::to_json_schema(schema), "strict": false},
+                    });
+                }
+                ResponseFormat::JsonObject => body["response_format"] = json!({"type": "json_object"}),
+                ResponseFormat::None => {}
+            }
         }
         body
     }
@@ -133,70 +242,82 @@ fn parse_retry_after(value: &str) -> Option<Duration> {
 impl AgentRunner for OpenAiRunner {
     fn call<'a>(&'a self, call: AgentCall<'a>) -> BoxFuture<'a, Result<AgentReply, AgentError>> {
         Box::pin(async move {
-            let body = self.body(&call);
+            let messages = self.messages(&call);
+            let body = self.body_with(&call, messages.clone());
             let key = self
                 .config
                 .api_key_env
                 .as_deref()
                 .and_then(|k| std::env::var(k).ok())
                 .filter(|k| !k.is_empty());
-            let mut attempt = 0u32;
+            // One key per attempt (its body differs); HTTP retries of the
+            // same body reuse it.
+            let idempotency_key = format!("{}:{}", call.idempotency_key, call.attempt);
+            let mut retry = 0u32;
             loop {
                 let mut req = self
                     .client
                     .post(self.url())
-                    .header("Idempotency-Key", call.idempotency_key)
+                    .header("Idempotency-Key", &idempotency_key)
                     .json(&body);
                 if let Some(k) = &key {
                     req = req.bearer_auth(k);
                 }
-                let retryable = |attempt: u32| attempt < self.config.max_retries;
-                let backoff = Duration::from_millis(self.config.backoff_ms.saturating_mul(1 << attempt.min(10)));
+                let retryable = retry < self.config.max_retries;
+                let backoff = Duration::from_millis(self.config.backoff_ms.saturating_mul(1 << retry.min(10)));
+                let timed_out = || AgentError::TimedOut(format!("{} did not answer in time", self.url()));
                 match req.send().await {
                     Ok(resp) if resp.status().is_success() => {
-                        let v: Value = resp
-                            .json()
-                            .await
+                        let bytes = match resp.bytes().await {
+                            Ok(b) => b,
+                            Err(e) if e.is_timeout() && retryable => {
+                                tracing::debug!(retry, "agent endpoint timed out mid-body; retrying");
+                                tokio::time::sleep(backoff).await;
+                                retry += 1;
+                                continue;
+                            }
+                            Err(e) if e.is_timeout() => return Err(timed_out()),
+                            Err(e) => return Err(AgentError::Failed(format!("bad response body: {e}"))),
+                        };
+                        let v: Value = serde_json::from_slice(&bytes)
                             .map_err(|e| AgentError::Failed(format!("bad response body: {e}")))?;
-                        let content = v
-                            .pointer("/choices/0/message/content")
-                            .and_then(Value::as_str)
-                            .unwrap_or("");
-                        let tokens = v
-                            .pointer("/usage/total_tokens")
-                            .and_then(Value::as_u64)
-                            .unwrap_or_else(|| {
-                                v.pointer("/usage/prompt_tokens").and_then(Value::as_u64).unwrap_or(0)
-                                    + v.pointer("/usage/completion_tokens")
-                                        .and_then(Value::as_u64)
-                                        .unwrap_or(0)
-                            });
+                        let Some(message) = v.pointer("/choices/0/message") else {
+                            return Err(AgentError::Failed(format!("{} answered without a choice", self.url())));
+                        };
+                        let content = message.get("content").and_then(Value::as_str).unwrap_or("");
+                        let tokens = v.get("usage").map_or(0, usage_tokens);
+                        let cost_usd = v
+                            .pointer("/usage/cost")
+                            .and_then(Value::as_f64)
+                            .filter(|c| c.is_finite() && *c >= 0.0);
+                        let mut kept = messages;
+                        kept.push(json!({"role": "assistant", "content": content}));
+                        self.conversations().put(call.idempotency_key, call.attempt, kept);
                         return Ok(AgentReply {
                             output: parse_output(content, None),
                             tokens,
+                            cost_usd,
                         });
                     }
                     Ok(resp) => {
                         let status = resp.status();
                         let wait = retry_after(&resp).unwrap_or(backoff);
-                        if (status.as_u16() == 429 || status.is_server_error()) && retryable(attempt) {
-                            tracing::debug!(%status, attempt, "agent endpoint asked to retry");
+                        if (status.as_u16() == 429 || status.is_server_error()) && retryable {
+                            tracing::debug!(%status, retry, "agent endpoint asked to retry");
                             tokio::time::sleep(wait).await;
-                            attempt += 1;
+                            retry += 1;
                             continue;
                         }
                         let text = resp.text().await.unwrap_or_default();
                         let text = redact::redact_text(crate::broker::clip(&text, 300)).into_owned();
                         return Err(AgentError::Failed(format!("{} answered {status}: {text}", self.url())));
                     }
-                    Err(e) if e.is_timeout() => {
-                        return Err(AgentError::TimedOut(format!("{} did not answer in time", self.url())));
-                    }
-                    Err(e) if retryable(attempt) => {
-                        tracing::debug!(error = %e, attempt, "agent endpoint unreachable; retrying");
+                    Err(e) if retryable => {
+                        tracing::debug!(error = %e, retry, timeout = e.is_timeout(), "agent endpoint failed; retrying");
                         tokio::time::sleep(backoff).await;
-                        attempt += 1;
+                        retry += 1;
                     }
+                    Err(e) if e.is_timeout() => return Err(timed_out()),
                     Err(e) => return Err(AgentError::Failed(format!("{}: {e}", self.url()))),
                 }
             }
