@@ -143,7 +143,10 @@ fn pipeline_has_no_barrier_and_replays() {
     ]);
     assert_eq!(again.json()["data"]["result"], v["data"]["result"]);
     let counts = &again.json()["data"]["counts"];
-    assert_eq!(counts["agent_calls"], counts["replayed"], "every agent call replayed: {counts}");
+    assert_eq!(
+        counts["agent_calls"], counts["replayed"],
+        "every agent call replayed: {counts}"
+    );
 }
 
 #[test]
@@ -213,21 +216,22 @@ fn hostile_scripts_fail_with_typed_errors() {
     hostile_js(&ctx, "random.js", "return Math.random();", "nondeterminism", 1);
     hostile_js(&ctx, "date.js", "return Date.now();", "nondeterminism", 1);
     hostile_js(&ctx, "newdate.js", "return new Date().getTime();", "nondeterminism", 1);
-    let v = hostile_js(
+    // There is no `require` global (Claude Code's rule): a ReferenceError.
+    hostile_js(
         &ctx,
         "require.js",
         "const fs = require('fs');\nreturn fs;",
-        "require_not_allowed",
-        2,
+        "ReferenceError: require is not defined",
+        1,
     );
-    assert_eq!(v["error"]["code"], "invalid_script");
-    hostile_js(
+    let v = hostile_js(
         &ctx,
         "import.js",
         "import fs from 'fs';\nreturn 1;",
         "import_not_allowed",
         2,
     );
+    assert_eq!(v["error"]["code"], "invalid_script");
     hostile_js(&ctx, "syntax.js", "return (;", "syntax_error", 2);
     let s = js(&ctx, "nometa.js", "return 1;\n");
     ctx.hwf(["run", &s]).expect_code(2).expect_stderr("meta_not_first");
@@ -307,4 +311,370 @@ fn workflow_runs_a_saved_workflow_inline() {
         .map(|e| e["call"].as_str().expect("call").to_owned())
         .collect();
     assert_eq!(ids, ["1.1", "1.2"]);
+}
+
+/// Agent calls a run journaled, in start order.
+fn agent_starts(ctx: &Ctx, run: &Value) -> Vec<Value> {
+    ctx.journal(run["data"]["run_id"].as_str().expect("id"))
+        .into_iter()
+        .filter(|e| e["type"] == "call_started" && e["kind"] == "agent")
+        .collect()
+}
+
+/// Run a script body (meta added) with a fixture; returns the `--json`
+/// output.
+fn run_body(ctx: &Ctx, name: &str, body: &str, fixture: &str) -> crate::common::Run {
+    let s = js(
+        ctx,
+        name,
+        &format!("export const meta = {{ name: \"t\", description: \"a rule\" }};\n{body}"),
+    );
+    let f = ctx.write(&format!("{name}.fixture.json"), fixture);
+    ctx.run_json(&s, "{}", &["--agents", f.to_str().expect("utf8")])
+}
+
+fn error_text(run: &crate::common::Run) -> String {
+    let v = run.json();
+    format!("{} {}", v["error"]["code"], v["error"]["message"])
+}
+
+#[test]
+fn module_loading_is_refused_by_parsing_not_by_text() {
+    let ctx = Ctx::new();
+    // Prompts, template literals and comments that quote module loading
+    // are data.
+    let out = run_body(
+        &ctx,
+        "quotes.js",
+        "// import fs from 'fs'; const x = require('x'); await import('y');\n\
+         /* import { a } from \"b\" */\n\
+         const p = `Explain \"import x from 'y'\", require('fs') and import('z') to a beginner`;\n\
+         const a = await agent(p + ' and also: import os from \"os\"', {label: \"explain\"});\n\
+         let dynamic = null;\n\
+         try { await import(\"fs\"); } catch (e) { dynamic = `${e.name}: ${e.message}`; }\n\
+         return { a, dynamic, require: typeof require };\n",
+        r#"{"responses": [{"match": {"label": "explain"}, "output": "explained"}]}"#,
+    );
+    out.expect_code(0);
+    assert_eq!(
+        out.json()["data"]["result"],
+        json!({"a": "explained", "dynamic": "TypeError: import() is not available in workflow scripts", "require": "undefined"})
+    );
+    // A real import declaration is found by the parser, with its line.
+    let s = js(
+        &ctx,
+        "static.js",
+        "export const meta = { name: \"s\", description: \"s\" };\nconst prompt = \"import a from 'b'\";\n\nimport fs from \"fs\";\nreturn 1;\n",
+    );
+    let v = ctx.hwf(["validate", &s, "--json"]);
+    v.expect_code(2);
+    let d = &v.json()["data"]["diagnostics"][0];
+    assert_eq!(
+        (d["code"].clone(), d["line"].clone()),
+        (json!("import_not_allowed"), json!(4)),
+        "{d}"
+    );
+}
+
+#[test]
+fn console_methods_write_narrator_log_lines() {
+    let ctx = Ctx::new();
+    let out = run_body(
+        &ctx,
+        "console.js",
+        "console.log(\"plain\", {n: 1});\nconsole.info(\"info\");\nconsole.debug(\"debug\");\n\
+         console.warn(\"careful\");\nconsole.error(\"broken\", 2);\nlog(\"narrator\");\nreturn 1;\n",
+        r#"{"responses": []}"#,
+    );
+    out.expect_code(0);
+    let lines: Vec<(String, String)> = ctx
+        .journal(out.json()["data"]["run_id"].as_str().expect("id"))
+        .iter()
+        .filter(|e| e["type"] == "log" && e["source"] == "guest")
+        .map(|e| {
+            (
+                e["level"].as_str().unwrap_or("").to_owned(),
+                e["message"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, String)> = [
+        ("info", "plain {\"n\":1}"),
+        ("info", "info"),
+        ("debug", "debug"),
+        ("warn", "[warn] careful"),
+        ("error", "[error] broken 2"),
+        ("info", "narrator"),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    assert_eq!(lines, want);
+}
+
+#[test]
+fn timers_are_virtual_and_replay_identically() {
+    let ctx = Ctx::new();
+    let body = "const order = [];\n\
+         const sleep = (ms) => new Promise((r) => setTimeout(r, ms));\n\
+         setTimeout(() => order.push(\"t30\"), 30);\n\
+         const gone = setTimeout(() => order.push(\"cleared\"), 5);\n\
+         setTimeout((a, b) => order.push(`t10:${a}${b}`), 10, \"x\", \"y\");\n\
+         clearTimeout(gone);\n\
+         const slow = agent(\"slow\", {label: \"slow\"}).then((v) => order.push(`agent:${v}`));\n\
+         await sleep(20);\n\
+         order.push(\"slept\");\n\
+         await slow;\n\
+         await sleep(50);\n\
+         let bad = null;\n\
+         try { setTimeout(\"code\", 1); } catch (e) { bad = e.name; }\n\
+         return { order, bad };\n";
+    let fixture = r#"{"responses": [{"match": {"label": "slow"}, "output": "done", "delay_ms": 200}]}"#;
+    let out = run_body(&ctx, "timers.js", body, fixture);
+    out.expect_code(0);
+    let v = out.json();
+    // A timer fires once nothing else can run and no host call is in
+    // flight: the agent first, then the timers in due order.
+    assert_eq!(
+        v["data"]["result"],
+        json!({"order": ["agent:done", "t10:xy", "slept", "t30"], "bad": "TypeError"})
+    );
+    let empty = ctx.write("empty.json", r#"{"responses": []}"#);
+    let again = ctx.hwf([
+        "run",
+        "--resume-from",
+        v["data"]["run_id"].as_str().expect("id"),
+        "--agents",
+        empty.to_str().expect("utf8"),
+        "--json",
+    ]);
+    again.expect_code(0);
+    assert_eq!(again.json()["data"]["result"], v["data"]["result"]);
+    assert_eq!(again.json()["data"]["counts"]["replayed"], 1);
+}
+
+#[test]
+fn an_invalid_agent_schema_throws_type_error_before_any_agent_starts() {
+    let ctx = Ctx::new();
+    let bad_schemas = [
+        r#"{type: "object", properties: {verdict: {type: "strnig"}}}"#,
+        r#"{type: "object", required: ["a"], properties: {}, additionalProperties: false}"#,
+        r#"{type: "array", items: {type: "string"}}"#,
+        r#"{verdict: "strnig"}"#,
+        r#""verdict: string""#,
+    ];
+    for (i, schema) in bad_schemas.iter().enumerate() {
+        let out = run_body(
+            &ctx,
+            &format!("schema{i}.js"),
+            &format!("return await agent(\"judge\", {{label: \"judge\", schema: {schema}}});\n"),
+            r#"{"responses": [{"match": {"label": "judge"}, "output": {"verdict": "ok"}}]}"#,
+        );
+        out.expect_code(1);
+        let msg = error_text(&out);
+        assert!(msg.contains("TypeError: agent(): invalid schema"), "{schema}: {msg}");
+        assert!(agent_starts(&ctx, &out.json()).is_empty(), "{schema}: an agent started");
+    }
+    // A valid schema of either form still works.
+    let out = run_body(
+        &ctx,
+        "good.js",
+        "const a = await agent(\"judge\", {label: \"judge\", schema: {verdict: \"string\"}});\n\
+         const b = await agent(\"judge\", {label: \"judge\", fresh: true, schema: {type: \"object\", required: [\"verdict\"], properties: {verdict: {enum: [\"ok\", \"no\"]}}}});\n\
+         return [a, b];\n",
+        r#"{"responses": [{"match": {"label": "judge"}, "output": {"verdict": "ok"}}]}"#,
+    );
+    out.expect_code(0);
+    assert_eq!(
+        out.json()["data"]["result"],
+        json!([{"verdict": "ok"}, {"verdict": "ok"}])
+    );
+}
+
+#[test]
+fn parallel_given_started_calls_throws_type_error_saying_wrap_in_arrow() {
+    let ctx = Ctx::new();
+    let out = run_body(
+        &ctx,
+        "eager.js",
+        "return await parallel([agent(\"a\", {label: \"a\"}), agent(\"b\", {label: \"b\"})]);\n",
+        r#"{"responses": [{"match": {"label": "a"}, "output": "x"}, {"match": {"label": "b"}, "output": "y"}]}"#,
+    );
+    out.expect_code(1);
+    let msg = error_text(&out);
+    assert!(
+        msg.contains("TypeError: parallel() takes an array of functions, but item 0 is a Promise")
+            && msg.contains("Wrap each call in () =>"),
+        "{msg}"
+    );
+    // Caught, the script goes on; thunks work.
+    let out = run_body(
+        &ctx,
+        "caught.js",
+        "let e1 = null;\ntry { await parallel([1]); } catch (e) { e1 = e.name; }\n\
+         const r = await parallel([() => agent(\"a\", {label: \"a\"}), () => { throw new Error(\"x\"); }]);\n\
+         return { e1, r };\n",
+        r#"{"responses": [{"match": {"label": "a"}, "output": "A"}]}"#,
+    );
+    out.expect_code(0);
+    assert_eq!(
+        out.json()["data"]["result"],
+        json!({"e1": "TypeError", "r": ["A", null]})
+    );
+}
+
+#[test]
+fn a_pipeline_stage_resolving_null_ends_that_item() {
+    let ctx = Ctx::new();
+    let out = run_body(
+        &ctx,
+        "nullstage.js",
+        "return await pipeline([\"keep\", \"drop\", \"dead\"],\n\
+           (item) => item === \"drop\" ? null : agent(`one ${item}`, {label: `one:${item}`}),\n\
+           (prev, item) => agent(`two ${item} after ${prev}`, {label: `two:${item}`}));\n",
+        r#"{"responses": [
+          {"match": {"label": "one:keep"}, "output": "k1"},
+          {"match": {"label": "one:dead"}, "error": "the agent died"},
+          {"match": {"label": "two:keep"}, "output": "k2"}
+        ]}"#,
+    );
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"], json!(["k2", null, null]));
+    let labels: Vec<String> = agent_starts(&ctx, &out.json())
+        .iter()
+        .map(|e| e["label"].as_str().unwrap_or("").to_owned())
+        .collect();
+    // Neither the null item nor the dead agent's item reached stage two.
+    assert!(
+        !labels.contains(&"two:drop".to_owned()) && !labels.contains(&"two:dead".to_owned()),
+        "{labels:?}"
+    );
+    assert!(labels.contains(&"two:keep".to_owned()), "{labels:?}");
+}
+
+#[test]
+fn meta_must_be_a_pure_literal_by_the_syntax_tree() {
+    let ctx = Ctx::new();
+    for (i, (meta, line, what)) in [
+        ("{ name: 'a' + 'b', description: 'd' }", 1, "an operator expression"),
+        (
+            "{ name: \"m\",\n  description: `made ${1 + 1}`,\n}",
+            2,
+            "a template literal with ${…}",
+        ),
+        (
+            "{ name: \"m\", description: \"d\",\n  ...{ whenToUse: \"x\" } }",
+            2,
+            "a spread",
+        ),
+        (
+            "{ name: \"m\", description: \"d\", phases: phasesFor(\"x\") }",
+            1,
+            "a call",
+        ),
+        (
+            "{ name: \"m\", description: \"d\", [\"when\" + \"ToUse\"]: \"x\" }",
+            1,
+            "a computed key",
+        ),
+        (
+            "{ name: \"m\", description: \"d\", get x() { return 1; } }",
+            1,
+            "a method or getter",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let s = js(
+            &ctx,
+            &format!("meta{i}.js"),
+            &format!("\nexport const meta = {meta};\nreturn 1;\n"),
+        );
+        let v = ctx.hwf(["validate", &s, "--json"]);
+        v.expect_code(2);
+        let d = &v.json()["data"]["diagnostics"][0];
+        assert_eq!(d["code"], "meta_not_literal", "{meta}: {d}");
+        assert_eq!(d["line"], json!(line + 1), "{meta}: {d}");
+        assert!(d["message"].as_str().unwrap_or("").contains(what), "{meta}: {d}");
+    }
+    // Literals, nested arrays and objects, quoted keys, plain template
+    // literals and negative numbers are pure.
+    let s = js(
+        &ctx,
+        "pure.js",
+        "export const meta = { name: `pure`, \"description\": 'all literal', phases: [{ title: \"a\", detail: null }], \
+         limits: { floor: -1, ratio: 0.5, on: true } };\nreturn 1;\n",
+    );
+    let v = ctx.hwf(["validate", &s, "--json"]);
+    v.expect_code(0);
+    assert_eq!(v.json()["data"]["meta"]["name"], "pure");
+}
+
+#[test]
+fn the_deterministic_subset_holds_against_indirect_routes() {
+    let ctx = Ctx::new();
+    for (i, route) in [
+        "return new (Date.prototype.constructor)();",
+        "return new (new Date(0).constructor)().getTime();",
+        "return Reflect.construct(Date, []);",
+        "return Reflect.apply(Date.now, null, []);",
+        "return Function(\"return Date.now()\")();",
+        "return new Function(\"return new Date()\")();",
+        "return Date();",
+        "return Date(\"2020-01-01\");",
+        "return ({ get t() { return Date.now(); } }).t;",
+        "return Object.getOwnPropertyDescriptor(Math, \"random\").value();",
+        "class Later extends Date {}\nreturn new Later();",
+        "const D = Object.getPrototypeOf(new Date(0)).constructor;\nreturn new D();",
+        "return Reflect.construct(Object.getOwnPropertyDescriptor(Date.prototype, \"constructor\").value, []);",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let out = run_body(
+            &ctx,
+            &format!("route{i}.js"),
+            &format!("{route}\n"),
+            r#"{"responses": []}"#,
+        );
+        out.expect_code(1);
+        assert!(error_text(&out).contains("nondeterminism"), "{route}: {}", out.stdout);
+    }
+    // Restoring the originals is impossible.
+    let out = run_body(
+        &ctx,
+        "restore.js",
+        "\"use strict\";\nlet r1 = null, r2 = null;\n\
+         try { Math.random = () => 4; } catch (e) { r1 = e.name; }\n\
+         try { Date.prototype.constructor = function () {}; } catch (e) { r2 = e.name; }\n\
+         return [r1, r2, new Date(86400000).toISOString()];\n",
+        r#"{"responses": []}"#,
+    );
+    out.expect_code(0);
+    assert_eq!(
+        out.json()["data"]["result"],
+        json!(["TypeError", "TypeError", "1970-01-02T00:00:00.000Z"])
+    );
+}
+
+#[test]
+fn parallel_and_pipeline_refuse_more_than_4096_items() {
+    let ctx = Ctx::new();
+    let out = run_body(
+        &ctx,
+        "many.js",
+        "let p = null, q = null;\n\
+         try { await parallel(Array.from({length: 4097}, () => () => 1)); } catch (e) { p = e.message; }\n\
+         try { await pipeline(Array.from({length: 4097}, (_, i) => i), (x) => x); } catch (e) { q = e.message; }\n\
+         const ok = await parallel(Array.from({length: 4096}, (_, i) => () => i));\n\
+         return { p, q, ok: ok.length };\n",
+        r#"{"responses": []}"#,
+    );
+    out.expect_code(0);
+    let r = out.json()["data"]["result"].clone();
+    assert_eq!(r["ok"], 4096);
+    for k in ["p", "q"] {
+        assert!(r[k].as_str().is_some_and(|m| m.starts_with("too_many_items")), "{r}");
+    }
 }

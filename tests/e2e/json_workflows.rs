@@ -417,6 +417,27 @@ fn max_agent_calls_counts_across_parallel_branches() {
 }
 
 #[test]
+fn an_agent_output_must_be_an_object_and_names_are_identifier_safe() {
+    let ctx = Ctx::new();
+    let def = json!({"version": "1", "name": "text", "policy": {"network": false, "filesystem": false},
+        "steps": [{"kind": "agent", "id": "say", "agent": "hermes.talker", "output_schema": {}}]});
+    let fixture = json!({"responses": [{"match": {"agent": "hermes.talker"}, "output": "just text"}]});
+    let out = run_def(&ctx, &def, "{}", &fixture);
+    out.expect_code(1);
+    let msg = out.json()["error"]["message"].as_str().unwrap_or("").to_owned();
+    assert!(
+        msg.contains("agent \"hermes.talker\" returned str, expected dict"),
+        "{msg}"
+    );
+    let mut bad = def.clone();
+    bad["name"] = json!("has spaces");
+    bad.as_object_mut().expect("object").remove("policy");
+    let found = diagnostics(&ctx, &bad);
+    assert_has(&found, "invalid_name", "/name");
+    assert_has(&found, "policy_default", "/policy");
+}
+
+#[test]
 fn saved_definitions_run_by_name_and_through_the_facade() {
     let ctx = Ctx::new();
     let def = path("harnesses/hello.workflow.json");

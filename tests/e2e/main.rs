@@ -14,6 +14,7 @@
 //! - `broker`: schema retries, typed call errors, redaction, limits;
 //! - `claims`: claims nothing else proved (WASI lockdown, group commit,
 //!   cancel, prompt cache, bench) and the event-driven test helpers;
+//! - `conformance`: ported workflows run unchanged; the conformance table's tests exist;
 //! - `js`: JavaScript workflows in the Boa runtime;
 //! - `json_workflows`: declarative JSON workflows in the JSON runtime;
 //! - `numbers`: numbers from input out of range are typed `invalid_*` errors;
@@ -24,6 +25,7 @@ mod backends;
 mod broker;
 mod claims;
 mod common;
+mod conformance;
 mod durable;
 mod facade;
 mod flow;

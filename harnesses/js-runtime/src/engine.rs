@@ -5,11 +5,18 @@ use crate::hermes::workflow::host;
 use crate::hermes::workflow::types::{AgentRequest, CallError, CapabilityRequest, LogLevel, Task, WorkflowCall};
 use crate::source;
 use boa_engine::builtins::promise::{PromiseState, ResolvingFunctions};
+use boa_engine::context::time::{Clock, JsInstant};
+use boa_engine::module::{ModuleLoader, ModuleRequest, Referrer};
+use boa_engine::object::builtins::JsFunction;
 use boa_engine::object::builtins::JsPromise;
-use boa_engine::{Context, JsError, JsNativeError, JsResult, JsValue, NativeFunction, Source, js_string};
+use boa_engine::{
+    Context, JsError, JsNativeError, JsResult, JsValue, Module, NativeFunction, Source, context::ContextBuilder,
+    js_string,
+};
 use serde_json::{Value, json};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// At most this many agent calls per run.
 const MAX_AGENTS: u32 = 1000;
@@ -39,7 +46,45 @@ struct State {
 
 thread_local! {
     static STATE: RefCell<State> = RefCell::new(State::default());
+    /// Set when anything read the wall clock (a route around the `Date`
+    /// guards); the run then fails with `nondeterminism`.
+    static CLOCK_READ: Cell<bool> = const { Cell::new(false) };
 }
+
+/// The engine's clock: the epoch, and a note that it was read. Scripts
+/// never see a real time; reaching this at all fails the run.
+struct GuardClock;
+
+impl Clock for GuardClock {
+    fn now(&self) -> JsInstant {
+        JsInstant::new(0, 0)
+    }
+
+    fn system_time_millis(&self) -> i64 {
+        CLOCK_READ.with(|c| c.set(true));
+        0
+    }
+}
+
+/// Module loading: refused, so `import()` rejects with Claude Code's
+/// message.
+struct NoModules;
+
+impl ModuleLoader for NoModules {
+    fn load_imported_module(
+        self: Rc<Self>,
+        _referrer: Referrer,
+        _request: ModuleRequest,
+        _context: &RefCell<&mut Context>,
+    ) -> impl Future<Output = JsResult<Module>> {
+        std::future::ready(Err(JsNativeError::typ()
+            .with_message("import() is not available in workflow scripts")
+            .into()))
+    }
+}
+
+const NONDETERMINISM: &str =
+    "nondeterminism: Date.now(), new Date() and Math.random() are not available in workflows (they would break replay)";
 
 fn js_err(msg: impl Into<String>) -> JsError {
     JsNativeError::error().with_message(msg.into()).into()
@@ -91,6 +136,13 @@ fn agent(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsVal
         _ => String::new(),
     };
     let opts = arg_json(args, 1, ctx)?.unwrap_or(json!({}));
+    if let Some(schema) = opts.get("schema").filter(|s| !s.is_null())
+        && let Err(problem) = crate::schema::check(schema)
+    {
+        return Err(JsNativeError::typ()
+            .with_message(format!("agent(): invalid schema: {problem}"))
+            .into());
+    }
     let over = STATE.with(|s| {
         let mut s = s.borrow_mut();
         s.agents += 1;
@@ -172,6 +224,21 @@ fn phase(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsVal
 }
 
 fn log(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    host::log(LogLevel::Info, &log_text(args, ctx)?);
+    Ok(JsValue::undefined())
+}
+
+/// `console.*`: narrator lines; `warn` and `error` are prefixed and logged
+/// at their level.
+fn console(level: LogLevel, prefix: &'static str) -> NativeFunction {
+    NativeFunction::from_copy_closure(move |_this, args, ctx| {
+        let text = log_text(args, ctx)?;
+        host::log(level, &format!("{prefix}{text}"));
+        Ok(JsValue::undefined())
+    })
+}
+
+fn log_text(args: &[JsValue], ctx: &mut Context) -> JsResult<String> {
     let mut parts = Vec::new();
     for a in args {
         parts.push(if a.is_string() {
@@ -183,8 +250,7 @@ fn log(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue
                 .map_or_else(|| "undefined".to_owned(), |v| normalize(v).to_string())
         });
     }
-    host::log(LogLevel::Info, &parts.join(" "));
-    Ok(JsValue::undefined())
+    Ok(parts.join(" "))
 }
 
 fn budget_spent(_this: &JsValue, _args: &[JsValue], _ctx: &mut Context) -> JsResult<JsValue> {
@@ -210,64 +276,99 @@ fn check_items(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult
 }
 
 fn nondeterministic(_this: &JsValue, _args: &[JsValue], _ctx: &mut Context) -> JsResult<JsValue> {
-    Err(js_err(
-        "nondeterminism: Date.now(), new Date() and Math.random() are not available in workflows (they would break replay)",
-    ))
+    Err(js_err(NONDETERMINISM))
 }
 
-fn no_require(_this: &JsValue, _args: &[JsValue], _ctx: &mut Context) -> JsResult<JsValue> {
-    Err(js_err(
-        "require_not_allowed: workflows cannot load modules; use agent() and capability()",
-    ))
-}
-
-/// JavaScript that sets up the rest of the API on the native functions.
+/// JavaScript that sets up the rest of the API on the native functions. It
+/// evaluates to the function that fires the next due timer.
 const PRELUDE: &str = r#"
 (() => {
   const checkItems = globalThis.__hwf_check_items;
+  const construct = Reflect.construct, defineProperty = Object.defineProperty, freeze = Object.freeze;
+  const describe = (x) =>
+    x === null ? "null" : typeof x === "object" && typeof x.then === "function" ? "a Promise (an already started call)" : `a ${typeof x}`;
   globalThis.parallel = async (thunks) => {
-    if (!Array.isArray(thunks)) throw new TypeError("parallel(thunks): expected an array of functions");
+    if (!Array.isArray(thunks)) throw new TypeError("parallel(thunks) takes an array of functions");
     checkItems(thunks.length);
+    thunks.forEach((t, i) => {
+      if (typeof t !== "function") {
+        throw new TypeError(`parallel() takes an array of functions, but item ${i} is ${describe(t)}. ` +
+          "Wrap each call in () => so that parallel() starts it: parallel([() => agent(...), () => agent(...)])");
+      }
+    });
     return Promise.all(thunks.map((t) => Promise.resolve().then(() => t()).catch(() => null)));
   };
   globalThis.pipeline = async (items, ...stages) => {
     if (!Array.isArray(items)) throw new TypeError("pipeline(items, ...stages): items must be an array");
     checkItems(items.length);
+    stages.forEach((s, i) => {
+      if (typeof s !== "function") throw new TypeError(`pipeline() stages must be functions, but stage ${i} is ${describe(s)}`);
+    });
     return Promise.all(items.map(async (item, index) => {
       let prev = item;
       for (const stage of stages) {
         try { prev = await stage(prev, item, index); } catch (e) { return null; }
+        // A stage that resolves null ends this item.
+        if (prev === null) return null;
       }
       return prev;
     }));
   };
   const spent = globalThis.__hwf_budget_spent, remaining = globalThis.__hwf_budget_remaining;
-  globalThis.budget = Object.freeze({ total: globalThis.__hwf_budget_total, spent: () => spent(), remaining: () => remaining() });
+  globalThis.budget = freeze({ total: globalThis.__hwf_budget_total, spent: () => spent(), remaining: () => remaining() });
+  globalThis.console = freeze({
+    log: globalThis.__hwf_console_log, info: globalThis.__hwf_console_log, debug: globalThis.__hwf_console_debug,
+    warn: globalThis.__hwf_console_warn, error: globalThis.__hwf_console_error,
+  });
+
+  // Timers on a virtual clock: a timer fires once the script has nothing
+  // else to run and no host call in flight, earliest due first, then in
+  // the order they were set. Nothing waits real time, so replay matches.
+  const timers = new Map();
+  let nextTimer = 0, virtualNow = 0;
+  globalThis.setTimeout = (fn, ms, ...rest) => {
+    if (typeof fn !== "function") throw new TypeError("setTimeout(callback, ms): callback must be a function");
+    const d = Number(ms);
+    const id = ++nextTimer;
+    timers.set(id, { due: virtualNow + (d > 0 ? d : 0), fn, rest });
+    return id;
+  };
+  globalThis.clearTimeout = (id) => { timers.delete(id); };
+  const fireNext = () => {
+    let bestId = 0, best = null;
+    for (const [id, t] of timers) if (best === null || t.due < best.due) { bestId = id; best = t; }
+    if (best === null) return false;
+    timers.delete(bestId);
+    if (best.due > virtualNow) virtualNow = best.due;
+    best.fn(...best.rest);
+    return true;
+  };
+
+  // The deterministic subset: no clock and no randomness, however reached.
   const RealDate = Date, deny = globalThis.__hwf_nondeterministic;
   function SafeDate(...a) {
-    if (a.length === 0) deny();
-    return new RealDate(...a);
+    if (new.target === undefined || a.length === 0) deny();
+    return construct(RealDate, a, new.target);
   }
   SafeDate.prototype = RealDate.prototype;
   SafeDate.now = deny;
   SafeDate.UTC = RealDate.UTC;
   SafeDate.parse = RealDate.parse;
-  globalThis.Date = SafeDate;
-  Math.random = deny;
-  for (const k of ["__hwf_check_items", "__hwf_budget_spent", "__hwf_budget_remaining", "__hwf_budget_total", "__hwf_nondeterministic"]) {
-    delete globalThis[k];
-  }
+  defineProperty(RealDate.prototype, "constructor", { value: SafeDate, writable: false, enumerable: false, configurable: false });
+  defineProperty(globalThis, "Date", { value: SafeDate, writable: false, enumerable: false, configurable: false });
+  defineProperty(Math, "random", { value: deny, writable: false, enumerable: false, configurable: false });
+  for (const k of Object.keys(globalThis).filter((k) => k.startsWith("__hwf_"))) delete globalThis[k];
+  return fireNext;
 })();
 "#;
 
-fn register(ctx: &mut Context, args: &Value) -> JsResult<()> {
-    let fns: [(&str, usize, boa_engine::native_function::NativeFunctionPointer); 10] = [
+fn register(ctx: &mut Context, args: &Value) -> JsResult<JsFunction> {
+    let fns: [(&str, usize, boa_engine::native_function::NativeFunctionPointer); 9] = [
         ("agent", 2, agent),
         ("capability", 3, capability),
         ("workflow", 2, workflow),
         ("phase", 1, phase),
         ("log", 1, log),
-        ("require", 1, no_require),
         ("__hwf_check_items", 1, check_items),
         ("__hwf_budget_spent", 0, budget_spent),
         ("__hwf_budget_remaining", 0, budget_remaining),
@@ -275,6 +376,14 @@ fn register(ctx: &mut Context, args: &Value) -> JsResult<()> {
     ];
     for (name, len, f) in fns {
         ctx.register_global_callable(boa_engine::JsString::from(name), len, NativeFunction::from_fn_ptr(f))?;
+    }
+    for (name, level, prefix) in [
+        ("__hwf_console_log", LogLevel::Info, ""),
+        ("__hwf_console_debug", LogLevel::Debug, ""),
+        ("__hwf_console_warn", LogLevel::Warn, "[warn] "),
+        ("__hwf_console_error", LogLevel::Error, "[error] "),
+    ] {
+        ctx.register_global_callable(boa_engine::JsString::from(name), 0, console(level, prefix))?;
     }
     let total = host::budget()
         .token_total
@@ -290,8 +399,10 @@ fn register(ctx: &mut Context, args: &Value) -> JsResult<()> {
         JsValue::from_json(args, ctx)?
     };
     ctx.register_global_property(js_string!("args"), args, boa_engine::property::Attribute::all())?;
-    ctx.eval(Source::from_bytes(PRELUDE))?;
-    Ok(())
+    let fire = ctx.eval(Source::from_bytes(PRELUDE))?;
+    fire.as_object()
+        .and_then(|o| JsFunction::from_object(o.clone()))
+        .ok_or_else(|| js_err("the prelude did not return its timer function"))
 }
 
 fn call_error(e: &CallError) -> (&'static str, &str) {
@@ -346,7 +457,17 @@ fn describe(e: &JsValue, ctx: &mut Context) -> String {
     if let Some(obj) = e.as_object() {
         let msg = obj.get(js_string!("message"), ctx).ok().filter(|m| !m.is_undefined());
         if let Some(m) = msg {
-            return m.to_string(ctx).map(|s| s.to_std_string_escaped()).unwrap_or_default();
+            let msg = m.to_string(ctx).map(|s| s.to_std_string_escaped()).unwrap_or_default();
+            let name = obj
+                .get(js_string!("name"), ctx)
+                .ok()
+                .filter(JsValue::is_string)
+                .and_then(|n| n.to_string(ctx).ok())
+                .map(|n| n.to_std_string_escaped());
+            return match name {
+                Some(n) if n != "Error" => format!("{n}: {msg}"),
+                _ => msg,
+            };
         }
     }
     e.to_string(ctx)
@@ -367,8 +488,12 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
         ));
     }
     let args: Value = serde_json::from_str(args).unwrap_or(Value::Null);
-    let mut ctx = Context::default();
-    register(&mut ctx, &args).map_err(|e| format!("internal: {e}"))?;
+    let mut ctx = ContextBuilder::new()
+        .clock(Rc::new(GuardClock))
+        .module_loader(Rc::new(NoModules))
+        .build()
+        .map_err(|e| format!("internal: {e}"))?;
+    let fire_timer = register(&mut ctx, &args).map_err(|e| format!("internal: {e}"))?;
     let main = ctx
         .eval(Source::from_bytes(&source::wrap(parts.body)))
         .map_err(|e| format!("script_error: {e}"))?;
@@ -376,13 +501,22 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
         .as_object()
         .and_then(|o| JsPromise::from_object(o.clone()).ok())
         .ok_or_else(|| "internal: the script did not produce a promise".to_owned())?;
+    let clock_guard = || {
+        if CLOCK_READ.with(Cell::get) {
+            Err(format!("{NONDETERMINISM} (the script reached the clock)"))
+        } else {
+            Ok(())
+        }
+    };
     loop {
         ctx.run_jobs().map_err(|e| format!("script_error: {e}"))?;
+        clock_guard()?;
         match promise.state() {
             PromiseState::Fulfilled(v) => {
                 let out = v
                     .to_json(&mut ctx)
                     .map_err(|e| format!("script_error: the result is not JSON: {e}"))?;
+                clock_guard()?;
                 return Ok(normalize(out.unwrap_or(Value::Null)).to_string());
             }
             PromiseState::Rejected(e) => {
@@ -404,6 +538,20 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
         }
         let pending: Vec<u64> = STATE.with(|s| s.borrow().pending.keys().copied().collect());
         if pending.is_empty() {
+            // Nothing in flight: the virtual clock moves to the next timer.
+            let fired = match fire_timer.call(&JsValue::undefined(), &[], &mut ctx) {
+                Ok(v) => v,
+                Err(e) => {
+                    let text = match e.into_opaque(&mut ctx) {
+                        Ok(v) => describe(&v, &mut ctx),
+                        Err(e) => e.to_string(),
+                    };
+                    return Err(format!("script_error: in a setTimeout callback: {text}"));
+                }
+            };
+            if fired.to_boolean() {
+                continue;
+            }
             return Err("script_error: the script is waiting on a promise that can never settle".into());
         }
         let done = host::next(&pending);

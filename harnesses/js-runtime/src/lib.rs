@@ -16,6 +16,7 @@
 #![allow(unsafe_code, reason = "wit-bindgen generates the component's exports with unsafe")]
 
 mod engine;
+mod schema;
 mod source;
 
 wit_bindgen::generate!({

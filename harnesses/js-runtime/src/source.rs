@@ -1,6 +1,14 @@
 //! Splitting a script into its `meta` literal and its body, and `check`.
 
 use crate::hermes::workflow::types::{Diagnostic, Meta, PhaseInfo, Severity};
+use boa_engine::ast::expression::literal::{PropertyDefinition, TemplateElement};
+use boa_engine::ast::expression::operator::unary::UnaryOp;
+use boa_engine::ast::property::PropertyName;
+use boa_engine::ast::scope::Scope;
+use boa_engine::ast::{Expression, Spanned, Statement, StatementListItem};
+use boa_engine::interner::Interner;
+use boa_engine::parser::lexer::error::Error as LexError;
+use boa_engine::parser::{Error as ParseError, Parser};
 use boa_engine::{Context, Source};
 use serde_json::Value;
 
@@ -8,6 +16,8 @@ use serde_json::Value;
 pub struct Parts<'a> {
     /// The object literal after `export const meta =`.
     pub meta: &'a str,
+    /// 1-based line where the meta literal starts.
+    pub meta_line: u32,
     /// Everything after the meta statement.
     pub body: &'a str,
     /// 1-based line where the body starts.
@@ -131,16 +141,88 @@ pub fn split(source: &str) -> Result<Parts<'_>, Diagnostic> {
     }
     Ok(Parts {
         meta,
+        meta_line: line_of(source, i),
         body: &source[body_start..],
         body_line: line_of(source, body_start),
     })
 }
 
-/// Evaluate the meta literal in an empty context: any reference to a
-/// variable or call fails, so only pure literals pass.
+/// Claude Code's rule for `meta`: a pure literal — strings, numbers,
+/// booleans, `null`, arrays, objects with plain keys, template literals
+/// without `${}`, negative numbers. Anything else (a variable, a call,
+/// `'a' + 'b'`, a spread, a computed key, a method) is named with its line.
+fn pure(e: &Expression, meta_line: u32) -> Result<(), Diagnostic> {
+    let refuse = |what: &str, at: &dyn Spanned| {
+        let line = meta_line + at.span().start().line_number().saturating_sub(1);
+        Err(diag(
+            "meta_not_literal",
+            format!("meta must be a pure literal: {what} is not allowed"),
+            Some(line),
+        ))
+    };
+    match e {
+        Expression::Literal(_) => Ok(()),
+        Expression::Parenthesized(p) => pure(p.expression(), meta_line),
+        Expression::ArrayLiteral(a) => {
+            for item in a.as_ref().iter().flatten() {
+                pure(item, meta_line)?;
+            }
+            Ok(())
+        }
+        Expression::ObjectLiteral(o) => {
+            for prop in o.properties() {
+                match prop {
+                    PropertyDefinition::Property(PropertyName::Literal(_), v) => pure(v, meta_line)?,
+                    PropertyDefinition::Property(PropertyName::Computed(k), _) => {
+                        return refuse("a computed key", k);
+                    }
+                    PropertyDefinition::IdentifierReference(id) => return refuse("a shorthand property", id),
+                    PropertyDefinition::SpreadObject(x) => return refuse("a spread", x),
+                    PropertyDefinition::MethodDefinition(_) | PropertyDefinition::CoverInitializedName(..) => {
+                        return refuse("a method or getter", o);
+                    }
+                }
+            }
+            Ok(())
+        }
+        Expression::TemplateLiteral(t) => {
+            match t.elements().iter().find_map(|el| match el {
+                TemplateElement::Expr(x) => Some(x),
+                TemplateElement::String(_) => None,
+            }) {
+                Some(x) => refuse("a template literal with ${…}", x),
+                None => Ok(()),
+            }
+        }
+        Expression::Unary(u) if matches!(u.op(), UnaryOp::Minus) && matches!(u.target(), Expression::Literal(_)) => {
+            Ok(())
+        }
+        Expression::Spread(x) => refuse("a spread", x),
+        Expression::Identifier(x) => refuse("a variable", x),
+        Expression::Call(x) => refuse("a call", x),
+        Expression::Binary(x) => refuse("an operator expression", x),
+        other => refuse("an expression", other),
+    }
+}
+
+/// Check that the meta literal is pure (by its syntax tree), then evaluate
+/// it in an empty context.
 pub fn eval_meta(meta: &str, line: u32) -> Result<Value, Diagnostic> {
+    let text = format!("({meta})");
+    let mut interner = Interner::default();
+    let script = Parser::new(Source::from_bytes(&text))
+        .parse_script(&Scope::new_global(), &mut interner)
+        .map_err(|e| diag("meta_not_literal", format!("meta does not parse: {e}"), Some(line)))?;
+    let expr = match script.statements().statements() {
+        [StatementListItem::Statement(s)] => match s.as_ref() {
+            Statement::Expression(e) => e,
+            _ => return Err(diag("meta_not_literal", "meta must be an object literal", Some(line))),
+        },
+        _ => return Err(diag("meta_not_literal", "meta must be one object literal", Some(line))),
+    };
+    pure(expr, line)?;
     let mut ctx = Context::default();
-    let v = ctx.eval(Source::from_bytes(&format!("({meta})"))).map_err(|e| {
+    let v = ctx.eval(Source::from_bytes(&text)).map_err(|e| {
         diag(
             "meta_not_literal",
             format!("meta must be a pure literal: {e}"),
@@ -157,28 +239,47 @@ pub fn eval_meta(meta: &str, line: u32) -> Result<Value, Diagnostic> {
     Ok(json)
 }
 
-/// Words a workflow may not use: module loading.
-fn forbidden(body: &str, body_line: u32) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    for (n, line) in body.lines().enumerate() {
-        let t = line.trim_start();
-        let ln = body_line + u32::try_from(n).unwrap_or(0);
-        if t.starts_with("import ") || t.starts_with("import{") || t.contains("import(") {
-            out.push(diag(
-                "import_not_allowed",
-                "workflows cannot import modules; everything goes through agent() and capability()",
-                Some(ln),
-            ));
-        }
-        if t.contains("require(") {
-            out.push(diag(
-                "require_not_allowed",
-                "require() is not available in workflows",
-                Some(ln),
-            ));
-        }
+/// The source line of a parse error in the wrapped body.
+fn error_line(e: &ParseError, body_line: u32) -> Option<u32> {
+    let wrapped_line = match e {
+        ParseError::Expected { span, .. } | ParseError::Unexpected { span, .. } => span.start().line_number(),
+        ParseError::General { position, .. } => position.line_number(),
+        ParseError::Lex {
+            err: LexError::Syntax(_, position),
+        } => position.line_number(),
+        _ => return None,
+    };
+    // The wrapper puts one line before the body.
+    Some(body_line + wrapped_line.saturating_sub(2))
+}
+
+/// Parse the wrapped body as the engine will run it. A static `import`
+/// declaration is a parse error there (import declarations only exist at a
+/// module's top level); the parser reports it as an `import` keyword not
+/// followed by `.meta` or `(`, which is told apart from other syntax errors.
+/// Text in strings, template literals and comments is never looked at.
+fn parse_body(body: &str, body_line: u32) -> Option<Diagnostic> {
+    let wrapped = wrap(body);
+    let mut interner = Interner::default();
+    let err = Parser::new(Source::from_bytes(&wrapped))
+        .parse_script(&Scope::new_global(), &mut interner)
+        .err()?;
+    let line = error_line(&err, body_line);
+    if let ParseError::Expected { context, found, .. } = &err
+        && *context == "import.meta"
+        && &**found != "meta"
+    {
+        return Some(diag(
+            "import_not_allowed",
+            "workflow scripts cannot import modules (everything goes through agent() and capability())",
+            line,
+        ));
     }
-    out
+    // Boa's message names the position in the wrapped body; the line is
+    // reported separately.
+    let text = err.to_string();
+    let text = text.rfind(" at line ").map_or(text.as_str(), |at| &text[..at]);
+    Some(diag("syntax_error", text.to_owned(), line))
 }
 
 /// The function the body is wrapped in, so top-level `await` and `return`
@@ -192,8 +293,8 @@ pub fn wrap(body: &str) -> String {
 pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
     let parts = split(source).map_err(|d| vec![d])?;
     let meta_line = line_of(source, source.find("export const meta").unwrap_or(0));
-    let meta = eval_meta(parts.meta, meta_line).map_err(|d| vec![d])?;
-    let mut diags = forbidden(parts.body, parts.body_line);
+    let meta = eval_meta(parts.meta, parts.meta_line).map_err(|d| vec![d])?;
+    let mut diags = Vec::new();
     let name = meta.get("name").and_then(Value::as_str);
     let description = meta.get("description").and_then(Value::as_str);
     if name.is_none_or(str::is_empty) {
@@ -232,13 +333,7 @@ pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
         }
     }
     // Parse the body (without running it).
-    let wrapped = wrap(parts.body);
-    let mut ctx = Context::default();
-    if let Err(e) = boa_engine::Script::parse(Source::from_bytes(&wrapped), None, &mut ctx) {
-        // The wrapper adds one line before the body.
-        let msg = e.to_string();
-        diags.push(diag("syntax_error", msg, Some(parts.body_line)));
-    }
+    diags.extend(parse_body(parts.body, parts.body_line));
     if !diags.is_empty() {
         return Err(diags);
     }
