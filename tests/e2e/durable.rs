@@ -368,21 +368,42 @@ fn an_approval_gated_call_waits_for_decide_approve() {
 #[test]
 fn timer_sleep_waits_for_its_deadline() {
     let ctx = Ctx::new();
-    let out = probe(
-        &ctx,
-        json!({"op": "cap", "name": "timer.sleep", "input": {"ms": 1500}}),
-        &[],
-    );
-    out.expect_code(3);
-    let id = run_id(&out.json());
-    assert_eq!(status(&ctx, &id)["waits"][0]["kind"], "timer");
+    let timer = |ms: u64| {
+        let out = probe(
+            &ctx,
+            json!({"op": "cap", "name": "timer.sleep", "input": {"ms": ms}}),
+            &[],
+        );
+        out.expect_code(3);
+        run_id(&out.json())
+    };
+    // "Too early" without racing a clock: an hour-long timer is not due in
+    // any runner pass this test makes.
+    let long = timer(3_600_000);
+    assert_eq!(status(&ctx, &long)["waits"][0]["kind"], "timer");
+    // A short one is continued by the first pass after its recorded
+    // deadline (waited for by reading the clock, not by a fixed sleep).
+    let short = timer(300);
+    let wake = status(&ctx, &short)["waits"][0]["wake_at_ms"]
+        .as_u64()
+        .expect("wake_at_ms");
+    let t = Instant::now();
+    while now_ms() <= wake {
+        assert!(t.elapsed() < Duration::from_secs(30), "the clock never reached {wake}");
+        std::thread::sleep(Duration::from_millis(5));
+    }
     runner_once(&ctx);
-    assert_eq!(status(&ctx, &id)["state"], "waiting", "too early");
-    std::thread::sleep(Duration::from_millis(1600));
-    runner_once(&ctx);
-    let s = status(&ctx, &id);
-    assert_eq!(s["state"], "succeeded");
-    assert_eq!(s["result"]["ok"]["slept_ms"], 1500);
+    let s = status(&ctx, &short);
+    assert_eq!(s["state"], "succeeded", "{s}");
+    assert_eq!(s["result"]["ok"]["slept_ms"], 300);
+    let s = status(&ctx, &long);
+    assert_eq!(s["state"], "waiting", "too early: {s}");
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 fn spawn_run(ctx: &Ctx, run_id: &str, args: Value, extra: &[&str]) -> std::process::Child {

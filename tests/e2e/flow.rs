@@ -1,6 +1,7 @@
 //! Concurrency end to end: parallel, pipeline, join sets, branch instances,
 //! lifecycle, and the bundled loop-until-dry and release-lane harnesses.
 
+use crate::claims::{Gates, wait_gone, wait_journal};
 use crate::common::{Ctx, harnesses, root};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -8,18 +9,7 @@ use std::collections::BTreeSet;
 const FIXTURE: &str = r#"{"responses": [
   {"match": {"label": "slow"}, "output": {"ok": true}, "delay_ms": 60, "tokens": 1},
   {"match": {"label": "very-slow"}, "output": {"ok": true}, "delay_ms": 3000},
-  {"match": {"label": "slower"}, "output": {"ok": true}, "delay_ms": 400},
-  {"match": {"label": "quick"}, "output": {"ok": true}, "tokens": 1},
-  {"match": {"label": "d0"}, "output": {"label": "d0"}, "delay_ms": 400},
-  {"match": {"label": "d1"}, "output": {"label": "d1"}, "delay_ms": 40},
-  {"match": {"label": "d2"}, "output": {"label": "d2"}, "delay_ms": 220},
-  {"match": {"label": "d3"}, "output": {"label": "d3"}, "delay_ms": 10},
-  {"match": {"label": "d4"}, "output": {"label": "d4"}, "delay_ms": 320},
-  {"match": {"label": "d5"}, "output": {"label": "d5"}, "delay_ms": 130},
-  {"match": {"label": "d6"}, "output": {"label": "d6"}, "delay_ms": 270},
-  {"match": {"label": "d7"}, "output": {"label": "d7"}, "delay_ms": 80},
-  {"match": {"label": "d8"}, "output": {"label": "d8"}, "delay_ms": 370},
-  {"match": {"label": "d9"}, "output": {"label": "d9"}, "delay_ms": 180}
+  {"match": {"label": "quick"}, "output": {"ok": true}, "tokens": 1}
 ]}"#;
 
 fn probe(ctx: &Ctx, args: Value, extra: &[&str]) -> Value {
@@ -73,18 +63,22 @@ fn parallel_slots_keep_input_order_and_isolate_failures() {
 #[test]
 fn fail_fast_cancels_siblings_and_nothing_runs_after_the_end() {
     let ctx = Ctx::new();
-    let v = probe(&ctx, json!({"op": "fail_fast"}), &[]);
+    // The siblings' agent calls answer only when the test opens their gate,
+    // which it never does: only fail-fast can end them.
+    let gates = Gates::new(&ctx);
+    let out = ctx.run_json(
+        harnesses::PROBE,
+        &json!({"op": "fail_fast"}).to_string(),
+        &gates.flags(),
+    );
+    let v = out.json();
     let r = &v["data"]["result"];
-    assert_eq!(r[0]["error"]["code"], "branch_failed");
+    assert_eq!(r[0]["error"]["code"], "branch_failed", "{v}");
     for i in 1..4 {
         assert_eq!(r[i]["error"]["code"], "cancelled", "{r}");
     }
-    let id = run_id(&v);
-    let before = ctx.journal(&id);
-    // The slow branches would have logged after their 60 ms agent call.
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let after = ctx.journal(&id);
-    assert_eq!(before.len(), after.len(), "nothing is journaled after the run ended");
+    // The run's process has exited: whatever it journaled is all there is.
+    let after = ctx.journal(&run_id(&v));
     assert_eq!(after.last().expect("last")["type"], "run_completed");
     assert!(
         !after
@@ -95,6 +89,11 @@ fn fail_fast_cancels_siblings_and_nothing_runs_after_the_end() {
     let started = after.iter().filter(|e| e["type"] == "call_started").count();
     let completed = after.iter().filter(|e| e["type"] == "call_completed").count();
     assert_eq!(started, completed);
+    // Agents that had started were killed with their branches; none answered.
+    for pid in gates.started("slow") {
+        wait_gone(pid, "gate_agent");
+    }
+    assert!(gates.done("slow").is_empty());
 }
 
 #[test]
@@ -106,12 +105,17 @@ fn a_run_that_times_out_leaves_no_task_running() {
         &["--wall-limit-ms", "300"],
     );
     assert_eq!(v["error"]["code"], "timeout", "{v}");
-    let id = run_id(&v);
-    let before = ctx.journal(&id).len();
-    std::thread::sleep(std::time::Duration::from_millis(500));
-    let after = ctx.journal(&id);
-    assert_eq!(before, after.len());
+    // The run's process has exited, so nothing can be journaled later: the
+    // end record is the last line and every started call was closed.
+    let after = ctx.journal(&run_id(&v));
     assert_eq!(after.last().expect("last")["type"], "run_completed");
+    let leaves = |ty: &str| after.iter().filter(|e| e["type"] == ty && e["kind"] == "agent").count();
+    assert_eq!(leaves("call_started"), 4);
+    assert_eq!(
+        leaves("call_completed"),
+        4,
+        "each in-flight agent call is journaled cancelled: {after:#?}"
+    );
 }
 
 #[test]
@@ -156,17 +160,35 @@ fn too_many_tasks_are_refused() {
 #[test]
 fn next_delivers_in_completion_order() {
     let ctx = Ctx::new();
+    // Ten agents that answer only when the test says so: the test makes
+    // them complete in `order`, each after the previous one was delivered.
+    let gates = Gates::new(&ctx);
     let labels: Vec<String> = (0..10).map(|i| format!("d{i}")).collect();
-    let v = probe(
-        &ctx,
-        json!({"op": "join_order", "labels": labels}),
-        &["--max-parallel", "10"],
-    );
-    assert_eq!(
-        v["data"]["result"]["order"],
-        json!(["d3", "d1", "d7", "d5", "d9", "d2", "d6", "d4", "d8", "d0"]),
-        "{v}"
-    );
+    let order = ["d3", "d1", "d7", "d5", "d9", "d2", "d6", "d4", "d8", "d0"];
+    let args = json!({"op": "join_order", "labels": labels}).to_string();
+    let mut flags = vec!["--run-id", "order", "--json", "--max-parallel", "10", "--args", &args];
+    flags.extend(gates.flags());
+    let child = ctx
+        .cmd()
+        .args(["run", harnesses::PROBE])
+        .args(&flags)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    for (n, label) in order.iter().enumerate() {
+        gates.open(label);
+        // `d<i>` is call i+1; wait until `next` handed it to the guest.
+        let call = (label[1..].parse::<usize>().expect("index") + 1).to_string();
+        wait_journal(&ctx, "order", &format!("delivery {n} ({label})"), |e| {
+            e.iter().filter(|e| e["type"] == "delivered").count() > n
+                && e.iter().any(|e| e["type"] == "delivered" && e["call"] == call.as_str())
+        });
+    }
+    let out: crate::common::Run = child.wait_with_output().expect("wait").into();
+    out.expect_code(0);
+    let v = out.json();
+    assert_eq!(v["data"]["result"]["order"], json!(order), "{v}");
     let delivered: Vec<String> = ctx
         .journal(&run_id(&v))
         .iter()
@@ -188,8 +210,9 @@ fn next_delivers_in_completion_order() {
     again.expect_code(0);
     let again = again.json();
     assert_eq!(again["data"]["result"], v["data"]["result"]);
-    assert_eq!(again["data"]["counts"]["agent_calls"], 0);
-    assert_eq!(again["data"]["counts"]["replayed"], 10);
+    // The backend answers nothing: every call replayed, none ran and failed.
+    assert_eq!(again["data"]["counts"]["replayed"], 10, "{again}");
+    assert_eq!(again["data"]["counts"]["failed"], 0, "{again}");
     let replayed_order: Vec<String> = ctx
         .journal(&run_id(&again))
         .iter()
@@ -224,27 +247,48 @@ fn pipeline_stages_flow_per_item() {
 #[test]
 fn pipeline_has_no_barrier_between_items() {
     let ctx = Ctx::new();
-    // Item 0's stage is quick, the others slow: item 0 reaches stage 1
-    // before the slow items finish stage 0.
-    let v = probe(
-        &ctx,
-        json!({"op": "pipeline", "items": [0, 1, 2, 3], "stages": ["slow_stage", "slow_stage"]}),
-        &[],
-    );
-    assert!(
-        v["data"]["result"]
-            .as_array()
-            .expect("items")
-            .iter()
-            .all(|r| r["ok"].is_number()),
-        "{v}"
-    );
-    let j = ctx.journal(&run_id(&v));
-    let pos = |call: &str, ty: &str| j.iter().position(|e| e["call"] == call && e["type"] == ty).expect(call);
-    let item0_stage1 = pos("1.0.1", "call_started");
+    // Item 0's stages answer at once ("quick"); the other items' first stage
+    // ("slower") waits for the test. Item 0 must reach its second stage
+    // while they are all still waiting: with a barrier it never would.
+    let gates = Gates::new(&ctx);
+    gates.open("quick");
+    let args = json!({"op": "pipeline", "items": [0, 1, 2, 3], "stages": ["slow_stage", "slow_stage"]}).to_string();
+    let mut flags = vec!["--run-id", "pipe", "--json", "--args", &args];
+    flags.extend(gates.flags());
+    let child = ctx
+        .cmd()
+        .args(["run", harnesses::PROBE])
+        .args(&flags)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let seen = wait_journal(&ctx, "pipe", "item 0 stage 1 completed", |e| {
+        e.iter().any(|e| e["type"] == "call_completed" && e["call"] == "1.0.1")
+    });
     for i in 1..4 {
         assert!(
-            item0_stage1 < pos(&format!("1.{i}.0"), "call_completed"),
+            !seen
+                .iter()
+                .any(|e| e["type"] == "call_completed" && e["call"] == format!("1.{i}.0").as_str()),
+            "item {i} finished stage 0 while its agent was held"
+        );
+    }
+    assert!(gates.done("slower").is_empty());
+    gates.open("slower");
+    let out: crate::common::Run = child.wait_with_output().expect("wait").into();
+    out.expect_code(0);
+    let v = out.json();
+    assert_eq!(
+        v["data"]["result"],
+        json!([{"ok": 0}, {"ok": 1}, {"ok": 2}, {"ok": 3}]),
+        "{v}"
+    );
+    let j = ctx.journal("pipe");
+    let pos = |call: &str, ty: &str| j.iter().position(|e| e["call"] == call && e["type"] == ty).expect(call);
+    for i in 1..4 {
+        assert!(
+            pos("1.0.1", "call_completed") < pos(&format!("1.{i}.0"), "call_completed"),
             "item 0 waited for item {i}"
         );
     }
