@@ -246,12 +246,15 @@ impl Config {
             }
         };
         let text = std::fs::read_to_string(&path).map_err(|e| Error::io(format!("config {}", path.display()), e))?;
+        crate::broker::redact::register_config_text(&text);
         let mut cfg: Config = toml::from_str(&text).map_err(|e| {
             let msg = e.to_string().replace('\n', " ");
             Error::new(ErrorCode::InvalidConfig, format!("{}: {}", path.display(), msg.trim()))
         })?;
         cfg.limits
             .validate("limits.")
+            .map_err(|e| Error::new(ErrorCode::InvalidConfig, format!("{}: {e}", path.display())))?;
+        cfg.check_policy()
             .map_err(|e| Error::new(ErrorCode::InvalidConfig, format!("{}: {e}", path.display())))?;
         for (name, value) in &cfg.agents.backends {
             parse_backend(name, value)
@@ -268,6 +271,17 @@ impl Config {
             cfg.agents.type_dirs.iter_mut().flatten().for_each(anchor);
         }
         Ok(cfg)
+    }
+}
+
+impl Config {
+    /// `[policy]`'s numbers: `max_result_bytes` 1 to 1 GiB, `max_stream_bytes`
+    /// 0 to 1 GiB.
+    fn check_policy(&self) -> Result<(), crate::vm::limits::OutOfRange> {
+        use crate::vm::limits::check_range;
+        check_range("policy.max_result_bytes", self.policy.max_result_bytes, 1, 1 << 30)?;
+        check_range("policy.max_stream_bytes", self.policy.max_stream_bytes, 0, 1 << 30)?;
+        Ok(())
     }
 }
 
@@ -310,6 +324,7 @@ mod tests {
         let cfg: Config = toml::from_str(&example).expect("the example parses");
         cfg.limits.validate("limits.").expect("limits in range");
         assert!(cfg.agents.backends.len() >= 5, "{example}");
+        cfg.check_policy().expect("policy in range");
         for (name, value) in &cfg.agents.backends {
             parse_backend(name, value).unwrap_or_else(|e| panic!("{name}: {e}"));
         }

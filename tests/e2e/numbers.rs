@@ -190,6 +190,14 @@ fn max_parallel_in_config_out_of_range_is_invalid_config() {
 }
 
 #[test]
+fn policy_result_bytes_out_of_range_is_invalid_config() {
+    refused_config(
+        "[policy]\nmax_result_bytes = 0\n",
+        &["policy.max_result_bytes = 0", "expected 1 to 1073741824"],
+    );
+}
+
+#[test]
 fn negative_limit_is_invalid_config() {
     refused_config("[limits]\ncpu_ms = -1\n", &["cpu_ms"]);
 }
@@ -241,6 +249,14 @@ fn fixture_tokens_out_of_range_is_invalid_fixture() {
     refused_fixture(
         r#"{"responses": [{"output": 1, "tokens": 18446744073709551615}]}"#,
         &["responses[0].tokens", "expected 0 to"],
+    );
+}
+
+#[test]
+fn fixture_reported_tokens_out_of_range_is_invalid_fixture() {
+    refused_fixture(
+        r#"{"responses": [{"output": {"greeting": "hi", "_tokens": 18446744073709551615}}]}"#,
+        &["responses[0].output._tokens", "expected 0 to"],
     );
 }
 

@@ -129,6 +129,7 @@ impl FixtureRunner {
             for (j, a) in raw.sequence.iter().flatten().enumerate() {
                 check_numbers(&format!("responses[{i}].sequence[{j}]"), a.tokens, a.delay_ms)?;
             }
+            let raw_is_sequence = raw.sequence.is_some();
             let answers = match raw.sequence {
                 Some(seq) if seq.is_empty() => return Err(bad("sequence is empty")),
                 Some(seq) => {
@@ -156,9 +157,17 @@ impl FixtureRunner {
                     delay_ms: raw.delay_ms,
                 }],
             };
-            for a in &answers {
+            for (j, a) in answers.iter().enumerate() {
                 if a.output.is_some() == a.error.is_some() {
                     return Err(bad("each answer needs exactly one of \"output\" or \"error\""));
+                }
+                if let Some(out) = &a.output {
+                    let at = if raw_is_sequence {
+                        format!("responses[{i}].sequence[{j}].output")
+                    } else {
+                        format!("responses[{i}].output")
+                    };
+                    check_reported_tokens(&at, out)?;
                 }
             }
             rules.push(Rule {
@@ -200,6 +209,25 @@ fn check_numbers(at: &str, tokens: Option<u64>, delay_ms: Option<u64>) -> Result
     }
     if let Some(d) = delay_ms {
         check_range(&format!("{at}.delay_ms"), d, 0, MAX_DELAY_MS).map_err(bad)?;
+    }
+    Ok(())
+}
+
+/// Token counts an output reports to the broker (`_tokens`, `usage.*`),
+/// within range.
+fn check_reported_tokens(at: &str, output: &Value) -> Result<()> {
+    use crate::vm::limits::check_range;
+    let bad = |e: crate::vm::limits::OutOfRange| e.error(ErrorCode::InvalidFixture);
+    let fields = [
+        ("_tokens", output.get("_tokens")),
+        ("usage.total_tokens", output.pointer("/usage/total_tokens")),
+        ("usage.input_tokens", output.pointer("/usage/input_tokens")),
+        ("usage.output_tokens", output.pointer("/usage/output_tokens")),
+    ];
+    for (name, v) in fields {
+        if let Some(n) = v.and_then(Value::as_u64) {
+            check_range(&format!("{at}.{name}"), n, 0, MAX_TOKENS).map_err(bad)?;
+        }
     }
     Ok(())
 }
@@ -350,6 +378,14 @@ mod tests {
             (
                 r#"{"responses": [{"sequence": [{"output": 1}, {"output": 2, "tokens": 18446744073709551615}]}]}"#,
                 "responses[0].sequence[1].tokens",
+            ),
+            (
+                r#"{"responses": [{"output": {"_tokens": 18446744073709551615}}]}"#,
+                "responses[0].output._tokens",
+            ),
+            (
+                r#"{"responses": [{"sequence": [{"output": {"usage": {"input_tokens": 18446744073709551615}}}]}]}"#,
+                "responses[0].sequence[0].output.usage.input_tokens",
             ),
         ] {
             let err = FixtureRunner::from_json(text).expect_err(text);
