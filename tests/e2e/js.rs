@@ -678,3 +678,26 @@ fn parallel_and_pipeline_refuse_more_than_4096_items() {
         assert!(r[k].as_str().is_some_and(|m| m.starts_with("too_many_items")), "{r}");
     }
 }
+
+#[test]
+fn workflow_refuses_anything_but_a_name_or_a_script_path_with_type_error() {
+    let ctx = Ctx::new();
+    let out = run_body(
+        &ctx,
+        "wfargs.js",
+        "const errors = [];\n\
+         for (const bad of [42, {}, {scriptPath: 7}, () => 1, null, \"\"]) {\n\
+           try { await workflow(bad, {}); errors.push(\"ran\"); } catch (e) { errors.push(e.name); }\n\
+         }\n\
+         return errors;\n",
+        r#"{"responses": []}"#,
+    );
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"], json!(vec!["TypeError"; 6]));
+    let calls = ctx
+        .journal(out.json()["data"]["run_id"].as_str().expect("id"))
+        .into_iter()
+        .filter(|e| e["type"] == "call_started")
+        .count();
+    assert_eq!(calls, 0, "a refused workflow() reached the host");
+}

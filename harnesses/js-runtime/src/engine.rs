@@ -18,8 +18,11 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-/// At most this many agent calls per run.
-const MAX_AGENTS: u32 = 1000;
+/// Boa's value-stack limit. Its default (10 240 values) is reached after
+/// about 2 000 exceptions thrown through nested calls (Boa 0.22 leaves a
+/// few values on the stack for each), e.g. a `parallel` of 4 096 thunks
+/// whose calls throw; memory stays bounded by the instance's memory limit.
+const STACK_VALUES: usize = 1 << 20;
 /// At most this many items per `parallel` / `pipeline`.
 const MAX_ITEMS: usize = 4096;
 
@@ -41,7 +44,6 @@ struct Pending {
 #[derive(Default)]
 struct State {
     pending: BTreeMap<u64, Pending>,
-    agents: u32,
 }
 
 thread_local! {
@@ -143,16 +145,8 @@ fn agent(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsVal
             .with_message(format!("agent(): invalid schema: {problem}"))
             .into());
     }
-    let over = STATE.with(|s| {
-        let mut s = s.borrow_mut();
-        s.agents += 1;
-        s.agents > MAX_AGENTS
-    });
-    if over {
-        return Err(js_err(format!(
-            "limit_agent: a workflow may start at most {MAX_AGENTS} agents"
-        )));
-    }
+    // The run's agent budget (`--max-agent-calls`) is the host's: a call
+    // past it rejects with `limit_agent`.
     let req = AgentRequest {
         agent: opt_str(&opts, "agent"),
         prompt: (!prompt.is_empty()).then_some(prompt),
@@ -193,14 +187,35 @@ fn capability(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<
     submit(Task::Capability(req), Kind::Other, ctx)
 }
 
-/// `workflow(nameOrRef, args)`: a saved workflow, run inline (one level).
+/// `workflow(nameOrRef, args)`: a saved workflow by name, or a script file
+/// as `{scriptPath}`, run inline (one level). Anything else is a
+/// `TypeError`.
 fn workflow(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
-    let name = args
-        .first()
-        .map(|v| v.to_string(ctx))
-        .transpose()?
-        .map(|s| s.to_std_string_escaped())
-        .unwrap_or_default();
+    let wrong = |what: &str| -> JsError {
+        JsNativeError::typ()
+            .with_message(format!(
+                "workflow(nameOrRef, args): nameOrRef must be a saved workflow's name (a string) or {{ scriptPath: string }}, got {what}"
+            ))
+            .into()
+    };
+    let name = match args.first() {
+        Some(v) if v.is_string() => v.to_string(ctx)?.to_std_string_escaped(),
+        Some(v) if v.is_object() && !v.is_callable() => {
+            let path = v
+                .as_object()
+                .map(|o| o.get(js_string!("scriptPath"), ctx))
+                .transpose()?;
+            match path {
+                Some(p) if p.is_string() => p.to_string(ctx)?.to_std_string_escaped(),
+                _ => return Err(wrong("an object without a string scriptPath")),
+            }
+        }
+        Some(v) => return Err(wrong(v.type_of())),
+        None => return Err(wrong("nothing")),
+    };
+    if name.is_empty() {
+        return Err(wrong("an empty name"));
+    }
     let wargs = arg_json(args, 1, ctx)?.unwrap_or(Value::Null);
     submit(
         Task::Workflow(WorkflowCall {
@@ -296,7 +311,10 @@ const PRELUDE: &str = r#"
           "Wrap each call in () => so that parallel() starts it: parallel([() => agent(...), () => agent(...)])");
       }
     });
-    return Promise.all(thunks.map((t) => Promise.resolve().then(() => t()).catch(() => null)));
+    // The thunk's throw is caught in the frame that calls it (Boa leaks
+    // stack values for throws that unwind several frames).
+    const call = (t) => { try { return t(); } catch (e) { return null; } };
+    return Promise.all(thunks.map((t) => Promise.resolve().then(() => call(t)).catch(() => null)));
   };
   globalThis.pipeline = async (items, ...stages) => {
     if (!Array.isArray(items)) throw new TypeError("pipeline(items, ...stages): items must be an array");
@@ -493,6 +511,7 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
         .module_loader(Rc::new(NoModules))
         .build()
         .map_err(|e| format!("internal: {e}"))?;
+    ctx.runtime_limits_mut().set_stack_size_limit(STACK_VALUES);
     let fire_timer = register(&mut ctx, &args).map_err(|e| format!("internal: {e}"))?;
     let main = ctx
         .eval(Source::from_bytes(&source::wrap(parts.body)))
