@@ -8,6 +8,13 @@ use std::time::{Duration, Instant};
 /// failed with `code`, quickly, and that the store still answers.
 #[track_caller]
 fn hostile(mode: &str, code: &str) -> (Ctx, String) {
+    hostile_with(mode, code, &[])
+}
+
+/// [`hostile`] with extra `hwf run` flags (a smaller limit, so that the
+/// work before it fires stays far below the 10 s bound on a loaded machine).
+#[track_caller]
+fn hostile_with(mode: &str, code: &str, flags: &[&str]) -> (Ctx, String) {
     let ctx = Ctx::new();
     // A good run first, to check it stays readable.
     let fixture = hello_fixture();
@@ -16,7 +23,7 @@ fn hostile(mode: &str, code: &str) -> (Ctx, String) {
     let good_id = good.json()["data"]["run_id"].as_str().expect("id").to_owned();
 
     let t = Instant::now();
-    let out = ctx.run_json(harnesses::HOSTILE, &format!(r#"{{"mode":"{mode}"}}"#), &[]);
+    let out = ctx.run_json(harnesses::HOSTILE, &format!(r#"{{"mode":"{mode}"}}"#), flags);
     let took = t.elapsed();
     out.expect_code(1);
     let v = out.json();
@@ -35,9 +42,29 @@ fn hostile(mode: &str, code: &str) -> (Ctx, String) {
     (ctx, run_id)
 }
 
+/// The run's `run.json` snapshot (settings included).
+fn run_json(ctx: &Ctx, id: &str) -> serde_json::Value {
+    let path = ctx.state().join("runs").join(id).join("run.json");
+    serde_json::from_slice(&std::fs::read(path).expect("run.json")).expect("json")
+}
+
 #[test]
 fn cpu_limit() {
-    hostile("loop", "cpu_limit");
+    // Guest CPU is metered as fuel, so the limit is the same amount of work
+    // however loaded the machine is; a small one keeps the wall time short.
+    let (ctx, id) = hostile_with("loop", "cpu_limit", &["--cpu-limit-ms", "500"]);
+    assert_eq!(run_json(&ctx, &id)["settings"]["limits"]["cpu_ms"], 500);
+}
+
+#[test]
+fn default_limits_are_recorded_with_the_run() {
+    let (ctx, id) = hostile("panic", "guest_trap");
+    let run = run_json(&ctx, &id);
+    let l = &run["settings"]["limits"];
+    assert_eq!(l["cpu_ms"], 5000, "{l}");
+    assert_eq!(l["max_calls"], 100_000, "{l}");
+    assert_eq!(l["wall_ms"], 3_600_000, "{l}");
+    assert_eq!(l["memory_bytes"], 256 << 20, "{l}");
 }
 
 #[test]
@@ -62,7 +89,18 @@ fn output_limit() {
 
 #[test]
 fn limit_calls() {
-    hostile("calls", "limit_calls");
+    // The count is exact; a smaller limit keeps the run short under load.
+    let (ctx, id) = hostile_with("calls", "limit_calls", &["--max-calls", "5000"]);
+    let s = ctx.hwf(["status", &id, "--json"]).json();
+    let msg = s["data"]["error"]["message"].as_str().expect("message");
+    assert!(msg.contains("5000"), "{msg}");
+    // Every call up to the limit was a journaled log line, none past it.
+    let logs = ctx
+        .journal(&id)
+        .iter()
+        .filter(|e| e["type"] == "log" && e["message"] == "again")
+        .count();
+    assert_eq!(logs, 5000, "the 5001st call was refused, none before it");
 }
 
 #[test]
