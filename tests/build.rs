@@ -17,6 +17,7 @@ const GUESTS: &[(&str, &str)] = &[
     ("release-lane", "harnesses/release-lane"),
     ("hostile", "tests/guests/hostile"),
     ("hostile-fs", "tests/guests/hostile-fs"),
+    ("hostile-meta", "tests/guests/hostile-meta"),
     ("hostile-sockets", "tests/guests/hostile-sockets"),
     ("probe", "tests/guests/probe"),
 ];

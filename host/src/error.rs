@@ -74,6 +74,11 @@ pub enum ErrorCode {
     UnsupportedLanguage,
     /// A script (JS, JSON workflow) has errors (`hwf validate` lists them).
     InvalidScript,
+    /// The run's journal grew past its byte limit (`limits.max_journal_bytes`).
+    JournalLimit,
+    /// The run's executor died again and again (a host crash loop, e.g. the
+    /// machine ran out of memory): the run is quarantined as failed.
+    CrashLoop,
     /// A bug in hwf (please report it).
     Internal,
 }
@@ -112,6 +117,8 @@ impl ErrorCode {
         Self::InvalidParams,
         Self::UnsupportedLanguage,
         Self::InvalidScript,
+        Self::JournalLimit,
+        Self::CrashLoop,
         Self::Internal,
     ];
 
@@ -149,6 +156,8 @@ impl ErrorCode {
             Self::InvalidParams => "invalid_params",
             Self::UnsupportedLanguage => "unsupported_language",
             Self::InvalidScript => "invalid_script",
+            Self::JournalLimit => "journal_limit",
+            Self::CrashLoop => "crash_loop",
             Self::Internal => "internal",
         }
     }

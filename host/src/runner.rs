@@ -73,7 +73,17 @@ impl Hwf {
             return Disposition::Done;
         }
         let Ok(controls) = Controls::read(self.store(), &snap.run_id) else {
-            return Disposition::Unreadable;
+            // A damaged controls file: a recorded stop is still honoured
+            // (stopping is always safe); anything else waits for repair.
+            let stopped = self
+                .store()
+                .read_controls_lenient(&snap.run_id)
+                .is_ok_and(|(c, _)| c.iter().any(|c| c.action == crate::control::Action::Stop));
+            return if stopped && snap.state != RunState::Running {
+                Disposition::StopRequested
+            } else {
+                Disposition::Unreadable
+            };
         };
         match snap.state {
             RunState::Queued if controls.stopped() => Disposition::StopRequested,
@@ -244,6 +254,7 @@ impl Hwf {
         }
         let loaded = resolved.loaded;
         let events = self.store().read_journal(id)?;
+        crate::runner::check_journal_present(&snap, &events)?;
         let last_seq = events
             .iter()
             .filter_map(|e| e.get("seq").and_then(Value::as_u64))
@@ -253,7 +264,18 @@ impl Hwf {
         // In place: the run's own journal answers its completed calls, and
         // the calls it already ran stay charged to its budgets.
         let replay = (snap.state != RunState::Queued).then(|| (replay_index(&events, &controls), true));
-        let journal = Journal::new(self.store().open_journal(id)?, last_seq);
+        let max_journal = snap
+            .settings
+            .as_ref()
+            .map_or(self.limits().max_journal_bytes, |s| s.limits.max_journal_bytes);
+        let mut journal = Journal::new(self.store().open_journal(id)?, last_seq).with_byte_limit(max_journal)?;
+        // A run whose executor died again and again (each time it was
+        // taken over, it took its host down with it: out of memory, a
+        // kill) is quarantined instead of crashing every runner forever.
+        let crashes = crashed_executions(&events);
+        if snap.state == RunState::Running && crashes >= MAX_CRASHES {
+            return self.quarantine(snap, &mut journal, crashes);
+        }
         let services = self.services_for(&snap)?;
         let args = snap.args.clone();
         let span = tracing::info_span!("run", run_id = %id, continued = true);
@@ -279,6 +301,73 @@ impl Hwf {
         }
         Ok(services)
     }
+}
+
+/// Consecutive executions of a run that died without a final record before
+/// the runner stops taking it over.
+pub const MAX_CRASHES: usize = 3;
+
+/// How many executions since the run's last final record started and never
+/// ended (each `run_started` without a `run_completed` after it).
+pub fn crashed_executions(events: &[Value]) -> usize {
+    events
+        .iter()
+        .rev()
+        .take_while(|e| e.get("type").and_then(Value::as_str) != Some("run_completed"))
+        .filter(|e| e.get("type").and_then(Value::as_str) == Some("run_started"))
+        .count()
+}
+
+impl Hwf {
+    /// End a crash-looping run as failed (`crash_loop`), with its final
+    /// record, without running it again.
+    fn quarantine(&self, mut snap: RunSnapshot, journal: &mut Journal, crashes: usize) -> Result<RunOutcome> {
+        let error = ErrorInfo {
+            code: ErrorCode::CrashLoop,
+            message: format!(
+                "the run's executor died {crashes} times in a row without finishing (the host ran out of memory or was killed); quarantined — inspect it, then `hwf run --resume-from {}` to try again",
+                snap.run_id
+            ),
+        };
+        tracing::warn!(run_id = %snap.run_id, crashes, "quarantining a crash-looping run");
+        journal.append(&crate::broker::Event::RunCompleted {
+            state: RunState::Failed.as_str(),
+            result: None,
+            result_path: None,
+            error: Some(&error),
+            duration_ms: 0,
+        })?;
+        snap.state = RunState::Failed;
+        snap.error = Some(error);
+        snap.live = None;
+        snap.finished_at_ms = Some(now_ms());
+        self.store().write_snapshot(&snap)?;
+        Ok(RunOutcome {
+            snapshot: snap,
+            result: None,
+        })
+    }
+}
+
+/// Refuse to replay a run whose journal is gone: a run that started has at
+/// least its `run_started` line, and replaying an empty journal would run
+/// every completed call again.
+///
+/// # Errors
+///
+/// `corrupt_store` naming the run.
+pub fn check_journal_present(snap: &RunSnapshot, events: &[Value]) -> Result<()> {
+    if snap.state != RunState::Queued && events.is_empty() {
+        return Err(Error::new(
+            ErrorCode::CorruptStore,
+            format!(
+                "runs/{}/journal.jsonl is missing or empty, but the run started ({}); refusing to run its calls again — restore the journal, or start a new run",
+                snap.run_id,
+                snap.state.as_str()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The replay index of a journal under a run's controls: `retry` controls

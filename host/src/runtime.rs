@@ -458,6 +458,7 @@ impl Hwf {
                 }
             }
             let events = self.store.read_journal(source_id)?;
+            crate::runner::check_journal_present(&source, &events)?;
             let controls = crate::control::Controls::read(&self.store, source_id)?;
             replay = Some(crate::runner::replay_index(&events, &controls));
             root_run_id = Some(source.seed_run().clone());
@@ -491,7 +492,7 @@ impl Hwf {
         snap.clock_origin_ms = clock_origin;
         snap.pid = Some(std::process::id());
         self.store.write_snapshot(&snap)?;
-        let journal = Journal::new(self.store.open_journal(&run_id)?, 0);
+        let journal = Journal::new(self.store.open_journal(&run_id)?, 0).with_byte_limit(self.limits.max_journal_bytes)?;
         let span = tracing::info_span!("run", run_id = %run_id, digest = %loaded.digest);
         let mut services = self.services.clone();
         if let Some(n) = req.max_parallel {
@@ -693,6 +694,15 @@ impl Hwf {
                     controls_len = len;
                     match crate::control::Controls::read(&store, ctx.run_id()) {
                         Ok(c) => ctx.apply_controls(&c),
+                        // A recorded stop still stops the run; otherwise it
+                        // ends with the store's code.
+                        Err(_)
+                            if store.read_controls_lenient(ctx.run_id()).is_ok_and(|(c, _)| {
+                                c.iter().any(|c| c.action == crate::control::Action::Stop)
+                            }) =>
+                        {
+                            ctx.request_stop();
+                        }
                         Err(e) => ctx.fail(HostTrap::new(
                             e.code(),
                             format!("the run's controls cannot be read: {}", e.message()),

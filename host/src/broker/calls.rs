@@ -88,6 +88,8 @@ pub struct Parent {
     pub component: Option<LoadedComponent>,
     /// Nested-workflow depth (0 for the root run).
     pub depth: u8,
+    /// Instance nesting level of the caller (0 for the root instance).
+    pub level: u8,
     /// Whether the task may still be answered from the replay index.
     pub replay: bool,
 }
@@ -165,12 +167,28 @@ impl RunContext {
             run_id = %self.run_id,
             call_id = %call_id,
             kind,
-            label = request.get("label").and_then(|v| v.as_str()),
             fingerprint = %fp
         );
         async move {
-            let label = request.get("label").and_then(Value::as_str);
-            let phase = request.get("phase").and_then(Value::as_str);
+            // Labels and phases are stored and shown: redacted like the
+            // request they come from.
+            let label = request
+                .get("label")
+                .and_then(Value::as_str)
+                .map(super::redact::redact_text);
+            let phase = request
+                .get("phase")
+                .and_then(Value::as_str)
+                .map(super::redact::redact_text);
+            let (label, phase) = (label.as_deref(), phase.as_deref());
+            // A request too large to journal is refused before it is stored
+            // (a stand-in records what happened).
+            if matches!(kind, "agent" | "capability") {
+                let bytes = json_len(&request);
+                if bytes > self.limits.max_request_bytes {
+                    return self.refuse_large(&call_id, kind, label, phase, &fp, bytes);
+                }
+            }
             let stored = redacted(&request);
             // Replay: a leaf call whose id and content match a successful
             // recorded call is answered from the source journal (matched by
@@ -405,10 +423,72 @@ impl RunContext {
         Ok(outcome)
     }
 
+    /// Journal a leaf call refused for its size (with a stand-in request)
+    /// and answer it `request_too_large`.
+    fn refuse_large(
+        &self,
+        call_id: &str,
+        kind: &'static str,
+        label: Option<&str>,
+        phase: Option<&str>,
+        fp: &Fingerprint,
+        bytes: u64,
+    ) -> CallResult {
+        let stand_in = json!({"omitted": "request_too_large", "bytes": bytes});
+        self.journal_or_trap(&Event::CallStarted {
+            call: call_id,
+            kind,
+            label,
+            phase,
+            fingerprint: fp.as_str(),
+            request: &stand_in,
+        })?;
+        let f = CallFailure::new(
+            CallErrorKind::Denied,
+            "request_too_large",
+            format!(
+                "the {kind} request is {bytes} bytes; the limit is {} (limits.max_request_bytes)",
+                self.limits.max_request_bytes
+            ),
+        );
+        lock(&self.stats).counts.failed += 1;
+        self.journal_or_trap(&Event::CallCompleted {
+            call: call_id,
+            kind,
+            label,
+            fingerprint: fp.as_str(),
+            ok: false,
+            result: None,
+            error: Some(&f),
+            tokens: 0,
+            attempts: 0,
+            duration_us: 0,
+            replayed: false,
+            cache_hit: false,
+        })?;
+        Ok(Err(f))
+    }
+
     /// A permit of the run-wide width semaphore (counted as queued while
     /// waiting).
     async fn width_permit(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
         super::flow::queued(self, self.width.clone()).await
+    }
+
+    /// Refuse an instance nested deeper than `limits.max_depth`.
+    fn check_level(&self, parent_level: u8, what: &str, name: &str) -> Result<(), CallFailure> {
+        if u64::from(parent_level) + 1 > self.limits.max_depth {
+            return Err(CallFailure::new(
+                CallErrorKind::Denied,
+                "nesting_too_deep",
+                format!(
+                    "{what} {name:?} would nest instances {} levels deep; the limit is {} (limits.max_depth)",
+                    u64::from(parent_level) + 1,
+                    self.limits.max_depth
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// Run a branch in a fresh instance of the parent's component.
@@ -426,11 +506,15 @@ impl RunContext {
                 "branches need the run's component",
             )));
         };
+        if let Err(f) = self.check_level(parent.level, "branch", name) {
+            return Ok(Err(f));
+        }
         let broker = InstanceBroker::child(
             self.clone(),
             call_id,
             Some(component.clone()),
             parent.depth,
+            parent.level + 1,
             parent.replay,
         );
         let input = input.to_string();
@@ -448,6 +532,9 @@ impl RunContext {
         args: &Value,
         parent: Parent,
     ) -> Result<Result<Value, CallFailure>, HostTrap> {
+        if let Err(f) = self.check_level(parent.level, "workflow", name) {
+            return Ok(Err(f));
+        }
         if parent.depth >= 1 {
             return Ok(Err(CallFailure::new(
                 CallErrorKind::Denied,
@@ -476,6 +563,7 @@ impl RunContext {
             call_id,
             Some(component.clone()),
             parent.depth + 1,
+            parent.level + 1,
             parent.replay,
         );
         let args = args.to_string();
@@ -506,6 +594,10 @@ impl RunContext {
                 format!("{name}: {msg}"),
             ))),
             Err(e) if is_run_ending(e.code()) => Err(HostTrap::new(e.code(), e.message().to_owned())),
+            // Over the run-wide memory budget: the run, not this branch.
+            Err(e) if e.code() == ErrorCode::MemoryLimit && self.memory_budget().exhausted() => {
+                Err(HostTrap::new(e.code(), e.message().to_owned()))
+            }
             Err(e) => {
                 let kind = if e.code() == ErrorCode::CpuLimit {
                     CallErrorKind::TimedOut
@@ -528,7 +620,7 @@ impl RunContext {
             if bytes.is_empty() {
                 continue;
             }
-            let text = String::from_utf8_lossy(bytes);
+            let text = super::redact::redact_block(&String::from_utf8_lossy(bytes));
             for line in text.lines().filter(|l| !l.trim().is_empty()) {
                 let line = super::redact::redact_text(super::clip(line, 4096));
                 let level = if source == "stderr" { "warn" } else { "info" };
@@ -545,5 +637,24 @@ impl RunContext {
                 }
             }
         }
+    }
+}
+
+/// The length of `value` as compact JSON, without building the text.
+fn json_len(value: &Value) -> u64 {
+    struct Count(u64);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len() as u64;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut c = Count(0);
+    match serde_json::to_writer(&mut c, value) {
+        Ok(()) => c.0,
+        Err(_) => u64::MAX,
     }
 }

@@ -40,6 +40,9 @@ pub struct InstanceBroker {
     pub(super) scope: CallScope,
     pub(super) component: Option<LoadedComponent>,
     pub(super) depth: u8,
+    /// How deep this instance is nested (root 0; each branch or nested
+    /// workflow one more).
+    pub(super) level: u8,
     pub(super) joins: super::flow::Joins,
     /// Whether calls are still answered from the replay index (until the
     /// first divergence in this instance).
@@ -62,18 +65,20 @@ impl InstanceBroker {
     /// tasks instantiate.
     pub fn root(run: Arc<RunContext>, component: Option<LoadedComponent>) -> Self {
         let replaying = run.replay().is_some();
-        Self::new(run, CallScope::root(), component, 0, replaying)
+        Self::new(run, CallScope::root(), component, 0, 0, replaying)
     }
 
-    /// The broker of a branch or nested workflow started as `parent_call`.
+    /// The broker of a branch or nested workflow started as `parent_call`,
+    /// nested at `level`.
     pub fn child(
         run: Arc<RunContext>,
         parent_call: &str,
         component: Option<LoadedComponent>,
         depth: u8,
+        level: u8,
         replaying: bool,
     ) -> Self {
-        Self::new(run, CallScope::child(parent_call), component, depth, replaying)
+        Self::new(run, CallScope::child(parent_call), component, depth, level, replaying)
     }
 
     fn new(
@@ -81,9 +86,11 @@ impl InstanceBroker {
         scope: CallScope,
         component: Option<LoadedComponent>,
         depth: u8,
+        level: u8,
         replaying: bool,
     ) -> Self {
         Self {
+            level,
             replaying,
             delivered: 0,
             run,
@@ -108,6 +115,7 @@ impl InstanceBroker {
         Parent {
             component: self.component.clone(),
             depth: self.depth,
+            level: self.level,
             replay: self.replaying,
         }
     }

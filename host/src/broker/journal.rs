@@ -236,6 +236,9 @@ pub struct Journal {
     seq: u64,
     buf: Vec<u8>,
     written: Arc<AtomicU64>,
+    /// Bytes in the file, and the most it may hold (`u64::MAX`: no limit).
+    bytes: u64,
+    max_bytes: u64,
 }
 
 /// Group commit for a journal: `sync_to(seq)` returns once everything up to
@@ -303,7 +306,23 @@ impl Journal {
             seq,
             buf: Vec::with_capacity(1024),
             written: Arc::new(AtomicU64::new(seq)),
+            bytes: 0,
+            max_bytes: u64::MAX,
         }
+    }
+
+    /// Bound the journal to `max_bytes` (the file's current length counts).
+    /// Past it every append but the run's start and end fails with
+    /// `journal_limit`, so a run cannot fill the disk and its final record
+    /// is still written.
+    ///
+    /// # Errors
+    ///
+    /// `io` when the file's length cannot be read.
+    pub fn with_byte_limit(mut self, max_bytes: u64) -> Result<Self> {
+        self.bytes = self.file.len()?;
+        self.max_bytes = max_bytes;
+        Ok(self)
     }
 
     /// A group-commit syncer for this journal.
@@ -344,7 +363,18 @@ impl Journal {
         serde_json::to_writer(&mut self.buf, &line)
             .map_err(|e| crate::error::Error::new(crate::error::ErrorCode::Internal, e.to_string()))?;
         self.buf.push(b'\n');
+        let bytes = self.bytes.saturating_add(self.buf.len() as u64);
+        if bytes > self.max_bytes && !matches!(event, Event::RunStarted { .. } | Event::RunCompleted { .. }) {
+            return Err(crate::error::Error::new(
+                crate::error::ErrorCode::JournalLimit,
+                format!(
+                    "the run's journal would grow past {} MiB (limits.max_journal_bytes)",
+                    self.max_bytes >> 20
+                ),
+            ));
+        }
         self.file.append(&self.buf, event.sync_inline())?;
+        self.bytes = bytes;
         self.seq = seq;
         self.written.store(seq, Ordering::SeqCst);
         Ok(seq)

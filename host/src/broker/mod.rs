@@ -145,6 +145,8 @@ pub struct RunContext {
     controls_tx: tokio::sync::watch::Sender<u64>,
     /// Why the run must end besides a stop (controls that cannot be read).
     broken: Mutex<Option<HostTrap>>,
+    /// The memory budget all the run's live instances draw from.
+    memory: Arc<crate::vm::limits::RunMemory>,
 }
 
 /// Why an in-flight call was interrupted.
@@ -201,6 +203,7 @@ impl RunContext {
     /// A context for one run.
     pub fn new(run_id: RunId, journal: Option<Journal>, services: Services) -> Arc<Self> {
         let width = services.limits.max_parallel.clamp(1, crate::vm::limits::MAX_PARALLEL) as usize;
+        let memory = crate::vm::limits::RunMemory::new(services.limits.run_memory_bytes);
         let syncer = journal.as_ref().and_then(|j| j.syncer().ok());
         Arc::new(Self {
             run_id,
@@ -224,6 +227,7 @@ impl RunContext {
             task_stops: Mutex::new(std::collections::HashSet::new()),
             controls_tx: tokio::sync::watch::Sender::new(0),
             broken: Mutex::new(None),
+            memory,
         })
     }
 
@@ -386,6 +390,11 @@ impl RunContext {
     /// The run id.
     pub fn run_id(&self) -> &RunId {
         &self.run_id
+    }
+
+    /// The run-wide memory budget (live instances together).
+    pub fn memory_budget(&self) -> &Arc<crate::vm::limits::RunMemory> {
+        &self.memory
     }
 
     /// The run's limits.

@@ -358,6 +358,34 @@ impl FileStore {
             .collect()
     }
 
+    /// Read a run's controls, skipping lines that do not parse; returns them
+    /// and how many lines were skipped. Only for decisions that are safe on
+    /// a damaged file (honouring a recorded `stop`, refusing a duplicate
+    /// id); everything else reads strictly ([`FileStore::read_controls`]).
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `io`.
+    pub fn read_controls_lenient(&self, id: &RunId) -> Result<(Vec<crate::control::Control>, usize)> {
+        let dir = self.run_dir(id)?;
+        let text = match dir.read_to_string("controls.jsonl") {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
+            Err(e) => return Err(Error::io(format!("run {id} controls"), e)),
+        };
+        let mut bad = 0;
+        let controls = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .filter_map(|l| {
+                let c = serde_json::from_str(l).ok();
+                bad += usize::from(c.is_none());
+                c
+            })
+            .collect();
+        Ok((controls, bad))
+    }
+
     /// Size of `controls.jsonl` (0 when absent): a cheap change check.
     pub fn controls_len(&self, id: &RunId) -> u64 {
         self.run_dir(id)
@@ -373,10 +401,13 @@ impl FileStore {
     ///
     /// `not_found`, `io`.
     pub fn append_control(&self, id: &RunId, control: &crate::control::Control) -> Result<bool> {
+        let control = &redacted_control(control)?;
         let dir = self.run_dir(id)?;
         let lock = LockFile::acquire(&dir, "controls.lock")?;
         repair_tail(&dir, "controls.jsonl")?;
-        if self.read_controls(id)?.iter().any(|c| c.id == control.id) {
+        // A damaged line must not block new controls (a `stop` above all);
+        // readers still name the damage.
+        if self.read_controls_lenient(id)?.0.iter().any(|c| c.id == control.id) {
             return Ok(false);
         }
         let mut line = serde_json::to_vec(control).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
@@ -497,6 +528,13 @@ impl FileStore {
     ///
     /// `io`, `corrupt_store`.
     pub fn append_event(&self, mut event: super::StoredEvent) -> Result<(super::StoredEvent, bool)> {
+        refuse_credential_id("event id", &event.id)?;
+        redact_string(&mut event.source);
+        redact_string(&mut event.kind);
+        if let Some(s) = &mut event.subject {
+            redact_string(s);
+        }
+        crate::broker::redact::redact_value(&mut event.payload);
         let dir = self.dir.open_dir("events").map_err(|e| Error::io("events", e))?;
         let lock = LockFile::acquire(&dir, "lock")?;
         repair_tail(&dir, "events.jsonl")?;
@@ -542,6 +580,44 @@ impl FileStore {
         validate_name("cache key", key)?;
         Self::write_atomic(&self.cache, key, bytes)
     }
+}
+
+/// Redact a string field in place.
+fn redact_string(s: &mut String) {
+    if let std::borrow::Cow::Owned(r) = crate::broker::redact::redact_text(s) {
+        *s = r;
+    }
+}
+
+/// An id is matched on, so it cannot be redacted: refuse a credential-shaped
+/// one.
+fn refuse_credential_id(what: &str, id: &str) -> Result<()> {
+    if matches!(crate::broker::redact::redact_text(id), std::borrow::Cow::Owned(_)) {
+        return Err(Error::new(
+            ErrorCode::InvalidArgs,
+            format!("the {what} looks like a credential; ids are stored and shown as they are, so use another id"),
+        ));
+    }
+    Ok(())
+}
+
+/// A control as it is stored: every free-text field (`actor`, `reason`,
+/// `channel`, `message_id`, `value`) redacted; a credential-shaped id or
+/// call ref refused.
+fn redacted_control(control: &crate::control::Control) -> Result<crate::control::Control> {
+    refuse_credential_id("control id", &control.id)?;
+    if let Some(call) = &control.call {
+        refuse_credential_id("call ref", call)?;
+    }
+    let mut c = control.clone();
+    redact_string(&mut c.actor);
+    for s in [&mut c.reason, &mut c.channel, &mut c.message_id].into_iter().flatten() {
+        redact_string(s);
+    }
+    if let Some(v) = &mut c.value {
+        crate::broker::redact::redact_value(v);
+    }
+    Ok(c)
 }
 
 /// The file extension a saved version of `language` is stored under.
@@ -673,6 +749,27 @@ impl JournalFile {
             self.file.sync_data().map_err(|e| Error::io("journal sync", e))?;
         }
         Ok(())
+    }
+
+    /// The file's length in bytes.
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn len(&self) -> Result<u64> {
+        self.file
+            .metadata()
+            .map(|m| m.len())
+            .map_err(|e| Error::io("journal size", e))
+    }
+
+    /// Whether the file is empty.
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn is_empty(&self) -> Result<bool> {
+        self.len().map(|n| n == 0)
     }
 
     /// A second std handle on the same file (for fsync off the writer).

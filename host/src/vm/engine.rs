@@ -281,7 +281,8 @@ fn add_allowed_wasi(l: &mut Linker<HostState>) -> wasmtime::Result<()> {
     wasmtime_wasi_io::bindings::wasi::io::poll::add_to_linker::<HostState, HasIo>(l, io_table)?;
     wasmtime_wasi_io::bindings::wasi::io::streams::add_to_linker::<HostState, HasIo>(l, io_table)?;
     clocks::wall_clock::add_to_linker::<HostState, WasiClocks>(l, |t| t.clocks())?;
-    clocks::monotonic_clock::add_to_linker::<HostState, WasiClocks>(l, |t| t.clocks())?;
+    // The monotonic clock is hwf's own: virtual, and sleeps never block.
+    clocks::monotonic_clock::add_to_linker::<HostState, super::wasi::VirtualClock>(l, HostState::clock_view)?;
     random::random::add_to_linker::<HostState, WasiRandom>(l, |t| wasmtime_wasi::WasiView::ctx(t).ctx.random())?;
     random::insecure::add_to_linker::<HostState, WasiRandom>(l, |t| wasmtime_wasi::WasiView::ctx(t).ctx.random())?;
     random::insecure_seed::add_to_linker::<HostState, WasiRandom>(l, |t| wasmtime_wasi::WasiView::ctx(t).ctx.random())?;

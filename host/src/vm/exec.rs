@@ -30,12 +30,18 @@ fn seed_for(run: &RunContext, scope: &str) -> [u8; 32] {
     *h.finalize().as_bytes()
 }
 
-fn new_store(vm: &Vm, broker: InstanceBroker, epoch_ms: u64, scope: &str) -> Store<HostState> {
+/// A fresh store for one instance. Its memory is drawn from the run's
+/// budget, which must hold one more instance.
+fn new_store(vm: &Vm, broker: InstanceBroker, epoch_ms: u64, scope: &str) -> Result<Store<HostState>, Error> {
     let run = broker.run().clone();
+    let limiter = MemoryLimiter::new(run.limits().memory_bytes)
+        .with_run(run.memory_budget().clone())
+        .map_err(|t| Error::new(t.code, t.message))?;
     let (out, err) = Capture::pair(run.limits().max_output_bytes);
-    let wasi = locked_down_ctx(seed_for(&run, scope), epoch_ms, out.clone(), err);
-    let state = HostState::new(wasi, MemoryLimiter::new(run.limits().memory_bytes), broker, out);
-    vm.new_store(state)
+    let time = super::wasi::VirtualTime::new(epoch_ms, run.limits().cpu_ms);
+    let wasi = locked_down_ctx(seed_for(&run, scope), &time, out.clone(), err);
+    let state = HostState::new(wasi, time, limiter, broker, out);
+    Ok(vm.new_store(state))
 }
 
 /// What an instance's export answered: the guest's `Ok(json)` or
@@ -53,7 +59,10 @@ pub async fn call_run(
 ) -> (Answer, InstanceOutput) {
     let run = broker.run().clone();
     let scope = String::new();
-    let mut store = new_store(vm, broker, epoch_ms, &scope);
+    let mut store = match new_store(vm, broker, epoch_ms, &scope) {
+        Ok(s) => s,
+        Err(e) => return (Err(e), InstanceOutput::default()),
+    };
     let result = async {
         let wall = run.limits().wall().saturating_sub(run.elapsed());
         let call = async {
@@ -92,7 +101,10 @@ pub async fn call_branch(
     input: &String,
 ) -> (Answer, InstanceOutput) {
     let scope = broker.scope_prefix().to_owned();
-    let mut store = new_store(vm, broker, epoch_ms, &scope);
+    let mut store = match new_store(vm, broker, epoch_ms, &scope) {
+        Ok(s) => s,
+        Err(e) => return (Err(e), InstanceOutput::default()),
+    };
     let result = async {
         let name = name.to_owned();
         let call = async {
@@ -122,19 +134,39 @@ pub async fn call_branch(
 ///
 /// A typed [`Error`] when the instance trapped or hit a limit.
 pub async fn call_meta(vm: &Vm, component: &LoadedComponent, run: &Arc<RunContext>) -> Result<Meta, Error> {
-    let mut store = new_store(vm, InstanceBroker::root(run.clone(), None), 0, "");
+    let mut store = new_store(vm, InstanceBroker::root(run.clone(), None), 0, "")?;
     match &component.pre {
         Pre::Harness(pre) => {
-            let harness = pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
-            harness
-                .call_meta(&mut store)
-                .await
-                .map_err(|e| classify(e, &store.data().peek_stderr()))
+            let call = async {
+                let harness = pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
+                harness
+                    .call_meta(&mut store)
+                    .await
+                    .map_err(|e| classify(e, &store.data().peek_stderr()))
+            };
+            within_describe_limit("meta()", call).await
         }
         Pre::Script(_) => match call_check(vm, component, run).await? {
             Ok(meta) => Ok(meta),
             Err(diags) => Err(diagnostics_error(&diags)),
         },
+    }
+}
+
+/// How long `meta()` or a runtime's `check()` may take (wall time; its CPU
+/// is bounded by fuel like any instance, and sleeps are virtual).
+pub const DESCRIBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+async fn within_describe_limit<T>(
+    what: &str,
+    f: impl std::future::Future<Output = Result<T, Error>>,
+) -> Result<T, Error> {
+    match tokio::time::timeout(DESCRIBE_TIMEOUT, f).await {
+        Ok(r) => r,
+        Err(_) => Err(Error::new(
+            ErrorCode::Timeout,
+            format!("{what} took longer than {} s", DESCRIBE_TIMEOUT.as_secs()),
+        )),
     }
 }
 
@@ -182,12 +214,15 @@ pub async fn call_check(
     let Pre::Script(pre) = &component.pre else {
         return Err(Error::new(ErrorCode::Internal, "check needs a script runtime"));
     };
-    let mut store = new_store(vm, InstanceBroker::root(run.clone(), None), 0, "");
-    let h = pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
-    let source = component.source.as_deref().unwrap_or("").to_owned();
-    h.call_check(&mut store, &source)
-        .await
-        .map_err(|e| classify(e, &store.data().peek_stderr()))
+    let mut store = new_store(vm, InstanceBroker::root(run.clone(), None), 0, "")?;
+    let call = async {
+        let h = pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
+        let source = component.source.as_deref().unwrap_or("").to_owned();
+        h.call_check(&mut store, &source)
+            .await
+            .map_err(|e| classify(e, &store.data().peek_stderr()))
+    };
+    within_describe_limit("check()", call).await
 }
 
 /// Turn a wasmtime error into a typed [`Error`]. `stderr` (what the guest
@@ -240,7 +275,7 @@ fn last_panic_line(stderr: &[u8]) -> Option<String> {
 ///
 /// A typed [`Error`] when instantiation fails.
 pub async fn instantiate_only(vm: &Vm, component: &LoadedComponent, run: &Arc<RunContext>) -> Result<(), Error> {
-    let mut store = new_store(vm, InstanceBroker::root(run.clone(), None), 0, "");
+    let mut store = new_store(vm, InstanceBroker::root(run.clone(), None), 0, "")?;
     match &component.pre {
         Pre::Harness(pre) => {
             pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;

@@ -8,13 +8,28 @@ use std::time::Duration;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Limits {
-    /// Guest CPU time (time spent executing guest code, host calls
-    /// excluded), in ms. Hit: `cpu_limit`.
+    /// Guest CPU per instance, in ms, metered as fuel (about one unit per
+    /// wasm instruction; host calls and host work excluded; see
+    /// [`crate::vm::engine::FUEL_PER_CPU_MS`]). Hit: `cpu_limit`.
     pub cpu_ms: u64,
     /// Wall-clock time of the whole run, in ms. Hit: `timeout`.
     pub wall_ms: u64,
     /// Linear memory per instance, in bytes. Hit: `memory_limit`.
     pub memory_bytes: u64,
+    /// Linear memory of all the run's live instances together (branches
+    /// and nested workflows included, plus a fixed host overhead per
+    /// instance), in bytes. Hit: `memory_limit`.
+    pub run_memory_bytes: u64,
+    /// How deep instances may nest (a branch starting branches, a nested
+    /// workflow): the root is level 0. Deeper: the call fails
+    /// `nesting_too_deep`.
+    pub max_depth: u64,
+    /// Bytes of one agent or capability request. Larger: the call fails
+    /// `request_too_large`.
+    pub max_request_bytes: u64,
+    /// Bytes the run's journal may hold. Past it: the run fails
+    /// `journal_limit`.
+    pub max_journal_bytes: u64,
     /// Host calls of any kind (log and phase included). Hit: `limit_calls`.
     pub max_calls: u64,
     /// Agent calls. Hit: the call returns `budget-exhausted`.
@@ -46,6 +61,10 @@ impl Default for Limits {
             cpu_ms: 5_000,
             wall_ms: 3_600_000,
             memory_bytes: 256 << 20,
+            run_memory_bytes: 512 << 20,
+            max_depth: 8,
+            max_request_bytes: 4 << 20,
+            max_journal_bytes: 256 << 20,
             max_calls: 100_000,
             max_agent_calls: 1_000,
             max_capability_calls: 1_000,
@@ -115,6 +134,10 @@ pub const RANGES: &[(&str, u64, u64)] = &[
     ("cpu_ms", 1, 86_400_000),
     ("wall_ms", 1, 31_536_000_000),
     ("memory_bytes", 1 << 20, MAX_MEMORY_BYTES),
+    ("run_memory_bytes", 1 << 20, 64 << 30),
+    ("max_depth", 1, 64),
+    ("max_request_bytes", 1024, 1 << 30),
+    ("max_journal_bytes", 1 << 20, 1 << 40),
     ("max_calls", 1, 1_000_000_000_000),
     ("max_agent_calls", 0, 1_000_000_000_000),
     ("max_capability_calls", 0, 1_000_000_000_000),
@@ -140,10 +163,14 @@ impl Limits {
     ///
     /// The first field out of its range.
     pub fn validate(&self, prefix: &str) -> Result<(), OutOfRange> {
-        let fields: [(&str, Option<u64>); 13] = [
+        let fields: [(&str, Option<u64>); 17] = [
             ("cpu_ms", Some(self.cpu_ms)),
             ("wall_ms", Some(self.wall_ms)),
             ("memory_bytes", Some(self.memory_bytes)),
+            ("run_memory_bytes", Some(self.run_memory_bytes)),
+            ("max_depth", Some(self.max_depth)),
+            ("max_request_bytes", Some(self.max_request_bytes)),
+            ("max_journal_bytes", Some(self.max_journal_bytes)),
             ("max_calls", Some(self.max_calls)),
             ("max_agent_calls", Some(self.max_agent_calls)),
             ("max_capability_calls", Some(self.max_capability_calls)),
@@ -203,6 +230,78 @@ impl HostTrap {
 pub struct MemoryLimiter {
     max_bytes: usize,
     max_table_elements: usize,
+    run: Option<std::sync::Arc<RunMemory>>,
+    /// What this instance holds of the run's budget.
+    held: u64,
+}
+
+/// Host memory charged to every live instance of a run besides its linear
+/// memory (its stack, tables and host state), so a swarm of tiny instances
+/// is bounded too.
+pub const INSTANCE_OVERHEAD_BYTES: u64 = 256 << 10;
+
+/// The run-wide memory budget all of a run's live instances draw from.
+#[derive(Debug)]
+pub struct RunMemory {
+    used: std::sync::atomic::AtomicU64,
+    max: u64,
+    peak: std::sync::atomic::AtomicU64,
+    exhausted: std::sync::atomic::AtomicBool,
+}
+
+impl RunMemory {
+    /// A budget of `max` bytes.
+    pub fn new(max: u64) -> std::sync::Arc<Self> {
+        std::sync::Arc::new(Self {
+            used: std::sync::atomic::AtomicU64::new(0),
+            max,
+            peak: std::sync::atomic::AtomicU64::new(0),
+            exhausted: std::sync::atomic::AtomicBool::new(false),
+        })
+    }
+
+    /// Whether the budget was ever exceeded: the run as a whole is over its
+    /// memory, so the failure ends the run rather than one branch.
+    pub fn exhausted(&self) -> bool {
+        self.exhausted.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Bytes held now by live instances.
+    pub fn used(&self) -> u64 {
+        self.used.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The most ever held at once.
+    pub fn peak(&self) -> u64 {
+        self.peak.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Take `bytes` if the budget allows.
+    fn take(&self, bytes: u64) -> Result<(), u64> {
+        use std::sync::atomic::Ordering;
+        let mut cur = self.used.load(Ordering::Relaxed);
+        loop {
+            let next = cur.saturating_add(bytes);
+            if next > self.max {
+                self.exhausted.store(true, Ordering::SeqCst);
+                return Err(cur);
+            }
+            match self
+                .used
+                .compare_exchange_weak(cur, next, Ordering::SeqCst, Ordering::Relaxed)
+            {
+                Ok(_) => {
+                    self.peak.fetch_max(next, Ordering::Relaxed);
+                    return Ok(());
+                }
+                Err(now) => cur = now,
+            }
+        }
+    }
+
+    fn give_back(&self, bytes: u64) {
+        self.used.fetch_sub(bytes, std::sync::atomic::Ordering::SeqCst);
+    }
 }
 
 impl MemoryLimiter {
@@ -211,12 +310,47 @@ impl MemoryLimiter {
         Self {
             max_bytes: usize::try_from(max_bytes).unwrap_or(usize::MAX),
             max_table_elements: 1_000_000,
+            run: None,
+            held: 0,
+        }
+    }
+
+    /// Also draw from the run-wide budget (the instance's overhead is
+    /// charged at once).
+    ///
+    /// # Errors
+    ///
+    /// `memory_limit` when the run's budget cannot hold one more instance.
+    pub fn with_run(mut self, run: std::sync::Arc<RunMemory>) -> Result<Self, HostTrap> {
+        run.take(INSTANCE_OVERHEAD_BYTES)
+            .map_err(|used| run_limit(&run, used))?;
+        self.held = INSTANCE_OVERHEAD_BYTES;
+        self.run = Some(run);
+        Ok(self)
+    }
+}
+
+fn run_limit(run: &RunMemory, used: u64) -> HostTrap {
+    HostTrap::new(
+        ErrorCode::MemoryLimit,
+        format!(
+            "the run's live instances hold {} MiB; the run limit is {} MiB (limits.run_memory_bytes)",
+            used >> 20,
+            run.max >> 20
+        ),
+    )
+}
+
+impl Drop for MemoryLimiter {
+    fn drop(&mut self) {
+        if let Some(run) = &self.run {
+            run.give_back(self.held);
         }
     }
 }
 
 impl wasmtime::ResourceLimiter for MemoryLimiter {
-    fn memory_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
+    fn memory_growing(&mut self, current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
         if desired > self.max_bytes {
             return Err(wasmtime::Error::new(HostTrap::new(
                 ErrorCode::MemoryLimit,
@@ -226,6 +360,12 @@ impl wasmtime::ResourceLimiter for MemoryLimiter {
                     self.max_bytes >> 20
                 ),
             )));
+        }
+        if let Some(run) = &self.run {
+            let more = desired.saturating_sub(current) as u64;
+            run.take(more)
+                .map_err(|used| wasmtime::Error::new(run_limit(run, used)))?;
+            self.held += more;
         }
         Ok(true)
     }

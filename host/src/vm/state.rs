@@ -14,6 +14,7 @@ use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 pub struct HostState {
     wasi: WasiCtx,
     table: ResourceTable,
+    time: std::sync::Arc<super::wasi::VirtualTime>,
     pub(crate) limiter: MemoryLimiter,
     pub(crate) broker: InstanceBroker,
     pub(crate) stdout: Capture,
@@ -29,13 +30,28 @@ impl std::fmt::Debug for HostState {
 
 impl HostState {
     /// Store data for one instance.
-    pub fn new(wasi: WasiCtx, limiter: MemoryLimiter, broker: InstanceBroker, stdout: Capture) -> Self {
+    pub fn new(
+        wasi: WasiCtx,
+        time: std::sync::Arc<super::wasi::VirtualTime>,
+        limiter: MemoryLimiter,
+        broker: InstanceBroker,
+        stdout: Capture,
+    ) -> Self {
         Self {
             wasi,
             table: ResourceTable::new(),
+            time,
             limiter,
             broker,
             stdout,
+        }
+    }
+
+    /// The virtual monotonic clock's view (for the linker).
+    pub(crate) fn clock_view(&mut self) -> super::wasi::VirtualClockView<'_> {
+        super::wasi::VirtualClockView {
+            time: &self.time,
+            table: &mut self.table,
         }
     }
 

@@ -4,8 +4,10 @@
 //! - stdout and stderr captured in memory (bounded: writing past
 //!   `max_output_bytes` traps with `output_limit`) and journaled as log lines
 //!   when the instance ends;
-//! - wall and monotonic clocks virtual: they start at the run's creation
-//!   time and advance 1 ms per reading, so a replay sees the same values;
+//! - wall and monotonic clocks virtual: they start at the run's clock
+//!   origin and advance 1 ms per reading, and sleeps advance them instead of
+//!   blocking, so a replay sees the same values and no guest waits in a
+//!   system call;
 //! - random and insecure random seeded from the run id.
 //!
 //! Only `wasi:cli/*`, `wasi:io/*`, `wasi:clocks/*` and `wasi:random/*` are
@@ -134,51 +136,170 @@ impl tokio::io::AsyncWrite for Capture {
     }
 }
 
-/// A wall clock that starts at a fixed time and advances 1 ms per reading.
-struct VirtualWallClock {
-    now: Mutex<Duration>,
+/// The virtual time of one instance, shared by its wall and monotonic
+/// clocks: every reading advances it 1 ms, and a sleep (a `subscribe` on
+/// the monotonic clock) advances it by the sleep's length and returns at
+/// once — so a guest never blocks in a system call and replays see the
+/// same times. Sleeping is charged to the instance's CPU limit: more sleep
+/// than `cpu_ms` in all traps `cpu_limit`.
+#[derive(Debug)]
+pub struct VirtualTime {
+    /// Wall-clock origin (the run's clock origin).
+    epoch: Duration,
+    /// Nanoseconds elapsed since the origin.
+    elapsed_ns: Mutex<u64>,
+    /// Nanoseconds slept so far, and how much sleep the instance may do:
+    /// sleeping is charged to the CPU limit (waiting belongs in the
+    /// durable `timer.sleep` capability, which parks the run).
+    slept_ns: Mutex<u64>,
+    sleep_budget_ns: u64,
+    cpu_ms: u64,
 }
+
+impl VirtualTime {
+    /// Time that starts at `epoch_ms` (ms since the Unix epoch), for an
+    /// instance whose CPU limit is `cpu_ms`.
+    pub fn new(epoch_ms: u64, cpu_ms: u64) -> Arc<Self> {
+        Arc::new(Self {
+            epoch: Duration::from_millis(epoch_ms),
+            elapsed_ns: Mutex::new(0),
+            slept_ns: Mutex::new(0),
+            sleep_budget_ns: cpu_ms.saturating_mul(1_000_000),
+            cpu_ms,
+        })
+    }
+
+    /// Charge a sleep of `ns` to the instance's CPU limit.
+    fn charge_sleep(&self, ns: u64) -> Result<(), HostTrap> {
+        let mut slept = self.slept_ns.lock().unwrap_or_else(|p| p.into_inner());
+        *slept = slept.saturating_add(ns);
+        if *slept > self.sleep_budget_ns {
+            return Err(HostTrap::new(
+                ErrorCode::CpuLimit,
+                format!(
+                    "the guest slept {} ms in all, more than its CPU limit of {} ms; wait with the timer.sleep capability (it parks the run durably)",
+                    *slept / 1_000_000,
+                    self.cpu_ms
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Advance by `ns` and return the new elapsed time.
+    fn advance(&self, ns: u64) -> u64 {
+        let mut e = self.elapsed_ns.lock().unwrap_or_else(|p| p.into_inner());
+        *e = e.saturating_add(ns);
+        *e
+    }
+
+    /// A reading: advances 1 ms.
+    fn read(&self) -> u64 {
+        self.advance(1_000_000)
+    }
+}
+
+/// The wall clock over [`VirtualTime`].
+struct VirtualWallClock(Arc<VirtualTime>);
 
 impl HostWallClock for VirtualWallClock {
     fn resolution(&self) -> Duration {
         Duration::from_millis(1)
     }
     fn now(&self) -> Duration {
-        let mut now = self.now.lock().unwrap_or_else(|p| p.into_inner());
-        *now += Duration::from_millis(1);
-        *now
+        self.0.epoch.saturating_add(Duration::from_nanos(self.0.read()))
     }
 }
 
-/// A monotonic clock that starts at zero and advances 1 ms per reading.
-struct VirtualMonotonicClock {
-    now: Mutex<u64>,
-}
+/// The monotonic clock over [`VirtualTime`] (starts at zero).
+struct VirtualMonotonicClock(Arc<VirtualTime>);
 
 impl HostMonotonicClock for VirtualMonotonicClock {
     fn resolution(&self) -> u64 {
         1_000_000
     }
     fn now(&self) -> u64 {
-        let mut now = self.now.lock().unwrap_or_else(|p| p.into_inner());
-        *now += 1_000_000;
-        *now
+        self.0.read()
+    }
+}
+
+/// The linker's handle on the instance's virtual monotonic clock (which
+/// replaces `wasi:clocks/monotonic-clock`).
+pub struct VirtualClock;
+
+impl wasmtime::component::HasData for VirtualClock {
+    type Data<'a> = VirtualClockView<'a>;
+}
+
+/// What the virtual `monotonic-clock` functions see.
+pub struct VirtualClockView<'a> {
+    /// The instance's time.
+    pub time: &'a Arc<VirtualTime>,
+    /// The instance's resource table (for pollables).
+    pub table: &'a mut wasmtime::component::ResourceTable,
+}
+
+/// A pollable that is ready at once (after one yield to the scheduler, so
+/// a polling loop cannot starve other tasks).
+struct ReadyNow {
+    yielded: bool,
+}
+
+#[wasmtime_wasi::async_trait]
+impl Pollable for ReadyNow {
+    async fn ready(&mut self) {
+        if !self.yielded {
+            self.yielded = true;
+            tokio::task::yield_now().await;
+        }
+    }
+}
+
+impl VirtualClockView<'_> {
+    fn sleep(&mut self, ns: u64) -> wasmtime::Result<wasmtime::component::Resource<wasmtime_wasi::p2::DynPollable>> {
+        self.time.charge_sleep(ns).map_err(wasmtime::Error::new)?;
+        self.time.advance(ns);
+        let ready = self.table.push(ReadyNow { yielded: false })?;
+        wasmtime_wasi_io::poll::subscribe(self.table, ready)
+    }
+}
+
+impl wasmtime_wasi::p2::bindings::clocks::monotonic_clock::Host for VirtualClockView<'_> {
+    fn now(&mut self) -> wasmtime::Result<u64> {
+        Ok(self.time.read())
+    }
+
+    fn resolution(&mut self) -> wasmtime::Result<u64> {
+        Ok(1_000_000)
+    }
+
+    fn subscribe_instant(
+        &mut self,
+        when: u64,
+    ) -> wasmtime::Result<wasmtime::component::Resource<wasmtime_wasi::p2::DynPollable>> {
+        let now = *self.time.elapsed_ns.lock().unwrap_or_else(|p| p.into_inner());
+        self.sleep(when.saturating_sub(now))
+    }
+
+    fn subscribe_duration(
+        &mut self,
+        duration: u64,
+    ) -> wasmtime::Result<wasmtime::component::Resource<wasmtime_wasi::p2::DynPollable>> {
+        self.sleep(duration)
     }
 }
 
 /// Build the WASI context of one instance.
 ///
 /// `seed` is derived from the run id (and the instance's call path), so
-/// randomness repeats exactly on replay; `epoch_ms` is the run's creation
-/// time.
-pub fn locked_down_ctx(seed: [u8; 32], epoch_ms: u64, stdout: Capture, stderr: Capture) -> WasiCtx {
+/// randomness repeats exactly on replay; `time` is the instance's virtual
+/// time (starting at the run's clock origin).
+pub fn locked_down_ctx(seed: [u8; 32], time: &Arc<VirtualTime>, stdout: Capture, stderr: Capture) -> WasiCtx {
     let mut b = WasiCtxBuilder::new();
     b.stdout(stdout)
         .stderr(stderr)
-        .wall_clock(VirtualWallClock {
-            now: Mutex::new(Duration::from_millis(epoch_ms)),
-        })
-        .monotonic_clock(VirtualMonotonicClock { now: Mutex::new(0) })
+        .wall_clock(VirtualWallClock(time.clone()))
+        .monotonic_clock(VirtualMonotonicClock(time.clone()))
         .secure_random(rand::rngs::StdRng::from_seed(seed))
         .insecure_random(rand::rngs::StdRng::from_seed(blake3::derive_key(
             "hwf insecure random",

@@ -1,6 +1,6 @@
 //! A guest that misbehaves on purpose; `args.mode` picks how.
 
-use hwf_guest::{Harness, Level, Meta, Result, Value, json, log};
+use hwf_guest::{Harness, Level, Meta, Result, Task, Value, branch, json, log, parallel, prompt};
 
 struct Hostile;
 
@@ -59,9 +59,64 @@ impl Harness for Hostile {
                 eprintln!("password=hunter2hunter2");
                 Ok(json!({"api_key": "plain-text-key", "note": "ghp_ABCDEFGHIJKLMNOPQRSTUVWX0123"}))
             }
+            // Sleeps in a system call: virtual time makes it return at once.
+            "sleep" => {
+                let t0 = std::time::Instant::now();
+                std::thread::sleep(std::time::Duration::from_secs(args["secs"].as_u64().unwrap_or(20)));
+                Ok(json!({"slept_ms": t0.elapsed().as_millis() as u64}))
+            }
+            // Sleeps forever, `ms` (default 1000) at a time.
+            "sleep_loop" => {
+                let ms = args["ms"].as_u64().unwrap_or(1000);
+                loop {
+                    std::thread::sleep(std::time::Duration::from_millis(ms));
+                }
+            }
+            // Branches that start branches that start branches…
+            "bomb" => Ok(bomb(args["width"].as_u64().unwrap_or(8), 0)),
+            // A 64 MiB prompt.
+            "huge_prompt" => {
+                let text = "p".repeat(64 << 20);
+                let r = prompt(text).label("huge").call();
+                Ok(json!({"error": r.err().map(|e| e.code().to_owned())}))
+            }
             other => Err(hwf_guest::Error::msg(format!("unknown mode {other:?}"))),
         }
     }
+
+    fn branch(name: &str, input: Value) -> Result<Value> {
+        match name {
+            "bomb" => {
+                // Hold some memory while the children run.
+                let ballast = vec![7u8; 8 << 20];
+                let out = bomb(
+                    input["width"].as_u64().unwrap_or(8),
+                    input["level"].as_u64().unwrap_or(0),
+                );
+                Ok(json!({"ballast": std::hint::black_box(ballast).len(), "out": out}))
+            }
+            other => Err(hwf_guest::Error::msg(format!("unknown_branch: {other}"))),
+        }
+    }
+}
+
+/// Fan out `width` branches, each fanning out again, without end; the
+/// codes the slots failed with, deduplicated.
+fn bomb(width: u64, level: u64) -> Value {
+    let tasks: Vec<Task> = (0..width)
+        .map(|_| branch("bomb", json!({"width": width, "level": level + 1})))
+        .collect();
+    let mut codes = Vec::new();
+    let mut children = Vec::new();
+    for r in parallel(tasks, false) {
+        match r {
+            Ok(v) => children.push(v["out"].clone()),
+            Err(e) => codes.push(e.code().to_owned()),
+        }
+    }
+    codes.sort();
+    codes.dedup();
+    json!({"level": level, "codes": codes, "children": children})
 }
 
 hwf_guest::export_harness!(Hostile);
