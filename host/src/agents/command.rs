@@ -297,13 +297,14 @@ fn last_fenced_json(text: &str) -> Option<Value> {
     found
 }
 
-/// Parse an agent's text answer: JSON (optionally fenced, also after a
-/// preamble), else the text; with `field`, that field of a JSON object.
-pub fn parse_output(stdout: &str, field: Option<&str>) -> Value {
+/// Parse an agent's text answer: JSON (optionally fenced), else the text;
+/// with `field`, that field of a JSON object. With `expect_json` (the call
+/// has a schema), a fenced answer after a chatty preamble is recovered too.
+pub fn parse_output(stdout: &str, field: Option<&str>, expect_json: bool) -> Value {
     let trimmed = stdout.trim();
     let parsed = crate::broker::schema::parse_text_output(Value::String(trimmed.to_owned()))
         .ok()
-        .or_else(|| last_fenced_json(trimmed));
+        .or_else(|| expect_json.then(|| last_fenced_json(trimmed)).flatten());
     let v = match (parsed, field) {
         (Some(v), Some(f)) => v.get(f).cloned().unwrap_or(v),
         (Some(v), None) => v,
@@ -311,15 +312,15 @@ pub fn parse_output(stdout: &str, field: Option<&str>) -> Value {
     };
     // A field holding fenced JSON text (claude's `result`) is unwrapped too.
     match &v {
-        Value::String(s) => unwrap_text(s).unwrap_or(v),
+        Value::String(s) => unwrap_text(s, expect_json).unwrap_or(v),
         _ => v,
     }
 }
 
-fn unwrap_text(s: &str) -> Option<Value> {
+fn unwrap_text(s: &str, expect_json: bool) -> Option<Value> {
     crate::broker::schema::parse_text_output(Value::String(s.to_owned()))
         .ok()
-        .or_else(|| last_fenced_json(s))
+        .or_else(|| expect_json.then(|| last_fenced_json(s)).flatten())
 }
 
 /// A command agent's answer with what it spent.
@@ -356,19 +357,21 @@ fn cost(v: Option<&Value>) -> Option<f64> {
 /// Claude Code's `--output-format json` result, Codex's `--json` event
 /// lines, or any other answer ([`parse_output`]).
 ///
+/// `expect_json` as in [`parse_output`].
+///
 /// # Errors
 ///
 /// The agent's own error, when its output says it failed (`is_error`,
 /// `turn.failed`, an `error` event).
-pub fn parse_reply(stdout: &str, stderr: &str, field: Option<&str>) -> Result<Parsed, String> {
+pub fn parse_reply(stdout: &str, stderr: &str, field: Option<&str>, expect_json: bool) -> Result<Parsed, String> {
     let trimmed = stdout.trim();
     if let Ok(v @ Value::Object(_)) = serde_json::from_str::<Value>(trimmed)
         && v["type"] == "result"
         && (v.get("usage").is_some() || v.get("total_cost_usd").is_some() || v.get("result").is_some())
     {
-        return claude_reply(&v, field);
+        return claude_reply(&v, field, expect_json);
     }
-    if let Some(p) = codex_reply(trimmed, field) {
+    if let Some(p) = codex_reply(trimmed, field, expect_json) {
         return p;
     }
     let full = crate::broker::schema::parse_text_output(Value::String(trimmed.to_owned())).ok();
@@ -381,7 +384,7 @@ pub fn parse_reply(stdout: &str, stderr: &str, field: Option<&str>) -> Result<Pa
         .as_ref()
         .and_then(|v| cost(v.get("total_cost_usd")).or_else(|| cost(v.get("cost_usd"))));
     Ok(Parsed {
-        output: parse_output(strip_session_line(trimmed), field),
+        output: parse_output(strip_session_line(trimmed), field, expect_json),
         tokens,
         cost_usd,
     })
@@ -389,7 +392,7 @@ pub fn parse_reply(stdout: &str, stderr: &str, field: Option<&str>) -> Result<Pa
 
 /// Claude Code's result object: `result` (or `field`), `usage`,
 /// `total_cost_usd`, `is_error`.
-fn claude_reply(v: &Value, field: Option<&str>) -> Result<Parsed, String> {
+fn claude_reply(v: &Value, field: Option<&str>, expect_json: bool) -> Result<Parsed, String> {
     let result = v.get(field.unwrap_or("result")).cloned().unwrap_or(Value::Null);
     if v["is_error"] == true {
         let why = result.as_str().map_or_else(|| result.to_string(), str::to_owned);
@@ -400,7 +403,7 @@ fn claude_reply(v: &Value, field: Option<&str>) -> Result<Parsed, String> {
         ));
     }
     let output = match &result {
-        Value::String(s) => unwrap_text(s).unwrap_or(result),
+        Value::String(s) => unwrap_text(s, expect_json).unwrap_or(result),
         _ => result,
     };
     Ok(Parsed {
@@ -414,7 +417,7 @@ fn claude_reply(v: &Value, field: Option<&str>) -> Result<Parsed, String> {
 
 /// Codex's `exec --json` event lines: the last `agent_message` item is the
 /// answer; `turn.completed` usages add up. `None` when stdout is not that.
-fn codex_reply(stdout: &str, field: Option<&str>) -> Option<Result<Parsed, String>> {
+fn codex_reply(stdout: &str, field: Option<&str>, expect_json: bool) -> Option<Result<Parsed, String>> {
     let mut events = Vec::new();
     for line in stdout.lines().map(str::trim).filter(|l| !l.is_empty()) {
         let v: Value = serde_json::from_str(line).ok()?;
@@ -458,7 +461,7 @@ fn codex_reply(stdout: &str, field: Option<&str>) -> Option<Result<Parsed, Strin
     }
     let answer = answer?;
     Some(Ok(Parsed {
-        output: parse_output(&answer, field),
+        output: parse_output(&answer, field, expect_json),
         tokens: tokens.min(MAX_REPLY_TOKENS),
         cost_usd: None,
     }))
@@ -599,7 +602,8 @@ impl AgentRunner for CommandRunner {
                 let err = redact::redact_text(crate::broker::clip(err.trim(), 500)).into_owned();
                 return Err(AgentError::Failed(format!("{program:?} exited with {status}: {err}")));
             }
-            let parsed = parse_reply(&out, &err, self.config.output_field.as_deref())
+            let expect_json = call.request.get("schema").is_some_and(|s| !s.is_null());
+            let parsed = parse_reply(&out, &err, self.config.output_field.as_deref(), expect_json)
                 .map_err(|e| AgentError::Failed(redact::redact_text(&e).into_owned()))?;
             Ok(AgentReply {
                 output: parsed.output,
@@ -684,18 +688,21 @@ mod tests {
     #[test]
     fn claude_shaped_output_counts_tokens_and_cost() {
         let out = r#"{"type":"result","subtype":"success","is_error":false,"result":"```json\n{\"verdict\":\"ok\"}\n```","total_cost_usd":0.0123,"usage":{"input_tokens":7,"cache_read_input_tokens":100,"output_tokens":5}}"#;
-        let p = parse_reply(out, "", None).expect("ok");
+        let p = parse_reply(out, "", None, true).expect("ok");
         assert_eq!(p.output, json!({"verdict": "ok"}));
         assert_eq!(p.tokens, 12);
         assert_eq!(p.cost_usd, Some(0.0123));
         let err = r#"{"type":"result","subtype":"error_max_turns","is_error":true,"result":"ran out of turns"}"#;
         assert!(
-            parse_reply(err, "", None)
+            parse_reply(err, "", None, true)
                 .expect_err("is_error")
                 .contains("ran out of turns")
         );
         let huge = r#"{"type":"result","result":"x","usage":{"input_tokens":18446744073709551615,"output_tokens":18446744073709551615}}"#;
-        assert_eq!(parse_reply(huge, "", None).expect("ok").tokens, 2 * MAX_REPLY_TOKENS);
+        assert_eq!(
+            parse_reply(huge, "", None, true).expect("ok").tokens,
+            2 * MAX_REPLY_TOKENS
+        );
     }
 
     #[test]
@@ -707,25 +714,31 @@ mod tests {
             "{\"type\":\"item.completed\",\"item\":{\"id\":\"i1\",\"type\":\"agent_message\",\"text\":\"{\\\"verdict\\\":\\\"ok\\\"}\"}}\n",
             "{\"type\":\"turn.completed\",\"usage\":{\"input_tokens\":30,\"cached_input_tokens\":10,\"output_tokens\":4}}\n",
         );
-        let p = parse_reply(out, "", None).expect("ok");
+        let p = parse_reply(out, "", None, true).expect("ok");
         assert_eq!((p.output, p.tokens), (json!({"verdict": "ok"}), 34));
         let failed = "{\"type\":\"turn.failed\",\"error\":{\"message\":\"quota\"}}\n";
-        assert!(parse_reply(failed, "", None).expect_err("failed").contains("quota"));
+        assert!(
+            parse_reply(failed, "", None, true)
+                .expect_err("failed")
+                .contains("quota")
+        );
         // Codex without --json: the answer on stdout, usage on stderr.
-        let p = parse_reply("plain answer\n", "[ts] tokens used: 1,234\n", None).expect("ok");
+        let p = parse_reply("plain answer\n", "[ts] tokens used: 1,234\n", None, true).expect("ok");
         assert_eq!((p.output, p.tokens), (json!("plain answer"), 1234));
     }
 
     #[test]
     fn hermes_quiet_output_is_the_answer() {
-        let p = parse_reply("The answer is 4.\n\nsession_id: 20260101_120000_abc\n", "", None).expect("ok");
+        let p = parse_reply("The answer is 4.\n\nsession_id: 20260101_120000_abc\n", "", None, true).expect("ok");
         assert_eq!((p.output, p.tokens, p.cost_usd), (json!("The answer is 4."), 0, None));
     }
 
     #[test]
     fn a_fenced_answer_after_a_preamble_is_recovered() {
         let text = "Sure! Here is the verdict:\n\n```json\n{\"verdict\": \"ok\"}\n```\nHope this helps.";
-        assert_eq!(parse_output(text, None), json!({"verdict": "ok"}));
-        assert_eq!(parse_output("no json here", None), json!("no json here"));
+        assert_eq!(parse_output(text, None, true), json!({"verdict": "ok"}));
+        assert_eq!(parse_output("no json here", None, true), json!("no json here"));
+        // Without a schema, prose that shows some JSON stays prose.
+        assert_eq!(parse_output(text, None, false), json!(text));
     }
 }

@@ -243,6 +243,7 @@ impl AgentRunner for OpenAiRunner {
     fn call<'a>(&'a self, call: AgentCall<'a>) -> BoxFuture<'a, Result<AgentReply, AgentError>> {
         Box::pin(async move {
             let messages = self.messages(&call);
+            let expect_json = call.request.get("schema").is_some_and(|s| !s.is_null());
             let body = self.body_with(&call, messages.clone());
             let key = self
                 .config
@@ -294,7 +295,7 @@ impl AgentRunner for OpenAiRunner {
                         kept.push(json!({"role": "assistant", "content": content}));
                         self.conversations().put(call.idempotency_key, call.attempt, kept);
                         return Ok(AgentReply {
-                            output: parse_output(content, None),
+                            output: parse_output(content, None, expect_json),
                             tokens,
                             cost_usd,
                         });
