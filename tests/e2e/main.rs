@@ -36,5 +36,6 @@ mod js;
 mod json_workflows;
 mod numbers;
 mod policy;
+mod policy_gaps;
 mod scripts;
 mod seams;

@@ -8,6 +8,7 @@
 //! [`Router`] (picks one per call by agent id, agent type, or default).
 
 pub mod command;
+pub mod guard;
 mod fixture;
 pub mod openai;
 pub mod router;

@@ -39,6 +39,10 @@ impl RunContext {
             .get("effort")
             .and_then(Value::as_str)
             .or(agent_type.as_ref().and_then(|t| t.effort.as_deref()));
+        // Guest values reach a command backend's argv: plain names only.
+        if let Err(r) = crate::agents::guard::check_agent_options(model, effort, None, None) {
+            return (Err(CallFailure::new(CallErrorKind::Failed, r.code, r.message)), 0, 0);
+        }
         let schema = match request.get("schema") {
             None | Some(Value::Null) => None,
             Some(s) => match schema::OutputSchema::compile(s) {
@@ -236,7 +240,19 @@ impl RunContext {
                 }
             }
         }
-        let cap = match policy.check(name, registered, &input, approval_id, approved) {
+        // A plain approval id binds to one request per run; on a
+        // continuation its binding is found in the run's journal.
+        let journal = || match &self.services.store {
+            Some(store) => store.read_journal(&self.run_id).unwrap_or_default(),
+            None => Vec::new(),
+        };
+        let run = self.run_id.to_string();
+        let presented = approval_id.map(|id| crate::capabilities::policy::Presented {
+            id,
+            run: &run,
+            journal: &journal,
+        });
+        let cap = match policy.check(name, registered, &input, presented.as_ref(), approved) {
             Ok(cap) => cap,
             Err(f)
                 if f.kind == CallErrorKind::ApprovalRequired && policy.on_approval_required == ApprovalMode::Park =>

@@ -1,12 +1,13 @@
 //! `fs.read`, `fs.list` (`read_only`) and `fs.write` (`external_write`),
 //! confined to the workspace directory through cap-std: absolute paths,
-//! `..` and symlinks that lead outside are refused.
+//! `..` and symlinks that lead outside are refused, and `fs.write` refuses
+//! files with more than one hard link (a link could name a file outside).
 
 use super::{Capability, CapabilityCall, CapabilityError, CapabilityHandler, SideEffect};
 use crate::agents::BoxFuture;
 use crate::error::{Error, Result};
 use cap_std::ambient_authority;
-use cap_std::fs::Dir;
+use cap_std::fs::{Dir, OpenOptionsExt};
 use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -104,6 +105,26 @@ fn regular_or_missing(
     }
 }
 
+/// The file `fs.write` opened must be a regular file with exactly one
+/// link: a hard link inside the workspace to a file outside it (or to any
+/// other name) would let the write change a file the workspace does not
+/// confine. Checked on the open handle, so the file written is the file
+/// checked.
+fn checked_for_write(f: &std::fs::File, p: &str) -> std::result::Result<(), CapabilityError> {
+    use std::os::unix::fs::MetadataExt;
+    let m = f.metadata().map_err(|e| io_fail("stat", p, e))?;
+    if !m.is_file() {
+        return Err(CapabilityError::InvalidInput(format!("{p} is not a regular file")));
+    }
+    if m.nlink() > 1 {
+        return Err(CapabilityError::InvalidInput(format!(
+            "{p} has {} hard links; fs.write refuses files linked from elsewhere (remove the extra links or write a new file)",
+            m.nlink()
+        )));
+    }
+    Ok(())
+}
+
 fn io_fail(what: &str, p: &str, e: std::io::Error) -> CapabilityError {
     CapabilityError::Failed(format!("{what} {p}: {e}"))
 }
@@ -177,13 +198,17 @@ impl CapabilityHandler for Write_ {
             regular_or_missing(&self.0.dir, &rel, p, true)?;
             let append = call.input.get("append").and_then(Value::as_bool).unwrap_or(false);
             let mut opts = cap_std::fs::OpenOptions::new();
-            opts.write(true).create(true);
-            if append {
-                opts.append(true);
-            } else {
-                opts.truncate(true);
+            // Never truncate at open: the opened file is checked first.
+            // Non-blocking, so a FIFO swapped in after the check fails at
+            // once instead of blocking the run.
+            opts.write(true).create(true).append(append);
+            opts.custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32);
+            let f = self.0.dir.open_with(&rel, &opts).map_err(|e| io_fail("write", p, e))?;
+            let mut f = f.into_std();
+            checked_for_write(&f, p)?;
+            if !append {
+                f.set_len(0).map_err(|e| io_fail("write", p, e))?;
             }
-            let mut f = self.0.dir.open_with(&rel, &opts).map_err(|e| io_fail("write", p, e))?;
             f.write_all(content.as_bytes()).map_err(|e| io_fail("write", p, e))?;
             Ok(json!({"path": p, "bytes": content.len(), "appended": append}))
         })

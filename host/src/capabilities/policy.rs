@@ -10,7 +10,15 @@
 //! 4. `credential_in_request` — the input holds something credential-shaped
 //!    (it is refused, never forwarded);
 //! 5. `approval_required` — its class needs an approval id and the call has
-//!    none that is pre-approved.
+//!    none that is pre-approved *for this request* (see [`Grant`]).
+//!
+//! An approval id approves what its grant names, in the run it was given
+//! to (the grants are part of the run's recorded policy): `ID=NAME:FP`
+//! exactly one request (its approval fingerprint, [`approval_fingerprint`]),
+//! `ID=NAME` every call of the capabilities `NAME` matches, and a plain
+//! `ID` the first request that presents it in the run — any other request
+//! presenting it needs an approval of its own. A plain id's binding is
+//! kept in memory and re-derived from the run's journal on a continuation.
 //!
 //! After the call: stream strings (`stdout`, `stderr`, `summary`, `error`)
 //! are clipped to `max_stream_bytes` with a sibling `<key>_truncated: true`,
@@ -18,10 +26,13 @@
 //! (`result_too_large`).
 
 use super::{Capability, SideEffect, valid_name};
+use crate::broker::Fingerprint;
 use crate::broker::redact;
 use crate::broker::{CallErrorKind, CallFailure};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// The policy of a run (from `hwf.toml` `[policy]` plus per-run overrides).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,7 +47,10 @@ pub struct Policy {
     pub allowed_classes: Vec<SideEffect>,
     /// Classes whose calls need a pre-approved approval id.
     pub approval_classes: Vec<SideEffect>,
-    /// Approval ids granted in advance.
+    /// Approval ids granted in advance, each a [`Grant`]: `ID` (the first
+    /// request presenting it in a run), `ID=NAME` (every call of the
+    /// capabilities NAME matches: `bash`, `fs.*`, `*`) or `ID=NAME:FP`
+    /// (exactly the request whose approval fingerprint starts with FP).
     pub approved_ids: Vec<String>,
     /// Largest capability result, in bytes of JSON.
     pub max_result_bytes: u64,
@@ -45,6 +59,209 @@ pub struct Policy {
     /// What an approval-gated call without a pre-approved id does: `park`
     /// the run until an operator decides (default), or `deny` at once.
     pub on_approval_required: ApprovalMode,
+    /// Which request each plain approval id is bound to, per run (not
+    /// configuration: never serialized, shared by clones).
+    #[serde(skip)]
+    pub bindings: Bindings,
+}
+
+/// Plain approval ids' bindings: run id → approval id → the approval
+/// fingerprint of the request it approves. Clones share one table.
+#[derive(Clone, Default)]
+pub struct Bindings(Arc<Mutex<HashMap<String, RunBindings>>>);
+
+#[derive(Default)]
+struct RunBindings {
+    /// Whether the run's journal has been read for earlier bindings.
+    seeded: bool,
+    ids: HashMap<String, String>,
+}
+
+impl std::fmt::Debug for Bindings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Bindings")
+    }
+}
+
+/// Bindings are run state, not configuration: policies compare equal
+/// whatever their bindings.
+impl PartialEq for Bindings {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+impl Eq for Bindings {}
+
+/// One parsed entry of [`Policy::approved_ids`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grant {
+    /// The id a call presents (`approval_id`).
+    pub id: String,
+    /// What it approves.
+    pub scope: GrantScope,
+}
+
+/// What a [`Grant`] approves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GrantScope {
+    /// A plain `ID`: the first request that presents it in a run.
+    FirstRequest,
+    /// `ID=NAME`: every call of the capabilities the pattern matches.
+    Names(String),
+    /// `ID=NAME:FP`: the one request of NAME whose approval fingerprint's
+    /// hex starts with FP (12–64 lowercase hex digits, `b3:` optional).
+    Request {
+        /// Capability name pattern.
+        name: String,
+        /// Fingerprint prefix (hex, without `b3:`).
+        fingerprint: String,
+    },
+}
+
+impl Grant {
+    /// Parse `ID`, `ID=NAME` or `ID=NAME:FP`.
+    ///
+    /// # Errors
+    ///
+    /// A message naming what is wrong (empty id or name, bad fingerprint).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let (id, scope) = match text.split_once('=') {
+            None => (text, GrantScope::FirstRequest),
+            Some((id, rest)) => {
+                let scope = match rest.split_once(':') {
+                    None => GrantScope::Names(rest.to_owned()),
+                    Some((name, fp)) => {
+                        let fp = fp.strip_prefix("b3:").unwrap_or(fp);
+                        if !(12..=64).contains(&fp.len()) || !fp.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+                        {
+                            return Err(format!(
+                                "approval grant {text:?}: the fingerprint must be 12 to 64 lowercase hex digits"
+                            ));
+                        }
+                        GrantScope::Request {
+                            name: name.to_owned(),
+                            fingerprint: fp.to_owned(),
+                        }
+                    }
+                };
+                (id, scope)
+            }
+        };
+        if id.is_empty() {
+            return Err(format!("approval grant {text:?} has an empty id"));
+        }
+        if let GrantScope::Names(n) | GrantScope::Request { name: n, .. } = &scope
+            && n.is_empty()
+        {
+            return Err(format!("approval grant {text:?} names no capability"));
+        }
+        Ok(Self {
+            id: id.to_owned(),
+            scope,
+        })
+    }
+}
+
+/// The approval fingerprint of a capability request: `b3:` hex of the
+/// canonical JSON of `{name, input}` (label and approval id left out, so
+/// an operator can grant it before the call exists). Shown in
+/// `approval_required` messages and approval waits.
+pub fn approval_fingerprint(name: &str, input: &Value) -> String {
+    Fingerprint::of("approval", &json!({"name": name, "input": input}))
+        .as_str()
+        .to_owned()
+}
+
+/// An approval id presented by a call, with what binding it needs: the run
+/// and, for a continuation, that run's journal (read at most once per run).
+pub struct Presented<'a> {
+    /// The call's `approval_id`.
+    pub id: &'a str,
+    /// The run the call belongs to.
+    pub run: &'a str,
+    /// The run's journal so far (for bindings made by earlier executions).
+    pub journal: &'a (dyn Fn() -> Vec<Value> + Sync),
+}
+
+/// Codes of refusals by the policy: a call that ended with one of these did
+/// not run, so it bound nothing.
+const REFUSALS: &[&str] = &[
+    "approval_required",
+    "approval_rejected",
+    "capability_denied",
+    "side_effect_denied",
+    "credential_in_request",
+    "unknown_capability",
+    "limit_capability",
+];
+
+/// The request a plain approval id `id` was bound to by an earlier
+/// execution of the run: the first capability call presenting `id` whose
+/// completion shows it passed the policy.
+fn binding_in_journal(events: &[Value], id: &str) -> Option<String> {
+    let mut started: HashMap<&str, String> = HashMap::new();
+    for e in events {
+        let call = e.get("call").and_then(Value::as_str).unwrap_or("");
+        if e.get("kind").and_then(Value::as_str) != Some("capability") {
+            continue;
+        }
+        match e.get("type").and_then(Value::as_str) {
+            Some("call_started") => {
+                let req = e.get("request").unwrap_or(&Value::Null);
+                if req.get("approval_id").and_then(Value::as_str) == Some(id) {
+                    let name = req.get("name").and_then(Value::as_str).unwrap_or("");
+                    let input = req.get("input").unwrap_or(&Value::Null);
+                    started.insert(call, approval_fingerprint(name, input));
+                } else {
+                    started.remove(call);
+                }
+            }
+            Some("call_completed") => {
+                let Some(fp) = started.remove(call) else { continue };
+                let msg = e.pointer("/error/message").and_then(Value::as_str).unwrap_or("");
+                let code = msg.split(':').next().unwrap_or("");
+                if e.get("ok").and_then(Value::as_bool) == Some(true) || !REFUSALS.contains(&code) {
+                    return Some(fp);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+impl Bindings {
+    /// Whether the plain id `p.id` approves the request `fp` in `p.run`:
+    /// it does when it is bound to it, or is not bound yet (it is bound now).
+    fn approve(&self, p: &Presented<'_>, fp: &str) -> Result<(), String> {
+        let mut runs = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let run = runs.entry(p.run.to_owned()).or_default();
+        if !run.seeded {
+            run.seeded = true;
+            let events = (p.journal)();
+            let mut ids: Vec<&str> = Vec::new();
+            for e in &events {
+                if let Some(i) = e.pointer("/request/approval_id").and_then(Value::as_str)
+                    && !ids.contains(&i)
+                {
+                    ids.push(i);
+                }
+            }
+            for i in ids {
+                if let Some(bound) = binding_in_journal(&events, i) {
+                    run.ids.insert(i.to_owned(), bound);
+                }
+            }
+        }
+        match run.ids.get(p.id) {
+            Some(bound) if bound == fp => Ok(()),
+            Some(bound) => Err(bound.clone()),
+            None => {
+                run.ids.insert(p.id.to_owned(), fp.to_owned());
+                Ok(())
+            }
+        }
+    }
 }
 
 /// See [`Policy::on_approval_required`].
@@ -69,6 +286,7 @@ impl Default for Policy {
             max_result_bytes: 16 * 1024,
             max_stream_bytes: 8 * 1024,
             on_approval_required: ApprovalMode::Park,
+            bindings: Bindings::default(),
         }
     }
 }
@@ -78,6 +296,12 @@ fn name_matches(pattern: &str, name: &str) -> bool {
         Some(prefix) => name.starts_with(prefix),
         None => pattern == name,
     }
+}
+
+/// The first 16 hex digits of a `b3:` fingerprint (enough to grant it).
+fn short(fp: &str) -> &str {
+    let hex = fp.strip_prefix("b3:").unwrap_or(fp);
+    hex.get(..16).unwrap_or(hex)
 }
 
 fn denied(code: &str, msg: String) -> CallFailure {
@@ -98,7 +322,7 @@ impl Policy {
         name: &str,
         cap: Option<&'r Capability>,
         input: &Value,
-        approval_id: Option<&str>,
+        presented: Option<&Presented<'_>>,
         approved: bool,
     ) -> Result<&'r Capability, CallFailure> {
         let cap = match cap {
@@ -136,28 +360,63 @@ impl Policy {
             ));
         }
         if self.approval_classes.contains(&cap.class) && !approved {
-            match approval_id {
-                Some(id) if self.approved_ids.iter().any(|a| a == id) => {}
-                Some(id) => {
-                    return Err(CallFailure::new(
-                        CallErrorKind::ApprovalRequired,
-                        "approval_required",
-                        format!(
-                            "approval id {id:?} is not approved for {name:?} ({})",
-                            cap.class.as_str()
-                        ),
-                    ));
+            let needs = |why: String| {
+                CallFailure::new(
+                    CallErrorKind::ApprovalRequired,
+                    "approval_required",
+                    format!(
+                        "{why}; approve this request with --approval-id ID={name}:{} or an operator decision",
+                        short(&approval_fingerprint(name, input))
+                    ),
+                )
+            };
+            let Some(p) = presented else {
+                return Err(needs(format!(
+                    "{name:?} is {} and needs an approval id",
+                    cap.class.as_str()
+                )));
+            };
+            self.approve(name, input, p).map_err(needs)?;
+        }
+        Ok(cap)
+    }
+
+    /// Whether a grant for the presented id approves this request.
+    fn approve(&self, name: &str, input: &Value, p: &Presented<'_>) -> Result<(), String> {
+        let fp = approval_fingerprint(name, input);
+        let hex = fp.strip_prefix("b3:").unwrap_or(&fp);
+        let mut why = None;
+        for text in &self.approved_ids {
+            let grant = match Grant::parse(text) {
+                Ok(g) if g.id == p.id => g,
+                Ok(_) => continue,
+                Err(e) => {
+                    tracing::warn!("ignoring a malformed approval grant: {e}");
+                    continue;
                 }
-                None => {
-                    return Err(CallFailure::new(
-                        CallErrorKind::ApprovalRequired,
-                        "approval_required",
-                        format!("{name:?} is {} and needs an approval id", cap.class.as_str()),
-                    ));
+            };
+            match &grant.scope {
+                GrantScope::Names(pattern) if name_matches(pattern, name) => return Ok(()),
+                GrantScope::Request {
+                    name: pattern,
+                    fingerprint,
+                } if name_matches(pattern, name) && hex.starts_with(fingerprint.as_str()) => return Ok(()),
+                GrantScope::FirstRequest => match self.bindings.approve(p, &fp) {
+                    Ok(()) => return Ok(()),
+                    Err(bound) => {
+                        why = Some(format!(
+                            "approval id {:?} is bound to another request ({}) in this run",
+                            p.id,
+                            short(&bound)
+                        ));
+                    }
+                },
+                _ => {
+                    why.get_or_insert_with(|| format!("approval id {:?} is not granted for this request", p.id));
                 }
             }
         }
-        Ok(cap)
+        Err(why.unwrap_or_else(|| format!("approval id {:?} is not approved for {name:?}", p.id)))
     }
 
     /// Clip stream strings, redact, and enforce the result size.
@@ -231,6 +490,146 @@ mod tests {
             .unwrap_or_else(|| "ok".into())
     }
 
+    fn no_journal() -> Vec<Value> {
+        Vec::new()
+    }
+
+    fn presented<'a>(id: &'a str, run: &'a str) -> Presented<'a> {
+        Presented {
+            id,
+            run,
+            journal: &no_journal,
+        }
+    }
+
+    #[test]
+    fn grants_parse() {
+        assert_eq!(Grant::parse("a").expect("plain").scope, GrantScope::FirstRequest);
+        assert_eq!(
+            Grant::parse("a=fs.*").expect("names").scope,
+            GrantScope::Names("fs.*".into())
+        );
+        let g = Grant::parse("rel=bash:b3:0123456789abcdef").expect("request");
+        assert_eq!(g.id, "rel");
+        assert_eq!(
+            g.scope,
+            GrantScope::Request {
+                name: "bash".into(),
+                fingerprint: "0123456789abcdef".into()
+            }
+        );
+        for bad in [
+            "",
+            "=bash",
+            "a=",
+            "a=bash:xyz",
+            "a=bash:0123",
+            "a=bash:0123456789ABCDEF",
+            "a=:0123456789abcdef",
+        ] {
+            assert!(Grant::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn approval_ids_are_bound_to_requests_and_runs() {
+        let bash = cap("bash", SideEffect::ExternalWrite);
+        let fs_write = cap("fs.write", SideEffect::ExternalWrite);
+        let pwd = json!({"argv": ["pwd"]});
+        let rm = json!({"argv": ["rm", "-rf", "x"]});
+        let fp = approval_fingerprint("bash", &pwd);
+        let p = Policy {
+            allowed_classes: vec![SideEffect::ReadOnly, SideEffect::ExternalWrite],
+            approved_ids: vec!["a".into(), format!("exact=bash:{}", &fp[3..20]), "any-bash=bash".into()],
+            ..Policy::default()
+        };
+        // A plain id: the first request binds it, in its run only.
+        assert_eq!(
+            code(p.check("bash", Some(&bash), &pwd, Some(&presented("a", "r1")), false)),
+            "ok"
+        );
+        assert_eq!(
+            code(p.check("bash", Some(&bash), &pwd, Some(&presented("a", "r1")), false)),
+            "ok"
+        );
+        assert_eq!(
+            code(p.check("bash", Some(&bash), &rm, Some(&presented("a", "r1")), false)),
+            "approval_required"
+        );
+        assert_eq!(
+            code(p.check("bash", Some(&bash), &rm, Some(&presented("a", "r2")), false)),
+            "ok"
+        );
+        // Clones (a continuation's services) share the bindings.
+        let q = p.clone();
+        assert_eq!(
+            code(q.check("bash", Some(&bash), &pwd, Some(&presented("a", "r2")), false)),
+            "approval_required"
+        );
+        // An exact grant: that request and nothing else.
+        assert_eq!(
+            code(p.check("bash", Some(&bash), &pwd, Some(&presented("exact", "r1")), false)),
+            "ok"
+        );
+        assert_eq!(
+            code(p.check("bash", Some(&bash), &rm, Some(&presented("exact", "r1")), false)),
+            "approval_required"
+        );
+        // A name scope: every call of that capability, no other.
+        assert_eq!(
+            code(p.check("bash", Some(&bash), &rm, Some(&presented("any-bash", "r1")), false)),
+            "ok"
+        );
+        assert_eq!(
+            code(p.check(
+                "fs.write",
+                Some(&fs_write),
+                &json!({"path": "x", "content": ""}),
+                Some(&presented("any-bash", "r1")),
+                false
+            )),
+            "approval_required"
+        );
+        // A refusal names the request's fingerprint so it can be granted.
+        let msg = p
+            .check("bash", Some(&bash), &rm, Some(&presented("a", "r1")), false)
+            .expect_err("bound")
+            .message;
+        assert!(msg.contains(&approval_fingerprint("bash", &rm)[3..19]), "{msg}");
+    }
+
+    #[test]
+    fn a_continuation_finds_the_binding_in_the_journal() {
+        let bash = cap("bash", SideEffect::ExternalWrite);
+        let pwd = json!({"argv": ["pwd"]});
+        let rm = json!({"argv": ["rm", "x"]});
+        let journal = move || {
+            vec![
+                json!({"type": "run_started"}),
+                json!({"type": "call_started", "call": "1", "kind": "capability", "request": {"name": "bash", "approval_id": "a", "input": {"argv": ["ls"]}}}),
+                json!({"type": "call_completed", "call": "1", "kind": "capability", "ok": false, "error": {"kind": "approval_required", "message": "approval_required: no"}}),
+                json!({"type": "call_started", "call": "2", "kind": "capability", "request": {"name": "bash", "approval_id": "a", "input": {"argv": ["pwd"]}}}),
+                json!({"type": "call_completed", "call": "2", "kind": "capability", "ok": true, "result": {}}),
+                json!({"type": "run_started"}),
+            ]
+        };
+        let p = Policy {
+            allowed_classes: vec![SideEffect::ReadOnly, SideEffect::ExternalWrite],
+            approved_ids: vec!["a".into()],
+            ..Policy::default()
+        };
+        let pr = Presented {
+            id: "a",
+            run: "r1",
+            journal: &journal,
+        };
+        assert_eq!(
+            code(p.check("bash", Some(&bash), &rm, Some(&pr), false)),
+            "approval_required"
+        );
+        assert_eq!(code(p.check("bash", Some(&bash), &pwd, Some(&pr), false)), "ok");
+    }
+
     #[test]
     fn checks_run_in_order() {
         let p = Policy::default();
@@ -270,11 +669,11 @@ mod tests {
             "approval_required"
         );
         assert_eq!(
-            code(p.check("bash", Some(&bash), &json!({}), Some("other"), false)),
+            code(p.check("bash", Some(&bash), &json!({}), Some(&presented("other", "r1")), false)),
             "approval_required"
         );
         assert_eq!(
-            code(p.check("bash", Some(&bash), &json!({}), Some("ok-1"), false)),
+            code(p.check("bash", Some(&bash), &json!({}), Some(&presented("ok-1", "r1")), false)),
             "ok"
         );
         let p = Policy {
