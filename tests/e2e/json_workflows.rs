@@ -389,31 +389,50 @@ fn depends_on_must_name_an_earlier_step() {
 #[test]
 fn max_agent_calls_counts_across_parallel_branches() {
     let ctx = Ctx::new();
-    // Branch "one" makes 1 call at once; branch "two" makes 2 in a row, the
-    // second well after "one" has made its call. 3 calls > 2: the seed's
-    // runtime fails the run on the third; per-branch counting would not.
-    let def = json!({"version": "1", "name": "budget",
-    "policy": {"network": false, "filesystem": false, "max_agent_calls": 2},
-    "steps": [{"kind": "parallel", "id": "p", "branches": [
-      {"kind": "agent", "id": "one", "agent": "hermes.fast", "output_schema": {}},
-      {"kind": "pipeline", "id": "two", "steps": [
-        {"kind": "agent", "id": "slow", "agent": "hermes.slow", "output_schema": {}},
-        {"kind": "agent", "id": "late", "agent": "hermes.fast", "output_schema": {}}
-      ]}
-    ]}]});
-    let fixture = json!({"responses": [
-      {"match": {"agent": "hermes.fast"}, "output": {}},
-      {"match": {"agent": "hermes.slow"}, "output": {}, "delay_ms": 400}
-    ]});
-    let out = run_def(&ctx, &def, "{}", &fixture);
+    // Two branches of two calls each: 4 calls. The seed's runtime counts
+    // calls for the whole run and refuses the fourth (branch "b"'s second);
+    // counting per branch would allow all four.
+    let chain = |id: &str| {
+        json!({"kind": "pipeline", "id": id, "steps": [
+            {"kind": "agent", "id": format!("{id}1"), "agent": "hermes.work", "output_schema": {}},
+            {"kind": "agent", "id": format!("{id}2"), "agent": "hermes.work", "output_schema": {}}
+        ]})
+    };
+    let def = |max: u64| {
+        json!({"version": "1", "name": "budget",
+          "policy": {"network": false, "filesystem": false, "max_agent_calls": max},
+          "steps": [{"kind": "parallel", "id": "p", "branches": [chain("a"), chain("b")]}]})
+    };
+    let fixture = json!({"responses": [{"match": {"agent": "hermes.work"}, "output": {}, "delay_ms": 50}]});
+    let out = run_def(&ctx, &def(3), "{}", &fixture);
     out.expect_code(1);
     let msg = out.json()["error"]["message"].as_str().unwrap_or("").to_owned();
-    assert!(msg.contains("agent call budget exceeded: max_agent_calls=2"), "{msg}");
-    assert_eq!(agent_calls(&ctx, &out.json()).len(), 2);
-    // With room for all three it succeeds.
-    let mut roomy = def.clone();
-    roomy["policy"]["max_agent_calls"] = json!(3);
-    run_def(&ctx, &roomy, "{}", &fixture).expect_code(0);
+    assert!(msg.contains("agent call budget exceeded: max_agent_calls=3"), "{msg}");
+    assert!(msg.contains("branch \"b\""), "{msg}");
+    let labels: Vec<String> = agent_calls(&ctx, &out.json())
+        .iter()
+        .map(|e| e["label"].as_str().unwrap_or("").to_owned())
+        .collect();
+    assert_eq!(labels, ["a1", "a2", "b1"], "exactly three calls, in the seed's order");
+
+    // With room for all four the branches run at once.
+    let out = run_def(&ctx, &def(4), "{}", &fixture);
+    out.expect_code(0);
+    let journal = ctx.journal(out.json()["data"]["run_id"].as_str().expect("id"));
+    let pos = |ty: &str, label: &str| {
+        journal
+            .iter()
+            .position(|e| e["type"] == ty && e["label"] == label)
+            .unwrap_or(usize::MAX)
+    };
+    let first_done = journal
+        .iter()
+        .position(|e| e["type"] == "call_completed" && e["kind"] == "agent")
+        .expect("done");
+    assert!(
+        pos("call_started", "a1") < first_done && pos("call_started", "b1") < first_done,
+        "{journal:?}"
+    );
 }
 
 #[test]

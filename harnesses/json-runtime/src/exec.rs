@@ -139,18 +139,24 @@ impl Runner<'_> {
         self.def.pointer(&format!("/policy/{key}")).and_then(Value::as_u64)
     }
 
+    /// Agent and kanban calls the whole run has made so far (the host
+    /// counts agent calls across every instance).
+    fn effects_used(&self) -> u64 {
+        let agents = self.agent_calls_at_start.map_or(0, |start| {
+            u64::from(start.saturating_sub(host::budget().agent_calls_left))
+        });
+        agents + self.kanban_before + self.kanban_here
+    }
+
     /// The seed's effect budget: `max_agent_calls` counts agent and kanban
     /// calls of the whole run; `max_kanban_cards` counts cards.
     fn check_budget(&self, kanban: bool) -> Result<(), String> {
-        if let Some(max) = self.policy("max_agent_calls") {
-            let agents_used = self.agent_calls_at_start.map_or(0, |start| {
-                u64::from(start.saturating_sub(host::budget().agent_calls_left))
-            });
-            if agents_used + self.kanban_before + self.kanban_here >= max {
-                return Err(format!(
-                    "policy_limit: agent call budget exceeded: max_agent_calls={max}"
-                ));
-            }
+        if let Some(max) = self.policy("max_agent_calls")
+            && self.effects_used() >= max
+        {
+            return Err(format!(
+                "policy_limit: agent call budget exceeded: max_agent_calls={max}"
+            ));
         }
         if kanban
             && let Some(max) = self.policy("max_kanban_cards")
@@ -320,25 +326,55 @@ impl Runner<'_> {
                 self.max_parallel
             ));
         }
-        let input = json!({
-            "inputs": ctx.inputs,
-            "outputs": ctx.outputs,
-            "last": ctx.last,
-            "phase": ctx.phase,
-            "agent_calls_at_start": self.agent_calls_at_start,
-            "kanban_before": self.kanban_before + self.kanban_here,
-        })
-        .to_string();
-        let tasks: Vec<Task> = (0..branches.len())
-            .map(|b| {
-                Task::Branch(BranchCall {
-                    name: format!("{path}/branches/{b}"),
-                    input: input.clone(),
+        let task = |b: usize, kanban_before: u64| {
+            Task::Branch(BranchCall {
+                name: format!("{path}/branches/{b}"),
+                input: json!({
+                    "inputs": ctx.inputs,
+                    "outputs": ctx.outputs,
+                    "last": ctx.last,
+                    "phase": ctx.phase,
+                    "agent_calls_at_start": self.agent_calls_at_start,
+                    "kanban_before": kanban_before,
                 })
+                .to_string(),
             })
-            .collect();
-        // Fail fast, like the seed's first failing branch.
-        let results = host::parallel(&tasks, true);
+        };
+        // When the branches together could overrun `max_agent_calls` or
+        // `max_kanban_cards`, run them one after another, as the seed does,
+        // so the same call is the one refused; otherwise all at once
+        // (nothing can overrun).
+        let kanban_at_fork = self.kanban_before + self.kanban_here;
+        let most = |cards_only| branches.iter().map(|b| most_effects(b, cards_only)).sum::<u64>();
+        let tight = self
+            .policy("max_agent_calls")
+            .is_some_and(|max| self.effects_used() + most(false) > max)
+            || self
+                .policy("max_kanban_cards")
+                .is_some_and(|max| kanban_at_fork + most(true) > max);
+        let results: Vec<Result<String, CallError>> = if tight {
+            let mut out = Vec::new();
+            let mut kanban = kanban_at_fork;
+            for b in 0..branches.len() {
+                let r = host::parallel(&[task(b, kanban)], true)
+                    .pop()
+                    .unwrap_or_else(|| Err(CallError::Failed(format!("internal: branch {b} returned nothing"))));
+                let failed = r.is_err();
+                if let Ok(raw) = &r {
+                    let done: Value = serde_json::from_str(raw).unwrap_or(Value::Null);
+                    kanban += done["kanban"].as_u64().unwrap_or(0);
+                }
+                out.push(r);
+                if failed {
+                    break;
+                }
+            }
+            out
+        } else {
+            let tasks: Vec<Task> = (0..branches.len()).map(|b| task(b, kanban_at_fork)).collect();
+            // Fail fast, like the seed's first failing branch.
+            host::parallel(&tasks, true)
+        };
         let mut failure: Option<(bool, String)> = None;
         let mut joined = Map::new();
         for (branch, r) in branches.iter().zip(results) {
@@ -399,6 +435,24 @@ impl Runner<'_> {
         // Steps inside the branch are local to it.
         ctx.outputs.retain(|k, _| before.contains(k));
         Ok(json!({"branch": key, "output": output}))
+    }
+}
+
+/// The most agent and kanban calls (or, with `cards_only`, kanban cards) a
+/// step can make; an `if` counts its larger branch.
+fn most_effects(step: &Value, cards_only: bool) -> u64 {
+    let kind = step.get("kind").and_then(Value::as_str).unwrap_or("");
+    let kids = |k: &str| -> u64 {
+        let list = step.get(k).and_then(Value::as_array);
+        list.into_iter().flatten().map(|s| most_effects(s, cards_only)).sum()
+    };
+    match kind {
+        "kanban_agent" => 1,
+        "agent" => u64::from(!cards_only),
+        "parallel" => kids("branches"),
+        "pipeline" | "phase" => kids("steps"),
+        "if" => kids("then").max(kids("else")),
+        _ => 0,
     }
 }
 
