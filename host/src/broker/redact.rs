@@ -1,22 +1,32 @@
 //! Credential redaction.
 //!
 //! Everything hwf stores or shows — journal lines, run snapshots, logs,
-//! captured stdout/stderr, error messages — passes through here first.
-//! Two rules:
+//! captured stdout/stderr, error messages, controls, events — passes through
+//! here first. Three rules:
 //!
 //! - **Keys**: a JSON object key that names a credential (`authorization`,
-//!   `api_key`, `password`, `*_token`, `secret`, `cookie`, …) has its value
-//!   replaced by `"[REDACTED]"`, whatever the value is.
-//! - **Values**: credential-shaped text inside any string (`Bearer …`,
-//!   `Basic …`, `sk-…`, `ghp_…`, `github_pat_…`, `glpat-…`, `xoxb-…`,
-//!   `AKIA…`, PEM private keys, and `NAME_TOKEN=…`-style assignments) is
-//!   replaced by `[REDACTED]`.
+//!   `api_key`, `password`, `*_token`, `secret`, `cookie`, `secretAccessKey`,
+//!   …) has its value replaced by `"[REDACTED]"`, whatever the value is.
+//! - **Values**: credential-shaped text inside any string is replaced by
+//!   `[REDACTED]`: authorization schemes (`Bearer …`, `Basic …`, `Token …`),
+//!   the token formats of [`FORMATS`] (OpenAI, Anthropic, Stripe, GitHub,
+//!   GitLab, Slack, Google, Hugging Face, npm, PyPI, SendGrid, Twilio,
+//!   DigitalOcean, Shopify, Mailgun, Vault, …), AWS access key ids, Azure AD
+//!   client secrets, Discord and Telegram bot tokens, Slack and Discord
+//!   webhook URLs, JWTs, PEM private keys (across lines), URL passwords and
+//!   `NAME_TOKEN=…`-style assignments.
+//! - **Registered values**: secrets hwf knows by value (the variables named
+//!   by `api_key_env`, credential-named variables of its own environment,
+//!   credential-named strings in `hwf.toml`; see [`register_secret`]) are
+//!   replaced wherever they appear, whatever their shape.
 //!
-//! The scan is one pass over the bytes and allocates only when something is
-//! replaced.
+//! The scan is one pass over the bytes (a first-byte table skips most
+//! positions) and allocates only when something is replaced.
 
 use serde_json::Value;
 use std::borrow::Cow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{PoisonError, RwLock};
 
 /// The replacement text.
 pub const REDACTED: &str = "[REDACTED]";
@@ -42,34 +52,300 @@ const KEY_SUFFIXES: &[&str] = &[
     "private_key",
     "privatekey",
     "secret_key",
+    "secretkey",
     "access_key",
+    "accesskey",
+    "account_key",
+    "accountkey",
+    "app_key",
+    "appkey",
+    "application_key",
+    "signing_key",
+    "encryption_key",
+    "master_key",
+    "subscription_key",
+    "functions_key",
+    "client_key",
     "passphrase",
+    "webhook_url",
 ];
 
-/// Value prefixes of well-known token formats, with the minimum number of
-/// token characters that must follow.
-const TOKEN_PREFIXES: &[(&str, usize)] = &[
-    ("sk-", 16),
-    ("sk_live_", 12),
-    ("sk_test_", 12),
-    ("rk_live_", 12),
-    ("AIza", 30),
-    ("hf_", 24),
-    ("npm_", 24),
-    ("pypi-", 24),
-    ("ghp_", 16),
-    ("gho_", 16),
-    ("ghs_", 16),
-    ("ghu_", 16),
-    ("ghr_", 16),
-    ("github_pat_", 16),
-    ("glpat-", 12),
-    ("xoxb-", 8),
-    ("xoxp-", 8),
-    ("xoxa-", 8),
-    ("xoxs-", 8),
-    ("xoxr-", 8),
+/// Whole keys (normalised as for [`KEY_SUFFIXES`]) that name a credential but
+/// are too short to use as suffixes (`sig` is an Azure SAS signature).
+const EXACT_KEYS: &[&str] = &["sig", "pwd", "pass", "x_amz_signature", "x_goog_signature", "dsn"];
+
+/// Which bytes a token body is made of.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// Letters, digits and `_-.+/=~` (an open-ended token).
+    Token,
+    /// `[A-Za-z0-9]`.
+    Alnum,
+    /// `[a-z0-9]`.
+    LowerAlnum,
+    /// `[0-9a-f]`.
+    Hex,
+}
+
+impl Class {
+    fn accepts(self, b: u8) -> bool {
+        match self {
+            Class::Token => is_token_byte(b),
+            Class::Alnum => b.is_ascii_alphanumeric(),
+            Class::LowerAlnum => b.is_ascii_lowercase() || b.is_ascii_digit(),
+            Class::Hex => b.is_ascii_digit() || (b'a'..=b'f').contains(&b),
+        }
+    }
+}
+
+/// One token format recognised by its prefix: the body after the prefix is
+/// made of `class` bytes, between `min` and `max` of them (`max` bounded means
+/// the body must end there), with a digit somewhere when `digit`.
+struct Format {
+    /// Who issues it (for documentation and the corpus test).
+    vendor: &'static str,
+    prefix: &'static str,
+    class: Class,
+    min: usize,
+    max: usize,
+    digit: bool,
+}
+
+const OPEN: usize = usize::MAX;
+
+const fn f(vendor: &'static str, prefix: &'static str, class: Class, min: usize, max: usize, digit: bool) -> Format {
+    Format {
+        vendor,
+        prefix,
+        class,
+        min,
+        max,
+        digit,
+    }
+}
+
+/// Token formats recognised by prefix.
+const FORMATS: &[Format] = &[
+    f(
+        "OpenAI, Anthropic (sk-proj-, sk-ant-)",
+        "sk-",
+        Class::Token,
+        16,
+        OPEN,
+        false,
+    ),
+    f("Stripe live secret key", "sk_live_", Class::Token, 12, OPEN, false),
+    f("Stripe test secret key", "sk_test_", Class::Token, 12, OPEN, false),
+    f("Stripe live restricted key", "rk_live_", Class::Token, 12, OPEN, false),
+    f("Stripe test restricted key", "rk_test_", Class::Token, 12, OPEN, false),
+    f("Stripe webhook secret", "whsec_", Class::Alnum, 24, OPEN, false),
+    f("Google API key", "AIza", Class::Token, 30, OPEN, false),
+    f("Google OAuth client secret", "GOCSPX-", Class::Token, 20, OPEN, false),
+    f("Google OAuth access token", "ya29.", Class::Token, 20, OPEN, false),
+    f("Hugging Face token", "hf_", Class::Alnum, 24, OPEN, false),
+    f("Hugging Face org token", "api_org_", Class::Alnum, 24, OPEN, false),
+    f("npm token", "npm_", Class::Alnum, 24, OPEN, false),
+    f("PyPI token", "pypi-", Class::Token, 24, OPEN, false),
+    f("GitHub personal token", "ghp_", Class::Token, 16, OPEN, false),
+    f("GitHub OAuth token", "gho_", Class::Token, 16, OPEN, false),
+    f("GitHub app server token", "ghs_", Class::Token, 16, OPEN, false),
+    f("GitHub app user token", "ghu_", Class::Token, 16, OPEN, false),
+    f("GitHub refresh token", "ghr_", Class::Token, 16, OPEN, false),
+    f("GitHub fine-grained", "github_pat_", Class::Token, 16, OPEN, false),
+    f("GitLab personal token", "glpat-", Class::Token, 12, OPEN, false),
+    f("GitLab deploy token", "gldt-", Class::Token, 12, OPEN, false),
+    f("GitLab runner token", "glrt-", Class::Token, 12, OPEN, false),
+    f("GitLab pipeline trigger token", "glptt-", Class::Token, 12, OPEN, false),
+    f("GitLab CI job token", "glcbt-", Class::Token, 12, OPEN, false),
+    f("GitLab feed token", "glft-", Class::Token, 12, OPEN, false),
+    f("GitLab OAuth secret", "gloas-", Class::Token, 12, OPEN, false),
+    f("Slack bot token", "xoxb-", Class::Token, 8, OPEN, false),
+    f("Slack user token", "xoxp-", Class::Token, 8, OPEN, false),
+    f("Slack app token", "xoxa-", Class::Token, 8, OPEN, false),
+    f("Slack session token", "xoxs-", Class::Token, 8, OPEN, false),
+    f("Slack refresh token", "xoxr-", Class::Token, 8, OPEN, false),
+    f("Slack rotating token", "xoxe", Class::Token, 12, OPEN, false),
+    f("Slack app-level token", "xapp-", Class::Token, 12, OPEN, false),
+    f("SendGrid API key", "SG.", Class::Token, 40, OPEN, false),
+    f("Twilio API key SID", "SK", Class::Hex, 32, 32, true),
+    f("Twilio account SID", "AC", Class::Hex, 32, 32, true),
+    f("DigitalOcean personal token", "dop_v1_", Class::Hex, 32, OPEN, false),
+    f("DigitalOcean OAuth token", "doo_v1_", Class::Hex, 32, OPEN, false),
+    f("DigitalOcean refresh token", "dor_v1_", Class::Hex, 32, OPEN, false),
+    f("Shopify access token", "shpat_", Class::Hex, 32, OPEN, false),
+    f("Shopify custom app token", "shpca_", Class::Hex, 32, OPEN, false),
+    f("Shopify private app token", "shppa_", Class::Hex, 32, OPEN, false),
+    f("Shopify shared secret", "shpss_", Class::Hex, 32, OPEN, false),
+    f("Mailgun API key", "key-", Class::LowerAlnum, 32, 32, true),
+    f("Atlassian API token", "ATATT", Class::Token, 40, OPEN, false),
+    f("Linear API key", "lin_api_", Class::Alnum, 32, OPEN, false),
+    f("Notion integration token", "ntn_", Class::Alnum, 32, OPEN, false),
+    f("Notion legacy token", "secret_", Class::Alnum, 43, 43, true),
+    f("Postman API key", "PMAK-", Class::Token, 40, OPEN, false),
+    f("Doppler personal token", "dp.pt.", Class::Alnum, 40, OPEN, false),
+    f("Doppler service token", "dp.st.", Class::Token, 40, OPEN, false),
+    f("Heroku API key", "HRKU-", Class::Token, 30, OPEN, false),
+    f("Grafana cloud token", "glc_", Class::Token, 32, OPEN, false),
+    f("Grafana service account token", "glsa_", Class::Token, 32, OPEN, false),
+    f("Sentry org token", "sntrys_", Class::Token, 40, OPEN, false),
+    f("Sentry user token", "sntryu_", Class::Hex, 64, OPEN, false),
+    f("Pulumi access token", "pul-", Class::Hex, 40, OPEN, false),
+    f("age secret key", "AGE-SECRET-KEY-1", Class::Alnum, 50, OPEN, false),
+    f("Mapbox secret token", "sk.eyJ", Class::Token, 40, OPEN, false),
+    f("Square access token", "sq0atp-", Class::Token, 22, OPEN, false),
+    f("Square OAuth secret", "sq0csp-", Class::Token, 40, OPEN, false),
+    f("Square production token", "EAAA", Class::Token, 60, OPEN, false),
+    f("Facebook access token", "EAACEdEose0cBA", Class::Alnum, 20, OPEN, false),
+    f("Databricks token", "dapi", Class::Hex, 32, 32, true),
+    f("New Relic user key", "NRAK-", Class::Alnum, 27, OPEN, false),
+    f("Supabase token", "sbp_", Class::Hex, 40, OPEN, false),
+    f("Vault service token", "hvs.", Class::Token, 24, OPEN, false),
+    f("Vault batch token", "hvb.", Class::Token, 24, OPEN, false),
+    f("Groq API key", "gsk_", Class::Alnum, 40, OPEN, false),
+    f("Replicate token", "r8_", Class::Alnum, 30, OPEN, false),
+    f("Perplexity API key", "pplx-", Class::Alnum, 40, OPEN, false),
+    f("xAI API key", "xai-", Class::Alnum, 40, OPEN, false),
+    f("Figma token", "figd_", Class::Token, 30, OPEN, false),
+    f("Fly.io token", "FlyV1 ", Class::Token, 40, OPEN, false),
 ];
+
+/// The token formats recognised by prefix, as `(vendor, prefix)`.
+pub fn known_formats() -> impl Iterator<Item = (&'static str, &'static str)> {
+    FORMATS.iter().map(|f| (f.vendor, f.prefix))
+}
+
+/// Bytes a secret can start with (a match is only tried there).
+static FIRST: [bool; 256] = first_bytes();
+
+const fn first_bytes() -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < FORMATS.len() {
+        t[FORMATS[i].prefix.as_bytes()[0] as usize] = true;
+        i += 1;
+    }
+    // PEM, JWT, schemes, AWS, webhooks, Discord tokens, assignments, URLs.
+    let extra = b"-eBbTtAhdMNO=:~";
+    let mut j = 0;
+    while j < extra.len() {
+        t[extra[j] as usize] = true;
+        j += 1;
+    }
+    t
+}
+
+/// For each first byte, the [`FORMATS`] starting with it (bit `n` is
+/// `FORMATS[n]`).
+static BY_FIRST: [u128; 256] = formats_by_first_byte();
+
+const fn formats_by_first_byte() -> [u128; 256] {
+    assert!(FORMATS.len() <= 128);
+    let mut t = [0u128; 256];
+    let mut i = 0;
+    while i < FORMATS.len() {
+        t[FORMATS[i].prefix.as_bytes()[0] as usize] |= 1 << i;
+        i += 1;
+    }
+    t
+}
+
+/// Hosts whose URL path is itself the credential (webhook URLs).
+const SECRET_URL_PATHS: &[&str] = &[
+    "hooks.slack.com/services/",
+    "hooks.slack.com/workflows/",
+    "hooks.slack.com/triggers/",
+    "discord.com/api/webhooks/",
+    "discordapp.com/api/webhooks/",
+];
+
+/// Secrets registered by value, longest first.
+static REGISTERED: RwLock<Vec<String>> = RwLock::new(Vec::new());
+static ANY_REGISTERED: AtomicBool = AtomicBool::new(false);
+
+/// Shortest value [`register_secret`] accepts (shorter ones would redact
+/// ordinary words).
+pub const MIN_REGISTERED_LEN: usize = 8;
+
+/// Register a secret by its value: from now on it is redacted wherever it
+/// appears, whatever its shape. Values shorter than
+/// [`MIN_REGISTERED_LEN`] (after trimming) and `[REDACTED]` are ignored.
+pub fn register_secret(value: &str) {
+    let value = value.trim();
+    if value.len() < MIN_REGISTERED_LEN || value.contains(REDACTED) {
+        return;
+    }
+    let mut list = REGISTERED.write().unwrap_or_else(PoisonError::into_inner);
+    if list.iter().any(|v| v == value) {
+        return;
+    }
+    list.push(value.to_owned());
+    list.sort_by_key(|v| std::cmp::Reverse(v.len()));
+    ANY_REGISTERED.store(true, Ordering::Release);
+}
+
+/// Register the credential-named variables of this process's environment
+/// (`*_API_KEY`, `*_TOKEN`, `*_PASSWORD`, `*_SECRET`, …) by value.
+pub fn register_environment() {
+    for (k, v) in std::env::vars_os() {
+        if let (Some(k), Some(v)) = (k.to_str(), v.to_str())
+            && is_secret_key(k)
+        {
+            register_secret(v);
+        }
+    }
+}
+
+/// Register the secrets a configuration file names, by value: the
+/// variables `api_key_env` (and any `*_env` key naming a credential) point
+/// at, every string under a credential-named key, and the argument after a
+/// credential-named flag in an argv (`["--api-key", "…"]`). Text that is not
+/// TOML is ignored (the config loader reports it).
+pub fn register_config_text(text: &str) {
+    if let Ok(value) = text.parse::<toml::Table>() {
+        register_toml(None, &toml::Value::Table(value));
+    }
+}
+
+fn register_toml(key: Option<&str>, value: &toml::Value) {
+    match value {
+        toml::Value::String(s) => {
+            let Some(k) = key else { return };
+            if k.ends_with("_env") && is_secret_key(&k[..k.len() - 4]) {
+                if let Ok(v) = std::env::var(s) {
+                    register_secret(&v);
+                }
+            } else if is_secret_key(k) {
+                register_secret(s);
+            }
+        }
+        toml::Value::Array(items) => {
+            let mut after_flag = false;
+            for item in items {
+                if let toml::Value::String(s) = item {
+                    if after_flag {
+                        register_secret(s);
+                    }
+                    let flag = s.trim_start_matches('-');
+                    after_flag = s.starts_with('-') && !s.contains('=') && is_secret_key(flag);
+                    if s.starts_with('-')
+                        && let Some((name, v)) = s.split_once('=')
+                        && is_secret_key(name.trim_start_matches('-'))
+                    {
+                        register_secret(v);
+                    }
+                } else {
+                    register_toml(key, item);
+                }
+            }
+        }
+        toml::Value::Table(t) => {
+            for (k, v) in t {
+                register_toml(Some(k), v);
+            }
+        }
+        _ => {}
+    }
+}
 
 /// Whether an object key names a credential.
 pub fn is_secret_key(key: &str) -> bool {
@@ -81,7 +357,7 @@ pub fn is_secret_key(key: &str) -> bool {
     for (d, s) in norm.iter_mut().zip(key.bytes()) {
         *d = if s == b'-' { b'_' } else { s.to_ascii_lowercase() };
     }
-    KEY_SUFFIXES.iter().any(|suf| norm.ends_with(suf.as_bytes()))
+    KEY_SUFFIXES.iter().any(|suf| norm.ends_with(suf.as_bytes())) || EXACT_KEYS.iter().any(|k| norm == k.as_bytes())
 }
 
 /// Redact a JSON value in place. Returns whether anything changed.
@@ -155,14 +431,92 @@ fn token_end(b: &[u8], from: usize) -> usize {
     j
 }
 
-/// Redact credential-shaped text. Borrowed when nothing matched.
+/// Redact credential-shaped text and registered secrets. Borrowed when
+/// nothing matched.
 pub fn redact_text(text: &str) -> Cow<'_, str> {
+    if ANY_REGISTERED.load(Ordering::Acquire)
+        && let Some(replaced) = replace_registered(text)
+    {
+        return Cow::Owned(redact_patterns(&replaced).into_owned());
+    }
+    redact_patterns(text)
+}
+
+/// Redact a block of text that may span lines (captured stdout/stderr): a
+/// PEM private key is replaced from its `BEGIN` line through its `END` line
+/// (or to the end of the block when the end was cut off).
+pub fn redact_block(text: &str) -> String {
+    redact_text(text).into_owned()
+}
+
+/// The first secret in `text` by its **shape** alone — a token format, an
+/// authorization scheme, a JWT, a PEM private key, a URL password, a webhook
+/// URL, a registered secret — ignoring the key-name rules (in source code
+/// `password = prompt(…)` or a `{"token": "string"}` schema is no secret).
+/// Returns the 1-based line and a description of what was found.
+pub fn find_credential(text: &str) -> Option<(usize, String)> {
+    let line_of = |at: usize| text[..at].bytes().filter(|&x| x == b'\n').count() + 1;
+    if ANY_REGISTERED.load(Ordering::Acquire) {
+        let list = REGISTERED.read().unwrap_or_else(PoisonError::into_inner);
+        if let Some(at) = list.iter().filter_map(|v| text.find(v.as_str())).min() {
+            return Some((line_of(at), "a configured secret (by its value)".into()));
+        }
+    }
+    let b = text.as_bytes();
+    for i in 0..b.len() {
+        let c = b[i];
+        let plain_colon = c == b':' && !b[i..].starts_with(b"://") && telegram_bot_token(b, i).is_none();
+        if !FIRST[c as usize] || c == b'=' || plain_colon {
+            continue;
+        }
+        if let Some((start, _)) = match_at(b, i) {
+            let rest = &b[i..];
+            let what = if let Some(f) = FORMATS.iter().find(|f| rest.starts_with(f.prefix.as_bytes())) {
+                format!("a {} ({}…)", f.vendor, f.prefix)
+            } else if rest.starts_with(b"-----") {
+                "a PEM private key".into()
+            } else if rest.starts_with(b"eyJ") {
+                "a JSON Web Token".into()
+            } else if rest.starts_with(b"://") {
+                "a password in a URL".into()
+            } else if c == b':' {
+                "a Telegram bot token".into()
+            } else if c == b'h' || c == b'd' {
+                "a webhook URL".into()
+            } else {
+                "a credential-shaped value".into()
+            };
+            return Some((line_of(start), what));
+        }
+    }
+    None
+}
+
+/// `text` with every registered secret replaced, or `None` if it holds none.
+fn replace_registered(text: &str) -> Option<String> {
+    let list = REGISTERED.read().unwrap_or_else(PoisonError::into_inner);
+    let mut out: Option<String> = None;
+    for secret in list.iter() {
+        let cur = out.as_deref().unwrap_or(text);
+        if cur.contains(secret.as_str()) {
+            out = Some(cur.replace(secret.as_str(), REDACTED));
+        }
+    }
+    out
+}
+
+fn redact_patterns(text: &str) -> Cow<'_, str> {
     let b = text.as_bytes();
     let mut out: Option<String> = None;
     let mut copied = 0; // bytes of `text` already handled into `out`
     let mut i = 0;
     while i < b.len() {
+        if !FIRST[b[i] as usize] {
+            i += 1;
+            continue;
+        }
         if let Some((start, end)) = match_at(b, i) {
+            let start = start.max(copied);
             let o = out.get_or_insert_with(|| String::with_capacity(text.len()));
             o.push_str(&text[copied..start]);
             o.push_str(REDACTED);
@@ -188,7 +542,7 @@ fn match_at(b: &[u8], i: usize) -> Option<(usize, usize)> {
     if c == b':' && b[i..].starts_with(b"://") {
         return url_password(b, i);
     }
-    if !at_boundary && c != b'=' && c != b':' && c != b'-' {
+    if !at_boundary && !matches!(c, b'=' | b':' | b'-' | b'~') {
         return None;
     }
     let rest = &b[i..];
@@ -206,12 +560,45 @@ fn match_at(b: &[u8], i: usize) -> Option<(usize, usize)> {
         }
         return None;
     }
+    if c == b':'
+        && let Some(m) = telegram_bot_token(b, i)
+    {
+        return Some(m);
+    }
     if c == b'=' || c == b':' {
         // `KEY=value` / `key: value` after a credential-named identifier.
         return assignment_value(b, i);
     }
+    if c == b'~' {
+        return azure_client_secret(b, i);
+    }
     if !at_boundary {
         return None;
+    }
+    // Webhook URLs whose path is the credential.
+    if matches!(c, b'h' | b'd') {
+        for host in SECRET_URL_PATHS {
+            if rest.starts_with(host.as_bytes()) {
+                let start = i + host.len();
+                let end = token_end(b, start);
+                return (end - start >= 8).then_some((start, end));
+            }
+        }
+    }
+    // Discord bot tokens: base64 user id, timestamp, HMAC.
+    if matches!(c, b'M' | b'N' | b'O') {
+        let end = token_end(b, i);
+        if end - i >= 58 {
+            let mut parts = b[i..end].split(|&x| x == b'.');
+            let (id, ts, mac) = (parts.next(), parts.next(), parts.next());
+            if let (Some(id), Some(ts), Some(mac), None) = (id, ts, mac, parts.next())
+                && (23..=28).contains(&id.len())
+                && (6..=7).contains(&ts.len())
+                && mac.len() >= 27
+            {
+                return Some((i, end));
+            }
+        }
     }
     // JSON Web Tokens: three base64url parts.
     if rest.starts_with(b"eyJ") {
@@ -248,12 +635,14 @@ fn match_at(b: &[u8], i: usize) -> Option<(usize, usize)> {
             }
         }
     }
-    for (prefix, min) in TOKEN_PREFIXES {
-        if rest.starts_with(prefix.as_bytes()) {
-            let end = token_end(b, i + prefix.len());
-            if end - (i + prefix.len()) >= *min {
-                return Some((i, end));
-            }
+    let mut candidates = BY_FIRST[c as usize];
+    while candidates != 0 {
+        let format = &FORMATS[candidates.trailing_zeros() as usize];
+        candidates &= candidates - 1;
+        if rest.starts_with(format.prefix.as_bytes())
+            && let Some(end) = format_end(b, i + format.prefix.len(), format)
+        {
+            return Some((i, end));
         }
     }
     if rest.starts_with(b"AKIA") || rest.starts_with(b"ASIA") {
@@ -263,6 +652,68 @@ fn match_at(b: &[u8], i: usize) -> Option<(usize, usize)> {
         }
     }
     None
+}
+
+/// The end of a `format` token whose body starts at `start`, if it is one.
+fn format_end(b: &[u8], start: usize, format: &Format) -> Option<usize> {
+    let limit = b.len().min(start.saturating_add(format.max));
+    let mut end = start;
+    while end < limit && format.class.accepts(b[end]) {
+        end += 1;
+    }
+    let len = end - start;
+    if len < format.min {
+        return None;
+    }
+    if format.max != OPEN && end < b.len() && is_ident_byte(b[end]) {
+        return None; // longer than the format allows
+    }
+    if format.digit && !b[start..end].iter().any(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(end)
+}
+
+/// At `i` (a `:`): a Telegram bot token `<8–10 digits>:<35 chars>`; the part
+/// after the colon.
+fn telegram_bot_token(b: &[u8], i: usize) -> Option<(usize, usize)> {
+    let mut d = i;
+    while d > 0 && b[d - 1].is_ascii_digit() {
+        d -= 1;
+    }
+    let digits = i - d;
+    let boundary = d == 0 || !is_ident_byte(b[d - 1]) || (d >= 3 && &b[d - 3..d] == b"bot");
+    if !(8..=10).contains(&digits) || !boundary {
+        return None;
+    }
+    let start = i + 1;
+    let mut end = start;
+    while end < b.len() && is_ident_byte(b[end]) {
+        end += 1;
+    }
+    (end - start == 35).then_some((start, end))
+}
+
+/// At `i` (a `~`): an Azure AD client secret `<3 chars><digit>Q~<31–34
+/// chars>`.
+fn azure_client_secret(b: &[u8], i: usize) -> Option<(usize, usize)> {
+    if i < 5 || b[i - 1] != b'Q' || !b[i - 2].is_ascii_digit() {
+        return None;
+    }
+    let start = i - 5;
+    let azure_byte = |x: u8| x.is_ascii_alphanumeric() || matches!(x, b'_' | b'-' | b'.' | b'~');
+    if !b[start..i - 2]
+        .iter()
+        .all(|&x| x.is_ascii_alphanumeric() || matches!(x, b'_' | b'-' | b'.'))
+        || (start > 0 && azure_byte(b[start - 1]))
+    {
+        return None;
+    }
+    let mut end = i + 1;
+    while end < b.len() && azure_byte(b[end]) {
+        end += 1;
+    }
+    (31..=34).contains(&(end - i - 1)).then_some((start, end))
 }
 
 /// At `i` (the `:` of `scheme://user:password@host`): the password.
@@ -413,6 +864,171 @@ mod tests {
         }
     }
 
+    /// A body of `len` bytes of `class` with digits and both cases.
+    fn body(class: Class, len: usize) -> String {
+        let alphabet: &[u8] = match class {
+            Class::Hex => b"0a1b2c3d4e5f6789",
+            Class::LowerAlnum => b"a0b1c2d3e4f5g6h7k8m9",
+            Class::Alnum | Class::Token => b"aZ0bY1cX2dW3eV4fU5",
+        };
+        (0..len)
+            .map(|i| alphabet[(i * 7 + 3) % alphabet.len()] as char)
+            .collect()
+    }
+
+    #[test]
+    fn every_format_is_redacted_in_every_context() {
+        assert!(FORMATS.len() >= 70, "{}", FORMATS.len());
+        for format in FORMATS {
+            let len = if format.max == OPEN { format.min + 5 } else { format.max };
+            let token = format!("{}{}", format.prefix, body(format.class, len));
+            for ctx in [
+                token.clone(),
+                format!("the key is {token} ok"),
+                format!("\"{token}\""),
+                format!("x={token}"),
+                format!("(\\n{token})"),
+            ] {
+                let out = redact_text(&ctx);
+                assert!(!out.contains(&token), "{}: {ctx} -> {out}", format.vendor);
+                assert!(out.contains(REDACTED), "{}: {ctx} -> {out}", format.vendor);
+            }
+            // One byte short of the minimum is not a token.
+            let short = format!("{} {}{}", "see", format.prefix, body(format.class, format.min - 1));
+            assert!(
+                matches!(redact_text(&short), Cow::Borrowed(_)),
+                "{}: {short} -> {}",
+                format.vendor,
+                redact_text(&short)
+            );
+        }
+    }
+
+    #[test]
+    fn special_shapes() {
+        let cases = [
+            // Slack and Discord webhooks: the path is the credential.
+            (
+                "post to https://hooks.slack.com/services/T0AB12CDE/B0FG34HIJ/abcdEFGHijklMNOPqrstUVWX now",
+                "post to https://hooks.slack.com/services/[REDACTED] now",
+            ),
+            (
+                "https://discord.com/api/webhooks/123456789012345678/aBcDeFgHiJkLmNoPqRsTuVwXyZ_012345",
+                "https://discord.com/api/webhooks/[REDACTED]",
+            ),
+            // Telegram bot tokens (also inside the API URL).
+            (
+                "bot 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0 up",
+                "bot 123456789:[REDACTED] up",
+            ),
+            (
+                "https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0/getMe",
+                "https://api.telegram.org/bot123456789:[REDACTED]/getMe",
+            ),
+            // Discord bot token.
+            (
+                "MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs",
+                "[REDACTED]",
+            ),
+            // Azure AD client secret.
+            (
+                "secret abc8Q~Zk3Lw9pTq2Vx7Rn1Ym5Hs4Gd6Fb0Jc8N.e ok",
+                "secret [REDACTED] ok",
+            ),
+            // AWS secret access keys by key name (camelCase too) and Azure
+            // connection strings.
+            (
+                r#"{"secretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}"#,
+                r#"{"secretAccessKey": "[REDACTED]"}"#,
+            ),
+            (
+                "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+                "aws_secret_access_key = [REDACTED]",
+            ),
+            (
+                "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Zm9vYmFyYmF6cXV4+/==;EndpointSuffix=x",
+                "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=[REDACTED];EndpointSuffix=x",
+            ),
+            (
+                "https://acct.blob.core.windows.net/c?sv=2022-11-02&sig=abcDEF123%2Bxyz&se=2030",
+                "https://acct.blob.core.windows.net/c?sv=2022-11-02&sig=[REDACTED]&se=2030",
+            ),
+            ("DD_API_KEY=0123456789abcdef0123456789abcdef", "DD_API_KEY=[REDACTED]"),
+            (
+                "DD-APPLICATION-KEY: 0123456789abcdef0123456789abcdef01234567",
+                "DD-APPLICATION-KEY: [REDACTED]",
+            ),
+        ];
+        for (input, want) in cases {
+            assert_eq!(redact_text(input), want, "{input}");
+        }
+    }
+
+    #[test]
+    fn pem_bodies_are_redacted_across_lines() {
+        let out = "starting\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nQyNTUxOQAAACD\n\
+                   -----END OPENSSH PRIVATE KEY-----\ndone\n";
+        let red = redact_block(out);
+        assert_eq!(red, "starting\n[REDACTED]\ndone\n");
+        // Cut off before its end: redacted to the end of the block.
+        let cut = "x\n-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBL\nAwEHoUQDQgAE";
+        assert_eq!(redact_block(cut), "x\n[REDACTED]");
+        // A certificate is not a secret.
+        let cert = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----";
+        assert_eq!(redact_block(cert), cert);
+    }
+
+    #[test]
+    fn registered_values_are_redacted_whatever_their_shape() {
+        let value = "plain-looking-value-4417";
+        assert_eq!(redact_text(&format!("echo {value}!")), format!("echo {value}!"));
+        register_secret(value);
+        register_secret("short");
+        assert_eq!(redact_text(&format!("echo {value}!")), "echo [REDACTED]!");
+        assert_eq!(redact_text("short words stay"), "short words stay");
+        let mut v = json!({"out": format!("{value}{value}")});
+        assert!(redact_value(&mut v));
+        assert_eq!(v, json!({"out": "[REDACTED][REDACTED]"}));
+    }
+
+    #[test]
+    fn config_secrets_are_registered() {
+        // SAFETY-free: a variable name no other test reads.
+        let name = "HWF_REDACT_UNIT_TEST_KEY_VAR";
+        let from_env = std::env::var(name).unwrap_or_default();
+        let toml = format!(
+            "[agents.backends.x]\nkind = \"openai\"\napi_key_env = \"{name}\"\n\
+             [agents.backends.y]\nkind = \"command\"\nargv = [\"tool\", \"--api-key\", \"argv-secret-73519\", \"--token=flag-secret-86420\"]\n\
+             [agents.backends.y.env]\nSERVICE_PASSWORD = \"env-table-secret-11235\"\n"
+        );
+        register_config_text(&toml);
+        for s in ["argv-secret-73519", "flag-secret-86420", "env-table-secret-11235"] {
+            assert_eq!(redact_text(&format!("<{s}>")), "<[REDACTED]>", "{s}");
+        }
+        assert!(from_env.is_empty() || redact_text(&from_env) == REDACTED);
+        assert_eq!(redact_text("tool --api-key"), "tool --api-key");
+    }
+
+    #[test]
+    fn credentials_in_source_are_found_by_shape_only() {
+        let key = format!("{}{}", "sk-proj-", "Abc123Def456Ghi789Jkl0");
+        let src = format!(
+            "export default async function () {{\n  const password = prompt('x');\n  return fetch(u, {{key: '{key}'}});\n}}"
+        );
+        let (line, what) = find_credential(&src).expect("found");
+        assert_eq!(line, 3);
+        assert!(what.contains("OpenAI"), "{what}");
+        for clean in [
+            "const password = prompt('p'); const schema = {\"token\": \"string\", \"api_key\": \"string\"};",
+            "let url = 'https://example.com/x?token=' + t; // Bearer token from config",
+            "{\"steps\": [{\"kind\": \"agent\", \"prompt\": \"use the token budget wisely\"}]}",
+        ] {
+            assert_eq!(find_credential(clean), None, "{clean}");
+        }
+        let pem = "a\nb\n-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----";
+        assert_eq!(find_credential(pem), Some((3, "a PEM private key".into())));
+    }
+
     #[test]
     fn harmless_text_is_borrowed() {
         for s in [
@@ -424,6 +1040,18 @@ mod tests {
             "the token budget",
             "a basic key-value store",
             "see https://example.com/a:b@c",
+            "the meeting is at 10:30 and 12345678:short",
+            "key-value store with key-ordering-and-more-words-here",
+            "Skipping ACME account creation",
+            "secret_santa_gift_list_for_the_whole_team_2024",
+            "MTk4 is not a discord token",
+            "a SG.value and an AC unit",
+            "shpat_ without body, dapi short, EAAA short",
+            "path/to/somewhere/pattern/matching/a/very/long/path/with/many/segments/here",
+            "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+            "uuid 0192f7a4-5b6c-7d8e-9f01-23456789abcd and v1.2.3",
+            "Q~ alone, 1Q~ short",
+            "hooks.slack.com/services/ is documented",
         ] {
             assert!(matches!(redact_text(s), Cow::Borrowed(_)), "{s}");
         }

@@ -3,6 +3,14 @@
 //! environment plus allow-listed variables, a timeout, and bounded, captured
 //! output. On timeout or cancellation the whole process group is killed.
 //!
+//! The command must not read hwf's own secrets: hwf is non-dumpable (set at
+//! start-up), so a process of the same user cannot open
+//! `/proc/<hwf>/environ` or `/proc/<hwf>/mem`. Root bypasses that check with
+//! `CAP_SYS_PTRACE`, so when hwf runs as root the command runs under
+//! `setpriv` (util-linux) with every capability dropped from its bounding,
+//! inheritable and ambient sets and `no_new_privs` set; without `setpriv` a
+//! root hwf refuses to run commands.
+//!
 //! Input: `{"argv": ["git", "status"], "cwd"?: "sub/dir", "env"?: {"LANG": "C"},
 //! "timeout_ms"?: 30000, "stdin"?: "text"}`.
 //! Output: `{"exit_code", "stdout", "stderr", "duration_ms", "signal"?}`.
@@ -11,6 +19,8 @@ use super::fs::Workspace;
 use super::{Capability, CapabilityCall, CapabilityError, CapabilityHandler, SideEffect};
 use crate::agents::BoxFuture;
 use serde_json::{Value, json};
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -55,6 +65,49 @@ async fn read_bounded<R: AsyncRead + Unpin>(mut r: R) -> Vec<u8> {
     kept
 }
 
+/// `setpriv` arguments that drop every capability before the command runs.
+const SETPRIV_ARGS: &[&str] = &[
+    "--bounding-set=-all",
+    "--inh-caps=-all",
+    "--ambient-caps=-all",
+    "--no-new-privs",
+    "--",
+];
+
+/// The first executable file named `name` on `path` (or `name` itself,
+/// against `cwd`, when it holds a `/`).
+fn find_executable(name: &str, path: &OsStr, cwd: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let is_exec = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    if name.contains('/') {
+        let p = cwd.join(name);
+        return is_exec(&p).then_some(p);
+    }
+    std::env::split_paths(path).map(|d| d.join(name)).find(|p| is_exec(p))
+}
+
+/// The command for `argv0`: itself, or under `setpriv` with no capabilities
+/// when hwf runs as root.
+fn confined(argv0: &str, path: &OsStr, cwd: &Path) -> Result<tokio::process::Command, CapabilityError> {
+    if !rustix::process::geteuid().is_root() {
+        return Ok(tokio::process::Command::new(argv0));
+    }
+    let setpriv = find_executable("setpriv", path, cwd)
+        .or_else(|| find_executable("setpriv", OsStr::new("/usr/bin:/bin:/usr/sbin:/sbin"), cwd))
+        .ok_or_else(|| {
+            CapabilityError::Failed(
+                "hwf runs as root and setpriv (util-linux) is not installed, so bash cannot drop its \
+                 capabilities; install util-linux or run hwf as an ordinary user"
+                    .into(),
+            )
+        })?;
+    let target = find_executable(argv0, path, cwd)
+        .ok_or_else(|| CapabilityError::Failed(format!("cannot start {argv0:?}: not found on PATH")))?;
+    let mut cmd = tokio::process::Command::new(setpriv);
+    cmd.args(SETPRIV_ARGS).arg(target);
+    Ok(cmd)
+}
+
 fn bad(msg: impl Into<String>) -> CapabilityError {
     CapabilityError::InvalidInput(msg.into())
 }
@@ -81,14 +134,12 @@ impl CapabilityHandler for Bash {
                     .filter(|t| (1..=MAX_TIMEOUT_MS).contains(t))
                     .ok_or_else(|| bad(format!("timeout_ms must be between 1 and {MAX_TIMEOUT_MS}")))?,
             };
-            let mut cmd = tokio::process::Command::new(argv[0]);
+            let path = std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into());
+            let mut cmd = confined(argv[0], &path, &cwd)?;
             cmd.args(&argv[1..])
                 .current_dir(&cwd)
                 .env_clear()
-                .env(
-                    "PATH",
-                    std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
-                )
+                .env("PATH", &path)
                 .env("HOME", self.0.root())
                 .stdin(if input.get("stdin").is_some() {
                     Stdio::piped()

@@ -474,17 +474,21 @@ impl FileStore {
 
     /// Keep component bytes or a script sent inline (facade
     /// `script_source`, `definition`) under `inline/<digest>.<ext>`; returns
-    /// the file's path.
+    /// the file's path. A script holding a credential is refused (see
+    /// [`crate::catalog::refuse_credentials_in_script`]).
     ///
     /// # Errors
     ///
-    /// `io`.
+    /// `invalid_script`, `io`.
     pub fn put_inline(&self, bytes: &[u8], ext: &str) -> Result<PathBuf> {
         let ext = if matches!(ext, "wasm" | "js" | "json" | "py") {
             ext
         } else {
             "bin"
         };
+        if ext != "wasm" && ext != "bin" {
+            crate::catalog::refuse_credentials_in_script(bytes)?;
+        }
         let name = format!("{}.{ext}", blake3::hash(bytes).to_hex());
         let dir = self.dir.open_dir("inline").map_err(|e| Error::io("inline dir", e))?;
         if !dir.is_file(&name) {
