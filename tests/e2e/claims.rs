@@ -477,11 +477,8 @@ fn the_prompt_cache_answers_repeats_and_fresh_always_runs() {
 #[test]
 fn a_journal_seq_that_cannot_advance_is_a_typed_error() {
     let ctx = Ctx::new();
-    let out = ctx.run_json(
-        harnesses::PROBE,
-        &probe_args(json!({"op": "cap", "name": "timer.sleep", "input": {"ms": 1}})),
-        &["--run-id", "seqmax"],
-    );
+    let ask = json!({"op": "cap", "name": "human.ask", "input": {"prompt": "Go on?"}});
+    let out = ctx.run_json(harnesses::PROBE, &probe_args(ask), &["--run-id", "seqmax"]);
     out.expect_code(3);
     // Doctor the journal: its last line claims seq u64::MAX.
     let path = ctx.state().join("runs/seqmax/journal.jsonl");
@@ -492,23 +489,10 @@ fn a_journal_seq_that_cannot_advance_is_a_typed_error() {
     *lines.last_mut().expect("line") = last.to_string();
     let doctored = lines.join("\n") + "\n";
     std::fs::write(&path, &doctored).expect("write");
-    // The timer (1 ms) is due; the runner continues the run and its first
+    // Answer the question: the runner continues the run, and its first
     // append fails with a typed error instead of wrapping or panicking.
-    let t = Instant::now();
-    let status = loop {
-        let s = ctx.hwf(["status", "seqmax", "--json"]).json();
-        let wake = s["data"]["waits"][0]["wake_at_ms"].as_u64().expect("wake_at_ms");
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .expect("time")
-            .as_millis() as u64;
-        if now > wake {
-            break s;
-        }
-        assert!(t.elapsed() < DEADLINE);
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    assert_eq!(status["data"]["state"], "waiting");
+    ctx.hwf(["control", "decide", "seqmax", "1", "respond", "--value", r#""yes""#])
+        .expect_code(0);
     let runner = ctx.hwf(["runner", "--once", "--json"]);
     assert!(!runner.stderr.contains("panicked"), "{runner:#?}");
     runner.expect_code(0);
