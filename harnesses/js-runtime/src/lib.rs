@@ -3,15 +3,22 @@
 //! inside the same sandbox and broker as compiled harnesses.
 //!
 //! A script starts with `export const meta = {name, description, ...}` (a
-//! pure literal), then uses top-level `await` and `return`, the `args`
-//! global, and `agent`, `parallel`, `pipeline`, `phase`, `log`,
-//! `capability`, `workflow` and `budget`. Every `agent()` / `capability()` /
-//! `workflow()` call is submitted to the host at once (`submit`) and its
-//! promise settles when the host's `next` delivers it — in completion order,
-//! which replay reproduces — so `parallel` runs agents concurrently on the
-//! host and `pipeline` items flow without a barrier. `Date.now()`, `new
-//! Date()`, `Math.random()`, `require` and `import` are refused (they would
-//! break replay or escape the sandbox).
+//! pure literal, checked on its syntax tree), then uses top-level `await`
+//! and `return`, the `args` global, and `agent`, `parallel`, `pipeline`,
+//! `phase`, `log`, `console`, `setTimeout`/`clearTimeout`, `capability`,
+//! `workflow` and `budget`. Every `agent()` / `capability()` / `workflow()`
+//! call is submitted to the host at once (`submit`) and its promise settles
+//! when the host's `next` delivers it — in completion order, which replay
+//! reproduces — so `parallel` runs agents concurrently on the host and
+//! `pipeline` items flow without a barrier.
+//!
+//! Claude Code's rules hold: an `import` declaration is refused by the
+//! parser, `import()` throws, there is no `require`; `Date.now()`, `new
+//! Date()`, `Date()` and `Math.random()` throw however they are reached (and
+//! the engine's clock fails the run if anything reads it); timers run on a
+//! virtual clock; an invalid `agent({schema})` and a `parallel()` of
+//! non-functions throw `TypeError`; a pipeline stage resolving `null` ends
+//! its item. `docs/CONFORMANCE.md` lists every rule with its test.
 
 #![allow(unsafe_code, reason = "wit-bindgen generates the component's exports with unsafe")]
 
