@@ -182,6 +182,17 @@ pub fn record(store: &FileStore, run: &RunId, mut control: Control) -> Result<bo
             }
         }
     }
+    // The same id again is the same control: already recorded, whatever
+    // the run has done since. Only a stop is recorded on damaged controls
+    // (and honoured); anything else is refused with the store's code.
+    let existing = if control.action == Action::Stop {
+        store.read_controls_lenient(run)?.0
+    } else {
+        store.read_controls(run)?
+    };
+    if existing.iter().any(|c| c.id == control.id) {
+        return Ok(false);
+    }
     if control.action == Action::Decide {
         match control.decision {
             None => {
@@ -193,7 +204,13 @@ pub fn record(store: &FileStore, run: &RunId, mut control: Control) -> Result<bo
             Some(Decision::Edit | Decision::Respond) if control.value.is_none() => {
                 return Err(Error::new(ErrorCode::InvalidArgs, "edit and respond need --value JSON"));
             }
-            _ => {}
+            Some(d) => check_decision(
+                store,
+                run,
+                control.call.as_deref().unwrap_or(""),
+                d,
+                control.value.as_ref(),
+            )?,
         }
     }
     if let Some(v) = &mut control.value {
@@ -203,4 +220,68 @@ pub fn record(store: &FileStore, run: &RunId, mut control: Control) -> Result<bo
         control.reason = Some(crate::broker::redact::redact_text(r).into_owned());
     }
     store.append_control(run, &control)
+}
+
+/// The kind of the wait a call of a run is parked on now (`human`,
+/// `approval`, `event`, `timer`), from the run's journal: its last
+/// `wait_started` not followed by `wait_resolved` or its completion.
+///
+/// # Errors
+///
+/// `not_found`, `io`, `corrupt_store` when the journal cannot be read.
+pub fn open_wait(store: &FileStore, run: &RunId, call: &str) -> Result<Option<String>> {
+    let mut open = None;
+    for e in store.read_journal(run)? {
+        if e.get("call").and_then(Value::as_str) != Some(call) {
+            continue;
+        }
+        match e.get("type").and_then(Value::as_str) {
+            Some("wait_started") => open = e.get("kind").and_then(Value::as_str).map(str::to_owned),
+            Some("wait_resolved" | "call_completed") => open = None,
+            _ => {}
+        }
+    }
+    Ok(open)
+}
+
+/// A decision fits the wait it answers: a question (`human.ask`) takes
+/// `respond` or `reject`, an approval `approve`, `reject` or `edit` (with
+/// an object: the call's new input); a call that is not waiting for a
+/// decision takes none.
+///
+/// # Errors
+///
+/// `invalid_args` naming the call, what it waits for and what it accepts.
+pub fn check_decision(
+    store: &FileStore,
+    run: &RunId,
+    call: &str,
+    decision: Decision,
+    value: Option<&Value>,
+) -> Result<()> {
+    let refuse = |msg: String| Err(Error::new(ErrorCode::InvalidArgs, msg));
+    let name = serde_json::to_value(decision)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    match (open_wait(store, run, call)?.as_deref(), decision) {
+        (Some("human"), Decision::Respond | Decision::Reject) => Ok(()),
+        (Some("human"), _) => refuse(format!(
+            "call {call} of run {run} is a question (human.ask): answer it with `respond` and a value, or `reject` it; `{name}` is for approvals"
+        )),
+        (Some("approval"), Decision::Edit) if !value.is_some_and(Value::is_object) => refuse(format!(
+            "`edit` on call {call} needs the call's new input as a JSON object"
+        )),
+        (Some("approval"), Decision::Approve | Decision::Reject | Decision::Edit) => Ok(()),
+        (Some("approval"), _) => refuse(format!(
+            "call {call} of run {run} waits for an approval: `approve`, `reject` or `edit` it; `respond` answers questions"
+        )),
+        (Some(kind), _) => refuse(format!(
+            "call {call} of run {run} waits for {} {kind}, not for a decision",
+            if kind == "event" { "an" } else { "a" }
+        )),
+        (None, _) => refuse(format!(
+            "call {call} of run {run} is not waiting for a decision (see `hwf status {run}` for its waits)"
+        )),
+    }
 }

@@ -17,6 +17,8 @@
 //! - `conformance`: ported workflows run unchanged; the conformance table's tests exist;
 //! - `js`: JavaScript workflows in the Boa runtime;
 //! - `json_workflows`: declarative JSON workflows in the JSON runtime;
+//! - `mcp_clients`: `hwf mcp` as long-lived clients use it (in-process runner,
+//!   `wait_seconds`, progress, `isError`, resources, checked decisions);
 //! - `numbers`: numbers from input out of range are typed `invalid_*` errors;
 //! - `policy`: capability policy, built-ins, budgets, agent types, secrets;
 //! - `scripts`: save / list / inspect / validate, running by name.
@@ -34,6 +36,7 @@ mod hello;
 mod hostile;
 mod js;
 mod json_workflows;
+mod mcp_clients;
 mod numbers;
 mod policy;
 mod policy_gaps;

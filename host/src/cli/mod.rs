@@ -170,7 +170,7 @@ enum ControlCommand {
         call: String,
         /// approve, reject, edit (with --value: the new input) or respond (with --value: the answer).
         decision: String,
-        /// JSON value for edit / respond.
+        /// The answer (respond) or new input (edit): JSON, or else taken as a plain string.
         #[arg(long, value_name = "JSON")]
         value: Option<String>,
         /// Where the decision came from (e.g. slack).
@@ -336,7 +336,10 @@ struct RunArgs {
 
 /// Parse the command line, run the command, return the exit code.
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e),
+    };
     init_tracing(cli.verbose);
     let json = cli.command.wants_json();
     let out = Out::new(json);
@@ -348,6 +351,27 @@ pub fn main() -> i32 {
         Ok(code) => code,
         Err(e) => out.error(&e),
     }
+}
+
+/// A command line clap refuses. `--help` and `--version` print as usual;
+/// any other problem is one `hwf: invalid_args: …` line (or its envelope
+/// with `--json`) and clap's hint, exit 2.
+fn usage_error(e: &clap::Error) -> i32 {
+    use clap::error::ErrorKind;
+    if !e.use_stderr() || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        let _ = e.print();
+        return e.exit_code();
+    }
+    let text = e.to_string();
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or("bad usage");
+    let first = first.strip_prefix("error: ").unwrap_or(first).trim();
+    let json = std::env::args().any(|a| a == "--json");
+    let code = Out::new(json).error(&Error::new(ErrorCode::InvalidArgs, first));
+    if !json {
+        lines.filter(|l| !l.trim().is_empty()).for_each(|l| eprintln!("{l}"));
+    }
+    code
 }
 
 impl ControlCommand {
@@ -661,7 +685,7 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             let opts = ops::facade_options(&cli);
             let response = match tool.as_str() {
                 "workflow" => hwf_host::facade::workflow(&hwf, &request, &opts).await,
-                "workflow_control" => hwf_host::facade::workflow_control(&hwf, &request).await,
+                "workflow_control" => hwf_host::facade::workflow_control_with(&hwf, &request, &opts).await,
                 other => {
                     return Err(Error::new(
                         ErrorCode::InvalidArgs,

@@ -137,6 +137,7 @@ pub fn facade_options(cli: &Cli) -> hwf_host::facade::Options {
         spawn_runner: Some(Arc::new(move |id: &RunId| {
             spawn_runner_with(state_dir.as_deref(), config.as_deref(), id)
         })),
+        wake: None,
         progress: None,
     }
 }
@@ -211,11 +212,10 @@ pub fn control(cli: &Cli, config: &Config, cmd: &ControlCommand, out: &Out) -> R
                 format!("decision {decision:?}: expected approve, reject, edit or respond"),
             )
         })?;
+        // JSON, or else the text itself as a string (`--value yes`).
         let value: Option<Value> = value
             .as_deref()
-            .map(serde_json::from_str)
-            .transpose()
-            .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("--value is not valid JSON: {e}")))?;
+            .map(|v| serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_owned())));
         c.fingerprint = Some(hwf_host::runner::validate_decision(
             &hwf,
             &run,

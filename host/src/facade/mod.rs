@@ -31,14 +31,41 @@ use std::sync::Arc;
 /// Starts a runner for a queued run.
 pub type SpawnRunner = Arc<dyn Fn(&RunId) -> Result<()> + Send + Sync>;
 
+/// Tells a runner living in this process that a run has something to do
+/// (a control was recorded, a run was queued).
+pub type Wake = Arc<dyn Fn(&RunId) + Send + Sync>;
+
 /// What the facade needs besides the host.
 #[derive(Clone, Default)]
 pub struct Options {
-    /// Starts a runner for a queued run (`background: true`); without it,
-    /// queued runs wait for `hwf runner`.
+    /// Starts a runner for a queued run (`background: true`), and for a
+    /// parked run a control was recorded on, so that it takes effect
+    /// without anyone running `hwf runner`. Not used when [`Options::wake`]
+    /// is set.
     pub spawn_runner: Option<SpawnRunner>,
+    /// An in-process runner to notify instead of starting one (`hwf mcp`).
+    pub wake: Option<Wake>,
     /// Called with live progress while a foreground run executes.
     pub progress: Option<crate::runtime::ProgressFn>,
+}
+
+impl Options {
+    /// Have the run's new work picked up: wake the in-process runner, or
+    /// start a detached one.
+    ///
+    /// # Errors
+    ///
+    /// `io` when a runner process cannot be started.
+    pub fn kick(&self, run: &RunId) -> Result<()> {
+        if let Some(wake) = &self.wake {
+            wake(run);
+            return Ok(());
+        }
+        if let Some(spawn) = &self.spawn_runner {
+            spawn(run)?;
+        }
+        Ok(())
+    }
 }
 
 impl std::fmt::Debug for Options {
@@ -104,9 +131,27 @@ pub async fn workflow(hwf: &Hwf, request: &Value, opts: &Options) -> Value {
     }
 }
 
-/// The `workflow_control` tool.
+/// The `workflow_control` tool, without a runner to notify (controls on
+/// parked runs wait for `hwf runner`).
 pub async fn workflow_control(hwf: &Hwf, request: &Value) -> Value {
-    envelope(control_inner(hwf, request))
+    workflow_control_with(hwf, request, &Options::default()).await
+}
+
+/// The `workflow_control` tool: a control recorded on a queued or parked
+/// run is handed to the runner of [`Options::kick`], so a decision,
+/// resume or stop takes effect at once.
+pub async fn workflow_control_with(hwf: &Hwf, request: &Value, opts: &Options) -> Value {
+    envelope(control_inner(hwf, request, opts))
+}
+
+/// Whether a `workflow` request runs something in the foreground (an
+/// explicit or inferred `run`/`run_script` without `background`).
+pub fn is_foreground_run(p: &Params) -> bool {
+    let action = match p.str("action") {
+        Some(a) => a,
+        None => infer_action(p).unwrap_or(""),
+    };
+    matches!(action, "run" | "run_script") && !p.flag("background")
 }
 
 /// What a request names to run, validate or save: a script source, a
@@ -303,17 +348,51 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
     }
     if p.flag("background") {
         let id = hwf.enqueue(&req)?;
-        if let Some(spawn) = &opts.spawn_runner {
-            spawn(&id)?;
-        }
+        opts.kick(&id)?;
         return Ok(json!({"success": true, "data": {"run_id": id, "state": "queued"}}));
+    }
+    if let Some(wait) = p.uint("wait_seconds")
+        && (opts.wake.is_some() || opts.spawn_runner.is_some())
+    {
+        // A caller with a deadline: the run is executed by a runner, and
+        // this call returns when it ends or parks, or when the deadline
+        // passes — then with its id and state, and it keeps running.
+        let id = hwf.enqueue(&req)?;
+        opts.kick(&id)?;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(wait);
+        loop {
+            let snap = hwf.store().read_snapshot(&id)?;
+            if !matches!(snap.state, RunState::Queued | RunState::Running) {
+                return Ok(run_envelope(&snap, hwf.store().root()));
+            }
+            if std::time::Instant::now() >= deadline {
+                return Ok(detached(&snap));
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
     }
     req.progress = opts.progress.clone();
     let outcome = hwf.run(req).await?;
     Ok(run_envelope(&outcome.snapshot, hwf.store().root()))
 }
 
-fn control_inner(hwf: &Hwf, request: &Value) -> Result<Value> {
+/// The answer of a foreground call whose deadline (`wait_seconds`) passed
+/// while its run goes on.
+pub fn detached(s: &RunSnapshot) -> Value {
+    json!({"success": true, "data": {
+        "run_id": s.run_id,
+        "state": s.state,
+        "detached": true,
+        "resource": format!("hwf://runs/{}", s.run_id),
+        "message": format!(
+            "run {} is still {}; it keeps running: poll workflow_control status with this run_id",
+            s.run_id,
+            s.state.as_str()
+        ),
+    }})
+}
+
+fn control_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Value> {
     let p = Params::parse(request, CONTROL)?;
     let action = match p.str("action") {
         Some(a) => a,
@@ -374,22 +453,79 @@ fn control_inner(hwf: &Hwf, request: &Value) -> Result<Value> {
         c.message_id = p.str("message_id").map(str::to_owned);
     }
     let new = control::record(hwf.store(), &run, c.clone())?;
-    Ok(json!({"run_id": run, "control": c, "recorded": new}))
+    // A parked or queued run has no executor watching its controls: hand
+    // it to a runner now. A running one applies them itself.
+    if matches!(snap.state, RunState::Waiting | RunState::Queued) {
+        opts.kick(&run)?;
+    }
+    Ok(crate::broker::redacted(&json!({"run_id": run, "control": c, "recorded": new})).into_owned())
+}
+
+/// One tool the MCP server and the plugin expose.
+#[derive(Debug, Clone)]
+pub struct ToolDef {
+    /// Name.
+    pub name: &'static str,
+    /// Human-readable title.
+    pub title: &'static str,
+    /// What it does, for the model.
+    pub description: &'static str,
+    /// The JSON Schema of its arguments.
+    pub input_schema: Value,
+    /// The JSON Schema of its result (the envelope).
+    pub output_schema: Value,
+    /// Whether it only reads (hint).
+    pub read_only: bool,
+    /// Whether it may destroy something (hint: `stop` is terminal).
+    pub destructive: bool,
+}
+
+/// The JSON Schema of every response: the facade envelope.
+pub fn envelope_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "success": {"type": "boolean", "description": "false when the request failed or the run ended failed/stopped"},
+            "data": {"type": "object", "description": "the action's result (a run: run_id, state, counts, result, waits)"},
+            "error": {
+                "type": "object",
+                "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+                "required": ["code", "message"],
+            },
+        },
+        "required": ["success"],
+    })
+}
+
+/// The tools, with titles, hints and schemas.
+pub fn tool_defs() -> Vec<ToolDef> {
+    vec![
+        ToolDef {
+            name: "workflow",
+            title: "Run and manage hwf workflows",
+            description: "Run, validate, save and inspect hwf workflows (sandboxed, durable agent workflows). Give the source in `script_source` (JavaScript or a JSON definition), a file in `script_path`, or a saved `script_name`, with `script_args`; `action: status` with `run_id` reports a run. A run still going after `wait_seconds` returns its `run_id` and keeps running.",
+            input_schema: params::schema(WORKFLOW, &[]),
+            output_schema: envelope_schema(),
+            read_only: false,
+            destructive: false,
+        },
+        ToolDef {
+            name: "workflow_control",
+            title: "Watch and steer hwf runs",
+            description: "Operate hwf runs: overview, status, pause, resume, stop, task_stop, retry, and decide (approve/reject/edit a gated call, respond to a question). Controls take effect at once.",
+            input_schema: params::schema(CONTROL, &[]),
+            output_schema: envelope_schema(),
+            read_only: false,
+            destructive: true,
+        },
+    ]
 }
 
 /// The tools the MCP server and plugin expose: (name, description, input
 /// schema).
 pub fn tools() -> Vec<(&'static str, &'static str, Value)> {
-    vec![
-        (
-            "workflow",
-            "Run, validate, save and inspect hwf workflows (sandboxed WebAssembly harnesses). Pass a saved script `name`, a `scriptPath`, or `script_source` (base64 wasm) with `args`; or action=status with run_id.",
-            params::schema(WORKFLOW, &[]),
-        ),
-        (
-            "workflow_control",
-            "Operate hwf runs: overview, status, pause, resume, stop, task_stop, retry, decide (approve/reject/edit/respond a parked call).",
-            params::schema(CONTROL, &[]),
-        ),
-    ]
+    tool_defs()
+        .into_iter()
+        .map(|t| (t.name, t.description, t.input_schema))
+        .collect()
 }

@@ -18,7 +18,7 @@ pub enum Kind {
     Bool,
     /// A JSON object.
     Object,
-    /// Anything.
+    /// Any JSON value (advertised with every JSON type listed).
     Any,
 }
 
@@ -51,7 +51,7 @@ impl Kind {
             Kind::UIntIn(lo, hi) => serde_json::json!({"type": "integer", "minimum": lo, "maximum": hi}),
             Kind::Bool => serde_json::json!({"type": "boolean"}),
             Kind::Object => serde_json::json!({"type": "object"}),
-            Kind::Any => serde_json::json!({}),
+            Kind::Any => serde_json::json!({"type": ["object", "array", "string", "number", "boolean", "null"]}),
         }
     }
 }
@@ -78,6 +78,9 @@ const fn p(name: &'static str, aliases: &'static [&'static str], kind: Kind, doc
     }
 }
 
+/// The longest `wait_seconds` a foreground call may ask for (a day).
+pub const MAX_WAIT_SECONDS: u64 = 86_400;
+
 /// `workflow` parameters.
 pub const WORKFLOW: &[Param] = &[
     p(
@@ -90,7 +93,7 @@ pub const WORKFLOW: &[Param] = &[
         "script_source",
         &["script"],
         Kind::Str,
-        "script text, or base64 of a .wasm component",
+        "the workflow's source: JavaScript (`export const meta = {...}` then the body) or a JSON definition",
     ),
     p(
         "script_path",
@@ -106,12 +109,7 @@ pub const WORKFLOW: &[Param] = &[
         "saved script version (latest when absent)",
     ),
     p("script_args", &["args"], Kind::Any, "run arguments (JSON)"),
-    p(
-        "language",
-        &[],
-        Kind::Str,
-        "wasm | js | python | json (inferred when absent)",
-    ),
+    p("language", &[], Kind::Str, "js | json | wasm (inferred when absent)"),
     p(
         "definition",
         &[],
@@ -149,6 +147,12 @@ pub const WORKFLOW: &[Param] = &[
         &[],
         Kind::Bool,
         "run_script: queue it and return the run id at once",
+    ),
+    p(
+        "wait_seconds",
+        &[],
+        Kind::UIntIn(0, MAX_WAIT_SECONDS),
+        "run_script: return {run_id, state} if the run is still going after this many seconds (it keeps running; poll with status)",
     ),
     p(
         "resume_from_run_id",
@@ -295,18 +299,16 @@ impl Params {
     }
 }
 
-/// A JSON Schema object for a table (MCP tool input schemas).
+/// A JSON Schema object for a table (MCP tool input schemas). Only the
+/// canonical names are advertised: a model shown both spellings fills both
+/// and gets "given twice". The aliases are still accepted by
+/// [`Params::parse`].
 pub fn schema(table: &[Param], required: &[&str]) -> Value {
     let mut props = Map::new();
     for p in table {
         let mut s = p.kind.schema();
         s["description"] = Value::String(p.doc.to_owned());
-        props.insert(p.name.to_owned(), s.clone());
-        for a in p.aliases {
-            let mut alias = s.clone();
-            alias["description"] = Value::String(format!("alias of {}", p.name));
-            props.insert((*a).to_owned(), alias);
-        }
+        props.insert(p.name.to_owned(), s);
     }
     serde_json::json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
 }
@@ -328,6 +330,25 @@ mod tests {
         let e = Params::parse(&json!({"name": "a", "script_name": "b"}), WORKFLOW).expect_err("twice");
         assert!(e.message().contains("twice"));
         assert_eq!(e.code(), ErrorCode::InvalidParams);
+    }
+
+    #[test]
+    fn schemas_advertise_canonical_typed_names_only() {
+        for table in [WORKFLOW, CONTROL] {
+            let s = schema(table, &[]);
+            let props = s["properties"].as_object().expect("properties");
+            assert_eq!(props.len(), table.len(), "{s}");
+            for (name, prop) in props {
+                assert!(prop.get("type").is_some(), "{name} has no type: {prop}");
+                assert!(!prop.to_string().contains("python"), "{name}: {prop}");
+            }
+            assert!(!props.contains_key("scriptPath") && !props.contains_key("runId"));
+        }
+        // Aliases still parse.
+        let p = Params::parse(&json!({"scriptPath": "a.js", "wait_seconds": 1}), WORKFLOW).expect("alias");
+        assert_eq!(p.str("script_path"), Some("a.js"));
+        let e = Params::parse(&json!({"wait_seconds": MAX_WAIT_SECONDS + 1}), WORKFLOW).expect_err("range");
+        assert!(e.message().contains("wait_seconds"), "{e}");
     }
 
     #[test]

@@ -1,0 +1,386 @@
+//! `hwf mcp` as long-lived clients use it (Hermes Agent, the Python MCP
+//! SDK): decisions take effect with no runner started by anyone, foreground
+//! calls detach after `wait_seconds`, progress only grows, `isError` only
+//! when the tool could not execute, runs are subscribable resources, and
+//! `decide` is checked against what the call waits for. The Python clients
+//! themselves are driven by `tests/python/` (run by `scripts/test.sh`).
+
+use crate::common::Ctx;
+use serde_json::{Value, json};
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::process::Stdio;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// A JS workflow that asks one question and returns the answer.
+pub const ASK_JS: &str = r#"export const meta = { name: "ask", description: "asks, then answers", phases: [{ title: "ask" }] };
+phase("ask");
+const answer = await capability("human.ask", { prompt: "Ship it?", choices: ["yes", "no"] });
+return { answer: answer.answer ?? answer };
+"#;
+
+/// A JS workflow of five one-second agent calls over three declared phases.
+pub const SLOW_JS: &str = r#"export const meta = { name: "slow", description: "five slow steps", phases: [{ title: "one" }, { title: "two" }, { title: "three" }] };
+phase("one");
+await agent("step 1", { label: "s1" });
+await agent("step 2", { label: "s2" });
+phase("two");
+await agent("step 3", { label: "s3" });
+await agent("step 4", { label: "s4" });
+phase("three");
+await agent("step 5", { label: "s5" });
+return { done: 5 };
+"#;
+
+/// The fixture for [`SLOW_JS`]: every step takes a second.
+pub fn slow_fixture() -> String {
+    let rules: Vec<Value> = (1..=5)
+        .map(|i| json!({"match": {"label": format!("s{i}")}, "output": {"ok": i}, "delay_ms": 1000}))
+        .collect();
+    json!({ "responses": rules }).to_string()
+}
+
+/// An MCP client over the child's stdio; a reader thread collects lines.
+struct Client {
+    child: std::process::Child,
+    lines: mpsc::Receiver<Value>,
+    notifications: Vec<Value>,
+    next_id: u64,
+}
+
+impl Client {
+    fn start(ctx: &Ctx, agents: Option<&str>) -> Self {
+        let mut cmd = ctx.cmd();
+        cmd.arg("mcp");
+        if let Some(a) = agents {
+            cmd.args(["--agents", a]);
+        }
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn mcp");
+        let out = BufReader::new(child.stdout.take().expect("stdout"));
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in out.lines().map_while(Result::ok) {
+                if let Ok(v) = serde_json::from_str::<Value>(&line)
+                    && tx.send(v).is_err()
+                {
+                    break;
+                }
+            }
+        });
+        let mut c = Self {
+            child,
+            lines,
+            notifications: Vec::new(),
+            next_id: 1,
+        };
+        let init = c.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "e2e", "version": "1"}}),
+        );
+        assert_eq!(init["result"]["serverInfo"]["name"], "hwf", "{init}");
+        c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        c
+    }
+
+    fn send(&mut self, msg: Value) {
+        let stdin = self.child.stdin.as_mut().expect("stdin");
+        writeln!(stdin, "{msg}").expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    /// Send a request and wait (up to 60 s) for its response; everything
+    /// else received meanwhile is kept in `notifications`.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let v = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no answer to {method} in 60 s"));
+            if v["id"] == id {
+                return v;
+            }
+            self.notifications.push(v);
+        }
+    }
+
+    fn call(&mut self, tool: &str, args: Value) -> Value {
+        self.request("tools/call", json!({"name": tool, "arguments": args}))["result"].clone()
+    }
+
+    /// Wait for a notification with this method (and predicate).
+    fn wait_notification(&mut self, method: &str, pred: impl Fn(&Value) -> bool, within: Duration) -> Option<Value> {
+        if let Some(n) = self.notifications.iter().find(|n| n["method"] == method && pred(n)) {
+            return Some(n.clone());
+        }
+        let deadline = Instant::now() + within;
+        while let Ok(v) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            let hit = v["method"] == method && pred(&v);
+            self.notifications.push(v.clone());
+            if hit {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    /// Poll `workflow_control status` until the run reaches `state`.
+    fn wait_state(&mut self, run: &str, state: &str, within: Duration) -> Value {
+        let deadline = Instant::now() + within;
+        loop {
+            let s = self.call("workflow_control", json!({"action": "status", "run_id": run}));
+            let data = s["structuredContent"]["data"].clone();
+            if data["state"] == state {
+                return data;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "run {run} not {state} within {within:?}: {data}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        drop(self.child.stdin.take());
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Compile the JS runtime once (seconds on a loaded machine) so the timed
+/// parts of the tests measure hwf, not the first compile.
+fn warm(ctx: &Ctx) {
+    let out = ctx.hwf([
+        "validate",
+        ctx.write("warm.js", ASK_JS).to_str().expect("utf8"),
+        "--json",
+    ]);
+    assert_eq!(out.json()["success"], true, "{out:?}");
+}
+
+#[test]
+fn mcp_decide_answers_a_parked_js_run_within_two_seconds_without_a_runner() {
+    let ctx = Ctx::new();
+    warm(&ctx);
+    let mut mcp = Client::start(&ctx, None);
+    let r = mcp.call("workflow", json!({"script_source": ASK_JS}));
+    let data = r["structuredContent"]["data"].clone();
+    assert_eq!(data["state"], "waiting", "{r}");
+    assert_eq!(r["isError"], false);
+    let run = data["run_id"].as_str().expect("run id").to_owned();
+    let call = data["waits"][0]["call"].as_str().expect("call").to_owned();
+    // Subscribe to the run: its end is announced.
+    let uri = format!("hwf://runs/{run}");
+    let sub = mcp.request("resources/subscribe", json!({"uri": uri}));
+    assert!(sub.get("error").is_none(), "{sub}");
+
+    let t0 = Instant::now();
+    let d = mcp.call(
+        "workflow_control",
+        json!({"action": "decide", "run_id": run, "call": call, "decision": "respond", "value": "yes"}),
+    );
+    assert_eq!(d["structuredContent"]["success"], true, "{d}");
+    let done = mcp.wait_state(&run, "succeeded", Duration::from_secs(2));
+    let took = t0.elapsed();
+    assert!(took < Duration::from_secs(2), "took {took:?}");
+    assert_eq!(done["result"]["answer"], "yes", "{done}");
+    let updated = mcp.wait_notification(
+        "notifications/resources/updated",
+        |n| n["params"]["uri"] == uri.as_str(),
+        Duration::from_secs(5),
+    );
+    assert!(updated.is_some(), "no resources/updated: {:?}", mcp.notifications);
+    // The resource reads as the run's status.
+    let read = mcp.request("resources/read", json!({"uri": uri}));
+    let text = read["result"]["contents"][0]["text"].as_str().expect("text");
+    let status: Value = serde_json::from_str(text).expect("json");
+    assert_eq!(status["state"], "succeeded", "{status}");
+    let list = mcp.request("resources/list", json!({}));
+    assert!(list["result"]["resources"].to_string().contains(&uri), "{list}");
+    eprintln!("decide → succeeded in {took:?}");
+}
+
+#[test]
+fn mcp_foreground_call_detaches_after_wait_seconds_and_progress_only_grows() {
+    let ctx = Ctx::new();
+    warm(&ctx);
+    let fixture = ctx.write("slow.json", slow_fixture());
+    let mut mcp = Client::start(&ctx, Some(fixture.to_str().expect("utf8")));
+    let t0 = Instant::now();
+    let r = mcp.request(
+        "tools/call",
+        json!({"name": "workflow", "arguments": {"script_source": SLOW_JS, "wait_seconds": 1}, "_meta": {"progressToken": "p"}}),
+    )["result"]
+        .clone();
+    let answered = t0.elapsed();
+    let data = r["structuredContent"]["data"].clone();
+    assert_eq!(data["detached"], true, "{r}");
+    assert!(answered < Duration::from_secs(4), "answered after {answered:?}");
+    let run = data["run_id"].as_str().expect("run id").to_owned();
+    assert!(
+        matches!(data["state"].as_str(), Some("running" | "queued" | "starting")),
+        "{data}"
+    );
+    // The run goes on in the server and completes.
+    let done = mcp.wait_state(&run, "succeeded", Duration::from_secs(60));
+    assert_eq!(done["result"]["done"], 5, "{done}");
+    assert_eq!(done["declared_phases"].as_array().map(Vec::len), Some(3), "{done}");
+
+    // Progress, for a second call that waits to the end.
+    let r = mcp.request(
+        "tools/call",
+        json!({"name": "workflow", "arguments": {"script_source": SLOW_JS}, "_meta": {"progressToken": 9}}),
+    )["result"]
+        .clone();
+    assert_eq!(r["structuredContent"]["data"]["state"], "succeeded", "{r}");
+    let progress: Vec<&Value> = mcp
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "notifications/progress" && n["params"]["progressToken"] == 9)
+        .collect();
+    assert!(progress.len() >= 3, "too few progress notifications: {progress:?}");
+    let values: Vec<f64> = progress
+        .iter()
+        .map(|n| n["params"]["progress"].as_f64().expect("number"))
+        .collect();
+    assert!(
+        values.windows(2).all(|w| w[1] > w[0]),
+        "progress must strictly increase: {values:?}"
+    );
+    assert!(
+        progress.iter().all(|n| n["params"]["total"] == 3.0),
+        "total is the declared phases: {progress:?}"
+    );
+    assert!(values.iter().all(|v| *v <= 3.0), "{values:?}");
+    // No notification after the call answered was for the first token
+    // beyond its answer… and none is sent more than 4 times a second.
+    assert!(progress.len() <= 5 * 4 + 1, "not rate-limited: {}", progress.len());
+    eprintln!("detached after {answered:?}; progress {values:?}");
+}
+
+#[test]
+fn mcp_is_error_only_when_the_tool_cannot_execute() {
+    let ctx = Ctx::new();
+    let mut mcp = Client::start(&ctx, None);
+    // A lookup that finds nothing is a report.
+    let r = mcp.call(
+        "workflow_control",
+        json!({"action": "status", "run_id": "r0000000000000000000000000000000"}),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    assert_eq!(r["structuredContent"]["success"], false);
+    assert_eq!(r["structuredContent"]["error"]["code"], "not_found", "{r}");
+    let r = mcp.call(
+        "workflow",
+        json!({"action": "status", "run_id": "r0000000000000000000000000000000"}),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    // A run that ended failed is a report with its data.
+    let failing = "export const meta = { name: \"f\", description: \"fails\" };\nthrow new Error(\"boom\");\n";
+    let r = mcp.call("workflow", json!({"script_source": failing}));
+    assert_eq!(r["structuredContent"]["data"]["state"], "failed", "{r}");
+    assert_eq!(r["structuredContent"]["success"], false);
+    assert_eq!(r["isError"], false, "{r}");
+    // A request the tool cannot execute is an error.
+    let r = mcp.call("workflow", json!({"bogus": 1}));
+    assert_eq!(r["isError"], true, "{r}");
+    assert_eq!(r["structuredContent"]["error"]["code"], "invalid_params");
+    // The text is one line, not the envelope a second time.
+    let text = r["content"][0]["text"].as_str().expect("text");
+    assert!(text.starts_with("invalid_params: "), "{text}");
+}
+
+#[test]
+fn mcp_tools_advertise_titles_hints_output_schema_and_canonical_names() {
+    let ctx = Ctx::new();
+    let mut mcp = Client::start(&ctx, None);
+    let list = mcp.request("tools/list", json!({}));
+    let tools = list["result"]["tools"].as_array().expect("tools").clone();
+    assert_eq!(tools.len(), 2);
+    for t in &tools {
+        assert!(t["title"].is_string(), "{t}");
+        assert!(t["annotations"]["readOnlyHint"].is_boolean(), "{t}");
+        assert_eq!(t["outputSchema"]["type"], "object", "{t}");
+        let props = t["inputSchema"]["properties"].as_object().expect("props");
+        for (name, p) in props {
+            assert!(p["type"].is_string() || p["type"].is_array(), "{name} untyped: {p}");
+        }
+        for alias in ["scriptPath", "script", "name", "args", "runId", "call_ref", "task_id"] {
+            assert!(!props.contains_key(alias), "alias {alias} advertised");
+        }
+        let text = t.to_string();
+        assert!(!text.contains("python") && !text.contains("base64 wasm"), "{text}");
+    }
+    assert!(tools[0]["inputSchema"]["properties"]["wait_seconds"].is_object());
+    // Aliases are still accepted.
+    let r = mcp.call("workflow", json!({"action": "catalog"}));
+    assert_eq!(
+        r["structuredContent"]["data"]["languages"],
+        json!(["wasm", "js", "json"])
+    );
+}
+
+#[test]
+fn decide_is_checked_against_what_the_call_waits_for() {
+    let ctx = Ctx::new();
+    warm(&ctx);
+    let mut mcp = Client::start(&ctx, None);
+    let r = mcp.call("workflow", json!({"script_source": ASK_JS}));
+    let data = r["structuredContent"]["data"].clone();
+    let run = data["run_id"].as_str().expect("run").to_owned();
+    let call = data["waits"][0]["call"].as_str().expect("call").to_owned();
+    let refuse = |mcp: &mut Client, args: Value, needle: &str| {
+        let r = mcp.call("workflow_control", args);
+        let v = &r["structuredContent"];
+        assert_eq!(v["success"], false, "{r}");
+        assert_eq!(v["error"]["code"], "invalid_args", "{r}");
+        let msg = v["error"]["message"].as_str().unwrap_or("");
+        assert!(msg.contains(needle), "{needle:?} not in {msg:?}");
+    };
+    refuse(
+        &mut mcp,
+        json!({"action": "decide", "run_id": run, "call": call, "decision": "approve"}),
+        "is a question",
+    );
+    refuse(
+        &mut mcp,
+        json!({"action": "decide", "run_id": run, "call": call, "decision": "edit", "input": {"x": 1}}),
+        "is a question",
+    );
+    // Nothing was recorded: the run still waits.
+    assert_eq!(ctx.hwf(["status", &run, "--json"]).json()["data"]["state"], "waiting");
+    // The CLI: a bare string is a value; a call that is not waiting is refused.
+    ctx.hwf(["control", "decide", &run, "9", "respond", "--value", "yes"])
+        .expect_code(2);
+    ctx.hwf(["control", "decide", &run, &call, "respond", "--value", "maybe"])
+        .expect_code(2)
+        .expect_stderr("choices");
+    ctx.hwf(["control", "decide", &run, &call, "respond", "--value", "yes"])
+        .expect_code(0);
+    mcp.wait_state(&run, "succeeded", Duration::from_secs(10));
+    // Answered: a second decision on it is refused.
+    let again = ctx.hwf(["control", "decide", &run, &call, "respond", "--value", "no"]);
+    assert_ne!(again.code, 0, "{again:?}");
+}
