@@ -262,8 +262,8 @@ fn parallel_branches_run_at_once_with_referenceable_ids() {
        "output_schema": {"shipped": "bool"}}
     ]});
     let fixture = json!({"responses": [
-      {"match": {"agent": "hermes.qa"}, "output": {"verdict": "pass"}, "delay_ms": 150},
-      {"match": {"agent": "hermes.review"}, "output": {"verdict": "approve"}, "delay_ms": 150},
+      {"match": {"agent": "hermes.qa"}, "output": {"verdict": "pass"}, "delay_ms": 400},
+      {"match": {"agent": "hermes.review"}, "output": {"verdict": "approve"}, "delay_ms": 400},
       {"match": {"agent": "hermes.ship", "input.qa": "pass", "input.review": "approve"}, "output": {"shipped": true}}
     ]});
     let out = run_def(&ctx, &def, "{}", &fixture);
@@ -403,7 +403,7 @@ fn max_agent_calls_counts_across_parallel_branches() {
           "policy": {"network": false, "filesystem": false, "max_agent_calls": max},
           "steps": [{"kind": "parallel", "id": "p", "branches": [chain("a"), chain("b")]}]})
     };
-    let fixture = json!({"responses": [{"match": {"agent": "hermes.work"}, "output": {}, "delay_ms": 50}]});
+    let fixture = json!({"responses": [{"match": {"agent": "hermes.work"}, "output": {}, "delay_ms": 300}]});
     let out = run_def(&ctx, &def(3), "{}", &fixture);
     out.expect_code(1);
     let msg = out.json()["error"]["message"].as_str().unwrap_or("").to_owned();
