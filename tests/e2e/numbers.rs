@@ -157,10 +157,17 @@ fn max_parallel_out_of_range_is_invalid_args() {
 
 #[test]
 fn a_flag_beyond_u64_is_invalid_args() {
-    // clap refuses it (exit 2) before hwf sees it; it must not wrap.
+    // The flag parser refuses it (it must not wrap), with hwf's code.
     let ctx = Ctx::new();
     let out = ctx.hwf(["run", harnesses::HELLO, "--max-agent-calls", "18446744073709551616"]);
-    out.expect_code(2).expect_stderr("--max-agent-calls");
+    out.expect_code(2)
+        .expect_stderr("hwf: invalid_args: ")
+        .expect_stderr("--max-agent-calls");
+    let out = ctx.hwf(["run", harnesses::HELLO, "--json", "--memory-limit-mb", "-1"]);
+    out.expect_code(2);
+    assert_eq!(out.json()["error"]["code"], "invalid_args", "{out:?}");
+    // --help is still help.
+    ctx.hwf(["run", "--help"]).expect_code(0);
 }
 
 // --- hwf.toml ----------------------------------------------------------------

@@ -362,14 +362,20 @@ fn usage_error(e: &clap::Error) -> i32 {
         let _ = e.print();
         return e.exit_code();
     }
+    // clap's problem may span lines ("required arguments were not
+    // provided:" then the names); tips and usage follow.
     let text = e.to_string();
-    let mut lines = text.lines();
-    let first = lines.next().unwrap_or("bad usage");
-    let first = first.strip_prefix("error: ").unwrap_or(first).trim();
+    let (problem, hints): (Vec<&str>, Vec<&str>) = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .partition(|l| !(l.starts_with("tip:") || l.starts_with("Usage:") || l.starts_with("For more")));
+    let problem = problem.join(" ");
+    let problem = problem.strip_prefix("error: ").unwrap_or(&problem);
     let json = std::env::args().any(|a| a == "--json");
-    let code = Out::new(json).error(&Error::new(ErrorCode::InvalidArgs, first));
+    let code = Out::new(json).error(&Error::new(ErrorCode::InvalidArgs, problem));
     if !json {
-        lines.filter(|l| !l.trim().is_empty()).for_each(|l| eprintln!("{l}"));
+        hints.iter().for_each(|l| eprintln!("  {l}"));
     }
     code
 }
