@@ -566,3 +566,24 @@ fn codex_recipe_reads_the_answer_and_usage_from_json_events() {
     assert_eq!(v["data"]["result"]["ok"], json!({"verdict": "codex"}), "{v}");
     assert_eq!(v["data"]["counts"]["tokens"], 42, "{v}");
 }
+
+#[test]
+fn a_huge_retry_after_neither_overflows_nor_waits_past_the_retries() {
+    let ctx = Ctx::new();
+    let (url, seen) = serve(|_| {
+        Answer::Raw(
+            "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 18446744073709551615\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                .to_owned(),
+        )
+    });
+    let d = openai_schema_run(&ctx, &url, "max_retries = 0\n");
+    assert_eq!(d["result"]["error"]["code"], "agent_failed", "{d}");
+    assert!(
+        d["result"]["error"]["message"]
+            .as_str()
+            .expect("message")
+            .contains("429"),
+        "{d}"
+    );
+    assert_eq!(seen.lock().expect("lock").len(), 1);
+}
