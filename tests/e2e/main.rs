@@ -12,6 +12,7 @@
 //! - `hostile`: every hostile component and bad input, by error code;
 //! - `backends`: command and OpenAI-compatible agents, routing, doctor;
 //! - `broker`: schema retries, typed call errors, redaction, limits;
+//! - `chaos`: the randomized durability test (kills, continuations, replays);
 //! - `claims`: claims nothing else proved (WASI lockdown, group commit,
 //!   cancel, prompt cache, bench) and the event-driven test helpers;
 //! - `conformance`: ported workflows run unchanged; the conformance table's tests exist;
@@ -25,6 +26,7 @@
 
 mod backends;
 mod broker;
+mod chaos;
 mod claims;
 mod common;
 mod conformance;
