@@ -383,3 +383,36 @@ impl wasmtime::ResourceLimiter for MemoryLimiter {
         Ok(true)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every field of [`Limits`] has a range and [`Limits::validate`]
+    /// checks it: a field added without one fails here.
+    #[test]
+    fn every_limit_has_a_checked_range() {
+        let defaults = serde_json::to_value(Limits::default()).expect("serialize");
+        let fields = defaults.as_object().expect("object");
+        Limits::default().validate("limits.").expect("defaults are in range");
+        for name in fields.keys() {
+            let (lo, hi) = range_of(name).unwrap_or_else(|| panic!("{name} has no entry in RANGES"));
+            let mut outside = vec![hi.saturating_add(1)];
+            if lo > 0 {
+                outside.push(lo - 1);
+            }
+            for bad in outside {
+                let mut v = defaults.clone();
+                v[name.as_str()] = serde_json::json!(bad);
+                // A value too large for the field's type is refused by serde.
+                let Ok(limits) = serde_json::from_value::<Limits>(v) else {
+                    continue;
+                };
+                let err = limits.validate("limits.").expect_err(name);
+                assert_eq!(err.field, format!("limits.{name}"), "{err}");
+                assert_eq!((err.min, err.max), (lo, hi));
+            }
+        }
+        assert_eq!(fields.len(), RANGES.len(), "RANGES lists a field Limits does not have");
+    }
+}
