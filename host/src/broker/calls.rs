@@ -257,7 +257,10 @@ impl RunContext {
                     None => {
                         let (o, t, a) = self.execute_agent(&call_id, &req.request).await;
                         permit.take();
-                        lock(&self.stats).counts.tokens += t;
+                        {
+                            let mut stats = lock(&self.stats);
+                            stats.counts.tokens = stats.counts.tokens.saturating_add(t);
+                        }
                         self.write_transcript(&call_id, &req.request, &o, t, a, started.elapsed());
                         (o, t, a)
                     }

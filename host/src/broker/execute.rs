@@ -114,7 +114,7 @@ impl RunContext {
                 }
             };
             let (output, reported) = take_usage(reply.output);
-            tokens += reply.tokens.max(reported);
+            tokens = tokens.saturating_add(reply.tokens.max(reported));
             let Some(schema) = &schema else {
                 return (Ok(output), tokens, attempt);
             };

@@ -327,7 +327,7 @@ impl RunContext {
             let mut stats = lock(&self.stats);
             stats.counts.agent_calls += charged.agent_calls;
             stats.counts.capability_calls += charged.capability_calls;
-            stats.counts.tokens += charged.tokens;
+            stats.counts.tokens = stats.counts.tokens.saturating_add(charged.tokens);
         }
         self.replay_in_place.store(in_place, Ordering::SeqCst);
         let _ = self.replay.set(Arc::new(index));
