@@ -22,7 +22,8 @@
 //!   `wait_seconds`, progress, `isError`, resources, checked decisions);
 //! - `numbers`: numbers from input out of range are typed `invalid_*` errors;
 //! - `policy`: capability policy, built-ins, budgets, agent types, secrets;
-//! - `scripts`: save / list / inspect / validate, running by name.
+//! - `scripts`: save / list / inspect / validate, running by name;
+//! - `secrets`: the secret corpus (40+ formats) planted in every channel.
 
 mod backends;
 mod broker;
@@ -43,4 +44,5 @@ mod numbers;
 mod policy;
 mod policy_gaps;
 mod scripts;
+mod secrets;
 mod seams;

@@ -465,8 +465,16 @@ pub fn find_credential(text: &str) -> Option<(usize, String)> {
     let b = text.as_bytes();
     for i in 0..b.len() {
         let c = b[i];
-        let plain_colon = c == b':' && !b[i..].starts_with(b"://") && telegram_bot_token(b, i).is_none();
-        if !FIRST[c as usize] || c == b'=' || plain_colon {
+        if !FIRST[c as usize] {
+            continue;
+        }
+        let assignment = (c == b'=' || c == b':') && !b[i..].starts_with(b"://") && telegram_bot_token(b, i).is_none();
+        if assignment {
+            if let Some((start, end)) = assignment_value(b, i)
+                && literal_credential(b, start, end)
+            {
+                return Some((line_of(start), "a credential assigned to a credential-named key".into()));
+            }
             continue;
         }
         if let Some((start, _)) = match_at(b, i) {
@@ -490,6 +498,26 @@ pub fn find_credential(text: &str) -> Option<(usize, String)> {
         }
     }
     None
+}
+
+/// Whether the value of a credential-named key in source code is a literal
+/// credential rather than an expression or a type name: quoted, at least 8
+/// bytes and credential-looking (`"hunter2-2024"`, not `"string"`); or
+/// unquoted, at least 16 bytes with a digit (`KEY=wJalr…`, not
+/// `args.key`); never with spaces, a call or an object.
+fn literal_credential(b: &[u8], start: usize, end: usize) -> bool {
+    let v = &b[start..end];
+    if v.iter()
+        .any(|x| x.is_ascii_whitespace() || matches!(x, b'(' | b'[' | b'{' | b'<' | b'$' | b'`'))
+    {
+        return false;
+    }
+    let quoted = start > 0 && matches!(b[start - 1], b'"' | b'\'');
+    if quoted {
+        v.len() >= 8 && looks_like_credential(v) && !v.iter().all(|x| x.is_ascii_lowercase() || *x == b'_')
+    } else {
+        v.len() >= 16 && v.iter().any(u8::is_ascii_digit)
+    }
 }
 
 /// `text` with every registered secret replaced, or `None` if it holds none.
@@ -682,7 +710,8 @@ fn telegram_bot_token(b: &[u8], i: usize) -> Option<(usize, usize)> {
         d -= 1;
     }
     let digits = i - d;
-    let boundary = d == 0 || !is_ident_byte(b[d - 1]) || (d >= 3 && &b[d - 3..d] == b"bot");
+    let boundary =
+        d == 0 || !is_ident_byte(b[d - 1]) || (d >= 2 && b[d - 2] == b'\\') || (d >= 3 && &b[d - 3..d] == b"bot");
     if !(8..=10).contains(&digits) || !boundary {
         return None;
     }
@@ -705,7 +734,7 @@ fn azure_client_secret(b: &[u8], i: usize) -> Option<(usize, usize)> {
     if !b[start..i - 2]
         .iter()
         .all(|&x| x.is_ascii_alphanumeric() || matches!(x, b'_' | b'-' | b'.'))
-        || (start > 0 && azure_byte(b[start - 1]))
+        || (start > 0 && azure_byte(b[start - 1]) && !(start > 1 && b[start - 2] == b'\\'))
     {
         return None;
     }
@@ -786,7 +815,7 @@ fn assignment_value(b: &[u8], i: usize) -> Option<(usize, usize)> {
     }
     let end = b[j..]
         .iter()
-        .position(|&x| x.is_ascii_whitespace() || matches!(x, b',' | b';' | b'&' | b'"' | b'\'' | b'}' | b')'))
+        .position(|&x| x.is_ascii_whitespace() || matches!(x, b',' | b';' | b'&' | b'"' | b'\'' | b'}' | b')' | b'\\'))
         .map_or(b.len(), |p| j + p);
     if end > j && &b[j..end] != REDACTED.as_bytes() {
         Some((j, end))
@@ -1018,8 +1047,12 @@ mod tests {
         let (line, what) = find_credential(&src).expect("found");
         assert_eq!(line, 3);
         assert!(what.contains("OpenAI"), "{what}");
+        let assigned = "const cfg = {\n  secretAccessKey: \"wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8Wx3Lm2N\"\n};";
+        assert_eq!(find_credential(assigned).map(|f| f.0), Some(2));
         for clean in [
             "const password = prompt('p'); const schema = {\"token\": \"string\", \"api_key\": \"string\"};",
+            "const token = args.token; const apiKey = args.api_key_for_the_backend; let password = await ask(x);",
+            "{\"schema\": {\"password\": {\"type\": \"string\"}}, \"secret\": \"boolean_flag\"}",
             "let url = 'https://example.com/x?token=' + t; // Bearer token from config",
             "{\"steps\": [{\"kind\": \"agent\", \"prompt\": \"use the token budget wisely\"}]}",
         ] {

@@ -106,6 +106,12 @@ impl Harness for Probe {
                 eprintln!("stderr: {args}");
                 Err(hwf_guest::Error::msg(format!("failing with {a} and {b:?} and {args}")))
             }
+            "print" => {
+                // Raw text to stdout and stderr (output across lines).
+                print!("{}", args["stdout"].as_str().unwrap_or(""));
+                eprint!("{}", args["stderr"].as_str().unwrap_or(""));
+                Ok(json!({"printed": true}))
+            }
             "fan_agents" => {
                 let label = args["label"].as_str().unwrap_or("slow").to_owned();
                 let tasks: Vec<Task> = (0..n)
