@@ -1,12 +1,26 @@
 #!/usr/bin/env bash
 # Every test: Rust unit, doc and end-to-end tests (real binary, real
-# components), then the Hermes plugin shim's pytest suite against the
-# binary the Rust tests built.
+# components), then the Python suites against the binary the Rust tests
+# built: the Hermes plugin shim, and real clients (the Python MCP SDK,
+# Hermes Agent's plugin loader and MCP client) in tests/python.
+#
+# Python clients come from the venvs .ci/run makes (target/py/hermes:
+# hermes-agent[mcp] with the MCP SDK 1.26; target/py/mcp2: the MCP SDK 2.x),
+# else from python3. Tests whose client is not installed are skipped,
+# unless HWF_REQUIRE_CLIENTS=1 (CI), which makes them fail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rustup target add wasm32-wasip2 >/dev/null 2>&1 || true
 cargo test -j2 -p hwf-host -p hwf-tests -p hwf-guest
 # API docs must build without warnings (broken links fail).
 RUSTDOCFLAGS="-D warnings" cargo doc -j2 --no-deps -p hwf-host -p hwf-guest
-python3 -m pytest --version >/dev/null 2>&1 || python3 -m pip install --quiet pytest
-HWF_BIN="$PWD/target/debug/hwf" python3 -m pytest -q integrations/hermes
+export HWF_BIN="$PWD/target/debug/hwf"
+# The compile cache the Rust tests filled: the JS runtime compiles once.
+export HWF_CACHE_DIR="${HWF_CACHE_DIR:-$PWD/target/test-cache}"
+py=python3
+[ -x target/py/hermes/bin/python ] && py=target/py/hermes/bin/python
+"$py" -m pytest --version >/dev/null 2>&1 || "$py" -m pip install --quiet pytest
+"$py" -m pytest -q integrations/hermes tests/python
+if [ -x target/py/mcp2/bin/python ]; then
+  target/py/mcp2/bin/python -m pytest -q tests/python/test_mcp_sdk.py
+fi

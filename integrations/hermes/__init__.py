@@ -8,10 +8,20 @@ plugin, the CLI (``--json``) and ``hwf mcp`` share one implementation.
 Configuration (environment):
 
 - ``HWF_BIN``: the hwf binary (default: ``hwf`` on PATH);
-- ``HWF_STATE_DIR``: the state directory (default: hwf's own default,
-  ``$HERMES_HOME/workflows``);
+- ``HWF_STATE_DIR``: the state directory (default: ``<Hermes home>/workflows``
+  of the active profile, passed to hwf as ``--state-dir`` so the plugin and
+  an ``hwf mcp`` server configured with the same directory share one store);
+- ``HWF_CONFIG``: an ``hwf.toml`` (passed as ``--config``);
 - ``HWF_AGENTS``: a fixture file for agent calls (tests, demos);
+- ``HWF_WAIT_SECONDS``: how long a ``workflow`` run call waits for its run
+  before answering ``{run_id, state, detached: true}`` while the run goes on
+  (default 240, below the 300 s Hermes gives a tool call);
 - ``HWF_TIMEOUT``: seconds one tool call may take (default 3600).
+
+Decisions, resumes and stops recorded through ``workflow_control`` take
+effect at once: ``hwf facade`` hands the parked run to a runner of its own
+(a detached ``hwf runner --once --run <id>``), so nobody has to start
+``hwf runner``.
 """
 
 from __future__ import annotations
@@ -38,6 +48,36 @@ def _binary() -> str:
     return os.environ.get("HWF_BIN") or shutil.which("hwf") or "hwf"
 
 
+def _wait_seconds() -> int:
+    try:
+        return max(0, int(os.environ.get("HWF_WAIT_SECONDS", "240")))
+    except ValueError:
+        return 240
+
+
+def _state_dir() -> str | None:
+    """``HWF_STATE_DIR``, else the active Hermes profile's ``workflows``."""
+    explicit = os.environ.get("HWF_STATE_DIR")
+    if explicit:
+        return explicit
+    try:
+        from hermes_constants import get_hermes_home  # type: ignore[import-not-found]
+    except ImportError:
+        return None  # outside Hermes: hwf's own default
+    return str(get_hermes_home() / "workflows")
+
+
+def _command(*args: str) -> list[str]:
+    cmd = [_binary()]
+    state = _state_dir()
+    if state:
+        cmd += ["--state-dir", state]
+    config = os.environ.get("HWF_CONFIG")
+    if config:
+        cmd += ["--config", config]
+    return cmd + list(args)
+
+
 def _timeout() -> float:
     try:
         return float(os.environ.get("HWF_TIMEOUT", "3600"))
@@ -51,10 +91,13 @@ def _error(code: str, message: str) -> str:
 
 def call_hwf(tool: str, args: dict[str, Any] | None) -> str:
     """Run one facade call and return hwf's JSON response text."""
+    request = dict(args or {})
+    if tool == "workflow" and "wait_seconds" not in request and not request.get("background"):
+        request["wait_seconds"] = _wait_seconds()
     try:
         proc = subprocess.run(
-            [_binary(), "facade", tool],
-            input=json.dumps(args or {}),
+            _command("facade", tool),
+            input=json.dumps(request),
             capture_output=True,
             text=True,
             timeout=_timeout(),
@@ -75,7 +118,7 @@ def tool_definitions() -> list[dict[str, Any]]:
     """The tools' names, descriptions and JSON Schemas, from the binary."""
     try:
         proc = subprocess.run(
-            [_binary(), "facade", "--list-tools"],
+            _command("facade", "--list-tools"),
             capture_output=True,
             text=True,
             timeout=30,

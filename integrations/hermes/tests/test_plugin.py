@@ -50,7 +50,10 @@ def test_registers_both_tools_with_schemas(plugin):
         params = tool["schema"]["parameters"]
         assert params["type"] == "object"
         assert "action" in params["properties"], name
-    assert "scriptPath" in plugin.tools["workflow"]["schema"]["parameters"]["properties"]
+    props = plugin.tools["workflow"]["schema"]["parameters"]["properties"]
+    # Canonical names only (aliases are accepted, not advertised).
+    assert "script_path" in props and "scriptPath" not in props
+    assert "wait_seconds" in props
 
 
 def test_runs_hello_and_reads_status(plugin):
@@ -78,3 +81,55 @@ def test_missing_binary_is_a_clear_error(plugin, monkeypatch):
     monkeypatch.setenv("HWF_BIN", "/nonexistent/hwf")
     out = json.loads(plugin.tools["workflow"]["handler"]({"action": "catalog"}))
     assert out["error"]["code"] == "hwf_not_found"
+
+
+def test_a_decision_takes_effect_without_a_runner(plugin, tmp_path):
+    ask = tmp_path / "ask.js"
+    ask.write_text(
+        'export const meta = { name: "ask", description: "asks" };\n'
+        'const a = await capability("human.ask", { prompt: "go?", choices: ["yes", "no"] });\n'
+        "return { answer: a.answer };\n"
+    )
+    ran = call(plugin, "workflow", {"script_path": str(ask)})
+    assert ran["data"]["state"] == "waiting", ran
+    run_id, wait = ran["data"]["run_id"], ran["data"]["waits"][0]
+    refused = call(
+        plugin, "workflow_control", {"action": "decide", "run_id": run_id, "call": wait["call"], "decision": "approve"}
+    )
+    assert refused["success"] is False and "question" in refused["error"]["message"], refused
+    decided = call(
+        plugin,
+        "workflow_control",
+        {"action": "decide", "run_id": run_id, "call": wait["call"], "decision": "respond", "value": "yes"},
+    )
+    assert decided["success"] is True, decided
+    import time
+
+    deadline = time.monotonic() + 30
+    while True:
+        status = call(plugin, "workflow_control", {"action": "status", "run_id": run_id})
+        if status["data"]["state"] == "succeeded":
+            break
+        assert time.monotonic() < deadline, status
+        time.sleep(0.05)
+    assert status["data"]["result"] == {"answer": "yes"}
+
+
+def test_wait_seconds_returns_the_run_id_of_a_long_run(plugin, tmp_path, monkeypatch):
+    slow = tmp_path / "slow.json"
+    slow.write_text(json.dumps({"responses": [{"match": {"label": "s"}, "output": {"ok": 1}, "delay_ms": 3000}]}))
+    monkeypatch.setenv("HWF_AGENTS", str(slow))
+    monkeypatch.setenv("HWF_WAIT_SECONDS", "1")
+    script = tmp_path / "slow.js"
+    script.write_text('export const meta = { name: "slow", description: "slow" };\nreturn await agent("x", { label: "s" });\n')
+    ran = call(plugin, "workflow", {"script_path": str(script)})
+    assert ran["success"] is True and ran["data"]["detached"] is True, ran
+    import time
+
+    deadline = time.monotonic() + 60
+    while True:
+        status = call(plugin, "workflow_control", {"action": "status", "run_id": ran["data"]["run_id"]})
+        if status["data"]["state"] == "succeeded":
+            break
+        assert time.monotonic() < deadline, status
+        time.sleep(0.1)
