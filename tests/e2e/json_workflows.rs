@@ -456,6 +456,65 @@ fn an_agent_output_must_be_an_object_and_names_are_identifier_safe() {
     assert_has(&found, "policy_default", "/policy");
 }
 
+/// The most agent calls in flight at once, from the journal.
+fn peak_in_flight(journal: &[Value]) -> i64 {
+    let (mut now, mut peak) = (0i64, 0i64);
+    for e in journal.iter().filter(|e| e["kind"] == "agent") {
+        if e["type"] == "call_started" {
+            now += 1;
+            peak = peak.max(now);
+        } else if e["type"] == "call_completed" {
+            now -= 1;
+        }
+    }
+    peak
+}
+
+#[test]
+fn policy_max_parallel_bounds_nested_fan_outs() {
+    let ctx = Ctx::new();
+    let pair = |id: &str| {
+        json!({"kind": "parallel", "id": id, "branches": [
+            {"kind": "agent", "id": format!("{id}x"), "agent": "hermes.work", "output_schema": {}},
+            {"kind": "agent", "id": format!("{id}y"), "agent": "hermes.work", "output_schema": {}}
+        ]})
+    };
+    let def = |max: u64| {
+        json!({"version": "1", "name": "nested",
+          "policy": {"network": false, "filesystem": false, "max_parallel": max},
+          "steps": [{"kind": "parallel", "id": "outer", "branches": [pair("a"), pair("b")]}]})
+    };
+    let fixture = json!({"responses": [{"match": {"agent": "hermes.work"}, "output": {"ok": true}, "delay_ms": 500}]});
+    // Each fan-out is 2 (the seed accepts it), but together they are 4.
+    let out = run_def(&ctx, &def(2), "{}", &fixture);
+    out.expect_code(0);
+    let r = out.json()["data"]["result"].clone();
+    assert_eq!(
+        r["outputs"]["outer"]["branches"]["b"],
+        json!({"branches": {"bx": {"ok": true}, "by": {"ok": true}}})
+    );
+    let journal = ctx.journal(out.json()["data"]["run_id"].as_str().expect("id"));
+    assert_eq!(peak_in_flight(&journal), 2, "max_parallel 2 was exceeded");
+    // The windowed start order replays.
+    let empty = ctx.write("empty.json", r#"{"responses": []}"#);
+    let again = ctx.hwf([
+        "run",
+        "--resume-from",
+        out.json()["data"]["run_id"].as_str().expect("id"),
+        "--agents",
+        empty.to_str().expect("utf8"),
+        "--json",
+    ]);
+    again.expect_code(0);
+    assert_eq!(again.json()["data"]["result"], r);
+    assert_eq!(again.json()["data"]["counts"]["replayed"], 4);
+    // With room, more run at once: the bound above came from the policy.
+    let out = run_def(&ctx, &def(4), "{}", &fixture);
+    out.expect_code(0);
+    let journal = ctx.journal(out.json()["data"]["run_id"].as_str().expect("id"));
+    assert!(peak_in_flight(&journal) > 2, "{journal:?}");
+}
+
 #[test]
 fn saved_definitions_run_by_name_and_through_the_facade() {
     let ctx = Ctx::new();

@@ -17,8 +17,10 @@
 //! The run's result is the seed's envelope `{"outputs": {id: output},
 //! "last": output}` (plus `output` when the definition declares one).
 //! `policy.max_agent_calls` and `max_kanban_cards` count across the whole
-//! run (branches included) and `max_parallel` bounds a parallel step's
-//! fan-out.
+//! run (branches included; a fan-out that could overrun them runs its
+//! branches one after another, in the seed's order), and `max_parallel`
+//! bounds a parallel step's fan-out and the calls nested fan-outs have in
+//! flight.
 
 use crate::check::phase_title;
 use crate::hermes::workflow::host;
@@ -371,9 +373,17 @@ impl Runner<'_> {
             }
             out
         } else {
-            let tasks: Vec<Task> = (0..branches.len()).map(|b| task(b, kanban_at_fork)).collect();
-            // Fail fast, like the seed's first failing branch.
-            host::parallel(&tasks, true)
+            let max = self.max_parallel;
+            let widths: Vec<u64> = branches.iter().map(|b| width(b).clamp(1, max)).collect();
+            if widths.iter().sum::<u64>() <= max {
+                let tasks: Vec<Task> = (0..branches.len()).map(|b| task(b, kanban_at_fork)).collect();
+                // Fail fast, like the seed's first failing branch.
+                host::parallel(&tasks, true)
+            } else {
+                // Nested fan-outs: start branches in order while the calls
+                // they can have in flight fit in max_parallel.
+                windowed(&widths, max, |b| task(b, kanban_at_fork))
+            }
         };
         let mut failure: Option<(bool, String)> = None;
         let mut joined = Map::new();
@@ -436,6 +446,59 @@ impl Runner<'_> {
         ctx.outputs.retain(|k, _| before.contains(k));
         Ok(json!({"branch": key, "output": output}))
     }
+}
+
+/// The most calls a step can have in flight at once: a parallel step adds
+/// its branches up, everything else runs its children one at a time.
+fn width(step: &Value) -> u64 {
+    let kind = step.get("kind").and_then(Value::as_str).unwrap_or("");
+    let kids = |k: &str| step.get(k).and_then(Value::as_array).into_iter().flatten().map(width);
+    match kind {
+        "agent" | "kanban_agent" => 1,
+        "parallel" => kids("branches").sum(),
+        "pipeline" | "phase" => kids("steps").max().unwrap_or(0),
+        "if" => kids("then").chain(kids("else")).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// Run branches through the host's join set, starting them in declaration
+/// order while the widths of those running fit in `max` (one always runs);
+/// the first failure cancels the rest. Results come back in branch order
+/// (branches never started are `cancelled`).
+fn windowed(widths: &[u64], max: u64, task: impl Fn(usize) -> Task) -> Vec<Result<String, CallError>> {
+    let mut results: Vec<Option<Result<String, CallError>>> = widths.iter().map(|_| None).collect();
+    let mut running: Vec<(u64, usize)> = Vec::new();
+    let mut used = 0;
+    let mut next = 0;
+    loop {
+        while next < widths.len() && (running.is_empty() || used + widths[next] <= max) {
+            running.push((host::submit(&task(next)), next));
+            used += widths[next];
+            next += 1;
+        }
+        if running.is_empty() {
+            break;
+        }
+        let pending: Vec<u64> = running.iter().map(|(call, _)| *call).collect();
+        let done = host::next(&pending);
+        let Some(at) = running.iter().position(|(call, _)| *call == done.call) else {
+            break;
+        };
+        let (_, b) = running.remove(at);
+        used -= widths[b];
+        let failed = done.outcome.is_err();
+        results[b] = Some(done.outcome);
+        if failed {
+            host::cancel(&running.iter().map(|(call, _)| *call).collect::<Vec<_>>());
+            next = widths.len();
+            running.clear();
+        }
+    }
+    results
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err(CallError::Cancelled("not started: a sibling branch failed".into()))))
+        .collect()
 }
 
 /// The most agent and kanban calls (or, with `cards_only`, kanban cards) a
