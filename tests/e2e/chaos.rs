@@ -109,6 +109,8 @@ enum Expect {
     Bash,
     /// A `human.ask` result carrying this answer.
     Answer(Value),
+    /// An `events.wait` result: the event with this id.
+    Event(String),
     /// An array, element by element (`seq`, `par`, `pipe`).
     List(Vec<Expect>),
     /// `{"ok": …}` (a slot or a `try`).
@@ -133,6 +135,7 @@ struct Plan {
     /// `human.ask` prompts → the answer to give.
     answers: BTreeMap<String, Value>,
     timers: u64,
+    events: u64,
     nested: bool,
     concurrent: bool,
 }
@@ -251,7 +254,14 @@ impl Gen<'_> {
                 json!({"cap": {"name": "human.ask", "input": {"prompt": prompt}}}),
                 Expect::Answer(answer),
             )
-        } else if roll < 88 {
+        } else if roll < 82 {
+            let kind = format!("e{k}");
+            self.plan.events += 1;
+            (
+                json!({"cap": {"name": "events.wait", "input": {"source": "chaos", "type": kind}}}),
+                Expect::Event(kind),
+            )
+        } else if roll < 91 {
             let ms = self.rng.range(20, 120);
             self.plan.timers += 1;
             (
@@ -303,6 +313,8 @@ fn shape(e: &Expect, got: &Value, path: &str) -> Result<(), String> {
         Expect::Bash => bad("a bash result with exit_code 0".into()),
         Expect::Answer(a) if got.get("answer") == Some(a) => Ok(()),
         Expect::Answer(a) => bad(format!("an answer {a}")),
+        Expect::Event(id) if got.get("id").and_then(Value::as_str) == Some(id) => Ok(()),
+        Expect::Event(id) => bad(format!("the event {id:?}")),
         Expect::List(items) => match got.as_array() {
             Some(arr) if arr.len() == items.len() => {
                 for (i, (e, g)) in items.iter().zip(arr).enumerate() {
@@ -518,8 +530,14 @@ struct Case {
     /// Gated labels approved (or edited) so far.
     approved: BTreeSet<String>,
     decided: BTreeSet<String>,
+    /// Event types sent.
+    sent: BTreeSet<String>,
     pause_pending: bool,
     kills: u32,
+    /// Spawned processes' output files (`<name>.out`, `<name>.err`).
+    outputs: Vec<String>,
+    /// Operator commands and how they ended, in order.
+    ops: Vec<String>,
     started: Instant,
 }
 
@@ -591,8 +609,11 @@ impl Case {
             retried: HashMap::new(),
             approved: BTreeSet::new(),
             decided: BTreeSet::new(),
+            sent: BTreeSet::new(),
             pause_pending: false,
             kills: 0,
+            outputs: Vec::new(),
+            ops: Vec::new(),
             started: Instant::now(),
         }
     }
@@ -628,7 +649,14 @@ impl Case {
         let mut a = vec!["control"];
         a.extend_from_slice(args);
         self.tally.processes += 1;
-        let out = self.ctx.hwf(a);
+        let out = self.ctx.hwf(&a);
+        self.ops.push(format!(
+            "hwf {} -> {}: {}{}",
+            a.join(" "),
+            out.code,
+            out.stdout.trim(),
+            out.stderr.trim()
+        ));
         out.code
     }
 
@@ -660,6 +688,10 @@ impl Case {
                 let _ = child.kill();
                 let _ = child.wait();
                 self.kills += 1;
+                self.ops.push(format!(
+                    "kill -9 {} ({k:?} fired)",
+                    self.outputs.last().map_or("", String::as_str)
+                ));
                 return Ended::Killed;
             }
             if t.elapsed() > PROCESS_DEADLINE {
@@ -671,15 +703,20 @@ impl Case {
         }
     }
 
-    fn spawn(&self, args: &[String], out: &str) -> Child {
-        let stdout = std::fs::File::create(self.ctx.path(out)).expect("stdout file");
+    /// Spawn `hwf args…`; its stdout and stderr go to numbered files the
+    /// dump of a failing case shows.
+    fn spawn(&mut self, args: &[String], what: &str) -> Child {
+        let name = format!("p{:02}-{what}", self.outputs.len());
+        let stdout = std::fs::File::create(self.ctx.path(&format!("{name}.out"))).expect("stdout file");
+        let stderr = std::fs::File::create(self.ctx.path(&format!("{name}.err"))).expect("stderr file");
+        self.outputs.push(name);
         self.ctx
             .cmd()
             .env("HWF_FIXTURE_LOG", &self.files.calls_log)
             .args(args)
             .stdin(Stdio::null())
             .stdout(stdout)
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .expect("spawn hwf")
     }
@@ -739,6 +776,8 @@ impl Case {
         }
         let status = self.status(RUN);
         let state = status["state"].as_str().unwrap_or("").to_owned();
+        self.ops
+            .push(format!("after {what} ({ended:?}): {state}, waits {}", status["waits"]));
         // Waits this process started and left open: they must park it.
         let open_waits = open_waits(&j.events[segment_start..]);
         if let Ended::Exited(code) = ended {
@@ -818,6 +857,7 @@ impl Case {
         }
         let mut undecided = Vec::new();
         let mut wake = None::<u64>;
+        let mut resumed = progressed;
         for w in &waits {
             let kind = w["kind"].as_str().unwrap_or("").to_owned();
             *self.tally.waits.entry(kind.clone()).or_default() += 1;
@@ -826,9 +866,27 @@ impl Case {
                 self.tally.deep_waits += 1;
             }
             match kind.as_str() {
-                "pause" => {
+                "pause" if !resumed => {
+                    resumed = true;
                     self.control(&["resume", RUN]);
                     progressed = true;
+                }
+                "pause" => {}
+                "event" => {
+                    let kind = w
+                        .pointer("/detail/type")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_owned();
+                    if self.sent.insert(kind.clone()) {
+                        self.tally.processes += 1;
+                        let args = ["events", "send", "--source", "chaos", "--type", &kind, "--id", &kind];
+                        let out = self.ctx.hwf(args);
+                        self.ops.push(format!("hwf {} -> {}", args.join(" "), out.code));
+                        self.check(out.code == 0, "events", || format!("hwf events send failed: {out:?}"));
+                        self.tally.decisions += 1;
+                        progressed = true;
+                    }
                 }
                 "timer" => {
                     let at = w["wake_at_ms"].as_u64().unwrap_or(0);
@@ -937,13 +995,14 @@ impl Case {
         .collect();
         cmd.push(self.files.fixture.display().to_string());
         cmd.extend(self.flags.iter().cloned());
-        let child = self.spawn(&cmd, "run.out");
+        let child = self.spawn(&cmd, "run");
         let (kill, pause) = (self.maybe_kill(), self.maybe_pause());
         let ended = self.supervise(child, kill, pause);
         if ended == Ended::Killed {
             self.tally.kills_run += 1;
         }
         let mut status = self.boundary("hwf run", ended);
+        let mut last = ended;
         let mut passes = 0u32;
         loop {
             let state = status["state"].as_str().unwrap_or("").to_owned();
@@ -957,7 +1016,9 @@ impl Case {
                 });
                 break;
             }
-            if state == "waiting" && !self.answer_waits(&status) {
+            // A runner killed before it continued the run leaves it as it
+            // was: run the next one.
+            if state == "waiting" && !self.answer_waits(&status) && last != Ended::Killed {
                 let waits = status["waits"].clone();
                 self.check(false, "progress", || {
                     format!("the run waits on calls already decided (a continuation did not use the decision): {waits}")
@@ -967,13 +1028,14 @@ impl Case {
             passes += 1;
             self.tally.continuations += 1;
             let runner: Vec<String> = ["runner", "--once", "--json"].iter().map(|s| (*s).to_owned()).collect();
-            let child = self.spawn(&runner, "runner.out");
+            let child = self.spawn(&runner, "runner");
             let (kill, pause) = (self.maybe_kill(), self.maybe_pause());
             let ended = self.supervise(child, kill, pause);
             if ended == Ended::Killed {
                 self.tally.kills_runner += 1;
             }
             status = self.boundary("hwf runner --once", ended);
+            last = ended;
         }
         self.finish(&status);
         if !self.violations.is_empty() || std::env::var_os("HWF_CHAOS_VERBOSE").is_some() {
@@ -1022,6 +1084,13 @@ impl Case {
                 "\n--- {what}\n{}",
                 std::fs::read_to_string(path).unwrap_or_default()
             ));
+        }
+        out.push_str(&format!("\n--- operator commands\n{}\n", self.ops.join("\n")));
+        for name in &self.outputs {
+            for ext in ["out", "err"] {
+                let text = std::fs::read_to_string(self.ctx.path(&format!("{name}.{ext}"))).unwrap_or_default();
+                out.push_str(&format!("\n--- {name}.{ext}\n{text}"));
+            }
         }
         let path = dir.join(format!("seed-{}-case-{}.txt", self.master, self.index));
         if std::fs::write(&path, out).is_ok() && std::env::var_os("HWF_CHAOS_VERBOSE").is_some() {
@@ -1089,9 +1158,14 @@ impl Case {
             let retries = self.retried.get(call).copied().unwrap_or(0);
             let max = 1 + slack + retries;
             let min = if completed_ok.contains(call) { 1 + retries } else { 0 };
+            let hint = if retries > 0 && ran < min {
+                retry_hint(&journal, call)
+            } else {
+                String::new()
+            };
             self.check(ran <= max && ran >= min, "exactly_once", || {
                 format!(
-                    "{what} call {call} executed {ran} times; expected {min}..={max} ({slack} interruptions in flight, {retries} retries)"
+                    "{what} call {call} executed {ran} times; expected {min}..={max} ({slack} interruptions in flight, {retries} retries){hint}"
                 )
             });
         }
@@ -1137,7 +1211,7 @@ impl Case {
             .collect();
         cmd.push(self.files.empty.display().to_string());
         cmd.extend(self.flags.iter().cloned());
-        let child = self.spawn(&cmd, "replay.out");
+        let child = self.spawn(&cmd, "replay");
         let ended = self.supervise(child, None, None);
         let replayed = self.status(REPLAY);
         let (want_state, got_state) = (source["state"].clone(), replayed["state"].clone());
@@ -1218,6 +1292,30 @@ impl Case {
             });
         }
     }
+}
+
+/// Why a retried call did not run again: the execution that applied the
+/// `retry` (its `control_applied`) ended before it reached the call.
+fn retry_hint(journal: &[Value], call: &str) -> String {
+    let Some(applied) = journal
+        .iter()
+        .position(|e| ty(e) == "control_applied" && e["action"] == "retry" && call_of(e) == call)
+    else {
+        return "; no control_applied for the retry in the journal".into();
+    };
+    let rest = &journal[applied + 1..];
+    let end = rest.iter().position(|e| ty(e) == "run_started").unwrap_or(rest.len());
+    let segment = &rest[..end];
+    let reached = segment.iter().any(|e| ty(e) == "call_started" && call_of(e) == call);
+    let ended = segment
+        .iter()
+        .find(|e| ty(e) == "run_completed")
+        .map_or("was killed".to_owned(), |e| format!("ended {}", e["state"]));
+    format!(
+        "; the retry was applied (control_applied, seq {}) by an execution that {ended} {} the call, and later executions replayed it",
+        journal[applied]["seq"],
+        if reached { "after reaching" } else { "before reaching" }
+    )
 }
 
 /// Calls whose last `wait_started` has no later successful completion.
