@@ -121,15 +121,29 @@ fn a_run_that_times_out_leaves_no_task_running() {
 #[test]
 fn width_is_bounded_by_max_parallel() {
     let ctx = Ctx::new();
-    let v = probe(
-        &ctx,
-        json!({"op": "fan_agents", "n": 12, "label": "slow"}),
-        &["--max-parallel", "3"],
-    );
-    assert_eq!(v["data"]["result"]["ok"], 12);
+    // The agents answer only once the test opens their gate: three get a
+    // width permit and start; the other nine queue behind them.
+    let gates = Gates::new(&ctx);
+    let args = json!({"op": "fan_agents", "n": 12, "label": "slow"}).to_string();
+    let mut flags = vec!["--run-id", "width", "--json", "--max-parallel", "3", "--args", &args];
+    flags.extend(gates.flags());
+    let child = ctx
+        .cmd()
+        .args(["run", harnesses::PROBE])
+        .args(&flags)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    gates.wait_started("slow", 3);
+    gates.open("slow");
+    let out: crate::common::Run = child.wait_with_output().expect("wait").into();
+    out.expect_code(0);
+    let v = out.json();
+    assert_eq!(v["data"]["result"]["ok"], 12, "{v}");
     let mut running = 0i32;
     let mut peak = 0i32;
-    for e in ctx.journal(&run_id(&v)) {
+    for e in ctx.journal("width") {
         if e["kind"] != "agent" {
             continue;
         }
@@ -140,7 +154,9 @@ fn width_is_bounded_by_max_parallel() {
         }
         peak = peak.max(running);
     }
-    assert!(peak <= 3, "peak {peak}");
+    // Never more than the width, and the width was really used.
+    assert_eq!(peak, 3, "peak {peak}");
+    assert_eq!(gates.started("slow").len(), 12);
     ctx.hwf(["run", harnesses::PROBE, "--max-parallel", "65"])
         .expect_code(2)
         .expect_stderr("invalid_args");
