@@ -13,6 +13,7 @@ const GUESTS: &[(&str, &str)] = &[
     ("hello", "harnesses/hello"),
     ("json-runtime", "harnesses/json-runtime"),
     ("js-runtime", "harnesses/js-runtime"),
+    ("python-runtime", "harnesses/python-runtime"),
     ("loop-until-dry", "harnesses/loop-until-dry"),
     ("release-lane", "harnesses/release-lane"),
     ("hostile", "tests/guests/hostile"),

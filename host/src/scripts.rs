@@ -1,4 +1,4 @@
-//! Scripts (JavaScript, declarative JSON workflows) and how they run: inside
+//! Scripts (JavaScript, Python, declarative JSON workflows) and how they run: inside
 //! a bundled *script runtime* component (`<lang>-runtime.wasm`, the
 //! `script-runtime` world) behind the same sandbox and broker as compiled
 //! harnesses. This module resolves what a run executes — a component, or a
@@ -71,10 +71,19 @@ impl Language {
         }
     }
 
-    /// Guess a script's language from its text.
+    /// Guess a script's language from its text: JSON starts with `{`, a
+    /// Python script with its `meta = {…}` statement (after blank lines and
+    /// `#` comments), anything else is JavaScript.
     pub fn sniff(source: &str) -> Self {
-        if source.trim_start().starts_with('{') {
+        let first = source
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with('#'))
+            .unwrap_or("");
+        if first.starts_with('{') {
             Self::Json
+        } else if first.strip_prefix("meta").is_some_and(|rest| rest.trim_start().starts_with('=')) {
+            Self::Python
         } else {
             Self::Js
         }
@@ -88,12 +97,7 @@ pub fn runtime_path(lang: Language) -> Result<PathBuf> {
     let file = match lang {
         Language::Json => "json-runtime.wasm",
         Language::Js => "js-runtime.wasm",
-        Language::Python => {
-            return Err(Error::new(
-                ErrorCode::UnsupportedLanguage,
-                "python workflows need a Python runtime component, which this build does not bundle; use js or json",
-            ));
-        }
+        Language::Python => "python-runtime.wasm",
         Language::Wasm => return Err(Error::new(ErrorCode::Internal, "a wasm component needs no runtime")),
     };
     let mut candidates = Vec::new();
@@ -121,6 +125,24 @@ pub fn runtime_path(lang: Language) -> Result<PathBuf> {
                 ),
             )
         })
+}
+
+/// The seed's way of naming a saved version as a path,
+/// `<name>/v000001.workflow.py` (or `.js`, `.json`, `.wasm`): the script's
+/// name and version, when `p` has that shape.
+pub fn saved_path(p: &Path) -> Option<(String, u32)> {
+    let mut parts = p.iter().map(|c| c.to_str());
+    let (Some(Some(name)), Some(Some(file)), None) = (parts.next(), parts.next(), parts.next()) else {
+        return None;
+    };
+    let rest = file.strip_prefix('v')?;
+    let (digits, ext) = rest.split_once('.')?;
+    let known = ["workflow.py", "py", "workflow.js", "js", "workflow.json", "json", "wasm"];
+    if digits.len() != 6 || !digits.bytes().all(|b| b.is_ascii_digit()) || !known.contains(&ext) {
+        return None;
+    }
+    crate::ids::validate_name("script name", name).ok()?;
+    Some((name.to_owned(), digits.parse().ok()?))
 }
 
 /// What a run executes.
@@ -251,6 +273,13 @@ impl Hwf {
     /// `unsupported_language`.
     pub fn resolve(&self, target: &Target) -> Result<Resolved> {
         match target {
+            Target::Path(p) if !p.exists() && saved_path(p).is_some() => {
+                let (name, version) = saved_path(p).unwrap_or_default();
+                self.resolve(&Target::Saved {
+                    name,
+                    version: Some(version),
+                })
+            }
             Target::Path(p) => {
                 let lang = Language::of_path(p);
                 let script = ScriptRef {
@@ -259,11 +288,6 @@ impl Hwf {
                 };
                 let bytes = match lang {
                     Language::Wasm => read_component(p, self.limits())?,
-                    Language::Python => {
-                        return Err(runtime_path(Language::Python)
-                            .err()
-                            .unwrap_or_else(|| Error::new(ErrorCode::UnsupportedLanguage, "python")));
-                    }
                     _ => read_source(p)?.into_bytes(),
                 };
                 self.resolve_bytes(lang, bytes, script)

@@ -186,11 +186,6 @@ fn resolve_source(hwf: &Hwf, p: &Params) -> Result<Option<crate::scripts::Resolv
                     "script_source of a wasm component must be base64",
                 ));
             }
-            (Language::Python, _) => {
-                return Err(crate::scripts::runtime_path(Language::Python)
-                    .err()
-                    .unwrap_or_else(|| Error::new(ErrorCode::UnsupportedLanguage, "python")));
-            }
             (_, _) => src.as_bytes().to_vec(),
         };
         return Ok(Some(hwf.resolve_bytes(lang, bytes, ScriptRef::default())?));
@@ -252,7 +247,7 @@ async fn workflow_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Va
                 "capabilities": caps,
                 "policy": {"allowed_classes": policy.allowed_classes, "approval_classes": policy.approval_classes},
                 "scripts": hwf.script_list(false)?["scripts"],
-                "languages": ["wasm", "js", "json"],
+                "languages": ["wasm", "js", "python", "json"],
             }))
         }
         "script_save" => {

@@ -629,7 +629,8 @@ fn file_ext(language: &str) -> &'static str {
     match language {
         "js" => "js",
         "json" => "json",
-        "python" => "py",
+        // The seed's name for a saved Python script (`v000001.workflow.py`).
+        "python" => "workflow.py",
         _ => "wasm",
     }
 }

@@ -1,0 +1,686 @@
+//! Running a script in Monty: the script body becomes the body of an
+//! `async def` (top-level `await` and `return` work, as in the seed), a
+//! small Python prelude defines `parallel`, `pipeline` and `budget` over
+//! `asyncio.gather`, and every `agent` / `capability` / `workflow` /
+//! `kanban_agent` call is a Monty external function that is submitted to
+//! the host at once (`submit`) and handed back to Python as a pending
+//! future. When every Python task is blocked, Monty yields the futures it
+//! waits on and the host's `next` says which finished first — completion
+//! order live, the journaled order on replay.
+
+use crate::hermes::workflow::host;
+use crate::hermes::workflow::types::{
+    AgentRequest, CallError, CapabilityRequest, Diagnostic, LogLevel, Task, WorkflowCall,
+};
+use crate::source;
+use monty::{MontyRun, RunProgress};
+use monty_types::{
+    CompileOptions, DictPairs, ExcType, ExtFunctionResult, MontyException, MontyObject, NameLookupResult, PrintWriter,
+    ResourceLimits, ResourceTracker,
+};
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+
+/// The file name Monty reports in tracebacks.
+const FILE: &str = "workflow.py";
+/// The entry function the body is wrapped in (one line above the body, so
+/// script line N is program line N + 1).
+const ENTRY: &str = "_hwf_main";
+/// At most this many items per `parallel` / `pipeline`.
+const MAX_ITEMS: usize = 4096;
+/// Python call depth (Monty's frames live on its heap, not the wasm stack).
+const MAX_RECURSION: usize = 200;
+/// Nesting depth of a value converted to or from JSON.
+const MAX_DEPTH: usize = 128;
+
+/// Names the runtime answers as external functions.
+const HOST_FUNCTIONS: &[&str] = &[
+    "agent",
+    "kanban_agent",
+    "capability",
+    "workflow",
+    "log",
+    "phase",
+    "_hwf_budget_spent",
+    "_hwf_budget_remaining",
+    "_hwf_check_items",
+];
+
+/// The API written in Python, after the entry function (so it does not
+/// shift the script's lines). Its names are globals of the program; the
+/// script cannot import anything itself.
+const PRELUDE: &str = r#"
+import asyncio
+import json
+import math
+
+CapabilityError = RuntimeError
+PipelineStageError = RuntimeError
+
+
+class _HwfBudget:
+    def __init__(self, total):
+        self.total = total
+
+    def spent(self):
+        return _hwf_budget_spent()
+
+    def remaining(self):
+        return _hwf_budget_remaining()
+
+
+budget = _HwfBudget(_hwf_total)
+
+
+def _hwf_callable(value):
+    return type(value).__name__ in ("function", "builtin_function_or_method", "method")
+
+
+def _hwf_awaitable(value):
+    name = type(value).__name__
+    return name == "coroutine" or "uture" in name or name == "Task"
+
+
+async def _hwf_settle(value):
+    if _hwf_awaitable(value):
+        return await value
+    return value
+
+
+async def parallel(thunks):
+    items = list(thunks)
+    _hwf_check_items(len(items))
+
+    async def one(thunk):
+        if _hwf_callable(thunk):
+            return await _hwf_settle(thunk())
+        if _hwf_awaitable(thunk):
+            return await thunk
+        raise TypeError(
+            "parallel() takes a list of functions (or coroutines), but got a "
+            + type(thunk).__name__
+            + ": wrap each call in a lambda: parallel([lambda: agent(...), lambda: agent(...)])"
+        )
+
+    return list(await asyncio.gather(*[one(t) for t in items]))
+
+
+def _hwf_arity_error(e):
+    return "positional argument" in str(e)
+
+
+def _hwf_stage(stage, prev, item, index):
+    try:
+        return stage(prev, item, index)
+    except TypeError as e:
+        if not _hwf_arity_error(e):
+            raise
+    try:
+        return stage(prev, item)
+    except TypeError as e:
+        if not _hwf_arity_error(e):
+            raise
+    return stage(prev)
+
+
+async def pipeline(items, *stages):
+    item_list = list(items)
+    _hwf_check_items(len(item_list))
+    for stage in stages:
+        if not _hwf_callable(stage):
+            raise TypeError("pipeline(items, *stages): every stage must be a function, got " + type(stage).__name__)
+
+    async def run_item(index, item):
+        current = item
+        for stage in stages:
+            current = await _hwf_settle(_hwf_stage(stage, current, item, index))
+        return current
+
+    return list(await asyncio.gather(*[run_item(i, x) for i, x in enumerate(item_list)]))
+"#;
+
+/// The program Monty runs for `src`.
+pub fn program(src: &str) -> String {
+    let mut out = String::with_capacity(src.len() * 2 + PRELUDE.len() + 64);
+    out.push_str("async def ");
+    out.push_str(ENTRY);
+    out.push_str("():\n");
+    // `textwrap.indent`, as the seed does: every line that is not blank.
+    for line in src.split_inclusive('\n') {
+        if !line.trim().is_empty() {
+            out.push_str("    ");
+        }
+        out.push_str(line);
+    }
+    if !src.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str("    pass\n");
+    out.push_str(PRELUDE);
+    out.push_str("\nawait ");
+    out.push_str(ENTRY);
+    out.push_str("()\n");
+    out
+}
+
+/// The script line of a program line, if it is one.
+fn script_line(program_line: u32, script_lines: u32) -> Option<u32> {
+    let l = program_line.checked_sub(1)?;
+    (1..=script_lines).contains(&l).then_some(l)
+}
+
+/// The deepest traceback frame inside the script.
+fn exc_line(e: &MontyException, script_lines: u32) -> Option<u32> {
+    e.traceback()
+        .iter()
+        .filter(|f| f.filename == FILE)
+        .filter_map(|f| script_line(f.start.line, script_lines))
+        .last()
+}
+
+fn compile_with(src: &str) -> Result<MontyRun, MontyException> {
+    MontyRun::new(
+        program(src),
+        FILE,
+        vec!["args".to_owned(), "_hwf_total".to_owned()],
+        CompileOptions::default(),
+    )
+}
+
+/// Compile `src` in Monty: syntax Monty does not support is an
+/// `unsupported_syntax` diagnostic with the script's line.
+pub fn compile(src: &str) -> Result<MontyRun, Diagnostic> {
+    let lines = source::Lines::new(src).count();
+    compile_with(src).map_err(|e| {
+        source::error(
+            "unsupported_syntax",
+            format!(
+                "{}: {}",
+                e.exc_type(),
+                e.message().unwrap_or("the Python runtime cannot compile this")
+            ),
+            exc_line(&e, lines),
+        )
+    })
+}
+
+/// A legacy agent id (`hermes.x`, `kanban.x`), as the seed tells them from
+/// prompts.
+pub fn is_agent_id(s: &str) -> bool {
+    (s.starts_with("hermes.") || s.starts_with("kanban."))
+        && s.split_once('.').is_some_and(|(_, rest)| !rest.is_empty())
+        && !s.chars().any(char::is_whitespace)
+}
+
+// ---- values ---------------------------------------------------------------
+
+fn to_json(o: &MontyObject, depth: usize) -> Result<Value, String> {
+    if depth > MAX_DEPTH {
+        return Err(format!("the value is nested more than {MAX_DEPTH} levels deep"));
+    }
+    let seq = |items: &[MontyObject]| -> Result<Value, String> {
+        Ok(Value::Array(
+            items.iter().map(|x| to_json(x, depth + 1)).collect::<Result<_, _>>()?,
+        ))
+    };
+    Ok(match o {
+        MontyObject::None => Value::Null,
+        MontyObject::Bool(b) => Value::Bool(*b),
+        MontyObject::Int(i) => Value::from(*i),
+        MontyObject::BigInt(b) => b
+            .to_string()
+            .parse::<serde_json::Number>()
+            .map(Value::Number)
+            .unwrap_or_else(|_| Value::String(b.to_string())),
+        MontyObject::Float(f) => serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number),
+        MontyObject::String(s) => Value::String(s.clone()),
+        MontyObject::List(items)
+        | MontyObject::Tuple(items)
+        | MontyObject::Set(items)
+        | MontyObject::FrozenSet(items) => seq(items)?,
+        MontyObject::Dict(pairs) => {
+            let mut m = Map::new();
+            for (k, v) in pairs {
+                let key = match k {
+                    MontyObject::String(s) => s.clone(),
+                    other => match to_json(other, depth + 1)? {
+                        Value::String(s) => s,
+                        v => v.to_string(),
+                    },
+                };
+                m.insert(key, to_json(v, depth + 1)?);
+            }
+            Value::Object(m)
+        }
+        // The seed reports only the type name (no repr: it may hold a heap
+        // address, which would make results differ between runs).
+        other => json!({"_unserializable_type": type_name(other)}),
+    })
+}
+
+fn type_name(o: &MontyObject) -> &'static str {
+    match o {
+        MontyObject::Bytes(_) => "bytes",
+        MontyObject::Function { .. } => "function",
+        MontyObject::Exception { .. } => "exception",
+        _ => "object",
+    }
+}
+
+fn from_json(v: &Value) -> MontyObject {
+    match v {
+        Value::Null => MontyObject::None,
+        Value::Bool(b) => MontyObject::Bool(*b),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => MontyObject::Int(i),
+            None => MontyObject::Float(n.as_f64().unwrap_or(0.0)),
+        },
+        Value::String(s) => MontyObject::String(s.clone()),
+        Value::Array(items) => MontyObject::List(items.iter().map(from_json).collect()),
+        Value::Object(m) => MontyObject::Dict(DictPairs::from(
+            m.iter()
+                .map(|(k, v)| (MontyObject::String(k.clone()), from_json(v)))
+                .collect::<Vec<_>>(),
+        )),
+    }
+}
+
+fn type_error(msg: impl Into<String>) -> MontyException {
+    MontyException::new(ExcType::TypeError, Some(msg.into()))
+}
+
+/// A call's arguments: positional values and keywords by name.
+struct Args {
+    pos: Vec<Value>,
+    kw: Map<String, Value>,
+}
+
+impl Args {
+    fn of(f: &str, args: &[MontyObject], kwargs: &[(MontyObject, MontyObject)]) -> Result<Self, MontyException> {
+        let conv = |o: &MontyObject| to_json(o, 0).map_err(|e| type_error(format!("{f}(): {e}")));
+        let mut kw = Map::new();
+        for (k, v) in kwargs {
+            let MontyObject::String(k) = k else {
+                return Err(type_error(format!("{f}(): keyword names must be strings")));
+            };
+            let v = conv(v)?;
+            if !v.is_null() {
+                kw.insert(k.clone(), v);
+            }
+        }
+        Ok(Self {
+            pos: args.iter().map(conv).collect::<Result<_, _>>()?,
+            kw,
+        })
+    }
+
+    /// Positional `i`, else keyword `name`.
+    fn get(&self, i: usize, name: &str) -> Option<&Value> {
+        self.pos.get(i).filter(|v| !v.is_null()).or_else(|| self.kw.get(name))
+    }
+}
+
+fn opt_str(m: &Map<String, Value>, key: &str) -> Option<String> {
+    m.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+fn check_schema(f: &str, schema: Option<&Value>) -> Result<(), MontyException> {
+    if let Some(s) = schema.filter(|s| !s.is_null())
+        && let Err(problem) = crate::schema::check(s)
+    {
+        return Err(type_error(format!("{f}(): invalid schema: {problem}")));
+    }
+    Ok(())
+}
+
+/// `agent(agent_id, input, label=, schema=, …)` or the prompt form
+/// `agent(prompt, {options})` / `agent(prompt, label=, phase=, …)`.
+fn agent_task(a: &Args) -> Result<Task, MontyException> {
+    let target = match a.get(0, "target").or_else(|| a.kw.get("prompt")) {
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => {
+            return Err(type_error(
+                "agent(target, input, ...): target must be an agent id or a prompt string",
+            ));
+        }
+        None => String::new(),
+    };
+    let mut opts = Map::new();
+    let legacy = is_agent_id(&target);
+    let input = a.pos.get(1).cloned().or_else(|| a.kw.get("input").cloned());
+    if !legacy {
+        match &input {
+            Some(Value::Object(m)) => opts.extend(m.clone()),
+            Some(Value::Null) | None => {}
+            Some(other) => {
+                return Err(type_error(format!(
+                    "agent(prompt, options): options must be a dict, got {}",
+                    kind(other)
+                )));
+            }
+        }
+    }
+    // Keywords win over the options dict.
+    opts.extend(a.kw.iter().map(|(k, v)| (k.clone(), v.clone())));
+    check_schema("agent", opts.get("schema"))?;
+    let (agent, prompt, input) = if legacy {
+        (
+            Some(target),
+            opt_str(&opts, "prompt"),
+            Some(input.unwrap_or_else(|| json!({}))),
+        )
+    } else {
+        (
+            opt_str(&opts, "agent"),
+            (!target.is_empty()).then_some(target),
+            opts.get("input").cloned(),
+        )
+    };
+    if agent.is_none() && prompt.is_none() {
+        return Err(type_error("agent(): give an agent id (hermes.<name>) or a prompt"));
+    }
+    Ok(Task::Agent(AgentRequest {
+        agent,
+        prompt,
+        input: input.map(|v| v.to_string()),
+        label: opt_str(&opts, "label"),
+        phase: opt_str(&opts, "phase"),
+        schema: opts.get("schema").map(Value::to_string),
+        model: opt_str(&opts, "model"),
+        effort: opt_str(&opts, "effort"),
+        agent_type: opt_str(&opts, "agentType").or_else(|| opt_str(&opts, "agent_type")),
+        tools: opts
+            .get("tools")
+            .and_then(Value::as_array)
+            .map(|t| t.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect()),
+        context: opts.get("context").map(Value::to_string),
+        isolation: opt_str(&opts, "isolation"),
+        fresh: opts.get("fresh").and_then(Value::as_bool),
+    }))
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "None",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.is_f64() => "float",
+        Value::Number(_) => "int",
+        Value::String(_) => "str",
+        Value::Array(_) => "list",
+        Value::Object(_) => "dict",
+    }
+}
+
+/// `capability(name, input, label=, approval_id=)`.
+fn capability_task(a: &Args) -> Result<Task, MontyException> {
+    let Some(Value::String(name)) = a.get(0, "name") else {
+        return Err(type_error("capability(name, input, ...): name must be a string"));
+    };
+    check_schema("capability", a.kw.get("schema"))?;
+    Ok(Task::Capability(CapabilityRequest {
+        name: name.clone(),
+        input: a.get(1, "input").cloned().unwrap_or_else(|| json!({})).to_string(),
+        label: opt_str(&a.kw, "label"),
+        approval_id: opt_str(&a.kw, "approval_id").or_else(|| opt_str(&a.kw, "approvalId")),
+    }))
+}
+
+/// `kanban_agent(profile, task, input, …)`: the `kanban.task` capability,
+/// as the JSON runtime maps the seed's step.
+fn kanban_task(a: &Args) -> Result<Task, MontyException> {
+    let Some(Value::String(profile)) = a.get(0, "profile") else {
+        return Err(type_error(
+            "kanban_agent(profile, task, input, ...): profile must be a string",
+        ));
+    };
+    check_schema("kanban_agent", a.kw.get("schema"))?;
+    let mut payload = Map::new();
+    payload.insert("profile".into(), Value::String(profile.clone()));
+    payload.insert("task".into(), a.get(1, "task").cloned().unwrap_or_else(|| json!({})));
+    payload.insert("input".into(), a.get(2, "input").cloned().unwrap_or_else(|| json!({})));
+    for (k, v) in &a.kw {
+        if !matches!(k.as_str(), "profile" | "task" | "input" | "label") {
+            payload.insert(k.clone(), v.clone());
+        }
+    }
+    payload.entry("wait").or_insert(Value::Bool(true));
+    payload.insert("durable".into(), Value::Bool(true));
+    Ok(Task::Capability(CapabilityRequest {
+        name: "kanban.task".into(),
+        input: Value::Object(payload).to_string(),
+        label: opt_str(&a.kw, "label"),
+        approval_id: None,
+    }))
+}
+
+/// `workflow(name, args)`: a saved workflow's name, or `{"scriptPath": …}`.
+fn workflow_task(a: &Args) -> Result<Task, MontyException> {
+    let name = match a.get(0, "name") {
+        Some(Value::String(s)) if !s.is_empty() => s.clone(),
+        Some(Value::Object(m)) => match opt_str(m, "scriptPath").or_else(|| opt_str(m, "script_path")) {
+            Some(p) if !p.is_empty() => p,
+            _ => {
+                return Err(type_error(
+                    "workflow(name, args): a dict needs a non-empty \"scriptPath\"",
+                ));
+            }
+        },
+        _ => {
+            return Err(type_error(
+                "workflow(name, args): name must be a saved workflow's name (a str) or {\"scriptPath\": str}",
+            ));
+        }
+    };
+    Ok(Task::Workflow(WorkflowCall {
+        name,
+        args: a.get(1, "args").cloned().unwrap_or(Value::Null).to_string(),
+    }))
+}
+
+fn text_of(args: &[MontyObject]) -> String {
+    args.iter()
+        .map(|a| match a {
+            MontyObject::String(s) => s.clone(),
+            other => to_json(other, 0).map_or_else(|_| "<value>".to_owned(), |v| v.to_string()),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A synchronous host function's answer.
+fn sync_call(name: &str, args: &[MontyObject]) -> ExtFunctionResult {
+    match name {
+        "log" => {
+            host::log(LogLevel::Info, &text_of(args));
+            ExtFunctionResult::Return(MontyObject::None)
+        }
+        "phase" => {
+            host::phase(&text_of(args));
+            ExtFunctionResult::Return(MontyObject::None)
+        }
+        "_hwf_budget_spent" => ExtFunctionResult::Return(MontyObject::Int(
+            i64::try_from(host::budget().tokens_spent).unwrap_or(i64::MAX),
+        )),
+        "_hwf_budget_remaining" => {
+            let b = host::budget();
+            ExtFunctionResult::Return(match b.token_total {
+                Some(t) => MontyObject::Int(i64::try_from(t.saturating_sub(b.tokens_spent)).unwrap_or(i64::MAX)),
+                None => MontyObject::Float(f64::INFINITY),
+            })
+        }
+        "_hwf_check_items" => match args.first() {
+            Some(MontyObject::Int(n)) if *n > MAX_ITEMS as i64 => ExtFunctionResult::Error(MontyException::new(
+                ExcType::ValueError,
+                Some(format!(
+                    "too_many_items: {n} items; at most {MAX_ITEMS} per parallel() or pipeline()"
+                )),
+            )),
+            _ => ExtFunctionResult::Return(MontyObject::None),
+        },
+        other => ExtFunctionResult::NotFound(other.to_owned()),
+    }
+}
+
+fn call_error(e: &CallError) -> &str {
+    match e {
+        CallError::Denied(m)
+        | CallError::BudgetExhausted(m)
+        | CallError::SchemaMismatch(m)
+        | CallError::Failed(m)
+        | CallError::TimedOut(m)
+        | CallError::Cancelled(m)
+        | CallError::ApprovalRequired(m) => m,
+    }
+}
+
+/// A finished host call as the Python result: the value, or a
+/// `RuntimeError` (the seed's `CapabilityError`) whose text starts with
+/// the host's code.
+fn outcome(o: Result<String, CallError>) -> ExtFunctionResult {
+    match o {
+        Ok(raw) => ExtFunctionResult::Return(from_json(&serde_json::from_str(&raw).unwrap_or(Value::Null))),
+        Err(e) => ExtFunctionResult::Error(MontyException::new(
+            ExcType::RuntimeError,
+            Some(call_error(&e).to_owned()),
+        )),
+    }
+}
+
+fn starts_with_code(msg: &str) -> bool {
+    msg.split_once(": ")
+        .is_some_and(|(c, _)| !c.is_empty() && c.chars().all(|ch| ch.is_ascii_lowercase() || ch == '_'))
+}
+
+/// An uncaught exception as the run's error: a stable code first.
+fn describe(e: &MontyException, script_lines: u32) -> String {
+    let line = exc_line(e, script_lines)
+        .map(|l| format!(" (line {l})"))
+        .unwrap_or_default();
+    let ty = e.exc_type();
+    let msg = e.message().unwrap_or("");
+    let text = if msg.is_empty() {
+        ty.to_string()
+    } else {
+        format!("{ty}: {msg}")
+    };
+    match ty {
+        ExcType::RecursionError => format!("recursion_limit: {text}{line}"),
+        ExcType::MemoryError => format!("memory_limit: {text}{line}"),
+        _ if starts_with_code(msg) => format!("{msg}{line}"),
+        _ => format!("script_error: {text}{line}"),
+    }
+}
+
+/// `run(source, args)`.
+pub fn run(src: &str, args: &str) -> Result<String, String> {
+    let checked = source::analyse(src);
+    if !checked.diags.is_empty() {
+        return Err(source::first_error(&checked.diags));
+    }
+    let lines = checked.lines.count();
+    let runner = compile(src).map_err(|d| source::first_error(&[d]))?;
+    let args: Value = serde_json::from_str(args).unwrap_or(Value::Null);
+    let total = host::budget().token_total.map_or(MontyObject::None, |t| {
+        MontyObject::Int(i64::try_from(t).unwrap_or(i64::MAX))
+    });
+    let limits = ResourceLimits {
+        max_recursion_depth: MAX_RECURSION,
+        // The host counts and limits calls itself (limit_calls).
+        max_suspensions: usize::MAX,
+        ..ResourceLimits::default()
+    };
+    let fail = |e: MontyException| describe(&e, lines);
+    let mut progress = runner
+        .start(
+            vec![from_json(&args), total],
+            ResourceTracker::new(limits),
+            PrintWriter::Disabled,
+        )
+        .map_err(fail)?;
+    // Monty call id -> host call number, for calls in flight.
+    let mut pending: BTreeMap<u32, u64> = BTreeMap::new();
+    loop {
+        progress = match progress {
+            RunProgress::Complete(value) => {
+                let leftover: Vec<u64> = pending.values().copied().collect();
+                if !leftover.is_empty() {
+                    host::cancel(&leftover);
+                }
+                let out = to_json(&value, 0).map_err(|e| format!("script_error: the result is not JSON: {e}"))?;
+                return Ok(out.to_string());
+            }
+            RunProgress::FunctionCall(call) => {
+                let name = call.function_name.clone();
+                let task = match name.as_str() {
+                    "agent" | "capability" | "workflow" | "kanban_agent" => Some(
+                        Args::of(&name, &call.args, &call.kwargs).and_then(|a| match name.as_str() {
+                            "agent" => agent_task(&a),
+                            "capability" => capability_task(&a),
+                            "workflow" => workflow_task(&a),
+                            _ => kanban_task(&a),
+                        }),
+                    ),
+                    _ => None,
+                };
+                match task {
+                    Some(Ok(task)) => {
+                        let id = host::submit(&task);
+                        pending.insert(call.call_id, id);
+                        call.resume_pending(PrintWriter::Disabled)
+                    }
+                    Some(Err(e)) => call.resume(ExtFunctionResult::Error(e), PrintWriter::Disabled),
+                    None => {
+                        let r = sync_call(&name, &call.args);
+                        call.resume(r, PrintWriter::Disabled)
+                    }
+                }
+                .map_err(fail)?
+            }
+            RunProgress::NameLookup(lookup) => {
+                let r = if HOST_FUNCTIONS.contains(&lookup.name.as_str()) {
+                    NameLookupResult::Value(MontyObject::Function {
+                        name: lookup.name.clone(),
+                        docstring: None,
+                    })
+                } else {
+                    NameLookupResult::Undefined
+                };
+                lookup.resume(r, PrintWriter::Disabled).map_err(fail)?
+            }
+            RunProgress::OsCall(call) => {
+                let what = call.function_call.name().to_owned();
+                call.abort(
+                    MontyException::new(
+                        ExcType::PermissionError,
+                        Some(format!(
+                            "sandbox_denied: {what} is not available in workflow scripts; use capability()"
+                        )),
+                    ),
+                    PrintWriter::Disabled,
+                )
+                .map_err(fail)?
+            }
+            RunProgress::ResolveFutures(state) => {
+                let waiting: Vec<u64> = state
+                    .pending_call_ids()
+                    .iter()
+                    .filter_map(|m| pending.get(m).copied())
+                    .collect();
+                if waiting.is_empty() {
+                    return Err("script_error: the script is waiting on a call that can never finish".into());
+                }
+                let done = host::next(&waiting);
+                let Some(mid) = pending.iter().find(|(_, h)| **h == done.call).map(|(m, _)| *m) else {
+                    return Err(format!(
+                        "internal: the host delivered call {} that is not pending",
+                        done.call
+                    ));
+                };
+                pending.remove(&mid);
+                state
+                    .resume(vec![(mid, outcome(done.outcome))], PrintWriter::Disabled)
+                    .map_err(fail)?
+            }
+        };
+    }
+}
