@@ -516,6 +516,100 @@ fn policy_max_parallel_bounds_nested_fan_outs() {
 }
 
 #[test]
+fn the_seed_relay_example_threads_one_exact_head_through_kanban_agents() {
+    // examples/relay_github_exact_head.workflow.json and
+    // tests/test_relay_github_contract.py of the seed, unchanged.
+    const HEAD: &str = "a8b60422108709fd2a0478cbdc95c7eda3a0c33f";
+    const OLD_HEAD: &str = "8bd09e0c90f2f2e6a90050155ed28da82aac73ae";
+    let ctx = Ctx::new();
+    let def = path("harnesses/seed-relay-github-exact-head.workflow.json");
+    ctx.hwf(["validate", &def]).expect_code(0);
+    let inputs = r#"{"repo": "donovan-yohan/relay-ide", "pr_number": 946}"#;
+    let fixture = path("harnesses/seed-relay-github-exact-head.fixture.json");
+    let out = ctx.run_json(&def, inputs, &["--agents", &fixture]);
+    out.expect_code(0);
+    assert_eq!(
+        out.json()["data"]["result"]["last"],
+        json!({"release": true, "head_sha": HEAD})
+    );
+    // A kanban_agent step is a call to the reserved agent `kanban.<profile>`
+    // with {profile, task, input, wait, durable}, as in the seed's runtime.
+    let calls = agent_calls(&ctx, &out.json());
+    let agents: Vec<&str> = calls.iter().filter_map(|e| e["request"]["agent"].as_str()).collect();
+    assert_eq!(
+        agents,
+        [
+            "hermes.github.pr_head",
+            "kanban.relayqa",
+            "kanban.relayreviewer",
+            "hermes.github.release_exact_head"
+        ]
+    );
+    assert_eq!(
+        calls[1]["request"]["input"],
+        json!({"profile": "relayqa", "task": {"repo": "donovan-yohan/relay-ide", "pr_number": 946, "exact_head_sha": HEAD},
+               "input": {"exact_head_sha": HEAD}, "wait": true, "durable": true})
+    );
+    // Stale QA evidence: the run succeeds and refuses the release.
+    let mut stale: Value = serde_json::from_str(&std::fs::read_to_string(&fixture).expect("fixture")).expect("json");
+    stale["responses"][1]["output"]["result"]["head_sha"] = json!(OLD_HEAD);
+    let f = ctx.write("stale.json", stale.to_string());
+    let out = ctx.run_json(&def, inputs, &["--agents", f.to_str().expect("utf8")]);
+    out.expect_code(0);
+    assert_eq!(
+        out.json()["data"]["result"]["last"],
+        json!({"release": false, "head_sha": HEAD})
+    );
+}
+
+#[test]
+fn kanban_policy_profiles_cards_and_active_awaits() {
+    let ctx = Ctx::new();
+    let card = |id: &str, profile: &str| {
+        json!({"kind": "kanban_agent", "id": id, "profile": profile, "task": {"title": id},
+               "output_schema": {"status": "string"}})
+    };
+    let def = |policy: Value, steps: Value| json!({"version": "1", "name": "cards", "policy": policy, "steps": steps});
+    let fixture = json!({"responses": [{"match": {"agent": "kanban.qa"}, "output": {"status": "done"}}]});
+    // allowed_profiles: refused at validation, with the pointer.
+    let found = diagnostics(
+        &ctx,
+        &def(
+            json!({"network": false, "filesystem": false, "allowed_profiles": ["qa"]}),
+            json!([card("a", "qa"), card("b", "ops")]),
+        ),
+    );
+    assert_has(&found, "profile_not_allowed", "/steps/1/profile");
+    // max_kanban_cards: the second card fails the run.
+    let out = run_def(
+        &ctx,
+        &def(
+            json!({"network": false, "filesystem": false, "max_kanban_cards": 1}),
+            json!([card("a", "qa"), card("b", "qa")]),
+        ),
+        "{}",
+        &fixture,
+    );
+    out.expect_code(1);
+    let msg = out.json()["error"]["message"].as_str().unwrap_or("").to_owned();
+    assert!(msg.contains("kanban card budget exceeded: max_kanban_cards=1"), "{msg}");
+    // max_active_awaits: two waiting cards at once in a parallel step.
+    let out = run_def(
+        &ctx,
+        &def(
+            json!({"network": false, "filesystem": false, "max_active_awaits": 1}),
+            json!([{"kind": "parallel", "id": "p", "branches": [card("a", "qa"), card("b", "qa")]}]),
+        ),
+        "{}",
+        &fixture,
+    );
+    out.expect_code(1);
+    let msg = out.json()["error"]["message"].as_str().unwrap_or("").to_owned();
+    assert!(msg.contains("2 waits exceeds max_active_awaits=1"), "{msg}");
+    assert!(agent_calls(&ctx, &out.json()).is_empty());
+}
+
+#[test]
 fn saved_definitions_run_by_name_and_through_the_facade() {
     let ctx = Ctx::new();
     let def = path("harnesses/hello.workflow.json");

@@ -3,7 +3,8 @@
 //! every effect through the host's broker.
 //!
 //! - `agent` → one agent call; its output must be an object.
-//! - `kanban_agent` → the `kanban.task` capability.
+//! - `kanban_agent` → an agent call to the reserved id `kanban.<profile>`
+//!   with `{profile, task, input, wait, durable}` (as the seed does).
 //! - `if` → `{"branch": "then"|"else", "output": <last output of the
 //!   branch or {}>}`; the branch's own step outputs are dropped afterwards.
 //! - `parallel` → each branch (one step) runs in its own host branch
@@ -24,7 +25,7 @@
 
 use crate::check::phase_title;
 use crate::hermes::workflow::host;
-use crate::hermes::workflow::types::{AgentRequest, BranchCall, CallError, CapabilityRequest, Task};
+use crate::hermes::workflow::types::{AgentRequest, BranchCall, CallError, Task};
 use crate::refs::{self, Ref};
 use crate::schema;
 use serde_json::{Map, Value, json};
@@ -144,10 +145,10 @@ impl Runner<'_> {
     /// Agent and kanban calls the whole run has made so far (the host
     /// counts agent calls across every instance).
     fn effects_used(&self) -> u64 {
-        let agents = self.agent_calls_at_start.map_or(0, |start| {
+        // Kanban cards are agent calls too (`kanban.<profile>`).
+        self.agent_calls_at_start.map_or(0, |start| {
             u64::from(start.saturating_sub(host::budget().agent_calls_left))
-        });
-        agents + self.kanban_before + self.kanban_here
+        })
     }
 
     /// The seed's effect budget: `max_agent_calls` counts agent and kanban
@@ -294,13 +295,30 @@ impl Runner<'_> {
             "wait": step.get("wait").cloned().unwrap_or(Value::Bool(true)),
             "durable": true,
         });
-        let req = CapabilityRequest {
-            name: "kanban.task".into(),
-            input: payload.to_string(),
-            label: Some(id.to_owned()),
-            approval_id: None,
+        // Like the seed's runtime: a call to the reserved agent id
+        // `kanban.<profile>`, which a deployment binds to its Kanban backend
+        // (an agent route) and a fixture answers like any agent.
+        let req = AgentRequest {
+            agent: Some(format!("kanban.{profile}")),
+            prompt: None,
+            input: Some(payload.to_string()),
+            label: ["label", "title", "task_title", "id"]
+                .iter()
+                .find_map(|k| text(step.get(*k))),
+            phase: text(step.get("phase")).or_else(|| ctx.phase.clone()),
+            schema: step
+                .get("output_schema")
+                .and_then(schema::to_json_schema)
+                .map(|s| s.to_string()),
+            model: None,
+            effort: None,
+            agent_type: None,
+            tools: None,
+            context: None,
+            isolation: None,
+            fresh: None,
         };
-        let raw = host::capability(&req).map_err(|e| format!("step {id:?} (kanban {profile:?}): {}", err_text(e).1))?;
+        let raw = host::agent(&req).map_err(|e| format!("step {id:?} (kanban {profile:?}): {}", err_text(e).1))?;
         let out: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
         if !out.is_object() {
             return Err(format!(

@@ -9,8 +9,8 @@
 //! must be false) and `steps`. Steps are discriminated by `kind`:
 //! - `agent`: `agent` id (or, as an hwf extension, a `prompt`), `input`,
 //!   `output_schema`, `title`, `depends_on`;
-//! - `kanban_agent`: `profile`, `task`, `wait` (the `kanban.task`
-//!   capability);
+//! - `kanban_agent`: `profile`, `task`, `wait` (an agent call to the
+//!   reserved id `kanban.<profile>`, as the seed does);
 //! - `if`: `condition` `{ref, op: truthy|exists|eq|ne, value?}`, `then`,
 //!   `else`; output `{branch, output}`, branch-local steps;
 //! - `parallel`: `branches` (single steps with ids) run concurrently as
