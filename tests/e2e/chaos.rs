@@ -3,15 +3,15 @@
 //! Each case generates a random call tree for the probe's `program` op —
 //! fixture agents with small delays, `bash` calls that append a unique tag
 //! to a file outside the state dir, approval-gated `bash`, `human.ask`,
-//! `timer.sleep`, `seq`, `par` (branch instances), `pipe` (pipeline stages),
-//! `try`, `log` and one level of nested `workflow` (the probe saved as a
-//! script) — and drives it through the real `hwf` binary: `hwf run` killed
+//! `events.wait`, `timer.sleep`, `seq`, `par` (branch instances), `pipe`
+//! (pipeline stages), `try`, `log` and one level of nested `workflow` (the
+//! probe saved as a script) — and drives it through the real `hwf` binary: `hwf run` killed
 //! with `kill -9` at a random, event-driven point (after N fixture log
 //! lines, N effects, N started or completed calls), continued by
 //! `hwf runner --once` (itself sometimes killed) until it ends, with random
 //! operator controls (`pause`/`resume`, `decide` approve/edit/respond,
-//! `retry`), then replayed with `hwf run --resume-from` and an empty
-//! fixture (no live agent backend).
+//! `retry`, `events send`), then replayed with `hwf run --resume-from` and
+//! an empty fixture (no live agent backend).
 //!
 //! Invariants checked after every process and at the end of every case:
 //!
@@ -36,8 +36,13 @@
 //! is printed at the start and in every violation. `HWF_CHAOS_CASES` sets
 //! the number of cases (default 200), `HWF_CHAOS_THREADS` how many run at
 //! once (default 3), `HWF_CHAOS_ONLY` runs a single case index (to
-//! reproduce one). The report (cases, kills, continuations, replays, waits,
-//! checks) is printed at the end (`-- --nocapture` to see it on success).
+//! reproduce one; kill points are event-driven, so a case that failed by
+//! timing may need a few runs). The report (cases, kills, continuations,
+//! replays, waits, checks) is printed at the end (`-- --nocapture` to see it
+//! on success); each failing case's journals, controls, operator commands,
+//! execution logs and process output are written to
+//! `target/chaos-failures/seed-<seed>-case-<i>.txt` (`HWF_CHAOS_VERBOSE`
+//! writes every case's).
 
 use crate::common::{Ctx, harnesses};
 use serde_json::{Value, json};
