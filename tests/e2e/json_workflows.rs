@@ -563,6 +563,45 @@ fn the_seed_relay_example_threads_one_exact_head_through_kanban_agents() {
 }
 
 #[test]
+fn the_seed_event_driven_lane_runs_its_kanban_gates_at_once() {
+    // examples/event_driven_pr_validation_lane.workflow.json of the seed,
+    // unchanged: a parallel step of two kanban_agent gates.
+    let ctx = Ctx::new();
+    let def = path("harnesses/seed-event-driven-pr-validation-lane.workflow.json");
+    let fixture = path("harnesses/seed-event-driven-pr-validation-lane.fixture.json");
+    let inputs = json!({"repo": "acme/app", "pr_number": 7, "base_branch": "main", "workspace": "/work/app",
+                        "trigger_event": {"type": "pr.opened"}, "profile_bindings": {}});
+    let out = ctx.run_json(&def, &inputs.to_string(), &["--agents", &fixture]);
+    out.expect_code(0);
+    let r = out.json()["data"]["result"].clone();
+    assert_eq!(
+        r["outputs"]["validation_gates"],
+        json!({"branches": {
+            "qa_gate": {"task_id": "qa-7", "status": "done", "result": {"passed": true, "commands": ["cargo test"]}},
+            "review_gate": {"task_id": "review-7", "status": "done", "result": {"blockers": []}}
+        }})
+    );
+    assert_eq!(r["last"], json!({"echo": {"mergeable": true}, "digest": "summary-1"}));
+    let journal = ctx.journal(out.json()["data"]["run_id"].as_str().expect("id"));
+    let gates = |ty: &str| -> Vec<usize> {
+        journal
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| {
+                e["type"] == ty && e["kind"] == "agent" && e["call"].as_str().is_some_and(|c| c.starts_with("2."))
+            })
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let (started, done) = (gates("call_started"), gates("call_completed"));
+    assert_eq!((started.len(), done.len()), (2, 2), "{journal:?}");
+    assert!(
+        started.iter().all(|s| done.iter().all(|d| s < d)),
+        "the gates ran one after another"
+    );
+}
+
+#[test]
 fn kanban_policy_profiles_cards_and_active_awaits() {
     let ctx = Ctx::new();
     let card = |id: &str, profile: &str| {
