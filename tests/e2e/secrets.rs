@@ -684,3 +684,92 @@ fn a_backend_echoing_its_key_never_gets_it_stored() {
         "the key is in CLI output"
     );
 }
+
+/// Run `hwf` with `args`, killing it if it has not ended by `deadline`;
+/// returns the output, or `None` if it had to be killed (it hung).
+fn hwf_within(ctx: &Ctx, args: &[&str], deadline: std::time::Duration) -> Option<crate::common::Run> {
+    let mut child = ctx
+        .cmd()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let end = std::time::Instant::now() + deadline;
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            return Some(child.wait_with_output().expect("output").into());
+        }
+        if std::time::Instant::now() >= end {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn inputs_that_are_not_regular_files_are_refused_at_once() {
+    let ctx = Ctx::new();
+    let fifo = |name: &str| {
+        let p = ctx.path(name);
+        let made = std::process::Command::new("mkfifo").arg(&p).status().expect("mkfifo");
+        assert!(made.success());
+        p.to_str().expect("utf8").to_owned()
+    };
+    let (agents_fifo, config_fifo, script_fifo) = (fifo("agents.json"), fifo("hwf-fifo.toml"), fifo("flow.js"));
+    let big = ctx.write("big.toml", "# padding\n".repeat(200_000));
+    let big = big.to_str().expect("utf8");
+    let hello = harnesses::HELLO;
+    let cases: Vec<(Vec<&str>, &str, &str)> = vec![
+        (
+            vec!["run", hello, "--json", "--agents", "/dev/zero"],
+            "invalid_args",
+            "not a regular file",
+        ),
+        (
+            vec!["run", hello, "--json", "--agents", &agents_fifo],
+            "invalid_args",
+            "not a regular file",
+        ),
+        (
+            vec!["run", hello, "--json", "--config", "/dev/zero"],
+            "invalid_args",
+            "not a regular file",
+        ),
+        (
+            vec!["run", hello, "--json", "--config", &config_fifo],
+            "invalid_args",
+            "not a regular file",
+        ),
+        (
+            vec!["run", hello, "--json", "--config", big],
+            "invalid_config",
+            "over 1048576 bytes",
+        ),
+        (
+            vec!["run", &script_fifo, "--json"],
+            "invalid_args",
+            "not a regular file",
+        ),
+        (
+            vec!["validate", &script_fifo, "--json"],
+            "invalid_args",
+            "not a regular file",
+        ),
+    ];
+    for (args, code, message) in cases {
+        // Generous for a loaded machine; a blocked read never ends at all.
+        let out =
+            hwf_within(&ctx, &args, std::time::Duration::from_secs(30)).unwrap_or_else(|| panic!("hwf {args:?} hung"));
+        out.expect_code(2);
+        let v = out.json();
+        assert_eq!(v["error"]["code"], code, "{args:?}: {v}");
+        assert!(
+            v["error"]["message"].as_str().unwrap_or("").contains(message),
+            "{args:?}: {v}"
+        );
+    }
+}

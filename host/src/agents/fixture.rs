@@ -87,8 +87,7 @@ impl FixtureRunner {
     /// `not_found` / `io` when the file cannot be read, `invalid_fixture`
     /// naming the problem when it is malformed.
     pub fn from_file(path: &Path) -> Result<Self> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| Error::io(format!("agents file {}", path.display()), e))?;
+        let text = crate::store::FileStore::read_input(path, 64 << 20, "agents file", ErrorCode::InvalidFixture)?;
         let mut runner =
             Self::from_json(&text).map_err(|e| Error::new(e.code(), format!("{}: {}", path.display(), e.message())))?;
         runner.call_log = std::env::var_os("HWF_FIXTURE_LOG")

@@ -32,6 +32,48 @@ pub struct FileStore {
 static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 impl FileStore {
+    /// Read an input file the user named (a config, a fixture, a script) as
+    /// UTF-8 text: a regular file of at most `max` bytes. It is opened
+    /// non-blocking and checked on the open handle, so a FIFO, a device
+    /// (`/dev/zero`) or a directory is refused at once instead of blocking
+    /// or growing memory, even if swapped in after a check by path.
+    ///
+    /// # Errors
+    ///
+    /// `not_found`/`io` opening it; `invalid_args` when it is not a regular
+    /// file; `too_large` (the caller's code) when it is over `max` bytes or
+    /// not UTF-8.
+    pub fn read_input(path: &Path, max: u64, what: &str, too_large: ErrorCode) -> Result<String> {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        let open = |e| Error::io(format!("{what} {}", path.display()), e);
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+            .open(path)
+            .map_err(open)?;
+        let meta = file.metadata().map_err(open)?;
+        if !meta.is_file() {
+            return Err(Error::new(
+                ErrorCode::InvalidArgs,
+                format!(
+                    "{what} {} is not a regular file (a FIFO, device or directory); give a file",
+                    path.display()
+                ),
+            ));
+        }
+        let too_big = || Error::new(too_large, format!("{what} {} is over {max} bytes", path.display()));
+        if meta.len() > max {
+            return Err(too_big());
+        }
+        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+        file.take(max + 1).read_to_end(&mut bytes).map_err(open)?;
+        if bytes.len() as u64 > max {
+            return Err(too_big());
+        }
+        String::from_utf8(bytes)
+            .map_err(|_| Error::new(too_large, format!("{what} {} is not UTF-8 text", path.display())))
+    }
+
     /// Open (creating if needed) the state directory at `root`.
     ///
     /// # Errors
