@@ -88,6 +88,19 @@ pub struct Config {
     /// Built-in capabilities.
     #[serde(default)]
     pub capabilities: CapabilitiesConfig,
+    /// The journal.
+    #[serde(default)]
+    pub journal: JournalConfig,
+}
+
+/// `[journal]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JournalConfig {
+    /// When call completions are flushed: `sync` (default), `group` or
+    /// `async` (see [`crate::broker::journal::Durability`]).
+    #[serde(default)]
+    pub durability: crate::broker::journal::Durability,
 }
 
 /// `[capabilities]`.
@@ -245,7 +258,7 @@ impl Config {
                 }
             }
         };
-        let text = std::fs::read_to_string(&path).map_err(|e| Error::io(format!("config {}", path.display()), e))?;
+        let text = crate::store::FileStore::read_input(&path, 1 << 20, "config", ErrorCode::InvalidConfig)?;
         crate::broker::redact::register_config_text(&text);
         let mut cfg: Config = toml::from_str(&text).map_err(|e| {
             let msg = e.to_string().replace('\n', " ");

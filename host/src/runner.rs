@@ -291,6 +291,7 @@ impl Hwf {
         if let Some(settings) = &snap.settings {
             services.limits = settings.limits.clone();
             services.policy = settings.policy.clone();
+            services.durability = settings.durability;
             if let Some(path) = &settings.agents_fixture {
                 let runner: Arc<dyn AgentRunner> = Arc::new(FixtureRunner::from_file(path)?);
                 services.agents = runner;

@@ -189,6 +189,11 @@ impl HwfBuilder {
         self.services.limits = limits;
         self
     }
+    /// When call completions are flushed (default: `sync`).
+    pub fn durability(mut self, durability: crate::broker::journal::Durability) -> Self {
+        self.services.durability = durability;
+        self
+    }
     /// Where agent types are found (default: built-in `general-purpose` only).
     pub fn agent_types(mut self, types: AgentTypes) -> Self {
         self.services.agent_types = Arc::new(types);
@@ -224,6 +229,7 @@ impl HwfBuilder {
             policy: self.services.policy.clone(),
             agents_fixture: self.agents_fixture.and_then(|p| p.canonicalize().ok()),
             workspace: self.workspace.and_then(|p| p.canonicalize().ok()),
+            durability: self.services.durability,
         };
         Ok(Hwf {
             store,
@@ -540,7 +546,6 @@ impl Hwf {
         snap.waits.clear();
         snap.pid = Some(std::process::id());
         snap.started_at_ms = Some(now_ms());
-        self.store.write_snapshot(&snap)?;
         let ctx = RunContext::new(run_id.clone(), Some(journal), services);
         ctx.apply_controls(&controls);
         if let Some(root) = &snap.root_run_id {
@@ -568,6 +573,9 @@ impl Hwf {
                 call: c.call.as_deref(),
             })?;
         }
+        // Only once the journal took the start does the snapshot say
+        // `running`: a journal that refuses it leaves the run as it was.
+        self.store.write_snapshot(&snap)?;
 
         let t0 = Instant::now();
         let args_text = args.to_string();

@@ -31,6 +31,7 @@ mod chaos;
 mod claims;
 mod common;
 mod conformance;
+mod durability_modes;
 mod durable;
 mod facade;
 mod flow;

@@ -733,3 +733,33 @@ fn a_starting_run_is_never_taken_for_stuck() {
         assert_eq!(status(&ctx, &id)["state"], "succeeded");
     }
 }
+
+#[test]
+fn a_parallel_cut_short_by_the_wall_limit_is_closed_in_the_journal() {
+    let ctx = Ctx::new();
+    let f = ctx.write(
+        "slow.json",
+        json!({"responses": [{"match": {"label": "very-slow"}, "output": {}, "delay_ms": 3000}]}).to_string(),
+    );
+    let out = ctx.run_json(
+        harnesses::PROBE,
+        r#"{"op":"fan_agents","n":4,"label":"very-slow"}"#,
+        &["--agents", f.to_str().expect("utf8"), "--wall-limit-ms", "300"],
+    );
+    out.expect_code(1);
+    let id = run_id(&out.json());
+    let journal = ctx.journal(&id);
+    let started: Vec<&str> = journal
+        .iter()
+        .filter(|e| e["type"] == "call_started")
+        .filter_map(|e| e["call"].as_str())
+        .collect();
+    for call in started {
+        assert!(
+            journal
+                .iter()
+                .any(|e| e["type"] == "call_completed" && e["call"] == call),
+            "call {call} was left open: {journal:?}"
+        );
+    }
+}

@@ -162,6 +162,7 @@ impl RunContext {
         let kind = spec.kind();
         let request = spec.request();
         let fp = Fingerprint::of(kind, &request);
+        let must_sync = self.must_sync(&spec);
         let span = tracing::info_span!(
             "call",
             run_id = %self.run_id,
@@ -246,7 +247,8 @@ impl RunContext {
             if self.task_stopped(&call_id) {
                 let f = CallFailure::new(CallErrorKind::Cancelled, "task_stopped", "an operator stopped this call");
                 guard.done = true;
-                self.journal_completion(&call_id, kind, label, &fp, &Err(f.clone()), 0, 0, started).await?;
+                self.journal_completion(&call_id, kind, label, &fp, &Err(f.clone()), 0, 0, started, must_sync)
+                    .await?;
                 return Ok(Err(f));
             }
             let leaf = async {
@@ -305,7 +307,8 @@ impl RunContext {
                     lock(&self.prompt_cache).insert(fp.as_str().to_owned(), v.clone());
                 }
             guard.done = true;
-            self.journal_completion(&call_id, kind, label, &fp, &outcome, tokens, attempts, started).await?;
+            self.journal_completion(&call_id, kind, label, &fp, &outcome, tokens, attempts, started, must_sync)
+                .await?;
             drop(guard);
             tracing::debug!(ok = outcome.is_ok(), tokens, attempts, "call completed");
             Ok(outcome)
@@ -326,6 +329,7 @@ impl RunContext {
         tokens: u64,
         attempts: u32,
         started: Instant,
+        must_sync: bool,
     ) -> Result<(), HostTrap> {
         let stored_result = outcome.as_ref().ok().map(redacted);
         let event = Event::CallCompleted {
@@ -343,9 +347,25 @@ impl RunContext {
             cache_hit: false,
         };
         if matches!(kind, "agent" | "capability") {
-            self.journal_durable(&event).await
+            self.journal_durable(&event, must_sync).await
         } else {
             self.journal_or_trap(&event)
+        }
+    }
+
+    /// Whether this call's completion is flushed before the guest sees it
+    /// whatever the run's durability mode: a capability that is not
+    /// read-only changed something outside hwf, and must not run twice.
+    fn must_sync(&self, spec: &TaskSpec) -> bool {
+        match spec {
+            TaskSpec::Capability(req) => {
+                let name = req.get("name").and_then(Value::as_str).unwrap_or("");
+                self.services
+                    .capabilities
+                    .get(name)
+                    .is_none_or(|c| c.class != crate::capabilities::SideEffect::ReadOnly)
+            }
+            _ => false,
         }
     }
 

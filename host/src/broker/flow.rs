@@ -36,14 +36,60 @@ pub struct Joins {
     width: Option<Arc<Semaphore>>,
 }
 
+/// A composite call whose completion is not journaled yet.
+struct OpenComposite {
+    run: Arc<RunContext>,
+    id: String,
+    kind: &'static str,
+    fp: Fingerprint,
+    closed: bool,
+}
+
+impl OpenComposite {
+    /// A trap ends the composite: a park leaves it open (it resumes on the
+    /// continuation); anything else closes it as `cancelled` on drop.
+    fn trapped(&mut self, trap: HostTrap) -> HostTrap {
+        if trap.code == crate::error::ErrorCode::Waiting {
+            self.closed = true;
+        }
+        trap
+    }
+}
+
+impl Drop for OpenComposite {
+    fn drop(&mut self) {
+        if self.closed {
+            return;
+        }
+        let failure = cancelled("the run ended before the call finished");
+        let _ = self.run.journal(&Event::CallCompleted {
+            call: &self.id,
+            kind: self.kind,
+            label: None,
+            fingerprint: self.fp.as_str(),
+            ok: false,
+            result: None,
+            error: Some(&failure),
+            tokens: 0,
+            attempts: 0,
+            duration_us: 0,
+            replayed: false,
+            cache_hit: false,
+        });
+    }
+}
+
 fn cancelled(why: &str) -> CallFailure {
     CallFailure::new(CallErrorKind::Cancelled, "cancelled", why)
 }
 
 impl InstanceBroker {
     /// Start the journaled record of a composite call (`parallel`,
-    /// `pipeline`); returns its id and fingerprint.
-    fn begin_composite(&mut self, kind: &str, request: &Value) -> Result<(String, Fingerprint), HostTrap> {
+    /// `pipeline`); the returned record journals the call `cancelled` if it
+    /// is dropped before [`InstanceBroker::end_composite`] closes it (the
+    /// run stopped or timed out under it), so no composite stays open in
+    /// the journal.
+    fn begin_composite(&mut self, kind: &'static str, request: &Value) -> Result<OpenComposite, HostTrap> {
         self.run.count_call()?;
         let id = self.scope.next_id();
         self.note_divergence(&id, kind, request);
@@ -57,24 +103,24 @@ impl InstanceBroker {
             fingerprint: fp.as_str(),
             request: &stored,
         })?;
-        Ok((id, fp))
+        Ok(OpenComposite {
+            run: self.run.clone(),
+            id,
+            kind,
+            fp,
+            closed: false,
+        })
     }
 
-    fn end_composite(
-        &self,
-        kind: &str,
-        id: &str,
-        fp: &Fingerprint,
-        slots: &[Slot],
-        t0: Instant,
-    ) -> Result<(), HostTrap> {
+    fn end_composite(&self, open: &mut OpenComposite, slots: &[Slot], t0: Instant) -> Result<(), HostTrap> {
+        open.closed = true;
         let failed = slots.iter().filter(|s| s.is_err()).count();
         let summary = json!({"slots": slots.len(), "ok": slots.len() - failed, "failed": failed});
         self.run.journal_or_trap(&Event::CallCompleted {
-            call: id,
-            kind,
+            call: &open.id,
+            kind: open.kind,
             label: None,
-            fingerprint: fp.as_str(),
+            fingerprint: open.fp.as_str(),
             ok: true,
             result: Some(&summary),
             error: None,
@@ -107,14 +153,17 @@ impl InstanceBroker {
             "tasks": tasks.iter().map(|t| json!({"kind": t.kind(), "request": t.request()})).collect::<Vec<_>>(),
             "fail_fast": fail_fast,
         });
-        let (id, fp) = self.begin_composite("parallel", &request)?;
+        let mut open = self.begin_composite("parallel", &request)?;
+        let id = open.id.clone();
         let n = tasks.len();
         let slots = if let Some(f) = self.too_many(n) {
             vec![Err(f); n]
         } else {
-            run_slots(&self.run, &id, tasks, self.parent(), self.width(), fail_fast).await?
+            run_slots(&self.run, &id, tasks, self.parent(), self.width(), fail_fast)
+                .await
+                .map_err(|t| open.trapped(t))?
         };
-        self.end_composite("parallel", &id, &fp, &slots, t0)?;
+        self.end_composite(&mut open, &slots, t0)?;
         Ok(slots)
     }
 
@@ -127,7 +176,8 @@ impl InstanceBroker {
     pub async fn pipeline(&mut self, items: Vec<Value>, stages: Vec<String>) -> Result<Vec<Slot>, HostTrap> {
         let t0 = Instant::now();
         let request = json!({"items": items, "stages": stages});
-        let (id, fp) = self.begin_composite("pipeline", &request)?;
+        let mut open = self.begin_composite("pipeline", &request)?;
+        let id = open.id.clone();
         let n = items.len();
         let slots = if let Some(f) = self.too_many(n) {
             vec![Err(f); n]
@@ -172,9 +222,11 @@ impl InstanceBroker {
                 });
                 index_of.insert(h.id(), i);
             }
-            collect(&mut set, &index_of, n, false).await?
+            collect(&mut set, &index_of, n, false)
+                .await
+                .map_err(|t| open.trapped(t))?
         };
-        self.end_composite("pipeline", &id, &fp, &slots, t0)?;
+        self.end_composite(&mut open, &slots, t0)?;
         Ok(slots)
     }
 

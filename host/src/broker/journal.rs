@@ -14,6 +14,64 @@ use serde_json::Value;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// When a call's completion must be on disk relative to the guest seeing
+/// it. What each mode can lose:
+///
+/// | mode | the guest sees a result | process crash (kill -9) | power loss |
+/// |---|---|---|---|
+/// | `sync` (default) | after its fsync | nothing completed is lost | nothing completed is lost |
+/// | `group` | after a shared fsync (≤ 1.5 ms window) | nothing | nothing |
+/// | `async` | at once (fsync in the background) | nothing: the line is in the kernel | the unflushed tail: those calls run again (at-least-once) |
+///
+/// In every mode a run's start and end, waits, and the completions of
+/// capabilities that are not read-only (external writes are not replay-safe)
+/// are flushed before anything goes on, so a run reported finished, parked
+/// or effectful is never lost.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Durability {
+    /// Each completion is flushed before the guest sees it; completions
+    /// that arrive during a flush share the next one.
+    #[default]
+    Sync,
+    /// As `sync`, but a flush first waits a bounded window
+    /// ([`GROUP_WINDOW`]) for more completions to share it.
+    Group,
+    /// Completions are flushed in the background; the guest goes on at once.
+    Async,
+}
+
+/// How long a `group` flush waits for more completions to share it.
+pub const GROUP_WINDOW: std::time::Duration = std::time::Duration::from_micros(1500);
+
+impl Durability {
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Sync => "sync",
+            Self::Group => "group",
+            Self::Async => "async",
+        }
+    }
+
+    /// Parse `sync`, `group` or `async`.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_args` naming the accepted values.
+    pub fn parse(s: &str) -> crate::error::Result<Self> {
+        match s {
+            "sync" => Ok(Self::Sync),
+            "group" => Ok(Self::Group),
+            "async" => Ok(Self::Async),
+            other => Err(crate::error::Error::new(
+                crate::error::ErrorCode::InvalidArgs,
+                format!("durability {other:?}: expected sync, group or async"),
+            )),
+        }
+    }
+}
+
 /// The kind of a `call-error`, as journaled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -253,6 +311,8 @@ pub struct Syncer {
     written: Arc<AtomicU64>,
     synced: tokio::sync::Mutex<u64>,
     syncs: AtomicU64,
+    /// A background flush is scheduled (`async` durability).
+    kicked: std::sync::atomic::AtomicBool,
 }
 
 impl Syncer {
@@ -262,9 +322,22 @@ impl Syncer {
     ///
     /// `io` when the fsync fails.
     pub async fn sync_to(&self, seq: u64) -> Result<()> {
+        self.sync_to_after(seq, None).await
+    }
+
+    /// [`Syncer::sync_to`], first waiting up to `window` (once the flush
+    /// lock is held) so that completions arriving meanwhile share the flush.
+    ///
+    /// # Errors
+    ///
+    /// `io` when the fsync fails.
+    pub async fn sync_to_after(&self, seq: u64, window: Option<std::time::Duration>) -> Result<()> {
         let mut synced = self.synced.lock().await;
         if *synced >= seq {
             return Ok(());
+        }
+        if let Some(w) = window {
+            tokio::time::sleep(w).await;
         }
         let target = self.written.load(Ordering::SeqCst);
         let file = self
@@ -290,6 +363,29 @@ impl Syncer {
                 format!("journal sync task: {e}"),
             )),
         }
+    }
+
+    /// Flush up to `seq` in the background (`async` durability): one
+    /// flusher task at a time, which goes on while new lines arrive.
+    pub fn kick(self: &Arc<Self>, seq: u64) {
+        if self.kicked.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let me = self.clone();
+        tokio::spawn(async move {
+            let mut target = seq;
+            loop {
+                if let Err(e) = me.sync_to(target).await {
+                    tracing::warn!(error = %e, "background journal flush failed");
+                }
+                me.kicked.store(false, Ordering::SeqCst);
+                let written = me.written.load(Ordering::SeqCst);
+                if written <= target || me.kicked.swap(true, Ordering::SeqCst) {
+                    break;
+                }
+                target = written;
+            }
+        });
     }
 
     /// How many fsyncs this syncer has made (one per group commit).
@@ -336,6 +432,7 @@ impl Journal {
             written: self.written.clone(),
             synced: tokio::sync::Mutex::new(self.seq),
             syncs: AtomicU64::new(0),
+            kicked: std::sync::atomic::AtomicBool::new(false),
         })
     }
 

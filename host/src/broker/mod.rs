@@ -80,6 +80,8 @@ pub struct Services {
     pub agent_types: Arc<AgentTypes>,
     /// Store for transcripts and nested workflows (none: neither).
     pub store: Option<Arc<FileStore>>,
+    /// When completions are flushed relative to the guest seeing them.
+    pub durability: journal::Durability,
 }
 
 impl std::fmt::Debug for Services {
@@ -102,6 +104,7 @@ impl Services {
             limits: Limits::default(),
             agent_types: Arc::new(AgentTypes::default()),
             store: None,
+            durability: journal::Durability::default(),
         }
     }
 }
@@ -122,7 +125,7 @@ pub struct ExecEnv {
 pub struct RunContext {
     run_id: RunId,
     journal: Mutex<Option<Journal>>,
-    syncer: Option<journal::Syncer>,
+    syncer: Option<Arc<journal::Syncer>>,
     services: Services,
     limits: Limits,
     stats: Mutex<RunStats>,
@@ -204,7 +207,7 @@ impl RunContext {
     pub fn new(run_id: RunId, journal: Option<Journal>, services: Services) -> Arc<Self> {
         let width = services.limits.max_parallel.clamp(1, crate::vm::limits::MAX_PARALLEL) as usize;
         let memory = crate::vm::limits::RunMemory::new(services.limits.run_memory_bytes);
-        let syncer = journal.as_ref().and_then(|j| j.syncer().ok());
+        let syncer = journal.as_ref().and_then(|j| j.syncer().ok()).map(Arc::new);
         Arc::new(Self {
             run_id,
             syncer,
@@ -487,17 +490,33 @@ impl RunContext {
         Ok(())
     }
 
-    /// Append a durable event and wait (group commit) until it is on disk.
-    pub(crate) async fn journal_durable(&self, event: &Event<'_>) -> Result<(), HostTrap> {
+    /// Append a completion and make it durable as the run's durability
+    /// mode says: wait for the flush (`sync`; `group` after a short window
+    /// for others to share it), or flush in the background (`async`) —
+    /// unless `must_sync` (an effect that is not replay-safe).
+    pub(crate) async fn journal_durable(&self, event: &Event<'_>, must_sync: bool) -> Result<(), HostTrap> {
         let seq = self
             .journal(event)
             .map_err(|e| HostTrap::new(e.code(), format!("journal write failed: {}", e.message())))?;
-        if let Some(s) = &self.syncer {
-            s.sync_to(seq)
-                .await
-                .map_err(|e| HostTrap::new(e.code(), format!("journal sync failed: {}", e.message())))?;
-        }
-        Ok(())
+        let Some(s) = &self.syncer else {
+            return Ok(());
+        };
+        let mode = if must_sync {
+            journal::Durability::Sync
+        } else {
+            self.services.durability
+        };
+        let window = match mode {
+            journal::Durability::Sync => None,
+            journal::Durability::Group => Some(journal::GROUP_WINDOW),
+            journal::Durability::Async => {
+                s.kick(seq);
+                return Ok(());
+            }
+        };
+        s.sync_to_after(seq, window)
+            .await
+            .map_err(|e| HostTrap::new(e.code(), format!("journal sync failed: {}", e.message())))
     }
 
     pub(crate) fn journal_or_trap(&self, event: &Event<'_>) -> Result<(), HostTrap> {

@@ -323,6 +323,9 @@ struct RunArgs {
     /// The directory bash and fs.* are confined to (default: current dir).
     #[arg(long, value_name = "DIR")]
     workspace: Option<PathBuf>,
+    /// When call completions are flushed: sync (default), group or async.
+    #[arg(long, value_name = "MODE")]
+    durability: Option<String>,
     /// Queue the run and return its id at once; a runner process executes it.
     #[arg(long)]
     background: bool,
@@ -461,6 +464,7 @@ fn open_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limit
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from),
         )
+        .durability(config.journal.durability)
         .build()
 }
 
@@ -544,6 +548,9 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             config.policy.approved_ids.extend(args.approval_id.iter().cloned());
             if let Some(ws) = &args.workspace {
                 config.capabilities.workspace = Some(ws.clone());
+            }
+            if let Some(mode) = &args.durability {
+                config.journal.durability = hwf_host::broker::journal::Durability::parse(mode)?;
             }
             let hwf = open_host(&cli, &config, args.agents.as_ref(), limits)?;
             let mut req = RunRequest::new(target, run_args);

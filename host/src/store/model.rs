@@ -187,6 +187,9 @@ pub struct RunSettings {
     /// The capabilities' workspace.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspace: Option<std::path::PathBuf>,
+    /// When completions are flushed (`sync`, `group`, `async`).
+    #[serde(default)]
+    pub durability: crate::broker::journal::Durability,
 }
 
 /// An external event in `events/events.jsonl`.
