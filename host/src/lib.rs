@@ -57,6 +57,9 @@ pub mod store;
 pub mod views;
 pub mod vm;
 
+#[cfg(test)]
+mod fuzz_tests;
+
 pub use error::{Error, ErrorCode, Result};
 pub use runtime::{Hwf, HwfBuilder, Progress, RunOutcome, RunRequest, Target};
 pub use vm::Limits;

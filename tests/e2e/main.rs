@@ -35,6 +35,7 @@ mod durability_modes;
 mod durable;
 mod facade;
 mod flow;
+mod fuzz;
 mod hardening;
 mod hello;
 mod hostile;

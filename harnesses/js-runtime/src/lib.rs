@@ -22,6 +22,7 @@
 
 #![allow(unsafe_code, reason = "wit-bindgen generates the component's exports with unsafe")]
 
+mod depth;
 mod engine;
 mod schema;
 mod source;

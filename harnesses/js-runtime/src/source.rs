@@ -291,6 +291,14 @@ pub fn wrap(body: &str) -> String {
 /// Check a script: meta first and literal, required fields, no imports, and
 /// a body that parses.
 pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
+    // Before any parse: Boa's recursive parser would run out of stack.
+    if let Some((at, depth)) = crate::depth::too_deep(source) {
+        let msg = format!(
+            "the script nests {depth} levels deep here; at most {} (brackets, chained =>, ? and =, stacked unary operators)",
+            crate::depth::MAX_DEPTH
+        );
+        return Err(vec![diag("too_deeply_nested", msg, Some(line_of(source, at)))]);
+    }
     let parts = split(source).map_err(|d| vec![d])?;
     let meta_line = line_of(source, source.find("export const meta").unwrap_or(0));
     let meta = eval_meta(parts.meta, parts.meta_line).map_err(|d| vec![d])?;
