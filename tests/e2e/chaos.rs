@@ -129,6 +129,8 @@ struct Plan {
     expect: Option<Expect>,
     rules: Vec<Value>,
     agents: u64,
+    /// Tokens the agent calls spend, all together.
+    tokens: u64,
     /// Every `bash` tag.
     tags: Vec<String>,
     /// Pre-approved `bash` calls' approval ids: plain ids, each approving
@@ -224,13 +226,15 @@ impl Gen<'_> {
         if roll < 40 {
             let label = format!("a{k}");
             let output = json!({"v": k, "label": label});
+            let tokens = self.rng.range(1, 9);
             self.plan.rules.push(json!({
                 "match": {"label": label},
                 "output": output,
                 "delay_ms": self.rng.range(2, 40),
-                "tokens": self.rng.range(1, 9),
+                "tokens": tokens,
             }));
             self.plan.agents += 1;
+            self.plan.tokens += tokens;
             (json!({"agent": label}), Expect::Exact(output))
         } else if roll < 55 {
             let tag = format!("t{k}");
@@ -588,6 +592,11 @@ impl Case {
             flags.push("--approval-id".into());
             flags.push(id.clone());
         }
+        // An exact case gets exactly the tokens its calls spend, too.
+        if exact {
+            flags.push("--max-tokens".into());
+            flags.push(plan.tokens.to_string());
+        }
         let tally = Tally {
             cases: 1,
             tight: u64::from(tight),
@@ -849,6 +858,12 @@ impl Case {
         self.check(counted <= budget, "budget", || {
             format!("{when}: counts.agent_calls is {counted} with --max-agent-calls {budget}")
         });
+        if self.exact {
+            let (spent, max) = (status["counts"]["tokens"].as_u64().unwrap_or(0), self.plan.tokens);
+            self.check(spent <= max, "budget", || {
+                format!("{when}: counts.tokens is {spent} with --max-tokens {max}")
+            });
+        }
     }
 
     /// Answer the run's waits; false when nothing can make it progress.
@@ -1198,6 +1213,11 @@ impl Case {
             let counts = status["counts"].clone();
             self.check(counted == agents, "counts", || {
                 format!("counts.agent_calls is {counted} for a run of {agents} agent calls (the whole run, live and replayed): {counts}")
+            });
+            let spent = status["counts"]["tokens"].as_u64().unwrap_or(0);
+            let tokens = self.plan.tokens;
+            self.check(spent == tokens, "counts", || {
+                format!("counts.tokens is {spent} for a run whose agent calls spend {tokens}: {counts}")
             });
         }
         if matches!(state.as_str(), "succeeded" | "failed") {
