@@ -45,6 +45,7 @@ mod mcp_clients;
 mod numbers;
 mod policy;
 mod policy_gaps;
+mod python;
 mod scripts;
 mod secrets;
 mod seams;

@@ -1,0 +1,595 @@
+//! Python workflows in the bundled Monty runtime (`python-runtime.wasm`):
+//! the seed's script contract through the real binary — the seed README's
+//! loop-until-dry harness byte for byte, saved scripts through the CLI and
+//! the facade, the API surface, real concurrency over the host's join set,
+//! replay, and hostile scripts.
+
+use crate::common::{Ctx, Run, root};
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+const META: &str = "meta = {\"name\": \"t\", \"description\": \"a python test\"}\n";
+
+fn py(ctx: &Ctx, name: &str, body: &str) -> String {
+    ctx.write(name, format!("{META}{body}"))
+        .to_str()
+        .expect("utf8")
+        .to_owned()
+}
+
+fn path(rel: &str) -> String {
+    root().join(rel).to_str().expect("utf8").to_owned()
+}
+
+fn run_id(run: &Run) -> String {
+    run.json()["data"]["run_id"].as_str().expect("run id").to_owned()
+}
+
+fn error_text(run: &Run) -> String {
+    let v = run.json();
+    format!("{} {}", v["error"]["code"], v["error"]["message"])
+}
+
+/// One facade call: the request on stdin, the response from stdout.
+fn facade(ctx: &Ctx, request: &Value, extra: &[&str]) -> Value {
+    use std::io::Write;
+    let mut child = ctx
+        .cmd()
+        .args(["facade", "workflow"])
+        .args(extra)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("facade");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(request.to_string().as_bytes())
+        .expect("write");
+    serde_json::from_slice(&child.wait_with_output().expect("wait").stdout).expect("facade json")
+}
+
+#[test]
+fn loop_until_dry_py_is_the_seed_readme_script_and_matches_the_js_harness() {
+    // Byte for byte the seed README's Python harness (its code block).
+    let script = std::fs::read_to_string(root().join("harnesses/loop-until-dry.py")).expect("script");
+    let seed = std::fs::read_dir("../shared/seeds")
+        .or_else(|_| std::fs::read_dir(root().join("../shared/seeds")))
+        .ok()
+        .into_iter()
+        .flatten()
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().starts_with("000_"))
+        .map(|e| std::fs::read_to_string(e.path()).expect("seed"));
+    if let Some(seed) = seed {
+        assert!(
+            seed.contains(script.trim_end()),
+            "harnesses/loop-until-dry.py differs from the seed README"
+        );
+    }
+    assert!(script.starts_with("# Current Hermes harness shape") && script.contains("lambda area=area: scan(area)"));
+
+    let ctx = Ctx::new();
+    let py_fixture = path("harnesses/loop-until-dry.py.fixture.json");
+    let js_fixture = path("harnesses/loop-until-dry/fixture.json");
+    // The JS harness's default areas, passed to the seed script (whose own
+    // defaults are the README's "runtime", "docs", "tests").
+    let areas = json!(["totals", "state", "accessibility"]);
+    for max_rounds in [None, Some(1)] {
+        let mut py_args = json!({"areas": areas});
+        let mut js_args = json!({});
+        if let Some(n) = max_rounds {
+            py_args["max_rounds"] = json!(n);
+            js_args["max_rounds"] = json!(n);
+        }
+        let p = ctx.run_json(
+            &path("harnesses/loop-until-dry.py"),
+            &py_args.to_string(),
+            &["--agents", &py_fixture],
+        );
+        p.expect_code(0);
+        let j = ctx.run_json(
+            &path("harnesses/loop-until-dry.js"),
+            &js_args.to_string(),
+            &["--agents", &js_fixture],
+        );
+        j.expect_code(0);
+        let (pr, jr) = (p.json()["data"]["result"].clone(), j.json()["data"]["result"].clone());
+        // The seed script returns the two fields the loops share.
+        assert_eq!(
+            pr,
+            json!({"remaining_areas": jr["remaining_areas"], "rounds": jr["rounds"]}),
+            "{jr}"
+        );
+        assert_eq!(pr["rounds"], json!(max_rounds.unwrap_or(2)));
+        assert_eq!(
+            p.json()["data"]["counts"]["agent_calls"],
+            if max_rounds.is_some() { 3 } else { 4 }
+        );
+    }
+
+    // Resume the finished run with an agent backend that answers nothing:
+    // every call is answered from the journal.
+    let first = ctx.run_json(
+        &path("harnesses/loop-until-dry.py"),
+        &json!({"areas": areas}).to_string(),
+        &["--agents", &py_fixture],
+    );
+    first.expect_code(0);
+    let empty = ctx.write("empty.json", r#"{"responses": []}"#);
+    let again = ctx.hwf([
+        "run",
+        "--resume-from",
+        &run_id(&first),
+        "--agents",
+        empty.to_str().expect("utf8"),
+        "--json",
+    ]);
+    again.expect_code(0);
+    let v = again.json();
+    assert_eq!(v["data"]["result"], first.json()["data"]["result"]);
+    assert_eq!(v["data"]["counts"]["agent_calls"], 4);
+    assert_eq!(v["data"]["counts"]["replayed"], 4);
+    assert_eq!(v["data"]["counts"]["failed"], 0);
+}
+
+const TRIVIAL: &str = "meta = {\"name\": \"trivial\", \"description\": \"the seed's trivial script\"}\nlog(\"start\")\nreturn {\"ok\": True}\n";
+
+#[test]
+fn the_trivial_saved_script_through_the_cli_and_the_facade() {
+    let ctx = Ctx::new();
+    // CLI: `hwf script save` / `hwf run`.
+    let file = ctx.write("trivial.py", TRIVIAL);
+    let save = ctx.hwf(["script", "save", "trivial", file.to_str().expect("utf8"), "--json"]);
+    save.expect_code(0);
+    assert_eq!(save.json()["data"]["language"], "python");
+    assert_eq!(save.json()["data"]["version"], 1);
+    let stored = ctx.state().join("scripts/trivial/v000001.workflow.py");
+    assert_eq!(
+        std::fs::read_to_string(&stored).expect("stored as the seed names it"),
+        TRIVIAL
+    );
+    let out = ctx.run_json("trivial", "{}", &[]);
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"], json!({"ok": true}));
+    let logs: Vec<Value> = ctx
+        .journal(&run_id(&out))
+        .into_iter()
+        .filter(|e| e["type"] == "log")
+        .collect();
+    assert_eq!(logs.len(), 1, "{logs:?}");
+    assert_eq!(logs[0]["message"], "start");
+
+    // Facade: script_save with language "python", then run_script.
+    let saved = facade(
+        &ctx,
+        &json!({"action": "script_save", "script_name": "seedtrivial", "script_source": TRIVIAL, "language": "python"}),
+        &[],
+    );
+    assert_eq!(saved["success"], true, "{saved}");
+    assert_eq!(saved["data"]["language"], "python");
+    let ran = facade(
+        &ctx,
+        &json!({"action": "run_script", "script_name": "seedtrivial"}),
+        &[],
+    );
+    assert_eq!(ran["data"]["result"], json!({"ok": true}), "{ran}");
+    // The language inferred from the `meta =` first statement.
+    let inferred = facade(
+        &ctx,
+        &json!({"action": "script_save", "script_name": "inferred", "script_source": TRIVIAL}),
+        &[],
+    );
+    assert_eq!(inferred["data"]["language"], "python", "{inferred}");
+    // The seed's path form of a saved version, with script_args.
+    let by_path = facade(
+        &ctx,
+        &json!({"script_path": "seedtrivial/v000001.workflow.py", "script_args": {"x": 1}}),
+        &[],
+    );
+    assert_eq!(by_path["data"]["result"], json!({"ok": true}), "{by_path}");
+    assert!(ctx.state().join("scripts/seedtrivial/v000001.workflow.py").is_file());
+    // A version that does not exist is not found (not read from the cwd).
+    let missing = facade(&ctx, &json!({"script_path": "seedtrivial/v000002.workflow.py"}), &[]);
+    assert_eq!(missing["success"], false, "{missing}");
+    assert_eq!(missing["error"]["code"], "not_found", "{missing}");
+}
+
+#[test]
+fn resume_from_run_id_through_the_facade_replays_with_no_live_agent() {
+    let ctx = Ctx::new();
+    let src = std::fs::read_to_string(root().join("harnesses/loop-until-dry.py")).expect("script");
+    let fixture = path("harnesses/loop-until-dry.py.fixture.json");
+    let first = facade(
+        &ctx,
+        &json!({"script": src, "args": {"areas": ["totals", "state", "accessibility"]}}),
+        &["--agents", &fixture],
+    );
+    assert_eq!(
+        first["data"]["result"],
+        json!({"remaining_areas": [], "rounds": 2}),
+        "{first}"
+    );
+    let id = first["data"]["run_id"].as_str().expect("run id");
+    let empty = ctx.write("empty.json", r#"{"responses": []}"#);
+    let again = facade(
+        &ctx,
+        &json!({"resumeFromRunId": id}),
+        &["--agents", empty.to_str().expect("utf8")],
+    );
+    assert_eq!(again["data"]["result"], first["data"]["result"], "{again}");
+    assert_eq!(again["data"]["counts"]["replayed"], 4, "{again}");
+}
+
+#[test]
+fn the_api_surface() {
+    let ctx = Ctx::new();
+    let f = ctx.write(
+        "f.json",
+        r#"{"responses": [
+          {"match": {"label": "typed"}, "output": {"verdict": "yes"}, "tokens": 5},
+          {"match": {"label": "bad"}, "output": {"nope": 1}},
+          {"match": {"label": "text"}, "output": "plain text", "tokens": 3},
+          {"match": {"agent": "hermes.greeter", "input.name": "x"}, "output": {"hi": "x"}},
+          {"match": {"label": "stage"}, "output": "staged"},
+          {"match": {"label": "dies"}, "error": "runner down"}
+        ]}"#,
+    );
+    let s = ctx
+        .write(
+            "api.py",
+            "meta = {\"name\": \"api\", \"description\": \"the API\", \"phases\": [{\"title\": \"one\"}, \"two\"]}\n\
+             phase(\"one\")\n\
+             log(\"hello\", {\"a\": 1})\n\
+             text = await agent(\"say something\", {\"label\": \"text\"})\n\
+             typed = await agent(\"typed\", label=\"typed\", schema={\"verdict\": \"str\"})\n\
+             legacy = await agent(\"hermes.greeter\", {\"name\": \"x\"}, label=\"legacy\")\n\
+             dead = None\n\
+             try:\n\
+             \x20   await agent(\"fail\", label=\"dies\")\n\
+             except CapabilityError as e:\n\
+             \x20   dead = str(e).split(\":\")[0]\n\
+             mismatch = None\n\
+             try:\n\
+             \x20   await agent(\"typed\", label=\"bad\", schema={\"verdict\": \"str\"})\n\
+             except RuntimeError as e:\n\
+             \x20   mismatch = str(e).split(\":\")[0]\n\
+             denied = None\n\
+             try:\n\
+             \x20   await capability(\"bash\", {\"argv\": [\"ls\"]})\n\
+             except RuntimeError as e:\n\
+             \x20   denied = str(e).split(\":\")[0]\n\
+             listed = await capability(\"fs.list\", {})\n\
+             staged = await pipeline([1, 2], lambda prev: agent(\"stage\", label=\"stage\", context={\"n\": prev}),\n\
+             \x20   lambda prev, item, index: {\"prev\": prev, \"item\": item, \"index\": index})\n\
+             mixed = await parallel([lambda: 1, lambda: agent(\"x\", label=\"text\")])\n\
+             return {\"args\": args, \"text\": text, \"typed\": typed, \"legacy\": legacy, \"dead\": dead,\n\
+             \x20   \"mismatch\": mismatch, \"denied\": denied, \"listed\": isinstance(listed[\"entries\"], list),\n\
+             \x20   \"spent\": budget.spent(), \"unlimited\": budget.remaining() > 10**12, \"total\": budget.total,\n\
+             \x20   \"staged\": staged, \"mixed\": mixed, \"j\": json.dumps({\"a\": 1}), \"m\": math.floor(2.5)}\n",
+        )
+        .to_str()
+        .expect("utf8")
+        .to_owned();
+    let out = ctx.run_json(&s, r#"{"x": 1}"#, &["--agents", f.to_str().expect("utf8")]);
+    out.expect_code(0);
+    assert_eq!(
+        out.json()["data"]["result"],
+        json!({"args": {"x": 1}, "text": "plain text", "typed": {"verdict": "yes"}, "legacy": {"hi": "x"},
+               "dead": "agent_failed", "mismatch": "schema_mismatch", "denied": "side_effect_denied", "listed": true,
+               "spent": 11, "unlimited": true, "total": null,
+               "staged": [{"prev": "staged", "item": 1, "index": 0}, {"prev": "staged", "item": 2, "index": 1}],
+               "mixed": [1, "plain text"], "j": "{\"a\": 1}", "m": 2})
+    );
+    let j = ctx.journal(&run_id(&out));
+    // The prompt form's options and the legacy id form reach the host as
+    // one request each.
+    let req = |label: &str| {
+        j.iter()
+            .find(|e| e["type"] == "call_started" && e["label"] == label)
+            .map(|e| e["request"].clone())
+            .unwrap_or_else(|| panic!("{label}"))
+    };
+    assert_eq!(req("text")["prompt"], "say something");
+    assert_eq!(req("typed")["schema"], json!({"verdict": "str"}));
+    assert_eq!(req("legacy")["agent"], "hermes.greeter");
+    assert_eq!(req("legacy")["input"], json!({"name": "x"}));
+    assert!(
+        j.iter()
+            .any(|e| e["type"] == "log" && e["message"] == "hello {\"a\":1}"),
+        "log line"
+    );
+    assert!(j.iter().any(|e| e["type"] == "phase" && e["title"] == "one"));
+    // A budget with a token ceiling.
+    let b = py(
+        &ctx,
+        "budget.py",
+        "return [budget.total, budget.spent(), budget.remaining()]\n",
+    );
+    let out = ctx.run_json(&b, "{}", &["--max-tokens", "100"]);
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"], json!([100, 0, 100]));
+    // validate reports the meta, with the seed's title-string phases.
+    let check = ctx.hwf(["validate", &s, "--json"]);
+    check.expect_code(0);
+    assert_eq!(check.json()["data"]["language"], "python");
+    assert_eq!(check.json()["data"]["meta"]["phases"][1]["title"], "two");
+}
+
+#[test]
+fn parallel_of_16_lambdas_runs_the_agents_together() {
+    let ctx = Ctx::new();
+    let f = ctx.write(
+        "f.json",
+        r#"{"responses": [{"match": {"label": "slow"}, "output": {"ok": true}, "delay_ms": 100}]}"#,
+    );
+    let s = py(
+        &ctx,
+        "par.py",
+        "r = await parallel([lambda i=i: agent(f\"task {i}\", label=\"slow\") for i in range(16)])\n\
+         return {\"n\": len([x for x in r if x[\"ok\"]])}\n",
+    );
+    let out = ctx.run_json(
+        &s,
+        "{}",
+        &["--agents", f.to_str().expect("utf8"), "--max-parallel", "16"],
+    );
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"], json!({"n": 16}));
+    let j = ctx.journal(&run_id(&out));
+    // All 16 were in flight together: every start precedes every completion.
+    let last_start = j.iter().rposition(|e| e["type"] == "call_started").expect("start");
+    let first_done = j.iter().position(|e| e["type"] == "call_completed").expect("done");
+    assert!(last_start < first_done, "agents ran one after another");
+    // Agent time: first start to last completion, in the journal's clock.
+    let ts = |ty: &str, last: bool| {
+        let it = j.iter().filter(|e| e["type"] == ty).filter_map(|e| e["ts_ms"].as_u64());
+        if last { it.max() } else { it.min() }.expect("ts")
+    };
+    let agent_ms = ts("call_completed", true) - ts("call_started", false);
+    eprintln!("python parallel 16 x 100 ms: {agent_ms} ms of agent time");
+    assert!(agent_ms >= 100, "{agent_ms} ms: the fixture's delay did not apply");
+    assert!(
+        agent_ms <= 130,
+        "{agent_ms} ms of agent time for 16 x 100 ms at width 16"
+    );
+}
+
+#[test]
+fn startup_of_a_saved_script_to_its_first_host_call() {
+    let ctx = Ctx::new();
+    let file = ctx.write(
+        "first.py",
+        "meta = {\"name\": \"first\", \"description\": \"first host call\"}\nphase(\"started\")\nreturn 1\n",
+    );
+    ctx.hwf(["script", "save", "first", file.to_str().expect("utf8")])
+        .expect_code(0);
+    // Warm the compile cache, then take the median of a few runs.
+    ctx.run_json("first", "{}", &[]).expect_code(0);
+    let mut journal_ms = Vec::new();
+    let mut process = Vec::new();
+    for _ in 0..5 {
+        let t = Instant::now();
+        let out = ctx.run_json("first", "{}", &[]);
+        process.push(t.elapsed());
+        out.expect_code(0);
+        let j = ctx.journal(&run_id(&out));
+        let started = j
+            .iter()
+            .find(|e| e["type"] == "run_started")
+            .and_then(|e| e["ts_ms"].as_u64());
+        let first = j
+            .iter()
+            .find(|e| e["type"] == "phase")
+            .and_then(|e| e["ts_ms"].as_u64());
+        journal_ms.push(first.expect("phase") - started.expect("run_started"));
+    }
+    journal_ms.sort_unstable();
+    process.sort_unstable();
+    let (jm, pm) = (journal_ms[2], process[2]);
+    eprintln!(
+        "python start-up to first host call: {jm} ms (journal: run_started -> phase), whole process {:.1} ms",
+        pm.as_secs_f64() * 1000.0
+    );
+    assert!(jm <= 20, "{jm} ms from run_started to the first host call");
+    assert!(pm < Duration::from_secs(5), "{pm:?} for a whole one-call run");
+}
+
+#[track_caller]
+fn hostile(ctx: &Ctx, name: &str, body: &str, code: &str, exit: i32) -> Value {
+    let s = py(ctx, name, body);
+    let out = ctx.run_json(&s, "{}", &["--cpu-limit-ms", "1500"]);
+    out.expect_code(exit);
+    let msg = error_text(&out);
+    assert!(msg.contains(code), "{code}: {msg}");
+    out.json()
+}
+
+#[test]
+fn hostile_python_fails_with_typed_errors() {
+    let ctx = Ctx::new();
+    let v = hostile(&ctx, "loop.py", "while True:\n    pass\n", "cpu_limit", 1);
+    assert_eq!(v["error"]["code"], "cpu_limit");
+    let v = hostile(
+        &ctx,
+        "alloc.py",
+        "s = \"x\" * 1000000\nparts = []\nwhile True:\n    parts.append(s + str(len(parts)))\n",
+        "memory_limit",
+        1,
+    );
+    assert_eq!(v["error"]["code"], "memory_limit");
+    let v = hostile(
+        &ctx,
+        "recursion.py",
+        "def down(n):\n    return down(n + 1)\nreturn down(0)\n",
+        "recursion_limit: RecursionError",
+        1,
+    );
+    assert!(error_text_of(&v).contains("(line 3)"), "{v}");
+    // The host and other runs are unaffected: the next run succeeds.
+    let ok = py(&ctx, "ok.py", "return 42\n");
+    let out = ctx.run_json(&ok, "{}", &[]);
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"], 42);
+}
+
+fn error_text_of(v: &Value) -> String {
+    format!("{} {}", v["error"]["code"], v["error"]["message"])
+}
+
+#[test]
+fn a_spinning_script_does_not_hold_up_another_run() {
+    let ctx = Ctx::new();
+    let spin = py(&ctx, "spin.py", "while True:\n    pass\n");
+    let ok = py(&ctx, "ok.py", "log(\"fine\")\nreturn 1\n");
+    // Both at once, in separate processes on the same state dir.
+    let spinning = ctx
+        .cmd()
+        .args(["run", &spin, "--json", "--cpu-limit-ms", "3000"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spin");
+    let out = ctx.run_json(&ok, "{}", &[]);
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"], 1);
+    let spun: Run = spinning.wait_with_output().expect("wait").into();
+    spun.expect_code(1);
+    assert_eq!(spun.json()["error"]["code"], "cpu_limit");
+}
+
+#[test]
+fn each_refused_construct_is_a_typed_error_with_its_line() {
+    let ctx = Ctx::new();
+    // (body after the meta line, code, line of the construct)
+    let cases: &[(&str, &str, u32)] = &[
+        ("x = 1\nimport os\nreturn 1\n", "import_not_allowed", 3),
+        ("from json import dumps\nreturn 1\n", "import_not_allowed", 2),
+        ("import time\nreturn time.time()\n", "import_not_allowed", 2),
+        ("import random\nreturn random.random()\n", "import_not_allowed", 2),
+        ("return open(\"/etc/passwd\").read()\n", "forbidden_name", 2),
+        ("return eval(\"1 + 1\")\n", "forbidden_name", 2),
+        ("exec(\"x = 1\")\n", "forbidden_name", 2),
+        ("c = compile(\"1\", \"f\", \"eval\")\n", "forbidden_name", 2),
+        ("os = __import__(\"os\")\n", "dunder_not_allowed", 2),
+        ("return globals()\n", "forbidden_name", 2),
+        ("return getattr(args, \"keys\")\n", "forbidden_name", 2),
+        ("\nprint(\"hi\")\n", "print_not_allowed", 3),
+        (
+            "return ().__class__.__mro__[1].__subclasses__()\n",
+            "dunder_not_allowed",
+            2,
+        ),
+        (
+            "async def f():\n    return 1\nc = f()\nreturn c.cr_frame.f_globals\n",
+            "internal_attribute",
+            5,
+        ),
+        ("def f():\n    return 1\nreturn f.__code__\n", "dunder_not_allowed", 4),
+        ("return \"{0.__class__}\".format(1)\n", "forbidden_name", 2),
+        ("class A:\n    pass\n", "class_not_allowed", 2),
+        ("def f():\n    global x\n", "scope_not_allowed", 3),
+    ];
+    for (i, (body, code, line)) in cases.iter().enumerate() {
+        let s = py(&ctx, &format!("refused{i}.py"), body);
+        let v = ctx.hwf(["validate", &s, "--json"]);
+        v.expect_code(2);
+        let d = &v.json()["data"]["diagnostics"][0];
+        assert_eq!(
+            (d["code"].clone(), d["line"].clone()),
+            (json!(code), json!(line)),
+            "{body}: {d}"
+        );
+        // Running it is refused before a run exists.
+        let run = ctx.run_json(&s, "{}", &[]);
+        run.expect_code(2);
+        assert_eq!(run.json()["error"]["code"], "invalid_script", "{body}");
+        assert!(error_text(&run).contains(code), "{body}: {}", error_text(&run));
+    }
+    // Text that only mentions those constructs is data.
+    let s = py(
+        &ctx,
+        "quotes.py",
+        "# import os; print(open('x'))\np = \"import os; eval('1'); print(x); ().__class__\"\nreturn p\n",
+    );
+    let out = ctx.run_json(&s, "{}", &[]);
+    out.expect_code(0);
+    assert_eq!(
+        out.json()["data"]["result"],
+        "import os; eval('1'); print(x); ().__class__"
+    );
+    // The meta rules: first statement, pure literal, name and description.
+    for (src, code) in [
+        (
+            "x = 1\nmeta = {\"name\": \"a\", \"description\": \"b\"}\n",
+            "meta_not_first",
+        ),
+        (
+            "meta = {\"name\": compute(), \"description\": \"b\"}\n",
+            "meta_not_literal",
+        ),
+        ("meta = {\"name\": \"a\"}\n", "missing_description"),
+        (
+            "meta = {\"name\": \"a\", \"description\": \"b\"}\nreturn (\n",
+            "syntax_error",
+        ),
+    ] {
+        let s = ctx.write("meta.py", src);
+        let v = ctx.hwf(["validate", s.to_str().expect("utf8"), "--json"]);
+        v.expect_code(2);
+        assert_eq!(v.json()["data"]["diagnostics"][0]["code"], code, "{src}");
+    }
+}
+
+#[test]
+fn errors_from_the_host_and_the_script_carry_codes_and_lines() {
+    let ctx = Ctx::new();
+    // An agent schema that is not a schema: refused statically when literal…
+    let s = py(
+        &ctx,
+        "schema.py",
+        "return await agent(\"x\", schema={\"a\": \"nonsense-type\"})\n",
+    );
+    let v = ctx.hwf(["validate", &s, "--json"]);
+    v.expect_code(2);
+    assert_eq!(v.json()["data"]["diagnostics"][0]["code"], "invalid_schema");
+    // …and a TypeError before any agent starts when built at run time.
+    let s = py(
+        &ctx,
+        "schema2.py",
+        "kind = \"nonsense-type\"\nreturn await agent(\"x\", schema={\"a\": kind})\n",
+    );
+    let out = ctx.run_json(&s, "{}", &[]);
+    out.expect_code(1);
+    assert!(
+        error_text(&out).contains("TypeError: agent(): invalid schema"),
+        "{}",
+        error_text(&out)
+    );
+    assert!(error_text(&out).contains("(line 3)"), "{}", error_text(&out));
+    assert_eq!(out.json()["data"]["counts"]["agent_calls"], 0);
+    // An uncaught host error keeps the host's code.
+    let s = py(
+        &ctx,
+        "denied.py",
+        "return await capability(\"bash\", {\"argv\": [\"ls\"]})\n",
+    );
+    let out = ctx.run_json(&s, "{}", &[]);
+    out.expect_code(1);
+    assert!(error_text(&out).contains("side_effect_denied"), "{}", error_text(&out));
+    // A name that does not exist.
+    let s = py(&ctx, "name.py", "x = 1\nreturn nothing_here(x)\n");
+    let out = ctx.run_json(&s, "{}", &[]);
+    out.expect_code(1);
+    assert!(error_text(&out).contains("NameError"), "{}", error_text(&out));
+    assert!(error_text(&out).contains("(line 3)"), "{}", error_text(&out));
+    // parallel() given something that is not a function or a coroutine.
+    let s = py(&ctx, "par.py", "return await parallel([1])\n");
+    let out = ctx.run_json(&s, "{}", &[]);
+    out.expect_code(1);
+    assert!(
+        error_text(&out).contains("wrap each call in a lambda"),
+        "{}",
+        error_text(&out)
+    );
+}
