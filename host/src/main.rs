@@ -4,6 +4,7 @@
 mod bench;
 mod cli;
 mod mcp;
+mod mcp_filter;
 
 fn main() {
     harden();

@@ -506,7 +506,7 @@ pub async fn serve(hwf: Hwf, mut opts: Options) -> Result<(), Error> {
         shared: shared.clone(),
     };
     let service = server
-        .serve(rmcp::transport::stdio())
+        .serve(crate::mcp_filter::stdio()) // malformed requests answered (mcp_filter.rs)
         .await
         .map_err(|e| Error::new(ErrorCode::Internal, format!("mcp: {e}")))?;
     let _ = shared.peer.set(service.peer().clone());

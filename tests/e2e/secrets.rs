@@ -773,3 +773,71 @@ fn inputs_that_are_not_regular_files_are_refused_at_once() {
         );
     }
 }
+
+#[test]
+fn mcp_answers_every_malformed_request_that_has_an_id() {
+    let ctx = Ctx::new();
+    let mut child = ctx
+        .cmd()
+        .arg("mcp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn mcp");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let out = BufReader::new(child.stdout.take().expect("stdout"));
+    let (tx, rx) = std::sync::mpsc::channel::<Value>();
+    std::thread::spawn(move || {
+        for line in out.lines().map_while(Result::ok) {
+            if let Ok(v) = serde_json::from_str(&line)
+                && tx.send(v).is_err()
+            {
+                break;
+            }
+        }
+    });
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "e2e", "version": "0"}}});
+    let bad = [
+        r#"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":"not an object"}"#,
+        r#"{"jsonrpc":"2.0","id":11,"method":"tools/list","params":[1,2]}"#,
+        r#"{"jsonrpc":"1.0","id":12,"method":"tools/list"}"#,
+        r#"{"id":13,"method":"tools/list"}"#,
+        r#"{"jsonrpc":"2.0","id":14,"method":5}"#,
+        r#"{"jsonrpc":"2.0","id":15}"#,
+        r#"{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":5}}"#,
+        r#"{"jsonrpc":"2.0","id":17,"method":"no/such/method","params":{}}"#,
+        r#"{"jsonrpc":"2.0","id":{"an":"object"},"method":"tools/list"}"#,
+        r#"{"jsonrpc":"2.0","id":18,"method":"tools/list""#,
+    ];
+    writeln!(stdin, "{init}").expect("write");
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#).expect("write");
+    for line in bad {
+        writeln!(stdin, "{line}").expect("write");
+    }
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":99,"method":"ping"}}"#).expect("write");
+    stdin.flush().expect("flush");
+    let mut want: std::collections::BTreeSet<i64> = (10..=17).chain([99]).collect();
+    let mut null_ids = 0;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while (!want.is_empty() || null_ids < 2) && std::time::Instant::now() < deadline {
+        let Ok(v) = rx.recv_timeout(std::time::Duration::from_millis(200)) else {
+            continue;
+        };
+        match v["id"].as_i64() {
+            Some(id) => {
+                if id != 99 && id != 1 {
+                    assert!(v["error"]["code"].is_i64(), "{v}");
+                }
+                want.remove(&id);
+            }
+            None if v.get("id") == Some(&Value::Null) => null_ids += 1,
+            None => {}
+        }
+    }
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(want.is_empty(), "no reply to ids {want:?}");
+    assert_eq!(null_ids, 2, "the bad id and the unparsable line get id-null errors");
+}
