@@ -183,25 +183,28 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     let loaded = hwf.load(&probe)?;
     let store = hwf.store();
 
-    let new_ctx = |with_journal: bool| -> Result<Arc<RunContext>, Error> {
-        let id = RunId::generate();
-        let journal = if with_journal {
-            store.create_run(&id)?;
-            Some(Journal::new(store.open_journal(&id)?, 0))
-        } else {
-            None
+    let new_ctx_mode =
+        |with_journal: bool, durability: hwf_host::broker::journal::Durability| -> Result<Arc<RunContext>, Error> {
+            let id = RunId::generate();
+            let journal = if with_journal {
+                store.create_run(&id)?;
+                Some(Journal::new(store.open_journal(&id)?, 0))
+            } else {
+                None
+            };
+            let fixture = FixtureRunner::from_json(
+                r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "tokens": 1}]}"#,
+            )?;
+            let mut services = Services::new(Arc::new(fixture));
+            services.limits = Limits {
+                max_calls: u64::MAX,
+                max_agent_calls: u64::MAX,
+                ..Limits::default()
+            };
+            services.durability = durability;
+            Ok(RunContext::new(id, journal, services))
         };
-        let fixture = FixtureRunner::from_json(
-            r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "tokens": 1}]}"#,
-        )?;
-        let mut services = Services::new(Arc::new(fixture));
-        services.limits = Limits {
-            max_calls: u64::MAX,
-            max_agent_calls: u64::MAX,
-            ..Limits::default()
-        };
-        Ok(RunContext::new(id, journal, services))
-    };
+    let new_ctx = |with_journal: bool| new_ctx_mode(with_journal, hwf_host::broker::journal::Durability::Sync);
 
     // 1. Instantiate from the warm pool.
     let ctx = new_ctx(false)?;
@@ -255,6 +258,23 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         agents.push(run_probe(json!({"op": "agent", "n": agent_n}), new_ctx(true)?).await?);
     }
     let agent_per_call = median(agents).saturating_sub(noop_med) / agent_n as u32;
+
+    // 3b. The same agent calls under each durability mode, next to the floor
+    // measured in the same minutes: one append + fdatasync of a growing file.
+    let mut modes = serde_json::Map::new();
+    for mode in [
+        hwf_host::broker::journal::Durability::Sync,
+        hwf_host::broker::journal::Durability::Group,
+        hwf_host::broker::journal::Durability::Async,
+    ] {
+        let mut runs = Vec::new();
+        for _ in 0..sizes.reps(3) {
+            runs.push(run_probe(json!({"op": "agent", "n": agent_n}), new_ctx_mode(true, mode)?).await?);
+        }
+        let per_call = median(runs).saturating_sub(noop_med) / agent_n as u32;
+        modes.insert(mode.as_str().to_owned(), json!(us(per_call)));
+    }
+    let raw_flush = raw_append_fdatasync(tmp, sizes.n(300, 10))?;
 
     // 4. Journal append with and without fsync.
     let id = RunId::generate();
@@ -488,6 +508,9 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         "fanout_1000_branches_width64": fanout,
         "resume_1000_call_run_ms": us(median(resumes)) / 1000.0,
         "group_commit": group_commit,
+        "durability_agent_call_us": modes,
+        "raw_append_fdatasync_us": us(raw_flush),
+        "durable_call_over_raw_flush": (agent_per_call.as_secs_f64() / raw_flush.as_secs_f64().max(1e-9) * 100.0).round() / 100.0,
         "javascript": js_report,
         "quick": args.quick,
         "sizes": {"log_calls": log_n, "agent_calls": agent_n, "resume_calls": resume_n},
@@ -537,6 +560,31 @@ async fn group_commit(store: &hwf_host::store::FileStore) -> Result<Value, Error
         done.map_err(|e| bench_err("group commit task", e))??;
     }
     Ok(json!({"completions": TASKS, "fsyncs": syncer.syncs(), "wall_us": us(t.elapsed())}))
+}
+
+/// The floor a durable call is measured against: the median of `n` appends
+/// of a 200-byte line, each followed by `fdatasync`, to a growing file.
+fn raw_append_fdatasync(tmp: &Path, n: usize) -> Result<Duration, Error> {
+    use std::io::Write as _;
+    let path = tmp.join("raw-flush.log");
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(|e| Error::io("raw flush file", e))?;
+    let line = [b'x'; 199]
+        .iter()
+        .copied()
+        .chain(std::iter::once(b'\n'))
+        .collect::<Vec<u8>>();
+    let mut times = Vec::with_capacity(n);
+    for _ in 0..n {
+        let t = Instant::now();
+        f.write_all(&line).map_err(|e| Error::io("raw flush", e))?;
+        f.sync_data().map_err(|e| Error::io("raw flush", e))?;
+        times.push(t.elapsed());
+    }
+    Ok(median(times))
 }
 
 fn p90(mut v: Vec<Duration>) -> Duration {

@@ -54,7 +54,7 @@ fn schema_mismatch_after_all_retries_names_the_field() {
     assert_eq!(err["code"], "schema_mismatch");
     assert_eq!(err["kind"], "SchemaMismatch");
     let msg = err["message"].as_str().expect("message");
-    assert!(msg.contains("verdict") && msg.contains("after 3 attempts"), "{msg}");
+    assert!(msg.contains("verdict") && msg.contains("after 5 attempts"), "{msg}");
 }
 
 #[test]

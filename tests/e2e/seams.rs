@@ -763,3 +763,40 @@ fn a_parallel_cut_short_by_the_wall_limit_is_closed_in_the_journal() {
         );
     }
 }
+
+#[test]
+fn a_javascript_schema_agent_throws_after_five_failed_validations() {
+    let ctx = Ctx::new();
+    let f = ctx.write(
+        "f.json",
+        json!({"responses": [{"match": {"label": "v"}, "output": {"nope": 1}}]}).to_string(),
+    );
+    let script = ctx.write(
+        "schema.js",
+        r#"export const meta = { name: "schema-retries", description: "five tries" };
+try {
+  await agent("give a verdict", { label: "v", schema: { type: "object", required: ["verdict"], properties: { verdict: { type: "string" } } } });
+  return { threw: false };
+} catch (e) {
+  return { threw: true, message: String(e.message ?? e) };
+}
+"#,
+    );
+    let out = ctx.hwf([
+        "run",
+        script.to_str().expect("utf8"),
+        "--agents",
+        f.to_str().expect("utf8"),
+        "--json",
+    ]);
+    out.expect_code(0);
+    let v = out.json();
+    assert_eq!(v["data"]["result"]["threw"], true, "{v}");
+    let id = run_id(&v);
+    let done = ctx
+        .journal(&id)
+        .into_iter()
+        .find(|e| e["type"] == "call_completed" && e["kind"] == "agent")
+        .expect("agent completion");
+    assert_eq!(done["attempts"], 5, "{done}");
+}

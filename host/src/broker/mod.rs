@@ -508,7 +508,9 @@ impl RunContext {
         };
         let window = match mode {
             journal::Durability::Sync => None,
-            journal::Durability::Group => Some(journal::GROUP_WINDOW),
+            // The window only pays when other calls may complete within it.
+            journal::Durability::Group if lock(&self.stats).running > 1 => Some(journal::GROUP_WINDOW),
+            journal::Durability::Group => None,
             journal::Durability::Async => {
                 s.kick(seq);
                 return Ok(());

@@ -73,7 +73,8 @@ impl Default for Limits {
             max_result_bytes: 16 << 20,
             max_parallel: 8,
             max_items: 4096,
-            max_schema_retries: 2,
+            // Claude Code's rule: five failed validations before agent() throws.
+            max_schema_retries: 4,
             max_component_bytes: 64 << 20,
         }
     }
