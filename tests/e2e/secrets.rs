@@ -358,7 +358,6 @@ fn mcp(ctx: &Ctx, agents: &str, calls: &[Value]) -> String {
     for (i, call) in calls.iter().enumerate() {
         send(Some(i + 1), "tools/call", call.clone(), &mut seen);
     }
-    drop(send);
     drop(stdin);
     let mut rest = String::new();
     let _ = out.read_to_string(&mut rest);
