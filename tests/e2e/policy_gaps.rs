@@ -284,3 +284,47 @@ fn js_parallel_of_4096_thunks_that_throw_settles() {
     let d = js_run(&ctx, "agents.js", body, &["--max-agent-calls", "5000"]);
     assert_eq!(d["result"], 4096, "{d}");
 }
+
+#[test]
+fn a_command_backend_can_allow_list_models_and_efforts() {
+    let ctx = Ctx::new();
+    let cfg = ctx.write(
+        "hwf.toml",
+        format!("{RECORDER}allowed_models = [\"claude-*\"]\nallowed_efforts = [\"low\", \"high\"]\n"),
+    );
+    let script = ctx.write(
+        "pick.js",
+        r#"export const meta = { name: "pick", description: "models from an allow-list" };
+const other = await agent("a", { label: "other", model: "gpt-4o" });
+const effort = await agent("b", { label: "effort", model: "claude-x", effort: "max" });
+const listed = await agent("c", { label: "listed", model: "claude-opus-4", effort: "low" });
+return { other, effort, listed };
+"#,
+    );
+    let out = ctx.run_json(
+        script.to_str().expect("utf8"),
+        "{}",
+        &["--config", cfg.to_str().expect("utf8")],
+    );
+    out.expect_code(0);
+    let data = out.json()["data"].clone();
+    assert_eq!(
+        data["result"],
+        json!({"other": null, "effort": null, "listed": {"ok": true}}),
+        "{data}"
+    );
+    let messages: Vec<String> = ctx
+        .journal(data["run_id"].as_str().expect("id"))
+        .iter()
+        .filter(|e| e["type"] == "call_completed" && e["kind"] == "agent" && e["ok"] == false)
+        .map(|e| e["error"]["message"].as_str().unwrap_or("").to_owned())
+        .collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(
+        messages[0].contains("invalid_model") && messages[0].contains("allowed"),
+        "{messages:?}"
+    );
+    assert!(messages[1].contains("invalid_effort"), "{messages:?}");
+    let argv = std::fs::read_to_string(ctx.path("argv.log")).expect("argv.log");
+    assert_eq!(argv, "--model\nclaude-opus-4\n--effort\nlow\n", "{argv}");
+}

@@ -77,6 +77,13 @@ pub struct CommandConfig {
     /// Per-attempt timeout.
     #[serde(default = "default_timeout")]
     pub timeout_ms: u64,
+    /// The models a call may ask for (`{model}`; an entry ending in `*`
+    /// matches a prefix). Unset: any plain name (see `agents::guard`).
+    #[serde(default)]
+    pub allowed_models: Option<Vec<String>>,
+    /// The efforts a call may ask for (`{effort}`), the same way.
+    #[serde(default)]
+    pub allowed_efforts: Option<Vec<String>>,
 }
 
 fn default_timeout() -> u64 {
@@ -524,6 +531,9 @@ impl Drop for PromptFile {
 impl AgentRunner for CommandRunner {
     fn call<'a>(&'a self, call: AgentCall<'a>) -> BoxFuture<'a, Result<AgentReply, AgentError>> {
         Box::pin(async move {
+            let (models, efforts) = (&self.config.allowed_models, &self.config.allowed_efforts);
+            super::guard::check_agent_options(call.model, call.effort, models.as_deref(), efforts.as_deref())
+                .map_err(|r| AgentError::Failed(format!("{}: {}", r.code, r.message)))?;
             let payload = self.payload(&call);
             let via = self.config.prompt_via();
             let file = match via {
@@ -636,6 +646,8 @@ mod tests {
             stdin: StdinMode::Prompt,
             output_field: None,
             timeout_ms: 1000,
+            allowed_models: None,
+            allowed_efforts: None,
         })
     }
 
