@@ -170,7 +170,7 @@ fn read_source(path: &Path) -> Result<String> {
             ),
         ));
     }
-    std::fs::read_to_string(path).map_err(|e| Error::io(format!("script {}", path.display()), e))
+    crate::store::FileStore::read_input(path, MAX_SCRIPT_BYTES, "script", ErrorCode::ComponentTooLarge)
 }
 
 /// Load the runtime component for `lang` (gated as a runtime), bound to

@@ -229,7 +229,8 @@ pub fn control(cli: &Cli, config: &Config, cmd: &ControlCommand, out: &Out) -> R
         c.message_id = message_id.clone();
     }
     let new = record(hwf.store(), &run, c.clone())?;
-    let v = serde_json::json!({"run_id": run, "control": c, "recorded": new});
+    let mut v = serde_json::json!({"run_id": run, "control": c, "recorded": new});
+    hwf_host::broker::redact::redact_value(&mut v); // shown as stored
     out.data(&v, |_| {
         format!("{} {:?} recorded{}", run, action, if new { "" } else { " (already)" })
     });
