@@ -317,8 +317,10 @@ struct RunArgs {
     /// session_launch, session_control, external_write.
     #[arg(long = "allow-class", value_name = "CLASS")]
     allow_class: Vec<String>,
-    /// A pre-approved approval id (repeatable).
-    #[arg(long = "approval-id", value_name = "ID")]
+    /// An approval grant (repeatable): `ID` approves the first request that
+    /// presents it in the run, `ID=NAME` every call of capability NAME
+    /// (`fs.*`, `*`), `ID=NAME:FP` the one request with that fingerprint.
+    #[arg(long = "approval-id", value_name = "ID[=NAME[:FP]]")]
     approval_id: Vec<String>,
     /// The directory bash and fs.* are confined to (default: current dir).
     #[arg(long, value_name = "DIR")]
