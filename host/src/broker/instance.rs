@@ -188,7 +188,10 @@ impl InstanceBroker {
     /// A [`HostTrap`] when the run must end.
     pub fn phase(&mut self, title: &str) -> Result<(), HostTrap> {
         self.run.count_call()?;
-        let title = redact::redact_text(clip(title, 512));
+        // Redact before the final clip, so a secret cut at the limit cannot
+        // keep a prefix too short to be recognised.
+        let redacted = redact::redact_text(clip(title, 2 * 512));
+        let title = clip(&redacted, 512);
         self.run.set_phase(&title);
         self.run.journal_or_trap(&Event::Phase { title: &title })
     }
@@ -200,7 +203,8 @@ impl InstanceBroker {
     /// A [`HostTrap`] when the run must end.
     pub fn log(&mut self, level: &str, message: &str) -> Result<(), HostTrap> {
         self.run.count_call()?;
-        let message = redact::redact_text(clip(message, MAX_LOG_LINE));
+        let redacted = redact::redact_text(clip(message, 2 * MAX_LOG_LINE));
+        let message = clip(&redacted, MAX_LOG_LINE);
         let call = if self.scope.prefix().is_empty() {
             None
         } else {
