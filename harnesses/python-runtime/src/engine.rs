@@ -350,7 +350,12 @@ fn agent_task(a: &Args) -> Result<Task, MontyException> {
     let input = a.pos.get(1).cloned().or_else(|| a.kw.get("input").cloned());
     if !legacy {
         match &input {
-            Some(Value::Object(m)) => opts.extend(m.clone()),
+            // `None` options are absent, as the seed drops them.
+            Some(Value::Object(m)) => opts.extend(
+                m.iter()
+                    .filter(|(_, v)| !v.is_null())
+                    .map(|(k, v)| (k.clone(), v.clone())),
+            ),
             Some(Value::Null) | None => {}
             Some(other) => {
                 return Err(type_error(format!(

@@ -204,6 +204,7 @@ impl Refusals<'_> {
         }
         for s in schemas {
             if let Ok(v) = literal(s)
+                && !v.is_null()
                 && let Err(problem) = crate::schema::check(&v)
             {
                 self.push(
