@@ -90,41 +90,101 @@ impl Language {
     }
 }
 
-/// Where the bundled runtimes are: `$HWF_RUNTIME_DIR`, else
-/// `<exe dir>/../harnesses` (a cargo `target/<profile>/hwf`), else
-/// `<exe dir>/harnesses`, else `target/harnesses`.
-pub fn runtime_path(lang: Language) -> Result<PathBuf> {
-    let file = match lang {
-        Language::Json => "json-runtime.wasm",
-        Language::Js => "js-runtime.wasm",
-        Language::Python => "python-runtime.wasm",
-        Language::Wasm => return Err(Error::new(ErrorCode::Internal, "a wasm component needs no runtime")),
-    };
-    let mut candidates = Vec::new();
+/// Where the bundled runtimes are looked for, in order: `$HWF_RUNTIME_DIR`;
+/// beside the binary (`<exe dir>/../harnesses` for a cargo
+/// `target/<profile>/hwf`, `<exe dir>/harnesses`, and
+/// `<exe dir>/../share/hwf/runtimes` for an installed prefix); the user's
+/// data dir (`$XDG_DATA_HOME/hwf/runtimes`, else
+/// `~/.local/share/hwf/runtimes`, where `scripts/install.sh` puts them);
+/// `target/harnesses` under the current directory.
+pub fn runtime_dirs() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
     if let Some(dir) = std::env::var_os("HWF_RUNTIME_DIR").filter(|v| !v.is_empty()) {
-        candidates.push(PathBuf::from(dir));
+        dirs.push(PathBuf::from(dir));
     }
     if let Some(exe_dir) = std::env::current_exe()
         .ok()
         .and_then(|e| e.parent().map(Path::to_path_buf))
     {
-        candidates.push(exe_dir.join("..").join("harnesses"));
-        candidates.push(exe_dir.join("harnesses"));
+        dirs.push(exe_dir.join("..").join("harnesses"));
+        dirs.push(exe_dir.join("harnesses"));
+        dirs.push(exe_dir.join("..").join("share").join("hwf").join("runtimes"));
     }
-    candidates.push(PathBuf::from("target/harnesses"));
-    candidates
-        .iter()
-        .map(|d| d.join(file))
-        .find(|p| p.is_file())
-        .ok_or_else(|| {
-            Error::new(
-                ErrorCode::UnsupportedLanguage,
-                format!(
-                    "the {} runtime ({file}) was not found; build it with `cargo build` or set HWF_RUNTIME_DIR",
-                    lang.as_str()
-                ),
-            )
-        })
+    if let Some(data) = user_dir("XDG_DATA_HOME", &[".local", "share"]) {
+        dirs.push(data.join("hwf").join("runtimes"));
+    }
+    dirs.push(PathBuf::from("target/harnesses"));
+    dirs
+}
+
+/// `$<var>`, else `$HOME/<fallback…>` (XDG base directories).
+fn user_dir(var: &str, fallback: &[&str]) -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os(var).filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    let home = PathBuf::from(std::env::var_os("HOME").filter(|v| !v.is_empty())?);
+    Some(fallback.iter().fold(home, |p, part| p.join(part)))
+}
+
+/// The compile cache shared by every state dir of this user:
+/// `$HWF_CACHE_DIR`, else `$XDG_CACHE_HOME/hwf`, else `~/.cache/hwf`
+/// (`None` without a home: each state dir then keeps its own `cache/`).
+/// Entries are keyed by the component's digest and the engine's
+/// configuration, so sharing them is safe.
+pub fn user_cache_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("HWF_CACHE_DIR").filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    user_dir("XDG_CACHE_HOME", &[".cache"]).map(|d| d.join("hwf"))
+}
+
+/// The file name of a language's runtime component.
+fn runtime_file(lang: Language) -> Result<&'static str> {
+    match lang {
+        Language::Json => Ok("json-runtime.wasm"),
+        Language::Js => Ok("js-runtime.wasm"),
+        Language::Python => Ok("python-runtime.wasm"),
+        Language::Wasm => Err(Error::new(ErrorCode::Internal, "a wasm component needs no runtime")),
+    }
+}
+
+/// Where a language's runtime component is (see [`runtime_dirs`]).
+///
+/// # Errors
+///
+/// `unsupported_language` naming the places looked in and how to install
+/// the runtimes.
+pub fn runtime_path(lang: Language) -> Result<PathBuf> {
+    let file = runtime_file(lang)?;
+    let dirs = runtime_dirs();
+    dirs.iter().map(|d| d.join(file)).find(|p| p.is_file()).ok_or_else(|| {
+        Error::new(
+            ErrorCode::UnsupportedLanguage,
+            format!(
+                "the {} runtime ({file}) was not found in {}; install the runtimes with `scripts/install.sh` \
+                 (from a checkout), or set HWF_RUNTIME_DIR",
+                lang.as_str(),
+                dirs.iter()
+                    .map(|d| d.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+    })
+}
+
+/// Whether a language's runtime has been compiled into `cache_dir` for
+/// some engine (the first run of a language compiles it, which takes a
+/// while; callers say so). `None` when the runtime cannot be found or
+/// read.
+pub fn runtime_compiled(lang: Language, cache_dir: &Path) -> Option<bool> {
+    let bytes = std::fs::read(runtime_path(lang).ok()?).ok()?;
+    let prefix = format!("{}-", &blake3::hash(&bytes).to_hex()[..32]);
+    let entries = std::fs::read_dir(cache_dir).ok();
+    Some(entries.is_some_and(|d| {
+        d.flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+    }))
 }
 
 /// The seed's way of naming a saved version as a path,

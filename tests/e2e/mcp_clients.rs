@@ -331,15 +331,16 @@ fn mcp_tools_advertise_titles_hints_output_schema_and_canonical_names() {
             assert!(!props.contains_key(alias), "alias {alias} advertised");
         }
         let text = t.to_string();
-        assert!(!text.contains("python") && !text.contains("base64 wasm"), "{text}");
+        assert!(!text.contains("base64 wasm"), "{text}");
     }
     assert!(tools[0]["inputSchema"]["properties"]["wait_seconds"].is_object());
-    // Aliases are still accepted.
+    // Aliases are still accepted, though not advertised.
+    let r = mcp.call("workflow", json!({"scriptPath": "/nonexistent.js"}));
+    let code = r["structuredContent"]["error"]["code"].clone();
+    assert_ne!(code, "invalid_params", "the alias is accepted: {r}");
     let r = mcp.call("workflow", json!({"action": "catalog"}));
-    assert_eq!(
-        r["structuredContent"]["data"]["languages"],
-        json!(["wasm", "js", "json"])
-    );
+    let langs = r["structuredContent"]["data"]["languages"].to_string();
+    assert!(langs.contains("\"js\"") && langs.contains("\"json\""), "{langs}");
 }
 
 #[test]
@@ -383,4 +384,153 @@ fn decide_is_checked_against_what_the_call_waits_for() {
     // Answered: a second decision on it is refused.
     let again = ctx.hwf(["control", "decide", &run, &call, "respond", "--value", "no"]);
     assert_ne!(again.code, 0, "{again:?}");
+}
+
+#[test]
+fn a_copy_of_the_binary_in_an_empty_dir_runs_js_and_json_after_the_install_step() {
+    let ctx = Ctx::new();
+    let bin = ctx.path("bin");
+    let data = ctx.path("data");
+    let empty = ctx.path("empty");
+    std::fs::create_dir_all(&bin).expect("bin");
+    std::fs::create_dir_all(&empty).expect("empty");
+    let hwf = bin.join("hwf");
+    std::fs::copy(env!("CARGO_BIN_EXE_hwf"), &hwf).expect("copy the binary");
+    let installed = |script: &std::path::Path| {
+        let mut c = std::process::Command::new(&hwf);
+        c.current_dir(&empty)
+            .env_remove("HWF_RUNTIME_DIR")
+            .env("HOME", ctx.dir.path())
+            .env("XDG_DATA_HOME", &data)
+            .env("HWF_STATE_DIR", ctx.state())
+            .env("HWF_CACHE_DIR", crate::common::shared_cache())
+            .args(["run", script.to_str().expect("utf8"), "--json", "--agents"])
+            .arg(crate::common::hello_fixture());
+        crate::common::Run::from(c.output().expect("run the copy"))
+    };
+    let js = ctx.write(
+        "hi.js",
+        "export const meta = { name: \"hi\", description: \"greets\" };\nreturn { hi: \"from js\" };\n",
+    );
+    let json_wf = crate::common::root().join("harnesses/hello.workflow.json");
+    // Before the install step the runtimes are not found, and the error says
+    // how to install them.
+    let out = installed(&js);
+    out.expect_code(2);
+    let err = &out.json()["error"];
+    assert_eq!(err["code"], "unsupported_language", "{out:?}");
+    assert!(
+        err["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("scripts/install.sh")),
+        "{out:?}"
+    );
+    // The documented step.
+    let step = std::process::Command::new(crate::common::root().join("scripts/install.sh"))
+        .arg("--runtimes-only")
+        .env("XDG_DATA_HOME", &data)
+        .env("CARGO_TARGET_DIR", crate::common::root().join("target"))
+        .output()
+        .expect("install step");
+    assert!(step.status.success(), "{step:?}");
+    assert!(data.join("hwf/runtimes/js-runtime.wasm").is_file());
+    let out = installed(&js);
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"], json!({"hi": "from js"}), "{out:?}");
+    let out = installed(&json_wf);
+    out.expect_code(0);
+    assert_eq!(
+        out.json()["data"]["result"]["output"],
+        json!({"greeting": "hello, world", "result": "HELLO, WORLD"}),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn doctor_is_truthful_and_checks_the_hermes_entry() {
+    let ctx = Ctx::new();
+    let find = |report: &Value, name: &str| -> Value {
+        report["checks"]
+            .as_array()
+            .and_then(|c| c.iter().find(|c| c["check"] == name).cloned())
+            .unwrap_or_else(|| panic!("no check {name}: {report:#}"))
+    };
+    // Outside a checkout (the test dir), with no config: passes, and says
+    // which cache and runtimes it resolved.
+    let out = ctx.hwf(["doctor", "--json"]);
+    out.expect_code(0);
+    let report = out.json()["data"].clone();
+    assert!(
+        find(&report, "config")["detail"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("defaults"))
+    );
+    let cache = find(&report, "cache");
+    assert!(
+        cache["detail"]
+            .as_str()
+            .is_some_and(|d| d.starts_with(crate::common::shared_cache().to_str().expect("utf8"))),
+        "HWF_CACHE_DIR is the cache: {cache}"
+    );
+    assert_eq!(find(&report, "runtime.js")["ok"], true, "{report:#}");
+    assert_eq!(
+        find(&report, "harnesses")["level"],
+        "warn",
+        "build-only checks are informational"
+    );
+    // The state dir's hwf.toml is loaded and named, like `hwf run` does;
+    // an API key variable that is not set fails; a Hermes entry without the
+    // state dir, --config or the key in env: is warned about.
+    std::fs::create_dir_all(ctx.state()).expect("state");
+    std::fs::write(
+        ctx.state().join("hwf.toml"),
+        "[agents.backends.local]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\napi_key_env = \"HWF_TEST_MISSING_KEY\"\n",
+    )
+    .expect("config");
+    let hermes = ctx.dir.path().join("hermes");
+    std::fs::create_dir_all(&hermes).expect("hermes home");
+    std::fs::write(
+        hermes.join("config.yaml"),
+        "model: x\nmcp_servers:\n  hwf:\n    command: /opt/bin/hwf\n    args: [\"mcp\"]\n    env:\n      OTHER: \"1\"\n  other:\n    command: npx\n    args: [\"x\"]\n",
+    )
+    .expect("hermes config");
+    let out = ctx
+        .cmd()
+        .env_remove("HWF_TEST_MISSING_KEY")
+        .args(["doctor", "--json"])
+        .output();
+    let out = crate::common::Run::from(out.expect("doctor"));
+    out.expect_code(1);
+    let report = out.json()["data"].clone();
+    let config = find(&report, "config");
+    assert!(
+        config["detail"].as_str().is_some_and(|d| d.ends_with("state/hwf.toml")),
+        "{config}"
+    );
+    let key = find(&report, "agents.backends.local.api_key_env");
+    assert_eq!(key["ok"], false, "{key}");
+    let entry = find(&report, "hermes.mcp_servers.hwf");
+    assert_eq!(entry["level"], "warn", "{entry}");
+    let detail = entry["detail"].as_str().expect("detail");
+    assert!(
+        detail.contains("--state-dir") && detail.contains("HWF_TEST_MISSING_KEY"),
+        "{detail}"
+    );
+    assert!(
+        report["checks"]
+            .as_array()
+            .is_some_and(|c| c.iter().all(|c| c["check"] != "hermes.mcp_servers.other")),
+        "only entries that start hwf"
+    );
+    // The documented entry passes.
+    std::fs::write(
+        hermes.join("config.yaml"),
+        format!(
+            "mcp_servers:\n  hwf:\n    command: /opt/bin/hwf\n    args: [\"--state-dir\", \"{}\", \"mcp\"]\n    env:\n      HWF_TEST_MISSING_KEY: \"${{HWF_TEST_MISSING_KEY}}\"\n",
+            ctx.state().display()
+        ),
+    )
+    .expect("hermes config");
+    let report = ctx.hwf(["doctor", "--json"]).json()["data"].clone();
+    assert_eq!(find(&report, "hermes.mcp_servers.hwf")["level"], "info", "{report:#}");
 }

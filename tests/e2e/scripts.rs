@@ -72,13 +72,14 @@ fn validate_reports_meta_and_imports() {
 fn the_compile_cache_is_used_on_the_second_run() {
     let ctx = Ctx::new();
     let fixture = hello_fixture();
-    // This test uses the state dir's own cache, not the shared one. The
+    // This test uses its own per-user cache, not the shared one. The
     // engine says (at debug level) whether each component it made ready
     // was compiled or loaded from the cache.
     let run = || -> (String, String) {
         let out = ctx
             .cmd()
             .env_remove("HWF_CACHE_DIR")
+            .env_remove("XDG_CACHE_HOME")
             .env("RUST_LOG", "warn,hwf_host::vm::engine=debug")
             .args(["run", harnesses::HELLO, "--json", "--agents"])
             .arg(&fixture)
@@ -103,7 +104,8 @@ fn the_compile_cache_is_used_on_the_second_run() {
             .collect()
     };
     let artifacts = || -> Vec<std::path::PathBuf> {
-        std::fs::read_dir(ctx.state().join("cache"))
+        // The per-user cache (HOME is the test dir): shared by state dirs.
+        std::fs::read_dir(ctx.dir.path().join(".cache").join("hwf"))
             .expect("cache")
             .flatten()
             .map(|e| e.path())

@@ -1,24 +1,55 @@
-//! `hwf doctor`: checks config, state dir, cache, harness artifacts and the
-//! reachability of configured agent backends.
+//! `hwf doctor`: checks what `hwf run` will use — the config it loads (the
+//! same search: `--config`, `./hwf.toml`, `<state>/hwf.toml`), the agent
+//! runners built from it, API keys named by `api_key_env`, the state dir,
+//! the compile cache and the runtimes it resolves — and the reachability of
+//! configured backends. Build-only checks (bundled harness artifacts, the
+//! wasm target) and the Hermes `mcp_servers:` entries that start `hwf mcp`
+//! are informational (`level: info` / `warn`): they never fail the report.
 
 use hwf_host::config::Config;
 use serde_json::{Value, json};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 fn check(name: &str, ok: bool, detail: impl Into<String>) -> Value {
-    json!({"check": name, "ok": ok, "detail": detail.into()})
+    json!({"check": name, "ok": ok, "level": if ok { "ok" } else { "fail" }, "detail": detail.into()})
 }
 
-/// Run every check; returns the report (`ok` is the conjunction).
+/// A check that does not decide the verdict: `warn` when something looks
+/// wrong, else `info`.
+fn note(name: &str, fine: bool, detail: impl Into<String>) -> Value {
+    json!({"check": name, "ok": true, "level": if fine { "info" } else { "warn" }, "detail": detail.into()})
+}
+
+/// The file `Config::load_from` reads for these arguments, if any.
+fn config_source(config_path: Option<&Path>, state_dir: &Path) -> Option<PathBuf> {
+    if let Some(p) = config_path {
+        return Some(p.to_path_buf());
+    }
+    [PathBuf::from("hwf.toml"), state_dir.join("hwf.toml")]
+        .into_iter()
+        .find(|p| p.is_file())
+}
+
+/// Run every check; returns the report (`ok` is the conjunction of the
+/// checks that are not informational).
 pub async fn run(config_path: Option<&Path>, state_dir: &Path) -> Value {
     let mut checks = Vec::new();
-    let config = match Config::load(config_path) {
+    let source = config_source(config_path, state_dir);
+    let config = match Config::load_from(config_path, Some(state_dir)) {
         Ok(c) => {
             checks.push(check(
                 "config",
                 true,
-                config_path.map_or("defaults (no hwf.toml)".to_owned(), |p| p.display().to_string()),
+                source.as_ref().map_or(
+                    format!("defaults (no ./hwf.toml, no {})", state_dir.join("hwf.toml").display()),
+                    |p| {
+                        std::fs::canonicalize(p)
+                            .unwrap_or_else(|_| p.clone())
+                            .display()
+                            .to_string()
+                    },
+                ),
             ));
             c
         }
@@ -27,6 +58,19 @@ pub async fn run(config_path: Option<&Path>, state_dir: &Path) -> Value {
             Config::default()
         }
     };
+    // The runners `hwf run` builds from this config.
+    match config.agents.runner() {
+        Ok(_) => checks.push(check(
+            "agents",
+            true,
+            if config.agents.backends.is_empty() && config.agents.fixture.is_none() {
+                "no backends configured (agent calls need --agents FIXTURE or [agents] in hwf.toml)".to_owned()
+            } else {
+                format!("{} backend(s) built", config.agents.backends.len())
+            },
+        )),
+        Err(e) => checks.push(check("agents", false, e.to_string())),
+    }
     // State dir: create and remove a probe file.
     let probe = state_dir.join(format!(".doctor-{}", std::process::id()));
     let writable = std::fs::create_dir_all(state_dir)
@@ -40,7 +84,7 @@ pub async fn run(config_path: Option<&Path>, state_dir: &Path) -> Value {
             Err(e) => format!("{}: {e}", state_dir.display()),
         },
     ));
-    let cache = state_dir.join("cache");
+    let cache = hwf_host::scripts::user_cache_dir().unwrap_or_else(|| state_dir.join("cache"));
     let (n, bytes) = std::fs::read_dir(&cache)
         .map(|d| {
             d.flatten().fold((0u64, 0u64), |(n, b), e| {
@@ -48,11 +92,40 @@ pub async fn run(config_path: Option<&Path>, state_dir: &Path) -> Value {
             })
         })
         .unwrap_or((0, 0));
+    let cache_ok = std::fs::create_dir_all(&cache).is_ok();
     checks.push(check(
         "cache",
-        true,
-        format!("{n} precompiled components, {:.1} MiB", bytes as f64 / 1048576.0),
+        cache_ok,
+        format!(
+            "{}: {n} precompiled components, {:.1} MiB{}",
+            cache.display(),
+            bytes as f64 / 1048576.0,
+            if cache_ok { "" } else { " (cannot be created)" }
+        ),
     ));
+    // The script runtimes, where `hwf run x.js` will find them.
+    for lang in [hwf_host::scripts::Language::Js, hwf_host::scripts::Language::Json] {
+        let name = format!("runtime.{}", lang.as_str());
+        checks.push(match hwf_host::scripts::runtime_path(lang) {
+            Ok(p) => {
+                let compiled = hwf_host::scripts::runtime_compiled(lang, &cache) == Some(true);
+                check(
+                    &name,
+                    true,
+                    format!(
+                        "{}{}",
+                        std::fs::canonicalize(&p).unwrap_or(p).display(),
+                        if compiled {
+                            " (compiled in the cache)"
+                        } else {
+                            " (compiled on first use, 15-30 s once)"
+                        }
+                    ),
+                )
+            }
+            Err(e) => check(&name, false, e.message().to_owned()),
+        });
+    }
     // Bundled harness artifacts (built by `cargo build`).
     let harnesses = ["hello", "loop-until-dry", "release-lane"];
     let dir = Path::new("target/harnesses");
@@ -61,14 +134,14 @@ pub async fn run(config_path: Option<&Path>, state_dir: &Path) -> Value {
         .copied()
         .filter(|h| !dir.join(format!("{h}.wasm")).is_file())
         .collect();
-    checks.push(check(
+    checks.push(note(
         "harnesses",
         missing.is_empty(),
         if missing.is_empty() {
             format!("{} has the bundled harnesses", dir.display())
         } else {
             format!(
-                "missing in {}: {} (run `cargo build`)",
+                "not in {}: {} (build-only: run `cargo build` in a checkout for the bundled examples)",
                 dir.display(),
                 missing.join(", ")
             )
@@ -80,13 +153,13 @@ pub async fn run(config_path: Option<&Path>, state_dir: &Path) -> Value {
     let has_target = target
         .as_ref()
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("wasm32-wasip2"));
-    checks.push(check(
+    checks.push(note(
         "wasm_target",
         has_target,
         if has_target {
             "wasm32-wasip2 is installed"
         } else {
-            "run `rustup target add wasm32-wasip2` to build harnesses"
+            "build-only: `rustup target add wasm32-wasip2` to build compiled harnesses (not needed to run them)"
         },
     ));
     // Agent backends.
@@ -102,6 +175,18 @@ pub async fn run(config_path: Option<&Path>, state_dir: &Path) -> Value {
         let kind = value.get("kind").and_then(|k| k.as_str()).unwrap_or("");
         let c = match kind {
             "openai" => {
+                if let Some(var) = value.get("api_key_env").and_then(|v| v.as_str()) {
+                    let set = std::env::var_os(var).is_some_and(|v| !v.is_empty());
+                    checks.push(check(
+                        &format!("agents.backends.{name}.api_key_env"),
+                        set,
+                        if set {
+                            format!("{var} is set")
+                        } else {
+                            format!("{var} is not set in this environment: calls to {name} would be refused")
+                        },
+                    ));
+                }
                 let base = value.get("base_url").and_then(|b| b.as_str()).unwrap_or("");
                 let url = format!("{}/models", base.trim_end_matches('/'));
                 let client = reqwest::Client::builder().timeout(Duration::from_secs(3)).build();
@@ -151,6 +236,96 @@ pub async fn run(config_path: Option<&Path>, state_dir: &Path) -> Value {
         };
         checks.push(c);
     }
+    checks.extend(hermes_entries(&config, source.as_deref()));
     let ok = checks.iter().all(|c| c["ok"] == true);
     json!({"ok": ok, "checks": checks})
+}
+
+/// The `mcp_servers:` entries of Hermes' config (`$HERMES_HOME/config.yaml`,
+/// else `~/.hermes/config.yaml`) that start `hwf mcp`, checked against what
+/// Hermes does to MCP servers: it passes only PATH, HOME, USER, LANG, … and
+/// the entry's `env:`, and sets no working directory. So the state dir and
+/// an `hwf.toml` must be in `args`, and every variable hwf needs in `env:`.
+/// A light line scan of the YAML (block style, as Hermes writes it).
+fn hermes_entries(config: &Config, source: Option<&Path>) -> Vec<Value> {
+    let home = std::env::var_os("HERMES_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".hermes")));
+    let Some(path) = home.map(|h| h.join("config.yaml")) else {
+        return Vec::new();
+    };
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Vec::new();
+    };
+    let mut needed: Vec<String> = config
+        .agents
+        .backends
+        .values()
+        .filter_map(|b| b.get("api_key_env").and_then(|v| v.as_str()).map(str::to_owned))
+        .collect();
+    if std::env::var_os("HWF_AGENTS").is_some() {
+        needed.push("HWF_AGENTS".into());
+    }
+    let relative_config = source.is_some_and(Path::is_relative);
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .collect();
+    let Some(start) = lines.iter().position(|l| l.trim_end() == "mcp_servers:") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut i = start + 1;
+    while i < lines.len() && indent(lines[i]) > 0 {
+        let entry_indent = indent(lines[i]);
+        let name = lines[i].trim().trim_end_matches(':').to_owned();
+        let mut block = Vec::new();
+        i += 1;
+        while i < lines.len() && indent(lines[i]) > entry_indent {
+            block.push(lines[i].trim());
+            i += 1;
+        }
+        let text = block.join("\n");
+        let command = block.iter().find_map(|l| l.strip_prefix("command:")).unwrap_or("");
+        if !command.contains("hwf") || !text.contains("mcp") {
+            continue;
+        }
+        let mut problems = Vec::new();
+        if !text.contains("--state-dir") && !text.contains("HWF_STATE_DIR") {
+            problems.push(
+                "no --state-dir in args: Hermes passes no HERMES_HOME, so runs go to ~/.hermes/workflows, \
+                 not this profile's store (add \"--state-dir\", \"<dir>\" before \"mcp\")"
+                    .to_owned(),
+            );
+        }
+        if relative_config && !text.contains("--config") {
+            problems.push(
+                "no --config in args: Hermes sets no working directory, so ./hwf.toml is not found \
+                 (add \"--config\", \"<absolute path>\")"
+                    .to_owned(),
+            );
+        }
+        for var in &needed {
+            if !text.contains(&format!("{var}:")) {
+                problems.push(format!(
+                    "{var} is not in the entry's env: (Hermes strips every other variable)"
+                ));
+            }
+        }
+        out.push(note(
+            &format!("hermes.mcp_servers.{name}"),
+            problems.is_empty(),
+            if problems.is_empty() {
+                format!(
+                    "{}: starts hwf mcp with its state dir and what it needs",
+                    path.display()
+                )
+            } else {
+                format!("{}: {}", path.display(), problems.join("; "))
+            },
+        ));
+    }
+    out
 }

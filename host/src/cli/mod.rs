@@ -461,11 +461,7 @@ fn open_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limit
         .limits(limits)
         .agents_fixture(fixture_path)
         .workspace(Some(workspace))
-        .cache_dir(
-            std::env::var_os("HWF_CACHE_DIR")
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from),
-        )
+        .cache_dir(hwf_host::scripts::user_cache_dir())
         .durability(config.journal.durability)
         .build()
 }
@@ -486,7 +482,12 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
                 .map(|c| {
                     format!(
                         "{} {:<28} {}",
-                        if c["ok"] == true { "ok  " } else { "FAIL" },
+                        match (c["ok"] == true, c["level"].as_str()) {
+                            (_, Some("info")) => "info",
+                            (_, Some("warn")) => "warn",
+                            (true, _) => "ok  ",
+                            (false, _) => "FAIL",
+                        },
                         c["check"].as_str().unwrap_or(""),
                         c["detail"].as_str().unwrap_or("")
                     )
@@ -579,6 +580,7 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             if let Some(bar) = &bar {
                 req.progress = Some(bar.callback());
             }
+            progress::announce_first_compile(&req.target, hwf_host::scripts::user_cache_dir().as_deref());
             let outcome = hwf.run(req).await;
             if let Some(bar) = bar {
                 bar.finish();

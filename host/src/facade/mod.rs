@@ -414,6 +414,18 @@ fn control_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Value> {
     };
     let run = RunId::parse(p.req_str("run_id", action)?)?;
     let snap = hwf.store().read_snapshot(&run)?;
+    // A control id seen before is that control, already recorded — even if
+    // the run has moved on (ended) since.
+    if let Some(id) = p.str("control_id")
+        && let Some(existing) = hwf
+            .store()
+            .read_controls_lenient(&run)?
+            .0
+            .into_iter()
+            .find(|c| c.id == id)
+    {
+        return Ok(json!({"run_id": run, "control": existing, "recorded": false}));
+    }
     if snap.state.is_terminal() && act != Action::Retry {
         return Err(Error::new(
             ErrorCode::InvalidArgs,
