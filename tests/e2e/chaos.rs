@@ -815,6 +815,17 @@ impl Case {
             }
             if state == "waiting" {
                 self.tally.parked += 1;
+                // Every open wait is listed (several branches may wait at once).
+                let listed: BTreeSet<&str> = status["waits"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|w| w["call"].as_str())
+                    .collect();
+                let missing: Vec<&String> = open_waits.iter().filter(|c| !listed.contains(c.as_str())).collect();
+                self.check(missing.is_empty(), "parks", || {
+                    format!("after {what}: waits {missing:?} are open in the journal but not listed in status")
+                });
             }
         }
         // Nothing gated ran before its approval.
