@@ -723,3 +723,101 @@ fn deeply_nested_sources_and_results_fail_with_typed_errors() {
     out.expect_code(1);
     assert!(error_text(&out).contains("nested more than"), "{}", error_text(&out));
 }
+
+#[test]
+fn pipeline_has_no_barrier_and_replays() {
+    let ctx = Ctx::new();
+    let f = ctx.write(
+        "f.json",
+        r#"{"responses": [
+          {"match": {"label": "s1", "context.i": 0}, "output": "fast", "delay_ms": 5},
+          {"match": {"label": "s1"}, "output": "slow", "delay_ms": 400},
+          {"match": {"label": "s2"}, "output": "done", "delay_ms": 5}
+        ]}"#,
+    );
+    let s = py(
+        &ctx,
+        "pipe.py",
+        "out = await pipeline([0, 1, 2, 3],\n\
+         \x20   lambda prev, item, i: agent(f\"stage one {i}\", label=\"s1\", context={\"i\": i}),\n\
+         \x20   lambda prev, item, i: agent(f\"stage two {i} after {prev}\", label=\"s2\", context={\"i\": i}))\n\
+         return out\n",
+    );
+    let out = ctx.run_json(
+        &s,
+        "{}",
+        &["--agents", f.to_str().expect("utf8"), "--max-parallel", "8"],
+    );
+    out.expect_code(0);
+    let v = out.json();
+    assert_eq!(v["data"]["result"], json!(["done", "done", "done", "done"]));
+    let j = ctx.journal(&run_id(&out));
+    let item0_stage2 = j
+        .iter()
+        .position(|e| {
+            e["type"] == "call_started"
+                && e["request"]["prompt"]
+                    .as_str()
+                    .is_some_and(|p| p.starts_with("stage two 0"))
+        })
+        .expect("item 0 stage two");
+    let slow_done: Vec<usize> = j
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e["type"] == "call_completed" && e["result"] == "slow")
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(slow_done.len(), 3);
+    assert!(
+        slow_done.iter().all(|&d| item0_stage2 < d),
+        "item 0 waited for the slow items"
+    );
+    // Replay reproduces the result with no live agent.
+    let empty = ctx.write("empty.json", r#"{"responses": []}"#);
+    let again = ctx.hwf([
+        "run",
+        "--resume-from",
+        &run_id(&out),
+        "--agents",
+        empty.to_str().expect("utf8"),
+        "--json",
+    ]);
+    again.expect_code(0);
+    assert_eq!(again.json()["data"]["result"], v["data"]["result"]);
+    assert_eq!(again.json()["data"]["counts"]["replayed"], 8);
+}
+
+#[test]
+fn a_failing_agent_in_parallel_raises_as_the_seed_does_and_can_be_caught() {
+    let ctx = Ctx::new();
+    let f = ctx.write(
+        "f.json",
+        r#"{"responses": [
+          {"match": {"label": "ok"}, "output": "fine"},
+          {"match": {"label": "dies"}, "error": "runner down"}
+        ]}"#,
+    );
+    let s = py(
+        &ctx,
+        "fail.py",
+        "try:\n\
+         \x20   await parallel([lambda: agent(\"a\", label=\"ok\"), lambda: agent(\"b\", label=\"dies\")])\n\
+         \x20   caught = None\n\
+         except CapabilityError as e:\n\
+         \x20   caught = str(e).split(\":\")[0]\n\
+         return await parallel([lambda: agent(\"c\", label=\"dies\")]) if caught is None else caught\n",
+    );
+    let out = ctx.run_json(&s, "{}", &["--agents", f.to_str().expect("utf8")]);
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"], "agent_failed");
+    // Uncaught, it ends the run with the host's code and the script's line.
+    let s = py(
+        &ctx,
+        "uncaught.py",
+        "x = 1\nreturn await parallel([lambda: agent(\"b\", label=\"dies\")])\n",
+    );
+    let out = ctx.run_json(&s, "{}", &["--agents", f.to_str().expect("utf8")]);
+    out.expect_code(1);
+    let msg = error_text(&out);
+    assert!(msg.contains("agent_failed") && msg.contains("(line 3)"), "{msg}");
+}
