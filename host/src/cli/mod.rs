@@ -5,6 +5,7 @@
 //! Exit codes: 0 success, 1 the run failed or was stopped, 2 bad usage or
 //! bad input, 3 the run is waiting.
 
+mod console;
 mod doctor;
 mod ops;
 mod output;
@@ -47,16 +48,31 @@ enum Command {
     Status {
         /// Run id.
         run_id: String,
+        /// Redraw at each change until the run ends.
+        #[arg(long)]
+        watch: bool,
         /// Print the facade JSON.
         #[arg(long)]
         json: bool,
     },
-    /// List runs, newest first.
+    /// List runs, newest first (with age, duration, workflow name; filters).
     Overview {
+        #[command(flatten)]
+        filter: console::OverviewArgs,
         /// Print the facade JSON.
         #[arg(long)]
         json: bool,
     },
+    /// The review queue: every blocked wait across runs and how to answer it.
+    Waits {
+        /// Print the facade JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// A run's log lines, phases, waits and decisions.
+    Logs(console::LogsArgs),
+    /// The web console and JSON API (loopback; token for writes), with a runner in-process.
+    Serve(console::ServeArgs),
     /// Save, list and inspect saved scripts.
     #[command(subcommand)]
     Script(ScriptCommand),
@@ -402,7 +418,12 @@ impl Command {
     fn wants_json(&self) -> bool {
         match self {
             Command::Run(a) => a.json,
-            Command::Status { json, .. } | Command::Overview { json } | Command::Validate { json, .. } => *json,
+            Command::Status { json, .. }
+            | Command::Overview { json, .. }
+            | Command::Waits { json }
+            | Command::Validate { json, .. } => *json,
+            Command::Logs(a) => a.json,
+            Command::Serve(_) => false,
             Command::Script(ScriptCommand::Save { json, .. })
             | Command::Script(ScriptCommand::List { json, .. })
             | Command::Script(ScriptCommand::Inspect { json, .. }) => *json,
@@ -585,19 +606,27 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             if let Some(bar) = bar {
                 bar.finish();
             }
-            Ok(out.run_outcome(&outcome?, hwf.store().root()))
+            let outcome = outcome?;
+            let code = out.run_outcome(&outcome, hwf.store().root());
+            if outcome.snapshot.state == RunState::Waiting && !out.is_json() {
+                console::print_run_waits(&hwf, outcome.snapshot.run_id.as_str());
+            }
+            Ok(code)
         }
+        Command::Status { run_id, watch: true, .. } => console::watch(&cli, &config, run_id, out).await,
         Command::Status { run_id, .. } => {
             let hwf = open_host(&cli, &config, None, config.limits.clone())?;
             let status = hwf.status(run_id)?;
             out.status(&status);
+            if status["state"] == "waiting" && !out.is_json() {
+                console::print_run_waits(&hwf, run_id);
+            }
             Ok(0)
         }
-        Command::Overview { .. } => {
-            let hwf = open_host(&cli, &config, None, config.limits.clone())?;
-            out.overview(&hwf.overview()?);
-            Ok(0)
-        }
+        Command::Overview { filter, .. } => console::overview(&cli, &config, filter, out),
+        Command::Waits { .. } => console::waits(&cli, &config, out),
+        Command::Logs(args) => console::logs(&cli, &config, args, out).await,
+        Command::Serve(args) => console::serve(&cli, &config, args).await,
         Command::Validate { path, .. } => {
             let hwf = open_host(&cli, &config, None, config.limits.clone())?;
             let report = hwf.validate(path).await?;

@@ -139,28 +139,6 @@ impl Out {
             text.trim_end().to_owned()
         });
     }
-
-    /// Print the run overview.
-    pub fn overview(&self, v: &Value) {
-        self.data(v, |v| {
-            let runs = v["runs"].as_array().cloned().unwrap_or_default();
-            if runs.is_empty() {
-                return "no runs yet".to_owned();
-            }
-            runs.iter()
-                .map(|r| {
-                    format!(
-                        "{}  {:<9}  {:<20}  {}",
-                        r["run_id"].as_str().unwrap_or("?"),
-                        r["state"].as_str().unwrap_or("?"),
-                        r["script"].as_str().unwrap_or("-"),
-                        r["phase"].as_str().unwrap_or("-")
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("\n")
-        });
-    }
 }
 
 /// Human text for `script list`.

@@ -1,0 +1,494 @@
+//! The operator's views: the runs list with filters, the review queue
+//! (every blocked wait across runs, with what it asks and the exact
+//! command that answers it), a run's compact timeline and one call's
+//! redacted request and answer.
+//!
+//! The CLI (`hwf overview`, `hwf waits`, `hwf logs`) and the web console
+//! (`hwf serve`, [`crate::serve`]) print and serve these same values.
+//! Everything returned here is redacted once more before it leaves.
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::ids::RunId;
+use crate::runtime::Hwf;
+use crate::store::{RunSnapshot, RunState, WaitInfo, now_ms};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+
+/// Which runs a list shows.
+#[derive(Debug, Clone, Default)]
+pub struct RunFilter {
+    /// Only runs in this state (`queued`, `running`, `waiting`, `stuck`,
+    /// `succeeded`, `failed`, `stopped`, `cancelled`, or `active`: any not
+    /// ended).
+    pub state: Option<String>,
+    /// Only runs whose workflow name contains this text (case-insensitive).
+    pub name: Option<String>,
+    /// Only runs created at or after this time (ms since the epoch).
+    pub since_ms: Option<u64>,
+    /// At most this many runs (after `offset`).
+    pub limit: Option<usize>,
+    /// Skip this many matching runs (paging).
+    pub offset: usize,
+}
+
+/// The states a filter may name.
+pub const FILTER_STATES: &[&str] = &[
+    "queued",
+    "running",
+    "waiting",
+    "stuck",
+    "succeeded",
+    "failed",
+    "stopped",
+    "cancelled",
+    "active",
+];
+
+impl RunFilter {
+    /// Check the filter's values.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_args` naming an unknown state.
+    pub fn validate(&self) -> Result<()> {
+        if let Some(s) = &self.state
+            && !FILTER_STATES.contains(&s.as_str())
+        {
+            return Err(Error::new(
+                ErrorCode::InvalidArgs,
+                format!("unknown state {s:?}: expected one of {}", FILTER_STATES.join(", ")),
+            ));
+        }
+        Ok(())
+    }
+
+    fn matches(&self, line: &Value) -> bool {
+        let state = line["state"].as_str().unwrap_or("");
+        let state_ok = match self.state.as_deref() {
+            None => true,
+            Some("active") => !matches!(state, "succeeded" | "failed" | "stopped" | "cancelled"),
+            Some(s) => s == state,
+        };
+        let name_ok = self.name.as_deref().is_none_or(|n| {
+            line["workflow"]
+                .as_str()
+                .unwrap_or("")
+                .to_lowercase()
+                .contains(&n.to_lowercase())
+        });
+        let since_ok = self
+            .since_ms
+            .is_none_or(|t| line["created_at_ms"].as_u64().unwrap_or(0) >= t);
+        state_ok && name_ok && since_ok
+    }
+}
+
+/// A run's workflow name for lists: the saved script's name, else the
+/// file's stem (`review` for `flows/review.workflow.json`); a script sent
+/// inline shows as `inline` rather than its path in the state dir.
+pub fn workflow_name(s: &RunSnapshot) -> String {
+    if let Some(name) = &s.script.name {
+        return name.clone();
+    }
+    let Some(path) = s.script.path.as_deref() else {
+        return "workflow".into();
+    };
+    let p = std::path::Path::new(path);
+    if p.components().any(|c| c.as_os_str() == "inline") {
+        return "inline".into();
+    }
+    let file = p.file_name().and_then(|f| f.to_str()).unwrap_or(path);
+    let mut stem = file;
+    for ext in [".workflow.json", ".json", ".wasm", ".js", ".mjs", ".py"] {
+        if let Some(s) = stem.strip_suffix(ext) {
+            stem = s;
+            break;
+        }
+    }
+    stem.to_owned()
+}
+
+/// How long a run has taken: started (or created) to finished, or to now.
+pub fn duration_ms(s: &RunSnapshot, now: u64) -> u64 {
+    let start = s.started_at_ms.unwrap_or(s.created_at_ms);
+    s.finished_at_ms.unwrap_or(now).saturating_sub(start)
+}
+
+/// One line of a runs list: the overview summary plus the workflow name,
+/// age and duration.
+pub fn run_line(hwf: &Hwf, s: &RunSnapshot, now: u64) -> Value {
+    let mut line = crate::status::summary(s);
+    if s.state == RunState::Running && !hwf.store().run_locked(&s.run_id) {
+        line["state"] = json!("stuck");
+    }
+    line["workflow"] = json!(workflow_name(s));
+    line["age_ms"] = json!(now.saturating_sub(s.created_at_ms));
+    line["duration_ms"] = json!(duration_ms(s, now));
+    line["declared_phases"] = json!(s.declared_phases);
+    line
+}
+
+impl Hwf {
+    /// Runs, newest first, filtered and paged: `{runs, total, offset,
+    /// next_offset}` (`total` counts every match; `next_offset` is null on
+    /// the last page).
+    ///
+    /// # Errors
+    ///
+    /// `invalid_args` for a bad filter, `io`.
+    pub fn runs(&self, filter: &RunFilter) -> Result<Value> {
+        filter.validate()?;
+        let now = now_ms();
+        let mut matched = Vec::new();
+        for id in self.store().run_ids()?.into_iter().rev() {
+            let line = match self.store().read_snapshot(&id) {
+                Ok(s) => run_line(self, &s, now),
+                Err(e) => json!({"run_id": id, "state": "unreadable", "workflow": "?",
+                    "error": {"code": e.code(), "message": e.message()}}),
+            };
+            if filter.matches(&line) {
+                matched.push(line);
+            }
+        }
+        let total = matched.len();
+        let limit = filter.limit.unwrap_or(usize::MAX);
+        let page: Vec<Value> = matched.into_iter().skip(filter.offset).take(limit).collect();
+        let end = filter.offset.saturating_add(page.len());
+        let mut v = json!({
+            "runs": page,
+            "total": total,
+            "offset": filter.offset,
+            "next_offset": if end < total { json!(end) } else { Value::Null },
+        });
+        crate::broker::redact::redact_value(&mut v);
+        Ok(v)
+    }
+
+    /// The review queue: every blocked wait of every run not ended, oldest
+    /// first (see [`review_entry`]).
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn review_queue(&self) -> Result<Value> {
+        let mut entries = Vec::new();
+        for id in self.store().run_ids()? {
+            let Ok(snap) = self.store().read_snapshot(&id) else {
+                continue;
+            };
+            if snap.state != RunState::Waiting || snap.waits.is_empty() {
+                continue;
+            }
+            entries.extend(self.run_waits(&snap));
+        }
+        entries.sort_by_key(|e| e["since_ms"].as_u64().unwrap_or(0));
+        let mut v = json!({"waits": entries});
+        crate::broker::redact::redact_value(&mut v);
+        Ok(v)
+    }
+
+    /// The review entries of one run's waits (empty unless it is waiting).
+    pub fn run_waits(&self, snap: &RunSnapshot) -> Vec<Value> {
+        if snap.state != RunState::Waiting {
+            return Vec::new();
+        }
+        let journal = self.store().read_journal(&snap.run_id).unwrap_or_default();
+        let mut requests: HashMap<&str, &Value> = HashMap::new();
+        for e in &journal {
+            if e.get("type").and_then(Value::as_str) == Some("call_started")
+                && let (Some(call), Some(req)) = (e.get("call").and_then(Value::as_str), e.get("request"))
+            {
+                requests.insert(call, req);
+            }
+        }
+        let name = workflow_name(snap);
+        snap.waits
+            .iter()
+            .map(|w| {
+                let mut v = review_entry(&snap.run_id, &name, w, requests.get(w.call.as_str()).copied());
+                crate::broker::redact::redact_value(&mut v);
+                v
+            })
+            .collect()
+    }
+
+    /// A run's journal as a compact timeline (see [`timeline_rows`]).
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name`, `not_found`, `corrupt_store`.
+    pub fn timeline(&self, run_id: &str) -> Result<Value> {
+        let id = RunId::parse(run_id)?;
+        let journal = self.store().read_journal(&id)?;
+        let controls = crate::control::Controls::read(self.store(), &id).unwrap_or_default();
+        let mut v = json!({"run_id": id, "rows": timeline_rows(&journal, &controls.0)});
+        crate::broker::redact::redact_value(&mut v);
+        Ok(v)
+    }
+
+    /// One call's redacted request, result or error, and the journal
+    /// lines about it.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name`, `not_found` (no such run or call), `corrupt_store`.
+    pub fn call_detail(&self, run_id: &str, call: &str) -> Result<Value> {
+        let id = RunId::parse(run_id)?;
+        crate::ids::validate_name("call ref", call)?;
+        let journal = self.store().read_journal(&id)?;
+        let lines: Vec<&Value> = journal
+            .iter()
+            .filter(|e| e.get("call").and_then(Value::as_str) == Some(call))
+            .collect();
+        let started = lines
+            .iter()
+            .rev()
+            .find(|e| e.get("type").and_then(Value::as_str) == Some("call_started"))
+            .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("run {id} has no call {call}")))?;
+        let completed = lines
+            .iter()
+            .rev()
+            .find(|e| e.get("type").and_then(Value::as_str) == Some("call_completed"));
+        let mut v = json!({
+            "run_id": id,
+            "call": call,
+            "kind": started.get("kind"),
+            "label": started.get("label"),
+            "phase": started.get("phase"),
+            "fingerprint": started.get("fingerprint"),
+            "request": started.get("request"),
+            "ok": completed.and_then(|c| c.get("ok")),
+            "result": completed.and_then(|c| c.get("result")),
+            "error": completed.and_then(|c| c.get("error")),
+            "events": lines,
+        });
+        crate::broker::redact::redact_value(&mut v);
+        Ok(v)
+    }
+}
+
+/// A shell-safe single-quoted word.
+fn sh_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | ':' | '@'))
+    {
+        return s.to_owned();
+    }
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// An example answer for a question: its first choice, else a value of
+/// its schema's shape.
+fn example_answer(question: &Value) -> Value {
+    if let Some(first) = question
+        .get("choices")
+        .and_then(Value::as_array)
+        .and_then(|c| c.first())
+    {
+        return first.clone();
+    }
+    match question.get("schema") {
+        Some(schema) if !schema.is_null() => example_of(&crate::broker::schema::to_json_schema(schema)),
+        _ => json!("…"),
+    }
+}
+
+fn example_of(schema: &Value) -> Value {
+    if let Some(first) = schema.get("enum").and_then(Value::as_array).and_then(|e| e.first()) {
+        return first.clone();
+    }
+    match schema.get("type").and_then(Value::as_str) {
+        Some("object") => {
+            let mut m = serde_json::Map::new();
+            for (k, s) in schema
+                .get("properties")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                m.insert(k.clone(), example_of(s));
+            }
+            Value::Object(m)
+        }
+        Some("boolean") => json!(true),
+        Some("integer" | "number") => json!(0),
+        Some("array") => json!([]),
+        _ => json!("…"),
+    }
+}
+
+/// The exact commands that answer a wait.
+pub fn answer_commands(run: &RunId, w: &WaitInfo) -> Vec<String> {
+    let call = &w.call;
+    match w.kind.as_str() {
+        "human" => {
+            let answer = example_answer(&w.detail).to_string();
+            vec![
+                format!("hwf control decide {run} {call} respond --value {}", sh_quote(&answer)),
+                format!("hwf control decide {run} {call} reject --reason 'why'"),
+            ]
+        }
+        "approval" => vec![
+            format!("hwf control decide {run} {call} approve"),
+            format!("hwf control decide {run} {call} reject --reason 'why'"),
+            format!("hwf control decide {run} {call} edit --value '{{…the new input…}}'"),
+        ],
+        "event" => {
+            let d = &w.detail;
+            let mut cmd = String::from("hwf events send");
+            cmd.push_str(&format!(
+                " --source {}",
+                sh_quote(d.get("source").and_then(Value::as_str).unwrap_or("SOURCE"))
+            ));
+            cmd.push_str(&format!(
+                " --type {}",
+                sh_quote(d.get("type").and_then(Value::as_str).unwrap_or("TYPE"))
+            ));
+            if let Some(s) = d.get("subject").and_then(Value::as_str) {
+                cmd.push_str(&format!(" --subject {}", sh_quote(s)));
+            }
+            if let Some(p) = d.get("payload").filter(|p| p.is_object()) {
+                cmd.push_str(&format!(" --payload {}", sh_quote(&p.to_string())));
+            }
+            vec![cmd]
+        }
+        "pause" => vec![format!("hwf control resume {run}")],
+        _ => Vec::new(),
+    }
+}
+
+/// One entry of the review queue: the run and call, the kind of wait,
+/// the question and choices (and schema) of a `human.ask`, what an
+/// approval would run (its redacted request), who may decide, since
+/// when, and the commands that answer it.
+pub fn review_entry(run: &RunId, workflow: &str, w: &WaitInfo, request: Option<&Value>) -> Value {
+    let mut v = json!({
+        "run_id": run,
+        "workflow": workflow,
+        "call": w.call,
+        "kind": w.kind,
+        "summary": w.summary,
+        "since_ms": w.since_ms,
+        "wake_at_ms": w.wake_at_ms,
+        "commands": answer_commands(run, w),
+    });
+    match w.kind.as_str() {
+        "human" => {
+            v["question"] = w.detail.get("prompt").cloned().unwrap_or(Value::Null);
+            v["choices"] = w.detail.get("choices").cloned().unwrap_or(Value::Null);
+            v["schema"] = w
+                .detail
+                .get("schema")
+                .filter(|s| !s.is_null())
+                .map(crate::broker::schema::to_json_schema)
+                .unwrap_or(Value::Null);
+            v["decisions"] = json!(["respond", "reject"]);
+            v["who"] = json!("an operator: hwf control decide, the console, or workflow_control decide");
+        }
+        "approval" => {
+            v["capability"] = request
+                .and_then(|r| r.get("name"))
+                .cloned()
+                .or_else(|| w.detail.get("name").cloned())
+                .unwrap_or(Value::Null);
+            v["input"] = request
+                .and_then(|r| r.get("input"))
+                .cloned()
+                .unwrap_or_else(|| w.detail.clone());
+            v["decisions"] = json!(["approve", "reject", "edit"]);
+            v["who"] = json!("an operator: hwf control decide, the console, or workflow_control decide");
+        }
+        "pause" => {
+            v["decisions"] = json!([]);
+            v["who"] = json!("an operator: hwf control resume or the console");
+        }
+        "event" => {
+            v["predicate"] = w.detail.clone();
+            v["decisions"] = json!([]);
+            v["who"] = json!("the event's sender: hwf events send, POST /api/events or a webhook");
+        }
+        _ => {
+            v["detail"] = w.detail.clone();
+            v["decisions"] = json!([]);
+            v["who"] = json!("nobody: it resolves by itself");
+        }
+    }
+    v
+}
+
+/// A journal (and the run's controls) as a compact timeline, in order:
+/// one `call` row per call (its start and completion together: kind,
+/// label, name, phase, state, duration, tokens, fingerprint, replayed),
+/// and `phase`, `log`, `wait`, `wait_resolved`, `control`, `run_started`
+/// and `run_completed` rows. Controls are placed by their time.
+pub fn timeline_rows(journal: &[Value], controls: &[crate::control::Control]) -> Vec<Value> {
+    let mut rows: Vec<Value> = Vec::with_capacity(journal.len());
+    let mut call_row: HashMap<String, usize> = HashMap::new();
+    for e in journal {
+        let ty = e.get("type").and_then(Value::as_str).unwrap_or("");
+        let ts = e.get("ts_ms").cloned().unwrap_or(Value::Null);
+        let seq = e.get("seq").cloned().unwrap_or(Value::Null);
+        let call = e.get("call").and_then(Value::as_str).unwrap_or("");
+        match ty {
+            "call_started" => {
+                let req = e.get("request");
+                let name = req
+                    .and_then(|r| r.get("name").or_else(|| r.get("agent")))
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                call_row.insert(call.to_owned(), rows.len());
+                rows.push(json!({
+                    "row": "call", "seq": seq, "ts_ms": ts, "call": call,
+                    "kind": e.get("kind"), "label": e.get("label"), "phase": e.get("phase"),
+                    "name": name, "fingerprint": e.get("fingerprint"), "state": "running",
+                }));
+            }
+            "call_completed" => {
+                if let Some(&i) = call_row.get(call) {
+                    let ok = e.get("ok").and_then(Value::as_bool).unwrap_or(false);
+                    let r = &mut rows[i];
+                    r["state"] = json!(if ok { "done" } else { "failed" });
+                    for k in ["duration_us", "tokens", "attempts", "replayed", "cache_hit"] {
+                        if let Some(v) = e.get(k) {
+                            r[k] = v.clone();
+                        }
+                    }
+                    if let Some(err) = e.get("error") {
+                        r["error"] = err.clone();
+                    }
+                    r["completed_ts_ms"] = ts;
+                }
+            }
+            "wait_started" => {
+                if let Some(&i) = call_row.get(call) {
+                    rows[i]["state"] = json!("waiting");
+                }
+                rows.push(json!({"row": "wait", "seq": seq, "ts_ms": ts, "call": call,
+                    "kind": e.get("kind"), "summary": e.get("summary"), "wake_at_ms": e.get("wake_at_ms")}));
+            }
+            "wait_resolved" => rows.push(json!({"row": "wait_resolved", "seq": seq, "ts_ms": ts, "call": call})),
+            "phase" => rows.push(json!({"row": "phase", "seq": seq, "ts_ms": ts, "title": e.get("title")})),
+            "log" => rows.push(json!({"row": "log", "seq": seq, "ts_ms": ts, "call": e.get("call"),
+                "level": e.get("level"), "source": e.get("source"), "message": e.get("message")})),
+            "run_started" => rows.push(json!({"row": "run_started", "seq": seq, "ts_ms": ts})),
+            "run_completed" => rows.push(json!({"row": "run_completed", "seq": seq, "ts_ms": ts,
+                "state": e.get("state"), "error": e.get("error"), "duration_ms": e.get("duration_ms")})),
+            "control_applied" => rows.push(json!({"row": "control_applied", "seq": seq, "ts_ms": ts,
+                "control": e.get("control"), "action": e.get("action"), "call": e.get("call")})),
+            _ => {}
+        }
+    }
+    // Controls go where their time puts them (stable: after journal rows
+    // of the same millisecond).
+    for c in controls {
+        let row = json!({
+            "row": "control", "ts_ms": c.ts_ms, "id": c.id, "action": c.action, "call": c.call,
+            "decision": c.decision, "value": c.value, "actor": c.actor, "reason": c.reason,
+            "channel": c.channel, "message_id": c.message_id,
+        });
+        let at = rows.partition_point(|r| r["ts_ms"].as_u64().unwrap_or(0) <= c.ts_ms);
+        rows.insert(at, row);
+    }
+    rows
+}

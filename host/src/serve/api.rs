@@ -1,0 +1,353 @@
+//! The JSON API under `/api/` (documented in `docs/CONSOLE.md`).
+//!
+//! Responses are the facade envelope: `{"success": true, "data": …}` or
+//! `{"success": false, "error": {"code", "message"}}`, with 404 for an
+//! unknown or malformed run or call id, 400 for bad input, 401/403 from
+//! the guard (see [`super`]). Every value is redacted before it is sent.
+
+use super::{AppState, error_response, refuse};
+use crate::error::{Error, ErrorCode};
+use crate::ids::RunId;
+use crate::review::RunFilter;
+use crate::store::StoredEvent;
+use axum::body::Bytes;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use std::convert::Infallible;
+use std::sync::Arc;
+
+type App = State<Arc<AppState>>;
+
+fn ok(data: Value) -> Response {
+    let mut v = json!({"success": true, "data": data});
+    crate::broker::redact::redact_value(&mut v);
+    axum::Json(v).into_response()
+}
+
+fn result(r: crate::Result<Value>) -> Response {
+    match r {
+        Ok(v) => ok(v),
+        Err(e) => error_response(&e),
+    }
+}
+
+/// A facade envelope as a response: its status from the error code.
+fn envelope(v: Value) -> Response {
+    if v["success"] == true {
+        return axum::Json(v).into_response();
+    }
+    let status = match v["error"]["code"].as_str().unwrap_or("") {
+        "not_found" | "invalid_name" => StatusCode::NOT_FOUND,
+        "internal" | "io" | "corrupt_store" => StatusCode::INTERNAL_SERVER_ERROR,
+        _ => StatusCode::BAD_REQUEST,
+    };
+    (status, axum::Json(v)).into_response()
+}
+
+/// A request body: a JSON object, or a typed 400.
+fn body_object(body: &Bytes) -> Result<Map<String, Value>, Response> {
+    match serde_json::from_slice::<Value>(body) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(_) => Err(error_response(&Error::new(
+            ErrorCode::InvalidParams,
+            "the request body must be a JSON object",
+        ))),
+        Err(e) => Err(error_response(&Error::new(
+            ErrorCode::InvalidParams,
+            format!("the request body is not valid JSON: {e}"),
+        ))),
+    }
+}
+
+fn run_id(id: &str) -> Result<RunId, Response> {
+    RunId::parse(id).map_err(|_| refuse(StatusCode::NOT_FOUND, "not_found", "no such run"))
+}
+
+/// `GET /api/health`.
+pub async fn health(State(app): App) -> Response {
+    ok(json!({"ok": true, "version": env!("CARGO_PKG_VERSION"), "loopback": app.loopback}))
+}
+
+/// The query of `GET /api/runs`.
+#[derive(Debug, Deserialize)]
+pub struct RunsQuery {
+    state: Option<String>,
+    name: Option<String>,
+    /// Only runs created at or after this time (ms since the epoch).
+    since: Option<u64>,
+    limit: Option<usize>,
+    offset: Option<usize>,
+}
+
+/// `GET /api/runs?state=&name=&since=&limit=&offset=`.
+pub async fn runs(State(app): App, q: Result<Query<RunsQuery>, QueryRejection>) -> Response {
+    let q = match q {
+        Ok(Query(q)) => q,
+        Err(e) => return error_response(&Error::new(ErrorCode::InvalidParams, format!("bad query: {e}"))),
+    };
+    let filter = RunFilter {
+        state: q.state.filter(|s| !s.is_empty()),
+        name: q.name.filter(|s| !s.is_empty()),
+        since_ms: q.since,
+        limit: Some(q.limit.unwrap_or(50).min(1000)),
+        offset: q.offset.unwrap_or(0),
+    };
+    let hwf = app.hwf.clone();
+    result(blocking(move || hwf.runs(&filter)).await)
+}
+
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> crate::Result<T> + Send + 'static) -> crate::Result<T> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| Error::new(ErrorCode::Internal, format!("task: {e}")))?
+}
+
+/// `GET /api/runs/{id}`: the status (calls, phases, declared phases,
+/// result), the workflow name, duration and the run's review entries.
+pub async fn run(State(app): App, Path(id): Path<String>) -> Response {
+    let id = match run_id(&id) {
+        Ok(id) => id,
+        Err(r) => return r,
+    };
+    let hwf = app.hwf.clone();
+    result(
+        blocking(move || {
+            let mut status = hwf.status(id.as_str())?;
+            let snap = hwf.store().read_snapshot(&id)?;
+            status["workflow"] = json!(crate::review::workflow_name(&snap));
+            status["duration_ms"] = json!(crate::review::duration_ms(&snap, crate::store::now_ms()));
+            status["review"] = json!(hwf.run_waits(&snap));
+            Ok(status)
+        })
+        .await,
+    )
+}
+
+/// `GET /api/runs/{id}/journal`: the compact timeline.
+pub async fn journal(State(app): App, Path(id): Path<String>) -> Response {
+    let id = match run_id(&id) {
+        Ok(id) => id,
+        Err(r) => return r,
+    };
+    let hwf = app.hwf.clone();
+    result(blocking(move || hwf.timeline(id.as_str())).await)
+}
+
+/// `GET /api/runs/{id}/calls/{call}`: one call's request and answer.
+pub async fn call(State(app): App, Path((id, call)): Path<(String, String)>) -> Response {
+    let id = match run_id(&id) {
+        Ok(id) => id,
+        Err(r) => return r,
+    };
+    let hwf = app.hwf.clone();
+    result(blocking(move || hwf.call_detail(id.as_str(), &call)).await)
+}
+
+/// `GET /api/waits`: the review queue.
+pub async fn waits(State(app): App) -> Response {
+    let hwf = app.hwf.clone();
+    result(blocking(move || hwf.review_queue()).await)
+}
+
+/// A request id for provenance and idempotency: the client's
+/// (`request_id`), else a fresh one.
+fn request_id(body: &Map<String, Value>) -> Result<String, Response> {
+    match body.get("request_id") {
+        None | Some(Value::Null) => Ok(format!("w{}", uuid::Uuid::now_v7().simple())),
+        Some(Value::String(s)) => match crate::ids::validate_name("request id", s) {
+            Ok(()) => Ok(s.clone()),
+            Err(e) => Err(error_response(&Error::new(ErrorCode::InvalidParams, e.message()))),
+        },
+        Some(_) => Err(error_response(&Error::new(
+            ErrorCode::InvalidParams,
+            "request_id must be a string",
+        ))),
+    }
+}
+
+/// Send a `workflow_control` request through the facade (the same checks
+/// and records as the CLI and MCP), then wake the runner.
+async fn control_via_facade(app: &Arc<AppState>, request: Value) -> Response {
+    let v = crate::facade::workflow_control_with(&app.hwf, &request, &app.opts).await;
+    app.kick();
+    envelope(v)
+}
+
+fn copy(dst: &mut Map<String, Value>, src: &Map<String, Value>, keys: &[&str]) {
+    for k in keys {
+        if let Some(v) = src.get(*k) {
+            dst.insert((*k).into(), v.clone());
+        }
+    }
+}
+
+/// `POST /api/runs/{id}/controls` `{action: pause|resume|stop|task_stop|retry,
+/// call?, reason?, actor?, request_id?}`.
+pub async fn control(State(app): App, Path(id): Path<String>, body: Bytes) -> Response {
+    let id = match run_id(&id) {
+        Ok(id) => id,
+        Err(r) => return r,
+    };
+    let body = match body_object(&body) {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let action = body.get("action").and_then(Value::as_str).unwrap_or("");
+    if !matches!(action, "pause" | "resume" | "stop" | "task_stop" | "retry") {
+        return error_response(&Error::new(
+            ErrorCode::InvalidParams,
+            format!("action {action:?}: expected pause, resume, stop, task_stop or retry"),
+        ));
+    }
+    let rid = match request_id(&body) {
+        Ok(r) => r,
+        Err(r) => return r,
+    };
+    let mut req = Map::new();
+    req.insert("run_id".into(), json!(id));
+    req.insert("actor".into(), json!("web"));
+    copy(&mut req, &body, &["action", "call", "reason", "actor"]);
+    req.insert("control_id".into(), json!(rid));
+    control_via_facade(&app, Value::Object(req)).await
+}
+
+/// `POST /api/runs/{id}/decisions` `{call, decision: approve|reject|edit|respond,
+/// value?, reason?, actor?, request_id?}`: recorded with channel `web` and
+/// the request id as message id (and idempotency id).
+pub async fn decision(State(app): App, Path(id): Path<String>, body: Bytes) -> Response {
+    let id = match run_id(&id) {
+        Ok(id) => id,
+        Err(r) => return r,
+    };
+    let body = match body_object(&body) {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let rid = match request_id(&body) {
+        Ok(r) => r,
+        Err(r) => return r,
+    };
+    let mut req = Map::new();
+    req.insert("action".into(), json!("decide"));
+    req.insert("run_id".into(), json!(id));
+    req.insert("actor".into(), json!("web"));
+    copy(
+        &mut req,
+        &body,
+        &["call", "decision", "value", "input", "reason", "actor"],
+    );
+    req.insert("channel".into(), json!("web"));
+    req.insert("message_id".into(), json!(rid));
+    req.insert("control_id".into(), json!(rid));
+    control_via_facade(&app, Value::Object(req)).await
+}
+
+/// `GET /api/events`: recorded events.
+pub async fn events_list(State(app): App) -> Response {
+    let hwf = app.hwf.clone();
+    result(blocking(move || Ok(json!({"events": hwf.store().read_events()?}))).await)
+}
+
+/// Store an event (idempotent by id) and wake the runner.
+pub fn store_event(app: &AppState, event: StoredEvent) -> crate::Result<Value> {
+    crate::ids::validate_name("event id", &event.id)?;
+    let (stored, new) = app.hwf.store().append_event(event)?;
+    app.kick();
+    let mut v = serde_json::to_value(&stored).unwrap_or(Value::Null);
+    v["new"] = json!(new);
+    Ok(v)
+}
+
+/// `POST /api/events` `{source, type, id?, subject?, payload?}`.
+pub async fn event(State(app): App, body: Bytes) -> Response {
+    let body = match body_object(&body) {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let s = |k: &str| body.get(k).and_then(Value::as_str).map(str::to_owned);
+    let (Some(source), Some(kind)) = (s("source"), s("type")) else {
+        return error_response(&Error::new(
+            ErrorCode::InvalidParams,
+            "an event needs \"source\" and \"type\" (strings)",
+        ));
+    };
+    let event = StoredEvent {
+        version: 0,
+        id: s("id").unwrap_or_else(|| format!("e{}", uuid::Uuid::now_v7().simple())),
+        source,
+        kind,
+        subject: s("subject"),
+        payload: body.get("payload").cloned().unwrap_or(Value::Null),
+        ts_ms: crate::store::now_ms(),
+    };
+    let app2 = app.clone();
+    result(blocking(move || store_event(&app2, event)).await)
+}
+
+/// `GET /api/stream`: server-sent events. A `change` event (data: a
+/// counter) whenever a run's snapshot or journal changed or this server
+/// recorded something; the page then fetches what it shows.
+pub async fn stream(State(app): App) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
+    let rx = app.changes.subscribe();
+    let root = app.hwf.store().root().join("runs");
+    let state = (rx, root, state_fingerprint(&app.hwf.store().root().join("runs")), 0u64);
+    let s = futures_util::stream::unfold(state, |(mut rx, root, mut last, mut n)| async move {
+        loop {
+            tokio::select! {
+                r = rx.changed() => { if r.is_err() { return None; } }
+                _ = tokio::time::sleep(super::SCAN) => {}
+            }
+            let root2 = root.clone();
+            let now = tokio::task::spawn_blocking(move || state_fingerprint(&root2))
+                .await
+                .unwrap_or(0);
+            let bumped = rx.has_changed().unwrap_or(false);
+            rx.borrow_and_update();
+            if now != last || bumped {
+                last = now;
+                n += 1;
+                let ev = Event::default().event("change").data(n.to_string());
+                return Some((Ok(ev), (rx, root, last, n)));
+            }
+        }
+    });
+    Sse::new(s).keep_alive(KeepAlive::new().interval(std::time::Duration::from_secs(15)))
+}
+
+/// A cheap fingerprint of every run's snapshot and journal (sizes and
+/// modification times).
+fn state_fingerprint(runs: &std::path::Path) -> u64 {
+    let mut h = blake3::Hasher::new();
+    let Ok(dir) = std::fs::read_dir(runs) else {
+        return 0;
+    };
+    let mut names: Vec<_> = dir.flatten().map(|e| e.path()).collect();
+    names.sort();
+    for p in names {
+        h.update(p.as_os_str().as_encoded_bytes());
+        for f in ["run.json", "journal.jsonl", "controls.jsonl"] {
+            if let Ok(m) = std::fs::metadata(p.join(f)) {
+                h.update(&m.len().to_le_bytes());
+                if let Ok(t) = m.modified()
+                    && let Ok(d) = t.duration_since(std::time::UNIX_EPOCH)
+                {
+                    h.update(&d.as_nanos().to_le_bytes());
+                }
+            }
+        }
+    }
+    let b = h.finalize();
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&b.as_bytes()[..8]);
+    u64::from_le_bytes(first)
+}
+
+/// Anything else: 404.
+pub async fn not_found() -> Response {
+    refuse(StatusCode::NOT_FOUND, "not_found", "no such page")
+}

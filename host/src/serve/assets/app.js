@@ -1,0 +1,454 @@
+// hwf console: runs, a run's page, the review queue. Plain JS, no
+// dependencies; every value from the API is escaped before it is shown.
+"use strict";
+
+const TOKEN_KEY = "hwf-token";
+const state = { health: null, runsOffset: 0, opened: new Set(), timer: null, view: "", busy: false };
+
+function esc(v) {
+  return String(v ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+function $(sel, root) { return (root || document).querySelector(sel); }
+function $all(sel, root) { return Array.from((root || document).querySelectorAll(sel)); }
+function token() { return sessionStorage.getItem(TOKEN_KEY) || ""; }
+function ms(n) {
+  if (n == null) return "";
+  if (n < 1000) return n + " ms";
+  const s = n / 1000;
+  if (s < 60) return s.toFixed(s < 10 ? 1 : 0) + " s";
+  const m = Math.floor(s / 60);
+  if (m < 60) return m + "m " + Math.floor(s % 60) + "s";
+  const h = Math.floor(m / 60);
+  if (h < 48) return h + "h " + (m % 60) + "m";
+  return Math.floor(h / 24) + "d";
+}
+function us(n) { return n == null ? "" : ms(Math.round(n / 1000)); }
+function badge(s) { return `<span class="badge ${esc(s)}">${esc(s)}</span>`; }
+function pretty(v) { return esc(JSON.stringify(v, null, 2)); }
+
+function flash(msg, error) {
+  const f = $("#flash");
+  f.textContent = msg;
+  f.className = "flash" + (error ? " error" : "");
+  clearTimeout(flash.t);
+  flash.t = setTimeout(() => f.classList.add("hidden"), 6000);
+}
+
+async function api(path) {
+  const headers = {};
+  if (token()) headers["Authorization"] = "Bearer " + token();
+  const r = await fetch("/api/" + path, { headers });
+  const body = await r.json().catch(() => ({ success: false, error: { code: "bad_response", message: "HTTP " + r.status } }));
+  if (r.status === 401) showTokenBanner();
+  if (!body.success) throw new Error((body.error && body.error.code ? body.error.code + ": " : "") + (body.error ? body.error.message : "HTTP " + r.status));
+  return body.data;
+}
+
+async function post(path, payload) {
+  const headers = { "Content-Type": "application/json" };
+  if (token()) headers["Authorization"] = "Bearer " + token();
+  const r = await fetch("/api/" + path, { method: "POST", headers, body: JSON.stringify(payload) });
+  const body = await r.json().catch(() => ({ success: false, error: { code: "bad_response", message: "HTTP " + r.status } }));
+  if (r.status === 401) showTokenBanner();
+  if (!body.success) {
+    const msg = (body.error && body.error.code ? body.error.code + ": " : "") + (body.error ? body.error.message : "HTTP " + r.status);
+    flash(msg, true);
+    throw new Error(msg);
+  }
+  return body.data;
+}
+
+function showTokenBanner() { $("#token-banner").classList.remove("hidden"); }
+
+// ---- runs list -------------------------------------------------------------
+
+function filterValues() {
+  const p = new URLSearchParams(location.hash.split("?")[1] || "");
+  return { state: p.get("state") || "", name: p.get("name") || "", since: p.get("since") || "", offset: Number(p.get("offset") || 0) };
+}
+
+async function renderRuns() {
+  const f = filterValues();
+  const q = new URLSearchParams({ limit: "50", offset: String(f.offset) });
+  if (f.state) q.set("state", f.state);
+  if (f.name) q.set("name", f.name);
+  if (f.since) q.set("since", String(Date.now() - Number(f.since) * 3600 * 1000));
+  const data = await api("runs?" + q.toString());
+  const states = ["", "active", "waiting", "running", "queued", "stuck", "succeeded", "failed", "stopped", "cancelled"];
+  const since = [["", "any time"], ["1", "last hour"], ["24", "last day"], ["168", "last week"]];
+  let rows = data.runs.map((r) => {
+    const c = r.counts || {};
+    return `<tr data-run="${esc(r.run_id)}" data-state="${esc(r.state)}">
+      <td><a class="run-link mono" href="#/runs/${encodeURIComponent(r.run_id)}">${esc(r.run_id)}</a></td>
+      <td>${esc(r.workflow)}</td><td>${badge(r.state)}</td><td>${esc(r.phase || "")}</td>
+      <td>${ms(r.age_ms)} ago</td><td>${ms(r.duration_ms)}</td>
+      <td>${(c.agent_calls || 0) + (c.capability_calls || 0)}${c.failed ? ` <span class="lvl-error">(${c.failed} failed)</span>` : ""}</td>
+      <td>${c.tokens || 0}</td><td>${(r.waits || []).map((w) => esc(w.summary)).join("<br>")}</td></tr>`;
+  }).join("");
+  if (!rows) rows = `<tr><td colspan="9" class="empty">No runs${f.state || f.name ? " match these filters" : " yet"}.</td></tr>`;
+  const end = f.offset + data.runs.length;
+  $("#view").innerHTML = `
+    <h1>Runs</h1>
+    <div class="filters">
+      <label>State <select id="f-state">${states.map((s) => `<option value="${s}"${s === f.state ? " selected" : ""}>${s || "any"}</option>`).join("")}</select></label>
+      <label>Workflow <input id="f-name" value="${esc(f.name)}" placeholder="name contains…"></label>
+      <label>Created <select id="f-since">${since.map(([v, l]) => `<option value="${v}"${v === f.since ? " selected" : ""}>${l}</option>`).join("")}</select></label>
+      <button id="f-apply" type="button">Filter</button>
+      <span class="muted">${data.total} run${data.total === 1 ? "" : "s"}</span>
+    </div>
+    <table id="runs"><thead><tr><th>Run</th><th>Workflow</th><th>State</th><th>Phase</th><th>Age</th><th>Duration</th><th>Calls</th><th>Tokens</th><th>Waiting on</th></tr></thead>
+    <tbody>${rows}</tbody></table>
+    <div class="pager">
+      <button id="prev" type="button"${f.offset ? "" : " disabled"}>‹ Newer</button>
+      <span class="muted">${data.total ? f.offset + 1 : 0}–${end} of ${data.total}</span>
+      <button id="next" type="button"${data.next_offset == null ? " disabled" : ""}>Older ›</button>
+    </div>`;
+  const go = (offset) => {
+    const q = new URLSearchParams();
+    const st = $("#f-state").value, nm = $("#f-name").value.trim(), sn = $("#f-since").value;
+    if (st) q.set("state", st);
+    if (nm) q.set("name", nm);
+    if (sn) q.set("since", sn);
+    if (offset) q.set("offset", String(offset));
+    location.hash = "#/" + (q.toString() ? "?" + q.toString() : "");
+  };
+  $("#f-apply").addEventListener("click", () => go(0));
+  $("#f-name").addEventListener("keydown", (e) => { if (e.key === "Enter") go(0); });
+  $("#f-state").addEventListener("change", () => go(0));
+  $("#f-since").addEventListener("change", () => go(0));
+  $("#prev").addEventListener("click", () => go(Math.max(0, f.offset - 50)));
+  $("#next").addEventListener("click", () => go(data.next_offset || 0));
+}
+
+// ---- review cards ------------------------------------------------------------
+
+function fieldFor(name, schema) {
+  const id = "fld-" + name.replace(/[^a-zA-Z0-9_-]/g, "_");
+  if (Array.isArray(schema.enum)) {
+    return `<div class="field" data-field="${esc(name)}" data-kind="enum"><label>${esc(name)}</label>${schema.enum.map((v) =>
+      `<button type="button" class="choice enum" data-value="${esc(JSON.stringify(v))}">${esc(typeof v === "string" ? v : JSON.stringify(v))}</button>`).join("")}</div>`;
+  }
+  const t = schema.type;
+  if (t === "boolean") return `<div class="field" data-field="${esc(name)}" data-kind="boolean"><label><input type="checkbox" id="${id}"> ${esc(name)}</label></div>`;
+  if (t === "integer" || t === "number") return `<div class="field" data-field="${esc(name)}" data-kind="${t}"><label for="${id}">${esc(name)}</label><input type="number" id="${id}"${t === "integer" ? ' step="1"' : ' step="any"'}></div>`;
+  if (t === "string") return `<div class="field" data-field="${esc(name)}" data-kind="string"><label for="${id}">${esc(name)}</label><input type="text" id="${id}"></div>`;
+  return `<div class="field" data-field="${esc(name)}" data-kind="json"><label for="${id}">${esc(name)} (JSON)</label><textarea id="${id}"></textarea></div>`;
+}
+
+function waitCard(w) {
+  const head = `<div class="meta"><a href="#/runs/${encodeURIComponent(w.run_id)}">${esc(w.workflow)} · ${esc(w.run_id)}</a> · call ${esc(w.call || "—")} · ${esc(w.kind)} · waiting ${ms(Date.now() - w.since_ms)}</div>`;
+  const cmds = (w.commands || []).map((c) => `<div class="cmd">${esc(c)}</div>`).join("");
+  const who = `<div class="meta">Who decides: ${esc(w.who || "")}</div>`;
+  let body = "";
+  if (w.kind === "human") {
+    let form = "";
+    const s = w.schema;
+    if (Array.isArray(w.choices)) {
+      form = `<div class="row answers">${w.choices.map((c) => `<button type="button" class="choice answer" data-value="${esc(JSON.stringify(c))}">${esc(typeof c === "string" ? c : JSON.stringify(c))}</button>`).join("")}</div>`;
+    } else if (s && s.type === "object" && s.properties) {
+      form = `<form class="schema-form">${Object.entries(s.properties).map(([k, v]) => fieldFor(k, v)).join("")}
+        <button type="submit" class="primary submit">Send answer</button></form>`;
+    } else if (s && Array.isArray(s.enum)) {
+      form = `<div class="row answers">${s.enum.map((c) => `<button type="button" class="choice answer" data-value="${esc(JSON.stringify(c))}">${esc(typeof c === "string" ? c : JSON.stringify(c))}</button>`).join("")}</div>`;
+    } else {
+      form = `<form class="free-form row"><input type="text" class="free" placeholder="your answer (text or JSON)"><button type="submit" class="primary submit">Send answer</button></form>`;
+    }
+    body = `<div class="q">${esc(w.question || w.summary)}</div>${form}
+      <div class="row"><input type="text" class="reason" placeholder="reason (optional)"><button type="button" class="danger reject">Reject</button></div>`;
+  } else if (w.kind === "approval") {
+    body = `<div class="q">Approve <span class="mono">${esc(w.capability || "")}</span>?</div>
+      <div class="muted">It will run with this input (credentials redacted):</div><pre class="json">${pretty(w.input)}</pre>
+      <div class="row"><button type="button" class="primary approve">Approve</button>
+      <input type="text" class="reason" placeholder="reason (optional)"><button type="button" class="danger reject">Reject</button>
+      <button type="button" class="edit-toggle">Edit input…</button></div>
+      <div class="edit-box hidden"><textarea class="edit-input">${pretty(w.input)}</textarea><button type="button" class="primary edit">Run with this input</button></div>`;
+  } else if (w.kind === "pause") {
+    body = `<div class="q">Paused by an operator</div><button type="button" class="primary resume">Resume</button>`;
+  } else if (w.kind === "event") {
+    body = `<div class="q">${esc(w.summary)}</div><div class="muted">Waiting for an event matching:</div><pre class="json">${pretty(w.predicate)}</pre>`;
+  } else {
+    body = `<div class="q">${esc(w.summary)}</div>${w.wake_at_ms ? `<div class="muted">Resolves at ${esc(new Date(w.wake_at_ms).toLocaleString())}</div>` : ""}`;
+  }
+  return `<div class="card wait-card" data-run="${esc(w.run_id)}" data-call="${esc(w.call)}" data-kind="${esc(w.kind)}">${head}${body}${who}${cmds}</div>`;
+}
+
+async function decide(card, decision, value, reason) {
+  const payload = { call: card.dataset.call, decision };
+  if (value !== undefined) payload.value = value;
+  if (reason) payload.reason = reason;
+  $all("button", card).forEach((b) => (b.disabled = true));
+  try {
+    await post("runs/" + encodeURIComponent(card.dataset.run) + "/decisions", payload);
+    flash(`Recorded: ${decision} on call ${card.dataset.call}`);
+    card.classList.add("decided");
+  } catch (e) {
+    $all("button", card).forEach((b) => (b.disabled = false));
+    return;
+  }
+  refresh(true);
+}
+
+function wireCards(root) {
+  $all(".wait-card", root).forEach((card) => {
+    const reason = () => ($(".reason", card) || {}).value || undefined;
+    $all("button.answer", card).forEach((b) => b.addEventListener("click", () => decide(card, "respond", JSON.parse(b.dataset.value))));
+    $all("button.enum", card).forEach((b) => b.addEventListener("click", () => {
+      $all("button.enum", b.parentElement).forEach((x) => x.classList.remove("selected"));
+      b.classList.add("selected");
+    }));
+    const sf = $("form.schema-form", card);
+    if (sf) sf.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const out = {};
+      for (const f of $all(".field", sf)) {
+        const k = f.dataset.field, kind = f.dataset.kind;
+        if (kind === "enum") { const s = $("button.selected", f); if (s) out[k] = JSON.parse(s.dataset.value); continue; }
+        const input = $("input, textarea", f);
+        if (kind === "boolean") out[k] = input.checked;
+        else if (kind === "integer" || kind === "number") { if (input.value !== "") out[k] = Number(input.value); }
+        else if (kind === "json") { if (input.value.trim()) { try { out[k] = JSON.parse(input.value); } catch (_) { flash(k + " is not valid JSON", true); return; } } }
+        else out[k] = input.value;
+      }
+      decide(card, "respond", out);
+    });
+    const ff = $("form.free-form", card);
+    if (ff) ff.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const t = $("input.free", ff).value;
+      let v = t;
+      try { v = JSON.parse(t); } catch (_) { /* plain text */ }
+      decide(card, "respond", v);
+    });
+    const rj = $("button.reject", card);
+    if (rj) rj.addEventListener("click", () => decide(card, "reject", undefined, reason()));
+    const ap = $("button.approve", card);
+    if (ap) ap.addEventListener("click", () => decide(card, "approve", undefined, reason()));
+    const et = $("button.edit-toggle", card);
+    if (et) et.addEventListener("click", () => $(".edit-box", card).classList.toggle("hidden"));
+    const ed = $("button.edit", card);
+    if (ed) ed.addEventListener("click", () => {
+      let v;
+      try { v = JSON.parse($(".edit-input", card).value); } catch (_) { flash("the edited input is not valid JSON", true); return; }
+      decide(card, "edit", v, reason());
+    });
+    const rs = $("button.resume", card);
+    if (rs) rs.addEventListener("click", () => control(card.dataset.run, "resume"));
+  });
+}
+
+async function renderReview() {
+  const data = await api("waits");
+  $("#view").innerHTML = `<h1>Review queue</h1><p class="muted">Every run waiting for someone, oldest first.</p>
+    <div id="review">${data.waits.map(waitCard).join("") || '<div class="empty">Nothing is waiting.</div>'}</div>`;
+  wireCards($("#review"));
+}
+
+// ---- a run -------------------------------------------------------------------
+
+async function control(run, action, call) {
+  const payload = { action };
+  if (call) payload.call = call;
+  try {
+    await post("runs/" + encodeURIComponent(run) + "/controls", payload);
+    flash(`Recorded: ${action}${call ? " on call " + call : ""}`);
+  } catch (_) { /* flashed */ }
+  refresh(true);
+}
+
+function depth(call) { return Math.min(3, (String(call).match(/\./g) || []).length); }
+
+function callRows(calls) {
+  const out = [];
+  let phase;
+  for (const c of calls) {
+    if ((c.phase || "") !== phase) {
+      phase = c.phase || "";
+      out.push(`<tr class="phase-row"><td colspan="8">${esc(phase || "(no phase)")}</td></tr>`);
+    }
+    const name = c.agent || c.label || c.kind;
+    const actions = c.state === "running" || c.state === "waiting"
+      ? `<button type="button" class="task-stop" data-call="${esc(c.call)}">stop</button>`
+      : c.state === "failed" ? `<button type="button" class="retry" data-call="${esc(c.call)}">retry</button>` : "";
+    out.push(`<tr class="call-row" data-call="${esc(c.call)}" data-state="${esc(c.state)}">
+      <td class="call indent${depth(c.call)}"><a href="#" class="toggle" data-call="${esc(c.call)}">${esc(c.call)}</a></td>
+      <td>${esc(c.kind)}</td><td>${esc(c.label || "")}${c.label && name !== c.label ? ` <span class="muted">${esc(name)}</span>` : c.label ? "" : esc(name)}${c.replayed ? '<span class="replayed" title="answered from the source run\'s journal">replayed</span>' : ""}</td>
+      <td>${badge(c.state)}</td><td>${us(c.duration_us)}</td><td>${c.tokens || ""}</td>
+      <td class="mono" title="${esc(c.fingerprint || "")}">${esc((c.fingerprint || "").slice(3, 15))}</td><td>${actions}</td></tr>
+      <tr class="detail${state.opened.has(c.call) ? "" : " hidden"}" data-detail="${esc(c.call)}"><td colspan="8"><div class="detail-body muted">Loading…</div></td></tr>`);
+  }
+  return out.join("");
+}
+
+function timelineRows(rows) {
+  return rows.map((r) => {
+    let what = "";
+    switch (r.row) {
+      case "call": what = `call <b class="mono">${esc(r.call)}</b> ${esc(r.kind)} ${esc(r.label || r.name || "")} ${badge(r.state)} ${us(r.duration_us)}${r.tokens ? " · " + r.tokens + " tokens" : ""}${r.replayed ? ' <span class="replayed">replayed</span>' : ""}${r.error ? ` <span class="lvl-error">${esc(r.error.message || "")}</span>` : ""}`; break;
+      case "phase": what = `phase <b>${esc(r.title)}</b>`; break;
+      case "log": what = `<span class="lvl-${esc(r.level)}">${esc(r.message)}</span>${r.call ? ` <span class="muted">(call ${esc(r.call)})</span>` : ""}`; break;
+      case "wait": what = `waits (${esc(r.kind)}): ${esc(r.summary)}`; break;
+      case "wait_resolved": what = `wait of call ${esc(r.call)} resolved`; break;
+      case "control": what = `<b>${esc(r.action)}</b>${r.call ? " call " + esc(r.call) : ""}${r.decision ? " → " + esc(r.decision) : ""}${r.value !== undefined && r.value !== null ? " " + esc(JSON.stringify(r.value)) : ""} by <b>${esc(r.actor)}</b>${r.channel ? " via " + esc(r.channel) : ""}${r.message_id ? ` <span class="mono muted">${esc(r.message_id)}</span>` : ""}${r.reason ? " — " + esc(r.reason) : ""}`; break;
+      case "control_applied": what = `control ${esc(r.action)} applied${r.call ? " to call " + esc(r.call) : ""}`; break;
+      case "run_started": what = "run started"; break;
+      case "run_completed": what = `run ${badge(r.state)} after ${ms(r.duration_ms)}${r.error ? ` <span class="lvl-error">${esc(r.error.code)}: ${esc(r.error.message)}</span>` : ""}`; break;
+      default: what = esc(JSON.stringify(r));
+    }
+    const t = r.ts_ms ? new Date(r.ts_ms).toLocaleTimeString() : "";
+    return `<tr class="${esc(r.row)}" data-row="${esc(r.row)}"><td class="kind">${esc(t)}</td><td class="kind">${esc(r.row.replace("_", " "))}</td><td>${what}</td></tr>`;
+  }).join("");
+}
+
+async function loadDetail(run, call) {
+  const box = $(`tr[data-detail="${CSS.escape(call)}"] .detail-body`);
+  if (!box) return;
+  try {
+    const d = await api("runs/" + encodeURIComponent(run) + "/calls/" + encodeURIComponent(call));
+    box.classList.remove("muted");
+    box.innerHTML = `<div class="grid"><div><b>Request</b><pre class="json">${pretty(d.request)}</pre></div>
+      <div><b>${d.ok === false ? "Error" : "Answer"}</b><pre class="json">${pretty(d.ok === false ? d.error : d.result)}</pre></div></div>`;
+  } catch (e) { box.textContent = e.message; }
+}
+
+async function renderRun(id) {
+  const t0 = performance.now();
+  const [s, tl] = await Promise.all([api("runs/" + encodeURIComponent(id)), api("runs/" + encodeURIComponent(id) + "/journal")]);
+  if (state.view !== "run:" + id) return;
+  const c = s.counts || {};
+  const ended = ["succeeded", "failed", "stopped", "cancelled"].includes(s.state);
+  const paused = (s.waits || []).some((w) => w.kind === "pause");
+  const phases = (s.declared_phases || []).map((p) => `<li class="${esc(p.status)}">${esc(p.title)}</li>`).join("");
+  let result = "";
+  if (s.result !== undefined && s.result !== null) result = `<pre class="json" id="result">${pretty(s.result)}</pre>`;
+  else if (s.result_preview) result = `<pre class="json" id="result">${esc(s.result_preview)}</pre><div class="muted">Full result: <span class="mono">${esc(s.result_path || "")}</span></div>`;
+  else if (s.error) result = `<div id="result" class="lvl-error">${esc(s.error.code)}: ${esc(s.error.message)}</div>`;
+  $("#view").innerHTML = `
+    <div class="muted"><a href="#/">Runs</a> / ${esc(s.workflow)}</div>
+    <h1 id="run-title">${esc(s.workflow)} <span class="mono muted">${esc(s.run_id)}</span> <span id="run-state" data-state="${esc(s.state)}">${badge(s.state)}</span></h1>
+    <div class="summary"><span>phase <b>${esc(s.phase || "—")}</b></span><span>duration <b>${ms(s.duration_ms)}</b></span>
+      <span>calls <b>${(c.agent_calls || 0) + (c.capability_calls || 0)}</b></span><span>failed <b>${c.failed || 0}</b></span>
+      <span>tokens <b>${c.tokens || 0}</b></span>${c.replayed ? `<span>replayed <b>${c.replayed}</b></span>` : ""}
+      ${s.resumed_from ? `<span>resumed from <a class="mono" href="#/runs/${encodeURIComponent(s.resumed_from)}">${esc(s.resumed_from)}</a></span>` : ""}</div>
+    <div class="controls">${ended ? "" : `
+      <button type="button" id="btn-pause"${paused ? " disabled" : ""}>Pause</button>
+      <button type="button" id="btn-resume"${paused ? "" : " disabled"}>Resume</button>
+      <button type="button" id="btn-stop" class="danger">Stop</button>`}
+      <details class="event-form"><summary>Send an event…</summary>
+        <div class="row"><input id="ev-source" placeholder="source"><input id="ev-type" placeholder="type"><input id="ev-subject" placeholder="subject (optional)"></div>
+        <textarea id="ev-payload" placeholder='payload JSON, e.g. {"number": 42}'></textarea><button type="button" id="ev-send">Send event</button></details>
+    </div>
+    <div id="run-waits">${(s.review || []).map(waitCard).join("")}</div>
+    <div class="grid">
+      <div><h2>Phases</h2>${phases ? `<ul class="phases" id="phases">${phases}</ul>` : '<div class="muted">none declared</div>'}
+        <h2>Result</h2>${result || '<div class="muted">not yet</div>'}</div>
+      <div><h2>Calls</h2><table class="calls" id="calls" data-count="${(s.calls || []).length}"><thead><tr><th>Call</th><th>Kind</th><th>What</th><th>State</th><th>Took</th><th>Tokens</th><th>Fingerprint</th><th></th></tr></thead>
+        <tbody>${callRows(s.calls || []) || '<tr><td colspan="8" class="muted">no calls yet</td></tr>'}</tbody></table>
+        <h2>Timeline</h2><table class="timeline" id="timeline" data-count="${tl.rows.length}"><tbody>${timelineRows(tl.rows)}</tbody></table></div>
+    </div>`;
+  wireCards($("#run-waits"));
+  const b = (sel, f) => { const e = $(sel); if (e) e.addEventListener("click", f); };
+  b("#btn-pause", () => control(id, "pause"));
+  b("#btn-resume", () => control(id, "resume"));
+  b("#btn-stop", () => { if (confirm("Stop this run for good?")) control(id, "stop"); });
+  b("#ev-send", async () => {
+    let payload = null;
+    const text = $("#ev-payload").value.trim();
+    if (text) { try { payload = JSON.parse(text); } catch (_) { flash("the payload is not valid JSON", true); return; } }
+    const ev = { source: $("#ev-source").value.trim(), type: $("#ev-type").value.trim(), payload };
+    const subject = $("#ev-subject").value.trim();
+    if (subject) ev.subject = subject;
+    try { const r = await post("events", ev); flash(`Event ${r.id} recorded (v${r.version})`); } catch (_) { /* flashed */ }
+    refresh(true);
+  });
+  $all("#calls a.toggle").forEach((a) => a.addEventListener("click", (e) => {
+    e.preventDefault();
+    const call = a.dataset.call;
+    const row = $(`tr[data-detail="${CSS.escape(call)}"]`);
+    if (state.opened.has(call)) { state.opened.delete(call); row.classList.add("hidden"); }
+    else { state.opened.add(call); row.classList.remove("hidden"); loadDetail(id, call); }
+  }));
+  $all("#calls button.task-stop").forEach((x) => x.addEventListener("click", () => control(id, "task_stop", x.dataset.call)));
+  $all("#calls button.retry").forEach((x) => x.addEventListener("click", () => control(id, "retry", x.dataset.call)));
+  for (const call of state.opened) loadDetail(id, call);
+  window.hwfRenderMs = performance.now() - t0;
+  // Since the page's navigation started: the first render of a fresh load.
+  if (window.hwfFirstRenderAt === undefined) window.hwfFirstRenderAt = performance.now();
+  document.body.dataset.rendered = "run:" + id;
+}
+
+// ---- routing and live updates ------------------------------------------------
+
+async function updateReviewCount() {
+  try { const d = await api("waits"); $("#review-count").textContent = d.waits.length ? String(d.waits.length) : ""; } catch (_) { /* shown elsewhere */ }
+}
+
+async function route() {
+  const h = location.hash || "#/";
+  let m;
+  $all("header nav a").forEach((a) => a.classList.remove("active"));
+  delete document.body.dataset.rendered;
+  try {
+    if ((m = h.match(/^#\/runs\/([^/?]+)/))) {
+      const id = decodeURIComponent(m[1]);
+      if (state.view !== "run:" + id) state.opened.clear();
+      state.view = "run:" + id;
+      await renderRun(id);
+    } else if (h.startsWith("#/review")) {
+      state.view = "review";
+      await renderReview();
+      document.body.dataset.rendered = "review";
+    } else {
+      state.view = "runs";
+      await renderRuns();
+      document.body.dataset.rendered = "runs";
+    }
+  } catch (e) {
+    $("#view").innerHTML = `<div class="empty">${esc(e.message)}</div>`;
+  }
+  updateReviewCount();
+}
+
+// Whether someone is filling in a form: live updates then wait (a
+// decision or control redraws at once).
+function editing() {
+  const a = document.activeElement;
+  if (a && (a.tagName === "INPUT" || a.tagName === "TEXTAREA" || a.tagName === "SELECT") && a.value) return true;
+  return $all(".wait-card button.enum.selected, .wait-card .edit-box:not(.hidden), .wait-card input.reason, .wait-card .field input")
+    .some((e) => e.tagName !== "INPUT" || (e.type === "checkbox" ? e.checked : e.value !== "") || e.classList.contains("selected") || e.classList.contains("edit-box"));
+}
+
+function refresh(force) {
+  clearTimeout(state.timer);
+  state.timer = setTimeout(() => {
+    if (!force && editing()) { state.timer = setTimeout(() => refresh(), 1000); return; }
+    route();
+  }, force ? 0 : 120);
+}
+
+function connect() {
+  const q = state.health && !state.health.loopback && token() ? "?access_token=" + encodeURIComponent(token()) : "";
+  const es = new EventSource("/api/stream" + q);
+  es.addEventListener("open", () => $("#live").classList.add("on"));
+  es.addEventListener("change", () => refresh(false));
+  es.addEventListener("error", () => $("#live").classList.remove("on"));
+}
+
+async function start() {
+  const m = location.hash.match(/^#token=([^&]+)/);
+  if (m) {
+    sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(m[1]));
+    history.replaceState(null, "", location.pathname + "#/");
+  }
+  $("#token-save").addEventListener("click", () => {
+    const v = $("#token-input").value.trim();
+    if (v) { sessionStorage.setItem(TOKEN_KEY, v); $("#token-banner").classList.add("hidden"); flash("Token saved for this tab"); route(); }
+  });
+  if (!token()) showTokenBanner();
+  window.addEventListener("hashchange", route);
+  const health = api("health").then((h) => (state.health = h), () => (state.health = null));
+  await route();
+  await health;
+  connect();
+}
+
+document.addEventListener("DOMContentLoaded", start);

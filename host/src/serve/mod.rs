@@ -1,0 +1,425 @@
+//! `hwf serve`: the web console and its JSON API (axum), with an
+//! in-process runner, live updates over SSE and webhook ingress.
+//!
+//! - **Where it listens**: loopback by default (`127.0.0.1`); another
+//!   address only on request, and then every `/api/` request needs the
+//!   token, reads included.
+//! - **The token**: `--token` / `HWF_TOKEN`, else the one stored in
+//!   `<state>/console-token` (0600), else a fresh one generated, stored there
+//!   and printed once. Every non-GET `/api/` request needs
+//!   `Authorization: Bearer <token>` (compared in constant time); the page
+//!   reads it from the `#token=` fragment of the URL `hwf serve` prints and
+//!   keeps it in the tab's `sessionStorage`.
+//! - **CSRF and rebinding**: a POST whose `Origin` is not this server, or
+//!   whose `Sec-Fetch-Site` is `cross-site`/`same-site`, is refused (403);
+//!   on a loopback bind a request whose `Host` is not a loopback name is
+//!   refused (421), so a rebound DNS name cannot read the API. No CORS
+//!   headers are sent, so a cross-origin page cannot read responses nor
+//!   send the `Authorization` header.
+//! - **Bodies**: at most [`MAX_BODY`] bytes (413), JSON objects only (400).
+//! - **Decisions and controls** go through the facade's
+//!   `workflow_control` (the same checks and records as the CLI and MCP:
+//!   `runner::validate_decision`, `control::record`) with channel `web`
+//!   and a request id, and wake the in-process runner, which continues
+//!   the run at once.
+//! - **Webhooks**: `POST /hooks/<source>` with an HMAC-SHA256 signature
+//!   ([`hooks`]), stored idempotently by delivery id as events.
+//!
+//! The page and its script and styles are embedded ([`page`]); nothing is
+//! fetched from elsewhere. The API is documented in `docs/CONSOLE.md`.
+
+pub mod api;
+pub mod hooks;
+pub mod page;
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::facade::Options;
+use crate::ids::RunId;
+use crate::runtime::Hwf;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+use std::collections::HashSet;
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::Notify;
+
+/// The largest request body accepted (bytes).
+pub const MAX_BODY: usize = 1 << 20;
+/// How often the in-process runner and the live stream look at the state
+/// dir (both are also woken by what this server records).
+pub const SCAN: Duration = Duration::from_millis(200);
+/// The file in the state dir that keeps the generated token.
+pub const TOKEN_FILE: &str = "console-token";
+/// The shortest token accepted.
+pub const MIN_TOKEN_LEN: usize = 16;
+
+/// How to run the console.
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    /// Address to bind (default loopback).
+    pub bind: IpAddr,
+    /// Port (0: any free port).
+    pub port: u16,
+    /// The token given by `--token` / `HWF_TOKEN`.
+    pub token: Option<String>,
+}
+
+impl Default for ServeConfig {
+    fn default() -> Self {
+        Self {
+            bind: IpAddr::from([127, 0, 0, 1]),
+            port: 8765,
+            token: None,
+        }
+    }
+}
+
+/// What the handlers share.
+pub struct AppState {
+    /// The host.
+    pub hwf: Arc<Hwf>,
+    /// Facade options (wake the in-process runner).
+    pub opts: Options,
+    /// The bearer token.
+    pub token: String,
+    /// Whether the server listens on loopback only.
+    pub loopback: bool,
+    /// The port actually bound.
+    pub port: u16,
+    /// Wakes the in-process runner and the live streams.
+    pub wake: Arc<Notify>,
+    /// Bumped on every wake: live streams compare it.
+    pub changes: Arc<tokio::sync::watch::Sender<u64>>,
+    /// Webhook secrets by source.
+    pub hook_secrets: hooks::Secrets,
+}
+
+impl std::fmt::Debug for AppState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppState")
+            .field("loopback", &self.loopback)
+            .field("port", &self.port)
+            .finish_non_exhaustive()
+    }
+}
+
+impl AppState {
+    /// Tell the runner and the live streams that something changed.
+    pub fn kick(&self) {
+        self.wake.notify_one();
+        self.changes.send_modify(|v| *v = v.wrapping_add(1));
+    }
+}
+
+/// The token to use: the given one, else the stored one, else a fresh one
+/// (stored 0600). Returns it and whether it was generated now.
+///
+/// # Errors
+///
+/// `invalid_args` for a token shorter than [`MIN_TOKEN_LEN`] or with
+/// characters outside printable ASCII; `io` when the file cannot be
+/// written.
+pub fn resolve_token(state_dir: &Path, given: Option<&str>) -> Result<(String, bool)> {
+    let check = |t: &str, from: &str| -> Result<()> {
+        if t.len() < MIN_TOKEN_LEN || !t.bytes().all(|b| b.is_ascii_graphic()) {
+            return Err(Error::new(
+                ErrorCode::InvalidArgs,
+                format!("the console token ({from}) must be at least {MIN_TOKEN_LEN} printable ASCII characters"),
+            ));
+        }
+        Ok(())
+    };
+    if let Some(t) = given.filter(|t| !t.is_empty()) {
+        check(t, "--token / HWF_TOKEN")?;
+        return Ok((t.to_owned(), false));
+    }
+    let path = state_dir.join(TOKEN_FILE);
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        let t = text.trim().to_owned();
+        check(&t, &path.display().to_string())?;
+        return Ok((t, false));
+    }
+    let mut bytes = [0u8; 24];
+    rand::fill(&mut bytes);
+    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    std::fs::create_dir_all(state_dir).map_err(|e| Error::io("state dir", e))?;
+    write_private(&path, &token).map_err(|e| Error::io("console token", e))?;
+    Ok((token, true))
+}
+
+fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_all()
+}
+
+/// Constant-time comparison of two byte strings.
+pub fn ct_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// An error as an HTTP response: the facade's error envelope with a
+/// status from its code.
+pub fn error_response(e: &Error) -> Response {
+    let status = match e.code() {
+        ErrorCode::NotFound | ErrorCode::InvalidName => StatusCode::NOT_FOUND,
+        c if c.is_bad_input() => StatusCode::BAD_REQUEST,
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    (status, axum::Json(crate::facade::error_envelope(e, None))).into_response()
+}
+
+/// A refusal with its own status and a stable code.
+pub fn refuse(status: StatusCode, code: &str, message: &str) -> Response {
+    (
+        status,
+        axum::Json(json!({"success": false, "error": {"code": code, "message": message}})),
+    )
+        .into_response()
+}
+
+/// Whether a `Host` header names this machine's loopback.
+fn loopback_host(host: &str) -> bool {
+    let name = if let Some(rest) = host.strip_prefix('[') {
+        rest.split(']').next().unwrap_or("")
+    } else {
+        host.rsplit_once(':').map_or(host, |(h, _)| h)
+    };
+    name.eq_ignore_ascii_case("localhost") || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+/// The bearer token of a request: `Authorization: Bearer …`, or for a GET
+/// (`EventSource` cannot set headers) `?access_token=…`.
+fn presented_token<'a>(headers: &'a HeaderMap, method: &Method, query: Option<&'a str>) -> Option<&'a str> {
+    if let Some(v) = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()) {
+        return v.strip_prefix("Bearer ").map(str::trim);
+    }
+    if method == Method::GET {
+        return query?.split('&').find_map(|kv| kv.strip_prefix("access_token="));
+    }
+    None
+}
+
+/// The guard in front of every route: Host check, CSRF checks on writes,
+/// the token on every `/api/` write (and on every `/api/` read off
+/// loopback), security headers on every response.
+async fn guard(State(app): State<Arc<AppState>>, req: Request, next: Next) -> Response {
+    let headers = req.headers();
+    let method = req.method().clone();
+    let path = req.uri().path().to_owned();
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).unwrap_or("");
+    if app.loopback && !loopback_host(host) {
+        return refuse(
+            StatusCode::MISDIRECTED_REQUEST,
+            "forbidden",
+            "this console answers only to a loopback Host (127.0.0.1, localhost, [::1])",
+        );
+    }
+    let write = method != Method::GET && method != Method::HEAD;
+    if write {
+        if let Some(site) = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok())
+            && !matches!(site, "same-origin" | "none")
+        {
+            return refuse(StatusCode::FORBIDDEN, "forbidden", "cross-site request refused");
+        }
+        if let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) {
+            let same = origin
+                .strip_prefix("http://")
+                .is_some_and(|o| o.eq_ignore_ascii_case(host));
+            if !same {
+                return refuse(StatusCode::FORBIDDEN, "forbidden", "cross-origin request refused");
+            }
+        }
+    }
+    let needs_token = path.starts_with("/api/") && (write || !app.loopback);
+    if needs_token {
+        match presented_token(headers, &method, req.uri().query()) {
+            Some(t) if ct_eq(t.as_bytes(), app.token.as_bytes()) => {}
+            Some(_) => return refuse(StatusCode::UNAUTHORIZED, "unauthorized", "wrong token"),
+            None => {
+                let mut r = refuse(
+                    StatusCode::UNAUTHORIZED,
+                    "unauthorized",
+                    "this request needs Authorization: Bearer <token> (see hwf serve's output)",
+                );
+                r.headers_mut()
+                    .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+                return r;
+            }
+        }
+    }
+    let mut resp = next.run(req).await;
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+        ),
+    );
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    if path.starts_with("/api/") {
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    resp
+}
+
+/// The router over a shared state (exposed for tests).
+pub fn router(app: Arc<AppState>) -> axum::Router {
+    use axum::routing::{get, post};
+    axum::Router::new()
+        .route("/", get(page::index))
+        .route("/assets/{file}", get(page::asset))
+        .route("/api/health", get(api::health))
+        .route("/api/runs", get(api::runs))
+        .route("/api/runs/{id}", get(api::run))
+        .route("/api/runs/{id}/journal", get(api::journal))
+        .route("/api/runs/{id}/calls/{call}", get(api::call))
+        .route("/api/runs/{id}/controls", post(api::control))
+        .route("/api/runs/{id}/decisions", post(api::decision))
+        .route("/api/waits", get(api::waits))
+        .route("/api/events", get(api::events_list).post(api::event))
+        .route("/api/stream", get(api::stream))
+        .route("/hooks/{source}", post(hooks::hook))
+        .fallback(api::not_found)
+        .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
+        .with_state(app)
+}
+
+/// Run the console until the process is ended (or ctrl-c).
+///
+/// Prints the address (and, when the token was generated now, the URL
+/// with it) on stdout.
+///
+/// # Errors
+///
+/// `invalid_args` for a bad token, `io` when the address cannot be bound.
+pub async fn serve(hwf: Hwf, mut opts: Options, cfg: ServeConfig) -> Result<()> {
+    let state_dir: PathBuf = hwf.store().root().to_path_buf();
+    let (token, generated) = resolve_token(&state_dir, cfg.token.as_deref())?;
+    crate::broker::redact::register_secret(&token);
+    let hook_secrets = hooks::Secrets::from_env();
+    let addr = SocketAddr::new(cfg.bind, cfg.port);
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| Error::io(&format!("bind {addr}"), e))?;
+    let local = listener.local_addr().map_err(|e| Error::io("local address", e))?;
+    let wake = Arc::new(Notify::new());
+    let (changes, _) = tokio::sync::watch::channel(0u64);
+    let changes = Arc::new(changes);
+    let (w, c) = (wake.clone(), changes.clone());
+    opts.wake = Some(Arc::new(move |_run: &RunId| {
+        w.notify_one();
+        c.send_modify(|v| *v = v.wrapping_add(1));
+    }));
+    opts.spawn_runner = None;
+    let hwf = Arc::new(hwf);
+    let app = Arc::new(AppState {
+        hwf: hwf.clone(),
+        opts,
+        token: token.clone(),
+        loopback: cfg.bind.is_loopback(),
+        port: local.port(),
+        wake: wake.clone(),
+        changes: changes.clone(),
+        hook_secrets,
+    });
+    let shown = match local.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => format!("127.0.0.1:{}", local.port()),
+        IpAddr::V6(ip) if ip.is_unspecified() => format!("[::1]:{}", local.port()),
+        _ => local.to_string(),
+    };
+    println!("hwf serve: listening on http://{shown}/");
+    if generated {
+        println!(
+            "hwf serve: a new token was generated and stored in {}",
+            state_dir.join(TOKEN_FILE).display()
+        );
+        println!("hwf serve: open http://{shown}/#token={token}");
+    } else {
+        println!(
+            "hwf serve: open http://{shown}/#token=<your token> (the token: --token, HWF_TOKEN or {})",
+            state_dir.join(TOKEN_FILE).display()
+        );
+    }
+    let runner = tokio::spawn(runner_loop(hwf, wake, changes));
+    let server = axum::serve(listener, router(app)).with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+    });
+    let r = server.await.map_err(|e| Error::io("serve", e));
+    runner.abort();
+    r
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The in-process runner (the mechanism of `hwf mcp`): every [`SCAN`] or
+/// when woken, continue each run that has something to do —
+/// `Hwf::disposition` says queued, ready, stuck or stop-requested — with
+/// `Hwf::runner_pass` in a task of its own, one at a time per run.
+async fn runner_loop(hwf: Arc<Hwf>, wake: Arc<Notify>, changes: Arc<tokio::sync::watch::Sender<u64>>) {
+    use crate::runner::Disposition as D;
+    let busy: Arc<Mutex<HashSet<RunId>>> = Arc::default();
+    let mut done: HashSet<RunId> = HashSet::new();
+    loop {
+        let ids = hwf.store().run_ids().unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "the console's runner cannot list runs");
+            Vec::new()
+        });
+        for id in ids {
+            if done.contains(&id) || lock(&busy).contains(&id) {
+                continue;
+            }
+            let Ok(snap) = hwf.store().read_snapshot(&id) else {
+                continue;
+            };
+            if snap.state.is_terminal() {
+                done.insert(id);
+                continue;
+            }
+            if !matches!(
+                hwf.disposition(&snap),
+                D::Queued | D::Ready | D::Stuck | D::StopRequested
+            ) {
+                continue;
+            }
+            lock(&busy).insert(id.clone());
+            let (hwf, wake, changes, busy) = (hwf.clone(), wake.clone(), changes.clone(), busy.clone());
+            tokio::spawn(async move {
+                match hwf.runner_pass(Some(&id)).await {
+                    Ok(report) => {
+                        for (run, e) in report.errors {
+                            tracing::warn!(run_id = %run, code = e.code.as_str(), "run left as it is: {}", e.message);
+                        }
+                    }
+                    Err(e) => tracing::warn!(run_id = %id, error = %e, "the console's runner failed"),
+                }
+                lock(&busy).remove(&id);
+                changes.send_modify(|v| *v = v.wrapping_add(1));
+                wake.notify_one();
+            });
+        }
+        tokio::select! {
+            _ = wake.notified() => {}
+            _ = tokio::time::sleep(SCAN) => {}
+        }
+    }
+}
