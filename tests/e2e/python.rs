@@ -539,7 +539,7 @@ fn each_refused_construct_is_a_typed_error_with_its_line() {
             "meta = {\"name\": compute(), \"description\": \"b\"}\n",
             "meta_not_literal",
         ),
-        ("meta = {\"name\": \"a\"}\n", "missing_description"),
+        ("# a comment first\nmeta = {\"name\": \"a\"}\n", "missing_description"),
         (
             "meta = {\"name\": \"a\", \"description\": \"b\"}\nreturn (\n",
             "syntax_error",
@@ -548,7 +548,11 @@ fn each_refused_construct_is_a_typed_error_with_its_line() {
         let s = ctx.write("meta.py", src);
         let v = ctx.hwf(["validate", s.to_str().expect("utf8"), "--json"]);
         v.expect_code(2);
-        assert_eq!(v.json()["data"]["diagnostics"][0]["code"], code, "{src}");
+        let d = &v.json()["data"]["diagnostics"][0];
+        assert_eq!(d["code"], code, "{src}");
+        if code == "missing_description" {
+            assert_eq!(d["line"], 2, "the meta statement's line: {d}");
+        }
     }
 }
 

@@ -173,9 +173,9 @@ fn script_line(program_line: u32, script_lines: u32) -> Option<u32> {
 fn exc_line(e: &MontyException, script_lines: u32) -> Option<u32> {
     e.traceback()
         .iter()
+        .rev()
         .filter(|f| f.filename == FILE)
-        .filter_map(|f| script_line(f.start.line, script_lines))
-        .last()
+        .find_map(|f| script_line(f.start.line, script_lines))
 }
 
 fn compile_with(src: &str) -> Result<MontyRun, MontyException> {

@@ -304,6 +304,8 @@ impl Refusals<'_> {
 pub struct Checked {
     /// The meta literal, when it could be read.
     pub meta: Option<Value>,
+    /// The line of the `meta =` statement.
+    pub meta_line: u32,
     /// Every error found.
     pub diags: Vec<Diagnostic>,
     /// The script's line index.
@@ -315,6 +317,7 @@ pub fn analyse(src: &str) -> Checked {
     let lines = Lines::new(src);
     let mut out = Checked {
         meta: None,
+        meta_line: 1,
         diags: Vec::new(),
         lines,
     };
@@ -345,6 +348,7 @@ pub fn analyse(src: &str) -> Checked {
         return out;
     };
     let first_line = out.lines.line(first.start());
+    out.meta_line = first_line;
     match first {
         Stmt::Assign(a)
             if a.targets.len() == 1 && matches!(&a.targets[0], Expr::Name(n) if n.id.as_str() == "meta") =>
@@ -452,7 +456,7 @@ pub fn check(src: &str) -> Result<Meta, Vec<Diagnostic>> {
     let checked = analyse(src);
     let mut diags = checked.diags;
     let meta = match &checked.meta {
-        Some(m) => match meta_of(m, Some(1)) {
+        Some(m) => match meta_of(m, Some(checked.meta_line)) {
             Ok(meta) => Some(meta),
             Err(d) => {
                 diags.extend(d);
