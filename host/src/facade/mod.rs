@@ -510,7 +510,7 @@ pub fn tool_defs() -> Vec<ToolDef> {
         ToolDef {
             name: "workflow",
             title: "Run and manage hwf workflows",
-            description: "Run, validate, save and inspect hwf workflows (sandboxed, durable agent workflows). Give the source in `script_source` (JavaScript or a JSON definition), a file in `script_path`, or a saved `script_name`, with `script_args`; `action: status` with `run_id` reports a run. A run still going after `wait_seconds` returns its `run_id` and keeps running.",
+            description: "Run, validate, save and inspect hwf workflows (sandboxed, durable agent workflows). Give the source in `script_source` (JavaScript, Python or a JSON definition), a file in `script_path`, or a saved `script_name`, with `script_args`; `action: status` with `run_id` reports a run. A run still going after `wait_seconds` returns its `run_id` and keeps running.",
             input_schema: params::schema(WORKFLOW, &[]),
             output_schema: envelope_schema(),
             read_only: false,

@@ -109,7 +109,7 @@ pub const WORKFLOW: &[Param] = &[
         "saved script version (latest when absent)",
     ),
     p("script_args", &["args"], Kind::Any, "run arguments (JSON)"),
-    p("language", &[], Kind::Str, "js | json | wasm (inferred when absent)"),
+    p("language", &[], Kind::Str, "js | python | json | wasm (inferred when absent)"),
     p(
         "definition",
         &[],
