@@ -36,6 +36,16 @@ fn result(r: crate::Result<Value>) -> Response {
     }
 }
 
+/// A value the view that built it has already redacted (`Hwf::status`,
+/// `runs`, `timeline`, `review_queue`, `call_detail`): not walked again
+/// (a 1,000-call run's status is large).
+fn result_redacted(r: crate::Result<Value>) -> Response {
+    match r {
+        Ok(v) => axum::Json(json!({"success": true, "data": v})).into_response(),
+        Err(e) => error_response(&e),
+    }
+}
+
 /// A facade envelope as a response: its status from the error code.
 fn envelope(v: Value) -> Response {
     if v["success"] == true {
@@ -98,7 +108,7 @@ pub async fn runs(State(app): App, q: Result<Query<RunsQuery>, QueryRejection>) 
         offset: q.offset.unwrap_or(0),
     };
     let hwf = app.hwf.clone();
-    result(blocking(move || hwf.runs(&filter)).await)
+    result_redacted(blocking(move || hwf.runs(&filter)).await)
 }
 
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> crate::Result<T> + Send + 'static) -> crate::Result<T> {
@@ -115,11 +125,12 @@ pub async fn run(State(app): App, Path(id): Path<String>) -> Response {
         Err(r) => return r,
     };
     let hwf = app.hwf.clone();
-    result(
+    result_redacted(
         blocking(move || {
             let mut status = hwf.status(id.as_str())?;
             let snap = hwf.store().read_snapshot(&id)?;
-            status["workflow"] = json!(crate::review::workflow_name(&snap));
+            let name = crate::review::workflow_name(&snap);
+            status["workflow"] = json!(crate::broker::redact::redact_text(&name));
             status["duration_ms"] = json!(crate::review::duration_ms(&snap, crate::store::now_ms()));
             status["review"] = json!(hwf.run_waits(&snap));
             Ok(status)
@@ -135,7 +146,7 @@ pub async fn journal(State(app): App, Path(id): Path<String>) -> Response {
         Err(r) => return r,
     };
     let hwf = app.hwf.clone();
-    result(blocking(move || hwf.timeline(id.as_str())).await)
+    result_redacted(blocking(move || hwf.timeline(id.as_str())).await)
 }
 
 /// `GET /api/runs/{id}/calls/{call}`: one call's request and answer.
@@ -145,13 +156,13 @@ pub async fn call(State(app): App, Path((id, call)): Path<(String, String)>) -> 
         Err(r) => return r,
     };
     let hwf = app.hwf.clone();
-    result(blocking(move || hwf.call_detail(id.as_str(), &call)).await)
+    result_redacted(blocking(move || hwf.call_detail(id.as_str(), &call)).await)
 }
 
 /// `GET /api/waits`: the review queue.
 pub async fn waits(State(app): App) -> Response {
     let hwf = app.hwf.clone();
-    result(blocking(move || hwf.review_queue()).await)
+    result_redacted(blocking(move || hwf.review_queue()).await)
 }
 
 /// A request id for provenance and idempotency: the client's

@@ -22,6 +22,10 @@ function ms(n) {
   if (h < 48) return h + "h " + (m % 60) + "m";
   return Math.floor(h / 24) + "d";
 }
+function clock(t) {
+  const d = new Date(t);
+  return d.toTimeString().slice(0, 8) + "." + String(d.getMilliseconds()).padStart(3, "0");
+}
 function us(n) { return n == null ? "" : ms(Math.round(n / 1000)); }
 function badge(s) { return `<span class="badge ${esc(s)}">${esc(s)}</span>`; }
 function pretty(v) { return esc(JSON.stringify(v, null, 2)); }
@@ -273,10 +277,14 @@ function callRows(calls) {
       <td class="call indent${depth(c.call)}"><a href="#" class="toggle" data-call="${esc(c.call)}">${esc(c.call)}</a></td>
       <td>${esc(c.kind)}</td><td>${esc(c.label || "")}${c.label && name !== c.label ? ` <span class="muted">${esc(name)}</span>` : c.label ? "" : esc(name)}${c.replayed ? '<span class="replayed" title="answered from the source run\'s journal">replayed</span>' : ""}</td>
       <td>${badge(c.state)}</td><td>${us(c.duration_us)}</td><td>${c.tokens || ""}</td>
-      <td class="mono" title="${esc(c.fingerprint || "")}">${esc((c.fingerprint || "").slice(3, 15))}</td><td>${actions}</td></tr>
-      <tr class="detail${state.opened.has(c.call) ? "" : " hidden"}" data-detail="${esc(c.call)}"><td colspan="8"><div class="detail-body muted">Loading…</div></td></tr>`);
+      <td class="mono" title="${esc(c.fingerprint || "")}">${esc((c.fingerprint || "").slice(3, 15))}</td><td>${actions}</td></tr>`);
+    if (state.opened.has(c.call)) out.push(detailRow(c.call));
   }
   return out.join("");
+}
+
+function detailRow(call) {
+  return `<tr class="detail" data-detail="${esc(call)}"><td colspan="8"><div class="detail-body muted">Loading…</div></td></tr>`;
 }
 
 function timelineRows(rows) {
@@ -291,12 +299,21 @@ function timelineRows(rows) {
       case "control": what = `<b>${esc(r.action)}</b>${r.call ? " call " + esc(r.call) : ""}${r.decision ? " → " + esc(r.decision) : ""}${r.value !== undefined && r.value !== null ? " " + esc(JSON.stringify(r.value)) : ""} by <b>${esc(r.actor)}</b>${r.channel ? " via " + esc(r.channel) : ""}${r.message_id ? ` <span class="mono muted">${esc(r.message_id)}</span>` : ""}${r.reason ? " — " + esc(r.reason) : ""}`; break;
       case "control_applied": what = `control ${esc(r.action)} applied${r.call ? " to call " + esc(r.call) : ""}`; break;
       case "run_started": what = "run started"; break;
+      case "gap": what = `<span class="muted">… ${r.hidden} more rows …</span>`; break;
       case "run_completed": what = `run ${badge(r.state)} after ${ms(r.duration_ms)}${r.error ? ` <span class="lvl-error">${esc(r.error.code)}: ${esc(r.error.message)}</span>` : ""}`; break;
       default: what = esc(JSON.stringify(r));
     }
-    const t = r.ts_ms ? new Date(r.ts_ms).toLocaleTimeString() : "";
+    const t = r.ts_ms ? clock(r.ts_ms) : "";
     return `<tr class="${esc(r.row)}" data-row="${esc(r.row)}"><td class="kind">${esc(t)}</td><td class="kind">${esc(r.row.replace("_", " "))}</td><td>${what}</td></tr>`;
   }).join("");
+}
+
+// A long timeline shows its first and last rows until asked for all.
+const TIMELINE_ROWS = 300;
+function shownRows(rows) {
+  if (state.allRows || rows.length <= TIMELINE_ROWS) return rows;
+  const head = rows.slice(0, TIMELINE_ROWS / 2), tail = rows.slice(rows.length - TIMELINE_ROWS / 2);
+  return [...head, { row: "gap", hidden: rows.length - TIMELINE_ROWS }, ...tail];
 }
 
 async function loadDetail(run, call) {
@@ -314,6 +331,7 @@ async function renderRun(id) {
   const t0 = performance.now();
   const [s, tl] = await Promise.all([api("runs/" + encodeURIComponent(id)), api("runs/" + encodeURIComponent(id) + "/journal")]);
   if (state.view !== "run:" + id) return;
+  const t1 = performance.now();
   const c = s.counts || {};
   const ended = ["succeeded", "failed", "stopped", "cancelled"].includes(s.state);
   const paused = (s.waits || []).some((w) => w.kind === "pause");
@@ -341,12 +359,14 @@ async function renderRun(id) {
     <div class="grid">
       <div><h2>Phases</h2>${phases ? `<ul class="phases" id="phases">${phases}</ul>` : '<div class="muted">none declared</div>'}
         <h2>Result</h2>${result || '<div class="muted">not yet</div>'}</div>
-      <div><h2>Calls</h2><table class="calls" id="calls" data-count="${(s.calls || []).length}"><thead><tr><th>Call</th><th>Kind</th><th>What</th><th>State</th><th>Took</th><th>Tokens</th><th>Fingerprint</th><th></th></tr></thead>
-        <tbody>${callRows(s.calls || []) || '<tr><td colspan="8" class="muted">no calls yet</td></tr>'}</tbody></table>
-        <h2>Timeline</h2><table class="timeline" id="timeline" data-count="${tl.rows.length}"><tbody>${timelineRows(tl.rows)}</tbody></table></div>
+      <div><h2>Calls</h2><div class="lazy"><table class="calls" id="calls" data-count="${(s.calls || []).length}"><thead><tr><th>Call</th><th>Kind</th><th>What</th><th>State</th><th>Took</th><th>Tokens</th><th>Fingerprint</th><th></th></tr></thead>
+        <tbody>${callRows(s.calls || []) || '<tr><td colspan="8" class="muted">no calls yet</td></tr>'}</tbody></table></div>
+        <h2>Timeline</h2><div class="lazy"><table class="timeline" id="timeline" data-count="${tl.rows.length}"><tbody>${timelineRows(shownRows(tl.rows))}</tbody></table></div>
+        ${tl.rows.length > TIMELINE_ROWS && !state.allRows ? `<button type="button" id="tl-all">Show all ${tl.rows.length} rows</button>` : ""}</div>
     </div>`;
   wireCards($("#run-waits"));
   const b = (sel, f) => { const e = $(sel); if (e) e.addEventListener("click", f); };
+  b("#tl-all", () => { state.allRows = true; route(); });
   b("#btn-pause", () => control(id, "pause"));
   b("#btn-resume", () => control(id, "resume"));
   b("#btn-stop", () => { if (confirm("Stop this run for good?")) control(id, "stop"); });
@@ -360,17 +380,21 @@ async function renderRun(id) {
     try { const r = await post("events", ev); flash(`Event ${r.id} recorded (v${r.version})`); } catch (_) { /* flashed */ }
     refresh(true);
   });
-  $all("#calls a.toggle").forEach((a) => a.addEventListener("click", (e) => {
+  // One listener for the whole table (a run may have thousands of calls).
+  $("#calls").addEventListener("click", (e) => {
+    const t = e.target.closest("a.toggle, button.task-stop, button.retry");
+    if (!t) return;
     e.preventDefault();
-    const call = a.dataset.call;
+    const call = t.dataset.call;
+    if (t.matches("button.task-stop")) return control(id, "task_stop", call);
+    if (t.matches("button.retry")) return control(id, "retry", call);
     const row = $(`tr[data-detail="${CSS.escape(call)}"]`);
-    if (state.opened.has(call)) { state.opened.delete(call); row.classList.add("hidden"); }
-    else { state.opened.add(call); row.classList.remove("hidden"); loadDetail(id, call); }
-  }));
-  $all("#calls button.task-stop").forEach((x) => x.addEventListener("click", () => control(id, "task_stop", x.dataset.call)));
-  $all("#calls button.retry").forEach((x) => x.addEventListener("click", () => control(id, "retry", x.dataset.call)));
+    if (state.opened.has(call)) { state.opened.delete(call); if (row) row.remove(); }
+    else { state.opened.add(call); t.closest("tr").insertAdjacentHTML("afterend", detailRow(call)); loadDetail(id, call); }
+  });
   for (const call of state.opened) loadDetail(id, call);
   window.hwfRenderMs = performance.now() - t0;
+  window.hwfTimes = { fetch_ms: t1 - t0, draw_ms: performance.now() - t1 };
   // Since the page's navigation started: the first render of a fresh load.
   if (window.hwfFirstRenderAt === undefined) window.hwfFirstRenderAt = performance.now();
   document.body.dataset.rendered = "run:" + id;
@@ -390,7 +414,7 @@ async function route() {
   try {
     if ((m = h.match(/^#\/runs\/([^/?]+)/))) {
       const id = decodeURIComponent(m[1]);
-      if (state.view !== "run:" + id) state.opened.clear();
+      if (state.view !== "run:" + id) { state.opened.clear(); state.allRows = false; }
       state.view = "run:" + id;
       await renderRun(id);
     } else if (h.startsWith("#/review")) {
