@@ -122,6 +122,7 @@ impl Hwf {
                     })
                     .iter()
                     .any(|e| durable::matches(&w.detail, e)),
+                crate::kanban::WAIT_KIND => crate::kanban::wait_resolved(self.store(), &w.detail),
                 _ => true,
             })
     }

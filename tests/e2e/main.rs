@@ -18,6 +18,7 @@
 //! - `conformance`: ported workflows run unchanged; the conformance table's tests exist;
 //! - `js`: JavaScript workflows in the Boa runtime;
 //! - `json_workflows`: declarative JSON workflows in the JSON runtime;
+//! - `kanban`: Kanban lanes on the built-in board and on Hermes' own board;
 //! - `mcp_clients`: `hwf mcp` as long-lived clients use it (in-process runner,
 //!   `wait_seconds`, progress, `isError`, resources, checked decisions);
 //! - `numbers`: numbers from input out of range are typed `invalid_*` errors;
@@ -41,6 +42,7 @@ mod hello;
 mod hostile;
 mod js;
 mod json_workflows;
+mod kanban;
 mod mcp_clients;
 mod numbers;
 mod policy;

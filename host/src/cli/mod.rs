@@ -7,6 +7,7 @@
 
 mod console;
 mod doctor;
+mod kanban;
 mod ops;
 mod output;
 mod progress;
@@ -93,6 +94,9 @@ enum Command {
     /// Execute queued runs and continue runs whose waits resolved or whose
     /// executor died.
     Runner(RunnerArgs),
+    /// Kanban lanes: the board kanban_agent steps use, and its cards.
+    #[command(subcommand)]
+    Kanban(kanban::KanbanCommand),
     /// One facade call: a JSON request on stdin, the JSON response on stdout.
     Facade {
         /// workflow or workflow_control.
@@ -432,6 +436,7 @@ impl Command {
             Command::Control(c) => c.meta().json,
             Command::Events(EventsCommand::Send { json, .. } | EventsCommand::List { json }) => *json,
             Command::Runner(r) => r.json,
+            Command::Kanban(k) => k.json(),
         }
     }
 }
@@ -755,6 +760,7 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
         }
         Command::Events(cmd) => ops::events(&cli, &config, cmd, out),
         Command::Runner(args) => ops::runner(&cli, &config, args, out).await,
+        Command::Kanban(cmd) => kanban::run(&cli, &config, cmd, out),
         Command::Doctor { .. } => Ok(0),
         Command::Bench(args) => {
             let state = resolve_state_dir(cli.state_dir.as_deref(), &config);

@@ -6,9 +6,11 @@
 //! comes later behind the same operations.
 
 mod file;
+mod kanban;
 mod model;
 
 pub use file::{FileStore, JournalFile, LockFile};
+pub use kanban::valid_card_id;
 pub use model::{
     Counts, ErrorInfo, LiveProgress, RunSettings, RunSnapshot, RunState, ScriptMeta, ScriptRef, StoredEvent, WaitInfo,
     now_ms,

@@ -1,0 +1,195 @@
+//! The built-in Kanban board's files: `kanban/config.json` (which board the
+//! state dir's Kanban lanes use) and one `kanban/cards/<card id>.json` per
+//! card, each written atomically (a temp file, fsync, rename, fsync of the
+//! directory). A card is created with a hard link from its temp file, so
+//! two processes creating the same card (a replay, two runners) leave one
+//! file and both see the first one's card.
+
+use super::FileStore;
+use crate::error::{Error, ErrorCode, Result};
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The largest card file read back (cards hold a result and comments).
+const MAX_CARD_BYTES: u64 = 4 << 20;
+
+fn io(what: &str, path: &Path, e: &std::io::Error) -> Error {
+    Error::new(ErrorCode::Io, format!("{what} {}: {e}", path.display()))
+}
+
+/// Whether a card id is safe as a file name (`kb_` + hex, or any
+/// `[A-Za-z0-9_-]{1,64}`).
+pub fn valid_card_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+fn sync_dir(dir: &Path) -> Result<()> {
+    std::fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| io("cannot sync", dir, &e))
+}
+
+fn temp_file(dir: &Path, bytes: &[u8]) -> Result<PathBuf> {
+    let tmp = dir.join(format!(".tmp-{}-{:x}", std::process::id(), rand_suffix()));
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .map_err(|e| io("cannot create", &tmp, &e))?;
+    f.write_all(bytes)
+        .and_then(|()| f.sync_all())
+        .map_err(|e| io("cannot write", &tmp, &e))?;
+    Ok(tmp)
+}
+
+fn rand_suffix() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(crate::store::now_ms());
+    h.finish()
+}
+
+impl FileStore {
+    /// `<state>/kanban`, created when missing.
+    ///
+    /// # Errors
+    ///
+    /// `io` when it cannot be created.
+    pub fn kanban_dir(&self) -> Result<PathBuf> {
+        let dir = self.root().join("kanban").join("cards");
+        std::fs::create_dir_all(&dir).map_err(|e| io("cannot create", &dir, &e))?;
+        Ok(self.root().join("kanban"))
+    }
+
+    /// `kanban/config.json`, or `None` when no board is configured.
+    ///
+    /// # Errors
+    ///
+    /// `corrupt_store` when it is not JSON, `io`.
+    pub fn kanban_config(&self) -> Result<Option<Value>> {
+        let path = self.root().join("kanban").join("config.json");
+        match std::fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text)
+                .map(Some)
+                .map_err(|e| Error::new(ErrorCode::CorruptStore, format!("{} is not JSON: {e}", path.display()))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(io("cannot read", &path, &e)),
+        }
+    }
+
+    /// Replace `kanban/config.json` atomically (`None` removes it).
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn write_kanban_config(&self, config: Option<&Value>) -> Result<()> {
+        let dir = self.kanban_dir()?;
+        let path = dir.join("config.json");
+        match config {
+            Some(v) => {
+                let tmp = temp_file(&dir, v.to_string().as_bytes())?;
+                std::fs::rename(&tmp, &path).map_err(|e| io("cannot replace", &path, &e))?;
+            }
+            None => match std::fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(io("cannot remove", &path, &e)),
+            },
+        }
+        sync_dir(&dir)
+    }
+
+    fn card_path(&self, id: &str) -> Result<PathBuf> {
+        if !valid_card_id(id) {
+            return Err(Error::new(
+                ErrorCode::InvalidArgs,
+                format!("card id {:?} is not a card id", id.chars().take(64).collect::<String>()),
+            ));
+        }
+        Ok(self.kanban_dir()?.join("cards").join(format!("{id}.json")))
+    }
+
+    /// Create a card unless one with its id exists; returns the card on
+    /// disk (the new one, or the one that was already there) and whether it
+    /// was created now.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_args` for a bad id (the card's `id` field), `corrupt_store`, `io`.
+    pub fn create_card(&self, card: &Value) -> Result<(Value, bool)> {
+        let id = card.get("id").and_then(Value::as_str).unwrap_or("");
+        let path = self.card_path(id)?;
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let tmp = temp_file(&dir, card.to_string().as_bytes())?;
+        let linked = std::fs::hard_link(&tmp, &path);
+        let _ = std::fs::remove_file(&tmp);
+        match linked {
+            Ok(()) => {
+                sync_dir(&dir)?;
+                Ok((card.clone(), true))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok((self.read_card(id)?, false)),
+            Err(e) => Err(io("cannot create", &path, &e)),
+        }
+    }
+
+    /// Read a card.
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `invalid_args` for a bad id, `corrupt_store`, `io`.
+    pub fn read_card(&self, id: &str) -> Result<Value> {
+        let path = self.card_path(id)?;
+        if !path.exists() {
+            return Err(Error::new(ErrorCode::NotFound, format!("no card {id}")));
+        }
+        let text = Self::read_input(&path, MAX_CARD_BYTES, "card", ErrorCode::CorruptStore)?;
+        serde_json::from_str(&text)
+            .map_err(|e| Error::new(ErrorCode::CorruptStore, format!("card {id} is not JSON: {e}")))
+    }
+
+    /// Replace a card atomically (it must exist).
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `invalid_args`, `io`.
+    pub fn write_card(&self, card: &Value) -> Result<()> {
+        let id = card.get("id").and_then(Value::as_str).unwrap_or("");
+        let path = self.card_path(id)?;
+        if !path.exists() {
+            return Err(Error::new(ErrorCode::NotFound, format!("no card {id}")));
+        }
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let tmp = temp_file(&dir, card.to_string().as_bytes())?;
+        std::fs::rename(&tmp, &path).map_err(|e| io("cannot replace", &path, &e))?;
+        sync_dir(&dir)
+    }
+
+    /// Every card, oldest first.
+    ///
+    /// # Errors
+    ///
+    /// `corrupt_store`, `io`.
+    pub fn list_cards(&self) -> Result<Vec<Value>> {
+        let dir = self.kanban_dir()?.join("cards");
+        let entries = std::fs::read_dir(&dir).map_err(|e| io("cannot list", &dir, &e))?;
+        let mut cards = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(|e| io("cannot list", &dir, &e))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if let Some(id) = name.strip_suffix(".json")
+                && !name.starts_with('.')
+            {
+                cards.push(self.read_card(id)?);
+            }
+        }
+        cards.sort_by_key(|c| {
+            (
+                c.get("created_at_ms").and_then(Value::as_u64).unwrap_or(0),
+                c["id"].to_string(),
+            )
+        });
+        Ok(cards)
+    }
+}

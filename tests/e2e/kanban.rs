@@ -1,0 +1,290 @@
+//! Kanban lanes (issue 19) through the real binary: a seed-format JSON
+//! workflow's `kanban_agent` step makes a card, parks the run with a
+//! `kanban` wait (exit 3, no process held), and resumes on the runner's
+//! next pass once the card is terminal — on the built-in board (`hwf kanban
+//! complete`) and on Hermes Agent's own board (its `hermes kanban` CLI and
+//! SQLite `kanban.db`, completed the way a Hermes worker completes a task).
+//! Replays and runner passes never make a second card.
+
+use crate::common::{Ctx, Run, root};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+
+/// A one-step lane: a QA card for `profile`, then an agent-free echo.
+fn lane(profile: &str) -> Value {
+    json!({
+        "version": "1",
+        "name": "kanban_lane",
+        "inputs": {"pr": "int"},
+        "policy": {"network": false, "filesystem": false, "allowed_profiles": [profile], "max_kanban_cards": 2},
+        "steps": [{
+            "kind": "kanban_agent",
+            "id": "qa_gate",
+            "profile": profile,
+            "task": {"title": "QA PR", "body": "Run the suite on the PR head.", "acceptance": ["tests pass"],
+                     "links": ["https://example.invalid/pr/7"]},
+            "input": {"pr": "$ref:inputs.pr"},
+            "output_schema": {"verdict": "string"}
+        }]
+    })
+}
+
+fn start(ctx: &Ctx, def: &Value) -> (Run, String) {
+    let d = ctx.write("lane.workflow.json", def.to_string());
+    let out = ctx.run_json(d.to_str().expect("utf8"), r#"{"pr": 7}"#, &[]);
+    let id = out.json()["data"]["run_id"].as_str().unwrap_or("").to_owned();
+    (out, id)
+}
+
+fn status(ctx: &Ctx, id: &str) -> Value {
+    let s = ctx.hwf(["status", id, "--json"]);
+    s.expect_code(0);
+    s.json()["data"].clone()
+}
+
+fn runner_once(ctx: &Ctx) -> Value {
+    let out = ctx.hwf(["runner", "--once", "--json"]);
+    out.expect_code(0);
+    out.json()["data"].clone()
+}
+
+fn cards(ctx: &Ctx) -> Vec<Value> {
+    let out = ctx.hwf(["kanban", "list", "--json"]);
+    out.expect_code(0);
+    out.json()["data"]["cards"].as_array().cloned().unwrap_or_default()
+}
+
+#[test]
+fn a_kanban_agent_step_parks_on_a_builtin_card_and_resumes_with_its_outcome() {
+    let ctx = Ctx::new();
+    ctx.hwf(["kanban", "use", "builtin", "--json"]).expect_code(0);
+    let (out, id) = start(&ctx, &lane("qa"));
+    out.expect_code(3);
+    let s = status(&ctx, &id);
+    assert_eq!(s["state"], "waiting", "{s}");
+    assert_eq!(s["waits"][0]["kind"], "kanban", "{s}");
+    let listed = cards(&ctx);
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    let card = &listed[0];
+    let card_id = card["id"].as_str().expect("card id").to_owned();
+    assert_eq!(s["waits"][0]["detail"]["card"], card_id.as_str());
+    assert_eq!(
+        (&card["status"], &card["assignee"], &card["title"], &card["run"]),
+        (&json!("ready"), &json!("qa"), &json!("QA PR"), &json!(id))
+    );
+    assert_eq!(card["acceptance"], json!(["tests pass"]));
+    assert_eq!(card["input"], json!({"pr": 7}));
+    // Still open: a runner pass leaves it waiting and makes no second card.
+    let r = runner_once(&ctx);
+    assert_eq!(r["waiting"], json!([id]), "{r}");
+    ctx.hwf(["kanban", "move", &card_id, "running", "--json"])
+        .expect_code(0);
+    ctx.hwf(["kanban", "comment", &card_id, "on it", "--json"])
+        .expect_code(0);
+    assert_eq!(runner_once(&ctx)["waiting"], json!([id]));
+    // Bad input is typed.
+    ctx.hwf(["kanban", "move", &card_id, "sideways", "--json"])
+        .expect_code(2);
+    ctx.hwf(["kanban", "complete", &card_id, "--result", "{not json", "--json"])
+        .expect_code(2);
+    ctx.hwf(["kanban", "show", "kb_nope", "--json"]).expect_code(2);
+    ctx.hwf([
+        "kanban",
+        "complete",
+        &card_id,
+        "--result",
+        r#"{"verdict": "pass", "summary": "green"}"#,
+        "--json",
+    ])
+    .expect_code(0);
+    let r = runner_once(&ctx);
+    assert_eq!(r["executed"], json!([[id, "succeeded"]]), "{r}");
+    let s = status(&ctx, &id);
+    assert_eq!(s["state"], "succeeded", "{s}");
+    let out = &s["result"]["outputs"]["qa_gate"];
+    assert_eq!(
+        (&out["status"], &out["verdict"], &out["summary"], &out["card_id"]),
+        (&json!("completed"), &json!("pass"), &json!("green"), &json!(card_id)),
+        "{s}"
+    );
+    assert_eq!(out["links"], json!(["https://example.invalid/pr/7"]));
+    assert_eq!(cards(&ctx).len(), 1, "the replay made no second card");
+    let shown = ctx.hwf(["kanban", "show", &card_id, "--json"]);
+    let shown = shown.json()["data"].clone();
+    assert_eq!(shown["comments"][0]["body"], "on it");
+    let history: Vec<&str> = shown["history"]
+        .as_array()
+        .expect("history")
+        .iter()
+        .filter_map(|h| h["status"].as_str())
+        .collect();
+    assert_eq!(history, ["ready", "running", "done"]);
+    // The journal shows one wait and its resolution.
+    let journal = ctx.journal(&id);
+    let waits = journal.iter().filter(|e| e["type"] == "wait_started").count();
+    assert_eq!(waits, 1, "one kanban wait");
+    assert!(journal.iter().any(|e| e["type"] == "wait_resolved"));
+}
+
+#[test]
+fn a_card_result_that_breaks_the_output_schema_fails_the_step_and_blocked_returns() {
+    let ctx = Ctx::new();
+    ctx.hwf(["kanban", "use", "builtin"]).expect_code(0);
+    let (out, id) = start(&ctx, &lane("qa"));
+    out.expect_code(3);
+    let card = cards(&ctx)[0]["id"].as_str().expect("id").to_owned();
+    ctx.hwf(["kanban", "complete", &card, "--result", r#"{"verdict": 3}"#])
+        .expect_code(0);
+    let r = runner_once(&ctx);
+    assert_eq!(r["executed"], json!([[id, "failed"]]), "{r}");
+    let s = status(&ctx, &id);
+    let msg = s["error"]["message"].as_str().unwrap_or("").to_owned();
+    assert!(msg.contains("does not match the output schema"), "{s}");
+    // A blocked card resolves the wait with status blocked (no schema check).
+    let ctx = Ctx::new();
+    ctx.hwf(["kanban", "use", "builtin"]).expect_code(0);
+    let (out, id) = start(&ctx, &lane("qa"));
+    out.expect_code(3);
+    let card = cards(&ctx)[0]["id"].as_str().expect("id").to_owned();
+    ctx.hwf(["kanban", "move", &card, "blocked"]).expect_code(0);
+    assert_eq!(runner_once(&ctx)["executed"], json!([[id, "succeeded"]]));
+    assert_eq!(status(&ctx, &id)["result"]["outputs"]["qa_gate"]["status"], "blocked");
+}
+
+#[test]
+fn without_a_board_kanban_calls_stay_agent_calls() {
+    // The JSON runtime's seed mapping is kept: no `hwf kanban use`, and a
+    // fixture answers `kanban.qa` like any agent.
+    let ctx = Ctx::new();
+    let f = ctx.write(
+        "fixture.json",
+        json!({"responses": [{"match": {"agent": "kanban.qa"}, "output": {"verdict": "pass"}}]}).to_string(),
+    );
+    let d = ctx.write("lane.workflow.json", lane("qa").to_string());
+    let out = ctx.run_json(
+        d.to_str().expect("utf8"),
+        r#"{"pr": 7}"#,
+        &["--agents", f.to_str().expect("utf8")],
+    );
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"]["outputs"]["qa_gate"]["verdict"], "pass");
+    assert!(cards(&ctx).is_empty());
+}
+
+/// The `hermes` CLI: the CI venv's, else the one on PATH.
+fn hermes_bin() -> Option<PathBuf> {
+    let venv = root().join("target/py/hermes/bin/hermes");
+    if venv.is_file() {
+        return Some(venv);
+    }
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|p| p.join("hermes"))
+            .find(|p| p.is_file())
+    })
+}
+
+/// Query the Hermes SQLite board with Python's sqlite3 (no Rust driver).
+fn sqlite(db: &std::path::Path, sql: &str) -> Value {
+    let code = "import json,sqlite3,sys\nc=sqlite3.connect(sys.argv[1]); c.row_factory=sqlite3.Row\nprint(json.dumps([dict(r) for r in c.execute(sys.argv[2])]))";
+    let out = std::process::Command::new("python3")
+        .args(["-c", code])
+        .arg(db)
+        .arg(sql)
+        .output()
+        .expect("python3");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("rows")
+}
+
+#[test]
+fn a_kanban_agent_step_on_the_hermes_board_resumes_when_hermes_completes_the_task() {
+    let Some(hermes) = hermes_bin() else {
+        if std::env::var_os("HWF_SKIP_HERMES").is_some() {
+            eprintln!("skipped: no hermes CLI (HWF_SKIP_HERMES)");
+            return;
+        }
+        panic!("no `hermes` CLI (install hermes-agent, or set HWF_SKIP_HERMES=1)");
+    };
+    let ctx = Ctx::new();
+    let db = ctx.path("hermes/kanban.db");
+    let hermes_s = hermes.to_str().expect("utf8");
+    // The board is Hermes' own: created by `hermes kanban init`.
+    let init = std::process::Command::new(&hermes)
+        .args(["kanban", "init"])
+        .env("HOME", ctx.dir.path())
+        .env("HERMES_HOME", ctx.path("hermes"))
+        .env("HERMES_KANBAN_DB", &db)
+        .output()
+        .expect("hermes kanban init");
+    assert!(init.status.success(), "{}", String::from_utf8_lossy(&init.stderr));
+    ctx.hwf([
+        "kanban",
+        "use",
+        "hermes",
+        "--hermes",
+        hermes_s,
+        "--db",
+        db.to_str().expect("utf8"),
+    ])
+    .expect_code(0);
+    let (out, id) = start(&ctx, &lane("qa"));
+    out.expect_code(3);
+    let s = status(&ctx, &id);
+    assert_eq!(s["waits"][0]["kind"], "kanban", "{s}");
+    let rows = sqlite(
+        &db,
+        "SELECT id, title, assignee, status, idempotency_key, body, created_by FROM tasks",
+    );
+    let rows = rows.as_array().expect("rows");
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let task = rows[0]["id"].as_str().expect("task id").to_owned();
+    assert!(task.starts_with("t_"), "{task}");
+    assert_eq!(
+        (
+            &rows[0]["title"],
+            &rows[0]["assignee"],
+            &rows[0]["status"],
+            &rows[0]["created_by"]
+        ),
+        (&json!("QA PR"), &json!("qa"), &json!("ready"), &json!("hwf"))
+    );
+    let key = rows[0]["idempotency_key"].as_str().expect("key");
+    assert!(key.starts_with(&format!("{id}:")), "{key}");
+    assert!(
+        rows[0]["body"].as_str().unwrap_or("").contains("tests pass"),
+        "{rows:?}"
+    );
+    assert_eq!(s["waits"][0]["detail"]["task"], task.as_str());
+    // Open: the runner leaves it waiting and Hermes gets no second task.
+    assert_eq!(runner_once(&ctx)["waiting"], json!([id]));
+    assert_eq!(sqlite(&db, "SELECT id FROM tasks").as_array().map(Vec::len), Some(1));
+    // A Hermes card is changed on Hermes' board, not through hwf.
+    let card = cards(&ctx)[0]["id"].as_str().expect("card").to_owned();
+    ctx.hwf(["kanban", "complete", &card, "--result", "{}"]).expect_code(2);
+    // A worker completes it the way Hermes workers do.
+    let done = std::process::Command::new(&hermes)
+        .args([
+            "kanban",
+            "complete",
+            &task,
+            "--result",
+            "QA green",
+            "--metadata",
+            r#"{"workflow_result": {"verdict": "pass"}}"#,
+        ])
+        .env("HOME", ctx.dir.path())
+        .env("HERMES_KANBAN_DB", &db)
+        .output()
+        .expect("hermes kanban complete");
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let r = runner_once(&ctx);
+    assert_eq!(r["executed"], json!([[id, "succeeded"]]), "{r}");
+    let out = &status(&ctx, &id)["result"]["outputs"]["qa_gate"];
+    assert_eq!(
+        (&out["status"], &out["verdict"], &out["summary"], &out["task"]),
+        (&json!("completed"), &json!("pass"), &json!("QA green"), &json!(task)),
+        "{out}"
+    );
+    assert_eq!(sqlite(&db, "SELECT id FROM tasks").as_array().map(Vec::len), Some(1));
+}
