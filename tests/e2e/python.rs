@@ -825,3 +825,27 @@ fn a_failing_agent_in_parallel_raises_as_the_seed_does_and_can_be_caught() {
     let msg = error_text(&out);
     assert!(msg.contains("agent_failed") && msg.contains("(line 3)"), "{msg}");
 }
+
+#[test]
+fn asyncio_gather_over_agents_is_concurrent_without_an_import() {
+    let ctx = Ctx::new();
+    let f = ctx.write(
+        "f.json",
+        r#"{"responses": [{"match": {"label": "g"}, "output": {"ok": true}, "delay_ms": 50}]}"#,
+    );
+    let s = py(
+        &ctx,
+        "gather.py",
+        "async def one(i):\n\
+         \x20   r = await agent(f\"item {i}\", label=\"g\", context={\"i\": i})\n\
+         \x20   return i if r[\"ok\"] else -1\n\
+         return list(await asyncio.gather(*[one(i) for i in range(8)]))\n",
+    );
+    let out = ctx.run_json(&s, "{}", &["--agents", f.to_str().expect("utf8")]);
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"], json!([0, 1, 2, 3, 4, 5, 6, 7]));
+    let j = ctx.journal(&run_id(&out));
+    let last_start = j.iter().rposition(|e| e["type"] == "call_started").expect("start");
+    let first_done = j.iter().position(|e| e["type"] == "call_completed").expect("done");
+    assert!(last_start < first_done, "gather ran the agents one after another");
+}

@@ -51,6 +51,7 @@ const HOST_FUNCTIONS: &[&str] = &[
 /// script cannot import anything itself.
 const PRELUDE: &str = r#"
 import asyncio
+import asyncio as _hwf_asyncio
 import json
 import math
 
@@ -102,7 +103,7 @@ async def parallel(thunks):
             + ": wrap each call in a lambda: parallel([lambda: agent(...), lambda: agent(...)])"
         )
 
-    return list(await asyncio.gather(*[one(t) for t in items]))
+    return list(await _hwf_asyncio.gather(*[one(t) for t in items]))
 
 
 def _hwf_arity_error(e):
@@ -136,7 +137,7 @@ async def pipeline(items, *stages):
             current = await _hwf_settle(_hwf_stage(stage, current, item, index))
         return current
 
-    return list(await asyncio.gather(*[run_item(i, x) for i, x in enumerate(item_list)]))
+    return list(await _hwf_asyncio.gather(*[run_item(i, x) for i, x in enumerate(item_list)]))
 "#;
 
 /// The program Monty runs for `src`.

@@ -293,7 +293,7 @@ impl Refusals<'_> {
             "import_not_allowed",
             format!(
                 "import {first:?} is not allowed: workflow scripts get agent, capability, parallel, pipeline, phase, log, \
-                 workflow, budget, args, json and math as globals{why}"
+                 workflow, budget, args, json, math and asyncio (gather) as globals{why}"
             ),
             at,
         );
