@@ -480,3 +480,37 @@ fn js_source_checker_survives_fuzzed_scripts() {
 fn json_workflow_checker_survives_fuzzed_definitions() {
     fuzz("workflow.json", "json", 4, json_case);
 }
+
+/// What the fuzzer found: Boa's parser trapped the JS runtime at about 60
+/// nested parentheses (`guest_trap`). Nesting up to the limit validates;
+/// deeper is a diagnostic with its line, also from `hwf run`.
+#[test]
+fn deep_nesting_is_a_diagnostic_not_a_trap() {
+    let ctx = Ctx::new();
+    let script = |n: usize| {
+        format!(
+            "export const meta = {{ name: \"deep\", description: \"d\" }};\nconst x = 1;\nreturn {}1{};\n",
+            "(".repeat(n),
+            ")".repeat(n)
+        )
+    };
+    let ok = ctx.write("ok.js", script(120));
+    let out = ctx.hwf(["validate", "--json", ok.to_str().expect("utf8")]);
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["valid"], true, "{}", out.stdout);
+    let run = ctx.run_json(ok.to_str().expect("utf8"), "{}", &[]);
+    run.expect_code(0);
+    assert_eq!(run.json()["data"]["result"], 1);
+    for n in [200, 50_000] {
+        let deep = ctx.write("deep.js", script(n));
+        let out = ctx.hwf(["validate", "--json", deep.to_str().expect("utf8")]);
+        out.expect_code(2);
+        assert_eq!(out.json()["error"]["code"], "invalid_script", "{}", out.stdout);
+        let d = &out.json()["data"]["diagnostics"][0];
+        assert_eq!(d["code"], "too_deeply_nested", "{}", out.stdout);
+        assert_eq!(d["line"], 3, "{d}");
+        let run = ctx.run_json(deep.to_str().expect("utf8"), "{}", &[]);
+        run.expect_code(2);
+        assert_eq!(run.json()["error"]["code"], "invalid_script", "{}", run.stdout);
+    }
+}
