@@ -402,7 +402,7 @@ struct Progress {
     completed: u64,
 }
 
-fn progress(ctx: &Ctx, files: &Files) -> Progress {
+fn progress(ctx: &Ctx, files: &Files, run: &str) -> Progress {
     let lines = |p: &Path| {
         std::fs::read_to_string(p)
             .unwrap_or_default()
@@ -410,7 +410,7 @@ fn progress(ctx: &Ctx, files: &Files) -> Progress {
             .filter(|l| !l.trim().is_empty())
             .count() as u64
     };
-    let journal = std::fs::read_to_string(ctx.state().join("runs").join(RUN).join("journal.jsonl")).unwrap_or_default();
+    let journal = std::fs::read_to_string(ctx.state().join("runs").join(run).join("journal.jsonl")).unwrap_or_default();
     Progress {
         agent_lines: lines(&files.calls_log),
         effects: lines(&files.effects),
@@ -473,6 +473,7 @@ struct Tally {
     failed_runs: u64,
     kills_run: u64,
     kills_runner: u64,
+    kills_replay: u64,
     continuations: u64,
     replays: u64,
     waits: BTreeMap<String, u64>,
@@ -497,6 +498,7 @@ impl Tally {
         self.failed_runs += o.failed_runs;
         self.kills_run += o.kills_run;
         self.kills_runner += o.kills_runner;
+        self.kills_replay += o.kills_replay;
         self.continuations += o.continuations;
         self.replays += o.replays;
         for (k, v) in &o.waits {
@@ -547,6 +549,8 @@ struct Case {
     outputs: Vec<String>,
     /// Operator commands and how they ended, in order.
     ops: Vec<String>,
+    /// The run whose journal kill and pause triggers count.
+    watch: &'static str,
     started: Instant,
 }
 
@@ -628,6 +632,7 @@ impl Case {
             kills: 0,
             outputs: Vec::new(),
             ops: Vec::new(),
+            watch: RUN,
             started: Instant::now(),
         }
     }
@@ -678,7 +683,7 @@ impl Case {
     /// sending a pause when `pause` fires.
     fn supervise(&mut self, mut child: Child, kill: Option<Trigger>, mut pause: Option<Trigger>) -> Ended {
         self.tally.processes += 1;
-        let base = progress(&self.ctx, &self.files);
+        let base = progress(&self.ctx, &self.files, self.watch);
         let t = Instant::now();
         loop {
             match child.try_wait() {
@@ -686,7 +691,7 @@ impl Case {
                 Ok(None) => {}
                 Err(e) => panic!("wait on hwf: {e}"),
             }
-            let now = progress(&self.ctx, &self.files);
+            let now = progress(&self.ctx, &self.files, self.watch);
             if let Some(p) = pause
                 && p.fired(base, now)
             {
@@ -1248,8 +1253,26 @@ impl Case {
         cmd.push(self.files.empty.display().to_string());
         cmd.extend(self.flags.iter().cloned());
         let child = self.spawn(&cmd, "replay");
-        let ended = self.supervise(child, None, None);
-        let replayed = self.status(REPLAY);
+        // Sometimes kill the replay too: the runner continues it in place.
+        self.watch = REPLAY;
+        let kill = (!self.exact && self.rng.chance(25)).then(|| Trigger::Started(self.rng.range(1, 4)));
+        let ended = self.supervise(child, kill, None);
+        let mut replayed = self.status(REPLAY);
+        if ended == Ended::Killed {
+            self.tally.kills_replay += 1;
+            let terminal = |s: &Value| matches!(s["state"].as_str(), Some("succeeded" | "failed"));
+            for _ in 0..5 {
+                if terminal(&replayed) {
+                    break;
+                }
+                self.tally.continuations += 1;
+                let runner: Vec<String> = ["runner", "--once", "--json"].iter().map(|s| (*s).to_owned()).collect();
+                let child = self.spawn(&runner, "runner");
+                self.supervise(child, None, None);
+                replayed = self.status(REPLAY);
+            }
+        }
+        self.watch = RUN;
         let (want_state, got_state) = (source["state"].clone(), replayed["state"].clone());
         self.check(got_state == want_state, "replay", || {
             format!(
@@ -1418,7 +1441,7 @@ fn randomized_durability() {
     }
     eprintln!(
         "chaos report: seed {master}, {} cases in {:.1} s ({} tight budget, {} exact budget, {} with par/pipe, {} with a nested \
-         workflow; {} runs succeeded, {} other), {} kills of hwf run, {} kills of the runner, {} continuations, {} replays, \
+         workflow; {} runs succeeded, {} other), {} kills of hwf run, {} kills of the runner, {} kills of a replay, {} continuations, {} replays, \
          {} parks (waits seen: {:?}, {} below the root), {} decisions, {} pauses, {} retries, {} hwf processes, \
          {} invariant checks, {} violations {:?}",
         tally.cases,
@@ -1431,6 +1454,7 @@ fn randomized_durability() {
         tally.failed_runs,
         tally.kills_run,
         tally.kills_runner,
+        tally.kills_replay,
         tally.continuations,
         tally.replays,
         tally.parked,
