@@ -849,3 +849,32 @@ fn asyncio_gather_over_agents_is_concurrent_without_an_import() {
     let first_done = j.iter().position(|e| e["type"] == "call_completed").expect("done");
     assert!(last_start < first_done, "gather ran the agents one after another");
 }
+
+#[test]
+fn kanban_agent_is_the_kanban_task_capability() {
+    let ctx = Ctx::new();
+    let s = py(
+        &ctx,
+        "kanban.py",
+        "try:\n\
+         \x20   r = await kanban_agent(\"triage\", {\"title\": \"t\"}, {\"x\": 1}, label=\"card\", board=\"b1\")\n\
+         except CapabilityError as e:\n\
+         \x20   r = str(e).split(\":\")[0]\n\
+         return r\n",
+    );
+    let out = ctx.run_json(&s, "{}", &[]);
+    out.expect_code(0);
+    // No kanban backend is registered by default: the call is refused by name.
+    assert_eq!(out.json()["data"]["result"], "unknown_capability");
+    let start = ctx
+        .journal(&run_id(&out))
+        .into_iter()
+        .find(|e| e["type"] == "call_started")
+        .expect("call");
+    assert_eq!(start["kind"], "capability");
+    assert_eq!(
+        start["request"],
+        json!({"name": "kanban.task", "label": "card", "input": {"profile": "triage", "task": {"title": "t"},
+               "input": {"x": 1}, "board": "b1", "wait": true, "durable": true}})
+    );
+}
