@@ -342,6 +342,29 @@ impl ServerHandler for Server {
         Ok(result.into())
     }
 
+    /// A request rmcp could not parse lands here. For a method the server
+    /// serves that is a malformed request (`-32602`, naming what is
+    /// expected), not an unknown method (`-32601`).
+    async fn on_custom_request(
+        &self,
+        request: rmcp::model::CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CustomResult, McpError> {
+        let expected = match request.method.as_str() {
+            "tools/call" => Some("params {\"name\": string, \"arguments\": object}"),
+            "resources/read" | "resources/subscribe" | "resources/unsubscribe" => Some("params {\"uri\": string}"),
+            "initialize" => Some("params {protocolVersion, capabilities, clientInfo}"),
+            "tools/list" | "resources/list" | "resources/templates/list" | "ping" => {
+                Some("params absent or {\"cursor\": string}")
+            }
+            _ => None,
+        };
+        Err(match expected {
+            Some(what) => McpError::invalid_params(format!("{}: expected {what}", request.method), None),
+            None => McpError::new(rmcp::model::ErrorCode::METHOD_NOT_FOUND, request.method, None),
+        })
+    }
+
     async fn list_resources(
         &self,
         _request: Option<PaginatedRequestParams>,

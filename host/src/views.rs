@@ -79,6 +79,13 @@ impl Hwf {
             });
             if versions {
                 entry["versions"] = json!(all);
+                // Each version's digest, language and when it was saved.
+                let details: Vec<Value> = all
+                    .iter()
+                    .filter_map(|v| self.store().script_meta(&name, Some(*v)).ok())
+                    .map(|m| json!({"version": m.version, "digest": m.digest, "language": m.language, "size": m.size, "saved_at_ms": m.saved_at_ms}))
+                    .collect();
+                entry["version_details"] = json!(details);
             }
             out.push(entry);
         }

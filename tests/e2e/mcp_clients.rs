@@ -534,3 +534,79 @@ fn doctor_is_truthful_and_checks_the_hermes_entry() {
     let report = ctx.hwf(["doctor", "--json"]).json()["data"].clone();
     assert_eq!(find(&report, "hermes.mcp_servers.hwf")["level"], "info", "{report:#}");
 }
+
+#[test]
+fn malformed_requests_get_the_json_rpc_code_they_deserve() {
+    let ctx = Ctx::new();
+    let mut mcp = Client::start(&ctx, None);
+    // A known method with bad params is -32602, an unknown one -32601.
+    let bad = mcp.request("tools/call", json!({"arguments": {}}));
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+    let bad = mcp.request("tools/call", json!({"name": "workflow", "arguments": "text"}));
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+    let unknown = mcp.request("bogus/method", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    // Not JSON at all: -32700.
+    let stdin = mcp.child.stdin.as_mut().expect("stdin");
+    writeln!(stdin, "{{not json").expect("write");
+    stdin.flush().expect("flush");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let parse = loop {
+        let v = mcp
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .expect("a parse error answer");
+        if v["error"]["code"] == -32700 {
+            break v;
+        }
+    };
+    assert!(parse["id"].is_null(), "{parse}");
+    // The server is still serving.
+    let list = mcp.request("tools/list", json!({}));
+    assert_eq!(list["result"]["tools"].as_array().map(Vec::len), Some(2), "{list}");
+}
+
+#[test]
+fn background_runs_keep_their_phases_and_script_list_shows_versions_without_colour() {
+    let ctx = Ctx::new();
+    warm(&ctx);
+    let script = ctx.write("slow.js", SLOW_JS);
+    let fixture = ctx.write("slow.json", slow_fixture());
+    let script = script.to_str().expect("utf8");
+    ctx.hwf(["script", "save", "slow", script]).expect_code(0);
+    ctx.hwf(["script", "save", "slow", script, "--replace"]).expect_code(0);
+    let out = ctx.hwf(["script", "list", "--versions"]);
+    out.expect_code(0);
+    assert!(
+        out.stdout.contains("  v000001  js") && out.stdout.contains("  v000002  js"),
+        "{out:?}"
+    );
+    // A queued run shows its declared phases before and while a runner has it.
+    let out = ctx.hwf([
+        "run",
+        "slow",
+        "--background",
+        "--queue-only",
+        "--agents",
+        fixture.to_str().expect("utf8"),
+    ]);
+    out.expect_code(0);
+    let id = out.stdout.trim().to_owned();
+    let s = ctx.hwf(["status", &id, "--json"]).json()["data"].clone();
+    assert_eq!(s["state"], "queued", "{s}");
+    let titles: Vec<&str> = s["declared_phases"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| p["title"].as_str())
+        .collect();
+    assert_eq!(titles, ["one", "two", "three"], "{s}");
+    // Logs on a piped stderr carry no colour codes.
+    let out = ctx
+        .cmd()
+        .env("RUST_LOG", "debug")
+        .args(["status", &id])
+        .output()
+        .expect("status");
+    assert!(!out.stderr.contains(&0x1b), "ANSI escapes on a pipe");
+}

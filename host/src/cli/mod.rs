@@ -453,6 +453,8 @@ fn init_tracing(verbose: u8) {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        // Colour only for a terminal (not a pipe, a log file, an MCP client).
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()) && std::env::var_os("NO_COLOR").is_none())
         .with_target(false)
         .try_init();
 }
@@ -594,6 +596,7 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
                     ));
                 }
                 let id = hwf.enqueue(&req)?;
+                hwf_host::facade::declare_phases(&hwf, &id).await;
                 if !args.queue_only {
                     ops::spawn_runner(&cli, &id)?;
                 }

@@ -147,16 +147,26 @@ pub fn script_list_text(v: &Value) -> String {
     if scripts.is_empty() {
         return "no saved scripts".to_owned();
     }
-    scripts
-        .iter()
-        .map(|s| {
-            format!(
-                "{:<24} v{:06}  {}",
-                s["name"].as_str().unwrap_or("?"),
-                s["latest_version"].as_u64().unwrap_or(0),
-                s["description"].as_str().unwrap_or("")
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    let mut lines = Vec::new();
+    for s in &scripts {
+        lines.push(format!(
+            "{:<24} v{:06}  {}",
+            s["name"].as_str().unwrap_or("?"),
+            s["latest_version"].as_u64().unwrap_or(0),
+            s["description"].as_str().unwrap_or("")
+        ));
+        // `--versions`: one line per version.
+        for v in s["version_details"].as_array().into_iter().flatten() {
+            let digest = v["digest"].as_str().unwrap_or("");
+            lines.push(format!(
+                "  v{:06}  {:<5} {:>9} B  {}  saved {}",
+                v["version"].as_u64().unwrap_or(0),
+                v["language"].as_str().unwrap_or("?"),
+                v["size"].as_u64().unwrap_or(0),
+                &digest[..digest.len().min(19)],
+                v["saved_at_ms"].as_u64().unwrap_or(0)
+            ));
+        }
+    }
+    lines.join("\n")
 }
