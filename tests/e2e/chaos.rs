@@ -43,6 +43,10 @@
 //! execution logs and process output are written to
 //! `target/chaos-failures/seed-<seed>-case-<i>.txt` (`HWF_CHAOS_VERBOSE`
 //! writes every case's).
+//!
+//! One file on purpose (longer than most): the generator, the driver and
+//! the checks are one test, read top to bottom in marked sections (PRNG,
+//! trees, the run's files, the report, one case, the test).
 
 use crate::common::{Ctx, harnesses};
 use serde_json::{Value, json};
