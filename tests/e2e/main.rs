@@ -15,6 +15,8 @@
 //! - `chaos`: the randomized durability test (kills, continuations, replays);
 //! - `claims`: claims nothing else proved (WASI lockdown, group commit,
 //!   cancel, prompt cache, bench) and the event-driven test helpers;
+//! - `console`: `hwf serve` over raw HTTP (token, CSRF, traversal, bodies,
+//!   decisions, webhooks, secrets) and the terminal views (waits, overview, logs, watch);
 //! - `conformance`: ported workflows run unchanged; the conformance table's tests exist;
 //! - `js`: JavaScript workflows in the Boa runtime;
 //! - `json_workflows`: declarative JSON workflows in the JSON runtime;
@@ -32,6 +34,7 @@ mod chaos;
 mod claims;
 mod common;
 mod conformance;
+mod console;
 mod durability_modes;
 mod durable;
 mod facade;

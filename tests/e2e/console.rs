@@ -1,0 +1,706 @@
+//! `hwf serve` through the real binary over raw HTTP: the token, CSRF and
+//! Host checks, traversal, large and malformed bodies, decisions with
+//! provenance applied at once by the in-process runner, webhooks with
+//! HMAC signatures, planted secrets absent from every response; and the
+//! terminal views (`hwf waits`, `hwf overview` filters, `hwf logs`,
+//! `hwf status --watch`).
+
+use crate::common::Ctx;
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+const TOKEN: &str = "e2e-console-token-0123456789";
+/// A GitHub token shape the redactor knows.
+const SECRET: &str = "ghp_Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2";
+
+const ASK_JS: &str = r#"export const meta = { name: "ask", description: "asks", phases: [{ title: "ask" }] };
+phase("ask");
+log("asking");
+const a = await capability("human.ask", { prompt: "Ship it?", choices: ["yes", "no"] });
+return { answer: a.answer, channel: a.channel, message_id: a.message_id };
+"#;
+
+const EVENT_JS: &str = r#"export const meta = { name: "on-merge", description: "waits for a merge" };
+const e = await capability("events.wait", { source: "github", type: "pull_request.closed" });
+return { subject: e.subject, n: e.payload.number };
+"#;
+
+const LEAK_JS: &str = r#"export const meta = { name: "leaky", description: "echoes" };
+log(`args: ${JSON.stringify(args)}`);
+const r = await agent("echo", { label: "echo" });
+return { args, r };
+"#;
+
+/// A running `hwf serve` (killed on drop).
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(ctx: &Ctx, extra: &[&str], env: &[(&str, &str)]) -> (Server, Vec<String>) {
+    let mut cmd = ctx.cmd();
+    cmd.args(["serve", "--port", "0"]).args(extra);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn hwf serve");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    out.read_line(&mut line).expect("first line");
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .trim()
+        .trim_end_matches('/')
+        .to_owned();
+    lines.push(line.clone());
+    // The rest of the banner (one or two lines).
+    for _ in 0..2 {
+        let mut l = String::new();
+        if out.read_line(&mut l).unwrap_or(0) == 0 {
+            break;
+        }
+        let done = l.contains("open http://");
+        lines.push(l);
+        if done {
+            break;
+        }
+    }
+    std::thread::spawn(move || {
+        let mut sink = Vec::new();
+        let _ = out.read_to_end(&mut sink);
+    });
+    (Server { child, addr }, lines)
+}
+
+/// One HTTP/1.1 response.
+#[derive(Debug)]
+struct Resp {
+    status: u16,
+    headers: String,
+    body: String,
+}
+
+impl Resp {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {self:?}"))
+    }
+}
+
+/// Send a raw request (`Connection: close`), read the whole response.
+fn raw(addr: &str, request: &[u8]) -> Resp {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(30))).expect("timeout");
+    s.write_all(request).expect("write");
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf);
+    let text = String::from_utf8_lossy(&buf).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {head:?}"));
+    Resp {
+        status,
+        headers: head.to_ascii_lowercase(),
+        body: body.to_owned(),
+    }
+}
+
+fn req(addr: &str, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Resp {
+    let mut r = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        r.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if !body.is_empty() || method == "POST" {
+        r.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            body.len()
+        ));
+    }
+    r.push_str("\r\n");
+    let mut bytes = r.into_bytes();
+    bytes.extend_from_slice(body);
+    raw(addr, &bytes)
+}
+
+fn get(addr: &str, path: &str) -> Resp {
+    req(addr, "GET", path, &[], b"")
+}
+
+fn post(addr: &str, path: &str, body: &Value) -> Resp {
+    let auth = format!("Bearer {TOKEN}");
+    req(
+        addr,
+        "POST",
+        path,
+        &[("Authorization", &auth)],
+        body.to_string().as_bytes(),
+    )
+}
+
+/// Poll `GET path` until `ok` holds or `within` passes.
+fn poll(addr: &str, path: &str, within: Duration, ok: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + within;
+    loop {
+        let v = get(addr, path).json();
+        if ok(&v) || Instant::now() > deadline {
+            return v;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Start a JS workflow that parks; returns its run id.
+fn parked(ctx: &Ctx, name: &str, js: &str, extra: &[&str]) -> String {
+    let path = ctx.write(name, js);
+    let mut args = vec!["run", path.to_str().expect("utf8"), "--json"];
+    args.extend(extra);
+    let out = ctx.hwf(args);
+    out.expect_code(3);
+    out.json()["data"]["run_id"].as_str().expect("run id").to_owned()
+}
+
+#[test]
+fn the_console_refuses_what_it_must_and_survives_bad_input() {
+    let ctx = Ctx::new();
+    let run = parked(&ctx, "ask.js", ASK_JS, &[]);
+    let (srv, _) = serve(&ctx, &["--token", TOKEN], &[]);
+    let a = srv.addr.as_str();
+
+    // The page and reads on loopback need no token; the page is strict.
+    let page = get(a, "/");
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("/assets/app.js") && !page.body.contains("http://") && !page.body.contains("https://"));
+    assert!(
+        page.headers.contains("content-security-policy: default-src 'self'"),
+        "{}",
+        page.headers
+    );
+    assert!(page.headers.contains("x-frame-options: deny"));
+    assert_eq!(get(a, "/assets/app.js").status, 200);
+    assert_eq!(get(a, "/api/runs").json()["data"]["runs"][0]["run_id"], run);
+
+    // No token, a wrong token → 401; nothing recorded.
+    let ctl = format!("/api/runs/{run}/controls");
+    let body = json!({"action": "pause"}).to_string();
+    let r = req(a, "POST", &ctl, &[], body.as_bytes());
+    assert_eq!(
+        (r.status, r.json()["error"]["code"].clone()),
+        (401, json!("unauthorized")),
+        "{r:?}"
+    );
+    assert!(r.headers.contains("www-authenticate: bearer"));
+    let r = req(
+        a,
+        "POST",
+        &ctl,
+        &[("Authorization", "Bearer not-the-token-at-all")],
+        body.as_bytes(),
+    );
+    assert_eq!(r.status, 401);
+    let r = req(a, "POST", "/api/events", &[], br#"{"source":"s","type":"t"}"#);
+    assert_eq!(r.status, 401);
+
+    // Cross-origin and cross-site writes are refused even with the token.
+    let auth = format!("Bearer {TOKEN}");
+    let r = req(
+        a,
+        "POST",
+        &ctl,
+        &[("Authorization", &auth), ("Origin", "http://evil.example")],
+        body.as_bytes(),
+    );
+    assert_eq!((r.status, r.json()["error"]["code"].clone()), (403, json!("forbidden")));
+    let r = req(
+        a,
+        "POST",
+        &ctl,
+        &[("Authorization", &auth), ("Sec-Fetch-Site", "cross-site")],
+        body.as_bytes(),
+    );
+    assert_eq!(r.status, 403);
+    // No CORS: a preflight gets no allow-origin.
+    let r = req(
+        a,
+        "OPTIONS",
+        &ctl,
+        &[
+            ("Origin", "http://evil.example"),
+            ("Access-Control-Request-Method", "POST"),
+        ],
+        b"",
+    );
+    assert!(!r.headers.contains("access-control-allow-origin"), "{r:?}");
+    // A rebound DNS name cannot read the API.
+    let r = raw(
+        a,
+        b"GET /api/runs HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(r.status, 421, "{r:?}");
+    assert_eq!(
+        hwf_host::control::Controls::read(&store(&ctx), &rid(&run))
+            .expect("controls")
+            .0
+            .len(),
+        0
+    );
+
+    // Traversal in run ids, call ids and assets → 404.
+    for path in [
+        "/api/runs/..%2F..%2Fetc%2Fpasswd",
+        "/api/runs/%2e%2e",
+        "/api/runs/../../etc/passwd",
+        "/api/runs/..%2Fcontrols/journal",
+        &format!("/api/runs/{run}/calls/..%2F..%2Frun.json"),
+        "/api/runs/r%00x",
+        "/assets/..%2Fmod.rs",
+        "/assets/../../Cargo.toml",
+        "/api/nothing",
+    ] {
+        let r = get(a, path);
+        assert_eq!(r.status, 404, "{path}: {r:?}");
+        assert!(!r.body.contains("root:") && !r.body.contains("[package]"), "{path}");
+    }
+    let r = post(a, "/api/runs/..%2F..%2Ftmp/controls", &json!({"action": "pause"}));
+    assert_eq!(r.status, 404);
+
+    // Large and malformed bodies → 4xx; the server stays up.
+    let big = vec![b'x'; 2 << 20];
+    let r = req(a, "POST", &ctl, &[("Authorization", &auth)], &big);
+    assert_eq!(r.status, 413, "{}", r.body);
+    for bad in [&b"{not json"[..], b"[1,2]", b"\"pause\"", b"", &[0xff, 0xfe, 0x00][..]] {
+        let r = req(a, "POST", &ctl, &[("Authorization", &auth)], bad);
+        assert_eq!(r.status, 400, "{bad:?}: {r:?}");
+        assert_eq!(r.json()["error"]["code"], "invalid_params");
+    }
+    let r = post(a, &ctl, &json!({"action": "explode"}));
+    assert_eq!(r.status, 400);
+    let r = post(
+        a,
+        &format!("/api/runs/{run}/decisions"),
+        &json!({"call": "1", "decision": "approve"}),
+    );
+    assert_eq!(r.status, 400, "{r:?}");
+    assert!(r.json()["error"]["message"].as_str().unwrap_or("").contains("question"));
+    let r = post(
+        a,
+        &format!("/api/runs/{run}/decisions"),
+        &json!({"call": "1", "decision": "respond", "value": "maybe"}),
+    );
+    assert_eq!(r.status, 400, "an answer outside the choices: {r:?}");
+    let r = raw(a, b"GARBAGE\r\n\r\n");
+    assert!((400..500).contains(&r.status), "{r:?}");
+    let r = raw(
+        a,
+        b"GET /api/runs?limit=-1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(r.status, 400);
+    assert_eq!(get(a, "/api/health").json()["data"]["ok"], true);
+}
+
+fn store(ctx: &Ctx) -> hwf_host::store::FileStore {
+    hwf_host::store::FileStore::open(ctx.state()).expect("store")
+}
+
+fn rid(id: &str) -> hwf_host::ids::RunId {
+    hwf_host::ids::RunId::parse(id).expect("run id")
+}
+
+#[test]
+fn a_decision_in_the_console_finishes_the_run_at_once_with_its_provenance() {
+    let ctx = Ctx::new();
+    let run = parked(&ctx, "ask.js", ASK_JS, &[]);
+    // The review queue in the terminal: the question and the exact command.
+    let w = ctx.hwf(["waits"]);
+    w.expect_code(0);
+    assert!(w.stdout.contains("question: Ship it?"), "{}", w.stdout);
+    assert!(w.stdout.contains(r#"choices:  "yes" | "no""#), "{}", w.stdout);
+    let cmd = format!("$ hwf control decide {run} 1 respond --value '\"yes\"'");
+    assert!(w.stdout.contains(&cmd), "{}", w.stdout);
+    let st = ctx.hwf(["status", &run]);
+    assert!(
+        st.stderr.contains(&cmd),
+        "status of a waiting run prints the answer: {st:?}"
+    );
+    let wj = ctx.hwf(["waits", "--json"]).json();
+    assert_eq!(wj["data"]["waits"][0]["choices"], json!(["yes", "no"]));
+
+    let (srv, _) = serve(&ctx, &["--token", TOKEN], &[]);
+    let a = srv.addr.as_str();
+    let q = get(a, "/api/waits").json();
+    assert_eq!(q["data"]["waits"][0]["question"], "Ship it?");
+    let t0 = Instant::now();
+    let r = post(
+        a,
+        &format!("/api/runs/{run}/decisions"),
+        &json!({"call": "1", "decision": "respond", "value": "yes", "request_id": "req-1", "actor": "ana"}),
+    );
+    assert_eq!(r.status, 200, "{r:?}");
+    assert_eq!(r.json()["data"]["recorded"], true);
+    let s = poll(a, &format!("/api/runs/{run}"), Duration::from_secs(10), |v| {
+        v["data"]["state"] == "succeeded"
+    });
+    let took = t0.elapsed();
+    assert_eq!(s["data"]["state"], "succeeded", "{s}");
+    assert!(took < Duration::from_secs(2), "took {took:?}");
+    assert_eq!(
+        s["data"]["result"],
+        json!({"answer": "yes", "channel": "web", "message_id": "req-1"})
+    );
+    let c = &s["data"]["controls"][0];
+    assert_eq!(
+        (c["channel"].clone(), c["actor"].clone(), c["message_id"].clone()),
+        (json!("web"), json!("ana"), json!("req-1"))
+    );
+    // The same request id again is the same decision (not recorded twice);
+    // a new one on the ended run is refused.
+    let again = |rid: &str| {
+        post(
+            a,
+            &format!("/api/runs/{run}/decisions"),
+            &json!({"call": "1", "decision": "respond", "value": "yes", "request_id": rid}),
+        )
+    };
+    let r = again("req-1");
+    assert_eq!(
+        (r.status, r.json()["data"]["recorded"].clone()),
+        (200, json!(false)),
+        "{r:?}"
+    );
+    let r = again("req-2");
+    assert_eq!(r.status, 400, "the run has ended: {r:?}");
+    // The timeline has the decision with its provenance, and the log line.
+    let tl = get(a, &format!("/api/runs/{run}/journal")).json();
+    let rows = tl["data"]["rows"].as_array().expect("rows");
+    assert!(
+        rows.iter()
+            .any(|r| r["row"] == "control" && r["channel"] == "web" && r["message_id"] == "req-1")
+    );
+    assert!(rows.iter().any(|r| r["row"] == "log" && r["message"] == "asking"));
+    assert!(
+        rows.iter()
+            .any(|r| r["row"] == "call" && r["state"] == "done" && r["name"] == "human.ask")
+    );
+    // hwf logs prints the same story.
+    let logs = ctx.hwf(["logs", &run]);
+    assert!(logs.stdout.contains("info  asking"), "{}", logs.stdout);
+    assert!(
+        logs.stdout.contains("decide call 1 respond \"yes\" by ana via web"),
+        "{}",
+        logs.stdout
+    );
+    assert!(logs.stdout.contains("run succeeded"), "{}", logs.stdout);
+}
+
+#[test]
+fn controls_and_events_from_the_console_take_effect() {
+    let ctx = Ctx::new();
+    let run = parked(&ctx, "on-merge.js", EVENT_JS, &[]);
+    let (srv, _) = serve(&ctx, &["--token", TOKEN], &[]);
+    let a = srv.addr.as_str();
+    let w = get(a, "/api/waits").json();
+    assert_eq!(w["data"]["waits"][0]["kind"], "event");
+    assert!(
+        w["data"]["waits"][0]["commands"][0]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("hwf events send --source github --type pull_request.closed")
+    );
+    let r = post(
+        a,
+        &format!("/api/runs/{run}/controls"),
+        &json!({"action": "pause", "request_id": "p1"}),
+    );
+    assert_eq!(r.status, 200, "{r:?}");
+    let r = post(a, &format!("/api/runs/{run}/controls"), &json!({"action": "resume"}));
+    assert_eq!(r.status, 200);
+    let r = post(
+        a,
+        "/api/events",
+        &json!({"source": "github", "type": "pull_request.closed", "id": "ev-1", "subject": "o/r#7", "payload": {"number": 7}}),
+    );
+    assert_eq!(r.status, 200, "{r:?}");
+    let s = poll(a, &format!("/api/runs/{run}"), Duration::from_secs(10), |v| {
+        v["data"]["state"] == "succeeded"
+    });
+    assert_eq!(s["data"]["result"], json!({"subject": "o/r#7", "n": 7}), "{s}");
+    let r = post(
+        a,
+        "/api/events",
+        &json!({"source": "github", "type": "x", "id": "ev-1"}),
+    );
+    assert_eq!(r.json()["data"]["new"], false, "idempotent by id");
+}
+
+#[test]
+fn webhooks_need_a_valid_signature_and_are_idempotent() {
+    let ctx = Ctx::new();
+    let run = parked(&ctx, "on-merge.js", EVENT_JS, &[]);
+    let secret = "whsec-e2e-0123456789abcdef";
+    let (srv, _) = serve(&ctx, &["--token", TOKEN], &[("HWF_WEBHOOK_SECRET_GITHUB", secret)]);
+    let a = srv.addr.as_str();
+    let body = json!({"action": "closed", "number": 42, "repository": {"full_name": "org/repo"}}).to_string();
+    let sig = hwf_host::serve::hooks::sign(secret.as_bytes(), body.as_bytes());
+    let hook = |sig: &str, delivery: &str| {
+        req(
+            a,
+            "POST",
+            "/hooks/github",
+            &[
+                ("X-Hub-Signature-256", sig),
+                ("X-GitHub-Event", "pull_request"),
+                ("X-GitHub-Delivery", delivery),
+            ],
+            body.as_bytes(),
+        )
+    };
+    let bad = hwf_host::serve::hooks::sign(b"another secret", body.as_bytes());
+    assert_eq!(hook(&bad, "d-0").status, 401);
+    assert_eq!(hook("sha256=zz", "d-0").status, 401);
+    let r = req(
+        a,
+        "POST",
+        "/hooks/github",
+        &[("X-GitHub-Delivery", "d-0")],
+        body.as_bytes(),
+    );
+    assert_eq!(r.status, 401, "unsigned");
+    let r = hook(&sig, "d-1");
+    assert_eq!(r.status, 200, "{r:?}");
+    assert_eq!(
+        (
+            r.json()["data"]["type"].clone(),
+            r.json()["data"]["subject"].clone(),
+            r.json()["data"]["new"].clone()
+        ),
+        (json!("pull_request.closed"), json!("org/repo#42"), json!(true))
+    );
+    assert_eq!(
+        hook(&sig, "d-1").json()["data"]["new"],
+        false,
+        "the same delivery again"
+    );
+    let s = poll(a, &format!("/api/runs/{run}"), Duration::from_secs(10), |v| {
+        v["data"]["state"] == "succeeded"
+    });
+    assert_eq!(s["data"]["result"], json!({"subject": "org/repo#42", "n": 42}), "{s}");
+    // A source without a secret is refused; the generic scheme needs a fresh timestamp.
+    let r = req(
+        a,
+        "POST",
+        "/hooks/gitlab",
+        &[("X-Hub-Signature-256", &sig)],
+        body.as_bytes(),
+    );
+    assert_eq!(r.status, 404);
+    let (srv2, _) = serve(&ctx, &["--token", TOKEN], &[("HWF_WEBHOOK_SECRET", secret)]);
+    let g = json!({"id": "g-1", "type": "ci.passed", "subject": "build 9", "payload": {"ok": true}}).to_string();
+    let ts = (hwf_host::store::now_ms() / 1000).to_string();
+    let gsig = hwf_host::serve::hooks::sign(secret.as_bytes(), format!("{ts}.{g}").as_bytes());
+    let r = req(
+        &srv2.addr,
+        "POST",
+        "/hooks/ci",
+        &[("X-Hwf-Signature", &gsig), ("X-Hwf-Timestamp", &ts)],
+        g.as_bytes(),
+    );
+    assert_eq!(r.status, 200, "{r:?}");
+    assert_eq!(r.json()["data"]["payload"], json!({"ok": true}));
+    let r = req(
+        &srv2.addr,
+        "POST",
+        "/hooks/ci",
+        &[("X-Hwf-Signature", &gsig), ("X-Hwf-Timestamp", "1000")],
+        g.as_bytes(),
+    );
+    assert_eq!(r.status, 401, "a stale timestamp");
+}
+
+#[test]
+fn planted_secrets_never_reach_a_page_or_an_api_response() {
+    let ctx = Ctx::new();
+    let fixture = ctx.write(
+        "leak.json",
+        json!({"responses": [{"match": {"label": "echo"}, "output": {"said": format!("the key is {SECRET}"), "api_key": "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD"}}]}).to_string(),
+    );
+    let path = ctx.write("leaky.js", LEAK_JS);
+    let out = ctx.hwf([
+        "run",
+        path.to_str().expect("utf8"),
+        "--agents",
+        fixture.to_str().expect("utf8"),
+        "--args",
+        &json!({"token": SECRET, "note": format!("use {SECRET} please")}).to_string(),
+        "--json",
+    ]);
+    out.expect_code(0);
+    let run = out.json()["data"]["run_id"].as_str().expect("id").to_owned();
+    let ask = parked(&ctx, "ask.js", ASK_JS, &[]);
+    let (srv, _) = serve(&ctx, &["--token", TOKEN], &[]);
+    let a = srv.addr.as_str();
+    // A reason carrying a secret is stored and shown redacted.
+    let r = post(
+        a,
+        &format!("/api/runs/{ask}/controls"),
+        &json!({"action": "pause", "reason": format!("because {SECRET}")}),
+    );
+    assert_eq!(r.status, 200);
+    let mut seen = String::new();
+    for p in [
+        "/".to_owned(),
+        "/assets/app.js".into(),
+        "/api/runs".into(),
+        format!("/api/runs/{run}"),
+        format!("/api/runs/{run}/journal"),
+        format!("/api/runs/{run}/calls/1"),
+        format!("/api/runs/{ask}"),
+        format!("/api/runs/{ask}/journal"),
+        "/api/waits".into(),
+        "/api/events".into(),
+    ] {
+        let r = get(a, &p);
+        assert_eq!(r.status, 200, "{p}: {r:?}");
+        seen.push_str(&r.body);
+    }
+    seen.push_str(&r.body);
+    assert!(
+        seen.contains("[REDACTED"),
+        "the responses show where values were redacted"
+    );
+    for needle in [SECRET, "sk-proj-abcdefghijklmnopqrstuvwxyz", TOKEN] {
+        assert!(!seen.contains(needle), "{needle} leaked");
+    }
+}
+
+#[test]
+fn off_loopback_every_api_request_needs_the_token_and_a_generated_token_is_kept_private() {
+    let ctx = Ctx::new();
+    // Bound to every address; the test only talks to 127.0.0.1.
+    let (srv, lines) = serve(&ctx, &["--bind", "0.0.0.0"], &[]);
+    let port = srv.addr.rsplit(':').next().expect("port").to_owned();
+    let a = format!("127.0.0.1:{port}");
+    let file = ctx.state().join("console-token");
+    let token = std::fs::read_to_string(&file).expect("token file");
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        std::fs::metadata(&file).expect("meta").permissions().mode() & 0o777,
+        0o600
+    );
+    assert!(
+        lines.iter().any(|l| l.contains(&format!("#token={token}"))),
+        "{lines:?}"
+    );
+    assert_eq!(get(&a, "/api/runs").status, 401, "reads need the token off loopback");
+    assert_eq!(get(&a, "/").status, 200, "the page itself holds no data");
+    let auth = format!("Bearer {token}");
+    assert_eq!(
+        req(&a, "GET", "/api/runs", &[("Authorization", &auth)], b"").status,
+        200
+    );
+    assert_eq!(get(&a, &format!("/api/health?access_token={token}")).status, 200);
+    drop(srv);
+    // A second start reuses the stored token and does not print it.
+    let (_srv, lines) = serve(&ctx, &[], &[]);
+    assert!(!lines.iter().any(|l| l.contains(&token)), "{lines:?}");
+    // A short token is refused.
+    let out = ctx.hwf(["serve", "--port", "0", "--token", "short"]);
+    out.expect_code(2).expect_stderr("invalid_args");
+}
+
+#[test]
+fn overview_filters_logs_follow_and_status_watch() {
+    let ctx = Ctx::new();
+    let ask = parked(&ctx, "ask.js", ASK_JS, &[]);
+    parked(&ctx, "on-merge.js", EVENT_JS, &[]);
+    let o = ctx.hwf(["overview"]);
+    o.expect_code(0);
+    let header = o.stdout.lines().next().unwrap_or("");
+    for col in [
+        "RUN",
+        "WORKFLOW",
+        "STATE",
+        "PHASE",
+        "AGE",
+        "DURATION",
+        "CALLS",
+        "WAITING ON",
+    ] {
+        assert!(header.contains(col), "{header}");
+    }
+    assert!(
+        o.stdout.contains(" ask ") && o.stdout.contains(" on-merge "),
+        "{}",
+        o.stdout
+    );
+    assert!(!o.stdout.contains(".js"), "names, not paths: {}", o.stdout);
+    let f = ctx.hwf(["overview", "--name", "ask", "--json"]).json();
+    assert_eq!(f["data"]["runs"].as_array().map(Vec::len), Some(1));
+    assert_eq!(f["data"]["runs"][0]["workflow"], "ask");
+    let l = ctx.hwf(["overview", "--limit", "1", "--state", "waiting"]);
+    assert!(l.stdout.contains("(1 of 2 runs shown)"), "{}", l.stdout);
+    ctx.hwf(["overview", "--state", "nonsense"]).expect_code(2);
+    assert_eq!(
+        ctx.hwf(["overview", "--state", "succeeded"]).stdout.trim(),
+        "no runs match"
+    );
+
+    // --follow and --watch end when the run does.
+    let mut follow = ctx
+        .cmd()
+        .args(["logs", &ask, "--follow"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("logs");
+    let mut watch = ctx
+        .cmd()
+        .args(["status", &ask, "--watch"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("watch");
+    ctx.hwf(["control", "decide", &ask, "1", "respond", "--value", "no"])
+        .expect_code(0);
+    ctx.hwf(["runner", "--once", "--run", &ask]).expect_code(0);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let wait = |c: &mut Child| loop {
+        if let Some(s) = c.try_wait().expect("wait") {
+            return s;
+        }
+        assert!(Instant::now() < deadline, "still following after the run ended");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(wait(&mut follow).success());
+    assert!(wait(&mut watch).success());
+    let mut text = String::new();
+    follow
+        .stdout
+        .take()
+        .expect("out")
+        .read_to_string(&mut text)
+        .expect("read");
+    assert!(
+        text.contains("decide call 1 respond \"no\" by cli via cli") && text.contains("run succeeded"),
+        "{text}"
+    );
+    let mut w = String::new();
+    watch.stdout.take().expect("out").read_to_string(&mut w).expect("read");
+    assert!(w.contains("waiting") && w.contains("succeeded"), "{w}");
+}
