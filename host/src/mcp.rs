@@ -45,6 +45,9 @@ pub const DEFAULT_WAIT_SECONDS: u64 = 240;
 /// How often the in-process runner looks at the state dir (it is also
 /// woken at once by the controls this server records).
 pub const SCAN: Duration = Duration::from_millis(200);
+/// How long the in-process runner leaves a run it could not continue
+/// before trying again (sooner when a control is recorded on it).
+pub const RETRY_AFTER: Duration = Duration::from_secs(30);
 /// The least time between two progress notifications of one call.
 pub const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 
@@ -311,7 +314,10 @@ impl ServerHandler for Server {
         let args = Value::Object(request.arguments.unwrap_or_default());
         let value = match name.as_str() {
             "workflow" => match params::Params::parse(&args, params::WORKFLOW) {
-                Ok(p) if facade::is_foreground_run(&p) => self.foreground(args, &p, &context).await?,
+                // A malformed run id is the facade's to report.
+                Ok(p) if facade::is_foreground_run(&p) && p.str("run_id").is_none_or(|id| RunId::parse(id).is_ok()) => {
+                    self.foreground(args, &p, &context).await?
+                }
                 _ => {
                     let work = facade::workflow(&self.hwf, &args, &self.opts);
                     tokio::select! {
@@ -439,6 +445,7 @@ impl ServerHandler for Server {
 /// ends or parks.
 async fn runner_loop(hwf: Arc<Hwf>, shared: Arc<Shared>) {
     let busy: Arc<Mutex<HashSet<RunId>>> = Arc::default();
+    let failed: Arc<Mutex<HashMap<RunId, (Instant, u64)>>> = Arc::default();
     // Runs seen finished are not read again.
     let mut done: HashSet<RunId> = HashSet::new();
     let mut seen: HashMap<RunId, RunState> = HashMap::new();
@@ -470,16 +477,36 @@ async fn runner_loop(hwf: Arc<Hwf>, shared: Arc<Shared>) {
             ) {
                 continue;
             }
+            // A run that could not be continued is left alone for a while
+            // (it is named once per RETRY_AFTER, not five times a second),
+            // unless its controls changed.
+            let controls = hwf.store().controls_len(&id);
+            if lock(&failed)
+                .get(&id)
+                .is_some_and(|(at, len)| at.elapsed() < RETRY_AFTER && *len == controls)
+            {
+                continue;
+            }
             lock(&busy).insert(id.clone());
-            let (hwf, shared, busy) = (hwf.clone(), shared.clone(), busy.clone());
+            let (hwf, shared, busy, failed) = (hwf.clone(), shared.clone(), busy.clone(), failed.clone());
             tokio::spawn(async move {
+                let mut left = false;
                 match hwf.runner_pass(Some(&id)).await {
                     Ok(report) => {
                         for (run, e) in report.errors {
+                            left = true;
                             tracing::warn!(run_id = %run, code = e.code.as_str(), "run left as it is: {}", e.message);
                         }
                     }
-                    Err(e) => tracing::warn!(run_id = %id, error = %e, "the in-process runner failed"),
+                    Err(e) => {
+                        left = true;
+                        tracing::warn!(run_id = %id, error = %e, "the in-process runner failed");
+                    }
+                }
+                if left {
+                    lock(&failed).insert(id.clone(), (Instant::now(), hwf.store().controls_len(&id)));
+                } else {
+                    lock(&failed).remove(&id);
                 }
                 lock(&busy).remove(&id);
                 shared.wake.notify_one();
