@@ -878,3 +878,29 @@ fn kanban_agent_is_the_kanban_task_capability() {
                "input": {"x": 1}, "board": "b1", "wait": true, "durable": true}})
     );
 }
+
+#[test]
+fn host_calls_are_coroutines_that_start_only_when_awaited() {
+    let ctx = Ctx::new();
+    let f = ctx.write(
+        "f.json",
+        r#"{"responses": [{"match": {"label": "text"}, "output": "hi"}]}"#,
+    );
+    // As in the seed (`async def agent`), a call that is never awaited
+    // never reaches the host: no agent, no capability side effect.
+    let s = py(
+        &ctx,
+        "lazy.py",
+        "x = capability(\"fs.list\", {})\ny = agent(\"never awaited\", label=\"text\")\nz = await agent(\"awaited\", label=\"text\")\nreturn z\n",
+    );
+    let out = ctx.run_json(&s, "{}", &["--agents", f.to_str().expect("utf8")]);
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"], "hi");
+    let starts: Vec<Value> = ctx
+        .journal(&run_id(&out))
+        .into_iter()
+        .filter(|e| e["type"] == "call_started")
+        .collect();
+    assert_eq!(starts.len(), 1, "{starts:?}");
+    assert_eq!(starts[0]["request"]["prompt"], "awaited");
+}

@@ -35,16 +35,19 @@ const MAX_DEPTH: usize = 128;
 
 /// Names the runtime answers as external functions.
 const HOST_FUNCTIONS: &[&str] = &[
-    "agent",
-    "kanban_agent",
-    "capability",
-    "workflow",
+    "_hwf_agent",
+    "_hwf_kanban_agent",
+    "_hwf_capability",
+    "_hwf_workflow",
     "log",
     "phase",
     "_hwf_budget_spent",
     "_hwf_budget_remaining",
     "_hwf_check_items",
 ];
+
+/// The host calls that are tasks.
+const TASKS: &[&str] = &["agent", "kanban_agent", "capability", "workflow"];
 
 /// The API written in Python, after the entry function (so it does not
 /// shift the script's lines). Its names are globals of the program; the
@@ -57,6 +60,24 @@ import math
 
 CapabilityError = RuntimeError
 PipelineStageError = RuntimeError
+
+
+# As in the seed, the host calls are coroutines: nothing starts until the
+# call is awaited (or handed to parallel / pipeline / asyncio.gather).
+async def agent(*args, **kwargs):
+    return await _hwf_agent(*args, **kwargs)
+
+
+async def kanban_agent(*args, **kwargs):
+    return await _hwf_kanban_agent(*args, **kwargs)
+
+
+async def capability(*args, **kwargs):
+    return await _hwf_capability(*args, **kwargs)
+
+
+async def workflow(*args, **kwargs):
+    return await _hwf_workflow(*args, **kwargs)
 
 
 class _HwfBudget:
@@ -616,7 +637,11 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
                 return Ok(out.to_string());
             }
             RunProgress::FunctionCall(call) => {
-                let name = call.function_name.clone();
+                // The prelude's coroutines call `_hwf_<task>`.
+                let name = match call.function_name.strip_prefix("_hwf_") {
+                    Some(task) if TASKS.contains(&task) => task.to_owned(),
+                    _ => call.function_name.clone(),
+                };
                 let task = match name.as_str() {
                     "agent" | "capability" | "workflow" | "kanban_agent" => Some(
                         Args::of(&name, &call.args, &call.kwargs).and_then(|a| match name.as_str() {
