@@ -57,6 +57,7 @@ pub mod scripts;
 pub mod serve;
 pub mod status;
 pub mod store;
+pub mod triggers;
 pub mod views;
 pub mod vm;
 

@@ -135,6 +135,10 @@ impl Hwf {
     /// `io` when the runs cannot be listed.
     pub async fn runner_pass(&self, only: Option<&RunId>) -> Result<PassReport> {
         let mut report = PassReport::default();
+        // Calendar starts (issue 19, crate::triggers): they only enqueue runs.
+        if only.is_none() {
+            crate::triggers::cron_pass(self);
+        }
         let ids = match only {
             Some(id) => vec![id.clone()],
             None => self.store().run_ids()?,

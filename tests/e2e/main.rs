@@ -26,7 +26,8 @@
 //! - `numbers`: numbers from input out of range are typed `invalid_*` errors;
 //! - `policy`: capability policy, built-ins, budgets, agent types, secrets;
 //! - `scripts`: save / list / inspect / validate, running by name;
-//! - `secrets`: the secret corpus (40+ formats) planted in every channel.
+//! - `secrets`: the secret corpus (40+ formats) planted in every channel;
+//! - `triggers`: event-triggered and cron starts of saved workflows.
 
 mod backends;
 mod broker;
@@ -54,3 +55,4 @@ mod python;
 mod scripts;
 mod secrets;
 mod seams;
+mod triggers;

@@ -11,6 +11,7 @@ mod kanban;
 mod ops;
 mod output;
 mod progress;
+mod triggers;
 
 use clap::{Args, Parser, Subcommand};
 use hwf_host::agents::{AgentRunner, AgentTypes, FixtureRunner};
@@ -97,6 +98,9 @@ enum Command {
     /// Kanban lanes: the board kanban_agent steps use, and its cards.
     #[command(subcommand)]
     Kanban(kanban::KanbanCommand),
+    /// Event-triggered and cron starts of saved workflows.
+    #[command(subcommand)]
+    Triggers(triggers::TriggersCommand),
     /// One facade call: a JSON request on stdin, the JSON response on stdout.
     Facade {
         /// workflow or workflow_control.
@@ -437,6 +441,7 @@ impl Command {
             Command::Events(EventsCommand::Send { json, .. } | EventsCommand::List { json }) => *json,
             Command::Runner(r) => r.json,
             Command::Kanban(k) => k.json(),
+            Command::Triggers(t) => t.json(),
         }
     }
 }
@@ -764,6 +769,7 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
         Command::Events(cmd) => ops::events(&cli, &config, cmd, out),
         Command::Runner(args) => ops::runner(&cli, &config, args, out).await,
         Command::Kanban(cmd) => kanban::run(&cli, &config, cmd, out),
+        Command::Triggers(cmd) => triggers::run(&cli, &config, cmd, out),
         Command::Doctor { .. } => Ok(0),
         Command::Bench(args) => {
             let state = resolve_state_dir(cli.state_dir.as_deref(), &config);

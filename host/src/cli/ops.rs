@@ -42,8 +42,11 @@ pub fn events(cli: &Cli, config: &Config, cmd: &EventsCommand, out: &Out) -> Res
                 ts_ms: hwf_host::store::now_ms(),
             };
             let (stored, new) = hwf.store().append_event(event)?;
+            // Triggers (issue 19): a run per matching trigger, once per event id.
+            let started = hwf_host::triggers::fire(&hwf, &stored)?;
             let mut v = serde_json::to_value(&stored).unwrap_or(Value::Null);
             v["new"] = Value::Bool(new);
+            v["started"] = Value::Array(started);
             out.data(&v, |_| {
                 format!(
                     "event {} v{}{}",

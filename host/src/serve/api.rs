@@ -268,9 +268,12 @@ pub async fn events_list(State(app): App) -> Response {
 pub fn store_event(app: &AppState, event: StoredEvent) -> crate::Result<Value> {
     crate::ids::validate_name("event id", &event.id)?;
     let (stored, new) = app.hwf.store().append_event(event)?;
+    // Triggers (issue 19): a run per matching trigger, once per event id.
+    let started = crate::triggers::fire(&app.hwf, &stored)?;
     app.kick();
     let mut v = serde_json::to_value(&stored).unwrap_or(Value::Null);
     v["new"] = json!(new);
+    v["started"] = json!(started);
     Ok(v)
 }
 

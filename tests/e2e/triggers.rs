@@ -1,0 +1,197 @@
+//! Event-triggered and calendar starts (issue 19) through the real binary:
+//! `hwf triggers add` binds an event pattern or a cron expression to a
+//! saved workflow and an args template; `hwf events send` starts a run per
+//! matching trigger exactly once per event id; the runner fires cron
+//! triggers (once per minute) and executes what they queued.
+
+use crate::common::{Ctx, root};
+use serde_json::{Value, json};
+
+fn path(rel: &str) -> String {
+    root().join(rel).to_str().expect("utf8").to_owned()
+}
+
+fn send(ctx: &Ctx, id: &str, kind: &str, number: u64) -> Value {
+    let payload = json!({"number": number, "repository": "acme/app", "base": "main", "action": "opened"});
+    let out = ctx.hwf([
+        "events",
+        "send",
+        "--source",
+        "github",
+        "--type",
+        kind,
+        "--id",
+        id,
+        "--payload",
+        &payload.to_string(),
+        "--json",
+    ]);
+    out.expect_code(0);
+    out.json()["data"].clone()
+}
+
+fn run_ids(ctx: &Ctx) -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(ctx.state().join("runs"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    ids.sort();
+    ids
+}
+
+#[test]
+fn a_pr_opened_event_sent_twice_starts_one_run_of_the_release_lane() {
+    let ctx = Ctx::new();
+    ctx.hwf([
+        "script",
+        "save",
+        "release-lane",
+        &path("harnesses/seed-event-driven-pr-validation-lane.workflow.json"),
+    ])
+    .expect_code(0);
+    let args = json!({"repo": "$event.payload.repository", "pr_number": "$event.payload.number",
+                      "base_branch": "$event.payload.base", "workspace": "/work/app",
+                      "trigger_event": "$event", "profile_bindings": {}});
+    let add = ctx.hwf([
+        "triggers",
+        "add",
+        "pr-opened",
+        "--workflow",
+        "release-lane",
+        "--source",
+        "github",
+        "--type",
+        "pr.opened",
+        "--payload",
+        r#"{"action": "opened"}"#,
+        "--args",
+        &args.to_string(),
+        "--json",
+    ]);
+    add.expect_code(0);
+    let first = send(&ctx, "gh-delivery-1", "pr.opened", 7);
+    let started = first["started"].as_array().expect("started").clone();
+    assert_eq!(started.len(), 1, "{first}");
+    assert_eq!(started[0]["new"], true);
+    let run = started[0]["run_id"].as_str().expect("run id").to_owned();
+    // The same delivery again (a webhook retry): recorded once, no second run.
+    let again = send(&ctx, "gh-delivery-1", "pr.opened", 7);
+    assert_eq!(again["new"], false);
+    assert_eq!(
+        again["started"],
+        json!([{"trigger": "pr-opened", "run_id": run, "new": false}])
+    );
+    // Another type matches nothing.
+    assert_eq!(send(&ctx, "gh-delivery-2", "pr.closed", 7)["started"], json!([]));
+    assert_eq!(run_ids(&ctx), [run.clone()]);
+    // The queued run's args were rendered from the event.
+    let s = ctx.hwf(["status", &run, "--json"]);
+    let s = s.json()["data"].clone();
+    assert_eq!(s["state"], "queued", "{s}");
+    // The runner executes it with the lane's fixture.
+    let fixture = path("harnesses/seed-event-driven-pr-validation-lane.fixture.json");
+    let r = ctx.hwf(["runner", "--once", "--json", "--agents", &fixture]);
+    r.expect_code(0);
+    assert_eq!(r.json()["data"]["executed"], json!([[run, "succeeded"]]), "{r:?}");
+    let s = ctx.hwf(["status", &run, "--json"]).json()["data"].clone();
+    assert_eq!(
+        s["result"]["outputs"]["validation_gates"]["branches"]["qa_gate"]["task_id"], "qa-7",
+        "{s}"
+    );
+    let snap: Value = serde_json::from_str(
+        &std::fs::read_to_string(ctx.state().join("runs").join(&run).join("run.json")).expect("run.json"),
+    )
+    .expect("snapshot");
+    assert_eq!(snap["args"]["pr_number"], 7);
+    assert_eq!(snap["args"]["repo"], "acme/app");
+    assert_eq!(snap["args"]["trigger_event"]["id"], "gh-delivery-1");
+    // A new delivery is a new run; the old one is not started again.
+    let third = send(&ctx, "gh-delivery-3", "pr.opened", 8);
+    assert_eq!(third["started"][0]["new"], true);
+    assert_eq!(run_ids(&ctx).len(), 2);
+    // list / remove; then events start nothing.
+    let listed = ctx.hwf(["triggers", "list", "--json"]).json()["data"]["triggers"].clone();
+    assert_eq!(listed[0]["name"], "pr-opened");
+    ctx.hwf(["triggers", "remove", "pr-opened"]).expect_code(0);
+    ctx.hwf(["triggers", "remove", "pr-opened"]).expect_code(2);
+    assert_eq!(send(&ctx, "gh-delivery-4", "pr.opened", 9)["started"], json!([]));
+}
+
+#[test]
+fn bad_triggers_are_refused_with_typed_errors() {
+    let ctx = Ctx::new();
+    ctx.hwf(["script", "save", "hello-json", &path("harnesses/hello.workflow.json")])
+        .expect_code(0);
+    let add = |extra: &[&str]| {
+        let mut a = vec!["triggers", "add", "t1", "--workflow", "hello-json", "--json"];
+        a.extend_from_slice(extra);
+        ctx.hwf(a)
+    };
+    let refused = |out: crate::common::Run, needle: &str| {
+        out.expect_code(2);
+        assert!(out.stdout.contains(needle), "{out:?}");
+    };
+    refused(add(&[]), "an event pattern");
+    refused(add(&["--cron", "61 * * * *"]), "outside 0-59");
+    refused(add(&["--cron", "* * * *"]), "five fields");
+    add(&["--cron", "* * * * *", "--source", "x"]).expect_code(2);
+    add(&["--source", "x", "--args", "{nope"]).expect_code(2);
+    ctx.hwf(["triggers", "add", "t1", "--workflow", "nobody", "--source", "x"])
+        .expect_code(2);
+    ctx.hwf(["triggers", "add", "../up", "--workflow", "hello-json", "--source", "x"])
+        .expect_code(2);
+    assert_eq!(
+        ctx.hwf(["triggers", "list", "--json"]).json()["data"]["triggers"],
+        json!([])
+    );
+}
+
+#[test]
+fn a_cron_trigger_starts_one_run_per_minute_from_the_runner() {
+    let ctx = Ctx::new();
+    ctx.hwf(["script", "save", "hello-json", &path("harnesses/hello.workflow.json")])
+        .expect_code(0);
+    ctx.hwf([
+        "triggers",
+        "add",
+        "every-minute",
+        "--workflow",
+        "hello-json",
+        "--cron",
+        "* * * * *",
+        "--args",
+        r#"{"name": "world"}"#,
+    ])
+    .expect_code(0);
+    let minute = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("clock")
+            .as_secs()
+            / 60
+    };
+    let fixture = path("harnesses/hello/fixture.json");
+    let before = minute();
+    let r = ctx.hwf(["runner", "--once", "--json", "--agents", &fixture]);
+    r.expect_code(0);
+    let executed = r.json()["data"]["executed"].clone();
+    assert_eq!(executed.as_array().map(Vec::len), Some(1), "{r:?}");
+    assert_eq!(executed[0][1], "succeeded");
+    // Another pass: nothing new within the same minute (at most one more
+    // when the minute turned meanwhile).
+    let r = ctx.hwf(["runner", "--once", "--json", "--agents", &fixture]);
+    r.expect_code(0);
+    let more = r.json()["data"]["executed"].as_array().map_or(0, Vec::len);
+    if minute() == before {
+        assert_eq!(more, 0, "{r:?}");
+    }
+    assert!(more <= 1, "{r:?}");
+    assert_eq!(run_ids(&ctx).len(), 1 + more);
+    // `--run` passes (a background runner for one run) never fire cron.
+    let r = ctx.hwf(["runner", "--once", "--json", "--run", &run_ids(&ctx)[0]]);
+    r.expect_code(0);
+    assert_eq!(run_ids(&ctx).len(), 1 + more);
+}
