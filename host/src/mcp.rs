@@ -23,6 +23,7 @@
 
 use hwf_host::facade::{self, Options, params};
 use hwf_host::ids::RunId;
+use hwf_host::scripts::Language;
 use hwf_host::store::{RunSnapshot, RunState};
 use hwf_host::{Error, ErrorCode, Hwf};
 use rmcp::model::{
@@ -162,9 +163,10 @@ fn progress_fn(
     token: ProgressToken,
     peer: Peer<RoleServer>,
     alive: Arc<AtomicBool>,
+    sent: f64,
 ) -> hwf_host::runtime::ProgressFn {
     let state = Mutex::new(ProgressState {
-        last: f64::NEG_INFINITY,
+        last: sent,
         sent_at: None,
         phase: None,
         calls_at_phase: 0,
@@ -200,6 +202,23 @@ fn progress_fn(
     })
 }
 
+/// The script language whose runtime this request will compile first (not
+/// yet in the compile cache), if any.
+fn first_compile(hwf: &Hwf, p: &params::Params) -> Option<Language> {
+    let lang = match (p.str("language"), p.str("script_source"), p.str("script_path")) {
+        (Some(l), _, _) => Language::parse(l).ok()?,
+        _ if p.has("definition") => Language::Json,
+        (None, Some(src), _) => Language::sniff(src),
+        (None, None, Some(path)) => Language::of_path(std::path::Path::new(path)),
+        _ => return None,
+    };
+    if !matches!(lang, Language::Js | Language::Json) {
+        return None;
+    }
+    let cache = hwf_host::scripts::user_cache_dir().unwrap_or_else(|| hwf.store().root().join("cache"));
+    (hwf_host::scripts::runtime_compiled(lang, &cache) == Some(false)).then_some(lang)
+}
+
 impl Server {
     /// A `workflow` call that runs in the foreground: executed in a task
     /// of its own, answered when it ends or parks, or with its id when
@@ -222,13 +241,29 @@ impl Server {
         }
         let alive = Arc::new(AtomicBool::new(true));
         let mut opts = self.opts.clone();
+        let compiling = first_compile(&self.hwf, p);
+        if let Some(lang) = compiling {
+            tracing::warn!(
+                "compiling the {} runtime for this machine (once; can take 15-30 s)",
+                lang.as_str()
+            );
+        }
         if let Some(token) = context.meta.get_progress_token() {
+            if let Some(lang) = compiling {
+                let mut param = ProgressNotificationParam::new(token.clone(), 0.0);
+                param.message = Some(format!(
+                    "compiling the {} runtime for this machine (once; can take 15-30 s)",
+                    lang.as_str()
+                ));
+                let _ = context.peer.notify_progress(param).await;
+            }
             opts.progress = Some(progress_fn(
                 self.hwf.clone(),
                 run.clone(),
                 token,
                 context.peer.clone(),
                 alive.clone(),
+                if compiling.is_some() { 0.0 } else { f64::NEG_INFINITY },
             ));
         }
         let (hwf, shared) = (self.hwf.clone(), self.shared.clone());

@@ -610,3 +610,75 @@ fn background_runs_keep_their_phases_and_script_list_shows_versions_without_colo
         .expect("status");
     assert!(!out.stderr.contains(&0x1b), "ANSI escapes on a pipe");
 }
+
+#[test]
+fn the_first_compile_of_a_runtime_says_what_it_is_doing() {
+    let ctx = Ctx::new();
+    let wf = crate::common::root().join("harnesses/hello.workflow.json");
+    let wf = wf.to_str().expect("utf8");
+    let fixture = crate::common::hello_fixture();
+    let fixture = fixture.to_str().expect("utf8");
+    // A cache of its own, empty: the JSON runtime compiles (the smallest).
+    let cache = ctx.path("cache");
+    let run = || {
+        crate::common::Run::from(
+            ctx.cmd()
+                .env("HWF_CACHE_DIR", &cache)
+                .args(["run", wf, "--json", "--agents", fixture])
+                .output()
+                .expect("run"),
+        )
+    };
+    let first = run();
+    first.expect_code(0).expect_stderr("compiling the json runtime");
+    first.expect_stderr(cache.to_str().expect("utf8"));
+    let second = run();
+    second.expect_code(0);
+    assert!(!second.stderr.contains("compiling"), "{second:?}");
+    // Over MCP, a call that will compile says so in its first progress
+    // notification.
+    let cache2 = ctx.path("cache2");
+    let mut cmd = ctx.cmd();
+    cmd.env("HWF_CACHE_DIR", &cache2);
+    let mut child = cmd
+        .args(["mcp", "--agents", fixture])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("mcp");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut rpc = |msg: Value| {
+        writeln!(stdin, "{msg}").expect("write");
+        stdin.flush().expect("flush");
+    };
+    rpc(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "e2e", "version": "1"}}}),
+    );
+    rpc(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    rpc(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "workflow", "arguments": {"script_path": wf}, "_meta": {"progressToken": "c"}}}),
+    );
+    let mut messages = Vec::new();
+    loop {
+        let mut line = String::new();
+        assert!(out.read_line(&mut line).expect("read") > 0, "server closed");
+        let v: Value = serde_json::from_str(&line).expect("json");
+        if v["method"] == "notifications/progress" {
+            messages.push(v["params"]["message"].as_str().unwrap_or("").to_owned());
+        }
+        if v["id"] == 2 {
+            assert_eq!(v["result"]["structuredContent"]["data"]["state"], "succeeded", "{v}");
+            break;
+        }
+    }
+    assert!(
+        messages
+            .first()
+            .is_some_and(|m| m.contains("compiling the json runtime")),
+        "{messages:?}"
+    );
+    drop(stdin);
+    let _ = child.wait();
+}
