@@ -682,3 +682,40 @@ fn the_first_compile_of_a_runtime_says_what_it_is_doing() {
     drop(stdin);
     let _ = child.wait();
 }
+
+#[test]
+fn mcp_an_event_and_a_stop_take_effect_without_a_runner() {
+    let ctx = Ctx::new();
+    warm(&ctx);
+    let mut mcp = Client::start(&ctx, None);
+    let wait_js = "export const meta = { name: \"w\", description: \"waits for a merge\" };\nconst e = await capability(\"events.wait\", { source: \"github\", type: \"pr.merged\" });\nreturn { number: e.payload?.number ?? e.event?.payload?.number ?? null, got: true };\n";
+    let r = mcp.call("workflow", json!({"script_source": wait_js}));
+    let data = r["structuredContent"]["data"].clone();
+    assert_eq!(data["state"], "waiting", "{r}");
+    assert_eq!(data["waits"][0]["kind"], "event", "{data}");
+    let run = data["run_id"].as_str().expect("run").to_owned();
+    let t0 = Instant::now();
+    ctx.hwf([
+        "events",
+        "send",
+        "--source",
+        "github",
+        "--type",
+        "pr.merged",
+        "--payload",
+        r#"{"number": 42}"#,
+    ])
+    .expect_code(0);
+    let done = mcp.wait_state(&run, "succeeded", Duration::from_secs(2));
+    assert_eq!(done["result"]["got"], true, "{done}");
+    eprintln!("event → succeeded in {:?}", t0.elapsed());
+    // A stop on a parked run ends it, through the same runner.
+    let r = mcp.call("workflow", json!({"script_source": ASK_JS}));
+    let run = r["structuredContent"]["data"]["run_id"]
+        .as_str()
+        .expect("run")
+        .to_owned();
+    let s = mcp.call("workflow_control", json!({"action": "stop", "run_id": run}));
+    assert_eq!(s["structuredContent"]["success"], true, "{s}");
+    mcp.wait_state(&run, "stopped", Duration::from_secs(2));
+}
