@@ -48,6 +48,7 @@ pub mod config;
 pub mod control;
 pub mod error;
 pub mod facade;
+pub mod finalizers;
 pub mod ids;
 pub mod kanban;
 pub mod runner;

@@ -126,6 +126,8 @@ pub fn build_status(s: &RunSnapshot, journal: &[Value], state_dir: &Path) -> Val
             "replayed": replayed,
         },
         "waits": s.waits,
+        // Declared resources and their finalizers' outcomes (issue 19).
+        "resources": crate::finalizers::view(journal, &run_dir),
         "resumed_from": s.resumed_from,
         "calls": calls,
         "phases": phases,

@@ -7,6 +7,7 @@
 //! - `common`: the [`common::Ctx`] helper;
 //! - `durable`: resume, crash recovery, waits, controls, the runner;
 //! - `facade`: every facade action and alias via `hwf facade`, and `hwf mcp`;
+//! - `finalizers`: declared resources finalized once when a run ends (also after kill -9);
 //! - `flow`: parallel, pipeline, join sets, lifecycle, bundled harnesses;
 //! - `hello`: the hello harness, journal and status;
 //! - `hostile`: every hostile component and bad input, by error code;
@@ -39,6 +40,7 @@ mod console;
 mod durability_modes;
 mod durable;
 mod facade;
+mod finalizers;
 mod flow;
 mod fuzz;
 mod hardening;

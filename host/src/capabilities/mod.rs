@@ -195,6 +195,7 @@ impl Registry {
         for cap in durable::capabilities() {
             r.register(cap)?;
         }
+        r.register(crate::finalizers::capability())?;
         let ws = Arc::new(fs::Workspace::open(workspace)?);
         r.register(bash::capability(ws.clone()))?;
         for cap in fs::capabilities(ws) {

@@ -1,0 +1,302 @@
+//! Resource finalizers (issue 19): a harness declares a host-owned
+//! resource with the `resource.declare` capability; the declaration is a
+//! journaled capability call, so a continuation (a crash recovered by a
+//! runner, a resumed wait) knows about it without running it again. When
+//! the run ends — succeeded, failed, stopped, timed out, crash-recovered —
+//! every declared resource is finalized exactly once:
+//!
+//! - `temp_workspace`: a directory the host creates
+//!   (`$TMPDIR/hwf-res-<hash of the call's idempotency key>`), removed;
+//! - any kind (`process`, `session`, `listener`, …) with a `finalizer:
+//!   {capability, input, approval_id?}`: that capability is called through
+//!   the run's registry and policy (an approval-gated one needs a
+//!   pre-approved id: nobody is there to approve at the end).
+//!
+//! Exactly once: before a finalizer runs, `runs/<id>/finalized/<resource
+//! id>.json` is created with `O_EXCL`; its outcome is written into it
+//! afterwards, journaled as a `log` line (source `finalizer`), and shown by
+//! [`outcomes`]. A process that dies mid-finalizer leaves the marker
+//! without an outcome (`interrupted`): it is not run twice.
+
+use crate::agents::BoxFuture;
+use crate::broker::{Event, RunContext};
+use crate::capabilities::{Capability, CapabilityCall, CapabilityError, CapabilityHandler, Durable, SideEffect};
+use crate::ids::RunId;
+use crate::store::{FileStore, now_ms};
+use serde_json::{Value, json};
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The declaring capability's name.
+pub const DECLARE: &str = "resource.declare";
+
+const KINDS: &[&str] = &["temp_workspace", "process", "session", "listener", "other"];
+
+struct Declare;
+
+fn temp_path(key: &str, name: &str) -> PathBuf {
+    let hex = blake3::hash(format!("{key}\u{0}{name}").as_bytes()).to_hex();
+    std::env::temp_dir().join(format!("hwf-res-{}", &hex[..24]))
+}
+
+impl CapabilityHandler for Declare {
+    fn call<'a>(&'a self, call: CapabilityCall<'a>) -> BoxFuture<'a, Result<Value, CapabilityError>> {
+        Box::pin(async move {
+            let input = call.input;
+            let kind = input.get("kind").and_then(Value::as_str).unwrap_or("");
+            if !KINDS.contains(&kind) {
+                return Err(CapabilityError::InvalidInput(format!(
+                    "kind must be one of {}",
+                    KINDS.join(", ")
+                )));
+            }
+            let name = input.get("name").and_then(Value::as_str).unwrap_or(kind);
+            crate::ids::validate_name("resource name", name)
+                .map_err(|e| CapabilityError::InvalidInput(e.message().to_owned()))?;
+            let finalizer = input.get("finalizer").cloned().unwrap_or(Value::Null);
+            if !finalizer.is_null()
+                && finalizer
+                    .get("capability")
+                    .and_then(Value::as_str)
+                    .is_none_or(|c| c == DECLARE)
+            {
+                return Err(CapabilityError::InvalidInput(
+                    "finalizer must be {capability, input, approval_id?} naming another capability".into(),
+                ));
+            }
+            if kind != "temp_workspace" && finalizer.is_null() {
+                return Err(CapabilityError::InvalidInput(format!(
+                    "a {kind} resource needs a finalizer {{capability, input}}"
+                )));
+            }
+            let id = format!("{}-{name}", call.durable.call_id().replace('.', "_"));
+            let mut out = json!({"resource_id": id, "kind": kind, "name": name, "finalizer": finalizer});
+            if kind == "temp_workspace" {
+                let path = temp_path(call.idempotency_key, name);
+                std::fs::create_dir_all(&path)
+                    .map_err(|e| CapabilityError::Failed(format!("cannot create {}: {e}", path.display())))?;
+                out["path"] = json!(path);
+            }
+            Ok(out)
+        })
+    }
+}
+
+/// The `resource.declare` capability (`read_only`: it only creates a
+/// private temp directory; a finalizer's own capability is checked by
+/// policy when it runs).
+pub fn capability() -> Capability {
+    Capability {
+        name: DECLARE.into(),
+        class: SideEffect::ReadOnly,
+        description: "Declare a host-owned resource finalized once when the run ends: {kind: temp_workspace|process|session|listener|other, name?, finalizer?: {capability, input, approval_id?}} → {resource_id, kind, name, path?}".into(),
+        replayable: true,
+        handler: Arc::new(Declare),
+    }
+}
+
+/// The resources a journal declared (completed `resource.declare` calls).
+pub fn declared(journal: &[Value]) -> Vec<Value> {
+    let declaring: std::collections::HashSet<&str> = journal
+        .iter()
+        .filter(|e| e["type"] == "call_started" && e["request"]["name"] == DECLARE)
+        .filter_map(|e| e["call"].as_str())
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    journal
+        .iter()
+        .filter(|e| e["type"] == "call_completed" && e["ok"] == true)
+        .filter(|e| e["call"].as_str().is_some_and(|c| declaring.contains(c)))
+        .filter_map(|e| e.get("result").cloned())
+        .filter(|r| r["resource_id"].as_str().is_some_and(|id| seen.insert(id.to_owned())))
+        .collect()
+}
+
+fn marker_dir(store: &FileStore, run: &RunId) -> PathBuf {
+    store.root().join("runs").join(run.as_str()).join("finalized")
+}
+
+/// Every finalizer outcome of a run: `{resource_id, kind, state: ok |
+/// failed | interrupted, error?, at_ms}`.
+pub fn outcomes(store: &FileStore, run: &RunId) -> Vec<Value> {
+    outcomes_in(&marker_dir(store, run))
+}
+
+/// What status shows: each declared resource with its finalizer's outcome
+/// (`state: pending` until the run ends).
+pub fn view(journal: &[Value], run_dir: &std::path::Path) -> Vec<Value> {
+    let done = outcomes_in(&run_dir.join("finalized"));
+    declared(journal)
+        .into_iter()
+        .map(|r| {
+            let id = &r["resource_id"];
+            let outcome = done
+                .iter()
+                .find(|o| &o["resource_id"] == id)
+                .cloned()
+                .unwrap_or_else(|| json!({"state": "pending"}));
+            json!({"resource_id": id, "kind": r["kind"], "name": r["name"], "path": r.get("path"),
+                   "finalizer": r["finalizer"]["capability"], "outcome": outcome})
+        })
+        .collect()
+}
+
+fn outcomes_in(dir: &std::path::Path) -> Vec<Value> {
+    let mut out: Vec<Value> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .filter_map(|e| {
+                    let text = std::fs::read_to_string(e.path()).ok()?;
+                    Some(serde_json::from_str(&text).unwrap_or_else(|_| {
+                        json!({"resource_id": e.file_name().to_string_lossy().trim_end_matches(".json"), "state": "interrupted"})
+                    }))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort_by(|a, b| a["resource_id"].to_string().cmp(&b["resource_id"].to_string()));
+    out
+}
+
+struct NoDurable<'a>(&'a str);
+
+impl Durable for NoDurable<'_> {
+    fn call_id(&self) -> &str {
+        self.0
+    }
+    fn first_started_ms(&self) -> u64 {
+        now_ms()
+    }
+    fn decision(&self) -> Result<Option<crate::control::Control>, CapabilityError> {
+        Ok(None)
+    }
+    fn events(&self) -> Result<Vec<crate::store::StoredEvent>, CapabilityError> {
+        Ok(Vec::new())
+    }
+    fn now_ms(&self) -> u64 {
+        now_ms()
+    }
+}
+
+async fn run_one(ctx: &RunContext, run: &RunId, journal: &[Value], res: &Value) -> Result<(), String> {
+    if let Some(path) = res["path"].as_str().filter(|_| res["kind"] == "temp_workspace") {
+        // Only the directory this capability made (never a path from elsewhere).
+        if !path.starts_with(std::env::temp_dir().join("hwf-res-").to_string_lossy().as_ref()) {
+            return Err(format!("refusing to remove {path}: not a resource directory"));
+        }
+        match std::fs::remove_dir_all(path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(format!("cannot remove {path}: {e}")),
+        }
+    }
+    let fin = &res["finalizer"];
+    let Some(name) = fin["capability"].as_str() else {
+        return Ok(());
+    };
+    let services = ctx.services();
+    let registered = services.capabilities.get(name).map(|c| &**c);
+    let input = fin.get("input").cloned().unwrap_or(json!({}));
+    let read = || journal.to_vec();
+    let run_s = run.to_string();
+    let presented = fin["approval_id"]
+        .as_str()
+        .map(|id| crate::capabilities::policy::Presented {
+            id,
+            run: &run_s,
+            journal: &read,
+        });
+    let cap = services
+        .policy
+        .check(name, registered, &input, presented.as_ref(), false)
+        .map_err(|f| f.message)?;
+    let key = format!("{}:finalize:{}", run, res["resource_id"].as_str().unwrap_or(""));
+    let durable = NoDurable("finalizer");
+    let call = CapabilityCall {
+        input: &input,
+        label: Some("finalizer"),
+        approval_id: fin["approval_id"].as_str(),
+        idempotency_key: &key,
+        durable: &durable,
+    };
+    cap.handler.call(call).await.map(|_| ()).map_err(|e| e.to_string())
+}
+
+/// Finalize every resource the run declared that was not finalized yet
+/// (called once the run's end state is known). Failures are recorded, never
+/// fatal: the run's own outcome stands.
+pub async fn finalize(ctx: &RunContext, store: &FileStore, run: &RunId) {
+    let journal = match store.read_journal(run) {
+        Ok(j) => j,
+        Err(e) => {
+            tracing::warn!(run_id = %run, error = %e, "finalizers: the journal cannot be read");
+            return;
+        }
+    };
+    let resources = declared(&journal);
+    if resources.is_empty() {
+        return;
+    }
+    let dir = marker_dir(store, run);
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        tracing::warn!(run_id = %run, error = %e, "finalizers: cannot create their markers");
+        return;
+    }
+    for res in resources {
+        let id = res["resource_id"].as_str().unwrap_or("").to_owned();
+        if crate::ids::validate_name("resource id", &id).is_err() {
+            continue;
+        }
+        let marker = dir.join(format!("{id}.json"));
+        // The once-only step: whoever creates the marker runs the finalizer.
+        let mut file = match std::fs::OpenOptions::new().write(true).create_new(true).open(&marker) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => {
+                tracing::warn!(run_id = %run, error = %e, "finalizers: cannot create a marker");
+                continue;
+            }
+        };
+        let _ = file.sync_all();
+        let _ = std::fs::File::open(&dir).and_then(|d| d.sync_all());
+        let result = run_one(ctx, run, &journal, &res).await;
+        let mut outcome = json!({"resource_id": id, "kind": res["kind"], "name": res["name"],
+                                 "state": if result.is_ok() { "ok" } else { "failed" }, "at_ms": now_ms()});
+        if let Err(e) = &result {
+            outcome["error"] = json!(crate::broker::redact::redact_text(e));
+        }
+        let _ = file
+            .write_all(outcome.to_string().as_bytes())
+            .and_then(|()| file.sync_all());
+        let message = match &result {
+            Ok(()) => format!("finalized resource {id} ({})", res["kind"].as_str().unwrap_or("")),
+            Err(e) => format!("finalizer of resource {id} failed: {e}"),
+        };
+        let message = crate::broker::redact::redact_text(&message).into_owned();
+        let _ = ctx.journal(&Event::Log {
+            call: None,
+            level: if result.is_ok() { "info" } else { "warn" },
+            source: "finalizer",
+            message: &message,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_come_from_completed_declare_calls_once() {
+        let j = vec![
+            json!({"type": "call_started", "call": "1", "request": {"name": DECLARE}}),
+            json!({"type": "call_completed", "call": "1", "ok": true, "result": {"resource_id": "1-a"}}),
+            json!({"type": "call_started", "call": "2", "request": {"name": "bash"}}),
+            json!({"type": "call_completed", "call": "2", "ok": true, "result": {"resource_id": "x"}}),
+            json!({"type": "call_started", "call": "1", "request": {"name": DECLARE}}),
+            json!({"type": "call_completed", "call": "1", "ok": true, "result": {"resource_id": "1-a"}}),
+        ];
+        assert_eq!(declared(&j), vec![json!({"resource_id": "1-a"})]);
+    }
+}
