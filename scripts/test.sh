@@ -24,3 +24,6 @@ py=python3
 if [ -x target/py/mcp2/bin/python ]; then
   target/py/mcp2/bin/python -m pytest -q tests/python/test_mcp_sdk.py
 fi
+# The web console in headless Chromium (skipped without chromium and
+# chromedriver unless HWF_REQUIRE_CLIENTS=1).
+"$py" -m pytest -q tests/browser

@@ -108,10 +108,10 @@ pub fn workflow_name(s: &RunSnapshot) -> String {
     stem.to_owned()
 }
 
-/// How long a run has taken: started (or created) to finished, or to now.
+/// How long a run has taken: created to finished, or to now (waits
+/// included: what an operator sees on the clock).
 pub fn duration_ms(s: &RunSnapshot, now: u64) -> u64 {
-    let start = s.started_at_ms.unwrap_or(s.created_at_ms);
-    s.finished_at_ms.unwrap_or(now).saturating_sub(start)
+    s.finished_at_ms.unwrap_or(now).saturating_sub(s.created_at_ms)
 }
 
 /// One line of a runs list: the overview summary plus the workflow name,

@@ -41,6 +41,10 @@ pub fn build_status(s: &RunSnapshot, journal: &[Value], state_dir: &Path) -> Val
                 if let Some(agent) = ev.pointer("/request/agent") {
                     c.insert("agent".into(), agent.clone());
                 }
+                // The capability a call invokes (`human.ask`, `bash`, …).
+                if let Some(name) = ev.pointer("/request/name").filter(|n| n.is_string()) {
+                    c.insert("name".into(), name.clone());
+                }
                 order.push(id.clone());
                 calls.insert(id, c);
             }

@@ -26,7 +26,7 @@ function clock(t) {
   const d = new Date(t);
   return d.toTimeString().slice(0, 8) + "." + String(d.getMilliseconds()).padStart(3, "0");
 }
-function us(n) { return n == null ? "" : ms(Math.round(n / 1000)); }
+function us(n) { return n == null ? "" : n < 100000 ? (n / 1000).toFixed(n < 10000 ? 2 : 1) + " ms" : ms(Math.round(n / 1000)); }
 function badge(s) { return `<span class="badge ${esc(s)}">${esc(s)}</span>`; }
 function pretty(v) { return esc(JSON.stringify(v, null, 2)); }
 
@@ -240,8 +240,17 @@ function wireCards(root) {
   });
 }
 
+// A live update whose data arrived while someone started filling in a
+// form does not redraw under them (it is tried again later).
+function deferred() {
+  if (state.forced || !editing()) return false;
+  refresh();
+  return true;
+}
+
 async function renderReview() {
   const data = await api("waits");
+  if (deferred()) return;
   $("#view").innerHTML = `<h1>Review queue</h1><p class="muted">Every run waiting for someone, oldest first.</p>
     <div id="review">${data.waits.map(waitCard).join("") || '<div class="empty">Nothing is waiting.</div>'}</div>`;
   wireCards($("#review"));
@@ -261,15 +270,28 @@ async function control(run, action, call) {
 
 function depth(call) { return Math.min(3, (String(call).match(/\./g) || []).length); }
 
-function callRows(calls) {
+// The phase each call was made in: its own, else the last phase the
+// timeline entered before it started.
+function callPhases(rows) {
+  const m = new Map();
+  let cur = "";
+  for (const r of rows) {
+    if (r.row === "phase") cur = r.title || "";
+    else if (r.row === "call") m.set(r.call, r.phase || cur);
+  }
+  return m;
+}
+
+function callRows(calls, phases) {
   const out = [];
   let phase;
   for (const c of calls) {
-    if ((c.phase || "") !== phase) {
-      phase = c.phase || "";
+    const p = c.phase || (phases && phases.get(c.call)) || "";
+    if (p !== phase) {
+      phase = p;
       out.push(`<tr class="phase-row"><td colspan="8">${esc(phase || "(no phase)")}</td></tr>`);
     }
-    const name = c.agent || c.label || c.kind;
+    const name = c.agent || c.name || c.label || c.kind;
     const actions = c.state === "running" || c.state === "waiting"
       ? `<button type="button" class="task-stop" data-call="${esc(c.call)}">stop</button>`
       : c.state === "failed" ? `<button type="button" class="retry" data-call="${esc(c.call)}">retry</button>` : "";
@@ -330,7 +352,7 @@ async function loadDetail(run, call) {
 async function renderRun(id) {
   const t0 = performance.now();
   const [s, tl] = await Promise.all([api("runs/" + encodeURIComponent(id)), api("runs/" + encodeURIComponent(id) + "/journal")]);
-  if (state.view !== "run:" + id) return;
+  if (state.view !== "run:" + id || deferred()) return;
   const t1 = performance.now();
   const c = s.counts || {};
   const ended = ["succeeded", "failed", "stopped", "cancelled"].includes(s.state);
@@ -360,7 +382,7 @@ async function renderRun(id) {
       <div><h2>Phases</h2>${phases ? `<ul class="phases" id="phases">${phases}</ul>` : '<div class="muted">none declared</div>'}
         <h2>Result</h2>${result || '<div class="muted">not yet</div>'}</div>
       <div><h2>Calls</h2><div class="lazy"><table class="calls" id="calls" data-count="${(s.calls || []).length}"><thead><tr><th>Call</th><th>Kind</th><th>What</th><th>State</th><th>Took</th><th>Tokens</th><th>Fingerprint</th><th></th></tr></thead>
-        <tbody>${callRows(s.calls || []) || '<tr><td colspan="8" class="muted">no calls yet</td></tr>'}</tbody></table></div>
+        <tbody>${callRows(s.calls || [], callPhases(tl.rows)) || '<tr><td colspan="8" class="muted">no calls yet</td></tr>'}</tbody></table></div>
         <h2>Timeline</h2><div class="lazy"><table class="timeline" id="timeline" data-count="${tl.rows.length}"><tbody>${timelineRows(shownRows(tl.rows))}</tbody></table></div>
         ${tl.rows.length > TIMELINE_ROWS && !state.allRows ? `<button type="button" id="tl-all">Show all ${tl.rows.length} rows</button>` : ""}</div>
     </div>`;
@@ -445,7 +467,8 @@ function refresh(force) {
   clearTimeout(state.timer);
   state.timer = setTimeout(() => {
     if (!force && editing()) { state.timer = setTimeout(() => refresh(), 1000); return; }
-    route();
+    state.forced = !!force;
+    route().finally(() => { state.forced = false; });
   }, force ? 0 : 120);
 }
 
@@ -468,7 +491,7 @@ async function start() {
     if (v) { sessionStorage.setItem(TOKEN_KEY, v); $("#token-banner").classList.add("hidden"); flash("Token saved for this tab"); route(); }
   });
   if (!token()) showTokenBanner();
-  window.addEventListener("hashchange", route);
+  window.addEventListener("hashchange", () => { state.forced = true; route().finally(() => { state.forced = false; }); });
   const health = api("health").then((h) => (state.health = h), () => (state.health = null));
   await route();
   await health;
