@@ -212,7 +212,7 @@ fn first_compile(hwf: &Hwf, p: &params::Params) -> Option<Language> {
         (None, None, Some(path)) => Language::of_path(std::path::Path::new(path)),
         _ => return None,
     };
-    if !matches!(lang, Language::Js | Language::Json) {
+    if !matches!(lang, Language::Js | Language::Python | Language::Json) {
         return None;
     }
     let cache = hwf_host::scripts::user_cache_dir().unwrap_or_else(|| hwf.store().root().join("cache"));

@@ -104,7 +104,11 @@ pub async fn run(config_path: Option<&Path>, state_dir: &Path) -> Value {
         ),
     ));
     // The script runtimes, where `hwf run x.js` will find them.
-    for lang in [hwf_host::scripts::Language::Js, hwf_host::scripts::Language::Json] {
+    for lang in [
+        hwf_host::scripts::Language::Js,
+        hwf_host::scripts::Language::Python,
+        hwf_host::scripts::Language::Json,
+    ] {
         let name = format!("runtime.{}", lang.as_str());
         checks.push(match hwf_host::scripts::runtime_path(lang) {
             Ok(p) => {

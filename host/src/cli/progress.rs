@@ -52,7 +52,7 @@ pub fn announce_first_compile(target: &hwf_host::Target, cache: Option<&std::pat
         return;
     };
     let lang = Language::of_path(path);
-    if !matches!(lang, Language::Js | Language::Json) {
+    if !matches!(lang, Language::Js | Language::Python | Language::Json) {
         return;
     }
     if runtime_compiled(lang, cache) == Some(false) {
