@@ -268,7 +268,15 @@ impl Hwf {
         let controls = Controls::read(self.store(), id)?;
         // In place: the run's own journal answers its completed calls, and
         // the calls it already ran stay charged to its budgets.
-        let replay = (snap.state != RunState::Queued).then(|| (replay_index(&events, &controls), true));
+        // The run's own journal answers its completed calls (already
+        // charged); a run created by `--resume-from` also replays the runs
+        // it was resumed from, for the calls its own execution never reached.
+        let replay = if snap.state == RunState::Queued {
+            None
+        } else {
+            let sources = self.lineage_journals(snap.resumed_from.as_ref())?;
+            Some(replay_index(&sources, &events, &controls))
+        };
         let max_journal = snap
             .settings
             .as_ref()
@@ -376,20 +384,57 @@ pub fn check_journal_present(snap: &RunSnapshot, events: &[Value]) -> Result<()>
     Ok(())
 }
 
-/// The replay index of a journal under a run's controls: `retry` controls
-/// not yet consumed by an earlier execution make their calls run live
-/// again, once (the execution journals them as applied).
-pub fn replay_index(events: &[Value], controls: &Controls) -> ReplayIndex {
-    let consumed = ReplayIndex::consumed_in(events);
-    let pending: Vec<&crate::control::Control> = controls
+/// The replay index of a run: the journals of the runs it was resumed
+/// from (`sources`, oldest first) and its `own` journal, under its
+/// controls: `retry` controls not yet consumed make their calls run live
+/// again, once (consumed when the call has run).
+pub fn replay_index(sources: &[Vec<Value>], own: &[Value], controls: &Controls) -> ReplayIndex {
+    let mut consumed = ReplayIndex::consumed_in(own);
+    for s in sources {
+        consumed.extend(ReplayIndex::consumed_in(s));
+    }
+    let pending: Vec<(String, String)> = controls
         .0
         .iter()
         .filter(|c| c.action == crate::control::Action::Retry && !consumed.contains(&c.id))
+        .filter_map(|c| c.call.clone().map(|call| (c.id.clone(), call)))
         .collect();
-    let calls = pending.iter().filter_map(|c| c.call.clone()).collect();
-    let mut index = ReplayIndex::from_journal(events, &calls);
-    index.set_applies(pending.iter().map(|c| c.id.clone()).collect());
+    let calls = pending.iter().map(|(_, call)| call.clone()).collect();
+    let mut index = ReplayIndex::from_lineage(sources, own, &calls);
+    index.set_retries(pending);
     index
+}
+
+/// How many runs back a resume lineage is followed.
+const MAX_LINEAGE: usize = 64;
+
+impl Hwf {
+    /// The journals of the runs a run was resumed from, oldest first,
+    /// starting at `first` (the run it was resumed from).
+    ///
+    /// # Errors
+    ///
+    /// The store's codes; `corrupt_store` for a lineage deeper than 64
+    /// runs or a missing journal of a run that started.
+    pub(crate) fn lineage_journals(&self, first: Option<&RunId>) -> Result<Vec<Vec<Value>>> {
+        let mut out = Vec::new();
+        let mut next = first.cloned();
+        while let Some(id) = next {
+            if out.len() >= MAX_LINEAGE {
+                return Err(Error::new(
+                    ErrorCode::CorruptStore,
+                    format!("the resume lineage of run {id} is more than {MAX_LINEAGE} runs deep"),
+                ));
+            }
+            let snap = self.store().read_snapshot(&id)?;
+            let events = self.store().read_journal(&id)?;
+            check_journal_present(&snap, &events)?;
+            out.push(events);
+            next = snap.resumed_from.clone();
+        }
+        out.reverse();
+        Ok(out)
+    }
 }
 
 /// A decision answering a parked call, validated against what the call

@@ -339,7 +339,7 @@ impl Hwf {
         journal: Journal,
         loaded: LoadedComponent,
         args: &Value,
-        replay: Option<(ReplayIndex, bool)>,
+        replay: Option<ReplayIndex>,
         services: Services,
     ) -> Result<RunOutcome> {
         self.execute(lock, snap, journal, loaded, args, replay, None, services)
@@ -466,7 +466,11 @@ impl Hwf {
             let events = self.store.read_journal(source_id)?;
             crate::runner::check_journal_present(&source, &events)?;
             let controls = crate::control::Controls::read(&self.store, source_id)?;
-            replay = Some(crate::runner::replay_index(&events, &controls));
+            // The source and the runs it was resumed from answer calls;
+            // the new run has no journal of its own yet.
+            let mut sources = self.lineage_journals(source.resumed_from.as_ref())?;
+            sources.push(events);
+            replay = Some(crate::runner::replay_index(&sources, &[], &controls));
             root_run_id = Some(source.seed_run().clone());
             clock_origin = Some(source.clock_origin());
         }
@@ -498,13 +502,13 @@ impl Hwf {
         snap.clock_origin_ms = clock_origin;
         snap.pid = Some(std::process::id());
         self.store.write_snapshot(&snap)?;
-        let journal = Journal::new(self.store.open_journal(&run_id)?, 0).with_byte_limit(self.limits.max_journal_bytes)?;
+        let journal =
+            Journal::new(self.store.open_journal(&run_id)?, 0).with_byte_limit(self.limits.max_journal_bytes)?;
         let span = tracing::info_span!("run", run_id = %run_id, digest = %loaded.digest);
         let mut services = self.services.clone();
         if let Some(n) = req.max_parallel {
             services.limits.max_parallel = n.clamp(1, crate::vm::limits::MAX_PARALLEL);
         }
-        let replay = replay.map(|index| (index, false));
         self.execute(
             lock,
             snap,
@@ -532,7 +536,7 @@ impl Hwf {
         journal: Journal,
         loaded: LoadedComponent,
         args: &Value,
-        replay: Option<(ReplayIndex, bool)>,
+        replay: Option<ReplayIndex>,
         progress: Option<ProgressFn>,
         services: Services,
     ) -> Result<RunOutcome> {
@@ -541,6 +545,9 @@ impl Hwf {
         // The caller holds the run's flock (one executor per run; the
         // kernel drops it if we die). Controls that cannot be read are not
         // taken as "none": the run is left as it is, and the error named.
+        // The length first: a control appended after it is seen by the
+        // watcher even if it lands before the watcher's first tick.
+        let controls_len = self.store.controls_len(&run_id);
         let controls = crate::control::Controls::read(&self.store, &run_id)?;
         snap.state = RunState::Running;
         snap.waits.clear();
@@ -551,12 +558,8 @@ impl Hwf {
         if let Some(root) = &snap.root_run_id {
             ctx.set_root_run_id(root.clone());
         }
-        let applied = replay
-            .as_ref()
-            .map(|(index, _)| index.applies().to_vec())
-            .unwrap_or_default();
-        if let Some((index, in_place)) = replay {
-            ctx.set_replay(index, in_place);
+        if let Some(index) = replay {
+            ctx.set_replay(index);
         }
         ctx.journal(&Event::RunStarted {
             run_id: run_id.as_str(),
@@ -565,14 +568,6 @@ impl Hwf {
             seed_run: snap.seed_run().as_str(),
             clock_origin_ms: clock_origin,
         })?;
-        // Controls this execution applies once (retries) are consumed now.
-        for c in controls.0.iter().filter(|c| applied.contains(&c.id)) {
-            ctx.journal(&Event::ControlApplied {
-                control: &c.id,
-                action: "retry",
-                call: c.call.as_deref(),
-            })?;
-        }
         // Only once the journal took the start does the snapshot say
         // `running`: a journal that refuses it leaves the run as it was.
         self.store.write_snapshot(&snap)?;
@@ -587,7 +582,7 @@ impl Hwf {
         // The reporter is owned by this future: dropping the run (a
         // cancelled facade or MCP call) aborts it too, so nothing rewrites
         // run.json after the run is gone.
-        let reporter = AbortOnDrop(self.spawn_progress(&ctx, &snap, progress));
+        let reporter = AbortOnDrop(self.spawn_progress(&ctx, &snap, progress, controls_len));
         let (answer, output) = call_run(&self.vm, &loaded, broker, clock_origin, &args_text).await;
         reporter.finish().await;
         // Aborted tasks (timeout, trap) end at their next await; wait for
@@ -687,12 +682,13 @@ impl Hwf {
         ctx: &Arc<RunContext>,
         snap: &RunSnapshot,
         cb: Option<ProgressFn>,
+        controls_len: u64,
     ) -> tokio::task::JoinHandle<()> {
         let (ctx, store, mut snap) = (ctx.clone(), self.store.clone(), snap.clone());
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(std::time::Duration::from_millis(20));
             let mut n = 0u64;
-            let mut controls_len = store.controls_len(ctx.run_id());
+            let mut controls_len = controls_len;
             loop {
                 tick.tick().await;
                 n += 1;
@@ -707,9 +703,9 @@ impl Hwf {
                         // A recorded stop still stops the run; otherwise it
                         // ends with the store's code.
                         Err(_)
-                            if store.read_controls_lenient(ctx.run_id()).is_ok_and(|(c, _)| {
-                                c.iter().any(|c| c.action == crate::control::Action::Stop)
-                            }) =>
+                            if store
+                                .read_controls_lenient(ctx.run_id())
+                                .is_ok_and(|(c, _)| c.iter().any(|c| c.action == crate::control::Action::Stop)) =>
                         {
                             ctx.request_stop();
                         }

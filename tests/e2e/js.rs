@@ -178,10 +178,11 @@ fn the_api_surface() {
     let out = ctx.run_json(&s, r#"{"x": 1}"#, &["--agents", f.to_str().expect("utf8")]);
     out.expect_code(0);
     let r = out.json()["data"]["result"].clone();
+    // spent: 3 for "text", 5 × 5 for the five attempts of "typed".
     assert_eq!(
         r,
         json!({"args": {"x": 1}, "text": "plain text", "dead": null, "mismatch": "schema_mismatch", "denied": "side_effect_denied",
-               "listed": true, "spent": 18, "remaining": true, "total": null}),
+               "listed": true, "spent": 28, "remaining": true, "total": null}),
     );
     let check = ctx.hwf(["validate", &s, "--json"]);
     assert_eq!(check.json()["data"]["meta"]["phases"][0]["title"], "one");

@@ -320,6 +320,17 @@ impl RunContext {
             guard.done = true;
             self.journal_completion(&call_id, kind, label, &fp, &outcome, tokens, attempts, started, must_sync)
                 .await?;
+            // A `retry` is consumed once its call has really run again (not
+            // when the execution starts: it may die or park first).
+            if let Some(idx) = self.replay() {
+                for control in idx.retries_of(&call_id) {
+                    self.journal_or_trap(&Event::ControlApplied {
+                        control,
+                        action: "retry",
+                        call: Some(&call_id),
+                    })?;
+                }
+            }
             drop(guard);
             tracing::debug!(ok = outcome.is_ok(), tokens, attempts, "call completed");
             Ok(outcome)
@@ -412,7 +423,7 @@ impl RunContext {
     ) -> CallResult {
         let replayed = recorded.is_some();
         let (tokens, attempts) = match recorded {
-            Some(r) if !self.replays_in_place() => (r.tokens, r.attempts),
+            Some(r) if !r.own => (r.tokens, r.attempts),
             _ => (0, 0),
         };
         self.journal_or_trap(&Event::CallStarted {

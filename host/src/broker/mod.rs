@@ -139,10 +139,6 @@ pub struct RunContext {
     root_run_id: OnceLock<RunId>,
     first_seen: Mutex<std::collections::HashMap<String, u64>>,
     parked: Mutex<Vec<crate::store::WaitInfo>>,
-    /// Whether the replay index is this run's own journal (a continuation
-    /// in place): replayed calls were charged when they ran, so replaying
-    /// them charges nothing again.
-    replay_in_place: AtomicBool,
     pause: AtomicBool,
     task_stops: Mutex<std::collections::HashSet<String>>,
     controls_tx: tokio::sync::watch::Sender<u64>,
@@ -225,7 +221,6 @@ impl RunContext {
             root_run_id: OnceLock::new(),
             first_seen: Mutex::new(std::collections::HashMap::new()),
             parked: Mutex::new(Vec::new()),
-            replay_in_place: AtomicBool::new(false),
             pause: AtomicBool::new(false),
             task_stops: Mutex::new(std::collections::HashSet::new()),
             controls_tx: tokio::sync::watch::Sender::new(0),
@@ -319,26 +314,19 @@ impl RunContext {
     }
 
     /// Answer calls from this index where they match (resume, continue).
-    /// `in_place`: the index is this run's own journal (a continuation),
-    /// whose live calls already count toward the run's budgets — they are
-    /// charged here once, and replaying them charges nothing; otherwise
-    /// (`--resume-from`) each replayed call is charged what it cost in its
-    /// source run, so budgets hold over the whole lineage.
-    pub fn set_replay(&self, index: replay::ReplayIndex, in_place: bool) {
-        if in_place {
-            let charged = index.charged();
+    /// What the run's own journal records as run is charged to its budgets
+    /// here, once; a call later answered from the own journal costs nothing
+    /// again, and one answered from a source run (`--resume-from`) is
+    /// charged what it cost there, so budgets hold over the whole lineage.
+    pub fn set_replay(&self, index: replay::ReplayIndex) {
+        let charged = index.charged();
+        {
             let mut stats = lock(&self.stats);
             stats.counts.agent_calls += charged.agent_calls;
             stats.counts.capability_calls += charged.capability_calls;
             stats.counts.tokens = stats.counts.tokens.saturating_add(charged.tokens);
         }
-        self.replay_in_place.store(in_place, Ordering::SeqCst);
         let _ = self.replay.set(Arc::new(index));
-    }
-
-    /// Whether replayed calls come from this run's own journal.
-    pub(crate) fn replays_in_place(&self) -> bool {
-        self.replay_in_place.load(Ordering::SeqCst)
     }
 
     /// The id the guest's random seed derives from: the first run of the

@@ -289,6 +289,9 @@ pub fn register_environment() {
     for (k, v) in std::env::vars_os() {
         if let (Some(k), Some(v)) = (k.to_str(), v.to_str())
             && is_secret_key(k)
+            // `PWD`/`OLDPWD` are the shell's directories, not passwords:
+            // registering them would refuse every request naming a path.
+            && !matches!(k, "PWD" | "OLDPWD")
         {
             register_secret(v);
         }

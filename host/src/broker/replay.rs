@@ -30,6 +30,9 @@ pub struct RecordedCall {
     pub tokens: u64,
     /// Attempts it took (0: it was itself answered without running).
     pub attempts: u32,
+    /// Whether it was recorded in the run's own journal (a continuation in
+    /// place: already charged to the run) rather than a source run's.
+    pub own: bool,
 }
 
 /// What the source journal says about one call.
@@ -61,7 +64,9 @@ pub struct ReplayIndex {
     delivered: HashMap<String, Vec<String>>,
     charged: Counts,
     consumed: HashSet<String>,
-    applies: Vec<String>,
+    /// Pending `retry` controls: call id → control ids, consumed when the
+    /// call has really run again.
+    retries: HashMap<String, Vec<String>>,
     source_calls: usize,
 }
 
@@ -81,10 +86,29 @@ fn replayable(kind: &str, e: &Value) -> bool {
 }
 
 impl ReplayIndex {
-    /// Build an index from a journal's events. Calls in `retry` are left
+    /// Build an index from a run's own journal. Calls in `retry` are left
     /// out so they run live.
     pub fn from_journal(events: &[Value], retry: &HashSet<String>) -> Self {
+        Self::from_lineage(&[], events, retry)
+    }
+
+    /// Build an index from the journals of a resume lineage: `sources`
+    /// (oldest first: the runs this one was resumed from) and the run's
+    /// `own` journal. A success recorded anywhere answers the call; the
+    /// first recording keeps its cost (a later replay of it costs nothing
+    /// and must not erase what it cost); only the own journal's live calls
+    /// count as already charged. Calls in `retry` are left out.
+    pub fn from_lineage(sources: &[Vec<Value>], own: &[Value], retry: &HashSet<String>) -> Self {
         let mut idx = Self::default();
+        for events in sources {
+            idx.add(events, false, retry);
+        }
+        idx.add(own, true, retry);
+        idx
+    }
+
+    fn add(&mut self, events: &[Value], own: bool, retry: &HashSet<String>) {
+        let idx = self;
         for e in events {
             let call = e.get("call").and_then(Value::as_str).unwrap_or("");
             match e.get("type").and_then(Value::as_str) {
@@ -101,6 +125,9 @@ impl ReplayIndex {
                     // meant; the same request keeps its last success (a
                     // later failed re-run does not erase it).
                     if r.fingerprint != fp {
+                        if r.outcome.is_some() {
+                            idx.source_calls -= 1;
+                        }
                         *r = Recorded {
                             fingerprint: fp,
                             outcome: None,
@@ -116,7 +143,7 @@ impl ReplayIndex {
                         .and_then(|a| u32::try_from(a).ok())
                         .unwrap_or(0);
                     let cache_hit = e.get("cache_hit").and_then(Value::as_bool) == Some(true);
-                    if matches!(kind, "agent" | "capability") && !cache_hit {
+                    if own && matches!(kind, "agent" | "capability") && !cache_hit {
                         idx.charged.tokens = idx.charged.tokens.saturating_add(tokens);
                         if attempts > 0 {
                             if kind == "agent" {
@@ -129,17 +156,28 @@ impl ReplayIndex {
                     if !replayable(kind, e) || retry.contains(call) {
                         continue;
                     }
+                    let replayed = e.get("replayed").and_then(Value::as_bool) == Some(true);
                     if let Some(r) = idx.calls.get_mut(call) {
                         let fp = e.get("fingerprint").and_then(Value::as_str).unwrap_or("");
-                        if r.fingerprint == fp {
-                            if r.outcome.is_none() {
-                                idx.source_calls += 1;
+                        if r.fingerprint != fp {
+                            continue;
+                        }
+                        match &mut r.outcome {
+                            // A replay of what is recorded already: keep
+                            // the recording (and its cost); it is now also
+                            // in the own journal when this one is.
+                            Some(prev) if replayed => prev.own |= own,
+                            slot => {
+                                if slot.is_none() {
+                                    idx.source_calls += 1;
+                                }
+                                *slot = Some(RecordedCall {
+                                    result: e.get("result").cloned().unwrap_or(Value::Null),
+                                    tokens,
+                                    attempts,
+                                    own,
+                                });
                             }
-                            r.outcome = Some(RecordedCall {
-                                result: e.get("result").cloned().unwrap_or(Value::Null),
-                                tokens,
-                                attempts,
-                            });
                         }
                     }
                 }
@@ -162,7 +200,6 @@ impl ReplayIndex {
                 _ => {}
             }
         }
-        idx
     }
 
     /// Look a call up by its id and fingerprint.
@@ -204,15 +241,17 @@ impl ReplayIndex {
         &self.consumed
     }
 
-    /// Record the controls (by id) this index applies, to be journaled as
-    /// consumed when the execution using it starts.
-    pub fn set_applies(&mut self, ids: Vec<String>) {
-        self.applies = ids;
+    /// Record the pending `retry` controls (control id, call id) this index
+    /// applies: each is consumed once its call has run again.
+    pub fn set_retries(&mut self, retries: Vec<(String, String)>) {
+        for (control, call) in retries {
+            self.retries.entry(call).or_default().push(control);
+        }
     }
 
-    /// The controls this index applies.
-    pub fn applies(&self) -> &[String] {
-        &self.applies
+    /// The pending `retry` controls naming `call`.
+    pub fn retries_of(&self, call: &str) -> &[String] {
+        self.retries.get(call).map_or(&[], Vec::as_slice)
     }
 
     /// Control ids a journal records as applied, without indexing it.
@@ -268,7 +307,8 @@ mod tests {
             Lookup::Hit(RecordedCall {
                 result: json!({"x": 1}),
                 tokens: 7,
-                attempts: 1
+                attempts: 1,
+                own: true,
             })
         );
         assert_eq!(idx.lookup("1", &other), Lookup::Diverged);
@@ -310,5 +350,32 @@ mod tests {
             1,
             "the in-place replay was not charged again"
         );
+    }
+
+    #[test]
+    fn a_source_recording_keeps_its_cost_through_later_replays() {
+        let fp = Fingerprint::of("agent", &json!({"prompt": "a"}));
+        let source = vec![
+            json!({"type": "run_started"}),
+            json!({"type": "call_started", "call": "1", "kind": "agent", "fingerprint": fp.as_str()}),
+            json!({"type": "call_completed", "call": "1", "kind": "agent", "fingerprint": fp.as_str(), "ok": true, "result": 1, "tokens": 9, "attempts": 1}),
+            // A continuation in place replayed it: no cost.
+            json!({"type": "run_started"}),
+            json!({"type": "call_started", "call": "1", "kind": "agent", "fingerprint": fp.as_str()}),
+            json!({"type": "call_completed", "call": "1", "kind": "agent", "fingerprint": fp.as_str(), "ok": true, "result": 1, "replayed": true, "tokens": 0, "attempts": 0}),
+        ];
+        let idx = ReplayIndex::from_lineage(&[source.clone()], &[], &HashSet::new());
+        match idx.lookup("1", &fp) {
+            Lookup::Hit(r) => assert_eq!((r.tokens, r.attempts, r.own), (9, 1, false)),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            idx.charged().agent_calls,
+            0,
+            "a source's calls are not this run's charges"
+        );
+        let own = ReplayIndex::from_journal(&source, &HashSet::new());
+        assert_eq!(own.charged().agent_calls, 1);
+        assert!(matches!(own.lookup("1", &fp), Lookup::Hit(r) if r.own));
     }
 }
