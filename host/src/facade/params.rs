@@ -345,6 +345,7 @@ mod tests {
             assert_eq!(props.len(), table.len(), "{s}");
             for (name, prop) in props {
                 assert!(prop.get("type").is_some(), "{name} has no type: {prop}");
+            }
             assert!(!props.contains_key("scriptPath") && !props.contains_key("runId"));
         }
         // Aliases still parse.
