@@ -704,3 +704,75 @@ fn overview_filters_logs_follow_and_status_watch() {
     watch.stdout.take().expect("out").read_to_string(&mut w).expect("read");
     assert!(w.contains("waiting") && w.contains("succeeded"), "{w}");
 }
+
+#[test]
+fn a_run_on_a_terminal_shows_the_phase_checklist_running_agents_and_a_summary() {
+    let ctx = Ctx::new();
+    let js = ctx.write(
+        "steps.js",
+        r#"export const meta = { name: "steps", description: "slow steps", phases: [{ title: "one" }, { title: "two" }] };
+phase("one");
+await parallel([() => agent("a", { label: "qa" }), () => agent("b", { label: "review" })]);
+phase("two");
+await agent("c", { label: "ship" });
+return { done: 1 };
+"#,
+    );
+    let fx = ctx.write(
+        "fx.json",
+        json!({"responses": [{"match": {}, "output": {"ok": true}, "tokens": 5, "delay_ms": 900}]}).to_string(),
+    );
+    let run = format!(
+        "{} run {} --agents {}",
+        env!("CARGO_BIN_EXE_hwf"),
+        js.display(),
+        fx.display()
+    );
+    // Not a terminal: no spinner, no summary.
+    let plain = ctx.hwf([
+        "run",
+        js.to_str().expect("utf8"),
+        "--agents",
+        fx.to_str().expect("utf8"),
+    ]);
+    plain.expect_code(0);
+    assert!(
+        !plain.stderr.contains("calls ·") && !plain.stderr.contains("succeeded in"),
+        "{plain:?}"
+    );
+    // On a terminal (util-linux `script` gives the run a pty).
+    if !std::path::Path::new("/usr/bin/script").exists() {
+        eprintln!("skipped: no /usr/bin/script for a pty");
+        return;
+    }
+    let log = ctx.path("tty.log");
+    // `script` runs hwf with the environment `ctx.cmd()` would give it.
+    let mut cmd = std::process::Command::new("/usr/bin/script");
+    for (k, v) in ctx.cmd().get_envs() {
+        match v {
+            Some(v) => cmd.env(k, v),
+            None => cmd.env_remove(k),
+        };
+    }
+    let out = cmd
+        .current_dir(ctx.dir.path())
+        .args(["-qfec", &run, log.to_str().expect("utf8")])
+        .stdin(Stdio::null())
+        .output()
+        .expect("script");
+    assert!(out.status.success(), "{out:?}");
+    let screen = std::fs::read_to_string(&log).expect("tty log");
+    for needle in [
+        "▶ one  ○ two",
+        "✓ one  ▶ two",
+        "running: qa, review",
+        "running: ship",
+        "calls ·",
+    ] {
+        assert!(screen.contains(needle), "{needle:?} not shown: {screen}");
+    }
+    assert!(
+        screen.contains("succeeded in ") && screen.contains("· 3 calls · 0 failed · 15 tokens"),
+        "{screen}"
+    );
+}

@@ -612,14 +612,20 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             }
             let bar = (!args.json && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(progress::Bar::new);
             if let Some(bar) = &bar {
+                let id = req.run_id.get_or_insert_with(RunId::generate).clone();
+                bar.track(hwf.store().root(), &id);
                 req.progress = Some(bar.callback());
             }
             progress::announce_first_compile(&req.target, hwf_host::scripts::user_cache_dir().as_deref());
             let outcome = hwf.run(req).await;
+            let tty_progress = bar.is_some();
             if let Some(bar) = bar {
                 bar.finish();
             }
             let outcome = outcome?;
+            if tty_progress {
+                eprintln!("{}", progress::summary(&outcome.snapshot, hwf.store().root()));
+            }
             let code = out.run_outcome(&outcome, hwf.store().root());
             if outcome.snapshot.state == RunState::Waiting && !out.is_json() {
                 console::print_run_waits(&hwf, outcome.snapshot.run_id.as_str());

@@ -1,15 +1,95 @@
-//! Live progress on a terminal: one spinner line with the phase and call
-//! counts (only when stderr is a tty and `--json` is off).
+//! Live progress on a terminal (only when stderr is a tty and `--json` is
+//! off): a spinner line with the phase, counts, tokens and elapsed time,
+//! the declared phases as a checklist (✓ done, ▶ current, ○ pending), and
+//! the labels of the agents running now; a summary line at the end
+//! (state, duration, calls, failed, tokens, cost when agents reported it).
 
 use hwf_host::Progress;
+use hwf_host::ids::RunId;
 use hwf_host::runtime::ProgressFn;
+use hwf_host::store::RunSnapshot;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::sync::Arc;
-use std::time::Duration;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-/// The spinner.
+/// How often the journal is read for the running agents' labels.
+const LABELS_EVERY: Duration = Duration::from_millis(400);
+/// A journal larger than this is not read for labels.
+const LABELS_MAX_BYTES: u64 = 8 << 20;
+
+/// What the display knows besides the live figures.
+#[derive(Default)]
+struct Tracked {
+    run: Option<(PathBuf, RunId)>,
+    declared: Option<Vec<String>>,
+    entered: Vec<String>,
+    running: Vec<String>,
+    read_at: Option<Instant>,
+}
+
+/// The spinner and its checklist.
 pub struct Bar {
     bar: ProgressBar,
+    tracked: Arc<Mutex<Tracked>>,
+}
+
+fn lock(m: &Mutex<Tracked>) -> std::sync::MutexGuard<'_, Tracked> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Labels of the agent calls started and not completed, from a journal.
+fn running_labels(journal: &Path) -> Vec<String> {
+    let Ok(meta) = std::fs::metadata(journal) else {
+        return Vec::new();
+    };
+    if meta.len() > LABELS_MAX_BYTES {
+        return Vec::new();
+    }
+    let text = std::fs::read_to_string(journal).unwrap_or_default();
+    let mut open: BTreeMap<String, String> = BTreeMap::new();
+    for line in text.lines() {
+        let Ok(e) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        let call = e["call"].as_str().unwrap_or("").to_owned();
+        match e["type"].as_str() {
+            Some("call_started") if e["kind"] == "agent" => {
+                let label = e["label"]
+                    .as_str()
+                    .or(e.pointer("/request/agent").and_then(Value::as_str))
+                    .unwrap_or("agent");
+                open.insert(call, label.to_owned());
+            }
+            Some("call_completed" | "wait_started") => {
+                open.remove(&call);
+            }
+            Some("run_started") => open.clear(),
+            _ => {}
+        }
+    }
+    open.into_values().collect()
+}
+
+/// The checklist line: each declared phase done, current or pending.
+fn checklist(declared: &[String], entered: &[String], current: Option<&str>) -> String {
+    let matches = |t: &str, d: &str| t == d || t.ends_with(&format!(" {d}"));
+    declared
+        .iter()
+        .map(|d| {
+            let mark = if current.is_some_and(|c| matches(c, d)) {
+                "▶"
+            } else if entered.iter().any(|t| matches(t, d)) {
+                "✓"
+            } else {
+                "○"
+            };
+            format!("{mark} {d}")
+        })
+        .collect::<Vec<_>>()
+        .join("  ")
 }
 
 impl Bar {
@@ -19,14 +99,42 @@ impl Bar {
             bar.set_style(style);
         }
         bar.enable_steady_tick(Duration::from_millis(120));
-        Self { bar }
+        Self {
+            bar,
+            tracked: Arc::default(),
+        }
+    }
+
+    /// Follow run `id` in the state dir `root` (declared phases, running
+    /// agents' labels).
+    pub fn track(&self, root: &Path, id: &RunId) {
+        lock(&self.tracked).run = Some((root.to_path_buf(), id.clone()));
     }
 
     /// A callback the run calls with live figures.
     pub fn callback(&self) -> ProgressFn {
-        let bar = self.bar.clone();
+        let (bar, tracked) = (self.bar.clone(), self.tracked.clone());
         Arc::new(move |p: &Progress| {
-            bar.set_message(format!(
+            let mut t = lock(&tracked);
+            if let Some(ph) = &p.phase
+                && t.entered.last() != Some(ph)
+            {
+                t.entered.push(ph.clone());
+            }
+            if let Some((root, id)) = t.run.clone() {
+                let dir = root.join("runs").join(id.as_str());
+                if t.declared.is_none()
+                    && let Ok(text) = std::fs::read_to_string(dir.join("run.json"))
+                    && let Ok(snap) = serde_json::from_str::<RunSnapshot>(&text)
+                {
+                    t.declared = Some(snap.declared_phases);
+                }
+                if t.read_at.is_none_or(|at| at.elapsed() >= LABELS_EVERY) {
+                    t.running = running_labels(&dir.join("journal.jsonl"));
+                    t.read_at = Some(Instant::now());
+                }
+            }
+            let mut msg = format!(
                 "{}  {} calls · {} running · {} queued · {} failed · {} tokens",
                 p.phase.as_deref().unwrap_or("starting"),
                 p.counts.agent_calls + p.counts.capability_calls,
@@ -34,14 +142,60 @@ impl Bar {
                 p.queued,
                 p.counts.failed,
                 p.counts.tokens
-            ));
+            );
+            let declared = t.declared.clone().unwrap_or_default();
+            if !declared.is_empty() {
+                msg.push_str("\n       ");
+                msg.push_str(&checklist(&declared, &t.entered, p.phase.as_deref()));
+            }
+            if !t.running.is_empty() && p.running > 0 {
+                let shown: Vec<&str> = t.running.iter().take(6).map(String::as_str).collect();
+                let more = t.running.len().saturating_sub(shown.len());
+                msg.push_str(&format!(
+                    "\n       running: {}{}",
+                    shown.join(", "),
+                    if more > 0 { format!(" (+{more})") } else { String::new() }
+                ));
+            }
+            bar.set_message(msg);
         })
     }
 
-    /// Clear the line.
+    /// Clear the display.
     pub fn finish(self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// The summary line after a run on a terminal: state, duration, calls,
+/// failed, tokens, and the agents' reported cost when there is one.
+pub fn summary(s: &RunSnapshot, state_dir: &Path) -> String {
+    let ms = hwf_host::review::duration_ms(s, hwf_host::store::now_ms());
+    let c = &s.counts;
+    let cost: f64 = std::fs::read_to_string(state_dir.join("runs").join(s.run_id.as_str()).join("journal.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.contains("cost_usd"))
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|e| {
+            e.pointer("/result/cost_usd")
+                .or(e.get("cost_usd"))
+                .and_then(Value::as_f64)
+        })
+        .sum();
+    format!(
+        "{} in {:.1}s · {} calls · {} failed · {} tokens{}",
+        s.state.as_str(),
+        ms as f64 / 1000.0,
+        c.agent_calls + c.capability_calls,
+        c.failed,
+        c.tokens,
+        if cost > 0.0 {
+            format!(" · ${cost:.4}")
+        } else {
+            String::new()
+        }
+    )
 }
 
 /// Say so on stderr when running `target` will first compile its language's
