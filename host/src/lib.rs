@@ -49,6 +49,7 @@ pub mod control;
 pub mod error;
 pub mod facade;
 pub mod finalizers;
+pub mod grants;
 pub mod ids;
 pub mod kanban;
 pub mod runner;

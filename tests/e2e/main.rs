@@ -9,6 +9,7 @@
 //! - `facade`: every facade action and alias via `hwf facade`, and `hwf mcp`;
 //! - `finalizers`: declared resources finalized once when a run ends (also after kill -9);
 //! - `flow`: parallel, pipeline, join sets, lifecycle, bundled harnesses;
+//! - `grants`: actuator loops under scoped operator grants, with brakes;
 //! - `hello`: the hello harness, journal and status;
 //! - `hostile`: every hostile component and bad input, by error code;
 //! - `backends`: command and OpenAI-compatible agents, routing, doctor;
@@ -43,6 +44,7 @@ mod facade;
 mod finalizers;
 mod flow;
 mod fuzz;
+mod grants;
 mod hardening;
 mod hello;
 mod hostile;

@@ -366,6 +366,9 @@ impl Durable for CallDurable<'_> {
     fn now_ms(&self) -> u64 {
         crate::store::now_ms()
     }
+    fn run_store(&self) -> Option<(&crate::ids::RunId, &crate::store::FileStore)> {
+        Some((&self.run.run_id, self.run.services.store.as_deref()?))
+    }
 }
 
 /// Pull a token count out of an agent's output: a top-level `_tokens`

@@ -90,6 +90,11 @@ pub trait Durable: Send + Sync {
     fn events(&self) -> Result<Vec<crate::store::StoredEvent>, CapabilityError>;
     /// Now, in ms since the epoch.
     fn now_ms(&self) -> u64;
+    /// The run's id and the store behind it, when there is one (grants
+    /// keep their use counts there).
+    fn run_store(&self) -> Option<(&crate::ids::RunId, &crate::store::FileStore)> {
+        None
+    }
 }
 
 /// Why a call must park the run, and what resolves it.
@@ -199,6 +204,10 @@ impl Registry {
         let ws = Arc::new(fs::Workspace::open(workspace)?);
         r.register(bash::capability(ws.clone()))?;
         for cap in fs::capabilities(ws) {
+            r.register(cap)?;
+        }
+        let inner = Arc::new(r.clone());
+        for cap in crate::grants::capabilities(inner) {
             r.register(cap)?;
         }
         Ok(r)

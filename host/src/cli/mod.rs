@@ -168,6 +168,15 @@ enum ControlCommand {
         #[command(flatten)]
         meta: ControlMeta,
     },
+    /// Revoke a scoped grant (grant.request): its next grant.act fails with grant_revoked.
+    Revoke {
+        /// Run id.
+        run_id: String,
+        /// The grant id (`<run>:<call>`, the grant.request result's grant_id).
+        grant: String,
+        #[command(flatten)]
+        meta: ControlMeta,
+    },
     /// Cancel one call (it returns `cancelled`).
     TaskStop {
         /// Run id.
@@ -417,7 +426,8 @@ impl ControlCommand {
             | ControlCommand::Stop { meta, .. }
             | ControlCommand::TaskStop { meta, .. }
             | ControlCommand::Retry { meta, .. }
-            | ControlCommand::Decide { meta, .. } => meta,
+            | ControlCommand::Decide { meta, .. }
+            | ControlCommand::Revoke { meta, .. } => meta,
         }
     }
 }

@@ -184,6 +184,7 @@ pub fn control(cli: &Cli, config: &Config, cmd: &ControlCommand, out: &Out) -> R
         ControlCommand::TaskStop { run_id, call, .. } => (run_id, Action::TaskStop, Some(call)),
         ControlCommand::Retry { run_id, call, .. } => (run_id, Action::Retry, Some(call)),
         ControlCommand::Decide { run_id, call, .. } => (run_id, Action::Decide, Some(call)),
+        ControlCommand::Revoke { run_id, grant, .. } => return revoke(&hwf, run_id, grant, meta, out),
     };
     let run = RunId::parse(run_id)?;
     let snap = hwf.store().read_snapshot(&run)?;
@@ -236,6 +237,40 @@ pub fn control(cli: &Cli, config: &Config, cmd: &ControlCommand, out: &Out) -> R
     hwf_host::broker::redact::redact_value(&mut v); // shown as stored
     out.data(&v, |_| {
         format!("{} {:?} recorded{}", run, action, if new { "" } else { " (already)" })
+    });
+    Ok(0)
+}
+
+/// `hwf control revoke RUN GRANT`: a `grant.revoked` event (idempotent by
+/// grant); the grant's next `grant.act` fails with `grant_revoked`.
+fn revoke(hwf: &Hwf, run_id: &str, grant: &str, meta: &super::ControlMeta, out: &Out) -> Result<i32, Error> {
+    let run = RunId::parse(run_id)?;
+    hwf.store().read_snapshot(&run)?;
+    if !grant.strip_prefix(&format!("{run}:")).is_some_and(|c| !c.is_empty()) {
+        return Err(Error::new(
+            ErrorCode::InvalidArgs,
+            format!("{grant:?} is not a grant of run {run} (expected {run}:<call>)"),
+        ));
+    }
+    let id = format!("revoke-{}", &blake3::hash(grant.as_bytes()).to_hex()[..24]);
+    let (source, kind) = hwf_host::grants::REVOKED;
+    let event = StoredEvent {
+        version: 0,
+        id,
+        source: source.into(),
+        kind: kind.into(),
+        subject: Some(grant.to_owned()),
+        payload: {
+            let mut p = serde_json::json!({"run": run, "actor": meta.actor, "reason": meta.reason});
+            hwf_host::broker::redact::redact_value(&mut p);
+            p
+        },
+        ts_ms: hwf_host::store::now_ms(),
+    };
+    let (stored, new) = hwf.store().append_event(event)?;
+    let v = serde_json::json!({"run_id": run, "grant": grant, "revoked": true, "new": new, "event": stored});
+    out.data(&v, |_| {
+        format!("grant {grant} revoked{}", if new { "" } else { " (already)" })
     });
     Ok(0)
 }
