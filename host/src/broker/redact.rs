@@ -9,7 +9,7 @@
 //!   …) has its value replaced by `"[REDACTED]"`, whatever the value is.
 //! - **Values**: credential-shaped text inside any string is replaced by
 //!   `[REDACTED]`: authorization schemes (`Bearer …`, `Basic …`, `Token …`),
-//!   the token formats of [`FORMATS`] (OpenAI, Anthropic, Stripe, GitHub,
+//!   the token formats of `FORMATS` (OpenAI, Anthropic, Stripe, GitHub,
 //!   GitLab, Slack, Google, Hugging Face, npm, PyPI, SendGrid, Twilio,
 //!   DigitalOcean, Shopify, Mailgun, Vault, …), AWS access key ids, Azure AD
 //!   client secrets, Discord and Telegram bot tokens, Slack and Discord
