@@ -288,3 +288,39 @@ fn a_kanban_agent_step_on_the_hermes_board_resumes_when_hermes_completes_the_tas
     );
     assert_eq!(sqlite(&db, "SELECT id FROM tasks").as_array().map(Vec::len), Some(1));
 }
+
+#[test]
+fn a_python_kanban_agent_goes_through_the_kanban_task_capability() {
+    let ctx = Ctx::new();
+    ctx.hwf(["kanban", "use", "builtin"]).expect_code(0);
+    let py = ctx.write(
+        "lane.py",
+        "meta = {\"name\": \"py_lane\", \"description\": \"a kanban card from Python\"}\n\
+         out = await kanban_agent(\"qa\", {\"title\": \"QA from Python\"}, {\"pr\": 9}, schema={\"verdict\": \"string\"})\n\
+         return {\"verdict\": out[\"verdict\"], \"status\": out[\"status\"]}\n",
+    );
+    let py = py.to_str().expect("utf8");
+    // kanban.task hands work to another agent: session_launch, refused by
+    // the default policy.
+    ctx.hwf(["run", py, "--json"]).expect_code(1);
+    let out = ctx.hwf(["run", py, "--allow-class", "session_launch", "--json"]);
+    out.expect_code(3);
+    let id = out.json()["data"]["run_id"].as_str().expect("id").to_owned();
+    assert_eq!(status(&ctx, &id)["waits"][0]["kind"], "kanban");
+    let card = cards(&ctx)
+        .into_iter()
+        .find(|c| c["run"] == id.as_str())
+        .expect("the run's card");
+    assert_eq!(
+        (&card["title"], &card["input"]),
+        (&json!("QA from Python"), &json!({"pr": 9}))
+    );
+    let card = card["id"].as_str().expect("id").to_owned();
+    ctx.hwf(["kanban", "complete", &card, "--result", r#"{"verdict": "pass"}"#])
+        .expect_code(0);
+    assert_eq!(runner_once(&ctx)["executed"], json!([[id, "succeeded"]]));
+    assert_eq!(
+        status(&ctx, &id)["result"],
+        json!({"verdict": "pass", "status": "completed"})
+    );
+}

@@ -201,6 +201,7 @@ impl Registry {
             r.register(cap)?;
         }
         r.register(crate::finalizers::capability())?;
+        r.register(crate::kanban::capability())?;
         let ws = Arc::new(fs::Workspace::open(workspace)?);
         r.register(bash::capability(ws.clone()))?;
         for cap in fs::capabilities(ws) {

@@ -680,3 +680,74 @@ mod tests {
         ));
     }
 }
+
+// --- the `kanban.task` capability -----------------------------------------
+
+/// A seed-style schema (`{"field": "string"}`) as a JSON Schema; a JSON
+/// Schema (it has `type` or `properties`) as it is.
+fn schema_of(s: &Value) -> Option<Value> {
+    let m = s.as_object()?;
+    if m.contains_key("type") || m.contains_key("properties") {
+        return Some(s.clone());
+    }
+    let ty = |t: &str| match t {
+        "str" | "string" => Some("string"),
+        "int" | "integer" => Some("integer"),
+        "float" | "number" => Some("number"),
+        "bool" | "boolean" => Some("boolean"),
+        "list" | "array" => Some("array"),
+        "dict" | "object" => Some("object"),
+        _ => None,
+    };
+    let props: Map<String, Value> = m
+        .iter()
+        .map(|(k, v)| {
+            let t = v.as_str().and_then(ty).map_or(json!({}), |t| json!({"type": t}));
+            (k.clone(), t)
+        })
+        .collect();
+    Some(json!({"type": "object", "required": m.keys().collect::<Vec<_>>(), "properties": props}))
+}
+
+struct KanbanTask;
+
+impl crate::capabilities::CapabilityHandler for KanbanTask {
+    fn call<'a>(
+        &'a self,
+        call: crate::capabilities::CapabilityCall<'a>,
+    ) -> crate::agents::BoxFuture<'a, std::result::Result<Value, crate::capabilities::CapabilityError>> {
+        use crate::capabilities::CapabilityError;
+        Box::pin(async move {
+            let input = call.input;
+            let profile = input.get("profile").and_then(Value::as_str).unwrap_or("");
+            let request = json!({
+                "agent": format!("kanban.{profile}"),
+                "input": input,
+                "label": call.label,
+                "schema": input.get("schema").and_then(schema_of),
+            });
+            let store = call.durable.run_store().map(|(_, s)| s);
+            match card_call(store, call.idempotency_key, &request).await {
+                Ok(v) => Ok(v),
+                Err(LaneError::Park(w)) => Err(CapabilityError::Park(w)),
+                Err(LaneError::Failed("invalid_input", m)) => Err(CapabilityError::InvalidInput(m)),
+                Err(LaneError::Failed(code, m)) => Err(CapabilityError::Failed(format!("{code}: {m}"))),
+                Err(LaneError::Store(e)) => Err(CapabilityError::Store(e)),
+            }
+        })
+    }
+}
+
+/// The `kanban.task` capability (`session_launch`: it hands work to another
+/// agent): `{profile, task, input, wait?, schema?}` → the card's outcome,
+/// parking on a `kanban` wait meanwhile — what the Python runtime's
+/// `kanban_agent` calls.
+pub fn capability() -> crate::capabilities::Capability {
+    crate::capabilities::Capability {
+        name: "kanban.task".into(),
+        class: crate::capabilities::SideEffect::SessionLaunch,
+        description: "A card on the state dir's Kanban board, waited on durably: {profile, task: {title, body, acceptance, links}, input, wait?, schema?} → {status, card_id, summary, links, result}".into(),
+        replayable: true,
+        handler: std::sync::Arc::new(KanbanTask),
+    }
+}
