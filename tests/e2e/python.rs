@@ -864,8 +864,9 @@ fn kanban_agent_is_the_kanban_task_capability() {
     );
     let out = ctx.run_json(&s, "{}", &[]);
     out.expect_code(0);
-    // No kanban backend is registered by default: the call is refused by name.
-    assert_eq!(out.json()["data"]["result"], "unknown_capability");
+    // kanban.task is registered (issue 19) as session_launch, which the
+    // default policy refuses.
+    assert_eq!(out.json()["data"]["result"], "side_effect_denied");
     let start = ctx
         .journal(&run_id(&out))
         .into_iter()
