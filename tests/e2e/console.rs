@@ -776,3 +776,28 @@ return { done: 1 };
         "{screen}"
     );
 }
+
+#[test]
+fn a_spilled_result_is_served_whole() {
+    let ctx = Ctx::new();
+    let js = ctx.write(
+        "big.js",
+        r#"export const meta = { name: "big", description: "a large result" };
+return { text: "x".repeat(300000) };
+"#,
+    );
+    ctx.hwf(["run", js.to_str().expect("utf8"), "--json"]).expect_code(0);
+    let (srv, _) = serve(&ctx, &["--token", TOKEN], &[]);
+    let a = srv.addr.as_str();
+    let run = get(a, "/api/runs").json()["data"]["runs"][0]["run_id"]
+        .as_str()
+        .expect("run")
+        .to_owned();
+    let s = get(a, &format!("/api/runs/{run}")).json();
+    assert!(
+        s["data"]["result"].is_null() && s["data"]["result_preview"].is_string(),
+        "spilled: {s}"
+    );
+    let r = get(a, &format!("/api/runs/{run}/result")).json();
+    assert_eq!(r["data"]["text"].as_str().map(str::len), Some(300000));
+}

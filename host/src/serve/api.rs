@@ -60,6 +60,7 @@ fn envelope(v: Value) -> Response {
 }
 
 /// A request body: a JSON object, or a typed 400.
+#[allow(clippy::result_large_err, reason = "the error is the response itself, built once")]
 fn body_object(body: &Bytes) -> Result<Map<String, Value>, Response> {
     match serde_json::from_slice::<Value>(body) {
         Ok(Value::Object(m)) => Ok(m),
@@ -74,6 +75,7 @@ fn body_object(body: &Bytes) -> Result<Map<String, Value>, Response> {
     }
 }
 
+#[allow(clippy::result_large_err, reason = "the error is the response itself, built once")]
 fn run_id(id: &str) -> Result<RunId, Response> {
     RunId::parse(id).map_err(|_| refuse(StatusCode::NOT_FOUND, "not_found", "no such run"))
 }
@@ -149,6 +151,31 @@ pub async fn journal(State(app): App, Path(id): Path<String>) -> Response {
     result_redacted(blocking(move || hwf.timeline(id.as_str())).await)
 }
 
+/// `GET /api/runs/{id}/result`: the whole result, also when it was too
+/// large to keep in the snapshot (the spilled `result.json`), redacted.
+pub async fn run_result(State(app): App, Path(id): Path<String>) -> Response {
+    let id = match run_id(&id) {
+        Ok(id) => id,
+        Err(r) => return r,
+    };
+    let hwf = app.hwf.clone();
+    result(
+        blocking(move || {
+            let snap = hwf.store().read_snapshot(&id)?;
+            if let Some(r) = snap.result {
+                return Ok(r);
+            }
+            if snap.result_path.is_none() {
+                return Err(Error::new(ErrorCode::NotFound, format!("run {id} has no result (yet)")));
+            }
+            let path = hwf.store().root().join("runs").join(id.as_str()).join("result.json");
+            let text = crate::store::FileStore::read_input(&path, 64 << 20, "result", ErrorCode::ResultTooLarge)?;
+            serde_json::from_str(&text).map_err(|e| Error::new(ErrorCode::CorruptStore, format!("result.json: {e}")))
+        })
+        .await,
+    )
+}
+
 /// `GET /api/runs/{id}/calls/{call}`: one call's request and answer.
 pub async fn call(State(app): App, Path((id, call)): Path<(String, String)>) -> Response {
     let id = match run_id(&id) {
@@ -167,6 +194,7 @@ pub async fn waits(State(app): App) -> Response {
 
 /// A request id for provenance and idempotency: the client's
 /// (`request_id`), else a fresh one.
+#[allow(clippy::result_large_err, reason = "the error is the response itself, built once")]
 fn request_id(body: &Map<String, Value>) -> Result<String, Response> {
     match body.get("request_id") {
         None | Some(Value::Null) => Ok(format!("w{}", uuid::Uuid::now_v7().simple())),

@@ -289,6 +289,7 @@ pub fn router(app: Arc<AppState>) -> axum::Router {
         .route("/api/runs", get(api::runs))
         .route("/api/runs/{id}", get(api::run))
         .route("/api/runs/{id}/journal", get(api::journal))
+        .route("/api/runs/{id}/result", get(api::run_result))
         .route("/api/runs/{id}/calls/{call}", get(api::call))
         .route("/api/runs/{id}/controls", post(api::control))
         .route("/api/runs/{id}/decisions", post(api::decision))
@@ -318,7 +319,7 @@ pub async fn serve(hwf: Hwf, mut opts: Options, cfg: ServeConfig) -> Result<()> 
     let addr = SocketAddr::new(cfg.bind, cfg.port);
     let listener = tokio::net::TcpListener::bind(addr)
         .await
-        .map_err(|e| Error::io(&format!("bind {addr}"), e))?;
+        .map_err(|e| Error::io(format!("bind {addr}"), e))?;
     let local = listener.local_addr().map_err(|e| Error::io("local address", e))?;
     let wake = Arc::new(Notify::new());
     let (changes, _) = tokio::sync::watch::channel(0u64);

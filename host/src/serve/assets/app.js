@@ -360,7 +360,7 @@ async function renderRun(id) {
   const phases = (s.declared_phases || []).map((p) => `<li class="${esc(p.status)}">${esc(p.title)}</li>`).join("");
   let result = "";
   if (s.result !== undefined && s.result !== null) result = `<pre class="json" id="result">${pretty(s.result)}</pre>`;
-  else if (s.result_preview) result = `<pre class="json" id="result">${esc(s.result_preview)}</pre><div class="muted">Full result: <span class="mono">${esc(s.result_path || "")}</span></div>`;
+  else if (s.result_preview) result = `<pre class="json" id="result">${esc(s.result_preview)}</pre><div class="muted">A preview: <a id="full-result" href="#">load the whole result</a> (<span class="mono">${esc(s.result_path || "")}</span>)</div>`;
   else if (s.error) result = `<div id="result" class="lvl-error">${esc(s.error.code)}: ${esc(s.error.message)}</div>`;
   $("#view").innerHTML = `
     <div class="muted"><a href="#/">Runs</a> / ${esc(s.workflow)}</div>
@@ -389,6 +389,10 @@ async function renderRun(id) {
   wireCards($("#run-waits"));
   const b = (sel, f) => { const e = $(sel); if (e) e.addEventListener("click", f); };
   b("#tl-all", () => { state.allRows = true; route(); });
+  b("#full-result", async (e) => {
+    e.preventDefault();
+    try { $("#result").innerHTML = pretty(await api("runs/" + encodeURIComponent(id) + "/result")); } catch (err) { flash(err.message, true); }
+  });
   b("#btn-pause", () => control(id, "pause"));
   b("#btn-resume", () => control(id, "resume"));
   b("#btn-stop", () => { if (confirm("Stop this run for good?")) control(id, "stop"); });
