@@ -320,17 +320,7 @@ impl RunContext {
             guard.done = true;
             self.journal_completion(&call_id, kind, label, &fp, &outcome, tokens, attempts, started, must_sync)
                 .await?;
-            // A `retry` is consumed once its call has really run again (not
-            // when the execution starts: it may die or park first).
-            if let Some(idx) = self.replay() {
-                for control in idx.retries_of(&call_id) {
-                    self.journal_or_trap(&Event::ControlApplied {
-                        control,
-                        action: "retry",
-                        call: Some(&call_id),
-                    })?;
-                }
-            }
+
             drop(guard);
             tracing::debug!(ok = outcome.is_ok(), tokens, attempts, "call completed");
             Ok(outcome)
@@ -368,11 +358,22 @@ impl RunContext {
             replayed: false,
             cache_hit: false,
         };
-        if matches!(kind, "agent" | "capability") {
-            self.journal_durable(&event, must_sync).await
-        } else {
-            self.journal_or_trap(&event)
+        if !matches!(kind, "agent" | "capability") {
+            return self.journal_or_trap(&event);
         }
+        // A pending `retry` of this call is consumed in the same write as
+        // the completion that fulfils it: a crash keeps both or neither.
+        let retries: Vec<String> = self
+            .replay()
+            .map(|i| i.retries_of(call_id).to_vec())
+            .unwrap_or_default();
+        let mut events = vec![event];
+        events.extend(retries.iter().map(|control| Event::ControlApplied {
+            control,
+            action: "retry",
+            call: Some(call_id),
+        }));
+        self.journal_durable(&events, must_sync).await
     }
 
     /// Whether this call's completion is flushed before the guest sees it

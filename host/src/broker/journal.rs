@@ -445,21 +445,36 @@ impl Journal {
     /// `seq` cannot advance (a journal continued at `u64::MAX`): nothing is
     /// written then.
     pub fn append(&mut self, event: &Event<'_>) -> Result<u64> {
-        let seq = self.seq.checked_add(1).ok_or_else(|| {
-            crate::error::Error::new(
-                crate::error::ErrorCode::CorruptStore,
-                format!("the journal's seq {} cannot advance (it is corrupt)", self.seq),
-            )
-        })?;
+        self.append_all(std::slice::from_ref(event))
+    }
+
+    /// Append events as one write, so a crash keeps all of them or none
+    /// (a call's completion and the control it consumes). Returns the last
+    /// seq.
+    ///
+    /// # Errors
+    ///
+    /// As [`Journal::append`].
+    pub fn append_all(&mut self, events: &[Event<'_>]) -> Result<u64> {
         self.buf.clear();
-        let line = Line {
-            seq,
-            ts_ms: crate::store::now_ms(),
-            event,
+        let ts_ms = crate::store::now_ms();
+        let mut seq = self.seq;
+        for event in events {
+            seq = seq.checked_add(1).ok_or_else(|| {
+                crate::error::Error::new(
+                    crate::error::ErrorCode::CorruptStore,
+                    format!("the journal's seq {} cannot advance (it is corrupt)", self.seq),
+                )
+            })?;
+            let line = Line { seq, ts_ms, event };
+            serde_json::to_writer(&mut self.buf, &line)
+                .map_err(|e| crate::error::Error::new(crate::error::ErrorCode::Internal, e.to_string()))?;
+            self.buf.push(b'\n');
+        }
+        let Some(first) = events.first() else {
+            return Ok(self.seq);
         };
-        serde_json::to_writer(&mut self.buf, &line)
-            .map_err(|e| crate::error::Error::new(crate::error::ErrorCode::Internal, e.to_string()))?;
-        self.buf.push(b'\n');
+        let event = first;
         let bytes = self.bytes.saturating_add(self.buf.len() as u64);
         if bytes > self.max_bytes && !matches!(event, Event::RunStarted { .. } | Event::RunCompleted { .. }) {
             return Err(crate::error::Error::new(
@@ -470,7 +485,7 @@ impl Journal {
                 ),
             ));
         }
-        self.file.append(&self.buf, event.sync_inline())?;
+        self.file.append(&self.buf, events.iter().any(|e| e.sync_inline()))?;
         self.bytes = bytes;
         self.seq = seq;
         self.written.store(seq, Ordering::SeqCst);

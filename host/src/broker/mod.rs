@@ -453,8 +453,18 @@ impl RunContext {
     ///
     /// `io`.
     pub fn journal(&self, event: &Event<'_>) -> Result<u64> {
+        self.journal_all(std::slice::from_ref(event))
+    }
+
+    /// Append events to the journal as one write (all or none survive a
+    /// crash).
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn journal_all(&self, events: &[Event<'_>]) -> Result<u64> {
         match lock(&self.journal).as_mut() {
-            Some(j) => j.append(event),
+            Some(j) => j.append_all(events),
             None => Ok(0),
         }
     }
@@ -482,9 +492,9 @@ impl RunContext {
     /// mode says: wait for the flush (`sync`; `group` after a short window
     /// for others to share it), or flush in the background (`async`) —
     /// unless `must_sync` (an effect that is not replay-safe).
-    pub(crate) async fn journal_durable(&self, event: &Event<'_>, must_sync: bool) -> Result<(), HostTrap> {
+    pub(crate) async fn journal_durable(&self, events: &[Event<'_>], must_sync: bool) -> Result<(), HostTrap> {
         let seq = self
-            .journal(event)
+            .journal_all(events)
             .map_err(|e| HostTrap::new(e.code(), format!("journal write failed: {}", e.message())))?;
         let Some(s) = &self.syncer else {
             return Ok(());

@@ -474,7 +474,19 @@ fn init_tracing(verbose: u8) {
         .try_init();
 }
 
+/// VMs of this process, kept until it exits: tearing down the pooling
+/// allocator's reservations (`munmap` with TLB shoot-downs across the
+/// worker threads) cost a one-shot command about a fifth of its CPU, and
+/// the process is about to exit anyway.
+static KEEP_VMS: std::sync::Mutex<Vec<Arc<hwf_host::vm::Vm>>> = std::sync::Mutex::new(Vec::new());
+
 fn open_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limits) -> Result<Hwf, Error> {
+    let hwf = build_host(cli, config, agents, limits)?;
+    KEEP_VMS.lock().unwrap_or_else(|p| p.into_inner()).push(hwf.vm_arc());
+    Ok(hwf)
+}
+
+fn build_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limits) -> Result<Hwf, Error> {
     let state = resolve_state_dir(cli.state_dir.as_deref(), config);
     // --agents wins; then hwf.toml's backends and fixture; then $HWF_AGENTS.
     let env_fixture = std::env::var_os("HWF_AGENTS")
