@@ -36,6 +36,8 @@
 //! - [`store`]: the file store (cap-std) — scripts, runs, journals, cache;
 //! - [`agents`]: the [`agents::AgentRunner`] trait and the fixture runner;
 //! - [`runtime`]: [`Hwf`], which ties them together;
+//! - [`review`] and [`serve`]: the operator's views (runs list, review
+//!   queue, timeline) and the web console `hwf serve` with its JSON API;
 //! - [`error`]: [`Error`] and its stable [`ErrorCode`]s.
 
 #![warn(missing_docs)]

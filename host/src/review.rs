@@ -492,3 +492,111 @@ pub fn timeline_rows(journal: &[Value], controls: &[crate::control::Control]) ->
     }
     rows
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{RunSnapshot, ScriptRef};
+
+    fn snap(name: Option<&str>, path: Option<&str>) -> RunSnapshot {
+        let script = ScriptRef {
+            name: name.map(str::to_owned),
+            path: path.map(str::to_owned),
+            ..ScriptRef::default()
+        };
+        RunSnapshot::new(RunId::generate(), RunState::Waiting, script, Value::Null, None)
+    }
+
+    #[test]
+    fn workflow_names_are_names_not_paths() {
+        assert_eq!(workflow_name(&snap(Some("review"), Some("/x/y.js"))), "review");
+        assert_eq!(
+            workflow_name(&snap(None, Some("flows/release.workflow.json"))),
+            "release"
+        );
+        assert_eq!(workflow_name(&snap(None, Some("/tmp/a/hello.wasm"))), "hello");
+        assert_eq!(workflow_name(&snap(None, Some("/state/inline/ab12.js"))), "inline");
+        assert_eq!(workflow_name(&snap(None, None)), "workflow");
+    }
+
+    #[test]
+    fn answer_commands_are_exact_and_shell_quoted() {
+        let run = RunId::parse("r1").expect("id");
+        let w = |kind: &str, detail: Value| WaitInfo {
+            call: "3".into(),
+            kind: kind.into(),
+            summary: String::new(),
+            since_ms: 0,
+            wake_at_ms: None,
+            detail,
+        };
+        let c = answer_commands(
+            &run,
+            &w("human", json!({"prompt": "Ship?", "choices": ["it's ok", "no"]})),
+        );
+        assert_eq!(c[0], r#"hwf control decide r1 3 respond --value '"it'\''s ok"'"#);
+        let c = answer_commands(
+            &run,
+            &w(
+                "human",
+                json!({"prompt": "?", "schema": {"type": "object", "properties": {"n": {"type": "integer"}, "v": {"enum": ["a", "b"]}}}}),
+            ),
+        );
+        assert_eq!(c[0], r#"hwf control decide r1 3 respond --value '{"n":0,"v":"a"}'"#);
+        assert_eq!(
+            answer_commands(&run, &w("approval", json!({})))[0],
+            "hwf control decide r1 3 approve"
+        );
+        let c = answer_commands(
+            &run,
+            &w(
+                "event",
+                json!({"source": "github", "type": "pr.merged", "subject": "o/r#1"}),
+            ),
+        );
+        assert_eq!(
+            c[0],
+            "hwf events send --source github --type pr.merged --subject 'o/r#1'"
+        );
+        assert!(answer_commands(&run, &w("timer", json!({}))).is_empty());
+    }
+
+    #[test]
+    fn the_timeline_joins_a_call_and_places_controls_by_time() {
+        let journal = vec![
+            json!({"seq": 1, "ts_ms": 10, "type": "run_started"}),
+            json!({"seq": 2, "ts_ms": 11, "type": "phase", "title": "ask"}),
+            json!({"seq": 3, "ts_ms": 12, "type": "call_started", "call": "1", "kind": "capability", "fingerprint": "b3:x", "request": {"name": "human.ask"}}),
+            json!({"seq": 4, "ts_ms": 12, "type": "wait_started", "call": "1", "kind": "human", "summary": "q"}),
+            json!({"seq": 5, "ts_ms": 30, "type": "call_completed", "call": "1", "ok": true, "duration_us": 5, "tokens": 0}),
+            json!({"seq": 6, "ts_ms": 31, "type": "delivered", "call": "1"}),
+            json!({"seq": 7, "ts_ms": 32, "type": "log", "level": "info", "source": "guest", "message": "hi"}),
+        ];
+        let mut c = crate::control::Control::new(crate::control::Action::Decide, "ana");
+        c.ts_ms = 20;
+        c.channel = Some("web".into());
+        let rows = timeline_rows(&journal, &[c]);
+        let kinds: Vec<&str> = rows.iter().filter_map(|r| r["row"].as_str()).collect();
+        assert_eq!(kinds, ["run_started", "phase", "call", "wait", "control", "log"]);
+        assert_eq!(rows[2]["state"], "done");
+        assert_eq!(rows[2]["name"], "human.ask");
+        assert_eq!(rows[4]["channel"], "web");
+    }
+
+    #[test]
+    fn filters_check_their_state() {
+        let f = RunFilter {
+            state: Some("bogus".into()),
+            ..RunFilter::default()
+        };
+        assert_eq!(f.validate().expect_err("bad").code(), ErrorCode::InvalidArgs);
+        let active = RunFilter {
+            state: Some("active".into()),
+            name: Some("REV".into()),
+            ..RunFilter::default()
+        };
+        assert!(active.matches(&json!({"state": "waiting", "workflow": "review"})));
+        assert!(!active.matches(&json!({"state": "failed", "workflow": "review"})));
+        assert!(!active.matches(&json!({"state": "waiting", "workflow": "ship"})));
+    }
+}

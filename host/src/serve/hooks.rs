@@ -252,3 +252,28 @@ pub async fn hook(
         Err(e) => error_response(&Error::new(ErrorCode::Internal, format!("task: {e}"))),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signatures_verify_only_with_the_secret_and_the_body() {
+        // GitHub's documented example: secret "It's a Secret to Everybody",
+        // payload "Hello, World!".
+        let sig = "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17";
+        assert_eq!(sign(b"It's a Secret to Everybody", b"Hello, World!"), sig);
+        assert!(verify(b"It's a Secret to Everybody", b"Hello, World!", sig));
+        assert!(!verify(b"another", b"Hello, World!", sig));
+        assert!(!verify(b"It's a Secret to Everybody", b"Hello, World?", sig));
+        assert!(!verify(b"k", b"m", "sha1=00"));
+        assert!(!verify(b"k", b"m", "sha256=abc"));
+        assert!(!verify(b"k", b"m", "sha256=zz"));
+    }
+
+    #[test]
+    fn secret_names_follow_the_source() {
+        assert_eq!(env_name("github"), "HWF_WEBHOOK_SECRET_GITHUB");
+        assert_eq!(env_name("my-ci.prod"), "HWF_WEBHOOK_SECRET_MY_CI_PROD");
+    }
+}

@@ -424,3 +424,45 @@ async fn runner_loop(hwf: Arc<Hwf>, wake: Arc<Notify>, changes: Arc<tokio::sync:
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_loopback_hosts_pass_on_a_loopback_bind() {
+        for ok in ["127.0.0.1:8765", "localhost:1", "LOCALHOST", "[::1]:80", "127.0.0.2"] {
+            assert!(loopback_host(ok), "{ok}");
+        }
+        for bad in [
+            "evil.example",
+            "evil.example:8765",
+            "10.0.0.1:80",
+            "",
+            "[fe80::1]:1",
+            "localhost.evil.example",
+        ] {
+            assert!(!loopback_host(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn tokens_are_checked_kept_private_and_reused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        assert_eq!(
+            resolve_token(dir.path(), Some("short")).expect_err("short").code(),
+            ErrorCode::InvalidArgs
+        );
+        assert!(resolve_token(dir.path(), Some("has a space in it, long")).is_err());
+        let (t, new) = resolve_token(dir.path(), None).expect("generated");
+        assert!(new && t.len() >= MIN_TOKEN_LEN);
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.path().join(TOKEN_FILE))
+            .expect("file")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+        assert_eq!(resolve_token(dir.path(), None).expect("again"), (t, false));
+        assert!(ct_eq(b"abc", b"abc") && !ct_eq(b"abc", b"abd") && !ct_eq(b"abc", b"ab"));
+    }
+}
