@@ -300,3 +300,37 @@ mod tests {
         assert_eq!(declared(&j), vec![json!({"resource_id": "1-a"})]);
     }
 }
+
+/// Finalize a run that ended without executing again: stopped by an
+/// operator while parked (the runner's `finish_stopped`). Takes the run's
+/// lock; does nothing for runs that declared nothing or are not terminal.
+pub async fn finalize_unexecuted(hwf: &crate::runtime::Hwf, id: &RunId) {
+    let Ok(Some(_lock)) = hwf.store().try_lock_run(id) else {
+        return;
+    };
+    let Ok(snap) = hwf.store().read_snapshot(id) else {
+        return;
+    };
+    let Ok(events) = hwf.store().read_journal(id) else {
+        return;
+    };
+    if !snap.state.is_terminal() || declared(&events).is_empty() {
+        return;
+    }
+    let last_seq = events.iter().filter_map(|e| e["seq"].as_u64()).max().unwrap_or(0);
+    let Ok(file) = hwf.store().open_journal(id) else {
+        return;
+    };
+    let mut services = hwf.services().clone();
+    if let Some(settings) = &snap.settings {
+        services.policy = settings.policy.clone();
+        services.limits = settings.limits.clone();
+        if let Some(ws) = &settings.workspace
+            && let Ok(r) = crate::capabilities::Registry::with_builtins(ws)
+        {
+            services.capabilities = Arc::new(r);
+        }
+    }
+    let ctx = RunContext::new(id.clone(), Some(crate::broker::Journal::new(file, last_seq)), services);
+    finalize(&ctx, hwf.store(), id).await;
+}

@@ -166,6 +166,7 @@ impl Hwf {
                 Disposition::Waiting => report.waiting.push(id.clone()),
                 Disposition::StopRequested => {
                     self.finish_stopped(snap)?;
+                    crate::finalizers::finalize_unexecuted(self, &id).await;
                     report.stopped.push(id.clone());
                     continue;
                 }

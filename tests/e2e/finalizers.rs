@@ -139,3 +139,33 @@ fn a_run_killed_after_declaring_a_resource_is_finalized_once_on_recovery() {
     ctx.hwf(["runner", "--once", "--json"]).expect_code(0);
     assert_eq!(count(&ctx), 1);
 }
+
+#[test]
+fn a_run_stopped_while_parked_is_finalized_by_the_runner() {
+    let ctx = Ctx::new();
+    let (js, cfg, _) = setup(&ctx, &json!({"responses": []}));
+    let parked = FIN_JS.replace(
+        "const a = await agent(\"slow step\", { label: \"slow\" });",
+        "const a = await capability(\"human.ask\", { prompt: \"go on?\" });",
+    );
+    assert_ne!(parked, FIN_JS);
+    std::fs::write(&js, parked).expect("js");
+    let out = ctx.hwf(["--config", &cfg, "run", &js, "--json"]);
+    out.expect_code(3);
+    let id = out.json()["data"]["run_id"].as_str().expect("id").to_owned();
+    assert_eq!(count(&ctx), 0, "parked is not ended");
+    assert_eq!(status(&ctx, &id)["resources"][0]["outcome"]["state"], "pending");
+    ctx.hwf(["control", "stop", &id]).expect_code(0);
+    let r = ctx.hwf(["runner", "--once", "--json"]);
+    r.expect_code(0);
+    assert_eq!(r.json()["data"]["stopped"], json!([id]), "{r:?}");
+    assert_eq!(count(&ctx), 1);
+    let s = status(&ctx, &id);
+    assert_eq!(
+        (&s["state"], &s["resources"][0]["outcome"]["state"]),
+        (&json!("stopped"), &json!("ok")),
+        "{s}"
+    );
+    ctx.hwf(["runner", "--once", "--json"]).expect_code(0);
+    assert_eq!(count(&ctx), 1);
+}
