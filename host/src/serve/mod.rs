@@ -360,10 +360,22 @@ pub async fn serve(hwf: Hwf, mut opts: Options, cfg: ServeConfig) -> Result<()> 
         );
     }
     let runner = tokio::spawn(runner_loop(hwf, wake, changes));
-    let server = axum::serve(listener, router(app)).with_graceful_shutdown(async {
+    // Ctrl-C: stop accepting, let requests finish; live streams never do,
+    // so after a grace period the server ends anyway.
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let server = axum::serve(listener, router(app)).with_graceful_shutdown(async move {
         let _ = tokio::signal::ctrl_c().await;
+        let _ = stop_tx.send(true);
     });
-    let r = server.await.map_err(|e| Error::io("serve", e));
+    let grace = async move {
+        let mut rx = stop_rx;
+        let _ = rx.wait_for(|stopped| *stopped).await;
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    };
+    let r = tokio::select! {
+        r = server => r.map_err(|e| Error::io("serve", e)),
+        () = grace => Ok(()),
+    };
     runner.abort();
     r
 }
