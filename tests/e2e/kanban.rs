@@ -140,6 +140,7 @@ fn a_card_result_that_breaks_the_output_schema_fails_the_step_and_blocked_return
     let s = status(&ctx, &id);
     let msg = s["error"]["message"].as_str().unwrap_or("").to_owned();
     assert!(msg.contains("does not match the output schema"), "{s}");
+    assert!(msg.contains("verdict"), "{s}");
     // A blocked card resolves the wait with status blocked (no schema check).
     let ctx = Ctx::new();
     ctx.hwf(["kanban", "use", "builtin"]).expect_code(0);
@@ -282,7 +283,7 @@ fn a_kanban_agent_step_on_the_hermes_board_resumes_when_hermes_completes_the_tas
     assert_eq!(r["executed"], json!([[id, "succeeded"]]), "{r}");
     let out = &status(&ctx, &id)["result"]["outputs"]["qa_gate"];
     assert_eq!(
-        (&out["status"], &out["verdict"], &out["summary"], &out["task"]),
+        (&out["status"], &out["verdict"], &out["summary"], &out["hermes_task"]),
         (&json!("completed"), &json!("pass"), &json!("QA green"), &json!(task)),
         "{out}"
     );
@@ -323,4 +324,88 @@ fn a_python_kanban_agent_goes_through_the_kanban_task_capability() {
         status(&ctx, &id)["result"],
         json!({"verdict": "pass", "status": "completed"})
     );
+}
+
+#[test]
+fn the_seed_issue_lifecycle_runs_its_five_cards_on_the_builtin_board() {
+    // examples/github_issue_lifecycle_hygiene.workflow.json of the seed,
+    // unchanged: plan → implement → review and docs gates at once → closeout,
+    // each a kanban_agent card; only the inventory agent is a fixture.
+    let ctx = Ctx::new();
+    ctx.hwf(["kanban", "use", "builtin"]).expect_code(0);
+    let def = root().join("harnesses/seed-github-issue-lifecycle-hygiene.workflow.json");
+    let fixture = root().join("harnesses/seed-github-issue-lifecycle-hygiene.fixture.json");
+    let inputs = json!({"repo": "acme/app", "issue_number": 42, "base_branch": "main", "workspace": "/work/app",
+                        "profile_bindings": {"planner": "hermes-planner"}});
+    let out = ctx.run_json(
+        def.to_str().expect("utf8"),
+        &inputs.to_string(),
+        &["--agents", fixture.to_str().expect("utf8")],
+    );
+    out.expect_code(3);
+    let id = out.json()["data"]["run_id"].as_str().expect("id").to_owned();
+    let mut order: Vec<Vec<String>> = Vec::new();
+    for _ in 0..10 {
+        let s = status(&ctx, &id);
+        if s["state"] != "waiting" {
+            break;
+        }
+        let waits: Vec<String> = s["waits"]
+            .as_array()
+            .expect("waits")
+            .iter()
+            .map(|w| {
+                assert_eq!(w["kind"], "kanban", "{s}");
+                w["detail"]["card"].as_str().expect("card").to_owned()
+            })
+            .collect();
+        let mut titles = Vec::new();
+        for card in &waits {
+            let c = ctx.hwf(["kanban", "show", card, "--json"]).json()["data"].clone();
+            let title = c["title"].as_str().expect("title").to_owned();
+            let result = json!({"step": title, "ok": true});
+            ctx.hwf(["kanban", "complete", card, "--result", &result.to_string()])
+                .expect_code(0);
+            titles.push(title);
+        }
+        titles.sort();
+        order.push(titles);
+        runner_once(&ctx);
+    }
+    assert_eq!(
+        order,
+        [
+            vec!["plan_slice"],
+            vec!["implementation"],
+            vec!["docs_gate", "review_gate"],
+            vec!["closeout_hygiene"]
+        ],
+        "the cards came in the seed's order, the two gates at once"
+    );
+    let s = status(&ctx, &id);
+    assert_eq!(s["state"], "succeeded", "{s}");
+    let outputs = &s["result"]["outputs"];
+    assert_eq!(outputs["closeout_hygiene"]["status"], "completed");
+    assert_eq!(
+        outputs["closeout_hygiene"]["result"],
+        json!({"step": "closeout_hygiene", "ok": true})
+    );
+    assert!(
+        outputs["plan_slice"]["task_id"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("kb_"))
+    );
+    let listed = cards(&ctx);
+    assert_eq!(
+        listed.len(),
+        5,
+        "one card per kanban step, none duplicated by the four resumes"
+    );
+    // The implementation card carried the plan card's result, by $ref.
+    let implementation = listed.iter().find(|c| c["title"] == "implementation").expect("card");
+    assert_eq!(
+        implementation["task"]["plan"],
+        json!({"step": "plan_slice", "ok": true})
+    );
+    assert_eq!(implementation["assignee"], "implementer");
 }

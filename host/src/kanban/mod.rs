@@ -19,10 +19,11 @@
 //! id>`), and Hermes dedups on the same key: a call replayed after a crash
 //! or on a continuation finds its card instead of making a second one.
 //!
-//! Outcome: `{status: completed|blocked|failed, card_id, board, summary,
-//! links, result, reason?, task?}` plus the result's own fields where they
-//! do not collide; with an `output_schema` a completed card's result must
-//! match it (`schema_mismatch` otherwise).
+//! Outcome: the seed's `{task_id, profile, status: completed|blocked|failed,
+//! result}` plus `card_id, board, summary, links, reason?, hermes_task?` and
+//! the result's own fields where they do not collide; with an
+//! `output_schema` a completed card's outcome must match it
+//! (`schema_mismatch` otherwise).
 
 use crate::capabilities::WaitRequest;
 use crate::error::{Error, ErrorCode, Result};
@@ -222,25 +223,23 @@ fn ask(request: &Value) -> std::result::Result<Ask, LaneError> {
     })
 }
 
-/// The outcome of a terminal card (`status` is the canonical one).
-fn outcome(card: &Value, canonical: &str, schema: Option<&Value>) -> std::result::Result<Value, LaneError> {
+/// The outcome of a terminal card (`status` is the canonical one): the
+/// seed's shape `{task_id, profile, status, result}` plus `card_id`,
+/// `board`, `summary`, `links`, `reason?`, `hermes_task?`, and the result's
+/// own fields where they do not collide. With a schema, a completed card is
+/// checked: the whole outcome (`payload == false`, the JSON step's
+/// `output_schema`, which names `task_id`/`status`/`result`) or the result
+/// alone (`payload == true`, Python's `kanban_agent(schema=…)`).
+fn outcome(
+    card: &Value,
+    canonical: &str,
+    schema: Option<&Value>,
+    payload: bool,
+) -> std::result::Result<Value, LaneError> {
     let result = card.get("result").cloned().unwrap_or(Value::Null);
-    if canonical == "completed"
-        && let Some(schema) = schema
-    {
-        let compiled =
-            crate::broker::schema::OutputSchema::compile(schema).map_err(|e| LaneError::Failed("invalid_schema", e))?;
-        compiled.check(&result).map_err(|e| {
-            LaneError::Failed(
-                "schema_mismatch",
-                format!(
-                    "card {}: its result does not match the output schema: {e}",
-                    card["id"].as_str().unwrap_or("")
-                ),
-            )
-        })?;
-    }
     let mut out = Map::new();
+    out.insert("task_id".into(), card.get("id").cloned().unwrap_or(Value::Null));
+    out.insert("profile".into(), card.get("assignee").cloned().unwrap_or(Value::Null));
     out.insert("status".into(), json!(canonical));
     out.insert("card_id".into(), card.get("id").cloned().unwrap_or(Value::Null));
     out.insert("board".into(), card.get("board").cloned().unwrap_or(Value::Null));
@@ -248,18 +247,34 @@ fn outcome(card: &Value, canonical: &str, schema: Option<&Value>) -> std::result
     out.insert("links".into(), card.get("links").cloned().unwrap_or(json!([])));
     out.insert("result".into(), result.clone());
     if let Some(t) = card.get("hermes_task").filter(|t| !t.is_null()) {
-        out.insert("task".into(), t.clone());
+        out.insert("hermes_task".into(), t.clone());
     }
     let raw = card.get("status").and_then(Value::as_str).unwrap_or("");
     if canonical != "completed" || raw != "done" {
         out.insert("reason".into(), json!(raw));
     }
-    if let Value::Object(fields) = result {
+    if let Value::Object(fields) = &result {
         for (k, v) in fields {
-            out.entry(k).or_insert(v);
+            out.entry(k.clone()).or_insert_with(|| v.clone());
         }
     }
-    Ok(Value::Object(out))
+    let out = Value::Object(out);
+    if canonical == "completed"
+        && let Some(schema) = schema
+    {
+        let compiled =
+            crate::broker::schema::OutputSchema::compile(schema).map_err(|e| LaneError::Failed("invalid_schema", e))?;
+        compiled.check(if payload { &result } else { &out }).map_err(|e| {
+            LaneError::Failed(
+                "schema_mismatch",
+                format!(
+                    "card {}: its outcome does not match the output schema: {e}",
+                    card["id"].as_str().unwrap_or("")
+                ),
+            )
+        })?;
+    }
+    Ok(out)
 }
 
 fn park(card: &Value, board: &Board) -> LaneError {
@@ -334,11 +349,13 @@ pub async fn card_call(store: Option<&FileStore>, key: &str, request: &Value) ->
         card = hermes_sync(store, &board, card).await?;
     }
     if !ask.wait {
-        return Ok(json!({"status": "created", "card_id": id, "board": board.name(),
-                         "task": card.get("hermes_task"), "links": card.get("links")}));
+        return Ok(
+            json!({"task_id": id, "status": "created", "card_id": id, "board": board.name(),
+                         "hermes_task": card.get("hermes_task"), "links": card.get("links")}),
+        );
     }
     match card.get("status").and_then(Value::as_str).and_then(terminal) {
-        Some(canonical) => outcome(&card, canonical, ask.schema.as_ref()),
+        Some(canonical) => outcome(&card, canonical, ask.schema.as_ref(), request["schema_on"] == "payload"),
         None => Err(park(&card, &board)),
     }
 }
@@ -667,7 +684,7 @@ mod tests {
     fn outcomes_check_the_schema_and_keep_the_status() {
         let card = json!({"id": "kb_1", "board": "builtin", "status": "done",
                           "result": {"status": "pass", "n": 2}, "summary": "ok", "links": []});
-        let out = outcome(&card, "completed", None).expect("outcome");
+        let out = outcome(&card, "completed", None, false).expect("outcome");
         assert_eq!(
             (out["status"].as_str(), out["n"].as_u64()),
             (Some("completed"), Some(2))
@@ -675,7 +692,7 @@ mod tests {
         assert_eq!(out["result"]["status"], "pass");
         let schema = json!({"type": "object", "required": ["missing"]});
         assert!(matches!(
-            outcome(&card, "completed", Some(&schema)),
+            outcome(&card, "completed", Some(&schema), true),
             Err(LaneError::Failed("schema_mismatch", _))
         ));
     }
@@ -725,6 +742,7 @@ impl crate::capabilities::CapabilityHandler for KanbanTask {
                 "input": input,
                 "label": call.label,
                 "schema": input.get("schema").and_then(schema_of),
+                "schema_on": "payload",
             });
             let store = call.durable.run_store().map(|(_, s)| s);
             match card_call(store, call.idempotency_key, &request).await {
