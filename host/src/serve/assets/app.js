@@ -87,7 +87,7 @@ async function renderRuns() {
       <td>${esc(r.workflow)}</td><td>${badge(r.state)}</td><td>${esc(r.phase || "")}</td>
       <td>${ms(r.age_ms)} ago</td><td>${ms(r.duration_ms)}</td>
       <td>${(c.agent_calls || 0) + (c.capability_calls || 0)}${c.failed ? ` <span class="lvl-error">(${c.failed} failed)</span>` : ""}</td>
-      <td>${c.tokens || 0}</td><td>${(r.waits || []).map((w) => esc(w.summary)).join("<br>")}</td></tr>`;
+      <td>${c.tokens || 0}</td><td>${(r.waits || []).map((w) => esc(w.kind === "approval" ? w.summary.split(": ")[0] : w.summary)).join("<br>")}</td></tr>`;
   }).join("");
   if (!rows) rows = `<tr><td colspan="9" class="empty">No runs${f.state || f.name ? " match these filters" : " yet"}.</td></tr>`;
   const end = f.offset + data.runs.length;
