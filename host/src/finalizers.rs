@@ -283,24 +283,6 @@ pub async fn finalize(ctx: &RunContext, store: &FileStore, run: &RunId) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn declarations_come_from_completed_declare_calls_once() {
-        let j = vec![
-            json!({"type": "call_started", "call": "1", "request": {"name": DECLARE}}),
-            json!({"type": "call_completed", "call": "1", "ok": true, "result": {"resource_id": "1-a"}}),
-            json!({"type": "call_started", "call": "2", "request": {"name": "bash"}}),
-            json!({"type": "call_completed", "call": "2", "ok": true, "result": {"resource_id": "x"}}),
-            json!({"type": "call_started", "call": "1", "request": {"name": DECLARE}}),
-            json!({"type": "call_completed", "call": "1", "ok": true, "result": {"resource_id": "1-a"}}),
-        ];
-        assert_eq!(declared(&j), vec![json!({"resource_id": "1-a"})]);
-    }
-}
-
 /// Finalize a run that ended without executing again: stopped by an
 /// operator while parked (the runner's `finish_stopped`). Takes the run's
 /// lock; does nothing for runs that declared nothing or are not terminal.
@@ -333,4 +315,22 @@ pub async fn finalize_unexecuted(hwf: &crate::runtime::Hwf, id: &RunId) {
     }
     let ctx = RunContext::new(id.clone(), Some(crate::broker::Journal::new(file, last_seq)), services);
     finalize(&ctx, hwf.store(), id).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_come_from_completed_declare_calls_once() {
+        let j = vec![
+            json!({"type": "call_started", "call": "1", "request": {"name": DECLARE}}),
+            json!({"type": "call_completed", "call": "1", "ok": true, "result": {"resource_id": "1-a"}}),
+            json!({"type": "call_started", "call": "2", "request": {"name": "bash"}}),
+            json!({"type": "call_completed", "call": "2", "ok": true, "result": {"resource_id": "x"}}),
+            json!({"type": "call_started", "call": "1", "request": {"name": DECLARE}}),
+            json!({"type": "call_completed", "call": "1", "ok": true, "result": {"resource_id": "1-a"}}),
+        ];
+        assert_eq!(declared(&j), vec![json!({"resource_id": "1-a"})]);
+    }
 }

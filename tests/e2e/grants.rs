@@ -1,37 +1,11 @@
 //! Actuator loops with scoped grants and brakes (issue 19) through the real
-//! binary: a JS feedback loop senses (`fs.read`), acts (`grant.act` → `bash`)
+//! binary: harnesses/actuator-loop.js senses (`fs.read`), acts (`grant.act` → `bash`)
 //! under one operator grant (`grant.request` parks once), and halts with a
 //! typed reason — `grant_revoked` after `hwf control revoke`, or a brake
 //! (`max_iterations`, `grant_exhausted`).
 
-use crate::common::Ctx;
+use crate::common::{Ctx, root};
 use serde_json::{Value, json};
-
-/// The loop: one grant for `count` bash actions; after `pause_after`
-/// actions it waits for a `continue` event (so the test can revoke in
-/// between); brakes: max iterations and grant refusals.
-fn actuator_js(count: u64, pause_after: u64, max_iterations: u64) -> String {
-    format!(
-        r#"export const meta = {{ name: "actuator", description: "a grant-gated actuator loop with brakes" }};
-const grant = await capability("grant.request", {{ capability: "bash", count: {count}, reason: "append to acts.txt" }});
-let actions = 0, halted = "max_iterations", last = 0;
-for (let i = 0; i < {max_iterations}; i++) {{
-  const sensed = await capability("fs.read", {{ path: "acts.txt" }}).catch(() => ({{ content: "" }}));
-  last = String(sensed.content ?? "").split("\n").filter(l => l).length;
-  if (actions === {pause_after}) await capability("events.wait", {{ source: "test", type: "continue" }});
-  try {{
-    await capability("grant.act", {{ grant: grant.grant_id, capability: "bash", input: {{ argv: ["sh", "-c", "echo act >> acts.txt"] }} }});
-    actions++;
-  }} catch (e) {{
-    const m = String(e && e.message || e);
-    halted = ["grant_revoked", "grant_exhausted", "grant_expired", "grant_scope"].find(r => m.includes(r)) || ("error: " + m);
-    break;
-  }}
-}}
-return {{ actions, halted, grant: grant.grant_id, sensed: last }};
-"#
-    )
-}
 
 fn acts(ctx: &Ctx) -> usize {
     std::fs::read_to_string(ctx.path("acts.txt")).map_or(0, |t| t.lines().count())
@@ -49,12 +23,16 @@ fn runner_once(ctx: &Ctx) -> Value {
     r.json()["data"].clone()
 }
 
-/// Start the loop; it parks on the grant. Returns (run id, grant call).
-fn start(ctx: &Ctx, js: &str) -> (String, String) {
-    let path = ctx.write("actuator.js", js);
+/// Start `harnesses/actuator-loop.js`; it parks on the grant. Returns (run
+/// id, grant call).
+fn start(ctx: &Ctx, count: u64, pause_after: i64, max_iterations: u64) -> (String, String) {
+    let js = root().join("harnesses/actuator-loop.js");
+    let args = json!({"count": count, "pause_after": pause_after, "max_iterations": max_iterations});
     let out = ctx.hwf([
         "run",
-        path.to_str().expect("utf8"),
+        js.to_str().expect("utf8"),
+        "--args",
+        &args.to_string(),
         "--allow-class",
         "session_control",
         "--json",
@@ -70,7 +48,7 @@ fn start(ctx: &Ctx, js: &str) -> (String, String) {
 #[test]
 fn an_actuator_loop_parks_once_for_its_grant_acts_on_it_and_halts_when_revoked() {
     let ctx = Ctx::new();
-    let (id, call) = start(&ctx, &actuator_js(10, 3, 50));
+    let (id, call) = start(&ctx, 10, 3, 50);
     assert_eq!(acts(&ctx), 0, "nothing acted before the grant");
     ctx.hwf(["control", "decide", &id, &call, "approve", "--json"])
         .expect_code(0);
@@ -87,8 +65,10 @@ fn an_actuator_loop_parks_once_for_its_grant_acts_on_it_and_halts_when_revoked()
         .expect_code(0);
     let again = ctx.hwf(["control", "revoke", &id, &grant, "--json"]);
     assert_eq!(again.json()["data"]["new"], false);
-    ctx.hwf(["events", "send", "--source", "test", "--type", "continue", "--id", "go"])
-        .expect_code(0);
+    ctx.hwf([
+        "events", "send", "--source", "operator", "--type", "continue", "--id", "go",
+    ])
+    .expect_code(0);
     let r = runner_once(&ctx);
     assert_eq!(r["executed"], json!([[id, "succeeded"]]), "{r}");
     let s = status(&ctx, &id);
@@ -110,21 +90,21 @@ fn an_actuator_loop_parks_once_for_its_grant_acts_on_it_and_halts_when_revoked()
 #[test]
 fn a_grant_is_spent_after_its_count_and_a_rejected_grant_fails_typed() {
     let ctx = Ctx::new();
-    let (id, call) = start(&ctx, &actuator_js(2, 1000, 50));
+    let (id, call) = start(&ctx, 2, 1000, 50);
     ctx.hwf(["control", "decide", &id, &call, "approve"]).expect_code(0);
     assert_eq!(runner_once(&ctx)["executed"], json!([[id, "succeeded"]]));
     assert_eq!(status(&ctx, &id)["result"]["halted"], "grant_exhausted");
     assert_eq!(acts(&ctx), 2);
     // The max-iterations brake.
     let ctx = Ctx::new();
-    let (id, call) = start(&ctx, &actuator_js(100, 1000, 4));
+    let (id, call) = start(&ctx, 100, 1000, 4);
     ctx.hwf(["control", "decide", &id, &call, "approve"]).expect_code(0);
     assert_eq!(runner_once(&ctx)["executed"], json!([[id, "succeeded"]]));
     assert_eq!(status(&ctx, &id)["result"]["halted"], "max_iterations");
     assert_eq!(acts(&ctx), 4);
     // Rejected: the request fails with grant_denied and nothing acts.
     let ctx = Ctx::new();
-    let (id, call) = start(&ctx, &actuator_js(2, 1000, 50));
+    let (id, call) = start(&ctx, 2, 1000, 50);
     ctx.hwf(["control", "decide", &id, &call, "reject", "--reason", "no"])
         .expect_code(0);
     assert_eq!(runner_once(&ctx)["executed"], json!([[id, "failed"]]));

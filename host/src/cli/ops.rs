@@ -246,7 +246,7 @@ pub fn control(cli: &Cli, config: &Config, cmd: &ControlCommand, out: &Out) -> R
 fn revoke(hwf: &Hwf, run_id: &str, grant: &str, meta: &super::ControlMeta, out: &Out) -> Result<i32, Error> {
     let run = RunId::parse(run_id)?;
     hwf.store().read_snapshot(&run)?;
-    if !grant.strip_prefix(&format!("{run}:")).is_some_and(|c| !c.is_empty()) {
+    if grant.strip_prefix(&format!("{run}:")).is_none_or(str::is_empty) {
         return Err(Error::new(
             ErrorCode::InvalidArgs,
             format!("{grant:?} is not a grant of run {run} (expected {run}:<call>)"),

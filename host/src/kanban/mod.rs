@@ -659,45 +659,6 @@ async fn hermes_sync(store: &FileStore, board: &Board, mut card: Value) -> std::
     Ok(card)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn card_ids_are_stable_and_file_safe() {
-        let a = card_id("r1:c1");
-        assert_eq!(a, card_id("r1:c1"));
-        assert_ne!(a, card_id("r1:c2"));
-        assert!(crate::store::valid_card_id(&a) && a.len() == 19, "{a}");
-    }
-
-    #[test]
-    fn statuses_map_like_the_seed() {
-        assert_eq!(terminal("done"), Some("completed"));
-        assert_eq!(terminal("Blocked"), Some("blocked"));
-        assert_eq!(terminal("timed_out"), Some("failed"));
-        assert_eq!(terminal("running"), None);
-        assert_eq!(terminal("ready"), None);
-    }
-
-    #[test]
-    fn outcomes_check_the_schema_and_keep_the_status() {
-        let card = json!({"id": "kb_1", "board": "builtin", "status": "done",
-                          "result": {"status": "pass", "n": 2}, "summary": "ok", "links": []});
-        let out = outcome(&card, "completed", None, false).expect("outcome");
-        assert_eq!(
-            (out["status"].as_str(), out["n"].as_u64()),
-            (Some("completed"), Some(2))
-        );
-        assert_eq!(out["result"]["status"], "pass");
-        let schema = json!({"type": "object", "required": ["missing"]});
-        assert!(matches!(
-            outcome(&card, "completed", Some(&schema), true),
-            Err(LaneError::Failed("schema_mismatch", _))
-        ));
-    }
-}
-
 // --- the `kanban.task` capability -----------------------------------------
 
 /// A seed-style schema (`{"field": "string"}`) as a JSON Schema; a JSON
@@ -767,5 +728,44 @@ pub fn capability() -> crate::capabilities::Capability {
         description: "A card on the state dir's Kanban board, waited on durably: {profile, task: {title, body, acceptance, links}, input, wait?, schema?} → {status, card_id, summary, links, result}".into(),
         replayable: true,
         handler: std::sync::Arc::new(KanbanTask),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn card_ids_are_stable_and_file_safe() {
+        let a = card_id("r1:c1");
+        assert_eq!(a, card_id("r1:c1"));
+        assert_ne!(a, card_id("r1:c2"));
+        assert!(crate::store::valid_card_id(&a) && a.len() == 19, "{a}");
+    }
+
+    #[test]
+    fn statuses_map_like_the_seed() {
+        assert_eq!(terminal("done"), Some("completed"));
+        assert_eq!(terminal("Blocked"), Some("blocked"));
+        assert_eq!(terminal("timed_out"), Some("failed"));
+        assert_eq!(terminal("running"), None);
+        assert_eq!(terminal("ready"), None);
+    }
+
+    #[test]
+    fn outcomes_check_the_schema_and_keep_the_status() {
+        let card = json!({"id": "kb_1", "board": "builtin", "status": "done",
+                          "result": {"status": "pass", "n": 2}, "summary": "ok", "links": []});
+        let out = outcome(&card, "completed", None, false).expect("outcome");
+        assert_eq!(
+            (out["status"].as_str(), out["n"].as_u64()),
+            (Some("completed"), Some(2))
+        );
+        assert_eq!(out["result"]["status"], "pass");
+        let schema = json!({"type": "object", "required": ["missing"]});
+        assert!(matches!(
+            outcome(&card, "completed", Some(&schema), true),
+            Err(LaneError::Failed("schema_mismatch", _))
+        ));
     }
 }
