@@ -196,36 +196,35 @@ fn start(hwf: &Hwf, t: &Trigger, occasion: &str, event: &Value) -> Result<Option
 }
 
 /// Start a run for every event trigger `event` matches (exactly once per
-/// trigger and event id). Returns (trigger, run id, newly started).
+/// trigger and event id). Returns one entry per matching trigger: `{trigger,
+/// run_id, new}`, or `{trigger, error: {code, message}}` for one that could
+/// not start (the event stays recorded; the others still start).
 ///
 /// # Errors
 ///
-/// The first trigger that could not start (the others still start).
+/// `corrupt_store` or `io` when the triggers cannot be read.
 pub fn fire(hwf: &Hwf, event: &StoredEvent) -> Result<Vec<Value>> {
     let ev = serde_json::to_value(event).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
     let mut started = Vec::new();
-    let mut first_err = None;
     for t in list(hwf)? {
         let Some(on) = &t.on else { continue };
         if !crate::capabilities::durable::matches(on, event) {
             continue;
         }
-        match start(hwf, &t, &format!("event:{}", event.id), &ev) {
+        let occasion = format!("event:{}", event.id);
+        match start(hwf, &t, &occasion, &ev) {
             Ok(new) => started.push(json!({
                 "trigger": t.name,
-                "run_id": new.clone().unwrap_or_else(|| run_id_for(&t.name, &format!("event:{}", event.id))),
+                "run_id": new.clone().unwrap_or_else(|| run_id_for(&t.name, &occasion)),
                 "new": new.is_some(),
             })),
             Err(e) => {
                 tracing::warn!(trigger = %t.name, error = %e, "a trigger could not start its run");
-                first_err.get_or_insert(e);
+                started.push(json!({"trigger": t.name, "error": crate::store::ErrorInfo::of(&e)}));
             }
         }
     }
-    match first_err {
-        Some(e) if started.is_empty() => Err(e),
-        _ => Ok(started),
-    }
+    Ok(started)
 }
 
 /// The runner's calendar hook: for each cron trigger, enqueue the newest

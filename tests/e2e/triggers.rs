@@ -118,6 +118,29 @@ fn a_pr_opened_event_sent_twice_starts_one_run_of_the_release_lane() {
     ctx.hwf(["triggers", "remove", "pr-opened"]).expect_code(0);
     ctx.hwf(["triggers", "remove", "pr-opened"]).expect_code(2);
     assert_eq!(send(&ctx, "gh-delivery-4", "pr.opened", 9)["started"], json!([]));
+    // A trigger whose workflow is gone: the event is still recorded, the
+    // failure is reported per trigger.
+    let args = r#"{"repo": "$event.payload.repository"}"#;
+    ctx.hwf([
+        "triggers",
+        "add",
+        "gone",
+        "--workflow",
+        "release-lane",
+        "--source",
+        "github",
+        "--args",
+        args,
+    ])
+    .expect_code(0);
+    std::fs::remove_dir_all(ctx.state().join("scripts/release-lane")).expect("rm script");
+    let v = send(&ctx, "gh-delivery-5", "pr.opened", 10);
+    assert_eq!(
+        (&v["new"], &v["started"][0]["trigger"]),
+        (&json!(true), &json!("gone")),
+        "{v}"
+    );
+    assert_eq!(v["started"][0]["error"]["code"], "not_found", "{v}");
 }
 
 #[test]
