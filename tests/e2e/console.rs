@@ -801,3 +801,64 @@ return { text: "x".repeat(300000) };
     let r = get(a, &format!("/api/runs/{run}/result")).json();
     assert_eq!(r["data"]["text"].as_str().map(str::len), Some(300000));
 }
+
+#[test]
+fn a_webhook_starts_a_triggered_run_once_per_delivery() {
+    let ctx = Ctx::new();
+    let js = ctx.write(
+        "greet.js",
+        r#"export const meta = { name: "greet", description: "echoes the PR number" };
+return { pr: args.n };
+"#,
+    );
+    ctx.hwf(["script", "save", "greet", js.to_str().expect("utf8")])
+        .expect_code(0);
+    ctx.hwf([
+        "triggers",
+        "add",
+        "on-close",
+        "--workflow",
+        "greet",
+        "--source",
+        "github",
+        "--type",
+        "pull_request.closed",
+        "--args",
+        r#"{"n": "$event.payload.number"}"#,
+    ])
+    .expect_code(0);
+    let secret = "whsec-trigger-0123456789";
+    let (srv, _) = serve(&ctx, &["--token", TOKEN], &[("HWF_WEBHOOK_SECRET", secret)]);
+    let a = srv.addr.as_str();
+    let body = json!({"action": "closed", "number": 7, "repository": {"full_name": "o/r"}}).to_string();
+    let sig = hwf_host::serve::hooks::sign(secret.as_bytes(), body.as_bytes());
+    let send = || {
+        req(
+            a,
+            "POST",
+            "/hooks/github",
+            &[
+                ("X-Hub-Signature-256", &sig),
+                ("X-GitHub-Event", "pull_request"),
+                ("X-GitHub-Delivery", "t-1"),
+            ],
+            body.as_bytes(),
+        )
+    };
+    let r = send();
+    assert_eq!(r.status, 200, "{r:?}");
+    let run = r.json()["data"]["started"][0]["run_id"]
+        .as_str()
+        .expect("a run started")
+        .to_owned();
+    send();
+    let s = poll(a, &format!("/api/runs/{run}"), Duration::from_secs(20), |v| {
+        v["data"]["state"] == "succeeded"
+    });
+    assert_eq!(s["data"]["result"], json!({"pr": 7}), "{s}");
+    let runs = get(a, "/api/runs").json();
+    assert_eq!(
+        runs["data"]["total"], 1,
+        "the same delivery twice starts one run: {runs}"
+    );
+}
