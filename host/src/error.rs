@@ -74,6 +74,8 @@ pub enum ErrorCode {
     UnsupportedLanguage,
     /// A script (JS, JSON workflow) has errors (`hwf validate` lists them).
     InvalidScript,
+    /// A run made a live agent call and no agent backend is configured.
+    NoAgentBackend,
     /// The run's journal grew past its byte limit (`limits.max_journal_bytes`).
     JournalLimit,
     /// The run's executor died again and again (a host crash loop, e.g. the
@@ -117,6 +119,7 @@ impl ErrorCode {
         Self::InvalidParams,
         Self::UnsupportedLanguage,
         Self::InvalidScript,
+        Self::NoAgentBackend,
         Self::JournalLimit,
         Self::CrashLoop,
         Self::Internal,
@@ -156,6 +159,7 @@ impl ErrorCode {
             Self::InvalidParams => "invalid_params",
             Self::UnsupportedLanguage => "unsupported_language",
             Self::InvalidScript => "invalid_script",
+            Self::NoAgentBackend => "no_agent_backend",
             Self::JournalLimit => "journal_limit",
             Self::CrashLoop => "crash_loop",
             Self::Internal => "internal",
@@ -245,7 +249,7 @@ mod tests {
             "invalid_args invalid_name not_found already_exists invalid_component not_a_component \
              component_too_large forbidden_import missing_export cpu_limit memory_limit stack_overflow \
              timeout limit_calls limit_agent output_limit result_too_large guest_trap guest_exit \
-             harness_error stopped agent_failed invalid_fixture invalid_config corrupt_store io resume_mismatch waiting invalid_params unsupported_language invalid_script journal_limit crash_loop internal"
+             harness_error stopped agent_failed invalid_fixture invalid_config corrupt_store io resume_mismatch waiting invalid_params unsupported_language invalid_script no_agent_backend journal_limit crash_loop internal"
         );
         for code in ErrorCode::ALL {
             let json = serde_json::to_string(code).expect("serialize");

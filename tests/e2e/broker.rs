@@ -60,7 +60,13 @@ fn schema_mismatch_after_all_retries_names_the_field() {
 #[test]
 fn call_errors_are_typed_and_catchable() {
     let ctx = Ctx::new();
-    let out = ctx.run_json(harnesses::PROBE, r#"{"op":"catch"}"#, &[]);
+    // A fixture with no rules: a backend is configured, it answers nothing.
+    let empty = ctx.write("empty.json", r#"{"responses": []}"#);
+    let out = ctx.run_json(
+        harnesses::PROBE,
+        r#"{"op":"catch"}"#,
+        &["--agents", empty.to_str().expect("utf8")],
+    );
     out.expect_code(0);
     let r = &out.json()["data"]["result"];
     assert_eq!(r["capability"], "side_effect_denied");

@@ -537,7 +537,15 @@ fn host_work_does_not_count_as_guest_cpu() {
 #[test]
 fn a_stopped_queued_run_is_cancelled_before_it_runs() {
     let ctx = Ctx::new();
-    let out = ctx.hwf(["run", harnesses::PROBE, "--args", r#"{"op":"noop"}"#, "--background", "--queue-only", "--json"]);
+    let out = ctx.hwf([
+        "run",
+        harnesses::PROBE,
+        "--args",
+        r#"{"op":"noop"}"#,
+        "--background",
+        "--queue-only",
+        "--json",
+    ]);
     out.expect_code(0);
     let id = run_id(&out.json());
     ctx.hwf(["control", "stop", &id]).expect_code(0);
@@ -546,8 +554,7 @@ fn a_stopped_queued_run_is_cancelled_before_it_runs() {
     let s = status(&ctx, &id);
     assert_eq!(s["state"], "cancelled", "{s}");
     assert!(
-        !ctx.state().join("runs").join(&id).join("journal.jsonl").exists()
-            || count_type(&ctx, &id, "run_started") == 0,
+        !ctx.state().join("runs").join(&id).join("journal.jsonl").exists() || count_type(&ctx, &id, "run_started") == 0,
         "it never ran"
     );
 }
@@ -663,7 +670,9 @@ fn a_cancelled_mcp_call_leaves_no_task_rewriting_the_run() {
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
     };
-    mcp.send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7, "reason": "user"}}));
+    mcp.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7, "reason": "user"}}),
+    );
     // The dropped run is taken over once its lock is free, and finishes.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
@@ -799,4 +808,32 @@ try {
         .find(|e| e["type"] == "call_completed" && e["kind"] == "agent")
         .expect("agent completion");
     assert_eq!(done["attempts"], 5, "{done}");
+}
+
+#[test]
+fn a_live_agent_call_with_no_backend_fails_the_run_loudly_and_failed_calls_are_counted() {
+    let ctx = Ctx::new();
+    let args = json!({"op": "program", "program": {"agent": "anyone"}}).to_string();
+    let out = ctx.hwf(["run", harnesses::PROBE, "--args", &args, "--json"]);
+    out.expect_code(1);
+    let v = out.json();
+    assert_eq!(v["error"]["code"], "no_agent_backend", "{v}");
+    assert!(
+        v["error"]["message"].as_str().is_some_and(|m| m.contains("--agents")),
+        "{v}"
+    );
+    // A configured backend that answers nothing fails the call, not the
+    // run, and the summary line says so.
+    let empty = ctx.write("empty.json", r#"{"responses": []}"#);
+    let args = json!({"op": "program", "program": {"try": {"agent": "anyone"}}}).to_string();
+    let out = ctx.hwf([
+        "run",
+        harnesses::PROBE,
+        "--args",
+        &args,
+        "--agents",
+        empty.to_str().expect("utf8"),
+    ]);
+    out.expect_code(0);
+    out.expect_stderr("1 call failed");
 }

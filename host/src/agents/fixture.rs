@@ -72,12 +72,19 @@ pub struct FixtureRunner {
     /// When set (`$HWF_FIXTURE_LOG`), every answered call appends
     /// `<idempotency key> <attempt>` here: tests count executions with it.
     call_log: Option<std::path::PathBuf>,
+    /// Stands for "no backend configured" ([`FixtureRunner::empty`]).
+    unconfigured: bool,
 }
 
 impl FixtureRunner {
-    /// A runner with no rules: every call fails with "no fixture response".
+    /// No backend at all: the default when nothing is configured. A run
+    /// that makes a live agent call through it fails with
+    /// `no_agent_backend` (see [`AgentRunner::configured`]).
     pub fn empty() -> Self {
-        Self::default()
+        Self {
+            unconfigured: true,
+            ..Self::default()
+        }
     }
 
     /// Load rules from a fixture file.
@@ -176,7 +183,11 @@ impl FixtureRunner {
                 hits: AtomicUsize::new(0),
             });
         }
-        Ok(Self { rules, call_log: None })
+        Ok(Self {
+            rules,
+            call_log: None,
+            unconfigured: false,
+        })
     }
 
     fn find(&self, request: &Value) -> Option<&Rule> {
@@ -261,6 +272,10 @@ fn lookup<'v>(value: &'v Value, path: &[String]) -> Option<&'v Value> {
 }
 
 impl AgentRunner for FixtureRunner {
+    fn configured(&self) -> bool {
+        !self.unconfigured
+    }
+
     fn call<'a>(&'a self, call: AgentCall<'a>) -> BoxFuture<'a, Result<AgentReply, AgentError>> {
         Box::pin(async move {
             let Some(rule) = self.find(call.request) else {

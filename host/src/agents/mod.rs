@@ -80,4 +80,11 @@ pub enum AgentError {
 pub trait AgentRunner: Send + Sync + 'static {
     /// Answer one attempt.
     fn call<'a>(&'a self, call: AgentCall<'a>) -> BoxFuture<'a, Result<AgentReply, AgentError>>;
+
+    /// Whether any backend is configured. A run that makes a live agent
+    /// call with none fails loudly (`no_agent_backend`, saying how to
+    /// configure one) instead of every call quietly failing.
+    fn configured(&self) -> bool {
+        true
+    }
 }

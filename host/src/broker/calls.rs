@@ -267,6 +267,14 @@ impl RunContext {
                             Err(crate::kanban::LaneError::Store(e)) => return Err(HostTrap::new(e.code(), e.message().to_owned())),
                         }
                     }
+                    None if !self.services.agents.configured() => {
+                        // The guard journals the call cancelled; the run
+                        // fails with the code, saying how to fix it.
+                        return Err(HostTrap::new(
+                            ErrorCode::NoAgentBackend,
+                            "an agent call ran and no agent backend is configured: pass --agents FIXTURE.json, set HWF_AGENTS, or configure [agents] backends in hwf.toml (see `hwf doctor`)",
+                        ));
+                    }
                     None => {
                         let (o, t, a) = self.execute_agent(&call_id, &req.request).await;
                         permit.take();

@@ -72,7 +72,14 @@ impl Out {
                 print_stdout(s.run_id.as_str());
             }
             None => {
-                eprintln!("run {} {}", s.run_id, s.state.as_str());
+                // Calls that failed are said even when the run succeeded
+                // (a dead agent resolves `null` in a script, by design).
+                let failed = match s.counts.failed {
+                    0 => String::new(),
+                    1 => " (1 call failed; `hwf status` says why)".to_owned(),
+                    n => format!(" ({n} calls failed; `hwf status` says why)"),
+                };
+                eprintln!("run {} {}{failed}", s.run_id, s.state.as_str());
                 let shown = s.result.clone().unwrap_or_else(|| json!(s.result_preview));
                 print_stdout(&serde_json::to_string_pretty(&shown).unwrap_or_default());
                 if let Some(p) = &s.result_path {
