@@ -290,6 +290,12 @@ pub async fn finalize_unexecuted(hwf: &crate::runtime::Hwf, id: &RunId) {
     let Ok(Some(_lock)) = hwf.store().try_lock_run(id) else {
         return;
     };
+    finalize_held(hwf, id).await;
+}
+
+/// [`finalize_unexecuted`] for a caller that already holds the run's lock
+/// (the runner quarantining a crash-looping run).
+pub async fn finalize_held(hwf: &crate::runtime::Hwf, id: &RunId) {
     let Ok(snap) = hwf.store().read_snapshot(id) else {
         return;
     };

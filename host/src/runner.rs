@@ -288,7 +288,11 @@ impl Hwf {
         // kill) is quarantined instead of crashing every runner forever.
         let crashes = crashed_executions(&events);
         if snap.state == RunState::Running && crashes >= MAX_CRASHES {
-            return self.quarantine(snap, &mut journal, crashes);
+            let outcome = self.quarantine(snap, &mut journal, crashes);
+            drop(journal);
+            // It never runs again: its declared resources are finalized now (issue 19).
+            crate::finalizers::finalize_held(self, id).await;
+            return outcome;
         }
         let services = self.services_for(&snap)?;
         let args = snap.args.clone();

@@ -169,3 +169,63 @@ fn a_run_stopped_while_parked_is_finalized_by_the_runner() {
     ctx.hwf(["runner", "--once", "--json"]).expect_code(0);
     assert_eq!(count(&ctx), 1);
 }
+
+/// Run `hwf args…` in the background and kill -9 it once the run's journal
+/// has `starts` executions whose slow call has started.
+fn kill_when_slow(ctx: &Ctx, args: &[&str], starts: usize) {
+    let mut child = ctx
+        .cmd()
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        assert!(
+            Instant::now() < deadline,
+            "execution {starts} never reached the slow call"
+        );
+        let runs = std::fs::read_dir(ctx.state().join("runs")).map(|d| d.flatten().collect::<Vec<_>>());
+        if let Some(run) = runs.ok().and_then(|r| r.into_iter().next()) {
+            let text = std::fs::read_to_string(run.path().join("journal.jsonl")).unwrap_or_default();
+            let lines: Vec<&str> = text.lines().collect();
+            let started = lines.iter().filter(|l| l.contains("\"type\":\"run_started\"")).count();
+            let after_last = lines
+                .iter()
+                .rposition(|l| l.contains("\"type\":\"run_started\""))
+                .is_some_and(|i| {
+                    lines[i..]
+                        .iter()
+                        .any(|l| l.contains("\"call_started\"") && l.contains("\"slow\""))
+                });
+            if started == starts && after_last {
+                break;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().expect("kill -9");
+    child.wait().expect("wait");
+}
+
+#[test]
+fn a_crash_looping_run_is_quarantined_and_finalized_once() {
+    let ctx = Ctx::new();
+    let slow = json!({"responses": [{"match": {"label": "slow"}, "output": {"ok": 1}, "delay_ms": 120_000}]});
+    let (js, cfg, fx) = setup(&ctx, &slow);
+    kill_when_slow(&ctx, &["--config", &cfg, "run", &js, "--agents", &fx, "--json"], 1);
+    kill_when_slow(&ctx, &["runner", "--once", "--json"], 2);
+    kill_when_slow(&ctx, &["runner", "--once", "--json"], 3);
+    assert_eq!(count(&ctx), 0);
+    let r = ctx.hwf(["runner", "--once", "--json"]);
+    r.expect_code(0);
+    let id = r.json()["data"]["executed"][0][0].as_str().expect("id").to_owned();
+    assert_eq!(r.json()["data"]["executed"][0][1], "failed", "{r:?}");
+    let s = status(&ctx, &id);
+    assert_eq!(s["error"]["code"], "crash_loop", "{s}");
+    assert_eq!(s["resources"][0]["outcome"]["state"], "ok", "{s}");
+    assert_eq!(count(&ctx), 1, "finalized exactly once");
+    ctx.hwf(["runner", "--once", "--json"]).expect_code(0);
+    assert_eq!(count(&ctx), 1);
+}
