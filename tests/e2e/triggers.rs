@@ -218,3 +218,89 @@ fn a_cron_trigger_starts_one_run_per_minute_from_the_runner() {
     r.expect_code(0);
     assert_eq!(run_ids(&ctx).len(), 1 + more);
 }
+
+/// POST a signed GitHub webhook to `hwf serve` at `addr`; the JSON answer.
+fn github_hook(addr: &str, secret: &str, body: &str, delivery: &str) -> Value {
+    use std::io::{Read as _, Write as _};
+    let sig = hwf_host::serve::hooks::sign(secret.as_bytes(), body.as_bytes());
+    let request = format!(
+        "POST /hooks/github HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nX-Hub-Signature-256: {sig}\r\n\
+         X-GitHub-Event: pull_request\r\nX-GitHub-Delivery: {delivery}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .expect("timeout");
+    s.write_all(request.as_bytes()).expect("write");
+    let mut text = String::new();
+    let _ = s.read_to_string(&mut text);
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    assert!(head.starts_with("HTTP/1.1 200"), "{text}");
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+#[test]
+fn a_webhook_delivered_twice_starts_one_run() {
+    use std::io::BufRead as _;
+    let ctx = Ctx::new();
+    ctx.hwf(["script", "save", "hello-json", &path("harnesses/hello.workflow.json")])
+        .expect_code(0);
+    ctx.hwf([
+        "triggers",
+        "add",
+        "on-pr",
+        "--workflow",
+        "hello-json",
+        "--source",
+        "github",
+        "--type",
+        "pull_request.opened",
+        "--args",
+        r#"{"name": "$event.subject"}"#,
+    ])
+    .expect_code(0);
+    let secret = "whsec-triggers-0123456789abcdef";
+    let mut child = ctx
+        .cmd()
+        .args(["serve", "--port", "0", "--token", "tok-triggers-0123456789"])
+        .env("HWF_WEBHOOK_SECRET_GITHUB", secret)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("hwf serve");
+    let mut out = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    out.read_line(&mut line).expect("banner");
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .trim()
+        .trim_end_matches('/')
+        .to_owned();
+    std::thread::spawn(move || {
+        let mut sink = String::new();
+        let _ = std::io::Read::read_to_string(&mut out, &mut sink);
+    });
+    let body = json!({"action": "opened", "number": 7, "repository": {"full_name": "acme/app"}}).to_string();
+    let first = github_hook(&addr, secret, &body, "delivery-1");
+    let again = github_hook(&addr, secret, &body, "delivery-1");
+    let _ = child.kill();
+    let _ = child.wait();
+    let started = &first["data"]["started"];
+    assert_eq!(
+        (&started[0]["trigger"], &started[0]["new"]),
+        (&json!("on-pr"), &json!(true)),
+        "{first}"
+    );
+    assert_eq!(again["data"]["started"][0]["new"], false, "{again}");
+    assert_eq!(again["data"]["started"][0]["run_id"], started[0]["run_id"]);
+    assert_eq!(run_ids(&ctx).len(), 1);
+    let run = started[0]["run_id"].as_str().expect("run id");
+    let snap: Value = serde_json::from_str(
+        &std::fs::read_to_string(ctx.state().join("runs").join(run).join("run.json")).expect("run.json"),
+    )
+    .expect("snapshot");
+    assert_eq!(snap["args"], json!({"name": "acme/app#7"}));
+}
