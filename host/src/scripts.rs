@@ -82,7 +82,10 @@ impl Language {
             .unwrap_or("");
         if first.starts_with('{') {
             Self::Json
-        } else if first.strip_prefix("meta").is_some_and(|rest| rest.trim_start().starts_with('=')) {
+        } else if first
+            .strip_prefix("meta")
+            .is_some_and(|rest| rest.trim_start().starts_with('='))
+        {
             Self::Python
         } else {
             Self::Js
@@ -197,7 +200,15 @@ pub fn saved_path(p: &Path) -> Option<(String, u32)> {
     };
     let rest = file.strip_prefix('v')?;
     let (digits, ext) = rest.split_once('.')?;
-    let known = ["workflow.py", "py", "workflow.js", "js", "workflow.json", "json", "wasm"];
+    let known = [
+        "workflow.py",
+        "py",
+        "workflow.js",
+        "js",
+        "workflow.json",
+        "json",
+        "wasm",
+    ];
     if digits.len() != 6 || !digits.bytes().all(|b| b.is_ascii_digit()) || !known.contains(&ext) {
         return None;
     }

@@ -36,7 +36,9 @@ fn every_mode_survives_kill_9_without_running_a_completed_call_twice() {
             "slow.json",
             json!({"responses": [{"match": {"label": "step"}, "output": {"ok": true}, "delay_ms": 120}]}).to_string(),
         );
-        let steps: Vec<Value> = (0..6).map(|i| json!({"agent": "step", "prompt": format!("step {i}")})).collect();
+        let steps: Vec<Value> = (0..6)
+            .map(|i| json!({"agent": "step", "prompt": format!("step {i}")}))
+            .collect();
         let args = json!({"op": "program", "program": {"seq": steps}}).to_string();
         let mut child = ctx
             .cmd()
@@ -79,10 +81,9 @@ fn every_mode_survives_kill_9_without_running_a_completed_call_twice() {
         }
         assert_eq!(n.len(), 6, "{mode}: {n:?}");
         // The continuation kept the run's mode.
-        let snap: Value = serde_json::from_str(
-            &std::fs::read_to_string(ctx.state().join("runs/r-dur/run.json")).expect("run.json"),
-        )
-        .expect("json");
+        let snap: Value =
+            serde_json::from_str(&std::fs::read_to_string(ctx.state().join("runs/r-dur/run.json")).expect("run.json"))
+                .expect("json");
         assert_eq!(snap["settings"]["durability"], mode, "{snap}");
     }
 }

@@ -57,6 +57,6 @@ mod policy;
 mod policy_gaps;
 mod python;
 mod scripts;
-mod secrets;
 mod seams;
+mod secrets;
 mod triggers;

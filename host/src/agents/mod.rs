@@ -8,8 +8,8 @@
 //! [`Router`] (picks one per call by agent id, agent type, or default).
 
 pub mod command;
-pub mod guard;
 mod fixture;
+pub mod guard;
 pub mod openai;
 pub mod router;
 pub mod types;

@@ -654,7 +654,9 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             }
             Ok(code)
         }
-        Command::Status { run_id, watch: true, .. } => console::watch(&cli, &config, run_id, out).await,
+        Command::Status {
+            run_id, watch: true, ..
+        } => console::watch(&cli, &config, run_id, out).await,
         Command::Status { run_id, .. } => {
             let hwf = open_host(&cli, &config, None, config.limits.clone())?;
             let status = hwf.status(run_id)?;
