@@ -192,8 +192,8 @@ impl InstanceBroker {
         // keep a prefix too short to be recognised.
         let redacted = redact::redact_text(clip(title, 2 * 512));
         let title = clip(&redacted, 512);
-        self.run.set_phase(&title);
-        self.run.journal_or_trap(&Event::Phase { title: &title })
+        self.run.set_phase(title);
+        self.run.journal_or_trap(&Event::Phase { title })
     }
 
     /// `log`: journal a guest log line (redacted, clipped).
@@ -214,7 +214,7 @@ impl InstanceBroker {
             call,
             level,
             source: "guest",
-            message: &message,
+            message,
         })
     }
 

@@ -364,7 +364,7 @@ mod tests {
             json!({"type": "call_started", "call": "1", "kind": "agent", "fingerprint": fp.as_str()}),
             json!({"type": "call_completed", "call": "1", "kind": "agent", "fingerprint": fp.as_str(), "ok": true, "result": 1, "replayed": true, "tokens": 0, "attempts": 0}),
         ];
-        let idx = ReplayIndex::from_lineage(&[source.clone()], &[], &HashSet::new());
+        let idx = ReplayIndex::from_lineage(std::slice::from_ref(&source), &[], &HashSet::new());
         match idx.lookup("1", &fp) {
             Lookup::Hit(r) => assert_eq!((r.tokens, r.attempts, r.own), (9, 1, false)),
             other => panic!("{other:?}"),
