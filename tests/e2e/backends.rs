@@ -587,3 +587,52 @@ fn a_huge_retry_after_neither_overflows_nor_waits_past_the_retries() {
     );
     assert_eq!(seen.lock().expect("lock").len(), 1);
 }
+
+#[test]
+fn claude_shaped_cost_is_counted_kept_across_a_resume_and_a_cost_budget_stops_the_next_call() {
+    let ctx = Ctx::new();
+    ctx.write("claude.py", CLAUDE);
+    let cfg = ctx.write(
+        "hwf.toml",
+        "[agents.backends.claude]\nkind = \"command\"\nargv = [\"python3\", \"claude.py\", \"-p\", \"--output-format\", \"json\"]\noutput_field = \"result\"\n",
+    );
+    // $0.0125 a call: after three ($0.0375 > $0.03) the fourth is refused.
+    let out = ctx.run_json(
+        harnesses::PROBE,
+        r#"{"op":"agents_until_exhausted"}"#,
+        &["--config", cfg.to_str().expect("utf8"), "--max-cost-usd", "0.03"],
+    );
+    out.expect_code(0);
+    let v = out.json();
+    let r = &v["data"]["result"];
+    assert_eq!(r["done"], 3, "{r}");
+    assert_eq!(r["error"], "cost_budget", "{r}");
+    assert_eq!(v["data"]["counts"]["cost_micro_usd"], 37_500, "{v}");
+    let id = v["data"]["run_id"].as_str().expect("id").to_owned();
+    let journal = ctx.journal(&id);
+    let costs: Vec<u64> = journal
+        .iter()
+        .filter(|e| e["type"] == "call_completed" && e["kind"] == "agent")
+        .filter_map(|e| e["cost_micro_usd"].as_u64())
+        .collect();
+    assert_eq!(costs, [12_500, 12_500, 12_500], "each completion records its cost");
+    // A resume replays the three calls and is charged what they cost.
+    let empty = ctx.write("empty.json", r#"{"responses": []}"#);
+    let again = ctx.hwf([
+        "run",
+        "--resume-from",
+        &id,
+        "--agents",
+        empty.to_str().expect("utf8"),
+        "--max-cost-usd",
+        "0.03",
+        "--json",
+    ]);
+    again.expect_code(0);
+    let again = again.json();
+    assert_eq!(again["data"]["counts"]["cost_micro_usd"], 37_500, "{again}");
+    assert_eq!(again["data"]["result"], v["data"]["result"]);
+    ctx.hwf(["run", harnesses::PROBE, "--max-cost-usd", "-1"])
+        .expect_code(2)
+        .expect_stderr("invalid_args");
+}

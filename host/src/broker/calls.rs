@@ -127,6 +127,7 @@ impl Drop for CompletionGuard<'_> {
                 result: None,
                 error: Some(&failure),
                 tokens: 0,
+                cost_micro_usd: 0,
                 attempts: 0,
                 duration_us: 0,
                 replayed: false,
@@ -361,6 +362,7 @@ impl RunContext {
             result: stored_result.as_deref(),
             error: outcome.as_ref().err(),
             tokens,
+            cost_micro_usd: self.take_cost(call_id),
             attempts,
             duration_us: started.elapsed().as_micros() as u64,
             replayed: false,
@@ -431,9 +433,9 @@ impl RunContext {
         recorded: Option<&super::replay::RecordedCall>,
     ) -> CallResult {
         let replayed = recorded.is_some();
-        let (tokens, attempts) = match recorded {
-            Some(r) if !r.own => (r.tokens, r.attempts),
-            _ => (0, 0),
+        let (tokens, attempts, cost) = match recorded {
+            Some(r) if !r.own => (r.tokens, r.attempts, r.cost_micro_usd),
+            _ => (0, 0, 0),
         };
         self.journal_or_trap(&Event::CallStarted {
             call: call_id,
@@ -451,6 +453,7 @@ impl RunContext {
                 stats.counts.cache_hits += 1;
             }
             stats.counts.tokens = stats.counts.tokens.saturating_add(tokens);
+            stats.counts.cost_micro_usd = stats.counts.cost_micro_usd.saturating_add(cost);
             if attempts > 0 {
                 if kind == "agent" {
                     stats.counts.agent_calls += 1;
@@ -469,6 +472,7 @@ impl RunContext {
             result: stored_result.as_deref(),
             error: outcome.as_ref().err(),
             tokens,
+            cost_micro_usd: cost,
             attempts,
             duration_us: 0,
             replayed,
@@ -515,6 +519,7 @@ impl RunContext {
             result: None,
             error: Some(&f),
             tokens: 0,
+            cost_micro_usd: 0,
             attempts: 0,
             duration_us: 0,
             replayed: false,

@@ -60,6 +60,20 @@ impl RunContext {
                 );
                 return (Err(f), 0, 0);
             }
+            if let Some(max) = self.limits.max_cost_micro_usd
+                && stats.counts.cost_micro_usd >= max
+            {
+                let f = CallFailure::new(
+                    CallErrorKind::BudgetExhausted,
+                    "cost_budget",
+                    format!(
+                        "the run's cost budget of ${:.6} is spent (${:.6} reported)",
+                        max as f64 / 1e6,
+                        stats.counts.cost_micro_usd as f64 / 1e6
+                    ),
+                );
+                return (Err(f), 0, 0);
+            }
             if let Some(max) = self.limits.max_tokens
                 && stats.counts.tokens >= max
             {
@@ -113,6 +127,9 @@ impl RunContext {
                     );
                 }
             };
+            if let Some(usd) = reply.cost_usd {
+                self.charge_cost(call_id, usd);
+            }
             let (output, reported) = take_usage(reply.output);
             tokens = tokens.saturating_add(reply.tokens.max(reported));
             let Some(schema) = &schema else {

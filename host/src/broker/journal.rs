@@ -72,6 +72,10 @@ impl Durability {
     }
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// The kind of a `call-error`, as journaled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -188,6 +192,9 @@ pub enum Event<'a> {
         error: Option<&'a CallFailure>,
         /// Tokens spent.
         tokens: u64,
+        /// What the agent reported it cost, in millionths of a USD.
+        #[serde(skip_serializing_if = "is_zero")]
+        cost_micro_usd: u64,
         /// Attempts made.
         attempts: u32,
         /// Duration in µs.
@@ -527,6 +534,7 @@ mod tests {
             result: None,
             error: None,
             tokens: 0,
+            cost_micro_usd: 0,
             attempts: 1,
             duration_us: 1,
             replayed: false,

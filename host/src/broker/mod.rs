@@ -146,6 +146,9 @@ pub struct RunContext {
     broken: Mutex<Option<HostTrap>>,
     /// The memory budget all the run's live instances draw from.
     memory: Arc<crate::vm::limits::RunMemory>,
+    /// What agents reported each in-flight call cost (µUSD), until its
+    /// completion is journaled.
+    costs: Mutex<std::collections::HashMap<String, u64>>,
 }
 
 /// Why an in-flight call was interrupted.
@@ -226,6 +229,7 @@ impl RunContext {
             controls_tx: tokio::sync::watch::Sender::new(0),
             broken: Mutex::new(None),
             memory,
+            costs: Mutex::new(std::collections::HashMap::new()),
         })
     }
 
@@ -325,6 +329,7 @@ impl RunContext {
             stats.counts.agent_calls += charged.agent_calls;
             stats.counts.capability_calls += charged.capability_calls;
             stats.counts.tokens = stats.counts.tokens.saturating_add(charged.tokens);
+            stats.counts.cost_micro_usd = stats.counts.cost_micro_usd.saturating_add(charged.cost_micro_usd);
         }
         let _ = self.replay.set(Arc::new(index));
     }
@@ -381,6 +386,27 @@ impl RunContext {
     /// The run id.
     pub fn run_id(&self) -> &RunId {
         &self.run_id
+    }
+
+    /// Charge what an agent reported a call cost (USD) to the run, and keep
+    /// it for the call's completion line.
+    pub(crate) fn charge_cost(&self, call: &str, usd: f64) {
+        if !usd.is_finite() || usd <= 0.0 {
+            return;
+        }
+        let micro = (usd * 1e6).round().min(u64::MAX as f64) as u64;
+        {
+            let mut stats = lock(&self.stats);
+            stats.counts.cost_micro_usd = stats.counts.cost_micro_usd.saturating_add(micro);
+        }
+        let mut costs = lock(&self.costs);
+        let c = costs.entry(call.to_owned()).or_insert(0);
+        *c = c.saturating_add(micro);
+    }
+
+    /// What `call` was charged (taken for its completion line).
+    pub(crate) fn take_cost(&self, call: &str) -> u64 {
+        lock(&self.costs).remove(call).unwrap_or(0)
     }
 
     /// The run-wide memory budget (live instances together).

@@ -30,6 +30,8 @@ pub struct RecordedCall {
     pub tokens: u64,
     /// Attempts it took (0: it was itself answered without running).
     pub attempts: u32,
+    /// What it cost, in millionths of a USD.
+    pub cost_micro_usd: u64,
     /// Whether it was recorded in the run's own journal (a continuation in
     /// place: already charged to the run) rather than a source run's.
     pub own: bool,
@@ -143,8 +145,10 @@ impl ReplayIndex {
                         .and_then(|a| u32::try_from(a).ok())
                         .unwrap_or(0);
                     let cache_hit = e.get("cache_hit").and_then(Value::as_bool) == Some(true);
+                    let cost = e.get("cost_micro_usd").and_then(Value::as_u64).unwrap_or(0);
                     if own && matches!(kind, "agent" | "capability") && !cache_hit {
                         idx.charged.tokens = idx.charged.tokens.saturating_add(tokens);
+                        idx.charged.cost_micro_usd = idx.charged.cost_micro_usd.saturating_add(cost);
                         if attempts > 0 {
                             if kind == "agent" {
                                 idx.charged.agent_calls += 1;
@@ -175,6 +179,7 @@ impl ReplayIndex {
                                     result: e.get("result").cloned().unwrap_or(Value::Null),
                                     tokens,
                                     attempts,
+                                    cost_micro_usd: cost,
                                     own,
                                 });
                             }
@@ -308,6 +313,7 @@ mod tests {
                 result: json!({"x": 1}),
                 tokens: 7,
                 attempts: 1,
+                cost_micro_usd: 0,
                 own: true,
             })
         );

@@ -343,6 +343,9 @@ struct RunArgs {
     /// Token budget for agent calls.
     #[arg(long, value_name = "N")]
     max_tokens: Option<u64>,
+    /// Cost budget in USD over what agents report (e.g. 0.50).
+    #[arg(long, value_name = "USD")]
+    max_cost_usd: Option<f64>,
     /// Allow only these capability names (repeatable; `fs.*` prefixes work).
     #[arg(long = "allow", value_name = "NAME")]
     allow: Vec<String>,
@@ -841,6 +844,15 @@ fn run_limits(args: &RunArgs, mut limits: Limits) -> Result<Limits, Error> {
     }
     if let Some(v) = flag("--max-tokens", "max_tokens", args.max_tokens)? {
         limits.max_tokens = Some(v);
+    }
+    if let Some(usd) = args.max_cost_usd {
+        if !usd.is_finite() || !(0.0..=1e9).contains(&usd) {
+            return Err(Error::new(
+                ErrorCode::InvalidArgs,
+                format!("--max-cost-usd = {usd} is out of range: expected 0 to 1000000000"),
+            ));
+        }
+        limits.max_cost_micro_usd = Some((usd * 1e6).round() as u64);
     }
     Ok(limits)
 }

@@ -95,6 +95,9 @@ pub struct Counts {
     pub failed: u64,
     /// Tokens spent by agent calls.
     pub tokens: u64,
+    /// What agents reported their calls cost, in millionths of a USD.
+    #[serde(default)]
+    pub cost_micro_usd: u64,
     /// Calls answered from a source journal (resume) instead of running.
     #[serde(default)]
     pub replayed: u64,

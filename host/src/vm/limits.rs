@@ -39,6 +39,10 @@ pub struct Limits {
     /// Token ceiling for agent calls (none by default). Once spent, further
     /// agent calls return `budget-exhausted`.
     pub max_tokens: Option<u64>,
+    /// Cost ceiling, in millionths of a USD, over what agents report
+    /// (`total_cost_usd`; none by default). Once spent, further agent calls
+    /// return `budget-exhausted` (`cost_budget`).
+    pub max_cost_micro_usd: Option<u64>,
     /// Bytes the guest may write to stdout and stderr together. Hit:
     /// `output_limit`.
     pub max_output_bytes: u64,
@@ -69,6 +73,7 @@ impl Default for Limits {
             max_agent_calls: 1_000,
             max_capability_calls: 1_000,
             max_tokens: None,
+            max_cost_micro_usd: None,
             max_output_bytes: 1 << 20,
             max_result_bytes: 16 << 20,
             max_parallel: 8,
@@ -143,6 +148,7 @@ pub const RANGES: &[(&str, u64, u64)] = &[
     ("max_agent_calls", 0, 1_000_000_000_000),
     ("max_capability_calls", 0, 1_000_000_000_000),
     ("max_tokens", 0, 1_000_000_000_000_000),
+    ("max_cost_micro_usd", 0, 1_000_000_000_000_000),
     ("max_output_bytes", 0, 1 << 30),
     ("max_result_bytes", 1, 1 << 30),
     ("max_parallel", 1, MAX_PARALLEL),
@@ -164,7 +170,7 @@ impl Limits {
     ///
     /// The first field out of its range.
     pub fn validate(&self, prefix: &str) -> Result<(), OutOfRange> {
-        let fields: [(&str, Option<u64>); 17] = [
+        let fields: [(&str, Option<u64>); 18] = [
             ("cpu_ms", Some(self.cpu_ms)),
             ("wall_ms", Some(self.wall_ms)),
             ("memory_bytes", Some(self.memory_bytes)),
@@ -176,6 +182,7 @@ impl Limits {
             ("max_agent_calls", Some(self.max_agent_calls)),
             ("max_capability_calls", Some(self.max_capability_calls)),
             ("max_tokens", self.max_tokens),
+            ("max_cost_micro_usd", self.max_cost_micro_usd),
             ("max_output_bytes", Some(self.max_output_bytes)),
             ("max_result_bytes", Some(self.max_result_bytes)),
             ("max_parallel", Some(self.max_parallel)),
