@@ -5,7 +5,7 @@
 //! The server is long-lived, so it runs a runner in-process: queued runs,
 //! runs whose waits were answered (`workflow_control decide`, `resume`,
 //! `hwf events send`), stopped parked runs and runs left by a dead executor
-//! are picked up within [`SCAN`] — nobody has to start `hwf runner`.
+//! are picked up within [`hwf_host::runner::IN_PROCESS_SCAN`] — nobody has to start `hwf runner`.
 //!
 //! A foreground run executes in a task of the server: the call returns when
 //! the run ends or parks, or after `wait_seconds` (default
@@ -43,12 +43,6 @@ use tokio::sync::Notify;
 
 /// How long a foreground call waits for its run by default.
 pub const DEFAULT_WAIT_SECONDS: u64 = 240;
-/// How often the in-process runner looks at the state dir (it is also
-/// woken at once by the controls this server records).
-pub const SCAN: Duration = Duration::from_millis(200);
-/// How long the in-process runner leaves a run it could not continue
-/// before trying again (sooner when a control is recorded on it).
-pub const RETRY_AFTER: Duration = Duration::from_secs(30);
 /// The least time between two progress notifications of one call.
 pub const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 
@@ -67,7 +61,7 @@ struct Server {
 /// What the server's tasks share.
 struct Shared {
     /// Wakes the in-process runner.
-    wake: Notify,
+    wake: Arc<Notify>,
     /// Resource URIs the client subscribed to.
     subscribed: Mutex<HashSet<String>>,
     /// The client, once connected (for `resources/updated`).
@@ -474,96 +468,31 @@ impl ServerHandler for Server {
     }
 }
 
-/// The in-process runner: every [`SCAN`] (or when woken) look at the runs
-/// not yet finished; continue each one that has something to do in a task
-/// of its own (one at a time per run), and tell subscribers when a run
-/// ends or parks.
-async fn runner_loop(hwf: Arc<Hwf>, shared: Arc<Shared>) {
-    let busy: Arc<Mutex<HashSet<RunId>>> = Arc::default();
-    let failed: Arc<Mutex<HashMap<RunId, (Instant, u64)>>> = Arc::default();
-    // Runs seen finished are not read again.
-    let mut done: HashSet<RunId> = HashSet::new();
-    let mut seen: HashMap<RunId, RunState> = HashMap::new();
-    let mut first = true;
-    loop {
-        let ids = match hwf.store().run_ids() {
-            Ok(ids) => ids,
-            Err(e) => {
-                tracing::warn!(error = %e, "the in-process runner cannot list runs");
-                Vec::new()
-            }
-        };
-        for id in ids {
-            if done.contains(&id) || lock(&busy).contains(&id) {
-                continue;
-            }
-            let Ok(snap) = hwf.store().read_snapshot(&id) else {
-                continue;
-            };
-            notify_change(&shared, &mut seen, &snap, first).await;
-            if snap.state.is_terminal() {
-                done.insert(id);
-                continue;
-            }
-            use hwf_host::runner::Disposition as D;
-            if !matches!(
-                hwf.disposition(&snap),
-                D::Queued | D::Ready | D::Stuck | D::StopRequested
-            ) {
-                continue;
-            }
-            // A run that could not be continued is left alone for a while
-            // (it is named once per RETRY_AFTER, not five times a second),
-            // unless its controls changed.
-            let controls = hwf.store().controls_len(&id);
-            if lock(&failed)
-                .get(&id)
-                .is_some_and(|(at, len)| at.elapsed() < RETRY_AFTER && *len == controls)
-            {
-                continue;
-            }
-            lock(&busy).insert(id.clone());
-            let (hwf, shared, busy, failed) = (hwf.clone(), shared.clone(), busy.clone(), failed.clone());
-            tokio::spawn(async move {
-                let mut left = false;
-                match hwf.runner_pass(Some(&id)).await {
-                    Ok(report) => {
-                        for (run, e) in report.errors {
-                            left = true;
-                            tracing::warn!(run_id = %run, code = e.code.as_str(), "run left as it is: {}", e.message);
-                        }
-                    }
-                    Err(e) => {
-                        left = true;
-                        tracing::warn!(run_id = %id, error = %e, "the in-process runner failed");
-                    }
-                }
-                if left {
-                    lock(&failed).insert(id.clone(), (Instant::now(), hwf.store().controls_len(&id)));
-                } else {
-                    lock(&failed).remove(&id);
-                }
-                lock(&busy).remove(&id);
-                shared.wake.notify_one();
-            });
+/// What `hwf mcp` does around the shared in-process runner
+/// ([`hwf_host::runner::run_in_process`]): tell subscribers when a run ends
+/// or parks.
+struct McpHooks {
+    shared: Arc<Shared>,
+    seen: Mutex<HashMap<RunId, RunState>>,
+}
+
+impl hwf_host::runner::InProcessHooks for McpHooks {
+    fn seen(&self, snap: &RunSnapshot, first: bool) {
+        let before = lock(&self.seen).insert(snap.run_id.clone(), snap.state);
+        let settled = snap.state.is_terminal() || snap.state == RunState::Waiting;
+        if first || before == Some(snap.state) || !settled {
+            return;
         }
-        first = false;
-        tokio::select! {
-            _ = shared.wake.notified() => {}
-            _ = tokio::time::sleep(SCAN) => {}
-        }
+        let shared = self.shared.clone();
+        let id = snap.run_id.clone();
+        tokio::spawn(async move { notify_change(&shared, &id).await });
     }
 }
 
 /// Send `resources/updated` to a subscriber of a run that has just ended
 /// or parked.
-async fn notify_change(shared: &Shared, seen: &mut HashMap<RunId, RunState>, snap: &RunSnapshot, first: bool) {
-    let before = seen.insert(snap.run_id.clone(), snap.state);
-    let settled = snap.state.is_terminal() || snap.state == RunState::Waiting;
-    if first || before == Some(snap.state) || !settled {
-        return;
-    }
-    let uri = run_uri(&snap.run_id);
+async fn notify_change(shared: &Shared, run: &RunId) {
+    let uri = run_uri(run);
     if !lock(&shared.subscribed).contains(&uri) {
         return;
     }
@@ -578,7 +507,7 @@ async fn notify_change(shared: &Shared, seen: &mut HashMap<RunId, RunState>, sna
 /// runner in-process.
 pub async fn serve(hwf: Hwf, mut opts: Options) -> Result<(), Error> {
     let shared = Arc::new(Shared {
-        wake: Notify::new(),
+        wake: Arc::new(Notify::new()),
         subscribed: Mutex::new(HashSet::new()),
         peer: OnceLock::new(),
     });
@@ -595,7 +524,11 @@ pub async fn serve(hwf: Hwf, mut opts: Options) -> Result<(), Error> {
         .await
         .map_err(|e| Error::new(ErrorCode::Internal, format!("mcp: {e}")))?;
     let _ = shared.peer.set(service.peer().clone());
-    let runner = tokio::spawn(runner_loop(hwf, shared));
+    let hooks = Arc::new(McpHooks {
+        shared: shared.clone(),
+        seen: Mutex::new(HashMap::new()),
+    });
+    let runner = tokio::spawn(hwf_host::runner::run_in_process(hwf, shared.wake.clone(), hooks));
     let end = service.waiting().await;
     runner.abort();
     end.map_err(|e| Error::new(ErrorCode::Internal, format!("mcp: {e}")))?;

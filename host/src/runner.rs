@@ -478,3 +478,103 @@ pub fn validate_decision(
         .unwrap_or("")
         .to_owned())
 }
+
+/// How often the in-process runner of a long-lived front door (`hwf mcp`,
+/// `hwf serve`) looks at the store when nothing wakes it.
+pub const IN_PROCESS_SCAN: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// How long the in-process runner leaves a run it could not continue
+/// before trying again (sooner when a control is recorded on it).
+pub const IN_PROCESS_RETRY_AFTER: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// What a front door does around its in-process runner.
+pub trait InProcessHooks: Send + Sync + 'static {
+    /// Every snapshot a scan reads (`first`: during the first scan).
+    fn seen(&self, _snap: &RunSnapshot, _first: bool) {}
+    /// A pass over `run` ended (it may have finished, parked or failed).
+    fn passed(&self, _run: &RunId) {}
+}
+
+/// The in-process runner of a long-lived front door: every
+/// [`IN_PROCESS_SCAN`], or when `wake` is notified, continue each run that
+/// has something to do ([`Hwf::disposition`]: queued, ready, stuck,
+/// stop-requested) with [`Hwf::runner_pass`] in a task of its own, one at a
+/// time per run. A run that could not be continued is named once and left
+/// for [`IN_PROCESS_RETRY_AFTER`] unless its controls change. Runs forever;
+/// abort the task to stop it.
+pub async fn run_in_process(hwf: Arc<Hwf>, wake: Arc<tokio::sync::Notify>, hooks: Arc<dyn InProcessHooks>) {
+    use std::collections::{HashMap, HashSet};
+    use std::sync::Mutex;
+    let busy: Arc<Mutex<HashSet<RunId>>> = Arc::default();
+    let failed: Arc<Mutex<HashMap<RunId, (std::time::Instant, u64)>>> = Arc::default();
+    use crate::broker::lock;
+    // Runs seen finished are not read again.
+    let mut done: HashSet<RunId> = HashSet::new();
+    let mut first = true;
+    loop {
+        let ids = match hwf.store().run_ids() {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::warn!(error = %e, "the in-process runner cannot list runs");
+                Vec::new()
+            }
+        };
+        for id in ids {
+            if done.contains(&id) || lock(&busy).contains(&id) {
+                continue;
+            }
+            let Ok(snap) = hwf.store().read_snapshot(&id) else {
+                continue;
+            };
+            hooks.seen(&snap, first);
+            if snap.state.is_terminal() {
+                done.insert(id);
+                continue;
+            }
+            if !matches!(
+                hwf.disposition(&snap),
+                Disposition::Queued | Disposition::Ready | Disposition::Stuck | Disposition::StopRequested
+            ) {
+                continue;
+            }
+            let controls = hwf.store().controls_len(&id);
+            if lock(&failed)
+                .get(&id)
+                .is_some_and(|(at, len)| at.elapsed() < IN_PROCESS_RETRY_AFTER && *len == controls)
+            {
+                continue;
+            }
+            lock(&busy).insert(id.clone());
+            let (hwf, wake, hooks, busy, failed) =
+                (hwf.clone(), wake.clone(), hooks.clone(), busy.clone(), failed.clone());
+            tokio::spawn(async move {
+                let mut left = false;
+                match hwf.runner_pass(Some(&id)).await {
+                    Ok(report) => {
+                        for (run, e) in report.errors {
+                            left = true;
+                            tracing::warn!(run_id = %run, code = e.code.as_str(), "run left as it is: {}", e.message);
+                        }
+                    }
+                    Err(e) => {
+                        left = true;
+                        tracing::warn!(run_id = %id, error = %e, "the in-process runner failed");
+                    }
+                }
+                if left {
+                    lock(&failed).insert(id.clone(), (std::time::Instant::now(), hwf.store().controls_len(&id)));
+                } else {
+                    lock(&failed).remove(&id);
+                }
+                lock(&busy).remove(&id);
+                hooks.passed(&id);
+                wake.notify_one();
+            });
+        }
+        first = false;
+        tokio::select! {
+            _ = wake.notified() => {}
+            _ = tokio::time::sleep(IN_PROCESS_SCAN) => {}
+        }
+    }
+}

@@ -41,10 +41,9 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
-use std::collections::HashSet;
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Notify;
 
@@ -359,7 +358,11 @@ pub async fn serve(hwf: Hwf, mut opts: Options, cfg: ServeConfig) -> Result<()> 
             state_dir.join(TOKEN_FILE).display()
         );
     }
-    let runner = tokio::spawn(runner_loop(hwf, wake, changes));
+    let runner = tokio::spawn(crate::runner::run_in_process(
+        hwf,
+        wake,
+        Arc::new(ConsoleHooks { changes }),
+    ));
     // Ctrl-C: stop accepting, let requests finish; live streams never do,
     // so after a grace period the server ends anyway.
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
@@ -380,60 +383,15 @@ pub async fn serve(hwf: Hwf, mut opts: Options, cfg: ServeConfig) -> Result<()> 
     r
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+/// What the console does around the shared in-process runner: tell the
+/// page's live streams that something changed once a pass ends.
+struct ConsoleHooks {
+    changes: Arc<tokio::sync::watch::Sender<u64>>,
 }
 
-/// The in-process runner (the mechanism of `hwf mcp`): every [`SCAN`] or
-/// when woken, continue each run that has something to do —
-/// `Hwf::disposition` says queued, ready, stuck or stop-requested — with
-/// `Hwf::runner_pass` in a task of its own, one at a time per run.
-async fn runner_loop(hwf: Arc<Hwf>, wake: Arc<Notify>, changes: Arc<tokio::sync::watch::Sender<u64>>) {
-    use crate::runner::Disposition as D;
-    let busy: Arc<Mutex<HashSet<RunId>>> = Arc::default();
-    let mut done: HashSet<RunId> = HashSet::new();
-    loop {
-        let ids = hwf.store().run_ids().unwrap_or_else(|e| {
-            tracing::warn!(error = %e, "the console's runner cannot list runs");
-            Vec::new()
-        });
-        for id in ids {
-            if done.contains(&id) || lock(&busy).contains(&id) {
-                continue;
-            }
-            let Ok(snap) = hwf.store().read_snapshot(&id) else {
-                continue;
-            };
-            if snap.state.is_terminal() {
-                done.insert(id);
-                continue;
-            }
-            if !matches!(
-                hwf.disposition(&snap),
-                D::Queued | D::Ready | D::Stuck | D::StopRequested
-            ) {
-                continue;
-            }
-            lock(&busy).insert(id.clone());
-            let (hwf, wake, changes, busy) = (hwf.clone(), wake.clone(), changes.clone(), busy.clone());
-            tokio::spawn(async move {
-                match hwf.runner_pass(Some(&id)).await {
-                    Ok(report) => {
-                        for (run, e) in report.errors {
-                            tracing::warn!(run_id = %run, code = e.code.as_str(), "run left as it is: {}", e.message);
-                        }
-                    }
-                    Err(e) => tracing::warn!(run_id = %id, error = %e, "the console's runner failed"),
-                }
-                lock(&busy).remove(&id);
-                changes.send_modify(|v| *v = v.wrapping_add(1));
-                wake.notify_one();
-            });
-        }
-        tokio::select! {
-            _ = wake.notified() => {}
-            _ = tokio::time::sleep(SCAN) => {}
-        }
+impl crate::runner::InProcessHooks for ConsoleHooks {
+    fn passed(&self, _run: &RunId) {
+        self.changes.send_modify(|v| *v = v.wrapping_add(1));
     }
 }
 
