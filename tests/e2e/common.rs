@@ -152,3 +152,22 @@ fn walk(dir: &Path, out: &mut String) {
         }
     }
 }
+
+/// The run id of a facade envelope (`--json` output).
+pub fn run_id(v: &Value) -> String {
+    v["data"]["run_id"].as_str().expect("run id").to_owned()
+}
+
+/// `hwf status ID --json`'s data (exit code 0 asserted).
+pub fn status(ctx: &Ctx, id: &str) -> Value {
+    let s = ctx.hwf(["status", id, "--json"]);
+    s.expect_code(0);
+    s.json()["data"].clone()
+}
+
+/// `hwf runner --once --json`'s data (exit code 0 asserted).
+pub fn runner_once(ctx: &Ctx) -> Value {
+    let out = ctx.hwf(["runner", "--once", "--json"]);
+    out.expect_code(0);
+    out.json()["data"].clone()
+}

@@ -1,7 +1,7 @@
 //! Durable runs end to end: resume by replay, crash recovery, waits on
 //! events / humans / approvals / timers, operator controls, the runner.
 
-use crate::common::{Ctx, harnesses, root};
+use crate::common::{Ctx, harnesses, root, run_id, runner_once, status};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::process::Stdio;
@@ -11,24 +11,8 @@ fn data(v: &Value) -> &Value {
     &v["data"]
 }
 
-fn run_id(v: &Value) -> String {
-    v["data"]["run_id"].as_str().expect("run id").to_owned()
-}
-
 fn probe(ctx: &Ctx, args: Value, flags: &[&str]) -> crate::common::Run {
     ctx.run_json(harnesses::PROBE, &args.to_string(), flags)
-}
-
-fn status(ctx: &Ctx, id: &str) -> Value {
-    let s = ctx.hwf(["status", id, "--json"]);
-    s.expect_code(0);
-    s.json()["data"].clone()
-}
-
-fn runner_once(ctx: &Ctx) -> Value {
-    let out = ctx.hwf(["runner", "--once", "--json"]);
-    out.expect_code(0);
-    out.json()["data"].clone()
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! finalizer runs exactly once when the run ends — also when the run was
 //! killed with -9 and a runner recovered it — and status shows the outcome.
 
-use crate::common::Ctx;
+use crate::common::{Ctx, status};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -27,12 +27,6 @@ fn setup(ctx: &Ctx, fixture: &Value) -> (String, String, String) {
 
 fn count(ctx: &Ctx) -> usize {
     std::fs::read_to_string(ctx.path("count.txt")).map_or(0, |t| t.lines().count())
-}
-
-fn status(ctx: &Ctx, id: &str) -> Value {
-    let s = ctx.hwf(["status", id, "--json"]);
-    s.expect_code(0);
-    s.json()["data"].clone()
 }
 
 #[test]

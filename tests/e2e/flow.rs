@@ -2,7 +2,7 @@
 //! lifecycle, and the bundled loop-until-dry and release-lane harnesses.
 
 use crate::claims::{Gates, wait_gone, wait_journal};
-use crate::common::{Ctx, harnesses, root};
+use crate::common::{Ctx, harnesses, root, run_id};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
@@ -18,10 +18,6 @@ fn probe(ctx: &Ctx, args: Value, extra: &[&str]) -> Value {
     flags.extend_from_slice(extra);
     let out = ctx.run_json(harnesses::PROBE, &args.to_string(), &flags);
     out.json()
-}
-
-fn run_id(v: &Value) -> String {
-    v["data"]["run_id"].as_str().expect("run id").to_owned()
 }
 
 #[test]

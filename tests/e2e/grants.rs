@@ -4,17 +4,11 @@
 //! typed reason — `grant_revoked` after `hwf control revoke`, or a brake
 //! (`max_iterations`, `grant_exhausted`).
 
-use crate::common::{Ctx, root};
+use crate::common::{Ctx, root, status};
 use serde_json::{Value, json};
 
 fn acts(ctx: &Ctx) -> usize {
     std::fs::read_to_string(ctx.path("acts.txt")).map_or(0, |t| t.lines().count())
-}
-
-fn status(ctx: &Ctx, id: &str) -> Value {
-    let s = ctx.hwf(["status", id, "--json"]);
-    s.expect_code(0);
-    s.json()["data"].clone()
 }
 
 fn runner_once(ctx: &Ctx) -> Value {

@@ -3,19 +3,9 @@
 //! limit, journal and request bytes, crash loops, labels with secrets,
 //! torn and damaged journals, damaged controls.
 
-use crate::common::{Ctx, harnesses};
+use crate::common::{Ctx, harnesses, run_id, status};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
-
-fn run_id(v: &Value) -> String {
-    v["data"]["run_id"].as_str().expect("run id").to_owned()
-}
-
-fn status(ctx: &Ctx, id: &str) -> Value {
-    let s = ctx.hwf(["status", id, "--json"]);
-    s.expect_code(0);
-    s.json()["data"].clone()
-}
 
 fn hostile(ctx: &Ctx, args: Value, flags: &[&str]) -> crate::common::Run {
     ctx.run_json(harnesses::HOSTILE, &args.to_string(), flags)

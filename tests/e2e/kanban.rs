@@ -6,7 +6,7 @@
 //! SQLite `kanban.db`, completed the way a Hermes worker completes a task).
 //! Replays and runner passes never make a second card.
 
-use crate::common::{Ctx, Run, root};
+use crate::common::{Ctx, Run, root, runner_once, status};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
@@ -34,18 +34,6 @@ fn start(ctx: &Ctx, def: &Value) -> (Run, String) {
     let out = ctx.run_json(d.to_str().expect("utf8"), r#"{"pr": 7}"#, &[]);
     let id = out.json()["data"]["run_id"].as_str().unwrap_or("").to_owned();
     (out, id)
-}
-
-fn status(ctx: &Ctx, id: &str) -> Value {
-    let s = ctx.hwf(["status", id, "--json"]);
-    s.expect_code(0);
-    s.json()["data"].clone()
-}
-
-fn runner_once(ctx: &Ctx) -> Value {
-    let out = ctx.hwf(["runner", "--once", "--json"]);
-    out.expect_code(0);
-    out.json()["data"].clone()
 }
 
 fn cards(ctx: &Ctx) -> Vec<Value> {

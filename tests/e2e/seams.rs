@@ -3,25 +3,9 @@
 //! replay across `--resume-from`; controls consumed once; the control
 //! plane's failures named; guest CPU metered so host work does not count.
 
-use crate::common::{Ctx, harnesses};
+use crate::common::{Ctx, harnesses, run_id, runner_once, status};
 use serde_json::{Value, json};
 use std::collections::HashMap;
-
-fn run_id(v: &Value) -> String {
-    v["data"]["run_id"].as_str().expect("run id").to_owned()
-}
-
-fn status(ctx: &Ctx, id: &str) -> Value {
-    let s = ctx.hwf(["status", id, "--json"]);
-    s.expect_code(0);
-    s.json()["data"].clone()
-}
-
-fn runner_once(ctx: &Ctx) -> Value {
-    let out = ctx.hwf(["runner", "--once", "--json"]);
-    out.expect_code(0);
-    out.json()["data"].clone()
-}
 
 /// A fixture answering every prompt agent, by label, with `{"label": …}`
 /// (labels in `fail` fail instead), recording executions in `calls.log`.
