@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rustup target add wasm32-wasip2 >/dev/null 2>&1 || true
-cargo build --release -p hwf-host -p hwf-tests
+cargo build --release -p hwf -p hwf-tests
 state=target/demo-state
 ./target/release/hwf run target/harnesses/hello.wasm \
   --args '{"name":"world"}' \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install hwf for this user: the binary (`cargo install --path host`, on
+# Install hwf for this user: the binary (`cargo install --path cli`, on
 # PATH as ~/.cargo/bin/hwf) and the JS, Python and JSON runtime components it runs
 # scripts in, into ${XDG_DATA_HOME:-~/.local/share}/hwf/runtimes, where any
 # copy of the binary finds them.
@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" != "--runtimes-only" ]; then
-  cargo install --locked --path host
+  cargo install --locked --path cli
 fi
 if [ ! -f target/harnesses/js-runtime.wasm ] || [ ! -f target/harnesses/python-runtime.wasm ] || [ ! -f target/harnesses/json-runtime.wasm ]; then
   # tests/build.rs builds every guest, the runtimes among them.

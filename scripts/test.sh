@@ -11,9 +11,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rustup target add wasm32-wasip2 >/dev/null 2>&1 || true
-cargo test -j2 -p hwf-host -p hwf-tests -p hwf-guest
+cargo test -j2 -p hwf-core -p hwf-host -p hwf -p hwf-tests -p hwf-guest
 # API docs must build without warnings (broken links fail).
-RUSTDOCFLAGS="-D warnings" cargo doc -j2 --no-deps -p hwf-host -p hwf-guest
+RUSTDOCFLAGS="-D warnings" cargo doc -j2 --no-deps -p hwf-core -p hwf-host -p hwf-guest
 export HWF_BIN="$PWD/target/debug/hwf"
 # The compile cache the Rust tests filled: the JS runtime compiles once.
 export HWF_CACHE_DIR="${HWF_CACHE_DIR:-$PWD/target/test-cache}"

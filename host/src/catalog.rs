@@ -2,12 +2,12 @@
 //! scripts (their runtime's `check`), and the catalog of saved versions.
 
 use crate::broker::RunContext;
-use crate::error::{Error, ErrorCode, Result};
-use crate::ids::RunId;
 use crate::runtime::{Hwf, Target};
 use crate::store::{ScriptMeta, now_ms};
 use crate::vm::LoadedComponent;
 use crate::vm::exec::call_meta;
+use hwf_core::error::{Error, ErrorCode, Result};
+use hwf_core::ids::RunId;
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -90,7 +90,7 @@ impl Hwf {
     /// `invalid_name`, `already_exists` (without `replace`), the loader's
     /// codes.
     pub async fn save_script(&self, name: &str, path: &Path, replace: bool) -> Result<ScriptMeta> {
-        crate::ids::validate_name("script name", name)?;
+        hwf_core::ids::validate_name("script name", name)?;
         let resolved = self.resolve(&Target::Path(path.to_path_buf()))?;
         self.save_resolved(name, resolved, replace).await
     }
@@ -107,7 +107,7 @@ impl Hwf {
         resolved: crate::scripts::Resolved,
         replace: bool,
     ) -> Result<ScriptMeta> {
-        crate::ids::validate_name("script name", name)?;
+        hwf_core::ids::validate_name("script name", name)?;
         if resolved.language == crate::scripts::Language::Wasm {
             return self.save_script_bytes(name, &resolved.bytes, replace).await;
         }
@@ -139,7 +139,7 @@ impl Hwf {
     ///
     /// As [`Hwf::save_script`].
     pub async fn save_script_bytes(&self, name: &str, bytes: &[u8], replace: bool) -> Result<ScriptMeta> {
-        crate::ids::validate_name("script name", name)?;
+        hwf_core::ids::validate_name("script name", name)?;
         let (loaded, meta) = self.inspect_component(bytes).await?;
         let script = ScriptMeta {
             name: name.to_owned(),
@@ -167,7 +167,7 @@ impl Hwf {
 /// `invalid_script` naming the line and the kind of credential.
 pub fn refuse_credentials_in_script(source: &[u8]) -> Result<()> {
     let text = String::from_utf8_lossy(source);
-    match crate::broker::redact::find_credential(&text) {
+    match hwf_core::redact::find_credential(&text) {
         None => Ok(()),
         Some((line, what)) => Err(Error::new(
             ErrorCode::InvalidScript,

@@ -62,8 +62,8 @@
 
 use crate::agents::{AgentRunner, CommandConfig, CommandRunner, FixtureRunner, OpenAiConfig, OpenAiRunner, Router};
 use crate::capabilities::Policy;
-use crate::error::{Error, ErrorCode, Result};
 use crate::vm::Limits;
+use hwf_core::error::{Error, ErrorCode, Result};
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -259,7 +259,7 @@ impl Config {
             }
         };
         let text = crate::store::FileStore::read_input(&path, 1 << 20, "config", ErrorCode::InvalidConfig)?;
-        crate::broker::redact::register_config_text(&text);
+        hwf_core::redact::register_config_text(&text);
         let mut cfg: Config = toml::from_str(&text).map_err(|e| {
             let msg = e.to_string().replace('\n', " ");
             Error::new(ErrorCode::InvalidConfig, format!("{}: {}", path.display(), msg.trim()))

@@ -21,8 +21,8 @@
 use crate::agents::BoxFuture;
 use crate::broker::{Event, RunContext};
 use crate::capabilities::{Capability, CapabilityCall, CapabilityError, CapabilityHandler, Durable, SideEffect};
-use crate::ids::RunId;
 use crate::store::{FileStore, now_ms};
+use hwf_core::ids::RunId;
 use serde_json::{Value, json};
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -52,7 +52,7 @@ impl CapabilityHandler for Declare {
                 )));
             }
             let name = input.get("name").and_then(Value::as_str).unwrap_or(kind);
-            crate::ids::validate_name("resource name", name)
+            hwf_core::ids::validate_name("resource name", name)
                 .map_err(|e| CapabilityError::InvalidInput(e.message().to_owned()))?;
             let finalizer = input.get("finalizer").cloned().unwrap_or(Value::Null);
             if !finalizer.is_null()
@@ -245,7 +245,7 @@ pub async fn finalize(ctx: &RunContext, store: &FileStore, run: &RunId) {
     }
     for res in resources {
         let id = res["resource_id"].as_str().unwrap_or("").to_owned();
-        if crate::ids::validate_name("resource id", &id).is_err() {
+        if hwf_core::ids::validate_name("resource id", &id).is_err() {
             continue;
         }
         let marker = dir.join(format!("{id}.json"));
@@ -264,7 +264,7 @@ pub async fn finalize(ctx: &RunContext, store: &FileStore, run: &RunId) {
         let mut outcome = json!({"resource_id": id, "kind": res["kind"], "name": res["name"],
                                  "state": if result.is_ok() { "ok" } else { "failed" }, "at_ms": now_ms()});
         if let Err(e) = &result {
-            outcome["error"] = json!(crate::broker::redact::redact_text(e));
+            outcome["error"] = json!(hwf_core::redact::redact_text(e));
         }
         let _ = file
             .write_all(outcome.to_string().as_bytes())
@@ -273,7 +273,7 @@ pub async fn finalize(ctx: &RunContext, store: &FileStore, run: &RunId) {
             Ok(()) => format!("finalized resource {id} ({})", res["kind"].as_str().unwrap_or("")),
             Err(e) => format!("finalizer of resource {id} failed: {e}"),
         };
-        let message = crate::broker::redact::redact_text(&message).into_owned();
+        let message = hwf_core::redact::redact_text(&message).into_owned();
         let _ = ctx.journal(&Event::Log {
             call: None,
             level: if result.is_ok() { "info" } else { "warn" },

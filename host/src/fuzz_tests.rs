@@ -13,8 +13,8 @@
 use crate::broker::Fingerprint;
 use crate::broker::replay::{Lookup, ReplayIndex};
 use crate::facade::params::{CONTROL, Kind, Params, WORKFLOW};
-use crate::ids::RunId;
 use crate::store::FileStore;
+use hwf_core::ids::RunId;
 use rand::rngs::StdRng;
 use rand::{RngExt as _, SeedableRng as _};
 use serde_json::{Map, Value, json};
@@ -247,7 +247,11 @@ fn facade_params_match_their_table_on_random_requests() {
                     }
                 }
                 (Err(e), Err(())) => {
-                    assert_eq!(e.code(), crate::error::ErrorCode::InvalidParams, "seed {seed}: {req}");
+                    assert_eq!(
+                        e.code(),
+                        hwf_core::error::ErrorCode::InvalidParams,
+                        "seed {seed}: {req}"
+                    );
                 }
                 _ => panic!(
                     "seed {seed} ({which}): parse gave {:?}, the table says {}: {req}",
@@ -375,7 +379,7 @@ fn journal_reader_and_replay_index_take_any_bytes() {
                 let _ = (idx.charged(), idx.len(), ReplayIndex::consumed_in(&events));
             }
             (Err(e), None) => {
-                assert_eq!(e.code(), crate::error::ErrorCode::CorruptStore, "seed {seed}: {e}");
+                assert_eq!(e.code(), hwf_core::error::ErrorCode::CorruptStore, "seed {seed}: {e}");
             }
             (got, want) => panic!(
                 "seed {seed}: read_journal gave {:?}, expected {want:?} events: {text:?}",

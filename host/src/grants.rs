@@ -90,7 +90,7 @@ impl CapabilityHandler for Request {
                     input
                         .get("reason")
                         .and_then(Value::as_str)
-                        .map(|r| format!(": {}", crate::broker::clip(r, 160)))
+                        .map(|r| format!(": {}", hwf_core::redact::clip(r, 160)))
                         .unwrap_or_default()
                 );
                 return Err(CapabilityError::Park(WaitRequest {

@@ -48,11 +48,9 @@ pub mod capabilities;
 pub mod catalog;
 pub mod config;
 pub mod control;
-pub mod error;
 pub mod facade;
 pub mod finalizers;
 pub mod grants;
-pub mod ids;
 pub mod kanban;
 pub mod review;
 pub mod runner;
@@ -68,6 +66,6 @@ pub mod vm;
 #[cfg(test)]
 mod fuzz_tests;
 
-pub use error::{Error, ErrorCode, Result};
+pub use hwf_core::{Error, ErrorCode, Result, error, ids};
 pub use runtime::{Hwf, HwfBuilder, Progress, RunOutcome, RunRequest, Target};
 pub use vm::Limits;

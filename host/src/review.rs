@@ -7,10 +7,10 @@
 //! (`hwf serve`, [`crate::serve`]) print and serve these same values.
 //! Everything returned here is redacted once more before it leaves.
 
-use crate::error::{Error, ErrorCode, Result};
-use crate::ids::RunId;
 use crate::runtime::Hwf;
 use crate::store::{RunSnapshot, RunState, WaitInfo, now_ms};
+use hwf_core::error::{Error, ErrorCode, Result};
+use hwf_core::ids::RunId;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 
@@ -160,7 +160,7 @@ impl Hwf {
             "offset": filter.offset,
             "next_offset": if end < total { json!(end) } else { Value::Null },
         });
-        crate::broker::redact::redact_value(&mut v);
+        hwf_core::redact::redact_value(&mut v);
         Ok(v)
     }
 
@@ -183,7 +183,7 @@ impl Hwf {
         }
         entries.sort_by_key(|e| e["since_ms"].as_u64().unwrap_or(0));
         let mut v = json!({"waits": entries});
-        crate::broker::redact::redact_value(&mut v);
+        hwf_core::redact::redact_value(&mut v);
         Ok(v)
     }
 
@@ -206,7 +206,7 @@ impl Hwf {
             .iter()
             .map(|w| {
                 let mut v = review_entry(&snap.run_id, &name, w, requests.get(w.call.as_str()).copied());
-                crate::broker::redact::redact_value(&mut v);
+                hwf_core::redact::redact_value(&mut v);
                 v
             })
             .collect()
@@ -220,9 +220,9 @@ impl Hwf {
     pub fn timeline(&self, run_id: &str) -> Result<Value> {
         let id = RunId::parse(run_id)?;
         let journal = self.store().read_journal(&id)?;
-        let controls = crate::control::Controls::read(self.store(), &id).unwrap_or_default();
+        let controls = crate::control::read_controls(self.store(), &id).unwrap_or_default();
         let mut v = json!({"run_id": id, "rows": timeline_rows(&journal, &controls.0)});
-        crate::broker::redact::redact_value(&mut v);
+        hwf_core::redact::redact_value(&mut v);
         Ok(v)
     }
 
@@ -234,7 +234,7 @@ impl Hwf {
     /// `invalid_name`, `not_found` (no such run or call), `corrupt_store`.
     pub fn call_detail(&self, run_id: &str, call: &str) -> Result<Value> {
         let id = RunId::parse(run_id)?;
-        crate::ids::validate_name("call ref", call)?;
+        hwf_core::ids::validate_name("call ref", call)?;
         let journal = self.store().read_journal(&id)?;
         let lines: Vec<&Value> = journal
             .iter()
@@ -262,7 +262,7 @@ impl Hwf {
             "error": completed.and_then(|c| c.get("error")),
             "events": lines,
         });
-        crate::broker::redact::redact_value(&mut v);
+        hwf_core::redact::redact_value(&mut v);
         Ok(v)
     }
 }
@@ -289,7 +289,7 @@ fn example_answer(question: &Value) -> Value {
         return first.clone();
     }
     match question.get("schema") {
-        Some(schema) if !schema.is_null() => example_of(&crate::broker::schema::to_json_schema(schema)),
+        Some(schema) if !schema.is_null() => example_of(&hwf_core::schema::to_json_schema(schema)),
         _ => json!("…"),
     }
 }
@@ -381,7 +381,7 @@ pub fn review_entry(run: &RunId, workflow: &str, w: &WaitInfo, request: Option<&
                 .detail
                 .get("schema")
                 .filter(|s| !s.is_null())
-                .map(crate::broker::schema::to_json_schema)
+                .map(hwf_core::schema::to_json_schema)
                 .unwrap_or(Value::Null);
             v["decisions"] = json!(["respond", "reject"]);
             v["who"] = json!("an operator: hwf control decide, the console, or workflow_control decide");

@@ -15,10 +15,10 @@ use crate::broker::replay::ReplayIndex;
 use crate::capabilities::Registry;
 use crate::capabilities::durable;
 use crate::control::{Controls, Decision};
-use crate::error::{Error, ErrorCode, Result};
-use crate::ids::RunId;
 use crate::runtime::{Hwf, RunOutcome};
 use crate::store::{ErrorInfo, RunSnapshot, RunState, now_ms};
+use hwf_core::error::{Error, ErrorCode, Result};
+use hwf_core::ids::RunId;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use tracing::Instrument;
@@ -72,7 +72,7 @@ impl Hwf {
         if snap.state.is_terminal() {
             return Disposition::Done;
         }
-        let Ok(controls) = Controls::read(self.store(), &snap.run_id) else {
+        let Ok(controls) = crate::control::read_controls(self.store(), &snap.run_id) else {
             // A damaged controls file: a recorded stop is still honoured
             // (stopping is always safe); anything else waits for repair.
             let stopped = self
@@ -155,7 +155,7 @@ impl Hwf {
             };
             match self.disposition(&snap) {
                 Disposition::Unreadable => {
-                    if let Err(e) = Controls::read(self.store(), &id) {
+                    if let Err(e) = crate::control::read_controls(self.store(), &id) {
                         report.errors.push((id, ErrorInfo::of(&e)));
                     }
                     continue;
@@ -266,7 +266,7 @@ impl Hwf {
             .filter_map(|e| e.get("seq").and_then(Value::as_u64))
             .max()
             .unwrap_or(0);
-        let controls = Controls::read(self.store(), id)?;
+        let controls = crate::control::read_controls(self.store(), id)?;
         // In place: the run's own journal answers its completed calls, and
         // the calls it already ran stay charged to its budgets.
         // The run's own journal answers its completed calls (already

@@ -5,14 +5,15 @@
 use crate::agents::AgentTypes;
 use crate::agents::{AgentRunner, FixtureRunner};
 use crate::broker::replay::ReplayIndex;
-use crate::broker::{Event, ExecEnv, InstanceBroker, Journal, RunContext, Services, redact};
+use crate::broker::{Event, ExecEnv, InstanceBroker, Journal, RunContext, Services};
 use crate::capabilities::{Policy, Registry};
-use crate::error::{Error, ErrorCode, Result};
-use crate::ids::RunId;
 use crate::store::{Counts, ErrorInfo, FileStore, RunSettings, RunSnapshot, RunState, now_ms};
 use crate::vm::exec::call_run;
 use crate::vm::limits::HostTrap;
 use crate::vm::{Limits, LoadedComponent, Vm};
+use hwf_core::error::{Error, ErrorCode, Result};
+use hwf_core::ids::RunId;
+use hwf_core::redact;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -65,7 +66,7 @@ impl Target {
             }
             None => (arg, None),
         };
-        crate::ids::validate_name("script name", name)?;
+        hwf_core::ids::validate_name("script name", name)?;
         Ok(Target::Saved {
             name: name.to_owned(),
             version,
@@ -465,7 +466,7 @@ impl Hwf {
             }
             let events = self.store.read_journal(source_id)?;
             crate::runner::check_journal_present(&source, &events)?;
-            let controls = crate::control::Controls::read(&self.store, source_id)?;
+            let controls = crate::control::read_controls(&self.store, source_id)?;
             // The source and the runs it was resumed from answer calls;
             // the new run has no journal of its own yet.
             let mut sources = self.lineage_journals(source.resumed_from.as_ref())?;
@@ -548,7 +549,7 @@ impl Hwf {
         // The length first: a control appended after it is seen by the
         // watcher even if it lands before the watcher's first tick.
         let controls_len = self.store.controls_len(&run_id);
-        let controls = crate::control::Controls::read(&self.store, &run_id)?;
+        let controls = crate::control::read_controls(&self.store, &run_id)?;
         snap.state = RunState::Running;
         snap.waits.clear();
         snap.pid = Some(std::process::id());
@@ -562,6 +563,7 @@ impl Hwf {
             ctx.set_replay(index);
         }
         ctx.journal(&Event::RunStarted {
+            format: hwf_core::journal::JOURNAL_FORMAT,
             run_id: run_id.as_str(),
             script: &snap.script,
             args: &snap.args,
@@ -698,7 +700,7 @@ impl Hwf {
                 let len = store.controls_len(ctx.run_id());
                 if len != controls_len {
                     controls_len = len;
-                    match crate::control::Controls::read(&store, ctx.run_id()) {
+                    match crate::control::read_controls(&store, ctx.run_id()) {
                         Ok(c) => ctx.apply_controls(&c),
                         // A recorded stop still stops the run; otherwise it
                         // ends with the store's code.

@@ -4,94 +4,17 @@
 //! harnesses. This module resolves what a run executes — a component, or a
 //! runtime bound to a script's source — and checks scripts.
 
-use crate::error::{Error, ErrorCode, Result};
 use crate::runtime::{Hwf, Target, read_component};
 use crate::store::ScriptRef;
 use crate::vm::LoadedComponent;
+use hwf_core::error::{Error, ErrorCode, Result};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Largest script source accepted, in bytes.
 pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
 
-/// What language a workflow is written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Language {
-    /// A compiled component.
-    Wasm,
-    /// Claude-style JavaScript.
-    Js,
-    /// Python.
-    Python,
-    /// A declarative JSON workflow.
-    Json,
-}
-
-impl Language {
-    /// Parse a language name.
-    ///
-    /// # Errors
-    ///
-    /// `invalid_params` for an unknown name.
-    pub fn parse(s: &str) -> Result<Self> {
-        match s {
-            "wasm" | "component" => Ok(Self::Wasm),
-            "js" | "javascript" => Ok(Self::Js),
-            "python" | "py" => Ok(Self::Python),
-            "json" => Ok(Self::Json),
-            other => Err(Error::new(
-                ErrorCode::InvalidParams,
-                format!("language {other:?}: expected wasm, js, python or json"),
-            )),
-        }
-    }
-
-    /// The language a file is in, by extension (`.wasm` and unknown: wasm).
-    pub fn of_path(p: &Path) -> Self {
-        match p
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase)
-            .as_deref()
-        {
-            Some("js" | "mjs") => Self::Js,
-            Some("py") => Self::Python,
-            Some("json") => Self::Json,
-            _ => Self::Wasm,
-        }
-    }
-
-    /// The name stored in metadata (`wasm`, `js`, `python`, `json`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Wasm => "wasm",
-            Self::Js => "js",
-            Self::Python => "python",
-            Self::Json => "json",
-        }
-    }
-
-    /// Guess a script's language from its text: JSON starts with `{`, a
-    /// Python script with its `meta = {…}` statement (after blank lines and
-    /// `#` comments), anything else is JavaScript.
-    pub fn sniff(source: &str) -> Self {
-        let first = source
-            .lines()
-            .map(str::trim)
-            .find(|l| !l.is_empty() && !l.starts_with('#'))
-            .unwrap_or("");
-        if first.starts_with('{') {
-            Self::Json
-        } else if first
-            .strip_prefix("meta")
-            .is_some_and(|rest| rest.trim_start().starts_with('='))
-        {
-            Self::Python
-        } else {
-            Self::Js
-        }
-    }
-}
+pub use hwf_core::lang::Language;
 
 /// Where the bundled runtimes are looked for, in order: `$HWF_RUNTIME_DIR`;
 /// beside the binary (`<exe dir>/../harnesses` for a cargo
@@ -212,7 +135,7 @@ pub fn saved_path(p: &Path) -> Option<(String, u32)> {
     if digits.len() != 6 || !digits.bytes().all(|b| b.is_ascii_digit()) || !known.contains(&ext) {
         return None;
     }
-    crate::ids::validate_name("script name", name).ok()?;
+    hwf_core::ids::validate_name("script name", name).ok()?;
     Some((name.to_owned(), digits.parse().ok()?))
 }
 

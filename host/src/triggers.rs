@@ -17,10 +17,10 @@
 //! (`id`, `source`, `type`, `subject`, `payload.…`, `version`); for cron,
 //! `"$event.minute_ms"` is the minute's start.
 
-use crate::error::{Error, ErrorCode, Result};
-use crate::ids::RunId;
 use crate::runtime::{Hwf, RunRequest, Target};
 use crate::store::{StoredEvent, now_ms};
+use hwf_core::error::{Error, ErrorCode, Result};
+use hwf_core::ids::RunId;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::io::Write as _;
@@ -62,8 +62,8 @@ fn dir(hwf: &Hwf) -> Result<PathBuf> {
 /// `invalid_name`, `invalid_args` (neither or both of event and cron, a bad
 /// cron expression), `not_found` (no such saved workflow), `io`.
 pub fn add(hwf: &Hwf, t: &Trigger) -> Result<()> {
-    crate::ids::validate_name("trigger name", &t.name)?;
-    crate::ids::validate_name("workflow name", &t.workflow)?;
+    hwf_core::ids::validate_name("trigger name", &t.name)?;
+    hwf_core::ids::validate_name("workflow name", &t.workflow)?;
     match (&t.on, &t.cron) {
         (Some(_), Some(_)) | (None, None) => {
             return Err(Error::new(
@@ -83,7 +83,7 @@ pub fn add(hwf: &Hwf, t: &Trigger) -> Result<()> {
             }
         }
     }
-    if crate::broker::redact::contains_secret(&t.args) {
+    if hwf_core::redact::contains_secret(&t.args) {
         return Err(Error::new(
             ErrorCode::InvalidArgs,
             "trigger args are stored, and these contain something credential-shaped",
@@ -137,7 +137,7 @@ pub fn list(hwf: &Hwf) -> Result<Vec<Trigger>> {
 ///
 /// `invalid_name`, `io`.
 pub fn remove(hwf: &Hwf, name: &str) -> Result<bool> {
-    crate::ids::validate_name("trigger name", name)?;
+    hwf_core::ids::validate_name("trigger name", name)?;
     match std::fs::remove_file(dir(hwf)?.join(format!("{name}.json"))) {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),

@@ -1,9 +1,9 @@
 //! Read-only views: run status and overview, saved-script listings.
 
-use crate::error::{Error, ErrorCode, Result};
-use crate::ids::RunId;
 use crate::runtime::{Hwf, Target};
 use crate::store::RunState;
+use hwf_core::error::{Error, ErrorCode, Result};
+use hwf_core::ids::RunId;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
@@ -19,7 +19,7 @@ impl Hwf {
         let snap = self.store().read_snapshot(&id)?;
         let journal = self.store().read_journal(&id)?;
         let mut status = crate::status::build_status(&snap, &journal, self.store().root());
-        let controls = crate::control::Controls::read(self.store(), &id).unwrap_or_default();
+        let controls = crate::control::read_controls(self.store(), &id).unwrap_or_default();
         status["controls"] = serde_json::to_value(&controls.0).unwrap_or_default();
         status["retries"] = serde_json::json!(controls.retried_calls());
         status["stopped_tasks"] = serde_json::json!(controls.stopped_calls());
@@ -27,7 +27,7 @@ impl Hwf {
             status["state"] = serde_json::json!("stuck");
         }
         // Redacted once more: control values and event lines are shown here.
-        crate::broker::redact::redact_value(&mut status);
+        hwf_core::redact::redact_value(&mut status);
         Ok(status)
     }
 

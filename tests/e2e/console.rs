@@ -256,7 +256,7 @@ fn the_console_refuses_what_it_must_and_survives_bad_input() {
     );
     assert_eq!(r.status, 421, "{r:?}");
     assert_eq!(
-        hwf_host::control::Controls::read(&store(&ctx), &rid(&run))
+        hwf_host::control::read_controls(&store(&ctx), &rid(&run))
             .expect("controls")
             .0
             .len(),

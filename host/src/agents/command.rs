@@ -21,7 +21,7 @@
 //! `tokens used: N` line on stderr (Codex without `--json`).
 
 use super::{AgentCall, AgentError, AgentReply, AgentRunner, BoxFuture};
-use crate::broker::redact;
+use hwf_core::redact;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -270,7 +270,7 @@ pub fn compose_task(call: &AgentCall<'_>, feedback: bool) -> String {
         }
     }
     if let Some(schema) = r.get("schema") {
-        let js = crate::broker::schema::to_json_schema(schema);
+        let js = hwf_core::schema::to_json_schema(schema);
         text.push_str(&format!(
             "\nAnswer with a single JSON value matching this JSON Schema, and nothing else:\n{}\n",
             serde_json::to_string(&js).unwrap_or_default()
@@ -309,7 +309,7 @@ fn last_fenced_json(text: &str) -> Option<Value> {
 /// has a schema), a fenced answer after a chatty preamble is recovered too.
 pub fn parse_output(stdout: &str, field: Option<&str>, expect_json: bool) -> Value {
     let trimmed = stdout.trim();
-    let parsed = crate::broker::schema::parse_text_output(Value::String(trimmed.to_owned()))
+    let parsed = hwf_core::schema::parse_text_output(Value::String(trimmed.to_owned()))
         .ok()
         .or_else(|| expect_json.then(|| last_fenced_json(trimmed)).flatten());
     let v = match (parsed, field) {
@@ -325,7 +325,7 @@ pub fn parse_output(stdout: &str, field: Option<&str>, expect_json: bool) -> Val
 }
 
 fn unwrap_text(s: &str, expect_json: bool) -> Option<Value> {
-    crate::broker::schema::parse_text_output(Value::String(s.to_owned()))
+    hwf_core::schema::parse_text_output(Value::String(s.to_owned()))
         .ok()
         .or_else(|| expect_json.then(|| last_fenced_json(s)).flatten())
 }
@@ -381,7 +381,7 @@ pub fn parse_reply(stdout: &str, stderr: &str, field: Option<&str>, expect_json:
     if let Some(p) = codex_reply(trimmed, field, expect_json) {
         return p;
     }
-    let full = crate::broker::schema::parse_text_output(Value::String(trimmed.to_owned())).ok();
+    let full = hwf_core::schema::parse_text_output(Value::String(trimmed.to_owned())).ok();
     let tokens = full
         .as_ref()
         .and_then(|v| v.get("usage"))
@@ -406,7 +406,7 @@ fn claude_reply(v: &Value, field: Option<&str>, expect_json: bool) -> Result<Par
         let kind = v["subtype"].as_str().unwrap_or("error");
         return Err(format!(
             "the agent reported an error ({kind}): {}",
-            crate::broker::clip(&why, 300)
+            hwf_core::redact::clip(&why, 300)
         ));
     }
     let output = match &result {
@@ -460,7 +460,7 @@ fn codex_reply(stdout: &str, field: Option<&str>, expect_json: bool) -> Option<R
                     .unwrap_or("no message");
                 return Some(Err(format!(
                     "the agent reported an error: {}",
-                    crate::broker::clip(why, 300)
+                    hwf_core::redact::clip(why, 300)
                 )));
             }
             _ => {}
@@ -609,7 +609,7 @@ impl AgentRunner for CommandRunner {
             drop(file);
             let status = status.map_err(|e| AgentError::Failed(format!("{program:?}: {e}")))?;
             if !status.success() {
-                let err = redact::redact_text(crate::broker::clip(err.trim(), 500)).into_owned();
+                let err = redact::redact_text(hwf_core::redact::clip(err.trim(), 500)).into_owned();
                 return Err(AgentError::Failed(format!("{program:?} exited with {status}: {err}")));
             }
             let expect_json = call.request.get("schema").is_some_and(|s| !s.is_null());

@@ -14,7 +14,7 @@
 //! repeating. No match fails the call with `no fixture response for …`.
 
 use super::{AgentCall, AgentError, AgentReply, AgentRunner, BoxFuture};
-use crate::error::{Error, ErrorCode, Result};
+use hwf_core::error::{Error, ErrorCode, Result};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::path::Path;

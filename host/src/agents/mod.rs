@@ -21,11 +21,9 @@ pub use router::Router;
 pub use types::{AgentType, AgentTypes};
 
 use serde_json::Value;
-use std::future::Future;
-use std::pin::Pin;
 
 /// A boxed, sendable future (the trait must stay object-safe).
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+pub use hwf_core::BoxFuture;
 
 /// One attempt of an agent call, as the runner sees it.
 #[derive(Debug, Clone, Copy)]

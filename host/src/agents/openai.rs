@@ -16,7 +16,7 @@
 
 use super::command::{compose_task, feedback_text, parse_output, usage_tokens};
 use super::{AgentCall, AgentError, AgentReply, AgentRunner, BoxFuture};
-use crate::broker::redact;
+use hwf_core::redact;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::{HashMap, VecDeque};
@@ -205,7 +205,7 @@ impl OpenAiRunner {
                 ResponseFormat::JsonSchema => {
                     body["response_format"] = json!({
                         "type": "json_schema",
-                        "json_schema": {"name": "output", "schema": crate::broker::schema::to_json_schema(schema), "strict": false},
+                        "json_schema": {"name": "output", "schema": hwf_core::schema::to_json_schema(schema), "strict": false},
                     });
                 }
                 ResponseFormat::JsonObject => body["response_format"] = json!({"type": "json_object"}),
@@ -310,7 +310,7 @@ impl AgentRunner for OpenAiRunner {
                             continue;
                         }
                         let text = resp.text().await.unwrap_or_default();
-                        let text = redact::redact_text(crate::broker::clip(&text, 300)).into_owned();
+                        let text = redact::redact_text(hwf_core::redact::clip(&text, 300)).into_owned();
                         return Err(AgentError::Failed(format!("{} answered {status}: {text}", self.url())));
                     }
                     Err(e) if retryable => {

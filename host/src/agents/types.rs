@@ -5,7 +5,7 @@
 //! types fail closed with an error that names the type and the problem,
 //! never the file's contents.
 
-use crate::ids::validate_name;
+use hwf_core::ids::validate_name;
 use std::path::PathBuf;
 
 /// A resolved agent type.

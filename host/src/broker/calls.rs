@@ -5,10 +5,10 @@
 use super::instance::InstanceBroker;
 use super::replay::Lookup;
 use super::{CallErrorKind, CallFailure, Event, Fingerprint, Interrupt, RunContext, lock, redacted};
-use crate::error::ErrorCode;
 use crate::vm::LoadedComponent;
 use crate::vm::exec::{self, InstanceOutput};
 use crate::vm::limits::HostTrap;
+use hwf_core::error::ErrorCode;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Instant;
@@ -177,11 +177,11 @@ impl RunContext {
             let label = request
                 .get("label")
                 .and_then(Value::as_str)
-                .map(super::redact::redact_text);
+                .map(hwf_core::redact::redact_text);
             let phase = request
                 .get("phase")
                 .and_then(Value::as_str)
-                .map(super::redact::redact_text);
+                .map(hwf_core::redact::redact_text);
             let (label, phase) = (label.as_deref(), phase.as_deref());
             // A request too large to journal is refused before it is stored
             // (a stand-in records what happened).
@@ -679,9 +679,9 @@ impl RunContext {
             if bytes.is_empty() {
                 continue;
             }
-            let text = super::redact::redact_block(&String::from_utf8_lossy(bytes));
+            let text = hwf_core::redact::redact_block(&String::from_utf8_lossy(bytes));
             for line in text.lines().filter(|l| !l.trim().is_empty()) {
-                let line = super::redact::redact_text(super::clip(line, 4096));
+                let line = hwf_core::redact::redact_text(hwf_core::redact::clip(line, 4096));
                 let level = if source == "stderr" { "warn" } else { "info" };
                 if self
                     .journal(&Event::Log {

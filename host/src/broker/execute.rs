@@ -337,7 +337,7 @@ impl RunContext {
 fn store_trap(e: CapabilityError) -> HostTrap {
     match e {
         CapabilityError::Store(e) => HostTrap::new(e.code(), e.message().to_owned()),
-        other => HostTrap::new(crate::error::ErrorCode::Internal, other.to_string()),
+        other => HostTrap::new(hwf_core::error::ErrorCode::Internal, other.to_string()),
     }
 }
 
@@ -359,7 +359,7 @@ impl Durable for CallDurable<'_> {
         let Some(store) = self.run.services.store.as_ref() else {
             return Ok(None);
         };
-        let controls = crate::control::Controls::read(store, &self.run.run_id).map_err(CapabilityError::Store)?;
+        let controls = crate::control::read_controls(store, &self.run.run_id).map_err(CapabilityError::Store)?;
         let Some(d) = controls.decision(self.call_id) else {
             return Ok(None);
         };
@@ -383,7 +383,7 @@ impl Durable for CallDurable<'_> {
     fn now_ms(&self) -> u64 {
         crate::store::now_ms()
     }
-    fn run_store(&self) -> Option<(&crate::ids::RunId, &crate::store::FileStore)> {
+    fn run_store(&self) -> Option<(&hwf_core::ids::RunId, &crate::store::FileStore)> {
         Some((&self.run.run_id, self.run.services.store.as_deref()?))
     }
 }

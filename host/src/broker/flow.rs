@@ -49,7 +49,7 @@ impl OpenComposite {
     /// A trap ends the composite: a park leaves it open (it resumes on the
     /// continuation); anything else closes it as `cancelled` on drop.
     fn trapped(&mut self, trap: HostTrap) -> HostTrap {
-        if trap.code == crate::error::ErrorCode::Waiting {
+        if trap.code == hwf_core::error::ErrorCode::Waiting {
             self.closed = true;
         }
         trap
@@ -345,14 +345,14 @@ impl InstanceBroker {
     /// so their work is journaled and replays on the continuation instead
     /// of being cancelled and run again; any other trap ends them at once.
     async fn settle_before_parking(&mut self, trap: HostTrap) -> HostTrap {
-        if trap.code != crate::error::ErrorCode::Waiting {
+        if trap.code != hwf_core::error::ErrorCode::Waiting {
             return trap;
         }
         let mut trap = trap;
         while let Some(joined) = self.joins.set.join_next().await {
             if let Ok((_, Err(t))) = joined
-                && t.code != crate::error::ErrorCode::Waiting
-                && trap.code == crate::error::ErrorCode::Waiting
+                && t.code != hwf_core::error::ErrorCode::Waiting
+                && trap.code == hwf_core::error::ErrorCode::Waiting
             {
                 self.joins.set.abort_all();
                 trap = t;
@@ -441,10 +441,10 @@ async fn collect(
             Ok((_, Err(t))) => {
                 // A park lets the other slots run on (to completion, to a
                 // failure or to their own park); any other trap ends them.
-                let parks = t.code == crate::error::ErrorCode::Waiting;
+                let parks = t.code == hwf_core::error::ErrorCode::Waiting;
                 let replace = match &trap {
                     None => true,
-                    Some(prev) => prev.code == crate::error::ErrorCode::Waiting && !parks,
+                    Some(prev) => prev.code == hwf_core::error::ErrorCode::Waiting && !parks,
                 };
                 if replace {
                     if !parks {

@@ -3,9 +3,9 @@
 
 use super::calls::{CallResult, Parent, TaskSpec};
 use super::{CallFailure, Event, RunContext, clip, lock, redact};
-use crate::ids::CallScope;
 use crate::vm::LoadedComponent;
 use crate::vm::limits::HostTrap;
+use hwf_core::ids::CallScope;
 use serde_json::Value;
 use std::sync::Arc;
 

@@ -7,284 +7,13 @@
 //! one, and the fsync runs off the async workers. `log` and `phase` lines
 //! are written at once and made durable by the next fsync.
 
-use crate::error::Result;
-use crate::store::{ErrorInfo, JournalFile, ScriptRef};
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use crate::store::JournalFile;
+pub use hwf_core::call::{CallErrorKind, CallFailure};
+use hwf_core::error::Result;
+pub use hwf_core::journal::{Durability, Event, GROUP_WINDOW};
+use serde::Serialize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-
-/// When a call's completion must be on disk relative to the guest seeing
-/// it. What each mode can lose:
-///
-/// | mode | the guest sees a result | process crash (kill -9) | power loss |
-/// |---|---|---|---|
-/// | `sync` (default) | after its fsync | nothing completed is lost | nothing completed is lost |
-/// | `group` | after a shared fsync (≤ 1.5 ms window) | nothing | nothing |
-/// | `async` | at once (fsync in the background) | nothing: the line is in the kernel | the unflushed tail: those calls run again (at-least-once) |
-///
-/// In every mode a run's start and end, waits, and the completions of
-/// capabilities that are not read-only (external writes are not replay-safe)
-/// are flushed before anything goes on, so a run reported finished, parked
-/// or effectful is never lost.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Durability {
-    /// Each completion is flushed before the guest sees it; completions
-    /// that arrive during a flush share the next one.
-    #[default]
-    Sync,
-    /// As `sync`, but a flush first waits a bounded window
-    /// ([`GROUP_WINDOW`]) for more completions to share it.
-    Group,
-    /// Completions are flushed in the background; the guest goes on at once.
-    Async,
-}
-
-/// How long a `group` flush waits for more completions to share it.
-pub const GROUP_WINDOW: std::time::Duration = std::time::Duration::from_micros(1500);
-
-impl Durability {
-    /// The snake_case name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Sync => "sync",
-            Self::Group => "group",
-            Self::Async => "async",
-        }
-    }
-
-    /// Parse `sync`, `group` or `async`.
-    ///
-    /// # Errors
-    ///
-    /// `invalid_args` naming the accepted values.
-    pub fn parse(s: &str) -> crate::error::Result<Self> {
-        match s {
-            "sync" => Ok(Self::Sync),
-            "group" => Ok(Self::Group),
-            "async" => Ok(Self::Async),
-            other => Err(crate::error::Error::new(
-                crate::error::ErrorCode::InvalidArgs,
-                format!("durability {other:?}: expected sync, group or async"),
-            )),
-        }
-    }
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
-}
-
-/// The kind of a `call-error`, as journaled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CallErrorKind {
-    /// Policy refused the call.
-    Denied,
-    /// Budget spent.
-    BudgetExhausted,
-    /// Output did not match the schema after all retries.
-    SchemaMismatch,
-    /// The call failed.
-    Failed,
-    /// The call timed out.
-    TimedOut,
-    /// The call was cancelled.
-    Cancelled,
-    /// The call needs an approval.
-    ApprovalRequired,
-}
-
-/// A call's typed failure: a kind and a message starting with a stable code.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CallFailure {
-    /// Which `call-error` case.
-    pub kind: CallErrorKind,
-    /// `<code>: <one line>` (redacted).
-    pub message: String,
-}
-
-impl CallFailure {
-    /// A failure of `kind` with `code` and a message (redacted here).
-    pub fn new(kind: CallErrorKind, code: &str, message: impl AsRef<str>) -> Self {
-        let message = super::redact::redact_text(message.as_ref()).into_owned();
-        Self {
-            kind,
-            message: format!("{code}: {message}"),
-        }
-    }
-}
-
-/// One journal event.
-#[derive(Debug, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event<'a> {
-    /// A run began executing.
-    RunStarted {
-        /// Run id.
-        run_id: &'a str,
-        /// Component being run.
-        script: &'a ScriptRef,
-        /// Arguments (redacted).
-        args: &'a Value,
-        /// The run the guest's random seed derives from (the first run of
-        /// the resume lineage).
-        seed_run: &'a str,
-        /// Where the guest's virtual wall clock starts (ms since the epoch;
-        /// the lineage's first creation time).
-        clock_origin_ms: u64,
-    },
-    /// An operator control took effect in this execution and is consumed
-    /// (a `retry` re-runs its call once, not on every continuation).
-    ControlApplied {
-        /// The control's id.
-        control: &'a str,
-        /// Its action (`retry`).
-        action: &'a str,
-        /// The call it names.
-        call: Option<&'a str>,
-    },
-    /// A call was made.
-    CallStarted {
-        /// Call id (`3`, `3.1.2`).
-        call: &'a str,
-        /// `agent`, `capability`, `parallel`, `pipeline`, `submit`.
-        kind: &'a str,
-        /// Label, if any.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        label: Option<&'a str>,
-        /// Phase, if any.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        phase: Option<&'a str>,
-        /// `b3:` fingerprint of `{kind, request}`.
-        fingerprint: &'a str,
-        /// The request (redacted).
-        request: &'a Value,
-    },
-    /// One attempt of a call was refused and will be retried.
-    CallAttempt {
-        /// Call id.
-        call: &'a str,
-        /// Attempt number (1-based).
-        attempt: u32,
-        /// Why the attempt was refused.
-        error: &'a str,
-    },
-    /// A call finished.
-    CallCompleted {
-        /// Call id.
-        call: &'a str,
-        /// Call kind.
-        kind: &'a str,
-        /// Label, if any.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        label: Option<&'a str>,
-        /// Fingerprint (repeated so a completion line stands alone).
-        fingerprint: &'a str,
-        /// Whether it produced a result.
-        ok: bool,
-        /// The result (redacted).
-        #[serde(skip_serializing_if = "Option::is_none")]
-        result: Option<&'a Value>,
-        /// The typed error.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        error: Option<&'a CallFailure>,
-        /// Tokens spent.
-        tokens: u64,
-        /// What the agent reported it cost, in millionths of a USD.
-        #[serde(skip_serializing_if = "is_zero")]
-        cost_micro_usd: u64,
-        /// Attempts made.
-        attempts: u32,
-        /// Duration in µs.
-        duration_us: u64,
-        /// Answered from the source journal of a resume.
-        #[serde(skip_serializing_if = "std::ops::Not::not")]
-        replayed: bool,
-        /// Answered from the run's prompt cache.
-        #[serde(skip_serializing_if = "std::ops::Not::not")]
-        cache_hit: bool,
-    },
-    /// The guest entered a phase.
-    Phase {
-        /// Phase title (redacted).
-        title: &'a str,
-    },
-    /// A log line from the guest (`source`: `guest`, `stdout`, `stderr`).
-    Log {
-        /// The branch or nested workflow call that printed it (none: root).
-        #[serde(skip_serializing_if = "Option::is_none")]
-        call: Option<&'a str>,
-        /// `trace` … `error`.
-        level: &'a str,
-        /// Where it came from.
-        source: &'a str,
-        /// The line (redacted, clipped).
-        message: &'a str,
-    },
-    /// A call parked the run.
-    WaitStarted {
-        /// The call (empty for a pause).
-        call: &'a str,
-        /// `event`, `human`, `approval`, `timer`, `pause`.
-        kind: &'a str,
-        /// One line for status.
-        summary: &'a str,
-        /// When a timer resolves.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        wake_at_ms: Option<u64>,
-    },
-    /// A call that had parked the run completed after a continuation.
-    WaitResolved {
-        /// The call.
-        call: &'a str,
-    },
-    /// `next` handed a completed call to the guest (replay delivers the
-    /// same order).
-    Delivered {
-        /// The call delivered.
-        call: &'a str,
-    },
-    /// The run ended.
-    RunCompleted {
-        /// Final state.
-        state: &'a str,
-        /// Result, when small enough to inline.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        result: Option<&'a Value>,
-        /// Spilled result path.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        result_path: Option<&'a str>,
-        /// The error a failed run ended with.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        error: Option<&'a ErrorInfo>,
-        /// Duration in ms.
-        duration_ms: u64,
-    },
-}
-
-impl Event<'_> {
-    /// Whether this event must be on disk before the run goes on.
-    pub fn is_durable(&self) -> bool {
-        matches!(
-            self,
-            Event::CallCompleted { .. }
-                | Event::RunStarted { .. }
-                | Event::RunCompleted { .. }
-                | Event::WaitStarted { .. }
-        )
-    }
-
-    /// Whether the writer fsyncs this event inline (run start and end); call
-    /// completions are synced by [`Syncer`] instead.
-    fn sync_inline(&self) -> bool {
-        matches!(
-            self,
-            Event::RunStarted { .. } | Event::RunCompleted { .. } | Event::WaitStarted { .. }
-        )
-    }
-}
 
 #[derive(Serialize)]
 struct Line<'a, 'e> {
@@ -350,7 +79,7 @@ impl Syncer {
         let file = self
             .file
             .try_clone()
-            .map_err(|e| crate::error::Error::io("journal sync", e))?;
+            .map_err(|e| hwf_core::error::Error::io("journal sync", e))?;
         let done = tokio::task::spawn_blocking(move || file.sync_data()).await;
         match done {
             Ok(Ok(())) => {
@@ -364,9 +93,9 @@ impl Syncer {
                 *synced = target;
                 Ok(())
             }
-            Ok(Err(e)) => Err(crate::error::Error::io("journal sync", e)),
-            Err(e) => Err(crate::error::Error::new(
-                crate::error::ErrorCode::Internal,
+            Ok(Err(e)) => Err(hwf_core::error::Error::io("journal sync", e)),
+            Err(e) => Err(hwf_core::error::Error::new(
+                hwf_core::error::ErrorCode::Internal,
                 format!("journal sync task: {e}"),
             )),
         }
@@ -468,14 +197,14 @@ impl Journal {
         let mut seq = self.seq;
         for event in events {
             seq = seq.checked_add(1).ok_or_else(|| {
-                crate::error::Error::new(
-                    crate::error::ErrorCode::CorruptStore,
+                hwf_core::error::Error::new(
+                    hwf_core::error::ErrorCode::CorruptStore,
                     format!("the journal's seq {} cannot advance (it is corrupt)", self.seq),
                 )
             })?;
             let line = Line { seq, ts_ms, event };
             serde_json::to_writer(&mut self.buf, &line)
-                .map_err(|e| crate::error::Error::new(crate::error::ErrorCode::Internal, e.to_string()))?;
+                .map_err(|e| hwf_core::error::Error::new(hwf_core::error::ErrorCode::Internal, e.to_string()))?;
             self.buf.push(b'\n');
         }
         let Some(first) = events.first() else {
@@ -484,8 +213,8 @@ impl Journal {
         let event = first;
         let bytes = self.bytes.saturating_add(self.buf.len() as u64);
         if bytes > self.max_bytes && !matches!(event, Event::RunStarted { .. } | Event::RunCompleted { .. }) {
-            return Err(crate::error::Error::new(
-                crate::error::ErrorCode::JournalLimit,
+            return Err(hwf_core::error::Error::new(
+                hwf_core::error::ErrorCode::JournalLimit,
                 format!(
                     "the run's journal would grow past {} MiB (limits.max_journal_bytes)",
                     self.max_bytes >> 20
@@ -512,8 +241,8 @@ impl Journal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::RunId;
     use crate::store::FileStore;
+    use hwf_core::ids::RunId;
 
     fn journal(seq: u64) -> (tempfile::TempDir, FileStore, RunId, Journal) {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -587,7 +316,7 @@ mod tests {
         let (_dir, store, id, mut j) = journal(u64::MAX - 1);
         assert_eq!(j.append(&completion("1")).expect("last seq"), u64::MAX);
         let e = j.append(&completion("2")).expect_err("overflow");
-        assert_eq!(e.code(), crate::error::ErrorCode::CorruptStore, "{e}");
+        assert_eq!(e.code(), hwf_core::error::ErrorCode::CorruptStore, "{e}");
         assert!(e.to_string().contains("cannot advance"), "{e}");
         let lines = store.read_journal(&id).expect("read");
         assert_eq!(lines.len(), 1, "nothing written past u64::MAX");

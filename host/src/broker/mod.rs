@@ -5,7 +5,7 @@
 //! 1. **controls and limits** — a stop ends the instance; exceeding
 //!    `max_calls` ends the run with `limit_calls`;
 //! 2. **identity** — the call gets the next id in its instance's
-//!    [`CallScope`](crate::ids::CallScope) and a [`Fingerprint`] of
+//!    [`CallScope`](hwf_core::ids::CallScope) and a [`Fingerprint`] of
 //!    `{kind, request}`;
 //! 3. **journal** `call_started` (request redacted);
 //! 4. **policy and budget** — capability policy, agent/capability/token
@@ -28,27 +28,25 @@
 
 pub mod calls;
 mod execute;
-pub mod fingerprint;
 pub mod flow;
 pub mod instance;
 pub mod journal;
-pub mod redact;
 pub mod replay;
-pub mod schema;
 
 use crate::agents::{AgentRunner, AgentTypes};
 use crate::capabilities::{Policy, Registry};
-use crate::error::{ErrorCode, Result};
-use crate::ids::RunId;
 use crate::store::{Counts, FileStore};
 use crate::vm::Vm;
 use crate::vm::limits::{HostTrap, Limits};
 pub use calls::TaskSpec;
-pub use fingerprint::Fingerprint;
+use hwf_core::error::{ErrorCode, Result};
+pub use hwf_core::fingerprint::Fingerprint;
+use hwf_core::ids::RunId;
+use hwf_core::redact::{self, clip, redacted};
+use hwf_core::schema;
 pub use instance::{AgentRequest, BudgetFigures, InstanceBroker};
 pub use journal::{CallErrorKind, CallFailure, Event, Journal};
 use serde_json::Value;
-use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
@@ -189,16 +187,6 @@ impl std::fmt::Debug for RunContext {
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// A value as it may be stored: borrowed when it holds nothing secret.
-pub(crate) fn redacted(value: &Value) -> Cow<'_, Value> {
-    let mut copy = value.clone();
-    if redact::redact_value(&mut copy) {
-        Cow::Owned(copy)
-    } else {
-        Cow::Borrowed(value)
-    }
 }
 
 impl RunContext {
@@ -584,15 +572,4 @@ impl RunContext {
     fn exec(&self) -> Option<&ExecEnv> {
         self.exec.get()
     }
-}
-
-pub(crate) fn clip(s: &str, max: usize) -> &str {
-    if s.len() <= max {
-        return s;
-    }
-    let mut end = max;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
 }

@@ -84,7 +84,7 @@ impl CapabilityHandler for HumanAsk {
             let Some(d) = call.durable.decision()? else {
                 return Err(CapabilityError::Park(WaitRequest {
                     kind: "human".into(),
-                    summary: format!("question: {}", crate::broker::clip(prompt, 200)),
+                    summary: format!("question: {}", hwf_core::redact::clip(prompt, 200)),
                     wake_at_ms: None,
                     detail: input.clone(),
                 }));
@@ -126,7 +126,7 @@ pub fn check_answer(question: &Value, answer: &Value) -> Result<(), String> {
         return Err(format!("the answer {answer} is not one of the choices"));
     }
     if let Some(schema) = question.get("schema").filter(|s| !s.is_null()) {
-        let compiled = crate::broker::schema::OutputSchema::compile(schema)?;
+        let compiled = hwf_core::schema::OutputSchema::compile(schema)?;
         compiled
             .check(answer)
             .map_err(|e| format!("the answer does not match the schema: {e}"))?;

@@ -5,9 +5,9 @@
 
 use super::{Capability, CapabilityCall, CapabilityError, CapabilityHandler, SideEffect};
 use crate::agents::BoxFuture;
-use crate::error::{Error, Result};
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, OpenOptionsExt};
+use hwf_core::error::{Error, Result};
 use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

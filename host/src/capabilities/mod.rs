@@ -10,7 +10,6 @@
 pub mod bash;
 pub mod durable;
 pub mod fs;
-pub mod policy;
 
 use crate::agents::BoxFuture;
 use serde::{Deserialize, Serialize};
@@ -18,31 +17,11 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-pub use policy::Policy;
+pub use hwf_core::policy::{self, Policy, SideEffect, valid_name};
 
-/// What a capability can do to the world, from least to most dangerous.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SideEffect {
-    /// Reads only (fs.read, fs.list, events.wait).
-    ReadOnly,
-    /// Starts an agent session or similar long-lived work.
-    SessionLaunch,
-    /// Steers an existing session.
-    SessionControl,
-    /// Changes something outside hwf (bash, fs.write, kanban).
-    ExternalWrite,
-}
-
-impl SideEffect {
-    /// The snake_case name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::ReadOnly => "read_only",
-            Self::SessionLaunch => "session_launch",
-            Self::SessionControl => "session_control",
-            Self::ExternalWrite => "external_write",
-        }
+impl hwf_core::policy::Classified for Capability {
+    fn class(&self) -> SideEffect {
+        self.class
     }
 }
 
@@ -92,7 +71,7 @@ pub trait Durable: Send + Sync {
     fn now_ms(&self) -> u64;
     /// The run's id and the store behind it, when there is one (grants
     /// keep their use counts there).
-    fn run_store(&self) -> Option<(&crate::ids::RunId, &crate::store::FileStore)> {
+    fn run_store(&self) -> Option<(&hwf_core::ids::RunId, &crate::store::FileStore)> {
         None
     }
 }
@@ -165,15 +144,6 @@ impl std::fmt::Debug for Capability {
             .field("class", &self.class)
             .finish_non_exhaustive()
     }
-}
-
-/// Whether `name` is a valid capability name.
-pub fn valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 128
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'/' | b'-'))
 }
 
 /// The capabilities a host offers.

@@ -16,13 +16,13 @@
 pub mod params;
 
 use crate::control::{self, Action, Control, Decision};
-use crate::error::{Error, ErrorCode, Result};
-use crate::ids::RunId;
 use crate::runtime::{Hwf, RunRequest, Target};
 use crate::scripts::Language;
 use crate::store::ScriptRef;
 use crate::store::{RunSnapshot, RunState};
 use base64::Engine as _;
+use hwf_core::error::{Error, ErrorCode, Result};
+use hwf_core::ids::RunId;
 use params::{CONTROL, Params, WORKFLOW};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -294,7 +294,7 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
         .cloned()
         .unwrap_or(Value::Null);
     let target = if let Some(name) = p.str("script_name") {
-        crate::ids::validate_name("script name", name)?;
+        hwf_core::ids::validate_name("script name", name)?;
         Target::Saved {
             name: name.to_owned(),
             version: p.version("script_version")?,
@@ -469,7 +469,7 @@ fn control_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Value> {
     }
     let mut c = Control::new(act, p.str("actor").unwrap_or("agent"));
     if let Some(id) = p.str("control_id") {
-        crate::ids::validate_name("control id", id)?;
+        hwf_core::ids::validate_name("control id", id)?;
         c.id = id.to_owned();
     }
     c.reason = p.str("reason").map(str::to_owned);
@@ -500,7 +500,7 @@ fn control_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Value> {
     if matches!(snap.state, RunState::Waiting | RunState::Queued) {
         opts.kick(&run)?;
     }
-    Ok(crate::broker::redacted(&json!({"run_id": run, "control": c, "recorded": new})).into_owned())
+    Ok(hwf_core::redact::redacted(&json!({"run_id": run, "control": c, "recorded": new})).into_owned())
 }
 
 /// One tool the MCP server and the plugin expose.

@@ -2,7 +2,7 @@
 //! `workflow` and `workflow_control` tools, checked before anything runs.
 //! Unknown names and wrong types are refused with the parameter named.
 
-use crate::error::{Error, ErrorCode, Result};
+use hwf_core::error::{Error, ErrorCode, Result};
 use serde_json::{Map, Value};
 
 /// The JSON type a parameter takes.

@@ -26,8 +26,8 @@
 //! (`schema_mismatch` otherwise).
 
 use crate::capabilities::WaitRequest;
-use crate::error::{Error, ErrorCode, Result};
 use crate::store::{FileStore, now_ms};
+use hwf_core::error::{Error, ErrorCode, Result};
 use serde_json::{Map, Value, json};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -183,7 +183,7 @@ fn ask(request: &Value) -> std::result::Result<Ask, LaneError> {
         .and_then(Value::as_str)
         .filter(|p| !p.is_empty())
         .map_or_else(|| agent.trim_start_matches("kanban.").to_owned(), str::to_owned);
-    if crate::ids::validate_name("kanban profile", &profile).is_err() {
+    if hwf_core::ids::validate_name("kanban profile", &profile).is_err() {
         return Err(LaneError::Failed(
             "invalid_input",
             format!(
@@ -211,7 +211,7 @@ fn ask(request: &Value) -> std::result::Result<Ask, LaneError> {
         s => Some(parse_maybe_json(s)),
     };
     Ok(Ask {
-        title: crate::broker::clip(title.trim(), 200).to_owned(),
+        title: hwf_core::redact::clip(title.trim(), 200).to_owned(),
         body,
         acceptance: list("acceptance"),
         links: list("links"),
@@ -263,7 +263,7 @@ fn outcome(
         && let Some(schema) = schema
     {
         let compiled =
-            crate::broker::schema::OutputSchema::compile(schema).map_err(|e| LaneError::Failed("invalid_schema", e))?;
+            hwf_core::schema::OutputSchema::compile(schema).map_err(|e| LaneError::Failed("invalid_schema", e))?;
         compiled.check(if payload { &result } else { &out }).map_err(|e| {
             LaneError::Failed(
                 "schema_mismatch",
@@ -284,7 +284,7 @@ fn park(card: &Value, board: &Board) -> LaneError {
         summary: format!(
             "kanban card {id} for {}: {}",
             card["assignee"].as_str().unwrap_or("?"),
-            crate::broker::clip(card["title"].as_str().unwrap_or(""), 160)
+            hwf_core::redact::clip(card["title"].as_str().unwrap_or(""), 160)
         ),
         wake_at_ms: None,
         detail: json!({"board": board.name(), "card": id, "task": card.get("hermes_task")}),
@@ -497,7 +497,7 @@ fn hermes_parse(sub: &str, out: &std::process::Output) -> std::result::Result<Va
         return Err(format!(
             "hermes kanban {sub} exited {}: {}",
             out.status.code().unwrap_or(-1),
-            crate::broker::redact::redact_text(crate::broker::clip(err.trim(), 400))
+            hwf_core::redact::redact_text(hwf_core::redact::clip(err.trim(), 400))
         ));
     }
     if sub == "comment" {

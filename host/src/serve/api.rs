@@ -6,8 +6,6 @@
 //! the guard (see [`super`]). Every value is redacted before it is sent.
 
 use super::{AppState, error_response, refuse};
-use crate::error::{Error, ErrorCode};
-use crate::ids::RunId;
 use crate::review::RunFilter;
 use crate::store::StoredEvent;
 use axum::body::Bytes;
@@ -16,6 +14,8 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use hwf_core::error::{Error, ErrorCode};
+use hwf_core::ids::RunId;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use std::convert::Infallible;
@@ -25,7 +25,7 @@ type App = State<Arc<AppState>>;
 
 fn ok(data: Value) -> Response {
     let mut v = json!({"success": true, "data": data});
-    crate::broker::redact::redact_value(&mut v);
+    hwf_core::redact::redact_value(&mut v);
     axum::Json(v).into_response()
 }
 
@@ -132,7 +132,7 @@ pub async fn run(State(app): App, Path(id): Path<String>) -> Response {
             let mut status = hwf.status(id.as_str())?;
             let snap = hwf.store().read_snapshot(&id)?;
             let name = crate::review::workflow_name(&snap);
-            status["workflow"] = json!(crate::broker::redact::redact_text(&name));
+            status["workflow"] = json!(hwf_core::redact::redact_text(&name));
             status["duration_ms"] = json!(crate::review::duration_ms(&snap, crate::store::now_ms()));
             status["review"] = json!(hwf.run_waits(&snap));
             Ok(status)
@@ -198,7 +198,7 @@ pub async fn waits(State(app): App) -> Response {
 fn request_id(body: &Map<String, Value>) -> Result<String, Response> {
     match body.get("request_id") {
         None | Some(Value::Null) => Ok(format!("w{}", uuid::Uuid::now_v7().simple())),
-        Some(Value::String(s)) => match crate::ids::validate_name("request id", s) {
+        Some(Value::String(s)) => match hwf_core::ids::validate_name("request id", s) {
             Ok(()) => Ok(s.clone()),
             Err(e) => Err(error_response(&Error::new(ErrorCode::InvalidParams, e.message()))),
         },
@@ -294,7 +294,7 @@ pub async fn events_list(State(app): App) -> Response {
 
 /// Store an event (idempotent by id) and wake the runner.
 pub fn store_event(app: &AppState, event: StoredEvent) -> crate::Result<Value> {
-    crate::ids::validate_name("event id", &event.id)?;
+    hwf_core::ids::validate_name("event id", &event.id)?;
     let (stored, new) = app.hwf.store().append_event(event)?;
     // Triggers (issue 19): a run per matching trigger, once per event id.
     let started = crate::triggers::fire(&app.hwf, &stored)?;

@@ -20,13 +20,13 @@
 //!   `payload` (else the whole body) are the event's.
 
 use super::{AppState, api::store_event, error_response, refuse};
-use crate::error::{Error, ErrorCode};
 use crate::store::StoredEvent;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use hmac::{Hmac, Mac};
+use hwf_core::error::{Error, ErrorCode};
 use serde_json::{Value, json};
 use sha2::Sha256;
 use std::collections::HashMap;
@@ -76,10 +76,10 @@ impl Secrets {
                 continue;
             }
             if k == "HWF_WEBHOOK_SECRET" {
-                crate::broker::redact::register_secret(&v);
+                hwf_core::redact::register_secret(&v);
                 s.default = Some(v.into_bytes());
             } else if let Some(src) = k.strip_prefix("HWF_WEBHOOK_SECRET_") {
-                crate::broker::redact::register_secret(&v);
+                hwf_core::redact::register_secret(&v);
                 s.by_source.insert(src.to_owned(), v.into_bytes());
             }
         }
@@ -147,7 +147,7 @@ pub async fn hook(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    if crate::ids::validate_name("hook source", &source).is_err() {
+    if hwf_core::ids::validate_name("hook source", &source).is_err() {
         return refuse(StatusCode::NOT_FOUND, "not_found", "no such hook");
     }
     let Some(secret) = app.hook_secrets.get(&source) else {
@@ -245,7 +245,7 @@ pub async fn hook(
     match tokio::task::spawn_blocking(move || store_event(&app2, event)).await {
         Ok(Ok(v)) => {
             let mut v = json!({"success": true, "data": v});
-            crate::broker::redact::redact_value(&mut v);
+            hwf_core::redact::redact_value(&mut v);
             (StatusCode::OK, axum::Json(v)).into_response()
         }
         Ok(Err(e)) => error_response(&e),

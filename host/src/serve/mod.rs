@@ -32,14 +32,14 @@ pub mod api;
 pub mod hooks;
 pub mod page;
 
-use crate::error::{Error, ErrorCode, Result};
 use crate::facade::Options;
-use crate::ids::RunId;
 use crate::runtime::Hwf;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use hwf_core::error::{Error, ErrorCode, Result};
+use hwf_core::ids::RunId;
 use serde_json::json;
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -313,7 +313,7 @@ pub fn router(app: Arc<AppState>) -> axum::Router {
 pub async fn serve(hwf: Hwf, mut opts: Options, cfg: ServeConfig) -> Result<()> {
     let state_dir: PathBuf = hwf.store().root().to_path_buf();
     let (token, generated) = resolve_token(&state_dir, cfg.token.as_deref())?;
-    crate::broker::redact::register_secret(&token);
+    hwf_core::redact::register_secret(&token);
     let hook_secrets = hooks::Secrets::from_env();
     let addr = SocketAddr::new(cfg.bind, cfg.port);
     let listener = tokio::net::TcpListener::bind(addr)

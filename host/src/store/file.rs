@@ -9,11 +9,11 @@
 //! <state>/runs/<run_id>/result.json     (spilled large result)
 //! ```
 
-use super::model::{RunSnapshot, ScriptMeta};
-use crate::error::{Error, ErrorCode, Result};
-use crate::ids::{RunId, validate_name};
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, File, OpenOptions};
+use hwf_core::error::{Error, ErrorCode, Result};
+use hwf_core::ids::{RunId, validate_name};
+use hwf_core::model::{RunSnapshot, ScriptMeta};
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -580,7 +580,7 @@ impl FileStore {
         if let Some(s) = &mut event.subject {
             redact_string(s);
         }
-        crate::broker::redact::redact_value(&mut event.payload);
+        hwf_core::redact::redact_value(&mut event.payload);
         let dir = self.dir.open_dir("events").map_err(|e| Error::io("events", e))?;
         let lock = LockFile::acquire(&dir, "lock")?;
         repair_tail(&dir, "events.jsonl")?;
@@ -630,7 +630,7 @@ impl FileStore {
 
 /// Redact a string field in place.
 fn redact_string(s: &mut String) {
-    if let std::borrow::Cow::Owned(r) = crate::broker::redact::redact_text(s) {
+    if let std::borrow::Cow::Owned(r) = hwf_core::redact::redact_text(s) {
         *s = r;
     }
 }
@@ -638,7 +638,7 @@ fn redact_string(s: &mut String) {
 /// An id is matched on, so it cannot be redacted: refuse a credential-shaped
 /// one.
 fn refuse_credential_id(what: &str, id: &str) -> Result<()> {
-    if matches!(crate::broker::redact::redact_text(id), std::borrow::Cow::Owned(_)) {
+    if matches!(hwf_core::redact::redact_text(id), std::borrow::Cow::Owned(_)) {
         return Err(Error::new(
             ErrorCode::InvalidArgs,
             format!("the {what} looks like a credential; ids are stored and shown as they are, so use another id"),
@@ -661,7 +661,7 @@ fn redacted_control(control: &crate::control::Control) -> Result<crate::control:
         redact_string(s);
     }
     if let Some(v) = &mut c.value {
-        crate::broker::redact::redact_value(v);
+        hwf_core::redact::redact_value(v);
     }
     Ok(c)
 }

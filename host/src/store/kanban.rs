@@ -6,7 +6,7 @@
 //! file and both see the first one's card.
 
 use super::FileStore;
-use crate::error::{Error, ErrorCode, Result};
+use hwf_core::error::{Error, ErrorCode, Result};
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -7,11 +7,10 @@
 
 mod file;
 mod kanban;
-mod model;
 
 pub use file::{FileStore, JournalFile, LockFile};
-pub use kanban::valid_card_id;
-pub use model::{
+pub use hwf_core::model::{
     Counts, ErrorInfo, LiveProgress, RunSettings, RunSnapshot, RunState, ScriptMeta, ScriptRef, StoredEvent, WaitInfo,
     now_ms,
 };
+pub use kanban::valid_card_id;

@@ -8,7 +8,7 @@ use super::limits::{HostTrap, MemoryLimiter};
 use super::state::HostState;
 use super::wasi::{Capture, locked_down_ctx};
 use crate::broker::{InstanceBroker, RunContext};
-use crate::error::{Error, ErrorCode};
+use hwf_core::error::{Error, ErrorCode};
 use std::sync::Arc;
 use wasmtime::Store;
 

@@ -6,7 +6,7 @@
 //! Anything else (`wasi:filesystem`, `wasi:sockets`, `wasi:http`, unknown
 //! packages) is refused with an error naming the import.
 
-use crate::error::{Error, ErrorCode, Result};
+use hwf_core::error::{Error, ErrorCode, Result};
 use wasmparser::{Parser, Payload};
 
 /// Interface prefixes a harness may import.

@@ -14,8 +14,8 @@
 //! linked at all (see [`super::gate`]).
 
 use super::limits::HostTrap;
-use crate::error::ErrorCode;
 use bytes::Bytes;
+use hwf_core::error::ErrorCode;
 use rand::SeedableRng as _;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};

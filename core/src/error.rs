@@ -209,7 +209,7 @@ impl Error {
     /// An error with a code and message. The message is redacted here, so
     /// no error can carry a credential out.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        let message = crate::broker::redact::redact_text(&message.into()).into_owned();
+        let message = crate::redact::redact_text(&message.into()).into_owned();
         Self { code, message }
     }
 

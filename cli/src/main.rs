@@ -25,5 +25,5 @@ fn harden() {
     if let Err(e) = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable) {
         eprintln!("hwf: warning: cannot make the process non-dumpable: {e}");
     }
-    hwf_host::broker::redact::register_environment();
+    hwf_core::redact::register_environment();
 }

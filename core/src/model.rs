@@ -181,9 +181,9 @@ pub struct RunSnapshot {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunSettings {
     /// Limits and budgets.
-    pub limits: crate::vm::Limits,
+    pub limits: crate::limits::Limits,
     /// Capability policy.
-    pub policy: crate::capabilities::Policy,
+    pub policy: crate::policy::Policy,
     /// The fixture file answering agent calls, if one was used.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agents_fixture: Option<std::path::PathBuf>,
@@ -192,7 +192,7 @@ pub struct RunSettings {
     pub workspace: Option<std::path::PathBuf>,
     /// When completions are flushed (`sync`, `group`, `async`).
     #[serde(default)]
-    pub durability: crate::broker::journal::Durability,
+    pub durability: crate::journal::Durability,
 }
 
 /// An external event in `events/events.jsonl`.

@@ -172,7 +172,7 @@ pub fn run(cli: &Cli, config: &Config, cmd: &KanbanCommand, out: &Out) -> Result
             out.data(&c, line);
         }
         KanbanCommand::Comment { card, text, actor, .. } => {
-            let text = hwf_host::broker::redact::redact_text(text);
+            let text = hwf_core::redact::redact_text(text);
             let c = kanban::comment(store, card, &text, actor)?;
             out.data(&c, line);
         }
@@ -185,7 +185,7 @@ pub fn run(cli: &Cli, config: &Config, cmd: &KanbanCommand, out: &Out) -> Result
         } => {
             let mut result: Value = serde_json::from_str(result)
                 .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("--result is not valid JSON: {e}")))?;
-            hwf_host::broker::redact::redact_value(&mut result);
+            hwf_core::redact::redact_value(&mut result);
             let c = kanban::update(store, card, "done", Some(result), summary.clone(), actor)?;
             out.data(&c, line);
         }

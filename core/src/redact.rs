@@ -844,6 +844,29 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 
+/// A value as it may be stored: borrowed when it holds nothing secret.
+pub fn redacted(value: &Value) -> Cow<'_, Value> {
+    let mut copy = value.clone();
+    if redact_value(&mut copy) {
+        Cow::Owned(copy)
+    } else {
+        Cow::Borrowed(value)
+    }
+}
+
+/// The longest prefix of `s` of at most `max` bytes that ends on a char
+/// boundary.
+pub fn clip(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

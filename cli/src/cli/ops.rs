@@ -27,7 +27,7 @@ pub fn events(cli: &Cli, config: &Config, cmd: &EventsCommand, out: &Out) -> Res
                 Some(p) => serde_json::from_str(p)
                     .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("--payload is not valid JSON: {e}")))?,
             };
-            hwf_host::broker::redact::redact_value(&mut payload);
+            hwf_core::redact::redact_value(&mut payload);
             let id = id
                 .clone()
                 .unwrap_or_else(|| format!("e{}", uuid::Uuid::now_v7().simple()));
@@ -234,7 +234,7 @@ pub fn control(cli: &Cli, config: &Config, cmd: &ControlCommand, out: &Out) -> R
     }
     let new = record(hwf.store(), &run, c.clone())?;
     let mut v = serde_json::json!({"run_id": run, "control": c, "recorded": new});
-    hwf_host::broker::redact::redact_value(&mut v); // shown as stored
+    hwf_core::redact::redact_value(&mut v); // shown as stored
     out.data(&v, |_| {
         format!("{} {:?} recorded{}", run, action, if new { "" } else { " (already)" })
     });
@@ -262,7 +262,7 @@ fn revoke(hwf: &Hwf, run_id: &str, grant: &str, meta: &super::ControlMeta, out: 
         subject: Some(grant.to_owned()),
         payload: {
             let mut p = serde_json::json!({"run": run, "actor": meta.actor, "reason": meta.reason});
-            hwf_host::broker::redact::redact_value(&mut p);
+            hwf_core::redact::redact_value(&mut p);
             p
         },
         ts_ms: hwf_host::store::now_ms(),

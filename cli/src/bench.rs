@@ -2,9 +2,10 @@
 //! components (see docs/BENCHMARKS.md).
 
 use clap::Args;
+use hwf_core::fingerprint::Fingerprint;
+use hwf_core::redact;
 use hwf_host::agents::FixtureRunner;
-use hwf_host::broker::fingerprint::Fingerprint;
-use hwf_host::broker::{Event, InstanceBroker, Journal, RunContext, Services, redact};
+use hwf_host::broker::{Event, InstanceBroker, Journal, RunContext, Services};
 use hwf_host::ids::RunId;
 use hwf_host::vm::exec::{call_run, instantiate_only};
 use hwf_host::{Error, ErrorCode, Hwf, Limits};

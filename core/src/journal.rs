@@ -1,0 +1,581 @@
+//! The journal format: one JSON object per line with `seq` (1-based, per
+//! run), `ts_ms`, `type` and the event's fields.
+//!
+//! [`Event`] is the borrowed form the broker writes (no copies on the hot
+//! path); [`JournalEntry`] with [`Entry`] is the owned form every reader
+//! (replay, status, the runner, the console, a second store) parses. A test
+//! pins that every written event reads back.
+
+use crate::call::CallFailure;
+use crate::model::{ErrorInfo, ScriptRef};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// When a call's completion must be on disk relative to the guest seeing
+/// it. What each mode can lose:
+///
+/// | mode | the guest sees a result | process crash (kill -9) | power loss |
+/// |---|---|---|---|
+/// | `sync` (default) | after its fsync | nothing completed is lost | nothing completed is lost |
+/// | `group` | after a shared fsync (≤ 1.5 ms window) | nothing | nothing |
+/// | `async` | at once (fsync in the background) | nothing: the line is in the kernel | the unflushed tail: those calls run again (at-least-once) |
+///
+/// In every mode a run's start and end, waits, and the completions of
+/// capabilities that are not read-only (external writes are not replay-safe)
+/// are flushed before anything goes on, so a run reported finished, parked
+/// or effectful is never lost.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Durability {
+    /// Each completion is flushed before the guest sees it; completions
+    /// that arrive during a flush share the next one.
+    #[default]
+    Sync,
+    /// As `sync`, but a flush first waits a bounded window
+    /// ([`GROUP_WINDOW`]) for more completions to share it.
+    Group,
+    /// Completions are flushed in the background; the guest goes on at once.
+    Async,
+}
+
+/// How long a `group` flush waits for more completions to share it.
+pub const GROUP_WINDOW: std::time::Duration = std::time::Duration::from_micros(1500);
+
+impl Durability {
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Sync => "sync",
+            Self::Group => "group",
+            Self::Async => "async",
+        }
+    }
+
+    /// Parse `sync`, `group` or `async`.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_args` naming the accepted values.
+    pub fn parse(s: &str) -> crate::error::Result<Self> {
+        match s {
+            "sync" => Ok(Self::Sync),
+            "group" => Ok(Self::Group),
+            "async" => Ok(Self::Async),
+            other => Err(crate::error::Error::new(
+                crate::error::ErrorCode::InvalidArgs,
+                format!("durability {other:?}: expected sync, group or async"),
+            )),
+        }
+    }
+}
+
+/// The journal format this build writes (in `run_started.format`). A
+/// journal without the field is format 1.
+pub const JOURNAL_FORMAT: u32 = 1;
+
+fn format_v1() -> u32 {
+    1
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// One journal event.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event<'a> {
+    /// A run began executing.
+    RunStarted {
+        /// The journal format ([`JOURNAL_FORMAT`]).
+        format: u32,
+        /// Run id.
+        run_id: &'a str,
+        /// Component being run.
+        script: &'a ScriptRef,
+        /// Arguments (redacted).
+        args: &'a Value,
+        /// The run the guest's random seed derives from (the first run of
+        /// the resume lineage).
+        seed_run: &'a str,
+        /// Where the guest's virtual wall clock starts (ms since the epoch;
+        /// the lineage's first creation time).
+        clock_origin_ms: u64,
+    },
+    /// An operator control took effect in this execution and is consumed
+    /// (a `retry` re-runs its call once, not on every continuation).
+    ControlApplied {
+        /// The control's id.
+        control: &'a str,
+        /// Its action (`retry`).
+        action: &'a str,
+        /// The call it names.
+        call: Option<&'a str>,
+    },
+    /// A call was made.
+    CallStarted {
+        /// Call id (`3`, `3.1.2`).
+        call: &'a str,
+        /// `agent`, `capability`, `parallel`, `pipeline`, `submit`.
+        kind: &'a str,
+        /// Label, if any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        label: Option<&'a str>,
+        /// Phase, if any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        phase: Option<&'a str>,
+        /// `b3:` fingerprint of `{kind, request}`.
+        fingerprint: &'a str,
+        /// The request (redacted).
+        request: &'a Value,
+    },
+    /// One attempt of a call was refused and will be retried.
+    CallAttempt {
+        /// Call id.
+        call: &'a str,
+        /// Attempt number (1-based).
+        attempt: u32,
+        /// Why the attempt was refused.
+        error: &'a str,
+    },
+    /// A call finished.
+    CallCompleted {
+        /// Call id.
+        call: &'a str,
+        /// Call kind.
+        kind: &'a str,
+        /// Label, if any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        label: Option<&'a str>,
+        /// Fingerprint (repeated so a completion line stands alone).
+        fingerprint: &'a str,
+        /// Whether it produced a result.
+        ok: bool,
+        /// The result (redacted).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        result: Option<&'a Value>,
+        /// The typed error.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<&'a CallFailure>,
+        /// Tokens spent.
+        tokens: u64,
+        /// What the agent reported it cost, in millionths of a USD.
+        #[serde(skip_serializing_if = "is_zero")]
+        cost_micro_usd: u64,
+        /// Attempts made.
+        attempts: u32,
+        /// Duration in µs.
+        duration_us: u64,
+        /// Answered from the source journal of a resume.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        replayed: bool,
+        /// Answered from the run's prompt cache.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        cache_hit: bool,
+    },
+    /// The guest entered a phase.
+    Phase {
+        /// Phase title (redacted).
+        title: &'a str,
+    },
+    /// A log line from the guest (`source`: `guest`, `stdout`, `stderr`).
+    Log {
+        /// The branch or nested workflow call that printed it (none: root).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        call: Option<&'a str>,
+        /// `trace` … `error`.
+        level: &'a str,
+        /// Where it came from.
+        source: &'a str,
+        /// The line (redacted, clipped).
+        message: &'a str,
+    },
+    /// A call parked the run.
+    WaitStarted {
+        /// The call (empty for a pause).
+        call: &'a str,
+        /// `event`, `human`, `approval`, `timer`, `pause`.
+        kind: &'a str,
+        /// One line for status.
+        summary: &'a str,
+        /// When a timer resolves.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        wake_at_ms: Option<u64>,
+    },
+    /// A call that had parked the run completed after a continuation.
+    WaitResolved {
+        /// The call.
+        call: &'a str,
+    },
+    /// `next` handed a completed call to the guest (replay delivers the
+    /// same order).
+    Delivered {
+        /// The call delivered.
+        call: &'a str,
+    },
+    /// The run ended.
+    RunCompleted {
+        /// Final state.
+        state: &'a str,
+        /// Result, when small enough to inline.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        result: Option<&'a Value>,
+        /// Spilled result path.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        result_path: Option<&'a str>,
+        /// The error a failed run ended with.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<&'a ErrorInfo>,
+        /// Duration in ms.
+        duration_ms: u64,
+    },
+}
+
+impl Event<'_> {
+    /// Whether this event must be on disk before the run goes on.
+    pub fn is_durable(&self) -> bool {
+        matches!(
+            self,
+            Event::CallCompleted { .. }
+                | Event::RunStarted { .. }
+                | Event::RunCompleted { .. }
+                | Event::WaitStarted { .. }
+        )
+    }
+
+    /// Whether the writer fsyncs this event inline (run start and end); call
+    /// completions are synced by [`Syncer`] instead.
+    pub fn sync_inline(&self) -> bool {
+        matches!(
+            self,
+            Event::RunStarted { .. } | Event::RunCompleted { .. } | Event::WaitStarted { .. }
+        )
+    }
+}
+
+/// One journal line as read back: its position, time and event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JournalEntry {
+    /// 1-based position in the run's journal (the append's version).
+    pub seq: u64,
+    /// When it was written (ms since the epoch).
+    pub ts_ms: u64,
+    /// What happened.
+    #[serde(flatten)]
+    pub entry: Entry,
+}
+
+impl JournalEntry {
+    /// Parse one journal line.
+    ///
+    /// # Errors
+    ///
+    /// `corrupt_store` naming the line's problem (not JSON, an unknown
+    /// `type`, a missing or mistyped field).
+    pub fn parse(line: &[u8]) -> crate::error::Result<Self> {
+        serde_json::from_slice(line)
+            .map_err(|e| crate::error::Error::new(crate::error::ErrorCode::CorruptStore, format!("journal line: {e}")))
+    }
+
+    /// The call this entry is about, if any.
+    pub fn call(&self) -> Option<&str> {
+        match &self.entry {
+            Entry::CallStarted { call, .. }
+            | Entry::CallAttempt { call, .. }
+            | Entry::CallCompleted { call, .. }
+            | Entry::WaitResolved { call }
+            | Entry::Delivered { call } => Some(call),
+            Entry::WaitStarted { call, .. } => (!call.is_empty()).then_some(call.as_str()),
+            Entry::Log { call, .. } | Entry::ControlApplied { call, .. } => call.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+/// The owned, readable form of [`Event`] (same names and fields).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Entry {
+    /// A run began executing.
+    RunStarted {
+        /// The journal format (1 when absent).
+        #[serde(default = "format_v1")]
+        format: u32,
+        /// Run id.
+        run_id: String,
+        /// Component being run.
+        script: ScriptRef,
+        /// Arguments (redacted).
+        args: Value,
+        /// The run the guest's random seed derives from.
+        #[serde(default)]
+        seed_run: Option<String>,
+        /// Where the guest's virtual wall clock starts.
+        #[serde(default)]
+        clock_origin_ms: Option<u64>,
+    },
+    /// An operator control was consumed.
+    ControlApplied {
+        /// The control's id.
+        control: String,
+        /// Its action.
+        action: String,
+        /// The call it names.
+        #[serde(default)]
+        call: Option<String>,
+    },
+    /// A call was made.
+    CallStarted {
+        /// Call id.
+        call: String,
+        /// Call kind.
+        kind: String,
+        /// Label.
+        #[serde(default)]
+        label: Option<String>,
+        /// Phase.
+        #[serde(default)]
+        phase: Option<String>,
+        /// Fingerprint of `{kind, request}`.
+        fingerprint: String,
+        /// The request (redacted).
+        request: Value,
+    },
+    /// One attempt of a call was refused and will be retried.
+    CallAttempt {
+        /// Call id.
+        call: String,
+        /// Attempt number.
+        attempt: u32,
+        /// Why.
+        error: String,
+    },
+    /// A call finished.
+    CallCompleted {
+        /// Call id.
+        call: String,
+        /// Call kind.
+        kind: String,
+        /// Label.
+        #[serde(default)]
+        label: Option<String>,
+        /// Fingerprint.
+        fingerprint: String,
+        /// Whether it produced a result.
+        ok: bool,
+        /// The result (redacted).
+        #[serde(default)]
+        result: Option<Value>,
+        /// The typed error.
+        #[serde(default)]
+        error: Option<CallFailure>,
+        /// Tokens spent.
+        #[serde(default)]
+        tokens: u64,
+        /// Reported cost, in millionths of a USD.
+        #[serde(default)]
+        cost_micro_usd: u64,
+        /// Attempts made.
+        #[serde(default)]
+        attempts: u32,
+        /// Duration in µs.
+        #[serde(default)]
+        duration_us: u64,
+        /// Answered from a resume's source journal.
+        #[serde(default)]
+        replayed: bool,
+        /// Answered from the prompt cache.
+        #[serde(default)]
+        cache_hit: bool,
+    },
+    /// The guest entered a phase.
+    Phase {
+        /// Phase title.
+        title: String,
+    },
+    /// A log line.
+    Log {
+        /// The branch or nested workflow call that printed it.
+        #[serde(default)]
+        call: Option<String>,
+        /// Level.
+        level: String,
+        /// Source.
+        source: String,
+        /// The line.
+        message: String,
+    },
+    /// A call parked the run.
+    WaitStarted {
+        /// The call (empty for a pause).
+        call: String,
+        /// The wait's kind.
+        kind: String,
+        /// One line for status.
+        summary: String,
+        /// When a timer resolves.
+        #[serde(default)]
+        wake_at_ms: Option<u64>,
+    },
+    /// A parked call completed after a continuation.
+    WaitResolved {
+        /// The call.
+        call: String,
+    },
+    /// `next` handed a completed call to the guest.
+    Delivered {
+        /// The call.
+        call: String,
+    },
+    /// The run ended.
+    RunCompleted {
+        /// Final state.
+        state: String,
+        /// Inline result.
+        #[serde(default)]
+        result: Option<Value>,
+        /// Spilled result path.
+        #[serde(default)]
+        result_path: Option<String>,
+        /// The error a failed run ended with.
+        #[serde(default)]
+        error: Option<ErrorInfo>,
+        /// Duration in ms.
+        #[serde(default)]
+        duration_ms: u64,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::call::CallErrorKind;
+    use serde_json::json;
+
+    #[derive(Serialize)]
+    struct Line<'a, 'e> {
+        seq: u64,
+        ts_ms: u64,
+        #[serde(flatten)]
+        event: &'a Event<'e>,
+    }
+
+    /// Every event the writer can produce reads back as the same entry.
+    #[test]
+    fn every_written_event_reads_back() {
+        let script = ScriptRef {
+            name: Some("hello".into()),
+            version: Some(2),
+            path: None,
+            digest: "b3:00".into(),
+            language: "js".into(),
+        };
+        let args = json!({"name": "world"});
+        let result = json!({"ok": true});
+        let failure = CallFailure::new(CallErrorKind::Denied, "denied", "no");
+        let error = ErrorInfo {
+            code: crate::error::ErrorCode::CpuLimit,
+            message: "cpu".into(),
+        };
+        let events = [
+            Event::RunStarted {
+                format: JOURNAL_FORMAT,
+                run_id: "r1",
+                script: &script,
+                args: &args,
+                seed_run: "r0",
+                clock_origin_ms: 7,
+            },
+            Event::ControlApplied {
+                control: "c1",
+                action: "retry",
+                call: Some("3"),
+            },
+            Event::CallStarted {
+                call: "3.1",
+                kind: "agent",
+                label: Some("l"),
+                phase: None,
+                fingerprint: "b3:ff",
+                request: &args,
+            },
+            Event::CallAttempt {
+                call: "3.1",
+                attempt: 2,
+                error: "schema",
+            },
+            Event::CallCompleted {
+                call: "3.1",
+                kind: "agent",
+                label: None,
+                fingerprint: "b3:ff",
+                ok: false,
+                result: Some(&result),
+                error: Some(&failure),
+                tokens: 12,
+                cost_micro_usd: 5,
+                attempts: 2,
+                duration_us: 99,
+                replayed: true,
+                cache_hit: false,
+            },
+            Event::Phase { title: "Build" },
+            Event::Log {
+                call: Some("4"),
+                level: "info",
+                source: "guest",
+                message: "hi",
+            },
+            Event::WaitStarted {
+                call: "",
+                kind: "pause",
+                summary: "paused",
+                wake_at_ms: None,
+            },
+            Event::WaitResolved { call: "5" },
+            Event::Delivered { call: "6" },
+            Event::RunCompleted {
+                state: "failed",
+                result: None,
+                result_path: Some("runs/r1/result.json"),
+                error: Some(&error),
+                duration_ms: 3,
+            },
+        ];
+        for (i, event) in events.iter().enumerate() {
+            let line = serde_json::to_vec(&Line {
+                seq: i as u64 + 1,
+                ts_ms: 10,
+                event,
+            })
+            .expect("write");
+            let read = JournalEntry::parse(&line).expect("read back");
+            assert_eq!(read.seq, i as u64 + 1);
+            // Writing the read entry gives the same JSON object back.
+            let again = serde_json::to_value(&read).expect("re-serialise");
+            let original: Value = serde_json::from_slice(&line).expect("json");
+            for (k, v) in original.as_object().expect("object") {
+                assert_eq!(&again[k], v, "field {k} of {}", original["type"]);
+            }
+        }
+    }
+
+    #[test]
+    fn old_run_started_without_format_is_format_1() {
+        let line = br#"{"seq":1,"ts_ms":1,"type":"run_started","run_id":"r","script":{"digest":"d","language":"wasm"},"args":{}}"#;
+        let e = JournalEntry::parse(line).expect("parse");
+        assert!(matches!(e.entry, Entry::RunStarted { format: 1, .. }));
+    }
+
+    #[test]
+    fn unknown_or_damaged_lines_are_corrupt_store() {
+        for line in [
+            &br#"{"seq":1,"ts_ms":1,"type":"teleported"}"#[..],
+            b"{not json",
+            br#"{"seq":1,"type":"phase"}"#,
+        ] {
+            let e = JournalEntry::parse(line).expect_err("refused");
+            assert_eq!(e.code(), crate::error::ErrorCode::CorruptStore, "{e}");
+        }
+    }
+}
