@@ -292,6 +292,46 @@ impl JournalEntry {
     }
 }
 
+/// A journal line that is complete but cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadLine {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+/// Parse a whole journal. Only an unterminated last line is a write that
+/// did not finish and is skipped; a complete line that does not parse (not
+/// JSON, an unknown `type`, a missing field) is corruption and is named.
+///
+/// # Errors
+///
+/// The first [`BadLine`].
+pub fn parse_journal(text: &str) -> std::result::Result<Vec<JournalEntry>, BadLine> {
+    let mut out = Vec::new();
+    let terminated = text.ends_with('\n');
+    let mut lines = text.split('\n').enumerate().peekable();
+    while let Some((i, line)) = lines.next() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        if lines.peek().is_none() && !terminated {
+            break; // an unfinished write: whatever it holds never happened
+        }
+        match serde_json::from_str::<JournalEntry>(line) {
+            Ok(e) => out.push(e),
+            Err(e) => {
+                return Err(BadLine {
+                    line: i + 1,
+                    reason: e.to_string(),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// The owned, readable form of [`Event`] (same names and fields).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]

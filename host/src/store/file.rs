@@ -362,6 +362,31 @@ impl FileStore {
         })
     }
 
+    /// Read a run's journal as typed entries (a torn last line is skipped;
+    /// a damaged complete line is named).
+    ///
+    /// # Errors
+    ///
+    /// `not_found` (unknown run), `io`, `corrupt_store`.
+    pub fn read_entries(&self, id: &RunId) -> Result<Vec<hwf_core::journal::JournalEntry>> {
+        let dir = self.run_dir(id)?;
+        let mut text = String::new();
+        match dir.open("journal.jsonl") {
+            Ok(mut f) => {
+                f.read_to_string(&mut text)
+                    .map_err(|e| Error::io(format!("run {id} journal"), e))?;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io(format!("run {id} journal"), e)),
+        }
+        hwf_core::journal::parse_journal(&text).map_err(|bad| {
+            Error::new(
+                ErrorCode::CorruptStore,
+                format!("runs/{id}/journal.jsonl: line {}: {}", bad.line, bad.reason),
+            )
+        })
+    }
+
     /// Write a spilled result; returns its path relative to the state dir.
     ///
     /// # Errors
