@@ -1,7 +1,7 @@
 //! Bounded property tests (a seeded generator; they run with the unit
 //! tests, so CI runs them) for two readers of untrusted input: the facade's
 //! parameter table (`facade::params`) and the journal reader
-//! (`FileStore::read_journal` → `parse_journal`, then
+//! (`FileStore::read_entries` → `hwf_core::journal::parse_journal`, then
 //! `ReplayIndex::from_journal`). Inputs are the corpus in
 //! `tests/fuzz-corpus/` and its mutations.
 //!
@@ -15,6 +15,7 @@ use crate::broker::replay::{Lookup, ReplayIndex};
 use crate::facade::params::{CONTROL, Kind, Params, WORKFLOW};
 use crate::store::FileStore;
 use hwf_core::ids::RunId;
+use hwf_core::journal::{Entry, JournalEntry};
 use rand::rngs::StdRng;
 use rand::{RngExt as _, SeedableRng as _};
 use serde_json::{Map, Value, json};
@@ -270,9 +271,10 @@ fn facade_params_match_their_table_on_random_requests() {
     );
 }
 
-/// What `read_journal` must accept, written independently: every complete
-/// (newline-terminated), non-blank line is JSON; an unterminated last line
-/// is ignored whatever it holds.
+/// What `read_entries` must accept, written independently of its line
+/// splitting: every complete (newline-terminated), non-blank line is a
+/// [`JournalEntry`]; an unterminated last line is
+/// ignored whatever it holds.
 fn expected_events(text: &str) -> Option<usize> {
     let mut n = 0;
     let mut rest = text;
@@ -282,7 +284,9 @@ fn expected_events(text: &str) -> Option<usize> {
         if line.trim().is_empty() {
             continue;
         }
-        serde_json::from_str::<Value>(line).ok()?;
+        // (A duplicate key makes a line corrupt, as it does for any typed
+        // reader, though `Value` would take the last one.)
+        serde_json::from_str::<JournalEntry>(line).ok()?;
         n += 1;
     }
     Some(n)
@@ -354,7 +358,7 @@ fn journal_reader_and_replay_index_take_any_bytes() {
         let mut rng = StdRng::seed_from_u64(seed);
         let text = journal_text(&mut rng, &corpus);
         std::fs::write(&path, &text).expect("write journal");
-        let read = store.read_journal(&id);
+        let read = store.read_entries(&id);
         match (read, expected_events(&text)) {
             (Ok(events), Some(n)) => {
                 accepted += 1;
@@ -362,13 +366,17 @@ fn journal_reader_and_replay_index_take_any_bytes() {
                 // The replay index takes whatever the journal holds.
                 let retry: HashSet<String> = events
                     .iter()
-                    .filter_map(|e| e.get("call").and_then(Value::as_str).map(str::to_owned))
+                    .filter_map(|e| e.call().map(str::to_owned))
                     .filter(|_| rng.random_bool(0.2))
                     .collect();
                 let idx = ReplayIndex::from_journal(&events, &retry);
                 for e in &events {
-                    let call = e.get("call").and_then(Value::as_str).unwrap_or("1");
-                    let fp = Fingerprint::of("agent", e.get("request").unwrap_or(&Value::Null));
+                    let call = e.call().unwrap_or("1");
+                    let request = match &e.entry {
+                        Entry::CallStarted { request, .. } => request,
+                        _ => &Value::Null,
+                    };
+                    let fp = Fingerprint::of("agent", request);
                     let l = idx.lookup(call, &fp);
                     hits += usize::from(matches!(l, Lookup::Hit(_)));
                     if retry.contains(call) {
@@ -382,7 +390,7 @@ fn journal_reader_and_replay_index_take_any_bytes() {
                 assert_eq!(e.code(), hwf_core::error::ErrorCode::CorruptStore, "seed {seed}: {e}");
             }
             (got, want) => panic!(
-                "seed {seed}: read_journal gave {:?}, expected {want:?} events: {text:?}",
+                "seed {seed}: read_entries gave {:?}, expected {want:?} events: {text:?}",
                 got.map(|v| v.len()).map_err(|e| e.to_string())
             ),
         }

@@ -19,6 +19,7 @@ use crate::runtime::{Hwf, RunOutcome};
 use crate::store::{ErrorInfo, RunSnapshot, RunState, now_ms};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
+use hwf_core::journal::{Entry, JournalEntry};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use tracing::Instrument;
@@ -259,13 +260,9 @@ impl Hwf {
             ));
         }
         let loaded = resolved.loaded;
-        let events = self.store().read_journal(id)?;
+        let events = self.store().read_entries(id)?;
         crate::runner::check_journal_present(&snap, &events)?;
-        let last_seq = events
-            .iter()
-            .filter_map(|e| e.get("seq").and_then(Value::as_u64))
-            .max()
-            .unwrap_or(0);
+        let last_seq = events.iter().map(|e| e.seq).max().unwrap_or(0);
         let controls = crate::control::read_controls(self.store(), id)?;
         // In place: the run's own journal answers its completed calls, and
         // the calls it already ran stay charged to its budgets.
@@ -328,12 +325,12 @@ pub const MAX_CRASHES: usize = 3;
 
 /// How many executions since the run's last final record started and never
 /// ended (each `run_started` without a `run_completed` after it).
-pub fn crashed_executions(events: &[Value]) -> usize {
+pub fn crashed_executions(events: &[JournalEntry]) -> usize {
     events
         .iter()
         .rev()
-        .take_while(|e| e.get("type").and_then(Value::as_str) != Some("run_completed"))
-        .filter(|e| e.get("type").and_then(Value::as_str) == Some("run_started"))
+        .take_while(|e| !matches!(e.entry, Entry::RunCompleted { .. }))
+        .filter(|e| matches!(e.entry, Entry::RunStarted { .. }))
         .count()
 }
 
@@ -375,7 +372,7 @@ impl Hwf {
 /// # Errors
 ///
 /// `corrupt_store` naming the run.
-pub fn check_journal_present(snap: &RunSnapshot, events: &[Value]) -> Result<()> {
+pub fn check_journal_present(snap: &RunSnapshot, events: &[JournalEntry]) -> Result<()> {
     if snap.state != RunState::Queued && events.is_empty() {
         return Err(Error::new(
             ErrorCode::CorruptStore,
@@ -393,7 +390,7 @@ pub fn check_journal_present(snap: &RunSnapshot, events: &[Value]) -> Result<()>
 /// from (`sources`, oldest first) and its `own` journal, under its
 /// controls: `retry` controls not yet consumed make their calls run live
 /// again, once (consumed when the call has run).
-pub fn replay_index(sources: &[Vec<Value>], own: &[Value], controls: &Controls) -> ReplayIndex {
+pub fn replay_index(sources: &[Vec<JournalEntry>], own: &[JournalEntry], controls: &Controls) -> ReplayIndex {
     let mut consumed = ReplayIndex::consumed_in(own);
     for s in sources {
         consumed.extend(ReplayIndex::consumed_in(s));
@@ -421,7 +418,7 @@ impl Hwf {
     ///
     /// The store's codes; `corrupt_store` for a lineage deeper than 64
     /// runs or a missing journal of a run that started.
-    pub(crate) fn lineage_journals(&self, first: Option<&RunId>) -> Result<Vec<Vec<Value>>> {
+    pub(crate) fn lineage_journals(&self, first: Option<&RunId>) -> Result<Vec<Vec<JournalEntry>>> {
         let mut out = Vec::new();
         let mut next = first.cloned();
         while let Some(id) = next {
@@ -432,7 +429,7 @@ impl Hwf {
                 ));
             }
             let snap = self.store().read_snapshot(&id)?;
-            let events = self.store().read_journal(&id)?;
+            let events = self.store().read_entries(&id)?;
             check_journal_present(&snap, &events)?;
             out.push(events);
             next = snap.resumed_from.clone();
@@ -457,26 +454,26 @@ pub fn validate_decision(
     decision: Decision,
     value: Option<&Value>,
 ) -> Result<String> {
-    let events = hwf.store().read_journal(run)?;
-    let started = events
+    let events = hwf.store().read_entries(run)?;
+    let (request, fingerprint) = events
         .iter()
         .rev()
-        .find(|e| {
-            e.get("type").and_then(Value::as_str) == Some("call_started")
-                && e.get("call").and_then(Value::as_str) == Some(call)
+        .find_map(|e| match &e.entry {
+            Entry::CallStarted {
+                call: c,
+                request,
+                fingerprint,
+                ..
+            } if c == call => Some((request, fingerprint)),
+            _ => None,
         })
         .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("run {run} has no call {call}")))?;
-    let request = started.get("request").cloned().unwrap_or(json!({}));
     if decision == Decision::Respond && request.get("name").and_then(Value::as_str) == Some("human.ask") {
         let question = request.get("input").cloned().unwrap_or(json!({}));
         durable::check_answer(&question, value.unwrap_or(&Value::Null))
             .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("call {call}: {e}")))?;
     }
-    Ok(started
-        .get("fingerprint")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_owned())
+    Ok(fingerprint.clone())
 }
 
 /// How often the in-process runner of a long-lived front door (`hwf mcp`,

@@ -464,7 +464,7 @@ impl Hwf {
                     ));
                 }
             }
-            let events = self.store.read_journal(source_id)?;
+            let events = self.store.read_entries(source_id)?;
             crate::runner::check_journal_present(&source, &events)?;
             let controls = crate::control::read_controls(&self.store, source_id)?;
             // The source and the runs it was resumed from answer calls;

@@ -18,6 +18,7 @@
 
 use super::Fingerprint;
 use crate::store::Counts;
+use hwf_core::journal::{Entry, JournalEntry};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
@@ -76,11 +77,11 @@ pub struct ReplayIndex {
 /// successful agent or capability result does (an agent's `null` is a
 /// non-answer and runs again); failures, refusals and cancellations run
 /// again.
-fn replayable(kind: &str, e: &Value) -> bool {
-    if !matches!(kind, "agent" | "capability") || e.get("ok").and_then(Value::as_bool) != Some(true) {
+fn replayable(kind: &str, ok: bool, result: Option<&Value>) -> bool {
+    if !matches!(kind, "agent" | "capability") || !ok {
         return false;
     }
-    match e.get("result") {
+    match result {
         None => false,
         Some(Value::Null) => kind != "agent",
         Some(_) => true,
@@ -90,7 +91,7 @@ fn replayable(kind: &str, e: &Value) -> bool {
 impl ReplayIndex {
     /// Build an index from a run's own journal. Calls in `retry` are left
     /// out so they run live.
-    pub fn from_journal(events: &[Value], retry: &HashSet<String>) -> Self {
+    pub fn from_journal(events: &[JournalEntry], retry: &HashSet<String>) -> Self {
         Self::from_lineage(&[], events, retry)
     }
 
@@ -100,7 +101,7 @@ impl ReplayIndex {
     /// first recording keeps its cost (a later replay of it costs nothing
     /// and must not erase what it cost); only the own journal's live calls
     /// count as already charged. Calls in `retry` are left out.
-    pub fn from_lineage(sources: &[Vec<Value>], own: &[Value], retry: &HashSet<String>) -> Self {
+    pub fn from_lineage(sources: &[Vec<JournalEntry>], own: &[JournalEntry], retry: &HashSet<String>) -> Self {
         let mut idx = Self::default();
         for events in sources {
             idx.add(events, false, retry);
@@ -109,44 +110,44 @@ impl ReplayIndex {
         idx
     }
 
-    fn add(&mut self, events: &[Value], own: bool, retry: &HashSet<String>) {
+    fn add(&mut self, events: &[JournalEntry], own: bool, retry: &HashSet<String>) {
         let idx = self;
         for e in events {
-            let call = e.get("call").and_then(Value::as_str).unwrap_or("");
-            match e.get("type").and_then(Value::as_str) {
-                Some("call_started") => {
-                    if let Some(ts) = e.get("ts_ms").and_then(Value::as_u64) {
-                        idx.first_started.entry(call.to_owned()).or_insert(ts);
-                    }
-                    let fp = e.get("fingerprint").and_then(Value::as_str).unwrap_or("").to_owned();
-                    let r = idx.calls.entry(call.to_owned()).or_insert(Recorded {
-                        fingerprint: fp.clone(),
+            match &e.entry {
+                Entry::CallStarted { call, fingerprint, .. } => {
+                    idx.first_started.entry(call.clone()).or_insert(e.ts_ms);
+                    let r = idx.calls.entry(call.clone()).or_insert(Recorded {
+                        fingerprint: fingerprint.clone(),
                         outcome: None,
                     });
                     // A new request under the same id replaces what the id
                     // meant; the same request keeps its last success (a
                     // later failed re-run does not erase it).
-                    if r.fingerprint != fp {
+                    if r.fingerprint != *fingerprint {
                         if r.outcome.is_some() {
                             idx.source_calls -= 1;
                         }
                         *r = Recorded {
-                            fingerprint: fp,
+                            fingerprint: fingerprint.clone(),
                             outcome: None,
                         };
                     }
                 }
-                Some("call_completed") => {
-                    let kind = e.get("kind").and_then(Value::as_str).unwrap_or("");
-                    let tokens = e.get("tokens").and_then(Value::as_u64).unwrap_or(0);
-                    let attempts = e
-                        .get("attempts")
-                        .and_then(Value::as_u64)
-                        .and_then(|a| u32::try_from(a).ok())
-                        .unwrap_or(0);
-                    let cache_hit = e.get("cache_hit").and_then(Value::as_bool) == Some(true);
-                    let cost = e.get("cost_micro_usd").and_then(Value::as_u64).unwrap_or(0);
-                    if own && matches!(kind, "agent" | "capability") && !cache_hit {
+                Entry::CallCompleted {
+                    call,
+                    kind,
+                    fingerprint,
+                    ok,
+                    result,
+                    tokens,
+                    cost_micro_usd,
+                    attempts,
+                    replayed,
+                    cache_hit,
+                    ..
+                } => {
+                    let (tokens, cost, attempts) = (*tokens, *cost_micro_usd, *attempts);
+                    if own && matches!(kind.as_str(), "agent" | "capability") && !cache_hit {
                         idx.charged.tokens = idx.charged.tokens.saturating_add(tokens);
                         idx.charged.cost_micro_usd = idx.charged.cost_micro_usd.saturating_add(cost);
                         if attempts > 0 {
@@ -157,26 +158,24 @@ impl ReplayIndex {
                             }
                         }
                     }
-                    if !replayable(kind, e) || retry.contains(call) {
+                    if !replayable(kind, *ok, result.as_ref()) || retry.contains(call) {
                         continue;
                     }
-                    let replayed = e.get("replayed").and_then(Value::as_bool) == Some(true);
                     if let Some(r) = idx.calls.get_mut(call) {
-                        let fp = e.get("fingerprint").and_then(Value::as_str).unwrap_or("");
-                        if r.fingerprint != fp {
+                        if r.fingerprint != *fingerprint {
                             continue;
                         }
                         match &mut r.outcome {
                             // A replay of what is recorded already: keep
                             // the recording (and its cost); it is now also
                             // in the own journal when this one is.
-                            Some(prev) if replayed => prev.own |= own,
+                            Some(prev) if *replayed => prev.own |= own,
                             slot => {
                                 if slot.is_none() {
                                     idx.source_calls += 1;
                                 }
                                 *slot = Some(RecordedCall {
-                                    result: e.get("result").cloned().unwrap_or(Value::Null),
+                                    result: result.clone().unwrap_or(Value::Null),
                                     tokens,
                                     attempts,
                                     cost_micro_usd: cost,
@@ -186,21 +185,19 @@ impl ReplayIndex {
                         }
                     }
                 }
-                Some("wait_started") => {
-                    idx.parked.insert(call.to_owned());
+                Entry::WaitStarted { call, .. } => {
+                    idx.parked.insert(call.clone());
                 }
-                Some("delivered") => {
+                Entry::Delivered { call } => {
                     let scope = call.rsplit_once('.').map_or("", |(p, _)| p).to_owned();
-                    idx.delivered.entry(scope).or_default().push(call.to_owned());
+                    idx.delivered.entry(scope).or_default().push(call.clone());
                 }
-                Some("run_started") => {
+                Entry::RunStarted { .. } => {
                     // Each execution delivers from its own start.
                     idx.delivered.clear();
                 }
-                Some("control_applied") => {
-                    if let Some(id) = e.get("control").and_then(Value::as_str) {
-                        idx.consumed.insert(id.to_owned());
-                    }
+                Entry::ControlApplied { control, .. } => {
+                    idx.consumed.insert(control.clone());
                 }
                 _ => {}
             }
@@ -260,11 +257,13 @@ impl ReplayIndex {
     }
 
     /// Control ids a journal records as applied, without indexing it.
-    pub fn consumed_in(events: &[Value]) -> HashSet<String> {
+    pub fn consumed_in(events: &[JournalEntry]) -> HashSet<String> {
         events
             .iter()
-            .filter(|e| e.get("type").and_then(Value::as_str) == Some("control_applied"))
-            .filter_map(|e| e.get("control").and_then(Value::as_str).map(str::to_owned))
+            .filter_map(|e| match &e.entry {
+                Entry::ControlApplied { control, .. } => Some(control.clone()),
+                _ => None,
+            })
             .collect()
     }
 
@@ -285,11 +284,40 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// Journal entries from short JSON sketches: `seq`, `ts_ms` and the
+    /// fields a sketch leaves out are filled in.
+    fn journal(sketches: Vec<Value>) -> Vec<JournalEntry> {
+        sketches
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut v)| {
+                let o = v.as_object_mut().expect("object");
+                o.insert("seq".into(), json!(i + 1));
+                o.entry("ts_ms").or_insert(json!(1000 + i));
+                match o["type"].as_str() {
+                    Some("run_started") => {
+                        o.insert("run_id".into(), json!("r1"));
+                        o.insert("script".into(), json!({"digest": "b3:0", "language": "wasm"}));
+                        o.insert("args".into(), json!({}));
+                    }
+                    Some("call_started") => {
+                        o.entry("request").or_insert(json!({}));
+                    }
+                    Some("control_applied") => {
+                        o.entry("action").or_insert(json!("retry"));
+                    }
+                    _ => {}
+                }
+                serde_json::from_value(v).expect("a valid journal entry")
+            })
+            .collect()
+    }
+
     #[test]
     fn only_successes_replay_and_charges_are_counted() {
         let fp = Fingerprint::of("agent", &json!({"prompt": "a"}));
         let other = Fingerprint::of("agent", &json!({"prompt": "b"}));
-        let events = vec![
+        let events = journal(vec![
             json!({"type": "run_started"}),
             json!({"type": "call_started", "call": "1", "kind": "agent", "fingerprint": fp.as_str()}),
             json!({"type": "call_completed", "call": "1", "kind": "agent", "fingerprint": fp.as_str(), "ok": true, "result": {"x": 1}, "tokens": 7, "attempts": 1}),
@@ -305,7 +333,7 @@ mod tests {
             json!({"type": "delivered", "call": "5.2"}),
             json!({"type": "delivered", "call": "5.1"}),
             json!({"type": "control_applied", "control": "c1"}),
-        ];
+        ]);
         let idx = ReplayIndex::from_journal(&events, &HashSet::new());
         assert_eq!(
             idx.lookup("1", &fp),
@@ -338,7 +366,7 @@ mod tests {
     #[test]
     fn a_later_execution_keeps_an_earlier_success_and_its_own_delivery_order() {
         let fp = Fingerprint::of("agent", &json!({"prompt": "a"}));
-        let events = vec![
+        let events = journal(vec![
             json!({"type": "run_started"}),
             json!({"type": "call_started", "call": "1", "kind": "agent", "fingerprint": fp.as_str()}),
             json!({"type": "call_completed", "call": "1", "kind": "agent", "fingerprint": fp.as_str(), "ok": true, "result": 1, "attempts": 1}),
@@ -347,7 +375,7 @@ mod tests {
             json!({"type": "call_started", "call": "1", "kind": "agent", "fingerprint": fp.as_str()}),
             json!({"type": "call_completed", "call": "1", "kind": "agent", "fingerprint": fp.as_str(), "ok": true, "result": 1, "replayed": true, "attempts": 0}),
             json!({"type": "delivered", "call": "1"}),
-        ];
+        ]);
         let idx = ReplayIndex::from_journal(&events, &HashSet::new());
         assert!(matches!(idx.lookup("1", &fp), Lookup::Hit(_)));
         assert_eq!((idx.delivered("", 0), idx.delivered("", 1)), (Some("1"), None));
@@ -361,7 +389,7 @@ mod tests {
     #[test]
     fn a_source_recording_keeps_its_cost_through_later_replays() {
         let fp = Fingerprint::of("agent", &json!({"prompt": "a"}));
-        let source = vec![
+        let source = journal(vec![
             json!({"type": "run_started"}),
             json!({"type": "call_started", "call": "1", "kind": "agent", "fingerprint": fp.as_str()}),
             json!({"type": "call_completed", "call": "1", "kind": "agent", "fingerprint": fp.as_str(), "ok": true, "result": 1, "tokens": 9, "attempts": 1}),
@@ -369,7 +397,7 @@ mod tests {
             json!({"type": "run_started"}),
             json!({"type": "call_started", "call": "1", "kind": "agent", "fingerprint": fp.as_str()}),
             json!({"type": "call_completed", "call": "1", "kind": "agent", "fingerprint": fp.as_str(), "ok": true, "result": 1, "replayed": true, "tokens": 0, "attempts": 0}),
-        ];
+        ]);
         let idx = ReplayIndex::from_lineage(std::slice::from_ref(&source), &[], &HashSet::new());
         match idx.lookup("1", &fp) {
             Lookup::Hit(r) => assert_eq!((r.tokens, r.attempts, r.own), (9, 1, false)),
