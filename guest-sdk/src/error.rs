@@ -30,6 +30,26 @@ pub enum ErrorKind {
     Harness,
 }
 
+impl ErrorKind {
+    /// The kind's stable name: the WIT `call-error` case in snake case
+    /// (`denied`, `budget_exhausted`, `schema_mismatch`, `failed`,
+    /// `timed_out`, `cancelled`, `approval_required`), `invalid_json` or
+    /// `harness_error`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::Denied => "denied",
+            ErrorKind::BudgetExhausted => "budget_exhausted",
+            ErrorKind::SchemaMismatch => "schema_mismatch",
+            ErrorKind::Failed => "failed",
+            ErrorKind::TimedOut => "timed_out",
+            ErrorKind::Cancelled => "cancelled",
+            ErrorKind::ApprovalRequired => "approval_required",
+            ErrorKind::Json => "invalid_json",
+            ErrorKind::Harness => "harness_error",
+        }
+    }
+}
+
 /// An error from a host call, or one raised by harness code.
 ///
 /// Host errors carry a message that starts with a stable code
@@ -84,17 +104,7 @@ impl Error {
     }
 
     fn kind_name(&self) -> &'static str {
-        match self.kind {
-            ErrorKind::Denied => "denied",
-            ErrorKind::BudgetExhausted => "budget_exhausted",
-            ErrorKind::SchemaMismatch => "schema_mismatch",
-            ErrorKind::Failed => "failed",
-            ErrorKind::TimedOut => "timed_out",
-            ErrorKind::Cancelled => "cancelled",
-            ErrorKind::ApprovalRequired => "approval_required",
-            ErrorKind::Json => "invalid_json",
-            ErrorKind::Harness => "harness_error",
-        }
+        self.kind.as_str()
     }
 
     pub(crate) fn json(err: serde_json::Error) -> Self {

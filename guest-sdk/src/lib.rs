@@ -59,6 +59,9 @@
 //! - [`phase`], [`log`], [`info`], [`warn`], [`budget`]: run-level calls.
 //! - [`Harness`], [`Meta`], [`export_harness!`]: declaring the component.
 //! - [`Error`]: every failure, with a stable [`code`](Error::code).
+//! - [`runtime`]: for script runtimes (interpreter components of the
+//!   `script-runtime` world): [`export_script_runtime!`], the agent-option
+//!   table, call-error text.
 
 #![deny(missing_docs)]
 
@@ -70,6 +73,7 @@ mod error;
 mod flow;
 mod harness;
 mod host;
+pub mod runtime;
 
 #[doc(hidden)]
 pub mod bindings;

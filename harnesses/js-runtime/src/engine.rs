@@ -1,8 +1,6 @@
 //! Running a script: globals over the host's join set, and the event loop
 //! that feeds host completions into promises.
 
-use crate::hermes::workflow::host;
-use crate::hermes::workflow::types::{AgentRequest, CallError, CapabilityRequest, LogLevel, Task, WorkflowCall};
 use crate::source;
 use boa_engine::builtins::promise::{PromiseState, ResolvingFunctions};
 use boa_engine::context::time::{Clock, JsInstant};
@@ -13,7 +11,9 @@ use boa_engine::{
     Context, JsError, JsNativeError, JsResult, JsValue, Module, NativeFunction, Source, context::ContextBuilder,
     js_string,
 };
-use serde_json::{Value, json};
+use hwf_guest::ErrorKind;
+use hwf_guest::runtime::{self, AgentField, wit};
+use serde_json::{Map, Value, json};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -23,8 +23,6 @@ use std::rc::Rc;
 /// few values on the stack for each), e.g. a `parallel` of 4 096 thunks
 /// whose calls throw; memory stays bounded by the instance's memory limit.
 const STACK_VALUES: usize = 1 << 20;
-/// At most this many items per `parallel` / `pipeline`.
-const MAX_ITEMS: usize = 4096;
 
 /// What a pending host call resolves to.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -119,14 +117,18 @@ fn opt_str(opts: &Value, key: &str) -> Option<String> {
 }
 
 /// Submit a task and return a pending promise for it.
-fn submit(task: Task, kind: Kind, ctx: &mut Context) -> JsResult<JsValue> {
-    let call = host::submit(&task);
+fn submit(task: wit::Task, kind: Kind, ctx: &mut Context) -> JsResult<JsValue> {
+    let call = wit::host::submit(&task);
     let (promise, resolvers) = JsPromise::new_pending(ctx);
     STATE.with(|s| s.borrow_mut().pending.insert(call, Pending { kind, resolvers }));
     Ok(promise.into())
 }
 
-/// `agent(prompt, {label, phase, schema, model, effort, agentType, tools, context, isolation, agent, input})`.
+/// `agent(prompt, options)`: the options are the SDK's agent-option table
+/// (`hwf_guest::runtime::AGENT_OPTIONS`: `label`, `phase`, `schema`,
+/// `model`, `effort`, `agentType`, `tools`, `context`, `isolation`,
+/// `fresh`, `agent`, `input`, and their aliases); the prompt is the first
+/// argument.
 fn agent(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let prompt = match args.first() {
         Some(v) if v.is_string() => v.to_string(ctx)?.to_std_string_escaped(),
@@ -137,8 +139,19 @@ fn agent(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsVal
         }
         _ => String::new(),
     };
-    let opts = arg_json(args, 1, ctx)?.unwrap_or(json!({}));
-    if let Some(schema) = opts.get("schema").filter(|s| !s.is_null())
+    // Options that are not an object are no options.
+    let mut opts = match arg_json(args, 1, ctx)? {
+        Some(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    // The positional prompt is the prompt (an empty one is none).
+    if prompt.is_empty() {
+        opts.remove("prompt");
+    } else {
+        opts.insert("prompt".into(), Value::String(prompt));
+    }
+    let opts = Value::Object(opts);
+    if let Some(schema) = runtime::agent_option(&opts, AgentField::Schema).filter(|s| !s.is_null())
         && let Err(problem) = crate::schema::check(schema)
     {
         return Err(JsNativeError::typ()
@@ -147,25 +160,8 @@ fn agent(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsVal
     }
     // The run's agent budget (`--max-agent-calls`) is the host's: a call
     // past it rejects with `limit_agent`.
-    let req = AgentRequest {
-        agent: opt_str(&opts, "agent"),
-        prompt: (!prompt.is_empty()).then_some(prompt),
-        input: opts.get("input").map(Value::to_string),
-        label: opt_str(&opts, "label"),
-        phase: opt_str(&opts, "phase"),
-        schema: opts.get("schema").map(Value::to_string),
-        model: opt_str(&opts, "model"),
-        effort: opt_str(&opts, "effort"),
-        agent_type: opt_str(&opts, "agentType").or_else(|| opt_str(&opts, "agent_type")),
-        tools: opts
-            .get("tools")
-            .and_then(Value::as_array)
-            .map(|t| t.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect()),
-        context: opts.get("context").map(Value::to_string),
-        isolation: opt_str(&opts, "isolation"),
-        fresh: opts.get("fresh").and_then(Value::as_bool),
-    };
-    submit(Task::Agent(req), Kind::Agent, ctx)
+    let req = runtime::agent_request_from_json(&opts).map_err(|e| js_err(e.to_string()))?;
+    submit(wit::Task::Agent(req), Kind::Agent, ctx)
 }
 
 /// `capability(name, input, {label, approvalId})`.
@@ -178,13 +174,13 @@ fn capability(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<
         .unwrap_or_default();
     let input = arg_json(args, 1, ctx)?.unwrap_or(json!({}));
     let opts = arg_json(args, 2, ctx)?.unwrap_or(json!({}));
-    let req = CapabilityRequest {
+    let req = wit::CapabilityRequest {
         name,
         input: input.to_string(),
         label: opt_str(&opts, "label"),
         approval_id: opt_str(&opts, "approvalId").or_else(|| opt_str(&opts, "approval_id")),
     };
-    submit(Task::Capability(req), Kind::Other, ctx)
+    submit(wit::Task::Capability(req), Kind::Other, ctx)
 }
 
 /// `workflow(nameOrRef, args)`: a saved workflow by name, or a script file
@@ -218,7 +214,7 @@ fn workflow(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<Js
     }
     let wargs = arg_json(args, 1, ctx)?.unwrap_or(Value::Null);
     submit(
-        Task::Workflow(WorkflowCall {
+        wit::Task::Workflow(wit::WorkflowCall {
             name,
             args: wargs.to_string(),
         }),
@@ -234,21 +230,21 @@ fn phase(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsVal
         .transpose()?
         .map(|s| s.to_std_string_escaped())
         .unwrap_or_default();
-    host::phase(&title);
+    hwf_guest::phase(&title);
     Ok(JsValue::undefined())
 }
 
 fn log(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
-    host::log(LogLevel::Info, &log_text(args, ctx)?);
+    wit::host::log(wit::LogLevel::Info, &log_text(args, ctx)?);
     Ok(JsValue::undefined())
 }
 
 /// `console.*`: narrator lines; `warn` and `error` are prefixed and logged
 /// at their level.
-fn console(level: LogLevel, prefix: &'static str) -> NativeFunction {
+fn console(level: wit::LogLevel, prefix: &'static str) -> NativeFunction {
     NativeFunction::from_copy_closure(move |_this, args, ctx| {
         let text = log_text(args, ctx)?;
-        host::log(level, &format!("{prefix}{text}"));
+        wit::host::log(level, &format!("{prefix}{text}"));
         Ok(JsValue::undefined())
     })
 }
@@ -269,24 +265,22 @@ fn log_text(args: &[JsValue], ctx: &mut Context) -> JsResult<String> {
 }
 
 fn budget_spent(_this: &JsValue, _args: &[JsValue], _ctx: &mut Context) -> JsResult<JsValue> {
-    Ok(JsValue::from(host::budget().tokens_spent as f64))
+    Ok(JsValue::from(hwf_guest::budget().tokens_spent as f64))
 }
 
 fn budget_remaining(_this: &JsValue, _args: &[JsValue], _ctx: &mut Context) -> JsResult<JsValue> {
-    let b = host::budget();
     Ok(JsValue::from(
-        b.token_total
-            .map_or(f64::INFINITY, |t| t.saturating_sub(b.tokens_spent) as f64),
+        hwf_guest::budget().tokens_left().map_or(f64::INFINITY, |t| t as f64),
     ))
 }
 
+/// Claude Code's item rule for `parallel` / `pipeline`
+/// (`hwf_guest::runtime::check_items`); the calls the items make are
+/// limited by the host.
 fn check_items(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let n = args.first().map(|v| v.to_number(ctx)).transpose()?.unwrap_or(0.0);
-    if n > MAX_ITEMS as f64 {
-        return Err(js_err(format!(
-            "too_many_items: {n} items; at most {MAX_ITEMS} per parallel() or pipeline()"
-        )));
-    }
+    // An array length: a whole number (NaN, were it one, is no items).
+    runtime::check_items(n as u64).map_err(js_err)?;
     Ok(JsValue::undefined())
 }
 
@@ -396,14 +390,14 @@ fn register(ctx: &mut Context, args: &Value) -> JsResult<JsFunction> {
         ctx.register_global_callable(boa_engine::JsString::from(name), len, NativeFunction::from_fn_ptr(f))?;
     }
     for (name, level, prefix) in [
-        ("__hwf_console_log", LogLevel::Info, ""),
-        ("__hwf_console_debug", LogLevel::Debug, ""),
-        ("__hwf_console_warn", LogLevel::Warn, "[warn] "),
-        ("__hwf_console_error", LogLevel::Error, "[error] "),
+        ("__hwf_console_log", wit::LogLevel::Info, ""),
+        ("__hwf_console_debug", wit::LogLevel::Debug, ""),
+        ("__hwf_console_warn", wit::LogLevel::Warn, "[warn] "),
+        ("__hwf_console_error", wit::LogLevel::Error, "[error] "),
     ] {
         ctx.register_global_callable(boa_engine::JsString::from(name), 0, console(level, prefix))?;
     }
-    let total = host::budget()
+    let total = hwf_guest::budget()
         .token_total
         .map_or(JsValue::null(), |t| JsValue::from(t as f64));
     ctx.register_global_property(
@@ -423,30 +417,19 @@ fn register(ctx: &mut Context, args: &Value) -> JsResult<JsFunction> {
         .ok_or_else(|| js_err("the prelude did not return its timer function"))
 }
 
-fn call_error(e: &CallError) -> (&'static str, &str) {
-    match e {
-        CallError::Denied(m) => ("denied", m),
-        CallError::BudgetExhausted(m) => ("budget_exhausted", m),
-        CallError::SchemaMismatch(m) => ("schema_mismatch", m),
-        CallError::Failed(m) => ("failed", m),
-        CallError::TimedOut(m) => ("timed_out", m),
-        CallError::Cancelled(m) => ("cancelled", m),
-        CallError::ApprovalRequired(m) => ("approval_required", m),
-    }
-}
-
 /// Settle the promise of one completed host call.
-fn settle(pending: Pending, outcome: Result<String, CallError>, ctx: &mut Context) -> JsResult<()> {
+fn settle(pending: Pending, outcome: Result<String, wit::CallError>, ctx: &mut Context) -> JsResult<()> {
     let (value, ok) = match outcome {
         Ok(raw) => {
             let v: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
             (JsValue::from_json(&v, ctx)?, true)
         }
         Err(e) => {
-            let (kind, msg) = call_error(&e);
+            let (kind, msg) = (runtime::call_error_kind(&e), runtime::call_error_text(&e));
             // Agents that die or are stopped resolve to null; a spent
             // budget and exhausted schema retries throw.
-            let null_for_agent = matches!(kind, "failed" | "cancelled" | "timed_out");
+            let null_for_agent = matches!(kind, ErrorKind::Failed | ErrorKind::Cancelled | ErrorKind::TimedOut);
+            let kind = kind.as_str();
             if pending.kind == Kind::Agent && null_for_agent {
                 (JsValue::null(), true)
             } else {
@@ -573,7 +556,7 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
             }
             return Err("script_error: the script is waiting on a promise that can never settle".into());
         }
-        let done = host::next(&pending);
+        let done = wit::host::next(&pending);
         let entry = STATE.with(|s| s.borrow_mut().pending.remove(&done.call));
         if let Some(p) = entry {
             settle(p, done.outcome, &mut ctx).map_err(|e| format!("internal: {e}"))?;

@@ -20,34 +20,25 @@
 //! non-functions throw `TypeError`; a pipeline stage resolving `null` ends
 //! its item. `docs/CONFORMANCE.md` lists every rule with its test.
 
-#![allow(unsafe_code, reason = "wit-bindgen generates the component's exports with unsafe")]
-
 mod depth;
 mod engine;
 mod schema;
 mod source;
 
-wit_bindgen::generate!({
-    path: "../../wit",
-    world: "script-runtime",
-});
+use hwf_guest::runtime::{ScriptRuntime, wit};
 
 struct Runtime;
 
-impl Guest for Runtime {
-    fn check(source: String) -> Result<Meta, Vec<Diagnostic>> {
-        source::check(&source)
+impl ScriptRuntime for Runtime {
+    const LANGUAGE: &'static str = "JavaScript";
+
+    fn check(source: &str) -> Result<wit::Meta, Vec<wit::Diagnostic>> {
+        source::check(source)
     }
 
-    fn run(source: String, args: String) -> Result<String, String> {
-        engine::run(&source, &args)
-    }
-
-    fn branch(_source: String, name: String, _input: String) -> Result<String, String> {
-        Err(format!(
-            "unknown_branch: JavaScript workflows have no named branch {name:?}; use parallel() or pipeline()"
-        ))
+    fn run(source: &str, args: &str) -> Result<String, String> {
+        engine::run(source, args)
     }
 }
 
-export!(Runtime);
+hwf_guest::export_script_runtime!(Runtime);

@@ -1,6 +1,5 @@
 //! Splitting a script into its `meta` literal and its body, and `check`.
 
-use crate::hermes::workflow::types::{Diagnostic, Meta, PhaseInfo, Severity};
 use boa_engine::ast::expression::literal::{PropertyDefinition, TemplateElement};
 use boa_engine::ast::expression::operator::unary::UnaryOp;
 use boa_engine::ast::property::PropertyName;
@@ -10,6 +9,7 @@ use boa_engine::interner::Interner;
 use boa_engine::parser::lexer::error::Error as LexError;
 use boa_engine::parser::{Error as ParseError, Parser};
 use boa_engine::{Context, Source};
+use hwf_guest::runtime::wit::{Diagnostic, Meta, PhaseInfo, Severity};
 use serde_json::Value;
 
 /// A script split into its meta literal and body.

@@ -5,9 +5,9 @@
 //! Each code maps to one of the seed's `E_*` / `W_*` codes (see
 //! `docs/CONFORMANCE.md`); the pointers are the seed's pointers.
 
-use crate::hermes::workflow::types::{Diagnostic, Meta, PhaseInfo, Severity};
 use crate::refs::{self, Ref};
 use crate::schema;
+use hwf_guest::runtime::wit::{Diagnostic, Meta, PhaseInfo, Severity};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 

@@ -24,22 +24,40 @@
 //! flight.
 
 use crate::check::phase_title;
-use crate::hermes::workflow::host;
-use crate::hermes::workflow::types::{AgentRequest, BranchCall, CallError, Task};
 use crate::refs::{self, Ref};
 use crate::schema;
+use hwf_guest::ErrorKind;
+use hwf_guest::runtime::{self, AgentField, wit};
 use serde_json::{Map, Value, json};
+use wit::{BranchCall, CallError, Task, host};
 
-fn err_text(e: CallError) -> (bool, String) {
-    match e {
-        CallError::Cancelled(m) => (true, m),
-        CallError::Denied(m)
-        | CallError::BudgetExhausted(m)
-        | CallError::SchemaMismatch(m)
-        | CallError::Failed(m)
-        | CallError::TimedOut(m)
-        | CallError::ApprovalRequired(m) => (false, m),
+/// A failed call's text (the SDK's) and whether it was a cancellation.
+fn err_text(e: &CallError) -> (bool, String) {
+    (
+        runtime::call_error_kind(e) == ErrorKind::Cancelled,
+        runtime::call_error_text(e).to_owned(),
+    )
+}
+
+/// The agent request for a step's options, by the SDK's agent-option
+/// table (`hwf_guest::runtime::AGENT_OPTIONS`), after the JSON format's
+/// own rules: `input` as resolved, the enclosing phase when the step names
+/// none, and the seed's `output_schema` (either form) as the JSON Schema
+/// the broker checks.
+fn request(mut opts: Map<String, Value>, ctx: &Ctx, input: Value) -> Result<wit::AgentRequest, String> {
+    opts.insert("input".into(), input);
+    if !opts.get("phase").is_some_and(Value::is_string)
+        && let Some(p) = &ctx.phase
+    {
+        opts.insert("phase".into(), Value::String(p.clone()));
     }
+    if let Some(s) = opts.remove("output_schema") {
+        match schema::to_json_schema(&s) {
+            Some(js) => opts.insert("schema".into(), js),
+            None => opts.remove("schema"),
+        };
+    }
+    runtime::agent_request_from_json(&Value::Object(opts)).map_err(|e| e.to_string())
 }
 
 fn text(v: Option<&Value>) -> Option<String> {
@@ -147,7 +165,7 @@ impl Runner<'_> {
     fn effects_used(&self) -> u64 {
         // Kanban cards are agent calls too (`kanban.<profile>`).
         self.agent_calls_at_start.map_or(0, |start| {
-            u64::from(start.saturating_sub(host::budget().agent_calls_left))
+            u64::from(start.saturating_sub(hwf_guest::budget().agent_calls_left))
         })
     }
 
@@ -239,30 +257,17 @@ impl Runner<'_> {
             None => None,
         };
         let context = step.get("context").map(|c| ctx.resolve(c)).transpose()?;
-        let label = ["label", "title", "task_title", "id"]
-            .iter()
-            .find_map(|k| text(step.get(*k)));
-        let agent = text(step.get("agent"));
-        let req = AgentRequest {
-            agent: agent.clone(),
-            prompt,
-            input: Some(input.to_string()),
-            label,
-            phase: text(step.get("phase")).or_else(|| ctx.phase.clone()),
-            schema: step
-                .get("output_schema")
-                .and_then(schema::to_json_schema)
-                .map(|s| s.to_string()),
-            model: text(step.get("model")),
-            effort: text(step.get("effort")),
-            agent_type: text(step.get("agent_type")),
-            tools: None,
-            context: context.map(|c| c.to_string()),
-            isolation: None,
-            fresh: None,
-        };
-        let who = agent.unwrap_or_else(|| "prompt".into());
-        let raw = host::agent(&req).map_err(|e| format!("step {id:?} (agent {who:?}): {}", err_text(e).1))?;
+        // The step is its own agent options, with what was resolved.
+        let mut opts = step.as_object().cloned().unwrap_or_default();
+        for (key, value) in [("prompt", prompt.map(Value::String)), ("context", context)] {
+            match value {
+                Some(v) => opts.insert(key.into(), v),
+                None => opts.remove(key),
+            };
+        }
+        let req = request(opts, ctx, input)?;
+        let who = req.agent.clone().unwrap_or_else(|| "prompt".into());
+        let raw = host::agent(&req).map_err(|e| format!("step {id:?} (agent {who:?}): {}", err_text(&e).1))?;
         let out: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
         if !out.is_object() {
             return Err(format!(
@@ -298,27 +303,18 @@ impl Runner<'_> {
         // Like the seed's runtime: a call to the reserved agent id
         // `kanban.<profile>`, which a deployment binds to its Kanban backend
         // (an agent route) and a fixture answers like any agent.
-        let req = AgentRequest {
-            agent: Some(format!("kanban.{profile}")),
-            prompt: None,
-            input: Some(payload.to_string()),
-            label: ["label", "title", "task_title", "id"]
-                .iter()
-                .find_map(|k| text(step.get(*k))),
-            phase: text(step.get("phase")).or_else(|| ctx.phase.clone()),
-            schema: step
-                .get("output_schema")
-                .and_then(schema::to_json_schema)
-                .map(|s| s.to_string()),
-            model: None,
-            effort: None,
-            agent_type: None,
-            tools: None,
-            context: None,
-            isolation: None,
-            fresh: None,
-        };
-        let raw = host::agent(&req).map_err(|e| format!("step {id:?} (kanban {profile:?}): {}", err_text(e).1))?;
+        // Of the step's agent options, a kanban card takes its label, phase
+        // and output schema only.
+        let keys = runtime::option_keys(AgentField::Label)
+            .iter()
+            .chain(runtime::option_keys(AgentField::Phase))
+            .chain(&["output_schema"]);
+        let mut opts: Map<String, Value> = keys
+            .filter_map(|k| step.get(*k).map(|v| ((*k).to_owned(), v.clone())))
+            .collect();
+        opts.insert("agent".into(), Value::String(format!("kanban.{profile}")));
+        let req = request(opts, ctx, payload)?;
+        let raw = host::agent(&req).map_err(|e| format!("step {id:?} (kanban {profile:?}): {}", err_text(&e).1))?;
         let out: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
         if !out.is_object() {
             return Err(format!(
@@ -417,7 +413,7 @@ impl Runner<'_> {
                     joined.insert(bid.to_owned(), done["output"].clone());
                 }
                 Err(e) => {
-                    let (cancelled, msg) = err_text(e);
+                    let (cancelled, msg) = err_text(&e);
                     if failure.as_ref().is_none_or(|(c, _)| *c && !cancelled) {
                         failure = Some((cancelled, format!("step {id:?} branch {bid:?}: {msg}")));
                     }
@@ -559,7 +555,7 @@ fn load(source: &str) -> Result<Value, String> {
     if let Err(diags) = crate::check::check(source) {
         let first = diags
             .iter()
-            .find(|d| matches!(d.severity, crate::hermes::workflow::types::Severity::Error))
+            .find(|d| matches!(d.severity, wit::Severity::Error))
             .map_or(String::new(), |d| {
                 format!(
                     "{}: {}{}",
@@ -650,7 +646,7 @@ pub fn run(source: &str, args: &str) -> Result<String, String> {
         max_parallel: max_parallel(&def),
         agent_calls_at_start: def
             .pointer("/policy/max_agent_calls")
-            .map(|_| host::budget().agent_calls_left),
+            .map(|_| hwf_guest::budget().agent_calls_left),
         kanban_before: 0,
         kanban_here: 0,
     };

@@ -23,32 +23,29 @@
 //! reports errors and warnings with stable codes and RFC 6901 pointers (the
 //! mapping to the seed's `E_*` codes is in `docs/CONFORMANCE.md`).
 
-#![allow(unsafe_code, reason = "wit-bindgen generates the component's exports with unsafe")]
-
 mod check;
 mod exec;
 mod refs;
 mod schema;
 
-wit_bindgen::generate!({
-    path: "../../wit",
-    world: "script-runtime",
-});
+use hwf_guest::runtime::{ScriptRuntime, wit};
 
 struct Runtime;
 
-impl Guest for Runtime {
-    fn check(source: String) -> Result<Meta, Vec<Diagnostic>> {
-        check::check(&source)
+impl ScriptRuntime for Runtime {
+    const LANGUAGE: &'static str = "JSON";
+
+    fn check(source: &str) -> Result<wit::Meta, Vec<wit::Diagnostic>> {
+        check::check(source)
     }
 
-    fn run(source: String, args: String) -> Result<String, String> {
-        exec::run(&source, &args)
+    fn run(source: &str, args: &str) -> Result<String, String> {
+        exec::run(source, args)
     }
 
-    fn branch(source: String, name: String, input: String) -> Result<String, String> {
-        exec::branch(&source, &name, &input)
+    fn branch(source: &str, name: &str, input: &str) -> Result<String, String> {
+        exec::branch(source, name, input)
     }
 }
 
-export!(Runtime);
+hwf_guest::export_script_runtime!(Runtime);

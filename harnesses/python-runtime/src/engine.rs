@@ -8,11 +8,8 @@
 //! waits on and the host's `next` says which finished first — completion
 //! order live, the journaled order on replay.
 
-use crate::hermes::workflow::host;
-use crate::hermes::workflow::types::{
-    AgentRequest, CallError, CapabilityRequest, Diagnostic, LogLevel, Task, WorkflowCall,
-};
 use crate::source;
+use hwf_guest::runtime::{self, AgentField, wit};
 use monty::{MontyRun, RunProgress};
 use monty_types::{
     CompileOptions, DictPairs, ExcType, ExtFunctionResult, MontyException, MontyObject, NameLookupResult, PrintWriter,
@@ -20,14 +17,13 @@ use monty_types::{
 };
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
+use wit::{CallError, CapabilityRequest, Diagnostic, LogLevel, Task, WorkflowCall, host};
 
 /// The file name Monty reports in tracebacks.
 const FILE: &str = "workflow.py";
 /// The entry function the body is wrapped in (one line above the body, so
 /// script line N is program line N + 1).
 const ENTRY: &str = "_hwf_main";
-/// At most this many items per `parallel` / `pipeline`.
-const MAX_ITEMS: usize = 4096;
 /// Python call depth (Monty's frames live on its heap, not the wasm stack).
 const MAX_RECURSION: usize = 200;
 /// Nesting depth of a value converted to or from JSON.
@@ -389,41 +385,25 @@ fn agent_task(a: &Args) -> Result<Task, MontyException> {
     }
     // Keywords win over the options dict.
     opts.extend(a.kw.iter().map(|(k, v)| (k.clone(), v.clone())));
-    check_schema("agent", opts.get("schema"))?;
-    let (agent, prompt, input) = if legacy {
-        (
-            Some(target),
-            opt_str(&opts, "prompt"),
-            Some(input.unwrap_or_else(|| json!({}))),
-        )
+    if legacy {
+        // `agent("hermes.x", input, prompt=…)`: the id, and the input
+        // (`{}` when none).
+        opts.insert("agent".into(), Value::String(target));
+        opts.insert("input".into(), input.unwrap_or_else(|| json!({})));
+    } else if target.is_empty() {
+        // `agent(prompt, {options})`: the first argument is the prompt.
+        opts.remove("prompt");
     } else {
-        (
-            opt_str(&opts, "agent"),
-            (!target.is_empty()).then_some(target),
-            opts.get("input").cloned(),
-        )
-    };
-    if agent.is_none() && prompt.is_none() {
+        opts.insert("prompt".into(), Value::String(target));
+    }
+    let opts = Value::Object(opts);
+    check_schema("agent", runtime::agent_option(&opts, AgentField::Schema))?;
+    // The options are the SDK's agent-option table (with its aliases).
+    let req = runtime::agent_request_from_json(&opts).map_err(|e| type_error(format!("agent(): {e}")))?;
+    if req.agent.is_none() && req.prompt.is_none() {
         return Err(type_error("agent(): give an agent id (hermes.<name>) or a prompt"));
     }
-    Ok(Task::Agent(AgentRequest {
-        agent,
-        prompt,
-        input: input.map(|v| v.to_string()),
-        label: opt_str(&opts, "label"),
-        phase: opt_str(&opts, "phase"),
-        schema: opts.get("schema").map(Value::to_string),
-        model: opt_str(&opts, "model"),
-        effort: opt_str(&opts, "effort"),
-        agent_type: opt_str(&opts, "agentType").or_else(|| opt_str(&opts, "agent_type")),
-        tools: opts
-            .get("tools")
-            .and_then(Value::as_array)
-            .map(|t| t.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect()),
-        context: opts.get("context").map(Value::to_string),
-        isolation: opt_str(&opts, "isolation"),
-        fresh: opts.get("fresh").and_then(Value::as_bool),
-    }))
+    Ok(Task::Agent(req))
 }
 
 fn kind(v: &Value) -> &'static str {
@@ -526,37 +506,22 @@ fn sync_call(name: &str, args: &[MontyObject]) -> ExtFunctionResult {
             ExtFunctionResult::Return(MontyObject::None)
         }
         "_hwf_budget_spent" => ExtFunctionResult::Return(MontyObject::Int(
-            i64::try_from(host::budget().tokens_spent).unwrap_or(i64::MAX),
+            i64::try_from(hwf_guest::budget().tokens_spent).unwrap_or(i64::MAX),
         )),
-        "_hwf_budget_remaining" => {
-            let b = host::budget();
-            ExtFunctionResult::Return(match b.token_total {
-                Some(t) => MontyObject::Int(i64::try_from(t.saturating_sub(b.tokens_spent)).unwrap_or(i64::MAX)),
-                None => MontyObject::Float(f64::INFINITY),
-            })
-        }
+        "_hwf_budget_remaining" => ExtFunctionResult::Return(match hwf_guest::budget().tokens_left() {
+            Some(t) => MontyObject::Int(i64::try_from(t).unwrap_or(i64::MAX)),
+            None => MontyObject::Float(f64::INFINITY),
+        }),
+        // Claude Code's item rule (the SDK's); the calls the items make
+        // are limited by the host.
         "_hwf_check_items" => match args.first() {
-            Some(MontyObject::Int(n)) if *n > MAX_ITEMS as i64 => ExtFunctionResult::Error(MontyException::new(
-                ExcType::ValueError,
-                Some(format!(
-                    "too_many_items: {n} items; at most {MAX_ITEMS} per parallel() or pipeline()"
-                )),
-            )),
+            Some(MontyObject::Int(n)) => match runtime::check_items(u64::try_from(*n).unwrap_or(0)) {
+                Ok(()) => ExtFunctionResult::Return(MontyObject::None),
+                Err(msg) => ExtFunctionResult::Error(MontyException::new(ExcType::ValueError, Some(msg))),
+            },
             _ => ExtFunctionResult::Return(MontyObject::None),
         },
         other => ExtFunctionResult::NotFound(other.to_owned()),
-    }
-}
-
-fn call_error(e: &CallError) -> &str {
-    match e {
-        CallError::Denied(m)
-        | CallError::BudgetExhausted(m)
-        | CallError::SchemaMismatch(m)
-        | CallError::Failed(m)
-        | CallError::TimedOut(m)
-        | CallError::Cancelled(m)
-        | CallError::ApprovalRequired(m) => m,
     }
 }
 
@@ -568,7 +533,7 @@ fn outcome(o: Result<String, CallError>) -> ExtFunctionResult {
         Ok(raw) => ExtFunctionResult::Return(from_json(&serde_json::from_str(&raw).unwrap_or(Value::Null))),
         Err(e) => ExtFunctionResult::Error(MontyException::new(
             ExcType::RuntimeError,
-            Some(call_error(&e).to_owned()),
+            Some(runtime::call_error_text(&e).to_owned()),
         )),
     }
 }
@@ -607,7 +572,7 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
     let lines = checked.lines.count();
     let runner = compile(src).map_err(|d| source::first_error(&[d]))?;
     let args: Value = serde_json::from_str(args).unwrap_or(Value::Null);
-    let total = host::budget().token_total.map_or(MontyObject::None, |t| {
+    let total = hwf_guest::budget().token_total.map_or(MontyObject::None, |t| {
         MontyObject::Int(i64::try_from(t).unwrap_or(i64::MAX))
     });
     let limits = ResourceLimits {

@@ -2,7 +2,7 @@
 //! literal first, then the constructs the seed refuses (each with its line),
 //! then Monty's own compile step (which names syntax it does not support).
 
-use crate::hermes::workflow::types::{Diagnostic, Meta, PhaseInfo, Severity};
+use hwf_guest::runtime::wit::{Diagnostic, Meta, PhaseInfo, Severity};
 use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
 use ruff_python_ast::{Expr, Number, Stmt, UnaryOp};
 use ruff_text_size::{Ranged, TextSize};
