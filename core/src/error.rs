@@ -81,6 +81,10 @@ pub enum ErrorCode {
     /// The run's executor died again and again (a host crash loop, e.g. the
     /// machine ran out of memory): the run is quarantined as failed.
     CrashLoop,
+    /// A store refused a write made on stale knowledge: a journal append
+    /// at a seq someone else already wrote, or a write under a claim of the
+    /// run that was released or taken over.
+    Conflict,
     /// A bug in hwf (please report it).
     Internal,
 }
@@ -122,6 +126,7 @@ impl ErrorCode {
         Self::NoAgentBackend,
         Self::JournalLimit,
         Self::CrashLoop,
+        Self::Conflict,
         Self::Internal,
     ];
 
@@ -162,6 +167,7 @@ impl ErrorCode {
             Self::NoAgentBackend => "no_agent_backend",
             Self::JournalLimit => "journal_limit",
             Self::CrashLoop => "crash_loop",
+            Self::Conflict => "conflict",
             Self::Internal => "internal",
         }
     }
@@ -249,7 +255,7 @@ mod tests {
             "invalid_args invalid_name not_found already_exists invalid_component not_a_component \
              component_too_large forbidden_import missing_export cpu_limit memory_limit stack_overflow \
              timeout limit_calls limit_agent output_limit result_too_large guest_trap guest_exit \
-             harness_error stopped agent_failed invalid_fixture invalid_config corrupt_store io resume_mismatch waiting invalid_params unsupported_language invalid_script no_agent_backend journal_limit crash_loop internal"
+             harness_error stopped agent_failed invalid_fixture invalid_config corrupt_store io resume_mismatch waiting invalid_params unsupported_language invalid_script no_agent_backend journal_limit crash_loop conflict internal"
         );
         for code in ErrorCode::ALL {
             let json = serde_json::to_string(code).expect("serialize");

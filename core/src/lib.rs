@@ -19,7 +19,11 @@
 //! - [`control`]: operator controls as data;
 //! - [`limits`]: per-run limits and [`limits::HostTrap`];
 //! - [`policy`]: the capability policy;
-//! - [`lang`]: the languages a workflow can be written in.
+//! - [`lang`]: the languages a workflow can be written in;
+//! - [`store`]: the store traits by role ([`store::RunStore`],
+//!   [`store::JournalSink`], [`store::Claim`], [`store::ScriptCatalog`],
+//!   [`store::EventLog`], [`store::BlobStore`], [`store::CompileCache`]),
+//!   their contracts and typed [`store::StoreError`]s.
 
 #![warn(missing_docs)]
 
@@ -35,6 +39,7 @@ pub mod model;
 pub mod policy;
 pub mod redact;
 pub mod schema;
+pub mod store;
 
 pub use error::{Error, ErrorCode, Result};
 
