@@ -11,6 +11,7 @@
 use crate::store::FileStore;
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
+use hwf_core::journal::Entry;
 use serde_json::Value;
 use std::collections::HashSet;
 
@@ -100,13 +101,13 @@ pub fn record(store: &FileStore, run: &RunId, mut control: Control) -> Result<bo
 /// `not_found`, `io`, `corrupt_store` when the journal cannot be read.
 pub fn open_wait(store: &FileStore, run: &RunId, call: &str) -> Result<Option<String>> {
     let mut open = None;
-    for e in store.read_journal(run)? {
-        if e.get("call").and_then(Value::as_str) != Some(call) {
+    for e in store.read_entries(run)? {
+        if e.call() != Some(call) {
             continue;
         }
-        match e.get("type").and_then(Value::as_str) {
-            Some("wait_started") => open = e.get("kind").and_then(Value::as_str).map(str::to_owned),
-            Some("wait_resolved" | "call_completed") => open = None,
+        match e.entry {
+            Entry::WaitStarted { kind, .. } => open = Some(kind),
+            Entry::WaitResolved { .. } | Entry::CallCompleted { .. } => open = None,
             _ => {}
         }
     }

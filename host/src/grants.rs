@@ -27,6 +27,7 @@ use crate::capabilities::{
     Capability, CapabilityCall, CapabilityError, CapabilityHandler, Registry, SideEffect, WaitRequest,
 };
 use crate::control::Decision;
+use hwf_core::journal::{Entry, JournalEntry};
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -136,18 +137,23 @@ impl CapabilityHandler for Request {
 }
 
 /// The grant `id` as its run's journal recorded it.
-fn recorded_grant(journal: &[Value], call: &str) -> Option<Value> {
-    let requested = journal
-        .iter()
-        .any(|e| e["type"] == "call_started" && e["call"] == call && e["request"]["name"] == REQUEST);
+fn recorded_grant(journal: &[JournalEntry], call: &str) -> Option<Value> {
+    let requested = journal.iter().any(|e| {
+        matches!(&e.entry, Entry::CallStarted { call: c, request, .. }
+            if c == call && request.get("name").and_then(Value::as_str) == Some(REQUEST))
+    });
     if !requested {
         return None;
     }
-    journal
-        .iter()
-        .rev()
-        .find(|e| e["type"] == "call_completed" && e["call"] == call && e["ok"] == true)
-        .and_then(|e| e.get("result").cloned())
+    journal.iter().rev().find_map(|e| match &e.entry {
+        Entry::CallCompleted {
+            call: c,
+            ok: true,
+            result,
+            ..
+        } if c == call => result.clone(),
+        _ => None,
+    })
 }
 
 fn name_matches(pattern: &str, name: &str) -> bool {
@@ -176,7 +182,7 @@ impl CapabilityHandler for Act {
             let Some(grant_call) = grant_id.strip_prefix(&format!("{run}:")) else {
                 return Err(fail("grant_invalid", format!("{grant_id} is not a grant of run {run}")));
             };
-            let journal = store.read_journal(run).map_err(CapabilityError::Store)?;
+            let journal = store.read_entries(run).map_err(CapabilityError::Store)?;
             let Some(terms) = recorded_grant(&journal, grant_call) else {
                 return Err(fail("grant_invalid", format!("run {run} has no grant {grant_id}")));
             };
@@ -293,12 +299,12 @@ mod tests {
         assert!(check_terms(&json!({"capability": "bash", "count": 0})).is_err());
         assert!(check_terms(&json!({"capability": "bash", "scope": {"path": 1}})).is_err());
         assert!(name_matches("fs.*", "fs.write") && !name_matches("fs.*", "bash") && name_matches("bash", "bash"));
-        let j = vec![
+        let j = hwf_core::journal::sketch::entries(vec![
             json!({"type": "call_started", "call": "2", "request": {"name": REQUEST}}),
             json!({"type": "call_completed", "call": "2", "ok": true, "result": {"grant_id": "r:2", "count": 2}}),
             json!({"type": "call_started", "call": "3", "request": {"name": "bash"}}),
             json!({"type": "call_completed", "call": "3", "ok": true, "result": {"grant_id": "r:3"}}),
-        ];
+        ]);
         assert_eq!(recorded_grant(&j, "2").expect("grant")["count"], 2);
         assert!(
             recorded_grant(&j, "3").is_none(),

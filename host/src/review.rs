@@ -11,6 +11,7 @@ use crate::runtime::Hwf;
 use crate::store::{RunSnapshot, RunState, WaitInfo, now_ms};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
+use hwf_core::journal::{Entry, JournalEntry};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 
@@ -192,13 +193,17 @@ impl Hwf {
         if snap.state != RunState::Waiting {
             return Vec::new();
         }
-        let journal = self.store().read_journal(&snap.run_id).unwrap_or_default();
+        let journal = match self.store().read_entries(&snap.run_id) {
+            Ok(j) => j,
+            Err(e) => {
+                tracing::warn!(run_id = %snap.run_id, error = %e, "review: the journal cannot be read");
+                Vec::new()
+            }
+        };
         let mut requests: HashMap<&str, &Value> = HashMap::new();
         for e in &journal {
-            if e.get("type").and_then(Value::as_str) == Some("call_started")
-                && let (Some(call), Some(req)) = (e.get("call").and_then(Value::as_str), e.get("request"))
-            {
-                requests.insert(call, req);
+            if let Entry::CallStarted { call, request, .. } = &e.entry {
+                requests.insert(call, request);
             }
         }
         let name = workflow_name(snap);
@@ -219,7 +224,7 @@ impl Hwf {
     /// `invalid_name`, `not_found`, `corrupt_store`.
     pub fn timeline(&self, run_id: &str) -> Result<Value> {
         let id = RunId::parse(run_id)?;
-        let journal = self.store().read_journal(&id)?;
+        let journal = self.store().read_entries(&id)?;
         let controls = crate::control::read_controls(self.store(), &id).unwrap_or_default();
         let mut v = json!({"run_id": id, "rows": timeline_rows(&journal, &controls.0)});
         hwf_core::redact::redact_value(&mut v);
@@ -235,31 +240,38 @@ impl Hwf {
     pub fn call_detail(&self, run_id: &str, call: &str) -> Result<Value> {
         let id = RunId::parse(run_id)?;
         hwf_core::ids::validate_name("call ref", call)?;
-        let journal = self.store().read_journal(&id)?;
-        let lines: Vec<&Value> = journal
-            .iter()
-            .filter(|e| e.get("call").and_then(Value::as_str) == Some(call))
-            .collect();
-        let started = lines
+        let journal = self.store().read_entries(&id)?;
+        let lines: Vec<&JournalEntry> = journal.iter().filter(|e| e.call() == Some(call)).collect();
+        let (kind, label, phase, fingerprint, request) = lines
             .iter()
             .rev()
-            .find(|e| e.get("type").and_then(Value::as_str) == Some("call_started"))
+            .find_map(|e| match &e.entry {
+                Entry::CallStarted {
+                    kind,
+                    label,
+                    phase,
+                    fingerprint,
+                    request,
+                    ..
+                } => Some((kind, label, phase, fingerprint, request)),
+                _ => None,
+            })
             .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("run {id} has no call {call}")))?;
-        let completed = lines
-            .iter()
-            .rev()
-            .find(|e| e.get("type").and_then(Value::as_str) == Some("call_completed"));
+        let completed = lines.iter().rev().find_map(|e| match &e.entry {
+            Entry::CallCompleted { ok, result, error, .. } => Some((ok, result, error)),
+            _ => None,
+        });
         let mut v = json!({
             "run_id": id,
             "call": call,
-            "kind": started.get("kind"),
-            "label": started.get("label"),
-            "phase": started.get("phase"),
-            "fingerprint": started.get("fingerprint"),
-            "request": started.get("request"),
-            "ok": completed.and_then(|c| c.get("ok")),
-            "result": completed.and_then(|c| c.get("result")),
-            "error": completed.and_then(|c| c.get("error")),
+            "kind": kind,
+            "label": label,
+            "phase": phase,
+            "fingerprint": fingerprint,
+            "request": request,
+            "ok": completed.map(|c| c.0),
+            "result": completed.and_then(|c| c.1.as_ref()),
+            "error": completed.and_then(|c| c.2.as_ref()),
             "events": lines,
         });
         hwf_core::redact::redact_value(&mut v);
@@ -422,61 +434,95 @@ pub fn review_entry(run: &RunId, workflow: &str, w: &WaitInfo, request: Option<&
 /// label, name, phase, state, duration, tokens, fingerprint, replayed),
 /// and `phase`, `log`, `wait`, `wait_resolved`, `control`, `run_started`
 /// and `run_completed` rows. Controls are placed by their time.
-pub fn timeline_rows(journal: &[Value], controls: &[crate::control::Control]) -> Vec<Value> {
+pub fn timeline_rows(journal: &[JournalEntry], controls: &[crate::control::Control]) -> Vec<Value> {
     let mut rows: Vec<Value> = Vec::with_capacity(journal.len());
-    let mut call_row: HashMap<String, usize> = HashMap::new();
+    let mut call_row: HashMap<&str, usize> = HashMap::new();
     for e in journal {
-        let ty = e.get("type").and_then(Value::as_str).unwrap_or("");
-        let ts = e.get("ts_ms").cloned().unwrap_or(Value::Null);
-        let seq = e.get("seq").cloned().unwrap_or(Value::Null);
-        let call = e.get("call").and_then(Value::as_str).unwrap_or("");
-        match ty {
-            "call_started" => {
-                let req = e.get("request");
-                let name = req
-                    .and_then(|r| r.get("name").or_else(|| r.get("agent")))
+        let (seq, ts) = (e.seq, e.ts_ms);
+        match &e.entry {
+            Entry::CallStarted {
+                call,
+                kind,
+                label,
+                phase,
+                fingerprint,
+                request,
+            } => {
+                let name = request
+                    .get("name")
+                    .or_else(|| request.get("agent"))
                     .cloned()
                     .unwrap_or(Value::Null);
-                call_row.insert(call.to_owned(), rows.len());
+                call_row.insert(call, rows.len());
                 rows.push(json!({
                     "row": "call", "seq": seq, "ts_ms": ts, "call": call,
-                    "kind": e.get("kind"), "label": e.get("label"), "phase": e.get("phase"),
-                    "name": name, "fingerprint": e.get("fingerprint"), "state": "running",
+                    "kind": kind, "label": label, "phase": phase,
+                    "name": name, "fingerprint": fingerprint, "state": "running",
                 }));
             }
-            "call_completed" => {
-                if let Some(&i) = call_row.get(call) {
-                    let ok = e.get("ok").and_then(Value::as_bool).unwrap_or(false);
+            Entry::CallCompleted {
+                call,
+                ok,
+                error,
+                tokens,
+                attempts,
+                duration_us,
+                replayed,
+                cache_hit,
+                ..
+            } => {
+                if let Some(&i) = call_row.get(call.as_str()) {
                     let r = &mut rows[i];
-                    r["state"] = json!(if ok { "done" } else { "failed" });
-                    for k in ["duration_us", "tokens", "attempts", "replayed", "cache_hit"] {
-                        if let Some(v) = e.get(k) {
-                            r[k] = v.clone();
-                        }
+                    r["state"] = json!(if *ok { "done" } else { "failed" });
+                    r["duration_us"] = json!(duration_us);
+                    r["tokens"] = json!(tokens);
+                    r["attempts"] = json!(attempts);
+                    if *replayed {
+                        r["replayed"] = json!(true);
                     }
-                    if let Some(err) = e.get("error") {
-                        r["error"] = err.clone();
+                    if *cache_hit {
+                        r["cache_hit"] = json!(true);
                     }
-                    r["completed_ts_ms"] = ts;
+                    if let Some(err) = error {
+                        r["error"] = json!(err);
+                    }
+                    r["completed_ts_ms"] = json!(ts);
                 }
             }
-            "wait_started" => {
-                if let Some(&i) = call_row.get(call) {
+            Entry::WaitStarted {
+                call,
+                kind,
+                summary,
+                wake_at_ms,
+            } => {
+                if let Some(&i) = call_row.get(call.as_str()) {
                     rows[i]["state"] = json!("waiting");
                 }
                 rows.push(json!({"row": "wait", "seq": seq, "ts_ms": ts, "call": call,
-                    "kind": e.get("kind"), "summary": e.get("summary"), "wake_at_ms": e.get("wake_at_ms")}));
+                    "kind": kind, "summary": summary, "wake_at_ms": wake_at_ms}));
             }
-            "wait_resolved" => rows.push(json!({"row": "wait_resolved", "seq": seq, "ts_ms": ts, "call": call})),
-            "phase" => rows.push(json!({"row": "phase", "seq": seq, "ts_ms": ts, "title": e.get("title")})),
-            "log" => rows.push(json!({"row": "log", "seq": seq, "ts_ms": ts, "call": e.get("call"),
-                "level": e.get("level"), "source": e.get("source"), "message": e.get("message")})),
-            "run_started" => rows.push(json!({"row": "run_started", "seq": seq, "ts_ms": ts})),
-            "run_completed" => rows.push(json!({"row": "run_completed", "seq": seq, "ts_ms": ts,
-                "state": e.get("state"), "error": e.get("error"), "duration_ms": e.get("duration_ms")})),
-            "control_applied" => rows.push(json!({"row": "control_applied", "seq": seq, "ts_ms": ts,
-                "control": e.get("control"), "action": e.get("action"), "call": e.get("call")})),
-            _ => {}
+            Entry::WaitResolved { call } => {
+                rows.push(json!({"row": "wait_resolved", "seq": seq, "ts_ms": ts, "call": call}));
+            }
+            Entry::Phase { title } => rows.push(json!({"row": "phase", "seq": seq, "ts_ms": ts, "title": title})),
+            Entry::Log {
+                call,
+                level,
+                source,
+                message,
+            } => rows.push(json!({"row": "log", "seq": seq, "ts_ms": ts, "call": call,
+                "level": level, "source": source, "message": message})),
+            Entry::RunStarted { .. } => rows.push(json!({"row": "run_started", "seq": seq, "ts_ms": ts})),
+            Entry::RunCompleted {
+                state,
+                error,
+                duration_ms,
+                ..
+            } => rows.push(json!({"row": "run_completed", "seq": seq, "ts_ms": ts,
+                "state": state, "error": error, "duration_ms": duration_ms})),
+            Entry::ControlApplied { control, action, call } => rows.push(json!({"row": "control_applied",
+                "seq": seq, "ts_ms": ts, "control": control, "action": action, "call": call})),
+            Entry::CallAttempt { .. } | Entry::Delivered { .. } => {}
         }
     }
     // Controls go where their time puts them (stable: after journal rows
@@ -563,7 +609,7 @@ mod tests {
 
     #[test]
     fn the_timeline_joins_a_call_and_places_controls_by_time() {
-        let journal = vec![
+        let journal = hwf_core::journal::sketch::entries(vec![
             json!({"seq": 1, "ts_ms": 10, "type": "run_started"}),
             json!({"seq": 2, "ts_ms": 11, "type": "phase", "title": "ask"}),
             json!({"seq": 3, "ts_ms": 12, "type": "call_started", "call": "1", "kind": "capability", "fingerprint": "b3:x", "request": {"name": "human.ask"}}),
@@ -571,7 +617,7 @@ mod tests {
             json!({"seq": 5, "ts_ms": 30, "type": "call_completed", "call": "1", "ok": true, "duration_us": 5, "tokens": 0}),
             json!({"seq": 6, "ts_ms": 31, "type": "delivered", "call": "1"}),
             json!({"seq": 7, "ts_ms": 32, "type": "log", "level": "info", "source": "guest", "message": "hi"}),
-        ];
+        ]);
         let mut c = crate::control::Control::new(crate::control::Action::Decide, "ana");
         c.ts_ms = 20;
         c.channel = Some("web".into());

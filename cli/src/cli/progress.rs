@@ -4,6 +4,7 @@
 //! the labels of the agents running now; a summary line at the end
 //! (state, duration, calls, failed, tokens, cost when agents reported it).
 
+use hwf_core::journal::{Entry, JournalEntry};
 use hwf_host::Progress;
 use hwf_host::ids::RunId;
 use hwf_host::runtime::ProgressFn;
@@ -50,23 +51,25 @@ fn running_labels(journal: &Path) -> Vec<String> {
     }
     let text = std::fs::read_to_string(journal).unwrap_or_default();
     let mut open: BTreeMap<String, String> = BTreeMap::new();
-    for line in text.lines() {
-        let Ok(e) = serde_json::from_str::<Value>(line) else {
-            continue;
-        };
-        let call = e["call"].as_str().unwrap_or("").to_owned();
-        match e["type"].as_str() {
-            Some("call_started") if e["kind"] == "agent" => {
-                let label = e["label"]
-                    .as_str()
-                    .or(e.pointer("/request/agent").and_then(Value::as_str))
-                    .unwrap_or("agent");
-                open.insert(call, label.to_owned());
+    // A line being written (or damaged) is skipped: this is a live view.
+    for e in text.lines().filter_map(|l| JournalEntry::parse(l.as_bytes()).ok()) {
+        match e.entry {
+            Entry::CallStarted {
+                call,
+                kind,
+                label,
+                request,
+                ..
+            } if kind == "agent" => {
+                let label = label
+                    .or_else(|| request.get("agent").and_then(Value::as_str).map(str::to_owned))
+                    .unwrap_or_else(|| "agent".to_owned());
+                open.insert(call, label);
             }
-            Some("call_completed" | "wait_started") => {
+            Entry::CallCompleted { call, .. } | Entry::WaitStarted { call, .. } => {
                 open.remove(&call);
             }
-            Some("run_started") => open.clear(),
+            Entry::RunStarted { .. } => open.clear(),
             _ => {}
         }
     }
