@@ -56,6 +56,7 @@ mod numbers;
 mod policy;
 mod policy_gaps;
 mod python;
+mod runtime_limits;
 mod scripts;
 mod seams;
 mod secrets;
