@@ -60,8 +60,8 @@
 //! - [`Harness`], [`Meta`], [`export_harness!`]: declaring the component.
 //! - [`Error`]: every failure, with a stable [`code`](Error::code).
 //! - [`runtime`]: for script runtimes (interpreter components of the
-//!   `script-runtime` world): [`export_script_runtime!`], the agent-option
-//!   table, call-error text.
+//!   `script-runtime` world): [`export_script_runtime!`], the
+//!   agent-option table, call-error text.
 
 #![deny(missing_docs)]
 

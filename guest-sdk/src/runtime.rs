@@ -7,8 +7,9 @@
 //! here, so a new language is one more user of this module rather than
 //! another copy of the glue:
 //!
-//! - [`ScriptRuntime`] and [`export_script_runtime!`]: the component's
-//!   exports;
+//! - [`ScriptRuntime`] and
+//!   [`export_script_runtime!`](crate::export_script_runtime): the
+//!   component's exports;
 //! - [`agent_request_from_json`] with [`AGENT_OPTIONS`]: the one table of
 //!   option names (and their aliases) a script's agent options may use;
 //! - [`call_error_text`] and [`call_error_kind`]: what a failed host call
@@ -65,7 +66,7 @@ pub mod wit {
 }
 
 /// A script runtime: implement it on a unit struct and export it with
-/// [`export_script_runtime!`].
+/// [`export_script_runtime!`](crate::export_script_runtime).
 ///
 /// Sources, arguments and results are the WIT's JSON text, as the host
 /// passes them; each runtime parses them by its own language's rules.
