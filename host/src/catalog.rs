@@ -155,30 +155,7 @@ impl Hwf {
     }
 }
 
-/// Scripts are stored verbatim (saved versions, `inline/`), so one with a
-/// credential written into it is refused rather than stored: the secret
-/// would outlive the run on disk. Only the shape rules apply (a token
-/// format, a PEM key, a JWT, a URL password, a configured secret), not the
-/// key-name rules, so `password = prompt(…)` or a `{"token": "string"}`
-/// schema pass.
-///
-/// # Errors
-///
-/// `invalid_script` naming the line and the kind of credential.
-pub fn refuse_credentials_in_script(source: &[u8]) -> Result<()> {
-    let text = String::from_utf8_lossy(source);
-    match hwf_core::redact::find_credential(&text) {
-        None => Ok(()),
-        Some((line, what)) => Err(Error::new(
-            ErrorCode::InvalidScript,
-            format!(
-                "line {line} of the script holds {what}; scripts are stored as sent, so hwf refuses to keep \
-                 credentials in them: configure the secret on the host (an agent backend's api_key_env, a command \
-                 backend's environment) and leave it out of the script"
-            ),
-        )),
-    }
-}
+pub use hwf_core::redact::refuse_credentials_in_script;
 
 /// A script meta as JSON.
 pub(crate) fn meta_json(meta: &crate::vm::bindings::hermes::workflow::types::Meta) -> Value {

@@ -62,7 +62,7 @@
 
 use crate::agents::{AgentRunner, CommandConfig, CommandRunner, FixtureRunner, OpenAiConfig, OpenAiRunner, Router};
 use crate::capabilities::Policy;
-use crate::vm::Limits;
+use hwf_core::limits::Limits;
 use hwf_core::error::{Error, ErrorCode, Result};
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -98,9 +98,9 @@ pub struct Config {
 #[serde(deny_unknown_fields)]
 pub struct JournalConfig {
     /// When call completions are flushed: `sync` (default), `group` or
-    /// `async` (see [`crate::broker::journal::Durability`]).
+    /// `async` (see [`hwf_core::journal::Durability`]).
     #[serde(default)]
-    pub durability: crate::broker::journal::Durability,
+    pub durability: hwf_core::journal::Durability,
 }
 
 /// `[capabilities]`.
@@ -290,8 +290,8 @@ impl Config {
 impl Config {
     /// `[policy]`'s numbers: `max_result_bytes` 1 to 1 GiB, `max_stream_bytes`
     /// 0 to 1 GiB.
-    fn check_policy(&self) -> Result<(), crate::vm::limits::OutOfRange> {
-        use crate::vm::limits::check_range;
+    fn check_policy(&self) -> Result<(), hwf_core::limits::OutOfRange> {
+        use hwf_core::limits::check_range;
         check_range("policy.max_result_bytes", self.policy.max_result_bytes, 1, 1 << 30)?;
         check_range("policy.max_stream_bytes", self.policy.max_stream_bytes, 0, 1 << 30)?;
         Ok(())

@@ -50,8 +50,6 @@ pub mod config;
 pub mod control;
 pub mod facade;
 pub mod finalizers;
-pub mod grants;
-pub mod kanban;
 pub mod review;
 pub mod runner;
 pub mod runtime;

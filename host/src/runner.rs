@@ -123,7 +123,7 @@ impl Hwf {
                     })
                     .iter()
                     .any(|e| durable::matches(&w.detail, e)),
-                crate::kanban::WAIT_KIND => crate::kanban::wait_resolved(self.store(), &w.detail),
+                crate::capabilities::kanban::WAIT_KIND => crate::capabilities::kanban::wait_resolved(self.store(), &w.detail),
                 _ => true,
             })
     }

@@ -114,7 +114,7 @@ impl CommandConfig {
     ///
     /// The key and the problem (a number with its accepted range).
     pub fn validate(&self) -> Result<(), String> {
-        crate::vm::limits::check_range("timeout_ms", self.timeout_ms, 1, 86_400_000).map_err(|e| e.to_string())?;
+        hwf_core::limits::check_range("timeout_ms", self.timeout_ms, 1, 86_400_000).map_err(|e| e.to_string())?;
         let has = |ph: &str| self.argv.iter().any(|a| a.contains(ph));
         let via = self.prompt_via();
         let clash = match via {

@@ -212,8 +212,8 @@ const MAX_TOKENS: u64 = 1_000_000_000_000;
 
 /// `delay_ms` and `tokens` of one answer, within their ranges.
 fn check_numbers(at: &str, tokens: Option<u64>, delay_ms: Option<u64>) -> Result<()> {
-    use crate::vm::limits::check_range;
-    let bad = |e: crate::vm::limits::OutOfRange| e.error(ErrorCode::InvalidFixture);
+    use hwf_core::limits::check_range;
+    let bad = |e: hwf_core::limits::OutOfRange| e.error(ErrorCode::InvalidFixture);
     if let Some(t) = tokens {
         check_range(&format!("{at}.tokens"), t, 0, MAX_TOKENS).map_err(bad)?;
     }
@@ -226,8 +226,8 @@ fn check_numbers(at: &str, tokens: Option<u64>, delay_ms: Option<u64>) -> Result
 /// Token counts an output reports to the broker (`_tokens`, `usage.*`),
 /// within range.
 fn check_reported_tokens(at: &str, output: &Value) -> Result<()> {
-    use crate::vm::limits::check_range;
-    let bad = |e: crate::vm::limits::OutOfRange| e.error(ErrorCode::InvalidFixture);
+    use hwf_core::limits::check_range;
+    let bad = |e: hwf_core::limits::OutOfRange| e.error(ErrorCode::InvalidFixture);
     let fields = [
         ("_tokens", output.get("_tokens")),
         ("usage.total_tokens", output.pointer("/usage/total_tokens")),

@@ -88,7 +88,7 @@ impl OpenAiConfig {
     ///
     /// The key, its value and the accepted range.
     pub fn validate(&self) -> Result<(), String> {
-        use crate::vm::limits::check_range;
+        use hwf_core::limits::check_range;
         check_range("timeout_ms", self.timeout_ms, 1, 86_400_000).map_err(|e| e.to_string())?;
         check_range("max_retries", u64::from(self.max_retries), 0, 100).map_err(|e| e.to_string())?;
         check_range("backoff_ms", self.backoff_ms, 0, 600_000).map_err(|e| e.to_string())?;

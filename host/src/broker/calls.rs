@@ -257,15 +257,15 @@ impl RunContext {
                 TaskSpec::Invalid { failure, .. } => (Err(failure), 0, 0),
                 TaskSpec::Agent(req) => match &req.invalid {
                     Some(bad) => (Err(CallFailure::new(CallErrorKind::Failed, "invalid_json", bad)), 0, 0),
-                    // A Kanban lane (issue 19, crate::kanban): a card, parked on until it ends.
-                    None if crate::kanban::claims(self.services.store.as_deref(), &req.request) => {
+                    // A Kanban lane (issue 19, crate::capabilities::kanban): a card, parked on until it ends.
+                    None if crate::capabilities::kanban::claims(self.services.store.as_deref(), &req.request) => {
                         permit.take();
                         let (store, key) = (self.services.store.as_deref(), self.idempotency_key(&call_id));
-                        match crate::kanban::card_call(store, &key, &req.request).await {
+                        match crate::capabilities::kanban::card_call(store, &key, &req.request).await {
                             Ok(v) => (Ok(v), 0, 1),
-                            Err(crate::kanban::LaneError::Park(w)) => return Err(self.park(&call_id, w)),
-                            Err(crate::kanban::LaneError::Failed(code, m)) => (Err(CallFailure::new(CallErrorKind::Failed, code, m)), 0, 1),
-                            Err(crate::kanban::LaneError::Store(e)) => return Err(HostTrap::new(e.code(), e.message().to_owned())),
+                            Err(crate::capabilities::kanban::LaneError::Park(w)) => return Err(self.park(&call_id, w)),
+                            Err(crate::capabilities::kanban::LaneError::Failed(code, m)) => (Err(CallFailure::new(CallErrorKind::Failed, code, m)), 0, 1),
+                            Err(crate::capabilities::kanban::LaneError::Store(e)) => return Err(HostTrap::new(e.code(), e.message().to_owned())),
                         }
                     }
                     None if !self.services.agents.configured() => {

@@ -284,34 +284,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    /// Journal entries from short JSON sketches: `seq`, `ts_ms` and the
-    /// fields a sketch leaves out are filled in.
-    fn journal(sketches: Vec<Value>) -> Vec<JournalEntry> {
-        sketches
-            .into_iter()
-            .enumerate()
-            .map(|(i, mut v)| {
-                let o = v.as_object_mut().expect("object");
-                o.insert("seq".into(), json!(i + 1));
-                o.entry("ts_ms").or_insert(json!(1000 + i));
-                match o["type"].as_str() {
-                    Some("run_started") => {
-                        o.insert("run_id".into(), json!("r1"));
-                        o.insert("script".into(), json!({"digest": "b3:0", "language": "wasm"}));
-                        o.insert("args".into(), json!({}));
-                    }
-                    Some("call_started") => {
-                        o.entry("request").or_insert(json!({}));
-                    }
-                    Some("control_applied") => {
-                        o.entry("action").or_insert(json!("retry"));
-                    }
-                    _ => {}
-                }
-                serde_json::from_value(v).expect("a valid journal entry")
-            })
-            .collect()
-    }
+    use hwf_core::journal::sketch::entries as journal;
 
     #[test]
     fn only_successes_replay_and_charges_are_counted() {

@@ -17,7 +17,7 @@
 
 use super::fs::Workspace;
 use super::{Capability, CapabilityCall, CapabilityError, CapabilityHandler, SideEffect};
-use crate::agents::BoxFuture;
+use hwf_core::BoxFuture;
 use serde_json::{Value, json};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};

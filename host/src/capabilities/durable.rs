@@ -14,9 +14,9 @@
 //!   the guest sees only the result).
 
 use super::{Capability, CapabilityCall, CapabilityError, CapabilityHandler, SideEffect, WaitRequest};
-use crate::agents::BoxFuture;
-use crate::control::Decision;
-use crate::store::StoredEvent;
+use hwf_core::BoxFuture;
+use hwf_core::control::Decision;
+use hwf_core::model::StoredEvent;
 use serde_json::{Value, json};
 use std::sync::Arc;
 

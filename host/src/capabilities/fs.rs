@@ -4,7 +4,7 @@
 //! files with more than one hard link (a link could name a file outside).
 
 use super::{Capability, CapabilityCall, CapabilityError, CapabilityHandler, SideEffect};
-use crate::agents::BoxFuture;
+use hwf_core::BoxFuture;
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, OpenOptionsExt};
 use hwf_core::error::{Error, Result};

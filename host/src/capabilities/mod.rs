@@ -10,8 +10,11 @@
 pub mod bash;
 pub mod durable;
 pub mod fs;
+pub mod grants;
+pub mod kanban;
+pub mod resources;
 
-use crate::agents::BoxFuture;
+use hwf_core::BoxFuture;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -60,13 +63,13 @@ pub trait Durable: Send + Sync {
     /// # Errors
     ///
     /// [`CapabilityError::Store`] when the run's controls cannot be read.
-    fn decision(&self) -> Result<Option<crate::control::Control>, CapabilityError>;
+    fn decision(&self) -> Result<Option<hwf_core::control::Control>, CapabilityError>;
     /// Every external event so far, in version order.
     ///
     /// # Errors
     ///
     /// [`CapabilityError::Store`] when the event log cannot be read.
-    fn events(&self) -> Result<Vec<crate::store::StoredEvent>, CapabilityError>;
+    fn events(&self) -> Result<Vec<hwf_core::model::StoredEvent>, CapabilityError>;
     /// Now, in ms since the epoch.
     fn now_ms(&self) -> u64;
     /// The run's id and the store behind it, when there is one (grants
@@ -170,15 +173,15 @@ impl Registry {
         for cap in durable::capabilities() {
             r.register(cap)?;
         }
-        r.register(crate::finalizers::capability())?;
-        r.register(crate::kanban::capability())?;
+        r.register(resources::capability())?;
+        r.register(kanban::capability())?;
         let ws = Arc::new(fs::Workspace::open(workspace)?);
         r.register(bash::capability(ws.clone()))?;
         for cap in fs::capabilities(ws) {
             r.register(cap)?;
         }
         let inner = Arc::new(r.clone());
-        for cap in crate::grants::capabilities(inner) {
+        for cap in grants::capabilities(inner) {
             r.register(cap)?;
         }
         Ok(r)

@@ -22,11 +22,11 @@
 //!   the next `grant.act` on that grant fails with `grant_revoked`. A grant
 //!   names its run, so it never outlives it.
 
-use crate::agents::BoxFuture;
+use hwf_core::BoxFuture;
 use crate::capabilities::{
     Capability, CapabilityCall, CapabilityError, CapabilityHandler, Registry, SideEffect, WaitRequest,
 };
-use crate::control::Decision;
+use hwf_core::control::Decision;
 use hwf_core::journal::{Entry, JournalEntry};
 use serde_json::{Value, json};
 use std::sync::Arc;

@@ -1,0 +1,145 @@
+//! `resource.declare`: a harness declares a resource it created (a temp
+//! workspace, a process, a session, a listener) with the capability call
+//! that finalizes it. The journal is the declaration; [`declared`] reads it
+//! back, and [`view`] is what status shows. Running the finalizers when a
+//! run ends is the application's job (`crate::finalizers`).
+
+use crate::capabilities::{Capability, CapabilityCall, CapabilityError, CapabilityHandler, SideEffect};
+use crate::store::FileStore;
+use hwf_core::BoxFuture;
+use hwf_core::ids::RunId;
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The capability a harness declares a resource with.
+pub const DECLARE: &str = "resource.declare";
+
+const KINDS: &[&str] = &["temp_workspace", "process", "session", "listener", "other"];
+
+struct Declare;
+
+fn temp_path(key: &str, name: &str) -> PathBuf {
+    let hex = blake3::hash(format!("{key}\u{0}{name}").as_bytes()).to_hex();
+    std::env::temp_dir().join(format!("hwf-res-{}", &hex[..24]))
+}
+
+impl CapabilityHandler for Declare {
+    fn call<'a>(&'a self, call: CapabilityCall<'a>) -> BoxFuture<'a, Result<Value, CapabilityError>> {
+        Box::pin(async move {
+            let input = call.input;
+            let kind = input.get("kind").and_then(Value::as_str).unwrap_or("");
+            if !KINDS.contains(&kind) {
+                return Err(CapabilityError::InvalidInput(format!(
+                    "kind must be one of {}",
+                    KINDS.join(", ")
+                )));
+            }
+            let name = input.get("name").and_then(Value::as_str).unwrap_or(kind);
+            hwf_core::ids::validate_name("resource name", name)
+                .map_err(|e| CapabilityError::InvalidInput(e.message().to_owned()))?;
+            let finalizer = input.get("finalizer").cloned().unwrap_or(Value::Null);
+            if !finalizer.is_null()
+                && finalizer
+                    .get("capability")
+                    .and_then(Value::as_str)
+                    .is_none_or(|c| c == DECLARE)
+            {
+                return Err(CapabilityError::InvalidInput(
+                    "finalizer must be {capability, input, approval_id?} naming another capability".into(),
+                ));
+            }
+            if kind != "temp_workspace" && finalizer.is_null() {
+                return Err(CapabilityError::InvalidInput(format!(
+                    "a {kind} resource needs a finalizer {{capability, input}}"
+                )));
+            }
+            let id = format!("{}-{name}", call.durable.call_id().replace('.', "_"));
+            let mut out = json!({"resource_id": id, "kind": kind, "name": name, "finalizer": finalizer});
+            if kind == "temp_workspace" {
+                let path = temp_path(call.idempotency_key, name);
+                std::fs::create_dir_all(&path)
+                    .map_err(|e| CapabilityError::Failed(format!("cannot create {}: {e}", path.display())))?;
+                out["path"] = json!(path);
+            }
+            Ok(out)
+        })
+    }
+}
+
+/// The `resource.declare` capability (`read_only`: it only creates a
+/// private temp directory; a finalizer's own capability is checked by
+/// policy when it runs).
+pub fn capability() -> Capability {
+    Capability {
+        name: DECLARE.into(),
+        class: SideEffect::ReadOnly,
+        description: "Declare a host-owned resource finalized once when the run ends: {kind: temp_workspace|process|session|listener|other, name?, finalizer?: {capability, input, approval_id?}} → {resource_id, kind, name, path?}".into(),
+        replayable: true,
+        handler: Arc::new(Declare),
+    }
+}
+
+/// The resources a journal declared (completed `resource.declare` calls).
+pub fn declared(journal: &[Value]) -> Vec<Value> {
+    let declaring: std::collections::HashSet<&str> = journal
+        .iter()
+        .filter(|e| e["type"] == "call_started" && e["request"]["name"] == DECLARE)
+        .filter_map(|e| e["call"].as_str())
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    journal
+        .iter()
+        .filter(|e| e["type"] == "call_completed" && e["ok"] == true)
+        .filter(|e| e["call"].as_str().is_some_and(|c| declaring.contains(c)))
+        .filter_map(|e| e.get("result").cloned())
+        .filter(|r| r["resource_id"].as_str().is_some_and(|id| seen.insert(id.to_owned())))
+        .collect()
+}
+
+pub(crate) fn marker_dir(store: &FileStore, run: &RunId) -> PathBuf {
+    store.root().join("runs").join(run.as_str()).join("finalized")
+}
+
+/// Every finalizer outcome of a run: `{resource_id, kind, state: ok |
+/// failed | interrupted, error?, at_ms}`.
+pub fn outcomes(store: &FileStore, run: &RunId) -> Vec<Value> {
+    outcomes_in(&marker_dir(store, run))
+}
+
+/// What status shows: each declared resource with its finalizer's outcome
+/// (`state: pending` until the run ends).
+pub fn view(journal: &[Value], run_dir: &std::path::Path) -> Vec<Value> {
+    let done = outcomes_in(&run_dir.join("finalized"));
+    declared(journal)
+        .into_iter()
+        .map(|r| {
+            let id = &r["resource_id"];
+            let outcome = done
+                .iter()
+                .find(|o| &o["resource_id"] == id)
+                .cloned()
+                .unwrap_or_else(|| json!({"state": "pending"}));
+            json!({"resource_id": id, "kind": r["kind"], "name": r["name"], "path": r.get("path"),
+                   "finalizer": r["finalizer"]["capability"], "outcome": outcome})
+        })
+        .collect()
+}
+
+fn outcomes_in(dir: &std::path::Path) -> Vec<Value> {
+    let mut out: Vec<Value> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .filter_map(|e| {
+                    let text = std::fs::read_to_string(e.path()).ok()?;
+                    Some(serde_json::from_str(&text).unwrap_or_else(|_| {
+                        json!({"resource_id": e.file_name().to_string_lossy().trim_end_matches(".json"), "state": "interrupted"})
+                    }))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort_by(|a, b| a["resource_id"].to_string().cmp(&b["resource_id"].to_string()));
+    out
+}
+
