@@ -5,9 +5,9 @@ use clap::Args;
 use hwf_core::fingerprint::Fingerprint;
 use hwf_core::redact;
 use hwf_host::agents::FixtureRunner;
+use hwf_host::broker::instances::{call_run, instantiate_only};
 use hwf_host::broker::{Event, InstanceBroker, Journal, RunContext, Services};
 use hwf_host::ids::RunId;
-use hwf_host::vm::exec::{call_run, instantiate_only};
 use hwf_host::{Error, ErrorCode, Hwf, Limits};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -83,7 +83,12 @@ fn peak_rss_mib() -> Option<f64> {
 }
 
 /// One probe run with the fan-out fixture at `width`; returns the wall time.
-async fn fan(hwf: &Hwf, loaded: &hwf_host::vm::LoadedComponent, args: Value, width: u64) -> Result<Duration, Error> {
+async fn fan(
+    hwf: &Hwf,
+    loaded: &hwf_host::broker::LoadedComponent,
+    args: Value,
+    width: u64,
+) -> Result<Duration, Error> {
     let id = RunId::generate();
     hwf.store().create_run(&id)?;
     let journal = Journal::new(hwf.store().open_journal(&id)?, 0);
@@ -210,12 +215,12 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     // 1. Instantiate from the warm pool.
     let ctx = new_ctx(false)?;
     for _ in 0..sizes.n(50, 5) {
-        instantiate_only(hwf.vm(), &loaded, &ctx).await?;
+        instantiate_only(hwf.vm(), &loaded, ctx.limits()).await?;
     }
     let mut inst = Vec::new();
     for _ in 0..sizes.n(2000, 20) {
         let t = Instant::now();
-        instantiate_only(hwf.vm(), &loaded, &ctx).await?;
+        instantiate_only(hwf.vm(), &loaded, ctx.limits()).await?;
         inst.push(t.elapsed());
     }
 

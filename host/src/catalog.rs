@@ -1,13 +1,11 @@
 //! Checking and saving workflows: components (gate, compile, `meta`) and
 //! scripts (their runtime's `check`), and the catalog of saved versions.
 
-use crate::broker::RunContext;
+use crate::broker::LoadedComponent;
+use crate::broker::instances::call_meta;
 use crate::runtime::{Hwf, Target};
 use crate::store::{ScriptMeta, now_ms};
-use crate::vm::LoadedComponent;
-use crate::vm::exec::call_meta;
 use hwf_core::error::{Error, ErrorCode, Result};
-use hwf_core::ids::RunId;
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -20,10 +18,7 @@ impl Hwf {
     /// The gate's and loader's codes; a trap in `meta`.
     pub async fn inspect_component(&self, bytes: &[u8]) -> Result<(LoadedComponent, Value)> {
         let loaded = self.load(bytes)?;
-        let mut services = self.services().clone();
-        services.store = None;
-        let ctx = RunContext::new(RunId::generate(), None, services);
-        let meta = call_meta(self.vm(), &loaded, &ctx).await?;
+        let meta = call_meta(self.vm(), &loaded, &self.services().limits).await?;
         Ok((loaded, meta_json(&meta)))
     }
 
@@ -48,10 +43,7 @@ impl Hwf {
         if resolved.language == crate::scripts::Language::Wasm {
             return self.validate_bytes(&resolved.bytes).await;
         }
-        let mut services = self.services().clone();
-        services.store = None;
-        let ctx = RunContext::new(RunId::generate(), None, services);
-        let checked = crate::vm::exec::call_check(self.vm(), &resolved.loaded, &ctx).await?;
+        let checked = crate::broker::instances::call_check(self.vm(), &resolved.loaded, &self.services().limits).await?;
         let lang = resolved.language.as_str();
         Ok(match checked {
             Ok(meta) => json!({

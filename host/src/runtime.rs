@@ -4,13 +4,14 @@
 
 use crate::agents::AgentTypes;
 use crate::agents::{AgentRunner, FixtureRunner};
+use crate::broker::instances::call_run;
 use crate::broker::replay::ReplayIndex;
 use crate::broker::{Event, ExecEnv, InstanceBroker, Journal, RunContext, Services};
+use crate::broker::{LoadedComponent, Vm};
 use crate::capabilities::{Policy, Registry};
 use crate::store::{Counts, ErrorInfo, FileStore, RunSettings, RunSnapshot, RunState, now_ms};
-use crate::vm::exec::call_run;
+use crate::vm::Limits;
 use crate::vm::limits::HostTrap;
-use crate::vm::{Limits, LoadedComponent, Vm};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
 use hwf_core::redact;
@@ -394,7 +395,7 @@ impl Hwf {
     ///
     /// See [`Vm::load`].
     pub fn load(&self, bytes: &[u8]) -> Result<LoadedComponent> {
-        self.vm.load(bytes, Some(&self.store), &self.limits)
+        self.vm.load(bytes, Some(&*self.store), &self.limits)
     }
 
     /// Run a harness to the end.
@@ -410,11 +411,8 @@ impl Hwf {
         let resolved = self.resolve(&req.target)?;
         // The declared phases (for status); a script with errors is bad
         // input, refused before a run exists.
-        let mut services = self.services.clone();
-        services.store = None;
-        let probe = RunContext::new(RunId::generate(), None, services);
         let declared_phases: Vec<String> = if resolved.language != crate::scripts::Language::Wasm {
-            match crate::vm::exec::call_check(&self.vm, &resolved.loaded, &probe).await? {
+            match crate::broker::instances::call_check(&self.vm, &resolved.loaded, &self.services.limits).await? {
                 Ok(meta) => meta.phases.into_iter().map(|p| p.title).collect(),
                 Err(diags) => {
                     if diags.iter().any(|d| {
@@ -423,13 +421,13 @@ impl Hwf {
                             crate::vm::bindings::hermes::workflow::types::Severity::Error
                         )
                     }) {
-                        return Err(crate::vm::exec::diagnostics_error(&diags));
+                        return Err(crate::broker::instances::diagnostics_error(&diags));
                     }
                     Vec::new()
                 }
             }
         } else {
-            crate::vm::exec::call_meta(&self.vm, &resolved.loaded, &probe)
+            crate::broker::instances::call_meta(&self.vm, &resolved.loaded, &self.services.limits)
                 .await
                 .map(|m| m.phases.into_iter().map(|p| p.title).collect())
                 .unwrap_or_default()

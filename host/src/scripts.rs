@@ -4,9 +4,9 @@
 //! harnesses. This module resolves what a run executes — a component, or a
 //! runtime bound to a script's source — and checks scripts.
 
+use crate::broker::LoadedComponent;
 use crate::runtime::{Hwf, Target, read_component};
 use crate::store::ScriptRef;
-use crate::vm::LoadedComponent;
 use hwf_core::error::{Error, ErrorCode, Result};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -174,7 +174,7 @@ fn read_source(path: &Path) -> Result<String> {
 ///
 /// `unsupported_language` when the runtime is missing; the loader's codes.
 pub fn load_runtime(
-    vm: &crate::vm::Vm,
+    vm: &crate::broker::Vm,
     store: &crate::store::FileStore,
     limits: &crate::vm::Limits,
     lang: Language,
@@ -199,7 +199,7 @@ pub fn load_runtime(
 /// `not_found`, `unsupported_language`, `invalid_params` (a source that is
 /// not UTF-8), the loader's codes.
 pub fn load_saved(
-    vm: &crate::vm::Vm,
+    vm: &crate::broker::Vm,
     store: &crate::store::FileStore,
     limits: &crate::vm::Limits,
     name: &str,

@@ -481,7 +481,7 @@ fn init_tracing(verbose: u8) {
 /// allocator's reservations (`munmap` with TLB shoot-downs across the
 /// worker threads) cost a one-shot command about a fifth of its CPU, and
 /// the process is about to exit anyway.
-static KEEP_VMS: std::sync::Mutex<Vec<Arc<hwf_host::vm::Vm>>> = std::sync::Mutex::new(Vec::new());
+static KEEP_VMS: std::sync::Mutex<Vec<Arc<hwf_host::broker::Vm>>> = std::sync::Mutex::new(Vec::new());
 
 fn open_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limits) -> Result<Hwf, Error> {
     let hwf = build_host(cli, config, agents, limits)?;

@@ -2,11 +2,11 @@
 //! the root instance made it, a branch made it, or it is one slot of a
 //! `parallel`.
 
+use super::LoadedComponent;
 use super::instance::InstanceBroker;
+use super::instances::{self as exec, InstanceOutput};
 use super::replay::Lookup;
 use super::{CallErrorKind, CallFailure, Event, Fingerprint, Interrupt, RunContext, lock, redacted};
-use crate::vm::LoadedComponent;
-use crate::vm::exec::{self, InstanceOutput};
 use crate::vm::limits::HostTrap;
 use hwf_core::error::ErrorCode;
 use serde_json::{Value, json};
@@ -21,10 +21,10 @@ pub type CallResult = Result<Result<Value, CallFailure>, HostTrap>;
 /// One unit of work, as the broker runs it.
 #[derive(Debug, Clone)]
 pub enum TaskSpec {
-    /// An agent call (request object; `invalid` when a JSON field was bad).
-    Agent(super::AgentRequest),
-    /// A capability call (`{name, input, label?, approval_id?}`).
-    Capability(Value),
+    /// An agent call (`invalid` when a JSON field was bad).
+    Agent(Box<super::AgentRequest>),
+    /// A capability call.
+    Capability(super::CapabilityRequest),
     /// A branch of the calling instance's component.
     Branch {
         /// Branch name.
@@ -72,8 +72,8 @@ impl TaskSpec {
     /// The request object that is fingerprinted and journaled.
     pub fn request(&self) -> Value {
         match self {
-            TaskSpec::Agent(a) => a.request.clone(),
-            TaskSpec::Capability(v) => v.clone(),
+            TaskSpec::Agent(a) => a.to_value(),
+            TaskSpec::Capability(c) => c.to_value(),
             TaskSpec::Branch { name, input } => json!({"name": name, "input": input}),
             TaskSpec::Workflow { name, args } => json!({"name": name, "args": args}),
             TaskSpec::Invalid { request, .. } => request.clone(),
@@ -215,9 +215,7 @@ impl RunContext {
             }
             // The run's prompt cache: an identical prompt-agent call that
             // already succeeded in this run (unless `fresh`).
-            let cacheable = kind == "agent"
-                && request.get("agent").is_none()
-                && request.get("fresh").and_then(Value::as_bool) != Some(true);
+            let cacheable = matches!(&spec, TaskSpec::Agent(a) if a.cacheable());
             if cacheable {
                 let hit = lock(&self.prompt_cache).get(fp.as_str()).cloned();
                 if let Some(v) = hit {
@@ -258,10 +256,10 @@ impl RunContext {
                 TaskSpec::Agent(req) => match &req.invalid {
                     Some(bad) => (Err(CallFailure::new(CallErrorKind::Failed, "invalid_json", bad)), 0, 0),
                     // A Kanban lane (issue 19, crate::capabilities::kanban): a card, parked on until it ends.
-                    None if crate::capabilities::kanban::claims(self.services.store.as_deref(), &req.request) => {
+                    None if crate::capabilities::kanban::claims(self.services.store.as_deref(), &request) => {
                         permit.take();
                         let (store, key) = (self.services.store.as_deref(), self.idempotency_key(&call_id));
-                        match crate::capabilities::kanban::card_call(store, &key, &req.request).await {
+                        match crate::capabilities::kanban::card_call(store, &key, &request).await {
                             Ok(v) => (Ok(v), 0, 1),
                             Err(crate::capabilities::kanban::LaneError::Park(w)) => return Err(self.park(&call_id, w)),
                             Err(crate::capabilities::kanban::LaneError::Failed(code, m)) => (Err(CallFailure::new(CallErrorKind::Failed, code, m)), 0, 1),
@@ -277,18 +275,18 @@ impl RunContext {
                         ));
                     }
                     None => {
-                        let (o, t, a) = self.execute_agent(&call_id, &req.request).await;
+                        let (o, t, a) = self.execute_agent(&call_id, &request).await;
                         permit.take();
                         {
                             let mut stats = lock(&self.stats);
                             stats.counts.tokens = stats.counts.tokens.saturating_add(t);
                         }
-                        self.write_transcript(&call_id, &req.request, &o, t, a, started.elapsed());
+                        self.write_transcript(&call_id, &request, &o, t, a, started.elapsed());
                         (o, t, a)
                     }
                 },
-                TaskSpec::Capability(req) => {
-                    let (o, ran) = self.execute_capability(&call_id, &req).await?;
+                TaskSpec::Capability(_) => {
+                    let (o, ran) = self.execute_capability(&call_id, &request).await?;
                     permit.take();
                     (o, 0, u32::from(ran))
                 }
@@ -391,13 +389,11 @@ impl RunContext {
     /// read-only changed something outside hwf, and must not run twice.
     fn must_sync(&self, spec: &TaskSpec) -> bool {
         match spec {
-            TaskSpec::Capability(req) => {
-                let name = req.get("name").and_then(Value::as_str).unwrap_or("");
-                self.services
-                    .capabilities
-                    .get(name)
-                    .is_none_or(|c| c.class != crate::capabilities::SideEffect::ReadOnly)
-            }
+            TaskSpec::Capability(req) => self
+                .services
+                .capabilities
+                .get(&req.name)
+                .is_none_or(|c| c.class != crate::capabilities::SideEffect::ReadOnly),
             _ => false,
         }
     }
@@ -407,10 +403,7 @@ impl RunContext {
     /// always run.
     fn may_replay(&self, spec: &TaskSpec) -> bool {
         match spec {
-            TaskSpec::Capability(req) => {
-                let name = req.get("name").and_then(Value::as_str).unwrap_or("");
-                self.services.capabilities.get(name).is_none_or(|c| c.replayable)
-            }
+            TaskSpec::Capability(req) => self.services.capabilities.get(&req.name).is_none_or(|c| c.replayable),
             _ => true,
         }
     }

@@ -3,7 +3,7 @@
 
 use super::calls::{CallResult, Parent, TaskSpec};
 use super::{CallFailure, Event, RunContext, clip, lock, redact};
-use crate::vm::LoadedComponent;
+use super::{CapabilityRequest, LoadedComponent};
 use crate::vm::limits::HostTrap;
 use hwf_core::ids::CallScope;
 use serde_json::Value;
@@ -11,15 +11,6 @@ use std::sync::Arc;
 
 /// Longest log line kept (bytes); longer lines are clipped.
 const MAX_LOG_LINE: usize = 16 * 1024;
-
-/// An agent request as the broker sees it.
-#[derive(Debug, Clone)]
-pub struct AgentRequest {
-    /// The request object (absent fields omitted; JSON fields parsed).
-    pub request: Value,
-    /// A field that was not valid JSON, if any (the call fails with it).
-    pub invalid: Option<String>,
-}
 
 /// What `budget()` returns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,8 +145,8 @@ impl InstanceBroker {
     ///
     /// A [`HostTrap`] when the run must end; call-level failures are the
     /// inner `Err`.
-    pub async fn agent(&mut self, req: AgentRequest) -> CallResult {
-        self.call(TaskSpec::Agent(req)).await
+    pub async fn agent(&mut self, req: super::AgentRequest) -> CallResult {
+        self.call(TaskSpec::Agent(Box::new(req))).await
     }
 
     /// `capability`: policy, budget, the handler, result clean-up.
@@ -163,7 +154,7 @@ impl InstanceBroker {
     /// # Errors
     ///
     /// A [`HostTrap`] when the run must end.
-    pub async fn capability(&mut self, request: Value) -> CallResult {
+    pub async fn capability(&mut self, request: CapabilityRequest) -> CallResult {
         self.call(TaskSpec::Capability(request)).await
     }
 

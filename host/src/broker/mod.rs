@@ -30,13 +30,15 @@ pub mod calls;
 mod execute;
 pub mod flow;
 pub mod instance;
+pub mod instances;
 pub mod journal;
 pub mod replay;
+pub mod request;
+pub mod wit_host;
 
 use crate::agents::{AgentRunner, AgentTypes};
 use crate::capabilities::{Policy, Registry};
 use crate::store::{Counts, FileStore};
-use crate::vm::Vm;
 use crate::vm::limits::{HostTrap, Limits};
 pub use calls::TaskSpec;
 use hwf_core::error::{ErrorCode, Result};
@@ -44,12 +46,15 @@ pub use hwf_core::fingerprint::Fingerprint;
 use hwf_core::ids::RunId;
 use hwf_core::redact::{self, clip, redacted};
 use hwf_core::schema;
-pub use instance::{AgentRequest, BudgetFigures, InstanceBroker};
+pub use instance::{BudgetFigures, InstanceBroker};
+pub use instances::{LoadedComponent, Vm};
 pub use journal::{CallErrorKind, CallFailure, Event, Journal};
+pub use request::{AgentRequest, CapabilityRequest};
 use serde_json::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
+pub use wit_host::WitHost;
 
 /// Live figures of a run, shared by all its instances.
 #[derive(Debug, Default)]

@@ -7,6 +7,7 @@
 
 mod file;
 mod kanban;
+mod vm_cache;
 
 pub use file::{FileStore, JournalFile, LockFile};
 pub use hwf_core::model::{

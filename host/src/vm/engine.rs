@@ -5,8 +5,7 @@ use super::bindings::script::ScriptRuntimePre;
 use super::bindings::{Harness, HarnessPre};
 use super::gate;
 use super::limits::Limits;
-use super::state::HostState;
-use crate::store::FileStore;
+use super::sandbox::{InstanceState, SandboxHost};
 use hwf_core::error::{Error, ErrorCode, Result};
 use std::hash::{Hash, Hasher};
 use std::time::Duration;
@@ -28,15 +27,30 @@ pub const FUEL_PER_CPU_MS: u64 = 8_000_000;
 /// Live instances the pooling allocator is sized for.
 const POOL_INSTANCES: u32 = 1_000;
 
+/// Where compiled components are kept between processes: artifacts this
+/// engine serialized, by key (the key includes the engine's compatibility
+/// hash). The sandbox names no store; the store implements this.
+pub trait CompileCache {
+    /// The file holding the artifact for `key`, if there is one.
+    fn artifact_path(&self, key: &str) -> Option<std::path::PathBuf>;
+
+    /// Keep `artifact` under `key` (written atomically).
+    ///
+    /// # Errors
+    ///
+    /// `io` when it cannot be written (the caller only logs it).
+    fn put_artifact(&self, key: &str, artifact: &[u8]) -> Result<()>;
+}
+
 /// The engine, its epoch ticker, and a linker holding exactly the allowed
-/// imports.
-pub struct Vm {
+/// imports, the `hermes:workflow/host` ones answered by `H`.
+pub struct Vm<H: SandboxHost> {
     engine: Engine,
-    linker: Linker<HostState>,
+    linker: Linker<InstanceState<H>>,
     engine_key: String,
 }
 
-impl std::fmt::Debug for Vm {
+impl<H: SandboxHost> std::fmt::Debug for Vm<H> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Vm")
             .field("engine_key", &self.engine_key)
@@ -46,30 +60,49 @@ impl std::fmt::Debug for Vm {
 
 /// A component that passed the gate and compiled, ready to instantiate
 /// (cheap to clone).
-#[derive(Clone)]
-pub struct LoadedComponent {
+pub struct LoadedComponent<H: SandboxHost> {
     /// `b3:<hex>` of the component bytes.
     pub digest: String,
     /// Its imports (all allowed).
     pub imports: Vec<String>,
     /// Whether it came from the precompile cache.
     pub from_cache: bool,
-    pub(crate) pre: Pre,
+    pub(crate) pre: Pre<H>,
     /// For a script runtime: the script it runs (set with
     /// [`LoadedComponent::with_source`]).
     pub(crate) source: Option<std::sync::Arc<str>>,
 }
 
-/// Which world a component implements.
-#[derive(Clone)]
-pub(crate) enum Pre {
-    /// A compiled harness (`meta`, `run`, `branch`).
-    Harness(HarnessPre<HostState>),
-    /// An interpreter (`check`, `run`, `branch` over a source text).
-    Script(ScriptRuntimePre<HostState>),
+impl<H: SandboxHost> Clone for LoadedComponent<H> {
+    fn clone(&self) -> Self {
+        Self {
+            digest: self.digest.clone(),
+            imports: self.imports.clone(),
+            from_cache: self.from_cache,
+            pre: self.pre.clone(),
+            source: self.source.clone(),
+        }
+    }
 }
 
-impl LoadedComponent {
+/// Which world a component implements.
+pub(crate) enum Pre<H: SandboxHost> {
+    /// A compiled harness (`meta`, `run`, `branch`).
+    Harness(HarnessPre<InstanceState<H>>),
+    /// An interpreter (`check`, `run`, `branch` over a source text).
+    Script(ScriptRuntimePre<InstanceState<H>>),
+}
+
+impl<H: SandboxHost> Clone for Pre<H> {
+    fn clone(&self) -> Self {
+        match self {
+            Pre::Harness(p) => Pre::Harness(p.clone()),
+            Pre::Script(p) => Pre::Script(p.clone()),
+        }
+    }
+}
+
+impl<H: SandboxHost> LoadedComponent<H> {
     /// Whether this is a script runtime rather than a harness.
     pub fn is_script_runtime(&self) -> bool {
         matches!(self.pre, Pre::Script(_))
@@ -82,7 +115,7 @@ impl LoadedComponent {
     }
 }
 
-impl std::fmt::Debug for LoadedComponent {
+impl<H: SandboxHost> std::fmt::Debug for LoadedComponent<H> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LoadedComponent")
             .field("digest", &self.digest)
@@ -94,7 +127,7 @@ fn internal(what: &str, e: impl std::fmt::Display) -> Error {
     Error::new(ErrorCode::Internal, format!("{what}: {e}"))
 }
 
-impl Vm {
+impl<H: SandboxHost> Vm<H> {
     /// Build the engine (pooling allocator, epoch interruption, async) and
     /// the linker, and start the epoch ticker.
     ///
@@ -135,7 +168,7 @@ impl Vm {
 
         let mut linker = Linker::new(&engine);
         add_allowed_wasi(&mut linker).map_err(|e| internal("linker", e))?;
-        Harness::add_to_linker::<HostState, HasSelf<HostState>>(&mut linker, |s| s)
+        Harness::add_to_linker::<InstanceState<H>, HasSelf<H>>(&mut linker, InstanceState::host_mut)
             .map_err(|e| internal("linker", e))?;
 
         let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -162,7 +195,7 @@ impl Vm {
     /// The gate's codes (`component_too_large`, `not_a_component`,
     /// `invalid_component`, `forbidden_import`), `invalid_component` when
     /// wasmtime refuses it, `missing_export` when it is not a harness.
-    pub fn load(&self, bytes: &[u8], cache: Option<&FileStore>, limits: &Limits) -> Result<LoadedComponent> {
+    pub fn load(&self, bytes: &[u8], cache: Option<&dyn CompileCache>, limits: &Limits) -> Result<LoadedComponent<H>> {
         self.load_gated(bytes, cache, limits, gate::Gate::Harness)
     }
 
@@ -175,23 +208,20 @@ impl Vm {
     pub fn load_gated(
         &self,
         bytes: &[u8],
-        cache: Option<&FileStore>,
+        cache: Option<&dyn CompileCache>,
         limits: &Limits,
         which: gate::Gate,
-    ) -> Result<LoadedComponent> {
+    ) -> Result<LoadedComponent<H>> {
         let imports = gate::check_component_with(bytes, limits.max_component_bytes, which)?;
         let hash = blake3::hash(bytes);
         let digest = format!("b3:{}", hash.to_hex());
         let key = format!("{}-{}.cwasm", &hash.to_hex()[..32], self.engine_key);
         let mut from_cache = false;
         let mut component = None;
-        if let Some(store) = cache
-            && store.cache_has(&key)
-            && let Ok(path) = store.cache_path(&key)
-        {
+        if let Some(path) = cache.and_then(|c| c.artifact_path(&key)) {
             // SAFETY: the cache holds only artifacts this engine
             // configuration serialized (the key includes the engine's
-            // compatibility hash), written atomically by `cache_put`.
+            // compatibility hash), written atomically by `put_artifact`.
             #[expect(unsafe_code, reason = "loading our own precompiled artifact via mmap")]
             let loaded = unsafe { Component::deserialize_file(&self.engine, &path) };
             match loaded {
@@ -214,7 +244,7 @@ impl Vm {
                 if let Some(store) = cache {
                     match c.serialize() {
                         Ok(art) => {
-                            if let Err(e) = store.cache_put(&key, &art) {
+                            if let Err(e) = store.put_artifact(&key, &art) {
                                 tracing::warn!(error = %e, "could not write the compile cache");
                             }
                         }
@@ -254,7 +284,7 @@ impl Vm {
 
     /// A fresh store for one instance: memory limiter, epoch deadline, and
     /// the tick callback (stop, CPU, wall).
-    pub fn new_store(&self, state: HostState) -> Store<HostState> {
+    pub fn new_store(&self, state: InstanceState<H>) -> Store<InstanceState<H>> {
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limiter);
         let fuel = store.data().cpu_ms().saturating_mul(FUEL_PER_CPU_MS);
@@ -264,7 +294,7 @@ impl Vm {
         }
         store.set_epoch_deadline(1);
         store.epoch_deadline_callback(move |ctx| {
-            ctx.data().broker.check_tick().map_err(wasmtime::Error::new)?;
+            ctx.data().host().check_tick().map_err(wasmtime::Error::new)?;
             Ok(UpdateDeadline::Yield(1))
         });
         store
@@ -272,36 +302,45 @@ impl Vm {
 }
 
 /// Link only the WASI interfaces the gate allows: cli, io, clocks, random.
-fn add_allowed_wasi(l: &mut Linker<HostState>) -> wasmtime::Result<()> {
+fn add_allowed_wasi<H: SandboxHost>(l: &mut Linker<InstanceState<H>>) -> wasmtime::Result<()> {
     use wasmtime_wasi::cli::{WasiCli, WasiCliView};
     use wasmtime_wasi::clocks::{WasiClocks, WasiClocksView};
     use wasmtime_wasi::p2::bindings::{cli, clocks, random};
     use wasmtime_wasi::random::WasiRandom;
-    wasmtime_wasi_io::bindings::wasi::io::error::add_to_linker::<HostState, HasIo>(l, io_table)?;
-    wasmtime_wasi_io::bindings::wasi::io::poll::add_to_linker::<HostState, HasIo>(l, io_table)?;
-    wasmtime_wasi_io::bindings::wasi::io::streams::add_to_linker::<HostState, HasIo>(l, io_table)?;
-    clocks::wall_clock::add_to_linker::<HostState, WasiClocks>(l, |t| t.clocks())?;
+    wasmtime_wasi_io::bindings::wasi::io::error::add_to_linker::<InstanceState<H>, HasIo>(l, io_table::<H>)?;
+    wasmtime_wasi_io::bindings::wasi::io::poll::add_to_linker::<InstanceState<H>, HasIo>(l, io_table::<H>)?;
+    wasmtime_wasi_io::bindings::wasi::io::streams::add_to_linker::<InstanceState<H>, HasIo>(l, io_table::<H>)?;
+    clocks::wall_clock::add_to_linker::<InstanceState<H>, WasiClocks>(l, |t| t.clocks())?;
     // The monotonic clock is hwf's own: virtual, and sleeps never block.
-    clocks::monotonic_clock::add_to_linker::<HostState, super::wasi::VirtualClock>(l, HostState::clock_view)?;
-    random::random::add_to_linker::<HostState, WasiRandom>(l, |t| wasmtime_wasi::WasiView::ctx(t).ctx.random())?;
-    random::insecure::add_to_linker::<HostState, WasiRandom>(l, |t| wasmtime_wasi::WasiView::ctx(t).ctx.random())?;
-    random::insecure_seed::add_to_linker::<HostState, WasiRandom>(l, |t| wasmtime_wasi::WasiView::ctx(t).ctx.random())?;
-    cli::exit::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
-    cli::environment::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
-    cli::stdin::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
-    cli::stdout::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
-    cli::stderr::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
-    cli::terminal_input::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
-    cli::terminal_output::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
-    cli::terminal_stdin::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
-    cli::terminal_stdout::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
-    cli::terminal_stderr::add_to_linker::<HostState, WasiCli>(l, |t| t.cli())?;
+    clocks::monotonic_clock::add_to_linker::<InstanceState<H>, super::wasi::VirtualClock>(
+        l,
+        InstanceState::clock_view,
+    )?;
+    random::random::add_to_linker::<InstanceState<H>, WasiRandom>(l, |t| wasmtime_wasi::WasiView::ctx(t).ctx.random())?;
+    random::insecure::add_to_linker::<InstanceState<H>, WasiRandom>(l, |t| {
+        wasmtime_wasi::WasiView::ctx(t).ctx.random()
+    })?;
+    random::insecure_seed::add_to_linker::<InstanceState<H>, WasiRandom>(l, |t| {
+        wasmtime_wasi::WasiView::ctx(t).ctx.random()
+    })?;
+    cli::exit::add_to_linker::<InstanceState<H>, WasiCli>(l, |t| t.cli())?;
+    cli::environment::add_to_linker::<InstanceState<H>, WasiCli>(l, |t| t.cli())?;
+    cli::stdin::add_to_linker::<InstanceState<H>, WasiCli>(l, |t| t.cli())?;
+    cli::stdout::add_to_linker::<InstanceState<H>, WasiCli>(l, |t| t.cli())?;
+    cli::stderr::add_to_linker::<InstanceState<H>, WasiCli>(l, |t| t.cli())?;
+    cli::terminal_input::add_to_linker::<InstanceState<H>, WasiCli>(l, |t| t.cli())?;
+    cli::terminal_output::add_to_linker::<InstanceState<H>, WasiCli>(l, |t| t.cli())?;
+    cli::terminal_stdin::add_to_linker::<InstanceState<H>, WasiCli>(l, |t| t.cli())?;
+    cli::terminal_stdout::add_to_linker::<InstanceState<H>, WasiCli>(l, |t| t.cli())?;
+    cli::terminal_stderr::add_to_linker::<InstanceState<H>, WasiCli>(l, |t| t.cli())?;
     // Filesystem, for the bundled script runtimes only (the gate refuses it
     // for everything else). The context has no preopens, so there is no
     // directory to reach: every path operation fails.
     use wasmtime_wasi::filesystem::{WasiFilesystem, WasiFilesystemView};
-    wasmtime_wasi::p2::bindings::filesystem::types::add_to_linker::<HostState, WasiFilesystem>(l, |t| t.filesystem())?;
-    wasmtime_wasi::p2::bindings::filesystem::preopens::add_to_linker::<HostState, WasiFilesystem>(l, |t| {
+    wasmtime_wasi::p2::bindings::filesystem::types::add_to_linker::<InstanceState<H>, WasiFilesystem>(l, |t| {
+        t.filesystem()
+    })?;
+    wasmtime_wasi::p2::bindings::filesystem::preopens::add_to_linker::<InstanceState<H>, WasiFilesystem>(l, |t| {
         t.filesystem()
     })?;
     Ok(())
@@ -313,6 +352,6 @@ impl wasmtime::component::HasData for HasIo {
     type Data<'a> = &'a mut wasmtime::component::ResourceTable;
 }
 
-fn io_table(t: &mut HostState) -> &mut wasmtime::component::ResourceTable {
+fn io_table<H: SandboxHost>(t: &mut InstanceState<H>) -> &mut wasmtime::component::ResourceTable {
     wasmtime_wasi::WasiView::ctx(t).table
 }

@@ -1,5 +1,8 @@
 //! The sandbox: engine, linker, import gate, locked-down WASI, limits, and
-//! running a harness instance.
+//! running a harness instance. It knows neither the broker nor the store:
+//! the `hermes:workflow/host` imports are answered by any [`SandboxHost`]
+//! (the broker's WIT host), and compiled components are cached through any
+//! [`CompileCache`].
 //!
 //! - [`engine`]: the wasmtime [`Vm`] (pooling allocator, epoch interruption,
 //!   precompile cache) and component loading;
@@ -7,17 +10,17 @@
 //! - [`wasi`]: the WASI a guest sees (captured output, virtual clocks,
 //!   seeded randomness, nothing else);
 //! - [`limits`]: per-run limits, the memory limiter, [`limits::HostTrap`];
-//! - [`state`]: the store data and the host side of the WIT imports;
-//! - [`exec`]: instantiate and call `meta` / `run`, classify traps;
+//! - [`sandbox`]: the store data around a [`SandboxHost`], calling `meta`,
+//!   `check`, `run` and `branch`, classifying traps;
 //! - [`bindings`]: `bindgen!` output.
 
 pub mod bindings;
 pub mod engine;
-pub mod exec;
 pub mod gate;
 pub mod limits;
-pub mod state;
+pub mod sandbox;
 pub mod wasi;
 
-pub use engine::{LoadedComponent, Vm};
+pub use engine::{CompileCache, LoadedComponent, Vm};
 pub use limits::Limits;
+pub use sandbox::{InstanceConfig, InstanceState, SandboxHost};

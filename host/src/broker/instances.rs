@@ -1,0 +1,124 @@
+//! Instances of a run in the sandbox: the store of each built around the
+//! broker's [`WitHost`] (seed from the run lineage, limits and memory
+//! budget from the run), and the describing instances of `meta()` /
+//! `check()`, which need no run at all ([`WitHost::NoHost`]).
+
+use super::RunContext;
+use super::instance::InstanceBroker;
+use super::wit_host::WitHost;
+use crate::vm::bindings::hermes::workflow::types::{Diagnostic, Meta};
+use crate::vm::limits::{Limits, RunMemory};
+use crate::vm::sandbox::{Export, WallLimit};
+use crate::vm::{InstanceConfig, InstanceState};
+use hwf_core::error::Error;
+
+pub use crate::vm::sandbox::{Answer, InstanceOutput, classify, diagnostics_error};
+
+/// The sandbox with the broker answering its imports.
+pub type Vm = crate::vm::Vm<WitHost>;
+
+/// A component loaded into [`Vm`].
+pub type LoadedComponent = crate::vm::LoadedComponent<WitHost>;
+
+fn seed_for(run: &RunContext, scope: &str) -> [u8; 32] {
+    let mut h = blake3::Hasher::new_derive_key("hwf guest random seed v1");
+    // The lineage's first run: a `--resume-from` replay sees the same bytes.
+    h.update(run.seed_run_id().as_str().as_bytes());
+    h.update(b"\0");
+    h.update(scope.as_bytes());
+    *h.finalize().as_bytes()
+}
+
+/// The store data of one instance of `broker`'s run. Its memory is drawn
+/// from the run's budget, which must hold one more instance.
+/// `scope` seeds the guest's randomness: `""` for a `run` export (root or
+/// nested workflow), the call-id prefix for a branch.
+fn run_state(broker: InstanceBroker, epoch_ms: u64, scope: &str) -> Result<InstanceState<WitHost>, Error> {
+    let run = broker.run().clone();
+    let config = InstanceConfig::from_limits(run.limits(), seed_for(&run, scope), epoch_ms)
+        .with_run_memory(run.memory_budget().clone());
+    InstanceState::new(&config, WitHost::instance(broker))
+}
+
+/// The store data of a describing instance: the run's sandbox limits, no
+/// run, imports that trap.
+fn describe_state(limits: &Limits) -> Result<InstanceState<WitHost>, Error> {
+    let seed = *blake3::Hasher::new_derive_key("hwf describe seed v1")
+        .finalize()
+        .as_bytes();
+    let config = InstanceConfig::from_limits(limits, seed, 0).with_run_memory(RunMemory::new(limits.run_memory_bytes));
+    InstanceState::new(&config, WitHost::no_host(limits))
+}
+
+/// Instantiate the component and call its `run` export with `args` (JSON
+/// text), under the run's wall-clock limit.
+pub async fn call_run(
+    vm: &Vm,
+    component: &LoadedComponent,
+    broker: InstanceBroker,
+    epoch_ms: u64,
+    args: &String,
+) -> (Answer, InstanceOutput) {
+    let run = broker.run().clone();
+    let state = match run_state(broker, epoch_ms, "") {
+        Ok(s) => s,
+        Err(e) => return (Err(e), InstanceOutput::default()),
+    };
+    let wall = WallLimit {
+        left: run.limits().wall().saturating_sub(run.elapsed()),
+        limit_ms: run.limits().wall_ms,
+    };
+    vm.call_export(component, state, Export::Run { args }, Some(wall)).await
+}
+
+/// Instantiate the component afresh and call its `branch` export.
+pub async fn call_branch(
+    vm: &Vm,
+    component: &LoadedComponent,
+    broker: InstanceBroker,
+    epoch_ms: u64,
+    name: &str,
+    input: &String,
+) -> (Answer, InstanceOutput) {
+    let scope = broker.scope_prefix().to_owned();
+    let state = match run_state(broker, epoch_ms, &scope) {
+        Ok(s) => s,
+        Err(e) => return (Err(e), InstanceOutput::default()),
+    };
+    let name = name.to_owned();
+    vm.call_export(component, state, Export::Branch { name: &name, input }, None)
+        .await
+}
+
+/// Call the component's `meta` export (a script runtime: `check`) under
+/// `limits`, with no run.
+///
+/// # Errors
+///
+/// A typed [`Error`] when the instance trapped or hit a limit.
+pub async fn call_meta(vm: &Vm, component: &LoadedComponent, limits: &Limits) -> Result<Meta, Error> {
+    vm.call_meta(component, describe_state(limits)?).await
+}
+
+/// `check` a script runtime's source under `limits`, with no run.
+///
+/// # Errors
+///
+/// A typed [`Error`] when the instance trapped; the script's own problems
+/// are the inner `Err`.
+pub async fn call_check(
+    vm: &Vm,
+    component: &LoadedComponent,
+    limits: &Limits,
+) -> Result<Result<Meta, Vec<Diagnostic>>, Error> {
+    vm.call_check(component, describe_state(limits)?).await
+}
+
+/// Instantiate the component in a fresh store and drop it (benchmarks).
+///
+/// # Errors
+///
+/// A typed [`Error`] when instantiation fails.
+pub async fn instantiate_only(vm: &Vm, component: &LoadedComponent, limits: &Limits) -> Result<(), Error> {
+    vm.instantiate_only(component, describe_state(limits)?).await
+}
