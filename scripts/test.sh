@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rustup target add wasm32-wasip2 >/dev/null 2>&1 || true
-cargo test -j2 -p hwf-core -p hwf-host -p hwf -p hwf-tests -p hwf-guest
+cargo test -j2 -p hwf-core -p hwf-host -p hwf -p hwf-tests -p hwf-guest -p hwf-store-conformance
 # API docs must build without warnings (broken links fail).
 RUSTDOCFLAGS="-D warnings" cargo doc -j2 --no-deps -p hwf-core -p hwf-host -p hwf-guest
 export HWF_BIN="$PWD/target/debug/hwf"

@@ -374,8 +374,8 @@ pub trait JournalSink: Send + std::fmt::Debug {
 /// - `watch_controls`'s value grows after every `append_control` that
 ///   returned `true`: at once for appends through this store object,
 ///   within the store's documented delay for others.
-/// - `put_artifact` replaces the run's artifact and returns its ref;
-///   `artifact` returns the bytes last put under that ref.
+/// - `write_artifact` replaces the run's artifact and returns its ref;
+///   `read_artifact` returns the bytes last written under that ref.
 #[async_trait]
 pub trait RunStore: Send + Sync {
     /// Create a run with its first snapshot.
@@ -462,14 +462,14 @@ pub trait RunStore: Send + Sync {
     /// # Errors
     ///
     /// `NotFound`, `InvalidName` for a bad call id, I/O errors.
-    async fn put_artifact(&self, id: &RunId, artifact: Artifact<'_>, bytes: &[u8]) -> StoreResult<ArtifactRef>;
+    async fn write_artifact(&self, id: &RunId, artifact: Artifact<'_>, bytes: &[u8]) -> StoreResult<ArtifactRef>;
 
     /// The bytes of one of the run's artifacts.
     ///
     /// # Errors
     ///
     /// `NotFound`, I/O errors.
-    async fn artifact(&self, id: &RunId, artifact: &ArtifactRef) -> StoreResult<Vec<u8>>;
+    async fn read_artifact(&self, id: &RunId, artifact: &ArtifactRef) -> StoreResult<Vec<u8>>;
 }
 
 /// Saved scripts: immutable, numbered versions per name.
@@ -581,15 +581,16 @@ pub trait BlobStore: Send + Sync {
 /// only valid for this engine build), so synchronous and never in a
 /// shared database.
 pub trait CompileCache: Send + Sync {
-    /// The file of an entry, when present (`None` for an unsafe key).
-    fn get(&self, key: &str) -> Option<PathBuf>;
+    /// The file holding the artifact for `key`, when present (`None` for
+    /// an unsafe key).
+    fn artifact_path(&self, key: &str) -> Option<PathBuf>;
 
-    /// Write an entry atomically.
+    /// Keep `artifact` under `key`, written atomically.
     ///
     /// # Errors
     ///
     /// `invalid_name` for an unsafe key, `io`.
-    fn put(&self, key: &str, bytes: &[u8]) -> Result<()>;
+    fn put_artifact(&self, key: &str, artifact: &[u8]) -> Result<()>;
 }
 
 /// A control as every store keeps it: the free-text fields (`actor`,

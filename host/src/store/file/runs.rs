@@ -1,0 +1,319 @@
+//! Runs: `runs/<id>/run.json` (replaced atomically), the run's claim
+//! (`lock`, an flock, with the fencing token in `claim`) and its artifacts;
+//! [`RunStore`] for the file store (journal reading in `journal.rs`,
+//! controls in `controls.rs`).
+
+use super::FileStore;
+use super::fsutil::{LockFile, list_dir_names, read_optional, write_atomic, write_replace};
+use cap_std::fs::Dir;
+use hwf_core::control::Control;
+use hwf_core::error::{Error, ErrorCode, Result};
+use hwf_core::ids::{RunId, validate_name};
+use hwf_core::journal::JournalEntry;
+use hwf_core::model::RunSnapshot;
+use hwf_core::store::{
+    Artifact, ArtifactRef, Claim, Fence, JournalSink, RunStore, SaveMode, StoreError, StoreResult, async_trait,
+};
+use serde_json::Value;
+use std::path::Path;
+
+impl FileStore {
+    /// Create the directory of a new run.
+    ///
+    /// # Errors
+    ///
+    /// `already_exists` when the id is taken, `io`.
+    pub fn create_run(&self, id: &RunId) -> Result<()> {
+        let path = Path::new("runs").join(id.as_str());
+        match self.dir.create_dir(&path) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(Error::new(
+                ErrorCode::AlreadyExists,
+                format!("a run with id {id} already exists"),
+            )),
+            Err(e) => Err(Error::io(format!("run {id}"), e)),
+        }
+    }
+
+    fn put_snapshot(&self, snap: &RunSnapshot, sync: bool) -> Result<()> {
+        let dir = self.run_dir(&snap.run_id)?;
+        let json = serde_json::to_vec_pretty(snap).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        write_replace(&dir, "run.json", &json, sync)
+    }
+
+    /// Replace `run.json` atomically.
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `io`.
+    pub fn write_snapshot(&self, snap: &RunSnapshot) -> Result<()> {
+        self.put_snapshot(snap, true)
+    }
+
+    /// Replace `run.json` atomically without an fsync (progress updates;
+    /// the state-changing writes use [`write_snapshot`](Self::write_snapshot)).
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `io`.
+    pub fn write_snapshot_fast(&self, snap: &RunSnapshot) -> Result<()> {
+        self.put_snapshot(snap, false)
+    }
+
+    /// Read `run.json`.
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `corrupt_store`, `io`.
+    pub fn read_snapshot(&self, id: &RunId) -> Result<RunSnapshot> {
+        let dir = self.run_dir(id)?;
+        let text = dir
+            .read_to_string("run.json")
+            .map_err(|e| Error::io(format!("run {id} run.json"), e))?;
+        serde_json::from_str(&text).map_err(|e| Error::new(ErrorCode::CorruptStore, format!("runs/{id}/run.json: {e}")))
+    }
+
+    /// Write a spilled result; returns its path relative to the state dir.
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn write_result(&self, id: &RunId, bytes: &[u8]) -> Result<String> {
+        let dir = self.run_dir(id)?;
+        write_atomic(&dir, "result.json", bytes)?;
+        Ok(format!("runs/{id}/result.json"))
+    }
+
+    /// Write `transcripts/<call>.json` of a run.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name` for a bad call id, `io`.
+    pub fn write_transcript(&self, id: &RunId, call_id: &str, transcript: &Value) -> Result<()> {
+        let json = serde_json::to_vec_pretty(transcript).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        self.put_transcript(id, call_id, &json)
+    }
+
+    fn put_transcript(&self, id: &RunId, call_id: &str, bytes: &[u8]) -> Result<()> {
+        validate_name("call id", call_id)?;
+        let dir = self.run_dir(id)?;
+        dir.create_dir_all("transcripts")
+            .map_err(|e| Error::io(format!("run {id} transcripts"), e))?;
+        let dir = dir
+            .open_dir("transcripts")
+            .map_err(|e| Error::io(format!("run {id} transcripts"), e))?;
+        write_replace(&dir, &format!("{call_id}.json"), bytes, false)
+    }
+
+    /// Store one of a run's artifacts by role; its ref.
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `invalid_name` for a bad call id, `io`.
+    pub fn write_artifact(&self, id: &RunId, artifact: Artifact<'_>, bytes: &[u8]) -> Result<ArtifactRef> {
+        let r = ArtifactRef::of(artifact)?;
+        match artifact {
+            Artifact::Result => self.write_result(id, bytes).map(drop)?,
+            Artifact::Transcript { call } => self.put_transcript(id, call, bytes)?,
+        }
+        Ok(r)
+    }
+
+    /// The bytes of one of a run's artifacts.
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `io`.
+    pub fn read_artifact(&self, id: &RunId, artifact: &ArtifactRef) -> Result<Vec<u8>> {
+        let dir = self.run_dir(id)?;
+        let file = match artifact.artifact() {
+            Artifact::Result => "result.json".to_owned(),
+            Artifact::Transcript { call } => format!("transcripts/{call}.json"),
+        };
+        dir.read(&file).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                Error::new(
+                    ErrorCode::NotFound,
+                    format!("run {id} has no artifact {}", artifact.as_str()),
+                )
+            } else {
+                Error::io(format!("run {id} {file}"), e)
+            }
+        })
+    }
+
+    /// Try to take the exclusive execution lock of a run (`runs/<id>/lock`,
+    /// an flock the kernel releases if the holder dies). `None` when another
+    /// process holds it.
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `io`.
+    pub fn try_lock_run(&self, id: &RunId) -> Result<Option<LockFile>> {
+        let dir = self.run_dir(id)?;
+        LockFile::try_acquire(&dir, "lock")
+    }
+
+    /// Whether some process holds the run's execution lock.
+    pub fn run_locked(&self, id: &RunId) -> bool {
+        match self.try_lock_run(id) {
+            Ok(Some(_lock)) => false,
+            Ok(None) => true,
+            Err(_) => false,
+        }
+    }
+
+    /// Take the run's claim: its flock plus the next fencing token (the
+    /// last token + 1, kept in `runs/<id>/claim`, written under the flock).
+    /// `None` when another holder has it.
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `corrupt_store` for a damaged token file, `io`.
+    pub fn claim_run(&self, id: &RunId) -> Result<Option<FileClaim>> {
+        let dir = self.run_dir(id)?;
+        let Some(lock) = LockFile::try_acquire(&dir, "lock")? else {
+            return Ok(None);
+        };
+        let token = current_token(&dir, id)? + 1;
+        write_atomic(&dir, "claim", token.to_string().as_bytes())?;
+        Ok(Some(FileClaim {
+            fence: Fence::new(id.clone(), token),
+            _lock: lock,
+        }))
+    }
+
+    /// Whether `fence` is the run's current, held claim.
+    fn check_fence(&self, id: &RunId, fence: &Fence) -> StoreResult<()> {
+        fence.check()?;
+        let current = current_token(&self.run_dir(id)?, id)?;
+        if fence.run() == id && fence.token() == current {
+            Ok(())
+        } else {
+            Err(StoreError::Fenced {
+                run: id.to_string(),
+                token: fence.token(),
+            })
+        }
+    }
+
+    /// All run ids, sorted (generated ids sort by creation time).
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn run_ids(&self) -> Result<Vec<RunId>> {
+        Ok(list_dir_names(&self.dir, "runs")?
+            .into_iter()
+            .filter_map(|n| RunId::parse(&n).ok())
+            .collect())
+    }
+}
+
+/// The run's last fencing token (0: never claimed).
+fn current_token(dir: &Dir, id: &RunId) -> Result<u64> {
+    match read_optional(dir, "claim", &format!("run {id} claim"))? {
+        None => Ok(0),
+        Some(t) => t.trim().parse().map_err(|_| {
+            Error::new(
+                ErrorCode::CorruptStore,
+                format!(
+                    "runs/{id}/claim: {:?} is not a fencing token",
+                    hwf_core::redact::clip(&t, 40)
+                ),
+            )
+        }),
+    }
+}
+
+/// The file store's [`Claim`]: the run's flock and its fencing token.
+/// Dropping it releases both at once.
+#[derive(Debug)]
+pub struct FileClaim {
+    fence: Fence,
+    _lock: LockFile,
+}
+
+impl Drop for FileClaim {
+    fn drop(&mut self) {
+        self.fence.release();
+    }
+}
+
+#[async_trait]
+impl Claim for FileClaim {
+    fn fence(&self) -> &Fence {
+        &self.fence
+    }
+
+    async fn check(&self) -> StoreResult<()> {
+        // The flock is held for as long as this value lives.
+        self.fence.check()
+    }
+
+    async fn release(self: Box<Self>) -> StoreResult<()> {
+        drop(self);
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl RunStore for FileStore {
+    async fn create(&self, snap: &RunSnapshot) -> StoreResult<()> {
+        self.create_run(&snap.run_id)?;
+        Ok(self.write_snapshot(snap)?)
+    }
+
+    async fn load(&self, id: &RunId) -> StoreResult<RunSnapshot> {
+        Ok(self.read_snapshot(id)?)
+    }
+
+    async fn save(&self, snap: &RunSnapshot, mode: SaveMode, claim: Option<&dyn Claim>) -> StoreResult<()> {
+        if let Some(claim) = claim {
+            self.check_fence(&snap.run_id, claim.fence())?;
+        }
+        Ok(self.put_snapshot(snap, mode == SaveMode::Durable)?)
+    }
+
+    async fn list(&self) -> StoreResult<Vec<RunId>> {
+        Ok(self.run_ids()?)
+    }
+
+    async fn entries(&self, id: &RunId, after_seq: u64) -> StoreResult<Vec<JournalEntry>> {
+        Ok(FileStore::entries(self, id, after_seq)?)
+    }
+
+    async fn open_journal(&self, claim: &dyn Claim) -> StoreResult<Box<dyn JournalSink>> {
+        let fence = claim.fence();
+        self.check_fence(fence.run(), fence)?;
+        Ok(Box::new(self.open_sink(fence.clone())?))
+    }
+
+    async fn claim(&self, id: &RunId) -> StoreResult<Option<Box<dyn Claim>>> {
+        Ok(self.claim_run(id)?.map(|c| Box::new(c) as Box<dyn Claim>))
+    }
+
+    async fn is_claimed(&self, id: &RunId) -> StoreResult<bool> {
+        Ok(self.try_lock_run(id)?.is_none())
+    }
+
+    async fn controls(&self, id: &RunId) -> StoreResult<Vec<Control>> {
+        Ok(self.read_controls(id)?)
+    }
+
+    async fn append_control(&self, id: &RunId, control: &Control) -> StoreResult<bool> {
+        Ok(FileStore::append_control(self, id, control)?)
+    }
+
+    async fn watch_controls(&self, id: &RunId) -> StoreResult<tokio::sync::watch::Receiver<u64>> {
+        Ok(FileStore::watch_controls(self, id)?)
+    }
+
+    async fn write_artifact(&self, id: &RunId, artifact: Artifact<'_>, bytes: &[u8]) -> StoreResult<ArtifactRef> {
+        Ok(FileStore::write_artifact(self, id, artifact, bytes)?)
+    }
+
+    async fn read_artifact(&self, id: &RunId, artifact: &ArtifactRef) -> StoreResult<Vec<u8>> {
+        Ok(FileStore::read_artifact(self, id, artifact)?)
+    }
+}
