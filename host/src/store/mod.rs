@@ -10,6 +10,7 @@
 
 mod file;
 mod kanban;
+mod vm_cache;
 
 pub use file::{CONTROLS_POLL, FileClaim, FileJournalSink, FileStore, JournalFile, LockFile};
 pub use hwf_core::model::{
