@@ -317,3 +317,38 @@ impl RunStore for FileStore {
         Ok(FileStore::read_artifact(self, id, artifact)?)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hwf_core::model::{RunState, ScriptRef};
+
+    #[test]
+    fn the_old_execution_lock_and_a_claim_exclude_each_other() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let store = FileStore::open(tmp.path()).expect("open");
+        let snap = RunSnapshot::new(
+            RunId::generate(),
+            RunState::Queued,
+            ScriptRef::default(),
+            Value::Null,
+            None,
+        );
+        store.create_run(&snap.run_id).expect("create");
+        let id = &snap.run_id;
+        let lock = store.try_lock_run(id).expect("lock").expect("free");
+        assert!(store.claim_run(id).expect("claim").is_none(), "claimed under the lock");
+        drop(lock);
+        let claim = store.claim_run(id).expect("claim").expect("free");
+        assert_eq!(claim.fence().token(), 1);
+        assert!(store.try_lock_run(id).expect("lock").is_none(), "locked under a claim");
+        assert!(store.run_locked(id));
+        drop(claim);
+        assert_eq!(store.claim_run(id).expect("claim").expect("free").fence().token(), 2);
+        std::fs::write(tmp.path().join("runs").join(id.as_str()).join("claim"), "x").expect("damage");
+        assert_eq!(
+            store.claim_run(id).expect_err("damaged token").code(),
+            ErrorCode::CorruptStore
+        );
+    }
+}
