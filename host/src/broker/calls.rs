@@ -3,8 +3,7 @@
 //! `parallel`.
 
 use super::LoadedComponent;
-use super::instance::InstanceBroker;
-use super::instances::{self as exec, InstanceOutput};
+use super::instances::{Child, InstanceOutput};
 use super::replay::Lookup;
 use super::{CallErrorKind, CallFailure, Event, Fingerprint, Interrupt, RunContext, lock, redacted};
 use crate::vm::limits::HostTrap;
@@ -551,7 +550,7 @@ impl RunContext {
         input: &Value,
         parent: Parent,
     ) -> Result<Result<Value, CallFailure>, HostTrap> {
-        let (Some(env), Some(component)) = (self.exec().cloned(), parent.component) else {
+        let Some(instances) = self.instances().cloned() else {
             return Ok(Err(CallFailure::new(
                 CallErrorKind::Failed,
                 "no_component",
@@ -561,16 +560,18 @@ impl RunContext {
         if let Err(f) = self.check_level(parent.level, "branch", name) {
             return Ok(Err(f));
         }
-        let broker = InstanceBroker::child(
+        let child = Child::new(
             self.clone(),
             call_id,
-            Some(component.clone()),
+            parent.component,
             parent.depth,
             parent.level + 1,
             parent.replay,
         );
-        let input = input.to_string();
-        let (answer, output) = exec::call_branch(&env.vm, &component, broker, env.epoch_ms, name, &input).await;
+        let (answer, output) = match instances.branch(child, name, input).await {
+            Ok(ran) => ran,
+            Err(refused) => return Ok(Err(refused)),
+        };
         self.journal_output(Some(call_id), &output);
         self.instance_outcome("branch", name, answer)
     }
@@ -594,32 +595,25 @@ impl RunContext {
                 format!("workflow {name:?} cannot start another workflow: nesting is one level deep"),
             )));
         }
-        let fail = |code: &str, msg: String| Ok(Err(CallFailure::new(CallErrorKind::Failed, code, msg)));
-        let (Some(env), Some(store)) = (self.exec().cloned(), self.services.store.clone()) else {
-            return fail("no_store", "nested workflows need the run's store".into());
+        let Some(instances) = self.instances().cloned() else {
+            return Ok(Err(CallFailure::new(
+                CallErrorKind::Failed,
+                "no_store",
+                "nested workflows need the run's store",
+            )));
         };
-        let (script, version) = match crate::runtime::Target::parse(name) {
-            Ok(crate::runtime::Target::Saved { name, version }) => (name, version),
-            Ok(_) => return fail("invalid_workflow", format!("{name:?} is not a saved script name")),
-            Err(e) => return fail(e.code().as_str(), e.message().to_owned()),
-        };
-        // A saved component, or a saved JavaScript / JSON script in its
-        // runtime: nested workflows run in whatever language they were saved.
-        let loaded = crate::scripts::load_saved(&env.vm, &store, &self.limits, &script, version);
-        let component = match loaded {
-            Ok(c) => c,
-            Err(e) => return fail(e.code().as_str(), e.message().to_owned()),
-        };
-        let broker = InstanceBroker::child(
+        let child = Child::new(
             self.clone(),
             call_id,
-            Some(component.clone()),
+            None,
             parent.depth + 1,
             parent.level + 1,
             parent.replay,
         );
-        let args = args.to_string();
-        let (answer, output) = exec::call_run(&env.vm, &component, broker, env.epoch_ms, &args).await;
+        let (answer, output) = match instances.workflow(child, name, args).await {
+            Ok(ran) => ran,
+            Err(refused) => return Ok(Err(refused)),
+        };
         self.journal_output(Some(call_id), &output);
         self.instance_outcome("workflow", name, answer)
     }

@@ -47,7 +47,7 @@ use hwf_core::ids::RunId;
 use hwf_core::redact::{self, clip, redacted};
 use hwf_core::schema;
 pub use instance::{BudgetFigures, InstanceBroker};
-pub use instances::{LoadedComponent, Vm};
+pub use instances::{Child, Instances, LoadedComponent, Vm};
 pub use journal::{CallErrorKind, CallFailure, Event, Journal};
 pub use request::{AgentRequest, CapabilityRequest};
 use serde_json::Value;
@@ -135,7 +135,7 @@ pub struct RunContext {
     started: Instant,
     stop: AtomicBool,
     width: Arc<tokio::sync::Semaphore>,
-    exec: OnceLock<ExecEnv>,
+    instances: OnceLock<Arc<dyn instances::Instances>>,
     tasks: Arc<TaskCount>,
     replay: OnceLock<Arc<replay::ReplayIndex>>,
     prompt_cache: Mutex<std::collections::HashMap<String, Value>>,
@@ -210,7 +210,7 @@ impl RunContext {
             started: Instant::now(),
             stop: AtomicBool::new(false),
             width: Arc::new(tokio::sync::Semaphore::new(width)),
-            exec: OnceLock::new(),
+            instances: OnceLock::new(),
             tasks: Arc::new(TaskCount::default()),
             replay: OnceLock::new(),
             prompt_cache: Mutex::new(std::collections::HashMap::new()),
@@ -373,7 +373,13 @@ impl RunContext {
 
     /// Give the run a VM for branch instances and nested workflows.
     pub fn set_exec(&self, env: ExecEnv) {
-        let _ = self.exec.set(env);
+        self.set_instances(Arc::new(env));
+    }
+
+    /// Give the run what starts its branch instances and nested workflows
+    /// (the sandbox, [`ExecEnv`]; a fake in the broker's tests).
+    pub fn set_instances(&self, instances: Arc<dyn instances::Instances>) {
+        let _ = self.instances.set(instances);
     }
 
     /// The run id.
@@ -574,7 +580,10 @@ impl RunContext {
         lock(&self.stats).phase = Some(title.to_owned());
     }
 
-    fn exec(&self) -> Option<&ExecEnv> {
-        self.exec.get()
+    fn instances(&self) -> Option<&Arc<dyn instances::Instances>> {
+        self.instances.get()
     }
 }
+
+#[cfg(test)]
+mod tests;
