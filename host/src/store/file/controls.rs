@@ -226,21 +226,25 @@ mod tests {
     #[tokio::test]
     async fn another_process_append_is_seen_by_the_poll_and_the_task_ends() {
         let (tmp, store, id) = store_with_run();
-        let mut rx = store.watch_controls(&id).expect("watch");
         // A second store object on the same directory stands for another
         // process: its append does not touch this store's watch.
         let other = FileStore::open(tmp.path()).expect("open");
         let started = std::time::Instant::now();
+        let mut rx = store.watch_controls(&id).expect("watch");
         assert!(
             other
                 .append_control(&id, &Control::new(Action::Pause, "cli"))
                 .expect("append")
         );
-        tokio::time::timeout(CONTROLS_POLL * 10, rx.changed())
+        // Generous for a loaded machine: this checks that it is seen.
+        tokio::time::timeout(CONTROLS_POLL * 100, rx.changed())
             .await
-            .expect("seen within a few polls")
+            .expect("seen by the poll")
             .expect("sender alive");
-        assert!(started.elapsed() >= CONTROLS_POLL / 2, "seen by the poll, not directly");
+        assert!(
+            started.elapsed() >= CONTROLS_POLL,
+            "seen by the poll (its first tick is one interval in)"
+        );
         drop(rx);
         tokio::time::sleep(CONTROLS_POLL * 3).await;
         assert!(
