@@ -244,7 +244,7 @@ impl Event<'_> {
     }
 
     /// Whether the writer fsyncs this event inline (run start and end); call
-    /// completions are synced by [`Syncer`] instead.
+    /// completions are synced by the broker's group-commit syncer instead.
     pub fn sync_inline(&self) -> bool {
         matches!(
             self,
