@@ -1,0 +1,234 @@
+//! [`PgJournalSink`]: a run's journal appended under a lease, one row per
+//! line keyed by `(run_id, seq)`.
+
+use crate::runs::verify_fence;
+use crate::{PgStore, big, db_err, internal, sql_state};
+use hwf_core::journal::JournalEntry;
+use hwf_core::store::{Fence, JournalSink, StoreError, StoreResult, async_trait};
+use serde::Deserialize;
+use tokio_postgres::error::SqlState;
+
+// The fence and the insert in one statement: the claim row is locked FOR
+// SHARE and its token compared, so an append either commits before a
+// takeover or is refused after it. Runs on the `synchronous_commit = off`
+// pool: visible at once, durable at the next sync.
+const APPEND: &str = "WITH fence AS (
+        SELECT 1 FROM hwf_claims WHERE run_id = $1 AND token = $2 AND holder IS NOT NULL FOR SHARE
+    )
+    INSERT INTO hwf_journal (run_id, seq, ts_ms, kind, call, fingerprint, line)
+    SELECT $1, u.seq, u.ts_ms, u.kind, u.call, u.fingerprint, u.line
+    FROM fence, unnest($3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[])
+        AS u(seq, ts_ms, kind, call, fingerprint, line)";
+
+// A synchronous commit of a fenced write: it flushes the WAL up to itself,
+// so every append committed before it is on disk when it returns.
+const SYNC: &str = "UPDATE hwf_claims SET synced_seq = greatest(synced_seq, $3)
+    WHERE run_id = $1 AND token = $2 AND holder IS NOT NULL";
+
+/// The fields of a journal line the table keys and indexes by.
+#[derive(Deserialize)]
+struct Head {
+    seq: u64,
+    ts_ms: u64,
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    call: Option<String>,
+    #[serde(default)]
+    fingerprint: Option<String>,
+}
+
+/// Rows ready for [`APPEND`].
+#[derive(Default)]
+struct Rows {
+    seq: Vec<i64>,
+    ts_ms: Vec<i64>,
+    kind: Vec<String>,
+    call: Vec<Option<String>>,
+    fingerprint: Vec<Option<String>>,
+    line: Vec<String>,
+}
+
+/// The PostgreSQL [`JournalSink`]. Appends commit asynchronously (visible
+/// at once); [`sync`](JournalSink::sync) is the synchronous commit that
+/// makes them durable. `next_seq` is counted here: the lease makes this the
+/// run's only writer, and the `(run_id, seq)` key refuses any other.
+#[derive(Debug)]
+pub struct PgJournalSink {
+    store: PgStore,
+    fence: Fence,
+    next: u64,
+    /// Appends not yet made durable by a sync.
+    dirty: bool,
+}
+
+impl PgJournalSink {
+    pub(crate) async fn open(store: &PgStore, fence: Fence) -> StoreResult<Self> {
+        let last = verify_fence(store, &fence).await?;
+        Ok(Self {
+            store: store.clone(),
+            fence,
+            next: last + 1,
+            dirty: false,
+        })
+    }
+
+    fn check_seq(&self, expected_seq: u64) -> StoreResult<()> {
+        self.fence.check()?;
+        if expected_seq == self.next {
+            Ok(())
+        } else {
+            Err(self.conflict(expected_seq, self.next))
+        }
+    }
+
+    fn conflict(&self, expected: u64, next: u64) -> StoreError {
+        StoreError::SeqConflict {
+            run: self.fence.run().to_string(),
+            expected,
+            next,
+        }
+    }
+
+    fn fenced(&self) -> StoreError {
+        self.fence.release();
+        StoreError::Fenced {
+            run: self.fence.run().to_string(),
+            token: self.fence.token(),
+        }
+    }
+
+    async fn insert(&mut self, rows: Rows) -> StoreResult<u64> {
+        let n = rows.seq.len() as u64;
+        let run = self.fence.run().as_str();
+        let token = big(self.fence.token(), "fencing token")?;
+        let client = self.store.fast().await?;
+        let stmt = client
+            .prepare_cached(APPEND)
+            .await
+            .map_err(|e| db_err("append to a journal", e))?;
+        let written = client
+            .execute(
+                &stmt,
+                &[
+                    &run,
+                    &token,
+                    &rows.seq,
+                    &rows.ts_ms,
+                    &rows.kind,
+                    &rows.call,
+                    &rows.fingerprint,
+                    &rows.line,
+                ],
+            )
+            .await;
+        match written {
+            Ok(w) if w == n => {
+                self.next += n;
+                self.dirty = true;
+                Ok(self.next - 1)
+            }
+            Ok(_) => Err(self.fenced()),
+            Err(e) if sql_state(&e) == Some(&SqlState::UNIQUE_VIOLATION) => {
+                // Someone wrote these seqs: find where the journal is.
+                drop(client);
+                let last = verify_fence(&self.store, &self.fence).await?;
+                Err(self.conflict(self.next, last + 1))
+            }
+            Err(e) => Err(db_err(format!("append to the journal of run {run}"), e)),
+        }
+    }
+}
+
+#[async_trait]
+impl JournalSink for PgJournalSink {
+    fn fence(&self) -> &Fence {
+        &self.fence
+    }
+
+    fn next_seq(&self) -> u64 {
+        self.next
+    }
+
+    async fn append(&mut self, expected_seq: u64, entries: &[JournalEntry]) -> StoreResult<u64> {
+        self.check_seq(expected_seq)?;
+        let mut rows = Rows::default();
+        for (i, entry) in entries.iter().enumerate() {
+            let want = expected_seq + i as u64;
+            if entry.seq != want {
+                return Err(self.conflict(entry.seq, want));
+            }
+            let line = serde_json::to_string(entry).map_err(|e| internal(format!("journal entry: {e}")))?;
+            let head: Head = serde_json::from_str(&line).map_err(|e| internal(format!("journal entry: {e}")))?;
+            push(&mut rows, head, line)?;
+        }
+        if rows.seq.is_empty() {
+            return Ok(expected_seq - 1);
+        }
+        self.insert(rows).await
+    }
+
+    async fn append_lines(&mut self, expected_seq: u64, lines: &[u8]) -> StoreResult<u64> {
+        self.check_seq(expected_seq)?;
+        if lines.is_empty() {
+            return Ok(expected_seq - 1);
+        }
+        let run = self.fence.run().to_string();
+        if !lines.ends_with(b"\n") {
+            return Err(StoreError::Corrupt(format!(
+                "journal of run {run}: an append must end with a newline"
+            )));
+        }
+        let text = std::str::from_utf8(lines)
+            .map_err(|e| StoreError::Corrupt(format!("journal of run {run}: an appended line is not UTF-8: {e}")))?;
+        let mut rows = Rows::default();
+        for (i, line) in text[..text.len() - 1].split('\n').enumerate() {
+            let want = expected_seq + i as u64;
+            let head: Head = serde_json::from_str(line).map_err(|e| {
+                StoreError::Corrupt(format!(
+                    "journal of run {run}: appended line {} has no seq, ts_ms and type: {e}",
+                    i + 1
+                ))
+            })?;
+            if head.seq != want {
+                return Err(self.conflict(head.seq, want));
+            }
+            push(&mut rows, head, line.to_owned())?;
+        }
+        self.insert(rows).await
+    }
+
+    async fn sync(&mut self) -> StoreResult<()> {
+        self.fence.check()?;
+        if !self.dirty {
+            return Ok(());
+        }
+        let run = self.fence.run().as_str();
+        let token = big(self.fence.token(), "fencing token")?;
+        let synced = big(self.next - 1, "seq")?;
+        let client = self.store.durable().await?;
+        let stmt = client
+            .prepare_cached(SYNC)
+            .await
+            .map_err(|e| db_err("sync a journal", e))?;
+        let n = client
+            .execute(&stmt, &[&run, &token, &synced])
+            .await
+            .map_err(|e| db_err(format!("sync the journal of run {run}"), e))?;
+        if n != 1 {
+            return Err(self.fenced());
+        }
+        self.dirty = false;
+        Ok(())
+    }
+}
+
+fn push(rows: &mut Rows, head: Head, line: String) -> StoreResult<()> {
+    rows.seq.push(big(head.seq, "seq")?);
+    rows.ts_ms.push(big(head.ts_ms, "ts_ms")?);
+    rows.kind.push(head.kind);
+    rows.call.push(head.call);
+    rows.fingerprint.push(head.fingerprint);
+    rows.line.push(line);
+    Ok(())
+}

@@ -1,0 +1,334 @@
+//! # hwf-store-postgres: every store trait on one PostgreSQL database
+//!
+//! [`PgStore`] implements [`RunStore`](hwf_core::store::RunStore),
+//! [`JournalSink`](hwf_core::store::JournalSink) (opened under a claim),
+//! [`Claim`](hwf_core::store::Claim), [`ScriptCatalog`](hwf_core::store::ScriptCatalog),
+//! [`EventLog`](hwf_core::store::EventLog) and [`BlobStore`](hwf_core::store::BlobStore)
+//! on PostgreSQL, so several runners on several machines can share one
+//! store. (The compile cache stays machine-local: it is never in a shared
+//! database.) The same conformance suite as the file store's
+//! (`hwf-store-conformance`) runs against it (`tests/conformance.rs`).
+//!
+//! ## Why tokio-postgres + deadpool-postgres
+//!
+//! Plain SQL checked at run time: nothing needs a live database (or a
+//! saved query cache) to compile, so CI and every offline build compile the
+//! crate as they are; `sqlx`'s checked macros would need either. The
+//! queries are few and each is exercised by the conformance suite and the
+//! Postgres tests against a real cluster, which is where a checked macro's
+//! guarantee would come from anyway. tokio-postgres pipelines on one
+//! connection and gives `LISTEN/NOTIFY` as a stream; deadpool keeps a pool
+//! of prepared connections. TLS is not wired yet (`NoTls`): connect over
+//! a Unix socket or a trusted network.
+//!
+//! ## Schema and migrations
+//!
+//! Versioned SQL files ship with the crate (`migrations/NNNN_name.sql`,
+//! [`MIGRATIONS`]); [`PgStore::connect`] applies the missing ones in order
+//! inside one transaction and records each in `hwf_schema_migrations`
+//! (a database with a newer schema than this build is refused). Tables:
+//! `hwf_runs` (snapshot jsonb + state), `hwf_claims` (one lease per run),
+//! `hwf_journal` (`(run_id, seq)` key), `hwf_controls` (unique
+//! `(run_id, id)`), `hwf_artifacts` (`(run_id, ref)`), `hwf_scripts`
+//! (`(name, version)`), `hwf_events` (unique `(source, id)`), `hwf_blobs`
+//! (by content address). [`PgConfig::schema`] puts them in a schema of
+//! their own.
+//!
+//! ## Claims are leases with fencing tokens
+//!
+//! A claim is a row per run with the holder, a fencing token that every
+//! claim bumps, and `lease_expires_at`. [`RunStore::claim`](hwf_core::store::RunStore::claim)
+//! takes a free or expired lease with one conditional `UPDATE`;
+//! [`PgStore::claim_next`] scans for work with `FOR UPDATE SKIP LOCKED`.
+//! The holder renews the lease from a background task every third of
+//! [`PgConfig::lease`] (default [`DEFAULT_LEASE`]); when a renewal finds
+//! the token changed, or no renewal succeeded within a lease, the claim's
+//! fence reads lost. Every journal append and every snapshot save under a
+//! claim locks the claim row (`FOR SHARE`) and compares the token in the
+//! same statement, so once another owner took the lease (after it expired)
+//! the old owner's writes are refused with `Fenced` — even one paused past
+//! its lease that still believes it holds the claim.
+//!
+//! ## Durability: appends commit asynchronously, `sync` is the commit
+//!
+//! An append is one statement on a connection with
+//! `synchronous_commit = off`: visible to every reader at once, on disk
+//! within PostgreSQL's WAL writer delay. [`JournalSink::sync`](hwf_core::store::JournalSink::sync)
+//! is one synchronously committed, fenced `UPDATE` of the claim row: its
+//! commit flushes the WAL up to itself, which includes every append made
+//! before it. So the appends between two syncs share one flush, and the
+//! syncs of concurrent runs share PostgreSQL's group commit of the WAL.
+//!
+//! ## The controls watch
+//!
+//! A trigger `NOTIFY`s `hwf_controls` with the run id on every control
+//! insert; one listener connection per store object bumps the watched
+//! runs (typically within a millisecond or two of the commit). A poll of
+//! the watched runs' control counts every [`CONTROLS_POLL`] is the
+//! fallback (a dropped listener connection is reopened), so the
+//! documented delay is at most [`CONTROLS_POLL`]; appends through the same
+//! store object bump the watch at once.
+
+#![warn(missing_docs)]
+
+mod catalog;
+mod claim;
+mod journal;
+mod migrate;
+mod runs;
+mod watch;
+
+pub use claim::PgClaim;
+pub use journal::PgJournalSink;
+pub use migrate::{MIGRATIONS, Migration};
+pub use watch::CONTROLS_POLL;
+
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use hwf_core::error::{Error, ErrorCode};
+use hwf_core::store::{StoreError, StoreResult};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio_postgres::NoTls;
+
+/// The lease length when [`PgConfig::lease`] is not set: a dead runner's
+/// runs are taken over at most this long after its last renewal.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(10);
+
+/// How to reach the database and how to hold claims.
+#[derive(Debug, Clone)]
+pub struct PgConfig {
+    /// A libpq connection string: `postgres://user@host/db` or
+    /// `host=/run/postgresql user=hwf dbname=hwf`.
+    pub url: String,
+    /// The schema the tables live in (created if missing); `None`: the
+    /// connection's default search path.
+    pub schema: Option<String>,
+    /// Lease length of a claim (renewed every third of it).
+    pub lease: Duration,
+    /// Connections per pool (the store keeps two: durable and fast).
+    pub pool_size: usize,
+}
+
+impl PgConfig {
+    /// `url` with the defaults: no schema, [`DEFAULT_LEASE`], 16
+    /// connections.
+    pub fn new(url: impl Into<String>) -> Self {
+        Self {
+            url: url.into(),
+            schema: None,
+            lease: DEFAULT_LEASE,
+            pool_size: 16,
+        }
+    }
+}
+
+/// The PostgreSQL store: cheap to clone (clones share pools, watches and
+/// the owner identity of their claims).
+#[derive(Clone)]
+pub struct PgStore {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for PgStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgStore")
+            .field("owner", &self.inner.owner)
+            .field("lease", &self.inner.lease)
+            .finish_non_exhaustive()
+    }
+}
+
+pub(crate) struct Inner {
+    /// Synchronous commits: state changes, syncs, claims.
+    pub(crate) durable: Pool,
+    /// `synchronous_commit = off`: journal appends, fast saves.
+    pub(crate) fast: Pool,
+    /// For the LISTEN connection.
+    pub(crate) pg_config: tokio_postgres::Config,
+    pub(crate) lease: Duration,
+    /// This store object's claim holder id.
+    pub(crate) owner: String,
+    /// Releases of dropped claims still in flight (finished before the
+    /// next `claim` or `is_claimed`).
+    pub(crate) pending: Mutex<Vec<tokio::task::JoinHandle<()>>>,
+    pub(crate) watches: watch::Watches,
+}
+
+impl PgStore {
+    /// Connect, create the schema if set and missing, and apply the
+    /// missing migrations.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_config` for a bad connection string or schema name or a
+    /// database migrated by a newer build; `io` when the database cannot
+    /// be reached.
+    pub async fn connect(config: PgConfig) -> StoreResult<Self> {
+        let store = Self::open(&config)?;
+        let mut client = store.durable().await?;
+        migrate::migrate(&mut client, config.schema.as_deref()).await?;
+        Ok(store)
+    }
+
+    /// Connect without touching the schema (for `hwf doctor`-style checks:
+    /// see [`PgStore::schema_version`]).
+    ///
+    /// # Errors
+    ///
+    /// `invalid_config` for a bad connection string or schema name.
+    pub fn open(config: &PgConfig) -> StoreResult<Self> {
+        let mut pg: tokio_postgres::Config = config
+            .url
+            .parse()
+            .map_err(|e| invalid_config(format!("the PostgreSQL connection string: {e}")))?;
+        let mut options = pg.get_options().unwrap_or_default().to_owned();
+        if let Some(schema) = &config.schema {
+            migrate::check_schema_name(schema)?;
+            options.push_str(&format!(" -c search_path={schema}"));
+        }
+        if pg.get_application_name().is_none() {
+            pg.application_name("hwf");
+        }
+        if pg.get_connect_timeout().is_none() {
+            pg.connect_timeout(Duration::from_secs(10));
+        }
+        pg.options(options.trim());
+        let mut fast_pg = pg.clone();
+        fast_pg.options(format!("{options} -c synchronous_commit=off").trim());
+        let size = config.pool_size.max(2);
+        let durable = pool(pg.clone(), size)?;
+        let fast = pool(fast_pg, size)?;
+        let owner = format!(
+            "{}:{}:{}",
+            std::env::var("HOSTNAME").unwrap_or_else(|_| "host".into()),
+            std::process::id(),
+            uuid::Uuid::now_v7().simple()
+        );
+        Ok(Self {
+            inner: Arc::new(Inner {
+                durable,
+                fast,
+                pg_config: pg,
+                lease: config.lease.max(Duration::from_millis(100)),
+                owner,
+                pending: Mutex::new(Vec::new()),
+                watches: watch::Watches::default(),
+            }),
+        })
+    }
+
+    /// The newest migration applied to the database (0: none), and the
+    /// newest this build knows.
+    ///
+    /// # Errors
+    ///
+    /// `io` when the database cannot be reached.
+    pub async fn schema_version(&self) -> StoreResult<(u32, u32)> {
+        let client = self.durable().await?;
+        let applied = migrate::applied(&client).await?;
+        let known = MIGRATIONS.iter().map(|m| m.version).max().unwrap_or(0);
+        Ok((applied.into_iter().max().unwrap_or(0), known))
+    }
+
+    /// The holder id this store object's claims carry.
+    pub fn owner(&self) -> &str {
+        &self.inner.owner
+    }
+
+    /// The lease length of this store's claims.
+    pub fn lease(&self) -> Duration {
+        self.inner.lease
+    }
+
+    pub(crate) async fn durable(&self) -> StoreResult<deadpool_postgres::Object> {
+        self.inner.durable().await
+    }
+
+    pub(crate) async fn fast(&self) -> StoreResult<deadpool_postgres::Object> {
+        self.inner.fast().await
+    }
+}
+
+impl Inner {
+    pub(crate) async fn durable(&self) -> StoreResult<deadpool_postgres::Object> {
+        self.durable.get().await.map_err(pool_err)
+    }
+
+    pub(crate) async fn fast(&self) -> StoreResult<deadpool_postgres::Object> {
+        self.fast.get().await.map_err(pool_err)
+    }
+
+    /// Wait for the releases of dropped claims.
+    pub(crate) async fn finish_pending(&self) {
+        let pending: Vec<_> = {
+            let mut p = self.pending.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            p.drain(..).collect()
+        };
+        for h in pending {
+            let _ = h.await;
+        }
+    }
+}
+
+fn pool(pg: tokio_postgres::Config, size: usize) -> StoreResult<Pool> {
+    let manager = Manager::from_config(
+        pg,
+        NoTls,
+        ManagerConfig {
+            recycling_method: RecyclingMethod::Fast,
+        },
+    );
+    Pool::builder(manager)
+        .max_size(size)
+        .runtime(deadpool_postgres::Runtime::Tokio1)
+        .wait_timeout(Some(Duration::from_secs(30)))
+        .create_timeout(Some(Duration::from_secs(10)))
+        .build()
+        .map_err(|e| invalid_config(format!("the PostgreSQL pool: {e}")))
+}
+
+pub(crate) fn invalid_config(message: String) -> StoreError {
+    StoreError::Other(Error::new(ErrorCode::InvalidConfig, message))
+}
+
+pub(crate) fn internal(message: String) -> StoreError {
+    StoreError::Other(Error::new(ErrorCode::Internal, message))
+}
+
+/// A database error as an `io` store error about `what`.
+pub(crate) fn db_err(what: impl Into<String>, e: tokio_postgres::Error) -> StoreError {
+    StoreError::Io {
+        what: what.into(),
+        source: std::io::Error::other(e),
+    }
+}
+
+fn pool_err(e: deadpool_postgres::PoolError) -> StoreError {
+    match e {
+        deadpool_postgres::PoolError::Backend(e) => db_err("PostgreSQL connection", e),
+        e => StoreError::Io {
+            what: "PostgreSQL connection pool".into(),
+            source: std::io::Error::other(e.to_string()),
+        },
+    }
+}
+
+/// The SQLSTATE of a database error.
+pub(crate) fn sql_state(e: &tokio_postgres::Error) -> Option<&tokio_postgres::error::SqlState> {
+    e.code()
+}
+
+/// `n` as a bigint.
+pub(crate) fn big(n: u64, what: &str) -> StoreResult<i64> {
+    i64::try_from(n).map_err(|_| {
+        StoreError::Other(Error::new(
+            ErrorCode::InvalidArgs,
+            format!("{what} {n} is beyond the store's range"),
+        ))
+    })
+}
+
+/// A bigint column as u64.
+pub(crate) fn unsigned(n: i64, what: &str) -> StoreResult<u64> {
+    u64::try_from(n).map_err(|_| StoreError::Corrupt(format!("{what} {n} is negative")))
+}
