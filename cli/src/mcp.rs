@@ -443,7 +443,7 @@ impl ServerHandler for Server {
         let contents = ResourceContents::TextResourceContents {
             uri: request.uri.clone(),
             mime_type: Some("application/json".into()),
-            text: status.to_string(),
+            text: status.to_json().to_string(),
             meta: None,
         };
         Ok(ReadResourceResult::new(vec![contents]).into())

@@ -43,6 +43,7 @@
 #![warn(missing_docs)]
 
 pub mod agents;
+pub mod app;
 pub mod broker;
 pub mod capabilities;
 pub mod catalog;

@@ -1,148 +1,444 @@
-//! Status views built from a run's snapshot and journal.
+//! Status views built from a run's snapshot and journal: the typed
+//! [`RunStatus`] of one run and the [`RunSummary`] line of the overview.
+//! Both serialise to the JSON the CLI, facade, MCP server and console
+//! print.
 
-use crate::store::RunSnapshot;
-use serde_json::{Map, Value, json};
-use std::collections::BTreeMap;
+use crate::store::{Counts, ErrorInfo, RunSnapshot, RunState, ScriptRef, WaitInfo};
+use hwf_core::call::CallFailure;
+use hwf_core::control::Control;
+use hwf_core::error::{Error, ErrorCode, Result};
+use hwf_core::ids::RunId;
+use hwf_core::journal::{Entry, JournalEntry};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
-/// One line of `overview`.
-pub fn summary(s: &RunSnapshot) -> Value {
-    json!({
-        "run_id": s.run_id,
-        "state": s.state,
-        "script": s.script.name.clone().or_else(|| s.script.path.clone()),
-        "phase": s.phase,
-        "created_at_ms": s.created_at_ms,
-        "finished_at_ms": s.finished_at_ms,
-        "counts": s.counts,
-        "error": s.error,
-        "waits": s.waits,
-    })
+/// The state a view shows: a run's own state, or what the view concluded
+/// (`stuck`: running but nobody holds its lock; `unreadable`: its
+/// snapshot cannot be read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ShownState {
+    /// The run's recorded state.
+    Run(RunState),
+    /// A conclusion of the view.
+    Seen(SeenState),
 }
 
-/// The full status of a run.
-pub fn build_status(s: &RunSnapshot, journal: &[Value], state_dir: &Path) -> Value {
-    let mut calls: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
+/// What a view concludes about a run beyond its recorded state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeenState {
+    /// Recorded `running`, but no process holds the run's lock: the
+    /// executor died (a runner continues it).
+    Stuck,
+    /// The snapshot cannot be read.
+    Unreadable,
+}
+
+impl ShownState {
+    /// The state shown for a snapshot: `stuck` for a running run nobody
+    /// holds (`locked`: whether a process holds its lock).
+    pub fn of(state: RunState, locked: bool) -> Self {
+        if state == RunState::Running && !locked {
+            ShownState::Seen(SeenState::Stuck)
+        } else {
+            ShownState::Run(state)
+        }
+    }
+}
+
+/// Where a call stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallState {
+    /// Started, not completed.
+    Running,
+    /// Parked the run (an approval, a question, an event, a timer).
+    Waiting,
+    /// Completed with a result.
+    Done,
+    /// Completed without one.
+    Failed,
+}
+
+/// One call of a run as status shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CallView {
+    /// Call id.
+    pub call: String,
+    /// Call kind (`agent`, `capability`, `parallel`, …).
+    pub kind: String,
+    /// Label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Phase.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
+    /// Fingerprint of the request.
+    pub fingerprint: String,
+    /// Where it stands.
+    pub state: CallState,
+    /// The agent it asked (agent calls).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<Value>,
+    /// The capability it invokes (`human.ask`, `bash`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<Value>,
+    /// Duration in µs (completed calls).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_us: Option<u64>,
+    /// Tokens spent (completed calls).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<u64>,
+    /// Attempts made (completed calls).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<u32>,
+    /// The typed error of a failed call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<CallFailure>,
+    /// Answered from a resume's source journal.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub replayed: bool,
+    /// Answered from the prompt cache.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cache_hit: bool,
+}
+
+/// A phase the guest entered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhaseView {
+    /// Its title.
+    pub title: String,
+    /// The journal position where it began.
+    pub seq: u64,
+}
+
+/// How far a declared phase got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PhaseStatus {
+    /// Entered and left.
+    Done,
+    /// The phase the run is in.
+    Current,
+    /// Not entered yet.
+    Pending,
+}
+
+/// A phase the script declared, with how far it got.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeclaredPhase {
+    /// Its title.
+    pub title: String,
+    /// How far it got.
+    pub status: PhaseStatus,
+}
+
+/// Call figures of a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProgressView {
+    /// Tasks waiting for width (while the run executes).
+    pub queued: u64,
+    /// Calls started, not completed.
+    pub running: u64,
+    /// Calls completed with a result.
+    pub done: u64,
+    /// Calls completed without one.
+    pub failed: u64,
+    /// Calls parked on a wait.
+    pub waiting: u64,
+    /// Calls answered from a resume's source journal.
+    pub replayed: u64,
+}
+
+/// Where a run's files are.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Links {
+    /// The journal.
+    pub journal: String,
+    /// The controls.
+    pub controls: String,
+    /// The agent transcripts.
+    pub transcripts: String,
+    /// The snapshot.
+    pub snapshot: String,
+}
+
+/// A run's status: its snapshot, its calls and phases from the journal,
+/// its controls.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunStatus {
+    /// Run id.
+    pub run_id: RunId,
+    /// Its state (`stuck` when running but unowned).
+    pub state: ShownState,
+    /// The component it executes.
+    pub script: ScriptRef,
+    /// Its arguments (redacted).
+    pub args: Value,
+    /// The current phase.
+    pub phase: Option<String>,
+    /// When it was created (ms since the epoch).
+    pub created_at_ms: u64,
+    /// When it ended.
+    pub finished_at_ms: Option<u64>,
+    /// The inline result.
+    pub result: Option<Value>,
+    /// The preview of a spilled result.
+    pub result_preview: Option<String>,
+    /// The file of a spilled result.
+    pub result_path: Option<String>,
+    /// The error a failed or stopped run ended with.
+    pub error: Option<ErrorInfo>,
+    /// Call counters.
+    pub counts: Counts,
+    /// Call figures.
+    pub progress: ProgressView,
+    /// What a parked run waits for.
+    pub waits: Vec<WaitInfo>,
+    /// Declared resources and their finalizers' outcomes.
+    pub resources: Vec<Value>,
+    /// The run it was resumed from.
+    pub resumed_from: Option<RunId>,
+    /// Its calls in the order they started.
+    pub calls: Vec<CallView>,
+    /// The phases it entered.
+    pub phases: Vec<PhaseView>,
+    /// The phases its script declared.
+    pub declared_phases: Vec<DeclaredPhase>,
+    /// How many log lines it printed.
+    pub log_lines: u64,
+    /// Its last five journal lines.
+    pub last_events: Vec<Value>,
+    /// Where its files are.
+    pub links: Links,
+    /// Its controls, in order.
+    pub controls: Vec<Control>,
+    /// Calls a `retry` names.
+    pub retries: HashSet<String>,
+    /// Calls a `task_stop` names.
+    pub stopped_tasks: HashSet<String>,
+}
+
+/// One line of the overview.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    /// Run id.
+    pub run_id: RunId,
+    /// Its state (`stuck` when running but unowned).
+    pub state: ShownState,
+    /// The saved script's name, or the component's path.
+    pub script: Option<String>,
+    /// The current phase.
+    pub phase: Option<String>,
+    /// When it was created.
+    pub created_at_ms: u64,
+    /// When it ended.
+    pub finished_at_ms: Option<u64>,
+    /// Call counters.
+    pub counts: Counts,
+    /// Its error.
+    pub error: Option<ErrorInfo>,
+    /// What it waits for.
+    pub waits: Vec<WaitInfo>,
+}
+
+/// The overview line of a snapshot as JSON, its state as recorded.
+pub fn summary(s: &RunSnapshot) -> Value {
+    to_json(&run_summary(s, true))
+}
+
+/// The overview line of a snapshot (`locked`: whether a process holds the
+/// run's lock).
+pub fn run_summary(s: &RunSnapshot, locked: bool) -> RunSummary {
+    RunSummary {
+        run_id: s.run_id.clone(),
+        state: ShownState::of(s.state, locked),
+        script: s.script.name.clone().or_else(|| s.script.path.clone()),
+        phase: s.phase.clone(),
+        created_at_ms: s.created_at_ms,
+        finished_at_ms: s.finished_at_ms,
+        counts: s.counts,
+        error: s.error.clone(),
+        waits: s.waits.clone(),
+    }
+}
+
+/// The full status of a run from its snapshot and journal lines (the
+/// controls are left empty; [`crate::Hwf::status`] fills them).
+///
+/// # Errors
+///
+/// `corrupt_store` for a journal line that is not a journal entry.
+pub fn build_status(s: &RunSnapshot, journal: &[Value], state_dir: &Path, locked: bool) -> Result<RunStatus> {
+    let mut calls: BTreeMap<String, CallView> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
-    let mut phases: Vec<Value> = Vec::new();
+    let mut phases: Vec<PhaseView> = Vec::new();
     let mut logs = 0u64;
-    for ev in journal {
-        let ty = ev.get("type").and_then(Value::as_str).unwrap_or("");
-        match ty {
-            "call_started" => {
-                let id = ev.get("call").and_then(Value::as_str).unwrap_or("").to_owned();
-                let mut c = Map::new();
-                for k in ["call", "kind", "label", "phase", "fingerprint"] {
-                    if let Some(v) = ev.get(k) {
-                        c.insert(k.into(), v.clone());
-                    }
-                }
-                c.insert("state".into(), json!("running"));
-                if let Some(agent) = ev.pointer("/request/agent") {
-                    c.insert("agent".into(), agent.clone());
-                }
-                // The capability a call invokes (`human.ask`, `bash`, …).
-                if let Some(name) = ev.pointer("/request/name").filter(|n| n.is_string()) {
-                    c.insert("name".into(), name.clone());
-                }
-                order.push(id.clone());
-                calls.insert(id, c);
+    for line in journal {
+        let ev = JournalEntry::deserialize(line)
+            .map_err(|e| Error::new(ErrorCode::CorruptStore, format!("runs/{}/journal.jsonl: {e}", s.run_id)))?;
+        match ev.entry {
+            Entry::CallStarted {
+                call,
+                kind,
+                label,
+                phase,
+                fingerprint,
+                request,
+            } => {
+                let view = CallView {
+                    call: call.clone(),
+                    kind,
+                    label,
+                    phase,
+                    fingerprint,
+                    state: CallState::Running,
+                    agent: request.get("agent").cloned(),
+                    name: request.get("name").filter(|n| n.is_string()).cloned(),
+                    duration_us: None,
+                    tokens: None,
+                    attempts: None,
+                    error: None,
+                    replayed: false,
+                    cache_hit: false,
+                };
+                order.push(call.clone());
+                calls.insert(call, view);
             }
-            "call_completed" => {
-                let id = ev.get("call").and_then(Value::as_str).unwrap_or("");
-                if let Some(c) = calls.get_mut(id) {
-                    let ok = ev.get("ok").and_then(Value::as_bool).unwrap_or(false);
-                    c.insert("state".into(), json!(if ok { "done" } else { "failed" }));
-                    for k in ["duration_us", "tokens", "attempts", "error", "replayed", "cache_hit"] {
-                        if let Some(v) = ev.get(k) {
-                            c.insert(k.into(), v.clone());
-                        }
-                    }
+            Entry::CallCompleted {
+                call,
+                ok,
+                error,
+                tokens,
+                attempts,
+                duration_us,
+                replayed,
+                cache_hit,
+                ..
+            } => {
+                if let Some(c) = calls.get_mut(&call) {
+                    c.state = if ok { CallState::Done } else { CallState::Failed };
+                    c.duration_us = Some(duration_us);
+                    c.tokens = Some(tokens);
+                    c.attempts = Some(attempts);
+                    c.error = error;
+                    c.replayed = replayed;
+                    c.cache_hit = cache_hit;
                 }
             }
-            "phase" => phases.push(json!({"title": ev.get("title"), "seq": ev.get("seq")})),
-            "wait_started" => {
-                let id = ev.get("call").and_then(Value::as_str).unwrap_or("");
-                if let Some(c) = calls.get_mut(id) {
-                    c.insert("state".into(), json!("waiting"));
+            Entry::Phase { title } => phases.push(PhaseView { title, seq: ev.seq }),
+            Entry::WaitStarted { call, .. } => {
+                if let Some(c) = calls.get_mut(&call) {
+                    c.state = CallState::Waiting;
                 }
             }
-            "log" => logs += 1,
+            Entry::Log { .. } => logs += 1,
             _ => {}
         }
     }
-    let calls: Vec<Value> = order
-        .into_iter()
-        .filter_map(|id| calls.remove(&id).map(Value::Object))
-        .collect();
-    let (mut running, mut done, mut failed, mut waiting, mut replayed) = (0, 0, 0, 0, 0);
+    let calls: Vec<CallView> = order.into_iter().filter_map(|id| calls.remove(&id)).collect();
+    let mut progress = ProgressView {
+        queued: s.live.map_or(0, |l| l.queued),
+        ..ProgressView::default()
+    };
     for c in &calls {
-        match c.get("state").and_then(Value::as_str) {
-            Some("running") => running += 1,
-            Some("done") => done += 1,
-            Some("waiting") => waiting += 1,
-            _ => failed += 1,
+        match c.state {
+            CallState::Running => progress.running += 1,
+            CallState::Done => progress.done += 1,
+            CallState::Waiting => progress.waiting += 1,
+            CallState::Failed => progress.failed += 1,
         }
-        if c.get("replayed").and_then(Value::as_bool) == Some(true) {
-            replayed += 1;
+        if c.replayed {
+            progress.replayed += 1;
         }
     }
     let run_dir = state_dir.join("runs").join(s.run_id.as_str());
     // Declared phases with their status: done, current, or pending. A
     // declared title matches an entered phase equal to it or starting with
     // it (`find` matches `round 2 find`).
-    let entered: Vec<&str> = phases.iter().filter_map(|p| p["title"].as_str()).collect();
     let current = s.phase.as_deref();
-    let declared: Vec<Value> = s
+    let declared: Vec<DeclaredPhase> = s
         .declared_phases
         .iter()
         .map(|d| {
             let matches = |t: &str| t == d || t.ends_with(&format!(" {d}"));
             let status = if current.is_some_and(matches) && !s.state.is_terminal() {
-                "current"
-            } else if entered.iter().any(|t| matches(t)) {
-                "done"
+                PhaseStatus::Current
+            } else if phases.iter().any(|p| matches(&p.title)) {
+                PhaseStatus::Done
             } else {
-                "pending"
+                PhaseStatus::Pending
             };
-            json!({"title": d, "status": status})
+            DeclaredPhase {
+                title: d.clone(),
+                status,
+            }
         })
         .collect();
-    json!({
-        "run_id": s.run_id,
-        "state": s.state,
-        "script": s.script,
-        "args": s.args,
-        "phase": s.phase,
-        "created_at_ms": s.created_at_ms,
-        "finished_at_ms": s.finished_at_ms,
-        "result": s.result,
-        "result_preview": s.result_preview,
-        "result_path": s.result_path.as_ref().map(|p| state_dir.join(p).display().to_string()),
-        "error": s.error,
-        "counts": s.counts,
-        "progress": {
-            "queued": s.live.map_or(0, |l| l.queued),
-            "running": running,
-            "done": done,
-            "failed": failed,
-            "waiting": waiting,
-            "replayed": replayed,
-        },
-        "waits": s.waits,
+    let link = |f: &str| run_dir.join(f).display().to_string();
+    Ok(RunStatus {
+        run_id: s.run_id.clone(),
+        state: ShownState::of(s.state, locked),
+        script: s.script.clone(),
+        args: s.args.clone(),
+        phase: s.phase.clone(),
+        created_at_ms: s.created_at_ms,
+        finished_at_ms: s.finished_at_ms,
+        result: s.result.clone(),
+        result_preview: s.result_preview.clone(),
+        result_path: s.result_path.as_ref().map(|p| state_dir.join(p).display().to_string()),
+        error: s.error.clone(),
+        counts: s.counts,
+        progress,
+        waits: s.waits.clone(),
         // Declared resources and their finalizers' outcomes (issue 19).
-        "resources": crate::finalizers::view(journal, &run_dir),
-        "resumed_from": s.resumed_from,
-        "calls": calls,
-        "phases": phases,
-        "declared_phases": declared,
-        "log_lines": logs,
-        "last_events": journal.iter().rev().take(5).rev().cloned().collect::<Vec<_>>(),
-        "links": {
-            "journal": run_dir.join("journal.jsonl").display().to_string(),
-            "controls": run_dir.join("controls.jsonl").display().to_string(),
-            "transcripts": run_dir.join("transcripts").display().to_string(),
-            "snapshot": run_dir.join("run.json").display().to_string(),
+        resources: crate::finalizers::view(journal, &run_dir),
+        resumed_from: s.resumed_from.clone(),
+        calls,
+        phases,
+        declared_phases: declared,
+        log_lines: logs,
+        last_events: journal.iter().rev().take(5).rev().cloned().collect(),
+        links: Links {
+            journal: link("journal.jsonl"),
+            controls: link("controls.jsonl"),
+            transcripts: link("transcripts"),
+            snapshot: link("run.json"),
         },
+        controls: Vec::new(),
+        retries: HashSet::new(),
+        stopped_tasks: HashSet::new(),
     })
+}
+
+/// A status with every value redacted once more (control values and
+/// journal lines are shown in it): serialised, redacted, and read back
+/// only when something changed.
+///
+/// # Errors
+///
+/// `internal` when the redacted form does not read back.
+pub fn redacted(status: RunStatus) -> Result<RunStatus> {
+    let internal = |e: serde_json::Error| Error::new(ErrorCode::Internal, format!("status: {e}"));
+    let mut v = serde_json::to_value(&status).map_err(internal)?;
+    if !hwf_core::redact::redact_value(&mut v) {
+        return Ok(status);
+    }
+    serde_json::from_value(v).map_err(internal)
+}
+
+impl RunStatus {
+    /// The status as the JSON the front doors print.
+    pub fn to_json(&self) -> Value {
+        to_json(self)
+    }
+}
+
+/// A view as JSON. Views hold only string-keyed maps, so serialising
+/// cannot fail; `null` would say it did.
+pub(crate) fn to_json(view: &impl Serialize) -> Value {
+    serde_json::to_value(view).unwrap_or(Value::Null)
 }

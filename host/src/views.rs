@@ -1,34 +1,195 @@
-//! Read-only views: run status and overview, saved-script listings.
+//! Read-only views: run status and overview, saved-script listings, the
+//! source of a resume. Every answer is a typed value that serialises to
+//! the JSON the front doors print.
 
 use crate::runtime::{Hwf, Target};
-use crate::store::RunState;
+use crate::status::{RunStatus, RunSummary, SeenState, ShownState};
+use crate::store::{ErrorInfo, RunSnapshot, ScriptMeta, WaitInfo};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use std::path::PathBuf;
+
+/// Every run, newest first, and what parked runs wait for.
+#[derive(Debug, Clone, Serialize)]
+pub struct Overview {
+    /// One line per run.
+    pub runs: Vec<OverviewLine>,
+    /// Every wait of every parked run.
+    pub waits: Vec<BlockedWait>,
+}
+
+/// One line of the [`Overview`].
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum OverviewLine {
+    /// A run whose snapshot was read.
+    Run(RunSummary),
+    /// A run whose snapshot cannot be read.
+    Unreadable {
+        /// Run id.
+        run_id: RunId,
+        /// `unreadable`.
+        state: ShownState,
+        /// Why.
+        error: ErrorInfo,
+    },
+}
+
+impl Overview {
+    /// The overview as the JSON the front doors print.
+    pub fn to_json(&self) -> Value {
+        crate::status::to_json(self)
+    }
+}
+
+impl ScriptList {
+    /// The list as the JSON the front doors print.
+    pub fn to_json(&self) -> Value {
+        crate::status::to_json(self)
+    }
+}
+
+impl ScriptDetail {
+    /// The detail as the JSON the front doors print.
+    pub fn to_json(&self) -> Value {
+        crate::status::to_json(self)
+    }
+}
+
+/// A wait of a parked run.
+#[derive(Debug, Clone, Serialize)]
+pub struct BlockedWait {
+    /// The run.
+    pub run_id: RunId,
+    /// What it waits for.
+    pub wait: WaitInfo,
+}
+
+/// Saved scripts.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScriptList {
+    /// One entry per script name.
+    pub scripts: Vec<ScriptSummary>,
+}
+
+/// A saved script and its latest version.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScriptSummary {
+    /// Name.
+    pub name: String,
+    /// Its latest version.
+    pub latest_version: u32,
+    /// The latest version's language.
+    pub language: String,
+    /// The latest version's digest.
+    pub digest: String,
+    /// The latest version's description (from its meta).
+    pub description: Option<Value>,
+    /// Every version (when asked for).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub versions: Option<Vec<u32>>,
+    /// Each version's digest, language, size and save time (when asked).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version_details: Option<Vec<VersionDetail>>,
+}
+
+/// One saved version of a script.
+#[derive(Debug, Clone, Serialize)]
+pub struct VersionDetail {
+    /// Version.
+    pub version: u32,
+    /// Digest.
+    pub digest: String,
+    /// Language.
+    pub language: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// When it was saved.
+    pub saved_at_ms: u64,
+}
+
+/// One saved script version's metadata, with every version listed.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScriptDetail {
+    /// The version's metadata.
+    #[serde(flatten)]
+    pub meta: ScriptMeta,
+    /// Every version of the script.
+    pub versions: Vec<u32>,
+}
+
+/// What a resume (`--resume-from`) takes from its source run.
+#[derive(Debug, Clone)]
+pub struct ResumeSource {
+    /// The target the source run executed.
+    pub target: Target,
+    /// Its args as stored (redacted).
+    pub args: Value,
+    /// Whether credentials were redacted from the stored args (then they
+    /// cannot stand in for the original args).
+    pub args_redacted: bool,
+}
+
+impl ResumeSource {
+    /// The args a resume runs with: the caller's, or when none were given
+    /// the source's — unless those had credentials redacted out of them.
+    ///
+    /// # Errors
+    ///
+    /// `code` (the front door's bad-input code) saying to pass the args
+    /// again.
+    pub fn args_or(&self, given: Option<Value>, source: &RunId, code: ErrorCode, hint: &str) -> Result<Value> {
+        match given {
+            Some(v) => Ok(v),
+            None if self.args_redacted => Err(Error::new(
+                code,
+                format!("run {source} had credentials in its args, which were not stored; {hint}"),
+            )),
+            None => Ok(self.args.clone()),
+        }
+    }
+}
+
+/// The target a snapshot names.
+///
+/// # Errors
+///
+/// `corrupt_store` for a run that names no script.
+pub fn target_of_snapshot(snap: &RunSnapshot) -> Result<Target> {
+    match (&snap.script.name, &snap.script.path) {
+        (Some(name), _) => Ok(Target::Saved {
+            name: name.clone(),
+            version: snap.script.version,
+        }),
+        (None, Some(path)) => Ok(Target::Path(PathBuf::from(path))),
+        (None, None) => Err(Error::new(
+            ErrorCode::CorruptStore,
+            format!("run {} names no script", snap.run_id),
+        )),
+    }
+}
 
 impl Hwf {
     /// A run's status: the snapshot plus its calls and phases from the
-    /// journal.
+    /// journal, and its controls.
     ///
     /// # Errors
     ///
     /// `invalid_name`, `not_found`, `corrupt_store`.
-    pub fn status(&self, run_id: &str) -> Result<Value> {
+    pub fn status(&self, run_id: &str) -> Result<RunStatus> {
         let id = RunId::parse(run_id)?;
         let snap = self.store().read_snapshot(&id)?;
         let journal = self.store().read_journal(&id)?;
-        let mut status = crate::status::build_status(&snap, &journal, self.store().root());
+        let locked = self.store().run_locked(&id);
+        let mut status = crate::status::build_status(&snap, &journal, self.store().root(), locked)?;
         let controls = crate::control::read_controls(self.store(), &id).unwrap_or_default();
-        status["controls"] = serde_json::to_value(&controls.0).unwrap_or_default();
-        status["retries"] = serde_json::json!(controls.retried_calls());
-        status["stopped_tasks"] = serde_json::json!(controls.stopped_calls());
-        if snap.state == RunState::Running && !self.store().run_locked(&id) {
-            status["state"] = serde_json::json!("stuck");
-        }
+        status.retries = controls.retried_calls();
+        status.stopped_tasks = controls.stopped_calls();
+        status.controls = controls.0;
         // Redacted once more: control values and event lines are shown here.
-        hwf_core::redact::redact_value(&mut status);
-        Ok(status)
+        crate::status::redacted(status)
     }
 
     /// Every run, newest first, one line each.
@@ -36,27 +197,32 @@ impl Hwf {
     /// # Errors
     ///
     /// `io`.
-    pub fn overview(&self) -> Result<Value> {
+    pub fn overview(&self) -> Result<Overview> {
         let mut runs = Vec::new();
-        let mut blocked = Vec::new();
+        let mut waits = Vec::new();
         for id in self.store().run_ids()?.into_iter().rev() {
             match self.store().read_snapshot(&id) {
                 Ok(s) => {
-                    let mut line = crate::status::summary(&s);
-                    if s.state == RunState::Running && !self.store().run_locked(&id) {
-                        line["state"] = serde_json::json!("stuck");
-                    }
+                    let line = crate::status::run_summary(&s, self.store().run_locked(&id));
                     for w in &s.waits {
-                        blocked.push(json!({"run_id": id, "wait": w}));
+                        waits.push(BlockedWait {
+                            run_id: id.clone(),
+                            wait: w.clone(),
+                        });
                     }
-                    runs.push(line);
+                    runs.push(OverviewLine::Run(line));
                 }
-                Err(e) => runs.push(
-                    json!({"run_id": id, "state": "unreadable", "error": {"code": e.code(), "message": e.message()}}),
-                ),
+                Err(e) => runs.push(OverviewLine::Unreadable {
+                    run_id: id,
+                    state: ShownState::Seen(SeenState::Unreadable),
+                    error: ErrorInfo {
+                        code: e.code(),
+                        message: e.message().to_owned(),
+                    },
+                }),
             }
         }
-        Ok(json!({"runs": runs, "waits": blocked}))
+        Ok(Overview { runs, waits })
     }
 
     /// Saved scripts with their latest version (and all versions when asked).
@@ -64,55 +230,55 @@ impl Hwf {
     /// # Errors
     ///
     /// `io`, `corrupt_store`.
-    pub fn script_list(&self, versions: bool) -> Result<Value> {
-        let mut out = Vec::new();
+    pub fn script_list(&self, versions: bool) -> Result<ScriptList> {
+        let mut scripts = Vec::new();
         for name in self.store().script_names()? {
             let all = self.store().script_versions(&name)?;
-            let Some(latest) = all.last() else { continue };
-            let meta = self.store().script_meta(&name, Some(*latest))?;
-            let mut entry = json!({
-                "name": name,
-                "latest_version": latest,
-                "language": meta.language,
-                "digest": meta.digest,
-                "description": meta.meta.get("description"),
-            });
-            if versions {
-                entry["versions"] = json!(all);
+            let Some(latest) = all.last().copied() else { continue };
+            let meta = self.store().script_meta(&name, Some(latest))?;
+            let (versions, version_details) = if versions {
                 // Each version's digest, language and when it was saved.
-                let details: Vec<Value> = all
+                let details = all
                     .iter()
                     .filter_map(|v| self.store().script_meta(&name, Some(*v)).ok())
-                    .map(|m| json!({"version": m.version, "digest": m.digest, "language": m.language, "size": m.size, "saved_at_ms": m.saved_at_ms}))
+                    .map(|m| VersionDetail {
+                        version: m.version,
+                        digest: m.digest,
+                        language: m.language,
+                        size: m.size,
+                        saved_at_ms: m.saved_at_ms,
+                    })
                     .collect();
-                entry["version_details"] = json!(details);
-            }
-            out.push(entry);
+                (Some(all), Some(details))
+            } else {
+                (None, None)
+            };
+            scripts.push(ScriptSummary {
+                description: meta.meta.get("description").cloned(),
+                name,
+                latest_version: latest,
+                language: meta.language,
+                digest: meta.digest,
+                versions,
+                version_details,
+            });
         }
-        Ok(json!({"scripts": out}))
+        Ok(ScriptList { scripts })
     }
 
-    /// The target a run executed (to resume it without naming it again).
+    /// The target a run executed and its stored args (to resume it without
+    /// naming it again).
     ///
     /// # Errors
     ///
     /// `invalid_name`, `not_found`, `corrupt_store`.
-    pub fn target_of(&self, run_id: &str) -> Result<(Target, Value)> {
-        let snap = self.store().read_snapshot(&RunId::parse(run_id)?)?;
-        let target = match (&snap.script.name, &snap.script.path) {
-            (Some(name), _) => Target::Saved {
-                name: name.clone(),
-                version: snap.script.version,
-            },
-            (None, Some(path)) => Target::Path(PathBuf::from(path)),
-            (None, None) => {
-                return Err(Error::new(
-                    ErrorCode::CorruptStore,
-                    format!("run {run_id} names no script"),
-                ));
-            }
-        };
-        Ok((target, snap.args))
+    pub fn resume_source(&self, run: &RunId) -> Result<ResumeSource> {
+        let snap = self.store().read_snapshot(run)?;
+        Ok(ResumeSource {
+            target: target_of_snapshot(&snap)?,
+            args: snap.args,
+            args_redacted: snap.args_redacted,
+        })
     }
 
     /// One saved script's metadata (all versions listed).
@@ -120,11 +286,9 @@ impl Hwf {
     /// # Errors
     ///
     /// `invalid_name`, `not_found`, `corrupt_store`.
-    pub fn script_inspect(&self, name: &str, version: Option<u32>) -> Result<Value> {
+    pub fn script_inspect(&self, name: &str, version: Option<u32>) -> Result<ScriptDetail> {
         let meta = self.store().script_meta(name, version)?;
         let versions = self.store().script_versions(name)?;
-        let mut v = serde_json::to_value(&meta).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
-        v["versions"] = json!(versions);
-        Ok(v)
+        Ok(ScriptDetail { meta, versions })
     }
 }

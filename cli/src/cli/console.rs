@@ -349,7 +349,7 @@ pub async fn watch(cli: &Cli, config: &Config, run_id: &str, out: &Out) -> Resul
     let tty = std::io::stdout().is_terminal() && !out.is_json();
     let mut last = String::new();
     loop {
-        let status = hwf.status(id.as_str())?;
+        let status = hwf.status(id.as_str())?.to_json();
         let key = format!(
             "{}|{}|{}|{}",
             status["state"], status["phase"], status["progress"], status["counts"]

@@ -14,8 +14,8 @@ mod progress;
 mod triggers;
 
 use clap::{Args, Parser, Subcommand};
-use hwf_host::agents::{AgentRunner, AgentTypes, FixtureRunner};
-use hwf_host::capabilities::{Registry, SideEffect};
+use hwf_host::capabilities::SideEffect;
+use hwf_host::catalog::Severity;
 use hwf_host::config::{Config, resolve_state_dir};
 use hwf_host::ids::RunId;
 use hwf_host::store::RunState;
@@ -490,38 +490,17 @@ fn open_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limit
 }
 
 fn build_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limits) -> Result<Hwf, Error> {
-    let state = resolve_state_dir(cli.state_dir.as_deref(), config);
     // --agents wins; then hwf.toml's backends and fixture; then $HWF_AGENTS.
-    let env_fixture = std::env::var_os("HWF_AGENTS")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from);
-    let (runner, fixture_path): (Arc<dyn AgentRunner>, Option<PathBuf>) = match agents {
-        Some(path) => (Arc::new(FixtureRunner::from_file(path)?), Some(path.clone())),
-        None if !config.agents.backends.is_empty() || config.agents.fixture.is_some() => {
-            (config.agents.runner()?, config.agents.fixture.clone())
-        }
-        None => match env_fixture {
-            Some(path) => (Arc::new(FixtureRunner::from_file(&path)?), Some(path)),
-            None => (Arc::new(FixtureRunner::empty()), None),
-        },
+    let overrides = hwf_host::app::host::Overrides {
+        state_dir: cli.state_dir.clone(),
+        agents: agents.cloned(),
+        fallback_agents: std::env::var_os("HWF_AGENTS")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from),
+        limits: Some(limits),
+        cwd: None,
     };
-    let cwd = std::env::current_dir().map_err(|e| Error::io("current directory", e))?;
-    let workspace = config.capabilities.workspace.clone().unwrap_or_else(|| cwd.clone());
-    let types = match &config.agents.type_dirs {
-        Some(dirs) => AgentTypes::new(dirs.clone()),
-        None => AgentTypes::default_dirs(&cwd),
-    };
-    Hwf::builder(state)
-        .agents(runner)
-        .capabilities(Registry::with_builtins(&workspace)?)
-        .policy(config.policy.clone())
-        .agent_types(types)
-        .limits(limits)
-        .agents_fixture(fixture_path)
-        .workspace(Some(workspace))
-        .cache_dir(hwf_host::scripts::user_cache_dir())
-        .durability(config.journal.durability)
-        .build()
+    hwf_host::HwfBuilder::from_config(config, &overrides)?.build()
 }
 
 async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
@@ -570,20 +549,10 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             let target = match (&args.target, &resume_from) {
                 (Some(t), _) => Target::parse(t)?,
                 (None, Some(src)) => {
-                    let (target, source_args) =
-                        Hwf::open(resolve_state_dir(cli.state_dir.as_deref(), &config))?.target_of(src.as_str())?;
-                    if args.args.is_none() {
-                        if source_args.to_string().contains("[REDACTED]") {
-                            return Err(Error::new(
-                                ErrorCode::InvalidArgs,
-                                format!(
-                                    "run {src} had credentials in its args, which were not stored; pass --args again"
-                                ),
-                            ));
-                        }
-                        run_args = source_args;
-                    }
-                    target
+                    let source = Hwf::open(resolve_state_dir(cli.state_dir.as_deref(), &config))?.resume_source(src)?;
+                    let given = args.args.is_some().then(|| run_args.clone());
+                    run_args = source.args_or(given, src, ErrorCode::InvalidArgs, "pass --args again")?;
+                    source.target
                 }
                 (None, None) => {
                     return Err(Error::new(
@@ -663,8 +632,8 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
         Command::Status { run_id, .. } => {
             let hwf = open_host(&cli, &config, None, config.limits.clone())?;
             let status = hwf.status(run_id)?;
-            out.status(&status);
-            if status["state"] == "waiting" && !out.is_json() {
+            out.status(&status.to_json());
+            if status.state == hwf_host::status::ShownState::Run(RunState::Waiting) && !out.is_json() {
                 console::print_run_waits(&hwf, run_id);
             }
             Ok(0)
@@ -676,45 +645,52 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
         Command::Validate { path, .. } => {
             let hwf = open_host(&cli, &config, None, config.limits.clone())?;
             let report = hwf.validate(path).await?;
-            if report["valid"] != true {
+            let at = |d: &hwf_host::catalog::Diagnostic| {
+                d.pointer
+                    .as_ref()
+                    .map(|p| format!(" (at {p})"))
+                    .or_else(|| d.line.map(|l| format!(" (line {l})")))
+                    .unwrap_or_default()
+            };
+            if !report.valid {
                 if !out.is_json() {
-                    for d in report["diagnostics"].as_array().into_iter().flatten() {
+                    for d in report.diagnostics.iter().flatten() {
                         eprintln!(
                             "{} {}: {}{}",
-                            d["severity"].as_str().unwrap_or("error"),
-                            d["code"].as_str().unwrap_or("?"),
-                            d["message"].as_str().unwrap_or(""),
-                            d["pointer"]
-                                .as_str()
-                                .map(|p| format!(" (at {p})"))
-                                .or_else(|| d["line"].as_u64().map(|l| format!(" (line {l})")))
-                                .unwrap_or_default()
+                            if d.severity == Severity::Warning {
+                                "warning"
+                            } else {
+                                "error"
+                            },
+                            d.code,
+                            d.message,
+                            at(d)
                         );
                     }
                 }
                 let e = hwf_host::catalog::script_error(&report);
                 if out.is_json() {
-                    out.raw(&hwf_host::facade::error_envelope(&e, Some(report)));
+                    out.raw(&hwf_host::facade::error_envelope(&e, Some(report.to_json())));
                     return Ok(2);
                 }
                 return Err(e);
             }
-            for d in report["diagnostics"].as_array().into_iter().flatten() {
-                if !out.is_json() {
+            if !out.is_json() {
+                for d in report.diagnostics.iter().flatten() {
                     eprintln!(
                         "warning {}: {}{}",
-                        d["code"].as_str().unwrap_or("?"),
-                        d["message"].as_str().unwrap_or(""),
-                        d["pointer"].as_str().map(|p| format!(" (at {p})")).unwrap_or_default()
+                        d.code,
+                        d.message,
+                        d.pointer.as_ref().map(|p| format!(" (at {p})")).unwrap_or_default()
                     );
                 }
             }
-            out.data(&report, |r| {
+            out.data(&report.to_json(), |_| {
                 format!(
                     "ok: {} is a valid harness ({}; imports: {})",
                     path.display(),
-                    r["meta"]["name"].as_str().unwrap_or("?"),
-                    r["imports"].as_array().map_or(0, Vec::len)
+                    report.meta.as_ref().map_or("?", |m| m.name.as_str()),
+                    report.imports.as_ref().map_or(0, Vec::len)
                 )
             });
             Ok(0)
@@ -733,7 +709,7 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
                 }
                 ScriptCommand::List { versions, .. } => {
                     let list = hwf.script_list(*versions)?;
-                    out.data(&list, output::script_list_text);
+                    out.data(&list.to_json(), output::script_list_text);
                 }
                 ScriptCommand::Inspect { name, .. } => {
                     let (name, version) = match Target::parse(name)? {
@@ -745,7 +721,7 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
                             ));
                         }
                     };
-                    let v = hwf.script_inspect(&name, version)?;
+                    let v = hwf.script_inspect(&name, version)?.to_json();
                     out.data(&v, |v| serde_json::to_string_pretty(v).unwrap_or_default());
                 }
             }

@@ -3,9 +3,10 @@
 
 use super::output::Out;
 use super::{Cli, ControlCommand, EventsCommand, RunnerArgs, open_host};
+use hwf_host::app::operate::{ControlRequest, EventRequest, parse_decision};
 use hwf_host::config::{Config, resolve_state_dir};
+use hwf_host::control::Action;
 use hwf_host::ids::RunId;
-use hwf_host::store::StoredEvent;
 use hwf_host::{Error, ErrorCode, Hwf};
 use serde_json::Value;
 use std::sync::Arc;
@@ -22,43 +23,30 @@ pub fn events(cli: &Cli, config: &Config, cmd: &EventsCommand, out: &Out) -> Res
             payload,
             ..
         } => {
-            let mut payload: Value = match payload {
+            let payload: Value = match payload {
                 None => Value::Null,
                 Some(p) => serde_json::from_str(p)
                     .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("--payload is not valid JSON: {e}")))?,
             };
-            hwf_core::redact::redact_value(&mut payload);
-            let id = id
-                .clone()
-                .unwrap_or_else(|| format!("e{}", uuid::Uuid::now_v7().simple()));
-            hwf_host::ids::validate_name("event id", &id)?;
-            let event = StoredEvent {
-                version: 0,
-                id,
+            let sent = hwf.send_event(EventRequest {
+                id: id.clone(),
                 source: source.clone(),
                 kind: kind.clone(),
                 subject: subject.clone(),
                 payload,
-                ts_ms: hwf_host::store::now_ms(),
-            };
-            let (stored, new) = hwf.store().append_event(event)?;
-            // Triggers (issue 19): a run per matching trigger, once per event id.
-            let started = hwf_host::triggers::fire(&hwf, &stored)?;
-            let mut v = serde_json::to_value(&stored).unwrap_or(Value::Null);
-            v["new"] = Value::Bool(new);
-            v["started"] = Value::Array(started);
+            })?;
+            let v = serde_json::to_value(&sent).unwrap_or(Value::Null);
             out.data(&v, |_| {
                 format!(
                     "event {} v{}{}",
-                    stored.id,
-                    stored.version,
-                    if new { "" } else { " (already recorded)" }
+                    sent.event.id,
+                    sent.event.version,
+                    if sent.new { "" } else { " (already recorded)" }
                 )
             });
         }
         EventsCommand::List { .. } => {
-            let events = hwf.store().read_events()?;
-            let v = serde_json::json!({"events": events});
+            let v = serde_json::json!({"events": hwf.events()?});
             out.data(&v, |v| serde_json::to_string_pretty(v).unwrap_or_default());
         }
     }
@@ -174,7 +162,6 @@ fn spawn_runner_with(
 
 /// `hwf control …`.
 pub fn control(cli: &Cli, config: &Config, cmd: &ControlCommand, out: &Out) -> Result<i32, Error> {
-    use hwf_host::control::{Action, Control, Decision, record};
     let hwf = Hwf::open(resolve_state_dir(cli.state_dir.as_deref(), config))?;
     let meta = cmd.meta();
     let (run_id, action, call) = match cmd {
@@ -184,93 +171,45 @@ pub fn control(cli: &Cli, config: &Config, cmd: &ControlCommand, out: &Out) -> R
         ControlCommand::TaskStop { run_id, call, .. } => (run_id, Action::TaskStop, Some(call)),
         ControlCommand::Retry { run_id, call, .. } => (run_id, Action::Retry, Some(call)),
         ControlCommand::Decide { run_id, call, .. } => (run_id, Action::Decide, Some(call)),
-        ControlCommand::Revoke { run_id, grant, .. } => return revoke(&hwf, run_id, grant, meta, out),
+        ControlCommand::Revoke { run_id, grant, .. } => {
+            let run = RunId::parse(run_id)?;
+            let revoked = hwf.revoke_grant(&run, grant, &meta.actor, meta.reason.as_deref())?;
+            let v = serde_json::to_value(&revoked).unwrap_or(Value::Null);
+            out.data(&v, |_| {
+                format!("grant {grant} revoked{}", if revoked.new { "" } else { " (already)" })
+            });
+            return Ok(0);
+        }
     };
-    let run = RunId::parse(run_id)?;
-    let snap = hwf.store().read_snapshot(&run)?;
-    if snap.state.is_terminal() && action != Action::Retry {
-        return Err(Error::new(
-            ErrorCode::InvalidArgs,
-            format!("run {run} already ended ({})", snap.state.as_str()),
-        ));
-    }
-    let mut c = Control::new(action, meta.actor.clone());
-    if let Some(id) = &meta.control_id {
-        hwf_host::ids::validate_name("control id", id)?;
-        c.id = id.clone();
-    }
-    c.reason = meta.reason.clone();
-    c.call = call.cloned();
+    let mut req = ControlRequest::new(RunId::parse(run_id)?, action, meta.actor.clone());
+    req.control_id = meta.control_id.clone();
+    req.reason = meta.reason.clone();
+    req.call = call.cloned();
     if let ControlCommand::Decide {
         decision,
         value,
         channel,
         message_id,
-        call,
         ..
     } = cmd
     {
-        let d: Decision = serde_json::from_value(Value::String(decision.clone())).map_err(|_| {
-            Error::new(
-                ErrorCode::InvalidArgs,
-                format!("decision {decision:?}: expected approve, reject, edit or respond"),
-            )
-        })?;
+        req.decision = Some(parse_decision(decision)?);
         // JSON, or else the text itself as a string (`--value yes`).
-        let value: Option<Value> = value
+        req.value = value
             .as_deref()
             .map(|v| serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_owned())));
-        c.fingerprint = Some(hwf_host::runner::validate_decision(
-            &hwf,
-            &run,
-            call,
-            d,
-            value.as_ref(),
-        )?);
-        c.decision = Some(d);
-        c.value = value;
-        c.channel = channel.clone().or_else(|| Some("cli".into()));
-        c.message_id = message_id.clone();
+        req.channel = channel.clone().or_else(|| Some("cli".into()));
+        req.message_id = message_id.clone();
     }
-    let new = record(hwf.store(), &run, c.clone())?;
-    let mut v = serde_json::json!({"run_id": run, "control": c, "recorded": new});
-    hwf_core::redact::redact_value(&mut v); // shown as stored
+    let recorded = hwf.control(req)?;
+    let v = serde_json::to_value(&recorded).unwrap_or(Value::Null);
     out.data(&v, |_| {
-        format!("{} {:?} recorded{}", run, action, if new { "" } else { " (already)" })
-    });
-    Ok(0)
-}
-
-/// `hwf control revoke RUN GRANT`: a `grant.revoked` event (idempotent by
-/// grant); the grant's next `grant.act` fails with `grant_revoked`.
-fn revoke(hwf: &Hwf, run_id: &str, grant: &str, meta: &super::ControlMeta, out: &Out) -> Result<i32, Error> {
-    let run = RunId::parse(run_id)?;
-    hwf.store().read_snapshot(&run)?;
-    if grant.strip_prefix(&format!("{run}:")).is_none_or(str::is_empty) {
-        return Err(Error::new(
-            ErrorCode::InvalidArgs,
-            format!("{grant:?} is not a grant of run {run} (expected {run}:<call>)"),
-        ));
-    }
-    let id = format!("revoke-{}", &blake3::hash(grant.as_bytes()).to_hex()[..24]);
-    let (source, kind) = hwf_host::grants::REVOKED;
-    let event = StoredEvent {
-        version: 0,
-        id,
-        source: source.into(),
-        kind: kind.into(),
-        subject: Some(grant.to_owned()),
-        payload: {
-            let mut p = serde_json::json!({"run": run, "actor": meta.actor, "reason": meta.reason});
-            hwf_core::redact::redact_value(&mut p);
-            p
-        },
-        ts_ms: hwf_host::store::now_ms(),
-    };
-    let (stored, new) = hwf.store().append_event(event)?;
-    let v = serde_json::json!({"run_id": run, "grant": grant, "revoked": true, "new": new, "event": stored});
-    out.data(&v, |_| {
-        format!("grant {grant} revoked{}", if new { "" } else { " (already)" })
+        format!(
+            "{} {:?} recorded{}",
+            recorded.run_id,
+            action,
+            if recorded.recorded { "" } else { " (already)" }
+        )
     });
     Ok(0)
 }

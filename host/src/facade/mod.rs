@@ -15,7 +15,8 @@
 
 pub mod params;
 
-use crate::control::{self, Action, Control, Decision};
+use crate::app::operate::{ControlRequest, parse_decision};
+use crate::control::{Action, Decision};
 use crate::runtime::{Hwf, RunRequest, Target};
 use crate::scripts::Language;
 use crate::store::ScriptRef;
@@ -228,13 +229,16 @@ async fn workflow_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Va
                 )
             })?;
             let report = hwf.validate_resolved(resolved).await?;
-            if report["valid"] != true {
-                return Ok(error_envelope(&crate::catalog::script_error(&report), Some(report)));
+            if !report.valid {
+                return Ok(error_envelope(
+                    &crate::catalog::script_error(&report),
+                    Some(report.to_json()),
+                ));
             }
-            ok(report)
+            ok(report.to_json())
         }
         "run" | "run_script" => run_script(hwf, &p, opts).await,
-        "status" => ok(hwf.status(p.req_str("run_id", "status")?)?),
+        "status" => ok(hwf.status(p.req_str("run_id", "status")?)?.to_json()),
         "catalog" => {
             let caps: Vec<Value> = hwf
                 .services()
@@ -246,7 +250,7 @@ async fn workflow_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Va
             ok(json!({
                 "capabilities": caps,
                 "policy": {"allowed_classes": policy.allowed_classes, "approval_classes": policy.approval_classes},
-                "scripts": hwf.script_list(false)?["scripts"],
+                "scripts": hwf.script_list(false)?.scripts,
                 "languages": ["wasm", "js", "python", "json"],
             }))
         }
@@ -261,15 +265,15 @@ async fn workflow_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Va
             let meta = hwf.save_resolved(name, resolved, p.flag("replace")).await?;
             ok(serde_json::to_value(meta).unwrap_or(Value::Null))
         }
-        "script_catalog" => ok(hwf.script_list(p.flag("include_versions"))?),
+        "script_catalog" => ok(hwf.script_list(p.flag("include_versions"))?.to_json()),
         "script_inspect" => {
             let name = p.req_str("script_name", "script_inspect")?;
             let version = p.version("script_version")?;
-            let mut v = hwf.script_inspect(name, version)?;
+            let detail = hwf.script_inspect(name, version)?;
+            let mut v = detail.to_json();
             if p.flag("include_source") {
-                let ver = v["version"].as_u64().unwrap_or(0) as u32;
-                let bytes = hwf.store().script_bytes(name, ver)?;
-                if v["language"] == "wasm" {
+                let bytes = hwf.store().script_bytes(name, detail.meta.version)?;
+                if detail.meta.language == "wasm" {
                     v["source_base64"] = json!(base64::engine::general_purpose::STANDARD.encode(bytes));
                 } else {
                     v["source"] = json!(String::from_utf8_lossy(&bytes));
@@ -311,17 +315,14 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
             None => Target::Path(hwf.store().put_inline(&resolved.bytes, ext)?),
         }
     } else if let Some(src) = &resume_from {
-        let (t, source_args) = hwf.target_of(src.as_str())?;
-        if args.is_null() {
-            if source_args.to_string().contains("[REDACTED]") {
-                return Err(Error::new(
-                    ErrorCode::InvalidParams,
-                    format!("run {src} had credentials in its args, which were not stored; pass script_args again"),
-                ));
-            }
-            args = source_args;
-        }
-        t
+        let source = hwf.resume_source(src)?;
+        args = source.args_or(
+            Some(args).filter(|a| !a.is_null()),
+            src,
+            ErrorCode::InvalidParams,
+            "pass script_args again",
+        )?;
+        source.target
     } else {
         return Err(Error::new(
             ErrorCode::InvalidParams,
@@ -378,13 +379,13 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
 /// effort: a run whose meta cannot be read runs without them.
 pub async fn declare_phases(hwf: &Hwf, id: &RunId) {
     let phases = async {
-        let (target, _) = hwf.target_of(id.as_str())?;
+        let target = hwf.resume_source(id)?.target;
         let report = hwf.validate_resolved(hwf.resolve(&target)?).await?;
-        let titles: Vec<String> = report["meta"]["phases"]
-            .as_array()
+        let titles: Vec<String> = report
+            .meta
             .into_iter()
-            .flatten()
-            .filter_map(|p| p["title"].as_str().map(str::to_owned))
+            .flat_map(|m| m.phases)
+            .map(|p| p.title)
             .collect();
         if titles.is_empty() {
             return Ok(());
@@ -430,8 +431,8 @@ fn control_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Value> {
         None => "overview",
     };
     let act = match action {
-        "overview" => return hwf.overview(),
-        "status" => return hwf.status(p.req_str("run_id", "status")?),
+        "overview" => return Ok(hwf.overview()?.to_json()),
+        "status" => return Ok(hwf.status(p.req_str("run_id", "status")?)?.to_json()),
         "pause" => Action::Pause,
         "resume" => Action::Resume,
         "stop" => Action::Stop,
@@ -447,60 +448,43 @@ fn control_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Value> {
             ));
         }
     };
-    let run = RunId::parse(p.req_str("run_id", action)?)?;
-    let snap = hwf.store().read_snapshot(&run)?;
-    // A control id seen before is that control, already recorded — even if
-    // the run has moved on (ended) since.
-    if let Some(id) = p.str("control_id")
-        && let Some(existing) = hwf
-            .store()
-            .read_controls_lenient(&run)?
-            .0
-            .into_iter()
-            .find(|c| c.id == id)
-    {
-        return Ok(json!({"run_id": run, "control": existing, "recorded": false}));
-    }
-    if snap.state.is_terminal() && act != Action::Retry {
-        return Err(Error::new(
-            ErrorCode::InvalidArgs,
-            format!("run {run} already ended ({})", snap.state.as_str()),
-        ));
-    }
-    let mut c = Control::new(act, p.str("actor").unwrap_or("agent"));
-    if let Some(id) = p.str("control_id") {
-        hwf_core::ids::validate_name("control id", id)?;
-        c.id = id.to_owned();
-    }
-    c.reason = p.str("reason").map(str::to_owned);
-    if matches!(act, Action::TaskStop | Action::Retry | Action::Decide) {
-        c.call = Some(p.req_str("call", action)?.to_owned());
-    }
+    let mut req = ControlRequest::new(
+        RunId::parse(p.req_str("run_id", action)?)?,
+        act,
+        p.str("actor").unwrap_or("agent"),
+    );
+    req.control_id = p.str("control_id").map(str::to_owned);
+    req.reason = p.str("reason").map(str::to_owned);
+    // Whether the run takes the control at all (it may have ended) is the
+    // service's to say first; it refuses a missing call or decision too.
+    req.call = p.str("call").map(str::to_owned);
     if act == Action::Decide {
-        let d: Decision = serde_json::from_value(json!(p.req_str("decision", "decide")?)).map_err(|_| {
-            Error::new(
-                ErrorCode::InvalidParams,
-                "parameter \"decision\" must be approve, reject, edit or respond",
-            )
-        })?;
-        let value = match d {
-            Decision::Edit => p.get("input").or_else(|| p.get("value")).cloned(),
+        let d = p
+            .str("decision")
+            .map(|d| {
+                parse_decision(d).map_err(|_| {
+                    Error::new(
+                        ErrorCode::InvalidParams,
+                        "parameter \"decision\" must be approve, reject, edit or respond",
+                    )
+                })
+            })
+            .transpose()?;
+        req.value = match d {
+            Some(Decision::Edit) => p.get("input").or_else(|| p.get("value")).cloned(),
             _ => p.get("value").or_else(|| p.get("input")).cloned(),
         };
-        let call = c.call.clone().unwrap_or_default();
-        c.fingerprint = Some(crate::runner::validate_decision(hwf, &run, &call, d, value.as_ref())?);
-        c.decision = Some(d);
-        c.value = value;
-        c.channel = Some(p.str("channel").unwrap_or("facade").to_owned());
-        c.message_id = p.str("message_id").map(str::to_owned);
+        req.decision = d;
+        req.channel = Some(p.str("channel").unwrap_or("facade").to_owned());
+        req.message_id = p.str("message_id").map(str::to_owned);
     }
-    let new = control::record(hwf.store(), &run, c.clone())?;
+    let recorded = hwf.control(req)?;
     // A parked or queued run has no executor watching its controls: hand
     // it to a runner now. A running one applies them itself.
-    if matches!(snap.state, RunState::Waiting | RunState::Queued) {
-        opts.kick(&run)?;
+    if recorded.needs_runner() {
+        opts.kick(&recorded.run_id)?;
     }
-    Ok(hwf_core::redact::redacted(&json!({"run_id": run, "control": c, "recorded": new})).into_owned())
+    serde_json::to_value(&recorded).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))
 }
 
 /// One tool the MCP server and the plugin expose.

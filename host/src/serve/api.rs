@@ -7,7 +7,6 @@
 
 use super::{AppState, error_response, refuse};
 use crate::review::RunFilter;
-use crate::store::StoredEvent;
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -129,7 +128,7 @@ pub async fn run(State(app): App, Path(id): Path<String>) -> Response {
     let hwf = app.hwf.clone();
     result_redacted(
         blocking(move || {
-            let mut status = hwf.status(id.as_str())?;
+            let mut status = hwf.status(id.as_str())?.to_json();
             let snap = hwf.store().read_snapshot(&id)?;
             let name = crate::review::workflow_name(&snap);
             status["workflow"] = json!(hwf_core::redact::redact_text(&name));
@@ -289,20 +288,15 @@ pub async fn decision(State(app): App, Path(id): Path<String>, body: Bytes) -> R
 /// `GET /api/events`: recorded events.
 pub async fn events_list(State(app): App) -> Response {
     let hwf = app.hwf.clone();
-    result(blocking(move || Ok(json!({"events": hwf.store().read_events()?}))).await)
+    result(blocking(move || Ok(json!({"events": hwf.events()?}))).await)
 }
 
-/// Store an event (idempotent by id) and wake the runner.
-pub fn store_event(app: &AppState, event: StoredEvent) -> crate::Result<Value> {
-    hwf_core::ids::validate_name("event id", &event.id)?;
-    let (stored, new) = app.hwf.store().append_event(event)?;
-    // Triggers (issue 19): a run per matching trigger, once per event id.
-    let started = crate::triggers::fire(&app.hwf, &stored)?;
+/// Store an event (idempotent by id), start its triggers' runs and wake
+/// the runner.
+pub fn store_event(app: &AppState, event: crate::app::operate::EventRequest) -> crate::Result<Value> {
+    let sent = app.hwf.send_event(event)?;
     app.kick();
-    let mut v = serde_json::to_value(&stored).unwrap_or(Value::Null);
-    v["new"] = json!(new);
-    v["started"] = json!(started);
-    Ok(v)
+    serde_json::to_value(&sent).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))
 }
 
 /// `POST /api/events` `{source, type, id?, subject?, payload?}`.
@@ -318,14 +312,12 @@ pub async fn event(State(app): App, body: Bytes) -> Response {
             "an event needs \"source\" and \"type\" (strings)",
         ));
     };
-    let event = StoredEvent {
-        version: 0,
-        id: s("id").unwrap_or_else(|| format!("e{}", uuid::Uuid::now_v7().simple())),
+    let event = crate::app::operate::EventRequest {
+        id: s("id"),
         source,
         kind,
         subject: s("subject"),
         payload: body.get("payload").cloned().unwrap_or(Value::Null),
-        ts_ms: crate::store::now_ms(),
     };
     let app2 = app.clone();
     result(blocking(move || store_event(&app2, event)).await)

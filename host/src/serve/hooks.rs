@@ -20,7 +20,7 @@
 //!   `payload` (else the whole body) are the event's.
 
 use super::{AppState, api::store_event, error_response, refuse};
-use crate::store::StoredEvent;
+use crate::app::operate::EventRequest;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -186,14 +186,12 @@ pub async fn hook(
                 Some(n) => format!("{r}#{n}"),
                 None => r.to_owned(),
             });
-        StoredEvent {
-            version: 0,
-            id: delivery.to_owned(),
+        EventRequest {
+            id: Some(delivery.to_owned()),
             source: source.clone(),
             kind,
             subject,
             payload,
-            ts_ms: crate::store::now_ms(),
         }
     } else if let Some(sig) = header(&headers, "x-hwf-signature") {
         let Some(ts) = header(&headers, "x-hwf-timestamp").and_then(|t| t.parse::<u64>().ok()) else {
@@ -225,14 +223,12 @@ pub async fn hook(
         else {
             return bad("a hook needs a type (X-Hwf-Event or the body's \"type\")");
         };
-        StoredEvent {
-            version: 0,
-            id,
+        EventRequest {
+            id: Some(id),
             source: source.clone(),
             kind,
             subject: field("subject"),
             payload: payload.get("payload").cloned().unwrap_or(payload),
-            ts_ms: crate::store::now_ms(),
         }
     } else {
         return refuse(

@@ -1,0 +1,310 @@
+//! Operating runs: controls and decisions, external events, grant
+//! revocations — the checks every front door (CLI, facade/MCP, console)
+//! shares, so each of them only parses its input and serialises the
+//! answer.
+
+use crate::control::{Action, Control, Decision};
+use crate::runtime::Hwf;
+use crate::store::{RunState, StoredEvent};
+use hwf_core::error::{Error, ErrorCode, Result};
+use hwf_core::ids::RunId;
+use serde::Serialize;
+use serde_json::Value;
+
+/// A control (pause, resume, stop, task stop, retry, decision) an operator
+/// asks for.
+#[derive(Debug, Clone)]
+pub struct ControlRequest {
+    /// The run it is about.
+    pub run: RunId,
+    /// What it asks for.
+    pub action: Action,
+    /// Who asks.
+    pub actor: String,
+    /// The caller's idempotency id (a fresh one when `None`).
+    pub control_id: Option<String>,
+    /// Why.
+    pub reason: Option<String>,
+    /// The call it names (`task_stop`, `retry`, `decide`).
+    pub call: Option<String>,
+    /// The decision (`decide`).
+    pub decision: Option<Decision>,
+    /// The edited input or the answer (`decide` with `edit`/`respond`).
+    pub value: Option<Value>,
+    /// Where a decision came from (`cli`, `facade`, `web`, `slack`, …).
+    pub channel: Option<String>,
+    /// The message that carried a decision.
+    pub message_id: Option<String>,
+}
+
+impl ControlRequest {
+    /// A request for `action` on `run` by `actor`, everything else unset.
+    pub fn new(run: RunId, action: Action, actor: impl Into<String>) -> Self {
+        Self {
+            run,
+            action,
+            actor: actor.into(),
+            control_id: None,
+            reason: None,
+            call: None,
+            decision: None,
+            value: None,
+            channel: None,
+            message_id: None,
+        }
+    }
+}
+
+/// The answer to a [`ControlRequest`]: the control as stored (redacted).
+#[derive(Debug, Clone, Serialize)]
+pub struct ControlRecorded {
+    /// The run.
+    pub run_id: RunId,
+    /// The control as stored; for a repeated id, the one recorded first.
+    pub control: Control,
+    /// Whether it was new (`false`: that id was recorded before).
+    pub recorded: bool,
+    /// The run's state when the control was recorded (a queued or parked
+    /// run has no executor watching its controls: a front door hands it to
+    /// a runner).
+    #[serde(skip)]
+    pub run_state: RunState,
+}
+
+impl ControlRecorded {
+    /// Whether the run needs a runner to act on the control (it is queued
+    /// or parked; a running one applies controls itself).
+    pub fn needs_runner(&self) -> bool {
+        self.recorded && matches!(self.run_state, RunState::Waiting | RunState::Queued)
+    }
+}
+
+/// An external event to record (`hwf events send`, `POST /api/events`).
+#[derive(Debug, Clone)]
+pub struct EventRequest {
+    /// Its id (idempotency; a fresh one when `None`).
+    pub id: Option<String>,
+    /// Where it came from (`github`, `ci`, …).
+    pub source: String,
+    /// What happened (`pull_request.merged`, …).
+    pub kind: String,
+    /// What it is about.
+    pub subject: Option<String>,
+    /// Payload (redacted before it is stored).
+    pub payload: Value,
+}
+
+/// The answer to an [`EventRequest`]: the stored event, whether it was
+/// new, and the runs its triggers started.
+#[derive(Debug, Clone, Serialize)]
+pub struct EventSent {
+    /// The event as stored (for a repeated id, the one stored first).
+    #[serde(flatten)]
+    pub event: StoredEvent,
+    /// Whether it was new.
+    pub new: bool,
+    /// The runs triggers started for it (one entry per matching trigger).
+    pub started: Vec<Value>,
+}
+
+/// The answer to [`Hwf::revoke_grant`].
+#[derive(Debug, Clone, Serialize)]
+pub struct GrantRevoked {
+    /// The run that holds the grant.
+    pub run_id: RunId,
+    /// The grant (`<run>:<call>`).
+    pub grant: String,
+    /// Always `true`.
+    pub revoked: bool,
+    /// Whether this revocation was new.
+    pub new: bool,
+    /// The `grant.revoked` event.
+    pub event: StoredEvent,
+}
+
+/// Parse a decision name (`approve`, `reject`, `edit`, `respond`).
+///
+/// # Errors
+///
+/// `invalid_args` naming what is accepted.
+pub fn parse_decision(name: &str) -> Result<Decision> {
+    serde_json::from_value(Value::String(name.to_owned())).map_err(|_| {
+        Error::new(
+            ErrorCode::InvalidArgs,
+            format!("decision {name:?}: expected approve, reject, edit or respond"),
+        )
+    })
+}
+
+/// An action's name as recorded (`task_stop`).
+fn action_name(action: Action) -> String {
+    serde_json::to_value(action)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// A control as it is stored (values and text redacted).
+fn as_stored(control: &Control) -> Result<Control> {
+    let v = serde_json::to_value(control).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+    let v = hwf_core::redact::redacted(&v);
+    serde_json::from_value(v.into_owned()).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))
+}
+
+impl Hwf {
+    /// Record an operator control on a run. A control id seen before is
+    /// that control, already recorded (even if the run has ended since); a
+    /// finished run takes no control but `retry`; a decision must fit the
+    /// wait its call is parked on and is bound to the fingerprint of the
+    /// request it decides.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name` (run, control id, call ref), `not_found` (run, call),
+    /// `invalid_args` (an ended run, a missing call ref or decision, a
+    /// decision that does not fit the wait), `io`, `corrupt_store`.
+    pub fn control(&self, req: ControlRequest) -> Result<ControlRecorded> {
+        let run = req.run;
+        let snap = self.store().read_snapshot(&run)?;
+        if let Some(id) = &req.control_id {
+            hwf_core::ids::validate_name("control id", id)?;
+            if let Some(existing) = self
+                .store()
+                .read_controls_lenient(&run)?
+                .0
+                .into_iter()
+                .find(|c| &c.id == id)
+            {
+                return Ok(ControlRecorded {
+                    run_id: run,
+                    control: existing,
+                    recorded: false,
+                    run_state: snap.state,
+                });
+            }
+        }
+        if snap.state.is_terminal() && req.action != Action::Retry {
+            return Err(Error::new(
+                ErrorCode::InvalidArgs,
+                format!("run {run} already ended ({})", snap.state.as_str()),
+            ));
+        }
+        let mut c = Control::new(req.action, req.actor);
+        if let Some(id) = req.control_id {
+            c.id = id;
+        }
+        c.reason = req.reason;
+        if matches!(req.action, Action::TaskStop | Action::Retry | Action::Decide) {
+            let call = req.call.ok_or_else(|| {
+                Error::new(
+                    ErrorCode::InvalidArgs,
+                    format!("{} needs the call it is about (\"call\")", action_name(req.action)),
+                )
+            })?;
+            hwf_core::ids::validate_name("call ref", &call)?;
+            c.call = Some(call);
+        }
+        if req.action == Action::Decide {
+            let d = req
+                .decision
+                .ok_or_else(|| Error::new(ErrorCode::InvalidArgs, "decide needs approve, reject, edit or respond"))?;
+            let call = c.call.clone().unwrap_or_default();
+            c.fingerprint = Some(crate::runner::validate_decision(
+                self,
+                &run,
+                &call,
+                d,
+                req.value.as_ref(),
+            )?);
+            c.decision = Some(d);
+            c.value = req.value;
+            c.channel = req.channel;
+            c.message_id = req.message_id;
+        }
+        let recorded = crate::control::record(self.store(), &run, c.clone())?;
+        Ok(ControlRecorded {
+            run_id: run,
+            control: as_stored(&c)?,
+            recorded,
+            run_state: snap.state,
+        })
+    }
+
+    /// Record an external event (idempotent by id; payload redacted) and
+    /// start a run for each trigger it matches (once per event id).
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name` for a bad id, `io`, `corrupt_store`; a trigger's
+    /// failure to start is reported in [`EventSent::started`].
+    pub fn send_event(&self, req: EventRequest) -> Result<EventSent> {
+        let id = req.id.unwrap_or_else(|| format!("e{}", uuid::Uuid::now_v7().simple()));
+        hwf_core::ids::validate_name("event id", &id)?;
+        let mut payload = req.payload;
+        hwf_core::redact::redact_value(&mut payload);
+        let event = StoredEvent {
+            version: 0,
+            id,
+            source: req.source,
+            kind: req.kind,
+            subject: req.subject,
+            payload,
+            ts_ms: crate::store::now_ms(),
+        };
+        let (stored, new) = self.store().append_event(event)?;
+        // Triggers (issue 19): a run per matching trigger, once per event id.
+        let started = crate::triggers::fire(self, &stored)?;
+        Ok(EventSent {
+            event: stored,
+            new,
+            started,
+        })
+    }
+
+    /// The recorded external events, oldest first.
+    ///
+    /// # Errors
+    ///
+    /// `io`, `corrupt_store`.
+    pub fn events(&self) -> Result<Vec<StoredEvent>> {
+        self.store().read_events()
+    }
+
+    /// Revoke a grant of a run (`<run>:<call>`): a `grant.revoked` event,
+    /// idempotent by grant; the grant's next `grant.act` fails with
+    /// `grant_revoked`.
+    ///
+    /// # Errors
+    ///
+    /// `not_found` (run), `invalid_args` (not a grant of that run), `io`.
+    pub fn revoke_grant(&self, run: &RunId, grant: &str, actor: &str, reason: Option<&str>) -> Result<GrantRevoked> {
+        self.store().read_snapshot(run)?;
+        if grant.strip_prefix(&format!("{run}:")).is_none_or(str::is_empty) {
+            return Err(Error::new(
+                ErrorCode::InvalidArgs,
+                format!("{grant:?} is not a grant of run {run} (expected {run}:<call>)"),
+            ));
+        }
+        let id = format!("revoke-{}", &blake3::hash(grant.as_bytes()).to_hex()[..24]);
+        let (source, kind) = crate::capabilities::grants::REVOKED;
+        let mut payload = serde_json::json!({"run": run, "actor": actor, "reason": reason});
+        hwf_core::redact::redact_value(&mut payload);
+        let event = StoredEvent {
+            version: 0,
+            id,
+            source: source.into(),
+            kind: kind.into(),
+            subject: Some(grant.to_owned()),
+            payload,
+            ts_ms: crate::store::now_ms(),
+        };
+        let (event, new) = self.store().append_event(event)?;
+        Ok(GrantRevoked {
+            run_id: run.clone(),
+            grant: grant.to_owned(),
+            revoked: true,
+            new,
+            event,
+        })
+    }
+}
