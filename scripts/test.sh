@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Every test: Rust unit, doc and end-to-end tests (real binary, real
-# components), then the Python suites against the binary the Rust tests
-# built: the Hermes plugin shim, and real clients (the Python MCP SDK,
-# Hermes Agent's plugin loader and MCP client) in tests/python.
+# components; the PostgreSQL store's against the cluster HWF_TEST_POSTGRES
+# names, which .ci/run starts with scripts/pg-test-cluster.sh), then the
+# Python suites against the binary the Rust tests built: the Hermes plugin
+# shim, and real clients (the Python MCP SDK, Hermes Agent's plugin loader
+# and MCP client) in tests/python.
 #
 # Python clients come from the venvs .ci/run makes (target/py/hermes:
 # hermes-agent[mcp] with the MCP SDK 1.26; target/py/mcp2: the MCP SDK 2.x),
@@ -11,9 +13,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rustup target add wasm32-wasip2 >/dev/null 2>&1 || true
-cargo test -j2 -p hwf-core -p hwf-host -p hwf -p hwf-tests -p hwf-guest -p hwf-store-conformance
+cargo test -j2 -p hwf-core -p hwf-host -p hwf -p hwf-tests -p hwf-guest -p hwf-store-conformance -p hwf-store-postgres
 # API docs must build without warnings (broken links fail).
-RUSTDOCFLAGS="-D warnings" cargo doc -j2 --no-deps -p hwf-core -p hwf-host -p hwf-guest
+RUSTDOCFLAGS="-D warnings" cargo doc -j2 --no-deps -p hwf-core -p hwf-host -p hwf-guest -p hwf-store-postgres
 export HWF_BIN="$PWD/target/debug/hwf"
 # The compile cache the Rust tests filled: the JS runtime compiles once.
 export HWF_CACHE_DIR="${HWF_CACHE_DIR:-$PWD/target/test-cache}"

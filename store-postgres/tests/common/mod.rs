@@ -12,6 +12,12 @@ pub fn url(test: &str) -> Option<String> {
     match std::env::var("HWF_TEST_POSTGRES") {
         Ok(url) if !url.trim().is_empty() => Some(url),
         _ => {
+            // CI (HWF_REQUIRE_CLIENTS=1, as for the Python clients) must not
+            // pass by skipping.
+            assert!(
+                std::env::var("HWF_REQUIRE_CLIENTS").as_deref() != Ok("1"),
+                "{test}: HWF_TEST_POSTGRES is not set and HWF_REQUIRE_CLIENTS=1"
+            );
             println!("skipped {test}: HWF_TEST_POSTGRES is not set (scripts/pg-test-cluster.sh start prints one)");
             None
         }
