@@ -172,6 +172,12 @@ pub fn target_of_snapshot(snap: &RunSnapshot) -> Result<Target> {
 }
 
 impl Hwf {
+    /// The state a view shows for a snapshot: `stuck` when it says
+    /// running but no process holds the run's lock.
+    pub fn shown_state(&self, snap: &RunSnapshot) -> ShownState {
+        ShownState::of(snap.state, self.store().run_locked(&snap.run_id))
+    }
+
     /// A run's status: the snapshot plus its calls and phases from the
     /// journal, and its controls.
     ///

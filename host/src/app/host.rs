@@ -1,16 +1,192 @@
-//! Building a host from the configuration file: which agent backend runs
-//! agent calls, the capabilities' workspace, agent types, limits, the
-//! compile cache — the policy every front door (CLI, MCP server, console)
+//! The host: [`Hwf`] (a store, a VM and the services runs use) and its
+//! builder, including [`HwfBuilder::from_config`] — which agent backend
+//! runs agent calls, the capabilities' workspace, agent types, limits, the
+//! compile cache: the policy every front door (CLI, MCP server, console)
 //! shares.
 
 use crate::agents::{AgentRunner, AgentTypes, FixtureRunner};
-use crate::capabilities::Registry;
+use crate::broker::{LoadedComponent, Services, Vm};
+use crate::capabilities::{Policy, Registry};
 use crate::config::{Config, resolve_state_dir};
-use crate::runtime::{Hwf, HwfBuilder};
+use crate::store::{FileStore, RunSettings};
 use crate::vm::Limits;
 use hwf_core::error::{Error, Result};
 use std::path::PathBuf;
 use std::sync::Arc;
+
+/// The hwf host: a store, a VM, and the services runs use (agent runner,
+/// capabilities, policy, limits, agent types).
+pub struct Hwf {
+    pub(crate) store: Arc<FileStore>,
+    pub(crate) vm: Arc<Vm>,
+    pub(crate) services: Services,
+    pub(crate) limits: Limits,
+    pub(crate) settings: RunSettings,
+}
+
+/// Builds an [`Hwf`]; everything but the state dir has a default.
+#[derive(Debug)]
+pub struct HwfBuilder {
+    state_dir: PathBuf,
+    services: Services,
+    agents_fixture: Option<PathBuf>,
+    workspace: Option<PathBuf>,
+    cache_dir: Option<PathBuf>,
+}
+
+impl HwfBuilder {
+    /// Share a compile cache directory (default: `<state>/cache`).
+    pub fn cache_dir(mut self, path: Option<PathBuf>) -> Self {
+        self.cache_dir = path;
+        self
+    }
+    /// The agent runner (default: a fixture runner with no rules).
+    pub fn agents(mut self, agents: Arc<dyn AgentRunner>) -> Self {
+        self.services.agents = agents;
+        self
+    }
+    /// The capabilities runs may call (default: none).
+    pub fn capabilities(mut self, registry: Registry) -> Self {
+        self.services.capabilities = Arc::new(registry);
+        self
+    }
+    /// The capability policy (default: read-only capabilities only).
+    pub fn policy(mut self, policy: Policy) -> Self {
+        self.services.policy = policy;
+        self
+    }
+    /// Limits and budgets (default: [`Limits::default`]).
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.services.limits = limits;
+        self
+    }
+    /// When call completions are flushed (default: `sync`).
+    pub fn durability(mut self, durability: crate::broker::journal::Durability) -> Self {
+        self.services.durability = durability;
+        self
+    }
+    /// Where agent types are found (default: built-in `general-purpose` only).
+    pub fn agent_types(mut self, types: AgentTypes) -> Self {
+        self.services.agent_types = Arc::new(types);
+        self
+    }
+    /// Record the fixture file behind the agent runner, so continuations
+    /// (`hwf runner`) can answer agent calls the same way.
+    pub fn agents_fixture(mut self, path: Option<PathBuf>) -> Self {
+        self.agents_fixture = path;
+        self
+    }
+    /// Record the capabilities' workspace, for continuations.
+    pub fn workspace(mut self, path: Option<PathBuf>) -> Self {
+        self.workspace = path;
+        self
+    }
+    /// Open the store and start the VM.
+    ///
+    /// # Errors
+    ///
+    /// `io` when the state dir cannot be opened; `internal` when wasmtime
+    /// cannot start.
+    pub fn build(mut self) -> Result<Hwf> {
+        let mut store = FileStore::open(self.state_dir)?;
+        if let Some(dir) = &self.cache_dir {
+            store = store.with_cache_dir(dir)?;
+        }
+        let store = Arc::new(store);
+        self.services.store = Some(store.clone());
+        let limits = self.services.limits.clone();
+        let settings = RunSettings {
+            limits: limits.clone(),
+            policy: self.services.policy.clone(),
+            agents_fixture: self.agents_fixture.and_then(|p| p.canonicalize().ok()),
+            workspace: self.workspace.and_then(|p| p.canonicalize().ok()),
+            durability: self.services.durability,
+        };
+        Ok(Hwf {
+            store,
+            vm: Arc::new(Vm::new()?),
+            services: self.services,
+            limits,
+            settings,
+        })
+    }
+}
+
+impl std::fmt::Debug for Hwf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hwf")
+            .field("state_dir", &self.store.root())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Hwf {
+    /// A host over the state directory at `state_dir` with the given agent
+    /// runner and limits.
+    ///
+    /// # Errors
+    ///
+    /// `io` when the state dir cannot be opened; `internal` when wasmtime
+    /// cannot start.
+    pub fn new(state_dir: impl Into<PathBuf>, agents: Arc<dyn AgentRunner>, limits: Limits) -> Result<Self> {
+        Self::builder(state_dir).agents(agents).limits(limits).build()
+    }
+
+    /// A builder over the state directory at `state_dir`.
+    pub fn builder(state_dir: impl Into<PathBuf>) -> HwfBuilder {
+        HwfBuilder {
+            state_dir: state_dir.into(),
+            services: Services::new(Arc::new(FixtureRunner::empty())),
+            agents_fixture: None,
+            workspace: None,
+            cache_dir: None,
+        }
+    }
+
+    /// A host with no agent backend (every agent call fails) and default
+    /// limits — enough for `validate`, `script`, `status`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Hwf::new`].
+    pub fn open(state_dir: impl Into<PathBuf>) -> Result<Self> {
+        Self::new(state_dir, Arc::new(FixtureRunner::empty()), Limits::default())
+    }
+
+    /// The store.
+    pub fn store(&self) -> &FileStore {
+        &self.store
+    }
+
+    /// The VM.
+    pub fn vm(&self) -> &Vm {
+        &self.vm
+    }
+
+    /// The VM, shared (for branch instances in embedder-driven runs).
+    pub fn vm_arc(&self) -> Arc<Vm> {
+        self.vm.clone()
+    }
+
+    /// The services runs get.
+    pub fn services(&self) -> &Services {
+        &self.services
+    }
+
+    /// The limits runs get.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Gate, compile (cached) and pre-link component bytes.
+    ///
+    /// # Errors
+    ///
+    /// See [`Vm::load`].
+    pub fn load(&self, bytes: &[u8]) -> Result<LoadedComponent> {
+        self.vm.load(bytes, Some(&*self.store), &self.limits)
+    }
+}
 
 /// What an invocation overrides in the configuration.
 #[derive(Debug, Clone, Default)]

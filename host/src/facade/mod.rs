@@ -333,15 +333,8 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
     req.run_id = p.str("run_id").map(RunId::parse).transpose()?;
     req.resume_from = resume_from;
     req.allow_changed = p.flag("allow_changed");
-    if let Some(n) = p.uint("max_parallel") {
-        if !(1..=crate::vm::limits::MAX_PARALLEL).contains(&n) {
-            return Err(Error::new(
-                ErrorCode::InvalidParams,
-                format!("max_parallel {n}: expected 1 to 64"),
-            ));
-        }
-        req.max_parallel = Some(n);
-    }
+    // In range: checked with the other parameters (params::WORKFLOW).
+    req.max_parallel = p.uint("max_parallel");
     if p.flag("background") {
         let id = hwf.enqueue(&req)?;
         declare_phases(hwf, &id).await;

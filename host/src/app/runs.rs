@@ -1,0 +1,399 @@
+//! Runs: start one to its end ([`Hwf::run`]), queue one for a runner
+//! ([`Hwf::enqueue`]), execute an existing one (a continuation).
+
+use super::monitor::{AbortOnDrop, ProgressFn};
+use crate::broker::instances::call_run;
+use crate::broker::replay::ReplayIndex;
+use crate::broker::{Event, ExecEnv, InstanceBroker, Journal, LoadedComponent, RunContext, Services};
+use crate::runtime::{Hwf, Target};
+use crate::store::{ErrorInfo, RunSnapshot, RunState, now_ms};
+use hwf_core::error::{Error, ErrorCode, Result};
+use hwf_core::ids::RunId;
+use hwf_core::redact;
+use serde_json::Value;
+use std::time::Instant;
+use tracing::Instrument;
+
+/// Results larger than this many bytes are spilled to `result.json`; the
+/// snapshot keeps a preview.
+pub const RESULT_PREVIEW_BYTES: usize = 4096;
+
+/// A request to run a harness.
+#[derive(Clone)]
+pub struct RunRequest {
+    /// What to run.
+    pub target: Target,
+    /// JSON arguments.
+    pub args: Value,
+    /// A caller-chosen run id (generated when `None`).
+    pub run_id: Option<RunId>,
+    /// Called about every 100 ms while the run executes.
+    pub progress: Option<ProgressFn>,
+    /// Replay this run's journal: matching calls are answered from it.
+    pub resume_from: Option<RunId>,
+    /// Resume even when the component or args differ from the source run.
+    pub allow_changed: bool,
+    /// Override `max_parallel` for this run.
+    pub max_parallel: Option<u64>,
+}
+
+impl RunRequest {
+    /// Run `target` with `args`.
+    pub fn new(target: Target, args: Value) -> Self {
+        Self {
+            target,
+            args,
+            run_id: None,
+            progress: None,
+            resume_from: None,
+            allow_changed: false,
+            max_parallel: None,
+        }
+    }
+}
+
+impl RunRequest {
+    /// Refuse what no run can take: a `max_parallel` outside 1 to
+    /// [`crate::vm::limits::MAX_PARALLEL`].
+    ///
+    /// # Errors
+    ///
+    /// `invalid_args` naming the value and the range.
+    pub fn check(&self) -> Result<()> {
+        if let Some(n) = self.max_parallel {
+            let max = crate::vm::limits::MAX_PARALLEL;
+            crate::vm::limits::check_range("max_parallel", n, 1, max).map_err(|e| e.error(ErrorCode::InvalidArgs))?;
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Debug for RunRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunRequest")
+            .field("target", &self.target)
+            .field("run_id", &self.run_id)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone)]
+pub struct RunOutcome {
+    /// The final snapshot.
+    pub snapshot: RunSnapshot,
+    /// The full result (not just the preview), when it succeeded.
+    pub result: Option<Value>,
+}
+
+impl Hwf {
+    /// Execute a run that already exists (queued, parked, stuck) with the
+    /// given journal writer and replay index.
+    #[expect(clippy::too_many_arguments, reason = "the parts of one continuation")]
+    pub(crate) async fn execute_existing(
+        &self,
+        lock: crate::store::LockFile,
+        snap: RunSnapshot,
+        journal: Journal,
+        loaded: LoadedComponent,
+        args: &Value,
+        replay: Option<ReplayIndex>,
+        services: Services,
+    ) -> Result<RunOutcome> {
+        self.execute(lock, snap, journal, loaded, args, replay, None, services)
+            .await
+    }
+
+    /// Create a queued run (executed later by `hwf runner`). Args with
+    /// credentials are refused: queued args are stored, and nothing
+    /// secret-shaped is stored.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_args` (credentials in args), the loader's codes,
+    /// `already_exists`.
+    pub fn enqueue(&self, req: &RunRequest) -> Result<RunId> {
+        req.check()?;
+        if redact::contains_secret(&req.args) {
+            return Err(Error::new(
+                ErrorCode::InvalidArgs,
+                "background runs store their args, and these contain something credential-shaped; pass secrets through configuration",
+            ));
+        }
+        let target = match &req.target {
+            Target::Path(p) => Target::Path(
+                p.canonicalize()
+                    .map_err(|e| Error::io(format!("component {}", p.display()), e))?,
+            ),
+            t => t.clone(),
+        };
+        let script = self.resolve(&target)?.script;
+        let run_id = req.run_id.clone().unwrap_or_else(RunId::generate);
+        self.store.create_run(&run_id)?;
+        let snap = RunSnapshot::new(
+            run_id.clone(),
+            RunState::Queued,
+            script,
+            req.args.clone(),
+            Some(self.settings.clone()),
+        );
+        self.store.write_snapshot(&snap)?;
+        Ok(run_id)
+    }
+
+    /// Run a harness to the end.
+    ///
+    /// Bad input (missing file, bad component, bad name, id taken) is an
+    /// `Err` and creates no run. Once the run exists, every failure is
+    /// recorded in it and returned as a `failed` outcome.
+    ///
+    /// # Errors
+    ///
+    /// Bad input, as above; `io` when the store cannot be written.
+    pub async fn run(&self, req: RunRequest) -> Result<RunOutcome> {
+        req.check()?;
+        let resolved = self.resolve(&req.target)?;
+        // The declared phases (for status); a script with errors is bad
+        // input, refused before a run exists.
+        let declared_phases: Vec<String> = if resolved.language != crate::scripts::Language::Wasm {
+            match crate::broker::instances::call_check(&self.vm, &resolved.loaded, &self.services.limits).await? {
+                Ok(meta) => meta.phases.into_iter().map(|p| p.title).collect(),
+                Err(diags) => {
+                    if diags.iter().any(|d| {
+                        matches!(
+                            d.severity,
+                            crate::vm::bindings::hermes::workflow::types::Severity::Error
+                        )
+                    }) {
+                        return Err(crate::broker::instances::diagnostics_error(&diags));
+                    }
+                    Vec::new()
+                }
+            }
+        } else {
+            crate::broker::instances::call_meta(&self.vm, &resolved.loaded, &self.services.limits)
+                .await
+                .map(|m| m.phases.into_iter().map(|p| p.title).collect())
+                .unwrap_or_default()
+        };
+        let loaded = resolved.loaded;
+        let script = resolved.script;
+
+        // Resume: the source's journal answers matching calls.
+        let plan = match &req.resume_from {
+            Some(source) => Some(self.resume_plan(source, &req.args, &script.digest, req.allow_changed)?),
+            None => None,
+        };
+        let (replay, root_run_id, clock_origin) = match plan {
+            Some(p) => (Some(p.replay), Some(p.seed_run), Some(p.clock_origin_ms)),
+            None => (None, None, None),
+        };
+
+        let run_id = req.run_id.clone().unwrap_or_else(RunId::generate);
+        self.store.create_run(&run_id)?;
+        // Own the run before anyone can see it `running`: a runner that
+        // finds it running and unlocked would call it stuck.
+        let lock = self.store.try_lock_run(&run_id)?.ok_or_else(|| {
+            Error::new(
+                ErrorCode::AlreadyExists,
+                format!("run {run_id} is being executed by another process"),
+            )
+        })?;
+        let mut stored_args = req.args.clone();
+        let args_redacted = redact::redact_value(&mut stored_args);
+        let mut snap = RunSnapshot::new(
+            run_id.clone(),
+            RunState::Running,
+            script,
+            stored_args,
+            Some(self.settings.clone()),
+        );
+        snap.args_redacted = args_redacted;
+        snap.started_at_ms = Some(snap.created_at_ms);
+        snap.declared_phases = declared_phases;
+        snap.resumed_from = req.resume_from.clone();
+        snap.root_run_id = root_run_id;
+        snap.clock_origin_ms = clock_origin;
+        snap.pid = Some(std::process::id());
+        self.store.write_snapshot(&snap)?;
+        let journal =
+            Journal::new(self.store.open_journal(&run_id)?, 0).with_byte_limit(self.limits.max_journal_bytes)?;
+        let span = tracing::info_span!("run", run_id = %run_id, digest = %loaded.digest);
+        let mut services = self.services.clone();
+        if let Some(n) = req.max_parallel {
+            services.limits.max_parallel = n;
+        }
+        self.execute(
+            lock,
+            snap,
+            journal,
+            loaded,
+            &req.args,
+            replay,
+            req.progress.clone(),
+            services,
+        )
+        .instrument(span)
+        .await
+    }
+
+    /// Execute a created run to its end: journal, instantiate, call `run`,
+    /// record the outcome.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the parts of one run, assembled by its two callers"
+    )]
+    async fn execute(
+        &self,
+        _lock: crate::store::LockFile,
+        mut snap: RunSnapshot,
+        journal: Journal,
+        loaded: LoadedComponent,
+        args: &Value,
+        replay: Option<ReplayIndex>,
+        progress: Option<ProgressFn>,
+        services: Services,
+    ) -> Result<RunOutcome> {
+        let run_id = snap.run_id.clone();
+        let clock_origin = snap.clock_origin();
+        // The caller holds the run's flock (one executor per run; the
+        // kernel drops it if we die). Controls that cannot be read are not
+        // taken as "none": the run is left as it is, and the error named.
+        // The length first: a control appended after it is seen by the
+        // watcher even if it lands before the watcher's first tick.
+        let controls_len = self.store.controls_len(&run_id);
+        let controls = crate::control::read_controls(&self.store, &run_id)?;
+        snap.state = RunState::Running;
+        snap.waits.clear();
+        snap.pid = Some(std::process::id());
+        snap.started_at_ms = Some(now_ms());
+        let ctx = RunContext::new(run_id.clone(), Some(journal), services);
+        ctx.apply_controls(&controls);
+        if let Some(root) = &snap.root_run_id {
+            ctx.set_root_run_id(root.clone());
+        }
+        if let Some(index) = replay {
+            ctx.set_replay(index);
+        }
+        ctx.journal(&Event::RunStarted {
+            format: hwf_core::journal::JOURNAL_FORMAT,
+            run_id: run_id.as_str(),
+            script: &snap.script,
+            args: &snap.args,
+            seed_run: snap.seed_run().as_str(),
+            clock_origin_ms: clock_origin,
+        })?;
+        // Only once the journal took the start does the snapshot say
+        // `running`: a journal that refuses it leaves the run as it was.
+        self.store.write_snapshot(&snap)?;
+
+        let t0 = Instant::now();
+        let args_text = args.to_string();
+        ctx.set_exec(ExecEnv {
+            vm: self.vm.clone(),
+            epoch_ms: clock_origin,
+        });
+        let broker = InstanceBroker::root(ctx.clone(), Some(loaded.clone()));
+        // The reporter is owned by this future: dropping the run (a
+        // cancelled facade or MCP call) aborts it too, so nothing rewrites
+        // run.json after the run is gone.
+        let reporter = AbortOnDrop(self.spawn_progress(&ctx, &snap, progress, controls_len));
+        let (answer, output) = call_run(&self.vm, &loaded, broker, clock_origin, &args_text).await;
+        reporter.finish().await;
+        // Aborted tasks (timeout, trap) end at their next await; wait for
+        // them so nothing is journaled after the run's final record.
+        if !ctx.wait_idle(std::time::Duration::from_secs(10)).await {
+            tracing::warn!("tasks still running 10 s after the run ended");
+        }
+        ctx.journal_output(None, &output);
+
+        let mut full_result = None;
+        let outcome: Result<Value> = match answer {
+            Ok(Ok(text)) => {
+                if text.len() as u64 > self.limits.max_result_bytes {
+                    Err(Error::new(
+                        ErrorCode::ResultTooLarge,
+                        format!(
+                            "the result is {} bytes; the limit is {}",
+                            text.len(),
+                            self.limits.max_result_bytes
+                        ),
+                    ))
+                } else {
+                    serde_json::from_str::<Value>(&text).map_err(|e| {
+                        Error::new(
+                            ErrorCode::HarnessError,
+                            format!("the harness returned invalid JSON: {e}"),
+                        )
+                    })
+                }
+            }
+            Ok(Err(message)) => Err(Error::new(ErrorCode::HarnessError, message)),
+            Err(e) => Err(e),
+        };
+        snap.counts = ctx.counts();
+        snap.phase = ctx.phase();
+        snap.live = None;
+        match outcome {
+            Ok(value) => {
+                let mut stored = value.clone();
+                redact::redact_value(&mut stored);
+                let text = serde_json::to_string(&stored).unwrap_or_default();
+                if text.len() > RESULT_PREVIEW_BYTES {
+                    let pretty = serde_json::to_vec_pretty(&stored).unwrap_or_default();
+                    snap.result_path = Some(self.store.write_result(&run_id, &pretty)?);
+                    snap.result_preview = Some(preview(&text));
+                } else {
+                    snap.result = Some(stored);
+                }
+                snap.state = RunState::Succeeded;
+                full_result = Some(value);
+            }
+            Err(e) if e.code() == ErrorCode::Waiting => {
+                snap.state = RunState::Waiting;
+                snap.waits = ctx.parked();
+            }
+            Err(e) => {
+                snap.state = if e.code() == ErrorCode::Stopped {
+                    RunState::Stopped
+                } else {
+                    RunState::Failed
+                };
+                snap.error = Some(ErrorInfo {
+                    code: e.code(),
+                    message: e.message().to_owned(),
+                });
+            }
+        }
+        if snap.state.is_terminal() {
+            // Declared resources are finalized once the run ends (issue 19).
+            crate::finalizers::finalize(&ctx, &self.store, &run_id).await;
+            snap.finished_at_ms = Some(now_ms());
+        }
+        ctx.journal(&Event::RunCompleted {
+            state: snap.state.as_str(),
+            result: snap.result.as_ref(),
+            result_path: snap.result_path.as_deref(),
+            error: snap.error.as_ref(),
+            duration_ms: t0.elapsed().as_millis() as u64,
+        })?;
+        self.store.write_snapshot(&snap)?;
+        tracing::info!(
+            state = snap.state.as_str(),
+            ms = t0.elapsed().as_millis() as u64,
+            "run finished"
+        );
+        Ok(RunOutcome {
+            snapshot: snap,
+            result: full_result,
+        })
+    }
+}
+
+fn preview(text: &str) -> String {
+    let mut end = RESULT_PREVIEW_BYTES.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_owned()
+}
