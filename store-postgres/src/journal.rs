@@ -6,6 +6,8 @@ use crate::{PgStore, big, db_err, internal, sql_state};
 use hwf_core::journal::JournalEntry;
 use hwf_core::store::{Fence, JournalSink, StoreError, StoreResult, async_trait};
 use serde::Deserialize;
+use std::sync::OnceLock;
+use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::error::SqlState;
 
 // The fence and the insert in one statement: the claim row is locked FOR
@@ -21,9 +23,74 @@ const APPEND: &str = "WITH fence AS (
         AS u(seq, ts_ms, kind, call, fingerprint, line)";
 
 // A synchronous commit of a fenced write: it flushes the WAL up to itself,
-// so every append committed before it is on disk when it returns.
-const SYNC: &str = "UPDATE hwf_claims SET synced_seq = greatest(synced_seq, $3)
-    WHERE run_id = $1 AND token = $2 AND holder IS NOT NULL";
+// so every append committed before it is on disk when it returns. One
+// statement serves every sync queued meanwhile (group commit), in run id
+// order so two processes' batches lock claim rows in the same order.
+const SYNC: &str = "UPDATE hwf_claims c SET synced_seq = greatest(c.synced_seq, u.seq)
+    FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS u(run_id, token, seq)
+    WHERE c.run_id = u.run_id AND c.token = u.token AND c.holder IS NOT NULL
+    RETURNING c.run_id";
+
+/// The most syncs one group commit carries.
+const SYNC_BATCH: usize = 256;
+
+/// One sink's request to the group committer: whether its claim is still
+/// the run's current one once the commit is durable.
+pub(crate) struct SyncRequest {
+    run: String,
+    token: i64,
+    seq: i64,
+    reply: oneshot::Sender<Result<bool, String>>,
+}
+
+/// The store object's group committer: a task that takes every sync
+/// queued, commits them in one synchronous, fenced `UPDATE`, and answers
+/// each. Syncs arriving while a commit is in flight share the next one.
+#[derive(Debug, Default)]
+pub(crate) struct GroupCommit {
+    tx: OnceLock<mpsc::UnboundedSender<SyncRequest>>,
+}
+
+impl GroupCommit {
+    fn sender(&self, pool: &deadpool_postgres::Pool) -> &mpsc::UnboundedSender<SyncRequest> {
+        self.tx.get_or_init(|| {
+            let (tx, rx) = mpsc::unbounded_channel();
+            tokio::spawn(commit_loop(pool.clone(), rx));
+            tx
+        })
+    }
+}
+
+async fn commit_loop(pool: deadpool_postgres::Pool, mut rx: mpsc::UnboundedReceiver<SyncRequest>) {
+    let mut batch = Vec::with_capacity(SYNC_BATCH);
+    // Ends when the store object (the sender) is dropped.
+    while rx.recv_many(&mut batch, SYNC_BATCH).await > 0 {
+        batch.sort_by(|a, b| a.run.cmp(&b.run));
+        let runs: Vec<&str> = batch.iter().map(|r| r.run.as_str()).collect();
+        let tokens: Vec<i64> = batch.iter().map(|r| r.token).collect();
+        let seqs: Vec<i64> = batch.iter().map(|r| r.seq).collect();
+        let result = async {
+            let client = pool
+                .get()
+                .await
+                .map_err(|e| format!("PostgreSQL connection pool: {e}"))?;
+            let stmt = client.prepare_cached(SYNC).await.map_err(|e| e.to_string())?;
+            let rows = client
+                .query(&stmt, &[&runs, &tokens, &seqs])
+                .await
+                .map_err(|e| e.to_string())?;
+            Ok::<Vec<String>, String>(rows.iter().map(|r| r.get(0)).collect())
+        }
+        .await;
+        for req in batch.drain(..) {
+            let answer = match &result {
+                Ok(held) => Ok(held.contains(&req.run)),
+                Err(e) => Err(e.clone()),
+            };
+            let _ = req.reply.send(answer);
+        }
+    }
+}
 
 /// The fields of a journal line the table keys and indexes by.
 #[derive(Deserialize)]
@@ -203,19 +270,28 @@ impl JournalSink for PgJournalSink {
         if !self.dirty {
             return Ok(());
         }
-        let run = self.fence.run().as_str();
-        let token = big(self.fence.token(), "fencing token")?;
-        let synced = big(self.next - 1, "seq")?;
-        let client = self.store.durable().await?;
-        let stmt = client
-            .prepare_cached(SYNC)
+        let run = self.fence.run().to_string();
+        let (reply, answer) = oneshot::channel();
+        let request = SyncRequest {
+            run: run.clone(),
+            token: big(self.fence.token(), "fencing token")?,
+            seq: big(self.next - 1, "seq")?,
+            reply,
+        };
+        let inner = &self.store.inner;
+        inner
+            .group_commit
+            .sender(&inner.durable)
+            .send(request)
+            .map_err(|_| internal("the group committer has stopped".into()))?;
+        let held = answer
             .await
-            .map_err(|e| db_err("sync a journal", e))?;
-        let n = client
-            .execute(&stmt, &[&run, &token, &synced])
-            .await
-            .map_err(|e| db_err(format!("sync the journal of run {run}"), e))?;
-        if n != 1 {
+            .map_err(|_| internal("the group committer dropped a sync".into()))?
+            .map_err(|e| StoreError::Io {
+                what: format!("sync the journal of run {run}"),
+                source: std::io::Error::other(e),
+            })?;
+        if !held {
             return Err(self.fenced());
         }
         self.dirty = false;

@@ -56,8 +56,11 @@
 //! within PostgreSQL's WAL writer delay. [`JournalSink::sync`](hwf_core::store::JournalSink::sync)
 //! is one synchronously committed, fenced `UPDATE` of the claim row: its
 //! commit flushes the WAL up to itself, which includes every append made
-//! before it. So the appends between two syncs share one flush, and the
-//! syncs of concurrent runs share PostgreSQL's group commit of the WAL.
+//! before it. So the appends between two syncs share one flush, and syncs
+//! of concurrent runs through one store object share one commit: a group
+//! committer task takes every sync queued while the previous commit was in
+//! flight and commits them in one statement (across store objects and
+//! machines, PostgreSQL's own WAL group flush shares the fsync).
 //!
 //! ## The controls watch
 //!
@@ -152,6 +155,8 @@ pub(crate) struct Inner {
     /// next `claim` or `is_claimed`).
     pub(crate) pending: Mutex<Vec<tokio::task::JoinHandle<()>>>,
     pub(crate) watches: watch::Watches,
+    /// Concurrent syncs share one commit.
+    pub(crate) group_commit: journal::GroupCommit,
 }
 
 impl PgStore {
@@ -213,6 +218,7 @@ impl PgStore {
                 owner,
                 pending: Mutex::new(Vec::new()),
                 watches: watch::Watches::default(),
+                group_commit: journal::GroupCommit::default(),
             }),
         })
     }
