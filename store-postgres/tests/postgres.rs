@@ -415,3 +415,62 @@ async fn a_snapshot_jsonb_cannot_hold_is_kept_as_text() {
     store.save(&snap, SaveMode::Durable, None).await.expect("save");
     assert_eq!(store.load(&snap.run_id).await.expect("load"), snap);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_syncs_share_commits_and_each_is_fenced_on_its_own() {
+    let Some(url) = common::url("concurrent_syncs_share_commits_and_each_is_fenced_on_its_own") else {
+        return;
+    };
+    let schema = common::Schema::new(&url);
+    let store = schema.store(DEFAULT_LEASE).await;
+    let mut held = Vec::new();
+    for _ in 0..8 {
+        let snap = snapshot();
+        store.create(&snap).await.expect("create");
+        let claim = store.claim(&snap.run_id).await.expect("claim").expect("free");
+        let mut sink = store.open_journal(claim.as_ref()).await.expect("open");
+        sink.append(1, &[phase(1, "a")]).await.expect("append");
+        held.push((snap.run_id, claim, sink));
+    }
+    // Another owner takes run 3 (its lease bumped behind this store's back).
+    let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .expect("connect");
+    tokio::spawn(conn);
+    let taken = held[3].0.clone();
+    client
+        .execute(
+            &format!(
+                "UPDATE {}.hwf_claims SET token = token + 1, holder = 'elsewhere' WHERE run_id = $1",
+                schema.name
+            ),
+            &[&taken.as_str()],
+        )
+        .await
+        .expect("take over");
+    let results = futures_util::future::join_all(held.iter_mut().map(|(_, _, sink)| sink.sync())).await;
+    for ((id, _, _), r) in held.iter().zip(&results) {
+        if *id == taken {
+            let e = r.as_ref().expect_err("the taken run's sync is fenced");
+            assert_eq!(e.code(), ErrorCode::Conflict, "{e}");
+        } else {
+            assert!(r.is_ok(), "run {id}: {r:?}");
+        }
+    }
+    let synced: Vec<(String, i64)> = client
+        .query(
+            &format!(
+                "SELECT run_id, synced_seq FROM {}.hwf_claims ORDER BY run_id",
+                schema.name
+            ),
+            &[],
+        )
+        .await
+        .expect("read")
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    for (run, seq) in synced {
+        assert_eq!(seq, i64::from(run != taken.as_str()), "run {run}");
+    }
+}
