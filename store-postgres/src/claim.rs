@@ -227,9 +227,18 @@ impl Drop for PgClaim {
                 Err(_) => tracing::warn!(%run, "releasing a dropped claim timed out (its lease expires)"),
             }
         };
-        if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread {
-            // Visible to every other store object when drop returns.
-            tokio::task::block_in_place(|| handle.block_on(release));
+        if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread && !std::thread::panicking() {
+            // Visible to every other store object when drop returns. (A
+            // runtime shutting down refuses the timer: then the lease
+            // expires, as for a dead holder.)
+            let blocked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                tokio::task::block_in_place(|| handle.block_on(release));
+            }));
+            if blocked.is_err() {
+                tracing::warn!(run = %self.fence.run(), "releasing a dropped claim failed (its lease expires)");
+            }
+        } else if std::thread::panicking() {
+            // Unwinding: no blocking, no new tasks; the lease expires.
         } else {
             let task = handle.spawn(release);
             self.inner
