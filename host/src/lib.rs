@@ -24,26 +24,50 @@
 //!     .await?;
 //! assert_eq!(outcome.result.unwrap()["result"], "HELLO, WORLD");
 //! let status = hwf.status(outcome.snapshot.run_id.as_str())?;
-//! println!("{}", status["calls"]);
+//! println!("{} calls, state {:?}", status.calls.len(), status.state);
 //! # Ok(()) }
 //! ```
 //!
 //! ## Where things are
 //!
-//! - [`vm`]: engine, import gate, locked-down WASI, limits, instances;
-//! - [`broker`]: the per-call pipeline (limits, identity, journal, redaction,
-//!   schema checks);
-//! - [`store`]: the file store (cap-std) — scripts, runs, journals, cache;
-//! - [`agents`]: the [`agents::AgentRunner`] trait and the fixture runner;
-//! - [`runtime`]: [`Hwf`], which ties them together;
-//! - [`review`] and [`serve`]: the operator's views (runs list, review
-//!   queue, timeline) and the web console `hwf serve` with its JSON API;
-//! - [`error`]: [`Error`] and its stable [`ErrorCode`]s.
+//! What embedders use is re-exported at the top ([`Hwf`], [`HwfBuilder`],
+//! [`RunRequest`], [`RunOutcome`], [`Target`], [`RunStatus`], the control
+//! types, the agent and capability traits, [`Policy`], [`Limits`],
+//! [`Error`], [`ErrorCode`]). The modules, from the front doors down:
+//!
+//! - [`facade`] and [`serve`]: the JSON contract of the CLI's `--json`,
+//!   the MCP server and the plugin; the web console `hwf serve` and its
+//!   JSON API. They parse requests and serialise answers, nothing more;
+//! - [`app`]: the application services on [`Hwf`] — the host and its
+//!   builder ([`HwfBuilder::from_config`]), runs, resumes
+//!   ([`app::resume::ResumePlan`]), the run monitor, targets, and
+//!   operating runs (controls, decisions, events: [`app::operate`]);
+//! - [`views`] and [`status`]: typed read-only answers ([`RunStatus`],
+//!   [`views::Overview`], script listings); [`catalog`]: validating and
+//!   saving workflows ([`catalog::ValidationReport`]); [`review`]: the
+//!   operator's runs list, review queue and timeline;
+//! - [`runner`]: continuing queued, parked and stuck runs (`hwf runner`);
+//!   [`triggers`] and [`finalizers`]: runs started by events, resources
+//!   finalized when a run ends; [`control`]: recording operator controls;
+//! - [`scripts`]: the script runtimes (JavaScript, Python, JSON) that run
+//!   a script as a component; [`config`]: `hwf.toml`;
+//! - [`agents`]: the [`AgentRunner`] trait and its backends (fixture,
+//!   command, OpenAI-compatible, router); [`capabilities`]: the
+//!   [`CapabilityHandler`] trait, the [`Registry`] and the built-ins;
+//! - [`store`]: the file store (cap-std) — scripts, runs, journals,
+//!   controls, events, blobs, the compile cache;
+//! - [`broker`] (internal): the per-call pipeline (limits, identity,
+//!   journal, replay, redaction, schema checks) and the WIT host; [`vm`]:
+//!   engine, import gate, locked-down WASI, limits, instances;
+//! - [`runtime`]: the former home of [`Hwf`], re-exporting it;
+//! - [`error`] and [`ids`] (from `hwf-core`): [`Error`] with its stable
+//!   [`ErrorCode`]s; run, call and script ids.
 
 #![warn(missing_docs)]
 
 pub mod agents;
 pub mod app;
+#[doc(hidden)]
 pub mod broker;
 pub mod capabilities;
 pub mod catalog;
@@ -65,6 +89,14 @@ pub mod vm;
 #[cfg(test)]
 mod fuzz_tests;
 
+pub use agents::{AgentCall, AgentReply, AgentRunner};
+pub use app::host::{Hwf, HwfBuilder, Overrides};
+pub use app::monitor::{Progress, ProgressFn};
+pub use app::operate::{ControlRecorded, ControlRequest, EventRequest, EventSent};
+pub use app::resolve::Target;
+pub use app::runs::{RunOutcome, RunRequest};
+pub use capabilities::{CapabilityHandler, Policy, Registry};
+pub use control::{Action, Control, Decision};
 pub use hwf_core::{Error, ErrorCode, Result, error, ids};
-pub use runtime::{Hwf, HwfBuilder, Progress, RunOutcome, RunRequest, Target};
+pub use status::RunStatus;
 pub use vm::Limits;

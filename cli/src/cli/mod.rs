@@ -7,21 +7,20 @@
 
 mod console;
 mod doctor;
+mod facade;
 mod kanban;
 mod ops;
 mod output;
 mod progress;
+mod run;
+mod script;
 mod triggers;
 
 use clap::{Args, Parser, Subcommand};
-use hwf_host::capabilities::SideEffect;
-use hwf_host::catalog::Severity;
 use hwf_host::config::{Config, resolve_state_dir};
-use hwf_host::ids::RunId;
 use hwf_host::store::RunState;
-use hwf_host::{Error, ErrorCode, Hwf, Limits, RunRequest, Target};
+use hwf_host::{Error, ErrorCode, Hwf, Limits};
 use output::Out;
-use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -539,242 +538,21 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
     let default_state = resolve_state_dir(cli.state_dir.as_deref(), &Config::default());
     let config = Config::load_from(cli.config.as_deref(), Some(&default_state))?;
     match &cli.command {
-        Command::Run(args) => {
-            let mut run_args: Value = match &args.args {
-                None => Value::Null,
-                Some(text) => serde_json::from_str(text)
-                    .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("--args is not valid JSON: {e}")))?,
-            };
-            let resume_from = args.resume_from.as_deref().map(RunId::parse).transpose()?;
-            let target = match (&args.target, &resume_from) {
-                (Some(t), _) => Target::parse(t)?,
-                (None, Some(src)) => {
-                    let source = Hwf::open(resolve_state_dir(cli.state_dir.as_deref(), &config))?.resume_source(src)?;
-                    let given = args.args.is_some().then(|| run_args.clone());
-                    run_args = source.args_or(given, src, ErrorCode::InvalidArgs, "pass --args again")?;
-                    source.target
-                }
-                (None, None) => {
-                    return Err(Error::new(
-                        ErrorCode::InvalidArgs,
-                        "hwf run needs a component path or script name (or --resume-from)",
-                    ));
-                }
-            };
-            let run_id = args.run_id.as_deref().map(RunId::parse).transpose()?;
-            let limits = run_limits(args, config.limits.clone())?;
-            let mut config = config.clone();
-            if !args.allow.is_empty() {
-                config.policy.allowed_names = args.allow.clone();
-            }
-            for class in &args.allow_class {
-                let c: SideEffect = serde_json::from_value(Value::String(class.clone())).map_err(|_| {
-                    Error::new(ErrorCode::InvalidArgs, format!("--allow-class {class:?}: expected read_only, session_launch, session_control or external_write"))
-                })?;
-                if !config.policy.allowed_classes.contains(&c) {
-                    config.policy.allowed_classes.push(c);
-                }
-            }
-            config.policy.approved_ids.extend(args.approval_id.iter().cloned());
-            if let Some(ws) = &args.workspace {
-                config.capabilities.workspace = Some(ws.clone());
-            }
-            if let Some(mode) = &args.durability {
-                config.journal.durability = hwf_host::broker::journal::Durability::parse(mode)?;
-            }
-            let hwf = open_host(&cli, &config, args.agents.as_ref(), limits)?;
-            let mut req = RunRequest::new(target, run_args);
-            req.run_id = run_id;
-            req.resume_from = resume_from;
-            req.allow_changed = args.allow_changed;
-            if args.background {
-                if req.resume_from.is_some() {
-                    return Err(Error::new(
-                        ErrorCode::InvalidArgs,
-                        "--background and --resume-from cannot be combined yet",
-                    ));
-                }
-                let id = hwf.enqueue(&req)?;
-                hwf_host::facade::declare_phases(&hwf, &id).await;
-                if !args.queue_only {
-                    ops::spawn_runner(&cli, &id)?;
-                }
-                out.data(&serde_json::json!({"run_id": id, "state": "queued"}), |_| {
-                    id.to_string()
-                });
-                return Ok(0);
-            }
-            let bar = (!args.json && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(progress::Bar::new);
-            if let Some(bar) = &bar {
-                let id = req.run_id.get_or_insert_with(RunId::generate).clone();
-                bar.track(hwf.store().root(), &id);
-                req.progress = Some(bar.callback());
-            }
-            progress::announce_first_compile(&req.target, hwf_host::scripts::user_cache_dir().as_deref());
-            let outcome = hwf.run(req).await;
-            let tty_progress = bar.is_some();
-            if let Some(bar) = bar {
-                bar.finish();
-            }
-            let outcome = outcome?;
-            if tty_progress {
-                eprintln!("{}", progress::summary(&outcome.snapshot, hwf.store().root()));
-            }
-            let code = out.run_outcome(&outcome, hwf.store().root());
-            if outcome.snapshot.state == RunState::Waiting && !out.is_json() {
-                console::print_run_waits(&hwf, outcome.snapshot.run_id.as_str());
-            }
-            Ok(code)
-        }
+        Command::Run(args) => run::run(&cli, &config, args, out).await,
         Command::Status {
             run_id, watch: true, ..
         } => console::watch(&cli, &config, run_id, out).await,
-        Command::Status { run_id, .. } => {
-            let hwf = open_host(&cli, &config, None, config.limits.clone())?;
-            let status = hwf.status(run_id)?;
-            out.status(&status.to_json());
-            if status.state == hwf_host::status::ShownState::Run(RunState::Waiting) && !out.is_json() {
-                console::print_run_waits(&hwf, run_id);
-            }
-            Ok(0)
-        }
+        Command::Status { run_id, .. } => run::status(&cli, &config, run_id, out),
         Command::Overview { filter, .. } => console::overview(&cli, &config, filter, out),
         Command::Waits { .. } => console::waits(&cli, &config, out),
         Command::Logs(args) => console::logs(&cli, &config, args, out).await,
         Command::Serve(args) => console::serve(&cli, &config, args).await,
-        Command::Validate { path, .. } => {
-            let hwf = open_host(&cli, &config, None, config.limits.clone())?;
-            let report = hwf.validate(path).await?;
-            let at = |d: &hwf_host::catalog::Diagnostic| {
-                d.pointer
-                    .as_ref()
-                    .map(|p| format!(" (at {p})"))
-                    .or_else(|| d.line.map(|l| format!(" (line {l})")))
-                    .unwrap_or_default()
-            };
-            if !report.valid {
-                if !out.is_json() {
-                    for d in report.diagnostics.iter().flatten() {
-                        eprintln!(
-                            "{} {}: {}{}",
-                            if d.severity == Severity::Warning {
-                                "warning"
-                            } else {
-                                "error"
-                            },
-                            d.code,
-                            d.message,
-                            at(d)
-                        );
-                    }
-                }
-                let e = hwf_host::catalog::script_error(&report);
-                if out.is_json() {
-                    out.raw(&hwf_host::facade::error_envelope(&e, Some(report.to_json())));
-                    return Ok(2);
-                }
-                return Err(e);
-            }
-            if !out.is_json() {
-                for d in report.diagnostics.iter().flatten() {
-                    eprintln!(
-                        "warning {}: {}{}",
-                        d.code,
-                        d.message,
-                        d.pointer.as_ref().map(|p| format!(" (at {p})")).unwrap_or_default()
-                    );
-                }
-            }
-            out.data(&report.to_json(), |_| {
-                format!(
-                    "ok: {} is a valid harness ({}; imports: {})",
-                    path.display(),
-                    report.meta.as_ref().map_or("?", |m| m.name.as_str()),
-                    report.imports.as_ref().map_or(0, Vec::len)
-                )
-            });
-            Ok(0)
-        }
-        Command::Script(cmd) => {
-            let hwf = open_host(&cli, &config, None, config.limits.clone())?;
-            match cmd {
-                ScriptCommand::Save {
-                    name, path, replace, ..
-                } => {
-                    let meta = hwf.save_script(name, path, *replace).await?;
-                    let v = serde_json::to_value(&meta).unwrap_or(Value::Null);
-                    out.data(&v, |_| {
-                        format!("saved {} v{:06} ({})", meta.name, meta.version, meta.digest)
-                    });
-                }
-                ScriptCommand::List { versions, .. } => {
-                    let list = hwf.script_list(*versions)?;
-                    out.data(&list.to_json(), output::script_list_text);
-                }
-                ScriptCommand::Inspect { name, .. } => {
-                    let (name, version) = match Target::parse(name)? {
-                        Target::Saved { name, version } => (name, version),
-                        Target::Path(_) => {
-                            return Err(Error::new(
-                                ErrorCode::InvalidName,
-                                format!("{name:?} is not a script name"),
-                            ));
-                        }
-                    };
-                    let v = hwf.script_inspect(&name, version)?.to_json();
-                    out.data(&v, |v| serde_json::to_string_pretty(v).unwrap_or_default());
-                }
-            }
-            Ok(0)
-        }
+        Command::Validate { path, .. } => script::validate(&cli, &config, path, out).await,
+        Command::Script(cmd) => script::script(&cli, &config, cmd, out).await,
         Command::Control(cmd) => ops::control(&cli, &config, cmd, out),
-        Command::Facade { list_tools: true, .. } => {
-            let tools: Vec<Value> = hwf_host::facade::tools()
-                .into_iter()
-                .map(|(name, description, parameters)| serde_json::json!({"name": name, "description": description, "parameters": parameters}))
-                .collect();
-            out.data(&serde_json::json!({"tools": tools}), |v| v.to_string());
-            Ok(0)
-        }
-        Command::Facade { tool, agents, .. } => {
-            let mut text = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|e| Error::io("stdin", e))?;
-            let request: Value = if text.trim().is_empty() {
-                Value::Object(Default::default())
-            } else {
-                serde_json::from_str(&text).map_err(|e| {
-                    Error::new(
-                        ErrorCode::InvalidParams,
-                        format!("the request on stdin is not valid JSON: {e}"),
-                    )
-                })?
-            };
-            let hwf = open_host(&cli, &config, agents.as_ref(), config.limits.clone())?;
-            let opts = ops::facade_options(&cli);
-            let response = match tool.as_str() {
-                "workflow" => hwf_host::facade::workflow(&hwf, &request, &opts).await,
-                "workflow_control" => hwf_host::facade::workflow_control_with(&hwf, &request, &opts).await,
-                other => {
-                    return Err(Error::new(
-                        ErrorCode::InvalidArgs,
-                        format!("unknown tool {other:?}: expected workflow or workflow_control"),
-                    ));
-                }
-            };
-            out.raw(&response);
-            Ok(if response["success"] == true {
-                0
-            } else if response["data"]["state"] == "failed" {
-                1
-            } else {
-                2
-            })
-        }
-        Command::Mcp { agents } => {
-            let hwf = open_host(&cli, &config, agents.as_ref(), config.limits.clone())?;
-            crate::mcp::serve(hwf, ops::facade_options(&cli)).await?;
-            Ok(0)
-        }
+        Command::Facade { list_tools: true, .. } => facade::list_tools(out),
+        Command::Facade { tool, agents, .. } => facade::facade(&cli, &config, tool, agents.as_ref(), out).await,
+        Command::Mcp { agents } => facade::mcp(&cli, &config, agents.as_ref()).await,
         Command::Events(cmd) => ops::events(&cli, &config, cmd, out),
         Command::Runner(args) => ops::runner(&cli, &config, args, out).await,
         Command::Kanban(cmd) => kanban::run(&cli, &config, cmd, out),
@@ -787,50 +565,6 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             Ok(0)
         }
     }
-}
-
-/// The run's limits: `hwf.toml`'s, overridden by the limit flags, each
-/// checked against its range (`invalid_args` naming the flag).
-fn run_limits(args: &RunArgs, mut limits: Limits) -> Result<Limits, Error> {
-    use hwf_host::vm::limits::{MAX_MEMORY_BYTES, check_range, range_of};
-    let flag = |name: &str, field: &str, v: Option<u64>| -> Result<Option<u64>, Error> {
-        let (lo, hi) = range_of(field).unwrap_or((0, u64::MAX));
-        v.map(|v| check_range(name, v, lo, hi).map_err(|e| e.error(ErrorCode::InvalidArgs)))
-            .transpose()
-    };
-    if let Some(v) = flag("--cpu-limit-ms", "cpu_ms", args.cpu_limit_ms)? {
-        limits.cpu_ms = v;
-    }
-    if let Some(v) = flag("--wall-limit-ms", "wall_ms", args.wall_limit_ms)? {
-        limits.wall_ms = v;
-    }
-    if let Some(v) = args.memory_limit_mb {
-        let mib = check_range("--memory-limit-mb", v, 1, MAX_MEMORY_BYTES >> 20)
-            .map_err(|e| e.error(ErrorCode::InvalidArgs))?;
-        limits.memory_bytes = mib << 20;
-    }
-    if let Some(v) = flag("--max-calls", "max_calls", args.max_calls)? {
-        limits.max_calls = v;
-    }
-    if let Some(v) = flag("--max-parallel", "max_parallel", args.max_parallel)? {
-        limits.max_parallel = v;
-    }
-    if let Some(v) = flag("--max-agent-calls", "max_agent_calls", args.max_agent_calls)? {
-        limits.max_agent_calls = v;
-    }
-    if let Some(v) = flag("--max-tokens", "max_tokens", args.max_tokens)? {
-        limits.max_tokens = Some(v);
-    }
-    if let Some(usd) = args.max_cost_usd {
-        if !usd.is_finite() || !(0.0..=1e9).contains(&usd) {
-            return Err(Error::new(
-                ErrorCode::InvalidArgs,
-                format!("--max-cost-usd = {usd} is out of range: expected 0 to 1000000000"),
-            ));
-        }
-        limits.max_cost_micro_usd = Some((usd * 1e6).round() as u64);
-    }
-    Ok(limits)
 }
 
 /// Exit code for a finished run.
