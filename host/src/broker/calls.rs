@@ -3,6 +3,7 @@
 //! `parallel`.
 
 use super::LoadedComponent;
+use super::call::Call;
 use super::instances::{Child, InstanceOutput};
 use super::replay::Lookup;
 use super::{CallErrorKind, CallFailure, Event, Fingerprint, Interrupt, RunContext, lock, redacted};
@@ -147,21 +148,22 @@ fn is_run_ending(code: ErrorCode) -> bool {
 }
 
 impl RunContext {
-    /// Run one call under `call_id`: journal the start, execute, journal the
-    /// completion (fsync'd for agents and capabilities).
+    /// Run one call: journal the start, execute, journal the completion
+    /// (fsync'd for agents and capabilities).
     ///
     /// # Errors
     ///
     /// A [`HostTrap`] when the run must end.
-    pub async fn run_call(
-        self: &Arc<Self>,
-        call_id: String,
-        spec: TaskSpec,
-        parent: Parent,
-    ) -> super::calls::CallResult {
-        let kind = spec.kind();
-        let request = spec.request();
-        let fp = Fingerprint::of(kind, &request);
+    pub async fn run_call(self: &Arc<Self>, call: Call, parent: Parent) -> super::calls::CallResult {
+        let kind = call.kind();
+        let Call {
+            id: call_id,
+            spec,
+            request,
+            fingerprint: fp,
+            label,
+            phase,
+        } = call;
         let must_sync = self.must_sync(&spec);
         let span = tracing::info_span!(
             "call",
@@ -172,15 +174,7 @@ impl RunContext {
         );
         async move {
             // Labels and phases are stored and shown: redacted like the
-            // request they come from.
-            let label = request
-                .get("label")
-                .and_then(Value::as_str)
-                .map(hwf_core::redact::redact_text);
-            let phase = request
-                .get("phase")
-                .and_then(Value::as_str)
-                .map(hwf_core::redact::redact_text);
+            // request they come from (by `Call::new`).
             let (label, phase) = (label.as_deref(), phase.as_deref());
             // A request too large to journal is refused before it is stored
             // (a stand-in records what happened).
@@ -285,7 +279,7 @@ impl RunContext {
                     }
                 },
                 TaskSpec::Capability(_) => {
-                    let (o, ran) = self.execute_capability(&call_id, &request).await?;
+                    let (o, ran) = self.execute_capability(&call_id, &request, &fp).await?;
                     permit.take();
                     (o, 0, u32::from(ran))
                 }

@@ -214,13 +214,13 @@ impl RunContext {
         &self,
         call_id: &str,
         request: &Value,
+        fingerprint: &super::Fingerprint,
     ) -> Result<(Result<Value, CallFailure>, bool), HostTrap> {
         let name = request.get("name").and_then(Value::as_str).unwrap_or("");
         let mut input = request.get("input").cloned().unwrap_or(Value::Null);
         let approval_id = request.get("approval_id").and_then(Value::as_str);
         let policy = &self.services.policy;
         let registered = self.services.capabilities.get(name).map(|c| &**c);
-        let fingerprint = super::Fingerprint::of("capability", request);
         let durable = CallDurable {
             run: self,
             call_id,

@@ -13,6 +13,7 @@
 //! there numbers its calls `n.i.1`, …; pipeline item `i`, stage `s` is call
 //! `n.i.s`; a task submitted as call `n` is `n`.
 
+use super::call::Call;
 use super::calls::{CallResult, Parent, TaskSpec};
 use super::instance::{InstanceBroker, refused};
 use super::{CallErrorKind, CallFailure, Event, Fingerprint, RunContext, lock, redacted};
@@ -93,8 +94,8 @@ impl InstanceBroker {
     fn begin_composite(&mut self, kind: &'static str, request: &Value) -> Result<OpenComposite, HostTrap> {
         self.run.count_call()?;
         let id = self.scope.next_id();
-        self.note_divergence(&id, kind, request);
         let fp = Fingerprint::of(kind, request);
+        self.note_divergence(&id, &fp);
         let stored = redacted(request);
         self.run.journal_or_trap(&Event::CallStarted {
             call: &id,
@@ -209,7 +210,10 @@ impl InstanceBroker {
                             name: stage.clone(),
                             input,
                         };
-                        match run.run_call(format!("{id}.{i}.{s}"), spec, parent.clone()).await? {
+                        match run
+                            .run_call(Call::new(format!("{id}.{i}.{s}"), spec), parent.clone())
+                            .await?
+                        {
                             Ok(v) => prev = v,
                             Err(f) => {
                                 return Ok(Err(CallFailure::new(
@@ -239,10 +243,8 @@ impl InstanceBroker {
     /// A [`HostTrap`] when the run must end.
     pub fn submit(&mut self, spec: TaskSpec) -> Result<u64, HostTrap> {
         self.run.count_call()?;
-        let id = self.scope.next_id();
-        if self.replaying {
-            self.note_divergence(&id, spec.kind(), &spec.request());
-        }
+        let call = Call::new(self.scope.next_id(), spec);
+        self.note_divergence(&call.id, &call.fingerprint);
         let n = self.scope.count();
         let width = self.width();
         let local = self
@@ -252,11 +254,11 @@ impl InstanceBroker {
             .clone();
         let (run, parent) = (self.run.clone(), self.parent());
         let guard = run.task_guard();
-        let bounded = spec.runs_guest_code();
+        let bounded = call.spec.runs_guest_code();
         let h = self.joins.set.spawn(async move {
             let _guard = guard;
             let _permit = if bounded { queued(&run, local).await } else { None };
-            (n, run.run_call(id, spec, parent).await)
+            (n, run.run_call(call, parent).await)
         });
         self.joins.by_task.insert(h.id(), n);
         self.joins.handles.insert(n, h);
@@ -408,7 +410,7 @@ async fn run_slots(
         let h = set.spawn(async move {
             let _guard = guard;
             let _permit = if bounded { queued(&run, local).await } else { None };
-            run.run_call(id, spec, parent).await
+            run.run_call(Call::new(id, spec), parent).await
         });
         index_of.insert(h.id(), i);
     }

@@ -1,12 +1,12 @@
 //! [`InstanceBroker`]: the broker as one instance sees it — its call scope,
 //! its own CPU accounting, its join set — behind the WIT imports.
 
+use super::call::Call;
 use super::calls::{CallResult, Parent, TaskSpec};
 use super::{CallFailure, Event, RunContext, clip, lock, redact};
 use super::{CapabilityRequest, LoadedComponent};
 use crate::vm::limits::HostTrap;
 use hwf_core::ids::CallScope;
-use serde_json::Value;
 use std::sync::Arc;
 
 /// Longest log line kept (bytes); longer lines are clipped.
@@ -113,15 +113,14 @@ impl InstanceBroker {
 
     /// Before running call `id`: if it diverges from the replay source,
     /// this instance goes live from here on.
-    pub(super) fn note_divergence(&mut self, id: &str, kind: &str, request: &Value) {
+    pub(super) fn note_divergence(&mut self, id: &str, fp: &super::Fingerprint) {
         if !self.replaying {
             return;
         }
-        let fp = super::Fingerprint::of(kind, request);
         let same = self
             .run
             .replay()
-            .is_some_and(|idx| idx.lookup(id, &fp) != super::replay::Lookup::Diverged);
+            .is_some_and(|idx| idx.lookup(id, fp) != super::replay::Lookup::Diverged);
         if !same {
             tracing::debug!(call = id, "replay diverged; running live from here");
             self.replaying = false;
@@ -165,11 +164,9 @@ impl InstanceBroker {
     /// A [`HostTrap`] when the run must end.
     pub async fn call(&mut self, spec: TaskSpec) -> CallResult {
         self.run.count_call()?;
-        let id = self.scope.next_id();
-        if self.replaying {
-            self.note_divergence(&id, spec.kind(), &spec.request());
-        }
-        self.run.run_call(id, spec, self.parent()).await
+        let call = Call::new(self.scope.next_id(), spec);
+        self.note_divergence(&call.id, &call.fingerprint);
+        self.run.run_call(call, self.parent()).await
     }
 
     /// `phase`: record and journal the current phase.

@@ -1,31 +1,63 @@
 //! The broker: the one pipeline every host call of a harness goes through.
 //!
-//! Stage order for an effectful call (agent, capability, branch, …):
+//! Stage order for an effectful call (agent, capability, branch, nested
+//! workflow), with the file each stage is in:
 //!
-//! 1. **controls and limits** — a stop ends the instance; exceeding
-//!    `max_calls` ends the run with `limit_calls`;
-//! 2. **identity** — the call gets the next id in its instance's
-//!    [`CallScope`](hwf_core::ids::CallScope) and a [`Fingerprint`] of
-//!    `{kind, request}`;
-//! 3. **journal** `call_started` (request redacted);
-//! 4. **policy and budget** — capability policy, agent/capability/token
-//!    budgets (refusals are journaled like results);
-//! 5. **width** — leaf calls (agent, capability) take a permit of the run's
-//!    `max_parallel` semaphore;
-//! 6. **execute** — the agent runner with schema validation and retries, a
-//!    capability handler, or a fresh instance for a branch;
-//! 7. **journal** `call_completed` (result redacted; fsync'd for agents and
-//!    capabilities);
-//! 8. **answer** the guest.
+//! 1. **door** (`wit_host.rs`) — the WIT record becomes a typed request
+//!    ([`AgentRequest`], [`CapabilityRequest`], a branch or workflow
+//!    [`TaskSpec`]) once; a field that is not JSON is kept and refused at
+//!    stage 9;
+//! 2. **controls and limits** (`mod.rs`, `RunContext::count_call`) — a stop
+//!    ends the instance, a pause parks the run, exceeding `max_calls` ends
+//!    it with `limit_calls`;
+//! 3. **identity** (`instance.rs`, `call.rs`) — the next id in the
+//!    instance's [`CallScope`](hwf_core::ids::CallScope); [`Call::new`]
+//!    serialises the request once and takes its [`Fingerprint`] of
+//!    `{kind, request}` and the redacted label and phase; a fingerprint that
+//!    differs from the replay source makes this instance live from here on;
+//! 4. **size** (`calls.rs`, `refuse_large`) — a leaf request over
+//!    `max_request_bytes` is refused and journaled with a stand-in;
+//! 5. **replay lookup** (`calls.rs`, index in `replay.rs`) — a leaf call
+//!    matching a recorded success is answered from the journal and
+//!    journaled `replayed`;
+//! 6. **prompt cache** (`calls.rs`) — an identical prompt-agent call that
+//!    succeeded in this run answers (`cache_hit`), unless `fresh`;
+//! 7. **width** (`calls.rs`, `flow.rs` `queued`) — leaf calls wait for a
+//!    permit of the run's `max_parallel` semaphore (before `call_started`,
+//!    so the journal shows what really ran at once);
+//! 8. **journal** `call_started` (`calls.rs`, `journal.rs`; request
+//!    redacted), then an operator's task stop is checked;
+//! 9. **execute** (raced against a stop or task stop) — agent
+//!    (`execute.rs`: agent type, options, schema, agent budget, the runner
+//!    with schema retries, tokens and cost, the transcript; or a Kanban lane
+//!    in `capabilities::kanban`), capability (`execute.rs`: an operator's
+//!    decision, policy, capability budget, the handler, waits that park the
+//!    run), branch or nested workflow (`calls.rs`, depth and nesting limits,
+//!    then a fresh instance through [`Instances`] in `instances.rs`);
+//!    refusals are results like any other;
+//! 10. **journal** `call_completed` (`calls.rs` `journal_completion`,
+//!     `mod.rs` `journal_durable`, `journal.rs` group commit; result
+//!     redacted; agents and capabilities flushed as the run's durability
+//!     says, a pending `retry` control consumed in the same write); a call
+//!     dropped before this point is journaled `cancelled`;
+//! 11. **answer** the guest (`wit_host.rs`).
+//!
+//! Composite calls (`flow.rs`): `parallel` and `pipeline` journal their own
+//! start and a summary completion around their slots (call `n.i`, stage
+//! `n.i.s`), each slot a call through stages 4–10; `submit` runs a call as a
+//! task of the instance's join set, `next` delivers in completion order (the
+//! recorded order on replay) and journals each delivery.
 //!
 //! `phase`, `log` and `budget` count toward `max_calls` but take no call id,
 //! so adding a log line never shifts the ids of later calls.
 //!
-//! Files: [`instance`] (the per-instance broker behind the WIT imports),
-//! [`calls`] (journaled call pipelines by call id), [`flow`] (`parallel`,
-//! `pipeline`, `submit`/`next`/`cancel`), `execute` (agents and capabilities),
-//! [`redact`], [`fingerprint`], [`journal`], [`schema`].
+//! Other files: [`instance`] (the per-instance broker behind the WIT
+//! imports), [`instances`] (building instance stores; the
+//! [`Instances`] trait composite calls start children through), [`request`]
+//! (typed requests), [`wit_host`] (the WIT host; `NoHost` for
+//! `meta`/`check`).
 
+pub mod call;
 pub mod calls;
 mod execute;
 pub mod flow;
@@ -40,6 +72,7 @@ use crate::agents::{AgentRunner, AgentTypes};
 use crate::capabilities::{Policy, Registry};
 use crate::store::{Counts, FileStore};
 use crate::vm::limits::{HostTrap, Limits};
+pub use call::Call;
 pub use calls::TaskSpec;
 use hwf_core::error::{ErrorCode, Result};
 pub use hwf_core::fingerprint::Fingerprint;
