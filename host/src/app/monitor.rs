@@ -1,10 +1,11 @@
 //! Watching a run while it executes: live progress for a callback and for
 //! `run.json` (so `hwf status` in another process sees it), and controls
-//! recorded by other processes (stop, pause, task stop) applied at once.
+//! recorded meanwhile (stop, pause, task stop) applied as the store's
+//! controls watch reports them.
 
 use crate::broker::RunContext;
 use crate::runtime::Hwf;
-use crate::store::{Counts, RunSnapshot};
+use crate::store::{Counts, FileStore, RunSnapshot};
 use crate::vm::limits::HostTrap;
 use std::sync::Arc;
 
@@ -29,48 +30,36 @@ pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 impl Hwf {
     /// While a run executes: every 100 ms call the progress callback, and
     /// every 500 ms refresh `run.json` (phase, counts, in-flight figures) so
-    /// `hwf status` from another process sees live progress.
+    /// `hwf status` from another process sees live progress; apply controls
+    /// as the store's watch reports them (at once for this process's,
+    /// within the store's poll for another process's).
     pub(crate) fn spawn_progress(
         &self,
         ctx: &Arc<RunContext>,
         snap: &RunSnapshot,
         cb: Option<ProgressFn>,
-        controls_len: u64,
+        mut controls: tokio::sync::watch::Receiver<u64>,
     ) -> tokio::task::JoinHandle<()> {
         let (ctx, store, mut snap) = (ctx.clone(), self.store.clone(), snap.clone());
         tokio::spawn(async move {
-            let mut tick = tokio::time::interval(std::time::Duration::from_millis(20));
+            let mut tick = tokio::time::interval(std::time::Duration::from_millis(100));
             let mut n = 0u64;
-            let mut controls_len = controls_len;
+            let mut watching = true;
             loop {
-                tick.tick().await;
-                n += 1;
-                // Controls from other processes (stop, pause, task_stop).
-                // Controls that cannot be read end the run with the store's
-                // code rather than being ignored.
-                let len = store.controls_len(ctx.run_id());
-                if len != controls_len {
-                    controls_len = len;
-                    match crate::control::read_controls(&store, ctx.run_id()) {
-                        Ok(c) => ctx.apply_controls(&c),
-                        // A recorded stop still stops the run; otherwise it
-                        // ends with the store's code.
-                        Err(_)
-                            if store
-                                .read_controls_lenient(ctx.run_id())
-                                .is_ok_and(|(c, _)| c.iter().any(|c| c.action == crate::control::Action::Stop)) =>
-                        {
-                            ctx.request_stop();
+                tokio::select! {
+                    changed = controls.changed(), if watching => {
+                        if changed.is_err() {
+                            // The store dropped the watch: no more controls
+                            // arrive this way (the run goes on).
+                            watching = false;
+                            continue;
                         }
-                        Err(e) => ctx.fail(HostTrap::new(
-                            e.code(),
-                            format!("the run's controls cannot be read: {}", e.message()),
-                        )),
+                        apply_controls(&store, &ctx);
+                        continue;
                     }
+                    _ = tick.tick() => {}
                 }
-                if !n.is_multiple_of(5) {
-                    continue;
-                }
+                n += 1;
                 let (running, queued) = ctx.in_flight();
                 let p = Progress {
                     phase: ctx.phase(),
@@ -82,7 +71,7 @@ impl Hwf {
                 if let Some(cb) = &cb {
                     cb(&p);
                 }
-                if n.is_multiple_of(25) {
+                if n.is_multiple_of(5) {
                     snap.phase = p.phase.clone();
                     snap.counts = p.counts;
                     snap.live = Some(crate::store::LiveProgress { running, queued });
@@ -92,6 +81,26 @@ impl Hwf {
                 }
             }
         })
+    }
+}
+
+/// Controls from other processes (stop, pause, task_stop) take effect.
+/// Controls that cannot be read end the run with the store's code rather
+/// than being ignored — but a recorded stop still stops it.
+fn apply_controls(store: &FileStore, ctx: &RunContext) {
+    match crate::control::read_controls(store, ctx.run_id()) {
+        Ok(c) => ctx.apply_controls(&c),
+        Err(_)
+            if store
+                .read_controls_lenient(ctx.run_id())
+                .is_ok_and(|(c, _)| c.iter().any(|c| c.action == crate::control::Action::Stop)) =>
+        {
+            ctx.request_stop();
+        }
+        Err(e) => ctx.fail(HostTrap::new(
+            e.code(),
+            format!("the run's controls cannot be read: {}", e.message()),
+        )),
     }
 }
 

@@ -259,9 +259,9 @@ impl Hwf {
         // The caller holds the run's flock (one executor per run; the
         // kernel drops it if we die). Controls that cannot be read are not
         // taken as "none": the run is left as it is, and the error named.
-        // The length first: a control appended after it is seen by the
-        // watcher even if it lands before the watcher's first tick.
-        let controls_len = self.store.controls_len(&run_id);
+        // The watch first: a control appended after it is reported even if
+        // it lands before the monitor starts.
+        let controls_watch = self.store.watch_controls(&run_id)?;
         let controls = crate::control::read_controls(&self.store, &run_id)?;
         snap.state = RunState::Running;
         snap.waits.clear();
@@ -297,7 +297,7 @@ impl Hwf {
         // The reporter is owned by this future: dropping the run (a
         // cancelled facade or MCP call) aborts it too, so nothing rewrites
         // run.json after the run is gone.
-        let reporter = AbortOnDrop(self.spawn_progress(&ctx, &snap, progress, controls_len));
+        let reporter = AbortOnDrop(self.spawn_progress(&ctx, &snap, progress, controls_watch));
         let (answer, output) = call_run(&self.vm, &loaded, broker, clock_origin, &args_text).await;
         reporter.finish().await;
         // Aborted tasks (timeout, trap) end at their next await; wait for
