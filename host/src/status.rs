@@ -442,3 +442,113 @@ impl RunStatus {
 pub(crate) fn to_json(view: &impl Serialize) -> Value {
     serde_json::to_value(view).unwrap_or(Value::Null)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn line(seq: u64, v: Value) -> Value {
+        let mut v = v;
+        v["seq"] = json!(seq);
+        v["ts_ms"] = json!(1000 + seq);
+        v
+    }
+
+    #[test]
+    fn status_reads_calls_phases_and_waits_from_typed_entries() {
+        let id = RunId::generate();
+        let mut snap = RunSnapshot::new(
+            id.clone(),
+            RunState::Running,
+            ScriptRef::default(),
+            json!({"n": 1}),
+            None,
+        );
+        snap.declared_phases = vec!["find".into(), "fix".into(), "ship".into()];
+        snap.phase = Some("round 2 fix".into());
+        let journal = vec![
+            line(1, json!({"type": "phase", "title": "find"})),
+            line(
+                2,
+                json!({"type": "call_started", "call": "1", "kind": "agent", "fingerprint": "b3:a", "request": {"agent": "general-purpose", "prompt": "p"}}),
+            ),
+            line(
+                3,
+                json!({"type": "call_completed", "call": "1", "kind": "agent", "fingerprint": "b3:a", "ok": true, "result": 1, "tokens": 7, "attempts": 1, "duration_us": 5, "replayed": true}),
+            ),
+            line(4, json!({"type": "phase", "title": "round 2 fix"})),
+            line(
+                5,
+                json!({"type": "call_started", "call": "2", "kind": "capability", "label": "ask", "fingerprint": "b3:b", "request": {"name": "human.ask", "input": {}}}),
+            ),
+            line(
+                6,
+                json!({"type": "wait_started", "call": "2", "kind": "human", "summary": "ok?"}),
+            ),
+            line(
+                7,
+                json!({"type": "call_started", "call": "3", "kind": "agent", "fingerprint": "b3:c", "request": {}}),
+            ),
+            line(
+                8,
+                json!({"type": "log", "level": "info", "source": "guest", "message": "hi"}),
+            ),
+        ];
+        let st = build_status(&snap, &journal, Path::new("/state"), false).expect("status");
+        assert_eq!(st.state, ShownState::Seen(SeenState::Stuck));
+        let states: Vec<CallState> = st.calls.iter().map(|c| c.state).collect();
+        assert_eq!(states, [CallState::Done, CallState::Waiting, CallState::Running]);
+        assert_eq!(
+            (
+                st.progress.done,
+                st.progress.waiting,
+                st.progress.running,
+                st.progress.replayed
+            ),
+            (1, 1, 1, 1)
+        );
+        let declared: Vec<PhaseStatus> = st.declared_phases.iter().map(|d| d.status).collect();
+        assert_eq!(
+            declared,
+            [PhaseStatus::Done, PhaseStatus::Current, PhaseStatus::Pending]
+        );
+        assert_eq!(st.log_lines, 1);
+        assert_eq!(st.last_events.len(), 5);
+        // The JSON the front doors print: keys of a completed call only when
+        // it completed; the capability's name; `stuck` as a string.
+        let v = st.to_json();
+        assert_eq!(v["state"], "stuck");
+        assert_eq!(v["calls"][0]["tokens"], 7);
+        assert_eq!(v["calls"][0]["agent"], "general-purpose");
+        assert_eq!(v["calls"][1]["name"], "human.ask");
+        assert_eq!(v["calls"][1]["label"], "ask");
+        assert!(v["calls"][2].get("tokens").is_none() && v["calls"][2].get("replayed").is_none());
+        assert_eq!(v["phases"][1], json!({"title": "round 2 fix", "seq": 4}));
+        assert_eq!(v["declared_phases"][2], json!({"title": "ship", "status": "pending"}));
+        assert_eq!(v["links"]["journal"], format!("/state/runs/{id}/journal.jsonl"));
+        // A locked running run is running; a damaged line is named.
+        let locked = build_status(&snap, &journal, Path::new("/state"), true).expect("status");
+        assert_eq!(locked.to_json()["state"], "running");
+        let bad = vec![json!({"type": "call_started", "seq": 1, "ts_ms": 1})];
+        let e = build_status(&snap, &bad, Path::new("/state"), true).expect_err("bad line");
+        assert_eq!(e.code(), ErrorCode::CorruptStore);
+    }
+
+    #[test]
+    fn redaction_reaches_every_value_of_a_status() {
+        let id = RunId::generate();
+        let snap = RunSnapshot::new(
+            id,
+            RunState::Succeeded,
+            ScriptRef::default(),
+            json!({"password": "hunter2"}),
+            None,
+        );
+        let st = build_status(&snap, &[], Path::new("/state"), true).expect("status");
+        assert_eq!(st.args["password"], "hunter2");
+        let st = redacted(st).expect("redacted");
+        assert_ne!(st.args["password"], "hunter2");
+        assert_eq!(st.to_json()["state"], "succeeded");
+    }
+}

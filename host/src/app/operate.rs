@@ -308,3 +308,131 @@ impl Hwf {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{RunSnapshot, ScriptRef};
+    use serde_json::json;
+
+    fn host_with_run(state: RunState) -> (tempfile::TempDir, Hwf, RunId) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let hwf = Hwf::open(dir.path()).expect("host");
+        let id = RunId::generate();
+        hwf.store().create_run(&id).expect("run");
+        let snap = RunSnapshot::new(id.clone(), state, ScriptRef::default(), json!({}), None);
+        hwf.store().write_snapshot(&snap).expect("snapshot");
+        (dir, hwf, id)
+    }
+
+    #[test]
+    fn a_finished_run_takes_no_control_but_retry() {
+        let (_dir, hwf, id) = host_with_run(RunState::Succeeded);
+        let e = hwf
+            .control(ControlRequest::new(id.clone(), Action::Pause, "ana"))
+            .expect_err("ended");
+        assert_eq!(e.code(), ErrorCode::InvalidArgs);
+        assert!(e.message().contains("already ended (succeeded)"), "{e}");
+        let mut retry = ControlRequest::new(id.clone(), Action::Retry, "ana");
+        retry.call = Some("3".into());
+        let r = hwf.control(retry).expect("retry");
+        assert!(r.recorded && !r.needs_runner());
+        assert_eq!(r.control.call.as_deref(), Some("3"));
+    }
+
+    #[test]
+    fn a_repeated_control_id_is_the_control_recorded_first() {
+        let (_dir, hwf, id) = host_with_run(RunState::Waiting);
+        let mut pause = ControlRequest::new(id.clone(), Action::Pause, "ana");
+        pause.control_id = Some("c-1".into());
+        pause.reason = Some("key sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA".into());
+        let first = hwf.control(pause).expect("pause");
+        assert!(first.recorded && first.needs_runner());
+        // Shown as stored: the reason's credential is redacted.
+        assert!(
+            !first.control.reason.as_deref().unwrap_or("").contains("AAAAAAAA"),
+            "{:?}",
+            first.control.reason
+        );
+        let mut again = ControlRequest::new(id.clone(), Action::Stop, "bo");
+        again.control_id = Some("c-1".into());
+        let second = hwf.control(again).expect("again");
+        assert!(!second.recorded && !second.needs_runner());
+        assert_eq!(second.control.action, Action::Pause);
+        assert_eq!(second.control.actor, "ana");
+        assert_eq!(hwf.store().read_controls(&id).expect("controls").len(), 1);
+    }
+
+    #[test]
+    fn calls_and_decisions_are_required_and_checked() {
+        let (_dir, hwf, id) = host_with_run(RunState::Waiting);
+        let e = hwf
+            .control(ControlRequest::new(id.clone(), Action::TaskStop, "ana"))
+            .expect_err("no call");
+        assert_eq!(e.code(), ErrorCode::InvalidArgs);
+        assert!(e.message().contains("task_stop needs the call"), "{e}");
+        let mut bad = ControlRequest::new(id.clone(), Action::TaskStop, "ana");
+        bad.call = Some("../x".into());
+        assert_eq!(hwf.control(bad).expect_err("bad ref").code(), ErrorCode::InvalidName);
+        let mut decide = ControlRequest::new(id.clone(), Action::Decide, "ana");
+        decide.call = Some("1".into());
+        let e = hwf.control(decide.clone()).expect_err("no decision");
+        assert_eq!(e.code(), ErrorCode::InvalidArgs);
+        decide.decision = Some(Decision::Approve);
+        // The run has no call 1 in its journal.
+        assert_eq!(hwf.control(decide).expect_err("no call 1").code(), ErrorCode::NotFound);
+        assert_eq!(parse_decision("approve").expect("approve"), Decision::Approve);
+        assert_eq!(
+            parse_decision("maybe").expect_err("maybe").code(),
+            ErrorCode::InvalidArgs
+        );
+    }
+
+    #[test]
+    fn events_are_redacted_and_recorded_once_per_id() {
+        let (_dir, hwf, _id) = host_with_run(RunState::Waiting);
+        let req = EventRequest {
+            id: Some("e-1".into()),
+            source: "ci".into(),
+            kind: "build.done".into(),
+            subject: None,
+            payload: json!({"token": "s3cr3t-value", "ok": true}),
+        };
+        let sent = hwf.send_event(req.clone()).expect("send");
+        assert!(sent.new && sent.started.is_empty());
+        assert_eq!(sent.event.payload["ok"], true);
+        assert_ne!(sent.event.payload["token"], "s3cr3t-value");
+        let v = serde_json::to_value(&sent).expect("json");
+        assert_eq!(
+            (v["id"].as_str(), v["type"].as_str(), v["new"].as_bool()),
+            (Some("e-1"), Some("build.done"), Some(true))
+        );
+        let again = hwf.send_event(req).expect("again");
+        assert!(!again.new);
+        assert_eq!(again.event.version, sent.event.version);
+        assert_eq!(hwf.events().expect("events").len(), 1);
+        let bad = EventRequest {
+            id: Some("a b".into()),
+            ..EventRequest {
+                id: None,
+                source: "ci".into(),
+                kind: "x".into(),
+                subject: None,
+                payload: Value::Null,
+            }
+        };
+        assert_eq!(hwf.send_event(bad).expect_err("bad id").code(), ErrorCode::InvalidName);
+    }
+
+    #[test]
+    fn a_grant_is_revoked_once_and_only_for_its_run() {
+        let (_dir, hwf, id) = host_with_run(RunState::Waiting);
+        let e = hwf.revoke_grant(&id, "other:2", "ana", None).expect_err("not ours");
+        assert_eq!(e.code(), ErrorCode::InvalidArgs);
+        let grant = format!("{id}:2");
+        let first = hwf.revoke_grant(&id, &grant, "ana", Some("done")).expect("revoke");
+        assert!(first.new && first.revoked);
+        assert_eq!(first.event.subject.as_deref(), Some(grant.as_str()));
+        assert!(!hwf.revoke_grant(&id, &grant, "bo", None).expect("again").new);
+    }
+}
