@@ -71,7 +71,7 @@ pub async fn run(cli: &Cli, config: &Config, args: &RunArgs, out: &Out) -> Resul
             ));
         }
         let id = hwf.enqueue(&req)?;
-        hwf_host::facade::declare_phases(&hwf, &id).await;
+        hwf.declare_phases(&id).await;
         if !args.queue_only {
             ops::spawn_runner(cli, &id)?;
         }

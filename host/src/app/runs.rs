@@ -390,6 +390,41 @@ impl Hwf {
     }
 }
 
+impl Hwf {
+    /// Record a queued run's declared phases (its meta), as a foreground run
+    /// does, so that `status` shows them while a runner executes it. Best
+    /// effort: a run whose meta cannot be read runs without them.
+    pub async fn declare_phases(&self, id: &RunId) {
+        let phases = async {
+            let target = self.resume_source(id)?.target;
+            let report = self.validate_resolved(self.resolve(&target)?).await?;
+            let titles: Vec<String> = report
+                .meta
+                .into_iter()
+                .flat_map(|m| m.phases)
+                .map(|p| p.title)
+                .collect();
+            if titles.is_empty() {
+                return Ok(());
+            }
+            // Under the run's lock: a runner that took the run meanwhile owns
+            // its snapshot (and then the phases are only missing from status).
+            let Some(_lock) = self.store().try_lock_run(id)? else {
+                return Ok(());
+            };
+            let mut snap = self.store().read_snapshot(id)?;
+            if snap.state == RunState::Queued && snap.declared_phases.is_empty() {
+                snap.declared_phases = titles;
+                self.store().write_snapshot(&snap)?;
+            }
+            Ok::<(), Error>(())
+        };
+        if let Err(e) = phases.await {
+            tracing::debug!(run_id = %id, error = %e, "declared phases not recorded");
+        }
+    }
+}
+
 fn preview(text: &str) -> String {
     let mut end = RESULT_PREVIEW_BYTES.min(text.len());
     while !text.is_char_boundary(end) {

@@ -337,7 +337,7 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
     req.max_parallel = p.uint("max_parallel");
     if p.flag("background") {
         let id = hwf.enqueue(&req)?;
-        declare_phases(hwf, &id).await;
+        hwf.declare_phases(&id).await;
         opts.kick(&id)?;
         return Ok(json!({"success": true, "data": {"run_id": id, "state": "queued"}}));
     }
@@ -348,7 +348,7 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
         // this call returns when it ends or parks, or when the deadline
         // passes — then with its id and state, and it keeps running.
         let id = hwf.enqueue(&req)?;
-        declare_phases(hwf, &id).await;
+        hwf.declare_phases(&id).await;
         opts.kick(&id)?;
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(wait);
         loop {
@@ -365,39 +365,6 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
     req.progress = opts.progress.clone();
     let outcome = hwf.run(req).await?;
     Ok(run_envelope(&outcome.snapshot, hwf.store().root()))
-}
-
-/// Record a queued run's declared phases (its meta), as a foreground run
-/// does, so that `status` shows them while a runner executes it. Best
-/// effort: a run whose meta cannot be read runs without them.
-pub async fn declare_phases(hwf: &Hwf, id: &RunId) {
-    let phases = async {
-        let target = hwf.resume_source(id)?.target;
-        let report = hwf.validate_resolved(hwf.resolve(&target)?).await?;
-        let titles: Vec<String> = report
-            .meta
-            .into_iter()
-            .flat_map(|m| m.phases)
-            .map(|p| p.title)
-            .collect();
-        if titles.is_empty() {
-            return Ok(());
-        }
-        // Under the run's lock: a runner that took the run meanwhile owns
-        // its snapshot (and then the phases are only missing from status).
-        let Some(_lock) = hwf.store().try_lock_run(id)? else {
-            return Ok(());
-        };
-        let mut snap = hwf.store().read_snapshot(id)?;
-        if snap.state == RunState::Queued && snap.declared_phases.is_empty() {
-            snap.declared_phases = titles;
-            hwf.store().write_snapshot(&snap)?;
-        }
-        Ok::<(), Error>(())
-    };
-    if let Err(e) = phases.await {
-        tracing::debug!(run_id = %id, error = %e, "declared phases not recorded");
-    }
 }
 
 /// The answer of a foreground call whose deadline (`wait_seconds`) passed
