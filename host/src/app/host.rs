@@ -85,7 +85,8 @@ impl HwfBuilder {
     ///
     /// # Errors
     ///
-    /// `io` when the state dir cannot be opened; `internal` when wasmtime
+    /// `io` when the state dir cannot be opened, or the recorded agents
+    /// fixture or workspace cannot be resolved; `internal` when wasmtime
     /// cannot start.
     pub fn build(mut self) -> Result<Hwf> {
         let mut store = FileStore::open(self.state_dir)?;
@@ -98,8 +99,10 @@ impl HwfBuilder {
         let settings = RunSettings {
             limits: limits.clone(),
             policy: self.services.policy.clone(),
-            agents_fixture: self.agents_fixture.and_then(|p| p.canonicalize().ok()),
-            workspace: self.workspace.and_then(|p| p.canonicalize().ok()),
+            // Recorded for continuations: a path that cannot be resolved is
+            // an error here, not a continuation under another backend.
+            agents_fixture: self.agents_fixture.as_deref().map(absolute).transpose()?,
+            workspace: self.workspace.as_deref().map(absolute).transpose()?,
             durability: self.services.durability,
         };
         Ok(Hwf {
@@ -110,6 +113,12 @@ impl HwfBuilder {
             settings,
         })
     }
+}
+
+/// A path as recorded in a run's settings: absolute, links resolved.
+fn absolute(path: &std::path::Path) -> Result<PathBuf> {
+    path.canonicalize()
+        .map_err(|e| Error::io(format!("{}", path.display()), e))
 }
 
 impl std::fmt::Debug for Hwf {
