@@ -172,7 +172,7 @@ fn progress_fn(
         }
         let mut s = lock(&state);
         if s.declared.is_none() {
-            s.declared = hwf.store().read_snapshot(&run).ok().map(|snap| snap.declared_phases);
+            s.declared = hwf.snapshot(&run).ok().map(|snap| snap.declared_phases);
         }
         let (value, total) = s.value(p);
         if value <= s.last || s.sent_at.is_some_and(|t| t.elapsed() < PROGRESS_EVERY) {
@@ -280,7 +280,7 @@ impl Server {
         alive.store(false, Ordering::Release);
         Ok(match outcome {
             Some(v) => v,
-            None => match self.hwf.store().read_snapshot(&run) {
+            None => match self.hwf.snapshot(&run) {
                 Ok(snap) => facade::detached(&snap),
                 // Not created yet (still compiling): it will be, under this id.
                 Err(_) => json!({"success": true, "data": {
@@ -412,7 +412,7 @@ impl ServerHandler for Server {
             .map_err(|e| McpError::internal_error(e.to_string(), None))?;
         let resources = ids
             .iter()
-            .filter_map(|id| self.hwf.store().read_snapshot(id).ok())
+            .filter_map(|id| self.hwf.snapshot(id).ok())
             .map(|s| {
                 let mut r = Resource::new(run_uri(&s.run_id), format!("run {}", s.run_id));
                 r.title = Some(format!(

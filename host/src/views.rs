@@ -172,6 +172,52 @@ pub fn target_of_snapshot(snap: &RunSnapshot) -> Result<Target> {
 }
 
 impl Hwf {
+    /// A run's snapshot.
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `corrupt_store`, `io`.
+    pub fn snapshot(&self, run: &RunId) -> Result<RunSnapshot> {
+        self.store().read_snapshot(run)
+    }
+
+    /// The state directory (paths in answers are shown under it).
+    pub fn state_dir(&self) -> &std::path::Path {
+        self.store().root()
+    }
+
+    /// A run's whole result, also when it was too large to keep in the
+    /// snapshot (then read from the spilled `result.json`).
+    ///
+    /// # Errors
+    ///
+    /// `not_found` (no such run, or no result yet), `result_too_large`
+    /// (over 64 MiB), `corrupt_store`, `io`.
+    pub fn result(&self, run: &RunId) -> Result<Value> {
+        let snap = self.store().read_snapshot(run)?;
+        if let Some(r) = snap.result {
+            return Ok(r);
+        }
+        if snap.result_path.is_none() {
+            return Err(Error::new(
+                ErrorCode::NotFound,
+                format!("run {run} has no result (yet)"),
+            ));
+        }
+        let path = self.state_dir().join("runs").join(run.as_str()).join("result.json");
+        let text = crate::store::FileStore::read_input(&path, 64 << 20, "result", ErrorCode::ResultTooLarge)?;
+        serde_json::from_str(&text).map_err(|e| Error::new(ErrorCode::CorruptStore, format!("result.json: {e}")))
+    }
+
+    /// The source of a saved script version, as saved.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name`, `not_found`, `io`.
+    pub fn script_source(&self, name: &str, version: u32) -> Result<Vec<u8>> {
+        self.store().script_bytes(name, version)
+    }
+
     /// The state a view shows for a snapshot: `stuck` when it says
     /// running but no process holds the run's lock.
     pub fn shown_state(&self, snap: &RunSnapshot) -> ShownState {

@@ -83,7 +83,7 @@ pub async fn run(cli: &Cli, config: &Config, args: &RunArgs, out: &Out) -> Resul
     let bar = (!args.json && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(progress::Bar::new);
     if let Some(bar) = &bar {
         let id = req.run_id.get_or_insert_with(RunId::generate).clone();
-        bar.track(hwf.store().root(), &id);
+        bar.track(hwf.state_dir(), &id);
         req.progress = Some(bar.callback());
     }
     progress::announce_first_compile(&req.target, hwf_host::scripts::user_cache_dir().as_deref());
@@ -94,9 +94,9 @@ pub async fn run(cli: &Cli, config: &Config, args: &RunArgs, out: &Out) -> Resul
     }
     let outcome = outcome?;
     if tty_progress {
-        eprintln!("{}", progress::summary(&outcome.snapshot, hwf.store().root()));
+        eprintln!("{}", progress::summary(&outcome.snapshot, hwf.state_dir()));
     }
-    let code = out.run_outcome(&outcome, hwf.store().root());
+    let code = out.run_outcome(&outcome, hwf.state_dir());
     if outcome.snapshot.state == RunState::Waiting && !out.is_json() {
         console::print_run_waits(&hwf, outcome.snapshot.run_id.as_str());
     }

@@ -272,7 +272,7 @@ async fn workflow_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Va
             let detail = hwf.script_inspect(name, version)?;
             let mut v = detail.to_json();
             if p.flag("include_source") {
-                let bytes = hwf.store().script_bytes(name, detail.meta.version)?;
+                let bytes = hwf.script_source(name, detail.meta.version)?;
                 if detail.meta.language == "wasm" {
                     v["source_base64"] = json!(base64::engine::general_purpose::STANDARD.encode(bytes));
                 } else {
@@ -352,9 +352,9 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
         opts.kick(&id)?;
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(wait);
         loop {
-            let snap = hwf.store().read_snapshot(&id)?;
+            let snap = hwf.snapshot(&id)?;
             if !matches!(snap.state, RunState::Queued | RunState::Running) {
-                return Ok(run_envelope(&snap, hwf.store().root()));
+                return Ok(run_envelope(&snap, hwf.state_dir()));
             }
             if std::time::Instant::now() >= deadline {
                 return Ok(detached(&snap));
@@ -364,7 +364,7 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
     }
     req.progress = opts.progress.clone();
     let outcome = hwf.run(req).await?;
-    Ok(run_envelope(&outcome.snapshot, hwf.store().root()))
+    Ok(run_envelope(&outcome.snapshot, hwf.state_dir()))
 }
 
 /// The answer of a foreground call whose deadline (`wait_seconds`) passed

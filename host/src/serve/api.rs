@@ -129,7 +129,7 @@ pub async fn run(State(app): App, Path(id): Path<String>) -> Response {
     result_redacted(
         blocking(move || {
             let mut status = hwf.status(id.as_str())?.to_json();
-            let snap = hwf.store().read_snapshot(&id)?;
+            let snap = hwf.snapshot(&id)?;
             let name = crate::review::workflow_name(&snap);
             status["workflow"] = json!(hwf_core::redact::redact_text(&name));
             status["duration_ms"] = json!(crate::review::duration_ms(&snap, crate::store::now_ms()));
@@ -158,21 +158,7 @@ pub async fn run_result(State(app): App, Path(id): Path<String>) -> Response {
         Err(r) => return r,
     };
     let hwf = app.hwf.clone();
-    result(
-        blocking(move || {
-            let snap = hwf.store().read_snapshot(&id)?;
-            if let Some(r) = snap.result {
-                return Ok(r);
-            }
-            if snap.result_path.is_none() {
-                return Err(Error::new(ErrorCode::NotFound, format!("run {id} has no result (yet)")));
-            }
-            let path = hwf.store().root().join("runs").join(id.as_str()).join("result.json");
-            let text = crate::store::FileStore::read_input(&path, 64 << 20, "result", ErrorCode::ResultTooLarge)?;
-            serde_json::from_str(&text).map_err(|e| Error::new(ErrorCode::CorruptStore, format!("result.json: {e}")))
-        })
-        .await,
-    )
+    result(blocking(move || hwf.result(&id)).await)
 }
 
 /// `GET /api/runs/{id}/calls/{call}`: one call's request and answer.
