@@ -261,3 +261,75 @@ impl HwfBuilder {
             .durability(config.journal.durability))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(dir: &std::path::Path, name: &str) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, r#"{"responses": []}"#).expect("fixture");
+        path
+    }
+
+    fn recorded(config: &Config, overrides: &Overrides) -> Option<PathBuf> {
+        let hwf = HwfBuilder::from_config(config, overrides)
+            .expect("builder")
+            .build()
+            .expect("host");
+        hwf.settings.agents_fixture.clone()
+    }
+
+    #[test]
+    fn the_agent_backend_is_agents_then_the_config_then_the_fallback() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (flag, configured, env) = (
+            fixture(dir.path(), "flag.json"),
+            fixture(dir.path(), "config.json"),
+            fixture(dir.path(), "env.json"),
+        );
+        let base = Overrides {
+            state_dir: Some(dir.path().join("state")),
+            cwd: Some(dir.path().to_path_buf()),
+            fallback_agents: Some(env.clone()),
+            ..Overrides::default()
+        };
+        let canon = |p: &PathBuf| Some(p.canonicalize().expect("canonical"));
+        let mut config = Config::default();
+        assert_eq!(recorded(&config, &base), canon(&env));
+        config.agents.fixture = Some(configured.clone());
+        assert_eq!(recorded(&config, &base), canon(&configured));
+        let with_flag = Overrides {
+            agents: Some(flag.clone()),
+            ..base.clone()
+        };
+        assert_eq!(recorded(&config, &with_flag), canon(&flag));
+        let none = Overrides {
+            fallback_agents: None,
+            ..base.clone()
+        };
+        assert_eq!(recorded(&Config::default(), &none), None);
+        // Limits: the override's, else the config's.
+        let limits = Limits {
+            max_agent_calls: 7,
+            ..Limits::default()
+        };
+        let hwf = HwfBuilder::from_config(
+            &Config::default(),
+            &Overrides {
+                limits: Some(limits),
+                ..none
+            },
+        )
+        .expect("builder")
+        .build()
+        .expect("host");
+        assert_eq!(hwf.limits().max_agent_calls, 7);
+        // A fixture that cannot be read is an error, not "no backend".
+        let missing = Overrides {
+            agents: Some(dir.path().join("missing.json")),
+            ..base
+        };
+        assert!(HwfBuilder::from_config(&config, &missing).is_err());
+    }
+}
