@@ -81,3 +81,26 @@ pub fn read_component(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
     }
     std::fs::read(path).map_err(|e| Error::io(format!("component {}", path.display()), e))
 }
+
+impl crate::runtime::Hwf {
+    /// The target that runs resolved bytes: their file when they came from
+    /// one, else the bytes kept by content under `inline/` (a script holding
+    /// a credential is refused there).
+    ///
+    /// # Errors
+    ///
+    /// `invalid_script`, `io`.
+    pub fn target_for(&self, resolved: &crate::scripts::Resolved) -> Result<Target> {
+        use crate::scripts::Language;
+        if let Some(path) = &resolved.script.path {
+            return Ok(Target::Path(PathBuf::from(path)));
+        }
+        let ext = match resolved.language {
+            Language::Wasm => "wasm",
+            Language::Js => "js",
+            Language::Json => "json",
+            Language::Python => "py",
+        };
+        Ok(Target::Path(self.store().put_inline(&resolved.bytes, ext)?))
+    }
+}

@@ -304,16 +304,7 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
             version: p.version("script_version")?,
         }
     } else if let Some(resolved) = resolve_source(hwf, p)? {
-        let ext = match resolved.language {
-            Language::Wasm => "wasm",
-            Language::Js => "js",
-            Language::Json => "json",
-            Language::Python => "py",
-        };
-        match &resolved.script.path {
-            Some(path) => Target::Path(PathBuf::from(path)),
-            None => Target::Path(hwf.store().put_inline(&resolved.bytes, ext)?),
-        }
+        hwf.target_for(&resolved)?
     } else if let Some(src) = &resume_from {
         let source = hwf.resume_source(src)?;
         args = source.args_or(
