@@ -3,8 +3,8 @@
 
 use crate::broker::LoadedComponent;
 use crate::broker::instances::call_meta;
-use crate::runtime::{Hwf, Target};
 use crate::store::{ScriptMeta, now_ms};
+use crate::{Hwf, Target};
 use hwf_core::error::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -130,7 +130,7 @@ impl Hwf {
     /// # Errors
     ///
     /// As [`Hwf::inspect_component`].
-    pub async fn validate_resolved(&self, resolved: crate::scripts::Resolved) -> Result<ValidationReport> {
+    pub async fn validate_resolved(&self, resolved: crate::app::resolve::Resolved) -> Result<ValidationReport> {
         if resolved.language == crate::scripts::Language::Wasm {
             return self.validate_bytes(&resolved.bytes).await;
         }
@@ -201,7 +201,7 @@ impl Hwf {
     pub async fn save_resolved(
         &self,
         name: &str,
-        resolved: crate::scripts::Resolved,
+        resolved: crate::app::resolve::Resolved,
         replace: bool,
     ) -> Result<ScriptMeta> {
         hwf_core::ids::validate_name("script name", name)?;

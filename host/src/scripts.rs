@@ -1,12 +1,12 @@
 //! Scripts (JavaScript, Python, declarative JSON workflows) and how they run: inside
 //! a bundled *script runtime* component (`<lang>-runtime.wasm`, the
 //! `script-runtime` world) behind the same sandbox and broker as compiled
-//! harnesses. This module resolves what a run executes — a component, or a
-//! runtime bound to a script's source — and checks scripts.
+//! harnesses. This module names what a run executes ([`Target`]), reads
+//! components and sources within their limits and loads a script's
+//! runtime bound to its source; resolving a target on a host is
+//! [`crate::app::resolve`].
 
-use crate::broker::LoadedComponent;
-use crate::runtime::{Hwf, Target, read_component};
-use crate::store::ScriptRef;
+use crate::vm::{LoadedComponent, SandboxHost, Vm};
 use hwf_core::error::{Error, ErrorCode, Result};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -139,20 +139,7 @@ pub fn saved_path(p: &Path) -> Option<(String, u32)> {
     Some((name.to_owned(), digits.parse().ok()?))
 }
 
-/// What a run executes.
-#[derive(Debug)]
-pub struct Resolved {
-    /// The loaded component (a runtime bound to its source for scripts).
-    pub loaded: LoadedComponent,
-    /// How the run records it (digest of the component or the source).
-    pub script: ScriptRef,
-    /// The component bytes, or the script source bytes.
-    pub bytes: Vec<u8>,
-    /// The language.
-    pub language: Language,
-}
-
-fn read_source(path: &Path) -> Result<String> {
+pub(crate) fn read_source(path: &Path) -> Result<String> {
     let meta = std::fs::metadata(path).map_err(|e| Error::io(format!("script {}", path.display()), e))?;
     if meta.len() > MAX_SCRIPT_BYTES {
         return Err(Error::new(
@@ -173,13 +160,13 @@ fn read_source(path: &Path) -> Result<String> {
 /// # Errors
 ///
 /// `unsupported_language` when the runtime is missing; the loader's codes.
-pub fn load_runtime(
-    vm: &crate::broker::Vm,
+pub fn load_runtime<H: SandboxHost>(
+    vm: &Vm<H>,
     store: &crate::store::FileStore,
     limits: &crate::vm::Limits,
     lang: Language,
     source: &str,
-) -> Result<LoadedComponent> {
+) -> Result<LoadedComponent<H>> {
     let runtime = read_component(&runtime_path(lang)?, limits)?;
     let loaded = vm.load_gated(&runtime, Some(store), limits, crate::vm::gate::Gate::Runtime)?;
     if !loaded.is_script_runtime() {
@@ -198,13 +185,13 @@ pub fn load_runtime(
 ///
 /// `not_found`, `unsupported_language`, `invalid_params` (a source that is
 /// not UTF-8), the loader's codes.
-pub fn load_saved(
-    vm: &crate::broker::Vm,
+pub fn load_saved<H: SandboxHost>(
+    vm: &Vm<H>,
     store: &crate::store::FileStore,
     limits: &crate::vm::Limits,
     name: &str,
     version: Option<u32>,
-) -> Result<LoadedComponent> {
+) -> Result<LoadedComponent<H>> {
     let meta = store.script_meta(name, version)?;
     let bytes = store.script_bytes(name, meta.version)?;
     match Language::parse(&meta.language)? {
@@ -221,81 +208,79 @@ pub fn load_saved(
     }
 }
 
-impl Hwf {
-    /// Load the runtime for `lang`, bound to `source`.
-    ///
-    /// # Errors
-    ///
-    /// `unsupported_language` when the runtime is missing; the loader's
-    /// codes.
-    pub fn load_script(&self, lang: Language, source: &str) -> Result<LoadedComponent> {
-        load_runtime(self.vm(), self.store(), self.limits(), lang, source)
-    }
+/// What to run.
+#[derive(Debug, Clone)]
+pub enum Target {
+    /// A saved script, latest version unless one is given.
+    Saved {
+        /// Script name.
+        name: String,
+        /// Version (latest when `None`).
+        version: Option<u32>,
+    },
+    /// A component file.
+    Path(PathBuf),
+}
 
-    /// Resolve bytes in `lang` (component or script source).
+impl Target {
+    /// Interpret a CLI argument: a path when it names a file or ends in
+    /// `.wasm`, `.js`, `.py` or `.json`, otherwise a saved script name
+    /// (`name` or `name@3`).
     ///
     /// # Errors
     ///
-    /// The loader's codes; `invalid_params` for a script that is not UTF-8.
-    pub fn resolve_bytes(&self, lang: Language, bytes: Vec<u8>, mut script: ScriptRef) -> Result<Resolved> {
-        let loaded = match lang {
-            Language::Wasm => self.load(&bytes)?,
-            other => {
-                let source = std::str::from_utf8(&bytes)
-                    .map_err(|_| Error::new(ErrorCode::InvalidParams, "a script must be UTF-8 text"))?;
-                self.load_script(other, source)?
+    /// `invalid_args` for a bad version; `invalid_name` for a bad name.
+    pub fn parse(arg: &str) -> Result<Self> {
+        let lower = arg.to_ascii_lowercase();
+        let script_ext = [".wasm", ".js", ".mjs", ".py", ".json"]
+            .iter()
+            .any(|e| lower.ends_with(e));
+        if script_ext || arg.contains('/') || Path::new(arg).is_file() {
+            return Ok(Target::Path(PathBuf::from(arg)));
+        }
+        let (name, version) = match arg.split_once('@') {
+            Some((n, v)) => {
+                let v = v.trim_start_matches('v').parse::<u32>().map_err(|_| {
+                    Error::new(
+                        ErrorCode::InvalidArgs,
+                        format!("bad version in {arg:?}: expected name@<number>"),
+                    )
+                })?;
+                (n, Some(v))
             }
+            None => (arg, None),
         };
-        script.digest = match lang {
-            Language::Wasm => loaded.digest.clone(),
-            _ => format!("b3:{}", blake3::hash(&bytes).to_hex()),
-        };
-        script.language = lang.as_str().to_owned();
-        Ok(Resolved {
-            loaded,
-            script,
-            bytes,
-            language: lang,
+        hwf_core::ids::validate_name("script name", name)?;
+        Ok(Target::Saved {
+            name: name.to_owned(),
+            version,
         })
     }
+}
 
-    /// Resolve a target (a component or script file, or a saved script).
-    ///
-    /// # Errors
-    ///
-    /// `not_found`, `invalid_name`, the loader's codes,
-    /// `unsupported_language`.
-    pub fn resolve(&self, target: &Target) -> Result<Resolved> {
-        match target {
-            Target::Path(p) if !p.exists() && saved_path(p).is_some() => {
-                let (name, version) = saved_path(p).unwrap_or_default();
-                self.resolve(&Target::Saved {
-                    name,
-                    version: Some(version),
-                })
-            }
-            Target::Path(p) => {
-                let lang = Language::of_path(p);
-                let script = ScriptRef {
-                    path: Some(p.display().to_string()),
-                    ..ScriptRef::default()
-                };
-                let bytes = match lang {
-                    Language::Wasm => read_component(p, self.limits())?,
-                    _ => read_source(p)?.into_bytes(),
-                };
-                self.resolve_bytes(lang, bytes, script)
-            }
-            Target::Saved { name, version } => {
-                let meta = self.store().script_meta(name, *version)?;
-                let bytes = self.store().script_bytes(name, meta.version)?;
-                let script = ScriptRef {
-                    name: Some(name.clone()),
-                    version: Some(meta.version),
-                    ..ScriptRef::default()
-                };
-                self.resolve_bytes(Language::parse(&meta.language)?, bytes, script)
-            }
-        }
+/// Read a component file, refusing non-files and oversized files.
+///
+/// # Errors
+///
+/// `not_found`, `io`, `invalid_args`, `component_too_large`.
+pub fn read_component(path: &Path, limits: &crate::vm::Limits) -> Result<Vec<u8>> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(format!("component {}", path.display()), e))?;
+    if !meta.is_file() {
+        return Err(Error::new(
+            ErrorCode::InvalidArgs,
+            format!("{} is not a file", path.display()),
+        ));
     }
+    if meta.len() > limits.max_component_bytes {
+        return Err(Error::new(
+            ErrorCode::ComponentTooLarge,
+            format!(
+                "{} is {} bytes; the limit is {}",
+                path.display(),
+                meta.len(),
+                limits.max_component_bytes
+            ),
+        ));
+    }
+    std::fs::read(path).map_err(|e| Error::io(format!("component {}", path.display()), e))
 }

@@ -2,9 +2,9 @@
 //! source of a resume. Every answer is a typed value that serialises to
 //! the JSON the front doors print.
 
-use crate::runtime::{Hwf, Target};
 use crate::status::{RunStatus, RunSummary, SeenState, ShownState};
 use crate::store::{ErrorInfo, RunSnapshot, ScriptMeta, WaitInfo};
+use crate::{Hwf, Target};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
 use serde::Serialize;

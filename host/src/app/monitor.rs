@@ -3,8 +3,8 @@
 //! recorded meanwhile (stop, pause, task stop) applied as the store's
 //! controls watch reports them.
 
+use crate::Hwf;
 use crate::broker::RunContext;
-use crate::runtime::Hwf;
 use crate::store::{Counts, FileStore, RunSnapshot};
 use crate::vm::limits::HostTrap;
 use std::sync::Arc;

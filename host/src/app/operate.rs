@@ -3,8 +3,8 @@
 //! shares, so each of them only parses its input and serialises the
 //! answer.
 
+use crate::Hwf;
 use crate::control::{Action, Control, Decision};
-use crate::runtime::Hwf;
 use crate::store::{RunState, StoredEvent};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;

@@ -1,88 +1,109 @@
-//! What to run: a [`Target`] (a saved script or a file) and reading a
-//! component file within the limits.
+//! Resolving what to run: a [`Target`] (a saved script or a file) to a
+//! loaded component — a component as it is, a script bound to its
+//! runtime — and the target of resolved bytes.
 
-use crate::vm::Limits;
+use crate::Hwf;
+use crate::broker::LoadedComponent;
+use crate::scripts::{Language, load_runtime, read_source, saved_path};
+use crate::store::ScriptRef;
 use hwf_core::error::{Error, ErrorCode, Result};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-/// What to run.
-#[derive(Debug, Clone)]
-pub enum Target {
-    /// A saved script, latest version unless one is given.
-    Saved {
-        /// Script name.
-        name: String,
-        /// Version (latest when `None`).
-        version: Option<u32>,
-    },
-    /// A component file.
-    Path(PathBuf),
+pub use crate::scripts::{Target, read_component};
+
+/// What a run executes.
+#[derive(Debug)]
+pub struct Resolved {
+    /// The loaded component (a runtime bound to its source for scripts).
+    pub loaded: LoadedComponent,
+    /// How the run records it (digest of the component or the source).
+    pub script: ScriptRef,
+    /// The component bytes, or the script source bytes.
+    pub bytes: Vec<u8>,
+    /// The language.
+    pub language: Language,
 }
 
-impl Target {
-    /// Interpret a CLI argument: a path when it names a file or ends in
-    /// `.wasm`, `.js`, `.py` or `.json`, otherwise a saved script name
-    /// (`name` or `name@3`).
+impl Hwf {
+    /// Load the runtime for `lang`, bound to `source`.
     ///
     /// # Errors
     ///
-    /// `invalid_args` for a bad version; `invalid_name` for a bad name.
-    pub fn parse(arg: &str) -> Result<Self> {
-        let lower = arg.to_ascii_lowercase();
-        let script_ext = [".wasm", ".js", ".mjs", ".py", ".json"]
-            .iter()
-            .any(|e| lower.ends_with(e));
-        if script_ext || arg.contains('/') || Path::new(arg).is_file() {
-            return Ok(Target::Path(PathBuf::from(arg)));
-        }
-        let (name, version) = match arg.split_once('@') {
-            Some((n, v)) => {
-                let v = v.trim_start_matches('v').parse::<u32>().map_err(|_| {
-                    Error::new(
-                        ErrorCode::InvalidArgs,
-                        format!("bad version in {arg:?}: expected name@<number>"),
-                    )
-                })?;
-                (n, Some(v))
+    /// `unsupported_language` when the runtime is missing; the loader's
+    /// codes.
+    pub fn load_script(&self, lang: Language, source: &str) -> Result<LoadedComponent> {
+        load_runtime(self.vm(), self.store(), self.limits(), lang, source)
+    }
+
+    /// Resolve bytes in `lang` (component or script source).
+    ///
+    /// # Errors
+    ///
+    /// The loader's codes; `invalid_params` for a script that is not UTF-8.
+    pub fn resolve_bytes(&self, lang: Language, bytes: Vec<u8>, mut script: ScriptRef) -> Result<Resolved> {
+        let loaded = match lang {
+            Language::Wasm => self.load(&bytes)?,
+            other => {
+                let source = std::str::from_utf8(&bytes)
+                    .map_err(|_| Error::new(ErrorCode::InvalidParams, "a script must be UTF-8 text"))?;
+                self.load_script(other, source)?
             }
-            None => (arg, None),
         };
-        hwf_core::ids::validate_name("script name", name)?;
-        Ok(Target::Saved {
-            name: name.to_owned(),
-            version,
+        script.digest = match lang {
+            Language::Wasm => loaded.digest.clone(),
+            _ => format!("b3:{}", blake3::hash(&bytes).to_hex()),
+        };
+        script.language = lang.as_str().to_owned();
+        Ok(Resolved {
+            loaded,
+            script,
+            bytes,
+            language: lang,
         })
     }
+
+    /// Resolve a target (a component or script file, or a saved script).
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `invalid_name`, the loader's codes,
+    /// `unsupported_language`.
+    pub fn resolve(&self, target: &Target) -> Result<Resolved> {
+        match target {
+            Target::Path(p) if !p.exists() && saved_path(p).is_some() => {
+                let (name, version) = saved_path(p).unwrap_or_default();
+                self.resolve(&Target::Saved {
+                    name,
+                    version: Some(version),
+                })
+            }
+            Target::Path(p) => {
+                let lang = Language::of_path(p);
+                let script = ScriptRef {
+                    path: Some(p.display().to_string()),
+                    ..ScriptRef::default()
+                };
+                let bytes = match lang {
+                    Language::Wasm => read_component(p, self.limits())?,
+                    _ => read_source(p)?.into_bytes(),
+                };
+                self.resolve_bytes(lang, bytes, script)
+            }
+            Target::Saved { name, version } => {
+                let meta = self.store().script_meta(name, *version)?;
+                let bytes = self.store().script_bytes(name, meta.version)?;
+                let script = ScriptRef {
+                    name: Some(name.clone()),
+                    version: Some(meta.version),
+                    ..ScriptRef::default()
+                };
+                self.resolve_bytes(Language::parse(&meta.language)?, bytes, script)
+            }
+        }
+    }
 }
 
-/// Read a component file, refusing non-files and oversized files.
-///
-/// # Errors
-///
-/// `not_found`, `io`, `invalid_args`, `component_too_large`.
-pub fn read_component(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
-    let meta = std::fs::metadata(path).map_err(|e| Error::io(format!("component {}", path.display()), e))?;
-    if !meta.is_file() {
-        return Err(Error::new(
-            ErrorCode::InvalidArgs,
-            format!("{} is not a file", path.display()),
-        ));
-    }
-    if meta.len() > limits.max_component_bytes {
-        return Err(Error::new(
-            ErrorCode::ComponentTooLarge,
-            format!(
-                "{} is {} bytes; the limit is {}",
-                path.display(),
-                meta.len(),
-                limits.max_component_bytes
-            ),
-        ));
-    }
-    std::fs::read(path).map_err(|e| Error::io(format!("component {}", path.display()), e))
-}
-
-impl crate::runtime::Hwf {
+impl Hwf {
     /// The target that runs resolved bytes: their file when they came from
     /// one, else the bytes kept by content under `inline/` (a script holding
     /// a credential is refused there).
@@ -90,8 +111,7 @@ impl crate::runtime::Hwf {
     /// # Errors
     ///
     /// `invalid_script`, `io`.
-    pub fn target_for(&self, resolved: &crate::scripts::Resolved) -> Result<Target> {
-        use crate::scripts::Language;
+    pub fn target_for(&self, resolved: &Resolved) -> Result<Target> {
         if let Some(path) = &resolved.script.path {
             return Ok(Target::Path(PathBuf::from(path)));
         }

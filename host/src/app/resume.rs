@@ -2,8 +2,8 @@
 //! [`ResumePlan`] says which journals answer the new run's calls, where its
 //! random seed comes from and where its virtual clock starts.
 
+use crate::Hwf;
 use crate::broker::replay::ReplayIndex;
-use crate::runtime::Hwf;
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
 use serde_json::Value;

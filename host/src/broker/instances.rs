@@ -229,8 +229,8 @@ impl Instances for ExecEnv {
             let Some(store) = child.run().services().store.clone() else {
                 return Err(failed("no_store", "nested workflows need the run's store"));
             };
-            let (script, version) = match crate::runtime::Target::parse(name) {
-                Ok(crate::runtime::Target::Saved { name, version }) => (name, version),
+            let (script, version) = match crate::scripts::Target::parse(name) {
+                Ok(crate::scripts::Target::Saved { name, version }) => (name, version),
                 Ok(_) => {
                     return Err(failed(
                         "invalid_workflow",

@@ -17,10 +17,10 @@ pub mod params;
 
 use crate::app::operate::{ControlRequest, parse_decision};
 use crate::control::{Action, Decision};
-use crate::runtime::{Hwf, RunRequest, Target};
 use crate::scripts::Language;
 use crate::store::ScriptRef;
 use crate::store::{RunSnapshot, RunState};
+use crate::{Hwf, RunRequest, Target};
 use base64::Engine as _;
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
@@ -47,7 +47,7 @@ pub struct Options {
     /// An in-process runner to notify instead of starting one (`hwf mcp`).
     pub wake: Option<Wake>,
     /// Called with live progress while a foreground run executes.
-    pub progress: Option<crate::runtime::ProgressFn>,
+    pub progress: Option<crate::ProgressFn>,
 }
 
 impl Options {
@@ -158,7 +158,7 @@ pub fn is_foreground_run(p: &Params) -> bool {
 /// What a request names to run, validate or save: a script source, a
 /// definition, or a path, resolved to a component or a runtime bound to a
 /// script.
-fn resolve_source(hwf: &Hwf, p: &Params) -> Result<Option<crate::scripts::Resolved>> {
+fn resolve_source(hwf: &Hwf, p: &Params) -> Result<Option<crate::app::resolve::Resolved>> {
     let declared = p.str("language").map(Language::parse).transpose()?;
     if let Some(def) = p.get("definition") {
         let text = serde_json::to_string(def).unwrap_or_default();

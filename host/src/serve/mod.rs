@@ -33,7 +33,7 @@ pub mod hooks;
 pub mod page;
 
 use crate::facade::Options;
-use crate::runtime::Hwf;
+use crate::Hwf;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
