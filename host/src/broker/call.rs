@@ -1,12 +1,99 @@
-//! [`Call`]: one call as the pipeline carries it, built once when the call
+//! What every stage of the pipeline carries, at the bottom of the broker:
+//! the unit of work ([`TaskSpec`]), its outcome ([`CallResult`]), what a
+//! task inherits from the instance that started it ([`Parent`]), and
+//! [`Call`], one call as the pipeline carries it, built once when the call
 //! gets its id (`InstanceBroker::call`, a `parallel` slot, a pipeline
 //! stage, a `submit`): the typed request, the request object serialised
 //! once for the fingerprint and the journal, the fingerprint, and the
 //! redacted label and phase.
 
-use super::{Fingerprint, TaskSpec};
+use super::LoadedComponent;
+use super::request::{AgentRequest, CapabilityRequest};
+use crate::vm::limits::HostTrap;
+use hwf_core::call::CallFailure;
+use hwf_core::fingerprint::Fingerprint;
 use hwf_core::redact::redact_text;
-use serde_json::Value;
+use serde_json::{Value, json};
+
+/// The outcome of a call: a result or typed failure for the guest, or a trap
+/// that ends the run.
+pub type CallResult = Result<Result<Value, CallFailure>, HostTrap>;
+
+/// One unit of work, as the broker runs it.
+#[derive(Debug, Clone)]
+pub enum TaskSpec {
+    /// An agent call (`invalid` when a JSON field was bad).
+    Agent(Box<AgentRequest>),
+    /// A capability call.
+    Capability(CapabilityRequest),
+    /// A branch of the calling instance's component.
+    Branch {
+        /// Branch name.
+        name: String,
+        /// Branch input.
+        input: Value,
+    },
+    /// A saved workflow run as a nested child.
+    Workflow {
+        /// Script name (`name` or `name@3`).
+        name: String,
+        /// Arguments.
+        args: Value,
+    },
+    /// A task refused before it ran (bad JSON from the guest).
+    Invalid {
+        /// Call kind.
+        kind: &'static str,
+        /// What the guest sent.
+        request: Value,
+        /// Why it is refused.
+        failure: CallFailure,
+    },
+}
+
+impl TaskSpec {
+    /// Whether the task runs guest code (a branch or nested workflow), so
+    /// that its composite call must bound it; agent and capability tasks
+    /// are bounded by the run-wide width semaphore instead.
+    pub fn runs_guest_code(&self) -> bool {
+        matches!(self, TaskSpec::Branch { .. } | TaskSpec::Workflow { .. })
+    }
+
+    /// The call kind journaled and fingerprinted.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            TaskSpec::Agent(_) => "agent",
+            TaskSpec::Capability(_) => "capability",
+            TaskSpec::Branch { .. } => "branch",
+            TaskSpec::Workflow { .. } => "workflow",
+            TaskSpec::Invalid { kind, .. } => kind,
+        }
+    }
+
+    /// The request object that is fingerprinted and journaled.
+    pub fn request(&self) -> Value {
+        match self {
+            TaskSpec::Agent(a) => a.to_value(),
+            TaskSpec::Capability(c) => c.to_value(),
+            TaskSpec::Branch { name, input } => json!({"name": name, "input": input}),
+            TaskSpec::Workflow { name, args } => json!({"name": name, "args": args}),
+            TaskSpec::Invalid { request, .. } => request.clone(),
+        }
+    }
+}
+
+/// What a task inherits from the instance that started it.
+#[derive(Clone, Default)]
+pub struct Parent {
+    /// The component whose `branch` export branch tasks call.
+    pub component: Option<LoadedComponent>,
+    /// Nested-workflow depth (0 for the root run).
+    pub depth: u8,
+    /// Instance nesting level of the caller (0 for the root instance).
+    pub level: u8,
+    /// Whether the task may still be answered from the replay index.
+    pub replay: bool,
+}
 
 /// One call through the pipeline.
 #[derive(Debug, Clone)]
@@ -59,7 +146,6 @@ impl Call {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::broker::AgentRequest;
 
     #[test]
     fn the_fingerprint_and_the_stored_label_are_made_once_from_the_request() {

@@ -6,8 +6,8 @@ use super::{CallErrorKind, CallFailure, Event, RunContext, lock, redact, schema}
 use crate::agents::{AgentCall, AgentError};
 use crate::capabilities::policy::ApprovalMode;
 use crate::capabilities::{CapabilityCall, CapabilityError, Durable, WaitRequest};
-use crate::control::Decision;
 use crate::vm::limits::HostTrap;
+use hwf_core::control::{Control, Controls, Decision};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -355,11 +355,11 @@ impl Durable for CallDurable<'_> {
     fn first_started_ms(&self) -> u64 {
         self.run.first_started_ms(self.call_id)
     }
-    fn decision(&self) -> Result<Option<crate::control::Control>, CapabilityError> {
+    fn decision(&self) -> Result<Option<Control>, CapabilityError> {
         let Some(store) = self.run.services.store.as_ref() else {
             return Ok(None);
         };
-        let controls = crate::control::read_controls(store, &self.run.run_id).map_err(CapabilityError::Store)?;
+        let controls = Controls(store.read_controls(&self.run.run_id).map_err(CapabilityError::Store)?);
         let Some(d) = controls.decision(self.call_id) else {
             return Ok(None);
         };

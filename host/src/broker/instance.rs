@@ -1,13 +1,20 @@
 //! [`InstanceBroker`]: the broker as one instance sees it — its call scope,
 //! its own CPU accounting, its join set — behind the WIT imports.
 
-use super::call::Call;
-use super::calls::{CallResult, Parent, TaskSpec};
-use super::{CallFailure, Event, RunContext, clip, lock, redact};
-use super::{CapabilityRequest, LoadedComponent};
+use super::call::{Call, CallResult, Parent, TaskSpec};
+use super::children::Child;
+use super::replay::Lookup;
+use super::request::{AgentRequest, CapabilityRequest};
+use super::{CallFailure, Event, LoadedComponent, RunContext, lock};
 use crate::vm::limits::HostTrap;
+use hwf_core::fingerprint::Fingerprint;
 use hwf_core::ids::CallScope;
+use hwf_core::redact::{clip, redact_text};
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
+use tokio::sync::Semaphore;
+use tokio::task::{AbortHandle, Id, JoinSet};
 
 /// Longest log line kept (bytes); longer lines are clipped.
 const MAX_LOG_LINE: usize = 16 * 1024;
@@ -25,6 +32,17 @@ pub struct BudgetFigures {
     pub calls_left: u32,
 }
 
+/// The join set of one instance (`submit` / `next` / `cancel`, in
+/// `composite.rs`).
+#[derive(Default)]
+pub struct Joins {
+    pub(super) set: JoinSet<(u64, CallResult)>,
+    pub(super) by_task: HashMap<Id, u64>,
+    pub(super) handles: HashMap<u64, AbortHandle>,
+    pub(super) ready: BTreeMap<u64, Result<Value, CallFailure>>,
+    pub(super) width: Option<Arc<Semaphore>>,
+}
+
 /// The per-instance side of the broker.
 pub struct InstanceBroker {
     pub(super) run: Arc<RunContext>,
@@ -34,7 +52,7 @@ pub struct InstanceBroker {
     /// How deep this instance is nested (root 0; each branch or nested
     /// workflow one more).
     pub(super) level: u8,
-    pub(super) joins: super::flow::Joins,
+    pub(super) joins: Joins,
     /// Whether calls are still answered from the replay index (until the
     /// first divergence in this instance).
     pub(super) replaying: bool,
@@ -72,6 +90,21 @@ impl InstanceBroker {
         Self::new(run, CallScope::child(parent_call), component, depth, level, replaying)
     }
 
+    /// The broker of a child instance a composite call starts;
+    /// `component` replaces the inherited one (a nested workflow runs its
+    /// own).
+    pub fn for_child(child: Child, component: Option<LoadedComponent>) -> Self {
+        let component = component.or(child.component);
+        Self::child(
+            child.run,
+            &child.call_id,
+            component,
+            child.depth,
+            child.level,
+            child.replay,
+        )
+    }
+
     fn new(
         run: Arc<RunContext>,
         scope: CallScope,
@@ -88,7 +121,7 @@ impl InstanceBroker {
             scope,
             component,
             depth,
-            joins: super::flow::Joins::default(),
+            joins: Joins::default(),
         }
     }
 
@@ -113,14 +146,14 @@ impl InstanceBroker {
 
     /// Before running call `id`: if it diverges from the replay source,
     /// this instance goes live from here on.
-    pub(super) fn note_divergence(&mut self, id: &str, fp: &super::Fingerprint) {
+    pub(super) fn note_divergence(&mut self, id: &str, fp: &Fingerprint) {
         if !self.replaying {
             return;
         }
         let same = self
             .run
             .replay()
-            .is_some_and(|idx| idx.lookup(id, fp) != super::replay::Lookup::Diverged);
+            .is_some_and(|idx| idx.lookup(id, fp) != Lookup::Diverged);
         if !same {
             tracing::debug!(call = id, "replay diverged; running live from here");
             self.replaying = false;
@@ -144,7 +177,7 @@ impl InstanceBroker {
     ///
     /// A [`HostTrap`] when the run must end; call-level failures are the
     /// inner `Err`.
-    pub async fn agent(&mut self, req: super::AgentRequest) -> CallResult {
+    pub async fn agent(&mut self, req: AgentRequest) -> CallResult {
         self.call(TaskSpec::Agent(Box::new(req))).await
     }
 
@@ -178,7 +211,7 @@ impl InstanceBroker {
         self.run.count_call()?;
         // Redact before the final clip, so a secret cut at the limit cannot
         // keep a prefix too short to be recognised.
-        let redacted = redact::redact_text(clip(title, 2 * 512));
+        let redacted = redact_text(clip(title, 2 * 512));
         let title = clip(&redacted, 512);
         self.run.set_phase(title);
         self.run.journal_or_trap(&Event::Phase { title })
@@ -191,7 +224,7 @@ impl InstanceBroker {
     /// A [`HostTrap`] when the run must end.
     pub fn log(&mut self, level: &str, message: &str) -> Result<(), HostTrap> {
         self.run.count_call()?;
-        let redacted = redact::redact_text(clip(message, 2 * MAX_LOG_LINE));
+        let redacted = redact_text(clip(message, 2 * MAX_LOG_LINE));
         let message = clip(&redacted, MAX_LOG_LINE);
         let call = if self.scope.prefix().is_empty() {
             None
@@ -223,9 +256,4 @@ impl InstanceBroker {
             calls_left: u32::try_from(limits.max_calls.saturating_sub(stats.counts.calls)).unwrap_or(u32::MAX),
         })
     }
-}
-
-/// A failure every slot of a refused `parallel`/`pipeline` shares.
-pub(super) fn refused(code: &str, msg: String) -> CallFailure {
-    CallFailure::new(super::CallErrorKind::Denied, code, msg)
 }

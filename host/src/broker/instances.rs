@@ -3,13 +3,15 @@
 //! budget from the run), and the describing instances of `meta()` /
 //! `check()`, which need no run at all ([`WitHost::NoHost`]).
 //!
-//! Composite calls start child instances through [`Instances`], not the
-//! sandbox directly: the real one is [`ExecEnv`] (the VM and the run's
-//! clock origin); the broker's unit tests answer branches from a table.
+//! Composite calls start child instances through the [`Instances`] trait
+//! (`children.rs`), not the sandbox directly: the real one is [`ExecEnv`]
+//! here (the VM and the run's clock origin); the broker's unit tests
+//! answer branches from a table.
 
+use super::children::{Child, Instances, Started};
 use super::instance::InstanceBroker;
 use super::wit_host::WitHost;
-use super::{CallErrorKind, CallFailure, ExecEnv, RunContext};
+use super::{CallErrorKind, CallFailure, LoadedComponent, RunContext, Vm};
 use crate::vm::bindings::hermes::workflow::types::{Diagnostic, Meta};
 use crate::vm::limits::{Limits, RunMemory};
 use crate::vm::sandbox::{Export, WallLimit};
@@ -21,11 +23,16 @@ use std::sync::Arc;
 
 pub use crate::vm::sandbox::{Answer, InstanceOutput, classify, diagnostics_error};
 
-/// The sandbox with the broker answering its imports.
-pub type Vm = crate::vm::Vm<WitHost>;
-
-/// A component loaded into [`Vm`].
-pub type LoadedComponent = crate::vm::LoadedComponent<WitHost>;
+/// Where branch instances come from: the VM and the run's virtual epoch.
+#[derive(Clone)]
+pub struct ExecEnv {
+    /// The VM that instantiates branches.
+    pub vm: Arc<Vm>,
+    /// The run's virtual clock start (ms since the Unix epoch): the creation
+    /// time of the first run of its resume lineage, so a replay sees the
+    /// same clock.
+    pub epoch_ms: u64,
+}
 
 fn seed_for(run: &RunContext, scope: &str) -> [u8; 32] {
     let mut h = blake3::Hasher::new_derive_key("hwf guest random seed v1");
@@ -130,84 +137,6 @@ pub async fn instantiate_only(vm: &Vm, component: &LoadedComponent, limits: &Lim
     vm.instantiate_only(component, describe_state(limits)?).await
 }
 
-/// A child instance a composite call is about to start: a branch of the
-/// caller's component or a nested workflow, as call `call_id` of `run`.
-pub struct Child {
-    run: Arc<RunContext>,
-    call_id: String,
-    component: Option<LoadedComponent>,
-    depth: u8,
-    level: u8,
-    replay: bool,
-}
-
-impl std::fmt::Debug for Child {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Child")
-            .field("call_id", &self.call_id)
-            .field("level", &self.level)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Child {
-    /// The child started as `call_id` (its calls are numbered under it),
-    /// running `component` (a branch: the caller's), nested-workflow
-    /// `depth`, instance nesting `level`, still replaying or not.
-    pub(crate) fn new(
-        run: Arc<RunContext>,
-        call_id: &str,
-        component: Option<LoadedComponent>,
-        depth: u8,
-        level: u8,
-        replay: bool,
-    ) -> Self {
-        Self {
-            run,
-            call_id: call_id.to_owned(),
-            component,
-            depth,
-            level,
-            replay,
-        }
-    }
-
-    /// The run it belongs to.
-    pub fn run(&self) -> &Arc<RunContext> {
-        &self.run
-    }
-
-    /// The call that starts it.
-    pub fn call_id(&self) -> &str {
-        &self.call_id
-    }
-
-    /// The component a branch runs (the caller's).
-    pub fn component(&self) -> Option<&LoadedComponent> {
-        self.component.as_ref()
-    }
-
-    /// The child's broker; `component` replaces the inherited one (a
-    /// nested workflow runs its own).
-    pub fn broker(self, component: Option<LoadedComponent>) -> InstanceBroker {
-        let component = component.or(self.component);
-        InstanceBroker::child(self.run, &self.call_id, component, self.depth, self.level, self.replay)
-    }
-}
-
-/// What a child instance answered and printed, or why it could not start
-/// (a failure of the call, not of the run).
-pub type Started = Result<(Answer, InstanceOutput), CallFailure>;
-
-/// Starts the child instances of composite calls.
-pub trait Instances: Send + Sync + 'static {
-    /// Run branch `name` of the child's component with `input`.
-    fn branch<'a>(&'a self, child: Child, name: &'a str, input: &'a Value) -> BoxFuture<'a, Started>;
-
-    /// Run the saved workflow `name` (`name` or `name@3`) with `args`.
-    fn workflow<'a>(&'a self, child: Child, name: &'a str, args: &'a Value) -> BoxFuture<'a, Started>;
-}
-
 fn failed(code: &str, message: impl AsRef<str>) -> CallFailure {
     CallFailure::new(CallErrorKind::Failed, code, message)
 }
@@ -218,7 +147,7 @@ impl Instances for ExecEnv {
             let Some(component) = child.component().cloned() else {
                 return Err(failed("no_component", "branches need the run's component"));
             };
-            let broker = child.broker(None);
+            let broker = InstanceBroker::for_child(child, None);
             let input = input.to_string();
             Ok(call_branch(&self.vm, &component, broker, self.epoch_ms, name, &input).await)
         })
@@ -243,7 +172,7 @@ impl Instances for ExecEnv {
             // workflows run in whatever language they were saved.
             let loaded = crate::scripts::load_saved(&self.vm, &store, child.run().limits(), &script, version);
             let component = loaded.map_err(|e| failed(e.code().as_str(), e.message()))?;
-            let broker = child.broker(Some(component.clone()));
+            let broker = InstanceBroker::for_child(child, Some(component.clone()));
             let args = args.to_string();
             Ok(call_run(&self.vm, &component, broker, self.epoch_ms, &args).await)
         })

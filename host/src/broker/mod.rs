@@ -4,9 +4,9 @@
 //! workflow), with the file each stage is in:
 //!
 //! 1. **door** (`wit_host.rs`) — the WIT record becomes a typed request
-//!    ([`AgentRequest`], [`CapabilityRequest`], a branch or workflow
-//!    [`TaskSpec`]) once; a field that is not JSON is kept and refused at
-//!    stage 9;
+//!    ([`AgentRequest`], [`CapabilityRequest`] in `request.rs`, a branch or
+//!    workflow [`TaskSpec`] in `call.rs`) once; a field that is not JSON is
+//!    kept and refused at stage 9;
 //! 2. **controls and limits** (`mod.rs`, `RunContext::count_call`) — a stop
 //!    ends the instance, a pause parks the run, exceeding `max_calls` ends
 //!    it with `limit_calls`;
@@ -15,72 +15,82 @@
 //!    serialises the request once and takes its [`Fingerprint`] of
 //!    `{kind, request}` and the redacted label and phase; a fingerprint that
 //!    differs from the replay source makes this instance live from here on;
-//! 4. **size** (`calls.rs`, `refuse_large`) — a leaf request over
+//! 4. **size** (`pipeline.rs`, `refuse_large`) — a leaf request over
 //!    `max_request_bytes` is refused and journaled with a stand-in;
-//! 5. **replay lookup** (`calls.rs`, index in `replay.rs`) — a leaf call
+//! 5. **replay lookup** (`pipeline.rs`, index in `replay.rs`) — a leaf call
 //!    matching a recorded success is answered from the journal and
 //!    journaled `replayed`;
-//! 6. **prompt cache** (`calls.rs`) — an identical prompt-agent call that
+//! 6. **prompt cache** (`cache.rs`) — an identical prompt-agent call that
 //!    succeeded in this run answers (`cache_hit`), unless `fresh`;
-//! 7. **width** (`calls.rs`, `flow.rs` `queued`) — leaf calls wait for a
-//!    permit of the run's `max_parallel` semaphore (before `call_started`,
-//!    so the journal shows what really ran at once);
-//! 8. **journal** `call_started` (`calls.rs`, `journal.rs`; request
+//! 7. **width** (`width.rs`) — leaf calls wait for a permit of the run's
+//!    `max_parallel` semaphore (before `call_started`, so the journal shows
+//!    what really ran at once);
+//! 8. **journal** `call_started` (`pipeline.rs`, `journal.rs`; request
 //!    redacted), then an operator's task stop is checked;
-//! 9. **execute** (raced against a stop or task stop) — agent
-//!    (`execute.rs`: agent type, options, schema, agent budget, the runner
-//!    with schema retries, tokens and cost, the transcript; or a Kanban lane
-//!    in `capabilities::kanban`), capability (`execute.rs`: an operator's
-//!    decision, policy, capability budget, the handler, waits that park the
-//!    run), branch or nested workflow (`calls.rs`, depth and nesting limits,
-//!    then a fresh instance through [`Instances`] in `instances.rs`);
-//!    refusals are results like any other;
-//! 10. **journal** `call_completed` (`calls.rs` `journal_completion`,
+//! 9. **execute** (raced against a stop or task stop, `pipeline.rs`) —
+//!    agent (`execute.rs`: agent type, options, schema, agent budget, the
+//!    runner with schema retries, tokens and cost, the transcript; or a
+//!    Kanban lane in `capabilities::kanban`), capability (`execute.rs`: an
+//!    operator's decision, policy, capability budget, the handler, waits
+//!    that park the run), branch or nested workflow (`children.rs`: depth
+//!    and nesting limits, then a fresh instance through [`Instances`],
+//!    built by [`ExecEnv`] in `instances.rs`); refusals are results like
+//!    any other;
+//! 10. **journal** `call_completed` (`pipeline.rs` `journal_completion`,
 //!     `mod.rs` `journal_durable`, `journal.rs` group commit; result
 //!     redacted; agents and capabilities flushed as the run's durability
 //!     says, a pending `retry` control consumed in the same write); a call
 //!     dropped before this point is journaled `cancelled`;
 //! 11. **answer** the guest (`wit_host.rs`).
 //!
-//! Composite calls (`flow.rs`): `parallel` and `pipeline` journal their own
-//! start and a summary completion around their slots (call `n.i`, stage
-//! `n.i.s`), each slot a call through stages 4–10; `submit` runs a call as a
-//! task of the instance's join set, `next` delivers in completion order (the
-//! recorded order on replay) and journals each delivery.
+//! Composite calls (`composite.rs`): `parallel` and `pipeline` journal
+//! their own start and a summary completion around their slots (call
+//! `n.i`, stage `n.i.s`), each slot a call through stages 4–10; `submit`
+//! runs a call as a task of the instance's join set, `next` delivers in
+//! completion order (the recorded order on replay) and journals each
+//! delivery.
 //!
 //! `phase`, `log` and `budget` count toward `max_calls` but take no call id,
 //! so adding a log line never shifts the ids of later calls.
 //!
-//! Other files: [`instance`] (the per-instance broker behind the WIT
-//! imports), [`instances`] (building instance stores; the
-//! [`Instances`] trait composite calls start children through), [`request`]
-//! (typed requests), [`wit_host`] (the WIT host; `NoHost` for
-//! `meta`/`check`).
+//! Files from the bottom up (each imports only those before it):
+//! `request.rs`, `journal.rs`, `replay.rs` (its index), `call.rs` (what
+//! every stage carries: [`TaskSpec`], [`CallResult`], [`Parent`],
+//! [`Call`]), `width.rs`, `cache.rs`, `execute.rs`, `children.rs`,
+//! `pipeline.rs` ([`RunContext::run_call`]), [`instance`] (the
+//! per-instance broker behind the WIT imports, its join set),
+//! `composite.rs`, [`wit_host`] (the door; `NoHost` for `meta`/`check`),
+//! [`instances`] (building instance stores in the sandbox). This file
+//! holds what they share: [`RunContext`] (one run's state) and
+//! [`Services`].
 
+mod cache;
 pub mod call;
-pub mod calls;
+pub mod children;
+mod composite;
 mod execute;
-pub mod flow;
 pub mod instance;
 pub mod instances;
 pub mod journal;
+mod pipeline;
 pub mod replay;
 pub mod request;
+mod width;
 pub mod wit_host;
 
 use crate::agents::{AgentRunner, AgentTypes};
 use crate::capabilities::{Policy, Registry};
 use crate::store::{Counts, FileStore};
 use crate::vm::limits::{HostTrap, Limits};
-pub use call::Call;
-pub use calls::TaskSpec;
+pub use call::{Call, CallResult, Parent, TaskSpec};
+pub use children::{Child, Instances};
 use hwf_core::error::{ErrorCode, Result};
 pub use hwf_core::fingerprint::Fingerprint;
 use hwf_core::ids::RunId;
-use hwf_core::redact::{self, clip, redacted};
+use hwf_core::redact::{self, redacted};
 use hwf_core::schema;
 pub use instance::{BudgetFigures, InstanceBroker};
-pub use instances::{Child, Instances, LoadedComponent, Vm};
+pub use instances::ExecEnv;
 pub use journal::{CallErrorKind, CallFailure, Event, Journal};
 pub use request::{AgentRequest, CapabilityRequest};
 use serde_json::Value;
@@ -145,16 +155,14 @@ impl Services {
     }
 }
 
-/// Where branch instances come from: the VM and the run's virtual epoch.
-#[derive(Clone)]
-pub struct ExecEnv {
-    /// The VM that instantiates branches.
-    pub vm: Arc<Vm>,
-    /// The run's virtual clock start (ms since the Unix epoch): the creation
-    /// time of the first run of its resume lineage, so a replay sees the
-    /// same clock.
-    pub epoch_ms: u64,
-}
+/// The sandbox with the broker answering its imports. (The sandbox's
+/// types are generic over the host; every stage of the broker names them
+/// through these two aliases, so a component a branch runs is a
+/// [`LoadedComponent`] whatever file holds it.)
+pub type Vm = crate::vm::Vm<WitHost>;
+
+/// A component loaded into [`Vm`].
+pub type LoadedComponent = crate::vm::LoadedComponent<WitHost>;
 
 /// Everything one run's instances share: identity, journal, services,
 /// counters, the width semaphore, the stop flag.
@@ -168,7 +176,7 @@ pub struct RunContext {
     started: Instant,
     stop: AtomicBool,
     width: Arc<tokio::sync::Semaphore>,
-    instances: OnceLock<Arc<dyn instances::Instances>>,
+    instances: OnceLock<Arc<dyn Instances>>,
     tasks: Arc<TaskCount>,
     replay: OnceLock<Arc<replay::ReplayIndex>>,
     prompt_cache: Mutex<std::collections::HashMap<String, Value>>,
@@ -230,7 +238,7 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl RunContext {
     /// A context for one run.
     pub fn new(run_id: RunId, journal: Option<Journal>, services: Services) -> Arc<Self> {
-        let width = services.limits.max_parallel.clamp(1, crate::vm::limits::MAX_PARALLEL) as usize;
+        let width = width::width_of(&services.limits);
         let memory = crate::vm::limits::RunMemory::new(services.limits.run_memory_bytes);
         let syncer = journal.as_ref().and_then(|j| j.syncer().ok()).map(Arc::new);
         Arc::new(Self {
@@ -261,7 +269,7 @@ impl RunContext {
 
     /// Apply the run's controls: stop, pause, task stops. Called at start
     /// and whenever `controls.jsonl` changes.
-    pub fn apply_controls(&self, controls: &crate::control::Controls) {
+    pub fn apply_controls(&self, controls: &hwf_core::control::Controls) {
         if controls.stopped() {
             self.stop.store(true, Ordering::SeqCst);
         }
@@ -411,7 +419,7 @@ impl RunContext {
 
     /// Give the run what starts its branch instances and nested workflows
     /// (the sandbox, [`ExecEnv`]; a fake in the broker's tests).
-    pub fn set_instances(&self, instances: Arc<dyn instances::Instances>) {
+    pub fn set_instances(&self, instances: Arc<dyn Instances>) {
         let _ = self.instances.set(instances);
     }
 
@@ -613,7 +621,7 @@ impl RunContext {
         lock(&self.stats).phase = Some(title.to_owned());
     }
 
-    fn instances(&self) -> Option<&Arc<dyn instances::Instances>> {
+    fn instances(&self) -> Option<&Arc<dyn Instances>> {
         self.instances.get()
     }
 }

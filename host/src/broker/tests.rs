@@ -3,7 +3,8 @@
 //! [`Instances`] that answers from a table. No wasm is compiled; each test
 //! takes milliseconds.
 
-use super::instances::{Child, InstanceOutput, Instances, Started};
+use super::children::{Child, Instances, Started};
+use super::instances::InstanceOutput;
 use super::replay::ReplayIndex;
 use super::{AgentRequest, CallErrorKind, CallFailure, InstanceBroker, Journal, RunContext, Services, TaskSpec};
 use crate::agents::{AgentCall, AgentError, AgentReply, AgentRunner, FixtureRunner};

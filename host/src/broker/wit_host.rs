@@ -8,9 +8,11 @@
 //! the configured limits, `log` and `phase` are dropped: there is no run to
 //! count or journal them in).
 
+use super::call::TaskSpec;
+use super::instance::BudgetFigures;
 use super::instance::InstanceBroker;
 use super::request::{AgentRequest, CapabilityRequest};
-use super::{CallErrorKind, CallFailure, TaskSpec};
+use super::{CallErrorKind, CallFailure};
 use crate::vm::SandboxHost;
 use crate::vm::bindings::hermes::workflow::{host, types};
 use crate::vm::limits::{HostTrap, Limits};
@@ -267,7 +269,7 @@ impl host::Host for WitHost {
     async fn budget(&mut self) -> wasmtime::Result<types::BudgetStatus> {
         let b = match self {
             Self::Instance(b) => b.budget().map_err(trap)?,
-            Self::NoHost { limits } => super::BudgetFigures {
+            Self::NoHost { limits } => BudgetFigures {
                 token_total: limits.max_tokens,
                 tokens_spent: 0,
                 agent_calls_left: u32::try_from(limits.max_agent_calls).unwrap_or(u32::MAX),

@@ -1,98 +1,24 @@
-//! Journaled call pipelines, by call id: the same code runs a call whether
-//! the root instance made it, a branch made it, or it is one slot of a
-//! `parallel`.
+//! Stages 4–10 of one call, whoever made it (the root instance, a branch,
+//! one slot of a `parallel`, a pipeline stage, a `submit`): [`run_call`]
+//! refuses a request too large to journal, answers from the replay index
+//! or the prompt cache, takes a width permit, journals `call_started`,
+//! executes (agents and capabilities in `execute.rs`, branches and nested
+//! workflows in `children.rs`) raced against a stop or task stop, and
+//! journals `call_completed` as the run's durability says.
+//!
+//! [`run_call`]: RunContext::run_call
 
-use super::LoadedComponent;
-use super::call::Call;
-use super::instances::{Child, InstanceOutput};
-use super::replay::Lookup;
-use super::{CallErrorKind, CallFailure, Event, Fingerprint, Interrupt, RunContext, lock, redacted};
+use super::call::{Call, CallResult, Parent, TaskSpec};
+use super::replay::{Lookup, RecordedCall};
+use super::{CallErrorKind, CallFailure, Event, Interrupt, RunContext, lock};
 use crate::vm::limits::HostTrap;
 use hwf_core::error::ErrorCode;
+use hwf_core::fingerprint::Fingerprint;
+use hwf_core::redact::redacted;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Instant;
 use tracing::Instrument;
-
-/// The outcome of a call: a result or typed failure for the guest, or a trap
-/// that ends the run.
-pub type CallResult = Result<Result<Value, CallFailure>, HostTrap>;
-
-/// One unit of work, as the broker runs it.
-#[derive(Debug, Clone)]
-pub enum TaskSpec {
-    /// An agent call (`invalid` when a JSON field was bad).
-    Agent(Box<super::AgentRequest>),
-    /// A capability call.
-    Capability(super::CapabilityRequest),
-    /// A branch of the calling instance's component.
-    Branch {
-        /// Branch name.
-        name: String,
-        /// Branch input.
-        input: Value,
-    },
-    /// A saved workflow run as a nested child.
-    Workflow {
-        /// Script name (`name` or `name@3`).
-        name: String,
-        /// Arguments.
-        args: Value,
-    },
-    /// A task refused before it ran (bad JSON from the guest).
-    Invalid {
-        /// Call kind.
-        kind: &'static str,
-        /// What the guest sent.
-        request: Value,
-        /// Why it is refused.
-        failure: CallFailure,
-    },
-}
-
-impl TaskSpec {
-    /// Whether the task runs guest code (a branch or nested workflow), so
-    /// that its composite call must bound it; agent and capability tasks
-    /// are bounded by the run-wide width semaphore instead.
-    pub fn runs_guest_code(&self) -> bool {
-        matches!(self, TaskSpec::Branch { .. } | TaskSpec::Workflow { .. })
-    }
-
-    /// The call kind journaled and fingerprinted.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            TaskSpec::Agent(_) => "agent",
-            TaskSpec::Capability(_) => "capability",
-            TaskSpec::Branch { .. } => "branch",
-            TaskSpec::Workflow { .. } => "workflow",
-            TaskSpec::Invalid { kind, .. } => kind,
-        }
-    }
-
-    /// The request object that is fingerprinted and journaled.
-    pub fn request(&self) -> Value {
-        match self {
-            TaskSpec::Agent(a) => a.to_value(),
-            TaskSpec::Capability(c) => c.to_value(),
-            TaskSpec::Branch { name, input } => json!({"name": name, "input": input}),
-            TaskSpec::Workflow { name, args } => json!({"name": name, "args": args}),
-            TaskSpec::Invalid { request, .. } => request.clone(),
-        }
-    }
-}
-
-/// What a task inherits from the instance that started it.
-#[derive(Clone, Default)]
-pub struct Parent {
-    /// The component whose `branch` export branch tasks call.
-    pub component: Option<LoadedComponent>,
-    /// Nested-workflow depth (0 for the root run).
-    pub depth: u8,
-    /// Instance nesting level of the caller (0 for the root instance).
-    pub level: u8,
-    /// Whether the task may still be answered from the replay index.
-    pub replay: bool,
-}
 
 /// Journals `call_completed` as cancelled if a call is dropped before it
 /// finished (fail-fast, `cancel`, the run ending), so no call is left
@@ -137,16 +63,6 @@ impl Drop for CompletionGuard<'_> {
     }
 }
 
-/// Codes that end (or park) the whole run even when they happen inside a
-/// branch or a nested workflow: a stop, the run's call and wall limits, and
-/// a wait — a park anywhere in the tree parks the root.
-fn is_run_ending(code: ErrorCode) -> bool {
-    matches!(
-        code,
-        ErrorCode::Stopped | ErrorCode::LimitCalls | ErrorCode::Timeout | ErrorCode::Waiting
-    )
-}
-
 impl RunContext {
     /// Run one call: journal the start, execute, journal the completion
     /// (fsync'd for agents and capabilities).
@@ -154,7 +70,7 @@ impl RunContext {
     /// # Errors
     ///
     /// A [`HostTrap`] when the run must end.
-    pub async fn run_call(self: &Arc<Self>, call: Call, parent: Parent) -> super::calls::CallResult {
+    pub async fn run_call(self: &Arc<Self>, call: Call, parent: Parent) -> CallResult {
         let kind = call.kind();
         let Call {
             id: call_id,
@@ -208,12 +124,9 @@ impl RunContext {
             }
             // The run's prompt cache: an identical prompt-agent call that
             // already succeeded in this run (unless `fresh`).
-            let cacheable = matches!(&spec, TaskSpec::Agent(a) if a.cacheable());
-            if cacheable {
-                let hit = lock(&self.prompt_cache).get(fp.as_str()).cloned();
-                if let Some(v) = hit {
-                    return self.answer_recorded(&call_id, kind, label, phase, &fp, &stored, Ok(v), None);
-                }
+            let cacheable = Self::cacheable(&spec);
+            if cacheable && let Some(v) = self.cached(&fp) {
+                return self.answer_recorded(&call_id, kind, label, phase, &fp, &stored, Ok(v), None);
             }
             // Leaf calls wait for the run-wide width before they start (and
             // before their `call_started` line, so the journal shows what
@@ -314,9 +227,10 @@ impl RunContext {
                 lock(&self.stats).counts.failed += 1;
             }
             if cacheable
-                && let Ok(v) = &outcome {
-                    lock(&self.prompt_cache).insert(fp.as_str().to_owned(), v.clone());
-                }
+                && let Ok(v) = &outcome
+            {
+                self.remember(&fp, v);
+            }
             guard.done = true;
             self.journal_completion(&call_id, kind, label, &fp, &outcome, tokens, attempts, started, must_sync)
                 .await?;
@@ -416,7 +330,7 @@ impl RunContext {
         fp: &Fingerprint,
         stored_request: &Value,
         outcome: Result<Value, CallFailure>,
-        recorded: Option<&super::replay::RecordedCall>,
+        recorded: Option<&RecordedCall>,
     ) -> CallResult {
         let replayed = recorded.is_some();
         let (tokens, attempts, cost) = match recorded {
@@ -512,171 +426,6 @@ impl RunContext {
             cache_hit: false,
         })?;
         Ok(Err(f))
-    }
-
-    /// A permit of the run-wide width semaphore (counted as queued while
-    /// waiting).
-    async fn width_permit(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
-        super::flow::queued(self, self.width.clone()).await
-    }
-
-    /// Refuse an instance nested deeper than `limits.max_depth`.
-    fn check_level(&self, parent_level: u8, what: &str, name: &str) -> Result<(), CallFailure> {
-        if u64::from(parent_level) + 1 > self.limits.max_depth {
-            return Err(CallFailure::new(
-                CallErrorKind::Denied,
-                "nesting_too_deep",
-                format!(
-                    "{what} {name:?} would nest instances {} levels deep; the limit is {} (limits.max_depth)",
-                    u64::from(parent_level) + 1,
-                    self.limits.max_depth
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    /// Run a branch in a fresh instance of the parent's component.
-    async fn execute_branch(
-        self: &Arc<Self>,
-        call_id: &str,
-        name: &str,
-        input: &Value,
-        parent: Parent,
-    ) -> Result<Result<Value, CallFailure>, HostTrap> {
-        let Some(instances) = self.instances().cloned() else {
-            return Ok(Err(CallFailure::new(
-                CallErrorKind::Failed,
-                "no_component",
-                "branches need the run's component",
-            )));
-        };
-        if let Err(f) = self.check_level(parent.level, "branch", name) {
-            return Ok(Err(f));
-        }
-        let child = Child::new(
-            self.clone(),
-            call_id,
-            parent.component,
-            parent.depth,
-            parent.level + 1,
-            parent.replay,
-        );
-        let (answer, output) = match instances.branch(child, name, input).await {
-            Ok(ran) => ran,
-            Err(refused) => return Ok(Err(refused)),
-        };
-        self.journal_output(Some(call_id), &output);
-        self.instance_outcome("branch", name, answer)
-    }
-
-    /// Run a saved workflow as a nested child sharing this run's budget,
-    /// width and stop (one level deep).
-    async fn execute_workflow(
-        self: &Arc<Self>,
-        call_id: &str,
-        name: &str,
-        args: &Value,
-        parent: Parent,
-    ) -> Result<Result<Value, CallFailure>, HostTrap> {
-        if let Err(f) = self.check_level(parent.level, "workflow", name) {
-            return Ok(Err(f));
-        }
-        if parent.depth >= 1 {
-            return Ok(Err(CallFailure::new(
-                CallErrorKind::Denied,
-                "nesting_too_deep",
-                format!("workflow {name:?} cannot start another workflow: nesting is one level deep"),
-            )));
-        }
-        let Some(instances) = self.instances().cloned() else {
-            return Ok(Err(CallFailure::new(
-                CallErrorKind::Failed,
-                "no_store",
-                "nested workflows need the run's store",
-            )));
-        };
-        let child = Child::new(
-            self.clone(),
-            call_id,
-            None,
-            parent.depth + 1,
-            parent.level + 1,
-            parent.replay,
-        );
-        let (answer, output) = match instances.workflow(child, name, args).await {
-            Ok(ran) => ran,
-            Err(refused) => return Ok(Err(refused)),
-        };
-        self.journal_output(Some(call_id), &output);
-        self.instance_outcome("workflow", name, answer)
-    }
-
-    /// Map what a child instance returned to a call outcome; run-ending
-    /// codes propagate as traps.
-    fn instance_outcome(
-        &self,
-        what: &str,
-        name: &str,
-        answer: Result<Result<String, String>, crate::Error>,
-    ) -> Result<Result<Value, CallFailure>, HostTrap> {
-        match answer {
-            Ok(Ok(text)) => Ok(serde_json::from_str(&text).map_err(|e| {
-                CallFailure::new(
-                    CallErrorKind::Failed,
-                    "invalid_json",
-                    format!("{what} {name:?} returned invalid JSON: {e}"),
-                )
-            })),
-            Ok(Err(msg)) => Ok(Err(CallFailure::new(
-                CallErrorKind::Failed,
-                &format!("{what}_failed"),
-                format!("{name}: {msg}"),
-            ))),
-            Err(e) if is_run_ending(e.code()) => Err(HostTrap::new(e.code(), e.message().to_owned())),
-            // Over the run-wide memory budget: the run, not this branch.
-            Err(e) if e.code() == ErrorCode::MemoryLimit && self.memory_budget().exhausted() => {
-                Err(HostTrap::new(e.code(), e.message().to_owned()))
-            }
-            Err(e) => {
-                let kind = if e.code() == ErrorCode::CpuLimit {
-                    CallErrorKind::TimedOut
-                } else {
-                    CallErrorKind::Failed
-                };
-                Ok(Err(CallFailure::new(
-                    kind,
-                    e.code().as_str(),
-                    format!("{what} {name:?}: {}", e.message()),
-                )))
-            }
-        }
-    }
-
-    /// Journal what an instance printed, one `log` line per output line
-    /// (redacted, clipped).
-    pub fn journal_output(&self, call: Option<&str>, output: &InstanceOutput) {
-        for (source, bytes) in [("stdout", &output.stdout), ("stderr", &output.stderr)] {
-            if bytes.is_empty() {
-                continue;
-            }
-            let text = hwf_core::redact::redact_block(&String::from_utf8_lossy(bytes));
-            for line in text.lines().filter(|l| !l.trim().is_empty()) {
-                let line = hwf_core::redact::redact_text(hwf_core::redact::clip(line, 4096));
-                let level = if source == "stderr" { "warn" } else { "info" };
-                if self
-                    .journal(&Event::Log {
-                        call,
-                        level,
-                        source,
-                        message: &line,
-                    })
-                    .is_err()
-                {
-                    return;
-                }
-            }
-        }
     }
 }
 

@@ -1,7 +1,10 @@
-//! Concurrency: `parallel`, `pipeline`, and the join set behind
-//! `submit` / `next` / `cancel`.
+//! Composite calls: `parallel`, `pipeline`, and the join set behind
+//! `submit` / `next` / `cancel` (its state is `Joins`, in `instance.rs`).
+//! Each slot, stage or submitted task is a call through the pipeline
+//! (`pipeline.rs`, stages 4–10); `parallel` and `pipeline` journal their
+//! own start and a summary completion around their slots.
 //!
-//! Every task runs as a tokio task in a [`JoinSet`], so dropping the set
+//! Every task runs as a tokio task in a `JoinSet`, so dropping the set
 //! (the instance ending for any reason) aborts whatever is still running.
 //! Agent and capability tasks also take a permit of the run-wide width
 //! semaphore; each `parallel`/`pipeline` call and each join set additionally
@@ -13,29 +16,22 @@
 //! there numbers its calls `n.i.1`, …; pipeline item `i`, stage `s` is call
 //! `n.i.s`; a task submitted as call `n` is `n`.
 
-use super::call::Call;
-use super::calls::{CallResult, Parent, TaskSpec};
-use super::instance::{InstanceBroker, refused};
-use super::{CallErrorKind, CallFailure, Event, Fingerprint, RunContext, lock, redacted};
+use super::call::{Call, CallResult, Parent, TaskSpec};
+use super::instance::InstanceBroker;
+use super::width::{queued, width_of};
+use super::{CallErrorKind, CallFailure, Event, RunContext};
 use crate::vm::limits::HostTrap;
+use hwf_core::fingerprint::Fingerprint;
+use hwf_core::redact::redacted;
 use serde_json::{Value, json};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::Semaphore;
-use tokio::task::{AbortHandle, Id, JoinSet};
+use tokio::task::{Id, JoinSet};
 
-type Slot = Result<Value, CallFailure>;
-
-/// The join set of one instance (`submit` / `next` / `cancel`).
-#[derive(Default)]
-pub struct Joins {
-    set: JoinSet<(u64, CallResult)>,
-    by_task: HashMap<Id, u64>,
-    handles: HashMap<u64, AbortHandle>,
-    ready: BTreeMap<u64, Slot>,
-    width: Option<Arc<Semaphore>>,
-}
+/// One slot's outcome.
+pub(super) type Slot = Result<Value, CallFailure>;
 
 /// A composite call whose completion is not journaled yet.
 struct OpenComposite {
@@ -136,7 +132,7 @@ impl InstanceBroker {
     }
 
     fn width(&self) -> usize {
-        self.run.limits().max_parallel.clamp(1, crate::vm::limits::MAX_PARALLEL) as usize
+        width_of(self.run.limits())
     }
 
     fn too_many(&self, n: usize) -> Option<CallFailure> {
@@ -380,15 +376,6 @@ impl InstanceBroker {
     }
 }
 
-/// Wait for a permit of `local`, counted as queued meanwhile.
-pub(super) async fn queued(run: &RunContext, local: Arc<Semaphore>) -> Option<tokio::sync::OwnedSemaphorePermit> {
-    lock(&run.stats).queued += 1;
-    let permit = local.acquire_owned().await.ok();
-    let mut stats = lock(&run.stats);
-    stats.queued = stats.queued.saturating_sub(1);
-    permit
-}
-
 /// Run `tasks` as slots `call.0`, `call.1`, … with at most `width` in flight.
 async fn run_slots(
     run: &Arc<RunContext>,
@@ -479,4 +466,9 @@ async fn collect(
         .into_iter()
         .map(|s| s.unwrap_or_else(|| Err(cancelled(&why))))
         .collect())
+}
+
+/// A failure every slot of a refused `parallel`/`pipeline` shares.
+fn refused(code: &str, msg: String) -> CallFailure {
+    CallFailure::new(CallErrorKind::Denied, code, msg)
 }
