@@ -70,24 +70,29 @@ pub mod app;
 #[doc(hidden)]
 pub mod broker;
 pub mod capabilities;
-pub mod catalog;
 pub mod config;
-pub mod control;
 pub mod facade;
-pub mod finalizers;
-pub mod review;
-pub mod runner;
-pub mod runtime;
 pub mod scripts;
 pub mod serve;
-pub mod status;
 pub mod store;
-pub mod triggers;
-pub mod views;
 pub mod vm;
 
 #[cfg(test)]
 mod fuzz_tests;
+
+// The application services' former top-level paths, kept for embedders
+// and the binary (`hwf_host::runner::…`, `hwf_host::runtime::Hwf`).
+pub use app::{catalog, control, finalizers, review, runner, status, triggers, views};
+
+/// The embedding API's former home: [`Hwf`] and its builder live in
+/// [`app::host`], runs in [`app::runs`], progress in [`app::monitor`],
+/// targets in [`scripts`].
+pub mod runtime {
+    pub use crate::app::host::{Hwf, HwfBuilder};
+    pub use crate::app::monitor::{Progress, ProgressFn};
+    pub use crate::app::resolve::{Target, read_component};
+    pub use crate::app::runs::{RESULT_PREVIEW_BYTES, RunOutcome, RunRequest};
+}
 
 pub use agents::{AgentCall, AgentReply, AgentRunner};
 pub use app::host::{Hwf, HwfBuilder, Overrides};

@@ -10,11 +10,31 @@
 //!   ([`resume::ResumePlan`]);
 //! - [`monitor`]: live progress and controls while a run executes;
 //! - [`operate`]: controls and decisions, external events, grant
-//!   revocations.
+//!   revocations;
+//! - [`control`]: recording and validating operator controls;
+//! - [`runner`]: the queue executor (queued, parked, stuck runs; in place
+//!   continuations, replay index of a lineage);
+//! - [`catalog`]: validating and saving scripts;
+//! - [`views`], [`status`], [`review`]: typed status, overview, the review
+//!   queue and the timeline;
+//! - [`finalizers`]: finalizing declared resources when a run ends;
+//! - [`triggers`]: starting runs from external events.
+//!
+//! One room of the layering: the services here call each other freely and
+//! everything below (broker, capabilities, agents, store, vm); nothing
+//! below calls them.
 
+pub mod catalog;
+pub mod control;
+pub mod finalizers;
 pub mod host;
 pub mod monitor;
 pub mod operate;
+pub mod review;
+pub mod runner;
 pub mod resolve;
 pub mod resume;
 pub mod runs;
+pub mod status;
+pub mod triggers;
+pub mod views;

@@ -88,12 +88,12 @@ impl Hwf {
 /// Controls that cannot be read end the run with the store's code rather
 /// than being ignored — but a recorded stop still stops it.
 fn apply_controls(store: &FileStore, ctx: &RunContext) {
-    match crate::control::read_controls(store, ctx.run_id()) {
+    match crate::app::control::read_controls(store, ctx.run_id()) {
         Ok(c) => ctx.apply_controls(&c),
         Err(_)
             if store
                 .read_controls_lenient(ctx.run_id())
-                .is_ok_and(|(c, _)| c.iter().any(|c| c.action == crate::control::Action::Stop)) =>
+                .is_ok_and(|(c, _)| c.iter().any(|c| c.action == crate::app::control::Action::Stop)) =>
         {
             ctx.request_stop();
         }

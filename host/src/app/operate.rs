@@ -4,7 +4,7 @@
 //! answer.
 
 use crate::Hwf;
-use crate::control::{Action, Control, Decision};
+use crate::app::control::{Action, Control, Decision};
 use crate::store::{RunState, StoredEvent};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
@@ -209,7 +209,7 @@ impl Hwf {
                 .decision
                 .ok_or_else(|| Error::new(ErrorCode::InvalidArgs, "decide needs approve, reject, edit or respond"))?;
             let call = c.call.clone().unwrap_or_default();
-            c.fingerprint = Some(crate::runner::validate_decision(
+            c.fingerprint = Some(crate::app::runner::validate_decision(
                 self,
                 &run,
                 &call,
@@ -221,7 +221,7 @@ impl Hwf {
             c.channel = req.channel;
             c.message_id = req.message_id;
         }
-        let recorded = crate::control::record(self.store(), &run, c.clone())?;
+        let recorded = crate::app::control::record(self.store(), &run, c.clone())?;
         Ok(ControlRecorded {
             run_id: run,
             control: as_stored(&c)?,
@@ -253,7 +253,7 @@ impl Hwf {
         };
         let (stored, new) = self.store().append_event(event)?;
         // Triggers (issue 19): a run per matching trigger, once per event id.
-        let started = crate::triggers::fire(self, &stored)?;
+        let started = crate::app::triggers::fire(self, &stored)?;
         Ok(EventSent {
             event: stored,
             new,

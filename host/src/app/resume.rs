@@ -52,14 +52,14 @@ impl Hwf {
             }
         }
         let events = self.store.read_entries(source)?;
-        crate::runner::check_journal_present(&snap, &events)?;
-        let controls = crate::control::read_controls(&self.store, source)?;
+        crate::app::runner::check_journal_present(&snap, &events)?;
+        let controls = crate::app::control::read_controls(&self.store, source)?;
         // The source and the runs it was resumed from answer calls; the new
         // run has no journal of its own yet.
         let mut sources = self.lineage_journals(snap.resumed_from.as_ref())?;
         sources.push(events);
         Ok(ResumePlan {
-            replay: crate::runner::replay_index(&sources, &[], &controls),
+            replay: crate::app::runner::replay_index(&sources, &[], &controls),
             seed_run: snap.seed_run().clone(),
             clock_origin_ms: snap.clock_origin(),
         })

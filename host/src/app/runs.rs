@@ -262,7 +262,7 @@ impl Hwf {
         // The watch first: a control appended after it is reported even if
         // it lands before the monitor starts.
         let controls_watch = self.store.watch_controls(&run_id)?;
-        let controls = crate::control::read_controls(&self.store, &run_id)?;
+        let controls = crate::app::control::read_controls(&self.store, &run_id)?;
         snap.state = RunState::Running;
         snap.waits.clear();
         snap.pid = Some(std::process::id());
@@ -367,7 +367,7 @@ impl Hwf {
         }
         if snap.state.is_terminal() {
             // Declared resources are finalized once the run ends (issue 19).
-            crate::finalizers::finalize(&ctx, &self.store, &run_id).await;
+            crate::app::finalizers::finalize(&ctx, &self.store, &run_id).await;
             snap.finished_at_ms = Some(now_ms());
         }
         ctx.journal(&Event::RunCompleted {

@@ -2,7 +2,7 @@
 //! workspace, a process, a session, a listener) with the capability call
 //! that finalizes it. The journal is the declaration; [`declared`] reads it
 //! back, and [`view`] is what status shows. Running the finalizers when a
-//! run ends is the application's job (`crate::finalizers`).
+//! run ends is the application's job (`crate::app::finalizers`).
 
 use crate::capabilities::{Capability, CapabilityCall, CapabilityError, CapabilityHandler, SideEffect};
 use crate::store::FileStore;

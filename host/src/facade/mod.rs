@@ -16,7 +16,7 @@
 pub mod params;
 
 use crate::app::operate::{ControlRequest, parse_decision};
-use crate::control::{Action, Decision};
+use crate::app::control::{Action, Decision};
 use crate::scripts::Language;
 use crate::store::ScriptRef;
 use crate::store::{RunSnapshot, RunState};
@@ -231,7 +231,7 @@ async fn workflow_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Va
             let report = hwf.validate_resolved(resolved).await?;
             if !report.valid {
                 return Ok(error_envelope(
-                    &crate::catalog::script_error(&report),
+                    &crate::app::catalog::script_error(&report),
                     Some(report.to_json()),
                 ));
             }

@@ -6,7 +6,7 @@
 //! the guard (see [`super`]). Every value is redacted before it is sent.
 
 use super::{AppState, error_response, refuse};
-use crate::review::RunFilter;
+use crate::app::review::RunFilter;
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -130,9 +130,9 @@ pub async fn run(State(app): App, Path(id): Path<String>) -> Response {
         blocking(move || {
             let mut status = hwf.status(id.as_str())?.to_json();
             let snap = hwf.snapshot(&id)?;
-            let name = crate::review::workflow_name(&snap);
+            let name = crate::app::review::workflow_name(&snap);
             status["workflow"] = json!(hwf_core::redact::redact_text(&name));
-            status["duration_ms"] = json!(crate::review::duration_ms(&snap, crate::store::now_ms()));
+            status["duration_ms"] = json!(crate::app::review::duration_ms(&snap, crate::store::now_ms()));
             status["review"] = json!(hwf.run_waits(&snap));
             Ok(status)
         })

@@ -10,7 +10,6 @@
 
 mod file;
 mod kanban;
-mod vm_cache;
 
 pub use file::{CONTROLS_POLL, FileClaim, FileJournalSink, FileStore, JournalFile, LockFile};
 pub use hwf_core::model::{

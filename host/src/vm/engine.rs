@@ -27,20 +27,11 @@ pub const FUEL_PER_CPU_MS: u64 = 8_000_000;
 /// Live instances the pooling allocator is sized for.
 const POOL_INSTANCES: u32 = 1_000;
 
-/// Where compiled components are kept between processes: artifacts this
-/// engine serialized, by key (the key includes the engine's compatibility
-/// hash). The sandbox names no store; the store implements this.
-pub trait CompileCache {
-    /// The file holding the artifact for `key`, if there is one.
-    fn artifact_path(&self, key: &str) -> Option<std::path::PathBuf>;
-
-    /// Keep `artifact` under `key` (written atomically).
-    ///
-    /// # Errors
-    ///
-    /// `io` when it cannot be written (the caller only logs it).
-    fn put_artifact(&self, key: &str, artifact: &[u8]) -> Result<()>;
-}
+/// Where compiled components are kept between processes (artifacts this
+/// engine serialized, by a key that includes the engine's compatibility
+/// hash): the store's port, defined in hwf-core, so the sandbox names no
+/// store.
+pub use hwf_core::store::CompileCache;
 
 /// The engine, its epoch ticker, and a linker holding exactly the allowed
 /// imports, the `hermes:workflow/host` ones answered by `H`.

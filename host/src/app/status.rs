@@ -395,7 +395,7 @@ pub fn build_status(s: &RunSnapshot, journal: &[Value], state_dir: &Path, locked
         progress,
         waits: s.waits.clone(),
         // Declared resources and their finalizers' outcomes (issue 19).
-        resources: crate::finalizers::view(journal, &run_dir),
+        resources: crate::app::finalizers::view(journal, &run_dir),
         resumed_from: s.resumed_from.clone(),
         calls,
         phases,

@@ -2,7 +2,7 @@
 //! source of a resume. Every answer is a typed value that serialises to
 //! the JSON the front doors print.
 
-use crate::status::{RunStatus, RunSummary, SeenState, ShownState};
+use crate::app::status::{RunStatus, RunSummary, SeenState, ShownState};
 use crate::store::{ErrorInfo, RunSnapshot, ScriptMeta, WaitInfo};
 use crate::{Hwf, Target};
 use hwf_core::error::{Error, ErrorCode, Result};
@@ -40,21 +40,21 @@ pub enum OverviewLine {
 impl Overview {
     /// The overview as the JSON the front doors print.
     pub fn to_json(&self) -> Value {
-        crate::status::to_json(self)
+        crate::app::status::to_json(self)
     }
 }
 
 impl ScriptList {
     /// The list as the JSON the front doors print.
     pub fn to_json(&self) -> Value {
-        crate::status::to_json(self)
+        crate::app::status::to_json(self)
     }
 }
 
 impl ScriptDetail {
     /// The detail as the JSON the front doors print.
     pub fn to_json(&self) -> Value {
-        crate::status::to_json(self)
+        crate::app::status::to_json(self)
     }
 }
 
@@ -235,13 +235,13 @@ impl Hwf {
         let snap = self.store().read_snapshot(&id)?;
         let journal = self.store().read_journal(&id)?;
         let locked = self.store().run_locked(&id);
-        let mut status = crate::status::build_status(&snap, &journal, self.store().root(), locked)?;
-        let controls = crate::control::read_controls(self.store(), &id).unwrap_or_default();
+        let mut status = crate::app::status::build_status(&snap, &journal, self.store().root(), locked)?;
+        let controls = crate::app::control::read_controls(self.store(), &id).unwrap_or_default();
         status.retries = controls.retried_calls();
         status.stopped_tasks = controls.stopped_calls();
         status.controls = controls.0;
         // Redacted once more: control values and event lines are shown here.
-        crate::status::redacted(status)
+        crate::app::status::redacted(status)
     }
 
     /// Every run, newest first, one line each.
@@ -255,7 +255,7 @@ impl Hwf {
         for id in self.store().run_ids()?.into_iter().rev() {
             match self.store().read_snapshot(&id) {
                 Ok(s) => {
-                    let line = crate::status::run_summary(&s, self.store().run_locked(&id));
+                    let line = crate::app::status::run_summary(&s, self.store().run_locked(&id));
                     for w in &s.waits {
                         waits.push(BlockedWait {
                             run_id: id.clone(),

@@ -17,7 +17,9 @@
 //! (`id`, `source`, `type`, `subject`, `payload.…`, `version`); for cron,
 //! `"$event.minute_ms"` is the minute's start.
 
-use crate::runtime::{Hwf, RunRequest, Target};
+use crate::app::host::Hwf;
+use crate::app::runs::RunRequest;
+use crate::scripts::Target;
 use crate::store::{StoredEvent, now_ms};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;

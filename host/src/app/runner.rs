@@ -14,8 +14,9 @@ use crate::broker::Journal;
 use crate::broker::replay::ReplayIndex;
 use crate::capabilities::Registry;
 use crate::capabilities::durable;
-use crate::control::{Controls, Decision};
-use crate::runtime::{Hwf, RunOutcome};
+use crate::app::control::{Controls, Decision};
+use crate::app::host::Hwf;
+use crate::app::runs::RunOutcome;
 use crate::store::{ErrorInfo, RunSnapshot, RunState, now_ms};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
@@ -73,13 +74,13 @@ impl Hwf {
         if snap.state.is_terminal() {
             return Disposition::Done;
         }
-        let Ok(controls) = crate::control::read_controls(self.store(), &snap.run_id) else {
+        let Ok(controls) = crate::app::control::read_controls(self.store(), &snap.run_id) else {
             // A damaged controls file: a recorded stop is still honoured
             // (stopping is always safe); anything else waits for repair.
             let stopped = self
                 .store()
                 .read_controls_lenient(&snap.run_id)
-                .is_ok_and(|(c, _)| c.iter().any(|c| c.action == crate::control::Action::Stop));
+                .is_ok_and(|(c, _)| c.iter().any(|c| c.action == crate::app::control::Action::Stop));
             return if stopped && snap.state != RunState::Running {
                 Disposition::StopRequested
             } else {
@@ -136,9 +137,9 @@ impl Hwf {
     /// `io` when the runs cannot be listed.
     pub async fn runner_pass(&self, only: Option<&RunId>) -> Result<PassReport> {
         let mut report = PassReport::default();
-        // Calendar starts (issue 19, crate::triggers): they only enqueue runs.
+        // Calendar starts (issue 19, crate::app::triggers): they only enqueue runs.
         if only.is_none() {
-            crate::triggers::cron_pass(self);
+            crate::app::triggers::cron_pass(self);
         }
         let ids = match only {
             Some(id) => vec![id.clone()],
@@ -156,7 +157,7 @@ impl Hwf {
             };
             match self.disposition(&snap) {
                 Disposition::Unreadable => {
-                    if let Err(e) = crate::control::read_controls(self.store(), &id) {
+                    if let Err(e) = crate::app::control::read_controls(self.store(), &id) {
                         report.errors.push((id, ErrorInfo::of(&e)));
                     }
                     continue;
@@ -167,7 +168,7 @@ impl Hwf {
                 Disposition::Waiting => report.waiting.push(id.clone()),
                 Disposition::StopRequested => {
                     self.finish_stopped(snap)?;
-                    crate::finalizers::finalize_unexecuted(self, &id).await;
+                    crate::app::finalizers::finalize_unexecuted(self, &id).await;
                     report.stopped.push(id.clone());
                     continue;
                 }
@@ -245,11 +246,11 @@ impl Hwf {
             ));
         }
         let target = match (&snap.script.name, &snap.script.path) {
-            (Some(name), _) => crate::runtime::Target::Saved {
+            (Some(name), _) => crate::scripts::Target::Saved {
                 name: name.clone(),
                 version: snap.script.version,
             },
-            (None, Some(path)) => crate::runtime::Target::Path(std::path::PathBuf::from(path)),
+            (None, Some(path)) => crate::scripts::Target::Path(std::path::PathBuf::from(path)),
             (None, None) => return Err(Error::new(ErrorCode::CorruptStore, format!("run {id} names no script"))),
         };
         let resolved = self.resolve(&target)?;
@@ -261,9 +262,9 @@ impl Hwf {
         }
         let loaded = resolved.loaded;
         let events = self.store().read_entries(id)?;
-        crate::runner::check_journal_present(&snap, &events)?;
+        crate::app::runner::check_journal_present(&snap, &events)?;
         let last_seq = events.iter().map(|e| e.seq).max().unwrap_or(0);
-        let controls = crate::control::read_controls(self.store(), id)?;
+        let controls = crate::app::control::read_controls(self.store(), id)?;
         // In place: the run's own journal answers its completed calls, and
         // the calls it already ran stay charged to its budgets.
         // The run's own journal answers its completed calls (already
@@ -288,7 +289,7 @@ impl Hwf {
             let outcome = self.quarantine(snap, &mut journal, crashes);
             drop(journal);
             // It never runs again: its declared resources are finalized now (issue 19).
-            crate::finalizers::finalize_held(self, id).await;
+            crate::app::finalizers::finalize_held(self, id).await;
             return outcome;
         }
         let services = self.services_for(&snap)?;
@@ -398,7 +399,7 @@ pub fn replay_index(sources: &[Vec<JournalEntry>], own: &[JournalEntry], control
     let pending: Vec<(String, String)> = controls
         .0
         .iter()
-        .filter(|c| c.action == crate::control::Action::Retry && !consumed.contains(&c.id))
+        .filter(|c| c.action == crate::app::control::Action::Retry && !consumed.contains(&c.id))
         .filter_map(|c| c.call.clone().map(|call| (c.id.clone(), call)))
         .collect();
     let calls = pending.iter().map(|(_, call)| call.clone()).collect();

@@ -28,7 +28,7 @@ pub fn read_controls(store: &FileStore, run: &RunId) -> Result<Controls> {
 
 /// Call ids a `retry` control names: they run live on the next resume.
 pub fn retried_calls(store: &FileStore, run: &RunId) -> HashSet<String> {
-    crate::control::read_controls(store, run)
+    crate::app::control::read_controls(store, run)
         .map(|c| c.retried_calls())
         .unwrap_or_default()
 }

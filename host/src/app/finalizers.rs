@@ -39,7 +39,7 @@ impl Durable for NoDurable<'_> {
     fn first_started_ms(&self) -> u64 {
         now_ms()
     }
-    fn decision(&self) -> Result<Option<crate::control::Control>, CapabilityError> {
+    fn decision(&self) -> Result<Option<crate::app::control::Control>, CapabilityError> {
         Ok(None)
     }
     fn events(&self) -> Result<Vec<crate::store::StoredEvent>, CapabilityError> {
@@ -157,7 +157,7 @@ pub async fn finalize(ctx: &RunContext, store: &FileStore, run: &RunId) {
 /// Finalize a run that ended without executing again: stopped by an
 /// operator while parked (the runner's `finish_stopped`). Takes the run's
 /// lock; does nothing for runs that declared nothing or are not terminal.
-pub async fn finalize_unexecuted(hwf: &crate::runtime::Hwf, id: &RunId) {
+pub async fn finalize_unexecuted(hwf: &crate::app::host::Hwf, id: &RunId) {
     let Ok(Some(_lock)) = hwf.store().try_lock_run(id) else {
         return;
     };
@@ -166,7 +166,7 @@ pub async fn finalize_unexecuted(hwf: &crate::runtime::Hwf, id: &RunId) {
 
 /// [`finalize_unexecuted`] for a caller that already holds the run's lock
 /// (the runner quarantining a crash-looping run).
-pub async fn finalize_held(hwf: &crate::runtime::Hwf, id: &RunId) {
+pub async fn finalize_held(hwf: &crate::app::host::Hwf, id: &RunId) {
     let Ok(snap) = hwf.store().read_snapshot(id) else {
         return;
     };

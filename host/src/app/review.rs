@@ -7,7 +7,7 @@
 //! (`hwf serve`, [`crate::serve`]) print and serve these same values.
 //! Everything returned here is redacted once more before it leaves.
 
-use crate::runtime::Hwf;
+use crate::app::host::Hwf;
 use crate::store::{RunSnapshot, RunState, WaitInfo, now_ms};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
@@ -118,7 +118,7 @@ pub fn duration_ms(s: &RunSnapshot, now: u64) -> u64 {
 /// One line of a runs list: the overview summary plus the workflow name,
 /// age and duration.
 pub fn run_line(hwf: &Hwf, s: &RunSnapshot, now: u64) -> Value {
-    let mut line = crate::status::summary(s);
+    let mut line = crate::app::status::summary(s);
     if s.state == RunState::Running && !hwf.store().run_locked(&s.run_id) {
         line["state"] = json!("stuck");
     }
@@ -225,7 +225,7 @@ impl Hwf {
     pub fn timeline(&self, run_id: &str) -> Result<Value> {
         let id = RunId::parse(run_id)?;
         let journal = self.store().read_entries(&id)?;
-        let controls = crate::control::read_controls(self.store(), &id).unwrap_or_default();
+        let controls = crate::app::control::read_controls(self.store(), &id).unwrap_or_default();
         let mut v = json!({"run_id": id, "rows": timeline_rows(&journal, &controls.0)});
         hwf_core::redact::redact_value(&mut v);
         Ok(v)
@@ -434,7 +434,7 @@ pub fn review_entry(run: &RunId, workflow: &str, w: &WaitInfo, request: Option<&
 /// label, name, phase, state, duration, tokens, fingerprint, replayed),
 /// and `phase`, `log`, `wait`, `wait_resolved`, `control`, `run_started`
 /// and `run_completed` rows. Controls are placed by their time.
-pub fn timeline_rows(journal: &[JournalEntry], controls: &[crate::control::Control]) -> Vec<Value> {
+pub fn timeline_rows(journal: &[JournalEntry], controls: &[crate::app::control::Control]) -> Vec<Value> {
     let mut rows: Vec<Value> = Vec::with_capacity(journal.len());
     let mut call_row: HashMap<&str, usize> = HashMap::new();
     for e in journal {
@@ -618,7 +618,7 @@ mod tests {
             json!({"seq": 6, "ts_ms": 31, "type": "delivered", "call": "1"}),
             json!({"seq": 7, "ts_ms": 32, "type": "log", "level": "info", "source": "guest", "message": "hi"}),
         ]);
-        let mut c = crate::control::Control::new(crate::control::Action::Decide, "ana");
+        let mut c = crate::app::control::Control::new(crate::app::control::Action::Decide, "ana");
         c.ts_ms = 20;
         c.channel = Some("web".into());
         let rows = timeline_rows(&journal, &[c]);
