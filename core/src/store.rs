@@ -188,12 +188,7 @@ impl From<BlobRef> for String {
 
 /// The extension a blob in `language` is kept under.
 pub fn blob_ext(language: Language) -> &'static str {
-    match language {
-        Language::Wasm => "wasm",
-        Language::Js => "js",
-        Language::Json => "json",
-        Language::Python => "py",
-    }
+    language.extension()
 }
 
 /// A claim's identity and liveness, shared by the claim and every

@@ -66,12 +66,9 @@ pub fn user_cache_dir() -> Option<PathBuf> {
 
 /// The file name of a language's runtime component.
 fn runtime_file(lang: Language) -> Result<&'static str> {
-    match lang {
-        Language::Json => Ok("json-runtime.wasm"),
-        Language::Js => Ok("js-runtime.wasm"),
-        Language::Python => Ok("python-runtime.wasm"),
-        Language::Wasm => Err(Error::new(ErrorCode::Internal, "a wasm component needs no runtime")),
-    }
+    lang.info()
+        .runtime_file
+        .ok_or_else(|| Error::new(ErrorCode::Internal, "a wasm component needs no runtime"))
 }
 
 /// Where a language's runtime component is (see [`runtime_dirs`]).
@@ -231,11 +228,7 @@ impl Target {
     ///
     /// `invalid_args` for a bad version; `invalid_name` for a bad name.
     pub fn parse(arg: &str) -> Result<Self> {
-        let lower = arg.to_ascii_lowercase();
-        let script_ext = [".wasm", ".js", ".mjs", ".py", ".json"]
-            .iter()
-            .any(|e| lower.ends_with(e));
-        if script_ext || arg.contains('/') || Path::new(arg).is_file() {
+        if Language::has_script_extension(arg) || arg.contains('/') || Path::new(arg).is_file() {
             return Ok(Target::Path(PathBuf::from(arg)));
         }
         let (name, version) = match arg.split_once('@') {

@@ -115,12 +115,9 @@ impl Hwf {
         if let Some(path) = &resolved.script.path {
             return Ok(Target::Path(PathBuf::from(path)));
         }
-        let ext = match resolved.language {
-            Language::Wasm => "wasm",
-            Language::Js => "js",
-            Language::Json => "json",
-            Language::Python => "py",
-        };
-        Ok(Target::Path(self.store().put_inline(&resolved.bytes, ext)?))
+        Ok(Target::Path(
+            self.store()
+                .put_inline(&resolved.bytes, resolved.language.extension())?,
+        ))
     }
 }

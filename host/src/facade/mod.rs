@@ -251,7 +251,7 @@ async fn workflow_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Va
                 "capabilities": caps,
                 "policy": {"allowed_classes": policy.allowed_classes, "approval_classes": policy.approval_classes},
                 "scripts": hwf.script_list(false)?.scripts,
-                "languages": ["wasm", "js", "python", "json"],
+                "languages": hwf_core::lang::Language::ALL.map(hwf_core::lang::Language::as_str),
             }))
         }
         "script_save" => {

@@ -127,13 +127,8 @@ impl FileStore {
 
 /// The file extension a saved version of `language` is stored under.
 fn file_ext(language: &str) -> &'static str {
-    match language {
-        "js" => "js",
-        "json" => "json",
-        // The seed's name for a saved Python script (`v000001.workflow.py`).
-        "python" => "workflow.py",
-        _ => "wasm",
-    }
+    // (The seed's name for a saved Python script is `v000001.workflow.py`.)
+    hwf_core::lang::Language::parse(language).map_or("wasm", |l| l.info().stored_extension)
 }
 
 #[async_trait]
