@@ -98,11 +98,13 @@ async fn fan(
         ..Limits::default()
     };
     services.store = Some(Arc::new(hwf_host::store::FileStore::open(hwf.store().root())?));
-    let ctx = RunContext::new(id, Some(journal), services);
-    ctx.set_exec(hwf_host::broker::ExecEnv {
-        vm: hwf.vm_arc(),
-        epoch_ms: 0,
-    });
+    let ctx = RunContext::builder(id, services)
+        .journal(journal)
+        .instances(Arc::new(hwf_host::broker::ExecEnv {
+            vm: hwf.vm_arc(),
+            epoch_ms: 0,
+        }))
+        .build();
     let text = args.to_string();
     let t = Instant::now();
     let (r, _) = call_run(

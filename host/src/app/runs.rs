@@ -267,14 +267,20 @@ impl Hwf {
         snap.waits.clear();
         snap.pid = Some(std::process::id());
         snap.started_at_ms = Some(now_ms());
-        let ctx = RunContext::new(run_id.clone(), Some(journal), services);
-        ctx.apply_controls(&controls);
+        let mut context = RunContext::builder(run_id.clone(), services)
+            .journal(journal)
+            .instances(std::sync::Arc::new(ExecEnv {
+                vm: self.vm.clone(),
+                epoch_ms: clock_origin,
+            }));
         if let Some(root) = &snap.root_run_id {
-            ctx.set_root_run_id(root.clone());
+            context = context.root_run_id(root.clone());
         }
         if let Some(index) = replay {
-            ctx.set_replay(index);
+            context = context.replay(index);
         }
+        let ctx = context.build();
+        ctx.apply_controls(&controls);
         ctx.journal(&Event::RunStarted {
             format: hwf_core::journal::JOURNAL_FORMAT,
             run_id: run_id.as_str(),
@@ -289,10 +295,6 @@ impl Hwf {
 
         let t0 = Instant::now();
         let args_text = args.to_string();
-        ctx.set_exec(ExecEnv {
-            vm: self.vm.clone(),
-            epoch_ms: clock_origin,
-        });
         let broker = InstanceBroker::root(ctx.clone(), Some(loaded.clone()));
         // The reporter is owned by this future: dropping the run (a
         // cancelled facade or MCP call) aborts it too, so nothing rewrites

@@ -95,7 +95,7 @@ pub use journal::{CallErrorKind, CallFailure, Event, Journal};
 pub use request::{AgentRequest, CapabilityRequest};
 use serde_json::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 pub use wit_host::WitHost;
 
@@ -176,11 +176,12 @@ pub struct RunContext {
     started: Instant,
     stop: AtomicBool,
     width: Arc<tokio::sync::Semaphore>,
-    instances: OnceLock<Arc<dyn Instances>>,
+    instances: Option<Arc<dyn Instances>>,
     tasks: Arc<TaskCount>,
-    replay: OnceLock<Arc<replay::ReplayIndex>>,
+    replay: Option<Arc<replay::ReplayIndex>>,
     prompt_cache: Mutex<std::collections::HashMap<String, Value>>,
-    root_run_id: OnceLock<RunId>,
+    /// The first run of the resume lineage (this run's id when it has none).
+    root_run_id: RunId,
     first_seen: Mutex<std::collections::HashMap<String, u64>>,
     parked: Mutex<Vec<crate::store::WaitInfo>>,
     pause: AtomicBool,
@@ -193,6 +194,106 @@ pub struct RunContext {
     /// What agents reported each in-flight call cost (µUSD), until its
     /// completion is journaled.
     costs: Mutex<std::collections::HashMap<String, u64>>,
+}
+
+/// How a [`RunContext`] is put together ([`RunContext::builder`]).
+pub struct RunContextBuilder {
+    run_id: RunId,
+    services: Services,
+    journal: Option<Journal>,
+    replay: Option<replay::ReplayIndex>,
+    root_run_id: Option<RunId>,
+    instances: Option<Arc<dyn Instances>>,
+}
+
+impl std::fmt::Debug for RunContextBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunContextBuilder")
+            .field("run_id", &self.run_id)
+            .field("replay", &self.replay.is_some())
+            .field("root_run_id", &self.root_run_id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RunContextBuilder {
+    /// The journal the run writes (none: nothing is journaled).
+    pub fn journal(mut self, journal: Journal) -> Self {
+        self.journal = Some(journal);
+        self
+    }
+
+    /// Answer calls from this index where they match (resume, continue).
+    /// What the run's own journal records as run is charged to its budgets
+    /// here, once; a call later answered from the own journal costs nothing
+    /// again, and one answered from a source run (`--resume-from`) is
+    /// charged what it cost there, so budgets hold over the whole lineage.
+    pub fn replay(mut self, index: replay::ReplayIndex) -> Self {
+        self.replay = Some(index);
+        self
+    }
+
+    /// The first run of the resume lineage: idempotency keys and the
+    /// guest's random seed derive from it (default: this run).
+    pub fn root_run_id(mut self, id: RunId) -> Self {
+        self.root_run_id = Some(id);
+        self
+    }
+
+    /// What starts the run's branch instances and nested workflows (the
+    /// sandbox, [`ExecEnv`]; a fake in the broker's tests). Without it,
+    /// branches and nested workflows fail.
+    pub fn instances(mut self, instances: Arc<dyn Instances>) -> Self {
+        self.instances = Some(instances);
+        self
+    }
+
+    /// The run's context.
+    pub fn build(self) -> Arc<RunContext> {
+        let Self {
+            run_id,
+            services,
+            journal,
+            replay,
+            root_run_id,
+            instances,
+        } = self;
+        let width = width::width_of(&services.limits);
+        let memory = crate::vm::limits::RunMemory::new(services.limits.run_memory_bytes);
+        let syncer = journal.as_ref().and_then(|j| j.syncer().ok()).map(Arc::new);
+        let mut stats = RunStats::default();
+        if let Some(index) = &replay {
+            let charged = index.charged();
+            stats.counts.agent_calls += charged.agent_calls;
+            stats.counts.capability_calls += charged.capability_calls;
+            stats.counts.tokens = stats.counts.tokens.saturating_add(charged.tokens);
+            stats.counts.cost_micro_usd = stats.counts.cost_micro_usd.saturating_add(charged.cost_micro_usd);
+        }
+        Arc::new(RunContext {
+            root_run_id: root_run_id.unwrap_or_else(|| run_id.clone()),
+            run_id,
+            syncer,
+            journal: Mutex::new(journal),
+            limits: services.limits.clone(),
+            services,
+            stats: Mutex::new(stats),
+            started: Instant::now(),
+            stop: AtomicBool::new(false),
+            width: Arc::new(tokio::sync::Semaphore::new(width)),
+            instances,
+            tasks: Arc::new(TaskCount::default()),
+            replay: replay.map(Arc::new),
+            prompt_cache: Mutex::new(std::collections::HashMap::new()),
+            first_seen: Mutex::new(std::collections::HashMap::new()),
+            parked: Mutex::new(Vec::new()),
+            pause: AtomicBool::new(false),
+            task_stops: Mutex::new(std::collections::HashSet::new()),
+            controls_tx: tokio::sync::watch::Sender::new(0),
+            broken: Mutex::new(None),
+            memory,
+            costs: Mutex::new(std::collections::HashMap::new()),
+        })
+    }
 }
 
 /// Why an in-flight call was interrupted.
@@ -236,35 +337,27 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl RunContext {
-    /// A context for one run.
+    /// A context for one run that replays nothing, starts no child
+    /// instances and is the first of its lineage (finalizers, benchmarks);
+    /// anything else is built with [`RunContext::builder`].
     pub fn new(run_id: RunId, journal: Option<Journal>, services: Services) -> Arc<Self> {
-        let width = width::width_of(&services.limits);
-        let memory = crate::vm::limits::RunMemory::new(services.limits.run_memory_bytes);
-        let syncer = journal.as_ref().and_then(|j| j.syncer().ok()).map(Arc::new);
-        Arc::new(Self {
+        let mut b = Self::builder(run_id, services);
+        b.journal = journal;
+        b.build()
+    }
+
+    /// Start building the context of run `run_id`: whatever the run is
+    /// given (journal, replay index, lineage, child instances) is given
+    /// before any instance runs, and stays as built.
+    pub fn builder(run_id: RunId, services: Services) -> RunContextBuilder {
+        RunContextBuilder {
             run_id,
-            syncer,
-            journal: Mutex::new(journal),
-            limits: services.limits.clone(),
             services,
-            stats: Mutex::new(RunStats::default()),
-            started: Instant::now(),
-            stop: AtomicBool::new(false),
-            width: Arc::new(tokio::sync::Semaphore::new(width)),
-            instances: OnceLock::new(),
-            tasks: Arc::new(TaskCount::default()),
-            replay: OnceLock::new(),
-            prompt_cache: Mutex::new(std::collections::HashMap::new()),
-            root_run_id: OnceLock::new(),
-            first_seen: Mutex::new(std::collections::HashMap::new()),
-            parked: Mutex::new(Vec::new()),
-            pause: AtomicBool::new(false),
-            task_stops: Mutex::new(std::collections::HashSet::new()),
-            controls_tx: tokio::sync::watch::Sender::new(0),
-            broken: Mutex::new(None),
-            memory,
-            costs: Mutex::new(std::collections::HashMap::new()),
-        })
+            journal: None,
+            replay: None,
+            root_run_id: None,
+            instances: None,
+        }
     }
 
     /// Apply the run's controls: stop, pause, task stops. Called at start
@@ -351,44 +444,21 @@ impl RunContext {
         lock(&self.parked).iter().any(|w| w.call == call)
     }
 
-    /// Answer calls from this index where they match (resume, continue).
-    /// What the run's own journal records as run is charged to its budgets
-    /// here, once; a call later answered from the own journal costs nothing
-    /// again, and one answered from a source run (`--resume-from`) is
-    /// charged what it cost there, so budgets hold over the whole lineage.
-    pub fn set_replay(&self, index: replay::ReplayIndex) {
-        let charged = index.charged();
-        {
-            let mut stats = lock(&self.stats);
-            stats.counts.agent_calls += charged.agent_calls;
-            stats.counts.capability_calls += charged.capability_calls;
-            stats.counts.tokens = stats.counts.tokens.saturating_add(charged.tokens);
-            stats.counts.cost_micro_usd = stats.counts.cost_micro_usd.saturating_add(charged.cost_micro_usd);
-        }
-        let _ = self.replay.set(Arc::new(index));
-    }
-
     /// The id the guest's random seed derives from: the first run of the
     /// resume lineage, so `--resume-from` sees the same random bytes.
     pub fn seed_run_id(&self) -> &RunId {
-        self.root_run_id.get().unwrap_or(&self.run_id)
+        &self.root_run_id
     }
 
     /// The replay index, if this run replays.
     pub fn replay(&self) -> Option<&Arc<replay::ReplayIndex>> {
-        self.replay.get()
-    }
-
-    /// Set the run id idempotency keys are built from (the first run of a
-    /// resume lineage); defaults to this run's id.
-    pub fn set_root_run_id(&self, id: RunId) {
-        let _ = self.root_run_id.set(id);
+        self.replay.as_ref()
     }
 
     /// `<root run id>:<call id>`: the same on every retry, resume and
     /// continuation.
     pub fn idempotency_key(&self, call_id: &str) -> String {
-        format!("{}:{call_id}", self.root_run_id.get().unwrap_or(&self.run_id))
+        format!("{}:{call_id}", self.root_run_id)
     }
 
     /// A guard to move into a spawned task.
@@ -410,17 +480,6 @@ impl RunContext {
                 return self.tasks.live.load(Ordering::SeqCst) == 0;
             }
         }
-    }
-
-    /// Give the run a VM for branch instances and nested workflows.
-    pub fn set_exec(&self, env: ExecEnv) {
-        self.set_instances(Arc::new(env));
-    }
-
-    /// Give the run what starts its branch instances and nested workflows
-    /// (the sandbox, [`ExecEnv`]; a fake in the broker's tests).
-    pub fn set_instances(&self, instances: Arc<dyn Instances>) {
-        let _ = self.instances.set(instances);
     }
 
     /// The run id.
@@ -622,7 +681,7 @@ impl RunContext {
     }
 
     fn instances(&self) -> Option<&Arc<dyn Instances>> {
-        self.instances.get()
+        self.instances.as_ref()
     }
 }
 

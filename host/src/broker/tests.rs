@@ -6,7 +6,10 @@
 use super::children::{Child, Instances, Started};
 use super::instances::InstanceOutput;
 use super::replay::ReplayIndex;
-use super::{AgentRequest, CallErrorKind, CallFailure, InstanceBroker, Journal, RunContext, Services, TaskSpec};
+use super::{
+    AgentRequest, CallErrorKind, CallFailure, InstanceBroker, Journal, RunContext, RunContextBuilder, Services,
+    TaskSpec,
+};
 use crate::agents::{AgentCall, AgentError, AgentReply, AgentRunner, FixtureRunner};
 use crate::store::FileStore;
 use crate::vm::Limits;
@@ -117,13 +120,20 @@ impl Fixture {
     }
 
     fn run(&self, limits: Limits) -> (RunId, Arc<RunContext>) {
+        let (id, builder) = self.context(limits);
+        (id, builder.build())
+    }
+
+    /// A run's context still to be built (to give it a replay index or
+    /// child instances).
+    fn context(&self, limits: Limits) -> (RunId, RunContextBuilder) {
         let id = RunId::generate();
         self.store.create_run(&id).expect("create run");
         let journal = Journal::new(self.store.open_journal(&id).expect("journal"), 0);
         let mut services = Services::new(self.agents.clone());
         services.limits = limits;
         services.store = Some(self.store.clone());
-        (id.clone(), RunContext::new(id, Some(journal), services))
+        (id.clone(), RunContext::builder(id, services).journal(journal))
     }
 
     fn journal(&self, id: &RunId) -> Vec<JournalEntry> {
@@ -200,8 +210,10 @@ async fn replay_answers_a_recorded_call_without_running_it() {
         .expect("answered");
     assert_eq!(f.agents.calls.load(Ordering::SeqCst), 1);
 
-    let (second, run) = f.run(Limits::default());
-    run.set_replay(ReplayIndex::from_journal(&f.journal(&first), &HashSet::new()));
+    let (second, run) = f.context(Limits::default());
+    let run = run
+        .replay(ReplayIndex::from_journal(&f.journal(&first), &HashSet::new()))
+        .build();
     let out = InstanceBroker::root(run.clone(), None)
         .agent(greet())
         .await
@@ -216,8 +228,10 @@ async fn replay_answers_a_recorded_call_without_running_it() {
     assert_eq!(run.counts().replayed, 1);
 
     // A changed request at the same call id runs.
-    let (_, run) = f.run(Limits::default());
-    run.set_replay(ReplayIndex::from_journal(&f.journal(&first), &HashSet::new()));
+    let (_, run) = f.context(Limits::default());
+    let run = run
+        .replay(ReplayIndex::from_journal(&f.journal(&first), &HashSet::new()))
+        .build();
     let other = AgentRequest {
         prompt: Some("say hello twice".into()),
         ..greet()
@@ -288,12 +302,12 @@ fn branch(name: &str, input: Value) -> TaskSpec {
 #[tokio::test]
 async fn parallel_is_bounded_by_max_parallel_and_answers_in_input_order() {
     let f = Fixture::new();
-    let (id, run) = f.run(Limits {
+    let (id, run) = f.context(Limits {
         max_parallel: 2,
         ..Limits::default()
     });
     let table = Arc::new(Table::default().with("slow", 30, echo).with("fast", 5, echo));
-    run.set_instances(table.clone());
+    let run = run.instances(table.clone()).build();
     // The first slots take longest: completion order is not input order.
     let tasks = (0..6)
         .map(|i| branch(if i < 2 { "slow" } else { "fast" }, json!(i)))
@@ -321,13 +335,15 @@ async fn parallel_is_bounded_by_max_parallel_and_answers_in_input_order() {
 #[tokio::test]
 async fn parallel_fail_fast_cancels_the_rest() {
     let f = Fixture::new();
-    let (id, run) = f.run(Limits {
+    let (id, run) = f.context(Limits {
         max_parallel: 4,
         ..Limits::default()
     });
-    run.set_instances(Arc::new(
-        Table::default().with("fail", 1, fail).with("hang", 60_000, echo),
-    ));
+    let run = run
+        .instances(Arc::new(
+            Table::default().with("fail", 1, fail).with("hang", 60_000, echo),
+        ))
+        .build();
     let tasks = vec![
         branch("hang", json!(0)),
         branch("fail", json!(1)),
@@ -376,9 +392,9 @@ fn odd_fails(input: &Value) -> Result<Value, String> {
 #[tokio::test]
 async fn pipeline_runs_each_item_through_the_stages_in_order() {
     let f = Fixture::new();
-    let (_, run) = f.run(Limits::default());
+    let (_, run) = f.context(Limits::default());
     let table = Arc::new(Table::default().with("double", 1, double).with("inc", 1, inc));
-    run.set_instances(table.clone());
+    let run = run.instances(table.clone()).build();
     let slots = InstanceBroker::root(run, None)
         .pipeline(vec![json!(1), json!(2), json!(3)], vec!["double".into(), "inc".into()])
         .await
@@ -403,9 +419,9 @@ async fn pipeline_runs_each_item_through_the_stages_in_order() {
 #[tokio::test]
 async fn a_failed_stage_ends_its_item_and_the_others_go_on() {
     let f = Fixture::new();
-    let (_, run) = f.run(Limits::default());
+    let (_, run) = f.context(Limits::default());
     let table = Arc::new(Table::default().with("odd_fails", 1, odd_fails).with("inc", 1, inc));
-    run.set_instances(table.clone());
+    let run = run.instances(table.clone()).build();
     let slots = InstanceBroker::root(run, None)
         .pipeline(vec![json!(1), json!(2)], vec!["odd_fails".into(), "inc".into()])
         .await
@@ -427,13 +443,15 @@ async fn a_failed_stage_ends_its_item_and_the_others_go_on() {
 #[tokio::test]
 async fn next_delivers_in_completion_order_and_journals_each_delivery() {
     let f = Fixture::new();
-    let (id, run) = f.run(Limits::default());
-    run.set_instances(Arc::new(
-        Table::default()
-            .with("late", 60, echo)
-            .with("early", 1, echo)
-            .with("middle", 25, echo),
-    ));
+    let (id, run) = f.context(Limits::default());
+    let run = run
+        .instances(Arc::new(
+            Table::default()
+                .with("late", 60, echo)
+                .with("early", 1, echo)
+                .with("middle", 25, echo),
+        ))
+        .build();
     let mut broker = InstanceBroker::root(run, None);
     let mut pending = vec![
         broker.submit(branch("late", json!("late"))).expect("submit"),
@@ -465,8 +483,10 @@ async fn next_delivers_in_completion_order_and_journals_each_delivery() {
 #[tokio::test]
 async fn on_replay_next_delivers_in_the_recorded_order() {
     let f = Fixture::new();
-    let (first, run) = f.run(Limits::default());
-    run.set_instances(Arc::new(Table::default().with("late", 40, echo).with("early", 1, echo)));
+    let (first, run) = f.context(Limits::default());
+    let run = run
+        .instances(Arc::new(Table::default().with("late", 40, echo).with("early", 1, echo)))
+        .build();
     let mut broker = InstanceBroker::root(run, None);
     let a = broker.submit(branch("late", json!("a"))).expect("submit");
     let b = broker.submit(branch("early", json!("b"))).expect("submit");
@@ -475,9 +495,11 @@ async fn on_replay_next_delivers_in_the_recorded_order() {
 
     // The replay's branches finish the other way round; `next` still
     // delivers b first, as recorded.
-    let (_, run) = f.run(Limits::default());
-    run.set_replay(ReplayIndex::from_journal(&f.journal(&first), &HashSet::new()));
-    run.set_instances(Arc::new(Table::default().with("late", 1, echo).with("early", 40, echo)));
+    let (_, run) = f.context(Limits::default());
+    let run = run
+        .replay(ReplayIndex::from_journal(&f.journal(&first), &HashSet::new()))
+        .instances(Arc::new(Table::default().with("late", 1, echo).with("early", 40, echo)))
+        .build();
     let mut broker = InstanceBroker::root(run, None);
     let a = broker.submit(branch("late", json!("a"))).expect("submit");
     let b = broker.submit(branch("early", json!("b"))).expect("submit");
