@@ -245,6 +245,45 @@ async fn replay_answers_a_recorded_call_without_running_it() {
 }
 
 #[tokio::test]
+async fn a_context_is_built_with_its_lineage_and_what_its_replay_charged() {
+    let f = Fixture::new();
+    let (first, run) = f.run(Limits::default());
+    assert_eq!(run.idempotency_key("1"), format!("{first}:1"));
+    InstanceBroker::root(run, None)
+        .agent(greet())
+        .await
+        .expect("no trap")
+        .expect("answered");
+
+    // A continuation of `first` under another id: keys and seed from the
+    // lineage's first run, budgets starting from what its journal spent.
+    let (second, run) = f.context(Limits {
+        max_agent_calls: 1,
+        ..Limits::default()
+    });
+    let run = run
+        .root_run_id(first.clone())
+        .replay(ReplayIndex::from_journal(&f.journal(&first), &HashSet::new()))
+        .build();
+    assert_eq!(run.run_id(), &second);
+    assert_eq!(
+        (run.seed_run_id(), run.idempotency_key("2")),
+        (&first, format!("{first}:2"))
+    );
+    assert_eq!((run.counts().agent_calls, run.counts().tokens), (1, 3));
+    let mut broker = InstanceBroker::root(run.clone(), None);
+    broker.agent(greet()).await.expect("no trap").expect("replayed");
+    let other = AgentRequest {
+        prompt: Some("say hello twice".into()),
+        ..greet()
+    };
+    let refused = broker.agent(other).await.expect("no trap").expect_err("over budget");
+    assert_eq!(refused.kind, CallErrorKind::BudgetExhausted);
+    assert!(refused.message.starts_with("limit_agent:"), "{}", refused.message);
+    assert_eq!(f.agents.calls.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
 async fn a_refused_call_is_journaled_with_its_failure() {
     let f = Fixture::new();
     let (id, run) = f.run(Limits {
