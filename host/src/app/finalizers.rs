@@ -26,9 +26,9 @@ use serde_json::{Value, json};
 use std::io::Write as _;
 use std::sync::Arc;
 
+use crate::capabilities::resources::marker_dir;
 /// The declaring capability's name.
 pub use crate::capabilities::resources::{DECLARE, capability, declared, outcomes, view};
-use crate::capabilities::resources::marker_dir;
 
 struct NoDurable<'a>(&'a str);
 
@@ -156,15 +156,15 @@ pub async fn finalize(ctx: &RunContext, store: &FileStore, run: &RunId) {
 
 /// Finalize a run that ended without executing again: stopped by an
 /// operator while parked (the runner's `finish_stopped`). Takes the run's
-/// lock; does nothing for runs that declared nothing or are not terminal.
+/// claim; does nothing for runs that declared nothing or are not terminal.
 pub async fn finalize_unexecuted(hwf: &crate::app::host::Hwf, id: &RunId) {
-    let Ok(Some(_lock)) = hwf.store().try_lock_run(id) else {
+    let Ok(Some(_claim)) = hwf.claim(id).await else {
         return;
     };
     finalize_held(hwf, id).await;
 }
 
-/// [`finalize_unexecuted`] for a caller that already holds the run's lock
+/// [`finalize_unexecuted`] for a caller that already holds the run's claim
 /// (the runner quarantining a crash-looping run).
 pub async fn finalize_held(hwf: &crate::app::host::Hwf, id: &RunId) {
     let Ok(snap) = hwf.store().read_snapshot(id) else {

@@ -7,6 +7,7 @@ use crate::Hwf;
 use crate::broker::RunContext;
 use crate::store::{Counts, FileStore, RunSnapshot};
 use crate::vm::limits::HostTrap;
+use hwf_core::store::SaveMode;
 use std::sync::Arc;
 
 /// Live figures handed to a progress callback while a run executes.
@@ -39,6 +40,7 @@ impl Hwf {
         snap: &RunSnapshot,
         cb: Option<ProgressFn>,
         mut controls: tokio::sync::watch::Receiver<u64>,
+        claim: crate::app::runs::ExecClaim,
     ) -> tokio::task::JoinHandle<()> {
         let (ctx, store, mut snap) = (ctx.clone(), self.store.clone(), snap.clone());
         tokio::spawn(async move {
@@ -75,8 +77,15 @@ impl Hwf {
                     snap.phase = p.phase.clone();
                     snap.counts = p.counts;
                     snap.live = Some(crate::store::LiveProgress { running, queued });
-                    if let Err(e) = store.write_snapshot_fast(&snap) {
-                        tracing::debug!(error = %e, "progress snapshot not written");
+                    // Under the run's claim: an executor that lost the run
+                    // stops here, before it overwrites the new owner's.
+                    match crate::app::runs::save_claimed(&*store, &snap, SaveMode::Fast, &*claim).await {
+                        Ok(()) => {}
+                        Err(e) if !claim.fence().is_held() => {
+                            ctx.fail(HostTrap::new(e.code(), e.message().to_owned()));
+                            return;
+                        }
+                        Err(e) => tracing::debug!(error = %e, "progress snapshot not written"),
                     }
                 }
             }

@@ -119,7 +119,7 @@ pub fn duration_ms(s: &RunSnapshot, now: u64) -> u64 {
 /// age and duration.
 pub fn run_line(hwf: &Hwf, s: &RunSnapshot, now: u64) -> Value {
     let mut line = crate::app::status::summary(s);
-    if s.state == RunState::Running && !hwf.store().run_locked(&s.run_id) {
+    if s.state == RunState::Running && !hwf.is_claimed(&s.run_id) {
         line["state"] = json!("stuck");
     }
     line["workflow"] = json!(workflow_name(s));

@@ -1,26 +1,28 @@
 //! The runner: executes queued runs and continues runs whose waits have
 //! resolved or whose executor died.
 //!
-//! A run is executed by whoever holds its flock (`runs/<id>/lock`); the
-//! kernel drops it when the holder dies, so two runners never execute the
-//! same run, and a run left `running` by a dead process (a crash, `kill -9`)
-//! is *stuck* and is taken over. Continuing a run re-runs its harness from
-//! the start in place (same run id, same journal, same idempotency keys):
-//! every completed call replays from the journal; the call that was in
-//! flight or waiting runs again.
+//! A run is executed by whoever holds its claim (the store's claim API: a
+//! flock plus a fencing token in the file store, a lease in PostgreSQL);
+//! the store frees it when the holder dies, so two runners never execute
+//! the same run, and a run left `running` by a dead process (a crash,
+//! `kill -9`) is *stuck* and is taken over. Continuing a run re-runs its
+//! harness from the start in place (same run id, same journal, same
+//! idempotency keys): every completed call replays from the journal; the
+//! call that was in flight or waiting runs again.
 
 use crate::agents::{AgentRunner, FixtureRunner};
+use crate::app::control::{Controls, Decision};
+use crate::app::host::Hwf;
+use crate::app::runs::RunOutcome;
 use crate::broker::Journal;
 use crate::broker::replay::ReplayIndex;
 use crate::capabilities::Registry;
 use crate::capabilities::durable;
-use crate::app::control::{Controls, Decision};
-use crate::app::host::Hwf;
-use crate::app::runs::RunOutcome;
 use crate::store::{ErrorInfo, RunSnapshot, RunState, now_ms};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
 use hwf_core::journal::{Entry, JournalEntry};
+use hwf_core::store::SaveMode;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use tracing::Instrument;
@@ -90,7 +92,7 @@ impl Hwf {
         match snap.state {
             RunState::Queued if controls.stopped() => Disposition::StopRequested,
             RunState::Queued => Disposition::Queued,
-            RunState::Running if self.store().run_locked(&snap.run_id) => Disposition::Running,
+            RunState::Running if self.is_claimed(&snap.run_id) => Disposition::Running,
             RunState::Running => Disposition::Stuck,
             RunState::Waiting if controls.stopped() => Disposition::StopRequested,
             RunState::Waiting if self.waits_resolved(snap, &controls) => Disposition::Ready,
@@ -124,7 +126,9 @@ impl Hwf {
                     })
                     .iter()
                     .any(|e| durable::matches(&w.detail, e)),
-                crate::capabilities::kanban::WAIT_KIND => crate::capabilities::kanban::wait_resolved(self.store(), &w.detail),
+                crate::capabilities::kanban::WAIT_KIND => {
+                    crate::capabilities::kanban::wait_resolved(self.store(), &w.detail)
+                }
                 _ => true,
             })
     }
@@ -167,7 +171,7 @@ impl Hwf {
                 Disposition::Stuck => report.stuck.push(id.clone()),
                 Disposition::Waiting => report.waiting.push(id.clone()),
                 Disposition::StopRequested => {
-                    self.finish_stopped(snap)?;
+                    self.finish_stopped(snap).await?;
                     crate::app::finalizers::finalize_unexecuted(self, &id).await;
                     report.stopped.push(id.clone());
                     continue;
@@ -191,8 +195,8 @@ impl Hwf {
     }
 
     /// Mark a parked or queued run stopped without running it.
-    fn finish_stopped(&self, mut snap: RunSnapshot) -> Result<()> {
-        let Some(_lock) = self.store().try_lock_run(&snap.run_id)? else {
+    async fn finish_stopped(&self, mut snap: RunSnapshot) -> Result<()> {
+        let Some(claim) = self.claim(&snap.run_id).await? else {
             return Ok(());
         };
         // A queued run that never ran is cancelled; a parked one stopped.
@@ -207,7 +211,7 @@ impl Hwf {
             code: ErrorCode::Stopped,
             message: "the run was stopped by an operator".into(),
         });
-        self.store().write_snapshot(&snap)
+        self.save_claimed(&snap, SaveMode::Durable, &*claim).await
     }
 
     /// Execute or continue a run in place: queued runs start; parked and
@@ -225,9 +229,9 @@ impl Hwf {
                 format!("run {id} already ended ({})", snap.state.as_str()),
             ));
         }
-        // Take the lock before reading the journal, so nobody appends to it
-        // meanwhile; execute() re-checks it.
-        let Some(lock) = self.store().try_lock_run(id)? else {
+        // Take the claim before reading the journal, so nobody appends to
+        // it meanwhile; every snapshot write below carries it.
+        let Some(claim) = self.claim(id).await? else {
             return Err(Error::new(
                 ErrorCode::AlreadyExists,
                 format!("run {id} is being executed by another process"),
@@ -286,7 +290,7 @@ impl Hwf {
         // kill) is quarantined instead of crashing every runner forever.
         let crashes = crashed_executions(&events);
         if snap.state == RunState::Running && crashes >= MAX_CRASHES {
-            let outcome = self.quarantine(snap, &mut journal, crashes);
+            let outcome = self.quarantine(snap, &mut journal, crashes, &*claim).await;
             drop(journal);
             // It never runs again: its declared resources are finalized now (issue 19).
             crate::app::finalizers::finalize_held(self, id).await;
@@ -295,7 +299,7 @@ impl Hwf {
         let services = self.services_for(&snap)?;
         let args = snap.args.clone();
         let span = tracing::info_span!("run", run_id = %id, continued = true);
-        self.execute_existing(lock, snap, journal, loaded, &args, replay, services)
+        self.execute_existing(claim, snap, journal, loaded, &args, replay, services)
             .instrument(span)
             .await
     }
@@ -338,7 +342,13 @@ pub fn crashed_executions(events: &[JournalEntry]) -> usize {
 impl Hwf {
     /// End a crash-looping run as failed (`crash_loop`), with its final
     /// record, without running it again.
-    fn quarantine(&self, mut snap: RunSnapshot, journal: &mut Journal, crashes: usize) -> Result<RunOutcome> {
+    async fn quarantine(
+        &self,
+        mut snap: RunSnapshot,
+        journal: &mut Journal,
+        crashes: usize,
+        claim: &dyn hwf_core::store::Claim,
+    ) -> Result<RunOutcome> {
         let error = ErrorInfo {
             code: ErrorCode::CrashLoop,
             message: format!(
@@ -358,7 +368,7 @@ impl Hwf {
         snap.error = Some(error);
         snap.live = None;
         snap.finished_at_ms = Some(now_ms());
-        self.store().write_snapshot(&snap)?;
+        self.save_claimed(&snap, SaveMode::Durable, claim).await?;
         Ok(RunOutcome {
             snapshot: snap,
             result: None,

@@ -10,6 +10,7 @@ use crate::{Hwf, Target};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
 use hwf_core::redact;
+use hwf_core::store::{Claim, RunStore, SaveMode, StoreError};
 use serde_json::Value;
 use std::time::Instant;
 use tracing::Instrument;
@@ -92,7 +93,7 @@ impl Hwf {
     #[expect(clippy::too_many_arguments, reason = "the parts of one continuation")]
     pub(crate) async fn execute_existing(
         &self,
-        lock: crate::store::LockFile,
+        claim: ExecClaim,
         snap: RunSnapshot,
         journal: Journal,
         loaded: LoadedComponent,
@@ -100,7 +101,7 @@ impl Hwf {
         replay: Option<ReplayIndex>,
         services: Services,
     ) -> Result<RunOutcome> {
-        self.execute(lock, snap, journal, loaded, args, replay, None, services)
+        self.execute(claim, snap, journal, loaded, args, replay, None, services)
             .await
     }
 
@@ -192,8 +193,8 @@ impl Hwf {
         let run_id = req.run_id.clone().unwrap_or_else(RunId::generate);
         self.store.create_run(&run_id)?;
         // Own the run before anyone can see it `running`: a runner that
-        // finds it running and unlocked would call it stuck.
-        let lock = self.store.try_lock_run(&run_id)?.ok_or_else(|| {
+        // finds it running and unclaimed would call it stuck.
+        let claim = self.claim(&run_id).await?.ok_or_else(|| {
             Error::new(
                 ErrorCode::AlreadyExists,
                 format!("run {run_id} is being executed by another process"),
@@ -215,7 +216,7 @@ impl Hwf {
         snap.root_run_id = root_run_id;
         snap.clock_origin_ms = clock_origin;
         snap.pid = Some(std::process::id());
-        self.store.write_snapshot(&snap)?;
+        self.save_claimed(&snap, SaveMode::Durable, &*claim).await?;
         let journal =
             Journal::new(self.store.open_journal(&run_id)?, 0).with_byte_limit(self.limits.max_journal_bytes)?;
         let span = tracing::info_span!("run", run_id = %run_id, digest = %loaded.digest);
@@ -224,7 +225,7 @@ impl Hwf {
             services.limits.max_parallel = n;
         }
         self.execute(
-            lock,
+            claim,
             snap,
             journal,
             loaded,
@@ -245,7 +246,7 @@ impl Hwf {
     )]
     async fn execute(
         &self,
-        _lock: crate::store::LockFile,
+        claim: ExecClaim,
         mut snap: RunSnapshot,
         journal: Journal,
         loaded: LoadedComponent,
@@ -256,8 +257,10 @@ impl Hwf {
     ) -> Result<RunOutcome> {
         let run_id = snap.run_id.clone();
         let clock_origin = snap.clock_origin();
-        // The caller holds the run's flock (one executor per run; the
-        // kernel drops it if we die). Controls that cannot be read are not
+        // The caller holds the run's claim (one executor per run; the
+        // store frees it if we die). Every snapshot written from here on
+        // carries it, so an executor that lost it cannot overwrite the new
+        // owner's. Controls that cannot be read are not
         // taken as "none": the run is left as it is, and the error named.
         // The watch first: a control appended after it is reported even if
         // it lands before the monitor starts.
@@ -291,7 +294,7 @@ impl Hwf {
         })?;
         // Only once the journal took the start does the snapshot say
         // `running`: a journal that refuses it leaves the run as it was.
-        self.store.write_snapshot(&snap)?;
+        self.save_claimed(&snap, SaveMode::Durable, &*claim).await?;
 
         let t0 = Instant::now();
         let args_text = args.to_string();
@@ -299,7 +302,7 @@ impl Hwf {
         // The reporter is owned by this future: dropping the run (a
         // cancelled facade or MCP call) aborts it too, so nothing rewrites
         // run.json after the run is gone.
-        let reporter = AbortOnDrop(self.spawn_progress(&ctx, &snap, progress, controls_watch));
+        let reporter = AbortOnDrop(self.spawn_progress(&ctx, &snap, progress, controls_watch, claim.clone()));
         let (answer, output) = call_run(&self.vm, &loaded, broker, clock_origin, &args_text).await;
         reporter.finish().await;
         // Aborted tasks (timeout, trap) end at their next await; wait for
@@ -307,6 +310,9 @@ impl Hwf {
         if !ctx.wait_idle(std::time::Duration::from_secs(10)).await {
             tracing::warn!("tasks still running 10 s after the run ended");
         }
+        // An executor that lost the run (taken over meanwhile) writes no
+        // outcome, no finalizer and no final record: the new owner does.
+        claim.check().await.map_err(|e| claim_lost(&run_id, e))?;
         ctx.journal_output(None, &output);
 
         let mut full_result = None;
@@ -379,7 +385,7 @@ impl Hwf {
             error: snap.error.as_ref(),
             duration_ms: t0.elapsed().as_millis() as u64,
         })?;
-        self.store.write_snapshot(&snap)?;
+        self.save_claimed(&snap, SaveMode::Durable, &*claim).await?;
         tracing::info!(
             state = snap.state.as_str(),
             ms = t0.elapsed().as_millis() as u64,
@@ -409,15 +415,15 @@ impl Hwf {
             if titles.is_empty() {
                 return Ok(());
             }
-            // Under the run's lock: a runner that took the run meanwhile owns
+            // Under the run's claim: a runner that took the run meanwhile owns
             // its snapshot (and then the phases are only missing from status).
-            let Some(_lock) = self.store().try_lock_run(id)? else {
+            let Some(claim) = self.claim(id).await? else {
                 return Ok(());
             };
             let mut snap = self.store().read_snapshot(id)?;
             if snap.state == RunState::Queued && snap.declared_phases.is_empty() {
                 snap.declared_phases = titles;
-                self.store().write_snapshot(&snap)?;
+                self.save_claimed(&snap, SaveMode::Durable, &*claim).await?;
             }
             Ok::<(), Error>(())
         };
@@ -427,10 +433,124 @@ impl Hwf {
     }
 }
 
+/// The claim an execution holds: shared with its progress reporter, which
+/// writes the live snapshot under it.
+pub(crate) type ExecClaim = std::sync::Arc<dyn Claim>;
+
+impl Hwf {
+    /// Take the run's claim through the store's claim API (`None`: someone
+    /// holds it).
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `corrupt_store` (a damaged fencing token), `io`.
+    pub(crate) async fn claim(&self, id: &RunId) -> Result<Option<ExecClaim>> {
+        Ok(RunStore::claim(&*self.store, id).await?.map(ExecClaim::from))
+    }
+
+    /// Whether someone executes the run (holds its claim); a claim that
+    /// cannot be read counts as not held, so the run shows `stuck`.
+    pub fn is_claimed(&self, id: &RunId) -> bool {
+        self.store.is_claimed(id).unwrap_or(false)
+    }
+
+    /// [`save_claimed`] in this host's store.
+    ///
+    /// # Errors
+    ///
+    /// As [`save_claimed`].
+    pub(crate) async fn save_claimed(&self, snap: &RunSnapshot, mode: SaveMode, claim: &dyn Claim) -> Result<()> {
+        save_claimed(&*self.store, snap, mode, claim).await
+    }
+}
+
+/// Save the snapshot of a run under its claim: refused, writing nothing,
+/// once the claim is no longer the run's current one — and then the claim
+/// reads lost for everything sharing it (the reporter, the journal writer).
+///
+/// # Errors
+///
+/// `conflict` (the claim was lost, see [`claim_lost`]), `not_found`, `io`.
+pub(crate) async fn save_claimed(
+    store: &dyn RunStore,
+    snap: &RunSnapshot,
+    mode: SaveMode,
+    claim: &dyn Claim,
+) -> Result<()> {
+    store.save(snap, mode, Some(claim)).await.map_err(|e| {
+        if matches!(e, StoreError::Fenced { .. }) {
+            claim.fence().release();
+        }
+        claim_lost(&snap.run_id, e)
+    })
+}
+
+/// A store error from a write under a claim; a lost claim (`Fenced`)
+/// becomes a `conflict` naming what happened.
+pub(crate) fn claim_lost(run: &RunId, e: StoreError) -> Error {
+    match e {
+        StoreError::Fenced { token, .. } => Error::new(
+            ErrorCode::Conflict,
+            format!(
+                "run {run}: this process lost the run's claim (fencing token {token}) while executing it — another executor took the run over; this execution ended without writing on"
+            ),
+        ),
+        e => e.into(),
+    }
+}
+
 fn preview(text: &str) -> String {
     let mut end = RESULT_PREVIEW_BYTES.min(text.len());
     while !text.is_char_boundary(end) {
         end -= 1;
     }
     text[..end].to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::ScriptRef;
+    use serde_json::json;
+
+    #[tokio::test]
+    async fn a_claim_taken_over_refuses_the_old_owners_snapshot_with_a_typed_error() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let hwf = Hwf::open(dir.path()).expect("host");
+        let id = RunId::generate();
+        hwf.store().create_run(&id).expect("run");
+        let mut snap = RunSnapshot::new(id.clone(), RunState::Queued, ScriptRef::default(), json!({}), None);
+        hwf.store().write_snapshot(&snap).expect("snapshot");
+        assert!(!hwf.is_claimed(&id));
+        let claim = hwf.claim(&id).await.expect("claim").expect("free");
+        assert!(hwf.is_claimed(&id));
+        assert!(hwf.claim(&id).await.expect("claim").is_none(), "one owner at a time");
+        snap.state = RunState::Running;
+        hwf.save_claimed(&snap, SaveMode::Durable, &*claim)
+            .await
+            .expect("saved under the claim");
+        // Another owner took the run over (its token is the next one).
+        let token = claim.fence().token();
+        std::fs::write(
+            dir.path().join("runs").join(id.as_str()).join("claim"),
+            (token + 1).to_string(),
+        )
+        .expect("take over");
+        snap.state = RunState::Succeeded;
+        let e = hwf
+            .save_claimed(&snap, SaveMode::Fast, &*claim)
+            .await
+            .expect_err("fenced out");
+        assert_eq!(e.code(), ErrorCode::Conflict, "{e}");
+        assert!(e.message().contains("lost the run's claim"), "{e}");
+        assert!(!claim.fence().is_held(), "everything sharing the claim sees it lost");
+        assert!(claim.check().await.is_err());
+        assert_eq!(
+            hwf.store().read_snapshot(&id).expect("read").state,
+            RunState::Running,
+            "the old owner wrote nothing"
+        );
+        drop(claim);
+        assert!(!hwf.is_claimed(&id), "free once dropped");
+    }
 }

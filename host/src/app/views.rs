@@ -219,9 +219,9 @@ impl Hwf {
     }
 
     /// The state a view shows for a snapshot: `stuck` when it says
-    /// running but no process holds the run's lock.
+    /// running but nobody holds the run's claim.
     pub fn shown_state(&self, snap: &RunSnapshot) -> ShownState {
-        ShownState::of(snap.state, self.store().run_locked(&snap.run_id))
+        ShownState::of(snap.state, self.is_claimed(&snap.run_id))
     }
 
     /// A run's status: the snapshot plus its calls and phases from the
@@ -234,7 +234,7 @@ impl Hwf {
         let id = RunId::parse(run_id)?;
         let snap = self.store().read_snapshot(&id)?;
         let journal = self.store().read_journal(&id)?;
-        let locked = self.store().run_locked(&id);
+        let locked = self.is_claimed(&id);
         let mut status = crate::app::status::build_status(&snap, &journal, self.store().root(), locked)?;
         let controls = crate::app::control::read_controls(self.store(), &id).unwrap_or_default();
         status.retries = controls.retried_calls();
@@ -255,7 +255,7 @@ impl Hwf {
         for id in self.store().run_ids()?.into_iter().rev() {
             match self.store().read_snapshot(&id) {
                 Ok(s) => {
-                    let line = crate::app::status::run_summary(&s, self.store().run_locked(&id));
+                    let line = crate::app::status::run_summary(&s, self.is_claimed(&id));
                     for w in &s.waits {
                         waits.push(BlockedWait {
                             run_id: id.clone(),

@@ -142,25 +142,15 @@ impl FileStore {
         })
     }
 
-    /// Try to take the exclusive execution lock of a run (`runs/<id>/lock`,
-    /// an flock the kernel releases if the holder dies). `None` when another
-    /// process holds it.
+    /// Whether someone holds the run's claim (its flock; the kernel drops
+    /// it when the holder dies, so a dead executor's run reads unclaimed).
     ///
     /// # Errors
     ///
     /// `not_found`, `io`.
-    pub fn try_lock_run(&self, id: &RunId) -> Result<Option<LockFile>> {
+    pub fn is_claimed(&self, id: &RunId) -> Result<bool> {
         let dir = self.run_dir(id)?;
-        LockFile::try_acquire(&dir, "lock")
-    }
-
-    /// Whether some process holds the run's execution lock.
-    pub fn run_locked(&self, id: &RunId) -> bool {
-        match self.try_lock_run(id) {
-            Ok(Some(_lock)) => false,
-            Ok(None) => true,
-            Err(_) => false,
-        }
+        Ok(LockFile::try_acquire(&dir, "lock")?.is_none())
     }
 
     /// Take the run's claim: its flock plus the next fencing token (the
@@ -294,7 +284,7 @@ impl RunStore for FileStore {
     }
 
     async fn is_claimed(&self, id: &RunId) -> StoreResult<bool> {
-        Ok(self.try_lock_run(id)?.is_none())
+        Ok(FileStore::is_claimed(self, id)?)
     }
 
     async fn controls(&self, id: &RunId) -> StoreResult<Vec<Control>> {
@@ -324,7 +314,7 @@ mod tests {
     use hwf_core::model::{RunState, ScriptRef};
 
     #[test]
-    fn the_old_execution_lock_and_a_claim_exclude_each_other() {
+    fn a_claim_is_exclusive_and_its_token_grows() {
         let tmp = tempfile::tempdir().expect("tempdir");
         let store = FileStore::open(tmp.path()).expect("open");
         let snap = RunSnapshot::new(
@@ -336,19 +326,23 @@ mod tests {
         );
         store.create_run(&snap.run_id).expect("create");
         let id = &snap.run_id;
-        let lock = store.try_lock_run(id).expect("lock").expect("free");
-        assert!(store.claim_run(id).expect("claim").is_none(), "claimed under the lock");
-        drop(lock);
+        assert!(!store.is_claimed(id).expect("is_claimed"), "a fresh run is free");
         let claim = store.claim_run(id).expect("claim").expect("free");
         assert_eq!(claim.fence().token(), 1);
-        assert!(store.try_lock_run(id).expect("lock").is_none(), "locked under a claim");
-        assert!(store.run_locked(id));
+        assert!(store.is_claimed(id).expect("is_claimed"));
+        assert!(store.claim_run(id).expect("claim").is_none(), "claimed twice");
         drop(claim);
+        assert!(!store.is_claimed(id).expect("is_claimed"), "free once dropped");
         assert_eq!(store.claim_run(id).expect("claim").expect("free").fence().token(), 2);
         std::fs::write(tmp.path().join("runs").join(id.as_str()).join("claim"), "x").expect("damage");
         assert_eq!(
             store.claim_run(id).expect_err("damaged token").code(),
             ErrorCode::CorruptStore
+        );
+        let unknown = RunId::generate();
+        assert_eq!(
+            store.is_claimed(&unknown).expect_err("unknown").code(),
+            ErrorCode::NotFound
         );
     }
 }
