@@ -14,7 +14,8 @@ pub enum Action {
     /// Park the run at its next call.
     Pause,
     /// Let a paused run continue.
-    Resume,
+    #[serde(rename = "resume")]
+    Unpause,
     /// End the run (terminal).
     Stop,
     /// Cancel one call.
@@ -108,7 +109,7 @@ impl Controls {
         self.0
             .iter()
             .rev()
-            .find(|c| matches!(c.action, Action::Pause | Action::Resume))
+            .find(|c| matches!(c.action, Action::Pause | Action::Unpause))
             .is_some_and(|c| c.action == Action::Pause)
     }
 

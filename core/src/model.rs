@@ -195,9 +195,13 @@ pub struct RunSettings {
     pub durability: crate::journal::Durability,
 }
 
-/// An external event in `events/events.jsonl`.
+/// The former name of [`ExternalEvent`].
+pub type StoredEvent = ExternalEvent;
+
+/// An external event (`hwf events send`, a webhook) in the store's event
+/// log, which `events.wait` and triggers match — not a journal entry.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StoredEvent {
+pub struct ExternalEvent {
     /// Store-wide version (1, 2, …).
     pub version: u64,
     /// Event id (idempotency: the same id is stored once).

@@ -37,7 +37,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::ids::{RunId, validate_name};
 use crate::journal::JournalEntry;
 use crate::lang::Language;
-use crate::model::{RunSnapshot, ScriptMeta, StoredEvent};
+use crate::model::{ExternalEvent, RunSnapshot, ScriptMeta};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -535,14 +535,14 @@ pub trait EventLog: Send + Sync {
     /// # Errors
     ///
     /// `invalid_args` for a credential-shaped id, `Corrupt`, I/O errors.
-    async fn append(&self, event: StoredEvent) -> StoreResult<(StoredEvent, bool)>;
+    async fn append(&self, event: ExternalEvent) -> StoreResult<(ExternalEvent, bool)>;
 
     /// The events after `version` (0: all), in order.
     ///
     /// # Errors
     ///
     /// `Corrupt`, I/O errors.
-    async fn since(&self, version: u64) -> StoreResult<Vec<StoredEvent>>;
+    async fn since(&self, version: u64) -> StoreResult<Vec<ExternalEvent>>;
 }
 
 /// Scripts sent inline (facade `script_source`, `definition`), kept by
@@ -617,7 +617,7 @@ pub fn stored_control(control: &Control) -> Result<Control> {
 /// # Errors
 ///
 /// `invalid_args` when the id looks like a credential.
-pub fn stored_event(mut event: StoredEvent) -> Result<StoredEvent> {
+pub fn stored_event(mut event: ExternalEvent) -> Result<ExternalEvent> {
     refuse_credential_id("event id", &event.id)?;
     redact_string(&mut event.source);
     redact_string(&mut event.kind);

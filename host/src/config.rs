@@ -60,10 +60,10 @@
 //! of range (see [`crate::vm::limits::RANGES`]) are refused naming the key
 //! and the range (`invalid_config`).
 
-use crate::agents::{AgentRunner, CommandConfig, CommandRunner, FixtureRunner, OpenAiConfig, OpenAiRunner, Router};
+use crate::agents::{AgentBackend, CommandConfig, CommandRunner, FixtureRunner, OpenAiConfig, OpenAiRunner, Router};
 use crate::capabilities::Policy;
-use hwf_core::limits::Limits;
 use hwf_core::error::{Error, ErrorCode, Result};
+use hwf_core::limits::Limits;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -145,15 +145,15 @@ impl AgentsConfig {
     /// # Errors
     ///
     /// `invalid_config` naming the backend and key; the fixture's errors.
-    pub fn runner(&self) -> Result<Arc<dyn AgentRunner>> {
-        let fixture: Option<Arc<dyn AgentRunner>> = match &self.fixture {
+    pub fn runner(&self) -> Result<Arc<dyn AgentBackend>> {
+        let fixture: Option<Arc<dyn AgentBackend>> = match &self.fixture {
             Some(p) => Some(Arc::new(FixtureRunner::from_file(p)?)),
             None => None,
         };
         if self.backends.is_empty() {
             return Ok(fixture.unwrap_or_else(|| Arc::new(FixtureRunner::empty())));
         }
-        let mut backends: HashMap<String, Arc<dyn AgentRunner>> = HashMap::new();
+        let mut backends: HashMap<String, Arc<dyn AgentBackend>> = HashMap::new();
         for (name, value) in &self.backends {
             backends.insert(name.clone(), backend(name, value)?);
         }
@@ -217,7 +217,7 @@ fn parse_backend(name: &str, value: &toml::Value) -> Result<Backend> {
     }
 }
 
-fn backend(name: &str, value: &toml::Value) -> Result<Arc<dyn AgentRunner>> {
+fn backend(name: &str, value: &toml::Value) -> Result<Arc<dyn AgentBackend>> {
     Ok(match parse_backend(name, value)? {
         Backend::Command(c) => Arc::new(CommandRunner::new(c)),
         Backend::OpenAi(c) => Arc::new(OpenAiRunner::new(c)?),

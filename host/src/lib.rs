@@ -51,7 +51,7 @@
 //!   finalized when a run ends; [`control`]: recording operator controls;
 //! - [`scripts`]: the script runtimes (JavaScript, Python, JSON) that run
 //!   a script as a component; [`config`]: `hwf.toml`;
-//! - [`agents`]: the [`AgentRunner`] trait and its backends (fixture,
+//! - [`agents`]: the [`AgentBackend`] trait and its backends (fixture,
 //!   command, OpenAI-compatible, router); [`capabilities`]: the
 //!   [`CapabilityHandler`] trait, the [`Registry`] and the built-ins;
 //! - [`store`]: the file store (cap-std) — scripts, runs, journals,
@@ -94,7 +94,7 @@ pub mod runtime {
     pub use crate::app::runs::{RESULT_PREVIEW_BYTES, RunOutcome, RunRequest};
 }
 
-pub use agents::{AgentCall, AgentReply, AgentRunner};
+pub use agents::{AgentBackend, AgentCall, AgentReply};
 pub use app::host::{Hwf, HwfBuilder, Overrides};
 pub use app::monitor::{Progress, ProgressFn};
 pub use app::operate::{ControlRecorded, ControlRequest, EventRequest, EventSent};

@@ -3,7 +3,7 @@
 use crate::{CREDENTIAL, Check, Outcome, Subject, Verdict, ensure, fails_with, ok};
 use hwf_core::error::ErrorCode;
 use hwf_core::lang::Language;
-use hwf_core::model::{ScriptMeta, StoredEvent};
+use hwf_core::model::{ExternalEvent, ScriptMeta};
 use hwf_core::store::BlobRef;
 use serde_json::json;
 
@@ -134,8 +134,8 @@ async fn bad_names(s: &Subject) -> Outcome {
     Ok(Verdict::Pass)
 }
 
-fn event(source: &str, id: &str) -> StoredEvent {
-    StoredEvent {
+fn event(source: &str, id: &str) -> ExternalEvent {
+    ExternalEvent {
         version: 0,
         id: id.into(),
         source: source.into(),

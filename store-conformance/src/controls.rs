@@ -26,7 +26,7 @@ async fn idempotent(s: &Subject) -> Outcome {
     let runs = &s.stores.runs;
     let id = created(s).await?;
     let pause = Control::new(Action::Pause, "alice");
-    let mut resume = Control::new(Action::Resume, "bob");
+    let mut resume = Control::new(Action::Unpause, "bob");
     resume.reason = Some("go on".into());
     ensure!(
         ok(runs.append_control(&id, &pause).await, "append")?,

@@ -4,7 +4,7 @@ use crate::{PgStore, big, db_err, internal, sql_state, unsigned};
 use hwf_core::error::{Error, ErrorCode};
 use hwf_core::ids::validate_name;
 use hwf_core::lang::Language;
-use hwf_core::model::{ScriptMeta, StoredEvent};
+use hwf_core::model::{ExternalEvent, ScriptMeta};
 use hwf_core::store::{
     BlobRef, BlobStore, EventLog, ScriptCatalog, StoreError, StoreResult, async_trait, stored_event,
 };
@@ -163,13 +163,13 @@ impl ScriptCatalog for PgStore {
     }
 }
 
-fn parse_event(text: &str) -> StoreResult<StoredEvent> {
+fn parse_event(text: &str) -> StoreResult<ExternalEvent> {
     serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("a stored event: {e}")))
 }
 
 #[async_trait]
 impl EventLog for PgStore {
-    async fn append(&self, event: StoredEvent) -> StoreResult<(StoredEvent, bool)> {
+    async fn append(&self, event: ExternalEvent) -> StoreResult<(ExternalEvent, bool)> {
         let mut event = stored_event(event)?;
         let what = "append an event";
         let mut client = self.durable().await?;
@@ -206,7 +206,7 @@ impl EventLog for PgStore {
         Ok((event, true))
     }
 
-    async fn since(&self, version: u64) -> StoreResult<Vec<StoredEvent>> {
+    async fn since(&self, version: u64) -> StoreResult<Vec<ExternalEvent>> {
         let client = self.durable().await?;
         let after = big(version.min(i64::MAX as u64), "event version")?;
         let stmt = client

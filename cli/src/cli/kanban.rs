@@ -3,8 +3,8 @@
 
 use super::Cli;
 use super::output::Out;
-use hwf_host::config::{Config, resolve_state_dir};
 use hwf_host::capabilities::kanban::{self, Board};
+use hwf_host::config::{Config, resolve_state_dir};
 use hwf_host::{Error, ErrorCode, Hwf};
 use serde_json::{Value, json};
 use std::path::PathBuf;

@@ -166,7 +166,7 @@ pub fn control(cli: &Cli, config: &Config, cmd: &ControlCommand, out: &Out) -> R
     let meta = cmd.meta();
     let (run_id, action, call) = match cmd {
         ControlCommand::Pause { run_id, .. } => (run_id, Action::Pause, None),
-        ControlCommand::Resume { run_id, .. } => (run_id, Action::Resume, None),
+        ControlCommand::Resume { run_id, .. } => (run_id, Action::Unpause, None),
         ControlCommand::Stop { run_id, .. } => (run_id, Action::Stop, None),
         ControlCommand::TaskStop { run_id, call, .. } => (run_id, Action::TaskStop, Some(call)),
         ControlCommand::Retry { run_id, call, .. } => (run_id, Action::Retry, Some(call)),

@@ -20,7 +20,7 @@
 //! output_tokens`) and `total_cost_usd` / `cost_usd` are read too, and a
 //! `tokens used: N` line on stderr (Codex without `--json`).
 
-use super::{AgentCall, AgentError, AgentReply, AgentRunner, BoxFuture};
+use super::{AgentBackend, AgentCall, AgentError, AgentReply, BoxFuture};
 use hwf_core::redact;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -528,7 +528,7 @@ impl Drop for PromptFile {
     }
 }
 
-impl AgentRunner for CommandRunner {
+impl AgentBackend for CommandRunner {
     fn call<'a>(&'a self, call: AgentCall<'a>) -> BoxFuture<'a, Result<AgentReply, AgentError>> {
         Box::pin(async move {
             let (models, efforts) = (&self.config.allowed_models, &self.config.allowed_efforts);

@@ -13,7 +13,7 @@
 //! `sequence` answers successive matching calls in order, its last entry
 //! repeating. No match fails the call with `no fixture response for …`.
 
-use super::{AgentCall, AgentError, AgentReply, AgentRunner, BoxFuture};
+use super::{AgentBackend, AgentCall, AgentError, AgentReply, BoxFuture};
 use hwf_core::error::{Error, ErrorCode, Result};
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -79,7 +79,7 @@ pub struct FixtureRunner {
 impl FixtureRunner {
     /// No backend at all: the default when nothing is configured. A run
     /// that makes a live agent call through it fails with
-    /// `no_agent_backend` (see [`AgentRunner::configured`]).
+    /// `no_agent_backend` (see [`AgentBackend::configured`]).
     pub fn empty() -> Self {
         Self {
             unconfigured: true,
@@ -271,7 +271,7 @@ fn lookup<'v>(value: &'v Value, path: &[String]) -> Option<&'v Value> {
     Some(cur)
 }
 
-impl AgentRunner for FixtureRunner {
+impl AgentBackend for FixtureRunner {
     fn configured(&self) -> bool {
         !self.unconfigured
     }

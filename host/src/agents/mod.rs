@@ -1,7 +1,7 @@
 //! Agent runners: what answers an `agent` call once the broker has let it
 //! through.
 //!
-//! [`AgentRunner`] is the trait host adapters implement. Runners here:
+//! [`AgentBackend`] is the trait host adapters implement. Runners here:
 //! [`FixtureRunner`] (the embedded default and the test double: answers
 //! from a JSON file of rules), [`CommandRunner`] (a CLI agent per call),
 //! [`OpenAiRunner`] (any OpenAI-compatible chat-completions endpoint), and
@@ -73,9 +73,13 @@ pub enum AgentError {
     Cancelled(String),
 }
 
-/// Something that answers agent calls. Implementations must be cancel-safe:
+/// The former name of [`AgentBackend`].
+pub use AgentBackend as AgentRunner;
+
+/// An agent backend: something that answers agent calls (fixture, command,
+/// OpenAI-compatible, router) — not the queue runner. Implementations must be cancel-safe:
 /// dropping the future abandons the call.
-pub trait AgentRunner: Send + Sync + 'static {
+pub trait AgentBackend: Send + Sync + 'static {
     /// Answer one attempt.
     fn call<'a>(&'a self, call: AgentCall<'a>) -> BoxFuture<'a, Result<AgentReply, AgentError>>;
 

@@ -15,7 +15,7 @@
 //! Dropping the call cancels the HTTP request.
 
 use super::command::{compose_task, feedback_text, parse_output, usage_tokens};
-use super::{AgentCall, AgentError, AgentReply, AgentRunner, BoxFuture};
+use super::{AgentBackend, AgentCall, AgentError, AgentReply, BoxFuture};
 use hwf_core::redact;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -239,7 +239,7 @@ fn parse_retry_after(value: &str) -> Option<Duration> {
     Some(Duration::from_secs(secs).min(MAX_RETRY_AFTER))
 }
 
-impl AgentRunner for OpenAiRunner {
+impl AgentBackend for OpenAiRunner {
     fn call<'a>(&'a self, call: AgentCall<'a>) -> BoxFuture<'a, Result<AgentReply, AgentError>> {
         Box::pin(async move {
             let messages = self.messages(&call);

@@ -1,14 +1,14 @@
 //! Routing agent calls to backends: by agent id, then by agent type, then
 //! the default (`[agents.routes]` in `hwf.toml`).
 
-use super::{AgentCall, AgentError, AgentReply, AgentRunner, BoxFuture};
+use super::{AgentBackend, AgentCall, AgentError, AgentReply, BoxFuture};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Picks a backend per call.
 pub struct Router {
-    backends: HashMap<String, Arc<dyn AgentRunner>>,
+    backends: HashMap<String, Arc<dyn AgentBackend>>,
     by_agent: HashMap<String, String>,
     by_type: HashMap<String, String>,
     default: String,
@@ -30,7 +30,7 @@ impl Router {
     ///
     /// `invalid_config` naming a route or default that points nowhere.
     pub fn new(
-        backends: HashMap<String, Arc<dyn AgentRunner>>,
+        backends: HashMap<String, Arc<dyn AgentBackend>>,
         routes: &HashMap<String, String>,
         default: &str,
     ) -> crate::Result<Self> {
@@ -67,7 +67,7 @@ impl Router {
     }
 }
 
-impl AgentRunner for Router {
+impl AgentBackend for Router {
     fn call<'a>(&'a self, call: AgentCall<'a>) -> BoxFuture<'a, Result<AgentReply, AgentError>> {
         let name = self.route(call.request);
         match self.backends.get(name) {

@@ -4,7 +4,7 @@
 //! compile cache: the policy every front door (CLI, MCP server, console)
 //! shares.
 
-use crate::agents::{AgentRunner, AgentTypes, FixtureRunner};
+use crate::agents::{AgentBackend, AgentTypes, FixtureRunner};
 use crate::broker::{LoadedComponent, Services, Vm};
 use crate::capabilities::{Policy, Registry};
 use crate::config::{Config, resolve_state_dir};
@@ -41,7 +41,7 @@ impl HwfBuilder {
         self
     }
     /// The agent runner (default: a fixture runner with no rules).
-    pub fn agents(mut self, agents: Arc<dyn AgentRunner>) -> Self {
+    pub fn agents(mut self, agents: Arc<dyn AgentBackend>) -> Self {
         self.services.agents = agents;
         self
     }
@@ -137,7 +137,7 @@ impl Hwf {
     ///
     /// `io` when the state dir cannot be opened; `internal` when wasmtime
     /// cannot start.
-    pub fn new(state_dir: impl Into<PathBuf>, agents: Arc<dyn AgentRunner>, limits: Limits) -> Result<Self> {
+    pub fn new(state_dir: impl Into<PathBuf>, agents: Arc<dyn AgentBackend>, limits: Limits) -> Result<Self> {
         Self::builder(state_dir).agents(agents).limits(limits).build()
     }
 
@@ -230,7 +230,7 @@ impl HwfBuilder {
     /// be read, `io` for the current directory, the registry's codes.
     pub fn from_config(config: &Config, overrides: &Overrides) -> Result<Self> {
         let state = resolve_state_dir(overrides.state_dir.as_deref(), config);
-        let (runner, fixture_path): (Arc<dyn AgentRunner>, Option<PathBuf>) = match &overrides.agents {
+        let (runner, fixture_path): (Arc<dyn AgentBackend>, Option<PathBuf>) = match &overrides.agents {
             Some(path) => (Arc::new(FixtureRunner::from_file(path)?), Some(path.clone())),
             None if !config.agents.backends.is_empty() || config.agents.fixture.is_some() => {
                 (config.agents.runner()?, config.agents.fixture.clone())

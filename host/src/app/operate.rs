@@ -5,7 +5,7 @@
 
 use crate::Hwf;
 use crate::app::control::{Action, Control, Decision};
-use crate::store::{RunState, StoredEvent};
+use crate::store::{ExternalEvent, RunState};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
 use serde::Serialize;
@@ -100,7 +100,7 @@ pub struct EventRequest {
 pub struct EventSent {
     /// The event as stored (for a repeated id, the one stored first).
     #[serde(flatten)]
-    pub event: StoredEvent,
+    pub event: ExternalEvent,
     /// Whether it was new.
     pub new: bool,
     /// The runs triggers started for it (one entry per matching trigger).
@@ -119,7 +119,7 @@ pub struct GrantRevoked {
     /// Whether this revocation was new.
     pub new: bool,
     /// The `grant.revoked` event.
-    pub event: StoredEvent,
+    pub event: ExternalEvent,
 }
 
 /// Parse a decision name (`approve`, `reject`, `edit`, `respond`).
@@ -242,7 +242,7 @@ impl Hwf {
         hwf_core::ids::validate_name("event id", &id)?;
         let mut payload = req.payload;
         hwf_core::redact::redact_value(&mut payload);
-        let event = StoredEvent {
+        let event = ExternalEvent {
             version: 0,
             id,
             source: req.source,
@@ -266,7 +266,7 @@ impl Hwf {
     /// # Errors
     ///
     /// `io`, `corrupt_store`.
-    pub fn events(&self) -> Result<Vec<StoredEvent>> {
+    pub fn events(&self) -> Result<Vec<ExternalEvent>> {
         self.store().read_events()
     }
 
@@ -289,7 +289,7 @@ impl Hwf {
         let (source, kind) = crate::capabilities::grants::REVOKED;
         let mut payload = serde_json::json!({"run": run, "actor": actor, "reason": reason});
         hwf_core::redact::redact_value(&mut payload);
-        let event = StoredEvent {
+        let event = ExternalEvent {
             version: 0,
             id,
             source: source.into(),

@@ -20,7 +20,7 @@
 use crate::app::host::Hwf;
 use crate::app::runs::RunRequest;
 use crate::scripts::Target;
-use crate::store::{StoredEvent, now_ms};
+use crate::store::{ExternalEvent, now_ms};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
 use serde::{Deserialize, Serialize};
@@ -205,7 +205,7 @@ fn start(hwf: &Hwf, t: &Trigger, occasion: &str, event: &Value) -> Result<Option
 /// # Errors
 ///
 /// `corrupt_store` or `io` when the triggers cannot be read.
-pub fn fire(hwf: &Hwf, event: &StoredEvent) -> Result<Vec<Value>> {
+pub fn fire(hwf: &Hwf, event: &ExternalEvent) -> Result<Vec<Value>> {
     let ev = serde_json::to_value(event).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
     let mut started = Vec::new();
     for t in list(hwf)? {

@@ -374,7 +374,7 @@ impl Durable for CallDurable<'_> {
             _ => Ok(Some(d.clone())),
         }
     }
-    fn events(&self) -> Result<Vec<crate::store::StoredEvent>, CapabilityError> {
+    fn events(&self) -> Result<Vec<crate::store::ExternalEvent>, CapabilityError> {
         match self.run.services.store.as_ref() {
             Some(s) => s.read_events().map_err(CapabilityError::Store),
             None => Ok(Vec::new()),

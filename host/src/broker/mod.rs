@@ -78,7 +78,7 @@ pub mod request;
 mod width;
 pub mod wit_host;
 
-use crate::agents::{AgentRunner, AgentTypes};
+use crate::agents::{AgentBackend, AgentTypes};
 use crate::capabilities::{Policy, Registry};
 use crate::store::{Counts, FileStore};
 use crate::vm::limits::{HostTrap, Limits};
@@ -115,7 +115,7 @@ struct RunStats {
 #[derive(Clone)]
 pub struct Services {
     /// Answers agent calls.
-    pub agents: Arc<dyn AgentRunner>,
+    pub agents: Arc<dyn AgentBackend>,
     /// Registered capabilities.
     pub capabilities: Arc<Registry>,
     /// Capability policy.
@@ -142,7 +142,7 @@ impl std::fmt::Debug for Services {
 impl Services {
     /// Services with an agent runner and everything else default: no
     /// capabilities, default policy and limits, built-in agent types only.
-    pub fn new(agents: Arc<dyn AgentRunner>) -> Self {
+    pub fn new(agents: Arc<dyn AgentBackend>) -> Self {
         Self {
             agents,
             capabilities: Arc::new(Registry::new()),

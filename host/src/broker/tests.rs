@@ -10,7 +10,7 @@ use super::{
     AgentRequest, CallErrorKind, CallFailure, InstanceBroker, Journal, RunContext, RunContextBuilder, Services,
     TaskSpec,
 };
-use crate::agents::{AgentCall, AgentError, AgentReply, AgentRunner, FixtureRunner};
+use crate::agents::{AgentBackend, AgentCall, AgentError, AgentReply, FixtureRunner};
 use crate::store::FileStore;
 use crate::vm::Limits;
 use hwf_core::BoxFuture;
@@ -28,7 +28,7 @@ struct Counting {
     calls: AtomicUsize,
 }
 
-impl AgentRunner for Counting {
+impl AgentBackend for Counting {
     fn call<'a>(&'a self, call: AgentCall<'a>) -> BoxFuture<'a, Result<AgentReply, AgentError>> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         self.inner.call(call)
@@ -99,9 +99,12 @@ impl Instances for Table {
 
 /// A run with a journal in a temporary store.
 struct Fixture {
-    _dir: tempfile::TempDir,
     store: Arc<FileStore>,
     agents: Arc<Counting>,
+    /// The claims the runs' journals are written under (dropped before
+    /// the directory).
+    claims: std::sync::Mutex<Vec<crate::store::FileClaim>>,
+    _dir: tempfile::TempDir,
 }
 
 impl Fixture {
@@ -113,9 +116,10 @@ impl Fixture {
             calls: AtomicUsize::new(0),
         });
         Self {
-            _dir: dir,
             store,
             agents,
+            claims: std::sync::Mutex::default(),
+            _dir: dir,
         }
     }
 
@@ -129,7 +133,9 @@ impl Fixture {
     fn context(&self, limits: Limits) -> (RunId, RunContextBuilder) {
         let id = RunId::generate();
         self.store.create_run(&id).expect("create run");
-        let journal = Journal::new(self.store.open_journal(&id).expect("journal"), 0);
+        let claim = self.store.claim_run(&id).expect("claim").expect("free");
+        let journal = Journal::new(Box::new(self.store.claimed_journal(&claim).expect("journal")));
+        self.claims.lock().expect("claims").push(claim);
         let mut services = Services::new(self.agents.clone());
         services.limits = limits;
         services.store = Some(self.store.clone());

@@ -16,7 +16,7 @@
 use super::{Capability, CapabilityCall, CapabilityError, CapabilityHandler, SideEffect, WaitRequest};
 use hwf_core::BoxFuture;
 use hwf_core::control::Decision;
-use hwf_core::model::StoredEvent;
+use hwf_core::model::ExternalEvent;
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -33,7 +33,7 @@ fn opt_str<'a>(input: &'a Value, key: &str) -> Result<Option<&'a str>, Capabilit
 }
 
 /// Whether an event matches an `events.wait` predicate.
-pub fn matches(input: &Value, e: &StoredEvent) -> bool {
+pub fn matches(input: &Value, e: &ExternalEvent) -> bool {
     let after = input.get("after_version").and_then(Value::as_u64).unwrap_or(0);
     let field = |k: &str| input.get(k).and_then(Value::as_str);
     e.version > after

@@ -4,9 +4,9 @@
 //! files with more than one hard link (a link could name a file outside).
 
 use super::{Capability, CapabilityCall, CapabilityError, CapabilityHandler, SideEffect};
-use hwf_core::BoxFuture;
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, OpenOptionsExt};
+use hwf_core::BoxFuture;
 use hwf_core::error::{Error, Result};
 use serde_json::{Value, json};
 use std::io::{Read, Write};

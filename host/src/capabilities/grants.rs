@@ -22,10 +22,10 @@
 //!   the next `grant.act` on that grant fails with `grant_revoked`. A grant
 //!   names its run, so it never outlives it.
 
-use hwf_core::BoxFuture;
 use crate::capabilities::{
     Capability, CapabilityCall, CapabilityError, CapabilityHandler, Registry, SideEffect, WaitRequest,
 };
+use hwf_core::BoxFuture;
 use hwf_core::control::Decision;
 use hwf_core::journal::{Entry, JournalEntry};
 use serde_json::{Value, json};

@@ -69,7 +69,7 @@ pub trait Durable: Send + Sync {
     /// # Errors
     ///
     /// [`CapabilityError::Store`] when the event log cannot be read.
-    fn events(&self) -> Result<Vec<hwf_core::model::StoredEvent>, CapabilityError>;
+    fn events(&self) -> Result<Vec<hwf_core::model::ExternalEvent>, CapabilityError>;
     /// Now, in ms since the epoch.
     fn now_ms(&self) -> u64;
     /// The run's id and the store behind it, when there is one (grants

@@ -142,4 +142,3 @@ fn outcomes_in(dir: &std::path::Path) -> Vec<Value> {
     out.sort_by(|a, b| a["resource_id"].to_string().cmp(&b["resource_id"].to_string()));
     out
 }
-

@@ -15,8 +15,8 @@
 
 pub mod params;
 
-use crate::app::operate::{ControlRequest, parse_decision};
 use crate::app::control::{Action, Decision};
+use crate::app::operate::{ControlRequest, parse_decision};
 use crate::scripts::Language;
 use crate::store::ScriptRef;
 use crate::store::{RunSnapshot, RunState};
@@ -385,7 +385,7 @@ fn control_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Value> {
         "overview" => return Ok(hwf.overview()?.to_json()),
         "status" => return Ok(hwf.status(p.req_str("run_id", "status")?)?.to_json()),
         "pause" => Action::Pause,
-        "resume" => Action::Resume,
+        "resume" => Action::Unpause,
         "stop" => Action::Stop,
         "task_stop" => Action::TaskStop,
         "retry" => Action::Retry,

@@ -32,8 +32,8 @@ pub mod api;
 pub mod hooks;
 pub mod page;
 
-use crate::facade::Options;
 use crate::Hwf;
+use crate::facade::Options;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;

@@ -13,7 +13,7 @@ mod kanban;
 
 pub use file::{CONTROLS_POLL, FileClaim, FileJournalSink, FileStore, JournalFile, LockFile};
 pub use hwf_core::model::{
-    Counts, ErrorInfo, LiveProgress, RunSettings, RunSnapshot, RunState, ScriptMeta, ScriptRef, StoredEvent, WaitInfo,
-    now_ms,
+    Counts, ErrorInfo, ExternalEvent, LiveProgress, RunSettings, RunSnapshot, RunState, ScriptMeta, ScriptRef,
+    StoredEvent, WaitInfo, now_ms,
 };
 pub use kanban::valid_card_id;

@@ -5,7 +5,7 @@ use super::FileStore;
 use super::fsutil::{LockFile, parse_journal, repair_tail};
 use cap_std::fs::OpenOptions;
 use hwf_core::error::{Error, ErrorCode, Result};
-use hwf_core::model::StoredEvent;
+use hwf_core::model::ExternalEvent;
 use hwf_core::store::{EventLog, StoreResult, async_trait, stored_event};
 use std::io::Write;
 
@@ -15,7 +15,7 @@ impl FileStore {
     /// # Errors
     ///
     /// `corrupt_store`, `io`.
-    pub fn read_events(&self) -> Result<Vec<StoredEvent>> {
+    pub fn read_events(&self) -> Result<Vec<ExternalEvent>> {
         let text = match self.dir.read_to_string("events/events.jsonl") {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -41,7 +41,7 @@ impl FileStore {
     /// # Errors
     ///
     /// `corrupt_store`, `io`.
-    pub fn events_since(&self, version: u64) -> Result<Vec<StoredEvent>> {
+    pub fn events_since(&self, version: u64) -> Result<Vec<ExternalEvent>> {
         let mut events = self.read_events()?;
         events.retain(|e| e.version > version);
         Ok(events)
@@ -54,7 +54,7 @@ impl FileStore {
     /// # Errors
     ///
     /// `invalid_args` for a credential-shaped id, `io`, `corrupt_store`.
-    pub fn append_event(&self, event: StoredEvent) -> Result<(StoredEvent, bool)> {
+    pub fn append_event(&self, event: ExternalEvent) -> Result<(ExternalEvent, bool)> {
         let mut event = stored_event(event)?;
         let dir = self.dir.open_dir("events").map_err(|e| Error::io("events", e))?;
         let lock = LockFile::acquire(&dir, "lock")?;
@@ -78,11 +78,11 @@ impl FileStore {
 
 #[async_trait]
 impl EventLog for FileStore {
-    async fn append(&self, event: StoredEvent) -> StoreResult<(StoredEvent, bool)> {
+    async fn append(&self, event: ExternalEvent) -> StoreResult<(ExternalEvent, bool)> {
         Ok(self.append_event(event)?)
     }
 
-    async fn since(&self, version: u64) -> StoreResult<Vec<StoredEvent>> {
+    async fn since(&self, version: u64) -> StoreResult<Vec<ExternalEvent>> {
         Ok(self.events_since(version)?)
     }
 }
