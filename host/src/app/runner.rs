@@ -284,7 +284,10 @@ impl Hwf {
             .settings
             .as_ref()
             .map_or(self.limits().max_journal_bytes, |s| s.limits.max_journal_bytes);
-        let mut journal = Journal::new(self.store().open_journal(id)?, last_seq).with_byte_limit(max_journal)?;
+        // Appended only while the claim is held.
+        let mut journal = Journal::new(self.store().open_journal(id)?, last_seq)
+            .with_byte_limit(max_journal)?
+            .with_fence(claim.fence().clone());
         // A run whose executor died again and again (each time it was
         // taken over, it took its host down with it: out of memory, a
         // kill) is quarantined instead of crashing every runner forever.

@@ -219,6 +219,7 @@ impl Hwf {
         self.save_claimed(&snap, SaveMode::Durable, &*claim).await?;
         let journal =
             Journal::new(self.store.open_journal(&run_id)?, 0).with_byte_limit(self.limits.max_journal_bytes)?;
+        let journal = journal.with_fence(claim.fence().clone());
         let span = tracing::info_span!("run", run_id = %run_id, digest = %loaded.digest);
         let mut services = self.services.clone();
         if let Some(n) = req.max_parallel {

@@ -33,6 +33,9 @@ pub struct Journal {
     /// Bytes in the file, and the most it may hold (`u64::MAX`: no limit).
     bytes: u64,
     max_bytes: u64,
+    /// The claim the run is executed under: once it reads lost, nothing
+    /// more is appended.
+    fence: Option<hwf_core::store::Fence>,
 }
 
 /// Group commit for a journal: `sync_to(seq)` returns once everything up to
@@ -140,7 +143,15 @@ impl Journal {
             written: Arc::new(AtomicU64::new(seq)),
             bytes: 0,
             max_bytes: u64::MAX,
+            fence: None,
         }
+    }
+
+    /// Append only while `fence` (the run's claim) is held: an executor
+    /// that lost the run writes nothing more (`conflict`).
+    pub fn with_fence(mut self, fence: hwf_core::store::Fence) -> Self {
+        self.fence = Some(fence);
+        self
     }
 
     /// Bound the journal to `max_bytes` (the file's current length counts).
@@ -179,7 +190,8 @@ impl Journal {
     ///
     /// `io` when the write or fsync fails; `corrupt_store` when the journal's
     /// `seq` cannot advance (a journal continued at `u64::MAX`): nothing is
-    /// written then.
+    /// written then; `conflict` once the run's claim was lost (nothing is
+    /// written either).
     pub fn append(&mut self, event: &Event<'_>) -> Result<u64> {
         self.append_all(std::slice::from_ref(event))
     }
@@ -210,6 +222,9 @@ impl Journal {
         let Some(first) = events.first() else {
             return Ok(self.seq);
         };
+        if let Some(fence) = &self.fence {
+            fence.check().map_err(hwf_core::error::Error::from)?;
+        }
         let event = first;
         let bytes = self.bytes.saturating_add(self.buf.len() as u64);
         if bytes > self.max_bytes && !matches!(event, Event::RunStarted { .. } | Event::RunCompleted { .. }) {
@@ -309,6 +324,19 @@ mod tests {
             syncer.sync_to(3).await.expect("sync");
         });
         assert_eq!(syncer.syncs(), 2);
+    }
+
+    #[test]
+    fn a_writer_whose_claim_is_lost_appends_nothing() {
+        let (_dir, store, id, j) = journal(0);
+        let claim = store.claim_run(&id).expect("claim").expect("free");
+        let mut j = j.with_fence(hwf_core::store::Claim::fence(&claim).clone());
+        j.append(&completion("1")).expect("append");
+        drop(claim);
+        let e = j.append(&completion("2")).expect_err("fenced");
+        assert_eq!(e.code(), hwf_core::error::ErrorCode::Conflict, "{e}");
+        assert!(e.to_string().contains("no longer held"), "{e}");
+        assert_eq!(store.read_journal(&id).expect("read").len(), 1);
     }
 
     #[test]

@@ -101,9 +101,6 @@ impl Instances for Table {
 struct Fixture {
     store: Arc<FileStore>,
     agents: Arc<Counting>,
-    /// The claims the runs' journals are written under (dropped before
-    /// the directory).
-    claims: std::sync::Mutex<Vec<crate::store::FileClaim>>,
     _dir: tempfile::TempDir,
 }
 
@@ -118,7 +115,6 @@ impl Fixture {
         Self {
             store,
             agents,
-            claims: std::sync::Mutex::default(),
             _dir: dir,
         }
     }
@@ -133,9 +129,7 @@ impl Fixture {
     fn context(&self, limits: Limits) -> (RunId, RunContextBuilder) {
         let id = RunId::generate();
         self.store.create_run(&id).expect("create run");
-        let claim = self.store.claim_run(&id).expect("claim").expect("free");
-        let journal = Journal::new(Box::new(self.store.claimed_journal(&claim).expect("journal")));
-        self.claims.lock().expect("claims").push(claim);
+        let journal = Journal::new(self.store.open_journal(&id).expect("journal"), 0);
         let mut services = Services::new(self.agents.clone());
         services.limits = limits;
         services.store = Some(self.store.clone());

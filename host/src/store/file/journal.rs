@@ -96,11 +96,16 @@ impl FileStore {
                     )
                 })?,
         };
-        Ok(FileJournalSink {
-            file,
-            fence,
-            next: last_seq + 1,
-        })
+        let next = last_seq.checked_add(1).ok_or_else(|| {
+            Error::new(
+                ErrorCode::CorruptStore,
+                format!(
+                    "runs/{}/journal.jsonl: the journal's seq {last_seq} cannot advance (it is corrupt)",
+                    fence.run()
+                ),
+            )
+        })?;
+        Ok(FileJournalSink { file, fence, next })
     }
 }
 
@@ -242,13 +247,53 @@ impl JournalSink for FileJournalSink {
             )));
         }
         let n = lines.iter().filter(|&&b| b == b'\n').count() as u64;
+        let next = self.next.checked_add(n).ok_or_else(|| {
+            StoreError::Corrupt(format!(
+                "journal of run {}: the journal's seq {} cannot advance (it is corrupt)",
+                self.fence.run(),
+                self.next - 1
+            ))
+        })?;
         self.file.append(lines, false)?;
-        self.next += n;
+        self.next = next;
         Ok(self.next - 1)
     }
 
     async fn sync(&mut self) -> StoreResult<()> {
         self.fence.check()?;
         Ok(self.file.sync()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sink_on_a_journal_whose_seq_cannot_advance_is_corrupt_not_a_panic() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let store = FileStore::open(tmp.path()).expect("open");
+        let id = RunId::generate();
+        store.create_run(&id).expect("create");
+        let path = tmp.path().join("runs").join(id.as_str()).join("journal.jsonl");
+        let line = |seq: u64| format!("{{\"seq\":{seq},\"ts_ms\":1,\"type\":\"log\"}}\n");
+        std::fs::write(&path, line(u64::MAX)).expect("seed");
+        let claim = store.claim_run(&id).expect("claim").expect("free");
+        let fence = hwf_core::store::Claim::fence(&claim).clone();
+        let e = store.open_sink(fence.clone()).expect_err("cannot advance");
+        assert_eq!(e.code(), ErrorCode::CorruptStore, "{e}");
+        assert!(e.to_string().contains("cannot advance"), "{e}");
+        // One short of the end: the sink opens, and an append that would
+        // leave no next seq is refused and writes nothing.
+        std::fs::write(&path, line(u64::MAX - 1)).expect("seed");
+        let mut sink = store.open_sink(fence).expect("sink");
+        assert_eq!(sink.next_seq(), u64::MAX);
+        let last = line(u64::MAX);
+        let append = sink.append_lines(u64::MAX, last.as_bytes());
+        let e = futures_util::FutureExt::now_or_never(append)
+            .expect("at once")
+            .expect_err("no next seq");
+        assert_eq!(e.code(), ErrorCode::CorruptStore, "{e}");
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), line(u64::MAX - 1));
     }
 }
