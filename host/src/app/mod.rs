@@ -25,6 +25,7 @@
 //! below calls them.
 
 pub mod catalog;
+pub mod claim;
 pub mod control;
 pub mod finalizers;
 pub mod host;

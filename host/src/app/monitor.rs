@@ -40,7 +40,7 @@ impl Hwf {
         snap: &RunSnapshot,
         cb: Option<ProgressFn>,
         mut controls: tokio::sync::watch::Receiver<u64>,
-        claim: crate::app::runs::ExecClaim,
+        claim: crate::app::claim::ExecClaim,
     ) -> tokio::task::JoinHandle<()> {
         let (ctx, store, mut snap) = (ctx.clone(), self.store.clone(), snap.clone());
         tokio::spawn(async move {
@@ -79,7 +79,7 @@ impl Hwf {
                     snap.live = Some(crate::store::LiveProgress { running, queued });
                     // Under the run's claim: an executor that lost the run
                     // stops here, before it overwrites the new owner's.
-                    match crate::app::runs::save_claimed(&*store, &snap, SaveMode::Fast, &*claim).await {
+                    match crate::app::claim::save_claimed(&*store, &snap, SaveMode::Fast, &*claim).await {
                         Ok(()) => {}
                         Err(e) if !claim.fence().is_held() => {
                             ctx.fail(HostTrap::new(e.code(), e.message().to_owned()));

@@ -1,6 +1,7 @@
 //! Runs: start one to its end ([`Hwf::run`]), queue one for a runner
 //! ([`Hwf::enqueue`]), execute an existing one (a continuation).
 
+use super::claim::{ExecClaim, claim_lost, save_claimed};
 use super::monitor::{AbortOnDrop, ProgressFn};
 use crate::broker::instances::call_run;
 use crate::broker::replay::ReplayIndex;
@@ -10,7 +11,7 @@ use crate::{Hwf, Target};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
 use hwf_core::redact;
-use hwf_core::store::{Claim, RunStore, SaveMode, StoreError};
+use hwf_core::store::{Claim, RunStore, SaveMode};
 use serde_json::Value;
 use std::time::Instant;
 use tracing::Instrument;
@@ -434,10 +435,6 @@ impl Hwf {
     }
 }
 
-/// The claim an execution holds: shared with its progress reporter, which
-/// writes the live snapshot under it.
-pub(crate) type ExecClaim = std::sync::Arc<dyn Claim>;
-
 impl Hwf {
     /// Take the run's claim through the store's claim API (`None`: someone
     /// holds it).
@@ -455,48 +452,13 @@ impl Hwf {
         self.store.is_claimed(id).unwrap_or(false)
     }
 
-    /// [`save_claimed`] in this host's store.
+    /// [`save_claimed`](super::claim::save_claimed) in this host's store.
     ///
     /// # Errors
     ///
-    /// As [`save_claimed`].
+    /// As [`save_claimed`](super::claim::save_claimed).
     pub(crate) async fn save_claimed(&self, snap: &RunSnapshot, mode: SaveMode, claim: &dyn Claim) -> Result<()> {
         save_claimed(&*self.store, snap, mode, claim).await
-    }
-}
-
-/// Save the snapshot of a run under its claim: refused, writing nothing,
-/// once the claim is no longer the run's current one — and then the claim
-/// reads lost for everything sharing it (the reporter, the journal writer).
-///
-/// # Errors
-///
-/// `conflict` (the claim was lost, see [`claim_lost`]), `not_found`, `io`.
-pub(crate) async fn save_claimed(
-    store: &dyn RunStore,
-    snap: &RunSnapshot,
-    mode: SaveMode,
-    claim: &dyn Claim,
-) -> Result<()> {
-    store.save(snap, mode, Some(claim)).await.map_err(|e| {
-        if matches!(e, StoreError::Fenced { .. }) {
-            claim.fence().release();
-        }
-        claim_lost(&snap.run_id, e)
-    })
-}
-
-/// A store error from a write under a claim; a lost claim (`Fenced`)
-/// becomes a `conflict` naming what happened.
-pub(crate) fn claim_lost(run: &RunId, e: StoreError) -> Error {
-    match e {
-        StoreError::Fenced { token, .. } => Error::new(
-            ErrorCode::Conflict,
-            format!(
-                "run {run}: this process lost the run's claim (fencing token {token}) while executing it — another executor took the run over; this execution ended without writing on"
-            ),
-        ),
-        e => e.into(),
     }
 }
 
