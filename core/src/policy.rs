@@ -27,6 +27,7 @@
 
 use crate::call::{CallErrorKind, CallFailure};
 use crate::fingerprint::Fingerprint;
+use crate::journal::{Entry, JournalEntry};
 use crate::redact;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -220,7 +221,7 @@ pub struct Presented<'a> {
     /// The run the call belongs to.
     pub run: &'a str,
     /// The run's journal so far (for bindings made by earlier executions).
-    pub journal: &'a (dyn Fn() -> Vec<Value> + Sync),
+    pub journal: &'a (dyn Fn() -> Vec<JournalEntry> + Sync),
 }
 
 /// Codes of refusals by the policy: a call that ended with one of these did
@@ -238,29 +239,30 @@ const REFUSALS: &[&str] = &[
 /// The request a plain approval id `id` was bound to by an earlier
 /// execution of the run: the first capability call presenting `id` whose
 /// completion shows it passed the policy.
-fn binding_in_journal(events: &[Value], id: &str) -> Option<String> {
+fn binding_in_journal(events: &[JournalEntry], id: &str) -> Option<String> {
     let mut started: HashMap<&str, String> = HashMap::new();
     for e in events {
-        let call = e.get("call").and_then(Value::as_str).unwrap_or("");
-        if e.get("kind").and_then(Value::as_str) != Some("capability") {
-            continue;
-        }
-        match e.get("type").and_then(Value::as_str) {
-            Some("call_started") => {
-                let req = e.get("request").unwrap_or(&Value::Null);
-                if req.get("approval_id").and_then(Value::as_str) == Some(id) {
-                    let name = req.get("name").and_then(Value::as_str).unwrap_or("");
-                    let input = req.get("input").unwrap_or(&Value::Null);
+        match &e.entry {
+            Entry::CallStarted {
+                call, kind, request, ..
+            } if kind == "capability" => {
+                if request.get("approval_id").and_then(Value::as_str) == Some(id) {
+                    let name = request.get("name").and_then(Value::as_str).unwrap_or("");
+                    let input = request.get("input").unwrap_or(&Value::Null);
                     started.insert(call, approval_fingerprint(name, input));
                 } else {
-                    started.remove(call);
+                    started.remove(call.as_str());
                 }
             }
-            Some("call_completed") => {
-                let Some(fp) = started.remove(call) else { continue };
-                let msg = e.pointer("/error/message").and_then(Value::as_str).unwrap_or("");
+            Entry::CallCompleted {
+                call, kind, ok, error, ..
+            } if kind == "capability" => {
+                let Some(fp) = started.remove(call.as_str()) else {
+                    continue;
+                };
+                let msg = error.as_ref().map_or("", |f| f.message.as_str());
                 let code = msg.split(':').next().unwrap_or("");
-                if e.get("ok").and_then(Value::as_bool) == Some(true) || !REFUSALS.contains(&code) {
+                if *ok || !REFUSALS.contains(&code) {
                     return Some(fp);
                 }
             }
@@ -281,7 +283,8 @@ impl Bindings {
             let events = (p.journal)();
             let mut ids: Vec<&str> = Vec::new();
             for e in &events {
-                if let Some(i) = e.pointer("/request/approval_id").and_then(Value::as_str)
+                if let Entry::CallStarted { request, .. } = &e.entry
+                    && let Some(i) = request.get("approval_id").and_then(Value::as_str)
                     && !ids.contains(&i)
                 {
                     ids.push(i);
@@ -530,7 +533,7 @@ mod tests {
             .unwrap_or_else(|| "ok".into())
     }
 
-    fn no_journal() -> Vec<Value> {
+    fn no_journal() -> Vec<JournalEntry> {
         Vec::new()
     }
 
@@ -644,14 +647,14 @@ mod tests {
         let pwd = json!({"argv": ["pwd"]});
         let rm = json!({"argv": ["rm", "x"]});
         let journal = move || {
-            vec![
+            crate::journal::sketch::entries(vec![
                 json!({"type": "run_started"}),
                 json!({"type": "call_started", "call": "1", "kind": "capability", "request": {"name": "bash", "approval_id": "a", "input": {"argv": ["ls"]}}}),
                 json!({"type": "call_completed", "call": "1", "kind": "capability", "ok": false, "error": {"kind": "approval_required", "message": "approval_required: no"}}),
                 json!({"type": "call_started", "call": "2", "kind": "capability", "request": {"name": "bash", "approval_id": "a", "input": {"argv": ["pwd"]}}}),
                 json!({"type": "call_completed", "call": "2", "kind": "capability", "ok": true, "result": {}}),
                 json!({"type": "run_started"}),
-            ]
+            ])
         };
         let p = Policy {
             allowed_classes: vec![SideEffect::ReadOnly, SideEffect::ExternalWrite],

@@ -22,6 +22,7 @@ use crate::broker::{Event, RunContext};
 use crate::capabilities::{CapabilityCall, CapabilityError, Durable};
 use crate::store::{FileStore, now_ms};
 use hwf_core::ids::RunId;
+use hwf_core::journal::JournalEntry;
 use serde_json::{Value, json};
 use std::io::Write as _;
 use std::sync::Arc;
@@ -50,7 +51,7 @@ impl Durable for NoDurable<'_> {
     }
 }
 
-async fn run_one(ctx: &RunContext, run: &RunId, journal: &[Value], res: &Value) -> Result<(), String> {
+async fn run_one(ctx: &RunContext, run: &RunId, journal: &[JournalEntry], res: &Value) -> Result<(), String> {
     if let Some(path) = res["path"].as_str().filter(|_| res["kind"] == "temp_workspace") {
         // Only the directory this capability made (never a path from elsewhere).
         if !path.starts_with(std::env::temp_dir().join("hwf-res-").to_string_lossy().as_ref()) {
@@ -98,7 +99,7 @@ async fn run_one(ctx: &RunContext, run: &RunId, journal: &[Value], res: &Value) 
 /// (called once the run's end state is known). Failures are recorded, never
 /// fatal: the run's own outcome stands.
 pub async fn finalize(ctx: &RunContext, store: &FileStore, run: &RunId) {
-    let journal = match store.read_journal(run) {
+    let journal = match store.read_entries(run) {
         Ok(j) => j,
         Err(e) => {
             tracing::warn!(run_id = %run, error = %e, "finalizers: the journal cannot be read");
@@ -170,13 +171,13 @@ pub async fn finalize_held(hwf: &crate::app::host::Hwf, id: &RunId) {
     let Ok(snap) = hwf.store().read_snapshot(id) else {
         return;
     };
-    let Ok(events) = hwf.store().read_journal(id) else {
+    let Ok(events) = hwf.store().read_entries(id) else {
         return;
     };
     if !snap.state.is_terminal() || declared(&events).is_empty() {
         return;
     }
-    let last_seq = events.iter().filter_map(|e| e["seq"].as_u64()).max().unwrap_or(0);
+    let last_seq = events.iter().map(|e| e.seq).max().unwrap_or(0);
     let Ok(file) = hwf.store().open_journal(id) else {
         return;
     };
@@ -200,14 +201,14 @@ mod tests {
 
     #[test]
     fn declarations_come_from_completed_declare_calls_once() {
-        let j = vec![
+        let j = hwf_core::journal::sketch::entries(vec![
             json!({"type": "call_started", "call": "1", "request": {"name": DECLARE}}),
             json!({"type": "call_completed", "call": "1", "ok": true, "result": {"resource_id": "1-a"}}),
             json!({"type": "call_started", "call": "2", "request": {"name": "bash"}}),
             json!({"type": "call_completed", "call": "2", "ok": true, "result": {"resource_id": "x"}}),
             json!({"type": "call_started", "call": "1", "request": {"name": DECLARE}}),
             json!({"type": "call_completed", "call": "1", "ok": true, "result": {"resource_id": "1-a"}}),
-        ];
+        ]);
         assert_eq!(declared(&j), vec![json!({"resource_id": "1-a"})]);
     }
 }

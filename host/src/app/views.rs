@@ -233,7 +233,7 @@ impl Hwf {
     pub fn status(&self, run_id: &str) -> Result<RunStatus> {
         let id = RunId::parse(run_id)?;
         let snap = self.store().read_snapshot(&id)?;
-        let journal = self.store().read_journal(&id)?;
+        let journal = self.store().read_entries(&id)?;
         let locked = self.is_claimed(&id);
         let mut status = crate::app::status::build_status(&snap, &journal, self.store().root(), locked)?;
         let controls = crate::app::control::read_controls(self.store(), &id).unwrap_or_default();

@@ -260,7 +260,12 @@ impl RunContext {
         // A plain approval id binds to one request per run; on a
         // continuation its binding is found in the run's journal.
         let journal = || match &self.services.store {
-            Some(store) => store.read_journal(&self.run_id).unwrap_or_default(),
+            Some(store) => store.read_entries(&self.run_id).unwrap_or_else(|e| {
+                // Without the journal a continuation cannot see earlier
+                // bindings: the id binds to this request (said, not hidden).
+                tracing::warn!(run_id = %self.run_id, error = %e, "approval bindings: the journal cannot be read");
+                Vec::new()
+            }),
             None => Vec::new(),
         };
         let run = self.run_id.to_string();

@@ -8,6 +8,7 @@ use crate::capabilities::{Capability, CapabilityCall, CapabilityError, Capabilit
 use crate::store::FileStore;
 use hwf_core::BoxFuture;
 use hwf_core::ids::RunId;
+use hwf_core::journal::{Entry, JournalEntry};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -81,19 +82,32 @@ pub fn capability() -> Capability {
 }
 
 /// The resources a journal declared (completed `resource.declare` calls).
-pub fn declared(journal: &[Value]) -> Vec<Value> {
+pub fn declared(journal: &[JournalEntry]) -> Vec<Value> {
     let declaring: std::collections::HashSet<&str> = journal
         .iter()
-        .filter(|e| e["type"] == "call_started" && e["request"]["name"] == DECLARE)
-        .filter_map(|e| e["call"].as_str())
+        .filter_map(|e| match &e.entry {
+            Entry::CallStarted { call, request, .. }
+                if request.get("name").and_then(Value::as_str) == Some(DECLARE) =>
+            {
+                Some(call.as_str())
+            }
+            _ => None,
+        })
         .collect();
     let mut seen = std::collections::HashSet::new();
     journal
         .iter()
-        .filter(|e| e["type"] == "call_completed" && e["ok"] == true)
-        .filter(|e| e["call"].as_str().is_some_and(|c| declaring.contains(c)))
-        .filter_map(|e| e.get("result").cloned())
+        .filter_map(|e| match &e.entry {
+            Entry::CallCompleted {
+                call,
+                ok: true,
+                result: Some(r),
+                ..
+            } if declaring.contains(call.as_str()) => Some(r),
+            _ => None,
+        })
         .filter(|r| r["resource_id"].as_str().is_some_and(|id| seen.insert(id.to_owned())))
+        .cloned()
         .collect()
 }
 
@@ -109,7 +123,7 @@ pub fn outcomes(store: &FileStore, run: &RunId) -> Vec<Value> {
 
 /// What status shows: each declared resource with its finalizer's outcome
 /// (`state: pending` until the run ends).
-pub fn view(journal: &[Value], run_dir: &std::path::Path) -> Vec<Value> {
+pub fn view(journal: &[JournalEntry], run_dir: &std::path::Path) -> Vec<Value> {
     let done = outcomes_in(&run_dir.join("finalized"));
     declared(journal)
         .into_iter()
