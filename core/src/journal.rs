@@ -231,6 +231,28 @@ pub enum Event<'a> {
     },
 }
 
+impl<'a> Event<'a> {
+    /// The completion of a call that never finished (dropped, or its run
+    /// ended first): not ok, with `error`, nothing spent.
+    pub fn unfinished(call: &'a str, kind: &'a str, fingerprint: &'a str, error: &'a CallFailure) -> Self {
+        Event::CallCompleted {
+            call,
+            kind,
+            label: None,
+            fingerprint,
+            ok: false,
+            result: None,
+            error: Some(error),
+            tokens: 0,
+            cost_micro_usd: 0,
+            attempts: 0,
+            duration_us: 0,
+            replayed: false,
+            cache_hit: false,
+        }
+    }
+}
+
 impl Event<'_> {
     /// Whether this event must be on disk before the run goes on.
     pub fn is_durable(&self) -> bool {

@@ -59,21 +59,9 @@ impl Drop for OpenComposite {
             return;
         }
         let failure = cancelled("the run ended before the call finished");
-        let _ = self.run.journal(&Event::CallCompleted {
-            call: &self.id,
-            kind: self.kind,
-            label: None,
-            fingerprint: self.fp.as_str(),
-            ok: false,
-            result: None,
-            error: Some(&failure),
-            tokens: 0,
-            cost_micro_usd: 0,
-            attempts: 0,
-            duration_us: 0,
-            replayed: false,
-            cache_hit: false,
-        });
+        let _ = self
+            .run
+            .journal(&Event::unfinished(&self.id, self.kind, self.fp.as_str(), &failure));
     }
 }
 

@@ -336,7 +336,7 @@ mod tests {
         let e = j.append(&completion("2")).expect_err("fenced");
         assert_eq!(e.code(), hwf_core::error::ErrorCode::Conflict, "{e}");
         assert!(e.to_string().contains("no longer held"), "{e}");
-        assert_eq!(store.read_journal(&id).expect("read").len(), 1);
+        assert_eq!(store.read_entries(&id).expect("read").len(), 1);
     }
 
     #[test]
@@ -346,8 +346,8 @@ mod tests {
         let e = j.append(&completion("2")).expect_err("overflow");
         assert_eq!(e.code(), hwf_core::error::ErrorCode::CorruptStore, "{e}");
         assert!(e.to_string().contains("cannot advance"), "{e}");
-        let lines = store.read_journal(&id).expect("read");
+        let lines = store.read_entries(&id).expect("read");
         assert_eq!(lines.len(), 1, "nothing written past u64::MAX");
-        assert_eq!(lines[0]["seq"], u64::MAX);
+        assert_eq!(lines[0].seq, u64::MAX);
     }
 }

@@ -44,21 +44,9 @@ impl Drop for CompletionGuard<'_> {
                 "cancelled",
                 "the call was cancelled before it finished",
             );
-            let _ = self.run.journal(&Event::CallCompleted {
-                call: self.call,
-                kind: self.kind,
-                label: None,
-                fingerprint: self.fingerprint,
-                ok: false,
-                result: None,
-                error: Some(&failure),
-                tokens: 0,
-                cost_micro_usd: 0,
-                attempts: 0,
-                duration_us: 0,
-                replayed: false,
-                cache_hit: false,
-            });
+            let _ = self
+                .run
+                .journal(&Event::unfinished(self.call, self.kind, self.fingerprint, &failure));
         }
     }
 }

@@ -3,7 +3,7 @@
 //! [`FileJournalSink`] is the [`JournalSink`] opened under a claim.
 
 use super::FileStore;
-use super::fsutil::{parse_journal, read_optional, repair_tail};
+use super::fsutil::{read_optional, repair_tail};
 use cap_std::fs::{File, OpenOptions};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
@@ -31,22 +31,6 @@ impl FileStore {
     fn journal_text(&self, id: &RunId) -> Result<String> {
         let dir = self.run_dir(id)?;
         Ok(read_optional(&dir, "journal.jsonl", &format!("run {id} journal"))?.unwrap_or_default())
-    }
-
-    /// Read the run's journal. A torn (unterminated or unparsable) last line
-    /// is ignored; a bad line before the end is `corrupt_store`.
-    ///
-    /// # Errors
-    ///
-    /// `not_found`, `corrupt_store`, `io`.
-    pub fn read_journal(&self, id: &RunId) -> Result<Vec<Value>> {
-        let text = self.journal_text(id)?;
-        parse_journal(&text).map_err(|line| {
-            Error::new(
-                ErrorCode::CorruptStore,
-                format!("runs/{id}/journal.jsonl: line {line} is not valid JSON"),
-            )
-        })
     }
 
     /// Read a run's journal as typed entries (a torn last line is skipped;
