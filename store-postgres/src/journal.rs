@@ -2,7 +2,7 @@
 //! line keyed by `(run_id, seq)`.
 
 use crate::runs::verify_fence;
-use crate::{PgStore, big, db_err, internal, sql_state};
+use crate::{PgStore, RetryError, big, connection_lost, internal, sql_state};
 use hwf_core::journal::JournalEntry;
 use hwf_core::store::{Fence, JournalSink, StoreError, StoreResult, async_trait};
 use serde::Deserialize;
@@ -52,16 +52,30 @@ pub(crate) struct GroupCommit {
 }
 
 impl GroupCommit {
-    fn sender(&self, pool: &deadpool_postgres::Pool) -> &mpsc::UnboundedSender<SyncRequest> {
+    fn sender(
+        &self,
+        pool: &deadpool_postgres::Pool,
+        reconnect: std::time::Duration,
+    ) -> &mpsc::UnboundedSender<SyncRequest> {
         self.tx.get_or_init(|| {
             let (tx, rx) = mpsc::unbounded_channel();
-            tokio::spawn(commit_loop(pool.clone(), rx));
+            tokio::spawn(commit_loop(pool.clone(), reconnect, rx));
             tx
         })
     }
 }
 
-async fn commit_loop(pool: deadpool_postgres::Pool, mut rx: mpsc::UnboundedReceiver<SyncRequest>) {
+/// Why one group commit failed.
+enum SyncError {
+    Pool(deadpool_postgres::PoolError),
+    Db(tokio_postgres::Error),
+}
+
+async fn commit_loop(
+    pool: deadpool_postgres::Pool,
+    reconnect: std::time::Duration,
+    mut rx: mpsc::UnboundedReceiver<SyncRequest>,
+) {
     let mut batch = Vec::with_capacity(SYNC_BATCH);
     // Ends when the store object (the sender) is dropped.
     while rx.recv_many(&mut batch, SYNC_BATCH).await > 0 {
@@ -69,19 +83,38 @@ async fn commit_loop(pool: deadpool_postgres::Pool, mut rx: mpsc::UnboundedRecei
         let runs: Vec<&str> = batch.iter().map(|r| r.run.as_str()).collect();
         let tokens: Vec<i64> = batch.iter().map(|r| r.token).collect();
         let seqs: Vec<i64> = batch.iter().map(|r| r.seq).collect();
-        let result = async {
-            let client = pool
-                .get()
-                .await
-                .map_err(|e| format!("PostgreSQL connection pool: {e}"))?;
-            let stmt = client.prepare_cached(SYNC).await.map_err(|e| e.to_string())?;
-            let rows = client
-                .query(&stmt, &[&runs, &tokens, &seqs])
-                .await
-                .map_err(|e| e.to_string())?;
-            Ok::<Vec<String>, String>(rows.iter().map(|r| r.get(0)).collect())
-        }
-        .await;
+        // The sync is idempotent (greatest()): a lost connection is retried
+        // on a fresh one for `reconnect`.
+        let start = std::time::Instant::now();
+        let mut delay = std::time::Duration::from_millis(20);
+        let result = loop {
+            let attempt = async {
+                let client = pool.get().await.map_err(SyncError::Pool)?;
+                let stmt = client.prepare_cached(SYNC).await.map_err(SyncError::Db)?;
+                let rows = client
+                    .query(&stmt, &[&runs, &tokens, &seqs])
+                    .await
+                    .map_err(SyncError::Db)?;
+                Ok::<Vec<String>, SyncError>(rows.iter().map(|r| r.get(0)).collect())
+            }
+            .await;
+            let lost = match &attempt {
+                Err(SyncError::Db(e)) => connection_lost(e),
+                Err(SyncError::Pool(deadpool_postgres::PoolError::Backend(e))) => connection_lost(e),
+                Err(SyncError::Pool(deadpool_postgres::PoolError::Timeout(_))) => true,
+                _ => false,
+            };
+            if lost && start.elapsed() + delay < reconnect {
+                tracing::debug!("a journal sync lost its connection; retrying in {delay:?}");
+                tokio::time::sleep(delay).await;
+                delay = (delay * 2).min(std::time::Duration::from_millis(500));
+                continue;
+            }
+            break attempt.map_err(|e| match e {
+                SyncError::Pool(e) => format!("PostgreSQL connection pool: {e}"),
+                SyncError::Db(e) => e.to_string(),
+            });
+        };
         for req in batch.drain(..) {
             let answer = match &result {
                 Ok(held) => Ok(held.contains(&req.run)),
@@ -169,25 +202,36 @@ impl PgJournalSink {
         let n = rows.seq.len() as u64;
         let run = self.fence.run().as_str();
         let token = big(self.fence.token(), "fencing token")?;
-        let client = self.store.fast().await?;
-        let stmt = client
-            .prepare_cached(APPEND)
-            .await
-            .map_err(|e| db_err("append to a journal", e))?;
-        let written = client
-            .execute(
-                &stmt,
-                &[
-                    &run,
-                    &token,
-                    &rows.seq,
-                    &rows.ts_ms,
-                    &rows.kind,
-                    &rows.call,
-                    &rows.fingerprint,
-                    &rows.line,
-                ],
-            )
+        // An append whose connection was lost is sent again; if the first
+        // one had committed, the key refuses the second and the rows found
+        // there are this append's own (same lines): that is success.
+        let mut sent = 0u32;
+        let rows_ref = &rows;
+        let written = self
+            .store
+            .inner
+            .retrying(false, |client| {
+                sent += 1;
+                async move {
+                    let stmt = client.prepare_cached(APPEND).await.map_err(RetryError::Db)?;
+                    client
+                        .execute(
+                            &stmt,
+                            &[
+                                &run,
+                                &token,
+                                &rows_ref.seq,
+                                &rows_ref.ts_ms,
+                                &rows_ref.kind,
+                                &rows_ref.call,
+                                &rows_ref.fingerprint,
+                                &rows_ref.line,
+                            ],
+                        )
+                        .await
+                        .map_err(RetryError::Db)
+                }
+            })
             .await;
         match written {
             Ok(w) if w == n => {
@@ -196,14 +240,37 @@ impl PgJournalSink {
                 Ok(self.next - 1)
             }
             Ok(_) => Err(self.fenced()),
-            Err(e) if sql_state(&e) == Some(&SqlState::UNIQUE_VIOLATION) => {
+            Err(RetryError::Db(e)) if sql_state(&e) == Some(&SqlState::UNIQUE_VIOLATION) => {
+                if sent > 1 && self.landed(&rows).await? {
+                    self.next += n;
+                    self.dirty = true;
+                    return Ok(self.next - 1);
+                }
                 // Someone wrote these seqs: find where the journal is.
-                drop(client);
                 let last = verify_fence(&self.store, &self.fence).await?;
                 Err(self.conflict(self.next, last + 1))
             }
-            Err(e) => Err(db_err(format!("append to the journal of run {run}"), e)),
+            Err(e) => Err(e.store(format!("append to the journal of run {run}"))),
         }
+    }
+
+    /// Whether the journal holds exactly `rows` at their seqs, under this
+    /// claim (a repeated append whose first try committed).
+    async fn landed(&self, rows: &Rows) -> StoreResult<bool> {
+        verify_fence(&self.store, &self.fence).await?;
+        let run = self.fence.run().as_str();
+        let found = self
+            .store
+            .inner
+            .rows(
+                true,
+                "SELECT line FROM hwf_journal WHERE run_id = $1 AND seq = ANY($2) ORDER BY seq",
+                &[&run, &rows.seq],
+            )
+            .await
+            .map_err(|e| e.store(format!("read the journal of run {run}")))?;
+        let lines: Vec<&str> = found.iter().map(|r| r.get(0)).collect();
+        Ok(lines.len() == rows.line.len() && lines.iter().zip(&rows.line).all(|(a, b)| a == b))
     }
 }
 
@@ -281,7 +348,7 @@ impl JournalSink for PgJournalSink {
         let inner = &self.store.inner;
         inner
             .group_commit
-            .sender(&inner.durable)
+            .sender(&inner.durable, inner.reconnect)
             .send(request)
             .map_err(|_| internal("the group committer has stopped".into()))?;
         let held = answer

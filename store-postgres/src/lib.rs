@@ -62,6 +62,22 @@
 //! flight and commits them in one statement (across store objects and
 //! machines, PostgreSQL's own WAL group flush shares the fsync).
 //!
+//! ## A database restart or a network blip is ridden out
+//!
+//! Once a store object has reached the database, a connection that cannot
+//! be made (the server restarting, a network blip) is retried with backoff
+//! for [`PgConfig::reconnect`] (default [`DEFAULT_RECONNECT`]) before an
+//! operation fails with `io`; a refusal with a reason (authentication, a
+//! missing database) is not retried, nor is anything on a store that never
+//! connected. Statements that are safe to repeat — reads, saves (the same
+//! row again), syncs (`greatest`) — are sent again on a fresh connection
+//! when theirs was lost mid-statement; so is an append, whose repetition,
+//! if the first try had committed, meets the `(run_id, seq)` key and finds
+//! its own lines there (success, not a conflict). Claims are not repeated:
+//! a claim whose answer was lost is a lease nobody uses, which expires.
+//! A holder whose lease expires while the database is away loses it (its
+//! heartbeat cannot renew), exactly as if it had been partitioned.
+//!
 //! ## The controls watch
 //!
 //! A trigger `NOTIFY`s `hwf_controls` with the run id on every control
@@ -89,6 +105,7 @@ pub use watch::CONTROLS_POLL;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use hwf_core::error::{Error, ErrorCode};
 use hwf_core::store::{StoreError, StoreResult};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio_postgres::NoTls;
@@ -96,6 +113,11 @@ use tokio_postgres::NoTls;
 /// The lease length when [`PgConfig::lease`] is not set: a dead runner's
 /// runs are taken over at most this long after its last renewal.
 pub const DEFAULT_LEASE: Duration = Duration::from_secs(10);
+
+/// How long an operation waits for a lost database connection to come
+/// back when [`PgConfig::reconnect`] is not set. Only a store that has
+/// connected once waits: a wrong address fails at once.
+pub const DEFAULT_RECONNECT: Duration = Duration::from_secs(30);
 
 /// How to reach the database and how to hold claims.
 #[derive(Debug, Clone)]
@@ -110,17 +132,22 @@ pub struct PgConfig {
     pub lease: Duration,
     /// Connections per pool (the store keeps two: durable and fast).
     pub pool_size: usize,
+    /// How long a store that has reached the database once keeps retrying
+    /// to reconnect before an operation fails with `io` (a database
+    /// restart or a network blip is ridden out; see [`DEFAULT_RECONNECT`]).
+    pub reconnect: Duration,
 }
 
 impl PgConfig {
     /// `url` with the defaults: no schema, [`DEFAULT_LEASE`], 16
-    /// connections.
+    /// connections, [`DEFAULT_RECONNECT`].
     pub fn new(url: impl Into<String>) -> Self {
         Self {
             url: url.into(),
             schema: None,
             lease: DEFAULT_LEASE,
             pool_size: 16,
+            reconnect: DEFAULT_RECONNECT,
         }
     }
 }
@@ -157,6 +184,11 @@ pub(crate) struct Inner {
     pub(crate) watches: watch::Watches,
     /// Concurrent syncs share one commit.
     pub(crate) group_commit: journal::GroupCommit,
+    /// How long to retry a connection once the database was reached.
+    pub(crate) reconnect: Duration,
+    /// Whether a connection ever succeeded (only then are connection
+    /// failures retried).
+    pub(crate) connected: AtomicBool,
 }
 
 impl PgStore {
@@ -219,6 +251,8 @@ impl PgStore {
                 pending: Mutex::new(Vec::new()),
                 watches: watch::Watches::default(),
                 group_commit: journal::GroupCommit::default(),
+                reconnect: config.reconnect,
+                connected: AtomicBool::new(false),
             }),
         })
     }
@@ -249,19 +283,71 @@ impl PgStore {
     pub(crate) async fn durable(&self) -> StoreResult<deadpool_postgres::Object> {
         self.inner.durable().await
     }
-
-    pub(crate) async fn fast(&self) -> StoreResult<deadpool_postgres::Object> {
-        self.inner.fast().await
-    }
 }
 
 impl Inner {
     pub(crate) async fn durable(&self) -> StoreResult<deadpool_postgres::Object> {
-        self.durable.get().await.map_err(pool_err)
+        self.get(&self.durable).await
     }
 
     pub(crate) async fn fast(&self) -> StoreResult<deadpool_postgres::Object> {
-        self.fast.get().await.map_err(pool_err)
+        self.get(&self.fast).await
+    }
+
+    /// A pooled connection. Once the database was reached, a connection
+    /// that cannot be made (the server restarting, a network blip) is
+    /// retried with backoff for [`PgConfig::reconnect`]; a refusal with
+    /// a reason (authentication, a missing database) is not.
+    async fn get(&self, pool: &Pool) -> StoreResult<deadpool_postgres::Object> {
+        let start = std::time::Instant::now();
+        let mut delay = Duration::from_millis(20);
+        loop {
+            match pool.get().await {
+                Ok(client) => {
+                    self.connected.store(true, Ordering::Relaxed);
+                    return Ok(client);
+                }
+                Err(e)
+                    if self.connected.load(Ordering::Relaxed)
+                        && transient_pool(&e)
+                        && start.elapsed() + delay < self.reconnect =>
+                {
+                    tracing::debug!("PostgreSQL connection failed, retrying in {delay:?}: {e}");
+                    tokio::time::sleep(delay).await;
+                    delay = (delay * 2).min(Duration::from_millis(500));
+                }
+                Err(e) => return Err(pool_err(e)),
+            }
+        }
+    }
+
+    /// Run `op` on a fresh pooled connection, again (within
+    /// [`PgConfig::reconnect`]) when it failed because the connection was
+    /// lost — for statements that are safe to repeat (reads, and writes
+    /// whose repetition the caller recognises).
+    pub(crate) async fn retrying<T, F, Fut>(&self, durable: bool, mut op: F) -> Result<T, RetryError>
+    where
+        F: FnMut(deadpool_postgres::Object) -> Fut,
+        Fut: std::future::Future<Output = Result<T, RetryError>>,
+    {
+        let start = std::time::Instant::now();
+        let mut delay = Duration::from_millis(20);
+        loop {
+            let client = if durable {
+                self.durable().await
+            } else {
+                self.fast().await
+            };
+            let client = client.map_err(RetryError::Store)?;
+            match op(client).await {
+                Err(RetryError::Db(e)) if connection_lost(&e) && start.elapsed() + delay < self.reconnect => {
+                    tracing::debug!("PostgreSQL connection lost mid-statement, retrying in {delay:?}: {e}");
+                    tokio::time::sleep(delay).await;
+                    delay = (delay * 2).min(Duration::from_millis(500));
+                }
+                other => return other,
+            }
+        }
     }
 
     /// Wait for the releases of dropped claims.
@@ -303,9 +389,21 @@ pub(crate) fn internal(message: String) -> StoreError {
 
 /// A database error as an `io` store error about `what`.
 pub(crate) fn db_err(what: impl Into<String>, e: tokio_postgres::Error) -> StoreError {
+    // tokio-postgres shows a server error as "db error": name the server's
+    // message and SQLSTATE instead.
+    let text = match e.as_db_error() {
+        Some(db) => format!("{} ({}): {}", db.message(), db.code().code(), db.severity()),
+        None => {
+            use std::error::Error as _;
+            match e.source() {
+                Some(s) => format!("{e}: {s}"),
+                None => e.to_string(),
+            }
+        }
+    };
     StoreError::Io {
         what: what.into(),
-        source: std::io::Error::other(e),
+        source: std::io::Error::other(text),
     }
 }
 
@@ -316,6 +414,83 @@ fn pool_err(e: deadpool_postgres::PoolError) -> StoreError {
             what: "PostgreSQL connection pool".into(),
             source: std::io::Error::other(e.to_string()),
         },
+    }
+}
+
+impl Inner {
+    /// Prepare (cached) and run `sql` on the durable (`true`) or fast pool,
+    /// again on a fresh connection when the connection was lost (see
+    /// [`Inner::retrying`]): for statements that are safe to repeat.
+    pub(crate) async fn rows(
+        &self,
+        durable: bool,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<tokio_postgres::Row>, RetryError> {
+        self.retrying(durable, |client| async move {
+            let stmt = client.prepare_cached(sql).await.map_err(RetryError::Db)?;
+            client.query(&stmt, params).await.map_err(RetryError::Db)
+        })
+        .await
+    }
+
+    /// [`Inner::rows`] for a statement without rows: the rows it touched.
+    pub(crate) async fn exec(
+        &self,
+        durable: bool,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<u64, RetryError> {
+        self.retrying(durable, |client| async move {
+            let stmt = client.prepare_cached(sql).await.map_err(RetryError::Db)?;
+            client.execute(&stmt, params).await.map_err(RetryError::Db)
+        })
+        .await
+    }
+}
+
+impl RetryError {
+    /// As a store error about `what`.
+    pub(crate) fn store(self, what: impl Into<String>) -> StoreError {
+        match self {
+            RetryError::Db(e) => db_err(what, e),
+            RetryError::Store(e) => e,
+        }
+    }
+}
+
+/// A failed step of [`Inner::retrying`]: a database error (retried when
+/// it is a lost connection) or a store error (returned as it is).
+#[derive(Debug)]
+pub(crate) enum RetryError {
+    Db(tokio_postgres::Error),
+    Store(StoreError),
+}
+
+/// Whether a pool error is a connection that could not be made for want
+/// of a server (not a refusal with a reason).
+fn transient_pool(e: &deadpool_postgres::PoolError) -> bool {
+    use deadpool_postgres::{PoolError, TimeoutType};
+    match e {
+        PoolError::Backend(e) => connection_lost(e),
+        PoolError::Timeout(TimeoutType::Create | TimeoutType::Recycle) => true,
+        _ => false,
+    }
+}
+
+/// Whether a database error is a lost (or refused for now) connection:
+/// no SQLSTATE (an I/O error, a closed connection), the server shutting
+/// down or starting up, or a connection-exception class code.
+pub(crate) fn connection_lost(e: &tokio_postgres::Error) -> bool {
+    match e.code() {
+        None => {
+            use std::error::Error as _;
+            e.is_closed() || e.source().is_some_and(|s| s.is::<std::io::Error>())
+        }
+        Some(code) => {
+            let c = code.code();
+            c.starts_with("08") || c == "57P01" || c == "57P02" || c == "57P03"
+        }
     }
 }
 

@@ -90,32 +90,27 @@ impl RunStore for PgStore {
     }
 
     async fn load(&self, id: &RunId) -> StoreResult<RunSnapshot> {
-        let client = self.durable().await?;
-        let stmt = client
-            .prepare_cached("SELECT coalesce(snapshot::text, snapshot_text) FROM hwf_runs WHERE run_id = $1")
+        let rows = self
+            .inner
+            .rows(
+                true,
+                "SELECT coalesce(snapshot::text, snapshot_text) FROM hwf_runs WHERE run_id = $1",
+                &[&id.as_str()],
+            )
             .await
-            .map_err(|e| db_err("load a run", e))?;
-        let row = client
-            .query_opt(&stmt, &[&id.as_str()])
-            .await
-            .map_err(|e| db_err(format!("load run {id}"), e))?
-            .ok_or_else(|| no_run(id.as_str()))?;
+            .map_err(|e| e.store(format!("load run {id}")))?;
+        let row = rows.first().ok_or_else(|| no_run(id.as_str()))?;
         parse_snapshot(id.as_str(), row.get(0))
     }
 
     async fn save(&self, snap: &RunSnapshot, mode: SaveMode, claim: Option<&dyn Claim>) -> StoreResult<()> {
         let id = snap.run_id.as_str();
         let (json, text) = snapshot_columns(snap)?;
-        let client = match mode {
-            SaveMode::Durable => self.durable().await?,
-            SaveMode::Fast => self.fast().await?,
-        };
+        // Repeating a save writes the same row again: safe to retry.
+        let durable = matches!(mode, SaveMode::Durable);
         let state = snap.state.as_str();
         let n = match claim {
-            None => {
-                let stmt = client.prepare_cached(SAVE).await.map_err(|e| db_err("save a run", e))?;
-                client.execute(&stmt, &[&id, &state, &json, &text]).await
-            }
+            None => self.inner.exec(durable, SAVE, &[&id, &state, &json, &text]).await,
             Some(claim) => {
                 let fence = claim.fence();
                 fence.check()?;
@@ -126,14 +121,12 @@ impl RunStore for PgStore {
                     });
                 }
                 let token = big(fence.token(), "fencing token")?;
-                let stmt = client
-                    .prepare_cached(SAVE_FENCED)
+                self.inner
+                    .exec(durable, SAVE_FENCED, &[&id, &state, &json, &text, &token])
                     .await
-                    .map_err(|e| db_err("save a run", e))?;
-                client.execute(&stmt, &[&id, &state, &json, &text, &token]).await
             }
         }
-        .map_err(|e| db_err(format!("save run {id}"), e))?;
+        .map_err(|e| e.store(format!("save run {id}")))?;
         if n == 1 {
             return Ok(());
         }
@@ -152,11 +145,11 @@ impl RunStore for PgStore {
     }
 
     async fn list(&self) -> StoreResult<Vec<RunId>> {
-        let client = self.durable().await?;
-        let rows = client
-            .query("SELECT run_id FROM hwf_runs ORDER BY run_id", &[])
+        let rows = self
+            .inner
+            .rows(true, "SELECT run_id FROM hwf_runs ORDER BY run_id", &[])
             .await
-            .map_err(|e| db_err("list runs", e))?;
+            .map_err(|e| e.store("list runs"))?;
         rows.iter()
             .map(|r| {
                 let s: &str = r.get(0);
@@ -166,22 +159,20 @@ impl RunStore for PgStore {
     }
 
     async fn entries(&self, id: &RunId, after_seq: u64) -> StoreResult<Vec<JournalEntry>> {
-        let client = self.durable().await?;
         // One round trip: no row at all is an unknown run, a NULL seq an
         // empty journal.
-        let stmt = client
-            .prepare_cached(
+        let after = big(after_seq.min(i64::MAX as u64), "seq")?;
+        let rows = self
+            .inner
+            .rows(
+                true,
                 "SELECT j.seq, j.line FROM hwf_runs r
                  LEFT JOIN hwf_journal j ON j.run_id = r.run_id AND j.seq > $2
                  WHERE r.run_id = $1 ORDER BY j.seq",
+                &[&id.as_str(), &after],
             )
             .await
-            .map_err(|e| db_err("read a journal", e))?;
-        let after = big(after_seq.min(i64::MAX as u64), "seq")?;
-        let rows = client
-            .query(&stmt, &[&id.as_str(), &after])
-            .await
-            .map_err(|e| db_err(format!("read the journal of run {id}"), e))?;
+            .map_err(|e| e.store(format!("read the journal of run {id}")))?;
         if rows.is_empty() {
             return Err(no_run(id.as_str()));
         }
@@ -214,16 +205,16 @@ impl RunStore for PgStore {
 
     async fn is_claimed(&self, id: &RunId) -> StoreResult<bool> {
         self.inner.finish_pending().await;
-        let client = self.durable().await?;
-        let stmt = client
-            .prepare_cached("SELECT holder IS NOT NULL AND lease_expires_at > now() FROM hwf_claims WHERE run_id = $1")
+        let rows = self
+            .inner
+            .rows(
+                true,
+                "SELECT holder IS NOT NULL AND lease_expires_at > now() FROM hwf_claims WHERE run_id = $1",
+                &[&id.as_str()],
+            )
             .await
-            .map_err(|e| db_err("read a claim", e))?;
-        let row = client
-            .query_opt(&stmt, &[&id.as_str()])
-            .await
-            .map_err(|e| db_err(format!("read the claim of run {id}"), e))?
-            .ok_or_else(|| no_run(id.as_str()))?;
+            .map_err(|e| e.store(format!("read the claim of run {id}")))?;
+        let row = rows.first().ok_or_else(|| no_run(id.as_str()))?;
         Ok(row.get(0))
     }
 
@@ -337,20 +328,18 @@ impl RunStore for PgStore {
 /// Check a claim's fence against the database (token current, held).
 pub(crate) async fn verify_fence(store: &PgStore, fence: &hwf_core::store::Fence) -> StoreResult<u64> {
     fence.check()?;
-    let client = store.durable().await?;
-    let stmt = client
-        .prepare_cached(
+    let rows = store
+        .inner
+        .rows(
+            true,
             "SELECT c.token, c.holder IS NOT NULL,
                     (SELECT coalesce(max(j.seq), 0) FROM hwf_journal j WHERE j.run_id = c.run_id)
              FROM hwf_claims c WHERE c.run_id = $1",
+            &[&fence.run().as_str()],
         )
         .await
-        .map_err(|e| db_err("check a claim", e))?;
-    let row = client
-        .query_opt(&stmt, &[&fence.run().as_str()])
-        .await
-        .map_err(|e| db_err(format!("check the claim of run {}", fence.run()), e))?
-        .ok_or_else(|| no_run(fence.run().as_str()))?;
+        .map_err(|e| e.store(format!("check the claim of run {}", fence.run())))?;
+    let row = rows.first().ok_or_else(|| no_run(fence.run().as_str()))?;
     check_fence_row(fence, row.get(0), row.get(1))?;
     unsigned(row.get(2), "seq")
 }
