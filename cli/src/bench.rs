@@ -90,14 +90,16 @@ async fn fan(
     width: u64,
 ) -> Result<Duration, Error> {
     let id = RunId::generate();
-    hwf.store().create_run(&id)?;
-    let journal = Journal::new(hwf.store().open_journal(&id)?, 0);
+    hwf.store().local().create_run(&id)?;
+    let journal = Journal::new(hwf.store().local().open_journal(&id)?, 0);
     let mut services = Services::new(Arc::new(FixtureRunner::from_json(FAN_FIXTURE)?));
     services.limits = Limits {
         max_parallel: width,
         ..Limits::default()
     };
-    services.store = Some(Arc::new(hwf_host::store::FileStore::open(hwf.store().root())?));
+    services.store = Some(Arc::new(hwf_host::store::Store::file(Arc::new(
+        hwf_host::store::FileStore::open(hwf.store().root())?,
+    ))));
     let ctx = RunContext::builder(id, services)
         .journal(journal)
         .instances(Arc::new(hwf_host::broker::ExecEnv {
@@ -189,7 +191,7 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     let hwf = host(tmp.join("state"), Arc::new(fixture), Limits::default())?;
     let probe = std::fs::read(&args.probe).map_err(|e| Error::io(format!("probe {}", args.probe.display()), e))?;
     let loaded = hwf.load(&probe)?;
-    let store = hwf.store();
+    let store = hwf.store().local();
 
     let new_ctx_mode =
         |with_journal: bool, durability: hwf_host::broker::journal::Durability| -> Result<Arc<RunContext>, Error> {

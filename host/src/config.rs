@@ -15,6 +15,10 @@
 //! [capabilities]
 //! workspace = "."                  # bash and fs.* are confined here
 //!
+//! [store]                          # where runs live (default: the state dir's files)
+//! url = "postgres://hwf@db.internal/hwf"   # else --store, $HWF_STORE
+//! lease_ms = 10000                 # a dead runner's runs are taken over after this
+//!
 //! [agents.backends.claude]          # a CLI agent per call; prompt on stdin
 //! kind = "command"
 //! argv = ["claude", "-p", "--output-format", "json"]
@@ -91,6 +95,68 @@ pub struct Config {
     /// The journal.
     #[serde(default)]
     pub journal: JournalConfig,
+    /// Where runs live.
+    #[serde(default)]
+    pub store: StoreConfig,
+}
+
+/// `[store]`: where runs, scripts and events live.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoreConfig {
+    /// A state directory (the file store, the default) or a
+    /// `postgres://` URL (runners on several machines share it).
+    /// `--store` and `$HWF_STORE` override it.
+    #[serde(default)]
+    pub url: Option<String>,
+    /// Lease length of a claim in a shared store, ms (default 10 000): a
+    /// dead runner's runs are taken over this long after its last renewal.
+    /// `$HWF_LEASE_MS` overrides it.
+    #[serde(default)]
+    pub lease_ms: Option<u64>,
+}
+
+/// The store a host uses: `--store`, else `$HWF_STORE`, else `[store] url`
+/// (`None`: the state directory's file store).
+///
+/// # Errors
+///
+/// `invalid_config` for a URL hwf has no store for (see
+/// [`crate::store::url::StoreUrl::parse`]).
+pub fn resolve_store(explicit: Option<&str>, config: &Config) -> Result<Option<crate::store::url::StoreUrl>> {
+    let env = std::env::var("HWF_STORE").ok().filter(|v| !v.is_empty());
+    let chosen = explicit.map(str::to_owned).or(env).or_else(|| config.store.url.clone());
+    chosen.as_deref().map(crate::store::url::StoreUrl::parse).transpose()
+}
+
+/// How a shared store holds claims: `$HWF_LEASE_MS`, else
+/// `[store] lease_ms`.
+///
+/// # Errors
+///
+/// `invalid_config` for a lease that is not a whole number of ms in
+/// 100..=3 600 000.
+pub fn resolve_shared_options(config: &Config) -> Result<crate::store::url::SharedOptions> {
+    let lease_ms = match std::env::var("HWF_LEASE_MS").ok().filter(|v| !v.is_empty()) {
+        Some(v) => Some(v.trim().parse::<u64>().map_err(|_| {
+            Error::new(
+                ErrorCode::InvalidConfig,
+                format!("HWF_LEASE_MS must be a whole number of milliseconds, not {v:?}"),
+            )
+        })?),
+        None => config.store.lease_ms,
+    };
+    if let Some(ms) = lease_ms
+        && !(100..=3_600_000).contains(&ms)
+    {
+        return Err(Error::new(
+            ErrorCode::InvalidConfig,
+            format!("the store's lease_ms is {ms}; it must be within 100..=3600000"),
+        ));
+    }
+    Ok(crate::store::url::SharedOptions {
+        lease: lease_ms.map(std::time::Duration::from_millis),
+    })
 }
 
 /// `[journal]`.

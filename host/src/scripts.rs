@@ -184,7 +184,7 @@ pub fn load_runtime<H: SandboxHost>(
 /// not UTF-8), the loader's codes.
 pub fn load_saved<H: SandboxHost>(
     vm: &Vm<H>,
-    store: &crate::store::FileStore,
+    store: &crate::store::Store,
     limits: &crate::vm::Limits,
     name: &str,
     version: Option<u32>,
@@ -192,7 +192,7 @@ pub fn load_saved<H: SandboxHost>(
     let meta = store.script_meta(name, version)?;
     let bytes = store.script_bytes(name, meta.version)?;
     match Language::parse(&meta.language)? {
-        Language::Wasm => vm.load(&bytes, Some(store), limits),
+        Language::Wasm => vm.load(&bytes, Some(store.local()), limits),
         lang => {
             let source = std::str::from_utf8(&bytes).map_err(|_| {
                 Error::new(
@@ -200,7 +200,7 @@ pub fn load_saved<H: SandboxHost>(
                     format!("saved script {name} is not UTF-8 text"),
                 )
             })?;
-            load_runtime(vm, store, limits, lang, source)
+            load_runtime(vm, store.local(), limits, lang, source)
         }
     }
 }

@@ -255,13 +255,7 @@ fn the_console_refuses_what_it_must_and_survives_bad_input() {
         b"GET /api/runs HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
     );
     assert_eq!(r.status, 421, "{r:?}");
-    assert_eq!(
-        hwf_host::control::read_controls(&store(&ctx), &rid(&run))
-            .expect("controls")
-            .0
-            .len(),
-        0
-    );
+    assert_eq!(store(&ctx).read_controls(&rid(&run)).expect("controls").len(), 0);
 
     // Traversal in run ids, call ids and assets → 404.
     for path in [

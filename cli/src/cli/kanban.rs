@@ -4,8 +4,8 @@
 use super::Cli;
 use super::output::Out;
 use hwf_host::capabilities::kanban::{self, Board};
-use hwf_host::config::{Config, resolve_state_dir};
-use hwf_host::{Error, ErrorCode, Hwf};
+use hwf_host::config::Config;
+use hwf_host::{Error, ErrorCode};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
@@ -123,8 +123,8 @@ fn line(c: &Value) -> String {
 /// `invalid_args` (bad status, bad result JSON, a Hermes card), `not_found`,
 /// `invalid_config`, `io`.
 pub fn run(cli: &Cli, config: &Config, cmd: &KanbanCommand, out: &Out) -> Result<i32, Error> {
-    let hwf = Hwf::open(resolve_state_dir(cli.state_dir.as_deref(), config))?;
-    let store = hwf.store();
+    let hwf = super::open_plain_host(cli, config)?;
+    let store = hwf.store().local();
     match cmd {
         KanbanCommand::Use {
             board,

@@ -14,6 +14,7 @@ mod output;
 mod progress;
 mod run;
 mod script;
+mod store;
 mod triggers;
 
 use clap::{Args, Parser, Subcommand};
@@ -31,6 +32,9 @@ pub struct Cli {
     /// State directory (default: $HWF_STATE_DIR, $HERMES_HOME/workflows, ~/.hermes/workflows).
     #[arg(long, global = true, value_name = "DIR")]
     state_dir: Option<PathBuf>,
+    /// Where runs, scripts and events live: a state dir, or postgres://user@host/db for runners on several machines (default: $HWF_STORE, [store] url, else the state dir).
+    #[arg(long, global = true, value_name = "URL")]
+    store: Option<String>,
     /// Configuration file (default: ./hwf.toml when present).
     #[arg(long, global = true, value_name = "FILE")]
     config: Option<PathBuf>,
@@ -126,6 +130,9 @@ enum Command {
     },
     /// Measure hot paths (instantiate, broker round trip, agent call, journal append).
     Bench(crate::bench::BenchArgs),
+    /// Move a store's contents to another store (file ↔ PostgreSQL); migrate a database.
+    #[command(subcommand)]
+    Store(store::StoreCommand),
 }
 
 #[derive(Debug, Args)]
@@ -454,6 +461,7 @@ impl Command {
             Command::Runner(r) => r.json,
             Command::Kanban(k) => k.json(),
             Command::Triggers(t) => t.json(),
+            Command::Store(s) => s.json(),
         }
     }
 }
@@ -498,8 +506,19 @@ fn build_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limi
             .map(PathBuf::from),
         limits: Some(limits),
         cwd: None,
+        store: cli.store.clone(),
     };
     hwf_host::HwfBuilder::from_config(config, &overrides)?.build()
+}
+
+/// A host with no agent backend over the chosen store (`--store`,
+/// `$HWF_STORE`, `[store] url`, else the state dir's files): enough for
+/// controls, status, kanban and triggers.
+pub(crate) fn open_plain_host(cli: &Cli, config: &Config) -> Result<Hwf, Error> {
+    Hwf::builder(resolve_state_dir(cli.state_dir.as_deref(), config))
+        .store_url(hwf_host::config::resolve_store(cli.store.as_deref(), config)?)
+        .shared_options(hwf_host::config::resolve_shared_options(config)?)
+        .build()
 }
 
 async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
@@ -508,7 +527,7 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             cli.state_dir.as_deref(),
             &Config::load(cli.config.as_deref()).unwrap_or_default(),
         );
-        let report = doctor::run(cli.config.as_deref(), &state).await;
+        let report = doctor::run(cli.config.as_deref(), &state, cli.store.as_deref()).await;
         let ok = report["ok"] == true;
         out.data(&report, |r| {
             r["checks"]
@@ -557,6 +576,7 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
         Command::Runner(args) => ops::runner(&cli, &config, args, out).await,
         Command::Kanban(cmd) => kanban::run(&cli, &config, cmd, out),
         Command::Triggers(cmd) => triggers::run(&cli, &config, cmd, out),
+        Command::Store(cmd) => store::run(&cli, &config, cmd, out).await,
         Command::Doctor { .. } => Ok(0),
         Command::Bench(args) => {
             let state = resolve_state_dir(cli.state_dir.as_deref(), &config);

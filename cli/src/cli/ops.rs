@@ -4,10 +4,10 @@
 use super::output::Out;
 use super::{Cli, ControlCommand, EventsCommand, RunnerArgs, open_host};
 use hwf_host::app::operate::{ControlRequest, EventRequest, parse_decision};
-use hwf_host::config::{Config, resolve_state_dir};
+use hwf_host::config::Config;
 use hwf_host::control::Action;
 use hwf_host::ids::RunId;
-use hwf_host::{Error, ErrorCode, Hwf};
+use hwf_host::{Error, ErrorCode};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -162,7 +162,7 @@ fn spawn_runner_with(
 
 /// `hwf control …`.
 pub fn control(cli: &Cli, config: &Config, cmd: &ControlCommand, out: &Out) -> Result<i32, Error> {
-    let hwf = Hwf::open(resolve_state_dir(cli.state_dir.as_deref(), config))?;
+    let hwf = super::open_plain_host(cli, config)?;
     let meta = cmd.meta();
     let (run_id, action, call) = match cmd {
         ControlCommand::Pause { run_id, .. } => (run_id, Action::Pause, None),

@@ -3,10 +3,10 @@
 use super::output::Out;
 use super::{Cli, RunArgs, console, open_host, ops, progress};
 use hwf_host::capabilities::SideEffect;
-use hwf_host::config::{Config, resolve_state_dir};
+use hwf_host::config::Config;
 use hwf_host::ids::RunId;
 use hwf_host::store::RunState;
-use hwf_host::{Error, ErrorCode, Hwf, Limits, RunRequest, Target};
+use hwf_host::{Error, ErrorCode, Limits, RunRequest, Target};
 use serde_json::Value;
 
 /// `hwf run …`.
@@ -20,7 +20,7 @@ pub async fn run(cli: &Cli, config: &Config, args: &RunArgs, out: &Out) -> Resul
     let target = match (&args.target, &resume_from) {
         (Some(t), _) => Target::parse(t)?,
         (None, Some(src)) => {
-            let source = Hwf::open(resolve_state_dir(cli.state_dir.as_deref(), config))?.resume_source(src)?;
+            let source = super::open_plain_host(cli, config)?.resume_source(src)?;
             let given = args.args.is_some().then(|| run_args.clone());
             run_args = source.args_or(given, src, ErrorCode::InvalidArgs, "pass --args again")?;
             source.target

@@ -3,9 +3,9 @@
 
 use super::Cli;
 use super::output::Out;
-use hwf_host::config::{Config, resolve_state_dir};
+use hwf_host::config::Config;
 use hwf_host::triggers::{self, Trigger};
-use hwf_host::{Error, ErrorCode, Hwf};
+use hwf_host::{Error, ErrorCode};
 use serde_json::{Map, Value, json};
 
 /// `hwf triggers` subcommands.
@@ -78,7 +78,7 @@ fn parse_json(flag: &str, text: &str) -> Result<Value, Error> {
 ///
 /// `invalid_args`, `invalid_name`, `not_found` (no such workflow), `io`.
 pub fn run(cli: &Cli, config: &Config, cmd: &TriggersCommand, out: &Out) -> Result<i32, Error> {
-    let hwf = Hwf::open(resolve_state_dir(cli.state_dir.as_deref(), config))?;
+    let hwf = super::open_plain_host(cli, config)?;
     match cmd {
         TriggersCommand::Add {
             name,

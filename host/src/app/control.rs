@@ -8,7 +8,7 @@
 //! same id twice is recorded once), the actor, a reason, and for decisions
 //! the channel and message id they came from.
 
-use crate::store::FileStore;
+use crate::store::Store;
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
 use hwf_core::journal::Entry;
@@ -22,12 +22,12 @@ pub use hwf_core::control::{Action, Control, Controls, Decision};
 /// # Errors
 ///
 /// `not_found`, `io`, `corrupt_store`.
-pub fn read_controls(store: &FileStore, run: &RunId) -> Result<Controls> {
+pub fn read_controls(store: &Store, run: &RunId) -> Result<Controls> {
     Ok(Controls(store.read_controls(run)?))
 }
 
 /// Call ids a `retry` control names: they run live on the next resume.
-pub fn retried_calls(store: &FileStore, run: &RunId) -> HashSet<String> {
+pub fn retried_calls(store: &Store, run: &RunId) -> HashSet<String> {
     crate::app::control::read_controls(store, run)
         .map(|c| c.retried_calls())
         .unwrap_or_default()
@@ -39,7 +39,7 @@ pub fn retried_calls(store: &FileStore, run: &RunId) -> HashSet<String> {
 ///
 /// `invalid_args` for a control that lacks what it needs, `invalid_name`,
 /// `not_found`, `io`.
-pub fn record(store: &FileStore, run: &RunId, mut control: Control) -> Result<bool> {
+pub fn record(store: &Store, run: &RunId, mut control: Control) -> Result<bool> {
     let needs_call = matches!(control.action, Action::TaskStop | Action::Retry | Action::Decide);
     if needs_call {
         match &control.call {
@@ -99,7 +99,7 @@ pub fn record(store: &FileStore, run: &RunId, mut control: Control) -> Result<bo
 /// # Errors
 ///
 /// `not_found`, `io`, `corrupt_store` when the journal cannot be read.
-pub fn open_wait(store: &FileStore, run: &RunId, call: &str) -> Result<Option<String>> {
+pub fn open_wait(store: &Store, run: &RunId, call: &str) -> Result<Option<String>> {
     let mut open = None;
     for e in store.read_entries(run)? {
         if e.call() != Some(call) {
@@ -122,13 +122,7 @@ pub fn open_wait(store: &FileStore, run: &RunId, call: &str) -> Result<Option<St
 /// # Errors
 ///
 /// `invalid_args` naming the call, what it waits for and what it accepts.
-pub fn check_decision(
-    store: &FileStore,
-    run: &RunId,
-    call: &str,
-    decision: Decision,
-    value: Option<&Value>,
-) -> Result<()> {
+pub fn check_decision(store: &Store, run: &RunId, call: &str, decision: Decision, value: Option<&Value>) -> Result<()> {
     let refuse = |msg: String| Err(Error::new(ErrorCode::InvalidArgs, msg));
     let name = serde_json::to_value(decision)
         .ok()

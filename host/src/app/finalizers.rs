@@ -20,7 +20,7 @@
 
 use crate::broker::{Event, RunContext};
 use crate::capabilities::{CapabilityCall, CapabilityError, Durable};
-use crate::store::{FileStore, now_ms};
+use crate::store::{Store, now_ms};
 use hwf_core::ids::RunId;
 use hwf_core::journal::JournalEntry;
 use serde_json::{Value, json};
@@ -98,7 +98,7 @@ async fn run_one(ctx: &RunContext, run: &RunId, journal: &[JournalEntry], res: &
 /// Finalize every resource the run declared that was not finalized yet
 /// (called once the run's end state is known). Failures are recorded, never
 /// fatal: the run's own outcome stands.
-pub async fn finalize(ctx: &RunContext, store: &FileStore, run: &RunId) {
+pub async fn finalize(ctx: &RunContext, store: &Store, run: &RunId) {
     let journal = match store.read_entries(run) {
         Ok(j) => j,
         Err(e) => {
@@ -110,7 +110,7 @@ pub async fn finalize(ctx: &RunContext, store: &FileStore, run: &RunId) {
     if resources.is_empty() {
         return;
     }
-    let dir = marker_dir(store, run);
+    let dir = marker_dir(store.local(), run);
     if let Err(e) = std::fs::create_dir_all(&dir) {
         tracing::warn!(run_id = %run, error = %e, "finalizers: cannot create their markers");
         return;
@@ -159,15 +159,15 @@ pub async fn finalize(ctx: &RunContext, store: &FileStore, run: &RunId) {
 /// operator while parked (the runner's `finish_stopped`). Takes the run's
 /// claim; does nothing for runs that declared nothing or are not terminal.
 pub async fn finalize_unexecuted(hwf: &crate::app::host::Hwf, id: &RunId) {
-    let Ok(Some(_claim)) = hwf.claim(id).await else {
+    let Ok(Some(claim)) = hwf.claim(id).await else {
         return;
     };
-    finalize_held(hwf, id).await;
+    finalize_held(hwf, id, &*claim).await;
 }
 
 /// [`finalize_unexecuted`] for a caller that already holds the run's claim
 /// (the runner quarantining a crash-looping run).
-pub async fn finalize_held(hwf: &crate::app::host::Hwf, id: &RunId) {
+pub async fn finalize_held(hwf: &crate::app::host::Hwf, id: &RunId, claim: &dyn hwf_core::store::Claim) {
     let Ok(snap) = hwf.store().read_snapshot(id) else {
         return;
     };
@@ -178,8 +178,12 @@ pub async fn finalize_held(hwf: &crate::app::host::Hwf, id: &RunId) {
         return;
     }
     let last_seq = events.iter().map(|e| e.seq).max().unwrap_or(0);
-    let Ok(file) = hwf.store().open_journal(id) else {
-        return;
+    let out = match hwf.store().open_journal_out(id, claim).await {
+        Ok(out) => out,
+        Err(e) => {
+            tracing::warn!(run_id = %id, error = %e, "finalizers: the journal cannot be opened");
+            return;
+        }
     };
     let mut services = hwf.services().clone();
     if let Some(settings) = &snap.settings {
@@ -191,8 +195,12 @@ pub async fn finalize_held(hwf: &crate::app::host::Hwf, id: &RunId) {
             services.capabilities = Arc::new(r);
         }
     }
-    let ctx = RunContext::new(id.clone(), Some(crate::broker::Journal::new(file, last_seq)), services);
+    let journal = crate::broker::Journal::new(out, last_seq).with_fence(claim.fence().clone());
+    let ctx = RunContext::new(id.clone(), Some(journal), services);
     finalize(&ctx, hwf.store(), id).await;
+    if let Err(e) = ctx.flush_journal().await {
+        tracing::warn!(run_id = %id, error = %e, "finalizers: their log lines were not made durable");
+    }
 }
 
 #[cfg(test)]

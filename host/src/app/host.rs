@@ -8,7 +8,8 @@ use crate::agents::{AgentBackend, AgentTypes, FixtureRunner};
 use crate::broker::{LoadedComponent, Services, Vm};
 use crate::capabilities::{Policy, Registry};
 use crate::config::{Config, resolve_state_dir};
-use crate::store::{FileStore, RunSettings};
+use crate::store::url::{SharedOptions, StoreUrl};
+use crate::store::{FileStore, RunSettings, Store};
 use crate::vm::Limits;
 use hwf_core::error::{Error, Result};
 use std::path::PathBuf;
@@ -17,7 +18,7 @@ use std::sync::Arc;
 /// The hwf host: a store, a VM, and the services runs use (agent runner,
 /// capabilities, policy, limits, agent types).
 pub struct Hwf {
-    pub(crate) store: Arc<FileStore>,
+    pub(crate) store: Arc<Store>,
     pub(crate) vm: Arc<Vm>,
     pub(crate) services: Services,
     pub(crate) limits: Limits,
@@ -32,9 +33,31 @@ pub struct HwfBuilder {
     agents_fixture: Option<PathBuf>,
     workspace: Option<PathBuf>,
     cache_dir: Option<PathBuf>,
+    shared: Option<StoreUrl>,
+    shared_options: SharedOptions,
 }
 
 impl HwfBuilder {
+    /// Keep runs, scripts, events and blobs in this store (a
+    /// `postgres://` URL; a directory means the state dir's file store,
+    /// the default). The state dir still holds what is the machine's own.
+    pub fn store_url(mut self, url: Option<StoreUrl>) -> Self {
+        match url {
+            Some(StoreUrl::File(dir)) => {
+                self.state_dir = dir;
+                self.shared = None;
+            }
+            other => self.shared = other,
+        }
+        self
+    }
+
+    /// How a shared store holds claims (the lease length).
+    pub fn shared_options(mut self, options: SharedOptions) -> Self {
+        self.shared_options = options;
+        self
+    }
+
     /// Share a compile cache directory (default: `<state>/cache`).
     pub fn cache_dir(mut self, path: Option<PathBuf>) -> Self {
         self.cache_dir = path;
@@ -93,6 +116,14 @@ impl HwfBuilder {
         if let Some(dir) = &self.cache_dir {
             store = store.with_cache_dir(dir)?;
         }
+        let local = Arc::new(store);
+        let store = match &self.shared {
+            Some(url) => match crate::store::url::open_shared(url, self.shared_options)? {
+                Some((parts, bridge)) => Store::shared(local, parts, bridge),
+                None => Store::file(local),
+            },
+            None => Store::file(local),
+        };
         let store = Arc::new(store);
         self.services.store = Some(store.clone());
         let limits = self.services.limits.clone();
@@ -149,6 +180,8 @@ impl Hwf {
             agents_fixture: None,
             workspace: None,
             cache_dir: None,
+            shared: None,
+            shared_options: SharedOptions::default(),
         }
     }
 
@@ -162,9 +195,15 @@ impl Hwf {
         Self::new(state_dir, Arc::new(FixtureRunner::empty()), Limits::default())
     }
 
-    /// The store.
-    pub fn store(&self) -> &FileStore {
+    /// The store: the state dir's file store, or a shared one
+    /// ([`Store::local`] is always the state dir's).
+    pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// [`Hwf::store`], shared.
+    pub fn store_arc(&self) -> Arc<Store> {
+        self.store.clone()
     }
 
     /// The VM.
@@ -193,7 +232,7 @@ impl Hwf {
     ///
     /// See [`Vm::load`].
     pub fn load(&self, bytes: &[u8]) -> Result<LoadedComponent> {
-        self.vm.load(bytes, Some(&*self.store), &self.limits)
+        self.vm.load(bytes, Some(self.store.local()), &self.limits)
     }
 }
 
@@ -214,6 +253,8 @@ pub struct Overrides {
     /// The directory relative paths and the default workspace and agent
     /// types are found in (default: the current directory).
     pub cwd: Option<PathBuf>,
+    /// The store (`--store`); else `$HWF_STORE`, else the config's.
+    pub store: Option<String>,
 }
 
 impl HwfBuilder {
@@ -258,7 +299,9 @@ impl HwfBuilder {
             .agents_fixture(fixture_path)
             .workspace(Some(workspace))
             .cache_dir(crate::scripts::user_cache_dir())
-            .durability(config.journal.durability))
+            .durability(config.journal.durability)
+            .store_url(crate::config::resolve_store(overrides.store.as_deref(), config)?)
+            .shared_options(crate::config::resolve_shared_options(config)?))
     }
 }
 

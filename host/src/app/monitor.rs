@@ -5,7 +5,7 @@
 
 use crate::Hwf;
 use crate::broker::RunContext;
-use crate::store::{Counts, FileStore, RunSnapshot};
+use crate::store::{Counts, RunSnapshot, Store};
 use crate::vm::limits::HostTrap;
 use hwf_core::store::SaveMode;
 use std::sync::Arc;
@@ -96,7 +96,7 @@ impl Hwf {
 /// Controls from other processes (stop, pause, task_stop) take effect.
 /// Controls that cannot be read end the run with the store's code rather
 /// than being ignored — but a recorded stop still stops it.
-fn apply_controls(store: &FileStore, ctx: &RunContext) {
+fn apply_controls(store: &Store, ctx: &RunContext) {
     match crate::app::control::read_controls(store, ctx.run_id()) {
         Ok(c) => ctx.apply_controls(&c),
         Err(_)

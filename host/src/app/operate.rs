@@ -319,7 +319,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let hwf = Hwf::open(dir.path()).expect("host");
         let id = RunId::generate();
-        hwf.store().create_run(&id).expect("run");
+        hwf.store().local().create_run(&id).expect("run");
         let snap = RunSnapshot::new(id.clone(), state, ScriptRef::default(), json!({}), None);
         hwf.store().write_snapshot(&snap).expect("snapshot");
         (dir, hwf, id)

@@ -32,7 +32,7 @@ impl Hwf {
     /// `unsupported_language` when the runtime is missing; the loader's
     /// codes.
     pub fn load_script(&self, lang: Language, source: &str) -> Result<LoadedComponent> {
-        load_runtime(self.vm(), self.store(), self.limits(), lang, source)
+        load_runtime(self.vm(), self.store().local(), self.limits(), lang, source)
     }
 
     /// Resolve bytes in `lang` (component or script source).
@@ -117,6 +117,7 @@ impl Hwf {
         }
         Ok(Target::Path(
             self.store()
+                .local()
                 .put_inline(&resolved.bytes, resolved.language.extension())?,
         ))
     }

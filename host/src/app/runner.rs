@@ -127,7 +127,7 @@ impl Hwf {
                     .iter()
                     .any(|e| durable::matches(&w.detail, e)),
                 crate::capabilities::kanban::WAIT_KIND => {
-                    crate::capabilities::kanban::wait_resolved(self.store(), &w.detail)
+                    crate::capabilities::kanban::wait_resolved(self.store().local(), &w.detail)
                 }
                 _ => true,
             })
@@ -285,7 +285,7 @@ impl Hwf {
             .as_ref()
             .map_or(self.limits().max_journal_bytes, |s| s.limits.max_journal_bytes);
         // Appended only while the claim is held.
-        let mut journal = Journal::new(self.store().open_journal(id)?, last_seq)
+        let mut journal = Journal::new(self.store().open_journal_out(id, &*claim).await?, last_seq)
             .with_byte_limit(max_journal)?
             .with_fence(claim.fence().clone());
         // A run whose executor died again and again (each time it was
@@ -296,7 +296,7 @@ impl Hwf {
             let outcome = self.quarantine(snap, &mut journal, crashes, &*claim).await;
             drop(journal);
             // It never runs again: its declared resources are finalized now (issue 19).
-            crate::app::finalizers::finalize_held(self, id).await;
+            crate::app::finalizers::finalize_held(self, id, &*claim).await;
             return outcome;
         }
         let services = self.services_for(&snap)?;

@@ -131,7 +131,6 @@ impl Hwf {
         };
         let script = self.resolve(&target)?.script;
         let run_id = req.run_id.clone().unwrap_or_else(RunId::generate);
-        self.store.create_run(&run_id)?;
         let snap = RunSnapshot::new(
             run_id.clone(),
             RunState::Queued,
@@ -139,7 +138,7 @@ impl Hwf {
             req.args.clone(),
             Some(self.settings.clone()),
         );
-        self.store.write_snapshot(&snap)?;
+        self.store.create(&snap)?;
         Ok(run_id)
     }
 
@@ -192,15 +191,6 @@ impl Hwf {
         };
 
         let run_id = req.run_id.clone().unwrap_or_else(RunId::generate);
-        self.store.create_run(&run_id)?;
-        // Own the run before anyone can see it `running`: a runner that
-        // finds it running and unclaimed would call it stuck.
-        let claim = self.claim(&run_id).await?.ok_or_else(|| {
-            Error::new(
-                ErrorCode::AlreadyExists,
-                format!("run {run_id} is being executed by another process"),
-            )
-        })?;
         let mut stored_args = req.args.clone();
         let args_redacted = redact::redact_value(&mut stored_args);
         let mut snap = RunSnapshot::new(
@@ -217,9 +207,11 @@ impl Hwf {
         snap.root_run_id = root_run_id;
         snap.clock_origin_ms = clock_origin;
         snap.pid = Some(std::process::id());
-        self.save_claimed(&snap, SaveMode::Durable, &*claim).await?;
-        let journal =
-            Journal::new(self.store.open_journal(&run_id)?, 0).with_byte_limit(self.limits.max_journal_bytes)?;
+        // Own the run before anyone can see it `running`: a runner that
+        // finds it running and unclaimed would call it stuck.
+        let claim = ExecClaim::from(self.store.create_claimed(&snap).await?);
+        let journal = Journal::new(self.store.open_journal_out(&run_id, &*claim).await?, 0)
+            .with_byte_limit(self.limits.max_journal_bytes)?;
         let journal = journal.with_fence(claim.fence().clone());
         let span = tracing::info_span!("run", run_id = %run_id, digest = %loaded.digest);
         let mut services = self.services.clone();
@@ -294,6 +286,7 @@ impl Hwf {
             seed_run: snap.seed_run().as_str(),
             clock_origin_ms: clock_origin,
         })?;
+        ctx.flush_journal().await?;
         // Only once the journal took the start does the snapshot say
         // `running`: a journal that refuses it leaves the run as it was.
         self.save_claimed(&snap, SaveMode::Durable, &*claim).await?;
@@ -387,6 +380,7 @@ impl Hwf {
             error: snap.error.as_ref(),
             duration_ms: t0.elapsed().as_millis() as u64,
         })?;
+        ctx.flush_journal().await?;
         self.save_claimed(&snap, SaveMode::Durable, &*claim).await?;
         tracing::info!(
             state = snap.state.as_str(),
@@ -481,7 +475,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let hwf = Hwf::open(dir.path()).expect("host");
         let id = RunId::generate();
-        hwf.store().create_run(&id).expect("run");
+        hwf.store().local().create_run(&id).expect("run");
         let mut snap = RunSnapshot::new(id.clone(), RunState::Queued, ScriptRef::default(), json!({}), None);
         hwf.store().write_snapshot(&snap).expect("snapshot");
         assert!(!hwf.is_claimed(&id));

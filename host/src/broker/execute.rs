@@ -389,7 +389,7 @@ impl Durable for CallDurable<'_> {
         crate::store::now_ms()
     }
     fn run_store(&self) -> Option<(&hwf_core::ids::RunId, &crate::store::FileStore)> {
-        Some((&self.run.run_id, self.run.services.store.as_deref()?))
+        Some((&self.run.run_id, self.run.services.store.as_deref()?.local()))
     }
 }
 

@@ -6,8 +6,13 @@
 //! completions that arrive while an fsync is in progress share the next
 //! one, and the fsync runs off the async workers. `log` and `phase` lines
 //! are written at once and made durable by the next fsync.
+//!
+//! The lines go to the run's journal file ([`JournalOut::File`]) or, with a
+//! shared store, to its writer task ([`JournalOut::Shared`], see
+//! [`crate::store::SharedJournal`]): the same lines, seqs and group commit;
+//! there a sync is the store's durable commit.
 
-use crate::store::JournalFile;
+use crate::store::{JournalFile, SharedJournal};
 pub use hwf_core::call::{CallErrorKind, CallFailure};
 use hwf_core::error::Result;
 pub use hwf_core::journal::{Durability, Event, GROUP_WINDOW};
@@ -23,10 +28,25 @@ struct Line<'a, 'e> {
     event: &'a Event<'e>,
 }
 
+/// Where a [`Journal`]'s lines go.
+#[derive(Debug)]
+pub enum JournalOut {
+    /// The run's journal file in the state directory.
+    File(JournalFile),
+    /// A shared store's writer task.
+    Shared(SharedJournal),
+}
+
+impl From<JournalFile> for JournalOut {
+    fn from(file: JournalFile) -> Self {
+        Self::File(file)
+    }
+}
+
 /// Appends events to a run's journal, reusing one line buffer.
 #[derive(Debug)]
 pub struct Journal {
-    file: JournalFile,
+    out: JournalOut,
     seq: u64,
     buf: Vec<u8>,
     written: Arc<AtomicU64>,
@@ -46,12 +66,21 @@ pub struct Journal {
 /// it covered), so tests and `hwf bench` can see completions share one.
 #[derive(Debug)]
 pub struct Syncer {
-    file: std::fs::File,
+    flush: Flush,
     written: Arc<AtomicU64>,
     synced: tokio::sync::Mutex<u64>,
     syncs: AtomicU64,
     /// A background flush is scheduled (`async` durability).
     kicked: std::sync::atomic::AtomicBool,
+}
+
+/// What a [`Syncer`] flushes.
+#[derive(Debug)]
+enum Flush {
+    /// fdatasync of the journal file (a duplicate of the writer's handle).
+    File(std::fs::File),
+    /// The shared store's writer task's durable commit.
+    Shared(SharedJournal),
 }
 
 impl Syncer {
@@ -79,10 +108,18 @@ impl Syncer {
             tokio::time::sleep(w).await;
         }
         let target = self.written.load(Ordering::SeqCst);
-        let file = self
-            .file
-            .try_clone()
-            .map_err(|e| hwf_core::error::Error::io("journal sync", e))?;
+        let file = match &self.flush {
+            Flush::File(file) => file
+                .try_clone()
+                .map_err(|e| hwf_core::error::Error::io("journal sync", e))?,
+            Flush::Shared(shared) => {
+                shared.sync().await?;
+                let n = self.syncs.fetch_add(1, Ordering::Relaxed) + 1;
+                tracing::debug!(through = target, syncs = n, "journal commit (shared store)");
+                *synced = target;
+                return Ok(());
+            }
+        };
         let done = tokio::task::spawn_blocking(move || file.sync_data()).await;
         match done {
             Ok(Ok(())) => {
@@ -134,10 +171,11 @@ impl Syncer {
 }
 
 impl Journal {
-    /// A writer over an open journal file, continuing at `seq`.
-    pub fn new(file: JournalFile, seq: u64) -> Self {
+    /// A writer over an open journal (a file, or a shared store's
+    /// writer), continuing at `seq`.
+    pub fn new(out: impl Into<JournalOut>, seq: u64) -> Self {
         Self {
-            file,
+            out: out.into(),
             seq,
             buf: Vec::with_capacity(1024),
             written: Arc::new(AtomicU64::new(seq)),
@@ -163,7 +201,11 @@ impl Journal {
     ///
     /// `io` when the file's length cannot be read.
     pub fn with_byte_limit(mut self, max_bytes: u64) -> Result<Self> {
-        self.bytes = self.file.len()?;
+        // A shared store's journal counts from this execution on.
+        self.bytes = match &self.out {
+            JournalOut::File(file) => file.len()?,
+            JournalOut::Shared(_) => 0,
+        };
         self.max_bytes = max_bytes;
         Ok(self)
     }
@@ -174,8 +216,12 @@ impl Journal {
     ///
     /// `io` when the file cannot be duplicated.
     pub fn syncer(&self) -> Result<Syncer> {
+        let flush = match &self.out {
+            JournalOut::File(file) => Flush::File(file.try_clone_std()?),
+            JournalOut::Shared(shared) => Flush::Shared(shared.clone()),
+        };
         Ok(Syncer {
-            file: self.file.try_clone_std()?,
+            flush,
             written: self.written.clone(),
             synced: tokio::sync::Mutex::new(self.seq),
             syncs: AtomicU64::new(0),
@@ -236,7 +282,12 @@ impl Journal {
                 ),
             ));
         }
-        self.file.append(&self.buf, events.iter().any(|e| e.sync_inline()))?;
+        match &mut self.out {
+            JournalOut::File(file) => file.append(&self.buf, events.iter().any(|e| e.sync_inline()))?,
+            // Run start and end are made durable by the execution's
+            // `RunContext::flush_journal` right after.
+            JournalOut::Shared(shared) => shared.write(self.seq + 1, self.buf.clone())?,
+        }
         self.bytes = bytes;
         self.seq = seq;
         self.written.store(seq, Ordering::SeqCst);
@@ -249,7 +300,22 @@ impl Journal {
     ///
     /// `io`.
     pub fn sync(&mut self) -> Result<()> {
-        self.file.sync()
+        match &mut self.out {
+            JournalOut::File(file) => file.sync(),
+            // Synced through the syncer (async); nothing to do inline.
+            JournalOut::Shared(_) => Ok(()),
+        }
+    }
+
+    /// Whether the lines go to a shared store (made durable by a sync, not
+    /// inline).
+    pub fn is_shared(&self) -> bool {
+        matches!(self.out, JournalOut::Shared(_))
+    }
+
+    /// The last seq appended.
+    pub fn seq(&self) -> u64 {
+        self.seq
     }
 }
 

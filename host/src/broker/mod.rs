@@ -80,7 +80,7 @@ pub mod wit_host;
 
 use crate::agents::{AgentBackend, AgentTypes};
 use crate::capabilities::{Policy, Registry};
-use crate::store::{Counts, FileStore};
+use crate::store::Counts;
 use crate::vm::limits::{HostTrap, Limits};
 pub use call::{Call, CallResult, Parent, TaskSpec};
 pub use children::{Child, Instances};
@@ -125,7 +125,7 @@ pub struct Services {
     /// Agent type definitions.
     pub agent_types: Arc<AgentTypes>,
     /// Store for transcripts and nested workflows (none: neither).
-    pub store: Option<Arc<FileStore>>,
+    pub store: Option<Arc<crate::store::Store>>,
     /// When completions are flushed relative to the guest seeing them.
     pub durability: journal::Durability,
 }
@@ -591,6 +591,25 @@ impl RunContext {
         match lock(&self.journal).as_mut() {
             Some(j) => j.append_all(events),
             None => Ok(0),
+        }
+    }
+
+    /// Make everything journaled so far durable. The file store syncs a
+    /// run's start, end and waits inline; a shared store's lines are only
+    /// durable once its writer committed them, so an execution calls this
+    /// after its start and its final record.
+    ///
+    /// # Errors
+    ///
+    /// The store's (`conflict` once the claim was taken over, `io`).
+    pub async fn flush_journal(&self) -> Result<()> {
+        let seq = match lock(&self.journal).as_ref() {
+            Some(j) if j.is_shared() => j.seq(),
+            _ => return Ok(()),
+        };
+        match &self.syncer {
+            Some(s) => s.sync_to(seq).await,
+            None => Ok(()),
         }
     }
 

@@ -150,9 +150,12 @@ impl RunContext {
                 TaskSpec::Agent(req) => match &req.invalid {
                     Some(bad) => (Err(CallFailure::new(CallErrorKind::Failed, "invalid_json", bad)), 0, 0),
                     // A Kanban lane (issue 19, crate::capabilities::kanban): a card, parked on until it ends.
-                    None if crate::capabilities::kanban::claims(self.services.store.as_deref(), &request) => {
+                    None if crate::capabilities::kanban::claims(self.services.store.as_deref().map(|s| s.local()), &request) => {
                         permit.take();
-                        let (store, key) = (self.services.store.as_deref(), self.idempotency_key(&call_id));
+                        let (store, key) = (
+                            self.services.store.as_deref().map(|s| s.local()),
+                            self.idempotency_key(&call_id),
+                        );
                         match crate::capabilities::kanban::card_call(store, &key, &request).await {
                             Ok(v) => (Ok(v), 0, 1),
                             Err(crate::capabilities::kanban::LaneError::Park(w)) => return Err(self.park(&call_id, w)),

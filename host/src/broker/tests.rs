@@ -132,7 +132,7 @@ impl Fixture {
         let journal = Journal::new(self.store.open_journal(&id).expect("journal"), 0);
         let mut services = Services::new(self.agents.clone());
         services.limits = limits;
-        services.store = Some(self.store.clone());
+        services.store = Some(Arc::new(crate::store::Store::file(self.store.clone())));
         (id.clone(), RunContext::builder(id, services).journal(journal))
     }
 

@@ -4,16 +4,26 @@
 //! The traits every store implements, by role, are in
 //! [`hwf_core::store`]; [`FileStore`] is the embedded default: plain files
 //! under one state directory, all access through cap-std, one file per
-//! trait (`store/file/`). A PostgreSQL store with leases comes later behind
-//! the same traits and passes the same conformance suite
+//! trait (`store/file/`). The host reads and writes through [`Store`]
+//! (`shared.rs`): the file store, or a shared database selected by URL
+//! (`url.rs`: `--store postgres://…`) reached through the same traits, on
+//! its own runtime (`bridge.rs`), with journals written by a writer task
+//! (`shared_journal.rs`). Both pass the conformance suite
 //! (`hwf-store-conformance`).
 
+mod bridge;
 mod file;
 mod kanban;
+mod shared;
+mod shared_journal;
+pub mod url;
 
+pub use bridge::Bridge;
 pub use file::{CONTROLS_POLL, FileClaim, FileJournalSink, FileStore, JournalFile, LockFile};
 pub use hwf_core::model::{
     Counts, ErrorInfo, ExternalEvent, LiveProgress, RunSettings, RunSnapshot, RunState, ScriptMeta, ScriptRef,
     StoredEvent, WaitInfo, now_ms,
 };
 pub use kanban::valid_card_id;
+pub use shared::{ClaimNext, SharedClaim, SharedParts, Store};
+pub use shared_journal::SharedJournal;

@@ -1,0 +1,160 @@
+//! [`SharedJournal`]: a run's journal written to a shared store by one
+//! writer task on the store's bridge.
+//!
+//! The broker appends journal lines synchronously (under the run's journal
+//! lock, in seq order), as it does to the file store. Here an append hands
+//! the lines to the writer task and returns; the task owns the store's
+//! [`JournalSink`] and appends every line queued since its last turn in one
+//! `append_lines` (one statement for a database). [`SharedJournal::sync_to`]
+//! queues a sync behind the lines it covers; every sync queued by the time
+//! the task gets to them shares one `JournalSink::sync` (group commit).
+//!
+//! A failed append (the claim taken over: `conflict`; the database gone:
+//! `io`) is sticky: every later append and sync of this writer returns it,
+//! so the broker learns of it at the next call it journals.
+
+use super::bridge::Bridge;
+use hwf_core::error::{Error, ErrorCode, Result};
+use hwf_core::store::{Fence, JournalSink};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use tokio::sync::{mpsc, oneshot};
+
+/// The most queued messages the writer takes in one turn.
+const BATCH: usize = 512;
+
+enum Msg {
+    /// Whole lines starting at this seq (each ends with a newline).
+    Lines(u64, Vec<u8>),
+    /// Answer once everything queued before is durable.
+    Sync(oneshot::Sender<Result<()>>),
+}
+
+#[derive(Debug, Default)]
+struct State {
+    /// The first failure (code, message): every later call returns it.
+    failed: Mutex<Option<(ErrorCode, String)>>,
+    /// `JournalSink::sync` calls made (one per group commit).
+    syncs: AtomicU64,
+}
+
+impl State {
+    fn failure(&self) -> Option<Error> {
+        let failed = self.failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        failed
+            .as_ref()
+            .map(|(code, message)| Error::new(*code, message.clone()))
+    }
+
+    fn fail(&self, e: &Error) {
+        let mut failed = self.failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if failed.is_none() {
+            *failed = Some((e.code(), e.message().to_owned()));
+        }
+    }
+}
+
+/// The writer side of a run's journal on a shared store (see the module
+/// docs). Cheap to clone: clones share the writer task.
+#[derive(Debug, Clone)]
+pub struct SharedJournal {
+    tx: mpsc::UnboundedSender<Msg>,
+    state: Arc<State>,
+    fence: Fence,
+}
+
+impl SharedJournal {
+    /// Start the writer task for `sink` (opened under the claim `fence`
+    /// belongs to) on `bridge`.
+    pub(crate) fn start(sink: Box<dyn JournalSink>, fence: Fence, bridge: &Bridge) -> Self {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let state = Arc::new(State::default());
+        bridge.handle().spawn(write_loop(sink, rx, state.clone()));
+        Self { tx, state, fence }
+    }
+
+    /// The claim's fence the journal is written under.
+    pub fn fence(&self) -> &Fence {
+        &self.fence
+    }
+
+    /// Queue whole lines starting at seq `first`.
+    ///
+    /// # Errors
+    ///
+    /// The writer's first failure (`conflict` once the claim was taken
+    /// over, `io`), or `internal` when the writer task is gone.
+    pub fn write(&self, first: u64, lines: Vec<u8>) -> Result<()> {
+        if let Some(e) = self.state.failure() {
+            return Err(e);
+        }
+        self.tx.send(Msg::Lines(first, lines)).map_err(|_| gone())
+    }
+
+    /// Wait until every line queued so far is durable.
+    ///
+    /// # Errors
+    ///
+    /// As [`SharedJournal::write`].
+    pub async fn sync(&self) -> Result<()> {
+        let (reply, answer) = oneshot::channel();
+        self.tx.send(Msg::Sync(reply)).map_err(|_| gone())?;
+        answer.await.map_err(|_| gone())?
+    }
+
+    /// The group commits made so far.
+    pub fn syncs(&self) -> u64 {
+        self.state.syncs.load(Ordering::Relaxed)
+    }
+}
+
+fn gone() -> Error {
+    Error::new(ErrorCode::Internal, "the journal writer task has stopped")
+}
+
+async fn write_loop(mut sink: Box<dyn JournalSink>, mut rx: mpsc::UnboundedReceiver<Msg>, state: Arc<State>) {
+    let mut batch = Vec::with_capacity(BATCH);
+    let mut lines = Vec::new();
+    let mut waiting = Vec::new();
+    // Ends when every sender is gone, after the last queued message.
+    while rx.recv_many(&mut batch, BATCH).await > 0 {
+        let mut first = None;
+        lines.clear();
+        for msg in batch.drain(..) {
+            match msg {
+                Msg::Lines(seq, bytes) => {
+                    first.get_or_insert(seq);
+                    lines.extend_from_slice(&bytes);
+                }
+                Msg::Sync(reply) => waiting.push(reply),
+            }
+        }
+        if let Some(first) = first
+            && state.failure().is_none()
+            && let Err(e) = sink.append_lines(first, &lines).await
+        {
+            let e = Error::from(e);
+            tracing::warn!(run = %sink.fence().run(), error = %e, "journal append to the shared store failed");
+            state.fail(&e);
+        }
+        if waiting.is_empty() {
+            continue;
+        }
+        let answer = match state.failure() {
+            Some(e) => Err(e),
+            None => {
+                state.syncs.fetch_add(1, Ordering::Relaxed);
+                sink.sync().await.map_err(Error::from)
+            }
+        };
+        if let Err(e) = &answer {
+            state.fail(e);
+        }
+        for reply in waiting.drain(..) {
+            let _ = reply.send(match &answer {
+                Ok(()) => Ok(()),
+                Err(e) => Err(Error::new(e.code(), e.message().to_owned())),
+            });
+        }
+    }
+}
