@@ -64,19 +64,24 @@ pub(crate) async fn applied(client: &tokio_postgres::Client) -> StoreResult<Vec<
 }
 
 /// Apply the missing migrations (all in one transaction, serialised
-/// against other migrating processes by a lock on the migrations table).
+/// against other migrating processes by an advisory lock, and the
+/// migrations table's lock).
 pub(crate) async fn migrate(client: &mut tokio_postgres::Client, schema: Option<&str>) -> StoreResult<Vec<u32>> {
     let what = "migrate the PostgreSQL store";
     let tx = client.transaction().await.map_err(|e| db_err(what, e))?;
-    if let Some(schema) = schema {
-        check_schema_name(schema)?;
-        // Two processes creating it at once: the second waits on the
-        // lock, then finds it.
-        tx.batch_execute(&format!(
-            "SELECT pg_advisory_xact_lock(hashtext('hwf schema {schema}')); CREATE SCHEMA IF NOT EXISTS {schema}"
-        ))
+    // Processes migrating one database at once (runners started together
+    // on a fresh database) take turns: `CREATE … IF NOT EXISTS` is not safe
+    // against a concurrent create of the same name (it fails on
+    // pg_type's unique index), so everything below runs under one lock.
+    let key = format!("hwf migrate {}", schema.unwrap_or(""));
+    tx.execute("SELECT pg_advisory_xact_lock(hashtext($1))", &[&key])
         .await
         .map_err(|e| db_err(what, e))?;
+    if let Some(schema) = schema {
+        check_schema_name(schema)?;
+        tx.batch_execute(&format!("CREATE SCHEMA IF NOT EXISTS {schema}"))
+            .await
+            .map_err(|e| db_err(what, e))?;
     }
     tx.batch_execute(CREATE_TABLE).await.map_err(|e| db_err(what, e))?;
     tx.batch_execute("LOCK TABLE hwf_schema_migrations IN EXCLUSIVE MODE")

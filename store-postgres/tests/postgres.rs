@@ -474,3 +474,64 @@ async fn concurrent_syncs_share_commits_and_each_is_fenced_on_its_own() {
         assert_eq!(seq, i64::from(run != taken.as_str()), "run {run}");
     }
 }
+
+/// Runners started together on a fresh database all migrate it at once:
+/// each connects (one applies the schema, the others find it), none fails
+/// on a concurrent `CREATE … IF NOT EXISTS`. The default search path (no
+/// schema of our own), so the test makes a database for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn processes_migrating_a_fresh_database_at_once_all_connect() {
+    let Some(url) = common::url("processes_migrating_a_fresh_database_at_once_all_connect") else {
+        return;
+    };
+    let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .expect("connect");
+    tokio::spawn(conn);
+    let db = format!("hwf_t_{}", uuid::Uuid::now_v7().simple());
+    client
+        .batch_execute(&format!("CREATE DATABASE {db}"))
+        .await
+        .expect("create database");
+    let mut config: tokio_postgres::Config = url.parse().expect("url");
+    config.dbname(&db);
+    // The key/value form of the same connection, with the new database.
+    let hosts: Vec<String> = config
+        .get_hosts()
+        .iter()
+        .map(|h| match h {
+            tokio_postgres::config::Host::Tcp(h) => h.clone(),
+            tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
+        })
+        .collect();
+    let mut conn_str = format!("host={} dbname={db}", hosts.join(","));
+    if let Some(user) = config.get_user() {
+        conn_str.push_str(&format!(" user={user}"));
+    }
+    if let Some(port) = config.get_ports().first() {
+        conn_str.push_str(&format!(" port={port}"));
+    }
+    let tasks: Vec<_> = (0..8)
+        .map(|_| {
+            let c = conn_str.clone();
+            tokio::spawn(async move {
+                let mut config = hwf_store_postgres::PgConfig::new(c);
+                config.pool_size = 2;
+                PgStore::connect(config).await.map(|s| s.owner().to_owned())
+            })
+        })
+        .collect();
+    for t in tasks {
+        let owner = t
+            .await
+            .expect("task")
+            .expect("a concurrent first connect migrates or finds the schema");
+        assert!(!owner.is_empty());
+    }
+    // The connections of those stores close as they drop; then the
+    // database can go.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let _ = client
+        .batch_execute(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)"))
+        .await;
+}
