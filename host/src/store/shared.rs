@@ -578,9 +578,25 @@ impl Claim for SharedClaim {
 
 impl Drop for SharedClaim {
     fn drop(&mut self) {
-        if let Some(inner) = self.inner.take() {
-            // Dropped on the bridge, where releasing it may block.
-            self.bridge.handle().spawn(async move { drop(inner) });
+        let Some(inner) = self.inner.take() else { return };
+        match Arc::try_unwrap(inner) {
+            // Released on the bridge before drop returns, so the next owner
+            // (or this process's next claim) finds it free at once, and a
+            // process about to exit does not leave it to expire.
+            Ok(claim) if !std::thread::panicking() => {
+                let released = self.bridge.block(async move { claim.release().await });
+                if let Err(e) = released {
+                    tracing::warn!(run = %self.fence.run(), error = %e, "releasing a claim failed (its lease expires)");
+                }
+            }
+            // Unwinding, or a check in flight holds it: dropped on the
+            // bridge (a database claim's drop releases it there).
+            Ok(claim) => {
+                self.bridge.handle().spawn(async move { drop(claim) });
+            }
+            Err(shared) => {
+                self.bridge.handle().spawn(async move { drop(shared) });
+            }
         }
     }
 }
