@@ -9,13 +9,14 @@
 //! (`url.rs`: `--store postgres://…`) reached through the same traits, on
 //! its own runtime (`bridge.rs`), with journals written by a writer task
 //! (`shared_journal.rs`). Both pass the conformance suite
-//! (`hwf-store-conformance`).
+//! (`hwf-store-conformance`); `transfer.rs` copies between two stores.
 
 mod bridge;
 mod file;
 mod kanban;
 mod shared;
 mod shared_journal;
+pub mod transfer;
 pub mod url;
 
 pub use bridge::Bridge;
