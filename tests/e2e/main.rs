@@ -60,4 +60,5 @@ mod runtime_limits;
 mod scripts;
 mod seams;
 mod secrets;
+mod store_transfer;
 mod triggers;

@@ -2,7 +2,9 @@
 //! same search: `--config`, `./hwf.toml`, `<state>/hwf.toml`), the agent
 //! runners built from it, API keys named by `api_key_env`, the state dir,
 //! the compile cache and the runtimes it resolves — and the reachability of
-//! configured backends. Build-only checks (bundled harness artifacts, the
+//! configured backends, and for a PostgreSQL store (`--store`,
+//! `$HWF_STORE`, `[store] url`) the connection and whether its schema is
+//! this build's (`hwf store migrate` applies what is missing). Build-only checks (bundled harness artifacts, the
 //! wasm target) and the Hermes `mcp_servers:` entries that start `hwf mcp`
 //! are informational (`level: info` / `warn`): they never fail the report.
 
@@ -32,8 +34,8 @@ fn config_source(config_path: Option<&Path>, state_dir: &Path) -> Option<PathBuf
 }
 
 /// Run every check; returns the report (`ok` is the conjunction of the
-/// checks that are not informational).
-pub async fn run(config_path: Option<&Path>, state_dir: &Path) -> Value {
+/// checks that are not informational). `store` is `--store`.
+pub async fn run(config_path: Option<&Path>, state_dir: &Path, store: Option<&str>) -> Value {
     let mut checks = Vec::new();
     let source = config_source(config_path, state_dir);
     let config = match Config::load_from(config_path, Some(state_dir)) {
@@ -240,6 +242,7 @@ pub async fn run(config_path: Option<&Path>, state_dir: &Path) -> Value {
         };
         checks.push(c);
     }
+    checks.extend(store_checks(store, &config).await);
     checks.extend(hermes_entries(&config, source.as_deref()));
     let ok = checks.iter().all(|c| c["ok"] == true);
     json!({"ok": ok, "checks": checks})
@@ -332,4 +335,168 @@ fn hermes_entries(config: &Config, source: Option<&Path>) -> Vec<Value> {
         ));
     }
     out
+}
+
+/// The store's checks: for PostgreSQL, that it answers (a failure names the
+/// host and database, never a password) and that its schema is the one
+/// this build knows.
+async fn store_checks(store: Option<&str>, config: &Config) -> Vec<Value> {
+    use hwf_host::store::url::StoreUrl;
+    let url = match hwf_host::config::resolve_store(store, config) {
+        Ok(u) => u,
+        Err(e) => return vec![check("store", false, e.message().to_owned())],
+    };
+    let Some(StoreUrl::Postgres(conn)) = url else {
+        // The file store: the state_dir check above is its check.
+        return Vec::new();
+    };
+    let target = pg_target(&conn);
+    let hide = |m: &str| match pg_password(&conn) {
+        Some(p) if !p.is_empty() => m.replace(&p, "***"),
+        _ => m.to_owned(),
+    };
+    let answer = match hwf_store_postgres::PgStore::open(&hwf_store_postgres::PgConfig::new(conn.clone())) {
+        Ok(pg) => pg.schema_version().await,
+        Err(e) => Err(e),
+    };
+    match answer {
+        Err(e) => vec![check(
+            "store.postgres",
+            false,
+            hide(&format!("PostgreSQL at {target}: {} ({})", e, e.code().as_str())),
+        )],
+        Ok((applied, known)) => vec![
+            check("store.postgres", true, format!("PostgreSQL at {target} answers")),
+            check(
+                "store.schema",
+                applied == known,
+                match applied.cmp(&known) {
+                    std::cmp::Ordering::Equal => format!("schema version {applied}, this build's"),
+                    std::cmp::Ordering::Less => format!(
+                        "schema version {applied}, this build needs {known}: run `hwf store migrate` \
+                         (or any hwf command on this store, which migrates it)"
+                    ),
+                    std::cmp::Ordering::Greater => {
+                        format!("schema version {applied} is newer than this build knows ({known}): upgrade hwf")
+                    }
+                },
+            ),
+        ],
+    }
+}
+
+/// `host H, database D` of a libpq connection string (a URL or
+/// `key=value` words), never its user or password.
+fn pg_target(conn: &str) -> String {
+    let mut host: Option<String> = None;
+    let mut port: Option<String> = None;
+    let mut db: Option<String> = None;
+    let mut set = |k: &str, v: &str| {
+        let v = v.replace("%2F", "/").replace("%2f", "/");
+        match k {
+            "host" | "hostaddr" if !v.is_empty() => host = Some(v),
+            "port" if !v.is_empty() => port = Some(v),
+            "dbname" if !v.is_empty() => db = Some(v),
+            _ => {}
+        }
+    };
+    if let Some((_, rest)) = conn.split_once("://") {
+        let (main, query) = rest.split_once('?').unwrap_or((rest, ""));
+        let (authority, path) = main.split_once('/').unwrap_or((main, ""));
+        let hostport = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+        match hostport.rsplit_once(':') {
+            Some((h, p)) if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) => {
+                set("host", h);
+                set("port", p);
+            }
+            _ => set("host", hostport),
+        }
+        set("dbname", path);
+        for kv in query.split('&') {
+            if let Some((k, v)) = kv.split_once('=') {
+                set(k, v);
+            }
+        }
+    } else {
+        for kv in conn.split_whitespace() {
+            if let Some((k, v)) = kv.split_once('=') {
+                set(k, v.trim_matches('\''));
+            }
+        }
+    }
+    format!(
+        "host {}{}, database {}",
+        host.as_deref().unwrap_or("localhost"),
+        port.map_or(String::new(), |p| format!(" port {p}")),
+        db.as_deref().unwrap_or("(the user's)")
+    )
+}
+
+/// The password in a libpq connection string, if it holds one.
+fn pg_password(conn: &str) -> Option<String> {
+    if let Some((_, rest)) = conn.split_once("://") {
+        let authority = rest.split(['/', '?']).next().unwrap_or("");
+        if let Some((userinfo, _)) = authority.rsplit_once('@')
+            && let Some((_, p)) = userinfo.split_once(':')
+        {
+            return Some(p.to_owned());
+        }
+        let query = rest.split_once('?').map_or("", |(_, q)| q);
+        return query
+            .split('&')
+            .find_map(|kv| kv.strip_prefix("password="))
+            .map(str::to_owned);
+    }
+    conn.split_whitespace()
+        .find_map(|kv| kv.strip_prefix("password="))
+        .map(|p| p.trim_matches('\'').to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_connection_string_is_shown_by_host_and_database_never_its_password() {
+        for (conn, shown, password) in [
+            (
+                "postgres://hwf:s3cret@db.local:5433/runs?sslmode=disable",
+                "host db.local port 5433, database runs",
+                Some("s3cret"),
+            ),
+            ("postgresql://u@%2Ftmp%2Fpg/hwf", "host /tmp/pg, database hwf", None),
+            (
+                "postgres://u@/hwf?host=/run/pg&password=hunter2",
+                "host /run/pg, database hwf",
+                Some("hunter2"),
+            ),
+            (
+                "host=/tmp/hwf-pg.x user=hwf password=pw dbname=postgres",
+                "host /tmp/hwf-pg.x, database postgres",
+                Some("pw"),
+            ),
+            ("postgres://db", "host db, database (the user's)", None),
+        ] {
+            assert_eq!(pg_target(conn), shown, "{conn}");
+            assert_eq!(pg_password(conn).as_deref(), password, "{conn}");
+            if let Some(p) = password {
+                assert!(!pg_target(conn).contains(p));
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn an_unreachable_database_fails_naming_host_and_database_not_the_password() {
+        let checks = store_checks(
+            Some("postgres://hwf:t0psecret@127.0.0.1:1/nowhere?connect_timeout=2"),
+            &Config::default(),
+        )
+        .await;
+        assert_eq!(checks.len(), 1, "{checks:?}");
+        assert_eq!(checks[0]["ok"], false);
+        let detail = checks[0]["detail"].as_str().unwrap_or("");
+        assert!(detail.contains("host 127.0.0.1 port 1, database nowhere"), "{detail}");
+        assert!(!detail.contains("t0psecret"), "{detail}");
+        assert!(store_checks(Some("/tmp/some-dir"), &Config::default()).await.is_empty());
+    }
 }
