@@ -1,38 +1,158 @@
 //! A run's journal: `runs/<id>/journal.jsonl`, append-only JSON lines.
 //! [`JournalFile`] is the raw appender the broker's writer uses today;
 //! [`FileJournalSink`] is the [`JournalSink`] opened under a claim.
+//!
+//! **Preallocation.** A journal grows in chunks of zeros written ahead of
+//! the lines (64 KiB, doubling to 1 MiB), and lines overwrite them in
+//! place: an append then changes no file size, so its `fdatasync` flushes
+//! the data alone, not the inode (on ext4 ~100 µs instead of ~150 µs).
+//! The file's *logical end* is the end of its last complete line before
+//! the zeros: a line never holds a NUL byte (JSON escapes control
+//! characters), and a crash leaves zeros only in the preallocated tail or
+//! in whole blocks of a write that was never flushed (never reported
+//! done), so a run of NULs that reaches the end of the file or spans a
+//! block ends the journal, while a stray NUL is damage as before.
+//! Readers stop there (`content_len`); opening a journal for appending
+//! cuts the file back to it (with any torn last line, as before); dropping
+//! the appender truncates the unused zeros, so a closed journal is plain
+//! JSON lines.
 
 use super::FileStore;
-use super::fsutil::{read_optional, repair_tail};
-use cap_std::fs::{File, OpenOptions};
+use cap_std::fs::{Dir, OpenOptions};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
 use hwf_core::journal::JournalEntry;
 use hwf_core::store::{Fence, JournalSink, StoreError, StoreResult, async_trait};
 use serde_json::Value;
-use std::io::Write;
+use std::io::{Read, Seek, SeekFrom};
+use std::os::unix::fs::FileExt;
+use std::sync::Arc;
+
+/// The first preallocated chunk of a journal.
+const FIRST_CHUNK: u64 = 64 << 10;
+/// The largest chunk (chunks double up to it).
+const MAX_CHUNK: u64 = 1 << 20;
+/// Zeros written per `pwrite` when a chunk is preallocated.
+static ZEROS: [u8; 64 << 10] = [0; 64 << 10];
+
+/// The shortest run of NUL bytes inside a journal that ends it: a crash
+/// loses whole blocks (512 bytes at the least), while a stray NUL is
+/// damage, named like any other.
+const MIN_ZERO_RUN: usize = 512;
+
+/// Where the journal's bytes end: at the first run of NUL bytes that
+/// reaches the end of the file (the preallocated tail) or is at least
+/// [`MIN_ZERO_RUN`] long (blocks of an unflushed write a crash did not
+/// keep, with later ones that it did). A line never holds a NUL: JSON
+/// escapes control characters.
+fn content_len(bytes: &[u8]) -> usize {
+    let mut from = 0;
+    while let Some(p) = bytes[from..].iter().position(|&b| b == 0) {
+        let start = from + p;
+        let end = bytes[start..]
+            .iter()
+            .position(|&b| b != 0)
+            .map_or(bytes.len(), |q| start + q);
+        if end == bytes.len() || end - start >= MIN_ZERO_RUN {
+            return start;
+        }
+        from = end;
+    }
+    bytes.len()
+}
+
+/// Where the journal's complete lines end in `bytes`: after the last `\n`
+/// before [`content_len`]. What follows is a torn line or zeros.
+fn logical_end(bytes: &[u8]) -> usize {
+    bytes[..content_len(bytes)]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1)
+}
+
+/// Journal bytes as text, cut at [`content_len`]: an unfinished last
+/// line (a torn write) may end inside a UTF-8 character and is dropped
+/// then; invalid UTF-8 in a complete line is `corrupt_store`.
+fn journal_str(mut bytes: Vec<u8>, what: &str) -> Result<String> {
+    bytes.truncate(content_len(&bytes));
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(e) => {
+            let valid = e.utf8_error().valid_up_to();
+            let mut bytes = e.into_bytes();
+            let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+            if valid < complete {
+                let line = bytes[..valid].iter().filter(|&&b| b == b'\n').count() + 1;
+                return Err(Error::new(
+                    ErrorCode::CorruptStore,
+                    format!("{what}: line {line} is not UTF-8"),
+                ));
+            }
+            bytes.truncate(complete);
+            String::from_utf8(bytes).map_err(|e| Error::new(ErrorCode::CorruptStore, format!("{what}: {e}")))
+        }
+    }
+}
+
+/// Before appending: cut the file back to its logical end (a preallocated
+/// tail a crash left, a torn last line) and return that length.
+fn repair_journal(file: &mut std::fs::File, what: &str) -> Result<u64> {
+    let io = |e| Error::io(format!("repair {what}"), e);
+    let len = file.metadata().map_err(io)?.len();
+    if len == 0 {
+        return Ok(0);
+    }
+    let mut last = [0u8; 1];
+    file.read_exact_at(&mut last, len - 1).map_err(io)?;
+    if last[0] == b'\n' {
+        return Ok(len);
+    }
+    let mut all = Vec::new();
+    file.seek(SeekFrom::Start(0))
+        .and_then(|_| file.read_to_end(&mut all))
+        .map_err(io)?;
+    let keep = logical_end(&all);
+    let dropped = &all[keep..];
+    if dropped.iter().all(|&b| b == 0) {
+        tracing::debug!(
+            file = what,
+            dropped = dropped.len(),
+            "cutting a preallocated journal tail"
+        );
+    } else {
+        tracing::warn!(file = what, dropped = dropped.len(), "cutting a torn last line");
+    }
+    file.set_len(keep as u64).map_err(io)?;
+    file.sync_data().map_err(io)?;
+    Ok(keep as u64)
+}
 
 impl FileStore {
-    /// Open the run's journal for appending (a torn last line is cut off
-    /// first).
+    /// Open the run's journal for appending (a torn last line and a
+    /// preallocated tail are cut off first).
     ///
     /// # Errors
     ///
     /// `not_found`, `io`.
     pub fn open_journal(&self, id: &RunId) -> Result<JournalFile> {
         let dir = self.run_dir(id)?;
-        repair_tail(&dir, "journal.jsonl")?;
-        let file = dir
-            .open_with("journal.jsonl", OpenOptions::new().create(true).append(true))
-            .map_err(|e| Error::io(format!("run {id} journal"), e))?;
-        Ok(JournalFile { file })
+        JournalFile::open(&dir, &format!("run {id} journal"))
     }
 
     fn journal_text(&self, id: &RunId) -> Result<String> {
         let dir = self.run_dir(id)?;
-        Ok(read_optional(&dir, "journal.jsonl", &format!("run {id} journal"))?.unwrap_or_default())
+        let what = format!("runs/{id}/journal.jsonl");
+        let bytes = match dir.open("journal.jsonl") {
+            Ok(mut f) => {
+                let mut bytes = Vec::new();
+                f.read_to_end(&mut bytes).map_err(|e| Error::io(&what, e))?;
+                bytes
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(String::new()),
+            Err(e) => return Err(Error::io(&what, e)),
+        };
+        journal_str(bytes, &what)
     }
-
     /// Read a run's journal as typed entries (a torn last line is skipped;
     /// a damaged complete line is named).
     ///
@@ -93,65 +213,183 @@ impl FileStore {
     }
 }
 
-/// An open, append-only journal file.
+/// An open, append-only journal file, preallocated in chunks (see the
+/// module's notes): lines are written at the logical end with one
+/// positioned write each, never with `O_APPEND`.
 #[derive(Debug)]
 pub struct JournalFile {
-    file: File,
+    file: Arc<std::fs::File>,
+    /// The logical end: the bytes of complete lines.
+    end: u64,
+    /// The file's size: `end` plus the preallocated zeros.
+    allocated: u64,
+    /// The size of the next chunk.
+    chunk: u64,
 }
 
 impl JournalFile {
-    /// Append one line (must end with `\n`); with `durable`, fsync before
-    /// returning.
+    /// Open `journal.jsonl` in `dir` for appending, cut back to its logical
+    /// end.
+    fn open(dir: &Dir, what: &str) -> Result<Self> {
+        let mut file = dir
+            .open_with("journal.jsonl", OpenOptions::new().create(true).read(true).write(true))
+            .map_err(|e| Error::io(what, e))?
+            .into_std();
+        let end = repair_journal(&mut file, what)?;
+        Ok(Self {
+            file: Arc::new(file),
+            end,
+            allocated: end,
+            chunk: FIRST_CHUNK,
+        })
+    }
+
+    /// Append one or more whole lines (must end with `\n`) with one write;
+    /// with `durable`, fdatasync before returning.
     ///
     /// # Errors
     ///
     /// `io`.
     pub fn append(&mut self, line: &[u8], durable: bool) -> Result<()> {
-        self.file.write_all(line).map_err(|e| Error::io("journal append", e))?;
+        let need = self.end.saturating_add(line.len() as u64);
+        if need > self.allocated {
+            self.preallocate(need)?;
+        }
+        self.file
+            .write_all_at(line, self.end)
+            .map_err(|e| Error::io("journal append", e))?;
+        self.end = need;
         if durable {
             self.file.sync_data().map_err(|e| Error::io("journal sync", e))?;
         }
         Ok(())
     }
 
-    /// The file's length in bytes.
-    ///
-    /// # Errors
-    ///
-    /// `io`.
-    pub fn len(&self) -> Result<u64> {
-        self.file
-            .metadata()
-            .map(|m| m.len())
-            .map_err(|e| Error::io("journal size", e))
+    /// Write zeros past the end so the file holds at least `need` bytes
+    /// and one more chunk. The next flush makes the new size durable with
+    /// the lines written into it; the flushes after it change no metadata.
+    fn preallocate(&mut self, need: u64) -> Result<()> {
+        let target = need.saturating_add(self.chunk).div_ceil(4096).saturating_mul(4096);
+        let mut at = self.allocated.max(self.end);
+        while at < target {
+            let n = (target - at).min(ZEROS.len() as u64);
+            self.file
+                .write_all_at(&ZEROS[..n as usize], at)
+                .map_err(|e| Error::io("journal preallocate", e))?;
+            at += n;
+        }
+        self.allocated = target;
+        self.chunk = (self.chunk * 2).min(MAX_CHUNK);
+        Ok(())
     }
 
-    /// Whether the file is empty.
+    /// The journal's logical length in bytes (its complete lines; the
+    /// preallocated zeros do not count).
     ///
     /// # Errors
     ///
-    /// `io`.
+    /// `io` (never, today: the length is tracked).
+    pub fn len(&self) -> Result<u64> {
+        Ok(self.end)
+    }
+
+    /// Whether the journal holds no line.
+    ///
+    /// # Errors
+    ///
+    /// `io` (never, today).
     pub fn is_empty(&self) -> Result<bool> {
         self.len().map(|n| n == 0)
     }
 
     /// A second std handle on the same file (for fsync off the writer).
+    /// Prefer [`JournalFile::flusher`], which shares this handle.
     ///
     /// # Errors
     ///
     /// `io`.
     pub fn try_clone_std(&self) -> Result<std::fs::File> {
-        let f = self.file.try_clone().map_err(|e| Error::io("journal clone", e))?;
-        Ok(f.into_std())
+        self.file.try_clone().map_err(|e| Error::io("journal clone", e))
     }
 
-    /// fsync whatever was appended.
+    /// A handle that flushes this journal from another task (group commit):
+    /// it shares the file, no descriptor is duplicated.
+    pub fn flusher(&self) -> JournalFlusher {
+        JournalFlusher {
+            file: self.file.clone(),
+        }
+    }
+
+    /// fdatasync whatever was appended.
     ///
     /// # Errors
     ///
     /// `io`.
     pub fn sync(&mut self) -> Result<()> {
         self.file.sync_data().map_err(|e| Error::io("journal sync", e))
+    }
+}
+
+impl Drop for JournalFile {
+    /// Give back the unused preallocated zeros, so a closed journal is
+    /// plain JSON lines. Only while the file is as this appender left it
+    /// (its size, zeros at the end): a writer that opened the journal
+    /// since (a takeover) owns it now.
+    fn drop(&mut self) {
+        if self.allocated <= self.end {
+            return;
+        }
+        let ours = self.file.metadata().is_ok_and(|m| m.len() == self.allocated);
+        let mut at_end = [1u8; 1];
+        if ours
+            && self.file.read_exact_at(&mut at_end, self.end).is_ok()
+            && at_end[0] == 0
+            && let Err(e) = self.file.set_len(self.end)
+        {
+            tracing::debug!(error = %e, "journal: could not cut the preallocated tail");
+        }
+    }
+}
+
+/// Flushes a [`JournalFile`] from the group committer: `fdatasync` on the
+/// shared handle, run on the calling worker thread (tokio's
+/// `block_in_place`, which hands the worker's other tasks to another
+/// thread) so the waiting call resumes straight from the flush, without
+/// the two thread hand-offs of `spawn_blocking`.
+#[derive(Debug, Clone)]
+pub struct JournalFlusher {
+    file: Arc<std::fs::File>,
+}
+
+impl JournalFlusher {
+    /// fdatasync everything appended so far, blocking this thread.
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn flush_blocking(&self) -> Result<()> {
+        self.file.sync_data().map_err(|e| Error::io("journal sync", e))
+    }
+
+    /// fdatasync everything appended so far: in place on a multi-thread
+    /// runtime's worker, on the blocking pool on a current-thread runtime,
+    /// inline outside any runtime.
+    ///
+    /// # Errors
+    ///
+    /// `io`; `internal` when the blocking task could not run.
+    pub async fn flush(&self) -> Result<()> {
+        use tokio::runtime::{Handle, RuntimeFlavor};
+        match Handle::try_current().map(|h| h.runtime_flavor()) {
+            Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(|| self.flush_blocking()),
+            Ok(_) => {
+                let me = self.clone();
+                tokio::task::spawn_blocking(move || me.flush_blocking())
+                    .await
+                    .map_err(|e| Error::new(ErrorCode::Internal, format!("journal sync task: {e}")))?
+            }
+            Err(_) => self.flush_blocking(),
+        }
     }
 }
 
@@ -279,5 +517,184 @@ mod tests {
             .expect_err("no next seq");
         assert_eq!(e.code(), ErrorCode::CorruptStore, "{e}");
         assert_eq!(std::fs::read_to_string(&path).expect("read"), line(u64::MAX - 1));
+    }
+
+    fn line(seq: u64) -> String {
+        format!("{{\"seq\":{seq},\"ts_ms\":1,\"type\":\"phase\",\"title\":\"p{seq}\"}}\n")
+    }
+
+    fn setup() -> (tempfile::TempDir, FileStore, RunId, std::path::PathBuf) {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let store = FileStore::open(tmp.path()).expect("open");
+        let id = RunId::generate();
+        store.create_run(&id).expect("create");
+        let path = tmp.path().join("runs").join(id.as_str()).join("journal.jsonl");
+        (tmp, store, id, path)
+    }
+
+    fn seqs(store: &FileStore, id: &RunId) -> Vec<u64> {
+        store.read_entries(id).expect("read").iter().map(|e| e.seq).collect()
+    }
+
+    #[test]
+    fn appends_overwrite_preallocated_zeros_and_a_closed_journal_is_plain_lines() {
+        let (_tmp, store, id, path) = setup();
+        let mut j = store.open_journal(&id).expect("journal");
+        let mut want = String::new();
+        for seq in 1..=3 {
+            j.append(line(seq).as_bytes(), seq == 1).expect("append");
+            want.push_str(&line(seq));
+        }
+        assert_eq!(j.len().expect("len"), want.len() as u64, "the logical length");
+        let size = std::fs::metadata(&path).expect("meta").len();
+        assert!(size >= FIRST_CHUNK, "preallocated: {size}");
+        // A live journal reads to its logical end.
+        assert_eq!(seqs(&store, &id), [1, 2, 3]);
+        drop(j);
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("read"),
+            want,
+            "zeros cut on close"
+        );
+        // Chunks grow as the journal does, and appends past one keep going.
+        let mut j = store.open_journal(&id).expect("reopen");
+        let big = "x".repeat(100 << 10);
+        let long = format!("{{\"seq\":4,\"ts_ms\":1,\"type\":\"phase\",\"title\":\"{big}\"}}\n");
+        j.append(long.as_bytes(), true).expect("append past a chunk");
+        j.append(line(5).as_bytes(), true).expect("append");
+        drop(j);
+        assert_eq!(seqs(&store, &id), [1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn a_crash_leaves_a_zero_tail_that_reads_as_the_end_and_is_cut_on_reopen() {
+        let (_tmp, store, id, path) = setup();
+        let mut j = store.open_journal(&id).expect("journal");
+        j.append(format!("{}{}", line(1), line(2)).as_bytes(), true)
+            .expect("append");
+        // kill -9: no drop, the preallocated zeros stay.
+        std::mem::forget(j);
+        let size = std::fs::metadata(&path).expect("meta").len();
+        assert!(size > (line(1).len() + line(2).len()) as u64);
+        assert_eq!(seqs(&store, &id), [1, 2]);
+        let claim = store.claim_run(&id).expect("claim").expect("free");
+        let fence = hwf_core::store::Claim::fence(&claim).clone();
+        let mut sink = store.open_sink(fence).expect("sink");
+        assert_eq!(sink.next_seq(), 3, "the next seq follows the last line, not the zeros");
+        assert_eq!(
+            std::fs::metadata(&path).expect("meta").len(),
+            (line(1).len() + line(2).len()) as u64,
+            "reopening cut the zero tail"
+        );
+        let third = line(3);
+        let append = sink.append_lines(3, third.as_bytes());
+        futures_util::FutureExt::now_or_never(append)
+            .expect("at once")
+            .expect("append");
+        drop(sink);
+        assert_eq!(seqs(&store, &id), [1, 2, 3]);
+    }
+
+    #[test]
+    fn pages_of_an_unflushed_write_kept_out_of_order_end_the_journal() {
+        let (_tmp, store, id, path) = setup();
+        // Line 3 was written across two pages and never flushed; the crash
+        // kept the second page (the end of line 3 and all of line 4) but
+        // not the first, which still reads as preallocated zeros.
+        let tail = line(3);
+        let mut bytes = format!("{}{}", line(1), line(2)).into_bytes();
+        bytes.extend(std::iter::repeat_n(0u8, 4096 - bytes.len()));
+        bytes.extend_from_slice(&tail.as_bytes()[tail.len() / 2..]);
+        bytes.extend_from_slice(line(4).as_bytes());
+        bytes.extend(std::iter::repeat_n(0u8, 4000));
+        std::fs::write(&path, &bytes).expect("seed");
+        assert_eq!(seqs(&store, &id), [1, 2], "nothing past the first NUL is read");
+        let mut j = store.open_journal(&id).expect("reopen");
+        j.append(line(3).as_bytes(), true).expect("append");
+        drop(j);
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("read"),
+            format!("{}{}{}", line(1), line(2), line(3))
+        );
+    }
+
+    #[test]
+    fn a_stray_nul_in_a_complete_line_is_damage_not_the_end() {
+        let (_tmp, store, id, path) = setup();
+        let mut bytes = line(1).into_bytes();
+        bytes.extend_from_slice(b"{\"seq\":2,\0\"ts_ms\":1}\n");
+        bytes.extend_from_slice(line(3).as_bytes());
+        std::fs::write(&path, &bytes).expect("seed");
+        let e = store.read_entries(&id).expect_err("damaged");
+        assert_eq!(e.code(), ErrorCode::CorruptStore, "{e}");
+        assert!(e.to_string().contains("line 2"), "{e}");
+        // NULs at the very end are a preallocated tail, however short.
+        let mut bytes = line(1).into_bytes();
+        bytes.extend_from_slice(b"{\"seq\":2\0\0");
+        std::fs::write(&path, &bytes).expect("seed");
+        assert_eq!(seqs(&store, &id), [1]);
+    }
+
+    #[test]
+    fn a_torn_tail_cut_inside_a_utf8_character_is_torn_not_an_error() {
+        let (_tmp, store, id, path) = setup();
+        let full = "{\"seq\":2,\"ts_ms\":1,\"type\":\"phase\",\"title\":\"caf\u{e9}\"}\n";
+        let cut = full.find('\u{e9}').expect("é") + 1;
+        let mut bytes = line(1).into_bytes();
+        bytes.extend_from_slice(&full.as_bytes()[..cut]);
+        std::fs::write(&path, &bytes).expect("seed");
+        assert_eq!(seqs(&store, &id), [1]);
+        // Invalid UTF-8 in a complete line is damage, and named.
+        let mut bytes = line(1).into_bytes();
+        bytes.extend_from_slice(&[b'{', 0xff, b'}', b'\n']);
+        bytes.extend_from_slice(line(3).as_bytes());
+        std::fs::write(&path, &bytes).expect("seed");
+        let e = store.read_entries(&id).expect_err("damaged");
+        assert_eq!(e.code(), ErrorCode::CorruptStore, "{e}");
+        assert!(e.to_string().contains("line 2"), "{e}");
+    }
+
+    #[test]
+    fn an_appender_dropped_after_a_takeover_leaves_the_new_writers_lines() {
+        let (_tmp, store, id, path) = setup();
+        let mut old = store.open_journal(&id).expect("journal");
+        old.append(line(1).as_bytes(), true).expect("append");
+        // Another executor opens the journal (cutting the old tail) and
+        // appends, while the old appender is still open.
+        let mut new = store.open_journal(&id).expect("journal");
+        new.append(line(2).as_bytes(), true).expect("append");
+        drop(old);
+        drop(new);
+        assert_eq!(seqs(&store, &id), [1, 2]);
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("read"),
+            format!("{}{}", line(1), line(2))
+        );
+    }
+
+    #[test]
+    fn the_flusher_flushes_on_every_kind_of_runtime() {
+        let (_tmp, store, id, _path) = setup();
+        let mut j = store.open_journal(&id).expect("journal");
+        j.append(line(1).as_bytes(), false).expect("append");
+        let flusher = j.flusher();
+        flusher.flush_blocking().expect("outside a runtime");
+        futures_util::FutureExt::now_or_never(flusher.flush())
+            .expect("at once")
+            .expect("no runtime");
+        let multi = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .build()
+            .expect("rt");
+        let f = flusher.clone();
+        multi
+            .block_on(async move { tokio::spawn(async move { f.flush().await }).await })
+            .expect("join")
+            .expect("on a worker");
+        multi.block_on(flusher.flush()).expect("in block_on");
+        let current = tokio::runtime::Builder::new_current_thread().build().expect("rt");
+        current.block_on(flusher.flush()).expect("current thread");
+        drop(j);
+        assert_eq!(seqs(&store, &id), [1]);
     }
 }

@@ -44,7 +44,11 @@ mod scripts;
 
 pub use controls::CONTROLS_POLL;
 pub use fsutil::LockFile;
-pub use journal::{FileJournalSink, JournalFile};
+#[allow(
+    unused_imports,
+    reason = "the group committer (broker/journal.rs) flushes through it once store/mod.rs re-exports it"
+)]
+pub use journal::{FileJournalSink, JournalFile, JournalFlusher};
 pub use runs::FileClaim;
 
 use cap_std::ambient_authority;
