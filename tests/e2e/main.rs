@@ -59,6 +59,7 @@ mod python;
 mod runtime_limits;
 mod scripts;
 mod seams;
+mod shared_store;
 mod secrets;
 mod store_transfer;
 mod triggers;
