@@ -37,9 +37,17 @@ const SCHEMA_KEYWORDS: &[&str] = &[
 ];
 
 /// A compiled output schema.
+///
+/// A simple-form schema is checked by hand first: an output that passes is
+/// one its JSON Schema accepts, so the `jsonschema` validator (whose first
+/// use in a process compiles the draft 2020-12 meta-schema, several ms of a
+/// run's start-up) is built only to explain an output that does not pass.
 #[derive(Debug)]
 pub struct OutputSchema {
-    validator: jsonschema::Validator,
+    /// The simple form's fields: name, type name, whether it may be absent.
+    simple: Option<Vec<(String, String, bool)>>,
+    json_schema: Value,
+    validator: std::sync::OnceLock<std::result::Result<jsonschema::Validator, String>>,
 }
 
 fn simple_type(name: &str) -> Option<Value> {
@@ -101,8 +109,56 @@ impl OutputSchema {
     /// A message naming what is wrong with the schema.
     pub fn compile(schema: &Value) -> Result<Self, String> {
         let json_schema = to_json_schema(schema);
-        let validator = jsonschema::validator_for(&json_schema).map_err(|e| format!("invalid schema: {e}"))?;
-        Ok(Self { validator })
+        let simple = match schema {
+            Value::Object(map) if is_simple_form(map) => Some(
+                map.iter()
+                    .map(|(field, ty)| {
+                        let ty = ty.as_str().unwrap_or("any");
+                        (field.clone(), ty.trim_end_matches('?').to_owned(), ty.ends_with('?'))
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        };
+        let compiled = Self {
+            simple,
+            json_schema,
+            validator: std::sync::OnceLock::new(),
+        };
+        // A simple form's JSON Schema is valid by construction; any other
+        // schema is compiled (and so checked) now.
+        if compiled.simple.is_none() {
+            compiled.validator()?;
+        }
+        Ok(compiled)
+    }
+
+    fn validator(&self) -> Result<&jsonschema::Validator, String> {
+        self.validator
+            .get_or_init(|| jsonschema::validator_for(&self.json_schema).map_err(|e| format!("invalid schema: {e}")))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// Whether a simple form surely accepts `output` (`false` also when
+    /// unsure: the JSON Schema then decides).
+    fn simple_accepts(fields: &[(String, String, bool)], output: &Value) -> bool {
+        let Value::Object(map) = output else { return false };
+        fields.iter().all(|(field, ty, optional)| match map.get(field) {
+            None => *optional,
+            Some(v) => match ty.as_str() {
+                "string" | "str" | "text" => v.is_string(),
+                "number" | "float" => v.is_number(),
+                // 1.0 is an integer to JSON Schema too: left to it.
+                "integer" | "int" => v.is_i64() || v.is_u64(),
+                "boolean" | "bool" => v.is_boolean(),
+                "list" | "array" => v.is_array(),
+                "object" | "dict" | "map" => v.is_object(),
+                "null" => v.is_null(),
+                "any" => true,
+                _ => false,
+            },
+        })
     }
 
     /// Validate an output; the error names the field.
@@ -111,7 +167,12 @@ impl OutputSchema {
     ///
     /// The first validation error, as `<field path>: <problem>`.
     pub fn check(&self, output: &Value) -> Result<(), String> {
-        match self.validator.validate(output) {
+        if let Some(fields) = &self.simple
+            && Self::simple_accepts(fields, output)
+        {
+            return Ok(());
+        }
+        match self.validator()?.validate(output) {
             Ok(()) => Ok(()),
             Err(e) => {
                 let path = e.instance_path.to_string();
@@ -161,6 +222,47 @@ mod tests {
         assert!(err.contains("/bugs"), "{err}");
         let opt = OutputSchema::compile(&json!({"a": "string?"})).expect("compile");
         assert!(opt.check(&json!({})).is_ok());
+    }
+
+    #[test]
+    fn the_simple_check_accepts_only_what_the_json_schema_accepts() {
+        let types = [
+            "string", "str", "text", "number", "float", "integer", "int", "boolean", "bool", "list", "array", "object",
+            "dict", "map", "null", "any",
+        ];
+        let values = [
+            json!("s"),
+            json!(1),
+            json!(-1),
+            json!(1.0),
+            json!(1.5),
+            json!(u64::MAX),
+            json!(true),
+            json!([]),
+            json!({}),
+            json!(null),
+        ];
+        for ty in types {
+            for optional in [false, true] {
+                let name = if optional { format!("{ty}?") } else { ty.to_owned() };
+                let schema = json!({ "f": name, "g": "any" });
+                let compiled = OutputSchema::compile(&schema).expect("compile");
+                let reference = jsonschema::validator_for(&to_json_schema(&schema)).expect("reference");
+                let mut outputs: Vec<Value> = values.iter().map(|v| json!({ "f": v, "g": 1 })).collect();
+                outputs.extend([json!({}), json!({ "g": 1 }), json!("text"), json!([1]), json!(null)]);
+                for output in &outputs {
+                    let fields = compiled.simple.as_deref().expect("simple form");
+                    if OutputSchema::simple_accepts(fields, output) {
+                        assert!(reference.is_valid(output), "{name} accepted {output}");
+                    }
+                    assert_eq!(
+                        compiled.check(output).is_ok(),
+                        reference.is_valid(output),
+                        "{name} on {output}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
