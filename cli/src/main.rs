@@ -6,9 +6,56 @@ mod cli;
 mod mcp;
 mod mcp_filter;
 
+use std::io::Write as _;
+
 fn main() {
     harden();
+    if runs_components() {
+        // The pooling allocator's set-up is the bulk of a cached run's
+        // start: let it overlap parsing, the config and the store.
+        hwf_host::vm::prestart();
+    }
+    hwf_host::scripts::on_runtime_compile(report_compile);
     std::process::exit(cli::main());
+}
+
+/// Commands that (usually) load a component, judged from the raw
+/// arguments before clap sees them: a wrong guess only costs (or misses)
+/// a head start.
+fn runs_components() -> bool {
+    const COMMANDS: &[&str] = &["run", "runner", "validate", "facade", "bench", "mcp", "serve"];
+    std::env::args().skip(1).any(|a| COMMANDS.contains(&a.as_str()))
+}
+
+/// A bundled runtime's first compile for this user, on stderr (never on
+/// stdout, which may be `--json`): one line, ended with the time it took
+/// (two whole lines on a terminal, where the progress spinner redraws its
+/// own line).
+fn report_compile(notice: hwf_host::scripts::CompileNotice) {
+    use hwf_host::scripts::{CompileNotice, spoken_name};
+    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let mut err = std::io::stderr().lock();
+    let _ = match notice {
+        CompileNotice::Waiting(lang) => writeln!(
+            err,
+            "hwf: waiting for another hwf compiling the {} runtime (once per user)…",
+            spoken_name(lang)
+        ),
+        CompileNotice::Compiling(lang) => write!(
+            err,
+            "hwf: compiling the {} runtime (once per user)…{}",
+            spoken_name(lang),
+            if tty { "\n" } else { "" }
+        )
+        .and_then(|()| err.flush()),
+        CompileNotice::Compiled(lang, took) if tty => writeln!(
+            err,
+            "hwf: compiled the {} runtime in {:.1} s",
+            spoken_name(lang),
+            took.as_secs_f64()
+        ),
+        CompileNotice::Compiled(_, took) => writeln!(err, " {:.1} s", took.as_secs_f64()),
+    };
 }
 
 /// Start-up defences for the secrets this process holds (see "The secret

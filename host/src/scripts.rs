@@ -151,8 +151,89 @@ pub(crate) fn read_source(path: &Path) -> Result<String> {
     crate::store::FileStore::read_input(path, MAX_SCRIPT_BYTES, "script", ErrorCode::ComponentTooLarge)
 }
 
+/// What compiling a bundled runtime (once per user: the artifact goes to
+/// the shared compile cache) tells whoever asked with [`on_runtime_compile`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompileNotice {
+    /// Another process is compiling this runtime; this one waits for its
+    /// artifact instead of compiling it too.
+    Waiting(Language),
+    /// The runtime is being compiled: nothing usable is cached.
+    Compiling(Language),
+    /// The compile took this long.
+    Compiled(Language, std::time::Duration),
+}
+
+static COMPILE_REPORTER: std::sync::OnceLock<fn(CompileNotice)> = std::sync::OnceLock::new();
+
+/// Have `report` told when a bundled runtime must be compiled (the binary
+/// shows it on stderr; by default nothing is said). The first call wins.
+pub fn on_runtime_compile(report: fn(CompileNotice)) {
+    let _ = COMPILE_REPORTER.set(report);
+}
+
+fn notify(notice: CompileNotice) {
+    if let Some(report) = COMPILE_REPORTER.get() {
+        report(notice);
+    }
+}
+
+/// A language's name as people say it ("javascript", not "js").
+pub fn spoken_name(lang: Language) -> &'static str {
+    match lang {
+        Language::Js => "javascript",
+        other => other.as_str(),
+    }
+}
+
+/// The compile of a bundled runtime: reported, and serialised across the
+/// processes sharing the cache by a lock file beside the artifact, so a
+/// second process waits for the first's artifact instead of compiling it
+/// again.
+struct RuntimeCompile<'a> {
+    lang: Language,
+    store: &'a crate::store::FileStore,
+}
+
+impl crate::vm::CompileHook for RuntimeCompile<'_> {
+    fn lock(&self, key: &str) -> Option<Box<dyn std::any::Any>> {
+        // Not named `<digest>-…`: `runtime_compiled` looks for those.
+        let path = self.store.cache_path(&format!("lock-{key}")).ok()?;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| tracing::debug!(error = %e, path = %path.display(), "no compile lock"))
+            .ok()?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                notify(CompileNotice::Waiting(self.lang));
+                file.lock()
+                    .map_err(|e| tracing::debug!(error = %e, "compile lock"))
+                    .ok()?;
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                tracing::debug!(error = %e, "compile lock");
+                return None;
+            }
+        }
+        Some(Box::new(file))
+    }
+
+    fn compiling(&self, _key: &str) {
+        notify(CompileNotice::Compiling(self.lang));
+    }
+
+    fn compiled(&self, _key: &str, elapsed: std::time::Duration) {
+        notify(CompileNotice::Compiled(self.lang, elapsed));
+    }
+}
+
 /// Load the runtime component for `lang` (gated as a runtime), bound to
-/// `source`.
+/// `source`; a runtime not yet in the compile cache is compiled once for
+/// every process sharing it (see [`on_runtime_compile`]).
 ///
 /// # Errors
 ///
@@ -165,7 +246,14 @@ pub fn load_runtime<H: SandboxHost>(
     source: &str,
 ) -> Result<LoadedComponent<H>> {
     let runtime = read_component(&runtime_path(lang)?, limits)?;
-    let loaded = vm.load_gated(&runtime, Some(store), limits, crate::vm::gate::Gate::Runtime)?;
+    let hook = RuntimeCompile { lang, store };
+    let loaded = vm.load_observed(
+        &runtime,
+        Some(store),
+        limits,
+        crate::vm::gate::Gate::Runtime,
+        Some(&hook),
+    )?;
     if !loaded.is_script_runtime() {
         return Err(Error::new(
             ErrorCode::MissingExport,

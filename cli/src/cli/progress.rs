@@ -200,23 +200,3 @@ pub fn summary(s: &RunSnapshot, state_dir: &Path) -> String {
         }
     )
 }
-
-/// Say so on stderr when running `target` will first compile its language's
-/// runtime for this machine (15–30 s once; then it is cached in `cache`).
-pub fn announce_first_compile(target: &hwf_host::Target, cache: Option<&std::path::Path>) {
-    use hwf_host::scripts::{Language, runtime_compiled};
-    let (hwf_host::Target::Path(path), Some(cache)) = (target, cache) else {
-        return;
-    };
-    let lang = Language::of_path(path);
-    if !matches!(lang, Language::Js | Language::Python | Language::Json) {
-        return;
-    }
-    if runtime_compiled(lang, cache) == Some(false) {
-        eprintln!(
-            "hwf: compiling the {} runtime for this machine (once; can take 15-30 s), cached in {}",
-            lang.as_str(),
-            cache.display()
-        );
-    }
-}

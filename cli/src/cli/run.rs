@@ -86,7 +86,6 @@ pub async fn run(cli: &Cli, config: &Config, args: &RunArgs, out: &Out) -> Resul
         bar.track(hwf.state_dir(), &id);
         req.progress = Some(bar.callback());
     }
-    progress::announce_first_compile(&req.target, hwf_host::scripts::user_cache_dir().as_deref());
     let outcome = hwf.run(req).await;
     let tty_progress = bar.is_some();
     if let Some(bar) = bar {

@@ -8,6 +8,8 @@ use super::limits::Limits;
 use super::sandbox::{InstanceState, SandboxHost};
 use hwf_core::error::{Error, ErrorCode, Result};
 use std::hash::{Hash, Hasher};
+use std::sync::{Mutex, OnceLock};
+use std::thread::JoinHandle;
 use std::time::Duration;
 use wasmtime::component::{Component, HasSelf, Linker};
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, UpdateDeadline};
@@ -35,7 +37,18 @@ pub use hwf_core::store::CompileCache;
 
 /// The engine, its epoch ticker, and a linker holding exactly the allowed
 /// imports, the `hermes:workflow/host` ones answered by `H`.
+///
+/// Creating a `Vm` is free: the engine (whose pooling allocator reserves
+/// and guards the address space of every slot, the bulk of a cached run's
+/// set-up) and the linker are built on first use, so a command that runs
+/// nothing never pays for them. [`prestart`] builds the engine on another
+/// thread while the process does its other set-up.
 pub struct Vm<H: SandboxHost> {
+    ready: OnceLock<std::result::Result<Ready<H>, String>>,
+}
+
+/// What a [`Vm`] builds on first use.
+struct Ready<H: SandboxHost> {
     engine: Engine,
     linker: Linker<InstanceState<H>>,
     engine_key: String,
@@ -43,9 +56,101 @@ pub struct Vm<H: SandboxHost> {
 
 impl<H: SandboxHost> std::fmt::Debug for Vm<H> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Vm")
-            .field("engine_key", &self.engine_key)
-            .finish_non_exhaustive()
+        let key = match self.ready.get() {
+            Some(Ok(r)) => Some(r.engine_key.as_str()),
+            _ => None,
+        };
+        f.debug_struct("Vm").field("engine_key", &key).finish_non_exhaustive()
+    }
+}
+
+/// An engine being built on another thread by [`prestart`], for the first
+/// [`Vm`] to take.
+static PRESTARTED: Mutex<Option<JoinHandle<std::result::Result<Engine, String>>>> = Mutex::new(None);
+
+/// Start building the engine on another thread now, so that the first
+/// [`Vm`] to need it finds it ready (or waits less). For a process that is
+/// about to run a component; calling it more than once, or never using the
+/// engine, is harmless.
+pub fn prestart() {
+    let Ok(mut slot) = PRESTARTED.lock() else { return };
+    if slot.is_some() {
+        return;
+    }
+    match std::thread::Builder::new()
+        .name("hwf-engine".into())
+        .spawn(build_engine)
+    {
+        Ok(handle) => *slot = Some(handle),
+        Err(e) => tracing::debug!(error = %e, "could not prestart the engine; it is built on first use"),
+    }
+}
+
+/// The engine [`prestart`] began, if any (waiting for it to be built).
+fn take_prestarted() -> Option<std::result::Result<Engine, String>> {
+    let handle = PRESTARTED.lock().ok()?.take()?;
+    Some(
+        handle
+            .join()
+            .unwrap_or_else(|_| Err("the engine thread panicked".to_owned())),
+    )
+}
+
+/// The wasmtime engine: pooling allocator, epoch interruption, fuel, async.
+fn build_engine() -> std::result::Result<Engine, String> {
+    let mut cfg = Config::new();
+    cfg.epoch_interruption(true);
+    cfg.consume_fuel(true);
+    cfg.max_wasm_stack(1 << 20);
+    cfg.async_stack_size(2 << 20);
+    let mut pool = PoolingAllocationConfig::default();
+    pool.total_component_instances(POOL_INSTANCES)
+        .total_core_instances(POOL_INSTANCES * 4)
+        .total_memories(POOL_INSTANCES * 2)
+        .total_tables(POOL_INSTANCES * 2)
+        .total_stacks(POOL_INSTANCES)
+        // Reset reused slots with memset instead of madvise so a fresh
+        // instance does not page-fault its first pages back in.
+        .linear_memory_keep_resident(1 << 20)
+        .table_keep_resident(64 << 10)
+        .pagemap_scan(wasmtime::Enabled::Auto);
+    cfg.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+    Engine::new(&cfg).map_err(|e| format!("wasmtime engine: {e}"))
+}
+
+impl<H: SandboxHost> Ready<H> {
+    /// The engine (prestarted or built now), its epoch ticker, the linker.
+    fn build() -> std::result::Result<Self, String> {
+        let started = std::time::Instant::now();
+        let engine = take_prestarted().unwrap_or_else(build_engine)?;
+
+        let weak = engine.weak();
+        std::thread::Builder::new()
+            .name("hwf-epoch".into())
+            .spawn(move || {
+                while let Some(engine) = weak.upgrade() {
+                    engine.increment_epoch();
+                    drop(engine);
+                    std::thread::sleep(EPOCH_TICK);
+                }
+            })
+            .map_err(|e| format!("epoch thread: {e}"))?;
+
+        let mut linker = Linker::new(&engine);
+        add_allowed_wasi(&mut linker).map_err(|e| format!("linker: {e}"))?;
+        Harness::add_to_linker::<InstanceState<H>, HasSelf<H>>(&mut linker, InstanceState::host_mut)
+            .map_err(|e| format!("linker: {e}"))?;
+
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        engine.precompile_compatibility_hash().hash(&mut h);
+        env!("CARGO_PKG_VERSION").hash(&mut h);
+        let engine_key = format!("{:016x}", h.finish());
+        tracing::debug!(elapsed_us = started.elapsed().as_micros(), "engine ready");
+        Ok(Self {
+            engine,
+            linker,
+            engine_key,
+        })
     }
 }
 
@@ -62,6 +167,16 @@ pub struct LoadedComponent<H: SandboxHost> {
     /// For a script runtime: the script it runs (set with
     /// [`LoadedComponent::with_source`]).
     pub(crate) source: Option<std::sync::Arc<str>>,
+}
+
+impl<H: SandboxHost> LoadedComponent<H> {
+    /// The engine the component was compiled for.
+    fn engine(&self) -> &Engine {
+        match &self.pre {
+            Pre::Harness(p) => p.instance_pre().engine(),
+            Pre::Script(p) => p.instance_pre().engine(),
+        }
+    }
 }
 
 impl<H: SandboxHost> Clone for LoadedComponent<H> {
@@ -114,68 +229,43 @@ impl<H: SandboxHost> std::fmt::Debug for LoadedComponent<H> {
     }
 }
 
-fn internal(what: &str, e: impl std::fmt::Display) -> Error {
-    Error::new(ErrorCode::Internal, format!("{what}: {e}"))
-}
-
 impl<H: SandboxHost> Vm<H> {
-    /// Build the engine (pooling allocator, epoch interruption, async) and
-    /// the linker, and start the epoch ticker.
+    /// A VM whose engine and linker are built on first use (see
+    /// [`prestart`]).
+    ///
+    /// # Errors
+    ///
+    /// None today: a configuration wasmtime refuses is reported, as
+    /// `internal`, by the first call that needs the engine.
+    pub fn new() -> Result<Self> {
+        Ok(Self { ready: OnceLock::new() })
+    }
+
+    /// The engine and linker, built on the first call.
+    fn ready(&self) -> Result<&Ready<H>> {
+        match self.ready.get_or_init(Ready::build) {
+            Ok(ready) => Ok(ready),
+            Err(e) => Err(Error::new(ErrorCode::Internal, e.clone())),
+        }
+    }
+
+    /// The wasmtime engine (built now if it was not yet).
     ///
     /// # Errors
     ///
     /// `internal` when wasmtime refuses the configuration.
-    pub fn new() -> Result<Self> {
-        let mut cfg = Config::new();
-        cfg.epoch_interruption(true);
-        cfg.consume_fuel(true);
-        cfg.max_wasm_stack(1 << 20);
-        cfg.async_stack_size(2 << 20);
-        let mut pool = PoolingAllocationConfig::default();
-        pool.total_component_instances(POOL_INSTANCES)
-            .total_core_instances(POOL_INSTANCES * 4)
-            .total_memories(POOL_INSTANCES * 2)
-            .total_tables(POOL_INSTANCES * 2)
-            .total_stacks(POOL_INSTANCES)
-            // Reset reused slots with memset instead of madvise so a fresh
-            // instance does not page-fault its first pages back in.
-            .linear_memory_keep_resident(1 << 20)
-            .table_keep_resident(64 << 10)
-            .pagemap_scan(wasmtime::Enabled::Auto);
-        cfg.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
-        let engine = Engine::new(&cfg).map_err(|e| internal("wasmtime engine", e))?;
-
-        let weak = engine.weak();
-        std::thread::Builder::new()
-            .name("hwf-epoch".into())
-            .spawn(move || {
-                while let Some(engine) = weak.upgrade() {
-                    engine.increment_epoch();
-                    drop(engine);
-                    std::thread::sleep(EPOCH_TICK);
-                }
-            })
-            .map_err(|e| internal("epoch thread", e))?;
-
-        let mut linker = Linker::new(&engine);
-        add_allowed_wasi(&mut linker).map_err(|e| internal("linker", e))?;
-        Harness::add_to_linker::<InstanceState<H>, HasSelf<H>>(&mut linker, InstanceState::host_mut)
-            .map_err(|e| internal("linker", e))?;
-
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        engine.precompile_compatibility_hash().hash(&mut h);
-        env!("CARGO_PKG_VERSION").hash(&mut h);
-        let engine_key = format!("{:016x}", h.finish());
-        Ok(Self {
-            engine,
-            linker,
-            engine_key,
-        })
+    pub fn engine(&self) -> Result<&Engine> {
+        Ok(&self.ready()?.engine)
     }
 
-    /// The wasmtime engine.
-    pub fn engine(&self) -> &Engine {
-        &self.engine
+    /// The name the compile cache keeps `bytes`' artifact under for this
+    /// engine: the component's digest and the engine's compatibility key.
+    ///
+    /// # Errors
+    ///
+    /// `internal` when wasmtime refuses the configuration.
+    pub fn cache_key(&self, bytes: &[u8]) -> Result<String> {
+        Ok(artifact_key(&blake3::hash(bytes), &self.ready()?.engine_key))
     }
 
     /// Gate, compile (or load from the cache in `cache`), and pre-link a
@@ -203,49 +293,55 @@ impl<H: SandboxHost> Vm<H> {
         limits: &Limits,
         which: gate::Gate,
     ) -> Result<LoadedComponent<H>> {
+        self.load_observed(bytes, cache, limits, which, None)
+    }
+
+    /// [`Vm::load_gated`], telling `hook` about a compile the cache could
+    /// not spare (and letting it serialise compiles of the same component
+    /// across processes).
+    ///
+    /// # Errors
+    ///
+    /// As [`Vm::load`].
+    pub fn load_observed(
+        &self,
+        bytes: &[u8],
+        cache: Option<&dyn CompileCache>,
+        limits: &Limits,
+        which: gate::Gate,
+        hook: Option<&dyn CompileHook>,
+    ) -> Result<LoadedComponent<H>> {
         let imports = gate::check_component_with(bytes, limits.max_component_bytes, which)?;
         let hash = blake3::hash(bytes);
         let digest = format!("b3:{}", hash.to_hex());
-        let key = format!("{}-{}.cwasm", &hash.to_hex()[..32], self.engine_key);
-        let mut from_cache = false;
-        let mut component = None;
-        if let Some(path) = cache.and_then(|c| c.artifact_path(&key)) {
-            // SAFETY: the cache holds only artifacts this engine
-            // configuration serialized (the key includes the engine's
-            // compatibility hash), written atomically by `put_artifact`.
-            #[expect(unsafe_code, reason = "loading our own precompiled artifact via mmap")]
-            let loaded = unsafe { Component::deserialize_file(&self.engine, &path) };
-            match loaded {
-                Ok(c) => {
-                    component = Some(c);
-                    from_cache = true;
+        let ready = self.ready()?;
+        let key = artifact_key(&hash, &ready.engine_key);
+        let mut component = cache.and_then(|c| ready.cached(c, &key));
+        let mut from_cache = true;
+        if component.is_none() {
+            // Another process may be compiling the same component: wait
+            // for it and take its artifact rather than compile it twice.
+            let _guard = match (cache, hook) {
+                (Some(_), Some(h)) => h.lock(&key),
+                _ => None,
+            };
+            component = cache.and_then(|c| ready.cached(c, &key));
+            if component.is_none() {
+                if let Some(h) = hook {
+                    h.compiling(&key);
                 }
-                Err(e) => tracing::warn!(error = %e, "ignoring unusable cache entry"),
+                let started = std::time::Instant::now();
+                component = Some(ready.compile(bytes, cache, &key)?);
+                from_cache = false;
+                if let Some(h) = hook {
+                    h.compiled(&key, started.elapsed());
+                }
             }
         }
-        let component = match component {
-            Some(c) => c,
-            None => {
-                let c = Component::new(&self.engine, bytes).map_err(|e| {
-                    Error::new(
-                        ErrorCode::InvalidComponent,
-                        format!("wasmtime refused the component: {e}"),
-                    )
-                })?;
-                if let Some(store) = cache {
-                    match c.serialize() {
-                        Ok(art) => {
-                            if let Err(e) = store.put_artifact(&key, &art) {
-                                tracing::warn!(error = %e, "could not write the compile cache");
-                            }
-                        }
-                        Err(e) => tracing::warn!(error = %e, "could not serialize the component"),
-                    }
-                }
-                c
-            }
+        let Some(component) = component else {
+            return Err(Error::new(ErrorCode::Internal, "no component after compiling"));
         };
-        let instance_pre = self.linker.instantiate_pre(&component).map_err(|e| {
+        let instance_pre = ready.linker.instantiate_pre(&component).map_err(|e| {
             Error::new(
                 ErrorCode::ForbiddenImport,
                 format!("the component's imports cannot be satisfied: {e}"),
@@ -273,10 +369,10 @@ impl<H: SandboxHost> Vm<H> {
         })
     }
 
-    /// A fresh store for one instance: memory limiter, epoch deadline, and
-    /// the tick callback (stop, CPU, wall).
-    pub fn new_store(&self, state: InstanceState<H>) -> Store<InstanceState<H>> {
-        let mut store = Store::new(&self.engine, state);
+    /// A fresh store for one instance of `component`: memory limiter,
+    /// epoch deadline, and the tick callback (stop, CPU, wall).
+    pub fn new_store(&self, component: &LoadedComponent<H>, state: InstanceState<H>) -> Store<InstanceState<H>> {
+        let mut store = Store::new(component.engine(), state);
         store.limiter(|s| &mut s.limiter);
         let fuel = store.data().cpu_ms().saturating_mul(FUEL_PER_CPU_MS);
         // Fuel is always set: a store with fuel on and none set traps at once.
@@ -290,6 +386,66 @@ impl<H: SandboxHost> Vm<H> {
         });
         store
     }
+}
+
+impl<H: SandboxHost> Ready<H> {
+    /// The artifact cached under `key`, mapped rather than read (an
+    /// unusable one is ignored: it is compiled again).
+    fn cached(&self, cache: &dyn CompileCache, key: &str) -> Option<Component> {
+        let path = cache.artifact_path(key)?;
+        // SAFETY: the cache holds only artifacts this engine configuration
+        // serialized (the key includes the engine's compatibility hash),
+        // written atomically by `put_artifact`.
+        #[expect(unsafe_code, reason = "loading our own precompiled artifact via mmap")]
+        let loaded = unsafe { Component::deserialize_file(&self.engine, &path) };
+        match loaded {
+            Ok(c) => Some(c),
+            Err(e) => {
+                tracing::warn!(error = %e, "ignoring unusable cache entry");
+                None
+            }
+        }
+    }
+
+    /// Compile `bytes` and keep the artifact in `cache` under `key`.
+    fn compile(&self, bytes: &[u8], cache: Option<&dyn CompileCache>, key: &str) -> Result<Component> {
+        let c = Component::new(&self.engine, bytes).map_err(|e| {
+            Error::new(
+                ErrorCode::InvalidComponent,
+                format!("wasmtime refused the component: {e}"),
+            )
+        })?;
+        if let Some(store) = cache {
+            match c.serialize() {
+                Ok(art) => {
+                    if let Err(e) = store.put_artifact(key, &art) {
+                        tracing::warn!(error = %e, "could not write the compile cache");
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "could not serialize the component"),
+            }
+        }
+        Ok(c)
+    }
+}
+
+/// The compile cache's name for a component's artifact under an engine.
+fn artifact_key(hash: &blake3::Hash, engine_key: &str) -> String {
+    format!("{}-{engine_key}.cwasm", &hash.to_hex()[..32])
+}
+
+/// Told about a compile the cache could not spare (a component's first
+/// run under this engine), e.g. to show progress and to keep two processes
+/// from compiling the same component at once.
+pub trait CompileHook {
+    /// Called before compiling `key`: a guard held until the artifact is
+    /// written (a lock another process compiling the same key holds, so
+    /// that returning from here may find the artifact cached), or `None`.
+    fn lock(&self, key: &str) -> Option<Box<dyn std::any::Any>>;
+    /// The compile of `key` starts (nothing cached, even after the lock).
+    fn compiling(&self, key: &str);
+    /// The compile of `key` took `elapsed`.
+    fn compiled(&self, key: &str, elapsed: Duration);
 }
 
 /// Link only the WASI interfaces the gate allows: cli, io, clocks, random.

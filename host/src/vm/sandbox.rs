@@ -212,7 +212,7 @@ impl<H: SandboxHost> Vm<H> {
         export: Export<'_>,
         wall: Option<WallLimit>,
     ) -> (Answer, InstanceOutput) {
-        let mut store = self.new_store(state);
+        let mut store = self.new_store(component, state);
         let result = {
             let call = async {
                 let source = component.source.as_deref().unwrap_or("").to_owned();
@@ -260,7 +260,7 @@ impl<H: SandboxHost> Vm<H> {
     pub async fn call_meta(&self, component: &LoadedComponent<H>, state: InstanceState<H>) -> Result<Meta, Error> {
         match &component.pre {
             Pre::Harness(pre) => {
-                let mut store = self.new_store(state);
+                let mut store = self.new_store(component, state);
                 let call = async {
                     let harness = pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
                     harness
@@ -291,7 +291,7 @@ impl<H: SandboxHost> Vm<H> {
         let Pre::Script(pre) = &component.pre else {
             return Err(Error::new(ErrorCode::Internal, "check needs a script runtime"));
         };
-        let mut store = self.new_store(state);
+        let mut store = self.new_store(component, state);
         let call = async {
             let h = pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
             let source = component.source.as_deref().unwrap_or("").to_owned();
@@ -308,7 +308,7 @@ impl<H: SandboxHost> Vm<H> {
     ///
     /// A typed [`Error`] when instantiation fails.
     pub async fn instantiate_only(&self, component: &LoadedComponent<H>, state: InstanceState<H>) -> Result<(), Error> {
-        let mut store = self.new_store(state);
+        let mut store = self.new_store(component, state);
         match &component.pre {
             Pre::Harness(pre) => {
                 pre.instantiate_async(&mut store).await.map_err(|e| classify(e, &[]))?;
