@@ -53,6 +53,7 @@ mod json_workflows;
 mod kanban;
 mod mcp_clients;
 mod numbers;
+mod pg_fault;
 mod policy;
 mod policy_gaps;
 mod python;
