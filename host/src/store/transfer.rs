@@ -416,6 +416,24 @@ async fn copy_run(
             return Ok(());
         }
     };
+    let copied = copy_held(from, to, id, blobs_done, report).await;
+    // Released whatever happened (a lease store would otherwise keep the
+    // run from its runners until the lease expires).
+    let released = match source_claim {
+        Some(c) => c.release().await.map_err(Error::from),
+        None => Ok(()),
+    };
+    copied.and(released)
+}
+
+/// [`copy_run`] once the source run is held.
+async fn copy_held(
+    from: StoreRefs<'_>,
+    to: StoreRefs<'_>,
+    id: &RunId,
+    blobs_done: &mut HashSet<BlobRef>,
+    report: &mut TransferReport,
+) -> Result<()> {
     // Read under the claim: nothing changes it while it is copied.
     let snap = from.runs.load(id).await?;
     let entries = from.runs.entries(id, 0).await?;
@@ -436,40 +454,45 @@ async fn copy_run(
         RunPlan::Finish { have } => Some(have),
         RunPlan::Present | RunPlan::Conflict(_) => None,
     };
-    // A run present with the same journal is left to the target (it may
-    // be executing there): only its missing controls and artifacts are
-    // added, which needs no claim.
-    let target_claim = match have {
-        Some(have) => {
-            let Some(claim) = to.runs.claim(id).await? else {
-                return Err(conflict(format!(
-                    "run {id}: someone claimed it in the target while it was being copied"
-                )));
-            };
-            append_journal(to, &*claim, &entries[have..]).await?;
-            report.runs.copied += 1;
-            report.journal_entries.copied += (entries.len() - have) as u64;
-            report.journal_entries.skipped += have as u64;
-            Some(claim)
-        }
-        None => {
-            report.runs.skipped += 1;
-            report.journal_entries.skipped += entries.len() as u64;
-            None
-        }
+    let Some(have) = have else {
+        // Present with the same journal: the run is the target's now (it
+        // may be executing there); only its missing controls and
+        // artifacts are added, which needs no claim.
+        report.runs.skipped += 1;
+        report.journal_entries.skipped += entries.len() as u64;
+        return copy_rest(from, to, &snap, &entries, report).await;
     };
-    for control in from.runs.controls(id).await? {
-        let added = to.runs.append_control(id, &control).await?;
+    let Some(claim) = to.runs.claim(id).await? else {
+        return Err(conflict(format!(
+            "run {id}: someone claimed it in the target while it was being copied"
+        )));
+    };
+    // Under the target's claim, so a runner there sees the run whole.
+    let copied = async {
+        append_journal(to, &*claim, &entries[have..]).await?;
+        report.runs.copied += 1;
+        report.journal_entries.copied += (entries.len() - have) as u64;
+        report.journal_entries.skipped += have as u64;
+        copy_rest(from, to, &snap, &entries, report).await
+    }
+    .await;
+    let released = claim.release().await.map_err(Error::from);
+    copied.and(released)
+}
+
+/// A run's controls and artifacts.
+async fn copy_rest(
+    from: StoreRefs<'_>,
+    to: StoreRefs<'_>,
+    snap: &RunSnapshot,
+    entries: &[JournalEntry],
+    report: &mut TransferReport,
+) -> Result<()> {
+    for control in from.runs.controls(&snap.run_id).await? {
+        let added = to.runs.append_control(&snap.run_id, &control).await?;
         count(&mut report.controls, added);
     }
-    copy_artifacts(from, to, &snap, &entries, report).await?;
-    if let Some(c) = target_claim {
-        c.release().await?;
-    }
-    if let Some(c) = source_claim {
-        c.release().await?;
-    }
-    Ok(())
+    copy_artifacts(from, to, snap, entries, report).await
 }
 
 /// Append `entries` (their own seqs) to the claimed target run's journal
