@@ -436,3 +436,47 @@ return await agent("wait", { label: "slow" });
     assert!(!out.status.success());
     println!("stop → process exit: {} ms", stopped_in.as_millis());
 }
+
+#[test]
+fn a_run_queued_from_a_file_is_executed_by_a_runner_on_another_machine() {
+    let Some(pg) = Pg::new("a_run_queued_from_a_file_is_executed_by_a_runner_on_another_machine") else {
+        return;
+    };
+    let f = fixture(&pg, &["remote"], &[]);
+    let script = pg.ctx.write(
+        "here.js",
+        r#"export const meta = { name: "here", description: "queued on one machine" };
+const r = await agent("work", { label: "remote" });
+return { done: r.label, n: args.n };
+"#,
+    );
+    let out = pg.hwf(&[
+        "run",
+        script.to_str().expect("utf8"),
+        "--args",
+        r#"{"n": 3}"#,
+        "--agents",
+        &f,
+        "--background",
+        "--queue-only",
+        "--json",
+    ]);
+    out.expect_code(0);
+    let id = run_id(&out.json());
+    // The other machine has neither the file nor this state dir.
+    std::fs::remove_file(&script).expect("remove");
+    let elsewhere = pg.ctx.path("machine-b");
+    let pass: Run = pg
+        .cmd()
+        .env("HWF_STATE_DIR", &elsewhere)
+        .args(["runner", "--once", "--json"])
+        .output()
+        .expect("runner")
+        .into();
+    pass.expect_code(0);
+    assert_eq!(pass.json()["data"]["executed"][0][0], id.as_str(), "{}", pass.stdout);
+    let s = pg.status(&id);
+    assert_eq!(s["state"], "succeeded", "{s}");
+    assert_eq!(s["result"], json!({"done": "remote", "n": 3}));
+    assert_eq!(pg.executions().get("remote"), Some(&1));
+}

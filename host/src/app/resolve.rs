@@ -104,6 +104,40 @@ impl Hwf {
 }
 
 impl Hwf {
+    /// Resolve the script a run recorded: its saved script or file — or,
+    /// when the file is not on this machine, the bytes a shared store kept
+    /// by the run's digest ([`crate::store::Store::keep_script`]), so a
+    /// runner on any machine can continue it.
+    ///
+    /// # Errors
+    ///
+    /// As [`Hwf::resolve`] (the file's `not_found` when no copy was kept).
+    pub fn resolve_recorded(&self, target: &Target, script: &ScriptRef) -> Result<Resolved> {
+        match self.resolve(target) {
+            Err(e) if e.code() == ErrorCode::NotFound && matches!(target, Target::Path(_)) => {
+                let lang = Language::parse(&script.language).map_err(|_| e.clone())?;
+                match self.store().script_by_digest(&script.digest, lang)? {
+                    Some(bytes) => self.resolve_bytes(lang, bytes, script.clone()),
+                    None => Err(e),
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// Keep a resolved file's bytes for runners on other machines (a
+    /// shared store; nothing for the file store).
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn keep_for_runners(&self, resolved: &Resolved) -> Result<()> {
+        if resolved.script.path.is_some() {
+            self.store().keep_script(&resolved.bytes, resolved.language)?;
+        }
+        Ok(())
+    }
+
     /// The target that runs resolved bytes: their file when they came from
     /// one, else the bytes kept by content under `inline/` (a script holding
     /// a credential is refused there).

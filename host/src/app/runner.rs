@@ -257,7 +257,7 @@ impl Hwf {
             (None, Some(path)) => crate::scripts::Target::Path(std::path::PathBuf::from(path)),
             (None, None) => return Err(Error::new(ErrorCode::CorruptStore, format!("run {id} names no script"))),
         };
-        let resolved = self.resolve(&target)?;
+        let resolved = self.resolve_recorded(&target, &snap.script)?;
         if resolved.script.digest != snap.script.digest {
             return Err(Error::new(
                 ErrorCode::ResumeMismatch,

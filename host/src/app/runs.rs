@@ -129,7 +129,9 @@ impl Hwf {
             ),
             t => t.clone(),
         };
-        let script = self.resolve(&target)?.script;
+        let resolved = self.resolve(&target)?;
+        self.keep_for_runners(&resolved)?;
+        let script = resolved.script;
         let run_id = req.run_id.clone().unwrap_or_else(RunId::generate);
         let snap = RunSnapshot::new(
             run_id.clone(),
@@ -177,6 +179,8 @@ impl Hwf {
                 .map(|m| m.phases.into_iter().map(|p| p.title).collect())
                 .unwrap_or_default()
         };
+        // Continuations on other machines find the script by its digest.
+        self.keep_for_runners(&resolved)?;
         let loaded = resolved.loaded;
         let script = resolved.script;
 

@@ -479,6 +479,39 @@ impl Store {
         self.block(s, async move { events.append(event).await })
     }
 
+    /// Keep a run's script where every runner can read it: in a shared
+    /// store's blobs, by content (a run names a file path on the machine
+    /// that started it; a runner elsewhere finds the bytes by the run's
+    /// digest). The file store needs nothing.
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn keep_script(&self, bytes: &[u8], language: hwf_core::lang::Language) -> Result<()> {
+        let Some(s) = &self.shared else { return Ok(()) };
+        let (blobs, bytes) = (s.parts.blobs.clone(), bytes.to_vec());
+        self.block(s, async move { blobs.put(&bytes, language).await.map(drop) })
+    }
+
+    /// A run's script by its digest (`b3:<hex>`), kept by
+    /// [`Store::keep_script`]; `None` for the file store or when it was not
+    /// kept.
+    ///
+    /// # Errors
+    ///
+    /// `io`; `invalid_name` for a digest that is not `b3:<hex>`.
+    pub fn script_by_digest(&self, digest: &str, language: hwf_core::lang::Language) -> Result<Option<Vec<u8>>> {
+        let Some(s) = &self.shared else { return Ok(None) };
+        let hex = digest.strip_prefix("b3:").unwrap_or(digest);
+        let blob = hwf_core::store::BlobRef::parse(&format!("{hex}.{}", hwf_core::store::blob_ext(language)))?;
+        let blobs = s.parts.blobs.clone();
+        match self.block(s, async move { blobs.get(&blob).await }) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.code() == ErrorCode::NotFound => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
     /// The journal writer's output for an execution holding `claim`: the
     /// run's journal file, or a writer task on the shared store.
     ///
