@@ -381,6 +381,16 @@ fn a_parked_and_a_failed_run_continue_on_postgres_with_every_completed_call_repl
         &["store", "import", "--from", s(&exported), "--json"],
     )));
 
+    // Exporting from the database claims the parked run while it is copied
+    // and releases it at once: the runner below finds it free.
+    let out = report(&on_pg(
+        &ctx,
+        &db.url,
+        &log,
+        &["store", "export", "--to", s(&ctx.path("from-pg")), "--json"],
+    ));
+    assert_eq!(copied(&out, "runs"), 2, "{out}");
+
     // The parked run: its event arrives in the database and a runner there
     // continues it in place; its two agent calls answer from the journal.
     let st = on_pg(&ctx, &db.url, &log, &["status", &parked, "--json"]).json()["data"].clone();
