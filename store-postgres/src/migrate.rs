@@ -77,6 +77,10 @@ pub(crate) async fn migrate(client: &mut tokio_postgres::Client, schema: Option<
     tx.execute("SELECT pg_advisory_xact_lock(hashtext($1))", &[&key])
         .await
         .map_err(|e| db_err(what, e))?;
+    // `… IF NOT EXISTS, skipping` notices are not news on every start.
+    tx.batch_execute("SET LOCAL client_min_messages = warning")
+        .await
+        .map_err(|e| db_err(what, e))?;
     if let Some(schema) = schema {
         check_schema_name(schema)?;
         tx.batch_execute(&format!("CREATE SCHEMA IF NOT EXISTS {schema}"))
