@@ -11,8 +11,10 @@
 //!    target whose version `n` holds other bytes, is a `conflict`);
 //! 2. **events**: every external event, in order ([`EventLog::append`] is
 //!    idempotent by source + id; the target gives them its own versions);
-//! 3. **runs**, each with the inline script blob its snapshot runs
-//!    (`<state>/inline/<blake3>.<ext>`, through [`BlobStore`]), its
+//! 3. **runs**, each with the blob of the script its snapshot runs from a
+//!    file or inline (by its digest, as a shared store keeps it for
+//!    runners on other machines: from the source's [`BlobStore`], else from
+//!    the file itself when it is on this machine with that digest), its
 //!    snapshot ([`RunStore::create`]), its journal, its controls and its
 //!    artifacts (the spilled result when the snapshot names one; the
 //!    transcript of every agent call the journal completed).
@@ -49,7 +51,7 @@ use hwf_core::journal::{Entry, JournalEntry};
 use hwf_core::lang::Language;
 use hwf_core::model::RunSnapshot;
 use hwf_core::store::{
-    Artifact, ArtifactRef, BlobRef, BlobStore, Claim, EventLog, RunStore, ScriptCatalog, StoreError,
+    Artifact, ArtifactRef, BlobRef, BlobStore, Claim, EventLog, RunStore, ScriptCatalog, StoreError, blob_ext,
 };
 use serde::Serialize;
 use std::collections::HashSet;
@@ -330,17 +332,45 @@ async fn plan_run(to: StoreRefs<'_>, snap: &RunSnapshot, entries: &[JournalEntry
     })
 }
 
-/// The blob a snapshot's script file is kept as (`<state>/inline/<ref>`).
-fn inline_blob(snap: &RunSnapshot) -> Option<BlobRef> {
-    let path = Path::new(snap.script.path.as_deref()?);
-    let parent = path.parent()?.file_name()?;
-    if parent != "inline" {
+/// The blob a run's script is kept as: its digest in its language (a
+/// shared store keeps a run's script file so, for runners on other
+/// machines; an inline script is kept so in every store). A saved
+/// script is in the catalog instead.
+fn script_blob(snap: &RunSnapshot) -> Option<(BlobRef, Language)> {
+    if snap.script.name.is_some() || snap.script.path.is_none() {
         return None;
     }
-    BlobRef::parse(path.file_name()?.to_str()?).ok()
+    let language = Language::parse(&snap.script.language).ok()?;
+    let hex = snap.script.digest.strip_prefix("b3:")?;
+    let blob = BlobRef::parse(&format!("{hex}.{}", blob_ext(language))).ok()?;
+    Some((blob, language))
 }
 
-async fn copy_blob(from: StoreRefs<'_>, to: StoreRefs<'_>, blob: &BlobRef, report: &mut TransferReport) -> Result<()> {
+/// The largest script file read from this machine for a run's blob.
+const MAX_SCRIPT_FILE: u64 = 256 << 20;
+
+/// The bytes of the run's script file on this machine, when they are the
+/// ones the run recorded.
+fn script_file(snap: &RunSnapshot, blob: &BlobRef, language: Language) -> Option<Vec<u8>> {
+    let path = Path::new(snap.script.path.as_deref()?);
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_SCRIPT_FILE {
+        return None;
+    }
+    let bytes = std::fs::read(path).ok()?;
+    (BlobRef::of(&bytes, language) == *blob).then_some(bytes)
+}
+
+/// Copy the run's script blob: from the source's blobs, else from its file
+/// on this machine (a file store keeps no copy of a script run from a
+/// file), so a runner on another machine of the target can resolve it.
+async fn copy_blob(
+    from: StoreRefs<'_>,
+    to: StoreRefs<'_>,
+    snap: &RunSnapshot,
+    (blob, language): (&BlobRef, Language),
+    report: &mut TransferReport,
+) -> Result<()> {
     match to.blobs.get(blob).await {
         Ok(_) => {
             report.blobs.skipped += 1;
@@ -351,31 +381,38 @@ async fn copy_blob(from: StoreRefs<'_>, to: StoreRefs<'_>, blob: &BlobRef, repor
     }
     let bytes = match from.blobs.get(blob).await {
         Ok(b) => b,
-        Err(e) if is_not_found(&e) => {
-            report
-                .warnings
-                .push(format!("blob {}: not in the source store, not copied", blob.as_str()));
-            return Ok(());
-        }
+        Err(e) if is_not_found(&e) => match script_file(snap, blob, language) {
+            Some(b) => b,
+            None => {
+                report.warnings.push(format!(
+                    "run {}: its script {} is neither in the source's blobs nor on this machine with the run's \
+                     digest; only a machine that has the file can continue it",
+                    snap.run_id,
+                    snap.script.path.as_deref().unwrap_or("")
+                ));
+                return Ok(());
+            }
+        },
         Err(e) => return Err(e.into()),
     };
-    let language = Language::of_path(Path::new(blob.as_str()));
-    if BlobRef::of(&bytes, language) != *blob {
-        report.warnings.push(format!(
-            "blob {}: its extension names no language a blob is kept in, not copied",
-            blob.as_str()
-        ));
-        return Ok(());
-    }
-    let put = to.blobs.put(&bytes, language).await?;
-    if put != *blob {
-        return Err(Error::new(
+    match to.blobs.put(&bytes, language).await {
+        Ok(put) if put == *blob => {
+            report.blobs.copied += 1;
+            Ok(())
+        }
+        Ok(put) => Err(Error::new(
             ErrorCode::Internal,
             format!("blob {} was stored as {}", blob.as_str(), put.as_str()),
-        ));
+        )),
+        // A script holding a credential is kept in no store.
+        Err(e) if e.code() == ErrorCode::InvalidScript => {
+            report
+                .warnings
+                .push(format!("run {}: its script was not copied: {e}", snap.run_id));
+            Ok(())
+        }
+        Err(e) => Err(e.into()),
     }
-    report.blobs.copied += 1;
-    Ok(())
 }
 
 /// Take the source run's claim while it is copied (`Err` with the reason
@@ -441,10 +478,10 @@ async fn copy_held(
     if let RunPlan::Conflict(why) = plan {
         return Err(conflict(why));
     }
-    if let Some(blob) = inline_blob(&snap)
+    if let Some((blob, language)) = script_blob(&snap)
         && blobs_done.insert(blob.clone())
     {
-        copy_blob(from, to, &blob, report).await?;
+        copy_blob(from, to, &snap, (&blob, language), report).await?;
     }
     let have = match plan {
         RunPlan::Copy => {
@@ -629,7 +666,7 @@ mod tests {
         for (state, n) in [(RunState::Succeeded, 3), (RunState::Waiting, 2)] {
             let script = ScriptRef {
                 path: Some(dir.join("inline").join(blob.as_str()).display().to_string()),
-                digest: "b3:x".into(),
+                digest: format!("b3:{}", blake3::hash(b"export default 3").to_hex()),
                 language: "js".into(),
                 ..ScriptRef::default()
             };
@@ -810,6 +847,39 @@ mod tests {
             .expect_err("script conflict");
         assert_eq!(e.code(), ErrorCode::Conflict);
         assert!(e.message().contains("script \"w\" v1"), "{e}");
+    }
+
+    #[tokio::test]
+    async fn a_run_from_a_file_takes_the_file_along_as_its_blob_when_it_is_the_one_it_ran() {
+        let (a, b) = (tempfile::tempdir().expect("tmp"), tempfile::tempdir().expect("tmp"));
+        let from = FileStore::open(a.path().join("state")).expect("open");
+        let to = FileStore::open(b.path()).expect("open");
+        let mut ids = Vec::new();
+        for (file, ran) in [("same.js", "export default 4"), ("changed.js", "export default 5")] {
+            let path = a.path().join(file);
+            std::fs::write(&path, "export default 4").expect("write");
+            let script = ScriptRef {
+                path: Some(path.display().to_string()),
+                digest: format!("b3:{}", blake3::hash(ran.as_bytes()).to_hex()),
+                language: "js".into(),
+                ..ScriptRef::default()
+            };
+            let snap = RunSnapshot::new(RunId::generate(), RunState::Queued, script, json!({}), None);
+            RunStore::create(&from, &snap).await.expect("create");
+            ids.push(snap.run_id);
+        }
+        let report = transfer(StoreRefs::of(&from), StoreRefs::of(&to))
+            .await
+            .expect("transfer");
+        assert_eq!(report.runs.copied, 2);
+        assert_eq!(report.blobs, Tally { copied: 1, skipped: 0 }, "{report:?}");
+        let blob = BlobRef::of(b"export default 4", Language::Js);
+        assert_eq!(BlobStore::get(&to, &blob).await.expect("blob"), b"export default 4");
+        // The file changed since the run started: not taken for its script.
+        assert_eq!(report.warnings.len(), 1, "{report:?}");
+        assert!(report.warnings[0].contains(ids[1].as_str()), "{report:?}");
+        let changed = BlobRef::of(b"export default 5", Language::Js);
+        assert!(BlobStore::get(&to, &changed).await.is_err());
     }
 
     #[tokio::test]
