@@ -423,6 +423,24 @@ pub trait RunStore: Send + Sync {
     /// `NotFound`, I/O errors.
     async fn claim(&self, id: &RunId) -> StoreResult<Option<Box<dyn Claim>>>;
 
+    /// Create a run and hold its claim as one step, so nobody (a runner
+    /// looking for stuck runs) can take it in between. The default creates,
+    /// then claims; a store that can do both in one transaction does.
+    ///
+    /// # Errors
+    ///
+    /// `AlreadyExists` (the id is taken, or another process claimed the
+    /// run first), I/O errors.
+    async fn create_claimed(&self, snap: &RunSnapshot) -> StoreResult<Box<dyn Claim>> {
+        self.create(snap).await?;
+        self.claim(&snap.run_id).await?.ok_or_else(|| {
+            StoreError::AlreadyExists(format!(
+                "run {} was claimed by another process as it was created",
+                snap.run_id
+            ))
+        })
+    }
+
     /// Whether someone holds the run's claim.
     ///
     /// # Errors

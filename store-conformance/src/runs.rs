@@ -8,7 +8,7 @@ use hwf_core::model::RunState;
 use hwf_core::store::{Artifact, ArtifactRef, SaveMode};
 use serde_json::json;
 
-pub(crate) const CHECKS: [(&str, Check); 5] = [
+pub(crate) const CHECKS: [(&str, Check); 6] = [
     ("runs: create, load and save round-trip the snapshot", |s| {
         Box::pin(round_trip(s))
     }),
@@ -22,7 +22,47 @@ pub(crate) const CHECKS: [(&str, Check); 5] = [
     ("runs: artifacts round-trip by ref, replaced on write", |s| {
         Box::pin(artifacts(s))
     }),
+    ("runs: create_claimed holds the claim from the start", |s| {
+        Box::pin(create_claimed(s))
+    }),
 ];
+
+async fn create_claimed(s: &Subject) -> Outcome {
+    let runs = &s.stores.runs;
+    let mut snap = snapshot(json!({"claimed": true}));
+    snap.state = RunState::Running;
+    let claim = ok(runs.create_claimed(&snap).await, "create_claimed")?;
+    ensure!(claim.fence().run() == &snap.run_id, "the claim is the new run's");
+    ensure!(claim.fence().is_held(), "the claim is held");
+    let loaded = ok(runs.load(&snap.run_id).await, "load")?;
+    ensure!(loaded == snap, "load after create_claimed: {loaded:?} != {snap:?}");
+    ensure!(
+        ok(runs.is_claimed(&snap.run_id).await, "is_claimed")?,
+        "claimed at once"
+    );
+    let handles = std::iter::once(&s.stores).chain(s.other.as_ref());
+    for stores in handles {
+        ensure!(
+            ok(stores.runs.claim(&snap.run_id).await, "claim")?.is_none(),
+            "nobody else can claim it while it is held"
+        );
+    }
+    ok(
+        runs.save(&snap, SaveMode::Durable, Some(&*claim)).await,
+        "save under it",
+    )?;
+    fails_with(
+        runs.create_claimed(&snap).await.map(drop),
+        ErrorCode::AlreadyExists,
+        "create_claimed with a taken id",
+    )?;
+    ok(claim.release().await, "release")?;
+    ensure!(
+        !ok(runs.is_claimed(&snap.run_id).await, "is_claimed")?,
+        "free once released"
+    );
+    Ok(Verdict::Pass)
+}
 
 async fn round_trip(s: &Subject) -> Outcome {
     let runs = &s.stores.runs;

@@ -99,7 +99,7 @@ impl PgClaim {
         }
     }
 
-    fn held(store: &PgStore, run: RunId, token: u64, sent: Instant) -> Self {
+    pub(crate) fn held(store: &PgStore, run: RunId, token: u64, sent: Instant) -> Self {
         let fence = Fence::new(run, token);
         let heartbeat = tokio::spawn(heartbeat(store.inner.clone(), fence.clone(), sent));
         Self {

@@ -89,6 +89,58 @@ impl RunStore for PgStore {
         }
     }
 
+    async fn create_claimed(&self, snap: &RunSnapshot) -> StoreResult<Box<dyn Claim>> {
+        // The run row and its lease, held by this store's owner, in one
+        // statement: no runner can take the run between the two.
+        let id = snap.run_id.as_str();
+        let (json, text) = snapshot_columns(snap)?;
+        let created = big(snap.created_at_ms, "created_at_ms")?;
+        let client = self.durable().await?;
+        let stmt = client
+            .prepare_cached(
+                "WITH r AS (
+                    INSERT INTO hwf_runs (run_id, state, created_at_ms, snapshot, snapshot_text)
+                    VALUES ($1, $2, $3, $4::text::jsonb, $5) RETURNING run_id
+                )
+                INSERT INTO hwf_claims (run_id, token, holder, lease_expires_at, claimed_at)
+                SELECT run_id, 1, $6, now() + make_interval(secs => $7), now() FROM r
+                RETURNING token",
+            )
+            .await
+            .map_err(|e| db_err("create a claimed run", e))?;
+        let sent = std::time::Instant::now();
+        let lease = self.inner.lease.as_secs_f64();
+        match client
+            .query_one(
+                &stmt,
+                &[
+                    &id,
+                    &snap.state.as_str(),
+                    &created,
+                    &json,
+                    &text,
+                    &self.inner.owner,
+                    &lease,
+                ],
+            )
+            .await
+        {
+            Ok(row) => {
+                let token = crate::unsigned(row.get(0), "fencing token")?;
+                Ok(Box::new(crate::claim::PgClaim::held(
+                    self,
+                    snap.run_id.clone(),
+                    token,
+                    sent,
+                )))
+            }
+            Err(e) if sql_state(&e) == Some(&SqlState::UNIQUE_VIOLATION) => {
+                Err(StoreError::AlreadyExists(format!("run {id} already exists")))
+            }
+            Err(e) => Err(db_err(format!("create run {id}"), e)),
+        }
+    }
+
     async fn load(&self, id: &RunId) -> StoreResult<RunSnapshot> {
         let rows = self
             .inner

@@ -144,6 +144,7 @@ impl Hwf {
         // Calendar starts (issue 19, crate::app::triggers): they only enqueue runs.
         if only.is_none() {
             crate::app::triggers::cron_pass(self);
+            self.take_handed_out(&mut report).await?;
         }
         let ids = match only {
             Some(id) => vec![id.clone()],
@@ -194,11 +195,54 @@ impl Hwf {
         Ok(report)
     }
 
+    /// On a store that hands out work (a shared store's `claim_next`):
+    /// take queued runs and stuck ones (running, their lease expired) one
+    /// at a time as the store hands them out — runners racing each get a
+    /// different run — and execute each, until there is none.
+    async fn take_handed_out(&self, report: &mut PassReport) -> Result<()> {
+        while let Some(Some(claim)) = self.store().claim_next(&[RunState::Queued, RunState::Running]).await? {
+            let id = claim.fence().run().clone();
+            let claim = crate::app::claim::ExecClaim::from(claim);
+            let snap = match self.store().read_snapshot(&id) {
+                Ok(snap) => snap,
+                Err(e) => {
+                    report.errors.push((id, ErrorInfo::of(&e)));
+                    continue;
+                }
+            };
+            match snap.state {
+                RunState::Queued => report.queued.push(id.clone()),
+                _ => report.stuck.push(id.clone()),
+            }
+            if snap.state == RunState::Queued
+                && crate::app::control::read_controls(self.store(), &id).is_ok_and(|c| c.stopped())
+            {
+                self.finish_stopped_claimed(snap, &*claim).await?;
+                crate::app::finalizers::finalize_held(self, &id, &*claim).await;
+                report.stopped.push(id);
+                continue;
+            }
+            match self.continue_claimed(&id, claim).await {
+                Ok(outcome) => report.executed.push((id, outcome.snapshot.state)),
+                Err(e) => {
+                    tracing::warn!(run_id = %id, error = %e, "runner could not continue the run");
+                    report.errors.push((id, ErrorInfo::of(&e)));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Mark a parked or queued run stopped without running it.
-    async fn finish_stopped(&self, mut snap: RunSnapshot) -> Result<()> {
+    async fn finish_stopped(&self, snap: RunSnapshot) -> Result<()> {
         let Some(claim) = self.claim(&snap.run_id).await? else {
             return Ok(());
         };
+        self.finish_stopped_claimed(snap, &*claim).await
+    }
+
+    /// [`Hwf::finish_stopped`] under a claim the caller holds.
+    async fn finish_stopped_claimed(&self, mut snap: RunSnapshot, claim: &dyn hwf_core::store::Claim) -> Result<()> {
         // A queued run that never ran is cancelled; a parked one stopped.
         snap.state = if snap.state == RunState::Queued {
             RunState::Cancelled
@@ -211,7 +255,7 @@ impl Hwf {
             code: ErrorCode::Stopped,
             message: "the run was stopped by an operator".into(),
         });
-        self.save_claimed(&snap, SaveMode::Durable, &*claim).await
+        self.save_claimed(&snap, SaveMode::Durable, claim).await
     }
 
     /// Execute or continue a run in place: queued runs start; parked and
@@ -237,6 +281,15 @@ impl Hwf {
                 format!("run {id} is being executed by another process"),
             ));
         };
+        self.continue_claimed(id, claim).await
+    }
+
+    /// [`Hwf::continue_run`] under a claim the caller took.
+    ///
+    /// # Errors
+    ///
+    /// As [`Hwf::continue_run`].
+    pub(crate) async fn continue_claimed(&self, id: &RunId, claim: crate::app::claim::ExecClaim) -> Result<RunOutcome> {
         let snap = self.store().read_snapshot(id)?;
         if snap.state.is_terminal() {
             return Err(Error::new(ErrorCode::AlreadyExists, format!("run {id} already ended")));

@@ -195,13 +195,9 @@ impl Store {
         let bridge = s.bridge.clone();
         let claim = s
             .bridge
-            .run(async move {
-                runs.create(&owned).await?;
-                runs.claim(&owned.run_id).await
-            })
+            .run(async move { runs.create_claimed(&owned).await })
             .await
-            .map_err(Error::from)?
-            .ok_or_else(taken)?;
+            .map_err(Error::from)?;
         Ok(Box::new(SharedClaim::new(claim, bridge)))
     }
 
@@ -716,6 +712,12 @@ impl RunStore for Store {
         let bridge = s.bridge.clone();
         let claim = s.bridge.run(async move { runs.claim(&id).await }).await?;
         Ok(claim.map(|c| Box::new(SharedClaim::new(c, bridge)) as Box<dyn Claim>))
+    }
+
+    async fn create_claimed(&self, snap: &RunSnapshot) -> StoreResult<Box<dyn Claim>> {
+        Store::create_claimed(self, snap)
+            .await
+            .map_err(hwf_core::store::StoreError::from)
     }
 
     async fn is_claimed(&self, id: &RunId) -> StoreResult<bool> {
