@@ -8,8 +8,8 @@ use super::limits::Limits;
 use super::sandbox::{InstanceState, SandboxHost};
 use hwf_core::error::{Error, ErrorCode, Result};
 use std::hash::{Hash, Hasher};
+use std::sync::mpsc::Receiver;
 use std::sync::{Mutex, OnceLock};
-use std::thread::JoinHandle;
 use std::time::Duration;
 use wasmtime::component::{Component, HasSelf, Linker};
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, UpdateDeadline};
@@ -66,38 +66,53 @@ impl<H: SandboxHost> std::fmt::Debug for Vm<H> {
 
 /// An engine being built on another thread by [`prestart`], for the first
 /// [`Vm`] to take.
-static PRESTARTED: Mutex<Option<JoinHandle<std::result::Result<Engine, String>>>> = Mutex::new(None);
+static PRESTARTED: Mutex<Option<Receiver<std::result::Result<Engine, String>>>> = Mutex::new(None);
 
 /// Start building the engine on another thread now, so that the first
-/// [`Vm`] to need it finds it ready (or waits less). For a process that is
-/// about to run a component; calling it more than once, or never using the
-/// engine, is harmless.
+/// [`Vm`] to need it finds it ready (or waits less). The thread then
+/// stays on as the engine's epoch ticker, so it costs no thread the VM
+/// would not have started anyway. For a process about to run a component;
+/// calling it more than once, or never using the engine, is harmless.
 pub fn prestart() {
     let Ok(mut slot) = PRESTARTED.lock() else { return };
     if slot.is_some() {
         return;
     }
-    match std::thread::Builder::new()
-        .name("hwf-engine".into())
-        .spawn(build_engine)
-    {
-        Ok(handle) => *slot = Some(handle),
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    let spawned = std::thread::Builder::new().name("hwf-epoch".into()).spawn(move || {
+        let built = build_engine();
+        let weak = built.as_ref().ok().map(Engine::weak);
+        // Buffered: never blocks, whether or not the engine is taken.
+        let _ = tx.send(built);
+        if let Some(weak) = weak {
+            tick_epochs(&weak);
+        }
+    });
+    match spawned {
+        Ok(_) => *slot = Some(rx),
         Err(e) => tracing::debug!(error = %e, "could not prestart the engine; it is built on first use"),
     }
 }
 
-/// The engine [`prestart`] began, if any (waiting for it to be built).
+/// The engine [`prestart`] began, if any (waiting for it to be built); its
+/// epoch ticker is already running.
 fn take_prestarted() -> Option<std::result::Result<Engine, String>> {
-    let handle = PRESTARTED.lock().ok()?.take()?;
-    Some(
-        handle
-            .join()
-            .unwrap_or_else(|_| Err("the engine thread panicked".to_owned())),
-    )
+    let rx = PRESTARTED.lock().ok()?.take()?;
+    Some(rx.recv().unwrap_or_else(|_| Err("the engine thread ended".to_owned())))
+}
+
+/// Advance the engine's epoch every [`EPOCH_TICK`] while it lives.
+fn tick_epochs(weak: &wasmtime::EngineWeak) {
+    while let Some(engine) = weak.upgrade() {
+        engine.increment_epoch();
+        drop(engine);
+        std::thread::sleep(EPOCH_TICK);
+    }
 }
 
 /// The wasmtime engine: pooling allocator, epoch interruption, fuel, async.
 fn build_engine() -> std::result::Result<Engine, String> {
+    let started = std::time::Instant::now();
     let mut cfg = Config::new();
     cfg.epoch_interruption(true);
     cfg.consume_fuel(true);
@@ -115,26 +130,27 @@ fn build_engine() -> std::result::Result<Engine, String> {
         .table_keep_resident(64 << 10)
         .pagemap_scan(wasmtime::Enabled::Auto);
     cfg.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
-    Engine::new(&cfg).map_err(|e| format!("wasmtime engine: {e}"))
+    let engine = Engine::new(&cfg).map_err(|e| format!("wasmtime engine: {e}"));
+    tracing::debug!(elapsed_us = started.elapsed().as_micros(), "engine built");
+    engine
 }
 
 impl<H: SandboxHost> Ready<H> {
     /// The engine (prestarted or built now), its epoch ticker, the linker.
     fn build() -> std::result::Result<Self, String> {
         let started = std::time::Instant::now();
-        let engine = take_prestarted().unwrap_or_else(build_engine)?;
-
-        let weak = engine.weak();
-        std::thread::Builder::new()
-            .name("hwf-epoch".into())
-            .spawn(move || {
-                while let Some(engine) = weak.upgrade() {
-                    engine.increment_epoch();
-                    drop(engine);
-                    std::thread::sleep(EPOCH_TICK);
-                }
-            })
-            .map_err(|e| format!("epoch thread: {e}"))?;
+        let engine = match take_prestarted() {
+            Some(prestarted) => prestarted?,
+            None => {
+                let engine = build_engine()?;
+                let weak = engine.weak();
+                std::thread::Builder::new()
+                    .name("hwf-epoch".into())
+                    .spawn(move || tick_epochs(&weak))
+                    .map_err(|e| format!("epoch thread: {e}"))?;
+                engine
+            }
+        };
 
         let mut linker = Linker::new(&engine);
         add_allowed_wasi(&mut linker).map_err(|e| format!("linker: {e}"))?;
