@@ -339,8 +339,12 @@ fn a_parked_and_a_failed_run_continue_on_postgres_with_every_completed_call_repl
     );
     let agents = ["--agents", s(&fixture)];
     let program = |last: Value| json!({"op": "program", "program": {"seq": [{"agent": "a"}, {"agent": "b"}, last]}});
+    // The parked run runs from a file of its own, gone before it continues
+    // on the database: its script goes along as a blob.
+    let component = ctx.path("parked-probe.wasm");
+    std::fs::copy(harnesses::PROBE, &component).expect("copy the probe");
     let parked = ctx.run_json(
-        harnesses::PROBE,
+        s(&component),
         &program(json!({"cap": {"name": "events.wait", "input": {"source": "ci", "type": "done"}}})).to_string(),
         &agents,
     );
@@ -362,6 +366,7 @@ fn a_parked_and_a_failed_run_continue_on_postgres_with_every_completed_call_repl
     let out = report(&ctx.hwf(["store", "export", "--to", s(&exported), "--json"]));
     assert_eq!(copied(&out, "runs"), 2, "{out}");
     assert_eq!(copied(&out, "events"), 1, "{out}");
+    assert_eq!(copied(&out, "blobs"), 1, "one component, read from its file: {out}");
     let log = ctx.path("calls.log");
     let imported = report(&on_pg(
         &ctx,
@@ -391,6 +396,7 @@ fn a_parked_and_a_failed_run_continue_on_postgres_with_every_completed_call_repl
     ));
     assert_eq!(copied(&out, "runs"), 2, "{out}");
 
+    std::fs::remove_file(&component).expect("remove the component");
     // The parked run: its event arrives in the database and a runner there
     // continues it in place; its two agent calls answer from the journal.
     let st = on_pg(&ctx, &db.url, &log, &["status", &parked, "--json"]).json()["data"].clone();
