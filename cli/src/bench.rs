@@ -37,6 +37,19 @@ pub struct BenchArgs {
     /// (used by `hwf bench` in a child process).
     #[arg(long, hide = true)]
     fanout_only: bool,
+    /// Also run the same workloads through the seeds' Python systems, each
+    /// with an interpreter that has it installed (docs/BENCHMARKS.md says
+    /// how); a system that is not installed is reported absent.
+    #[arg(long)]
+    compare: bool,
+    /// An interpreter for `--compare` (repeat for each system: both install
+    /// a package named `hermes_workflows`). Default: `$HWF_BENCH_PYTHON`
+    /// (`:`-separated), else `python3`.
+    #[arg(long = "compare-python", value_name = "PYTHON")]
+    compare_python: Vec<PathBuf>,
+    /// The `--compare` driver.
+    #[arg(long, default_value = "scripts/bench-compare.py")]
+    compare_script: PathBuf,
 }
 
 const FAN_FIXTURE: &str =
@@ -269,9 +282,12 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     }
     let agent_per_call = median(agents).saturating_sub(noop_med) / agent_n as u32;
 
-    // 3b. The same agent calls under each durability mode, next to the floor
-    // measured in the same minutes: one append + fdatasync of a growing file.
+    // 3b. The same agent calls under each durability mode, each run next to
+    // the floors measured right after it (the same minutes, the same disk):
+    // one append + fdatasync of a growing file, and of a preallocated one.
     let mut modes = serde_json::Map::new();
+    let mut mode_us = std::collections::HashMap::new();
+    let (mut raw, mut raw_pre) = (Vec::new(), Vec::new());
     for mode in [
         hwf_host::broker::journal::Durability::Sync,
         hwf_host::broker::journal::Durability::Group,
@@ -280,11 +296,17 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         let mut runs = Vec::new();
         for _ in 0..sizes.reps(3) {
             runs.push(run_probe(json!({"op": "agent", "n": agent_n}), new_ctx_mode(true, mode)?).await?);
+            raw.push(raw_append_fdatasync(tmp, agent_n as usize)?);
+            raw_pre.push(raw_overwrite_fdatasync(tmp, agent_n as usize)?);
         }
         let per_call = median(runs).saturating_sub(noop_med) / agent_n as u32;
         modes.insert(mode.as_str().to_owned(), json!(us(per_call)));
+        mode_us.insert(mode.as_str(), per_call);
     }
-    let raw_flush = raw_append_fdatasync(tmp, sizes.n(300, 10))?;
+    let raw_flush = median(raw);
+    let raw_prealloc_flush = median(raw_pre);
+    let sync_call = mode_us.get("sync").copied().unwrap_or_default();
+    let async_call = mode_us.get("async").copied().unwrap_or_default();
 
     // 4. Journal append with and without fsync.
     let id = RunId::generate();
@@ -432,6 +454,7 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         },
     )?;
     let mut js_report = Value::Null;
+    let mut js_calls_report = None;
     if hwf_host::scripts::runtime_path(hwf_host::scripts::Language::Js).is_ok() {
         // Warm the compile cache once.
         js_hwf
@@ -474,10 +497,15 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
                 return Err(bench_err("js parallel", format!("{:?}", out.snapshot.error)));
             }
         }
+        let calls = js_calls(&sizes, tmp, &js).await?;
         js_report = json!({
             "startup_to_first_host_call_ms": us(median(starts)) / 1000.0,
             "parallel_16_agents_100ms_ms": us(median(pars)) / 1000.0,
+            "agent_call_us": {"sync": us(calls.sync), "async": us(calls.async_)},
+            "replay_calls_ms": us(calls.replay) / 1000.0,
+            "replay_calls": calls.replay_n,
         });
+        js_calls_report = Some(calls);
     }
 
     // 9. Whole `hwf run` of hello, warm cache, as a process.
@@ -499,11 +527,125 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
     };
     let (_, warm_ok) = hello_run();
     let mut cli = Vec::new();
+    let (mut bare_true, mut bare_version) = (Vec::new(), Vec::new());
     if warm_ok {
         for _ in 0..sizes.n(15, 2) {
+            // The floors, interleaved: a bare process start, and this
+            // binary's start with no work (`--version`).
+            bare_true.push(process_wall(Path::new("/bin/true"), &[])?);
+            bare_version.push(process_wall(&exe, &["--version"])?);
             cli.push(hello_run().0);
         }
     }
+    let bare_true = (!bare_true.is_empty()).then(|| median(bare_true));
+    let bare_version = (!bare_version.is_empty()).then(|| median(bare_version));
+
+    // 10. The first JavaScript run in a fresh state dir with an empty
+    // compile cache, as a process (what a new user waits for).
+    let cold_js = if js_calls_report.is_some() {
+        let fresh = tmp.join("cold");
+        let t = Instant::now();
+        let out = std::process::Command::new(&exe)
+            .arg("run")
+            .arg(&first_call)
+            .arg("--state-dir")
+            .arg(fresh.join("state"))
+            .env("HWF_CACHE_DIR", fresh.join("cache"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .map_err(|e| bench_err("cold js run", e))?;
+        let d = t.elapsed();
+        if !out.status.success() {
+            return Err(bench_err(
+                "cold js run",
+                format!("{}: {}", out.status, String::from_utf8_lossy(&out.stderr).trim()),
+            ));
+        }
+        Some(d)
+    } else {
+        None
+    };
+
+    // 11. `--compare`: the seeds' Python systems, when installed.
+    let compare = if args.compare {
+        Some(compare_python(args, &sizes, tmp)?)
+    } else {
+        None
+    };
+
+    let floor_true = bare_true
+        .map(|d| format!("/bin/true {} ms", ms3(d)))
+        .unwrap_or_default();
+    let floor_version = bare_version
+        .map(|d| format!("`hwf --version` {} ms", ms3(d)))
+        .unwrap_or_default();
+    let js = js_calls_report.as_ref();
+    let figures = json!([
+        figure(
+            "durable agent call (`sync`), per call",
+            Some(sync_call),
+            "us",
+            &format!(
+                "raw append + fdatasync {} us (preallocated: {} us)",
+                us(raw_flush),
+                us(raw_prealloc_flush)
+            ),
+            Some(raw_flush),
+            "<= 1.2x the floor",
+        ),
+        figure(
+            "agent call besides the flush (Rust, `async`), per call",
+            Some(async_call),
+            "us",
+            &format!("`log` round trip {} us", us(log_per_call)),
+            Some(log_per_call),
+            "<= 20 us",
+        ),
+        figure(
+            "JS agent call, `async`, per call",
+            js.map(|c| c.async_),
+            "us",
+            &format!("the Rust harness's {} us", us(async_call)),
+            Some(async_call),
+            "<= 100 us (<= 50 us more than Rust)",
+        ),
+        figure(
+            "JS agent call, `sync`, per call",
+            js.map(|c| c.sync),
+            "us",
+            &format!("raw append + fdatasync {} us", us(raw_flush)),
+            Some(raw_flush),
+            "-",
+        ),
+        figure(
+            "whole `hwf run hello.wasm` process, cached",
+            (!cli.is_empty()).then(|| median(cli.clone())),
+            "ms",
+            &format!("{floor_version}; {floor_true}"),
+            bare_version,
+            "<= 10 ms",
+        ),
+        figure(
+            "JS replay of the calls of a finished run (resume, all replayed)",
+            js.map(|c| c.replay),
+            "ms",
+            &format!(
+                "the Rust harness's {resume_n} replayed calls {} ms",
+                ms3(median(resumes.clone()))
+            ),
+            Some(median(resumes.clone())),
+            "<= 50 ms for 1,000 calls",
+        ),
+        figure(
+            "first JS run, fresh state dir and compile cache, whole process",
+            cold_js,
+            "ms",
+            &floor_version,
+            bare_version,
+            "<= 1 s",
+        ),
+    ]);
 
     Ok(json!({
         "instantiate_pooled_us": {"median": us(median(inst.clone())), "p90": us(p90(inst))},
@@ -521,11 +663,204 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
         "group_commit": group_commit,
         "durability_agent_call_us": modes,
         "raw_append_fdatasync_us": us(raw_flush),
-        "durable_call_over_raw_flush": (agent_per_call.as_secs_f64() / raw_flush.as_secs_f64().max(1e-9) * 100.0).round() / 100.0,
+        "raw_overwrite_fdatasync_us": us(raw_prealloc_flush),
+        "durable_call_over_raw_flush": ratio(sync_call, raw_flush),
+        "floors": {
+            "raw_append_fdatasync_us": us(raw_flush),
+            "raw_preallocated_overwrite_fdatasync_us": us(raw_prealloc_flush),
+            "process_bin_true_ms": bare_true.map(|d| us(d) / 1000.0),
+            "process_hwf_version_ms": bare_version.map(|d| us(d) / 1000.0),
+        },
+        "figures": figures,
+        "compare": compare,
         "javascript": js_report,
         "quick": args.quick,
         "sizes": {"log_calls": log_n, "agent_calls": agent_n, "resume_calls": resume_n},
     }))
+}
+
+/// One figure of the report next to its floor: `value` in `unit` (`us` or
+/// `ms`), the floor measured in the same run, their ratio, the goal.
+fn figure(
+    what: &str,
+    value: Option<Duration>,
+    unit: &str,
+    floor: &str,
+    floor_value: Option<Duration>,
+    goal: &str,
+) -> Value {
+    let show = |d: Duration| if unit == "ms" { ms3(d) } else { us(d) };
+    json!({
+        "what": what,
+        "value": value.map(show),
+        "unit": unit,
+        "floor": floor,
+        "over_floor": value.zip(floor_value).map(|(v, f)| ratio(v, f)),
+        "goal": goal,
+    })
+}
+
+/// `a / b`, two decimals.
+fn ratio(a: Duration, b: Duration) -> f64 {
+    (a.as_secs_f64() / b.as_secs_f64().max(1e-9) * 100.0).round() / 100.0
+}
+
+/// Milliseconds, three decimals.
+fn ms3(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1000.0
+}
+
+/// The wall time of one process run of `program args` to its exit.
+fn process_wall(program: &Path, args: &[&str]) -> Result<Duration, Error> {
+    let t = Instant::now();
+    let status = std::process::Command::new(program)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .map_err(|e| bench_err(&format!("start {}", program.display()), e))?;
+    let d = t.elapsed();
+    if !status.success() {
+        return Err(bench_err(&format!("start {}", program.display()), status));
+    }
+    Ok(d)
+}
+
+/// JavaScript agent calls: per sequential call under `sync` and `async`
+/// durability, and the replay of a finished run's calls.
+struct JsCalls {
+    sync: Duration,
+    async_: Duration,
+    replay: Duration,
+    replay_n: u64,
+}
+
+/// A JS script of `args.n` sequential fixture agent calls: each mode's runs
+/// of n calls minus runs of 1, over n - 1; then a finished 1,000-call run
+/// resumed with no agent backend (every call replayed), whole run in-process.
+async fn js_calls(sizes: &Sizes, tmp: &Path, js: &Path) -> Result<JsCalls, Error> {
+    use hwf_host::broker::journal::Durability;
+    let script = js.join("calls.js");
+    std::fs::write(
+        &script,
+        "export const meta = { name: \"calls\", description: \"n sequential agent calls\" };\nlet n = 0;\nfor (let i = 0; i < args.n; i++) {\n  const r = await agent(`task ${i}`, { label: \"echo\" });\n  if (r !== null) n++;\n}\nreturn n;\n",
+    )
+    .map_err(|e| Error::io("bench js", e))?;
+    let echo = r#"{"responses": [{"match": {"label": "echo"}, "output": "ok", "tokens": 1}]}"#;
+    let js_host = |mode: Durability, agents: Arc<FixtureRunner>| -> Result<Hwf, Error> {
+        Hwf::builder(tmp.join("state"))
+            .agents(agents)
+            .limits(Limits {
+                max_calls: u64::MAX,
+                max_agent_calls: u64::MAX,
+                ..Limits::default()
+            })
+            .durability(mode)
+            .cache_dir(
+                std::env::var_os("HWF_CACHE_DIR")
+                    .filter(|v| !v.is_empty())
+                    .map(PathBuf::from),
+            )
+            .build()
+    };
+    let n = sizes.n(300, 10) as u64;
+    let mut per_mode = Vec::new();
+    for mode in [Durability::Sync, Durability::Async] {
+        let hwf = js_host(mode, Arc::new(FixtureRunner::from_json(echo)?))?;
+        js_run(&hwf, &script, 1, None).await?;
+        let (mut ones, mut ns) = (Vec::new(), Vec::new());
+        for _ in 0..sizes.reps(3) {
+            ones.push(js_run(&hwf, &script, 1, None).await?.0);
+            ns.push(js_run(&hwf, &script, n, None).await?.0);
+        }
+        per_mode.push(median(ns).saturating_sub(median(ones)) / (n - 1) as u32);
+    }
+    let replay_n = sizes.n(1000, 50) as u64;
+    let live = js_host(Durability::Sync, Arc::new(FixtureRunner::from_json(echo)?))?;
+    let source = js_run(&live, &script, replay_n, None).await?.1.snapshot.run_id;
+    let empty = js_host(Durability::Sync, Arc::new(FixtureRunner::empty()))?;
+    let mut replays = Vec::new();
+    for _ in 0..sizes.reps(5) {
+        let (d, out) = js_run(&empty, &script, replay_n, Some(source.clone())).await?;
+        if out.snapshot.counts.replayed != replay_n {
+            return Err(bench_err("js replay", format!("{:?}", out.snapshot.counts)));
+        }
+        replays.push(d);
+    }
+    Ok(JsCalls {
+        sync: per_mode.first().copied().unwrap_or_default(),
+        async_: per_mode.get(1).copied().unwrap_or_default(),
+        replay: median(replays),
+        replay_n,
+    })
+}
+
+/// One whole in-process run of the JS script of `n` calls (resuming `from`).
+async fn js_run(
+    hwf: &Hwf,
+    script: &Path,
+    n: u64,
+    from: Option<RunId>,
+) -> Result<(Duration, hwf_host::RunOutcome), Error> {
+    let mut req = hwf_host::RunRequest::new(hwf_host::Target::Path(script.to_path_buf()), json!({ "n": n }));
+    req.resume_from = from;
+    let t = Instant::now();
+    let out = hwf.run(req).await?;
+    let d = t.elapsed();
+    if out.result != Some(json!(n)) {
+        return Err(bench_err("js calls", format!("{:?}", out.snapshot.error)));
+    }
+    Ok((d, out))
+}
+
+/// `--compare`: run scripts/bench-compare.py with each interpreter and
+/// collect what it reports (a system it does not find is `absent`, with
+/// the reason; nothing is fetched or installed).
+fn compare_python(args: &BenchArgs, sizes: &Sizes, tmp: &Path) -> Result<Value, Error> {
+    let pythons: Vec<PathBuf> = if args.compare_python.is_empty() {
+        std::env::var("HWF_BENCH_PYTHON")
+            .ok()
+            .filter(|v| !v.is_empty())
+            .map(|v| v.split(':').map(PathBuf::from).collect())
+            .unwrap_or_else(|| vec![PathBuf::from("python3")])
+    } else {
+        args.compare_python.clone()
+    };
+    if !args.compare_script.is_file() {
+        return Err(bench_err(
+            "compare",
+            format!(
+                "{} not found (run from the repository root, or pass --compare-script)",
+                args.compare_script.display()
+            ),
+        ));
+    }
+    let mut systems = Vec::new();
+    for py in pythons {
+        let mut cmd = std::process::Command::new(&py);
+        cmd.arg(&args.compare_script)
+            .args(["--calls", &sizes.n(200, 10).to_string()])
+            .env("HWF_BENCH_TMP", tmp);
+        if sizes.quick {
+            cmd.arg("--quick");
+        }
+        let report = match cmd.output() {
+            Ok(out) if out.status.success() => serde_json::from_slice::<Value>(&out.stdout).unwrap_or_else(|e| {
+                json!({"system": "error", "python": py.display().to_string(), "error": format!("{e}: {}", String::from_utf8_lossy(&out.stderr).trim())})
+            }),
+            Ok(out) => json!({"system": "error", "python": py.display().to_string(), "error": format!("{}: {}", out.status, String::from_utf8_lossy(&out.stderr).trim())}),
+            Err(e) => json!({"system": "absent", "python": py.display().to_string(), "reason": format!("cannot start {}: {e}", py.display())}),
+        };
+        if report["system"] == "absent" {
+            eprintln!(
+                "hwf bench --compare: no seed system under {}: {} (docs/BENCHMARKS.md says how to install them)",
+                py.display(),
+                report["reason"].as_str().unwrap_or("absent")
+            );
+        }
+        systems.push(report);
+    }
+    Ok(json!(systems))
 }
 
 /// Group commit under real concurrency: 16 tasks each append a completion
@@ -572,6 +907,35 @@ async fn group_commit(store: &hwf_host::store::FileStore) -> Result<Value, Error
         done.map_err(|e| bench_err("group commit task", e))??;
     }
     Ok(json!({"completions": TASKS, "fsyncs": syncer.syncs(), "wall_us": us(t.elapsed())}))
+}
+
+/// The best a flush can do on this disk: the median of `n` 200-byte lines
+/// written in place over preallocated zeros, each followed by `fdatasync`
+/// (no file size to change: what the journal's preallocation aims at).
+fn raw_overwrite_fdatasync(tmp: &Path, n: usize) -> Result<Duration, Error> {
+    use std::os::unix::fs::FileExt as _;
+    let path = tmp.join("raw-overwrite.log");
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(true)
+        .read(true)
+        .write(true)
+        .open(&path)
+        .map_err(|e| Error::io("raw overwrite file", e))?;
+    let mut line = vec![b'x'; 199];
+    line.push(b'\n');
+    f.write_all_at(&vec![0u8; n * line.len() + 4096], 0)
+        .and_then(|()| f.sync_all())
+        .map_err(|e| Error::io("raw overwrite", e))?;
+    let mut times = Vec::with_capacity(n);
+    for i in 0..n {
+        let t = Instant::now();
+        f.write_all_at(&line, (i * line.len()) as u64)
+            .and_then(|()| f.sync_data())
+            .map_err(|e| Error::io("raw overwrite", e))?;
+        times.push(t.elapsed());
+    }
+    Ok(median(times))
 }
 
 /// The floor a durable call is measured against: the median of `n` appends

@@ -1,21 +1,44 @@
 //! Durability modes (`--durability sync|group|async`): each keeps its
-//! contract across a `kill -9` — no completed call runs twice, the run
-//! finishes with the right result — and the mode is kept by continuations.
+//! contract across a `kill -9` — no call the guest was told is done is
+//! lost, no completed call runs twice, only the in-flight tail runs again
+//! (`sync`/`group`: at most the one call in flight; `async`: only calls
+//! with no completion on disk), the run finishes with one live completion
+//! per call — and the mode is kept by continuations.
 
 use crate::common::{Ctx, harnesses};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-fn executions(ctx: &Ctx) -> HashMap<String, usize> {
+/// The calls the fixture backend executed, in order (one per execution).
+fn executed(ctx: &Ctx) -> Vec<String> {
     let text = std::fs::read_to_string(ctx.path("calls.log")).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let key = line.split_whitespace().next().unwrap_or("");
+            key.rsplit_once(':').map_or(key, |(_, c)| c).to_owned()
+        })
+        .collect()
+}
+
+fn executions(ctx: &Ctx) -> HashMap<String, usize> {
     let mut n = HashMap::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let key = line.split_whitespace().next().unwrap_or("");
-        let call = key.rsplit_once(':').map_or(key, |(_, c)| c).to_owned();
+    for call in executed(ctx) {
         *n.entry(call).or_insert(0) += 1;
     }
     n
+}
+
+/// Live (not replayed) successful agent completions in the journal.
+fn live_completions(ctx: &Ctx, id: &str) -> Vec<String> {
+    std::fs::read_to_string(ctx.state().join("runs").join(id).join("journal.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|e| e["type"] == "call_completed" && e["ok"] == true && e["kind"] == "agent" && e["replayed"] != true)
+        .filter_map(|e| e["call"].as_str().map(str::to_owned))
+        .collect()
 }
 
 fn completed(ctx: &Ctx, id: &str) -> Vec<String> {
@@ -66,6 +89,18 @@ fn every_mode_survives_kill_9_without_running_a_completed_call_twice() {
         child.kill().expect("kill -9");
         let _ = child.wait();
         let done_before = completed(&ctx, "r-dur");
+        // The program is sequential: the guest started a call only once it
+        // had the previous one's result, so every executed call but the last
+        // was reported done, and its completion must be on disk.
+        let ran_before = executed(&ctx);
+        if let Some((_in_flight, reported)) = ran_before.split_last() {
+            for call in reported {
+                assert!(
+                    done_before.contains(call),
+                    "{mode}: call {call} was reported done and its completion lost: journal {done_before:?}, ran {ran_before:?}"
+                );
+            }
+        }
         let out = ctx
             .cmd()
             .env("HWF_FIXTURE_LOG", ctx.path("calls.log"))
@@ -80,6 +115,29 @@ fn every_mode_survives_kill_9_without_running_a_completed_call_twice() {
             assert_eq!(n.get(call), Some(&1), "{mode}: completed call {call} ran again: {n:?}");
         }
         assert_eq!(n.len(), 6, "{mode}: {n:?}");
+        // Only the in-flight tail ran again: calls that ran before the kill
+        // with no completion on disk (`sync`/`group`: at most the one call
+        // in flight).
+        let again: Vec<&String> = n.iter().filter(|&(_, &k)| k > 1).map(|(c, _)| c).collect();
+        for call in &again {
+            assert_eq!(n[*call], 2, "{mode}: call {call} ran {} times", n[*call]);
+            assert!(
+                ran_before.contains(call) && !done_before.contains(call),
+                "{mode}: call {call} ran again but was not in flight: {n:?}"
+            );
+        }
+        if mode != "async" {
+            assert!(
+                again.len() <= 1,
+                "{mode}: more than the call in flight ran again: {again:?}"
+            );
+        }
+        // One live completion per call: nothing completed twice.
+        let mut live = live_completions(&ctx, "r-dur");
+        live.sort();
+        let mut want: Vec<String> = n.keys().cloned().collect();
+        want.sort();
+        assert_eq!(live, want, "{mode}: live completions");
         // The continuation kept the run's mode.
         let snap: Value =
             serde_json::from_str(&std::fs::read_to_string(ctx.state().join("runs/r-dur/run.json")).expect("run.json"))
