@@ -439,14 +439,22 @@ fn signal(pid: u32, sig: &str) {
     assert!(ok, "kill {sig} {pid} failed");
 }
 
-/// Lines of `text` that report a write refused under a lost claim.
-fn refusals(text: &str) -> usize {
+/// The runs whose writes `text` (a runner's stderr) reports refused under
+/// a lost claim (`conflict`, fenced): one refused execution logs several
+/// lines, it counts once.
+fn refusals(text: &str) -> BTreeSet<String> {
     text.lines()
         .filter(|l| {
             let l = l.to_ascii_lowercase();
             l.contains("conflict") || l.contains("fenced")
         })
-        .count()
+        .flat_map(|l| {
+            l.split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|w| w.len() == 5 && w.starts_with('f') && w[1..].bytes().all(|b| b.is_ascii_digit()))
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 // ------------------------------------------------------------ the test --
@@ -749,9 +757,8 @@ impl<'a> Fault<'a> {
         let t = Instant::now();
         self.start_runners();
         // Fault points by progress: fractions of the runs finished.
-        // The pause comes last: the runners take a run over only between
-        // passes (a pass executes every queued run it finds first), so its
-        // takeover may wait for the end of the queue.
+        // The pause comes last: the driver waits for its takeover (a lease
+        // and more) before it goes on.
         let mut plan: Vec<(usize, &str)> = vec![(2, "kill"), (12, "kill"), (24, "kill"), (36, "kill")];
         plan.extend([(48, "restart"), (60, "kill"), (72, "pause")]);
         assert_eq!(plan.iter().filter(|p| p.1 == "kill").count(), KILLS);
@@ -902,28 +909,28 @@ impl<'a> Fault<'a> {
             }
         }
         latencies.sort_unstable();
-        let paused_refused: usize = self
-            .runners
-            .get(1)
-            .map(|r| {
-                r.logs
-                    .iter()
-                    .map(|l| refusals(&std::fs::read_to_string(l).unwrap_or_default()))
-                    .sum()
-            })
-            .unwrap_or(0);
-        let all_refused: usize = self
-            .runners
-            .iter()
-            .flat_map(|r| &r.logs)
-            .map(|l| refusals(&std::fs::read_to_string(l).unwrap_or_default()))
-            .sum();
+        let refused_in = |r: &Runner| -> BTreeSet<String> {
+            r.logs
+                .iter()
+                .flat_map(|l| refusals(&std::fs::read_to_string(l).unwrap_or_default()))
+                .collect()
+        };
+        let paused_refused_runs = self.runners.get(1).map(refused_in).unwrap_or_default();
+        let paused_refused = paused_refused_runs.len();
+        let all_refused: usize = self.runners.iter().map(|r| refused_in(r).len()).sum();
+        if let Some((run, _, _)) = self.pauses.first()
+            && !paused_refused_runs.contains(run)
+        {
+            bad.push(format!(
+                "{run}: the paused runner's writes to it were not refused (refused: {paused_refused_runs:?})"
+            ));
+        }
         let unexpected: Vec<&String> = self.runners.iter().flat_map(|r| &r.unexpected_exits).collect();
         let store = if self.store.pg().is_some() { "postgres" } else { "file" };
         println!(
             "pg_fault [{store}] seed {}: runs {} ({finished} finished, queued in {:.1}s, ran in {:.1}s), runners {RUNNERS}, \
              kills {}, pauses {}, database restarts {}, takeovers {takeovers}, refused stale writes {paused_refused} \
-             (paused runner; {all_refused} in all runners' logs), re-run in-flight calls {rerun_in_flight}, \
+             (executions of the paused runner; {all_refused} in all runners' logs), re-run in-flight calls {rerun_in_flight}, \
              re-executed completed calls {reexecuted}",
             self.seed,
             runs.len(),
@@ -1025,10 +1032,13 @@ fn file_store_runners_survive_kills() {
 /// What counts as a refused stale write on a runner's stderr.
 #[test]
 fn refusal_lines_are_counted() {
-    assert_eq!(
-        refusals("hwf runner: run r left as it is: conflict: lease lost\nok\nFenced"),
-        2
-    );
-    assert_eq!(refusals("hwf runner: 1 queued"), 0);
+    let log = "WARN lease taken over; this claim is lost run=f0043 token=2\n\
+               ERROR run ends: control plane failure code=\"conflict\" run f0043: lost the claim\n\
+               hwf runner: run f0043 left as it is: conflict: run f0043: lost\n\
+               hwf runner: run f0007 left as it is: io: Fenced\n\
+               hwf runner: 12 queued, f0001 ok";
+    let runs = refusals(log);
+    assert_eq!(runs.into_iter().collect::<Vec<_>>(), ["f0007", "f0043"]);
+    assert!(refusals("hwf runner: 1 queued").is_empty());
     assert!(Path::new(&root()).join("scripts/pg-test-cluster.sh").exists());
 }
