@@ -423,6 +423,17 @@ pub trait RunStore: Send + Sync {
     /// `NotFound`, I/O errors.
     async fn claim(&self, id: &RunId) -> StoreResult<Option<Box<dyn Claim>>>;
 
+    /// A number that changes whenever a run is created, a snapshot saved,
+    /// a control appended or a journal made durable: what a console polls
+    /// to learn that something changed (`None`: the store offers none).
+    ///
+    /// # Errors
+    ///
+    /// I/O errors.
+    async fn change_marker(&self) -> StoreResult<Option<u64>> {
+        Ok(None)
+    }
+
     /// Create a run and hold its claim as one step, so nobody (a runner
     /// looking for stuck runs) can take it in between. The default creates,
     /// then claims; a store that can do both in one transaction does.

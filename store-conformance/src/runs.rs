@@ -8,7 +8,7 @@ use hwf_core::model::RunState;
 use hwf_core::store::{Artifact, ArtifactRef, SaveMode};
 use serde_json::json;
 
-pub(crate) const CHECKS: [(&str, Check); 6] = [
+pub(crate) const CHECKS: [(&str, Check); 7] = [
     ("runs: create, load and save round-trip the snapshot", |s| {
         Box::pin(round_trip(s))
     }),
@@ -25,7 +25,34 @@ pub(crate) const CHECKS: [(&str, Check); 6] = [
     ("runs: create_claimed holds the claim from the start", |s| {
         Box::pin(create_claimed(s))
     }),
+    ("runs: the change marker moves on create, save and control", |s| {
+        Box::pin(change_marker(s))
+    }),
 ];
+
+async fn change_marker(s: &Subject) -> Outcome {
+    let runs = &s.stores.runs;
+    let Some(mut last) = ok(runs.change_marker().await, "change_marker")? else {
+        return Ok(Verdict::Skip("the store offers no change marker".into()));
+    };
+    let mut snap = snapshot(json!({"marker": 1}));
+    let mut moved = |what: &str, now: Option<u64>| -> Outcome {
+        let now = now.ok_or_else(|| format!("the marker disappeared after {what}"))?;
+        ensure!(now != last, "the change marker did not move after {what}");
+        last = now;
+        Ok(Verdict::Pass)
+    };
+    ok(runs.create(&snap).await, "create")?;
+    moved("create", ok(runs.change_marker().await, "change_marker")?)?;
+    snap.state = RunState::Running;
+    snap.phase = Some("a longer phase name than before".into());
+    ok(runs.save(&snap, SaveMode::Durable, None).await, "save")?;
+    moved("save", ok(runs.change_marker().await, "change_marker")?)?;
+    let control = Control::new(Action::Pause, "tester");
+    ok(runs.append_control(&snap.run_id, &control).await, "append_control")?;
+    moved("append_control", ok(runs.change_marker().await, "change_marker")?)?;
+    Ok(Verdict::Pass)
+}
 
 async fn create_claimed(s: &Subject) -> Outcome {
     let runs = &s.stores.runs;

@@ -89,6 +89,32 @@ impl RunStore for PgStore {
         }
     }
 
+    async fn change_marker(&self) -> StoreResult<Option<u64>> {
+        // Runs created or saved, controls appended, journals synced.
+        let client = self.durable().await?;
+        let stmt = client
+            .prepare_cached(
+                "SELECT (SELECT count(*) FROM hwf_runs),
+                        (SELECT coalesce((extract(epoch FROM max(updated_at)) * 1000000)::bigint, 0) FROM hwf_runs),
+                        (SELECT coalesce(max(pos), 0) FROM hwf_controls),
+                        (SELECT coalesce(sum(synced_seq), 0)::bigint FROM hwf_claims)",
+            )
+            .await
+            .map_err(|e| db_err("read the change marker", e))?;
+        let row = client
+            .query_one(&stmt, &[])
+            .await
+            .map_err(|e| db_err("read the change marker", e))?;
+        let mut h = 0xcbf2_9ce4_8422_2325_u64;
+        for i in 0..4 {
+            let v: i64 = row.get(i);
+            for b in v.to_le_bytes() {
+                h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        Ok(Some(h))
+    }
+
     async fn create_claimed(&self, snap: &RunSnapshot) -> StoreResult<Box<dyn Claim>> {
         // The run row and its lease, held by this store's owner, in one
         // statement: no runner can take the run between the two.

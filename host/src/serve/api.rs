@@ -314,16 +314,22 @@ pub async fn event(State(app): App, body: Bytes) -> Response {
 /// recorded something; the page then fetches what it shows.
 pub async fn stream(State(app): App) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
     let rx = app.changes.subscribe();
-    let root = app.hwf.store().root().join("runs");
-    let state = (rx, root, state_fingerprint(&app.hwf.store().root().join("runs")), 0u64);
-    let s = futures_util::stream::unfold(state, |(mut rx, root, mut last, mut n)| async move {
+    let hwf = app.hwf.clone();
+    let first = {
+        let hwf = hwf.clone();
+        tokio::task::spawn_blocking(move || hwf.store().change_marker())
+            .await
+            .unwrap_or(0)
+    };
+    let state = (rx, hwf, first, 0u64);
+    let s = futures_util::stream::unfold(state, |(mut rx, hwf, mut last, mut n)| async move {
         loop {
             tokio::select! {
                 r = rx.changed() => { if r.is_err() { return None; } }
                 _ = tokio::time::sleep(super::SCAN) => {}
             }
-            let root2 = root.clone();
-            let now = tokio::task::spawn_blocking(move || state_fingerprint(&root2))
+            let h = hwf.clone();
+            let now = tokio::task::spawn_blocking(move || h.store().change_marker())
                 .await
                 .unwrap_or(0);
             let bumped = rx.has_changed().unwrap_or(false);
@@ -332,39 +338,11 @@ pub async fn stream(State(app): App) -> Sse<impl futures_util::Stream<Item = Res
                 last = now;
                 n += 1;
                 let ev = Event::default().event("change").data(n.to_string());
-                return Some((Ok(ev), (rx, root, last, n)));
+                return Some((Ok(ev), (rx, hwf, last, n)));
             }
         }
     });
     Sse::new(s).keep_alive(KeepAlive::new().interval(std::time::Duration::from_secs(15)))
-}
-
-/// A cheap fingerprint of every run's snapshot and journal (sizes and
-/// modification times).
-fn state_fingerprint(runs: &std::path::Path) -> u64 {
-    let mut h = blake3::Hasher::new();
-    let Ok(dir) = std::fs::read_dir(runs) else {
-        return 0;
-    };
-    let mut names: Vec<_> = dir.flatten().map(|e| e.path()).collect();
-    names.sort();
-    for p in names {
-        h.update(p.as_os_str().as_encoded_bytes());
-        for f in ["run.json", "journal.jsonl", "controls.jsonl"] {
-            if let Ok(m) = std::fs::metadata(p.join(f)) {
-                h.update(&m.len().to_le_bytes());
-                if let Ok(t) = m.modified()
-                    && let Ok(d) = t.duration_since(std::time::UNIX_EPOCH)
-                {
-                    h.update(&d.as_nanos().to_le_bytes());
-                }
-            }
-        }
-    }
-    let b = h.finalize();
-    let mut first = [0u8; 8];
-    first.copy_from_slice(&b.as_bytes()[..8]);
-    u64::from_le_bytes(first)
 }
 
 /// Anything else: 404.

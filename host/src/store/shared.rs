@@ -475,6 +475,23 @@ impl Store {
         self.block(s, async move { events.append(event).await })
     }
 
+    /// A number that changes when runs change (created, saved, controlled,
+    /// journaled and synced): what the console polls. 0 when the store
+    /// cannot say (logged).
+    pub fn change_marker(&self) -> u64 {
+        let Some(s) = &self.shared else {
+            return self.local.runs_fingerprint();
+        };
+        let runs = s.parts.runs.clone();
+        match self.block(s, async move { runs.change_marker().await }) {
+            Ok(marker) => marker.unwrap_or(0),
+            Err(e) => {
+                tracing::warn!(error = %e, "the store's change marker cannot be read");
+                0
+            }
+        }
+    }
+
     /// Keep a run's script where every runner can read it: in a shared
     /// store's blobs, by content (a run names a file path on the machine
     /// that started it; a runner elsewhere finds the bytes by the run's
@@ -712,6 +729,14 @@ impl RunStore for Store {
         let bridge = s.bridge.clone();
         let claim = s.bridge.run(async move { runs.claim(&id).await }).await?;
         Ok(claim.map(|c| Box::new(SharedClaim::new(c, bridge)) as Box<dyn Claim>))
+    }
+
+    async fn change_marker(&self) -> StoreResult<Option<u64>> {
+        let Some(s) = &self.shared else {
+            return RunStore::change_marker(&*self.local).await;
+        };
+        let runs = s.parts.runs.clone();
+        s.bridge.run(async move { runs.change_marker().await }).await
     }
 
     async fn create_claimed(&self, snap: &RunSnapshot) -> StoreResult<Box<dyn Claim>> {

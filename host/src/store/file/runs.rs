@@ -187,6 +187,36 @@ impl FileStore {
         }
     }
 
+    /// A cheap fingerprint of every run's snapshot, journal and controls
+    /// (their sizes and modification times): the file store's
+    /// [`RunStore::change_marker`].
+    pub fn runs_fingerprint(&self) -> u64 {
+        let runs = self.root().join("runs");
+        let mut h = blake3::Hasher::new();
+        let Ok(dir) = std::fs::read_dir(&runs) else {
+            return 0;
+        };
+        let mut names: Vec<_> = dir.flatten().map(|e| e.path()).collect();
+        names.sort();
+        for p in names {
+            h.update(p.as_os_str().as_encoded_bytes());
+            for f in ["run.json", "journal.jsonl", "controls.jsonl"] {
+                if let Ok(m) = std::fs::metadata(p.join(f)) {
+                    h.update(&m.len().to_le_bytes());
+                    if let Ok(t) = m.modified()
+                        && let Ok(d) = t.duration_since(std::time::UNIX_EPOCH)
+                    {
+                        h.update(&d.as_nanos().to_le_bytes());
+                    }
+                }
+            }
+        }
+        let b = h.finalize();
+        let mut first = [0u8; 8];
+        first.copy_from_slice(&b.as_bytes()[..8]);
+        u64::from_le_bytes(first)
+    }
+
     /// All run ids, sorted (generated ids sort by creation time).
     ///
     /// # Errors
@@ -297,6 +327,10 @@ impl RunStore for FileStore {
 
     async fn watch_controls(&self, id: &RunId) -> StoreResult<tokio::sync::watch::Receiver<u64>> {
         Ok(FileStore::watch_controls(self, id)?)
+    }
+
+    async fn change_marker(&self) -> StoreResult<Option<u64>> {
+        Ok(Some(self.runs_fingerprint()))
     }
 
     async fn write_artifact(&self, id: &RunId, artifact: Artifact<'_>, bytes: &[u8]) -> StoreResult<ArtifactRef> {
