@@ -479,4 +479,20 @@ return { done: r.label, n: args.n };
     assert_eq!(s["state"], "succeeded", "{s}");
     assert_eq!(s["result"], json!({"done": "remote", "n": 3}));
     assert_eq!(pg.executions().get("remote"), Some(&1));
+    // Resumed on the other machine too, with no agent backend: replayed.
+    let again: Run = pg
+        .cmd()
+        .env("HWF_STATE_DIR", &elsewhere)
+        .args(["run", "--resume-from", &id, "--json"])
+        .output()
+        .expect("resume")
+        .into();
+    again.expect_code(0);
+    assert_eq!(
+        again.json()["data"]["result"],
+        json!({"done": "remote", "n": 3}),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(pg.executions().get("remote"), Some(&1), "replayed, not run again");
 }

@@ -144,6 +144,23 @@ impl Hwf {
         Ok(run_id)
     }
 
+    /// What a request runs. A `--resume-from` whose source ran a file this
+    /// machine does not have takes the bytes the shared store kept by the
+    /// source's digest.
+    fn resolve_for(&self, req: &RunRequest) -> Result<crate::app::resolve::Resolved> {
+        match (self.resolve(&req.target), &req.resume_from, &req.target) {
+            (Err(e), Some(source), Target::Path(path)) if e.code() == ErrorCode::NotFound => {
+                let snap = self.store.read_snapshot(source)?;
+                if snap.script.path.as_deref() == path.to_str() {
+                    self.resolve_recorded(&req.target, &snap.script)
+                } else {
+                    Err(e)
+                }
+            }
+            (resolved, _, _) => resolved,
+        }
+    }
+
     /// Run a harness to the end.
     ///
     /// Bad input (missing file, bad component, bad name, id taken) is an
@@ -155,7 +172,7 @@ impl Hwf {
     /// Bad input, as above; `io` when the store cannot be written.
     pub async fn run(&self, req: RunRequest) -> Result<RunOutcome> {
         req.check()?;
-        let resolved = self.resolve(&req.target)?;
+        let resolved = self.resolve_for(&req)?;
         // The declared phases (for status); a script with errors is bad
         // input, refused before a run exists.
         let declared_phases: Vec<String> = if resolved.language != crate::scripts::Language::Wasm {
