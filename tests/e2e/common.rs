@@ -129,7 +129,11 @@ impl Ctx {
     pub fn journal(&self, run_id: &str) -> Vec<Value> {
         let text =
             std::fs::read_to_string(self.state().join("runs").join(run_id).join("journal.jsonl")).expect("journal");
-        text.lines()
+        // A journal whose writer died keeps its preallocated tail of zeros
+        // until it is reopened: the lines end where they begin.
+        let end = text.find('\0').unwrap_or(text.len());
+        text[..end]
+            .lines()
             .map(|l| serde_json::from_str(l).expect("journal line"))
             .collect()
     }
