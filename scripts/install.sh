@@ -2,7 +2,8 @@
 # Install hwf for this user: the binary (`cargo install --path cli`, on
 # PATH as ~/.cargo/bin/hwf) and the JS, Python and JSON runtime components it runs
 # scripts in, into ${XDG_DATA_HOME:-~/.local/share}/hwf/runtimes, where any
-# copy of the binary finds them.
+# copy of the binary finds them; then the runtimes are compiled once into
+# the user's compile cache.
 #
 #   scripts/install.sh                 # both
 #   scripts/install.sh --runtimes-only # just the runtimes (the binary is elsewhere)
@@ -26,3 +27,15 @@ for rt in js-runtime python-runtime json-runtime; do
   mv "$dest/.$rt.wasm.tmp" "$dest/$rt.wasm"
 done
 echo "hwf runtimes installed in $dest"
+# Compile them once for this user now (into the shared compile cache,
+# ${HWF_CACHE_DIR:-${XDG_CACHE_HOME:-~/.cache}/hwf}), so that no first run
+# waits seconds for it. HWF_INSTALL_NO_PRECOMPILE=1 skips it.
+hwf_bin="$(command -v hwf || echo "${CARGO_HOME:-$HOME/.cargo}/bin/hwf")"
+if [ -z "${HWF_INSTALL_NO_PRECOMPILE:-}" ] && [ -x "$hwf_bin" ]; then
+  state="$(mktemp -d)"
+  for script in harnesses/loop-until-dry.js harnesses/loop-until-dry.py harnesses/hello.workflow.json; do
+    HWF_RUNTIME_DIR="$dest" "$hwf_bin" validate "$script" --state-dir "$state" >/dev/null ||
+      echo "hwf: could not precompile the runtime for $script (its first run compiles it)" >&2
+  done
+  rm -rf "$state"
+fi

@@ -5,7 +5,8 @@
 //! [`CompileCache`].
 //!
 //! - [`engine`]: the wasmtime [`Vm`] (pooling allocator, epoch interruption,
-//!   precompile cache) and component loading;
+//!   precompile cache; built on first use, or ahead on its own thread with
+//!   [`prestart`]) and component loading;
 //! - [`gate`]: the import allow-list, checked on the raw bytes;
 //! - [`wasi`]: the WASI a guest sees (captured output, virtual clocks,
 //!   seeded randomness, nothing else);
