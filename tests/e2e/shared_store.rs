@@ -496,3 +496,38 @@ return { done: r.label, n: args.n };
     );
     assert_eq!(pg.executions().get("remote"), Some(&1), "replayed, not run again");
 }
+
+#[test]
+fn a_run_that_cannot_start_does_not_hold_up_the_queue_behind_it() {
+    let Some(pg) = Pg::new("a_run_that_cannot_start_does_not_hold_up_the_queue_behind_it") else {
+        return;
+    };
+    let f = fixture(&pg, &["ok"], &[]);
+    let body = r#"export const meta = { name: "q", description: "queued" };
+return (await agent("x", { label: "ok" })).label;
+"#;
+    let changed = pg.ctx.write("changed.js", body);
+    let good = pg.ctx.write("good.js", body.replace("queued", "queued too"));
+    let queue = |p: &Path| {
+        let out = pg.hwf(&[
+            "run",
+            p.to_str().expect("utf8"),
+            "--agents",
+            &f,
+            "--background",
+            "--queue-only",
+            "--json",
+        ]);
+        out.expect_code(0);
+        run_id(&out.json())
+    };
+    let (first, second) = (queue(&changed), queue(&good));
+    // The first one's file changes under it: it cannot start (resume_mismatch).
+    std::fs::write(&changed, body.replace("queued", "edited")).expect("edit");
+    let pass = pg.runner_once();
+    assert_eq!(pass["executed"], json!([[second, "succeeded"]]), "{pass}");
+    assert_eq!(pass["errors"][0][0], first.as_str(), "{pass}");
+    assert_eq!(pg.status(&first)["state"], "queued");
+    // Its claim was let go at the end of the pass: the next pass tries again.
+    assert_eq!(pg.runner_once()["errors"][0][0], first.as_str());
+}

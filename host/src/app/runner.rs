@@ -200,6 +200,10 @@ impl Hwf {
     /// at a time as the store hands them out — runners racing each get a
     /// different run — and execute each, until there is none.
     async fn take_handed_out(&self, report: &mut PassReport) -> Result<()> {
+        // The claims of runs this pass could not execute are held to its
+        // end, so the store hands out the next run instead of the same one
+        // again (the next pass retries them).
+        let mut failed: Vec<crate::app::claim::ExecClaim> = Vec::new();
         while let Some(Some(claim)) = self.store().claim_next(&[RunState::Queued, RunState::Running]).await? {
             let id = claim.fence().run().clone();
             let claim = crate::app::claim::ExecClaim::from(claim);
@@ -207,6 +211,7 @@ impl Hwf {
                 Ok(snap) => snap,
                 Err(e) => {
                     report.errors.push((id, ErrorInfo::of(&e)));
+                    failed.push(claim);
                     continue;
                 }
             };
@@ -222,14 +227,16 @@ impl Hwf {
                 report.stopped.push(id);
                 continue;
             }
-            match self.continue_claimed(&id, claim).await {
+            match self.continue_claimed(&id, claim.clone()).await {
                 Ok(outcome) => report.executed.push((id, outcome.snapshot.state)),
                 Err(e) => {
                     tracing::warn!(run_id = %id, error = %e, "runner could not continue the run");
                     report.errors.push((id, ErrorInfo::of(&e)));
+                    failed.push(claim);
                 }
             }
         }
+        drop(failed);
         Ok(())
     }
 
