@@ -236,14 +236,44 @@ impl InstanceBroker {
             .width
             .get_or_insert_with(|| Arc::new(Semaphore::new(width)))
             .clone();
+        // A leaf call the replay index answers completes without waiting
+        // on anything: answer it here, on the guest's thread, instead of
+        // handing it to another task (a wake-up and a thread hop per
+        // replayed call). Anything else runs as a task of the join set.
+        let replayed_here = self.replaying
+            && matches!(call.spec, TaskSpec::Agent(_) | TaskSpec::Capability(_))
+            && self
+                .run
+                .replay()
+                .is_some_and(|idx| idx.answers(&call.id, &call.fingerprint));
         let (run, parent) = (self.run.clone(), self.parent());
         let guard = run.task_guard();
         let bounded = call.spec.runs_guest_code();
-        let h = self.joins.set.spawn(async move {
+        let mut task = Box::pin(async move {
             let _guard = guard;
             let _permit = if bounded { queued(&run, local).await } else { None };
             (n, run.run_call(call, parent).await)
         });
+        if replayed_here {
+            let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+            match task.as_mut().poll(&mut cx) {
+                std::task::Poll::Ready((n, Ok(slot))) => {
+                    self.joins.ready.insert(n, slot);
+                    return Ok(n);
+                }
+                // A trap reaches the guest through `next`, as a task's does.
+                std::task::Poll::Ready(done) => {
+                    let h = self.joins.set.spawn(async move { done });
+                    self.joins.by_task.insert(h.id(), n);
+                    self.joins.handles.insert(n, h);
+                    return Ok(n);
+                }
+                // Not answered after all (e.g. a capability that may not
+                // replay): the rest runs as a task, which polls it again.
+                std::task::Poll::Pending => {}
+            }
+        }
+        let h = self.joins.set.spawn(task);
         self.joins.by_task.insert(h.id(), n);
         self.joins.handles.insert(n, h);
         Ok(n)

@@ -215,6 +215,14 @@ impl ReplayIndex {
         }
     }
 
+    /// Whether [`lookup`](Self::lookup) would answer the call with a
+    /// recorded result ([`Lookup::Hit`]), without cloning that result.
+    pub fn answers(&self, call: &str, fingerprint: &Fingerprint) -> bool {
+        self.calls
+            .get(call)
+            .is_some_and(|r| r.fingerprint == fingerprint.as_str() && r.outcome.is_some())
+    }
+
     /// The call id delivered `n`-th (0-based) by `next` in the instance
     /// whose calls are `<scope>.k` (`""` for the root), in the source's
     /// last execution.

@@ -544,3 +544,52 @@ async fn on_replay_next_delivers_in_the_recorded_order() {
     let b = broker.submit(branch("early", json!("b"))).expect("submit");
     assert_eq!(broker.next(&[a, b]).await.expect("no trap").0, b);
 }
+
+#[tokio::test]
+async fn a_submitted_call_that_replays_is_answered_at_submit_and_a_changed_one_runs() {
+    let f = Fixture::new();
+    let (first, run) = f.run(Limits::default());
+    let ask = |prompt: &str| {
+        TaskSpec::Agent(Box::new(AgentRequest {
+            prompt: Some(prompt.into()),
+            ..greet()
+        }))
+    };
+    let mut broker = InstanceBroker::root(run, None);
+    let a = broker.submit(ask("one")).expect("submit");
+    let b = broker.submit(ask("two")).expect("submit");
+    let mut pending = vec![a, b];
+    while !pending.is_empty() {
+        let (n, slot) = broker.next(&pending).await.expect("no trap");
+        slot.expect("answered");
+        pending.retain(|p| *p != n);
+    }
+    assert_eq!(f.agents.calls.load(Ordering::SeqCst), 2);
+
+    // Replayed: answered on the guest's side of `submit`, no task started.
+    let (second, run) = f.context(Limits::default());
+    let run = run
+        .replay(ReplayIndex::from_journal(&f.journal(&first), &HashSet::new()))
+        .build();
+    let mut broker = InstanceBroker::root(run.clone(), None);
+    let a = broker.submit(ask("one")).expect("submit");
+    assert!(broker.joins.ready.contains_key(&a), "answered at submit");
+    assert!(broker.joins.handles.is_empty(), "no task spawned");
+    // The second request changed: its fingerprint no longer matches, so it
+    // is not answered from the journal; it runs as a task.
+    let b = broker.submit(ask("three")).expect("submit");
+    assert!(!broker.joins.ready.contains_key(&b));
+    assert!(broker.joins.handles.contains_key(&b));
+    let mut pending = vec![a, b];
+    while !pending.is_empty() {
+        let (n, slot) = broker.next(&pending).await.expect("no trap");
+        slot.expect("answered");
+        pending.retain(|p| *p != n);
+    }
+    assert_eq!(f.agents.calls.load(Ordering::SeqCst), 3, "only the changed call ran");
+    assert_eq!(run.counts().replayed, 1);
+    assert_eq!(
+        completed(&f.journal(&second)),
+        vec![("1".to_owned(), true, true), ("2".to_owned(), true, false)]
+    );
+}
