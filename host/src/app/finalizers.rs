@@ -95,6 +95,19 @@ async fn run_one(ctx: &RunContext, run: &RunId, journal: &[JournalEntry], res: &
     cap.handler.call(call).await.map(|_| ()).map_err(|e| e.to_string())
 }
 
+/// [`finalize`] at the end of the execution `ctx` ran: a declaration is a
+/// completed capability call, and every capability call in the run's
+/// journal is in the execution's counts (run live, replayed from a source,
+/// or charged from an earlier execution of this run), so a run whose
+/// counts hold none declared nothing and its journal is not read again
+/// (for a 1,000-call run that re-read and parse was ~10 % of a replay).
+pub async fn finalize_ended(ctx: &RunContext, store: &Store, run: &RunId) {
+    if ctx.counts().capability_calls == 0 {
+        return;
+    }
+    finalize(ctx, store, run).await;
+}
+
 /// Finalize every resource the run declared that was not finalized yet
 /// (called once the run's end state is known). Failures are recorded, never
 /// fatal: the run's own outcome stands.

@@ -391,7 +391,7 @@ impl Hwf {
         }
         if snap.state.is_terminal() {
             // Declared resources are finalized once the run ends (issue 19).
-            crate::app::finalizers::finalize(&ctx, &self.store, &run_id).await;
+            crate::app::finalizers::finalize_ended(&ctx, &self.store, &run_id).await;
             snap.finished_at_ms = Some(now_ms());
         }
         ctx.journal(&Event::RunCompleted {
