@@ -69,7 +69,7 @@ fn over_postgres(url: &str, schema: &str, local: &std::path::Path) -> Stores {
         scripts: Arc::new(pg.clone()),
         events: Arc::new(pg.clone()),
         blobs: Arc::new(pg.clone()),
-        claim_next: None,
+        work: None,
     };
     let local = Arc::new(FileStore::open(local).expect("state dir"));
     Stores {

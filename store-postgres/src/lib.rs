@@ -96,6 +96,7 @@ mod journal;
 mod migrate;
 mod runs;
 mod watch;
+mod work;
 
 pub use claim::PgClaim;
 pub use journal::PgJournalSink;

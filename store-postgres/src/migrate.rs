@@ -16,11 +16,18 @@ pub struct Migration {
 }
 
 /// Every migration, ascending by version.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "init",
-    sql: include_str!("../migrations/0001_init.sql"),
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "init",
+        sql: include_str!("../migrations/0001_init.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "work_notify",
+        sql: include_str!("../migrations/0002_work_notify.sql"),
+    },
+];
 
 /// A schema name hwf accepts: lower-case ASCII letters, digits and `_`,
 /// not starting with a digit, at most 63 bytes (so it needs no quoting).

@@ -531,3 +531,65 @@ return (await agent("x", { label: "ok" })).label;
     // Its claim was let go at the end of the pass: the next pass tries again.
     assert_eq!(pg.runner_once()["errors"][0][0], first.as_str());
 }
+
+#[test]
+fn an_idle_runner_is_woken_by_the_database_when_work_arrives() {
+    let Some(pg) = Pg::new("an_idle_runner_is_woken_by_the_database_when_work_arrives") else {
+        return;
+    };
+    let f = fixture(&pg, &["woken"], &[]);
+    let script = pg.ctx.write(
+        "wake.js",
+        r#"export const meta = { name: "wake", description: "queued for an idle runner" };
+const r = await agent("x", { label: "woken" });
+const a = await capability("human.ask", { prompt: "more?" });
+return { r: r.label, a: a.answer };
+"#,
+    );
+    // The poll is 20 s: only a notification can wake the runner sooner.
+    let mut runner = pg
+        .cmd()
+        .env("HWF_RUNNER_POLL_MS", "20000")
+        .args(["runner", "--idle-exit-after", "60"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runner");
+    // Its first pass is done once it reports what it found.
+    let mut err = std::io::BufReader::new(runner.stderr.take().expect("stderr"));
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut err, &mut line).expect("runner's first line");
+    assert!(line.starts_with("hwf runner:"), "{line}");
+    let out = pg.hwf(&[
+        "run",
+        script.to_str().expect("utf8"),
+        "--agents",
+        &f,
+        "--background",
+        "--queue-only",
+        "--json",
+    ]);
+    out.expect_code(0);
+    let id = run_id(&out.json());
+    let t = Instant::now();
+    wait_for(Duration::from_secs(10), "the queued run to park", || {
+        pg.status(&id)["state"] == "waiting"
+    });
+    let queued_to_parked = t.elapsed();
+    let call = pg.status(&id)["waits"][0]["call"].as_str().expect("wait").to_owned();
+    let t = Instant::now();
+    pg.hwf(&["control", "decide", &id, &call, "respond", "--value", "\"yes\""])
+        .expect_code(0);
+    wait_for(Duration::from_secs(10), "the decided run to finish", || {
+        pg.status(&id)["state"] == "succeeded"
+    });
+    let decided_to_done = t.elapsed();
+    let _ = runner.kill();
+    let _ = runner.wait();
+    assert_eq!(pg.status(&id)["result"], json!({"r": "woken", "a": "yes"}));
+    println!(
+        "idle runner woken: queued → parked {} ms, decided → done {} ms (poll 20 s)",
+        queued_to_parked.as_millis(),
+        decided_to_done.as_millis()
+    );
+}

@@ -53,12 +53,37 @@ pub fn events(cli: &Cli, config: &Config, cmd: &EventsCommand, out: &Out) -> Res
     Ok(0)
 }
 
+/// How long an idle runner waits before its next pass: 250 ms, 1 s when a
+/// shared store wakes it on work; `$HWF_RUNNER_POLL_MS` overrides it.
+fn runner_poll(woken: bool) -> Result<std::time::Duration, Error> {
+    let ms = match std::env::var("HWF_RUNNER_POLL_MS").ok().filter(|v| !v.is_empty()) {
+        Some(v) => v
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|ms| (10..=600_000).contains(ms))
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorCode::InvalidConfig,
+                    format!("HWF_RUNNER_POLL_MS must be a number of milliseconds in 10..=600000, not {v:?}"),
+                )
+            })?,
+        None if woken => 1000,
+        None => 250,
+    };
+    Ok(std::time::Duration::from_millis(ms))
+}
+
 /// `hwf runner …`: passes until `--once`, or idle for `--idle-exit-after`.
 pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) -> Result<i32, Error> {
     let hwf = open_host(cli, config, args.agents.as_ref(), config.limits.clone())?;
     let only = args.only.as_deref().map(RunId::parse).transpose()?;
     let mut idle_since = std::time::Instant::now();
     let mut first = true;
+    // A shared store wakes the runner when there may be work; the poll is
+    // the fallback (and finds expired leases).
+    let mut work = hwf.store().watch_work();
+    let poll = runner_poll(work.is_some())?;
     let mut total = hwf_host::runner::PassReport::default();
     loop {
         let report = hwf.runner_pass(only.as_ref()).await?;
@@ -107,7 +132,19 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
         {
             break;
         }
-        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        match work.as_mut() {
+            Some(rx) => {
+                tokio::select! {
+                    changed = rx.changed() => {
+                        if changed.is_err() {
+                            work = None; // the listener is gone: poll only
+                        }
+                    }
+                    () = tokio::time::sleep(poll) => {}
+                }
+            }
+            None => tokio::time::sleep(poll).await,
+        }
     }
     let v = serde_json::to_value(&total).unwrap_or(Value::Null);
     out.data(&v, |_| {

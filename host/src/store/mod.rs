@@ -26,5 +26,5 @@ pub use hwf_core::model::{
     StoredEvent, WaitInfo, now_ms,
 };
 pub use kanban::valid_card_id;
-pub use shared::{ClaimNext, SharedClaim, SharedParts, Store};
+pub use shared::{SharedClaim, SharedParts, Store, WorkSource};
 pub use shared_journal::SharedJournal;

@@ -44,9 +44,9 @@ pub struct SharedParts {
     pub events: Arc<dyn EventLog>,
     /// Content-addressed blobs.
     pub blobs: Arc<dyn BlobStore>,
-    /// Claim the next run in one of these states (a database's
-    /// `SKIP LOCKED` scan), when the store has one.
-    pub claim_next: Option<Arc<dyn ClaimNext>>,
+    /// How the store hands out work (a database's `SKIP LOCKED` scan and
+    /// its notifications), when it does.
+    pub work: Option<Arc<dyn WorkSource>>,
 }
 
 impl std::fmt::Debug for SharedParts {
@@ -58,11 +58,19 @@ impl std::fmt::Debug for SharedParts {
 }
 
 /// A store that hands out work: the next run in one of `states` whose
-/// claim is free or expired, claimed (runners racing get different runs).
+/// claim is free or expired, claimed (runners racing get different runs),
+/// and a wake-up when there may be more.
 #[async_trait]
-pub trait ClaimNext: Send + Sync {
+pub trait WorkSource: Send + Sync {
     /// Claim the oldest such run (`None`: there is none).
     async fn claim_next(&self, states: &[hwf_core::model::RunState]) -> StoreResult<Option<Box<dyn Claim>>>;
+
+    /// A watch bumped when there may be work (a run queued or parked, a
+    /// control, an event); `None`: the store only polls. Called on the
+    /// store's runtime.
+    fn watch_work(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        None
+    }
 }
 
 struct Shared {
@@ -548,6 +556,18 @@ impl Store {
         )))
     }
 
+    /// A watch bumped when a shared store says there may be work (a run
+    /// queued or parked, a control, an event), for an idle runner to wait
+    /// on beside its poll; `None` for the file store.
+    pub fn watch_work(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        let s = self.shared.as_ref()?;
+        let work = s.parts.work.clone()?;
+        s.bridge
+            .block(async move { Ok::<_, Error>(work.watch_work()) })
+            .ok()
+            .flatten()
+    }
+
     /// Claim the next run in one of `states` (queued work, expired leases)
     /// when the shared store hands out work; `None` for stores that do not
     /// (the runner then scans).
@@ -557,7 +577,7 @@ impl Store {
     /// `io`.
     pub async fn claim_next(&self, states: &[hwf_core::model::RunState]) -> Result<Option<Option<Box<dyn Claim>>>> {
         let Some(s) = &self.shared else { return Ok(None) };
-        let Some(next) = s.parts.claim_next.clone() else {
+        let Some(next) = s.parts.work.clone() else {
             return Ok(None);
         };
         let states = states.to_vec();

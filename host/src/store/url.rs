@@ -155,7 +155,7 @@ fn open_postgres(url: &StoreUrl, conn: &str, options: SharedOptions) -> Result<(
         scripts: Arc::new(pg.clone()),
         events: Arc::new(pg.clone()),
         blobs: Arc::new(pg.clone()),
-        claim_next: Some(Arc::new(PgNext(pg))),
+        work: Some(Arc::new(PgWork(pg))),
     };
     Ok((parts, bridge))
 }
@@ -172,11 +172,11 @@ fn open_postgres(url: &StoreUrl, _conn: &str, _options: SharedOptions) -> Result
 }
 
 #[cfg(feature = "postgres")]
-struct PgNext(hwf_store_postgres::PgStore);
+struct PgWork(hwf_store_postgres::PgStore);
 
 #[cfg(feature = "postgres")]
 #[hwf_core::store::async_trait]
-impl super::shared::ClaimNext for PgNext {
+impl super::shared::WorkSource for PgWork {
     async fn claim_next(
         &self,
         states: &[hwf_core::model::RunState],
@@ -186,6 +186,10 @@ impl super::shared::ClaimNext for PgNext {
             .claim_next(states)
             .await?
             .map(|c| Box::new(c) as Box<dyn hwf_core::store::Claim>))
+    }
+
+    fn watch_work(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        Some(self.0.watch_work())
     }
 }
 
