@@ -43,8 +43,11 @@ fn report_compile(notice: hwf_host::scripts::CompileNotice) {
         ),
         CompileNotice::Compiling(lang) => write!(
             err,
-            "hwf: compiling the {} runtime (once per user)…{}",
+            "hwf: compiling the {} runtime (once per user{})…{}",
             spoken_name(lang),
+            hwf_host::scripts::user_cache_dir()
+                .map(|d| format!(", into {}", d.display()))
+                .unwrap_or_default(),
             if tty { "\n" } else { "" }
         )
         .and_then(|()| err.flush()),

@@ -582,6 +582,16 @@ pub async fn run_in_process(hwf: Arc<Hwf>, wake: Arc<tokio::sync::Notify>, hooks
     // Runs seen finished are not read again.
     let mut done: HashSet<RunId> = HashSet::new();
     let mut first = true;
+    // A shared store's notifications (work queued elsewhere, a decision,
+    // an event) wake the scan at once.
+    if let Some(mut work) = hwf.store().watch_work() {
+        let wake = wake.clone();
+        tokio::spawn(async move {
+            while work.changed().await.is_ok() {
+                wake.notify_one();
+            }
+        });
+    }
     loop {
         let ids = match hwf.store().run_ids() {
             Ok(ids) => ids,
