@@ -245,6 +245,16 @@ pub struct RunSummary {
     pub waits: Vec<WaitInfo>,
 }
 
+/// Where a run's spilled result is, as a file path to show: the file
+/// store's `runs/<id>/result.json` under the state dir; `None` for a
+/// shared store's artifact (read it through the result views).
+pub fn shown_result_path(s: &RunSnapshot, state_dir: &Path) -> Option<String> {
+    s.result_path
+        .as_deref()
+        .filter(|p| p.starts_with("runs/"))
+        .map(|p| state_dir.join(p).display().to_string())
+}
+
 /// The overview line of a snapshot as JSON, its state as recorded.
 pub fn summary(s: &RunSnapshot) -> Value {
     to_json(&run_summary(s, true))
@@ -387,7 +397,7 @@ pub fn build_status(s: &RunSnapshot, journal: &[JournalEntry], state_dir: &Path,
         finished_at_ms: s.finished_at_ms,
         result: s.result.clone(),
         result_preview: s.result_preview.clone(),
-        result_path: s.result_path.as_ref().map(|p| state_dir.join(p).display().to_string()),
+        result_path: shown_result_path(s, state_dir),
         error: s.error.clone(),
         counts: s.counts,
         progress,

@@ -204,9 +204,18 @@ impl Hwf {
                 format!("run {run} has no result (yet)"),
             ));
         }
-        let path = self.state_dir().join("runs").join(run.as_str()).join("result.json");
-        let text = crate::store::FileStore::read_input(&path, 64 << 20, "result", ErrorCode::ResultTooLarge)?;
-        serde_json::from_str(&text).map_err(|e| Error::new(ErrorCode::CorruptStore, format!("result.json: {e}")))
+        let bytes = self.store().read_result(run)?;
+        if bytes.len() > 64 << 20 {
+            return Err(Error::new(
+                ErrorCode::ResultTooLarge,
+                format!(
+                    "the result of run {run} is {} bytes; at most 64 MiB is read",
+                    bytes.len()
+                ),
+            ));
+        }
+        serde_json::from_slice(&bytes)
+            .map_err(|e| Error::new(ErrorCode::CorruptStore, format!("the result of run {run}: {e}")))
     }
 
     /// The source of a saved script version, as saved.

@@ -101,7 +101,7 @@ pub fn run_data(s: &RunSnapshot, state_dir: &Path) -> Value {
     }
     if let Some(p) = &s.result_preview {
         data["result_preview"] = json!(p);
-        data["result_path"] = json!(s.result_path.as_ref().map(|p| state_dir.join(p).display().to_string()));
+        data["result_path"] = json!(crate::app::status::shown_result_path(s, state_dir));
     }
     if !s.waits.is_empty() {
         data["waits"] = json!(s.waits);
