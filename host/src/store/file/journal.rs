@@ -352,10 +352,13 @@ impl Drop for JournalFile {
 }
 
 /// Flushes a [`JournalFile`] from the group committer: `fdatasync` on the
-/// shared handle, run on the calling worker thread (tokio's
-/// `block_in_place`, which hands the worker's other tasks to another
-/// thread) so the waiting call resumes straight from the flush, without
-/// the two thread hand-offs of `spawn_blocking`.
+/// shared handle (no descriptor duplicated per flush). A call that waits
+/// for its completion to be durable flushes with [`JournalFlusher::flush`]:
+/// on the calling worker thread (tokio's `block_in_place`, which hands the
+/// worker's other tasks to another thread), so it resumes straight from
+/// the flush, without the two thread hand-offs of `spawn_blocking`. A
+/// background flush that nobody waits for (`async` durability) uses
+/// [`JournalFlusher::flush_detached`], which keeps the workers free.
 #[derive(Debug, Clone)]
 pub struct JournalFlusher {
     file: Arc<std::fs::File>,
@@ -390,6 +393,23 @@ impl JournalFlusher {
             }
             Err(_) => self.flush_blocking(),
         }
+    }
+
+    /// fdatasync everything appended so far on tokio's blocking pool (or
+    /// inline outside a runtime): for a flush that runs beside the guest,
+    /// not one it waits for.
+    ///
+    /// # Errors
+    ///
+    /// `io`; `internal` when the blocking task could not run.
+    pub async fn flush_detached(&self) -> Result<()> {
+        if tokio::runtime::Handle::try_current().is_err() {
+            return self.flush_blocking();
+        }
+        let me = self.clone();
+        tokio::task::spawn_blocking(move || me.flush_blocking())
+            .await
+            .map_err(|e| Error::new(ErrorCode::Internal, format!("journal sync task: {e}")))?
     }
 }
 
@@ -692,8 +712,12 @@ mod tests {
             .expect("join")
             .expect("on a worker");
         multi.block_on(flusher.flush()).expect("in block_on");
+        multi.block_on(flusher.flush_detached()).expect("detached");
         let current = tokio::runtime::Builder::new_current_thread().build().expect("rt");
         current.block_on(flusher.flush()).expect("current thread");
+        futures_util::FutureExt::now_or_never(flusher.flush_detached())
+            .expect("at once")
+            .expect("detached, no runtime");
         drop(j);
         assert_eq!(seqs(&store, &id), [1]);
     }
