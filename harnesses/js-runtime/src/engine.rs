@@ -92,16 +92,36 @@ fn js_err(msg: impl Into<String>) -> JsError {
 
 /// JavaScript numbers are doubles: write whole ones as integers, so `18`
 /// stays `18` in results, journals and fingerprints.
-pub fn normalize(v: Value) -> Value {
+pub fn normalize(mut v: Value) -> Value {
+    normalize_in_place(&mut v);
+    v
+}
+
+/// [`normalize`] without rebuilding the arrays and objects around the
+/// numbers (every agent call's options pass through it).
+fn normalize_in_place(v: &mut Value) {
     match v {
-        Value::Number(n) => match n.as_f64() {
-            Some(f) if !n.is_i64() && !n.is_u64() && f.fract() == 0.0 && f.abs() < 9.0e15 => Value::from(f as i64),
-            _ => Value::Number(n),
-        },
-        Value::Array(a) => Value::Array(a.into_iter().map(normalize).collect()),
-        Value::Object(m) => Value::Object(m.into_iter().map(|(k, v)| (k, normalize(v))).collect()),
-        other => other,
+        Value::Number(n) => {
+            if let Some(f) = n.as_f64()
+                && !n.is_i64()
+                && !n.is_u64()
+                && f.fract() == 0.0
+                && f.abs() < 9.0e15
+            {
+                *v = Value::from(f as i64);
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(normalize_in_place),
+        Value::Object(m) => m.values_mut().for_each(normalize_in_place),
+        _ => {}
     }
+}
+
+/// A JavaScript string as Rust text: unpaired surrogates (not UTF-16
+/// text) are written as `\uXXXX` escapes, as `to_std_string_escaped`
+/// does; the usual case skips its character-by-character formatting.
+fn std_string(s: &boa_engine::JsString) -> String {
+    s.to_std_string().unwrap_or_else(|_| s.to_std_string_escaped())
 }
 
 fn arg_json(args: &[JsValue], i: usize, ctx: &mut Context) -> JsResult<Option<Value>> {
@@ -131,7 +151,7 @@ fn submit(task: wit::Task, kind: Kind, ctx: &mut Context) -> JsResult<JsValue> {
 /// argument.
 fn agent(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let prompt = match args.first() {
-        Some(v) if v.is_string() => v.to_string(ctx)?.to_std_string_escaped(),
+        Some(v) if v.is_string() => std_string(&v.to_string(ctx)?),
         Some(v) if !v.is_undefined() => {
             return Err(JsNativeError::typ()
                 .with_message("agent(prompt, options): prompt must be a string")

@@ -3,7 +3,6 @@
 
 use super::call::{Call, CallResult, Parent, TaskSpec};
 use super::children::Child;
-use super::replay::Lookup;
 use super::request::{AgentRequest, CapabilityRequest};
 use super::{CallFailure, Event, LoadedComponent, RunContext, lock};
 use crate::vm::limits::HostTrap;
@@ -150,10 +149,7 @@ impl InstanceBroker {
         if !self.replaying {
             return;
         }
-        let same = self
-            .run
-            .replay()
-            .is_some_and(|idx| idx.lookup(id, fp) != Lookup::Diverged);
+        let same = self.run.replay().is_some_and(|idx| idx.knows(id, fp));
         if !same {
             tracing::debug!(call = id, "replay diverged; running live from here");
             self.replaying = false;

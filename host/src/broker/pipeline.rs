@@ -328,14 +328,36 @@ impl RunContext {
             Some(r) if !r.own => (r.tokens, r.attempts, r.cost_micro_usd),
             _ => (0, 0, 0),
         };
-        self.journal_or_trap(&Event::CallStarted {
-            call: call_id,
-            kind,
-            label,
-            phase,
-            fingerprint: fp.as_str(),
-            request: stored_request,
-        })?;
+        let stored_result = outcome.as_ref().ok().map(redacted);
+        // The start and the completion as one write (one syscall; a crash
+        // keeps both or neither, and a call without its completion runs
+        // again anyway).
+        self.journal_all(&[
+            Event::CallStarted {
+                call: call_id,
+                kind,
+                label,
+                phase,
+                fingerprint: fp.as_str(),
+                request: stored_request,
+            },
+            Event::CallCompleted {
+                call: call_id,
+                kind,
+                label,
+                fingerprint: fp.as_str(),
+                ok: outcome.is_ok(),
+                result: stored_result.as_deref(),
+                error: outcome.as_ref().err(),
+                tokens,
+                cost_micro_usd: cost,
+                attempts,
+                duration_us: 0,
+                replayed,
+                cache_hit: !replayed,
+            },
+        ])
+        .map_err(|e| HostTrap::new(e.code(), format!("journal write failed: {}", e.message())))?;
         {
             let mut stats = lock(&self.stats);
             if replayed {
@@ -353,22 +375,6 @@ impl RunContext {
                 }
             }
         }
-        let stored_result = outcome.as_ref().ok().map(redacted);
-        self.journal_or_trap(&Event::CallCompleted {
-            call: call_id,
-            kind,
-            label,
-            fingerprint: fp.as_str(),
-            ok: outcome.is_ok(),
-            result: stored_result.as_deref(),
-            error: outcome.as_ref().err(),
-            tokens,
-            cost_micro_usd: cost,
-            attempts,
-            duration_us: 0,
-            replayed,
-            cache_hit: !replayed,
-        })?;
         Ok(outcome)
     }
 

@@ -215,6 +215,15 @@ impl ReplayIndex {
         }
     }
 
+    /// Whether the call is the recorded one (same id and fingerprint):
+    /// [`lookup`](Self::lookup) would not say [`Lookup::Diverged`]; nothing
+    /// is cloned.
+    pub fn knows(&self, call: &str, fingerprint: &Fingerprint) -> bool {
+        self.calls
+            .get(call)
+            .is_some_and(|r| r.fingerprint == fingerprint.as_str())
+    }
+
     /// Whether [`lookup`](Self::lookup) would answer the call with a
     /// recorded result ([`Lookup::Hit`]), without cloning that result.
     pub fn answers(&self, call: &str, fingerprint: &Fingerprint) -> bool {
