@@ -66,8 +66,10 @@ class Pg:
         out = subprocess.run(
             [self.psql, "-X", "-q", "-At", "-F", "\t", "-v", "ON_ERROR_STOP=1",
              "-c", query, f"host={self.dir} user=hwf dbname={db}"],
-            check=True, capture_output=True, text=True,
+            capture_output=True, text=True,
         )
+        if out.returncode != 0:
+            raise RuntimeError(f"psql ({db}): {out.stderr.strip()}")
         return [line.split("\t") for line in out.stdout.splitlines() if line]
 
     def fresh(self):
@@ -222,10 +224,10 @@ def takeover(args, kind, pg):
         b = runner(args, store, agents, log)
         try:
             for i in range(args.takeovers):
-                rid = queue(args, store, agents, ["a", "slow", "b"], 1, f"t{i}-")[0]
-                # A only: B is started first and idles, so A must win the
-                # run: stop B while A claims it.
+                # A must win the run: B is stopped before the run is queued
+                # and until A reached the slow call.
                 b.send_signal(signal.SIGSTOP)
+                rid = queue(args, store, agents, ["a", "slow", "b"], 1, f"t{i}-")[0]
                 a = runner(args, store, agents, log)
                 t = time.time()
                 while True:
@@ -268,7 +270,7 @@ def main():
     p.add_argument("--store", default="both", choices=["both", "file", "postgres"])
     p.add_argument("--runs", type=int, default=200)
     p.add_argument("--calls", type=int, default=3)
-    p.add_argument("--runners", default="1,2,4")
+    p.add_argument("--runners", default="1,2,4", help="runner counts to measure ('none': takeovers only)")
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--lease-ms", type=int, default=2000)
     p.add_argument("--takeovers", type=int, default=5)
@@ -282,10 +284,12 @@ def main():
               f"median of {args.repeat}; nproc {os.cpu_count()}")
         print(f"{'store':<9} {'runners':>7} {'seconds':>8} {'runs/s':>8} {'calls/s':>8}")
         for kind in kinds:
-            for k in [int(x) for x in args.runners.split(",")]:
-                secs = statistics.median(throughput(args, kind, pg, k) for _ in range(args.repeat))
+            for k in [int(x) for x in args.runners.split(",") if x.strip() not in ("", "none")]:
+                each = [throughput(args, kind, pg, k) for _ in range(args.repeat)]
+                secs = statistics.median(each)
                 print(f"{kind:<9} {k:>7} {secs:>8.2f} {args.runs / secs:>8.1f} "
-                      f"{args.runs * args.calls / secs:>8.1f}", flush=True)
+                      f"{args.runs * args.calls / secs:>8.1f}   (each: {', '.join(f'{x:.2f}' for x in each)} s)",
+                      flush=True)
         for kind in kinds:
             if args.takeovers <= 0:
                 break
