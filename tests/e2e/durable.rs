@@ -754,3 +754,56 @@ fn a_decision_applies_only_to_the_request_it_was_made_for() {
         "a decision for another request must not apply"
     );
 }
+
+#[test]
+fn a_run_that_died_after_journaling_its_end_is_finished_from_its_journal() {
+    // Killed between its final journal record and its snapshot: the
+    // snapshot still says running. The runner finishes it from the
+    // journal — it does not execute it again or journal a second end.
+    let ctx = Ctx::new();
+    let log = ctx.path("calls.log");
+    let fixture = ctx.write(
+        "echo.json",
+        r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}}]}"#,
+    );
+    let out: crate::common::Run = ctx
+        .cmd()
+        .env("HWF_FIXTURE_LOG", &log)
+        .args([
+            "run",
+            harnesses::PROBE,
+            "--run-id",
+            "ended1",
+            "--args",
+            r#"{"op":"agent","n":3}"#,
+            "--json",
+            "--agents",
+        ])
+        .arg(&fixture)
+        .output()
+        .expect("run")
+        .into();
+    out.expect_code(0);
+    let result = out.json()["data"]["result"].clone();
+    let run_json = ctx.state().join("runs/ended1/run.json");
+    let mut snap: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&run_json).expect("snapshot")).expect("json");
+    snap["state"] = "running".into();
+    snap["result"] = serde_json::Value::Null;
+    snap["finished_at_ms"] = serde_json::Value::Null;
+    std::fs::write(&run_json, snap.to_string()).expect("rewind the snapshot");
+    let executed_before = std::fs::read_to_string(&log).expect("log").lines().count();
+    let pass = crate::common::runner_once(&ctx);
+    assert_eq!(pass["stuck"][0], "ended1", "{pass}");
+    let s = crate::common::status(&ctx, "ended1");
+    assert_eq!(s["state"], "succeeded", "{s}");
+    assert_eq!(s["result"], result);
+    let journal = ctx.journal("ended1");
+    let ends = journal.iter().filter(|e| e["type"] == "run_completed").count();
+    let starts = journal.iter().filter(|e| e["type"] == "run_started").count();
+    assert_eq!((starts, ends), (1, 1), "nothing executed again");
+    assert_eq!(
+        std::fs::read_to_string(&log).expect("log").lines().count(),
+        executed_before
+    );
+}

@@ -327,6 +327,14 @@ impl Hwf {
         let loaded = resolved.loaded;
         let events = self.store().read_entries(id)?;
         crate::app::runner::check_journal_present(&snap, &events)?;
+        // The last execution journaled the run's end and died before its
+        // snapshot said so: the journal is the record. The run is finished
+        // from it, and nothing runs again.
+        if snap.state == RunState::Running
+            && let Some(end) = journaled_end(&events)
+        {
+            return self.finish_from_journal(snap, end, &*claim).await;
+        }
         let last_seq = events.iter().map(|e| e.seq).max().unwrap_or(0);
         let controls = crate::app::control::read_controls(self.store(), id)?;
         // In place: the run's own journal answers its completed calls, and
@@ -367,6 +375,29 @@ impl Hwf {
             .await
     }
 
+    /// Save a run's end as its journal recorded it (see
+    /// [`journaled_end`]).
+    async fn finish_from_journal(
+        &self,
+        mut snap: RunSnapshot,
+        end: JournaledEnd,
+        claim: &dyn hwf_core::store::Claim,
+    ) -> Result<RunOutcome> {
+        tracing::info!(run_id = %snap.run_id, state = end.state.as_str(), "the run ended before its snapshot said so; finished from its journal");
+        snap.state = end.state;
+        snap.result = end.result;
+        snap.result_path = end.result_path;
+        snap.error = end.error;
+        snap.finished_at_ms = Some(end.at_ms);
+        snap.waits.clear();
+        snap.live = None;
+        self.save_claimed(&snap, SaveMode::Durable, claim).await?;
+        Ok(RunOutcome {
+            result: snap.result.clone(),
+            snapshot: snap,
+        })
+    }
+
     /// The services a continuation runs with: this host's, under the run's
     /// recorded policy and limits, fixture and workspace.
     fn services_for(&self, snap: &RunSnapshot) -> Result<crate::broker::Services> {
@@ -385,6 +416,41 @@ impl Hwf {
         }
         Ok(services)
     }
+}
+
+/// A run's end as its journal's last line records it.
+#[derive(Debug)]
+pub(crate) struct JournaledEnd {
+    state: RunState,
+    result: Option<Value>,
+    result_path: Option<String>,
+    error: Option<ErrorInfo>,
+    at_ms: u64,
+}
+
+/// The terminal end a journal's last line records (`run_completed` with a
+/// final state); `None` when the journal goes on past it or the last
+/// execution parked or died.
+pub(crate) fn journaled_end(events: &[JournalEntry]) -> Option<JournaledEnd> {
+    let last = events.last()?;
+    let Entry::RunCompleted {
+        state,
+        result,
+        result_path,
+        error,
+        ..
+    } = &last.entry
+    else {
+        return None;
+    };
+    let state: RunState = serde_json::from_value(Value::String(state.clone())).ok()?;
+    state.is_terminal().then(|| JournaledEnd {
+        state,
+        result: result.clone(),
+        result_path: result_path.clone(),
+        error: error.clone(),
+        at_ms: last.ts_ms,
+    })
 }
 
 /// Consecutive executions of a run that died without a final record before
