@@ -86,7 +86,24 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
     let poll = runner_poll(work.is_some())?;
     let mut total = hwf_host::runner::PassReport::default();
     loop {
-        let report = hwf.runner_pass(only.as_ref()).await?;
+        let report = match hwf.runner_pass(only.as_ref()).await {
+            Ok(report) => report,
+            // A long-lived runner outlives a store outage (a database
+            // restarting, a network blip): it says so and tries again.
+            Err(e) if !args.once && matches!(e.code(), ErrorCode::Io | ErrorCode::Internal) => {
+                tracing::warn!(error = %e, "runner pass failed; trying again");
+                if !args.json {
+                    eprintln!(
+                        "hwf runner: the pass failed ({}: {}); trying again",
+                        e.code().as_str(),
+                        e.message()
+                    );
+                }
+                tokio::time::sleep(poll).await;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         if first {
             tracing::info!(
                 queued = report.queued.len(),
