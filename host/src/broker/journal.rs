@@ -77,8 +77,8 @@ pub struct Syncer {
 /// What a [`Syncer`] flushes.
 #[derive(Debug)]
 enum Flush {
-    /// fdatasync of the journal file (a duplicate of the writer's handle).
-    File(std::fs::File),
+    /// fdatasync of the journal file (the writer's handle, shared).
+    File(crate::store::JournalFlusher),
     /// The shared store's writer task's durable commit.
     Shared(SharedJournal),
 }
@@ -100,6 +100,12 @@ impl Syncer {
     ///
     /// `io` when the fsync fails.
     pub async fn sync_to_after(&self, seq: u64, window: Option<std::time::Duration>) -> Result<()> {
+        self.sync_inner(seq, window, false).await
+    }
+
+    /// The flush itself: a waiter's on its own worker (it resumes straight
+    /// from the flush), a background one (`detached`) on the blocking pool.
+    async fn sync_inner(&self, seq: u64, window: Option<std::time::Duration>, detached: bool) -> Result<()> {
         let mut synced = self.synced.lock().await;
         if *synced >= seq {
             return Ok(());
@@ -108,10 +114,9 @@ impl Syncer {
             tokio::time::sleep(w).await;
         }
         let target = self.written.load(Ordering::SeqCst);
-        let file = match &self.flush {
-            Flush::File(file) => file
-                .try_clone()
-                .map_err(|e| hwf_core::error::Error::io("journal sync", e))?,
+        match &self.flush {
+            Flush::File(file) if detached => file.flush_detached().await?,
+            Flush::File(file) => file.flush().await?,
             Flush::Shared(shared) => {
                 shared.sync().await?;
                 let n = self.syncs.fetch_add(1, Ordering::Relaxed) + 1;
@@ -119,26 +124,16 @@ impl Syncer {
                 *synced = target;
                 return Ok(());
             }
-        };
-        let done = tokio::task::spawn_blocking(move || file.sync_data()).await;
-        match done {
-            Ok(Ok(())) => {
-                let n = self.syncs.fetch_add(1, Ordering::Relaxed) + 1;
-                tracing::debug!(
-                    through = target,
-                    lines = target.saturating_sub(*synced),
-                    syncs = n,
-                    "journal fsync"
-                );
-                *synced = target;
-                Ok(())
-            }
-            Ok(Err(e)) => Err(hwf_core::error::Error::io("journal sync", e)),
-            Err(e) => Err(hwf_core::error::Error::new(
-                hwf_core::error::ErrorCode::Internal,
-                format!("journal sync task: {e}"),
-            )),
         }
+        let n = self.syncs.fetch_add(1, Ordering::Relaxed) + 1;
+        tracing::debug!(
+            through = target,
+            lines = target.saturating_sub(*synced),
+            syncs = n,
+            "journal fsync"
+        );
+        *synced = target;
+        Ok(())
     }
 
     /// Flush up to `seq` in the background (`async` durability): one
@@ -151,7 +146,7 @@ impl Syncer {
         tokio::spawn(async move {
             let mut target = seq;
             loop {
-                if let Err(e) = me.sync_to(target).await {
+                if let Err(e) = me.sync_inner(target, None, true).await {
                     tracing::warn!(error = %e, "background journal flush failed");
                 }
                 me.kicked.store(false, Ordering::SeqCst);
@@ -217,7 +212,7 @@ impl Journal {
     /// `io` when the file cannot be duplicated.
     pub fn syncer(&self) -> Result<Syncer> {
         let flush = match &self.out {
-            JournalOut::File(file) => Flush::File(file.try_clone_std()?),
+            JournalOut::File(file) => Flush::File(file.flusher()),
             JournalOut::Shared(shared) => Flush::Shared(shared.clone()),
         };
         Ok(Syncer {

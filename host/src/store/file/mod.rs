@@ -44,10 +44,6 @@ mod scripts;
 
 pub use controls::CONTROLS_POLL;
 pub use fsutil::LockFile;
-#[allow(
-    unused_imports,
-    reason = "the group committer (broker/journal.rs) flushes through it once store/mod.rs re-exports it"
-)]
 pub use journal::{FileJournalSink, JournalFile, JournalFlusher};
 pub use runs::FileClaim;
 
