@@ -73,26 +73,27 @@ impl PgClaim {
     /// Take the run's lease if it is free or expired.
     pub(crate) async fn take(store: &PgStore, id: &RunId) -> StoreResult<Option<Self>> {
         store.inner.finish_pending().await;
-        let client = store.durable().await?;
-        let stmt = client
-            .prepare_cached(TAKE)
-            .await
-            .map_err(|e| db_err("claim a run", e))?;
         let sent = Instant::now();
-        let row = client
-            .query_opt(
-                &stmt,
+        // Sent again on a fresh connection when the first was lost: if the
+        // first had committed, this one finds the lease held (ours, with
+        // no claim object) and answers `None`; that lease expires unused.
+        let row = store
+            .inner
+            .rows(
+                true,
+                TAKE,
                 &[&id.as_str(), &store.inner.owner, &store.inner.lease.as_secs_f64()],
             )
             .await
-            .map_err(|e| db_err(format!("claim run {id}"), e))?;
+            .map_err(|e| e.store(format!("claim run {id}")))?
+            .into_iter()
+            .next();
         match row {
             Some(row) => {
                 let token = unsigned(row.get(0), "fencing token")?;
                 Ok(Some(Self::held(store, id.clone(), token, sent)))
             }
             None => {
-                drop(client);
                 store.run_exists(id.as_str()).await?;
                 Ok(None)
             }
@@ -262,16 +263,19 @@ impl PgStore {
     pub async fn claim_next(&self, states: &[RunState]) -> StoreResult<Option<PgClaim>> {
         self.inner.finish_pending().await;
         let states: Vec<&str> = states.iter().map(|s| s.as_str()).collect();
-        let client = self.durable().await?;
-        let stmt = client
-            .prepare_cached(TAKE_NEXT)
-            .await
-            .map_err(|e| db_err("claim work", e))?;
         let sent = Instant::now();
-        let row = client
-            .query_opt(&stmt, &[&self.inner.owner, &self.inner.lease.as_secs_f64(), &states])
+        // Retried like `take` (a lost answer leaves a lease that expires).
+        let row = self
+            .inner
+            .rows(
+                true,
+                TAKE_NEXT,
+                &[&self.inner.owner, &self.inner.lease.as_secs_f64(), &states],
+            )
             .await
-            .map_err(|e| db_err("claim work", e))?;
+            .map_err(|e| e.store("claim work"))?
+            .into_iter()
+            .next();
         let Some(row) = row else { return Ok(None) };
         let id: &str = row.get(0);
         let run = RunId::parse(id).map_err(|e| StoreError::Corrupt(format!("run id {id:?}: {}", e.message())))?;

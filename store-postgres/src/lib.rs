@@ -73,8 +73,9 @@
 //! row again), syncs (`greatest`) — are sent again on a fresh connection
 //! when theirs was lost mid-statement; so is an append, whose repetition,
 //! if the first try had committed, meets the `(run_id, seq)` key and finds
-//! its own lines there (success, not a conflict). Claims are not repeated:
-//! a claim whose answer was lost is a lease nobody uses, which expires.
+//! its own lines there (success, not a conflict). A claim is sent again
+//! too: if the lost one had committed, the lease it took is held by nobody
+//! who knows it, and expires like a dead holder's.
 //! A holder whose lease expires while the database is away loses it (its
 //! heartbeat cannot renew), exactly as if it had been partitioned.
 //!

@@ -47,15 +47,11 @@ const SAVE_FENCED: &str = "WITH fence AS (
 impl PgStore {
     /// `Ok` when the run exists.
     pub(crate) async fn run_exists(&self, id: &str) -> StoreResult<()> {
-        let client = self.durable().await?;
-        let stmt = client
-            .prepare_cached("SELECT 1 FROM hwf_runs WHERE run_id = $1")
+        let rows = self
+            .inner
+            .rows(true, "SELECT 1 FROM hwf_runs WHERE run_id = $1", &[&id])
             .await
-            .map_err(|e| db_err("look up a run", e))?;
-        let rows = client
-            .query(&stmt, &[&id])
-            .await
-            .map_err(|e| db_err(format!("look up run {id}"), e))?;
+            .map_err(|e| e.store(format!("look up run {id}")))?;
         if rows.is_empty() { Err(no_run(id)) } else { Ok(()) }
     }
 }
@@ -297,18 +293,16 @@ impl RunStore for PgStore {
     }
 
     async fn controls(&self, id: &RunId) -> StoreResult<Vec<Control>> {
-        let client = self.durable().await?;
-        let stmt = client
-            .prepare_cached(
+        let rows = self
+            .inner
+            .rows(
+                true,
                 "SELECT c.id, c.body FROM hwf_runs r LEFT JOIN hwf_controls c ON c.run_id = r.run_id
                  WHERE r.run_id = $1 ORDER BY c.pos",
+                &[&id.as_str()],
             )
             .await
-            .map_err(|e| db_err("read controls", e))?;
-        let rows = client
-            .query(&stmt, &[&id.as_str()])
-            .await
-            .map_err(|e| db_err(format!("read the controls of run {id}"), e))?;
+            .map_err(|e| e.store(format!("read the controls of run {id}")))?;
         if rows.is_empty() {
             return Err(no_run(id.as_str()));
         }
