@@ -237,15 +237,20 @@ impl InstanceBroker {
             .get_or_insert_with(|| Arc::new(Semaphore::new(width)))
             .clone();
         // A leaf call the replay index answers completes without waiting
-        // on anything: answer it here, on the guest's thread, instead of
-        // handing it to another task (a wake-up and a thread hop per
-        // replayed call). Anything else runs as a task of the join set.
-        let replayed_here = self.replaying
-            && matches!(call.spec, TaskSpec::Agent(_) | TaskSpec::Capability(_))
-            && self
-                .run
-                .replay()
-                .is_some_and(|idx| idx.answers(&call.id, &call.fingerprint));
+        // on anything, and an agent call often gets as far as its flush
+        // (or, not waiting for one, to its end): take that first step here,
+        // on the guest's thread, instead of handing the call to another
+        // task (a wake-up and a thread hop per call); what remains, if
+        // anything, runs as a task of the join set, which polls it again.
+        // Capabilities (handlers may block) and branches (guest code) start
+        // as tasks.
+        let first_step_here = matches!(call.spec, TaskSpec::Agent(_))
+            || (self.replaying
+                && matches!(call.spec, TaskSpec::Capability(_))
+                && self
+                    .run
+                    .replay()
+                    .is_some_and(|idx| idx.answers(&call.id, &call.fingerprint)));
         let (run, parent) = (self.run.clone(), self.parent());
         let guard = run.task_guard();
         let bounded = call.spec.runs_guest_code();
@@ -254,7 +259,7 @@ impl InstanceBroker {
             let _permit = if bounded { queued(&run, local).await } else { None };
             (n, run.run_call(call, parent).await)
         });
-        if replayed_here {
+        if first_step_here {
             let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
             match task.as_mut().poll(&mut cx) {
                 std::task::Poll::Ready((n, Ok(slot))) => {
@@ -268,8 +273,8 @@ impl InstanceBroker {
                     self.joins.handles.insert(n, h);
                     return Ok(n);
                 }
-                // Not answered after all (e.g. a capability that may not
-                // replay): the rest runs as a task, which polls it again.
+                // Waiting (an agent, a flush, a width permit; a capability
+                // that may not replay): the rest runs as a task.
                 std::task::Poll::Pending => {}
             }
         }
