@@ -6,7 +6,7 @@
 //! once mid-run (`pg_ctl restart -m fast`).
 //!
 //! Every run is the probe's `program` op with three fixture agent calls in
-//! order — `a`, `slow` (150 ms, so kills and pauses land mid-call) and `b`.
+//! order — `a`, `slow` (300 ms, so kills and pauses land mid-call) and `b`.
 //! The fixture appends `<run>:<call> <attempt>` to `$HWF_FIXTURE_LOG` on
 //! every execution (one `write` per line, so the runners' lines never
 //! interleave): that file counts executions exactly.
@@ -56,7 +56,7 @@ const RUNNERS: usize = 3;
 /// The lease of the PostgreSQL runners (`HWF_LEASE_MS`).
 const LEASE_MS: u64 = 2_000;
 /// The slow agent call's delay.
-const SLOW_MS: u64 = 150;
+const SLOW_MS: u64 = 300;
 /// Longest the whole workload may take once the runners started.
 const DEADLINE: Duration = Duration::from_secs(150);
 /// Longest one fault may wait for its moment.
@@ -638,7 +638,7 @@ impl<'a> Fault<'a> {
     /// Kill the first runner at a random point of a run it executes.
     fn kill(&mut self) {
         let point = ["mid slow call", "after the first completion", "after run_started"][self.rng.below(3) as usize];
-        let extra = Duration::from_millis(self.rng.below(SLOW_MS / 2));
+        let extra = Duration::from_millis(self.rng.below(SLOW_MS / 4));
         let (ctx, store) = (self.ctx, self.store);
         let mut hit = None;
         let mut polls = 0u64;
