@@ -7,7 +7,7 @@
 //! pins that every written event reads back.
 
 use crate::call::CallFailure;
-use crate::model::{ErrorInfo, ScriptRef};
+use crate::model::{Counts, ErrorInfo, ScriptRef};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -228,6 +228,10 @@ pub enum Event<'a> {
         error: Option<&'a ErrorInfo>,
         /// Duration in ms.
         duration_ms: u64,
+        /// The run's counters at its end (so a run whose snapshot was not
+        /// saved after this record is finished from it with its counts).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        counts: Option<&'a Counts>,
     },
 }
 
@@ -505,6 +509,9 @@ pub enum Entry {
         /// Duration in ms.
         #[serde(default)]
         duration_ms: u64,
+        /// The run's counters at its end (absent in older journals).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        counts: Option<Counts>,
     },
 }
 
@@ -662,6 +669,11 @@ mod tests {
                 result_path: Some("runs/r1/result.json"),
                 error: Some(&error),
                 duration_ms: 3,
+                counts: Some(&Counts {
+                    agent_calls: 2,
+                    tokens: 9,
+                    ..Counts::default()
+                }),
             },
         ];
         for (i, event) in events.iter().enumerate() {

@@ -388,6 +388,7 @@ impl Hwf {
         snap.result = end.result;
         snap.result_path = end.result_path;
         snap.error = end.error;
+        snap.counts = end.counts;
         snap.finished_at_ms = Some(end.at_ms);
         snap.waits.clear();
         snap.live = None;
@@ -425,12 +426,14 @@ pub(crate) struct JournaledEnd {
     result: Option<Value>,
     result_path: Option<String>,
     error: Option<ErrorInfo>,
+    counts: crate::store::Counts,
     at_ms: u64,
 }
 
 /// The terminal end a journal's last line records (`run_completed` with a
-/// final state); `None` when the journal goes on past it or the last
-/// execution parked or died.
+/// final state and the run's counts); `None` when the journal goes on past
+/// it, the last execution parked or died, or the record is from a journal
+/// format without counts (then the run is continued, as before).
 pub(crate) fn journaled_end(events: &[JournalEntry]) -> Option<JournaledEnd> {
     let last = events.last()?;
     let Entry::RunCompleted {
@@ -438,17 +441,20 @@ pub(crate) fn journaled_end(events: &[JournalEntry]) -> Option<JournaledEnd> {
         result,
         result_path,
         error,
+        counts,
         ..
     } = &last.entry
     else {
         return None;
     };
     let state: RunState = serde_json::from_value(Value::String(state.clone())).ok()?;
+    let counts = (*counts)?;
     state.is_terminal().then(|| JournaledEnd {
         state,
         result: result.clone(),
         result_path: result_path.clone(),
         error: error.clone(),
+        counts,
         at_ms: last.ts_ms,
     })
 }
@@ -492,6 +498,7 @@ impl Hwf {
             result_path: None,
             error: Some(&error),
             duration_ms: 0,
+            counts: Some(&snap.counts),
         })?;
         snap.state = RunState::Failed;
         snap.error = Some(error);

@@ -400,6 +400,7 @@ impl Hwf {
             result_path: snap.result_path.as_deref(),
             error: snap.error.as_ref(),
             duration_ms: t0.elapsed().as_millis() as u64,
+            counts: Some(&snap.counts),
         })?;
         ctx.flush_journal().await?;
         self.save_claimed(&snap, SaveMode::Durable, &*claim).await?;
