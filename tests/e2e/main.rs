@@ -60,7 +60,7 @@ mod python;
 mod runtime_limits;
 mod scripts;
 mod seams;
-mod shared_store;
 mod secrets;
+mod shared_store;
 mod store_transfer;
 mod triggers;
