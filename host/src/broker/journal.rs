@@ -4,8 +4,10 @@
 //! the event's fields. Completed agent and capability calls are fsync'd
 //! before their result is returned to the guest — with *group commit*:
 //! completions that arrive while an fsync is in progress share the next
-//! one, and the fsync runs off the async workers. `log` and `phase` lines
-//! are written at once and made durable by the next fsync.
+//! one. The fsync runs on the waiting call's own worker (`block_in_place`,
+//! so the call resumes straight from it); `async` durability's background
+//! flush runs on the blocking pool. `log` and `phase` lines are written at
+//! once and made durable by the next fsync.
 //!
 //! The lines go to the run's journal file ([`JournalOut::File`]) or, with a
 //! shared store, to its writer task ([`JournalOut::Shared`], see
