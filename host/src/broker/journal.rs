@@ -14,7 +14,8 @@
 //! [`crate::store::SharedJournal`]): the same lines, seqs and group commit;
 //! there a sync is the store's durable commit.
 
-use crate::store::{JournalFile, SharedJournal};
+pub use crate::store::JournalOut;
+use crate::store::SharedJournal;
 pub use hwf_core::call::{CallErrorKind, CallFailure};
 use hwf_core::error::Result;
 pub use hwf_core::journal::{Durability, Event, GROUP_WINDOW};
@@ -28,21 +29,6 @@ struct Line<'a, 'e> {
     ts_ms: u64,
     #[serde(flatten)]
     event: &'a Event<'e>,
-}
-
-/// Where a [`Journal`]'s lines go.
-#[derive(Debug)]
-pub enum JournalOut {
-    /// The run's journal file in the state directory.
-    File(JournalFile),
-    /// A shared store's writer task.
-    Shared(SharedJournal),
-}
-
-impl From<JournalFile> for JournalOut {
-    fn from(file: JournalFile) -> Self {
-        Self::File(file)
-    }
 }
 
 /// Appends events to a run's journal, reusing one line buffer.

@@ -27,4 +27,4 @@ pub use hwf_core::model::{
 };
 pub use kanban::valid_card_id;
 pub use shared::{SharedClaim, SharedParts, Store, WorkSource};
-pub use shared_journal::SharedJournal;
+pub use shared_journal::{JournalOut, SharedJournal};

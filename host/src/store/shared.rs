@@ -539,9 +539,9 @@ impl Store {
     /// # Errors
     ///
     /// `not_found`, `conflict` (the claim is no longer the run's), `io`.
-    pub async fn open_journal_out(&self, id: &RunId, claim: &dyn Claim) -> Result<crate::broker::journal::JournalOut> {
+    pub async fn open_journal_out(&self, id: &RunId, claim: &dyn Claim) -> Result<super::shared_journal::JournalOut> {
         let Some(s) = &self.shared else {
-            return Ok(crate::broker::journal::JournalOut::File(self.local.open_journal(id)?));
+            return Ok(super::shared_journal::JournalOut::File(self.local.open_journal(id)?));
         };
         let runs = s.parts.runs.clone();
         let fence = claim.fence().clone();
@@ -551,7 +551,7 @@ impl Store {
             .run(async move { runs.open_journal(&FenceClaim(f)).await })
             .await
             .map_err(Error::from)?;
-        Ok(crate::broker::journal::JournalOut::Shared(SharedJournal::start(
+        Ok(super::shared_journal::JournalOut::Shared(SharedJournal::start(
             sink, fence, &s.bridge,
         )))
     }

@@ -54,6 +54,21 @@ impl State {
     }
 }
 
+/// Where a run's journal lines go (the broker's `Journal` writes to it).
+#[derive(Debug)]
+pub enum JournalOut {
+    /// The run's journal file in the state directory.
+    File(super::JournalFile),
+    /// A shared store's writer task.
+    Shared(SharedJournal),
+}
+
+impl From<super::JournalFile> for JournalOut {
+    fn from(file: super::JournalFile) -> Self {
+        Self::File(file)
+    }
+}
+
 /// The writer side of a run's journal on a shared store (see the module
 /// docs). Cheap to clone: clones share the writer task.
 #[derive(Debug, Clone)]
