@@ -45,6 +45,49 @@ const SAVE_FENCED: &str = "WITH fence AS (
     FROM fence WHERE run_id = $1";
 
 impl PgStore {
+    /// Insert a run and its claim row: free, or (`hold`) held by this
+    /// store's owner with token 1 and a fresh lease, in the same statement
+    /// (then the token is returned).
+    async fn insert_run(&self, snap: &RunSnapshot, hold: bool) -> StoreResult<Option<u64>> {
+        let id = snap.run_id.as_str();
+        let (json, text) = snapshot_columns(snap)?;
+        let created = big(snap.created_at_ms, "created_at_ms")?;
+        let lease = self.inner.lease.as_secs_f64();
+        let client = self.durable().await?;
+        let claim_row = if hold {
+            "INSERT INTO hwf_claims (run_id, token, holder, lease_expires_at, claimed_at)
+                SELECT run_id, 1, $6, now() + make_interval(secs => $7), now() FROM r RETURNING token"
+        } else {
+            "INSERT INTO hwf_claims (run_id) SELECT run_id FROM r RETURNING token"
+        };
+        let stmt = client
+            .prepare_cached(&format!(
+                "WITH r AS (
+                    INSERT INTO hwf_runs (run_id, state, created_at_ms, snapshot, snapshot_text)
+                    VALUES ($1, $2, $3, $4::text::jsonb, $5) RETURNING run_id
+                )
+                {claim_row}"
+            ))
+            .await
+            .map_err(|e| db_err("create a run", e))?;
+        let state = snap.state.as_str();
+        let row = if hold {
+            let params: [&(dyn tokio_postgres::types::ToSql + Sync); 7] =
+                [&id, &state, &created, &json, &text, &self.inner.owner, &lease];
+            client.query_one(&stmt, &params).await
+        } else {
+            client.query_one(&stmt, &[&id, &state, &created, &json, &text]).await
+        };
+        match row {
+            Ok(row) if hold => Ok(Some(unsigned(row.get(0), "fencing token")?)),
+            Ok(_) => Ok(None),
+            Err(e) if sql_state(&e) == Some(&SqlState::UNIQUE_VIOLATION) => {
+                Err(StoreError::AlreadyExists(format!("run {id} already exists")))
+            }
+            Err(e) => Err(db_err(format!("create run {id}"), e)),
+        }
+    }
+
     /// `Ok` when the run exists.
     pub(crate) async fn run_exists(&self, id: &str) -> StoreResult<()> {
         let rows = self
@@ -59,30 +102,7 @@ impl PgStore {
 #[async_trait]
 impl RunStore for PgStore {
     async fn create(&self, snap: &RunSnapshot) -> StoreResult<()> {
-        let id = snap.run_id.as_str();
-        let (json, text) = snapshot_columns(snap)?;
-        let created = big(snap.created_at_ms, "created_at_ms")?;
-        let client = self.durable().await?;
-        let stmt = client
-            .prepare_cached(
-                "WITH r AS (
-                    INSERT INTO hwf_runs (run_id, state, created_at_ms, snapshot, snapshot_text)
-                    VALUES ($1, $2, $3, $4::text::jsonb, $5) RETURNING run_id
-                )
-                INSERT INTO hwf_claims (run_id) SELECT run_id FROM r",
-            )
-            .await
-            .map_err(|e| db_err("create a run", e))?;
-        match client
-            .execute(&stmt, &[&id, &snap.state.as_str(), &created, &json, &text])
-            .await
-        {
-            Ok(_) => Ok(()),
-            Err(e) if sql_state(&e) == Some(&SqlState::UNIQUE_VIOLATION) => {
-                Err(StoreError::AlreadyExists(format!("run {id} already exists")))
-            }
-            Err(e) => Err(db_err(format!("create run {id}"), e)),
-        }
+        self.insert_run(snap, false).await.map(drop)
     }
 
     async fn change_marker(&self) -> StoreResult<Option<u64>> {
@@ -101,66 +121,20 @@ impl RunStore for PgStore {
             .query_one(&stmt, &[])
             .await
             .map_err(|e| db_err("read the change marker", e))?;
-        let mut h = 0xcbf2_9ce4_8422_2325_u64;
+        let mut h = std::hash::DefaultHasher::new();
         for i in 0..4 {
-            let v: i64 = row.get(i);
-            for b in v.to_le_bytes() {
-                h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-            }
+            std::hash::Hash::hash(&row.get::<_, i64>(i), &mut h);
         }
-        Ok(Some(h))
+        Ok(Some(std::hash::Hasher::finish(&h)))
     }
 
     async fn create_claimed(&self, snap: &RunSnapshot) -> StoreResult<Box<dyn Claim>> {
-        // The run row and its lease, held by this store's owner, in one
-        // statement: no runner can take the run between the two.
-        let id = snap.run_id.as_str();
-        let (json, text) = snapshot_columns(snap)?;
-        let created = big(snap.created_at_ms, "created_at_ms")?;
-        let client = self.durable().await?;
-        let stmt = client
-            .prepare_cached(
-                "WITH r AS (
-                    INSERT INTO hwf_runs (run_id, state, created_at_ms, snapshot, snapshot_text)
-                    VALUES ($1, $2, $3, $4::text::jsonb, $5) RETURNING run_id
-                )
-                INSERT INTO hwf_claims (run_id, token, holder, lease_expires_at, claimed_at)
-                SELECT run_id, 1, $6, now() + make_interval(secs => $7), now() FROM r
-                RETURNING token",
-            )
-            .await
-            .map_err(|e| db_err("create a claimed run", e))?;
         let sent = std::time::Instant::now();
-        let lease = self.inner.lease.as_secs_f64();
-        match client
-            .query_one(
-                &stmt,
-                &[
-                    &id,
-                    &snap.state.as_str(),
-                    &created,
-                    &json,
-                    &text,
-                    &self.inner.owner,
-                    &lease,
-                ],
-            )
-            .await
-        {
-            Ok(row) => {
-                let token = crate::unsigned(row.get(0), "fencing token")?;
-                Ok(Box::new(crate::claim::PgClaim::held(
-                    self,
-                    snap.run_id.clone(),
-                    token,
-                    sent,
-                )))
-            }
-            Err(e) if sql_state(&e) == Some(&SqlState::UNIQUE_VIOLATION) => {
-                Err(StoreError::AlreadyExists(format!("run {id} already exists")))
-            }
-            Err(e) => Err(db_err(format!("create run {id}"), e)),
-        }
+        let token = self
+            .insert_run(snap, true)
+            .await?
+            .ok_or_else(|| internal("a held claim row returned no token".into()))?;
+        Ok(Box::new(PgClaim::held(self, snap.run_id.clone(), token, sent)))
     }
 
     async fn load(&self, id: &RunId) -> StoreResult<RunSnapshot> {

@@ -94,6 +94,17 @@ impl Pg {
         s.json()["data"].clone()
     }
 
+    /// `hwf run <script> --background --queue-only` with `extra` flags;
+    /// the queued run's id.
+    fn queue(&self, script: &Path, extra: &[&str]) -> String {
+        let mut args = vec!["run", script.to_str().expect("utf8")];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--background", "--queue-only", "--json"]);
+        let out = self.hwf(&args);
+        out.expect_code(0);
+        run_id(&out.json())
+    }
+
     fn runner_once(&self) -> Value {
         let out = self.hwf(&["runner", "--once", "--json"]);
         out.expect_code(0);
@@ -450,19 +461,7 @@ const r = await agent("work", { label: "remote" });
 return { done: r.label, n: args.n };
 "#,
     );
-    let out = pg.hwf(&[
-        "run",
-        script.to_str().expect("utf8"),
-        "--args",
-        r#"{"n": 3}"#,
-        "--agents",
-        &f,
-        "--background",
-        "--queue-only",
-        "--json",
-    ]);
-    out.expect_code(0);
-    let id = run_id(&out.json());
+    let id = pg.queue(&script, &["--args", r#"{"n": 3}"#, "--agents", &f]);
     // The other machine has neither the file nor this state dir.
     std::fs::remove_file(&script).expect("remove");
     let elsewhere = pg.ctx.path("machine-b");
@@ -508,20 +507,10 @@ return (await agent("x", { label: "ok" })).label;
 "#;
     let changed = pg.ctx.write("changed.js", body);
     let good = pg.ctx.write("good.js", body.replace("queued", "queued too"));
-    let queue = |p: &Path| {
-        let out = pg.hwf(&[
-            "run",
-            p.to_str().expect("utf8"),
-            "--agents",
-            &f,
-            "--background",
-            "--queue-only",
-            "--json",
-        ]);
-        out.expect_code(0);
-        run_id(&out.json())
-    };
-    let (first, second) = (queue(&changed), queue(&good));
+    let (first, second) = (
+        pg.queue(&changed, &["--agents", &f]),
+        pg.queue(&good, &["--agents", &f]),
+    );
     // The first one's file changes under it: it cannot start (resume_mismatch).
     std::fs::write(&changed, body.replace("queued", "edited")).expect("edit");
     let pass = pg.runner_once();
@@ -560,17 +549,7 @@ return { r: r.label, a: a.answer };
     let mut line = String::new();
     std::io::BufRead::read_line(&mut err, &mut line).expect("runner's first line");
     assert!(line.starts_with("hwf runner:"), "{line}");
-    let out = pg.hwf(&[
-        "run",
-        script.to_str().expect("utf8"),
-        "--agents",
-        &f,
-        "--background",
-        "--queue-only",
-        "--json",
-    ]);
-    out.expect_code(0);
-    let id = run_id(&out.json());
+    let id = pg.queue(&script, &["--agents", &f]);
     let t = Instant::now();
     wait_for(Duration::from_secs(10), "the queued run to park", || {
         pg.status(&id)["state"] == "waiting"
