@@ -175,3 +175,34 @@ pub fn runner_once(ctx: &Ctx) -> Value {
     out.expect_code(0);
     out.json()["data"].clone()
 }
+
+/// The newest PostgreSQL bin dir with `initdb` (as the script finds it).
+pub fn pg_bin() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("PG_BIN") {
+        return Some(PathBuf::from(dir));
+    }
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path().join("bin"))
+        .filter(|d| d.join("initdb").exists())
+        .collect();
+    dirs.sort_by_key(|d| {
+        d.parent()
+            .and_then(|p| p.file_name())
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.parse::<u32>().ok())
+            .unwrap_or(0)
+    });
+    if let Some(d) = dirs.pop() {
+        return Some(d);
+    }
+    std::env::var_os("PATH")
+        .and_then(|p| std::env::split_paths(&p).find(|d| d.join("initdb").exists() && d.join("pg_ctl").exists()))
+}
+
+/// `psql` of [`pg_bin`], else the one on `PATH`.
+pub fn psql() -> PathBuf {
+    pg_bin().map_or_else(|| PathBuf::from("psql"), |d| d.join("psql"))
+}

@@ -102,36 +102,10 @@ struct Cluster {
     conn: String,
 }
 
-/// The newest PostgreSQL bin dir with `initdb` (as the script finds it).
-fn pg_bin() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("PG_BIN") {
-        return Some(PathBuf::from(dir));
-    }
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path().join("bin"))
-        .filter(|d| d.join("initdb").exists())
-        .collect();
-    dirs.sort_by_key(|d| {
-        d.parent()
-            .and_then(|p| p.file_name())
-            .and_then(|n| n.to_str())
-            .and_then(|n| n.parse::<u32>().ok())
-            .unwrap_or(0)
-    });
-    if let Some(d) = dirs.pop() {
-        return Some(d);
-    }
-    std::env::var_os("PATH")
-        .and_then(|p| std::env::split_paths(&p).find(|d| d.join("initdb").exists() && d.join("pg_ctl").exists()))
-}
-
 impl Cluster {
     /// Start one, or `None` (the test is skipped) without PostgreSQL.
     fn start(test: &str) -> Option<Cluster> {
-        let Some(bin) = pg_bin() else {
+        let Some(bin) = crate::common::pg_bin() else {
             assert!(
                 std::env::var("HWF_REQUIRE_CLIENTS").as_deref() != Ok("1"),
                 "{test}: no PostgreSQL binaries (initdb, pg_ctl) and HWF_REQUIRE_CLIENTS=1"

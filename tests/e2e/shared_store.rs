@@ -13,27 +13,9 @@
 use crate::common::{Ctx, Run, run_id};
 use serde_json::{Value, json};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-fn psql_bin() -> PathBuf {
-    if let Some(bin) = std::env::var_os("PG_BIN") {
-        return Path::new(&bin).join("psql");
-    }
-    let mut found: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| {
-            let v = e.file_name().to_str()?.parse::<u32>().ok()?;
-            Some((v, e.path().join("bin/psql")))
-        })
-        .filter(|(_, p)| p.is_file())
-        .collect();
-    found.sort();
-    found.pop().map_or_else(|| PathBuf::from("psql"), |(_, p)| p)
-}
 
 /// A test context whose every `hwf` uses a fresh PostgreSQL database.
 struct Pg {
@@ -57,7 +39,7 @@ impl Pg {
             }
         };
         let db = format!("hwf_s_{}", uuid::Uuid::now_v7().simple());
-        let out = Command::new(psql_bin())
+        let out = Command::new(crate::common::psql())
             .args([
                 cluster.as_str(),
                 "-v",
@@ -119,7 +101,7 @@ impl Pg {
     /// [`Pg::sql`], or the error (the tables appear with hwf's first
     /// connection).
     fn try_sql(&self, query: &str) -> Result<String, String> {
-        let out = Command::new(psql_bin())
+        let out = Command::new(crate::common::psql())
             .args([self.url.as_str(), "-v", "ON_ERROR_STOP=1", "-Atqc", query])
             .output()
             .expect("psql");
@@ -179,7 +161,7 @@ impl Pg {
 
 impl Drop for Pg {
     fn drop(&mut self) {
-        let _ = Command::new(psql_bin())
+        let _ = Command::new(crate::common::psql())
             .args([
                 self.cluster.as_str(),
                 "-qc",

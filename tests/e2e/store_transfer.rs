@@ -14,7 +14,7 @@
 
 use crate::common::{Ctx, Run, harnesses, root, run_id};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// The cluster's connection string, or `None` (the test is skipped).
@@ -30,28 +30,6 @@ fn cluster(test: &str) -> Option<String> {
             None
         }
     }
-}
-
-fn psql() -> PathBuf {
-    if let Some(bin) = std::env::var_os("PG_BIN") {
-        return Path::new(&bin).join("psql");
-    }
-    let mut found: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path().join("bin/psql"))
-        .filter(|p| p.is_file())
-        .collect();
-    found.sort_by_key(|p| {
-        p.parent()
-            .and_then(Path::parent)
-            .and_then(Path::file_name)
-            .and_then(|v| v.to_str())
-            .and_then(|v| v.parse::<u32>().ok())
-            .unwrap_or(0)
-    });
-    found.pop().unwrap_or_else(|| PathBuf::from("psql"))
 }
 
 fn encode(s: &str) -> String {
@@ -127,7 +105,7 @@ impl Db {
 }
 
 fn psql_on(conn: &str, sql: &str) -> String {
-    let out = Command::new(psql())
+    let out = Command::new(crate::common::psql())
         .args(["-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-d", conn, "-c", sql])
         .output()
         .expect("run psql (install postgresql, or set PG_BIN)");
@@ -141,7 +119,7 @@ fn psql_on(conn: &str, sql: &str) -> String {
 
 impl Drop for Db {
     fn drop(&mut self) {
-        let _ = Command::new(psql())
+        let _ = Command::new(crate::common::psql())
             .args(["-X", "-q", "-d", &self.admin, "-c"])
             .arg(format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name))
             .output();
