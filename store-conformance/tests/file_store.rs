@@ -1,25 +1,11 @@
 //! The store conformance suite against the file store, in a temp dir.
 
-use hwf_core::ids::RunId;
 use hwf_host::store::{CONTROLS_POLL, FileStore};
-use hwf_store_conformance::{Damage, Stores, Subject, run_all};
-use std::io::Write;
-use std::path::PathBuf;
+mod common;
+
+use common::Files;
+use hwf_store_conformance::{Stores, Subject, run_all};
 use std::sync::Arc;
-
-struct Files(PathBuf);
-
-impl Damage for Files {
-    fn append_raw_journal(&self, run: &RunId, bytes: &[u8]) {
-        let path = self.0.join("runs").join(run.as_str()).join("journal.jsonl");
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .expect("open the journal");
-        f.write_all(bytes).expect("damage the journal");
-    }
-}
 
 fn stores(store: FileStore) -> Stores {
     let store = Arc::new(store);

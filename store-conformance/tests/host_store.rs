@@ -5,26 +5,12 @@
 //! The PostgreSQL half is skipped without `HWF_TEST_POSTGRES` (and fails
 //! without it under `HWF_REQUIRE_CLIENTS=1`).
 
-use hwf_core::ids::RunId;
 use hwf_host::store::{Bridge, CONTROLS_POLL, FileStore, SharedParts, Store};
-use hwf_store_conformance::{Damage, Stores, Subject, run_all};
-use std::io::Write;
-use std::path::PathBuf;
+mod common;
+
+use common::Files;
+use hwf_store_conformance::{Stores, Subject, run_all};
 use std::sync::Arc;
-
-struct Files(PathBuf);
-
-impl Damage for Files {
-    fn append_raw_journal(&self, run: &RunId, bytes: &[u8]) {
-        let path = self.0.join("runs").join(run.as_str()).join("journal.jsonl");
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .expect("open the journal");
-        f.write_all(bytes).expect("damage the journal");
-    }
-}
 
 fn over_files(root: &std::path::Path) -> Stores {
     let file = Arc::new(FileStore::open(root).expect("open"));
