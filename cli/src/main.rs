@@ -10,21 +10,24 @@ use std::io::Write as _;
 
 fn main() {
     harden();
-    if runs_components() {
-        // The pooling allocator's set-up is the bulk of a cached run's
-        // start: let it overlap parsing, the config and the store.
-        hwf_host::vm::prestart();
+    if let Some(allocation) = runs_components() {
+        // The engine's set-up (a pooled one's above all) is the bulk of a
+        // cached run's start: let it overlap parsing, the config and the
+        // store.
+        hwf_host::vm::prestart(allocation);
     }
     hwf_host::scripts::on_runtime_compile(report_compile);
     std::process::exit(cli::main());
 }
 
 /// Commands that (usually) load a component, judged from the raw
-/// arguments before clap sees them: a wrong guess only costs (or misses)
-/// a head start.
-fn runs_components() -> bool {
+/// arguments before clap sees them, with the engine they get (the same
+/// choice as [`cli::allocation_for`]): a wrong guess only costs (or
+/// misses) a head start.
+fn runs_components() -> Option<hwf_host::vm::InstanceAllocation> {
     const COMMANDS: &[&str] = &["run", "runner", "validate", "facade", "bench", "mcp", "serve"];
-    std::env::args().skip(1).any(|a| COMMANDS.contains(&a.as_str()))
+    let command = std::env::args().skip(1).find(|a| COMMANDS.contains(&a.as_str()))?;
+    Some(cli::allocation_for(&command))
 }
 
 /// A bundled runtime's first compile for this user, on stderr (never on

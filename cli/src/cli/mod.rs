@@ -20,6 +20,7 @@ mod triggers;
 use clap::{Args, Parser, Subcommand};
 use hwf_host::config::{Config, resolve_state_dir};
 use hwf_host::store::RunState;
+use hwf_host::vm::InstanceAllocation;
 use hwf_host::{Error, ErrorCode, Hwf, Limits};
 use output::Out;
 use std::path::PathBuf;
@@ -441,7 +442,31 @@ impl ControlCommand {
     }
 }
 
+/// How the engine of the command named `name` allocates instances: pooled
+/// for the long-lived commands that run many workflows, on demand for the
+/// rest, which run at most one and exit (a pool costs a few ms to set up,
+/// the bulk of a cached `hwf run`). [`Command::allocation`] decides the
+/// same from the parsed command.
+pub fn allocation_for(name: &str) -> InstanceAllocation {
+    match name {
+        "serve" | "runner" | "facade" | "mcp" | "bench" => InstanceAllocation::Pooled,
+        _ => InstanceAllocation::OnDemand,
+    }
+}
+
 impl Command {
+    /// See [`allocation_for`].
+    fn allocation(&self) -> InstanceAllocation {
+        match self {
+            Command::Serve(_)
+            | Command::Runner(_)
+            | Command::Facade { .. }
+            | Command::Mcp { .. }
+            | Command::Bench(_) => InstanceAllocation::Pooled,
+            _ => InstanceAllocation::OnDemand,
+        }
+    }
+
     fn wants_json(&self) -> bool {
         match self {
             Command::Run(a) => a.json,
@@ -508,7 +533,9 @@ fn build_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limi
         cwd: None,
         store: cli.store.clone(),
     };
-    hwf_host::HwfBuilder::from_config(config, &overrides)?.build()
+    Ok(hwf_host::HwfBuilder::from_config(config, &overrides)?
+        .instance_allocation(cli.command.allocation())
+        .build()?)
 }
 
 /// A host with no agent backend over the chosen store (`--store`,
@@ -516,6 +543,7 @@ fn build_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limi
 /// controls, status, kanban and triggers.
 pub(crate) fn open_plain_host(cli: &Cli, config: &Config) -> Result<Hwf, Error> {
     Hwf::builder(resolve_state_dir(cli.state_dir.as_deref(), config))
+        .instance_allocation(cli.command.allocation())
         .store_url(hwf_host::config::resolve_store(cli.store.as_deref(), config)?)
         .shared_options(hwf_host::config::resolve_shared_options(config)?)
         .build()

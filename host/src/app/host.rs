@@ -35,6 +35,7 @@ pub struct HwfBuilder {
     cache_dir: Option<PathBuf>,
     shared: Option<StoreUrl>,
     shared_options: SharedOptions,
+    allocation: crate::vm::InstanceAllocation,
 }
 
 impl HwfBuilder {
@@ -99,6 +100,13 @@ impl HwfBuilder {
         self.agents_fixture = path;
         self
     }
+    /// How the engine allocates instances (default: pooled, for a process
+    /// that runs many workflows; on demand for one that runs one and
+    /// exits).
+    pub fn instance_allocation(mut self, allocation: crate::vm::InstanceAllocation) -> Self {
+        self.allocation = allocation;
+        self
+    }
     /// Record the capabilities' workspace, for continuations.
     pub fn workspace(mut self, path: Option<PathBuf>) -> Self {
         self.workspace = path;
@@ -138,7 +146,7 @@ impl HwfBuilder {
         };
         Ok(Hwf {
             store,
-            vm: Arc::new(Vm::new()?),
+            vm: Arc::new(Vm::with_allocation(self.allocation)),
             services: self.services,
             limits,
             settings,
@@ -182,6 +190,7 @@ impl Hwf {
             cache_dir: None,
             shared: None,
             shared_options: SharedOptions::default(),
+            allocation: crate::vm::InstanceAllocation::Pooled,
         }
     }
 

@@ -29,6 +29,25 @@ pub const FUEL_PER_CPU_MS: u64 = 8_000_000;
 /// Live instances the pooling allocator is sized for.
 const POOL_INSTANCES: u32 = 1_000;
 
+/// How the engine allocates instances, linear memories, tables and the
+/// fiber stacks guest code runs on. Either way the same limits apply and
+/// the same compiled artifacts load (the compile cache's key does not
+/// depend on it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum InstanceAllocation {
+    /// One pool reserved and guarded when the engine is built, sized for
+    /// 1,000 live instances: the fastest instantiation and slot reuse, at a
+    /// set-up of a few ms (a guard page per fiber stack) and as much again
+    /// to tear it down. For processes that run many workflows: `serve`,
+    /// `mcp`, runners, embedders.
+    #[default]
+    Pooled,
+    /// Each instance's memory, tables and stack mapped when it is created:
+    /// nothing to set up, a few µs more per instantiation, no pool to run
+    /// out of. For a process that runs one workflow and exits (`hwf run`).
+    OnDemand,
+}
+
 /// Where compiled components are kept between processes (artifacts this
 /// engine serialized, by a key that includes the engine's compatibility
 /// hash): the store's port, defined in hwf-core, so the sandbox names no
@@ -44,6 +63,7 @@ pub use hwf_core::store::CompileCache;
 /// nothing never pays for them. [`prestart`] builds the engine on another
 /// thread while the process does its other set-up.
 pub struct Vm<H: SandboxHost> {
+    allocation: InstanceAllocation,
     ready: OnceLock<std::result::Result<Ready<H>, String>>,
 }
 
@@ -60,27 +80,32 @@ impl<H: SandboxHost> std::fmt::Debug for Vm<H> {
             Some(Ok(r)) => Some(r.engine_key.as_str()),
             _ => None,
         };
-        f.debug_struct("Vm").field("engine_key", &key).finish_non_exhaustive()
+        f.debug_struct("Vm")
+            .field("allocation", &self.allocation)
+            .field("engine_key", &key)
+            .finish_non_exhaustive()
     }
 }
 
 /// An engine being built on another thread by [`prestart`], for the first
-/// [`Vm`] to take.
-static PRESTARTED: Mutex<Option<Receiver<std::result::Result<Engine, String>>>> = Mutex::new(None);
+/// [`Vm`] with the same allocation to take.
+type Prestarted = (InstanceAllocation, Receiver<std::result::Result<Engine, String>>);
+static PRESTARTED: Mutex<Option<Prestarted>> = Mutex::new(None);
 
 /// Start building the engine on another thread now, so that the first
 /// [`Vm`] to need it finds it ready (or waits less). The thread then
 /// stays on as the engine's epoch ticker, so it costs no thread the VM
 /// would not have started anyway. For a process about to run a component;
-/// calling it more than once, or never using the engine, is harmless.
-pub fn prestart() {
+/// calling it more than once, or never using the engine, is harmless; a
+/// [`Vm`] wanting another [`InstanceAllocation`] builds its own.
+pub fn prestart(allocation: InstanceAllocation) {
     let Ok(mut slot) = PRESTARTED.lock() else { return };
     if slot.is_some() {
         return;
     }
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
     let spawned = std::thread::Builder::new().name("hwf-epoch".into()).spawn(move || {
-        let built = build_engine();
+        let built = build_engine(allocation);
         let weak = built.as_ref().ok().map(Engine::weak);
         // Buffered: never blocks, whether or not the engine is taken.
         let _ = tx.send(built);
@@ -89,15 +114,20 @@ pub fn prestart() {
         }
     });
     match spawned {
-        Ok(_) => *slot = Some(rx),
+        Ok(_) => *slot = Some((allocation, rx)),
         Err(e) => tracing::debug!(error = %e, "could not prestart the engine; it is built on first use"),
     }
 }
 
-/// The engine [`prestart`] began, if any (waiting for it to be built); its
-/// epoch ticker is already running.
-fn take_prestarted() -> Option<std::result::Result<Engine, String>> {
-    let rx = PRESTARTED.lock().ok()?.take()?;
+/// The engine [`prestart`] began with `allocation`, if any (waiting for it
+/// to be built); its epoch ticker is already running.
+fn take_prestarted(allocation: InstanceAllocation) -> Option<std::result::Result<Engine, String>> {
+    let mut slot = PRESTARTED.lock().ok()?;
+    if slot.as_ref()?.0 != allocation {
+        return None;
+    }
+    let (_, rx) = slot.take()?;
+    drop(slot);
     Some(rx.recv().unwrap_or_else(|_| Err("the engine thread ended".to_owned())))
 }
 
@@ -110,14 +140,34 @@ fn tick_epochs(weak: &wasmtime::EngineWeak) {
     }
 }
 
-/// The wasmtime engine: pooling allocator, epoch interruption, fuel, async.
-fn build_engine() -> std::result::Result<Engine, String> {
+/// The wasmtime engine: epoch interruption, fuel, async, instances
+/// allocated as `allocation` says.
+fn build_engine(allocation: InstanceAllocation) -> std::result::Result<Engine, String> {
     let started = std::time::Instant::now();
     let mut cfg = Config::new();
     cfg.epoch_interruption(true);
     cfg.consume_fuel(true);
     cfg.max_wasm_stack(1 << 20);
     cfg.async_stack_size(2 << 20);
+    if allocation == InstanceAllocation::Pooled {
+        cfg.allocation_strategy(InstanceAllocationStrategy::Pooling(pool_config()));
+    }
+    let engine = Engine::new(&cfg).map_err(|e| format!("wasmtime engine: {e}"));
+    tracing::debug!(?allocation, elapsed_us = started.elapsed().as_micros(), "engine built");
+    engine
+}
+
+/// The compile cache's name for what `engine` compiles: its compatibility
+/// hash and this version of hwf.
+fn engine_key(engine: &Engine) -> String {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    engine.precompile_compatibility_hash().hash(&mut h);
+    env!("CARGO_PKG_VERSION").hash(&mut h);
+    format!("{:016x}", h.finish())
+}
+
+/// The pool of [`InstanceAllocation::Pooled`], for [`POOL_INSTANCES`].
+fn pool_config() -> PoolingAllocationConfig {
     let mut pool = PoolingAllocationConfig::default();
     pool.total_component_instances(POOL_INSTANCES)
         .total_core_instances(POOL_INSTANCES * 4)
@@ -129,20 +179,17 @@ fn build_engine() -> std::result::Result<Engine, String> {
         .linear_memory_keep_resident(1 << 20)
         .table_keep_resident(64 << 10)
         .pagemap_scan(wasmtime::Enabled::Auto);
-    cfg.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
-    let engine = Engine::new(&cfg).map_err(|e| format!("wasmtime engine: {e}"));
-    tracing::debug!(elapsed_us = started.elapsed().as_micros(), "engine built");
-    engine
+    pool
 }
 
 impl<H: SandboxHost> Ready<H> {
     /// The engine (prestarted or built now), its epoch ticker, the linker.
-    fn build() -> std::result::Result<Self, String> {
+    fn build(allocation: InstanceAllocation) -> std::result::Result<Self, String> {
         let started = std::time::Instant::now();
-        let engine = match take_prestarted() {
+        let engine = match take_prestarted(allocation) {
             Some(prestarted) => prestarted?,
             None => {
-                let engine = build_engine()?;
+                let engine = build_engine(allocation)?;
                 let weak = engine.weak();
                 std::thread::Builder::new()
                     .name("hwf-epoch".into())
@@ -157,10 +204,7 @@ impl<H: SandboxHost> Ready<H> {
         Harness::add_to_linker::<InstanceState<H>, HasSelf<H>>(&mut linker, InstanceState::host_mut)
             .map_err(|e| format!("linker: {e}"))?;
 
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        engine.precompile_compatibility_hash().hash(&mut h);
-        env!("CARGO_PKG_VERSION").hash(&mut h);
-        let engine_key = format!("{:016x}", h.finish());
+        let engine_key = engine_key(&engine);
         tracing::debug!(elapsed_us = started.elapsed().as_micros(), "engine ready");
         Ok(Self {
             engine,
@@ -246,20 +290,34 @@ impl<H: SandboxHost> std::fmt::Debug for LoadedComponent<H> {
 }
 
 impl<H: SandboxHost> Vm<H> {
-    /// A VM whose engine and linker are built on first use (see
-    /// [`prestart`]).
+    /// A VM with a pooled engine ([`InstanceAllocation::Pooled`]), built
+    /// on first use (see [`prestart`]).
     ///
     /// # Errors
     ///
     /// None today: a configuration wasmtime refuses is reported, as
     /// `internal`, by the first call that needs the engine.
     pub fn new() -> Result<Self> {
-        Ok(Self { ready: OnceLock::new() })
+        Ok(Self::with_allocation(InstanceAllocation::Pooled))
+    }
+
+    /// A VM whose engine allocates instances as `allocation` says, built
+    /// on first use (see [`prestart`]).
+    pub fn with_allocation(allocation: InstanceAllocation) -> Self {
+        Self {
+            allocation,
+            ready: OnceLock::new(),
+        }
+    }
+
+    /// How this VM's engine allocates instances.
+    pub fn allocation(&self) -> InstanceAllocation {
+        self.allocation
     }
 
     /// The engine and linker, built on the first call.
     fn ready(&self) -> Result<&Ready<H>> {
-        match self.ready.get_or_init(Ready::build) {
+        match self.ready.get_or_init(|| Ready::build(self.allocation)) {
             Ok(ready) => Ok(ready),
             Err(e) => Err(Error::new(ErrorCode::Internal, e.clone())),
         }
@@ -517,4 +575,29 @@ impl wasmtime::component::HasData for HasIo {
 
 fn io_table<H: SandboxHost>(t: &mut InstanceState<H>) -> &mut wasmtime::component::ResourceTable {
     wasmtime_wasi::WasiView::ctx(t).table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_allocations_share_one_compile_cache_key() {
+        // `hwf run` (on demand) and `hwf serve` (pooled) must find each
+        // other's compiled runtimes in the per-user cache.
+        let pooled = build_engine(InstanceAllocation::Pooled).expect("pooled");
+        let on_demand = build_engine(InstanceAllocation::OnDemand).expect("on demand");
+        assert_eq!(engine_key(&pooled), engine_key(&on_demand));
+    }
+
+    #[test]
+    fn a_prestarted_engine_goes_only_to_a_vm_of_its_allocation() {
+        prestart(InstanceAllocation::OnDemand);
+        assert!(
+            take_prestarted(InstanceAllocation::Pooled).is_none(),
+            "not taken by a pooled VM"
+        );
+        let taken = take_prestarted(InstanceAllocation::OnDemand).expect("taken by its own kind");
+        assert!(taken.is_ok());
+    }
 }
