@@ -422,16 +422,21 @@ fn agent_types_resolve_or_fail_closed() {
     };
     let ok = run(Some("reviewer"));
     assert_eq!(ok["result"]["ok"], json!({"ok": 1}));
-    let transcript: Value = serde_json::from_slice(
-        &std::fs::read(
-            ctx.state()
-                .join("runs")
-                .join(ok["run_id"].as_str().expect("id"))
-                .join("transcripts/1.json"),
-        )
-        .expect("transcript"),
+    // One line per agent call in the run's transcripts.jsonl.
+    let lines = std::fs::read_to_string(
+        ctx.state()
+            .join("runs")
+            .join(ok["run_id"].as_str().expect("id"))
+            .join("transcripts.jsonl"),
     )
-    .expect("json");
+    .expect("transcripts");
+    let transcripts: Vec<Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(transcripts.len(), 1, "{lines}");
+    let transcript = &transcripts[0];
+    assert_eq!(transcript["call"], "1");
     assert_eq!(transcript["agent_type"], "reviewer");
     assert_eq!(transcript["result_keys"], json!(["ok"]));
     assert_eq!(transcript["state"], "done");

@@ -102,7 +102,7 @@ impl Hwf {
         replay: Option<ReplayIndex>,
         services: Services,
     ) -> Result<RunOutcome> {
-        self.execute(claim, snap, journal, loaded, args, replay, None, services)
+        self.execute(claim, snap, false, journal, loaded, args, replay, None, services)
             .await
     }
 
@@ -242,6 +242,7 @@ impl Hwf {
         self.execute(
             claim,
             snap,
+            true,
             journal,
             loaded,
             &req.args,
@@ -254,7 +255,9 @@ impl Hwf {
     }
 
     /// Execute a created run to its end: journal, instantiate, call `run`,
-    /// record the outcome.
+    /// record the outcome. `created_running`: the store already holds
+    /// `snap` as running, by this process (a run `start` created claimed
+    /// just now), so it is not saved again before the guest starts.
     #[expect(
         clippy::too_many_arguments,
         reason = "the parts of one run, assembled by its two callers"
@@ -263,6 +266,7 @@ impl Hwf {
         &self,
         claim: ExecClaim,
         mut snap: RunSnapshot,
+        created_running: bool,
         journal: Journal,
         loaded: LoadedComponent,
         args: &Value,
@@ -284,7 +288,9 @@ impl Hwf {
         snap.state = RunState::Running;
         snap.waits.clear();
         snap.pid = Some(std::process::id());
-        snap.started_at_ms = Some(now_ms());
+        if !created_running {
+            snap.started_at_ms = Some(now_ms());
+        }
         let mut context = RunContext::builder(run_id.clone(), services)
             .journal(journal)
             .instances(std::sync::Arc::new(ExecEnv {
@@ -310,7 +316,11 @@ impl Hwf {
         ctx.flush_journal().await?;
         // Only once the journal took the start does the snapshot say
         // `running`: a journal that refuses it leaves the run as it was.
-        self.save_claimed(&snap, SaveMode::Durable, &*claim).await?;
+        // (A run created running just now already says so: saving it
+        // again would cost a durable write and change nothing.)
+        if !created_running {
+            self.save_claimed(&snap, SaveMode::Durable, &*claim).await?;
+        }
 
         let t0 = Instant::now();
         let args_text = args.to_string();

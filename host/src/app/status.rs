@@ -413,7 +413,7 @@ pub fn build_status(s: &RunSnapshot, journal: &[JournalEntry], state_dir: &Path,
         links: Links {
             journal: link("journal.jsonl"),
             controls: link("controls.jsonl"),
-            transcripts: link("transcripts"),
+            transcripts: link("transcripts.jsonl"),
             snapshot: link("run.json"),
         },
         controls: Vec::new(),

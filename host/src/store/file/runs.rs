@@ -5,7 +5,7 @@
 
 use super::FileStore;
 use super::fsutil::{LockFile, list_dir_names, read_optional, write_atomic, write_replace};
-use cap_std::fs::Dir;
+use cap_std::fs::{Dir, OpenOptions};
 use hwf_core::control::Control;
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::{RunId, validate_name};
@@ -15,7 +15,11 @@ use hwf_core::store::{
     Artifact, ArtifactRef, Claim, Fence, JournalSink, RunStore, SaveMode, StoreError, StoreResult, async_trait,
 };
 use serde_json::Value;
+use std::io::Write;
 use std::path::Path;
+
+/// A run's agent-call transcripts, one JSON line per call.
+const TRANSCRIPTS: &str = "transcripts.jsonl";
 
 impl FileStore {
     /// Create the directory of a new run.
@@ -84,14 +88,60 @@ impl FileStore {
         Ok(format!("runs/{id}/result.json"))
     }
 
-    /// Write `transcripts/<call>.json` of a run.
+    /// Append the transcript of one of a run's agent calls to its
+    /// `transcripts.jsonl`: one compact line, with the call's id in
+    /// `"call"`, written with one `write` to a file opened for appending
+    /// (no file created per call, no fsync: transcripts are metadata the
+    /// journal does not depend on). A call's last line is its transcript.
     ///
     /// # Errors
     ///
-    /// `invalid_name` for a bad call id, `io`.
+    /// `invalid_name` for a bad call id, `invalid_args` for a transcript
+    /// that is not an object, `not_found` for an unknown run, `io`.
     pub fn write_transcript(&self, id: &RunId, call_id: &str, transcript: &Value) -> Result<()> {
-        let json = serde_json::to_vec_pretty(transcript).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
-        self.put_transcript(id, call_id, &json)
+        validate_name("call id", call_id)?;
+        let Value::Object(fields) = transcript else {
+            return Err(Error::new(ErrorCode::InvalidArgs, "a transcript is a JSON object"));
+        };
+        let mut line = Vec::with_capacity(256);
+        line.extend_from_slice(b"{\"call\":");
+        serde_json::to_writer(&mut line, call_id).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        for (k, v) in fields.iter().filter(|(k, _)| k.as_str() != "call") {
+            line.push(b',');
+            serde_json::to_writer(&mut line, k).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+            line.push(b':');
+            serde_json::to_writer(&mut line, v).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        }
+        line.extend_from_slice(b"}\n");
+        let path = std::path::Path::new("runs").join(id.as_str()).join(TRANSCRIPTS);
+        let mut file = self
+            .dir
+            .open_with(&path, OpenOptions::new().append(true).create(true))
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => Error::new(ErrorCode::NotFound, format!("no run with id {id}")),
+                _ => Error::io(format!("run {id} {TRANSCRIPTS}"), e),
+            })?;
+        file.write_all(&line)
+            .map_err(|e| Error::io(format!("run {id} {TRANSCRIPTS}"), e))
+    }
+
+    /// The last line `transcripts.jsonl` holds for `call`, if any (lines
+    /// that do not parse, as a power loss can leave the last one, are
+    /// skipped).
+    fn appended_transcript(dir: &Dir, id: &RunId, call: &str) -> Result<Option<Vec<u8>>> {
+        let Some(text) = read_optional(dir, TRANSCRIPTS, &format!("run {id} {TRANSCRIPTS}"))? else {
+            return Ok(None);
+        };
+        Ok(text
+            .lines()
+            .filter(|l| l.contains(call))
+            .filter(|l| {
+                serde_json::from_str::<Value>(l)
+                    .ok()
+                    .is_some_and(|v| v.get("call").and_then(Value::as_str) == Some(call))
+            })
+            .last()
+            .map(|l| l.as_bytes().to_vec()))
     }
 
     fn put_transcript(&self, id: &RunId, call_id: &str, bytes: &[u8]) -> Result<()> {
@@ -130,16 +180,22 @@ impl FileStore {
             Artifact::Result => "result.json".to_owned(),
             Artifact::Transcript { call } => format!("transcripts/{call}.json"),
         };
-        dir.read(&file).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                Error::new(
-                    ErrorCode::NotFound,
-                    format!("run {id} has no artifact {}", artifact.as_str()),
-                )
-            } else {
-                Error::io(format!("run {id} {file}"), e)
-            }
-        })
+        let missing = || {
+            Error::new(
+                ErrorCode::NotFound,
+                format!("run {id} has no artifact {}", artifact.as_str()),
+            )
+        };
+        match dir.read(&file) {
+            Ok(bytes) => Ok(bytes),
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::io(format!("run {id} {file}"), e)),
+            // A transcript the broker wrote is a line of transcripts.jsonl
+            // (one file per call is what `write_artifact` writes).
+            Err(_) => match artifact.artifact() {
+                Artifact::Transcript { call } => Self::appended_transcript(&dir, id, call)?.ok_or_else(missing),
+                Artifact::Result => Err(missing()),
+            },
+        }
     }
 
     /// Whether someone holds the run's claim (its flock; the kernel drops
@@ -166,7 +222,11 @@ impl FileStore {
             return Ok(None);
         };
         let token = current_token(&dir, id)? + 1;
-        write_atomic(&dir, "claim", token.to_string().as_bytes())?;
+        // Replaced atomically but not fsynced: the token only has to rise
+        // among live holders, and a crash of the machine ends them all. What
+        // a power loss can leave (the old token, or an empty file) reads as
+        // a token no live holder has.
+        write_replace(&dir, "claim", token.to_string().as_bytes(), false)?;
         Ok(Some(FileClaim {
             fence: Fence::new(id.clone(), token),
             _lock: lock,
@@ -233,7 +293,10 @@ impl FileStore {
 /// The run's last fencing token (0: never claimed).
 fn current_token(dir: &Dir, id: &RunId) -> Result<u64> {
     match read_optional(dir, "claim", &format!("run {id} claim"))? {
+        // Empty: an unsynced claim write cut short by a power loss (see
+        // `claim_run`); nobody who held a token before it is alive.
         None => Ok(0),
+        Some(t) if t.is_empty() => Ok(0),
         Some(t) => t.trim().parse().map_err(|_| {
             Error::new(
                 ErrorCode::CorruptStore,
@@ -373,9 +436,72 @@ mod tests {
             store.claim_run(id).expect_err("damaged token").code(),
             ErrorCode::CorruptStore
         );
+        // What a power loss can leave of the unsynced token: no live holder.
+        std::fs::write(tmp.path().join("runs").join(id.as_str()).join("claim"), "").expect("cut short");
+        assert_eq!(store.claim_run(id).expect("claim").expect("free").fence().token(), 1);
         let unknown = RunId::generate();
         assert_eq!(
             store.is_claimed(&unknown).expect_err("unknown").code(),
+            ErrorCode::NotFound
+        );
+    }
+
+    #[test]
+    fn transcripts_are_appended_lines_and_a_calls_last_line_is_its_transcript() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let store = FileStore::open(tmp.path()).expect("open");
+        let id = RunId::generate();
+        store.create_run(&id).expect("create");
+        let read = |call: &str| {
+            let r = ArtifactRef::of(Artifact::Transcript { call }).expect("ref");
+            store.read_artifact(&id, &r)
+        };
+        store
+            .write_transcript(&id, "1", &serde_json::json!({"state": "failed"}))
+            .expect("write");
+        store
+            .write_transcript(&id, "11", &serde_json::json!({"state": "done", "call": "forged"}))
+            .expect("write");
+        store
+            .write_transcript(&id, "1", &serde_json::json!({"state": "done", "tokens": 3}))
+            .expect("again");
+        let file = tmp.path().join("runs").join(id.as_str()).join(TRANSCRIPTS);
+        // A torn last line (a power loss) is skipped, not an error.
+        let mut f = std::fs::OpenOptions::new().append(true).open(&file).expect("open");
+        f.write_all(b"{\"call\":\"1\",\"sta").expect("torn");
+        let text = std::fs::read_to_string(&file).expect("read");
+        assert_eq!(text.lines().count(), 4, "one line per write: {text}");
+        assert_eq!(read("1").expect("1"), br#"{"call":"1","state":"done","tokens":3}"#);
+        assert_eq!(
+            read("11").expect("11"),
+            br#"{"call":"11","state":"done"}"#,
+            "the call id is the store's"
+        );
+        assert_eq!(read("2").expect_err("none").code(), ErrorCode::NotFound);
+        // One written as an artifact (an import) is a file of its own, byte for byte.
+        store
+            .write_artifact(&id, Artifact::Transcript { call: "2" }, b"{\n  \"t\": 1\n}")
+            .expect("artifact");
+        assert_eq!(read("2").expect("2"), b"{\n  \"t\": 1\n}");
+        assert_eq!(
+            store
+                .write_transcript(&id, "../x", &serde_json::json!({}))
+                .expect_err("bad id")
+                .code(),
+            ErrorCode::InvalidName
+        );
+        assert_eq!(
+            store
+                .write_transcript(&id, "3", &serde_json::json!([1]))
+                .expect_err("not an object")
+                .code(),
+            ErrorCode::InvalidArgs
+        );
+        assert_eq!(
+            store
+                .write_transcript(&RunId::generate(), "1", &serde_json::json!({}))
+                .expect_err("no run")
+                .code(),
             ErrorCode::NotFound
         );
     }
