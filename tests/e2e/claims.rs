@@ -545,6 +545,7 @@ fn bench_quick_reports_every_figure() {
         "/journal_append_us/fsync_median",
         "/fingerprint_and_redact_us",
         "/hwf_run_hello_warm_ms",
+        "/hwf_run_hello_warm_tmpfs_ms",
         "/parallel_50_agents_50ms_width8_ms/median",
         "/parallel_50_agents_50ms_width8_ms/ratio",
         "/parallel_50_branches_50ms_width8_ms/median",
