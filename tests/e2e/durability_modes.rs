@@ -157,3 +157,108 @@ fn a_bad_durability_mode_is_refused() {
         .expect_code(2)
         .expect_stderr("invalid_config");
 }
+
+/// The seam: the same contract for calls inside `parallel` branches, each
+/// branch its own instance with its own sequence of calls, killed while
+/// both are mid-way and continued by a runner.
+#[test]
+fn every_mode_keeps_its_contract_inside_parallel_branches_across_kill_9() {
+    for mode in ["sync", "group", "async"] {
+        let ctx = Ctx::new();
+        let f = ctx.write(
+            "slow.json",
+            json!({"responses": [{"match": {"label": "step"}, "output": {"ok": true}, "delay_ms": 80}]}).to_string(),
+        );
+        let branch = |b: usize| {
+            let steps: Vec<Value> = (0..4)
+                .map(|i| json!({"agent": "step", "prompt": format!("branch {b} step {i}")}))
+                .collect();
+            json!({"seq": steps})
+        };
+        let args = json!({"op": "program", "program": {"par": [branch(0), branch(1)]}}).to_string();
+        let mut child = ctx
+            .cmd()
+            .env("HWF_FIXTURE_LOG", ctx.path("calls.log"))
+            .args([
+                "run",
+                harnesses::PROBE,
+                "--args",
+                &args,
+                "--agents",
+                f.to_str().expect("utf8"),
+                "--durability",
+                mode,
+                "--run-id",
+                "r-par",
+            ])
+            .spawn()
+            .expect("spawn");
+        // Killed once four completions (about two per branch) are journaled.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while completed(&ctx, "r-par").len() < 4 {
+            assert!(Instant::now() < deadline, "{mode}: the run never got going");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        child.kill().expect("kill -9");
+        let _ = child.wait();
+        let done_before = completed(&ctx, "r-par");
+        let ran_before = executed(&ctx);
+        // Per branch (a call id's prefix), every executed call but the last
+        // was reported done to that branch: its completion is on disk.
+        let mut by_branch: HashMap<String, Vec<&String>> = HashMap::new();
+        for call in &ran_before {
+            let branch = call.rsplit_once('.').map_or("", |(b, _)| b).to_owned();
+            by_branch.entry(branch).or_default().push(call);
+        }
+        assert_eq!(by_branch.len(), 2, "{mode}: two branches ran: {ran_before:?}");
+        for calls in by_branch.values() {
+            if let Some((_in_flight, reported)) = calls.split_last() {
+                for call in reported {
+                    assert!(
+                        done_before.contains(call),
+                        "{mode}: branch call {call} was reported done and lost: journal {done_before:?}, ran {ran_before:?}"
+                    );
+                }
+            }
+        }
+        let out = ctx
+            .cmd()
+            .env("HWF_FIXTURE_LOG", ctx.path("calls.log"))
+            .args(["runner", "--once"])
+            .output()
+            .expect("runner");
+        assert!(out.status.success(), "{mode}: {out:?}");
+        let s = ctx.hwf(["status", "r-par", "--json"]).json();
+        assert_eq!(s["data"]["state"], "succeeded", "{mode}: {s}");
+        let four = json!([{"ok": true}, {"ok": true}, {"ok": true}, {"ok": true}]);
+        assert_eq!(s["data"]["result"], json!([{"ok": four}, {"ok": four}]), "{mode}: {s}");
+        let n = executions(&ctx);
+        assert_eq!(n.len(), 8, "{mode}: {n:?}");
+        for call in &done_before {
+            assert_eq!(
+                n.get(call),
+                Some(&1),
+                "{mode}: completed branch call {call} ran again: {n:?}"
+            );
+        }
+        let again: Vec<&String> = n.iter().filter(|&(_, &k)| k > 1).map(|(c, _)| c).collect();
+        for call in &again {
+            assert_eq!(n[*call], 2, "{mode}: call {call} ran {} times", n[*call]);
+            assert!(
+                ran_before.contains(call) && !done_before.contains(call),
+                "{mode}: call {call} ran again but was not in flight: {n:?}"
+            );
+        }
+        if mode != "async" {
+            assert!(
+                again.len() <= 2,
+                "{mode}: more than one call in flight per branch ran again: {again:?}"
+            );
+        }
+        let mut live = live_completions(&ctx, "r-par");
+        live.sort();
+        let mut want: Vec<String> = n.keys().cloned().collect();
+        want.sort();
+        assert_eq!(live, want, "{mode}: one live completion per call");
+    }
+}
