@@ -546,6 +546,8 @@ fn bench_quick_reports_every_figure() {
         "/fingerprint_and_redact_us",
         "/hwf_run_hello_warm_ms",
         "/hwf_run_hello_warm_tmpfs_ms",
+        "/first_js_run_ms/installed",
+        "/first_js_run_ms/empty_cache",
         "/parallel_50_agents_50ms_width8_ms/median",
         "/parallel_50_agents_50ms_width8_ms/ratio",
         "/parallel_50_branches_50ms_width8_ms/median",
