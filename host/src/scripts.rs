@@ -245,15 +245,19 @@ pub fn load_runtime<H: SandboxHost>(
     lang: Language,
     source: &str,
 ) -> Result<LoadedComponent<H>> {
-    let runtime = read_component(&runtime_path(lang)?, limits)?;
-    let hook = RuntimeCompile { lang, store };
-    let loaded = vm.load_observed(
-        &runtime,
-        Some(store),
-        limits,
-        crate::vm::gate::Gate::Runtime,
-        Some(&hook),
-    )?;
+    let path = runtime_path(lang)?;
+    let meta = component_metadata(&path, limits)?;
+    let loaded = vm.load_memoized(&path, crate::vm::FileIdentity::of(&meta), || {
+        let runtime = std::fs::read(&path).map_err(|e| Error::io(format!("component {}", path.display()), e))?;
+        let hook = RuntimeCompile { lang, store };
+        vm.load_observed(
+            &runtime,
+            Some(store),
+            limits,
+            crate::vm::gate::Gate::Runtime,
+            Some(&hook),
+        )
+    })?;
     if !loaded.is_script_runtime() {
         return Err(Error::new(
             ErrorCode::MissingExport,
@@ -345,6 +349,13 @@ impl Target {
 ///
 /// `not_found`, `io`, `invalid_args`, `component_too_large`.
 pub fn read_component(path: &Path, limits: &crate::vm::Limits) -> Result<Vec<u8>> {
+    component_metadata(path, limits)?;
+    std::fs::read(path).map_err(|e| Error::io(format!("component {}", path.display()), e))
+}
+
+/// The metadata of a component file, refusing non-files and oversized
+/// files (the checks of [`read_component`]).
+fn component_metadata(path: &Path, limits: &crate::vm::Limits) -> Result<std::fs::Metadata> {
     let meta = std::fs::metadata(path).map_err(|e| Error::io(format!("component {}", path.display()), e))?;
     if !meta.is_file() {
         return Err(Error::new(
@@ -363,5 +374,5 @@ pub fn read_component(path: &Path, limits: &crate::vm::Limits) -> Result<Vec<u8>
             ),
         ));
     }
-    std::fs::read(path).map_err(|e| Error::io(format!("component {}", path.display()), e))
+    Ok(meta)
 }

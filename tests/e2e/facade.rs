@@ -498,3 +498,75 @@ fn mcp_reports_progress_for_long_runs() {
     drop(mcp.child.stdin.take());
     let _ = mcp.child.wait();
 }
+
+/// A long-lived MCP server keeps the script runtime it loaded (no re-read,
+/// re-hash and re-gate of its megabytes per run) only while the file is the
+/// same one: a runtime replaced on disk (as `scripts/install.sh` replaces
+/// it) is what the next run uses.
+#[test]
+fn mcp_uses_a_runtime_replaced_on_disk_on_its_next_run() {
+    let ctx = Ctx::new();
+    let runtimes = ctx.path("runtimes");
+    std::fs::create_dir_all(&runtimes).expect("runtimes dir");
+    let built = root().join("target/harnesses");
+    let install = |from: &str| {
+        // Atomic, as install.sh does: a new file renamed over the old one.
+        let tmp = runtimes.join(".js-runtime.wasm.tmp");
+        std::fs::copy(built.join(from), &tmp).expect("copy runtime");
+        std::fs::rename(&tmp, runtimes.join("js-runtime.wasm")).expect("rename runtime");
+    };
+    install("js-runtime.wasm");
+    let script = ctx.write(
+        "one.js",
+        "export const meta = { name: \"one\", description: \"one phase\" };\nphase(\"only\");\nreturn { ok: 1 };\n",
+    );
+    let mut child = ctx
+        .cmd()
+        .env("HWF_RUNTIME_DIR", &runtimes)
+        .args(["mcp", "--agents", &hello_fixture()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn mcp");
+    let out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut mcp = Mcp {
+        child,
+        out,
+        notifications: Vec::new(),
+    };
+    mcp.request(
+        1,
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "e2e", "version": "0"}}),
+    );
+    mcp.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let mut id = 1;
+    let mut run = |mcp: &mut Mcp| {
+        id += 1;
+        let r = mcp.request(
+            id,
+            "tools/call",
+            json!({"name": "workflow", "arguments": {"scriptPath": script.to_str().expect("utf8")}}),
+        );
+        r["result"]["structuredContent"].clone()
+    };
+    let first = run(&mut mcp);
+    assert_eq!(first["data"]["state"], "succeeded", "{first}");
+    let again = run(&mut mcp);
+    assert_eq!(again["data"]["state"], "succeeded", "{again}");
+    assert_eq!(again["data"]["script"]["digest"], first["data"]["script"]["digest"]);
+    // Another component under the runtime's name: the next run loads it,
+    // and it is not the JS runtime (the JSON one cannot run this script).
+    install("json-runtime.wasm");
+    let replaced = run(&mut mcp);
+    assert_ne!(
+        replaced["data"]["state"], "succeeded",
+        "the replaced runtime was used: {replaced}"
+    );
+    install("js-runtime.wasm");
+    let restored = run(&mut mcp);
+    assert_eq!(restored["data"]["state"], "succeeded", "{restored}");
+    drop(mcp.child.stdin.take());
+    let _ = mcp.child.wait();
+}

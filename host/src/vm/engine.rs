@@ -65,7 +65,45 @@ pub use hwf_core::store::CompileCache;
 pub struct Vm<H: SandboxHost> {
     allocation: InstanceAllocation,
     ready: OnceLock<std::result::Result<Ready<H>, String>>,
+    /// Components this VM loaded from files, by path and file identity
+    /// (see [`Vm::load_memoized`]); a few entries, newest last.
+    memo: Mutex<Vec<Memoized<H>>>,
 }
+
+/// A file's identity as the memo compares it: device, inode, size and
+/// modification time (ns). A file replaced (a new inode) or rewritten (a
+/// new size or time) is another file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileIdentity {
+    /// Device and inode.
+    pub dev_ino: (u64, u64),
+    /// Size in bytes.
+    pub len: u64,
+    /// Modification time, ns since the epoch.
+    pub mtime_ns: i128,
+}
+
+impl FileIdentity {
+    /// The identity of the file `meta` describes.
+    pub fn of(meta: &std::fs::Metadata) -> Self {
+        use std::os::unix::fs::MetadataExt;
+        Self {
+            dev_ino: (meta.dev(), meta.ino()),
+            len: meta.len(),
+            mtime_ns: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
+        }
+    }
+}
+
+/// One entry of a [`Vm`]'s memo.
+struct Memoized<H: SandboxHost> {
+    path: std::path::PathBuf,
+    identity: FileIdentity,
+    loaded: LoadedComponent<H>,
+}
+
+/// Entries a [`Vm`]'s memo keeps (the bundled runtimes fit).
+const MEMO_ENTRIES: usize = 8;
 
 /// What a [`Vm`] builds on first use.
 struct Ready<H: SandboxHost> {
@@ -307,7 +345,46 @@ impl<H: SandboxHost> Vm<H> {
         Self {
             allocation,
             ready: OnceLock::new(),
+            memo: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The memo, whatever a panicking holder left in it (entries are
+    /// whole: pushed and removed under the lock).
+    fn memo(&self) -> std::sync::MutexGuard<'_, Vec<Memoized<H>>> {
+        self.memo.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The component at `path` as this VM last loaded it, when the file is
+    /// still the same one (`identity`); otherwise `load` (which reads,
+    /// gates and loads it) and remember the result. A long-lived process
+    /// (`serve`, `mcp`, a runner) then runs a script runtime again without
+    /// reading, hashing and gating its megabytes each time.
+    ///
+    /// # Errors
+    ///
+    /// What `load` returns (an error is not remembered).
+    pub fn load_memoized(
+        &self,
+        path: &std::path::Path,
+        identity: FileIdentity,
+        load: impl FnOnce() -> Result<LoadedComponent<H>>,
+    ) -> Result<LoadedComponent<H>> {
+        if let Some(hit) = self.memo().iter().find(|m| m.path == path && m.identity == identity) {
+            return Ok(hit.loaded.clone());
+        }
+        let loaded = load()?;
+        let mut memo = self.memo();
+        memo.retain(|m| m.path != path);
+        if memo.len() >= MEMO_ENTRIES {
+            memo.remove(0);
+        }
+        memo.push(Memoized {
+            path: path.to_path_buf(),
+            identity,
+            loaded: loaded.clone(),
+        });
+        Ok(loaded)
     }
 
     /// How this VM's engine allocates instances.
