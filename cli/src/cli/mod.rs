@@ -533,9 +533,9 @@ fn build_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limi
         cwd: None,
         store: cli.store.clone(),
     };
-    Ok(hwf_host::HwfBuilder::from_config(config, &overrides)?
+    hwf_host::HwfBuilder::from_config(config, &overrides)?
         .instance_allocation(cli.command.allocation())
-        .build()?)
+        .build()
 }
 
 /// A host with no agent backend over the chosen store (`--store`,

@@ -134,14 +134,15 @@ impl FileStore {
         };
         Ok(text
             .lines()
+            .rev()
             .filter(|l| l.contains(call))
             .filter(|l| {
                 serde_json::from_str::<Value>(l)
                     .ok()
                     .is_some_and(|v| v.get("call").and_then(Value::as_str) == Some(call))
             })
-            .last()
-            .map(|l| l.as_bytes().to_vec()))
+            .map(|l| l.as_bytes().to_vec())
+            .next())
     }
 
     fn put_transcript(&self, id: &RunId, call_id: &str, bytes: &[u8]) -> Result<()> {
