@@ -114,15 +114,26 @@ impl FileStore {
         }
         line.extend_from_slice(b"}\n");
         let path = std::path::Path::new("runs").join(id.as_str()).join(TRANSCRIPTS);
+        let io = |e: std::io::Error| Error::io(format!("run {id} {TRANSCRIPTS}"), e);
         let mut file = self
             .dir
-            .open_with(&path, OpenOptions::new().append(true).create(true))
+            .open_with(&path, OpenOptions::new().read(true).append(true).create(true))
             .map_err(|e| match e.kind() {
                 std::io::ErrorKind::NotFound => Error::new(ErrorCode::NotFound, format!("no run with id {id}")),
-                _ => Error::io(format!("run {id} {TRANSCRIPTS}"), e),
-            })?;
-        file.write_all(&line)
-            .map_err(|e| Error::io(format!("run {id} {TRANSCRIPTS}"), e))
+                _ => io(e),
+            })?
+            .into_std();
+        // A line a power loss cut short gets no line glued to it: the next
+        // one starts on a line of its own.
+        let len = file.metadata().map_err(io)?.len();
+        if len > 0 {
+            let mut last = [0u8; 1];
+            std::os::unix::fs::FileExt::read_exact_at(&file, &mut last, len - 1).map_err(io)?;
+            if last[0] != b'\n' {
+                line.insert(0, b'\n');
+            }
+        }
+        file.write_all(&line).map_err(io)
     }
 
     /// The last line `transcripts.jsonl` holds for `call`, if any (lines
@@ -470,8 +481,17 @@ mod tests {
         // A torn last line (a power loss) is skipped, not an error.
         let mut f = std::fs::OpenOptions::new().append(true).open(&file).expect("open");
         f.write_all(b"{\"call\":\"1\",\"sta").expect("torn");
+        drop(f);
+        store
+            .write_transcript(&id, "4", &serde_json::json!({"state": "done"}))
+            .expect("after the torn line");
         let text = std::fs::read_to_string(&file).expect("read");
-        assert_eq!(text.lines().count(), 4, "one line per write: {text}");
+        assert_eq!(
+            text.lines().count(),
+            5,
+            "one line per write, none glued to the torn one: {text}"
+        );
+        assert_eq!(read("4").expect("4"), br#"{"call":"4","state":"done"}"#);
         assert_eq!(read("1").expect("1"), br#"{"call":"1","state":"done","tokens":3}"#);
         assert_eq!(
             read("11").expect("11"),
