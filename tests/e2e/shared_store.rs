@@ -249,6 +249,18 @@ return { answer: answer?.answer ?? null, other: other?.label ?? null, last: last
     let seqs: Vec<u64> = journal.iter().filter_map(|e| e["seq"].as_u64()).collect();
     assert_eq!(seqs, (1..=seqs.len() as u64).collect::<Vec<_>>());
     assert_eq!(journal.iter().filter(|e| e["type"] == "run_started").count(), 2);
+    // Each live agent call's transcript went through the journal's writer
+    // task (off the call's path) and was in the database when the run ended.
+    let mut labels: Vec<String> = pg
+        .sql(&format!(
+            "SELECT convert_from(bytes, 'UTF8')::jsonb->>'label' || ' ' || (convert_from(bytes, 'UTF8')::jsonb->>'state') \
+             FROM hwf_artifacts WHERE run_id = '{id}' AND ref LIKE 'transcripts/%'"
+        ))
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    labels.sort();
+    assert_eq!(labels, ["after done", "sibling done"], "transcripts of the live calls");
     let overview = pg.hwf(&["overview", "--json"]);
     overview.expect_code(0);
     assert!(overview.stdout.contains(&id), "{}", overview.stdout);

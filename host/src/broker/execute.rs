@@ -201,7 +201,16 @@ impl RunContext {
             "error": outcome.as_ref().err(),
         });
         redact::redact_value(&mut t);
-        if let Err(e) = store.write_transcript(&self.run_id, call_id, &t) {
+        // On a shared store, through the journal's writer task: queued
+        // behind the call's own lines, written off the call's path.
+        let shared = lock(&self.journal).as_ref().and_then(|j| j.shared_writer().cloned());
+        let written = match shared {
+            Some(writer) => serde_json::to_vec_pretty(&t)
+                .map_err(|e| hwf_core::error::Error::new(hwf_core::error::ErrorCode::Internal, e.to_string()))
+                .and_then(|bytes| writer.write_transcript(call_id, bytes)),
+            None => store.write_transcript(&self.run_id, call_id, &t),
+        };
+        if let Err(e) = written {
             tracing::warn!(error = %e, "could not write transcript");
         }
     }

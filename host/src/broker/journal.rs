@@ -296,6 +296,15 @@ impl Journal {
         matches!(self.out, JournalOut::Shared(_))
     }
 
+    /// The shared store's writer task, when the lines go to one (it also
+    /// takes the run's transcripts, off the calls' path).
+    pub fn shared_writer(&self) -> Option<&SharedJournal> {
+        match &self.out {
+            JournalOut::Shared(shared) => Some(shared),
+            JournalOut::File(_) => None,
+        }
+    }
+
     /// The last seq appended.
     pub fn seq(&self) -> u64 {
         self.seq

@@ -552,7 +552,10 @@ impl Store {
             .await
             .map_err(Error::from)?;
         Ok(super::shared_journal::JournalOut::Shared(SharedJournal::start(
-            sink, fence, &s.bridge,
+            sink,
+            s.parts.runs.clone(),
+            fence,
+            &s.bridge,
         )))
     }
 

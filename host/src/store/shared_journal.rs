@@ -12,10 +12,17 @@
 //! A failed append (the claim taken over: `conflict`; the database gone:
 //! `io`) is sticky: every later append and sync of this writer returns it,
 //! so the broker learns of it at the next call it journals.
+//!
+//! The run's agent-call transcripts go the same way
+//! ([`SharedJournal::write_transcript`]): queued, written by the task after
+//! the lines queued before them, off the call's path, and before any sync
+//! queued after them is answered (so the run's final flush covers them). A
+//! transcript that cannot be written is logged, not sticky: transcripts are
+//! metadata the journal does not depend on.
 
 use super::bridge::Bridge;
 use hwf_core::error::{Error, ErrorCode, Result};
-use hwf_core::store::{Fence, JournalSink};
+use hwf_core::store::{Artifact, Fence, JournalSink, RunStore};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot};
@@ -28,6 +35,8 @@ enum Msg {
     Lines(u64, Vec<u8>),
     /// Answer once everything queued before is durable.
     Sync(oneshot::Sender<Result<()>>),
+    /// An agent call's transcript (call id, bytes).
+    Transcript(String, Vec<u8>),
 }
 
 #[derive(Debug, Default)]
@@ -80,12 +89,23 @@ pub struct SharedJournal {
 
 impl SharedJournal {
     /// Start the writer task for `sink` (opened under the claim `fence`
-    /// belongs to) on `bridge`.
-    pub(crate) fn start(sink: Box<dyn JournalSink>, fence: Fence, bridge: &Bridge) -> Self {
+    /// belongs to) on `bridge`; transcripts go to `runs`.
+    pub(crate) fn start(sink: Box<dyn JournalSink>, runs: Arc<dyn RunStore>, fence: Fence, bridge: &Bridge) -> Self {
         let (tx, rx) = mpsc::unbounded_channel();
         let state = Arc::new(State::default());
-        bridge.handle().spawn(write_loop(sink, rx, state.clone()));
+        bridge.handle().spawn(write_loop(sink, runs, rx, state.clone()));
         Self { tx, state, fence }
+    }
+
+    /// Queue an agent call's transcript (see the module docs).
+    ///
+    /// # Errors
+    ///
+    /// `internal` when the writer task is gone.
+    pub fn write_transcript(&self, call: &str, bytes: Vec<u8>) -> Result<()> {
+        self.tx
+            .send(Msg::Transcript(call.to_owned(), bytes))
+            .map_err(|_| gone())
     }
 
     /// The claim's fence the journal is written under.
@@ -127,10 +147,16 @@ fn gone() -> Error {
     Error::new(ErrorCode::Internal, "the journal writer task has stopped")
 }
 
-async fn write_loop(mut sink: Box<dyn JournalSink>, mut rx: mpsc::UnboundedReceiver<Msg>, state: Arc<State>) {
+async fn write_loop(
+    mut sink: Box<dyn JournalSink>,
+    runs: Arc<dyn RunStore>,
+    mut rx: mpsc::UnboundedReceiver<Msg>,
+    state: Arc<State>,
+) {
     let mut batch = Vec::with_capacity(BATCH);
     let mut lines = Vec::new();
     let mut waiting = Vec::new();
+    let mut transcripts = Vec::new();
     // Ends when every sender is gone, after the last queued message.
     while rx.recv_many(&mut batch, BATCH).await > 0 {
         let mut first = None;
@@ -142,6 +168,7 @@ async fn write_loop(mut sink: Box<dyn JournalSink>, mut rx: mpsc::UnboundedRecei
                     lines.extend_from_slice(&bytes);
                 }
                 Msg::Sync(reply) => waiting.push(reply),
+                Msg::Transcript(call, bytes) => transcripts.push((call, bytes)),
             }
         }
         if let Some(first) = first
@@ -151,6 +178,17 @@ async fn write_loop(mut sink: Box<dyn JournalSink>, mut rx: mpsc::UnboundedRecei
             let e = Error::from(e);
             tracing::warn!(run = %sink.fence().run(), error = %e, "journal append to the shared store failed");
             state.fail(&e);
+        }
+        // After the lines: a transcript never names a call the journal
+        // has not recorded yet.
+        for (call, bytes) in transcripts.drain(..) {
+            let run = sink.fence().run().clone();
+            if let Err(e) = runs
+                .write_artifact(&run, Artifact::Transcript { call: &call }, &bytes)
+                .await
+            {
+                tracing::warn!(%run, call, error = %Error::from(e), "could not write transcript");
+            }
         }
         if waiting.is_empty() {
             continue;
