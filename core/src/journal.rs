@@ -202,6 +202,23 @@ pub enum Event<'a> {
         #[serde(skip_serializing_if = "Option::is_none")]
         wake_at_ms: Option<u64>,
     },
+    /// A declared resource's finalizer is about to run (durable first: an
+    /// execution that finds this record never runs that finalizer again,
+    /// on whichever machine it runs).
+    FinalizerStarted {
+        /// The resource id (`resource.declare`'s).
+        resource: &'a str,
+    },
+    /// A declared resource's finalizer ran.
+    FinalizerFinished {
+        /// The resource id.
+        resource: &'a str,
+        /// `ok` or `failed`.
+        state: &'a str,
+        /// What went wrong (redacted).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<&'a str>,
+    },
     /// A call that had parked the run completed after a continuation.
     WaitResolved {
         /// The call.
@@ -266,6 +283,7 @@ impl Event<'_> {
                 | Event::RunStarted { .. }
                 | Event::RunCompleted { .. }
                 | Event::WaitStarted { .. }
+                | Event::FinalizerStarted { .. }
         )
     }
 
@@ -274,7 +292,10 @@ impl Event<'_> {
     pub fn sync_inline(&self) -> bool {
         matches!(
             self,
-            Event::RunStarted { .. } | Event::RunCompleted { .. } | Event::WaitStarted { .. }
+            Event::RunStarted { .. }
+                | Event::RunCompleted { .. }
+                | Event::WaitStarted { .. }
+                | Event::FinalizerStarted { .. }
         )
     }
 }
@@ -483,6 +504,21 @@ pub enum Entry {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         wake_at_ms: Option<u64>,
     },
+    /// A declared resource's finalizer was about to run.
+    FinalizerStarted {
+        /// The resource id.
+        resource: String,
+    },
+    /// A declared resource's finalizer ran.
+    FinalizerFinished {
+        /// The resource id.
+        resource: String,
+        /// `ok` or `failed`.
+        state: String,
+        /// What went wrong.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
     /// A parked call completed after a continuation.
     WaitResolved {
         /// The call.
@@ -663,6 +699,17 @@ mod tests {
             },
             Event::WaitResolved { call: "5" },
             Event::Delivered { call: "6" },
+            Event::FinalizerStarted { resource: "res-1" },
+            Event::FinalizerFinished {
+                resource: "res-1",
+                state: "failed",
+                error: Some("gone"),
+            },
+            Event::FinalizerFinished {
+                resource: "res-2",
+                state: "ok",
+                error: None,
+            },
             Event::RunCompleted {
                 state: "failed",
                 result: None,

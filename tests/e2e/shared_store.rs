@@ -566,3 +566,88 @@ return { r: r.label, a: a.answer };
         decided_to_done.as_millis()
     );
 }
+
+/// The seam: a finalizer is "exactly once" across machines. The executor
+/// on one machine is killed while a resource's finalizer runs; a runner on
+/// another machine (another state dir, the same database) takes the run
+/// over, replays it to its end and does not run that finalizer again: the
+/// start was journaled, durably, before it ran.
+#[test]
+fn a_finalizer_interrupted_on_one_machine_is_not_run_again_on_another() {
+    let Some(pg) = Pg::new("a_finalizer_interrupted_on_one_machine_is_not_run_again_on_another") else {
+        return;
+    };
+    let f = fixture(&pg, &["work"], &[]);
+    let script = pg.ctx.write(
+        "fin.js",
+        r#"export const meta = { name: "fin", description: "declares a session with a slow finalizer" };
+await capability("resource.declare", { kind: "session", name: "s",
+  finalizer: { capability: "bash", input: { argv: ["sh", "-c", "echo finalized >> count.txt; sleep 3"] }, approval_id: "fin" } });
+const r = await agent("work", { label: "work" });
+return { done: r.label };
+"#,
+    );
+    let cfg = pg.ctx.write(
+        "hwf.toml",
+        "[policy]\nallowed_classes = [\"read_only\", \"external_write\"]\napproved_ids = [\"fin=bash\"]\n",
+    );
+    let cfg = cfg.to_str().expect("utf8");
+    let count = || std::fs::read_to_string(pg.ctx.path("count.txt")).map_or(0, |t| t.lines().count());
+    let mut a = pg
+        .cmd()
+        .env("HWF_LEASE_MS", "600")
+        .args([
+            "--config",
+            cfg,
+            "run",
+            script.to_str().expect("utf8"),
+            "--agents",
+            &f,
+            "--json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("machine a");
+    wait_for(Duration::from_secs(60), "the finalizer to start on machine a", || {
+        count() == 1
+    });
+    a.kill().expect("kill -9");
+    a.wait().expect("wait");
+    // Machine B: another state dir, the same database; it takes the run
+    // over once machine A's lease is gone.
+    let elsewhere = pg.ctx.path("machine-b");
+    let mut taken = None;
+    wait_for(Duration::from_secs(30), "machine b to take the run over", || {
+        let pass: Run = pg
+            .cmd()
+            .env("HWF_STATE_DIR", &elsewhere)
+            .args(["--config", cfg, "runner", "--once", "--json"])
+            .output()
+            .expect("runner")
+            .into();
+        pass.expect_code(0);
+        let executed = pass.json()["data"]["executed"].clone();
+        let done = executed.as_array().is_some_and(|e| !e.is_empty());
+        if done {
+            taken = Some(executed);
+        }
+        done
+    });
+    let executed = taken.expect("taken over");
+    let id = executed[0][0].as_str().expect("id").to_owned();
+    let s = pg.status(&id);
+    assert_eq!(s["state"], "succeeded", "{s}");
+    assert_eq!(count(), 1, "the finalizer ran once, on machine a only");
+    assert_eq!(
+        s["resources"][0]["outcome"]["state"], "interrupted",
+        "started and never finished: {s}"
+    );
+    assert_eq!(pg.executions().get("work"), Some(&1), "the agent call was replayed");
+    let started = pg
+        .journal(&id)
+        .iter()
+        .filter(|e| e["type"] == "finalizer_started")
+        .count();
+    assert_eq!(started, 1);
+}

@@ -12,11 +12,16 @@
 //!   the run's registry and policy (an approval-gated one needs a
 //!   pre-approved id: nobody is there to approve at the end).
 //!
-//! Exactly once: before a finalizer runs, `runs/<id>/finalized/<resource
-//! id>.json` is created with `O_EXCL`; its outcome is written into it
-//! afterwards, journaled as a `log` line (source `finalizer`), and shown by
-//! [`outcomes`]. A process that dies mid-finalizer leaves the marker
-//! without an outcome (`interrupted`): it is not run twice.
+//! Exactly once, on any store and across machines: before a finalizer
+//! runs, a `finalizer_started` record is journaled under the run's claim
+//! and made durable; its outcome follows as `finalizer_finished` (and a
+//! `log` line, source `finalizer`), shown by [`outcomes`]. An execution
+//! that finds a `finalizer_started` for a resource — its own journal is the
+//! run's, wherever it runs — never runs that finalizer again; one that
+//! started and never finished (its executor died) is `interrupted`. An
+//! executor that lost the run's claim cannot journal the start, so it runs
+//! nothing. (An older hwf's `runs/<id>/finalized/<resource>.json` markers
+//! are still honoured.)
 
 use crate::broker::{Event, RunContext};
 use crate::capabilities::{CapabilityCall, CapabilityError, Durable};
@@ -24,12 +29,12 @@ use crate::store::{Store, now_ms};
 use hwf_core::ids::RunId;
 use hwf_core::journal::JournalEntry;
 use serde_json::{Value, json};
-use std::io::Write as _;
 use std::sync::Arc;
 
 use crate::capabilities::resources::marker_dir;
 /// The declaring capability's name.
 pub use crate::capabilities::resources::{DECLARE, capability, declared, outcomes, view};
+use hwf_core::journal::Entry;
 
 struct NoDurable<'a>(&'a str);
 
@@ -112,6 +117,12 @@ pub async fn finalize_ended(ctx: &RunContext, store: &Store, run: &RunId) {
 /// (called once the run's end state is known). Failures are recorded, never
 /// fatal: the run's own outcome stands.
 pub async fn finalize(ctx: &RunContext, store: &Store, run: &RunId) {
+    // On a shared store this execution's lines may still be queued for the
+    // writer task: the declarations are read back once they are stored.
+    if let Err(e) = ctx.flush_journal().await {
+        tracing::warn!(run_id = %run, error = %e, "finalizers: the journal cannot be flushed");
+        return;
+    }
     let journal = match store.read_entries(run) {
         Ok(j) => j,
         Err(e) => {
@@ -123,40 +134,51 @@ pub async fn finalize(ctx: &RunContext, store: &Store, run: &RunId) {
     if resources.is_empty() {
         return;
     }
-    let dir = marker_dir(store.local(), run);
-    if let Err(e) = std::fs::create_dir_all(&dir) {
-        tracing::warn!(run_id = %run, error = %e, "finalizers: cannot create their markers");
-        return;
-    }
+    // Started before, by any execution on any machine (or marked by an
+    // older hwf on this one): never again.
+    let legacy = marker_dir(store.local(), run);
+    let mut started: std::collections::HashSet<String> = journal
+        .iter()
+        .filter_map(|e| match &e.entry {
+            Entry::FinalizerStarted { resource } => Some(resource.clone()),
+            _ => None,
+        })
+        .collect();
     for res in resources {
         let id = res["resource_id"].as_str().unwrap_or("").to_owned();
-        if hwf_core::ids::validate_name("resource id", &id).is_err() {
+        if hwf_core::ids::validate_name("resource id", &id).is_err()
+            || started.contains(&id)
+            || legacy.join(format!("{id}.json")).exists()
+        {
             continue;
         }
-        let marker = dir.join(format!("{id}.json"));
-        // The once-only step: whoever creates the marker runs the finalizer.
-        let mut file = match std::fs::OpenOptions::new().write(true).create_new(true).open(&marker) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => {
-                tracing::warn!(run_id = %run, error = %e, "finalizers: cannot create a marker");
-                continue;
-            }
+        // The once-only step: the start is durable before the finalizer
+        // runs, and only the claim's holder can journal it.
+        let durable = match ctx.journal(&Event::FinalizerStarted { resource: &id }) {
+            Ok(_) => ctx.flush_journal().await,
+            Err(e) => Err(e),
         };
-        let _ = file.sync_all();
-        let _ = std::fs::File::open(&dir).and_then(|d| d.sync_all());
-        let result = run_one(ctx, run, &journal, &res).await;
-        let mut outcome = json!({"resource_id": id, "kind": res["kind"], "name": res["name"],
-                                 "state": if result.is_ok() { "ok" } else { "failed" }, "at_ms": now_ms()});
-        if let Err(e) = &result {
-            outcome["error"] = json!(hwf_core::redact::redact_text(e));
+        if let Err(e) = durable {
+            tracing::warn!(run_id = %run, resource = %id, error = %e, "finalizers: the start cannot be journaled; not run");
+            return;
         }
-        let _ = file
-            .write_all(outcome.to_string().as_bytes())
-            .and_then(|()| file.sync_all());
-        let message = match &result {
-            Ok(()) => format!("finalized resource {id} ({})", res["kind"].as_str().unwrap_or("")),
-            Err(e) => format!("finalizer of resource {id} failed: {e}"),
+        started.insert(id.clone());
+        let result = run_one(ctx, run, &journal, &res).await;
+        let error = result
+            .as_ref()
+            .err()
+            .map(|e| hwf_core::redact::redact_text(e).into_owned());
+        let state = if result.is_ok() { "ok" } else { "failed" };
+        if let Err(e) = ctx.journal(&Event::FinalizerFinished {
+            resource: &id,
+            state,
+            error: error.as_deref(),
+        }) {
+            tracing::warn!(run_id = %run, resource = %id, error = %e, "finalizers: the outcome cannot be journaled");
+        }
+        let message = match &error {
+            None => format!("finalized resource {id} ({})", res["kind"].as_str().unwrap_or("")),
+            Some(e) => format!("finalizer of resource {id} failed: {e}"),
         };
         let message = hwf_core::redact::redact_text(&message).into_owned();
         let _ = ctx.journal(&Event::Log {

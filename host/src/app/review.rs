@@ -432,8 +432,8 @@ pub fn review_entry(run: &RunId, workflow: &str, w: &WaitInfo, request: Option<&
 /// A journal (and the run's controls) as a compact timeline, in order:
 /// one `call` row per call (its start and completion together: kind,
 /// label, name, phase, state, duration, tokens, fingerprint, replayed),
-/// and `phase`, `log`, `wait`, `wait_resolved`, `control`, `run_started`
-/// and `run_completed` rows. Controls are placed by their time.
+/// and `phase`, `log`, `wait`, `wait_resolved`, `control`, `finalizer`,
+/// `run_started` and `run_completed` rows. Controls are placed by their time.
 pub fn timeline_rows(journal: &[JournalEntry], controls: &[crate::app::control::Control]) -> Vec<Value> {
     let mut rows: Vec<Value> = Vec::with_capacity(journal.len());
     let mut call_row: HashMap<&str, usize> = HashMap::new();
@@ -522,6 +522,10 @@ pub fn timeline_rows(journal: &[JournalEntry], controls: &[crate::app::control::
                 "state": state, "error": error, "duration_ms": duration_ms})),
             Entry::ControlApplied { control, action, call } => rows.push(json!({"row": "control_applied",
                 "seq": seq, "ts_ms": ts, "control": control, "action": action, "call": call})),
+            Entry::FinalizerStarted { resource } => rows.push(json!({"row": "finalizer", "seq": seq, "ts_ms": ts,
+                "resource": resource, "state": "started"})),
+            Entry::FinalizerFinished { resource, state, error } => rows.push(json!({"row": "finalizer", "seq": seq,
+                "ts_ms": ts, "resource": resource, "state": state, "error": error})),
             Entry::CallAttempt { .. } | Entry::Delivered { .. } => {}
         }
     }

@@ -256,7 +256,17 @@ impl Journal {
         }
         let event = first;
         let bytes = self.bytes.saturating_add(self.buf.len() as u64);
-        if bytes > self.max_bytes && !matches!(event, Event::RunStarted { .. } | Event::RunCompleted { .. }) {
+        // A run's start and end, and its finalizers' records (a run that
+        // hit the limit still has its resources finalized), are always
+        // taken: they are small and once per execution or resource.
+        let exempt = matches!(
+            event,
+            Event::RunStarted { .. }
+                | Event::RunCompleted { .. }
+                | Event::FinalizerStarted { .. }
+                | Event::FinalizerFinished { .. }
+        );
+        if bytes > self.max_bytes && !exempt {
             return Err(hwf_core::error::Error::new(
                 hwf_core::error::ErrorCode::JournalLimit,
                 format!(

@@ -111,20 +111,45 @@ pub fn declared(journal: &[JournalEntry]) -> Vec<Value> {
         .collect()
 }
 
+/// Where an older hwf kept a run's finalizer markers
+/// (`runs/<id>/finalized/<resource>.json`); still read, never written.
 pub(crate) fn marker_dir(store: &FileStore, run: &RunId) -> PathBuf {
     store.root().join("runs").join(run.as_str()).join("finalized")
 }
 
-/// Every finalizer outcome of a run: `{resource_id, kind, state: ok |
-/// failed | interrupted, error?, at_ms}`.
-pub fn outcomes(store: &FileStore, run: &RunId) -> Vec<Value> {
-    outcomes_in(&marker_dir(store, run))
+/// Every finalizer outcome of a run, from its journal (`finalizer_started`
+/// and `finalizer_finished`, on any store) and from an older hwf's markers
+/// in `legacy_markers`: `{resource_id, state: ok | failed | interrupted,
+/// error?, at_ms}`, sorted by resource id. A finalizer that started and
+/// never finished (its executor died) is `interrupted`: it is not run again.
+pub fn outcomes(journal: &[JournalEntry], legacy_markers: Option<&std::path::Path>) -> Vec<Value> {
+    let mut out: Vec<Value> = legacy_markers.map(outcomes_in).unwrap_or_default();
+    for e in journal {
+        match &e.entry {
+            Entry::FinalizerStarted { resource } => {
+                out.retain(|o| o["resource_id"] != resource.as_str());
+                out.push(json!({"resource_id": resource, "state": "interrupted", "at_ms": e.ts_ms}));
+            }
+            Entry::FinalizerFinished { resource, state, error } => {
+                out.retain(|o| o["resource_id"] != resource.as_str());
+                let mut o = json!({"resource_id": resource, "state": state, "at_ms": e.ts_ms});
+                if let Some(error) = error {
+                    o["error"] = json!(error);
+                }
+                out.push(o);
+            }
+            _ => {}
+        }
+    }
+    out.sort_by(|a, b| a["resource_id"].to_string().cmp(&b["resource_id"].to_string()));
+    out
 }
 
 /// What status shows: each declared resource with its finalizer's outcome
-/// (`state: pending` until the run ends).
+/// (`state: pending` until the run ends). `run_dir`: the run's directory
+/// on this machine, for an older hwf's markers.
 pub fn view(journal: &[JournalEntry], run_dir: &std::path::Path) -> Vec<Value> {
-    let done = outcomes_in(&run_dir.join("finalized"));
+    let done = outcomes(journal, Some(&run_dir.join("finalized")));
     declared(journal)
         .into_iter()
         .map(|r| {
