@@ -402,6 +402,26 @@ pub trait RunStore: Send + Sync {
     /// I/O errors.
     async fn list(&self) -> StoreResult<Vec<RunId>>;
 
+    /// The ids of the runs whose snapshot is in one of `states`, in order
+    /// (a runner asks for the unfinished ones each pass). The default
+    /// reads every snapshot (a run being created, with none yet, is left
+    /// out); a store with an index on the state answers in one query.
+    ///
+    /// # Errors
+    ///
+    /// `Corrupt`, I/O errors.
+    async fn list_in_states(&self, states: &[crate::model::RunState]) -> StoreResult<Vec<RunId>> {
+        let mut ids = Vec::new();
+        for id in self.list().await? {
+            match self.load(&id).await {
+                Ok(snap) if states.contains(&snap.state) => ids.push(id),
+                Ok(_) | Err(StoreError::NotFound(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(ids)
+    }
+
     /// The journal entries after `after_seq` (0: all).
     ///
     /// # Errors

@@ -1,4 +1,5 @@
-//! `RunStore`: create, load, save, list, unknown ids, artifacts.
+//! `RunStore`: create, load, save, list (all, by state), unknown ids,
+//! artifacts.
 
 use crate::{Check, Outcome, Subject, Verdict, created, ensure, fails_with, ok, snapshot};
 use hwf_core::control::{Action, Control};
@@ -8,7 +9,7 @@ use hwf_core::model::RunState;
 use hwf_core::store::{Artifact, ArtifactRef, SaveMode};
 use serde_json::json;
 
-pub(crate) const CHECKS: [(&str, Check); 7] = [
+pub(crate) const CHECKS: [(&str, Check); 8] = [
     ("runs: create, load and save round-trip the snapshot", |s| {
         Box::pin(round_trip(s))
     }),
@@ -28,7 +29,56 @@ pub(crate) const CHECKS: [(&str, Check); 7] = [
     ("runs: the change marker moves on create, save and control", |s| {
         Box::pin(change_marker(s))
     }),
+    ("runs: list_in_states lists exactly the runs in those states", |s| {
+        Box::pin(list_in_states(s))
+    }),
 ];
+
+async fn list_in_states(s: &Subject) -> Outcome {
+    let runs = &s.stores.runs;
+    let mut made = Vec::new();
+    for state in [
+        RunState::Queued,
+        RunState::Waiting,
+        RunState::Succeeded,
+        RunState::Running,
+    ] {
+        let mut snap = snapshot(json!({"state": state.as_str()}));
+        ok(runs.create(&snap).await, "create")?;
+        snap.state = state;
+        ok(runs.save(&snap, SaveMode::Durable, None).await, "save")?;
+        made.push((snap.run_id.clone(), state));
+    }
+    let listed = ok(
+        runs.list_in_states(&[RunState::Queued, RunState::Waiting]).await,
+        "list_in_states",
+    )?;
+    for (id, state) in &made {
+        let want = matches!(state, RunState::Queued | RunState::Waiting);
+        ensure!(
+            listed.contains(id) == want,
+            "a {} run {} listed: {listed:?}",
+            state.as_str(),
+            if want { "is not" } else { "is" }
+        );
+    }
+    let mut sorted = listed.clone();
+    sorted.sort();
+    ensure!(sorted == listed, "in order: {listed:?}");
+    // A state moves the run in and out of the answer.
+    let (id, _) = &made[2];
+    let mut snap = ok(runs.load(id).await, "load")?;
+    snap.state = RunState::Waiting;
+    ok(runs.save(&snap, SaveMode::Durable, None).await, "save")?;
+    let listed = ok(runs.list_in_states(&[RunState::Waiting]).await, "list_in_states")?;
+    ensure!(listed.contains(id), "a run saved waiting is listed waiting: {listed:?}");
+    ensure!(!listed.contains(&made[0].0), "a queued run is not listed waiting");
+    ensure!(
+        ok(runs.list_in_states(&[]).await, "list_in_states of none")?.is_empty(),
+        "no state, no run"
+    );
+    Ok(Verdict::Pass)
+}
 
 async fn change_marker(s: &Subject) -> Outcome {
     let runs = &s.stores.runs;

@@ -7,7 +7,7 @@ use crate::{PgStore, big, db_err, internal, sql_state, unsigned};
 use hwf_core::control::Control;
 use hwf_core::ids::RunId;
 use hwf_core::journal::JournalEntry;
-use hwf_core::model::RunSnapshot;
+use hwf_core::model::{RunSnapshot, RunState};
 use hwf_core::store::{
     Artifact, ArtifactRef, Claim, JournalSink, RunStore, SaveMode, StoreError, StoreResult, async_trait, stored_control,
 };
@@ -198,6 +198,26 @@ impl RunStore for PgStore {
             .rows(true, "SELECT run_id FROM hwf_runs ORDER BY run_id", &[])
             .await
             .map_err(|e| e.store("list runs"))?;
+        rows.iter()
+            .map(|r| {
+                let s: &str = r.get(0);
+                RunId::parse(s).map_err(|e| StoreError::Corrupt(format!("run id {s:?}: {}", e.message())))
+            })
+            .collect()
+    }
+
+    async fn list_in_states(&self, states: &[RunState]) -> StoreResult<Vec<RunId>> {
+        // One query on the state's index, however many runs have finished.
+        let names: Vec<&str> = states.iter().map(|s| s.as_str()).collect();
+        let rows = self
+            .inner
+            .rows(
+                true,
+                "SELECT run_id FROM hwf_runs WHERE state = ANY($1) ORDER BY run_id",
+                &[&names],
+            )
+            .await
+            .map_err(|e| e.store("list runs by state"))?;
         rows.iter()
             .map(|r| {
                 let s: &str = r.get(0);

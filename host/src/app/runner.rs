@@ -148,7 +148,7 @@ impl Hwf {
         }
         let ids = match only {
             Some(id) => vec![id.clone()],
-            None => self.store().run_ids()?,
+            None => self.store().unfinished_run_ids()?,
         };
         for id in ids {
             let snap = match self.store().read_snapshot(&id) {

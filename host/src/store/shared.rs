@@ -23,7 +23,7 @@ use hwf_core::control::Control;
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
 use hwf_core::journal::JournalEntry;
-use hwf_core::model::{ExternalEvent, RunSnapshot, ScriptMeta};
+use hwf_core::model::{ExternalEvent, RunSnapshot, RunState, ScriptMeta};
 use hwf_core::store::{
     Artifact, ArtifactRef, BlobStore, Claim, EventLog, Fence, JournalSink, RunStore, SaveMode, ScriptCatalog,
     StoreResult, async_trait,
@@ -63,7 +63,7 @@ impl std::fmt::Debug for SharedParts {
 #[async_trait]
 pub trait WorkSource: Send + Sync {
     /// Claim the oldest such run (`None`: there is none).
-    async fn claim_next(&self, states: &[hwf_core::model::RunState]) -> StoreResult<Option<Box<dyn Claim>>>;
+    async fn claim_next(&self, states: &[RunState]) -> StoreResult<Option<Box<dyn Claim>>>;
 
     /// A watch bumped when there may be work (a run queued or parked, a
     /// control, an event); `None`: the store only polls. Called on the
@@ -255,6 +255,25 @@ impl Store {
         };
         let runs = s.parts.runs.clone();
         self.block(s, async move { runs.list().await })
+    }
+
+    /// The runs a runner's pass looks at: on a shared store the unfinished
+    /// ones (queued, running, waiting), in one query however many have
+    /// finished; on the file store every run (reading a run's snapshot is
+    /// how it tells, and the pass reads it anyway).
+    ///
+    /// # Errors
+    ///
+    /// `corrupt_store`, `io`.
+    pub fn unfinished_run_ids(&self) -> Result<Vec<RunId>> {
+        let Some(s) = &self.shared else {
+            return self.local.run_ids();
+        };
+        let runs = s.parts.runs.clone();
+        self.block(s, async move {
+            runs.list_in_states(&[RunState::Queued, RunState::Running, RunState::Waiting])
+                .await
+        })
     }
 
     /// A run's controls.
