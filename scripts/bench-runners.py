@@ -58,6 +58,7 @@ class Pg:
         )
         self.conn = out.stdout.strip()
         self.dir = next(kv[5:] for kv in self.conn.split() if kv.startswith("host="))
+        self.port = next((kv[5:] for kv in self.conn.split() if kv.startswith("port=")), "5432")
         bins = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda d: int(d.split("/")[-2]))
         self.psql = os.path.join(bins[-1], "psql") if bins else "psql"
         self.n = 0
@@ -65,7 +66,7 @@ class Pg:
     def sql(self, query, db="postgres"):
         out = subprocess.run(
             [self.psql, "-X", "-q", "-At", "-F", "\t", "-v", "ON_ERROR_STOP=1",
-             "-c", query, f"host={self.dir} user=hwf dbname={db}"],
+             "-c", query, f"host={self.dir} port={self.port} user=hwf dbname={db}"],
             capture_output=True, text=True,
         )
         if out.returncode != 0:
@@ -77,7 +78,7 @@ class Pg:
         db = f"bench{self.n}"
         self.sql(f"CREATE DATABASE {db}")
         host = urllib.parse.quote(self.dir, safe="")
-        return db, f"postgres://hwf@{host}/{db}"
+        return db, f"postgres://hwf@{host}:{self.port}/{db}"
 
     def stop(self):
         subprocess.run([os.path.join(ROOT, "scripts", "pg-test-cluster.sh"), "stop", self.dir],

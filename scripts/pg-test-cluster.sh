@@ -52,13 +52,41 @@ start() {
     cat "$dir/initdb.log" >&2
     exit 1
   }
-  # Only the socket; fsync stays on (the benchmark measures real commits).
+  # The socket, and (when openssl is there) TLS on 127.0.0.1 with a
+  # throwaway CA: $dir/tls/ca.pem, the port in the printed string; plain
+  # TCP is refused. fsync stays on (the benchmark measures real commits).
+  local port=5432 listen="''" ssl=""
+  if command -v openssl >/dev/null && command -v python3 >/dev/null; then
+    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    tls_files "$dir/tls" >"$dir/tls.log" 2>&1 || { cat "$dir/tls.log" >&2; exit 1; }
+    [ "$(id -u)" = 0 ] && chown -R "$OWNER" "$dir/tls"
+    chmod 600 "$dir/tls/server.key"
+    { echo "hostnossl all all 127.0.0.1/32 reject"; cat "$dir/data/pg_hba.conf"; } >"$dir/pg_hba.conf"
+    cp "$dir/pg_hba.conf" "$dir/data/pg_hba.conf"
+    listen="'127.0.0.1'"
+    ssl="-c ssl=on -c ssl_cert_file=$dir/tls/server.pem -c ssl_key_file=$dir/tls/server.key"
+  fi
   as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-c listen_addresses='' -k $dir -c max_connections=300" start >/dev/null || {
+    -o "-c listen_addresses=$listen -p $port -k $dir -c max_connections=300 $ssl" start >/dev/null || {
     cat "$dir/server.log" >&2
     exit 1
   }
-  echo "host=$dir user=hwf dbname=postgres"
+  echo "host=$dir port=$port user=hwf dbname=postgres"
+}
+
+# A CA and a server certificate for localhost / 127.0.0.1 signed by it.
+tls_files() {
+  local d="$1"
+  mkdir -p "$d"
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 3 \
+    -subj "/CN=hwf test CA" -keyout "$d/ca.key" -out "$d/ca.pem" \
+    -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign"
+  openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+    -subj "/CN=localhost" -keyout "$d/server.key" -out "$d/server.csr"
+  printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n' >"$d/server.ext"
+  openssl x509 -req -in "$d/server.csr" -CA "$d/ca.pem" -CAkey "$d/ca.key" -CAcreateserial \
+    -days 3 -out "$d/server.pem" -extfile "$d/server.ext"
+  chmod 644 "$d/ca.pem"
 }
 
 stop() {

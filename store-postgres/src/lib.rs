@@ -18,8 +18,8 @@
 //! Postgres tests against a real cluster, which is where a checked macro's
 //! guarantee would come from anyway. tokio-postgres pipelines on one
 //! connection and gives `LISTEN/NOTIFY` as a stream; deadpool keeps a pool
-//! of prepared connections. TLS is not wired yet (`NoTls`): connect over
-//! a Unix socket or a trusted network.
+//! of prepared connections. TLS (rustls) is used as the connection's
+//! `sslmode` asks, always verifying the server (see `src/tls.rs`).
 //!
 //! ## Schema and migrations
 //!
@@ -96,6 +96,7 @@ mod claim;
 mod journal;
 mod migrate;
 mod runs;
+mod tls;
 mod watch;
 mod work;
 
@@ -110,7 +111,6 @@ use hwf_core::store::{StoreError, StoreResult};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio_postgres::NoTls;
 
 /// The lease length when [`PgConfig::lease`] is not set: a dead runner's
 /// runs are taken over at most this long after its last renewal.
@@ -177,6 +177,8 @@ pub(crate) struct Inner {
     pub(crate) fast: Pool,
     /// For the LISTEN connection.
     pub(crate) pg_config: tokio_postgres::Config,
+    /// TLS for every connection (see [`tls`]).
+    pub(crate) tls: tls::Connector,
     pub(crate) lease: Duration,
     /// This store object's claim holder id.
     pub(crate) owner: String,
@@ -216,8 +218,8 @@ impl PgStore {
     ///
     /// `invalid_config` for a bad connection string or schema name.
     pub fn open(config: &PgConfig) -> StoreResult<Self> {
-        let mut pg: tokio_postgres::Config = config
-            .url
+        let (url, tls) = tls::connector(&config.url)?;
+        let mut pg: tokio_postgres::Config = url
             .parse()
             .map_err(|e| invalid_config(format!("the PostgreSQL connection string: {e}")))?;
         let mut options = pg.get_options().unwrap_or_default().to_owned();
@@ -235,8 +237,8 @@ impl PgStore {
         let mut fast_pg = pg.clone();
         fast_pg.options(format!("{options} -c synchronous_commit=off").trim());
         let size = config.pool_size.max(2);
-        let durable = pool(pg.clone(), size)?;
-        let fast = pool(fast_pg, size)?;
+        let durable = pool(pg.clone(), size, tls.clone())?;
+        let fast = pool(fast_pg, size, tls.clone())?;
         let owner = format!(
             "{}:{}:{}",
             std::env::var("HOSTNAME").unwrap_or_else(|_| "host".into()),
@@ -248,6 +250,7 @@ impl PgStore {
                 durable,
                 fast,
                 pg_config: pg,
+                tls,
                 lease: config.lease.max(Duration::from_millis(100)),
                 owner,
                 pending: Mutex::new(Vec::new()),
@@ -364,10 +367,10 @@ impl Inner {
     }
 }
 
-fn pool(pg: tokio_postgres::Config, size: usize) -> StoreResult<Pool> {
+fn pool(pg: tokio_postgres::Config, size: usize, tls: tls::Connector) -> StoreResult<Pool> {
     let manager = Manager::from_config(
         pg,
-        NoTls,
+        tls,
         ManagerConfig {
             recycling_method: RecyclingMethod::Fast,
         },

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
-use tokio_postgres::{AsyncMessage, NoTls};
+use tokio_postgres::AsyncMessage;
 
 /// The fallback: every this often the watched runs' control counts are
 /// read and a changed run's watch is bumped, and a lost listener
@@ -79,17 +79,17 @@ pub(crate) fn ensure_listener(inner: &Arc<Inner>) {
     }
     let weak = Arc::downgrade(inner);
     let config = inner.pg_config.clone();
-    tokio::spawn(listen(weak, config));
+    tokio::spawn(listen(weak, config, inner.tls.clone()));
 }
 
 /// Until the store is dropped: hold a LISTEN connection (reopened when
 /// lost), bump runs as notifications arrive, and poll every
 /// [`CONTROLS_POLL`].
-async fn listen(weak: Weak<Inner>, config: tokio_postgres::Config) {
+async fn listen(weak: Weak<Inner>, config: tokio_postgres::Config, tls: crate::tls::Connector) {
     let mut tick = tokio::time::interval(CONTROLS_POLL);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
-        let (client, mut notes) = match subscribe(&config).await {
+        let (client, mut notes) = match subscribe(&config, &tls).await {
             Ok(c) => (Some(c.0), c.1),
             Err(e) => {
                 tracing::debug!("controls listener: {e}; polling only");
@@ -120,8 +120,11 @@ async fn listen(weak: Weak<Inner>, config: tokio_postgres::Config) {
 
 type Listener = (tokio_postgres::Client, mpsc::UnboundedReceiver<String>);
 
-async fn subscribe(config: &tokio_postgres::Config) -> Result<Listener, tokio_postgres::Error> {
-    let (client, mut connection) = config.connect(NoTls).await?;
+async fn subscribe(
+    config: &tokio_postgres::Config,
+    tls: &crate::tls::Connector,
+) -> Result<Listener, tokio_postgres::Error> {
+    let (client, mut connection) = config.connect(tls.clone()).await?;
     let (tx, rx) = mpsc::unbounded_channel();
     let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
     tokio::spawn(async move {

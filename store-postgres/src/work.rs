@@ -7,7 +7,7 @@ use crate::PgStore;
 use futures_util::StreamExt;
 use std::time::Duration;
 use tokio::sync::watch;
-use tokio_postgres::{AsyncMessage, NoTls};
+use tokio_postgres::AsyncMessage;
 
 /// How long a lost listener connection waits before it is reopened.
 const RECONNECT: Duration = Duration::from_secs(1);
@@ -21,9 +21,10 @@ impl PgStore {
     pub fn watch_work(&self) -> watch::Receiver<u64> {
         let (tx, rx) = watch::channel(0u64);
         let config = self.inner.pg_config.clone();
+        let tls = self.inner.tls.clone();
         tokio::spawn(async move {
             loop {
-                match listen(&config, &tx).await {
+                match listen(&config, &tls, &tx).await {
                     Ok(()) => return, // every receiver is gone
                     Err(e) => tracing::debug!("work listener: {e}; reopening"),
                 }
@@ -41,8 +42,12 @@ impl PgStore {
 
 /// Forward notifications until the receivers are gone (`Ok`) or the
 /// connection ends (`Err`).
-async fn listen(config: &tokio_postgres::Config, tx: &watch::Sender<u64>) -> Result<(), String> {
-    let (client, mut connection) = config.connect(NoTls).await.map_err(|e| e.to_string())?;
+async fn listen(
+    config: &tokio_postgres::Config,
+    tls: &crate::tls::Connector,
+    tx: &watch::Sender<u64>,
+) -> Result<(), String> {
+    let (client, mut connection) = config.connect(tls.clone()).await.map_err(|e| e.to_string())?;
     let (note_tx, mut notes) = tokio::sync::mpsc::unbounded_channel::<()>();
     let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
     let pump = tokio::spawn(async move {

@@ -145,7 +145,14 @@ impl Cluster {
                 b => format!("%{b:02X}"),
             })
             .collect();
-        format!("postgres://hwf@{host}/postgres")
+        // The socket's port (the script may pick one for its TLS listener).
+        let port = self
+            .conn
+            .split_whitespace()
+            .find_map(|kv| kv.strip_prefix("port="))
+            .map(|p| format!(":{p}"))
+            .unwrap_or_default();
+        format!("postgres://hwf@{host}{port}/postgres")
     }
 
     /// Rows of `sql` (tab-separated fields), or an error text (while the
