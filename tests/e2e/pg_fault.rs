@@ -41,6 +41,11 @@
 //! flock is freed at once (and a paused one is never taken over: the
 //! pause and the restart only exist on PostgreSQL). `HWF_FAULT_SEED` fixes
 //! the seed (printed at the start).
+//!
+//! A third, `postgres_runners_ride_out_network_blips_over_tls`: two runners
+//! reach the database over TCP and TLS through a proxy the test cuts twice
+//! (every connection shut down, new ones refused for 1.5 s); every run
+//! completes once and no call runs twice.
 
 use crate::common::{Ctx, harnesses, root};
 use serde_json::{Value, json};
@@ -1022,4 +1027,221 @@ fn refusal_lines_are_counted() {
     assert_eq!(runs.into_iter().collect::<Vec<_>>(), ["f0007", "f0043"]);
     assert!(refusals("hwf runner: 1 queued").is_empty());
     assert!(Path::new(&root()).join("scripts/pg-test-cluster.sh").exists());
+}
+
+// ------------------------------------------------- the network blip --
+
+/// A TCP proxy in front of the cluster's TLS listener whose connections
+/// the test can cut: every open connection shut down at once, and new ones
+/// refused for a while (a network blip between the runners and the
+/// database; TLS passes through it untouched).
+struct Proxy {
+    port: u16,
+    refuse: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    open: std::sync::Arc<std::sync::Mutex<Vec<std::net::TcpStream>>>,
+}
+
+impl Proxy {
+    fn start(upstream: u16) -> Proxy {
+        use std::sync::atomic::Ordering;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("proxy listen");
+        let port = listener.local_addr().expect("proxy addr").port();
+        let refuse = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let open = std::sync::Arc::new(std::sync::Mutex::new(Vec::<std::net::TcpStream>::new()));
+        let (r, o) = (refuse.clone(), open.clone());
+        std::thread::spawn(move || {
+            for client in listener.incoming().flatten() {
+                if r.load(Ordering::SeqCst) {
+                    drop(client);
+                    continue;
+                }
+                let Ok(server) = std::net::TcpStream::connect(("127.0.0.1", upstream)) else {
+                    continue;
+                };
+                let mut conns = o.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                for s in [&client, &server] {
+                    if let Ok(c) = s.try_clone() {
+                        conns.push(c);
+                    }
+                }
+                drop(conns);
+                for (mut from, mut to) in [
+                    (client.try_clone(), server.try_clone()),
+                    (server.try_clone(), client.try_clone()),
+                ]
+                .into_iter()
+                .filter_map(|(a, b)| Some((a.ok()?, b.ok()?)))
+                {
+                    std::thread::spawn(move || {
+                        let _ = std::io::copy(&mut from, &mut to);
+                        let _ = to.shutdown(std::net::Shutdown::Both);
+                        let _ = from.shutdown(std::net::Shutdown::Both);
+                    });
+                }
+            }
+        });
+        Proxy { port, refuse, open }
+    }
+
+    /// Cut every connection and refuse new ones for `d`.
+    fn blip(&self, d: Duration) -> usize {
+        use std::sync::atomic::Ordering;
+        self.refuse.store(true, Ordering::SeqCst);
+        let cut: Vec<_> = self
+            .open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .drain(..)
+            .collect();
+        for s in &cut {
+            let _ = s.shutdown(std::net::Shutdown::Both);
+        }
+        std::thread::sleep(d);
+        self.refuse.store(false, Ordering::SeqCst);
+        cut.len() / 2
+    }
+}
+
+/// Runners reaching the database over TCP and TLS ride out two network
+/// blips (every connection cut, new ones refused for 1.5 s — shorter than
+/// the lease and the store's reconnect window): every run completes once,
+/// no call runs twice (nothing was lost, so nothing is taken over), and no
+/// runner exits.
+#[test]
+fn postgres_runners_ride_out_network_blips_over_tls() {
+    let Some(cluster) = Cluster::start("pg_blip") else {
+        return;
+    };
+    let field = |key: &str| {
+        cluster
+            .conn
+            .split_whitespace()
+            .find_map(|kv| kv.strip_prefix(key))
+            .map(str::to_owned)
+    };
+    let ca = cluster.dir.join("tls/ca.pem");
+    let Some(port) = field("port=").filter(|_| ca.is_file()) else {
+        assert!(
+            std::env::var("HWF_REQUIRE_CLIENTS").as_deref() != Ok("1"),
+            "pg_blip: the test cluster has no TLS listener"
+        );
+        println!("skipped pg_blip: the test cluster has no TLS listener");
+        return;
+    };
+    let proxy = Proxy::start(port.parse().expect("port"));
+    let url = format!(
+        "host=localhost port={} user=hwf dbname=postgres sslmode=require sslrootcert={}",
+        proxy.port,
+        ca.display()
+    );
+    let ctx = Ctx::new();
+    let calls_log = ctx.path("calls.log");
+    let fixture = ctx.write(
+        "fixture.json",
+        json!({"responses": [
+            {"match": {"label": "slow"}, "output": {"slow": true}, "delay_ms": SLOW_MS},
+            {"output": {"ok": 1}},
+        ]})
+        .to_string(),
+    );
+    let cmd = || {
+        let mut c = ctx.cmd();
+        c.env("HWF_STORE", &url).env("HWF_FIXTURE_LOG", &calls_log);
+        c
+    };
+    const N: usize = 24;
+    let program = json!({"seq": CALLS.iter().map(|l| json!({"agent": l})).collect::<Vec<_>>()});
+    let args = json!({"op": "program", "program": program}).to_string();
+    for i in 0..N {
+        let out = cmd()
+            .args(["run", harnesses::PROBE, "--background", "--queue-only", "--json"])
+            .args(["--run-id", &format!("b{i:03}"), "--args", &args, "--agents"])
+            .arg(&fixture)
+            .output()
+            .expect("queue");
+        assert!(out.status.success(), "queueing b{i:03}: {out:?}");
+    }
+    let logs: Vec<PathBuf> = (0..2).map(|i| ctx.path(&format!("runner-{i}.stderr"))).collect();
+    let mut runners: Vec<Child> = logs
+        .iter()
+        .map(|log| {
+            cmd()
+                .args(["-v", "runner", "--idle-exit-after", "600", "--agents"])
+                .arg(&fixture)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(std::fs::File::create(log).expect("log"))
+                .spawn()
+                .expect("runner")
+        })
+        .collect();
+    let finished = || {
+        cluster
+            .query("SELECT count(*) FROM hwf_runs WHERE state IN ('succeeded', 'failed', 'stopped', 'cancelled')")
+            .ok()
+            .and_then(|r| r.first().and_then(|r| r.first()).and_then(|n| n.parse::<usize>().ok()))
+            .unwrap_or(0)
+    };
+    let wait = |n: usize, runners: &mut Vec<Child>| {
+        let t = Instant::now();
+        while finished() < n {
+            for r in runners.iter_mut() {
+                if let Ok(Some(status)) = r.try_wait() {
+                    let tails: Vec<String> = logs
+                        .iter()
+                        .map(|l| std::fs::read_to_string(l).unwrap_or_default())
+                        .collect();
+                    panic!(
+                        "a runner exited ({status}) during the blips:\n{}",
+                        tails.join("\n---\n")
+                    );
+                }
+            }
+            assert!(t.elapsed() < DEADLINE, "only {} of {n} runs finished", finished());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    let mut cut = Vec::new();
+    for at in [N / 4, N / 2] {
+        wait(at, &mut runners);
+        cut.push(proxy.blip(Duration::from_millis(1500)));
+    }
+    wait(N, &mut runners);
+    for r in &mut runners {
+        let _ = r.kill();
+        let _ = r.wait();
+    }
+    let mut execs: HashMap<String, u64> = HashMap::new();
+    for line in std::fs::read_to_string(&calls_log).unwrap_or_default().lines() {
+        if let Some(key) = line.split_whitespace().next() {
+            *execs.entry(key.to_owned()).or_default() += 1;
+        }
+    }
+    let rows = cluster
+        .query("SELECT run_id, state, snapshot->'result' FROM hwf_runs ORDER BY run_id")
+        .expect("runs");
+    let expected = json!([{"ok": 1}, {"slow": true}, {"ok": 1}]);
+    let mut bad = Vec::new();
+    for r in &rows {
+        let result: Value = serde_json::from_str(&r[2]).unwrap_or(Value::Null);
+        if r[1] != "succeeded" || result != expected {
+            bad.push(format!("{}: {} {result}", r[0], r[1]));
+        }
+    }
+    let twice: Vec<_> = execs.iter().filter(|(_, n)| **n > 1).collect();
+    println!(
+        "pg_blip: runs {}, blips {} (connections cut: {cut:?}), calls executed {}, more than once {}",
+        rows.len(),
+        cut.len(),
+        execs.len(),
+        twice.len()
+    );
+    assert_eq!(rows.len(), N, "every queued run is in the store");
+    assert!(bad.is_empty(), "runs that did not succeed once: {bad:?}");
+    assert_eq!(execs.len(), N * CALLS.len(), "every call ran");
+    assert!(
+        twice.is_empty(),
+        "calls executed more than once across the blips: {twice:?}"
+    );
+    assert!(cut.iter().all(|&n| n > 0), "each blip cut live connections: {cut:?}");
 }
