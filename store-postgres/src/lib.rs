@@ -400,9 +400,18 @@ pub(crate) fn db_err(what: impl Into<String>, e: tokio_postgres::Error) -> Store
         Some(db) => format!("{} ({}): {}", db.message(), db.code().code(), db.severity()),
         None => {
             use std::error::Error as _;
-            match e.source() {
+            let text = match e.source() {
                 Some(s) => format!("{e}: {s}"),
                 None => e.to_string(),
+            };
+            // A server whose certificate cannot be verified: say how to go on.
+            if text.contains("certificate") || text.contains("UnknownIssuer") {
+                format!(
+                    "{text} (the server's TLS certificate was not verified: name the CA that signed it \
+                     with sslrootcert=<PEM file>, or connect with sslmode=disable over a network you trust)"
+                )
+            } else {
+                text
             }
         }
     };

@@ -64,8 +64,8 @@ async fn a_verified_server_is_reached_over_tls_and_an_unverified_one_is_refused(
     .await
     .expect_err("an unverifiable certificate is refused");
     assert!(
-        unverified.message().to_lowercase().contains("certificate"),
-        "the reason is named: {unverified}"
+        unverified.message().to_lowercase().contains("certificate") && unverified.message().contains("sslrootcert="),
+        "the reason and the way on are named: {unverified}"
     );
     // The server wants TLS; without it, the server's refusal is reported.
     let plain = connect(format!(

@@ -746,6 +746,14 @@ impl RunStore for Store {
         s.bridge.run(async move { runs.list().await }).await
     }
 
+    async fn list_in_states(&self, states: &[RunState]) -> StoreResult<Vec<RunId>> {
+        let Some(s) = &self.shared else {
+            return RunStore::list_in_states(&*self.local, states).await;
+        };
+        let (runs, states) = (s.parts.runs.clone(), states.to_vec());
+        s.bridge.run(async move { runs.list_in_states(&states).await }).await
+    }
+
     async fn entries(&self, id: &RunId, after_seq: u64) -> StoreResult<Vec<JournalEntry>> {
         let Some(s) = &self.shared else {
             return RunStore::entries(&*self.local, id, after_seq).await;

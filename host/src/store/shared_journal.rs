@@ -15,8 +15,9 @@
 //!
 //! The run's agent-call transcripts go the same way
 //! ([`SharedJournal::write_transcript`]): queued, written by the task after
-//! the lines queued before them, off the call's path, and before any sync
-//! queued after them is answered (so the run's final flush covers them). A
+//! the lines queued before them (all of a turn's concurrently), off the
+//! call's path, and before any sync queued after them is answered (so the
+//! run's final flush covers them); none once the writer failed. A
 //! transcript that cannot be written is logged, not sticky: transcripts are
 //! metadata the journal does not depend on.
 
@@ -179,17 +180,28 @@ async fn write_loop(
             tracing::warn!(run = %sink.fence().run(), error = %e, "journal append to the shared store failed");
             state.fail(&e);
         }
-        // After the lines: a transcript never names a call the journal
-        // has not recorded yet.
-        for (call, bytes) in transcripts.drain(..) {
+        // After the lines queued before them (a transcript's call has its
+        // start in the journal), all of a turn's at once over the store's
+        // connections; none once the writer failed (a lost claim: the new
+        // owner writes its own).
+        if state.failure().is_none() && !transcripts.is_empty() {
             let run = sink.fence().run().clone();
-            if let Err(e) = runs
-                .write_artifact(&run, Artifact::Transcript { call: &call }, &bytes)
-                .await
-            {
-                tracing::warn!(%run, call, error = %Error::from(e), "could not write transcript");
+            let writes = transcripts.iter().map(|(call, bytes)| {
+                let (runs, run) = (&runs, &run);
+                async move {
+                    (
+                        call,
+                        runs.write_artifact(run, Artifact::Transcript { call }, bytes).await,
+                    )
+                }
+            });
+            for (call, written) in futures_util::future::join_all(writes).await {
+                if let Err(e) = written {
+                    tracing::warn!(%run, call, error = %Error::from(e), "could not write transcript");
+                }
             }
         }
+        transcripts.clear();
         if waiting.is_empty() {
             continue;
         }

@@ -30,9 +30,12 @@ pub const FUEL_PER_CPU_MS: u64 = 8_000_000;
 const POOL_INSTANCES: u32 = 1_000;
 
 /// How the engine allocates instances, linear memories, tables and the
-/// fiber stacks guest code runs on. Either way the same limits apply and
-/// the same compiled artifacts load (the compile cache's key does not
-/// depend on it).
+/// fiber stacks guest code runs on. Either way every store has the same
+/// limiter (memory per memory and per run, [`super::limits::MAX_TABLE_ELEMENTS`]
+/// per table, [`super::limits::MAX_STORE_OBJECTS`] instances, tables and
+/// memories), fuel and epochs, one memory per core module (multi-memory is
+/// off, as the pool allows one), and the same compiled artifacts load (the
+/// compile cache's key does not depend on it).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum InstanceAllocation {
     /// One pool reserved and guarded when the engine is built, sized for
@@ -187,6 +190,9 @@ fn build_engine(allocation: InstanceAllocation) -> std::result::Result<Engine, S
     cfg.consume_fuel(true);
     cfg.max_wasm_stack(1 << 20);
     cfg.async_stack_size(2 << 20);
+    // The pool holds one memory per core module; refuse more at compile
+    // time on both kinds of engine, rather than only when pooled.
+    cfg.wasm_multi_memory(false);
     if allocation == InstanceAllocation::Pooled {
         cfg.allocation_strategy(InstanceAllocationStrategy::Pooling(pool_config()));
     }

@@ -16,6 +16,15 @@ pub struct MemoryLimiter {
     held: u64,
 }
 
+/// Elements a table may hold: the pooling allocator's per-table size, so a
+/// guest meets the same cap whichever way its engine allocates.
+pub const MAX_TABLE_ELEMENTS: usize = 20_000;
+
+/// Core instances, tables and linear memories one store may create (a
+/// component's core modules each count; the Python runtime, the largest
+/// bundled one, has 14 core instances). wasmtime's own default is 10,000.
+pub const MAX_STORE_OBJECTS: usize = 128;
+
 /// Host memory charged to every live instance of a run besides its linear
 /// memory (its stack, tables and host state), so a swarm of tiny instances
 /// is bounded too.
@@ -90,7 +99,7 @@ impl MemoryLimiter {
     pub fn new(max_bytes: u64) -> Self {
         Self {
             max_bytes: usize::try_from(max_bytes).unwrap_or(usize::MAX),
-            max_table_elements: 1_000_000,
+            max_table_elements: MAX_TABLE_ELEMENTS,
             run: None,
             held: 0,
         }
@@ -149,6 +158,18 @@ impl wasmtime::ResourceLimiter for MemoryLimiter {
             self.held += more;
         }
         Ok(true)
+    }
+
+    fn instances(&self) -> usize {
+        MAX_STORE_OBJECTS
+    }
+
+    fn tables(&self) -> usize {
+        MAX_STORE_OBJECTS
+    }
+
+    fn memories(&self) -> usize {
+        MAX_STORE_OBJECTS
     }
 
     fn table_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {

@@ -140,19 +140,22 @@ impl FileStore {
     /// that do not parse, as a power loss can leave the last one, are
     /// skipped).
     fn appended_transcript(dir: &Dir, id: &RunId, call: &str) -> Result<Option<Vec<u8>>> {
-        let Some(text) = read_optional(dir, TRANSCRIPTS, &format!("run {id} {TRANSCRIPTS}"))? else {
-            return Ok(None);
+        // Bytes, not text: a line a power loss cut inside a character is
+        // skipped like any other torn line, not an error for the whole run.
+        let bytes = match dir.read(TRANSCRIPTS) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::io(format!("run {id} {TRANSCRIPTS}"), e)),
         };
-        Ok(text
-            .lines()
+        Ok(bytes
+            .split(|&b| b == b'\n')
             .rev()
-            .filter(|l| l.contains(call))
             .filter(|l| {
-                serde_json::from_str::<Value>(l)
+                serde_json::from_slice::<Value>(l)
                     .ok()
                     .is_some_and(|v| v.get("call").and_then(Value::as_str) == Some(call))
             })
-            .map(|l| l.as_bytes().to_vec())
+            .map(<[u8]>::to_vec)
             .next())
     }
 
@@ -480,12 +483,13 @@ mod tests {
         let file = tmp.path().join("runs").join(id.as_str()).join(TRANSCRIPTS);
         // A torn last line (a power loss) is skipped, not an error.
         let mut f = std::fs::OpenOptions::new().append(true).open(&file).expect("open");
-        f.write_all(b"{\"call\":\"1\",\"sta").expect("torn");
+        f.write_all(b"{\"call\":\"1\",\"sta\xe2\x82")
+            .expect("torn inside a character");
         drop(f);
         store
             .write_transcript(&id, "4", &serde_json::json!({"state": "done"}))
             .expect("after the torn line");
-        let text = std::fs::read_to_string(&file).expect("read");
+        let text = String::from_utf8_lossy(&std::fs::read(&file).expect("read")).into_owned();
         assert_eq!(
             text.lines().count(),
             5,
