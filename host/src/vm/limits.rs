@@ -185,3 +185,27 @@ impl wasmtime::ResourceLimiter for MemoryLimiter {
         Ok(true)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasmtime::ResourceLimiter as _;
+
+    #[test]
+    fn every_store_gets_the_pools_caps_whichever_engine_it_is_on() {
+        let mut limiter = MemoryLimiter::new(64 << 20);
+        assert_eq!(limiter.instances(), MAX_STORE_OBJECTS);
+        assert_eq!(limiter.tables(), MAX_STORE_OBJECTS);
+        assert_eq!(limiter.memories(), MAX_STORE_OBJECTS);
+        assert!(limiter.table_growing(0, MAX_TABLE_ELEMENTS, None).expect("at the cap"));
+        let over = limiter
+            .table_growing(0, MAX_TABLE_ELEMENTS + 1, None)
+            .expect_err("a table past the pool's size");
+        assert!(
+            over.to_string().contains("20000 elements") || format!("{over:?}").contains("20000"),
+            "{over:?}"
+        );
+        assert!(limiter.memory_growing(0, 64 << 20, None).expect("at the limit"));
+        assert!(limiter.memory_growing(0, (64 << 20) + 1, None).is_err());
+    }
+}
