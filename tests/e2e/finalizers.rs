@@ -48,6 +48,7 @@ fn a_finalizer_runs_once_when_the_run_ends_and_status_shows_it() {
     let s = status(&ctx, &id);
     assert_eq!(s["resources"][0]["kind"], "temp_workspace", "{s}");
     assert_eq!(s["resources"][0]["outcome"]["state"], "ok", "{s}");
+    assert_eq!(s["resources"][0]["outcome"]["kind"], "temp_workspace", "{s}");
     // A failed run is finalized too; a finalizer its policy refuses is
     // recorded as failed (the run's own outcome stands).
     let ctx = Ctx::new();

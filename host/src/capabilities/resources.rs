@@ -154,11 +154,17 @@ pub fn view(journal: &[JournalEntry], run_dir: &std::path::Path) -> Vec<Value> {
         .into_iter()
         .map(|r| {
             let id = &r["resource_id"];
-            let outcome = done
+            let mut outcome = done
                 .iter()
                 .find(|o| &o["resource_id"] == id)
                 .cloned()
                 .unwrap_or_else(|| json!({"state": "pending"}));
+            // As the markers showed it: the resource's kind and name too.
+            for key in ["kind", "name"] {
+                if outcome.get(key).is_none() && outcome["state"] != "pending" {
+                    outcome[key] = r[key].clone();
+                }
+            }
             json!({"resource_id": id, "kind": r["kind"], "name": r["name"], "path": r.get("path"),
                    "finalizer": r["finalizer"]["capability"], "outcome": outcome})
         })
