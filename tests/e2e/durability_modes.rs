@@ -51,6 +51,55 @@ fn completed(ctx: &Ctx, id: &str) -> Vec<String> {
         .collect()
 }
 
+/// Continue the killed run `id` with `hwf runner --once` and check the
+/// mode's contract: the run succeeds; no call completed before the kill
+/// runs again; only calls in flight at the kill (run, no completion on
+/// disk) run again, once more each, and outside `async` at most
+/// `max_in_flight` of them; one live completion per call. The executions
+/// per call.
+fn continue_and_check(
+    ctx: &Ctx,
+    mode: &str,
+    id: &str,
+    done_before: &[String],
+    ran_before: &[String],
+    max_in_flight: usize,
+) -> HashMap<String, usize> {
+    let out = ctx
+        .cmd()
+        .env("HWF_FIXTURE_LOG", ctx.path("calls.log"))
+        .args(["runner", "--once"])
+        .output()
+        .expect("runner");
+    assert!(out.status.success(), "{mode}: {out:?}");
+    let s = ctx.hwf(["status", id, "--json"]).json();
+    assert_eq!(s["data"]["state"], "succeeded", "{mode}: {s}");
+    let n = executions(ctx);
+    for call in done_before {
+        assert_eq!(n.get(call), Some(&1), "{mode}: completed call {call} ran again: {n:?}");
+    }
+    let again: Vec<&String> = n.iter().filter(|&(_, &k)| k > 1).map(|(c, _)| c).collect();
+    for call in &again {
+        assert_eq!(n[*call], 2, "{mode}: call {call} ran {} times", n[*call]);
+        assert!(
+            ran_before.contains(call) && !done_before.contains(call),
+            "{mode}: call {call} ran again but was not in flight: {n:?}"
+        );
+    }
+    if mode != "async" {
+        assert!(
+            again.len() <= max_in_flight,
+            "{mode}: more than the calls in flight ran again: {again:?}"
+        );
+    }
+    let mut live = live_completions(ctx, id);
+    live.sort();
+    let mut want: Vec<String> = n.keys().cloned().collect();
+    want.sort();
+    assert_eq!(live, want, "{mode}: one live completion per call");
+    n
+}
+
 #[test]
 fn every_mode_survives_kill_9_without_running_a_completed_call_twice() {
     for mode in ["sync", "group", "async"] {
@@ -101,43 +150,8 @@ fn every_mode_survives_kill_9_without_running_a_completed_call_twice() {
                 );
             }
         }
-        let out = ctx
-            .cmd()
-            .env("HWF_FIXTURE_LOG", ctx.path("calls.log"))
-            .args(["runner", "--once"])
-            .output()
-            .expect("runner");
-        assert!(out.status.success(), "{mode}: {out:?}");
-        let s = ctx.hwf(["status", "r-dur", "--json"]).json();
-        assert_eq!(s["data"]["state"], "succeeded", "{mode}: {s}");
-        let n = executions(&ctx);
-        for call in &done_before {
-            assert_eq!(n.get(call), Some(&1), "{mode}: completed call {call} ran again: {n:?}");
-        }
+        let n = continue_and_check(&ctx, mode, "r-dur", &done_before, &ran_before, 1);
         assert_eq!(n.len(), 6, "{mode}: {n:?}");
-        // Only the in-flight tail ran again: calls that ran before the kill
-        // with no completion on disk (`sync`/`group`: at most the one call
-        // in flight).
-        let again: Vec<&String> = n.iter().filter(|&(_, &k)| k > 1).map(|(c, _)| c).collect();
-        for call in &again {
-            assert_eq!(n[*call], 2, "{mode}: call {call} ran {} times", n[*call]);
-            assert!(
-                ran_before.contains(call) && !done_before.contains(call),
-                "{mode}: call {call} ran again but was not in flight: {n:?}"
-            );
-        }
-        if mode != "async" {
-            assert!(
-                again.len() <= 1,
-                "{mode}: more than the call in flight ran again: {again:?}"
-            );
-        }
-        // One live completion per call: nothing completed twice.
-        let mut live = live_completions(&ctx, "r-dur");
-        live.sort();
-        let mut want: Vec<String> = n.keys().cloned().collect();
-        want.sort();
-        assert_eq!(live, want, "{mode}: live completions");
         // The continuation kept the run's mode.
         let snap: Value =
             serde_json::from_str(&std::fs::read_to_string(ctx.state().join("runs/r-dur/run.json")).expect("run.json"))
@@ -221,44 +235,11 @@ fn every_mode_keeps_its_contract_inside_parallel_branches_across_kill_9() {
                 }
             }
         }
-        let out = ctx
-            .cmd()
-            .env("HWF_FIXTURE_LOG", ctx.path("calls.log"))
-            .args(["runner", "--once"])
-            .output()
-            .expect("runner");
-        assert!(out.status.success(), "{mode}: {out:?}");
-        let s = ctx.hwf(["status", "r-par", "--json"]).json();
-        assert_eq!(s["data"]["state"], "succeeded", "{mode}: {s}");
-        let four = json!([{"ok": true}, {"ok": true}, {"ok": true}, {"ok": true}]);
-        assert_eq!(s["data"]["result"], json!([{"ok": four}, {"ok": four}]), "{mode}: {s}");
-        let n = executions(&ctx);
+        // At most one call in flight per branch ran again.
+        let n = continue_and_check(&ctx, mode, "r-par", &done_before, &ran_before, 2);
         assert_eq!(n.len(), 8, "{mode}: {n:?}");
-        for call in &done_before {
-            assert_eq!(
-                n.get(call),
-                Some(&1),
-                "{mode}: completed branch call {call} ran again: {n:?}"
-            );
-        }
-        let again: Vec<&String> = n.iter().filter(|&(_, &k)| k > 1).map(|(c, _)| c).collect();
-        for call in &again {
-            assert_eq!(n[*call], 2, "{mode}: call {call} ran {} times", n[*call]);
-            assert!(
-                ran_before.contains(call) && !done_before.contains(call),
-                "{mode}: call {call} ran again but was not in flight: {n:?}"
-            );
-        }
-        if mode != "async" {
-            assert!(
-                again.len() <= 2,
-                "{mode}: more than one call in flight per branch ran again: {again:?}"
-            );
-        }
-        let mut live = live_completions(&ctx, "r-par");
-        live.sort();
-        let mut want: Vec<String> = n.keys().cloned().collect();
-        want.sort();
-        assert_eq!(live, want, "{mode}: one live completion per call");
+        let four = json!([{"ok": true}, {"ok": true}, {"ok": true}, {"ok": true}]);
+        let s = ctx.hwf(["status", "r-par", "--json"]).json();
+        assert_eq!(s["data"]["result"], json!([{"ok": four}, {"ok": four}]), "{mode}: {s}");
     }
 }

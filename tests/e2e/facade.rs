@@ -356,8 +356,16 @@ struct Mcp {
 
 impl Mcp {
     fn start(ctx: &Ctx, agents: &str) -> Self {
-        let mut child = ctx
-            .cmd()
+        Self::start_with(ctx, agents, &[])
+    }
+
+    /// [`Mcp::start`] with extra environment variables.
+    fn start_with(ctx: &Ctx, agents: &str, env: &[(&str, &std::path::Path)]) -> Self {
+        let mut cmd = ctx.cmd();
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd
             .args(["mcp", "--agents", agents])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -520,21 +528,7 @@ fn mcp_uses_a_runtime_replaced_on_disk_on_its_next_run() {
         "one.js",
         "export const meta = { name: \"one\", description: \"one phase\" };\nphase(\"only\");\nreturn { ok: 1 };\n",
     );
-    let mut child = ctx
-        .cmd()
-        .env("HWF_RUNTIME_DIR", &runtimes)
-        .args(["mcp", "--agents", &hello_fixture()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn mcp");
-    let out = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut mcp = Mcp {
-        child,
-        out,
-        notifications: Vec::new(),
-    };
+    let mut mcp = Mcp::start_with(&ctx, &hello_fixture(), &[("HWF_RUNTIME_DIR", &runtimes)]);
     mcp.request(
         1,
         "initialize",

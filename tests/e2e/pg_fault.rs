@@ -445,6 +445,15 @@ fn refusals(text: &str) -> BTreeSet<String> {
 
 // ------------------------------------------------------------ the test --
 
+/// The fixture every run's calls use: `slow` answers after [`SLOW_MS`].
+fn fixture_json() -> String {
+    json!({"responses": [
+        {"match": {"label": "slow"}, "output": {"slow": true}, "delay_ms": SLOW_MS},
+        {"output": {"ok": 1}},
+    ]})
+    .to_string()
+}
+
 struct Fault<'a> {
     ctx: &'a Ctx,
     store: &'a Store,
@@ -472,14 +481,7 @@ impl<'a> Fault<'a> {
             .and_then(|s| s.trim().parse().ok())
             .unwrap_or_else(|| now_ms() ^ u64::from(std::process::id()));
         println!("pg_fault: seed {seed} (HWF_FAULT_SEED={seed} repeats the fault points' choices)");
-        let fixture = ctx.write(
-            "fixture.json",
-            json!({"responses": [
-                {"match": {"label": "slow"}, "output": {"slow": true}, "delay_ms": SLOW_MS},
-                {"output": {"ok": 1}},
-            ]})
-            .to_string(),
-        );
+        let fixture = ctx.write("fixture.json", fixture_json());
         let log_dir = ctx.path("logs");
         std::fs::create_dir_all(&log_dir).expect("log dir");
         Fault {
@@ -1134,16 +1136,10 @@ fn postgres_runners_ride_out_network_blips_over_tls() {
         proxy.port,
         ca.display()
     );
+    let store = Store::Pg(cluster);
     let ctx = Ctx::new();
     let calls_log = ctx.path("calls.log");
-    let fixture = ctx.write(
-        "fixture.json",
-        json!({"responses": [
-            {"match": {"label": "slow"}, "output": {"slow": true}, "delay_ms": SLOW_MS},
-            {"output": {"ok": 1}},
-        ]})
-        .to_string(),
-    );
+    let fixture = ctx.write("fixture.json", fixture_json());
     let cmd = || {
         let mut c = ctx.cmd();
         c.env("HWF_STORE", &url).env("HWF_FIXTURE_LOG", &calls_log);
@@ -1175,13 +1171,7 @@ fn postgres_runners_ride_out_network_blips_over_tls() {
                 .expect("runner")
         })
         .collect();
-    let finished = || {
-        cluster
-            .query("SELECT count(*) FROM hwf_runs WHERE state IN ('succeeded', 'failed', 'stopped', 'cancelled')")
-            .ok()
-            .and_then(|r| r.first().and_then(|r| r.first()).and_then(|n| n.parse::<usize>().ok()))
-            .unwrap_or(0)
-    };
+    let finished = || store.finished(&ctx);
     let wait = |n: usize, runners: &mut Vec<Child>| {
         let t = Instant::now();
         while finished() < n {
@@ -1217,7 +1207,9 @@ fn postgres_runners_ride_out_network_blips_over_tls() {
             *execs.entry(key.to_owned()).or_default() += 1;
         }
     }
-    let rows = cluster
+    let rows = store
+        .pg()
+        .expect("postgres")
         .query("SELECT run_id, state, snapshot->'result' FROM hwf_runs ORDER BY run_id")
         .expect("runs");
     let expected = json!([{"ok": 1}, {"slow": true}, {"ok": 1}]);
