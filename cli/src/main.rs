@@ -79,4 +79,22 @@ fn harden() {
         eprintln!("hwf: warning: cannot make the process non-dumpable: {e}");
     }
     hwf_core::redact::register_environment();
+    raise_open_file_limit();
+}
+
+/// Raise the soft limit of open files to the hard limit: a runner or
+/// `hwf serve` with hundreds of runs in flight holds a few descriptors per
+/// run (journal, lock, claim, agent pipes), and the usual soft limit of
+/// 1,024 would fail runs for a reason the machine does not have.
+fn raise_open_file_limit() {
+    use rustix::process::{Resource, getrlimit, setrlimit};
+    let mut limit = getrlimit(Resource::Nofile);
+    // No hard limit: the kernel's own ceiling (fs.nr_open) still applies.
+    let ceiling = limit.maximum.unwrap_or(1 << 20);
+    if limit.current.is_some_and(|soft| soft < ceiling) {
+        limit.current = Some(ceiling);
+        if let Err(e) = setrlimit(Resource::Nofile, limit) {
+            eprintln!("hwf: warning: cannot raise the open-file limit: {e}");
+        }
+    }
 }

@@ -504,8 +504,8 @@ async fn notify_change(shared: &Shared, run: &RunId) {
 }
 
 /// Serve the facade over MCP on stdio until the client disconnects, with a
-/// runner in-process.
-pub async fn serve(hwf: Hwf, mut opts: Options) -> Result<(), Error> {
+/// runner in-process executing up to `concurrency` runs at once.
+pub async fn serve(hwf: Hwf, mut opts: Options, concurrency: usize) -> Result<(), Error> {
     let shared = Arc::new(Shared {
         wake: Arc::new(Notify::new()),
         subscribed: Mutex::new(HashSet::new()),
@@ -528,7 +528,12 @@ pub async fn serve(hwf: Hwf, mut opts: Options) -> Result<(), Error> {
         shared: shared.clone(),
         seen: Mutex::new(HashMap::new()),
     });
-    let runner = tokio::spawn(hwf_host::runner::run_in_process(hwf, shared.wake.clone(), hooks));
+    let runner = tokio::spawn(hwf_host::runner::run_in_process(
+        hwf,
+        shared.wake.clone(),
+        hooks,
+        concurrency,
+    ));
     let end = service.waiting().await;
     runner.abort();
     end.map_err(|e| Error::new(ErrorCode::Internal, format!("mcp: {e}")))?;

@@ -101,6 +101,12 @@ pub enum Event<'a> {
         /// Where the guest's virtual wall clock starts (ms since the epoch;
         /// the lineage's first creation time).
         clock_origin_ms: u64,
+        /// The execution shares its process with other runs (a runner
+        /// with more than one slot): if the process dies, this run is not
+        /// to blame for it, and the death does not count towards its
+        /// crash-loop quarantine.
+        #[serde(skip_serializing_if = "is_false")]
+        shared: bool,
     },
     /// An operator control took effect in this execution and is consumed
     /// (a `retry` re-runs its call once, not on every continuation).
@@ -379,6 +385,10 @@ pub fn parse_journal(text: &str) -> std::result::Result<Vec<JournalEntry>, BadLi
     Ok(out)
 }
 
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 /// The owned, readable form of [`Event`] (same names and fields).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -400,6 +410,10 @@ pub enum Entry {
         /// Where the guest's virtual wall clock starts.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         clock_origin_ms: Option<u64>,
+        /// The execution shared its process with other runs (absent:
+        /// alone, as every execution before runners had slots).
+        #[serde(default, skip_serializing_if = "is_false")]
+        shared: bool,
     },
     /// An operator control was consumed.
     ControlApplied {
@@ -650,6 +664,7 @@ mod tests {
                 args: &args,
                 seed_run: "r0",
                 clock_origin_ms: 7,
+                shared: true,
             },
             Event::ControlApplied {
                 control: "c1",

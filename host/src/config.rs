@@ -98,6 +98,40 @@ pub struct Config {
     /// Where runs live.
     #[serde(default)]
     pub store: StoreConfig,
+    /// Runners (`hwf runner` and the in-process runner of `serve`/`mcp`).
+    #[serde(default)]
+    pub runner: RunnerConfig,
+}
+
+/// `[runner]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunnerConfig {
+    /// Runs one runner executes at once (default
+    /// [`crate::app::scheduler::DEFAULT_CONCURRENCY`], at most
+    /// [`crate::app::scheduler::MAX_CONCURRENCY`]); `--concurrency`
+    /// overrides it.
+    #[serde(default)]
+    pub concurrency: Option<u64>,
+}
+
+impl RunnerConfig {
+    /// The runner's slots: `flag` (`--concurrency`), else this setting,
+    /// else the default.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_args` for `--concurrency` out of range, `invalid_config`
+    /// for `[runner] concurrency`.
+    pub fn concurrency(&self, flag: Option<u64>) -> hwf_core::error::Result<usize> {
+        use crate::app::scheduler::{DEFAULT_CONCURRENCY, check_concurrency};
+        match (flag, self.concurrency) {
+            (Some(n), _) => check_concurrency("--concurrency", n),
+            (None, Some(n)) => check_concurrency("[runner] concurrency", n)
+                .map_err(|e| hwf_core::error::Error::new(hwf_core::error::ErrorCode::InvalidConfig, e.message())),
+            (None, None) => Ok(DEFAULT_CONCURRENCY),
+        }
+    }
 }
 
 /// `[store]`: where runs, scripts and events live.

@@ -82,7 +82,7 @@ mod fuzz_tests;
 
 // The application services' former top-level paths, kept for embedders
 // and the binary (`hwf_host::runner::…`, `hwf_host::runtime::Hwf`).
-pub use app::{catalog, control, finalizers, review, runner, status, triggers, views};
+pub use app::{background, catalog, control, finalizers, review, runner, scheduler, status, triggers, views};
 
 /// The embedding API's former home: [`Hwf`] and its builder live in
 /// [`app::host`], runs in [`app::runs`], progress in [`app::monitor`],

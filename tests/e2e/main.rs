@@ -15,6 +15,8 @@
 //! - `backends`: command and OpenAI-compatible agents, routing, doctor;
 //! - `broker`: schema retries, typed call errors, redaction, limits;
 //! - `chaos`: the randomized durability test (kills, continuations, replays);
+//! - `concurrency`: many runs at once: concurrent runner passes, one
+//!   background runner per state dir, graceful release on a signal;
 //! - `claims`: claims nothing else proved (WASI lockdown, group commit,
 //!   cancel, prompt cache, bench) and the event-driven test helpers;
 //! - `console`: `hwf serve` over raw HTTP (token, CSRF, traversal, bodies,
@@ -36,6 +38,7 @@ mod broker;
 mod chaos;
 mod claims;
 mod common;
+mod concurrency;
 mod conformance;
 mod console;
 mod durability_modes;

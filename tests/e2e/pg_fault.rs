@@ -58,6 +58,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 const RUNS: usize = 200;
 /// Runner processes.
 const RUNNERS: usize = 3;
+/// Runs each runner executes at once (`--concurrency`): more than one, so
+/// a kill takes several runs down with it and each is taken over, and few
+/// enough that the 200 runs spread over the faults.
+const SLOTS: &str = "4";
 /// The lease of the PostgreSQL runners (`HWF_LEASE_MS`).
 const LEASE_MS: u64 = 2_000;
 /// The slow agent call's delay.
@@ -372,25 +376,29 @@ impl Store {
 
     /// The run `pid` is executing (state `running`, its pid in the
     /// snapshot), with its journal.
-    fn executing(&self, ctx: &Ctx, pid: u32) -> Option<(String, Vec<Value>)> {
-        let id = match self {
+    fn executing(&self, ctx: &Ctx, pid: u32) -> Vec<(String, Vec<Value>)> {
+        let ids: Vec<String> = match self {
             Store::File => self
                 .runs(ctx)
                 .into_iter()
-                .find(|r| r.state == "running" && r.pid == Some(pid))
-                .map(|r| r.id)?,
+                .filter(|r| r.state == "running" && r.pid == Some(pid))
+                .map(|r| r.id)
+                .collect(),
             Store::Pg(c) => c
                 .query(&format!(
-                    "SELECT run_id FROM hwf_runs WHERE state = 'running' AND snapshot->>'pid' = '{pid}' LIMIT 1"
+                    "SELECT run_id FROM hwf_runs WHERE state = 'running' AND snapshot->>'pid' = '{pid}'"
                 ))
-                .ok()?
+                .unwrap_or_default()
                 .into_iter()
-                .next()?
-                .into_iter()
-                .next()?,
+                .filter_map(|row| row.into_iter().next())
+                .collect(),
         };
-        let journal = self.journal(ctx, &id);
-        Some((id, journal))
+        ids.into_iter()
+            .map(|id| {
+                let journal = self.journal(ctx, &id);
+                (id, journal)
+            })
+            .collect()
     }
 }
 
@@ -555,7 +563,15 @@ impl<'a> Fault<'a> {
         let file = std::fs::File::create(&log).expect("runner log");
         let child = self
             .cmd()
-            .args(["-v", "runner", "--idle-exit-after", "600", "--agents"])
+            .args([
+                "-v",
+                "runner",
+                "--idle-exit-after",
+                "600",
+                "--concurrency",
+                SLOTS,
+                "--agents",
+            ])
             .arg(&self.fixture)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -637,22 +653,23 @@ impl<'a> Fault<'a> {
                 return true;
             }
             let pid = s.runners[0].pid;
-            let Some((run, journal)) = store.executing(ctx, pid) else {
-                return false;
-            };
-            if s.faulted.contains(&run) {
-                return false;
+            // Any of the runs the runner holds (it holds several at once).
+            for (run, journal) in store.executing(ctx, pid) {
+                if s.faulted.contains(&run) {
+                    continue;
+                }
+                let has = |t: &str, call: &str| journal.iter().any(|e| ty(e) == t && call_of(e) == call);
+                let ready = match point {
+                    "mid slow call" => has("call_started", "2") && !has("call_completed", "2"),
+                    "after the first completion" => has("call_completed", "1"),
+                    _ => journal.iter().any(|e| ty(e) == "run_started"),
+                };
+                if ready {
+                    hit = Some((run, journal.len()));
+                    return true;
+                }
             }
-            let has = |t: &str, call: &str| journal.iter().any(|e| ty(e) == t && call_of(e) == call);
-            let ready = match point {
-                "mid slow call" => has("call_started", "2") && !has("call_completed", "2"),
-                "after the first completion" => has("call_completed", "1"),
-                _ => journal.iter().any(|e| ty(e) == "run_started"),
-            };
-            if ready {
-                hit = Some((run, journal.len()));
-            }
-            ready
+            false
         });
         let Some((run, lines)) = hit.filter(|_| found) else {
             self.skipped.push(format!(
@@ -681,15 +698,14 @@ impl<'a> Fault<'a> {
         let mut hit = None;
         let found = self.wait(FAULT_WAIT, |s| {
             let pid = s.runners[1].pid;
-            let Some((run, journal)) = store.executing(ctx, pid) else {
-                return false;
-            };
-            let has = |t: &str, call: &str| journal.iter().any(|e| ty(e) == t && call_of(e) == call);
-            let ready = !s.faulted.contains(&run) && has("call_started", "2") && !has("call_completed", "2");
-            if ready {
-                hit = Some((run, journal.len()));
+            for (run, journal) in store.executing(ctx, pid) {
+                let has = |t: &str, call: &str| journal.iter().any(|e| ty(e) == t && call_of(e) == call);
+                if !s.faulted.contains(&run) && has("call_started", "2") && !has("call_completed", "2") {
+                    hit = Some((run, journal.len()));
+                    return true;
+                }
             }
-            ready
+            false
         });
         let Some((run, lines)) = hit.filter(|_| found) else {
             self.skipped
@@ -1162,7 +1178,15 @@ fn postgres_runners_ride_out_network_blips_over_tls() {
         .iter()
         .map(|log| {
             cmd()
-                .args(["-v", "runner", "--idle-exit-after", "600", "--agents"])
+                .args([
+                    "-v",
+                    "runner",
+                    "--idle-exit-after",
+                    "600",
+                    "--concurrency",
+                    SLOTS,
+                    "--agents",
+                ])
                 .arg(&fixture)
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())

@@ -651,3 +651,53 @@ return { done: r.label };
         .count();
     assert_eq!(started, 1);
 }
+
+#[test]
+fn background_runs_queued_with_store_on_the_command_line_run_there_in_one_runner() {
+    let Some(pg) = Pg::new("background_runs_queued_with_store_on_the_command_line_run_there_in_one_runner") else {
+        return;
+    };
+    let f = fixture(&pg, &["a"], &[("step", 300)]);
+    let program = json!({"op": "program", "program": {"seq": [{"agent": "step"}, {"agent": "a"}]}}).to_string();
+    // `--store` on the command line only (no HWF_STORE): the background
+    // runner it starts must be given it, or it would serve the state dir.
+    let mut ids = Vec::new();
+    for _ in 0..60 {
+        let out: Run = pg
+            .ctx
+            .cmd()
+            .args([
+                "--store",
+                &pg.url,
+                "run",
+                crate::common::harnesses::PROBE,
+                "--background",
+            ])
+            .args(["--args", &program, "--agents", &f, "--json"])
+            .env("HWF_FIXTURE_LOG", pg.ctx.path("calls.log"))
+            .output()
+            .expect("hwf")
+            .into();
+        out.expect_code(0);
+        ids.push(run_id(&out.json()));
+    }
+    wait_for(Duration::from_secs(30), "60 background runs to finish", || {
+        pg.sql("SELECT count(*) FROM hwf_runs WHERE snapshot->>'state' = 'succeeded'")
+            .trim()
+            == "60"
+    });
+    // None of them lives in the state dir, and each call ran once.
+    let local_runs = std::fs::read_dir(pg.ctx.state().join("runs")).map_or(0, Iterator::count);
+    assert_eq!(local_runs, 0, "a run was written to the state dir");
+    let log = std::fs::read_to_string(pg.ctx.path("calls.log")).expect("calls log");
+    for id in &ids {
+        for call in ["1", "2"] {
+            let key = format!("{id}:{call}");
+            let n = log
+                .lines()
+                .filter(|l| l.split_whitespace().next() == Some(&key))
+                .count();
+            assert_eq!(n, 1, "{id}:{call} executed {n} times");
+        }
+    }
+}

@@ -61,6 +61,9 @@ pub struct ServeArgs {
     /// Fixture agent file for runs that did not record one.
     #[arg(long, value_name = "FIXTURE.json")]
     pub agents: Option<PathBuf>,
+    /// Runs the in-process runner executes at once (default 64, else [runner] concurrency; 1 to 250).
+    #[arg(long, value_name = "N")]
+    pub concurrency: Option<u64>,
 }
 
 fn age(ms: u64) -> String {
@@ -380,10 +383,11 @@ pub async fn serve(cli: &Cli, config: &Config, args: &ServeArgs) -> Result<i32, 
         bind: args.bind,
         port: args.port,
         token: args.token.clone(),
+        concurrency: config.runner.concurrency(args.concurrency)?,
     };
     if cfg.token.as_deref().is_some_and(str::is_empty) {
         return Err(Error::new(ErrorCode::InvalidArgs, "--token is empty"));
     }
-    hwf_host::serve::serve(hwf, super::ops::facade_options(cli), cfg).await?;
+    hwf_host::serve::serve(hwf, super::ops::facade_options(cli, config), cfg).await?;
     Ok(0)
 }

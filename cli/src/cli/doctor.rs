@@ -168,6 +168,33 @@ pub async fn run(config_path: Option<&Path>, state_dir: &Path, store: Option<&st
             "build-only: `rustup target add wasm32-wasip2` to build compiled harnesses (not needed to run them)"
         },
     ));
+    // Runners serving this state dir, with their slots in use.
+    let runners = hwf_host::background::live_runners(state_dir);
+    let slots = match config.runner.concurrency(None) {
+        Ok(n) => format!("[runner] concurrency {n}"),
+        Err(e) => {
+            checks.push(check("runner.concurrency", false, e.to_string()));
+            String::new()
+        }
+    };
+    checks.push(note(
+        "runners",
+        true,
+        if runners.is_empty() {
+            format!("none alive ({slots}; `hwf run --background` starts one on demand)")
+        } else {
+            runners
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{} pid {}: {} in flight / {} slots",
+                        r.kind, r.pid, r.in_flight, r.capacity
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        },
+    ));
     // Agent backends.
     if let Some(f) = &config.agents.fixture {
         let ok = hwf_host::agents::FixtureRunner::from_file(f);

@@ -32,7 +32,7 @@ pub async fn facade(cli: &Cli, config: &Config, tool: &str, agents: Option<&Path
         })?
     };
     let hwf = open_host(cli, config, agents, config.limits.clone())?;
-    let opts = ops::facade_options(cli);
+    let opts = ops::facade_options(cli, config);
     let response = match tool {
         "workflow" => hwf_host::facade::workflow(&hwf, &request, &opts).await,
         "workflow_control" => hwf_host::facade::workflow_control_with(&hwf, &request, &opts).await,
@@ -54,8 +54,8 @@ pub async fn facade(cli: &Cli, config: &Config, tool: &str, agents: Option<&Path
 }
 
 /// `hwf mcp`.
-pub async fn mcp(cli: &Cli, config: &Config, agents: Option<&PathBuf>) -> Result<i32, Error> {
+pub async fn mcp(cli: &Cli, config: &Config, agents: Option<&PathBuf>, concurrency: usize) -> Result<i32, Error> {
     let hwf = open_host(cli, config, agents, config.limits.clone())?;
-    crate::mcp::serve(hwf, ops::facade_options(cli)).await?;
+    crate::mcp::serve(hwf, ops::facade_options(cli, config), concurrency).await?;
     Ok(0)
 }

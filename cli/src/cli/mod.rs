@@ -122,6 +122,9 @@ enum Command {
         /// Fixture agent file.
         #[arg(long, value_name = "FIXTURE.json")]
         agents: Option<PathBuf>,
+        /// Runs the in-process runner executes at once (default 64, else [runner] concurrency; 1 to 250).
+        #[arg(long, value_name = "N")]
+        concurrency: Option<u64>,
     },
     /// Check the config, state dir, cache, harness artifacts and agent backends.
     Doctor {
@@ -257,9 +260,26 @@ enum EventsCommand {
 
 #[derive(Debug, Args)]
 struct RunnerArgs {
-    /// One pass, then exit.
+    /// One pass, then exit: every run found to do is executed (up to
+    /// --concurrency at once) before it exits.
     #[arg(long)]
     once: bool,
+    /// Runs executed at once (default 64, else [runner] concurrency; 1 to 250).
+    #[arg(long, value_name = "N")]
+    concurrency: Option<u64>,
+    /// On SIGTERM or Ctrl-C: how long the runs in flight get to finish
+    /// before they are released to another runner (a second signal
+    /// releases them at once).
+    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    shutdown_grace: u64,
+    /// The background runner of the state dir (started by `run
+    /// --background`): holds the state dir's runner lock, exits when idle.
+    #[arg(long, hide = true)]
+    detached: bool,
+    /// Continuing one run alone for the runner with this pid (see
+    /// `hwf_host::HwfBuilder::isolation`): dies with it.
+    #[arg(long, hide = true, value_name = "PID")]
+    isolated_for: Option<u32>,
     /// Exit after this many seconds with nothing to do.
     #[arg(long, value_name = "SECS")]
     idle_exit_after: Option<u64>,
@@ -533,8 +553,16 @@ fn build_host(cli: &Cli, config: &Config, agents: Option<&PathBuf>, limits: Limi
         cwd: None,
         store: cli.store.clone(),
     };
+    // Runners with slots continue a run whose executor died alone, in a
+    // process of their own.
+    let isolation = matches!(
+        cli.command,
+        Command::Runner(_) | Command::Serve(_) | Command::Mcp { .. }
+    )
+    .then(|| ops::isolation(cli, config));
     hwf_host::HwfBuilder::from_config(config, &overrides)?
         .instance_allocation(cli.command.allocation())
+        .isolation(isolation)
         .build()
 }
 
@@ -599,7 +627,10 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
         Command::Control(cmd) => ops::control(&cli, &config, cmd, out),
         Command::Facade { list_tools: true, .. } => facade::list_tools(out),
         Command::Facade { tool, agents, .. } => facade::facade(&cli, &config, tool, agents.as_ref(), out).await,
-        Command::Mcp { agents } => facade::mcp(&cli, &config, agents.as_ref()).await,
+        Command::Mcp { agents, concurrency } => {
+            let concurrency = config.runner.concurrency(*concurrency)?;
+            facade::mcp(&cli, &config, agents.as_ref(), concurrency).await
+        }
         Command::Events(cmd) => ops::events(&cli, &config, cmd, out),
         Command::Runner(args) => ops::runner(&cli, &config, args, out).await,
         Command::Kanban(cmd) => kanban::run(&cli, &config, cmd, out),

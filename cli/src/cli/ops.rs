@@ -7,6 +7,7 @@ use hwf_host::app::operate::{ControlRequest, EventRequest, parse_decision};
 use hwf_host::config::Config;
 use hwf_host::control::Action;
 use hwf_host::ids::RunId;
+use hwf_host::scheduler::Scheduler;
 use hwf_host::{Error, ErrorCode};
 use serde_json::Value;
 use std::sync::Arc;
@@ -74,57 +75,67 @@ fn runner_poll(woken: bool) -> Result<std::time::Duration, Error> {
     Ok(std::time::Duration::from_millis(ms))
 }
 
-/// `hwf runner …`: passes until `--once`, or idle for `--idle-exit-after`.
+/// `hwf runner …`: a [`Scheduler`] with `--concurrency` slots. With
+/// `--once`, one pass: everything found to do is executed (up to the slots
+/// at once) before it exits. Otherwise it scans on every poll (or when a
+/// shared store says there is work, or a turn ends with nothing left to
+/// start) until idle for `--idle-exit-after`, or until SIGTERM / Ctrl-C:
+/// then it stops taking work, gives the runs in flight `--shutdown-grace`
+/// to finish and releases the rest to another runner. `--detached` is the
+/// state dir's background runner ([`hwf_host::background`]).
 pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) -> Result<i32, Error> {
-    let hwf = open_host(cli, config, args.agents.as_ref(), config.limits.clone())?;
-    let only = args.only.as_deref().map(RunId::parse).transpose()?;
-    let mut idle_since = std::time::Instant::now();
-    let mut first = true;
-    // A shared store wakes the runner when there may be work; the poll is
-    // the fallback (and finds expired leases).
-    let mut work = hwf.store().watch_work();
-    let poll = runner_poll(work.is_some())?;
-    let mut total = hwf_host::runner::PassReport::default();
-    loop {
-        let report = match hwf.runner_pass(only.as_ref()).await {
-            Ok(report) => report,
-            // A long-lived runner outlives a store outage (a database
-            // restarting, a network blip): it says so and tries again.
-            Err(e) if !args.once && matches!(e.code(), ErrorCode::Io | ErrorCode::Internal) => {
-                tracing::warn!(error = %e, "runner pass failed; trying again");
-                if !args.json {
-                    eprintln!(
-                        "hwf runner: the pass failed ({}: {}); trying again",
-                        e.code().as_str(),
-                        e.message()
-                    );
-                }
-                tokio::time::sleep(poll).await;
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
-        if first {
-            tracing::info!(
-                queued = report.queued.len(),
-                waiting = report.waiting.len(),
-                stuck = report.stuck.len(),
-                ready = report.ready.len(),
-                "runner started"
-            );
-            if !args.json {
-                eprintln!(
-                    "hwf runner: {} queued, {} waiting ({} ready), {} stuck",
-                    report.queued.len(),
-                    report.waiting.len() + report.ready.len(),
-                    report.ready.len(),
-                    report.stuck.len()
-                );
-            }
-            first = false;
+    use hwf_host::background::{DETACHED_IDLE_EXIT, RunnerLock, RunnerStatus};
+    use hwf_host::runner::Listing;
+    if let Some(parent) = args.isolated_for {
+        // A run continued alone for a runner dies with that runner, as it
+        // would have inside it (and its death counts as the run's).
+        let _ = rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL));
+        let expected = i32::try_from(parent).ok().and_then(std::num::NonZeroI32::new);
+        if rustix::process::getppid().map(rustix::process::Pid::as_raw_nonzero) != expected {
+            return Ok(0); // the runner died before the signal was set
         }
-        if !report.executed.is_empty() {
-            idle_since = std::time::Instant::now();
+    }
+    let concurrency = config.runner.concurrency(args.concurrency)?;
+    let hwf = Arc::new(open_host(cli, config, args.agents.as_ref(), config.limits.clone())?);
+    let only = args.only.as_deref().map(RunId::parse).transpose()?;
+    let listing = only.as_ref().map_or(Listing::Unfinished, Listing::Only);
+    // The background runner holds the state dir's lock while it serves;
+    // another one already holding it serves the state dir instead.
+    let mut lock = if args.detached {
+        match RunnerLock::try_take(hwf.state_dir())? {
+            Some(lock) => Some(lock),
+            None => return Ok(0),
+        }
+    } else {
+        None
+    };
+    let idle_exit = if args.detached {
+        Some(
+            args.idle_exit_after
+                .map_or(DETACHED_IDLE_EXIT, std::time::Duration::from_secs),
+        )
+    } else {
+        args.idle_exit_after.map(std::time::Duration::from_secs)
+    };
+    let mut scheduler = Scheduler::new(hwf.clone(), concurrency);
+    let status = (!args.once).then(|| {
+        RunnerStatus::publish(
+            hwf.state_dir(),
+            if args.detached { "detached" } else { "runner" },
+            concurrency,
+        )
+    });
+    let say = |line: String| {
+        if !args.json {
+            eprintln!("hwf runner: {line}");
+        }
+    };
+    let mut total = hwf_host::runner::PassReport::default();
+    let fold = |report: hwf_host::runner::PassReport, total: &mut hwf_host::runner::PassReport| {
+        // Runs the runner cannot touch are named on every scan (not once:
+        // an operator may be repairing them meanwhile).
+        for (id, e) in &report.errors {
+            say(format!("run {id} left as it is: {}: {}", e.code.as_str(), e.message));
         }
         total.queued.extend(report.queued);
         total.ready.extend(report.ready);
@@ -132,38 +143,191 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
         total.stopped.extend(report.stopped);
         total.executed.extend(report.executed);
         total.waiting = report.waiting;
-        // Runs the runner cannot touch are named on every pass (not once:
-        // an operator may be repairing them meanwhile).
-        if !args.json {
-            for (id, e) in &report.errors {
-                eprintln!("hwf runner: run {id} left as it is: {}: {}", e.code.as_str(), e.message);
-            }
-        }
         total.errors = report.errors;
-        if args.once {
-            break;
+    };
+    if args.once {
+        let scan = scheduler.scan(listing, &|_| false, &mut |_| {})?;
+        say(format!(
+            "{} queued, {} waiting ({} ready), {} stuck; {} slots",
+            scan.queued.len(),
+            scan.waiting.len() + scan.ready.len(),
+            scan.ready.len(),
+            scan.stuck.len(),
+            scheduler.capacity()
+        ));
+        let dispatched = scheduler.dispatch(true).await;
+        scheduler.drain().await;
+        dispatched?;
+        fold(scheduler.take_report(), &mut total);
+        print_total(out, &total);
+        return Ok(0);
+    }
+    // A shared store wakes the runner when there may be work; the poll is
+    // the fallback (and finds expired leases).
+    let mut work = hwf.store().watch_work();
+    let poll = runner_poll(work.is_some())?;
+    let mut signals = Signals::new()?;
+    let mut idle_since = std::time::Instant::now();
+    let mut first = true;
+    'serve: loop {
+        match scheduler.scan(listing, &|_| false, &mut |_| {}) {
+            Ok(scan) if first => {
+                say(format!(
+                    "{} queued, {} waiting ({} ready), {} stuck; {} slots",
+                    scan.queued.len(),
+                    scan.waiting.len() + scan.ready.len(),
+                    scan.ready.len(),
+                    scan.stuck.len(),
+                    scheduler.capacity()
+                ));
+                first = false;
+            }
+            Ok(_) => {}
+            // A long-lived runner outlives a store outage (a database
+            // restarting, a network blip): it says so and tries again.
+            Err(e) if matches!(e.code(), ErrorCode::Io | ErrorCode::Internal) => {
+                tracing::warn!(error = %e, "runner scan failed; trying again");
+                say(format!(
+                    "the scan failed ({}: {}); trying again",
+                    e.code().as_str(),
+                    e.message()
+                ));
+            }
+            Err(e) => return Err(e),
         }
-        if args
-            .idle_exit_after
-            .is_some_and(|s| idle_since.elapsed() >= std::time::Duration::from_secs(s))
+        match scheduler.dispatch(false).await {
+            Ok(_) => {}
+            Err(e) if matches!(e.code(), ErrorCode::Io | ErrorCode::Internal) => {
+                tracing::warn!(error = %e, "runner could not take work; trying again");
+                say(format!(
+                    "taking work failed ({}: {}); trying again",
+                    e.code().as_str(),
+                    e.message()
+                ));
+            }
+            Err(e) => return Err(e),
+        }
+        if let Some(status) = &status {
+            status.update(scheduler.in_flight());
+        }
+        if scheduler.in_flight() > 0 || scheduler.backlog_len() > 0 {
+            idle_since = std::time::Instant::now();
+        }
+        if scheduler.in_flight() == 0
+            && scheduler.backlog_len() == 0
+            && idle_exit.is_some_and(|after| idle_since.elapsed() >= after)
         {
-            break;
+            // Leaving: let go of the lock first, then look once more, so a
+            // run queued meanwhile is either found now or starts a new
+            // background runner (see hwf_host::background).
+            let Some(held) = lock.take() else { break 'serve };
+            held.release()?;
+            scheduler.scan(listing, &|_| false, &mut |_| {})?;
+            if scheduler.backlog_len() == 0 {
+                break 'serve;
+            }
+            match RunnerLock::try_take(hwf.state_dir())? {
+                Some(again) => lock = Some(again),
+                None => break 'serve, // a new background runner took it
+            }
+            idle_since = std::time::Instant::now();
+            continue 'serve;
         }
-        match work.as_mut() {
-            Some(rx) => {
-                tokio::select! {
-                    changed = rx.changed() => {
-                        if changed.is_err() {
-                            work = None; // the listener is gone: poll only
-                        }
+        let rescan_at = tokio::time::Instant::now() + poll;
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep_until(rescan_at) => break,
+                changed = async {
+                    match work.as_mut() {
+                        Some(rx) => rx.changed().await,
+                        None => std::future::pending().await,
                     }
-                    () = tokio::time::sleep(poll) => {}
+                }, if work.is_some() => {
+                    if changed.is_err() {
+                        work = None; // the listener is gone: poll only
+                    }
+                    break;
+                }
+                Some(_) = scheduler.next_finished() => {
+                    idle_since = std::time::Instant::now();
+                    fold(scheduler.take_report(), &mut total);
+                    if let Err(e) = scheduler.dispatch(false).await {
+                        tracing::warn!(error = %e, "runner could not take work");
+                    }
+                    if let Some(status) = &status {
+                        status.update(scheduler.in_flight());
+                    }
+                    if scheduler.backlog_len() == 0 {
+                        // Nothing left from the last scan: look again soon.
+                        tokio::time::sleep(hwf_host::runner::RESCAN_GAP).await;
+                        break;
+                    }
+                }
+                () = signals.next() => {
+                    shutdown(&mut scheduler, &mut signals, args.shutdown_grace, &say).await;
+                    break 'serve;
                 }
             }
-            None => tokio::time::sleep(poll).await,
         }
     }
-    let v = serde_json::to_value(&total).unwrap_or(Value::Null);
+    fold(scheduler.take_report(), &mut total);
+    drop(lock);
+    print_total(out, &total);
+    Ok(0)
+}
+
+/// A graceful stop: no new work; the runs in flight get `grace_secs` to
+/// finish (or until a second signal), then the rest are released so
+/// another runner continues them at once.
+async fn shutdown(scheduler: &mut Scheduler, signals: &mut Signals, grace_secs: u64, say: &dyn Fn(String)) {
+    scheduler.stop_claiming();
+    let n = scheduler.in_flight();
+    if n == 0 {
+        return;
+    }
+    say(format!(
+        "stopping: {n} runs in flight get {grace_secs} s to finish (signal again to release them now)"
+    ));
+    let grace = tokio::time::sleep(std::time::Duration::from_secs(grace_secs));
+    tokio::pin!(grace);
+    loop {
+        tokio::select! {
+            done = scheduler.next_finished() => if done.is_none() { return },
+            () = &mut grace => break,
+            () = signals.next() => break,
+        }
+    }
+    let released = scheduler.release().await;
+    say(format!(
+        "released {released} runs in flight; another runner continues them"
+    ));
+}
+
+/// SIGTERM and SIGINT, as one stream.
+struct Signals {
+    term: tokio::signal::unix::Signal,
+    int: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    fn new() -> Result<Self, Error> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(Self {
+            term: signal(SignalKind::terminate()).map_err(|e| Error::io("listen for SIGTERM", e))?,
+            int: signal(SignalKind::interrupt()).map_err(|e| Error::io("listen for SIGINT", e))?,
+        })
+    }
+
+    async fn next(&mut self) {
+        tokio::select! {
+            _ = self.term.recv() => {}
+            _ = self.int.recv() => {}
+        }
+    }
+}
+
+fn print_total(out: &Out, total: &hwf_host::runner::PassReport) {
+    let v = serde_json::to_value(total).unwrap_or(Value::Null);
     out.data(&v, |_| {
         total
             .executed
@@ -172,46 +336,142 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
             .collect::<Vec<_>>()
             .join("\n")
     });
-    Ok(0)
 }
 
-/// Facade options for this invocation: background runs start a runner.
-pub fn facade_options(cli: &Cli) -> hwf_host::facade::Options {
-    let (state_dir, config) = (cli.state_dir.clone(), cli.config.clone());
+/// Facade options for this invocation: background runs (and controls on
+/// parked runs) make sure the state dir's background runner is alive.
+pub fn facade_options(cli: &Cli, config: &Config) -> hwf_host::facade::Options {
+    let spawn = RunnerSpawn::of(cli, config);
     hwf_host::facade::Options {
-        spawn_runner: Some(Arc::new(move |id: &RunId| {
-            spawn_runner_with(state_dir.as_deref(), config.as_deref(), id)
-        })),
+        spawn_runner: Some(Arc::new(move |_id: &RunId| spawn.ensure())),
         wake: None,
         progress: None,
     }
 }
 
-/// Start a detached `hwf runner --once --run <id>` for a queued run.
-pub fn spawn_runner(cli: &Cli, id: &RunId) -> Result<(), Error> {
-    spawn_runner_with(cli.state_dir.as_deref(), cli.config.as_deref(), id)
+/// How a runner with several slots continues a run whose executor died:
+/// alone, in a `hwf runner --once --run <id> --concurrency 1` of its own
+/// (see [`hwf_host::HwfBuilder::isolation`]).
+pub fn isolation(cli: &Cli, config: &Config) -> hwf_host::scheduler::Isolate {
+    let spawn = RunnerSpawn::of(cli, config);
+    Arc::new(move |run: RunId| Box::pin(spawn.clone().isolated(run)))
 }
 
-fn spawn_runner_with(
-    state_dir: Option<&std::path::Path>,
-    config: Option<&std::path::Path>,
-    id: &RunId,
-) -> Result<(), Error> {
-    let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
-    let mut cmd = std::process::Command::new(exe);
-    if let Some(dir) = state_dir {
-        cmd.arg("--state-dir").arg(dir);
+/// Make sure the state dir's background runner is alive, for a run just
+/// queued (or a control just recorded).
+pub fn ensure_runner(cli: &Cli, config: &Config) -> Result<(), Error> {
+    RunnerSpawn::of(cli, config).ensure()
+}
+
+/// How to start the state dir's background runner: the options every
+/// process that executes a run must get (state dir, config, store).
+#[derive(Debug, Clone)]
+struct RunnerSpawn {
+    state_dir: std::path::PathBuf,
+    state_dir_arg: Option<std::path::PathBuf>,
+    config: Option<std::path::PathBuf>,
+    store: Option<String>,
+}
+
+impl RunnerSpawn {
+    fn of(cli: &Cli, config: &Config) -> Self {
+        // The dir the host uses: a file store named by --store, else the
+        // state dir.
+        let state_dir = match hwf_host::config::resolve_store(cli.store.as_deref(), config) {
+            Ok(Some(hwf_host::store::url::StoreUrl::File(dir))) => dir,
+            _ => hwf_host::config::resolve_state_dir(cli.state_dir.as_deref(), config),
+        };
+        Self {
+            state_dir,
+            state_dir_arg: cli.state_dir.clone(),
+            config: cli.config.clone(),
+            store: cli.store.clone(),
+        }
     }
-    if let Some(config) = config {
-        cmd.arg("--config").arg(config);
+
+    fn ensure(&self) -> Result<(), Error> {
+        std::fs::create_dir_all(&self.state_dir)
+            .map_err(|e| Error::io(format!("create {}", self.state_dir.display()), e))?;
+        hwf_host::background::ensure_runner(&self.state_dir, || self.start())?;
+        Ok(())
     }
-    cmd.args(["runner", "--once", "--json", "--run", id.as_str()])
+
+    /// Continue one run alone: `hwf runner --once --run <id>
+    /// --concurrency 1` in a process of its own, awaited (its stderr is
+    /// this process's).
+    async fn isolated(self, run: RunId) -> Result<(), Error> {
+        let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
+        let mut cmd = tokio::process::Command::new(exe);
+        self.global_args(&mut cmd);
+        cmd.args([
+            "runner",
+            "--once",
+            "--concurrency",
+            "1",
+            "--json",
+            "--run",
+            run.as_str(),
+        ])
+        .arg("--isolated-for")
+        .arg(std::process::id().to_string())
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    cmd.spawn().map_err(|e| Error::io("start the background runner", e))?;
-    Ok(())
+        .kill_on_drop(true);
+        let status = cmd
+            .status()
+            .await
+            .map_err(|e| Error::io("start a runner for one run", e))?;
+        if status.success() {
+            Ok(())
+        } else {
+            Err(Error::new(
+                ErrorCode::Internal,
+                format!("the runner continuing run {run} alone ended with {status}"),
+            ))
+        }
+    }
+
+    fn global_args(&self, cmd: &mut tokio::process::Command) {
+        if let Some(dir) = &self.state_dir_arg {
+            cmd.arg("--state-dir").arg(dir);
+        }
+        if let Some(config) = &self.config {
+            cmd.arg("--config").arg(config);
+        }
+        if let Some(store) = &self.store {
+            cmd.arg("--store").arg(store);
+        }
+    }
+
+    /// Start a detached `hwf runner --detached` (its own process group; its
+    /// stderr appended to `<state>/runner.log`).
+    fn start(&self) -> Result<(), Error> {
+        let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
+        let mut cmd = std::process::Command::new(exe);
+        if let Some(dir) = &self.state_dir_arg {
+            cmd.arg("--state-dir").arg(dir);
+        }
+        if let Some(config) = &self.config {
+            cmd.arg("--config").arg(config);
+        }
+        if let Some(store) = &self.store {
+            cmd.arg("--store").arg(store);
+        }
+        let log_path = self.state_dir.join("runner.log");
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log_path)
+            .map_err(|e| Error::io(format!("open {}", log_path.display()), e))?;
+        cmd.args(["runner", "--detached", "--json"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(log);
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        let child = cmd.spawn().map_err(|e| Error::io("start the background runner", e))?;
+        tracing::info!(pid = child.id(), "started the state dir's background runner");
+        Ok(())
+    }
 }
 
 /// `hwf control …`.

@@ -73,7 +73,7 @@ pub async fn run(cli: &Cli, config: &Config, args: &RunArgs, out: &Out) -> Resul
         let id = hwf.enqueue(&req)?;
         hwf.declare_phases(&id).await;
         if !args.queue_only {
-            ops::spawn_runner(cli, &id)?;
+            ops::ensure_runner(cli, &config)?;
         }
         out.data(&serde_json::json!({"run_id": id, "state": "queued"}), |_| {
             id.to_string()

@@ -23,10 +23,16 @@ pub struct Hwf {
     pub(crate) services: Services,
     pub(crate) limits: Limits,
     pub(crate) settings: RunSettings,
+    /// Whether this process executes several runs at once (a runner with
+    /// more than one slot): journaled with each execution's start, so a
+    /// process death is not blamed on each run it held.
+    pub(crate) shared_executor: std::sync::atomic::AtomicBool,
+    /// How a scheduler continues a run whose executor died, alone in a
+    /// process of its own ([`HwfBuilder::isolation`]).
+    pub(crate) isolation: Option<crate::app::scheduler::Isolate>,
 }
 
 /// Builds an [`Hwf`]; everything but the state dir has a default.
-#[derive(Debug)]
 pub struct HwfBuilder {
     state_dir: PathBuf,
     services: Services,
@@ -36,9 +42,37 @@ pub struct HwfBuilder {
     shared: Option<StoreUrl>,
     shared_options: SharedOptions,
     allocation: crate::vm::InstanceAllocation,
+    isolation: Option<crate::app::scheduler::Isolate>,
+}
+
+impl std::fmt::Debug for HwfBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HwfBuilder")
+            .field("state_dir", &self.state_dir)
+            .field("services", &self.services)
+            .field("agents_fixture", &self.agents_fixture)
+            .field("workspace", &self.workspace)
+            .field("cache_dir", &self.cache_dir)
+            .field("shared", &self.shared)
+            .field("allocation", &self.allocation)
+            .field("isolation", &self.isolation.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 impl HwfBuilder {
+    /// How a runner with several slots continues a run whose executor died
+    /// (it may have been the run's fault): alone, in a process of its own
+    /// that this starts and awaits (the binary's `hwf runner --once --run
+    /// <id> --concurrency 1`), so a run that keeps killing its host is
+    /// quarantined without taking the other runs down with it. Without it,
+    /// such a run is continued in-process, and a death there is blamed on
+    /// no run.
+    pub fn isolation(mut self, isolate: Option<crate::app::scheduler::Isolate>) -> Self {
+        self.isolation = isolate;
+        self
+    }
+
     /// Keep runs, scripts, events and blobs in this store (a
     /// `postgres://` URL; a directory means the state dir's file store,
     /// the default). The state dir still holds what is the machine's own.
@@ -150,7 +184,22 @@ impl HwfBuilder {
             services: self.services,
             limits,
             settings,
+            shared_executor: std::sync::atomic::AtomicBool::new(false),
+            isolation: self.isolation,
         })
+    }
+}
+
+impl Hwf {
+    /// Say that this process executes several runs at once (set by a
+    /// [`crate::app::scheduler::Scheduler`] with more than one slot).
+    pub fn set_shared_executor(&self, shared: bool) {
+        self.shared_executor.store(shared, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether this process executes several runs at once.
+    pub fn is_shared_executor(&self) -> bool {
+        self.shared_executor.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
@@ -191,6 +240,7 @@ impl Hwf {
             shared: None,
             shared_options: SharedOptions::default(),
             allocation: crate::vm::InstanceAllocation::Pooled,
+            isolation: None,
         }
     }
 

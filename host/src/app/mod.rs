@@ -24,6 +24,7 @@
 //! everything below (broker, capabilities, agents, store, vm); nothing
 //! below calls them.
 
+pub mod background;
 pub mod catalog;
 pub mod claim;
 pub mod control;
@@ -36,6 +37,7 @@ pub mod resume;
 pub mod review;
 pub mod runner;
 pub mod runs;
+pub mod scheduler;
 pub mod status;
 pub mod triggers;
 pub mod views;

@@ -48,6 +48,55 @@ pub struct PassReport {
     pub errors: Vec<(RunId, ErrorInfo)>,
 }
 
+/// Which runs a scan reads.
+#[derive(Debug, Clone, Copy)]
+pub enum Listing<'a> {
+    /// The unfinished ones (on a shared store, one indexed query).
+    Unfinished,
+    /// Every run, so a watcher sees runs finished elsewhere (the
+    /// in-process runner of `hwf mcp` and `hwf serve`).
+    All,
+    /// Only this one (`hwf runner --run`).
+    Only(&'a RunId),
+}
+
+/// What a scan found ([`Hwf::scan`]).
+#[derive(Debug, Default)]
+pub struct Scan {
+    /// Queued runs.
+    pub queued: Vec<RunId>,
+    /// Waiting runs whose waits are still open.
+    pub waiting: Vec<RunId>,
+    /// Waiting runs whose waits resolved.
+    pub ready: Vec<RunId>,
+    /// Runs left `running` by a dead executor.
+    pub stuck: Vec<RunId>,
+    /// Runs found finished (a long-lived scheduler does not read them
+    /// again).
+    pub finished: Vec<RunId>,
+    /// Runs that could not be looked at.
+    pub errors: Vec<(RunId, ErrorInfo)>,
+    /// What to take a turn on, in order: continuations first, then
+    /// queued runs, each oldest first.
+    pub work: Vec<RunId>,
+}
+
+/// What one run's turn did ([`Hwf::take_turn`]).
+#[derive(Debug)]
+pub enum Turn {
+    /// Nothing to do (another runner has it, it finished or parked
+    /// meanwhile).
+    Nothing,
+    /// Executed or continued; the state it ended (or parked) in.
+    Executed(RunState),
+    /// Finished as stopped without running (an operator stopped it while
+    /// it was queued or parked).
+    Stopped,
+    /// Could not be looked at or continued: left as it is, for an
+    /// operator. A handed-out run's claim comes back with it.
+    Failed(ErrorInfo, Option<crate::app::claim::ExecClaim>),
+}
+
 /// Why a run should (or should not) be picked up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Disposition {
@@ -133,111 +182,170 @@ impl Hwf {
             })
     }
 
-    /// One pass over the state dir: execute queued runs, continue ready and
-    /// stuck ones (only `only`, when given).
+    /// Look at the runs `listing` names and say which have something to do: the scan a [`crate::app::scheduler::Scheduler`]
+    /// dispatches from. `seen` gets every snapshot read. The work comes
+    /// out oldest first, continuations (ready, stuck, stop-requested)
+    /// before queued runs, so a flood of new runs never starves the runs
+    /// an operator already answered.
     ///
     /// # Errors
     ///
     /// `io` when the runs cannot be listed.
-    pub async fn runner_pass(&self, only: Option<&RunId>) -> Result<PassReport> {
-        let mut report = PassReport::default();
-        // Calendar starts (issue 19, crate::app::triggers): they only enqueue runs.
-        if only.is_none() {
-            crate::app::triggers::cron_pass(self);
-            self.take_handed_out(&mut report).await?;
-        }
-        let ids = match only {
-            Some(id) => vec![id.clone()],
-            None => self.store().unfinished_run_ids()?,
+    pub fn scan(
+        &self,
+        listing: Listing<'_>,
+        skip: &dyn Fn(&RunId) -> bool,
+        seen: &mut dyn FnMut(&RunSnapshot),
+    ) -> Result<Scan> {
+        let mut scan = Scan::default();
+        let ids = match listing {
+            Listing::Only(id) => vec![id.clone()],
+            Listing::Unfinished => self.store().unfinished_run_ids()?,
+            Listing::All => self.store().run_ids()?,
         };
+        let mut work: Vec<(bool, u64, RunId)> = Vec::new();
         for id in ids {
+            if skip(&id) {
+                continue;
+            }
             let snap = match self.store().read_snapshot(&id) {
                 Ok(snap) => snap,
                 // A run being created has no snapshot for a moment.
                 Err(e) if e.code() == ErrorCode::NotFound => continue,
                 Err(e) => {
-                    report.errors.push((id, ErrorInfo::of(&e)));
+                    scan.errors.push((id, ErrorInfo::of(&e)));
                     continue;
                 }
             };
-            match self.disposition(&snap) {
+            seen(&snap);
+            let continuation = match self.disposition(&snap) {
                 Disposition::Unreadable => {
                     if let Err(e) = crate::app::control::read_controls(self.store(), &id) {
-                        report.errors.push((id, ErrorInfo::of(&e)));
+                        scan.errors.push((id, ErrorInfo::of(&e)));
                     }
                     continue;
                 }
-                Disposition::Queued => report.queued.push(id.clone()),
-                Disposition::Ready => report.ready.push(id.clone()),
-                Disposition::Stuck => report.stuck.push(id.clone()),
-                Disposition::Waiting => report.waiting.push(id.clone()),
-                Disposition::StopRequested => {
-                    self.finish_stopped(snap).await?;
-                    crate::app::finalizers::finalize_unexecuted(self, &id).await;
-                    report.stopped.push(id.clone());
+                Disposition::Done => {
+                    scan.finished.push(id);
                     continue;
                 }
-                Disposition::Running | Disposition::Done => continue,
-            }
-            if matches!(self.disposition(&snap), Disposition::Waiting) {
-                continue;
-            }
-            match self.continue_run(&id).await {
-                Ok(outcome) => report.executed.push((id, outcome.snapshot.state)),
-                // Another runner took it first: not an error.
-                Err(e) if e.code() == ErrorCode::AlreadyExists => {}
-                Err(e) => {
-                    tracing::warn!(run_id = %id, error = %e, "runner could not continue the run");
-                    report.errors.push((id, ErrorInfo::of(&e)));
+                Disposition::Running => continue,
+                Disposition::Waiting => {
+                    scan.waiting.push(id);
+                    continue;
                 }
-            }
+                Disposition::Queued => {
+                    scan.queued.push(id.clone());
+                    false
+                }
+                Disposition::Ready => {
+                    scan.ready.push(id.clone());
+                    true
+                }
+                Disposition::Stuck => {
+                    scan.stuck.push(id.clone());
+                    true
+                }
+                Disposition::StopRequested => true,
+            };
+            work.push((!continuation, snap.created_at_ms, id));
         }
-        Ok(report)
+        work.sort();
+        scan.work = work.into_iter().map(|(_, _, id)| id).collect();
+        Ok(scan)
     }
 
-    /// On a store that hands out work (a shared store's `claim_next`):
-    /// take queued runs and stuck ones (running, their lease expired) one
-    /// at a time as the store hands them out — runners racing each get a
-    /// different run — and execute each, until there is none.
-    async fn take_handed_out(&self, report: &mut PassReport) -> Result<()> {
-        // The claims of runs this pass could not execute are held to its
-        // end, so the store hands out the next run instead of the same one
-        // again (the next pass retries them).
-        let mut failed: Vec<crate::app::claim::ExecClaim> = Vec::new();
-        while let Some(Some(claim)) = self.store().claim_next(&[RunState::Queued, RunState::Running]).await? {
-            let id = claim.fence().run().clone();
-            let claim = crate::app::claim::ExecClaim::from(claim);
-            let snap = match self.store().read_snapshot(&id) {
-                Ok(snap) => snap,
-                Err(e) => {
-                    report.errors.push((id, ErrorInfo::of(&e)));
-                    failed.push(claim);
-                    continue;
+    /// One run's turn: look at it again (it may have changed since the
+    /// scan) and do what it needs — execute it, continue it, or finish it
+    /// stopped.
+    pub async fn take_turn(&self, id: &RunId) -> Turn {
+        let snap = match self.store().read_snapshot(id) {
+            Ok(snap) => snap,
+            Err(e) if e.code() == ErrorCode::NotFound => return Turn::Nothing,
+            Err(e) => return Turn::Failed(ErrorInfo::of(&e), None),
+        };
+        match self.disposition(&snap) {
+            Disposition::Unreadable => match crate::app::control::read_controls(self.store(), id) {
+                Err(e) => Turn::Failed(ErrorInfo::of(&e), None),
+                Ok(_) => Turn::Nothing,
+            },
+            Disposition::StopRequested => {
+                if let Err(e) = self.finish_stopped(snap).await {
+                    return Turn::Failed(ErrorInfo::of(&e), None);
                 }
-            };
-            match snap.state {
-                RunState::Queued => report.queued.push(id.clone()),
-                _ => report.stuck.push(id.clone()),
+                crate::app::finalizers::finalize_unexecuted(self, id).await;
+                Turn::Stopped
             }
-            if snap.state == RunState::Queued
-                && crate::app::control::read_controls(self.store(), &id).is_ok_and(|c| c.stopped())
-            {
-                self.finish_stopped_claimed(snap, &*claim).await?;
-                crate::app::finalizers::finalize_held(self, &id, &*claim).await;
-                report.stopped.push(id);
-                continue;
-            }
-            match self.continue_claimed(&id, claim.clone()).await {
-                Ok(outcome) => report.executed.push((id, outcome.snapshot.state)),
+            Disposition::Queued | Disposition::Ready | Disposition::Stuck => match self.continue_run(id).await {
+                Ok(outcome) => Turn::Executed(outcome.snapshot.state),
+                // Another runner took it first: not an error.
+                Err(e) if e.code() == ErrorCode::AlreadyExists => Turn::Nothing,
                 Err(e) => {
                     tracing::warn!(run_id = %id, error = %e, "runner could not continue the run");
-                    report.errors.push((id, ErrorInfo::of(&e)));
-                    failed.push(claim);
+                    Turn::Failed(ErrorInfo::of(&e), None)
                 }
+            },
+            Disposition::Waiting | Disposition::Running | Disposition::Done => Turn::Nothing,
+        }
+    }
+
+    /// How to continue `id` alone, when it needs to be: this process runs
+    /// several runs at once, an isolation is set
+    /// ([`crate::HwfBuilder::isolation`]), and the run is stuck (left
+    /// running by an executor that died).
+    pub(crate) fn isolation_for(&self, id: &RunId) -> Option<crate::app::scheduler::Isolate> {
+        let isolate = self.isolation.as_ref()?;
+        if !self.is_shared_executor() {
+            return None;
+        }
+        let snap = self.store().read_snapshot(id).ok()?;
+        if self.disposition(&snap) != Disposition::Stuck {
+            return None;
+        }
+        let events = self.store().read_entries(id).ok()?;
+        (crashes_any(&events) > 0).then(|| isolate.clone())
+    }
+
+    /// A turn taken alone by `isolate`: the state the run is in after it.
+    pub(crate) async fn isolated_turn(&self, id: &RunId, isolate: crate::app::scheduler::Isolate) -> Turn {
+        tracing::info!(run_id = %id, "continuing a run whose executor died alone in a process of its own");
+        if let Err(e) = isolate(id.clone()).await {
+            return Turn::Failed(ErrorInfo::of(&e), None);
+        }
+        match self.store().read_snapshot(id) {
+            Ok(snap) if snap.state != RunState::Running => Turn::Executed(snap.state),
+            Ok(_) => Turn::Nothing,
+            Err(e) => Turn::Failed(ErrorInfo::of(&e), None),
+        }
+    }
+
+    /// The turn of a run a shared store handed out (`claim_next`: queued,
+    /// or stuck with its lease expired), under the claim it came with. A
+    /// turn that fails gives the claim back, for the scheduler to hold
+    /// until its next scan, so the store hands out other work meanwhile.
+    pub(crate) async fn take_handed_turn(&self, claim: crate::app::claim::ExecClaim) -> (RunState, Turn) {
+        let id = claim.fence().run().clone();
+        let snap = match self.store().read_snapshot(&id) {
+            Ok(snap) => snap,
+            Err(e) => return (RunState::Queued, Turn::Failed(ErrorInfo::of(&e), Some(claim))),
+        };
+        let state = snap.state;
+        if snap.state == RunState::Queued
+            && crate::app::control::read_controls(self.store(), &id).is_ok_and(|c| c.stopped())
+        {
+            if let Err(e) = self.finish_stopped_claimed(snap, &*claim).await {
+                return (state, Turn::Failed(ErrorInfo::of(&e), Some(claim)));
+            }
+            crate::app::finalizers::finalize_held(self, &id, &*claim).await;
+            return (state, Turn::Stopped);
+        }
+        match self.continue_claimed(&id, claim.clone()).await {
+            Ok(outcome) => (state, Turn::Executed(outcome.snapshot.state)),
+            Err(e) => {
+                tracing::warn!(run_id = %id, error = %e, "runner could not continue the run");
+                (state, Turn::Failed(ErrorInfo::of(&e), Some(claim)))
             }
         }
-        drop(failed);
-        Ok(())
     }
 
     /// Mark a parked or queued run stopped without running it.
@@ -359,7 +467,7 @@ impl Hwf {
         // A run whose executor died again and again (each time it was
         // taken over, it took its host down with it: out of memory, a
         // kill) is quarantined instead of crashing every runner forever.
-        let crashes = crashed_executions(&events);
+        let crashes = crashes_alone(&events);
         if snap.state == RunState::Running && crashes >= MAX_CRASHES {
             let outcome = self.quarantine(snap, &mut journal, crashes, &*claim).await;
             drop(journal);
@@ -459,13 +567,29 @@ pub(crate) fn journaled_end(events: &[JournalEntry]) -> Option<JournaledEnd> {
     })
 }
 
-/// Consecutive executions of a run that died without a final record before
-/// the runner stops taking it over.
+/// Consecutive executions of a run that died alone in their process (see
+/// [`crashes_alone`]) before the runner stops taking it over.
 pub const MAX_CRASHES: usize = 3;
 
 /// How many executions since the run's last final record started and never
-/// ended (each `run_started` without a `run_completed` after it).
-pub fn crashed_executions(events: &[JournalEntry]) -> usize {
+/// ended (each `run_started` without a `run_completed` after it), counting
+/// only those that had their process to themselves: a runner with many
+/// slots dies with all its runs, and only one of them (if any) is to blame.
+/// A scheduler continues a run with any crash ([`crashes_any`]) alone in a
+/// process of its own, so a run that keeps killing its host is still
+/// quarantined.
+pub fn crashes_alone(events: &[JournalEntry]) -> usize {
+    events
+        .iter()
+        .rev()
+        .take_while(|e| !matches!(e.entry, Entry::RunCompleted { .. }))
+        .filter(|e| matches!(e.entry, Entry::RunStarted { shared: false, .. }))
+        .count()
+}
+
+/// Like [`crashes_alone`], counting every execution that died, alone or
+/// not.
+pub fn crashes_any(events: &[JournalEntry]) -> usize {
     events
         .iter()
         .rev()
@@ -639,21 +763,26 @@ pub trait InProcessHooks: Send + Sync + 'static {
     fn passed(&self, _run: &RunId) {}
 }
 
-/// The in-process runner of a long-lived front door: every
-/// [`IN_PROCESS_SCAN`], or when `wake` is notified, continue each run that
-/// has something to do ([`Hwf::disposition`]: queued, ready, stuck,
-/// stop-requested) with [`Hwf::runner_pass`] in a task of its own, one at a
-/// time per run. A run that could not be continued is named once and left
-/// for [`IN_PROCESS_RETRY_AFTER`] unless its controls change. Runs forever;
+/// The in-process runner of a long-lived front door: a
+/// [`Scheduler`](crate::app::scheduler::Scheduler) with `concurrency`
+/// slots that scans the store every [`IN_PROCESS_SCAN`], when `wake` is
+/// notified, and soon after a turn ends with nothing left to start, and
+/// takes a turn ([`Hwf::take_turn`]) on each run that has something to do
+/// (queued, ready, stuck, stop-requested), up to `concurrency` at once. A
+/// run that could not be continued is named once and left for
+/// [`IN_PROCESS_RETRY_AFTER`] unless its controls change. Runs forever;
 /// abort the task to stop it.
-pub async fn run_in_process(hwf: Arc<Hwf>, wake: Arc<tokio::sync::Notify>, hooks: Arc<dyn InProcessHooks>) {
-    use std::collections::{HashMap, HashSet};
-    use std::sync::Mutex;
-    let busy: Arc<Mutex<HashSet<RunId>>> = Arc::default();
-    let failed: Arc<Mutex<HashMap<RunId, (std::time::Instant, u64)>>> = Arc::default();
-    use crate::broker::lock;
-    // Runs seen finished are not read again.
-    let mut done: HashSet<RunId> = HashSet::new();
+pub async fn run_in_process(
+    hwf: Arc<Hwf>,
+    wake: Arc<tokio::sync::Notify>,
+    hooks: Arc<dyn InProcessHooks>,
+    concurrency: usize,
+) {
+    use std::collections::HashMap;
+    use std::time::Instant;
+    let mut scheduler = crate::app::scheduler::Scheduler::new(hwf.clone(), concurrency);
+    let mut failed: HashMap<RunId, (Instant, u64)> = HashMap::new();
+    let status = crate::app::background::RunnerStatus::publish(hwf.state_dir(), "in-process", scheduler.capacity());
     let mut first = true;
     // A shared store's notifications (work queued elsewhere, a decision,
     // an event) wake the scan at once.
@@ -666,69 +795,52 @@ pub async fn run_in_process(hwf: Arc<Hwf>, wake: Arc<tokio::sync::Notify>, hooks
         });
     }
     loop {
-        let ids = match hwf.store().run_ids() {
-            Ok(ids) => ids,
-            Err(e) => {
-                tracing::warn!(error = %e, "the in-process runner cannot list runs");
-                Vec::new()
-            }
+        let skip = |id: &RunId| {
+            failed
+                .get(id)
+                .is_some_and(|(at, len)| at.elapsed() < IN_PROCESS_RETRY_AFTER && *len == hwf.store().controls_len(id))
         };
-        for id in ids {
-            if done.contains(&id) || lock(&busy).contains(&id) {
-                continue;
-            }
-            let Ok(snap) = hwf.store().read_snapshot(&id) else {
-                continue;
-            };
-            hooks.seen(&snap, first);
-            if snap.state.is_terminal() {
-                done.insert(id);
-                continue;
-            }
-            if !matches!(
-                hwf.disposition(&snap),
-                Disposition::Queued | Disposition::Ready | Disposition::Stuck | Disposition::StopRequested
-            ) {
-                continue;
-            }
-            let controls = hwf.store().controls_len(&id);
-            if lock(&failed)
-                .get(&id)
-                .is_some_and(|(at, len)| at.elapsed() < IN_PROCESS_RETRY_AFTER && *len == controls)
-            {
-                continue;
-            }
-            lock(&busy).insert(id.clone());
-            let (hwf, wake, hooks, busy, failed) =
-                (hwf.clone(), wake.clone(), hooks.clone(), busy.clone(), failed.clone());
-            tokio::spawn(async move {
-                let mut left = false;
-                match hwf.runner_pass(Some(&id)).await {
-                    Ok(report) => {
-                        for (run, e) in report.errors {
-                            left = true;
-                            tracing::warn!(run_id = %run, code = e.code.as_str(), "run left as it is: {}", e.message);
-                        }
-                    }
-                    Err(e) => {
-                        left = true;
-                        tracing::warn!(run_id = %id, error = %e, "the in-process runner failed");
-                    }
-                }
-                if left {
-                    lock(&failed).insert(id.clone(), (std::time::Instant::now(), hwf.store().controls_len(&id)));
-                } else {
-                    lock(&failed).remove(&id);
-                }
-                lock(&busy).remove(&id);
-                hooks.passed(&id);
-                wake.notify_one();
-            });
+        if let Err(e) = scheduler.scan(Listing::All, &skip, &mut |snap| hooks.seen(snap, first)) {
+            tracing::warn!(error = %e, "the in-process runner cannot list runs");
         }
         first = false;
-        tokio::select! {
-            _ = wake.notified() => {}
-            _ = tokio::time::sleep(IN_PROCESS_SCAN) => {}
+        if let Err(e) = scheduler.dispatch(false).await {
+            tracing::warn!(error = %e, "the in-process runner cannot take work from the store");
+        }
+        status.update(scheduler.in_flight());
+        let scanned = Instant::now();
+        let mut rescan_at = scanned + IN_PROCESS_SCAN;
+        loop {
+            tokio::select! {
+                () = wake.notified() => break,
+                () = tokio::time::sleep_until(rescan_at.into()) => break,
+                Some((run, left)) = scheduler.next_finished() => {
+                    for (r, e) in scheduler.take_report().errors {
+                        tracing::warn!(run_id = %r, code = e.code.as_str(), "run left as it is: {}", e.message);
+                    }
+                    if left {
+                        failed.insert(run.clone(), (Instant::now(), hwf.store().controls_len(&run)));
+                    } else {
+                        failed.remove(&run);
+                    }
+                    hooks.passed(&run);
+                    if let Err(e) = scheduler.dispatch(false).await {
+                        tracing::warn!(error = %e, "the in-process runner cannot take work from the store");
+                    }
+                    status.update(scheduler.in_flight());
+                    // Nothing left from the last scan: the run may have
+                    // more to do (a control recorded while it ran), and
+                    // runs may have become ready meanwhile. Look again
+                    // soon, but not once per ended turn.
+                    if scheduler.backlog_len() == 0 {
+                        rescan_at = rescan_at.min((scanned + RESCAN_GAP).max(Instant::now()));
+                    }
+                }
+            }
         }
     }
 }
+
+/// The least time between two scans of a scheduler whose turns end one
+/// after another.
+pub const RESCAN_GAP: std::time::Duration = std::time::Duration::from_millis(20);

@@ -312,6 +312,7 @@ impl Hwf {
             args: &snap.args,
             seed_run: snap.seed_run().as_str(),
             clock_origin_ms: clock_origin,
+            shared: self.is_shared_executor(),
         })?;
         ctx.flush_journal().await?;
         // Only once the journal took the start does the snapshot say

@@ -66,6 +66,8 @@ pub struct ServeConfig {
     pub port: u16,
     /// The token given by `--token` / `HWF_TOKEN`.
     pub token: Option<String>,
+    /// Runs the in-process runner executes at once.
+    pub concurrency: usize,
 }
 
 impl Default for ServeConfig {
@@ -74,6 +76,7 @@ impl Default for ServeConfig {
             bind: IpAddr::from([127, 0, 0, 1]),
             port: 8765,
             token: None,
+            concurrency: crate::app::scheduler::DEFAULT_CONCURRENCY,
         }
     }
 }
@@ -362,6 +365,7 @@ pub async fn serve(hwf: Hwf, mut opts: Options, cfg: ServeConfig) -> Result<()> 
         hwf,
         wake,
         Arc::new(ConsoleHooks { changes }),
+        cfg.concurrency,
     ));
     // Ctrl-C: stop accepting, let requests finish; live streams never do,
     // so after a grace period the server ends anyway.

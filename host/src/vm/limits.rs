@@ -14,6 +14,40 @@ pub struct MemoryLimiter {
     run: Option<std::sync::Arc<RunMemory>>,
     /// What this instance holds of the run's budget.
     held: u64,
+    /// What this instance holds of the process's budget
+    /// ([`process_memory`]).
+    process_held: u64,
+}
+
+/// The memory all live instances of this process may hold together:
+/// three quarters of the machine's memory (`MemTotal` of `/proc/meminfo`;
+/// unbounded where it cannot be read). A runner executes many runs at
+/// once, each within its own `run_memory_bytes`; this keeps their sum
+/// within the machine, so the instance that would exhaust it fails with
+/// `memory_limit` instead of the kernel killing the process with every run
+/// in it.
+pub fn process_memory() -> &'static RunMemory {
+    static BUDGET: std::sync::OnceLock<std::sync::Arc<RunMemory>> = std::sync::OnceLock::new();
+    BUDGET.get_or_init(|| RunMemory::new(machine_memory().map_or(u64::MAX, |total| total / 4 * 3)))
+}
+
+/// The machine's memory in bytes, from `/proc/meminfo`.
+fn machine_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+fn process_limit(used: u64) -> HostTrap {
+    HostTrap::new(
+        ErrorCode::MemoryLimit,
+        format!(
+            "this process's live instances (every run it executes) hold {} MiB; the machine allows {} MiB",
+            used >> 20,
+            process_memory().max >> 20
+        ),
+    )
 }
 
 /// Elements a table may hold: the pooling allocator's per-table size, so a
@@ -102,6 +136,7 @@ impl MemoryLimiter {
             max_table_elements: MAX_TABLE_ELEMENTS,
             run: None,
             held: 0,
+            process_held: 0,
         }
     }
 
@@ -116,6 +151,8 @@ impl MemoryLimiter {
             .map_err(|used| run_limit(&run, used))?;
         self.held = INSTANCE_OVERHEAD_BYTES;
         self.run = Some(run);
+        process_memory().take(INSTANCE_OVERHEAD_BYTES).map_err(process_limit)?;
+        self.process_held = INSTANCE_OVERHEAD_BYTES;
         Ok(self)
     }
 }
@@ -136,6 +173,7 @@ impl Drop for MemoryLimiter {
         if let Some(run) = &self.run {
             run.give_back(self.held);
         }
+        process_memory().give_back(self.process_held);
     }
 }
 
@@ -151,12 +189,21 @@ impl wasmtime::ResourceLimiter for MemoryLimiter {
                 ),
             )));
         }
+        let more = desired.saturating_sub(current) as u64;
         if let Some(run) = &self.run {
-            let more = desired.saturating_sub(current) as u64;
             run.take(more)
                 .map_err(|used| wasmtime::Error::new(run_limit(run, used)))?;
             self.held += more;
         }
+        if let Err(used) = process_memory().take(more) {
+            // Not the run's own fault: its budget gets the bytes back.
+            if let Some(run) = &self.run {
+                run.give_back(more);
+                self.held -= more;
+            }
+            return Err(wasmtime::Error::new(process_limit(used)));
+        }
+        self.process_held += more;
         Ok(true)
     }
 
