@@ -356,3 +356,41 @@ fn a_signalled_runner_releases_its_runs_and_nothing_completed_runs_again() {
         );
     }
 }
+
+#[test]
+fn the_background_runner_stays_for_a_run_parked_on_a_timer() {
+    let ctx = Ctx::new();
+    let agents = slow_agents(&ctx, 0);
+    // Longer than the background runner's 5 s idle exit: nobody else is
+    // there to continue the run when its timer is due.
+    let program = json!({"op": "program", "program": {"seq": [
+        {"cap": {"name": "timer.sleep", "input": {"ms": 6500}}},
+        {"agent": "after"}
+    ]}})
+    .to_string();
+    let out = ctx.hwf([
+        "run",
+        harnesses::PROBE,
+        "--background",
+        "--args",
+        &program,
+        "--agents",
+        &agents,
+        "--json",
+    ]);
+    out.expect_code(0);
+    let id = run_id(&out.json());
+    let t = Instant::now();
+    loop {
+        let state = status(&ctx, &id)["state"].clone();
+        if state == "succeeded" {
+            break;
+        }
+        assert!(t.elapsed() < Duration::from_secs(20), "still {state} after 20 s");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert!(
+        t.elapsed() >= Duration::from_millis(6000),
+        "the timer did not hold the run"
+    );
+}

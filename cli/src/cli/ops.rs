@@ -170,7 +170,11 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
     let mut idle_since = std::time::Instant::now();
     let mut first = true;
     'serve: loop {
-        match scheduler.scan(listing, &|_| false, &mut |_| {}) {
+        let scanned = scheduler.scan(listing, &|_| false, &mut |_| {});
+        // A run parked on a timer is work to stay for: nobody else may be
+        // around to continue it when it is due.
+        let timer_due = scanned.as_ref().ok().and_then(|s| s.next_timer_ms);
+        match scanned {
             Ok(scan) if first => {
                 say(format!(
                     "{} queued, {} waiting ({} ready), {} stuck; {} slots",
@@ -210,7 +214,7 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
         if let Some(status) = &status {
             status.update(scheduler.in_flight());
         }
-        if scheduler.in_flight() > 0 || scheduler.backlog_len() > 0 {
+        if scheduler.in_flight() > 0 || scheduler.backlog_len() > 0 || timer_due.is_some() {
             idle_since = std::time::Instant::now();
         }
         if scheduler.in_flight() == 0
@@ -222,8 +226,8 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
             // background runner (see hwf_host::background).
             let Some(held) = lock.take() else { break 'serve };
             held.release()?;
-            scheduler.scan(listing, &|_| false, &mut |_| {})?;
-            if scheduler.backlog_len() == 0 {
+            let last = scheduler.scan(listing, &|_| false, &mut |_| {})?;
+            if scheduler.backlog_len() == 0 && last.next_timer_ms.is_none() {
                 break 'serve;
             }
             match RunnerLock::try_take(hwf.state_dir())? {

@@ -76,6 +76,9 @@ pub struct Scan {
     pub finished: Vec<RunId>,
     /// Runs that could not be looked at.
     pub errors: Vec<(RunId, ErrorInfo)>,
+    /// The earliest time a waiting run's timer is due (ms since the
+    /// epoch), if any waits on one: work a runner must stay for.
+    pub next_timer_ms: Option<u64>,
     /// What to take a turn on, in order: continuations first, then
     /// queued runs, each oldest first.
     pub work: Vec<RunId>,
@@ -231,6 +234,12 @@ impl Hwf {
                 }
                 Disposition::Running => continue,
                 Disposition::Waiting => {
+                    let timers = snap
+                        .waits
+                        .iter()
+                        .filter(|w| w.kind == "timer")
+                        .filter_map(|w| w.wake_at_ms);
+                    scan.next_timer_ms = timers.chain(scan.next_timer_ms).min();
                     scan.waiting.push(id);
                     continue;
                 }
