@@ -71,8 +71,10 @@ impl Durability {
 }
 
 /// The journal format this build writes (in `run_started.format`). A
-/// journal without the field is format 1.
-pub const JOURNAL_FORMAT: u32 = 1;
+/// journal without the field is format 1. Format 2 (issue 25) may keep a
+/// large request or result by content (`request_ref`, `result_ref`:
+/// [`crate::payload`]); a format-1 journal reads unchanged.
+pub const JOURNAL_FORMAT: u32 = 2;
 
 fn format_v1() -> u32 {
     1
