@@ -8,7 +8,7 @@
 
 use crate::call::CallFailure;
 use crate::model::{Counts, ErrorInfo, ScriptRef};
-use crate::payload::{ChunkId, PayloadRef};
+use crate::payload::PayloadRef;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -377,10 +377,7 @@ impl JournalEntry {
     ///
     /// `corrupt_store` for damaged chunks, `not_found` for missing ones,
     /// whatever `get` returns.
-    pub fn resolve(
-        &mut self,
-        get: &mut dyn FnMut(&[ChunkId]) -> crate::error::Result<Vec<Vec<u8>>>,
-    ) -> crate::error::Result<()> {
+    pub fn resolve(&mut self, get: &mut crate::payload::GetChunks<'_>) -> crate::error::Result<()> {
         match &mut self.entry {
             Entry::CallStarted {
                 request, request_ref, ..

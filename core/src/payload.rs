@@ -119,6 +119,10 @@ pub struct Chunk {
     pub bytes: Vec<u8>,
 }
 
+/// What reads chunks back: given ids, their bytes in the same order (a
+/// store's `get_chunks`).
+pub type GetChunks<'a> = dyn FnMut(&[ChunkId]) -> Result<Vec<Vec<u8>>> + 'a;
+
 /// Where a journal line's payload is: the root node of its chunk tree and
 /// the payload's length in bytes (its JSON text).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -267,7 +271,7 @@ pub fn split(payload: &[u8]) -> (PayloadRef, Vec<Chunk>) {
 /// `corrupt_store` for a chunk that does not match its id, a damaged node
 /// or a wrong length; whatever `get` returns (`not_found` for a chunk the
 /// store does not hold).
-pub fn load(r: &PayloadRef, get: &mut dyn FnMut(&[ChunkId]) -> Result<Vec<Vec<u8>>>) -> Result<Vec<u8>> {
+pub fn load(r: &PayloadRef, get: &mut GetChunks<'_>) -> Result<Vec<u8>> {
     let corrupt = |what: String| Error::new(ErrorCode::CorruptStore, format!("journal payload {}: {what}", r.b3));
     let mut level: Vec<(ChunkId, u64)> = vec![(r.b3, r.len)];
     let mut leaves = false;
@@ -391,7 +395,7 @@ fn might_be_large(value: &Value) -> bool {
 /// # Errors
 ///
 /// As [`load`]; `corrupt_store` when the bytes are not JSON.
-pub fn load_value(r: &PayloadRef, get: &mut dyn FnMut(&[ChunkId]) -> Result<Vec<Vec<u8>>>) -> Result<Value> {
+pub fn load_value(r: &PayloadRef, get: &mut GetChunks<'_>) -> Result<Value> {
     let bytes = load(r, get)?;
     serde_json::from_slice(&bytes)
         .map_err(|e| Error::new(ErrorCode::CorruptStore, format!("journal payload {}: {e}", r.b3)))
@@ -463,9 +467,9 @@ mod tests {
             prompt.push_str(&text(2 << 10, 100 + i));
             let (r, chunks) = split(prompt.as_bytes());
             for c in chunks {
-                if !store.contains_key(&c.id) {
+                if let std::collections::hash_map::Entry::Vacant(slot) = store.entry(c.id) {
                     added += c.bytes.len();
-                    store.insert(c.id, c.bytes);
+                    slot.insert(c.bytes);
                 }
             }
             assert_eq!(load(&r, &mut get(&store)).expect("load"), prompt.as_bytes());
