@@ -88,7 +88,10 @@ def main():
     # The JS runtime copies the conversation into and out of the sandbox on
     # every call: long runs need more than the default 5 s of guest CPU.
     open(os.path.join(work, "hwf.toml"), "w").write("[limits]\ncpu_ms = 3600000\n")
-    env = dict(os.environ, HWF_STATE_DIR=state, HWF_CACHE_DIR=os.path.join(work, "cache"))
+    # Compiled runtimes: $HWF_CACHE_DIR when set (warm), else a fresh one
+    # (the first run then includes compiling the JS runtime).
+    env = dict(os.environ, HWF_STATE_DIR=state)
+    env.setdefault("HWF_CACHE_DIR", os.path.join(work, "cache"))
     env.pop("HWF_AGENTS", None)
     args = json.dumps({"base": a.base, "calls": a.calls})
     report = {"base": a.base, "calls": a.calls}
