@@ -41,29 +41,55 @@ struct Line<'a, 'e> {
 }
 
 /// One event as written: large payloads replaced by refs, their chunks
-/// collected in `chunks`.
-fn write_line(buf: &mut Vec<u8>, seq: u64, ts_ms: u64, event: &Event<'_>, chunks: &mut Vec<Chunk>) -> Result<()> {
-    let internal =
-        |e: serde_json::Error| hwf_core::error::Error::new(hwf_core::error::ErrorCode::Internal, e.to_string());
-    let mut line = Line {
-        seq,
-        ts_ms,
-        event,
-        request_ref: None,
-        result_ref: None,
-    };
+/// collected in `chunks`; a request whose fingerprint is in `stored` names
+/// the chunks kept for it (and is remembered there once kept).
+fn write_line(
+    buf: &mut Vec<u8>,
+    seq: u64,
+    ts_ms: u64,
+    event: &Event<'_>,
+    chunks: &mut Vec<Chunk>,
+    stored: &mut std::collections::HashMap<String, (PayloadRef, Value)>,
+) -> Result<()> {
+    fn emit(
+        buf: &mut Vec<u8>,
+        (seq, ts_ms): (u64, u64),
+        event: &Event<'_>,
+        request_ref: Option<&PayloadRef>,
+        result_ref: Option<&PayloadRef>,
+    ) -> Result<()> {
+        let line = Line {
+            seq,
+            ts_ms,
+            event,
+            request_ref,
+            result_ref,
+        };
+        serde_json::to_writer(buf, &line)
+            .map_err(|e| hwf_core::error::Error::new(hwf_core::error::ErrorCode::Internal, e.to_string()))
+    }
+    let at = (seq, ts_ms);
     match event {
-        Event::CallStarted { request, .. } => {
-            if let Some(x) = payload::externalize(request, true)? {
-                let skeleton = x.inline.unwrap_or(Value::Null);
+        Event::CallStarted {
+            request, fingerprint, ..
+        } => {
+            let kept = match stored.get(*fingerprint) {
+                Some(k) => Some(k.clone()),
+                None => payload::externalize(request, true)?.map(|x| {
+                    chunks.extend(x.chunks);
+                    let k = (x.payload, x.inline.unwrap_or(Value::Null));
+                    if !fingerprint.is_empty() {
+                        stored.insert((*fingerprint).to_owned(), k.clone());
+                    }
+                    k
+                }),
+            };
+            if let Some((payload, skeleton)) = &kept {
                 let mut ev = *event;
                 if let Event::CallStarted { request, .. } = &mut ev {
-                    *request = &skeleton;
+                    *request = skeleton;
                 }
-                line.event = &ev;
-                line.request_ref = Some(&x.payload);
-                chunks.extend(x.chunks);
-                return serde_json::to_writer(&mut *buf, &line).map_err(internal);
+                return emit(buf, at, &ev, Some(payload), None);
             }
         }
         Event::CallCompleted {
@@ -74,15 +100,13 @@ fn write_line(buf: &mut Vec<u8>, seq: u64, ts_ms: u64, event: &Event<'_>, chunks
                 if let Event::CallCompleted { result, .. } = &mut ev {
                     *result = None;
                 }
-                line.event = &ev;
-                line.result_ref = Some(&x.payload);
                 chunks.extend(x.chunks);
-                return serde_json::to_writer(&mut *buf, &line).map_err(internal);
+                return emit(buf, at, &ev, None, Some(&x.payload));
             }
         }
         _ => {}
     }
-    serde_json::to_writer(&mut *buf, &line).map_err(internal)
+    emit(buf, at, event, None, None)
 }
 
 /// Appends events to a run's journal, reusing one line buffer.
@@ -101,6 +125,10 @@ pub struct Journal {
     /// Payload chunks this writer has stored (not stored or counted
     /// again).
     chunks_kept: HashSet<ChunkId>,
+    /// Requests kept by content, by fingerprint (with their skeleton): a
+    /// request journaled again — a replayed call, the same prompt twice —
+    /// names the stored chunks without being split and hashed again.
+    stored_requests: std::collections::HashMap<String, (PayloadRef, Value)>,
 }
 
 /// Group commit for a journal: `sync_to(seq)` returns once everything up to
@@ -223,6 +251,19 @@ impl Journal {
             max_bytes: u64::MAX,
             fence: None,
             chunks_kept: HashSet::new(),
+            stored_requests: std::collections::HashMap::new(),
+        }
+    }
+
+    /// Requests this store already keeps by content, by fingerprint (from
+    /// the journals a run replays: the same store's, so their chunks are
+    /// there).
+    pub fn remember_stored_requests<'a>(
+        &mut self,
+        stored: impl IntoIterator<Item = (&'a String, &'a (PayloadRef, Value))>,
+    ) {
+        for (fp, r) in stored {
+            self.stored_requests.entry(fp.clone()).or_insert_with(|| r.clone());
         }
     }
 
@@ -306,7 +347,7 @@ impl Journal {
                     format!("the journal's seq {} cannot advance (it is corrupt)", self.seq),
                 )
             })?;
-            write_line(&mut self.buf, seq, ts_ms, event, &mut chunks)?;
+            write_line(&mut self.buf, seq, ts_ms, event, &mut chunks, &mut self.stored_requests)?;
             self.buf.push(b'\n');
         }
         chunks.retain(|c| !self.chunks_kept.contains(&c.id));
@@ -481,13 +522,15 @@ mod tests {
         assert_eq!(store.read_entries(&id).expect("read").len(), 1);
     }
 
+    /// A `call_started` whose fingerprint is its call id (tests give each
+    /// request its own).
     fn started<'a>(call: &'a str, request: &'a Value) -> Event<'a> {
         Event::CallStarted {
             call,
             kind: "agent",
             label: Some("turn"),
             phase: None,
-            fingerprint: "b3:00",
+            fingerprint: call,
             request,
         }
     }
@@ -585,7 +628,8 @@ mod tests {
         let mut j = j.with_byte_limit(400 << 10).expect("limit");
         let request = serde_json::json!({"prompt": conversation(300 << 10, 0)});
         j.append(&started("1", &request)).expect("the first copy fits");
-        // The same request again stores a line, not its chunks.
+        // The same request again (under other fingerprints, so it is split
+        // again) stores a line, not its chunks.
         for call in 2..50 {
             j.append(&started(&call.to_string(), &request))
                 .expect("shared chunks cost nothing");
@@ -593,6 +637,40 @@ mod tests {
         let other = serde_json::json!({"prompt": conversation(300 << 10, 0).replace('a', "b")});
         let e = j.append(&started("50", &other)).expect_err("past the limit");
         assert_eq!(e.code(), hwf_core::error::ErrorCode::JournalLimit, "{e}");
+    }
+
+    #[test]
+    fn a_request_stored_before_is_named_by_its_fingerprint_not_split_again() {
+        let (dir, store, id, mut j) = journal(0);
+        let request = serde_json::json!({"agent": "a", "prompt": conversation(50 << 10, 0)});
+        j.append(&started("b3:aa", &request)).expect("append");
+        drop(j);
+        let chunks_dir = dir.path().join("state/chunks");
+        let before = std::fs::read_dir(&chunks_dir).expect("chunks").count();
+        // What a replay index hands a resumed run: the source's ref for a
+        // fingerprint. A line with that fingerprint names it, whatever its
+        // request (a replayed call's request is the same one).
+        let first = store.entries(&id, 0).expect("entries");
+        let Entry::CallStarted {
+            request_ref: Some(r),
+            request: skeleton,
+            ..
+        } = &first[0].entry
+        else {
+            panic!("{first:?}");
+        };
+        let other = serde_json::json!({"prompt": conversation(60 << 10, 3)});
+        let mut resumed = Journal::new(store.open_journal(&id).expect("journal"), 1);
+        resumed.remember_stored_requests([(&"b3:bb".to_owned(), &(*r, skeleton.clone()))]);
+        resumed.append(&started("b3:bb", &other)).expect("append");
+        drop(resumed);
+        let after = std::fs::read_dir(&chunks_dir).expect("chunks").count();
+        assert_eq!(before, after, "no chunk stored for a known fingerprint");
+        let read = store.read_entries(&id).expect("read");
+        match &read[1].entry {
+            Entry::CallStarted { request: got, .. } => assert_eq!(*got, request),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
