@@ -8,6 +8,7 @@
 
 use crate::call::CallFailure;
 use crate::model::{Counts, ErrorInfo, ScriptRef};
+use crate::payload::PayloadRef;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -70,8 +71,10 @@ impl Durability {
 }
 
 /// The journal format this build writes (in `run_started.format`). A
-/// journal without the field is format 1.
-pub const JOURNAL_FORMAT: u32 = 1;
+/// journal without the field is format 1. Format 2 (issue 25) may keep a
+/// large request or result by content (`request_ref`, `result_ref`:
+/// [`crate::payload`]); a format-1 journal reads unchanged.
+pub const JOURNAL_FORMAT: u32 = 2;
 
 fn format_v1() -> u32 {
     1
@@ -82,7 +85,7 @@ fn is_zero(n: &u64) -> bool {
 }
 
 /// One journal event.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event<'a> {
     /// A run began executing.
@@ -345,6 +348,61 @@ impl JournalEntry {
     }
 }
 
+impl JournalEntry {
+    /// The payloads this entry keeps by content (a large request or
+    /// result, [`crate::payload`]).
+    pub fn payload_refs(&self) -> impl Iterator<Item = &PayloadRef> {
+        let (a, b) = match &self.entry {
+            Entry::CallStarted { request_ref, .. } => (request_ref.as_ref(), None),
+            Entry::CallCompleted { result_ref, .. } => (None, result_ref.as_ref()),
+            _ => (None, None),
+        };
+        a.into_iter().chain(b)
+    }
+
+    /// The call kind of a `call_started` or `call_completed` entry.
+    pub fn kind(&self) -> Option<&str> {
+        match &self.entry {
+            Entry::CallStarted { kind, .. } | Entry::CallCompleted { kind, .. } => Some(kind),
+            _ => None,
+        }
+    }
+
+    /// Whether the entry keeps a payload by content (reading it whole
+    /// needs [`JournalEntry::resolve`]).
+    pub fn has_refs(&self) -> bool {
+        self.payload_refs().next().is_some()
+    }
+
+    /// Put the payloads kept by content back in place (`request`,
+    /// `result`) and drop their refs, so the entry reads as if written
+    /// inline. `get` answers chunk ids with their bytes, in order. An
+    /// entry without refs is left as it is.
+    ///
+    /// # Errors
+    ///
+    /// `corrupt_store` for damaged chunks, `not_found` for missing ones,
+    /// whatever `get` returns.
+    pub fn resolve(&mut self, get: &mut crate::payload::GetChunks<'_>) -> crate::error::Result<()> {
+        match &mut self.entry {
+            Entry::CallStarted {
+                request, request_ref, ..
+            } => {
+                if let Some(r) = request_ref.take() {
+                    *request = crate::payload::load_value(&r, get)?;
+                }
+            }
+            Entry::CallCompleted { result, result_ref, .. } => {
+                if let Some(r) = result_ref.take() {
+                    *result = Some(crate::payload::load_value(&r, get)?);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
 /// A journal line that is complete but cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadLine {
@@ -439,8 +497,14 @@ pub enum Entry {
         phase: Option<String>,
         /// Fingerprint of `{kind, request}`.
         fingerprint: String,
-        /// The request (redacted).
+        /// The request (redacted); with `request_ref`, only its small
+        /// top-level fields (the rest is in the chunks).
+        #[serde(default)]
         request: Value,
+        /// Where the whole request is kept by content, when it was too
+        /// large to inline ([`crate::payload`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        request_ref: Option<PayloadRef>,
     },
     /// One attempt of a call was refused and will be retried.
     CallAttempt {
@@ -464,9 +528,13 @@ pub enum Entry {
         fingerprint: String,
         /// Whether it produced a result.
         ok: bool,
-        /// The result (redacted).
+        /// The result (redacted); absent with `result_ref`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         result: Option<Value>,
+        /// Where the result is kept by content, when it was too large to
+        /// inline ([`crate::payload`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        result_ref: Option<PayloadRef>,
         /// The typed error.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         error: Option<CallFailure>,

@@ -16,6 +16,8 @@
 //! - [`journal`]: the journal format — [`journal::Event`] written,
 //!   [`journal::JournalEntry`] read;
 //! - [`model`]: the run, script and external-event records a store keeps;
+//! - [`payload`]: large journal payloads kept by content, in chunks shared
+//!   between payloads;
 //! - [`control`]: operator controls as data;
 //! - [`limits`]: per-run limits and [`limits::HostTrap`];
 //! - [`policy`]: the capability policy;
@@ -36,6 +38,7 @@ pub mod journal;
 pub mod lang;
 pub mod limits;
 pub mod model;
+pub mod payload;
 pub mod policy;
 pub mod redact;
 pub mod schema;

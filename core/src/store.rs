@@ -15,7 +15,7 @@
 //! | [`Claim`] | exclusive ownership of a run, with a fencing token | whoever executes the run |
 //! | [`ScriptCatalog`] | saved scripts and their immutable versions | the catalog |
 //! | [`EventLog`] | external events, idempotent by source + id | `events.wait`, the triggers, the webhooks |
-//! | [`BlobStore`] | inline scripts by content | the facade |
+//! | [`BlobStore`] | inline scripts by content; journal payload chunks | the facade; the journal writer and readers |
 //! | [`CompileCache`] | precompiled components (machine-local, never shared) | the sandbox |
 //!
 //! Methods are async and object-safe (`#[async_trait]`, so each returns a
@@ -38,6 +38,7 @@ use crate::ids::{RunId, validate_name};
 use crate::journal::JournalEntry;
 use crate::lang::Language;
 use crate::model::{ExternalEvent, RunSnapshot, ScriptMeta};
+use crate::payload::{Chunk, ChunkId};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -595,7 +596,9 @@ pub trait EventLog: Send + Sync {
 }
 
 /// Scripts sent inline (facade `script_source`, `definition`), kept by
-/// content.
+/// content; and the chunks of large journal payloads
+/// ([`crate::payload`]), kept by content store-wide so that runs, resumes
+/// and copies share them.
 ///
 /// Contract:
 /// - `put` returns [`BlobRef::of`] the bytes and language; putting the
@@ -618,6 +621,35 @@ pub trait BlobStore: Send + Sync {
     ///
     /// `NotFound`, I/O errors.
     async fn get(&self, blob: &BlobRef) -> StoreResult<Vec<u8>>;
+
+    /// Keep journal payload chunks ([`crate::payload`]), in the order
+    /// given (children before the nodes naming them), each under its id;
+    /// a chunk already kept is left as it is. Returns the bytes newly
+    /// stored. When it returns, the chunks are as durable as a synced
+    /// journal line (a line naming them may be written next).
+    ///
+    /// Contract: `get_chunks` then returns the bytes put, `has_chunks`
+    /// says `true` for them, and putting them again stores nothing more
+    /// (returns 0). Chunks are store-wide and never deleted.
+    ///
+    /// # Errors
+    ///
+    /// I/O errors.
+    async fn put_chunks(&self, chunks: &[Chunk]) -> StoreResult<u64>;
+
+    /// The bytes of the chunks `ids`, in the same order.
+    ///
+    /// # Errors
+    ///
+    /// `NotFound` when one is not kept; I/O errors.
+    async fn get_chunks(&self, ids: &[ChunkId]) -> StoreResult<Vec<Vec<u8>>>;
+
+    /// Which of `ids` are kept, in the same order.
+    ///
+    /// # Errors
+    ///
+    /// I/O errors.
+    async fn has_chunks(&self, ids: &[ChunkId]) -> StoreResult<Vec<bool>>;
 }
 
 /// The sandbox's compile cache: precompiled components keyed by digest

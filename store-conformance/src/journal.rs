@@ -6,7 +6,7 @@ use hwf_core::error::ErrorCode;
 use hwf_core::journal::{Entry, JournalEntry};
 use hwf_core::store::{Claim, JournalSink, SaveMode};
 
-pub(crate) const CHECKS: [(&str, Check); 9] = [
+pub(crate) const CHECKS: [(&str, Check); 10] = [
     ("journal: appends get consecutive seqs and read back in order", |s| {
         Box::pin(order(s))
     }),
@@ -35,7 +35,109 @@ pub(crate) const CHECKS: [(&str, Check); 9] = [
     ("claim: exclusive across two handles on the same data", |s| {
         Box::pin(two_handles(s))
     }),
+    (
+        "journal: payload chunks are kept once by content, and a line's payload ref reads back through them",
+        |s| Box::pin(payload_chunks(s)),
+    ),
 ];
+
+/// A large request kept by content: its chunks stored once (a prompt that
+/// extends it adds only its own), found by id through this handle and the
+/// other, and the journal line naming its root read back as written.
+async fn payload_chunks(s: &Subject) -> Outcome {
+    use hwf_core::payload::{ChunkId, split};
+    let blobs = &s.stores.blobs;
+    let prompt: String = (0..20_000u32)
+        .map(|i| format!("{} ", i.wrapping_mul(2_654_435_761) % 9973))
+        .collect();
+    let request = serde_json::json!({"agent": "a", "prompt": prompt});
+    let text = serde_json::to_vec(&request).map_err(|e| e.to_string())?;
+    let (root, chunks) = split(&text);
+    let total: u64 = chunks.iter().map(|c| c.bytes.len() as u64).sum();
+    let added = ok(blobs.put_chunks(&chunks).await, "put_chunks")?;
+    ensure!(added == total, "put_chunks said {added} new bytes, not {total}");
+    ensure!(
+        ok(blobs.put_chunks(&chunks).await, "put_chunks again")? == 0,
+        "putting the same chunks again stored bytes"
+    );
+    let ids: Vec<ChunkId> = chunks.iter().map(|c| c.id).collect();
+    let got = ok(blobs.get_chunks(&ids).await, "get_chunks")?;
+    ensure!(
+        got.iter().zip(&chunks).all(|(g, c)| *g == c.bytes) && got.len() == chunks.len(),
+        "get_chunks returned other bytes"
+    );
+    let never = ChunkId::of(b"never put");
+    let held = ok(blobs.has_chunks(&[ids[0], never]).await, "has_chunks")?;
+    ensure!(held == [true, false], "has_chunks said {held:?}");
+    fails_with(
+        blobs.get_chunks(&[ids[0], never]).await,
+        ErrorCode::NotFound,
+        "a chunk never put",
+    )?;
+    // A prompt that extends this one shares all but its last chunks.
+    let longer = serde_json::json!({"agent": "a", "prompt": format!("{prompt} and one more answer")});
+    let (_, more) = split(&serde_json::to_vec(&longer).map_err(|e| e.to_string())?);
+    let extra = ok(blobs.put_chunks(&more).await, "put the longer prompt")?;
+    ensure!(
+        extra * 4 < total,
+        "the longer prompt stored {extra} of {total} bytes again"
+    );
+    if let Some(other) = &s.other {
+        let seen = ok(
+            other.blobs.get_chunks(&ids).await,
+            "get_chunks through the other handle",
+        )?;
+        ensure!(seen == got, "the other handle reads other chunk bytes");
+    }
+    // The journal keeps the ref as written; resolving it gives the request.
+    let (id, _claim, mut sink) = claimed(s).await?;
+    let entry = JournalEntry {
+        seq: 1,
+        ts_ms: 1_700_000_000_001,
+        entry: Entry::CallStarted {
+            call: "1".into(),
+            kind: "agent".into(),
+            label: None,
+            phase: None,
+            fingerprint: "b3:00".into(),
+            request: serde_json::json!({"agent": "a"}),
+            request_ref: Some(root),
+        },
+    };
+    ok(
+        sink.append(1, std::slice::from_ref(&entry)).await,
+        "append a line with a payload ref",
+    )?;
+    let mut read = ok(s.stores.runs.entries(&id, 0).await, "entries")?;
+    ensure!(read == [entry], "the line read back differently: {read:?}");
+    // The store's chunks as read above, by id (resolving is synchronous).
+    let kept: std::collections::HashMap<ChunkId, Vec<u8>> = ids.iter().copied().zip(got).collect();
+    let mut get = |ids: &[ChunkId]| -> hwf_core::error::Result<Vec<Vec<u8>>> {
+        ids.iter()
+            .map(|id| {
+                kept.get(id)
+                    .cloned()
+                    .ok_or_else(|| hwf_core::error::Error::new(ErrorCode::NotFound, id.to_hex()))
+            })
+            .collect()
+    };
+    let mut resolved = read.remove(0);
+    ok(
+        resolved.resolve(&mut get).map_err(hwf_core::store::StoreError::from),
+        "resolve",
+    )?;
+    match &resolved.entry {
+        Entry::CallStarted {
+            request: r,
+            request_ref: None,
+            ..
+        } => {
+            ensure!(*r == request, "the resolved request differs");
+        }
+        other => return Err(format!("resolved to {other:?}")),
+    }
+    Ok(Verdict::Pass)
+}
 
 fn phase(seq: u64, title: &str) -> JournalEntry {
     JournalEntry {

@@ -5,6 +5,7 @@ use hwf_core::error::{Error, ErrorCode};
 use hwf_core::ids::validate_name;
 use hwf_core::lang::Language;
 use hwf_core::model::{ExternalEvent, ScriptMeta};
+use hwf_core::payload::{Chunk, ChunkId};
 use hwf_core::store::{
     BlobRef, BlobStore, EventLog, ScriptCatalog, StoreError, StoreResult, async_trait, stored_event,
 };
@@ -269,5 +270,83 @@ impl BlobStore for PgStore {
             .map_err(|e| db_err(format!("read blob {}", blob.as_str()), e))?;
         row.map(|r| r.get(0))
             .ok_or_else(|| StoreError::NotFound(format!("no blob {}", blob.as_str())))
+    }
+
+    /// One statement (so one transaction: all or none), synchronously
+    /// committed, so a journal line appended after it never names a chunk
+    /// a crash of the database could lose.
+    async fn put_chunks(&self, chunks: &[Chunk]) -> StoreResult<u64> {
+        if chunks.is_empty() {
+            return Ok(0);
+        }
+        let ids: Vec<&[u8]> = chunks.iter().map(|c| c.id.0.as_slice()).collect();
+        let bytes: Vec<&[u8]> = chunks.iter().map(|c| c.bytes.as_slice()).collect();
+        let client = self.durable().await?;
+        let stmt = client
+            .prepare_cached(
+                "INSERT INTO hwf_chunks (id, bytes) SELECT * FROM unnest($1::bytea[], $2::bytea[]) \
+                 ON CONFLICT (id) DO NOTHING RETURNING octet_length(bytes)",
+            )
+            .await
+            .map_err(|e| db_err("store journal payload chunks", e))?;
+        let rows = client
+            .query(&stmt, &[&ids, &bytes])
+            .await
+            .map_err(|e| db_err("store journal payload chunks", e))?;
+        Ok(rows.iter().map(|r| u64::from(r.get::<_, i32>(0).unsigned_abs())).sum())
+    }
+
+    async fn get_chunks(&self, ids: &[ChunkId]) -> StoreResult<Vec<Vec<u8>>> {
+        let mut found = self.select_chunks(ids, true).await?;
+        ids.iter()
+            .map(|id| {
+                found
+                    .remove(id)
+                    .flatten()
+                    .ok_or_else(|| StoreError::NotFound(format!("no journal payload chunk {id}")))
+            })
+            .collect()
+    }
+
+    async fn has_chunks(&self, ids: &[ChunkId]) -> StoreResult<Vec<bool>> {
+        let found = self.select_chunks(ids, false).await?;
+        Ok(ids.iter().map(|id| found.contains_key(id)).collect())
+    }
+}
+
+impl PgStore {
+    /// The chunks among `ids` that are kept, with their bytes when asked.
+    async fn select_chunks(
+        &self,
+        ids: &[ChunkId],
+        with_bytes: bool,
+    ) -> StoreResult<std::collections::HashMap<ChunkId, Option<Vec<u8>>>> {
+        let mut found = std::collections::HashMap::new();
+        if ids.is_empty() {
+            return Ok(found);
+        }
+        let keys: Vec<&[u8]> = ids.iter().map(|id| id.0.as_slice()).collect();
+        let client = self.durable().await?;
+        let sql = if with_bytes {
+            "SELECT id, bytes FROM hwf_chunks WHERE id = ANY($1)"
+        } else {
+            "SELECT id, NULL::bytea FROM hwf_chunks WHERE id = ANY($1)"
+        };
+        let stmt = client
+            .prepare_cached(sql)
+            .await
+            .map_err(|e| db_err("read journal payload chunks", e))?;
+        let rows = client
+            .query(&stmt, &[&keys])
+            .await
+            .map_err(|e| db_err("read journal payload chunks", e))?;
+        for row in rows {
+            let id: &[u8] = row.get(0);
+            let id: [u8; 32] = id
+                .try_into()
+                .map_err(|_| StoreError::Corrupt("a journal payload chunk id is not 32 bytes".into()))?;
+            found.insert(ChunkId(id), row.get::<_, Option<Vec<u8>>>(1));
+        }
+        Ok(found)
     }
 }

@@ -31,7 +31,9 @@
 //! `hwf_journal` (`(run_id, seq)` key), `hwf_controls` (unique
 //! `(run_id, id)`), `hwf_artifacts` (`(run_id, ref)`), `hwf_scripts`
 //! (`(name, version)`), `hwf_events` (unique `(source, id)`), `hwf_blobs`
-//! (by content address). [`PgConfig::schema`] puts them in a schema of
+//! (by content address), `hwf_chunks` (journal payload chunks by BLAKE3
+//! digest, store-wide: a journal line names them by its `request_ref` /
+//! `result_ref`). [`PgConfig::schema`] puts them in a schema of
 //! their own.
 //!
 //! ## Claims are leases with fencing tokens

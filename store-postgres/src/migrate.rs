@@ -27,6 +27,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "work_notify",
         sql: include_str!("../migrations/0002_work_notify.sql"),
     },
+    Migration {
+        version: 3,
+        name: "payload_chunks",
+        sql: include_str!("../migrations/0003_payload_chunks.sql"),
+    },
 ];
 
 /// A schema name hwf accepts: lower-case ASCII letters, digits and `_`,

@@ -22,6 +22,8 @@
 //! - `console`: `hwf serve` over raw HTTP (token, CSRF, traversal, bodies,
 //!   decisions, webhooks, secrets) and the terminal views (waits, overview, logs, watch);
 //! - `conformance`: ported workflows run unchanged; the conformance table's tests exist;
+//! - `journal_cas`: large payloads kept by content, shared between prompts,
+//!   resumes and copies (the growing-conversation bound);
 //! - `js`: JavaScript workflows in the Boa runtime;
 //! - `json_workflows`: declarative JSON workflows in the JSON runtime;
 //! - `kanban`: Kanban lanes on the built-in board and on Hermes' own board;
@@ -51,6 +53,7 @@ mod grants;
 mod hardening;
 mod hello;
 mod hostile;
+mod journal_cas;
 mod js;
 mod json_workflows;
 mod kanban;

@@ -460,3 +460,78 @@ fn a_copy_onto_a_store_holding_the_run_differently_is_a_conflict_and_migrate_has
         "{m}"
     );
 }
+
+/// A growing conversation on PostgreSQL: each large prompt is kept by
+/// content in `hwf_chunks` (shared with the previous prompt), the journal
+/// rows hold refs; a `--resume-from` there replays every call and stores no
+/// chunk again; an export to a file store copies the chunks by reference
+/// and the copy resumes there.
+#[test]
+fn a_growing_conversation_on_postgres_keeps_its_prompts_once() {
+    use crate::journal_cas::{GROW_JS, grow_fixture, tree_bytes};
+    let Some(conn) = cluster("a_growing_conversation_on_postgres_keeps_its_prompts_once") else {
+        return;
+    };
+    let db = Db::new(&conn);
+    let ctx = Ctx::new();
+    let log = ctx.path("calls.log");
+    let script = ctx.write("grow.js", GROW_JS);
+    let fixture = ctx.write("grow.fixture.json", grow_fixture(30).to_string());
+    let args = r#"{"base": 102400, "calls": 30}"#;
+    let first = on_pg(
+        &ctx,
+        &db.url,
+        &log,
+        &["run", s(&script), "--args", args, "--agents", s(&fixture), "--json"],
+    );
+    first.expect_code(0);
+    let first = first.json();
+    assert_eq!(first["data"]["counts"]["agent_calls"], 30, "{first}");
+    let id = run_id(&first);
+    let sum = |sql: &str| -> u64 { db.query(sql).trim().parse().unwrap_or(u64::MAX) };
+    let journal = sum("SELECT coalesce(sum(octet_length(line)), 0) FROM hwf_journal");
+    let chunks = sum("SELECT coalesce(sum(octet_length(bytes)), 0) FROM hwf_chunks");
+    println!("postgres, 30 calls, 100 KB base: journal rows {journal} B, chunks {chunks} B");
+    // The prompts add up to ~3.9 MB; the distinct text is ~0.16 MB.
+    assert!(journal < 200_000, "journal rows hold {journal} bytes");
+    assert!(chunks < 1_000_000, "chunks hold {chunks} bytes");
+    let refs = sum("SELECT count(*) FROM hwf_journal WHERE kind = 'call_started' AND line LIKE '%\"request_ref\"%'");
+    assert_eq!(refs, 30, "every large request is a ref");
+
+    let resumed = on_pg(&ctx, &db.url, &log, &["run", "--resume-from", &id, "--json"]);
+    resumed.expect_code(0);
+    let resumed = resumed.json();
+    assert_eq!(resumed["data"]["counts"]["replayed"], 30, "{resumed}");
+    assert_eq!(resumed["data"]["result"], first["data"]["result"], "{resumed}");
+    assert_eq!(
+        sum("SELECT coalesce(sum(octet_length(bytes)), 0) FROM hwf_chunks"),
+        chunks,
+        "a replay stores no chunk again"
+    );
+    let st = on_pg(&ctx, &db.url, &log, &["status", &id, "--json"]).json()["data"].clone();
+    assert_eq!(st["calls"].as_array().map(Vec::len), Some(30), "{st}");
+
+    let out = ctx.path("from-pg");
+    let r = report(&on_pg(
+        &ctx,
+        &db.url,
+        &log,
+        &["store", "export", "--to", s(&out), "--json"],
+    ));
+    assert!(copied(&r, "payload_chunks") > 0, "{r}");
+    assert_eq!(
+        tree_bytes(&out.join("chunks")),
+        chunks,
+        "the file store holds the same chunks"
+    );
+    let there: Run = ctx
+        .cmd()
+        .env("HWF_STATE_DIR", &out)
+        .args(["run", "--resume-from", &id, "--json"])
+        .output()
+        .expect("spawn hwf")
+        .into();
+    there.expect_code(0);
+    assert_eq!(there.json()["data"]["counts"]["replayed"], 30);
+    assert_eq!(live_calls(&log), 30, "only the first run's calls ran");
+}

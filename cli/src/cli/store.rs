@@ -183,6 +183,7 @@ fn human(r: &TransferReport, from: &StoreUrl, to: &StoreUrl) -> String {
         row("script versions", &r.script_versions),
         row("events", &r.events),
         row("blobs", &r.blobs),
+        row("payload chunks", &r.payload_chunks),
     ]);
     if !r.refused.is_empty() {
         lines.push(format!(

@@ -101,7 +101,7 @@ pub fn record(store: &Store, run: &RunId, mut control: Control) -> Result<bool> 
 /// `not_found`, `io`, `corrupt_store` when the journal cannot be read.
 pub fn open_wait(store: &Store, run: &RunId, call: &str) -> Result<Option<String>> {
     let mut open = None;
-    for e in store.read_entries(run)? {
+    for e in store.read_entries_compact(run)? {
         if e.call() != Some(call) {
             continue;
         }

@@ -123,7 +123,11 @@ pub async fn finalize(ctx: &RunContext, store: &Store, run: &RunId) {
         tracing::warn!(run_id = %run, error = %e, "finalizers: the journal cannot be flushed");
         return;
     }
-    let journal = match store.read_entries(run) {
+    // Declarations are capability calls: only theirs are read whole.
+    let journal = match store
+        .read_entries_compact(run)
+        .and_then(|mut j| store.resolve_where(&mut j, is_capability).map(|()| j))
+    {
         Ok(j) => j,
         Err(e) => {
             tracing::warn!(run_id = %run, error = %e, "finalizers: the journal cannot be read");
@@ -200,13 +204,23 @@ pub async fn finalize_unexecuted(hwf: &crate::app::host::Hwf, id: &RunId) {
     finalize_held(hwf, id, &*claim).await;
 }
 
+/// Whether a journal entry is about a capability call (the entries whose
+/// payloads the finalizers read).
+fn is_capability(e: &hwf_core::journal::JournalEntry) -> bool {
+    e.kind() == Some("capability")
+}
+
 /// [`finalize_unexecuted`] for a caller that already holds the run's claim
 /// (the runner quarantining a crash-looping run).
 pub async fn finalize_held(hwf: &crate::app::host::Hwf, id: &RunId, claim: &dyn hwf_core::store::Claim) {
     let Ok(snap) = hwf.store().read_snapshot(id) else {
         return;
     };
-    let Ok(events) = hwf.store().read_entries(id) else {
+    let store = hwf.store();
+    let Ok(events) = store
+        .read_entries_compact(id)
+        .and_then(|mut j| store.resolve_where(&mut j, is_capability).map(|()| j))
+    else {
         return;
     };
     if !snap.state.is_terminal() || declared(&events).is_empty() {

@@ -51,7 +51,7 @@ impl Hwf {
                 ));
             }
         }
-        let events = self.store.read_entries(source)?;
+        let events = self.store.read_entries_for_replay(source)?;
         crate::app::runner::check_journal_present(&snap, &events)?;
         let controls = crate::app::control::read_controls(&self.store, source)?;
         // The source and the runs it was resumed from answer calls; the new

@@ -193,7 +193,16 @@ impl Hwf {
         if snap.state != RunState::Waiting {
             return Vec::new();
         }
-        let journal = match self.store().read_entries(&snap.run_id) {
+        // Only the waiting calls' requests are read whole.
+        let waiting: std::collections::HashSet<&str> = snap.waits.iter().map(|w| w.call.as_str()).collect();
+        let journal = match self.store().read_entries_compact(&snap.run_id).and_then(|mut j| {
+            self.store()
+                .resolve_where(
+                    &mut j,
+                    |e| matches!(&e.entry, Entry::CallStarted { call, .. } if waiting.contains(call.as_str())),
+                )
+                .map(|()| j)
+        }) {
             Ok(j) => j,
             Err(e) => {
                 tracing::warn!(run_id = %snap.run_id, error = %e, "review: the journal cannot be read");
@@ -224,7 +233,7 @@ impl Hwf {
     /// `invalid_name`, `not_found`, `corrupt_store`.
     pub fn timeline(&self, run_id: &str) -> Result<Value> {
         let id = RunId::parse(run_id)?;
-        let journal = self.store().read_entries(&id)?;
+        let journal = self.store().read_entries_compact(&id)?;
         let controls = crate::app::control::read_controls(self.store(), &id).unwrap_or_default();
         let mut v = json!({"run_id": id, "rows": timeline_rows(&journal, &controls.0)});
         hwf_core::redact::redact_value(&mut v);
@@ -240,7 +249,8 @@ impl Hwf {
     pub fn call_detail(&self, run_id: &str, call: &str) -> Result<Value> {
         let id = RunId::parse(run_id)?;
         hwf_core::ids::validate_name("call ref", call)?;
-        let journal = self.store().read_entries(&id)?;
+        let mut journal = self.store().read_entries_compact(&id)?;
+        self.store().resolve_where(&mut journal, |e| e.call() == Some(call))?;
         let lines: Vec<&JournalEntry> = journal.iter().filter(|e| e.call() == Some(call)).collect();
         let (kind, label, phase, fingerprint, request) = lines
             .iter()
@@ -447,6 +457,7 @@ pub fn timeline_rows(journal: &[JournalEntry], controls: &[crate::app::control::
                 phase,
                 fingerprint,
                 request,
+                ..
             } => {
                 let name = request
                     .get("name")

@@ -442,7 +442,7 @@ impl Hwf {
             ));
         }
         let loaded = resolved.loaded;
-        let events = self.store().read_entries(id)?;
+        let events = self.store().read_entries_for_replay(id)?;
         crate::app::runner::check_journal_present(&snap, &events)?;
         // The last execution journaled the run's end and died before its
         // snapshot said so: the journal is the record. The run is finished
@@ -709,7 +709,7 @@ impl Hwf {
                 ));
             }
             let snap = self.store().read_snapshot(&id)?;
-            let events = self.store().read_entries(&id)?;
+            let events = self.store().read_entries_for_replay(&id)?;
             check_journal_present(&snap, &events)?;
             out.push(events);
             next = snap.resumed_from.clone();

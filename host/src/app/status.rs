@@ -296,6 +296,7 @@ pub fn build_status(s: &RunSnapshot, journal: &[JournalEntry], state_dir: &Path,
                 phase,
                 fingerprint,
                 request,
+                ..
             } => {
                 let view = CallView {
                     call: call.clone(),

@@ -242,7 +242,12 @@ impl Hwf {
     pub fn status(&self, run_id: &str) -> Result<RunStatus> {
         let id = RunId::parse(run_id)?;
         let snap = self.store().read_snapshot(&id)?;
-        let journal = self.store().read_entries(&id)?;
+        // Compact: status needs each call's `agent` and `name`, which a
+        // request kept by content keeps inline, and the capability calls'
+        // payloads (declared resources).
+        let mut journal = self.store().read_entries_compact(&id)?;
+        self.store()
+            .resolve_where(&mut journal, |e| e.kind() == Some("capability"))?;
         let locked = self.is_claimed(&id);
         let mut status = crate::app::status::build_status(&snap, &journal, self.store().root(), locked)?;
         let controls = crate::app::control::read_controls(self.store(), &id).unwrap_or_default();

@@ -269,12 +269,21 @@ impl RunContext {
         // A plain approval id binds to one request per run; on a
         // continuation its binding is found in the run's journal.
         let journal = || match &self.services.store {
-            Some(store) => store.read_entries(&self.run_id).unwrap_or_else(|e| {
-                // Without the journal a continuation cannot see earlier
-                // bindings: the id binds to this request (said, not hidden).
-                tracing::warn!(run_id = %self.run_id, error = %e, "approval bindings: the journal cannot be read");
-                Vec::new()
-            }),
+            // Bindings are made by capability calls: only theirs are read
+            // whole.
+            Some(store) => store
+                .read_entries_compact(&self.run_id)
+                .and_then(|mut j| {
+                    store
+                        .resolve_where(&mut j, |e| e.kind() == Some("capability"))
+                        .map(|()| j)
+                })
+                .unwrap_or_else(|e| {
+                    // Without the journal a continuation cannot see earlier
+                    // bindings: the id binds to this request (said, not hidden).
+                    tracing::warn!(run_id = %self.run_id, error = %e, "approval bindings: the journal cannot be read");
+                    Vec::new()
+                }),
             None => Vec::new(),
         };
         let run = self.run_id.to_string();

@@ -19,7 +19,10 @@ use crate::store::SharedJournal;
 pub use hwf_core::call::{CallErrorKind, CallFailure};
 use hwf_core::error::Result;
 pub use hwf_core::journal::{Durability, Event, GROUP_WINDOW};
+use hwf_core::payload::{self, Chunk, ChunkId, PayloadRef};
 use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -29,6 +32,81 @@ struct Line<'a, 'e> {
     ts_ms: u64,
     #[serde(flatten)]
     event: &'a Event<'e>,
+    /// A `call_started` request kept by content (its skeleton is inline).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    request_ref: Option<&'a PayloadRef>,
+    /// A `call_completed` result kept by content.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result_ref: Option<&'a PayloadRef>,
+}
+
+/// One event as written: large payloads replaced by refs, their chunks
+/// collected in `chunks`; a request whose fingerprint is in `stored` names
+/// the chunks kept for it (and is remembered there once kept).
+fn write_line(
+    buf: &mut Vec<u8>,
+    seq: u64,
+    ts_ms: u64,
+    event: &Event<'_>,
+    chunks: &mut Vec<Chunk>,
+    stored: &mut std::collections::HashMap<String, (PayloadRef, Value)>,
+) -> Result<()> {
+    fn emit(
+        buf: &mut Vec<u8>,
+        (seq, ts_ms): (u64, u64),
+        event: &Event<'_>,
+        request_ref: Option<&PayloadRef>,
+        result_ref: Option<&PayloadRef>,
+    ) -> Result<()> {
+        let line = Line {
+            seq,
+            ts_ms,
+            event,
+            request_ref,
+            result_ref,
+        };
+        serde_json::to_writer(buf, &line)
+            .map_err(|e| hwf_core::error::Error::new(hwf_core::error::ErrorCode::Internal, e.to_string()))
+    }
+    let at = (seq, ts_ms);
+    match event {
+        Event::CallStarted {
+            request, fingerprint, ..
+        } => {
+            let kept = match stored.get(*fingerprint) {
+                Some(k) => Some(k.clone()),
+                None => payload::externalize(request, true)?.map(|x| {
+                    chunks.extend(x.chunks);
+                    let k = (x.payload, x.inline.unwrap_or(Value::Null));
+                    if !fingerprint.is_empty() {
+                        stored.insert((*fingerprint).to_owned(), k.clone());
+                    }
+                    k
+                }),
+            };
+            if let Some((payload, skeleton)) = &kept {
+                let mut ev = *event;
+                if let Event::CallStarted { request, .. } = &mut ev {
+                    *request = skeleton;
+                }
+                return emit(buf, at, &ev, Some(payload), None);
+            }
+        }
+        Event::CallCompleted {
+            result: Some(result), ..
+        } => {
+            if let Some(x) = payload::externalize(result, false)? {
+                let mut ev = *event;
+                if let Event::CallCompleted { result, .. } = &mut ev {
+                    *result = None;
+                }
+                chunks.extend(x.chunks);
+                return emit(buf, at, &ev, None, Some(&x.payload));
+            }
+        }
+        _ => {}
+    }
+    emit(buf, at, event, None, None)
 }
 
 /// Appends events to a run's journal, reusing one line buffer.
@@ -44,6 +122,13 @@ pub struct Journal {
     /// The claim the run is executed under: once it reads lost, nothing
     /// more is appended.
     fence: Option<hwf_core::store::Fence>,
+    /// Payload chunks this writer has stored (not stored or counted
+    /// again).
+    chunks_kept: HashSet<ChunkId>,
+    /// Requests kept by content, by fingerprint (with their skeleton): a
+    /// request journaled again — a replayed call, the same prompt twice —
+    /// names the stored chunks without being split and hashed again.
+    stored_requests: std::collections::HashMap<String, (PayloadRef, Value)>,
 }
 
 /// Group commit for a journal: `sync_to(seq)` returns once everything up to
@@ -165,6 +250,20 @@ impl Journal {
             bytes: 0,
             max_bytes: u64::MAX,
             fence: None,
+            chunks_kept: HashSet::new(),
+            stored_requests: std::collections::HashMap::new(),
+        }
+    }
+
+    /// Requests this store already keeps by content, by fingerprint (from
+    /// the journals a run replays: the same store's, so their chunks are
+    /// there).
+    pub fn remember_stored_requests<'a>(
+        &mut self,
+        stored: impl IntoIterator<Item = (&'a String, &'a (PayloadRef, Value))>,
+    ) {
+        for (fp, r) in stored {
+            self.stored_requests.entry(fp.clone()).or_insert_with(|| r.clone());
         }
     }
 
@@ -178,7 +277,11 @@ impl Journal {
     /// Bound the journal to `max_bytes` (the file's current length counts).
     /// Past it every append but the run's start and end fails with
     /// `journal_limit`, so a run cannot fill the disk and its final record
-    /// is still written.
+    /// is still written. What counts is what is stored: the lines, and the
+    /// payload chunks this execution stored that the store did not hold
+    /// (a chunk shared with an earlier call or run costs nothing; on a
+    /// shared store, where the writer task stores them, each chunk new to
+    /// this execution counts).
     ///
     /// # Errors
     ///
@@ -236,6 +339,7 @@ impl Journal {
         self.buf.clear();
         let ts_ms = crate::store::now_ms();
         let mut seq = self.seq;
+        let mut chunks = Vec::new();
         for event in events {
             seq = seq.checked_add(1).ok_or_else(|| {
                 hwf_core::error::Error::new(
@@ -243,11 +347,11 @@ impl Journal {
                     format!("the journal's seq {} cannot advance (it is corrupt)", self.seq),
                 )
             })?;
-            let line = Line { seq, ts_ms, event };
-            serde_json::to_writer(&mut self.buf, &line)
-                .map_err(|e| hwf_core::error::Error::new(hwf_core::error::ErrorCode::Internal, e.to_string()))?;
+            write_line(&mut self.buf, seq, ts_ms, event, &mut chunks, &mut self.stored_requests)?;
             self.buf.push(b'\n');
         }
+        chunks.retain(|c| !self.chunks_kept.contains(&c.id));
+        let chunk_bytes: u64 = chunks.iter().map(|c| c.bytes.len() as u64).sum();
         let Some(first) = events.first() else {
             return Ok(self.seq);
         };
@@ -256,6 +360,7 @@ impl Journal {
         }
         let event = first;
         let bytes = self.bytes.saturating_add(self.buf.len() as u64);
+        let at_most = bytes.saturating_add(chunk_bytes);
         // A run's start and end, and its finalizers' records (a run that
         // hit the limit still has its resources finalized), are always
         // taken: they are small and once per execution or resource.
@@ -266,7 +371,7 @@ impl Journal {
                 | Event::FinalizerStarted { .. }
                 | Event::FinalizerFinished { .. }
         );
-        if bytes > self.max_bytes && !exempt {
+        if at_most > self.max_bytes && !exempt {
             return Err(hwf_core::error::Error::new(
                 hwf_core::error::ErrorCode::JournalLimit,
                 format!(
@@ -275,6 +380,15 @@ impl Journal {
                 ),
             ));
         }
+        // The chunks first: a line never names a chunk that is not kept.
+        let bytes = if chunks.is_empty() {
+            bytes
+        } else {
+            let ids: Vec<ChunkId> = chunks.iter().map(|c| c.id).collect();
+            let stored = self.out.put_chunks(chunks)?.unwrap_or(chunk_bytes);
+            self.chunks_kept.extend(ids);
+            bytes.saturating_add(stored)
+        };
         match &mut self.out {
             JournalOut::File(file) => file.append(&self.buf, events.iter().any(|e| e.sync_inline()))?,
             // Run start and end are made durable by the execution's
@@ -326,6 +440,7 @@ mod tests {
     use super::*;
     use crate::store::FileStore;
     use hwf_core::ids::RunId;
+    use hwf_core::journal::{Entry, JournalEntry};
 
     fn journal(seq: u64) -> (tempfile::TempDir, FileStore, RunId, Journal) {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -405,6 +520,157 @@ mod tests {
         assert_eq!(e.code(), hwf_core::error::ErrorCode::Conflict, "{e}");
         assert!(e.to_string().contains("no longer held"), "{e}");
         assert_eq!(store.read_entries(&id).expect("read").len(), 1);
+    }
+
+    /// A `call_started` whose fingerprint is its call id (tests give each
+    /// request its own).
+    fn started<'a>(call: &'a str, request: &'a Value) -> Event<'a> {
+        Event::CallStarted {
+            call,
+            kind: "agent",
+            label: Some("turn"),
+            phase: None,
+            fingerprint: call,
+            request,
+        }
+    }
+
+    /// The conversation so far: `base` bytes, then `turns` answers.
+    fn conversation(base: usize, turns: usize) -> String {
+        let mut x: u64 = 11;
+        let mut s = String::new();
+        let mut word = |s: &mut String| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            s.push_str(&format!("{:x} ", x % 999_983));
+        };
+        while s.len() < base {
+            word(&mut s);
+        }
+        for _ in 0..turns {
+            let end = s.len() + 2000;
+            while s.len() < end {
+                word(&mut s);
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn large_payloads_are_kept_by_content_and_read_back_whole() {
+        let (dir, store, id, mut j) = journal(0);
+        let mut written = Vec::new();
+        for turn in 0..20 {
+            let request = serde_json::json!({"agent": "a", "label": "turn", "prompt": conversation(100 << 10, turn)});
+            let call = (turn + 1).to_string();
+            j.append(&started(&call, &request)).expect("append");
+            let result = serde_json::json!({"answer": conversation(5000, 0)});
+            let mut done = completion(&call);
+            if let Event::CallCompleted { result: r, .. } = &mut done {
+                *r = Some(&result);
+            }
+            j.append(&done).expect("append");
+            written.push((request, result));
+        }
+        drop(j);
+        let path = dir.path().join("state/runs").join(id.as_str()).join("journal.jsonl");
+        let journal_bytes = std::fs::metadata(&path).expect("journal").len();
+        let chunk_bytes: u64 = std::fs::read_dir(dir.path().join("state/chunks"))
+            .expect("chunks")
+            .map(|e| e.expect("entry").metadata().expect("meta").len())
+            .sum();
+        // 20 prompts of 100–140 KB: 2.4 MB inline; ~140 KB distinct.
+        assert!(journal_bytes < 20_000, "journal {journal_bytes}");
+        assert!(chunk_bytes < 600_000, "chunks {chunk_bytes}");
+        // As stored: refs, and the request's small fields.
+        let compact = store.entries(&id, 0).expect("entries");
+        assert!(compact.iter().all(JournalEntry::has_refs));
+        match &compact[0].entry {
+            Entry::CallStarted { request, .. } => {
+                assert_eq!(*request, serde_json::json!({"agent": "a", "label": "turn"}))
+            }
+            other => panic!("{other:?}"),
+        }
+        // Read whole: exactly what was written.
+        let entries = store.read_entries(&id).expect("read");
+        for (pair, (request, result)) in entries.chunks(2).zip(&written) {
+            match (&pair[0].entry, &pair[1].entry) {
+                (
+                    Entry::CallStarted {
+                        request: r,
+                        request_ref: None,
+                        ..
+                    },
+                    Entry::CallCompleted {
+                        result: Some(v),
+                        result_ref: None,
+                        ..
+                    },
+                ) => {
+                    assert_eq!(r, request);
+                    assert_eq!(v, result);
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        // A missing chunk is named, not read as an empty payload.
+        for e in std::fs::read_dir(dir.path().join("state/chunks")).expect("chunks") {
+            std::fs::remove_file(e.expect("entry").path()).expect("remove");
+        }
+        let e = store.read_entries(&id).expect_err("chunks gone");
+        assert_eq!(e.code(), hwf_core::error::ErrorCode::NotFound, "{e}");
+    }
+
+    #[test]
+    fn the_byte_limit_counts_new_chunks_once() {
+        let (_dir, _store, _id, j) = journal(0);
+        let mut j = j.with_byte_limit(400 << 10).expect("limit");
+        let request = serde_json::json!({"prompt": conversation(300 << 10, 0)});
+        j.append(&started("1", &request)).expect("the first copy fits");
+        // The same request again (under other fingerprints, so it is split
+        // again) stores a line, not its chunks.
+        for call in 2..50 {
+            j.append(&started(&call.to_string(), &request))
+                .expect("shared chunks cost nothing");
+        }
+        let other = serde_json::json!({"prompt": conversation(300 << 10, 0).replace('a', "b")});
+        let e = j.append(&started("50", &other)).expect_err("past the limit");
+        assert_eq!(e.code(), hwf_core::error::ErrorCode::JournalLimit, "{e}");
+    }
+
+    #[test]
+    fn a_request_stored_before_is_named_by_its_fingerprint_not_split_again() {
+        let (dir, store, id, mut j) = journal(0);
+        let request = serde_json::json!({"agent": "a", "prompt": conversation(50 << 10, 0)});
+        j.append(&started("b3:aa", &request)).expect("append");
+        drop(j);
+        let chunks_dir = dir.path().join("state/chunks");
+        let before = std::fs::read_dir(&chunks_dir).expect("chunks").count();
+        // What a replay index hands a resumed run: the source's ref for a
+        // fingerprint. A line with that fingerprint names it, whatever its
+        // request (a replayed call's request is the same one).
+        let first = store.entries(&id, 0).expect("entries");
+        let Entry::CallStarted {
+            request_ref: Some(r),
+            request: skeleton,
+            ..
+        } = &first[0].entry
+        else {
+            panic!("{first:?}");
+        };
+        let other = serde_json::json!({"prompt": conversation(60 << 10, 3)});
+        let mut resumed = Journal::new(store.open_journal(&id).expect("journal"), 1);
+        resumed.remember_stored_requests([(&"b3:bb".to_owned(), &(*r, skeleton.clone()))]);
+        resumed.append(&started("b3:bb", &other)).expect("append");
+        drop(resumed);
+        let after = std::fs::read_dir(&chunks_dir).expect("chunks").count();
+        assert_eq!(before, after, "no chunk stored for a known fingerprint");
+        let read = store.read_entries(&id).expect("read");
+        match &read[1].entry {
+            Entry::CallStarted { request: got, .. } => assert_eq!(*got, request),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

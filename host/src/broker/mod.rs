@@ -261,6 +261,10 @@ impl RunContextBuilder {
         let width = width::width_of(&services.limits);
         let memory = crate::vm::limits::RunMemory::new(services.limits.run_memory_bytes);
         let syncer = journal.as_ref().and_then(|j| j.syncer().ok()).map(Arc::new);
+        let mut journal = journal;
+        if let (Some(j), Some(index)) = (journal.as_mut(), replay.as_ref()) {
+            j.remember_stored_requests(index.stored_requests());
+        }
         let mut stats = RunStats::default();
         if let Some(index) = &replay {
             let charged = index.charged();

@@ -71,6 +71,10 @@ pub struct ReplayIndex {
     /// call has really run again.
     retries: HashMap<String, Vec<String>>,
     source_calls: usize,
+    /// Requests the journals keep by content, by fingerprint: the same
+    /// request journaled again (a replayed call) names the stored chunks
+    /// instead of being split and hashed again.
+    stored_requests: HashMap<String, (hwf_core::payload::PayloadRef, Value)>,
 }
 
 /// Whether a journaled completion may answer a later execution: only a
@@ -89,6 +93,12 @@ fn replayable(kind: &str, ok: bool, result: Option<&Value>) -> bool {
 }
 
 impl ReplayIndex {
+    /// The requests the indexed journals keep by content, by fingerprint
+    /// (with the skeleton their lines keep inline).
+    pub fn stored_requests(&self) -> impl Iterator<Item = (&String, &(hwf_core::payload::PayloadRef, Value))> {
+        self.stored_requests.iter()
+    }
+
     /// Build an index from a run's own journal. Calls in `retry` are left
     /// out so they run live.
     pub fn from_journal(events: &[JournalEntry], retry: &HashSet<String>) -> Self {
@@ -114,7 +124,18 @@ impl ReplayIndex {
         let idx = self;
         for e in events {
             match &e.entry {
-                Entry::CallStarted { call, fingerprint, .. } => {
+                Entry::CallStarted {
+                    call,
+                    fingerprint,
+                    request,
+                    request_ref,
+                    ..
+                } => {
+                    if let Some(r) = request_ref {
+                        idx.stored_requests
+                            .entry(fingerprint.clone())
+                            .or_insert_with(|| (*r, request.clone()));
+                    }
                     idx.first_started.entry(call.clone()).or_insert(e.ts_ms);
                     let r = idx.calls.entry(call.clone()).or_insert(Recorded {
                         fingerprint: fingerprint.clone(),

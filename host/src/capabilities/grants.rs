@@ -182,7 +182,10 @@ impl CapabilityHandler for Act {
             let Some(grant_call) = grant_id.strip_prefix(&format!("{run}:")) else {
                 return Err(fail("grant_invalid", format!("{grant_id} is not a grant of run {run}")));
             };
-            let journal = store.read_entries(run).map_err(CapabilityError::Store)?;
+            let mut journal = store.entries(run, 0).map_err(CapabilityError::Store)?;
+            for e in journal.iter_mut().filter(|e| e.kind() == Some("capability")) {
+                store.resolve(e).map_err(CapabilityError::Store)?;
+            }
             let Some(terms) = recorded_grant(&journal, grant_call) else {
                 return Err(fail("grant_invalid", format!("run {run} has no grant {grant_id}")));
             };

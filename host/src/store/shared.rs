@@ -222,7 +222,10 @@ impl Store {
         self.block(s, async move { runs.save(&snap, SaveMode::Durable, None).await })
     }
 
-    /// A run's journal, typed.
+    /// A run's journal, typed, with every payload kept by content read
+    /// back in place (as if written inline). A journal of large prompts
+    /// is then as large in memory as the sum of its prompts: readers that
+    /// do not need every payload use [`Store::read_entries_compact`].
     ///
     /// # Errors
     ///
@@ -231,17 +234,97 @@ impl Store {
         self.entries(id, 0)
     }
 
-    /// A run's journal entries after `after_seq`.
+    /// A run's journal entries after `after_seq`, payloads read back in
+    /// place (see [`Store::read_entries`]).
     ///
     /// # Errors
     ///
     /// `not_found`, `corrupt_store`, `io`.
     pub fn entries(&self, id: &RunId, after_seq: u64) -> Result<Vec<JournalEntry>> {
+        let mut entries = self.entries_compact(id, after_seq)?;
+        self.resolve_where(&mut entries, |_| true)?;
+        Ok(entries)
+    }
+
+    /// A run's journal as stored: a large request or result is a ref
+    /// (`request_ref`, `result_ref`; a request keeps its small top-level
+    /// fields inline, so `agent`, `name` and `label` read without the
+    /// chunks). Read what a reader needs with [`Store::resolve`].
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `corrupt_store`, `io`.
+    pub fn read_entries_compact(&self, id: &RunId) -> Result<Vec<JournalEntry>> {
+        self.entries_compact(id, 0)
+    }
+
+    /// [`Store::read_entries_compact`] after `after_seq`.
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `corrupt_store`, `io`.
+    pub fn entries_compact(&self, id: &RunId, after_seq: u64) -> Result<Vec<JournalEntry>> {
         let Some(s) = &self.shared else {
             return self.local.entries(id, after_seq);
         };
         let (runs, id) = (s.parts.runs.clone(), id.clone());
         self.block(s, async move { runs.entries(&id, after_seq).await })
+    }
+
+    /// Read an entry's payloads kept by content back in place (see
+    /// [`JournalEntry::resolve`]); an entry without refs is untouched.
+    ///
+    /// # Errors
+    ///
+    /// `corrupt_store` (damaged chunks), `not_found` (missing ones), `io`.
+    pub fn resolve(&self, entry: &mut JournalEntry) -> Result<()> {
+        if !entry.has_refs() {
+            return Ok(());
+        }
+        entry.resolve(&mut |ids| self.chunks(ids))
+    }
+
+    /// A run's journal for a replay index: compact (see
+    /// [`Store::read_entries_compact`]), with the results a replay answers
+    /// with (successful agent and capability calls) and every capability
+    /// call's request read back in place. Replay matches calls by
+    /// fingerprint, so the other requests stay refs.
+    ///
+    /// # Errors
+    ///
+    /// As [`Store::read_entries`].
+    pub fn read_entries_for_replay(&self, id: &RunId) -> Result<Vec<JournalEntry>> {
+        let mut entries = self.read_entries_compact(id)?;
+        self.resolve_where(&mut entries, |e| match &e.entry {
+            hwf_core::journal::Entry::CallCompleted { kind, ok, .. } => {
+                *ok && matches!(kind.as_str(), "agent" | "capability")
+            }
+            _ => e.kind() == Some("capability"),
+        })?;
+        Ok(entries)
+    }
+
+    /// [`Store::resolve`] every entry `which` picks.
+    ///
+    /// # Errors
+    ///
+    /// As [`Store::resolve`].
+    pub fn resolve_where(&self, entries: &mut [JournalEntry], which: impl Fn(&JournalEntry) -> bool) -> Result<()> {
+        for e in entries.iter_mut().filter(|e| e.has_refs()) {
+            if which(e) {
+                self.resolve(e)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The payload chunks `ids`, in order.
+    fn chunks(&self, ids: &[hwf_core::payload::ChunkId]) -> Result<Vec<Vec<u8>>> {
+        let Some(s) = &self.shared else {
+            return self.local.chunks().get(ids);
+        };
+        let (blobs, ids) = (s.parts.blobs.clone(), ids.to_vec());
+        self.block(s, async move { blobs.get_chunks(&ids).await })
     }
 
     /// All run ids, oldest first.
@@ -573,6 +656,7 @@ impl Store {
         Ok(super::shared_journal::JournalOut::Shared(SharedJournal::start(
             sink,
             s.parts.runs.clone(),
+            s.parts.blobs.clone(),
             fence,
             &s.bridge,
         )))

@@ -13,6 +13,11 @@
 //! `io`) is sticky: every later append and sync of this writer returns it,
 //! so the broker learns of it at the next call it journals.
 //!
+//! Journal payload chunks ([`hwf_core::payload`]) go the same way
+//! ([`SharedJournal::write_chunks`]): queued before the line naming them,
+//! and each turn stores its chunks (one `BlobStore::put_chunks`) before it
+//! appends its lines, so a stored line never names a missing chunk.
+//!
 //! The run's agent-call transcripts go the same way
 //! ([`SharedJournal::write_transcript`]): queued, written by the task after
 //! the lines queued before them (all of a turn's concurrently), off the
@@ -23,7 +28,8 @@
 
 use super::bridge::Bridge;
 use hwf_core::error::{Error, ErrorCode, Result};
-use hwf_core::store::{Artifact, Fence, JournalSink, RunStore};
+use hwf_core::payload::Chunk;
+use hwf_core::store::{Artifact, BlobStore, Fence, JournalSink, RunStore};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot};
@@ -38,6 +44,8 @@ enum Msg {
     Sync(oneshot::Sender<Result<()>>),
     /// An agent call's transcript (call id, bytes).
     Transcript(String, Vec<u8>),
+    /// Payload chunks the lines queued after them name.
+    Chunks(Vec<Chunk>),
 }
 
 #[derive(Debug, Default)]
@@ -73,6 +81,22 @@ pub enum JournalOut {
     Shared(SharedJournal),
 }
 
+impl JournalOut {
+    /// Keep payload chunks before the lines that name them are appended:
+    /// the bytes newly stored on the file store; `None` on a shared store,
+    /// where the writer task stores them (and cannot say yet).
+    ///
+    /// # Errors
+    ///
+    /// `io`; a shared writer's first failure.
+    pub fn put_chunks(&mut self, chunks: Vec<Chunk>) -> Result<Option<u64>> {
+        match self {
+            Self::File(file) => file.put_chunks(&chunks).map(Some),
+            Self::Shared(shared) => shared.write_chunks(chunks).map(|()| None),
+        }
+    }
+}
+
 impl From<super::JournalFile> for JournalOut {
     fn from(file: super::JournalFile) -> Self {
         Self::File(file)
@@ -90,12 +114,32 @@ pub struct SharedJournal {
 
 impl SharedJournal {
     /// Start the writer task for `sink` (opened under the claim `fence`
-    /// belongs to) on `bridge`; transcripts go to `runs`.
-    pub(crate) fn start(sink: Box<dyn JournalSink>, runs: Arc<dyn RunStore>, fence: Fence, bridge: &Bridge) -> Self {
+    /// belongs to) on `bridge`; transcripts go to `runs`, payload chunks
+    /// to `blobs`.
+    pub(crate) fn start(
+        sink: Box<dyn JournalSink>,
+        runs: Arc<dyn RunStore>,
+        blobs: Arc<dyn BlobStore>,
+        fence: Fence,
+        bridge: &Bridge,
+    ) -> Self {
         let (tx, rx) = mpsc::unbounded_channel();
         let state = Arc::new(State::default());
-        bridge.handle().spawn(write_loop(sink, runs, rx, state.clone()));
+        bridge.handle().spawn(write_loop(sink, runs, blobs, rx, state.clone()));
         Self { tx, state, fence }
+    }
+
+    /// Queue payload chunks; the writer stores them before the lines
+    /// queued after them.
+    ///
+    /// # Errors
+    ///
+    /// As [`SharedJournal::write`].
+    pub fn write_chunks(&self, chunks: Vec<Chunk>) -> Result<()> {
+        if let Some(e) = self.state.failure() {
+            return Err(e);
+        }
+        self.tx.send(Msg::Chunks(chunks)).map_err(|_| gone())
     }
 
     /// Queue an agent call's transcript (see the module docs).
@@ -151,11 +195,13 @@ fn gone() -> Error {
 async fn write_loop(
     mut sink: Box<dyn JournalSink>,
     runs: Arc<dyn RunStore>,
+    blobs: Arc<dyn BlobStore>,
     mut rx: mpsc::UnboundedReceiver<Msg>,
     state: Arc<State>,
 ) {
     let mut batch = Vec::with_capacity(BATCH);
     let mut lines = Vec::new();
+    let mut chunks: Vec<Chunk> = Vec::new();
     let mut waiting = Vec::new();
     let mut transcripts = Vec::new();
     // Ends when every sender is gone, after the last queued message.
@@ -170,8 +216,20 @@ async fn write_loop(
                 }
                 Msg::Sync(reply) => waiting.push(reply),
                 Msg::Transcript(call, bytes) => transcripts.push((call, bytes)),
+                Msg::Chunks(c) => chunks.extend(c),
             }
         }
+        // Every chunk of the turn before any line (a line's chunks were
+        // queued before it).
+        if !chunks.is_empty()
+            && state.failure().is_none()
+            && let Err(e) = blobs.put_chunks(&chunks).await
+        {
+            let e = Error::from(e);
+            tracing::warn!(run = %sink.fence().run(), error = %e, "storing journal payload chunks failed");
+            state.fail(&e);
+        }
+        chunks.clear();
         if let Some(first) = first
             && state.failure().is_none()
             && let Err(e) = sink.append_lines(first, &lines).await

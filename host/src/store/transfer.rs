@@ -50,6 +50,7 @@ use hwf_core::ids::RunId;
 use hwf_core::journal::{Entry, JournalEntry};
 use hwf_core::lang::Language;
 use hwf_core::model::RunSnapshot;
+use hwf_core::payload::ChunkId;
 use hwf_core::store::{
     Artifact, ArtifactRef, BlobRef, BlobStore, Claim, EventLog, RunStore, ScriptCatalog, StoreError, blob_ext,
 };
@@ -128,6 +129,10 @@ pub struct TransferReport {
     pub events: Tally,
     /// Inline script blobs.
     pub blobs: Tally,
+    /// Journal payload chunks (large requests and results, kept by
+    /// content): a chunk the target holds is not read from the source, and
+    /// a node it holds is not walked (its subtree is there).
+    pub payload_chunks: Tally,
     /// Runs left out because they are executing in the source.
     pub refused: Vec<Refused>,
     /// Things copied as well as could be (a blob the source does not hold,
@@ -506,6 +511,8 @@ async fn copy_held(
     };
     // Under the target's claim, so a runner there sees the run whole.
     let copied = async {
+        // The chunks first: a copied line never names a missing chunk.
+        copy_payloads(from, to, &entries[have..], report).await?;
         append_journal(to, &*claim, &entries[have..]).await?;
         report.runs.copied += 1;
         report.journal_entries.copied += (entries.len() - have) as u64;
@@ -530,6 +537,70 @@ async fn copy_rest(
         count(&mut report.controls, added);
     }
     copy_artifacts(from, to, snap, entries, report).await
+}
+
+/// Copy the payload chunks `entries` name that the target does not hold,
+/// by reference: a tree is walked from its root, and a node the target
+/// holds is skipped with its subtree (stores keep chunks children first,
+/// so holding a node means holding what is under it). Chunks are put
+/// children first too.
+async fn copy_payloads(
+    from: StoreRefs<'_>,
+    to: StoreRefs<'_>,
+    entries: &[JournalEntry],
+    report: &mut TransferReport,
+) -> Result<()> {
+    let mut done: HashSet<ChunkId> = HashSet::new();
+    for e in entries {
+        for r in e.payload_refs() {
+            // Nodes to visit: (id, is a node).
+            let mut level = vec![r.b3];
+            let mut is_node = true;
+            // Chunks to put, level by level from the root; put in reverse.
+            let mut found: Vec<Vec<hwf_core::payload::Chunk>> = Vec::new();
+            while !level.is_empty() {
+                level.retain(|id| done.insert(*id));
+                if level.is_empty() {
+                    break;
+                }
+                let held = to.blobs.has_chunks(&level).await?;
+                let missing: Vec<ChunkId> = level.iter().zip(held).filter(|(_, h)| !h).map(|(id, _)| *id).collect();
+                report.payload_chunks.skipped += (level.len() - missing.len()) as u64;
+                if missing.is_empty() {
+                    break;
+                }
+                let bytes = from.blobs.get_chunks(&missing).await?;
+                let mut next = Vec::new();
+                let mut chunks = Vec::with_capacity(missing.len());
+                let mut leaves = false;
+                for (id, b) in missing.into_iter().zip(bytes) {
+                    if ChunkId::of(&b) != id {
+                        return Err(Error::new(
+                            ErrorCode::CorruptStore,
+                            format!("journal payload chunk {id} in the source does not match its digest"),
+                        ));
+                    }
+                    if is_node {
+                        let (lvl, children) = hwf_core::payload::parse_node(&b)?;
+                        leaves |= lvl == 1;
+                        next.extend(children.into_iter().map(|c| c.0));
+                    }
+                    chunks.push(hwf_core::payload::Chunk { id, bytes: b });
+                }
+                found.push(chunks);
+                if !is_node {
+                    break;
+                }
+                is_node = !leaves;
+                level = next;
+            }
+            for chunks in found.iter().rev() {
+                to.blobs.put_chunks(chunks).await?;
+                report.payload_chunks.copied += chunks.len() as u64;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Append `entries` (their own seqs) to the claimed target run's journal

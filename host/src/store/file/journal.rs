@@ -136,7 +136,7 @@ impl FileStore {
     /// `not_found`, `io`.
     pub fn open_journal(&self, id: &RunId) -> Result<JournalFile> {
         let dir = self.run_dir(id)?;
-        JournalFile::open(&dir, &format!("run {id} journal"))
+        JournalFile::open(&dir, &format!("run {id} journal"), self.chunks.clone())
     }
 
     fn journal_text(&self, id: &RunId) -> Result<String> {
@@ -154,17 +154,36 @@ impl FileStore {
         journal_str(bytes, &what)
     }
     /// Read a run's journal as typed entries (a torn last line is skipped;
-    /// a damaged complete line is named).
+    /// a damaged complete line is named), every payload kept by content
+    /// read back in place.
     ///
     /// # Errors
     ///
     /// `not_found` (unknown run), `io`, `corrupt_store`.
     pub fn read_entries(&self, id: &RunId) -> Result<Vec<JournalEntry>> {
-        self.entries(id, 0)
+        let mut entries = self.entries(id, 0)?;
+        for e in entries.iter_mut() {
+            self.resolve(e)?;
+        }
+        Ok(entries)
+    }
+
+    /// Read an entry's payloads kept by content back in place (see
+    /// [`JournalEntry::resolve`]).
+    ///
+    /// # Errors
+    ///
+    /// `corrupt_store`, `not_found` (a missing chunk), `io`.
+    pub fn resolve(&self, entry: &mut JournalEntry) -> Result<()> {
+        if entry.has_refs() {
+            entry.resolve(&mut |ids| self.chunks.get(ids))?;
+        }
+        Ok(())
     }
 
     /// The run's journal entries with `seq > after_seq`, in order, typed
-    /// (what [`hwf_core::store::RunStore::entries`] returns).
+    /// as stored: large payloads are refs (what
+    /// [`hwf_core::store::RunStore::entries`] returns).
     ///
     /// # Errors
     ///
@@ -225,12 +244,14 @@ pub struct JournalFile {
     allocated: u64,
     /// The size of the next chunk.
     chunk: u64,
+    /// Where the lines' large payloads are kept (the store's `chunks/`).
+    chunks: Arc<super::FileChunks>,
 }
 
 impl JournalFile {
     /// Open `journal.jsonl` in `dir` for appending, cut back to its logical
     /// end.
-    fn open(dir: &Dir, what: &str) -> Result<Self> {
+    fn open(dir: &Dir, what: &str, chunks: Arc<super::FileChunks>) -> Result<Self> {
         let mut file = dir
             .open_with("journal.jsonl", OpenOptions::new().create(true).read(true).write(true))
             .map_err(|e| Error::io(what, e))?
@@ -241,7 +262,18 @@ impl JournalFile {
             end,
             allocated: end,
             chunk: FIRST_CHUNK,
+            chunks,
         })
+    }
+
+    /// Keep payload chunks for the lines about to be appended (durable
+    /// before they are: see [`super::FileChunks`]); the bytes newly stored.
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn put_chunks(&self, chunks: &[hwf_core::payload::Chunk]) -> Result<u64> {
+        self.chunks.put(chunks)
     }
 
     /// Append one or more whole lines (must end with `\n`) with one write;

@@ -13,6 +13,7 @@
 //! <state>/runs/<run_id>/transcripts/<call>.json
 //! <state>/events/events.jsonl           (append-only, under events/lock)
 //! <state>/inline/<blake3>.<ext>         (inline scripts by content)
+//! <state>/chunks/<blake3>               (journal payload chunks by content)
 //! ```
 //!
 //! One file per role, each implementing one trait of [`hwf_core::store`]
@@ -42,6 +43,7 @@ mod journal;
 mod runs;
 mod scripts;
 
+pub use blobs::FileChunks;
 pub use controls::CONTROLS_POLL;
 pub use fsutil::LockFile;
 pub use journal::{FileJournalSink, JournalFile, JournalFlusher};
@@ -65,6 +67,8 @@ pub struct FileStore {
     cache: Dir,
     /// The runs whose controls someone watches.
     watches: Arc<controls::Watches>,
+    /// Journal payload chunks (`chunks/`).
+    chunks: Arc<FileChunks>,
 }
 
 impl FileStore {
@@ -120,18 +124,20 @@ impl FileStore {
         std::fs::create_dir_all(&root).map_err(|e| Error::io(format!("state dir {}", root.display()), e))?;
         let dir = Dir::open_ambient_dir(&root, ambient_authority())
             .map_err(|e| Error::io(format!("state dir {}", root.display()), e))?;
-        for sub in ["scripts", "runs", "cache", "events", "inline"] {
+        for sub in ["scripts", "runs", "cache", "events", "inline", "chunks"] {
             dir.create_dir_all(sub)
                 .map_err(|e| Error::io(format!("state dir {sub}/"), e))?;
         }
         let cache = dir.open_dir("cache").map_err(|e| Error::io("state dir cache/", e))?;
         let cache_root = root.join("cache");
+        let chunks = dir.open_dir("chunks").map_err(|e| Error::io("state dir chunks/", e))?;
         Ok(Self {
             root,
             dir,
             cache_root,
             cache,
             watches: Arc::default(),
+            chunks: Arc::new(FileChunks::new(chunks)),
         })
     }
 
@@ -148,6 +154,11 @@ impl FileStore {
             .map_err(|e| Error::io(format!("cache dir {}", path.display()), e))?;
         self.cache_root = path.to_path_buf();
         Ok(self)
+    }
+
+    /// The journal payload chunks (`chunks/`).
+    pub fn chunks(&self) -> &Arc<FileChunks> {
+        &self.chunks
     }
 
     /// The state directory's path (for messages and links only; all access
