@@ -371,6 +371,10 @@ pub trait JournalSink: Send + std::fmt::Debug {
 ///   within the store's documented delay for others.
 /// - `write_artifact` replaces the run's artifact and returns its ref;
 ///   `read_artifact` returns the bytes last written under that ref.
+/// - `write_artifact_fenced` does the same for the claim's run only while
+///   the claim is the run's current one (compared in the same step as the
+///   write); under a released or superseded claim it fails with
+///   [`StoreError::Fenced`] and writes nothing.
 #[async_trait]
 pub trait RunStore: Send + Sync {
     /// Create a run with its first snapshot.
@@ -507,6 +511,22 @@ pub trait RunStore: Send + Sync {
     ///
     /// `NotFound`, `InvalidName` for a bad call id, I/O errors.
     async fn write_artifact(&self, id: &RunId, artifact: Artifact<'_>, bytes: &[u8]) -> StoreResult<ArtifactRef>;
+
+    /// Store (replace) one of the claimed run's artifacts while `claim` is
+    /// its current claim: what an execution writes as it runs (agent-call
+    /// transcripts), so an executor that lost the run cannot overwrite what
+    /// the new owner wrote.
+    ///
+    /// # Errors
+    ///
+    /// `Fenced` for a claim that is not the run's current one, `NotFound`,
+    /// `InvalidName` for a bad call id, I/O errors.
+    async fn write_artifact_fenced(
+        &self,
+        claim: &dyn Claim,
+        artifact: Artifact<'_>,
+        bytes: &[u8],
+    ) -> StoreResult<ArtifactRef>;
 
     /// The bytes of one of the run's artifacts.
     ///

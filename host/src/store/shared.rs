@@ -692,7 +692,7 @@ impl Drop for SharedClaim {
 /// A claim carrying only its fence: what a shared store's writes under a
 /// claim compare (its token), made to move a write onto the bridge.
 #[derive(Debug)]
-struct FenceClaim(Fence);
+pub(super) struct FenceClaim(pub(super) Fence);
 
 #[async_trait]
 impl Claim for FenceClaim {
@@ -837,6 +837,23 @@ impl RunStore for Store {
         let (runs, id, bytes) = (s.parts.runs.clone(), id.clone(), bytes.to_vec());
         s.bridge
             .run(async move { runs.write_artifact(&id, r.artifact(), &bytes).await })
+            .await
+    }
+
+    async fn write_artifact_fenced(
+        &self,
+        claim: &dyn Claim,
+        artifact: Artifact<'_>,
+        bytes: &[u8],
+    ) -> StoreResult<ArtifactRef> {
+        let Some(s) = &self.shared else {
+            return RunStore::write_artifact_fenced(&*self.local, claim, artifact, bytes).await;
+        };
+        let r = ArtifactRef::of(artifact)?;
+        let (runs, bytes) = (s.parts.runs.clone(), bytes.to_vec());
+        let f = FenceClaim(claim.fence().clone());
+        s.bridge
+            .run(async move { runs.write_artifact_fenced(&f, r.artifact(), &bytes).await })
             .await
     }
 

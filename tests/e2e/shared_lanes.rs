@@ -1,0 +1,198 @@
+//! The lanes beside a run's journal, on a shared store (PostgreSQL) with
+//! several machines — state dirs of their own, one database: grant uses,
+//! charged in the run's journal so a one-use grant holds whichever machine
+//! continues the run (and a re-run after a kill is not charged twice), and
+//! agent-call transcripts, written under the run's claim so an executor
+//! fenced out by a takeover cannot replace the new owner's.
+//!
+//! The fixture is `shared_store`'s `Pg` (a fresh database per test on the
+//! cluster in `HWF_TEST_POSTGRES`).
+
+use crate::common::{Run, run_id};
+use crate::shared_store::{Pg, fixture, wait_for};
+use serde_json::{Value, json};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// `hwf` on machine B: another state dir, the same database.
+fn machine_b(pg: &Pg) -> Command {
+    let mut c = pg.cmd();
+    c.env("HWF_STATE_DIR", pg.ctx.path("machine-b"));
+    c
+}
+
+/// Runner passes on machine B (short leases) until one executes something;
+/// what it executed.
+fn take_over_on_b(pg: &Pg) -> Value {
+    let mut taken = Value::Null;
+    wait_for(Duration::from_secs(60), "machine b to take the run over", || {
+        let pass: Run = machine_b(pg)
+            .env("HWF_LEASE_MS", "600")
+            .args(["runner", "--once", "--json"])
+            .output()
+            .expect("runner")
+            .into();
+        pass.expect_code(0);
+        let executed = pass.json()["data"]["executed"].clone();
+        let done = executed.as_array().is_some_and(|e| !e.is_empty());
+        if done {
+            taken = executed;
+        }
+        done
+    });
+    taken
+}
+
+/// Neither state dir holds grant markers or runs: it is all in the database.
+fn assert_nothing_local(pg: &Pg) {
+    pg.assert_no_local_runs();
+    let b = pg.ctx.path("machine-b").join("runs");
+    assert_eq!(std::fs::read_dir(&b).map_or(0, Iterator::count), 0, "{}", b.display());
+}
+
+/// The seam: grant uses on a shared store. The grant is approved from
+/// machine B; machine A continues the run and is killed while the granted
+/// action runs (its use already charged, durably, in the database); machine
+/// B takes the run over: the re-run of that call finds its charge (not
+/// charged twice), and the grant's one use is spent for the next call.
+#[test]
+fn a_one_use_grant_holds_across_machines_and_a_rerun_after_a_kill_is_not_charged_twice() {
+    let Some(pg) = Pg::new("a_one_use_grant_holds_across_machines") else {
+        return;
+    };
+    let script = pg.ctx.write(
+        "granted.js",
+        r#"export const meta = { name: "granted", description: "acts twice under a one-use grant" };
+const g = await capability("grant.request", { capability: "bash", count: 1, reason: "one action" });
+const first = await capability("grant.act", { grant: g.grant_id, capability: "bash",
+  input: { argv: ["sh", "-c", "echo acted >> acts.txt; sleep 3"] } });
+let second = "acted";
+try {
+  await capability("grant.act", { grant: g.grant_id, capability: "bash",
+    input: { argv: ["sh", "-c", "echo again >> acts.txt"] } });
+} catch (e) {
+  second = String((e && e.message) || e);
+}
+return { uses: first.uses, remaining: first.remaining, second };
+"#,
+    );
+    let acts = || std::fs::read_to_string(pg.ctx.path("acts.txt")).unwrap_or_default();
+    let out = pg.hwf(&[
+        "run",
+        script.to_str().expect("utf8"),
+        "--allow-class",
+        "session_control",
+        "--json",
+    ]);
+    out.expect_code(3);
+    let id = run_id(&out.json());
+    let s = pg.status(&id);
+    assert_eq!(s["waits"][0]["kind"], "approval", "{s}");
+    let call = s["waits"][0]["call"].as_str().expect("grant call").to_owned();
+    let decided: Run = machine_b(&pg)
+        .args(["control", "decide", &id, &call, "approve"])
+        .output()
+        .expect("decide")
+        .into();
+    decided.expect_code(0);
+    // Machine A continues the run and is killed inside the granted action.
+    let mut a = pg
+        .cmd()
+        .env("HWF_LEASE_MS", "600")
+        .args(["runner", "--once", "--json"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("machine a");
+    wait_for(
+        Duration::from_secs(60),
+        "the granted action to start on machine a",
+        || acts().lines().count() == 1,
+    );
+    a.kill().expect("kill -9");
+    a.wait().expect("wait");
+    let used = |pg: &Pg| {
+        pg.journal(&id)
+            .into_iter()
+            .filter(|e| e["type"] == "grant_used")
+            .collect::<Vec<_>>()
+    };
+    let charged = used(&pg);
+    assert_eq!(charged.len(), 1, "charged durably before the effect: {charged:?}");
+    let executed = take_over_on_b(&pg);
+    assert_eq!(executed[0][0], id.as_str(), "{executed}");
+    let s = pg.status(&id);
+    assert_eq!(s["state"], "succeeded", "{s}");
+    assert_eq!(s["result"]["uses"], 1, "{s}");
+    assert_eq!(s["result"]["remaining"], 0, "{s}");
+    let second = s["result"]["second"].as_str().unwrap_or("");
+    assert!(second.contains("grant_exhausted"), "the one use was spent: {second}");
+    // The action in flight at the kill ran again (at least once); the
+    // refused one never ran.
+    assert_eq!(acts(), "acted\nacted\n");
+    let charged = used(&pg);
+    assert_eq!(charged.len(), 1, "the re-run was not charged again: {charged:?}");
+    assert_eq!(charged[0]["grant"], call.as_str());
+    assert_nothing_local(&pg);
+}
+
+/// The seam: transcripts on a shared store. Machine A is frozen (SIGSTOP)
+/// inside an agent call until its lease expires; machine B takes the run
+/// over and finishes it, writing the call's transcript. When A wakes, its
+/// own transcript of that call is refused by the database (the claim's
+/// token is compared in the write's statement): B's stays.
+#[test]
+fn a_transcript_from_an_executor_fenced_out_by_a_takeover_does_not_replace_the_new_owners() {
+    let Some(pg) = Pg::new("a_transcript_from_a_fenced_out_executor") else {
+        return;
+    };
+    let f = fixture(&pg, &[], &[("slow", 1500)]);
+    let script = pg.ctx.write(
+        "slow.js",
+        r#"export const meta = { name: "slow", description: "one slow agent call" };
+const r = await agent("work", { label: "slow" });
+return { done: r.label };
+"#,
+    );
+    let a = pg
+        .cmd()
+        .env("HWF_LEASE_MS", "600")
+        .args(["run", script.to_str().expect("utf8"), "--agents", &f, "--json"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("machine a");
+    wait_for(Duration::from_secs(30), "the call to start on machine a", || {
+        pg.try_sql("SELECT count(*) FROM hwf_journal WHERE kind = 'call_started'")
+            .is_ok_and(|n| n.trim() == "1")
+    });
+    let signal = |sig: &str| {
+        let ok = Command::new("kill")
+            .args([sig, &a.id().to_string()])
+            .status()
+            .expect("kill")
+            .success();
+        assert!(ok, "kill {sig}");
+    };
+    signal("-STOP");
+    let executed = take_over_on_b(&pg);
+    let id = executed[0][0].as_str().expect("id").to_owned();
+    assert_eq!(pg.status(&id)["state"], "succeeded");
+    let transcript = |pg: &Pg| {
+        pg.sql(&format!(
+            "SELECT md5(bytes) || ' ' || written_at FROM hwf_artifacts WHERE run_id = '{id}' AND ref LIKE 'transcripts/%'"
+        ))
+    };
+    let owners = transcript(&pg);
+    assert_eq!(owners.lines().count(), 1, "{owners}");
+    // A wakes long after: its call ends, its transcript is queued.
+    std::thread::sleep(Duration::from_millis(500));
+    signal("-CONT");
+    let out = a.wait_with_output().expect("machine a ends");
+    assert!(!out.status.success(), "a fenced-out executor does not succeed");
+    assert_eq!(transcript(&pg), owners, "the new owner's transcript stays");
+    let s = pg.status(&id);
+    assert_eq!(s["state"], "succeeded", "{s}");
+    assert_eq!(s["result"], json!({"done": "slow"}));
+    assert_nothing_local(&pg);
+}
