@@ -16,6 +16,7 @@
 //! | [`ScriptCatalog`] | saved scripts and their immutable versions | the catalog |
 //! | [`EventLog`] | external events, idempotent by source + id | `events.wait`, the triggers, the webhooks |
 //! | [`BlobStore`] | inline scripts by content | the facade |
+//! | [`TriggerStore`] | trigger definitions, by name | `hwf triggers`, events, the runner's cron pass |
 //! | [`CompileCache`] | precompiled components (machine-local, never shared) | the sandbox |
 //!
 //! Methods are async and object-safe (`#[async_trait]`, so each returns a
@@ -638,6 +639,40 @@ pub trait BlobStore: Send + Sync {
     ///
     /// `NotFound`, I/O errors.
     async fn get(&self, blob: &BlobRef) -> StoreResult<Vec<u8>>;
+}
+
+/// Trigger definitions (a saved workflow started by an event pattern or a
+/// cron expression), kept as JSON documents by name: the host parses them.
+///
+/// Contract:
+/// - `put_trigger` stores the definition under `name`, replacing one
+///   stored there; `triggers` returns every stored `(name, definition)`,
+///   in name order; `remove_trigger` deletes one and says whether it was
+///   there.
+/// - An unsafe name (`../x`, empty, over 128 bytes) fails with
+///   [`StoreError::InvalidName`].
+#[async_trait]
+pub trait TriggerStore: Send + Sync {
+    /// Store (replace) a trigger definition.
+    ///
+    /// # Errors
+    ///
+    /// `InvalidName`, I/O errors.
+    async fn put_trigger(&self, name: &str, definition: &serde_json::Value) -> StoreResult<()>;
+
+    /// Every trigger definition, in name order.
+    ///
+    /// # Errors
+    ///
+    /// `Corrupt` (a definition that is not JSON), I/O errors.
+    async fn triggers(&self) -> StoreResult<Vec<(String, serde_json::Value)>>;
+
+    /// Remove a trigger definition; whether it was stored.
+    ///
+    /// # Errors
+    ///
+    /// `InvalidName`, I/O errors.
+    async fn remove_trigger(&self, name: &str) -> StoreResult<bool>;
 }
 
 /// The sandbox's compile cache: precompiled components keyed by digest

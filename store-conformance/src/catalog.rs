@@ -7,7 +7,7 @@ use hwf_core::model::{ExternalEvent, ScriptMeta};
 use hwf_core::store::BlobRef;
 use serde_json::json;
 
-pub(crate) const CHECKS: [(&str, Check); 7] = [
+pub(crate) const CHECKS: [(&str, Check); 8] = [
     (
         "scripts: versions increase from 1 and old versions stay readable",
         |s| Box::pin(versions(s)),
@@ -34,7 +34,52 @@ pub(crate) const CHECKS: [(&str, Check); 7] = [
         "blobs: content-addressed round trip; credentials in scripts refused",
         |s| Box::pin(blobs(s)),
     ),
+    (
+        "triggers: put replaces, listed in name order (also through another handle), remove says whether it was there",
+        |s| Box::pin(triggers(s)),
+    ),
 ];
+
+async fn triggers(s: &Subject) -> Outcome {
+    let t = &s.stores.triggers;
+    ensure!(
+        ok(t.triggers().await, "list")?.is_empty(),
+        "a fresh store holds no triggers"
+    );
+    ok(t.put_trigger("nightly", &json!({"cron": "0 3 * * *"})).await, "put")?;
+    ok(t.put_trigger("on-push", &json!({"on": {"type": "push"}})).await, "put")?;
+    ok(t.put_trigger("nightly", &json!({"cron": "0 4 * * *"})).await, "replace")?;
+    let want = vec![
+        ("nightly".to_owned(), json!({"cron": "0 4 * * *"})),
+        ("on-push".to_owned(), json!({"on": {"type": "push"}})),
+    ];
+    let got = ok(t.triggers().await, "list")?;
+    ensure!(got == want, "listed {got:?}, expected {want:?}");
+    if let Some(other) = &s.other {
+        let theirs = ok(other.triggers.triggers().await, "list through the other handle")?;
+        ensure!(theirs == want, "the other handle listed {theirs:?}");
+    }
+    ensure!(
+        ok(t.remove_trigger("nightly").await, "remove")?,
+        "a stored trigger was removed"
+    );
+    ensure!(!ok(t.remove_trigger("nightly").await, "remove again")?, "removed twice");
+    let got = ok(t.triggers().await, "list")?;
+    ensure!(got == want[1..], "after remove: {got:?}");
+    for bad in ["../x", "", "a/b"] {
+        fails_with(
+            t.put_trigger(bad, &json!({})).await,
+            ErrorCode::InvalidName,
+            &format!("put {bad:?}"),
+        )?;
+        fails_with(
+            t.remove_trigger(bad).await,
+            ErrorCode::InvalidName,
+            &format!("remove {bad:?}"),
+        )?;
+    }
+    Ok(Verdict::Pass)
+}
 
 fn meta(language: &str) -> ScriptMeta {
     ScriptMeta {

@@ -3,7 +3,8 @@
 //! [`PgStore`] implements [`RunStore`](hwf_core::store::RunStore),
 //! [`JournalSink`](hwf_core::store::JournalSink) (opened under a claim),
 //! [`Claim`](hwf_core::store::Claim), [`ScriptCatalog`](hwf_core::store::ScriptCatalog),
-//! [`EventLog`](hwf_core::store::EventLog) and [`BlobStore`](hwf_core::store::BlobStore)
+//! [`EventLog`](hwf_core::store::EventLog), [`BlobStore`](hwf_core::store::BlobStore) and
+//! [`TriggerStore`](hwf_core::store::TriggerStore)
 //! on PostgreSQL, so several runners on several machines can share one
 //! store. (The compile cache stays machine-local: it is never in a shared
 //! database.) The same conformance suite as the file store's
@@ -31,7 +32,7 @@
 //! `hwf_journal` (`(run_id, seq)` key), `hwf_controls` (unique
 //! `(run_id, id)`), `hwf_artifacts` (`(run_id, ref)`), `hwf_scripts`
 //! (`(name, version)`), `hwf_events` (unique `(source, id)`), `hwf_blobs`
-//! (by content address). [`PgConfig::schema`] puts them in a schema of
+//! (by content address), `hwf_triggers` (by name). [`PgConfig::schema`] puts them in a schema of
 //! their own.
 //!
 //! ## Claims are leases with fencing tokens
@@ -97,6 +98,7 @@ mod journal;
 mod migrate;
 mod runs;
 mod tls;
+mod triggers;
 mod watch;
 mod work;
 

@@ -27,6 +27,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "work_notify",
         sql: include_str!("../migrations/0002_work_notify.sql"),
     },
+    Migration {
+        version: 4,
+        name: "triggers",
+        sql: include_str!("../migrations/0004_triggers.sql"),
+    },
 ];
 
 /// A schema name hwf accepts: lower-case ASCII letters, digits and `_`,

@@ -1,14 +1,17 @@
 //! The lanes beside a run's journal, on a shared store (PostgreSQL) with
 //! several machines — state dirs of their own, one database: grant uses,
 //! charged in the run's journal so a one-use grant holds whichever machine
-//! continues the run (and a re-run after a kill is not charged twice), and
+//! continues the run (and a re-run after a kill is not charged twice);
 //! agent-call transcripts, written under the run's claim so an executor
-//! fenced out by a takeover cannot replace the new owner's.
+//! fenced out by a takeover cannot replace the new owner's; triggers, kept
+//! in the database so an event sent on one machine starts what a trigger
+//! added on another binds, and a cron minute starts one run however many
+//! runners are up.
 //!
 //! The fixture is `shared_store`'s `Pg` (a fresh database per test on the
 //! cluster in `HWF_TEST_POSTGRES`).
 
-use crate::common::{Run, run_id};
+use crate::common::{Run, root, run_id};
 use crate::shared_store::{Pg, fixture, wait_for};
 use serde_json::{Value, json};
 use std::process::{Command, Stdio};
@@ -195,4 +198,166 @@ return { done: r.label };
     assert_eq!(s["state"], "succeeded", "{s}");
     assert_eq!(s["result"], json!({"done": "slow"}));
     assert_nothing_local(&pg);
+}
+
+/// The seam: triggers on a shared store. A trigger added on machine A is
+/// listed on B and an event sent on B (twice) starts one run; a cron
+/// trigger added on B is fired by three runners on three machines at once,
+/// and its minute gets one run, executed once. No machine's state dir holds
+/// a trigger file.
+#[test]
+fn a_trigger_added_on_one_machine_fires_on_the_others_and_a_cron_minute_starts_once() {
+    let Some(pg) = Pg::new("a_trigger_added_on_one_machine_fires_on_the_others") else {
+        return;
+    };
+    let on = |dir: &str| {
+        let mut c = pg.cmd();
+        c.env("HWF_STATE_DIR", pg.ctx.path(dir));
+        c
+    };
+    let hwf_on = |dir: &str, args: &[&str]| -> Run { on(dir).args(args).output().expect("hwf").into() };
+    let hello = root().join("harnesses/hello.workflow.json");
+    let fixture = root().join("harnesses/hello/fixture.json");
+    let fixture = fixture.to_str().expect("utf8");
+    hwf_on(
+        "machine-a",
+        &["script", "save", "hello-json", hello.to_str().expect("utf8")],
+    )
+    .expect_code(0);
+    hwf_on(
+        "machine-a",
+        &[
+            "triggers",
+            "add",
+            "on-ping",
+            "--workflow",
+            "hello-json",
+            "--source",
+            "ops",
+            "--type",
+            "ping",
+            "--args",
+            r#"{"name": "$event.payload.who"}"#,
+        ],
+    )
+    .expect_code(0);
+    let listed = hwf_on("machine-b", &["triggers", "list", "--json"]);
+    listed.expect_code(0);
+    assert_eq!(
+        listed.json()["data"]["triggers"][0]["name"],
+        "on-ping",
+        "{}",
+        listed.stdout
+    );
+    let send = || {
+        let out = hwf_on(
+            "machine-b",
+            &[
+                "events",
+                "send",
+                "--source",
+                "ops",
+                "--type",
+                "ping",
+                "--id",
+                "p1",
+                "--payload",
+                r#"{"who": "b"}"#,
+                "--json",
+            ],
+        );
+        out.expect_code(0);
+        out.json()["data"]["started"].clone()
+    };
+    let first = send();
+    assert_eq!(first[0]["new"], true, "{first}");
+    let event_run = first[0]["run_id"].as_str().expect("run id").to_owned();
+    assert_eq!(send()[0]["new"], false, "the same event again starts nothing");
+    assert_eq!(pg.sql("SELECT count(*) FROM hwf_runs").trim(), "1");
+    let args = pg.sql(&format!(
+        "SELECT snapshot->'args' FROM hwf_runs WHERE run_id = '{event_run}'"
+    ));
+    assert_eq!(
+        serde_json::from_str::<Value>(args.trim()).expect("args"),
+        json!({"name": "b"}),
+        "rendered from the event"
+    );
+    hwf_on(
+        "machine-b",
+        &[
+            "triggers",
+            "add",
+            "every-minute",
+            "--workflow",
+            "hello-json",
+            "--cron",
+            "* * * * *",
+            "--args",
+            r#"{"name": "cron"}"#,
+        ],
+    )
+    .expect_code(0);
+    let minute = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("clock")
+            .as_secs()
+            / 60
+    };
+    // Three runners on three machines, at once.
+    let before = minute();
+    let runners: Vec<_> = ["machine-a", "machine-b", "machine-c"]
+        .iter()
+        .map(|m| {
+            on(m)
+                .args(["runner", "--once", "--json", "--agents", fixture])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("runner")
+        })
+        .collect();
+    let mut executed = Vec::new();
+    for r in runners {
+        let out: Run = r.wait_with_output().expect("runner ends").into();
+        out.expect_code(0);
+        let data = out.json()["data"].clone();
+        assert_eq!(data["errors"], json!([]), "{data}");
+        executed.extend(data["executed"].as_array().cloned().unwrap_or_default());
+    }
+    let turned = minute() != before;
+    let cron_runs: Vec<String> = pg
+        .sql(&format!(
+            "SELECT run_id FROM hwf_runs WHERE run_id <> '{event_run}' ORDER BY run_id"
+        ))
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    // One run for the minute (two only when the minute turned meanwhile).
+    assert!(
+        cron_runs.len() == 1 || (turned && cron_runs.len() == 2),
+        "cron runs {cron_runs:?} (minute turned: {turned})"
+    );
+    // Every run (the event's and the cron's) executed once, by one runner.
+    assert_eq!(executed.len(), 1 + cron_runs.len(), "{executed:?}");
+    for id in cron_runs.iter().chain([&event_run]) {
+        let s = pg.status(id);
+        assert_eq!(s["state"], "succeeded", "{s}");
+        let starts = pg.journal(id).iter().filter(|e| e["type"] == "run_started").count();
+        assert_eq!(starts, 1, "run {id} executed once");
+    }
+    for m in ["machine-a", "machine-b", "machine-c"] {
+        let t = pg.ctx.path(m).join("triggers");
+        let n = std::fs::read_dir(&t).map_or(0, Iterator::count);
+        assert_eq!(n, 0, "no trigger files in {}", t.display());
+    }
+    // Removed on C: gone for everyone.
+    hwf_on("machine-c", &["triggers", "remove", "on-ping"]).expect_code(0);
+    let listed = hwf_on("machine-a", &["triggers", "list", "--json"]);
+    assert_eq!(
+        listed.json()["data"]["triggers"].as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        listed.stdout
+    );
 }

@@ -3,11 +3,11 @@
 //! store traits of [`hwf_core::store`].
 //!
 //! The state directory is always there: what is the machine's own (the
-//! compile cache, inline script copies, kanban lanes, triggers) stays in
-//! it ([`Store::local`]). With a shared store (`--store postgres://…`),
-//! runs (snapshots, journals, controls, claims, artifacts), the script
-//! catalog, the event log and blobs live in the database, so runners on
-//! several machines share them.
+//! compile cache, inline script copies, kanban lanes) stays in it
+//! ([`Store::local`]). With a shared store (`--store postgres://…`), runs
+//! (snapshots, journals, controls, claims, artifacts), the script catalog,
+//! the event log, blobs and trigger definitions live in the database, so
+//! runners on several machines share them.
 //!
 //! The methods keep the file store's names, so the host reads the same
 //! either way. With the file store they are the file store's own calls;
@@ -26,7 +26,7 @@ use hwf_core::journal::JournalEntry;
 use hwf_core::model::{ExternalEvent, RunSnapshot, RunState, ScriptMeta};
 use hwf_core::store::{
     Artifact, ArtifactRef, BlobStore, Claim, EventLog, Fence, JournalSink, RunStore, SaveMode, ScriptCatalog,
-    StoreResult, async_trait,
+    StoreResult, TriggerStore, async_trait,
 };
 use serde_json::Value;
 use std::path::Path;
@@ -44,6 +44,8 @@ pub struct SharedParts {
     pub events: Arc<dyn EventLog>,
     /// Content-addressed blobs.
     pub blobs: Arc<dyn BlobStore>,
+    /// Trigger definitions.
+    pub triggers: Arc<dyn TriggerStore>,
     /// How the store hands out work (a database's `SKIP LOCKED` scan and
     /// its notifications), when it does.
     pub work: Option<Arc<dyn WorkSource>>,
@@ -109,8 +111,7 @@ impl Store {
     }
 
     /// The state directory's file store: the compile cache, inline script
-    /// copies, kanban lanes, triggers — and, without a shared store,
-    /// everything.
+    /// copies, kanban lanes — and, without a shared store, everything.
     pub fn local(&self) -> &FileStore {
         &self.local
     }
@@ -500,6 +501,46 @@ impl Store {
         };
         let events = s.parts.events.clone();
         self.block(s, async move { events.append(event).await })
+    }
+
+    /// Every trigger definition, in name order: the state dir's
+    /// `triggers/`, or the shared store's (so every machine sees them).
+    ///
+    /// # Errors
+    ///
+    /// `corrupt_store`, `io`.
+    pub fn triggers(&self) -> Result<Vec<(String, Value)>> {
+        let Some(s) = &self.shared else {
+            return self.local.trigger_definitions();
+        };
+        let triggers = s.parts.triggers.clone();
+        self.block(s, async move { triggers.triggers().await })
+    }
+
+    /// Store (replace) a trigger definition.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name`, `io`.
+    pub fn put_trigger(&self, name: &str, definition: &Value) -> Result<()> {
+        let Some(s) = &self.shared else {
+            return self.local.save_trigger(name, definition);
+        };
+        let (triggers, name, definition) = (s.parts.triggers.clone(), name.to_owned(), definition.clone());
+        self.block(s, async move { triggers.put_trigger(&name, &definition).await })
+    }
+
+    /// Remove a trigger definition; whether it was stored.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name`, `io`.
+    pub fn remove_trigger(&self, name: &str) -> Result<bool> {
+        let Some(s) = &self.shared else {
+            return self.local.delete_trigger(name);
+        };
+        let (triggers, name) = (s.parts.triggers.clone(), name.to_owned());
+        self.block(s, async move { triggers.remove_trigger(&name).await })
     }
 
     /// A number that changes when runs change (created, saved, controlled,

@@ -13,6 +13,7 @@
 //! <state>/runs/<run_id>/transcripts/<call>.json
 //! <state>/events/events.jsonl           (append-only, under events/lock)
 //! <state>/inline/<blake3>.<ext>         (inline scripts by content)
+//! <state>/triggers/<name>.json          (trigger definitions)
 //! ```
 //!
 //! One file per role, each implementing one trait of [`hwf_core::store`]
@@ -28,6 +29,7 @@
 //! | `events.rs` | [`EventLog`](hwf_core::store::EventLog) |
 //! | `blobs.rs` | [`BlobStore`](hwf_core::store::BlobStore) |
 //! | `cache.rs` | [`CompileCache`](hwf_core::store::CompileCache) |
+//! | `triggers.rs` | [`TriggerStore`](hwf_core::store::TriggerStore) |
 //! | `fsutil.rs` | atomic writes, tail repair, [`LockFile`] |
 //!
 //! The traits' methods run the same blocking file code inline (small files,
@@ -41,6 +43,7 @@ mod fsutil;
 mod journal;
 mod runs;
 mod scripts;
+mod triggers;
 
 pub use controls::CONTROLS_POLL;
 pub use fsutil::LockFile;
