@@ -17,6 +17,7 @@
 //! | [`EventLog`] | external events, idempotent by source + id | `events.wait`, the triggers, the webhooks |
 //! | [`BlobStore`] | inline scripts by content | the facade |
 //! | [`TriggerStore`] | trigger definitions, by name | `hwf triggers`, events, the runner's cron pass |
+//! | [`KanbanStore`] | the built-in Kanban board: its configuration and cards | the Kanban lanes, `hwf kanban`, the runner |
 //! | [`CompileCache`] | precompiled components (machine-local, never shared) | the sandbox |
 //!
 //! Methods are async and object-safe (`#[async_trait]`, so each returns a
@@ -673,6 +674,73 @@ pub trait TriggerStore: Send + Sync {
     ///
     /// `InvalidName`, I/O errors.
     async fn remove_trigger(&self, name: &str) -> StoreResult<bool>;
+}
+
+/// Whether a Kanban card id is one every store accepts (`kb_` + hex, or any
+/// `[A-Za-z0-9_-]{1,64}`).
+pub fn valid_card_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// The built-in Kanban board of the Kanban lanes: which board the lanes use
+/// (a JSON configuration) and one JSON card per id (`card["id"]`).
+///
+/// Contract:
+/// - `put_kanban_board(Some(c))` stores the configuration, `None` clears
+///   it; `kanban_board` returns what was stored last (`None`: none).
+/// - `create_card` stores a card unless one with its id is stored, and
+///   returns the stored card with whether it was created now: creators
+///   racing on one id (a replay, two runners on two machines) get one card,
+///   the first's.
+/// - `card` returns the card last stored ([`StoreError::NotFound`] for an
+///   unknown id); `replace_card` replaces a stored card (`NotFound` when
+///   there is none); `cards` returns every card, by `created_at_ms` then id.
+/// - A card id that is not `[A-Za-z0-9_-]{1,64}` is refused with
+///   `invalid_args`.
+#[async_trait]
+pub trait KanbanStore: Send + Sync {
+    /// The board configuration, if one is stored.
+    ///
+    /// # Errors
+    ///
+    /// `Corrupt`, I/O errors.
+    async fn kanban_board(&self) -> StoreResult<Option<serde_json::Value>>;
+
+    /// Store (`Some`) or clear (`None`) the board configuration.
+    ///
+    /// # Errors
+    ///
+    /// I/O errors.
+    async fn put_kanban_board(&self, config: Option<&serde_json::Value>) -> StoreResult<()>;
+
+    /// Create a card unless its id is stored; the stored card and whether
+    /// it was created now.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_args` for a bad id, `Corrupt`, I/O errors.
+    async fn create_card(&self, card: &serde_json::Value) -> StoreResult<(serde_json::Value, bool)>;
+
+    /// One card.
+    ///
+    /// # Errors
+    ///
+    /// `NotFound`, `invalid_args` for a bad id, `Corrupt`, I/O errors.
+    async fn card(&self, id: &str) -> StoreResult<serde_json::Value>;
+
+    /// Replace a stored card (by its id).
+    ///
+    /// # Errors
+    ///
+    /// `NotFound`, `invalid_args` for a bad id, I/O errors.
+    async fn replace_card(&self, card: &serde_json::Value) -> StoreResult<()>;
+
+    /// Every card, by creation time then id.
+    ///
+    /// # Errors
+    ///
+    /// `Corrupt`, I/O errors.
+    async fn cards(&self) -> StoreResult<Vec<serde_json::Value>>;
 }
 
 /// The sandbox's compile cache: precompiled components keyed by digest

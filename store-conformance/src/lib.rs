@@ -25,7 +25,7 @@ use hwf_core::BoxFuture;
 use hwf_core::error::ErrorCode;
 use hwf_core::ids::RunId;
 use hwf_core::model::{RunSnapshot, RunState, ScriptRef};
-use hwf_core::store::{BlobStore, EventLog, RunStore, ScriptCatalog, StoreResult, TriggerStore};
+use hwf_core::store::{BlobStore, EventLog, KanbanStore, RunStore, ScriptCatalog, StoreResult, TriggerStore};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -43,6 +43,8 @@ pub struct Stores {
     pub blobs: Arc<dyn BlobStore>,
     /// Trigger definitions.
     pub triggers: Arc<dyn TriggerStore>,
+    /// The built-in Kanban board.
+    pub kanban: Arc<dyn KanbanStore>,
 }
 
 /// Raw access for the damage checks: what a crash can leave behind in a

@@ -14,7 +14,8 @@ fn stores(store: FileStore) -> Stores {
         scripts: store.clone(),
         events: store.clone(),
         blobs: store.clone(),
-        triggers: store,
+        triggers: store.clone(),
+        kanban: store,
     }
 }
 

@@ -19,7 +19,8 @@ fn over_files(root: &std::path::Path) -> Stores {
         scripts: file.clone(),
         events: file.clone(),
         blobs: file.clone(),
-        triggers: file,
+        triggers: file.clone(),
+        kanban: file,
     }
 }
 
@@ -57,6 +58,7 @@ fn over_postgres(url: &str, schema: &str, local: &std::path::Path) -> Stores {
         events: Arc::new(pg.clone()),
         blobs: Arc::new(pg.clone()),
         triggers: Arc::new(pg.clone()),
+        kanban: Arc::new(pg.clone()),
         work: None,
     };
     let local = Arc::new(FileStore::open(local).expect("state dir"));
@@ -65,7 +67,8 @@ fn over_postgres(url: &str, schema: &str, local: &std::path::Path) -> Stores {
         scripts: Arc::new(pg.clone()),
         events: Arc::new(pg.clone()),
         blobs: Arc::new(pg.clone()),
-        triggers: Arc::new(pg),
+        triggers: Arc::new(pg.clone()),
+        kanban: Arc::new(pg),
     }
 }
 

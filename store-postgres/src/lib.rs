@@ -3,8 +3,8 @@
 //! [`PgStore`] implements [`RunStore`](hwf_core::store::RunStore),
 //! [`JournalSink`](hwf_core::store::JournalSink) (opened under a claim),
 //! [`Claim`](hwf_core::store::Claim), [`ScriptCatalog`](hwf_core::store::ScriptCatalog),
-//! [`EventLog`](hwf_core::store::EventLog), [`BlobStore`](hwf_core::store::BlobStore) and
-//! [`TriggerStore`](hwf_core::store::TriggerStore)
+//! [`EventLog`](hwf_core::store::EventLog), [`BlobStore`](hwf_core::store::BlobStore),
+//! [`TriggerStore`](hwf_core::store::TriggerStore) and [`KanbanStore`](hwf_core::store::KanbanStore)
 //! on PostgreSQL, so several runners on several machines can share one
 //! store. (The compile cache stays machine-local: it is never in a shared
 //! database.) The same conformance suite as the file store's
@@ -32,7 +32,8 @@
 //! `hwf_journal` (`(run_id, seq)` key), `hwf_controls` (unique
 //! `(run_id, id)`), `hwf_artifacts` (`(run_id, ref)`), `hwf_scripts`
 //! (`(name, version)`), `hwf_events` (unique `(source, id)`), `hwf_blobs`
-//! (by content address), `hwf_triggers` (by name). [`PgConfig::schema`] puts them in a schema of
+//! (by content address), `hwf_triggers` (by name), `hwf_kanban_board` and
+//! `hwf_kanban_cards`. [`PgConfig::schema`] puts them in a schema of
 //! their own.
 //!
 //! ## Claims are leases with fencing tokens
@@ -95,6 +96,7 @@
 mod catalog;
 mod claim;
 mod journal;
+mod kanban;
 mod migrate;
 mod runs;
 mod tls;

@@ -15,7 +15,8 @@ fn stores(store: PgStore) -> Stores {
         scripts: store.clone(),
         events: store.clone(),
         blobs: store.clone(),
-        triggers: store,
+        triggers: store.clone(),
+        kanban: store,
     }
 }
 

@@ -6,7 +6,8 @@
 //! fenced out by a takeover cannot replace the new owner's; triggers, kept
 //! in the database so an event sent on one machine starts what a trigger
 //! added on another binds, and a cron minute starts one run however many
-//! runners are up.
+//! runners are up; the Kanban board, so a run parked on a card on one
+//! machine is continued on another once the card is completed there.
 //!
 //! The fixture is `shared_store`'s `Pg` (a fresh database per test on the
 //! cluster in `HWF_TEST_POSTGRES`).
@@ -360,4 +361,81 @@ fn a_trigger_added_on_one_machine_fires_on_the_others_and_a_cron_minute_starts_o
         "{}",
         listed.stdout
     );
+}
+
+/// The seam: Kanban lanes on a shared store. Machine A picks the built-in
+/// board and starts a lane that parks on a card; machine B lists and
+/// completes the card and its runner continues the run with the card's
+/// outcome. One card, in the database; no state dir holds a board.
+#[test]
+fn a_run_parked_on_a_kanban_card_on_one_machine_is_continued_on_another() {
+    let Some(pg) = Pg::new("a_run_parked_on_a_kanban_card_on_one_machine") else {
+        return;
+    };
+    let lane = json!({
+        "version": "1",
+        "name": "kanban_lane",
+        "inputs": {"pr": "int"},
+        "policy": {"network": false, "filesystem": false, "allowed_profiles": ["qa"], "max_kanban_cards": 2},
+        "steps": [{
+            "kind": "kanban_agent",
+            "id": "qa_gate",
+            "profile": "qa",
+            "task": {"title": "QA PR", "body": "Run the suite.", "acceptance": ["tests pass"]},
+            "input": {"pr": "$ref:inputs.pr"},
+            "output_schema": {"verdict": "string"}
+        }]
+    });
+    let def = pg.ctx.write("lane.workflow.json", lane.to_string());
+    pg.hwf(&["kanban", "use", "builtin", "--json"]).expect_code(0);
+    let out = pg.hwf(&["run", def.to_str().expect("utf8"), "--args", r#"{"pr": 7}"#, "--json"]);
+    out.expect_code(3);
+    let id = run_id(&out.json());
+    let s = pg.status(&id);
+    assert_eq!(s["waits"][0]["kind"], "kanban", "{s}");
+    let on_b = |args: &[&str]| -> Run { machine_b(&pg).args(args).output().expect("hwf").into() };
+    let listed = on_b(&["kanban", "list", "--json"]);
+    listed.expect_code(0);
+    let cards = listed.json()["data"]["cards"].clone();
+    assert_eq!(cards.as_array().map(Vec::len), Some(1), "{cards}");
+    let card = cards[0]["id"].as_str().expect("card id").to_owned();
+    assert_eq!(s["waits"][0]["detail"]["card"], card.as_str());
+    // Still open: B's runner leaves it waiting.
+    let pass = on_b(&["runner", "--once", "--json"]);
+    pass.expect_code(0);
+    assert_eq!(pass.json()["data"]["waiting"], json!([id]), "{}", pass.stdout);
+    on_b(&[
+        "kanban",
+        "complete",
+        &card,
+        "--result",
+        r#"{"verdict": "pass", "summary": "green"}"#,
+        "--json",
+    ])
+    .expect_code(0);
+    let pass = on_b(&["runner", "--once", "--json"]);
+    pass.expect_code(0);
+    assert_eq!(
+        pass.json()["data"]["executed"],
+        json!([[id, "succeeded"]]),
+        "{}",
+        pass.stdout
+    );
+    let s = pg.status(&id);
+    let out = &s["result"]["outputs"]["qa_gate"];
+    assert_eq!(
+        (&out["status"], &out["verdict"], &out["card_id"]),
+        (&json!("completed"), &json!("pass"), &json!(card)),
+        "{s}"
+    );
+    assert_eq!(
+        pg.sql("SELECT count(*) FROM hwf_kanban_cards").trim(),
+        "1",
+        "no second card"
+    );
+    for dir in [pg.ctx.state(), pg.ctx.path("machine-b")] {
+        let k = dir.join("kanban");
+        assert!(!k.exists(), "no board in {}", k.display());
+    }
+    assert_nothing_local(&pg);
 }

@@ -401,8 +401,8 @@ impl Durable for CallDurable<'_> {
     fn run_id(&self) -> Option<&hwf_core::ids::RunId> {
         Some(&self.run.run_id)
     }
-    fn run_store(&self) -> Option<(&hwf_core::ids::RunId, &crate::store::FileStore)> {
-        Some((&self.run.run_id, self.run.services.store.as_deref()?.local()))
+    fn store(&self) -> Option<&crate::store::Store> {
+        self.run.services.store.as_deref()
     }
     fn grant_terms<'a>(&'a self, grant_call: &'a str) -> BoxFuture<'a, Result<Option<Value>, CapabilityError>> {
         Box::pin(self.run.grant_terms(grant_call))

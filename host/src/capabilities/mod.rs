@@ -77,9 +77,9 @@ pub trait Durable: Send + Sync {
     fn run_id(&self) -> Option<&hwf_core::ids::RunId> {
         None
     }
-    /// The run's id and the state dir's file store, when there is one (the
-    /// Kanban lanes keep their boards there).
-    fn run_store(&self) -> Option<(&hwf_core::ids::RunId, &crate::store::FileStore)> {
+    /// The host's store the run lives in, when there is one (the Kanban
+    /// lanes keep their board there).
+    fn store(&self) -> Option<&crate::store::Store> {
         None
     }
     /// The terms of the run's grant made by the `grant.request` call

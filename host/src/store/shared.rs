@@ -3,10 +3,10 @@
 //! store traits of [`hwf_core::store`].
 //!
 //! The state directory is always there: what is the machine's own (the
-//! compile cache, inline script copies, kanban lanes) stays in it
-//! ([`Store::local`]). With a shared store (`--store postgres://…`), runs
-//! (snapshots, journals, controls, claims, artifacts), the script catalog,
-//! the event log, blobs and trigger definitions live in the database, so
+//! compile cache, inline script copies) stays in it ([`Store::local`]).
+//! With a shared store (`--store postgres://…`), runs (snapshots, journals,
+//! controls, claims, artifacts), the script catalog, the event log, blobs,
+//! trigger definitions and the Kanban board live in the database, so
 //! runners on several machines share them.
 //!
 //! The methods keep the file store's names, so the host reads the same
@@ -25,8 +25,8 @@ use hwf_core::ids::RunId;
 use hwf_core::journal::JournalEntry;
 use hwf_core::model::{ExternalEvent, RunSnapshot, RunState, ScriptMeta};
 use hwf_core::store::{
-    Artifact, ArtifactRef, BlobStore, Claim, EventLog, Fence, JournalSink, RunStore, SaveMode, ScriptCatalog,
-    StoreResult, TriggerStore, async_trait,
+    Artifact, ArtifactRef, BlobStore, Claim, EventLog, Fence, JournalSink, KanbanStore, RunStore, SaveMode,
+    ScriptCatalog, StoreResult, TriggerStore, async_trait,
 };
 use serde_json::Value;
 use std::path::Path;
@@ -46,6 +46,8 @@ pub struct SharedParts {
     pub blobs: Arc<dyn BlobStore>,
     /// Trigger definitions.
     pub triggers: Arc<dyn TriggerStore>,
+    /// The built-in Kanban board.
+    pub kanban: Arc<dyn KanbanStore>,
     /// How the store hands out work (a database's `SKIP LOCKED` scan and
     /// its notifications), when it does.
     pub work: Option<Arc<dyn WorkSource>>,
@@ -111,7 +113,7 @@ impl Store {
     }
 
     /// The state directory's file store: the compile cache, inline script
-    /// copies, kanban lanes — and, without a shared store, everything.
+    /// copies — and, without a shared store, everything.
     pub fn local(&self) -> &FileStore {
         &self.local
     }
@@ -541,6 +543,86 @@ impl Store {
         };
         let (triggers, name) = (s.parts.triggers.clone(), name.to_owned());
         self.block(s, async move { triggers.remove_trigger(&name).await })
+    }
+
+    /// The Kanban board's configuration (`None`: no board): the state dir's
+    /// `kanban/config.json`, or the shared store's.
+    ///
+    /// # Errors
+    ///
+    /// `corrupt_store`, `io`.
+    pub fn kanban_config(&self) -> Result<Option<Value>> {
+        let Some(s) = &self.shared else {
+            return self.local.kanban_config();
+        };
+        let kanban = s.parts.kanban.clone();
+        self.block(s, async move { kanban.kanban_board().await })
+    }
+
+    /// Store (`Some`) or clear (`None`) the Kanban board's configuration.
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn write_kanban_config(&self, config: Option<&Value>) -> Result<()> {
+        let Some(s) = &self.shared else {
+            return self.local.write_kanban_config(config);
+        };
+        let (kanban, config) = (s.parts.kanban.clone(), config.cloned());
+        self.block(s, async move { kanban.put_kanban_board(config.as_ref()).await })
+    }
+
+    /// Create a card unless its id is taken; the stored card and whether
+    /// it was created now.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_args` for a bad id, `corrupt_store`, `io`.
+    pub fn create_card(&self, card: &Value) -> Result<(Value, bool)> {
+        let Some(s) = &self.shared else {
+            return self.local.create_card(card);
+        };
+        let (kanban, card) = (s.parts.kanban.clone(), card.clone());
+        self.block(s, async move { kanban.create_card(&card).await })
+    }
+
+    /// One card.
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `invalid_args` for a bad id, `corrupt_store`, `io`.
+    pub fn read_card(&self, id: &str) -> Result<Value> {
+        let Some(s) = &self.shared else {
+            return self.local.read_card(id);
+        };
+        let (kanban, id) = (s.parts.kanban.clone(), id.to_owned());
+        self.block(s, async move { kanban.card(&id).await })
+    }
+
+    /// Replace a card (it must exist).
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `invalid_args`, `io`.
+    pub fn write_card(&self, card: &Value) -> Result<()> {
+        let Some(s) = &self.shared else {
+            return self.local.write_card(card);
+        };
+        let (kanban, card) = (s.parts.kanban.clone(), card.clone());
+        self.block(s, async move { kanban.replace_card(&card).await })
+    }
+
+    /// Every card, oldest first.
+    ///
+    /// # Errors
+    ///
+    /// `corrupt_store`, `io`.
+    pub fn list_cards(&self) -> Result<Vec<Value>> {
+        let Some(s) = &self.shared else {
+            return self.local.list_cards();
+        };
+        let kanban = s.parts.kanban.clone();
+        self.block(s, async move { kanban.cards().await })
     }
 
     /// A number that changes when runs change (created, saved, controlled,
