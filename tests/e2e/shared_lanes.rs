@@ -163,7 +163,7 @@ return { done: r.label };
         .env("HWF_LEASE_MS", "600")
         .args(["run", script.to_str().expect("utf8"), "--agents", &f, "--json"])
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("machine a");
     wait_for(Duration::from_secs(30), "the call to start on machine a", || {
@@ -194,6 +194,11 @@ return { done: r.label };
     signal("-CONT");
     let out = a.wait_with_output().expect("machine a ends");
     assert!(!out.status.success(), "a fenced-out executor does not succeed");
+    // Whether A got as far as writing its transcript (it may learn of the
+    // takeover first) is a race; when it did, the write was refused.
+    let said = String::from_utf8_lossy(&out.stderr);
+    let refused = said.lines().find(|l| l.contains("could not write transcript"));
+    println!("machine a's transcript write: {}", refused.unwrap_or("not attempted"));
     assert_eq!(transcript(&pg), owners, "the new owner's transcript stays");
     let s = pg.status(&id);
     assert_eq!(s["state"], "succeeded", "{s}");
