@@ -218,6 +218,16 @@ pub enum Event<'a> {
         /// The resource id (`resource.declare`'s).
         resource: &'a str,
     },
+    /// A call was charged one use of a grant (durable first: the effect
+    /// it grants runs only after this record is stored, and a re-run of
+    /// the same call finds it and is not charged again, on whichever
+    /// machine the run continues).
+    GrantUsed {
+        /// The grant's call (`grant.request`'s call id in this run).
+        grant: &'a str,
+        /// The `grant.act` call charged.
+        call: &'a str,
+    },
     /// A declared resource's finalizer ran.
     FinalizerFinished {
         /// The resource id.
@@ -293,6 +303,7 @@ impl Event<'_> {
                 | Event::RunCompleted { .. }
                 | Event::WaitStarted { .. }
                 | Event::FinalizerStarted { .. }
+                | Event::GrantUsed { .. }
         )
     }
 
@@ -305,6 +316,7 @@ impl Event<'_> {
                 | Event::RunCompleted { .. }
                 | Event::WaitStarted { .. }
                 | Event::FinalizerStarted { .. }
+                | Event::GrantUsed { .. }
         )
     }
 }
@@ -591,6 +603,13 @@ pub enum Entry {
         /// The resource id.
         resource: String,
     },
+    /// A call was charged one use of a grant.
+    GrantUsed {
+        /// The grant's call.
+        grant: String,
+        /// The call charged.
+        call: String,
+    },
     /// A declared resource's finalizer ran.
     FinalizerFinished {
         /// The resource id.
@@ -783,6 +802,10 @@ mod tests {
             Event::WaitResolved { call: "5" },
             Event::Delivered { call: "6" },
             Event::FinalizerStarted { resource: "res-1" },
+            Event::GrantUsed {
+                grant: "2",
+                call: "4.1",
+            },
             Event::FinalizerFinished {
                 resource: "res-1",
                 state: "failed",

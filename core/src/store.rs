@@ -16,6 +16,8 @@
 //! | [`ScriptCatalog`] | saved scripts and their immutable versions | the catalog |
 //! | [`EventLog`] | external events, idempotent by source + id | `events.wait`, the triggers, the webhooks |
 //! | [`BlobStore`] | inline scripts by content; journal payload chunks | the facade; the journal writer and readers |
+//! | [`TriggerStore`] | trigger definitions, by name | `hwf triggers`, events, the runner's cron pass |
+//! | [`KanbanStore`] | the built-in Kanban board: its configuration and cards | the Kanban lanes, `hwf kanban`, the runner |
 //! | [`CompileCache`] | precompiled components (machine-local, never shared) | the sandbox |
 //!
 //! Methods are async and object-safe (`#[async_trait]`, so each returns a
@@ -372,6 +374,10 @@ pub trait JournalSink: Send + std::fmt::Debug {
 ///   within the store's documented delay for others.
 /// - `write_artifact` replaces the run's artifact and returns its ref;
 ///   `read_artifact` returns the bytes last written under that ref.
+/// - `write_artifact_fenced` does the same for the claim's run only while
+///   the claim is the run's current one (compared in the same step as the
+///   write); under a released or superseded claim it fails with
+///   [`StoreError::Fenced`] and writes nothing.
 #[async_trait]
 pub trait RunStore: Send + Sync {
     /// Create a run with its first snapshot.
@@ -508,6 +514,22 @@ pub trait RunStore: Send + Sync {
     ///
     /// `NotFound`, `InvalidName` for a bad call id, I/O errors.
     async fn write_artifact(&self, id: &RunId, artifact: Artifact<'_>, bytes: &[u8]) -> StoreResult<ArtifactRef>;
+
+    /// Store (replace) one of the claimed run's artifacts while `claim` is
+    /// its current claim: what an execution writes as it runs (agent-call
+    /// transcripts), so an executor that lost the run cannot overwrite what
+    /// the new owner wrote.
+    ///
+    /// # Errors
+    ///
+    /// `Fenced` for a claim that is not the run's current one, `NotFound`,
+    /// `InvalidName` for a bad call id, I/O errors.
+    async fn write_artifact_fenced(
+        &self,
+        claim: &dyn Claim,
+        artifact: Artifact<'_>,
+        bytes: &[u8],
+    ) -> StoreResult<ArtifactRef>;
 
     /// The bytes of one of the run's artifacts.
     ///
@@ -650,6 +672,107 @@ pub trait BlobStore: Send + Sync {
     ///
     /// I/O errors.
     async fn has_chunks(&self, ids: &[ChunkId]) -> StoreResult<Vec<bool>>;
+}
+
+/// Trigger definitions (a saved workflow started by an event pattern or a
+/// cron expression), kept as JSON documents by name: the host parses them.
+///
+/// Contract:
+/// - `put_trigger` stores the definition under `name`, replacing one
+///   stored there; `triggers` returns every stored `(name, definition)`,
+///   in name order; `remove_trigger` deletes one and says whether it was
+///   there.
+/// - An unsafe name (`../x`, empty, over 128 bytes) fails with
+///   [`StoreError::InvalidName`].
+#[async_trait]
+pub trait TriggerStore: Send + Sync {
+    /// Store (replace) a trigger definition.
+    ///
+    /// # Errors
+    ///
+    /// `InvalidName`, I/O errors.
+    async fn put_trigger(&self, name: &str, definition: &serde_json::Value) -> StoreResult<()>;
+
+    /// Every trigger definition, in name order.
+    ///
+    /// # Errors
+    ///
+    /// `Corrupt` (a definition that is not JSON), I/O errors.
+    async fn triggers(&self) -> StoreResult<Vec<(String, serde_json::Value)>>;
+
+    /// Remove a trigger definition; whether it was stored.
+    ///
+    /// # Errors
+    ///
+    /// `InvalidName`, I/O errors.
+    async fn remove_trigger(&self, name: &str) -> StoreResult<bool>;
+}
+
+/// Whether a Kanban card id is one every store accepts (`kb_` + hex, or any
+/// `[A-Za-z0-9_-]{1,64}`).
+pub fn valid_card_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// The built-in Kanban board of the Kanban lanes: which board the lanes use
+/// (a JSON configuration) and one JSON card per id (`card["id"]`).
+///
+/// Contract:
+/// - `put_kanban_board(Some(c))` stores the configuration, `None` clears
+///   it; `kanban_board` returns what was stored last (`None`: none).
+/// - `create_card` stores a card unless one with its id is stored, and
+///   returns the stored card with whether it was created now: creators
+///   racing on one id (a replay, two runners on two machines) get one card,
+///   the first's.
+/// - `card` returns the card last stored ([`StoreError::NotFound`] for an
+///   unknown id); `replace_card` replaces a stored card (`NotFound` when
+///   there is none); `cards` returns every card, by `created_at_ms` then id.
+/// - A card id that is not `[A-Za-z0-9_-]{1,64}` is refused with
+///   `invalid_args`.
+#[async_trait]
+pub trait KanbanStore: Send + Sync {
+    /// The board configuration, if one is stored.
+    ///
+    /// # Errors
+    ///
+    /// `Corrupt`, I/O errors.
+    async fn kanban_board(&self) -> StoreResult<Option<serde_json::Value>>;
+
+    /// Store (`Some`) or clear (`None`) the board configuration.
+    ///
+    /// # Errors
+    ///
+    /// I/O errors.
+    async fn put_kanban_board(&self, config: Option<&serde_json::Value>) -> StoreResult<()>;
+
+    /// Create a card unless its id is stored; the stored card and whether
+    /// it was created now.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_args` for a bad id, `Corrupt`, I/O errors.
+    async fn create_card(&self, card: &serde_json::Value) -> StoreResult<(serde_json::Value, bool)>;
+
+    /// One card.
+    ///
+    /// # Errors
+    ///
+    /// `NotFound`, `invalid_args` for a bad id, `Corrupt`, I/O errors.
+    async fn card(&self, id: &str) -> StoreResult<serde_json::Value>;
+
+    /// Replace a stored card (by its id).
+    ///
+    /// # Errors
+    ///
+    /// `NotFound`, `invalid_args` for a bad id, I/O errors.
+    async fn replace_card(&self, card: &serde_json::Value) -> StoreResult<()>;
+
+    /// Every card, by creation time then id.
+    ///
+    /// # Errors
+    ///
+    /// `Corrupt`, I/O errors.
+    async fn cards(&self) -> StoreResult<Vec<serde_json::Value>>;
 }
 
 /// The sandbox's compile cache: precompiled components keyed by digest

@@ -7,7 +7,7 @@ use hwf_core::model::{ExternalEvent, ScriptMeta};
 use hwf_core::store::BlobRef;
 use serde_json::json;
 
-pub(crate) const CHECKS: [(&str, Check); 7] = [
+pub(crate) const CHECKS: [(&str, Check); 9] = [
     (
         "scripts: versions increase from 1 and old versions stay readable",
         |s| Box::pin(versions(s)),
@@ -34,7 +34,112 @@ pub(crate) const CHECKS: [(&str, Check); 7] = [
         "blobs: content-addressed round trip; credentials in scripts refused",
         |s| Box::pin(blobs(s)),
     ),
+    (
+        "triggers: put replaces, listed in name order (also through another handle), remove says whether it was there",
+        |s| Box::pin(triggers(s)),
+    ),
+    (
+        "kanban: the board is stored and cleared; a card is created once per id, read, replaced, listed by creation",
+        |s| Box::pin(kanban(s)),
+    ),
 ];
+
+async fn kanban(s: &Subject) -> Outcome {
+    let k = &s.stores.kanban;
+    ensure!(
+        ok(k.kanban_board().await, "board")?.is_none(),
+        "a fresh store has no board"
+    );
+    ok(
+        k.put_kanban_board(Some(&json!({"board": "builtin"}))).await,
+        "put board",
+    )?;
+    ensure!(
+        ok(k.kanban_board().await, "board")? == Some(json!({"board": "builtin"})),
+        "the board as stored"
+    );
+    let first = json!({"id": "kb_1", "status": "ready", "created_at_ms": 2});
+    let (card, created) = ok(k.create_card(&first).await, "create")?;
+    ensure!(created && card == first, "created: {card}");
+    let (card, created) = ok(
+        k.create_card(&json!({"id": "kb_1", "status": "other", "created_at_ms": 3}))
+            .await,
+        "create again",
+    )?;
+    ensure!(
+        !created && card == first,
+        "a second creator gets the first's card: {card}"
+    );
+    if let Some(other) = &s.other {
+        let theirs = ok(other.kanban.card("kb_1").await, "read through the other handle")?;
+        ensure!(theirs == first, "the other handle read {theirs}");
+    }
+    let done = json!({"id": "kb_1", "status": "done", "created_at_ms": 2});
+    ok(k.replace_card(&done).await, "replace")?;
+    ensure!(ok(k.card("kb_1").await, "read")? == done, "the replaced card");
+    let older = json!({"id": "kb_0", "status": "ready", "created_at_ms": 1});
+    ok(k.create_card(&older).await, "create an older card")?;
+    let all = ok(k.cards().await, "list")?;
+    ensure!(all == vec![older, done], "listed by creation: {all:?}");
+    fails_with(k.card("kb_nope").await, ErrorCode::NotFound, "read an unknown card")?;
+    fails_with(
+        k.replace_card(&json!({"id": "kb_nope"})).await,
+        ErrorCode::NotFound,
+        "replace an unknown card",
+    )?;
+    for bad in ["../x", "", "a b"] {
+        fails_with(k.card(bad).await, ErrorCode::InvalidArgs, &format!("read {bad:?}"))?;
+        fails_with(
+            k.create_card(&json!({"id": bad})).await,
+            ErrorCode::InvalidArgs,
+            &format!("create {bad:?}"),
+        )?;
+    }
+    ok(k.put_kanban_board(None).await, "clear board")?;
+    ensure!(ok(k.kanban_board().await, "board")?.is_none(), "cleared");
+    Ok(Verdict::Pass)
+}
+
+async fn triggers(s: &Subject) -> Outcome {
+    let t = &s.stores.triggers;
+    ensure!(
+        ok(t.triggers().await, "list")?.is_empty(),
+        "a fresh store holds no triggers"
+    );
+    ok(t.put_trigger("nightly", &json!({"cron": "0 3 * * *"})).await, "put")?;
+    ok(t.put_trigger("on-push", &json!({"on": {"type": "push"}})).await, "put")?;
+    ok(t.put_trigger("nightly", &json!({"cron": "0 4 * * *"})).await, "replace")?;
+    let want = vec![
+        ("nightly".to_owned(), json!({"cron": "0 4 * * *"})),
+        ("on-push".to_owned(), json!({"on": {"type": "push"}})),
+    ];
+    let got = ok(t.triggers().await, "list")?;
+    ensure!(got == want, "listed {got:?}, expected {want:?}");
+    if let Some(other) = &s.other {
+        let theirs = ok(other.triggers.triggers().await, "list through the other handle")?;
+        ensure!(theirs == want, "the other handle listed {theirs:?}");
+    }
+    ensure!(
+        ok(t.remove_trigger("nightly").await, "remove")?,
+        "a stored trigger was removed"
+    );
+    ensure!(!ok(t.remove_trigger("nightly").await, "remove again")?, "removed twice");
+    let got = ok(t.triggers().await, "list")?;
+    ensure!(got == want[1..], "after remove: {got:?}");
+    for bad in ["../x", "", "a/b"] {
+        fails_with(
+            t.put_trigger(bad, &json!({})).await,
+            ErrorCode::InvalidName,
+            &format!("put {bad:?}"),
+        )?;
+        fails_with(
+            t.remove_trigger(bad).await,
+            ErrorCode::InvalidName,
+            &format!("remove {bad:?}"),
+        )?;
+    }
+    Ok(Verdict::Pass)
+}
 
 fn meta(language: &str) -> ScriptMeta {
     ScriptMeta {

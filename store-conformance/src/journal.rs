@@ -4,7 +4,7 @@
 use crate::{Check, Outcome, Subject, Verdict, created, ensure, fails_with, ok};
 use hwf_core::error::ErrorCode;
 use hwf_core::journal::{Entry, JournalEntry};
-use hwf_core::store::{Claim, JournalSink, SaveMode};
+use hwf_core::store::{Artifact, ArtifactRef, Claim, JournalSink, SaveMode};
 
 pub(crate) const CHECKS: [(&str, Check); 10] = [
     ("journal: appends get consecutive seqs and read back in order", |s| {
@@ -38,6 +38,10 @@ pub(crate) const CHECKS: [(&str, Check); 10] = [
     (
         "journal: payload chunks are kept once by content, and a line's payload ref reads back through them",
         |s| Box::pin(payload_chunks(s)),
+    ),
+    (
+        "claim: an artifact written under a released or superseded claim is refused",
+        |s| Box::pin(fenced_artifact(s)),
     ),
 ];
 
@@ -415,6 +419,53 @@ async fn fenced(s: &Subject) -> Outcome {
     ok(
         runs.save(&snap, SaveMode::Durable, Some(newer.as_ref())).await,
         "save under the new claim",
+    )?;
+    Ok(Verdict::Pass)
+}
+
+async fn fenced_artifact(s: &Subject) -> Outcome {
+    let runs = &s.stores.runs;
+    let id = created(s).await?;
+    let transcript = Artifact::Transcript { call: "3" };
+    let claim = ok(runs.claim(&id).await, "claim")?.ok_or("a new run's claim is free")?;
+    let r = ok(
+        runs.write_artifact_fenced(claim.as_ref(), transcript, b"owner").await,
+        "write under the claim",
+    )?;
+    let want = ArtifactRef::of(transcript).map_err(|e| e.to_string())?;
+    ensure!(r == want, "the ref {} of a transcript", r.as_str());
+    let fence = claim.fence().clone();
+    drop(claim);
+    fails_with(
+        runs.write_artifact_fenced(&StaleClaim(fence.clone()), transcript, b"released")
+            .await,
+        ErrorCode::Conflict,
+        "write under a released claim",
+    )?;
+    let newer = ok(runs.claim(&id).await, "claim again")?.ok_or("free")?;
+    ok(
+        runs.write_artifact_fenced(newer.as_ref(), transcript, b"new owner")
+            .await,
+        "write under the new claim",
+    )?;
+    // The old owner, paused past its claim, still believes it holds it.
+    let stale = StaleClaim(hwf_core::store::Fence::new(id.clone(), fence.token()));
+    fails_with(
+        runs.write_artifact_fenced(&stale, transcript, b"stale").await,
+        ErrorCode::Conflict,
+        "write under a superseded claim",
+    )?;
+    let read = ok(runs.read_artifact(&id, &r).await, "read")?;
+    ensure!(
+        read == b"new owner",
+        "a fenced write replaced the artifact: {:?}",
+        String::from_utf8_lossy(&read)
+    );
+    let unknown = StaleClaim(hwf_core::store::Fence::new(hwf_core::ids::RunId::generate(), 1));
+    fails_with(
+        runs.write_artifact_fenced(&unknown, transcript, b"x").await,
+        ErrorCode::NotFound,
+        "write to an unknown run",
     )?;
     Ok(Verdict::Pass)
 }

@@ -25,12 +25,12 @@ use hwf_core::BoxFuture;
 use hwf_core::error::ErrorCode;
 use hwf_core::ids::RunId;
 use hwf_core::model::{RunSnapshot, RunState, ScriptRef};
-use hwf_core::store::{BlobStore, EventLog, RunStore, ScriptCatalog, StoreResult};
+use hwf_core::store::{BlobStore, EventLog, KanbanStore, RunStore, ScriptCatalog, StoreResult, TriggerStore};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The four stores of one backend, as the application holds them.
+/// The stores of one backend, as the application holds them.
 #[derive(Clone)]
 pub struct Stores {
     /// Runs, journal, claims, controls, artifacts.
@@ -41,6 +41,10 @@ pub struct Stores {
     pub events: Arc<dyn EventLog>,
     /// Inline scripts by content.
     pub blobs: Arc<dyn BlobStore>,
+    /// Trigger definitions.
+    pub triggers: Arc<dyn TriggerStore>,
+    /// The built-in Kanban board.
+    pub kanban: Arc<dyn KanbanStore>,
 }
 
 /// Raw access for the damage checks: what a crash can leave behind in a

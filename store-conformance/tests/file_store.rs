@@ -13,7 +13,9 @@ fn stores(store: FileStore) -> Stores {
         runs: store.clone(),
         scripts: store.clone(),
         events: store.clone(),
-        blobs: store,
+        blobs: store.clone(),
+        triggers: store.clone(),
+        kanban: store,
     }
 }
 

@@ -18,7 +18,9 @@ fn over_files(root: &std::path::Path) -> Stores {
         runs: Arc::new(Store::file(file.clone())),
         scripts: file.clone(),
         events: file.clone(),
-        blobs: file,
+        blobs: file.clone(),
+        triggers: file.clone(),
+        kanban: file,
     }
 }
 
@@ -55,6 +57,8 @@ fn over_postgres(url: &str, schema: &str, local: &std::path::Path) -> Stores {
         scripts: Arc::new(pg.clone()),
         events: Arc::new(pg.clone()),
         blobs: Arc::new(pg.clone()),
+        triggers: Arc::new(pg.clone()),
+        kanban: Arc::new(pg.clone()),
         work: None,
     };
     let local = Arc::new(FileStore::open(local).expect("state dir"));
@@ -62,7 +66,9 @@ fn over_postgres(url: &str, schema: &str, local: &std::path::Path) -> Stores {
         runs: Arc::new(Store::shared(local, parts, bridge)),
         scripts: Arc::new(pg.clone()),
         events: Arc::new(pg.clone()),
-        blobs: Arc::new(pg),
+        blobs: Arc::new(pg.clone()),
+        triggers: Arc::new(pg.clone()),
+        kanban: Arc::new(pg),
     }
 }
 

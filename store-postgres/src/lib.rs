@@ -3,7 +3,8 @@
 //! [`PgStore`] implements [`RunStore`](hwf_core::store::RunStore),
 //! [`JournalSink`](hwf_core::store::JournalSink) (opened under a claim),
 //! [`Claim`](hwf_core::store::Claim), [`ScriptCatalog`](hwf_core::store::ScriptCatalog),
-//! [`EventLog`](hwf_core::store::EventLog) and [`BlobStore`](hwf_core::store::BlobStore)
+//! [`EventLog`](hwf_core::store::EventLog), [`BlobStore`](hwf_core::store::BlobStore),
+//! [`TriggerStore`](hwf_core::store::TriggerStore) and [`KanbanStore`](hwf_core::store::KanbanStore)
 //! on PostgreSQL, so several runners on several machines can share one
 //! store. (The compile cache stays machine-local: it is never in a shared
 //! database.) The same conformance suite as the file store's
@@ -33,7 +34,8 @@
 //! (`(name, version)`), `hwf_events` (unique `(source, id)`), `hwf_blobs`
 //! (by content address), `hwf_chunks` (journal payload chunks by BLAKE3
 //! digest, store-wide: a journal line names them by its `request_ref` /
-//! `result_ref`). [`PgConfig::schema`] puts them in a schema of
+//! `result_ref`), `hwf_triggers` (by name), `hwf_kanban_board` and
+//! `hwf_kanban_cards`. [`PgConfig::schema`] puts them in a schema of
 //! their own.
 //!
 //! ## Claims are leases with fencing tokens
@@ -96,9 +98,11 @@
 mod catalog;
 mod claim;
 mod journal;
+mod kanban;
 mod migrate;
 mod runs;
 mod tls;
+mod triggers;
 mod watch;
 mod work;
 

@@ -32,6 +32,16 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "payload_chunks",
         sql: include_str!("../migrations/0003_payload_chunks.sql"),
     },
+    Migration {
+        version: 4,
+        name: "triggers",
+        sql: include_str!("../migrations/0004_triggers.sql"),
+    },
+    Migration {
+        version: 5,
+        name: "kanban",
+        sql: include_str!("../migrations/0005_kanban.sql"),
+    },
 ];
 
 /// A schema name hwf accepts: lower-case ASCII letters, digits and `_`,

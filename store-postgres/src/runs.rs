@@ -44,6 +44,14 @@ const SAVE_FENCED: &str = "WITH fence AS (
     UPDATE hwf_runs SET state = $2, snapshot = $3::text::jsonb, snapshot_text = $4, updated_at = now()
     FROM fence WHERE run_id = $1";
 
+// As SAVE_FENCED: the claim row locked FOR SHARE and its token compared in
+// the same statement as the write.
+const WRITE_ARTIFACT_FENCED: &str = "WITH fence AS (
+        SELECT 1 FROM hwf_claims WHERE run_id = $1 AND token = $4 AND holder IS NOT NULL FOR SHARE
+    )
+    INSERT INTO hwf_artifacts (run_id, ref, bytes) SELECT $1, $2, $3 FROM fence
+    ON CONFLICT (run_id, ref) DO UPDATE SET bytes = EXCLUDED.bytes, written_at = now()";
+
 impl PgStore {
     /// Insert a run and its claim row: free, or (`hold`) held by this
     /// store's owner with token 1 and a fresh lease, in the same statement
@@ -365,6 +373,39 @@ impl RunStore for PgStore {
             Err(e) if sql_state(&e) == Some(&SqlState::FOREIGN_KEY_VIOLATION) => Err(no_run(id.as_str())),
             Err(e) => Err(db_err(format!("write artifact {} of run {id}", r.as_str()), e)),
         }
+    }
+
+    async fn write_artifact_fenced(
+        &self,
+        claim: &dyn Claim,
+        artifact: Artifact<'_>,
+        bytes: &[u8],
+    ) -> StoreResult<ArtifactRef> {
+        let r = ArtifactRef::of(artifact)?;
+        let fence = claim.fence();
+        fence.check()?;
+        let id = fence.run().as_str();
+        let token = big(fence.token(), "fencing token")?;
+        let client = self.durable().await?;
+        let stmt = client
+            .prepare_cached(WRITE_ARTIFACT_FENCED)
+            .await
+            .map_err(|e| db_err("write an artifact", e))?;
+        let n = client
+            .execute(&stmt, &[&id, &r.as_str(), &bytes, &token])
+            .await
+            .map_err(|e| db_err(format!("write artifact {} of run {id}", r.as_str()), e))?;
+        drop(client);
+        if n == 1 {
+            return Ok(r);
+        }
+        // Nothing written: the run is unknown, or the claim is stale.
+        self.run_exists(id).await?;
+        fence.release();
+        Err(StoreError::Fenced {
+            run: id.to_owned(),
+            token: fence.token(),
+        })
     }
 
     async fn read_artifact(&self, id: &RunId, artifact: &ArtifactRef) -> StoreResult<Vec<u8>> {

@@ -14,7 +14,9 @@ fn stores(store: PgStore) -> Stores {
         runs: store.clone(),
         scripts: store.clone(),
         events: store.clone(),
-        blobs: store,
+        blobs: store.clone(),
+        triggers: store.clone(),
+        kanban: store,
     }
 }
 

@@ -33,6 +33,8 @@
 //! - `policy`: capability policy, built-ins, budgets, agent types, secrets;
 //! - `scripts`: save / list / inspect / validate, running by name;
 //! - `secrets`: the secret corpus (40+ formats) planted in every channel;
+//! - `shared_lanes`: grant uses and agent-call transcripts on PostgreSQL
+//!   with two state dirs (a takeover on another machine);
 //! - `triggers`: event-triggered and cron starts of saved workflows.
 
 mod backends;
@@ -67,6 +69,7 @@ mod runtime_limits;
 mod scripts;
 mod seams;
 mod secrets;
+mod shared_lanes;
 mod shared_store;
 mod store_transfer;
 mod triggers;

@@ -17,16 +17,17 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// A test context whose every `hwf` uses a fresh PostgreSQL database.
-struct Pg {
-    ctx: Ctx,
+/// A test context whose every `hwf` uses a fresh PostgreSQL database
+/// (also the fixture of `shared_lanes`).
+pub(crate) struct Pg {
+    pub(crate) ctx: Ctx,
     url: String,
     cluster: String,
     db: String,
 }
 
 impl Pg {
-    fn new(test: &str) -> Option<Self> {
+    pub(crate) fn new(test: &str) -> Option<Self> {
         let cluster = match std::env::var("HWF_TEST_POSTGRES") {
             Ok(url) if !url.trim().is_empty() => url,
             _ => {
@@ -59,18 +60,18 @@ impl Pg {
         })
     }
 
-    fn cmd(&self) -> Command {
+    pub(crate) fn cmd(&self) -> Command {
         let mut c = self.ctx.cmd();
         c.env("HWF_STORE", &self.url)
             .env("HWF_FIXTURE_LOG", self.ctx.path("calls.log"));
         c
     }
 
-    fn hwf(&self, args: &[&str]) -> Run {
+    pub(crate) fn hwf(&self, args: &[&str]) -> Run {
         self.cmd().args(args).output().expect("spawn hwf").into()
     }
 
-    fn status(&self, id: &str) -> Value {
+    pub(crate) fn status(&self, id: &str) -> Value {
         let s = self.hwf(&["status", id, "--json"]);
         s.expect_code(0);
         s.json()["data"].clone()
@@ -78,7 +79,7 @@ impl Pg {
 
     /// `hwf run <script> --background --queue-only` with `extra` flags;
     /// the queued run's id.
-    fn queue(&self, script: &Path, extra: &[&str]) -> String {
+    pub(crate) fn queue(&self, script: &Path, extra: &[&str]) -> String {
         let mut args = vec!["run", script.to_str().expect("utf8")];
         args.extend_from_slice(extra);
         args.extend_from_slice(&["--background", "--queue-only", "--json"]);
@@ -87,20 +88,20 @@ impl Pg {
         run_id(&out.json())
     }
 
-    fn runner_once(&self) -> Value {
+    pub(crate) fn runner_once(&self) -> Value {
         let out = self.hwf(&["runner", "--once", "--json"]);
         out.expect_code(0);
         out.json()["data"].clone()
     }
 
     /// One SQL answer, rows as lines.
-    fn sql(&self, query: &str) -> String {
+    pub(crate) fn sql(&self, query: &str) -> String {
         self.try_sql(query).unwrap_or_else(|e| panic!("{query}: {e}"))
     }
 
     /// [`Pg::sql`], or the error (the tables appear with hwf's first
     /// connection).
-    fn try_sql(&self, query: &str) -> Result<String, String> {
+    pub(crate) fn try_sql(&self, query: &str) -> Result<String, String> {
         let out = Command::new(crate::common::psql())
             .args([self.url.as_str(), "-v", "ON_ERROR_STOP=1", "-Atqc", query])
             .output()
@@ -113,7 +114,7 @@ impl Pg {
     }
 
     /// The run's journal as stored, in seq order.
-    fn journal(&self, id: &str) -> Vec<Value> {
+    pub(crate) fn journal(&self, id: &str) -> Vec<Value> {
         self.sql(&format!(
             "SELECT line FROM hwf_journal WHERE run_id = '{id}' ORDER BY seq"
         ))
@@ -124,7 +125,7 @@ impl Pg {
 
     /// Real executions per agent label (the fixture's execution log,
     /// `$HWF_FIXTURE_LOG`, names call ids; the journals name their labels).
-    fn executions(&self) -> HashMap<String, usize> {
+    pub(crate) fn executions(&self) -> HashMap<String, usize> {
         let mut labels = HashMap::new();
         for line in self
             .sql("SELECT line FROM hwf_journal WHERE kind = 'call_started'")
@@ -147,7 +148,7 @@ impl Pg {
     }
 
     /// Nothing of any run is in the state dir: runs live in the database.
-    fn assert_no_local_runs(&self) {
+    pub(crate) fn assert_no_local_runs(&self) {
         let runs = self.ctx.state().join("runs");
         let n = std::fs::read_dir(&runs).map_or(0, Iterator::count);
         assert_eq!(
@@ -183,7 +184,7 @@ fn with_dbname(cluster: &str, db: &str) -> String {
 }
 
 /// A fixture answering each label with `{"label": …}` (some after a delay).
-fn fixture(pg: &Pg, labels: &[&str], slow: &[(&str, u64)]) -> String {
+pub(crate) fn fixture(pg: &Pg, labels: &[&str], slow: &[(&str, u64)]) -> String {
     let mut rules: Vec<Value> = slow
         .iter()
         .map(|(l, ms)| json!({"match": {"label": l}, "output": {"label": l}, "delay_ms": ms}))
@@ -317,7 +318,7 @@ return { out };
 }
 
 /// Poll `cond` every 20 ms until it holds or `limit` passes.
-fn wait_for(limit: Duration, what: &str, mut cond: impl FnMut() -> bool) {
+pub(crate) fn wait_for(limit: Duration, what: &str, mut cond: impl FnMut() -> bool) {
     let t = Instant::now();
     while !cond() {
         assert!(t.elapsed() < limit, "timed out waiting for {what}");

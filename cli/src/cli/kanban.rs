@@ -1,4 +1,4 @@
-//! `hwf kanban …`: choose the state dir's board and drive built-in cards
+//! `hwf kanban …`: choose the store's board and drive built-in cards
 //! (list, show, move, comment, complete) as an operator or a test would.
 
 use super::Cli;
@@ -124,7 +124,7 @@ fn line(c: &Value) -> String {
 /// `invalid_config`, `io`.
 pub fn run(cli: &Cli, config: &Config, cmd: &KanbanCommand, out: &Out) -> Result<i32, Error> {
     let hwf = super::open_plain_host(cli, config)?;
-    let store = hwf.store().local();
+    let store = hwf.store();
     match cmd {
         KanbanCommand::Use {
             board,

@@ -537,6 +537,8 @@ pub fn timeline_rows(journal: &[JournalEntry], controls: &[crate::app::control::
                 "resource": resource, "state": "started"})),
             Entry::FinalizerFinished { resource, state, error } => rows.push(json!({"row": "finalizer", "seq": seq,
                 "ts_ms": ts, "resource": resource, "state": state, "error": error})),
+            Entry::GrantUsed { grant, call } => rows.push(json!({"row": "grant_used", "seq": seq, "ts_ms": ts,
+                "grant": grant, "call": call})),
             Entry::CallAttempt { .. } | Entry::Delivered { .. } => {}
         }
     }

@@ -179,7 +179,7 @@ impl Hwf {
                     .iter()
                     .any(|e| durable::matches(&w.detail, e)),
                 crate::capabilities::kanban::WAIT_KIND => {
-                    crate::capabilities::kanban::wait_resolved(self.store().local(), &w.detail)
+                    crate::capabilities::kanban::wait_resolved(self.store(), &w.detail)
                 }
                 _ => true,
             })

@@ -2,14 +2,19 @@
 //! pattern (source, type, subject, payload fields — the `events.wait`
 //! predicate) or a cron expression to a saved workflow and an args template.
 //!
-//! - `triggers/<name>.json` holds one trigger (written atomically);
+//! - a trigger is kept in the store ([`crate::store::Store::triggers`]):
+//!   `triggers/<name>.json` in the state dir (written atomically), or the
+//!   shared store's `hwf_triggers` on PostgreSQL, so an event sent on any
+//!   machine and the cron pass of any runner see every trigger;
 //! - a matching event (`hwf events send`, the webhook ingress) enqueues a
 //!   run whose id is derived from (trigger, event id): creating the run
-//!   directory is the once-only step, so an event sent twice — or handled
-//!   by two processes at once — starts exactly one run;
+//!   (its directory; its row on PostgreSQL, whose key refuses a second
+//!   insert) is the once-only step, so an event sent twice — or handled
+//!   by two processes or machines at once — starts exactly one run;
 //! - a cron trigger is fired by the runner (`runner_pass`): at most one run
 //!   per due minute (UTC), the newest due minute since (and including) the
-//!   one the trigger was added in, with the run id derived from (trigger, minute). Cron only
+//!   one the trigger was added in, with the run id derived from (trigger,
+//!   minute), so runners on several machines start it once. Cron only
 //!   starts runs; it never advances a run's phases (the seed's rule).
 //!
 //! Args templates: any string `"$event"` or `"$event.<path>"` (also the
@@ -25,8 +30,6 @@ use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use std::io::Write as _;
-use std::path::PathBuf;
 
 /// One trigger.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -49,12 +52,6 @@ pub struct Trigger {
     pub args: Value,
     /// When it was added (ms since the epoch); cron fires only after it.
     pub created_at_ms: u64,
-}
-
-fn dir(hwf: &Hwf) -> Result<PathBuf> {
-    let d = hwf.store().root().join("triggers");
-    std::fs::create_dir_all(&d).map_err(|e| Error::io("triggers directory", e))?;
-    Ok(d)
 }
 
 /// Add (or replace) a trigger after checking it.
@@ -92,17 +89,8 @@ pub fn add(hwf: &Hwf, t: &Trigger) -> Result<()> {
         ));
     }
     hwf.store().script_meta(&t.workflow, t.version)?;
-    let d = dir(hwf)?;
-    let bytes = serde_json::to_vec(t).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
-    let tmp = d.join(format!(".{}.tmp{}", t.name, std::process::id()));
-    let mut f = std::fs::File::create(&tmp).map_err(|e| Error::io("trigger", e))?;
-    f.write_all(&bytes)
-        .and_then(|()| f.sync_all())
-        .map_err(|e| Error::io("trigger", e))?;
-    std::fs::rename(&tmp, d.join(format!("{}.json", t.name))).map_err(|e| Error::io("trigger", e))?;
-    std::fs::File::open(&d)
-        .and_then(|f| f.sync_all())
-        .map_err(|e| Error::io("triggers directory", e))
+    let definition = serde_json::to_value(t).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+    hwf.store().put_trigger(&t.name, &definition)
 }
 
 /// Every trigger, by name.
@@ -111,22 +99,10 @@ pub fn add(hwf: &Hwf, t: &Trigger) -> Result<()> {
 ///
 /// `corrupt_store` naming a malformed trigger file, `io`.
 pub fn list(hwf: &Hwf) -> Result<Vec<Trigger>> {
-    let d = hwf.store().root().join("triggers");
-    let entries = match std::fs::read_dir(&d) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error::io("triggers directory", e)),
-    };
     let mut out = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| Error::io("triggers directory", e))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') || !name.ends_with(".json") {
-            continue;
-        }
-        let text = crate::store::FileStore::read_input(&entry.path(), 1 << 20, "trigger", ErrorCode::CorruptStore)?;
-        let t: Trigger = serde_json::from_str(&text)
-            .map_err(|e| Error::new(ErrorCode::CorruptStore, format!("triggers/{name} is malformed: {e}")))?;
+    for (name, definition) in hwf.store().triggers()? {
+        let t: Trigger = serde_json::from_value(definition)
+            .map_err(|e| Error::new(ErrorCode::CorruptStore, format!("trigger {name} is malformed: {e}")))?;
         out.push(t);
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
@@ -140,11 +116,7 @@ pub fn list(hwf: &Hwf) -> Result<Vec<Trigger>> {
 /// `invalid_name`, `io`.
 pub fn remove(hwf: &Hwf, name: &str) -> Result<bool> {
     hwf_core::ids::validate_name("trigger name", name)?;
-    match std::fs::remove_file(dir(hwf)?.join(format!("{name}.json"))) {
-        Ok(()) => Ok(true),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
-        Err(e) => Err(Error::io("trigger", e)),
-    }
+    hwf.store().remove_trigger(name)
 }
 
 /// The args for one start: the template with `$event…` strings replaced.

@@ -7,6 +7,7 @@ use crate::agents::{AgentCall, AgentError};
 use crate::capabilities::policy::ApprovalMode;
 use crate::capabilities::{CapabilityCall, CapabilityError, Durable, WaitRequest};
 use crate::vm::limits::HostTrap;
+use hwf_core::BoxFuture;
 use hwf_core::control::{Control, Controls, Decision};
 use serde_json::Value;
 use std::time::Duration;
@@ -406,8 +407,21 @@ impl Durable for CallDurable<'_> {
     fn now_ms(&self) -> u64 {
         crate::store::now_ms()
     }
-    fn run_store(&self) -> Option<(&hwf_core::ids::RunId, &crate::store::FileStore)> {
-        Some((&self.run.run_id, self.run.services.store.as_deref()?.local()))
+    fn run_id(&self) -> Option<&hwf_core::ids::RunId> {
+        Some(&self.run.run_id)
+    }
+    fn store(&self) -> Option<&crate::store::Store> {
+        self.run.services.store.as_deref()
+    }
+    fn grant_terms<'a>(&'a self, grant_call: &'a str) -> BoxFuture<'a, Result<Option<Value>, CapabilityError>> {
+        Box::pin(self.run.grant_terms(grant_call))
+    }
+    fn charge_grant<'a>(
+        &'a self,
+        grant_call: &'a str,
+        count: u64,
+    ) -> BoxFuture<'a, Result<crate::capabilities::GrantCharge, CapabilityError>> {
+        Box::pin(self.run.charge_grant(grant_call, self.call_id, count))
     }
 }
 

@@ -56,8 +56,9 @@
 //! Files from the bottom up (each imports only those before it):
 //! `request.rs`, `journal.rs`, `replay.rs` (its index), `call.rs` (what
 //! every stage carries: [`TaskSpec`], [`CallResult`], [`Parent`],
-//! [`Call`]), `width.rs`, `cache.rs`, `execute.rs`, `children.rs`,
-//! `pipeline.rs` ([`RunContext::run_call`]), [`instance`] (the
+//! [`Call`]), `width.rs`, `cache.rs`, `grants.rs` (a run's grant uses),
+//! `execute.rs`, `children.rs`, `pipeline.rs` ([`RunContext::run_call`]),
+//! [`instance`] (the
 //! per-instance broker behind the WIT imports, its join set),
 //! `composite.rs`, [`wit_host`] (the door; `NoHost` for `meta`/`check`),
 //! [`instances`] (building instance stores in the sandbox). This file
@@ -69,6 +70,7 @@ pub mod call;
 pub mod children;
 mod composite;
 mod execute;
+mod grants;
 pub mod instance;
 pub mod instances;
 pub mod journal;
@@ -194,6 +196,10 @@ pub struct RunContext {
     /// What agents reported each in-flight call cost (µUSD), until its
     /// completion is journaled.
     costs: Mutex<std::collections::HashMap<String, u64>>,
+    /// The run's grants and their uses, read from its journal at the first
+    /// `grant.act` (`grants.rs`); the lock makes a check and its charge one
+    /// step among the run's concurrent calls.
+    grants: tokio::sync::Mutex<Option<crate::capabilities::grants::Ledger>>,
 }
 
 /// How a [`RunContext`] is put together ([`RunContext::builder`]).
@@ -296,6 +302,7 @@ impl RunContextBuilder {
             broken: Mutex::new(None),
             memory,
             costs: Mutex::new(std::collections::HashMap::new()),
+            grants: tokio::sync::Mutex::new(None),
         })
     }
 }

@@ -150,10 +150,10 @@ impl RunContext {
                 TaskSpec::Agent(req) => match &req.invalid {
                     Some(bad) => (Err(CallFailure::new(CallErrorKind::Failed, "invalid_json", bad)), 0, 0),
                     // A Kanban lane (issue 19, crate::capabilities::kanban): a card, parked on until it ends.
-                    None if crate::capabilities::kanban::claims(self.services.store.as_deref().map(|s| s.local()), &request) => {
+                    None if crate::capabilities::kanban::claims(self.services.store.as_deref(), &request) => {
                         permit.take();
                         let (store, key) = (
-                            self.services.store.as_deref().map(|s| s.local()),
+                            self.services.store.as_deref(),
                             self.idempotency_key(&call_id),
                         );
                         match crate::capabilities::kanban::card_call(store, &key, &request).await {

@@ -11,10 +11,16 @@
 //!   expires_at_ms?, approved_by}`.
 //! - `grant.act` (`session_control`, so the run's policy must allow it):
 //!   `{grant, capability, input}` runs one built-in capability call under
-//!   the grant. The terms are read from the run's own journal (a guest
-//!   cannot forge or widen them); each use is a marker
-//!   `runs/<run>/grants/<grant call>/<call>` (a re-run of the same call
-//!   after a crash is not charged twice; replayed calls never reach here).
+//!   the grant. The terms are read from the run's own journal through the
+//!   host's store (a guest cannot forge or widen them; the same on
+//!   whichever machine continues the run); each use is a `grant_used`
+//!   record appended to the run's journal, durably and under the run's
+//!   claim, before the granted effect runs ([`charge_grant`](crate::capabilities::Durable::charge_grant)): a
+//!   re-run of the same call after a crash finds its record and is not
+//!   charged twice, an executor that lost the claim cannot charge (and
+//!   runs nothing), and replayed calls never reach here. Uses an older hwf
+//!   kept as markers `runs/<run>/grants/<grant call>/<call>` in the state
+//!   dir still count.
 //!   Refusals, each a typed reason at the start of the message:
 //!   `grant_invalid`, `grant_revoked`, `grant_expired`, `grant_scope`,
 //!   `grant_exhausted`.
@@ -23,12 +29,15 @@
 //!   names its run, so it never outlives it.
 
 use crate::capabilities::{
-    Capability, CapabilityCall, CapabilityError, CapabilityHandler, Registry, SideEffect, WaitRequest,
+    Capability, CapabilityCall, CapabilityError, CapabilityHandler, GrantCharge, Registry, SideEffect, WaitRequest,
 };
 use hwf_core::BoxFuture;
 use hwf_core::control::Decision;
+use hwf_core::ids::RunId;
 use hwf_core::journal::{Entry, JournalEntry};
 use serde_json::{Value, json};
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
 use std::sync::Arc;
 
 /// The requesting capability.
@@ -156,6 +165,122 @@ fn recorded_grant(journal: &[JournalEntry], call: &str) -> Option<Value> {
     })
 }
 
+/// The refusal of a grant call that has no run journal to read or charge.
+pub(crate) fn no_journal() -> CapabilityError {
+    fail("grant_invalid", "grants need a run with a journal")
+}
+
+/// A call id as the use markers of an older hwf spell it (`.` → `_`), so
+/// journal records and markers name a call the same way.
+fn marker_key(call: &str) -> String {
+    call.replace('.', "_")
+}
+
+/// A run's grants as its journal records them: each grant's terms (the
+/// result of its `grant.request` call) and the calls charged a use of it
+/// (`grant_used` records, and the markers an older hwf left under
+/// `runs/<run>/grants/` in the state dir).
+#[derive(Debug, Default)]
+pub struct Ledger {
+    /// Grant call → terms.
+    terms: HashMap<String, Value>,
+    /// Grant call (marker key) → the calls charged (marker keys).
+    uses: HashMap<String, BTreeSet<String>>,
+}
+
+impl Ledger {
+    /// The grants and uses `journal` records.
+    pub fn from_journal(journal: &[JournalEntry]) -> Self {
+        let mut ledger = Self::default();
+        let mut requests = BTreeSet::new();
+        for e in journal {
+            match &e.entry {
+                Entry::CallStarted { call, request, .. }
+                    if request.get("name").and_then(Value::as_str) == Some(REQUEST) =>
+                {
+                    requests.insert(call.as_str());
+                }
+                Entry::GrantUsed { grant, call } => {
+                    ledger.charge(grant, call);
+                }
+                _ => {}
+            }
+        }
+        for call in requests {
+            if let Some(terms) = recorded_grant(journal, call) {
+                ledger.terms.insert(call.to_owned(), terms);
+            }
+        }
+        ledger
+    }
+
+    /// Add the use markers an older hwf kept for `run` under `state_dir`.
+    ///
+    /// # Errors
+    ///
+    /// `io` when the markers exist but cannot be listed.
+    pub fn with_markers(mut self, state_dir: &Path, run: &RunId) -> crate::Result<Self> {
+        let dir = state_dir.join("runs").join(run.as_str()).join("grants");
+        let list = |dir: &Path| -> crate::Result<Vec<String>> {
+            match std::fs::read_dir(dir) {
+                Ok(entries) => entries
+                    .map(|e| {
+                        e.map(|e| e.file_name().to_string_lossy().into_owned())
+                            .map_err(|e| crate::Error::io("grant use markers", e))
+                    })
+                    .collect(),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+                Err(e) => Err(crate::Error::io("grant use markers", e)),
+            }
+        };
+        for grant in list(&dir)? {
+            for call in list(&dir.join(&grant))? {
+                self.uses.entry(grant.clone()).or_default().insert(call);
+            }
+        }
+        Ok(self)
+    }
+
+    /// The terms of the grant made by `grant_call`.
+    pub fn terms(&self, grant_call: &str) -> Option<&Value> {
+        self.terms.get(grant_call)
+    }
+
+    /// How many uses of the grant are spent.
+    pub fn uses(&self, grant_call: &str) -> u64 {
+        self.uses.get(&marker_key(grant_call)).map_or(0, |u| u.len() as u64)
+    }
+
+    /// Whether `call` was charged a use of the grant.
+    pub fn charged(&self, grant_call: &str, call: &str) -> bool {
+        self.uses
+            .get(&marker_key(grant_call))
+            .is_some_and(|u| u.contains(&marker_key(call)))
+    }
+
+    /// Record that `call` was charged a use of the grant.
+    pub fn charge(&mut self, grant_call: &str, call: &str) {
+        self.uses
+            .entry(marker_key(grant_call))
+            .or_default()
+            .insert(marker_key(call));
+    }
+
+    /// What charging `call` one use of a grant of `count` uses does, before
+    /// it is recorded: `None` when it must be recorded (a new use),
+    /// else the answer (charged before, or exhausted).
+    pub fn precharge(&self, grant_call: &str, call: &str, count: u64) -> Option<GrantCharge> {
+        let used = self.uses(grant_call);
+        if self.charged(grant_call, call) {
+            Some(GrantCharge::Charged { uses: used })
+        } else if used >= count {
+            Some(GrantCharge::Exhausted { used })
+        } else {
+            None
+        }
+    }
+}
+
 fn name_matches(pattern: &str, name: &str) -> bool {
     match pattern.strip_suffix('*') {
         Some(prefix) => name.starts_with(prefix),
@@ -176,17 +301,13 @@ impl CapabilityHandler for Act {
                 .and_then(Value::as_str)
                 .ok_or_else(|| CapabilityError::InvalidInput("capability is required".into()))?;
             let inner_input = input.get("input").cloned().unwrap_or(json!({}));
-            let Some((run, store)) = call.durable.run_store() else {
-                return Err(fail("grant_invalid", "grants need a run in a state dir"));
+            let Some(run) = call.durable.run_id() else {
+                return Err(no_journal());
             };
             let Some(grant_call) = grant_id.strip_prefix(&format!("{run}:")) else {
                 return Err(fail("grant_invalid", format!("{grant_id} is not a grant of run {run}")));
             };
-            let mut journal = store.entries(run, 0).map_err(CapabilityError::Store)?;
-            for e in journal.iter_mut().filter(|e| e.kind() == Some("capability")) {
-                store.resolve(e).map_err(CapabilityError::Store)?;
-            }
-            let Some(terms) = recorded_grant(&journal, grant_call) else {
+            let Some(terms) = call.durable.grant_terms(grant_call).await? else {
                 return Err(fail("grant_invalid", format!("run {run} has no grant {grant_id}")));
             };
             let revoked = call
@@ -234,29 +355,17 @@ impl CapabilityHandler for Act {
             let Some(cap) = self.inner.get(name) else {
                 return Err(fail("grant_scope", format!("{name} is not a built-in capability")));
             };
-            // One use per call: the marker is this call's id.
-            let dir = store
-                .root()
-                .join("runs")
-                .join(run.as_str())
-                .join("grants")
-                .join(grant_call.replace('.', "_"));
-            std::fs::create_dir_all(&dir).map_err(|e| CapabilityError::Store(crate::Error::io("grant uses", e)))?;
-            let marker = dir.join(call.durable.call_id().replace('.', "_"));
-            let used = std::fs::read_dir(&dir).map(|d| d.count() as u64).unwrap_or(0);
+            // One use per call, recorded durably before the effect.
             let count = terms["count"].as_u64().unwrap_or(1);
-            if !marker.exists() {
-                if used >= count {
+            let uses = match call.durable.charge_grant(grant_call, count).await? {
+                GrantCharge::Charged { uses } => uses,
+                GrantCharge::Exhausted { used } => {
                     return Err(fail(
                         "grant_exhausted",
                         format!("grant {grant_id} was used {used} of {count} times"),
                     ));
                 }
-                std::fs::File::create(&marker)
-                    .and_then(|f| f.sync_all())
-                    .map_err(|e| CapabilityError::Store(crate::Error::io("grant use", e)))?;
-            }
-            let uses = std::fs::read_dir(&dir).map(|d| d.count() as u64).unwrap_or(0);
+            };
             let inner = CapabilityCall {
                 input: &inner_input,
                 label: call.label,
@@ -313,5 +422,49 @@ mod tests {
             recorded_grant(&j, "3").is_none(),
             "only grant.request calls make grants"
         );
+    }
+
+    #[test]
+    fn the_ledger_counts_journal_records_and_old_markers_once_per_call() {
+        let j = hwf_core::journal::sketch::entries(vec![
+            json!({"type": "call_started", "call": "2", "request": {"name": REQUEST}}),
+            json!({"type": "call_completed", "call": "2", "ok": true, "result": {"grant_id": "r:2", "count": 3}}),
+            json!({"type": "grant_used", "grant": "2", "call": "4.1"}),
+            // A re-run of the same call after a crash recorded nothing new;
+            // a journal holding the record twice still counts it once.
+            json!({"type": "grant_used", "grant": "2", "call": "4.1"}),
+        ]);
+        let ledger = Ledger::from_journal(&j);
+        assert_eq!(ledger.terms("2").expect("terms")["count"], 3);
+        assert!(ledger.terms("3").is_none());
+        assert_eq!(ledger.uses("2"), 1);
+        assert_eq!(
+            ledger.precharge("2", "4.1", 3),
+            Some(GrantCharge::Charged { uses: 1 }),
+            "charged before: not again"
+        );
+        assert_eq!(ledger.precharge("2", "5", 3), None, "a new use is recorded");
+        assert_eq!(ledger.precharge("2", "5", 1), Some(GrantCharge::Exhausted { used: 1 }));
+        // An older hwf's markers (`.` spelt `_`) count too, and the same
+        // call is not counted twice.
+        let dir = tempfile::tempdir().expect("tempdir");
+        let run = RunId::parse("r1").expect("run id");
+        let markers = dir.path().join("runs/r1/grants/2");
+        std::fs::create_dir_all(&markers).expect("mkdir");
+        for m in ["4_1", "6"] {
+            std::fs::write(markers.join(m), "").expect("marker");
+        }
+        let mut ledger = Ledger::from_journal(&j)
+            .with_markers(dir.path(), &run)
+            .expect("markers");
+        assert_eq!(ledger.uses("2"), 2);
+        assert!(ledger.charged("2", "6") && ledger.charged("2", "4.1"));
+        ledger.charge("2", "7");
+        assert_eq!(ledger.precharge("2", "8", 3), Some(GrantCharge::Exhausted { used: 3 }));
+        // No markers at all is no uses, not an error.
+        let none = Ledger::default()
+            .with_markers(&dir.path().join("elsewhere"), &run)
+            .expect("no markers");
+        assert_eq!(none.uses("2"), 0);
     }
 }

@@ -72,11 +72,65 @@ pub trait Durable: Send + Sync {
     fn events(&self) -> Result<Vec<hwf_core::model::ExternalEvent>, CapabilityError>;
     /// Now, in ms since the epoch.
     fn now_ms(&self) -> u64;
-    /// The run's id and the store behind it, when there is one (grants
-    /// keep their use counts there).
-    fn run_store(&self) -> Option<(&hwf_core::ids::RunId, &crate::store::FileStore)> {
+    /// The run the call belongs to, when it has a journal (grants name
+    /// their run).
+    fn run_id(&self) -> Option<&hwf_core::ids::RunId> {
         None
     }
+    /// The host's store the run lives in, when there is one (the Kanban
+    /// lanes keep their board there).
+    fn store(&self) -> Option<&crate::store::Store> {
+        None
+    }
+    /// The terms of the run's grant made by the `grant.request` call
+    /// `grant_call`, as the run's journal recorded them (`None`: the
+    /// journal records no such grant). Read through the host's store, so
+    /// the same on whichever machine continues the run.
+    ///
+    /// # Errors
+    ///
+    /// [`CapabilityError::Store`] when the journal cannot be read;
+    /// `grant_invalid` when the call has no run journal.
+    fn grant_terms<'a>(&'a self, grant_call: &'a str) -> BoxFuture<'a, Result<Option<Value>, CapabilityError>> {
+        let _ = grant_call;
+        Box::pin(async { Err(grants::no_journal()) })
+    }
+    /// Charge this call one use of the grant `grant_call` allowing `count`
+    /// uses: a durable `grant_used` record in the run's journal, appended
+    /// under the run's claim before the granted effect runs. A call that
+    /// was charged before (a re-run after a crash) is not charged again;
+    /// a grant already used `count` times by other calls is
+    /// [`GrantCharge::Exhausted`].
+    ///
+    /// # Errors
+    ///
+    /// [`CapabilityError::Store`] when the record cannot be made durable
+    /// (`conflict`: the claim was taken over; the effect must not run);
+    /// `grant_invalid` when the call has no run journal.
+    fn charge_grant<'a>(
+        &'a self,
+        grant_call: &'a str,
+        count: u64,
+    ) -> BoxFuture<'a, Result<GrantCharge, CapabilityError>> {
+        let _ = (grant_call, count);
+        Box::pin(async { Err(grants::no_journal()) })
+    }
+}
+
+/// What [`Durable::charge_grant`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GrantCharge {
+    /// The call holds a use (charged now or before); `uses` of the grant
+    /// are spent, this one included.
+    Charged {
+        /// Uses spent.
+        uses: u64,
+    },
+    /// Every use was spent by other calls; nothing was charged.
+    Exhausted {
+        /// Uses spent.
+        used: u64,
+    },
 }
 
 /// Why a call must park the run, and what resolves it.

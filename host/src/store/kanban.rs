@@ -1,12 +1,13 @@
-//! The built-in Kanban board's files: `kanban/config.json` (which board the
-//! state dir's Kanban lanes use) and one `kanban/cards/<card id>.json` per
-//! card, each written atomically (a temp file, fsync, rename, fsync of the
+//! The built-in Kanban board's files ([`KanbanStore`] on the file store):
+//! `kanban/config.json` (which board the state dir's Kanban lanes use) and
+//! one `kanban/cards/<card id>.json` per card, each written atomically (a temp file, fsync, rename, fsync of the
 //! directory). A card is created with a hard link from its temp file, so
 //! two processes creating the same card (a replay, two runners) leave one
 //! file and both see the first one's card.
 
 use super::FileStore;
 use hwf_core::error::{Error, ErrorCode, Result};
+use hwf_core::store::{KanbanStore, StoreResult, async_trait};
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -21,7 +22,7 @@ fn io(what: &str, path: &Path, e: &std::io::Error) -> Error {
 /// Whether a card id is safe as a file name (`kb_` + hex, or any
 /// `[A-Za-z0-9_-]{1,64}`).
 pub fn valid_card_id(id: &str) -> bool {
-    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    hwf_core::store::valid_card_id(id)
 }
 
 fn sync_dir(dir: &Path) -> Result<()> {
@@ -191,5 +192,32 @@ impl FileStore {
             )
         });
         Ok(cards)
+    }
+}
+
+#[async_trait]
+impl KanbanStore for FileStore {
+    async fn kanban_board(&self) -> StoreResult<Option<Value>> {
+        Ok(self.kanban_config()?)
+    }
+
+    async fn put_kanban_board(&self, config: Option<&Value>) -> StoreResult<()> {
+        Ok(self.write_kanban_config(config)?)
+    }
+
+    async fn create_card(&self, card: &Value) -> StoreResult<(Value, bool)> {
+        Ok(FileStore::create_card(self, card)?)
+    }
+
+    async fn card(&self, id: &str) -> StoreResult<Value> {
+        Ok(self.read_card(id)?)
+    }
+
+    async fn replace_card(&self, card: &Value) -> StoreResult<()> {
+        Ok(self.write_card(card)?)
+    }
+
+    async fn cards(&self) -> StoreResult<Vec<Value>> {
+        Ok(self.list_cards()?)
     }
 }

@@ -3,11 +3,11 @@
 //! store traits of [`hwf_core::store`].
 //!
 //! The state directory is always there: what is the machine's own (the
-//! compile cache, inline script copies, kanban lanes, triggers) stays in
-//! it ([`Store::local`]). With a shared store (`--store postgres://…`),
-//! runs (snapshots, journals, controls, claims, artifacts), the script
-//! catalog, the event log and blobs live in the database, so runners on
-//! several machines share them.
+//! compile cache, inline script copies) stays in it ([`Store::local`]).
+//! With a shared store (`--store postgres://…`), runs (snapshots, journals,
+//! controls, claims, artifacts), the script catalog, the event log, blobs,
+//! trigger definitions and the Kanban board live in the database, so
+//! runners on several machines share them.
 //!
 //! The methods keep the file store's names, so the host reads the same
 //! either way. With the file store they are the file store's own calls;
@@ -25,8 +25,8 @@ use hwf_core::ids::RunId;
 use hwf_core::journal::JournalEntry;
 use hwf_core::model::{ExternalEvent, RunSnapshot, RunState, ScriptMeta};
 use hwf_core::store::{
-    Artifact, ArtifactRef, BlobStore, Claim, EventLog, Fence, JournalSink, RunStore, SaveMode, ScriptCatalog,
-    StoreResult, async_trait,
+    Artifact, ArtifactRef, BlobStore, Claim, EventLog, Fence, JournalSink, KanbanStore, RunStore, SaveMode,
+    ScriptCatalog, StoreResult, TriggerStore, async_trait,
 };
 use serde_json::Value;
 use std::path::Path;
@@ -44,6 +44,10 @@ pub struct SharedParts {
     pub events: Arc<dyn EventLog>,
     /// Content-addressed blobs.
     pub blobs: Arc<dyn BlobStore>,
+    /// Trigger definitions.
+    pub triggers: Arc<dyn TriggerStore>,
+    /// The built-in Kanban board.
+    pub kanban: Arc<dyn KanbanStore>,
     /// How the store hands out work (a database's `SKIP LOCKED` scan and
     /// its notifications), when it does.
     pub work: Option<Arc<dyn WorkSource>>,
@@ -109,8 +113,7 @@ impl Store {
     }
 
     /// The state directory's file store: the compile cache, inline script
-    /// copies, kanban lanes, triggers — and, without a shared store,
-    /// everything.
+    /// copies — and, without a shared store, everything.
     pub fn local(&self) -> &FileStore {
         &self.local
     }
@@ -585,6 +588,126 @@ impl Store {
         self.block(s, async move { events.append(event).await })
     }
 
+    /// Every trigger definition, in name order: the state dir's
+    /// `triggers/`, or the shared store's (so every machine sees them).
+    ///
+    /// # Errors
+    ///
+    /// `corrupt_store`, `io`.
+    pub fn triggers(&self) -> Result<Vec<(String, Value)>> {
+        let Some(s) = &self.shared else {
+            return self.local.trigger_definitions();
+        };
+        let triggers = s.parts.triggers.clone();
+        self.block(s, async move { triggers.triggers().await })
+    }
+
+    /// Store (replace) a trigger definition.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name`, `io`.
+    pub fn put_trigger(&self, name: &str, definition: &Value) -> Result<()> {
+        let Some(s) = &self.shared else {
+            return self.local.save_trigger(name, definition);
+        };
+        let (triggers, name, definition) = (s.parts.triggers.clone(), name.to_owned(), definition.clone());
+        self.block(s, async move { triggers.put_trigger(&name, &definition).await })
+    }
+
+    /// Remove a trigger definition; whether it was stored.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name`, `io`.
+    pub fn remove_trigger(&self, name: &str) -> Result<bool> {
+        let Some(s) = &self.shared else {
+            return self.local.delete_trigger(name);
+        };
+        let (triggers, name) = (s.parts.triggers.clone(), name.to_owned());
+        self.block(s, async move { triggers.remove_trigger(&name).await })
+    }
+
+    /// The Kanban board's configuration (`None`: no board): the state dir's
+    /// `kanban/config.json`, or the shared store's.
+    ///
+    /// # Errors
+    ///
+    /// `corrupt_store`, `io`.
+    pub fn kanban_config(&self) -> Result<Option<Value>> {
+        let Some(s) = &self.shared else {
+            return self.local.kanban_config();
+        };
+        let kanban = s.parts.kanban.clone();
+        self.block(s, async move { kanban.kanban_board().await })
+    }
+
+    /// Store (`Some`) or clear (`None`) the Kanban board's configuration.
+    ///
+    /// # Errors
+    ///
+    /// `io`.
+    pub fn write_kanban_config(&self, config: Option<&Value>) -> Result<()> {
+        let Some(s) = &self.shared else {
+            return self.local.write_kanban_config(config);
+        };
+        let (kanban, config) = (s.parts.kanban.clone(), config.cloned());
+        self.block(s, async move { kanban.put_kanban_board(config.as_ref()).await })
+    }
+
+    /// Create a card unless its id is taken; the stored card and whether
+    /// it was created now.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_args` for a bad id, `corrupt_store`, `io`.
+    pub fn create_card(&self, card: &Value) -> Result<(Value, bool)> {
+        let Some(s) = &self.shared else {
+            return self.local.create_card(card);
+        };
+        let (kanban, card) = (s.parts.kanban.clone(), card.clone());
+        self.block(s, async move { kanban.create_card(&card).await })
+    }
+
+    /// One card.
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `invalid_args` for a bad id, `corrupt_store`, `io`.
+    pub fn read_card(&self, id: &str) -> Result<Value> {
+        let Some(s) = &self.shared else {
+            return self.local.read_card(id);
+        };
+        let (kanban, id) = (s.parts.kanban.clone(), id.to_owned());
+        self.block(s, async move { kanban.card(&id).await })
+    }
+
+    /// Replace a card (it must exist).
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `invalid_args`, `io`.
+    pub fn write_card(&self, card: &Value) -> Result<()> {
+        let Some(s) = &self.shared else {
+            return self.local.write_card(card);
+        };
+        let (kanban, card) = (s.parts.kanban.clone(), card.clone());
+        self.block(s, async move { kanban.replace_card(&card).await })
+    }
+
+    /// Every card, oldest first.
+    ///
+    /// # Errors
+    ///
+    /// `corrupt_store`, `io`.
+    pub fn list_cards(&self) -> Result<Vec<Value>> {
+        let Some(s) = &self.shared else {
+            return self.local.list_cards();
+        };
+        let kanban = s.parts.kanban.clone();
+        self.block(s, async move { kanban.cards().await })
+    }
+
     /// A number that changes when runs change (created, saved, controlled,
     /// journaled and synced): what the console polls. 0 when the store
     /// cannot say (logged).
@@ -776,7 +899,7 @@ impl Drop for SharedClaim {
 /// A claim carrying only its fence: what a shared store's writes under a
 /// claim compare (its token), made to move a write onto the bridge.
 #[derive(Debug)]
-struct FenceClaim(Fence);
+pub(super) struct FenceClaim(pub(super) Fence);
 
 #[async_trait]
 impl Claim for FenceClaim {
@@ -921,6 +1044,23 @@ impl RunStore for Store {
         let (runs, id, bytes) = (s.parts.runs.clone(), id.clone(), bytes.to_vec());
         s.bridge
             .run(async move { runs.write_artifact(&id, r.artifact(), &bytes).await })
+            .await
+    }
+
+    async fn write_artifact_fenced(
+        &self,
+        claim: &dyn Claim,
+        artifact: Artifact<'_>,
+        bytes: &[u8],
+    ) -> StoreResult<ArtifactRef> {
+        let Some(s) = &self.shared else {
+            return RunStore::write_artifact_fenced(&*self.local, claim, artifact, bytes).await;
+        };
+        let r = ArtifactRef::of(artifact)?;
+        let (runs, bytes) = (s.parts.runs.clone(), bytes.to_vec());
+        let f = FenceClaim(claim.fence().clone());
+        s.bridge
+            .run(async move { runs.write_artifact_fenced(&f, r.artifact(), &bytes).await })
             .await
     }
 

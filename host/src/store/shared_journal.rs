@@ -22,7 +22,10 @@
 //! ([`SharedJournal::write_transcript`]): queued, written by the task after
 //! the lines queued before them (all of a turn's concurrently), off the
 //! call's path, and before any sync queued after them is answered (so the
-//! run's final flush covers them); none once the writer failed. A
+//! run's final flush covers them); none once the writer failed. Each is
+//! written under the claim's fence (`RunStore::write_artifact_fenced`: on
+//! PostgreSQL the token is compared in the write's own statement), so an
+//! executor fenced out by a takeover cannot overwrite the new owner's. A
 //! transcript that cannot be written is logged, not sticky: transcripts are
 //! metadata the journal does not depend on.
 
@@ -244,12 +247,14 @@ async fn write_loop(
         // owner writes its own).
         if state.failure().is_none() && !transcripts.is_empty() {
             let run = sink.fence().run().clone();
+            let fence = super::shared::FenceClaim(sink.fence().clone());
             let writes = transcripts.iter().map(|(call, bytes)| {
-                let (runs, run) = (&runs, &run);
+                let (runs, fence) = (&runs, &fence);
                 async move {
                     (
                         call,
-                        runs.write_artifact(run, Artifact::Transcript { call }, bytes).await,
+                        runs.write_artifact_fenced(fence, Artifact::Transcript { call }, bytes)
+                            .await,
                     )
                 }
             });

@@ -155,6 +155,8 @@ fn open_postgres(url: &StoreUrl, conn: &str, options: SharedOptions) -> Result<(
         scripts: Arc::new(pg.clone()),
         events: Arc::new(pg.clone()),
         blobs: Arc::new(pg.clone()),
+        triggers: Arc::new(pg.clone()),
+        kanban: Arc::new(pg.clone()),
         work: Some(Arc::new(PgWork(pg))),
     };
     Ok((parts, bridge))

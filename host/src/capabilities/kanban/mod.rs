@@ -4,12 +4,15 @@
 //! and the run parks durably (a `kanban` wait; no process held) until the
 //! card reaches a terminal state; the call then returns the card's outcome.
 //!
-//! A state dir opts in with `hwf kanban use builtin|hermes`
-//! (`kanban/config.json`); without it `kanban.*` calls stay ordinary agent
+//! A store opts in with `hwf kanban use builtin|hermes` (the store's
+//! [`KanbanStore`](hwf_core::store::KanbanStore): `kanban/config.json` in
+//! the state dir, or the shared store's, so every machine on one database
+//! sees the same board); without it `kanban.*` calls stay ordinary agent
 //! calls (a fixture or an agent route answers them). Boards:
 //!
-//! - **builtin**: cards in the store (`kanban/cards/<id>.json`), driven by
-//!   `hwf kanban list|show|move|comment|complete`;
+//! - **builtin**: cards in the store (`kanban/cards/<id>.json` on the file
+//!   store, `hwf_kanban_cards` on PostgreSQL), driven by
+//!   `hwf kanban list|show|move|comment|complete` on any machine;
 //! - **hermes**: Hermes Agent's own board, through its `hermes kanban` CLI
 //!   as the seed's adapter does (`create --idempotency-key`, then `show
 //!   --json` to learn of completion; never `dispatch`). A local mirror card
@@ -26,7 +29,7 @@
 //! (`schema_mismatch` otherwise).
 
 use crate::capabilities::WaitRequest;
-use crate::store::{FileStore, now_ms};
+use crate::store::{Store, now_ms};
 use hwf_core::error::{Error, ErrorCode, Result};
 use serde_json::{Map, Value, json};
 use std::path::PathBuf;
@@ -52,7 +55,7 @@ pub const STATUSES: &[&str] = &[
 /// How long one `hermes kanban` invocation may take.
 const HERMES_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Which board a state dir's Kanban lanes use.
+/// Which board a store's Kanban lanes use.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Board {
     /// Cards in the store.
@@ -126,8 +129,8 @@ impl From<Error> for LaneError {
 }
 
 /// Whether the agent call `request` is a Kanban lane here: its agent id is
-/// `kanban.<profile>` and the state dir has a board configured.
-pub fn claims(store: Option<&FileStore>, request: &Value) -> bool {
+/// `kanban.<profile>` and the store has a board configured.
+pub fn claims(store: Option<&Store>, request: &Value) -> bool {
     let kanban = request
         .get("agent")
         .and_then(Value::as_str)
@@ -296,7 +299,7 @@ fn park(card: &Value, board: &Board) -> LaneError {
 /// # Errors
 ///
 /// `invalid_config` when none is (or it is malformed), the store's errors.
-pub fn board(store: &FileStore) -> Result<Board> {
+pub fn board(store: &Store) -> Result<Board> {
     match store.kanban_config()? {
         Some(v) => Board::from_config(&v),
         None => Err(Error::new(
@@ -312,8 +315,8 @@ pub fn board(store: &FileStore) -> Result<Board> {
 /// # Errors
 ///
 /// [`LaneError`]: park, a typed failure, or the store's error.
-pub async fn card_call(store: Option<&FileStore>, key: &str, request: &Value) -> std::result::Result<Value, LaneError> {
-    let store = store.ok_or_else(|| LaneError::Failed("invalid_config", "a kanban lane needs a state dir".into()))?;
+pub async fn card_call(store: Option<&Store>, key: &str, request: &Value) -> std::result::Result<Value, LaneError> {
+    let store = store.ok_or_else(|| LaneError::Failed("invalid_config", "a kanban lane needs a store".into()))?;
     let board = board(store).map_err(|e| LaneError::Failed("invalid_config", e.message().to_owned()))?;
     let ask = ask(request)?;
     let id = card_id(key);
@@ -362,7 +365,7 @@ pub async fn card_call(store: Option<&FileStore>, key: &str, request: &Value) ->
 
 /// Whether a `kanban` wait has resolved (its card is terminal). A card or
 /// board that cannot be read resolves nothing (it is logged).
-pub fn wait_resolved(store: &FileStore, detail: &Value) -> bool {
+pub fn wait_resolved(store: &Store, detail: &Value) -> bool {
     let id = detail.get("card").and_then(Value::as_str).unwrap_or("");
     let card = match store.read_card(id) {
         Ok(c) => c,
@@ -402,7 +405,7 @@ pub fn wait_resolved(store: &FileStore, detail: &Value) -> bool {
 ///
 /// `invalid_args` for an unknown status or a Hermes card, `not_found`, `io`.
 pub fn update(
-    store: &FileStore,
+    store: &Store,
     id: &str,
     status: &str,
     result: Option<Value>,
@@ -453,7 +456,7 @@ pub fn update(
 /// # Errors
 ///
 /// `not_found`, `io`, `agent_failed` when Hermes refuses.
-pub fn comment(store: &FileStore, id: &str, text: &str, actor: &str) -> Result<Value> {
+pub fn comment(store: &Store, id: &str, text: &str, actor: &str) -> Result<Value> {
     let mut card = store.read_card(id)?;
     if let Some(task) = card.get("hermes_task").and_then(Value::as_str) {
         let board = board(store)?;
@@ -575,7 +578,7 @@ fn hermes_body(card: &Value) -> String {
 
 /// Create the Hermes task (idempotently, with the call's key) if the mirror
 /// has none yet, then copy its status and outcome into the mirror.
-async fn hermes_sync(store: &FileStore, board: &Board, mut card: Value) -> std::result::Result<Value, LaneError> {
+async fn hermes_sync(store: &Store, board: &Board, mut card: Value) -> std::result::Result<Value, LaneError> {
     let task = match card.get("hermes_task").and_then(Value::as_str) {
         Some(t) => t.to_owned(),
         None => {
@@ -705,7 +708,7 @@ impl crate::capabilities::CapabilityHandler for KanbanTask {
                 "schema": input.get("schema").and_then(schema_of),
                 "schema_on": "payload",
             });
-            let store = call.durable.run_store().map(|(_, s)| s);
+            let store = call.durable.store();
             match card_call(store, call.idempotency_key, &request).await {
                 Ok(v) => Ok(v),
                 Err(LaneError::Park(w)) => Err(CapabilityError::Park(w)),
@@ -725,7 +728,7 @@ pub fn capability() -> crate::capabilities::Capability {
     crate::capabilities::Capability {
         name: "kanban.task".into(),
         class: crate::capabilities::SideEffect::SessionLaunch,
-        description: "A card on the state dir's Kanban board, waited on durably: {profile, task: {title, body, acceptance, links}, input, wait?, schema?} → {status, card_id, summary, links, result}".into(),
+        description: "A card on the store's Kanban board, waited on durably: {profile, task: {title, body, acceptance, links}, input, wait?, schema?} → {status, card_id, summary, links, result}".into(),
         replayable: true,
         handler: std::sync::Arc::new(KanbanTask),
     }

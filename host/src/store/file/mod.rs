@@ -14,6 +14,7 @@
 //! <state>/events/events.jsonl           (append-only, under events/lock)
 //! <state>/inline/<blake3>.<ext>         (inline scripts by content)
 //! <state>/chunks/<blake3>               (journal payload chunks by content)
+//! <state>/triggers/<name>.json          (trigger definitions)
 //! ```
 //!
 //! One file per role, each implementing one trait of [`hwf_core::store`]
@@ -29,6 +30,7 @@
 //! | `events.rs` | [`EventLog`](hwf_core::store::EventLog) |
 //! | `blobs.rs` | [`BlobStore`](hwf_core::store::BlobStore) |
 //! | `cache.rs` | [`CompileCache`](hwf_core::store::CompileCache) |
+//! | `triggers.rs` | [`TriggerStore`](hwf_core::store::TriggerStore) |
 //! | `fsutil.rs` | atomic writes, tail repair, [`LockFile`] |
 //!
 //! The traits' methods run the same blocking file code inline (small files,
@@ -42,6 +44,7 @@ mod fsutil;
 mod journal;
 mod runs;
 mod scripts;
+mod triggers;
 
 pub use blobs::FileChunks;
 pub use controls::CONTROLS_POLL;

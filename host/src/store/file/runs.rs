@@ -415,6 +415,19 @@ impl RunStore for FileStore {
         Ok(FileStore::write_artifact(self, id, artifact, bytes)?)
     }
 
+    async fn write_artifact_fenced(
+        &self,
+        claim: &dyn Claim,
+        artifact: Artifact<'_>,
+        bytes: &[u8],
+    ) -> StoreResult<ArtifactRef> {
+        // The claim's flock keeps any other claim out while it is held: a
+        // current token is current until this write ends.
+        let fence = claim.fence();
+        self.check_fence(fence.run(), fence)?;
+        Ok(FileStore::write_artifact(self, fence.run(), artifact, bytes)?)
+    }
+
     async fn read_artifact(&self, id: &RunId, artifact: &ArtifactRef) -> StoreResult<Vec<u8>> {
         Ok(FileStore::read_artifact(self, id, artifact)?)
     }
