@@ -6,7 +6,7 @@ use hwf_core::error::ErrorCode;
 use hwf_core::journal::{Entry, JournalEntry};
 use hwf_core::store::{Artifact, ArtifactRef, Claim, JournalSink, SaveMode};
 
-pub(crate) const CHECKS: [(&str, Check); 10] = [
+pub(crate) const CHECKS: [(&str, Check); 11] = [
     ("journal: appends get consecutive seqs and read back in order", |s| {
         Box::pin(order(s))
     }),
