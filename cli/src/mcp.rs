@@ -5,7 +5,7 @@
 //! The server is long-lived, so it runs a runner in-process: queued runs,
 //! runs whose waits were answered (`workflow_control decide`, `resume`,
 //! `hwf events send`), stopped parked runs and runs left by a dead executor
-//! are picked up within [`hwf_host::runner::IN_PROCESS_SCAN`] — nobody has to start `hwf runner`.
+//! are picked up within [`hwf_host::scheduler::IN_PROCESS_SCAN`] — nobody has to start `hwf runner`.
 //!
 //! A foreground run executes in a task of the server: the call returns when
 //! the run ends or parks, or after `wait_seconds` (default
@@ -469,14 +469,14 @@ impl ServerHandler for Server {
 }
 
 /// What `hwf mcp` does around the shared in-process runner
-/// ([`hwf_host::runner::run_in_process`]): tell subscribers when a run ends
+/// ([`hwf_host::scheduler::run_in_process`]): tell subscribers when a run ends
 /// or parks.
 struct McpHooks {
     shared: Arc<Shared>,
     seen: Mutex<HashMap<RunId, RunState>>,
 }
 
-impl hwf_host::runner::InProcessHooks for McpHooks {
+impl hwf_host::scheduler::InProcessHooks for McpHooks {
     fn seen(&self, snap: &RunSnapshot, first: bool) {
         let before = lock(&self.seen).insert(snap.run_id.clone(), snap.state);
         let settled = snap.state.is_terminal() || snap.state == RunState::Waiting;
@@ -528,7 +528,7 @@ pub async fn serve(hwf: Hwf, mut opts: Options, concurrency: usize) -> Result<()
         shared: shared.clone(),
         seen: Mutex::new(HashMap::new()),
     });
-    let runner = tokio::spawn(hwf_host::runner::run_in_process(
+    let runner = tokio::spawn(hwf_host::scheduler::run_in_process(
         hwf,
         shared.wake.clone(),
         hooks,

@@ -103,13 +103,37 @@ pub struct Config {
     pub runner: RunnerConfig,
 }
 
+/// Runs in flight per runner when nothing says otherwise: sized for
+/// agent-bound work (a run spends nearly all its time waiting on agents).
+pub const DEFAULT_CONCURRENCY: usize = 64;
+
+/// The most runs one process executes at once: a quarter of the pooled
+/// engine's 1,000 live instances, so each run in flight can hold its root
+/// instance and three branches or stages at once.
+pub const MAX_CONCURRENCY: usize = 250;
+
+/// Check a concurrency setting (`--concurrency`, `[runner] concurrency`).
+///
+/// # Errors
+///
+/// `invalid_args` naming the setting and the range.
+pub fn check_concurrency(what: &str, n: u64) -> hwf_core::error::Result<usize> {
+    match usize::try_from(n) {
+        Ok(n) if (1..=MAX_CONCURRENCY).contains(&n) => Ok(n),
+        _ => Err(hwf_core::error::Error::new(
+            hwf_core::error::ErrorCode::InvalidArgs,
+            format!("{what} = {n} is out of range: expected 1 to {MAX_CONCURRENCY} runs at once"),
+        )),
+    }
+}
+
 /// `[runner]`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunnerConfig {
     /// Runs one runner executes at once (default
-    /// [`crate::app::scheduler::DEFAULT_CONCURRENCY`], at most
-    /// [`crate::app::scheduler::MAX_CONCURRENCY`]); `--concurrency`
+    /// [`DEFAULT_CONCURRENCY`], at most
+    /// [`MAX_CONCURRENCY`]); `--concurrency`
     /// overrides it.
     #[serde(default)]
     pub concurrency: Option<u64>,
@@ -124,7 +148,6 @@ impl RunnerConfig {
     /// `invalid_args` for `--concurrency` out of range, `invalid_config`
     /// for `[runner] concurrency`.
     pub fn concurrency(&self, flag: Option<u64>) -> hwf_core::error::Result<usize> {
-        use crate::app::scheduler::{DEFAULT_CONCURRENCY, check_concurrency};
         match (flag, self.concurrency) {
             (Some(n), _) => check_concurrency("--concurrency", n),
             (None, Some(n)) => check_concurrency("[runner] concurrency", n)

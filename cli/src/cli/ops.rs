@@ -263,7 +263,7 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
                     }
                     if scheduler.backlog_len() == 0 {
                         // Nothing left from the last scan: look again soon.
-                        tokio::time::sleep(hwf_host::runner::RESCAN_GAP).await;
+                        tokio::time::sleep(hwf_host::scheduler::RESCAN_GAP).await;
                         break;
                     }
                 }

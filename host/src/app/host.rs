@@ -15,6 +15,11 @@ use hwf_core::error::{Error, Result};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// Continues a run alone in a process of its own and returns when that
+/// process has ended (see [`crate::HwfBuilder::isolation`]).
+pub type Isolate =
+    Arc<dyn Fn(hwf_core::ids::RunId) -> futures_util::future::BoxFuture<'static, Result<()>> + Send + Sync>;
+
 /// The hwf host: a store, a VM, and the services runs use (agent runner,
 /// capabilities, policy, limits, agent types).
 pub struct Hwf {
@@ -29,7 +34,7 @@ pub struct Hwf {
     pub(crate) shared_executor: std::sync::atomic::AtomicBool,
     /// How a scheduler continues a run whose executor died, alone in a
     /// process of its own ([`HwfBuilder::isolation`]).
-    pub(crate) isolation: Option<crate::app::scheduler::Isolate>,
+    pub(crate) isolation: Option<Isolate>,
 }
 
 /// Builds an [`Hwf`]; everything but the state dir has a default.
@@ -42,7 +47,7 @@ pub struct HwfBuilder {
     shared: Option<StoreUrl>,
     shared_options: SharedOptions,
     allocation: crate::vm::InstanceAllocation,
-    isolation: Option<crate::app::scheduler::Isolate>,
+    isolation: Option<Isolate>,
 }
 
 impl std::fmt::Debug for HwfBuilder {
@@ -68,7 +73,7 @@ impl HwfBuilder {
     /// quarantined without taking the other runs down with it. Without it,
     /// such a run is continued in-process, and a death there is blamed on
     /// no run.
-    pub fn isolation(mut self, isolate: Option<crate::app::scheduler::Isolate>) -> Self {
+    pub fn isolation(mut self, isolate: Option<Isolate>) -> Self {
         self.isolation = isolate;
         self
     }

@@ -185,7 +185,7 @@ impl Hwf {
             })
     }
 
-    /// Look at the runs `listing` names and say which have something to do: the scan a [`crate::app::scheduler::Scheduler`]
+    /// Look at the runs `listing` names and say which have something to do: the scan a scheduler (`app/scheduler.rs`)
     /// dispatches from. `seen` gets every snapshot read. The work comes
     /// out oldest first, continuations (ready, stuck, stop-requested)
     /// before queued runs, so a flood of new runs never starves the runs
@@ -302,7 +302,7 @@ impl Hwf {
     /// several runs at once, an isolation is set
     /// ([`crate::HwfBuilder::isolation`]), and the run is stuck (left
     /// running by an executor that died).
-    pub(crate) fn isolation_for(&self, id: &RunId) -> Option<crate::app::scheduler::Isolate> {
+    pub(crate) fn isolation_for(&self, id: &RunId) -> Option<crate::app::host::Isolate> {
         let isolate = self.isolation.as_ref()?;
         if !self.is_shared_executor() {
             return None;
@@ -316,7 +316,7 @@ impl Hwf {
     }
 
     /// A turn taken alone by `isolate`: the state the run is in after it.
-    pub(crate) async fn isolated_turn(&self, id: &RunId, isolate: crate::app::scheduler::Isolate) -> Turn {
+    pub(crate) async fn isolated_turn(&self, id: &RunId, isolate: crate::app::host::Isolate) -> Turn {
         tracing::info!(run_id = %id, "continuing a run whose executor died alone in a process of its own");
         if let Err(e) = isolate(id.clone()).await {
             return Turn::Failed(ErrorInfo::of(&e), None);
@@ -755,101 +755,3 @@ pub fn validate_decision(
     }
     Ok(fingerprint.clone())
 }
-
-/// How often the in-process runner of a long-lived front door (`hwf mcp`,
-/// `hwf serve`) looks at the store when nothing wakes it.
-pub const IN_PROCESS_SCAN: std::time::Duration = std::time::Duration::from_millis(200);
-
-/// How long the in-process runner leaves a run it could not continue
-/// before trying again (sooner when a control is recorded on it).
-pub const IN_PROCESS_RETRY_AFTER: std::time::Duration = std::time::Duration::from_secs(30);
-
-/// What a front door does around its in-process runner.
-pub trait InProcessHooks: Send + Sync + 'static {
-    /// Every snapshot a scan reads (`first`: during the first scan).
-    fn seen(&self, _snap: &RunSnapshot, _first: bool) {}
-    /// A pass over `run` ended (it may have finished, parked or failed).
-    fn passed(&self, _run: &RunId) {}
-}
-
-/// The in-process runner of a long-lived front door: a
-/// [`Scheduler`](crate::app::scheduler::Scheduler) with `concurrency`
-/// slots that scans the store every [`IN_PROCESS_SCAN`], when `wake` is
-/// notified, and soon after a turn ends with nothing left to start, and
-/// takes a turn ([`Hwf::take_turn`]) on each run that has something to do
-/// (queued, ready, stuck, stop-requested), up to `concurrency` at once. A
-/// run that could not be continued is named once and left for
-/// [`IN_PROCESS_RETRY_AFTER`] unless its controls change. Runs forever;
-/// abort the task to stop it.
-pub async fn run_in_process(
-    hwf: Arc<Hwf>,
-    wake: Arc<tokio::sync::Notify>,
-    hooks: Arc<dyn InProcessHooks>,
-    concurrency: usize,
-) {
-    use std::collections::HashMap;
-    use std::time::Instant;
-    let mut scheduler = crate::app::scheduler::Scheduler::new(hwf.clone(), concurrency);
-    let mut failed: HashMap<RunId, (Instant, u64)> = HashMap::new();
-    let status = crate::app::background::RunnerStatus::publish(hwf.state_dir(), "in-process", scheduler.capacity());
-    let mut first = true;
-    // A shared store's notifications (work queued elsewhere, a decision,
-    // an event) wake the scan at once.
-    if let Some(mut work) = hwf.store().watch_work() {
-        let wake = wake.clone();
-        tokio::spawn(async move {
-            while work.changed().await.is_ok() {
-                wake.notify_one();
-            }
-        });
-    }
-    loop {
-        let skip = |id: &RunId| {
-            failed
-                .get(id)
-                .is_some_and(|(at, len)| at.elapsed() < IN_PROCESS_RETRY_AFTER && *len == hwf.store().controls_len(id))
-        };
-        if let Err(e) = scheduler.scan(Listing::All, &skip, &mut |snap| hooks.seen(snap, first)) {
-            tracing::warn!(error = %e, "the in-process runner cannot list runs");
-        }
-        first = false;
-        if let Err(e) = scheduler.dispatch(false).await {
-            tracing::warn!(error = %e, "the in-process runner cannot take work from the store");
-        }
-        status.update(scheduler.in_flight());
-        let scanned = Instant::now();
-        let mut rescan_at = scanned + IN_PROCESS_SCAN;
-        loop {
-            tokio::select! {
-                () = wake.notified() => break,
-                () = tokio::time::sleep_until(rescan_at.into()) => break,
-                Some((run, left)) = scheduler.next_finished() => {
-                    for (r, e) in scheduler.take_report().errors {
-                        tracing::warn!(run_id = %r, code = e.code.as_str(), "run left as it is: {}", e.message);
-                    }
-                    if left {
-                        failed.insert(run.clone(), (Instant::now(), hwf.store().controls_len(&run)));
-                    } else {
-                        failed.remove(&run);
-                    }
-                    hooks.passed(&run);
-                    if let Err(e) = scheduler.dispatch(false).await {
-                        tracing::warn!(error = %e, "the in-process runner cannot take work from the store");
-                    }
-                    status.update(scheduler.in_flight());
-                    // Nothing left from the last scan: the run may have
-                    // more to do (a control recorded while it ran), and
-                    // runs may have become ready meanwhile. Look again
-                    // soon, but not once per ended turn.
-                    if scheduler.backlog_len() == 0 {
-                        rescan_at = rescan_at.min((scanned + RESCAN_GAP).max(Instant::now()));
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The least time between two scans of a scheduler whose turns end one
-/// after another.
-pub const RESCAN_GAP: std::time::Duration = std::time::Duration::from_millis(20);

@@ -33,40 +33,15 @@ use crate::app::claim::ExecClaim;
 use crate::app::host::Hwf;
 use crate::app::runner::{Listing, PassReport, Turn};
 use crate::store::{RunSnapshot, RunState};
-use hwf_core::error::{Error, ErrorCode, Result};
+use hwf_core::error::Result;
 use hwf_core::ids::RunId;
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 
-/// Continues a run alone in a process of its own and returns when that
-/// process has ended (see [`crate::HwfBuilder::isolation`]).
-pub type Isolate = Arc<dyn Fn(RunId) -> futures_util::future::BoxFuture<'static, Result<()>> + Send + Sync>;
-
-/// Runs in flight per runner when nothing says otherwise: sized for
-/// agent-bound work (a run spends nearly all its time waiting on agents).
-pub const DEFAULT_CONCURRENCY: usize = 64;
-
-/// The most runs one process executes at once: a quarter of the pooled
-/// engine's 1,000 live instances, so each run in flight can hold its root
-/// instance and three branches or stages at once.
-pub const MAX_CONCURRENCY: usize = 250;
-
-/// Check a concurrency setting (`--concurrency`, `[runner] concurrency`).
-///
-/// # Errors
-///
-/// `invalid_args` naming the setting and the range.
-pub fn check_concurrency(what: &str, n: u64) -> Result<usize> {
-    match usize::try_from(n) {
-        Ok(n) if (1..=MAX_CONCURRENCY).contains(&n) => Ok(n),
-        _ => Err(Error::new(
-            ErrorCode::InvalidArgs,
-            format!("{what} = {n} is out of range: expected 1 to {MAX_CONCURRENCY} runs at once"),
-        )),
-    }
-}
+pub use crate::app::host::Isolate;
+pub use crate::config::{DEFAULT_CONCURRENCY, MAX_CONCURRENCY, check_concurrency};
 
 /// A finished turn.
 struct Finished {
@@ -369,3 +344,101 @@ impl Scheduler {
         std::mem::take(&mut self.report)
     }
 }
+
+/// How often the in-process runner of a long-lived front door (`hwf mcp`,
+/// `hwf serve`) looks at the store when nothing wakes it.
+pub const IN_PROCESS_SCAN: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// How long the in-process runner leaves a run it could not continue
+/// before trying again (sooner when a control is recorded on it).
+pub const IN_PROCESS_RETRY_AFTER: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// What a front door does around its in-process runner.
+pub trait InProcessHooks: Send + Sync + 'static {
+    /// Every snapshot a scan reads (`first`: during the first scan).
+    fn seen(&self, _snap: &RunSnapshot, _first: bool) {}
+    /// A pass over `run` ended (it may have finished, parked or failed).
+    fn passed(&self, _run: &RunId) {}
+}
+
+/// The in-process runner of a long-lived front door: a
+/// [`Scheduler`] with `concurrency`
+/// slots that scans the store every [`IN_PROCESS_SCAN`], when `wake` is
+/// notified, and soon after a turn ends with nothing left to start, and
+/// takes a turn ([`Hwf::take_turn`]) on each run that has something to do
+/// (queued, ready, stuck, stop-requested), up to `concurrency` at once. A
+/// run that could not be continued is named once and left for
+/// [`IN_PROCESS_RETRY_AFTER`] unless its controls change. Runs forever;
+/// abort the task to stop it.
+pub async fn run_in_process(
+    hwf: Arc<Hwf>,
+    wake: Arc<tokio::sync::Notify>,
+    hooks: Arc<dyn InProcessHooks>,
+    concurrency: usize,
+) {
+    use std::collections::HashMap;
+    use std::time::Instant;
+    let mut scheduler = Scheduler::new(hwf.clone(), concurrency);
+    let mut failed: HashMap<RunId, (Instant, u64)> = HashMap::new();
+    let status = crate::app::background::RunnerStatus::publish(hwf.state_dir(), "in-process", scheduler.capacity());
+    let mut first = true;
+    // A shared store's notifications (work queued elsewhere, a decision,
+    // an event) wake the scan at once.
+    if let Some(mut work) = hwf.store().watch_work() {
+        let wake = wake.clone();
+        tokio::spawn(async move {
+            while work.changed().await.is_ok() {
+                wake.notify_one();
+            }
+        });
+    }
+    loop {
+        let skip = |id: &RunId| {
+            failed
+                .get(id)
+                .is_some_and(|(at, len)| at.elapsed() < IN_PROCESS_RETRY_AFTER && *len == hwf.store().controls_len(id))
+        };
+        if let Err(e) = scheduler.scan(Listing::All, &skip, &mut |snap| hooks.seen(snap, first)) {
+            tracing::warn!(error = %e, "the in-process runner cannot list runs");
+        }
+        first = false;
+        if let Err(e) = scheduler.dispatch(false).await {
+            tracing::warn!(error = %e, "the in-process runner cannot take work from the store");
+        }
+        status.update(scheduler.in_flight());
+        let scanned = Instant::now();
+        let mut rescan_at = scanned + IN_PROCESS_SCAN;
+        loop {
+            tokio::select! {
+                () = wake.notified() => break,
+                () = tokio::time::sleep_until(rescan_at.into()) => break,
+                Some((run, left)) = scheduler.next_finished() => {
+                    for (r, e) in scheduler.take_report().errors {
+                        tracing::warn!(run_id = %r, code = e.code.as_str(), "run left as it is: {}", e.message);
+                    }
+                    if left {
+                        failed.insert(run.clone(), (Instant::now(), hwf.store().controls_len(&run)));
+                    } else {
+                        failed.remove(&run);
+                    }
+                    hooks.passed(&run);
+                    if let Err(e) = scheduler.dispatch(false).await {
+                        tracing::warn!(error = %e, "the in-process runner cannot take work from the store");
+                    }
+                    status.update(scheduler.in_flight());
+                    // Nothing left from the last scan: the run may have
+                    // more to do (a control recorded while it ran), and
+                    // runs may have become ready meanwhile. Look again
+                    // soon, but not once per ended turn.
+                    if scheduler.backlog_len() == 0 {
+                        rescan_at = rescan_at.min((scanned + RESCAN_GAP).max(Instant::now()));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The least time between two scans of a scheduler whose turns end one
+/// after another.
+pub const RESCAN_GAP: std::time::Duration = std::time::Duration::from_millis(20);

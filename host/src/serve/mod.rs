@@ -361,7 +361,7 @@ pub async fn serve(hwf: Hwf, mut opts: Options, cfg: ServeConfig) -> Result<()> 
             state_dir.join(TOKEN_FILE).display()
         );
     }
-    let runner = tokio::spawn(crate::app::runner::run_in_process(
+    let runner = tokio::spawn(crate::app::scheduler::run_in_process(
         hwf,
         wake,
         Arc::new(ConsoleHooks { changes }),
@@ -393,7 +393,7 @@ struct ConsoleHooks {
     changes: Arc<tokio::sync::watch::Sender<u64>>,
 }
 
-impl crate::app::runner::InProcessHooks for ConsoleHooks {
+impl crate::app::scheduler::InProcessHooks for ConsoleHooks {
     fn passed(&self, _run: &RunId) {
         self.changes.send_modify(|v| *v = v.wrapping_add(1));
     }

@@ -267,7 +267,7 @@ impl JournalFile {
     }
 
     /// Keep payload chunks for the lines about to be appended (durable
-    /// before they are: see [`super::FileChunks`]); the bytes newly stored.
+    /// before they are: see `FileChunks` in `store/file`); the bytes newly stored.
     ///
     /// # Errors
     ///
