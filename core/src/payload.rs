@@ -39,8 +39,11 @@ use std::collections::HashSet;
 pub const INLINE_MAX: usize = 4 << 10;
 /// The smallest leaf (but a payload's last one).
 pub const MIN_CHUNK: usize = 1 << 10;
-/// The largest leaf.
-pub const MAX_CHUNK: usize = 64 << 10;
+/// The largest leaf: small enough that a text with no content-defined
+/// boundary for a long stretch (a repeated block, e.g. the same answer
+/// appended turn after turn) re-stores at most this much of its tail per
+/// turn.
+pub const MAX_CHUNK: usize = 16 << 10;
 /// A leaf ends where the gear hash has these bits zero (past
 /// [`MIN_CHUNK`]): 12 bits, so about 4 KiB past the minimum. The top
 /// bits, which depend on all of the last 64 bytes (the low ones only on

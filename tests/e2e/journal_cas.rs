@@ -226,3 +226,29 @@ fn small_payloads_stay_inline_and_old_inline_lines_still_read() {
     again.expect_code(0);
     assert_eq!(again.json()["data"]["result"], out.json()["data"]["result"]);
 }
+
+/// The same answer every turn: a repeated block may hold no content-defined
+/// boundary at all, so only the largest leaf bounds what each turn stores
+/// again of the conversation's tail.
+#[test]
+fn a_conversation_that_repeats_one_answer_still_stays_small() {
+    let ctx = Ctx::new();
+    let script = ctx.write("grow.js", GROW_JS);
+    let answer = "the same answer, word for word, every single turn. ".repeat(40);
+    let fixture = ctx.write(
+        "same.fixture.json",
+        json!({"responses": [{"match": {"label": "turn"}, "output": answer}]}).to_string(),
+    );
+    let out = ctx.run_json(
+        s(&script),
+        r#"{"base": 204800, "calls": 100}"#,
+        &["--agents", s(&fixture)],
+    );
+    out.expect_code(0);
+    let stored = tree_bytes(&ctx.state());
+    println!("100 calls of one repeated 2 KB answer, 200 KB base: state dir {stored} B");
+    // Each prompt differs, so the prompt cache answers none of them; the
+    // prompts add up to ~30 MB.
+    assert_eq!(out.json()["data"]["counts"]["agent_calls"], 100);
+    assert!(stored < 3_000_000, "the state dir holds {stored} bytes");
+}
