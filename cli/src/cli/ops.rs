@@ -89,7 +89,10 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
     if let Some(parent) = args.isolated_for {
         // A run continued alone for a runner dies with that runner, as it
         // would have inside it (and its death counts as the run's).
-        let _ = rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL));
+        if let Err(e) = rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL)) {
+            // It still runs the run, once; it just may outlive its runner.
+            tracing::warn!(error = %e, "cannot tie this runner to its parent's life");
+        }
         let expected = i32::try_from(parent).ok().and_then(std::num::NonZeroI32::new);
         if rustix::process::getppid().map(rustix::process::Pid::as_raw_nonzero) != expected {
             return Ok(0); // the runner died before the signal was set
