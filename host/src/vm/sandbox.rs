@@ -201,6 +201,43 @@ pub struct WallLimit {
 /// is bounded by fuel like any instance, and sleeps are virtual).
 pub const DESCRIBE_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long a run's instance waits for the pooled engine to have a free
+/// component-instance slot (a runner with many runs in flight, each with
+/// its branches, can hold all 1,000) before its call fails: the slots free
+/// as other instances end.
+pub const POOL_WAIT: Duration = Duration::from_secs(60);
+
+/// Whether instantiating failed only because every component-instance slot
+/// of the pool is taken. That check comes before anything is put in the
+/// store, so trying again in the same store is safe (the other pool limits,
+/// hit part-way through, are not retried).
+fn pool_full(e: &wasmtime::Error) -> bool {
+    e.downcast_ref::<wasmtime::PoolConcurrencyLimitError>()
+        .is_some_and(|p| p.to_string().contains("component instances"))
+}
+
+/// `$pre.instantiate_async(&mut $store)`, waiting (up to [`POOL_WAIT`])
+/// while the pool is full.
+macro_rules! instantiate_when_free {
+    ($pre:expr, $store:expr) => {{
+        let mut waited = Duration::ZERO;
+        let mut pause = Duration::from_millis(2);
+        loop {
+            match $pre.instantiate_async(&mut $store).await {
+                Err(e) if pool_full(&e) && waited < POOL_WAIT => {
+                    if waited.is_zero() {
+                        tracing::debug!("the instance pool is full; waiting for a free slot");
+                    }
+                    tokio::time::sleep(pause).await;
+                    waited += pause;
+                    pause = (pause * 2).min(Duration::from_millis(50));
+                }
+                r => break r,
+            }
+        }
+    }};
+}
+
 impl<H: SandboxHost> Vm<H> {
     /// Instantiate `component` in a fresh store over `state` and call
     /// `export`, bounded by `wall` if given. The output captured so far is
@@ -219,19 +256,19 @@ impl<H: SandboxHost> Vm<H> {
                 let source = &source;
                 match (&component.pre, export) {
                     (Pre::Harness(pre), Export::Run { args }) => {
-                        let h = pre.instantiate_async(&mut store).await?;
+                        let h = instantiate_when_free!(pre, store)?;
                         h.call_run(&mut store, args).await
                     }
                     (Pre::Script(pre), Export::Run { args }) => {
-                        let h = pre.instantiate_async(&mut store).await?;
+                        let h = instantiate_when_free!(pre, store)?;
                         h.call_run(&mut store, source, args).await
                     }
                     (Pre::Harness(pre), Export::Branch { name, input }) => {
-                        let h = pre.instantiate_async(&mut store).await?;
+                        let h = instantiate_when_free!(pre, store)?;
                         h.call_branch(&mut store, name, input).await
                     }
                     (Pre::Script(pre), Export::Branch { name, input }) => {
-                        let h = pre.instantiate_async(&mut store).await?;
+                        let h = instantiate_when_free!(pre, store)?;
                         h.call_branch(&mut store, source, name, input).await
                     }
                 }
