@@ -110,7 +110,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.parse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROBE = os.path.join(ROOT, "target", "harnesses", "probe.wasm")
@@ -137,47 +136,24 @@ def median(xs):
 # --- PostgreSQL --------------------------------------------------------------
 
 
-class Pg:
-    """A throwaway cluster; one fresh database per measurement."""
+def _bench_runners():
+    """scripts/bench-runners.py as a module (its name has a hyphen)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bench_runners", os.path.join(ROOT, "scripts", "bench-runners.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-    def __init__(self):
-        out = subprocess.run(
-            [os.path.join(ROOT, "scripts", "pg-test-cluster.sh"), "start"],
-            check=True, capture_output=True, text=True,
-        )
-        self.conn = out.stdout.strip()
-        self.dir = next(kv[5:] for kv in self.conn.split() if kv.startswith("host="))
-        self.port = next((kv[5:] for kv in self.conn.split() if kv.startswith("port=")), "5432")
-        bins = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda d: int(d.split("/")[-2]))
-        self.psql = os.path.join(bins[-1], "psql") if bins else "psql"
-        self.n = 0
 
-    def sql(self, query, db="postgres"):
-        out = subprocess.run(
-            [self.psql, "-X", "-q", "-At", "-F", "\t", "-v", "ON_ERROR_STOP=1",
-             "-c", query, f"host={self.dir} port={self.port} user=hwf dbname={db}"],
-            capture_output=True, text=True,
-        )
-        if out.returncode != 0:
-            raise RuntimeError(f"psql ({db}): {out.stderr.strip()}")
-        return [line.split("\t") for line in out.stdout.splitlines() if line]
-
-    def fresh(self):
-        self.n += 1
-        db = f"scale{self.n}"
-        self.sql(f"CREATE DATABASE {db}")
-        host = urllib.parse.quote(self.dir, safe="")
-        return db, f"postgres://hwf@{host}:{self.port}/{db}"
+class Pg(_bench_runners().Pg):
+    """bench-runners.py's throwaway cluster (one fresh database per
+    measurement), whose databases are also dropped once measured."""
 
     def drop(self, db):
         try:
             self.sql(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
         except RuntimeError as e:
             log(f"drop {db}: {e}")
-
-    def stop(self):
-        subprocess.run([os.path.join(ROOT, "scripts", "pg-test-cluster.sh"), "stop", self.dir],
-                       capture_output=True)
 
 
 # --- processes ---------------------------------------------------------------

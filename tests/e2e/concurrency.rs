@@ -36,6 +36,29 @@ fn executions(log: &std::path::Path) -> HashMap<String, usize> {
     counts
 }
 
+/// `hwf [global…] run probe --background --args ARGS --agents AGENTS
+/// --json [extra…]`, exit 0 asserted; the run's id.
+fn background(ctx: &Ctx, global: &[&str], args: &str, agents: &str, extra: &[&str]) -> String {
+    let out = ctx.hwf(
+        global
+            .iter()
+            .copied()
+            .chain([
+                "run",
+                harnesses::PROBE,
+                "--background",
+                "--args",
+                args,
+                "--agents",
+                agents,
+                "--json",
+            ])
+            .chain(extra.iter().copied()),
+    );
+    out.expect_code(0);
+    run_id(&out.json())
+}
+
 /// Park `n` runs on `human.ask` (each then makes one `step` call) and
 /// answer them all; returns their ids.
 fn park_and_answer(ctx: &Ctx, agents: &str, n: usize) -> Vec<String> {
@@ -101,20 +124,14 @@ fn answered_runs_go_before_older_queued_ones() {
     let agents = slow_agents(&ctx, 0);
     // Three runs queued first, then one parked and answered.
     for i in 0..3 {
-        ctx.hwf([
-            "run",
-            harnesses::PROBE,
-            "--background",
-            "--queue-only",
-            "--run-id",
-            &format!("q{i}"),
-            "--args",
+        let id = format!("q{i}");
+        background(
+            &ctx,
+            &[],
             r#"{"op":"agent","n":1}"#,
-            "--agents",
             &agents,
-            "--json",
-        ])
-        .expect_code(0);
+            &["--queue-only", "--run-id", &id],
+        );
     }
     let parked = park_and_answer(&ctx, &agents, 1);
     let out = ctx.hwf(["runner", "--once", "--concurrency", "1", "--json"]);
@@ -185,20 +202,7 @@ fn forty_background_runs_share_one_runner() {
     let t = Instant::now();
     let mut ids = Vec::new();
     for _ in 0..40 {
-        let out = ctx.hwf([
-            "--state-dir",
-            &state_arg,
-            "run",
-            harnesses::PROBE,
-            "--background",
-            "--args",
-            &program,
-            "--agents",
-            &agents,
-            "--json",
-        ]);
-        out.expect_code(0);
-        ids.push(run_id(&out.json()));
+        ids.push(background(&ctx, &["--state-dir", &state_arg], &program, &agents, &[]));
     }
     let mut pending: Vec<&String> = ids.iter().collect();
     while !pending.is_empty() {
@@ -257,20 +261,8 @@ fn a_signalled_runner_releases_its_runs_and_nothing_completed_runs_again() {
         .to_owned();
     let program = json!({"op": "program", "program": {"seq": [{"agent": "fast"}, {"agent": "slow"}]}}).to_string();
     for i in 0..3 {
-        ctx.hwf([
-            "run",
-            harnesses::PROBE,
-            "--background",
-            "--queue-only",
-            "--run-id",
-            &format!("s{i}"),
-            "--args",
-            &program,
-            "--agents",
-            &agents,
-            "--json",
-        ])
-        .expect_code(0);
+        let id = format!("s{i}");
+        background(&ctx, &[], &program, &agents, &["--queue-only", "--run-id", &id]);
     }
     let log = ctx.path("calls.log");
     let mut runner = ctx
@@ -368,18 +360,7 @@ fn the_background_runner_stays_for_a_run_parked_on_a_timer() {
         {"agent": "after"}
     ]}})
     .to_string();
-    let out = ctx.hwf([
-        "run",
-        harnesses::PROBE,
-        "--background",
-        "--args",
-        &program,
-        "--agents",
-        &agents,
-        "--json",
-    ]);
-    out.expect_code(0);
-    let id = run_id(&out.json());
+    let id = background(&ctx, &[], &program, &agents, &[]);
     let t = Instant::now();
     loop {
         let state = status(&ctx, &id)["state"].clone();

@@ -150,14 +150,7 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
     };
     if args.once {
         let scan = scheduler.scan(listing, &|_| false, &mut |_| {})?;
-        say(format!(
-            "{} queued, {} waiting ({} ready), {} stuck; {} slots",
-            scan.queued.len(),
-            scan.waiting.len() + scan.ready.len(),
-            scan.ready.len(),
-            scan.stuck.len(),
-            scheduler.capacity()
-        ));
+        say(scan_line(&scan, scheduler.capacity()));
         let dispatched = scheduler.dispatch(true).await;
         scheduler.drain().await;
         dispatched?;
@@ -179,40 +172,14 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
         let timer_due = scanned.as_ref().ok().and_then(|s| s.next_timer_ms);
         match scanned {
             Ok(scan) if first => {
-                say(format!(
-                    "{} queued, {} waiting ({} ready), {} stuck; {} slots",
-                    scan.queued.len(),
-                    scan.waiting.len() + scan.ready.len(),
-                    scan.ready.len(),
-                    scan.stuck.len(),
-                    scheduler.capacity()
-                ));
+                say(scan_line(&scan, scheduler.capacity()));
                 first = false;
             }
             Ok(_) => {}
-            // A long-lived runner outlives a store outage (a database
-            // restarting, a network blip): it says so and tries again.
-            Err(e) if matches!(e.code(), ErrorCode::Io | ErrorCode::Internal) => {
-                tracing::warn!(error = %e, "runner scan failed; trying again");
-                say(format!(
-                    "the scan failed ({}: {}); trying again",
-                    e.code().as_str(),
-                    e.message()
-                ));
-            }
-            Err(e) => return Err(e),
+            Err(e) => outlive("the scan", e, &say)?,
         }
-        match scheduler.dispatch(false).await {
-            Ok(_) => {}
-            Err(e) if matches!(e.code(), ErrorCode::Io | ErrorCode::Internal) => {
-                tracing::warn!(error = %e, "runner could not take work; trying again");
-                say(format!(
-                    "taking work failed ({}: {}); trying again",
-                    e.code().as_str(),
-                    e.message()
-                ));
-            }
-            Err(e) => return Err(e),
+        if let Err(e) = scheduler.dispatch(false).await {
+            outlive("taking work", e, &say)?;
         }
         if let Some(status) = &status {
             status.update(scheduler.in_flight());
@@ -281,6 +248,34 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
     drop(lock);
     print_total(out, &total);
     Ok(0)
+}
+
+/// The runner's first line: what its scan found, and its slots.
+fn scan_line(scan: &hwf_host::runner::Scan, slots: usize) -> String {
+    format!(
+        "{} queued, {} waiting ({} ready), {} stuck; {} slots",
+        scan.queued.len(),
+        scan.waiting.len() + scan.ready.len(),
+        scan.ready.len(),
+        scan.stuck.len(),
+        slots
+    )
+}
+
+/// A long-lived runner outlives a store outage (a database restarting, a
+/// network blip): `io` and `internal` failures of `what` are said and
+/// tried again on the next scan; anything else ends the runner.
+fn outlive(what: &str, e: Error, say: &dyn Fn(String)) -> Result<(), Error> {
+    if !matches!(e.code(), ErrorCode::Io | ErrorCode::Internal) {
+        return Err(e);
+    }
+    tracing::warn!(error = %e, "{what} failed; trying again");
+    say(format!(
+        "{what} failed ({}: {}); trying again",
+        e.code().as_str(),
+        e.message()
+    ));
+    Ok(())
 }
 
 /// A graceful stop: no new work; the runs in flight get `grace_secs` to
@@ -409,7 +404,7 @@ impl RunnerSpawn {
     async fn isolated(self, run: RunId) -> Result<(), Error> {
         let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
         let mut cmd = tokio::process::Command::new(exe);
-        self.global_args(&mut cmd);
+        cmd.args(self.global_args());
         cmd.args([
             "runner",
             "--once",
@@ -438,16 +433,18 @@ impl RunnerSpawn {
         }
     }
 
-    fn global_args(&self, cmd: &mut tokio::process::Command) {
-        if let Some(dir) = &self.state_dir_arg {
-            cmd.arg("--state-dir").arg(dir);
-        }
-        if let Some(config) = &self.config {
-            cmd.arg("--config").arg(config);
-        }
-        if let Some(store) = &self.store {
-            cmd.arg("--store").arg(store);
-        }
+    /// The options every process that executes a run must get.
+    fn global_args(&self) -> Vec<std::ffi::OsString> {
+        let mut args = Vec::new();
+        let mut pass = |flag: &str, value: Option<std::ffi::OsString>| {
+            if let Some(value) = value {
+                args.extend([flag.into(), value]);
+            }
+        };
+        pass("--state-dir", self.state_dir_arg.clone().map(Into::into));
+        pass("--config", self.config.clone().map(Into::into));
+        pass("--store", self.store.clone().map(Into::into));
+        args
     }
 
     /// Start a detached `hwf runner --detached` (its own process group; its
@@ -455,15 +452,7 @@ impl RunnerSpawn {
     fn start(&self) -> Result<(), Error> {
         let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
         let mut cmd = std::process::Command::new(exe);
-        if let Some(dir) = &self.state_dir_arg {
-            cmd.arg("--state-dir").arg(dir);
-        }
-        if let Some(config) = &self.config {
-            cmd.arg("--config").arg(config);
-        }
-        if let Some(store) = &self.store {
-            cmd.arg("--store").arg(store);
-        }
+        cmd.args(self.global_args());
         let log_path = self.state_dir.join("runner.log");
         let log = std::fs::OpenOptions::new()
             .create(true)

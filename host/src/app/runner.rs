@@ -285,6 +285,9 @@ impl Hwf {
                 crate::app::finalizers::finalize_unexecuted(self, id).await;
                 Turn::Stopped
             }
+            Disposition::Stuck if let Some(isolate) = self.isolation_for_stuck(id) => {
+                self.isolated_turn(id, isolate).await
+            }
             Disposition::Queued | Disposition::Ready | Disposition::Stuck => match self.continue_run(id).await {
                 Ok(outcome) => Turn::Executed(outcome.snapshot.state),
                 // Another runner took it first: not an error.
@@ -298,25 +301,17 @@ impl Hwf {
         }
     }
 
-    /// How to continue `id` alone, when it needs to be: this process runs
-    /// several runs at once, an isolation is set
-    /// ([`crate::HwfBuilder::isolation`]), and the run is stuck (left
-    /// running by an executor that died).
-    pub(crate) fn isolation_for(&self, id: &RunId) -> Option<crate::app::host::Isolate> {
-        let isolate = self.isolation.as_ref()?;
-        if !self.is_shared_executor() {
-            return None;
-        }
-        let snap = self.store().read_snapshot(id).ok()?;
-        if self.disposition(&snap) != Disposition::Stuck {
-            return None;
-        }
-        let events = self.store().read_entries(id).ok()?;
+    /// How to continue the stuck run `id` alone, when it needs to be: this
+    /// process runs several runs at once, an isolation is set
+    /// ([`crate::HwfBuilder::isolation`]), and an executor of the run died.
+    fn isolation_for_stuck(&self, id: &RunId) -> Option<crate::app::host::Isolate> {
+        let isolate = self.isolation.as_ref().filter(|_| self.is_shared_executor())?;
+        let events = self.store().read_entries_compact(id).ok()?;
         (crashes_any(&events) > 0).then(|| isolate.clone())
     }
 
     /// A turn taken alone by `isolate`: the state the run is in after it.
-    pub(crate) async fn isolated_turn(&self, id: &RunId, isolate: crate::app::host::Isolate) -> Turn {
+    async fn isolated_turn(&self, id: &RunId, isolate: crate::app::host::Isolate) -> Turn {
         tracing::info!(run_id = %id, "continuing a run whose executor died alone in a process of its own");
         if let Err(e) = isolate(id.clone()).await {
             return Turn::Failed(ErrorInfo::of(&e), None);
@@ -588,23 +583,26 @@ pub const MAX_CRASHES: usize = 3;
 /// process of its own, so a run that keeps killing its host is still
 /// quarantined.
 pub fn crashes_alone(events: &[JournalEntry]) -> usize {
-    events
-        .iter()
-        .rev()
-        .take_while(|e| !matches!(e.entry, Entry::RunCompleted { .. }))
-        .filter(|e| matches!(e.entry, Entry::RunStarted { shared: false, .. }))
-        .count()
+    died(events).filter(|shared| !shared).count()
 }
 
 /// Like [`crashes_alone`], counting every execution that died, alone or
 /// not.
 pub fn crashes_any(events: &[JournalEntry]) -> usize {
+    died(events).count()
+}
+
+/// Whether each execution since the last final record, which died, shared
+/// its process.
+fn died(events: &[JournalEntry]) -> impl Iterator<Item = bool> + '_ {
     events
         .iter()
         .rev()
         .take_while(|e| !matches!(e.entry, Entry::RunCompleted { .. }))
-        .filter(|e| matches!(e.entry, Entry::RunStarted { .. }))
-        .count()
+        .filter_map(|e| match e.entry {
+            Entry::RunStarted { shared, .. } => Some(shared),
+            _ => None,
+        })
 }
 
 impl Hwf {

@@ -242,10 +242,7 @@ impl Scheduler {
         self.tasks.spawn(tracing::Instrument::instrument(
             async move {
                 let _permit = permit;
-                let turn = match hwf.isolation_for(&id) {
-                    Some(isolate) => hwf.isolated_turn(&id, isolate).await,
-                    None => hwf.take_turn(&id).await,
-                };
+                let turn = hwf.take_turn(&id).await;
                 Finished {
                     run: id,
                     handed: None,
