@@ -8,8 +8,9 @@
 #     an alias of @openai/codex@0.171.0-linux-x64).
 # Hermes Agent 0.19 comes from .ci/run's venv (target/py/hermes/bin/hermes).
 #
-# Idempotent: when both report the pinned versions it returns at once (~0.5 s);
-# a fresh install takes ~15 s (two ~100-250 MB native packages). Prints no
+# Idempotent: when both report the pinned versions it returns at once (~0.3 s);
+# a fresh install takes ~14 s with an empty npm cache (660 MB: Claude Code's
+# native binary ~235 MB, Codex's platform package ~424 MB). Prints no
 # environment and reads no credentials.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -45,7 +45,8 @@ default (``--scenario``, ``MockServer(scenario=…)`` or
 ``flaky500``         the first request gets a 500, the next one answers
 ``fail``             every request gets a 500 (a CLI gives up)
 
-Requests are recorded (method, path, headers, parsed body, api, scenario):
+Requests are recorded (method, path, headers with lower-case names, parsed
+body, api, scenario):
 ``MockServer.requests`` in-process, ``GET /_mock/requests`` over HTTP,
 ``--log FILE`` as JSON lines. ``POST /_mock/reset`` forgets them and the
 flaky counters.
@@ -142,7 +143,7 @@ class MockServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> int:
-        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         self._thread.start()
         return self.port
 
@@ -261,7 +262,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             "time": time.time(),
             "method": self.command,
             "path": self.path,
-            "headers": dict(self.headers.items()),
+            "headers": {k.lower(): v for k, v in self.headers.items()},
             "body": body,
             "api": api,
             "scenario": scenario,

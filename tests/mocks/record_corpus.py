@@ -94,8 +94,8 @@ CLAUDE_CASES = [
 CODEX_CASES = [
     ("ok_json", "ok_json", [], {}, {"answer": OK, "usage": usage(120, 0, 0, 8)}, None),
     ("prose_then_json", "prose_then_json", [], {}, {"answer": OK, "usage": usage(120, 0, 0, 8)}, None),
-    ("cache_usage", "cache_usage", [], {}, {"answer": OK, "usage": usage(4, 5123, 14200, 45, 16)},
-     "turn.completed usage: input_tokens 19327 includes cached_input_tokens 14200 and cache_write_input_tokens 5123; output_tokens 61 includes reasoning_output_tokens 16"),
+    ("cache_usage", "cache_usage", [], {}, {"answer": OK, "usage": usage(4, 5123, 14200, 61, 16)},
+     "turn.completed usage: input_tokens 19327 includes cached_input_tokens 14200 and cache_write_input_tokens 5123 (uncached 4); output_tokens 61 includes reasoning_output_tokens 16; 19388 processed"),
     ("refuse", "refuse", [], {}, err("agent_refused", REFUSAL, usage=usage(120, 0, 0, 8)), "a prose refusal as the agent_message; exit 0"),
     ("refuse_field", "refuse_field", [], {}, err("agent_failed", usage=usage(120, 0, 0, 8)),
      "a Responses `refusal` content part: codex prints no agent_message at all (the refusal text is lost), turn.completed, exit 0"),
@@ -145,7 +145,7 @@ HERMES_CASES = [
 OPENAI_CASES = [
     ("ok_json", {"answer": OK, "usage": usage(120, 0, 0, 8)}, None),
     ("prose_then_json", {"answer": OK, "usage": usage(120, 0, 0, 8)}, None),
-    ("cache_usage", {"answer": OK, "usage": usage(5127, 0, 14200, 45, 16)},
+    ("cache_usage", {"answer": OK, "usage": usage(5127, 0, 14200, 61, 16)},
      "prompt_tokens 19327 includes prompt_tokens_details.cached_tokens 14200; completion_tokens 61 includes completion_tokens_details.reasoning_tokens 16"),
     ("refuse", err("agent_refused", REFUSAL, usage=usage(120, 0, 0, 8)), "a prose refusal in content"),
     ("refuse_field", err("agent_refused", REFUSAL, usage=usage(120, 0, 0, 8)), "content null, message.refusal set"),
@@ -333,8 +333,11 @@ def main(only: list[str]) -> None:
             "what the CLI printed (scrubbed: the mock's port is 127.0.0.1:47615, the temp dir /tmp/agent-corpus). "
             "expect is what a correct extractor gets from stdout/stderr/exit_code: the answer (a JSON value, "
             "or a string for a text answer) and usage in disjoint categories (input = uncached input; OpenAI-style "
-            "counts that include cached/cache-write input or reasoning output are split: input = input_tokens - "
-            "cached - cache_write, output = output_tokens - reasoning; usage null = the output reports none), or "
+            "input counts that include cached and cache-write input are split: input = input_tokens - cached - "
+            "cache_write; output counts every output token and reasoning is the part of it spent reasoning "
+            "(OpenAI's output_tokens includes reasoning_tokens, Anthropic's output_tokens includes thinking and "
+            "reports no split), so tokens processed = input + cache_creation + cache_read + output; usage null = "
+            "the output reports none), or "
             "an error code and a text the message must show (no contains: the output has no text to show). "
             "recorded false = written by hand, with why. cli openai: <file>.json is the HTTP body an "
             "OpenAI-compatible endpoint answered (http_status) to hwf's own openai backend."
