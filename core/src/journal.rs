@@ -7,7 +7,7 @@
 //! pins that every written event reads back.
 
 use crate::call::CallFailure;
-use crate::model::{Counts, ErrorInfo, ScriptRef};
+use crate::model::{Counts, ErrorInfo, ScriptRef, TokenUsage};
 use crate::payload::PayloadRef;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -69,6 +69,11 @@ impl Durability {
         }
     }
 }
+
+/// The most bytes of a rejected agent answer kept in a `call_attempt`
+/// line (and shown by `status`, `logs`, the console and the facade): the
+/// head of the answer, cut at a character boundary, with `…` when clipped.
+pub const MAX_ANSWER_SHOWN: usize = 4096;
 
 /// The journal format this build writes (in `run_started.format`). A
 /// journal without the field is format 1. Format 2 (issue 25) may keep a
@@ -138,7 +143,9 @@ pub enum Event<'a> {
         /// The request (redacted).
         request: &'a Value,
     },
-    /// One attempt of a call was refused and will be retried.
+    /// One attempt of an agent call did not give the call its result: its
+    /// answer was refused (and retried), or the agent failed in a way
+    /// that left an answer to show (a refusal, a truncated answer).
     CallAttempt {
         /// Call id.
         call: &'a str,
@@ -146,6 +153,13 @@ pub enum Event<'a> {
         attempt: u32,
         /// Why the attempt was refused.
         error: &'a str,
+        /// The stable code (`schema_mismatch`, `agent_refused`, …).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        code: Option<&'a str>,
+        /// What the agent answered (redacted, clipped to
+        /// [`MAX_ANSWER_SHOWN`] bytes).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        answer: Option<&'a str>,
     },
     /// A call finished.
     CallCompleted {
@@ -166,8 +180,12 @@ pub enum Event<'a> {
         /// The typed error.
         #[serde(skip_serializing_if = "Option::is_none")]
         error: Option<&'a CallFailure>,
-        /// Tokens spent.
+        /// Tokens spent ([`TokenUsage::total`] of `usage` when the
+        /// backend reported a split).
         tokens: u64,
+        /// The tokens by kind (agent calls whose backend reported it).
+        #[serde(skip_serializing_if = "TokenUsage::is_empty")]
+        usage: TokenUsage,
         /// What the agent reported it cost, in millionths of a USD.
         #[serde(skip_serializing_if = "is_zero")]
         cost_micro_usd: u64,
@@ -284,6 +302,7 @@ impl<'a> Event<'a> {
             result: None,
             error: Some(error),
             tokens: 0,
+            usage: TokenUsage::default(),
             cost_micro_usd: 0,
             attempts: 0,
             duration_us: 0,
@@ -518,7 +537,7 @@ pub enum Entry {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         request_ref: Option<PayloadRef>,
     },
-    /// One attempt of a call was refused and will be retried.
+    /// One attempt of an agent call did not give the call its result.
     CallAttempt {
         /// Call id.
         call: String,
@@ -526,6 +545,12 @@ pub enum Entry {
         attempt: u32,
         /// Why.
         error: String,
+        /// The stable code (absent in journals before issue 26).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
+        /// What the agent answered (redacted, clipped).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        answer: Option<String>,
     },
     /// A call finished.
     CallCompleted {
@@ -553,6 +578,9 @@ pub enum Entry {
         /// Tokens spent.
         #[serde(default)]
         tokens: u64,
+        /// The tokens by kind.
+        #[serde(default, skip_serializing_if = "TokenUsage::is_empty")]
+        usage: TokenUsage,
         /// Reported cost, in millionths of a USD.
         #[serde(default, skip_serializing_if = "is_zero")]
         cost_micro_usd: u64,
@@ -770,6 +798,8 @@ mod tests {
                 call: "3.1",
                 attempt: 2,
                 error: "schema",
+                code: Some("schema_mismatch"),
+                answer: Some("not json"),
             },
             Event::CallCompleted {
                 call: "3.1",
@@ -780,6 +810,12 @@ mod tests {
                 result: Some(&result),
                 error: Some(&failure),
                 tokens: 12,
+                usage: TokenUsage {
+                    input: 2,
+                    cache_read: 6,
+                    output: 4,
+                    ..TokenUsage::default()
+                },
                 cost_micro_usd: 5,
                 attempts: 2,
                 duration_us: 99,

@@ -82,6 +82,78 @@ impl ErrorInfo {
     }
 }
 
+fn zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// The tokens one agent call (or a run) processed, by kind. The parts are
+/// disjoint: [`TokenUsage::total`] is their sum, and it is what token
+/// budgets count, the same way for every backend.
+///
+/// Backends report usage differently; `agents::answer::usage_of` maps each
+/// shape here: Anthropic's `input_tokens` excludes the cache
+/// (`cache_creation_input_tokens`, `cache_read_input_tokens` are added),
+/// OpenAI's and Codex's `input_tokens` / `prompt_tokens` include the cached
+/// part (`cached_input_tokens`, `*_tokens_details.cached_tokens`), which is
+/// moved to `cache_read`. Output includes reasoning tokens everywhere;
+/// `reasoning` says how many of them were reasoning.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenUsage {
+    /// Input tokens neither written to nor read from a prompt cache.
+    #[serde(default, skip_serializing_if = "zero")]
+    pub input: u64,
+    /// Input tokens written to a prompt cache.
+    #[serde(default, skip_serializing_if = "zero")]
+    pub cache_creation: u64,
+    /// Input tokens read from a prompt cache.
+    #[serde(default, skip_serializing_if = "zero")]
+    pub cache_read: u64,
+    /// Output tokens (reasoning included).
+    #[serde(default, skip_serializing_if = "zero")]
+    pub output: u64,
+    /// Of `output`, the reasoning tokens (not added again to the total).
+    #[serde(default, skip_serializing_if = "zero")]
+    pub reasoning: u64,
+    /// Tokens reported without a split (a bare total).
+    #[serde(default, skip_serializing_if = "zero")]
+    pub unsplit: u64,
+}
+
+impl TokenUsage {
+    /// A bare total, with no split.
+    pub fn total_only(tokens: u64) -> Self {
+        Self {
+            unsplit: tokens,
+            ..Self::default()
+        }
+    }
+
+    /// Every token processed: input, cache writes and reads, output, and
+    /// the unsplit rest (saturating).
+    pub fn total(&self) -> u64 {
+        self.input
+            .saturating_add(self.cache_creation)
+            .saturating_add(self.cache_read)
+            .saturating_add(self.output)
+            .saturating_add(self.unsplit)
+    }
+
+    /// Nothing reported.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// Add another call's usage (saturating).
+    pub fn add(&mut self, other: &Self) {
+        self.input = self.input.saturating_add(other.input);
+        self.cache_creation = self.cache_creation.saturating_add(other.cache_creation);
+        self.cache_read = self.cache_read.saturating_add(other.cache_read);
+        self.output = self.output.saturating_add(other.output);
+        self.reasoning = self.reasoning.saturating_add(other.reasoning);
+        self.unsplit = self.unsplit.saturating_add(other.unsplit);
+    }
+}
+
 /// Call counters of a run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
@@ -93,8 +165,14 @@ pub struct Counts {
     pub capability_calls: u64,
     /// Calls that returned an error.
     pub failed: u64,
-    /// Tokens spent by agent calls.
+    /// Tokens spent by agent calls: every token processed (input, cached
+    /// input written and read, output), as [`TokenUsage::total`] counts
+    /// them. `--max-tokens` and `budget` count this.
     pub tokens: u64,
+    /// The same tokens by kind, for the calls whose backend reported the
+    /// split (a journal written before issue 26 has none).
+    #[serde(default, skip_serializing_if = "TokenUsage::is_empty")]
+    pub usage: TokenUsage,
     /// What agents reported their calls cost, in millionths of a USD.
     #[serde(default)]
     pub cost_micro_usd: u64,

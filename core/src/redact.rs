@@ -828,8 +828,13 @@ fn assignment_value(b: &[u8], i: usize) -> Option<(usize, usize)> {
 }
 
 /// A scheme credential: long enough, and not an English word (it has a
-/// digit or a symbol, or is long).
+/// digit or a symbol, or is long). A sentence's final `.` or `,` is not
+/// part of it ("the output token maximum." is prose).
 fn looks_like_credential(tok: &[u8]) -> bool {
+    let tok = match tok {
+        [rest @ .., b'.' | b','] => rest,
+        _ => tok,
+    };
     let mixed_case =
         tok.len() >= 12 && tok[1..].iter().any(u8::is_ascii_uppercase) && tok.iter().any(u8::is_ascii_lowercase);
     tok.len() >= 8
@@ -901,6 +906,10 @@ mod tests {
     fn text_patterns() {
         let cases = [
             ("Authorization: Bearer abcdef123456", "Authorization: Bearer [REDACTED]"),
+            (
+                "the response exceeded the 64000 output token maximum. To configure it",
+                "the response exceeded the 64000 output token maximum. To configure it",
+            ),
             ("Basic dXNlcjpwYXNz", "Basic [REDACTED]"),
             ("key sk-abcdefghijklmnop1234 end", "key [REDACTED] end"),
             ("ghp_ABCDEFGHIJKLMNOPQRST0123", "[REDACTED]"),

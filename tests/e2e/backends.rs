@@ -483,8 +483,8 @@ fn command_prompt_placeholder_with_stdin_is_invalid_config() {
         .expect_stderr("prompt_via");
 }
 
-/// A Claude Code `-p --output-format json` stand-in: 4 + 6 tokens and a
-/// cost per call.
+/// A Claude Code `-p --output-format json` stand-in: 4 input + 1,000 read
+/// from the prompt cache + 6 output tokens and a cost per call.
 const CLAUDE: &str = "import sys, json\nprompt = sys.stdin.read()\nprint(json.dumps({'type': 'result', 'subtype': 'success', 'is_error': False, 'result': '```json\\n{\"done\": true}\\n```', 'session_id': 's1', 'total_cost_usd': 0.0125, 'usage': {'input_tokens': 4, 'cache_read_input_tokens': 1000, 'output_tokens': 6}}))\n";
 
 #[test]
@@ -498,15 +498,21 @@ fn claude_shaped_usage_is_counted_and_a_token_budget_stops_the_next_call() {
     let out = ctx.run_json(
         harnesses::PROBE,
         r#"{"op":"agents_until_exhausted"}"#,
-        &["--config", cfg.to_str().expect("utf8"), "--max-tokens", "25"],
+        &["--config", cfg.to_str().expect("utf8"), "--max-tokens", "2500"],
     );
     out.expect_code(0);
     let v = out.json();
     let r = &v["data"]["result"];
-    assert_eq!(r["done"], 3, "10 tokens per call: the 4th is refused: {r}");
+    // Cached input is processed input: it counts (issue 26).
+    assert_eq!(r["done"], 3, "1,010 tokens per call: the 4th is refused: {r}");
     assert_eq!(r["error"], "token_budget", "{r}");
-    assert_eq!(r["tokens_spent"], 30, "{r}");
-    assert_eq!(v["data"]["counts"]["tokens"], 30, "{v}");
+    assert_eq!(r["tokens_spent"], 3030, "{r}");
+    assert_eq!(v["data"]["counts"]["tokens"], 3030, "{v}");
+    assert_eq!(
+        v["data"]["counts"]["usage"],
+        json!({"input": 12, "cache_read": 3000, "output": 18}),
+        "{v}"
+    );
 }
 
 #[test]

@@ -12,6 +12,8 @@
 //! - `grants`: actuator loops under scoped operator grants, with brakes;
 //! - `hello`: the hello harness, journal and status;
 //! - `hostile`: every hostile component and bad input, by error code;
+//! - `agent_answers`: real agents' recorded outputs replayed (banners,
+//!   reconnects, not logged in, cache usage, refusals, rejected answers);
 //! - `backends`: command and OpenAI-compatible agents, routing, doctor;
 //! - `broker`: schema retries, typed call errors, redaction, limits;
 //! - `chaos`: the randomized durability test (kills, continuations, replays);
@@ -37,6 +39,7 @@
 //!   with two state dirs (a takeover on another machine);
 //! - `triggers`: event-triggered and cron starts of saved workflows.
 
+mod agent_answers;
 mod backends;
 mod broker;
 mod chaos;

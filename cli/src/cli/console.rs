@@ -240,6 +240,14 @@ fn row_text(r: &Value) -> String {
         "phase" => format!("phase {}", s("title")),
         "wait" => format!("wait  call {} ({}): {}", s("call"), s("kind"), s("summary")),
         "wait_resolved" => format!("wait  call {} resolved", s("call")),
+        "attempt" => format!(
+            "reject call {} attempt {} {}: {} — answered: {}",
+            s("call"),
+            r["attempt"],
+            r["code"].as_str().unwrap_or("rejected"),
+            super::output::one_line(s("error"), 200),
+            super::output::one_line(r["answer"].as_str().unwrap_or("(nothing)"), 300)
+        ),
         "control" => format!(
             "{}{}{}{} by {}{}{}",
             s("action"),

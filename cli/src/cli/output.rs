@@ -117,8 +117,12 @@ impl Out {
             }
             let p = &v["progress"];
             text.push_str(&format!(
-                "calls: {} done, {} failed, {} running; tokens {}\n",
-                p["done"], p["failed"], p["running"], v["counts"]["tokens"]
+                "calls: {} done, {} failed, {} running; tokens {}{}\n",
+                p["done"],
+                p["failed"],
+                p["running"],
+                v["counts"]["tokens"],
+                usage_split(&v["counts"]["usage"])
             ));
             if let Some(phases) = v["phases"].as_array() {
                 let titles: Vec<&str> = phases.iter().filter_map(|p| p["title"].as_str()).collect();
@@ -137,6 +141,23 @@ impl Out {
                     dur,
                     c["fingerprint"].as_str().map_or("", |f| &f[..f.len().min(19)])
                 ));
+                if let Some(err) = c.get("error").filter(|e| !e.is_null()) {
+                    text.push_str(&format!(
+                        "           error: {}: {}\n",
+                        err["code"].as_str().unwrap_or("?"),
+                        one_line(err["message"].as_str().unwrap_or(""), 200)
+                    ));
+                }
+                // What the agent said when its answer was not taken.
+                for r in c["rejected"].as_array().into_iter().flatten() {
+                    text.push_str(&format!(
+                        "           attempt {} {}: {}\n             answered: {}\n",
+                        r["attempt"],
+                        r["code"].as_str().unwrap_or("rejected"),
+                        one_line(r["error"].as_str().unwrap_or(""), 200),
+                        one_line(r["answer"].as_str().unwrap_or("(nothing)"), 300)
+                    ));
+                }
             }
             if let Some(r) = v.get("result").filter(|r| !r.is_null()) {
                 text.push_str(&format!("result: {r}\n"));
@@ -146,6 +167,38 @@ impl Out {
             text.trim_end().to_owned()
         });
     }
+}
+
+/// ` (input N, cache write N, cache read N, output N, reasoning N)`: the
+/// parts of a token count that are not zero; empty when none is known.
+pub fn usage_split(u: &Value) -> String {
+    let parts: Vec<String> = [
+        ("input", "input"),
+        ("cache_creation", "cache write"),
+        ("cache_read", "cache read"),
+        ("output", "output"),
+        ("reasoning", "reasoning"),
+        ("unsplit", "unsplit"),
+    ]
+    .iter()
+    .filter_map(|(k, name)| u[*k].as_u64().filter(|n| *n > 0).map(|n| format!("{name} {n}")))
+    .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    }
+}
+
+/// `text` on one line (newlines shown as `⏎`), clipped to `max` characters.
+pub fn one_line(text: &str, max: usize) -> String {
+    let flat: String = text.trim().replace('\n', " ⏎ ");
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    let mut cut: String = flat.chars().take(max).collect();
+    cut.push('…');
+    cut
 }
 
 /// Human text for `script list`.

@@ -12,16 +12,19 @@
 //!
 //! | agent | `argv` | usage read from |
 //! |---|---|---|
-//! | Claude Code | `["claude", "-p", "--output-format", "json"]` (stdin) | `usage.input_tokens + output_tokens`, `total_cost_usd` |
+//! | Claude Code | `["claude", "-p", "--output-format", "json"]` (stdin) | `usage` with the cache, `total_cost_usd` |
 //! | Hermes Agent | `["hermes", "chat", "-Q", "-q", "{prompt}"]` | none (its quiet output is the answer only) |
 //! | Codex | `["codex", "exec", "--json", "{prompt}"]` | `turn.completed` events' `usage` |
 //!
-//! Any other JSON answer's `usage` (`total_tokens`, or `input_tokens +
-//! output_tokens`) and `total_cost_usd` / `cost_usd` are read too, and a
-//! `tokens used: N` line on stderr (Codex without `--json`).
+//! What the agent printed is read by [`super::answer::read_command`]: the
+//! answer after any banner, the tokens by kind, and its failures
+//! classified (`agent_auth`, `agent_refused`, …) with its own error text.
+//! A program that is not installed fails `agent_unavailable` before
+//! anything runs. Stdout and stderr are read up to [`MAX_OUTPUT`] bytes
+//! each; more fails the call (`agent_failed`) instead of filling memory.
 
-use super::{AgentBackend, AgentCall, AgentError, AgentReply, BoxFuture};
-use hwf_core::redact;
+use super::answer::{self, Exit};
+use super::{AgentBackend, AgentCall, AgentError, AgentErrorKind, AgentReply, BoxFuture};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -90,8 +93,8 @@ fn default_timeout() -> u64 {
     600_000
 }
 
-/// The most tokens one reply may report (keeps every sum far from overflow).
-const MAX_REPLY_TOKENS: u64 = 1_000_000_000_000;
+/// The most bytes read from an agent's stdout, and from its stderr.
+pub const MAX_OUTPUT: usize = 16 << 20;
 
 impl CommandConfig {
     /// Where the prompt goes: `prompt_via`, else inferred from `argv`.
@@ -287,222 +290,6 @@ pub fn feedback_text(problem: &str) -> String {
     format!("Your previous answer was refused: {problem}\nAnswer again, fixing that.")
 }
 
-/// The last fenced block of `text` (```` ```json … ``` ````) that holds JSON:
-/// an answer after a chatty preamble, or before a sign-off.
-fn last_fenced_json(text: &str) -> Option<Value> {
-    let mut found = None;
-    let mut rest = text;
-    while let Some(open) = rest.find("```") {
-        let after = &rest[open + 3..];
-        let Some((_, body)) = after.split_once('\n') else { break };
-        let Some(close) = body.find("```") else { break };
-        if let Ok(v) = serde_json::from_str::<Value>(body[..close].trim()) {
-            found = Some(v);
-        }
-        rest = &body[close + 3..];
-    }
-    found
-}
-
-/// Parse an agent's text answer: JSON (optionally fenced), else the text;
-/// with `field`, that field of a JSON object. With `expect_json` (the call
-/// has a schema), a fenced answer after a chatty preamble is recovered too.
-pub fn parse_output(stdout: &str, field: Option<&str>, expect_json: bool) -> Value {
-    let trimmed = stdout.trim();
-    let parsed = hwf_core::schema::parse_text_output(Value::String(trimmed.to_owned()))
-        .ok()
-        .or_else(|| expect_json.then(|| last_fenced_json(trimmed)).flatten());
-    let v = match (parsed, field) {
-        (Some(v), Some(f)) => v.get(f).cloned().unwrap_or(v),
-        (Some(v), None) => v,
-        (None, _) => Value::String(trimmed.to_owned()),
-    };
-    // A field holding fenced JSON text (claude's `result`) is unwrapped too.
-    match &v {
-        Value::String(s) => unwrap_text(s, expect_json).unwrap_or(v),
-        _ => v,
-    }
-}
-
-fn unwrap_text(s: &str, expect_json: bool) -> Option<Value> {
-    hwf_core::schema::parse_text_output(Value::String(s.to_owned()))
-        .ok()
-        .or_else(|| expect_json.then(|| last_fenced_json(s)).flatten())
-}
-
-/// A command agent's answer with what it spent.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Parsed {
-    /// The answer.
-    pub output: Value,
-    /// Tokens reported (0 when the shape reports none).
-    pub tokens: u64,
-    /// Cost reported, in USD.
-    pub cost_usd: Option<f64>,
-}
-
-fn count(v: Option<&Value>) -> u64 {
-    v.and_then(Value::as_u64).unwrap_or(0).min(MAX_REPLY_TOKENS)
-}
-
-/// Tokens of a `usage` object: `total_tokens`, else `input_tokens +
-/// output_tokens` (or `prompt_tokens + completion_tokens`).
-pub fn usage_tokens(usage: &Value) -> u64 {
-    if let Some(t) = usage.get("total_tokens").and_then(Value::as_u64) {
-        return t.min(MAX_REPLY_TOKENS);
-    }
-    let input = count(usage.get("input_tokens").or_else(|| usage.get("prompt_tokens")));
-    let output = count(usage.get("output_tokens").or_else(|| usage.get("completion_tokens")));
-    input.saturating_add(output)
-}
-
-fn cost(v: Option<&Value>) -> Option<f64> {
-    v.and_then(Value::as_f64).filter(|c| c.is_finite() && *c >= 0.0)
-}
-
-/// Parse a command agent's stdout (and stderr, for usage lines) by shape:
-/// Claude Code's `--output-format json` result, Codex's `--json` event
-/// lines, or any other answer ([`parse_output`]).
-///
-/// `expect_json` as in [`parse_output`].
-///
-/// # Errors
-///
-/// The agent's own error, when its output says it failed (`is_error`,
-/// `turn.failed`, an `error` event).
-pub fn parse_reply(stdout: &str, stderr: &str, field: Option<&str>, expect_json: bool) -> Result<Parsed, String> {
-    let trimmed = stdout.trim();
-    if let Ok(v @ Value::Object(_)) = serde_json::from_str::<Value>(trimmed)
-        && v["type"] == "result"
-        && (v.get("usage").is_some() || v.get("total_cost_usd").is_some() || v.get("result").is_some())
-    {
-        return claude_reply(&v, field, expect_json);
-    }
-    if let Some(p) = codex_reply(trimmed, field, expect_json) {
-        return p;
-    }
-    let full = hwf_core::schema::parse_text_output(Value::String(trimmed.to_owned())).ok();
-    let tokens = full
-        .as_ref()
-        .and_then(|v| v.get("usage"))
-        .map(usage_tokens)
-        .unwrap_or_else(|| stderr_tokens(stderr));
-    let cost_usd = full
-        .as_ref()
-        .and_then(|v| cost(v.get("total_cost_usd")).or_else(|| cost(v.get("cost_usd"))));
-    Ok(Parsed {
-        output: parse_output(strip_session_line(trimmed), field, expect_json),
-        tokens,
-        cost_usd,
-    })
-}
-
-/// Claude Code's result object: `result` (or `field`), `usage`,
-/// `total_cost_usd`, `is_error`.
-fn claude_reply(v: &Value, field: Option<&str>, expect_json: bool) -> Result<Parsed, String> {
-    let result = v.get(field.unwrap_or("result")).cloned().unwrap_or(Value::Null);
-    if v["is_error"] == true {
-        let why = result.as_str().map_or_else(|| result.to_string(), str::to_owned);
-        let kind = v["subtype"].as_str().unwrap_or("error");
-        return Err(format!(
-            "the agent reported an error ({kind}): {}",
-            hwf_core::redact::clip(&why, 300)
-        ));
-    }
-    let output = match &result {
-        Value::String(s) => unwrap_text(s, expect_json).unwrap_or(result),
-        _ => result,
-    };
-    Ok(Parsed {
-        output,
-        tokens: v.get("usage").map_or(0, |u| {
-            count(u.get("input_tokens")).saturating_add(count(u.get("output_tokens")))
-        }),
-        cost_usd: cost(v.get("total_cost_usd")),
-    })
-}
-
-/// Codex's `exec --json` event lines: the last `agent_message` item is the
-/// answer; `turn.completed` usages add up. `None` when stdout is not that.
-fn codex_reply(stdout: &str, field: Option<&str>, expect_json: bool) -> Option<Result<Parsed, String>> {
-    let mut events = Vec::new();
-    for line in stdout.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        let v: Value = serde_json::from_str(line).ok()?;
-        v.get("type").and_then(Value::as_str)?;
-        events.push(v);
-    }
-    let codex_types = [
-        "thread.started",
-        "turn.started",
-        "turn.completed",
-        "turn.failed",
-        "item.completed",
-    ];
-    if !events
-        .iter()
-        .any(|e| codex_types.contains(&e["type"].as_str().unwrap_or("")))
-    {
-        return None;
-    }
-    let mut tokens = 0u64;
-    let mut answer = None;
-    for e in &events {
-        match e["type"].as_str().unwrap_or("") {
-            "turn.completed" => tokens = tokens.saturating_add(e.get("usage").map_or(0, usage_tokens)),
-            "item.completed" if e["item"]["type"] == "agent_message" => {
-                answer = e["item"]["text"].as_str().map(str::to_owned);
-            }
-            "turn.failed" | "error" => {
-                let why = e
-                    .pointer("/error/message")
-                    .or_else(|| e.get("message"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("no message");
-                return Some(Err(format!(
-                    "the agent reported an error: {}",
-                    hwf_core::redact::clip(why, 300)
-                )));
-            }
-            _ => {}
-        }
-    }
-    let answer = answer?;
-    Some(Ok(Parsed {
-        output: parse_output(&answer, field, expect_json),
-        tokens: tokens.min(MAX_REPLY_TOKENS),
-        cost_usd: None,
-    }))
-}
-
-/// `tokens used: 1,234` (or the number on the next line), as Codex prints
-/// on stderr without `--json`.
-fn stderr_tokens(stderr: &str) -> u64 {
-    let lower = stderr.to_ascii_lowercase();
-    let Some(at) = lower.rfind("tokens used") else { return 0 };
-    let digits: String = lower[at + "tokens used".len()..]
-        .chars()
-        .skip_while(|c| !c.is_ascii_digit())
-        .take_while(|c| c.is_ascii_digit() || *c == ',')
-        .filter(char::is_ascii_digit)
-        .collect();
-    digits.parse::<u64>().unwrap_or(0).min(MAX_REPLY_TOKENS)
-}
-
-/// Drop a trailing `session_id: …` line (printed after some CLI agents'
-/// quiet answers).
-fn strip_session_line(text: &str) -> &str {
-    let is_session = |line: &str| {
-        line.trim().strip_prefix("session_id:").is_some_and(|id| {
-            let id = id.trim();
-            !id.is_empty() && !id.contains(char::is_whitespace)
-        })
-    };
-    match text.rsplit_once('\n') {
-        Some((body, last)) if is_session(last) => body.trim_end(),
-        _ => text,
-    }
-}
-
 /// A private temporary file holding the prompt, removed when dropped.
 struct PromptFile(PathBuf);
 
@@ -528,25 +315,44 @@ impl Drop for PromptFile {
     }
 }
 
+/// Read a pipe to its end, up to [`MAX_OUTPUT`] bytes (more is an error:
+/// the call fails and its process group is killed).
+async fn read_capped(pipe: Option<impl tokio::io::AsyncRead + Unpin>, what: &str) -> Result<String, AgentError> {
+    let mut bytes = Vec::new();
+    if let Some(p) = pipe {
+        p.take(MAX_OUTPUT as u64 + 1)
+            .read_to_end(&mut bytes)
+            .await
+            .map_err(|e| AgentError::failed(format!("cannot read the agent's {what}: {e}")))?;
+    }
+    if bytes.len() > MAX_OUTPUT {
+        return Err(AgentError::failed(format!(
+            "the agent printed more than {} MiB on {what}; it was stopped",
+            MAX_OUTPUT >> 20
+        )));
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
 impl AgentBackend for CommandRunner {
     fn call<'a>(&'a self, call: AgentCall<'a>) -> BoxFuture<'a, Result<AgentReply, AgentError>> {
         Box::pin(async move {
             let (models, efforts) = (&self.config.allowed_models, &self.config.allowed_efforts);
             super::guard::check_agent_options(call.model, call.effort, models.as_deref(), efforts.as_deref())
-                .map_err(|r| AgentError::Failed(format!("{}: {}", r.code, r.message)))?;
+                .map_err(|r| AgentError::failed(format!("{}: {}", r.code, r.message)))?;
             let payload = self.payload(&call);
             let via = self.config.prompt_via();
             let file = match via {
                 PromptVia::File => Some(
                     PromptFile::create(&payload)
-                        .map_err(|e| AgentError::Failed(format!("cannot write the prompt file: {e}")))?,
+                        .map_err(|e| AgentError::failed(format!("cannot write the prompt file: {e}")))?,
                 ),
                 _ => None,
             };
             let file_path = file.as_ref().map(|f| f.0.to_string_lossy().into_owned());
             let argv = self.argv(&call, &payload, file_path.as_deref());
             let Some((program, args)) = argv.split_first() else {
-                return Err(AgentError::Failed("the command backend has an empty argv".into()));
+                return Err(AgentError::failed("the command backend has an empty argv"));
             };
             let mut cmd = tokio::process::Command::new(program);
             cmd.args(args)
@@ -562,63 +368,62 @@ impl AgentBackend for CommandRunner {
                 .kill_on_drop(true)
                 .process_group(0);
             let mut child = cmd.spawn().map_err(|e| {
+                if e.kind() == std::io::ErrorKind::NotFound {
+                    return AgentError::new(
+                        AgentErrorKind::Unavailable,
+                        format!(
+                            "the agent program {program:?} is not installed (not found on PATH): install it, or give its full path as argv[0] of the backend (`hwf doctor` checks this)"
+                        ),
+                    );
+                }
                 let hint = if e.raw_os_error() == Some(7) {
                     " (the prompt is too long for an argument: use prompt_via = \"file\" or \"stdin\")"
                 } else {
                     ""
                 };
-                AgentError::Failed(format!("cannot start {program:?}: {e}{hint}"))
+                AgentError::failed(format!("cannot start {program:?}: {e}{hint}"))
             })?;
             let pid = child.id().and_then(|p| i32::try_from(p).ok());
             let _group = KillGroup(pid);
             let stdin = child.stdin.take();
-            let mut stdout = child.stdout.take();
-            let mut stderr = child.stderr.take();
+            let stdout = child.stdout.take();
+            let stderr = child.stderr.take();
             let read = async {
                 let write = async {
                     if let Some(mut s) = stdin {
+                        // An agent that does not read its stdin is not an error here.
                         let _ = s.write_all(payload.as_bytes()).await;
                     }
+                    Ok::<(), AgentError>(())
                 };
-                let read_out = async {
-                    let mut out = String::new();
-                    if let Some(s) = stdout.as_mut() {
-                        let _ = s.read_to_string(&mut out).await;
-                    }
-                    out
-                };
-                let read_err = async {
-                    let mut err = String::new();
-                    if let Some(s) = stderr.as_mut() {
-                        let _ = s.read_to_string(&mut err).await;
-                    }
-                    err
-                };
-                let ((), out, err) = tokio::join!(write, read_out, read_err);
+                // The first pipe over its cap ends the call (the group is
+                // killed when `_group` drops), without waiting for the other.
+                let ((), out, err) =
+                    tokio::try_join!(write, read_capped(stdout, "stdout"), read_capped(stderr, "stderr"))?;
                 let status = child.wait().await;
-                (out, err, status)
+                Ok::<_, AgentError>((out, err, status))
             };
             let (out, err, status) = tokio::time::timeout(Duration::from_millis(self.config.timeout_ms), read)
                 .await
                 .map_err(|_| {
-                    AgentError::TimedOut(format!(
+                    AgentError::timed_out(format!(
                         "{program:?} did not answer within {} ms",
                         self.config.timeout_ms
                     ))
-                })?;
+                })??;
             drop(file);
-            let status = status.map_err(|e| AgentError::Failed(format!("{program:?}: {e}")))?;
-            if !status.success() {
-                let err = redact::redact_text(hwf_core::redact::clip(err.trim(), 500)).into_owned();
-                return Err(AgentError::Failed(format!("{program:?} exited with {status}: {err}")));
-            }
+            let status = status.map_err(|e| AgentError::failed(format!("{program:?}: {e}")))?;
             let expect_json = call.request.get("schema").is_some_and(|s| !s.is_null());
-            let parsed = parse_reply(&out, &err, self.config.output_field.as_deref(), expect_json)
-                .map_err(|e| AgentError::Failed(redact::redact_text(&e).into_owned()))?;
+            let exit = Exit {
+                program,
+                success: status.success(),
+                status: &status.to_string(),
+            };
+            let answer = answer::read_command(&out, &err, exit, self.config.output_field.as_deref(), expect_json)?;
             Ok(AgentReply {
-                output: parsed.output,
-                tokens: parsed.tokens,
-                cost_usd: parsed.cost_usd,
+                output: answer.output,
+                usage: answer.usage,
+                cost_usd: answer.cost_usd,
             })
         })
     }
@@ -695,62 +500,5 @@ mod tests {
         let r = runner(&["agent", "{prompt}"], Some(PromptVia::File));
         assert!(r.config.validate().is_err());
         assert!(runner(&["agent", "{prompt}"], None).config.validate().is_ok());
-    }
-
-    #[test]
-    fn claude_shaped_output_counts_tokens_and_cost() {
-        let out = r#"{"type":"result","subtype":"success","is_error":false,"result":"```json\n{\"verdict\":\"ok\"}\n```","total_cost_usd":0.0123,"usage":{"input_tokens":7,"cache_read_input_tokens":100,"output_tokens":5}}"#;
-        let p = parse_reply(out, "", None, true).expect("ok");
-        assert_eq!(p.output, json!({"verdict": "ok"}));
-        assert_eq!(p.tokens, 12);
-        assert_eq!(p.cost_usd, Some(0.0123));
-        let err = r#"{"type":"result","subtype":"error_max_turns","is_error":true,"result":"ran out of turns"}"#;
-        assert!(
-            parse_reply(err, "", None, true)
-                .expect_err("is_error")
-                .contains("ran out of turns")
-        );
-        let huge = r#"{"type":"result","result":"x","usage":{"input_tokens":18446744073709551615,"output_tokens":18446744073709551615}}"#;
-        assert_eq!(
-            parse_reply(huge, "", None, true).expect("ok").tokens,
-            2 * MAX_REPLY_TOKENS
-        );
-    }
-
-    #[test]
-    fn codex_shaped_output_sums_turn_usage() {
-        let out = concat!(
-            "{\"type\":\"thread.started\",\"thread_id\":\"t1\"}\n",
-            "{\"type\":\"turn.started\"}\n",
-            "{\"type\":\"item.completed\",\"item\":{\"id\":\"i0\",\"type\":\"reasoning\",\"text\":\"thinking\"}}\n",
-            "{\"type\":\"item.completed\",\"item\":{\"id\":\"i1\",\"type\":\"agent_message\",\"text\":\"{\\\"verdict\\\":\\\"ok\\\"}\"}}\n",
-            "{\"type\":\"turn.completed\",\"usage\":{\"input_tokens\":30,\"cached_input_tokens\":10,\"output_tokens\":4}}\n",
-        );
-        let p = parse_reply(out, "", None, true).expect("ok");
-        assert_eq!((p.output, p.tokens), (json!({"verdict": "ok"}), 34));
-        let failed = "{\"type\":\"turn.failed\",\"error\":{\"message\":\"quota\"}}\n";
-        assert!(
-            parse_reply(failed, "", None, true)
-                .expect_err("failed")
-                .contains("quota")
-        );
-        // Codex without --json: the answer on stdout, usage on stderr.
-        let p = parse_reply("plain answer\n", "[ts] tokens used: 1,234\n", None, true).expect("ok");
-        assert_eq!((p.output, p.tokens), (json!("plain answer"), 1234));
-    }
-
-    #[test]
-    fn hermes_quiet_output_is_the_answer() {
-        let p = parse_reply("The answer is 4.\n\nsession_id: 20260101_120000_abc\n", "", None, true).expect("ok");
-        assert_eq!((p.output, p.tokens, p.cost_usd), (json!("The answer is 4."), 0, None));
-    }
-
-    #[test]
-    fn a_fenced_answer_after_a_preamble_is_recovered() {
-        let text = "Sure! Here is the verdict:\n\n```json\n{\"verdict\": \"ok\"}\n```\nHope this helps.";
-        assert_eq!(parse_output(text, None, true), json!({"verdict": "ok"}));
-        assert_eq!(parse_output("no json here", None, true), json!("no json here"));
-        // Without a schema, prose that shows some JSON stays prose.
-        assert_eq!(parse_output(text, None, false), json!(text));
     }
 }

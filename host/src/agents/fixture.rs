@@ -12,8 +12,15 @@
 //! that dotted path answers; `prompt_contains` is a substring test. A
 //! `sequence` answers successive matching calls in order, its last entry
 //! repeating. No match fails the call with `no fixture response for …`.
+//!
+//! An answer may also carry `usage` (a usage object in any backend's shape,
+//! read like theirs: `{"input_tokens": 4, "cache_read_input_tokens": 9,
+//! "output_tokens": 2}`), and an `error` a `code` (`agent_refused`,
+//! `agent_auth`, `agent_truncated`, `agent_tool_call`, `agent_timeout`,
+//! `agent_unavailable`, `agent_failed`, the default) and the `answer` the
+//! agent gave with it — to play real agents' failures.
 
-use super::{AgentBackend, AgentCall, AgentError, AgentReply, BoxFuture};
+use super::{AgentBackend, AgentCall, AgentError, AgentErrorKind, AgentReply, BoxFuture, TokenUsage};
 use hwf_core::error::{Error, ErrorCode, Result};
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -39,6 +46,12 @@ struct RawRule {
     #[serde(default)]
     tokens: Option<u64>,
     #[serde(default)]
+    code: Option<String>,
+    #[serde(default)]
+    answer: Option<String>,
+    #[serde(default)]
+    usage: Option<Value>,
+    #[serde(default)]
     delay_ms: Option<u64>,
     #[serde(default)]
     sequence: Option<Vec<RawAnswer>>,
@@ -53,6 +66,12 @@ struct RawAnswer {
     error: Option<String>,
     #[serde(default)]
     tokens: Option<u64>,
+    #[serde(default)]
+    code: Option<String>,
+    #[serde(default)]
+    answer: Option<String>,
+    #[serde(default)]
+    usage: Option<Value>,
     #[serde(default)]
     delay_ms: Option<u64>,
 }
@@ -142,16 +161,11 @@ impl FixtureRunner {
                     if raw.output.is_some() || raw.error.is_some() {
                         return Err(bad("use either \"sequence\" or \"output\"/\"error\", not both"));
                     }
-                    let base = RawAnswer {
-                        output: None,
-                        error: None,
-                        tokens: raw.tokens,
-                        delay_ms: raw.delay_ms,
-                    };
                     seq.into_iter()
                         .map(|mut a| {
-                            a.tokens = a.tokens.or(base.tokens);
-                            a.delay_ms = a.delay_ms.or(base.delay_ms);
+                            a.tokens = a.tokens.or(raw.tokens);
+                            a.delay_ms = a.delay_ms.or(raw.delay_ms);
+                            a.usage = a.usage.or_else(|| raw.usage.clone());
                             a
                         })
                         .collect()
@@ -159,6 +173,9 @@ impl FixtureRunner {
                 None => vec![RawAnswer {
                     output: raw.output,
                     error: raw.error,
+                    code: raw.code,
+                    answer: raw.answer,
+                    usage: raw.usage,
                     tokens: raw.tokens,
                     delay_ms: raw.delay_ms,
                 }],
@@ -166,6 +183,14 @@ impl FixtureRunner {
             for (j, a) in answers.iter().enumerate() {
                 if a.output.is_some() == a.error.is_some() {
                     return Err(bad("each answer needs exactly one of \"output\" or \"error\""));
+                }
+                if let Some(code) = &a.code
+                    && AgentErrorKind::from_code(code).is_none()
+                {
+                    return Err(bad(&format!("unknown error code {code:?}")));
+                }
+                if a.usage.as_ref().is_some_and(|u| !u.is_object()) {
+                    return Err(bad("usage must be an object"));
                 }
                 if let Some(out) = &a.output {
                     let at = if raw_is_sequence {
@@ -286,7 +311,7 @@ impl AgentBackend for FixtureRunner {
                     .or_else(|| call.request.get("prompt"))
                     .and_then(Value::as_str)
                     .unwrap_or("<unlabelled call>");
-                return Err(AgentError::Failed(format!("no fixture response for {what}")));
+                return Err(AgentError::failed(format!("no fixture response for {what}")));
             };
             let n = rule.hits.fetch_add(1, Ordering::Relaxed);
             if let Some(log) = &self.call_log {
@@ -301,14 +326,27 @@ impl AgentBackend for FixtureRunner {
             if let Some(ms) = answer.delay_ms {
                 precise_sleep(Duration::from_millis(ms)).await;
             }
+            let usage = match &answer.usage {
+                Some(u) => super::answer::usage_of(u),
+                None => TokenUsage::total_only(answer.tokens.unwrap_or(0)),
+            };
             match (&answer.output, &answer.error) {
                 (Some(output), _) => Ok(AgentReply {
                     output: output.clone(),
-                    tokens: answer.tokens.unwrap_or(0),
+                    usage,
                     cost_usd: None,
                 }),
-                (None, Some(err)) => Err(AgentError::Failed(err.clone())),
-                (None, None) => Err(AgentError::Failed("fixture answer has no output".into())),
+                (None, Some(err)) => {
+                    let kind = answer
+                        .code
+                        .as_deref()
+                        .and_then(AgentErrorKind::from_code)
+                        .unwrap_or(AgentErrorKind::Failed);
+                    let mut e = AgentError::new(kind, err.clone()).with_spend(usage, None);
+                    e.answer = answer.answer.clone();
+                    Err(e)
+                }
+                (None, None) => Err(AgentError::failed("fixture answer has no output")),
             }
         })
     }
@@ -351,7 +389,7 @@ mod tests {
             greet,
             AgentReply {
                 output: json!({"greeting": "hello, world"}),
-                tokens: 12,
+                usage: TokenUsage::total_only(12),
                 cost_usd: None,
             }
         );
@@ -364,14 +402,14 @@ mod tests {
         assert!(call(&r, json!({"phase": "find", "context": {"area": "state"}})).is_err());
         assert_eq!(
             call(&r, json!({"label": "flaky"})),
-            Err(AgentError::Failed("runner down".into()))
+            Err(AgentError::failed("runner down"))
         );
         assert!(call(&r, json!({"label": "flaky"})).is_ok());
         assert!(call(&r, json!({"label": "flaky"})).is_ok(), "last entry repeats");
         assert!(call(&r, json!({"prompt": "a slow one"})).is_ok());
         assert_eq!(
             call(&r, json!({"label": "nobody"})),
-            Err(AgentError::Failed("no fixture response for nobody".into()))
+            Err(AgentError::failed("no fixture response for nobody"))
         );
     }
 

@@ -6,7 +6,10 @@
 //! from a JSON file of rules), [`CommandRunner`] (a CLI agent per call),
 //! [`OpenAiRunner`] (any OpenAI-compatible chat-completions endpoint), and
 //! [`Router`] (picks one per call by agent id, agent type, or default).
+//! [`answer`] reads what command and HTTP agents print: the answer, the
+//! tokens by kind, and failures classified ([`AgentErrorKind`]).
 
+pub mod answer;
 pub mod command;
 mod fixture;
 pub mod guard;
@@ -21,6 +24,8 @@ pub use router::Router;
 pub use types::{AgentType, AgentTypes};
 
 use serde_json::Value;
+
+pub use hwf_core::model::TokenUsage;
 
 /// A boxed, sendable future (the trait must stay object-safe).
 pub use hwf_core::BoxFuture;
@@ -53,24 +58,146 @@ pub struct AgentCall<'a> {
 pub struct AgentReply {
     /// The output: JSON, or a JSON string holding text (possibly fenced).
     pub output: Value,
-    /// Tokens spent.
-    pub tokens: u64,
+    /// Tokens processed, by kind (see [`TokenUsage`]).
+    pub usage: TokenUsage,
     /// Cost reported by the agent, in USD (Claude Code's `total_cost_usd`).
     pub cost_usd: Option<f64>,
 }
 
-/// Why an agent call did not answer.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum AgentError {
-    /// The agent failed (the message says why).
-    #[error("{0}")]
-    Failed(String),
+impl AgentReply {
+    /// An answer with nothing reported spent.
+    pub fn new(output: Value) -> Self {
+        Self {
+            output,
+            usage: TokenUsage::default(),
+            cost_usd: None,
+        }
+    }
+}
+
+/// What kind of failure an agent call ended with; each has a stable code
+/// (see [`AgentErrorKind::code`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgentErrorKind {
+    /// The agent failed (its own error text in the message).
+    Failed,
     /// The agent took too long.
-    #[error("{0}")]
-    TimedOut(String),
+    TimedOut,
     /// The call was cancelled.
-    #[error("{0}")]
-    Cancelled(String),
+    Cancelled,
+    /// The agent is not authenticated: a missing or rejected API key, a
+    /// CLI that is not logged in. Not retried.
+    Auth,
+    /// The agent cannot be started: its program is not installed.
+    Unavailable,
+    /// The model declined to answer. Not retried.
+    Refused,
+    /// The answer was cut off at the model's output limit. Not retried.
+    Truncated,
+    /// The model asked to call a tool instead of answering. Not retried.
+    ToolCall,
+}
+
+impl AgentErrorKind {
+    /// The stable code a failed call carries: `agent_failed`,
+    /// `agent_timeout`, `agent_cancelled`, `agent_auth`,
+    /// `agent_unavailable`, `agent_refused`, `agent_truncated`,
+    /// `agent_tool_call`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Failed => "agent_failed",
+            Self::TimedOut => "agent_timeout",
+            Self::Cancelled => "agent_cancelled",
+            Self::Auth => "agent_auth",
+            Self::Unavailable => "agent_unavailable",
+            Self::Refused => "agent_refused",
+            Self::Truncated => "agent_truncated",
+            Self::ToolCall => "agent_tool_call",
+        }
+    }
+
+    /// The kind a code names ([`AgentErrorKind::code`]'s inverse).
+    pub fn from_code(code: &str) -> Option<Self> {
+        [
+            Self::Failed,
+            Self::TimedOut,
+            Self::Cancelled,
+            Self::Auth,
+            Self::Unavailable,
+            Self::Refused,
+            Self::Truncated,
+            Self::ToolCall,
+        ]
+        .into_iter()
+        .find(|k| k.code() == code)
+    }
+}
+
+/// Why an agent call did not answer: the kind, a message a user can act on
+/// (the agent's own error text, exit status, stderr tail), and what the
+/// agent said and spent when it said something.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct AgentError {
+    /// What kind of failure.
+    pub kind: AgentErrorKind,
+    /// What went wrong, for a person.
+    pub message: String,
+    /// What the agent answered, when it answered something (a refusal, a
+    /// truncated answer, the tool calls it asked for); kept with the call.
+    pub answer: Option<String>,
+    /// Tokens the failed attempt processed.
+    pub usage: TokenUsage,
+    /// Cost the failed attempt reported, in USD.
+    pub cost_usd: Option<f64>,
+}
+
+impl AgentError {
+    /// An error of `kind`.
+    pub fn new(kind: AgentErrorKind, message: impl Into<String>) -> Self {
+        Self {
+            kind,
+            message: message.into(),
+            answer: None,
+            usage: TokenUsage::default(),
+            cost_usd: None,
+        }
+    }
+
+    /// `agent_failed`.
+    pub fn failed(message: impl Into<String>) -> Self {
+        Self::new(AgentErrorKind::Failed, message)
+    }
+
+    /// `agent_timeout`.
+    pub fn timed_out(message: impl Into<String>) -> Self {
+        Self::new(AgentErrorKind::TimedOut, message)
+    }
+
+    /// `agent_cancelled`.
+    pub fn cancelled(message: impl Into<String>) -> Self {
+        Self::new(AgentErrorKind::Cancelled, message)
+    }
+
+    /// With what the agent answered.
+    #[must_use]
+    pub fn with_answer(mut self, answer: impl Into<String>) -> Self {
+        self.answer = Some(answer.into());
+        self
+    }
+
+    /// With what the attempt spent.
+    #[must_use]
+    pub fn with_spend(mut self, usage: TokenUsage, cost_usd: Option<f64>) -> Self {
+        self.usage = usage;
+        self.cost_usd = cost_usd;
+        self
+    }
+
+    /// The stable code ([`AgentErrorKind::code`]).
+    pub fn code(&self) -> &'static str {
+        self.kind.code()
+    }
 }
 
 /// The former name of [`AgentBackend`].

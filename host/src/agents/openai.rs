@@ -8,14 +8,20 @@
 //! retry continues the conversation: the rejected answer as the assistant's
 //! turn, then the problem as a new user turn. The API key is read from the
 //! environment variable the config names and is never logged or stored.
+//! The answer is read by [`super::answer::read_chat_completion`]: a
+//! `refusal`, `tool_calls`, `finish_reason: "length"` or reasoning without
+//! content end the call at once with their own code. An `api_key_env`
+//! whose variable is unset fails `agent_auth` before any request; 401/403
+//! answers are `agent_auth` and never retried.
 //! 429, 5xx, connection errors and timeouts are retried with exponential
 //! backoff (honouring `Retry-After`) under one `Idempotency-Key` per attempt
 //! (`<root run id>:<call id>:<attempt>`); `reasoning_effort` is sent only to
 //! backends configured for it; usage tokens (and `usage.cost`) are counted.
 //! Dropping the call cancels the HTTP request.
 
-use super::command::{compose_task, feedback_text, parse_output, usage_tokens};
-use super::{AgentBackend, AgentCall, AgentError, AgentReply, BoxFuture};
+use super::answer::{self, as_text};
+use super::command::{compose_task, feedback_text};
+use super::{AgentBackend, AgentCall, AgentError, AgentErrorKind, AgentReply, BoxFuture};
 use hwf_core::redact;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -245,12 +251,24 @@ impl AgentBackend for OpenAiRunner {
             let messages = self.messages(&call);
             let expect_json = call.request.get("schema").is_some_and(|s| !s.is_null());
             let body = self.body_with(&call, messages.clone());
-            let key = self
-                .config
-                .api_key_env
-                .as_deref()
-                .and_then(|k| std::env::var(k).ok())
-                .filter(|k| !k.is_empty());
+            let key = match self.config.api_key_env.as_deref() {
+                None => None,
+                Some(var) => match std::env::var(var).ok().filter(|k| !k.trim().is_empty()) {
+                    Some(k) => Some(k),
+                    // Caught before anything is sent: a request without its
+                    // key would be refused anyway, or worse, answered by a
+                    // server that does not check.
+                    None => {
+                        return Err(AgentError::new(
+                            AgentErrorKind::Auth,
+                            format!(
+                                "the API key variable {var} (api_key_env of the backend for {}) is not set in hwf's environment; set it (an MCP client or the Hermes plugin may strip the environment: pass it in their server env)",
+                                self.config.base_url
+                            ),
+                        ));
+                    }
+                },
+            };
             // One key per attempt (its body differs); HTTP retries of the
             // same body reuse it.
             let idempotency_key = format!("{}:{}", call.idempotency_key, call.attempt);
@@ -266,7 +284,7 @@ impl AgentBackend for OpenAiRunner {
                 }
                 let retryable = retry < self.config.max_retries;
                 let backoff = Duration::from_millis(self.config.backoff_ms.saturating_mul(1 << retry.min(10)));
-                let timed_out = || AgentError::TimedOut(format!("{} did not answer in time", self.url()));
+                let timed_out = || AgentError::timed_out(format!("{} did not answer in time", self.url()));
                 match req.send().await {
                     Ok(resp) if resp.status().is_success() => {
                         let bytes = match resp.bytes().await {
@@ -278,26 +296,28 @@ impl AgentBackend for OpenAiRunner {
                                 continue;
                             }
                             Err(e) if e.is_timeout() => return Err(timed_out()),
-                            Err(e) => return Err(AgentError::Failed(format!("bad response body: {e}"))),
+                            Err(e) => return Err(AgentError::failed(format!("bad response body: {e}"))),
                         };
                         let v: Value = serde_json::from_slice(&bytes)
-                            .map_err(|e| AgentError::Failed(format!("bad response body: {e}")))?;
-                        let Some(message) = v.pointer("/choices/0/message") else {
-                            return Err(AgentError::Failed(format!("{} answered without a choice", self.url())));
+                            .map_err(|e| AgentError::failed(format!("bad response body: {e}")))?;
+                        let read = answer::read_chat_completion(&v, expect_json);
+                        // The exchange is kept for a schema retry, whatever was said.
+                        let said = match &read {
+                            Ok(a) => as_text(&a.output),
+                            Err(e) => e.answer.clone().unwrap_or_default(),
                         };
-                        let content = message.get("content").and_then(Value::as_str).unwrap_or("");
-                        let tokens = v.get("usage").map_or(0, usage_tokens);
-                        let cost_usd = v
-                            .pointer("/usage/cost")
-                            .and_then(Value::as_f64)
-                            .filter(|c| c.is_finite() && *c >= 0.0);
+                        let said = v
+                            .pointer("/choices/0/message/content")
+                            .and_then(Value::as_str)
+                            .map_or(said, str::to_owned);
                         let mut kept = messages;
-                        kept.push(json!({"role": "assistant", "content": content}));
+                        kept.push(json!({"role": "assistant", "content": said}));
                         self.conversations().put(call.idempotency_key, call.attempt, kept);
+                        let a = read?;
                         return Ok(AgentReply {
-                            output: parse_output(content, None, expect_json),
-                            tokens,
-                            cost_usd,
+                            output: a.output,
+                            usage: a.usage,
+                            cost_usd: a.cost_usd,
                         });
                     }
                     Ok(resp) => {
@@ -310,8 +330,7 @@ impl AgentBackend for OpenAiRunner {
                             continue;
                         }
                         let text = resp.text().await.unwrap_or_default();
-                        let text = redact::redact_text(hwf_core::redact::clip(&text, 300)).into_owned();
-                        return Err(AgentError::Failed(format!("{} answered {status}: {text}", self.url())));
+                        return Err(answer::http_failure(&self.url(), status.as_u16(), &text));
                     }
                     Err(e) if retryable => {
                         tracing::debug!(error = %e, retry, timeout = e.is_timeout(), "agent endpoint failed; retrying");
@@ -319,7 +338,7 @@ impl AgentBackend for OpenAiRunner {
                         retry += 1;
                     }
                     Err(e) if e.is_timeout() => return Err(timed_out()),
-                    Err(e) => return Err(AgentError::Failed(format!("{}: {e}", self.url()))),
+                    Err(e) => return Err(AgentError::failed(format!("{}: {e}", self.url()))),
                 }
             }
         })

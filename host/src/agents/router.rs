@@ -72,7 +72,7 @@ impl AgentBackend for Router {
         let name = self.route(call.request);
         match self.backends.get(name) {
             Some(b) => b.call(call),
-            None => Box::pin(async move { Err(AgentError::Failed(format!("no agent backend named {name:?}"))) }),
+            None => Box::pin(async move { Err(AgentError::failed(format!("no agent backend named {name:?}"))) }),
         }
     }
 }

@@ -268,9 +268,33 @@ impl Hwf {
             })
             .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("run {id} has no call {call}")))?;
         let completed = lines.iter().rev().find_map(|e| match &e.entry {
-            Entry::CallCompleted { ok, result, error, .. } => Some((ok, result, error)),
+            Entry::CallCompleted {
+                ok,
+                result,
+                error,
+                usage,
+                ..
+            } => Some((ok, result, error, usage)),
             _ => None,
         });
+        // The rejected answers of the call's last execution.
+        let last_start = lines
+            .iter()
+            .rposition(|e| matches!(e.entry, Entry::CallStarted { .. }))
+            .unwrap_or(0);
+        let rejected: Vec<Value> = lines[last_start..]
+            .iter()
+            .filter_map(|e| match &e.entry {
+                Entry::CallAttempt {
+                    attempt,
+                    error,
+                    code,
+                    answer,
+                    ..
+                } => Some(json!({"attempt": attempt, "code": code, "error": error, "answer": answer})),
+                _ => None,
+            })
+            .collect();
         let mut v = json!({
             "run_id": id,
             "call": call,
@@ -282,6 +306,8 @@ impl Hwf {
             "ok": completed.map(|c| c.0),
             "result": completed.and_then(|c| c.1.as_ref()),
             "error": completed.and_then(|c| c.2.as_ref()),
+            "usage": completed.map(|c| c.3).filter(|u| !u.is_empty()),
+            "rejected": rejected,
             "events": lines,
         });
         hwf_core::redact::redact_value(&mut v);
@@ -471,11 +497,27 @@ pub fn timeline_rows(journal: &[JournalEntry], controls: &[crate::app::control::
                     "name": name, "fingerprint": fingerprint, "state": "running",
                 }));
             }
+            Entry::CallAttempt {
+                call,
+                attempt,
+                error,
+                code,
+                answer,
+            } => {
+                // A rejected answer: what the agent said, and why it was not the result.
+                rows.push(json!({"row": "attempt", "seq": seq, "ts_ms": ts, "call": call,
+                    "attempt": attempt, "code": code, "error": error, "answer": answer}));
+                if let Some(&i) = call_row.get(call.as_str()) {
+                    let n = rows[i]["rejected"].as_u64().unwrap_or(0);
+                    rows[i]["rejected"] = json!(n + 1);
+                }
+            }
             Entry::CallCompleted {
                 call,
                 ok,
                 error,
                 tokens,
+                usage,
                 attempts,
                 duration_us,
                 replayed,
@@ -487,6 +529,9 @@ pub fn timeline_rows(journal: &[JournalEntry], controls: &[crate::app::control::
                     r["state"] = json!(if *ok { "done" } else { "failed" });
                     r["duration_us"] = json!(duration_us);
                     r["tokens"] = json!(tokens);
+                    if !usage.is_empty() {
+                        r["usage"] = json!(usage);
+                    }
                     r["attempts"] = json!(attempts);
                     if *replayed {
                         r["replayed"] = json!(true);
@@ -539,7 +584,7 @@ pub fn timeline_rows(journal: &[JournalEntry], controls: &[crate::app::control::
                 "ts_ms": ts, "resource": resource, "state": state, "error": error})),
             Entry::GrantUsed { grant, call } => rows.push(json!({"row": "grant_used", "seq": seq, "ts_ms": ts,
                 "grant": grant, "call": call})),
-            Entry::CallAttempt { .. } | Entry::Delivered { .. } => {}
+            Entry::Delivered { .. } => {}
         }
     }
     // Controls go where their time puts them (stable: after journal rows

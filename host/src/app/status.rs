@@ -9,6 +9,7 @@ use hwf_core::control::Control;
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
 use hwf_core::journal::{Entry, JournalEntry};
+use hwf_core::model::TokenUsage;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
@@ -92,6 +93,13 @@ pub struct CallView {
     /// Tokens spent (completed calls).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tokens: Option<u64>,
+    /// The same tokens by kind (agent calls whose backend reported it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<TokenUsage>,
+    /// Answers of this call that were rejected (a schema mismatch retried,
+    /// a refusal, a truncated answer): what the agent said and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rejected: Vec<RejectedAnswer>,
     /// Attempts made (completed calls).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attempts: Option<u32>,
@@ -104,6 +112,23 @@ pub struct CallView {
     /// Answered from the prompt cache.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cache_hit: bool,
+}
+
+/// One rejected answer of an agent call (a `call_attempt` journal line).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RejectedAnswer {
+    /// Attempt number (1-based).
+    pub attempt: u32,
+    /// The stable code (`schema_mismatch`, `agent_refused`, …); absent in
+    /// journals written before issue 26.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// Why it was rejected.
+    pub error: String,
+    /// What the agent answered (redacted, clipped to
+    /// [`MAX_ANSWER_SHOWN`](hwf_core::journal::MAX_ANSWER_SHOWN) bytes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
 }
 
 /// A phase the guest entered.
@@ -309,6 +334,8 @@ pub fn build_status(s: &RunSnapshot, journal: &[JournalEntry], state_dir: &Path,
                     name: request.get("name").filter(|n| n.is_string()).cloned(),
                     duration_us: None,
                     tokens: None,
+                    usage: None,
+                    rejected: Vec::new(),
                     attempts: None,
                     error: None,
                     replayed: false,
@@ -317,11 +344,28 @@ pub fn build_status(s: &RunSnapshot, journal: &[JournalEntry], state_dir: &Path,
                 order.push(call.clone());
                 calls.insert(call, view);
             }
+            Entry::CallAttempt {
+                call,
+                attempt,
+                error,
+                code,
+                answer,
+            } => {
+                if let Some(c) = calls.get_mut(&call) {
+                    c.rejected.push(RejectedAnswer {
+                        attempt,
+                        code,
+                        error,
+                        answer,
+                    });
+                }
+            }
             Entry::CallCompleted {
                 call,
                 ok,
                 error,
                 tokens,
+                usage,
                 attempts,
                 duration_us,
                 replayed,
@@ -332,6 +376,7 @@ pub fn build_status(s: &RunSnapshot, journal: &[JournalEntry], state_dir: &Path,
                     c.state = if ok { CallState::Done } else { CallState::Failed };
                     c.duration_us = Some(duration_us);
                     c.tokens = Some(tokens);
+                    c.usage = Some(usage).filter(|u| !u.is_empty());
                     c.attempts = Some(attempts);
                     c.error = error;
                     c.replayed = replayed;

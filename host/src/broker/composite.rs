@@ -111,6 +111,7 @@ impl InstanceBroker {
             result: Some(&summary),
             error: None,
             tokens: 0,
+            usage: crate::agents::TokenUsage::default(),
             cost_micro_usd: 0,
             attempts: 1,
             duration_us: t0.elapsed().as_micros() as u64,

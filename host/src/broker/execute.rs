@@ -3,7 +3,7 @@
 //! policy checks, capability handlers, transcripts.
 
 use super::{CallErrorKind, CallFailure, Event, RunContext, lock, redact, schema};
-use crate::agents::{AgentCall, AgentError};
+use crate::agents::{AgentCall, AgentErrorKind, TokenUsage, answer};
 use crate::capabilities::policy::ApprovalMode;
 use crate::capabilities::{CapabilityCall, CapabilityError, Durable, WaitRequest};
 use crate::vm::limits::HostTrap;
@@ -14,7 +14,12 @@ use std::time::Duration;
 
 impl RunContext {
     /// Budget check, agent runner, output clean-up, schema validation and
-    /// retries. Returns (outcome, tokens, attempts).
+    /// retries. Returns (outcome, tokens, attempts); the tokens by kind are
+    /// charged to the call ([`RunContext::charge_usage`]). Only an answer
+    /// that could be fixed (JSON that does not match, text without JSON) is
+    /// retried with feedback; a refusal, a truncated answer, a tool call or
+    /// a failed agent ends the call at once. Every rejected answer is
+    /// journaled (`call_attempt`).
     pub(super) async fn execute_agent(&self, call_id: &str, request: &Value) -> (Result<Value, CallFailure>, u64, u32) {
         // Agent type: named, or `general-purpose` for a bare prompt agent.
         let type_name = request.get("agent_type").and_then(Value::as_str);
@@ -91,10 +96,12 @@ impl RunContext {
             stats.counts.agent_calls += 1;
         }
         let key = self.idempotency_key(call_id);
-        let mut tokens = 0u64;
+        let mut usage = TokenUsage::default();
         let mut feedback: Option<String> = None;
         let max_attempts = self.limits.max_schema_retries.saturating_add(1);
-        for attempt in 1..=max_attempts {
+        let mut attempt = 0;
+        let outcome = loop {
+            attempt += 1;
             let call = AgentCall {
                 request,
                 idempotency_key: &key,
@@ -106,58 +113,87 @@ impl RunContext {
             };
             let reply = match self.services.agents.call(call).await {
                 Ok(reply) => reply,
-                Err(AgentError::Failed(m)) => {
-                    return (
-                        Err(CallFailure::new(CallErrorKind::Failed, "agent_failed", m)),
-                        tokens,
-                        attempt,
-                    );
-                }
-                Err(AgentError::TimedOut(m)) => {
-                    return (
-                        Err(CallFailure::new(CallErrorKind::TimedOut, "agent_timeout", m)),
-                        tokens,
-                        attempt,
-                    );
-                }
-                Err(AgentError::Cancelled(m)) => {
-                    return (
-                        Err(CallFailure::new(CallErrorKind::Cancelled, "agent_cancelled", m)),
-                        tokens,
-                        attempt,
-                    );
+                Err(e) => {
+                    if let Some(usd) = e.cost_usd {
+                        self.charge_cost(call_id, usd);
+                    }
+                    usage.add(&e.usage);
+                    let message = redact::redact_text(&e.message).into_owned();
+                    if let Some(said) = &e.answer {
+                        self.journal_rejected(call_id, attempt, e.code(), &message, said);
+                    }
+                    let kind = match e.kind {
+                        AgentErrorKind::TimedOut => CallErrorKind::TimedOut,
+                        AgentErrorKind::Cancelled => CallErrorKind::Cancelled,
+                        _ => CallErrorKind::Failed,
+                    };
+                    break Err(CallFailure::new(kind, e.code(), message));
                 }
             };
             if let Some(usd) = reply.cost_usd {
                 self.charge_cost(call_id, usd);
             }
             let (output, reported) = take_usage(reply.output);
-            tokens = tokens.saturating_add(reply.tokens.max(reported));
+            usage.add(if reply.usage.is_empty() {
+                &reported
+            } else {
+                &reply.usage
+            });
             let Some(schema) = &schema else {
-                return (Ok(output), tokens, attempt);
+                break Ok(output);
             };
+            // Text is read the way every backend's is: the final JSON value
+            // after any preamble; prose that refuses ends the call.
+            let output = match output {
+                Value::String(text) => match answer::parse_text(&text, None, true) {
+                    Value::String(prose) if answer::looks_like_refusal(&prose) => {
+                        let message = format!(
+                            "the agent refused: {}",
+                            redact::redact_text(hwf_core::redact::clip(prose.trim(), 400))
+                        );
+                        self.journal_rejected(call_id, attempt, "agent_refused", &message, &prose);
+                        break Err(CallFailure::new(CallErrorKind::Failed, "agent_refused", message));
+                    }
+                    other => other,
+                },
+                other => other,
+            };
+            let said = answer::as_text(&output);
             let checked = schema::parse_text_output(output).and_then(|out| schema.check(&out).map(|()| out));
             match checked {
-                Ok(out) => return (Ok(out), tokens, attempt),
+                Ok(out) => break Ok(out),
                 Err(problem) => {
                     let problem = redact::redact_text(&problem).into_owned();
-                    // A journal failure here surfaces on the completion line.
-                    let _ = self.journal(&Event::CallAttempt {
-                        call: call_id,
-                        attempt,
-                        error: &problem,
-                    });
+                    self.journal_rejected(call_id, attempt, "schema_mismatch", &problem, &said);
+                    if attempt >= max_attempts {
+                        break Err(CallFailure::new(
+                            CallErrorKind::SchemaMismatch,
+                            "schema_mismatch",
+                            format!("{problem} (after {max_attempts} attempts)"),
+                        ));
+                    }
                     feedback = Some(problem);
                 }
             }
-        }
-        let problem = feedback.unwrap_or_default();
-        let f = CallFailure::new(
-            CallErrorKind::SchemaMismatch,
-            "schema_mismatch",
-            format!("{problem} (after {max_attempts} attempts)"),
-        );
-        (Err(f), tokens, max_attempts)
+        };
+        self.charge_usage(call_id, &usage);
+        (outcome, usage.total(), attempt)
+    }
+
+    /// Journal an attempt whose answer did not become the call's result:
+    /// its code, why, and what the agent said (redacted, clipped to
+    /// [`MAX_ANSWER_SHOWN`](hwf_core::journal::MAX_ANSWER_SHOWN) bytes). A
+    /// journal failure here surfaces on the completion line.
+    fn journal_rejected(&self, call_id: &str, attempt: u32, code: &str, error: &str, said: &str) {
+        let said = redact::redact_text(said);
+        let clipped = hwf_core::redact::clip(&said, hwf_core::journal::MAX_ANSWER_SHOWN);
+        let _ = self.journal(&Event::CallAttempt {
+            call: call_id,
+            attempt,
+            error,
+            code: Some(code),
+            answer: Some(&clipped),
+        });
     }
 }
 
@@ -428,19 +464,14 @@ impl Durable for CallDurable<'_> {
 /// Pull a token count out of an agent's output: a top-level `_tokens`
 /// number (removed from the output) or `usage.total_tokens` /
 /// `usage.input_tokens + usage.output_tokens`.
-fn take_usage(mut output: Value) -> (Value, u64) {
+fn take_usage(mut output: Value) -> (Value, TokenUsage) {
     let Value::Object(map) = &mut output else {
-        return (output, 0);
+        return (output, TokenUsage::default());
     };
     if let Some(n) = map.get("_tokens").and_then(Value::as_u64) {
         map.remove("_tokens");
-        return (output, n);
+        return (output, TokenUsage::total_only(n));
     }
-    let n = map.get("usage").map_or(0, |u| {
-        u.get("total_tokens").and_then(Value::as_u64).unwrap_or_else(|| {
-            u.get("input_tokens").and_then(Value::as_u64).unwrap_or(0)
-                + u.get("output_tokens").and_then(Value::as_u64).unwrap_or(0)
-        })
-    });
-    (output, n)
+    let usage = map.get("usage").map(answer::usage_of).unwrap_or_default();
+    (output, usage)
 }

@@ -461,6 +461,7 @@ mod tests {
             result: None,
             error: None,
             tokens: 0,
+            usage: hwf_core::model::TokenUsage::default(),
             cost_micro_usd: 0,
             attempts: 1,
             duration_us: 1,

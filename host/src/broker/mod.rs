@@ -80,7 +80,7 @@ pub mod request;
 mod width;
 pub mod wit_host;
 
-use crate::agents::{AgentBackend, AgentTypes};
+use crate::agents::{AgentBackend, AgentTypes, TokenUsage};
 use crate::capabilities::{Policy, Registry};
 use crate::store::Counts;
 use crate::vm::limits::{HostTrap, Limits};
@@ -195,7 +195,7 @@ pub struct RunContext {
     memory: Arc<crate::vm::limits::RunMemory>,
     /// What agents reported each in-flight call cost (µUSD), until its
     /// completion is journaled.
-    costs: Mutex<std::collections::HashMap<String, u64>>,
+    charges: Mutex<std::collections::HashMap<String, Charge>>,
     /// The run's grants and their uses, read from its journal at the first
     /// `grant.act` (`grants.rs`); the lock makes a check and its charge one
     /// step among the run's concurrent calls.
@@ -277,6 +277,7 @@ impl RunContextBuilder {
             stats.counts.agent_calls += charged.agent_calls;
             stats.counts.capability_calls += charged.capability_calls;
             stats.counts.tokens = stats.counts.tokens.saturating_add(charged.tokens);
+            stats.counts.usage.add(&charged.usage);
             stats.counts.cost_micro_usd = stats.counts.cost_micro_usd.saturating_add(charged.cost_micro_usd);
         }
         Arc::new(RunContext {
@@ -301,10 +302,19 @@ impl RunContextBuilder {
             controls_tx: tokio::sync::watch::Sender::new(0),
             broken: Mutex::new(None),
             memory,
-            costs: Mutex::new(std::collections::HashMap::new()),
+            charges: Mutex::new(std::collections::HashMap::new()),
             grants: tokio::sync::Mutex::new(None),
         })
     }
+}
+
+/// What one call was charged, kept until its completion line is written.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Charge {
+    /// Reported cost, in millionths of a USD.
+    pub cost_micro_usd: u64,
+    /// Tokens by kind.
+    pub usage: TokenUsage,
 }
 
 /// Why an in-flight call was interrupted.
@@ -509,14 +519,25 @@ impl RunContext {
             let mut stats = lock(&self.stats);
             stats.counts.cost_micro_usd = stats.counts.cost_micro_usd.saturating_add(micro);
         }
-        let mut costs = lock(&self.costs);
-        let c = costs.entry(call.to_owned()).or_insert(0);
-        *c = c.saturating_add(micro);
+        let mut charges = lock(&self.charges);
+        let c = charges.entry(call.to_owned()).or_default();
+        c.cost_micro_usd = c.cost_micro_usd.saturating_add(micro);
+    }
+
+    /// Charge `call` the tokens it processed, by kind: the run's split
+    /// (its total is counted where the call's tokens are) and the call's
+    /// completion line.
+    pub(crate) fn charge_usage(&self, call: &str, usage: &TokenUsage) {
+        if usage.is_empty() {
+            return;
+        }
+        lock(&self.stats).counts.usage.add(usage);
+        lock(&self.charges).entry(call.to_owned()).or_default().usage.add(usage);
     }
 
     /// What `call` was charged (taken for its completion line).
-    pub(crate) fn take_cost(&self, call: &str) -> u64 {
-        lock(&self.costs).remove(call).unwrap_or(0)
+    pub(crate) fn take_charge(&self, call: &str) -> Charge {
+        lock(&self.charges).remove(call).unwrap_or_default()
     }
 
     /// The run-wide memory budget (live instances together).

@@ -249,6 +249,7 @@ impl RunContext {
         must_sync: bool,
     ) -> Result<(), HostTrap> {
         let stored_result = outcome.as_ref().ok().map(redacted);
+        let charge = self.take_charge(call_id);
         let event = Event::CallCompleted {
             call: call_id,
             kind,
@@ -258,7 +259,8 @@ impl RunContext {
             result: stored_result.as_deref(),
             error: outcome.as_ref().err(),
             tokens,
-            cost_micro_usd: self.take_cost(call_id),
+            usage: charge.usage,
+            cost_micro_usd: charge.cost_micro_usd,
             attempts,
             duration_us: started.elapsed().as_micros() as u64,
             replayed: false,
@@ -324,9 +326,9 @@ impl RunContext {
         recorded: Option<&RecordedCall>,
     ) -> CallResult {
         let replayed = recorded.is_some();
-        let (tokens, attempts, cost) = match recorded {
-            Some(r) if !r.own => (r.tokens, r.attempts, r.cost_micro_usd),
-            _ => (0, 0, 0),
+        let (tokens, attempts, cost, usage) = match recorded {
+            Some(r) if !r.own => (r.tokens, r.attempts, r.cost_micro_usd, r.usage),
+            _ => (0, 0, 0, crate::agents::TokenUsage::default()),
         };
         let stored_result = outcome.as_ref().ok().map(redacted);
         // The start and the completion as one write (one syscall; a crash
@@ -350,6 +352,7 @@ impl RunContext {
                 result: stored_result.as_deref(),
                 error: outcome.as_ref().err(),
                 tokens,
+                usage,
                 cost_micro_usd: cost,
                 attempts,
                 duration_us: 0,
@@ -366,6 +369,7 @@ impl RunContext {
                 stats.counts.cache_hits += 1;
             }
             stats.counts.tokens = stats.counts.tokens.saturating_add(tokens);
+            stats.counts.usage.add(&usage);
             stats.counts.cost_micro_usd = stats.counts.cost_micro_usd.saturating_add(cost);
             if attempts > 0 {
                 if kind == "agent" {
@@ -416,6 +420,7 @@ impl RunContext {
             result: None,
             error: Some(&f),
             tokens: 0,
+            usage: crate::agents::TokenUsage::default(),
             cost_micro_usd: 0,
             attempts: 0,
             duration_us: 0,

@@ -33,6 +33,8 @@ pub struct RecordedCall {
     pub attempts: u32,
     /// What it cost, in millionths of a USD.
     pub cost_micro_usd: u64,
+    /// Its tokens by kind.
+    pub usage: crate::agents::TokenUsage,
     /// Whether it was recorded in the run's own journal (a continuation in
     /// place: already charged to the run) rather than a source run's.
     pub own: bool,
@@ -161,6 +163,7 @@ impl ReplayIndex {
                     ok,
                     result,
                     tokens,
+                    usage,
                     cost_micro_usd,
                     attempts,
                     replayed,
@@ -170,6 +173,7 @@ impl ReplayIndex {
                     let (tokens, cost, attempts) = (*tokens, *cost_micro_usd, *attempts);
                     if own && matches!(kind.as_str(), "agent" | "capability") && !cache_hit {
                         idx.charged.tokens = idx.charged.tokens.saturating_add(tokens);
+                        idx.charged.usage.add(usage);
                         idx.charged.cost_micro_usd = idx.charged.cost_micro_usd.saturating_add(cost);
                         if attempts > 0 {
                             if kind == "agent" {
@@ -200,6 +204,7 @@ impl ReplayIndex {
                                     tokens,
                                     attempts,
                                     cost_micro_usd: cost,
+                                    usage: *usage,
                                     own,
                                 });
                             }
@@ -353,6 +358,7 @@ mod tests {
                 tokens: 7,
                 attempts: 1,
                 cost_micro_usd: 0,
+                usage: crate::agents::TokenUsage::default(),
                 own: true,
             })
         );

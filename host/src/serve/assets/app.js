@@ -318,6 +318,7 @@ function timelineRows(rows) {
       case "log": what = `<span class="lvl-${esc(r.level)}">${esc(r.message)}</span>${r.call ? ` <span class="muted">(call ${esc(r.call)})</span>` : ""}`; break;
       case "wait": what = `waits (${esc(r.kind)}): ${esc(r.summary)}`; break;
       case "wait_resolved": what = `wait of call ${esc(r.call)} resolved`; break;
+      case "attempt": what = `call <b class="mono">${esc(r.call)}</b> attempt ${esc(r.attempt)} rejected <span class="mono">${esc(r.code || "")}</span> <span class="lvl-error">${esc(r.error || "")}</span>${r.answer !== undefined && r.answer !== null ? ` — answered <span class="answer">${esc(r.answer.length > 300 ? r.answer.slice(0, 300) + "…" : r.answer)}</span>` : ""}`; break;
       case "control": what = `<b>${esc(r.action)}</b>${r.call ? " call " + esc(r.call) : ""}${r.decision ? " → " + esc(r.decision) : ""}${r.value !== undefined && r.value !== null ? " " + esc(JSON.stringify(r.value)) : ""} by <b>${esc(r.actor)}</b>${r.channel ? " via " + esc(r.channel) : ""}${r.message_id ? ` <span class="mono muted">${esc(r.message_id)}</span>` : ""}${r.reason ? " — " + esc(r.reason) : ""}`; break;
       case "control_applied": what = `control ${esc(r.action)} applied${r.call ? " to call " + esc(r.call) : ""}`; break;
       case "run_started": what = "run started"; break;
@@ -338,14 +339,24 @@ function shownRows(rows) {
   return [...head, { row: "gap", hidden: rows.length - TIMELINE_ROWS }, ...tail];
 }
 
+// "input 4 · cache write 5123 · cache read 14200 · output 45": a token split.
+function usageText(u) {
+  if (!u) return "";
+  const names = [["input", "input"], ["cache_creation", "cache write"], ["cache_read", "cache read"], ["output", "output"], ["reasoning", "reasoning"], ["unsplit", "unsplit"]];
+  return names.filter(([k]) => u[k]).map(([k, n]) => `${n} ${u[k]}`).join(" · ");
+}
+
 async function loadDetail(run, call) {
   const box = $(`tr[data-detail="${CSS.escape(call)}"] .detail-body`);
   if (!box) return;
   try {
     const d = await api("runs/" + encodeURIComponent(run) + "/calls/" + encodeURIComponent(call));
     box.classList.remove("muted");
+    const split = usageText(d.usage);
+    const rejected = (d.rejected || []).map((r) => `<div class="rejected"><b>Attempt ${esc(r.attempt)} rejected</b> <span class="mono">${esc(r.code || "")}</span> <span class="lvl-error">${esc(r.error || "")}</span>
+      <pre class="answer">${esc(r.answer === undefined || r.answer === null ? "(no answer)" : r.answer)}</pre></div>`).join("");
     box.innerHTML = `<div class="grid"><div><b>Request</b><pre class="json">${pretty(d.request)}</pre></div>
-      <div><b>${d.ok === false ? "Error" : "Answer"}</b><pre class="json">${pretty(d.ok === false ? d.error : d.result)}</pre></div></div>`;
+      <div><b>${d.ok === false ? "Error" : "Answer"}</b><pre class="json">${pretty(d.ok === false ? d.error : d.result)}</pre>${split ? `<div class="muted usage">tokens: ${esc(split)}</div>` : ""}</div></div>${rejected ? `<div class="rejected-list"><b>What the agent answered</b>${rejected}</div>` : ""}`;
   } catch (e) { box.textContent = e.message; }
 }
 
