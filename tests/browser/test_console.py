@@ -69,8 +69,21 @@ const r = await parallel(Array.from({ length: 1000 }, (_, i) => () => agent(`ite
 return { n: r.length };
 """
 
+REVIEW_JS = """export const meta = { name: "review", description: "an agent that will not answer", phases: [{ title: "review" }] };
+phase("review");
+const v = await agent("Review the diff", { label: "review", schema: { verdict: "string" } });
+if (v === null) throw new Error("the reviewer did not answer");
+return { verdict: v.verdict };
+"""
+
+REFUSAL = "I'm sorry, but I can't review this diff."
+
 FIXTURE = {
     "responses": [
+        {"match": {"label": "review"}, "sequence": [
+            {"output": "Let me look at the diff first."},
+            {"error": f"the agent refused: {REFUSAL}", "code": "agent_refused", "answer": REFUSAL},
+        ]},
         *[{"match": {"label": f"s{i}"}, "output": {"ok": i}, "delay_ms": 700} for i in range(1, 6)],
         {"match": {"label": "draft"}, "output": {"text": f"1.4: faster runs (reviewed with {SECRET})"}, "tokens": 120},
         {"match": {}, "output": {"ok": True}, "tokens": 3},
@@ -96,7 +109,7 @@ class Env:
         }
         self.env.pop("HWF_TOKEN", None)
         for name, text in [("ask.js", ASK_JS), ("release-notes.js", NOTES_JS), ("deploy.js", DEPLOY_JS),
-                           ("slow.js", SLOW_JS), ("fan-out.js", FAN_JS)]:
+                           ("slow.js", SLOW_JS), ("fan-out.js", FAN_JS), ("review.js", REVIEW_JS)]:
             (tmp / name).write_text(text)
 
     def hwf(self, *args: str, check_codes=(0,)) -> subprocess.CompletedProcess:
@@ -133,6 +146,7 @@ def console(tmp_path):
         "deploy": env.run("deploy.js", "--allow-class", "external_write", "--workspace", str(tmp_path)),
         "notes": env.run("release-notes.js", "--args", json.dumps({"ticket": "REL-14"})),
         "ask": env.run("ask.js"),
+        "review": env.run("review.js", code=1),
     }
     server = subprocess.Popen(
         [hwf_bin(), "serve", "--port", "0", "--token", TOKEN, "--agents", str(env.fixture)],
@@ -294,6 +308,17 @@ def test_console_in_a_real_browser(console):
     shot(b, "console-fan-out.png")
     b.click('#calls a.toggle[data-call="1"]')
     b.wait_until("return document.querySelector('tr[data-detail=\"1\"]').innerText.includes('item 0')")
+    seen_html.append(page_text(b))
+
+    # A call whose answers were rejected shows what the agent said, and why.
+    b.get(f"{base}/#/runs/{ids['review']}")
+    b.wait_for('#calls a.toggle[data-call="1"]')
+    b.click('#calls a.toggle[data-call="1"]')
+    b.wait_until("return document.querySelector('tr[data-detail=\"1\"]').innerText.includes('What the agent answered')")
+    detail = b.text('tr[data-detail="1"]')
+    assert "Let me look at the diff first." in detail and "schema_mismatch" in detail, detail
+    assert REFUSAL in detail and "agent_refused" in detail, detail
+    shot(b, "console-rejected-answers.png")
     seen_html.append(page_text(b))
 
     # Planted secrets appear on no page.

@@ -78,6 +78,17 @@ pub fn is_gone(pid: u32, what: &str) -> bool {
     state == Some("Z") || !String::from_utf8_lossy(&cmdline).contains(what)
 }
 
+/// Wait until `pid` runs `what` (a process just forked shows its parent's
+/// command line until it execs); panics after [`DEADLINE`].
+#[track_caller]
+pub fn wait_running(pid: u32, what: &str) {
+    let t = Instant::now();
+    while is_gone(pid, what) {
+        assert!(t.elapsed() < DEADLINE, "process {pid} never ran {what}");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// Wait until [`is_gone`]; panics after [`DEADLINE`].
 #[track_caller]
 pub fn wait_gone(pid: u32, what: &str) {

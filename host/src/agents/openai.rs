@@ -22,7 +22,6 @@
 use super::answer::{self, as_text};
 use super::command::{compose_task, feedback_text};
 use super::{AgentBackend, AgentCall, AgentError, AgentErrorKind, AgentReply, BoxFuture};
-use hwf_core::redact;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::{HashMap, VecDeque};

@@ -234,6 +234,7 @@ impl RunContext {
             "state": if outcome.is_ok() { "done" } else { "failed" },
             "duration_ms": duration.as_millis() as u64,
             "tokens": tokens,
+            "usage": lock(&self.charges).get(call_id).map(|c| c.usage).filter(|u| !u.is_empty()),
             "result_keys": result_keys,
             "error": outcome.as_ref().err(),
         });
