@@ -612,6 +612,9 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
     // known without a config: --state-dir, $HWF_STATE_DIR, …).
     let default_state = resolve_state_dir(cli.state_dir.as_deref(), &Config::default());
     let config = Config::load_from(cli.config.as_deref(), Some(&default_state))?;
+    // A bad $HWF_RUNNER_AUTOSTART fails the command, as a bad hwf.toml
+    // does, before anything is recorded.
+    config.runner.autostart()?;
     match &cli.command {
         Command::Run(args) => run::run(&cli, &config, args, out).await,
         Command::Status {
