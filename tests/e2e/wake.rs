@@ -328,7 +328,7 @@ fn a_live_long_lived_runner_serves_the_decision_and_no_background_runner_starts(
         !background_runner_started(&ctx),
         "a background runner was started beside a runner serving the state dir"
     );
-    assert_eq!(published_runners(&ctx), [pid.clone()]);
+    assert_eq!(published_runners(&ctx), std::slice::from_ref(&pid));
     // A runner that leaves when idle does not count: the decision starts
     // the background runner.
     drop(runner);

@@ -423,7 +423,7 @@ impl Continuer {
         let live = hwf_host::background::live_runners(&spawn.state_dir);
         let serving = live
             .iter()
-            .find(|r| r.until_stopped && !r.stopping && r.shared_store == !spawn.local)
+            .find(|r| r.until_stopped && !r.stopping && r.shared_store != spawn.local)
             .or_else(|| live.iter().find(|r| r.kind == "detached"));
         match serving {
             Some(r) => Self::Live(r.kind.clone(), r.pid),
