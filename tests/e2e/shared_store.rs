@@ -72,6 +72,11 @@ impl Pg {
         c
     }
 
+    /// This test's database.
+    pub(crate) fn url(&self) -> &str {
+        &self.url
+    }
+
     pub(crate) fn hwf(&self, args: &[&str]) -> Run {
         self.cmd().args(args).output().expect("spawn hwf").into()
     }

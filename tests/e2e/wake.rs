@@ -352,3 +352,49 @@ fn a_live_long_lived_runner_serves_the_decision_and_no_background_runner_starts(
     assert!(background_runner_started(&ctx));
     wait_state(&ctx, &id2, "succeeded");
 }
+
+#[test]
+fn on_postgres_a_decision_and_an_awaited_event_start_this_machines_background_runner() {
+    let Some(pg) = crate::shared_store::Pg::new("on_postgres_a_decision_and_an_awaited_event") else {
+        return;
+    };
+    // `hwf` on the database with autostart on (Pg::cmd turns it off).
+    let hwf = |args: &[&str]| -> crate::common::Run {
+        pg.ctx
+            .cmd()
+            .env("HWF_STORE", pg.url())
+            .args(args)
+            .output()
+            .expect("hwf")
+            .into()
+    };
+    let parked = |program: Value| -> String {
+        let out = hwf(&["run", harnesses::PROBE, "--args", &program.to_string(), "--json"]);
+        out.expect_code(3);
+        run_id(&out.json())
+    };
+    let wait_for = |id: &str, state: &str| {
+        let t = Instant::now();
+        while pg.status(id)["state"] != state {
+            assert!(t.elapsed() < WITHIN, "run {id} is not {state} after {WITHIN:?}");
+            std::thread::sleep(Duration::from_millis(40));
+        }
+    };
+    let started = || pg.ctx.state().join("runner.log").exists();
+    let asked = parked(ask());
+    // No run waits on an event: a new one starts nothing here (on a shared
+    // store that is one query to find out).
+    hwf(&["events", "send", "--source", "ci", "--type", "build", "--id", "b1"]).expect_code(0);
+    assert!(!started(), "a runner was started for an event nobody waits on");
+    hwf(&["control", "decide", &asked, "1", "respond", "--value", "\"yes\""]).expect_code(0);
+    wait_for(&asked, "succeeded");
+    assert!(started(), "the decision started this machine's background runner");
+    let waiting = parked(json!({"op": "cap", "name": "events.wait", "input": {"source": "ci", "type": "deploy"}}));
+    hwf(&["events", "send", "--source", "ci", "--type", "deploy", "--id", "d1"]).expect_code(0);
+    wait_for(&waiting, "succeeded");
+    assert_eq!(
+        std::fs::read_dir(pg.ctx.state().join("runs")).map_or(0, Iterator::count),
+        0,
+        "the runs live in the database"
+    );
+}
