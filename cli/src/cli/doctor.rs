@@ -1,6 +1,8 @@
 //! `hwf doctor`: checks what `hwf run` will use — the config it loads (the
 //! same search: `--config`, `./hwf.toml`, `<state>/hwf.toml`), the agent
-//! runners built from it, API keys named by `api_key_env`, the state dir,
+//! runners built from it, API keys named by `api_key_env` (whether set,
+//! never their values), each command backend's program (on PATH or at its
+//! path), Claude Code's login (a warning), `[runner] autostart`, the state dir,
 //! the compile cache and the runtimes it resolves — and the reachability of
 //! configured backends, and for a PostgreSQL store (`--store`,
 //! `$HWF_STORE`, `[store] url`) the connection and whether its schema is
