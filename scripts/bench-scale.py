@@ -329,7 +329,7 @@ class Store:
 
     def env(self):
         env = dict(os.environ)
-        for k in ("RUST_LOG", "HWF_STORE", "HWF_STATE_DIR", "HWF_TOKEN", "HWF_CONFIG", "HERMES_HOME"):
+        for k in ("RUST_LOG", "HWF_STORE", "HWF_STATE_DIR", "HWF_TOKEN", "HWF_CONFIG", "HERMES_HOME", "HWF_RUNNER_AUTOSTART"):
             env.pop(k, None)
         env["HWF_CACHE_DIR"] = CACHE
         env["HOME"] = self.tmp
@@ -338,11 +338,13 @@ class Store:
     def path(self, name):
         return os.path.join(self.tmp, name)
 
-    def hwf(self, *args, timeout=600):
+    def hwf(self, *args, timeout=600, extra_env=None):
         """Run one hwf command to its end: (exit code, stdout, stderr, seconds)."""
         t = time.time()
+        env = self.env()
+        env.update(extra_env or {})
         try:
-            out = subprocess.run(self.argv(*args), env=self.env(), stdin=subprocess.DEVNULL,
+            out = subprocess.run(self.argv(*args), env=env, stdin=subprocess.DEVNULL,
                                  capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired as e:
             return -9, e.stdout or "", f"timed out after {timeout} s", time.time() - t
@@ -566,9 +568,11 @@ def park_and_answer(store, n):
         raise RuntimeError(f"parking: {len(waiting)}/{n} waiting; states {states}, errors {errors}")
     log(f"{store.kind}: parked {n} runs in {secs:.1f} s; answering")
 
+    # Only recorded: the timed runner below continues them (a decision
+    # would otherwise start the state dir's background runner at once).
     def one(rid):
         rc, _, err, _ = store.hwf("control", "decide", rid, "1", "respond", "--value", '"yes"', "--json",
-                                  timeout=120)
+                                  timeout=120, extra_env={"HWF_RUNNER_AUTOSTART": "0"})
         return None if rc == 0 else f"{rid}: exit {rc}: {err.strip()[-300:]}"
 
     bad = [b for b in pool(one, ids) if b]

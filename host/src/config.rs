@@ -19,6 +19,11 @@
 //! url = "postgres://hwf@db.internal/hwf"   # else --store, $HWF_STORE
 //! lease_ms = 10000                 # a dead runner's runs are taken over after this
 //!
+//! [runner]
+//! concurrency = 64                 # runs one runner executes at once (--concurrency)
+//! autostart = true                 # false: never start the background runner (a managed
+//!                                  # `hwf runner` serves the state dir); $HWF_RUNNER_AUTOSTART
+//!
 //! [agents.backends.claude]          # a CLI agent per call; prompt on stdin
 //! kind = "command"
 //! argv = ["claude", "-p", "--output-format", "json"]
@@ -137,7 +142,17 @@ pub struct RunnerConfig {
     /// overrides it.
     #[serde(default)]
     pub concurrency: Option<u64>,
+    /// Whether whoever queues work or records a decision starts the state
+    /// dir's background runner when nothing serves it (default `true`);
+    /// `false` for operators who run a managed runner (systemd): runs,
+    /// controls and events are then only recorded, for that runner.
+    /// `$HWF_RUNNER_AUTOSTART` overrides it.
+    #[serde(default)]
+    pub autostart: Option<bool>,
 }
+
+/// The environment variable that overrides `[runner] autostart`.
+pub const AUTOSTART_ENV: &str = "HWF_RUNNER_AUTOSTART";
 
 impl RunnerConfig {
     /// The runner's slots: `flag` (`--concurrency`), else this setting,
@@ -154,6 +169,34 @@ impl RunnerConfig {
                 .map_err(|e| hwf_core::error::Error::new(hwf_core::error::ErrorCode::InvalidConfig, e.message())),
             (None, None) => Ok(DEFAULT_CONCURRENCY),
         }
+    }
+
+    /// Whether the background runner is started on demand:
+    /// `$HWF_RUNNER_AUTOSTART` (`1`/`0`, `true`/`false`, `yes`/`no`,
+    /// `on`/`off`), else `[runner] autostart`, else `true`.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_config` naming the variable for any other value.
+    pub fn autostart(&self) -> Result<bool> {
+        match std::env::var(AUTOSTART_ENV).ok().filter(|v| !v.trim().is_empty()) {
+            Some(v) => parse_switch(&v).ok_or_else(|| {
+                Error::new(
+                    ErrorCode::InvalidConfig,
+                    format!("{AUTOSTART_ENV} must be 1 or 0 (true/false, yes/no, on/off), not {v:?}"),
+                )
+            }),
+            None => Ok(self.autostart.unwrap_or(true)),
+        }
+    }
+}
+
+/// An on/off word of an environment variable.
+fn parse_switch(v: &str) -> Option<bool> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Some(true),
+        "0" | "false" | "no" | "off" => Some(false),
+        _ => None,
     }
 }
 
@@ -464,5 +507,29 @@ mod tests {
         for (name, value) in &cfg.agents.backends {
             parse_backend(name, value).unwrap_or_else(|e| panic!("{name}: {e}"));
         }
+        assert_eq!(cfg.runner.autostart, Some(true));
+    }
+
+    #[test]
+    fn autostart_words_and_a_bad_value_naming_its_key() {
+        for (word, on) in [
+            ("1", true),
+            ("0", false),
+            ("TRUE", true),
+            ("off", false),
+            (" no ", false),
+            ("yes", true),
+        ] {
+            assert_eq!(parse_switch(word), Some(on), "{word}");
+        }
+        assert_eq!(parse_switch("maybe"), None);
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("hwf.toml");
+        std::fs::write(&path, "[runner]\nautostart = \"maybe\"\n").expect("write");
+        let e = Config::load(Some(&path)).expect_err("a string is not a switch");
+        assert_eq!(e.code(), ErrorCode::InvalidConfig);
+        assert!(e.message().contains("autostart"), "{e}");
+        std::fs::write(&path, "[runner]\nautostart = false\n").expect("write");
+        assert_eq!(Config::load(Some(&path)).expect("loads").runner.autostart, Some(false));
     }
 }

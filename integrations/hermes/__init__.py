@@ -19,9 +19,11 @@ Configuration (environment):
 - ``HWF_TIMEOUT``: seconds one tool call may take (default 3600).
 
 Decisions, resumes and stops recorded through ``workflow_control`` take
-effect at once: ``hwf facade`` hands the parked run to a runner of its own
-(a detached ``hwf runner --once --run <id>``), so nobody has to start
-``hwf runner``.
+effect at once: ``hwf facade`` hands the parked run to the state dir's
+background runner (started on demand; or a long-lived ``hwf runner`` already
+serving the state dir), so nobody has to start ``hwf runner`` (unless
+``[runner] autostart = false`` / ``HWF_RUNNER_AUTOSTART=0``: then a runner
+the operator manages continues it).
 """
 
 from __future__ import annotations

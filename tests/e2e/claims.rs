@@ -487,7 +487,7 @@ fn the_prompt_cache_answers_repeats_and_fresh_always_runs() {
 
 #[test]
 fn a_journal_seq_that_cannot_advance_is_a_typed_error() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let ask = json!({"op": "cap", "name": "human.ask", "input": {"prompt": "Go on?"}});
     let out = ctx.run_json(harnesses::PROBE, &probe_args(ask), &["--run-id", "seqmax"]);
     out.expect_code(3);

@@ -27,6 +27,9 @@ pub fn hello_fixture() -> PathBuf {
 /// A fresh state dir per test, with HOME and HERMES_HOME inside it.
 pub struct Ctx {
     pub dir: tempfile::TempDir,
+    /// Every command runs with `HWF_RUNNER_AUTOSTART=0` (see
+    /// [`Ctx::manual_runner`]).
+    manual: bool,
 }
 
 /// What one `hwf` invocation did.
@@ -72,6 +75,18 @@ impl Ctx {
     pub fn new() -> Self {
         Ctx {
             dir: tempfile::tempdir().expect("tempdir"),
+            manual: false,
+        }
+    }
+
+    /// A context whose commands never start the state dir's background
+    /// runner (`HWF_RUNNER_AUTOSTART=0`): for tests that record a control
+    /// or an event on a parked run and then drive `hwf runner` by hand
+    /// (a background runner started by the control would race them).
+    pub fn manual_runner() -> Self {
+        Ctx {
+            manual: true,
+            ..Self::new()
         }
     }
 
@@ -100,6 +115,11 @@ impl Ctx {
             .env("HWF_STATE_DIR", self.state())
             // Compiled components are shared (keyed by digest); state never is.
             .env("HWF_CACHE_DIR", shared_cache());
+        if self.manual {
+            c.env("HWF_RUNNER_AUTOSTART", "0");
+        } else {
+            c.env_remove("HWF_RUNNER_AUTOSTART");
+        }
         c
     }
 

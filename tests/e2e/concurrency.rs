@@ -91,7 +91,7 @@ fn park_and_answer(ctx: &Ctx, agents: &str, n: usize) -> Vec<String> {
 
 #[test]
 fn one_runner_pass_continues_fifty_answered_runs_at_once() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let agents = slow_agents(&ctx, 1000);
     let ids = park_and_answer(&ctx, &agents, 50);
     let log = ctx.path("calls.log");
@@ -120,7 +120,7 @@ fn one_runner_pass_continues_fifty_answered_runs_at_once() {
 
 #[test]
 fn answered_runs_go_before_older_queued_ones() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let agents = slow_agents(&ctx, 0);
     // Three runs queued first, then one parked and answered.
     for i in 0..3 {

@@ -621,7 +621,7 @@ fn off_loopback_every_api_request_needs_the_token_and_a_generated_token_is_kept_
 
 #[test]
 fn overview_filters_logs_follow_and_status_watch() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let ask = parked(&ctx, "ask.js", ASK_JS, &[]);
     parked(&ctx, "on-merge.js", EVENT_JS, &[]);
     let o = ctx.hwf(["overview"]);

@@ -200,7 +200,7 @@ fn a_killed_run_is_continued_and_no_completed_call_runs_twice() {
 
 #[test]
 fn events_wait_parks_then_an_event_resumes_it() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let out = probe(
         &ctx,
         json!({"op": "cap", "name": "events.wait", "input": {"source": "github", "type": "pr.merged", "payload": {"number": 42}}}),
@@ -263,7 +263,7 @@ fn events_wait_parks_then_an_event_resumes_it() {
 
 #[test]
 fn human_ask_is_answered_with_decide_respond() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let ask = json!({"op": "cap", "name": "human.ask", "input": {"prompt": "Ship it?", "schema": {"ship": "bool"}}});
     let out = probe(&ctx, ask, &[]);
     out.expect_code(3);
@@ -315,7 +315,7 @@ fn human_ask_is_answered_with_decide_respond() {
 
 #[test]
 fn an_approval_gated_call_waits_for_decide_approve() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let call = json!({"op": "cap", "name": "bash", "input": {"argv": ["echo", "shipped"]}});
     let out = probe(&ctx, call.clone(), &["--allow-class", "external_write"]);
     out.expect_code(3);
@@ -466,7 +466,7 @@ fn stop_interrupts_a_cpu_loop_within_100_ms() {
 
 #[test]
 fn pause_parks_at_the_next_call_and_resume_continues() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let f = ctx.write(
         "slow.json",
         r#"{"responses": [{"match": {"agent": "bench.echo"}, "output": {"ok": true}, "delay_ms": 100}]}"#,
@@ -694,7 +694,7 @@ fn stop_kills_a_running_bash_child() {
 
 #[test]
 fn a_torn_tail_is_cut_before_the_next_append() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let out = probe(
         &ctx,
         json!({"op": "cap", "name": "human.ask", "input": {"prompt": "go?"}}),
@@ -717,7 +717,7 @@ fn a_torn_tail_is_cut_before_the_next_append() {
 
 #[test]
 fn parked_runs_with_credential_args_are_not_continued_with_redacted_args() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let args = json!({"op": "cap", "name": "human.ask", "input": {"prompt": "go?"}, "token": "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123"});
     let out = probe(&ctx, args, &[]);
     out.expect_code(3);
@@ -731,7 +731,7 @@ fn parked_runs_with_credential_args_are_not_continued_with_redacted_args() {
 
 #[test]
 fn a_decision_applies_only_to_the_request_it_was_made_for() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let out = probe(
         &ctx,
         json!({"op": "cap", "name": "human.ask", "input": {"prompt": "go?"}}),

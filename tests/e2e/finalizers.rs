@@ -137,7 +137,7 @@ fn a_run_killed_after_declaring_a_resource_is_finalized_once_on_recovery() {
 
 #[test]
 fn a_run_stopped_while_parked_is_finalized_by_the_runner() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let (js, cfg, _) = setup(&ctx, &json!({"responses": []}));
     let parked = FIN_JS.replace(
         "const a = await agent(\"slow step\", { label: \"slow\" });",

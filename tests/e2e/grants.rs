@@ -41,7 +41,7 @@ fn start(ctx: &Ctx, count: u64, pause_after: i64, max_iterations: u64) -> (Strin
 
 #[test]
 fn an_actuator_loop_parks_once_for_its_grant_acts_on_it_and_halts_when_revoked() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let (id, call) = start(&ctx, 10, 3, 50);
     assert_eq!(acts(&ctx), 0, "nothing acted before the grant");
     ctx.hwf(["control", "decide", &id, &call, "approve", "--json"])
@@ -83,21 +83,21 @@ fn an_actuator_loop_parks_once_for_its_grant_acts_on_it_and_halts_when_revoked()
 
 #[test]
 fn a_grant_is_spent_after_its_count_and_a_rejected_grant_fails_typed() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let (id, call) = start(&ctx, 2, 1000, 50);
     ctx.hwf(["control", "decide", &id, &call, "approve"]).expect_code(0);
     assert_eq!(runner_once(&ctx)["executed"], json!([[id, "succeeded"]]));
     assert_eq!(status(&ctx, &id)["result"]["halted"], "grant_exhausted");
     assert_eq!(acts(&ctx), 2);
     // The max-iterations brake.
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let (id, call) = start(&ctx, 100, 1000, 4);
     ctx.hwf(["control", "decide", &id, &call, "approve"]).expect_code(0);
     assert_eq!(runner_once(&ctx)["executed"], json!([[id, "succeeded"]]));
     assert_eq!(status(&ctx, &id)["result"]["halted"], "max_iterations");
     assert_eq!(acts(&ctx), 4);
     // Rejected: the request fails with grant_denied and nothing acts.
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let (id, call) = start(&ctx, 2, 1000, 50);
     ctx.hwf(["control", "decide", &id, &call, "reject", "--reason", "no"])
         .expect_code(0);

@@ -252,7 +252,7 @@ fn labels_and_phases_with_secrets_are_redacted() {
 
 #[test]
 fn a_trailing_start_of_a_completed_call_does_not_run_it_again() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let ws = ctx.path("ws");
     std::fs::create_dir_all(&ws).expect("mkdir");
     let count = ctx.path("executions.txt");
@@ -330,7 +330,7 @@ fn a_damaged_or_missing_journal_is_refused_not_replayed_as_empty() {
 
 #[test]
 fn stop_is_recorded_and_honoured_on_damaged_controls() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let args =
         json!({"op": "program", "program": {"cap": {"name": "human.ask", "input": {"prompt": "go?"}}}}).to_string();
     let out = ctx.hwf(["run", harnesses::PROBE, "--args", &args, "--json"]);

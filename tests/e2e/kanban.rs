@@ -44,7 +44,7 @@ fn cards(ctx: &Ctx) -> Vec<Value> {
 
 #[test]
 fn a_kanban_agent_step_parks_on_a_builtin_card_and_resumes_with_its_outcome() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     ctx.hwf(["kanban", "use", "builtin", "--json"]).expect_code(0);
     let (out, id) = start(&ctx, &lane("qa"));
     out.expect_code(3);
@@ -116,7 +116,7 @@ fn a_kanban_agent_step_parks_on_a_builtin_card_and_resumes_with_its_outcome() {
 
 #[test]
 fn a_card_result_that_breaks_the_output_schema_fails_the_step_and_blocked_returns() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     ctx.hwf(["kanban", "use", "builtin"]).expect_code(0);
     let (out, id) = start(&ctx, &lane("qa"));
     out.expect_code(3);
@@ -130,7 +130,7 @@ fn a_card_result_that_breaks_the_output_schema_fails_the_step_and_blocked_return
     assert!(msg.contains("does not match the output schema"), "{s}");
     assert!(msg.contains("verdict"), "{s}");
     // A blocked card resolves the wait with status blocked (no schema check).
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     ctx.hwf(["kanban", "use", "builtin"]).expect_code(0);
     let (out, id) = start(&ctx, &lane("qa"));
     out.expect_code(3);
@@ -195,7 +195,7 @@ fn a_kanban_agent_step_on_the_hermes_board_resumes_when_hermes_completes_the_tas
         }
         panic!("no `hermes` CLI (install hermes-agent, or set HWF_SKIP_HERMES=1)");
     };
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let db = ctx.path("hermes/kanban.db");
     let hermes_s = hermes.to_str().expect("utf8");
     // The board is Hermes' own: created by `hermes kanban init`.
@@ -280,7 +280,7 @@ fn a_kanban_agent_step_on_the_hermes_board_resumes_when_hermes_completes_the_tas
 
 #[test]
 fn a_python_kanban_agent_goes_through_the_kanban_task_capability() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     ctx.hwf(["kanban", "use", "builtin"]).expect_code(0);
     let py = ctx.write(
         "lane.py",
@@ -319,7 +319,7 @@ fn the_seed_issue_lifecycle_runs_its_five_cards_on_the_builtin_board() {
     // examples/github_issue_lifecycle_hygiene.workflow.json of the seed,
     // unchanged: plan → implement → review and docs gates at once → closeout,
     // each a kanban_agent card; only the inventory agent is a fixture.
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     ctx.hwf(["kanban", "use", "builtin"]).expect_code(0);
     let def = root().join("harnesses/seed-github-issue-lifecycle-hygiene.workflow.json");
     let fixture = root().join("harnesses/seed-github-issue-lifecycle-hygiene.fixture.json");

@@ -37,7 +37,12 @@
 //! - `secrets`: the secret corpus (40+ formats) planted in every channel;
 //! - `shared_lanes`: grant uses and agent-call transcripts on PostgreSQL
 //!   with two state dirs (a takeover on another machine);
-//! - `triggers`: event-triggered and cron starts of saved workflows.
+//! - `doctor`: `hwf doctor` names missing agent credentials (a program not
+//!   on PATH, an unset `api_key_env`, Claude Code not logged in);
+//! - `triggers`: event-triggered and cron starts of saved workflows;
+//! - `wake`: a decision, resume or event from the CLI continues a parked run
+//!   at once (the background runner, or a long-lived runner already
+//!   serving), and only records with runner autostart off.
 
 mod agent_answers;
 mod backends;
@@ -48,6 +53,7 @@ mod common;
 mod concurrency;
 mod conformance;
 mod console;
+mod doctor;
 mod durability_modes;
 mod durable;
 mod facade;
@@ -76,3 +82,4 @@ mod shared_lanes;
 mod shared_store;
 mod store_transfer;
 mod triggers;
+mod wake;

@@ -139,7 +139,7 @@ fn a_plain_approval_id_approves_the_one_request_it_is_bound_to() {
 
 #[test]
 fn a_continued_run_keeps_the_binding_of_its_plain_approval_id() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let ws = ctx.path("ws");
     std::fs::create_dir_all(&ws).expect("mkdir");
     let ask = json!({"name": "human.ask", "input": {"prompt": "go on?"}});

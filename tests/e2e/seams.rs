@@ -108,7 +108,7 @@ fn park_then_answer(ctx: &Ctx, program_tree: &Value, call: &str, flags: &[&str])
 
 #[test]
 fn a_wait_inside_a_parallel_branch_parks_the_whole_run() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let f = fixture(&ctx, &["sibling", "after"], &[]);
     // par is call 1; slot 0 is a branch instance whose first call is 1.0.1.
     let tree = json!({"seq": [
@@ -135,7 +135,7 @@ fn a_wait_inside_a_parallel_branch_parks_the_whole_run() {
 
 #[test]
 fn a_wait_inside_a_pipeline_stage_parks_the_whole_run() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let f = fixture(&ctx, &["stage0", "other"], &[]);
     // pipe is call 1; item 0 stage 1 is call 1.0.1, its first call 1.0.1.1.
     let tree = json!({"pipe": [
@@ -151,7 +151,7 @@ fn a_wait_inside_a_pipeline_stage_parks_the_whole_run() {
 
 #[test]
 fn a_wait_inside_a_nested_workflow_parks_the_whole_run() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let f = fixture(&ctx, &["inner", "outer"], &[]);
     ctx.hwf(["script", "save", "probe", harnesses::PROBE]).expect_code(0);
     // workflow is call 1 (a parallel of one); the nested run is call 1.0,
@@ -167,7 +167,7 @@ fn a_wait_inside_a_nested_workflow_parks_the_whole_run() {
 
 #[test]
 fn waits_in_two_branches_are_both_listed_and_both_answered() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let tree = json!({"par": [ask("first?"), ask("second?")]});
     let out = program(&ctx, &tree, &[]);
     out.expect_code(3);
@@ -198,7 +198,7 @@ fn waits_in_two_branches_are_both_listed_and_both_answered() {
 
 #[test]
 fn a_javascript_wait_inside_parallel_parks_the_run() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let f = fixture(&ctx, &["js-sibling"], &[]);
     let script = ctx.write(
         "ask.js",
@@ -231,7 +231,7 @@ return { answer: answer?.answer ?? null, other: other?.label ?? null };
 
 #[test]
 fn a_pause_during_a_fan_out_of_branches_parks_the_run() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let f = ctx.write(
         "slow.json",
         json!({"responses": [{"match": {"label": "slow"}, "output": {"ok": true}, "delay_ms": 300}]}).to_string(),
@@ -288,7 +288,7 @@ fn a_pause_during_a_fan_out_of_branches_parks_the_run() {
 
 #[test]
 fn budgets_hold_across_continuations() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let f = fixture(&ctx, &["a", "b", "c"], &[]);
     let tree = json!({"seq": [{"agent": "a"}, ask("one?"), {"agent": "b"}, ask("two?"), {"try": {"agent": "c"}}]});
     let out = program(&ctx, &tree, &["--agents", &f, "--max-agent-calls", "2"]);
@@ -352,7 +352,7 @@ fn a_resumed_run_replays_with_the_same_clock_and_random_seed() {
 
 #[test]
 fn a_retry_runs_its_call_again_once() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let f = fixture(&ctx, &["a"], &[]);
     let tree = json!({"seq": [{"agent": "a"}, ask("one?"), ask("two?")]});
     let out = program(&ctx, &tree, &["--agents", &f]);
@@ -459,7 +459,7 @@ fn a_changed_middle_call_runs_live_and_the_rest_replays() {
 
 #[test]
 fn corrupt_controls_are_named_not_ignored() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let out = program(&ctx, &ask("go?"), &[]);
     out.expect_code(3);
     let id = run_id(&out.json());
@@ -520,7 +520,7 @@ fn host_work_does_not_count_as_guest_cpu() {
 
 #[test]
 fn a_stopped_queued_run_is_cancelled_before_it_runs() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let out = ctx.hwf([
         "run",
         harnesses::PROBE,
@@ -545,7 +545,7 @@ fn a_stopped_queued_run_is_cancelled_before_it_runs() {
 
 #[test]
 fn a_javascript_workflow_call_runs_a_saved_script_nested_and_parks_inside_it() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let f = fixture(&ctx, &["child-agent"], &[]);
     let child = ctx.write(
         "child.js",

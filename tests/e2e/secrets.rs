@@ -378,7 +378,7 @@ fn the_corpus_has_at_least_forty_formats_and_each_is_recognised() {
 
 #[test]
 fn every_format_in_every_channel_finds_zero_leaks() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let corpus = corpus();
     let text = all_text(&corpus);
     let agents = leaky_fixture(&ctx, &text);

@@ -60,11 +60,21 @@ impl Pg {
         })
     }
 
+    /// `hwf` on this database. These tests drive every runner by hand
+    /// (passes on one machine, then another), so no command starts the
+    /// background runner (`HWF_RUNNER_AUTOSTART=0`); a test of the
+    /// background runner uses `ctx.cmd()`.
     pub(crate) fn cmd(&self) -> Command {
         let mut c = self.ctx.cmd();
         c.env("HWF_STORE", &self.url)
-            .env("HWF_FIXTURE_LOG", self.ctx.path("calls.log"));
+            .env("HWF_FIXTURE_LOG", self.ctx.path("calls.log"))
+            .env("HWF_RUNNER_AUTOSTART", "0");
         c
+    }
+
+    /// This test's database.
+    pub(crate) fn url(&self) -> &str {
+        &self.url
     }
 
     pub(crate) fn hwf(&self, args: &[&str]) -> Run {

@@ -306,7 +306,7 @@ fn a_parked_and_a_failed_run_continue_on_postgres_with_every_completed_call_repl
         return;
     };
     let db = Db::new(&conn);
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let fixture = ctx.write(
         "agents.json",
         r#"{"responses": [

@@ -44,7 +44,7 @@ fn run_ids(ctx: &Ctx) -> Vec<String> {
 
 #[test]
 fn a_pr_opened_event_sent_twice_starts_one_run_of_the_release_lane() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     ctx.hwf([
         "script",
         "save",

@@ -3,7 +3,7 @@
 //! `hwf status --watch`, and `hwf serve` (the web console).
 
 use super::output::Out;
-use super::{Cli, open_host};
+use super::{Cli, open_host, ops};
 use clap::Args;
 use hwf_host::config::Config;
 use hwf_host::ids::RunId;
@@ -207,15 +207,21 @@ pub fn waits(cli: &Cli, config: &Config, out: &Out) -> Result<i32, Error> {
         if entries.is_empty() {
             "nothing is waiting".to_owned()
         } else {
-            waits_text(&entries)
+            let kinds: Vec<&str> = entries.iter().filter_map(|w| w["kind"].as_str()).collect();
+            let then = ops::Continuer::of(cli, config)
+                .line(&kinds, "its run")
+                .map(|l| format!("\n\nthen: {l}"))
+                .unwrap_or_default();
+            format!("{}{then}", waits_text(&entries))
         }
     });
     Ok(0)
 }
 
 /// After `hwf run` or `hwf status` of a waiting run (human output): what
-/// it waits for and how to answer, on stderr.
-pub fn print_run_waits(hwf: &Hwf, run_id: &str) {
+/// it waits for, how to answer, and how the run continues then (who runs
+/// it: see [`ops::Continuer`]), on stderr.
+pub fn print_run_waits(hwf: &Hwf, run_id: &str, continuer: &ops::Continuer) {
     let Ok(id) = RunId::parse(run_id) else { return };
     let Ok(snap) = hwf.store().read_snapshot(&id) else {
         return;
@@ -223,6 +229,10 @@ pub fn print_run_waits(hwf: &Hwf, run_id: &str) {
     let entries = hwf.run_waits(&snap);
     if !entries.is_empty() {
         eprintln!("waiting for:\n{}", waits_text(&entries));
+    }
+    let kinds: Vec<&str> = snap.waits.iter().map(|w| w.kind.as_str()).collect();
+    if let Some(line) = continuer.line(&kinds, "it") {
+        eprintln!("then: {line}");
     }
 }
 
@@ -372,7 +382,7 @@ pub async fn watch(cli: &Cli, config: &Config, run_id: &str, out: &Out) -> Resul
             out.status(&status);
             last = key;
             if status["state"] == "waiting" && !out.is_json() {
-                print_run_waits(&hwf, run_id);
+                print_run_waits(&hwf, run_id, &ops::Continuer::of(cli, config));
             }
         }
         match status["state"].as_str().unwrap_or("") {

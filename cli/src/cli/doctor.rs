@@ -1,6 +1,8 @@
 //! `hwf doctor`: checks what `hwf run` will use — the config it loads (the
 //! same search: `--config`, `./hwf.toml`, `<state>/hwf.toml`), the agent
-//! runners built from it, API keys named by `api_key_env`, the state dir,
+//! runners built from it, API keys named by `api_key_env` (whether set,
+//! never their values), each command backend's program (on PATH or at its
+//! path), Claude Code's login (a warning), `[runner] autostart`, the state dir,
 //! the compile cache and the runtimes it resolves — and the reachability of
 //! configured backends, and for a PostgreSQL store (`--store`,
 //! `$HWF_STORE`, `[store] url`) the connection and whether its schema is
@@ -177,11 +179,20 @@ pub async fn run(config_path: Option<&Path>, state_dir: &Path, store: Option<&st
             String::new()
         }
     };
+    let autostart = match config.runner.autostart() {
+        Ok(on) => on,
+        Err(e) => {
+            checks.push(check("runner.autostart", false, e.message().to_owned()));
+            true
+        }
+    };
     checks.push(note(
         "runners",
         true,
-        if runners.is_empty() {
-            format!("none alive ({slots}; `hwf run --background` starts one on demand)")
+        if runners.is_empty() && autostart {
+            format!("none alive ({slots}; started on demand by `hwf run --background`, decisions, resumes and events)")
+        } else if runners.is_empty() {
+            format!("none alive ({slots}; autostart is off: queued runs and answered waits wait for `hwf runner`)")
         } else {
             runners
                 .iter()
@@ -209,14 +220,18 @@ pub async fn run(config_path: Option<&Path>, state_dir: &Path, store: Option<&st
         let c = match kind {
             "openai" => {
                 if let Some(var) = value.get("api_key_env").and_then(|v| v.as_str()) {
-                    let set = std::env::var_os(var).is_some_and(|v| !v.is_empty());
+                    // Whether it is set, never what it holds.
+                    let set = std::env::var_os(var).is_some_and(|v| !v.as_encoded_bytes().trim_ascii().is_empty());
                     checks.push(check(
                         &format!("agents.backends.{name}.api_key_env"),
                         set,
                         if set {
                             format!("{var} is set")
                         } else {
-                            format!("{var} is not set in this environment: calls to {name} would be refused")
+                            format!(
+                                "backend {name}: api_key_env names {var}, which is not set (or empty) in this environment: \
+                                 export it before running hwf (for `hwf mcp` under Hermes, add it to the mcp_servers entry's env:)"
+                            )
                         },
                     ));
                 }
@@ -248,16 +263,26 @@ pub async fn run(config_path: Option<&Path>, state_dir: &Path, store: Option<&st
                     .and_then(|a| a.first())
                     .and_then(|p| p.as_str())
                     .unwrap_or("");
-                let found = Path::new(prog).is_file()
-                    || std::env::var_os("PATH")
-                        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(prog).is_file()));
+                let found = find_program(prog);
+                if let Some(path) = &found
+                    && looks_like_claude(path)
+                {
+                    checks.push(claude_login(name));
+                }
                 check(
                     &format!("agents.backends.{name}"),
-                    found,
-                    if found {
-                        format!("{prog} found")
-                    } else {
-                        format!("{prog:?} is not on PATH")
+                    found.is_some(),
+                    match &found {
+                        Some(_) => format!("{prog} found"),
+                        None if prog.contains('/') => format!(
+                            "{prog:?} is not an executable file: backend {name} cannot start its program; \
+                             install it there, or fix argv[0] in [agents.backends.{name}]"
+                        ),
+                        None => format!(
+                            "{prog:?} is not on PATH: backend {name} cannot start its program; install it, or give its \
+                             full path as argv[0] in [agents.backends.{name}] (an MCP client such as Hermes may start \
+                             `hwf mcp` with a shorter PATH than your shell's)"
+                        ),
                     },
                 )
             }
@@ -273,6 +298,63 @@ pub async fn run(config_path: Option<&Path>, state_dir: &Path, store: Option<&st
     checks.extend(hermes_entries(&config, source.as_deref()));
     let ok = checks.iter().all(|c| c["ok"] == true);
     json!({"ok": ok, "checks": checks})
+}
+
+/// Where `prog` (a backend's argv[0]) is: a path (with a `/`, relative to
+/// the working directory) to an executable file, or an executable file
+/// of that name in a `PATH` directory — as the agent call will look.
+fn find_program(prog: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    if prog.is_empty() {
+        return None;
+    }
+    if prog.contains('/') {
+        let p = PathBuf::from(prog);
+        return executable(&p).then_some(p);
+    }
+    let paths = std::env::var_os("PATH")?;
+    std::env::split_paths(&paths)
+        .map(|d| d.join(prog))
+        .find(|p| executable(p))
+}
+
+/// Whether a command backend's program is Claude Code (`claude`, or a link
+/// to it).
+fn looks_like_claude(path: &Path) -> bool {
+    let named = |p: &Path| p.file_name().is_some_and(|n| n == "claude");
+    named(path)
+        || std::fs::canonicalize(path)
+            .is_ok_and(|p| named(&p) || p.components().any(|c| c.as_os_str() == "claude-code"))
+}
+
+/// Whether Claude Code has credentials here: an API key or OAuth token in
+/// the environment, or the login's credentials file
+/// (`$CLAUDE_CONFIG_DIR/.credentials.json`, else
+/// `~/.claude/.credentials.json`). A warning only: it may log in another
+/// way (a keychain, a helper), which this cannot see.
+fn claude_login(name: &str) -> Value {
+    const VARS: [&str; 3] = ["ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN"];
+    let var = VARS
+        .iter()
+        .find(|v| std::env::var_os(v).is_some_and(|x| !x.as_encoded_bytes().trim_ascii().is_empty()));
+    let dir = std::env::var_os("CLAUDE_CONFIG_DIR")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".claude")));
+    let file = dir.map(|d| d.join(".credentials.json")).filter(|f| f.is_file());
+    note(
+        &format!("agents.backends.{name}.login"),
+        var.is_some() || file.is_some(),
+        match (var, &file) {
+            (Some(v), _) => format!("{v} is set"),
+            (None, Some(f)) => format!("Claude Code credentials in {}", f.display()),
+            (None, None) => format!(
+                "backend {name}: Claude Code may not be logged in: neither ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN) \
+                 is set nor ~/.claude/.credentials.json exists; run `claude` once and /login, or export ANTHROPIC_API_KEY"
+            ),
+        },
+    )
 }
 
 /// The `mcp_servers:` entries of Hermes' config (`$HERMES_HOME/config.yaml`,

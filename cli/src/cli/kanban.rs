@@ -69,7 +69,7 @@ pub enum KanbanCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Complete a built-in card with its result (its run resumes on the next runner pass).
+    /// Complete a built-in card with its result (its run continues at once: see `hwf control decide`).
     Complete {
         /// Card id.
         card: String,
@@ -114,6 +114,23 @@ fn line(c: &Value) -> String {
             .map(|t| format!("  (hermes {t})"))
             .unwrap_or_default()
     )
+}
+
+/// A card just moved to an end (done, blocked, failed…) resolves the wait
+/// of the run parked on it: hand that run to a runner now, as a decision
+/// is (see `ops::ensure_runner`).
+fn wake_its_run(cli: &Cli, config: &Config, hwf: &hwf_host::Hwf, card: &Value) -> Result<(), Error> {
+    let ended = card["status"].as_str().and_then(kanban::terminal).is_some();
+    let run = card["run"].as_str().and_then(|r| hwf_host::ids::RunId::parse(r).ok());
+    if let Some(run) = run.filter(|_| ended)
+        && hwf
+            .store()
+            .read_snapshot(&run)
+            .is_ok_and(|s| s.state == hwf_host::store::RunState::Waiting)
+    {
+        super::ops::ensure_runner(cli, config)?;
+    }
+    Ok(())
 }
 
 /// Run one `hwf kanban` command.
@@ -169,6 +186,7 @@ pub fn run(cli: &Cli, config: &Config, cmd: &KanbanCommand, out: &Out) -> Result
             card, status, actor, ..
         } => {
             let c = kanban::update(store, card, status, None, None, actor)?;
+            wake_its_run(cli, config, &hwf, &c)?;
             out.data(&c, line);
         }
         KanbanCommand::Comment { card, text, actor, .. } => {
@@ -187,6 +205,7 @@ pub fn run(cli: &Cli, config: &Config, cmd: &KanbanCommand, out: &Out) -> Result
                 .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("--result is not valid JSON: {e}")))?;
             hwf_core::redact::redact_value(&mut result);
             let c = kanban::update(store, card, "done", Some(result), summary.clone(), actor)?;
+            wake_its_run(cli, config, &hwf, &c)?;
             out.data(&c, line);
         }
     }

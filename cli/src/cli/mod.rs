@@ -90,7 +90,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Operator controls: pause, resume, stop, task-stop, retry, decide.
+    /// Operator controls: pause, resume, stop, task-stop, retry, decide. On a
+    /// parked or queued run they take effect at once: the state dir's runner
+    /// is started or woken ([runner] autostart, HWF_RUNNER_AUTOSTART).
     #[command(subcommand)]
     Control(ControlCommand),
     /// External events that `events.wait` calls wait for.
@@ -164,7 +166,7 @@ enum ControlCommand {
         #[command(flatten)]
         meta: ControlMeta,
     },
-    /// Let a paused run continue (a runner picks it up).
+    /// Let a paused run continue (at once: the state dir's runner picks it up).
     Resume {
         /// Run id.
         run_id: String,
@@ -229,7 +231,7 @@ enum ControlCommand {
 
 #[derive(Debug, Subcommand)]
 enum EventsCommand {
-    /// Record an event (idempotent by --id).
+    /// Record an event (idempotent by --id); a new one wakes the state dir's runner.
     Send {
         /// Source (e.g. github).
         #[arg(long)]
@@ -391,7 +393,7 @@ struct RunArgs {
     /// When call completions are flushed: sync (default), group or async.
     #[arg(long, value_name = "MODE")]
     durability: Option<String>,
-    /// Queue the run and return its id at once; a runner process executes it.
+    /// Queue the run and return its id at once; the state dir's background runner executes it.
     #[arg(long)]
     background: bool,
     /// With --background: only queue it (no runner is started).
@@ -612,6 +614,9 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
     // known without a config: --state-dir, $HWF_STATE_DIR, …).
     let default_state = resolve_state_dir(cli.state_dir.as_deref(), &Config::default());
     let config = Config::load_from(cli.config.as_deref(), Some(&default_state))?;
+    // A bad $HWF_RUNNER_AUTOSTART fails the command, as a bad hwf.toml
+    // does, before anything is recorded.
+    config.runner.autostart()?;
     match &cli.command {
         Command::Run(args) => run::run(&cli, &config, args, out).await,
         Command::Status {

@@ -4,6 +4,7 @@
 use super::output::Out;
 use super::{Cli, ControlCommand, EventsCommand, RunnerArgs, open_host};
 use hwf_host::app::operate::{ControlRequest, EventRequest, parse_decision};
+use hwf_host::background::Kick;
 use hwf_host::config::Config;
 use hwf_host::control::Action;
 use hwf_host::ids::RunId;
@@ -36,6 +37,17 @@ pub fn events(cli: &Cli, config: &Config, cmd: &EventsCommand, out: &Out) -> Res
                 subject: subject.clone(),
                 payload,
             })?;
+            // A new event may resolve a parked run's `events.wait`, and
+            // its triggers queue runs: hand them to a runner now. On the
+            // file store, finding out whether a run waits on an event
+            // costs what the runner's own first scan does (every run's
+            // snapshot: 80-150 ms at 5,000 runs), on the sender's time, so
+            // a new event always goes to the runner; on a shared store the
+            // unfinished runs are one query.
+            let triggered = sent.started.iter().any(|s| s["new"] == true);
+            if sent.new && (triggered || !hwf.store().is_shared() || waits_on_events(&hwf)) {
+                ensure_runner(cli, config)?;
+            }
             let v = serde_json::to_value(&sent).unwrap_or(Value::Null);
             out.data(&v, |_| {
                 format!(
@@ -52,6 +64,19 @@ pub fn events(cli: &Cli, config: &Config, cmd: &EventsCommand, out: &Out) -> Res
         }
     }
     Ok(0)
+}
+
+/// Whether some unfinished run waits on an event (what a new event may
+/// resolve), stopping at the first. A run that cannot be read counts as
+/// waiting.
+fn waits_on_events(hwf: &hwf_host::Hwf) -> bool {
+    let Ok(ids) = hwf.store().unfinished_run_ids() else {
+        return true;
+    };
+    ids.iter().any(|id| match hwf.store().read_snapshot(id) {
+        Ok(snap) => snap.state == hwf_host::store::RunState::Waiting && snap.waits.iter().any(|w| w.kind == "event"),
+        Err(e) => e.code() != ErrorCode::NotFound,
+    })
 }
 
 /// How long an idle runner waits before its next pass: 250 ms, 1 s when a
@@ -84,7 +109,7 @@ fn runner_poll(woken: bool) -> Result<std::time::Duration, Error> {
 /// to finish and releases the rest to another runner. `--detached` is the
 /// state dir's background runner ([`hwf_host::background`]).
 pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) -> Result<i32, Error> {
-    use hwf_host::background::{DETACHED_IDLE_EXIT, RunnerLock, RunnerStatus};
+    use hwf_host::background::{DETACHED_IDLE_EXIT, RunnerLock, RunnerScope, RunnerStatus};
     use hwf_host::runner::Listing;
     if let Some(parent) = args.isolated_for {
         // A run continued alone for a runner dies with that runner, as it
@@ -126,6 +151,12 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
             hwf.state_dir(),
             if args.detached { "detached" } else { "runner" },
             concurrency,
+            RunnerScope {
+                // Then nobody needs to start a background runner for
+                // work recorded here (see hwf_host::background).
+                until_stopped: !args.detached && only.is_none() && idle_exit.is_none(),
+                shared_store: hwf.store().is_shared(),
+            },
         )
     });
     let say = |line: String| {
@@ -238,6 +269,9 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
                     }
                 }
                 () = signals.next() => {
+                    if let Some(status) = &status {
+                        status.stopping();
+                    }
                     shutdown(&mut scheduler, &mut signals, args.shutdown_grace, &say).await;
                     break 'serve;
                 }
@@ -345,7 +379,7 @@ fn print_total(out: &Out, total: &hwf_host::runner::PassReport) {
 pub fn facade_options(cli: &Cli, config: &Config) -> hwf_host::facade::Options {
     let spawn = RunnerSpawn::of(cli, config);
     hwf_host::facade::Options {
-        spawn_runner: Some(Arc::new(move |_id: &RunId| spawn.ensure())),
+        spawn_runner: Some(Arc::new(move |_id: &RunId| spawn.ensure().map(drop))),
         wake: None,
         progress: None,
     }
@@ -359,10 +393,90 @@ pub fn isolation(cli: &Cli, config: &Config) -> hwf_host::scheduler::Isolate {
     Arc::new(move |run: RunId| Box::pin(spawn.clone().isolated(run)))
 }
 
-/// Make sure the state dir's background runner is alive, for a run just
-/// queued (or a control just recorded).
-pub fn ensure_runner(cli: &Cli, config: &Config) -> Result<(), Error> {
+/// Make sure a runner serves the state dir, for a run just queued (or a
+/// control or event just recorded): the background runner, started when
+/// nothing serves it — unless autostart is off (`[runner] autostart`,
+/// `$HWF_RUNNER_AUTOSTART`): then `None`, the work waits for a runner the
+/// operator starts.
+pub fn ensure_runner(cli: &Cli, config: &Config) -> Result<Option<Kick>, Error> {
     RunnerSpawn::of(cli, config).ensure()
+}
+
+/// Who continues this state dir's parked runs once their waits resolve.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Continuer {
+    /// A live runner (`hwf runner`, `serve`, `mcp`, or the background
+    /// runner while it lives): its kind and pid.
+    Live(String, u32),
+    /// The background runner, started on demand by whoever records the
+    /// answer.
+    OnDemand,
+    /// Nobody until an operator runs one (autostart is off); `true` on a
+    /// shared store, where another machine's runner may.
+    Manual(bool),
+}
+
+impl Continuer {
+    /// Look (without touching the runner lock).
+    pub fn of(cli: &Cli, config: &Config) -> Self {
+        let spawn = RunnerSpawn::of(cli, config);
+        let live = hwf_host::background::live_runners(&spawn.state_dir);
+        let serving = live
+            .iter()
+            .find(|r| r.until_stopped && !r.stopping && r.shared_store != spawn.local)
+            .or_else(|| live.iter().find(|r| r.kind == "detached"));
+        match serving {
+            Some(r) => Self::Live(r.kind.clone(), r.pid),
+            None if config.runner.autostart().unwrap_or(true) => Self::OnDemand,
+            None => Self::Manual(!spawn.local),
+        }
+    }
+
+    /// How a parked run waiting on `kinds` (its waits' kinds) continues,
+    /// in one line that calls the run `it` (`it`, `its run`); `None` when
+    /// nothing it waits for is answered.
+    pub fn line(&self, kinds: &[&str], it: &str) -> Option<String> {
+        let mut what: Vec<&str> = Vec::new();
+        for k in kinds {
+            let w = match *k {
+                "human" | "approval" => "a decision",
+                "pause" => "`hwf control resume`",
+                "event" => "a matching event",
+                "kanban" => "completing its card",
+                "timer" => "its timer",
+                _ => continue,
+            };
+            if !what.contains(&w) {
+                what.push(w);
+            }
+        }
+        if what.is_empty() {
+            return None;
+        }
+        let what = what.join(" or ");
+        Some(match self {
+            Self::Live(kind, pid) => format!(
+                "{what} continues {it} at once (the {} runner, pid {pid})",
+                runner_name(kind)
+            ),
+            Self::OnDemand => format!("{what} continues {it} at once (the background runner, started on demand)"),
+            Self::Manual(false) => format!(
+                "{what} is recorded, and {it} continues when a runner runs (`hwf runner`; runner autostart is off)"
+            ),
+            Self::Manual(true) => format!(
+                "{what} is recorded, and {it} continues when a runner of the shared store takes it (`hwf runner`; runner autostart is off here)"
+            ),
+        })
+    }
+}
+
+/// A runner kind as said to people.
+fn runner_name(kind: &str) -> &str {
+    match kind {
+        "detached" => "background",
+        "in-process" => "in-process",
+        _ => "long-lived",
+    }
 }
 
 /// How to start the state dir's background runner: the options every
@@ -370,6 +484,11 @@ pub fn ensure_runner(cli: &Cli, config: &Config) -> Result<(), Error> {
 #[derive(Debug, Clone)]
 struct RunnerSpawn {
     state_dir: std::path::PathBuf,
+    /// The runs live in `state_dir`'s files (not a shared store).
+    local: bool,
+    /// `[runner] autostart` / `$HWF_RUNNER_AUTOSTART` (checked when the
+    /// command started).
+    autostart: bool,
     state_dir_arg: Option<std::path::PathBuf>,
     config: Option<std::path::PathBuf>,
     store: Option<String>,
@@ -379,23 +498,29 @@ impl RunnerSpawn {
     fn of(cli: &Cli, config: &Config) -> Self {
         // The dir the host uses: a file store named by --store, else the
         // state dir.
-        let state_dir = match hwf_host::config::resolve_store(cli.store.as_deref(), config) {
+        let store = hwf_host::config::resolve_store(cli.store.as_deref(), config);
+        let local = !matches!(&store, Ok(Some(url)) if url.is_shared());
+        let state_dir = match store {
             Ok(Some(hwf_host::store::url::StoreUrl::File(dir))) => dir,
             _ => hwf_host::config::resolve_state_dir(cli.state_dir.as_deref(), config),
         };
         Self {
             state_dir,
+            local,
+            autostart: config.runner.autostart().unwrap_or(true),
             state_dir_arg: cli.state_dir.clone(),
             config: cli.config.clone(),
             store: cli.store.clone(),
         }
     }
 
-    fn ensure(&self) -> Result<(), Error> {
+    fn ensure(&self) -> Result<Option<Kick>, Error> {
+        if !self.autostart {
+            return Ok(None);
+        }
         std::fs::create_dir_all(&self.state_dir)
             .map_err(|e| Error::io(format!("create {}", self.state_dir.display()), e))?;
-        hwf_host::background::ensure_runner(&self.state_dir, || self.start())?;
-        Ok(())
+        hwf_host::background::ensure_runner(&self.state_dir, self.local, || self.start()).map(Some)
     }
 
     /// Continue one run alone: `hwf runner --once --run <id>
@@ -512,6 +637,17 @@ pub fn control(cli: &Cli, config: &Config, cmd: &ControlCommand, out: &Out) -> R
         req.message_id = message_id.clone();
     }
     let recorded = hwf.control(req)?;
+    // A parked or queued run has no executor watching its controls: hand
+    // it to a runner now (as the facade does). A running one applies
+    // them itself.
+    let kick = if recorded.needs_runner() {
+        Some(ensure_runner(cli, config)?)
+    } else {
+        None
+    };
+    if kick == Some(None) && !out.is_json() && matches!(Continuer::of(cli, config), Continuer::Manual(_)) {
+        eprintln!("hwf: runner autostart is off: the run continues when a runner runs (`hwf runner`)");
+    }
     let v = serde_json::to_value(&recorded).unwrap_or(Value::Null);
     out.data(&v, |_| {
         format!(

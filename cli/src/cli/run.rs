@@ -72,8 +72,12 @@ pub async fn run(cli: &Cli, config: &Config, args: &RunArgs, out: &Out) -> Resul
         }
         let id = hwf.enqueue(&req)?;
         hwf.declare_phases(&id).await;
-        if !args.queue_only {
-            ops::ensure_runner(cli, &config)?;
+        if !args.queue_only
+            && ops::ensure_runner(cli, &config)?.is_none()
+            && !args.json
+            && matches!(ops::Continuer::of(cli, &config), ops::Continuer::Manual(_))
+        {
+            eprintln!("hwf: runner autostart is off: the run starts when a runner runs (`hwf runner`)");
         }
         out.data(&serde_json::json!({"run_id": id, "state": "queued"}), |_| {
             id.to_string()
@@ -97,7 +101,11 @@ pub async fn run(cli: &Cli, config: &Config, args: &RunArgs, out: &Out) -> Resul
     }
     let code = out.run_outcome(&outcome, hwf.state_dir());
     if outcome.snapshot.state == RunState::Waiting && !out.is_json() {
-        console::print_run_waits(&hwf, outcome.snapshot.run_id.as_str());
+        console::print_run_waits(
+            &hwf,
+            outcome.snapshot.run_id.as_str(),
+            &ops::Continuer::of(cli, &config),
+        );
     }
     Ok(code)
 }
@@ -108,7 +116,7 @@ pub fn status(cli: &Cli, config: &Config, run_id: &str, out: &Out) -> Result<i32
     let status = hwf.status(run_id)?;
     out.status(&status.to_json());
     if status.state == hwf_host::status::ShownState::Run(RunState::Waiting) && !out.is_json() {
-        console::print_run_waits(&hwf, run_id);
+        console::print_run_waits(&hwf, run_id, &ops::Continuer::of(cli, config));
     }
     Ok(0)
 }

@@ -377,7 +377,15 @@ pub async fn run_in_process(
     use std::time::Instant;
     let mut scheduler = Scheduler::new(hwf.clone(), concurrency);
     let mut failed: HashMap<RunId, (Instant, u64)> = HashMap::new();
-    let status = crate::app::background::RunnerStatus::publish(hwf.state_dir(), "in-process", scheduler.capacity());
+    let status = crate::app::background::RunnerStatus::publish(
+        hwf.state_dir(),
+        "in-process",
+        scheduler.capacity(),
+        crate::app::background::RunnerScope {
+            until_stopped: true,
+            shared_store: hwf.store().is_shared(),
+        },
+    );
     let mut first = true;
     // A shared store's notifications (work queued elsewhere, a decision,
     // an event) wake the scan at once.
