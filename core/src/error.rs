@@ -85,6 +85,10 @@ pub enum ErrorCode {
     /// at a seq someone else already wrote, or a write under a claim of the
     /// run that was released or taken over.
     Conflict,
+    /// A decision the caller may not make: the model (through the
+    /// facade's `workflow_control`) deciding an approval gate the policy
+    /// keeps for a person (`[policy] agent_may_approve`).
+    DecisionNotAllowed,
     /// A bug in hwf (please report it).
     Internal,
 }
@@ -127,6 +131,7 @@ impl ErrorCode {
         Self::JournalLimit,
         Self::CrashLoop,
         Self::Conflict,
+        Self::DecisionNotAllowed,
         Self::Internal,
     ];
 
@@ -168,6 +173,7 @@ impl ErrorCode {
             Self::JournalLimit => "journal_limit",
             Self::CrashLoop => "crash_loop",
             Self::Conflict => "conflict",
+            Self::DecisionNotAllowed => "decision_not_allowed",
             Self::Internal => "internal",
         }
     }
@@ -192,6 +198,7 @@ impl ErrorCode {
                 | Self::InvalidParams
                 | Self::UnsupportedLanguage
                 | Self::InvalidScript
+                | Self::DecisionNotAllowed
         )
     }
 }

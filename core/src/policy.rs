@@ -60,6 +60,18 @@ impl SideEffect {
     }
 }
 
+/// Which `human.ask` questions the model may answer through the facade
+/// ([`Policy::agent_may_answer`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentAnswers {
+    /// Every question.
+    #[default]
+    All,
+    /// Only questions addressed to the agent (`"to": "agent"`).
+    Addressed,
+}
+
 /// Whether `name` is a valid capability name.
 pub fn valid_name(name: &str) -> bool {
     !name.is_empty()
@@ -100,6 +112,16 @@ pub struct Policy {
     /// What an approval-gated call without a pre-approved id does: `park`
     /// the run until an operator decides (default), or `deny` at once.
     pub on_approval_required: ApprovalMode,
+    /// The side-effect classes whose approval gates the model may approve
+    /// or edit itself, through the facade's `workflow_control decide` (the
+    /// MCP server's tool, the Hermes plugin's). Every other gate needs a
+    /// person: the CLI, the console, an MCP client's elicitation. Default:
+    /// `read_only` only. Rejecting a gate is always allowed.
+    pub agent_may_approve: Vec<SideEffect>,
+    /// Which `human.ask` questions the model may answer through the
+    /// facade: `all` (the default), or `addressed` (only a question whose
+    /// input says `"to": "agent"`).
+    pub agent_may_answer: AgentAnswers,
     /// Which request each plain approval id is bound to, per run (not
     /// configuration: never serialized, shared by clones).
     #[serde(skip)]
@@ -329,6 +351,8 @@ impl Default for Policy {
             max_result_bytes: 16 * 1024,
             max_stream_bytes: 8 * 1024,
             on_approval_required: ApprovalMode::Park,
+            agent_may_approve: vec![SideEffect::ReadOnly],
+            agent_may_answer: AgentAnswers::All,
             bindings: Bindings::default(),
         }
     }

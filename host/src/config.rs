@@ -11,6 +11,8 @@
 //! allowed_classes = ["read_only"]  # add "external_write" for bash / fs.write
 //! approval_classes = ["external_write"]
 //! approved_ids = ["release-42"]
+//! agent_may_approve = ["read_only"] # gates the model may approve itself (MCP, plugin)
+//! agent_may_answer = "all"          # or "addressed": only human.ask with "to": "agent"
 //!
 //! [capabilities]
 //! workspace = "."                  # bash and fs.* are confined here

@@ -5,6 +5,7 @@
 //! `tests/build.rs`.
 //!
 //! - `common`: the [`common::Ctx`] helper;
+//! - `decision_surfaces`: who may decide what (the model's facade vs a person);
 //! - `durable`: resume, crash recovery, waits, controls, the runner;
 //! - `facade`: every facade action and alias via `hwf facade`, and `hwf mcp`;
 //! - `finalizers`: declared resources finalized once when a run ends (also after kill -9);
@@ -53,6 +54,7 @@ mod common;
 mod concurrency;
 mod conformance;
 mod console;
+mod decision_surfaces;
 mod doctor;
 mod durability_modes;
 mod durable;

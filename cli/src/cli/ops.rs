@@ -382,6 +382,7 @@ pub fn facade_options(cli: &Cli, config: &Config) -> hwf_host::facade::Options {
         spawn_runner: Some(Arc::new(move |_id: &RunId| spawn.ensure().map(drop))),
         wake: None,
         progress: None,
+        operator: false,
     }
 }
 

@@ -35,6 +35,23 @@ pub struct ControlRequest {
     pub channel: Option<String>,
     /// The message that carried a decision.
     pub message_id: Option<String>,
+    /// Who stands behind it: a person at an operator surface, or the model.
+    pub surface: Surface,
+}
+
+/// Who stands behind a control. Set by the front door, never by a
+/// parameter a caller passes: the CLI and the console are
+/// [`Surface::Operator`]; the facade's `workflow_control` tool, which the
+/// MCP server and the Hermes plugin give the model, is [`Surface::Agent`].
+/// The model may not approve the gates `[policy] agent_may_approve` keeps
+/// for a person (see [`Hwf::control`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Surface {
+    /// A person: the CLI, the console, an MCP client's elicitation.
+    #[default]
+    Operator,
+    /// The model, through a tool.
+    Agent,
 }
 
 impl ControlRequest {
@@ -51,6 +68,7 @@ impl ControlRequest {
             value: None,
             channel: None,
             message_id: None,
+            surface: Surface::Operator,
         }
     }
 }
@@ -209,6 +227,9 @@ impl Hwf {
                 .decision
                 .ok_or_else(|| Error::new(ErrorCode::InvalidArgs, "decide needs approve, reject, edit or respond"))?;
             let call = c.call.clone().unwrap_or_default();
+            if req.surface == Surface::Agent {
+                self.check_agent_decision(&snap, &call, d)?;
+            }
             c.fingerprint = Some(crate::app::runner::validate_decision(
                 self,
                 &run,
@@ -228,6 +249,63 @@ impl Hwf {
             recorded,
             run_state: snap.state,
         })
+    }
+
+    /// Whether the model may make this decision ([`Surface::Agent`]):
+    /// rejecting always; approving or editing an approval gate only when
+    /// its side-effect class is in `[policy] agent_may_approve` (a gate of
+    /// unknown class — a grant request, an older run — is a person's);
+    /// answering a `human.ask` as `[policy] agent_may_answer` says. A call
+    /// that is not parked yet cannot be decided in advance by the model.
+    fn check_agent_decision(&self, snap: &crate::store::RunSnapshot, call: &str, d: Decision) -> Result<()> {
+        use hwf_core::policy::{AgentAnswers, SideEffect};
+        if d == Decision::Reject {
+            return Ok(());
+        }
+        let policy = &self.services.policy;
+        let refuse = |why: String| {
+            Err(Error::new(
+                ErrorCode::DecisionNotAllowed,
+                format!(
+                    "{why}; a person decides it: `hwf control decide {} {call} …`, the console, or the MCP client's prompt ([policy] agent_may_approve / agent_may_answer)",
+                    snap.run_id
+                ),
+            ))
+        };
+        let Some(wait) = snap.waits.iter().find(|w| w.call == call) else {
+            return refuse(format!(
+                "call {call} is not waiting for a decision, and the model may not decide one in advance"
+            ));
+        };
+        match wait.kind.as_str() {
+            "human" => {
+                let to_agent = wait.detail.pointer("/to").or_else(|| wait.detail.pointer("/input/to"));
+                match policy.agent_may_answer {
+                    AgentAnswers::All => Ok(()),
+                    AgentAnswers::Addressed if to_agent.and_then(Value::as_str) == Some("agent") => Ok(()),
+                    AgentAnswers::Addressed => refuse(format!("the question of call {call} is addressed to a person")),
+                }
+            }
+            "approval" => {
+                let class = wait
+                    .detail
+                    .get("class")
+                    .and_then(Value::as_str)
+                    .and_then(|c| serde_json::from_value::<SideEffect>(Value::String(c.to_owned())).ok());
+                match class {
+                    Some(c) if policy.agent_may_approve.contains(&c) => Ok(()),
+                    Some(c) => refuse(format!(
+                        "call {call} is an approval gate of a {} capability ({}), which the model may not approve itself",
+                        c.as_str(),
+                        wait.detail["capability"].as_str().unwrap_or("?")
+                    )),
+                    None => refuse(format!(
+                        "call {call} is an approval gate the model may not approve itself"
+                    )),
+                }
+            }
+            other => refuse(format!("call {call} waits on {other}, not on a decision")),
+        }
     }
 
     /// Record an external event (idempotent by id; payload redacted) and

@@ -339,7 +339,8 @@ impl RunContext {
                     kind: "approval".into(),
                     summary: format!("approve {name:?}: {}", f.message),
                     wake_at_ms: None,
-                    detail: serde_json::json!({"capability": name, "input": input, "label": request.get("label")}),
+                    // The class says who may decide it (`[policy] agent_may_approve`).
+                    detail: serde_json::json!({"capability": name, "class": registered.map(|c| c.class.as_str()), "input": input, "label": request.get("label")}),
                 };
                 return Err(self.park(call_id, wait));
             }

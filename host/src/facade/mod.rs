@@ -48,6 +48,10 @@ pub struct Options {
     pub wake: Option<Wake>,
     /// Called with live progress while a foreground run executes.
     pub progress: Option<crate::ProgressFn>,
+    /// Whether a person stands behind these requests (the console), not
+    /// the model (the MCP server's and the Hermes plugin's tools, the
+    /// default): decisions follow `[policy] agent_may_approve` otherwise.
+    pub operator: bool,
 }
 
 impl Options {
@@ -404,6 +408,12 @@ fn control_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Value> {
         act,
         p.str("actor").unwrap_or("agent"),
     );
+    // Never from a parameter: the front door says who is behind it.
+    req.surface = if opts.operator {
+        crate::app::operate::Surface::Operator
+    } else {
+        crate::app::operate::Surface::Agent
+    };
     req.control_id = p.str("control_id").map(str::to_owned);
     req.reason = p.str("reason").map(str::to_owned);
     // Whether the run takes the control at all (it may have ended) is the

@@ -332,6 +332,8 @@ pub async fn serve(hwf: Hwf, mut opts: Options, cfg: ServeConfig) -> Result<()> 
         c.send_modify(|v| *v = v.wrapping_add(1));
     }));
     opts.spawn_runner = None;
+    // The console is a person's (writes need its token).
+    opts.operator = true;
     let hwf = Arc::new(hwf);
     let app = Arc::new(AppState {
         hwf: hwf.clone(),
