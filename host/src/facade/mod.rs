@@ -14,6 +14,7 @@
 //! as `result_preview` plus `result_path`.
 
 pub mod params;
+pub mod tasks;
 
 use crate::app::control::{Action, Decision};
 use crate::app::operate::{ControlRequest, parse_decision};
