@@ -390,7 +390,9 @@ pub fn redact_value(value: &mut Value) -> bool {
                 changed = true;
             }
             for (k, v) in map.iter_mut() {
-                if is_secret_key(k) && !v.is_null() && !is_redacted(v) {
+                // A boolean, a number or null is never a credential
+                // (`hasSecret: false`, `token_count: 12`).
+                if is_secret_key(k) && !matches!(v, Value::Null | Value::Bool(_) | Value::Number(_)) && !is_redacted(v) {
                     *v = Value::String(REDACTED.to_owned());
                     changed = true;
                 } else {
@@ -1068,6 +1070,16 @@ mod tests {
     }
 
     #[test]
+    fn flags_numbers_and_nulls_under_secret_keys_are_kept() {
+        let mut v = json!({"hasSecret": false, "token_count": 12, "password": null, "api_key": "abc", "secret": {"v": 1}});
+        assert!(redact_value(&mut v));
+        assert_eq!(
+            v,
+            json!({"hasSecret": false, "token_count": 12, "password": null, "api_key": "[REDACTED]", "secret": "[REDACTED]"})
+        );
+    }
+
+    #[test]
     fn registered_values_are_redacted_whatever_their_shape() {
         let value = "plain-looking-value-4417";
         assert_eq!(redact_text(&format!("echo {value}!")), format!("echo {value}!"));
@@ -1153,7 +1165,7 @@ mod tests {
     #[test]
     fn keys_and_nested_values() {
         let mut v = json!({
-            "headers": {"Authorization": "x", "X-Api-Key": 5},
+            "headers": {"Authorization": "x", "X-Api-Key": "5"},
             "password": "p", "tokens": 12, "token_total": null,
             "list": ["Bearer zzzz1234zzzz", "fine"],
         });
