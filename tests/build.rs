@@ -37,6 +37,8 @@ fn main() {
         rerun_tree(&root.join(dir));
     }
     println!("cargo:rerun-if-changed={}", root.join("Cargo.lock").display());
+    // Workspace dependency features (serde_json's float_roundtrip) reach the guests too.
+    println!("cargo:rerun-if-changed={}", root.join("Cargo.toml").display());
 
     let wasm_target = target.join("wasm");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());

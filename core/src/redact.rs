@@ -392,7 +392,8 @@ pub fn redact_value(value: &mut Value) -> bool {
             for (k, v) in map.iter_mut() {
                 // A boolean, a number or null is never a credential
                 // (`hasSecret: false`, `token_count: 12`).
-                if is_secret_key(k) && !matches!(v, Value::Null | Value::Bool(_) | Value::Number(_)) && !is_redacted(v) {
+                if is_secret_key(k) && !matches!(v, Value::Null | Value::Bool(_) | Value::Number(_)) && !is_redacted(v)
+                {
                     *v = Value::String(REDACTED.to_owned());
                     changed = true;
                 } else {
@@ -1071,7 +1072,8 @@ mod tests {
 
     #[test]
     fn flags_numbers_and_nulls_under_secret_keys_are_kept() {
-        let mut v = json!({"hasSecret": false, "token_count": 12, "password": null, "api_key": "abc", "secret": {"v": 1}});
+        let mut v =
+            json!({"hasSecret": false, "token_count": 12, "password": null, "api_key": "abc", "secret": {"v": 1}});
         assert!(redact_value(&mut v));
         assert_eq!(
             v,

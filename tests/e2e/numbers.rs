@@ -311,3 +311,58 @@ fn facade_max_parallel_out_of_range_is_invalid_params() {
     );
     assert_invalid_params(code, &v, "\"max_parallel\" = 65 is out of range: expected 1 to 64");
 }
+
+/// Floats keep every bit on the way through (issue 28): args, an agent's
+/// output, the script's own literal, the result on disk and in status
+/// (serde_json parses with `float_roundtrip`; without it
+/// `118.33333333333333` came back as `118.33333333333331`).
+#[test]
+fn floats_round_trip_through_args_agents_and_results() {
+    let ctx = Ctx::new();
+    ctx.write(
+        "floats.js",
+        "export const meta = { name: \"floats\", description: \"passes floats through\" };\n\
+         const a = await agent(\"give a number\", { label: \"n\" });\n\
+         return { arg: args.x, agent: a.v, literal: 118.33333333333333, tiny: args.tiny, sum: args.x + 0 };\n",
+    );
+    let fixture = ctx.write(
+        "agents.json",
+        r#"{"responses": [{"match": {"label": "n"}, "output": {"v": 0.30000000000000004}}]}"#,
+    );
+    let out = ctx.hwf([
+        "run",
+        "floats.js",
+        "--json",
+        "--agents",
+        fixture.to_str().expect("utf8"),
+        "--args",
+        r#"{"x": 118.33333333333333, "tiny": 5e-324}"#,
+    ]);
+    out.expect_code(0);
+    let want = json!({"arg": 118.33333333333333, "agent": 0.30000000000000004, "literal": 118.33333333333333,
+        "tiny": 5e-324, "sum": 118.33333333333333});
+    assert_eq!(out.json()["data"]["result"], want, "{}", out.stdout);
+    assert!(out.stdout.contains("118.33333333333333"), "{}", out.stdout);
+    let id = out.json()["data"]["run_id"].as_str().expect("id").to_owned();
+    let s = crate::common::status(&ctx, &id);
+    assert_eq!(s["result"], want);
+}
+
+/// The same through a Python script (the seed's syntax): its args, its
+/// own literal and arithmetic.
+#[test]
+fn floats_round_trip_through_a_python_script() {
+    let ctx = Ctx::new();
+    ctx.write(
+        "floats.py",
+        "meta = {\"name\": \"floats\", \"description\": \"passes floats through\"}\nreturn {\"arg\": args[\"x\"], \"literal\": 118.33333333333333, \"third\": 355 / 3}\n",
+    );
+    let out = ctx.hwf(["run", "floats.py", "--json", "--args", r#"{"x": 118.33333333333333}"#]);
+    out.expect_code(0);
+    assert_eq!(
+        out.json()["data"]["result"],
+        json!({"arg": 118.33333333333333, "literal": 118.33333333333333, "third": 118.33333333333333}),
+        "{}",
+        out.stdout
+    );
+}

@@ -298,8 +298,8 @@ pub fn answer(
             format!("run {run} has no open input request {call:?} (answered already, or never asked)"),
         )
     })?;
-    let Some((decision, value, reason)) =
-        decision_from(wait, response).map_err(|e| Error::new(ErrorCode::InvalidParams, format!("input {call}: {e}")))?
+    let Some((decision, value, reason)) = decision_from(wait, response)
+        .map_err(|e| Error::new(ErrorCode::InvalidParams, format!("input {call}: {e}")))?
     else {
         return Ok(None);
     };
