@@ -702,3 +702,40 @@ fn workflow_refuses_anything_but_a_name_or_a_script_path_with_type_error() {
         .count();
     assert_eq!(calls, 0, "a refused workflow() reached the host");
 }
+
+/// Scripts run strict, as Claude Code runs them (modules): writing to a
+/// frozen object or to an undeclared name throws (issue 28).
+#[test]
+fn scripts_run_in_strict_mode() {
+    let ctx = Ctx::new();
+    let path = js(
+        &ctx,
+        "strict.js",
+        "export const meta = { name: \"strict\", description: \"strict mode\" };\n\
+         const frozen = Object.freeze({ a: 1 });\n\
+         let froze = null, undeclared = null;\n\
+         try { frozen.a = 2; } catch (e) { froze = e.constructor.name; }\n\
+         try { notDeclared = 5; } catch (e) { undeclared = e.constructor.name; }\n\
+         return { froze, undeclared, a: frozen.a };\n",
+    );
+    let out = ctx.run_json(&path, "{}", &[]);
+    out.expect_code(0);
+    assert_eq!(
+        out.json()["data"]["result"],
+        json!({"froze": "TypeError", "undeclared": "ReferenceError", "a": 1}),
+        "{}",
+        out.stdout
+    );
+    // A syntax error still names the script's own line.
+    let bad = js(
+        &ctx,
+        "bad.js",
+        "export const meta = { name: \"bad\", description: \"bad\" };\nconst x = 1;\nconst y = ;\n",
+    );
+    let out = ctx.run_json(&bad, "{}", &[]);
+    out.expect_code(2);
+    assert!(
+        out.stdout.contains("line 3") || out.stderr.contains("line 3"),
+        "{out:?}"
+    );
+}

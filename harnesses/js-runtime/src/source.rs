@@ -285,7 +285,10 @@ fn parse_body(body: &str, body_line: u32) -> Option<Diagnostic> {
 /// The function the body is wrapped in, so top-level `await` and `return`
 /// work.
 pub fn wrap(body: &str) -> String {
-    format!("(async () => {{\n{body}\n}})()")
+    // Strict, as Claude Code runs workflow scripts (modules are strict): a
+    // write to a frozen object or to an undeclared name throws. The
+    // directive shares the wrapper's one line, so line numbers hold.
+    format!("(async () => {{ \"use strict\";\n{body}\n}})()")
 }
 
 /// Check a script: meta first and literal, required fields, no imports, and
