@@ -416,7 +416,7 @@ fn mcp_server_over_stdio() {
     let list = mcp.request(2, "tools/list", json!({}));
     let tools = list["result"]["tools"].as_array().expect("tools");
     let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
-    assert_eq!(names, ["workflow", "workflow_control"]);
+    assert_eq!(names, ["workflow", "workflow_control", "workflow_status"]);
     for t in tools {
         assert_eq!(t["inputSchema"]["type"], "object");
         assert!(t["inputSchema"]["properties"]["action"].is_object(), "{t}");
