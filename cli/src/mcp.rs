@@ -513,13 +513,10 @@ impl ServerHandler for Server {
                 request.uri
             ))
         })?;
-        let status = self
-            .hwf
-            .status(id)
-            .map_err(|e| match e.code() {
-                ErrorCode::NotFound | ErrorCode::InvalidName => not_found(format!("{}: {}", e.code(), e.message())),
-                _ => McpError::internal_error(format!("{}: {}", e.code(), e.message()), None),
-            })?;
+        let status = self.hwf.status(id).map_err(|e| match e.code() {
+            ErrorCode::NotFound | ErrorCode::InvalidName => not_found(format!("{}: {}", e.code(), e.message())),
+            _ => McpError::internal_error(format!("{}: {}", e.code(), e.message()), None),
+        })?;
         let contents = ResourceContents::TextResourceContents {
             uri: request.uri.clone(),
             mime_type: Some("application/json".into()),
@@ -581,7 +578,10 @@ async fn notify_change(shared: &Shared, run: &RunId) {
     let uri = run_uri(run);
     let peers: Vec<Peer<RoleServer>> = {
         let mut subs = lock(&shared.subscribers);
-        subs.retain(|c| c.upgrade().is_some_and(|c| c.peer.get().is_none_or(|p| !p.is_transport_closed())));
+        subs.retain(|c| {
+            c.upgrade()
+                .is_some_and(|c| c.peer.get().is_none_or(|p| !p.is_transport_closed()))
+        });
         subs.iter()
             .filter_map(Weak::upgrade)
             .filter(|c| lock(&c.subscribed).contains(&uri))
@@ -649,7 +649,14 @@ mod tests {
     #[test]
     fn only_server_faults_are_tool_errors() {
         let err = |code: &str| json!({"success": false, "error": {"code": code, "message": "m"}});
-        for code in ["invalid_params", "not_found", "invalid_name", "invalid_script", "invalid_args", "already_exists"] {
+        for code in [
+            "invalid_params",
+            "not_found",
+            "invalid_name",
+            "invalid_script",
+            "invalid_args",
+            "already_exists",
+        ] {
             assert!(!is_tool_error(&err(code)), "{code}");
         }
         for code in SERVER_FAULTS {

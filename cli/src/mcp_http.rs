@@ -240,24 +240,14 @@ pub async fn serve(server: Server, cfg: HttpConfig) -> Result<(), Error> {
     let mut sessions = LocalSessionManager::default();
     sessions.session_config.keep_alive = Some(SESSION_IDLE);
     let factory = server.clone();
-    let mcp = StreamableHttpService::new(
-        move || Ok(factory.for_connection()),
-        Arc::new(sessions),
-        config,
-    );
+    let mcp = StreamableHttpService::new(move || Ok(factory.for_connection()), Arc::new(sessions), config);
     let g = Arc::new(Guard {
         loopback: cfg.addr.ip().is_loopback(),
         token,
     });
     let app = axum::Router::new()
         .route_service(PATH, mcp)
-        .fallback(|| async {
-            refuse(
-                StatusCode::NOT_FOUND,
-                "not_found",
-                "the MCP endpoint is /mcp",
-            )
-        })
+        .fallback(|| async { refuse(StatusCode::NOT_FOUND, "not_found", "the MCP endpoint is /mcp") })
         .layer(axum::middleware::from_fn_with_state(g, guard));
     say(format!("hwf mcp: listening on http://{shown}{PATH}"));
 

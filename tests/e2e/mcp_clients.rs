@@ -782,7 +782,9 @@ fn mcp_a_cancelled_foreground_call_stops_its_run() {
     assert!(calls < 5, "the run went on after the cancel: {done}");
     // No answer comes for a cancelled request.
     assert!(
-        !mcp.notifications.iter().any(|n| n["id"] == id && n.get("result").is_some()),
+        !mcp.notifications
+            .iter()
+            .any(|n| n["id"] == id && n.get("result").is_some()),
         "{:?}",
         mcp.notifications
     );
@@ -794,16 +796,26 @@ fn mcp_runs_are_named_by_their_meta_and_the_overview_is_paged() {
     let ctx = Ctx::new();
     warm(&ctx);
     let mut mcp = Client::start(&ctx, None);
-    let quick = |n: u32| format!("export const meta = {{ name: \"quick-{n}\", description: \"returns\" }};\nreturn {{ n: {n} }};\n");
+    let quick = |n: u32| {
+        format!("export const meta = {{ name: \"quick-{n}\", description: \"returns\" }};\nreturn {{ n: {n} }};\n")
+    };
     let mut ids = Vec::new();
     for n in 0..5 {
         let r = mcp.call("workflow", json!({"script_source": quick(n)}));
         assert_eq!(r["structuredContent"]["data"]["state"], "succeeded", "{r}");
-        ids.push(r["structuredContent"]["data"]["run_id"].as_str().expect("id").to_owned());
+        ids.push(
+            r["structuredContent"]["data"]["run_id"]
+                .as_str()
+                .expect("id")
+                .to_owned(),
+        );
     }
     // A background run is named too (its meta is read when it is queued).
     let r = mcp.call("workflow", json!({"script_source": quick(5), "background": true}));
-    let bg = r["structuredContent"]["data"]["run_id"].as_str().expect("id").to_owned();
+    let bg = r["structuredContent"]["data"]["run_id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
     mcp.wait_state(&bg, "succeeded", Duration::from_secs(30));
     ids.push(bg);
     ids.reverse();
@@ -820,7 +832,10 @@ fn mcp_runs_are_named_by_their_meta_and_the_overview_is_paged() {
         assert_eq!(data["total"], 6 - 2 * page, "{data}");
         for line in data["runs"].as_array().expect("runs") {
             seen.push(line["run_id"].as_str().expect("id").to_owned());
-            let n = ids.iter().position(|i| Some(i.as_str()) == line["run_id"].as_str()).expect("known");
+            let n = ids
+                .iter()
+                .position(|i| Some(i.as_str()) == line["run_id"].as_str())
+                .expect("known");
             assert_eq!(line["workflow"], format!("quick-{}", 5 - n), "{line}");
         }
         cursor = data["next_cursor"].clone();
@@ -847,4 +862,113 @@ fn mcp_runs_are_named_by_their_meta_and_the_overview_is_paged() {
         assert_eq!(read["error"]["code"], -32002, "{read}");
         assert_eq!(read["error"]["data"]["uri"], uri, "{read}");
     }
+}
+
+/// `hwf mcp --http ADDR` in a child; `addr` is what it printed.
+struct HttpMcp {
+    child: std::process::Child,
+    addr: String,
+}
+
+impl HttpMcp {
+    fn start(ctx: &Ctx, extra: &[&str]) -> Self {
+        let mut child = ctx
+            .cmd()
+            .args(["mcp", "--http", "127.0.0.1:0"])
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn mcp --http");
+        let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut line = String::new();
+        out.read_line(&mut line).expect("the address line");
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_owned();
+        Self { child, addr }
+    }
+
+    /// One POST to /mcp with these extra headers: (status, body).
+    fn post(&self, body: &Value, headers: &[(&str, &str)]) -> (u16, String) {
+        use std::io::Read as _;
+        let mut s = std::net::TcpStream::connect(&self.addr).expect("connect");
+        let body = body.to_string();
+        let mut req = format!(
+            "POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
+            body.len()
+        );
+        if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+            req.push_str(&format!("Host: {}\r\n", self.addr));
+        }
+        for (k, v) in headers {
+            req.push_str(&format!("{k}: {v}\r\n"));
+        }
+        req.push_str("\r\n");
+        req.push_str(&body);
+        s.write_all(req.as_bytes()).expect("write");
+        let mut resp = String::new();
+        s.read_to_string(&mut resp).expect("read");
+        let status = resp.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+        (status, resp)
+    }
+}
+
+impl Drop for HttpMcp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn mcp_over_http_serves_the_same_tools_behind_host_origin_and_token_checks() {
+    let ctx = Ctx::new();
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "e2e", "version": "1"}}});
+    let mcp = HttpMcp::start(&ctx, &[]);
+    let (status, body) = mcp.post(&init, &[]);
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"name\":\"hwf\""), "{body}");
+    // The session's tools are stdio's.
+    let session = body
+        .lines()
+        .find_map(|l| l.strip_prefix("mcp-session-id: "))
+        .expect("a session id")
+        .trim()
+        .to_owned();
+    let sid = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-06-18"),
+    ];
+    let (status, _) = mcp.post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}), &sid);
+    assert_eq!(status, 202);
+    let (status, body) = mcp.post(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}), &sid);
+    assert_eq!(status, 200, "{body}");
+    for name in ["\"workflow\"", "\"workflow_control\"", "\"workflow_status\""] {
+        assert!(body.contains(name), "{name}: {body}");
+    }
+    // DNS rebinding and cross-site calls are refused.
+    let (status, body) = mcp.post(&init, &[("Host", "evil.example")]);
+    assert_eq!(status, 403, "{body}");
+    let (status, body) = mcp.post(&init, &[("Origin", "http://evil.example")]);
+    assert_eq!(status, 403, "{body}");
+    let (status, body) = mcp.post(&init, &[("Origin", "http://localhost:6274")]);
+    assert_eq!(status, 200, "{body}");
+    drop(mcp);
+    // A token given is needed on every request.
+    let token = "e2e-token-0123456789abcdef";
+    let mcp = HttpMcp::start(&ctx, &["--token", token]);
+    let (status, body) = mcp.post(&init, &[]);
+    assert_eq!(status, 401, "{body}");
+    assert!(body.to_lowercase().contains("www-authenticate: bearer"), "{body}");
+    let bearer = format!("Bearer {token}");
+    let (status, body) = mcp.post(&init, &[("Authorization", bearer.as_str())]);
+    assert_eq!(status, 200, "{body}");
+    // A bad address is bad usage.
+    ctx.hwf(["mcp", "--http", "example.com:80"]).expect_code(2);
 }

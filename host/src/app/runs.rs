@@ -506,11 +506,28 @@ fn preview(text: &str) -> String {
     text[..end].to_owned()
 }
 
+/// A workflow's `meta.name` as a run's name: trimmed, one line, at most
+/// 80 characters; none when empty.
+fn meta_name(name: &str) -> Option<String> {
+    let name = name.split(['\n', '\r']).next().unwrap_or("").trim();
+    if name.is_empty() {
+        return None;
+    }
+    Some(name.chars().take(80).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::store::ScriptRef;
     use serde_json::json;
+
+    #[test]
+    fn meta_names_are_one_short_line() {
+        assert_eq!(meta_name("  triage \nmore"), Some("triage".into()));
+        assert_eq!(meta_name(" \n"), None);
+        assert_eq!(meta_name(&"x".repeat(100)).map(|n| n.len()), Some(80));
+    }
 
     #[tokio::test]
     async fn a_claim_taken_over_refuses_the_old_owners_snapshot_with_a_typed_error() {
@@ -552,14 +569,4 @@ mod tests {
         drop(claim);
         assert!(!hwf.is_claimed(&id), "free once dropped");
     }
-}
-
-/// A workflow's `meta.name` as a run's name: trimmed, one line, at most
-/// 80 characters; none when empty.
-fn meta_name(name: &str) -> Option<String> {
-    let name = name.split(['\n', '\r']).next().unwrap_or("").trim();
-    if name.is_empty() {
-        return None;
-    }
-    Some(name.chars().take(80).collect())
 }

@@ -571,7 +571,9 @@ pub async fn workflow_status(hwf: &Hwf, request: &Value) -> Value {
             Some("overview") | None => overview_page(hwf, &p),
             Some(other) => Err(Error::new(
                 ErrorCode::InvalidParams,
-                format!("unknown workflow_status action {other:?}: expected overview or status (workflow_control steers runs)"),
+                format!(
+                    "unknown workflow_status action {other:?}: expected overview or status (workflow_control steers runs)"
+                ),
             )),
         }
     };

@@ -213,12 +213,7 @@ pub const CONTROL: &[Param] = &[
         Kind::Str,
         "overview: the next page (the previous page's next_cursor)",
     ),
-    p(
-        "offset",
-        &[],
-        Kind::UInt,
-        "overview: skip this many matching runs",
-    ),
+    p("offset", &[], Kind::UInt, "overview: skip this many matching runs"),
     p(
         "state",
         &[],
