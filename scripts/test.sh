@@ -24,7 +24,7 @@ py=python3
 "$py" -m pytest --version >/dev/null 2>&1 || "$py" -m pip install --quiet pytest
 "$py" -m pytest -q integrations/hermes tests/python
 if [ -x target/py/mcp2/bin/python ]; then
-  target/py/mcp2/bin/python -m pytest -q tests/python/test_mcp_sdk.py
+  target/py/mcp2/bin/python -m pytest -q tests/python/test_mcp_sdk.py tests/python/test_mcp_http.py
 fi
 # The web console in headless Chromium (skipped without chromium and
 # chromedriver unless HWF_REQUIRE_CLIENTS=1).

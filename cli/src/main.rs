@@ -5,6 +5,7 @@ mod bench;
 mod cli;
 mod mcp;
 mod mcp_filter;
+mod mcp_http;
 
 use std::io::Write as _;
 

@@ -1,6 +1,8 @@
-//! `hwf mcp`: the facade as an MCP server on stdio (rmcp), with the tools
-//! `workflow` and `workflow_control`, their JSON Schemas, titles, hints and
-//! the envelope as output schema.
+//! `hwf mcp`: the facade as an MCP server (rmcp) on stdio or over
+//! Streamable HTTP (`--http`, [`crate::mcp_http`]), with the tools
+//! `workflow`, `workflow_control` and `workflow_status` (read-only), their
+//! JSON Schemas, titles, hints and the envelope as output schema. Both
+//! transports serve the same [`Server`]: one host, one in-process runner.
 //!
 //! The server is long-lived, so it runs a runner in-process: queued runs,
 //! runs whose waits were answered (`workflow_control decide`, `resume`,
@@ -11,15 +13,25 @@
 //! the run ends or parks, or after `wait_seconds` (default
 //! [`DEFAULT_WAIT_SECONDS`], below the 300 s clients such as Hermes give a
 //! tool call) with `{run_id, state, detached: true}` while the run goes on.
+//! A foreground call the client cancels (`notifications/cancelled`, or an
+//! HTTP request whose connection closes) stops its run: a `stop` control
+//! is recorded (actor `mcp-client`) and the run ends `stopped`.
 //! A call that carries a progress token gets `notifications/progress`:
 //! strictly increasing, only on change, at most every [`PROGRESS_EVERY`],
 //! with `total` when the workflow declares phases. Runs are resources
 //! `hwf://runs/<id>` (their status); a subscribed one gets
-//! `notifications/resources/updated` when it ends or parks.
+//! `notifications/resources/updated` when it ends or parks; an unknown
+//! resource is `-32002`.
 //!
-//! `isError` is set only when the tool could not execute the request (bad
-//! parameters, an unreadable store); a lookup that found nothing and a run
-//! that ended failed are reports, `success: false` in the envelope.
+//! Every result carries the envelope twice: as JSON text in `content` (for
+//! clients and models that only read text) and as `structuredContent`.
+//! `isError` is set only when the server itself could not do the work (an
+//! unreadable store, its own configuration: [`SERVER_FAULTS`]). A request
+//! the model can fix — a mistyped parameter, an unknown run id, a script
+//! with errors — and a run that ended failed are reports, `success: false`
+//! in the envelope: Hermes Agent counts every `isError` towards a breaker
+//! that locks the model out of all of the server's tools for 60 s after
+//! three in a row, which three typos must not do.
 
 use hwf_host::facade::{self, Options, params};
 use hwf_host::ids::RunId;
@@ -37,7 +49,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 
@@ -46,26 +58,43 @@ pub const DEFAULT_WAIT_SECONDS: u64 = 240;
 /// The least time between two progress notifications of one call.
 pub const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 
-/// Error codes that are answers, not failures of the tool: the model asked
-/// about something that does not exist, or a run ended badly.
-const REPORT_CODES: &[&str] = &["not_found", "invalid_script", "waiting"];
+/// Error codes that mean the server could not do the work, whatever the
+/// request: the only ones answered with `isError` (see the module doc).
+pub const SERVER_FAULTS: &[&str] = &[
+    "io",
+    "corrupt_store",
+    "internal",
+    "invalid_config",
+    "invalid_fixture",
+    "conflict",
+    "no_agent_backend",
+];
 
-/// The MCP server over one host.
+/// The MCP server over one host. Each connection (the stdio client, an
+/// HTTP session, a stateless HTTP request) gets a clone with its own
+/// [`Conn`] ([`Server::for_connection`]).
 #[derive(Clone)]
-struct Server {
+pub(crate) struct Server {
     hwf: Arc<Hwf>,
     opts: Options,
     shared: Arc<Shared>,
+    conn: Arc<Conn>,
 }
 
-/// What the server's tasks share.
+/// What every connection's server shares.
 struct Shared {
     /// Wakes the in-process runner.
     wake: Arc<Notify>,
-    /// Resource URIs the client subscribed to.
-    subscribed: Mutex<HashSet<String>>,
-    /// The client, once connected (for `resources/updated`).
+    /// Connections that subscribed to something (for `resources/updated`).
+    subscribers: Mutex<Vec<Weak<Conn>>>,
+}
+
+/// One client connection: its peer and what it subscribed to.
+#[derive(Default)]
+struct Conn {
     peer: OnceLock<Peer<RoleServer>>,
+    subscribed: Mutex<HashSet<String>>,
+    registered: AtomicBool,
 }
 
 fn object(v: Value) -> JsonObject {
@@ -84,36 +113,34 @@ fn run_uri(id: &RunId) -> String {
     format!("hwf://runs/{id}")
 }
 
-/// Whether a response is a failure of the tool itself (`isError`), as
-/// opposed to a report the model reads (`success: false` with data).
+/// Whether a response is a failure of the server (`isError`), as opposed
+/// to a report the model reads and can act on (`success: false`).
 fn is_tool_error(v: &Value) -> bool {
     if v["success"] == true {
         return false;
     }
     let code = v["error"]["code"].as_str().unwrap_or("");
     // A run's outcome (failed, stopped) carries its data.
-    !(v["data"]["state"].is_string() || REPORT_CODES.contains(&code))
+    !v["data"]["state"].is_string() && SERVER_FAULTS.contains(&code)
 }
 
-/// One line for clients that show `content`; the envelope itself is the
-/// structured content.
-fn summary(v: &Value) -> String {
-    let data = &v["data"];
-    let run = match (data["run_id"].as_str(), data["state"].as_str()) {
-        (Some(id), Some(state)) => Some(format!("run {id}: {state}")),
-        _ => None,
-    };
-    match (v["success"] == true, run) {
-        (true, Some(run)) if data["detached"] == true => format!("{run} (still going; poll status with its run_id)"),
-        (true, Some(run)) => format!("{run}; the result is in structuredContent"),
-        (true, None) => "ok; the result is in structuredContent".into(),
-        (false, run) => format!(
-            "{}{}: {}",
-            run.map(|r| format!("{r}; ")).unwrap_or_default(),
-            v["error"]["code"].as_str().unwrap_or("error"),
-            v["error"]["message"].as_str().unwrap_or("")
-        ),
-    }
+/// The tools as MCP advertises them: the facade's, with their hints.
+fn mcp_tools() -> Vec<Tool> {
+    facade::tool_defs()
+        .into_iter()
+        .map(|t| {
+            Tool::new(t.name, t.description, object(t.input_schema))
+                .with_title(t.title)
+                .with_raw_output_schema(Arc::new(object(t.output_schema)))
+                .with_annotations(
+                    ToolAnnotations::with_title(t.title)
+                        .read_only(t.read_only)
+                        .destructive(t.destructive)
+                        .idempotent(t.idempotent)
+                        .open_world(t.open_world),
+                )
+        })
+        .collect()
 }
 
 /// Progress of one call: a value that only grows.
@@ -214,6 +241,63 @@ fn first_compile(hwf: &Hwf, p: &params::Params) -> Option<Language> {
 }
 
 impl Server {
+    /// A server over `hwf` with an in-process runner woken through
+    /// `opts` (set here).
+    fn new(hwf: Arc<Hwf>, mut opts: Options) -> Self {
+        let shared = Arc::new(Shared {
+            wake: Arc::new(Notify::new()),
+            subscribers: Mutex::new(Vec::new()),
+        });
+        let wake = shared.clone();
+        opts.wake = Some(Arc::new(move |_run: &RunId| wake.wake.notify_one()));
+        Self {
+            hwf,
+            opts,
+            shared,
+            conn: Arc::default(),
+        }
+    }
+
+    /// The state dir (where `hwf serve`'s console token is kept).
+    pub(crate) fn state_dir(&self) -> std::path::PathBuf {
+        self.hwf.store().root().to_path_buf()
+    }
+
+    /// The same server for another connection.
+    pub(crate) fn for_connection(&self) -> Self {
+        Self {
+            conn: Arc::default(),
+            ..self.clone()
+        }
+    }
+
+    /// A foreground call was cancelled by its client: stop its run (a
+    /// `stop` control, which its executor applies; the run ends
+    /// `stopped` with its journal kept). A run not created yet (its
+    /// script still compiling) is dropped before it starts.
+    async fn stop_cancelled(&self, run: &RunId, task: tokio::task::JoinHandle<Value>) {
+        let stop = json!({
+            "action": "stop",
+            "run_id": run,
+            "actor": "mcp-client",
+            "reason": "the MCP request that started it was cancelled",
+        });
+        let v = facade::workflow_control_with(&self.hwf, &stop, &self.opts).await;
+        if v["success"] == true {
+            tracing::info!(run_id = %run, "MCP request cancelled: the run is stopped");
+            // Its executor ends it stopped; let it finish.
+            tokio::spawn(task);
+            return;
+        }
+        task.abort();
+        let _ = task.await;
+        // Created meanwhile: a runner finishes it stopped.
+        if self.hwf.snapshot(run).is_ok() {
+            let v = facade::workflow_control_with(&self.hwf, &stop, &self.opts).await;
+            tracing::info!(run_id = %run, recorded = %v["success"], "MCP request cancelled: stop recorded");
+        }
+    }
+
     /// A `workflow` call that runs in the foreground: executed in a task
     /// of its own, answered when it ends or parks, or with its id when
     /// `wait_seconds` passes (the run goes on).
@@ -272,9 +356,8 @@ impl Server {
             _ = tokio::time::sleep(wait) => None,
             _ = context.ct.cancelled() => {
                 alive.store(false, Ordering::Release);
-                task.abort();
-                let _ = task.await;
-                return Err(McpError::internal_error("request cancelled", None));
+                self.stop_cancelled(&run, task).await;
+                return Err(McpError::internal_error(format!("request cancelled: run {run} is stopped"), None));
             }
         };
         alive.store(false, Ordering::Release);
@@ -304,10 +387,10 @@ impl ServerHandler for Server {
         .with_server_info(Implementation::new("hwf", env!("CARGO_PKG_VERSION")))
         .with_instructions(
             "hwf runs agent workflows as sandboxed WebAssembly components. Use `workflow` to validate, save, \
-             run and inspect workflows, and `workflow_control` to watch and steer runs (pause, resume, stop, \
-             decide approvals and questions). Decisions take effect at once. A run still going after \
-             `wait_seconds` returns its run_id; poll it with `workflow_control status` or read the resource \
-             hwf://runs/<run_id>.",
+             run and inspect workflows, `workflow_status` to read runs (a paged overview, or one run's status), \
+             and `workflow_control` to steer them (pause, resume, stop, decide approvals and questions). \
+             Decisions take effect at once. A run still going after `wait_seconds` returns its run_id; poll it \
+             with `workflow_status` or read the resource hwf://runs/<run_id>.",
         )
     }
 
@@ -316,22 +399,11 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        let tools = facade::tool_defs()
-            .into_iter()
-            .map(|t| {
-                Tool::new(t.name, t.description, object(t.input_schema))
-                    .with_title(t.title)
-                    .with_raw_output_schema(Arc::new(object(t.output_schema)))
-                    .with_annotations(
-                        ToolAnnotations::with_title(t.title)
-                            .read_only(t.read_only)
-                            .destructive(t.destructive)
-                            .idempotent(false)
-                            .open_world(true),
-                    )
-            })
-            .collect();
-        Ok(ListToolsResult::with_all_items(tools))
+        Ok(ListToolsResult::with_all_items(mcp_tools()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        mcp_tools().into_iter().find(|t| t.name == name)
     }
 
     async fn call_tool(
@@ -356,20 +428,21 @@ impl ServerHandler for Server {
                 }
             },
             "workflow_control" => facade::workflow_control_with(&self.hwf, &args, &self.opts).await,
+            "workflow_status" => facade::workflow_status(&self.hwf, &args).await,
             other => {
                 return Err(McpError::invalid_params(
-                    format!("unknown tool {other:?}: expected workflow or workflow_control"),
+                    format!("unknown tool {other:?}: expected workflow, workflow_control or workflow_status"),
                     None,
                 ));
             }
         };
-        // Clients older than structured content (2025-06-18) read the text.
+        // Clients older than structured content (2025-06-18) read the text
+        // only; the others get both (the text for content-only readers).
         let structured = context
             .peer
             .peer_info()
             .is_none_or(|info| info.protocol_version.to_string() >= ProtocolVersion::V_2025_06_18.to_string());
-        let text = if structured { summary(&value) } else { value.to_string() };
-        let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+        let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
         result.is_error = Some(is_tool_error(&value));
         if structured {
             result.structured_content = Some(value);
@@ -417,7 +490,7 @@ impl ServerHandler for Server {
                 let mut r = Resource::new(run_uri(&s.run_id), format!("run {}", s.run_id));
                 r.title = Some(format!(
                     "{} ({})",
-                    s.script.name.as_deref().unwrap_or("workflow run"),
+                    hwf_host::review::workflow_name(&s),
                     s.state.as_str()
                 ));
                 r.mime_type = Some("application/json".into());
@@ -432,14 +505,18 @@ impl ServerHandler for Server {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
-        let id = request
-            .uri
-            .strip_prefix("hwf://runs/")
-            .ok_or_else(|| McpError::invalid_params(format!("unknown resource {:?}", request.uri), None))?;
-        let status = self
-            .hwf
-            .status(id)
-            .map_err(|e| McpError::resource_not_found(format!("{}: {}", e.code(), e.message()), None))?;
+        // An unknown resource is -32002 with the URI, whatever its scheme.
+        let not_found = |why: String| McpError::resource_not_found(why, Some(json!({"uri": request.uri})));
+        let id = request.uri.strip_prefix("hwf://runs/").ok_or_else(|| {
+            not_found(format!(
+                "unknown resource {:?}: hwf serves runs as hwf://runs/<run_id>",
+                request.uri
+            ))
+        })?;
+        let status = self.hwf.status(id).map_err(|e| match e.code() {
+            ErrorCode::NotFound | ErrorCode::InvalidName => not_found(format!("{}: {}", e.code(), e.message())),
+            _ => McpError::internal_error(format!("{}: {}", e.code(), e.message()), None),
+        })?;
         let contents = ResourceContents::TextResourceContents {
             uri: request.uri.clone(),
             mime_type: Some("application/json".into()),
@@ -452,9 +529,15 @@ impl ServerHandler for Server {
     async fn subscribe(
         &self,
         request: SubscribeRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        lock(&self.shared.subscribed).insert(request.uri);
+        let _ = self.conn.peer.set(context.peer.clone());
+        lock(&self.conn.subscribed).insert(request.uri);
+        if !self.conn.registered.swap(true, Ordering::AcqRel) {
+            let mut subs = lock(&self.shared.subscribers);
+            subs.retain(|c| c.strong_count() > 0);
+            subs.push(Arc::downgrade(&self.conn));
+        }
         Ok(())
     }
 
@@ -463,7 +546,7 @@ impl ServerHandler for Server {
         request: UnsubscribeRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        lock(&self.shared.subscribed).remove(&request.uri);
+        lock(&self.conn.subscribed).remove(&request.uri);
         Ok(())
     }
 }
@@ -489,53 +572,114 @@ impl hwf_host::scheduler::InProcessHooks for McpHooks {
     }
 }
 
-/// Send `resources/updated` to a subscriber of a run that has just ended
-/// or parked.
+/// Send `resources/updated` to every connection subscribed to a run that
+/// has just ended or parked.
 async fn notify_change(shared: &Shared, run: &RunId) {
     let uri = run_uri(run);
-    if !lock(&shared.subscribed).contains(&uri) {
-        return;
-    }
-    if let Some(peer) = shared.peer.get() {
+    let peers: Vec<Peer<RoleServer>> = {
+        let mut subs = lock(&shared.subscribers);
+        subs.retain(|c| {
+            c.upgrade()
+                .is_some_and(|c| c.peer.get().is_none_or(|p| !p.is_transport_closed()))
+        });
+        subs.iter()
+            .filter_map(Weak::upgrade)
+            .filter(|c| lock(&c.subscribed).contains(&uri))
+            .filter_map(|c| c.peer.get().cloned())
+            .collect()
+    };
+    for peer in peers {
         let _ = peer
-            .notify_resource_updated(rmcp::model::ResourceUpdatedNotificationParam::new(uri))
+            .notify_resource_updated(rmcp::model::ResourceUpdatedNotificationParam::new(uri.clone()))
             .await;
     }
 }
 
-/// Serve the facade over MCP on stdio until the client disconnects, with a
-/// runner in-process executing up to `concurrency` runs at once.
-pub async fn serve(hwf: Hwf, mut opts: Options, concurrency: usize) -> Result<(), Error> {
-    let shared = Arc::new(Shared {
-        wake: Arc::new(Notify::new()),
-        subscribed: Mutex::new(HashSet::new()),
-        peer: OnceLock::new(),
-    });
-    let wake = shared.clone();
-    opts.wake = Some(Arc::new(move |_run: &RunId| wake.wake.notify_one()));
-    let hwf = Arc::new(hwf);
-    let server = Server {
-        hwf: hwf.clone(),
-        opts,
-        shared: shared.clone(),
-    };
+/// Where `hwf mcp` serves.
+#[derive(Debug)]
+pub enum Transport {
+    /// JSON-RPC lines on stdin/stdout.
+    Stdio,
+    /// Streamable HTTP at `/mcp` ([`crate::mcp_http`]).
+    Http(crate::mcp_http::HttpConfig),
+}
+
+/// Serve one connection over stdio until the client disconnects.
+pub(crate) async fn serve_stdio(server: Server) -> Result<(), Error> {
     let service = server
+        .for_connection()
         .serve(crate::mcp_filter::stdio()) // malformed requests answered (mcp_filter.rs)
         .await
         .map_err(|e| Error::new(ErrorCode::Internal, format!("mcp: {e}")))?;
-    let _ = shared.peer.set(service.peer().clone());
+    service
+        .waiting()
+        .await
+        .map_err(|e| Error::new(ErrorCode::Internal, format!("mcp: {e}")))?;
+    Ok(())
+}
+
+/// Serve the facade over MCP (stdio, or Streamable HTTP) until the client
+/// disconnects or the process is told to stop, with a runner in-process
+/// executing up to `concurrency` runs at once.
+pub async fn serve(hwf: Hwf, opts: Options, concurrency: usize, transport: Transport) -> Result<(), Error> {
+    let hwf = Arc::new(hwf);
+    let server = Server::new(hwf.clone(), opts);
     let hooks = Arc::new(McpHooks {
-        shared: shared.clone(),
+        shared: server.shared.clone(),
         seen: Mutex::new(HashMap::new()),
     });
     let runner = tokio::spawn(hwf_host::scheduler::run_in_process(
         hwf,
-        shared.wake.clone(),
+        server.shared.wake.clone(),
         hooks,
         concurrency,
     ));
-    let end = service.waiting().await;
+    let end = match transport {
+        Transport::Stdio => serve_stdio(server).await,
+        Transport::Http(cfg) => crate::mcp_http::serve(server, cfg).await,
+    };
     runner.abort();
-    end.map_err(|e| Error::new(ErrorCode::Internal, format!("mcp: {e}")))?;
-    Ok(())
+    end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_server_faults_are_tool_errors() {
+        let err = |code: &str| json!({"success": false, "error": {"code": code, "message": "m"}});
+        for code in [
+            "invalid_params",
+            "not_found",
+            "invalid_name",
+            "invalid_script",
+            "invalid_args",
+            "already_exists",
+        ] {
+            assert!(!is_tool_error(&err(code)), "{code}");
+        }
+        for code in SERVER_FAULTS {
+            assert!(is_tool_error(&err(code)), "{code}");
+        }
+        // A run that ended failed is a report, whatever its code.
+        let mut failed = err("io");
+        failed["data"] = json!({"run_id": "r1", "state": "failed"});
+        assert!(!is_tool_error(&failed));
+        assert!(!is_tool_error(&json!({"success": true, "data": {}})));
+    }
+
+    #[test]
+    fn status_and_overview_are_read_only_and_nothing_is_destructive() {
+        let tools = mcp_tools();
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+        assert_eq!(names, ["workflow", "workflow_control", "workflow_status"]);
+        for t in &tools {
+            let a = t.annotations.as_ref().expect("annotations");
+            assert_eq!(a.destructive_hint, Some(false), "{}", t.name);
+            let read = t.name == "workflow_status";
+            assert_eq!(a.read_only_hint, Some(read), "{}", t.name);
+            assert_eq!(a.idempotent_hint, Some(read), "{}", t.name);
+        }
+    }
 }

@@ -252,6 +252,10 @@ pub struct RunSnapshot {
     /// Process id of the process executing the run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pid: Option<u32>,
+    /// The workflow's own name (its `meta.name`), when it declares one:
+    /// what lists call a run of a script sent inline (MCP, the plugin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workflow: Option<String>,
 }
 
 /// Per-run settings, kept so a continuation (runner, resume after a wait)
@@ -364,6 +368,7 @@ impl RunSnapshot {
             clock_origin_ms: None,
             live: None,
             pid: None,
+            workflow: None,
         }
     }
 }

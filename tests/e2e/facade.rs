@@ -416,7 +416,7 @@ fn mcp_server_over_stdio() {
     let list = mcp.request(2, "tools/list", json!({}));
     let tools = list["result"]["tools"].as_array().expect("tools");
     let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
-    assert_eq!(names, ["workflow", "workflow_control"]);
+    assert_eq!(names, ["workflow", "workflow_control", "workflow_status"]);
     for t in tools {
         assert_eq!(t["inputSchema"]["type"], "object");
         assert!(t["inputSchema"]["properties"]["action"].is_object(), "{t}");
@@ -441,12 +441,11 @@ fn mcp_server_over_stdio() {
         json!({"greeting": "hello, world", "result": "HELLO, WORLD"}),
         "{run}"
     );
-    // The text is a one-line summary; the envelope is the structured content.
+    // The text is the envelope as JSON (for content-only clients), the
+    // same as the structured content.
     let text = run["result"]["content"][0]["text"].as_str().expect("text");
-    assert!(
-        text.contains(data["run_id"].as_str().expect("id")) && text.contains("succeeded"),
-        "{text}"
-    );
+    let parsed: Value = serde_json::from_str(text).expect("the text is JSON");
+    assert_eq!(parsed, run["result"]["structuredContent"], "{text}");
     let run_id = data["run_id"].as_str().expect("id").to_owned();
 
     let status = mcp.request(
@@ -463,7 +462,8 @@ fn mcp_server_over_stdio() {
         "tools/call",
         json!({"name": "workflow", "arguments": {"bogus": true}}),
     );
-    assert_eq!(bad["result"]["isError"], true);
+    // A mistake the model can fix is a report, not a tool error.
+    assert_eq!(bad["result"]["isError"], false, "{bad}");
     assert_eq!(bad["result"]["structuredContent"]["error"]["code"], "invalid_params");
     drop(mcp.child.stdin.take());
     let _ = mcp.child.wait();

@@ -303,13 +303,32 @@ fn mcp_is_error_only_when_the_tool_cannot_execute() {
     assert_eq!(r["structuredContent"]["data"]["state"], "failed", "{r}");
     assert_eq!(r["structuredContent"]["success"], false);
     assert_eq!(r["isError"], false, "{r}");
-    // A request the tool cannot execute is an error.
-    let r = mcp.call("workflow", json!({"bogus": 1}));
+    // A mistake the model can fix is a report too (Hermes counts every
+    // isError towards its breaker): success false, the parameter named.
+    for bad in [
+        json!({"bogus": 1}),
+        json!({"action": "run", "wait_seconds": "soon"}),
+        json!({"action": "nonsense"}),
+    ] {
+        let r = mcp.call("workflow", bad.clone());
+        assert_eq!(r["isError"], false, "{bad}: {r}");
+        assert_eq!(r["structuredContent"]["success"], false, "{r}");
+        assert_eq!(r["structuredContent"]["error"]["code"], "invalid_params", "{r}");
+        // The text is the envelope as JSON, for clients that read only text.
+        let text = r["content"][0]["text"].as_str().expect("text");
+        let parsed: Value = serde_json::from_str(text).expect("the text is JSON");
+        assert_eq!(parsed, r["structuredContent"], "{text}");
+    }
+    let r = mcp.call("workflow_status", json!({"limit": 500}));
+    assert_eq!(r["isError"], false, "{r}");
+    let message = r["structuredContent"]["error"]["message"].as_str().unwrap_or("");
+    assert!(message.contains("limit") && message.contains("200"), "{r}");
+    // A server that cannot read its store is an error: the one case.
+    std::fs::remove_dir_all(ctx.state().join("runs")).expect("rm runs");
+    std::fs::write(ctx.state().join("runs"), b"not a dir").expect("file");
+    let r = mcp.call("workflow_status", json!({}));
+    assert_eq!(r["structuredContent"]["success"], false, "{r}");
     assert_eq!(r["isError"], true, "{r}");
-    assert_eq!(r["structuredContent"]["error"]["code"], "invalid_params");
-    // The text is one line, not the envelope a second time.
-    let text = r["content"][0]["text"].as_str().expect("text");
-    assert!(text.starts_with("invalid_params: "), "{text}");
 }
 
 #[test]
@@ -318,10 +337,17 @@ fn mcp_tools_advertise_titles_hints_output_schema_and_canonical_names() {
     let mut mcp = Client::start(&ctx, None);
     let list = mcp.request("tools/list", json!({}));
     let tools = list["result"]["tools"].as_array().expect("tools").clone();
-    assert_eq!(tools.len(), 2);
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    assert_eq!(names, ["workflow", "workflow_control", "workflow_status"]);
     for t in &tools {
         assert!(t["title"].is_string(), "{t}");
         assert!(t["annotations"]["readOnlyHint"].is_boolean(), "{t}");
+        // Nothing is advertised destructive; reading is read-only and
+        // idempotent.
+        assert_eq!(t["annotations"]["destructiveHint"], false, "{t}");
+        let read = t["name"] == "workflow_status";
+        assert_eq!(t["annotations"]["readOnlyHint"], read, "{t}");
+        assert_eq!(t["annotations"]["idempotentHint"], read, "{t}");
         assert_eq!(t["outputSchema"]["type"], "object", "{t}");
         let props = t["inputSchema"]["properties"].as_object().expect("props");
         for (name, p) in props {
@@ -563,7 +589,7 @@ fn malformed_requests_get_the_json_rpc_code_they_deserve() {
     assert!(parse["id"].is_null(), "{parse}");
     // The server is still serving.
     let list = mcp.request("tools/list", json!({}));
-    assert_eq!(list["result"]["tools"].as_array().map(Vec::len), Some(2), "{list}");
+    assert_eq!(list["result"]["tools"].as_array().map(Vec::len), Some(3), "{list}");
 }
 
 #[test]
@@ -718,4 +744,231 @@ fn mcp_an_event_and_a_stop_take_effect_without_a_runner() {
     let s = mcp.call("workflow_control", json!({"action": "stop", "run_id": run}));
     assert_eq!(s["structuredContent"]["success"], true, "{s}");
     mcp.wait_state(&run, "stopped", Duration::from_secs(2));
+}
+
+#[test]
+fn mcp_a_cancelled_foreground_call_stops_its_run() {
+    let ctx = Ctx::new();
+    warm(&ctx);
+    let fixture = ctx.write("slow.json", slow_fixture());
+    let mut mcp = Client::start(&ctx, Some(fixture.to_str().expect("utf8")));
+    let id = mcp.next_id;
+    mcp.next_id += 1;
+    let run = "rcancelled0000000000000000000001";
+    mcp.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "workflow", "arguments": {"script_source": SLOW_JS, "run_id": run}}}));
+    // Running: the first of five one-second calls is under way.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let s = mcp.call("workflow_status", json!({"action": "status", "run_id": run}));
+        if s["structuredContent"]["data"]["state"] == "running" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "never running: {s}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let t0 = Instant::now();
+    mcp.send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": id, "reason": "the user pressed Esc"}}));
+    let done = mcp.wait_state(run, "stopped", Duration::from_secs(10));
+    let took = t0.elapsed();
+    let stop = done["controls"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["action"] == "stop"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(stop["actor"], "mcp-client", "{done}");
+    let calls = done["counts"]["agent_calls"].as_u64().unwrap_or(99);
+    assert!(calls < 5, "the run went on after the cancel: {done}");
+    // No answer comes for a cancelled request.
+    assert!(
+        !mcp.notifications
+            .iter()
+            .any(|n| n["id"] == id && n.get("result").is_some()),
+        "{:?}",
+        mcp.notifications
+    );
+    eprintln!("cancel → stopped in {took:?} after {calls} agent calls");
+}
+
+#[test]
+fn mcp_runs_are_named_by_their_meta_and_the_overview_is_paged() {
+    let ctx = Ctx::new();
+    warm(&ctx);
+    let mut mcp = Client::start(&ctx, None);
+    let quick = |n: u32| {
+        format!("export const meta = {{ name: \"quick-{n}\", description: \"returns\" }};\nreturn {{ n: {n} }};\n")
+    };
+    let mut ids = Vec::new();
+    for n in 0..5 {
+        let r = mcp.call("workflow", json!({"script_source": quick(n)}));
+        assert_eq!(r["structuredContent"]["data"]["state"], "succeeded", "{r}");
+        ids.push(
+            r["structuredContent"]["data"]["run_id"]
+                .as_str()
+                .expect("id")
+                .to_owned(),
+        );
+    }
+    // A background run is named too (its meta is read when it is queued).
+    let r = mcp.call("workflow", json!({"script_source": quick(5), "background": true}));
+    let bg = r["structuredContent"]["data"]["run_id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    mcp.wait_state(&bg, "succeeded", Duration::from_secs(30));
+    ids.push(bg);
+    ids.reverse();
+    // Newest first, two a page, the cursor to the next.
+    let mut seen = Vec::new();
+    let mut cursor = Value::Null;
+    for page in 0..3 {
+        let mut args = json!({"limit": 2});
+        if !cursor.is_null() {
+            args["cursor"] = cursor.clone();
+        }
+        let r = mcp.call("workflow_status", args);
+        let data = r["structuredContent"]["data"].clone();
+        assert_eq!(data["total"], 6 - 2 * page, "{data}");
+        for line in data["runs"].as_array().expect("runs") {
+            seen.push(line["run_id"].as_str().expect("id").to_owned());
+            let n = ids
+                .iter()
+                .position(|i| Some(i.as_str()) == line["run_id"].as_str())
+                .expect("known");
+            assert_eq!(line["workflow"], format!("quick-{}", 5 - n), "{line}");
+        }
+        cursor = data["next_cursor"].clone();
+        assert_eq!(cursor.is_null(), page == 2, "{data}");
+    }
+    assert_eq!(seen, ids);
+    // The default page is 20 runs; a state filter; offsets.
+    let r = mcp.call("workflow_status", json!({"state": "failed"}));
+    assert_eq!(r["structuredContent"]["data"]["total"], 0, "{r}");
+    let r = mcp.call("workflow_control", json!({"action": "overview", "offset": 4}));
+    let runs = r["structuredContent"]["data"]["runs"].as_array().expect("runs").len();
+    assert_eq!(runs, 2, "{r}");
+    let r = mcp.call("workflow_status", json!({"cursor": "rnope"}));
+    assert_eq!(r["structuredContent"]["error"]["code"], "invalid_params", "{r}");
+    assert_eq!(r["isError"], false, "{r}");
+    // Status names it too, and so does the resource list.
+    let s = mcp.call("workflow_status", json!({"action": "status", "run_id": ids[0]}));
+    assert_eq!(s["structuredContent"]["data"]["workflow"], "quick-5", "{s}");
+    let list = mcp.request("resources/list", json!({}));
+    assert!(list.to_string().contains("quick-5 (succeeded)"), "{list}");
+    // An unknown resource is -32002 (2025 revisions), naming the URI.
+    for uri in ["hwf://runs/rnope", "file:///etc/passwd"] {
+        let read = mcp.request("resources/read", json!({"uri": uri}));
+        assert_eq!(read["error"]["code"], -32002, "{read}");
+        assert_eq!(read["error"]["data"]["uri"], uri, "{read}");
+    }
+}
+
+/// `hwf mcp --http ADDR` in a child; `addr` is what it printed.
+struct HttpMcp {
+    child: std::process::Child,
+    addr: String,
+}
+
+impl HttpMcp {
+    fn start(ctx: &Ctx, extra: &[&str]) -> Self {
+        let mut child = ctx
+            .cmd()
+            .args(["mcp", "--http", "127.0.0.1:0"])
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn mcp --http");
+        let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut line = String::new();
+        out.read_line(&mut line).expect("the address line");
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_owned();
+        Self { child, addr }
+    }
+
+    /// One POST to /mcp with these extra headers: (status, body).
+    fn post(&self, body: &Value, headers: &[(&str, &str)]) -> (u16, String) {
+        use std::io::Read as _;
+        let mut s = std::net::TcpStream::connect(&self.addr).expect("connect");
+        let body = body.to_string();
+        let mut req = format!(
+            "POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
+            body.len()
+        );
+        if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+            req.push_str(&format!("Host: {}\r\n", self.addr));
+        }
+        for (k, v) in headers {
+            req.push_str(&format!("{k}: {v}\r\n"));
+        }
+        req.push_str("\r\n");
+        req.push_str(&body);
+        s.write_all(req.as_bytes()).expect("write");
+        let mut resp = String::new();
+        s.read_to_string(&mut resp).expect("read");
+        let status = resp.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+        (status, resp)
+    }
+}
+
+impl Drop for HttpMcp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn mcp_over_http_serves_the_same_tools_behind_host_origin_and_token_checks() {
+    let ctx = Ctx::new();
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "e2e", "version": "1"}}});
+    let mcp = HttpMcp::start(&ctx, &[]);
+    let (status, body) = mcp.post(&init, &[]);
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"name\":\"hwf\""), "{body}");
+    // The session's tools are stdio's.
+    let session = body
+        .lines()
+        .find_map(|l| l.strip_prefix("mcp-session-id: "))
+        .expect("a session id")
+        .trim()
+        .to_owned();
+    let sid = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-06-18"),
+    ];
+    let (status, _) = mcp.post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}), &sid);
+    assert_eq!(status, 202);
+    let (status, body) = mcp.post(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}), &sid);
+    assert_eq!(status, 200, "{body}");
+    for name in ["\"workflow\"", "\"workflow_control\"", "\"workflow_status\""] {
+        assert!(body.contains(name), "{name}: {body}");
+    }
+    // DNS rebinding and cross-site calls are refused.
+    let (status, body) = mcp.post(&init, &[("Host", "evil.example")]);
+    assert_eq!(status, 403, "{body}");
+    let (status, body) = mcp.post(&init, &[("Origin", "http://evil.example")]);
+    assert_eq!(status, 403, "{body}");
+    let (status, body) = mcp.post(&init, &[("Origin", "http://localhost:6274")]);
+    assert_eq!(status, 200, "{body}");
+    drop(mcp);
+    // A token given is needed on every request.
+    let token = "e2e-token-0123456789abcdef";
+    let mcp = HttpMcp::start(&ctx, &["--token", token]);
+    let (status, body) = mcp.post(&init, &[]);
+    assert_eq!(status, 401, "{body}");
+    assert!(body.to_lowercase().contains("www-authenticate: bearer"), "{body}");
+    let bearer = format!("Bearer {token}");
+    let (status, body) = mcp.post(&init, &[("Authorization", bearer.as_str())]);
+    assert_eq!(status, 200, "{body}");
+    // A bad address is bad usage.
+    ctx.hwf(["mcp", "--http", "example.com:80"]).expect_code(2);
 }

@@ -657,21 +657,25 @@ fn a_cancelled_mcp_call_leaves_no_task_rewriting_the_run() {
     mcp.send(
         json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7, "reason": "user"}}),
     );
-    // The dropped run is taken over once its lock is free, and finishes.
+    // The cancelled call stops its run (a stop control): it ends stopped,
+    // and no runner takes it over.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
-        assert!(std::time::Instant::now() < deadline, "the run was never continued");
+        assert!(std::time::Instant::now() < deadline, "the run was never stopped");
         runner_once(&ctx);
-        if status(&ctx, &id)["state"] == "succeeded" {
+        let state = status(&ctx, &id)["state"].clone();
+        assert_ne!(state, "succeeded", "the cancelled run went on");
+        if state == "stopped" {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    // Nothing in the MCP server goes on writing it: it stays succeeded over
-    // several progress periods (500 ms each), and it ran to the end once.
+    // Nothing in the MCP server goes on writing it: it stays stopped over
+    // several progress periods (500 ms each), and it ended once.
     let until = std::time::Instant::now() + std::time::Duration::from_millis(1600);
     while std::time::Instant::now() < until {
-        assert_eq!(status(&ctx, &id)["state"], "succeeded");
+        runner_once(&ctx);
+        assert_eq!(status(&ctx, &id)["state"], "stopped");
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
     assert_eq!(count_type(&ctx, &id, "run_completed"), 1);

@@ -126,3 +126,45 @@ def test_hermes_mcp_client_discovers_both_tools_with_the_documented_entry(env):
     body = result.get("structuredContent") or json.loads(result["result"])
     assert body["success"] is True, result
     assert state.is_dir(), "hwf mcp used the state dir named in args"
+
+
+def test_hermes_mcp_client_over_http_and_fixable_mistakes_do_not_trip_its_breaker(env):
+    """Hermes' MCP client reaches ``hwf mcp --http`` with a ``url:`` entry
+    and a bearer token in ``headers:``; three (and more) parameter mistakes
+    in a row do not open its circuit breaker (it counts every ``isError``
+    and every protocol error), so the next good call goes through."""
+    from test_mcp_http import HttpServer
+
+    _profile(env, "")
+    token = "hermes-http-token-0123456789abcdef"
+    with HttpServer(env, token=token) as server:
+        entry = {"url": server.url, "headers": {"Authorization": f"Bearer {token}"}, "timeout": 120}
+        out = _hermes(
+            env,
+            f"""
+            import json
+            from tools import mcp_tool
+            from tools.registry import registry
+            names = mcp_tool.register_mcp_servers({{"hwf": {entry!r}}})
+            status = [n for n in names if n.endswith("_workflow_status")][0]
+            run = [n for n in names if n.endswith("_workflow")][0]
+            bad = [registry.dispatch(status, {{"limit": 5000}}),
+                   registry.dispatch(run, {{"bogus": 1}}),
+                   registry.dispatch(status, {{"action": "status", "run_id": "r0000000000000000000000000000000"}}),
+                   registry.dispatch(run, {{"action": "nonsense"}})]
+            count = mcp_tool._server_error_counts.get("hwf", 0)
+            good = registry.dispatch(run, {{"script_source": {ASK_JS!r}}})
+            mcp_tool.shutdown_mcp_servers()
+            print(json.dumps({{"names": names, "bad": bad, "count": count, "good": good}}, default=str))
+            """,
+        )
+    assert any(n.endswith("_workflow_status") for n in out["names"]), out["names"]
+    for b in out["bad"]:
+        parsed = json.loads(b)
+        assert "error" not in parsed, parsed  # Hermes' own failure shape
+        body = parsed.get("structuredContent") or json.loads(parsed["result"])
+        assert body["success"] is False, body
+    assert out["count"] == 0, out
+    good = json.loads(out["good"])
+    body = good.get("structuredContent") or json.loads(good["result"])
+    assert body["data"]["state"] == "waiting", good

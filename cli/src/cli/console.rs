@@ -85,6 +85,7 @@ pub fn overview(cli: &Cli, config: &Config, args: &OverviewArgs, out: &Out) -> R
         since_ms: None,
         limit: args.limit,
         offset: 0,
+        after: None,
     };
     let mut v = hwf.runs(&filter)?;
     // Blocked waits of the listed runs (as the unfiltered overview has).

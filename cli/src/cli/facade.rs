@@ -36,10 +36,11 @@ pub async fn facade(cli: &Cli, config: &Config, tool: &str, agents: Option<&Path
     let response = match tool {
         "workflow" => hwf_host::facade::workflow(&hwf, &request, &opts).await,
         "workflow_control" => hwf_host::facade::workflow_control_with(&hwf, &request, &opts).await,
+        "workflow_status" => hwf_host::facade::workflow_status(&hwf, &request).await,
         other => {
             return Err(Error::new(
                 ErrorCode::InvalidArgs,
-                format!("unknown tool {other:?}: expected workflow or workflow_control"),
+                format!("unknown tool {other:?}: expected workflow, workflow_control or workflow_status"),
             ));
         }
     };
@@ -53,9 +54,15 @@ pub async fn facade(cli: &Cli, config: &Config, tool: &str, agents: Option<&Path
     })
 }
 
-/// `hwf mcp`.
-pub async fn mcp(cli: &Cli, config: &Config, agents: Option<&PathBuf>, concurrency: usize) -> Result<i32, Error> {
+/// `hwf mcp [--http ADDR]`.
+pub async fn mcp(
+    cli: &Cli,
+    config: &Config,
+    agents: Option<&PathBuf>,
+    concurrency: usize,
+    transport: crate::mcp::Transport,
+) -> Result<i32, Error> {
     let hwf = open_host(cli, config, agents, config.limits.clone())?;
-    crate::mcp::serve(hwf, ops::facade_options(cli, config), concurrency).await?;
+    crate::mcp::serve(hwf, ops::facade_options(cli, config), concurrency, transport).await?;
     Ok(0)
 }

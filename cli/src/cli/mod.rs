@@ -109,7 +109,7 @@ enum Command {
     Triggers(triggers::TriggersCommand),
     /// One facade call: a JSON request on stdin, the JSON response on stdout.
     Facade {
-        /// workflow or workflow_control.
+        /// workflow, workflow_control or workflow_status.
         #[arg(default_value = "workflow")]
         tool: String,
         /// Fixture agent file.
@@ -119,7 +119,7 @@ enum Command {
         #[arg(long)]
         list_tools: bool,
     },
-    /// MCP server on stdio: tools `workflow` and `workflow_control`.
+    /// MCP server on stdio, or over Streamable HTTP (`--http`): tools `workflow`, `workflow_control`, `workflow_status`.
     Mcp {
         /// Fixture agent file.
         #[arg(long, value_name = "FIXTURE.json")]
@@ -127,6 +127,15 @@ enum Command {
         /// Runs the in-process runner executes at once (default 64, else [runner] concurrency; 1 to 250).
         #[arg(long, value_name = "N")]
         concurrency: Option<u64>,
+        /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio: HOST:PORT, HOST (any free port) or PORT (on 127.0.0.1); the bound address is printed. Anything but loopback requires the token.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<String>,
+        /// With --http: the bearer token every request must carry (else HWF_TOKEN; off loopback, else the console's stored token, else a new one, printed).
+        #[arg(long, env = "HWF_TOKEN", hide_env_values = true)]
+        token: Option<String>,
+        /// With --http: serve stdio too (the same server and runner); the address is then printed on stderr.
+        #[arg(long, requires = "http")]
+        stdio: bool,
     },
     /// Check the config, state dir, cache, harness artifacts and agent backends.
     Doctor {
@@ -632,9 +641,23 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
         Command::Control(cmd) => ops::control(&cli, &config, cmd, out),
         Command::Facade { list_tools: true, .. } => facade::list_tools(out),
         Command::Facade { tool, agents, .. } => facade::facade(&cli, &config, tool, agents.as_ref(), out).await,
-        Command::Mcp { agents, concurrency } => {
+        Command::Mcp {
+            agents,
+            concurrency,
+            http,
+            token,
+            stdio,
+        } => {
             let concurrency = config.runner.concurrency(*concurrency)?;
-            facade::mcp(&cli, &config, agents.as_ref(), concurrency).await
+            let transport = match http {
+                None => crate::mcp::Transport::Stdio,
+                Some(addr) => crate::mcp::Transport::Http(crate::mcp_http::HttpConfig {
+                    addr: crate::mcp_http::parse_addr(addr)?,
+                    token: token.clone(),
+                    stdio: *stdio,
+                }),
+            };
+            facade::mcp(&cli, &config, agents.as_ref(), concurrency, transport).await
         }
         Command::Events(cmd) => ops::events(&cli, &config, cmd, out),
         Command::Runner(args) => ops::runner(&cli, &config, args, out).await,

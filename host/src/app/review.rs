@@ -30,6 +30,9 @@ pub struct RunFilter {
     pub limit: Option<usize>,
     /// Skip this many matching runs (paging).
     pub offset: usize,
+    /// Only runs listed after this one (a page's `next_cursor`: the last
+    /// run it showed), so a page does not shift when new runs start.
+    pub after: Option<String>,
 }
 
 /// The states a filter may name.
@@ -84,30 +87,7 @@ impl RunFilter {
     }
 }
 
-/// A run's workflow name for lists: the saved script's name, else the
-/// file's stem (`review` for `flows/review.workflow.json`); a script sent
-/// inline shows as `inline` rather than its path in the state dir.
-pub fn workflow_name(s: &RunSnapshot) -> String {
-    if let Some(name) = &s.script.name {
-        return name.clone();
-    }
-    let Some(path) = s.script.path.as_deref() else {
-        return "workflow".into();
-    };
-    let p = std::path::Path::new(path);
-    if p.components().any(|c| c.as_os_str() == "inline") {
-        return "inline".into();
-    }
-    let file = p.file_name().and_then(|f| f.to_str()).unwrap_or(path);
-    let mut stem = file;
-    for ext in [".workflow.json", ".json", ".wasm", ".js", ".mjs", ".py"] {
-        if let Some(s) = stem.strip_suffix(ext) {
-            stem = s;
-            break;
-        }
-    }
-    stem.to_owned()
-}
+pub use crate::app::status::workflow_name;
 
 /// How long a run has taken: created to finished, or to now (waits
 /// included: what an operator sees on the clock).
@@ -131,8 +111,9 @@ pub fn run_line(hwf: &Hwf, s: &RunSnapshot, now: u64) -> Value {
 
 impl Hwf {
     /// Runs, newest first, filtered and paged: `{runs, total, offset,
-    /// next_offset}` (`total` counts every match; `next_offset` is null on
-    /// the last page).
+    /// next_offset, next_cursor}` (`total` counts every match — after the
+    /// cursor, when one is given; `next_offset` and `next_cursor` are null
+    /// on the last page).
     ///
     /// # Errors
     ///
@@ -141,7 +122,18 @@ impl Hwf {
         filter.validate()?;
         let now = now_ms();
         let mut matched = Vec::new();
-        for id in self.store().run_ids()?.into_iter().rev() {
+        let mut ids = self.store().run_ids()?;
+        ids.reverse();
+        if let Some(after) = &filter.after {
+            let at = ids.iter().position(|id| id.as_str() == after).ok_or_else(|| {
+                Error::new(
+                    ErrorCode::InvalidArgs,
+                    format!("unknown cursor {after:?}: pass the next_cursor of a page, or leave it out"),
+                )
+            })?;
+            ids.drain(..=at);
+        }
+        for id in ids {
             let line = match self.store().read_snapshot(&id) {
                 Ok(s) => run_line(self, &s, now),
                 Err(e) => json!({"run_id": id, "state": "unreadable", "workflow": "?",
@@ -155,11 +147,17 @@ impl Hwf {
         let limit = filter.limit.unwrap_or(usize::MAX);
         let page: Vec<Value> = matched.into_iter().skip(filter.offset).take(limit).collect();
         let end = filter.offset.saturating_add(page.len());
+        let more = end < total;
+        let next_cursor = match page.last() {
+            Some(last) if more => last["run_id"].clone(),
+            _ => Value::Null,
+        };
         let mut v = json!({
             "runs": page,
             "total": total,
             "offset": filter.offset,
-            "next_offset": if end < total { json!(end) } else { Value::Null },
+            "next_offset": if more { json!(end) } else { Value::Null },
+            "next_cursor": next_cursor,
         });
         hwf_core::redact::redact_value(&mut v);
         Ok(v)
@@ -624,6 +622,10 @@ mod tests {
         );
         assert_eq!(workflow_name(&snap(None, Some("/tmp/a/hello.wasm"))), "hello");
         assert_eq!(workflow_name(&snap(None, Some("/state/inline/ab12.js"))), "inline");
+        // A script sent inline is named by its own meta.name.
+        let mut inline = snap(None, Some("/state/inline/ab12.js"));
+        inline.workflow = Some("triage".into());
+        assert_eq!(workflow_name(&inline), "triage");
         assert_eq!(workflow_name(&snap(None, None)), "workflow");
     }
 

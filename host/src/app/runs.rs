@@ -175,9 +175,9 @@ impl Hwf {
         let resolved = self.resolve_for(&req)?;
         // The declared phases (for status); a script with errors is bad
         // input, refused before a run exists.
-        let declared_phases: Vec<String> = if resolved.language != crate::scripts::Language::Wasm {
+        let meta = if resolved.language != crate::scripts::Language::Wasm {
             match crate::broker::instances::call_check(&self.vm, &resolved.loaded, &self.services.limits).await? {
-                Ok(meta) => meta.phases.into_iter().map(|p| p.title).collect(),
+                Ok(meta) => Some(meta),
                 Err(diags) => {
                     if diags.iter().any(|d| {
                         matches!(
@@ -187,15 +187,20 @@ impl Hwf {
                     }) {
                         return Err(crate::broker::instances::diagnostics_error(&diags));
                     }
-                    Vec::new()
+                    None
                 }
             }
         } else {
             crate::broker::instances::call_meta(&self.vm, &resolved.loaded, &self.services.limits)
                 .await
-                .map(|m| m.phases.into_iter().map(|p| p.title).collect())
-                .unwrap_or_default()
+                .ok()
         };
+        // The workflow's own name, for lists (a script sent inline has no
+        // other).
+        let workflow = meta.as_ref().and_then(|m| meta_name(&m.name));
+        let declared_phases: Vec<String> = meta
+            .map(|m| m.phases.into_iter().map(|p| p.title).collect())
+            .unwrap_or_default();
         // Continuations on other machines find the script by its digest.
         self.keep_for_runners(&resolved)?;
         let loaded = resolved.loaded;
@@ -224,6 +229,7 @@ impl Hwf {
         snap.args_redacted = args_redacted;
         snap.started_at_ms = Some(snap.created_at_ms);
         snap.declared_phases = declared_phases;
+        snap.workflow = workflow;
         snap.resumed_from = req.resume_from.clone();
         snap.root_run_id = root_run_id;
         snap.clock_origin_ms = clock_origin;
@@ -428,20 +434,22 @@ impl Hwf {
 }
 
 impl Hwf {
-    /// Record a queued run's declared phases (its meta), as a foreground run
-    /// does, so that `status` shows them while a runner executes it. Best
+    /// Record a queued run's declared phases and name (its meta), as a
+    /// foreground run does, so that `status` and lists show them while a
+    /// runner executes it. Best
     /// effort: a run whose meta cannot be read runs without them.
     pub async fn declare_phases(&self, id: &RunId) {
         let phases = async {
             let target = self.resume_source(id)?.target;
             let report = self.validate_resolved(self.resolve(&target)?).await?;
+            let workflow = report.meta.as_ref().and_then(|m| meta_name(&m.name));
             let titles: Vec<String> = report
                 .meta
                 .into_iter()
                 .flat_map(|m| m.phases)
                 .map(|p| p.title)
                 .collect();
-            if titles.is_empty() {
+            if titles.is_empty() && workflow.is_none() {
                 return Ok(());
             }
             // Under the run's claim: a runner that took the run meanwhile owns
@@ -450,8 +458,9 @@ impl Hwf {
                 return Ok(());
             };
             let mut snap = self.store().read_snapshot(id)?;
-            if snap.state == RunState::Queued && snap.declared_phases.is_empty() {
+            if snap.state == RunState::Queued && snap.declared_phases.is_empty() && snap.workflow.is_none() {
                 snap.declared_phases = titles;
+                snap.workflow = workflow;
                 self.save_claimed(&snap, SaveMode::Durable, &*claim).await?;
             }
             Ok::<(), Error>(())
@@ -497,11 +506,28 @@ fn preview(text: &str) -> String {
     text[..end].to_owned()
 }
 
+/// A workflow's `meta.name` as a run's name: trimmed, one line, at most
+/// 80 characters; none when empty.
+fn meta_name(name: &str) -> Option<String> {
+    let name = name.split(['\n', '\r']).next().unwrap_or("").trim();
+    if name.is_empty() {
+        return None;
+    }
+    Some(name.chars().take(80).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::store::ScriptRef;
     use serde_json::json;
+
+    #[test]
+    fn meta_names_are_one_short_line() {
+        assert_eq!(meta_name("  triage \nmore"), Some("triage".into()));
+        assert_eq!(meta_name(" \n"), None);
+        assert_eq!(meta_name(&"x".repeat(100)).map(|n| n.len()), Some(80));
+    }
 
     #[tokio::test]
     async fn a_claim_taken_over_refuses_the_old_owners_snapshot_with_a_typed_error() {

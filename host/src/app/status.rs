@@ -201,6 +201,8 @@ pub struct RunStatus {
     pub state: ShownState,
     /// The component it executes.
     pub script: ScriptRef,
+    /// Its name in lists ([`workflow_name`]).
+    pub workflow: String,
     /// Its arguments (redacted).
     pub args: Value,
     /// The current phase.
@@ -245,6 +247,32 @@ pub struct RunStatus {
     pub retries: HashSet<String>,
     /// Calls a `task_stop` names.
     pub stopped_tasks: HashSet<String>,
+}
+
+/// A run's workflow name for lists: the saved script's name, else the
+/// file's stem (`review` for `flows/review.workflow.json`); a script sent
+/// inline (MCP, the plugin, `hwf facade`) shows as its own `meta.name`, or
+/// as `inline` when it declares none, never as its path in the state dir.
+pub fn workflow_name(s: &RunSnapshot) -> String {
+    if let Some(name) = &s.script.name {
+        return name.clone();
+    }
+    let Some(path) = s.script.path.as_deref() else {
+        return s.workflow.clone().unwrap_or_else(|| "workflow".into());
+    };
+    let p = std::path::Path::new(path);
+    if p.components().any(|c| c.as_os_str() == "inline") {
+        return s.workflow.clone().unwrap_or_else(|| "inline".into());
+    }
+    let file = p.file_name().and_then(|f| f.to_str()).unwrap_or(path);
+    let mut stem = file;
+    for ext in [".workflow.json", ".json", ".wasm", ".js", ".mjs", ".py"] {
+        if let Some(s) = stem.strip_suffix(ext) {
+            stem = s;
+            break;
+        }
+    }
+    stem.to_owned()
 }
 
 /// One line of the overview.
@@ -437,6 +465,7 @@ pub fn build_status(s: &RunSnapshot, journal: &[JournalEntry], state_dir: &Path,
         run_id: s.run_id.clone(),
         state: ShownState::of(s.state, locked),
         script: s.script.clone(),
+        workflow: workflow_name(s),
         args: s.args.clone(),
         phase: s.phase.clone(),
         created_at_ms: s.created_at_ms,

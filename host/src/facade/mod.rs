@@ -5,7 +5,8 @@
 //! - [`workflow`]: `validate`, `run`, `run_script`, `status`, `catalog`,
 //!   `script_save`, `script_catalog`, `script_inspect`;
 //! - [`workflow_control`]: `overview`, `status`, `pause`, `resume`, `stop`,
-//!   `task_stop`, `retry`, `decide`.
+//!   `task_stop`, `retry`, `decide`;
+//! - [`workflow_status`]: `overview` (paged) and `status`, read-only.
 //!
 //! Responses are `{"success": true, "data": …}` or `{"success": false,
 //! "error": {"code", "message"}}` ([`envelope`]). Parameters are checked by
@@ -25,7 +26,7 @@ use crate::{Hwf, RunRequest, Target};
 use base64::Engine as _;
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
-use params::{CONTROL, Params, WORKFLOW};
+use params::{CONTROL, Params, STATUS, WORKFLOW};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -387,7 +388,7 @@ fn control_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Value> {
         None => "overview",
     };
     let act = match action {
-        "overview" => return Ok(hwf.overview()?.to_json()),
+        "overview" => return overview_page(hwf, &p),
         "status" => return Ok(hwf.status(p.req_str("run_id", "status")?)?.to_json()),
         "pause" => Action::Pause,
         "resume" => Action::Unpause,
@@ -449,6 +450,42 @@ fn control_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Value> {
     serde_json::to_value(&recorded).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))
 }
 
+/// `overview`: one page of runs, newest first (`limit`, default
+/// [`params::DEFAULT_OVERVIEW_LIMIT`]; `cursor` or `offset`; `state` and
+/// `workflow` filters), with the blocked waits of the runs listed: `{runs,
+/// total, offset, next_offset, next_cursor, waits}`.
+fn overview_page(hwf: &Hwf, p: &Params) -> Result<Value> {
+    let filter = crate::app::review::RunFilter {
+        state: p.str("state").map(str::to_owned),
+        name: p.str("workflow").map(str::to_owned),
+        since_ms: None,
+        limit: Some(p.uint("limit").unwrap_or(params::DEFAULT_OVERVIEW_LIMIT) as usize),
+        offset: p.uint("offset").map_or(0, |o| usize::try_from(o).unwrap_or(usize::MAX)),
+        after: p.str("cursor").map(str::to_owned),
+    };
+    let mut v = hwf.runs(&filter).map_err(|e| match e.code() {
+        // A bad filter or cursor is a parameter of this request.
+        ErrorCode::InvalidArgs => Error::new(ErrorCode::InvalidParams, e.message()),
+        _ => e,
+    })?;
+    let waits: Vec<Value> = v["runs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|r| {
+            let run = r["run_id"].clone();
+            r["waits"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(move |w| json!({"run_id": run, "wait": w}))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    v["waits"] = json!(waits);
+    Ok(v)
+}
+
 /// One tool the MCP server and the plugin expose.
 #[derive(Debug, Clone)]
 pub struct ToolDef {
@@ -464,8 +501,13 @@ pub struct ToolDef {
     pub output_schema: Value,
     /// Whether it only reads (hint).
     pub read_only: bool,
-    /// Whether it may destroy something (hint: `stop` is terminal).
+    /// Whether it may destroy something (hint).
     pub destructive: bool,
+    /// Whether calling it again with the same arguments changes nothing
+    /// more (hint).
+    pub idempotent: bool,
+    /// Whether it reaches beyond hwf's own store (agents, commands: hint).
+    pub open_world: bool,
 }
 
 /// The JSON Schema of every response: the facade envelope.
@@ -496,17 +538,57 @@ pub fn tool_defs() -> Vec<ToolDef> {
             output_schema: envelope_schema(),
             read_only: false,
             destructive: false,
+            idempotent: false,
+            open_world: true,
         },
+        // Not destructive: a stop is recorded, the run's journal is kept
+        // and `resume_from_run_id` runs it again with every completed call
+        // replayed; pause, resume, retry and decide add a record. Marking
+        // it destructive made clients confirm every status poll; reading
+        // is `workflow_status`, which is read-only.
         ToolDef {
             name: "workflow_control",
-            title: "Watch and steer hwf runs",
-            description: "Operate hwf runs: overview, status, pause, resume, stop, task_stop, retry, and decide (approve/reject/edit a gated call, respond to a question). Controls take effect at once.",
+            title: "Steer hwf runs",
+            description: "Steer hwf runs: pause, resume, stop, task_stop, retry, and decide (approve/reject/edit a gated call, respond to a question). Controls take effect at once. (overview and status are accepted here too; workflow_status is the read-only way.)",
             input_schema: params::schema(CONTROL, &[]),
             output_schema: envelope_schema(),
             read_only: false,
-            destructive: true,
+            destructive: false,
+            idempotent: false,
+            open_world: false,
+        },
+        ToolDef {
+            name: "workflow_status",
+            title: "Read hwf runs",
+            description: "Read hwf runs without changing anything: `overview` (default; newest first, paged: `limit` (20), `cursor` from the previous page's `next_cursor`, filters `state` and `workflow`) or `status` of one `run_id` (state, phase, calls, waits, result).",
+            input_schema: params::schema(STATUS, &[]),
+            output_schema: envelope_schema(),
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
         },
     ]
+}
+
+/// The `workflow_status` tool: `overview` and `status` only, the
+/// read-only half of [`workflow_control`].
+pub async fn workflow_status(hwf: &Hwf, request: &Value) -> Value {
+    let read = || -> Result<Value> {
+        let p = Params::parse(request, STATUS)?;
+        match p.str("action") {
+            Some("status") => Ok(hwf.status(p.req_str("run_id", "status")?)?.to_json()),
+            None if p.has("run_id") => Ok(hwf.status(p.req_str("run_id", "status")?)?.to_json()),
+            Some("overview") | None => overview_page(hwf, &p),
+            Some(other) => Err(Error::new(
+                ErrorCode::InvalidParams,
+                format!(
+                    "unknown workflow_status action {other:?}: expected overview or status (workflow_control steers runs)"
+                ),
+            )),
+        }
+    };
+    envelope(read())
 }
 
 /// The tools the MCP server and plugin expose: (name, description, input

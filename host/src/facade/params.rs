@@ -81,6 +81,11 @@ const fn p(name: &'static str, aliases: &'static [&'static str], kind: Kind, doc
 /// The longest `wait_seconds` a foreground call may ask for (a day).
 pub const MAX_WAIT_SECONDS: u64 = 86_400;
 
+/// How many runs one `overview` page holds when `limit` is not given.
+pub const DEFAULT_OVERVIEW_LIMIT: u64 = 20;
+/// The most runs one `overview` page may hold.
+pub const MAX_OVERVIEW_LIMIT: u64 = 200;
+
 /// `workflow` parameters.
 pub const WORKFLOW: &[Param] = &[
     p(
@@ -196,6 +201,63 @@ pub const CONTROL: &[Param] = &[
     p("channel", &[], Kind::Str, "where the decision came from"),
     p("message_id", &[], Kind::Str, "the message that carried it"),
     p("control_id", &[], Kind::Str, "idempotency id"),
+    p(
+        "limit",
+        &[],
+        Kind::UIntIn(1, MAX_OVERVIEW_LIMIT),
+        "overview: at most this many runs, newest first (default 20, at most 200)",
+    ),
+    p(
+        "cursor",
+        &[],
+        Kind::Str,
+        "overview: the next page (the previous page's next_cursor)",
+    ),
+    p("offset", &[], Kind::UInt, "overview: skip this many matching runs"),
+    p(
+        "state",
+        &[],
+        Kind::Str,
+        "overview: only runs in this state (queued, running, waiting, stuck, succeeded, failed, stopped, cancelled, or active: not ended)",
+    ),
+    p(
+        "workflow",
+        &["name"],
+        Kind::Str,
+        "overview: only runs whose workflow name contains this text",
+    ),
+];
+
+/// `workflow_status` parameters: the read-only actions of
+/// [`CONTROL`].
+pub const STATUS: &[Param] = &[
+    p("action", &[], Kind::Str, "overview (default) | status"),
+    p("run_id", &["runId"], Kind::Str, "the run (status)"),
+    p(
+        "limit",
+        &[],
+        Kind::UIntIn(1, MAX_OVERVIEW_LIMIT),
+        "overview: at most this many runs, newest first (default 20, at most 200)",
+    ),
+    p(
+        "cursor",
+        &[],
+        Kind::Str,
+        "overview: the next page (the previous page's next_cursor)",
+    ),
+    p("offset", &[], Kind::UInt, "overview: skip this many matching runs"),
+    p(
+        "state",
+        &[],
+        Kind::Str,
+        "overview: only runs in this state (queued, running, waiting, stuck, succeeded, failed, stopped, cancelled, or active: not ended)",
+    ),
+    p(
+        "workflow",
+        &["name"],
+        Kind::Str,
+        "overview: only runs whose workflow name contains this text",
+    ),
 ];
 
 /// Parsed parameters: canonical name → value.
@@ -339,7 +401,7 @@ mod tests {
 
     #[test]
     fn schemas_advertise_canonical_typed_names_only() {
-        for table in [WORKFLOW, CONTROL] {
+        for table in [WORKFLOW, CONTROL, STATUS] {
             let s = schema(table, &[]);
             let props = s["properties"].as_object().expect("properties");
             assert_eq!(props.len(), table.len(), "{s}");

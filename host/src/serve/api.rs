@@ -107,6 +107,7 @@ pub async fn runs(State(app): App, q: Result<Query<RunsQuery>, QueryRejection>) 
         since_ms: q.since,
         limit: Some(q.limit.unwrap_or(50).min(1000)),
         offset: q.offset.unwrap_or(0),
+        after: None,
     };
     let hwf = app.hwf.clone();
     result_redacted(blocking(move || hwf.runs(&filter)).await)

@@ -194,8 +194,9 @@ pub fn refuse(status: StatusCode, code: &str, message: &str) -> Response {
         .into_response()
 }
 
-/// Whether a `Host` header names this machine's loopback.
-fn loopback_host(host: &str) -> bool {
+/// Whether a `Host` header (or an `Origin`'s authority) names this
+/// machine's loopback: `localhost`, `127.0.0.0/8` or `[::1]`, any port.
+pub fn loopback_host(host: &str) -> bool {
     let name = if let Some(rest) = host.strip_prefix('[') {
         rest.split(']').next().unwrap_or("")
     } else {
