@@ -6,6 +6,7 @@ mod cli;
 mod mcp;
 mod mcp_filter;
 mod mcp_http;
+mod mcp_tasks;
 
 use std::io::Write as _;
 

@@ -382,6 +382,7 @@ impl ServerHandler for Server {
                 .enable_tools()
                 .enable_resources()
                 .enable_resources_subscribe()
+                .enable_tasks()
                 .build(),
         )
         .with_server_info(Implementation::new("hwf", env!("CARGO_PKG_VERSION")))
@@ -413,6 +414,21 @@ impl ServerHandler for Server {
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.to_string();
         let args = Value::Object(request.arguments.unwrap_or_default());
+        // A client that declares the tasks extension gets its runs as
+        // durable tasks (crate::mcp_tasks).
+        if name == "workflow"
+            && context.client_capabilities().is_some_and(|c| c.supports_tasks())
+            && let Ok(p) = params::Params::parse(&args, params::WORKFLOW)
+            && facade::is_foreground_run(&p)
+        {
+            let queued = facade::workflow(&self.hwf, &crate::mcp_tasks::as_background(&args), &self.opts).await;
+            if let Some(id) = queued["data"]["run_id"].as_str().filter(|_| queued["success"] == true) {
+                let run = RunId::parse(id).map_err(|e| McpError::internal_error(e.to_string(), None))?;
+                return Ok(CallToolResponse::Task(crate::mcp_tasks::created(&self.hwf, &run)?));
+            }
+            // Not queued (bad parameters, a script with errors): the report.
+            return Ok(crate::mcp_tasks::envelope_result(queued).into());
+        }
         let value = match name.as_str() {
             "workflow" => match params::Params::parse(&args, params::WORKFLOW) {
                 // A malformed run id is the facade's to report.
@@ -448,6 +464,46 @@ impl ServerHandler for Server {
             result.structured_content = Some(value);
         }
         Ok(result.into())
+    }
+
+    async fn get_task(
+        &self,
+        request: rmcp::model::GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetTaskResult, McpError> {
+        let hwf = self.hwf.clone();
+        let report = facade::workflow_status(&hwf, &json!({"action": "status", "run_id": request.task_id})).await;
+        crate::mcp_tasks::get(&hwf, &request.task_id, move |_| {
+            crate::mcp_tasks::envelope_result(report)
+        })
+    }
+
+    async fn update_task(
+        &self,
+        request: rmcp::model::UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        // The person in the client answered the form: the client's name is
+        // the actor.
+        let actor = context.peer.peer_info().map_or_else(
+            || "mcp-client".to_owned(),
+            |i| format!("mcp-client:{}", i.client_info.name),
+        );
+        if crate::mcp_tasks::update(&self.hwf, &request.task_id, &request.input_responses, &actor)? {
+            self.shared.wake.notify_one();
+        }
+        Ok(())
+    }
+
+    async fn cancel_task(
+        &self,
+        request: rmcp::model::CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        if crate::mcp_tasks::cancel(&self.hwf, &request.task_id, "mcp-client")? {
+            self.shared.wake.notify_one();
+        }
+        Ok(())
     }
 
     /// A request rmcp could not parse lands here. For a method the server

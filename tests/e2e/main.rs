@@ -6,6 +6,7 @@
 //!
 //! - `common`: the [`common::Ctx`] helper;
 //! - `decision_surfaces`: who may decide what (the model's facade vs a person);
+//! - `mcp_tasks`: runs as durable MCP tasks, waits as form elicitations;
 //! - `durable`: resume, crash recovery, waits, controls, the runner;
 //! - `facade`: every facade action and alias via `hwf facade`, and `hwf mcp`;
 //! - `finalizers`: declared resources finalized once when a run ends (also after kill -9);
@@ -71,6 +72,7 @@ mod js;
 mod json_workflows;
 mod kanban;
 mod mcp_clients;
+mod mcp_tasks;
 mod numbers;
 mod pg_fault;
 mod policy;
