@@ -396,3 +396,70 @@ def test_http_token_on_loopback_when_given_and_always_off_loopback(env):
     require("mcp")
     with HttpServer(env, token=token) as server:
         asyncio.run(with_sdk(server.url))
+
+
+# --- runs as durable tasks over HTTP (2026-07-28, stateless) ----------------
+
+TASKS = "io.modelcontextprotocol/tasks"
+CAPS = {"extensions": {TASKS: {}}, "elicitation": {"form": {}}}
+
+
+def _rpc(url: str, method: str, params: dict, name: str | None = None) -> dict:
+    """One stateless 2026-07-28 request: the revision and the client's
+    capabilities in ``_meta`` and in the headers, as such a client sends."""
+    body = {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": method,
+        "params": {
+            **params,
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": CAPS},
+        },
+    }
+    headers = {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method}
+    # The name header: the tool's, or the task's id for tasks/*.
+    name = name or params.get("taskId")
+    if name:
+        headers["Mcp-Name"] = name
+    status, _, text = _post(url, body, headers)
+    assert status == 200, (method, status, text)
+    # A JSON body, or one SSE event carrying it.
+    for line in text.splitlines():
+        if line.startswith("data:") and line[5:].strip():
+            return json.loads(line[5:])
+    return json.loads(text)
+
+
+def _task(url: str, task_id: str, want: str) -> dict:
+    deadline = time.monotonic() + 30
+    while True:
+        r = _rpc(url, "tasks/get", {"taskId": task_id})
+        assert "result" in r, r
+        task = r["result"].get("task", r["result"])
+        if task["status"] == want:
+            return task
+        assert time.monotonic() < deadline, (want, task)
+        time.sleep(0.05)
+
+
+def test_http_a_question_is_a_durable_task_answered_by_a_form(env):
+    with HttpServer(env) as server:
+        d = _rpc(server.url, "server/discover", {})
+        assert TASKS in d["result"]["capabilities"]["extensions"], d
+        r = _rpc(server.url, "tools/call", {"name": "workflow", "arguments": {"script_source": ASK_JS}}, name="workflow")
+        assert r["result"]["resultType"] == "task", r
+        task_id = r["result"]["taskId"]
+        task = _task(server.url, task_id, "input_required")
+        [(call, request)] = task["inputRequests"].items()
+        assert request["method"] == "elicitation/create"
+        assert request["params"]["requestedSchema"]["properties"]["answer"]["enum"] == ["yes", "no"]
+        # kill -9 of the server between the question and the answer.
+        server.proc.kill()
+        server.proc.wait()
+    with HttpServer(env) as server:
+        again = _task(server.url, task_id, "input_required")
+        assert again["inputRequests"] == task["inputRequests"]
+        ack = _rpc(server.url, "tasks/update", {"taskId": task_id, "inputResponses": {call: {"action": "accept", "content": {"answer": "yes"}}}})
+        assert "result" in ack, ack
+        done = _task(server.url, task_id, "completed")
+        assert done["result"]["structuredContent"]["data"]["result"] == {"answer": "yes"}, done
