@@ -249,3 +249,61 @@ fn a_client_without_the_extension_gets_a_plain_result() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// The approval gate of a write: the model's `workflow_control decide`
+/// cannot approve it; the person answering the task's form can.
+#[test]
+fn an_approval_gate_is_approved_through_the_form_not_by_the_model() {
+    let ctx = Ctx::new();
+    std::fs::create_dir_all(ctx.path("ws")).expect("ws");
+    ctx.write(
+        "hwf.toml",
+        "[policy]\nallowed_classes = [\"read_only\", \"external_write\"]\n\n[capabilities]\nworkspace = \"ws\"\n",
+    );
+    let mut mcp = Client::start(&ctx);
+    let deploy = r#"export const meta = { name: "deploy", description: "writes after an approval" };
+await capability("fs.write", { path: "deployed.txt", content: "1.4" });
+return { deployed: true };
+"#;
+    let r = mcp.request(
+        "tools/call",
+        json!({"name": "workflow", "arguments": {"script_source": deploy}}),
+    );
+    let id = r["result"]["taskId"].as_str().expect("task id").to_owned();
+    let task = mcp.task_until(&id, "input_required");
+    let (call, req) = task["inputRequests"]
+        .as_object()
+        .expect("requests")
+        .iter()
+        .next()
+        .expect("one");
+    let call = call.clone();
+    let msg = req["params"]["message"].as_str().expect("msg");
+    assert!(msg.contains("fs.write") && msg.contains("external_write"), "{msg}");
+    // The model, through its tool.
+    let r = mcp.request(
+        "tools/call",
+        json!({"name": "workflow_control", "arguments": {"action": "decide", "run_id": id, "call": call, "decision": "approve"}}),
+    );
+    assert_eq!(
+        r["result"]["structuredContent"]["error"]["code"], "decision_not_allowed",
+        "{r}"
+    );
+    // The person, through the form.
+    let ack = mcp.request(
+        "tasks/update",
+        json!({"taskId": id, "inputResponses": {call: {"action": "accept", "content": {"decision": "approve"}}}}),
+    );
+    assert!(ack.get("result").is_some(), "{ack}");
+    let done = mcp.task_until(&id, "completed");
+    assert_eq!(
+        done["result"]["structuredContent"]["data"]["result"],
+        json!({"deployed": true}),
+        "{done}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(ctx.path("ws/deployed.txt")).expect("written"),
+        "1.4"
+    );
+    mcp.kill();
+}
