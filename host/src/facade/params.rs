@@ -178,8 +178,33 @@ pub const WORKFLOW: &[Param] = &[
     ),
 ];
 
+/// An array of `params` followed by `overview`'s paging and filter
+/// parameters (shared by `workflow_control` and `workflow_status`).
+macro_rules! with_overview {
+    ($($param:expr),* $(,)?) => {
+        [
+            $($param,)*
+            p(
+                "limit",
+                &[],
+                Kind::UIntIn(1, MAX_OVERVIEW_LIMIT),
+                "overview: at most this many runs, newest first (default 20, at most 200)",
+            ),
+            p("cursor", &[], Kind::Str, "overview: the next page (the previous page's next_cursor)"),
+            p("offset", &[], Kind::UInt, "overview: skip this many matching runs"),
+            p(
+                "state",
+                &[],
+                Kind::Str,
+                "overview: only runs in this state (queued, running, waiting, stuck, succeeded, failed, stopped, cancelled, or active: not ended)",
+            ),
+            p("workflow", &["name"], Kind::Str, "overview: only runs whose workflow name contains this text"),
+        ]
+    };
+}
+
 /// `workflow_control` parameters.
-pub const CONTROL: &[Param] = &[
+pub const CONTROL: &[Param] = &with_overview![
     p(
         "action",
         &[],
@@ -201,63 +226,13 @@ pub const CONTROL: &[Param] = &[
     p("channel", &[], Kind::Str, "where the decision came from"),
     p("message_id", &[], Kind::Str, "the message that carried it"),
     p("control_id", &[], Kind::Str, "idempotency id"),
-    p(
-        "limit",
-        &[],
-        Kind::UIntIn(1, MAX_OVERVIEW_LIMIT),
-        "overview: at most this many runs, newest first (default 20, at most 200)",
-    ),
-    p(
-        "cursor",
-        &[],
-        Kind::Str,
-        "overview: the next page (the previous page's next_cursor)",
-    ),
-    p("offset", &[], Kind::UInt, "overview: skip this many matching runs"),
-    p(
-        "state",
-        &[],
-        Kind::Str,
-        "overview: only runs in this state (queued, running, waiting, stuck, succeeded, failed, stopped, cancelled, or active: not ended)",
-    ),
-    p(
-        "workflow",
-        &["name"],
-        Kind::Str,
-        "overview: only runs whose workflow name contains this text",
-    ),
 ];
 
 /// `workflow_status` parameters: the read-only actions of
 /// [`CONTROL`].
-pub const STATUS: &[Param] = &[
+pub const STATUS: &[Param] = &with_overview![
     p("action", &[], Kind::Str, "overview (default) | status"),
     p("run_id", &["runId"], Kind::Str, "the run (status)"),
-    p(
-        "limit",
-        &[],
-        Kind::UIntIn(1, MAX_OVERVIEW_LIMIT),
-        "overview: at most this many runs, newest first (default 20, at most 200)",
-    ),
-    p(
-        "cursor",
-        &[],
-        Kind::Str,
-        "overview: the next page (the previous page's next_cursor)",
-    ),
-    p("offset", &[], Kind::UInt, "overview: skip this many matching runs"),
-    p(
-        "state",
-        &[],
-        Kind::Str,
-        "overview: only runs in this state (queued, running, waiting, stuck, succeeded, failed, stopped, cancelled, or active: not ended)",
-    ),
-    p(
-        "workflow",
-        &["name"],
-        Kind::Str,
-        "overview: only runs whose workflow name contains this text",
-    ),
 ];
 
 /// Parsed parameters: canonical name → value.
