@@ -734,16 +734,41 @@ impl<'a> Fault<'a> {
             .query(&format!("SELECT token FROM hwf_claims WHERE run_id = '{run}'"))
             .ok()
             .and_then(|r| r.first().and_then(|r| r.first()).cloned());
+        let claim_row = pg
+            .query(&format!("SELECT * FROM hwf_claims WHERE run_id = '{run}'"))
+            .map(|rows| format!("{rows:?}"))
+            .unwrap_or_else(|e| format!("(claim unreadable: {e})"));
         signal(pid, "-CONT");
-        assert!(
-            taken,
-            "run {run}: no other runner took it over within {limit:?} of pausing its owner (lease {LEASE_MS} ms)"
-        );
+        if !taken {
+            // What the runners said meanwhile outlives the test's temp dir.
+            let kept = self.keep_logs("pause");
+            panic!(
+                "run {run}: no other runner took it over within {limit:?} of pausing its owner (lease {LEASE_MS} ms); its claim: {claim_row}; runner logs kept in {}",
+                kept.display()
+            );
+        }
         assert_ne!(
             token_before, token_after,
             "run {run}: the takeover did not bump the fencing token"
         );
         self.pauses.push((run, at, waited));
+    }
+
+    /// Copy the runners' logs out of the test's temp dir (they outlive it):
+    /// `target/pg-fault-failures/<store>-seed-<seed>-<why>`.
+    fn keep_logs(&self, why: &str) -> PathBuf {
+        let keep = root().join("target").join("pg-fault-failures").join(format!(
+            "{}-seed-{}-{why}",
+            if self.store.pg().is_some() { "postgres" } else { "file" },
+            self.seed
+        ));
+        let _ = std::fs::create_dir_all(&keep);
+        for log in self.runners.iter().flat_map(|r| &r.logs) {
+            if let Some(name) = log.file_name() {
+                let _ = std::fs::copy(log, keep.join(name));
+            }
+        }
+        keep
     }
 
     fn restart_database(&mut self) {
@@ -964,17 +989,7 @@ impl<'a> Fault<'a> {
             || self.kills.len() < 3
             || (self.store.pg().is_some() && (self.pauses.len() != 1 || paused_refused == 0));
         if failed {
-            // The runners' logs outlive the test's temp dir.
-            let keep = root()
-                .join("target")
-                .join("pg-fault-failures")
-                .join(format!("{store}-seed-{}", self.seed));
-            let _ = std::fs::create_dir_all(&keep);
-            for log in self.runners.iter().flat_map(|r| &r.logs) {
-                if let Some(name) = log.file_name() {
-                    let _ = std::fs::copy(log, keep.join(name));
-                }
-            }
+            let keep = self.keep_logs("check");
             println!("pg_fault [{store}]: runner logs kept in {}", keep.display());
         }
         if !bad.is_empty() {
