@@ -543,9 +543,19 @@ impl ServerHandler for Server {
     async fn on_custom_request(
         &self,
         request: rmcp::model::CustomRequest,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::CustomResult, McpError> {
+        // Methods 2026-07-28 removed (initialize, resources/subscribe, …)
+        // are unknown to a stateless request: -32601 (HTTP 404).
+        let stateless = request
+            .params
+            .as_ref()
+            .and_then(|p| p["_meta"]["io.modelcontextprotocol/protocolVersion"].as_str())
+            .map(str::to_owned)
+            .or_else(|| context.protocol_version().map(|v| v.to_string()))
+            .is_some_and(|v| v.as_str() >= "2026-07-28");
         let expected = match request.method.as_str() {
+            _ if stateless => None,
             "tools/call" => Some("params {\"name\": string, \"arguments\": object}"),
             "resources/read" | "resources/subscribe" | "resources/unsubscribe" => Some("params {\"uri\": string}"),
             "initialize" => Some("params {protocolVersion, capabilities, clientInfo}"),

@@ -70,13 +70,17 @@ return {content: [{type: "text", text: `slow_compute(${args.label ?? "compute"})
     ),
     (
         "failing_job",
-        r#"await agent("fail", {label: "failing_job"});
+        // A failed agent call resolves to no output: the tool's error.
+        r#"const r = await agent("fail", {label: "failing_job"});
+if (r?.done !== true) return {isError: true, content: [{type: "text", text: "failing_job: intentional tool execution error"}]};
 return {content: [{type: "text", text: "failing_job: unexpectedly succeeded"}]};"#,
         true,
     ),
     (
         "protocol_error_job",
-        r#"await agent("protocol error", {label: "protocol_error_job"});
+        // The run ends failed: a protocol error, a `failed` task.
+        r#"const r = await agent("protocol error", {label: "protocol_error_job"});
+if (r?.done !== true) throw new Error("protocol_error_job: the job could not execute");
 return {content: [{type: "text", text: "protocol_error_job: unexpectedly succeeded"}]};"#,
         false,
     ),
@@ -84,7 +88,7 @@ return {content: [{type: "text", text: "protocol_error_job: unexpectedly succeed
         "confirm_delete",
         r#"const f = args.filename ?? "file.txt";
 const a = await capability("human.ask", {prompt: `Delete ${f}?`, schema: {confirm: "boolean"}});
-return {content: [{type: "text", text: `confirm_delete(${f}): confirmed = ${a.confirm}`}]};"#,
+return {content: [{type: "text", text: `confirm_delete(${f}): confirmed = ${a.answer.confirm}`}]};"#,
         true,
     ),
     (
@@ -93,14 +97,14 @@ return {content: [{type: "text", text: `confirm_delete(${f}): confirmed = ${a.co
   capability("human.ask", {prompt: "Provide value A", schema: {name: "string?", confirm: "boolean?"}}),
   capability("human.ask", {prompt: "Provide value B", schema: {name: "string?", confirm: "boolean?"}}),
 ]);
-return {content: [{type: "text", text: `multi_input: a = ${a.name}, b = ${b.name}`}]};"#,
+return {content: [{type: "text", text: `multi_input: a = ${a.answer.name}, b = ${b.answer.name}`}]};"#,
         true,
     ),
     (
         "test_tool_with_task",
         r#"const a = await capability("human.ask", {prompt: "What is your name?", schema: {name: "string"}});
 await agent("greet", {label: "test_tool_with_task"});
-return {content: [{type: "text", text: `Hello, ${a.name}! (async)`}]};"#,
+return {content: [{type: "text", text: `Hello, ${a.answer.name}! (async)`}]};"#,
         true,
     ),
 ];
@@ -110,6 +114,15 @@ const WAV: &str = "UklGRiQAAABXQVZFZm10IBAAAAABAAEARKwAAIhYAQACABAAZGF0YQAAAAA="
 
 fn de<T: DeserializeOwned>(v: Value) -> Result<T, McpError> {
     serde_json::from_value(v).map_err(|e| McpError::internal_error(format!("conformance fixture: {e}"), None))
+}
+
+/// A complete result (`resultType: "complete"`, which 2026-07-28 requires
+/// and deserializing does not fill in).
+fn complete<T: DeserializeOwned>(mut v: Value) -> Result<T, McpError> {
+    if let Value::Object(m) = &mut v {
+        m.entry("resultType").or_insert_with(|| json!("complete"));
+    }
+    de(v)
 }
 
 fn empty_schema() -> Value {
@@ -395,12 +408,12 @@ impl Server {
         let result = match name.as_str() {
             "greet" => text_result(format!("Hello, {}!", args["name"].as_str().unwrap_or("world"))),
             "test_simple_text" => text_result("This is a simple text response for testing."),
-            "test_image_content" => de(json!({"content": [{"type": "image", "data": PNG, "mimeType": "image/png"}]}))?,
-            "test_audio_content" => de(json!({"content": [{"type": "audio", "data": WAV, "mimeType": "audio/wav"}]}))?,
-            "test_embedded_resource" => de(json!({"content": [{"type": "resource", "resource": {
+            "test_image_content" => complete(json!({"content": [{"type": "image", "data": PNG, "mimeType": "image/png"}]}))?,
+            "test_audio_content" => complete(json!({"content": [{"type": "audio", "data": WAV, "mimeType": "audio/wav"}]}))?,
+            "test_embedded_resource" => complete(json!({"content": [{"type": "resource", "resource": {
                 "uri": "test://embedded-resource", "mimeType": "text/plain",
                 "text": "This is an embedded resource content."}}]}))?,
-            "test_multiple_content_types" => de(json!({"content": [
+            "test_multiple_content_types" => complete(json!({"content": [
                 {"type": "text", "text": "Multiple content types test:"},
                 {"type": "image", "data": PNG, "mimeType": "image/png"},
                 {"type": "resource", "resource": {"uri": "test://mixed-content-resource",
@@ -608,7 +621,7 @@ impl Server {
             .map_err(|e| McpError::internal_error(format!("fixture run {tool}: {e} ({v})"), None))?
             .to_json();
         match ended(&status) {
-            rmcp::model::TaskPayload::Completed { result } => Ok(CallToolResponse::Complete(de(Value::Object(result))?)),
+            rmcp::model::TaskPayload::Completed { result } => Ok(CallToolResponse::Complete(complete(Value::Object(result))?)),
             rmcp::model::TaskPayload::Failed { error } => Err(McpError::internal_error(
                 error.get("message").and_then(Value::as_str).unwrap_or("failed").to_owned(),
                 None,
@@ -691,7 +704,7 @@ impl Server {
             }
             other => return Err(McpError::invalid_params(format!("unknown prompt {other:?}"), None)),
         };
-        let result: GetPromptResult = de(json!({"messages": messages}))?;
+        let result: GetPromptResult = complete(json!({"messages": messages}))?;
         Ok(result.into())
     }
 }
@@ -743,7 +756,7 @@ pub fn read(uri: &str) -> Option<Result<ReadResourceResult, McpError>> {
             json!([{"uri": uri, "mimeType": "application/json", "text": text}])
         }
     };
-    Some(de(json!({"contents": contents})))
+    Some(complete(json!({"contents": contents})))
 }
 
 /// State the mode keeps.
