@@ -395,14 +395,14 @@ impl ServerHandler for Server {
             caps.prompts = Some(rmcp::model::PromptsCapability::default());
         }
         ServerConfig::new(caps)
-        .with_server_info(Implementation::new("hwf", env!("CARGO_PKG_VERSION")))
-        .with_instructions(
-            "hwf runs agent workflows as sandboxed WebAssembly components. Use `workflow` to validate, save, \
+            .with_server_info(Implementation::new("hwf", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "hwf runs agent workflows as sandboxed WebAssembly components. Use `workflow` to validate, save, \
              run and inspect workflows, `workflow_status` to read runs (a paged overview, or one run's status), \
              and `workflow_control` to steer them (pause, resume, stop, decide approvals and questions). \
              Decisions take effect at once. A run still going after `wait_seconds` returns its run_id; poll it \
              with `workflow_status` or read the resource hwf://runs/<run_id>.",
-        )
+            )
     }
 
     async fn list_tools(
@@ -497,7 +497,11 @@ impl ServerHandler for Server {
         let fixtures = self.fixtures.is_some();
         crate::mcp_tasks::get(&hwf, &request.task_id, move |_, status| {
             // A fixture run's result is passed through verbatim.
-            if fixtures && status["workflow"].as_str().is_some_and(crate::mcp_fixtures::is_task_workflow) {
+            if fixtures
+                && status["workflow"]
+                    .as_str()
+                    .is_some_and(crate::mcp_fixtures::is_task_workflow)
+            {
                 return crate::mcp_fixtures::ended(status);
             }
             crate::mcp_tasks::completed(crate::mcp_tasks::envelope_result(report))
@@ -586,10 +590,7 @@ impl ServerHandler for Server {
         };
         let resources = fixtures
             .into_iter()
-            .chain(ids
-            .iter()
-            .filter_map(|id| self.hwf.snapshot(id).ok())
-            .map(|s| {
+            .chain(ids.iter().filter_map(|id| self.hwf.snapshot(id).ok()).map(|s| {
                 let mut r = Resource::new(run_uri(&s.run_id), format!("run {}", s.run_id));
                 r.title = Some(format!(
                     "{} ({})",
@@ -652,8 +653,14 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::ListPromptsResult, McpError> {
         match self.fixtures {
-            Some(_) => Ok(rmcp::model::ListPromptsResult::with_all_items(crate::mcp_fixtures::prompts()?)),
-            None => Err(McpError::new(rmcp::model::ErrorCode::METHOD_NOT_FOUND, "prompts/list", None)),
+            Some(_) => Ok(rmcp::model::ListPromptsResult::with_all_items(
+                crate::mcp_fixtures::prompts()?,
+            )),
+            None => Err(McpError::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                "prompts/list",
+                None,
+            )),
         }
     }
 
@@ -664,7 +671,11 @@ impl ServerHandler for Server {
     ) -> Result<rmcp::model::GetPromptResponse, McpError> {
         match self.fixtures {
             Some(_) => self.fixture_prompt(&request),
-            None => Err(McpError::new(rmcp::model::ErrorCode::METHOD_NOT_FOUND, "prompts/get", None)),
+            None => Err(McpError::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                "prompts/get",
+                None,
+            )),
         }
     }
 

@@ -8,7 +8,8 @@ and fixtures are in docs/MCP-CONFORMANCE.md).
 
 The script installs the suite with npm into target/mcp-conformance; without
 npm the test is skipped, or fails under HWF_REQUIRE_CLIENTS=1 (CI), as
-conftest's ``require`` does for client libraries.
+conftest's ``require`` does for client libraries. An hwf without
+``mcp --conformance-fixtures`` fails.
 """
 
 from __future__ import annotations
@@ -32,18 +33,17 @@ def _npm_or_skip() -> None:
     pytest.skip("npm is not installed (the MCP conformance suite comes from the npm registry)")
 
 
-def _fixture_mode_or_skip() -> None:
-    # Until `hwf mcp --conformance-fixtures` exists (issue 27) there is
-    # nothing to run the suite against. Once it lands, this guard only
-    # matters for an hwf binary from before it.
+def _fixture_mode_or_fail() -> None:
+    # `hwf mcp --conformance-fixtures` exists (issue 27): an hwf without it
+    # is a regression (or a stale binary), not a reason to skip.
     out = subprocess.run([hwf_bin(), "mcp", "--help"], capture_output=True, text=True, timeout=60)
     if "--conformance-fixtures" not in out.stdout + out.stderr:
-        pytest.skip("this hwf has no `mcp --conformance-fixtures` yet")
+        pytest.fail(f"{hwf_bin()} has no `mcp --conformance-fixtures` (a stale binary? rebuild it)")
 
 
 def test_the_official_suite_passes_over_http_but_for_the_expected_failures():
     _npm_or_skip()
-    _fixture_mode_or_skip()
+    _fixture_mode_or_fail()
     env = {
         **os.environ,
         "HWF_BIN": hwf_bin(),

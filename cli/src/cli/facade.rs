@@ -64,6 +64,13 @@ pub async fn mcp(
     conformance_fixtures: bool,
 ) -> Result<i32, Error> {
     let hwf = open_host(cli, config, agents, config.limits.clone())?;
-    crate::mcp::serve(hwf, ops::facade_options(cli, config), concurrency, transport, conformance_fixtures).await?;
+    crate::mcp::serve(
+        hwf,
+        ops::facade_options(cli, config),
+        concurrency,
+        transport,
+        conformance_fixtures,
+    )
+    .await?;
     Ok(0)
 }

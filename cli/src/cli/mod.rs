@@ -671,7 +671,15 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
                     stdio: *stdio,
                 }),
             };
-            facade::mcp(&cli, &config, agents.as_ref(), concurrency, transport, *conformance_fixtures).await
+            facade::mcp(
+                &cli,
+                &config,
+                agents.as_ref(),
+                concurrency,
+                transport,
+                *conformance_fixtures,
+            )
+            .await
         }
         Command::Events(cmd) => ops::events(&cli, &config, cmd, out),
         Command::Runner(args) => ops::runner(&cli, &config, args, out).await,
