@@ -5,6 +5,7 @@ mod bench;
 mod cli;
 mod mcp;
 mod mcp_filter;
+mod mcp_fixtures;
 mod mcp_http;
 mod mcp_tasks;
 

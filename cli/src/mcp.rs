@@ -75,16 +75,18 @@ pub const SERVER_FAULTS: &[&str] = &[
 /// [`Conn`] ([`Server::for_connection`]).
 #[derive(Clone)]
 pub(crate) struct Server {
-    hwf: Arc<Hwf>,
-    opts: Options,
-    shared: Arc<Shared>,
+    pub(crate) hwf: Arc<Hwf>,
+    pub(crate) opts: Options,
+    pub(crate) shared: Arc<Shared>,
     conn: Arc<Conn>,
+    /// `--conformance-fixtures` ([`crate::mcp_fixtures`]).
+    pub(crate) fixtures: Option<Arc<crate::mcp_fixtures::Fixtures>>,
 }
 
 /// What every connection's server shares.
-struct Shared {
+pub(crate) struct Shared {
     /// Wakes the in-process runner.
-    wake: Arc<Notify>,
+    pub(crate) wake: Arc<Notify>,
     /// Connections that subscribed to something (for `resources/updated`).
     subscribers: Mutex<Vec<Weak<Conn>>>,
 }
@@ -243,7 +245,7 @@ fn first_compile(hwf: &Hwf, p: &params::Params) -> Option<Language> {
 impl Server {
     /// A server over `hwf` with an in-process runner woken through
     /// `opts` (set here).
-    fn new(hwf: Arc<Hwf>, mut opts: Options) -> Self {
+    fn new(hwf: Arc<Hwf>, mut opts: Options, fixtures: bool) -> Self {
         let shared = Arc::new(Shared {
             wake: Arc::new(Notify::new()),
             subscribers: Mutex::new(Vec::new()),
@@ -255,6 +257,11 @@ impl Server {
             opts,
             shared,
             conn: Arc::default(),
+            fixtures: fixtures.then(|| {
+                Arc::new(crate::mcp_fixtures::Fixtures {
+                    sealer: crate::mcp_fixtures::Sealer::new(),
+                })
+            }),
         }
     }
 
@@ -377,22 +384,25 @@ impl Server {
 
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_resources()
-                .enable_resources_subscribe()
-                .enable_tasks()
-                .build(),
-        )
-        .with_server_info(Implementation::new("hwf", env!("CARGO_PKG_VERSION")))
-        .with_instructions(
-            "hwf runs agent workflows as sandboxed WebAssembly components. Use `workflow` to validate, save, \
+        let mut caps = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_resources_subscribe()
+            .enable_tasks()
+            .build();
+        if self.fixtures.is_some() {
+            // The fixture prompts (--conformance-fixtures only).
+            caps.prompts = Some(rmcp::model::PromptsCapability::default());
+        }
+        ServerConfig::new(caps)
+            .with_server_info(Implementation::new("hwf", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "hwf runs agent workflows as sandboxed WebAssembly components. Use `workflow` to validate, save, \
              run and inspect workflows, `workflow_status` to read runs (a paged overview, or one run's status), \
              and `workflow_control` to steer them (pause, resume, stop, decide approvals and questions). \
              Decisions take effect at once. A run still going after `wait_seconds` returns its run_id; poll it \
              with `workflow_status` or read the resource hwf://runs/<run_id>.",
-        )
+            )
     }
 
     async fn list_tools(
@@ -400,11 +410,19 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(mcp_tools()))
+        let mut tools = mcp_tools();
+        if self.fixtures.is_some() {
+            tools.extend(crate::mcp_fixtures::tools());
+        }
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        mcp_tools().into_iter().find(|t| t.name == name)
+        let fixtures = self.fixtures.is_some().then(crate::mcp_fixtures::tools);
+        mcp_tools()
+            .into_iter()
+            .chain(fixtures.into_iter().flatten())
+            .find(|t| t.name == name)
     }
 
     async fn call_tool(
@@ -413,6 +431,9 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.to_string();
+        if self.fixtures.is_some() && crate::mcp_fixtures::is_tool(&name) {
+            return self.fixture_call(request, context).await;
+        }
         let args = Value::Object(request.arguments.unwrap_or_default());
         // A client that declares the tasks extension gets its runs as
         // durable tasks (crate::mcp_tasks).
@@ -473,8 +494,17 @@ impl ServerHandler for Server {
     ) -> Result<rmcp::model::GetTaskResult, McpError> {
         let hwf = self.hwf.clone();
         let report = facade::workflow_status(&hwf, &json!({"action": "status", "run_id": request.task_id})).await;
-        crate::mcp_tasks::get(&hwf, &request.task_id, move |_| {
-            crate::mcp_tasks::envelope_result(report)
+        let fixtures = self.fixtures.is_some();
+        crate::mcp_tasks::get(&hwf, &request.task_id, move |_, status| {
+            // A fixture run's result is passed through verbatim.
+            if fixtures
+                && status["workflow"]
+                    .as_str()
+                    .is_some_and(crate::mcp_fixtures::is_task_workflow)
+            {
+                return crate::mcp_fixtures::ended(status);
+            }
+            crate::mcp_tasks::completed(crate::mcp_tasks::envelope_result(report))
         })
     }
 
@@ -491,6 +521,11 @@ impl ServerHandler for Server {
         );
         if crate::mcp_tasks::update(&self.hwf, &request.task_id, &request.input_responses, &actor)? {
             self.shared.wake.notify_one();
+            // Acknowledged once the run has parked again or ended (bounded):
+            // the next tasks/get then shows what is still open, not the
+            // run's transient replay.
+            let keys: Vec<&str> = request.input_responses.keys().map(String::as_str).collect();
+            crate::mcp_tasks::settle(&self.hwf, &request.task_id, &keys, crate::mcp_tasks::SETTLE_WAIT).await;
         }
         Ok(())
     }
@@ -512,9 +547,19 @@ impl ServerHandler for Server {
     async fn on_custom_request(
         &self,
         request: rmcp::model::CustomRequest,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::CustomResult, McpError> {
+        // Methods 2026-07-28 removed (initialize, resources/subscribe, …)
+        // are unknown to a stateless request: -32601 (HTTP 404).
+        let stateless = request
+            .params
+            .as_ref()
+            .and_then(|p| p["_meta"]["io.modelcontextprotocol/protocolVersion"].as_str())
+            .map(str::to_owned)
+            .or_else(|| context.protocol_version().map(|v| v.to_string()))
+            .is_some_and(|v| v.as_str() >= "2026-07-28");
         let expected = match request.method.as_str() {
+            _ if stateless => None,
             "tools/call" => Some("params {\"name\": string, \"arguments\": object}"),
             "resources/read" | "resources/subscribe" | "resources/unsubscribe" => Some("params {\"uri\": string}"),
             "initialize" => Some("params {protocolVersion, capabilities, clientInfo}"),
@@ -539,10 +584,13 @@ impl ServerHandler for Server {
             .store()
             .run_ids()
             .map_err(|e| McpError::internal_error(e.to_string(), None))?;
-        let resources = ids
-            .iter()
-            .filter_map(|id| self.hwf.snapshot(id).ok())
-            .map(|s| {
+        let fixtures = match self.fixtures {
+            Some(_) => crate::mcp_fixtures::resources()?,
+            None => Vec::new(),
+        };
+        let resources = fixtures
+            .into_iter()
+            .chain(ids.iter().filter_map(|id| self.hwf.snapshot(id).ok()).map(|s| {
                 let mut r = Resource::new(run_uri(&s.run_id), format!("run {}", s.run_id));
                 r.title = Some(format!(
                     "{} ({})",
@@ -551,7 +599,7 @@ impl ServerHandler for Server {
                 ));
                 r.mime_type = Some("application/json".into());
                 r
-            })
+            }))
             .collect();
         Ok(ListResourcesResult::with_all_items(resources))
     }
@@ -563,6 +611,11 @@ impl ServerHandler for Server {
     ) -> Result<ReadResourceResponse, McpError> {
         // An unknown resource is -32002 with the URI, whatever its scheme.
         let not_found = |why: String| McpError::resource_not_found(why, Some(json!({"uri": request.uri})));
+        if self.fixtures.is_some()
+            && let Some(r) = crate::mcp_fixtures::read(&request.uri)
+        {
+            return Ok(r?.into());
+        }
         let id = request.uri.strip_prefix("hwf://runs/").ok_or_else(|| {
             not_found(format!(
                 "unknown resource {:?}: hwf serves runs as hwf://runs/<run_id>",
@@ -580,6 +633,50 @@ impl ServerHandler for Server {
             meta: None,
         };
         Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListResourceTemplatesResult, McpError> {
+        let templates = match self.fixtures {
+            Some(_) => crate::mcp_fixtures::templates()?,
+            None => Vec::new(),
+        };
+        Ok(rmcp::model::ListResourceTemplatesResult::with_all_items(templates))
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListPromptsResult, McpError> {
+        match self.fixtures {
+            Some(_) => Ok(rmcp::model::ListPromptsResult::with_all_items(
+                crate::mcp_fixtures::prompts()?,
+            )),
+            None => Err(McpError::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                "prompts/list",
+                None,
+            )),
+        }
+    }
+
+    async fn get_prompt(
+        &self,
+        request: rmcp::model::GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetPromptResponse, McpError> {
+        match self.fixtures {
+            Some(_) => self.fixture_prompt(&request),
+            None => Err(McpError::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                "prompts/get",
+                None,
+            )),
+        }
     }
 
     async fn subscribe(
@@ -677,9 +774,15 @@ pub(crate) async fn serve_stdio(server: Server) -> Result<(), Error> {
 /// Serve the facade over MCP (stdio, or Streamable HTTP) until the client
 /// disconnects or the process is told to stop, with a runner in-process
 /// executing up to `concurrency` runs at once.
-pub async fn serve(hwf: Hwf, opts: Options, concurrency: usize, transport: Transport) -> Result<(), Error> {
+pub async fn serve(
+    hwf: Hwf,
+    opts: Options,
+    concurrency: usize,
+    transport: Transport,
+    fixtures: bool,
+) -> Result<(), Error> {
     let hwf = Arc::new(hwf);
-    let server = Server::new(hwf.clone(), opts);
+    let server = Server::new(hwf.clone(), opts, fixtures);
     let hooks = Arc::new(McpHooks {
         shared: server.shared.clone(),
         seen: Mutex::new(HashMap::new()),

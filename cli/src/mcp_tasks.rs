@@ -79,10 +79,15 @@ pub fn created(hwf: &Hwf, run: &RunId) -> Result<CreateTaskResult, McpError> {
     )))
 }
 
-/// `tasks/get`: the run as a task. `report` is the facade's status
-/// envelope of the run (what `completed` inlines, as the `workflow` call
-/// would have answered).
-pub fn get(hwf: &Hwf, task_id: &str, report: impl FnOnce(&RunId) -> CallToolResult) -> Result<GetTaskResult, McpError> {
+/// `tasks/get`: the run as a task. `ended` says what a run that ended
+/// (`completed` in [`tasks::task_view`]) is, from its status view: the
+/// facade's status envelope inlined ([`completed`]), as the `workflow` call
+/// would have answered.
+pub fn get(
+    hwf: &Hwf,
+    task_id: &str,
+    ended: impl FnOnce(&RunId, &Value) -> TaskPayload,
+) -> Result<GetTaskResult, McpError> {
     let run = run_of(hwf, task_id)?;
     let status = hwf
         .status(run.as_str())
@@ -105,16 +110,7 @@ pub fn get(hwf: &Hwf, task_id: &str, report: impl FnOnce(&RunId) -> CallToolResu
                 input_requests: requests,
             }
         }
-        "completed" => {
-            let result =
-                serde_json::to_value(report(&run)).map_err(|e| McpError::internal_error(e.to_string(), None))?;
-            TaskPayload::Completed {
-                result: match result {
-                    Value::Object(m) => m,
-                    _ => JsonObject::new(),
-                },
-            }
-        }
+        "completed" => ended(&run, &status),
         "cancelled" => TaskPayload::Cancelled,
         _ => TaskPayload::Working,
     };
@@ -126,6 +122,42 @@ pub fn get(hwf: &Hwf, task_id: &str, report: impl FnOnce(&RunId) -> CallToolResu
         view.status_message,
     );
     Ok(GetTaskResult::new(DetailedTask::new(task, payload)))
+}
+
+/// A `completed` payload inlining `result`.
+pub fn completed(result: CallToolResult) -> TaskPayload {
+    TaskPayload::Completed {
+        result: match serde_json::to_value(result) {
+            Ok(Value::Object(m)) => m,
+            _ => JsonObject::new(),
+        },
+    }
+}
+
+/// How long a `tasks/update` waits for its run to settle ([`settle`]).
+pub const SETTLE_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// After answers to `calls` were recorded: wait (at most `bound`) until
+/// the run has parked again without them or ended, so that the next
+/// `tasks/get` shows the inputs still open, not the run's transient replay
+/// (`working`).
+pub async fn settle(hwf: &Hwf, task_id: &str, calls: &[&str], bound: std::time::Duration) {
+    let Ok(run) = RunId::parse(task_id) else { return };
+    let deadline = std::time::Instant::now() + bound;
+    while std::time::Instant::now() < deadline {
+        match hwf.store().read_snapshot(&run) {
+            Ok(snap) if snap.state.is_terminal() => return,
+            Ok(snap)
+                if snap.state == hwf_host::store::RunState::Waiting
+                    && snap.waits.iter().all(|w| !calls.contains(&w.call.as_str())) =>
+            {
+                return;
+            }
+            Ok(_) => {}
+            Err(_) => return,
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
 }
 
 /// The calls of `run` whose decision is recorded (and not yet applied).

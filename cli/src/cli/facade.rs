@@ -61,8 +61,16 @@ pub async fn mcp(
     agents: Option<&PathBuf>,
     concurrency: usize,
     transport: crate::mcp::Transport,
+    conformance_fixtures: bool,
 ) -> Result<i32, Error> {
     let hwf = open_host(cli, config, agents, config.limits.clone())?;
-    crate::mcp::serve(hwf, ops::facade_options(cli, config), concurrency, transport).await?;
+    crate::mcp::serve(
+        hwf,
+        ops::facade_options(cli, config),
+        concurrency,
+        transport,
+        conformance_fixtures,
+    )
+    .await?;
     Ok(0)
 }

@@ -136,6 +136,9 @@ enum Command {
         /// With --http: serve stdio too (the same server and runner); the address is then printed on stderr.
         #[arg(long, requires = "http")]
         stdio: bool,
+        /// Serve the MCP conformance suite's fixture tools, resources and prompts besides hwf's tools (docs/MCP-CONFORMANCE.md); the task fixtures are hwf runs on a built-in fixture agent unless --agents is given. For testing only.
+        #[arg(long)]
+        conformance_fixtures: bool,
     },
     /// Check the config, state dir, cache, harness artifacts and agent backends.
     Doctor {
@@ -647,8 +650,19 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             http,
             token,
             stdio,
+            conformance_fixtures,
         } => {
             let concurrency = config.runner.concurrency(*concurrency)?;
+            // The fixture runs' agent calls: the built-in fixture agent file.
+            let mut agents = agents.clone();
+            if *conformance_fixtures && agents.is_none() {
+                let state = resolve_state_dir(cli.state_dir.as_deref(), &config);
+                std::fs::create_dir_all(&state).map_err(|e| Error::io(format!("create {}", state.display()), e))?;
+                let file = state.join("conformance-agents.json");
+                std::fs::write(&file, crate::mcp_fixtures::AGENTS)
+                    .map_err(|e| Error::io(format!("write {}", file.display()), e))?;
+                agents = Some(file);
+            }
             let transport = match http {
                 None => crate::mcp::Transport::Stdio,
                 Some(addr) => crate::mcp::Transport::Http(crate::mcp_http::HttpConfig {
@@ -657,7 +671,15 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
                     stdio: *stdio,
                 }),
             };
-            facade::mcp(&cli, &config, agents.as_ref(), concurrency, transport).await
+            facade::mcp(
+                &cli,
+                &config,
+                agents.as_ref(),
+                concurrency,
+                transport,
+                *conformance_fixtures,
+            )
+            .await
         }
         Command::Events(cmd) => ops::events(&cli, &config, cmd, out),
         Command::Runner(args) => ops::runner(&cli, &config, args, out).await,
