@@ -4,7 +4,13 @@
 # names, which .ci/run starts with scripts/pg-test-cluster.sh), then the
 # Python suites against the binary the Rust tests built: the Hermes plugin
 # shim, and real clients (the Python MCP SDK, Hermes Agent's plugin loader
-# and MCP client) in tests/python.
+# and MCP client, the real Claude Code / Codex / Hermes CLIs against loopback
+# mocks of their APIs, the official MCP conformance suite over HTTP) in
+# tests/python.
+#
+# The agent CLIs come from scripts/install-agent-clis.sh, the conformance
+# suite from scripts/mcp-conformance.sh --install (both npm; .ci/run runs
+# them).
 #
 # Python clients come from the venvs .ci/run makes (target/py/hermes:
 # hermes-agent[mcp] with the MCP SDK 1.26; target/py/mcp2: the MCP SDK 2.x),
