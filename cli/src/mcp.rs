@@ -89,6 +89,9 @@ pub(crate) struct Shared {
     pub(crate) wake: Arc<Notify>,
     /// Connections that subscribed to something (for `resources/updated`).
     subscribers: Mutex<Vec<Weak<Conn>>>,
+    /// Open `subscriptions/listen` streams (2026-07-28), each with the run
+    /// resources it accepted.
+    listeners: Mutex<Vec<rmcp::service::SubscriptionSink>>,
 }
 
 /// One client connection: its peer and what it subscribed to.
@@ -249,6 +252,7 @@ impl Server {
         let shared = Arc::new(Shared {
             wake: Arc::new(Notify::new()),
             subscribers: Mutex::new(Vec::new()),
+            listeners: Mutex::new(Vec::new()),
         });
         let wake = shared.clone();
         opts.wake = Some(Arc::new(move |_run: &RunId| wake.wake.notify_one()));
@@ -485,6 +489,38 @@ impl ServerHandler for Server {
             result.structured_content = Some(value);
         }
         Ok(result.into())
+    }
+
+    /// `subscriptions/listen` (2026-07-28): the run resources
+    /// (`hwf://runs/<id>`) a client asks to follow; they get
+    /// `notifications/resources/updated` when the run ends or parks, as
+    /// `resources/subscribe` does for the 2025 revisions.
+    fn accepted_subscription_filter(
+        &self,
+        requested: &rmcp::model::SubscriptionFilter,
+    ) -> Option<rmcp::model::SubscriptionFilter> {
+        let runs: Vec<String> = requested
+            .resource_subscriptions
+            .iter()
+            .flatten()
+            .filter(|uri| {
+                uri.strip_prefix("hwf://runs/")
+                    .is_some_and(|id| RunId::parse(id).is_ok())
+            })
+            .cloned()
+            .collect();
+        let mut accepted = rmcp::model::SubscriptionFilter::new();
+        accepted.resource_subscriptions = Some(runs);
+        Some(accepted)
+    }
+
+    async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), McpError> {
+        let sink = context.sink().clone();
+        let id = sink.id().clone();
+        lock(&self.shared.listeners).push(sink);
+        context.cancelled().await;
+        lock(&self.shared.listeners).retain(|s| *s.id() != id);
+        Ok(())
     }
 
     async fn get_task(
@@ -745,6 +781,28 @@ async fn notify_change(shared: &Shared, run: &RunId) {
         let _ = peer
             .notify_resource_updated(rmcp::model::ResourceUpdatedNotificationParam::new(uri.clone()))
             .await;
+    }
+    // `subscriptions/listen` streams that accepted this run's resource.
+    let sinks: Vec<rmcp::service::SubscriptionSink> = lock(&shared.listeners)
+        .iter()
+        .filter(|s| {
+            s.accepted()
+                .resource_subscriptions
+                .as_ref()
+                .is_some_and(|uris| uris.contains(&uri))
+        })
+        .cloned()
+        .collect();
+    for sink in sinks {
+        let update = rmcp::model::ResourceUpdatedNotification::new(rmcp::model::ResourceUpdatedNotificationParam::new(
+            uri.clone(),
+        ));
+        if let Err(rmcp::service::SubscriptionSendError::SubscriptionClosed) = sink
+            .send(rmcp::model::ServerNotification::ResourceUpdatedNotification(update))
+            .await
+        {
+            lock(&shared.listeners).retain(|s| s.id() != sink.id());
+        }
     }
 }
 
