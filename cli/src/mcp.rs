@@ -92,6 +92,9 @@ pub(crate) struct Shared {
     /// Open `subscriptions/listen` streams (2026-07-28), each with the run
     /// resources it accepted.
     listeners: Mutex<Vec<rmcp::service::SubscriptionSink>>,
+    /// Seals the run id of a foreground call answered as an
+    /// `InputRequiredResult` into its `requestState`.
+    sealer: crate::mcp_fixtures::Sealer,
 }
 
 /// One client connection: its peer and what it subscribed to.
@@ -116,6 +119,19 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// The resource URI of a run.
 fn run_uri(id: &RunId) -> String {
     format!("hwf://runs/{id}")
+}
+
+/// Whether a request comes from a client that takes `InputRequiredResult`
+/// (2026-07-28 or later) and shows forms, but declares no tasks (a tasks
+/// client gets a task instead).
+fn mrtr_client(context: &RequestContext<RoleServer>) -> bool {
+    let modern = context
+        .protocol_version()
+        .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
+    modern
+        && context
+            .client_capabilities()
+            .is_some_and(|c| c.elicitation.is_some() && !c.supports_tasks())
 }
 
 /// Whether a response is a failure of the server (`isError`), as opposed
@@ -253,6 +269,7 @@ impl Server {
             wake: Arc::new(Notify::new()),
             subscribers: Mutex::new(Vec::new()),
             listeners: Mutex::new(Vec::new()),
+            sealer: crate::mcp_fixtures::Sealer::new(),
         });
         let wake = shared.clone();
         opts.wake = Some(Arc::new(move |_run: &RunId| wake.wake.notify_one()));
@@ -312,6 +329,80 @@ impl Server {
     /// A `workflow` call that runs in the foreground: executed in a task
     /// of its own, answered when it ends or parks, or with its id when
     /// `wait_seconds` passes (the run goes on).
+    /// A parked run's open questions as an `InputRequiredResult` whose
+    /// `requestState` seals the run id; `None` when nothing it waits on is
+    /// a person's to answer.
+    fn mrtr_questions(&self, run: &RunId) -> Result<Option<rmcp::model::InputRequiredResult>, McpError> {
+        let status = self
+            .hwf
+            .status(run.as_str())
+            .map_err(|e| McpError::internal_error(e.to_string(), None))?
+            .to_json();
+        let view = facade::tasks::task_view(&status);
+        if view.status != "input_required" {
+            return Ok(None);
+        }
+        let requests: rmcp::model::InputRequests = serde_json::from_value(Value::Object(view.input_requests))
+            .map_err(|e| McpError::internal_error(format!("an input request: {e}"), None))?;
+        let state = self.shared.sealer.seal(&json!({"run": run}));
+        Ok(Some(rmcp::model::InputRequiredResult::new(Some(requests), Some(state))))
+    }
+
+    /// The retry of an MRTR round: record the answers (as the person's, as
+    /// `tasks/update` does), wait until the run ends or parks again, and
+    /// answer with its report or its next questions.
+    async fn mrtr_retry(
+        &self,
+        state: &str,
+        responses: &rmcp::model::InputResponses,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let opened = self.shared.sealer.open(state)?;
+        let run = opened["run"]
+            .as_str()
+            .and_then(|r| RunId::parse(r).ok())
+            .ok_or_else(|| McpError::invalid_params("requestState names no run", None))?;
+        let actor = context
+            .client_info()
+            .map_or_else(|| "mcp-client".to_owned(), |i| format!("mcp-client:{}", i.name));
+        if crate::mcp_tasks::update(&self.hwf, run.as_str(), responses, &actor)? {
+            self.shared.wake.notify_one();
+        }
+        let deadline = Instant::now() + Duration::from_secs(DEFAULT_WAIT_SECONDS);
+        loop {
+            let snap = self
+                .hwf
+                .store()
+                .read_snapshot(&run)
+                .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+            let settled = snap.state.is_terminal() || (snap.state == RunState::Waiting && !self.answered_pending(&run));
+            if settled || Instant::now() >= deadline || context.ct.is_cancelled() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        if let Some(asked) = self.mrtr_questions(&run)? {
+            return Ok(asked.into());
+        }
+        let report = facade::workflow_status(&self.hwf, &json!({"action": "status", "run_id": run})).await;
+        Ok(crate::mcp_tasks::envelope_result(report).into())
+    }
+
+    /// Whether a decision recorded on `run` still waits for its runner.
+    fn answered_pending(&self, run: &RunId) -> bool {
+        let Ok(snap) = self.hwf.store().read_snapshot(run) else {
+            return false;
+        };
+        let Ok((controls, _)) = self.hwf.store().read_controls_lenient(run) else {
+            return false;
+        };
+        snap.waits.iter().any(|w| {
+            controls
+                .iter()
+                .any(|c| c.decision.is_some() && c.call.as_deref() == Some(w.call.as_str()))
+        })
+    }
+
     async fn foreground(
         &self,
         mut args: Value,
@@ -438,6 +529,7 @@ impl ServerHandler for Server {
         if self.fixtures.is_some() && crate::mcp_fixtures::is_tool(&name) {
             return self.fixture_call(request, context).await;
         }
+        let (request_state, input_responses) = (request.request_state.clone(), request.input_responses.clone());
         let args = Value::Object(request.arguments.unwrap_or_default());
         // A client that declares the tasks extension gets its runs as
         // durable tasks (crate::mcp_tasks).
@@ -453,6 +545,13 @@ impl ServerHandler for Server {
             }
             // Not queued (bad parameters, a script with errors): the report.
             return Ok(crate::mcp_tasks::envelope_result(queued).into());
+        }
+        // A 2026-07-28 client that can show forms but takes no tasks gets a
+        // foreground run's questions as an `InputRequiredResult` (MRTR), and
+        // answers them by calling again with the answers.
+        let mrtr = name == "workflow" && mrtr_client(&context);
+        if mrtr && let (Some(state), Some(responses)) = (&request_state, &input_responses) {
+            return self.mrtr_retry(state, responses, &context).await;
         }
         let value = match name.as_str() {
             "workflow" => match params::Params::parse(&args, params::WORKFLOW) {
@@ -477,6 +576,13 @@ impl ServerHandler for Server {
                 ));
             }
         };
+        if mrtr
+            && value["data"]["state"] == "waiting"
+            && let Some(run) = value["data"]["run_id"].as_str().and_then(|r| RunId::parse(r).ok())
+            && let Some(asked) = self.mrtr_questions(&run)?
+        {
+            return Ok(asked.into());
+        }
         // Clients older than structured content (2025-06-18) read the text
         // only; the others get both (the text for content-only readers).
         let structured = context

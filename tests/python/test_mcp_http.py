@@ -463,3 +463,39 @@ def test_http_a_question_is_a_durable_task_answered_by_a_form(env):
         assert "result" in ack, ack
         done = _task(server.url, task_id, "completed")
         assert done["result"]["structuredContent"]["data"]["result"] == {"answer": "yes"}, done
+
+
+def test_http_2026_client_answers_a_runs_question_through_its_form_callback(env):
+    """A 2026-07-28 client that shows forms but takes no tasks: the run's
+    question comes back as an InputRequiredResult (MRTR); the SDK asks its
+    elicitation callback and calls again with the answer; the run goes on
+    and the call ends with its report. The answer is the person's
+    (channel mcp-elicitation)."""
+    mcp = require("mcp")
+    if not hasattr(mcp, "Client"):
+        pytest.skip("the 1.x SDK has no 2026-07-28 client")
+    from mcp import Client
+    import mcp_types
+
+    asked = []
+
+    async def on_elicit(context, params):
+        asked.append(params)
+        return mcp_types.ElicitResult(action="accept", content={"answer": "yes"})
+
+    async def go(url):
+        async with Client(url, elicitation_callback=on_elicit) as client:
+            assert client.protocol_version == "2026-07-28", client.protocol_version
+            r = await client.call_tool("workflow", {"script_source": ASK_JS})
+            data = _envelope(r)["data"]
+            assert data["state"] == "succeeded", data
+            assert data["result"] == {"answer": "yes"}, data
+            return data["run_id"]
+
+    with HttpServer(env) as server:
+        run = asyncio.run(go(server.url))
+    assert len(asked) == 1, asked
+    assert "Ship it?" in asked[0].message
+    controls = (env["state"] / "runs" / run / "controls.jsonl").read_text().splitlines()
+    decided = [json.loads(c) for c in controls if '"decision"' in c]
+    assert [d.get("channel") for d in decided] == ["mcp-elicitation"], decided
