@@ -55,6 +55,9 @@ use tokio::sync::Notify;
 
 /// How long a foreground call waits for its run by default.
 pub const DEFAULT_WAIT_SECONDS: u64 = 240;
+/// How long a `workflow` run from a tasks client may take to answer as a
+/// plain result before it becomes a task.
+pub const TASK_AFTER: Duration = Duration::from_secs(2);
 /// The least time between two progress notifications of one call.
 pub const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 
@@ -533,18 +536,29 @@ impl ServerHandler for Server {
         let args = Value::Object(request.arguments.unwrap_or_default());
         // A client that declares the tasks extension gets its runs as
         // durable tasks (crate::mcp_tasks).
+        // A run that ends within TASK_AFTER answers as a plain result (a
+        // client need not poll for a quick run); one still going or waiting
+        // then is the task.
         if name == "workflow"
             && context.client_capabilities().is_some_and(|c| c.supports_tasks())
             && let Ok(p) = params::Params::parse(&args, params::WORKFLOW)
             && facade::is_foreground_run(&p)
+            && p.str("run_id").is_none_or(|id| RunId::parse(id).is_ok())
         {
-            let queued = facade::workflow(&self.hwf, &crate::mcp_tasks::as_background(&args), &self.opts).await;
-            if let Some(id) = queued["data"]["run_id"].as_str().filter(|_| queued["success"] == true) {
-                let run = RunId::parse(id).map_err(|e| McpError::internal_error(e.to_string(), None))?;
-                return Ok(CallToolResponse::Task(crate::mcp_tasks::created(&self.hwf, &run)?));
-            }
-            // Not queued (bad parameters, a script with errors): the report.
-            return Ok(crate::mcp_tasks::envelope_result(queued).into());
+            let mut quick = args.clone();
+            quick["wait_seconds"] = json!(TASK_AFTER.as_secs());
+            let quick_params = params::Params::parse(&quick, params::WORKFLOW)
+                .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+            let v = self.foreground(quick, &quick_params, &context).await?;
+            let ended = matches!(
+                v["data"]["state"].as_str(),
+                Some("succeeded" | "failed" | "stopped" | "cancelled")
+            );
+            return match v["data"]["run_id"].as_str().and_then(|id| RunId::parse(id).ok()) {
+                Some(run) if !ended => Ok(CallToolResponse::Task(crate::mcp_tasks::created(&self.hwf, &run)?)),
+                // Ended, or never started (bad parameters, a script with errors): the report.
+                _ => Ok(crate::mcp_tasks::envelope_result(v).into()),
+            };
         }
         // A 2026-07-28 client that can show forms but takes no tasks gets a
         // foreground run's questions as an `InputRequiredResult` (MRTR), and
@@ -586,9 +600,8 @@ impl ServerHandler for Server {
         // Clients older than structured content (2025-06-18) read the text
         // only; the others get both (the text for content-only readers).
         let structured = context
-            .peer
-            .peer_info()
-            .is_none_or(|info| info.protocol_version.to_string() >= ProtocolVersion::V_2025_06_18.to_string());
+            .protocol_version()
+            .is_none_or(|v| v.as_str() >= ProtocolVersion::V_2025_06_18.as_str());
         let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
         result.is_error = Some(is_tool_error(&value));
         if structured {

@@ -8,8 +8,10 @@
 //! like as a task is [`hwf_host::facade::tasks`]'s to say; this module only
 //! speaks rmcp's types:
 //!
-//! - a `workflow` run requested by a client that declares the extension is
-//!   queued durably and answered with a `CreateTaskResult` ([`created`]);
+//! - a `workflow` run requested by a client that declares the extension
+//!   starts in the foreground; one that ends within
+//!   [`crate::mcp::TASK_AFTER`] answers as a plain result, one still going
+//!   or waiting then is answered with a `CreateTaskResult` ([`created`]);
 //! - `tasks/get` ([`get`]) reads the run: `working` with a status message,
 //!   `input_required` with one `elicitation/create` per open wait (keyed by
 //!   call id; answered decisions already recorded are left out), then
@@ -31,7 +33,7 @@ use rmcp::model::{
     CallToolResult, ContentBlock, CreateTaskResult, DetailedTask, GetTaskResult, InputRequests, JsonObject, Task,
     TaskPayload, TaskStatus,
 };
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// How often a client should poll `tasks/get`, in ms.
 pub const POLL_INTERVAL_MS: u64 = 500;
@@ -219,15 +221,4 @@ pub fn envelope_result(envelope: Value) -> CallToolResult {
     result.is_error = Some(false);
     result.structured_content = Some(envelope);
     result
-}
-
-/// The facade `workflow` arguments for a run that becomes a task: queued
-/// in the background (the task is answered once it is durable).
-pub fn as_background(args: &Value) -> Value {
-    let mut a = args.clone();
-    if let Some(m) = a.as_object_mut() {
-        m.insert("background".into(), json!(true));
-        m.remove("wait_seconds");
-    }
-    a
 }
