@@ -233,6 +233,13 @@ impl PgStore {
             migrate::check_schema_name(schema)?;
             options.push_str(&format!(" -c search_path={schema}"));
         }
+        // A session that stays idle inside a transaction longer than a
+        // lease is a runner that stopped mid-write (a paused VM, a SIGSTOP,
+        // a debugger): the server ends it, so its row locks do not stall
+        // every other runner; its claims are taken over anyway, and its
+        // next write is refused (fenced).
+        let lease_ms = config.lease.max(Duration::from_secs(1)).as_millis();
+        options.push_str(&format!(" -c idle_in_transaction_session_timeout={lease_ms}"));
         if pg.get_application_name().is_none() {
             pg.application_name("hwf");
         }
