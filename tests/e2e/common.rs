@@ -182,6 +182,29 @@ pub fn run_id(v: &Value) -> String {
     v["data"]["run_id"].as_str().expect("run id").to_owned()
 }
 
+/// `hwf <args…>` with `request` on stdin (`hwf facade TOOL`, the model's
+/// surface): (exit code, the JSON envelope it printed).
+pub fn facade_stdin(ctx: &Ctx, args: &[&str], request: &Value) -> (i32, Value) {
+    use std::io::Write as _;
+    let mut child = ctx
+        .cmd()
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn hwf");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(request.to_string().as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {out:?}"));
+    (out.status.code().unwrap_or(-1), v)
+}
+
 /// `hwf status ID --json`'s data (exit code 0 asserted).
 pub fn status(ctx: &Ctx, id: &str) -> Value {
     let s = ctx.hwf(["status", id, "--json"]);

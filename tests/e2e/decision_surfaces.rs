@@ -6,8 +6,6 @@
 
 use crate::common::{Ctx, status};
 use serde_json::{Value, json};
-use std::io::Write;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 const DEPLOY_JS: &str = r#"export const meta = { name: "deploy", description: "writes a marker after an approval" };
@@ -22,25 +20,12 @@ return { answer: a.answer };
 
 /// `hwf facade workflow_control` with `request` (the model's surface).
 fn model_decides(ctx: &Ctx, request: Value, config: Option<&str>) -> Value {
-    let mut cmd = ctx.cmd();
+    let mut args = Vec::new();
     if let Some(c) = config {
-        cmd.args(["--config", c]);
+        args.extend(["--config", c]);
     }
-    let mut child = cmd
-        .args(["facade", "workflow_control"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(request.to_string().as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("wait");
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {out:?}"))
+    args.extend(["facade", "workflow_control"]);
+    crate::common::facade_stdin(ctx, &args, &request).1
 }
 
 /// A deploy run parked on its `fs.write` approval: (run id, call id).

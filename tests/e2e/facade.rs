@@ -8,25 +8,11 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 
 fn facade(ctx: &Ctx, tool: &str, request: Value, agents: Option<&str>) -> Value {
-    let mut cmd = ctx.cmd();
-    cmd.args(["facade", tool]);
+    let mut args = vec!["facade", tool];
     if let Some(a) = agents {
-        cmd.args(["--agents", a]);
+        args.extend(["--agents", a]);
     }
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(request.to_string().as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("wait");
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {out:?}"))
+    crate::common::facade_stdin(ctx, &args, &request).1
 }
 
 fn hello_fixture() -> String {

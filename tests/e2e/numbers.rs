@@ -5,8 +5,6 @@
 
 use crate::common::{Ctx, harnesses, hello_fixture};
 use serde_json::{Value, json};
-use std::io::Write;
-use std::process::Stdio;
 
 /// `hwf run hello` with `extra` arguments: refused before any run exists.
 #[track_caller]
@@ -64,28 +62,9 @@ fn refused_fixture(fixture: &str, needles: &[&str]) {
 
 /// One `hwf facade workflow` call; (exit code, envelope).
 fn facade(ctx: &Ctx, request: Value) -> (i32, Value) {
-    let mut child = ctx
-        .cmd()
-        .args([
-            "facade",
-            "workflow",
-            "--agents",
-            hello_fixture().to_str().expect("utf8"),
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(request.to_string().as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("wait");
-    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {out:?}"));
-    (out.status.code().unwrap_or(-1), v)
+    let fixture = hello_fixture();
+    let args = ["facade", "workflow", "--agents", fixture.to_str().expect("utf8")];
+    crate::common::facade_stdin(ctx, &args, &request)
 }
 
 #[track_caller]
