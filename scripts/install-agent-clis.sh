@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The real agent CLIs the real-agent tests drive (tests/python/test_real_agents.py),
 # pinned, into target/agent-clis (node_modules/.bin/claude and codex):
-#   Claude Code 2.1.197 (@anthropic-ai/claude-code: a wrapper whose postinstall
+#   Claude Code 2.1.332 (@anthropic-ai/claude-code: a wrapper whose postinstall
 #     hard-links the native binary of @anthropic-ai/claude-code-linux-x64 over
 #     bin/claude.exe) and Codex 0.171.0 (@openai/codex: a node launcher that
 #     execs the musl binary of the optional dependency @openai/codex-linux-x64,
@@ -14,7 +14,7 @@
 # environment and reads no credentials.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-CLAUDE_VERSION=2.1.197
+CLAUDE_VERSION=2.1.332
 CODEX_VERSION=0.171.0
 prefix=target/agent-clis
 bin="$prefix/node_modules/.bin"

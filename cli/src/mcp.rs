@@ -47,7 +47,7 @@ use rmcp::model::{
 use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
@@ -333,27 +333,41 @@ impl Server {
     /// of its own, answered when it ends or parks, or with its id when
     /// `wait_seconds` passes (the run goes on).
     /// A parked run's open questions as an `InputRequiredResult` whose
-    /// `requestState` seals the run id; `None` when nothing it waits on is
-    /// a person's to answer.
-    fn mrtr_questions(&self, run: &RunId) -> Result<Option<rmcp::model::InputRequiredResult>, McpError> {
+    /// `requestState` seals the run id and the requests the person
+    /// dismissed; `None` when nothing it waits on is a person's to answer
+    /// or every open request was dismissed in this call already (the
+    /// caller then answers with the run's report: it keeps waiting, for
+    /// the CLI, the console or a later call).
+    fn mrtr_questions(
+        &self,
+        run: &RunId,
+        dismissed: &BTreeSet<String>,
+    ) -> Result<Option<rmcp::model::InputRequiredResult>, McpError> {
         let status = self
             .hwf
             .status(run.as_str())
             .map_err(|e| McpError::internal_error(e.to_string(), None))?
             .to_json();
-        let view = facade::tasks::task_view(&status);
+        let mut view = facade::tasks::task_view(&status);
         if view.status != "input_required" {
+            return Ok(None);
+        }
+        view.input_requests.retain(|call, _| !dismissed.contains(call));
+        if view.input_requests.is_empty() {
             return Ok(None);
         }
         let requests: rmcp::model::InputRequests = serde_json::from_value(Value::Object(view.input_requests))
             .map_err(|e| McpError::internal_error(format!("an input request: {e}"), None))?;
-        let state = self.shared.sealer.seal(&json!({"run": run}));
+        let state = self.shared.sealer.seal(&json!({"run": run, "dismissed": dismissed}));
         Ok(Some(rmcp::model::InputRequiredResult::new(Some(requests), Some(state))))
     }
 
     /// The retry of an MRTR round: record the answers (as the person's, as
     /// `tasks/update` does), wait until the run ends or parks again, and
-    /// answer with its report or its next questions.
+    /// answer with its report or its next questions. A request the client
+    /// cancelled (Claude Code's answer when nobody can be asked, as under
+    /// `-p`) is not asked again in this call: re-asking would loop until
+    /// the client's round limit.
     async fn mrtr_retry(
         &self,
         state: &str,
@@ -365,6 +379,18 @@ impl Server {
             .as_str()
             .and_then(|r| RunId::parse(r).ok())
             .ok_or_else(|| McpError::invalid_params("requestState names no run", None))?;
+        let mut dismissed: BTreeSet<String> = opened["dismissed"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|k| k.as_str().map(str::to_owned))
+            .collect();
+        dismissed.extend(
+            responses
+                .iter()
+                .filter(|(_, r)| r["action"] == "cancel")
+                .map(|(k, _)| k.clone()),
+        );
         let actor = context
             .client_info()
             .map_or_else(|| "mcp-client".to_owned(), |i| format!("mcp-client:{}", i.name));
@@ -384,7 +410,7 @@ impl Server {
             }
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
-        if let Some(asked) = self.mrtr_questions(&run)? {
+        if let Some(asked) = self.mrtr_questions(&run, &dismissed)? {
             return Ok(asked.into());
         }
         let report = facade::workflow_status(&self.hwf, &json!({"action": "status", "run_id": run})).await;
@@ -593,7 +619,7 @@ impl ServerHandler for Server {
         if mrtr
             && value["data"]["state"] == "waiting"
             && let Some(run) = value["data"]["run_id"].as_str().and_then(|r| RunId::parse(r).ok())
-            && let Some(asked) = self.mrtr_questions(&run)?
+            && let Some(asked) = self.mrtr_questions(&run, &BTreeSet::new())?
         {
             return Ok(asked.into());
         }

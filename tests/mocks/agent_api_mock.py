@@ -3,7 +3,7 @@
 enough that the unmodified CLIs run a one-shot prompt to completion:
 
 - Anthropic Messages (``POST /v1/messages``, streaming SSE or not, as
-  Claude Code 2.1.197 sends it: ``/v1/messages?beta=true``), its
+  Claude Code 2.1.197 and 2.1.332 send it: ``/v1/messages?beta=true``), its
   ``/v1/messages/count_tokens``, and the ``HEAD /`` reachability probe
   Claude Code makes first;
 - OpenAI Responses (``POST /v1/responses``, SSE) for ``codex exec``;
@@ -44,6 +44,17 @@ default (``--scenario``, ``MockServer(scenario=…)`` or
                      the next one answers ``{"verdict":"ok"}``
 ``flaky500``         the first request gets a 500, the next one answers
 ``fail``             every request gets a 500 (a CLI gives up)
+``call_tools``       Anthropic only: the model calls the tools the prompt
+                     names, in order, one per turn — each as a marker
+                     ``CALL_TOOL:<base64url of {"name": …, "input": …}>``
+                     (the agent's full tool name, ``mcp__hwf__workflow``
+                     for an MCP tool); ``"$RUN_ID"`` anywhere in an input
+                     is replaced by the last ``run_id`` a tool result
+                     carried. Once every tool has answered, the answer is
+                     ``TOOL_RESULTS:`` and the JSON list of the tool
+                     results' texts, so the agent's final output shows
+                     what the tools said. Drives an agent CLI as an MCP
+                     client.
 
 Requests are recorded (method, path, headers with lower-case names, parsed
 body, api, scenario):
@@ -82,6 +93,7 @@ SCENARIOS = (
     "flaky",
     "flaky500",
     "fail",
+    "call_tools",
 )
 
 ANSWER = '{"verdict":"ok"}'
@@ -93,6 +105,8 @@ REFUSAL = "I'm sorry, but I can't help with that."
 TRUNCATED = '{"verdict": "o'
 REASONING = "The user wants a verdict. I should think about whether it is ok before answering."
 MARKER = re.compile(rb"SCENARIO:([a-z_0-9]+)")
+CALL_TOOL = re.compile(r"CALL_TOOL:([A-Za-z0-9_=-]+)")
+RUN_ID = re.compile(r'"run_id"\s*:\s*"([^"]+)"')
 
 # Usage per scenario, as each API reports it.
 ANTHROPIC_USAGE = {"input_tokens": 12, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, "output_tokens": 8}
@@ -108,6 +122,15 @@ OPENAI_USAGE = {"input": 120, "cached": 0, "cache_write": 0, "output": 8, "reaso
 # plus 16 reasoning — the Anthropic case's numbers. Chat completions report
 # no cache writes (input 5127 uncached there).
 OPENAI_CACHE_USAGE = {"input": 19327, "cached": 14200, "cache_write": 5123, "output": 61, "reasoning": 16}
+
+
+def call_tool_marker(name: str, tool_input: dict) -> str:
+    """The prompt marker that makes the ``call_tools`` scenario call
+    ``name`` with ``tool_input``."""
+    import base64
+
+    raw = json.dumps({"name": name, "input": tool_input}).encode()
+    return "CALL_TOOL:" + base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
 def _now() -> int:
@@ -328,6 +351,56 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 return True
         return False
 
+    @staticmethod
+    def _user_text(body: dict) -> str:
+        """The text of the conversation's user turns (not tool results)."""
+        out = []
+        for m in body.get("messages") or []:
+            if m.get("role") != "user":
+                continue
+            content = m.get("content")
+            if isinstance(content, str):
+                out.append(content)
+            elif isinstance(content, list):
+                out.extend(c.get("text", "") for c in content if isinstance(c, dict) and c.get("type") == "text")
+        return "\n".join(out)
+
+    @staticmethod
+    def _tool_results(body: dict) -> list[str]:
+        """The texts of the Anthropic tool results so far, in order."""
+        out = []
+        for m in body.get("messages") or []:
+            content = m.get("content")
+            if not isinstance(content, list):
+                continue
+            for c in content:
+                if not (isinstance(c, dict) and c.get("type") == "tool_result"):
+                    continue
+                inner = c.get("content")
+                if isinstance(inner, list):
+                    inner = "".join(x.get("text", "") for x in inner if isinstance(x, dict))
+                out.append(inner if isinstance(inner, str) else json.dumps(inner))
+        return out
+
+    def _next_tool_call(self, body: dict) -> dict | None:
+        """The ``call_tools`` scenario's next tool_use block, or None when
+        every named tool has answered."""
+        import base64
+
+        wanted = [
+            json.loads(base64.urlsafe_b64decode(m.encode() + b"=" * (-len(m) % 4)))
+            for m in CALL_TOOL.findall(self._user_text(body))
+        ]
+        results = self._tool_results(body)
+        if len(results) >= len(wanted):
+            return None
+        call = wanted[len(results)]
+        run_ids = [r for text in results for r in RUN_ID.findall(text)]
+        raw = json.dumps(call.get("input") or {})
+        if run_ids:
+            raw = raw.replace("$RUN_ID", run_ids[-1])
+        return {"type": "tool_use", "id": _id("toolu_01"), "name": call["name"], "input": json.loads(raw)}
+
     def _effective(self, body: dict, scenario: str, n: int) -> str:
         """The scenario this request plays: flaky ones answer after their
         first request, tool calls answer once the tool's result is back."""
@@ -364,7 +437,14 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         model = body.get("model") or "claude-opus-4-8"
         usage = dict(ANTHROPIC_CACHE_USAGE if scenario == "cache_usage" else ANTHROPIC_USAGE)
         stop = "end_turn"
-        if scenario == "tool_calls":
+        if scenario == "call_tools":
+            call = self._next_tool_call(body)
+            if call is not None:
+                blocks = [call]
+                stop = "tool_use"
+            else:
+                blocks = [{"type": "text", "text": "TOOL_RESULTS:" + json.dumps(self._tool_results(body))}]
+        elif scenario == "tool_calls":
             blocks = [
                 {
                     "type": "tool_use",

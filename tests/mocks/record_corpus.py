@@ -41,6 +41,8 @@ STABLE_TMP = "/tmp/agent-corpus"
 CLAUDE = ROOT / "target" / "agent-clis" / "node_modules" / ".bin" / "claude"
 CODEX = ROOT / "target" / "agent-clis" / "node_modules" / ".bin" / "codex"
 HERMES = ROOT / "target" / "py" / "hermes" / "bin" / "hermes"
+# The versions the committed corpus was recorded with (Claude Code 2.1.197;
+# scripts/install-agent-clis.sh now pins 2.1.332 — re-recording updates these).
 VERSIONS = {"claude": "2.1.197", "codex": "0.171.0", "hermes": "0.19.0"}
 
 PROMPT = 'Review the change and answer with JSON {"verdict": "ok" | "bad"}. SCENARIO:'

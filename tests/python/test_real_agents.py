@@ -1,5 +1,5 @@
 """The real agent CLIs and an OpenAI-compatible endpoint, end to end
-through the hwf binary (issue 26): Claude Code 2.1.197, Codex 0.171.0 and
+through the hwf binary (issue 26): Claude Code 2.1.332, Codex 0.171.0 and
 Hermes Agent 0.19.0, unmodified, talk to loopback mocks of their APIs
 (tests/mocks/agent_api_mock.py), configured as ``kind = "command"``
 backends in an ``hwf.toml``; hwf's own ``kind = "openai"`` backend talks

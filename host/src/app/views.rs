@@ -23,6 +23,10 @@ pub struct Overview {
 /// One line of the [`Overview`].
 #[derive(Debug, Clone, Serialize)]
 #[serde(untagged)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "almost every line is a readable run; boxing it would allocate once per line for the rare unreadable one"
+)]
 pub enum OverviewLine {
     /// A run whose snapshot was read.
     Run(RunSummary),

@@ -192,7 +192,7 @@ impl RunContext {
             attempt,
             error,
             code: Some(code),
-            answer: Some(&clipped),
+            answer: Some(clipped),
         });
     }
 }

@@ -197,6 +197,9 @@ fn flat_form(js: &Value) -> bool {
         })
 }
 
+/// A decision to record: what, its value (an answer), its reason.
+pub type DecisionParts = (Decision, Option<Value>, Option<String>);
+
 /// The decision an `elicitation/create` result (`{action, content}`) makes
 /// on `wait`: `Ok(None)` when the person cancelled (the run keeps
 /// waiting), `Ok(Some((decision, value, reason)))` otherwise.
@@ -204,10 +207,7 @@ fn flat_form(js: &Value) -> bool {
 /// # Errors
 ///
 /// What is wrong with the response (an unknown action, a missing field).
-pub fn decision_from(
-    wait: &WaitInfo,
-    response: &Value,
-) -> Result<Option<(Decision, Option<Value>, Option<String>)>, String> {
+pub fn decision_from(wait: &WaitInfo, response: &Value) -> Result<Option<DecisionParts>, String> {
     let content = response.get("content").cloned().unwrap_or(Value::Null);
     match response["action"].as_str() {
         Some("cancel") => return Ok(None),
