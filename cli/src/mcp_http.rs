@@ -34,7 +34,7 @@ use crate::mcp::Server;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use hwf_host::serve::{ct_eq, loopback_host, refuse, resolve_token};
 use hwf_host::{Error, ErrorCode};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -163,6 +163,10 @@ async fn guard(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Respons
             }
         }
     }
+    let req = match checked_body(req).await {
+        Ok(req) => req,
+        Err(refused) => return refused,
+    };
     let mut resp = next.run(req).await;
     // A session ended: 204, which clients expect (rmcp answers 202).
     if delete && resp.status() == StatusCode::ACCEPTED {
@@ -172,6 +176,33 @@ async fn guard(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Respons
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     resp
+}
+
+/// A POST's body checked as stdio's lines are (`mcp_filter::verdict`):
+/// not UTF-8 or not JSON → 400 with a `-32700` JSON-RPC error, a malformed
+/// message (a fractional id, no method…) → 400 with `-32600`, a body over
+/// `mcp_filter::MAX_LINE` → 413; else the request, its body put back.
+async fn checked_body(req: Request) -> Result<Request, Response> {
+    if req.method() != axum::http::Method::POST {
+        return Ok(req);
+    }
+    let (parts, body) = req.into_parts();
+    let bytes = match axum::body::to_bytes(body, crate::mcp_filter::MAX_LINE).await {
+        Ok(b) => b,
+        Err(_) => {
+            return Err(refuse(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "request_too_large",
+                &format!("a message is at most {} bytes", crate::mcp_filter::MAX_LINE),
+            ));
+        }
+    };
+    if let Some(reply) = crate::mcp_filter::verdict(&bytes) {
+        let mut r = axum::Json(reply).into_response();
+        *r.status_mut() = StatusCode::BAD_REQUEST;
+        return Err(r);
+    }
+    Ok(Request::from_parts(parts, axum::body::Body::from(bytes)))
 }
 
 /// The token in force: the given one; off loopback, else the stored or a

@@ -12,6 +12,7 @@
 //! - `finalizers`: declared resources finalized once when a run ends (also after kill -9);
 //! - `flow`: parallel, pipeline, join sets, lifecycle, bundled harnesses;
 //! - `grants`: actuator loops under scoped operator grants, with brakes;
+//! - `hardening3`: issue 29's findings (journal damage, …), each through the binary;
 //! - `hello`: the hello harness, journal and status;
 //! - `hostile`: every hostile component and bad input, by error code;
 //! - `agent_answers`: real agents' recorded outputs replayed (banners,
@@ -65,6 +66,7 @@ mod flow;
 mod fuzz;
 mod grants;
 mod hardening;
+mod hardening3;
 mod hello;
 mod hostile;
 mod journal_cas;

@@ -895,9 +895,13 @@ impl HttpMcp {
 
     /// One POST to /mcp with these extra headers: (status, body).
     fn post(&self, body: &Value, headers: &[(&str, &str)]) -> (u16, String) {
+        self.post_raw(body.to_string().as_bytes(), headers)
+    }
+
+    /// One POST of raw bytes to /mcp: (status, the response as lossy text).
+    fn post_raw(&self, body: &[u8], headers: &[(&str, &str)]) -> (u16, String) {
         use std::io::Read as _;
         let mut s = std::net::TcpStream::connect(&self.addr).expect("connect");
-        let body = body.to_string();
         let mut req = format!(
             "POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
             body.len()
@@ -909,10 +913,12 @@ impl HttpMcp {
             req.push_str(&format!("{k}: {v}\r\n"));
         }
         req.push_str("\r\n");
-        req.push_str(&body);
-        s.write_all(req.as_bytes()).expect("write");
-        let mut resp = String::new();
-        s.read_to_string(&mut resp).expect("read");
+        let mut bytes = req.into_bytes();
+        bytes.extend_from_slice(body);
+        s.write_all(&bytes).expect("write");
+        let mut raw = Vec::new();
+        s.read_to_end(&mut raw).expect("read");
+        let resp = String::from_utf8_lossy(&raw).into_owned();
         let status = resp.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
         (status, resp)
     }
@@ -971,4 +977,38 @@ fn mcp_over_http_serves_the_same_tools_behind_host_origin_and_token_checks() {
     assert_eq!(status, 200, "{body}");
     // A bad address is bad usage.
     ctx.hwf(["mcp", "--http", "example.com:80"]).expect_code(2);
+}
+
+/// Issue 29 (finding 7, over HTTP): a body that is not UTF-8 or not JSON
+/// is a 400 with a `-32700` JSON-RPC error, a fractional id a 400 with
+/// `-32600` and that id (rmcp answered 415 with a line of text).
+#[test]
+fn mcp_over_http_answers_bad_bodies_with_json_rpc_errors() {
+    let ctx = Ctx::new();
+    let mcp = HttpMcp::start(&ctx, &[]);
+    let json_body = |resp: &str| -> Value {
+        serde_json::from_str(resp.split("\r\n\r\n").nth(1).unwrap_or("")).unwrap_or(Value::Null)
+    };
+    let (status, resp) = mcp.post_raw(
+        b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\",\"params\":{\"x\":\"\xff\"}}",
+        &[],
+    );
+    assert_eq!(status, 400, "{resp}");
+    let v = json_body(&resp);
+    assert_eq!(v["error"]["code"], -32700, "{resp}");
+    assert!(v["error"]["message"].as_str().unwrap_or("").contains("UTF-8"), "{resp}");
+    let (status, resp) = mcp.post_raw(b"{\"jsonrpc\":\"2.0\",\"id\":3,", &[]);
+    assert_eq!(
+        (status, json_body(&resp)["error"]["code"].clone()),
+        (400, json!(-32700)),
+        "{resp}"
+    );
+    let (status, resp) = mcp.post(&json!({"jsonrpc": "2.0", "id": 1.5, "method": "ping"}), &[]);
+    assert_eq!(status, 400, "{resp}");
+    let v = json_body(&resp);
+    assert_eq!(
+        (v["id"].clone(), v["error"]["code"].clone()),
+        (json!(1.5), json!(-32600)),
+        "{resp}"
+    );
 }

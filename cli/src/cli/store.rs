@@ -55,13 +55,34 @@ pub enum StoreCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Repair a run's damaged journal (file store): keep every complete
+    /// line that continues it, move the damaged file aside
+    /// (`journal.jsonl.damaged-<ms>`), and put the kept lines in its place.
+    /// For a journal `hwf status` names as `corrupt_store` because data
+    /// follows a run of zero bytes. Run it while no runner executes the run.
+    #[command(
+        after_help = "Examples:\n  hwf store repair r01a2… --dry-run   # what would be kept and dropped\n  hwf store repair r01a2…             # repair it; the damaged file is kept beside it"
+    )]
+    Repair {
+        /// The run whose journal to repair.
+        run_id: String,
+        /// Only say what would be kept and dropped.
+        #[arg(long)]
+        dry_run: bool,
+        /// Print the facade JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 impl StoreCommand {
     /// Whether the output is the JSON envelope.
     pub fn json(&self) -> bool {
         match self {
-            Self::Export { json, .. } | Self::Import { json, .. } | Self::Migrate { json } => *json,
+            Self::Export { json, .. }
+            | Self::Import { json, .. }
+            | Self::Migrate { json }
+            | Self::Repair { json, .. } => *json,
         }
     }
 }
@@ -79,6 +100,7 @@ pub async fn run(cli: &Cli, config: &Config, cmd: &StoreCommand, out: &Out) -> R
         StoreCommand::Export { to, .. } => copy(&configured, &StoreUrl::parse(to)?, out).await,
         StoreCommand::Import { from, .. } => copy(&StoreUrl::parse(from)?, &configured, out).await,
         StoreCommand::Migrate { .. } => migrate(&configured, out).await,
+        StoreCommand::Repair { run_id, dry_run, .. } => repair(&configured, run_id, *dry_run, out),
     }
 }
 
@@ -192,6 +214,41 @@ fn human(r: &TransferReport, from: &StoreUrl, to: &StoreUrl) -> String {
         ));
     }
     lines.join("\n")
+}
+
+/// `hwf store repair`: a file store's damaged journal (a PostgreSQL store
+/// keeps journal rows, which have nothing to repair).
+fn repair(url: &StoreUrl, run_id: &str, dry_run: bool, out: &Out) -> Result<i32, Error> {
+    let StoreUrl::File(dir) = url else {
+        return Err(Error::new(
+            ErrorCode::InvalidArgs,
+            format!(
+                "{} keeps journals as rows: there is no journal file to repair",
+                url.shown()
+            ),
+        ));
+    };
+    let run = hwf_host::ids::RunId::parse(run_id)?;
+    let report = FileStore::open(dir)?.repair_journal(&run, dry_run)?;
+    let mut data = serde_json::to_value(&report).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+    data["run_id"] = json!(run_id);
+    data["dry_run"] = json!(dry_run);
+    out.data(&data, |d| {
+        let kept = format!(
+            "{} line{} kept (last seq {}), {} byte{} dropped",
+            d["kept_lines"],
+            if d["kept_lines"] == 1 { "" } else { "s" },
+            d["last_seq"],
+            d["dropped_bytes"],
+            if d["dropped_bytes"] == 1 { "" } else { "s" }
+        );
+        match d["saved_as"].as_str() {
+            Some(saved) => format!("run {run_id}: journal repaired: {kept}; the damaged file is runs/{run_id}/{saved}"),
+            None if d["dropped_bytes"] == 0 => format!("run {run_id}: the journal reads whole: nothing to repair"),
+            None => format!("run {run_id}: would repair: {kept} (dry run: nothing changed)"),
+        }
+    });
+    Ok(0)
 }
 
 async fn migrate(url: &StoreUrl, out: &Out) -> Result<i32, Error> {

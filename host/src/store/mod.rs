@@ -20,7 +20,9 @@ pub mod transfer;
 pub mod url;
 
 pub use bridge::Bridge;
-pub use file::{CONTROLS_POLL, FileClaim, FileJournalSink, FileStore, JournalFile, JournalFlusher, LockFile};
+pub use file::{
+    CONTROLS_POLL, FileClaim, FileJournalSink, FileStore, JournalFile, JournalFlusher, JournalRepair, LockFile,
+};
 pub use hwf_core::model::{
     Counts, ErrorInfo, ExternalEvent, LiveProgress, RunSettings, RunSnapshot, RunState, ScriptMeta, ScriptRef,
     StoredEvent, WaitInfo, now_ms,

@@ -35,46 +35,76 @@ const MAX_CHUNK: u64 = 1 << 20;
 /// Zeros written per `pwrite` when a chunk is preallocated.
 static ZEROS: [u8; 64 << 10] = [0; 64 << 10];
 
-/// The shortest run of NUL bytes inside a journal that ends it: a crash
-/// loses whole blocks (512 bytes at the least), while a stray NUL is
-/// damage, named like any other.
-const MIN_ZERO_RUN: usize = 512;
+/// A run of NUL bytes inside a journal with data after it: not the
+/// preallocated tail a crash leaves (that reaches the end of the file), so
+/// either a line appended by hand after such a tail, or pages of writes a
+/// power loss kept out of order. Readers and appenders refuse the journal
+/// (`corrupt_store`) rather than skip what follows; `hwf store repair`
+/// ([`FileStore::repair_journal`]) keeps every line that continues it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ZeroGap {
+    /// The byte offset of the first NUL.
+    at: usize,
+    /// How many NULs.
+    len: usize,
+    /// The line it is in (1-based).
+    line: usize,
+}
 
-/// Where the journal's bytes end: at the first run of NUL bytes that
-/// reaches the end of the file (the preallocated tail) or is at least
-/// [`MIN_ZERO_RUN`] long (blocks of an unflushed write a crash did not
-/// keep, with later ones that it did). A line never holds a NUL: JSON
-/// escapes control characters.
-fn content_len(bytes: &[u8]) -> usize {
-    let mut from = 0;
-    while let Some(p) = bytes[from..].iter().position(|&b| b == 0) {
-        let start = from + p;
-        let end = bytes[start..]
-            .iter()
-            .position(|&b| b != 0)
-            .map_or(bytes.len(), |q| start + q);
-        if end == bytes.len() || end - start >= MIN_ZERO_RUN {
-            return start;
-        }
-        from = end;
+impl ZeroGap {
+    fn error(&self, what: &str, run: Option<&str>) -> Error {
+        Error::new(
+            ErrorCode::CorruptStore,
+            format!(
+                "{what}: {} zero byte{} at byte {} (line {}) {} followed by more data — a line appended after a crash's \
+                 preallocated tail, or writes a power loss kept out of order; nothing past it is read or appended. \
+                 `hwf store repair {}` keeps every line that continues the journal and moves the damaged file aside",
+                self.len,
+                if self.len == 1 { "" } else { "s" },
+                self.at,
+                self.line,
+                if self.len == 1 { "is" } else { "are" },
+                run.unwrap_or("<run>")
+            ),
+        )
     }
-    bytes.len()
+}
+
+/// Where the journal's bytes end: at the run of NUL bytes that reaches
+/// the end of the file (the preallocated tail), else at the end. A NUL
+/// with data after it is a [`ZeroGap`]: a line never holds a NUL (JSON
+/// escapes control characters), and a crash leaves zeros only at the end
+/// unless pages reached the disk out of order.
+fn content_len(bytes: &[u8]) -> std::result::Result<usize, ZeroGap> {
+    let Some(start) = bytes.iter().position(|&b| b == 0) else {
+        return Ok(bytes.len());
+    };
+    match bytes[start..].iter().position(|&b| b != 0) {
+        None => Ok(start),
+        Some(len) => Err(ZeroGap {
+            at: start,
+            len,
+            line: bytes[..start].iter().filter(|&&b| b == b'\n').count() + 1,
+        }),
+    }
 }
 
 /// Where the journal's complete lines end in `bytes`: after the last `\n`
 /// before [`content_len`]. What follows is a torn line or zeros.
-fn logical_end(bytes: &[u8]) -> usize {
-    bytes[..content_len(bytes)]
+fn logical_end(bytes: &[u8]) -> std::result::Result<usize, ZeroGap> {
+    Ok(bytes[..content_len(bytes)?]
         .iter()
         .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1)
+        .map_or(0, |p| p + 1))
 }
 
 /// Journal bytes as text, cut at [`content_len`]: an unfinished last
 /// line (a torn write) may end inside a UTF-8 character and is dropped
-/// then; invalid UTF-8 in a complete line is `corrupt_store`.
-fn journal_str(mut bytes: Vec<u8>, what: &str) -> Result<String> {
-    bytes.truncate(content_len(&bytes));
+/// then; invalid UTF-8 in a complete line, and a [`ZeroGap`], are
+/// `corrupt_store`.
+fn journal_str(mut bytes: Vec<u8>, what: &str, run: Option<&str>) -> Result<String> {
+    let len = content_len(&bytes).map_err(|gap| gap.error(what, run))?;
+    bytes.truncate(len);
     match String::from_utf8(bytes) {
         Ok(text) => Ok(text),
         Err(e) => {
@@ -95,23 +125,23 @@ fn journal_str(mut bytes: Vec<u8>, what: &str) -> Result<String> {
 }
 
 /// Before appending: cut the file back to its logical end (a preallocated
-/// tail a crash left, a torn last line) and return that length.
-fn repair_journal(file: &mut std::fs::File, what: &str) -> Result<u64> {
+/// tail a crash left, a torn last line) and return that length. The whole
+/// file is checked as readers check it, so an appender never writes after
+/// data readers would not see (a [`ZeroGap`] is `corrupt_store`).
+fn repair_journal(file: &mut std::fs::File, what: &str, run: Option<&str>) -> Result<u64> {
     let io = |e| Error::io(format!("repair {what}"), e);
     let len = file.metadata().map_err(io)?.len();
     if len == 0 {
         return Ok(0);
     }
-    let mut last = [0u8; 1];
-    file.read_exact_at(&mut last, len - 1).map_err(io)?;
-    if last[0] == b'\n' {
-        return Ok(len);
-    }
     let mut all = Vec::new();
     file.seek(SeekFrom::Start(0))
         .and_then(|_| file.read_to_end(&mut all))
         .map_err(io)?;
-    let keep = logical_end(&all);
+    let keep = logical_end(&all).map_err(|gap| gap.error(what, run))?;
+    if keep == all.len() {
+        return Ok(len);
+    }
     let dropped = &all[keep..];
     if dropped.iter().all(|&b| b == 0) {
         tracing::debug!(
@@ -127,6 +157,53 @@ fn repair_journal(file: &mut std::fs::File, what: &str) -> Result<u64> {
     Ok(keep as u64)
 }
 
+/// What [`FileStore::repair_journal`] did (or would do).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct JournalRepair {
+    /// The journal's lines kept: every complete line, in order, whose seq
+    /// continues the one before it.
+    pub kept_lines: u64,
+    /// The last seq kept (0: none).
+    pub last_seq: u64,
+    /// Bytes not kept (zeros, torn or out-of-order lines).
+    pub dropped_bytes: u64,
+    /// Where the damaged file was moved (relative to the run's directory);
+    /// `None` when nothing needed repair or on a dry run.
+    pub saved_as: Option<String>,
+}
+
+/// The lines of a damaged journal that continue it: its bytes split at
+/// every run of NULs, each piece read as lines, kept while each is a
+/// complete journal entry whose seq is one more than the last kept (the
+/// first line's seq is 1). The first line that does not continue it ends
+/// what is kept: what follows was never acknowledged as a whole journal.
+fn continuing_lines(bytes: &[u8]) -> (Vec<u8>, u64, u64) {
+    let mut kept = Vec::new();
+    let (mut lines, mut last) = (0u64, 0u64);
+    'pieces: for piece in bytes.split(|&b| b == 0).filter(|p| !p.is_empty()) {
+        let mut rest = piece;
+        while let Some(nl) = rest.iter().position(|&b| b == b'\n') {
+            let line = &rest[..=nl];
+            rest = &rest[nl + 1..];
+            let seq = std::str::from_utf8(line)
+                .ok()
+                .and_then(|l| serde_json::from_str::<JournalEntry>(l).ok())
+                .map(|e| e.seq);
+            if seq != Some(last + 1) {
+                break 'pieces;
+            }
+            kept.extend_from_slice(line);
+            lines += 1;
+            last += 1;
+        }
+        if !rest.is_empty() {
+            // A piece that ends inside a line: a torn write.
+            break;
+        }
+    }
+    (kept, lines, last)
+}
+
 impl FileStore {
     /// Open the run's journal for appending (a torn last line and a
     /// preallocated tail are cut off first).
@@ -136,7 +213,12 @@ impl FileStore {
     /// `not_found`, `io`.
     pub fn open_journal(&self, id: &RunId) -> Result<JournalFile> {
         let dir = self.run_dir(id)?;
-        JournalFile::open(&dir, &format!("run {id} journal"), self.chunks.clone())
+        JournalFile::open(
+            &dir,
+            &format!("runs/{id}/journal.jsonl"),
+            Some(id.as_str()),
+            self.chunks.clone(),
+        )
     }
 
     fn journal_text(&self, id: &RunId) -> Result<String> {
@@ -151,7 +233,58 @@ impl FileStore {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(String::new()),
             Err(e) => return Err(Error::io(&what, e)),
         };
-        journal_str(bytes, &what)
+        journal_str(bytes, &what, Some(id.as_str()))
+    }
+
+    /// Repair a run's journal a [`ZeroGap`] (or a torn tail) damaged: keep
+    /// every complete line, in order, whose seq continues the journal (the
+    /// zeros between them dropped), move the original aside as
+    /// `journal.jsonl.damaged-<ms>` in the run's directory, and write the
+    /// kept lines in its place (atomically). With `dry_run`, only say what
+    /// it would do. A journal that reads whole is left as it is. Run it
+    /// while no runner executes the run (a damaged journal cannot be
+    /// appended to, so none can continue it).
+    ///
+    /// # Errors
+    ///
+    /// `not_found` (no such run), `io`.
+    pub fn repair_journal(&self, id: &RunId, dry_run: bool) -> Result<JournalRepair> {
+        let dir = self.run_dir(id)?;
+        let what = format!("runs/{id}/journal.jsonl");
+        let mut bytes = Vec::new();
+        match dir.open("journal.jsonl") {
+            Ok(mut f) => {
+                f.read_to_end(&mut bytes).map_err(|e| Error::io(&what, e))?;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(&what, e)),
+        }
+        let (kept, lines, last_seq) = continuing_lines(&bytes);
+        let dropped_bytes = (bytes.len() - kept.len()) as u64;
+        let whole = content_len(&bytes).is_ok_and(|n| n == bytes.len()) && dropped_bytes == 0;
+        let mut report = JournalRepair {
+            kept_lines: lines,
+            last_seq,
+            dropped_bytes,
+            saved_as: None,
+        };
+        if whole || dry_run {
+            return Ok(report);
+        }
+        let saved = format!("journal.jsonl.damaged-{}", hwf_core::model::now_ms());
+        dir.write("journal.jsonl.repaired", &kept)
+            .and_then(|()| dir.open("journal.jsonl.repaired")?.sync_all())
+            .map_err(|e| Error::io(format!("{what}: write the repaired journal"), e))?;
+        dir.hard_link("journal.jsonl", &dir, &saved)
+            .map_err(|e| Error::io(format!("{what}: keep the damaged journal as {saved}"), e))?;
+        dir.rename("journal.jsonl.repaired", &dir, "journal.jsonl")
+            .map_err(|e| Error::io(format!("{what}: put the repaired journal in place"), e))?;
+        if let Err(e) = dir.open(".").and_then(|d| d.sync_all()) {
+            tracing::debug!(error = %e, "journal repair: could not sync the run's directory");
+        }
+        tracing::warn!(run = %id, kept = lines, dropped = dropped_bytes, saved = %saved, "journal repaired");
+        report.saved_as = Some(saved);
+        Ok(report)
     }
     /// Read a run's journal as typed entries (a torn last line is skipped;
     /// a damaged complete line is named), every payload kept by content
@@ -251,12 +384,12 @@ pub struct JournalFile {
 impl JournalFile {
     /// Open `journal.jsonl` in `dir` for appending, cut back to its logical
     /// end.
-    fn open(dir: &Dir, what: &str, chunks: Arc<super::FileChunks>) -> Result<Self> {
+    fn open(dir: &Dir, what: &str, run: Option<&str>, chunks: Arc<super::FileChunks>) -> Result<Self> {
         let mut file = dir
             .open_with("journal.jsonl", OpenOptions::new().create(true).read(true).write(true))
             .map_err(|e| Error::io(what, e))?
             .into_std();
-        let end = repair_journal(&mut file, what)?;
+        let end = repair_journal(&mut file, what, run)?;
         Ok(Self {
             file: Arc::new(file),
             end,
@@ -648,7 +781,7 @@ mod tests {
     }
 
     #[test]
-    fn pages_of_an_unflushed_write_kept_out_of_order_end_the_journal() {
+    fn pages_of_an_unflushed_write_kept_out_of_order_are_named_and_repaired() {
         let (_tmp, store, id, path) = setup();
         // Line 3 was written across two pages and never flushed; the crash
         // kept the second page (the end of line 3 and all of line 4) but
@@ -660,7 +793,26 @@ mod tests {
         bytes.extend_from_slice(line(4).as_bytes());
         bytes.extend(std::iter::repeat_n(0u8, 4000));
         std::fs::write(&path, &bytes).expect("seed");
-        assert_eq!(seqs(&store, &id), [1, 2], "nothing past the first NUL is read");
+        // Neither read nor appended to: named, with the way out.
+        let e = store.read_entries(&id).expect_err("damaged");
+        assert_eq!(e.code(), ErrorCode::CorruptStore, "{e}");
+        assert!(
+            e.to_string().contains("line 3") && e.to_string().contains("hwf store repair"),
+            "{e}"
+        );
+        let e = store.open_journal(&id).expect_err("no append after hidden data");
+        assert_eq!(e.code(), ErrorCode::CorruptStore, "{e}");
+        assert_eq!(std::fs::read(&path).expect("read"), bytes, "refusing changed nothing");
+        // The repair keeps what continues the journal: line 4 follows a
+        // torn line 3, so it goes with it.
+        let dry = store.repair_journal(&id, true).expect("dry run");
+        assert_eq!((dry.kept_lines, dry.last_seq, dry.saved_as), (2, 2, None));
+        assert_eq!(std::fs::read(&path).expect("read"), bytes, "a dry run changes nothing");
+        let done = store.repair_journal(&id, false).expect("repair");
+        assert_eq!(done.kept_lines, 2);
+        let saved = done.saved_as.expect("saved");
+        assert_eq!(std::fs::read(path.with_file_name(&saved)).expect("kept aside"), bytes);
+        assert_eq!(seqs(&store, &id), [1, 2]);
         let mut j = store.open_journal(&id).expect("reopen");
         j.append(line(3).as_bytes(), true).expect("append");
         drop(j);
@@ -668,6 +820,30 @@ mod tests {
             std::fs::read_to_string(&path).expect("read"),
             format!("{}{}{}", line(1), line(2), line(3))
         );
+    }
+
+    #[test]
+    fn a_line_appended_after_a_zero_tail_is_never_hidden_and_the_repair_keeps_it() {
+        let (_tmp, store, id, path) = setup();
+        // A crash's preallocated tail, then a complete line appended by hand
+        // (the last byte is a newline, as after a clean close).
+        let mut bytes = format!("{}{}", line(1), line(2)).into_bytes();
+        bytes.extend(std::iter::repeat_n(0u8, 8192));
+        bytes.extend_from_slice(line(3).as_bytes());
+        std::fs::write(&path, &bytes).expect("seed");
+        let e = store.open_journal(&id).expect_err("appending would hide line 3");
+        assert_eq!(e.code(), ErrorCode::CorruptStore, "{e}");
+        assert!(e.to_string().contains("8192 zero bytes at byte"), "{e}");
+        assert_eq!(
+            store.read_entries(&id).expect_err("named").code(),
+            ErrorCode::CorruptStore
+        );
+        let done = store.repair_journal(&id, false).expect("repair");
+        assert_eq!((done.kept_lines, done.last_seq, done.dropped_bytes), (3, 3, 8192));
+        assert_eq!(seqs(&store, &id), [1, 2, 3]);
+        // A whole journal is left as it is.
+        let again = store.repair_journal(&id, false).expect("again");
+        assert_eq!((again.kept_lines, again.dropped_bytes, again.saved_as), (3, 0, None));
     }
 
     #[test]

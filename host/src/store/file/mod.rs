@@ -49,7 +49,7 @@ mod triggers;
 pub use blobs::FileChunks;
 pub use controls::CONTROLS_POLL;
 pub use fsutil::LockFile;
-pub use journal::{FileJournalSink, JournalFile, JournalFlusher};
+pub use journal::{FileJournalSink, JournalFile, JournalFlusher, JournalRepair};
 pub use runs::FileClaim;
 
 use cap_std::ambient_authority;

@@ -1,0 +1,194 @@
+//! Hardening, round 3 (issue 29): each finding an adversary made, through
+//! the binary.
+
+use crate::common::{Ctx, run_id, status};
+use serde_json::Value;
+
+const ASK_AFTER_AGENTS_JS: &str = r#"export const meta = { name: "three-then-ask", description: "three agent calls, then a question" };
+for (const label of ["a1", "a2", "a3"]) await agent("step " + label, { label });
+const a = await capability("human.ask", { prompt: "go on?", choices: ["yes", "no"] });
+return { answer: a.answer };
+"#;
+
+const AGENTS: &str = r#"{"responses": [
+  {"match": {"label": "a1"}, "output": {"n": 1}},
+  {"match": {"label": "a2"}, "output": {"n": 2}},
+  {"match": {"label": "a3"}, "output": {"n": 3}}
+]}"#;
+
+/// How many times each call completed live in the run's journal (a call
+/// completed twice was executed twice).
+fn completions(ctx: &Ctx, run: &str) -> std::collections::BTreeMap<String, usize> {
+    let mut seen = std::collections::BTreeMap::new();
+    for l in ctx.journal(run) {
+        if l["type"] == "call_completed" && l["replayed"] != true {
+            *seen.entry(l["call"].as_str().unwrap_or("").to_owned()).or_insert(0) += 1;
+        }
+    }
+    seen
+}
+
+/// Finding 2: a complete line after a run of zeros (a hand append after a
+/// crash's preallocated tail, or pages a power loss kept out of order) was
+/// accepted by the appender (its last byte is a newline) while readers
+/// stopped at the zeros: the continuation's lines became invisible and a
+/// `--resume-from` re-ran completed calls. Now every reader and the
+/// appender name it (`corrupt_store`), nothing is re-run or appended, and
+/// `hwf store repair` keeps the lines that continue the journal.
+#[test]
+fn data_after_a_zero_run_is_named_never_hidden_and_repair_keeps_what_continues() {
+    let ctx = Ctx::manual_runner();
+    ctx.write("flow.js", ASK_AFTER_AGENTS_JS);
+    let agents = ctx.write("agents.json", AGENTS);
+    let agents = agents.to_str().expect("utf8");
+    let out = ctx.run_json("flow.js", "{}", &["--agents", agents]);
+    out.expect_code(3);
+    let run = run_id(&out.json());
+    let wait = status(&ctx, &run)["waits"][0]["call"]
+        .as_str()
+        .expect("call")
+        .to_owned();
+    let path = ctx.state().join("runs").join(&run).join("journal.jsonl");
+    let clean = std::fs::read(&path).expect("journal");
+    let last_seq = ctx.journal(&run).last().expect("lines")["seq"].as_u64().expect("seq");
+    // A crash's preallocated tail, and a line appended after it by hand.
+    let mut damaged = clean.clone();
+    damaged.extend(std::iter::repeat_n(0u8, 4096));
+    let appended = format!(
+        "{{\"seq\":{},\"ts_ms\":1,\"type\":\"log\",\"level\":\"info\",\"source\":\"operator\",\"message\":\"appended by hand\"}}\n",
+        last_seq + 1
+    );
+    damaged.extend_from_slice(appended.as_bytes());
+    std::fs::write(&path, &damaged).expect("damage");
+
+    // Named by every reader, with the way out.
+    let s = ctx.hwf(["status", &run, "--json"]);
+    assert_ne!(s.code, 0, "{}", s.stdout);
+    assert_eq!(s.json()["error"]["code"], "corrupt_store", "{}", s.stdout);
+    let msg = s.json()["error"]["message"].as_str().unwrap_or("").to_owned();
+    assert!(
+        msg.contains("4096 zero bytes") && msg.contains(&format!("hwf store repair {run}")),
+        "{msg}"
+    );
+    // A resume from it re-runs nothing: it is refused.
+    let resumed = ctx.hwf([
+        "run",
+        "flow.js",
+        "--resume-from",
+        &run,
+        "--args",
+        "{}",
+        "--json",
+        "--agents",
+        agents,
+    ]);
+    assert_ne!(resumed.code, 0, "{}", resumed.stdout);
+    assert!(resumed.stdout.contains("corrupt_store"), "{}", resumed.stdout);
+    // Nor is a decision taken on what cannot be read, and no runner
+    // appends after hidden data.
+    let decided = ctx.hwf(["control", "decide", &run, &wait, "respond", "--value", "yes"]);
+    assert_ne!(decided.code, 0);
+    assert!(decided.stderr.contains("corrupt_store"), "{}", decided.stderr);
+    let _ = ctx.hwf(["runner", "--once", "--json", "--agents", agents]);
+    assert_eq!(
+        std::fs::read(&path).expect("journal"),
+        damaged,
+        "the damaged journal is left as it was"
+    );
+
+    // The repair: a dry run changes nothing; the repair keeps every line
+    // that continues the journal, the hand-appended one included.
+    let dry = ctx.hwf(["store", "repair", &run, "--dry-run", "--json"]);
+    dry.expect_code(0);
+    assert_eq!(dry.json()["data"]["last_seq"], last_seq + 1, "{}", dry.stdout);
+    assert_eq!(dry.json()["data"]["dropped_bytes"], 4096, "{}", dry.stdout);
+    assert_eq!(std::fs::read(&path).expect("journal"), damaged);
+    let fixed = ctx.hwf(["store", "repair", &run, "--json"]);
+    fixed.expect_code(0);
+    let saved = fixed.json()["data"]["saved_as"].as_str().expect("saved").to_owned();
+    assert_eq!(std::fs::read(path.with_file_name(&saved)).expect("kept aside"), damaged);
+    assert_eq!(ctx.journal(&run).last().expect("line")["message"], "appended by hand");
+
+    // The run continues on the repaired journal: each call completed once.
+    ctx.hwf(["control", "decide", &run, &wait, "respond", "--value", "yes"])
+        .expect_code(0);
+    let _ = ctx.hwf(["runner", "--once", "--json", "--agents", agents]);
+    let s = status(&ctx, &run);
+    assert_eq!(s["state"], "succeeded", "{s}");
+    assert_eq!(s["result"]["answer"], "yes", "{s}");
+    let done = completions(&ctx, &run);
+    assert!(
+        done.values().all(|&n| n == 1),
+        "a call completed twice: {done:?} {:#?}",
+        ctx.journal(&run)
+    );
+    assert_eq!(done.len(), 4, "three agent calls and the question: {done:?}");
+    let _: Value = s;
+}
+
+/// Finding 7: one line that is not UTF-8 ended an MCP session (the reader
+/// stopped), and `"id": 1.5` got no answer at all. Now the first is a
+/// `-32700`, the second a `-32600` with its id, and the session goes on.
+#[test]
+fn an_mcp_line_that_is_not_utf8_is_answered_and_the_session_goes_on() {
+    use std::io::Write;
+    let ctx = Ctx::new();
+    let mut child = ctx
+        .cmd()
+        .arg("mcp")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn mcp");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut input = Vec::new();
+    input.extend_from_slice(
+        br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}"#,
+    );
+    input.extend_from_slice(b"\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
+    input.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\",\"params\":{\"x\":\"\xff\xfe\"}}\n");
+    input.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}\n");
+    input.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n");
+    stdin.write_all(&input).expect("write");
+    stdin.flush().expect("flush");
+    // Read until both pings are answered (or the session ends).
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut replies: Vec<Value> = Vec::new();
+    let mut out = String::new();
+    while let Ok(line) = rx.recv_timeout(std::time::Duration::from_secs(30)) {
+        out.push_str(&line);
+        out.push('\n');
+        replies.push(serde_json::from_str(&line).unwrap_or(Value::Null));
+        let seen = |id: Value| replies.iter().any(|r| r["id"] == id);
+        if seen(serde_json::json!(2)) && seen(serde_json::json!(1.5)) {
+            break;
+        }
+    }
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    let by_id = |id: Value| replies.iter().find(|r| r["id"] == id).cloned();
+    let bad_utf8 = replies
+        .iter()
+        .find(|r| r["error"]["code"] == -32700)
+        .unwrap_or_else(|| panic!("no -32700: {out}"));
+    assert!(bad_utf8["id"].is_null(), "{bad_utf8}");
+    assert!(
+        bad_utf8["error"]["message"].as_str().unwrap_or("").contains("UTF-8"),
+        "{bad_utf8}"
+    );
+    let fraction = by_id(serde_json::json!(1.5)).unwrap_or_else(|| panic!("no answer to id 1.5: {out}"));
+    assert_eq!(fraction["error"]["code"], -32600, "{fraction}");
+    let ping = by_id(serde_json::json!(2)).unwrap_or_else(|| panic!("the session ended: {out}"));
+    assert!(ping.get("result").is_some(), "{ping}");
+}
