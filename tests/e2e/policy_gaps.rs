@@ -328,3 +328,30 @@ return { other, effort, listed };
     let argv = std::fs::read_to_string(ctx.path("argv.log")).expect("argv.log");
     assert_eq!(argv, "--model\nclaude-opus-4\n--effort\nlow\n", "{argv}");
 }
+
+/// Issue 29, finding 8: `fs.read` followed a hard link out of the
+/// workspace (`fs.write` was fixed); now both refuse a file with more than
+/// one link, and a plain file is still read.
+#[test]
+fn fs_read_refuses_a_hard_link_to_a_file_outside_the_workspace() {
+    let ctx = Ctx::new();
+    let ws = ctx.path("ws");
+    std::fs::create_dir_all(&ws).expect("mkdir");
+    let outside = ctx.write("id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\nsecret\n");
+    std::fs::hard_link(&outside, ws.join("notes.txt")).expect("hard link");
+    ctx.write("ws/plain.txt", "hello");
+    let read = |path: &str| json!({"name": "fs.read", "input": {"path": path}});
+    let out = outcomes(&caps(
+        &ctx,
+        &[read("notes.txt"), read("plain.txt")],
+        &["--workspace", ws.to_str().expect("utf8")],
+    ));
+    assert_eq!(out[0]["error"]["code"], "invalid_input", "{}", out[0]);
+    assert!(
+        out[0]["error"]["message"].as_str().unwrap_or("").contains("hard links"),
+        "{}",
+        out[0]
+    );
+    assert!(!out[0].to_string().contains("secret"), "{}", out[0]);
+    assert_eq!(out[1]["ok"]["content"], "hello", "{}", out[1]);
+}

@@ -304,3 +304,53 @@ fn a_webhook_delivered_twice_starts_one_run() {
     .expect("snapshot");
     assert_eq!(snap["args"], json!({"name": "acme/app#7"}));
 }
+
+/// Issue 29, finding 9: a trigger with no source derived its run id from
+/// the event id alone, so another source's event with the same id (a CI
+/// system's `42` before GitHub's `42`) took the run id and the real event
+/// started nothing. Event ids are unique per source: each starts its run.
+#[test]
+fn events_from_two_sources_with_one_id_each_start_their_run() {
+    let ctx = Ctx::manual_runner();
+    ctx.write(
+        "note.js",
+        "export const meta = { name: \"note\", description: \"records the event\" };\nreturn { source: args.source };\n",
+    );
+    ctx.hwf(["script", "save", "note", "note.js"]).expect_code(0);
+    ctx.hwf([
+        "triggers",
+        "add",
+        "any-push",
+        "--workflow",
+        "note",
+        "--type",
+        "push",
+        "--args",
+        r#"{"source": "$event.source"}"#,
+    ])
+    .expect_code(0);
+    let sent = |source: &str| {
+        let out = ctx.hwf([
+            "events", "send", "--source", source, "--type", "push", "--id", "42", "--json",
+        ]);
+        out.expect_code(0);
+        out.json()["data"]["started"][0].clone()
+    };
+    let ci = sent("ci");
+    let gh = sent("github");
+    assert_eq!((&ci["new"], &gh["new"]), (&json!(true), &json!(true)), "{ci} {gh}");
+    assert_ne!(ci["run_id"], gh["run_id"]);
+    // The same source's event again is still the same run.
+    assert_eq!(
+        sent("github"),
+        json!({"trigger": "any-push", "run_id": gh["run_id"], "new": false})
+    );
+    ctx.hwf(["runner", "--once"]).expect_code(0);
+    for (started, source) in [(&ci, "ci"), (&gh, "github")] {
+        let s = ctx
+            .hwf(["status", started["run_id"].as_str().expect("id"), "--json"])
+            .json()["data"]
+            .clone();
+        assert_eq!(s["result"]["source"], source, "{s}");
+    }
+}

@@ -7,7 +7,7 @@
 //!   shared store's `hwf_triggers` on PostgreSQL, so an event sent on any
 //!   machine and the cron pass of any runner see every trigger;
 //! - a matching event (`hwf events send`, the webhook ingress) enqueues a
-//!   run whose id is derived from (trigger, event id): creating the run
+//!   run whose id is derived from (trigger, event source, event id): creating the run
 //!   (its directory; its row on PostgreSQL, whose key refuses a second
 //!   insert) is the once-only step, so an event sent twice — or handled
 //!   by two processes or machines at once — starts exactly one run;
@@ -185,7 +185,12 @@ pub fn fire(hwf: &Hwf, event: &ExternalEvent) -> Result<Vec<Value>> {
         if !crate::capabilities::durable::matches(on, event) {
             continue;
         }
-        let occasion = format!("event:{}", event.id);
+        // Event ids are unique per source: the source is part of the
+        // occasion, so another source's event with the same id starts its
+        // own run instead of finding this one's. (Before issue 29 the id
+        // alone was: an event recorded by an older hwf and delivered
+        // again after the upgrade starts once more.)
+        let occasion = format!("event:{}\u{0}{}", event.source, event.id);
         match start(hwf, &t, &occasion, &ev) {
             Ok(new) => started.push(json!({
                 "trigger": t.name,
@@ -350,5 +355,6 @@ mod tests {
         );
         assert_eq!(run_id_for("a", "event:e1"), run_id_for("a", "event:e1"));
         assert_ne!(run_id_for("a", "event:e1"), run_id_for("b", "event:e1"));
+        assert_ne!(run_id_for("a", "event:gh\u{0}e1"), run_id_for("a", "event:ci\u{0}e1"));
     }
 }

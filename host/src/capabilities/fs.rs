@@ -1,7 +1,8 @@
 //! `fs.read`, `fs.list` (`read_only`) and `fs.write` (`external_write`),
 //! confined to the workspace directory through cap-std: absolute paths,
-//! `..` and symlinks that lead outside are refused, and `fs.write` refuses
-//! files with more than one hard link (a link could name a file outside).
+//! `..` and symlinks that lead outside are refused, and `fs.read` and
+//! `fs.write` refuse files with more than one hard link (a link could name
+//! a file outside: a key or a token linked in).
 
 use super::{Capability, CapabilityCall, CapabilityError, CapabilityHandler, SideEffect};
 use cap_std::ambient_authority;
@@ -105,12 +106,12 @@ fn regular_or_missing(
     }
 }
 
-/// The file `fs.write` opened must be a regular file with exactly one
-/// link: a hard link inside the workspace to a file outside it (or to any
-/// other name) would let the write change a file the workspace does not
-/// confine. Checked on the open handle, so the file written is the file
-/// checked.
-fn checked_for_write(f: &std::fs::File, p: &str) -> std::result::Result<(), CapabilityError> {
+/// The file `fs.read` or `fs.write` (`op`) opened must be a regular file
+/// with exactly one link: a hard link inside the workspace to a file
+/// outside it (a key, a token, the state dir's files) would let the call
+/// read or change a file the workspace does not confine. Checked on the
+/// open handle, so the file used is the file checked.
+fn checked_open(f: &std::fs::File, p: &str, op: &str) -> std::result::Result<(), CapabilityError> {
     use std::os::unix::fs::MetadataExt;
     let m = f.metadata().map_err(|e| io_fail("stat", p, e))?;
     if !m.is_file() {
@@ -118,7 +119,7 @@ fn checked_for_write(f: &std::fs::File, p: &str) -> std::result::Result<(), Capa
     }
     if m.nlink() > 1 {
         return Err(CapabilityError::InvalidInput(format!(
-            "{p} has {} hard links; fs.write refuses files linked from elsewhere (remove the extra links or write a new file)",
+            "{p} has {} hard links; {op} refuses files linked from elsewhere (remove the extra links, or copy the file)",
             m.nlink()
         )));
     }
@@ -139,7 +140,18 @@ impl CapabilityHandler for Read_ {
             let p = path_arg(call.input, "path", None)?;
             let rel = relative(p)?;
             regular_or_missing(&self.0.dir, &rel, p, false)?;
-            let file = self.0.dir.open(&rel).map_err(|e| io_fail("read", p, e))?;
+            // Non-blocking, so a FIFO swapped in after the check fails at
+            // once instead of blocking the run.
+            let mut opts = cap_std::fs::OpenOptions::new();
+            opts.read(true);
+            opts.custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32);
+            let file = self
+                .0
+                .dir
+                .open_with(&rel, &opts)
+                .map_err(|e| io_fail("read", p, e))?
+                .into_std();
+            checked_open(&file, p, "fs.read")?;
             let len = file.metadata().map(|m| m.len()).unwrap_or(0);
             let mut buf = Vec::new();
             file.take(MAX_READ)
@@ -205,7 +217,7 @@ impl CapabilityHandler for Write_ {
             opts.custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32);
             let f = self.0.dir.open_with(&rel, &opts).map_err(|e| io_fail("write", p, e))?;
             let mut f = f.into_std();
-            checked_for_write(&f, p)?;
+            checked_open(&f, p, "fs.write")?;
             if !append {
                 f.set_len(0).map_err(|e| io_fail("write", p, e))?;
             }
