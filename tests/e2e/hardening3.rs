@@ -250,7 +250,9 @@ pub(crate) fn one_use_grants_act_once_under_16_concurrent_uses(ctx: &Ctx, hwf: &
         per_grant[line.trim().parse::<usize>().expect("grant index")] += 1;
     }
     assert_eq!(per_grant, [1; 25], "each one-use grant acts once: {acts}");
-    let grants = s["result"]["grants"].as_array().unwrap_or_else(|| panic!("no result: {s}"));
+    let grants = s["result"]["grants"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no result: {s}"));
     assert_eq!(grants.len(), 25);
     for (i, g) in grants.iter().enumerate() {
         assert_eq!(
@@ -269,8 +271,67 @@ fn one_use_grants_act_once_under_16_concurrent_uses_on_the_file_store() {
 
 #[test]
 fn one_use_grants_act_once_under_16_concurrent_uses_on_postgresql() {
-    let Some(pg) = crate::shared_store::Pg::new("one_use_grants_act_once_under_16_concurrent_uses_on_postgresql") else {
+    let Some(pg) = crate::shared_store::Pg::new("one_use_grants_act_once_under_16_concurrent_uses_on_postgresql")
+    else {
         return;
     };
     one_use_grants_act_once_under_16_concurrent_uses(&pg.ctx, &|args| pg.hwf(args));
+}
+
+/// Finding 10: escape sequences from guests (phases, logs, labels,
+/// questions, the workflow's name) reached `status`, `logs`, `waits`,
+/// `overview` and `run` raw: a script could clear the operator's screen,
+/// retitle the terminal or hide text. Every terminal output escapes them.
+#[test]
+fn escape_sequences_from_a_guest_never_reach_the_terminal() {
+    let ctx = Ctx::manual_runner();
+    ctx.write(
+        "evil.js",
+        "export const meta = { name: \"evil\\u001b[2J\", description: \"d\", phases: [{ title: \"p\\u001b]0;pwned\\u0007\" }] };\n\
+         phase(\"p\\u001b]0;pwned\\u0007\");\n\
+         console.log(\"log \\u001b[31mred\\u009b2J\\r\\u202etxt.exe\");\n\
+         await agent(\"hi\", { label: \"l\\u001b[8mhidden\" });\n\
+         const a = await capability(\"human.ask\", { prompt: \"ok?\\r\\u001b[1A\", choices: [\"yes\"] });\n\
+         return { a };\n",
+    );
+    let agents = ctx.write(
+        "agents.json",
+        r#"{"responses": [{"match": {}, "output": {"ok": true}}]}"#,
+    );
+    let run = ctx.hwf(["run", "evil.js", "--agents", agents.to_str().expect("utf8")]);
+    run.expect_code(3);
+    let id = run.stdout.trim().to_owned();
+    let steering = |s: &str| {
+        s.chars()
+            .any(|c| matches!(c, '\u{1b}' | '\u{7}' | '\r' | '\u{9b}' | '\u{202e}'))
+    };
+    let mut outputs = vec![("run", run.stdout.clone() + &run.stderr)];
+    for args in [
+        vec!["status", id.as_str()],
+        vec!["logs", id.as_str()],
+        vec!["waits"],
+        vec!["overview"],
+        vec!["status", id.as_str(), "--json"],
+        vec!["logs", id.as_str(), "--json"],
+    ] {
+        let out = ctx.hwf(&args);
+        outputs.push((args[0], out.stdout + &out.stderr));
+    }
+    for (what, text) in &outputs {
+        assert!(!steering(text), "{what} printed a raw escape: {text:?}");
+    }
+    // What was escaped is still shown, visibly.
+    let logs = &outputs[2].1;
+    assert!(logs.contains("\\u001b[31mred"), "{logs}");
+    // JSON stays JSON, with the original text inside.
+    let status: Value = serde_json::from_str(&outputs[5].1).expect("status JSON");
+    assert!(status.to_string().contains("pwned"), "{status}");
+    // The escapes are in the run as the guest wrote them: the terminal
+    // outputs are what keeps them harmless.
+    assert!(
+        ctx.journal(&id)
+            .iter()
+            .any(|l| l.to_string().contains("\\u001b]0;pwned")),
+        "the journal keeps the phase as written"
+    );
 }

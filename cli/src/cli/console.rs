@@ -229,11 +229,11 @@ pub fn print_run_waits(hwf: &Hwf, run_id: &str, continuer: &ops::Continuer) {
     };
     let entries = hwf.run_waits(&snap);
     if !entries.is_empty() {
-        eprintln!("waiting for:\n{}", waits_text(&entries));
+        super::output::say_err(&format!("waiting for:\n{}", waits_text(&entries)));
     }
     let kinds: Vec<&str> = snap.waits.iter().map(|w| w.kind.as_str()).collect();
     if let Some(line) = continuer.line(&kinds, "it") {
-        eprintln!("then: {line}");
+        super::output::say_err(&format!("then: {line}"));
     }
 }
 
@@ -345,9 +345,9 @@ pub async fn logs(cli: &Cli, config: &Config, args: &LogsArgs, _out: &Out) -> Re
                 continue;
             }
             if args.json {
-                println!("{r}");
+                super::output::say(&r.to_string());
             } else {
-                println!("{}", row_text(r));
+                super::output::say(&row_text(r));
             }
         }
         if !args.follow {

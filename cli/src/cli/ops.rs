@@ -161,7 +161,7 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
     });
     let say = |line: String| {
         if !args.json {
-            eprintln!("hwf runner: {line}");
+            super::output::say_err(&format!("hwf runner: {line}"));
         }
     };
     let mut total = hwf_host::runner::PassReport::default();

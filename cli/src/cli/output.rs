@@ -10,10 +10,50 @@ pub struct Out {
     json: bool,
 }
 
+/// `text` with every character that could steer a terminal written as a
+/// `\uXXXX` escape: C0 controls but newline and tab (ESC starts ANSI and
+/// OSC sequences, CR rewrites a line, BEL…), DEL, C1 controls (U+0080 to
+/// U+009F: an 8-bit CSI), and the bidirectional overrides and isolates
+/// that reorder what is shown ("Trojan Source"). Phases, labels, logs,
+/// questions, card titles and file names come from guests and agents: none
+/// reaches a terminal raw. The escape is also a valid JSON string escape,
+/// so JSON output stays valid (serde_json already escapes C0 there).
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    fn steers(c: char) -> bool {
+        (c < ' ' && c != '\n' && c != '\t')
+            || ('\u{7f}'..='\u{9f}').contains(&c)
+            || ('\u{202a}'..='\u{202e}').contains(&c)
+            || ('\u{2066}'..='\u{2069}').contains(&c)
+    }
+    if !text.chars().any(steers) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if steers(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 fn print_stdout(text: &str) {
     let mut out = std::io::stdout().lock();
     // A closed pipe (`hwf status … | head`) is not an error.
-    let _ = writeln!(out, "{text}");
+    let _ = writeln!(out, "{}", terminal_safe(text));
+}
+
+/// Print one line on stdout, made [`terminal_safe`].
+pub fn say(text: &str) {
+    print_stdout(text);
+}
+
+/// Print one line on stderr, made [`terminal_safe`].
+pub fn say_err(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "{}", terminal_safe(text));
 }
 
 impl Out {
@@ -32,7 +72,7 @@ impl Out {
         if self.json {
             print_stdout(&hwf_host::facade::error_envelope(e, None).to_string());
         } else {
-            eprintln!("hwf: {e}");
+            say_err(&format!("hwf: {e}"));
         }
         if e.code().is_bad_input() { 2 } else { 1 }
     }
@@ -67,7 +107,7 @@ impl Out {
                     } else {
                         format!(" (call {})", w.call)
                     };
-                    eprintln!("run {} waiting: {}{call}", s.run_id, w.summary);
+                    say_err(&format!("run {} waiting: {}{call}", s.run_id, w.summary));
                 }
                 print_stdout(s.run_id.as_str());
             }
@@ -229,4 +269,24 @@ pub fn script_list_text(v: &Value) -> String {
         }
     }
     lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::terminal_safe;
+
+    #[test]
+    fn what_steers_a_terminal_is_escaped_and_json_stays_json() {
+        assert_eq!(terminal_safe("plain\nlines\tand tabs"), "plain\nlines\tand tabs");
+        assert_eq!(
+            terminal_safe("\u{1b}[2J\u{1b}]0;pwned\u{7}"),
+            "\\u001b[2J\\u001b]0;pwned\\u0007"
+        );
+        assert_eq!(terminal_safe("a\rb\u{9b}31m\u{7f}"), "a\\u000db\\u009b31m\\u007f");
+        assert_eq!(terminal_safe("admin\u{202e}txt.exe"), "admin\\u202etxt.exe");
+        let json = serde_json::json!({"title": "\u{9b}2J\u{202e}x"}).to_string();
+        let shown = terminal_safe(&json);
+        let back: serde_json::Value = serde_json::from_str(&shown).expect("still JSON");
+        assert_eq!(back["title"], "\u{9b}2J\u{202e}x");
+    }
 }

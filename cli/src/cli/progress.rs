@@ -160,7 +160,7 @@ impl Bar {
                     if more > 0 { format!(" (+{more})") } else { String::new() }
                 ));
             }
-            bar.set_message(msg);
+            bar.set_message(super::output::terminal_safe(&msg).into_owned());
         })
     }
 

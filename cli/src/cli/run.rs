@@ -97,7 +97,7 @@ pub async fn run(cli: &Cli, config: &Config, args: &RunArgs, out: &Out) -> Resul
     }
     let outcome = outcome?;
     if tty_progress {
-        eprintln!("{}", progress::summary(&outcome.snapshot, hwf.state_dir()));
+        super::output::say_err(&progress::summary(&outcome.snapshot, hwf.state_dir()));
     }
     let code = out.run_outcome(&outcome, hwf.state_dir());
     if outcome.snapshot.state == RunState::Waiting && !out.is_json() {

@@ -22,7 +22,7 @@ pub async fn validate(cli: &Cli, config: &Config, path: &Path, out: &Out) -> Res
     if !report.valid {
         if !out.is_json() {
             for d in report.diagnostics.iter().flatten() {
-                eprintln!(
+                super::output::say_err(&format!(
                     "{} {}: {}{}",
                     if d.severity == Severity::Warning {
                         "warning"
@@ -32,7 +32,7 @@ pub async fn validate(cli: &Cli, config: &Config, path: &Path, out: &Out) -> Res
                     d.code,
                     d.message,
                     at(d)
-                );
+                ));
             }
         }
         let e = hwf_host::catalog::script_error(&report);
@@ -44,12 +44,12 @@ pub async fn validate(cli: &Cli, config: &Config, path: &Path, out: &Out) -> Res
     }
     if !out.is_json() {
         for d in report.diagnostics.iter().flatten() {
-            eprintln!(
+            super::output::say_err(&format!(
                 "warning {}: {}{}",
                 d.code,
                 d.message,
                 d.pointer.as_ref().map(|p| format!(" (at {p})")).unwrap_or_default()
-            );
+            ));
         }
     }
     out.data(&report.to_json(), |_| {

@@ -179,10 +179,10 @@ async fn copy(from: &StoreUrl, to: &StoreUrl, out: &Out) -> Result<i32, Error> {
     let target = Opened::open(to).await?;
     let report = transfer(source.refs(), target.refs()).await?;
     for r in &report.refused {
-        eprintln!("hwf: run {} was not copied: {}", r.run, r.reason);
+        super::output::say_err(&format!("hwf: run {} was not copied: {}", r.run, r.reason));
     }
     for w in &report.warnings {
-        eprintln!("hwf: warning: {w}");
+        super::output::say_err(&format!("hwf: warning: {w}"));
     }
     let data = json!({
         "from": from.shown(),
