@@ -301,6 +301,11 @@ pub struct ExternalEvent {
     pub payload: Value,
     /// When it was recorded.
     pub ts_ms: u64,
+    /// The BLAKE3 digest of the body of a webhook whose signature covers
+    /// only its body (GitHub's): a delivery replayed under a new delivery
+    /// id is the same event, stored once (issue 29).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
 }
 
 /// A wait a parked run is blocked on.

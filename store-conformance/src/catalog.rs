@@ -248,6 +248,7 @@ fn event(source: &str, id: &str) -> ExternalEvent {
         subject: Some("org/repo#42".into()),
         payload: json!({"n": 1}),
         ts_ms: 5,
+        digest: None,
     }
 }
 
@@ -272,6 +273,19 @@ async fn events(s: &Subject) -> Outcome {
     ensure!(all == [a, b.clone(), d.clone()], "all: {all:?}");
     ensure!(ok(log.since(1).await, "since 1")? == [b, d], "since 1");
     ensure!(ok(log.since(3).await, "since 3")?.is_empty(), "since the last version");
+    // A webhook signed over its body alone: the same body from the same
+    // source under a new id is the same event; from another source, new.
+    let signed = |source: &str, id: &str| {
+        let mut e = event(source, id);
+        e.digest = Some("d1".repeat(32));
+        e
+    };
+    let (g, new) = ok(log.append(signed("github", "delivery-1")).await, "append with a digest")?;
+    ensure!(new && g.digest.is_some(), "digest kept: new {new}, {g:?}");
+    let (h, new) = ok(log.append(signed("github", "delivery-2")).await, "replayed body")?;
+    ensure!(!new && h == g, "a replayed body is the same event: new {new}, {h:?}");
+    let (_, new) = ok(log.append(signed("ci", "delivery-2")).await, "same body, other source")?;
+    ensure!(new, "the same body from another source is another event");
     Ok(Verdict::Pass)
 }
 

@@ -182,8 +182,10 @@ impl EventLog for PgStore {
             .map_err(|e| db_err(what, e))?;
         let existing = tx
             .query_opt(
-                "SELECT body FROM hwf_events WHERE source = $1 AND id = $2",
-                &[&event.source, &event.id],
+                "SELECT body FROM hwf_events WHERE source = $1 \
+                 AND (id = $2 OR ($3::text IS NOT NULL AND (body::jsonb) ? 'digest' \
+                 AND ((body::jsonb) ->> 'digest') = $3)) LIMIT 1",
+                &[&event.source, &event.id, &event.digest],
             )
             .await
             .map_err(|e| db_err(what, e))?;

@@ -42,6 +42,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "kanban",
         sql: include_str!("../migrations/0005_kanban.sql"),
     },
+    Migration {
+        version: 6,
+        name: "event_digests",
+        sql: include_str!("../migrations/0006_event_digests.sql"),
+    },
 ];
 
 /// A schema name hwf accepts: lower-case ASCII letters, digits and `_`,

@@ -508,7 +508,10 @@ fn webhooks_need_a_valid_signature_and_are_idempotent() {
     let (srv2, _) = serve(&ctx, &["--token", TOKEN], &[("HWF_WEBHOOK_SECRET", secret)]);
     let g = json!({"id": "g-1", "type": "ci.passed", "subject": "build 9", "payload": {"ok": true}}).to_string();
     let ts = (hwf_host::store::now_ms() / 1000).to_string();
-    let gsig = hwf_host::serve::hooks::sign(secret.as_bytes(), format!("{ts}.{g}").as_bytes());
+    let gsig = hwf_host::serve::hooks::sign(
+        secret.as_bytes(),
+        &hwf_host::serve::hooks::generic_message(ts.parse().expect("ts"), "ci", "g-1", "ci.passed", g.as_bytes()),
+    );
     let r = req(
         &srv2.addr,
         "POST",
@@ -526,6 +529,41 @@ fn webhooks_need_a_valid_signature_and_are_idempotent() {
         g.as_bytes(),
     );
     assert_eq!(r.status, 401, "a stale timestamp");
+    // Issue 29, finding 4: the signature covers the source, the delivery
+    // id and the type. A captured delivery is refused as another id,
+    // another type, or at another source sharing the default secret.
+    for (path, headers) in [
+        ("/hooks/ci", vec![("X-Hwf-Delivery", "g-2")]),
+        ("/hooks/ci", vec![("X-Hwf-Event", "deploy.approved")]),
+        ("/hooks/deploy", vec![]),
+    ] {
+        let mut h = vec![("X-Hwf-Signature", gsig.as_str()), ("X-Hwf-Timestamp", ts.as_str())];
+        h.extend(headers);
+        let r = req(&srv2.addr, "POST", path, &h, g.as_bytes());
+        assert_eq!(r.status, 401, "{path} {h:?}: {r:?}");
+    }
+    // The same request again is the same event.
+    let r = req(
+        &srv2.addr,
+        "POST",
+        "/hooks/ci",
+        &[("X-Hwf-Signature", &gsig), ("X-Hwf-Timestamp", &ts)],
+        g.as_bytes(),
+    );
+    assert_eq!(
+        (r.status, r.json()["data"]["new"].clone()),
+        (200, json!(false)),
+        "{r:?}"
+    );
+    // A GitHub delivery replayed under a new X-GitHub-Delivery is the
+    // same event (GitHub signs the body alone): not new, nothing started.
+    let r = hook(&sig, "d-replayed");
+    assert_eq!(r.status, 200, "{r:?}");
+    assert_eq!(
+        (r.json()["data"]["new"].clone(), r.json()["data"]["id"].clone()),
+        (json!(false), json!("d-1")),
+        "{r:?}"
+    );
 }
 
 #[test]

@@ -355,3 +355,67 @@ fn fs_read_refuses_a_hard_link_to_a_file_outside_the_workspace() {
     assert!(!out[0].to_string().contains("secret"), "{}", out[0]);
     assert_eq!(out[1]["ok"]["content"], "hello", "{}", out[1]);
 }
+
+/// Issue 29, finding 6: with the default workspace (the directory `hwf
+/// run` starts in, e.g. `$HOME`) containing the state dir, a workflow read
+/// the console token with `fs.read` and it landed in the run's journal and
+/// output. The state dir (by any path: directly, through a symlink) is out
+/// of reach of `fs.read`, `fs.list`, `fs.write` and `bash`'s cwd, and the
+/// stored token is redacted wherever a command prints it.
+#[test]
+fn the_state_dir_is_out_of_reach_of_a_workspace_that_contains_it() {
+    let ctx = Ctx::new();
+    // The test dir is the workspace (the run's cwd) and holds the state dir.
+    std::fs::create_dir_all(ctx.state()).expect("state");
+    let token = "k7qv2m9x4p8r1t6w3z5y0b2n";
+    std::fs::write(ctx.state().join("console-token"), token).expect("token");
+    std::os::unix::fs::symlink("state", ctx.path("innocent")).expect("symlink");
+    ctx.write("plain.txt", "hello");
+    let out = caps(
+        &ctx,
+        &[
+            json!({"name": "fs.read", "input": {"path": "state/console-token"}}),
+            json!({"name": "fs.read", "input": {"path": "innocent/console-token"}}),
+            json!({"name": "fs.list", "input": {"path": "innocent"}}),
+            json!({"name": "fs.write", "approval_id": "w", "input": {"path": "state/planted.txt", "content": "x"}}),
+            json!({"name": "bash", "approval_id": "b", "input": {"argv": ["ls"], "cwd": "innocent"}}),
+            bash("b2", "cat state/console-token"),
+            json!({"name": "fs.read", "input": {"path": "plain.txt"}}),
+        ],
+        &[
+            "--allow-class",
+            "external_write",
+            "--approval-id",
+            "w=fs.write",
+            "--approval-id",
+            "b=bash",
+            "--approval-id",
+            "b2=bash",
+        ],
+    );
+    let out = outcomes(&out);
+    for (i, o) in out[..5].iter().enumerate() {
+        assert_eq!(o["error"]["code"], "invalid_input", "call {i}: {o}");
+        assert!(
+            o["error"]["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("state or cache directory"),
+            "call {i}: {o}"
+        );
+    }
+    assert!(!ctx.path("state/planted.txt").exists());
+    // bash itself is not confined here (issue 29, finding 13), but what it
+    // prints of the token is redacted.
+    assert!(out[5]["ok"]["stdout"].as_str().is_some(), "{}", out[5]);
+    assert!(!out[5].to_string().contains(token), "{}", out[5]);
+    assert_eq!(out[6]["ok"]["content"], "hello", "{}", out[6]);
+    let everything = ctx.all_state_text().replace(
+        &std::fs::read_to_string(ctx.state().join("console-token")).expect("t"),
+        "",
+    );
+    assert!(
+        !everything.contains(token),
+        "the token is stored somewhere in the state dir"
+    );
+}

@@ -36,6 +36,7 @@ pub fn events(cli: &Cli, config: &Config, cmd: &EventsCommand, out: &Out) -> Res
                 kind: kind.clone(),
                 subject: subject.clone(),
                 payload,
+                digest: None,
             })?;
             // A new event may resolve a parked run's `events.wait`, and
             // its triggers queue runs: hand them to a runner now. On the

@@ -159,10 +159,18 @@ impl HwfBuilder {
     /// fixture or workspace cannot be resolved; `internal` when wasmtime
     /// cannot start.
     pub fn build(mut self) -> Result<Hwf> {
-        let mut store = FileStore::open(self.state_dir)?;
+        let mut store = FileStore::open(&self.state_dir)?;
         if let Some(dir) = &self.cache_dir {
             store = store.with_cache_dir(dir)?;
         }
+        // No workflow reads this process's state dir or compile cache
+        // through a workspace that contains them, and the stored console /
+        // MCP token is redacted wherever it would appear.
+        crate::capabilities::fs::protect(&self.state_dir);
+        if let Some(dir) = &self.cache_dir {
+            crate::capabilities::fs::protect(dir);
+        }
+        crate::serve::register_stored_token(&self.state_dir);
         let local = Arc::new(store);
         let store = match &self.shared {
             Some(url) => match crate::store::url::open_shared(url, self.shared_options)? {

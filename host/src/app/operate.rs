@@ -110,6 +110,9 @@ pub struct EventRequest {
     pub subject: Option<String>,
     /// Payload (redacted before it is stored).
     pub payload: Value,
+    /// The body digest of a webhook whose signature covers only the body
+    /// (see [`ExternalEvent::digest`]).
+    pub digest: Option<String>,
 }
 
 /// The answer to an [`EventRequest`]: the stored event, whether it was
@@ -328,6 +331,7 @@ impl Hwf {
             subject: req.subject,
             payload,
             ts_ms: crate::store::now_ms(),
+            digest: req.digest,
         };
         let (stored, new) = self.store().append_event(event)?;
         // Triggers (issue 19): a run per matching trigger, once per event id.
@@ -375,6 +379,7 @@ impl Hwf {
             subject: Some(grant.to_owned()),
             payload,
             ts_ms: crate::store::now_ms(),
+            digest: None,
         };
         let (event, new) = self.store().append_event(event)?;
         Ok(GrantRevoked {
@@ -475,6 +480,7 @@ mod tests {
             kind: "build.done".into(),
             subject: None,
             payload: json!({"token": "s3cr3t-value", "ok": true}),
+            digest: None,
         };
         let sent = hwf.send_event(req.clone()).expect("send");
         assert!(sent.new && sent.started.is_empty());
@@ -497,6 +503,7 @@ mod tests {
                 kind: "x".into(),
                 subject: None,
                 payload: Value::Null,
+                digest: None,
             }
         };
         assert_eq!(hwf.send_event(bad).expect_err("bad id").code(), ErrorCode::InvalidName);

@@ -17,6 +17,54 @@ use std::sync::Arc;
 /// Largest file `fs.read` returns, in bytes (more is cut, `truncated: true`).
 const MAX_READ: u64 = 1 << 20;
 
+/// Directories no workspace call may read, list, write or run in, whatever
+/// the workspace: every state dir and compile cache this process opened
+/// (runs, tokens, compiled code), registered by
+/// [`HwfBuilder::build`](crate::HwfBuilder::build). Canonical paths.
+static PROTECTED: std::sync::RwLock<Vec<PathBuf>> = std::sync::RwLock::new(Vec::new());
+
+/// Keep `dir` (and everything under it) out of reach of `fs.*` and
+/// `bash`'s working directory in this process (a workspace that contains
+/// the state dir, as `hwf run` started in `$HOME` does, would otherwise
+/// hand the console token to a workflow). A path that does not exist yet
+/// is registered as given.
+pub fn protect(dir: &Path) {
+    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let mut list = PROTECTED.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !list.contains(&dir) {
+        list.push(dir);
+    }
+}
+
+/// The protected directory `real` (a canonical path) is in, if any.
+fn protected_owner(real: &Path) -> Option<PathBuf> {
+    PROTECTED
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .iter()
+        .find(|d| real.starts_with(d))
+        .cloned()
+}
+
+/// Refuse an opened file or directory (`fd`) that lies in a protected
+/// directory: its real path is read back from the kernel
+/// (`/proc/self/fd`), so symlinks and hard-linked directories inside the
+/// workspace cannot name the state dir by another path.
+fn not_protected(fd: std::os::fd::BorrowedFd<'_>, p: &str) -> std::result::Result<(), CapabilityError> {
+    use std::os::fd::AsRawFd;
+    if PROTECTED.read().map(|l| l.is_empty()).unwrap_or(false) {
+        return Ok(());
+    }
+    let real = std::fs::read_link(format!("/proc/self/fd/{}", fd.as_raw_fd()))
+        .map_err(|e| CapabilityError::Failed(format!("{p}: cannot tell where it is ({e})")))?;
+    match protected_owner(&real) {
+        Some(_) => Err(CapabilityError::InvalidInput(format!(
+            "{p} is inside hwf's state or cache directory, which workflows never touch (choose a workspace that does not contain it, with --workspace)"
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// The directory capabilities may touch.
 #[derive(Debug)]
 pub struct Workspace {
@@ -58,9 +106,11 @@ impl Workspace {
         if rel.as_os_str().is_empty() || rel == Path::new(".") {
             return Ok(self.root.clone());
         }
-        self.dir
+        let dir = self
+            .dir
             .open_dir(&rel)
             .map_err(|e| CapabilityError::InvalidInput(format!("cwd {}: {e}", rel.display())))?;
+        not_protected(std::os::fd::AsFd::as_fd(&dir), &format!("cwd {}", rel.display()))?;
         Ok(self.root.join(rel))
     }
 }
@@ -152,6 +202,7 @@ impl CapabilityHandler for Read_ {
                 .map_err(|e| io_fail("read", p, e))?
                 .into_std();
             checked_open(&file, p, "fs.read")?;
+            not_protected(std::os::fd::AsFd::as_fd(&file), p)?;
             let len = file.metadata().map(|m| m.len()).unwrap_or(0);
             let mut buf = Vec::new();
             file.take(MAX_READ)
@@ -172,12 +223,14 @@ impl CapabilityHandler for List {
         Box::pin(async move {
             let p = path_arg(call.input, "path", Some("."))?;
             let rel = relative(p)?;
-            let entries = if rel.as_os_str().is_empty() || rel == Path::new(".") {
-                self.0.dir.entries()
+            let listed = if rel.as_os_str().is_empty() || rel == Path::new(".") {
+                self.0.dir.try_clone()
             } else {
-                self.0.dir.read_dir(&rel)
+                self.0.dir.open_dir(&rel)
             }
             .map_err(|e| io_fail("list", p, e))?;
+            not_protected(std::os::fd::AsFd::as_fd(&listed), p)?;
+            let entries = listed.entries().map_err(|e| io_fail("list", p, e))?;
             let mut out = Vec::new();
             for entry in entries.flatten().take(10_000) {
                 let name = entry.file_name().to_string_lossy().into_owned();
@@ -208,6 +261,13 @@ impl CapabilityHandler for Write_ {
                 self.0.dir.create_dir_all(parent).map_err(|e| io_fail("write", p, e))?;
             }
             regular_or_missing(&self.0.dir, &rel, p, true)?;
+            // Where the file goes, checked before anything is created.
+            let parent = rel.parent().filter(|p| !p.as_os_str().is_empty());
+            let parent_dir = match parent {
+                Some(d) => self.0.dir.open_dir(d).map_err(|e| io_fail("write", p, e))?,
+                None => self.0.dir.try_clone().map_err(|e| io_fail("write", p, e))?,
+            };
+            not_protected(std::os::fd::AsFd::as_fd(&parent_dir), p)?;
             let append = call.input.get("append").and_then(Value::as_bool).unwrap_or(false);
             let mut opts = cap_std::fs::OpenOptions::new();
             // Never truncate at open: the opened file is checked first.
@@ -218,6 +278,7 @@ impl CapabilityHandler for Write_ {
             let f = self.0.dir.open_with(&rel, &opts).map_err(|e| io_fail("write", p, e))?;
             let mut f = f.into_std();
             checked_open(&f, p, "fs.write")?;
+            not_protected(std::os::fd::AsFd::as_fd(&f), p)?;
             if !append {
                 f.set_len(0).map_err(|e| io_fail("write", p, e))?;
             }

@@ -305,6 +305,7 @@ pub async fn event(State(app): App, body: Bytes) -> Response {
         kind,
         subject: s("subject"),
         payload: body.get("payload").cloned().unwrap_or(Value::Null),
+        digest: None,
     };
     let app2 = app.clone();
     result(blocking(move || store_event(&app2, event)).await)

@@ -13,11 +13,21 @@
 //!   the delivery id is `X-GitHub-Delivery`, the type `X-GitHub-Event`
 //!   plus `.<action>` when the payload has one (`pull_request.closed`), the
 //!   subject `<repository.full_name>#<number>` when the payload names them.
-//! - **Generic**: `X-Hwf-Signature: sha256=<hex HMAC of "<timestamp>.<body>">`
-//!   with `X-Hwf-Timestamp` (seconds since the epoch, within
-//!   [`MAX_SKEW_SECS`] of now), `X-Hwf-Delivery` (else the body's `id`),
-//!   `X-Hwf-Event` (else the body's `type`); the body's `subject` and
-//!   `payload` (else the whole body) are the event's.
+//!   GitHub signs the body alone, so a captured delivery could be sent
+//!   again under a new `X-GitHub-Delivery`: the body's BLAKE3 digest is
+//!   kept with the event ([`hwf_core::model::ExternalEvent::digest`]) and
+//!   a second delivery of the same body from the same source is the same
+//!   event (`new: false`), on every store.
+//! - **Generic**: `X-Hwf-Signature: sha256=<hex HMAC of
+//!   "<timestamp>.<source>.<delivery id>.<type>.<body>">` with
+//!   `X-Hwf-Timestamp` (seconds since the epoch, within [`MAX_SKEW_SECS`]
+//!   of now), `X-Hwf-Delivery` (else the body's `id`), `X-Hwf-Event` (else
+//!   the body's `type`); the body's `subject` and `payload` (else the whole
+//!   body) are the event's. The signature covers the source (the path's
+//!   `<source>`), the delivery id and the type as resolved, so a captured
+//!   delivery cannot come back as another id, another type, or at another
+//!   source sharing the secret; the same request again is the same event.
+//!   (Before issue 29 only `<timestamp>.<body>` was signed.)
 
 use super::{AppState, api::store_event, error_response, refuse};
 use crate::app::operate::EventRequest;
@@ -108,6 +118,13 @@ pub fn verify(secret: &[u8], message: &[u8], signature: &str) -> bool {
     mac.verify_slice(&sig).is_ok()
 }
 
+/// What the generic scheme signs: `<ts>.<source>.<delivery id>.<type>.<body>`.
+pub fn generic_message(ts: u64, source: &str, id: &str, kind: &str, body: &[u8]) -> Vec<u8> {
+    let mut message = format!("{ts}.{source}.{id}.{kind}.").into_bytes();
+    message.extend_from_slice(body);
+    message
+}
+
 /// `sha256=<hex>` of the HMAC of `message` (for clients and tests).
 pub fn sign(secret: &[u8], message: &[u8]) -> String {
     let mut mac = match Hmac::<Sha256>::new_from_slice(secret) {
@@ -192,6 +209,7 @@ pub async fn hook(
             kind,
             subject,
             payload,
+            digest: Some(blake3::hash(&body).to_hex().to_string()),
         }
     } else if let Some(sig) = header(&headers, "x-hwf-signature") {
         let Some(ts) = header(&headers, "x-hwf-timestamp").and_then(|t| t.parse::<u64>().ok()) else {
@@ -204,11 +222,6 @@ pub async fn hook(
                 "unauthorized",
                 "X-Hwf-Timestamp is too far from now",
             );
-        }
-        let mut message = format!("{ts}.").into_bytes();
-        message.extend_from_slice(&body);
-        if !verify(secret, &message, sig) {
-            return refuse(StatusCode::UNAUTHORIZED, "unauthorized", "bad X-Hwf-Signature");
         }
         let field = |k: &str| payload.get(k).and_then(Value::as_str).map(str::to_owned);
         let Some(id) = header(&headers, "x-hwf-delivery")
@@ -223,12 +236,20 @@ pub async fn hook(
         else {
             return bad("a hook needs a type (X-Hwf-Event or the body's \"type\")");
         };
+        if !verify(secret, &generic_message(ts, &source, &id, &kind, &body), sig) {
+            return refuse(
+                StatusCode::UNAUTHORIZED,
+                "unauthorized",
+                "bad X-Hwf-Signature (HMAC-SHA256 of \"<timestamp>.<source>.<delivery id>.<type>.<body>\")",
+            );
+        }
         EventRequest {
             id: Some(id),
             source: source.clone(),
             kind,
             subject: field("subject"),
             payload: payload.get("payload").cloned().unwrap_or(payload),
+            digest: None,
         }
     } else {
         return refuse(

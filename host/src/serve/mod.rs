@@ -154,6 +154,15 @@ pub fn resolve_token(state_dir: &Path, given: Option<&str>) -> Result<(String, b
     Ok((token, true))
 }
 
+/// Register the state dir's stored console / MCP token (if any) with the
+/// redactor, so it is redacted in every run this process executes even
+/// when no server runs here.
+pub fn register_stored_token(state_dir: &Path) {
+    if let Ok(text) = std::fs::read_to_string(state_dir.join(TOKEN_FILE)) {
+        hwf_core::redact::register_secret(text.trim());
+    }
+}
+
 fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;

@@ -729,6 +729,7 @@ mod tests {
                 subject: None,
                 payload: json!({"ok": true}),
                 ts_ms: 5,
+                digest: None,
             },
         )
         .await

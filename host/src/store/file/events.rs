@@ -60,7 +60,11 @@ impl FileStore {
         let lock = LockFile::acquire(&dir, "lock")?;
         repair_tail(&dir, "events.jsonl")?;
         let existing = self.read_events()?;
-        if let Some(e) = existing.iter().find(|e| e.id == event.id && e.source == event.source) {
+        // One event per (source, id), and per (source, body digest) for
+        // webhooks signed over their body alone.
+        if let Some(e) = existing.iter().find(|e| {
+            e.source == event.source && (e.id == event.id || (event.digest.is_some() && e.digest == event.digest))
+        }) {
             return Ok((e.clone(), false));
         }
         event.version = existing.last().map_or(1, |e| e.version + 1);
