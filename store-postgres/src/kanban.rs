@@ -134,6 +134,17 @@ impl KanbanStore for PgStore {
             )
             .await
             .map_err(|e| e.store("list cards"))?;
-        rows.iter().map(|r| parse(r.get(0), r.get(1))).collect()
+        // One damaged card is listed as such; it never takes the board down.
+        Ok(rows
+            .iter()
+            .map(|r| {
+                let id: &str = r.get(0);
+                parse(id, r.get(1)).unwrap_or_else(|e| {
+                    tracing::warn!(card = id, error = %e, "a kanban card cannot be read");
+                    serde_json::json!({"id": id, "status": "unreadable", "title": "(unreadable card)",
+                        "error": {"code": "corrupt_store", "message": e.to_string()}})
+                })
+            })
+            .collect())
     }
 }

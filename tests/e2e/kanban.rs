@@ -397,3 +397,61 @@ fn the_seed_issue_lifecycle_runs_its_five_cards_on_the_builtin_board() {
     );
     assert_eq!(implementation["assignee"], "implementer");
 }
+
+/// Issue 29, finding 5: a card stored its task's title, body and input
+/// verbatim (credentials included) and `hwf kanban show` printed them; a
+/// card grown past 4 MiB by comments broke `hwf kanban list` for the
+/// whole board. Cards are redacted on every write, comments are bounded,
+/// and one unreadable card is listed as such.
+#[test]
+fn cards_are_redacted_and_bounded_and_one_bad_card_does_not_take_the_board_down() {
+    const KEY: &str = "sk-proj-Zx81kQ2mN7vB4cT9wR3yU6pL0aS5dF8gH1jK4";
+    let ctx = Ctx::manual_runner();
+    ctx.hwf(["kanban", "use", "builtin", "--json"]).expect_code(0);
+    let mut def = lane("qa");
+    def["steps"][0]["task"]["title"] = json!(format!("Rotate {KEY}"));
+    def["steps"][0]["task"]["body"] = json!(format!("export OPENAI_API_KEY={KEY}"));
+    def["steps"][0]["input"] = json!({"pr": "$ref:inputs.pr", "api_key": KEY});
+    let (out, _id) = start(&ctx, &def);
+    out.expect_code(3);
+    let card_id = cards(&ctx)[0]["id"].as_str().expect("card").to_owned();
+    let shown = ctx.hwf(["kanban", "show", &card_id]);
+    shown.expect_code(0);
+    assert!(!shown.stdout.contains(KEY), "{}", shown.stdout);
+    let disk = std::fs::read_to_string(ctx.state().join("kanban/cards").join(format!("{card_id}.json"))).expect("card");
+    assert!(!disk.contains(KEY), "{disk}");
+    // A comment with a key is redacted too; a flood of comments is bounded.
+    ctx.hwf(["kanban", "comment", &card_id, &format!("token {KEY}")])
+        .expect_code(0);
+    let big = "x".repeat(64 << 10);
+    for _ in 0..210 {
+        let c = ctx.hwf(["kanban", "comment", &card_id, &big]);
+        c.expect_code(0);
+    }
+    let card = ctx.hwf(["kanban", "show", &card_id, "--json"]).json()["data"].clone();
+    let comments = card["comments"].as_array().expect("comments");
+    assert_eq!(comments.len(), 200, "the newest 200 are kept");
+    assert!(
+        comments
+            .iter()
+            .all(|c| c["body"].as_str().unwrap_or("").len() <= 16 << 10)
+    );
+    assert_eq!(card["comments_dropped"], 11, "{}", card["comments_dropped"]);
+    assert!(!card.to_string().contains(KEY));
+    // A damaged card is listed as unreadable; the others are still listed.
+    let (out2, _) = start(&ctx, &lane("qa2"));
+    out2.expect_code(3);
+    std::fs::write(
+        ctx.state().join("kanban/cards").join(format!("{card_id}.json")),
+        "{ not json",
+    )
+    .expect("damage");
+    let listed = cards(&ctx);
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    let bad = listed.iter().find(|c| c["id"] == card_id.as_str()).expect("listed");
+    assert_eq!(
+        (&bad["status"], &bad["error"]["code"]),
+        (&json!("unreadable"), &json!("corrupt_store"))
+    );
+    assert!(listed.iter().any(|c| c["assignee"] == "qa2"), "{listed:?}");
+}

@@ -170,7 +170,7 @@ impl HwfBuilder {
         if let Some(dir) = &self.cache_dir {
             crate::capabilities::fs::protect(dir);
         }
-        crate::serve::register_stored_token(&self.state_dir);
+        crate::store::register_stored_token(&self.state_dir);
         let local = Arc::new(store);
         let store = match &self.shared {
             Some(url) => match crate::store::url::open_shared(url, self.shared_options)? {

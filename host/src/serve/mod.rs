@@ -53,7 +53,7 @@ pub const MAX_BODY: usize = 1 << 20;
 /// dir (both are also woken by what this server records).
 pub const SCAN: Duration = Duration::from_millis(200);
 /// The file in the state dir that keeps the generated token.
-pub const TOKEN_FILE: &str = "console-token";
+pub use crate::store::TOKEN_FILE;
 /// The shortest token accepted.
 pub const MIN_TOKEN_LEN: usize = 16;
 
@@ -152,15 +152,6 @@ pub fn resolve_token(state_dir: &Path, given: Option<&str>) -> Result<(String, b
     std::fs::create_dir_all(state_dir).map_err(|e| Error::io("state dir", e))?;
     write_private(&path, &token).map_err(|e| Error::io("console token", e))?;
     Ok((token, true))
-}
-
-/// Register the state dir's stored console / MCP token (if any) with the
-/// redactor, so it is redacted in every run this process executes even
-/// when no server runs here.
-pub fn register_stored_token(state_dir: &Path) {
-    if let Ok(text) = std::fs::read_to_string(state_dir.join(TOKEN_FILE)) {
-        hwf_core::redact::register_secret(text.trim());
-    }
 }
 
 fn write_private(path: &Path, text: &str) -> std::io::Result<()> {

@@ -13,7 +13,77 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The largest card file read back (cards hold a result and comments).
-const MAX_CARD_BYTES: u64 = 4 << 20;
+pub(crate) const MAX_CARD_BYTES: u64 = 4 << 20;
+
+/// Comments a card keeps (the newest; older ones are dropped, counted in
+/// `comments_dropped`).
+pub const MAX_CARD_COMMENTS: usize = 200;
+
+/// The longest comment kept, in bytes (longer ones are clipped).
+pub const MAX_COMMENT_BYTES: usize = 16 << 10;
+
+/// A card as it may be stored, on every store (issue 29): its free text —
+/// title, body, summary, task, input, result, links, comments — redacted
+/// (a card is a store like any other, shown by `hwf kanban show` and the
+/// Hermes board), its comments bounded ([`MAX_CARD_COMMENTS`] newest,
+/// each at most [`MAX_COMMENT_BYTES`]), and its whole text at most
+/// [`MAX_CARD_BYTES`] (`invalid_args` past that: a card grown by a
+/// loop of comments would otherwise break the board for everyone).
+/// Identity fields (id, board, assignee, status, hermes_task, times) are
+/// kept as they are.
+///
+/// # Errors
+///
+/// `invalid_args` for a card past [`MAX_CARD_BYTES`].
+pub fn stored_card(card: &Value) -> Result<Value> {
+    let mut card = card.clone();
+    if let Some(obj) = card.as_object_mut() {
+        for key in [
+            "title",
+            "body",
+            "summary",
+            "task",
+            "input",
+            "result",
+            "links",
+            "acceptance",
+            "error",
+        ] {
+            if let Some(v) = obj.get_mut(key) {
+                hwf_core::redact::redact_value(v);
+            }
+        }
+        if let Some(Value::Array(comments)) = obj.get_mut("comments") {
+            let excess = comments.len().saturating_sub(MAX_CARD_COMMENTS);
+            if excess > 0 {
+                comments.drain(..excess);
+            }
+            for c in comments.iter_mut() {
+                if let Some(body) = c.get_mut("body")
+                    && let Some(text) = body.as_str()
+                {
+                    *body = Value::String(hwf_core::redact::clip(text, MAX_COMMENT_BYTES).to_owned());
+                }
+                hwf_core::redact::redact_value(c);
+            }
+            if excess > 0 {
+                let before = obj.get("comments_dropped").and_then(Value::as_u64).unwrap_or(0);
+                obj.insert("comments_dropped".into(), serde_json::json!(before + excess as u64));
+            }
+        }
+    }
+    let len = card.to_string().len() as u64;
+    if len > MAX_CARD_BYTES {
+        return Err(Error::new(
+            ErrorCode::InvalidArgs,
+            format!(
+                "card {} would be {len} bytes, more than the {MAX_CARD_BYTES} a card may hold",
+                card["id"].as_str().unwrap_or("?")
+            ),
+        ));
+    }
+    Ok(card)
+}
 
 fn io(what: &str, path: &Path, e: &std::io::Error) -> Error {
     Error::new(ErrorCode::Io, format!("{what} {}: {e}", path.display()))
@@ -182,7 +252,9 @@ impl FileStore {
             if let Some(id) = name.strip_suffix(".json")
                 && !name.starts_with('.')
             {
-                cards.push(self.read_card(id)?);
+                // One damaged or oversized card is listed as such; it
+                // never takes the board down.
+                cards.push(self.read_card(id).unwrap_or_else(|e| unreadable_card(id, &e)));
             }
         }
         cards.sort_by_key(|c| {
@@ -193,6 +265,14 @@ impl FileStore {
         });
         Ok(cards)
     }
+}
+
+/// The listing entry of a card that cannot be read: its id, `status:
+/// "unreadable"` and why.
+pub fn unreadable_card(id: &str, e: &Error) -> Value {
+    tracing::warn!(card = id, error = %e, "a kanban card cannot be read");
+    serde_json::json!({"id": id, "status": "unreadable", "title": "(unreadable card)",
+        "error": {"code": e.code().as_str(), "message": e.message()}})
 }
 
 #[async_trait]

@@ -13,7 +13,20 @@
 
 mod bridge;
 mod file;
-mod kanban;
+pub mod kanban;
+
+/// The file in the state dir that keeps the console's (and `hwf mcp
+/// --http`'s) generated token.
+pub const TOKEN_FILE: &str = "console-token";
+
+/// Register the state dir's stored console / MCP token (if any) with the
+/// redactor, so it is redacted in every run this process executes even
+/// when no server runs here.
+pub fn register_stored_token(state_dir: &std::path::Path) {
+    if let Ok(text) = std::fs::read_to_string(state_dir.join(TOKEN_FILE)) {
+        hwf_core::redact::register_secret(text.trim());
+    }
+}
 mod shared;
 mod shared_journal;
 pub mod transfer;

@@ -662,6 +662,7 @@ impl Store {
     ///
     /// `invalid_args` for a bad id, `corrupt_store`, `io`.
     pub fn create_card(&self, card: &Value) -> Result<(Value, bool)> {
+        let card = &crate::store::kanban::stored_card(card)?;
         let Some(s) = &self.shared else {
             return self.local.create_card(card);
         };
@@ -688,6 +689,7 @@ impl Store {
     ///
     /// `not_found`, `invalid_args`, `io`.
     pub fn write_card(&self, card: &Value) -> Result<()> {
+        let card = &crate::store::kanban::stored_card(card)?;
         let Some(s) = &self.shared else {
             return self.local.write_card(card);
         };
