@@ -68,11 +68,42 @@ const KEY_SUFFIXES: &[&str] = &[
     "client_key",
     "passphrase",
     "webhook_url",
+    // `DB_PASS`, `SMTP_PWD` (not `bypass`: the underscore is part of it).
+    "_pass",
+    "_pwd",
+    // kubeconfig `client-key-data` (a base64 private key).
+    "key_data",
 ];
 
 /// Whole keys (normalised as for [`KEY_SUFFIXES`]) that name a credential but
 /// are too short to use as suffixes (`sig` is an Azure SAS signature).
-const EXACT_KEYS: &[&str] = &["sig", "pwd", "pass", "x_amz_signature", "x_goog_signature", "dsn"];
+const EXACT_KEYS: &[&str] = &[
+    "sig",
+    "pwd",
+    "pass",
+    "x_amz_signature",
+    "x_goog_signature",
+    "dsn",
+    "auth",
+];
+
+/// Whether a key ends in `key` (`STRIPE_KEY`, `LICENSE_KEY`) without
+/// naming a credential outright: its value is redacted in text
+/// assignments only when it looks random ([`random_value`]), since
+/// `sort_key=created_at` is no secret.
+fn is_weak_secret_key(key: &str) -> bool {
+    let k = key.to_ascii_lowercase().replace('-', "_");
+    k.ends_with("_key") || k == "key"
+}
+
+/// A value that looks generated rather than written: at least 16 bytes,
+/// letters and digits, no spaces.
+fn random_value(v: &[u8]) -> bool {
+    v.len() >= 16
+        && v.iter().any(u8::is_ascii_digit)
+        && v.iter().any(u8::is_ascii_alphabetic)
+        && !v.iter().any(|x| x.is_ascii_whitespace())
+}
 
 /// Which bytes a token body is made of.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -225,7 +256,7 @@ const fn first_bytes() -> [bool; 256] {
         i += 1;
     }
     // PEM, JWT, schemes, AWS, webhooks, Discord tokens, assignments, URLs.
-    let extra = b"-eBbTtAhdMNO=:~";
+    let extra = b"-eBbTtAhdMNOp=:~";
     let mut j = 0;
     while j < extra.len() {
         t[extra[j] as usize] = true;
@@ -244,6 +275,32 @@ const fn formats_by_first_byte() -> [u128; 256] {
     let mut i = 0;
     while i < FORMATS.len() {
         t[FORMATS[i].prefix.as_bytes()[0] as usize] |= 1 << i;
+        i += 1;
+    }
+    t
+}
+
+/// For each first byte, the [`FORMATS`] that may be glued to the text
+/// before them (see [`glued_format`]): a prefix of four bytes or more with
+/// a `_` or `-`.
+static GLUED_BY_FIRST: [u128; 256] = glued_by_first_byte();
+
+const fn glued_by_first_byte() -> [u128; 256] {
+    let mut t = [0u128; 256];
+    let mut i = 0;
+    while i < FORMATS.len() {
+        let p = FORMATS[i].prefix.as_bytes();
+        let mut distinctive = false;
+        let mut k = 0;
+        while k < p.len() {
+            if p[k] == b'_' || p[k] == b'-' {
+                distinctive = true;
+            }
+            k += 1;
+        }
+        if p.len() >= 4 && distinctive {
+            t[p[0] as usize] |= 1 << i;
+        }
         i += 1;
     }
     t
@@ -471,13 +528,29 @@ pub fn find_credential(text: &str) -> Option<(usize, String)> {
     let b = text.as_bytes();
     for i in 0..b.len() {
         let c = b[i];
+        if c.is_ascii_alphanumeric()
+            && token_start(b, i)
+            && let Some((start, _)) = encoded_secret(b, i, 0)
+        {
+            return Some((
+                line_of(start),
+                "an encoded credential (base64 or percent-encoded)".into(),
+            ));
+        }
         if !FIRST[c as usize] {
             continue;
         }
         let assignment = (c == b'=' || c == b':') && !b[i..].starts_with(b"://") && telegram_bot_token(b, i).is_none();
         if assignment {
-            if let Some((start, end)) = assignment_value(b, i)
+            if c == b':'
+                && let Some((start, _)) = pgpass_password(b, i)
+            {
+                return Some((line_of(start), "a .pgpass password".into()));
+            }
+            if let Some((start, end)) = assignment_value_with(b, i, true)
                 && literal_credential(b, start, end)
+                // A value with a shape of its own is named by it below.
+                && match_at(b, start).is_none()
             {
                 return Some((line_of(start), "a credential assigned to a credential-named key".into()));
             }
@@ -540,16 +613,29 @@ fn replace_registered(text: &str) -> Option<String> {
 }
 
 fn redact_patterns(text: &str) -> Cow<'_, str> {
+    redact_patterns_depth(text, 0)
+}
+
+/// How deep encoded text is decoded and looked into (base64 of
+/// percent-encoding of a token is two levels).
+const MAX_DECODE_DEPTH: u8 = 3;
+
+fn redact_patterns_depth(text: &str, depth: u8) -> Cow<'_, str> {
     let b = text.as_bytes();
     let mut out: Option<String> = None;
     let mut copied = 0; // bytes of `text` already handled into `out`
     let mut i = 0;
     while i < b.len() {
-        if !FIRST[b[i] as usize] {
+        let encoded = if depth < MAX_DECODE_DEPTH && b[i].is_ascii_alphanumeric() && token_start(b, i) {
+            encoded_secret(b, i, depth)
+        } else {
+            None
+        };
+        if encoded.is_none() && !FIRST[b[i] as usize] {
             i += 1;
             continue;
         }
-        if let Some((start, end)) = match_at(b, i) {
+        if let Some((start, end)) = encoded.or_else(|| match_at(b, i)) {
             let start = start.max(copied);
             let o = out.get_or_insert_with(|| String::with_capacity(text.len()));
             o.push_str(&text[copied..start]);
@@ -569,6 +655,181 @@ fn redact_patterns(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// Whether a token may start at `i` (what precedes it is no token byte
+/// and no `%`).
+fn token_start(b: &[u8], i: usize) -> bool {
+    i == 0 || !(is_token_byte(b[i - 1]) || b[i - 1] == b'%')
+}
+
+/// Bytes of text that may hold an encoded token: base64 (standard and
+/// URL-safe) and percent-encoding.
+fn is_encoded_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'%' | b'_' | b'-' | b'.' | b'~')
+}
+
+/// At a token start `i`: a secret hidden by an encoding — percent-encoded
+/// (`ghp%5F…`) or base64 (`Z2hwX…`) text whose decoding holds a secret,
+/// or a PEM key's body line logged on its own (64 base64 characters,
+/// mixed case and digits, alone on its line: a key logged one line per
+/// call). The whole encoded token is the range.
+fn encoded_secret(b: &[u8], i: usize, depth: u8) -> Option<(usize, usize)> {
+    use base64::Engine as _;
+    // Most words are short: done after at most 20 bytes.
+    if b.len() - i < 20 || !b[i..i + 20].iter().all(|&x| is_encoded_byte(x)) {
+        return None;
+    }
+    let mut end = i + 20;
+    while end < b.len() && is_encoded_byte(b[end]) {
+        end += 1;
+    }
+    let span = &b[i..end];
+    let holds_secret = |decoded: &[u8]| {
+        std::str::from_utf8(decoded).is_ok_and(|t| matches!(redact_patterns_depth(t, depth + 1), Cow::Owned(_)))
+    };
+    if span.contains(&b'%') {
+        let decoded = percent_decode(span)?;
+        return holds_secret(&decoded).then_some((i, end));
+    }
+    // Base64 of text has both cases; hex digests and identifiers in one
+    // case are not looked into.
+    if span.len() < 24
+        || span.contains(&b'.')
+        || span.contains(&b'~')
+        || !span.iter().any(u8::is_ascii_uppercase)
+        || !span.iter().any(u8::is_ascii_lowercase)
+    {
+        return None;
+    }
+    let body = span
+        .strip_suffix(b"==")
+        .or_else(|| span.strip_suffix(b"="))
+        .unwrap_or(span);
+    let engine = if body.iter().any(|x| matches!(x, b'-' | b'_')) {
+        base64::engine::general_purpose::URL_SAFE_NO_PAD
+    } else {
+        base64::engine::general_purpose::STANDARD_NO_PAD
+    };
+    if let Ok(decoded) = engine.decode(body)
+        && holds_secret(&decoded)
+    {
+        return Some((i, end));
+    }
+    // A PEM body line on its own line.
+    let alone = (i == 0 || b[i - 1] == b'\n')
+        && (end == b.len() || b[end] == b'\n' || (b[end] == b'\r' && b.get(end + 1).is_none_or(|&x| x == b'\n')));
+    (alone
+        && span.len() == 64
+        && span
+            .iter()
+            .all(|x| x.is_ascii_alphanumeric() || matches!(x, b'+' | b'/'))
+        && span.iter().any(u8::is_ascii_uppercase)
+        && span.iter().any(u8::is_ascii_lowercase)
+        && span.iter().any(u8::is_ascii_digit))
+    .then_some((i, end))
+}
+
+/// `%XX`-decoded bytes of `span`, or `None` when it has no valid escape.
+fn percent_decode(span: &[u8]) -> Option<Vec<u8>> {
+    let hex = |x: u8| (x as char).to_digit(16).map(|d| d as u8);
+    let mut out = Vec::with_capacity(span.len());
+    let mut any = false;
+    let mut k = 0;
+    while k < span.len() {
+        if span[k] == b'%'
+            && k + 2 < span.len()
+            && let (Some(h), Some(l)) = (hex(span[k + 1]), hex(span[k + 2]))
+        {
+            out.push(h << 4 | l);
+            any = true;
+            k += 3;
+        } else {
+            out.push(span[k]);
+            k += 1;
+        }
+    }
+    any.then_some(out)
+}
+
+/// Inside a word (`abcghp_…`, `x-AKIA…`): a token format with a
+/// distinctive prefix (four bytes or more, with a `_` or `-`, or AWS's
+/// `AKIA`/`ASIA`) glued to the text before it.
+fn glued_format(b: &[u8], i: usize) -> Option<(usize, usize)> {
+    let c = b[i];
+    let mut candidates = GLUED_BY_FIRST[c as usize];
+    if candidates == 0 && c != b'A' {
+        return None;
+    }
+    let rest = &b[i..];
+    while candidates != 0 {
+        let format = &FORMATS[candidates.trailing_zeros() as usize];
+        candidates &= candidates - 1;
+        let p = format.prefix.as_bytes();
+        if rest.starts_with(p)
+            && let Some(end) = format_end(b, i + p.len(), format)
+        {
+            return Some((i, end));
+        }
+    }
+    if (rest.starts_with(b"AKIA") || rest.starts_with(b"ASIA"))
+        && rest.len() >= 20
+        && rest[4..20].iter().all(|x| x.is_ascii_uppercase() || x.is_ascii_digit())
+        && rest.get(20).is_none_or(|x| !x.is_ascii_alphanumeric())
+    {
+        return Some((i, i + 20));
+    }
+    None
+}
+
+/// At `i` (a `:`): the password of a `.pgpass` entry,
+/// `host:port:database:user:password` (one word: bounded by whitespace or
+/// quotes, so also inside a string), when `i` is its fourth colon. The
+/// port is digits or `*`; a host of hex digits alone is an IPv6 address.
+fn pgpass_password(b: &[u8], i: usize) -> Option<(usize, usize)> {
+    let edge = |x: u8| x.is_ascii_whitespace() || matches!(x, b'"' | b'\'' | b'`');
+    let word_start = b[..i].iter().rposition(|&x| edge(x)).map_or(0, |p| p + 1);
+    let word_end = b[i..].iter().position(|&x| edge(x)).map_or(b.len(), |p| i + p);
+    let word = &b[word_start..word_end];
+    if word.iter().filter(|&&x| x == b':').count() != 4 {
+        return None;
+    }
+    let fields: Vec<&[u8]> = word.split(|&x| x == b':').collect();
+    if fields.iter().any(|f| f.is_empty()) {
+        return None;
+    }
+    let port = fields[1];
+    if !(port == b"*" || port.iter().all(u8::is_ascii_digit)) || fields[0].iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    let fourth = word_start + fields[..4].iter().map(|f| f.len() + 1).sum::<usize>() - 1;
+    (fourth == i).then_some((i + 1, word_end))
+}
+
+/// At `i` (the word `password`): a `.netrc` password, `password <value>`
+/// after `login <name>` on the same line, or on its own line in a text
+/// that names a `machine`.
+fn netrc_password(b: &[u8], i: usize) -> Option<(usize, usize)> {
+    let rest = &b[i..];
+    if !starts_with_ci(rest, "password") || !rest.get(8).is_some_and(|&x| x == b' ' || x == b'\t') {
+        return None;
+    }
+    let line_start = b[..i].iter().rposition(|&x| x == b'\n').map_or(0, |p| p + 1);
+    let before = &b[line_start..i];
+    let after_login = find(before, b"login ").is_some();
+    let own_line = before.iter().all(|x| x.is_ascii_whitespace()) && find(b, b"machine ").is_some();
+    if !(after_login || own_line) {
+        return None;
+    }
+    let mut j = i + 8;
+    while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
+        j += 1;
+    }
+    let end = b[j..]
+        .iter()
+        .position(|x| x.is_ascii_whitespace())
+        .map_or(b.len(), |p| j + p);
+    (end > j && &b[j..end] != REDACTED.as_bytes()).then_some((j, end))
+}
+
 /// If a secret starts at `i`, the byte range to replace.
 fn match_at(b: &[u8], i: usize) -> Option<(usize, usize)> {
     let at_boundary = i == 0 || !is_ident_byte(b[i - 1]) || (i >= 2 && b[i - 2] == b'\\');
@@ -577,7 +838,7 @@ fn match_at(b: &[u8], i: usize) -> Option<(usize, usize)> {
         return url_password(b, i);
     }
     if !at_boundary && !matches!(c, b'=' | b':' | b'-' | b'~') {
-        return None;
+        return glued_format(b, i);
     }
     let rest = &b[i..];
     // PEM private keys.
@@ -599,6 +860,11 @@ fn match_at(b: &[u8], i: usize) -> Option<(usize, usize)> {
     {
         return Some(m);
     }
+    if c == b':'
+        && let Some(m) = pgpass_password(b, i)
+    {
+        return Some(m);
+    }
     if c == b'=' || c == b':' {
         // `KEY=value` / `key: value` after a credential-named identifier.
         return assignment_value(b, i);
@@ -607,7 +873,12 @@ fn match_at(b: &[u8], i: usize) -> Option<(usize, usize)> {
         return azure_client_secret(b, i);
     }
     if !at_boundary {
-        return None;
+        return glued_format(b, i);
+    }
+    if c == b'p'
+        && let Some(m) = netrc_password(b, i)
+    {
+        return Some(m);
     }
     // Webhook URLs whose path is the credential.
     if matches!(c, b'h' | b'd') {
@@ -751,23 +1022,50 @@ fn azure_client_secret(b: &[u8], i: usize) -> Option<(usize, usize)> {
     (31..=34).contains(&(end - i - 1)).then_some((start, end))
 }
 
-/// At `i` (the `:` of `scheme://user:password@host`): the password.
+/// At `i` (the `:` of `scheme://user:password@host`): the password. A
+/// password may hold a `/` written raw (`https://u:ab/cd@host`): the
+/// authority runs to the last `@` before a space, a quote, `?` or `#`,
+/// unless what follows the user's `:` up to the first `/` is a port.
 fn url_password(b: &[u8], i: usize) -> Option<(usize, usize)> {
     let start = i + 3;
-    let end = b[start..]
+    let stop = b[start..]
         .iter()
-        .position(|&x| x == b'/' || x.is_ascii_whitespace() || x == b'"')
+        .position(|&x| x.is_ascii_whitespace() || matches!(x, b'"' | b'\'' | b'?' | b'#' | b'<' | b'>'))
         .map_or(b.len(), |p| start + p);
-    let authority = &b[start..end];
-    let at = authority.iter().rposition(|&x| x == b'@')?;
-    let colon = authority[..at].iter().position(|&x| x == b':')?;
-    let (p0, p1) = (start + colon + 1, start + at);
+    let first_slash = b[start..stop]
+        .iter()
+        .position(|&x| x == b'/')
+        .map_or(stop, |p| start + p);
+    // The plain case: the authority ends at the first `/`.
+    let plain = &b[start..first_slash];
+    let (at, colon) = if let Some(at) = plain.iter().rposition(|&x| x == b'@') {
+        (start + at, start + plain[..at].iter().position(|&x| x == b':')?)
+    } else {
+        // A `/` inside the password: `user:pa/ss@host`.
+        let colon = start + plain.iter().position(|&x| x == b':')?;
+        if b[colon + 1..first_slash].iter().all(u8::is_ascii_digit) {
+            return None; // `host:8080/path…`
+        }
+        let at = start + b[start..stop].iter().rposition(|&x| x == b'@')?;
+        if at < colon {
+            return None;
+        }
+        (at, colon)
+    };
+    let (p0, p1) = (colon + 1, at);
     (p1 > p0 && &b[p0..p1] != REDACTED.as_bytes()).then_some((p0, p1))
 }
 
 /// At `i` (a `=` or `:` right after an identifier): if the identifier names a
 /// credential, the range of the value that follows.
 fn assignment_value(b: &[u8], i: usize) -> Option<(usize, usize)> {
+    assignment_value_with(b, i, true)
+}
+
+/// [`assignment_value`]; with `weak_keys`, also after a key that only ends
+/// in `key` when the value looks random (redaction; the script check
+/// leaves those to the shape rules).
+fn assignment_value_with(b: &[u8], i: usize, weak_keys: bool) -> Option<(usize, usize)> {
     // Identifier before `i`, allowing spaces and a closing quote (escaped or
     // not): `"api_key": "…"`, `"api_key" : "…"`, `{\"password\":\"…\"}`.
     let mut k_end = i;
@@ -788,7 +1086,8 @@ fn assignment_value(b: &[u8], i: usize) -> Option<(usize, usize)> {
         return None;
     }
     let key = std::str::from_utf8(&b[k_start..k_end]).ok()?;
-    if !is_secret_key(key) {
+    let weak = weak_keys && !is_secret_key(key) && is_weak_secret_key(key);
+    if !is_secret_key(key) && !weak {
         return None;
     }
     let mut j = i + 1;
@@ -806,7 +1105,7 @@ fn assignment_value(b: &[u8], i: usize) -> Option<(usize, usize)> {
         if end > start && b[end - 1] == b'\\' {
             end -= 1;
         }
-        if end > start && &b[start..end] != REDACTED.as_bytes() {
+        if end > start && &b[start..end] != REDACTED.as_bytes() && (!weak || random_value(&b[start..end])) {
             return Some((start, end));
         }
         return None;
@@ -823,7 +1122,7 @@ fn assignment_value(b: &[u8], i: usize) -> Option<(usize, usize)> {
         .iter()
         .position(|&x| x.is_ascii_whitespace() || matches!(x, b',' | b';' | b'&' | b'"' | b'\'' | b'}' | b')' | b'\\'))
         .map_or(b.len(), |p| j + p);
-    if end > j && &b[j..end] != REDACTED.as_bytes() {
+    if end > j && &b[j..end] != REDACTED.as_bytes() && (!weak || random_value(&b[j..end])) {
         Some((j, end))
     } else {
         None
@@ -903,6 +1202,73 @@ pub fn clip(s: &str, max: usize) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 29, finding 11: shapes that were stored verbatim, each
+    /// redacted, and near misses left alone.
+    #[test]
+    fn round_three_shapes_are_redacted_and_near_misses_are_not() {
+        use base64::Engine as _;
+        let b64 = |t: &str| base64::engine::general_purpose::STANDARD.encode(t);
+        let gh = "ghp_7Qx9Kd2LmN4pR8sT1vW3yZ5aB6cD0eF2gH4j";
+        let pem_line = "MIIEowIBAAKCAQEA7Qx9Kd2LmN4pR8sT1vW3yZ5aB6cD0eF2gH4jK6mL8nP0qR2s";
+        for (text, secret) in [
+            ("DB_PASS=Hx7kq2Lm9Zp4Rt8v", "Hx7kq2Lm9Zp4Rt8v"),
+            ("https://deploy:ab7/Qx9k@git.example.com/repo.git", "ab7/Qx9k"),
+            (&format!("abc{gh}") as &str, gh),
+            ("x-AKIA7QZ2XK4M9PLR3TVW", "AKIA7QZ2XK4M9PLR3TVW"),
+            (&format!("token blob {} end", b64(gh)), &b64(gh) as &str),
+            (
+                &format!("q={}&page=2", gh.replace('_', "%5F")),
+                &gh.replace('_', "%5F") as &str,
+            ),
+            (
+                "machine api.example.com login deploy password Zq8mK3vR7tY2",
+                "Zq8mK3vR7tY2",
+            ),
+            (
+                "machine api.example.com\n  login deploy\n  password Zq8mK3vR7tY2\n",
+                "Zq8mK3vR7tY2",
+            ),
+            ("db.internal:5432:prod:app:Pg7sEcReT9x", "Pg7sEcReT9x"),
+            (
+                r#"{"auths": {"ghcr.io": {"auth": "ZGVwbG95OjdReDlLZDJMbU40cFI4c1Qx"}}}"#,
+                "ZGVwbG95OjdReDlLZDJMbU40cFI4c1Qx",
+            ),
+            (
+                "STRIPE_KEY=7Qx9Kd2LmN4pR8sT1vW3yZ5aB6cD0eF2",
+                "7Qx9Kd2LmN4pR8sT1vW3yZ5aB6cD0eF2",
+            ),
+            (
+                "    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo=",
+                "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo=",
+            ),
+            (pem_line, pem_line),
+            (&format!("{pem_line}\n") as &str, pem_line),
+        ] {
+            let out = redact_text(text);
+            assert!(!out.contains(secret), "{text:?} -> {out:?}");
+            assert!(out.contains(REDACTED), "{text:?} -> {out:?}");
+        }
+        for fine in [
+            "sort_key=created_at",
+            "cache_key=user-42",
+            "bypass=yes",
+            "https://example.com:8080/path@v2",
+            "ssh://git@github.com:org/repo",
+            "fe80:0:0:0:1 is link-local",
+            "at 12:30:45:10:99 UTC",
+            "the password is on the wiki",
+            "see logs at /var/log/app.log",
+            "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+            "550e8400-e29b-41d4-a716-446655440000",
+            "The quick brown fox jumps over the lazy dog again and again.",
+            "aGVsbG8gd29ybGQsIHRoaXMgaXMgYSBwbGFpbiBtZXNzYWdl",
+            "100%25 of the tests pass",
+            "release-2024-11-30-build-7Qx9Kd2LmN4p",
+        ] {
+            assert_eq!(redact_text(fine), fine, "{fine}");
+        }
+    }
     use serde_json::json;
 
     #[test]

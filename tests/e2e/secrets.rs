@@ -252,6 +252,68 @@ fn corpus() -> Vec<Planted> {
             r#"{{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBg{gcp}\n-----END PRIVATE KEY-----\n"}}"#
         ),
     );
+    // Issue 29, finding 11: shapes that were stored verbatim.
+    use base64::Engine as _;
+    let b64 = |t: &str| base64::engine::general_purpose::STANDARD.encode(t);
+    let db_pass = b(18, ALNUM);
+    ctx(
+        "password assignment (DB_PASS)",
+        db_pass.clone(),
+        format!("DB_PASS={db_pass}"),
+    );
+    let slash_pw = format!("{}/{}", b(9, ALNUM), b(9, ALNUM));
+    ctx(
+        "URL password with a slash",
+        slash_pw.clone(),
+        format!("https://deploy:{slash_pw}@git.example.com/repo.git"),
+    );
+    let glued_gh = format!("ghp_{}", b(36, ALNUM));
+    ctx("GitHub token glued to text", glued_gh.clone(), format!("abc{glued_gh}"));
+    let glued_aws = format!("AKIA{}", b(16, UPPER));
+    ctx("AWS key id glued to text", glued_aws.clone(), format!("x-{glued_aws}"));
+    let inner = format!("ghp_{}", b(36, ALNUM));
+    let encoded = b64(&inner);
+    ctx(
+        "base64-encoded token",
+        encoded.clone(),
+        format!("token blob {encoded} end"),
+    );
+    let pct = format!("ghp%5F{}", b(36, ALNUM));
+    ctx(
+        "percent-encoded token",
+        pct.clone(),
+        format!("https://api.example.com/search?q={pct}&page=2"),
+    );
+    let netrc = b(20, ALNUM);
+    ctx(
+        ".netrc password",
+        netrc.clone(),
+        format!("machine api.example.com login deploy password {netrc}"),
+    );
+    let pgpass = b(20, ALNUM);
+    ctx(
+        ".pgpass line",
+        pgpass.clone(),
+        format!("db.internal:5432:prod:app:{pgpass}"),
+    );
+    let docker = b64(&format!("deploy:{}", b(20, ALNUM)));
+    ctx(
+        "docker config.json auth",
+        docker.clone(),
+        format!(r#"{{"auths": {{"ghcr.io": {{"auth": "{docker}"}}}}}}"#),
+    );
+    let stripe_env = b(32, ALNUM);
+    ctx(
+        ".env STRIPE_KEY",
+        stripe_env.clone(),
+        format!("STRIPE_KEY={stripe_env}"),
+    );
+    let kube = b(88, B64);
+    ctx(
+        "kubeconfig client-key-data",
+        kube.clone(),
+        format!("users:\n- name: admin\n  user:\n    client-key-data: {kube}"),
+    );
     v
 }
 
@@ -510,8 +572,20 @@ fn every_format_in_every_channel_finds_zero_leaks() {
         );
         seen.run(&format!("hwf facade script_save ({})", p.format), &save);
     }
-    let inline = std::fs::read_dir(ctx.state().join("inline")).map_or(0, |d| d.count());
-    assert_eq!(inline, 0, "nothing was kept under inline/");
+    let inline: Vec<String> = std::fs::read_dir(ctx.state().join("inline"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| {
+                    std::fs::read_to_string(e.path())
+                        .unwrap_or_default()
+                        .chars()
+                        .take(300)
+                        .collect()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(inline.is_empty(), "nothing is kept under inline/: {inline:#?}");
     let src = format!(
         "export default async function () {{ return {}; }}\n",
         serde_json::to_string(&text).expect("json")
@@ -839,4 +913,42 @@ fn mcp_answers_every_malformed_request_that_has_an_id() {
     let _ = child.wait();
     assert!(want.is_empty(), "no reply to ids {want:?}");
     assert_eq!(null_ids, 2, "the bad id and the unparsable line get id-null errors");
+}
+
+/// Issue 29, finding 11: a PEM private key logged one line per call (each
+/// log line redacted on its own, so the `BEGIN` line no longer covers the
+/// body) left its body lines stored verbatim. Each 64-character body line
+/// alone on its line is redacted.
+#[test]
+fn a_pem_key_logged_one_line_per_call_is_never_stored() {
+    let ctx = Ctx::manual_runner();
+    let lines = [
+        "-----BEGIN RSA PRIVATE KEY-----".to_owned(),
+        format!(
+            "MIIEowIBAAKCAQEA{}",
+            body(901, 48, B64).replacen(|c: char| c.is_ascii_lowercase(), "7", 1)
+        ),
+        format!("7Q{}", body(902, 62, B64)),
+        format!("7Q{}", body(903, 62, B64)),
+        "-----END RSA PRIVATE KEY-----".to_owned(),
+    ];
+    let script = format!(
+        "export const meta = {{ name: \"pem-log\", description: \"logs a key line by line\" }};\nconst lines = {};\nfor (const l of lines) console.log(l);\nreturn {{ n: lines.length }};\n",
+        serde_json::to_string(&lines).expect("json")
+    );
+    // A script run from its file is not stored, so it runs; each line is
+    // one log call.
+    ctx.write("pem.js", &script);
+    let out = ctx.hwf(["run", "pem.js", "--json"]);
+    out.expect_code(0);
+    let id = out.json()["data"]["run_id"].as_str().expect("id").to_owned();
+    let mut seen = ctx.all_state_text();
+    for args in [vec!["logs", id.as_str()], vec!["status", id.as_str(), "--json"]] {
+        let r = ctx.hwf(&args);
+        seen.push_str(&r.stdout);
+        seen.push_str(&r.stderr);
+    }
+    for line in &lines[1..4] {
+        assert!(!seen.contains(line.as_str()), "a key line was stored or shown: {line}");
+    }
 }
