@@ -29,6 +29,8 @@
 //! - `journal_cas`: large payloads kept by content, shared between prompts,
 //!   resumes and copies (the growing-conversation bound);
 //! - `js`: JavaScript workflows in the Boa runtime;
+//! - `js_semantics`: JavaScript as Node and Claude Code run it (Boa patches,
+//!   numbers, pipeline nulls, `scriptPath`, phase forms);
 //! - `json_workflows`: declarative JSON workflows in the JSON runtime;
 //! - `kanban`: Kanban lanes on the built-in board and on Hermes' own board;
 //! - `mcp_clients`: `hwf mcp` as long-lived clients use it (in-process runner,
@@ -69,6 +71,7 @@ mod hello;
 mod hostile;
 mod journal_cas;
 mod js;
+mod js_semantics;
 mod json_workflows;
 mod kanban;
 mod mcp_clients;

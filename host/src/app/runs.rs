@@ -302,6 +302,11 @@ impl Hwf {
             .instances(std::sync::Arc::new(ExecEnv {
                 vm: self.vm.clone(),
                 epoch_ms: clock_origin,
+                workspace: snap
+                    .settings
+                    .as_ref()
+                    .and_then(|s| s.workspace.clone())
+                    .or_else(|| self.settings.workspace.clone()),
             }));
         if let Some(root) = &snap.root_run_id {
             context = context.root_run_id(root.clone());

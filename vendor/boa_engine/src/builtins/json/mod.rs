@@ -247,7 +247,10 @@ impl Json {
 
         // 2. Parse ! StringToCodePoints(jsonString) as a JSON text as specified in ECMA-404.
         //    Throw a SyntaxError exception if it is not a valid JSON text as defined in that specification.
-        if let Err(e) = serde_json::from_str::<serde_json::Value>(&json_string) {
+        // hwf patch: validate the syntax only. Building a `serde_json::Value`
+        // also rejects numbers outside f64's range ("number out of range"),
+        // where ECMA-404 allows any digits and JSON.parse('1e400') is Infinity.
+        if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(&json_string) {
             return Err(JsNativeError::syntax().with_message(e.to_string()).into());
         }
 
@@ -553,17 +556,16 @@ impl Json {
         // 3. Parse StringToCodePoints(jsonString) as a JSON text as specified in ECMA-404.
         //    Throw a SyntaxError exception if it is not a valid JSON text as defined in that
         //    specification, or if its outermost value is an object or array.
-        let parsed: serde_json::Value = serde_json::from_str(&std_string)
+        // hwf patch: syntax only, as in `JSON.parse` (a number outside f64's
+        // range is valid JSON); the outermost value is told by its first byte.
+        serde_json::from_str::<serde::de::IgnoredAny>(&std_string)
             .map_err(|e| JsNativeError::syntax().with_message(e.to_string()))?;
 
         // Must not be an object or array
-        match parsed {
-            serde_json::Value::Object(_) | serde_json::Value::Array(_) => {
-                return Err(JsNativeError::syntax()
-                    .with_message("JSON.rawJSON text must not be an object or array")
-                    .into());
-            }
-            _ => {}
+        if matches!(first, b'{' | b'[') {
+            return Err(JsNativeError::syntax()
+                .with_message("JSON.rawJSON text must not be an object or array")
+                .into());
         }
 
         // 3. Let internalSlotsList be « [[IsRawJSON]] ».
