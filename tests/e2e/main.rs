@@ -32,6 +32,8 @@
 //! - `js_semantics`: JavaScript as Node and Claude Code run it (Boa patches,
 //!   numbers, pipeline nulls, `scriptPath`, phase forms);
 //! - `json_workflows`: declarative JSON workflows in the JSON runtime;
+//! - `json_semantics`: JSON workflows as the seed runs them (sibling
+//!   branches ordered by references, cycles refused, validate's warnings);
 //! - `kanban`: Kanban lanes on the built-in board and on Hermes' own board;
 //! - `mcp_clients`: `hwf mcp` as long-lived clients use it (in-process runner,
 //!   `wait_seconds`, progress, `isError`, resources, checked decisions);
@@ -72,6 +74,7 @@ mod hostile;
 mod journal_cas;
 mod js;
 mod js_semantics;
+mod json_semantics;
 mod json_workflows;
 mod kanban;
 mod mcp_clients;

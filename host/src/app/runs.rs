@@ -177,7 +177,8 @@ impl Hwf {
         // input, refused before a run exists.
         let meta = if resolved.language != crate::scripts::Language::Wasm {
             match crate::broker::instances::call_check(&self.vm, &resolved.loaded, &self.services.limits).await? {
-                Ok(meta) => Some(meta),
+                // Warnings are `hwf validate`'s to show.
+                Ok(checked) => Some(checked.meta),
                 Err(diags) => {
                     if diags.iter().any(|d| {
                         matches!(

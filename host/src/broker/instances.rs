@@ -117,7 +117,8 @@ pub async fn call_meta(vm: &Vm, component: &LoadedComponent, limits: &Limits) ->
     vm.call_meta(component, describe_state(limits)?).await
 }
 
-/// `check` a script runtime's source under `limits`, with no run.
+/// `check` a script runtime's source under `limits`, with no run: its
+/// meta and warnings.
 ///
 /// # Errors
 ///
@@ -127,7 +128,7 @@ pub async fn call_check(
     vm: &Vm,
     component: &LoadedComponent,
     limits: &Limits,
-) -> Result<Result<Meta, Vec<Diagnostic>>, Error> {
+) -> Result<Result<crate::vm::sandbox::Checked, Vec<Diagnostic>>, Error> {
     vm.call_check(component, describe_state(limits)?).await
 }
 
