@@ -39,6 +39,7 @@
 //!   `wait_seconds`, progress, `isError`, resources, checked decisions);
 //! - `numbers`: numbers from input out of range are typed `invalid_*` errors;
 //! - `policy`: capability policy, built-ins, budgets, agent types, secrets;
+//! - `run_views`: `status` after a continuation, `logs` of a failed run, `--help`;
 //! - `scripts`: save / list / inspect / validate, running by name;
 //! - `secrets`: the secret corpus (40+ formats) planted in every channel;
 //! - `shared_lanes`: grant uses and agent-call transcripts on PostgreSQL
@@ -84,6 +85,7 @@ mod pg_fault;
 mod policy;
 mod policy_gaps;
 mod python;
+mod run_views;
 mod runtime_limits;
 mod scripts;
 mod seams;
