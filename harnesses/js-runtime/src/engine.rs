@@ -362,10 +362,14 @@ const PRELUDE: &str = r#"
       if (typeof s !== "function") throw new TypeError(`pipeline() stages must be functions, but stage ${i} is ${describe(s)}`);
     });
     // As Claude Code: the item is awaited, and a null item (or a stage
-    // resolving null) ends that item before the next stage runs.
+    // resolving null) ends that item before the next stage runs. A plain
+    // item is not awaited, so stage 1 starts at once, in item order, as
+    // before (runs journaled earlier replay with the same call ids).
     return Promise.all(items.map(async (item, index) => {
-      let prev;
-      try { prev = await item; } catch (e) { return failed("pipeline", index, e); }
+      let prev = item;
+      if (item !== null && typeof item === "object" && typeof item.then === "function") {
+        try { prev = await item; } catch (e) { return failed("pipeline", index, e); }
+      }
       for (const stage of stages) {
         if (prev === null) return null;
         try { prev = await stage(prev, item, index); } catch (e) { return failed("pipeline", index, e); }
