@@ -118,6 +118,7 @@ async fn fan(
         .instances(Arc::new(hwf_host::broker::ExecEnv {
             vm: hwf.vm_arc(),
             epoch_ms: 0,
+            workspace: None,
         }))
         .build();
     let text = args.to_string();

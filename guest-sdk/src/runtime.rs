@@ -81,6 +81,17 @@ pub trait ScriptRuntime {
     /// The diagnostics, each with a stable code.
     fn check(source: &str) -> Result<wit::Meta, Vec<wit::Diagnostic>>;
 
+    /// Check a script that may run but has warnings: its meta and the
+    /// warnings (what `hwf validate` shows), or every problem found. The
+    /// default is [`ScriptRuntime::check`] with no warnings.
+    ///
+    /// # Errors
+    ///
+    /// The diagnostics (errors, and any warnings), each with a stable code.
+    fn check_with_warnings(source: &str) -> Result<(wit::Meta, Vec<wit::Diagnostic>), Vec<wit::Diagnostic>> {
+        Self::check(source).map(|meta| (meta, Vec::new()))
+    }
+
     /// Run a script with the run's JSON arguments; returns the JSON result.
     ///
     /// # Errors
@@ -127,10 +138,11 @@ macro_rules! export_script_runtime {
                 fn check(
                     source: ::std::string::String,
                 ) -> ::std::result::Result<
-                    $crate::runtime::wit::Meta,
+                    $crate::bindings::script_runtime::Checked,
                     ::std::vec::Vec<$crate::runtime::wit::Diagnostic>,
                 > {
-                    <$runtime as $crate::runtime::ScriptRuntime>::check(&source)
+                    <$runtime as $crate::runtime::ScriptRuntime>::check_with_warnings(&source)
+                        .map(|(meta, warnings)| $crate::bindings::script_runtime::Checked { meta, warnings })
                 }
                 fn run(
                     source: ::std::string::String,

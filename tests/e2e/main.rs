@@ -30,12 +30,17 @@
 //! - `journal_cas`: large payloads kept by content, shared between prompts,
 //!   resumes and copies (the growing-conversation bound);
 //! - `js`: JavaScript workflows in the Boa runtime;
+//! - `js_semantics`: JavaScript as Node and Claude Code run it (Boa patches,
+//!   numbers, pipeline nulls, `scriptPath`, phase forms);
 //! - `json_workflows`: declarative JSON workflows in the JSON runtime;
+//! - `json_semantics`: JSON workflows as the seed runs them (sibling
+//!   branches ordered by references, cycles refused, validate's warnings);
 //! - `kanban`: Kanban lanes on the built-in board and on Hermes' own board;
 //! - `mcp_clients`: `hwf mcp` as long-lived clients use it (in-process runner,
 //!   `wait_seconds`, progress, `isError`, resources, checked decisions);
 //! - `numbers`: numbers from input out of range are typed `invalid_*` errors;
 //! - `policy`: capability policy, built-ins, budgets, agent types, secrets;
+//! - `run_views`: `status` after a continuation, `logs` of a failed run, `--help`;
 //! - `scripts`: save / list / inspect / validate, running by name;
 //! - `secrets`: the secret corpus (40+ formats) planted in every channel;
 //! - `shared_lanes`: grant uses and agent-call transcripts on PostgreSQL
@@ -71,6 +76,8 @@ mod hello;
 mod hostile;
 mod journal_cas;
 mod js;
+mod js_semantics;
+mod json_semantics;
 mod json_workflows;
 mod kanban;
 mod mcp_clients;
@@ -80,6 +87,7 @@ mod pg_fault;
 mod policy;
 mod policy_gaps;
 mod python;
+mod run_views;
 mod runtime_limits;
 mod scripts;
 mod seams;

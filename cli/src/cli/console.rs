@@ -277,7 +277,12 @@ fn row_text(r: &Value) -> String {
             s("call"),
             s("kind"),
             r["label"].as_str().or(r["name"].as_str()).unwrap_or(""),
-            s("state"),
+            // A replayed call shows what it took when it ran.
+            if r["replayed"] == true && s("state") == "done" {
+                "replayed"
+            } else {
+                s("state")
+            },
             r["duration_us"]
                 .as_u64()
                 .map(|us| format!(" {:.1}ms", us as f64 / 1000.0))
@@ -289,7 +294,15 @@ fn row_text(r: &Value) -> String {
             s("state"),
             r["error"]["code"]
                 .as_str()
-                .map(|c| format!(": {c}"))
+                .map(|c| {
+                    // The message `hwf status` shows, on this line.
+                    let msg = r["error"]["message"].as_str().unwrap_or("");
+                    if msg.is_empty() {
+                        format!(": {c}")
+                    } else {
+                        format!(": {c}: {}", super::output::one_line(msg, 300))
+                    }
+                })
                 .unwrap_or_default()
         ),
         "control_applied" => format!("applied {} {}", s("action"), s("call")),

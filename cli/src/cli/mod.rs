@@ -7,6 +7,7 @@
 
 mod console;
 mod doctor;
+mod examples;
 mod facade;
 mod kanban;
 mod ops;
@@ -28,7 +29,7 @@ use std::sync::Arc;
 
 /// Run AI-agent workflows as sandboxed WebAssembly components.
 #[derive(Debug, Parser)]
-#[command(name = "hwf", version, about, long_about = None)]
+#[command(name = "hwf", version, about, long_about = None, after_help = examples::HWF)]
 pub struct Cli {
     /// State directory (default: $HWF_STATE_DIR, $HERMES_HOME/workflows, ~/.hermes/workflows).
     #[arg(long, global = true, value_name = "DIR")]
@@ -48,9 +49,12 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Run a harness (a .wasm file or a saved script name) to the end.
+    /// Run a workflow to the end: a JavaScript (.js), Python (.py) or JSON
+    /// (.json) script, a .wasm component, or a saved script's name.
+    #[command(after_help = examples::RUN)]
     Run(RunArgs),
     /// Show a run's state, phases and calls.
+    #[command(after_help = examples::STATUS)]
     Status {
         /// Run id.
         run_id: String,
@@ -62,6 +66,7 @@ enum Command {
         json: bool,
     },
     /// List runs, newest first (with age, duration, workflow name; filters).
+    #[command(after_help = examples::OVERVIEW)]
     Overview {
         #[command(flatten)]
         filter: console::OverviewArgs,
@@ -76,15 +81,20 @@ enum Command {
         json: bool,
     },
     /// A run's log lines, phases, waits and decisions.
+    #[command(after_help = examples::LOGS)]
     Logs(console::LogsArgs),
     /// The web console and JSON API (loopback; token for writes), with a runner in-process.
+    #[command(after_help = examples::SERVE)]
     Serve(console::ServeArgs),
-    /// Save, list and inspect saved scripts.
-    #[command(subcommand)]
+    /// Save, list and inspect saved workflows (scripts and components).
+    #[command(subcommand, after_help = examples::SCRIPT)]
     Script(ScriptCommand),
-    /// Check a component: import gate, compilation, meta.
+    /// Check a workflow without running it: a JavaScript, Python or JSON
+    /// script through its runtime (errors and warnings, with lines or JSON
+    /// pointers), or a .wasm component (import gate, compilation, meta).
+    #[command(after_help = examples::VALIDATE)]
     Validate {
-        /// Path of the .wasm component.
+        /// Path of the workflow: .js, .py, .json or .wasm.
         path: PathBuf,
         /// Print the facade JSON.
         #[arg(long)]
@@ -93,13 +103,14 @@ enum Command {
     /// Operator controls: pause, resume, stop, task-stop, retry, decide. On a
     /// parked or queued run they take effect at once: the state dir's runner
     /// is started or woken ([runner] autostart, HWF_RUNNER_AUTOSTART).
-    #[command(subcommand)]
+    #[command(subcommand, after_help = examples::CONTROL)]
     Control(ControlCommand),
     /// External events that `events.wait` calls wait for.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = examples::EVENTS)]
     Events(EventsCommand),
     /// Execute queued runs and continue runs whose waits resolved or whose
     /// executor died.
+    #[command(after_help = examples::RUNNER)]
     Runner(RunnerArgs),
     /// Kanban lanes: the board kanban_agent steps use, and its cards.
     #[command(subcommand)]
@@ -120,6 +131,7 @@ enum Command {
         list_tools: bool,
     },
     /// MCP server on stdio, or over Streamable HTTP (`--http`): tools `workflow`, `workflow_control`, `workflow_status`.
+    #[command(after_help = examples::MCP)]
     Mcp {
         /// Fixture agent file.
         #[arg(long, value_name = "FIXTURE.json")]
@@ -310,11 +322,13 @@ struct RunnerArgs {
 
 #[derive(Debug, Subcommand)]
 enum ScriptCommand {
-    /// Save a component as a new immutable version of NAME.
+    /// Save a workflow (a .js, .py or .json script, or a .wasm component) as
+    /// a new immutable version of NAME.
+    #[command(after_help = examples::SCRIPT)]
     Save {
         /// Script name.
         name: String,
-        /// Path of the .wasm component.
+        /// Path of the workflow: .js, .py, .json or .wasm.
         path: PathBuf,
         /// Allow saving over an existing name (adds a new version).
         #[arg(long)]
@@ -344,8 +358,9 @@ enum ScriptCommand {
 
 #[derive(Debug, Args)]
 struct RunArgs {
-    /// A .wasm component path or a saved script name (`name` or `name@3`);
-    /// optional with --resume-from (the source run's script).
+    /// A workflow file (a .js, .py or .json script, or a .wasm component) or
+    /// a saved script's name (`name` or `name@3`); optional with
+    /// --resume-from (the source run's script).
     target: Option<String>,
     /// Re-run from the start, answering every call that matches this run's
     /// journal from it (no agent or capability runs again).

@@ -164,7 +164,7 @@ impl Out {
                 v["counts"]["tokens"],
                 usage_split(&v["counts"]["usage"])
             ));
-            if let Some(phases) = v["phases"].as_array() {
+            if let Some(phases) = v["phases"].as_array().filter(|p| !p.is_empty()) {
                 let titles: Vec<&str> = phases.iter().filter_map(|p| p["title"].as_str()).collect();
                 text.push_str(&format!("phases: {}\n", titles.join(" → ")));
             }
@@ -172,12 +172,17 @@ impl Out {
                 let dur = c["duration_us"]
                     .as_u64()
                     .map_or("-".to_owned(), |us| format!("{:.1}ms", us as f64 / 1000.0));
+                // A replayed call shows what it took when it ran.
+                let state = match c["state"].as_str().unwrap_or("?") {
+                    "done" if c["replayed"] == true => "replayed",
+                    other => other,
+                };
                 text.push_str(&format!(
-                    "  {:<8} {:<10} {:<7} {:<24} {:>9}  {}\n",
+                    "  {:<8} {:<10} {:<8} {:<24} {:>9}  {}\n",
                     c["call"].as_str().unwrap_or("?"),
                     c["kind"].as_str().unwrap_or("?"),
-                    c["state"].as_str().unwrap_or("?"),
-                    c["label"].as_str().unwrap_or("-"),
+                    state,
+                    c["label"].as_str().or(c["name"].as_str()).unwrap_or("-"),
                     dur,
                     c["fingerprint"].as_str().map_or("", |f| &f[..f.len().min(19)])
                 ));

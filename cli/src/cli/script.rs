@@ -42,23 +42,31 @@ pub async fn validate(cli: &Cli, config: &Config, path: &Path, out: &Out) -> Res
         }
         return Err(e);
     }
+    // A valid script's diagnostics are its warnings.
+    let warnings = report.diagnostics.as_ref().map_or(0, Vec::len);
     if !out.is_json() {
         for d in report.diagnostics.iter().flatten() {
-            super::output::say_err(&format!(
-                "warning {}: {}{}",
-                d.code,
-                d.message,
-                d.pointer.as_ref().map(|p| format!(" (at {p})")).unwrap_or_default()
-            ));
+            super::output::say_err(&format!("warning {}: {}{}", d.code, d.message, at(d)));
         }
     }
-    out.data(&report.to_json(), |_| {
-        format!(
-            "ok: {} is a valid harness ({}; imports: {})",
+    let name = report.meta.as_ref().map_or("?", |m| m.name.as_str());
+    out.data(&report.to_json(), |_| match &report.imports {
+        Some(imports) => format!(
+            "ok: {} is a valid harness ({name}; imports: {})",
             path.display(),
-            report.meta.as_ref().map_or("?", |m| m.name.as_str()),
-            report.imports.as_ref().map_or(0, Vec::len)
-        )
+            imports.len()
+        ),
+        None => format!(
+            "ok: {} is a valid {} workflow ({name}; {warnings} warning{})",
+            path.display(),
+            match report.language.as_str() {
+                "js" => "JavaScript",
+                "json" => "JSON",
+                "python" => "Python",
+                other => other,
+            },
+            if warnings == 1 { "" } else { "s" }
+        ),
     });
     Ok(0)
 }

@@ -90,8 +90,12 @@ fn js_err(msg: impl Into<String>) -> JsError {
     JsNativeError::error().with_message(msg.into()).into()
 }
 
-/// JavaScript numbers are doubles: write whole ones as integers, so `18`
-/// stays `18` in results, journals and fingerprints.
+/// JavaScript numbers are doubles: write whole ones as integers, as
+/// `JSON.stringify` does, so `18` stays `18` in results, journals and
+/// fingerprints, and `2 ** 60` is `1152921504606847000` (JavaScript's
+/// digits: the shortest that read back as the same double, then zeros).
+/// Whole numbers beyond `u64` (up to `1e21`, where JavaScript switches to
+/// an exponent) keep serde's exponent form: the same value, other text.
 pub fn normalize(mut v: Value) -> Value {
     normalize_in_place(&mut v);
     v
@@ -106,9 +110,19 @@ fn normalize_in_place(v: &mut Value) {
                 && !n.is_i64()
                 && !n.is_u64()
                 && f.fract() == 0.0
-                && f.abs() < 9.0e15
             {
-                *v = Value::from(f as i64);
+                if f.abs() < 9.0e15 {
+                    *v = Value::from(f as i64);
+                } else if f.abs() < 1e21 {
+                    // Rust writes a double's shortest round-trip digits,
+                    // without an exponent: JavaScript's text below 1e21.
+                    let digits = format!("{f}");
+                    if let Ok(i) = digits.parse::<i64>() {
+                        *v = Value::from(i);
+                    } else if let Ok(u) = digits.parse::<u64>() {
+                        *v = Value::from(u);
+                    }
+                }
             }
         }
         Value::Array(a) => a.iter_mut().for_each(normalize_in_place),
@@ -204,8 +218,8 @@ fn capability(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<
 }
 
 /// `workflow(nameOrRef, args)`: a saved workflow by name, or a script file
-/// as `{scriptPath}`, run inline (one level). Anything else is a
-/// `TypeError`.
+/// as `{scriptPath}` (a path the host confines to the workspace and the
+/// saved scripts), run inline (one level). Anything else is a `TypeError`.
 fn workflow(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let wrong = |what: &str| -> JsError {
         JsNativeError::typ()
@@ -222,7 +236,11 @@ fn workflow(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<Js
                 .map(|o| o.get(js_string!("scriptPath"), ctx))
                 .transpose()?;
             match path {
-                Some(p) if p.is_string() => p.to_string(ctx)?.to_std_string_escaped(),
+                // Always a path to the host, even a bare file name.
+                Some(p) if p.is_string() => match p.to_string(ctx)?.to_std_string_escaped() {
+                    p if p.is_empty() || p.contains('/') => p,
+                    p => format!("./{p}"),
+                },
                 _ => return Err(wrong("an object without a string scriptPath")),
             }
         }
@@ -312,7 +330,14 @@ fn nondeterministic(_this: &JsValue, _args: &[JsValue], _ctx: &mut Context) -> J
 /// evaluates to the function that fires the next due timer.
 const PRELUDE: &str = r#"
 (() => {
-  const checkItems = globalThis.__hwf_check_items;
+  const checkItems = globalThis.__hwf_check_items, narrate = globalThis.log;
+  // A slot that threw is null, and said in the narrator log as Claude
+  // Code says it (`parallel[2] failed: <message>`).
+  const failed = (what, i, e) => {
+    const msg = e !== null && typeof e === "object" && "message" in e ? String(e.message) : String(e);
+    narrate(`${what}[${i}] failed: ${msg}`);
+    return null;
+  };
   const construct = Reflect.construct, defineProperty = Object.defineProperty, freeze = Object.freeze;
   const describe = (x) =>
     x === null ? "null" : typeof x === "object" && typeof x.then === "function" ? "a Promise (an already started call)" : `a ${typeof x}`;
@@ -327,8 +352,8 @@ const PRELUDE: &str = r#"
     });
     // The thunk's throw is caught in the frame that calls it (Boa leaks
     // stack values for throws that unwind several frames).
-    const call = (t) => { try { return t(); } catch (e) { return null; } };
-    return Promise.all(thunks.map((t) => Promise.resolve().then(() => call(t)).catch(() => null)));
+    const call = (t, i) => { try { return t(); } catch (e) { return failed("parallel", i, e); } };
+    return Promise.all(thunks.map((t, i) => Promise.resolve().then(() => call(t, i)).catch((e) => failed("parallel", i, e))));
   };
   globalThis.pipeline = async (items, ...stages) => {
     if (!Array.isArray(items)) throw new TypeError("pipeline(items, ...stages): items must be an array");
@@ -336,12 +361,18 @@ const PRELUDE: &str = r#"
     stages.forEach((s, i) => {
       if (typeof s !== "function") throw new TypeError(`pipeline() stages must be functions, but stage ${i} is ${describe(s)}`);
     });
+    // As Claude Code: the item is awaited, and a null item (or a stage
+    // resolving null) ends that item before the next stage runs. A plain
+    // item is not awaited, so stage 1 starts at once, in item order, as
+    // before (runs journaled earlier replay with the same call ids).
     return Promise.all(items.map(async (item, index) => {
       let prev = item;
+      if (item !== null && typeof item === "object" && typeof item.then === "function") {
+        try { prev = await item; } catch (e) { return failed("pipeline", index, e); }
+      }
       for (const stage of stages) {
-        try { prev = await stage(prev, item, index); } catch (e) { return null; }
-        // A stage that resolves null ends this item.
         if (prev === null) return null;
+        try { prev = await stage(prev, item, index); } catch (e) { return failed("pipeline", index, e); }
       }
       return prev;
     }));

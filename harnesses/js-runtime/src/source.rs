@@ -327,18 +327,25 @@ pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
         match list.as_array() {
             Some(items) => {
                 for p in items {
-                    match p.get("title").and_then(Value::as_str) {
+                    // Claude Code's `{title, detail?}`, or the seed's plain
+                    // title string.
+                    let title = p.as_str().or_else(|| p.get("title").and_then(Value::as_str));
+                    match title {
                         Some(t) => phases.push(PhaseInfo {
                             title: t.into(),
                             detail: p.get("detail").and_then(Value::as_str).map(Into::into),
                         }),
-                        None => diags.push(diag("invalid_phase", "each phase needs a title", Some(meta_line))),
+                        None => diags.push(diag(
+                            "invalid_phase",
+                            format!("each phase is a title string or {{title, detail?}}, got {p}"),
+                            Some(meta_line),
+                        )),
                     }
                 }
             }
             None => diags.push(diag(
                 "invalid_phase",
-                "meta.phases must be a list of {title, detail?}",
+                "meta.phases must be a list of titles or {title, detail?}",
                 Some(meta_line),
             )),
         }

@@ -5,6 +5,7 @@
 //! Each code maps to one of the seed's `E_*` / `W_*` codes (see
 //! `docs/CONFORMANCE.md`); the pointers are the seed's pointers.
 
+use crate::order;
 use crate::refs::{self, Ref};
 use crate::schema;
 use hwf_guest::runtime::wit::{Diagnostic, Meta, PhaseInfo, Severity};
@@ -129,7 +130,7 @@ impl Checker {
                             "unresolved_ref",
                             format!(
                                 "reference to step id {step:?} before it is available in declaration order \
-                                 (it runs later, inside an if branch, or in a sibling parallel branch)"
+                                 (it runs later, or inside an if branch)"
                             ),
                             pointer,
                         );
@@ -272,14 +273,7 @@ impl Checker {
                         });
                     }
                     if kind == "parallel" {
-                        // Branches run at once: a branch cannot see its
-                        // siblings, only what came before the parallel step.
-                        let before = available.clone();
-                        for (b, branch) in children.iter().enumerate() {
-                            let mut own = before.clone();
-                            self.step(branch, &format!("{p}/{key}/{b}"), &mut own);
-                            available.extend(own);
-                        }
+                        self.branches(children, &format!("{p}/{key}"), available);
                     } else {
                         self.steps(children, &format!("{p}/{key}"), available);
                     }
@@ -288,6 +282,57 @@ impl Checker {
         }
         if let Some(id) = id {
             available.insert(id.to_owned());
+        }
+    }
+
+    /// A parallel step's branches: each sees what came before the step
+    /// and the siblings of earlier waves (`order.rs`: a branch reading a
+    /// sibling waits for it); branches reading each other in a cycle are
+    /// `reference_cycle`.
+    fn branches(&mut self, children: &[Value], p: &str, available: &mut HashSet<String>) {
+        let before = available.clone();
+        let provided: Vec<HashSet<String>> = children
+            .iter()
+            .map(|b| {
+                let mut ids = HashSet::new();
+                order::provides(b, &mut ids);
+                ids
+            })
+            .collect();
+        // Which siblings each branch sees: those of earlier waves.
+        let sees: Box<dyn Fn(usize, usize) -> bool> = match order::waves(children) {
+            Ok(waves) => {
+                let mut wave_of = vec![0; children.len()];
+                for (w, wave) in waves.iter().enumerate() {
+                    for &b in wave {
+                        wave_of[b] = w;
+                    }
+                }
+                Box::new(move |b, s| wave_of[s] < wave_of[b])
+            }
+            Err(cycle) => {
+                self.error(
+                    "reference_cycle",
+                    format!(
+                        "parallel branches read each other's outputs in a cycle: {}",
+                        cycle.join(" → ")
+                    ),
+                    p,
+                );
+                // Checked as if each saw the others, so the cycle is the
+                // one error it causes.
+                Box::new(|_, _| true)
+            }
+        };
+        for (b, branch) in children.iter().enumerate() {
+            let mut own = before.clone();
+            for (s, ids) in provided.iter().enumerate() {
+                if s != b && sees(b, s) {
+                    own.extend(ids.iter().cloned());
+                }
+            }
+            self.step(branch, &format!("{p}/{b}"), &mut own);
+            available.extend(own);
         }
     }
 
@@ -544,8 +589,15 @@ fn args_schema(inputs: Option<&Map<String, Value>>) -> Value {
     serde_json::json!({"type": "object", "properties": props})
 }
 
-/// Check a definition.
+/// Check a definition: its meta, or every problem.
 pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
+    check_with_warnings(source).map(|(meta, _)| meta)
+}
+
+/// Check a definition: its meta and the warnings (`policy_default`,
+/// `no_output_schema`, `undeclared_input`, each with its pointer), or every
+/// problem (errors and warnings).
+pub fn check_with_warnings(source: &str) -> Result<(Meta, Vec<Diagnostic>), Vec<Diagnostic>> {
     let def: Value = match serde_json::from_str(source) {
         Ok(v) => v,
         Err(e) => {
@@ -616,11 +668,12 @@ pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
     if c.diags.iter().any(|d| matches!(d.severity, Severity::Error)) {
         return Err(c.diags);
     }
-    Ok(Meta {
+    let meta = Meta {
         name: name.unwrap_or("").into(),
         description: obj.get("description").and_then(Value::as_str).unwrap_or("").into(),
         when_to_use: obj.get("when_to_use").and_then(Value::as_str).map(Into::into),
         phases: c.phases,
         args_schema: Some(args_schema(inputs).to_string()),
-    })
+    };
+    Ok((meta, c.diags))
 }

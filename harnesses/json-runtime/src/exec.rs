@@ -8,8 +8,9 @@
 //! - `if` → `{"branch": "then"|"else", "output": <last output of the
 //!   branch or {}>}`; the branch's own step outputs are dropped afterwards.
 //! - `parallel` → each branch (one step) runs in its own host branch
-//!   instance, all at once; output `{"branches": {id: output}}`, and every
-//!   branch id stays referenceable.
+//!   instance, all at once — in waves when a branch reads a sibling's
+//!   output (`order.rs`), as the seed's in-order join allows; output
+//!   `{"branches": {id: output}}`, and every branch id stays referenceable.
 //! - `phase` → a container: `host.phase(label)`, its steps, output
 //!   `{"completed": [ids]}`.
 //! - `pipeline` → its steps in order (chained by `$ref`); output = the last
@@ -342,6 +343,47 @@ impl Runner<'_> {
                 self.max_parallel
             ));
         }
+        // A branch that reads a sibling runs in a later wave than it.
+        let waves = crate::order::waves(&branches).map_err(|cycle| {
+            format!(
+                "reference_cycle: parallel branches read each other's outputs in a cycle: {}",
+                cycle.join(" → ")
+            )
+        })?;
+        let mut joined = Map::new();
+        for wave in waves {
+            let results = self.wave(&branches, &wave, path, ctx);
+            let mut failure: Option<(bool, String)> = None;
+            for (&b, r) in wave.iter().zip(results) {
+                let bid = branches[b].get("id").and_then(Value::as_str).unwrap_or("");
+                match r {
+                    Ok(raw) => {
+                        let done: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
+                        for (k, v) in done["outputs"].as_object().into_iter().flatten() {
+                            ctx.outputs.insert(k.clone(), v.clone());
+                        }
+                        self.kanban_here += done["kanban"].as_u64().unwrap_or(0);
+                        joined.insert(bid.to_owned(), done["output"].clone());
+                    }
+                    Err(e) => {
+                        let (cancelled, msg) = err_text(&e);
+                        if failure.as_ref().is_none_or(|(c, _)| *c && !cancelled) {
+                            failure = Some((cancelled, format!("step {id:?} branch {bid:?}: {msg}")));
+                        }
+                    }
+                }
+            }
+            if let Some((_, msg)) = failure {
+                return Err(msg);
+            }
+        }
+        Ok(json!({"branches": joined}))
+    }
+
+    /// Run one wave of a parallel step's branches (indices into
+    /// `branches`); results in the wave's order, shorter when a branch run
+    /// one after another failed.
+    fn wave(&self, branches: &[Value], wave: &[usize], path: &str, ctx: &Ctx) -> Vec<Result<String, CallError>> {
         let task = |b: usize, kanban_before: u64| {
             Task::Branch(BranchCall {
                 name: format!("{path}/branches/{b}"),
@@ -361,17 +403,17 @@ impl Runner<'_> {
         // so the same call is the one refused; otherwise all at once
         // (nothing can overrun).
         let kanban_at_fork = self.kanban_before + self.kanban_here;
-        let most = |cards_only| branches.iter().map(|b| most_effects(b, cards_only)).sum::<u64>();
+        let most = |cards_only| wave.iter().map(|&b| most_effects(&branches[b], cards_only)).sum::<u64>();
         let tight = self
             .policy("max_agent_calls")
             .is_some_and(|max| self.effects_used() + most(false) > max)
             || self
                 .policy("max_kanban_cards")
                 .is_some_and(|max| kanban_at_fork + most(true) > max);
-        let results: Vec<Result<String, CallError>> = if tight {
+        if tight {
             let mut out = Vec::new();
             let mut kanban = kanban_at_fork;
-            for b in 0..branches.len() {
+            for &b in wave {
                 let r = host::parallel(&[task(b, kanban)], true)
                     .pop()
                     .unwrap_or_else(|| Err(CallError::Failed(format!("internal: branch {b} returned nothing"))));
@@ -385,45 +427,19 @@ impl Runner<'_> {
                     break;
                 }
             }
-            out
+            return out;
+        }
+        let max = self.max_parallel;
+        let widths: Vec<u64> = wave.iter().map(|&b| width(&branches[b]).clamp(1, max)).collect();
+        if widths.iter().sum::<u64>() <= max {
+            let tasks: Vec<Task> = wave.iter().map(|&b| task(b, kanban_at_fork)).collect();
+            // Fail fast, like the seed's first failing branch.
+            host::parallel(&tasks, true)
         } else {
-            let max = self.max_parallel;
-            let widths: Vec<u64> = branches.iter().map(|b| width(b).clamp(1, max)).collect();
-            if widths.iter().sum::<u64>() <= max {
-                let tasks: Vec<Task> = (0..branches.len()).map(|b| task(b, kanban_at_fork)).collect();
-                // Fail fast, like the seed's first failing branch.
-                host::parallel(&tasks, true)
-            } else {
-                // Nested fan-outs: start branches in order while the calls
-                // they can have in flight fit in max_parallel.
-                windowed(&widths, max, |b| task(b, kanban_at_fork))
-            }
-        };
-        let mut failure: Option<(bool, String)> = None;
-        let mut joined = Map::new();
-        for (branch, r) in branches.iter().zip(results) {
-            let bid = branch.get("id").and_then(Value::as_str).unwrap_or("");
-            match r {
-                Ok(raw) => {
-                    let done: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
-                    for (k, v) in done["outputs"].as_object().into_iter().flatten() {
-                        ctx.outputs.insert(k.clone(), v.clone());
-                    }
-                    self.kanban_here += done["kanban"].as_u64().unwrap_or(0);
-                    joined.insert(bid.to_owned(), done["output"].clone());
-                }
-                Err(e) => {
-                    let (cancelled, msg) = err_text(&e);
-                    if failure.as_ref().is_none_or(|(c, _)| *c && !cancelled) {
-                        failure = Some((cancelled, format!("step {id:?} branch {bid:?}: {msg}")));
-                    }
-                }
-            }
+            // Nested fan-outs: start branches in order while the calls
+            // they can have in flight fit in max_parallel.
+            windowed(&widths, max, |i| task(wave[i], kanban_at_fork))
         }
-        if let Some((_, msg)) = failure {
-            return Err(msg);
-        }
-        Ok(json!({"branches": joined}))
     }
 
     fn branch_if(&mut self, step: &Value, path: &str, ctx: &mut Ctx) -> Result<Value, String> {

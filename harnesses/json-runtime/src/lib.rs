@@ -14,7 +14,8 @@
 //! - `if`: `condition` `{ref, op: truthy|exists|eq|ne, value?}`, `then`,
 //!   `else`; output `{branch, output}`, branch-local steps;
 //! - `parallel`: `branches` (single steps with ids) run concurrently as
-//!   host branch instances; output `{"branches": {id: output}}`;
+//!   host branch instances, a branch that reads a sibling after it
+//!   (`order.rs`); output `{"branches": {id: output}}`;
 //! - `phase`: `{id, label, steps}` container;
 //! - `pipeline`: `{id, steps}`, chained by `$ref`.
 //!
@@ -25,6 +26,7 @@
 
 mod check;
 mod exec;
+mod order;
 mod refs;
 mod schema;
 
@@ -37,6 +39,10 @@ impl ScriptRuntime for Runtime {
 
     fn check(source: &str) -> Result<wit::Meta, Vec<wit::Diagnostic>> {
         check::check(source)
+    }
+
+    fn check_with_warnings(source: &str) -> Result<(wit::Meta, Vec<wit::Diagnostic>), Vec<wit::Diagnostic>> {
+        check::check_with_warnings(source)
     }
 
     fn run(source: &str, args: &str) -> Result<String, String> {

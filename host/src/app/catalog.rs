@@ -138,14 +138,14 @@ impl Hwf {
             crate::broker::instances::call_check(self.vm(), &resolved.loaded, &self.services().limits).await?;
         let language = resolved.language.as_str().to_owned();
         Ok(match checked {
-            Ok(meta) => ValidationReport {
+            Ok(checked) => ValidationReport {
                 valid: true,
                 language,
                 digest: resolved.script.digest,
                 size: Some(resolved.bytes.len() as u64),
                 imports: None,
-                meta: Some(meta_json(&meta)),
-                diagnostics: Some(Vec::new()),
+                meta: Some(meta_json(&checked.meta)),
+                diagnostics: Some(checked.warnings.iter().map(diagnostic_json).collect()),
             },
             Err(diags) => {
                 let diagnostics: Vec<Diagnostic> = diags.iter().map(diagnostic_json).collect();

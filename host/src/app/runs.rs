@@ -177,7 +177,8 @@ impl Hwf {
         // input, refused before a run exists.
         let meta = if resolved.language != crate::scripts::Language::Wasm {
             match crate::broker::instances::call_check(&self.vm, &resolved.loaded, &self.services.limits).await? {
-                Ok(meta) => Some(meta),
+                // Warnings are `hwf validate`'s to show.
+                Ok(checked) => Some(checked.meta),
                 Err(diags) => {
                     if diags.iter().any(|d| {
                         matches!(
@@ -302,6 +303,11 @@ impl Hwf {
             .instances(std::sync::Arc::new(ExecEnv {
                 vm: self.vm.clone(),
                 epoch_ms: clock_origin,
+                workspace: snap
+                    .settings
+                    .as_ref()
+                    .and_then(|s| s.workspace.clone())
+                    .or_else(|| self.settings.workspace.clone()),
             }));
         if let Some(root) = &snap.root_run_id {
             context = context.root_run_id(root.clone());

@@ -231,7 +231,8 @@ pub struct RunStatus {
     pub resumed_from: Option<RunId>,
     /// Its calls in the order they started.
     pub calls: Vec<CallView>,
-    /// The phases it entered.
+    /// The phases it entered, in order (a continuation replaying phases an
+    /// earlier execution entered does not enter them again).
     pub phases: Vec<PhaseView>,
     /// The phases its script declared.
     pub declared_phases: Vec<DeclaredPhase>,
@@ -339,9 +340,17 @@ pub fn build_status(s: &RunSnapshot, journal: &[JournalEntry], state_dir: &Path,
     let mut calls: BTreeMap<String, CallView> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
     let mut phases: Vec<PhaseView> = Vec::new();
+    // A continuation runs the script again from its start, replaying: the
+    // phases it re-enters in the order earlier executions entered them are
+    // those phases, not new ones (index of the next one expected).
+    let mut replaying_phase: Option<usize> = None;
+    // What each call took in an earlier execution, for its replay (journals
+    // before issue 28 wrote a replay's duration as 0).
+    let mut ran_for: BTreeMap<String, u64> = BTreeMap::new();
     let mut logs = 0u64;
     for ev in journal.iter().cloned() {
         match ev.entry {
+            Entry::RunStarted { .. } => replaying_phase = (!phases.is_empty()).then_some(0),
             Entry::CallStarted {
                 call,
                 kind,
@@ -369,6 +378,9 @@ pub fn build_status(s: &RunSnapshot, journal: &[JournalEntry], state_dir: &Path,
                     replayed: false,
                     cache_hit: false,
                 };
+                if let Some(earlier) = calls.get(&call).and_then(|c| c.duration_us) {
+                    ran_for.insert(call.clone(), earlier);
+                }
                 order.push(call.clone());
                 calls.insert(call, view);
             }
@@ -402,7 +414,10 @@ pub fn build_status(s: &RunSnapshot, journal: &[JournalEntry], state_dir: &Path,
             } => {
                 if let Some(c) = calls.get_mut(&call) {
                     c.state = if ok { CallState::Done } else { CallState::Failed };
-                    c.duration_us = Some(duration_us);
+                    c.duration_us = Some(match ran_for.get(&call) {
+                        Some(&earlier) if replayed && duration_us == 0 => earlier,
+                        _ => duration_us,
+                    });
                     c.tokens = Some(tokens);
                     c.usage = Some(usage).filter(|u| !u.is_empty());
                     c.attempts = Some(attempts);
@@ -411,7 +426,15 @@ pub fn build_status(s: &RunSnapshot, journal: &[JournalEntry], state_dir: &Path,
                     c.cache_hit = cache_hit;
                 }
             }
-            Entry::Phase { title } => phases.push(PhaseView { title, seq: ev.seq }),
+            Entry::Phase { title } => match replaying_phase {
+                Some(next) if phases.get(next).is_some_and(|p| p.title == title) => {
+                    replaying_phase = Some(next + 1);
+                }
+                _ => {
+                    replaying_phase = None;
+                    phases.push(PhaseView { title, seq: ev.seq });
+                }
+            },
             Entry::WaitStarted { call, .. } => {
                 if let Some(c) = calls.get_mut(&call) {
                     c.state = CallState::Waiting;

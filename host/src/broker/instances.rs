@@ -32,6 +32,9 @@ pub struct ExecEnv {
     /// time of the first run of its resume lineage, so a replay sees the
     /// same clock.
     pub epoch_ms: u64,
+    /// The run's workspace, where `workflow({scriptPath})` finds files
+    /// (`script_path.rs`); none refuses such paths.
+    pub workspace: Option<std::path::PathBuf>,
 }
 
 fn seed_for(run: &RunContext, scope: &str) -> [u8; 32] {
@@ -114,7 +117,8 @@ pub async fn call_meta(vm: &Vm, component: &LoadedComponent, limits: &Limits) ->
     vm.call_meta(component, describe_state(limits)?).await
 }
 
-/// `check` a script runtime's source under `limits`, with no run.
+/// `check` a script runtime's source under `limits`, with no run: its
+/// meta and warnings.
 ///
 /// # Errors
 ///
@@ -124,7 +128,7 @@ pub async fn call_check(
     vm: &Vm,
     component: &LoadedComponent,
     limits: &Limits,
-) -> Result<Result<Meta, Vec<Diagnostic>>, Error> {
+) -> Result<Result<crate::vm::sandbox::Checked, Vec<Diagnostic>>, Error> {
     vm.call_check(component, describe_state(limits)?).await
 }
 
@@ -158,23 +162,63 @@ impl Instances for ExecEnv {
             let Some(store) = child.run().services().store.clone() else {
                 return Err(failed("no_store", "nested workflows need the run's store"));
             };
-            let (script, version) = match crate::scripts::Target::parse(name) {
-                Ok(crate::scripts::Target::Saved { name, version }) => (name, version),
-                Ok(_) => {
-                    return Err(failed(
-                        "invalid_workflow",
-                        format!("{name:?} is not a saved script name"),
-                    ));
+            let limits = child.run().limits();
+            let loaded = match crate::scripts::Target::parse(name) {
+                // A saved component, or a saved script in its runtime:
+                // nested workflows run in whatever language they were saved.
+                Ok(crate::scripts::Target::Saved { name, version }) => {
+                    crate::scripts::load_saved(&self.vm, &store, limits, &name, version)
+                }
+                // Claude Code's `{scriptPath}`: a file in the workspace or a
+                // saved version, nothing outside.
+                Ok(crate::scripts::Target::Path(_)) => {
+                    let saved_exists = |n: &str, v: u32| store.script_meta(n, Some(v)).is_ok();
+                    let scripts_dir = store.local().root().join("scripts");
+                    let found = super::script_path::resolve(
+                        name,
+                        self.workspace.as_deref(),
+                        &scripts_dir,
+                        saved_exists,
+                        limits.max_component_bytes,
+                    );
+                    match found.map_err(|r| CallFailure::new(CallErrorKind::Denied, r.code, r.message))? {
+                        super::script_path::ScriptPath::Saved { name, version } => {
+                            crate::scripts::load_saved(&self.vm, &store, limits, &name, Some(version))
+                        }
+                        super::script_path::ScriptPath::File { language, bytes } => {
+                            load_file(&self.vm, &store, limits, name, language, &bytes)
+                        }
+                    }
                 }
                 Err(e) => return Err(failed(e.code().as_str(), e.message())),
             };
-            // A saved component, or a saved script in its runtime: nested
-            // workflows run in whatever language they were saved.
-            let loaded = crate::scripts::load_saved(&self.vm, &store, child.run().limits(), &script, version);
             let component = loaded.map_err(|e| failed(e.code().as_str(), e.message()))?;
             let broker = InstanceBroker::for_child(child, Some(component.clone()));
             let args = args.to_string();
             Ok(call_run(&self.vm, &component, broker, self.epoch_ms, &args).await)
         })
+    }
+}
+
+/// A nested workflow's file: a component as it is, a script in its runtime.
+fn load_file(
+    vm: &Vm,
+    store: &crate::store::Store,
+    limits: &Limits,
+    path: &str,
+    language: crate::scripts::Language,
+    bytes: &[u8],
+) -> Result<LoadedComponent, Error> {
+    match language {
+        crate::scripts::Language::Wasm => vm.load(bytes, Some(store.local()), limits),
+        lang => {
+            let source = std::str::from_utf8(bytes).map_err(|_| {
+                Error::new(
+                    hwf_core::error::ErrorCode::InvalidParams,
+                    format!("scriptPath {path:?} is not UTF-8 text"),
+                )
+            })?;
+            crate::scripts::load_runtime(vm, store.local(), limits, lang, source)
+        }
     }
 }

@@ -34,7 +34,8 @@
 //!    operator's decision, policy, capability budget, the handler, waits
 //!    that park the run), branch or nested workflow (`children.rs`: depth
 //!    and nesting limits, then a fresh instance through [`Instances`],
-//!    built by [`ExecEnv`] in `instances.rs`); refusals are results like
+//!    built by [`ExecEnv`] in `instances.rs`; a `{scriptPath}` is confined
+//!    to the workspace and saved scripts by `script_path.rs`); refusals are results like
 //!    any other;
 //! 10. **journal** `call_completed` (`pipeline.rs` `journal_completion`,
 //!     `mod.rs` `journal_durable`, `journal.rs` group commit; result
@@ -77,6 +78,7 @@ pub mod journal;
 mod pipeline;
 pub mod replay;
 pub mod request;
+mod script_path;
 mod width;
 pub mod wit_host;
 

@@ -355,7 +355,8 @@ impl RunContext {
                 usage,
                 cost_micro_usd: cost,
                 attempts,
-                duration_us: 0,
+                // What the recorded call took (it did not run now).
+                duration_us: recorded.map_or(0, |r| r.duration_us),
                 replayed,
                 cache_hit: !replayed,
             },

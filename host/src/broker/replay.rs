@@ -35,6 +35,9 @@ pub struct RecordedCall {
     pub cost_micro_usd: u64,
     /// Its tokens by kind.
     pub usage: crate::agents::TokenUsage,
+    /// How long it took when it ran, in µs (a replay journals it again,
+    /// marked `replayed`, so status shows what the call took).
+    pub duration_us: u64,
     /// Whether it was recorded in the run's own journal (a continuation in
     /// place: already charged to the run) rather than a source run's.
     pub own: bool,
@@ -166,6 +169,7 @@ impl ReplayIndex {
                     usage,
                     cost_micro_usd,
                     attempts,
+                    duration_us,
                     replayed,
                     cache_hit,
                     ..
@@ -205,6 +209,7 @@ impl ReplayIndex {
                                     attempts,
                                     cost_micro_usd: cost,
                                     usage: *usage,
+                                    duration_us: *duration_us,
                                     own,
                                 });
                             }
@@ -359,6 +364,7 @@ mod tests {
                 attempts: 1,
                 cost_micro_usd: 0,
                 usage: crate::agents::TokenUsage::default(),
+                duration_us: 0,
                 own: true,
             })
         );

@@ -9,6 +9,7 @@
 
 use super::bindings::hermes::workflow::types::{Diagnostic, Meta, Severity};
 use super::bindings::hermes::workflow::{host, types};
+pub use super::bindings::script::Checked;
 use super::engine::{LoadedComponent, Pre, Vm};
 use super::limits::{HostTrap, Limits, MemoryLimiter, RunMemory};
 use super::wasi::{Capture, VirtualClockView, VirtualTime, locked_down_ctx};
@@ -308,13 +309,14 @@ impl<H: SandboxHost> Vm<H> {
                 within_describe_limit("meta()", call).await
             }
             Pre::Script(_) => match self.call_check(component, state).await? {
-                Ok(meta) => Ok(meta),
+                Ok(checked) => Ok(checked.meta),
                 Err(diags) => Err(diagnostics_error(&diags)),
             },
         }
     }
 
-    /// Instantiate a script runtime and `check` its source.
+    /// Instantiate a script runtime and `check` its source: its meta and
+    /// warnings.
     ///
     /// # Errors
     ///
@@ -324,7 +326,7 @@ impl<H: SandboxHost> Vm<H> {
         &self,
         component: &LoadedComponent<H>,
         state: InstanceState<H>,
-    ) -> Result<Result<Meta, Vec<Diagnostic>>, Error> {
+    ) -> Result<Result<Checked, Vec<Diagnostic>>, Error> {
         let Pre::Script(pre) = &component.pre else {
             return Err(Error::new(ErrorCode::Internal, "check needs a script runtime"));
         };

@@ -1,0 +1,186 @@
+//! The `Examples:` sections of `--help` (clap `after_help`). Every line
+//! that starts with `  hwf ` is parsed by the CLI's own parser in this
+//! module's test, so an example cannot name a flag that does not exist.
+
+/// `hwf --help`.
+pub const HWF: &str = "\
+Examples:
+  hwf run flow.js --args '{\"topic\": \"wasm\"}'
+      Run a JavaScript workflow (Claude Code's workflow script form) to the end.
+  hwf run review.py
+      Run a Python workflow script (the seed's syntax).
+  hwf run hello.workflow.json --args '{\"name\": \"world\"}'
+      Run a declarative JSON workflow (the seed's format).
+  hwf validate flow.js
+      Check a script (or a .wasm component) before running it.
+  hwf script save research flow.js
+      Save a workflow under a name; then `hwf run research`.
+  hwf status <RUN_ID>
+      A run's state, phases and calls.";
+
+/// `hwf run --help`.
+pub const RUN: &str = "\
+Examples:
+  hwf run flow.js --args '{\"topic\": \"wasm\"}'
+      A JavaScript workflow: `export const meta = {…}`, then agent(), parallel(), pipeline().
+  hwf run review.py --max-agent-calls 50 --max-tokens 200000
+      A Python workflow script, with budgets.
+  hwf run hello.workflow.json --args '{\"name\": \"world\"}' --agents fixture.json
+      A JSON workflow, its agents answered by a fixture file.
+  hwf run harness.wasm
+      A compiled component (any language that builds to the hwf WIT world).
+  hwf run research@2 --background
+      Version 2 of a saved script, queued for the background runner.
+  hwf run --resume-from <RUN_ID>
+      Run again from the start; calls recorded by that run are answered from its journal.
+  hwf run flow.js --workspace ./repo --allow fs.read --allow fs.list
+      Capabilities limited to reading files, in ./repo only.
+  hwf run flow.js --allow-class external_write --approval-id deploy=bash
+      Also allow writes, and approve every bash call of this run.";
+
+/// `hwf validate --help`.
+pub const VALIDATE: &str = "\
+Examples:
+  hwf validate flow.js
+      A JavaScript workflow: meta, syntax, imports; errors with their line.
+  hwf validate review.py
+      A Python workflow script: the constructs the runtime refuses, with their line.
+  hwf validate pipeline.workflow.json --json
+      A JSON workflow: errors and warnings (no policy, no output_schema, an undeclared
+      input), each with a stable code and a JSON pointer.
+  hwf validate harness.wasm
+      A component: the import gate, compilation and its meta.";
+
+/// `hwf script --help` and its subcommands.
+pub const SCRIPT: &str = "\
+Examples:
+  hwf script save research flow.js
+      Save a JavaScript, Python or JSON workflow, or a .wasm component, as research v000001.
+  hwf script save research flow.js --replace
+      Save a new version under a name that exists.
+  hwf script list --versions
+      Every saved script and its versions.
+  hwf script inspect research@2
+      One version's metadata (language, digest, meta).";
+
+/// `hwf status --help`.
+pub const STATUS: &str = "\
+Examples:
+  hwf status <RUN_ID>
+      State, phases, calls (a replayed call shows what it took when it ran), result.
+  hwf status <RUN_ID> --watch
+      Redraw at each change until the run ends.
+  hwf status <RUN_ID> --json
+      The facade JSON.";
+
+/// `hwf logs --help`.
+pub const LOGS: &str = "\
+Examples:
+  hwf logs <RUN_ID>
+      Log lines, phases, waits, decisions and how the run ended (with its error).
+  hwf logs <RUN_ID> --follow --calls
+      Keep printing until the run ends, every call included.";
+
+/// `hwf overview --help`.
+pub const OVERVIEW: &str = "\
+Examples:
+  hwf overview
+      Runs, newest first.
+  hwf overview --state failed --limit 5
+      The five newest failed runs.";
+
+/// `hwf control --help` and its subcommands.
+pub const CONTROL: &str = "\
+Examples:
+  hwf control decide <RUN_ID> 2 respond --value '\"yes\"'
+      Answer the question call 2 asks (human.ask).
+  hwf control decide <RUN_ID> 3 approve --actor ana
+      Approve the call waiting for approval.
+  hwf control retry <RUN_ID> 4
+      Run failed call 4 live again when the run resumes.
+  hwf control stop <RUN_ID> --reason 'wrong branch'
+      Stop the run for good.";
+
+/// `hwf events --help`.
+pub const EVENTS: &str = "\
+Examples:
+  hwf events send --source github --type pull_request.merged --subject org/repo#42
+      Record an event that events.wait calls (and triggers) wait for.
+  hwf events list
+      The recorded events.";
+
+/// `hwf runner --help`.
+pub const RUNNER: &str = "\
+Examples:
+  hwf runner --once
+      Execute queued runs and continue those whose waits resolved, then exit.
+  hwf runner --concurrency 8
+      Keep serving, eight runs at once.";
+
+/// `hwf mcp --help`.
+pub const MCP: &str = "\
+Examples:
+  hwf mcp
+      An MCP server on stdio (for Claude Code, Hermes and other MCP clients).
+  hwf mcp --http 127.0.0.1:8800
+      Streamable HTTP at http://127.0.0.1:8800/mcp.";
+
+/// `hwf serve --help`.
+pub const SERVE: &str = "\
+Examples:
+  hwf serve
+      The web console on http://127.0.0.1:8765, with a runner.
+  hwf serve --port 0
+      Any free port (printed).";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    /// Words of a command line: whitespace-separated, `'…'` quoting.
+    fn words(line: &str) -> Vec<String> {
+        let (mut out, mut cur, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
+        for c in line.chars() {
+            match c {
+                '\'' => {
+                    quoted = !quoted;
+                    any = true;
+                }
+                c if c.is_whitespace() && !quoted => {
+                    if any {
+                        out.push(std::mem::take(&mut cur));
+                        any = false;
+                    }
+                }
+                c => {
+                    cur.push(c);
+                    any = true;
+                }
+            }
+        }
+        if any {
+            out.push(cur);
+        }
+        out
+    }
+
+    #[test]
+    fn every_example_parses() {
+        let all = [
+            HWF, RUN, VALIDATE, SCRIPT, STATUS, LOGS, OVERVIEW, CONTROL, EVENTS, RUNNER, MCP, SERVE,
+        ];
+        let mut n = 0;
+        for text in all {
+            assert!(text.starts_with("Examples:\n"), "{text}");
+            for line in text.lines().filter(|l| l.starts_with("  hwf ")) {
+                let argv = words(line);
+                if let Err(e) = super::super::Cli::try_parse_from(&argv) {
+                    panic!("example {line:?} does not parse: {e}");
+                }
+                n += 1;
+            }
+        }
+        assert!(n >= 30, "{n} examples");
+    }
+}

@@ -1,0 +1,294 @@
+//! JavaScript as Node and Claude Code run it (issue 28): the engine bugs
+//! hwf patches in its vendored Boa (`vendor/README.md`), numbers crossing
+//! into and out of JavaScript, `pipeline` over null items,
+//! `workflow({scriptPath})` confined to the workspace, and the seed's
+//! plain-string `meta.phases`.
+
+use crate::common::{Ctx, harnesses, hello_fixture};
+use serde_json::{Value, json};
+
+/// Write `body` under a meta line and run it with `fixture`; the `--json`
+/// output.
+fn run(ctx: &Ctx, name: &str, body: &str, fixture: &str) -> crate::common::Run {
+    let s = ctx.write(
+        name,
+        format!("export const meta = {{ name: \"t\", description: \"a rule\" }};\n{body}"),
+    );
+    let f = ctx.write(&format!("{name}.fixture.json"), fixture);
+    ctx.run_json(
+        s.to_str().expect("utf8"),
+        "{}",
+        &["--agents", f.to_str().expect("utf8")],
+    )
+}
+
+fn result(out: &crate::common::Run) -> Value {
+    out.expect_code(0);
+    out.json()["data"]["result"].clone()
+}
+
+fn journal_of(ctx: &Ctx, out: &crate::common::Run) -> Vec<Value> {
+    ctx.journal(out.json()["data"]["run_id"].as_str().expect("id"))
+}
+
+/// `const { data: { items }, ...rest } = res` leaves `data` out of `rest`,
+/// in declarations, assignments, parameters and with computed keys (Boa
+/// 0.22 kept it; patched in `vendor/boa_engine`).
+#[test]
+fn object_rest_after_a_nested_pattern_leaves_out_its_key() {
+    let ctx = Ctx::new();
+    let out = run(
+        &ctx,
+        "rest.js",
+        "const res = { data: { items: [1, 2] }, k: { z: 3 }, page: 1, total: 2 };\n\
+         const { data: { items }, ...meta1 } = res;\n\
+         const key = \"k\";\n\
+         const { [key]: { z }, ...meta2 } = res;\n\
+         let meta3, it3;\n\
+         ({ data: { items: it3 }, ...meta3 } = res);\n\
+         const param = ({ data: { items } = {}, ...rest }) => Object.keys(rest);\n\
+         const [{ data: { items: deep }, ...meta4 }] = [res];\n\
+         return { items, z, it3, deep, keys: [Object.keys(meta1), Object.keys(meta2), Object.keys(meta3), param(res), Object.keys(meta4)] };\n",
+        r#"{"responses": []}"#,
+    );
+    assert_eq!(
+        result(&out),
+        json!({
+            "items": [1, 2], "z": 3, "it3": [1, 2], "deep": [1, 2],
+            "keys": [["k", "page", "total"], ["data", "page", "total"], ["k", "page", "total"],
+                     ["k", "page", "total"], ["k", "page", "total"]]
+        })
+    );
+}
+
+/// `JSON.parse('1e400')` is `Infinity` (and `-1e400` is `-Infinity`), as in
+/// Node, where Boa threw "number out of range"; whole numbers beyond 2^53
+/// from an agent's output and from arithmetic are written with
+/// JavaScript's digits (`2 ** 60` is `1152921504606847000`), not as
+/// `1.152921504606847e18`.
+#[test]
+fn json_parse_of_a_number_beyond_f64_is_infinity() {
+    let ctx = Ctx::new();
+    let out = run(
+        &ctx,
+        "big.js",
+        "const text = await agent(\"numbers as text\", { label: \"text\" });\n\
+         const parsed = JSON.parse(text);\n\
+         const o = await agent(\"numbers\", { label: \"obj\", schema: { type: \"object\" } });\n\
+         let bad = null;\n\
+         try { JSON.parse('{\"a\": 1,}'); } catch (e) { bad = e.name; }\n\
+         return { inf: String(JSON.parse('1e400')), ninf: String(JSON.parse('[-1e400]')[0]),\n\
+                  fromText: String(parsed.huge), big: parsed.big, raw: JSON.stringify({ a: JSON.rawJSON('1e400') }),\n\
+                  bad, two60: 2 ** 60, agentBig: o.big, agentBigText: String(o.big), agentU64: o.u64, small: o.small,\n\
+                  float: o.float };\n",
+        r#"{"responses": [
+          {"match": {"label": "text"}, "output": "{\"huge\": 1e400, \"big\": 123456789012345678901234567890}"},
+          {"match": {"label": "obj"}, "output": {"big": 1152921504606846977, "u64": 12345678901234567890,
+            "small": 9007199254740993, "float": 118.33333333333333}}
+        ]}"#,
+    );
+    let r = result(&out);
+    assert_eq!(r["inf"], "Infinity", "{r}");
+    assert_eq!(r["ninf"], "-Infinity", "{r}");
+    assert_eq!(r["fromText"], "Infinity", "{r}");
+    assert_eq!(r["raw"], "{\"a\":1e400}", "{r}");
+    assert_eq!(r["bad"], "SyntaxError", "{r}");
+    assert_eq!(r["big"].as_f64(), Some(1.2345678901234568e29), "{r}");
+    assert_eq!(r["agentBigText"], "1152921504606847000", "{r}");
+    // The text Node's JSON.stringify writes for the same values.
+    for needle in [
+        "\"two60\":1152921504606847000",
+        "\"agentBig\":1152921504606847000",
+        "\"agentU64\":12345678901234567000",
+        "\"small\":9007199254740992",
+        "\"float\":118.33333333333333",
+    ] {
+        assert!(out.stdout.contains(needle), "{needle} in {}", out.stdout);
+    }
+}
+
+/// Claude Code's `pipeline` awaits each item and passes a null one through
+/// without running any stage: a `parallel` slot that failed (null) costs no
+/// agent call. A stage that throws makes its item null and is said in the
+/// narrator log (`pipeline[i] failed: …`), as a failed `parallel` slot is.
+#[test]
+fn a_null_item_from_parallel_passes_through_pipeline_without_an_agent_call() {
+    let ctx = Ctx::new();
+    let out = run(
+        &ctx,
+        "nulls.js",
+        "const found = await parallel([\n\
+           () => agent(\"find a\", { label: \"find:a\" }),\n\
+           () => agent(\"find b\", { label: \"find:b\" }),\n\
+           () => { throw new Error(\"no source\"); },\n\
+           () => agent(\"find d\", { label: \"find:d\" }),\n\
+         ]);\n\
+         const items = [...found, Promise.resolve(\"e\")];\n\
+         const done = await pipeline(items,\n\
+           (x, item, i) => { if (x === \"d\") throw new Error(\"bad item\"); return agent(`use ${x}`, { label: `use:${i}` }); },\n\
+           (y) => `${y}!`);\n\
+         return { found, done };\n",
+        r#"{"responses": [
+          {"match": {"label": "find:a"}, "output": "a"},
+          {"match": {"label": "find:b"}, "error": "the agent died"},
+          {"match": {"label": "find:d"}, "output": "d"},
+          {"match": {"label": "use:0"}, "output": "A"},
+          {"match": {"label": "use:4"}, "output": "E"}
+        ]}"#,
+    );
+    assert_eq!(
+        result(&out),
+        json!({"found": ["a", null, null, "d"], "done": ["A!", null, null, null, "E!"]})
+    );
+    let journal = journal_of(&ctx, &out);
+    let labels: Vec<&str> = journal
+        .iter()
+        .filter(|e| e["type"] == "call_started" && e["kind"] == "agent")
+        .filter_map(|e| e["label"].as_str())
+        .filter(|l| l.starts_with("use:"))
+        .collect();
+    assert_eq!(labels, ["use:0", "use:4"], "a null item reached a stage");
+    let logs: Vec<&str> = journal
+        .iter()
+        .filter(|e| e["type"] == "log")
+        .filter_map(|e| e["message"].as_str())
+        .collect();
+    for line in ["parallel[2] failed: no source", "pipeline[3] failed: bad item"] {
+        assert!(logs.contains(&line), "{line:?} in {logs:?}");
+    }
+}
+
+/// `workflow({ scriptPath }, args)` runs a file in the workspace (relative,
+/// bare or absolute inside it) or a saved version (the seed's
+/// `<name>/v000001.<ext>`, or its path under the saved-scripts dir).
+#[test]
+fn workflow_runs_a_script_path_inside_the_workspace_or_the_saved_scripts() {
+    let ctx = Ctx::new();
+    ctx.hwf(["script", "save", "hello", harnesses::HELLO]).expect_code(0);
+    std::fs::create_dir_all(ctx.path("flows")).expect("mkdir");
+    ctx.write(
+        "flows/child.js",
+        "export const meta = { name: \"child\", description: \"doubles\" };\nreturn { twice: args.n * 2 };\n",
+    );
+    ctx.write(
+        "bare.js",
+        "export const meta = { name: \"bare\", description: \"says hi\" };\nreturn `hi ${args.who}`;\n",
+    );
+    let abs = ctx.path("flows/child.js");
+    let saved_abs = ctx.state().join("scripts/hello/v000001.wasm");
+    let out = run(
+        &ctx,
+        "outer.js",
+        &format!(
+            "const rel = await workflow({{ scriptPath: \"flows/child.js\" }}, {{ n: 2 }});\n\
+             const dotted = await workflow({{ scriptPath: \"./flows/../flows/child.js\" }}, {{ n: 3 }});\n\
+             const abs = await workflow({{ scriptPath: {abs:?} }}, {{ n: 4 }});\n\
+             const bare = await workflow({{ scriptPath: \"bare.js\" }}, {{ who: \"you\" }});\n\
+             const seed = await workflow({{ scriptPath: \"hello/v000001.wasm\" }}, {{ name: \"seed\" }});\n\
+             const saved = await workflow({{ scriptPath: {saved_abs:?} }}, {{ name: \"dir\" }});\n\
+             return {{ rel, dotted, abs, bare, seed: seed.result, saved: saved.result }};\n"
+        ),
+        &std::fs::read_to_string(hello_fixture()).expect("hello fixture"),
+    );
+    let r = result(&out);
+    assert_eq!(r["rel"], json!({"twice": 4}), "{r}");
+    assert_eq!(r["dotted"], json!({"twice": 6}), "{r}");
+    assert_eq!(r["abs"], json!({"twice": 8}), "{r}");
+    assert_eq!(r["bare"], "hi you", "{r}");
+    assert_eq!(r["seed"], "HELLO, STRANGER", "{r}");
+    assert_eq!(r["saved"], "HELLO, STRANGER", "{r}");
+}
+
+/// Nothing outside the workspace and the saved scripts: `..` above the
+/// workspace, an absolute path elsewhere, a symlink leading out and a
+/// stray file in the saved-scripts dir are refused with
+/// `path_outside_workspace` naming how; a missing file is `not_found`.
+/// Nothing starts.
+#[test]
+fn workflow_refuses_a_script_path_outside_the_workspace() {
+    let ctx = Ctx::new();
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    let secret = elsewhere.path().join("secret.js");
+    std::fs::write(
+        &secret,
+        "export const meta = { name: \"s\", description: \"outside\" };\nreturn \"escaped\";\n",
+    )
+    .expect("write");
+    std::os::unix::fs::symlink(&secret, ctx.path("link.js")).expect("symlink");
+    std::fs::create_dir_all(ctx.path("sub")).expect("mkdir");
+    std::os::unix::fs::symlink(elsewhere.path(), ctx.path("sub/out")).expect("symlink");
+    let up = pathdiff(&secret, &ctx.path("sub"));
+    ctx.hwf(["script", "save", "hello", harnesses::HELLO]).expect_code(0);
+    let stray = ctx.state().join("scripts/hello/v000001.meta.json");
+    let cases = [
+        (secret.display().to_string(), "path_outside_workspace", "is outside the workspace"),
+        (format!("sub/{up}"), "path_outside_workspace", "through \"..\""),
+        ("link.js".into(), "path_outside_workspace", "through a symlink"),
+        ("sub/out/secret.js".into(), "path_outside_workspace", "through a symlink"),
+        (stray.display().to_string(), "path_outside_workspace", "saved-scripts dir"),
+        ("missing.js".into(), "not_found", "no such file"),
+    ];
+    let list = cases
+        .iter()
+        .map(|(p, _, _)| format!("{p:?}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let out = run(
+        &ctx,
+        "escape.js",
+        &format!(
+            "const out = [];\n\
+             for (const scriptPath of [{list}]) {{\n\
+               try {{ out.push(await workflow({{ scriptPath }}, {{}})); }} catch (e) {{ out.push([e.code, e.message]); }}\n\
+             }}\n\
+             return out;\n"
+        ),
+        r#"{"responses": []}"#,
+    );
+    let r = result(&out);
+    for (i, (path, code, needle)) in cases.iter().enumerate() {
+        assert_eq!(r[i][0], *code, "{path}: {r}");
+        let msg = r[i][1].as_str().unwrap_or("");
+        assert!(msg.contains(needle), "{path}: {msg}");
+    }
+    assert!(!out.stdout.contains("escaped"), "{}", out.stdout);
+}
+
+/// `../…` from `from` to `to` (both absolute), for a path that climbs out.
+fn pathdiff(to: &std::path::Path, from: &std::path::Path) -> String {
+    let depth = from.components().count() - 1;
+    format!(
+        "{}{}",
+        "../".repeat(depth),
+        to.strip_prefix("/").expect("absolute").display()
+    )
+}
+
+/// `meta.phases` as the seed writes them (plain titles) or as Claude Code
+/// does (`{title, detail?}`), mixed; anything else is `invalid_phase`.
+#[test]
+fn meta_phases_may_be_plain_strings() {
+    let ctx = Ctx::new();
+    let s = ctx.write(
+        "phases.js",
+        "export const meta = { name: \"phases\", description: \"both forms\",\n\
+           phases: [\"bughunt\", { title: \"fix\", detail: \"patch it\" }] };\n\
+         phase(\"bughunt\");\nreturn 1;\n",
+    );
+    let v = ctx.hwf(["validate", s.to_str().expect("utf8"), "--json"]);
+    v.expect_code(0);
+    assert_eq!(
+        v.json()["data"]["meta"]["phases"],
+        json!([{"title": "bughunt", "detail": null}, {"title": "fix", "detail": "patch it"}]),
+        "{}",
+        v.stdout
+    );
+    let out = ctx.run_json(s.to_str().expect("utf8"), "{}", &[]);
+    assert_eq!(result(&out), json!(1));
+    let bad = ctx.write(
+        "bad.js",
+        "export const meta = { name: \"phases\", description: \"d\", phases: [7] };\nreturn 1;\n",
+    );
+    let v = ctx.hwf(["validate", bad.to_str().expect("utf8")]);
+    v.expect_code(2).expect_stderr("invalid_phase");
+}
