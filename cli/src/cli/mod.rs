@@ -472,7 +472,7 @@ fn usage_error(e: &clap::Error) -> i32 {
     let json = std::env::args().any(|a| a == "--json");
     let code = Out::new(json).error(&Error::new(ErrorCode::InvalidArgs, problem));
     if !json {
-        hints.iter().for_each(|l| eprintln!("  {l}"));
+        hints.iter().for_each(|l| output::say_err(&format!("  {l}")));
     }
     code
 }

@@ -119,21 +119,21 @@ impl Out {
                     1 => " (1 call failed; `hwf status` says why)".to_owned(),
                     n => format!(" ({n} calls failed; `hwf status` says why)"),
                 };
-                eprintln!("run {} {}{failed}", s.run_id, s.state.as_str());
+                say_err(&format!("run {} {}{failed}", s.run_id, s.state.as_str()));
                 let shown = s.result.clone().unwrap_or_else(|| json!(s.result_preview));
                 print_stdout(&serde_json::to_string_pretty(&shown).unwrap_or_default());
                 if let Some(p) = &s.result_path {
-                    eprintln!("(result is large; full result in {})", state_dir.join(p).display());
+                    say_err(&format!("(result is large; full result in {})", state_dir.join(p).display()));
                 }
             }
             Some(err) => {
-                eprintln!(
+                say_err(&format!(
                     "hwf: run {} {}: {}: {}",
                     s.run_id,
                     s.state.as_str(),
                     err.code,
                     err.message
-                );
+                ));
             }
         }
         code
