@@ -245,11 +245,12 @@ fn to_json(o: &MontyObject, depth: usize) -> Result<Value, String> {
         MontyObject::None => Value::Null,
         MontyObject::Bool(b) => Value::Bool(*b),
         MontyObject::Int(i) => Value::from(*i),
+        // Exact: serde_json keeps an integer's digits (`arbitrary_precision`).
         MontyObject::BigInt(b) => b
             .to_string()
             .parse::<serde_json::Number>()
             .map(Value::Number)
-            .unwrap_or_else(|_| Value::String(b.to_string())),
+            .map_err(|e| format!("the int {b} is not a JSON number: {e}"))?,
         MontyObject::Float(f) => serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number),
         MontyObject::String(s) => Value::String(s.clone()),
         MontyObject::List(items)
@@ -289,10 +290,7 @@ fn from_json(v: &Value) -> MontyObject {
     match v {
         Value::Null => MontyObject::None,
         Value::Bool(b) => MontyObject::Bool(*b),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => MontyObject::Int(i),
-            None => MontyObject::Float(n.as_f64().unwrap_or(0.0)),
-        },
+        Value::Number(n) => number_from_json(n),
         Value::String(s) => MontyObject::String(s.clone()),
         Value::Array(items) => MontyObject::List(items.iter().map(from_json).collect()),
         Value::Object(m) => MontyObject::Dict(DictPairs::from(
@@ -301,6 +299,24 @@ fn from_json(v: &Value) -> MontyObject {
                 .collect::<Vec<_>>(),
         )),
     }
+}
+
+/// A JSON number as a Python number: an integer stays an `int` however
+/// large (serde_json keeps its digits, `arbitrary_precision`), anything with
+/// a fraction or an exponent is a `float`, as `json.loads` reads them.
+fn number_from_json(n: &serde_json::Number) -> MontyObject {
+    if let Some(i) = n.as_i64() {
+        return MontyObject::Int(i);
+    }
+    let text = n.to_string();
+    let digits = text.strip_prefix('-').unwrap_or(&text);
+    if !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && let Ok(big) = text.parse::<num_bigint::BigInt>()
+    {
+        return MontyObject::BigInt(big);
+    }
+    MontyObject::Float(n.as_f64().unwrap_or(f64::NAN))
 }
 
 fn type_error(msg: impl Into<String>) -> MontyException {
