@@ -12,8 +12,8 @@ use crate::source;
 use hwf_guest::runtime::{self, AgentField, wit};
 use monty::{MontyRun, RunProgress};
 use monty_types::{
-    CompileOptions, DictPairs, ExcType, ExtFunctionResult, MontyException, MontyObject, NameLookupResult, PrintWriter,
-    ResourceLimits, ResourceTracker,
+    CompileOptions, DictPairs, ExcAttr, ExcData, ExcType, ExtFunctionResult, MontyException, MontyObject,
+    NameLookupResult, PrintWriter, ResourceLimits, ResourceTracker,
 };
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -54,8 +54,14 @@ import asyncio as _hwf_asyncio
 import json
 import math
 
-CapabilityError = RuntimeError
-PipelineStageError = RuntimeError
+
+# The seed's typed errors are builtins of hwf's Monty: CapabilityError
+# (.code, .retryable) and PipelineStageError (.item_index, .stage_index,
+# .cause_type, .code, .retryable), both RuntimeError subclasses.
+
+
+def format(value, format_spec=""):
+    return f"{value:{format_spec}}"
 
 
 # As in the seed, the host calls are coroutines: nothing starts until the
@@ -150,8 +156,13 @@ async def pipeline(items, *stages):
 
     async def run_item(index, item):
         current = item
+        stage_index = 0
         for stage in stages:
-            current = await _hwf_settle(_hwf_stage(stage, current, item, index))
+            try:
+                current = await _hwf_settle(_hwf_stage(stage, current, item, index))
+            except Exception as e:
+                raise PipelineStageError(index, stage_index, e)
+            stage_index += 1
         return current
 
     return list(await _hwf_asyncio.gather(*[run_item(i, x) for i, x in enumerate(item_list)]))
@@ -541,17 +552,50 @@ fn sync_call(name: &str, args: &[MontyObject]) -> ExtFunctionResult {
     }
 }
 
-/// A finished host call as the Python result: the value, or a
-/// `RuntimeError` (the seed's `CapabilityError`) whose text starts with
-/// the host's code.
+/// A finished host call as the Python result: the value, or the seed's
+/// `CapabilityError` whose text starts with the host's code, with `.code`
+/// and `.retryable` set.
 fn outcome(o: Result<String, CallError>) -> ExtFunctionResult {
     match o {
         Ok(raw) => ExtFunctionResult::Return(from_json(&serde_json::from_str(&raw).unwrap_or(Value::Null))),
-        Err(e) => ExtFunctionResult::Error(MontyException::new(
-            ExcType::RuntimeError,
-            Some(runtime::call_error_text(&e).to_owned()),
-        )),
+        Err(e) => ExtFunctionResult::Error(capability_error(&e)),
     }
+}
+
+/// The host's code of a failed call: the text before its first `: `.
+fn call_code(e: &CallError) -> &str {
+    let text = runtime::call_error_text(e);
+    text.split_once(": ")
+        .map(|(code, _)| code)
+        .filter(|c| !c.is_empty() && c.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_'))
+        .unwrap_or(runtime::call_error_kind(e).as_str())
+}
+
+/// Whether the same call could succeed on a fresh attempt (the seed's
+/// `retryable`, true only for its `runner_error`): a timeout, or an agent or
+/// capability that failed while running. A refusal, a spent budget, a
+/// schema mismatch or a bad request fails the same way again.
+fn retryable(e: &CallError) -> bool {
+    matches!(e, CallError::TimedOut(_))
+        || matches!(call_code(e), "agent_failed" | "agent_timeout" | "capability_failed" | "capability_timeout")
+}
+
+/// `CapabilityError(<host text>, code=<host code>, retryable=…)`.
+fn capability_error(e: &CallError) -> MontyException {
+    let attrs = vec![
+        ("code".to_owned(), ExcAttr::Str(call_code(e).to_owned())),
+        ("retryable".to_owned(), ExcAttr::Bool(retryable(e))),
+    ];
+    MontyException::new(ExcType::CapabilityError, Some(runtime::call_error_text(e).to_owned()))
+        .with_data(ExcData::Attrs(Box::new(attrs)))
+}
+
+/// A failure that ends the run even if the script catches it: the run's
+/// token or cost budget is spent. The seed stops the script at once when
+/// its token budget is exhausted (`should_abort`); hwf does the same, for
+/// the cost budget too.
+fn ends_run(e: &CallError) -> bool {
+    matches!(e, CallError::BudgetExhausted(_)) && matches!(call_code(e), "token_budget" | "cost_budget")
 }
 
 fn starts_with_code(msg: &str) -> bool {
@@ -575,7 +619,11 @@ fn describe(e: &MontyException, script_lines: u32) -> String {
         ExcType::RecursionError => format!("recursion_limit: {text}{line}"),
         ExcType::MemoryError => format!("memory_limit: {text}{line}"),
         _ if starts_with_code(msg) => format!("{msg}{line}"),
-        _ => format!("script_error: {text}{line}"),
+        // A PipelineStageError carries its cause's code.
+        _ => match e.data().attr("code") {
+            Some(ExcAttr::Str(code)) => format!("{code}: {text}{line}"),
+            _ => format!("script_error: {text}{line}"),
+        },
     }
 }
 
@@ -689,6 +737,15 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
                     ));
                 };
                 pending.remove(&mid);
+                if let Err(e) = &done.outcome
+                    && ends_run(e)
+                {
+                    let leftover: Vec<u64> = pending.values().copied().collect();
+                    if !leftover.is_empty() {
+                        host::cancel(&leftover);
+                    }
+                    return Err(runtime::call_error_text(e).to_owned());
+                }
                 state
                     .resume(vec![(mid, outcome(done.outcome))], PrintWriter::Disabled)
                     .map_err(fail)?

@@ -382,6 +382,17 @@ pub enum ExcType {
     /// Monty's `binascii` module exposes this class and nothing else.
     #[strum(serialize = "binascii.Error")]
     BinasciiError,
+
+    // --- hwf: the workflow seed's typed errors ---
+    /// `CapabilityError(message, code=None, retryable=False)`: a brokered
+    /// call (agent, capability, workflow) the host refused or that failed. A
+    /// `RuntimeError` subclass carrying `.code` and `.retryable`
+    /// ([`ExcData::Attrs`]), as hermes-plugin-dynamic-workflows defines it.
+    CapabilityError,
+    /// `PipelineStageError(item_index, stage_index, exc)`: one `pipeline()`
+    /// item failed at one stage. A `RuntimeError` subclass carrying
+    /// `.item_index`, `.stage_index`, `.cause_type`, `.code` and `.retryable`.
+    PipelineStageError,
 }
 impl ExcType {
     /// Checks if this exception type is a subclass of another exception type.
@@ -408,7 +419,10 @@ impl ExcType {
             // ArithmeticError catches ZeroDivisionError and OverflowError
             Self::ArithmeticError => matches!(self, Self::ZeroDivisionError | Self::OverflowError),
             // RuntimeError catches RecursionError and NotImplementedError
-            Self::RuntimeError => matches!(self, Self::RecursionError | Self::NotImplementedError),
+            Self::RuntimeError => matches!(
+                self,
+                Self::RecursionError | Self::NotImplementedError | Self::CapabilityError | Self::PipelineStageError
+            ),
             // AttributeError catches FrozenInstanceError
             Self::AttributeError => matches!(self, Self::FrozenInstanceError),
             // NameError catches UnboundLocalError
@@ -460,6 +474,23 @@ pub enum ExcData {
     /// `json.JSONDecodeError` attribute fields. Boxed like
     /// [`ExcData::Unicode`] to keep the enum small.
     Json(Box<JsonErrorData>),
+    /// hwf: named scalar attributes (`e.code`, `e.retryable`, …) of an
+    /// exception whose type carries them (`CapabilityError`,
+    /// `PipelineStageError`), in order.
+    Attrs(Box<Vec<(String, ExcAttr)>>),
+}
+
+/// hwf: the value of one [`ExcData::Attrs`] attribute.
+#[derive(Debug, Clone, PartialEq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum ExcAttr {
+    /// `None`.
+    None,
+    /// A `bool`.
+    Bool(bool),
+    /// An `int`.
+    Int(i64),
+    /// A `str`.
+    Str(String),
 }
 
 impl ExcData {
@@ -477,6 +508,15 @@ impl ExcData {
     pub fn json(&self) -> Option<&JsonErrorData> {
         match self {
             Self::Json(data) => Some(data),
+            _ => None,
+        }
+    }
+
+    /// hwf: attribute `name` of an [`ExcData::Attrs`] payload.
+    #[must_use]
+    pub fn attr(&self, name: &str) -> Option<&ExcAttr> {
+        match self {
+            Self::Attrs(attrs) => attrs.iter().find(|(n, _)| n == name).map(|(_, v)| v),
             _ => None,
         }
     }

@@ -20,7 +20,7 @@ mod uuid;
 pub use crate::{
     builtins::BuiltinsFunctions,
     exceptions::{
-        CodeLoc, ExcData, ExcType, JsonErrorData, MontyException, StackFrame, UnicodeErrorData, UnicodeErrorObject,
+        CodeLoc, ExcAttr, ExcData, ExcType, JsonErrorData, MontyException, StackFrame, UnicodeErrorData, UnicodeErrorObject,
         unicode_decode_error_msg,
     },
     file_mode::FileMode,

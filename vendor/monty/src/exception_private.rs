@@ -2087,6 +2087,12 @@ impl ExcTypeExt for ExcType {
     /// The `interns` parameter provides access to interned string content.
     /// Returns a heap-allocated exception value.
     fn call(self, vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
+        // hwf: the seed's typed errors take their own arguments.
+        match self {
+            ExcType::CapabilityError => return hwf_errors::capability_error(vm, args),
+            ExcType::PipelineStageError => return hwf_errors::pipeline_stage_error(vm, args),
+            _ => {}
+        }
         defer_drop!(args, vm);
         let exc = match args {
             ArgValues::Empty => Ok(SimpleException::new_none(self)),
@@ -2095,18 +2101,19 @@ impl ExcTypeExt for ExcType {
                     self,
                     vm.interns.get_str(*string_id).to_owned(),
                 )),
-                Value::Ref(heap_id) => {
-                    if let HeapData::Str(s) = vm.heap.get(*heap_id) {
-                        Ok(SimpleException::new_msg(self, s.as_str().to_owned()))
-                    } else {
-                        Err(RunError::internal(
-                            "exceptions can only be called with zero or one string argument",
-                        ))
-                    }
+                Value::Ref(heap_id) if matches!(vm.heap.get(*heap_id), HeapData::Str(_)) => {
+                    let HeapData::Str(s) = vm.heap.get(*heap_id) else {
+                        unreachable!("checked above")
+                    };
+                    Ok(SimpleException::new_msg(self, s.as_str().to_owned()))
                 }
-                _ => Err(RunError::internal(
-                    "exceptions can only be called with zero or one string argument",
-                )),
+                // hwf: any other single argument is its `str()`, as in
+                // CPython (`ValueError(42)`).
+                other => {
+                    let text = other.py_str(vm)?;
+                    defer_drop!(text, vm);
+                    Ok(SimpleException::new_msg(self, text.to_str(vm)?.to_owned()))
+                }
             },
             _ => Err(RunError::internal(
                 "exceptions can only be called with zero or one string argument",
@@ -2257,9 +2264,174 @@ impl<'h> HeapRead<'h, SimpleException> {
             };
             Some(CallResult::Value(allocate_tuple(elements, vm.heap)))
         } else {
-            None
+            // hwf: the structured fields are attributes too, as in CPython
+            // (`JSONDecodeError.pos`, `UnicodeDecodeError.start`, the seed's
+            // `CapabilityError.code`).
+            let exc = self.get(vm.heap);
+            hwf_errors::data_attr(exc.exc_type, &exc.data, attr.as_str(vm.interns))
+                .map(|a| CallResult::Value(hwf_errors::attr_value(a, vm)))
         }
     }
+}
+
+/// hwf: constructors and attributes of the seed's typed errors, and the
+/// attributes of structured exception data.
+pub(crate) mod hwf_errors {
+    use monty_types::{ExcAttr, ExcData, ExcType, UnicodeErrorObject};
+
+    use super::{RunResult, SimpleException};
+    use crate::{
+        args::{ArgValues, FromArgs},
+        bytecode::VM,
+        defer_drop,
+        heap::HeapData,
+        types::{PyTrait, str::allocate_string},
+        value::Value,
+    };
+
+    /// `CapabilityError(message, code=None, retryable=False)`.
+    #[derive(FromArgs)]
+    #[from_args(name = "CapabilityError", style = c_named)]
+    struct CapabilityArgs {
+        #[from_args(default = Value::None)]
+        message: Value,
+        #[from_args(default = Value::None)]
+        code: Value,
+        #[from_args(default = Value::Bool(false))]
+        retryable: Value,
+    }
+
+    /// `PipelineStageError(item_index, stage_index, exc)`.
+    #[derive(FromArgs)]
+    #[from_args(name = "PipelineStageError", style = c_named)]
+    struct StageArgs {
+        item_index: Value,
+        stage_index: Value,
+        exc: Value,
+    }
+
+    fn text(value: &Value, vm: &mut VM<'_>) -> RunResult<String> {
+        let s = value.py_str(vm)?;
+        defer_drop!(s, vm);
+        Ok(s.to_str(vm)?.to_owned())
+    }
+
+    fn optional_text(value: &Value, vm: &mut VM<'_>) -> RunResult<ExcAttr> {
+        Ok(match value {
+            Value::None => ExcAttr::None,
+            other => ExcAttr::Str(text(other, vm)?),
+        })
+    }
+
+    fn allocate(exc: SimpleException, vm: &mut VM<'_>) -> Value {
+        Value::Ref(vm.heap.allocate(HeapData::Exception(exc)))
+    }
+
+    pub(crate) fn capability_error(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
+        let CapabilityArgs {
+            message,
+            code,
+            retryable,
+        } = CapabilityArgs::from_args(args, vm)?;
+        defer_drop!(message, vm);
+        defer_drop!(code, vm);
+        defer_drop!(retryable, vm);
+        let msg = match message {
+            Value::None => None,
+            other => Some(text(other, vm)?),
+        };
+        let attrs = vec![
+            ("code".to_owned(), optional_text(code, vm)?),
+            ("retryable".to_owned(), ExcAttr::Bool(retryable.py_bool(vm)?)),
+        ];
+        let exc = SimpleException::new(ExcType::CapabilityError, msg).with_data(ExcData::Attrs(Box::new(attrs)));
+        Ok(allocate(exc, vm))
+    }
+
+    pub(crate) fn pipeline_stage_error(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
+        let StageArgs {
+            item_index,
+            stage_index,
+            exc,
+        } = StageArgs::from_args(args, vm)?;
+        defer_drop!(item_index, vm);
+        defer_drop!(stage_index, vm);
+        defer_drop!(exc, vm);
+        let item = item_index.as_int(vm)?;
+        let stage = stage_index.as_int(vm)?;
+        let cause_type = exc.py_type_name(vm).into_owned();
+        let cause_text = text(exc, vm)?;
+        let (code, retryable) = match exc {
+            Value::Ref(id) => match vm.heap.get(*id) {
+                HeapData::Exception(e) if e.exc_type == ExcType::CapabilityError => (
+                    e.data.attr("code").cloned().unwrap_or(ExcAttr::None),
+                    matches!(e.data.attr("retryable"), Some(ExcAttr::Bool(true))),
+                ),
+                _ => (ExcAttr::None, false),
+            },
+            _ => (ExcAttr::None, false),
+        };
+        let attrs = vec![
+            ("item_index".to_owned(), ExcAttr::Int(item)),
+            ("stage_index".to_owned(), ExcAttr::Int(stage)),
+            ("cause_type".to_owned(), ExcAttr::Str(cause_type.clone())),
+            ("code".to_owned(), code),
+            ("retryable".to_owned(), ExcAttr::Bool(retryable)),
+        ];
+        let message = format!("pipeline item {item} stage {stage} failed: {cause_type}: {cause_text}");
+        let exc =
+            SimpleException::new_msg(ExcType::PipelineStageError, message).with_data(ExcData::Attrs(Box::new(attrs)));
+        Ok(allocate(exc, vm))
+    }
+
+    /// Attribute `name` of an exception of type `ty` with payload `data`.
+    pub(crate) fn data_attr(ty: ExcType, data: &ExcData, name: &str) -> Option<ExcAttr> {
+        let count = |n: usize| ExcAttr::Int(i64::try_from(n).unwrap_or(i64::MAX));
+        match data {
+            ExcData::Json(j) => match name {
+                "msg" => Some(ExcAttr::Str(j.msg.clone())),
+                "doc" => Some(j.doc.clone().map_or(ExcAttr::None, ExcAttr::Str)),
+                "pos" => Some(count(j.pos)),
+                "lineno" => Some(count(j.lineno)),
+                "colno" => Some(count(j.colno)),
+                _ => None,
+            },
+            ExcData::Unicode(u) => match name {
+                "encoding" => Some(ExcAttr::Str(u.encoding.clone())),
+                "reason" => Some(ExcAttr::Str(u.reason.clone())),
+                "start" => Some(count(u.start)),
+                "end" => Some(count(u.end)),
+                "object" => match &u.object {
+                    UnicodeErrorObject::Str(s) => Some(ExcAttr::Str(s.clone())),
+                    UnicodeErrorObject::Bytes(_) => None,
+                },
+                _ => None,
+            },
+            ExcData::Attrs(_) => data.attr(name).cloned().or_else(|| default_attr(ty, name)),
+            ExcData::None => default_attr(ty, name),
+        }
+    }
+
+    /// The seed's defaults for an attribute its typed errors always have.
+    fn default_attr(ty: ExcType, name: &str) -> Option<ExcAttr> {
+        match (ty, name) {
+            (ExcType::CapabilityError | ExcType::PipelineStageError, "code") => Some(ExcAttr::None),
+            (ExcType::CapabilityError | ExcType::PipelineStageError, "retryable") => Some(ExcAttr::Bool(false)),
+            (ExcType::PipelineStageError, "item_index" | "stage_index" | "cause_type") => Some(ExcAttr::None),
+            _ => None,
+        }
+    }
+
+    /// An attribute as a Python value.
+    pub(crate) fn attr_value(attr: ExcAttr, vm: &mut VM<'_>) -> Value {
+        match attr {
+            ExcAttr::None => Value::None,
+            ExcAttr::Bool(b) => Value::Bool(b),
+            ExcAttr::Int(i) => Value::Int(i),
+            ExcAttr::Str(s) => allocate_string(s, vm.heap),
+        }
+    }
+
 }
 
 /// A raised exception with optional stack frame for traceback.

@@ -277,6 +277,13 @@ pub enum Expr {
     /// Raises `TypeError` for non-awaitable values.
     /// Unlike standard Python, `await` is allowed at module level (like Jupyter notebooks).
     Await(Box<ExprLoc>),
+    /// `yield value` (hwf): suspends the generator frame, handing `value` to
+    /// whoever advanced it; evaluates to the value sent in (`None` for
+    /// `next()`). Only valid in a generator function (the compiler checks).
+    Yield(Box<ExprLoc>),
+    /// `yield from iterable` (hwf): yields every item of `iterable` in turn;
+    /// evaluates to `None` (a sub-generator's return value is not passed on).
+    YieldFrom(Box<ExprLoc>),
     /// F-string expression containing literal and interpolated parts.
     ///
     /// At evaluation time, each part is processed in sequence:
@@ -338,6 +345,22 @@ pub enum Expr {
         signature: ParsedSignature,
         /// The lambda body expression (not yet prepared).
         body: Box<ExprLoc>,
+    },
+    /// hwf: a generator expression before prepare (`(elt for t in it if c)`):
+    /// the body of its implicit generator function — `for` loops and `if`s
+    /// around `yield elt`, the first loop over the parameter `param` — and
+    /// the first iterable, evaluated where the expression is, as in CPython.
+    /// Prepare turns it into a call of a generator `Lambda` with `iter`.
+    GenExpRaw {
+        /// The interned `<genexpr>` name.
+        name_id: StringId,
+        /// The implicit parameter (`.0`) the first loop iterates.
+        param: StringId,
+        /// The function body (unprepared).
+        #[serde(skip)]
+        body: Vec<crate::parse::ParseNode>,
+        /// The first iterable.
+        iter: Box<ExprLoc>,
     },
     /// Lambda expression: `lambda args: body` (prepared form).
     ///
@@ -614,6 +637,10 @@ pub enum Node<F> {
         /// The right-hand side expression, evaluated exactly once.
         object: ExprLoc,
     },
+    /// `del` statement (hwf): each target in order — a name (unbound
+    /// afterwards), `container[index]` or `obj.attr`. Never an `Unpack`: the
+    /// parser flattens tuple and list targets.
+    Delete(Vec<AssignTarget>),
     For {
         /// Loop target - either a single identifier or tuple unpacking pattern.
         target: UnpackTarget,
@@ -813,6 +840,8 @@ pub struct PreparedFunctionDef {
     /// When true, calling this function creates a `Coroutine` object instead of
     /// immediately pushing a frame.
     pub is_async: bool,
+    /// Whether the body contains `yield` (hwf): calling it makes a generator.
+    pub is_generator: bool,
 }
 
 /// Type alias for prepared AST nodes (output of prepare phase).

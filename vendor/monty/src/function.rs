@@ -114,6 +114,10 @@ pub(crate) struct Function {
     /// immediately pushing a frame. The coroutine captures the bound arguments
     /// and starts execution only when awaited.
     pub is_async: bool,
+    /// Whether this is a generator function (hwf): its body contains `yield`,
+    /// so calling it binds the arguments into a `Generator` that runs the
+    /// body only as it is advanced.
+    pub is_generator: bool,
     /// Cached binder-free call plan, derived from the fields above and cached
     /// via [`Self::exact_positional_call`].
     ///
@@ -149,6 +153,9 @@ struct FunctionFields {
     defaults_count: usize,
     /// Whether calls create a coroutine rather than a frame.
     is_async: bool,
+    /// Whether calls create a generator rather than a frame.
+    #[serde(default)]
+    is_generator: bool,
     /// Compiled function body.
     code: Arc<Code>,
 }
@@ -232,6 +239,7 @@ impl<'de> Deserialize<'de> for Function {
             cell_param_indices: fields.cell_param_indices,
             defaults_count: fields.defaults_count,
             is_async: fields.is_async,
+            is_generator: fields.is_generator,
             exact_positional_call: OnceCell::new(),
             code: fields.code,
         })
@@ -253,6 +261,7 @@ impl Function {
     /// * `cell_param_indices` - Maps each owned cell to a parameter index, if any
     /// * `defaults_count` - Number of default parameter values
     /// * `is_async` - Whether this is an async function
+    /// * `is_generator` - Whether this is a generator function
     /// * `code` - The compiled bytecode for the function body
     #[expect(clippy::too_many_arguments)]
     pub fn new(
@@ -265,6 +274,7 @@ impl Function {
         cell_param_indices: Vec<Option<usize>>,
         defaults_count: usize,
         is_async: bool,
+        is_generator: bool,
         code: Code,
     ) -> Self {
         Self {
@@ -277,6 +287,7 @@ impl Function {
             cell_param_indices,
             defaults_count,
             is_async,
+            is_generator,
             exact_positional_call: OnceCell::new(),
             code: Arc::new(code),
         }
@@ -292,6 +303,10 @@ impl Function {
 
     /// Derives the binder-free call plan from authoritative function metadata.
     fn derive_exact_positional_call(&self) -> Option<ExactPositionalCall> {
+        // A generator function's call builds a generator object: no fast path.
+        if self.is_generator {
+            return None;
+        }
         if self.cell_var_slots.is_empty() && self.free_var_slots.is_empty() {
             self.signature.exact_positional_count().map(|count| {
                 if self.is_async {

@@ -141,6 +141,10 @@ macro_rules! heap_payloads {
             Time(inline $crate::types::time::Time),
             /// A `functools.partial` object.
             Partial(boxed $crate::types::Partial),
+            /// hwf: a generator object from calling a generator function.
+            Generator(boxed $crate::types::Generator),
+            /// hwf: an unbound method of a builtin type (`str.lower`).
+            MethodDescriptor(inline $crate::types::method_descriptor::MethodDescriptor),
         }
     };
 }
@@ -216,7 +220,8 @@ impl HeapData {
             | Self::Coroutine(_)
             | Self::GatherFuture(_)
             | Self::ExternalFuture(_)
-            | Self::Partial(_) => true,
+            | Self::Partial(_)
+            | Self::Generator(_) => true,
             // Leaf types, plus iterators whose heap refs only point at leaves and so
             // cannot close a cycle. Move one up if it gains a container-valued field.
             Self::Str(_)
@@ -238,7 +243,8 @@ impl HeapData {
             | Self::DateTime(_)
             | Self::Time(_)
             | Self::TimeDelta(_)
-            | Self::TimeZone(_) => false,
+            | Self::TimeZone(_)
+            | Self::MethodDescriptor(_) => false,
         }
     }
 
@@ -256,6 +262,7 @@ impl HeapData {
                 | Self::FunctionDefaults(_)
                 | Self::ExtFunction(_)
                 | Self::Partial(_)
+                | Self::MethodDescriptor(_)
         )
     }
 
@@ -317,6 +324,8 @@ impl HeapData {
             Self::SetIterator(_) => Type::SetIterator,
             Self::CallableIterator(_) => Type::CallableIterator,
             Self::Itertools(i) => i.py_type(),
+            Self::Generator(_) => Type::Generator,
+            Self::MethodDescriptor(_) => Type::BuiltinFunction,
         }
     }
 }
@@ -474,6 +483,8 @@ macro_rules! heap_read_output_py_trait_forward {
             Self::DictValueIterator($value) => $body,
             Self::SetIterator($value) => $body,
             Self::CallableIterator($value) => $body,
+            Self::Generator($value) => $body,
+            Self::MethodDescriptor($value) => $body,
             Self::Itertools($value) => $body,
             Self::Partial($value) => $body,
             Self::Tuple($value) => $body,
@@ -964,6 +975,7 @@ impl<'h> PyTrait<'h> for HeapReadOutput<'h> {
             Self::DictValueIterator(value) => value.py_iter(vm),
             Self::SetIterator(value) => value.py_iter(vm),
             Self::CallableIterator(value) => value.py_iter(vm),
+            Self::Generator(value) => value.py_iter(vm),
             Self::Itertools(value) => value.py_iter(vm),
             Self::Tuple(value) => value.py_iter(vm),
             Self::NamedTuple(value) => value.py_iter(vm),
@@ -1002,7 +1014,8 @@ impl<'h> PyTrait<'h> for HeapReadOutput<'h> {
             | Self::Module(_)
             | Self::Coroutine(_)
             | Self::GatherFuture(_)
-            | Self::ExternalFuture(_) => Err(ExcType::type_error_not_iterable(&self.py_type_name(vm))),
+            | Self::ExternalFuture(_)
+            | Self::MethodDescriptor(_) => Err(ExcType::type_error_not_iterable(&self.py_type_name(vm))),
         }
     }
 
@@ -1022,6 +1035,7 @@ impl<'h> PyTrait<'h> for HeapReadOutput<'h> {
             Self::DictValueIterator(value) => value.py_next(vm),
             Self::SetIterator(value) => value.py_next(vm),
             Self::CallableIterator(value) => value.py_next(vm),
+            Self::Generator(value) => value.py_next(vm),
             Self::Itertools(value) => value.py_next(vm),
             Self::Tuple(value) => value.py_next(vm),
             Self::NamedTuple(value) => value.py_next(vm),

@@ -509,6 +509,17 @@ pub enum StaticStrings {
     Lgamma,
     Erf,
     Erfc,
+    // hwf: math.hypot / fsum / prod
+    Hypot,
+    Fsum,
+    Prod,
+    // hwf: CapabilityError / PipelineStageError constructor parameters
+    Message,
+    Code,
+    Retryable,
+    ItemIndex,
+    StageIndex,
+    Exc,
     // Constants
     /// `math.pi` constant
     Pi,

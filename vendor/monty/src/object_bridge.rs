@@ -569,6 +569,11 @@ impl MontyObjectExt for MontyObject {
                     HeapReadOutput::DictValueIterator(_) => Self::Repr("<dict_valueiterator object>".to_owned()),
                     HeapReadOutput::SetIterator(_) => Self::Repr("<set_iterator object>".to_owned()),
                     HeapReadOutput::CallableIterator(_) => Self::Repr("<callable_iterator object>".to_owned()),
+                    HeapReadOutput::Generator(generator) => {
+                        let func_id = generator.get(vm.heap).func_id;
+                        let name = vm.interns.get_str(vm.interns.get_function(func_id).name.name_id);
+                        Self::Repr(format!("<generator object {name}>"))
+                    }
                     // A placeholder despite the real in-sandbox repr (`count(0)`),
                     // which would recurse into `repeat`'s arbitrary object.
                     HeapReadOutput::Itertools(iter) => {
@@ -758,6 +763,8 @@ impl MontyTypeExt for MontyType {
             Type::DictValueIterator => Self::DictValueIterator,
             Type::SetIterator => Self::SetIterator,
             Type::CallableIterator => Self::CallableIterator,
+            // No host-side generator type: it crosses as the generic `iterator`.
+            Type::Generator => Self::Iterator,
             Type::ItertoolsPairwise => Self::ItertoolsPairwise,
             Type::ItertoolsCompress => Self::ItertoolsCompress,
             Type::ItertoolsIslice => Self::ItertoolsIslice,

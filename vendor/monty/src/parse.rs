@@ -138,6 +138,8 @@ pub struct RawFunctionDef {
     pub body: Vec<ParseNode>,
     /// Whether this is an async function (`async def`).
     pub is_async: bool,
+    /// Whether the body contains `yield` (hwf: a generator function).
+    pub is_generator: bool,
 }
 
 /// Type alias for parsed AST nodes (output of the parser).
@@ -242,6 +244,10 @@ pub struct Parser<'a> {
     /// class's traceback frame needs the concrete position. Read only by
     /// [`Parser::class_keyword_range`].
     class_keyword_offsets: Vec<TextSize>,
+    /// Whether a `yield` was parsed in the function body being parsed (hwf:
+    /// generators). Saved and reset around every nested function, lambda and
+    /// class body, so it says whether *this* body makes a generator.
+    yield_seen: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -257,6 +263,7 @@ impl<'a> Parser<'a> {
             interner,
             depth_remaining: MAX_NESTING_DEPTH,
             class_keyword_offsets,
+            yield_seen: false,
         }
     }
 
@@ -353,10 +360,15 @@ impl<'a> Parser<'a> {
                 Some(value) => Some(self.parse_expression(*value)?),
                 None => None,
             })),
-            Stmt::Delete(d) => Err(ParseError::not_implemented(
-                "the 'del' statement",
-                self.convert_range(d.range),
-            )),
+            // hwf: `del` of names, subscripts and attributes; a tuple or list
+            // of targets deletes each in order, as CPython does.
+            Stmt::Delete(d) => {
+                let mut targets = Vec::with_capacity(d.targets.len());
+                for target in d.targets {
+                    self.parse_delete_target(target, &mut targets)?;
+                }
+                Ok(Node::Delete(targets))
+            }
             Stmt::TypeAlias(t) => Err(ParseError::not_implemented("type aliases", self.convert_range(t.range))),
             Stmt::Assign(ast::StmtAssign {
                 mut targets,
@@ -751,9 +763,19 @@ impl<'a> Parser<'a> {
         };
 
         let name = self.identifier(&function.name.id, function.name.range);
-        // Parse function body recursively
-        let body = self.parse_statements(function.body)?;
+        // Parse function body recursively; a `yield` in it (not in a nested
+        // function) makes it a generator function.
+        let outer_yield_seen = std::mem::replace(&mut self.yield_seen, false);
+        let body = self.parse_statements(function.body);
+        let is_generator = std::mem::replace(&mut self.yield_seen, outer_yield_seen);
+        let body = body?;
         let is_async = function.is_async;
+        if is_async && is_generator {
+            return Err(ParseError::not_implemented(
+                "async generators (yield inside async def)",
+                self.convert_range(function.range),
+            ));
+        }
 
         Ok((
             RawFunctionDef {
@@ -761,6 +783,7 @@ impl<'a> Parser<'a> {
                 signature,
                 body,
                 is_async,
+                is_generator,
             },
             decorators,
         ))
@@ -975,6 +998,7 @@ impl<'a> Parser<'a> {
             signature: ParsedSignature::default(),
             body,
             is_async: false,
+            is_generator: false,
         };
 
         Ok(Node::ClassDef {
@@ -1147,6 +1171,26 @@ impl<'a> Parser<'a> {
     /// `parse_chained_assignment` (for `a = b = value`). Keeping shape dispatch in one
     /// place means adding a new target form only requires updating this function and
     /// its downstream consumers (prepare and compiler).
+    /// Parses one `del` target into `out`, flattening tuples and lists.
+    fn parse_delete_target(&mut self, target: AstExpr, out: &mut Vec<AssignTarget>) -> Result<(), ParseError> {
+        match target {
+            AstExpr::Tuple(ast::ExprTuple { elts, .. }) | AstExpr::List(ast::ExprList { elts, .. }) => {
+                for e in elts {
+                    self.parse_delete_target(e, out)?;
+                }
+                Ok(())
+            }
+            AstExpr::Name(_) | AstExpr::Subscript(_) | AstExpr::Attribute(_) => {
+                out.push(self.parse_assign_target(target)?);
+                Ok(())
+            }
+            other => Err(ParseError::syntax(
+                "cannot delete this expression",
+                self.convert_range(other.range()),
+            )),
+        }
+    }
+
     fn parse_assign_target(&mut self, lhs: AstExpr) -> Result<AssignTarget, ParseError> {
         match lhs {
             AstExpr::Subscript(ast::ExprSubscript {
@@ -1321,8 +1365,14 @@ impl<'a> Parser<'a> {
                     ParsedSignature::default()
                 };
 
-                // Parse the body expression
-                let body = Box::new(self.parse_expression(*body)?);
+                // Parse the body expression (a `yield` in it would make a
+                // generator lambda, which is not supported).
+                let outer_yield_seen = std::mem::replace(&mut self.yield_seen, false);
+                let body = self.parse_expression(*body);
+                if std::mem::replace(&mut self.yield_seen, outer_yield_seen) {
+                    return Err(ParseError::not_implemented("yield inside a lambda", position));
+                }
+                let body = Box::new(body?);
 
                 Ok(ExprLoc::new(
                     position,
@@ -1430,20 +1480,53 @@ impl<'a> Parser<'a> {
                     },
                 ))
             }
+            // hwf: a generator expression is a lazy generator, as in CPython:
+            // an implicit generator function (`for` loops and `if`s around
+            // `yield elt`) called with the first iterable.
             AstExpr::Generator(ast::ExprGenerator {
                 elt, generators, range, ..
             }) => {
-                // TODO: When proper generators are implemented, this should produce
-                // Expr::Generator instead of Expr::ListComp. Currently we treat generator
-                // expressions as list comprehensions since we don't have generator support.
-                let elt = Box::new(self.parse_expression(*elt)?);
-                let generators = self.parse_comprehension_generators(generators)?;
+                let position = self.convert_range(range);
+                let outer_yield_seen = std::mem::replace(&mut self.yield_seen, false);
+                let elt = self.parse_expression(*elt);
+                let generators = self.parse_comprehension_generators(generators);
+                self.yield_seen = outer_yield_seen;
+                let (elt, mut generators) = (elt?, generators?);
+                if generators.is_empty() {
+                    return Err(ParseError::syntax("generator expression without a 'for' clause", position));
+                }
+                let first = generators.remove(0);
+                let param = self.interner.intern(".0");
+                let name_id = self.interner.intern("<genexpr>");
+                let mut clauses = vec![(
+                    first.target,
+                    ExprLoc::new(position, Expr::Name(Identifier::new(param, position))),
+                    first.ifs,
+                )];
+                clauses.extend(generators.into_iter().map(|c| (c.target, c.iter, c.ifs)));
+                let mut body = vec![Node::Expr(ExprLoc::new(elt.position, Expr::Yield(Box::new(elt))))];
+                for (target, iter, ifs) in clauses.into_iter().rev() {
+                    for test in ifs.into_iter().rev() {
+                        body = vec![Node::If {
+                            test,
+                            body,
+                            or_else: Vec::new(),
+                        }];
+                    }
+                    body = vec![Node::For {
+                        target,
+                        iter,
+                        body,
+                        or_else: Vec::new(),
+                    }];
+                }
                 Ok(ExprLoc::new(
-                    self.convert_range(range),
-                    Expr::ListComp {
-                        elt,
-                        generators,
-                        captured_slots: Vec::new(),
+                    position,
+                    Expr::GenExpRaw {
+                        name_id,
+                        param,
+                        body,
+                        iter: Box::new(first.iter),
                     },
                 ))
             }
@@ -1451,14 +1534,22 @@ impl<'a> Parser<'a> {
                 let value = self.parse_expression(*a.value)?;
                 Ok(ExprLoc::new(self.convert_range(a.range), Expr::Await(Box::new(value))))
             }
-            AstExpr::Yield(y) => Err(ParseError::not_implemented(
-                "yield expressions",
-                self.convert_range(y.range),
-            )),
-            AstExpr::YieldFrom(y) => Err(ParseError::not_implemented(
-                "yield from expressions",
-                self.convert_range(y.range),
-            )),
+            // hwf: generators. The enclosing function becomes a generator
+            // function; the compiler refuses a `yield` outside one.
+            AstExpr::Yield(y) => {
+                self.yield_seen = true;
+                let position = self.convert_range(y.range);
+                let value = match y.value {
+                    Some(value) => self.parse_expression(*value)?,
+                    None => ExprLoc::new(position, Expr::Literal(Literal::None)),
+                };
+                Ok(ExprLoc::new(position, Expr::Yield(Box::new(value))))
+            }
+            AstExpr::YieldFrom(y) => {
+                self.yield_seen = true;
+                let value = self.parse_expression(*y.value)?;
+                Ok(ExprLoc::new(self.convert_range(y.range), Expr::YieldFrom(Box::new(value))))
+            }
             AstExpr::Compare(ast::ExprCompare {
                 left,
                 ops,

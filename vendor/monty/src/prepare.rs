@@ -804,6 +804,15 @@ impl<'i, 'g> Prepare<'i, 'g> {
                         .collect::<Result<Vec<_>, _>>()?;
                     new_nodes.push(Node::ChainAssign { targets, object });
                 }
+                // hwf: `del` targets resolve like assignment targets (a deleted
+                // name is local to the function, as in CPython).
+                Node::Delete(targets) => {
+                    let targets = targets
+                        .into_iter()
+                        .map(|t| self.prepare_assign_target(t))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    new_nodes.push(Node::Delete(targets));
+                }
                 Node::For {
                     target,
                     iter,
@@ -845,6 +854,7 @@ impl<'i, 'g> Prepare<'i, 'g> {
                             signature,
                             body,
                             is_async,
+                            is_generator,
                         },
                     decorators,
                 } => {
@@ -855,7 +865,7 @@ impl<'i, 'g> Prepare<'i, 'g> {
                         .into_iter()
                         .map(|d| self.prepare_expression(d))
                         .collect::<Result<Vec<_>, ParseError>>()?;
-                    let func = self.prepare_function_def(name, &signature, body, is_async)?;
+                    let func = self.prepare_function_def(name, &signature, body, is_async, is_generator)?;
                     // In a class body, the method name becomes a bound member
                     // only now — its own parameter defaults (evaluated in class
                     // scope, above) must see the pre-binding state.
@@ -1195,6 +1205,31 @@ impl<'i, 'g> Prepare<'i, 'g> {
                 // Convert the raw lambda into a prepared lambda expression
                 return self.prepare_lambda(name_id, &signature, &body, position);
             }
+            // hwf: `<genexpr>(iter)`, a generator lambda called with the first
+            // iterable (evaluated here, in the enclosing scope).
+            Expr::GenExpRaw {
+                name_id,
+                param,
+                body,
+                iter,
+            } => {
+                // `iter()` of the first iterable now, as CPython does (a
+                // non-iterable is a `TypeError` where the expression is).
+                let iter = self.prepare_expression(*iter)?;
+                let iter = ExprLoc::new(
+                    iter.position,
+                    Expr::Call {
+                        callable: Callable::Builtin(Builtins::Type(crate::types::Type::Iterator)),
+                        args: Box::new(ArgExprs::One(iter)),
+                    },
+                );
+                let signature = genexp_signature(param);
+                let callable = self.prepare_lambda_nodes(name_id, &signature, body, position, true)?;
+                Expr::IndirectCall {
+                    callable: Box::new(callable),
+                    args: Box::new(ArgExprs::One(iter)),
+                }
+            }
             Expr::Lambda { .. } => {
                 // Lambda should only be created during prepare, never during parsing
                 unreachable!("Expr::Lambda should not exist before prepare phase")
@@ -1218,6 +1253,8 @@ impl<'i, 'g> Prepare<'i, 'g> {
                 }
             }
             Expr::Await(value) => Expr::Await(Box::new(self.prepare_expression(*value)?)),
+            Expr::Yield(value) => Expr::Yield(Box::new(self.prepare_expression(*value)?)),
+            Expr::YieldFrom(value) => Expr::YieldFrom(Box::new(self.prepare_expression(*value)?)),
         };
 
         Ok(ExprLoc { position, expr })
@@ -1568,6 +1605,7 @@ impl<'i, 'g> Prepare<'i, 'g> {
         parsed_sig: &ParsedSignature,
         body: Vec<ParseNode>,
         is_async: bool,
+        is_generator: bool,
     ) -> Result<PreparedFunctionDef, ParseError> {
         // A `def` (top-level, nested, or method — class bodies are function scopes
         // too) binds its name in the enclosing scope.
@@ -1703,6 +1741,7 @@ impl<'i, 'g> Prepare<'i, 'g> {
             cell_param_indices,
             default_exprs,
             is_async,
+            is_generator,
         })
     }
 
@@ -1853,6 +1892,7 @@ impl<'i, 'g> Prepare<'i, 'g> {
             cell_param_indices,
             default_exprs: Vec::new(),
             is_async: false,
+            is_generator: false,
         };
 
         Ok(Node::ClassDef {
@@ -1879,6 +1919,22 @@ impl<'i, 'g> Prepare<'i, 'g> {
         body: &ExprLoc,
         position: CodeRange,
     ) -> Result<ExprLoc, ParseError> {
+        // Wrap the body expression as a return statement for scope analysis
+        let body_as_node: ParseNode = Node::Return(Some(body.clone()));
+        let body_nodes = vec![body_as_node];
+        self.prepare_lambda_nodes(lambda_name_id, parsed_sig, body_nodes, position, false)
+    }
+
+    /// [`prepare_lambda`](Self::prepare_lambda) over a statement body (hwf:
+    /// also a generator expression's implicit generator function).
+    fn prepare_lambda_nodes(
+        &mut self,
+        lambda_name_id: StringId,
+        parsed_sig: &ParsedSignature,
+        body_nodes: Vec<ParseNode>,
+        position: CodeRange,
+        is_generator: bool,
+    ) -> Result<ExprLoc, ParseError> {
         // Create a synthetic <lambda> name identifier (not registered in scope)
         let lambda_name = Identifier::new_with_scope(
             lambda_name_id,
@@ -1888,10 +1944,6 @@ impl<'i, 'g> Prepare<'i, 'g> {
             NamespaceId::new(0).expect("slot 0 fits in u16"),
             NameScope::Local,
         );
-
-        // Wrap the body expression as a return statement for scope analysis
-        let body_as_node: ParseNode = Node::Return(Some(body.clone()));
-        let body_nodes = vec![body_as_node];
 
         // Extract param names from the parsed signature for scope analysis
         let param_names: Vec<StringId> = parsed_sig.param_names().collect();
@@ -2013,6 +2065,7 @@ impl<'i, 'g> Prepare<'i, 'g> {
             cell_param_indices,
             default_exprs,
             is_async: false,
+            is_generator,
         };
 
         Ok(ExprLoc::new(
@@ -2426,6 +2479,11 @@ fn collect_scope_info_from_node(
             }
             collect_assigned_names_from_expr(object, assigned_names, interner);
         }
+        Node::Delete(targets) => {
+            for target in targets {
+                collect_assigned_names_from_assign_target(target, assigned_names, interner);
+            }
+        }
         Node::For {
             target,
             iter,
@@ -2604,7 +2662,9 @@ fn collect_assigned_names_from_expr(
         | Expr::UnaryMinus(operand)
         | Expr::UnaryPlus(operand)
         | Expr::UnaryInvert(operand)
-        | Expr::Await(operand) => {
+        | Expr::Await(operand)
+        | Expr::Yield(operand)
+        | Expr::YieldFrom(operand) => {
             collect_assigned_names_from_expr(operand, assigned_names, interner);
         }
         Expr::Subscript { object, index } => {
@@ -2672,6 +2732,8 @@ fn collect_assigned_names_from_expr(
         }
         // Lambda bodies have their own scope - walrus inside them doesn't affect us
         Expr::LambdaRaw { .. } | Expr::Lambda { .. } => {}
+        // The first iterable is evaluated in this scope; the body is its own.
+        Expr::GenExpRaw { iter, .. } => collect_assigned_names_from_expr(iter, assigned_names, interner),
         // Leaf expressions don't contain walrus operators
         Expr::Literal(_) | Expr::Builtin(_) | Expr::Name(_) => {}
     }
@@ -2876,6 +2938,11 @@ fn collect_cell_vars_from_node(
             }
             collect_cell_vars_from_expr(object, our_locals, cell_vars, interner);
         }
+        Node::Delete(targets) => {
+            for target in targets {
+                collect_cell_vars_from_assign_target(target, our_locals, cell_vars, interner);
+            }
+        }
         // Other nodes don't contain nested function definitions or lambdas
         _ => {}
     }
@@ -3006,6 +3073,10 @@ fn collect_cell_vars_from_expr(
 ) {
     use crate::expressions::Expr;
     match &expr.expr {
+        Expr::GenExpRaw { param, body, iter, .. } => {
+            collect_cell_vars_from_expr(iter, our_locals, cell_vars, interner);
+            collect_cell_vars_from_function(&genexp_signature(*param), body, our_locals, cell_vars, interner);
+        }
         Expr::LambdaRaw { signature, body, .. } => {
             // This lambda's *default* expressions are evaluated in OUR scope at
             // definition time, not inside the lambda — so any name they
@@ -3139,7 +3210,7 @@ fn collect_cell_vars_from_expr(
             // Only scan the value expression for cell vars
             collect_cell_vars_from_expr(value, our_locals, cell_vars, interner);
         }
-        Expr::Await(value) => {
+        Expr::Await(value) | Expr::Yield(value) | Expr::YieldFrom(value) => {
             collect_cell_vars_from_expr(value, our_locals, cell_vars, interner);
         }
         // Leaf expressions
@@ -3273,6 +3344,11 @@ fn collect_referenced_names_from_node(
                 collect_referenced_names_from_assign_target(target, referenced, interner);
             }
             collect_referenced_names_from_expr(object, referenced, interner);
+        }
+        Node::Delete(targets) => {
+            for target in targets {
+                collect_referenced_names_from_assign_target(target, referenced, interner);
+            }
         }
         Node::For {
             iter, body, or_else, ..
@@ -3483,6 +3559,10 @@ fn collect_referenced_names_from_expr(expr: &ExprLoc, referenced: &mut AHashSet<
         } => {
             collect_referenced_names_from_comprehension(generators, None, Some((key, value)), referenced, interner);
         }
+        Expr::GenExpRaw { param, body, iter, .. } => {
+            collect_referenced_names_from_expr(iter, referenced, interner);
+            collect_nested_function_references(&genexp_signature(*param), body, referenced, interner);
+        }
         Expr::LambdaRaw { signature, body, .. } => {
             // Build set of parameter names (these are local to the lambda, not free variables)
             let lambda_params: AHashSet<StringId> = signature.param_names().collect();
@@ -3536,7 +3616,7 @@ fn collect_referenced_names_from_expr(expr: &ExprLoc, referenced: &mut AHashSet<
                 collect_referenced_names_from_expr(expr, referenced, interner);
             }
         }
-        Expr::Await(value) => {
+        Expr::Await(value) | Expr::Yield(value) | Expr::YieldFrom(value) => {
             collect_referenced_names_from_expr(value, referenced, interner);
         }
     }
@@ -3772,5 +3852,14 @@ fn collect_referenced_names_from_assign_target(
             collect_referenced_names_from_expr(object, referenced, interner);
         }
         AssignTarget::Name(_) | AssignTarget::Unpack { .. } => {}
+    }
+}
+
+/// hwf: the signature of a generator expression's implicit function: its
+/// one positional parameter (`.0`), the first iterable.
+fn genexp_signature(param: StringId) -> ParsedSignature {
+    ParsedSignature {
+        args: vec![crate::parse::ParsedParam { name: param, default: None }],
+        ..ParsedSignature::default()
     }
 }

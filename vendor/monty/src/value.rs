@@ -1766,6 +1766,15 @@ impl Value {
                         BuiltinsFunctions::ObjectSetattr,
                     ))));
                 }
+                // hwf: `str.lower` — an instance method taken unbound.
+                if let EitherStr::Interned(name) = attr
+                    && crate::types::method_descriptor::MethodDescriptor::supports(*t)
+                {
+                    let descriptor = crate::types::method_descriptor::MethodDescriptor { ty: *t, name: *name };
+                    return Ok(CallResult::Value(Self::Ref(
+                        vm.heap.allocate(HeapData::MethodDescriptor(descriptor)),
+                    )));
+                }
                 // CPython names the class rather than the metaclass here:
                 // `type object 'list' has no attribute 'nonexistent'`.
                 return Err(ExcType::attribute_error_type(

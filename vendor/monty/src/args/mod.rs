@@ -173,6 +173,20 @@ impl ArgValues {
         }
     }
 
+    /// hwf: splits off the first positional argument (`self` of an unbound
+    /// method call); `None` when there is none (the arguments come back).
+    pub(crate) fn split_first(self) -> Result<(Value, Self), Self> {
+        match self {
+            Self::One(a) => Ok((a, Self::Empty)),
+            Self::Two(a, b) => Ok((a, Self::One(b))),
+            Self::ArgsKargs { mut args, kwargs } if !args.is_empty() => {
+                let first = args.remove(0);
+                Ok((first, Self::from_parts(args, kwargs)))
+            }
+            other => Err(other),
+        }
+    }
+
     /// Splits into positional iterator and keyword values without allocating
     /// for the common One/Two cases.
     pub fn into_parts(self) -> (ArgPosIter, KwargsValues) {

@@ -99,7 +99,7 @@ pub fn builtin_round(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
         Value::Float(f) => {
             if let Some(d) = digits {
                 // Round to `d` decimal places using banker's rounding.
-                Ok(Value::Float(round_float_to_digits(*f, d)))
+                Ok(Value::Float(round_float_to_digits(*f, d)?))
             } else {
                 LongInt::value_from_f64(bankers_round(*f), vm.heap)
             }
@@ -134,46 +134,72 @@ fn bankers_round(value: f64) -> f64 {
     }
 }
 
-/// Rounds a finite float to a given number of decimal digits using banker's rounding.
+/// Rounds a float to `digits` decimal places the way CPython does (hwf):
+/// correctly rounded, half to even on the float's *exact* decimal value —
+/// `round(2.675, 2)` is `2.67` because 2.675 is really 2.67499999….
 ///
-/// This is used for `round(x, ndigits)` where Python always returns a float.
-///
-/// For large `ndigits` values where scaling by `10**ndigits` would overflow/underflow `f64`,
-/// CPython returns either the original value (large positive `ndigits`) or a signed zero
-/// (large negative `ndigits`). We mirror that behavior and also preserve the sign of `0.0`.
-fn round_float_to_digits(value: f64, digits: i64) -> f64 {
-    if !value.is_finite() {
-        return value;
+/// Rust's `{:.N}` formatting is exactly that rounding, so non-negative
+/// `digits` format and parse back; negative `digits` round the exact decimal
+/// expansion at the tens, hundreds, … place. Beyond what a double can hold,
+/// the value comes back unchanged (large `digits`) or as a signed zero
+/// (very negative `digits`); a result too large for a double is
+/// `OverflowError`, as in CPython.
+fn round_float_to_digits(value: f64, digits: i64) -> RunResult<f64> {
+    if !value.is_finite() || value == 0.0 {
+        return Ok(value);
     }
-
-    let rounded = if digits >= 0 {
-        let Ok(exp) = i32::try_from(digits) else {
-            return value;
-        };
-        let multiplier = 10_f64.powi(exp);
-        if !multiplier.is_finite() {
-            return value;
-        }
-        let scaled = value * multiplier;
-        if !scaled.is_finite() {
-            return value;
-        }
-        bankers_round(scaled) / multiplier
+    // A double has at most 1074 fractional decimal digits; past ~340 the
+    // rounding cannot change anything representable.
+    if digits > 340 {
+        return Ok(value);
+    }
+    let rounded: f64 = if digits >= 0 {
+        let places = usize::try_from(digits).unwrap_or(0);
+        format!("{value:.places$}").parse().unwrap_or(value)
     } else {
-        let Ok(exp) = i32::try_from(digits) else {
-            return 0.0_f64.copysign(value);
-        };
-        let multiplier = 10_f64.powi(exp);
-        if multiplier == 0.0 {
-            return 0.0_f64.copysign(value);
+        let magnitude = value.abs();
+        // |value| < 1 rounds to zero at any power of ten above the units.
+        if magnitude < 1.0 || digits < -330 {
+            return Ok(0.0_f64.copysign(value));
         }
-        let scaled = value * multiplier;
-        bankers_round(scaled) / multiplier
+        // The exact expansion: a double >= 1 has at most 52 fractional digits.
+        let exact = format!("{magnitude:.60}");
+        let (int_part, frac_part) = exact.split_once('.').unwrap_or((exact.as_str(), ""));
+        let drop = usize::try_from(digits.unsigned_abs()).unwrap_or(usize::MAX);
+        if drop > int_part.len() {
+            return Ok(0.0_f64.copysign(value));
+        }
+        let keep = &int_part[..int_part.len() - drop];
+        let rest = &int_part[int_part.len() - drop..];
+        let first = rest.as_bytes().first().copied().unwrap_or(b'0');
+        let sticky = rest.bytes().skip(1).any(|b| b != b'0') || frac_part.bytes().any(|b| b != b'0');
+        let last_odd = keep.as_bytes().last().is_some_and(|b| (b - b'0') % 2 == 1);
+        let up = first > b'5' || (first == b'5' && (sticky || last_odd));
+        let mut kept: Vec<u8> = keep.bytes().collect();
+        if up {
+            let mut i = kept.len();
+            loop {
+                if i == 0 {
+                    kept.insert(0, b'1');
+                    break;
+                }
+                i -= 1;
+                if kept[i] == b'9' {
+                    kept[i] = b'0';
+                } else {
+                    kept[i] += 1;
+                    break;
+                }
+            }
+        }
+        if kept.is_empty() {
+            kept.push(b'0');
+        }
+        let text = format!("{}e{drop}", String::from_utf8_lossy(&kept));
+        text.parse::<f64>().unwrap_or(f64::INFINITY).copysign(value)
     };
-
-    if rounded == 0.0 {
-        0.0_f64.copysign(value)
-    } else {
-        rounded
+    if !rounded.is_finite() {
+        return Err(SimpleException::new_msg(ExcType::OverflowError, "rounded value too large to represent").into());
     }
+    Ok(if rounded == 0.0 { 0.0_f64.copysign(value) } else { rounded })
 }

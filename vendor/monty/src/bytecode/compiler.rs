@@ -277,6 +277,9 @@ pub struct Compiler<'a> {
     /// (`LoadGlobal`/`StoreGlobal`/`DeleteGlobal`) because module locals live in the
     /// globals array. In function bodies this is `false` and these scopes use local
     /// opcodes that index into the stack.
+    /// Whether this code is a generator function's body (hwf): `yield` is
+    /// valid only here.
+    is_generator: bool,
     is_module_scope: bool,
 
     /// Number of stack-resident locals in the running frame for this code object.
@@ -522,6 +525,7 @@ impl<'a> Compiler<'a> {
             functions,
             fblocks: Vec::new(),
             finally_copies: 0,
+            is_generator: false,
             is_module_scope,
             frame_locals,
             comp_slots: Vec::new(),
@@ -597,11 +601,13 @@ impl<'a> Compiler<'a> {
         functions: &mut Vec<Function>,
         num_locals: u16,
         assert_message_annotations: bool,
+        is_generator: bool,
     ) -> Result<Code, CompileError> {
         // Function frames have `locals_count = num_locals` at runtime, so
         // comp-var load/store opcodes use `num_locals + offset` to skip past
         // the locals region into the operand-stack region.
         let mut compiler = Compiler::new(interns, functions, false, num_locals, assert_message_annotations);
+        compiler.is_generator = is_generator;
         compiler.compile_block(body)?;
 
         // Implicit return None if no explicit return
@@ -754,6 +760,12 @@ impl<'a> Compiler<'a> {
                     self.code.emit(Opcode::Pop)?;
                 }
             }
+            // hwf: `del` of each target in order.
+            Node::Delete(targets) => {
+                for target in targets {
+                    self.compile_delete_target(target)?;
+                }
+            }
             Node::If { test, body, or_else } => self.compile_if(test, body, or_else)?,
             Node::For {
                 target,
@@ -862,6 +874,7 @@ impl<'a> Compiler<'a> {
                 functions,
                 namespace_size,
                 assert_message_annotations,
+                func_def.is_generator,
             )
         })
     }
@@ -920,6 +933,7 @@ impl<'a> Compiler<'a> {
             func_def.cell_param_indices.clone(),
             func_def.default_exprs.len(),
             func_def.is_async,
+            func_def.is_generator,
             body_code,
         );
         self.functions.push(function);
@@ -1410,7 +1424,7 @@ impl<'a> Compiler<'a> {
                 self.compile_lambda(func_def)?;
             }
 
-            Expr::LambdaRaw { .. } => {
+            Expr::LambdaRaw { .. } | Expr::GenExpRaw { .. } => {
                 // LambdaRaw should be converted to Lambda during prepare phase
                 unreachable!("Expr::LambdaRaw should not exist after prepare phase")
             }
@@ -1422,6 +1436,28 @@ impl<'a> Compiler<'a> {
                 // Restore the full expression's position for traceback caret range
                 self.code.set_location(expr_loc.position, None);
                 self.code.emit(Opcode::Await)?;
+            }
+
+            // hwf: generators.
+            Expr::Yield(value) => {
+                self.check_in_generator(expr_loc.position)?;
+                self.compile_expr(value)?;
+                self.code.set_location(expr_loc.position, None);
+                self.code.emit(Opcode::Yield)?;
+            }
+            Expr::YieldFrom(value) => {
+                // `for item in iter(value): yield item`, then `None`.
+                self.check_in_generator(expr_loc.position)?;
+                self.compile_expr(value)?;
+                self.code.set_location(expr_loc.position, None);
+                self.code.emit(Opcode::GetIter)?;
+                let loop_start = self.code.current_jump_target();
+                let end_jump = self.code.emit_jump(Opcode::ForIter)?;
+                self.code.emit(Opcode::Yield)?;
+                self.code.emit(Opcode::Pop)?;
+                self.code.emit_jump_to(Opcode::Jump, loop_start)?;
+                self.code.patch_jump(end_jump)?;
+                self.code.emit(Opcode::LoadNone)?;
             }
 
             Expr::Slice { lower, upper, step } => {
@@ -3854,6 +3890,57 @@ impl<'a> Compiler<'a> {
         self.code.emit(Opcode::Reraise)?;
 
         Ok(())
+    }
+
+    /// hwf: refuses a `yield` outside a generator function's body.
+    fn check_in_generator(&self, position: CodeRange) -> Result<(), CompileError> {
+        if self.is_generator {
+            Ok(())
+        } else {
+            Err(CompileError::new("'yield' outside function", position))
+        }
+    }
+
+    /// hwf: compiles one `del` target: a name must be bound (its load raises
+    /// `NameError` / `UnboundLocalError` otherwise) and is unbound after;
+    /// `a[b]` and `obj.attr` delete through the object.
+    fn compile_delete_target(&mut self, target: &AssignTarget) -> Result<(), CompileError> {
+        match target {
+            AssignTarget::Name(ident) => {
+                self.compile_name(ident)?;
+                self.code.emit(Opcode::Pop)?;
+                self.compile_delete(ident)
+            }
+            AssignTarget::Subscript {
+                target,
+                index,
+                target_position,
+            } => {
+                self.compile_expr(target)?;
+                self.compile_expr(index)?;
+                self.code.set_location(*target_position, None);
+                self.code.emit(Opcode::DeleteSubscr)
+            }
+            AssignTarget::Attr {
+                object,
+                attr,
+                target_position,
+            } => {
+                let Some(name_id) = attr.string_id() else {
+                    return Err(CompileError::new(
+                        "internal error: attribute name in AST must be interned",
+                        *target_position,
+                    ));
+                };
+                let name_idx = check_name_index_u16(name_id, *target_position)?;
+                self.compile_expr(object)?;
+                self.code.set_location(*target_position, None);
+                self.code.emit_u16(Opcode::DeleteAttr, name_idx)
+            }
+            AssignTarget::Unpack { targets_position, .. } => {
+                Err(CompileError::new("cannot delete an unpacking target", *targets_position))
+            }
+        }
     }
 
     /// Compiles deletion of a variable.

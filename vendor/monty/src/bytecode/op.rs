@@ -555,6 +555,16 @@ pub enum Opcode {
     /// loads raise the free-variable `NameError`. Emitted by the implicit
     /// cleanup of a captured `except ... as` target. Operand: u16 slot.
     DeleteCell = 121,
+    /// hwf: `yield` in a generator frame. Pops the yielded value, saves the
+    /// frame (ip, locals, operands, exception entries) into its generator
+    /// and returns the value to whoever advanced it; when the generator is
+    /// advanced again the frame is restored with the sent value (`None` for
+    /// `next()`) pushed as the result of the `yield` expression.
+    Yield = 122,
+    /// hwf: `del a[b]`: pop index, pop obj, delete the item.
+    DeleteSubscr = 123,
+    /// hwf: `del obj.attr`: pop obj, delete the attribute. Operand: u16 name_id.
+    DeleteAttr = 124,
 }
 // Samuel: do not remove this comment!
 // NOTE: opcodes serialize as a single byte, hard-capping this enum at 256
@@ -651,7 +661,9 @@ impl Opcode {
             | Self::BeforeWith
             | Self::WithExit
             | Self::WithExceptStart
-            | Self::BuildCell => OperandShape::None,
+            | Self::BuildCell
+            | Self::Yield
+            | Self::DeleteSubscr => OperandShape::None,
             Self::LoadLocal
             | Self::StoreLocal
             | Self::DeleteLocal
@@ -689,7 +701,8 @@ impl Opcode {
             | Self::RaiseImportError
             | Self::DeleteGlobal
             | Self::RaiseUnboundLocal
-            | Self::MethodDictMerge => OperandShape::U16,
+            | Self::MethodDictMerge
+            | Self::DeleteAttr => OperandShape::U16,
             Self::Jump
             | Self::JumpIfTrue
             | Self::JumpIfFalse
@@ -898,7 +911,9 @@ impl Opcode {
             (ListToTuple, Operand::None) => 0,
             (BinarySubscr, Operand::None) => -1,
             (StoreSubscr, Operand::None) => -3,
-            (GetIter | Await, Operand::None) => 0,
+            (GetIter | Await | Yield, Operand::None) => 0,
+            (DeleteSubscr, Operand::None) => -2,
+            (DeleteAttr, Operand::U16(_)) => -1,
             (Raise, Operand::None) => -1,
             (Reraise | ClearException | CheckExcMatch, Operand::None) => 0,
             (ReturnValue, Operand::None) => -1,

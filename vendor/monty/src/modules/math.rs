@@ -167,6 +167,10 @@ pub(crate) enum MathFunctions {
     Lgamma,
     Erf,
     Erfc,
+    // hwf
+    Hypot,
+    Fsum,
+    Prod,
 }
 
 /// Creates the `math` module and allocates it on the heap.
@@ -258,6 +262,10 @@ const MATH_FUNCTIONS: &[(StaticStrings, MathFunctions)] = &[
     (StaticStrings::Lgamma, MathFunctions::Lgamma),
     (StaticStrings::Erf, MathFunctions::Erf),
     (StaticStrings::Erfc, MathFunctions::Erfc),
+    // hwf
+    (StaticStrings::Hypot, MathFunctions::Hypot),
+    (StaticStrings::Fsum, MathFunctions::Fsum),
+    (StaticStrings::Prod, MathFunctions::Prod),
 ];
 
 /// Dispatches a call to a math module function.
@@ -326,7 +334,204 @@ pub(super) fn call(vm: &mut VM<'_>, function: MathFunctions, args: ArgValues) ->
         MathFunctions::Lgamma => math_lgamma(vm, args),
         MathFunctions::Erf => math_erf(vm, args),
         MathFunctions::Erfc => math_erfc(vm, args),
+        MathFunctions::Hypot => math_hypot(vm, args),
+        MathFunctions::Fsum => math_fsum(vm, args),
+        MathFunctions::Prod => math_prod(vm, args),
     }
+}
+
+/// hwf: `math.hypot(*coordinates)` — the Euclidean norm, computed as CPython
+/// does to within an ulp: scaled by the largest magnitude (no overflow or
+/// underflow), summed with compensation, then one Newton correction of the
+/// square root. `inf` wins over `nan`; no arguments is `0.0`.
+fn math_hypot(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
+    let positional = args.into_pos_only("math.hypot", vm.heap)?;
+    defer_drop_mut!(positional, vm);
+    let mut coords: Vec<f64> = Vec::new();
+    for arg in positional.by_ref() {
+        defer_drop!(arg, vm);
+        coords.push(value_to_float(arg, vm)?.abs());
+    }
+    Ok(Value::Float(vector_norm(&coords)))
+}
+
+/// The Euclidean norm of `coords` (non-negative magnitudes).
+fn vector_norm(coords: &[f64]) -> f64 {
+    if coords.iter().any(|x| x.is_infinite()) {
+        return f64::INFINITY;
+    }
+    if coords.iter().any(|x| x.is_nan()) {
+        return f64::NAN;
+    }
+    let max = coords.iter().copied().fold(0.0_f64, f64::max);
+    if max == 0.0 || coords.len() <= 1 {
+        return max;
+    }
+    // Scale so the largest is in [1, 2): squares neither overflow nor underflow.
+    let (_, exp) = frexp(max);
+    let scale = libm::ldexp(1.0, -exp);
+    let mut sum = 0.0_f64;
+    let mut compensation = 0.0_f64;
+    for &x in coords {
+        let v = x * scale;
+        // Exact square as hi + lo (Dekker), then Neumaier summation.
+        let hi = v * v;
+        let lo = v.mul_add(v, -hi);
+        for term in [hi, lo] {
+            let t = sum + term;
+            compensation += if sum.abs() >= term.abs() {
+                (sum - t) + term
+            } else {
+                (term - t) + sum
+            };
+            sum = t;
+        }
+    }
+    let total = sum + compensation;
+    let mut h = total.sqrt();
+    // One Newton step on the residual of h*h against the exact total.
+    let residual = (-h).mul_add(h, sum) + compensation;
+    h += residual / (2.0 * h);
+    h / scale
+}
+
+/// `frexp` for positive finite `x`: (mantissa in [0.5, 1), exponent).
+fn frexp(x: f64) -> (f64, i32) {
+    libm::frexp(x)
+}
+
+/// hwf: `math.fsum(iterable)` — the correctly rounded sum of the floats
+/// (Shewchuk's exact partials, as CPython's `msum`): `fsum([0.1] * 10)` is
+/// exactly `1.0`. An infinity of each sign is `ValueError`, as in CPython.
+fn math_fsum(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
+    let iterable = args.get_one_arg("math.fsum", vm.heap)?;
+    defer_drop!(iterable, vm);
+    let items = crate::types::collect_iterable(iterable, vm)?;
+    defer_drop!(items, vm);
+    let mut values = Vec::with_capacity(items.len());
+    for item in items.iter() {
+        values.push(value_to_float(item, vm)?);
+    }
+    fsum(&values).map(Value::Float)
+}
+
+/// Shewchuk / CPython `math.fsum` over `values`.
+fn fsum(values: &[f64]) -> RunResult<f64> {
+    let mut partials: Vec<f64> = Vec::new();
+    let mut special = 0.0_f64;
+    let mut inf_sum = 0.0_f64;
+    for &x0 in values {
+        let mut x = x0;
+        if !x.is_finite() {
+            // Track infinities and nans separately, as CPython does.
+            if x.is_infinite() {
+                inf_sum += x;
+            }
+            special += x;
+            continue;
+        }
+        let mut i = 0;
+        for j in 0..partials.len() {
+            let mut y = partials[j];
+            if x.abs() < y.abs() {
+                std::mem::swap(&mut x, &mut y);
+            }
+            let hi = x + y;
+            let lo = y - (hi - x);
+            if lo != 0.0 {
+                partials[i] = lo;
+                i += 1;
+            }
+            x = hi;
+        }
+        if !x.is_finite() {
+            return Err(SimpleException::new_msg(ExcType::OverflowError, "intermediate overflow in fsum").into());
+        }
+        partials.truncate(i);
+        partials.push(x);
+    }
+    if special != 0.0 {
+        if inf_sum.is_nan() {
+            return Err(SimpleException::new_msg(ExcType::ValueError, "-inf + inf in fsum").into());
+        }
+        return Ok(special);
+    }
+    // Sum the partials from the top, with CPython's half-way correction.
+    let mut n = partials.len();
+    let mut hi = 0.0_f64;
+    if n > 0 {
+        n -= 1;
+        hi = partials[n];
+        let mut lo = 0.0_f64;
+        while n > 0 {
+            let x = hi;
+            n -= 1;
+            let y = partials[n];
+            hi = x + y;
+            let yr = hi - x;
+            lo = y - yr;
+            if lo != 0.0 {
+                break;
+            }
+        }
+        if n > 0 && ((lo < 0.0 && partials[n - 1] < 0.0) || (lo > 0.0 && partials[n - 1] > 0.0)) {
+            let y = lo * 2.0;
+            let x = hi + y;
+            let yr = x - hi;
+            if y == yr {
+                hi = x;
+            }
+        }
+    }
+    Ok(hi)
+}
+
+/// hwf: `math.prod(iterable, *, start=1)` — the product, left to right, with
+/// `*` (ints stay exact, floats multiply as floats).
+fn math_prod(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
+    let (positional, kwargs) = args.into_parts();
+    defer_drop_mut!(positional, vm);
+    let mut start = Value::Int(1);
+    let mut unexpected = false;
+    for (key, value) in kwargs {
+        let is_start = match &key {
+            Value::InternString(id) => vm.interns.get_str(*id) == "start",
+            Value::Ref(id) => matches!(vm.heap.get(*id), HeapData::Str(s) if s.as_str() == "start"),
+            _ => false,
+        };
+        key.drop_with(vm);
+        if is_start && !unexpected {
+            std::mem::replace(&mut start, value).drop_with(vm);
+        } else {
+            unexpected = true;
+            value.drop_with(vm);
+        }
+    }
+    if unexpected {
+        start.drop_with(vm);
+        return Err(SimpleException::new_msg(ExcType::TypeError, "prod() got an unexpected keyword argument").into());
+    }
+    let Some(iterable) = positional.next() else {
+        start.drop_with(vm);
+        return Err(SimpleException::new_msg(ExcType::TypeError, "prod() takes exactly one positional argument (0 given)").into());
+    };
+    defer_drop!(iterable, vm);
+    let items = crate::types::collect_iterable(iterable, vm);
+    let items = match items {
+        Ok(items) => items,
+        Err(e) => {
+            start.drop_with(vm);
+            return Err(e);
+        }
+    };
+    defer_drop!(items, vm);
+    let mut acc = start;
+    for item in items.iter() {
+        let next = acc.py_mul(item, vm);
+        acc.drop_with(vm);
+        acc = next?;
+    }
+    Ok(acc)
 }
 
 // ==========================

@@ -1441,7 +1441,23 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Dict> {
     }
 
     fn py_or_impl(&self, other: &Value, vm: &mut VM<'h>) -> RunResult<Option<Value>> {
-        self.counter_binary(other, CounterOp::Or, vm)
+        if let Some(result) = self.counter_binary(other, CounterOp::Or, vm)? {
+            return Ok(Some(result));
+        }
+        // hwf: `d | other` (PEP 584): a new dict of `d`'s kind with `other`'s
+        // items merged over it; `other` must be a dict.
+        if !matches!(other.read_heap(vm), Some(HeapReadOutput::Dict(_))) {
+            return Ok(None);
+        }
+        let pairs = self.clone_all_pairs(vm)?;
+        let mut merged = Dict::from_pairs(pairs, vm)?;
+        let kind = self.get(vm.heap).cloned_kind(vm.heap);
+        merged.set_kind(kind);
+        if let Err(e) = dict_merge_from_value(&mut merged, other.clone_with_heap(vm.heap), vm) {
+            merged.drop_with(vm);
+            return Err(e);
+        }
+        Ok(Some(Value::Ref(vm.heap.allocate(HeapData::Dict(merged)))))
     }
 
     fn py_iadd_impl(&mut self, other: &Value, vm: &mut VM<'h>) -> RunResult<bool> {
@@ -1457,7 +1473,13 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Dict> {
     }
 
     fn py_ior_impl(&mut self, other: &Value, vm: &mut VM<'h>) -> RunResult<bool> {
-        self.counter_inplace(other, CounterOp::Or, vm)
+        if self.counter_inplace(other, CounterOp::Or, vm)? {
+            return Ok(true);
+        }
+        // hwf: `d |= other` (PEP 584) is `d.update(other)`: any mapping or
+        // iterable of pairs.
+        self.merge_from_value(other.clone_with_heap(vm.heap), vm)?;
+        Ok(true)
     }
 
     fn py_repr_fmt(&self, f: &mut impl Write, vm: &mut VM<'h>, heap_ids: &mut LazyHeapSet) -> RunResult<()> {

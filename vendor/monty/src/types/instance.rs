@@ -121,6 +121,12 @@ impl<'h> HeapRead<'h, Instance> {
     pub fn set_attr_unchecked(&mut self, name: Value, value: Value, vm: &mut VM<'h>) -> RunResult<Option<Value>> {
         self.attrs_mut().set(name, value, vm)
     }
+
+    /// hwf: `del obj.name` — removes an instance attribute, returning the
+    /// removed key and value for the caller to release (`None` if absent).
+    pub(crate) fn delete_attr(&mut self, name: &Value, vm: &mut VM<'h>) -> RunResult<Option<(Value, Value)>> {
+        self.attrs_mut().pop(name, vm)
+    }
 }
 
 impl<'h> PyTrait<'h> for HeapObjectRead<'h, Instance> {

@@ -190,6 +190,42 @@ impl List {
 }
 
 impl<'h> HeapRead<'h, List> {
+    /// hwf: `del lst[key]` — an index (negative from the end) or a slice
+    /// (any step). Returns the removed items for the caller to release.
+    pub(crate) fn delete_item(&mut self, key: &Value, vm: &mut VM<'h>) -> RunResult<Vec<Value>> {
+        let len = self.get(vm.heap).len();
+        if let Value::Ref(id) = key
+            && let HeapData::Slice(slice) = vm.heap.get(*id)
+        {
+            let (start, stop, step) = slice.indices(len)?;
+            let mut doomed: Vec<usize> = Vec::new();
+            let mut i = start;
+            while (step > 0 && i < stop) || (step < 0 && i > stop) {
+                if let Ok(index) = usize::try_from(i) {
+                    doomed.push(index);
+                }
+                i += step;
+            }
+            doomed.sort_unstable();
+            let items = &mut self.get_mut(vm.heap).items;
+            let mut removed = Vec::with_capacity(doomed.len());
+            for index in doomed.into_iter().rev() {
+                if index < items.len() {
+                    removed.push(items.remove(index));
+                }
+            }
+            return Ok(removed);
+        }
+        let index = key.as_index(vm, Type::List)?;
+        let signed_len = i64::try_from(len).expect("list length exceeds i64::MAX");
+        let normalized = if index < 0 { index + signed_len } else { index };
+        if normalized < 0 || normalized >= signed_len {
+            return Err(ExcType::list_assignment_index_error());
+        }
+        let index = usize::try_from(normalized).expect("index validated non-negative");
+        Ok(vec![self.get_mut(vm.heap).items.remove(index)])
+    }
+
     /// Handles slice-based indexing for lists.
     ///
     /// Returns a new list containing the selected elements.

@@ -134,6 +134,9 @@ pub enum Type {
     ListIterator,
     #[strum(serialize = "callable_iterator")]
     CallableIterator,
+    /// hwf: a generator object.
+    #[strum(serialize = "generator")]
+    Generator,
     /// Coroutine type for async functions and external futures.
     Coroutine,
     Module,
@@ -381,6 +384,7 @@ impl Type {
                 | Self::DictValueIterator
                 | Self::SetIterator
                 | Self::CallableIterator
+                | Self::Generator
                 | Self::ItertoolsCount
                 | Self::ItertoolsRepeat
                 | Self::ItertoolsPairwise

@@ -670,6 +670,7 @@ impl<'h> VM<'h> {
                         should_return: false,
                         is_parked: false,
                         is_initializer: sf.is_initializer,
+                        generator: None,
                     }
                 })
                 .collect();

@@ -15,7 +15,7 @@ use crate::{
     builtins::{Builtins, BuiltinsFunctions, BuiltinsFunctionsExt},
     bytecode::FrameExit,
     defer_drop,
-    exception_private::{ExcType, ExcTypeExt, RunError},
+    exception_private::{ExcType, ExcTypeExt, RunError, SimpleException},
     function::{ExactPositionalCall, Function},
     heap::{ContainsHeap, DropGuard, DropWithContext, HeapData, HeapId, HeapReadOutput},
     heap_data::CellValue,
@@ -24,7 +24,7 @@ use crate::{
     os_dispatch::{PendingOsEffect, release_pending_effect},
     types::{
         Dict, Instance, PyTrait, Type, bytes::call_bytes_method, construct_namedtuple, instance::class_name,
-        partial::partial_call_args, str::call_str_method,
+        method_descriptor::MethodDescriptor, partial::partial_call_args, str::call_str_method,
     },
     value::{EitherStr, Value},
 };
@@ -383,6 +383,10 @@ impl VM<'_> {
                 call_bytes_method(b, name_id, args, this).map(CallResult::Value)
             }
             Value::Builtin(Builtins::Type(t)) => {
+                // hwf: `str.lower(obj)` — an instance method called unbound.
+                if MethodDescriptor::supports(t) && !is_builtin_class_method(t, name_id) {
+                    return this.call_unbound_method(t, name_id, args);
+                }
                 // Handle classmethods on type objects like dict.fromkeys()
                 t.call_class_method(name_id, args, this).map(Into::into)
             }
@@ -393,6 +397,37 @@ impl VM<'_> {
                 Err(ExcType::attribute_error(type_name, this.interns.get_str(name_id)))
             }
         }
+    }
+
+    /// hwf: calls instance method `name` of builtin type `ty` with the first
+    /// argument as the instance (CPython's `method_descriptor.__call__`).
+    pub(crate) fn call_unbound_method(&mut self, ty: Type, name: StringId, args: ArgValues) -> Result<CallResult, RunError> {
+        let method = self.interns.get_str(name).to_owned();
+        let (obj, rest) = match args.split_first() {
+            Ok(split) => split,
+            Err(args) => {
+                args.drop_with(self);
+                return Err(SimpleException::new_msg(
+                    ExcType::TypeError,
+                    format!("unbound method {}.{method}() needs an argument", ty.name(self.heap, self.interns)),
+                )
+                .into());
+            }
+        };
+        let actual = obj.py_type(self);
+        let fits = actual == ty || (ty == Type::Int && actual == Type::Bool);
+        if !fits {
+            let type_name = ty.name(self.heap, self.interns).into_owned();
+            let actual_name = obj.py_type_name(self).into_owned();
+            obj.drop_with(self);
+            rest.drop_with(self);
+            return Err(SimpleException::new_msg(
+                ExcType::TypeError,
+                format!("descriptor '{method}' for '{type_name}' objects doesn't apply to a '{actual_name}' object"),
+            )
+            .into());
+        }
+        self.call_attr(obj, name, rest)
     }
 
     /// Evaluates a function in a synchronous position that cannot suspend to the host.
@@ -625,6 +660,11 @@ impl VM<'_> {
             HeapData::ExtFunction(function) => {
                 let name = function.clone_name();
                 return Ok(CallResult::External(name, args));
+            }
+            // hwf: `str.lower(obj, *args)` taken as a value.
+            HeapData::MethodDescriptor(descriptor) => {
+                let (ty, name) = (descriptor.ty, descriptor.name);
+                return self.call_unbound_method(ty, name, args);
             }
             // The bound arguments are lifted out and the heap borrow released
             // before dispatching, so the wrapped callable may reach this same
@@ -952,9 +992,30 @@ impl VM<'_> {
 
         if func.is_async {
             self.create_coroutine(func_id, cells, defaults, args)
+        } else if func.is_generator {
+            self.create_generator(func_id, cells, defaults, args)
         } else {
             self.call_sync_function(func_id, cells, defaults, args)
         }
+    }
+
+    /// hwf: binds a generator function's arguments into a new generator
+    /// (the body runs only as the generator is advanced).
+    fn create_generator(
+        &mut self,
+        func_id: FunctionId,
+        cells: &[HeapId],
+        defaults: &[Value],
+        args: ArgValues,
+    ) -> Result<CallResult, RunError> {
+        let func = self.interns.get_function(func_id);
+        let namespace = Vec::with_capacity(func.namespace_size);
+        let mut namespace_guard = DropGuard::new(namespace, self);
+        let (namespace, this) = namespace_guard.as_parts_mut();
+        func.signature.bind(args, defaults, this, func.name, namespace)?;
+        this.install_closure_cells(func, cells, namespace);
+        let (namespace, this) = namespace_guard.into_parts();
+        Ok(CallResult::Value(this.new_generator(func_id, namespace)))
     }
 
     /// Creates a Coroutine for an async function call.
@@ -1322,4 +1383,11 @@ fn dispatch_exit(heap_id: HeapId, vm: &mut VM<'_>, args: ArgValues) -> Result<Ca
         _ => None,
     };
     vm.heap.read(heap_id).py_exit(vm, exc)
+}
+
+/// hwf: the class methods of the builtin types that also take unbound
+/// instance methods (`dict.fromkeys`, `bytes.fromhex`): these stay class
+/// methods.
+fn is_builtin_class_method(ty: Type, name: StringId) -> bool {
+    (ty == Type::Dict && name == StaticStrings::Fromkeys) || (ty == Type::Bytes && name == StaticStrings::Fromhex)
 }

@@ -12,6 +12,7 @@ mod compare;
 mod context_manager;
 mod exceptions;
 mod format;
+mod generator;
 mod recursion;
 mod scheduler;
 
@@ -404,6 +405,10 @@ pub struct CallFrame<'code> {
     /// construction. Threaded through serialization (`SerializedFrame`) so a
     /// suspended initializer resumes correctly.
     is_initializer: bool,
+
+    /// hwf: the generator this frame runs (a generator frame always runs in
+    /// a nested `run()` with `should_return`, so it is never serialized).
+    generator: Option<HeapId>,
 }
 
 impl<'code> CallFrame<'code> {
@@ -424,6 +429,7 @@ impl<'code> CallFrame<'code> {
             should_return: false,
             is_parked: false,
             is_initializer: false,
+            generator: None,
         }
     }
 
@@ -462,6 +468,7 @@ impl<'code> CallFrame<'code> {
             should_return: false,
             is_parked: false,
             is_initializer: false,
+            generator: None,
         }
     }
 }
@@ -913,6 +920,7 @@ impl<'h> VM<'h> {
                     should_return: false,
                     is_parked: false,
                     is_initializer: sf.is_initializer,
+                    generator: None,
                 }
             })
             .collect();
@@ -1856,6 +1864,30 @@ impl<'h> VM<'h> {
                         return Ok(FrameExit::Return(value));
                     } else {
                         self.push(value);
+                    }
+                }
+                // hwf: generators and `del`.
+                Opcode::Yield => {
+                    let value = self.pop();
+                    return Ok(FrameExit::Return(self.suspend_generator_frame(value)?));
+                }
+                Opcode::DeleteSubscr => {
+                    let index = self.pop();
+                    let obj = self.pop();
+                    let result = self.delete_item(&obj, index);
+                    obj.drop_with(self);
+                    if let Err(e) = result {
+                        catch!(self, e);
+                    }
+                }
+                Opcode::DeleteAttr => {
+                    let name_idx = self.current_frame.fetch_u16();
+                    let name_id = StringId::from_index(name_idx);
+                    let obj = self.pop();
+                    let result = self.delete_attr(&obj, name_id);
+                    obj.drop_with(self);
+                    if let Err(e) = result {
+                        catch!(self, e);
                     }
                 }
                 // Async/Await
