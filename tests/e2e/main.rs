@@ -30,10 +30,13 @@
 //!   resumes and copies (the growing-conversation bound);
 //! - `js`: JavaScript workflows in the Boa runtime;
 //! - `json_workflows`: declarative JSON workflows in the JSON runtime;
+//! - `python`, `python_language`: Python workflows in the Monty runtime (the
+//!   seed's contract; the language Monty lacked, compared with CPython);
 //! - `kanban`: Kanban lanes on the built-in board and on Hermes' own board;
 //! - `mcp_clients`: `hwf mcp` as long-lived clients use it (in-process runner,
 //!   `wait_seconds`, progress, `isError`, resources, checked decisions);
 //! - `numbers`: numbers from input out of range are typed `invalid_*` errors;
+//!   numbers keep their digits through every runtime;
 //! - `policy`: capability policy, built-ins, budgets, agent types, secrets;
 //! - `scripts`: save / list / inspect / validate, running by name;
 //! - `secrets`: the secret corpus (40+ formats) planted in every channel;
@@ -78,6 +81,7 @@ mod pg_fault;
 mod policy;
 mod policy_gaps;
 mod python;
+mod python_language;
 mod runtime_limits;
 mod scripts;
 mod seams;

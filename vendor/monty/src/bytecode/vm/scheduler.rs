@@ -493,50 +493,12 @@ impl Scheduler {
             // Nothing is waiting on this call — it was never awaited. The
             // failure stays cached on the future for a later await to replay.
             None => None,
-            Some(Awaiter::Task(task_id)) => {
-                // A task's own awaiter is the `GatherSlot` its gather gave it;
-                // borrow that gather's id without taking the task's ref, which
-                // stays until the task is cancelled.
-                let gather_id = match self.tasks.get(&task_id).and_then(|t| t.awaiter.as_ref()) {
-                    Some(Awaiter::GatherSlot { gather, .. }) => Some(*gather),
-                    Some(Awaiter::Task(_)) | None => None,
-                };
-                match gather_id {
-                    // The task that was awaiting the future is itself in a
-                    // gather. Settle that gather here so the failure anchors
-                    // at the same site as the resolution; return the gather's
-                    // awaiter for the caller to chain. A gather that has
-                    // already settled takes nothing more, and the failure is
-                    // the parked task's own to raise.
-                    Some(gather_id) => {
-                        let HeapReadOutput::GatherFuture(mut gather_rd) = heap.read(gather_id) else {
-                            panic!("gather_id doesn't point to a GatherFuture")
-                        };
-                        let outer_awaiter = gather_rd.fail(heap, error);
-                        // Dropped before the cancel below: that releases the
-                        // task's `GatherSlot` inc_ref on this gather, which
-                        // must not run under a live reader on it.
-                        drop(gather_rd);
-                        match outer_awaiter {
-                            // The gather handed the failure outwards, so
-                            // nothing will ever deliver it to `task_id`. Its
-                            // `await` raised, so it is finished — drop it, or
-                            // it stays `Blocked` forever on a future that was
-                            // just failed and unregistered, holding its
-                            // coroutine and this gather alive for the rest of
-                            // the session. Siblings are untouched: the task is
-                            // blocked on an external future, so the cancel
-                            // walk finds no gather to cascade into.
-                            Some(outer) => {
-                                self.cancel_task(task_id, heap);
-                                Some(outer)
-                            }
-                            None => Some(Awaiter::Task(task_id)),
-                        }
-                    }
-                    None => Some(Awaiter::Task(task_id)),
-                }
-            }
+            // hwf: the failure is raised in the task that awaited the
+            // future, as CPython raises it at the `await`: its own
+            // `try`/`except` may handle it. (Monty 0.0.23 failed the task's
+            // gather directly, so a handler inside a `gather` child never
+            // ran.) Uncaught, it fails the task, and that fails the gather.
+            Some(Awaiter::Task(task_id)) => Some(Awaiter::Task(task_id)),
             Some(Awaiter::GatherSlot { gather, .. }) => {
                 let HeapReadOutput::GatherFuture(mut gather_rd) = heap.read(gather) else {
                     panic!("gather_id doesn't point to a GatherFuture")
