@@ -373,8 +373,8 @@ fn error_message(out: &Run) -> String {
 }
 
 /// As in the seed, a spent token budget ends the run even when the script
-/// catches the error (the seed's `should_abort`); a spent agent-call
-/// budget stays a `CapabilityError` the script may handle.
+/// catches the error (the seed's `should_abort`), in Python and JavaScript
+/// alike; a spent agent-call budget stays an error the script may handle.
 #[test]
 fn a_spent_token_budget_ends_the_run_even_when_the_script_catches_it() {
     let ctx = Ctx::new();
@@ -407,6 +407,24 @@ return {"done": done}
     let out = ctx.run_json(script, "{}", &["--agents", fixture, "--max-agent-calls", "2"]);
     out.expect_code(0);
     assert_eq!(out.json()["data"]["result"], json!({"done": 2}));
+    // The JavaScript runtime keeps the same rule (one rule for every runtime;
+    // the JSON runtime has no `try`: any failure ends its run).
+    let js = ctx.write(
+        "budget.js",
+        "export const meta = { name: \"budget\", description: \"catches\" };\n\
+         let done = 0;\n\
+         for (let i = 0; i < 5; i++) {\n\
+         \x20 try { await agent(\"work \" + i, { label: \"ok\" }); done++; } catch (e) { log(\"caught \" + e.code); }\n\
+         }\n\
+         return { done };\n",
+    );
+    let js = js.to_str().expect("utf8");
+    let out = ctx.run_json(js, "{}", &["--agents", fixture, "--max-tokens", "15"]);
+    out.expect_code(1);
+    assert!(error_message(&out).starts_with("token_budget: "), "{out:?}");
+    let out = ctx.run_json(js, "{}", &["--agents", fixture, "--max-agent-calls", "2"]);
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"], json!({"done": 2}));
 }
 
 /// What is still not supported is refused before the run, naming the
@@ -426,4 +444,17 @@ fn unsupported_generator_forms_are_refused_with_the_construct_and_line() {
             "{text}"
         );
     }
+    // A generator's body cannot call the host: the run says which function
+    // and where.
+    let path = ctx.write(
+        "gen_host.py",
+        format!("{META}def g():\n    log(\"x\")\n    yield 1\nreturn list(g())\n"),
+    );
+    let out = ctx.run_json(path.to_str().expect("utf8"), "{}", &[]);
+    out.expect_code(1);
+    let msg = error_message(&out);
+    assert!(
+        msg.starts_with("unsupported: NotImplementedError: ") && msg.contains("'log'") && msg.contains("(line 3)"),
+        "{msg}"
+    );
 }

@@ -562,41 +562,25 @@ fn outcome(o: Result<String, CallError>) -> ExtFunctionResult {
     }
 }
 
-/// The host's code of a failed call: the text before its first `: `.
-fn call_code(e: &CallError) -> &str {
-    let text = runtime::call_error_text(e);
-    text.split_once(": ")
-        .map(|(code, _)| code)
-        .filter(|c| !c.is_empty() && c.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_'))
-        .unwrap_or(runtime::call_error_kind(e).as_str())
-}
-
 /// Whether the same call could succeed on a fresh attempt (the seed's
 /// `retryable`, true only for its `runner_error`): a timeout, or an agent or
 /// capability that failed while running. A refusal, a spent budget, a
 /// schema mismatch or a bad request fails the same way again.
 fn retryable(e: &CallError) -> bool {
     matches!(e, CallError::TimedOut(_))
-        || matches!(call_code(e), "agent_failed" | "agent_timeout" | "capability_failed" | "capability_timeout")
+        || matches!(runtime::call_error_code(e), "agent_failed" | "agent_timeout" | "capability_failed" | "capability_timeout")
 }
 
 /// `CapabilityError(<host text>, code=<host code>, retryable=…)`.
 fn capability_error(e: &CallError) -> MontyException {
     let attrs = vec![
-        ("code".to_owned(), ExcAttr::Str(call_code(e).to_owned())),
+        ("code".to_owned(), ExcAttr::Str(runtime::call_error_code(e).to_owned())),
         ("retryable".to_owned(), ExcAttr::Bool(retryable(e))),
     ];
     MontyException::new(ExcType::CapabilityError, Some(runtime::call_error_text(e).to_owned()))
         .with_data(ExcData::Attrs(Box::new(attrs)))
 }
 
-/// A failure that ends the run even if the script catches it: the run's
-/// token or cost budget is spent. The seed stops the script at once when
-/// its token budget is exhausted (`should_abort`); hwf does the same, for
-/// the cost budget too.
-fn ends_run(e: &CallError) -> bool {
-    matches!(e, CallError::BudgetExhausted(_)) && matches!(call_code(e), "token_budget" | "cost_budget")
-}
 
 fn starts_with_code(msg: &str) -> bool {
     msg.split_once(": ")
@@ -618,6 +602,9 @@ fn describe(e: &MontyException, script_lines: u32) -> String {
     match ty {
         ExcType::RecursionError => format!("recursion_limit: {text}{line}"),
         ExcType::MemoryError => format!("memory_limit: {text}{line}"),
+        // Something hwf's Monty does not support at run time (a generator
+        // body calling the host, …): named, with its line.
+        ExcType::NotImplementedError => format!("unsupported: {text}{line}"),
         _ if starts_with_code(msg) => format!("{msg}{line}"),
         // A PipelineStageError carries its cause's code.
         _ => match e.data().attr("code") {
@@ -738,7 +725,7 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
                 };
                 pending.remove(&mid);
                 if let Err(e) = &done.outcome
-                    && ends_run(e)
+                    && runtime::call_error_ends_run(e)
                 {
                     let leftover: Vec<u64> = pending.values().copied().collect();
                     if !leftover.is_empty() {
