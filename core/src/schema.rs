@@ -155,7 +155,10 @@ impl OutputSchema {
                         || v.is_u64()
                         || v.as_number().is_some_and(|n| {
                             // An integer past 2^64 keeps its digits (`arbitrary_precision`).
-                            n.to_string().trim_start_matches('-').bytes().all(|b| b.is_ascii_digit())
+                            n.to_string()
+                                .trim_start_matches('-')
+                                .bytes()
+                                .all(|b| b.is_ascii_digit())
                         })
                 }
                 "boolean" | "bool" => v.is_boolean(),

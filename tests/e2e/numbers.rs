@@ -433,7 +433,10 @@ fn big_ints_floats_and_secret_named_booleans_round_trip_in_python() {
     .expect("computed");
     assert_eq!(result["computed"], computed, "{stdout}");
     if let Ok(py) = std::process::Command::new("python3")
-        .args(["-c", "import json; print(json.dumps([2**70, -(2**80), 10**30, 2**70 * 2 + 1, 10**30 // 7, True]))"])
+        .args([
+            "-c",
+            "import json; print(json.dumps([2**70, -(2**80), 10**30, 2**70 * 2 + 1, 10**30 // 7, True]))",
+        ])
         .output()
         && py.status.success()
     {

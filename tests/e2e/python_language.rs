@@ -26,10 +26,17 @@ fn hwf_result(ctx: &Ctx, name: &str, body: &str) -> Value {
 fn cpython_result(body: &str) -> Option<Value> {
     let indented: String = body
         .lines()
-        .map(|l| if l.trim().is_empty() { "\n".to_owned() } else { format!("    {l}\n") })
+        .map(|l| {
+            if l.trim().is_empty() {
+                "\n".to_owned()
+            } else {
+                format!("    {l}\n")
+            }
+        })
         .collect();
-    let program =
-        format!("import asyncio, json, math\n\nasync def main():\n{indented}\nprint(json.dumps(asyncio.run(main())))\n");
+    let program = format!(
+        "import asyncio, json, math\n\nasync def main():\n{indented}\nprint(json.dumps(asyncio.run(main())))\n"
+    );
     let out = std::process::Command::new("python3")
         .args(["-c", &program])
         .output()
@@ -342,7 +349,11 @@ return out
 "#
         ),
     );
-    let out = ctx.run_json(path.to_str().expect("utf8"), "{}", &["--agents", f.to_str().expect("utf8")]);
+    let out = ctx.run_json(
+        path.to_str().expect("utf8"),
+        "{}",
+        &["--agents", f.to_str().expect("utf8")],
+    );
     out.expect_code(0);
     assert_eq!(
         out.json()["data"]["result"],
@@ -359,7 +370,11 @@ return out
         "uncaught.py",
         format!("{META}x = 1\nreturn await pipeline([1], lambda x: agent(\"fail\", label=\"dies\"))\n"),
     );
-    let out = ctx.run_json(path.to_str().expect("utf8"), "{}", &["--agents", f.to_str().expect("utf8")]);
+    let out = ctx.run_json(
+        path.to_str().expect("utf8"),
+        "{}",
+        &["--agents", f.to_str().expect("utf8")],
+    );
     out.expect_code(1);
     let msg = out.json()["error"]["message"].as_str().unwrap_or_default().to_owned();
     assert!(
@@ -402,7 +417,11 @@ return {"done": done}
     assert!(error_message(&out).starts_with("token_budget: "), "{out:?}");
     assert_eq!(out.json()["data"]["counts"]["agent_calls"], 2);
     let logs = ctx.hwf(["logs", &crate::common::run_id(&out.json())]);
-    assert!(!logs.stdout.contains("caught"), "the script never saw the error: {}", logs.stdout);
+    assert!(
+        !logs.stdout.contains("caught"),
+        "the script never saw the error: {}",
+        logs.stdout
+    );
     // The agent-call limit is the script's to handle (the seed's limit_agent).
     let out = ctx.run_json(script, "{}", &["--agents", fixture, "--max-agent-calls", "2"]);
     out.expect_code(0);

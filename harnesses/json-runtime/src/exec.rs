@@ -603,7 +603,12 @@ fn check_output(schema: &Value, out: &Value) -> Result<(), String> {
             "number" => v.is_number(),
             // An integer past 2^64 keeps its digits (`arbitrary_precision`).
             "integer" => v.as_number().is_some_and(|n| {
-                n.is_i64() || n.is_u64() || n.to_string().trim_start_matches('-').bytes().all(|b| b.is_ascii_digit())
+                n.is_i64()
+                    || n.is_u64()
+                    || n.to_string()
+                        .trim_start_matches('-')
+                        .bytes()
+                        .all(|b| b.is_ascii_digit())
             }),
             "boolean" => v.is_boolean(),
             "array" => v.is_array(),

@@ -568,7 +568,10 @@ fn outcome(o: Result<String, CallError>) -> ExtFunctionResult {
 /// schema mismatch or a bad request fails the same way again.
 fn retryable(e: &CallError) -> bool {
     matches!(e, CallError::TimedOut(_))
-        || matches!(runtime::call_error_code(e), "agent_failed" | "agent_timeout" | "capability_failed" | "capability_timeout")
+        || matches!(
+            runtime::call_error_code(e),
+            "agent_failed" | "agent_timeout" | "capability_failed" | "capability_timeout"
+        )
 }
 
 /// `CapabilityError(<host text>, code=<host code>, retryable=…)`.
@@ -580,7 +583,6 @@ fn capability_error(e: &CallError) -> MontyException {
     MontyException::new(ExcType::CapabilityError, Some(runtime::call_error_text(e).to_owned()))
         .with_data(ExcData::Attrs(Box::new(attrs)))
 }
-
 
 fn starts_with_code(msg: &str) -> bool {
     msg.split_once(": ")
