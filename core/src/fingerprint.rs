@@ -120,6 +120,20 @@ mod tests {
         assert_eq!(canonical_string(&v), r#"{"a":{"c":null,"d":[1,"x"]},"b":1}"#);
     }
 
+    /// serde_json keeps a number's text (`arbitrary_precision`); the
+    /// canonical form writes a float in its shortest form, as before, and an
+    /// integer with every digit.
+    #[test]
+    fn canonical_numbers_are_shortest_floats_and_exact_integers() {
+        let v: Value =
+            serde_json::from_str(r#"[1.50, 15e-1, 1e3, -0.0, 7, 1180591620717411303424, -18446744073709551617]"#)
+                .expect("json");
+        assert_eq!(
+            canonical_string(&v),
+            "[1.5,1.5,1000.0,-0.0,7,1180591620717411303424,-18446744073709551617]"
+        );
+    }
+
     #[test]
     fn fingerprint_is_stable_and_key_order_free() {
         let a = Fingerprint::of("agent", &json!({"agent": "x", "input": {"a": 1, "b": 2}}));
