@@ -84,8 +84,22 @@ fn write_inner(out: &mut impl Write, value: &Value) -> std::io::Result<()> {
             }
             out.write_all(b"]")
         }
+        // serde_json keeps a number's text (`arbitrary_precision`): a
+        // float is written in its shortest form (`1.50` and `15e-1` are one
+        // request), an integer with all its digits.
+        Value::Number(n) if !n.is_i64() && !n.is_u64() && !is_integer_text(n) => match n.as_f64() {
+            Some(f) if f.is_finite() => serde_json::to_writer(&mut *out, &f).map_err(std::io::Error::other),
+            _ => serde_json::to_writer(&mut *out, n).map_err(std::io::Error::other),
+        },
         scalar => serde_json::to_writer(&mut *out, scalar).map_err(std::io::Error::other),
     }
+}
+
+/// Whether a number is written as a whole number (no fraction, no exponent).
+fn is_integer_text(n: &serde_json::Number) -> bool {
+    let text = n.to_string();
+    let digits = text.strip_prefix('-').unwrap_or(&text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Canonical JSON as a string (for tests and tools).
@@ -104,6 +118,20 @@ mod tests {
     fn canonical_form_sorts_keys() {
         let v = json!({"b": 1, "a": {"d": [1, "x"], "c": null}});
         assert_eq!(canonical_string(&v), r#"{"a":{"c":null,"d":[1,"x"]},"b":1}"#);
+    }
+
+    /// serde_json keeps a number's text (`arbitrary_precision`); the
+    /// canonical form writes a float in its shortest form, as before, and an
+    /// integer with every digit.
+    #[test]
+    fn canonical_numbers_are_shortest_floats_and_exact_integers() {
+        let v: Value =
+            serde_json::from_str(r#"[1.50, 15e-1, 1e3, -0.0, 7, 1180591620717411303424, -18446744073709551617]"#)
+                .expect("json");
+        assert_eq!(
+            canonical_string(&v),
+            "[1.5,1.5,1000.0,-0.0,7,1180591620717411303424,-18446744073709551617]"
+        );
     }
 
     #[test]

@@ -150,7 +150,17 @@ impl OutputSchema {
                 "string" | "str" | "text" => v.is_string(),
                 "number" | "float" => v.is_number(),
                 // 1.0 is an integer to JSON Schema too: left to it.
-                "integer" | "int" => v.is_i64() || v.is_u64(),
+                "integer" | "int" => {
+                    v.is_i64()
+                        || v.is_u64()
+                        || v.as_number().is_some_and(|n| {
+                            // An integer past 2^64 keeps its digits (`arbitrary_precision`).
+                            n.to_string()
+                                .trim_start_matches('-')
+                                .bytes()
+                                .all(|b| b.is_ascii_digit())
+                        })
+                }
                 "boolean" | "bool" => v.is_boolean(),
                 "list" | "array" => v.is_array(),
                 "object" | "dict" | "map" => v.is_object(),

@@ -401,6 +401,29 @@ pub fn call_error_kind(e: &CallError) -> ErrorKind {
     }
 }
 
+/// The stable code a failed host call's text starts with (`limit_agent`,
+/// `agent_failed`, …), else the WIT case's name.
+pub fn call_error_code(e: &CallError) -> &str {
+    call_error_text(e)
+        .split_once(": ")
+        .map(|(code, _)| code)
+        .filter(|c| {
+            !c.is_empty()
+                && c.chars()
+                    .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_')
+        })
+        .unwrap_or(call_error_kind(e).as_str())
+}
+
+/// Whether a failed host call ends the run even if the script would catch
+/// it: the run's token or cost budget is spent. The seed stops its script
+/// at once when its token budget is exhausted (`should_abort`); every hwf
+/// script runtime does the same (`docs/CONFORMANCE.md`). The agent- and
+/// capability-call limits stay errors the script may handle.
+pub fn call_error_ends_run(e: &CallError) -> bool {
+    matches!(e, CallError::BudgetExhausted(_)) && matches!(call_error_code(e), "token_budget" | "cost_budget")
+}
+
 // ---- items --------------------------------------------------------------------
 
 /// Items one `parallel()` or `pipeline()` of a script may take: Claude

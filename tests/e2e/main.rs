@@ -35,10 +35,13 @@
 //! - `json_workflows`: declarative JSON workflows in the JSON runtime;
 //! - `json_semantics`: JSON workflows as the seed runs them (sibling
 //!   branches ordered by references, cycles refused, validate's warnings);
+//! - `python`, `python_language`: Python workflows in the Monty runtime (the
+//!   seed's contract; the language Monty lacked, compared with CPython);
 //! - `kanban`: Kanban lanes on the built-in board and on Hermes' own board;
 //! - `mcp_clients`: `hwf mcp` as long-lived clients use it (in-process runner,
 //!   `wait_seconds`, progress, `isError`, resources, checked decisions);
 //! - `numbers`: numbers from input out of range are typed `invalid_*` errors;
+//!   numbers keep their digits through every runtime;
 //! - `policy`: capability policy, built-ins, budgets, agent types, secrets;
 //! - `run_views`: `status` after a continuation, `logs` of a failed run, `--help`;
 //! - `scripts`: save / list / inspect / validate, running by name;
@@ -88,6 +91,7 @@ mod policy;
 mod policy_gaps;
 mod python;
 mod run_views;
+mod python_language;
 mod runtime_limits;
 mod scripts;
 mod seams;

@@ -345,3 +345,152 @@ fn floats_round_trip_through_a_python_script() {
         out.stdout
     );
 }
+
+/// The numbers of issue 28's acceptance: a float that a lossy parse moves
+/// by one ulp, integers past 2^64 (2^70, -(2^80), 10^30) and u64::MAX, and a
+/// boolean whose key names a secret.
+const NUMBERS: &str = r#"{"f": 118.33333333333333, "p70": 1180591620717411303424, "n80": -1208925819614629174706176, "t30": 1000000000000000000000000000000, "u64": 18446744073709551615, "hasSecret": false}"#;
+
+/// `NUMBERS` as the fixture agent's answer to the call labelled `n` (or to
+/// `hermes.numbers` given the exact integers in its input).
+fn numbers_fixture(ctx: &Ctx) -> std::path::PathBuf {
+    ctx.write(
+        "numbers.json",
+        format!(
+            r#"{{"responses": [
+                {{"match": {{"label": "n"}}, "output": {NUMBERS}}},
+                {{"match": {{"agent": "hermes.numbers", "input.p70": 1180591620717411303424, "input.t30": 1000000000000000000000000000000}}, "output": {NUMBERS}}}
+            ]}}"#
+        ),
+    )
+}
+
+/// Runs `file` with `NUMBERS` as args and the numbers fixture; the result's
+/// JSON text as printed (exit 0 asserted) and the run id.
+fn run_numbers(ctx: &Ctx, file: &str) -> (Value, String, String) {
+    let fixture = numbers_fixture(ctx);
+    let out = ctx.hwf([
+        "run",
+        file,
+        "--json",
+        "--agents",
+        fixture.to_str().expect("utf8"),
+        "--args",
+        NUMBERS,
+    ]);
+    out.expect_code(0);
+    let v = out.json();
+    let id = v["data"]["run_id"].as_str().expect("id").to_owned();
+    (v["data"]["result"].clone(), out.stdout.clone(), id)
+}
+
+/// The digits every exact runtime must print.
+const DIGITS: &[&str] = &[
+    "118.33333333333333",
+    "1180591620717411303424",
+    "-1208925819614629174706176",
+    "1000000000000000000000000000000",
+    "18446744073709551615",
+];
+
+#[track_caller]
+fn assert_exact(result: &Value, whole: &Value, stdout: &str, ctx: &Ctx, id: &str) {
+    let numbers: Value = serde_json::from_str(NUMBERS).expect("numbers");
+    for (k, v) in numbers.as_object().expect("object") {
+        assert_eq!(&result[k], v, "{k}: {stdout}");
+    }
+    for d in DIGITS {
+        assert!(stdout.contains(d), "{d} in {stdout}");
+    }
+    // What status shows and the state dir keeps is the same.
+    let s = crate::common::status(ctx, id);
+    assert_eq!(&s["result"], whole);
+    assert!(s["result"].to_string().contains("1180591620717411303424"));
+}
+
+/// Issue 28's acceptance in Python: args, an agent's output and the
+/// script's own big-int arithmetic come back digit for digit; `hasSecret:
+/// false` is not redacted; CPython agrees on the arithmetic.
+#[test]
+fn big_ints_floats_and_secret_named_booleans_round_trip_in_python() {
+    let ctx = Ctx::new();
+    ctx.write(
+        "numbers.py",
+        "meta = {\"name\": \"numbers\", \"description\": \"passes numbers through\"}\n\
+         out = await agent(\"give numbers\", label=\"n\")\n\
+         return {\"f\": args[\"f\"], \"p70\": args[\"p70\"], \"n80\": args[\"n80\"], \"t30\": args[\"t30\"],\n\
+                 \"u64\": args[\"u64\"], \"hasSecret\": args[\"hasSecret\"], \"agent\": out,\n\
+                 \"computed\": [2**70, -(2**80), 10**30, args[\"p70\"] * 2 + 1, out[\"t30\"] // 7, isinstance(args[\"p70\"], int)]}\n",
+    );
+    let (result, stdout, id) = run_numbers(&ctx, "numbers.py");
+    assert_exact(&result, &result, &stdout, &ctx, &id);
+    let numbers: Value = serde_json::from_str(NUMBERS).expect("numbers");
+    assert_eq!(result["agent"], numbers, "{stdout}");
+    let computed: Value = serde_json::from_str(
+        "[1180591620717411303424, -1208925819614629174706176, 1000000000000000000000000000000, \
+         2361183241434822606849, 142857142857142857142857142857, true]",
+    )
+    .expect("computed");
+    assert_eq!(result["computed"], computed, "{stdout}");
+    if let Ok(py) = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import json; print(json.dumps([2**70, -(2**80), 10**30, 2**70 * 2 + 1, 10**30 // 7, True]))",
+        ])
+        .output()
+        && py.status.success()
+    {
+        let cpython: Value = serde_json::from_slice(&py.stdout).expect("cpython json");
+        assert_eq!(result["computed"], cpython, "CPython agrees");
+    }
+}
+
+/// The same through a JSON workflow: the args reach the agent's input
+/// exactly (the fixture matches only the exact integers), its output is
+/// the result.
+#[test]
+fn big_ints_floats_and_secret_named_booleans_round_trip_in_json() {
+    let ctx = Ctx::new();
+    ctx.write(
+        "numbers.workflow.json",
+        r#"{"version": "1", "name": "numbers",
+            "inputs": {"f": "number", "p70": "integer", "n80": "integer", "t30": "integer", "u64": "integer", "hasSecret": "boolean"},
+            "policy": {"network": false, "filesystem": false},
+            "steps": [{"kind": "agent", "id": "echo", "agent": "hermes.numbers",
+                       "input": {"f": "$ref:inputs.f", "p70": "$ref:inputs.p70", "n80": "$ref:inputs.n80", "t30": "$ref:inputs.t30",
+                                 "u64": "$ref:inputs.u64", "hasSecret": "$ref:inputs.hasSecret"},
+                       "output_schema": {"f": "number", "p70": "integer", "n80": "integer", "t30": "integer", "u64": "integer", "hasSecret": "boolean"}}]}"#,
+    );
+    let (result, stdout, id) = run_numbers(&ctx, "numbers.workflow.json");
+    assert_exact(&result["last"], &result, &stdout, &ctx, &id);
+    let journal = ctx.journal(&id).iter().map(Value::to_string).collect::<String>();
+    for d in DIGITS {
+        assert!(journal.contains(d), "{d} in the journal's request and result");
+    }
+}
+
+/// JavaScript has no integers past 2^53 in JSON: as in Node (Claude Code's
+/// runtime), `JSON.parse` gives the nearest double, which is what the
+/// result carries (2^70 is a double exactly; 10^30 becomes 1e30). Floats
+/// keep every bit and `hasSecret: false` stays false.
+#[test]
+fn big_ints_in_javascript_are_the_doubles_node_reads() {
+    let ctx = Ctx::new();
+    ctx.write(
+        "numbers.js",
+        "export const meta = { name: \"numbers\", description: \"passes numbers through\" };\n\
+         const out = await agent(\"give numbers\", { label: \"n\" });\n\
+         return { ...args, agent: out, same: out.p70 === args.p70 && out.t30 === 1e30 };\n",
+    );
+    let (result, stdout, _) = run_numbers(&ctx, "numbers.js");
+    for r in [&result, &result["agent"]] {
+        assert_eq!(r["f"].as_f64(), Some(118.333_333_333_333_33), "{stdout}");
+        assert_eq!(r["p70"].as_f64(), Some(2f64.powi(70)), "{stdout}");
+        assert_eq!(r["n80"].as_f64(), Some(-(2f64.powi(80))), "{stdout}");
+        assert_eq!(r["t30"].as_f64(), Some(1e30), "{stdout}");
+        assert_eq!(r["u64"].as_f64(), Some(18_446_744_073_709_551_615_f64), "{stdout}");
+        assert_eq!(r["hasSecret"], json!(false), "{stdout}");
+    }
+    assert_eq!(result["same"], json!(true));
+    assert!(stdout.contains("118.33333333333333"), "{stdout}");
+}

@@ -608,6 +608,17 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
             return Err("script_error: the script is waiting on a promise that can never settle".into());
         }
         let done = wit::host::next(&pending);
+        // A spent token or cost budget ends the run, even inside a `try`
+        // (the seed's rule, in every hwf runtime).
+        if let Err(e) = &done.outcome
+            && runtime::call_error_ends_run(e)
+        {
+            let rest: Vec<u64> = pending.iter().copied().filter(|c| *c != done.call).collect();
+            if !rest.is_empty() {
+                wit::host::cancel(&rest);
+            }
+            return Err(runtime::call_error_text(e).to_owned());
+        }
         let entry = STATE.with(|s| s.borrow_mut().pending.remove(&done.call));
         if let Some(p) = entry {
             settle(p, done.outcome, &mut ctx).map_err(|e| format!("internal: {e}"))?;

@@ -617,7 +617,15 @@ fn check_output(schema: &Value, out: &Value) -> Result<(), String> {
         let ok = match ty {
             "string" => v.is_string(),
             "number" => v.is_number(),
-            "integer" => v.is_i64() || v.is_u64(),
+            // An integer past 2^64 keeps its digits (`arbitrary_precision`).
+            "integer" => v.as_number().is_some_and(|n| {
+                n.is_i64()
+                    || n.is_u64()
+                    || n.to_string()
+                        .trim_start_matches('-')
+                        .bytes()
+                        .all(|b| b.is_ascii_digit())
+            }),
             "boolean" => v.is_boolean(),
             "array" => v.is_array(),
             "object" => v.is_object(),

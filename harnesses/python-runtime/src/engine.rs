@@ -12,8 +12,8 @@ use crate::source;
 use hwf_guest::runtime::{self, AgentField, wit};
 use monty::{MontyRun, RunProgress};
 use monty_types::{
-    CompileOptions, DictPairs, ExcType, ExtFunctionResult, MontyException, MontyObject, NameLookupResult, PrintWriter,
-    ResourceLimits, ResourceTracker,
+    CompileOptions, DictPairs, ExcAttr, ExcData, ExcType, ExtFunctionResult, MontyException, MontyObject,
+    NameLookupResult, PrintWriter, ResourceLimits, ResourceTracker,
 };
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -54,8 +54,14 @@ import asyncio as _hwf_asyncio
 import json
 import math
 
-CapabilityError = RuntimeError
-PipelineStageError = RuntimeError
+
+# The seed's typed errors are builtins of hwf's Monty: CapabilityError
+# (.code, .retryable) and PipelineStageError (.item_index, .stage_index,
+# .cause_type, .code, .retryable), both RuntimeError subclasses.
+
+
+def format(value, format_spec=""):
+    return f"{value:{format_spec}}"
 
 
 # As in the seed, the host calls are coroutines: nothing starts until the
@@ -150,8 +156,13 @@ async def pipeline(items, *stages):
 
     async def run_item(index, item):
         current = item
+        stage_index = 0
         for stage in stages:
-            current = await _hwf_settle(_hwf_stage(stage, current, item, index))
+            try:
+                current = await _hwf_settle(_hwf_stage(stage, current, item, index))
+            except Exception as e:
+                raise PipelineStageError(index, stage_index, e)
+            stage_index += 1
         return current
 
     return list(await _hwf_asyncio.gather(*[run_item(i, x) for i, x in enumerate(item_list)]))
@@ -245,11 +256,12 @@ fn to_json(o: &MontyObject, depth: usize) -> Result<Value, String> {
         MontyObject::None => Value::Null,
         MontyObject::Bool(b) => Value::Bool(*b),
         MontyObject::Int(i) => Value::from(*i),
+        // Exact: serde_json keeps an integer's digits (`arbitrary_precision`).
         MontyObject::BigInt(b) => b
             .to_string()
             .parse::<serde_json::Number>()
             .map(Value::Number)
-            .unwrap_or_else(|_| Value::String(b.to_string())),
+            .map_err(|e| format!("the int {b} is not a JSON number: {e}"))?,
         MontyObject::Float(f) => serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number),
         MontyObject::String(s) => Value::String(s.clone()),
         MontyObject::List(items)
@@ -289,10 +301,7 @@ fn from_json(v: &Value) -> MontyObject {
     match v {
         Value::Null => MontyObject::None,
         Value::Bool(b) => MontyObject::Bool(*b),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => MontyObject::Int(i),
-            None => MontyObject::Float(n.as_f64().unwrap_or(0.0)),
-        },
+        Value::Number(n) => number_from_json(n),
         Value::String(s) => MontyObject::String(s.clone()),
         Value::Array(items) => MontyObject::List(items.iter().map(from_json).collect()),
         Value::Object(m) => MontyObject::Dict(DictPairs::from(
@@ -301,6 +310,24 @@ fn from_json(v: &Value) -> MontyObject {
                 .collect::<Vec<_>>(),
         )),
     }
+}
+
+/// A JSON number as a Python number: an integer stays an `int` however
+/// large (serde_json keeps its digits, `arbitrary_precision`), anything with
+/// a fraction or an exponent is a `float`, as `json.loads` reads them.
+fn number_from_json(n: &serde_json::Number) -> MontyObject {
+    if let Some(i) = n.as_i64() {
+        return MontyObject::Int(i);
+    }
+    let text = n.to_string();
+    let digits = text.strip_prefix('-').unwrap_or(&text);
+    if !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && let Ok(big) = text.parse::<num_bigint::BigInt>()
+    {
+        return MontyObject::BigInt(big);
+    }
+    MontyObject::Float(n.as_f64().unwrap_or(f64::NAN))
 }
 
 fn type_error(msg: impl Into<String>) -> MontyException {
@@ -525,17 +552,36 @@ fn sync_call(name: &str, args: &[MontyObject]) -> ExtFunctionResult {
     }
 }
 
-/// A finished host call as the Python result: the value, or a
-/// `RuntimeError` (the seed's `CapabilityError`) whose text starts with
-/// the host's code.
+/// A finished host call as the Python result: the value, or the seed's
+/// `CapabilityError` whose text starts with the host's code, with `.code`
+/// and `.retryable` set.
 fn outcome(o: Result<String, CallError>) -> ExtFunctionResult {
     match o {
         Ok(raw) => ExtFunctionResult::Return(from_json(&serde_json::from_str(&raw).unwrap_or(Value::Null))),
-        Err(e) => ExtFunctionResult::Error(MontyException::new(
-            ExcType::RuntimeError,
-            Some(runtime::call_error_text(&e).to_owned()),
-        )),
+        Err(e) => ExtFunctionResult::Error(capability_error(&e)),
     }
+}
+
+/// Whether the same call could succeed on a fresh attempt (the seed's
+/// `retryable`, true only for its `runner_error`): a timeout, or an agent or
+/// capability that failed while running. A refusal, a spent budget, a
+/// schema mismatch or a bad request fails the same way again.
+fn retryable(e: &CallError) -> bool {
+    matches!(e, CallError::TimedOut(_))
+        || matches!(
+            runtime::call_error_code(e),
+            "agent_failed" | "agent_timeout" | "capability_failed" | "capability_timeout"
+        )
+}
+
+/// `CapabilityError(<host text>, code=<host code>, retryable=…)`.
+fn capability_error(e: &CallError) -> MontyException {
+    let attrs = vec![
+        ("code".to_owned(), ExcAttr::Str(runtime::call_error_code(e).to_owned())),
+        ("retryable".to_owned(), ExcAttr::Bool(retryable(e))),
+    ];
+    MontyException::new(ExcType::CapabilityError, Some(runtime::call_error_text(e).to_owned()))
+        .with_data(ExcData::Attrs(Box::new(attrs)))
 }
 
 fn starts_with_code(msg: &str) -> bool {
@@ -558,8 +604,15 @@ fn describe(e: &MontyException, script_lines: u32) -> String {
     match ty {
         ExcType::RecursionError => format!("recursion_limit: {text}{line}"),
         ExcType::MemoryError => format!("memory_limit: {text}{line}"),
+        // Something hwf's Monty does not support at run time (a generator
+        // body calling the host, …): named, with its line.
+        ExcType::NotImplementedError => format!("unsupported: {text}{line}"),
         _ if starts_with_code(msg) => format!("{msg}{line}"),
-        _ => format!("script_error: {text}{line}"),
+        // A PipelineStageError carries its cause's code.
+        _ => match e.data().attr("code") {
+            Some(ExcAttr::Str(code)) => format!("{code}: {text}{line}"),
+            _ => format!("script_error: {text}{line}"),
+        },
     }
 }
 
@@ -673,6 +726,15 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
                     ));
                 };
                 pending.remove(&mid);
+                if let Err(e) = &done.outcome
+                    && runtime::call_error_ends_run(e)
+                {
+                    let leftover: Vec<u64> = pending.values().copied().collect();
+                    if !leftover.is_empty() {
+                        host::cancel(&leftover);
+                    }
+                    return Err(runtime::call_error_text(e).to_owned());
+                }
                 state
                     .resume(vec![(mid, outcome(done.outcome))], PrintWriter::Disabled)
                     .map_err(fail)?

@@ -1,0 +1,479 @@
+//! The seed's Python that Monty 0.0.23 lacked, through the real binary
+//! (issue 28): generators and lazy generator expressions, `del`, dict
+//! union, unbound builtin methods, `format()`, `math.hypot` / `fsum` /
+//! `prod`, CPython's `round`, `JSONDecodeError`'s attributes — each script
+//! body also run by CPython (`python3`, when installed), and the results
+//! compared — then the seed's typed errors (`CapabilityError`,
+//! `PipelineStageError`) and its token-budget rule.
+
+use crate::common::{Ctx, Run};
+use serde_json::{Value, json};
+
+const META: &str = "meta = {\"name\": \"lang\", \"description\": \"the seed's Python\"}\n";
+
+/// Runs `body` as a workflow script; the result (exit 0 asserted).
+#[track_caller]
+fn hwf_result(ctx: &Ctx, name: &str, body: &str) -> Value {
+    let path = ctx.write(name, format!("{META}{body}"));
+    let out = ctx.run_json(path.to_str().expect("utf8"), "{}", &[]);
+    out.expect_code(0);
+    out.json()["data"]["result"].clone()
+}
+
+/// Runs `body` in CPython as the seed runs a script (indented into an
+/// `async def`, `json` and `math` in scope); its result as JSON, or `None`
+/// when `python3` is not installed.
+fn cpython_result(body: &str) -> Option<Value> {
+    let indented: String = body
+        .lines()
+        .map(|l| {
+            if l.trim().is_empty() {
+                "\n".to_owned()
+            } else {
+                format!("    {l}\n")
+            }
+        })
+        .collect();
+    let program = format!(
+        "import asyncio, json, math\n\nasync def main():\n{indented}\nprint(json.dumps(asyncio.run(main())))\n"
+    );
+    let out = std::process::Command::new("python3")
+        .args(["-c", &program])
+        .output()
+        .ok()?;
+    assert!(
+        out.status.success(),
+        "CPython refused the script: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(serde_json::from_slice(&out.stdout).expect("CPython printed JSON"))
+}
+
+/// hwf's result for `body`, which CPython must give too.
+#[track_caller]
+fn same_as_cpython(ctx: &Ctx, name: &str, body: &str) -> Value {
+    let ours = hwf_result(ctx, name, body);
+    if let Some(theirs) = cpython_result(body) {
+        assert_eq!(ours, theirs, "hwf (left) and CPython (right) differ on {name}");
+    }
+    ours
+}
+
+const GENERATORS: &str = r#"def count_up(n):
+    i = 0
+    while True:
+        if i >= n:
+            return
+        yield i
+        i += 1
+
+def naturals():
+    n = 0
+    while True:
+        yield n
+        n += 1
+
+seen = []
+def noisy(xs):
+    for x in xs:
+        seen.append(x)
+        yield x * 10
+
+g = noisy([1, 2, 3, 4])
+first = next(g)
+second = next(g)
+after_two = list(seen)
+
+firsts = []
+for n in naturals():
+    if n > 4:
+        break
+    firsts.append(n)
+
+def echo():
+    got = []
+    while True:
+        x = yield len(got)
+        if x is None:
+            break
+        got.append(x)
+    yield got
+
+e = echo()
+sent = [next(e), e.send("a"), e.send("b"), next(e)]
+
+def inner():
+    yield 1
+    yield 2
+    return "done"
+
+def outer():
+    yield 0
+    yield from inner()
+    yield from [3, 4]
+    yield 5
+
+def guarded():
+    try:
+        yield 1
+        raise ValueError("boom")
+    except ValueError as err:
+        yield "caught " + str(err)
+    finally:
+        pass
+    yield 3
+
+def pairs(d):
+    for k in sorted(d):
+        yield k, d[k]
+
+try:
+    next(count_up(0))
+    stop = "no"
+except StopIteration:
+    stop = "StopIteration"
+
+lazy = (x * x for x in naturals())
+squares = [next(lazy), next(lazy), next(lazy)]
+calls = []
+def note(v):
+    calls.append(v)
+    return v
+pending = (note(x) for x in [1, 2, 3])
+before = list(calls)
+one = next(pending)
+try:
+    (x for x in 5)
+    not_iterable = "no"
+except TypeError as err:
+    not_iterable = str(err)
+
+def make_counter(start):
+    total = [start]
+    def gen(n):
+        for i in range(n):
+            total[0] += i
+            yield total[0]
+    return gen
+
+c = count_up(5)
+next(c)
+c.close()
+
+return {
+    "count": list(count_up(4)),
+    "first_two": [first, second, after_two],
+    "firsts": firsts,
+    "sent": sent,
+    "outer": list(outer()),
+    "guarded": list(guarded()),
+    "pairs": dict(pairs({"b": 2, "a": 1})),
+    "sum": sum(count_up(5)),
+    "sorted": sorted(count_up(3), reverse=True),
+    "default": next(count_up(0), "empty"),
+    "stop": stop,
+    "squares": squares,
+    "lazy": [before, one, list(calls)],
+    "not_iterable": not_iterable,
+    "first_big": next((x for x in naturals() if x * x > 50), None),
+    "nested": list((a, b) for a in range(3) for b in range(a) if a != b),
+    "closure": list(make_counter(10)(4)),
+    "closed": list(c),
+    "zip": list(zip(count_up(3), "abc")),
+    "joined": ",".join(str(x) for x in count_up(3)),
+}
+"#;
+
+/// Generators are lazy, as in CPython: `next()` runs a body only to its next
+/// `yield`, `for` with `break` stops an infinite one, `send()`, `yield
+/// from`, `try` around a `yield`, closures; generator expressions are lazy
+/// generators too (an infinite one, only the items asked for computed).
+#[test]
+fn generators_and_generator_expressions_are_lazy_as_in_cpython() {
+    let ctx = Ctx::new();
+    let result = same_as_cpython(&ctx, "generators.py", GENERATORS);
+    assert_eq!(result["squares"], json!([0, 1, 4]));
+    assert_eq!(result["lazy"], json!([[], 1, [1]]));
+    assert_eq!(result["first_two"], json!([10, 20, [1, 2]]));
+}
+
+const DEL: &str = r#"x = 1
+y = [1, 2, 3, 4, 5, 6]
+d = {"a": 1, "b": 2, "c": 3}
+del x
+try:
+    x
+    unbound = "no"
+except NameError:
+    unbound = "NameError"
+del d["a"], y[0]
+del y[1:3]
+del y[-1]
+try:
+    del d["zzz"]
+    missing = "no"
+except KeyError as e:
+    missing = "KeyError " + str(e)
+items = [1, 2, 3, 4, 5, 6, 7, 8]
+del items[::2]
+try:
+    del items[99]
+    out_of_range = "no"
+except IndexError as e:
+    out_of_range = str(e)
+
+def local():
+    z = 5
+    del z
+    try:
+        return z
+    except UnboundLocalError:
+        return "UnboundLocalError"
+
+def captured():
+    w = 3
+    f = lambda: w
+    del w
+    try:
+        return f()
+    except NameError:
+        return "NameError"
+
+return {"unbound": unbound, "d": d, "y": y, "missing": missing, "items": items,
+        "out_of_range": out_of_range, "local": local(), "captured": captured()}
+"#;
+
+/// `del` of names (unbound afterwards), dict keys, list indices and slices,
+/// several targets at once; errors as in CPython.
+#[test]
+fn del_unbinds_names_and_removes_items_as_in_cpython() {
+    let ctx = Ctx::new();
+    let result = same_as_cpython(&ctx, "del.py", DEL);
+    assert_eq!(result["unbound"], "NameError");
+    assert_eq!(result["items"], json!([2, 4, 6, 8]));
+}
+
+const BUILTINS: &str = r##"a = {"x": 1, "y": 2}
+b = {"y": 20, "z": 30}
+c = a | b
+a |= {"w": 0}
+a |= [("v", 9)]
+words = ["banana", "Apple", "cherry"]
+try:
+    json.loads('{"a": 1,\n "b": }')
+    decode_error = None
+except json.JSONDecodeError as e:
+    decode_error = [e.msg, e.pos, e.lineno, e.colno, isinstance(e, ValueError)]
+return {
+    "union": c, "ior": a,
+    "sorted_lower": sorted(words, key=str.lower),
+    "stripped": list(map(str.strip, [" a ", "b  "])),
+    "upper_call": str.upper("abc"),
+    "dict_get": list(map(dict.get, [{"k": 1}, {"k": 2}], ["k", "k"])),
+    "format": [format(3.14159, ".2f"), format(1234567, ","), format(42), format("x", ">3"),
+               format(0.5, "%"), format(255, "#x"), format(1234.5678, ",.1f")],
+    "math": [math.hypot(3, 4), math.hypot(1e200, 1e200), math.hypot(), math.hypot(1, 2, 3),
+             math.fsum([0.1] * 10), sum([0.1] * 10), math.fsum([1e100, 1.0, -1e100, 1e-100, 1e50, -1.0, -1e50]),
+             math.prod([1, 2, 3, 4]), math.prod([]), math.prod([1.5, 2], start=2)],
+    "round": [round(2.675, 2), round(0.125, 2), round(2.5), round(3.5), round(1234.5678, -2),
+              round(-2.675, 2), round(0.1 + 0.2, 16), round(1250.0, -2), round(1350.0, -2),
+              round(1250.4, -2), round(-0.5), round(7.0, 0), round(118.33333333333333, 2)],
+    "json": decode_error,
+}
+"##;
+
+/// Dict union, unbound builtin methods as keys and in `map`, the `format()`
+/// builtin, `math.hypot` / `fsum` / `prod`, CPython's correctly rounded
+/// `round` (`round(2.675, 2)` is 2.67), `JSONDecodeError`'s attributes.
+#[test]
+fn dict_union_unbound_methods_format_math_round_and_json_errors_match_cpython() {
+    let ctx = Ctx::new();
+    let result = same_as_cpython(&ctx, "builtins.py", BUILTINS);
+    assert_eq!(result["round"][0], json!(2.67));
+    assert_eq!(result["sorted_lower"], json!(["Apple", "banana", "cherry"]));
+    assert_eq!(result["format"][0], "3.14");
+    assert_eq!(result["format"][1], "1,234,567");
+    assert_eq!(result["math"][4], json!(1.0));
+    assert_eq!(result["json"], json!(["Expecting value", 15, 2, 7, true]));
+}
+
+fn failing_fixture(ctx: &Ctx) -> std::path::PathBuf {
+    ctx.write(
+        "f.json",
+        r#"{"responses": [
+          {"match": {"label": "ok"}, "output": "fine", "tokens": 10},
+          {"match": {"label": "dies"}, "error": "runner down"},
+          {"match": {"label": "refused"}, "error": "I will not", "code": "agent_refused"}
+        ]}"#,
+    )
+}
+
+/// The seed's typed errors: a failed agent raises `CapabilityError` with
+/// `.code` and `.retryable` (a runner failure may be retried, a refusal may
+/// not), a `RuntimeError` subclass; a failed pipeline stage raises
+/// `PipelineStageError` with `.item_index`, `.stage_index`, `.cause_type`
+/// and its cause's `.code`; both can be raised by the script, as in the seed.
+#[test]
+fn capability_and_pipeline_stage_errors_carry_the_seeds_attributes() {
+    let ctx = Ctx::new();
+    let f = failing_fixture(&ctx);
+    let path = ctx.write(
+        "typed.py",
+        format!(
+            "{META}{}",
+            r#"out = {}
+try:
+    await agent("fail", label="dies")
+except CapabilityError as e:
+    out["cap"] = [e.code, e.retryable, isinstance(e, RuntimeError), isinstance(e, CapabilityError), str(e).split(":")[0]]
+try:
+    await agent("no", label="refused")
+except RuntimeError as e:
+    out["refused"] = [isinstance(e, CapabilityError), e.code, e.retryable]
+try:
+    await pipeline([1, 2], lambda x: agent("ok", label="ok"),
+                   lambda prev, item: agent("fail", label="dies") if item == 2 else prev)
+except CapabilityError:
+    out["wrong"] = True
+except PipelineStageError as e:
+    out["stage"] = [e.item_index, e.stage_index, e.cause_type, e.code, e.retryable, isinstance(e, RuntimeError)]
+try:
+    await pipeline([1], lambda x: x + "a")
+except PipelineStageError as e:
+    out["stage_type"] = [e.item_index, e.stage_index, e.cause_type, e.code, str(e).split(":")[0]]
+try:
+    raise CapabilityError("mine: no", code="mine", retryable=True)
+except CapabilityError as e:
+    out["raised"] = [e.code, e.retryable, str(e)]
+return out
+"#
+        ),
+    );
+    let out = ctx.run_json(
+        path.to_str().expect("utf8"),
+        "{}",
+        &["--agents", f.to_str().expect("utf8")],
+    );
+    out.expect_code(0);
+    assert_eq!(
+        out.json()["data"]["result"],
+        json!({
+            "cap": ["agent_failed", true, true, true, "agent_failed"],
+            "refused": [true, "agent_refused", false],
+            "stage": [1, 1, "CapabilityError", "agent_failed", true, true],
+            "stage_type": [0, 0, "TypeError", null, "pipeline item 0 stage 0 failed"],
+            "raised": ["mine", true, "mine: no"],
+        })
+    );
+    // Uncaught, a stage failure ends the run with its cause's code and line.
+    let path = ctx.write(
+        "uncaught.py",
+        format!("{META}x = 1\nreturn await pipeline([1], lambda x: agent(\"fail\", label=\"dies\"))\n"),
+    );
+    let out = ctx.run_json(
+        path.to_str().expect("utf8"),
+        "{}",
+        &["--agents", f.to_str().expect("utf8")],
+    );
+    out.expect_code(1);
+    let msg = out.json()["error"]["message"].as_str().unwrap_or_default().to_owned();
+    assert!(
+        msg.starts_with("agent_failed: PipelineStageError: pipeline item 0 stage 0 failed") && msg.contains("(line 3)"),
+        "{msg}"
+    );
+}
+
+fn error_message(out: &Run) -> String {
+    out.json()["error"]["message"].as_str().unwrap_or_default().to_owned()
+}
+
+/// As in the seed, a spent token budget ends the run even when the script
+/// catches the error (the seed's `should_abort`), in Python and JavaScript
+/// alike; a spent agent-call budget stays an error the script may handle.
+#[test]
+fn a_spent_token_budget_ends_the_run_even_when_the_script_catches_it() {
+    let ctx = Ctx::new();
+    let f = failing_fixture(&ctx);
+    let fixture = f.to_str().expect("utf8");
+    let path = ctx.write(
+        "budget.py",
+        format!(
+            "{META}{}",
+            r#"done = 0
+for i in range(5):
+    try:
+        await agent("work " + str(i), label="ok")
+        done += 1
+    except CapabilityError as e:
+        log("caught " + e.code)
+return {"done": done}
+"#
+        ),
+    );
+    let script = path.to_str().expect("utf8");
+    // 10 tokens a call, a ceiling of 15: the third call is refused.
+    let out = ctx.run_json(script, "{}", &["--agents", fixture, "--max-tokens", "15"]);
+    out.expect_code(1);
+    assert!(error_message(&out).starts_with("token_budget: "), "{out:?}");
+    assert_eq!(out.json()["data"]["counts"]["agent_calls"], 2);
+    let logs = ctx.hwf(["logs", &crate::common::run_id(&out.json())]);
+    assert!(
+        !logs.stdout.contains("caught"),
+        "the script never saw the error: {}",
+        logs.stdout
+    );
+    // The agent-call limit is the script's to handle (the seed's limit_agent).
+    let out = ctx.run_json(script, "{}", &["--agents", fixture, "--max-agent-calls", "2"]);
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"], json!({"done": 2}));
+    // The JavaScript runtime keeps the same rule (one rule for every runtime;
+    // the JSON runtime has no `try`: any failure ends its run).
+    let js = ctx.write(
+        "budget.js",
+        "export const meta = { name: \"budget\", description: \"catches\" };\n\
+         let done = 0;\n\
+         for (let i = 0; i < 5; i++) {\n\
+         \x20 try { await agent(\"work \" + i, { label: \"ok\" }); done++; } catch (e) { log(\"caught \" + e.code); }\n\
+         }\n\
+         return { done };\n",
+    );
+    let js = js.to_str().expect("utf8");
+    let out = ctx.run_json(js, "{}", &["--agents", fixture, "--max-tokens", "15"]);
+    out.expect_code(1);
+    assert!(error_message(&out).starts_with("token_budget: "), "{out:?}");
+    let out = ctx.run_json(js, "{}", &["--agents", fixture, "--max-agent-calls", "2"]);
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"], json!({"done": 2}));
+}
+
+/// What is still not supported is refused before the run, naming the
+/// construct and its line.
+#[test]
+fn unsupported_generator_forms_are_refused_with_the_construct_and_line() {
+    let ctx = Ctx::new();
+    for (body, needle, line) in [
+        ("x = 1\nasync def g():\n    yield 1\n", "async generators", 3),
+        ("x = 1\nf = lambda: (yield)\n", "yield inside a lambda", 3),
+    ] {
+        let path = ctx.write("refused.py", format!("{META}{body}"));
+        let out = ctx.hwf(["validate", path.to_str().expect("utf8"), "--json"]);
+        let text = out.stdout.clone();
+        assert!(
+            text.contains("unsupported_syntax") && text.contains(needle) && text.contains(&format!("\"line\":{line}")),
+            "{text}"
+        );
+    }
+    // A generator's body cannot call the host: the run says which function
+    // and where.
+    let path = ctx.write(
+        "gen_host.py",
+        format!("{META}def g():\n    log(\"x\")\n    yield 1\nreturn list(g())\n"),
+    );
+    let out = ctx.run_json(path.to_str().expect("utf8"), "{}", &[]);
+    out.expect_code(1);
+    let msg = error_message(&out);
+    assert!(
+        msg.starts_with("unsupported: NotImplementedError: ") && msg.contains("'log'") && msg.contains("(line 3)"),
+        "{msg}"
+    );
+}

@@ -1,0 +1,244 @@
+//! hwf: running generator frames, and `del` of items and attributes.
+//!
+//! A generator's frame runs in a nested `run()` (like a `sorted(key=)`
+//! callback): [`VM::resume_generator`] pushes the saved frame with
+//! `should_return` set, and the `Yield` opcode
+//! ([`VM::suspend_generator_frame`]) saves it back into the generator and
+//! leaves that `run()` with the yielded value. A frame that returns instead
+//! leaves the generator finished.
+
+use super::{CallFrame, FrameExit, VM};
+use crate::{
+    exception_private::{ExcType, ExcTypeExt, RunError, RunResult, SimpleException},
+    heap::{DropWithContext, HeapData, HeapId, HeapReadOutput},
+    intern::{FunctionId, StringId},
+    types::{Generator, GeneratorState, attribute_name_value},
+    value::{EitherStr, Value},
+};
+
+impl VM<'_> {
+    /// Builds the generator a call to the generator function `func_id`
+    /// returns, its arguments already bound into `namespace`.
+    pub(super) fn new_generator(&mut self, func_id: FunctionId, namespace: Vec<Value>) -> Value {
+        let generator = Generator::new(func_id, namespace);
+        Value::Ref(self.heap.allocate(HeapData::Generator(Box::new(generator))))
+    }
+
+    /// The `Yield` opcode: saves the running generator frame into its
+    /// generator and pops it. Returns the yielded value, for the caller to
+    /// leave this nested `run()` with.
+    pub(super) fn suspend_generator_frame(&mut self, value: Value) -> Result<Value, RunError> {
+        let Some(generator_id) = self.current_frame.generator else {
+            value.drop_with(self);
+            return Err(RunError::internal("yield outside a generator frame"));
+        };
+        let stack: Vec<Value> = self.stack.drain(self.current_frame.stack_base..).collect();
+        let exceptions: Vec<Value> = self
+            .exception_stack
+            .drain(self.current_frame.exception_stack_base.min(self.exception_stack.len())..)
+            .collect();
+        let ip = self.current_frame.ip;
+        self.with_generator(generator_id, |generator| {
+            generator.stack = stack;
+            generator.exception_stack = exceptions;
+            generator.ip = ip;
+            generator.state = GeneratorState::Suspended;
+        });
+        // The frame's stack region is already empty; `should_return` is set.
+        self.pop_frame();
+        Ok(value)
+    }
+
+    /// Advances generator `id` with `sent` as the result of its paused
+    /// `yield`: the next yielded value, or `None` once it is exhausted.
+    pub(crate) fn resume_generator(&mut self, id: HeapId, sent: Value) -> RunResult<Option<Value>> {
+        let sending = !matches!(sent, Value::None);
+        let taken = self.with_generator(id, |generator| match generator.state {
+            GeneratorState::Finished => Err(None),
+            GeneratorState::Running => Err(Some("running")),
+            GeneratorState::New if sending => Err(Some("new")),
+            GeneratorState::New | GeneratorState::Suspended => {
+                let was_new = generator.state == GeneratorState::New;
+                generator.state = GeneratorState::Running;
+                let (stack, exceptions) = generator.take_frame();
+                Ok((
+                    generator.func_id,
+                    generator.ip,
+                    generator.locals_count,
+                    stack,
+                    exceptions,
+                    was_new,
+                ))
+            }
+        });
+        let (func_id, ip, locals_count, stack, exceptions, was_new) = match taken {
+            Some(Ok(frame)) => frame,
+            Some(Err(why)) => {
+                sent.drop_with(self);
+                return match why {
+                    None => Ok(None),
+                    Some("running") => {
+                        Err(SimpleException::new_msg(ExcType::ValueError, "generator already executing").into())
+                    }
+                    Some(_) => Err(SimpleException::new_msg(
+                        ExcType::TypeError,
+                        "can't send non-None value to a just-started generator",
+                    )
+                    .into()),
+                };
+            }
+            None => {
+                sent.drop_with(self);
+                return Err(RunError::internal("resume_generator: not a generator"));
+            }
+        };
+        if let Err(e) = self.enter_run_reentry() {
+            self.finish_generator(id);
+            sent.drop_with(self);
+            stack.drop_with(self);
+            exceptions.drop_with(self);
+            return Err(e.into());
+        }
+        let mut guard = super::recursion::RunReentryGuard::new(self);
+        let this = &mut *guard;
+
+        let call_offset = this.current_offset();
+        let func = this.interns.get_function(func_id);
+        let stack_base = this.stack.len();
+        this.stack.extend(stack);
+        if was_new {
+            sent.drop_with(this);
+        } else {
+            this.push(sent);
+        }
+        let exception_stack_base = this.exception_stack.len();
+        this.exception_stack.extend(exceptions);
+        let mut frame = CallFrame::new_function(
+            &func.code,
+            stack_base,
+            locals_count,
+            exception_stack_base,
+            func_id,
+            call_offset,
+        );
+        frame.ip = ip;
+        frame.should_return = true;
+        frame.generator = Some(id);
+        if let Err(e) = this.push_frame(frame) {
+            // `push_frame` released the stack region; drop what the frame
+            // had pushed on the exception stack too.
+            let leftover: Vec<Value> = this.exception_stack.drain(exception_stack_base..).collect();
+            leftover.drop_with(this);
+            this.finish_generator(id);
+            return Err(e);
+        }
+        loop {
+            match this.run() {
+                Ok(FrameExit::Return(value)) => {
+                    let suspended = matches!(
+                        this.heap.get(id),
+                        HeapData::Generator(g) if g.state == GeneratorState::Suspended
+                    );
+                    if suspended {
+                        return Ok(Some(value));
+                    }
+                    // The body returned: the generator is exhausted (its
+                    // return value is `StopIteration.value`, not passed on).
+                    value.drop_with(this);
+                    this.finish_generator(id);
+                    return Ok(None);
+                }
+                Ok(FrameExit::AttrLookup {
+                    effect: Some(effect), ..
+                }) => {
+                    let value = effect.apply(None, this);
+                    this.push(value);
+                }
+                Ok(exit) => {
+                    let error = this.unsupported_frame_exit("generator", exit);
+                    if let Some(error) = this.handle_exception(error) {
+                        this.finish_generator(id);
+                        return Err(error);
+                    }
+                }
+                Err(e) => {
+                    this.finish_generator(id);
+                    return Err(e);
+                }
+            }
+        }
+    }
+
+    /// Marks generator `id` finished, releasing anything it still holds.
+    fn finish_generator(&mut self, id: HeapId) {
+        let frame = self.with_generator(id, |generator| {
+            generator.state = GeneratorState::Finished;
+            generator.take_frame()
+        });
+        if let Some((stack, exceptions)) = frame {
+            stack.drop_with(self);
+            exceptions.drop_with(self);
+        }
+    }
+
+    /// Runs `f` on generator `id` (`None` if `id` is not a generator).
+    fn with_generator<R>(&mut self, id: HeapId, f: impl FnOnce(&mut Generator) -> R) -> Option<R> {
+        match self.heap.read(id) {
+            HeapReadOutput::Generator(mut generator) => Some(f(generator.get_mut(self.heap))),
+            _ => None,
+        }
+    }
+
+    /// `del obj[index]`: a dict key (a missing one is `KeyError`), a list
+    /// index or slice; anything else is `TypeError`.
+    pub(super) fn delete_item(&mut self, obj: &Value, index: Value) -> RunResult<()> {
+        let this = self;
+        crate::defer_drop!(index, this);
+        if let Value::Ref(id) = obj {
+            match this.heap.read(*id) {
+                HeapReadOutput::Dict(mut dict) => {
+                    return match dict.pop(index, this)? {
+                        Some((key, value)) => {
+                            key.drop_with(this);
+                            value.drop_with(this);
+                            Ok(())
+                        }
+                        None => Err(ExcType::key_error(index, this)),
+                    };
+                }
+                HeapReadOutput::List(mut list) => {
+                    let removed = list.delete_item(index, this)?;
+                    removed.drop_with(this);
+                    return Ok(());
+                }
+                _ => {}
+            }
+        }
+        let type_name = obj.py_type_name(this);
+        Err(SimpleException::new_msg(
+            ExcType::TypeError,
+            format!("'{type_name}' object doesn't support item deletion"),
+        )
+        .into())
+    }
+
+    /// `del obj.name`: an attribute of a class instance; anything else is
+    /// `AttributeError`.
+    pub(super) fn delete_attr(&mut self, obj: &Value, name_id: StringId) -> RunResult<()> {
+        let name = EitherStr::Interned(name_id);
+        if let Value::Ref(id) = obj
+            && let HeapReadOutput::Instance(mut instance) = self.heap.read(*id)
+        {
+            let key = attribute_name_value(&name, self);
+            let removed = instance.delete_attr(&key, self);
+            key.drop_with(self);
+            if let Some((k, v)) = removed? {
+                k.drop_with(self);
+                v.drop_with(self);
+                return Ok(());
+            }
+        }
+        let type_name = obj.py_type_name(self);
+        Err(ExcType::attribute_error(type_name, name.as_str(self.interns)))
+    }
+}
