@@ -894,3 +894,50 @@ return { pr: args.n };
         "the same delivery twice starts one run: {runs}"
     );
 }
+
+/// Issue 29, finding 3: the journal endpoint returned every row of a run
+/// (a 256 MiB journal per request). It serves the first and last 150 rows
+/// with a gap row and the total, pages by offset and limit (at most
+/// 1,000), `all=true` up to 20,000, and the phase of every call; a bad
+/// query is a 400.
+#[test]
+fn the_journal_endpoint_is_paged() {
+    let ctx = Ctx::new();
+    ctx.write(
+        "chatty.js",
+        "export const meta = { name: \"chatty\", description: \"logs a lot\", phases: [\"talk\"] };\n\
+         phase(\"talk\");\n\
+         for (let i = 0; i < 1200; i++) console.log(\"line \" + i);\n\
+         return { done: true };\n",
+    );
+    let out = ctx.hwf(["run", "chatty.js", "--json"]);
+    out.expect_code(0);
+    let run = out.json()["data"]["run_id"].as_str().expect("id").to_owned();
+    let (srv, _) = serve(&ctx, &["--token", TOKEN], &[]);
+    let a = srv.addr.as_str();
+    let page = |q: &str| get(a, &format!("/api/runs/{run}/journal{q}"));
+    let first = page("").json()["data"].clone();
+    let total = first["total"].as_u64().expect("total");
+    assert!(total > 1200, "{total}");
+    let rows = first["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 301, "150 + a gap + 150");
+    assert_eq!(rows[150], json!({"row": "gap", "hidden": total - 300}));
+    assert_eq!(rows[300]["row"], "run_completed");
+    let p = page("?offset=100&limit=50").json()["data"].clone();
+    assert_eq!(p["rows"].as_array().expect("rows").len(), 50);
+    assert_eq!((p["offset"].clone(), p["next"].clone()), (json!(100), json!(150)));
+    let last = page(&format!("?offset={}&limit=1000", total - 10)).json()["data"].clone();
+    assert_eq!(last["rows"].as_array().expect("rows").len(), 10);
+    assert!(last.get("next").is_none(), "{last}");
+    let big = page("?limit=5000").json()["data"].clone();
+    assert_eq!(
+        big["rows"].as_array().expect("rows").len(),
+        1000,
+        "a page holds at most 1,000"
+    );
+    let all = page("?all=true").json()["data"].clone();
+    assert_eq!(all["rows"].as_array().expect("rows").len() as u64, total);
+    for bad in ["?offset=-1", "?limit=x", "?all=true&limit=5"] {
+        assert_eq!(page(bad).status, 400, "{bad}");
+    }
+}

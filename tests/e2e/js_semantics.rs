@@ -221,11 +221,23 @@ fn workflow_refuses_a_script_path_outside_the_workspace() {
     ctx.hwf(["script", "save", "hello", harnesses::HELLO]).expect_code(0);
     let stray = ctx.state().join("scripts/hello/v000001.meta.json");
     let cases = [
-        (secret.display().to_string(), "path_outside_workspace", "is outside the workspace"),
+        (
+            secret.display().to_string(),
+            "path_outside_workspace",
+            "is outside the workspace",
+        ),
         (format!("sub/{up}"), "path_outside_workspace", "through \"..\""),
         ("link.js".into(), "path_outside_workspace", "through a symlink"),
-        ("sub/out/secret.js".into(), "path_outside_workspace", "through a symlink"),
-        (stray.display().to_string(), "path_outside_workspace", "saved-scripts dir"),
+        (
+            "sub/out/secret.js".into(),
+            "path_outside_workspace",
+            "through a symlink",
+        ),
+        (
+            stray.display().to_string(),
+            "path_outside_workspace",
+            "saved-scripts dir",
+        ),
         ("missing.js".into(), "not_found", "no such file"),
     ];
     let list = cases

@@ -9,7 +9,11 @@ use serde_json::{Value, json};
 fn run_def(ctx: &Ctx, def: &Value, fixture: &Value) -> Run {
     let d = ctx.write("wf.workflow.json", def.to_string());
     let f = ctx.write("fixture.json", fixture.to_string());
-    ctx.run_json(d.to_str().expect("utf8"), "{}", &["--agents", f.to_str().expect("utf8")])
+    ctx.run_json(
+        d.to_str().expect("utf8"),
+        "{}",
+        &["--agents", f.to_str().expect("utf8")],
+    )
 }
 
 /// Index in the journal of the first `ty` event of the agent labelled
@@ -165,10 +169,11 @@ fn validate_reports_warnings_with_codes_and_pointers() {
         text.stdout
     );
     // Warnings do not stop a run.
-    let f = ctx.write(
-        "f.json",
-        r#"{"responses": [{"match": {}, "output": {"text": "ok"}}]}"#,
-    );
-    ctx.run_json(d.to_str().expect("utf8"), r#"{"topic": "x"}"#, &["--agents", f.to_str().expect("utf8")])
-        .expect_code(0);
+    let f = ctx.write("f.json", r#"{"responses": [{"match": {}, "output": {"text": "ok"}}]}"#);
+    ctx.run_json(
+        d.to_str().expect("utf8"),
+        r#"{"topic": "x"}"#,
+        &["--agents", f.to_str().expect("utf8")],
+    )
+    .expect_code(0);
 }

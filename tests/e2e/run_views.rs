@@ -22,7 +22,11 @@ fn status_after_a_continuation_lists_each_phase_once_and_replayed_calls_keep_the
         "f.json",
         r#"{"responses": [{"match": {"label": "draft"}, "output": "the draft", "delay_ms": 60}]}"#,
     );
-    let out = ctx.run_json(s.to_str().expect("utf8"), "{}", &["--agents", f.to_str().expect("utf8")]);
+    let out = ctx.run_json(
+        s.to_str().expect("utf8"),
+        "{}",
+        &["--agents", f.to_str().expect("utf8")],
+    );
     out.expect_code(3);
     let id = run_id(&out.json());
     ctx.hwf(["control", "decide", &id, "2", "respond", "--value", "\"yes\""])

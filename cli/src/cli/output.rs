@@ -123,7 +123,10 @@ impl Out {
                 let shown = s.result.clone().unwrap_or_else(|| json!(s.result_preview));
                 print_stdout(&serde_json::to_string_pretty(&shown).unwrap_or_default());
                 if let Some(p) = &s.result_path {
-                    say_err(&format!("(result is large; full result in {})", state_dir.join(p).display()));
+                    say_err(&format!(
+                        "(result is large; full result in {})",
+                        state_dir.join(p).display()
+                    ));
                 }
             }
             Some(err) => {

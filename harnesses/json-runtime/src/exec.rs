@@ -403,7 +403,11 @@ impl Runner<'_> {
         // so the same call is the one refused; otherwise all at once
         // (nothing can overrun).
         let kanban_at_fork = self.kanban_before + self.kanban_here;
-        let most = |cards_only| wave.iter().map(|&b| most_effects(&branches[b], cards_only)).sum::<u64>();
+        let most = |cards_only| {
+            wave.iter()
+                .map(|&b| most_effects(&branches[b], cards_only))
+                .sum::<u64>()
+        };
         let tight = self
             .policy("max_agent_calls")
             .is_some_and(|max| self.effects_used() + most(false) > max)

@@ -37,7 +37,13 @@ fn reads(v: &Value, out: &mut HashSet<String>) {
         Value::Object(m) => {
             for (k, x) in m {
                 if k == "depends_on" {
-                    out.extend(x.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_owned));
+                    out.extend(
+                        x.as_array()
+                            .into_iter()
+                            .flatten()
+                            .filter_map(Value::as_str)
+                            .map(str::to_owned),
+                    );
                 } else {
                     reads(x, out);
                 }

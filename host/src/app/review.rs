@@ -238,6 +238,76 @@ impl Hwf {
         Ok(v)
     }
 
+    /// Part of a run's timeline (what the console's journal endpoint
+    /// serves): `{run_id, rows, total, call_phases, offset, next?}`. By
+    /// default the first and last [`TIMELINE_PAGE`]` / 2` rows with a
+    /// `{row: "gap", hidden}` row between them when there are more; a
+    /// [`TimelinePage::Range`] is one page (at most
+    /// [`TIMELINE_MAX_PAGE`] rows, `next` the offset of the following
+    /// one); [`TimelinePage::All`] every row up to [`TIMELINE_ALL`].
+    /// `call_phases` names the phase each call was made in (its own, else
+    /// the last phase entered before it), for every call, so a page shows
+    /// the phases of calls whose rows it does not hold.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name`, `not_found`, `corrupt_store`.
+    pub fn timeline_page(&self, run_id: &str, page: TimelinePage) -> Result<Value> {
+        let id = RunId::parse(run_id)?;
+        let journal = self.store().read_entries_compact(&id)?;
+        let controls = crate::app::control::read_controls(self.store(), &id).unwrap_or_default();
+        let mut rows = timeline_rows(&journal, &controls.0);
+        drop(journal);
+        let total = rows.len();
+        let mut call_phases = serde_json::Map::new();
+        let mut current = Value::from("");
+        for r in &rows {
+            match r["row"].as_str() {
+                Some("phase") => current = r["title"].clone(),
+                Some("call") => {
+                    let own = r.get("phase").filter(|p| p.as_str().is_some_and(|p| !p.is_empty()));
+                    let phase = own.cloned().unwrap_or_else(|| current.clone());
+                    if let Some(call) = r["call"].as_str() {
+                        call_phases.insert(call.to_owned(), phase);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let (offset, next) = match page {
+            TimelinePage::HeadAndTail if total > TIMELINE_PAGE => {
+                let tail = rows.split_off(total - TIMELINE_PAGE / 2);
+                rows.truncate(TIMELINE_PAGE / 2);
+                rows.push(json!({"row": "gap", "hidden": total - TIMELINE_PAGE}));
+                rows.extend(tail);
+                (0, None)
+            }
+            TimelinePage::HeadAndTail => (0, None),
+            TimelinePage::All if total > TIMELINE_ALL => {
+                let tail = rows.split_off(total - TIMELINE_ALL / 2);
+                rows.truncate(TIMELINE_ALL / 2);
+                rows.push(json!({"row": "gap", "hidden": total - TIMELINE_ALL}));
+                rows.extend(tail);
+                (0, None)
+            }
+            TimelinePage::All => (0, None),
+            TimelinePage::Range { offset, limit } => {
+                let limit = limit.clamp(1, TIMELINE_MAX_PAGE);
+                let start = offset.min(total);
+                let end = start.saturating_add(limit).min(total);
+                rows = rows.drain(start..end).collect();
+                (start, (end < total).then_some(end))
+            }
+        };
+        let mut v = json!({"run_id": id, "rows": rows, "total": total, "offset": offset,
+            "call_phases": call_phases});
+        if let Some(n) = next {
+            v["next"] = json!(n);
+        }
+        hwf_core::redact::redact_value(&mut v);
+        Ok(v)
+    }
+
     /// One call's redacted request, result or error, and the journal
     /// lines about it.
     ///
@@ -462,6 +532,29 @@ pub fn review_entry(run: &RunId, workflow: &str, w: &WaitInfo, request: Option<&
     }
     v
 }
+
+/// Which rows of a timeline [`Hwf::timeline_page`] returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimelinePage {
+    /// The first and last [`TIMELINE_PAGE`]` / 2` rows.
+    HeadAndTail,
+    /// Rows `offset..offset + limit`.
+    Range {
+        /// The first row.
+        offset: usize,
+        /// How many (at most [`TIMELINE_MAX_PAGE`]).
+        limit: usize,
+    },
+    /// Every row, up to [`TIMELINE_ALL`] (then its first and last halves).
+    All,
+}
+
+/// Rows of the console's first view of a timeline.
+pub const TIMELINE_PAGE: usize = 300;
+/// The most rows one page holds.
+pub const TIMELINE_MAX_PAGE: usize = 1000;
+/// The most rows "every row" holds.
+pub const TIMELINE_ALL: usize = 20_000;
 
 /// A journal (and the run's controls) as a compact timeline, in order:
 /// one `call` row per call (its start and completion together: kind,

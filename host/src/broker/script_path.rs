@@ -110,7 +110,10 @@ pub fn resolve(
     {
         return match saved_path(rel) {
             Some((name, version)) if saved_exists(&name, version) => Ok(ScriptPath::Saved { name, version }),
-            Some(_) => Err(refuse("not_found", format!("scriptPath {given:?}: no such saved version"))),
+            Some(_) => Err(refuse(
+                "not_found",
+                format!("scriptPath {given:?}: no such saved version"),
+            )),
             None => Err(outside()),
         };
     }
@@ -134,7 +137,10 @@ pub fn resolve(
     let Some(rel) = beneath(rel) else {
         return Err(refuse(
             "path_outside_workspace",
-            format!("scriptPath {given:?} leaves the workspace ({}) through \"..\"", root.display()),
+            format!(
+                "scriptPath {given:?} leaves the workspace ({}) through \"..\"",
+                root.display()
+            ),
         ));
     };
     let through_symlink = || {
@@ -155,7 +161,10 @@ pub fn resolve(
     let dir = Dir::open_ambient_dir(root, ambient_authority())
         .map_err(|e| refuse("io", format!("workspace {}: {e}", root.display())))?;
     let io = |e: std::io::Error| match e.kind() {
-        std::io::ErrorKind::NotFound => refuse("not_found", format!("scriptPath {given:?}: no such file in the workspace")),
+        std::io::ErrorKind::NotFound => refuse(
+            "not_found",
+            format!("scriptPath {given:?}: no such file in the workspace"),
+        ),
         // cap-std refuses a path that resolves outside the directory.
         std::io::ErrorKind::PermissionDenied => through_symlink(),
         _ => refuse("io", format!("scriptPath {given:?}: {e}")),
@@ -163,7 +172,10 @@ pub fn resolve(
     let file = dir.open(&rel).map_err(io)?;
     let meta = file.metadata().map_err(io)?;
     if !meta.is_file() {
-        return Err(refuse("not_a_file", format!("scriptPath {given:?} is not a regular file")));
+        return Err(refuse(
+            "not_a_file",
+            format!("scriptPath {given:?} is not a regular file"),
+        ));
     }
     let language = Language::of_path(&rel);
     let limit = if language == Language::Wasm {

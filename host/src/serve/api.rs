@@ -142,13 +142,49 @@ pub async fn run(State(app): App, Path(id): Path<String>) -> Response {
 }
 
 /// `GET /api/runs/{id}/journal`: the compact timeline.
-pub async fn journal(State(app): App, Path(id): Path<String>) -> Response {
+pub async fn journal(
+    State(app): App,
+    Path(id): Path<String>,
+    q: Result<Query<JournalQuery>, QueryRejection>,
+) -> Response {
     let id = match run_id(&id) {
         Ok(id) => id,
         Err(r) => return r,
     };
+    let q = match q {
+        Ok(Query(q)) => q,
+        Err(e) => return error_response(&Error::new(ErrorCode::InvalidParams, format!("bad query: {e}"))),
+    };
+    let page = match (q.all, q.offset, q.limit) {
+        (Some(true), None, None) => crate::app::review::TimelinePage::All,
+        (None | Some(false), None, None) => crate::app::review::TimelinePage::HeadAndTail,
+        (None | Some(false), offset, limit) => crate::app::review::TimelinePage::Range {
+            offset: offset.unwrap_or(0),
+            limit: limit.unwrap_or(crate::app::review::TIMELINE_PAGE),
+        },
+        (Some(true), _, _) => {
+            return error_response(&Error::new(
+                ErrorCode::InvalidParams,
+                "all=true reads every row: leave out offset and limit",
+            ));
+        }
+    };
+    let Ok(_permit) = app.journal_reads.clone().acquire_owned().await else {
+        return error_response(&Error::new(ErrorCode::Internal, "the console is shutting down"));
+    };
     let hwf = app.hwf.clone();
-    result_redacted(blocking(move || hwf.timeline(id.as_str())).await)
+    result_redacted(blocking(move || hwf.timeline_page(id.as_str(), page)).await)
+}
+
+/// `GET /api/runs/{id}/journal?offset=&limit=` or `?all=true`.
+#[derive(Debug, Deserialize)]
+pub struct JournalQuery {
+    /// Every row (up to [`crate::app::review::TIMELINE_ALL`]).
+    all: Option<bool>,
+    /// The first row of a page.
+    offset: Option<usize>,
+    /// Rows in a page (at most [`crate::app::review::TIMELINE_MAX_PAGE`]).
+    limit: Option<usize>,
 }
 
 /// `GET /api/runs/{id}/result`: the whole result, also when it was too

@@ -99,7 +99,14 @@ pub struct AppState {
     pub changes: Arc<tokio::sync::watch::Sender<u64>>,
     /// Webhook secrets by source.
     pub hook_secrets: hooks::Secrets,
+    /// Journal reads in flight (`GET /api/runs/{id}/journal`): each parses
+    /// a whole journal, so at most [`JOURNAL_READS`] at once bound the
+    /// memory a burst of requests for a huge run can take.
+    pub journal_reads: Arc<tokio::sync::Semaphore>,
 }
+
+/// How many journal reads the console serves at once.
+pub const JOURNAL_READS: usize = 2;
 
 impl std::fmt::Debug for AppState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -345,6 +352,7 @@ pub async fn serve(hwf: Hwf, mut opts: Options, cfg: ServeConfig) -> Result<()> 
         wake: wake.clone(),
         changes: changes.clone(),
         hook_secrets,
+        journal_reads: Arc::new(tokio::sync::Semaphore::new(JOURNAL_READS)),
     });
     let shown = match local.ip() {
         IpAddr::V4(ip) if ip.is_unspecified() => format!("127.0.0.1:{}", local.port()),

@@ -13,7 +13,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The largest card file read back (cards hold a result and comments).
-pub(crate) const MAX_CARD_BYTES: u64 = 4 << 20;
+/// The largest card a store keeps, in bytes.
+pub const MAX_CARD_BYTES: u64 = 4 << 20;
 
 /// Comments a card keeps (the newest; older ones are dropped, counted in
 /// `comments_dropped`).

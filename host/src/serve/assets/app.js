@@ -331,13 +331,9 @@ function timelineRows(rows) {
   }).join("");
 }
 
-// A long timeline shows its first and last rows until asked for all.
+// A long timeline comes from the server as its first and last rows (a
+// "gap" row between them) until asked for all (?all=true).
 const TIMELINE_ROWS = 300;
-function shownRows(rows) {
-  if (state.allRows || rows.length <= TIMELINE_ROWS) return rows;
-  const head = rows.slice(0, TIMELINE_ROWS / 2), tail = rows.slice(rows.length - TIMELINE_ROWS / 2);
-  return [...head, { row: "gap", hidden: rows.length - TIMELINE_ROWS }, ...tail];
-}
 
 // "input 4 · cache write 5123 · cache read 14200 · output 45": a token split.
 function usageText(u) {
@@ -362,7 +358,7 @@ async function loadDetail(run, call) {
 
 async function renderRun(id) {
   const t0 = performance.now();
-  const [s, tl] = await Promise.all([api("runs/" + encodeURIComponent(id)), api("runs/" + encodeURIComponent(id) + "/journal")]);
+  const [s, tl] = await Promise.all([api("runs/" + encodeURIComponent(id)), api("runs/" + encodeURIComponent(id) + "/journal" + (state.allRows ? "?all=true" : ""))]);
   if (state.view !== "run:" + id || deferred()) return;
   const t1 = performance.now();
   const c = s.counts || {};
@@ -393,9 +389,9 @@ async function renderRun(id) {
       <div><h2>Phases</h2>${phases ? `<ul class="phases" id="phases">${phases}</ul>` : '<div class="muted">none declared</div>'}
         <h2>Result</h2>${result || '<div class="muted">not yet</div>'}</div>
       <div><h2>Calls</h2><div class="lazy"><table class="calls" id="calls" data-count="${(s.calls || []).length}"><thead><tr><th>Call</th><th>Kind</th><th>What</th><th>State</th><th>Took</th><th>Tokens</th><th>Fingerprint</th><th></th></tr></thead>
-        <tbody>${callRows(s.calls || [], callPhases(tl.rows)) || '<tr><td colspan="8" class="muted">no calls yet</td></tr>'}</tbody></table></div>
-        <h2>Timeline</h2><div class="lazy"><table class="timeline" id="timeline" data-count="${tl.rows.length}"><tbody>${timelineRows(shownRows(tl.rows))}</tbody></table></div>
-        ${tl.rows.length > TIMELINE_ROWS && !state.allRows ? `<button type="button" id="tl-all">Show all ${tl.rows.length} rows</button>` : ""}</div>
+        <tbody>${callRows(s.calls || [], tl.call_phases ? new Map(Object.entries(tl.call_phases)) : callPhases(tl.rows)) || '<tr><td colspan="8" class="muted">no calls yet</td></tr>'}</tbody></table></div>
+        <h2>Timeline</h2><div class="lazy"><table class="timeline" id="timeline" data-count="${tl.total ?? tl.rows.length}"><tbody>${timelineRows(tl.rows)}</tbody></table></div>
+        ${(tl.total ?? 0) > TIMELINE_ROWS && !state.allRows ? `<button type="button" id="tl-all">Show all ${tl.total} rows</button>` : ""}</div>
     </div>`;
   wireCards($("#run-waits"));
   const b = (sel, f) => { const e = $(sel); if (e) e.addEventListener("click", f); };

@@ -236,7 +236,8 @@ impl FileStore {
         journal_str(bytes, &what, Some(id.as_str()))
     }
 
-    /// Repair a run's journal a [`ZeroGap`] (or a torn tail) damaged: keep
+    /// Repair a run's journal damaged by a run of zero bytes with data after
+    /// it (or a torn tail): keep
     /// every complete line, in order, whose seq continues the journal (the
     /// zeros between them dropped), move the original aside as
     /// `journal.jsonl.damaged-<ms>` in the run's directory, and write the
