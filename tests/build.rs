@@ -30,7 +30,8 @@ fn main() {
     // OUT_DIR = <target>/<profile>/build/<pkg>-<hash>/out
     let target = out_dir.ancestors().nth(4).expect("target dir").to_path_buf();
 
-    for dir in ["guest-sdk", "wit"] {
+    // `vendor/`: patched dependencies of the guests (Boa).
+    for dir in ["guest-sdk", "wit", "vendor"] {
         rerun_tree(&root.join(dir));
     }
     for (_, dir) in GUESTS {

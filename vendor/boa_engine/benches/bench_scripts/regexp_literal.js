@@ -1,0 +1,5 @@
+(function () {
+  let regExp = /hello/i;
+
+  return regExp.test("Hello World");
+})();

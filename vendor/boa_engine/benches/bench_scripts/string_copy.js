@@ -1,0 +1,4 @@
+(function () {
+  var a = "hello";
+  var b = a;
+})();
