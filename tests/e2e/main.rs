@@ -69,6 +69,7 @@ mod hello;
 mod hostile;
 mod journal_cas;
 mod js;
+mod js_compute;
 mod json_workflows;
 mod kanban;
 mod mcp_clients;

@@ -29,7 +29,7 @@ use crate::display::{JsStrDisplayEscaped, JsStrDisplayLossy, JsStringDebugInfo};
 use crate::iter::CodePointsIter;
 use crate::r#type::{Latin1, Utf16};
 pub use crate::vtable::StaticString;
-use crate::vtable::{SequenceString, SliceString};
+use crate::vtable::{RopeString, SequenceString, SliceString};
 #[doc(inline)]
 pub use crate::{
     builder::{CommonJsStringBuilder, Latin1JsStringBuilder, Utf16JsStringBuilder},
@@ -114,6 +114,9 @@ pub(crate) enum JsStringKind {
 
     /// A static string that is valid for `'static` lifetime.
     Static = 3,
+
+    /// hwf patch: the lazy concatenation of two strings. See [`RopeString`].
+    Rope = 4,
 }
 
 /// A Latin1 or UTF-16–encoded, reference counted, immutable string.
@@ -627,6 +630,31 @@ impl JsString {
     #[must_use]
     pub fn concat(x: JsStr<'_>, y: JsStr<'_>) -> Self {
         Self::concat_array(&[x, y])
+    }
+
+    /// hwf patch: the concatenation of `x` and `y` as a rope (copied once,
+    /// when its characters are first read) when it is long, else as
+    /// [`JsString::concat`]. `a + b` and `s += t` use this, so building a
+    /// string piece by piece is linear instead of quadratic.
+    #[inline]
+    #[must_use]
+    pub fn concat_lazy(x: &JsString, y: &JsString) -> Self {
+        if x.is_empty() {
+            return y.clone();
+        }
+        if y.is_empty() {
+            return x.clone();
+        }
+        let Some(len) = x.len().checked_add(y.len()) else {
+            alloc_overflow()
+        };
+        if len < vtable::rope::ROPE_MIN_LEN {
+            return Self::concat(x.as_str(), y.as_str());
+        }
+        let rope = Box::new(RopeString::new(x.clone(), y.clone(), len));
+        Self {
+            ptr: NonNull::from(Box::leak(rope)).cast(),
+        }
     }
 
     /// Creates a new [`JsString`] from the concatenation of every element of

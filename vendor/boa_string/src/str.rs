@@ -238,10 +238,41 @@ impl<'a> JsStr<'a> {
         // a. Let candidate be the substring of string from i to i + searchLen.
         // b. If candidate is the same sequence of code units as searchValue, return i.
         // 8. Return -1.
-        self.windows(search_value.len())
-            .skip(from_index)
-            .position(|s| s == search_value)
-            .map(|i| i + from_index)
+        // hwf patch: search from `from_index` on the code units. The windows
+        // iterator's `skip(from_index)` stepped through every earlier window,
+        // so `split`, `replaceAll` and `indexOf` loops were quadratic.
+        let n = search_value.len();
+        if from_index > len || n > len - from_index {
+            return None;
+        }
+        fn find<T: PartialEq>(hay: &[T], needle: &[T]) -> Option<usize> {
+            let (first, rest) = needle.split_first()?;
+            let last_start = hay.len().checked_sub(needle.len())?;
+            let mut i = 0;
+            while i <= last_start {
+                let p = hay[i..=last_start].iter().position(|c| c == first)?;
+                i += p;
+                if hay[i + 1..i + needle.len()] == *rest {
+                    return Some(i);
+                }
+                i += 1;
+            }
+            None
+        }
+        let found = match (self.variant(), search_value.variant()) {
+            (JsStrVariant::Latin1(h), JsStrVariant::Latin1(s)) => find(&h[from_index..], s),
+            (JsStrVariant::Utf16(h), JsStrVariant::Utf16(s)) => find(&h[from_index..], s),
+            (JsStrVariant::Latin1(h), JsStrVariant::Utf16(s)) => {
+                // A unit above 0xFF never occurs in a Latin1 string.
+                let s: Option<Vec<u8>> = s.iter().map(|&u| u8::try_from(u).ok()).collect();
+                find(&h[from_index..], &s?)
+            }
+            (JsStrVariant::Utf16(h), JsStrVariant::Latin1(s)) => {
+                let s: Vec<u16> = s.iter().map(|&b| u16::from(b)).collect();
+                find(&h[from_index..], &s)
+            }
+        };
+        found.map(|i| i + from_index)
     }
 
     /// Abstract operation `CodePointAt( string, position )`.

@@ -565,3 +565,101 @@ fn starts_with_and_ends_with_basic() {
     assert!(!basic.starts_with(end_needle));
     assert!(basic.ends_with(end_needle));
 }
+
+// hwf patch: ropes (lazy concatenation).
+#[test]
+fn rope_concat_matches_flat_concat() {
+    let mut rope = JsString::from("");
+    let mut flat: Vec<u16> = Vec::new();
+    for i in 0..5000 {
+        let piece = if i % 7 == 3 {
+            JsString::from(&[0x00e9_u16, 0xd83d, 0xde00, 0x41][..])
+        } else {
+            JsString::from(format!("line {i}: ok\n").as_str())
+        };
+        flat.extend(piece.iter());
+        rope = JsString::concat_lazy(&rope, &piece);
+        assert_eq!(rope.len(), flat.len());
+    }
+    assert_eq!(rope.to_vec(), flat);
+    // Read twice: the flat copy is kept.
+    assert_eq!(rope.as_str(), JsString::from(&flat[..]).as_str());
+}
+
+#[test]
+fn rope_sharing_and_slicing() {
+    let base = JsString::from("x".repeat(300).as_str());
+    let a = JsString::concat_lazy(&base, &JsString::from("-a"));
+    let b = JsString::concat_lazy(&a, &a);
+    let c = JsString::concat_lazy(&b, &a);
+    assert_eq!(c.to_std_string_escaped(), format!("{0}-a{0}-a{0}-a", "x".repeat(300)));
+    // `a` was not flattened by flattening `c`, and still reads right.
+    assert_eq!(a.len(), 302);
+    assert_eq!(a.to_std_string_escaped(), format!("{}-a", "x".repeat(300)));
+    let s = c.get_expect(300..304);
+    assert_eq!(s.to_std_string_escaped(), "-axx");
+    drop(c);
+    assert_eq!(b.to_std_string_escaped(), format!("{0}-a{0}-a", "x".repeat(300)));
+    // Short concatenations stay flat.
+    let short = JsString::concat_lazy(&JsString::from("ab"), &JsString::from("cd"));
+    assert_eq!(short.kind(), JsStringKind::Latin1Sequence);
+    assert_eq!(c_kind_of(&b), JsStringKind::Rope);
+}
+
+fn c_kind_of(s: &JsString) -> JsStringKind {
+    s.kind()
+}
+
+#[test]
+fn deep_rope_drops_and_flattens_without_recursion() {
+    let piece = JsString::from("0123456789".repeat(30).as_str());
+    let mut rope = piece.clone();
+    for _ in 0..300_000 {
+        rope = JsString::concat_lazy(&rope, &piece);
+    }
+    let unread = rope.clone();
+    assert_eq!(rope.len(), 300 * 300_001);
+    assert_eq!(rope.code_unit_at(rope.len() - 1), Some(u16::from(b'9')));
+    drop(rope);
+    drop(unread);
+    // Right-deep too, dropped without being read.
+    let mut rope = piece.clone();
+    for _ in 0..300_000 {
+        rope = JsString::concat_lazy(&piece, &rope);
+    }
+    drop(rope);
+}
+
+// hwf patch: `index_of` from an index, every encoding pair.
+#[test]
+fn index_of_from_an_index() {
+    let naive = |h: &JsString, n: &JsString, from: usize| -> Option<usize> {
+        let (h, n) = (h.to_vec(), n.to_vec());
+        if n.is_empty() {
+            return (from <= h.len()).then_some(from);
+        }
+        (from..=h.len().saturating_sub(n.len()))
+            .find(|&i| i + n.len() <= h.len() && h[i..i + n.len()] == n[..])
+    };
+    let hays = [
+        JsString::from("a,bb,,ccc,a,"),
+        JsString::from(&[0x61_u16, 0x2c, 0x263a, 0x2c, 0x62, 0x263a, 0x2c][..]),
+        JsString::from(""),
+    ];
+    let needles = [
+        JsString::from(","),
+        JsString::from("a,"),
+        JsString::from(",,"),
+        JsString::from(&[0x263a_u16, 0x2c][..]),
+        JsString::from(&[0x2c_u16][..]),
+        JsString::from(""),
+        JsString::from("zzzzzzzzzzzzzzzzzzzzz"),
+    ];
+    for h in &hays {
+        for n in &needles {
+            for from in 0..=h.len() + 1 {
+                assert_eq!(h.index_of(n.as_str(), from), naive(h, n, from), "{h:?} {n:?} {from}");
+            }
+        }
+    }
+}
