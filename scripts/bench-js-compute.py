@@ -11,7 +11,10 @@ run by run. Both must return the same result. Prints one line per script
 hwf / Node ratios) and, with --json, the whole report.
 
 Usage: scripts/bench-js-compute.py [--hwf target/release/hwf] [--node node]
-       [--runs 5] [--only crunch,json] [--json]
+       [--runs 5] [--only crunch,json] [--json] [--runtime-dir DIR ...]
+With --runtime-dir (repeatable), hwf runs each script with each of those
+JS runtimes (HWF_RUNTIME_DIR) in turn, alternating with Node, so a runtime
+before and after a change is measured in the same minutes.
 The scripts need more guest CPU than the 5 s default limit before the
 speed work; the bench passes --cpu-limit-ms (default 600000).
 """
@@ -49,6 +52,7 @@ def main() -> int:
     p.add_argument("--only", default="", help="comma-separated script names (without .js)")
     p.add_argument("--cpu-limit-ms", type=int, default=600000)
     p.add_argument("--json", action="store_true", help="print the whole report as JSON")
+    p.add_argument("--runtime-dir", action="append", default=[], help="a directory holding js-runtime.wasm (repeatable)")
     a = p.parse_args()
 
     scripts = sorted(glob.glob(os.path.join(BENCH_DIR, "*.js")))
@@ -62,61 +66,77 @@ def main() -> int:
     node_version = subprocess.run([a.node, "--version"], capture_output=True, text=True).stdout.strip()
     report = {"node": node_version, "runs": a.runs, "scripts": []}
     try:
+        runtimes = a.runtime_dir or [None]
         for script in scripts:
             name = os.path.basename(script)[:-3]
             hwf_argv = [a.hwf, "run", script, "--state-dir", state, "--json", "--cpu-limit-ms", str(a.cpu_limit_ms)]
             node_argv = [a.node, runner, script]
+
+            def env_for(rt):
+                return dict(os.environ, HWF_RUNTIME_DIR=rt) if rt else None
+
             # Warm-up: the compile cache, the page cache, and the results.
-            out, _, _ = timed(hwf_argv)
-            try:
-                hwf_result = json.loads(out.stdout)["data"]["result"]
-            except (ValueError, KeyError, TypeError):
-                print(f"{name}: hwf failed: {out.stdout.strip()[:400]} {out.stderr.strip()[:400]}", file=sys.stderr)
-                report["scripts"].append({"name": name, "error": (out.stdout + out.stderr)[:400]})
-                continue
             out, _, _ = timed(node_argv)
             node_result = json.loads(out.stdout)
-            same = hwf_result == node_result
-            hw, hc, nw, nc = [], [], [], []
+            results = {}
+            for rt in runtimes:
+                out, _, _ = timed(hwf_argv, env_for(rt))
+                try:
+                    results[rt] = json.loads(out.stdout)["data"]["result"]
+                except (ValueError, KeyError, TypeError):
+                    print(f"{name}: hwf failed: {out.stdout.strip()[:400]} {out.stderr.strip()[:400]}", file=sys.stderr)
+                    results[rt] = None
+            hw = {rt: [] for rt in runtimes}
+            hc = {rt: [] for rt in runtimes}
+            nw, nc = [], []
             for _ in range(a.runs):
-                _, w, c = timed(hwf_argv)
-                hw.append(w)
-                hc.append(c)
+                for rt in runtimes:
+                    if results[rt] is None:
+                        continue
+                    _, w, c = timed(hwf_argv, env_for(rt))
+                    hw[rt].append(w)
+                    hc[rt].append(c)
                 _, w, c = timed(node_argv)
                 nw.append(w)
                 nc.append(c)
-            row = {
-                "name": name,
-                "same_result": same,
-                "hwf_wall_s": round(statistics.median(hw), 3),
-                "node_wall_s": round(statistics.median(nw), 3),
-                "hwf_cpu_s": round(statistics.median(hc), 3),
-                "node_cpu_s": round(statistics.median(nc), 3),
-                "hwf_wall_all": [round(x, 3) for x in hw],
-                "node_wall_all": [round(x, 3) for x in nw],
-            }
-            row["wall_ratio"] = round(row["hwf_wall_s"] / row["node_wall_s"], 2)
-            row["cpu_ratio"] = round(row["hwf_cpu_s"] / max(row["node_cpu_s"], 1e-3), 2)
-            report["scripts"].append(row)
-            print(
-                f"{name:14} hwf {row['hwf_wall_s']:7.3f} s wall {row['hwf_cpu_s']:7.3f} s cpu | "
-                f"node {row['node_wall_s']:6.3f} s wall {row['node_cpu_s']:6.3f} s cpu | "
-                f"ratio wall {row['wall_ratio']:6.2f}x cpu {row['cpu_ratio']:6.2f}x"
-                + ("" if same else "  RESULTS DIFFER"),
-                file=sys.stderr,
-                flush=True,
-            )
-            if not same:
-                row["hwf_result"] = hwf_result
-                row["node_result"] = node_result
-        rows = [r for r in report["scripts"] if "wall_ratio" in r]
-        if rows:
-            report["geomean_wall_ratio"] = round(statistics.geometric_mean([r["wall_ratio"] for r in rows]), 2)
-            report["max_wall_ratio"] = max(r["wall_ratio"] for r in rows)
-            print(
-                f"geometric mean wall ratio {report['geomean_wall_ratio']}x, worst {report['max_wall_ratio']}x",
-                file=sys.stderr,
-            )
+            for rt in runtimes:
+                if results[rt] is None:
+                    report["scripts"].append({"name": name, "runtime": rt, "error": "hwf failed"})
+                    continue
+                same = results[rt] == node_result
+                row = {
+                    "name": name,
+                    "runtime": rt,
+                    "same_result": same,
+                    "hwf_wall_s": round(statistics.median(hw[rt]), 3),
+                    "node_wall_s": round(statistics.median(nw), 3),
+                    "hwf_cpu_s": round(statistics.median(hc[rt]), 3),
+                    "node_cpu_s": round(statistics.median(nc), 3),
+                    "hwf_wall_all": [round(x, 3) for x in hw[rt]],
+                    "node_wall_all": [round(x, 3) for x in nw],
+                }
+                row["wall_ratio"] = round(row["hwf_wall_s"] / row["node_wall_s"], 2)
+                row["cpu_ratio"] = round(row["hwf_cpu_s"] / max(row["node_cpu_s"], 1e-3), 2)
+                report["scripts"].append(row)
+                label = f"{name} [{os.path.basename(os.path.normpath(rt))}]" if rt else name
+                print(
+                    f"{label:22} hwf {row['hwf_wall_s']:7.3f} s wall {row['hwf_cpu_s']:7.3f} s cpu | "
+                    f"node {row['node_wall_s']:6.3f} s wall {row['node_cpu_s']:6.3f} s cpu | "
+                    f"ratio wall {row['wall_ratio']:6.2f}x cpu {row['cpu_ratio']:6.2f}x"
+                    + ("" if same else "  RESULTS DIFFER"),
+                    file=sys.stderr,
+                    flush=True,
+                )
+                if not same:
+                    row["hwf_result"] = results[rt]
+                    row["node_result"] = node_result
+        for rt in runtimes:
+            rows = [r for r in report["scripts"] if "wall_ratio" in r and r["runtime"] == rt]
+            if rows:
+                g = round(statistics.geometric_mean([r["wall_ratio"] for r in rows]), 2)
+                worst = max(r["wall_ratio"] for r in rows)
+                report.setdefault("summary", []).append({"runtime": rt, "geomean_wall_ratio": g, "max_wall_ratio": worst})
+                print(f"{rt or 'hwf'}: geometric mean wall ratio {g}x, worst {worst}x", file=sys.stderr)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if a.json:
