@@ -47,7 +47,12 @@ fn json_parse_reads_what_it_read_before() {
     assert_eq!(r["count"], 41);
     assert_eq!(
         r["numbers"],
-        json!([["number", "5", false], ["number", "5.5", false], ["number", "0", true], ["number", "2147483648", false]])
+        json!([
+            ["number", "5", false],
+            ["number", "5.5", false],
+            ["number", "0", true],
+            ["number", "2147483648", false]
+        ])
     );
     assert_eq!(r["nonString"], 5);
     assert_eq!(r["protoOwn"], true);
