@@ -81,6 +81,7 @@ mod journal_cas;
 mod js;
 mod js_semantics;
 mod json_semantics;
+mod js_compute;
 mod json_workflows;
 mod kanban;
 mod mcp_clients;

@@ -50,6 +50,9 @@ const fn to_hex_digit(val: u16) -> u16 {
     }
 }
 
+// hwf patch: the direct JSON.parse.
+mod fast_parse;
+
 #[cfg(test)]
 mod tests;
 
@@ -236,6 +239,15 @@ impl Json {
     /// [spec]: https://tc39.es/ecma262/#sec-json.parse
     /// [mdn]: https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/JSON/parse
     pub(crate) fn parse(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+        // hwf patch: plain JSON in a string, without a reviver, is read
+        // directly into values (`fast_parse`); anything else takes the path below.
+        if let Some(text) = args.first().and_then(JsValue::as_string)
+            && !args.get_or_undefined(1).is_callable()
+            && let Some(value) = fast_parse::parse(&text, context)
+        {
+            return Ok(value);
+        }
+
         // 1. Let jsonString be ? ToString(text).
         let json_string = args
             .first()

@@ -1,0 +1,15 @@
+export const meta = { name: "bench-strings", description: "String building: +=, template literals, join, split, replace" };
+const n = (args && args.n) || 200000;
+let s = "";
+for (let i = 0; i < n; i++) s += `line ${i}: ok\n`;
+const parts = [];
+for (let i = 0; i < n; i++) parts.push("item-" + i + "=" + (i * 7 % 1000));
+const joined = parts.join(",");
+const back = joined.split(",");
+let total = 0;
+for (const p of back) total += p.length;
+const upper = s.slice(0, 100000).toUpperCase();
+const replaced = s.slice(0, 200000).replaceAll("ok", "fine");
+let md = "";
+for (let i = 0; i < n / 10; i++) md += "| " + String(i).padStart(6, " ") + " | " + (i % 3 === 0 ? "yes" : "no") + " |\n";
+return { len: s.length, joined: joined.length, total, upper: upper.length, replaced: replaced.length, md: md.length, hit: s.includes("line 199999: ok") };
