@@ -29,6 +29,8 @@
 //! - `journal_cas`: large payloads kept by content, shared between prompts,
 //!   resumes and copies (the growing-conversation bound);
 //! - `js`: JavaScript workflows in the Boa runtime;
+//! - `js_compute`: the JS compute benchmarks return Node's results within the
+//!   default CPU limit; the direct `JSON.parse` agrees with Boa's own path;
 //! - `json_workflows`: declarative JSON workflows in the JSON runtime;
 //! - `kanban`: Kanban lanes on the built-in board and on Hermes' own board;
 //! - `mcp_clients`: `hwf mcp` as long-lived clients use it (in-process runner,
