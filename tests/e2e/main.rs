@@ -32,6 +32,8 @@
 //! - `js`: JavaScript workflows in the Boa runtime;
 //! - `js_semantics`: JavaScript as Node and Claude Code run it (Boa patches,
 //!   numbers, pipeline nulls, `scriptPath`, phase forms);
+//! - `js_compute`: the JS compute benchmarks return Node's results within the
+//!   default CPU limit; the direct `JSON.parse` agrees with Boa's own path;
 //! - `json_workflows`: declarative JSON workflows in the JSON runtime;
 //! - `json_semantics`: JSON workflows as the seed runs them (sibling
 //!   branches ordered by references, cycles refused, validate's warnings);
