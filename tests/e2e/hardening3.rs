@@ -335,3 +335,37 @@ fn escape_sequences_from_a_guest_never_reach_the_terminal() {
         "the journal keeps the phase as written"
     );
 }
+
+/// Finding 12 (part): a damaged `controls.jsonl` was named by the runner,
+/// but `hwf status` showed the run as if it had no controls. Status names
+/// the damage (JSON and text) and keeps showing the run.
+#[test]
+fn status_names_damaged_controls() {
+    let ctx = Ctx::manual_runner();
+    ctx.write(
+        "ask.js",
+        "export const meta = { name: \"ask\", description: \"asks\" };\nconst a = await capability(\"human.ask\", { prompt: \"go?\", choices: [\"yes\"] });\nreturn { a };\n",
+    );
+    let out = ctx.hwf(["run", "ask.js", "--json"]);
+    out.expect_code(3);
+    let run = run_id(&out.json());
+    ctx.hwf(["control", "pause", &run]).expect_code(0);
+    let controls = ctx.state().join("runs").join(&run).join("controls.jsonl");
+    let mut text = std::fs::read_to_string(&controls).expect("controls");
+    text.push_str("{ this is not a control\n");
+    std::fs::write(&controls, text).expect("damage");
+    let s = status(&ctx, &run);
+    assert_eq!(s["controls_error"]["code"], "corrupt_store", "{s}");
+    assert_eq!(s["state"], "waiting", "{s}");
+    assert_eq!(
+        s["controls"].as_array().map(Vec::len),
+        Some(1),
+        "the readable control is still shown: {s}"
+    );
+    let human = ctx.hwf(["status", &run]);
+    assert!(
+        human.stdout.contains("controls damaged: corrupt_store"),
+        "{}",
+        human.stdout
+    );
+}

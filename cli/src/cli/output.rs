@@ -158,6 +158,13 @@ impl Out {
                     err["message"].as_str().unwrap_or("")
                 ));
             }
+            if let Some(err) = v.get("controls_error").filter(|e| !e.is_null()) {
+                text.push_str(&format!(
+                    "controls damaged: {}: {} (decisions on this run are refused until controls.jsonl is repaired)\n",
+                    err["code"].as_str().unwrap_or("?"),
+                    err["message"].as_str().unwrap_or("")
+                ));
+            }
             let p = &v["progress"];
             text.push_str(&format!(
                 "calls: {} done, {} failed, {} running; tokens {}{}\n",

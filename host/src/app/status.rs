@@ -248,6 +248,11 @@ pub struct RunStatus {
     pub retries: HashSet<String>,
     /// Calls a `task_stop` names.
     pub stopped_tasks: HashSet<String>,
+    /// Why its controls cannot be read (a damaged `controls.jsonl`): the
+    /// runner leaves such a run as it is and a decision on it is refused,
+    /// so status says so rather than showing no controls (issue 29).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controls_error: Option<hwf_core::model::ErrorInfo>,
 }
 
 /// A run's workflow name for lists: the saved script's name, else the
@@ -517,6 +522,7 @@ pub fn build_status(s: &RunSnapshot, journal: &[JournalEntry], state_dir: &Path,
         controls: Vec::new(),
         retries: HashSet::new(),
         stopped_tasks: HashSet::new(),
+        controls_error: None,
     })
 }
 

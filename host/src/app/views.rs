@@ -254,7 +254,19 @@ impl Hwf {
             .resolve_where(&mut journal, |e| e.kind() == Some("capability"))?;
         let locked = self.is_claimed(&id);
         let mut status = crate::app::status::build_status(&snap, &journal, self.store().root(), locked)?;
-        let controls = crate::app::control::read_controls(self.store(), &id).unwrap_or_default();
+        let controls = match crate::app::control::read_controls(self.store(), &id) {
+            Ok(c) => c,
+            Err(e) => {
+                // What can be read is shown; the damage is named.
+                status.controls_error = Some(hwf_core::model::ErrorInfo::of(&e));
+                crate::app::control::Controls(
+                    self.store()
+                        .read_controls_lenient(&id)
+                        .map(|(c, _)| c)
+                        .unwrap_or_default(),
+                )
+            }
+        };
         status.retries = controls.retried_calls();
         status.stopped_tasks = controls.stopped_calls();
         status.controls = controls.0;
