@@ -575,34 +575,50 @@ pub(crate) fn journaled_end(events: &[JournalEntry]) -> Option<JournaledEnd> {
 /// [`crashes_alone`]) before the runner stops taking it over.
 pub const MAX_CRASHES: usize = 3;
 
-/// How many executions since the run's last final record started and never
-/// ended (each `run_started` without a `run_completed` after it), counting
-/// only those that had their process to themselves: a runner with many
-/// slots dies with all its runs, and only one of them (if any) is to blame.
-/// A scheduler continues a run with any crash ([`crashes_any`]) alone in a
-/// process of its own, so a run that keeps killing its host is still
-/// quarantined.
+/// How many executions in a row, most recent first, started since the
+/// run's last final record, never ended (each `run_started` without a
+/// `run_completed` after it) and completed no call live (a run that is
+/// killed again and again but gets further each time is making progress,
+/// not looping), counting only those that had their process to themselves:
+/// a runner with many slots dies with all its runs, and only one of them
+/// (if any) is to blame. A scheduler continues a run with any crash
+/// ([`crashes_any`]) alone in a process of its own, so a run that keeps
+/// killing its host is still quarantined.
 pub fn crashes_alone(events: &[JournalEntry]) -> usize {
     died(events).filter(|shared| !shared).count()
 }
 
-/// Like [`crashes_alone`], counting every execution that died, alone or
-/// not.
+/// Every execution since the run's last final record that died, alone or
+/// not, with progress or not: a run with any is continued alone in a
+/// process of its own, so the one to blame is found.
 pub fn crashes_any(events: &[JournalEntry]) -> usize {
-    died(events).count()
-}
-
-/// Whether each execution since the last final record, which died, shared
-/// its process.
-fn died(events: &[JournalEntry]) -> impl Iterator<Item = bool> + '_ {
     events
         .iter()
         .rev()
         .take_while(|e| !matches!(e.entry, Entry::RunCompleted { .. }))
-        .filter_map(|e| match e.entry {
-            Entry::RunStarted { shared, .. } => Some(shared),
+        .filter(|e| matches!(e.entry, Entry::RunStarted { .. }))
+        .count()
+}
+
+/// Whether each execution since the last final record, most recent first,
+/// which died without completing a call live, shared its process; the
+/// first one (going back) that made progress ends the streak.
+fn died(events: &[JournalEntry]) -> impl Iterator<Item = bool> + '_ {
+    let mut progressed = false;
+    events
+        .iter()
+        .rev()
+        .take_while(|e| !matches!(e.entry, Entry::RunCompleted { .. }))
+        .filter_map(move |e| match e.entry {
+            Entry::CallCompleted { replayed: false, .. } => {
+                progressed = true;
+                None
+            }
+            Entry::RunStarted { shared, .. } => Some((shared, std::mem::take(&mut progressed))),
             _ => None,
         })
+        .take_while(|(_, progressed)| !progressed)
+        .map(|(shared, _)| shared)
 }
 
 impl Hwf {
@@ -752,4 +768,60 @@ pub fn validate_decision(
             .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("call {call}: {e}")))?;
     }
     Ok(fingerprint.clone())
+}
+
+#[cfg(test)]
+mod crash_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn started(shared: bool) -> serde_json::Value {
+        json!({"type": "run_started", "shared": shared})
+    }
+
+    fn done(call: &str, replayed: bool) -> serde_json::Value {
+        json!({"type": "call_completed", "call": call, "ok": true, "result": 1, "tokens": 0,
+               "attempts": 1, "duration_us": 1, "replayed": replayed})
+    }
+
+    /// Issue 29, finding 12: three kills in a row quarantined a run even
+    /// when each execution got further; only executions without a live
+    /// completion count, and a streak ends at one that made progress.
+    #[test]
+    fn only_executions_without_progress_count_as_a_crash_loop() {
+        let progressing = hwf_core::journal::sketch::entries(vec![
+            started(false),
+            done("1", false),
+            started(false),
+            done("1", true),
+            done("2", false),
+            started(false),
+            done("1", true),
+            done("2", true),
+            done("3", false),
+        ]);
+        assert_eq!(crashes_alone(&progressing), 0);
+        assert_eq!(crashes_any(&progressing), 3, "every death still asks for isolation");
+        let stuck = hwf_core::journal::sketch::entries(vec![
+            started(false),
+            done("1", false),
+            started(false),
+            done("1", true),
+            started(true),
+            done("1", true),
+            started(false),
+            done("1", true),
+        ]);
+        assert_eq!(
+            crashes_alone(&stuck),
+            2,
+            "the last two died without progress; one shared its process"
+        );
+        let ended = hwf_core::journal::sketch::entries(vec![
+            started(false),
+            json!({"type": "run_completed", "state": "waiting", "duration_ms": 1}),
+            started(false),
+        ]);
+        assert_eq!(crashes_alone(&ended), 1);
+    }
 }
