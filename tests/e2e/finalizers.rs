@@ -212,6 +212,10 @@ fn a_crash_looping_run_is_quarantined_and_finalized_once() {
     kill_when_slow(&ctx, &["--config", &cfg, "run", &js, "--agents", &fx, "--json"], 1);
     kill_when_slow(&ctx, &["runner", "--once", "--json"], 2);
     kill_when_slow(&ctx, &["runner", "--once", "--json"], 3);
+    // The first execution made progress (it declared the resource live), so
+    // only the next ones count toward the crash loop (issue 29): a third
+    // death without progress quarantines it.
+    kill_when_slow(&ctx, &["runner", "--once", "--json"], 4);
     assert_eq!(count(&ctx), 0);
     let r = ctx.hwf(["runner", "--once", "--json"]);
     r.expect_code(0);
