@@ -125,22 +125,20 @@ fn journal_str(mut bytes: Vec<u8>, what: &str, run: Option<&str>) -> Result<Stri
 }
 
 /// Before appending: cut the file back to its logical end (a preallocated
-/// tail a crash left, a torn last line) and return that length. The whole
-/// file is checked as readers check it, so an appender never writes after
-/// data readers would not see (a [`ZeroGap`] is `corrupt_store`).
-fn repair_journal(file: &mut std::fs::File, what: &str, run: Option<&str>) -> Result<u64> {
+/// tail a crash left, a torn last line) and return its bytes (what is
+/// kept; the opener reads its last seq from them, so the file is read
+/// once). The whole file is checked as readers check it, so an appender
+/// never writes after data readers would not see (a [`ZeroGap`] is
+/// `corrupt_store`).
+fn repair_journal(file: &mut std::fs::File, what: &str, run: Option<&str>) -> Result<Vec<u8>> {
     let io = |e| Error::io(format!("repair {what}"), e);
-    let len = file.metadata().map_err(io)?.len();
-    if len == 0 {
-        return Ok(0);
-    }
     let mut all = Vec::new();
     file.seek(SeekFrom::Start(0))
         .and_then(|_| file.read_to_end(&mut all))
         .map_err(io)?;
     let keep = logical_end(&all).map_err(|gap| gap.error(what, run))?;
     if keep == all.len() {
-        return Ok(len);
+        return Ok(all);
     }
     let dropped = &all[keep..];
     if dropped.iter().all(|&b| b == 0) {
@@ -154,7 +152,8 @@ fn repair_journal(file: &mut std::fs::File, what: &str, run: Option<&str>) -> Re
     }
     file.set_len(keep as u64).map_err(io)?;
     file.sync_data().map_err(io)?;
-    Ok(keep as u64)
+    all.truncate(keep);
+    Ok(all)
 }
 
 /// What [`FileStore::repair_journal`] did (or would do).
@@ -212,6 +211,11 @@ impl FileStore {
     ///
     /// `not_found`, `io`.
     pub fn open_journal(&self, id: &RunId) -> Result<JournalFile> {
+        self.open_journal_read(id).map(|(file, _)| file)
+    }
+
+    /// [`Self::open_journal`], with the complete lines it holds.
+    fn open_journal_read(&self, id: &RunId) -> Result<(JournalFile, Vec<u8>)> {
         let dir = self.run_dir(id)?;
         JournalFile::open(
             &dir,
@@ -338,8 +342,10 @@ impl FileStore {
     /// claim): the torn tail is cut, and the next seq follows the last
     /// complete line's.
     pub(super) fn open_sink(&self, fence: Fence) -> Result<FileJournalSink> {
-        let file = self.open_journal(fence.run())?;
-        let text = self.journal_text(fence.run())?;
+        // One read: the repair's bytes are the journal's complete lines.
+        let (file, bytes) = self.open_journal_read(fence.run())?;
+        let what = format!("runs/{}/journal.jsonl", fence.run());
+        let text = journal_str(bytes, &what, Some(fence.run().as_str()))?;
         let last = text.lines().rev().find(|l| !l.trim().is_empty());
         let last_seq = match last {
             None => 0,
@@ -385,19 +391,23 @@ pub struct JournalFile {
 impl JournalFile {
     /// Open `journal.jsonl` in `dir` for appending, cut back to its logical
     /// end.
-    fn open(dir: &Dir, what: &str, run: Option<&str>, chunks: Arc<super::FileChunks>) -> Result<Self> {
+    fn open(dir: &Dir, what: &str, run: Option<&str>, chunks: Arc<super::FileChunks>) -> Result<(Self, Vec<u8>)> {
         let mut file = dir
             .open_with("journal.jsonl", OpenOptions::new().create(true).read(true).write(true))
             .map_err(|e| Error::io(what, e))?
             .into_std();
-        let end = repair_journal(&mut file, what, run)?;
-        Ok(Self {
-            file: Arc::new(file),
-            end,
-            allocated: end,
-            chunk: FIRST_CHUNK,
-            chunks,
-        })
+        let bytes = repair_journal(&mut file, what, run)?;
+        let end = bytes.len() as u64;
+        Ok((
+            Self {
+                file: Arc::new(file),
+                end,
+                allocated: end,
+                chunk: FIRST_CHUNK,
+                chunks,
+            },
+            bytes,
+        ))
     }
 
     /// Keep payload chunks for the lines about to be appended (durable
