@@ -4,6 +4,9 @@
 //! server verified with `sslrootcert` is reached in either connection
 //! string form, by name and by address; a server hwf cannot verify is
 //! refused with the reason; `sslmode=disable` is refused by the server.
+//! On 127.0.0.2 the same server also takes plain TCP and is not a name its
+//! certificate holds: hwf refuses the wrong name in every TLS mode and
+//! never falls back to plain TCP for it.
 
 mod common;
 
@@ -74,4 +77,34 @@ async fn a_verified_server_is_reached_over_tls_and_an_unverified_one_is_refused(
     .await
     .expect_err("plain TCP is refused");
     assert!(plain.message().contains("no encryption"), "{plain}");
+}
+
+#[tokio::test]
+async fn a_wrong_server_name_is_refused_even_where_plain_tcp_is_accepted() {
+    let Some((port, ca)) = tls("a_wrong_server_name_is_refused_even_where_plain_tcp_is_accepted") else {
+        return;
+    };
+    // The listener on 127.0.0.2 accepts plain TCP (so a client that fell
+    // back to it would get in)...
+    let plain = connect(format!(
+        "host=127.0.0.2 port={port} user=hwf dbname=postgres sslmode=disable"
+    ))
+    .await
+    .unwrap_or_else(|e| panic!("127.0.0.2 takes plain TCP: {e}"));
+    assert!(plain.schema_version().await.is_ok());
+    // ...and its certificate names localhost and 127.0.0.1 only: with a
+    // trusted CA, asking for TLS (`prefer`, the default, as well as
+    // `require` and `verify-full`) is refused on the name, not downgraded.
+    for mode in ["", " sslmode=prefer", " sslmode=require", " sslmode=verify-full"] {
+        let url = format!("host=127.0.0.2 port={port} user=hwf dbname=postgres sslrootcert={ca}{mode}");
+        let e = connect(url.clone())
+            .await
+            .err()
+            .unwrap_or_else(|| panic!("{url}: a certificate for another name was accepted"));
+        let m = e.message().to_lowercase();
+        assert!(
+            m.contains("certificate") || m.contains("name"),
+            "{url}: the reason is named: {e}"
+        );
+    }
 }

@@ -20,6 +20,8 @@
 //! - `backends`: command and OpenAI-compatible agents, routing, doctor;
 //! - `broker`: schema retries, typed call errors, redaction, limits;
 //! - `chaos`: the randomized durability test (kills, continuations, replays);
+//! - `confinement`: `bash` under Landlock and namespaces: writes only in
+//!   its workspace, no network, `setsid` children end with the call; the opt-outs;
 //! - `concurrency`: many runs at once: concurrent runner passes, one
 //!   background runner per state dir, graceful release on a signal;
 //! - `claims`: claims nothing else proved (WASI lockdown, group commit,
@@ -64,6 +66,7 @@ mod chaos;
 mod claims;
 mod common;
 mod concurrency;
+mod confinement;
 mod conformance;
 mod console;
 mod decision_surfaces;

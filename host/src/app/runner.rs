@@ -524,7 +524,7 @@ impl Hwf {
                 services.agents = runner;
             }
             if let Some(ws) = &settings.workspace {
-                services.capabilities = Arc::new(Registry::with_builtins(ws)?);
+                services.capabilities = Arc::new(Registry::with_builtins_sandboxed(ws, settings.sandbox)?);
             }
         }
         Ok(services)
