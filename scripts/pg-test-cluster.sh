@@ -54,19 +54,16 @@ start() {
   }
   # The socket, and (when openssl is there) TLS on 127.0.0.1 with a
   # throwaway CA: $dir/tls/ca.pem, the port in the printed string; plain
-  # TCP is refused there. 127.0.0.2 (same port) takes TLS *and* plain TCP,
-  # and is not a name the certificate holds: store-postgres/tests/tls.rs
-  # checks that hwf neither falls back to plain nor accepts the wrong name.
-  # fsync stays on (the benchmark measures real commits).
+  # TCP is refused. fsync stays on (the benchmark measures real commits).
   local port=5432 listen="''" ssl=""
   if command -v openssl >/dev/null && command -v python3 >/dev/null; then
     port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     tls_files "$dir/tls" >"$dir/tls.log" 2>&1 || { cat "$dir/tls.log" >&2; exit 1; }
     [ "$(id -u)" = 0 ] && chown -R "$OWNER" "$dir/tls"
     chmod 600 "$dir/tls/server.key"
-    { echo "hostnossl all all 127.0.0.1/32 reject"; echo "host all all 127.0.0.2/32 trust"; cat "$dir/data/pg_hba.conf"; } >"$dir/pg_hba.conf"
+    { echo "hostnossl all all 127.0.0.1/32 reject"; cat "$dir/data/pg_hba.conf"; } >"$dir/pg_hba.conf"
     cp "$dir/pg_hba.conf" "$dir/data/pg_hba.conf"
-    listen="'127.0.0.1,127.0.0.2'"
+    listen="'127.0.0.1'"
     ssl="-c ssl=on -c ssl_cert_file=$dir/tls/server.pem -c ssl_key_file=$dir/tls/server.key"
   fi
   as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
