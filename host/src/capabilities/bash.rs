@@ -11,7 +11,7 @@
 //! inheritable and ambient sets and `no_new_privs` set; without `setpriv` a
 //! root hwf refuses to run commands.
 //!
-//! By default the command is also confined by the kernel ([`confine`](super::confine)):
+//! By default the command is also confined by the kernel (the [`confine`] module):
 //! Landlock keeps its writes inside the workspace (and a private `TMPDIR`)
 //! and hwf's state dir out of its reach, a network namespace keeps it off
 //! the network, and a PID namespace ends everything it started when it

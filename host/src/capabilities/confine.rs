@@ -22,8 +22,8 @@
 //!   itself. Where namespaces are not available (user namespaces
 //!   disabled), hwf falls back to Landlock alone, once, with a warning.
 //!
-//! Setup happens in two halves: [`Prepared::new`] opens the Landlock rules
-//! in hwf (allocating, reading directories); [`ChildSetup::enter`] runs in
+//! Setup happens in two halves: `Prepared::new` opens the Landlock rules
+//! in hwf (allocating, reading directories); `ChildSetup::enter` runs in
 //! the forked child before `exec` and only makes system calls.
 //!
 //! The opt-outs are explicit: `[capabilities.bash]` in `hwf.toml`
@@ -102,7 +102,7 @@ impl Drop for PrivateTmp {
 }
 
 /// What the forked child does before `exec`: enter namespaces, then
-/// restrict itself. Built by [`Prepared::new`]; moved into `pre_exec`.
+/// restrict itself. Built by `Prepared::new`; moved into `pre_exec`.
 #[derive(Debug)]
 pub(crate) struct ChildSetup {
     ruleset: Option<landlock::RulesetCreated>,

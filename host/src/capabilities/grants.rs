@@ -10,7 +10,7 @@
 //!   — is journaled: `{grant_id: "<run>:<call>", capability, scope, count,
 //!   expires_at_ms?, sandbox, approved_by}`. `sandbox` (`{network: true}`,
 //!   `{confine: false}`) is the documented per-grant opt-out of `bash`'s
-//!   kernel confinement ([`confine`](super::confine)): the operator sees it
+//!   kernel confinement ([`super::confine`]): the operator sees it
 //!   in the request and approves it with the rest.
 //! - `grant.act` (`session_control`, so the run's policy must allow it):
 //!   `{grant, capability, input}` runs one built-in capability call under
