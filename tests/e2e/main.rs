@@ -19,6 +19,8 @@
 //!   reconnects, not logged in, cache usage, refusals, rejected answers);
 //! - `backends`: command and OpenAI-compatible agents, routing, doctor;
 //! - `broker`: schema retries, typed call errors, redaction, limits;
+//! - `cassettes`: journals as tests, plans and forks (`hwf test`, `hwf
+//!   cassette export`, `--resume-from … --plan`, `hwf fork`; issue 30);
 //! - `chaos`: the randomized durability test (kills, continuations, replays);
 //! - `concurrency`: many runs at once: concurrent runner passes, one
 //!   background runner per state dir, graceful release on a signal;
@@ -60,6 +62,7 @@
 mod agent_answers;
 mod backends;
 mod broker;
+mod cassettes;
 mod chaos;
 mod claims;
 mod common;
