@@ -187,103 +187,7 @@ impl Cassette {
     /// (as replay does), a later success (an edit, a fork) replaces the
     /// result, and what it cost is the cost of the execution that ran it.
     pub fn from_journals(source: CassetteSource, journals: &[Vec<JournalEntry>]) -> Self {
-        let mut order: Vec<String> = Vec::new();
-        let mut calls: BTreeMap<String, Building> = BTreeMap::new();
-        let mut delivered: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for e in journals.iter().flatten() {
-            match &e.entry {
-                Entry::RunStarted { .. } => delivered.clear(),
-                Entry::Delivered { call } => {
-                    let scope = call.rsplit_once('.').map_or("", |(p, _)| p).to_owned();
-                    delivered.entry(scope).or_default().push(call.clone());
-                }
-                Entry::CallStarted {
-                    call,
-                    kind,
-                    label,
-                    fingerprint,
-                    request,
-                    ..
-                } if is_leaf(kind) => {
-                    let fresh = || Building {
-                        kind: kind.clone(),
-                        label: label.clone(),
-                        fingerprint: fingerprint.clone(),
-                        request: request.clone(),
-                        ok: false,
-                        result: None,
-                        error: None,
-                        tokens: 0,
-                        usage: TokenUsage::default(),
-                        cost_micro_usd: 0,
-                        duration_us: 0,
-                        ran: false,
-                    };
-                    match calls.get_mut(call) {
-                        Some(b) if b.fingerprint == *fingerprint => {
-                            b.label = label.clone().or(b.label.take());
-                        }
-                        Some(b) => *b = fresh(),
-                        None => {
-                            order.push(call.clone());
-                            calls.insert(call.clone(), fresh());
-                        }
-                    }
-                }
-                Entry::CallCompleted {
-                    call,
-                    kind,
-                    fingerprint,
-                    ok,
-                    result,
-                    error,
-                    tokens,
-                    usage,
-                    cost_micro_usd,
-                    duration_us,
-                    replayed,
-                    ..
-                } if is_leaf(kind) => {
-                    let Some(b) = calls.get_mut(call) else { continue };
-                    if b.fingerprint != *fingerprint {
-                        continue;
-                    }
-                    let success = *ok && result.as_ref().is_some_and(|r| !(r.is_null() && kind == "agent"));
-                    if success {
-                        b.ok = true;
-                        b.result = result.clone();
-                        b.error = None;
-                        if !*replayed || !b.ran {
-                            b.tokens = *tokens;
-                            b.usage = *usage;
-                            b.cost_micro_usd = *cost_micro_usd;
-                            b.duration_us = *duration_us;
-                            b.ran |= !*replayed;
-                        }
-                    } else if !b.ok {
-                        b.error = error.clone();
-                        b.tokens = *tokens;
-                        b.cost_micro_usd = *cost_micro_usd;
-                        b.duration_us = *duration_us;
-                    }
-                }
-                Entry::CallEdited {
-                    call,
-                    fingerprint,
-                    value,
-                    ..
-                } => {
-                    if let Some(b) = calls.get_mut(call)
-                        && b.fingerprint == *fingerprint
-                    {
-                        b.ok = true;
-                        b.result = Some(value.clone());
-                        b.error = None;
-                    }
-                }
-                _ => {}
-            }
-        }
+        let (calls, delivered) = collect(journals);
         let mut payloads = BTreeMap::new();
         let mut keep = |v: &Value| {
             let v = redacted(v).into_owned();
@@ -291,9 +195,8 @@ impl Cassette {
             payloads.entry(d.clone()).or_insert(v);
             d
         };
-        let calls: Vec<CassetteCall> = order
+        let calls: Vec<CassetteCall> = calls
             .into_iter()
-            .filter_map(|id| calls.remove(&id).map(|b| (id, b)))
             .map(|(call, b)| CassetteCall {
                 request: keep(&b.request),
                 result: b.result.as_ref().filter(|_| b.ok).map(&mut keep),
@@ -323,6 +226,31 @@ impl Cassette {
         };
         c.id = c.computed_id();
         c
+    }
+
+    /// The calls [`Cassette::from_journals`] would keep, read back as
+    /// [`Cassette::resolved`] gives them, without building a file (no
+    /// digests): what a plan compares with. The journals' requests and
+    /// results are redacted already.
+    pub fn recorded_calls(journals: &[Vec<JournalEntry>]) -> Vec<ResolvedCall> {
+        collect(journals)
+            .0
+            .into_iter()
+            .map(|(call, b)| ResolvedCall {
+                call,
+                kind: b.kind,
+                label: b.label,
+                fingerprint: b.fingerprint,
+                request: b.request,
+                outcome: if b.ok {
+                    Some(Ok(b.result.unwrap_or(Value::Null)))
+                } else {
+                    b.error.map(Err)
+                },
+                tokens: b.tokens,
+                cost_micro_usd: b.cost_micro_usd,
+            })
+            .collect()
     }
 
     /// The digest `id` must have: of the cassette with `id` empty.
@@ -366,7 +294,10 @@ impl Cassette {
         for call in &c.calls {
             for d in std::iter::once(&call.request).chain(call.result.as_ref()) {
                 if !c.payloads.contains_key(d) {
-                    return Err(invalid(format!("call {} names payload {d}, which is not in the cassette", call.call)));
+                    return Err(invalid(format!(
+                        "call {} names payload {d}, which is not in the cassette",
+                        call.call
+                    )));
                 }
             }
         }
@@ -470,6 +401,117 @@ impl Cassette {
         }
         out
     }
+}
+
+/// Delivery orders per instance scope.
+type Delivered = BTreeMap<String, Vec<String>>;
+
+/// Per leaf call (in the order first made), what the journals say about
+/// it; and the last execution's delivery orders.
+fn collect(journals: &[Vec<JournalEntry>]) -> (Vec<(String, Building)>, Delivered) {
+    let mut order: Vec<String> = Vec::new();
+
+    let mut calls: BTreeMap<String, Building> = BTreeMap::new();
+    let mut delivered: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for e in journals.iter().flatten() {
+        match &e.entry {
+            Entry::RunStarted { .. } => delivered.clear(),
+            Entry::Delivered { call } => {
+                let scope = call.rsplit_once('.').map_or("", |(p, _)| p).to_owned();
+                delivered.entry(scope).or_default().push(call.clone());
+            }
+            Entry::CallStarted {
+                call,
+                kind,
+                label,
+                fingerprint,
+                request,
+                ..
+            } if is_leaf(kind) => {
+                let fresh = || Building {
+                    kind: kind.clone(),
+                    label: label.clone(),
+                    fingerprint: fingerprint.clone(),
+                    request: request.clone(),
+                    ok: false,
+                    result: None,
+                    error: None,
+                    tokens: 0,
+                    usage: TokenUsage::default(),
+                    cost_micro_usd: 0,
+                    duration_us: 0,
+                    ran: false,
+                };
+                match calls.get_mut(call) {
+                    Some(b) if b.fingerprint == *fingerprint => {
+                        b.label = label.clone().or(b.label.take());
+                    }
+                    Some(b) => *b = fresh(),
+                    None => {
+                        order.push(call.clone());
+                        calls.insert(call.clone(), fresh());
+                    }
+                }
+            }
+            Entry::CallCompleted {
+                call,
+                kind,
+                fingerprint,
+                ok,
+                result,
+                error,
+                tokens,
+                usage,
+                cost_micro_usd,
+                duration_us,
+                replayed,
+                ..
+            } if is_leaf(kind) => {
+                let Some(b) = calls.get_mut(call) else { continue };
+                if b.fingerprint != *fingerprint {
+                    continue;
+                }
+                let success = *ok && result.as_ref().is_some_and(|r| !(r.is_null() && kind == "agent"));
+                if success {
+                    b.ok = true;
+                    b.result = result.clone();
+                    b.error = None;
+                    if !*replayed || !b.ran {
+                        b.tokens = *tokens;
+                        b.usage = *usage;
+                        b.cost_micro_usd = *cost_micro_usd;
+                        b.duration_us = *duration_us;
+                        b.ran |= !*replayed;
+                    }
+                } else if !b.ok {
+                    b.error = error.clone();
+                    b.tokens = *tokens;
+                    b.cost_micro_usd = *cost_micro_usd;
+                    b.duration_us = *duration_us;
+                }
+            }
+            Entry::CallEdited {
+                call,
+                fingerprint,
+                value,
+                ..
+            } => {
+                if let Some(b) = calls.get_mut(call)
+                    && b.fingerprint == *fingerprint
+                {
+                    b.ok = true;
+                    b.result = Some(value.clone());
+                    b.error = None;
+                }
+            }
+            _ => {}
+        }
+    }
+    let calls = order
+        .into_iter()
+        .filter_map(|id| calls.remove(&id).map(|b| (id, b)))
+        .collect();
+    (calls, delivered)
 }
 
 fn is_leaf(kind: &str) -> bool {
@@ -628,10 +670,18 @@ mod tests {
         let c = Cassette::from_journals(source(), &[journal()]);
         let ids: Vec<&str> = c.calls.iter().map(|c| c.call.as_str()).collect();
         assert_eq!(ids, ["1", "2", "3"], "composites are left out");
-        assert_eq!((c.calls[0].tokens, c.calls[0].cost_micro_usd), (4, 9), "the cost of the run that ran it");
+        assert_eq!(
+            (c.calls[0].tokens, c.calls[0].cost_micro_usd),
+            (4, 9),
+            "the cost of the run that ran it"
+        );
         assert!(!c.calls[1].ok && c.calls[1].error.is_some());
         assert!(c.calls[2].ok);
-        assert_eq!(c.delivered.get(""), Some(&vec!["3".to_owned()]), "the last execution's order");
+        assert_eq!(
+            c.delivered.get(""),
+            Some(&vec!["3".to_owned()]),
+            "the last execution's order"
+        );
         assert!(!c.source.args.to_string().contains("ghp_"), "args redacted");
         let text = c.to_pretty();
         let back = Cassette::parse(&text).expect("reads back");
@@ -641,7 +691,12 @@ mod tests {
         assert_eq!(r[0].request, json!({"prompt": "hi"}));
         // A journal a replay index reads: starts, completions, deliveries.
         let e = back.to_entries();
-        assert_eq!(e.iter().filter(|e| matches!(e.entry, Entry::CallCompleted { .. })).count(), 3);
+        assert_eq!(
+            e.iter()
+                .filter(|e| matches!(e.entry, Entry::CallCompleted { .. }))
+                .count(),
+            3
+        );
     }
 
     #[test]
@@ -679,7 +734,10 @@ mod tests {
         assert_eq!(d[0].now, None);
         assert_eq!(d[1].recorded, None);
         let shown = d[3].recorded.as_ref().and_then(Value::as_str).expect("string");
-        assert!(shown.starts_with('…') && shown.contains("A tail") && shown.len() < 200, "{shown}");
+        assert!(
+            shown.starts_with('…') && shown.contains("A tail") && shown.len() < 200,
+            "{shown}"
+        );
         assert!(diff(&json!({"a": 1}), &json!({"a": 1})).is_empty());
     }
 }

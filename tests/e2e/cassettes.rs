@@ -39,7 +39,11 @@ const FIXTURE: &str = r#"{"responses": [
 fn recorded(ctx: &Ctx) -> (String, Value) {
     let script = ctx.write("triage.js", triage(SPEED));
     let f = ctx.write("f.json", FIXTURE);
-    let out = ctx.run_json(script.to_str().expect("utf8"), "{}", &["--agents", f.to_str().expect("utf8")]);
+    let out = ctx.run_json(
+        script.to_str().expect("utf8"),
+        "{}",
+        &["--agents", f.to_str().expect("utf8")],
+    );
     out.expect_code(3);
     let id = run_id(&out.json());
     ctx.hwf(["control", "decide", &id, "4", "respond", "--value", "\"yes\""])
@@ -53,7 +57,11 @@ fn recorded(ctx: &Ctx) -> (String, Value) {
 /// The run ids in the state dir.
 fn runs(ctx: &Ctx) -> Vec<String> {
     let mut ids: Vec<String> = std::fs::read_dir(ctx.state().join("runs"))
-        .map(|d| d.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
         .unwrap_or_default();
     ids.sort();
     ids
@@ -93,7 +101,13 @@ fn hwf_test_replays_a_recorded_run_with_no_backend_and_names_the_one_changed_cal
     let diff = &drifts[0]["diff"];
     assert_eq!(diff[0]["path"], "/prompt", "{diff}");
     assert_eq!(diff[0]["now"], "Review the change for speed, with numbers.");
-    assert!(r["error"]["message"].as_str().expect("message").contains("review:speed"), "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .expect("message")
+            .contains("review:speed"),
+        "{r}"
+    );
     assert_eq!(r["data"]["replayed"], 4, "the summary still replays: {r}");
     assert_eq!(runs(&ctx), before);
 
@@ -101,7 +115,11 @@ fn hwf_test_replays_a_recorded_run_with_no_backend_and_names_the_one_changed_cal
     let t = ctx.hwf(["test", changed.to_str().expect("utf8"), "--cassette", &id]);
     t.expect_code(1);
     assert_eq!(t.stderr.matches("cassette_drift").count(), 1, "{}", t.stderr);
-    assert!(t.stderr.contains("\"review:speed\"") && t.stderr.contains("/prompt"), "{}", t.stderr);
+    assert!(
+        t.stderr.contains("\"review:speed\"") && t.stderr.contains("/prompt"),
+        "{}",
+        t.stderr
+    );
 }
 
 #[test]
@@ -122,7 +140,13 @@ fn an_exported_cassette_tests_the_script_and_bad_cassettes_are_typed_errors() {
     out.expect_code(0);
     assert_eq!(out.stdout.trim(), text.trim());
 
-    let t = ctx.hwf(["test", script.to_str().expect("utf8"), "--cassette", file.to_str().expect("utf8"), "--json"]);
+    let t = ctx.hwf([
+        "test",
+        script.to_str().expect("utf8"),
+        "--cassette",
+        file.to_str().expect("utf8"),
+        "--json",
+    ]);
     t.expect_code(0);
     assert_eq!(t.json()["data"]["result"], st["result"]);
 
@@ -154,7 +178,16 @@ fn an_exported_cassette_tests_the_script_and_bad_cassettes_are_typed_errors() {
     let changed = ctx.write("changed.js", triage("Review the change for speed, with numbers."));
     let f = ctx.path("f.json");
     let (c, fl) = (changed.to_str().expect("utf8"), file.to_str().expect("utf8"));
-    let u = ctx.hwf(["test", c, "--cassette", fl, "--update", "--agents", f.to_str().expect("utf8"), "--json"]);
+    let u = ctx.hwf([
+        "test",
+        c,
+        "--cassette",
+        fl,
+        "--update",
+        "--agents",
+        f.to_str().expect("utf8"),
+        "--json",
+    ]);
     u.expect_code(0);
     let d = u.json()["data"].clone();
     assert_eq!(d["rerecorded"], json!(["2"]), "{d}");
@@ -214,14 +247,30 @@ fn a_plan_reports_replayed_and_live_calls_and_creates_no_run() {
 
     // replay-check: the stored runs of the workflow walked against the
     // changed script (exit 1: one diverges), and against the same one.
-    let out = ctx.hwf(["replay-check", changed.to_str().expect("utf8"), "--runs", "all", "--json"]);
+    let out = ctx.hwf([
+        "replay-check",
+        changed.to_str().expect("utf8"),
+        "--runs",
+        "all",
+        "--json",
+    ]);
     out.expect_code(1);
     let r = &out.json()["data"];
     assert_eq!(r["runs"].as_array().map(Vec::len), Some(1), "{r}");
     let run = &r["runs"][0];
-    assert_eq!((run["replayed"].as_u64(), run["live"].as_u64()), (Some(4), Some(1)), "{r}");
+    assert_eq!(
+        (run["replayed"].as_u64(), run["live"].as_u64()),
+        (Some(4), Some(1)),
+        "{r}"
+    );
     assert_eq!(run["diverges_label"], "review:speed", "{r}");
-    let same = ctx.hwf(["replay-check", ctx.path("triage.js").to_str().expect("utf8"), "--runs", "all", "--json"]);
+    let same = ctx.hwf([
+        "replay-check",
+        ctx.path("triage.js").to_str().expect("utf8"),
+        "--runs",
+        "all",
+        "--json",
+    ]);
     same.expect_code(0);
     assert_eq!(same.json()["data"]["diverging"], 0);
     assert_eq!(runs(&ctx), before);
@@ -270,7 +319,11 @@ fn a_fork_replaces_one_output_and_replays_the_rest() {
         .iter()
         .find(|l| l["type"] == "call_edited")
         .expect("the edit is journaled");
-    assert_eq!((edit["call"].as_str(), edit["actor"].as_str()), (Some("5"), Some("ana")), "{edit}");
+    assert_eq!(
+        (edit["call"].as_str(), edit["actor"].as_str()),
+        (Some("5"), Some("ana")),
+        "{edit}"
+    );
     assert_eq!(edit["source_run"], id.as_str());
     assert_eq!(edit["value"], "hold: too slow");
 
@@ -280,7 +333,13 @@ fn a_fork_replaces_one_output_and_replays_the_rest() {
     assert_eq!(out.json()["error"]["code"], "not_found");
 
     // The fork is a run like any: a test against it gives its result.
-    let t = ctx.hwf(["test", ctx.path("triage.js").to_str().expect("utf8"), "--cassette", &fork, "--json"]);
+    let t = ctx.hwf([
+        "test",
+        ctx.path("triage.js").to_str().expect("utf8"),
+        "--cassette",
+        &fork,
+        "--json",
+    ]);
     t.expect_code(0);
     assert_eq!(t.json()["data"]["result"]["summary"], "hold: too slow");
 }
@@ -295,12 +354,22 @@ fn a_thousand_call_cassette_and_plan_are_timed() {
         "calls.js",
         "export const meta = { name: \"calls\", description: \"n sequential agent calls\" };\nlet n = 0;\nfor (let i = 0; i < args.n; i++) {\n  const r = await agent(`task ${i}`, { label: \"echo\" });\n  if (r !== null) n++;\n}\nreturn n;\n",
     );
-    let f = ctx.write("echo.json", r#"{"responses": [{"match": {"label": "echo"}, "output": "ok", "tokens": 1}]}"#);
+    let f = ctx.write(
+        "echo.json",
+        r#"{"responses": [{"match": {"label": "echo"}, "output": "ok", "tokens": 1}]}"#,
+    );
     let s = script.to_str().expect("utf8");
     let out = ctx.run_json(
         s,
         "{\"n\": 1000}",
-        &["--agents", f.to_str().expect("utf8"), "--durability", "async", "--max-agent-calls", "2000"],
+        &[
+            "--agents",
+            f.to_str().expect("utf8"),
+            "--durability",
+            "async",
+            "--max-agent-calls",
+            "2000",
+        ],
     );
     out.expect_code(0);
     let id = run_id(&out.json());

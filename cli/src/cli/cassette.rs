@@ -4,13 +4,13 @@
 use super::output::{Out, say, say_err};
 use super::{Cli, open_host};
 use clap::{Args, Subcommand};
+use hwf_core::cassette::Cassette;
 use hwf_host::app::cassette::{
     ForkRequest, PlanReport, ReplayCheckRequest, RunsToCheck, StepOutcome, TestReport, TestRequest, step_line,
 };
 use hwf_host::config::Config;
 use hwf_host::ids::RunId;
 use hwf_host::{Error, ErrorCode, Target};
-use hwf_core::cassette::Cassette;
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -129,7 +129,10 @@ pub async fn replay_check(cli: &Cli, config: &Config, args: &ReplayCheckArgs, ou
             let end = match (&r.diverges_at, &r.error) {
                 (Some(c), _) => format!(
                     "diverges at call {c}{}",
-                    r.diverges_label.as_deref().map(|l| format!(" {l:?}")).unwrap_or_default()
+                    r.diverges_label
+                        .as_deref()
+                        .map(|l| format!(" {l:?}"))
+                        .unwrap_or_default()
                 ),
                 (None, Some(e)) => format!("{}: {}", e.code, e.message),
                 (None, None) => "ok".to_owned(),
@@ -145,8 +148,7 @@ pub async fn replay_check(cli: &Cli, config: &Config, args: &ReplayCheckArgs, ou
 }
 
 fn parse_json_arg(flag: &str, text: &str) -> Result<Value, Error> {
-    serde_json::from_str(text)
-        .map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("{flag} is not valid JSON: {e}")))
+    serde_json::from_str(text).map_err(|e| Error::new(ErrorCode::InvalidArgs, format!("{flag} is not valid JSON: {e}")))
 }
 
 /// The cassette `--cassette` names: a file when one exists at that path,
@@ -212,7 +214,13 @@ pub async fn test(cli: &Cli, config: &Config, args: &TestArgs, out: &Out) -> Res
 }
 
 /// `hwf test --update` after a drift: re-record, rewrite a cassette file.
-async fn update(hwf: &hwf_host::Hwf, req: &TestRequest, report: &TestReport, which: &str, out: &Out) -> Result<i32, Error> {
+async fn update(
+    hwf: &hwf_host::Hwf,
+    req: &TestRequest,
+    report: &TestReport,
+    which: &str,
+    out: &Out,
+) -> Result<i32, Error> {
     let (outcome, cassette) = hwf.rerecord(req).await?;
     let file = std::path::Path::new(which);
     let rewritten = file.is_file();

@@ -18,12 +18,12 @@
 //! store writes, whose leaf calls are answered at the replay stage.
 
 use crate::broker::replay::{CallEdit, ReplayIndex};
-use crate::broker::walk::{Walk, WalkMode};
 pub use crate::broker::walk::{StepOutcome, WalkStep};
-pub use hwf_core::cassette::FieldDiff;
+use crate::broker::walk::{Walk, WalkMode};
 use crate::broker::{ExecEnv, InstanceBroker, LoadedComponent, RunContext};
 use crate::store::RunSnapshot;
 use crate::{Hwf, RunOutcome, RunRequest, Target};
+pub use hwf_core::cassette::FieldDiff;
 use hwf_core::cassette::{Cassette, CassetteSource, ResolvedCall};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
@@ -367,7 +367,14 @@ impl Hwf {
         let walk = Arc::new(Walk::new(WalkMode::Test, c.resolved()));
         let t0 = Instant::now();
         let outcome = self
-            .walk_script(&resolved.loaded, &args, index, walk.clone(), seed, c.source.clock_origin_ms)
+            .walk_script(
+                &resolved.loaded,
+                &args,
+                index,
+                walk.clone(),
+                seed,
+                c.source.clock_origin_ms,
+            )
             .await;
         let walk_us = t0.elapsed().as_micros() as u64;
         let steps = walk.steps();
@@ -433,7 +440,7 @@ impl Hwf {
         let journals = self.whole_lineage(&snap)?;
         let controls = crate::app::control::read_controls(&self.store, source)?;
         let index = crate::app::runner::replay_index(&journals, &[], &controls);
-        let recorded: Vec<ResolvedCall> = Cassette::from_journals(source_of(&snap), &journals).resolved();
+        let recorded: Vec<ResolvedCall> = Cassette::recorded_calls(&journals);
         let walk = Arc::new(Walk::new(WalkMode::Plan, recorded));
         let outcome = self
             .walk_script(
@@ -487,9 +494,9 @@ impl Hwf {
     pub async fn fork(&self, req: &ForkRequest) -> Result<RunOutcome> {
         let snap = self.store.read_snapshot(&req.source)?;
         let journals = self.whole_lineage(&snap)?;
-        let recorded = Cassette::from_journals(source_of(&snap), &journals);
-        let Some(call) = recorded.calls.iter().find(|c| c.call == req.call) else {
-            let known: Vec<&str> = recorded.calls.iter().map(|c| c.call.as_str()).take(20).collect();
+        let recorded = Cassette::recorded_calls(&journals);
+        let Some(call) = recorded.iter().find(|c| c.call == req.call) else {
+            let known: Vec<&str> = recorded.iter().map(|c| c.call.as_str()).take(20).collect();
             return Err(Error::new(
                 ErrorCode::NotFound,
                 format!(
@@ -540,7 +547,9 @@ impl Hwf {
         };
         let mut runs = Vec::new();
         for id in self.store.run_ids()? {
-            let Ok(snap) = self.store.read_snapshot(&id) else { continue };
+            let Ok(snap) = self.store.read_snapshot(&id) else {
+                continue;
+            };
             if snap.workflow.as_deref() != Some(name.as_str()) || snap.state == crate::store::RunState::Queued {
                 continue;
             }
@@ -594,7 +603,7 @@ impl Hwf {
             }
         };
         let index = crate::app::runner::replay_index(&journals, &[], &controls);
-        let recorded = Cassette::from_journals(source_of(snap), &journals).resolved();
+        let recorded = Cassette::recorded_calls(&journals);
         let walk = Arc::new(Walk::new(WalkMode::Plan, recorded));
         let outcome = self
             .walk_script(

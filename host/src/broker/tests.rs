@@ -638,11 +638,18 @@ async fn a_walk_answers_from_recordings_and_reports_the_changed_call() {
         b.agent(second.clone()).await.expect("no trap").expect("answered");
         let steps = walk.steps();
         assert_eq!(steps.len(), 2, "{steps:?}");
-        assert_eq!((steps[0].outcome, steps[0].reason), (StepOutcome::Live, Some("changed")));
+        assert_eq!(
+            (steps[0].outcome, steps[0].reason),
+            (StepOutcome::Live, Some("changed"))
+        );
         assert_eq!(steps[0].diff.len(), 1, "{:?}", steps[0].diff);
         assert_eq!(steps[0].diff[0].path, "/prompt");
         assert_eq!(steps[0].tokens, 3, "estimated from the recorded call");
         assert_eq!(steps[1].outcome, StepOutcome::Replay, "{:?}", steps[1]);
     }
-    assert_eq!(f.agents.calls.load(Ordering::SeqCst), ran, "no walk reached the backend");
+    assert_eq!(
+        f.agents.calls.load(Ordering::SeqCst),
+        ran,
+        "no walk reached the backend"
+    );
 }
