@@ -603,7 +603,6 @@ async fn a_walk_answers_from_recordings_and_reports_the_changed_call() {
     let (id, run) = f.run(Limits::default());
     let mut broker = InstanceBroker::root(run, None);
     let mut second = greet();
-    second.label = Some("again".into());
     second.prompt = Some("say it again".into());
     broker.agent(greet()).await.expect("no trap").expect("answered");
     broker.agent(second.clone()).await.expect("no trap").expect("answered");
