@@ -327,6 +327,28 @@ fn a_fork_replaces_one_output_and_replays_the_rest() {
     assert_eq!(edit["source_run"], id.as_str());
     assert_eq!(edit["value"], "hold: too slow");
 
+    // A fork of the person's answer: the summary's prompt changes, so it
+    // runs live (on the fixture agents); the reviews still replay.
+    let f = ctx.path("f.json");
+    let out = ctx.hwf([
+        "fork",
+        &id,
+        "--at",
+        "4",
+        "--answer",
+        "\"no\"",
+        "--agents",
+        f.to_str().expect("utf8"),
+        "--json",
+    ]);
+    out.expect_code(0);
+    let st2 = status(&ctx, &run_id(&out.json()));
+    assert_eq!(st2["result"]["decision"], "no", "{st2}");
+    assert_eq!(st2["counts"]["replayed"], 4, "the summary ran live: {st2}");
+    let out = ctx.hwf(["fork", &id, "--at", "5", "--answer", "\"no\"", "--json"]);
+    out.expect_code(2);
+    assert_eq!(out.json()["error"]["code"], "invalid_args", "not a question");
+
     // A fork of a call the run does not have.
     let out = ctx.hwf(["fork", &id, "--at", "9", "--output", "1", "--json"]);
     out.expect_code(2);

@@ -6,7 +6,7 @@ use super::{Cli, open_host};
 use clap::{Args, Subcommand};
 use hwf_core::cassette::Cassette;
 use hwf_host::app::cassette::{
-    ForkRequest, PlanReport, ReplayCheckRequest, RunsToCheck, StepOutcome, TestReport, TestRequest, step_line,
+    ForkEdit, ForkRequest, PlanReport, ReplayCheckRequest, RunsToCheck, StepOutcome, TestReport, TestRequest, step_line,
 };
 use hwf_host::config::Config;
 use hwf_host::ids::RunId;
@@ -61,8 +61,16 @@ pub struct ForkArgs {
     #[arg(long, value_name = "CALL")]
     pub at: String,
     /// The call's new result: JSON, or else taken as a plain string.
+    #[arg(
+        long,
+        value_name = "JSON",
+        required_unless_present = "answer",
+        conflicts_with = "answer"
+    )]
+    pub output: Option<String>,
+    /// For a human.ask call: the person's new answer (JSON, or else a plain string), checked against the question.
     #[arg(long, value_name = "JSON")]
-    pub output: String,
+    pub answer: Option<String>,
     /// Who makes the edit (journaled).
     #[arg(long, default_value = "cli")]
     pub actor: String,
@@ -321,14 +329,24 @@ pub fn cassette(cli: &Cli, config: &Config, cmd: &CassetteCommand, out: &Out) ->
 
 /// `hwf fork RUN --at CALL --output JSON`.
 pub async fn fork(cli: &Cli, config: &Config, args: &ForkArgs, out: &Out) -> Result<i32, Error> {
-    let output = serde_json::from_str(&args.output).unwrap_or_else(|_| Value::String(args.output.clone()));
+    let loose = |text: &str| serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()));
+    let edit = match (&args.output, &args.answer) {
+        (_, Some(a)) => ForkEdit::Answer(loose(a)),
+        (Some(o), None) => ForkEdit::Output(loose(o)),
+        (None, None) => {
+            return Err(Error::new(
+                ErrorCode::InvalidArgs,
+                "hwf fork needs --output or --answer",
+            ));
+        }
+    };
     let given = args.args.as_deref().map(|a| parse_json_arg("--args", a)).transpose()?;
     let hwf = open_host(cli, config, args.agents.as_ref(), config.limits.clone())?;
     let outcome = hwf
         .fork(&ForkRequest {
             source: RunId::parse(&args.run_id)?,
             call: args.at.clone(),
-            output,
+            edit,
             actor: args.actor.clone(),
             reason: args.reason.clone(),
             args: given,

@@ -191,8 +191,8 @@ pub struct ForkRequest {
     pub source: RunId,
     /// The agent or capability call whose result is replaced.
     pub call: String,
-    /// Its new result.
-    pub output: Value,
+    /// What replaces it.
+    pub edit: ForkEdit,
     /// Who makes the edit (journaled).
     pub actor: String,
     /// Why (journaled, redacted).
@@ -269,6 +269,17 @@ impl ReplayCheckReport {
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
+}
+
+/// What a fork replaces.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ForkEdit {
+    /// The call's whole result.
+    Output(Value),
+    /// A `human.ask`'s answer (checked against the question's schema and
+    /// choices): the result a person's `respond` would have given, with
+    /// the fork's actor and channel `fork`.
+    Answer(Value),
 }
 
 /// A cassette source from a run's snapshot.
@@ -481,15 +492,18 @@ impl Hwf {
     }
 
     /// Fork a run: a new run resumed from `req.source` (same script, same
-    /// args unless given) in which call `req.call` replays `req.output`
-    /// instead of its recorded result; the edit is journaled with its
+    /// args unless given) in which call `req.call` replays the edit
+    /// (a whole output, or a question's answer) instead of its recorded
+    /// result; the edit is journaled with its
     /// actor. Calls whose requests are unchanged replay; a call whose
     /// request depends on the edited output runs live (it needs a backend).
     ///
     /// # Errors
     ///
     /// `not_found` (no such run, or no agent or capability call `call` in
-    /// it), `invalid_args` (args with credentials that were not stored),
+    /// it), `invalid_args` (args with credentials that were not stored; an
+    /// answer for a call that is not a `human.ask`, or that its question's
+    /// schema or choices refuse),
     /// and [`Hwf::run`]'s.
     pub async fn fork(&self, req: &ForkRequest) -> Result<RunOutcome> {
         let snap = self.store.read_snapshot(&req.source)?;
@@ -507,6 +521,36 @@ impl Hwf {
                 ),
             ));
         };
+        let value = match &req.edit {
+            ForkEdit::Output(v) => v.clone(),
+            ForkEdit::Answer(answer) => {
+                let question = match (&call.kind[..], call.request.get("name").and_then(Value::as_str)) {
+                    ("capability", Some("human.ask")) => call.request.get("input").cloned().unwrap_or(Value::Null),
+                    _ => {
+                        return Err(Error::new(
+                            ErrorCode::InvalidArgs,
+                            format!(
+                                "call {} of run {} is not a human.ask: pass --output",
+                                call.call, req.source
+                            ),
+                        ));
+                    }
+                };
+                crate::capabilities::durable::check_answer(&question, answer).map_err(|why| {
+                    Error::new(
+                        ErrorCode::InvalidArgs,
+                        format!("--answer for call {}: {why}", call.call),
+                    )
+                })?;
+                serde_json::json!({
+                    "answer": answer,
+                    "actor": req.actor,
+                    "channel": "fork",
+                    "message_id": null,
+                    "decided_at_ms": crate::store::now_ms(),
+                })
+            }
+        };
         let source = self.resume_source(&req.source)?;
         let args = source.args_or(req.args.clone(), &req.source, ErrorCode::InvalidArgs, "pass --args")?;
         let mut run = RunRequest::new(source.target, args);
@@ -515,7 +559,7 @@ impl Hwf {
         run.edit = Some(CallEdit {
             call: call.call.clone(),
             fingerprint: call.fingerprint.clone(),
-            value: req.output.clone(),
+            value,
             actor: req.actor.clone(),
             reason: req.reason.clone(),
             source_run: req.source.to_string(),
