@@ -290,8 +290,9 @@ fn print_failure(report: &TestReport, e: &Error) {
     ));
 }
 
+/// A digest shortened for a message (whole when it is not ASCII there).
 fn short(id: &str) -> &str {
-    &id[..id.len().min(15)]
+    id.get(..id.len().min(15)).unwrap_or(id)
 }
 
 impl CassetteCommand {

@@ -297,8 +297,9 @@ fn source_of(snap: &RunSnapshot) -> CassetteSource {
     }
 }
 
+/// A digest shortened for a message (whole when it is not ASCII there).
 fn short(id: &str) -> &str {
-    &id[..id.len().min(15)]
+    id.get(..id.len().min(15)).unwrap_or(id)
 }
 
 impl Hwf {
