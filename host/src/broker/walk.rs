@@ -76,7 +76,8 @@ pub struct WalkStep {
     /// recorded call's), `new` (no recorded call is like it), `failed`
     /// (recorded, but it did not succeed), `unfinished` (recorded, never
     /// completed: in flight or parked), `not_replayable` (its capability
-    /// always runs); a replay's `content` when it was matched by
+    /// always runs), `retry` (an operator's `retry` control not consumed
+    /// yet); a replay's `content` when it was matched by
     /// fingerprint under another id.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<&'static str>,
@@ -207,8 +208,11 @@ impl RunContext {
         let test = walk.mode == WalkMode::Test;
         let own = walk.by_id.get(call_id).copied();
         let same = own.filter(|i| walk.calls[*i].fingerprint == fp.as_str());
+        // A pending `retry` control makes a resume run the call again.
+        let retried = !test && self.replay().is_some_and(|idx| !idx.retries_of(call_id).is_empty());
         // What answers it, and why.
         let (answer_from, outcome, reason) = match same.map(|i| (i, &walk.calls[i].outcome)) {
+            Some((i, Some(Ok(_)))) if retried => (Some(i), StepOutcome::Live, Some("retry")),
             Some((i, Some(Ok(_)))) if may_replay || test => (Some(i), StepOutcome::Replay, None),
             Some((i, Some(Ok(_)))) => (Some(i), StepOutcome::Live, Some("not_replayable")),
             Some((i, Some(Err(_)))) if test => (Some(i), StepOutcome::Replay, None),
