@@ -420,3 +420,43 @@ fn a_thousand_call_cassette_and_plan_are_timed() {
     // figures are in docs/BENCHMARKS.md).
     assert!(walks[1] < 5_000_000 && plans[1] < 5_000_000, "{walks:?} {plans:?}");
 }
+
+/// `hwf test` takes whatever `hwf run` takes: a compiled component and a
+/// JSON workflow, from their runs; another args changes a request, which
+/// is a drift of the call it changed.
+#[test]
+fn components_and_json_workflows_are_tested_the_same_way() {
+    let ctx = Ctx::new();
+    let f = crate::common::hello_fixture();
+    let json_wf = crate::common::root().join("harnesses/hello.workflow.json");
+    for target in [
+        crate::common::harnesses::HELLO.to_owned(),
+        json_wf.to_string_lossy().into_owned(),
+    ] {
+        let out = ctx.run_json(
+            &target,
+            r#"{"name": "world"}"#,
+            &["--agents", f.to_str().expect("utf8")],
+        );
+        out.expect_code(0);
+        let id = run_id(&out.json());
+        let t = ctx.hwf(["test", &target, "--cassette", &id, "--json"]);
+        t.expect_code(0);
+        let d = &t.json()["data"];
+        assert_eq!(d["result"], out.json()["data"]["result"], "{target}: {d}");
+        assert!(d["replayed"].as_u64().is_some_and(|n| n >= 2), "{target}: {d}");
+        let t = ctx.hwf([
+            "test",
+            &target,
+            "--cassette",
+            &id,
+            "--args",
+            r#"{"name": "moon"}"#,
+            "--json",
+        ]);
+        t.expect_code(1);
+        let r = t.json();
+        assert_eq!(r["error"]["code"], "cassette_drift", "{target}: {r}");
+        assert_eq!(r["data"]["drifts"].as_array().map(Vec::len), Some(1), "{target}: {r}");
+    }
+}
