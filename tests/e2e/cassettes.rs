@@ -326,6 +326,14 @@ fn a_fork_replaces_one_output_and_replays_the_rest() {
     );
     assert_eq!(edit["source_run"], id.as_str());
     assert_eq!(edit["value"], "hold: too slow");
+    // `hwf logs` says who edited what.
+    let logs = ctx.hwf(["logs", &fork]);
+    logs.expect_code(0);
+    assert!(
+        logs.stdout.contains("edit  call 5 output replaced") && logs.stdout.contains("by ana — speed matters"),
+        "{}",
+        logs.stdout
+    );
 
     // A fork of the person's answer: the summary's prompt changes, so it
     // runs live (on the fixture agents); the reviews still replay.
