@@ -111,6 +111,22 @@ fn hwf_test_replays_a_recorded_run_with_no_backend_and_names_the_one_changed_cal
     assert_eq!(r["data"]["replayed"], 4, "the summary still replays: {r}");
     assert_eq!(runs(&ctx), before);
 
+    // A call added before the others moves every id: the rest still
+    // replay, matched by content; only the new call is a drift.
+    let moved = ctx.write(
+        "moved.js",
+        triage(SPEED).replace(
+            "phase(\"review\");\n",
+            "phase(\"review\");\nawait agent(\"Say hi.\", { label: \"intro\" });\n",
+        ),
+    );
+    let t = ctx.hwf(["test", moved.to_str().expect("utf8"), "--cassette", &id, "--json"]);
+    t.expect_code(1);
+    let r = t.json();
+    assert_eq!(r["data"]["drifts"].as_array().map(Vec::len), Some(1), "{r}");
+    assert_eq!(r["data"]["drifts"][0]["label"], "intro", "{r}");
+    assert_eq!(r["data"]["replayed"], 5, "{r}");
+
     // The text form: one drift line with the field, exit 1.
     let t = ctx.hwf(["test", changed.to_str().expect("utf8"), "--cassette", &id]);
     t.expect_code(1);
