@@ -188,31 +188,28 @@ impl Hwf {
         let script = resolved.script;
 
         // Resume: the source's journal answers matching calls.
-        let plan = match (&req.resume_from, &req.cassette) {
-            (Some(source), _) => Some(self.resume_plan(source, &req.args, &script.digest, req.allow_changed)?),
-            // A cassette answers like a source journal; it names no run here.
-            (None, Some(c)) => Some(crate::app::resume::ResumePlan {
-                replay: ReplayIndex::from_lineage(&[c.to_entries()], &[], &Default::default()),
-                seed_run: RunId::parse(&c.source.seed_run)?,
-                clock_origin_ms: c.source.clock_origin_ms,
-            }),
-            (None, None) => None,
-        };
-        let (replay, root_run_id, clock_origin) = match plan {
-            Some(mut p) => {
-                if let Some(edit) = &req.edit {
-                    p.replay.apply_edit(edit.clone());
-                }
+        let (mut replay, root_run_id, clock_origin) = match (&req.resume_from, &req.cassette) {
+            (Some(source), _) => {
+                let p = self.resume_plan(source, &req.args, &script.digest, req.allow_changed)?;
                 (Some(p.replay), Some(p.seed_run), Some(p.clock_origin_ms))
             }
-            None if req.edit.is_some() => {
+            // A cassette answers like a source journal; it names no run here.
+            (None, Some(c)) => (
+                Some(ReplayIndex::from_lineage(&[c.to_entries()], &[], &Default::default())),
+                Some(RunId::parse(&c.source.seed_run)?),
+                Some(c.source.clock_origin_ms),
+            ),
+            (None, None) => (None, None, None),
+        };
+        if let Some(edit) = &req.edit {
+            let Some(index) = replay.as_mut() else {
                 return Err(Error::new(
                     ErrorCode::InvalidArgs,
                     "an edited call needs the run it edits (resume_from)",
                 ));
-            }
-            None => (None, None, None),
-        };
+            };
+            index.apply_edit(edit.clone());
+        }
 
         let run_id = req.run_id.clone().unwrap_or_else(RunId::generate);
         let mut stored_args = req.args.clone();
