@@ -19,6 +19,8 @@
 //!   reconnects, not logged in, cache usage, refusals, rejected answers);
 //! - `backends`: command and OpenAI-compatible agents, routing, doctor;
 //! - `broker`: schema retries, typed call errors, redaction, limits;
+//! - `cassettes`: journals as tests, plans and forks (`hwf test`, `hwf
+//!   cassette export`, `--resume-from … --plan`, `hwf fork`; issue 30);
 //! - `chaos`: the randomized durability test (kills, continuations, replays);
 //! - `confinement`: `bash` under Landlock and namespaces: writes only in
 //!   its workspace, no network, `setsid` children end with the call; the opt-outs;
@@ -62,6 +64,7 @@
 mod agent_answers;
 mod backends;
 mod broker;
+mod cassettes;
 mod chaos;
 mod claims;
 mod common;
