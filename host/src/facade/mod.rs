@@ -54,6 +54,9 @@ pub struct Options {
     /// the model (the MCP server's and the Hermes plugin's tools, the
     /// default): decisions follow `[policy] agent_may_approve` otherwise.
     pub operator: bool,
+    /// The W3C `traceparent` the request came with (an MCP request's
+    /// `_meta`): a run it starts continues that trace.
+    pub trace_parent: Option<String>,
 }
 
 impl Options {
@@ -332,6 +335,7 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
     req.allow_changed = p.flag("allow_changed");
     // In range: checked with the other parameters (params::WORKFLOW).
     req.max_parallel = p.uint("max_parallel");
+    req.trace_parent = opts.trace_parent.clone();
     if p.flag("background") {
         let id = hwf.enqueue(&req)?;
         hwf.declare_phases(&id).await;
