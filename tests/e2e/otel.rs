@@ -183,7 +183,7 @@ fn run(ctx: &Ctx, env: &[(&str, &str)]) -> (crate::common::Run, f64) {
 
 /// One trace, one `invoke_workflow` root, everything in one tree; returns
 /// the spans by name.
-fn check_tree(spans: &[Span], run: &str) -> HashMap<String, Span> {
+fn check_tree(spans: &[Span], run: &str, workflow: &str) -> HashMap<String, Span> {
     let trace: HashSet<&Vec<u8>> = spans.iter().map(|s| &s.trace_id).collect();
     assert_eq!(trace.len(), 1, "one trace");
     let want = blake3::hash(run.as_bytes()).as_bytes()[..16].to_vec();
@@ -195,8 +195,8 @@ fn check_tree(spans: &[Span], run: &str) -> HashMap<String, Span> {
     assert_eq!(roots.len(), 1, "one invoke_workflow span");
     let root = roots[0];
     assert!(root.parent_span_id.is_empty());
-    assert_eq!(str_attr(root, "gen_ai.workflow.name"), Some("otel-check"));
-    assert_eq!(root.name, "invoke_workflow otel-check");
+    assert_eq!(str_attr(root, "gen_ai.workflow.name"), Some(workflow));
+    assert_eq!(root.name, format!("invoke_workflow {workflow}"));
     let by_id: HashMap<&Vec<u8>, &Span> = spans.iter().map(|s| (&s.span_id, s)).collect();
     assert_eq!(by_id.len(), spans.len(), "span ids are unique");
     for s in spans {
@@ -246,7 +246,7 @@ fn a_run_is_one_trace_with_agents_and_a_tool_and_no_secret() {
     assert!(resource.attributes.iter().any(|kv| kv.key == "service.name"
         && kv.value.as_ref().and_then(|v| v.value.as_ref()) == Some(&Any::StringValue("hwf-e2e".into()))));
     let spans = spans(&posted);
-    let by_name = check_tree(&spans, &id);
+    let by_name = check_tree(&spans, &id, "otel-check");
     let agents: Vec<&Span> = spans
         .iter()
         .filter(|s| str_attr(s, "gen_ai.operation.name") == Some("invoke_agent"))
@@ -310,7 +310,7 @@ fn json_export_uses_hex_ids_and_the_same_tree() {
         .collect();
     assert_eq!(first["traceId"], serde_json::json!(want), "hex trace id: {first}");
     let spans = spans(&posted);
-    let by_name = check_tree(&spans, &id);
+    let by_name = check_tree(&spans, &id, "otel-check");
     assert!(by_name.contains_key("execute_tool fs.list"));
     // Without content capture, no prompt leaves the machine.
     assert!(spans.iter().all(|s| str_attr(s, "gen_ai.input.messages").is_none()));
@@ -387,7 +387,7 @@ fn a_parked_run_continues_its_trace() {
     let cont = with_env(&["runner", "--once", "--json"]);
     cont.expect_code(0);
     let all = spans(&receiver.posted());
-    let by_name = check_tree(&all, &id);
+    let by_name = check_tree(&all, &id, "ask");
     assert!(by_name.contains_key("execution 2"), "{:?}", by_name.keys());
     assert!(by_name.contains_key("wait human"), "{:?}", by_name.keys());
     let replayed = all
