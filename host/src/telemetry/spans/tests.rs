@@ -52,7 +52,7 @@ fn one_execution_is_one_tree_under_invoke_workflow() {
         json!({"type": "call_completed", "call": "3.1.1", "kind": "agent", "ok": true, "replayed": true}),
         json!({"type": "call_completed", "call": "3.1", "kind": "branch", "ok": true}),
         json!({"type": "call_completed", "call": "3", "kind": "parallel", "ok": true}),
-        json!({"type": "run_completed", "state": "succeeded", "counts": {"calls": 5, "agent_calls": 2, "tokens": 15}}),
+        json!({"type": "run_completed", "state": "succeeded", "counts": {"calls": 5, "agent_calls": 2, "capability_calls": 1, "failed": 1, "tokens": 15}}),
     ]);
     let spans = build(&info(), &journal, 13, false);
     let root = named(&spans, "invoke_workflow triage");
