@@ -235,7 +235,10 @@ fn a_run_is_one_trace_with_agents_and_a_tool_and_no_secret() {
     assert!(!posted.is_empty(), "nothing was exported: {out:?}");
     for p in &posted {
         assert_eq!(p.path, "/v1/traces");
-        assert_eq!(p.headers.get("content-type").map(String::as_str), Some("application/x-protobuf"));
+        assert_eq!(
+            p.headers.get("content-type").map(String::as_str),
+            Some("application/x-protobuf")
+        );
         assert_eq!(p.headers.get("x-test-key").map(String::as_str), Some("k=v"));
         // No secret in any byte that left the machine.
         let text = String::from_utf8_lossy(&p.body);
@@ -262,7 +265,10 @@ fn a_run_is_one_trace_with_agents_and_a_tool_and_no_secret() {
     assert_eq!(int_attr(plan, "gen_ai.usage.cache_read.input_tokens"), Some(8));
     // The prompt is exported when asked, and redacted.
     let input = str_attr(plan, "gen_ai.input.messages").expect("content captured");
-    assert!(input.contains("plan the deploy with") && input.contains("REDACTED"), "{input}");
+    assert!(
+        input.contains("plan the deploy with") && input.contains("REDACTED"),
+        "{input}"
+    );
     let review = agents
         .iter()
         .find(|s| str_attr(s, "hwf.label") == Some("review"))
@@ -292,7 +298,10 @@ fn json_export_uses_hex_ids_and_the_same_tree() {
     let (out, _) = run(
         &ctx,
         &[
-            ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", &format!("{}/custom/path", receiver.endpoint())),
+            (
+                "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                &format!("{}/custom/path", receiver.endpoint()),
+            ),
             ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json"),
         ],
     );
@@ -301,7 +310,10 @@ fn json_export_uses_hex_ids_and_the_same_tree() {
     let posted = receiver.posted();
     assert!(!posted.is_empty());
     assert!(posted.iter().all(|p| p.path == "/custom/path"));
-    assert_eq!(posted[0].headers.get("content-type").map(String::as_str), Some("application/json"));
+    assert_eq!(
+        posted[0].headers.get("content-type").map(String::as_str),
+        Some("application/json")
+    );
     let raw: serde_json::Value = serde_json::from_slice(&posted[0].body).expect("JSON");
     let first = &raw["resourceSpans"][0]["scopeSpans"][0]["spans"][0];
     let want: String = blake3::hash(id.as_bytes()).as_bytes()[..16]
@@ -325,11 +337,21 @@ fn a_receiver_that_is_down_or_silent_never_fails_or_holds_the_run() {
     let (plain, base) = run(&ctx, &[]);
     plain.expect_code(0);
     // Down: nothing listens on the port.
-    let port = TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port();
-    let (down, t_down) = run(&ctx, &[("OTEL_EXPORTER_OTLP_ENDPOINT", &format!("http://127.0.0.1:{port}"))]);
+    let port = TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("addr")
+        .port();
+    let (down, t_down) = run(
+        &ctx,
+        &[("OTEL_EXPORTER_OTLP_ENDPOINT", &format!("http://127.0.0.1:{port}"))],
+    );
     down.expect_code(0);
     assert_eq!(down.json()["data"]["state"], "succeeded");
-    assert!(t_down < base + 1.5, "a refused export took {t_down:.2}s (without: {base:.2}s)");
+    assert!(
+        t_down < base + 1.5,
+        "a refused export took {t_down:.2}s (without: {base:.2}s)"
+    );
     // Silent: takes the request and never answers, with a long timeout;
     // the command still exits within its bounded flush.
     let silent = Receiver::start(true);
@@ -342,7 +364,10 @@ fn a_receiver_that_is_down_or_silent_never_fails_or_holds_the_run() {
     );
     slow.expect_code(0);
     assert_eq!(slow.json()["data"]["state"], "succeeded");
-    assert!(t_slow < base + 4.0, "a silent collector held the command {t_slow:.2}s (without: {base:.2}s)");
+    assert!(
+        t_slow < base + 4.0,
+        "a silent collector held the command {t_slow:.2}s (without: {base:.2}s)"
+    );
     assert!(!silent.posted().is_empty(), "the export was attempted");
 }
 
@@ -361,7 +386,10 @@ fn a_parked_run_continues_its_trace() {
          const a = await capability(\"human.ask\", { prompt: \"ok?\" });\n\
          return { d, a: a.answer };\n",
     );
-    let f = ctx.write("f.json", r#"{"responses": [{"match": {"label": "draft"}, "output": "the draft"}]}"#);
+    let f = ctx.write(
+        "f.json",
+        r#"{"responses": [{"match": {"label": "draft"}, "output": "the draft"}]}"#,
+    );
     let with_env = |args: &[&str]| -> crate::common::Run {
         ctx.cmd()
             .args(args)
@@ -380,7 +408,10 @@ fn a_parked_run_continues_its_trace() {
     out.expect_code(3);
     let id = run_id(&out.json());
     let parked = spans(&receiver.posted());
-    assert!(!parked.iter().any(|s| s.name.starts_with("invoke_workflow")), "no root yet");
+    assert!(
+        !parked.iter().any(|s| s.name.starts_with("invoke_workflow")),
+        "no root yet"
+    );
     assert!(parked.iter().any(|s| s.name == "execution 1"));
     ctx.hwf(["control", "decide", &id, "2", "respond", "--value", "\"yes\""])
         .expect_code(0);

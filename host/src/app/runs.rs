@@ -75,8 +75,8 @@ impl RunRequest {
 }
 
 impl RunRequest {
-    /// [`RunRequest::trace_parent`] when well-formed.
-    fn trace_parent(&self) -> Option<String> {
+    /// The request's `trace_parent` when well-formed.
+    fn checked_trace_parent(&self) -> Option<String> {
         self.trace_parent
             .as_deref()
             .and_then(crate::telemetry::TraceParent::parse)
@@ -154,7 +154,7 @@ impl Hwf {
             req.args.clone(),
             Some(self.settings.clone()),
         );
-        snap.trace_parent = req.trace_parent();
+        snap.trace_parent = req.checked_trace_parent();
         self.store.create(&snap)?;
         Ok(run_id)
     }
@@ -246,7 +246,7 @@ impl Hwf {
         snap.started_at_ms = Some(snap.created_at_ms);
         snap.declared_phases = declared_phases;
         snap.workflow = workflow;
-        snap.trace_parent = req.trace_parent();
+        snap.trace_parent = req.checked_trace_parent();
         snap.resumed_from = req.resume_from.clone();
         snap.root_run_id = root_run_id;
         snap.clock_origin_ms = clock_origin;
@@ -534,7 +534,10 @@ fn trace_info(snap: &RunSnapshot) -> crate::telemetry::RunInfo {
             .clone()
             .unwrap_or_else(|| crate::app::status::workflow_name(snap)),
         resumed_from: snap.resumed_from.as_ref().map(|r| r.as_str().to_owned()),
-        parent: snap.trace_parent.as_deref().and_then(crate::telemetry::TraceParent::parse),
+        parent: snap
+            .trace_parent
+            .as_deref()
+            .and_then(crate::telemetry::TraceParent::parse),
     }
 }
 

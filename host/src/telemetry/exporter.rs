@@ -225,8 +225,15 @@ impl Worker {
             let mut batch = Vec::new();
             for job in jobs {
                 match RunStore::entries(&*self.store, &job.run, 0).await {
-                    Ok(entries) => batch.extend(spans::build(&job.info, &entries, job.upto, self.settings.capture_content)),
-                    Err(e) => tracing::warn!(run_id = %job.run, error = %e, "trace export: the journal could not be read"),
+                    Ok(entries) => batch.extend(spans::build(
+                        &job.info,
+                        &entries,
+                        job.upto,
+                        self.settings.capture_content,
+                    )),
+                    Err(e) => {
+                        tracing::warn!(run_id = %job.run, error = %e, "trace export: the journal could not be read")
+                    }
                 }
             }
             for chunk in batch.chunks(MAX_BATCH) {

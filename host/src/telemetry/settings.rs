@@ -189,10 +189,11 @@ impl ExportSettings {
         // A header value is usually an API key: never shown anywhere.
         headers.iter().for_each(|(_, v)| hwf_core::redact::register_secret(v));
         let timeout = match var("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT").or_else(|| var("OTEL_EXPORTER_OTLP_TIMEOUT")) {
-            Some(ms) => Duration::from_millis(
-                ms.parse::<u64>()
-                    .map_err(|_| bad(format!("OTEL_EXPORTER_OTLP_TIMEOUT must be a whole number of ms, not {ms:?}")))?,
-            ),
+            Some(ms) => Duration::from_millis(ms.parse::<u64>().map_err(|_| {
+                bad(format!(
+                    "OTEL_EXPORTER_OTLP_TIMEOUT must be a whole number of ms, not {ms:?}"
+                ))
+            })?),
             None => config.timeout_ms.map_or(DEFAULT_TIMEOUT, Duration::from_millis),
         };
         let resource = match var("OTEL_RESOURCE_ATTRIBUTES") {
@@ -317,7 +318,10 @@ mod tests {
                 ("OTEL_SERVICE_NAME", "svc"),
                 ("OTEL_EXPORTER_OTLP_HEADERS", "x-api-key=abc%3D%3D, other = 1"),
                 ("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "false"),
-                ("OTEL_RESOURCE_ATTRIBUTES", "deployment.environment=ci,service.name=ignored"),
+                (
+                    "OTEL_RESOURCE_ATTRIBUTES",
+                    "deployment.environment=ci,service.name=ignored",
+                ),
             ],
             &config,
         )
@@ -329,7 +333,10 @@ mod tests {
         assert!(!s.capture_content);
         assert_eq!(
             s.headers,
-            vec![("x-api-key".to_owned(), "abc==".to_owned()), ("other".to_owned(), "1".to_owned())]
+            vec![
+                ("x-api-key".to_owned(), "abc==".to_owned()),
+                ("other".to_owned(), "1".to_owned())
+            ]
         );
         assert_eq!(s.resource, vec![("deployment.environment".to_owned(), "ci".to_owned())]);
         // The traces endpoint is used as it is.
@@ -348,20 +355,29 @@ mod tests {
     #[test]
     fn bad_values_name_their_variable() {
         let e = resolve(
-            &[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://h"), ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")],
+            &[
+                ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://h"),
+                ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"),
+            ],
             &TelemetryConfig::default(),
         )
         .expect_err("grpc");
         assert_eq!(e.code(), ErrorCode::InvalidConfig);
         assert!(e.message().contains("HTTP"), "{e}");
         let e = resolve(
-            &[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://h"), ("OTEL_EXPORTER_OTLP_TIMEOUT", "soon")],
+            &[
+                ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://h"),
+                ("OTEL_EXPORTER_OTLP_TIMEOUT", "soon"),
+            ],
             &TelemetryConfig::default(),
         )
         .expect_err("timeout");
         assert!(e.message().contains("OTEL_EXPORTER_OTLP_TIMEOUT"), "{e}");
-        let e = resolve(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "localhost:4318")], &TelemetryConfig::default())
-            .expect_err("scheme");
+        let e = resolve(
+            &[("OTEL_EXPORTER_OTLP_ENDPOINT", "localhost:4318")],
+            &TelemetryConfig::default(),
+        )
+        .expect_err("scheme");
         assert!(e.message().contains("http://"), "{e}");
     }
 }

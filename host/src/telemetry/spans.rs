@@ -181,7 +181,12 @@ pub fn build(info: &RunInfo, entries: &[JournalEntry], upto: u64, capture: bool)
     }
     // The root, once the run has ended.
     if let Some(end) = execs.last().and_then(|x| x.iter().find(|e| terminal(e)))
-        && let (Some(first), Entry::RunCompleted { state, error, counts, .. }) = (entries.first(), &end.entry)
+        && let (
+            Some(first),
+            Entry::RunCompleted {
+                state, error, counts, ..
+            },
+        ) = (entries.first(), &end.entry)
     {
         let mut attrs = vec![
             text("gen_ai.operation.name", "invoke_workflow"),
@@ -363,7 +368,9 @@ impl<'a> Builder<'a> {
                         self.call_span(o, e, None);
                     }
                 }
-                Entry::WaitStarted { call, kind, summary, .. } => {
+                Entry::WaitStarted {
+                    call, kind, summary, ..
+                } => {
                     parked.push(call);
                     if let Some(next) = next {
                         let mut attrs = vec![text("hwf.wait.kind", kind)];
@@ -459,7 +466,10 @@ impl<'a> Builder<'a> {
                     if let Some(i) = request.get("input") {
                         parts.push(json!({"type": "text", "content": i.to_string()}));
                     }
-                    attrs.push(content("gen_ai.input.messages", &json!([{"role": "user", "parts": parts}])));
+                    attrs.push(content(
+                        "gen_ai.input.messages",
+                        &json!([{"role": "user", "parts": parts}]),
+                    ));
                 }
                 kind_span = span::SpanKind::Client;
                 format!("invoke_agent {agent}")
@@ -476,7 +486,10 @@ impl<'a> Builder<'a> {
                 format!("execute_tool {tool}")
             }
             "workflow" => {
-                let name = str_of("name").or(str_of("scriptPath")).or(label.as_deref()).unwrap_or("workflow");
+                let name = str_of("name")
+                    .or(str_of("scriptPath"))
+                    .or(label.as_deref())
+                    .unwrap_or("workflow");
                 attrs.push(text("hwf.workflow.name", name));
                 format!("workflow {name}")
             }
@@ -651,7 +664,10 @@ fn content(key: &str, value: &Value) -> KeyValue {
 }
 
 fn int(key: &str, value: u64) -> KeyValue {
-    kv(key, any_value::Value::IntValue(i64::try_from(value).unwrap_or(i64::MAX)))
+    kv(
+        key,
+        any_value::Value::IntValue(i64::try_from(value).unwrap_or(i64::MAX)),
+    )
 }
 
 fn double(key: &str, value: f64) -> KeyValue {

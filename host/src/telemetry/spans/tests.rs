@@ -27,10 +27,12 @@ fn str_attr<'a>(s: &'a Span, key: &str) -> Option<&'a str> {
 }
 
 fn named<'a>(spans: &'a [Span], name: &str) -> &'a Span {
-    spans
-        .iter()
-        .find(|s| s.name == name)
-        .unwrap_or_else(|| panic!("no span {name:?} in {:?}", spans.iter().map(|s| &s.name).collect::<Vec<_>>()))
+    spans.iter().find(|s| s.name == name).unwrap_or_else(|| {
+        panic!(
+            "no span {name:?} in {:?}",
+            spans.iter().map(|s| &s.name).collect::<Vec<_>>()
+        )
+    })
 }
 
 #[test]
@@ -61,23 +63,54 @@ fn one_execution_is_one_tree_under_invoke_workflow() {
     assert_eq!(str_attr(root, "gen_ai.operation.name"), Some("invoke_workflow"));
     assert_eq!(str_attr(root, "gen_ai.workflow.name"), Some("triage"));
     assert!(spans.iter().all(|s| s.trace_id == trace_id("r1").to_vec()));
-    assert!(!spans.iter().any(|s| s.name.starts_with("execution")), "one execution: no execution span");
+    assert!(
+        !spans.iter().any(|s| s.name.starts_with("execution")),
+        "one execution: no execution span"
+    );
     let phase = named(&spans, "phase Build");
     assert_eq!(phase.parent_span_id, root.span_id);
     let agent = named(&spans, "invoke_agent coder");
-    assert_eq!(agent.parent_span_id, phase.span_id, "a call in a phase is the phase's child");
+    assert_eq!(
+        agent.parent_span_id, phase.span_id,
+        "a call in a phase is the phase's child"
+    );
     assert_eq!(str_attr(agent, "gen_ai.request.model"), Some("m-1"));
-    assert_eq!(attr(agent, "gen_ai.usage.input_tokens"), Some(&any_value::Value::IntValue(13)));
-    assert_eq!(attr(agent, "gen_ai.usage.output_tokens"), Some(&any_value::Value::IntValue(2)));
-    assert_eq!(attr(agent, "gen_ai.usage.cache_read.input_tokens"), Some(&any_value::Value::IntValue(10)));
-    assert_eq!(attr(agent, "gen_ai.usage.cost"), Some(&any_value::Value::DoubleValue(0.0015)));
+    assert_eq!(
+        attr(agent, "gen_ai.usage.input_tokens"),
+        Some(&any_value::Value::IntValue(13))
+    );
+    assert_eq!(
+        attr(agent, "gen_ai.usage.output_tokens"),
+        Some(&any_value::Value::IntValue(2))
+    );
+    assert_eq!(
+        attr(agent, "gen_ai.usage.cache_read.input_tokens"),
+        Some(&any_value::Value::IntValue(10))
+    );
+    assert_eq!(
+        attr(agent, "gen_ai.usage.cost"),
+        Some(&any_value::Value::DoubleValue(0.0015))
+    );
     assert_eq!(agent.kind, span::SpanKind::Client as i32);
-    assert!(agent.end_time_unix_nano - agent.start_time_unix_nano == 300_000, "placed by its measured duration");
-    assert_eq!(str_attr(agent, "gen_ai.input.messages"), None, "no content unless asked");
+    assert!(
+        agent.end_time_unix_nano - agent.start_time_unix_nano == 300_000,
+        "placed by its measured duration"
+    );
+    assert_eq!(
+        str_attr(agent, "gen_ai.input.messages"),
+        None,
+        "no content unless asked"
+    );
     let tool = named(&spans, "execute_tool fs.list");
-    assert_eq!(tool.parent_span_id, phase.span_id, "a call after phase() is in that phase");
+    assert_eq!(
+        tool.parent_span_id, phase.span_id,
+        "a call after phase() is in that phase"
+    );
     assert_eq!(str_attr(tool, "error.type"), Some("side_effect_denied"));
-    assert_eq!(tool.status.as_ref().map(|s| s.code), Some(status::StatusCode::Error as i32));
+    assert_eq!(
+        tool.status.as_ref().map(|s| s.code),
+        Some(status::StatusCode::Error as i32)
+    );
     let (par, branch) = (named(&spans, "parallel"), named(&spans, "branch left"));
     let nested = named(&spans, "invoke_agent hermes.greeter");
     assert_eq!(branch.parent_span_id, par.span_id);
@@ -85,7 +118,12 @@ fn one_execution_is_one_tree_under_invoke_workflow() {
     assert_eq!(attr(nested, "hwf.replayed"), Some(&any_value::Value::BoolValue(true)));
     let ids: HashSet<&Vec<u8>> = spans.iter().map(|s| &s.span_id).collect();
     assert_eq!(ids.len(), spans.len(), "ids are unique");
-    assert!(spans.iter().all(|s| s.parent_span_id.is_empty() || ids.contains(&s.parent_span_id)), "one tree");
+    assert!(
+        spans
+            .iter()
+            .all(|s| s.parent_span_id.is_empty() || ids.contains(&s.parent_span_id)),
+        "one tree"
+    );
 }
 
 #[test]
@@ -106,12 +144,20 @@ fn a_parked_run_continues_its_trace_and_each_span_is_sent_once() {
         json!({"type": "run_completed", "state": "succeeded"}),
     ]);
     let first = build(&info(), &journal, 6, false);
-    assert!(!first.iter().any(|s| s.name.starts_with("invoke_workflow")), "no root while parked");
+    assert!(
+        !first.iter().any(|s| s.name.starts_with("invoke_workflow")),
+        "no root while parked"
+    );
     let exec1 = named(&first, "execution 1");
     assert_eq!(exec1.parent_span_id, root_span_id("r1").to_vec());
     let ask = named(&first, "execute_tool human.ask");
     assert_eq!(str_attr(ask, "hwf.call.outcome"), Some("parked"));
-    assert_eq!(first.len(), 3, "{:?}", first.iter().map(|s| &s.name).collect::<Vec<_>>());
+    assert_eq!(
+        first.len(),
+        3,
+        "{:?}",
+        first.iter().map(|s| &s.name).collect::<Vec<_>>()
+    );
     let second = build(&info(), &journal, 13, false);
     let names: Vec<&str> = second.iter().map(|s| s.name.as_str()).collect();
     assert!(!names.contains(&"execution 1"), "sent once: {names:?}");
@@ -121,7 +167,10 @@ fn a_parked_run_continues_its_trace_and_each_span_is_sent_once() {
     let all: Vec<&Span> = first.iter().chain(&second).collect();
     let ids: HashSet<&Vec<u8>> = all.iter().map(|s| &s.span_id).collect();
     assert_eq!(ids.len(), all.len(), "no span twice");
-    assert!(all.iter().all(|s| s.parent_span_id.is_empty() || ids.contains(&s.parent_span_id)));
+    assert!(
+        all.iter()
+            .all(|s| s.parent_span_id.is_empty() || ids.contains(&s.parent_span_id))
+    );
     assert_eq!(all.iter().filter(|s| s.name.starts_with("invoke_workflow")).count(), 1);
 }
 
@@ -173,7 +222,10 @@ fn a_traceparent_makes_the_run_part_of_the_clients_trace() {
     assert_eq!(root.trace_id, parent.trace_id.to_vec());
     assert_eq!(root.parent_span_id, parent.span_id.to_vec());
     assert_eq!(str_attr(root, "error.type"), Some("cpu_limit"));
-    assert_eq!(root.links.first().map(|l| l.trace_id.clone()), Some(trace_id("r0").to_vec()));
+    assert_eq!(
+        root.links.first().map(|l| l.trace_id.clone()),
+        Some(trace_id("r0").to_vec())
+    );
 }
 
 #[test]
@@ -200,5 +252,8 @@ fn an_execution_that_died_is_sent_by_the_next() {
         .map(|s| (s.name.as_str(), str_attr(s, "hwf.call.outcome")))
         .collect::<Vec<_>>();
     assert_eq!(cut, [("invoke_agent a", None), ("invoke_agent b", Some("unfinished"))]);
-    assert_eq!(spans.iter().filter(|s| s.name.starts_with("invoke_workflow")).count(), 1);
+    assert_eq!(
+        spans.iter().filter(|s| s.name.starts_with("invoke_workflow")).count(),
+        1
+    );
 }
