@@ -428,3 +428,63 @@ fn a_parked_run_continues_its_trace() {
         .count();
     assert_eq!(replayed, 1, "the continuation's replayed call is marked");
 }
+
+/// A run started over MCP with `_meta.traceparent` (SEP-414) is part of the
+/// client's trace: the root's parent is the client's span.
+#[test]
+fn an_mcp_traceparent_makes_the_run_part_of_the_clients_trace() {
+    let ctx = Ctx::new();
+    let receiver = Receiver::start(false);
+    let f = ctx.write("f.json", FIXTURE);
+    let mut child = ctx
+        .cmd()
+        .args(["mcp", "--agents", f.to_str().expect("utf8")])
+        .env("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn mcp");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let (trace, span) = ("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7");
+    let script = SCRIPT.replace("args.token", "\"x\"");
+    for msg in [
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "e2e", "version": "1"}}}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "workflow", "arguments": {"script_source": script},
+            "_meta": {"traceparent": format!("00-{trace}-{span}-01")}}}),
+    ] {
+        writeln!(stdin, "{msg}").expect("write");
+    }
+    stdin.flush().expect("flush");
+    let mut answer = serde_json::Value::Null;
+    let mut line = String::new();
+    while out.read_line(&mut line).expect("read") > 0 {
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
+        line.clear();
+        if v["id"] == 2 {
+            answer = v;
+            break;
+        }
+    }
+    drop(stdin);
+    let _ = child.wait();
+    let data = &answer["result"]["structuredContent"]["data"];
+    assert_eq!(data["state"], "succeeded", "{answer}");
+    let spans = spans(&receiver.posted());
+    let root = spans
+        .iter()
+        .find(|s| s.name == "invoke_workflow otel-check")
+        .expect("the root arrived");
+    let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+    assert_eq!(hex(&root.trace_id), trace, "the client's trace");
+    assert_eq!(
+        hex(&root.parent_span_id),
+        span,
+        "the root's parent is the client's span"
+    );
+    assert!(spans.iter().all(|s| hex(&s.trace_id) == trace));
+}
