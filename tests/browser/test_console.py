@@ -306,6 +306,24 @@ def test_console_in_a_real_browser(console):
     assert fresh_ms < 1000, fresh_ms
     assert inapp_ms < 1000, inapp_ms
     shot(b, "console-fan-out.png")
+
+    # The waterfall: a bar per call, the phase's totals, the filter, the
+    # collapse (issue 31).
+    bars = b.run("return document.querySelectorAll('#calls tr.call-row .wf-bar').length")
+    assert bars >= 1000, bars
+    header = b.text('#calls tr.phase-row[data-phase="fan out"]')
+    assert "1000 calls" in header and "3000 tokens" in header, header
+    b.type("#cf-text", "item-7")
+    b.wait_until("return document.querySelector('#calls-shown').textContent === '111 shown'")
+    b.run("const s = document.querySelector('#cf-state'); s.value = 'failed'; s.dispatchEvent(new Event('change'));")
+    b.wait_until("return document.querySelector('#calls-shown').textContent === '0 shown'")
+    b.run("const s = document.querySelector('#cf-state'); s.value = ''; s.dispatchEvent(new Event('change'));"
+          "const t = document.querySelector('#cf-text'); t.value = ''; t.dispatchEvent(new Event('input'));")
+    b.click('#calls a.collapse[data-phase="fan out"]')
+    b.wait_until("return document.querySelectorAll('#calls tr.call-row').length === 0 && !!document.querySelector('#calls tr.phase-row.collapsed')")
+    b.click('#calls a.collapse[data-phase="fan out"]')
+    b.wait_until("return document.querySelectorAll('#calls tr.call-row').length >= 1000")
+    shot(b, "console-waterfall.png")
     b.click('#calls a.toggle[data-call="1"]')
     b.wait_until("return document.querySelector('tr[data-detail=\"1\"]').innerText.includes('item 0')")
     seen_html.append(page_text(b))
