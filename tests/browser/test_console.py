@@ -271,6 +271,16 @@ def test_console_in_a_real_browser(console):
     _, s = api(base, f"/api/runs/{slow}")
     actions = [c["action"] for c in s["data"]["controls"]]
     assert actions == ["pause", "resume"], actions
+    # Its waterfall: the calls before the pause replayed (hatched), the rest
+    # where they ran, each phase with its totals.
+    b.wait_until("return document.querySelectorAll('#calls .wf-bar').length === 5")
+    assert b.run("return document.querySelectorAll('#calls .wf-bar.replayed').length") >= 1
+    assert "2 calls" in b.text('#calls tr.phase-row[data-phase="one"]')
+    shot(b, "console-waterfall.png")
+    # The "Recorded: resume" note stays on the page it was recorded on.
+    b.get(f"{base}/#/review")
+    b.wait_until("return document.body.dataset.rendered === 'review'")
+    assert b.run("return document.querySelector('#flash').classList.contains('hidden')"), "a stale note followed"
 
     # A request without the token is refused (and with it, accepted).
     status = b.run_async(
@@ -323,7 +333,6 @@ def test_console_in_a_real_browser(console):
     b.wait_until("return document.querySelectorAll('#calls tr.call-row').length === 0 && !!document.querySelector('#calls tr.phase-row.collapsed')")
     b.click('#calls a.collapse[data-phase="fan out"]')
     b.wait_until("return document.querySelectorAll('#calls tr.call-row').length >= 1000")
-    shot(b, "console-waterfall.png")
     b.click('#calls a.toggle[data-call="1"]')
     b.wait_until("return document.querySelector('tr[data-detail=\"1\"]').innerText.includes('item 0')")
     seen_html.append(page_text(b))
