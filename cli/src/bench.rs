@@ -59,6 +59,7 @@ const FAN_FIXTURE: &str =
 /// (as `hwf run` does), so a warm shared cache is reused.
 fn host(state: PathBuf, agents: Arc<FixtureRunner>, limits: Limits) -> Result<Hwf, Error> {
     Hwf::builder(state)
+        .telemetry(trace_export())
         .agents(agents)
         .limits(limits)
         .cache_dir(
@@ -67,6 +68,15 @@ fn host(state: PathBuf, agents: Arc<FixtureRunner>, limits: Limits) -> Result<Hw
                 .map(PathBuf::from),
         )
         .build()
+}
+
+/// Trace export as `hwf run` would do it (`OTEL_EXPORTER_OTLP_ENDPOINT`
+/// and the other `OTEL_*` variables): the figures of a bench run with an
+/// endpoint set include exporting every run's trace.
+fn trace_export() -> Option<hwf_host::telemetry::ExportSettings> {
+    hwf_host::telemetry::ExportSettings::resolve(&Default::default())
+        .ok()
+        .flatten()
 }
 
 /// Iteration counts: the full sizes times `--scale`, or a few with `--quick`.
@@ -508,6 +518,8 @@ async fn run_in(args: &BenchArgs, tmp: &Path) -> Result<Value, Error> {
             "agent_call_us": {"sync": us(calls.sync), "async": us(calls.async_)},
             "replay_calls_ms": us(calls.replay) / 1000.0,
             "replay_calls": calls.replay_n,
+            "trace_build_encode_us_per_call": us(calls.spans_per_call),
+            "trace_export": trace_export().map(|s| s.url),
         });
         js_calls_report = Some(calls);
     }
@@ -792,6 +804,9 @@ struct JsCalls {
     async_: Duration,
     replay: Duration,
     replay_n: u64,
+    /// Building and encoding the trace of the 1,000-call run, per call
+    /// (the exporter's work, off the run's path).
+    spans_per_call: Duration,
 }
 
 /// A JS script of `args.n` sequential fixture agent calls: each mode's runs
@@ -808,6 +823,7 @@ async fn js_calls(sizes: &Sizes, tmp: &Path, js: &Path) -> Result<JsCalls, Error
     let echo = r#"{"responses": [{"match": {"label": "echo"}, "output": "ok", "tokens": 1}]}"#;
     let js_host = |mode: Durability, agents: Arc<FixtureRunner>| -> Result<Hwf, Error> {
         Hwf::builder(tmp.join("state"))
+            .telemetry(trace_export())
             .agents(agents)
             .limits(Limits {
                 max_calls: u64::MAX,
@@ -837,6 +853,7 @@ async fn js_calls(sizes: &Sizes, tmp: &Path, js: &Path) -> Result<JsCalls, Error
     let replay_n = sizes.n(1000, 50) as u64;
     let live = js_host(Durability::Sync, Arc::new(FixtureRunner::from_json(echo)?))?;
     let source = js_run(&live, &script, replay_n, None).await?.1.snapshot.run_id;
+    let spans_per_call = trace_cost(&live, &source, replay_n).await?;
     let empty = js_host(Durability::Sync, Arc::new(FixtureRunner::empty()))?;
     let mut replays = Vec::new();
     for _ in 0..sizes.reps(5) {
@@ -851,7 +868,43 @@ async fn js_calls(sizes: &Sizes, tmp: &Path, js: &Path) -> Result<JsCalls, Error
         async_: per_mode.get(1).copied().unwrap_or_default(),
         replay: median(replays),
         replay_n,
+        spans_per_call,
     })
+}
+
+/// What the exporter spends per call on a finished run: its journal's
+/// spans built and encoded as OTLP protobuf (median of 5), over its calls.
+async fn trace_cost(hwf: &Hwf, run: &RunId, calls: u64) -> Result<Duration, Error> {
+    use hwf_core::store::RunStore;
+    use hwf_host::telemetry::{ExportSettings, Protocol, RunInfo, exporter, spans};
+    let entries = RunStore::entries(&*hwf.store_arc(), run, 0).await?;
+    let upto = entries.last().map_or(0, |e| e.seq);
+    let info = RunInfo {
+        run_id: run.as_str().to_owned(),
+        name: "calls".into(),
+        ..RunInfo::default()
+    };
+    let settings = ExportSettings {
+        url: String::new(),
+        protocol: Protocol::HttpProtobuf,
+        headers: Vec::new(),
+        service_name: "hwf".into(),
+        resource: Vec::new(),
+        timeout: Duration::from_secs(1),
+        capture_content: false,
+    };
+    let mut times = Vec::new();
+    for _ in 0..5 {
+        let t = Instant::now();
+        let built = spans::build(&info, &entries, upto, false);
+        let n = built.len() as u64;
+        let body = exporter::encode(&settings, built).map_err(|e| bench_err("encode", e))?;
+        times.push(t.elapsed());
+        if n < calls || body.is_empty() {
+            return Err(bench_err("trace", format!("{n} spans for {calls} calls")));
+        }
+    }
+    Ok(median(times) / calls.max(1) as u32)
 }
 
 /// One whole in-process run of the JS script of `n` calls (resuming `from`).

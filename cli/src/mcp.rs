@@ -450,6 +450,8 @@ impl Server {
         }
         let alive = Arc::new(AtomicBool::new(true));
         let mut opts = self.opts.clone();
+        // The client's trace (SEP-414 `_meta.traceparent`) goes on in the run's.
+        opts.trace_parent = context.meta.get_traceparent().map(str::to_owned);
         let compiling = first_compile(&self.hwf, p);
         if let Some(lang) = compiling {
             tracing::warn!(
@@ -600,7 +602,9 @@ impl ServerHandler for Server {
                     self.foreground(args, &p, &context).await?
                 }
                 _ => {
-                    let work = facade::workflow(&self.hwf, &args, &self.opts);
+                    let mut opts = self.opts.clone();
+                    opts.trace_parent = context.meta.get_traceparent().map(str::to_owned);
+                    let work = facade::workflow(&self.hwf, &args, &opts);
                     tokio::select! {
                         v = work => v,
                         _ = context.ct.cancelled() => return Err(McpError::internal_error("request cancelled", None)),

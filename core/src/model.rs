@@ -256,6 +256,10 @@ pub struct RunSnapshot {
     /// what lists call a run of a script sent inline (MCP, the plugin).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workflow: Option<String>,
+    /// The W3C `traceparent` of the client that started the run (an MCP
+    /// request's `_meta`): the run's exported trace continues the client's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace_parent: Option<String>,
 }
 
 /// Per-run settings, kept so a continuation (runner, resume after a wait)
@@ -377,6 +381,7 @@ impl RunSnapshot {
             clock_origin_ms: None,
             live: None,
             pid: None,
+            trace_parent: None,
             workflow: None,
         }
     }

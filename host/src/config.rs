@@ -62,6 +62,14 @@
 //! "hermes.greeter" = "local"        # by agent id
 //! "type:reviewer" = "claude"        # by agent type
 //!
+//! [telemetry]                      # OpenTelemetry traces (OTLP/HTTP); OTEL_* variables win
+//! endpoint = "http://localhost:4318"   # traces go to <endpoint>/v1/traces
+//! protocol = "http/protobuf"       # or "http/json"
+//! service_name = "hwf"
+//! timeout_ms = 10000
+//! capture_content = false          # true: prompts, answers, tool payloads (redacted)
+//! # headers = { "x-api-key" = "…" } # better: OTEL_EXPORTER_OTLP_HEADERS
+//!
 //! [limits]
 //! cpu_ms = 5000
 //! memory_bytes = 268435456
@@ -112,6 +120,9 @@ pub struct Config {
     /// Runners (`hwf runner` and the in-process runner of `serve`/`mcp`).
     #[serde(default)]
     pub runner: RunnerConfig,
+    /// OpenTelemetry trace export.
+    #[serde(default)]
+    pub telemetry: crate::telemetry::TelemetryConfig,
 }
 
 /// Runs in flight per runner when nothing says otherwise: sized for
@@ -445,6 +456,9 @@ impl Config {
             .map_err(|e| Error::new(ErrorCode::InvalidConfig, format!("{}: {e}", path.display())))?;
         cfg.check_policy()
             .map_err(|e| Error::new(ErrorCode::InvalidConfig, format!("{}: {e}", path.display())))?;
+        cfg.telemetry
+            .check()
+            .map_err(|e| Error::new(ErrorCode::InvalidConfig, format!("{}: {}", path.display(), e.message())))?;
         for (name, value) in &cfg.agents.backends {
             parse_backend(name, value)
                 .map_err(|e| Error::new(e.code(), format!("{}: {}", path.display(), e.message())))?;
@@ -518,6 +532,8 @@ mod tests {
             parse_backend(name, value).unwrap_or_else(|e| panic!("{name}: {e}"));
         }
         assert_eq!(cfg.runner.autostart, Some(true));
+        cfg.telemetry.check().expect("telemetry settings");
+        assert_eq!(cfg.telemetry.endpoint.as_deref(), Some("http://localhost:4318"));
     }
 
     #[test]

@@ -56,6 +56,8 @@
 //!   [`CapabilityHandler`] trait, the [`Registry`] and the built-ins;
 //! - [`store`]: the file store (cap-std) — scripts, runs, journals,
 //!   controls, events, blobs, the compile cache;
+//! - [`telemetry`]: OpenTelemetry trace export (OTLP/HTTP) built from
+//!   the journals of ended executions, in the background;
 //! - [`broker`] (internal): the per-call pipeline (limits, identity,
 //!   journal, replay, redaction, schema checks) and the WIT host; [`vm`]:
 //!   engine, import gate, locked-down WASI, limits, instances;
@@ -75,6 +77,7 @@ pub mod facade;
 pub mod scripts;
 pub mod serve;
 pub mod store;
+pub mod telemetry;
 pub mod vm;
 
 #[cfg(test)]

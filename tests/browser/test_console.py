@@ -271,6 +271,16 @@ def test_console_in_a_real_browser(console):
     _, s = api(base, f"/api/runs/{slow}")
     actions = [c["action"] for c in s["data"]["controls"]]
     assert actions == ["pause", "resume"], actions
+    # Its waterfall: the calls before the pause replayed (hatched), the rest
+    # where they ran, each phase with its totals.
+    b.wait_until("return document.querySelectorAll('#calls .wf-bar').length === 5")
+    assert b.run("return document.querySelectorAll('#calls .wf-bar.replayed').length") >= 1
+    assert "2 calls" in b.text('#calls tr.phase-row[data-phase="one"]')
+    shot(b, "console-waterfall.png")
+    # The "Recorded: resume" note stays on the page it was recorded on.
+    b.get(f"{base}/#/review")
+    b.wait_until("return document.body.dataset.rendered === 'review'")
+    assert b.run("return document.querySelector('#flash').classList.contains('hidden')"), "a stale note followed"
 
     # A request without the token is refused (and with it, accepted).
     status = b.run_async(
@@ -306,6 +316,23 @@ def test_console_in_a_real_browser(console):
     assert fresh_ms < 1000, fresh_ms
     assert inapp_ms < 1000, inapp_ms
     shot(b, "console-fan-out.png")
+
+    # The waterfall: a bar per call, the phase's totals, the filter, the
+    # collapse (issue 31).
+    bars = b.run("return document.querySelectorAll('#calls tr.call-row .wf-bar').length")
+    assert bars >= 1000, bars
+    header = b.text('#calls tr.phase-row[data-phase="fan out"]')
+    assert "1000 calls" in header and "3000 tokens" in header, header
+    b.type("#cf-text", "item-7")
+    b.wait_until("return document.querySelector('#calls-shown').textContent === '111 shown'")
+    b.run("const s = document.querySelector('#cf-state'); s.value = 'failed'; s.dispatchEvent(new Event('change'));")
+    b.wait_until("return document.querySelector('#calls-shown').textContent === '0 shown'")
+    b.run("const s = document.querySelector('#cf-state'); s.value = ''; s.dispatchEvent(new Event('change'));"
+          "const t = document.querySelector('#cf-text'); t.value = ''; t.dispatchEvent(new Event('input'));")
+    b.click('#calls a.collapse[data-phase="fan out"]')
+    b.wait_until("return document.querySelectorAll('#calls tr.call-row').length === 0 && !!document.querySelector('#calls tr.phase-row.collapsed')")
+    b.click('#calls a.collapse[data-phase="fan out"]')
+    b.wait_until("return document.querySelectorAll('#calls tr.call-row').length >= 1000")
     b.click('#calls a.toggle[data-call="1"]')
     b.wait_until("return document.querySelector('tr[data-detail=\"1\"]').innerText.includes('item 0')")
     seen_html.append(page_text(b))

@@ -115,6 +115,17 @@ impl Ctx {
             .env("HWF_STATE_DIR", self.state())
             // Compiled components are shared (keyed by digest); state never is.
             .env("HWF_CACHE_DIR", shared_cache());
+        // No trace export unless a test asks for it (tests/e2e/otel.rs).
+        for var in [
+            "OTEL_EXPORTER_OTLP_ENDPOINT",
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+            "OTEL_EXPORTER_OTLP_PROTOCOL",
+            "OTEL_EXPORTER_OTLP_HEADERS",
+            "OTEL_SERVICE_NAME",
+            "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT",
+        ] {
+            c.env_remove(var);
+        }
         if self.manual {
             c.env("HWF_RUNNER_AUTOSTART", "0");
         } else {

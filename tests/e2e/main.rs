@@ -46,6 +46,9 @@
 //! - `kanban`: Kanban lanes on the built-in board and on Hermes' own board;
 //! - `mcp_clients`: `hwf mcp` as long-lived clients use it (in-process runner,
 //!   `wait_seconds`, progress, `isError`, resources, checked decisions);
+//! - `otel`: OpenTelemetry export to an OTLP/HTTP receiver on loopback
+//!   (protobuf and JSON: one trace per run, one tree, no secret; a receiver
+//!   down or silent never fails or holds a run; a parked run's trace goes on);
 //! - `numbers`: numbers from input out of range are typed `invalid_*` errors;
 //!   numbers keep their digits through every runtime;
 //! - `policy`: capability policy, built-ins, budgets, agent types, secrets;
@@ -95,6 +98,7 @@ mod kanban;
 mod mcp_clients;
 mod mcp_tasks;
 mod numbers;
+mod otel;
 mod pg_fault;
 mod policy;
 mod policy_gaps;

@@ -459,11 +459,26 @@ pub fn main() -> i32 {
         Ok(rt) => rt,
         Err(e) => return out.error(&Error::new(ErrorCode::Internal, format!("tokio runtime: {e}"))),
     };
-    match rt.block_on(dispatch(cli, &out)) {
+    let done = rt.block_on(async {
+        let done = dispatch(cli, &out).await;
+        // Traces of the runs this process executed leave before it exits
+        // (bounded: a collector that is down or slow never holds it longer).
+        if !hwf_host::telemetry::flush_all(TRACE_FLUSH).await {
+            tracing::warn!(
+                "trace export: the collector did not take every span within {} s; the rest are dropped",
+                TRACE_FLUSH.as_secs()
+            );
+        }
+        done
+    });
+    match done {
         Ok(code) => code,
         Err(e) => out.error(&e),
     }
 }
+
+/// How long a command waits at exit for its traces to be exported.
+const TRACE_FLUSH: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// A command line clap refuses. `--help` and `--version` print as usual;
 /// any other problem is one `hwf: invalid_args: …` line (or its envelope

@@ -384,6 +384,7 @@ pub fn facade_options(cli: &Cli, config: &Config) -> hwf_host::facade::Options {
         wake: None,
         progress: None,
         operator: false,
+        trace_parent: None,
     }
 }
 

@@ -35,6 +35,8 @@ pub struct Hwf {
     /// How a scheduler continues a run whose executor died, alone in a
     /// process of its own ([`HwfBuilder::isolation`]).
     pub(crate) isolation: Option<Isolate>,
+    /// Where ended executions' traces go ([`HwfBuilder::telemetry`]).
+    pub(crate) telemetry: Option<Arc<crate::telemetry::Exporter>>,
 }
 
 /// Builds an [`Hwf`]; everything but the state dir has a default.
@@ -49,6 +51,7 @@ pub struct HwfBuilder {
     shared_options: SharedOptions,
     allocation: crate::vm::InstanceAllocation,
     isolation: Option<Isolate>,
+    telemetry: Option<crate::telemetry::ExportSettings>,
 }
 
 impl std::fmt::Debug for HwfBuilder {
@@ -63,6 +66,7 @@ impl std::fmt::Debug for HwfBuilder {
             .field("shared", &self.shared)
             .field("allocation", &self.allocation)
             .field("isolation", &self.isolation.is_some())
+            .field("telemetry", &self.telemetry.as_ref().map(|t| &t.url))
             .finish_non_exhaustive()
     }
 }
@@ -77,6 +81,14 @@ impl HwfBuilder {
     /// no run.
     pub fn isolation(mut self, isolate: Option<Isolate>) -> Self {
         self.isolation = isolate;
+        self
+    }
+
+    /// Export every run as an OpenTelemetry trace with these settings
+    /// (default: none; [`HwfBuilder::from_config`] resolves them from
+    /// `OTEL_*` and `[telemetry]`). See [`crate::telemetry`].
+    pub fn telemetry(mut self, settings: Option<crate::telemetry::ExportSettings>) -> Self {
+        self.telemetry = settings;
         self
     }
 
@@ -202,6 +214,9 @@ impl HwfBuilder {
             durability: self.services.durability,
             sandbox: self.sandbox,
         };
+        let telemetry = self
+            .telemetry
+            .map(|t| crate::telemetry::Exporter::new(t, store.clone()));
         Ok(Hwf {
             store,
             vm: Arc::new(Vm::with_allocation(self.allocation)),
@@ -210,6 +225,7 @@ impl HwfBuilder {
             settings,
             shared_executor: std::sync::atomic::AtomicBool::new(false),
             isolation: self.isolation,
+            telemetry,
         })
     }
 }
@@ -266,6 +282,7 @@ impl Hwf {
             shared_options: SharedOptions::default(),
             allocation: crate::vm::InstanceAllocation::Pooled,
             isolation: None,
+            telemetry: None,
         }
     }
 
@@ -288,6 +305,11 @@ impl Hwf {
     /// [`Hwf::store`], shared.
     pub fn store_arc(&self) -> Arc<Store> {
         self.store.clone()
+    }
+
+    /// The trace exporter, when traces are exported.
+    pub fn telemetry(&self) -> Option<&Arc<crate::telemetry::Exporter>> {
+        self.telemetry.as_ref()
     }
 
     /// The VM.
@@ -374,7 +396,14 @@ impl HwfBuilder {
             Some(dirs) => AgentTypes::new(dirs.clone()),
             None => AgentTypes::default_dirs(&cwd),
         };
+        // A bad OTEL_* variable (set for other programs, say) costs the run
+        // its traces, not the run; `[telemetry]` was checked with the file.
+        let telemetry = crate::telemetry::ExportSettings::resolve(&config.telemetry).unwrap_or_else(|e| {
+            tracing::warn!("trace export is off: {e}");
+            None
+        });
         Ok(Hwf::builder(state)
+            .telemetry(telemetry)
             .agents(runner)
             .capabilities(Registry::with_builtins_sandboxed(&workspace, config.capabilities.bash)?)
             .sandbox(config.capabilities.bash)

@@ -43,6 +43,9 @@ pub struct RunRequest {
     /// Answer matching calls from this cassette (`hwf test --update`: the
     /// calls it cannot answer run live); not with `resume_from`.
     pub cassette: Option<std::sync::Arc<hwf_core::cassette::Cassette>>,
+    /// The W3C `traceparent` of whoever asked for the run (an MCP client):
+    /// its exported trace continues that one. Ignored unless well-formed.
+    pub trace_parent: Option<String>,
 }
 
 impl RunRequest {
@@ -58,6 +61,7 @@ impl RunRequest {
             max_parallel: None,
             edit: None,
             cassette: None,
+            trace_parent: None,
         }
     }
 }
@@ -75,6 +79,16 @@ impl RunRequest {
             crate::vm::limits::check_range("max_parallel", n, 1, max).map_err(|e| e.error(ErrorCode::InvalidArgs))?;
         }
         Ok(())
+    }
+}
+
+impl RunRequest {
+    /// The request's `trace_parent` when well-formed.
+    fn checked_trace_parent(&self) -> Option<String> {
+        self.trace_parent
+            .as_deref()
+            .and_then(crate::telemetry::TraceParent::parse)
+            .map(|t| t.to_header())
     }
 }
 
@@ -141,13 +155,14 @@ impl Hwf {
         self.keep_for_runners(&resolved)?;
         let script = resolved.script;
         let run_id = req.run_id.clone().unwrap_or_else(RunId::generate);
-        let snap = RunSnapshot::new(
+        let mut snap = RunSnapshot::new(
             run_id.clone(),
             RunState::Queued,
             script,
             req.args.clone(),
             Some(self.settings.clone()),
         );
+        snap.trace_parent = req.checked_trace_parent();
         self.store.create(&snap)?;
         Ok(run_id)
     }
@@ -225,6 +240,7 @@ impl Hwf {
         snap.started_at_ms = Some(snap.created_at_ms);
         snap.declared_phases = declared_phases;
         snap.workflow = workflow;
+        snap.trace_parent = req.checked_trace_parent();
         snap.resumed_from = req.resume_from.clone();
         snap.root_run_id = root_run_id;
         snap.clock_origin_ms = clock_origin;
@@ -427,7 +443,7 @@ impl Hwf {
             crate::app::finalizers::finalize_ended(&ctx, &self.store, &run_id).await;
             snap.finished_at_ms = Some(now_ms());
         }
-        ctx.journal(&Event::RunCompleted {
+        let last = ctx.journal(&Event::RunCompleted {
             state: snap.state.as_str(),
             result: snap.result.as_ref(),
             result_path: snap.result_path.as_deref(),
@@ -437,6 +453,10 @@ impl Hwf {
         })?;
         ctx.flush_journal().await?;
         self.save_claimed(&snap, SaveMode::Durable, &*claim).await?;
+        // Its spans are read from the journal in the background.
+        if let Some(t) = &self.telemetry {
+            t.execution_ended(&run_id, trace_info(&snap), last);
+        }
         tracing::info!(
             state = snap.state.as_str(),
             ms = t0.elapsed().as_millis() as u64,
@@ -552,6 +572,23 @@ impl Hwf {
     /// As [`save_claimed`](super::claim::save_claimed).
     pub(crate) async fn save_claimed(&self, snap: &RunSnapshot, mode: SaveMode, claim: &dyn Claim) -> Result<()> {
         save_claimed(&*self.store, snap, mode, claim).await
+    }
+}
+
+/// What a run's trace is named and linked to, from its snapshot: the
+/// workflow's `meta.name`, else the name lists show.
+fn trace_info(snap: &RunSnapshot) -> crate::telemetry::RunInfo {
+    crate::telemetry::RunInfo {
+        run_id: snap.run_id.as_str().to_owned(),
+        name: snap
+            .workflow
+            .clone()
+            .unwrap_or_else(|| crate::app::status::workflow_name(snap)),
+        resumed_from: snap.resumed_from.as_ref().map(|r| r.as_str().to_owned()),
+        parent: snap
+            .trace_parent
+            .as_deref()
+            .and_then(crate::telemetry::TraceParent::parse),
     }
 }
 

@@ -112,6 +112,23 @@ pub struct CallView {
     /// Answered from the prompt cache.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cache_hit: bool,
+    /// When it started (ms since the epoch; its latest execution's start):
+    /// the console's waterfall places it by this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_ms: Option<u64>,
+    /// When it parked the run (a `human.ask`, an approval, an event), if it
+    /// did: the waiting part of its bar.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wait_started_ms: Option<u64>,
+    /// The model the request names (agent calls).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// The agent type the request names (agent calls).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_type: Option<String>,
+    /// What the agent reported it cost, in millionths of a USD.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_micro_usd: Option<u64>,
 }
 
 /// One rejected answer of an agent call (a `call_attempt` journal line).
@@ -382,6 +399,13 @@ pub fn build_status(s: &RunSnapshot, journal: &[JournalEntry], state_dir: &Path,
                     error: None,
                     replayed: false,
                     cache_hit: false,
+                    started_ms: Some(ev.ts_ms),
+                    // A call parked in an earlier execution keeps when it
+                    // began to wait.
+                    wait_started_ms: calls.get(&call).and_then(|c| c.wait_started_ms),
+                    model: request.get("model").and_then(Value::as_str).map(str::to_owned),
+                    agent_type: request.get("agent_type").and_then(Value::as_str).map(str::to_owned),
+                    cost_micro_usd: None,
                 };
                 if let Some(earlier) = calls.get(&call).and_then(|c| c.duration_us) {
                     ran_for.insert(call.clone(), earlier);
@@ -411,6 +435,7 @@ pub fn build_status(s: &RunSnapshot, journal: &[JournalEntry], state_dir: &Path,
                 error,
                 tokens,
                 usage,
+                cost_micro_usd,
                 attempts,
                 duration_us,
                 replayed,
@@ -429,6 +454,7 @@ pub fn build_status(s: &RunSnapshot, journal: &[JournalEntry], state_dir: &Path,
                     c.error = error;
                     c.replayed = replayed;
                     c.cache_hit = cache_hit;
+                    c.cost_micro_usd = Some(cost_micro_usd).filter(|&n| n > 0);
                 }
             }
             Entry::Phase { title } => match replaying_phase {
@@ -443,6 +469,7 @@ pub fn build_status(s: &RunSnapshot, journal: &[JournalEntry], state_dir: &Path,
             Entry::WaitStarted { call, .. } => {
                 if let Some(c) = calls.get_mut(&call) {
                     c.state = CallState::Waiting;
+                    c.wait_started_ms = Some(ev.ts_ms);
                 }
             }
             Entry::Log { .. } => logs += 1,

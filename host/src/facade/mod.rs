@@ -54,6 +54,9 @@ pub struct Options {
     /// the model (the MCP server's and the Hermes plugin's tools, the
     /// default): decisions follow `[policy] agent_may_approve` otherwise.
     pub operator: bool,
+    /// The W3C `traceparent` the request came with (an MCP request's
+    /// `_meta`): a run it starts continues that trace.
+    pub trace_parent: Option<String>,
 }
 
 impl Options {
@@ -345,6 +348,7 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
         let plan = hwf.plan(&req).await?;
         return Ok(json!({"success": true, "data": plan.to_json()}));
     }
+    req.trace_parent = opts.trace_parent.clone();
     if p.flag("background") {
         let id = hwf.enqueue(&req)?;
         hwf.declare_phases(&id).await;

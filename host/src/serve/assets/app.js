@@ -3,7 +3,8 @@
 "use strict";
 
 const TOKEN_KEY = "hwf-token";
-const state = { health: null, runsOffset: 0, opened: new Set(), timer: null, view: "", busy: false };
+const state = { health: null, runsOffset: 0, opened: new Set(), timer: null, view: "", busy: false,
+  collapsed: new Set(), callFilter: { state: "", text: "" } };
 
 function esc(v) {
   return String(v ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -282,27 +283,118 @@ function callPhases(rows) {
   return m;
 }
 
-function callRows(calls, phases) {
-  const out = [];
-  let phase;
+// "$0.0123": millionths of a USD.
+function usd(micro) { return micro ? "$" + (micro / 1e6).toFixed(micro < 10000 ? 4 : 2) : ""; }
+
+// When a call ended on the waterfall: now while it runs or waits; a
+// replayed call took no time in this execution.
+function callEnd(c, now) {
+  if (c.state === "running" || c.state === "waiting") return now;
+  return c.started_ms + (c.replayed ? 0 : Math.round((c.duration_us || 0) / 1000));
+}
+
+// The waterfall's scale: the first call's start to the last end.
+function waterfallScale(calls) {
+  const now = Date.now();
+  let t0 = Infinity, t1 = 0;
+  for (const c of calls) {
+    if (c.started_ms == null) continue;
+    t0 = Math.min(t0, c.started_ms);
+    t1 = Math.max(t1, callEnd(c, now));
+  }
+  return t0 === Infinity ? null : { t0, span: Math.max(1, t1 - t0), now };
+}
+
+// One call's bar: where it ran in the run, its waiting part (a parked
+// call: before its continuation, or until now) and replayed calls drawn
+// apart. One flex row of plain blocks: cheap to lay out 1,000 times.
+function waterfallBar(c, wf) {
+  if (!wf || c.started_ms == null) return "";
+  const pct = (t) => Math.max(0, Math.min(100, ((t - wf.t0) / wf.span) * 100));
+  const end = callEnd(c, wf.now);
+  const how = c.replayed ? "replayed" : c.cache_hit ? "cached" : c.state;
+  const w = c.wait_started_ms;
+  const parts = w == null ? [[c.started_ms, end, how]]
+    : w < c.started_ms ? [[w, c.started_ms, "wait"], [c.started_ms, end, how]]
+    : [[c.started_ms, w, how], [w, end, "wait"]];
+  let at = 0;
+  const blocks = parts.map(([a, b, cls], i) => {
+    const l = pct(a), r = Math.max(pct(b), l + 0.4);
+    const html = `<i class="${cls === "wait" ? "wf-wait" : "wf-bar " + esc(cls)}"${i === 0 ? ` data-l="${l.toFixed(2)}"` : ""} data-w="${(r - Math.max(l, at)).toFixed(2)}"></i>`;
+    at = r;
+    return html;
+  }).join("");
+  const took = c.replayed ? `replayed (took ${us(c.duration_us)} when it ran)` : c.state === "running" || c.state === "waiting" ? `${c.state} for ${ms(wf.now - c.started_ms)}` : us(c.duration_us);
+  return `<div class="wf" title="${esc(`+${ms(c.started_ms - wf.t0)} · ${took}`)}">${blocks}</div>`;
+}
+
+// Place the bars (the page's CSP allows no inline style attributes; the
+// CSSOM is allowed).
+function paintBars(root) {
+  for (const i of $all(".wf i", root)) {
+    if (i.dataset.l) i.style.marginLeft = i.dataset.l + "%";
+    i.style.width = i.dataset.w + "%";
+  }
+}
+
+// Calls grouped by phase (consecutive calls of one phase), each group
+// headed by its totals; a collapsed phase shows its header only.
+function callRows(calls, phases, wf) {
+  const groups = [];
   for (const c of calls) {
     const p = c.phase || (phases && phases.get(c.call)) || "";
-    if (p !== phase) {
-      phase = p;
-      out.push(`<tr class="phase-row"><td colspan="8">${esc(phase || "(no phase)")}</td></tr>`);
+    if (!groups.length || groups[groups.length - 1].phase !== p) groups.push({ phase: p, calls: [] });
+    groups[groups.length - 1].calls.push(c);
+  }
+  const now = wf ? wf.now : Date.now();
+  const out = [];
+  for (const g of groups) {
+    let tokens = 0, cost = 0, failed = 0, t0 = Infinity, t1 = 0;
+    for (const c of g.calls) {
+      tokens += c.tokens || 0;
+      cost += c.cost_micro_usd || 0;
+      if (c.state === "failed") failed++;
+      if (c.started_ms != null) { t0 = Math.min(t0, c.started_ms); t1 = Math.max(t1, callEnd(c, now)); }
     }
-    const name = c.agent || c.name || c.label || c.kind;
-    const actions = c.state === "running" || c.state === "waiting"
-      ? `<button type="button" class="task-stop" data-call="${esc(c.call)}">stop</button>`
-      : c.state === "failed" ? `<button type="button" class="retry" data-call="${esc(c.call)}">retry</button>` : "";
-    out.push(`<tr class="call-row" data-call="${esc(c.call)}" data-state="${esc(c.state)}">
-      <td class="call indent${depth(c.call)}"><a href="#" class="toggle" data-call="${esc(c.call)}">${esc(c.call)}</a></td>
-      <td>${esc(c.kind)}</td><td>${esc(c.label || "")}${c.label && name !== c.label ? ` <span class="muted">${esc(name)}</span>` : c.label ? "" : esc(name)}${c.replayed ? '<span class="replayed" title="answered from the source run\'s journal">replayed</span>' : ""}</td>
-      <td>${badge(c.state)}</td><td>${us(c.duration_us)}</td><td>${c.tokens || ""}</td>
-      <td class="mono" title="${esc(c.fingerprint || "")}">${esc((c.fingerprint || "").slice(3, 15))}</td><td>${actions}</td></tr>`);
-    if (state.opened.has(c.call)) out.push(detailRow(c.call));
+    const collapsed = state.collapsed.has(g.phase);
+    const totals = [`${g.calls.length} call${g.calls.length === 1 ? "" : "s"}`, failed ? `${failed} failed` : "",
+      tokens ? `${tokens} tokens` : "", usd(cost), t0 < Infinity ? ms(t1 - t0) : ""].filter(Boolean).join(" · ");
+    out.push(`<tr class="phase-row${collapsed ? " collapsed" : ""}" data-phase="${esc(g.phase)}"><td colspan="8"><a href="#" class="collapse" data-phase="${esc(g.phase)}" title="${collapsed ? "show" : "hide"} this phase's calls">${collapsed ? "▸" : "▾"} ${esc(g.phase || "(no phase)")}</a> <span class="phase-totals">${esc(totals)}</span></td></tr>`);
+    if (collapsed) continue;
+    for (const c of g.calls) {
+      const name = c.agent || c.name || c.label || c.kind;
+      const who = [c.agent_type, c.model].filter(Boolean).map(esc).join(" · ");
+      const live = c.state === "running" || c.state === "waiting";
+      const actions = live
+        ? `<button type="button" class="task-stop" data-call="${esc(c.call)}">stop</button>`
+        : c.state === "failed" ? `<button type="button" class="retry" data-call="${esc(c.call)}">retry</button>` : "";
+      const took = live && c.started_ms != null ? `<span class="elapsed">${ms(now - c.started_ms)}…</span>` : us(c.duration_us);
+      const text = [c.call, c.kind, c.label, c.agent, c.name, c.agent_type, c.model, g.phase].filter((v) => typeof v === "string").join(" ").toLowerCase();
+      out.push(`<tr class="call-row" data-call="${esc(c.call)}" data-state="${esc(c.state)}" data-text="${esc(text)}">
+      <td class="call indent${depth(c.call)}" title="${esc(c.fingerprint || "")}"><a href="#" class="toggle" data-call="${esc(c.call)}">${esc(c.call)}</a></td>
+      <td>${esc(c.kind)}</td><td>${esc(c.label || "")}${c.label && name !== c.label ? ` <span class="muted">${esc(name)}</span>` : c.label ? "" : esc(name)}${who ? ` <span class="muted who">${who}</span>` : ""}${c.replayed ? '<span class="replayed" title="answered from the journal">replayed</span>' : ""}${c.cost_micro_usd ? ` <span class="muted">${usd(c.cost_micro_usd)}</span>` : ""}</td>
+      <td>${badge(c.state)}</td><td>${took}</td><td>${c.tokens || ""}</td>
+      <td class="wf-cell">${waterfallBar(c, wf)}</td><td>${actions}</td></tr>`);
+      if (state.opened.has(c.call)) out.push(detailRow(c.call));
+    }
   }
   return out.join("");
+}
+
+// Show only the calls the filter (state, and text in call id, kind, label,
+// agent, capability, model or phase) lets through.
+function applyCallFilter() {
+  const { state: want, text } = state.callFilter;
+  const needle = text.trim().toLowerCase();
+  const n = $("#calls-shown");
+  if (!want && !needle && !$("#calls tr.call-row.hidden")) { if (n) n.textContent = ""; return; }
+  let shown = 0;
+  for (const row of $all("#calls tr.call-row")) {
+    const ok = (!want || row.dataset.state === want) && (!needle || row.dataset.text.includes(needle));
+    row.classList.toggle("hidden", !ok);
+    if (ok) shown++;
+  }
+  if (n) n.textContent = want || needle ? `${shown} shown` : "";
 }
 
 function detailRow(call) {
@@ -363,6 +455,7 @@ async function renderRun(id) {
   if (state.view !== "run:" + id || deferred()) return;
   const t1 = performance.now();
   const c = s.counts || {};
+  const wf = waterfallScale(s.calls || []);
   const ended = ["succeeded", "failed", "stopped", "cancelled"].includes(s.state);
   const paused = (s.waits || []).some((w) => w.kind === "pause");
   const phases = (s.declared_phases || []).map((p) => `<li class="${esc(p.status)}">${esc(p.title)}</li>`).join("");
@@ -375,7 +468,7 @@ async function renderRun(id) {
     <h1 id="run-title">${esc(s.workflow)} <span class="mono muted">${esc(s.run_id)}</span> <span id="run-state" data-state="${esc(s.state)}">${badge(s.state)}</span></h1>
     <div class="summary"><span>phase <b>${esc(s.phase || "—")}</b></span><span>duration <b>${ms(s.duration_ms)}</b></span>
       <span>calls <b>${(c.agent_calls || 0) + (c.capability_calls || 0)}</b></span><span>failed <b>${c.failed || 0}</b></span>
-      <span>tokens <b>${c.tokens || 0}</b></span>${c.replayed ? `<span>replayed <b>${c.replayed}</b></span>` : ""}
+      <span>tokens <b>${c.tokens || 0}</b></span>${c.cost_micro_usd ? `<span>cost <b>${usd(c.cost_micro_usd)}</b></span>` : ""}${c.replayed ? `<span>replayed <b>${c.replayed}</b></span>` : ""}
       ${s.resumed_from ? `<span>resumed from <a class="mono" href="#/runs/${encodeURIComponent(s.resumed_from)}">${esc(s.resumed_from)}</a></span>` : ""}</div>
     <div class="controls">${ended ? "" : `
       <button type="button" id="btn-pause"${paused ? " disabled" : ""}>Pause</button>
@@ -389,12 +482,17 @@ async function renderRun(id) {
     <div class="grid">
       <div><h2>Phases</h2>${phases ? `<ul class="phases" id="phases">${phases}</ul>` : '<div class="muted">none declared</div>'}
         <h2>Result</h2>${result || '<div class="muted">not yet</div>'}</div>
-      <div><h2>Calls</h2><div class="lazy"><table class="calls" id="calls" data-count="${(s.calls || []).length}"><thead><tr><th>Call</th><th>Kind</th><th>What</th><th>State</th><th>Took</th><th>Tokens</th><th>Fingerprint</th><th></th></tr></thead>
-        <tbody>${callRows(s.calls || [], tl.call_phases ? new Map(Object.entries(tl.call_phases)) : callPhases(tl.rows)) || '<tr><td colspan="8" class="muted">no calls yet</td></tr>'}</tbody></table></div>
+      <div><h2>Calls</h2>
+        <div class="filters" id="call-filters"><select id="cf-state" aria-label="calls in state">${["", "running", "waiting", "failed", "done"].map((v) => `<option value="${v}"${state.callFilter.state === v ? " selected" : ""}>${v || "every state"}</option>`).join("")}</select>
+          <input id="cf-text" type="search" placeholder="label, agent, model, phase…" value="${esc(state.callFilter.text)}" aria-label="filter calls">
+          <button type="button" id="cf-collapse">Collapse phases</button><button type="button" id="cf-expand">Expand</button><span class="muted" id="calls-shown"></span></div>
+        <div class="lazy"><table class="calls" id="calls" data-count="${(s.calls || []).length}"><thead><tr><th>Call</th><th>Kind</th><th>What</th><th>State</th><th>Took</th><th>Tokens</th><th>Waterfall</th><th></th></tr></thead>
+        <tbody>${callRows(s.calls || [], tl.call_phases ? new Map(Object.entries(tl.call_phases)) : callPhases(tl.rows), wf) || '<tr><td colspan="8" class="muted">no calls yet</td></tr>'}</tbody></table></div>
         <h2>Timeline</h2><div class="lazy"><table class="timeline" id="timeline" data-count="${tl.total ?? tl.rows.length}"><tbody>${timelineRows(tl.rows)}</tbody></table></div>
         ${(tl.total ?? 0) > TIMELINE_ROWS && !state.allRows ? `<button type="button" id="tl-all">Show all ${tl.total} rows</button>` : ""}</div>
     </div>`;
   wireCards($("#run-waits"));
+  paintBars($("#calls"));
   const b = (sel, f) => { const e = $(sel); if (e) e.addEventListener("click", f); };
   b("#tl-all", () => { state.allRows = true; route(); });
   b("#full-result", async (e) => {
@@ -414,8 +512,22 @@ async function renderRun(id) {
     try { const r = await post("events", ev); flash(`Event ${r.id} recorded (v${r.version})`); } catch (_) { /* flashed */ }
     refresh(true);
   });
+  $("#cf-state").addEventListener("change", (e) => { state.callFilter.state = e.target.value; applyCallFilter(); });
+  $("#cf-text").addEventListener("input", (e) => { state.callFilter.text = e.target.value; applyCallFilter(); });
+  const phaseNames = () => $all("#calls tr.phase-row").map((r) => r.dataset.phase);
+  b("#cf-collapse", () => { phaseNames().forEach((p) => state.collapsed.add(p)); route(); });
+  b("#cf-expand", () => { state.collapsed.clear(); route(); });
+  applyCallFilter();
   // One listener for the whole table (a run may have thousands of calls).
   $("#calls").addEventListener("click", (e) => {
+    const fold = e.target.closest("a.collapse");
+    if (fold) {
+      e.preventDefault();
+      const p = fold.dataset.phase;
+      if (state.collapsed.has(p)) state.collapsed.delete(p); else state.collapsed.add(p);
+      route();
+      return;
+    }
     const t = e.target.closest("a.toggle, button.task-stop, button.retry");
     if (!t) return;
     e.preventDefault();
@@ -445,10 +557,14 @@ async function route() {
   let m;
   $all("header nav a").forEach((a) => a.classList.remove("active"));
   delete document.body.dataset.rendered;
+  // A "Recorded: …" note belongs to the page it was recorded on.
+  const run = h.match(/^#\/runs\/([^/?]+)/);
+  const next = run ? "run:" + decodeURIComponent(run[1]) : h.startsWith("#/review") ? "review" : "runs";
+  if (state.view && state.view !== next) { clearTimeout(flash.t); $("#flash").classList.add("hidden"); }
   try {
     if ((m = h.match(/^#\/runs\/([^/?]+)/))) {
       const id = decodeURIComponent(m[1]);
-      if (state.view !== "run:" + id) { state.opened.clear(); state.allRows = false; }
+      if (state.view !== "run:" + id) { state.opened.clear(); state.allRows = false; state.collapsed.clear(); state.callFilter = { state: "", text: "" }; }
       state.view = "run:" + id;
       await renderRun(id);
     } else if (h.startsWith("#/review")) {
