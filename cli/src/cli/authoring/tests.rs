@@ -81,7 +81,8 @@ fn init_writes_every_file_and_refuses_to_overwrite() {
 }
 
 /// Every option name the runtimes accept for `agent()` is declared in
-/// `AgentOptions` (the table is `hwf_guest::runtime::AGENT_OPTIONS`).
+/// `AgentOptions`, and nothing else (the table is
+/// `hwf_guest::runtime::AGENT_OPTIONS`).
 #[test]
 fn the_dts_declares_every_agent_option() {
     let body = DTS
@@ -89,11 +90,13 @@ fn the_dts_declares_every_agent_option() {
         .nth(1)
         .and_then(|rest| rest.split("\n}").next())
         .expect("AgentOptions in hwf.d.ts");
-    let options = [
-        "agent", "prompt", "input", "label", "title", "task_title", "id", "phase", "schema", "output_schema", "model",
-        "effort", "agentType", "agent_type", "tools", "context", "isolation", "fresh",
-    ];
-    for o in options {
-        assert!(body.contains(&format!("\n  {o}?:")), "AgentOptions lacks {o}");
-    }
+    let declared: std::collections::BTreeSet<&str> = body
+        .lines()
+        .filter_map(|l| l.strip_prefix("  ")?.split_once("?:").map(|(name, _)| name))
+        .collect();
+    let accepted: std::collections::BTreeSet<&str> = hwf_guest::runtime::AGENT_OPTIONS
+        .iter()
+        .flat_map(|o| o.keys.iter().copied())
+        .collect();
+    assert_eq!(declared, accepted, "hwf.d.ts's AgentOptions (left) and AGENT_OPTIONS (right)");
 }
