@@ -22,7 +22,12 @@ fn init(ctx: &Ctx, name: &str) -> PathBuf {
 
 /// `hwf` run from `dir`.
 fn hwf_in(ctx: &Ctx, dir: &Path, args: &[&str]) -> Run {
-    ctx.cmd().current_dir(dir).args(args).output().expect("spawn hwf").into()
+    ctx.cmd()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("spawn hwf")
+        .into()
 }
 
 #[test]
@@ -47,7 +52,13 @@ fn init_gives_a_project_whose_example_runs() {
     let r = hwf_in(
         &ctx,
         &project,
-        &["run", "workflows/example.js", "--agents", "workflows/example.fixture.json", "--json"],
+        &[
+            "run",
+            "workflows/example.js",
+            "--agents",
+            "workflows/example.fixture.json",
+            "--json",
+        ],
     );
     r.expect_code(0);
     let result = &r.json()["data"]["result"];
@@ -59,13 +70,23 @@ fn init_gives_a_project_whose_example_runs() {
     // …and as the project is: hwf.toml's [agents] fixture.
     hwf_in(&ctx, &project, &["run", "workflows/example.js"]).expect_code(0);
     // The JSON twin validates without warnings and runs.
-    let v = hwf_in(&ctx, &project, &["validate", "workflows/example.workflow.json", "--json"]);
+    let v = hwf_in(
+        &ctx,
+        &project,
+        &["validate", "workflows/example.workflow.json", "--json"],
+    );
     v.expect_code(0);
     assert_eq!(v.json()["data"]["diagnostics"], serde_json::json!([]), "{v:#?}");
     let j = hwf_in(
         &ctx,
         &project,
-        &["run", "workflows/example.workflow.json", "--args", r#"{"topic": "wasm"}"#, "--json"],
+        &[
+            "run",
+            "workflows/example.workflow.json",
+            "--args",
+            r#"{"topic": "wasm"}"#,
+            "--json",
+        ],
     );
     j.expect_code(0);
     assert_eq!(j.json()["data"]["result"]["output"]["verdict"], "approve", "{j:#?}");
@@ -78,10 +99,15 @@ fn init_refuses_an_existing_file_unless_forced() {
     std::fs::create_dir_all(&project).expect("mkdir");
     std::fs::write(project.join("hwf.toml"), "# mine\n").expect("write");
     let r = ctx.hwf(["init", "proj"]);
-    r.expect_code(2).expect_stderr("already_exists").expect_stderr("hwf.toml");
+    r.expect_code(2)
+        .expect_stderr("already_exists")
+        .expect_stderr("hwf.toml");
     // Nothing written, the file kept.
     assert!(!project.join("workflows").exists());
-    assert_eq!(std::fs::read_to_string(project.join("hwf.toml")).expect("read"), "# mine\n");
+    assert_eq!(
+        std::fs::read_to_string(project.join("hwf.toml")).expect("read"),
+        "# mine\n"
+    );
     let j = ctx.hwf(["init", "proj", "--json"]);
     j.expect_code(2);
     assert_eq!(j.json()["error"]["code"], "already_exists", "{j:#?}");
@@ -108,7 +134,9 @@ fn completions_types_and_schema_print() {
         r.expect_code(0);
         assert!(r.stdout.contains("hwf"), "{r:#?}");
     }
-    ctx.hwf(["completions", "tcsh"]).expect_code(2).expect_stderr("invalid_args");
+    ctx.hwf(["completions", "tcsh"])
+        .expect_code(2)
+        .expect_stderr("invalid_args");
     let types = ctx.hwf(["types"]);
     types.expect_code(0);
     assert!(types.stdout.contains("declare function agent("), "{types:#?}");
@@ -123,7 +151,11 @@ fn completions_types_and_schema_print() {
 #[test]
 fn help_names_every_target_kind() {
     let ctx = Ctx::new();
-    for args in [&["run", "--help"][..], &["validate", "--help"], &["script", "save", "--help"]] {
+    for args in [
+        &["run", "--help"][..],
+        &["validate", "--help"],
+        &["script", "save", "--help"],
+    ] {
         let r = ctx.hwf(args);
         r.expect_code(0);
         for kind in [".wasm", ".js", ".py", ".workflow.json"] {
@@ -133,23 +165,83 @@ fn help_names_every_target_kind() {
     }
     let run = ctx.hwf(["run", "--help"]);
     assert!(run.stdout.contains("saved script's name"), "{run:#?}");
-    for args in [&["init", "--help"][..], &["control", "pause", "--help"], &["kanban", "list", "--help"]] {
+    for args in [
+        &["init", "--help"][..],
+        &["control", "pause", "--help"],
+        &["kanban", "list", "--help"],
+    ] {
         let r = ctx.hwf(args);
         r.expect_code(0);
-        assert!(r.stdout.contains("Examples:\n  hwf "), "`hwf {}`: {r:#?}", args.join(" "));
+        assert!(
+            r.stdout.contains("Examples:\n  hwf "),
+            "`hwf {}`: {r:#?}",
+            args.join(" ")
+        );
     }
 }
 
 /// The ECMAScript globals Boa defines (and `TypedArray`, which it exposes
 /// too): everything else a script sees is hwf's and must be in hwf.d.ts.
 const STANDARD_GLOBALS: &[&str] = &[
-    "AggregateError", "Array", "ArrayBuffer", "Atomics", "BigInt", "BigInt64Array", "BigUint64Array", "Boolean",
-    "DataView", "Date", "Error", "EvalError", "FinalizationRegistry", "Float32Array", "Float64Array", "Function",
-    "Infinity", "Int16Array", "Int32Array", "Int8Array", "Iterator", "JSON", "Map", "Math", "NaN", "Number", "Object",
-    "Promise", "Proxy", "RangeError", "ReferenceError", "Reflect", "RegExp", "Set", "SharedArrayBuffer", "String",
-    "Symbol", "SyntaxError", "TypeError", "TypedArray", "URIError", "Uint16Array", "Uint32Array", "Uint8Array",
-    "Uint8ClampedArray", "WeakMap", "WeakRef", "WeakSet", "decodeURI", "decodeURIComponent", "encodeURI",
-    "encodeURIComponent", "eval", "globalThis", "isFinite", "isNaN", "parseFloat", "parseInt", "undefined",
+    "AggregateError",
+    "Array",
+    "ArrayBuffer",
+    "Atomics",
+    "BigInt",
+    "BigInt64Array",
+    "BigUint64Array",
+    "Boolean",
+    "DataView",
+    "Date",
+    "Error",
+    "EvalError",
+    "FinalizationRegistry",
+    "Float32Array",
+    "Float64Array",
+    "Function",
+    "Infinity",
+    "Int16Array",
+    "Int32Array",
+    "Int8Array",
+    "Iterator",
+    "JSON",
+    "Map",
+    "Math",
+    "NaN",
+    "Number",
+    "Object",
+    "Promise",
+    "Proxy",
+    "RangeError",
+    "ReferenceError",
+    "Reflect",
+    "RegExp",
+    "Set",
+    "SharedArrayBuffer",
+    "String",
+    "Symbol",
+    "SyntaxError",
+    "TypeError",
+    "TypedArray",
+    "URIError",
+    "Uint16Array",
+    "Uint32Array",
+    "Uint8Array",
+    "Uint8ClampedArray",
+    "WeakMap",
+    "WeakRef",
+    "WeakSet",
+    "decodeURI",
+    "decodeURIComponent",
+    "encodeURI",
+    "encodeURIComponent",
+    "eval",
+    "globalThis",
+    "isFinite",
+    "isNaN",
+    "parseFloat",
+    "parseInt",
+    "undefined",
 ];
 
 /// The globals `hwf.d.ts` declares (`declare function X` / `declare const X`).
@@ -193,7 +285,17 @@ fn dts_declares_exactly_the_runtime_globals() {
         runtime, declared,
         "the JS runtime's globals (left) and hwf.d.ts's (right) differ"
     );
-    for name in ["agent", "parallel", "pipeline", "phase", "log", "budget", "args", "workflow", "capability"] {
+    for name in [
+        "agent",
+        "parallel",
+        "pipeline",
+        "phase",
+        "log",
+        "budget",
+        "args",
+        "workflow",
+        "capability",
+    ] {
         assert!(declared.contains(name), "{name}");
     }
     assert!(types.stdout.contains("interface WorkflowMeta"));
@@ -215,7 +317,10 @@ fn tsc(test: &str) -> Option<PathBuf> {
         "{test}: tsc is not installed at {} and HWF_REQUIRE_CLIENTS=1 (npm install --prefix target/tsc typescript@5.9.3)",
         path.display()
     );
-    println!("skipped {test}: tsc is not installed at {} (see .ci/run)", path.display());
+    println!(
+        "skipped {test}: tsc is not installed at {} (see .ci/run)",
+        path.display()
+    );
     None
 }
 
@@ -261,9 +366,16 @@ fn tsc_type_checks_the_repo_scripts() {
     // Every diagnostic: `workflows/<file>(<line>,<col>): error TS1108: …`.
     let mut returns: Vec<(String, usize)> = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        assert!(line.contains("error TS1108:"), "a type error, not a top-level return:\n{text}");
+        assert!(
+            line.contains("error TS1108:"),
+            "a type error, not a top-level return:\n{text}"
+        );
         let (file, rest) = line.split_once('(').expect("file(line,col)");
-        let n: usize = rest.split(',').next().and_then(|n| n.parse().ok()).expect("line number");
+        let n: usize = rest
+            .split(',')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("line number");
         returns.push((file.to_owned(), n));
     }
     assert!(
@@ -279,7 +391,11 @@ fn tsc_type_checks_the_repo_scripts() {
             .lines()
             .map(str::to_owned)
             .collect();
-        assert!(lines[n - 1].trim_start().starts_with("return"), "{file}:{n}: {}", lines[n - 1]);
+        assert!(
+            lines[n - 1].trim_start().starts_with("return"),
+            "{file}:{n}: {}",
+            lines[n - 1]
+        );
         lines.insert(n - 1, "// @ts-ignore".to_owned());
         std::fs::write(&path, lines.join("\n") + "\n").expect("write");
     }
@@ -300,8 +416,16 @@ fn tsc_refuses_wrong_calls() {
     let cases = [
         ("prompt.js", "agent(42, { label: 7 });", "TS2345"),
         ("label.js", "agent(\"hi\", { label: 7 });", "TS2322"),
-        ("schema.js", "agent(\"hi\", { schema: { verdict: \"strnig\" } });", "TS2820"),
-        ("capability.js", "capability(\"fs.read\", { file: \"README.md\" });", "TS2353"),
+        (
+            "schema.js",
+            "agent(\"hi\", { schema: { verdict: \"strnig\" } });",
+            "TS2820",
+        ),
+        (
+            "capability.js",
+            "capability(\"fs.read\", { file: \"README.md\" });",
+            "TS2353",
+        ),
         ("thunks.js", "await parallel([agent(\"a\"), agent(\"b\")]);", "TS2322"),
     ];
     for (file, line, _) in cases {
@@ -319,11 +443,14 @@ fn tsc_refuses_wrong_calls() {
     let (code, text) = check(&tsc, &project);
     assert_ne!(code, 0, "{text}");
     for (file, _, code) in cases {
-        let hit = text.lines().any(|l| l.starts_with(&format!("workflows/{file}(2,")) && l.contains(code));
+        let hit = text
+            .lines()
+            .any(|l| l.starts_with(&format!("workflows/{file}(2,")) && l.contains(code));
         assert!(hit, "{file}: no {code} from tsc:\n{text}");
     }
     assert!(
-        text.lines().any(|l| l.starts_with("workflows/meta.js(1,") && l.contains("TS1360"))
+        text.lines()
+            .any(|l| l.starts_with("workflows/meta.js(1,") && l.contains("TS1360"))
             && text.contains("Property 'description' is missing"),
         "meta.js: a missing description is not reported:\n{text}"
     );

@@ -260,8 +260,29 @@ mod tests {
     #[test]
     fn every_example_parses() {
         let all = [
-            HWF, RUN, VALIDATE, SCRIPT, STATUS, LOGS, OVERVIEW, CONTROL, EVENTS, RUNNER, MCP, SERVE, WAITS, KANBAN,
-            TRIGGERS, FACADE, DOCTOR, BENCH, STORE, INIT, TYPES, SCHEMA, COMPLETIONS,
+            HWF,
+            RUN,
+            VALIDATE,
+            SCRIPT,
+            STATUS,
+            LOGS,
+            OVERVIEW,
+            CONTROL,
+            EVENTS,
+            RUNNER,
+            MCP,
+            SERVE,
+            WAITS,
+            KANBAN,
+            TRIGGERS,
+            FACADE,
+            DOCTOR,
+            BENCH,
+            STORE,
+            INIT,
+            TYPES,
+            SCHEMA,
+            COMPLETIONS,
         ];
         let mut n = 0;
         for text in all {
@@ -282,7 +303,10 @@ mod tests {
     fn every_command_has_examples() {
         fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
             let path = format!("{path} {}", cmd.get_name());
-            if !cmd.get_after_help().is_some_and(|h| h.to_string().starts_with("Examples:\n")) {
+            if !cmd
+                .get_after_help()
+                .is_some_and(|h| h.to_string().starts_with("Examples:\n"))
+            {
                 missing.push(path.clone());
             }
             for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {

@@ -494,9 +494,7 @@ pub fn command() -> clap::Command {
 
 /// Parse the command line, run the command, return the exit code.
 pub fn main() -> i32 {
-    let parsed = command()
-        .try_get_matches()
-        .and_then(|m| Cli::from_arg_matches(&m));
+    let parsed = command().try_get_matches().and_then(|m| Cli::from_arg_matches(&m));
     let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e),

@@ -157,10 +157,12 @@ pub fn init(dir: &Path, force: bool) -> Result<Vec<PathBuf>, InitError> {
         match written {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Err(InitError::Exists(path.clone())),
-            Err(source) => return Err(InitError::Io {
-                path: path.clone(),
-                source,
-            }),
+            Err(source) => {
+                return Err(InitError::Io {
+                    path: path.clone(),
+                    source,
+                });
+            }
         }
     }
     Ok(paths)
@@ -177,10 +179,7 @@ pub fn run_init(dir: Option<&Path>, force: bool, out: &Out) -> Result<i32, Error
         format!("cd {} && ", shell_word(&dir.display().to_string()))
     };
     let next = format!("{next_dir}hwf run workflows/example.js");
-    let files: Vec<_> = FILES
-        .iter()
-        .map(|f| json!({"path": f.path, "what": f.what}))
-        .collect();
+    let files: Vec<_> = FILES.iter().map(|f| json!({"path": f.path, "what": f.what})).collect();
     out.data(
         &json!({"dir": dir.display().to_string(), "files": files, "next": next}),
         |_| {

@@ -25,7 +25,10 @@ fn every_repo_workflow_matches_the_schema() {
     for f in files {
         let def: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&f).expect("read")).expect("a workflow is JSON");
-        let errors: Vec<String> = v.iter_errors(&def).map(|e| format!("{} at {}", e, e.instance_path)).collect();
+        let errors: Vec<String> = v
+            .iter_errors(&def)
+            .map(|e| format!("{} at {}", e, e.instance_path))
+            .collect();
         assert!(errors.is_empty(), "{}: {errors:?}", f.display());
         n += 1;
     }
@@ -71,7 +74,10 @@ fn init_writes_every_file_and_refuses_to_overwrite() {
     let e = init(&project, false).expect_err("refused");
     assert_eq!(e.code(), ErrorCode::AlreadyExists);
     assert!(e.to_string().contains("hwf.toml exists"), "{e}");
-    assert_eq!(std::fs::read_to_string(project.join("hwf.toml")).expect("read"), "# mine\n");
+    assert_eq!(
+        std::fs::read_to_string(project.join("hwf.toml")).expect("read"),
+        "# mine\n"
+    );
     // --force overwrites.
     init(&project, true).expect("init --force");
     assert_eq!(
@@ -98,5 +104,8 @@ fn the_dts_declares_every_agent_option() {
         .iter()
         .flat_map(|o| o.keys.iter().copied())
         .collect();
-    assert_eq!(declared, accepted, "hwf.d.ts's AgentOptions (left) and AGENT_OPTIONS (right)");
+    assert_eq!(
+        declared, accepted,
+        "hwf.d.ts's AgentOptions (left) and AGENT_OPTIONS (right)"
+    );
 }
