@@ -98,6 +98,7 @@ enum Command {
     #[command(after_help = examples::VALIDATE)]
     Validate {
         /// Path of the workflow: .js, .py, .workflow.json (any .json) or .wasm.
+        #[arg(value_hint = clap::ValueHint::FilePath)]
         path: PathBuf,
         /// Print the facade JSON.
         #[arg(long)]
@@ -175,6 +176,7 @@ enum Command {
     #[command(after_help = examples::INIT)]
     Init {
         /// The project directory (created when missing; default: the current one).
+        #[arg(value_hint = clap::ValueHint::DirPath)]
         dir: Option<PathBuf>,
         /// Overwrite the project's files where they exist.
         #[arg(long)]
@@ -369,6 +371,7 @@ enum ScriptCommand {
         /// Script name.
         name: String,
         /// Path of the workflow: .js, .py, .workflow.json (any .json) or .wasm.
+        #[arg(value_hint = clap::ValueHint::FilePath)]
         path: PathBuf,
         /// Allow saving over an existing name (adds a new version).
         #[arg(long)]
@@ -401,6 +404,7 @@ struct RunArgs {
     /// A workflow file (a .js, .py or .workflow.json script, or a .wasm
     /// component) or a saved script's name (`name` or `name@3`); optional
     /// with --resume-from (the source run's script).
+    #[arg(value_hint = clap::ValueHint::FilePath)]
     target: Option<String>,
     /// Re-run from the start, answering every call that matches this run's
     /// journal from it (no agent or capability runs again).

@@ -2,7 +2,9 @@
 //
 // Printed by `hwf types`, written by `hwf init`. With the `jsconfig.json`
 // `hwf init` writes ("checkJs": true, "lib": ["es2022"], no DOM), VS Code
-// and `tsc --noEmit -p .` type-check `workflows/*.js` against it.
+// and `tsc --noEmit -p .` type-check `workflows/*.js` against it. Keep the
+// DOM and Node's types out ("types": []): scripts have neither, and their
+// `console` and `setTimeout` would clash with the ones declared here.
 //
 // A workflow script is the body of an async function: it starts with
 // `export const meta = {…}` (a pure literal), may `await` at the top level
