@@ -357,10 +357,18 @@ fn tsc_type_checks_the_repo_scripts() {
     };
     let ctx = Ctx::new();
     let project = init(&ctx, "proj");
-    let scripts = ["loop-until-dry.js", "deep-research.js", "actuator-loop.js"];
-    for s in scripts {
-        std::fs::copy(root().join("harnesses").join(s), project.join("workflows").join(s)).expect("copy");
+    // Every JavaScript workflow of the repo (loop-until-dry.js,
+    // deep-research.js, …).
+    let mut scripts = 0;
+    for entry in std::fs::read_dir(root().join("harnesses")).expect("harnesses/") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "js") {
+            let name = path.file_name().expect("a file name");
+            std::fs::copy(&path, project.join("workflows").join(name)).expect("copy");
+            scripts += 1;
+        }
     }
+    assert!(scripts >= 3, "{scripts} scripts in harnesses/");
     let (code, text) = check(&tsc, &project);
     assert_ne!(code, 0, "top-level returns are TS1108");
     // Every diagnostic: `workflows/<file>(<line>,<col>): error TS1108: …`.
