@@ -5,6 +5,8 @@
 /// `hwf --help`.
 pub const HWF: &str = "\
 Examples:
+  hwf init my-flows
+      Start a project: hwf.toml, an example workflow that runs at once, editor support.
   hwf run flow.js --args '{\"topic\": \"wasm\"}'
       Run a JavaScript workflow (Claude Code's workflow script form) to the end.
   hwf run review.py

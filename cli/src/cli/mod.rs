@@ -170,9 +170,14 @@ enum Command {
     /// Move a store's contents to another store (file ↔ PostgreSQL); migrate a database.
     #[command(subcommand, after_help = examples::STORE)]
     Store(store::StoreCommand),
-    /// Start a workflow project in DIR (default: here): hwf.toml, an example
-    /// JavaScript and JSON workflow with its fixture, an agent type, and
-    /// editor support (hwf.d.ts, jsconfig.json, the JSON workflow schema).
+    /// Start a workflow project: hwf.toml, an example workflow that runs at once, editor support.
+    ///
+    /// Writes into DIR (default: here) hwf.toml with commented agent
+    /// backends, workflows/example.js with its fixture and the same workflow
+    /// as example.workflow.json, an agent type (.hermes/agents/example.md),
+    /// and editor support: hwf.d.ts, jsconfig.json and tsconfig.json
+    /// (checkJs), the JSON workflow schema. Refuses to overwrite a file
+    /// (already_exists) unless --force.
     #[command(after_help = examples::INIT)]
     Init {
         /// The project directory (created when missing; default: the current one).
@@ -185,13 +190,15 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Print hwf.d.ts: TypeScript declarations of every global a JavaScript
-    /// workflow sees (agent, parallel, pipeline, phase, log, budget, args,
-    /// workflow, capability, meta), for editors and `tsc --checkJs`.
+    /// Print hwf.d.ts: TypeScript declarations of the JavaScript workflow globals.
+    ///
+    /// Every global a script sees (agent, parallel, pipeline, phase, log,
+    /// console, setTimeout, budget, args, workflow, capability) with its
+    /// option types, and the shape of `export const meta` (WorkflowMeta),
+    /// for editors and `tsc --checkJs`.
     #[command(after_help = examples::TYPES)]
     Types,
-    /// Print a JSON Schema: `workflow`, the declarative JSON workflow format
-    /// (*.workflow.json), for editors.
+    /// Print a JSON Schema for editors: `workflow`, the *.workflow.json format.
     #[command(after_help = examples::SCHEMA)]
     Schema {
         /// Which schema.
