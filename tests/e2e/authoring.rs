@@ -69,6 +69,18 @@ fn init_gives_a_project_whose_example_runs() {
     assert_eq!(result["drafts"].as_array().map(Vec::len), Some(2), "{r:#?}");
     // …and as the project is: hwf.toml's [agents] fixture.
     hwf_in(&ctx, &project, &["run", "workflows/example.js"]).expect_code(0);
+    // Doctor reads the project's config and its hwf.d.ts.
+    let doctor = hwf_in(&ctx, &project, &["doctor", "--json"]);
+    let checks = doctor.json()["data"]["checks"].clone();
+    let dts = checks
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["check"] == "hwf.d.ts"))
+        .cloned()
+        .unwrap_or_else(|| panic!("no hwf.d.ts check: {doctor:#?}"));
+    assert_eq!(dts["level"], "info", "{dts}");
+    std::fs::write(project.join("hwf.d.ts"), "declare const old: 1;\n").expect("write");
+    let stale = hwf_in(&ctx, &project, &["doctor"]);
+    assert!(stale.stdout.contains("hwf types > hwf.d.ts"), "{stale:#?}");
     // The JSON twin validates without warnings and runs.
     let v = hwf_in(
         &ctx,

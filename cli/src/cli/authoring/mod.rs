@@ -3,7 +3,8 @@
 //! The files these commands print or write live beside this module and are
 //! compiled in (`include_str!`), so a copy of the binary carries them:
 //!
-//! - `hwf.d.ts`: the globals of a JavaScript workflow (`hwf types`), written
+//! - `hwf.d.ts`: the globals of a JavaScript workflow (`hwf types`; `hwf
+//!   doctor` says when a project's copy differs), written
 //!   from the JS runtime's prelude (`harnesses/js-runtime/src/engine.rs`)
 //!   and `hwf_guest::runtime::AGENT_OPTIONS`; the e2e suite
 //!   (`tests/e2e/authoring.rs`) compares its globals with the ones the
