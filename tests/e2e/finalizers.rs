@@ -177,10 +177,22 @@ fn kill_when_slow(ctx: &Ctx, args: &[&str], starts: usize) {
         .expect("spawn");
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
-        assert!(
-            Instant::now() < deadline,
-            "execution {starts} never reached the slow call"
-        );
+        if Instant::now() >= deadline {
+            // What the run looked like, for the next reader of a failure.
+            let _ = child.kill();
+            let journal: Vec<String> = std::fs::read_dir(ctx.state().join("runs"))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter_map(|r| std::fs::read_to_string(r.path().join("journal.jsonl")).ok())
+                .flat_map(|t| {
+                    t.lines()
+                        .map(|l| l.chars().take(160).collect::<String>())
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            panic!("execution {starts} never reached the slow call; journal: {journal:#?}");
+        }
         let runs = std::fs::read_dir(ctx.state().join("runs")).map(|d| d.flatten().collect::<Vec<_>>());
         if let Some(run) = runs.ok().and_then(|r| r.into_iter().next()) {
             let text = std::fs::read_to_string(run.path().join("journal.jsonl")).unwrap_or_default();

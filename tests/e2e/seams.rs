@@ -649,7 +649,11 @@ fn a_cancelled_mcp_call_leaves_no_task_rewriting_the_run() {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     let id = loop {
         assert!(std::time::Instant::now() < deadline, "the run never started");
-        if let Some(id) = ctx.hwf(["overview", "--json"]).json()["data"]["runs"][0]["run_id"].as_str() {
+        // Listed, and its snapshot written (a run's directory exists a
+        // moment before its run.json).
+        if let Some(id) = ctx.hwf(["overview", "--json"]).json()["data"]["runs"][0]["run_id"].as_str()
+            && ctx.hwf(["status", id, "--json"]).code == 0
+        {
             break id.to_owned();
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
