@@ -173,8 +173,13 @@ pub struct PlanReport {
     pub needs_allow_changed: bool,
     /// Always false: a plan creates no run.
     pub run_created: bool,
-    /// How long the plan took in-process (µs).
+    /// How long the plan took in-process (µs): reading and indexing the
+    /// source's journals and the walk.
     pub plan_us: u64,
+    /// How long loading and checking the script took before that (µs; in
+    /// a long-lived process — MCP, the console — a runtime loaded once
+    /// is reused).
+    pub load_us: u64,
 }
 
 impl PlanReport {
@@ -437,7 +442,7 @@ impl Hwf {
     /// loader's codes and `invalid_script`, `corrupt_store`.
     pub async fn plan(&self, req: &RunRequest) -> Result<PlanReport> {
         req.check()?;
-        let t0 = Instant::now();
+        let t_load = Instant::now();
         let Some(source) = &req.resume_from else {
             return Err(Error::new(
                 ErrorCode::InvalidArgs,
@@ -447,6 +452,8 @@ impl Hwf {
         let snap = self.store.read_snapshot(source)?;
         let resolved = self.resolve_for(req)?;
         self.checked_meta(&resolved).await?;
+        let load_us = t_load.elapsed().as_micros() as u64;
+        let t0 = Instant::now();
         let needs_allow_changed =
             snap.script.digest != resolved.script.digest || *hwf_core::redact::redacted(&req.args) != snap.args;
         let journals = self.whole_lineage(&snap)?;
@@ -489,6 +496,7 @@ impl Hwf {
             needs_allow_changed,
             run_created: false,
             plan_us: t0.elapsed().as_micros() as u64,
+            load_us,
         })
     }
 
