@@ -124,7 +124,12 @@ impl TestReport {
 
 /// One line naming a drifted call: id, label, why, the fields that changed.
 pub fn describe_drift(s: &WalkStep) -> String {
-    let label = s.label.as_deref().map(|l| format!(" {l:?}")).unwrap_or_default();
+    let label = s
+        .label
+        .as_deref()
+        .or(s.name.as_deref())
+        .map(|l| format!(" {l:?}"))
+        .unwrap_or_default();
     let why = match (s.reason, &s.recorded) {
         (Some("changed"), Some(r)) => {
             let fields: Vec<&str> = s.diff.iter().map(|d| d.path.as_str()).collect();
@@ -753,7 +758,7 @@ impl Hwf {
 
 /// A short JSON summary of a plan step, for one line of text output.
 pub fn step_line(s: &WalkStep) -> String {
-    let label = s.label.as_deref().unwrap_or("-");
+    let label = s.label.as_deref().or(s.name.as_deref()).unwrap_or("-");
     let what = match s.outcome {
         StepOutcome::Replay => "replay".to_owned(),
         StepOutcome::Live => format!("live ({})", s.reason.unwrap_or("?")),
