@@ -621,7 +621,7 @@ impl Hwf {
             let slot = slots.len();
             slots.push(None);
             match self.prepare_check(&snap) {
-                Err(check) => slots[slot] = Some(check),
+                Err(check) => slots[slot] = Some(*check),
                 Ok(p) => {
                     while tasks.len() >= width {
                         if let Some(Ok((i, c))) = tasks.join_next().await {
@@ -661,7 +661,7 @@ impl Hwf {
 
     /// One run of [`Hwf::replay_check`], read and indexed (or why it
     /// cannot be walked).
-    fn prepare_check(&self, snap: &RunSnapshot) -> std::result::Result<Prepared, RunCheck> {
+    fn prepare_check(&self, snap: &RunSnapshot) -> std::result::Result<Prepared, Box<RunCheck>> {
         let mut check = RunCheck {
             run_id: snap.run_id.to_string(),
             state: snap.state.as_str().to_owned(),
@@ -682,7 +682,7 @@ impl Hwf {
                 ErrorCode::InvalidArgs,
                 "its args had credentials, which were not stored: it cannot be walked",
             )));
-            return Err(check);
+            return Err(Box::new(check));
         }
         let read = (|| {
             let journals = self.whole_lineage(snap)?;
@@ -693,7 +693,7 @@ impl Hwf {
             Ok(p) => p,
             Err(e) => {
                 check.error = Some(info(e));
-                return Err(check);
+                return Err(Box::new(check));
             }
         };
         Ok(Prepared {
