@@ -484,3 +484,29 @@ fn components_and_json_workflows_are_tested_the_same_way() {
         assert_eq!(r["data"]["drifts"].as_array().map(Vec::len), Some(1), "{target}: {r}");
     }
 }
+
+/// A recorded `timer.sleep` (a wait the runner continued once it was due)
+/// replays at once: the walk reaches no wait, whatever the sleep's length.
+#[test]
+fn a_recorded_timer_replays_without_waiting() {
+    let ctx = Ctx::manual_runner();
+    let s = ctx.write(
+        "nap.js",
+        "export const meta = { name: \"nap\", description: \"sleeps\" };\nconst t = await capability(\"timer.sleep\", { ms: 1 });\nreturn { slept: t.slept_ms };\n",
+    );
+    let out = ctx.run_json(s.to_str().expect("utf8"), "{}", &[]);
+    let id = run_id(&out.json());
+    for _ in 0..5 {
+        if status(&ctx, &id)["state"] == "succeeded" {
+            break;
+        }
+        runner_once(&ctx);
+    }
+    assert_eq!(status(&ctx, &id)["state"], "succeeded");
+    let t = ctx.hwf(["test", s.to_str().expect("utf8"), "--cassette", &id, "--json"]);
+    t.expect_code(0);
+    let d = &t.json()["data"];
+    assert_eq!(d["result"], json!({"slept": 1}), "{d}");
+    assert_eq!(d["steps"][0]["name"], "timer.sleep", "{d}");
+    assert_eq!(d["steps"][0]["outcome"], "replay", "{d}");
+}

@@ -127,11 +127,12 @@ pub async fn replay_check(cli: &Cli, config: &Config, args: &ReplayCheckArgs, ou
         .await?;
     out.data(&report.to_json(), |_| {
         let mut text = format!(
-            "{} run{} of {} checked; {} diverge\n",
+            "{} run{} of {} checked; {} diverge{}\n",
             report.runs.len(),
             if report.runs.len() == 1 { "" } else { "s" },
             report.workflow,
-            report.diverging
+            report.diverging,
+            if report.diverging == 1 { "s" } else { "" }
         );
         for r in &report.runs {
             let end = match (&r.diverges_at, &r.error) {

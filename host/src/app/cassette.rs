@@ -124,7 +124,12 @@ impl TestReport {
 
 /// One line naming a drifted call: id, label, why, the fields that changed.
 pub fn describe_drift(s: &WalkStep) -> String {
-    let label = s.label.as_deref().map(|l| format!(" {l:?}")).unwrap_or_default();
+    let label = s
+        .label
+        .as_deref()
+        .or(s.name.as_deref())
+        .map(|l| format!(" {l:?}"))
+        .unwrap_or_default();
     let why = match (s.reason, &s.recorded) {
         (Some("changed"), Some(r)) => {
             let fields: Vec<&str> = s.diff.iter().map(|d| d.path.as_str()).collect();
@@ -173,8 +178,13 @@ pub struct PlanReport {
     pub needs_allow_changed: bool,
     /// Always false: a plan creates no run.
     pub run_created: bool,
-    /// How long the plan took in-process (µs).
+    /// How long the plan took in-process (µs): reading and indexing the
+    /// source's journals and the walk.
     pub plan_us: u64,
+    /// How long loading and checking the script took before that (µs; in
+    /// a long-lived process — MCP, the console — a runtime loaded once
+    /// is reused).
+    pub load_us: u64,
 }
 
 impl PlanReport {
@@ -437,7 +447,7 @@ impl Hwf {
     /// loader's codes and `invalid_script`, `corrupt_store`.
     pub async fn plan(&self, req: &RunRequest) -> Result<PlanReport> {
         req.check()?;
-        let t0 = Instant::now();
+        let t_load = Instant::now();
         let Some(source) = &req.resume_from else {
             return Err(Error::new(
                 ErrorCode::InvalidArgs,
@@ -447,6 +457,8 @@ impl Hwf {
         let snap = self.store.read_snapshot(source)?;
         let resolved = self.resolve_for(req)?;
         self.checked_meta(&resolved).await?;
+        let load_us = t_load.elapsed().as_micros() as u64;
+        let t0 = Instant::now();
         let needs_allow_changed =
             snap.script.digest != resolved.script.digest || *hwf_core::redact::redacted(&req.args) != snap.args;
         let journals = self.whole_lineage(&snap)?;
@@ -489,6 +501,7 @@ impl Hwf {
             needs_allow_changed,
             run_created: false,
             plan_us: t0.elapsed().as_micros() as u64,
+            load_us,
         })
     }
 
@@ -590,7 +603,11 @@ impl Hwf {
                 "the script has no meta.name to find its runs by; pass --name",
             ));
         };
-        let mut runs = Vec::new();
+        // Runs are read one after the other and walked as tasks, as many
+        // at once as there are cores (each walk is independent).
+        let width = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8);
+        let mut slots: Vec<Option<RunCheck>> = Vec::new();
+        let mut tasks = tokio::task::JoinSet::new();
         for id in self.store.run_ids()? {
             let Ok(snap) = self.store.read_snapshot(&id) else {
                 continue;
@@ -601,8 +618,39 @@ impl Hwf {
             if req.runs == RunsToCheck::Waiting && snap.state != crate::store::RunState::Waiting {
                 continue;
             }
-            runs.push(self.check_run(&resolved.loaded, &snap).await);
+            let slot = slots.len();
+            slots.push(None);
+            match self.prepare_check(&snap) {
+                Err(check) => slots[slot] = Some(*check),
+                Ok(p) => {
+                    while tasks.len() >= width {
+                        if let Some(Ok((i, c))) = tasks.join_next().await {
+                            slots[i] = Some(c);
+                        }
+                    }
+                    let (env, loaded) = (self.walk_env(), resolved.loaded.clone());
+                    tasks.spawn(async move {
+                        let outcome = walk_in(
+                            env,
+                            loaded,
+                            p.args,
+                            p.index,
+                            p.walk.clone(),
+                            p.seed_run,
+                            p.clock_origin_ms,
+                        )
+                        .await;
+                        (slot, finish_check(p.check, &p.walk, outcome))
+                    });
+                }
+            }
         }
+        while let Some(done) = tasks.join_next().await {
+            if let Ok((i, c)) = done {
+                slots[i] = Some(c);
+            }
+        }
+        let runs: Vec<RunCheck> = slots.into_iter().flatten().collect();
         Ok(ReplayCheckReport {
             workflow: name,
             diverging: runs.iter().filter(|r| r.diverges_at.is_some()).count(),
@@ -611,8 +659,9 @@ impl Hwf {
         })
     }
 
-    /// One run of [`Hwf::replay_check`].
-    async fn check_run(&self, loaded: &LoadedComponent, snap: &RunSnapshot) -> RunCheck {
+    /// One run of [`Hwf::replay_check`], read and indexed (or why it
+    /// cannot be walked).
+    fn prepare_check(&self, snap: &RunSnapshot) -> std::result::Result<Prepared, Box<RunCheck>> {
         let mut check = RunCheck {
             run_id: snap.run_id.to_string(),
             state: snap.state.as_str().to_owned(),
@@ -633,47 +682,28 @@ impl Hwf {
                 ErrorCode::InvalidArgs,
                 "its args had credentials, which were not stored: it cannot be walked",
             )));
-            return check;
+            return Err(Box::new(check));
         }
-        let prepared = (|| {
+        let read = (|| {
             let journals = self.whole_lineage(snap)?;
             let controls = crate::app::control::read_controls(&self.store, &snap.run_id)?;
             Ok::<_, Error>((journals, controls))
         })();
-        let (journals, controls) = match prepared {
+        let (journals, controls) = match read {
             Ok(p) => p,
             Err(e) => {
                 check.error = Some(info(e));
-                return check;
+                return Err(Box::new(check));
             }
         };
-        let index = crate::app::runner::replay_index(&journals, &[], &controls);
-        let recorded = Cassette::recorded_calls(&journals);
-        let walk = Arc::new(Walk::new(WalkMode::Plan, recorded));
-        let outcome = self
-            .walk_script(
-                loaded,
-                &snap.args,
-                index,
-                walk.clone(),
-                snap.seed_run().clone(),
-                snap.clock_origin(),
-            )
-            .await;
-        let steps = walk.steps();
-        let live: Vec<&WalkStep> = steps.iter().filter(|s| s.outcome == StepOutcome::Live).collect();
-        check.replayed = steps.len() - live.len();
-        check.live = live.len();
-        check.live_tokens = live.iter().map(|s| s.tokens).sum();
-        // Where the script diverges: the first call whose request changed
-        // or is new (a parked or failed call running again is not a
-        // divergence: it would run live on the old script too).
-        let first = live.iter().find(|s| matches!(s.reason, Some("changed" | "new")));
-        check.diverges_at = first.map(|s| s.call.clone());
-        check.diverges_label = first.and_then(|s| s.label.clone());
-        check.complete = outcome.is_ok();
-        check.error = outcome.err().map(info);
-        check
+        Ok(Prepared {
+            check,
+            index: crate::app::runner::replay_index(&journals, &[], &controls),
+            walk: Arc::new(Walk::new(WalkMode::Plan, Cassette::recorded_calls(&journals))),
+            args: snap.args.clone(),
+            seed_run: snap.seed_run().clone(),
+            clock_origin_ms: snap.clock_origin(),
+        })
     }
 
     /// Re-record a test's drifted calls live (`hwf test --update`): a real
@@ -703,6 +733,16 @@ impl Hwf {
         Ok((outcome, cassette))
     }
 
+    /// What a walk needs of this host, owned (a walk may run as a task of
+    /// its own).
+    fn walk_env(&self) -> WalkEnv {
+        WalkEnv {
+            vm: self.vm.clone(),
+            services: self.services.clone(),
+            workspace: self.settings.workspace.clone(),
+        }
+    }
+
     /// Run `loaded`'s guest code as a walk: no journal, no store writes, no
     /// backend; `walk` answers its leaf calls (see `broker/walk.rs`).
     /// The script's result, or how it ended.
@@ -715,37 +755,98 @@ impl Hwf {
         seed_run: RunId,
         clock_origin_ms: u64,
     ) -> Result<Value> {
-        let ctx = RunContext::builder(RunId::generate(), self.services.clone())
-            .replay(index)
-            .root_run_id(seed_run)
-            .walk(walk)
-            .instances(Arc::new(ExecEnv {
-                vm: self.vm.clone(),
-                epoch_ms: clock_origin_ms,
-                workspace: self.settings.workspace.clone(),
-            }))
-            .build();
-        let broker = InstanceBroker::root(ctx.clone(), Some(loaded.clone()));
-        let args_text = args.to_string();
-        let (answer, _output) =
-            crate::broker::instances::call_run(&self.vm, loaded, broker, clock_origin_ms, &args_text).await;
-        ctx.wait_idle(std::time::Duration::from_secs(10)).await;
-        match answer {
-            Ok(Ok(text)) => serde_json::from_str::<Value>(&text).map_err(|e| {
-                Error::new(
-                    ErrorCode::HarnessError,
-                    format!("the harness returned invalid JSON: {e}"),
-                )
-            }),
-            Ok(Err(message)) => Err(Error::new(ErrorCode::HarnessError, message)),
-            Err(e) => Err(e),
-        }
+        walk_in(
+            self.walk_env(),
+            loaded.clone(),
+            args.clone(),
+            index,
+            walk,
+            seed_run,
+            clock_origin_ms,
+        )
+        .await
     }
+}
+
+/// The parts of a host a walk runs on.
+struct WalkEnv {
+    vm: Arc<crate::broker::Vm>,
+    services: crate::broker::Services,
+    workspace: Option<std::path::PathBuf>,
+}
+
+/// A walk of `loaded` with `args` (see [`Hwf::walk_script`]), on owned
+/// parts, so it can run as a task.
+async fn walk_in(
+    env: WalkEnv,
+    loaded: LoadedComponent,
+    args: Value,
+    index: ReplayIndex,
+    walk: Arc<Walk>,
+    seed_run: RunId,
+    clock_origin_ms: u64,
+) -> Result<Value> {
+    let ctx = RunContext::builder(RunId::generate(), env.services)
+        .replay(index)
+        .root_run_id(seed_run)
+        .walk(walk)
+        .instances(Arc::new(ExecEnv {
+            vm: env.vm.clone(),
+            epoch_ms: clock_origin_ms,
+            workspace: env.workspace,
+        }))
+        .build();
+    let broker = InstanceBroker::root(ctx.clone(), Some(loaded.clone()));
+    let args_text = args.to_string();
+    let (answer, _output) =
+        crate::broker::instances::call_run(&env.vm, &loaded, broker, clock_origin_ms, &args_text).await;
+    ctx.wait_idle(std::time::Duration::from_secs(10)).await;
+    match answer {
+        Ok(Ok(text)) => serde_json::from_str::<Value>(&text).map_err(|e| {
+            Error::new(
+                ErrorCode::HarnessError,
+                format!("the harness returned invalid JSON: {e}"),
+            )
+        }),
+        Ok(Err(message)) => Err(Error::new(ErrorCode::HarnessError, message)),
+        Err(e) => Err(e),
+    }
+}
+
+/// A run of [`Hwf::replay_check`] read and indexed, ready to walk.
+struct Prepared {
+    check: RunCheck,
+    index: ReplayIndex,
+    walk: Arc<Walk>,
+    args: Value,
+    seed_run: RunId,
+    clock_origin_ms: u64,
+}
+
+/// Fill `check` from a finished walk.
+fn finish_check(mut check: RunCheck, walk: &Walk, outcome: Result<Value>) -> RunCheck {
+    let steps = walk.steps();
+    let live: Vec<&WalkStep> = steps.iter().filter(|s| s.outcome == StepOutcome::Live).collect();
+    check.replayed = steps.len() - live.len();
+    check.live = live.len();
+    check.live_tokens = live.iter().map(|s| s.tokens).sum();
+    // Where the script diverges: the first call whose request changed or
+    // is new (a parked or failed call running again is not a divergence:
+    // it would run live on the old script too).
+    let first = live.iter().find(|s| matches!(s.reason, Some("changed" | "new")));
+    check.diverges_at = first.map(|s| s.call.clone());
+    check.diverges_label = first.and_then(|s| s.label.clone());
+    check.complete = outcome.is_ok();
+    check.error = outcome.err().map(|e| ErrorInfo {
+        code: e.code(),
+        message: e.message().to_owned(),
+    });
+    check
 }
 
 /// A short JSON summary of a plan step, for one line of text output.
 pub fn step_line(s: &WalkStep) -> String {
-    let label = s.label.as_deref().unwrap_or("-");
+    let label = s.label.as_deref().or(s.name.as_deref()).unwrap_or("-");
     let what = match s.outcome {
         StepOutcome::Replay => "replay".to_owned(),
         StepOutcome::Live => format!("live ({})", s.reason.unwrap_or("?")),

@@ -68,6 +68,9 @@ pub struct WalkStep {
     /// Its label (redacted).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// The capability's name (`human.ask`), for a capability call.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// Its fingerprint.
     pub fingerprint: String,
     /// Replayed or live.
@@ -243,6 +246,9 @@ impl RunContext {
             call: call_id.to_owned(),
             kind,
             label: label.map(str::to_owned),
+            name: (kind == "capability")
+                .then(|| stored_request.get("name").and_then(Value::as_str).map(str::to_owned))
+                .flatten(),
             fingerprint: fp.as_str().to_owned(),
             outcome,
             reason,
