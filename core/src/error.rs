@@ -89,6 +89,14 @@ pub enum ErrorCode {
     /// facade's `workflow_control`) deciding an approval gate the policy
     /// keeps for a person (`[policy] agent_may_approve`).
     DecisionNotAllowed,
+    /// A script's call that its cassette cannot answer (`hwf test`): the
+    /// request changed since the run was recorded, or the call is new.
+    CassetteDrift,
+    /// A cassette file that cannot be used: not JSON, not a cassette,
+    /// another format, or damaged or edited (a digest does not match).
+    InvalidCassette,
+    /// A cassette recorded from another workflow than the script tested.
+    CassetteMismatch,
     /// A bug in hwf (please report it).
     Internal,
 }
@@ -132,6 +140,9 @@ impl ErrorCode {
         Self::CrashLoop,
         Self::Conflict,
         Self::DecisionNotAllowed,
+        Self::CassetteDrift,
+        Self::InvalidCassette,
+        Self::CassetteMismatch,
         Self::Internal,
     ];
 
@@ -174,6 +185,9 @@ impl ErrorCode {
             Self::CrashLoop => "crash_loop",
             Self::Conflict => "conflict",
             Self::DecisionNotAllowed => "decision_not_allowed",
+            Self::CassetteDrift => "cassette_drift",
+            Self::InvalidCassette => "invalid_cassette",
+            Self::CassetteMismatch => "cassette_mismatch",
             Self::Internal => "internal",
         }
     }
@@ -199,6 +213,8 @@ impl ErrorCode {
                 | Self::UnsupportedLanguage
                 | Self::InvalidScript
                 | Self::DecisionNotAllowed
+                | Self::InvalidCassette
+                | Self::CassetteMismatch
         )
     }
 }
@@ -262,7 +278,7 @@ mod tests {
             "invalid_args invalid_name not_found already_exists invalid_component not_a_component \
              component_too_large forbidden_import missing_export cpu_limit memory_limit stack_overflow \
              timeout limit_calls limit_agent output_limit result_too_large guest_trap guest_exit \
-             harness_error stopped agent_failed invalid_fixture invalid_config corrupt_store io resume_mismatch waiting invalid_params unsupported_language invalid_script no_agent_backend journal_limit crash_loop conflict decision_not_allowed internal"
+             harness_error stopped agent_failed invalid_fixture invalid_config corrupt_store io resume_mismatch waiting invalid_params unsupported_language invalid_script no_agent_backend journal_limit crash_loop conflict decision_not_allowed cassette_drift invalid_cassette cassette_mismatch internal"
         );
         for code in ErrorCode::ALL {
             let json = serde_json::to_string(code).expect("serialize");

@@ -200,6 +200,26 @@ pub enum Event<'a> {
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         cache_hit: bool,
     },
+    /// A call's recorded result was replaced by an operator (`hwf fork`):
+    /// replay answers the call with `value` from here on (in this run and
+    /// in runs resumed from it).
+    CallEdited {
+        /// The call.
+        call: &'a str,
+        /// The fingerprint of the recorded request the edit applies to.
+        fingerprint: &'a str,
+        /// What was replaced: `output`.
+        field: &'a str,
+        /// The new result (redacted).
+        value: &'a Value,
+        /// Who made the edit (the operator, as controls record it).
+        actor: &'a str,
+        /// Why (redacted).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reason: Option<&'a str>,
+        /// The run whose call was edited.
+        source_run: &'a str,
+    },
     /// The guest entered a phase.
     Phase {
         /// Phase title (redacted).
@@ -318,6 +338,7 @@ impl Event<'_> {
         matches!(
             self,
             Event::CallCompleted { .. }
+                | Event::CallEdited { .. }
                 | Event::RunStarted { .. }
                 | Event::RunCompleted { .. }
                 | Event::WaitStarted { .. }
@@ -333,6 +354,7 @@ impl Event<'_> {
             self,
             Event::RunStarted { .. }
                 | Event::RunCompleted { .. }
+                | Event::CallEdited { .. }
                 | Event::WaitStarted { .. }
                 | Event::FinalizerStarted { .. }
                 | Event::GrantUsed { .. }
@@ -370,6 +392,7 @@ impl JournalEntry {
             Entry::CallStarted { call, .. }
             | Entry::CallAttempt { call, .. }
             | Entry::CallCompleted { call, .. }
+            | Entry::CallEdited { call, .. }
             | Entry::WaitResolved { call }
             | Entry::Delivered { call } => Some(call),
             Entry::WaitStarted { call, .. } => (!call.is_empty()).then_some(call.as_str()),
@@ -597,6 +620,24 @@ pub enum Entry {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         cache_hit: bool,
     },
+    /// A call's recorded result was replaced by an operator (`hwf fork`).
+    CallEdited {
+        /// The call.
+        call: String,
+        /// The fingerprint of the recorded request the edit applies to.
+        fingerprint: String,
+        /// What was replaced: `output`.
+        field: String,
+        /// The new result (redacted).
+        value: Value,
+        /// Who made the edit.
+        actor: String,
+        /// Why.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+        /// The run whose call was edited.
+        source_run: String,
+    },
     /// The guest entered a phase.
     Phase {
         /// Phase title.
@@ -821,6 +862,15 @@ mod tests {
                 duration_us: 99,
                 replayed: true,
                 cache_hit: false,
+            },
+            Event::CallEdited {
+                call: "3.1",
+                fingerprint: "b3:ff",
+                field: "output",
+                value: &result,
+                actor: "cli",
+                reason: Some("fix"),
+                source_run: "r0",
             },
             Event::Phase { title: "Build" },
             Event::Log {

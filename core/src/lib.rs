@@ -30,6 +30,7 @@
 #![warn(missing_docs)]
 
 pub mod call;
+pub mod cassette;
 pub mod control;
 pub mod error;
 pub mod fingerprint;

@@ -279,6 +279,10 @@ pub struct RunSettings {
     /// When completions are flushed (`sync`, `group`, `async`).
     #[serde(default)]
     pub durability: crate::journal::Durability,
+    /// How `bash` commands are confined (runs recorded before this field
+    /// get the default: confined, no network).
+    #[serde(default)]
+    pub sandbox: crate::policy::CommandSandbox,
 }
 
 /// The former name of [`ExternalEvent`].

@@ -128,6 +128,44 @@ pub struct Policy {
     pub bindings: Bindings,
 }
 
+/// How the commands `bash` runs are confined by the kernel
+/// (`[capabilities.bash]` in `hwf.toml`, recorded with each run; a grant's
+/// `sandbox` terms may lift parts of it for the calls made under it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CommandSandbox {
+    /// Confine commands at all (Landlock, network and PID namespaces):
+    /// default `true`. `false` runs them with the user's authority inside
+    /// the workspace, as hwf did before.
+    pub confine: bool,
+    /// Let commands open network connections: default `false`.
+    pub network: bool,
+}
+
+impl Default for CommandSandbox {
+    fn default() -> Self {
+        Self {
+            confine: true,
+            network: false,
+        }
+    }
+}
+
+impl CommandSandbox {
+    /// This sandbox loosened by a grant's `sandbox` terms
+    /// (`{"network": true}`, `{"confine": false}`); terms never tighten
+    /// what the host allows, and anything else in them is ignored here
+    /// (the grant checks its terms' shape when it is requested).
+    #[must_use]
+    pub fn loosened_by(self, terms: Option<&serde_json::Value>) -> Self {
+        let flag = |k: &str| terms.and_then(|t| t.get(k)).and_then(serde_json::Value::as_bool);
+        Self {
+            confine: self.confine && flag("confine") != Some(false),
+            network: self.network || flag("network") == Some(true),
+        }
+    }
+}
+
 /// Plain approval ids' bindings: run id → approval id → the approval
 /// fingerprint of the request it approves. Clones share one table.
 #[derive(Clone, Default)]

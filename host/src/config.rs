@@ -17,6 +17,10 @@
 //! [capabilities]
 //! workspace = "."                  # bash and fs.* are confined here
 //!
+//! [capabilities.bash]               # the kernel's confinement of bash commands
+//! network = false                   # true: commands may open network connections
+//! confine = true                    # false: no Landlock/namespaces (not recommended)
+//!
 //! [store]                          # where runs live (default: the state dir's files)
 //! url = "postgres://hwf@db.internal/hwf"   # else --store, $HWF_STORE
 //! lease_ms = 10000                 # a dead runner's runs are taken over after this
@@ -290,6 +294,10 @@ pub struct CapabilitiesConfig {
     /// current directory).
     #[serde(default)]
     pub workspace: Option<PathBuf>,
+    /// `[capabilities.bash]`: how `bash` commands are confined by the
+    /// kernel (default `confine = true`, `network = false`).
+    #[serde(default)]
+    pub bash: hwf_core::policy::CommandSandbox,
 }
 
 /// `[agents]`.

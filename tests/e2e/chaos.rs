@@ -566,7 +566,8 @@ impl Case {
         let ctx = Ctx::manual_runner();
         let files = Files {
             calls_log: ctx.path("calls.log"),
-            effects: ctx.path("effects.log"),
+            // Inside the workspace: bash writes nowhere else.
+            effects: ctx.path("ws").join("effects.log"),
             fixture: ctx.path("fixture.json"),
             empty: ctx.path("empty.json"),
             ws: ctx.path("ws"),

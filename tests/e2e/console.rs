@@ -941,3 +941,37 @@ fn the_journal_endpoint_is_paged() {
         assert_eq!(page(bad).status, 400, "{bad}");
     }
 }
+
+#[test]
+fn half_open_connections_are_closed_after_the_header_timeout() {
+    // Issue 29, finding 12: connections that send nothing, or half a
+    // request, used to stay open for ever.
+    let ctx = Ctx::new();
+    let (server, _) = serve(&ctx, &[], &[]);
+    let opened = Instant::now();
+    let idle: Vec<TcpStream> = (0..25)
+        .map(|i| {
+            let mut s = TcpStream::connect(&server.addr).expect("connect");
+            if i % 2 == 1 {
+                s.write_all(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                    .expect("half a request");
+            }
+            s.set_read_timeout(Some(Duration::from_secs(30))).expect("timeout");
+            s
+        })
+        .collect();
+    // The server still answers while they hang.
+    assert_eq!(get(&server.addr, "/api/health").status, 200);
+    for mut s in idle {
+        let mut buf = [0u8; 256];
+        // EOF (0) or a reset: either way the server closed it.
+        let n = s.read(&mut buf).unwrap_or(0);
+        let text = String::from_utf8_lossy(&buf[..n]).to_string();
+        assert!(n == 0 || text.starts_with("HTTP/1.1 408"), "{text:?}");
+    }
+    let took = opened.elapsed();
+    assert!(
+        took >= Duration::from_secs(9) && took < Duration::from_secs(20),
+        "closed after the 10 s header timeout, not before nor much later: {took:?}"
+    );
+}

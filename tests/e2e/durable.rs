@@ -656,7 +656,9 @@ fn stop_kills_a_running_bash_child() {
     let ws = ctx.path("ws");
     // The command's shell starts a grandchild in the background and waits:
     // killing the direct child alone would leave `sleep 100` running.
-    let script = "sleep 100 & echo $! > grandchild.pid; echo $$ > child.pid; wait";
+    // Pids as the host sees them (the command has a PID namespace of its
+    // own): read from /proc/self/stat by the shell itself.
+    let script = "sh -c 'read -r p r < /proc/self/stat; echo $p > grandchild.pid; exec sleep 100' & read -r p r < /proc/self/stat; echo $p > child.pid; wait";
     let args = json!({"op": "cap", "name": "bash", "approval_id": "a", "input": {"argv": ["sh", "-c", script]}});
     let mut child = ctx
         .cmd()

@@ -19,7 +19,11 @@
 //!   reconnects, not logged in, cache usage, refusals, rejected answers);
 //! - `backends`: command and OpenAI-compatible agents, routing, doctor;
 //! - `broker`: schema retries, typed call errors, redaction, limits;
+//! - `cassettes`: journals as tests, plans and forks (`hwf test`, `hwf
+//!   cassette export`, `--resume-from … --plan`, `hwf fork`; issue 30);
 //! - `chaos`: the randomized durability test (kills, continuations, replays);
+//! - `confinement`: `bash` under Landlock and namespaces: writes only in
+//!   its workspace, no network, `setsid` children end with the call; the opt-outs;
 //! - `concurrency`: many runs at once: concurrent runner passes, one
 //!   background runner per state dir, graceful release on a signal;
 //! - `claims`: claims nothing else proved (WASI lockdown, group commit,
@@ -63,10 +67,12 @@
 mod agent_answers;
 mod backends;
 mod broker;
+mod cassettes;
 mod chaos;
 mod claims;
 mod common;
 mod concurrency;
+mod confinement;
 mod conformance;
 mod console;
 mod decision_surfaces;

@@ -205,7 +205,9 @@ fn bash_timeout_kills_the_command() {
     // The shell backgrounds a grandchild and waits: the timeout must kill
     // the whole process group, not just the shell. (The timeout only has
     // to be longer than starting `sh`; nothing here races it.)
-    let script = "sleep 100 & echo $! > grandchild.pid; echo $$ > child.pid; wait";
+    // Pids as the host sees them (the command has a PID namespace of its
+    // own): read from /proc/self/stat by the shell itself.
+    let script = "sh -c 'read -r p r < /proc/self/stat; echo $p > grandchild.pid; exec sleep 100' & read -r p r < /proc/self/stat; echo $p > child.pid; wait";
     let t = Instant::now();
     let r = cap(
         &ctx,

@@ -637,7 +637,9 @@ fn bash_cannot_read_hwf_environment_through_proc() {
     std::fs::create_dir_all(&ws).expect("mkdir");
     // hwf's own environ, then every process's (grepped, to keep the output
     // small): neither may show the planted values.
-    let script = "cat /proc/$PPID/environ; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < \"$f\" | grep -a -e PLANTED -e SERVICE_PASSWORD; done 2>/dev/null; echo done";
+    // hwf's pid as the host sees it: the parent of the command's parent
+    // (the process between hwf and a command in its own PID namespace).
+    let script = "read -r p c s pp r < /proc/self/stat; read -r p c s hwf r < /proc/$pp/stat; cat /proc/$hwf/environ; cat /proc/$pp/environ; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < \"$f\" | grep -a -e PLANTED -e SERVICE_PASSWORD; done 2>/dev/null; echo done";
     let call = json!({"op": "cap", "name": "bash", "approval_id": "a", "input": {"argv": ["sh", "-c", script]}});
     let out: crate::common::Run = ctx
         .cmd()

@@ -251,6 +251,14 @@ fn row_text(r: &Value) -> String {
         "phase" => format!("phase {}", s("title")),
         "wait" => format!("wait  call {} ({}): {}", s("call"), s("kind"), s("summary")),
         "wait_resolved" => format!("wait  call {} resolved", s("call")),
+        "edit" => format!(
+            "edit  call {} {} replaced (fork of {}) by {}{}",
+            s("call"),
+            s("field"),
+            s("source_run"),
+            s("actor"),
+            r["reason"].as_str().map(|x| format!(" — {x}")).unwrap_or_default()
+        ),
         "attempt" => format!(
             "reject call {} attempt {} {}: {} — answered: {}",
             s("call"),

@@ -18,6 +18,26 @@ Examples:
   hwf status <RUN_ID>
       A run's state, phases and calls.";
 
+/// `hwf test --help`.
+pub const TEST: &str = "\
+Examples:
+  hwf test flow.js --cassette <RUN_ID>
+      Replay flow.js against a recorded run: no agent, no capability, no wait runs.
+  hwf cassette export <RUN_ID> --output flow.cassette.json
+      Keep the recording next to the workflow (redacted, content-addressed).
+  hwf test flow.js --cassette flow.cassette.json --json
+      In CI: exit 1 and one cassette_drift per call whose request changed.
+  hwf run flow.js --resume-from <RUN_ID> --plan
+      Before a resume: which calls would replay, which would run live and why.";
+
+/// `hwf fork --help`.
+pub const FORK: &str = "\
+Examples:
+  hwf fork <RUN_ID> --at 5 --output '\"a better summary\"'
+      A new run where call 5 answered that; every other matching call replays.
+  hwf fork <RUN_ID> --at 2 --output '{\"verdict\": \"ok\"}' --agents fixture.json --reason 'reviewer was wrong'
+      Calls that depend on the edited output run live, here on the fixture agents.";
+
 /// `hwf run --help`.
 pub const RUN: &str = "\
 Examples:
@@ -168,7 +188,7 @@ mod tests {
     #[test]
     fn every_example_parses() {
         let all = [
-            HWF, RUN, VALIDATE, SCRIPT, STATUS, LOGS, OVERVIEW, CONTROL, EVENTS, RUNNER, MCP, SERVE,
+            HWF, RUN, VALIDATE, SCRIPT, STATUS, LOGS, OVERVIEW, CONTROL, EVENTS, RUNNER, MCP, SERVE, TEST, FORK,
         ];
         let mut n = 0;
         for text in all {

@@ -5,6 +5,7 @@
 //! Exit codes: 0 success, 1 the run failed or was stopped, 2 bad usage or
 //! bad input, 3 the run is waiting.
 
+mod cassette;
 mod console;
 mod doctor;
 mod examples;
@@ -53,6 +54,17 @@ enum Command {
     /// (.json) script, a .wasm component, or a saved script's name.
     #[command(after_help = examples::RUN)]
     Run(RunArgs),
+    /// Test a workflow against a recorded run: every agent and capability call and every wait answered from its journal (or a cassette file), no backend, no side effect, no run stored; a call the recording cannot answer is a `cassette_drift` (exit 1).
+    #[command(after_help = examples::TEST)]
+    Test(cassette::TestArgs),
+    /// Recorded runs as portable cassettes (`hwf test --cassette FILE`).
+    #[command(subcommand)]
+    Cassette(cassette::CassetteCommand),
+    /// A new run in a run's lineage with one call's result replaced; every other call that matches replays.
+    #[command(after_help = examples::FORK)]
+    Fork(cassette::ForkArgs),
+    /// Walk a changed workflow against its stored runs, offline: per run, calls that replay, that would run live, and where it diverges (exit 1 when one does).
+    ReplayCheck(cassette::ReplayCheckArgs),
     /// Show a run's state, phases and calls.
     #[command(after_help = examples::STATUS)]
     Status {
@@ -369,6 +381,9 @@ struct RunArgs {
     /// Resume even if the component or args changed.
     #[arg(long)]
     allow_changed: bool,
+    /// With --resume-from: report per call what would replay and what would run live (and why, with estimated tokens), then stop; creates no run.
+    #[arg(long, requires = "resume_from")]
+    plan: bool,
     /// Run arguments as JSON.
     #[arg(long, value_name = "JSON")]
     args: Option<String>,
@@ -534,6 +549,10 @@ impl Command {
     fn wants_json(&self) -> bool {
         match self {
             Command::Run(a) => a.json,
+            Command::Test(a) => a.json,
+            Command::Fork(a) => a.json,
+            Command::ReplayCheck(a) => a.json,
+            Command::Cassette(c) => c.json(),
             Command::Status { json, .. }
             | Command::Overview { json, .. }
             | Command::Waits { json }
@@ -661,6 +680,10 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
     config.runner.autostart()?;
     match &cli.command {
         Command::Run(args) => run::run(&cli, &config, args, out).await,
+        Command::Test(args) => cassette::test(&cli, &config, args, out).await,
+        Command::Cassette(cmd) => cassette::cassette(&cli, &config, cmd, out),
+        Command::Fork(args) => cassette::fork(&cli, &config, args, out).await,
+        Command::ReplayCheck(args) => cassette::replay_check(&cli, &config, args, out).await,
         Command::Status {
             run_id, watch: true, ..
         } => console::watch(&cli, &config, run_id, out).await,

@@ -32,6 +32,11 @@ pub async fn run(cli: &Cli, config: &Config, args: &RunArgs, out: &Out) -> Resul
             ));
         }
     };
+    // A plan without --args plans the resume with the source's args.
+    if let (true, None, Some(src), Some(_)) = (args.plan, &args.args, &resume_from, &args.target) {
+        let source = super::open_plain_host(cli, config)?.resume_source(src)?;
+        run_args = source.args_or(None, src, ErrorCode::InvalidArgs, "pass --args")?;
+    }
     let run_id = args.run_id.as_deref().map(RunId::parse).transpose()?;
     let limits = run_limits(args, config.limits.clone())?;
     let mut config = config.clone();
@@ -63,6 +68,11 @@ pub async fn run(cli: &Cli, config: &Config, args: &RunArgs, out: &Out) -> Resul
     req.run_id = run_id;
     req.resume_from = resume_from;
     req.allow_changed = args.allow_changed;
+    if args.plan {
+        let plan = hwf.plan(&req).await?;
+        super::cassette::print_plan(&plan, out);
+        return Ok(0);
+    }
     if args.background {
         if req.resume_from.is_some() {
             return Err(Error::new(

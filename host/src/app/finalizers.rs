@@ -96,6 +96,7 @@ async fn run_one(ctx: &RunContext, run: &RunId, journal: &[JournalEntry], res: &
         approval_id: fin["approval_id"].as_str(),
         idempotency_key: &key,
         durable: &durable,
+        grant: None,
     };
     cap.handler.call(call).await.map(|_| ()).map_err(|e| e.to_string())
 }
@@ -239,7 +240,7 @@ pub async fn finalize_held(hwf: &crate::app::host::Hwf, id: &RunId, claim: &dyn 
         services.policy = settings.policy.clone();
         services.limits = settings.limits.clone();
         if let Some(ws) = &settings.workspace
-            && let Ok(r) = crate::capabilities::Registry::with_builtins(ws)
+            && let Ok(r) = crate::capabilities::Registry::with_builtins_sandboxed(ws, settings.sandbox)
         {
             services.capabilities = Arc::new(r);
         }

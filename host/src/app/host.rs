@@ -45,6 +45,7 @@ pub struct HwfBuilder {
     services: Services,
     agents_fixture: Option<PathBuf>,
     workspace: Option<PathBuf>,
+    sandbox: hwf_core::policy::CommandSandbox,
     cache_dir: Option<PathBuf>,
     shared: Option<StoreUrl>,
     shared_options: SharedOptions,
@@ -60,6 +61,7 @@ impl std::fmt::Debug for HwfBuilder {
             .field("services", &self.services)
             .field("agents_fixture", &self.agents_fixture)
             .field("workspace", &self.workspace)
+            .field("sandbox", &self.sandbox)
             .field("cache_dir", &self.cache_dir)
             .field("shared", &self.shared)
             .field("allocation", &self.allocation)
@@ -163,6 +165,14 @@ impl HwfBuilder {
         self.workspace = path;
         self
     }
+    /// Record how `bash` commands are confined (default: confined, no
+    /// network), for continuations. The registry given to
+    /// [`capabilities`](Self::capabilities) should be built with the same
+    /// ([`Registry::with_builtins_sandboxed`]).
+    pub fn sandbox(mut self, sandbox: hwf_core::policy::CommandSandbox) -> Self {
+        self.sandbox = sandbox;
+        self
+    }
     /// Open the store and start the VM.
     ///
     /// # Errors
@@ -202,6 +212,7 @@ impl HwfBuilder {
             agents_fixture: self.agents_fixture.as_deref().map(absolute).transpose()?,
             workspace: self.workspace.as_deref().map(absolute).transpose()?,
             durability: self.services.durability,
+            sandbox: self.sandbox,
         };
         let telemetry = self
             .telemetry
@@ -265,6 +276,7 @@ impl Hwf {
             services: Services::new(Arc::new(FixtureRunner::empty())),
             agents_fixture: None,
             workspace: None,
+            sandbox: hwf_core::policy::CommandSandbox::default(),
             cache_dir: None,
             shared: None,
             shared_options: SharedOptions::default(),
@@ -393,7 +405,8 @@ impl HwfBuilder {
         Ok(Hwf::builder(state)
             .telemetry(telemetry)
             .agents(runner)
-            .capabilities(Registry::with_builtins(&workspace)?)
+            .capabilities(Registry::with_builtins_sandboxed(&workspace, config.capabilities.bash)?)
+            .sandbox(config.capabilities.bash)
             .policy(config.policy.clone())
             .agent_types(types)
             .limits(overrides.limits.clone().unwrap_or_else(|| config.limits.clone()))

@@ -6,6 +6,8 @@
 //!   [`crate::HwfBuilder::from_config`];
 //! - [`resolve`]: what to run ([`crate::Target`]) and reading components;
 //! - [`runs`]: starting, queueing and executing runs;
+//! - [`cassette`]: journals as tests, plans and forks (`hwf test`, `hwf
+//!   cassette export`, `--resume-from … --plan`, `hwf fork`);
 //! - [`resume`]: what a resumed run takes from its source
 //!   ([`resume::ResumePlan`]);
 //! - [`monitor`]: live progress and controls while a run executes;
@@ -25,6 +27,7 @@
 //! below calls them.
 
 pub mod background;
+pub mod cassette;
 pub mod catalog;
 pub mod claim;
 pub mod control;

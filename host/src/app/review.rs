@@ -559,7 +559,7 @@ pub const TIMELINE_ALL: usize = 20_000;
 /// A journal (and the run's controls) as a compact timeline, in order:
 /// one `call` row per call (its start and completion together: kind,
 /// label, name, phase, state, duration, tokens, fingerprint, replayed),
-/// and `phase`, `log`, `wait`, `wait_resolved`, `control`, `finalizer`,
+/// and `phase`, `log`, `wait`, `wait_resolved`, `edit`, `control`, `finalizer`,
 /// `run_started` and `run_completed` rows. Controls are placed by their time.
 pub fn timeline_rows(journal: &[JournalEntry], controls: &[crate::app::control::Control]) -> Vec<Value> {
     let mut rows: Vec<Value> = Vec::with_capacity(journal.len());
@@ -651,6 +651,16 @@ pub fn timeline_rows(journal: &[JournalEntry], controls: &[crate::app::control::
             Entry::WaitResolved { call } => {
                 rows.push(json!({"row": "wait_resolved", "seq": seq, "ts_ms": ts, "call": call}));
             }
+            // A fork's edit: who replaced which call's result, and why.
+            Entry::CallEdited {
+                call,
+                field,
+                actor,
+                reason,
+                source_run,
+                ..
+            } => rows.push(json!({"row": "edit", "seq": seq, "ts_ms": ts, "call": call,
+                "field": field, "actor": actor, "reason": reason, "source_run": source_run})),
             Entry::Phase { title } => rows.push(json!({"row": "phase", "seq": seq, "ts_ms": ts, "title": title})),
             Entry::Log {
                 call,

@@ -524,7 +524,7 @@ impl Hwf {
                 services.agents = runner;
             }
             if let Some(ws) = &settings.workspace {
-                services.capabilities = Arc::new(Registry::with_builtins(ws)?);
+                services.capabilities = Arc::new(Registry::with_builtins_sandboxed(ws, settings.sandbox)?);
             }
         }
         Ok(services)
@@ -713,6 +713,20 @@ impl Hwf {
     /// The store's codes; `corrupt_store` for a lineage deeper than 64
     /// runs or a missing journal of a run that started.
     pub(crate) fn lineage_journals(&self, first: Option<&RunId>) -> Result<Vec<Vec<JournalEntry>>> {
+        self.lineage_read(first, false)
+    }
+
+    /// As [`Hwf::lineage_journals`], every payload read back in place
+    /// (requests too: what a cassette or a plan's differences show).
+    ///
+    /// # Errors
+    ///
+    /// As [`Hwf::lineage_journals`].
+    pub(crate) fn lineage_journals_whole(&self, first: Option<&RunId>) -> Result<Vec<Vec<JournalEntry>>> {
+        self.lineage_read(first, true)
+    }
+
+    fn lineage_read(&self, first: Option<&RunId>, whole: bool) -> Result<Vec<Vec<JournalEntry>>> {
         let mut out = Vec::new();
         let mut next = first.cloned();
         while let Some(id) = next {
@@ -723,7 +737,11 @@ impl Hwf {
                 ));
             }
             let snap = self.store().read_snapshot(&id)?;
-            let events = self.store().read_entries_for_replay(&id)?;
+            let events = if whole {
+                self.store().read_entries(&id)?
+            } else {
+                self.store().read_entries_for_replay(&id)?
+            };
             check_journal_present(&snap, &events)?;
             out.push(events);
             next = snap.resumed_from.clone();

@@ -40,6 +40,12 @@ pub struct RunRequest {
     /// The W3C `traceparent` of whoever asked for the run (an MCP client):
     /// its exported trace continues that one. Ignored unless well-formed.
     pub trace_parent: Option<String>,
+    /// A fork (`hwf fork`): with `resume_from`, this recorded call replays
+    /// the edit's value instead of its result, and the edit is journaled.
+    pub edit: Option<crate::broker::replay::CallEdit>,
+    /// Answer matching calls from this cassette (`hwf test --update`: the
+    /// calls it cannot answer run live); not with `resume_from`.
+    pub cassette: Option<std::sync::Arc<hwf_core::cassette::Cassette>>,
 }
 
 impl RunRequest {
@@ -54,6 +60,8 @@ impl RunRequest {
             allow_changed: false,
             max_parallel: None,
             trace_parent: None,
+            edit: None,
+            cassette: None,
         }
     }
 }
@@ -162,7 +170,7 @@ impl Hwf {
     /// What a request runs. A `--resume-from` whose source ran a file this
     /// machine does not have takes the bytes the shared store kept by the
     /// source's digest.
-    fn resolve_for(&self, req: &RunRequest) -> Result<crate::app::resolve::Resolved> {
+    pub(crate) fn resolve_for(&self, req: &RunRequest) -> Result<crate::app::resolve::Resolved> {
         match (self.resolve(&req.target), &req.resume_from, &req.target) {
             (Err(e), Some(source), Target::Path(path)) if e.code() == ErrorCode::NotFound => {
                 let snap = self.store.read_snapshot(source)?;
@@ -188,49 +196,35 @@ impl Hwf {
     pub async fn run(&self, req: RunRequest) -> Result<RunOutcome> {
         req.check()?;
         let resolved = self.resolve_for(&req)?;
-        // The declared phases (for status); a script with errors is bad
-        // input, refused before a run exists.
-        let meta = if resolved.language != crate::scripts::Language::Wasm {
-            match crate::broker::instances::call_check(&self.vm, &resolved.loaded, &self.services.limits).await? {
-                // Warnings are `hwf validate`'s to show.
-                Ok(checked) => Some(checked.meta),
-                Err(diags) => {
-                    if diags.iter().any(|d| {
-                        matches!(
-                            d.severity,
-                            crate::vm::bindings::hermes::workflow::types::Severity::Error
-                        )
-                    }) {
-                        return Err(crate::broker::instances::diagnostics_error(&diags));
-                    }
-                    None
-                }
-            }
-        } else {
-            crate::broker::instances::call_meta(&self.vm, &resolved.loaded, &self.services.limits)
-                .await
-                .ok()
-        };
-        // The workflow's own name, for lists (a script sent inline has no
-        // other).
-        let workflow = meta.as_ref().and_then(|m| meta_name(&m.name));
-        let declared_phases: Vec<String> = meta
-            .map(|m| m.phases.into_iter().map(|p| p.title).collect())
-            .unwrap_or_default();
+        let (workflow, declared_phases) = self.checked_meta(&resolved).await?;
         // Continuations on other machines find the script by its digest.
         self.keep_for_runners(&resolved)?;
         let loaded = resolved.loaded;
         let script = resolved.script;
 
         // Resume: the source's journal answers matching calls.
-        let plan = match &req.resume_from {
-            Some(source) => Some(self.resume_plan(source, &req.args, &script.digest, req.allow_changed)?),
-            None => None,
+        let (mut replay, root_run_id, clock_origin) = match (&req.resume_from, &req.cassette) {
+            (Some(source), _) => {
+                let p = self.resume_plan(source, &req.args, &script.digest, req.allow_changed)?;
+                (Some(p.replay), Some(p.seed_run), Some(p.clock_origin_ms))
+            }
+            // A cassette answers like a source journal; it names no run here.
+            (None, Some(c)) => (
+                Some(ReplayIndex::from_lineage(&[c.to_entries()], &[], &Default::default())),
+                Some(RunId::parse(&c.source.seed_run)?),
+                Some(c.source.clock_origin_ms),
+            ),
+            (None, None) => (None, None, None),
         };
-        let (replay, root_run_id, clock_origin) = match plan {
-            Some(p) => (Some(p.replay), Some(p.seed_run), Some(p.clock_origin_ms)),
-            None => (None, None, None),
-        };
+        if let Some(edit) = &req.edit {
+            let Some(index) = replay.as_mut() else {
+                return Err(Error::new(
+                    ErrorCode::InvalidArgs,
+                    "an edited call needs the run it edits (resume_from)",
+                ));
+            };
+            index.apply_edit(edit.clone());
+        }
 
         let run_id = req.run_id.clone().unwrap_or_else(RunId::generate);
         let mut stored_args = req.args.clone();
@@ -342,6 +336,22 @@ impl Hwf {
             clock_origin_ms: clock_origin,
             shared: self.is_shared_executor(),
         })?;
+        // A fork's edits, with who made them, before any call replays them.
+        if let Some(index) = ctx.replay() {
+            for e in index.new_edits() {
+                let value = redact::redacted(&e.value);
+                let reason = e.reason.as_deref().map(redact::redact_text);
+                ctx.journal(&Event::CallEdited {
+                    call: &e.call,
+                    fingerprint: &e.fingerprint,
+                    field: "output",
+                    value: &value,
+                    actor: &redact::redact_text(&e.actor),
+                    reason: reason.as_deref(),
+                    source_run: &e.source_run,
+                })?;
+            }
+        }
         ctx.flush_journal().await?;
         // Only once the journal took the start does the snapshot say
         // `running`: a journal that refuses it leaves the run as it was.
@@ -460,6 +470,47 @@ impl Hwf {
 }
 
 impl Hwf {
+    /// A workflow's name and declared phases, from its meta (a script's
+    /// `check`); a script with errors is refused here, before anything
+    /// runs.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_script` with the script's diagnostics; the sandbox's codes.
+    pub(crate) async fn checked_meta(
+        &self,
+        resolved: &crate::app::resolve::Resolved,
+    ) -> Result<(Option<String>, Vec<String>)> {
+        let meta = if resolved.language != crate::scripts::Language::Wasm {
+            match crate::broker::instances::call_check(&self.vm, &resolved.loaded, &self.services.limits).await? {
+                // Warnings are `hwf validate`'s to show.
+                Ok(checked) => Some(checked.meta),
+                Err(diags) => {
+                    if diags.iter().any(|d| {
+                        matches!(
+                            d.severity,
+                            crate::vm::bindings::hermes::workflow::types::Severity::Error
+                        )
+                    }) {
+                        return Err(crate::broker::instances::diagnostics_error(&diags));
+                    }
+                    None
+                }
+            }
+        } else {
+            crate::broker::instances::call_meta(&self.vm, &resolved.loaded, &self.services.limits)
+                .await
+                .ok()
+        };
+        // The workflow's own name, for lists (a script sent inline has no
+        // other).
+        let workflow = meta.as_ref().and_then(|m| meta_name(&m.name));
+        let declared_phases: Vec<String> = meta
+            .map(|m| m.phases.into_iter().map(|p| p.title).collect())
+            .unwrap_or_default();
+        Ok((workflow, declared_phases))
+    }
+
     /// Record a queued run's declared phases and name (its meta), as a
     /// foreground run does, so that `status` and lists show them while a
     /// runner executes it. Best

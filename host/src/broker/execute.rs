@@ -370,6 +370,7 @@ impl RunContext {
             approval_id,
             idempotency_key: &key,
             durable: &durable,
+            grant: None,
         };
         let result = match cap.handler.call(call).await {
             Ok(v) => v,

@@ -19,7 +19,9 @@
 //!    `max_request_bytes` is refused and journaled with a stand-in;
 //! 5. **replay lookup** (`pipeline.rs`, index in `replay.rs`) — a leaf call
 //!    matching a recorded success is answered from the journal and
-//!    journaled `replayed`;
+//!    journaled `replayed`; in a walk (`walk.rs`: `hwf test`, a plan)
+//!    every leaf call is answered here from recorded calls and nothing
+//!    after this stage runs;
 //! 6. **prompt cache** (`cache.rs`) — an identical prompt-agent call that
 //!    succeeded in this run answers (`cache_hit`), unless `fresh`;
 //! 7. **width** (`width.rs`) — leaf calls wait for a permit of the run's
@@ -58,7 +60,9 @@
 //! `request.rs`, `journal.rs`, `replay.rs` (its index), `call.rs` (what
 //! every stage carries: [`TaskSpec`], [`CallResult`], [`Parent`],
 //! [`Call`]), `width.rs`, `cache.rs`, `grants.rs` (a run's grant uses),
-//! `execute.rs`, `children.rs`, `pipeline.rs` ([`RunContext::run_call`]),
+//! `walk.rs` (answering a walk's calls from recordings: `hwf test`, a
+//! resume's plan), `execute.rs`, `children.rs`, `pipeline.rs`
+//! ([`RunContext::run_call`]),
 //! [`instance`] (the
 //! per-instance broker behind the WIT imports, its join set),
 //! `composite.rs`, [`wit_host`] (the door; `NoHost` for `meta`/`check`),
@@ -79,6 +83,7 @@ mod pipeline;
 pub mod replay;
 pub mod request;
 mod script_path;
+pub mod walk;
 mod width;
 pub mod wit_host;
 
@@ -202,6 +207,9 @@ pub struct RunContext {
     /// `grant.act` (`grants.rs`); the lock makes a check and its charge one
     /// step among the run's concurrent calls.
     grants: tokio::sync::Mutex<Option<crate::capabilities::grants::Ledger>>,
+    /// A walk (`hwf test`, a resume's plan): leaf calls are answered from
+    /// recorded calls and never run (`walk.rs`).
+    walk: Option<Arc<walk::Walk>>,
 }
 
 /// How a [`RunContext`] is put together ([`RunContext::builder`]).
@@ -212,6 +220,7 @@ pub struct RunContextBuilder {
     replay: Option<replay::ReplayIndex>,
     root_run_id: Option<RunId>,
     instances: Option<Arc<dyn Instances>>,
+    walk: Option<Arc<walk::Walk>>,
 }
 
 impl std::fmt::Debug for RunContextBuilder {
@@ -256,6 +265,14 @@ impl RunContextBuilder {
         self
     }
 
+    /// Walk the script instead of running it: every agent and capability
+    /// call is answered from `walk`'s recorded calls and noted there;
+    /// nothing runs, parks or is charged (`walk.rs`).
+    pub fn walk(mut self, walk: Arc<walk::Walk>) -> Self {
+        self.walk = Some(walk);
+        self
+    }
+
     /// The run's context.
     pub fn build(self) -> Arc<RunContext> {
         let Self {
@@ -265,6 +282,7 @@ impl RunContextBuilder {
             replay,
             root_run_id,
             instances,
+            walk,
         } = self;
         let width = width::width_of(&services.limits);
         let memory = crate::vm::limits::RunMemory::new(services.limits.run_memory_bytes);
@@ -306,6 +324,7 @@ impl RunContextBuilder {
             memory,
             charges: Mutex::new(std::collections::HashMap::new()),
             grants: tokio::sync::Mutex::new(None),
+            walk,
         })
     }
 }
@@ -380,6 +399,7 @@ impl RunContext {
             replay: None,
             root_run_id: None,
             instances: None,
+            walk: None,
         }
     }
 

@@ -89,6 +89,13 @@ impl RunContext {
                 }
             }
             let stored = redacted(&request);
+            // A walk (`hwf test`, a plan): answered from recorded calls;
+            // nothing runs, parks or is charged.
+            if let Some(walk) = &self.walk
+                && matches!(kind, "agent" | "capability")
+            {
+                return self.walk_call(walk, &call_id, kind, label, &fp, &stored, self.may_replay(&spec));
+            }
             // Replay: a leaf call whose id and content match a successful
             // recorded call is answered from the source journal (matched by
             // content wherever it is, not only in an unchanged prefix); a

@@ -80,6 +80,26 @@ pub struct ReplayIndex {
     /// request journaled again (a replayed call) names the stored chunks
     /// instead of being split and hashed again.
     stored_requests: HashMap<String, (hwf_core::payload::PayloadRef, Value)>,
+    /// Edits applied by [`ReplayIndex::apply_edit`] (a fork), not yet in
+    /// any journal: the new run journals them once it starts.
+    new_edits: Vec<CallEdit>,
+}
+
+/// An operator's replacement of one recorded call's result (`hwf fork`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallEdit {
+    /// The call.
+    pub call: String,
+    /// The recorded request's fingerprint (the edit applies to it only).
+    pub fingerprint: String,
+    /// The new result (redacted before it is stored).
+    pub value: Value,
+    /// Who made it.
+    pub actor: String,
+    /// Why.
+    pub reason: Option<String>,
+    /// The run whose call was edited.
+    pub source_run: String,
 }
 
 /// Whether a journaled completion may answer a later execution: only a
@@ -219,6 +239,12 @@ impl ReplayIndex {
                 Entry::WaitStarted { call, .. } => {
                     idx.parked.insert(call.clone());
                 }
+                Entry::CallEdited {
+                    call,
+                    fingerprint,
+                    value,
+                    ..
+                } => idx.set_result(call, fingerprint, value.clone(), own),
                 Entry::Delivered { call } => {
                     let scope = call.rsplit_once('.').map_or("", |(p, _)| p).to_owned();
                     idx.delivered.entry(scope).or_default().push(call.clone());
@@ -233,6 +259,52 @@ impl ReplayIndex {
                 _ => {}
             }
         }
+    }
+
+    /// Answer `call` (with `fingerprint`) with `value` from now on, as if
+    /// it had been recorded so, at no cost.
+    fn set_result(&mut self, call: &str, fingerprint: &str, value: Value, own: bool) {
+        let r = self.calls.entry(call.to_owned()).or_insert(Recorded {
+            fingerprint: fingerprint.to_owned(),
+            outcome: None,
+        });
+        if r.fingerprint != fingerprint {
+            if r.outcome.is_some() {
+                self.source_calls -= 1;
+            }
+            r.fingerprint = fingerprint.to_owned();
+            r.outcome = None;
+        }
+        if r.outcome.is_none() {
+            self.source_calls += 1;
+        }
+        r.outcome = Some(RecordedCall {
+            result: value,
+            tokens: 0,
+            attempts: 0,
+            cost_micro_usd: 0,
+            usage: crate::agents::TokenUsage::default(),
+            duration_us: 0,
+            own,
+        });
+    }
+
+    /// Replace a recorded call's result (a fork): the call replays `edit`'s
+    /// value, and the edit is kept for the new run to journal
+    /// ([`ReplayIndex::new_edits`]).
+    pub fn apply_edit(&mut self, edit: CallEdit) {
+        self.set_result(&edit.call, &edit.fingerprint, edit.value.clone(), false);
+        self.new_edits.push(edit);
+    }
+
+    /// The edits [`ReplayIndex::apply_edit`] made, which the run journals.
+    pub fn new_edits(&self) -> &[CallEdit] {
+        &self.new_edits
+    }
+
+    /// The recorded fingerprint of `call`, when the journals know it.
+    pub fn fingerprint_of(&self, call: &str) -> Option<&str> {
+        self.calls.get(call).map(|r| r.fingerprint.as_str())
     }
 
     /// Look a call up by its id and fingerprint.
@@ -434,5 +506,40 @@ mod tests {
         let own = ReplayIndex::from_journal(&source, &HashSet::new());
         assert_eq!(own.charged().agent_calls, 1);
         assert!(matches!(own.lookup("1", &fp), Lookup::Hit(r) if r.own));
+    }
+
+    #[test]
+    fn an_edit_replaces_the_result_in_its_run_and_in_runs_resumed_from_it() {
+        let fp = Fingerprint::of("agent", &json!({"prompt": "a"}));
+        let source = journal(vec![
+            json!({"type": "run_started"}),
+            json!({"type": "call_started", "call": "1", "kind": "agent", "fingerprint": fp.as_str()}),
+            json!({"type": "call_completed", "call": "1", "kind": "agent", "fingerprint": fp.as_str(), "ok": true, "result": "old", "tokens": 9, "attempts": 1}),
+        ]);
+        let mut idx = ReplayIndex::from_lineage(std::slice::from_ref(&source), &[], &HashSet::new());
+        idx.apply_edit(CallEdit {
+            call: "1".into(),
+            fingerprint: fp.as_str().into(),
+            value: json!("new"),
+            actor: "cli".into(),
+            reason: None,
+            source_run: "r0".into(),
+        });
+        assert!(matches!(idx.lookup("1", &fp), Lookup::Hit(r) if r.result == json!("new") && r.tokens == 0));
+        assert_eq!((idx.len(), idx.new_edits().len()), (1, 1));
+        // The fork's journal: the edit, then the replayed call.
+        let fork = journal(vec![
+            json!({"type": "run_started"}),
+            json!({"type": "call_edited", "call": "1", "fingerprint": fp.as_str(), "field": "output", "value": "new", "actor": "cli", "source_run": "r0"}),
+            json!({"type": "call_started", "call": "1", "kind": "agent", "fingerprint": fp.as_str()}),
+            json!({"type": "call_completed", "call": "1", "kind": "agent", "fingerprint": fp.as_str(), "ok": true, "result": "new", "replayed": true}),
+        ]);
+        for idx in [
+            ReplayIndex::from_lineage(std::slice::from_ref(&source), &fork, &HashSet::new()),
+            ReplayIndex::from_lineage(&[source.clone(), fork.clone()], &[], &HashSet::new()),
+        ] {
+            assert!(matches!(idx.lookup("1", &fp), Lookup::Hit(r) if r.result == json!("new")));
+            assert!(idx.new_edits().is_empty(), "already journaled");
+        }
     }
 }

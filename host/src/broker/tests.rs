@@ -591,3 +591,64 @@ async fn a_submitted_call_that_replays_is_answered_at_submit_and_a_changed_one_r
         vec![("1".to_owned(), true, true), ("2".to_owned(), true, false)]
     );
 }
+
+/// A walk (`hwf test`, a plan) answers every leaf call from recorded calls:
+/// nothing reaches the backend; a changed request is one live step with
+/// its field-level difference, answered with the recorded result, and a
+/// call after it that still matches replays.
+#[tokio::test]
+async fn a_walk_answers_from_recordings_and_reports_the_changed_call() {
+    use super::walk::{StepOutcome, Walk, WalkMode};
+    let f = Fixture::new();
+    let (id, run) = f.run(Limits::default());
+    let mut broker = InstanceBroker::root(run, None);
+    let mut second = greet();
+    second.prompt = Some("say it again".into());
+    broker.agent(greet()).await.expect("no trap").expect("answered");
+    broker.agent(second.clone()).await.expect("no trap").expect("answered");
+    let ran = f.agents.calls.load(Ordering::SeqCst);
+    let journal = f.journal(&id);
+    let source = hwf_core::cassette::CassetteSource {
+        run_id: id.to_string(),
+        workflow: None,
+        script: crate::store::ScriptRef::default(),
+        args: Value::Null,
+        args_redacted: false,
+        seed_run: id.to_string(),
+        clock_origin_ms: 0,
+        state: "succeeded".into(),
+        result: None,
+    };
+    let cassette = hwf_core::cassette::Cassette::from_journals(source, &[journal]);
+    for mode in [WalkMode::Test, WalkMode::Plan] {
+        let walk = Arc::new(Walk::new(mode, cassette.resolved()));
+        let index = ReplayIndex::from_lineage(&[cassette.to_entries()], &[], &HashSet::new());
+        let mut services = Services::new(f.agents.clone());
+        services.limits = Limits::default();
+        let ctx = RunContext::builder(RunId::generate(), services)
+            .replay(index)
+            .walk(walk.clone())
+            .build();
+        let mut b = InstanceBroker::root(ctx, None);
+        let mut changed = greet();
+        changed.prompt = Some("say hello, loudly".into());
+        let first = b.agent(changed).await.expect("no trap").expect("answered");
+        assert_eq!(first, json!({"greeting": "hello"}), "the closest recorded answer");
+        b.agent(second.clone()).await.expect("no trap").expect("answered");
+        let steps = walk.steps();
+        assert_eq!(steps.len(), 2, "{steps:?}");
+        assert_eq!(
+            (steps[0].outcome, steps[0].reason),
+            (StepOutcome::Live, Some("changed"))
+        );
+        assert_eq!(steps[0].diff.len(), 1, "{:?}", steps[0].diff);
+        assert_eq!(steps[0].diff[0].path, "/prompt");
+        assert_eq!(steps[0].tokens, 3, "estimated from the recorded call");
+        assert_eq!(steps[1].outcome, StepOutcome::Replay, "{:?}", steps[1]);
+    }
+    assert_eq!(
+        f.agents.calls.load(Ordering::SeqCst),
+        ran,
+        "no walk reached the backend"
+    );
+}

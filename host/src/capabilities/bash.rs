@@ -11,13 +11,22 @@
 //! inheritable and ambient sets and `no_new_privs` set; without `setpriv` a
 //! root hwf refuses to run commands.
 //!
+//! By default the command is also confined by the kernel (the [`confine`] module):
+//! Landlock keeps its writes inside the workspace (and a private `TMPDIR`)
+//! and hwf's state dir out of its reach, a network namespace keeps it off
+//! the network, and a PID namespace ends everything it started when it
+//! ends. `[capabilities.bash]` (`network`, `confine`) and a grant's
+//! `sandbox` terms lift parts of that.
+//!
 //! Input: `{"argv": ["git", "status"], "cwd"?: "sub/dir", "env"?: {"LANG": "C"},
 //! "timeout_ms"?: 30000, "stdin"?: "text"}`.
 //! Output: `{"exit_code", "stdout", "stderr", "duration_ms", "signal"?}`.
 
+use super::confine;
 use super::fs::Workspace;
 use super::{Capability, CapabilityCall, CapabilityError, CapabilityHandler, SideEffect};
 use hwf_core::BoxFuture;
+use hwf_core::policy::CommandSandbox;
 use serde_json::{Value, json};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -35,7 +44,10 @@ pub const MAX_TIMEOUT_MS: u64 = 600_000;
 /// Bytes kept of each of stdout and stderr (the policy clips further).
 const CAPTURE_BYTES: usize = 1 << 20;
 
-struct Bash(Arc<Workspace>);
+struct Bash {
+    ws: Arc<Workspace>,
+    sandbox: CommandSandbox,
+}
 
 /// Kills the child's process group when dropped (timeout, cancellation).
 struct GroupGuard(Option<i32>);
@@ -125,7 +137,7 @@ impl CapabilityHandler for Bash {
                 _ => return Err(bad("argv (a non-empty list of strings) is required")),
             };
             let cwd = self
-                .0
+                .ws
                 .resolve_dir(input.get("cwd").and_then(Value::as_str).unwrap_or("."))?;
             let timeout_ms = match input.get("timeout_ms") {
                 None | Some(Value::Null) => DEFAULT_TIMEOUT_MS,
@@ -135,37 +147,66 @@ impl CapabilityHandler for Bash {
                     .ok_or_else(|| bad(format!("timeout_ms must be between 1 and {MAX_TIMEOUT_MS}")))?,
             };
             let path = std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into());
-            let mut cmd = confined(argv[0], &path, &cwd)?;
-            cmd.args(&argv[1..])
-                .current_dir(&cwd)
-                .env_clear()
-                .env("PATH", &path)
-                .env("HOME", self.0.root())
-                .stdin(if input.get("stdin").is_some() {
-                    Stdio::piped()
-                } else {
-                    Stdio::null()
-                })
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .kill_on_drop(true)
-                .process_group(0);
-            if let Some(env) = input.get("env") {
-                let env = env.as_object().ok_or_else(|| bad("env must be an object of strings"))?;
-                for (k, v) in env {
+            let mut env: Vec<(&str, &str)> = Vec::new();
+            if let Some(vars) = input.get("env") {
+                let vars = vars
+                    .as_object()
+                    .ok_or_else(|| bad("env must be an object of strings"))?;
+                for (k, v) in vars {
                     if !ENV_ALLOW.contains(&k.as_str()) {
                         return Err(bad(format!(
                             "env variable {k:?} is not in the allow-list ({})",
                             ENV_ALLOW.join(", ")
                         )));
                     }
-                    cmd.env(k, v.as_str().ok_or_else(|| bad(format!("env {k:?} must be a string")))?);
+                    env.push((k, v.as_str().ok_or_else(|| bad(format!("env {k:?} must be a string")))?));
                 }
             }
+            let sandbox = self.sandbox.loosened_by(call.grant.and_then(|t| t.get("sandbox")));
+            let command = |prepared: &Option<confine::Prepared>| -> Result<tokio::process::Command, CapabilityError> {
+                let mut cmd = confined(argv[0], &path, &cwd)?;
+                cmd.args(&argv[1..])
+                    .current_dir(&cwd)
+                    .env_clear()
+                    .env("PATH", &path)
+                    .env("HOME", self.ws.root())
+                    .envs(env.iter().copied())
+                    .stdin(if input.get("stdin").is_some() {
+                        Stdio::piped()
+                    } else {
+                        Stdio::null()
+                    })
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .kill_on_drop(true)
+                    .process_group(0);
+                if let Some(prepared) = prepared {
+                    cmd.env("TMPDIR", prepared.tmp.path());
+                    prepared.child_setup()?.install(&mut cmd);
+                }
+                Ok(cmd)
+            };
             let started = Instant::now();
-            let mut child = cmd
-                .spawn()
-                .map_err(|e| CapabilityError::Failed(format!("cannot start {:?}: {e}", argv[0])))?;
+            // `prepared` lives until the command has ended (its TMPDIR is
+            // removed when it is dropped).
+            let mut prepared = confine::Prepared::new(self.ws.root(), &sandbox, confine::namespaces_wanted())?;
+            let mut spawned = command(&prepared)?.spawn();
+            if let Err(e) = &spawned
+                && prepared.as_ref().is_some_and(confine::Prepared::uses_namespaces)
+                && confine::may_be_namespace_refusal(e)
+            {
+                // The kernel may refuse namespaces (user namespaces off):
+                // once more with Landlock alone.
+                let fallback = confine::Prepared::new(self.ws.root(), &sandbox, false)?;
+                let retried = command(&fallback)?.spawn();
+                if retried.is_ok() {
+                    confine::namespaces_unavailable();
+                }
+                (prepared, spawned) = (fallback, retried);
+            }
+            // Held to the end of the call: the TMPDIR goes with it.
+            let _confinement = prepared;
+            let mut child = spawned.map_err(|e| CapabilityError::Failed(format!("cannot start {:?}: {e}", argv[0])))?;
             let guard = GroupGuard(child.id().and_then(|p| i32::try_from(p).ok()));
             if let (Some(text), Some(mut stdin)) = (input.get("stdin").and_then(Value::as_str), child.stdin.take()) {
                 let text = text.to_owned();
@@ -219,13 +260,19 @@ impl CapabilityHandler for Bash {
     }
 }
 
-/// The `bash` capability over a workspace.
+/// The `bash` capability over a workspace, confined by default.
 pub fn capability(ws: Arc<Workspace>) -> Capability {
+    capability_sandboxed(ws, CommandSandbox::default())
+}
+
+/// The `bash` capability over a workspace, its commands confined as
+/// `sandbox` says.
+pub fn capability_sandboxed(ws: Arc<Workspace>, sandbox: CommandSandbox) -> Capability {
     Capability {
         name: "bash".into(),
         class: SideEffect::ExternalWrite,
         description: "Run a command from an argv in the workspace: {argv, cwd?, env?, timeout_ms?, stdin?} → {exit_code, stdout, stderr, duration_ms}".into(),
         replayable: true,
-        handler: Arc::new(Bash(ws)),
+        handler: Arc::new(Bash { ws, sandbox }),
     }
 }

@@ -36,6 +36,14 @@ pub fn protect(dir: &Path) {
     }
 }
 
+/// Every protected directory (canonical paths).
+pub(crate) fn protected_dirs() -> Vec<PathBuf> {
+    PROTECTED
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone()
+}
+
 /// The protected directory `real` (a canonical path) is in, if any.
 fn protected_owner(real: &Path) -> Option<PathBuf> {
     PROTECTED

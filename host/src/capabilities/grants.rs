@@ -4,11 +4,14 @@
 //! expires, is revoked, or the run ends.
 //!
 //! - `grant.request` (`read_only`): `{capability, scope?: {field: prefix},
-//!   count?, window_ms?, reason?}` parks the run (an `approval` wait) until
+//!   count?, window_ms?, sandbox?, reason?}` parks the run (an `approval` wait) until
 //!   `hwf control decide <run> <call> approve` (or `edit --value TERMS` to
 //!   narrow it; `reject` denies it: `grant_denied`). Its result — the grant
 //!   — is journaled: `{grant_id: "<run>:<call>", capability, scope, count,
-//!   expires_at_ms?, approved_by}`.
+//!   expires_at_ms?, sandbox, approved_by}`. `sandbox` (`{network: true}`,
+//!   `{confine: false}`) is the documented per-grant opt-out of `bash`'s
+//!   kernel confinement ([`super::confine`]): the operator sees it
+//!   in the request and approves it with the rest.
 //! - `grant.act` (`session_control`, so the run's policy must allow it):
 //!   `{grant, capability, input}` runs one built-in capability call under
 //!   the grant. The terms are read from the run's own journal through the
@@ -70,6 +73,17 @@ fn check_terms(t: &Value) -> Result<(), CapabilityError> {
             "scope must be {field: prefix} (strings)".into(),
         ));
     }
+    if let Some(sb) = t.get("sandbox").filter(|s| !s.is_null()) {
+        let ok = sb.as_object().is_some_and(|m| {
+            m.iter()
+                .all(|(k, v)| matches!(k.as_str(), "network" | "confine") && v.is_boolean())
+        });
+        if !ok {
+            return Err(CapabilityError::InvalidInput(
+                "sandbox must be {network?: bool, confine?: bool} (what the grant lifts of bash's confinement)".into(),
+            ));
+        }
+    }
     for k in ["count", "window_ms"] {
         if t.get(k)
             .is_some_and(|v| !v.is_null() && v.as_u64().is_none_or(|n| n == 0))
@@ -89,13 +103,18 @@ impl CapabilityHandler for Request {
             check_terms(input)?;
             let Some(d) = call.durable.decision()? else {
                 let summary = format!(
-                    "grant {}× {}{}{}",
+                    "grant {}× {}{}{}{}",
                     input.get("count").and_then(Value::as_u64).unwrap_or(1),
                     input["capability"].as_str().unwrap_or(""),
                     input
                         .get("scope")
                         .filter(|s| !s.is_null())
                         .map(|s| format!(" within {s}"))
+                        .unwrap_or_default(),
+                    input
+                        .get("sandbox")
+                        .filter(|s| !s.is_null())
+                        .map(|s| format!(" lifting sandbox {s}"))
                         .unwrap_or_default(),
                     input
                         .get("reason")
@@ -138,6 +157,7 @@ impl CapabilityHandler for Request {
                 "scope": terms.get("scope").cloned().unwrap_or(Value::Null),
                 "count": terms.get("count").and_then(Value::as_u64).unwrap_or(1),
                 "expires_at_ms": terms.get("window_ms").and_then(Value::as_u64).map(|w| d.ts_ms.saturating_add(w)),
+                "sandbox": terms.get("sandbox").cloned().unwrap_or(Value::Null),
                 "approved_by": d.actor,
                 "approved_at_ms": d.ts_ms,
             }))
@@ -372,6 +392,7 @@ impl CapabilityHandler for Act {
                 approval_id: None,
                 idempotency_key: call.idempotency_key,
                 durable: call.durable,
+                grant: Some(&terms),
             };
             let result = cap.handler.call(inner).await?;
             Ok(json!({"grant_id": grant_id, "uses": uses, "remaining": count.saturating_sub(uses), "result": result}))
@@ -385,7 +406,7 @@ pub fn capabilities(inner: Arc<Registry>) -> Vec<Capability> {
         Capability {
             name: REQUEST.into(),
             class: SideEffect::ReadOnly,
-            description: "Ask the operator once for a scoped grant: {capability, scope?: {field: prefix}, count?, window_ms?, reason?} → {grant_id, capability, scope, count, expires_at_ms}".into(),
+            description: "Ask the operator once for a scoped grant: {capability, scope?: {field: prefix}, count?, window_ms?, sandbox?: {network?, confine?}, reason?} → {grant_id, capability, scope, count, expires_at_ms, sandbox}".into(),
             replayable: true,
             handler: Arc::new(Request),
         },

@@ -8,6 +8,7 @@
 //!   workspace directory.
 
 pub mod bash;
+pub mod confine;
 pub mod durable;
 pub mod fs;
 pub mod grants;
@@ -41,6 +42,10 @@ pub struct CapabilityCall<'a> {
     pub idempotency_key: &'a str,
     /// The durable context of the call (decisions, events, timers).
     pub durable: &'a dyn Durable,
+    /// The terms of the grant this call runs under (`grant.act`), if any:
+    /// a capability may read what the operator approved (`bash` reads
+    /// `sandbox`).
+    pub grant: Option<&'a Value>,
 }
 
 impl std::fmt::Debug for CapabilityCall<'_> {
@@ -223,6 +228,19 @@ impl Registry {
     ///
     /// `io` when the workspace cannot be opened.
     pub fn with_builtins(workspace: &std::path::Path) -> crate::Result<Self> {
+        Self::with_builtins_sandboxed(workspace, hwf_core::policy::CommandSandbox::default())
+    }
+
+    /// [`with_builtins`](Self::with_builtins) with `bash` commands confined
+    /// as `sandbox` says (see [`confine`]).
+    ///
+    /// # Errors
+    ///
+    /// `io` when the workspace cannot be opened.
+    pub fn with_builtins_sandboxed(
+        workspace: &std::path::Path,
+        sandbox: hwf_core::policy::CommandSandbox,
+    ) -> crate::Result<Self> {
         let mut r = Self::new();
         for cap in durable::capabilities() {
             r.register(cap)?;
@@ -230,7 +248,7 @@ impl Registry {
         r.register(resources::capability())?;
         r.register(kanban::capability())?;
         let ws = Arc::new(fs::Workspace::open(workspace)?);
-        r.register(bash::capability(ws.clone()))?;
+        r.register(bash::capability_sandboxed(ws.clone(), sandbox))?;
         for cap in fs::capabilities(ws) {
             r.register(cap)?;
         }

@@ -117,6 +117,11 @@ pub(crate) fn marker_dir(store: &FileStore, run: &RunId) -> PathBuf {
     store.root().join("runs").join(run.as_str()).join("finalized")
 }
 
+/// What an operator is told about an `interrupted` finalizer (status,
+/// console): hwf never runs it again by itself, since it may have done
+/// part of its work.
+pub const INTERRUPTED_HINT: &str = "its executor died while the finalizer ran, so hwf does not run it again (it may have done part of its work): check the resource and finish the clean-up by hand, e.g. `hwf run` of a one-call workflow with the finalizer's capability and input";
+
 /// Every finalizer outcome of a run, from its journal (`finalizer_started`
 /// and `finalizer_finished`, on any store) and from an older hwf's markers
 /// in `legacy_markers`: `{resource_id, state: ok | failed | interrupted,
@@ -128,7 +133,10 @@ pub fn outcomes(journal: &[JournalEntry], legacy_markers: Option<&std::path::Pat
         match &e.entry {
             Entry::FinalizerStarted { resource } => {
                 out.retain(|o| o["resource_id"] != resource.as_str());
-                out.push(json!({"resource_id": resource, "state": "interrupted", "at_ms": e.ts_ms}));
+                out.push(
+                    json!({"resource_id": resource, "state": "interrupted", "at_ms": e.ts_ms,
+                    "hint": INTERRUPTED_HINT}),
+                );
             }
             Entry::FinalizerFinished { resource, state, error } => {
                 out.retain(|o| o["resource_id"] != resource.as_str());

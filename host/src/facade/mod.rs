@@ -161,7 +161,7 @@ pub fn is_foreground_run(p: &Params) -> bool {
         Some(a) => a,
         None => infer_action(p).unwrap_or(""),
     };
-    matches!(action, "run" | "run_script") && !p.flag("background")
+    matches!(action, "run" | "run_script") && !p.flag("background") && !p.flag("plan")
 }
 
 /// What a request names to run, validate or save: a script source, a
@@ -336,6 +336,19 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
     // In range: checked with the other parameters (params::WORKFLOW).
     req.max_parallel = p.uint("max_parallel");
     req.trace_parent = opts.trace_parent.clone();
+    if p.flag("plan") {
+        // What a resume would replay and run live; no run is created.
+        // Without args, the resume is planned with the source's.
+        if req.args.is_null()
+            && let Some(src) = &req.resume_from
+        {
+            req.args = hwf
+                .resume_source(src)?
+                .args_or(None, src, ErrorCode::InvalidParams, "pass script_args")?;
+        }
+        let plan = hwf.plan(&req).await?;
+        return Ok(json!({"success": true, "data": plan.to_json()}));
+    }
     if p.flag("background") {
         let id = hwf.enqueue(&req)?;
         hwf.declare_phases(&id).await;

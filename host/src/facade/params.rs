@@ -176,6 +176,12 @@ pub const WORKFLOW: &[Param] = &[
         Kind::Bool,
         "resume even if the component or args changed",
     ),
+    p(
+        "plan",
+        &[],
+        Kind::Bool,
+        "with resume_from_run_id: report per call what would replay and what would run live (why, estimated tokens), and create no run",
+    ),
 ];
 
 /// An array of `params` followed by `overview`'s paging and filter

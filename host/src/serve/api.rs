@@ -351,34 +351,15 @@ pub async fn event(State(app): App, body: Bytes) -> Response {
 /// counter) whenever a run's snapshot or journal changed or this server
 /// recorded something; the page then fetches what it shows.
 pub async fn stream(State(app): App) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
+    // One watcher per server bumps `changes` when the store moves
+    // (`watch_store`); a stream only waits on it.
     let rx = app.changes.subscribe();
-    let hwf = app.hwf.clone();
-    let first = {
-        let hwf = hwf.clone();
-        tokio::task::spawn_blocking(move || hwf.store().change_marker())
-            .await
-            .unwrap_or(0)
-    };
-    let state = (rx, hwf, first, 0u64);
-    let s = futures_util::stream::unfold(state, |(mut rx, hwf, mut last, mut n)| async move {
-        loop {
-            tokio::select! {
-                r = rx.changed() => { if r.is_err() { return None; } }
-                _ = tokio::time::sleep(super::SCAN) => {}
-            }
-            let h = hwf.clone();
-            let now = tokio::task::spawn_blocking(move || h.store().change_marker())
-                .await
-                .unwrap_or(0);
-            let bumped = rx.has_changed().unwrap_or(false);
-            rx.borrow_and_update();
-            if now != last || bumped {
-                last = now;
-                n += 1;
-                let ev = Event::default().event("change").data(n.to_string());
-                return Some((Ok(ev), (rx, hwf, last, n)));
-            }
-        }
+    let s = futures_util::stream::unfold((rx, 0u64), |(mut rx, n)| async move {
+        rx.changed().await.ok()?;
+        rx.borrow_and_update();
+        let n = n + 1;
+        let ev = Event::default().event("change").data(n.to_string());
+        Some((Ok(ev), (rx, n)))
     });
     Sse::new(s).keep_alive(KeepAlive::new().interval(std::time::Duration::from_secs(15)))
 }

@@ -49,6 +49,13 @@ use tokio::sync::Notify;
 
 /// The largest request body accepted (bytes).
 pub const MAX_BODY: usize = 1 << 20;
+/// How long a client may take to send a request's headers: a connection
+/// that opens and sends nothing (or half a request) is closed after this,
+/// so idle sockets cannot pile up.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long in-flight requests get to finish after ctrl-c (live streams
+/// never do).
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 /// How often the in-process runner and the live stream look at the state
 /// dir (both are also woken by what this server records).
 pub const SCAN: Duration = Duration::from_millis(200);
@@ -372,6 +379,9 @@ pub async fn serve(hwf: Hwf, mut opts: Options, cfg: ServeConfig) -> Result<()> 
             state_dir.join(TOKEN_FILE).display()
         );
     }
+    // One watcher of the store for every live stream (a stream only waits
+    // on `changes`), and only while a stream is open.
+    let watcher = tokio::spawn(watch_store(hwf.clone(), changes.clone()));
     let runner = tokio::spawn(crate::app::scheduler::run_in_process(
         hwf,
         wake,
@@ -381,21 +391,93 @@ pub async fn serve(hwf: Hwf, mut opts: Options, cfg: ServeConfig) -> Result<()> 
     // Ctrl-C: stop accepting, let requests finish; live streams never do,
     // so after a grace period the server ends anyway.
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-    let server = axum::serve(listener, router(app)).with_graceful_shutdown(async move {
+    tokio::spawn(async move {
         let _ = tokio::signal::ctrl_c().await;
         let _ = stop_tx.send(true);
     });
-    let grace = async move {
-        let mut rx = stop_rx;
-        let _ = rx.wait_for(|stopped| *stopped).await;
-        tokio::time::sleep(Duration::from_secs(2)).await;
-    };
-    let r = tokio::select! {
-        r = server => r.map_err(|e| Error::io("serve", e)),
-        () = grace => Ok(()),
-    };
+    let r = accept_loop(listener, router(app), stop_rx).await;
+    watcher.abort();
     runner.abort();
     r
+}
+
+/// Bump `changes` whenever the store's change marker moves, checked every
+/// [`SCAN`] while at least one live stream listens (none: no reads).
+async fn watch_store(hwf: Arc<Hwf>, changes: Arc<tokio::sync::watch::Sender<u64>>) {
+    let mut last = None;
+    loop {
+        tokio::time::sleep(SCAN).await;
+        if changes.receiver_count() == 0 {
+            // Keep the last marker seen: a stream that opens later hears
+            // of what changed while none listened.
+            continue;
+        }
+        let h = hwf.clone();
+        let Ok(now) = tokio::task::spawn_blocking(move || h.store().change_marker()).await else {
+            continue;
+        };
+        if last.is_some_and(|l| l != now) {
+            changes.send_modify(|v| *v = v.wrapping_add(1));
+        }
+        last = Some(now);
+    }
+}
+
+/// Serve HTTP/1.1 connections until `stop` turns true, each with a
+/// [`HEADER_READ_TIMEOUT`]; then give open requests [`SHUTDOWN_GRACE`].
+async fn accept_loop(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) -> Result<()> {
+    use tower::ServiceExt as _;
+    let (closing_tx, closing_rx) = tokio::sync::watch::channel(());
+    let mut connections = tokio::task::JoinSet::new();
+    loop {
+        let stream = tokio::select! {
+            r = listener.accept() => match r {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    // Out of descriptors and the like: back off, go on.
+                    tracing::warn!("console: accept failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            _ = stop.wait_for(|stopped| *stopped) => break,
+        };
+        let router = router.clone();
+        let service = hyper::service::service_fn(move |req: axum::http::Request<hyper::body::Incoming>| {
+            router.clone().oneshot(req.map(axum::body::Body::new))
+        });
+        let mut closing = closing_rx.clone();
+        connections.spawn(async move {
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_READ_TIMEOUT);
+            let conn = builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+            tokio::pin!(conn);
+            tokio::select! {
+                r = conn.as_mut() => {
+                    if let Err(e) = r {
+                        tracing::debug!("console: connection ended: {e}");
+                    }
+                }
+                _ = closing.changed() => {
+                    conn.as_mut().graceful_shutdown();
+                    let _ = conn.await;
+                }
+            }
+        });
+        while connections.try_join_next().is_some() {}
+    }
+    drop(closing_tx);
+    let _ = tokio::time::timeout(SHUTDOWN_GRACE, async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await;
+    Ok(())
 }
 
 /// What the console does around the shared in-process runner: tell the

@@ -410,6 +410,7 @@ function timelineRows(rows) {
       case "log": what = `<span class="lvl-${esc(r.level)}">${esc(r.message)}</span>${r.call ? ` <span class="muted">(call ${esc(r.call)})</span>` : ""}`; break;
       case "wait": what = `waits (${esc(r.kind)}): ${esc(r.summary)}`; break;
       case "wait_resolved": what = `wait of call ${esc(r.call)} resolved`; break;
+      case "edit": what = `call <b class="mono">${esc(r.call)}</b> ${esc(r.field)} replaced (fork of <span class="mono">${esc(r.source_run)}</span>) by <b>${esc(r.actor)}</b>${r.reason ? " — " + esc(r.reason) : ""}`; break;
       case "attempt": what = `call <b class="mono">${esc(r.call)}</b> attempt ${esc(r.attempt)} rejected <span class="mono">${esc(r.code || "")}</span> <span class="lvl-error">${esc(r.error || "")}</span>${r.answer !== undefined && r.answer !== null ? ` — answered <span class="answer">${esc(r.answer.length > 300 ? r.answer.slice(0, 300) + "…" : r.answer)}</span>` : ""}`; break;
       case "control": what = `<b>${esc(r.action)}</b>${r.call ? " call " + esc(r.call) : ""}${r.decision ? " → " + esc(r.decision) : ""}${r.value !== undefined && r.value !== null ? " " + esc(JSON.stringify(r.value)) : ""} by <b>${esc(r.actor)}</b>${r.channel ? " via " + esc(r.channel) : ""}${r.message_id ? ` <span class="mono muted">${esc(r.message_id)}</span>` : ""}${r.reason ? " — " + esc(r.reason) : ""}`; break;
       case "control_applied": what = `control ${esc(r.action)} applied${r.call ? " to call " + esc(r.call) : ""}`; break;

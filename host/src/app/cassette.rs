@@ -1,0 +1,763 @@
+//! Journals as tests, plans and forks (issue 30).
+//!
+//! - [`Hwf::cassette`]: a run's (and its resume lineage's) recorded calls
+//!   as a portable, content-addressed [`Cassette`] (`hwf cassette export`);
+//! - [`Hwf::test_script`]: walk a script with every agent and capability
+//!   call answered from a cassette — no backend, no side effect, no wait,
+//!   no run stored — and report each call the cassette cannot answer as a
+//!   drift (`hwf test`);
+//! - [`Hwf::plan`]: what `--resume-from` would replay and what it would
+//!   run live, per call, with the source's figures; creates no run;
+//! - [`Hwf::fork`]: a new run in a run's lineage with one call's result
+//!   replaced; everything else that matches replays;
+//! - [`Hwf::replay_check`]: a changed script walked against the stored
+//!   runs of its workflow: per run, replays / would run live / diverges at.
+//!
+//! A test and a plan are *walks* (`broker/walk.rs`): the script's guest
+//! code runs as in a real run, in a run context with no journal and no
+//! store writes, whose leaf calls are answered at the replay stage.
+
+use crate::broker::replay::{CallEdit, ReplayIndex};
+pub use crate::broker::walk::{StepOutcome, WalkStep};
+use crate::broker::walk::{Walk, WalkMode};
+use crate::broker::{ExecEnv, InstanceBroker, LoadedComponent, RunContext};
+use crate::store::RunSnapshot;
+use crate::{Hwf, RunOutcome, RunRequest, Target};
+pub use hwf_core::cassette::FieldDiff;
+use hwf_core::cassette::{Cassette, CassetteSource, ResolvedCall};
+use hwf_core::error::{Error, ErrorCode, Result};
+use hwf_core::ids::RunId;
+use hwf_core::model::ErrorInfo;
+use serde::Serialize;
+use serde_json::Value;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What to test (`hwf test SCRIPT --cassette RUN|FILE`).
+#[derive(Debug, Clone)]
+pub struct TestRequest {
+    /// The script or component to test.
+    pub target: Target,
+    /// The recorded calls that answer it.
+    pub cassette: Cassette,
+    /// Its args (default: the recorded run's).
+    pub args: Option<Value>,
+}
+
+/// What a test found.
+#[derive(Debug, Clone, Serialize)]
+pub struct TestReport {
+    /// No drift, the script ended without error, and its result is the
+    /// recorded one (when one was recorded).
+    pub passed: bool,
+    /// The cassette's id.
+    pub cassette: String,
+    /// The run it was recorded from.
+    pub source_run: String,
+    /// The workflow's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workflow: Option<String>,
+    /// `succeeded` or `failed` (the script's own end).
+    pub state: &'static str,
+    /// Its result (redacted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<Value>,
+    /// Whether the result equals the recorded run's (none: nothing was
+    /// recorded to compare with).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result_matches: Option<bool>,
+    /// How the script failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorInfo>,
+    /// Agent and capability calls made.
+    pub calls: usize,
+    /// Calls answered from the cassette.
+    pub replayed: usize,
+    /// One per call the cassette could not answer: id, label, why and the
+    /// field-level difference from its closest recorded call.
+    pub drifts: Vec<WalkStep>,
+    /// Every call of the walk.
+    pub steps: Vec<WalkStep>,
+    /// How long the walk took in-process (µs; loading the script and the
+    /// cassette excluded).
+    pub walk_us: u64,
+}
+
+impl TestReport {
+    /// The report as JSON.
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// The error a failed test ends with: `cassette_drift` naming every
+    /// drifted call, else the script's own failure, else `cassette_drift`
+    /// for a changed result. `None` when it passed.
+    pub fn failure(&self) -> Option<Error> {
+        if !self.drifts.is_empty() {
+            let named: Vec<String> = self.drifts.iter().map(describe_drift).collect();
+            return Some(Error::new(
+                ErrorCode::CassetteDrift,
+                format!(
+                    "{} call{} drifted from cassette {}: {}",
+                    self.drifts.len(),
+                    if self.drifts.len() == 1 { "" } else { "s" },
+                    short(&self.cassette),
+                    named.join("; ")
+                ),
+            ));
+        }
+        if let Some(e) = &self.error {
+            return Some(Error::new(e.code, e.message.clone()));
+        }
+        if self.result_matches == Some(false) {
+            return Some(Error::new(
+                ErrorCode::CassetteDrift,
+                format!(
+                    "every call replayed, but the result differs from run {}'s",
+                    self.source_run
+                ),
+            ));
+        }
+        None
+    }
+}
+
+/// One line naming a drifted call: id, label, why, the fields that changed.
+pub fn describe_drift(s: &WalkStep) -> String {
+    let label = s.label.as_deref().map(|l| format!(" {l:?}")).unwrap_or_default();
+    let why = match (s.reason, &s.recorded) {
+        (Some("changed"), Some(r)) => {
+            let fields: Vec<&str> = s.diff.iter().map(|d| d.path.as_str()).collect();
+            let fields = if fields.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", fields.join(", "))
+            };
+            format!("changed from recorded call {r}{fields}")
+        }
+        (Some("unfinished"), _) => "never completed in the recording".to_owned(),
+        (Some(other), _) => other.to_owned(),
+        (None, _) => "not answered".to_owned(),
+    };
+    format!("{} call {}{label} {why}", s.kind, s.call)
+}
+
+/// What `--resume-from … --plan` reports.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlanReport {
+    /// The run a resume would replay.
+    pub resume_from: String,
+    /// Every call the walk made, replayed or live, with why.
+    pub steps: Vec<WalkStep>,
+    /// Calls that would replay.
+    pub replayed: usize,
+    /// Calls that would run live.
+    pub live: usize,
+    /// Tokens and cost the replayed calls cost when they ran (charged to
+    /// the new run's budgets, not spent again).
+    pub replayed_tokens: u64,
+    /// As `replayed_tokens`, in millionths of a USD.
+    pub replayed_cost_micro_usd: u64,
+    /// Estimated tokens of the live calls (their closest recorded calls').
+    pub live_tokens: u64,
+    /// As `live_tokens`, in millionths of a USD.
+    pub live_cost_micro_usd: u64,
+    /// The script ran to its end in the walk; when not, `error` says where
+    /// it stopped, and calls after that point are unknown.
+    pub complete: bool,
+    /// How the walk ended early.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorInfo>,
+    /// The component or args differ from the source run: the resume itself
+    /// needs `--allow-changed`.
+    pub needs_allow_changed: bool,
+    /// Always false: a plan creates no run.
+    pub run_created: bool,
+    /// How long the plan took in-process (µs).
+    pub plan_us: u64,
+}
+
+impl PlanReport {
+    /// The report as JSON.
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+/// What to fork (`hwf fork RUN --at CALL --output JSON`).
+#[derive(Debug, Clone)]
+pub struct ForkRequest {
+    /// The run to fork.
+    pub source: RunId,
+    /// The agent or capability call whose result is replaced.
+    pub call: String,
+    /// What replaces it.
+    pub edit: ForkEdit,
+    /// Who makes the edit (journaled).
+    pub actor: String,
+    /// Why (journaled, redacted).
+    pub reason: Option<String>,
+    /// Args for the new run (default: the source's).
+    pub args: Option<Value>,
+    /// The new run's id (generated when absent).
+    pub run_id: Option<RunId>,
+}
+
+/// Which stored runs [`Hwf::replay_check`] looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunsToCheck {
+    /// Runs parked on a wait (they will continue on whatever script they
+    /// find).
+    Waiting,
+    /// Every run that started.
+    All,
+}
+
+/// What to check (`hwf replay-check SCRIPT`).
+#[derive(Debug, Clone)]
+pub struct ReplayCheckRequest {
+    /// The changed script.
+    pub target: Target,
+    /// Which runs.
+    pub runs: RunsToCheck,
+    /// Only runs of this workflow (default: the script's `meta.name`).
+    pub name: Option<String>,
+}
+
+/// One stored run, walked against the changed script.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunCheck {
+    /// The run.
+    pub run_id: String,
+    /// Its state.
+    pub state: String,
+    /// Calls that would replay.
+    pub replayed: usize,
+    /// Calls that would run live.
+    pub live: usize,
+    /// Their estimated tokens.
+    pub live_tokens: u64,
+    /// The first call (by id) whose request changed or is new: where the
+    /// run diverges from the script.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diverges_at: Option<String>,
+    /// Its label.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diverges_label: Option<String>,
+    /// The walk ran the script to its end.
+    pub complete: bool,
+    /// Why the run could not be checked, or how the walk ended early.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorInfo>,
+}
+
+/// What [`Hwf::replay_check`] found.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReplayCheckReport {
+    /// The workflow whose runs were checked.
+    pub workflow: String,
+    /// One entry per run checked, oldest first.
+    pub runs: Vec<RunCheck>,
+    /// How many diverge (a call whose request changed or is new).
+    pub diverging: usize,
+    /// How long it took in-process (µs).
+    pub check_us: u64,
+}
+
+impl ReplayCheckReport {
+    /// The report as JSON.
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+/// What a fork replaces.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ForkEdit {
+    /// The call's whole result.
+    Output(Value),
+    /// A `human.ask`'s answer (checked against the question's schema and
+    /// choices): the result a person's `respond` would have given, with
+    /// the fork's actor and channel `fork`.
+    Answer(Value),
+}
+
+/// A cassette source from a run's snapshot.
+fn source_of(snap: &RunSnapshot) -> CassetteSource {
+    CassetteSource {
+        run_id: snap.run_id.to_string(),
+        workflow: snap.workflow.clone(),
+        script: snap.script.clone(),
+        args: snap.args.clone(),
+        args_redacted: snap.args_redacted,
+        seed_run: snap.seed_run().to_string(),
+        clock_origin_ms: snap.clock_origin(),
+        state: snap.state.as_str().to_owned(),
+        result: snap.result.clone(),
+    }
+}
+
+/// A digest shortened for a message (whole when it is not ASCII there).
+fn short(id: &str) -> &str {
+    id.get(..id.len().min(15)).unwrap_or(id)
+}
+
+impl Hwf {
+    /// A run's recorded calls as a cassette: its journal and its resume
+    /// lineage's, requests and results redacted, by content.
+    ///
+    /// # Errors
+    ///
+    /// `not_found` (no such run), `corrupt_store` (a journal that cannot be
+    /// read, or is missing for a run that started), `io`.
+    pub fn cassette(&self, run: &RunId) -> Result<Cassette> {
+        let snap = self.store.read_snapshot(run)?;
+        let journals = self.whole_lineage(&snap)?;
+        let mut source = source_of(&snap);
+        if source.result.is_none() && snap.result_path.is_some() {
+            // A large result was spilled; a test compares with all of it.
+            source.result = self
+                .store
+                .read_result(run)
+                .ok()
+                .and_then(|b| serde_json::from_slice(&b).ok());
+        }
+        Ok(Cassette::from_journals(source, &journals))
+    }
+
+    /// The journals of `snap`'s lineage and its own, oldest first, payloads
+    /// read back.
+    fn whole_lineage(&self, snap: &RunSnapshot) -> Result<Vec<Vec<hwf_core::journal::JournalEntry>>> {
+        let mut journals = self.lineage_journals_whole(snap.resumed_from.as_ref())?;
+        let own = self.store.read_entries(&snap.run_id)?;
+        crate::app::runner::check_journal_present(snap, &own)?;
+        journals.push(own);
+        Ok(journals)
+    }
+
+    /// Test a script against a cassette: every agent and capability call
+    /// answered from it, nothing run, no run stored (see the module docs).
+    /// A test that finds drift is a report with `passed: false`, not an
+    /// `Err`.
+    ///
+    /// # Errors
+    ///
+    /// Bad input: the loader's and `invalid_script`; `cassette_mismatch`
+    /// (the cassette was recorded from another workflow); `invalid_args`
+    /// (the recorded args had credentials and none were given).
+    pub async fn test_script(&self, req: &TestRequest) -> Result<TestReport> {
+        let resolved = self.resolve(&req.target)?;
+        let (workflow, _) = self.checked_meta(&resolved).await?;
+        let c = &req.cassette;
+        if let (Some(recorded), Some(now)) = (&c.source.workflow, &workflow)
+            && recorded != now
+        {
+            return Err(Error::new(
+                ErrorCode::CassetteMismatch,
+                format!(
+                    "the cassette was recorded from workflow {recorded:?} (run {}); this script is {now:?}",
+                    c.source.run_id
+                ),
+            ));
+        }
+        let args = match &req.args {
+            Some(a) => a.clone(),
+            None if c.source.args_redacted => {
+                return Err(Error::new(
+                    ErrorCode::InvalidArgs,
+                    format!(
+                        "run {} had credentials in its args, which the cassette does not keep; pass --args",
+                        c.source.run_id
+                    ),
+                ));
+            }
+            None => c.source.args.clone(),
+        };
+        let seed = RunId::parse(&c.source.seed_run)
+            .map_err(|e| Error::new(ErrorCode::InvalidCassette, format!("source.seed_run: {}", e.message())))?;
+        let index = ReplayIndex::from_lineage(&[c.to_entries()], &[], &Default::default());
+        let walk = Arc::new(Walk::new(WalkMode::Test, c.resolved()));
+        let t0 = Instant::now();
+        let outcome = self
+            .walk_script(
+                &resolved.loaded,
+                &args,
+                index,
+                walk.clone(),
+                seed,
+                c.source.clock_origin_ms,
+            )
+            .await;
+        let walk_us = t0.elapsed().as_micros() as u64;
+        let steps = walk.steps();
+        let drifts: Vec<WalkStep> = steps
+            .iter()
+            .filter(|s| s.outcome == StepOutcome::Live)
+            .cloned()
+            .collect();
+        let (result, error) = match outcome {
+            Ok(v) => (Some(hwf_core::redact::redacted(&v).into_owned()), None),
+            Err(e) => (
+                None,
+                Some(ErrorInfo {
+                    code: e.code(),
+                    message: e.message().to_owned(),
+                }),
+            ),
+        };
+        let result_matches = match (&result, &c.source.result) {
+            (Some(now), Some(recorded)) => Some(now == recorded),
+            _ => None,
+        };
+        let passed = drifts.is_empty() && error.is_none() && result_matches != Some(false);
+        Ok(TestReport {
+            passed,
+            cassette: c.id.clone(),
+            source_run: c.source.run_id.clone(),
+            workflow: workflow.or_else(|| c.source.workflow.clone()),
+            state: if error.is_none() { "succeeded" } else { "failed" },
+            result,
+            result_matches,
+            error,
+            calls: steps.len(),
+            replayed: steps.iter().filter(|s| s.outcome == StepOutcome::Replay).count(),
+            drifts,
+            steps,
+            walk_us,
+        })
+    }
+
+    /// The plan of `req` (which must resume from a run): per call, whether
+    /// `--resume-from` would replay it or run it live and why, with the
+    /// source's figures. Creates no run; runs no call.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_args` (no `resume_from`), `not_found` (no such run), the
+    /// loader's codes and `invalid_script`, `corrupt_store`.
+    pub async fn plan(&self, req: &RunRequest) -> Result<PlanReport> {
+        req.check()?;
+        let t0 = Instant::now();
+        let Some(source) = &req.resume_from else {
+            return Err(Error::new(
+                ErrorCode::InvalidArgs,
+                "a plan is of a resume: pass --resume-from RUN (resume_from_run_id)",
+            ));
+        };
+        let snap = self.store.read_snapshot(source)?;
+        let resolved = self.resolve_for(req)?;
+        self.checked_meta(&resolved).await?;
+        let needs_allow_changed =
+            snap.script.digest != resolved.script.digest || *hwf_core::redact::redacted(&req.args) != snap.args;
+        let journals = self.whole_lineage(&snap)?;
+        let controls = crate::app::control::read_controls(&self.store, source)?;
+        let index = crate::app::runner::replay_index(&journals, &[], &controls);
+        let recorded: Vec<ResolvedCall> = Cassette::recorded_calls(&journals);
+        let walk = Arc::new(Walk::new(WalkMode::Plan, recorded));
+        let outcome = self
+            .walk_script(
+                &resolved.loaded,
+                &req.args,
+                index,
+                walk.clone(),
+                snap.seed_run().clone(),
+                snap.clock_origin(),
+            )
+            .await;
+        let steps = walk.steps();
+        let sum = |live: bool, f: fn(&WalkStep) -> u64| -> u64 {
+            steps
+                .iter()
+                .filter(|s| (s.outcome == StepOutcome::Live) == live)
+                .map(f)
+                .sum()
+        };
+        Ok(PlanReport {
+            resume_from: source.to_string(),
+            replayed: steps.iter().filter(|s| s.outcome == StepOutcome::Replay).count(),
+            live: steps.iter().filter(|s| s.outcome == StepOutcome::Live).count(),
+            replayed_tokens: sum(false, |s| s.tokens),
+            replayed_cost_micro_usd: sum(false, |s| s.cost_micro_usd),
+            live_tokens: sum(true, |s| s.tokens),
+            live_cost_micro_usd: sum(true, |s| s.cost_micro_usd),
+            complete: outcome.is_ok(),
+            error: outcome.err().map(|e| ErrorInfo {
+                code: e.code(),
+                message: e.message().to_owned(),
+            }),
+            steps,
+            needs_allow_changed,
+            run_created: false,
+            plan_us: t0.elapsed().as_micros() as u64,
+        })
+    }
+
+    /// Fork a run: a new run resumed from `req.source` (same script, same
+    /// args unless given) in which call `req.call` replays the edit
+    /// (a whole output, or a question's answer) instead of its recorded
+    /// result; the edit is journaled with its
+    /// actor. Calls whose requests are unchanged replay; a call whose
+    /// request depends on the edited output runs live (it needs a backend).
+    ///
+    /// # Errors
+    ///
+    /// `not_found` (no such run, or no agent or capability call `call` in
+    /// it), `invalid_args` (args with credentials that were not stored; an
+    /// answer for a call that is not a `human.ask`, or that its question's
+    /// schema or choices refuse),
+    /// and [`Hwf::run`]'s.
+    pub async fn fork(&self, req: &ForkRequest) -> Result<RunOutcome> {
+        let snap = self.store.read_snapshot(&req.source)?;
+        let journals = self.whole_lineage(&snap)?;
+        let recorded = Cassette::recorded_calls(&journals);
+        let Some(call) = recorded.iter().find(|c| c.call == req.call) else {
+            let known: Vec<&str> = recorded.iter().map(|c| c.call.as_str()).take(20).collect();
+            return Err(Error::new(
+                ErrorCode::NotFound,
+                format!(
+                    "run {} has no agent or capability call {:?} (its calls: {})",
+                    req.source,
+                    req.call,
+                    known.join(", ")
+                ),
+            ));
+        };
+        let value = match &req.edit {
+            ForkEdit::Output(v) => v.clone(),
+            ForkEdit::Answer(answer) => {
+                let question = match (&call.kind[..], call.request.get("name").and_then(Value::as_str)) {
+                    ("capability", Some("human.ask")) => call.request.get("input").cloned().unwrap_or(Value::Null),
+                    _ => {
+                        return Err(Error::new(
+                            ErrorCode::InvalidArgs,
+                            format!(
+                                "call {} of run {} is not a human.ask: pass --output",
+                                call.call, req.source
+                            ),
+                        ));
+                    }
+                };
+                crate::capabilities::durable::check_answer(&question, answer).map_err(|why| {
+                    Error::new(
+                        ErrorCode::InvalidArgs,
+                        format!("--answer for call {}: {why}", call.call),
+                    )
+                })?;
+                serde_json::json!({
+                    "answer": answer,
+                    "actor": req.actor,
+                    "channel": "fork",
+                    "message_id": null,
+                    "decided_at_ms": crate::store::now_ms(),
+                })
+            }
+        };
+        let source = self.resume_source(&req.source)?;
+        let args = source.args_or(req.args.clone(), &req.source, ErrorCode::InvalidArgs, "pass --args")?;
+        let mut run = RunRequest::new(source.target, args);
+        run.resume_from = Some(req.source.clone());
+        run.run_id = req.run_id.clone();
+        run.edit = Some(CallEdit {
+            call: call.call.clone(),
+            fingerprint: call.fingerprint.clone(),
+            value,
+            actor: req.actor.clone(),
+            reason: req.reason.clone(),
+            source_run: req.source.to_string(),
+        });
+        self.run(run).await
+    }
+
+    /// Walk a changed script against the stored runs of its workflow
+    /// (offline: nothing runs, nothing is written): per run, how many of
+    /// its calls would replay, how many would run live (with estimated
+    /// tokens), and the first call where it diverges. Each run is walked
+    /// with its own args, seed and clock, against its journal and its
+    /// lineage's, as a continuation or a resume would replay it.
+    ///
+    /// # Errors
+    ///
+    /// The loader's codes and `invalid_script`; `invalid_args` when the
+    /// script has no `meta.name` and no name is given; `io`. A run that
+    /// cannot be checked is reported with its error, not an `Err`.
+    pub async fn replay_check(&self, req: &ReplayCheckRequest) -> Result<ReplayCheckReport> {
+        let t0 = Instant::now();
+        let resolved = self.resolve(&req.target)?;
+        let (workflow, _) = self.checked_meta(&resolved).await?;
+        let Some(name) = req.name.clone().or(workflow) else {
+            return Err(Error::new(
+                ErrorCode::InvalidArgs,
+                "the script has no meta.name to find its runs by; pass --name",
+            ));
+        };
+        let mut runs = Vec::new();
+        for id in self.store.run_ids()? {
+            let Ok(snap) = self.store.read_snapshot(&id) else {
+                continue;
+            };
+            if snap.workflow.as_deref() != Some(name.as_str()) || snap.state == crate::store::RunState::Queued {
+                continue;
+            }
+            if req.runs == RunsToCheck::Waiting && snap.state != crate::store::RunState::Waiting {
+                continue;
+            }
+            runs.push(self.check_run(&resolved.loaded, &snap).await);
+        }
+        Ok(ReplayCheckReport {
+            workflow: name,
+            diverging: runs.iter().filter(|r| r.diverges_at.is_some()).count(),
+            runs,
+            check_us: t0.elapsed().as_micros() as u64,
+        })
+    }
+
+    /// One run of [`Hwf::replay_check`].
+    async fn check_run(&self, loaded: &LoadedComponent, snap: &RunSnapshot) -> RunCheck {
+        let mut check = RunCheck {
+            run_id: snap.run_id.to_string(),
+            state: snap.state.as_str().to_owned(),
+            replayed: 0,
+            live: 0,
+            live_tokens: 0,
+            diverges_at: None,
+            diverges_label: None,
+            complete: false,
+            error: None,
+        };
+        let info = |e: Error| ErrorInfo {
+            code: e.code(),
+            message: e.message().to_owned(),
+        };
+        if snap.args_redacted {
+            check.error = Some(info(Error::new(
+                ErrorCode::InvalidArgs,
+                "its args had credentials, which were not stored: it cannot be walked",
+            )));
+            return check;
+        }
+        let prepared = (|| {
+            let journals = self.whole_lineage(snap)?;
+            let controls = crate::app::control::read_controls(&self.store, &snap.run_id)?;
+            Ok::<_, Error>((journals, controls))
+        })();
+        let (journals, controls) = match prepared {
+            Ok(p) => p,
+            Err(e) => {
+                check.error = Some(info(e));
+                return check;
+            }
+        };
+        let index = crate::app::runner::replay_index(&journals, &[], &controls);
+        let recorded = Cassette::recorded_calls(&journals);
+        let walk = Arc::new(Walk::new(WalkMode::Plan, recorded));
+        let outcome = self
+            .walk_script(
+                loaded,
+                &snap.args,
+                index,
+                walk.clone(),
+                snap.seed_run().clone(),
+                snap.clock_origin(),
+            )
+            .await;
+        let steps = walk.steps();
+        let live: Vec<&WalkStep> = steps.iter().filter(|s| s.outcome == StepOutcome::Live).collect();
+        check.replayed = steps.len() - live.len();
+        check.live = live.len();
+        check.live_tokens = live.iter().map(|s| s.tokens).sum();
+        // Where the script diverges: the first call whose request changed
+        // or is new (a parked or failed call running again is not a
+        // divergence: it would run live on the old script too).
+        let first = live.iter().find(|s| matches!(s.reason, Some("changed" | "new")));
+        check.diverges_at = first.map(|s| s.call.clone());
+        check.diverges_label = first.and_then(|s| s.label.clone());
+        check.complete = outcome.is_ok();
+        check.error = outcome.err().map(info);
+        check
+    }
+
+    /// Re-record a test's drifted calls live (`hwf test --update`): a real
+    /// run of `req.target` (stored, like any run) in which every call the
+    /// cassette answers replays from it and every other call runs on the
+    /// configured backend; then the new run's cassette.
+    ///
+    /// # Errors
+    ///
+    /// As [`Hwf::test_script`] for the input, and [`Hwf::run`]'s.
+    pub async fn rerecord(&self, req: &TestRequest) -> Result<(RunOutcome, Cassette)> {
+        let c = &req.cassette;
+        let args = match &req.args {
+            Some(a) => a.clone(),
+            None if c.source.args_redacted => {
+                return Err(Error::new(
+                    ErrorCode::InvalidArgs,
+                    format!("run {} had credentials in its args; pass --args", c.source.run_id),
+                ));
+            }
+            None => c.source.args.clone(),
+        };
+        let mut run = RunRequest::new(req.target.clone(), args);
+        run.cassette = Some(Arc::new(c.clone()));
+        let outcome = self.run(run).await?;
+        let cassette = self.cassette(&outcome.snapshot.run_id)?;
+        Ok((outcome, cassette))
+    }
+
+    /// Run `loaded`'s guest code as a walk: no journal, no store writes, no
+    /// backend; `walk` answers its leaf calls (see `broker/walk.rs`).
+    /// The script's result, or how it ended.
+    async fn walk_script(
+        &self,
+        loaded: &LoadedComponent,
+        args: &Value,
+        index: ReplayIndex,
+        walk: Arc<Walk>,
+        seed_run: RunId,
+        clock_origin_ms: u64,
+    ) -> Result<Value> {
+        let ctx = RunContext::builder(RunId::generate(), self.services.clone())
+            .replay(index)
+            .root_run_id(seed_run)
+            .walk(walk)
+            .instances(Arc::new(ExecEnv {
+                vm: self.vm.clone(),
+                epoch_ms: clock_origin_ms,
+                workspace: self.settings.workspace.clone(),
+            }))
+            .build();
+        let broker = InstanceBroker::root(ctx.clone(), Some(loaded.clone()));
+        let args_text = args.to_string();
+        let (answer, _output) =
+            crate::broker::instances::call_run(&self.vm, loaded, broker, clock_origin_ms, &args_text).await;
+        ctx.wait_idle(std::time::Duration::from_secs(10)).await;
+        match answer {
+            Ok(Ok(text)) => serde_json::from_str::<Value>(&text).map_err(|e| {
+                Error::new(
+                    ErrorCode::HarnessError,
+                    format!("the harness returned invalid JSON: {e}"),
+                )
+            }),
+            Ok(Err(message)) => Err(Error::new(ErrorCode::HarnessError, message)),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// A short JSON summary of a plan step, for one line of text output.
+pub fn step_line(s: &WalkStep) -> String {
+    let label = s.label.as_deref().unwrap_or("-");
+    let what = match s.outcome {
+        StepOutcome::Replay => "replay".to_owned(),
+        StepOutcome::Live => format!("live ({})", s.reason.unwrap_or("?")),
+    };
+    let fields: Vec<&str> = s.diff.iter().map(|d| d.path.as_str()).collect();
+    let fields = if fields.is_empty() {
+        String::new()
+    } else {
+        format!(" changed: {}", fields.join(", "))
+    };
+    format!(
+        "  {:<8} {:<10} {:<28} {:<16} {} tok{}",
+        s.call, s.kind, label, what, s.tokens, fields
+    )
+}
