@@ -333,6 +333,22 @@ def test_console_in_a_real_browser(console):
     b.wait_until("return document.querySelectorAll('#calls tr.call-row').length === 0 && !!document.querySelector('#calls tr.phase-row.collapsed')")
     b.click('#calls a.collapse[data-phase="fan out"]')
     b.wait_until("return document.querySelectorAll('#calls tr.call-row').length >= 1000")
+
+    # Tables fit: at 1,280 px the calls table (its row buttons included)
+    # fits its box; at 420 px the page does not scroll sideways, the table
+    # scrolls inside its own box.
+    fits = ("const t = document.querySelector('#calls'); const box = t.parentElement;"
+            "return [t.scrollWidth, box.clientWidth, document.documentElement.scrollWidth, window.innerWidth];")
+    b.window(1280, 900)
+    b.wait_until("return window.innerWidth <= 1280")
+    table_w, box_w, page_w, win_w = b.run(fits)
+    assert table_w <= box_w + 1 and page_w <= win_w + 1, (table_w, box_w, page_w, win_w)
+    b.window(420, 860)
+    b.wait_until("return window.innerWidth <= 420")
+    table_w, box_w, page_w, win_w = b.run(fits)
+    assert page_w <= win_w + 1, f"the page scrolls sideways at {win_w} px: {page_w}"
+    shot(b, "console-narrow.png")
+    b.window(1366, 900)
     b.click('#calls a.toggle[data-call="1"]')
     b.wait_until("return document.querySelector('tr[data-detail=\"1\"]').innerText.includes('item 0')")
     seen_html.append(page_text(b))
