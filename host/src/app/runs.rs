@@ -37,15 +37,15 @@ pub struct RunRequest {
     pub allow_changed: bool,
     /// Override `max_parallel` for this run.
     pub max_parallel: Option<u64>,
-    /// The W3C `traceparent` of whoever asked for the run (an MCP client):
-    /// its exported trace continues that one. Ignored unless well-formed.
-    pub trace_parent: Option<String>,
     /// A fork (`hwf fork`): with `resume_from`, this recorded call replays
     /// the edit's value instead of its result, and the edit is journaled.
     pub edit: Option<crate::broker::replay::CallEdit>,
     /// Answer matching calls from this cassette (`hwf test --update`: the
     /// calls it cannot answer run live); not with `resume_from`.
     pub cassette: Option<std::sync::Arc<hwf_core::cassette::Cassette>>,
+    /// The W3C `traceparent` of whoever asked for the run (an MCP client):
+    /// its exported trace continues that one. Ignored unless well-formed.
+    pub trace_parent: Option<String>,
 }
 
 impl RunRequest {
@@ -59,9 +59,9 @@ impl RunRequest {
             resume_from: None,
             allow_changed: false,
             max_parallel: None,
-            trace_parent: None,
             edit: None,
             cassette: None,
+            trace_parent: None,
         }
     }
 }

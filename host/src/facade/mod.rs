@@ -335,7 +335,6 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
     req.allow_changed = p.flag("allow_changed");
     // In range: checked with the other parameters (params::WORKFLOW).
     req.max_parallel = p.uint("max_parallel");
-    req.trace_parent = opts.trace_parent.clone();
     if p.flag("plan") {
         // What a resume would replay and run live; no run is created.
         // Without args, the resume is planned with the source's.
@@ -349,6 +348,7 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
         let plan = hwf.plan(&req).await?;
         return Ok(json!({"success": true, "data": plan.to_json()}));
     }
+    req.trace_parent = opts.trace_parent.clone();
     if p.flag("background") {
         let id = hwf.enqueue(&req)?;
         hwf.declare_phases(&id).await;
