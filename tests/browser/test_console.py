@@ -348,7 +348,13 @@ def test_console_in_a_real_browser(console):
     table_w, box_w, page_w, win_w = b.run(fits)
     assert page_w <= win_w + 1, f"the page scrolls sideways at {win_w} px: {page_w}"
     shot(b, "console-narrow.png")
+    b.get(f"{base}/#/")
+    b.wait_until("return document.body.dataset.rendered === 'runs'")
+    page_w, win_w = b.run("return [document.documentElement.scrollWidth, window.innerWidth]")
+    assert page_w <= win_w + 1, f"the runs list scrolls sideways at {win_w} px: {page_w}"
     b.window(1366, 900)
+    b.get(f"{base}/#/runs/{ids['fan']}")
+    b.wait_until("return document.body.dataset.rendered === 'run:' + arguments[0]", 10, ids["fan"])
     b.click('#calls a.toggle[data-call="1"]')
     b.wait_until("return document.querySelector('tr[data-detail=\"1\"]').innerText.includes('item 0')")
     seen_html.append(page_text(b))
