@@ -362,6 +362,10 @@ def test_console_in_a_real_browser(console):
     # A call whose answers were rejected shows what the agent said, and why.
     b.get(f"{base}/#/runs/{ids['review']}")
     b.wait_for('#calls a.toggle[data-call="1"]')
+    # An ended run takes no retry (no execution would take it); the page
+    # says how to run it again instead.
+    assert b.run("return document.querySelectorAll('#calls button.retry').length") == 0
+    assert f"hwf run --resume-from {ids['review']}" in b.text("#rerun")
     b.click('#calls a.toggle[data-call="1"]')
     b.wait_until("return document.querySelector('tr[data-detail=\"1\"]').innerText.includes('What the agent answered')")
     detail = b.text('tr[data-detail="1"]')
