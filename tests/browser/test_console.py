@@ -275,7 +275,7 @@ def test_console_in_a_real_browser(console):
     # where they ran, each phase with its totals.
     b.wait_until("return document.querySelectorAll('#calls .wf-bar').length === 5")
     assert b.run("return document.querySelectorAll('#calls .wf-bar.replayed').length") >= 1
-    assert "2 calls" in b.text('#calls tr.phase-row[data-phase="one"]')
+    b.wait_until("const r = document.querySelector('#calls tr.phase-row[data-phase=\"one\"]'); return !!r && r.innerText.includes('2 calls')")
     shot(b, "console-waterfall.png")
     # The "Recorded: resume" note stays on the page it was recorded on.
     b.get(f"{base}/#/review")
@@ -321,8 +321,8 @@ def test_console_in_a_real_browser(console):
     # collapse (issue 31).
     bars = b.run("return document.querySelectorAll('#calls tr.call-row .wf-bar').length")
     assert bars >= 1000, bars
-    header = b.text('#calls tr.phase-row[data-phase="fan out"]')
-    assert "1000 calls" in header and "3000 tokens" in header, header
+    b.wait_until("const r = document.querySelector('#calls tr.phase-row[data-phase=\"fan out\"]');"
+                 "return !!r && r.innerText.includes('1000 calls') && r.innerText.includes('3000 tokens')")
     b.type("#cf-text", "item-7")
     b.wait_until("return document.querySelector('#calls-shown').textContent === '111 shown'")
     b.run("const s = document.querySelector('#cf-state'); s.value = 'failed'; s.dispatchEvent(new Event('change'));")
@@ -373,6 +373,12 @@ def test_console_in_a_real_browser(console):
     assert REFUSAL in detail and "agent_refused" in detail, detail
     shot(b, "console-rejected-answers.png")
     seen_html.append(page_text(b))
+    # "Run again from here": a new run resuming this one, and its page.
+    b.click("#btn-rerun")
+    b.wait_until("return location.hash.startsWith('#/runs/') && !location.hash.includes(arguments[0])", 10, ids["review"])
+    b.wait_until("return (document.body.dataset.rendered || '').startsWith('run:') && document.querySelector('.summary').innerText.includes('resumed from')", 10)
+    rerun = b.run("return decodeURIComponent(location.hash.slice('#/runs/'.length))")
+    assert api(base, f"/api/runs/{rerun}")[1]["data"]["resumed_from"] == ids["review"]
 
     # Planted secrets appear on no page.
     for html in seen_html:

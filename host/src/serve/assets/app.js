@@ -471,7 +471,7 @@ async function renderRun(id) {
       <span>calls <b>${(c.agent_calls || 0) + (c.capability_calls || 0)}</b></span><span>failed <b>${c.failed || 0}</b></span>
       <span>tokens <b>${c.tokens || 0}</b></span>${c.cost_micro_usd ? `<span>cost <b>${usd(c.cost_micro_usd)}</b></span>` : ""}${c.replayed ? `<span>replayed <b>${c.replayed}</b></span>` : ""}
       ${s.resumed_from ? `<span>resumed from <a class="mono" href="#/runs/${encodeURIComponent(s.resumed_from)}">${esc(s.resumed_from)}</a></span>` : ""}</div>
-    <div class="controls">${ended ? (s.state === "failed" || s.state === "stopped" ? `<div class="muted" id="rerun">Run it again, each call that succeeded answered from this run's journal and the rest run live: <code class="mono">hwf run --resume-from ${esc(s.run_id)}</code></div>` : "") : `
+    <div class="controls">${ended ? (s.state === "failed" || s.state === "stopped" ? `<button type="button" id="btn-rerun" class="primary" title="a new run: each call that succeeded is answered from this run's journal, the rest run live">Run again from here</button><span class="muted" id="rerun">or <code class="mono">hwf run --resume-from ${esc(s.run_id)}</code></span>` : "") : `
       <button type="button" id="btn-pause"${paused ? " disabled" : ""}>Pause</button>
       <button type="button" id="btn-resume"${paused ? "" : " disabled"}>Resume</button>
       <button type="button" id="btn-stop" class="danger">Stop</button>`}
@@ -499,6 +499,12 @@ async function renderRun(id) {
   b("#full-result", async (e) => {
     e.preventDefault();
     try { $("#result").innerHTML = pretty(await api("runs/" + encodeURIComponent(id) + "/result")); } catch (err) { flash(err.message, true); }
+  });
+  b("#btn-rerun", async () => {
+    try {
+      const r = await post("runs/" + encodeURIComponent(id) + "/rerun", {});
+      location.hash = "#/runs/" + encodeURIComponent(r.run_id);
+    } catch (_) { /* flashed */ }
   });
   b("#btn-pause", () => control(id, "pause"));
   b("#btn-resume", () => control(id, "resume"));
