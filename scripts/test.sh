@@ -9,7 +9,9 @@
 # tests/python.
 #
 # The agent CLIs come from scripts/install-agent-clis.sh, the conformance
-# suite from scripts/mcp-conformance.sh --install (both npm; .ci/run runs
+# suite from scripts/mcp-conformance.sh --install, and TypeScript's tsc (the
+# e2e type checks of hwf.d.ts, tests/e2e/authoring.rs) from
+# `npm install --prefix target/tsc typescript@5.9.3` (all npm; .ci/run runs
 # them).
 #
 # Python clients come from the venvs .ci/run makes (target/py/hermes:

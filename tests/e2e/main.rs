@@ -5,6 +5,8 @@
 //! `tests/build.rs`.
 //!
 //! - `common`: the [`common::Ctx`] helper;
+//! - `authoring`: `hwf init`'s project runs and type-checks (`tsc`), `hwf.d.ts`
+//!   declares exactly the JS runtime's globals, completions, `--help`;
 //! - `decision_surfaces`: who may decide what (the model's facade vs a person);
 //! - `mcp_tasks`: runs as durable MCP tasks, waits as form elicitations;
 //! - `durable`: resume, crash recovery, waits, controls, the runner;
@@ -65,6 +67,7 @@
 //!   serving), and only records with runner autostart off.
 
 mod agent_answers;
+mod authoring;
 mod backends;
 mod broker;
 mod cassettes;

@@ -197,6 +197,19 @@ pub async fn run(config_path: Option<&Path>, state_dir: &Path, store: Option<&st
         ),
         Err(e) => note("traces", false, format!("not exported: {}", e.message())),
     });
+    // A project's hwf.d.ts (`hwf init`) that an older or newer hwf wrote.
+    if let Ok(dts) = std::fs::read_to_string("hwf.d.ts") {
+        let current = dts == super::authoring::DTS;
+        checks.push(note(
+            "hwf.d.ts",
+            current,
+            if current {
+                "./hwf.d.ts declares this hwf's script globals"
+            } else {
+                "./hwf.d.ts differs from this hwf's script globals: `hwf types > hwf.d.ts` refreshes it"
+            },
+        ));
+    }
     // Runners serving this state dir, with their slots in use.
     let runners = hwf_host::background::live_runners(state_dir);
     let slots = match config.runner.concurrency(None) {

@@ -5,6 +5,7 @@
 //! Exit codes: 0 success, 1 the run failed or was stopped, 2 bad usage or
 //! bad input, 3 the run is waiting.
 
+mod authoring;
 mod cassette;
 mod console;
 mod doctor;
@@ -19,7 +20,7 @@ mod script;
 mod store;
 mod triggers;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use hwf_host::config::{Config, resolve_state_dir};
 use hwf_host::store::RunState;
 use hwf_host::vm::InstanceAllocation;
@@ -51,7 +52,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run a workflow to the end: a JavaScript (.js), Python (.py) or JSON
-    /// (.json) script, a .wasm component, or a saved script's name.
+    /// (.workflow.json) script, a .wasm component, or a saved script's name.
     #[command(after_help = examples::RUN)]
     Run(RunArgs),
     /// Test a workflow against a recorded run: every agent and capability call and every wait answered from its journal (or a cassette file), no backend, no side effect, no run stored; a call the recording cannot answer is a `cassette_drift` (exit 1).
@@ -87,6 +88,7 @@ enum Command {
         json: bool,
     },
     /// The review queue: every blocked wait across runs and how to answer it.
+    #[command(after_help = examples::WAITS)]
     Waits {
         /// Print the facade JSON.
         #[arg(long)]
@@ -101,12 +103,14 @@ enum Command {
     /// Save, list and inspect saved workflows (scripts and components).
     #[command(subcommand, after_help = examples::SCRIPT)]
     Script(ScriptCommand),
-    /// Check a workflow without running it: a JavaScript, Python or JSON
-    /// script through its runtime (errors and warnings, with lines or JSON
-    /// pointers), or a .wasm component (import gate, compilation, meta).
+    /// Check a workflow without running it: a JavaScript (.js), Python (.py)
+    /// or JSON (.workflow.json) script through its runtime (errors and
+    /// warnings, with lines or JSON pointers), or a .wasm component (import
+    /// gate, compilation, meta). Saved scripts are checked when saved.
     #[command(after_help = examples::VALIDATE)]
     Validate {
-        /// Path of the workflow: .js, .py, .json or .wasm.
+        /// Path of the workflow: .js, .py, .workflow.json (any .json) or .wasm.
+        #[arg(value_hint = clap::ValueHint::FilePath)]
         path: PathBuf,
         /// Print the facade JSON.
         #[arg(long)]
@@ -125,12 +129,13 @@ enum Command {
     #[command(after_help = examples::RUNNER)]
     Runner(RunnerArgs),
     /// Kanban lanes: the board kanban_agent steps use, and its cards.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = examples::KANBAN)]
     Kanban(kanban::KanbanCommand),
     /// Event-triggered and cron starts of saved workflows.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = examples::TRIGGERS)]
     Triggers(triggers::TriggersCommand),
     /// One facade call: a JSON request on stdin, the JSON response on stdout.
+    #[command(after_help = examples::FACADE)]
     Facade {
         /// workflow, workflow_control or workflow_status.
         #[arg(default_value = "workflow")]
@@ -165,16 +170,60 @@ enum Command {
         conformance_fixtures: bool,
     },
     /// Check the config, state dir, cache, harness artifacts and agent backends.
+    #[command(after_help = examples::DOCTOR)]
     Doctor {
         /// Print the facade JSON.
         #[arg(long)]
         json: bool,
     },
     /// Measure hot paths (instantiate, broker round trip, agent call, journal append).
+    #[command(after_help = examples::BENCH)]
     Bench(crate::bench::BenchArgs),
     /// Move a store's contents to another store (file ↔ PostgreSQL); migrate a database.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = examples::STORE)]
     Store(store::StoreCommand),
+    /// Start a workflow project: hwf.toml, an example workflow that runs at once, editor support.
+    ///
+    /// Writes into DIR (default: here) hwf.toml with commented agent
+    /// backends, workflows/example.js with its fixture and the same workflow
+    /// as example.workflow.json, an agent type (.hermes/agents/example.md),
+    /// and editor support: hwf.d.ts, jsconfig.json and tsconfig.json
+    /// (checkJs), the JSON workflow schema. Refuses to overwrite a file
+    /// (already_exists) unless --force.
+    #[command(after_help = examples::INIT)]
+    Init {
+        /// The project directory (created when missing; default: the current one).
+        #[arg(value_hint = clap::ValueHint::DirPath)]
+        dir: Option<PathBuf>,
+        /// Overwrite the project's files where they exist.
+        #[arg(long)]
+        force: bool,
+        /// Print the facade JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print hwf.d.ts: TypeScript declarations of the JavaScript workflow globals.
+    ///
+    /// Every global a script sees (agent, parallel, pipeline, phase, log,
+    /// console, setTimeout, budget, args, workflow, capability) with its
+    /// option types, and the shape of `export const meta` (WorkflowMeta),
+    /// for editors and `tsc --checkJs`.
+    #[command(after_help = examples::TYPES)]
+    Types,
+    /// Print a JSON Schema for editors: `workflow`, the *.workflow.json format.
+    #[command(after_help = examples::SCHEMA)]
+    Schema {
+        /// Which schema.
+        #[arg(value_enum)]
+        kind: authoring::SchemaKind,
+    },
+    /// Print a shell completion script: bash, zsh, fish, elvish or powershell.
+    #[command(after_help = examples::COMPLETIONS)]
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -334,13 +383,14 @@ struct RunnerArgs {
 
 #[derive(Debug, Subcommand)]
 enum ScriptCommand {
-    /// Save a workflow (a .js, .py or .json script, or a .wasm component) as
-    /// a new immutable version of NAME.
+    /// Save a workflow (a .js, .py or .workflow.json script, or a .wasm
+    /// component) as a new immutable version of NAME, run as `hwf run NAME`.
     #[command(after_help = examples::SCRIPT)]
     Save {
         /// Script name.
         name: String,
-        /// Path of the workflow: .js, .py, .json or .wasm.
+        /// Path of the workflow: .js, .py, .workflow.json (any .json) or .wasm.
+        #[arg(value_hint = clap::ValueHint::FilePath)]
         path: PathBuf,
         /// Allow saving over an existing name (adds a new version).
         #[arg(long)]
@@ -370,9 +420,10 @@ enum ScriptCommand {
 
 #[derive(Debug, Args)]
 struct RunArgs {
-    /// A workflow file (a .js, .py or .json script, or a .wasm component) or
-    /// a saved script's name (`name` or `name@3`); optional with
-    /// --resume-from (the source run's script).
+    /// A workflow file (a .js, .py or .workflow.json script, or a .wasm
+    /// component) or a saved script's name (`name` or `name@3`); optional
+    /// with --resume-from (the source run's script).
+    #[arg(value_hint = clap::ValueHint::FilePath)]
     target: Option<String>,
     /// Re-run from the start, answering every call that matches this run's
     /// journal from it (no agent or capability runs again).
@@ -446,9 +497,31 @@ struct RunArgs {
     json: bool,
 }
 
+/// The command line's definition, with the `Examples:` of every command:
+/// a subcommand without examples of its own shows its parent's (`hwf
+/// control pause --help` shows `hwf control`'s).
+pub fn command() -> clap::Command {
+    fn inherit(cmd: clap::Command) -> clap::Command {
+        let examples = cmd.get_after_help().cloned();
+        let names: Vec<String> = cmd.get_subcommands().map(|c| c.get_name().to_owned()).collect();
+        names.into_iter().fold(cmd, |cmd, name| {
+            let examples = examples.clone();
+            cmd.mut_subcommand(name, move |sub| {
+                let sub = match (sub.get_after_help().is_none(), examples) {
+                    (true, Some(e)) => sub.after_help(e),
+                    (_, _) => sub,
+                };
+                inherit(sub)
+            })
+        })
+    }
+    inherit(Cli::command())
+}
+
 /// Parse the command line, run the command, return the exit code.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    let parsed = command().try_get_matches().and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e),
     };
@@ -570,6 +643,8 @@ impl Command {
             Command::Kanban(k) => k.json(),
             Command::Triggers(t) => t.json(),
             Command::Store(s) => s.json(),
+            Command::Init { json, .. } => *json,
+            Command::Types | Command::Schema { .. } | Command::Completions { .. } => false,
         }
     }
 }
@@ -641,6 +716,15 @@ pub(crate) fn open_plain_host(cli: &Cli, config: &Config) -> Result<Hwf, Error> 
 }
 
 async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
+    // Authoring commands read no configuration: they work in an empty
+    // directory and beside a broken hwf.toml.
+    match &cli.command {
+        Command::Init { dir, force, .. } => return authoring::run_init(dir.as_deref(), *force, out),
+        Command::Types => return Ok(authoring::run_types()),
+        Command::Schema { kind } => return Ok(authoring::run_schema(*kind)),
+        Command::Completions { shell } => return Ok(authoring::run_completions(*shell)),
+        _ => {}
+    }
     if let Command::Doctor { .. } = &cli.command {
         let state = resolve_state_dir(
             cli.state_dir.as_deref(),
@@ -739,7 +823,11 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
         Command::Kanban(cmd) => kanban::run(&cli, &config, cmd, out),
         Command::Triggers(cmd) => triggers::run(&cli, &config, cmd, out),
         Command::Store(cmd) => store::run(&cli, &config, cmd, out).await,
-        Command::Doctor { .. } => Ok(0),
+        Command::Doctor { .. }
+        | Command::Init { .. }
+        | Command::Types
+        | Command::Schema { .. }
+        | Command::Completions { .. } => Ok(0),
         Command::Bench(args) => {
             let state = resolve_state_dir(cli.state_dir.as_deref(), &config);
             let report = crate::bench::run(args, &state).await?;

@@ -420,7 +420,9 @@ const PRELUDE: &str = r#"
   defineProperty(RealDate.prototype, "constructor", { value: SafeDate, writable: false, enumerable: false, configurable: false });
   defineProperty(globalThis, "Date", { value: SafeDate, writable: false, enumerable: false, configurable: false });
   defineProperty(Math, "random", { value: deny, writable: false, enumerable: false, configurable: false });
-  for (const k of Object.keys(globalThis).filter((k) => k.startsWith("__hwf_"))) delete globalThis[k];
+  // Every helper, the non-enumerable functions included (Object.keys
+  // would miss them): scripts see exactly the API of hwf.d.ts.
+  for (const k of Object.getOwnPropertyNames(globalThis).filter((k) => k.startsWith("__hwf_"))) delete globalThis[k];
   return fireNext;
 })();
 "#;
