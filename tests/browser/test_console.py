@@ -275,7 +275,7 @@ def test_console_in_a_real_browser(console):
     # where they ran, each phase with its totals.
     b.wait_until("return document.querySelectorAll('#calls .wf-bar').length === 5")
     assert b.run("return document.querySelectorAll('#calls .wf-bar.replayed').length") >= 1
-    assert "2 calls" in b.text('#calls tr.phase-row[data-phase="one"]')
+    b.wait_until("const r = document.querySelector('#calls tr.phase-row[data-phase=\"one\"]'); return !!r && r.innerText.includes('2 calls')")
     shot(b, "console-waterfall.png")
     # The "Recorded: resume" note stays on the page it was recorded on.
     b.get(f"{base}/#/review")
@@ -321,8 +321,8 @@ def test_console_in_a_real_browser(console):
     # collapse (issue 31).
     bars = b.run("return document.querySelectorAll('#calls tr.call-row .wf-bar').length")
     assert bars >= 1000, bars
-    header = b.text('#calls tr.phase-row[data-phase="fan out"]')
-    assert "1000 calls" in header and "3000 tokens" in header, header
+    b.wait_until("const r = document.querySelector('#calls tr.phase-row[data-phase=\"fan out\"]');"
+                 "return !!r && r.innerText.includes('1000 calls') && r.innerText.includes('3000 tokens')")
     b.type("#cf-text", "item-7")
     b.wait_until("return document.querySelector('#calls-shown').textContent === '111 shown'")
     b.run("const s = document.querySelector('#cf-state'); s.value = 'failed'; s.dispatchEvent(new Event('change'));")
@@ -333,6 +333,28 @@ def test_console_in_a_real_browser(console):
     b.wait_until("return document.querySelectorAll('#calls tr.call-row').length === 0 && !!document.querySelector('#calls tr.phase-row.collapsed')")
     b.click('#calls a.collapse[data-phase="fan out"]')
     b.wait_until("return document.querySelectorAll('#calls tr.call-row').length >= 1000")
+
+    # Tables fit: at 1,280 px the calls table (its row buttons included)
+    # fits its box; at 420 px the page does not scroll sideways, the table
+    # scrolls inside its own box.
+    fits = ("const t = document.querySelector('#calls'); const box = t.parentElement;"
+            "return [t.scrollWidth, box.clientWidth, document.documentElement.scrollWidth, window.innerWidth];")
+    b.window(1280, 900)
+    b.wait_until("return window.innerWidth <= 1280")
+    table_w, box_w, page_w, win_w = b.run(fits)
+    assert table_w <= box_w + 1 and page_w <= win_w + 1, (table_w, box_w, page_w, win_w)
+    b.window(420, 860)
+    b.wait_until("return window.innerWidth <= 420")
+    table_w, box_w, page_w, win_w = b.run(fits)
+    assert page_w <= win_w + 1, f"the page scrolls sideways at {win_w} px: {page_w}"
+    shot(b, "console-narrow.png")
+    b.get(f"{base}/#/")
+    b.wait_until("return document.body.dataset.rendered === 'runs'")
+    page_w, win_w = b.run("return [document.documentElement.scrollWidth, window.innerWidth]")
+    assert page_w <= win_w + 1, f"the runs list scrolls sideways at {win_w} px: {page_w}"
+    b.window(1366, 900)
+    b.get(f"{base}/#/runs/{ids['fan']}")
+    b.wait_until("return document.body.dataset.rendered === 'run:' + arguments[0]", 10, ids["fan"])
     b.click('#calls a.toggle[data-call="1"]')
     b.wait_until("return document.querySelector('tr[data-detail=\"1\"]').innerText.includes('item 0')")
     seen_html.append(page_text(b))
@@ -340,6 +362,10 @@ def test_console_in_a_real_browser(console):
     # A call whose answers were rejected shows what the agent said, and why.
     b.get(f"{base}/#/runs/{ids['review']}")
     b.wait_for('#calls a.toggle[data-call="1"]')
+    # An ended run takes no retry (no execution would take it); the page
+    # says how to run it again instead.
+    assert b.run("return document.querySelectorAll('#calls button.retry').length") == 0
+    assert f"hwf run --resume-from {ids['review']}" in b.text("#rerun")
     b.click('#calls a.toggle[data-call="1"]')
     b.wait_until("return document.querySelector('tr[data-detail=\"1\"]').innerText.includes('What the agent answered')")
     detail = b.text('tr[data-detail="1"]')
@@ -347,6 +373,12 @@ def test_console_in_a_real_browser(console):
     assert REFUSAL in detail and "agent_refused" in detail, detail
     shot(b, "console-rejected-answers.png")
     seen_html.append(page_text(b))
+    # "Run again from here": a new run resuming this one, and its page.
+    b.click("#btn-rerun")
+    b.wait_until("return location.hash.startsWith('#/runs/') && !location.hash.includes(arguments[0])", 10, ids["review"])
+    b.wait_until("return (document.body.dataset.rendered || '').startsWith('run:') && document.querySelector('.summary').innerText.includes('resumed from')", 10)
+    rerun = b.run("return decodeURIComponent(location.hash.slice('#/runs/'.length))")
+    assert api(base, f"/api/runs/{rerun}")[1]["data"]["resumed_from"] == ids["review"]
 
     # Planted secrets appear on no page.
     for html in seen_html:

@@ -120,6 +120,9 @@ class Browser:
     def run_async(self, script: str, *args):
         return self._req("POST", "/execute/async", {"script": script, "args": list(args)})
 
+    def window(self, width: int, height: int) -> None:
+        self._req("POST", "/window/rect", {"width": width, "height": height})
+
     def screenshot(self, path: pathlib.Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(base64.b64decode(self._req("GET", "/screenshot")))

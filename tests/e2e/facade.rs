@@ -550,3 +550,36 @@ fn mcp_uses_a_runtime_replaced_on_disk_on_its_next_run() {
     drop(mcp.child.stdin.take());
     let _ = mcp.child.wait();
 }
+
+/// A resume through the facade replays, also with `wait_seconds` (which
+/// queues other runs for a runner: a queued run has no replay index), and
+/// a resume in the background is refused rather than run live again.
+#[test]
+fn a_resume_with_wait_seconds_replays_and_one_in_the_background_is_refused() {
+    let ctx = Ctx::new();
+    let fixture = crate::common::hello_fixture();
+    let fixture = fixture.to_str().expect("utf8");
+    let (code, first) = crate::common::facade_stdin(
+        &ctx,
+        &["facade", "workflow", "--agents", fixture],
+        &json!({"script_path": harnesses::HELLO, "script_args": {"name": "world"}}),
+    );
+    assert_eq!(code, 0, "{first}");
+    let id = first["data"]["run_id"].as_str().expect("run id").to_owned();
+    let empty = ctx.write("empty.json", r#"{"responses": []}"#);
+    let empty = empty.to_str().expect("utf8");
+    let (code, again) = crate::common::facade_stdin(
+        &ctx,
+        &["facade", "workflow", "--agents", empty],
+        &json!({"resume_from_run_id": id, "wait_seconds": 30}),
+    );
+    assert_eq!(code, 0, "{again}");
+    assert_eq!(again["data"]["state"], "succeeded", "{again}");
+    assert_eq!(again["data"]["counts"]["replayed"], 2, "every call replayed: {again}");
+    let (_, queued) = crate::common::facade_stdin(
+        &ctx,
+        &["facade", "workflow", "--agents", empty],
+        &json!({"resume_from_run_id": id, "background": true}),
+    );
+    assert_eq!(queued["error"]["code"], "invalid_params", "{queued}");
+}

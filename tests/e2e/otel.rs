@@ -369,6 +369,9 @@ fn a_receiver_that_is_down_or_silent_never_fails_or_holds_the_run() {
         "a silent collector held the command {t_slow:.2}s (without: {base:.2}s)"
     );
     assert!(!silent.posted().is_empty(), "the export was attempted");
+    eprintln!(
+        "hwf run: {base:.2} s without export, {t_down:.2} s with the collector down, {t_slow:.2} s with it silent"
+    );
 }
 
 /// A parked run's trace goes on when a runner continues it: the second

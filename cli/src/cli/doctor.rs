@@ -170,6 +170,33 @@ pub async fn run(config_path: Option<&Path>, state_dir: &Path, store: Option<&st
             "build-only: `rustup target add wasm32-wasip2` to build compiled harnesses (not needed to run them)"
         },
     ));
+    // Trace export: where runs' traces go, or why they do not.
+    checks.push(match hwf_host::telemetry::ExportSettings::resolve(&config.telemetry) {
+        Ok(Some(t)) => note(
+            "traces",
+            true,
+            format!(
+                "OTLP {} to {} as service {:?}{}",
+                match t.protocol {
+                    hwf_host::telemetry::Protocol::HttpProtobuf => "http/protobuf",
+                    hwf_host::telemetry::Protocol::HttpJson => "http/json",
+                },
+                t.url,
+                t.service_name,
+                if t.capture_content {
+                    ", prompts and answers included (redacted)"
+                } else {
+                    ""
+                }
+            ),
+        ),
+        Ok(None) => note(
+            "traces",
+            true,
+            "not exported (set OTEL_EXPORTER_OTLP_ENDPOINT or [telemetry] endpoint)",
+        ),
+        Err(e) => note("traces", false, format!("not exported: {}", e.message())),
+    });
     // A project's hwf.d.ts (`hwf init`) that an older or newer hwf wrote.
     if let Ok(dts) = std::fs::read_to_string("hwf.d.ts") {
         let current = dts == super::authoring::DTS;

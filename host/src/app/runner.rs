@@ -639,7 +639,7 @@ impl Hwf {
             ),
         };
         tracing::warn!(run_id = %snap.run_id, crashes, "quarantining a crash-looping run");
-        journal.append(&crate::broker::Event::RunCompleted {
+        let last = journal.append(&crate::broker::Event::RunCompleted {
             state: RunState::Failed.as_str(),
             result: None,
             result_path: None,
@@ -652,6 +652,10 @@ impl Hwf {
         snap.live = None;
         snap.finished_at_ms = Some(now_ms());
         self.save_claimed(&snap, SaveMode::Durable, claim).await?;
+        // The trace ends too: its root and the executions that died.
+        if let Some(t) = &self.telemetry {
+            t.execution_ended(&snap.run_id, crate::app::runs::trace_info(&snap), last);
+        }
         Ok(RunOutcome {
             snapshot: snap,
             result: None,

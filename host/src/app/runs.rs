@@ -577,7 +577,7 @@ impl Hwf {
 
 /// What a run's trace is named and linked to, from its snapshot: the
 /// workflow's `meta.name`, else the name lists show.
-fn trace_info(snap: &RunSnapshot) -> crate::telemetry::RunInfo {
+pub(crate) fn trace_info(snap: &RunSnapshot) -> crate::telemetry::RunInfo {
     crate::telemetry::RunInfo {
         run_id: snap.run_id.as_str().to_owned(),
         name: snap

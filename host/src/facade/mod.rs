@@ -350,6 +350,15 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
     }
     req.trace_parent = opts.trace_parent.clone();
     if p.flag("background") {
+        // A queued run is executed without a replay index: a resume in the
+        // background would run every call live again (the CLI refuses
+        // `--background --resume-from` the same way).
+        if req.resume_from.is_some() {
+            return Err(Error::new(
+                ErrorCode::InvalidParams,
+                "background and resume_from_run_id cannot be combined yet: run the resume in the foreground (wait_seconds bounds the wait)",
+            ));
+        }
         let id = hwf.enqueue(&req)?;
         hwf.declare_phases(&id).await;
         opts.kick(&id)?;
@@ -357,6 +366,8 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
     }
     if let Some(wait) = p.uint("wait_seconds")
         && (opts.wake.is_some() || opts.spawn_runner.is_some())
+        // A queued run has no replay index: a resume runs here.
+        && req.resume_from.is_none()
     {
         // A caller with a deadline: the run is executed by a runner, and
         // this call returns when it ends or parks, or when the deadline

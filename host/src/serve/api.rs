@@ -308,6 +308,49 @@ pub async fn decision(State(app): App, Path(id): Path<String>, body: Bytes) -> R
     control_via_facade(&app, Value::Object(req)).await
 }
 
+/// `POST /api/runs/{id}/rerun` `{}`: run it again as a new run that resumes
+/// this one (`--resume-from`: each call that succeeded is answered from its
+/// journal, the rest run live), executed by this server in the background.
+/// Answers once the new run exists: `{run_id, state}` — or the facade's
+/// error when it could not start (a source whose args held a credential,
+/// a component that is gone).
+pub async fn rerun(State(app): App, Path(id): Path<String>, body: Bytes) -> Response {
+    let id = match run_id(&id) {
+        Ok(id) => id,
+        Err(r) => return r,
+    };
+    if let Err(r) = body_object(&body) {
+        return r;
+    }
+    let new = RunId::generate();
+    let request = json!({"resume_from_run_id": id, "run_id": new});
+    let (hwf, opts, state) = (app.hwf.clone(), app.opts.clone(), app.clone());
+    let mut run = tokio::spawn(async move {
+        let v = crate::facade::workflow(&hwf, &request, &opts).await;
+        state.kick();
+        v
+    });
+    // The new run's page needs the run to exist; a run that could not
+    // start says why.
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        if run.is_finished() {
+            return match (&mut run).await {
+                Ok(v) => envelope(v),
+                Err(e) => error_response(&Error::new(ErrorCode::Internal, format!("the run task failed: {e}"))),
+            };
+        }
+        if let Ok(snap) = app.hwf.snapshot(&new) {
+            app.kick();
+            return envelope(json!({"success": true, "data": {"run_id": new, "state": snap.state}}));
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return envelope(json!({"success": true, "data": {"run_id": new, "state": "starting"}}));
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
 /// `GET /api/events`: recorded events.
 pub async fn events_list(State(app): App) -> Response {
     let hwf = app.hwf.clone();

@@ -310,6 +310,7 @@ pub fn router(app: Arc<AppState>) -> axum::Router {
         .route("/api/runs/{id}/calls/{call}", get(api::call))
         .route("/api/runs/{id}/controls", post(api::control))
         .route("/api/runs/{id}/decisions", post(api::decision))
+        .route("/api/runs/{id}/rerun", post(api::rerun))
         .route("/api/waits", get(api::waits))
         .route("/api/events", get(api::events_list).post(api::event))
         .route("/api/stream", get(api::stream))

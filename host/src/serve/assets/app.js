@@ -339,7 +339,7 @@ function paintBars(root) {
 
 // Calls grouped by phase (consecutive calls of one phase), each group
 // headed by its totals; a collapsed phase shows its header only.
-function callRows(calls, phases, wf) {
+function callRows(calls, phases, wf, ended) {
   const groups = [];
   for (const c of calls) {
     const p = c.phase || (phases && phases.get(c.call)) || "";
@@ -367,7 +367,8 @@ function callRows(calls, phases, wf) {
       const live = c.state === "running" || c.state === "waiting";
       const actions = live
         ? `<button type="button" class="task-stop" data-call="${esc(c.call)}">stop</button>`
-        : c.state === "failed" ? `<button type="button" class="retry" data-call="${esc(c.call)}">retry</button>` : "";
+        // A retry is taken by the run's next execution: an ended run has none.
+        : c.state === "failed" && !ended ? `<button type="button" class="retry" data-call="${esc(c.call)}">retry</button>` : "";
       const took = live && c.started_ms != null ? `<span class="elapsed">${ms(now - c.started_ms)}…</span>` : us(c.duration_us);
       const text = [c.call, c.kind, c.label, c.agent, c.name, c.agent_type, c.model, g.phase].filter((v) => typeof v === "string").join(" ").toLowerCase();
       out.push(`<tr class="call-row" data-call="${esc(c.call)}" data-state="${esc(c.state)}" data-text="${esc(text)}">
@@ -470,7 +471,7 @@ async function renderRun(id) {
       <span>calls <b>${(c.agent_calls || 0) + (c.capability_calls || 0)}</b></span><span>failed <b>${c.failed || 0}</b></span>
       <span>tokens <b>${c.tokens || 0}</b></span>${c.cost_micro_usd ? `<span>cost <b>${usd(c.cost_micro_usd)}</b></span>` : ""}${c.replayed ? `<span>replayed <b>${c.replayed}</b></span>` : ""}
       ${s.resumed_from ? `<span>resumed from <a class="mono" href="#/runs/${encodeURIComponent(s.resumed_from)}">${esc(s.resumed_from)}</a></span>` : ""}</div>
-    <div class="controls">${ended ? "" : `
+    <div class="controls">${ended ? (s.state === "failed" || s.state === "stopped" ? `<button type="button" id="btn-rerun" class="primary" title="a new run: each call that succeeded is answered from this run's journal, the rest run live">Run again from here</button><span class="muted" id="rerun">or <code class="mono">hwf run --resume-from ${esc(s.run_id)}</code></span>` : "") : `
       <button type="button" id="btn-pause"${paused ? " disabled" : ""}>Pause</button>
       <button type="button" id="btn-resume"${paused ? "" : " disabled"}>Resume</button>
       <button type="button" id="btn-stop" class="danger">Stop</button>`}
@@ -487,7 +488,7 @@ async function renderRun(id) {
           <input id="cf-text" type="search" placeholder="label, agent, model, phase…" value="${esc(state.callFilter.text)}" aria-label="filter calls">
           <button type="button" id="cf-collapse">Collapse phases</button><button type="button" id="cf-expand">Expand</button><span class="muted" id="calls-shown"></span></div>
         <div class="lazy"><table class="calls" id="calls" data-count="${(s.calls || []).length}"><thead><tr><th>Call</th><th>Kind</th><th>What</th><th>State</th><th>Took</th><th>Tokens</th><th>Waterfall</th><th></th></tr></thead>
-        <tbody>${callRows(s.calls || [], tl.call_phases ? new Map(Object.entries(tl.call_phases)) : callPhases(tl.rows), wf) || '<tr><td colspan="8" class="muted">no calls yet</td></tr>'}</tbody></table></div>
+        <tbody>${callRows(s.calls || [], tl.call_phases ? new Map(Object.entries(tl.call_phases)) : callPhases(tl.rows), wf, ended) || '<tr><td colspan="8" class="muted">no calls yet</td></tr>'}</tbody></table></div>
         <h2>Timeline</h2><div class="lazy"><table class="timeline" id="timeline" data-count="${tl.total ?? tl.rows.length}"><tbody>${timelineRows(tl.rows)}</tbody></table></div>
         ${(tl.total ?? 0) > TIMELINE_ROWS && !state.allRows ? `<button type="button" id="tl-all">Show all ${tl.total} rows</button>` : ""}</div>
     </div>`;
@@ -498,6 +499,12 @@ async function renderRun(id) {
   b("#full-result", async (e) => {
     e.preventDefault();
     try { $("#result").innerHTML = pretty(await api("runs/" + encodeURIComponent(id) + "/result")); } catch (err) { flash(err.message, true); }
+  });
+  b("#btn-rerun", async () => {
+    try {
+      const r = await post("runs/" + encodeURIComponent(id) + "/rerun", {});
+      location.hash = "#/runs/" + encodeURIComponent(r.run_id);
+    } catch (_) { /* flashed */ }
   });
   b("#btn-pause", () => control(id, "pause"));
   b("#btn-resume", () => control(id, "resume"));

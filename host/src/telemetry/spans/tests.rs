@@ -257,3 +257,32 @@ fn an_execution_that_died_is_sent_by_the_next() {
         1
     );
 }
+
+/// A quarantined run (`crash_loop`): its final record follows the last
+/// execution that died, with no `run_started` of its own.
+#[test]
+fn a_quarantined_run_ends_its_trace() {
+    let journal = entries(vec![
+        json!({"type": "run_started"}),
+        json!({"type": "call_started", "call": "1", "kind": "agent", "request": {"agent": "a"}}),
+        json!({"type": "run_started"}),
+        json!({"type": "call_started", "call": "1", "kind": "agent", "request": {"agent": "a"}}),
+        json!({"type": "run_completed", "state": "failed", "error": {"code": "crash_loop", "message": "died"}}),
+    ]);
+    let spans = build(&info(), &journal, 5, false);
+    let root = named(&spans, "invoke_workflow triage");
+    assert_eq!(str_attr(root, "error.type"), Some("crash_loop"));
+    assert_eq!(
+        str_attr(named(&spans, "execution 1"), "hwf.execution.state"),
+        Some("died")
+    );
+    assert_eq!(
+        str_attr(named(&spans, "execution 2"), "hwf.execution.state"),
+        Some("failed")
+    );
+    let unfinished = spans
+        .iter()
+        .filter(|s| str_attr(s, "hwf.call.outcome") == Some("unfinished"))
+        .count();
+    assert_eq!(unfinished, 2, "both executions' calls are cut short");
+}
