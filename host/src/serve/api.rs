@@ -334,15 +334,16 @@ pub async fn rerun(State(app): App, Path(id): Path<String>, body: Bytes) -> Resp
     // start says why.
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
     loop {
+        // The run exists (it may even have ended already, failed again).
+        if let Ok(snap) = app.hwf.snapshot(&new) {
+            app.kick();
+            return envelope(json!({"success": true, "data": {"run_id": new, "state": snap.state}}));
+        }
         if run.is_finished() {
             return match (&mut run).await {
                 Ok(v) => envelope(v),
                 Err(e) => error_response(&Error::new(ErrorCode::Internal, format!("the run task failed: {e}"))),
             };
-        }
-        if let Ok(snap) = app.hwf.snapshot(&new) {
-            app.kick();
-            return envelope(json!({"success": true, "data": {"run_id": new, "state": snap.state}}));
         }
         if tokio::time::Instant::now() >= deadline {
             return envelope(json!({"success": true, "data": {"run_id": new, "state": "starting"}}));
