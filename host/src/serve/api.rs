@@ -397,13 +397,25 @@ pub async fn event(State(app): App, body: Bytes) -> Response {
 pub async fn stream(State(app): App) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
     // One watcher per server bumps `changes` when the store moves
     // (`watch_store`); a stream only waits on it.
+    // After a burst of changes, one more event follows it (`TAIL` later):
+    // a page whose fetch was in flight during the last change fetches
+    // again, without any store read here.
+    const TAIL: std::time::Duration = std::time::Duration::from_millis(300);
     let rx = app.changes.subscribe();
-    let s = futures_util::stream::unfold((rx, 0u64), |(mut rx, n)| async move {
-        rx.changed().await.ok()?;
+    let s = futures_util::stream::unfold((rx, 0u64, false), |(mut rx, n, tail)| async move {
+        let tail = if tail {
+            tokio::select! {
+                r = rx.changed() => { r.ok()?; true }
+                () = tokio::time::sleep(TAIL) => false,
+            }
+        } else {
+            rx.changed().await.ok()?;
+            true
+        };
         rx.borrow_and_update();
         let n = n + 1;
         let ev = Event::default().event("change").data(n.to_string());
-        Some((Ok(ev), (rx, n)))
+        Some((Ok(ev), (rx, n, tail)))
     });
     Sse::new(s).keep_alive(KeepAlive::new().interval(std::time::Duration::from_secs(15)))
 }
