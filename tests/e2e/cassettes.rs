@@ -54,24 +54,11 @@ fn recorded(ctx: &Ctx) -> (String, Value) {
     (id, st)
 }
 
-/// The run ids in the state dir.
-fn runs(ctx: &Ctx) -> Vec<String> {
-    let mut ids: Vec<String> = std::fs::read_dir(ctx.state().join("runs"))
-        .map(|d| {
-            d.flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    ids.sort();
-    ids
-}
-
 #[test]
 fn hwf_test_replays_a_recorded_run_with_no_backend_and_names_the_one_changed_call() {
     let ctx = Ctx::manual_runner();
     let (id, st) = recorded(&ctx);
-    let before = runs(&ctx);
+    let before = ctx.run_ids();
     let script = ctx.path("triage.js");
 
     // The same script from its run id: the same result, every call replayed.
@@ -85,7 +72,7 @@ fn hwf_test_replays_a_recorded_run_with_no_backend_and_names_the_one_changed_cal
     assert_eq!(d["result_matches"], true);
     assert_eq!((d["calls"].as_u64(), d["replayed"].as_u64()), (Some(5), Some(5)), "{d}");
     assert_eq!(d["drifts"], json!([]));
-    assert_eq!(runs(&ctx), before, "a test stores no run");
+    assert_eq!(ctx.run_ids(), before, "a test stores no run");
 
     // One prompt of the three changed: exactly one drift, naming it.
     let changed = ctx.write("changed.js", triage("Review the change for speed, with numbers."));
@@ -109,7 +96,7 @@ fn hwf_test_replays_a_recorded_run_with_no_backend_and_names_the_one_changed_cal
         "{r}"
     );
     assert_eq!(r["data"]["replayed"], 4, "the summary still replays: {r}");
-    assert_eq!(runs(&ctx), before);
+    assert_eq!(ctx.run_ids(), before);
 
     // A call added before the others moves every id: the rest still
     // replay, matched by content; only the new call is a drift.
@@ -217,7 +204,7 @@ fn an_exported_cassette_tests_the_script_and_bad_cassettes_are_typed_errors() {
 fn a_plan_reports_replayed_and_live_calls_and_creates_no_run() {
     let ctx = Ctx::manual_runner();
     let (id, _) = recorded(&ctx);
-    let before = runs(&ctx);
+    let before = ctx.run_ids();
     let changed = ctx.write("changed.js", triage("Review the change for speed, with numbers."));
     let out = ctx.hwf([
         "run",
@@ -243,7 +230,7 @@ fn a_plan_reports_replayed_and_live_calls_and_creates_no_run() {
     assert_eq!(live[0]["reason"], "changed");
     assert_eq!(live[0]["tokens"], 90, "estimated from the recorded call");
     assert_eq!(p["live_tokens"], 90);
-    assert_eq!(runs(&ctx), before, "a plan creates no run");
+    assert_eq!(ctx.run_ids(), before, "a plan creates no run");
 
     // The text form.
     let out = ctx.hwf(["run", changed.to_str().expect("utf8"), "--resume-from", &id, "--plan"]);
@@ -259,7 +246,7 @@ fn a_plan_reports_replayed_and_live_calls_and_creates_no_run() {
     );
     assert_eq!(code, 0, "{r}");
     assert_eq!(r["data"]["live"], 1, "{r}");
-    assert_eq!(runs(&ctx), before);
+    assert_eq!(ctx.run_ids(), before);
 
     // replay-check: the stored runs of the workflow walked against the
     // changed script (exit 1: one diverges), and against the same one.
@@ -289,7 +276,7 @@ fn a_plan_reports_replayed_and_live_calls_and_creates_no_run() {
     ]);
     same.expect_code(0);
     assert_eq!(same.json()["data"]["diverging"], 0);
-    assert_eq!(runs(&ctx), before);
+    assert_eq!(ctx.run_ids(), before);
 
     // A plan of a missing run is a typed error.
     let out = ctx.hwf([

@@ -98,6 +98,19 @@ impl Ctx {
         self.dir.path().join(name)
     }
 
+    /// The run ids in the state dir, sorted (oldest first).
+    pub fn run_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = std::fs::read_dir(self.state().join("runs"))
+            .map(|d| {
+                d.flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        ids.sort();
+        ids
+    }
+
     /// Write a file in the test dir; returns its path.
     pub fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
         let p = self.path(name);

@@ -30,18 +30,6 @@ fn send(ctx: &Ctx, id: &str, kind: &str, number: u64) -> Value {
     out.json()["data"].clone()
 }
 
-fn run_ids(ctx: &Ctx) -> Vec<String> {
-    let mut ids: Vec<String> = std::fs::read_dir(ctx.state().join("runs"))
-        .map(|d| {
-            d.flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    ids.sort();
-    ids
-}
-
 #[test]
 fn a_pr_opened_event_sent_twice_starts_one_run_of_the_release_lane() {
     let ctx = Ctx::manual_runner();
@@ -86,7 +74,7 @@ fn a_pr_opened_event_sent_twice_starts_one_run_of_the_release_lane() {
     );
     // Another type matches nothing.
     assert_eq!(send(&ctx, "gh-delivery-2", "pr.closed", 7)["started"], json!([]));
-    assert_eq!(run_ids(&ctx), std::slice::from_ref(&run));
+    assert_eq!(ctx.run_ids(), std::slice::from_ref(&run));
     // The queued run's args were rendered from the event.
     let s = ctx.hwf(["status", &run, "--json"]);
     let s = s.json()["data"].clone();
@@ -111,7 +99,7 @@ fn a_pr_opened_event_sent_twice_starts_one_run_of_the_release_lane() {
     // A new delivery is a new run; the old one is not started again.
     let third = send(&ctx, "gh-delivery-3", "pr.opened", 8);
     assert_eq!(third["started"][0]["new"], true);
-    assert_eq!(run_ids(&ctx).len(), 2);
+    assert_eq!(ctx.run_ids().len(), 2);
     // list / remove; then events start nothing.
     let listed = ctx.hwf(["triggers", "list", "--json"]).json()["data"]["triggers"].clone();
     assert_eq!(listed[0]["name"], "pr-opened");
@@ -212,11 +200,11 @@ fn a_cron_trigger_starts_one_run_per_minute_from_the_runner() {
         assert_eq!(more, 0, "{r:?}");
     }
     assert!(more <= 1, "{r:?}");
-    assert_eq!(run_ids(&ctx).len(), 1 + more);
+    assert_eq!(ctx.run_ids().len(), 1 + more);
     // `--run` passes (a background runner for one run) never fire cron.
-    let r = ctx.hwf(["runner", "--once", "--json", "--run", &run_ids(&ctx)[0]]);
+    let r = ctx.hwf(["runner", "--once", "--json", "--run", &ctx.run_ids()[0]]);
     r.expect_code(0);
-    assert_eq!(run_ids(&ctx).len(), 1 + more);
+    assert_eq!(ctx.run_ids().len(), 1 + more);
 }
 
 /// POST a signed GitHub webhook to `hwf serve` at `addr`; the JSON answer.
@@ -296,7 +284,7 @@ fn a_webhook_delivered_twice_starts_one_run() {
     );
     assert_eq!(again["data"]["started"][0]["new"], false, "{again}");
     assert_eq!(again["data"]["started"][0]["run_id"], started[0]["run_id"]);
-    assert_eq!(run_ids(&ctx).len(), 1);
+    assert_eq!(ctx.run_ids().len(), 1);
     let run = started[0]["run_id"].as_str().expect("run id");
     let snap: Value = serde_json::from_str(
         &std::fs::read_to_string(ctx.state().join("runs").join(run).join("run.json")).expect("run.json"),
