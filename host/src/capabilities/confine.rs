@@ -39,15 +39,15 @@
 use super::CapabilityError;
 use hwf_core::policy::CommandSandbox;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Whether namespaces worked here: 0 not tried, 1 yes, 2 no.
-static NAMESPACES: AtomicU8 = AtomicU8::new(0);
+/// Set once the kernel refused namespaces where Landlock alone worked.
+static NAMESPACES_REFUSED: AtomicBool = AtomicBool::new(false);
 
 /// Record that creating namespaces failed where Landlock alone worked
 /// (user namespaces disabled): later commands skip them.
 pub(crate) fn namespaces_unavailable() {
-    if NAMESPACES.swap(2, Ordering::Relaxed) != 2 {
+    if !NAMESPACES_REFUSED.swap(true, Ordering::Relaxed) {
         tracing::warn!(
             "bash: this kernel refuses new namespaces to hwf (user namespaces disabled?); commands are confined by Landlock alone, so setsid children are not contained and only TCP is denied"
         );
@@ -56,7 +56,7 @@ pub(crate) fn namespaces_unavailable() {
 
 /// Whether to try namespaces.
 pub(crate) fn namespaces_wanted() -> bool {
-    NAMESPACES.load(Ordering::Relaxed) != 2
+    !NAMESPACES_REFUSED.load(Ordering::Relaxed)
 }
 
 /// A private temporary directory for one command, removed on drop.
