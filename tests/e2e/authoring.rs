@@ -215,6 +215,9 @@ const STANDARD_GLOBALS: &[&str] = &[
     "Int16Array",
     "Int32Array",
     "Int8Array",
+    // ECMA-402's namespace: hwf's runtime defines `NumberFormat` and
+    // `Collator` on it (docs/CONFORMANCE.md).
+    "Intl",
     "Iterator",
     "JSON",
     "Map",

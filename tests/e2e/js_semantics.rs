@@ -304,3 +304,128 @@ fn meta_phases_may_be_plain_strings() {
     let v = ctx.hwf(["validate", bad.to_str().expect("utf8")]);
     v.expect_code(2).expect_stderr("invalid_phase");
 }
+
+/// `localeCompare`, `toLocaleString` and `Intl.NumberFormat` /
+/// `Intl.Collator` give what Node 20 gives (ICU) for the words, numbers and
+/// options scripts use: Boa without ICU compared code units (`"C" < "a"`)
+/// and printed numbers unformatted (`1234567.891`). The expected values are
+/// Node's output for the same script.
+#[test]
+fn locale_compare_to_locale_string_and_intl_match_node() {
+    let ctx = Ctx::new();
+    let out = run(
+        &ctx,
+        "locale.js",
+        include_str!("js_semantics_locale.js"),
+        r#"{"responses": []}"#,
+    );
+    let expected = json!(
+        {
+            "sorted": [
+                "_draft",
+                "@user",
+                "#tag",
+                "$cost",
+                "10",
+                "9",
+                "aero",
+                "Ærø",
+                "ångström",
+                "apple",
+                "Apple",
+                "banana",
+                "cherry",
+                "draft 2",
+                "draft-2",
+                "draft10",
+                "draft2",
+                "eclair",
+                "Éclair",
+                "naive",
+                "naïve",
+                "Ørsted",
+                "Oslo",
+                "resume",
+                "Resume",
+                "résumé",
+                "strasse",
+                "straße",
+                "zebra",
+                "Zebra"
+            ],
+            "numeric": [
+                "file-9.txt",
+                "file-10.txt",
+                "item1",
+                "item2",
+                "item02",
+                "Item3",
+                "item10"
+            ],
+            "base": [
+                0,
+                0,
+                -1,
+                0
+            ],
+            "accent": [
+                0,
+                1
+            ],
+            "signs": [
+                -1,
+                1,
+                0,
+                -1,
+                0
+            ],
+            "numbers": [
+                "1,234,567.891",
+                "0",
+                "-0.5",
+                "1.005",
+                "1,000,000,000,000,000,000,000",
+                "0",
+                "-1,234.568",
+                "1,000",
+                "NaN",
+                "\u{221e}",
+                "-\u{221e}",
+                "42"
+            ],
+            "options": [
+                "1,234.50",
+                "1.01",
+                "26%",
+                "25.7%",
+                "$1,234.50",
+                "-€1,234.50",
+                "¥1,235",
+                "CHF\u{a0}1,234.50",
+                "1234567.5",
+                "005",
+                "1.234.567,891",
+                "1.234,50\u{a0}€",
+                "1\u{202f}234\u{202f}567,891"
+            ],
+            "intl": [
+                "$9.50",
+                "12,345.678",
+                [
+                    "a",
+                    "b",
+                    "C"
+                ],
+                [
+                    "x9",
+                    "x10"
+                ]
+            ],
+            "errors": [
+                "TypeError",
+                "RangeError"
+            ]
+        }
+    );
+    assert_eq!(result(&out), expected);
+}

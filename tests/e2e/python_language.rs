@@ -477,3 +477,48 @@ fn unsupported_generator_forms_are_refused_with_the_construct_and_line() {
         "{msg}"
     );
 }
+
+const SORTING: &str = r#"state = [7]
+def rnd():
+    state[0] = (state[0] * 1103515245 + 12345) % 2147483648
+    return state[0]
+
+# NaN compares as neither less nor greater: Monty's sort panicked (the
+# runtime trapped) on such a list; CPython returns it in some order.
+with_nan = []
+for i in range(5000):
+    r = rnd()
+    with_nan.append(float("nan") if r % 3 == 0 else float(r % 1000))
+out_nan = sorted(with_nan)
+with_nan.sort(reverse=True)
+by_key = sorted(with_nan, key=lambda x: -x)
+nan_kept = [len(out_nan), len(with_nan), len(by_key), len([x for x in out_nan if x != x])]
+
+# Without NaN: stable, `reverse` keeps equal items in their order, `key`.
+pairs = [(rnd() % 50, i) for i in range(3000)]
+stable = sorted(pairs, key=lambda p: p[0]) == sorted(pairs)
+rev = sorted(pairs, key=lambda p: p[0], reverse=True)
+rev_stable = all(rev[i - 1][0] > rev[i][0] or (rev[i - 1][0] == rev[i][0] and rev[i - 1][1] < rev[i][1]) for i in range(1, len(rev)))
+words = sorted(["pear", "Apple", "fig", "banana", "Cherry", "apple"], key=str.lower)
+try:
+    sorted([3, "a", 1, 2])
+    mixed = "no error"
+except TypeError as e:
+    mixed = "TypeError"
+return {"nan": nan_kept, "stable": stable, "rev_stable": rev_stable, "words": words, "mixed": mixed, "head": [p[1] for p in sorted(pairs)[:5]]}
+"#;
+
+/// `sorted()` and `list.sort()` of a list holding `NaN` return it (Monty's
+/// `slice::sort_by` panicked on the inconsistent order and the run failed
+/// with `guest_trap`); without `NaN` the order is CPython's, stable, also
+/// reversed and by key; incomparable items raise `TypeError`.
+#[test]
+fn sorting_a_list_with_nan_works_and_sorting_matches_cpython() {
+    let ctx = Ctx::new();
+    let result = same_as_cpython(&ctx, "sorting.py", SORTING);
+    assert_eq!(result["nan"][0], json!(5000));
+    assert_eq!(result["nan"][1], json!(5000));
+    assert_eq!(result["stable"], json!(true));
+    assert_eq!(result["rev_stable"], json!(true));
+    assert_eq!(result["mixed"], json!("TypeError"));
+}

@@ -407,6 +407,46 @@ const PRELUDE: &str = r#"
     return true;
   };
 
+  // `Intl` without ICU's data (the runtime would grow by megabytes): the
+  // two constructors scripts use for reports and sorting, on the engine's
+  // own `toLocaleString` (en-US, and a few locales' separators) and
+  // `localeCompare` (an approximation of ICU's root collation). Anything
+  // else (`DateTimeFormat`, …) is absent rather than wrong.
+  const toLocale = Number.prototype.toLocaleString, localeCompare = String.prototype.localeCompare;
+  const localeOf = (locales) => {
+    const tag = Array.isArray(locales) ? locales[0] : locales;
+    return tag === undefined ? "en-US" : String(tag);
+  };
+  class NumberFormat {
+    #locales; #options;
+    constructor(locales, options) {
+      this.#locales = locales;
+      this.#options = options === undefined ? undefined : { ...options };
+      toLocale.call(0, locales, this.#options);
+    }
+    format(x) { return toLocale.call(Number(x), this.#locales, this.#options); }
+    resolvedOptions() {
+      const o = this.#options ?? {};
+      return { locale: localeOf(this.#locales), numberingSystem: "latn", style: o.style ?? "decimal", ...(o.currency ? { currency: String(o.currency).toUpperCase() } : {}), useGrouping: o.useGrouping ?? "auto" };
+    }
+  }
+  class Collator {
+    #locales; #options;
+    constructor(locales, options) {
+      this.#locales = locales;
+      this.#options = options === undefined ? undefined : { ...options };
+      localeCompare.call("", "", locales, this.#options);
+      // As Intl's `compare` getter: a function bound to this collator.
+      const compare = (a, b) => localeCompare.call(String(a), String(b), this.#locales, this.#options);
+      defineProperty(this, "compare", { value: compare, enumerable: false });
+    }
+    resolvedOptions() {
+      const o = this.#options ?? {};
+      return { locale: localeOf(this.#locales), usage: "sort", sensitivity: o.sensitivity ?? "variant", numeric: Boolean(o.numeric) };
+    }
+  }
+  defineProperty(globalThis, "Intl", { value: freeze({ NumberFormat, Collator }), writable: true, enumerable: false, configurable: true });
+
   // The deterministic subset: no clock and no randomness, however reached.
   const RealDate = Date, deny = globalThis.__hwf_nondeterministic;
   function SafeDate(...a) {

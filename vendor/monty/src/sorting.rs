@@ -91,14 +91,13 @@ pub fn sort_values(
 
         Ok(())
     } else {
-        // With no key function can sort directly on the original array
-        let mut sort_result: RunResult<()> = Ok(());
-        let mut n = 0usize;
-        values.sort_by(|a, b| {
-            n += 1;
-            compare_values(n, a, b, reverse, &mut sort_result, vm)
-        });
-        sort_result
+        // hwf patch: with no key function, sort an index buffer over the
+        // values (the panic-free sort moves `Default` items; `Value` is not
+        // one), then rearrange the values in place.
+        let mut indices = (0..values.len()).collect::<Vec<_>>();
+        sort_indices(&mut indices, values, reverse, vm)?;
+        apply_permutation(values, &mut indices);
+        Ok(())
     }
 }
 
@@ -111,13 +110,15 @@ pub fn sort_values(
 /// The `values` slice is typically either the items themselves (no key function)
 /// or the pre-computed key values.
 pub fn sort_indices(indices: &mut [usize], values: &[Value], reverse: bool, vm: &mut VM<'_>) -> Result<(), RunError> {
-    let mut sort_result: RunResult<()> = Ok(());
+    // hwf patch: `slice::sort_by` panicked (a trapped runtime) when the
+    // comparisons were not a total order, which a `NaN` ("equal" to
+    // everything) makes them; the workspace's `hwf-sort` never panics, stops
+    // at the first error and is stable (vendor/PATCHES.md).
     let mut n = 0usize;
-    indices.sort_by(|&a, &b| {
+    hwf_sort::merge_sort_by(indices, |&a, &b| {
         n += 1;
-        compare_values(n, &values[a], &values[b], reverse, &mut sort_result, vm)
-    });
-    sort_result
+        compare_values(n, &values[a], &values[b], reverse, vm)
+    })
 }
 
 /// Rearranges `items` in-place according to a permutation of indices.
@@ -151,35 +152,19 @@ pub fn apply_permutation<T>(items: &mut [T], indices: &mut [usize]) {
 
 /// Helper for the sort functions which compares two values, handling any exceptions and timeouts.
 /// `n` is the caller's running comparison count, keying the amortized time check.
-fn compare_values(
-    n: usize,
-    a: &Value,
-    b: &Value,
-    reverse: bool,
-    sort_result: &mut RunResult<()>,
-    vm: &mut VM<'_>,
-) -> Ordering {
-    if sort_result.is_err() {
-        // short-circuit if we've already encountered an error in a previous comparison
-        return Ordering::Equal;
-    }
-    if let Err(e) = vm.heap.tracker.check_time_every(n) {
-        *sort_result = Err(e.into());
-        return Ordering::Equal;
-    }
-    let err = match a.py_cmp(b, vm) {
-        Ok(CmpOrder::Ordered(ord)) => return if reverse { ord.reverse() } else { ord },
+fn compare_values(n: usize, a: &Value, b: &Value, reverse: bool, vm: &mut VM<'_>) -> Result<Ordering, RunError> {
+    vm.heap.tracker.check_time_every(n)?;
+    let err = match a.py_cmp(b, vm)? {
+        CmpOrder::Ordered(ord) => return Ok(if reverse { ord.reverse() } else { ord }),
         // A `NaN` (or `NaN`-carrying container) has no ordering but must not
         // raise: CPython's `sorted`/`list.sort` leave such elements wherever the
         // comparisons happen to place them. Treat it as "equal" — no swap.
-        Ok(CmpOrder::Unordered) => return Ordering::Equal,
-        Ok(CmpOrder::Incomparable) => ExcType::type_error(format!(
+        CmpOrder::Unordered => return Ok(Ordering::Equal),
+        CmpOrder::Incomparable => ExcType::type_error(format!(
             "'<' not supported between instances of '{}' and '{}'",
             a.py_type_name(vm),
             b.py_type_name(vm)
         )),
-        Err(e) => e,
     };
-    *sort_result = Err(err);
-    Ordering::Equal
+    Err(err)
 }

@@ -2667,18 +2667,9 @@ impl Array {
             // e. Set k to k + 1.
         }
         // 4. Sort items using an implementation-defined sequence of calls to SortCompare. If any such call returns an abrupt completion, stop before performing any further calls to SortCompare and return that Completion Record.
-        let mut sort_err = Ok(());
-        items.sort_by(|x, y| {
-            if sort_err.is_ok() {
-                sort_compare(x, y, context).unwrap_or_else(|err| {
-                    sort_err = Err(err);
-                    Ordering::Equal
-                })
-            } else {
-                Ordering::Equal
-            }
-        });
-        sort_err?;
+        // hwf patch: a stable merge sort that never panics on an inconsistent
+        // comparator and calls it less often (the workspace's `sort/` crate).
+        hwf_sort::merge_sort_by(&mut items, |x, y| sort_compare(x, y, context))?;
 
         // 5. Return items.
         Ok(items)

@@ -28,6 +28,9 @@ use crate::{
 use cow_utils::CowUtils;
 use num_traits::float::FloatCore;
 
+// hwf patch: see the module's docs.
+#[cfg(not(feature = "intl"))]
+mod locale_format;
 mod globals;
 pub(crate) use globals::{IsFinite, IsNaN, ParseFloat, ParseInt};
 
@@ -333,9 +336,12 @@ impl Number {
             Ok(js_string!(number_format.format(&mut x).write_to_string()).into())
         }
 
+        // hwf patch: without `Intl`, ICU's `en-US` formatting and a few
+        // locales' separators (`locale_format.rs`) instead of `ToString(x)`.
         #[cfg(not(feature = "intl"))]
         {
-            Ok(JsValue::new(js_string!(x)))
+            let (locales, options) = (args.get_or_undefined(0), args.get_or_undefined(1));
+            Ok(locale_format::to_locale_string(x, locales, options, context)?.into())
         }
     }
 

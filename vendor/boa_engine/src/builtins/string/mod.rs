@@ -51,6 +51,10 @@ pub(crate) struct StringNormalizers {
 #[cfg(test)]
 mod tests;
 
+// hwf patch: see the module's docs.
+#[cfg(not(feature = "intl"))]
+mod root_collation;
+
 #[derive(Clone, Copy, Eq, PartialEq)]
 pub(crate) enum Placement {
     Start,
@@ -1459,10 +1463,29 @@ impl String {
                     .compare_utf16(&s, &that_value) as i8
             }
 
-            // Default to common comparison if the user doesn't have `Intl` enabled.
+            // hwf patch: without `Intl`, an approximation of ICU's root
+            // collation (`root_collation.rs`) instead of code unit order.
             #[cfg(not(feature = "intl"))]
             {
-                s.cmp(&that_value) as i8
+                let mut options = root_collation::Options::VARIANT;
+                if let Some(given) = args.get_or_undefined(2).as_object() {
+                    options.numeric = given.get(js_string!("numeric"), context)?.to_boolean();
+                    let sensitivity = given.get(js_string!("sensitivity"), context)?;
+                    if !sensitivity.is_undefined() {
+                        match sensitivity.to_string(context)?.to_std_string_escaped().as_str() {
+                            "base" => (options.accents, options.case) = (false, false),
+                            "accent" => options.case = false,
+                            "case" => options.accents = false,
+                            "variant" => {}
+                            other => {
+                                return Err(JsNativeError::range()
+                                    .with_message(format!("Value {other} out of range for Intl.Collator options property sensitivity"))
+                                    .into());
+                            }
+                        }
+                    }
+                }
+                root_collation::compare(s.as_str(), that_value.as_str(), options) as i8
             }
         };
 

@@ -339,27 +339,12 @@ pub(crate) fn counter_total<'h>(counter: &HeapObjectRead<'h, Dict>, vm: &mut VM<
 /// Consumes `counts`.
 pub(crate) fn counter_order(counts: Vec<Value>, vm: &mut VM<'_>) -> RunResult<Vec<usize>> {
     let mut order: Vec<usize> = (0..counts.len()).collect();
-    // `sort_by` needs an infallible comparator, so a comparison error is stashed
-    // and reported once the sort finishes; the ordering it produces in that case
-    // is discarded.
-    let mut failure = None;
-    order.sort_by(|&a, &b| {
-        if failure.is_some() {
-            return Ordering::Equal;
-        }
-        match count_sort_cmp(&counts[b], &counts[a], vm) {
-            Ok(ordering) => ordering,
-            Err(e) => {
-                failure = Some(e);
-                Ordering::Equal
-            }
-        }
-    });
+    // hwf patch: the panic-free stable sort of the workspace's `hwf-sort`
+    // (`slice::sort_by` panics when the comparisons are not a total order, as
+    // with a `NaN` count); it stops at the first comparison error.
+    let sorted = hwf_sort::merge_sort_by(&mut order, |&a, &b| count_sort_cmp(&counts[b], &counts[a], vm));
     counts.drop_with(vm);
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(order),
-    }
+    sorted.map(|()| order)
 }
 
 /// `Counter.most_common([n])` — a list of `(element, count)` tuples ordered by
