@@ -522,3 +522,39 @@ fn sorting_a_list_with_nan_works_and_sorting_matches_cpython() {
     assert_eq!(result["rev_stable"], json!(true));
     assert_eq!(result["mixed"], json!("TypeError"));
 }
+
+const PERCENT: &str = r#"rows = [("alpha", 3, 0.5), ("beta", 12, 0.125)]
+lines = ["%-6s|%4d|%6.2f%%" % (name, n, share * 100) for name, n, share in rows]
+errors = []
+for template, values in [("%d", "x"), ("%s %s", ("a",)), ("%s", ("a", "b")), ("%z", 1), ("%", 1)]:
+    try:
+        template % values
+        errors.append("no error")
+    except TypeError:
+        errors.append("TypeError")
+    except ValueError:
+        errors.append("ValueError")
+return {
+    "lines": lines,
+    "single": ["%s" % 5, "%r" % "q", "%5s|" % "ab", "%-5s|" % "ab", "%.2s" % "abcdef", "%c%c" % (72, "i"), "100%%" % ()],
+    "ints": ["%d" % 3.99, "%05d" % -42, "%+d" % 7, "% d" % 7, "%x %X %o" % (255, 255, 8), "%#x %#o" % (255, 8), "%i" % True, "%d" % (2 ** 70)],
+    "floats": ["%f" % 1.5, "%.3e" % 12345.678, "%g" % 0.00001234, "%g" % 123456789.0, "%10.4f|" % 3.14159, "%-10.1f|" % 2.25, "%.0f" % 2.5, "%*d|" % (5, 42), "%.*f" % (1, 3.14159)],
+    "mapping": "%(name)s has %(count)03d items" % {"name": "cart", "count": 7},
+    "errors": errors,
+}
+"#;
+
+/// printf-style `str % args` (Monty 0.0.23 raised `TypeError: unsupported
+/// operand type(s) for %` on every form): flags, widths, precision, `*`,
+/// `%(key)s`, `%%`, and CPython's errors, compared with CPython.
+#[test]
+fn printf_style_formatting_matches_cpython() {
+    let ctx = Ctx::new();
+    let result = same_as_cpython(&ctx, "percent.py", PERCENT);
+    assert_eq!(result["lines"][0], json!("alpha |   3| 50.00%"));
+    assert_eq!(result["mapping"], json!("cart has 007 items"));
+    assert_eq!(
+        result["errors"],
+        json!(["TypeError", "TypeError", "TypeError", "ValueError", "ValueError"])
+    );
+}

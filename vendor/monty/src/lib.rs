@@ -24,6 +24,8 @@ mod namespace;
 mod object_bridge;
 mod os_dispatch;
 mod parse;
+// hwf patch: printf-style `str % args`.
+mod percent_format;
 mod predicate;
 mod prepare;
 mod repl;

@@ -2013,6 +2013,12 @@ impl Value {
 
     /// Performs Python `%` with reflected-operation fallback.
     pub(crate) fn py_mod(&self, other: &Self, vm: &mut VM<'_>) -> RunResult<Self> {
+        // hwf patch: printf-style formatting of a `str` (`percent_format.rs`).
+        if self.py_type(vm) == Type::Str {
+            let template = self.to_str(vm)?.to_owned();
+            let text = crate::percent_format::percent_format(&template, other, vm)?;
+            return Ok(crate::types::str::allocate_string(text, vm.heap));
+        }
         self.binary_op(
             other,
             vm,
