@@ -298,10 +298,16 @@ def test_console_in_a_real_browser(console):
     # filters, waterfall and the first screen of calls), five times; every
     # row is in soon after (measured to the last row, printed).
     complete = "return document.body.dataset.calls === 'run:' + arguments[0]"
-    b.get(f"{base}/#/runs/{ids['fan']}")
-    b.wait_until("return document.body.dataset.rendered === 'run:' + arguments[0]", 10, ids["fan"])
-    fresh_ms = b.run("return window.hwfFirstRenderAt")
-    b.wait_until(complete, 10, ids["fan"])
+    fresh = []
+    for _ in range(3):
+        b.get(f"{base}/#/")
+        b.wait_until("return document.body.dataset.rendered === 'runs'")
+        b.get(f"{base}/#/runs/{ids['fan']}")
+        b.wait_until("return document.body.dataset.rendered === 'run:' + arguments[0]", 10, ids["fan"])
+        fresh.append(b.run("return [window.hwfFirstRenderAt, performance.getEntriesByType('navigation')[0].domContentLoadedEventStart]"))
+        b.wait_until(complete, 10, ids["fan"])
+    fresh_ms = sorted(f[0] for f in fresh)[1]
+    page_load_ms = sorted(f[1] for f in fresh)[1]
     rows = b.run("return document.querySelectorAll('#calls tr.call-row').length")
     assert rows >= 1000, rows
     nav = []
@@ -322,11 +328,11 @@ def test_console_in_a_real_browser(console):
     all_ms = sorted(n[1] for n in nav)
     fetch_ms = sorted(n[2]["fetch_ms"] for n in nav)
     draw_ms = sorted(n[2]["draw_ms"] for n in nav)
-    print(f"1,000-call run page ({rows} call rows): fresh load {fresh_ms:.0f} ms; in-console navigation x5: "
+    print(f"1,000-call run page ({rows} call rows): fresh load x3 median {fresh_ms:.0f} ms (the document and its script loaded: {page_load_ms:.0f} ms); in-console navigation x5: "
           f"shown median {shown_ms[2]:.0f} ms (max {shown_ms[-1]:.0f}), every row in median {all_ms[2]:.0f} ms (max {all_ms[-1]:.0f}); "
           f"API median {fetch_ms[2]:.0f} ms, first draw median {draw_ms[2]:.0f} ms")
     (ARTIFACTS / "render-times.json").write_text(json.dumps({
-        "calls": rows, "fresh_load_ms": fresh_ms, "navigation_shown_ms": shown_ms, "navigation_all_rows_ms": all_ms,
+        "calls": rows, "fresh_load_ms": fresh_ms, "page_load_ms": page_load_ms, "navigation_shown_ms": shown_ms, "navigation_all_rows_ms": all_ms,
         "api_ms": fetch_ms, "first_draw_ms": draw_ms}))
     assert fresh_ms < 1000, fresh_ms
     assert shown_ms[2] < 1000 and shown_ms[-1] < 1500, shown_ms
@@ -377,6 +383,7 @@ def test_console_in_a_real_browser(console):
 
     # A call whose answers were rejected shows what the agent said, and why.
     b.get(f"{base}/#/runs/{ids['review']}")
+    b.wait_until("return document.body.dataset.rendered === 'run:' + arguments[0]", 10, ids["review"])
     b.wait_for('#calls a.toggle[data-call="1"]')
     # An ended run takes no retry (no execution would take it); the page
     # says how to run it again instead.
@@ -415,6 +422,7 @@ def test_console_in_a_real_browser(console):
     # edit box filled with what the call answered; the new run carries the
     # edited answer, and its timeline says who replaced it.
     b.get(f"{base}/#/runs/{ids['ask']}")
+    b.wait_until("return document.body.dataset.rendered === 'run:' + arguments[0]", 10, ids["ask"])
     b.wait_for('#calls button.fork[data-call="1"]')
     b.click('#calls button.fork[data-call="1"]')
     b.wait_until("const t = document.querySelector('tr[data-fork=\"1\"] textarea.fork-output'); return !!t && t.value.includes('yes')")

@@ -5,10 +5,11 @@
 //! `GET /api/runs/{id}` (a full [`crate::app::status::RunStatus`]) and
 //! `GET /api/runs/{id}/journal` each read and parse the whole journal;
 //! the page used to ask for both. For a 1,000-call run this answer is one
-//! read, one redaction pass, and about a third of the bytes: calls are
-//! arrays under one list of column names (`calls.cols`), not 1,000
-//! objects repeating 15 keys, and nothing the page does not show
-//! (controls, the last journal lines, file links, fingerprints) is sent.
+//! read, one redaction pass, and about half the bytes (187 KB against
+//! 241 + 109 KB): calls are arrays under one list of column names
+//! (`calls.cols`), not 1,000 objects repeating 15 keys, and nothing the
+//! page does not show (controls, the last journal lines, file links,
+//! fingerprints) is sent.
 
 use crate::app::host::Hwf;
 use crate::app::review::{TimelinePage, timeline_page_of, timeline_rows};

@@ -403,10 +403,11 @@ function callRows(calls, wf, ended) {
 }
 
 // Rows drawn before the page counts as shown (a screenful and more); the
-// rest follow in chunks after the first paint, so a 1,000-call run shows
+// rest follow after the first paint, in chunks of CHUNK_ROWS (each chunk
+// lays the table out again, so they are large), so a 1,000-call run shows
 // its header, filters and first calls at once.
 const FIRST_ROWS = 60;
-const CHUNK_ROWS = 250;
+const CHUNK_ROWS = 2000;
 
 // Draw the calls table's rows from `shownCalls`: the first ones now, the
 // rest after the first paint. `document.body.dataset.calls` names the
