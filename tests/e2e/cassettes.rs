@@ -570,7 +570,11 @@ fn replay_check_upgrade_repins_waiting_runs_that_replay_cleanly() {
     ]);
     out.expect_code(0);
     let r = out.json()["data"].clone();
-    assert_eq!((r["upgraded"].clone(), r["diverging"].clone()), (json!(1), json!(1)), "{r}");
+    assert_eq!(
+        (r["upgraded"].clone(), r["diverging"].clone()),
+        (json!(1), json!(1)),
+        "{r}"
+    );
     assert!(
         status(&ctx, &second)["script"]["path"]
             .as_str()

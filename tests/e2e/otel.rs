@@ -406,7 +406,10 @@ fn a_busy_collector_gets_the_batch_again() {
         1,
         "one whole trace"
     );
-    assert!(took < base + 1.5, "the retry held the command {took:.2}s (without: {base:.2}s)");
+    assert!(
+        took < base + 1.5,
+        "the retry held the command {took:.2}s (without: {base:.2}s)"
+    );
 }
 
 /// A parked run's trace goes on when a runner continues it: the second

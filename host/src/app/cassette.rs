@@ -684,14 +684,14 @@ impl Hwf {
     /// Re-pin a checked waiting run to `to` when its walk allows it (no
     /// call diverges, or `allow_changed`); says in `check` what was done.
     async fn upgrade_checked(&self, check: &mut RunCheck, to: &crate::app::resolve::Resolved, allow_changed: bool) {
-        let why = if let Some(e) = &check.error
-            && check.replayed + check.live == 0
-        {
-            Some(format!("it could not be checked ({})", e.code.as_str()))
-        } else if let Some(c) = check.diverges_at.as_ref().filter(|_| !allow_changed) {
-            Some(format!("it diverges at call {c} (--allow-changed re-pins it anyway)"))
-        } else {
-            None
+        let why = match (&check.error, &check.diverges_at) {
+            (Some(e), _) if check.replayed + check.live == 0 => {
+                Some(format!("it could not be checked ({})", e.code.as_str()))
+            }
+            (_, Some(c)) if !allow_changed => {
+                Some(format!("it diverges at call {c} (--allow-changed re-pins it anyway)"))
+            }
+            _ => None,
         };
         if let Some(why) = why {
             check.kept_because = Some(why);
