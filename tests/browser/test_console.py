@@ -294,31 +294,52 @@ def test_console_in_a_real_browser(console):
 
     # A run of 1,000 calls renders its page in under a second: a fresh load
     # (navigation start to the rendered page, the browser's own clock) and
-    # a navigation inside the console (hash change to rendered).
-    b.get(f"{base}/#/runs/{ids['fan']}")
-    b.wait_until("return document.body.dataset.rendered === 'run:' + arguments[0]", 10, ids["fan"])
-    fresh_ms = b.run("return window.hwfFirstRenderAt")
+    # navigations inside the console (hash change to rendered: header,
+    # filters, waterfall and the first screen of calls), five times; every
+    # row is in soon after (measured to the last row, printed).
+    complete = "return document.body.dataset.calls === 'run:' + arguments[0]"
+    fresh = []
+    for i in range(3):
+        # A new document each time (another query string), not a hash change.
+        b.get(f"{base}/?load={i}#/runs/{ids['fan']}")
+        b.wait_until("return document.body.dataset.rendered === 'run:' + arguments[0]", 10, ids["fan"])
+        fresh.append(b.run("return [window.hwfFirstRenderAt, performance.getEntriesByType('navigation')[0].domContentLoadedEventStart]"))
+        b.wait_until(complete, 10, ids["fan"])
+    fresh_ms = sorted(f[0] for f in fresh)[1]
+    page_load_ms = sorted(f[1] for f in fresh)[1]
     rows = b.run("return document.querySelectorAll('#calls tr.call-row').length")
     assert rows >= 1000, rows
-    b.get(f"{base}/#/")
-    b.wait_until("return document.body.dataset.rendered === 'runs'")
-    inapp_ms = b.run_async(
-        "const [id, done] = [arguments[0], arguments[arguments.length - 1]];"
-        "const t0 = performance.now(); location.hash = '#/runs/' + id;"
-        "const tick = () => document.body.dataset.rendered === 'run:' + id ? done(performance.now() - t0) : setTimeout(tick, 2);"
-        "tick();",
-        ids["fan"],
-    )
-    times = b.run("return window.hwfTimes")
-    print(f"1,000-call run page ({rows} call rows): fresh load {fresh_ms:.0f} ms, in-console navigation {inapp_ms:.0f} ms "
-          f"(API {times['fetch_ms']:.0f} ms, drawing {times['draw_ms']:.0f} ms)")
-    (ARTIFACTS / "render-times.json").write_text(json.dumps({"calls": rows, "fresh_load_ms": fresh_ms, "navigation_ms": inapp_ms}))
+    nav = []
+    for _ in range(5):
+        b.get(f"{base}/#/")
+        b.wait_until("return document.body.dataset.rendered === 'runs'")
+        nav.append(b.run_async(
+            "const [id, done] = [arguments[0], arguments[arguments.length - 1]];"
+            "const t0 = performance.now(); let shown = 0; location.hash = '#/runs/' + id;"
+            "const tick = () => {"
+            "  if (!shown && document.body.dataset.rendered === 'run:' + id) shown = performance.now() - t0;"
+            "  if (shown && document.body.dataset.calls === 'run:' + id) done([shown, performance.now() - t0, window.hwfTimes]);"
+            "  else setTimeout(tick, 2); };"
+            "tick();",
+            ids["fan"],
+        ))
+    shown_ms = sorted(n[0] for n in nav)
+    all_ms = sorted(n[1] for n in nav)
+    fetch_ms = sorted(n[2]["fetch_ms"] for n in nav)
+    draw_ms = sorted(n[2]["draw_ms"] for n in nav)
+    print(f"1,000-call run page ({rows} call rows): fresh load x3 median {fresh_ms:.0f} ms (the document and its script loaded: {page_load_ms:.0f} ms); in-console navigation x5: "
+          f"shown median {shown_ms[2]:.0f} ms (max {shown_ms[-1]:.0f}), every row in median {all_ms[2]:.0f} ms (max {all_ms[-1]:.0f}); "
+          f"API median {fetch_ms[2]:.0f} ms, first draw median {draw_ms[2]:.0f} ms")
+    (ARTIFACTS / "render-times.json").write_text(json.dumps({
+        "calls": rows, "fresh_load_ms": fresh_ms, "page_load_ms": page_load_ms, "navigation_shown_ms": shown_ms, "navigation_all_rows_ms": all_ms,
+        "api_ms": fetch_ms, "first_draw_ms": draw_ms}))
     assert fresh_ms < 1000, fresh_ms
-    assert inapp_ms < 1000, inapp_ms
+    assert shown_ms[2] < 1000 and shown_ms[-1] < 1500, shown_ms
     shot(b, "console-fan-out.png")
 
     # The waterfall: a bar per call, the phase's totals, the filter, the
     # collapse (issue 31).
+    b.wait_until(complete, 10, ids["fan"])
     bars = b.run("return document.querySelectorAll('#calls tr.call-row .wf-bar').length")
     assert bars >= 1000, bars
     b.wait_until("const r = document.querySelector('#calls tr.phase-row[data-phase=\"fan out\"]');"
@@ -332,7 +353,7 @@ def test_console_in_a_real_browser(console):
     b.click('#calls a.collapse[data-phase="fan out"]')
     b.wait_until("return document.querySelectorAll('#calls tr.call-row').length === 0 && !!document.querySelector('#calls tr.phase-row.collapsed')")
     b.click('#calls a.collapse[data-phase="fan out"]')
-    b.wait_until("return document.querySelectorAll('#calls tr.call-row').length >= 1000")
+    b.wait_until("return document.querySelectorAll('#calls tr.call-row').length >= 1000", 10)
 
     # Tables fit: at 1,280 px the calls table (its row buttons included)
     # fits its box; at 420 px the page does not scroll sideways, the table
@@ -361,6 +382,7 @@ def test_console_in_a_real_browser(console):
 
     # A call whose answers were rejected shows what the agent said, and why.
     b.get(f"{base}/#/runs/{ids['review']}")
+    b.wait_until("return document.body.dataset.rendered === 'run:' + arguments[0]", 10, ids["review"])
     b.wait_for('#calls a.toggle[data-call="1"]')
     # An ended run takes no retry (no execution would take it); the page
     # says how to run it again instead.
@@ -373,21 +395,48 @@ def test_console_in_a_real_browser(console):
     assert REFUSAL in detail and "agent_refused" in detail, detail
     shot(b, "console-rejected-answers.png")
     seen_html.append(page_text(b))
-    # "Run again from here": a new run resuming this one, and its page.
-    # (A live update may redraw the page under the click: try again.)
+    # "Run again from here": first the plan (what would replay, what would
+    # run live, and why; no run is created), then a new run resuming this
+    # one, and its page.
+    runs_before = api(base, "/api/runs?limit=1000")[1]["data"]["total"]
+    b.click("#btn-rerun")
+    b.wait_for("#plan tr.plan-step")
+    assert b.text("#plan-live") == "1", b.text("#plan")
+    assert b.run("return document.querySelector('#plan tr.plan-step[data-call=\"1\"]').dataset.outcome") == "live"
+    assert "it failed" in b.text("#plan"), b.text("#plan")
+    assert api(base, "/api/runs?limit=1000")[1]["data"]["total"] == runs_before, "a plan creates no run"
+    shot(b, "console-plan.png")
     moved = "return location.hash.startsWith('#/runs/') && !location.hash.includes(arguments[0])"
-    for _ in range(3):
-        b.run("const e = document.querySelector('#btn-rerun'); if (e) e.click();")
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and not b.run(moved, ids["review"]):
-            time.sleep(0.1)
-        if b.run(moved, ids["review"]):
-            break
-    assert b.run(moved, ids["review"]), "Run again from here did not open a new run: " + str(b.run("return document.querySelector('#flash').textContent"))
+    b.click("#btn-rerun-go")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not b.run(moved, ids["review"]):
+        time.sleep(0.1)
+    assert b.run(moved, ids["review"]), "Run it did not open a new run: " + str(b.run("return document.querySelector('#flash').textContent"))
     b.wait_until("const s = document.querySelector('.summary');"
                  "return (document.body.dataset.rendered || '').startsWith('run:') && !!s && s.innerText.includes('resumed from')", 30)
     rerun = b.run("return decodeURIComponent(location.hash.slice('#/runs/'.length))")
     assert api(base, f"/api/runs/{rerun}")[1]["data"]["resumed_from"] == ids["review"]
+
+    # "Fork with this output" on the answered question of the ask run: an
+    # edit box filled with what the call answered; the new run carries the
+    # edited answer, and its timeline says who replaced it.
+    b.get(f"{base}/#/runs/{ids['ask']}")
+    b.wait_until("return document.body.dataset.rendered === 'run:' + arguments[0]", 10, ids["ask"])
+    b.wait_for('#calls button.fork[data-call="1"]')
+    b.click('#calls button.fork[data-call="1"]')
+    b.wait_until("const t = document.querySelector('tr[data-fork=\"1\"] textarea.fork-output'); return !!t && t.value.includes('yes')")
+    b.run("document.querySelector('tr[data-fork=\"1\"] textarea.fork-output').value = JSON.stringify({answer: 'no', actor: 'ana', channel: 'web'});")
+    b.type('tr[data-fork="1"] input.fork-reason', "we are not ready")
+    shot(b, "console-fork.png")
+    b.click('tr[data-fork="1"] button.fork-go')
+    b.wait_until(moved, 10, ids["ask"])
+    forked = b.run("return decodeURIComponent(location.hash.slice('#/runs/'.length))")
+    b.wait_until("const e = document.querySelector('#run-state'); return e && e.dataset.state === 'succeeded'", 20)
+    b.wait_until("return document.querySelector('#timeline').innerText.includes('replaced')")
+    assert "by web" in b.text("#timeline") and "we are not ready" in b.text("#timeline"), b.text("#timeline")
+    fs = api(base, f"/api/runs/{forked}")[1]["data"]
+    assert fs["result"]["answer"] == "no" and fs["resumed_from"] == ids["ask"], fs
+    seen_html.append(page_text(b))
 
     # Planted secrets appear on no page.
     for html in seen_html:

@@ -151,8 +151,15 @@ class Browser:
         el = self.wait_for(css)
         self._req("POST", f"/element/{el}/value", {"text": text})
 
-    def text(self, css: str) -> str:
-        return self._req("GET", f"/element/{self.find(css)}/text")
+    def text(self, css: str, timeout: float = 10.0) -> str:
+        """The first match's text; found again if the page redrew it meanwhile."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return self._req("GET", f"/element/{self.find(css)}/text")
+            except WebDriverError as e:
+                if "stale element" not in str(e) or time.monotonic() > deadline:
+                    raise
 
     def wait_for(self, css: str, timeout: float = 10.0) -> str:
         deadline = time.monotonic() + timeout

@@ -497,3 +497,87 @@ fn a_recorded_timer_replays_without_waiting() {
     assert_eq!(d["steps"][0]["name"], "timer.sleep", "{d}");
     assert_eq!(d["steps"][0]["outcome"], "replay", "{d}");
 }
+
+/// `hwf replay-check --upgrade`: a parked run whose calls replay cleanly
+/// on a new version is re-pinned to it and continues on it; one that
+/// diverges stays on its version (exit 1) unless `--allow-changed`.
+#[test]
+fn replay_check_upgrade_repins_waiting_runs_that_replay_cleanly() {
+    let ctx = Ctx::manual_runner();
+    let script = ctx.write("triage.js", triage(SPEED));
+    let f = ctx.write("f.json", FIXTURE);
+    let out = ctx.run_json(
+        script.to_str().expect("utf8"),
+        "{}",
+        &["--agents", f.to_str().expect("utf8")],
+    );
+    out.expect_code(3);
+    let id = run_id(&out.json());
+    let pinned = status(&ctx, &id)["script"]["digest"].clone();
+
+    // A version that changes a reviewer's prompt diverges: kept, exit 1.
+    let v3 = ctx.write("v3.js", triage("Review the change for speed, with numbers."));
+    let out = ctx.hwf(["replay-check", v3.to_str().expect("utf8"), "--upgrade", "--json"]);
+    out.expect_code(1);
+    let r = out.json()["data"].clone();
+    assert_eq!(r["upgraded"], 0, "{r}");
+    assert!(
+        r["runs"][0]["kept_because"]
+            .as_str()
+            .is_some_and(|w| w.contains("diverges at call 2")),
+        "{r}"
+    );
+    assert_eq!(status(&ctx, &id)["script"]["digest"], pinned);
+
+    // A version whose calls are the same (it returns one more field):
+    // re-pinned; the text says so.
+    let v2 = ctx.write(
+        "v2.js",
+        triage(SPEED).replace("return { reviews,", "return { version: 2, reviews,"),
+    );
+    let out = ctx.hwf(["replay-check", v2.to_str().expect("utf8"), "--upgrade"]);
+    out.expect_code(0);
+    assert!(out.stdout.contains("1 waiting run upgraded"), "{}", out.stdout);
+    let st = status(&ctx, &id);
+    assert_ne!(st["script"]["digest"], pinned, "{st}");
+    assert!(
+        st["script"]["path"].as_str().is_some_and(|p| p.ends_with("v2.js")),
+        "{st}"
+    );
+    // It continues on the new version: the reviews replay, the result is v2's.
+    ctx.hwf(["control", "decide", &id, "4", "respond", "--value", "\"yes\""])
+        .expect_code(0);
+    runner_once(&ctx);
+    let st = status(&ctx, &id);
+    assert_eq!(st["state"], "succeeded", "{st}");
+    assert_eq!(st["result"]["version"], 2, "{st}");
+    assert_eq!(st["result"]["decision"], "yes", "{st}");
+
+    // --allow-changed re-pins a diverging waiting run too.
+    let out = ctx.run_json(
+        script.to_str().expect("utf8"),
+        "{}",
+        &["--agents", f.to_str().expect("utf8")],
+    );
+    out.expect_code(3);
+    let second = run_id(&out.json());
+    let out = ctx.hwf([
+        "replay-check",
+        v3.to_str().expect("utf8"),
+        "--upgrade",
+        "--allow-changed",
+        "--json",
+    ]);
+    out.expect_code(0);
+    let r = out.json()["data"].clone();
+    assert_eq!(
+        (r["upgraded"].clone(), r["diverging"].clone()),
+        (json!(1), json!(1)),
+        "{r}"
+    );
+    assert!(
+        status(&ctx, &second)["script"]["path"]
+            .as_str()
+            .is_some_and(|p| p.ends_with("v3.js"))
+    );
+}

@@ -975,3 +975,157 @@ fn half_open_connections_are_closed_after_the_header_timeout() {
         "closed after the 10 s header timeout, not before nor much later: {took:?}"
     );
 }
+
+const DRAFT_JS: &str = r#"export const meta = { name: "drafts", description: "a draft, then a summary of it", phases: [{ title: "draft" }, { title: "sum" }] };
+phase("draft");
+const d = await agent("Draft the notes", { label: "draft" });
+phase("sum");
+const s = await agent(`Summarize: ${JSON.stringify(d)}`, { label: "summary" });
+if (s === null) throw new Error("the summary agent did not answer");
+return { draft: d, summary: s };
+"#;
+
+/// The run page in one answer (`/api/runs/{id}/page`); "fork with this
+/// output" through the facade (a new run whose edit is journaled as
+/// `call_edited` by `web`, the other calls replayed or run live as their
+/// requests say); the plan shown before "run again from here" (creates no
+/// run). Issue 30/31.
+#[test]
+fn the_run_page_forks_with_an_output_and_plans_a_rerun() {
+    let ctx = Ctx::new();
+    let fixture = ctx.write(
+        "f.json",
+        r#"{"responses": [
+          {"match": {"label": "draft"}, "output": "first draft", "tokens": 10},
+          {"match": {"label": "summary"}, "output": "summed", "tokens": 5}
+        ]}"#,
+    );
+    let fixture = fixture.to_str().expect("utf8");
+    let script = ctx.write("drafts.js", DRAFT_JS);
+    let out = ctx.hwf(["run", script.to_str().expect("utf8"), "--agents", fixture, "--json"]);
+    out.expect_code(0);
+    let run = out.json()["data"]["run_id"].as_str().expect("id").to_owned();
+    let (srv, _) = serve(&ctx, &["--token", TOKEN, "--agents", fixture], &[]);
+    let a = srv.addr.as_str();
+
+    // The page: the header, calls as rows under one list of columns (each
+    // with its phase), the timeline.
+    let p = get(a, &format!("/api/runs/{run}/page")).json()["data"].clone();
+    assert_eq!(p["run"]["state"], "succeeded", "{p}");
+    assert_eq!(p["run"]["workflow"], "drafts");
+    let cols: Vec<&str> = p["calls"]["cols"]
+        .as_array()
+        .expect("cols")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let rows = p["calls"]["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 2, "{p}");
+    let at = |r: &Value, k: &str| r[cols.iter().position(|c| *c == k).expect("column")].clone();
+    assert_eq!(
+        (at(&rows[0], "label"), at(&rows[0], "phase"), at(&rows[0], "state")),
+        (json!("draft"), json!("draft"), json!("done"))
+    );
+    assert_eq!(at(&rows[1], "phase"), "sum");
+    assert!(p["timeline"]["rows"].as_array().is_some_and(|r| r.len() > 3), "{p}");
+    assert_eq!(get(a, "/api/runs/r0000000000000000000000000000/page").status, 404);
+
+    // Fork with this output: needs the token; a body without an output is
+    // a 400 and creates nothing.
+    let before = ctx.run_ids().len();
+    let body = json!({"call": "1", "output": {"text": "second draft"}, "reason": "shorter"});
+    let r = req(
+        a,
+        "POST",
+        &format!("/api/runs/{run}/fork"),
+        &[],
+        body.to_string().as_bytes(),
+    );
+    assert_eq!(r.status, 401, "{r:?}");
+    let r = post(a, &format!("/api/runs/{run}/fork"), &json!({"call": "1"}));
+    assert_eq!(
+        (r.status, r.json()["error"]["code"].clone()),
+        (400, json!("invalid_params")),
+        "{r:?}"
+    );
+    let r = post(a, &format!("/api/runs/{run}/fork"), &json!({"call": "7", "output": 1}));
+    assert_eq!(
+        (r.status, r.json()["error"]["code"].clone()),
+        (404, json!("not_found")),
+        "{r:?}"
+    );
+    assert_eq!(ctx.run_ids().len(), before, "a refused fork creates no run");
+    let r = post(a, &format!("/api/runs/{run}/fork"), &body);
+    assert_eq!(r.status, 200, "{r:?}");
+    let fork = r.json()["data"]["run_id"].as_str().expect("new run").to_owned();
+    assert_ne!(fork, run);
+    let s = poll(a, &format!("/api/runs/{fork}"), Duration::from_secs(20), |v| {
+        v["data"]["state"] == "succeeded"
+    });
+    let d = &s["data"];
+    assert_eq!(d["state"], "succeeded", "{s}");
+    // The draft is the edit; the summary's prompt changed, so it ran live.
+    assert_eq!(
+        d["result"],
+        json!({"draft": {"text": "second draft"}, "summary": "summed"}),
+        "{s}"
+    );
+    assert_eq!(d["resumed_from"], run.as_str());
+    assert_eq!(d["counts"]["replayed"], 1, "{s}");
+    let edit = ctx
+        .journal(&fork)
+        .into_iter()
+        .find(|l| l["type"] == "call_edited")
+        .expect("the edit is journaled");
+    assert_eq!(
+        (
+            edit["call"].clone(),
+            edit["actor"].clone(),
+            edit["reason"].clone(),
+            edit["source_run"].clone()
+        ),
+        (json!("1"), json!("web"), json!("shorter"), json!(run))
+    );
+
+    // The plan before a rerun: a failed run (the summary agent fails) —
+    // the draft would replay, the failed summary run live; no run created.
+    let bad = ctx.write(
+        "bad.json",
+        r#"{"responses": [
+          {"match": {"label": "draft"}, "output": "first draft", "tokens": 10},
+          {"match": {"label": "summary"}, "error": "the backend is down", "code": "agent_failed"}
+        ]}"#,
+    );
+    let out = ctx.hwf([
+        "run",
+        script.to_str().expect("utf8"),
+        "--agents",
+        bad.to_str().expect("utf8"),
+        "--json",
+    ]);
+    out.expect_code(1);
+    let failed = out.json()["data"]["run_id"].as_str().expect("id").to_owned();
+    let before = ctx.run_ids().len();
+    let plan = get(a, &format!("/api/runs/{failed}/plan")).json();
+    assert_eq!(plan["success"], true, "{plan}");
+    let pd = &plan["data"];
+    assert_eq!(
+        (pd["replayed"].clone(), pd["live"].clone()),
+        (json!(1), json!(1)),
+        "{plan}"
+    );
+    let live = pd["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .find(|s| s["outcome"] == "live")
+        .expect("a live step")
+        .clone();
+    assert_eq!(
+        (live["label"].clone(), live["reason"].clone()),
+        (json!("summary"), json!("failed")),
+        "{plan}"
+    );
+    assert_eq!(pd["run_created"], false);
+    assert_eq!(ctx.run_ids().len(), before, "a plan creates no run");
+}

@@ -30,14 +30,20 @@ struct Receiver {
 
 impl Receiver {
     fn start(silent: bool) -> Self {
+        Self::start_failing(silent, 0)
+    }
+
+    /// A receiver whose first `fail` answers are `503 Service Unavailable`.
+    fn start_failing(silent: bool, fail: usize) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let port = listener.local_addr().expect("addr").port();
         let got = Arc::new(Mutex::new(Vec::new()));
         let sink = got.clone();
+        let failures = Arc::new(std::sync::atomic::AtomicUsize::new(fail));
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
-                let sink = sink.clone();
-                std::thread::spawn(move || serve(stream, &sink, silent));
+                let (sink, failures) = (sink.clone(), failures.clone());
+                std::thread::spawn(move || serve(stream, &sink, silent, &failures));
             }
         });
         Self { port, got }
@@ -52,7 +58,7 @@ impl Receiver {
     }
 }
 
-fn serve(stream: TcpStream, sink: &Mutex<Vec<Posted>>, silent: bool) {
+fn serve(stream: TcpStream, sink: &Mutex<Vec<Posted>>, silent: bool, failures: &std::sync::atomic::AtomicUsize) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(20)));
     let Ok(mut out) = stream.try_clone() else { return };
     let mut reader = BufReader::new(stream);
@@ -86,10 +92,16 @@ fn serve(stream: TcpStream, sink: &Mutex<Vec<Posted>>, silent: bool) {
             std::thread::sleep(Duration::from_secs(30));
             return;
         }
-        if out
-            .write_all(b"HTTP/1.1 200 OK\r\ncontent-type: application/x-protobuf\r\ncontent-length: 0\r\n\r\n")
-            .is_err()
-        {
+        use std::sync::atomic::Ordering;
+        let fail = failures
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
+            .is_ok();
+        let answer: &[u8] = if fail {
+            b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 4\r\n\r\nbusy"
+        } else {
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/x-protobuf\r\ncontent-length: 0\r\n\r\n"
+        };
+        if out.write_all(answer).is_err() {
             return;
         }
     }
@@ -371,6 +383,32 @@ fn a_receiver_that_is_down_or_silent_never_fails_or_holds_the_run() {
     assert!(!silent.posted().is_empty(), "the export was attempted");
     eprintln!(
         "hwf run: {base:.2} s without export, {t_down:.2} s with the collector down, {t_slow:.2} s with it silent"
+    );
+}
+
+/// A collector that answers 503 (busy) gets the same batch again after a
+/// short backoff, within the command's bounded flush: the trace arrives
+/// once, whole.
+#[test]
+fn a_busy_collector_gets_the_batch_again() {
+    let ctx = Ctx::new();
+    let (plain, base) = run(&ctx, &[]);
+    plain.expect_code(0);
+    let busy = Receiver::start_failing(false, 1);
+    let (out, took) = run(&ctx, &[("OTEL_EXPORTER_OTLP_ENDPOINT", &busy.endpoint())]);
+    out.expect_code(0);
+    let posted = busy.posted();
+    assert_eq!(posted.len(), 2, "refused once, then taken: {}", posted.len());
+    assert_eq!(posted[0].body, posted[1].body, "the same batch again");
+    let got = spans(&posted[1..]);
+    assert_eq!(
+        got.iter().filter(|s| s.name.starts_with("invoke_workflow")).count(),
+        1,
+        "one whole trace"
+    );
+    assert!(
+        took < base + 1.5,
+        "the retry held the command {took:.2}s (without: {base:.2}s)"
     );
 }
 

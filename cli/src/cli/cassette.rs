@@ -99,12 +99,19 @@ pub struct ReplayCheckArgs {
     /// Only runs of this workflow name (default: the script's meta.name).
     #[arg(long)]
     pub name: Option<String>,
+    /// Re-pin every waiting run that replays cleanly on this script (no call diverges) to it: it continues on this version.
+    #[arg(long)]
+    pub upgrade: bool,
+    /// With --upgrade: re-pin diverging waiting runs too (their changed and new calls run live).
+    #[arg(long, requires = "upgrade")]
+    pub allow_changed: bool,
     /// Print the facade JSON.
     #[arg(long)]
     pub json: bool,
 }
 
-/// `hwf replay-check SCRIPT`: exit 1 when a run diverges.
+/// `hwf replay-check SCRIPT [--upgrade [--allow-changed]]`: exit 1 when a
+/// run diverges (and was not re-pinned anyway).
 pub async fn replay_check(cli: &Cli, config: &Config, args: &ReplayCheckArgs, out: &Out) -> Result<i32, Error> {
     let runs = match args.runs.as_str() {
         "waiting" => RunsToCheck::Waiting,
@@ -123,6 +130,8 @@ pub async fn replay_check(cli: &Cli, config: &Config, args: &ReplayCheckArgs, ou
             target,
             runs,
             name: args.name.clone(),
+            upgrade: args.upgrade,
+            allow_changed: args.allow_changed,
         })
         .await?;
     out.data(&report.to_json(), |_| {
@@ -146,14 +155,31 @@ pub async fn replay_check(cli: &Cli, config: &Config, args: &ReplayCheckArgs, ou
                 (None, Some(e)) => format!("{}: {}", e.code, e.message),
                 (None, None) => "ok".to_owned(),
             };
+            let pin = match (&r.upgraded_to, &r.kept_because) {
+                (Some(d), _) => format!(" / upgraded to {}", d.get(..15).unwrap_or(d)),
+                (None, Some(why)) => format!(" / kept on its version: {why}"),
+                (None, None) => String::new(),
+            };
             text.push_str(&format!(
-                "  {} {:<9} replays {} / would run live {} (~{} tokens) / {end}\n",
+                "  {} {:<9} replays {} / would run live {} (~{} tokens) / {end}{pin}\n",
                 r.run_id, r.state, r.replayed, r.live, r.live_tokens
+            ));
+        }
+        if args.upgrade {
+            text.push_str(&format!(
+                "{} waiting run{} upgraded\n",
+                report.upgraded,
+                if report.upgraded == 1 { "" } else { "s" }
             ));
         }
         text.trim_end().to_owned()
     });
-    Ok(if report.diverging > 0 { 1 } else { 0 })
+    let diverging_kept = report
+        .runs
+        .iter()
+        .filter(|r| r.diverges_at.is_some() && r.upgraded_to.is_none())
+        .count();
+    Ok(if diverging_kept > 0 { 1 } else { 0 })
 }
 
 fn parse_json_arg(flag: &str, text: &str) -> Result<Value, Error> {

@@ -232,6 +232,13 @@ pub struct ReplayCheckRequest {
     pub runs: RunsToCheck,
     /// Only runs of this workflow (default: the script's `meta.name`).
     pub name: Option<String>,
+    /// Re-pin each waiting run that replays cleanly on the changed script
+    /// (no call diverges) to it: its next continuation runs the new
+    /// version instead of refusing it (`resume_mismatch`).
+    pub upgrade: bool,
+    /// With `upgrade`: re-pin diverging waiting runs too (their changed
+    /// and new calls then run live).
+    pub allow_changed: bool,
 }
 
 /// One stored run, walked against the changed script.
@@ -259,6 +266,12 @@ pub struct RunCheck {
     /// Why the run could not be checked, or how the walk ended early.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorInfo>,
+    /// With `--upgrade`: the run now runs the changed script (its digest).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upgraded_to: Option<String>,
+    /// With `--upgrade`: why a waiting run stays pinned to its version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept_because: Option<String>,
 }
 
 /// What [`Hwf::replay_check`] found.
@@ -270,6 +283,9 @@ pub struct ReplayCheckReport {
     pub runs: Vec<RunCheck>,
     /// How many diverge (a call whose request changed or is new).
     pub diverging: usize,
+    /// How many waiting runs were re-pinned to the changed script
+    /// (`upgrade`).
+    pub upgraded: usize,
     /// How long it took in-process (µs).
     pub check_us: u64,
 }
@@ -650,13 +666,81 @@ impl Hwf {
                 slots[i] = Some(c);
             }
         }
-        let runs: Vec<RunCheck> = slots.into_iter().flatten().collect();
+        let mut runs: Vec<RunCheck> = slots.into_iter().flatten().collect();
+        if req.upgrade {
+            for r in runs.iter_mut().filter(|r| r.state == "waiting") {
+                self.upgrade_checked(r, &resolved, req.allow_changed).await;
+            }
+        }
         Ok(ReplayCheckReport {
             workflow: name,
             diverging: runs.iter().filter(|r| r.diverges_at.is_some()).count(),
+            upgraded: runs.iter().filter(|r| r.upgraded_to.is_some()).count(),
             runs,
             check_us: t0.elapsed().as_micros() as u64,
         })
+    }
+
+    /// Re-pin a checked waiting run to `to` when its walk allows it (no
+    /// call diverges, or `allow_changed`); says in `check` what was done.
+    async fn upgrade_checked(&self, check: &mut RunCheck, to: &crate::app::resolve::Resolved, allow_changed: bool) {
+        let why = match (&check.error, &check.diverges_at) {
+            (Some(e), _) if check.replayed + check.live == 0 => {
+                Some(format!("it could not be checked ({})", e.code.as_str()))
+            }
+            (_, Some(c)) if !allow_changed => {
+                Some(format!("it diverges at call {c} (--allow-changed re-pins it anyway)"))
+            }
+            _ => None,
+        };
+        if let Some(why) = why {
+            check.kept_because = Some(why);
+            return;
+        }
+        match self.repin(&check.run_id, to).await {
+            Ok(()) => check.upgraded_to = Some(to.script.digest.clone()),
+            Err(e) => check.kept_because = Some(format!("{}: {}", e.code().as_str(), e.message())),
+        }
+    }
+
+    /// Point a waiting run at another version of its script, under the
+    /// run's claim (so no executor continues it meanwhile); the bytes are
+    /// kept in the store for runners elsewhere. `tracing` records who
+    /// moved from which digest to which.
+    ///
+    /// # Errors
+    ///
+    /// `already_exists` (another process executes the run), `invalid_args`
+    /// (it is no longer waiting), `conflict`, `not_found`, `io`.
+    async fn repin(&self, run: &str, to: &crate::app::resolve::Resolved) -> Result<()> {
+        use hwf_core::store::RunStore;
+        let id = RunId::parse(run)?;
+        let Some(claim) = RunStore::claim(&*self.store, &id).await? else {
+            return Err(Error::new(
+                ErrorCode::AlreadyExists,
+                format!("run {id} is being executed by another process"),
+            ));
+        };
+        let outcome = async {
+            let mut snap = self.store.read_snapshot(&id)?;
+            if snap.state != crate::store::RunState::Waiting {
+                return Err(Error::new(
+                    ErrorCode::InvalidArgs,
+                    format!("run {id} is {} now, not waiting", snap.state.as_str()),
+                ));
+            }
+            self.keep_for_runners(to)?;
+            // A file's path (the new bytes are there), or a saved
+            // script's new version.
+            let from = std::mem::replace(&mut snap.script, to.script.clone());
+            self.save_claimed(&snap, hwf_core::store::SaveMode::Durable, &*claim)
+                .await?;
+            tracing::info!(run_id = %id, from = %from.digest, to = %snap.script.digest, "run re-pinned to a new script version");
+            Ok(())
+        }
+        .await;
+        let _ = claim.release().await;
+        outcome
     }
 
     /// One run of [`Hwf::replay_check`], read and indexed (or why it
@@ -672,6 +756,8 @@ impl Hwf {
             diverges_label: None,
             complete: false,
             error: None,
+            upgraded_to: None,
+            kept_because: None,
         };
         let info = |e: Error| ErrorInfo {
             code: e.code(),

@@ -19,6 +19,7 @@
 //! - [`catalog`]: validating and saving scripts;
 //! - [`views`], [`status`], [`review`]: typed status, overview, the review
 //!   queue and the timeline;
+//! - [`run_page`]: the console's run page in one answer;
 //! - [`finalizers`]: finalizing declared resources when a run ends;
 //! - [`triggers`]: starting runs from external events.
 //!
@@ -38,6 +39,7 @@ pub mod operate;
 pub mod resolve;
 pub mod resume;
 pub mod review;
+pub mod run_page;
 pub mod runner;
 pub mod runs;
 pub mod scheduler;

@@ -256,54 +256,10 @@ impl Hwf {
         let id = RunId::parse(run_id)?;
         let journal = self.store().read_entries_compact(&id)?;
         let controls = crate::app::control::read_controls(self.store(), &id).unwrap_or_default();
-        let mut rows = timeline_rows(&journal, &controls.0);
+        let rows = timeline_rows(&journal, &controls.0);
         drop(journal);
-        let total = rows.len();
-        let mut call_phases = serde_json::Map::new();
-        let mut current = Value::from("");
-        for r in &rows {
-            match r["row"].as_str() {
-                Some("phase") => current = r["title"].clone(),
-                Some("call") => {
-                    let own = r.get("phase").filter(|p| p.as_str().is_some_and(|p| !p.is_empty()));
-                    let phase = own.cloned().unwrap_or_else(|| current.clone());
-                    if let Some(call) = r["call"].as_str() {
-                        call_phases.insert(call.to_owned(), phase);
-                    }
-                }
-                _ => {}
-            }
-        }
-        let (offset, next) = match page {
-            TimelinePage::HeadAndTail if total > TIMELINE_PAGE => {
-                let tail = rows.split_off(total - TIMELINE_PAGE / 2);
-                rows.truncate(TIMELINE_PAGE / 2);
-                rows.push(json!({"row": "gap", "hidden": total - TIMELINE_PAGE}));
-                rows.extend(tail);
-                (0, None)
-            }
-            TimelinePage::HeadAndTail => (0, None),
-            TimelinePage::All if total > TIMELINE_ALL => {
-                let tail = rows.split_off(total - TIMELINE_ALL / 2);
-                rows.truncate(TIMELINE_ALL / 2);
-                rows.push(json!({"row": "gap", "hidden": total - TIMELINE_ALL}));
-                rows.extend(tail);
-                (0, None)
-            }
-            TimelinePage::All => (0, None),
-            TimelinePage::Range { offset, limit } => {
-                let limit = limit.clamp(1, TIMELINE_MAX_PAGE);
-                let start = offset.min(total);
-                let end = start.saturating_add(limit).min(total);
-                rows = rows.drain(start..end).collect();
-                (start, (end < total).then_some(end))
-            }
-        };
-        let mut v = json!({"run_id": id, "rows": rows, "total": total, "offset": offset,
-            "call_phases": call_phases});
-        if let Some(n) = next {
-            v["next"] = json!(n);
-        }
+        let mut v = timeline_page_of(rows, page);
+        v["run_id"] = json!(id);
         hwf_core::redact::redact_value(&mut v);
         Ok(v)
     }
@@ -547,6 +503,57 @@ pub enum TimelinePage {
     },
     /// Every row, up to [`TIMELINE_ALL`] (then its first and last halves).
     All,
+}
+
+/// One page of a run's timeline rows (see [`Hwf::timeline_page`]):
+/// `{rows, total, offset, call_phases, next?}`, not yet redacted.
+pub fn timeline_page_of(mut rows: Vec<Value>, page: TimelinePage) -> Value {
+    let total = rows.len();
+    let mut call_phases = serde_json::Map::new();
+    let mut current = Value::from("");
+    for r in &rows {
+        match r["row"].as_str() {
+            Some("phase") => current = r["title"].clone(),
+            Some("call") => {
+                let own = r.get("phase").filter(|p| p.as_str().is_some_and(|p| !p.is_empty()));
+                let phase = own.cloned().unwrap_or_else(|| current.clone());
+                if let Some(call) = r["call"].as_str() {
+                    call_phases.insert(call.to_owned(), phase);
+                }
+            }
+            _ => {}
+        }
+    }
+    let (offset, next) = match page {
+        TimelinePage::HeadAndTail if total > TIMELINE_PAGE => {
+            let tail = rows.split_off(total - TIMELINE_PAGE / 2);
+            rows.truncate(TIMELINE_PAGE / 2);
+            rows.push(json!({"row": "gap", "hidden": total - TIMELINE_PAGE}));
+            rows.extend(tail);
+            (0, None)
+        }
+        TimelinePage::HeadAndTail => (0, None),
+        TimelinePage::All if total > TIMELINE_ALL => {
+            let tail = rows.split_off(total - TIMELINE_ALL / 2);
+            rows.truncate(TIMELINE_ALL / 2);
+            rows.push(json!({"row": "gap", "hidden": total - TIMELINE_ALL}));
+            rows.extend(tail);
+            (0, None)
+        }
+        TimelinePage::All => (0, None),
+        TimelinePage::Range { offset, limit } => {
+            let limit = limit.clamp(1, TIMELINE_MAX_PAGE);
+            let start = offset.min(total);
+            let end = start.saturating_add(limit).min(total);
+            rows = rows.drain(start..end).collect();
+            (start, (end < total).then_some(end))
+        }
+    };
+    let mut v = json!({"rows": rows, "total": total, "offset": offset, "call_phases": call_phases});
+    if let Some(n) = next {
+        v["next"] = json!(n);
+    }
+    v
 }
 
 /// Rows of the console's first view of a timeline.

@@ -247,6 +247,7 @@ async fn workflow_inner(hwf: &Hwf, request: &Value, opts: &Options) -> Result<Va
             ok(report.to_json())
         }
         "run" | "run_script" => run_script(hwf, &p, opts).await,
+        "fork" => fork(hwf, &p, opts).await,
         "status" => ok(hwf.status(p.req_str("run_id", "status")?)?.to_json()),
         "catalog" => {
             let caps: Vec<Value> = hwf
@@ -389,6 +390,44 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
     }
     req.progress = opts.progress.clone();
     let outcome = hwf.run(req).await?;
+    Ok(run_envelope(&outcome.snapshot, hwf.state_dir()))
+}
+
+/// `fork`: a new run resumed from `resume_from_run_id` in which `call`
+/// answers `output` (or, for a `human.ask`, `answer`); the edit is
+/// journaled (`call_edited`) with `actor` (default: `operator` from the
+/// console, else `agent`) and `reason`. Runs in the foreground.
+async fn fork(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
+    use crate::app::cassette::{ForkEdit, ForkRequest};
+    let source = RunId::parse(p.req_str("resume_from_run_id", "fork")?)?;
+    let call = p.req_str("call", "fork")?.to_owned();
+    hwf_core::ids::validate_name("call ref", &call)?;
+    let edit = match (p.get("output"), p.get("answer")) {
+        (Some(o), None) => ForkEdit::Output(o.clone()),
+        (None, Some(a)) => ForkEdit::Answer(a.clone()),
+        _ => {
+            return Err(Error::new(
+                ErrorCode::InvalidParams,
+                "fork needs one of \"output\" (the call's new result) or \"answer\" (a human.ask's new answer)",
+            ));
+        }
+    };
+    let actor = match p.str("actor") {
+        Some(a) => a.to_owned(),
+        None if opts.operator => "operator".to_owned(),
+        None => "agent".to_owned(),
+    };
+    let outcome = hwf
+        .fork(&ForkRequest {
+            source,
+            call,
+            edit,
+            actor,
+            reason: p.str("reason").map(str::to_owned),
+            args: p.get("script_args").cloned(),
+            run_id: p.str("run_id").map(RunId::parse).transpose()?,
+        })
+        .await?;
     Ok(run_envelope(&outcome.snapshot, hwf.state_dir()))
 }
 

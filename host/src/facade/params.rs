@@ -92,7 +92,7 @@ pub const WORKFLOW: &[Param] = &[
         "action",
         &[],
         Kind::Str,
-        "validate | run | run_script | status | catalog | script_save | script_catalog | script_inspect (inferred when absent)",
+        "validate | run | run_script | fork | status | catalog | script_save | script_catalog | script_inspect (inferred when absent)",
     ),
     p(
         "script_source",
@@ -182,6 +182,26 @@ pub const WORKFLOW: &[Param] = &[
         Kind::Bool,
         "with resume_from_run_id: report per call what would replay and what would run live (why, estimated tokens), and create no run",
     ),
+    p(
+        "call",
+        &["call_ref"],
+        Kind::Str,
+        "fork: the agent or capability call of resume_from_run_id whose result is replaced",
+    ),
+    p(
+        "output",
+        &[],
+        Kind::Any,
+        "fork: the call's new result (everything whose request is unchanged replays)",
+    ),
+    p(
+        "answer",
+        &[],
+        Kind::Any,
+        "fork: a human.ask call's new answer, checked against its question",
+    ),
+    p("actor", &[], Kind::Str, "fork: who makes the edit (journaled)"),
+    p("reason", &[], Kind::Str, "fork: why (journaled)"),
 ];
 
 /// An array of `params` followed by `overview`'s paging and filter

@@ -151,11 +151,54 @@ pub async fn journal(
         Ok(id) => id,
         Err(r) => return r,
     };
+    let page = match timeline_page(q) {
+        Ok(p) => p,
+        Err(r) => return r,
+    };
+    let Ok(_permit) = app.journal_reads.clone().acquire_owned().await else {
+        return error_response(&Error::new(ErrorCode::Internal, "the console is shutting down"));
+    };
+    let hwf = app.hwf.clone();
+    result_redacted(blocking(move || hwf.timeline_page(id.as_str(), page)).await)
+}
+
+/// `GET /api/runs/{id}/page`: what the run page shows, in one answer
+/// ([`crate::Hwf::run_page`]): the header, the calls as compact rows, and
+/// the timeline's page (`?all=true` or `?offset=&limit=` as the journal
+/// endpoint).
+pub async fn run_page(
+    State(app): App,
+    Path(id): Path<String>,
+    q: Result<Query<JournalQuery>, QueryRejection>,
+) -> Response {
+    let id = match run_id(&id) {
+        Ok(id) => id,
+        Err(r) => return r,
+    };
+    let page = match timeline_page(q) {
+        Ok(p) => p,
+        Err(r) => return r,
+    };
+    let Ok(_permit) = app.journal_reads.clone().acquire_owned().await else {
+        return error_response(&Error::new(ErrorCode::Internal, "the console is shutting down"));
+    };
+    let hwf = app.hwf.clone();
+    result_redacted(blocking(move || hwf.run_page(id.as_str(), page)).await)
+}
+
+/// Which timeline rows a query asks for.
+#[allow(clippy::result_large_err, reason = "the error is the response itself, built once")]
+fn timeline_page(q: Result<Query<JournalQuery>, QueryRejection>) -> Result<crate::app::review::TimelinePage, Response> {
     let q = match q {
         Ok(Query(q)) => q,
-        Err(e) => return error_response(&Error::new(ErrorCode::InvalidParams, format!("bad query: {e}"))),
+        Err(e) => {
+            return Err(error_response(&Error::new(
+                ErrorCode::InvalidParams,
+                format!("bad query: {e}"),
+            )));
+        }
     };
-    let page = match (q.all, q.offset, q.limit) {
+    Ok(match (q.all, q.offset, q.limit) {
         (Some(true), None, None) => crate::app::review::TimelinePage::All,
         (None | Some(false), None, None) => crate::app::review::TimelinePage::HeadAndTail,
         (None | Some(false), offset, limit) => crate::app::review::TimelinePage::Range {
@@ -163,17 +206,12 @@ pub async fn journal(
             limit: limit.unwrap_or(crate::app::review::TIMELINE_PAGE),
         },
         (Some(true), _, _) => {
-            return error_response(&Error::new(
+            return Err(error_response(&Error::new(
                 ErrorCode::InvalidParams,
                 "all=true reads every row: leave out offset and limit",
-            ));
+            )));
         }
-    };
-    let Ok(_permit) = app.journal_reads.clone().acquire_owned().await else {
-        return error_response(&Error::new(ErrorCode::Internal, "the console is shutting down"));
-    };
-    let hwf = app.hwf.clone();
-    result_redacted(blocking(move || hwf.timeline_page(id.as_str(), page)).await)
+    })
 }
 
 /// `GET /api/runs/{id}/journal?offset=&limit=` or `?all=true`.
@@ -324,6 +362,62 @@ pub async fn rerun(State(app): App, Path(id): Path<String>, body: Bytes) -> Resp
     }
     let new = RunId::generate();
     let request = json!({"resume_from_run_id": id, "run_id": new});
+    start_run(&app, request, new).await
+}
+
+/// `GET /api/runs/{id}/plan`: what running it again from here (`rerun`)
+/// would replay and what it would run live, per call, with why and the
+/// field-level changes of a changed request — the facade's `workflow`
+/// with `plan: true` (`hwf run --resume-from ID --plan`). Creates no run.
+pub async fn plan(State(app): App, Path(id): Path<String>) -> Response {
+    let id = match run_id(&id) {
+        Ok(id) => id,
+        Err(r) => return r,
+    };
+    let request = json!({"resume_from_run_id": id, "plan": true});
+    let v = crate::facade::workflow(&app.hwf, &request, &app.opts).await;
+    if v["success"] == true {
+        // Step labels and diffs come from requests: redacted on the way out.
+        return ok(v["data"].clone());
+    }
+    envelope(v)
+}
+
+/// `POST /api/runs/{id}/fork` `{call, output | answer, reason?, actor?}`:
+/// "fork with this output" — a new run resumed from this one in which
+/// `call` answers `output` (a `human.ask`: `answer`, checked against its
+/// question), through the facade's `workflow` `fork` (the same checks and
+/// the same journaled `call_edited`, with actor `web` unless given, as
+/// `hwf fork`), executed by this server in the background. Answers as
+/// `rerun` does: `{run_id, state}` once the new run exists, or the
+/// facade's error.
+pub async fn fork(State(app): App, Path(id): Path<String>, body: Bytes) -> Response {
+    let id = match run_id(&id) {
+        Ok(id) => id,
+        Err(r) => return r,
+    };
+    let body = match body_object(&body) {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let new = RunId::generate();
+    let mut req = Map::new();
+    req.insert("action".into(), json!("fork"));
+    req.insert("resume_from_run_id".into(), json!(id));
+    req.insert("run_id".into(), json!(new));
+    req.insert("actor".into(), json!("web"));
+    copy(&mut req, &body, &["call", "output", "answer", "reason", "actor"]);
+    // Checked before the run starts, so a bad request answers at once.
+    if let Err(e) = crate::facade::params::Params::parse(&Value::Object(req.clone()), crate::facade::params::WORKFLOW) {
+        return error_response(&e);
+    }
+    start_run(&app, Value::Object(req), new).await
+}
+
+/// Start a `workflow` request that creates run `new` as a task of this
+/// server, and answer once the run exists (`{run_id, state}`), or with the
+/// facade's error when it could not start.
+async fn start_run(app: &Arc<AppState>, request: Value, new: RunId) -> Response {
     let (hwf, opts, state) = (app.hwf.clone(), app.opts.clone(), app.clone());
     let mut run = tokio::spawn(async move {
         let v = crate::facade::workflow(&hwf, &request, &opts).await;

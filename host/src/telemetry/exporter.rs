@@ -8,6 +8,15 @@
 //! nothing: the post times out ([`super::ExportSettings::timeout`]), the
 //! spans are dropped with a warning, and a full queue drops the newest
 //! execution's spans the same way.
+//!
+//! **Retries.** A post that failed in a way the OTLP specification calls
+//! transient — the collector answered 429, 502, 503 or 504, or could not
+//! be reached — is sent again, at most [`ATTEMPTS`] times in all, after
+//! [`RETRY_BACKOFF`], then four times that (or the collector's
+//! `Retry-After`, up to [`MAX_RETRY_AFTER`]). The worker waits, never a
+//! run. Once the process is exiting ([`flush_all`]) an unreachable
+//! collector is not tried again (it will not come back within the bounded
+//! flush), and no retry waits past the flush's deadline.
 
 use super::settings::{ExportSettings, Protocol};
 use super::spans::{self, RunInfo};
@@ -32,6 +41,73 @@ pub const MAX_BATCH: usize = 512;
 
 /// Executions read and exported together, at most.
 const JOBS_PER_BATCH: usize = 64;
+
+/// Posts of one batch, at most: the first and two retries.
+pub const ATTEMPTS: u32 = 3;
+
+/// The wait before the first retry; each later one waits four times longer.
+pub const RETRY_BACKOFF: Duration = Duration::from_millis(250);
+
+/// The longest `Retry-After` a collector's answer is obeyed for.
+pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(5);
+
+/// When the process's final flush gives up (ms since [`clock_origin`]), 0
+/// while it is not exiting: retries then stay within it.
+static EXIT_DEADLINE_MS: AtomicU64 = AtomicU64::new(0);
+
+/// The origin of [`EXIT_DEADLINE_MS`].
+fn clock_origin() -> std::time::Instant {
+    static ORIGIN: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    *ORIGIN.get_or_init(std::time::Instant::now)
+}
+
+/// How a post failed.
+#[derive(Debug)]
+struct PostError {
+    /// What happened (redacted).
+    message: String,
+    /// The collector could not be reached (or did not answer in time).
+    unreachable: bool,
+    /// Worth sending again: transient by the OTLP specification.
+    retry: bool,
+    /// The collector's `Retry-After`.
+    after: Option<Duration>,
+}
+
+impl PostError {
+    fn fatal(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            unreachable: false,
+            retry: false,
+            after: None,
+        }
+    }
+}
+
+/// How long to wait before attempt `attempt` (2, 3, …) after `e`, or
+/// `None` to give up: not transient, no attempt left, an unreachable
+/// collector while the process exits, or a wait past the exit deadline.
+fn retry_wait(e: &PostError, attempt: u32) -> Option<Duration> {
+    if !e.retry || attempt > ATTEMPTS {
+        return None;
+    }
+    let wait = e
+        .after
+        .map(|a| a.min(MAX_RETRY_AFTER))
+        .unwrap_or(RETRY_BACKOFF * 4u32.pow(attempt.saturating_sub(2)));
+    let deadline = EXIT_DEADLINE_MS.load(Ordering::Acquire);
+    if deadline > 0 {
+        if e.unreachable {
+            return None;
+        }
+        let now = clock_origin().elapsed().as_millis() as u64;
+        if now + wait.as_millis() as u64 >= deadline {
+            return None;
+        }
+    }
+    Some(wait)
+}
 
 enum Msg {
     Ended(Job),
@@ -168,6 +244,9 @@ impl Exporter {
 /// exits). Returns whether all were done in time.
 pub async fn flush_all(timeout: Duration) -> bool {
     let deadline = tokio::time::Instant::now() + timeout;
+    // Retries from now on stay within this flush.
+    let exit_at = clock_origin().elapsed() + timeout;
+    EXIT_DEADLINE_MS.store((exit_at.as_millis() as u64).max(1), Ordering::Release);
     loop {
         let drained = DRAINED.notified();
         tokio::pin!(drained);
@@ -237,16 +316,7 @@ impl Worker {
                 }
             }
             for chunk in batch.chunks(MAX_BATCH) {
-                match self.post(chunk.to_vec()).await {
-                    Ok(()) => {
-                        self.exported.fetch_add(chunk.len() as u64, Ordering::Relaxed);
-                    }
-                    Err(e) => tracing::warn!(
-                        url = %self.settings.url,
-                        spans = chunk.len(),
-                        "trace export failed, spans dropped: {e}"
-                    ),
-                }
+                self.post_with_retries(chunk).await;
             }
             PENDING.fetch_sub(taken, Ordering::AcqRel);
             DRAINED.notify_waiters();
@@ -256,11 +326,47 @@ impl Worker {
         }
     }
 
-    async fn post(&self, spans: Vec<Span>) -> Result<(), String> {
+    /// Post one batch, again after a transient failure ([`retry_wait`]);
+    /// dropped with a warning in the end.
+    async fn post_with_retries(&self, chunk: &[Span]) {
+        let mut attempt = 1;
+        loop {
+            match self.post(chunk.to_vec()).await {
+                Ok(()) => {
+                    self.exported.fetch_add(chunk.len() as u64, Ordering::Relaxed);
+                    if attempt > 1 {
+                        tracing::info!(url = %self.settings.url, spans = chunk.len(), attempt, "trace export: taken on a retry");
+                    }
+                    return;
+                }
+                Err(e) => {
+                    attempt += 1;
+                    match retry_wait(&e, attempt) {
+                        Some(wait) => {
+                            tracing::debug!(url = %self.settings.url, attempt, wait_ms = wait.as_millis() as u64, "trace export failed, retrying: {}", e.message);
+                            tokio::time::sleep(wait).await;
+                        }
+                        None => {
+                            tracing::warn!(
+                                url = %self.settings.url,
+                                spans = chunk.len(),
+                                attempts = attempt - 1,
+                                "trace export failed, spans dropped: {}",
+                                e.message
+                            );
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    async fn post(&self, spans: Vec<Span>) -> Result<(), PostError> {
         let Some(client) = &self.client else {
-            return Err("no HTTP client".into());
+            return Err(PostError::fatal("no HTTP client"));
         };
-        let body = encode(&self.settings, spans)?;
+        let body = encode(&self.settings, spans).map_err(PostError::fatal)?;
         let mut post = client
             .post(&self.settings.url)
             .header(reqwest::header::CONTENT_TYPE, self.settings.protocol.content_type())
@@ -268,20 +374,34 @@ impl Worker {
         for (k, v) in &self.settings.headers {
             post = post.header(k.as_str(), v.as_str());
         }
-        let response = post.send().await.map_err(|e| {
-            if e.is_timeout() {
+        let response = post.send().await.map_err(|e| PostError {
+            message: if e.is_timeout() {
                 format!("no answer within {} ms", self.settings.timeout.as_millis())
             } else {
-                format!("{e}")
-            }
+                hwf_core::redact::redact_text(&e.to_string()).into_owned()
+            },
+            unreachable: e.is_connect() || e.is_timeout(),
+            retry: e.is_connect() || e.is_timeout() || e.is_request(),
+            after: None,
         })?;
         let status = response.status();
         if status.is_success() {
             return Ok(());
         }
+        let after = response
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map(Duration::from_secs);
         let said = response.text().await.unwrap_or_default();
         let said: String = hwf_core::redact::redact_text(&said).chars().take(200).collect();
-        Err(format!("the collector answered {status}: {said}"))
+        Err(PostError {
+            message: format!("the collector answered {status}: {said}"),
+            unreachable: false,
+            retry: matches!(status.as_u16(), 429 | 502 | 503 | 504),
+            after,
+        })
     }
 }
 
@@ -333,5 +453,33 @@ pub fn request(settings: &ExportSettings, spans: Vec<Span>) -> ExportTraceServic
             }],
             schema_url: String::new(),
         }],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(retry: bool, unreachable: bool, after: Option<Duration>) -> PostError {
+        PostError {
+            message: String::new(),
+            unreachable,
+            retry,
+            after,
+        }
+    }
+
+    #[test]
+    fn transient_failures_are_retried_with_growing_bounded_waits() {
+        // Not exiting (no flush has started in this test binary).
+        assert_eq!(retry_wait(&err(true, false, None), 2), Some(RETRY_BACKOFF));
+        assert_eq!(retry_wait(&err(true, true, None), 3), Some(RETRY_BACKOFF * 4));
+        assert_eq!(retry_wait(&err(true, false, None), ATTEMPTS + 1), None, "bounded");
+        assert_eq!(retry_wait(&err(false, false, None), 2), None, "a 400 is not retried");
+        assert_eq!(
+            retry_wait(&err(true, false, Some(Duration::from_secs(60))), 2),
+            Some(MAX_RETRY_AFTER),
+            "Retry-After is obeyed up to a bound"
+        );
     }
 }

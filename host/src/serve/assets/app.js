@@ -271,16 +271,15 @@ async function control(run, action, call) {
 
 function depth(call) { return Math.min(3, (String(call).match(/\./g) || []).length); }
 
-// The phase each call was made in: its own, else the last phase the
-// timeline entered before it started.
-function callPhases(rows) {
-  const m = new Map();
-  let cur = "";
-  for (const r of rows) {
-    if (r.row === "phase") cur = r.title || "";
-    else if (r.row === "call") m.set(r.call, r.phase || cur);
-  }
-  return m;
+// The page's calls as objects: the server sends them as arrays under one
+// list of column names (a 1,000-call run is a third of the bytes).
+function callsFrom(table) {
+  const cols = (table && table.cols) || [];
+  return ((table && table.rows) || []).map((r) => {
+    const o = {};
+    for (let i = 0; i < cols.length; i++) if (r[i] !== null) o[cols[i]] = r[i];
+    return o;
+  });
 }
 
 // "$0.0123": millionths of a USD.
@@ -330,24 +329,42 @@ function waterfallBar(c, wf) {
 
 // Place the bars (the page's CSP allows no inline style attributes; the
 // CSSOM is allowed).
-function paintBars(root) {
-  for (const i of $all(".wf i", root)) {
+function paintBars(bars) {
+  for (const i of bars) {
     if (i.dataset.l) i.style.marginLeft = i.dataset.l + "%";
     i.style.width = i.dataset.w + "%";
   }
 }
 
+// The calls on show: kept so that the filter and the collapse redraw
+// from them without asking the server again.
+const shownCalls = { id: "", calls: [], wf: null, ended: false, gen: 0 };
+
+// Whether a call passes the filter (state, and text in its id, kind,
+// label, agent, capability, model or phase).
+function callMatches(c, want, needle) {
+  if (want && c.state !== want) return false;
+  if (!needle) return true;
+  if (c.text === undefined) c.text = [c.call, c.kind, c.label, c.name, c.agent_type, c.model, c.phase].filter((v) => typeof v === "string").join(" ").toLowerCase();
+  return c.text.includes(needle);
+}
+
 // Calls grouped by phase (consecutive calls of one phase), each group
-// headed by its totals; a collapsed phase shows its header only.
-function callRows(calls, phases, wf, ended) {
+// headed by its totals (of all its calls); a collapsed phase shows its
+// header only, and only calls the filter lets through are drawn. One
+// HTML string per table row, and how many calls passed the filter.
+function callRows(calls, wf, ended) {
   const groups = [];
   for (const c of calls) {
-    const p = c.phase || (phases && phases.get(c.call)) || "";
+    const p = c.phase || "";
     if (!groups.length || groups[groups.length - 1].phase !== p) groups.push({ phase: p, calls: [] });
     groups[groups.length - 1].calls.push(c);
   }
+  const { state: want, text } = state.callFilter;
+  const needle = text.trim().toLowerCase();
   const now = wf ? wf.now : Date.now();
   const out = [];
+  let shown = 0;
   for (const g of groups) {
     let tokens = 0, cost = 0, failed = 0, t0 = Infinity, t1 = 0;
     for (const c of g.calls) {
@@ -360,42 +377,82 @@ function callRows(calls, phases, wf, ended) {
     const totals = [`${g.calls.length} call${g.calls.length === 1 ? "" : "s"}`, failed ? `${failed} failed` : "",
       tokens ? `${tokens} tokens` : "", usd(cost), t0 < Infinity ? ms(t1 - t0) : ""].filter(Boolean).join(" · ");
     out.push(`<tr class="phase-row${collapsed ? " collapsed" : ""}" data-phase="${esc(g.phase)}"><td colspan="8"><a href="#" class="collapse" data-phase="${esc(g.phase)}" title="${collapsed ? "show" : "hide"} this phase's calls">${collapsed ? "▸" : "▾"} ${esc(g.phase || "(no phase)")}</a> <span class="phase-totals">${esc(totals)}</span></td></tr>`);
-    if (collapsed) continue;
     for (const c of g.calls) {
-      const name = c.agent || c.name || c.label || c.kind;
+      if (!callMatches(c, want, needle)) continue;
+      shown++;
+      if (collapsed) continue;
+      const name = c.name || c.label || c.kind;
       const who = [c.agent_type, c.model].filter(Boolean).map(esc).join(" · ");
       const live = c.state === "running" || c.state === "waiting";
       const actions = live
         ? `<button type="button" class="task-stop" data-call="${esc(c.call)}">stop</button>`
         // A retry is taken by the run's next execution: an ended run has none.
-        : c.state === "failed" && !ended ? `<button type="button" class="retry" data-call="${esc(c.call)}">retry</button>` : "";
+        : c.state === "failed" && !ended ? `<button type="button" class="retry" data-call="${esc(c.call)}">retry</button>`
+        // A fork: a new run with this call's result replaced.
+        : c.state === "done" && (c.kind === "agent" || c.kind === "capability") ? `<button type="button" class="fork" data-call="${esc(c.call)}" title="fork with this output: a new run in which this call answers what you write">fork</button>` : "";
       const took = live && c.started_ms != null ? `<span class="elapsed">${ms(now - c.started_ms)}…</span>` : us(c.duration_us);
-      const text = [c.call, c.kind, c.label, c.agent, c.name, c.agent_type, c.model, g.phase].filter((v) => typeof v === "string").join(" ").toLowerCase();
-      out.push(`<tr class="call-row" data-call="${esc(c.call)}" data-state="${esc(c.state)}" data-text="${esc(text)}">
-      <td class="call indent${depth(c.call)}" title="${esc(c.fingerprint || "")}"><a href="#" class="toggle" data-call="${esc(c.call)}">${esc(c.call)}</a></td>
+      out.push(`<tr class="call-row" data-call="${esc(c.call)}" data-state="${esc(c.state)}">
+      <td class="call indent${depth(c.call)}"><a href="#" class="toggle" data-call="${esc(c.call)}">${esc(c.call)}</a></td>
       <td>${esc(c.kind)}</td><td>${esc(c.label || "")}${c.label && name !== c.label ? ` <span class="muted">${esc(name)}</span>` : c.label ? "" : esc(name)}${who ? ` <span class="muted who">${who}</span>` : ""}${c.replayed ? '<span class="replayed" title="answered from the journal">replayed</span>' : ""}${c.cost_micro_usd ? ` <span class="muted">${usd(c.cost_micro_usd)}</span>` : ""}</td>
       <td>${badge(c.state)}</td><td>${took}</td><td>${c.tokens || ""}</td>
       <td class="wf-cell">${waterfallBar(c, wf)}</td><td>${actions}</td></tr>`);
       if (state.opened.has(c.call)) out.push(detailRow(c.call));
     }
   }
-  return out.join("");
+  return { rows: out, shown, filtered: !!(want || needle) };
 }
 
-// Show only the calls the filter (state, and text in call id, kind, label,
-// agent, capability, model or phase) lets through.
-function applyCallFilter() {
-  const { state: want, text } = state.callFilter;
-  const needle = text.trim().toLowerCase();
+// Rows drawn before the page counts as shown (a screenful and more); the
+// rest follow after the first paint, in chunks of CHUNK_ROWS (each chunk
+// lays the table out again, so they are large), so a 1,000-call run shows
+// its header, filters and first calls at once.
+const FIRST_ROWS = 60;
+const CHUNK_ROWS = 2000;
+
+// Draw the calls table's rows from `shownCalls`: the first ones now, the
+// rest after the first paint. `document.body.dataset.calls` names the
+// run once every row is in; a newer draw stops an older one.
+function drawCalls(run, onDone) {
+  const gen = ++shownCalls.gen;
+  const table = $("#calls");
+  if (!table) return;
+  const tbody = table.tBodies[0];
+  const { rows, shown, filtered } = callRows(shownCalls.calls, shownCalls.wf, shownCalls.ended);
   const n = $("#calls-shown");
-  if (!want && !needle && !$("#calls tr.call-row.hidden")) { if (n) n.textContent = ""; return; }
-  let shown = 0;
-  for (const row of $all("#calls tr.call-row")) {
-    const ok = (!want || row.dataset.state === want) && (!needle || row.dataset.text.includes(needle));
-    row.classList.toggle("hidden", !ok);
-    if (ok) shown++;
-  }
-  if (n) n.textContent = want || needle ? `${shown} shown` : "";
+  if (n) n.textContent = filtered ? `${shown} shown` : "";
+  delete document.body.dataset.calls;
+  const details = () => {
+    for (const call of state.opened) {
+      const box = $(`tr[data-detail="${CSS.escape(call)}"] .detail-body`, tbody);
+      if (box && !box.dataset.asked) { box.dataset.asked = "1"; loadDetail(run, call); }
+    }
+  };
+  const put = (html, replace) => {
+    // One insertion, then the bars placed, before the next layout.
+    const t = document.createElement("template");
+    t.innerHTML = html;
+    const bars = $all(".wf i", t.content);
+    if (replace) tbody.replaceChildren(t.content); else tbody.append(t.content);
+    paintBars(bars);
+  };
+  if (!shownCalls.calls.length) rows.push('<tr><td colspan="8" class="muted">no calls yet</td></tr>');
+  put(rows.slice(0, FIRST_ROWS).join(""), true);
+  details();
+  let at = FIRST_ROWS;
+  const more = () => {
+    if (gen !== shownCalls.gen || !tbody.isConnected) return;
+    if (at >= rows.length) {
+      document.body.dataset.calls = "run:" + run;
+      if (onDone) onDone();
+      return;
+    }
+    put(rows.slice(at, at + CHUNK_ROWS).join(""), false);
+    at += CHUNK_ROWS;
+    details();
+    setTimeout(more, 0);
+  };
+  // After the first paint.
+  requestAnimationFrame(() => setTimeout(more, 0));
 }
 
 function detailRow(call) {
@@ -450,13 +507,67 @@ async function loadDetail(run, call) {
   } catch (e) { box.textContent = e.message; }
 }
 
+// "Fork with this output": an edit box under the call, filled with what
+// it answered; sending it starts a new run (through the facade, journaled
+// as call_edited by "web") and opens it.
+async function openFork(run, call, tr) {
+  if ($(`tr[data-fork="${CSS.escape(call)}"]`)) return;
+  tr.insertAdjacentHTML("afterend", `<tr class="fork-row" data-fork="${esc(call)}"><td colspan="8"><div class="fork-box">
+    <div><b>Fork with this output</b> <span class="muted">— a new run of this run's lineage in which call ${esc(call)} answers what you write here (JSON, or else plain text); every call whose request is unchanged replays, the calls that depend on this answer run live.</span></div>
+    <textarea class="fork-output" aria-label="the call's new output">…</textarea>
+    <div class="row"><input type="text" class="fork-reason" placeholder="reason (journaled)"><button type="button" class="primary fork-go" data-call="${esc(call)}">Fork</button><button type="button" class="fork-cancel" data-call="${esc(call)}">Cancel</button></div></div></td></tr>`);
+  const area = $(`tr[data-fork="${CSS.escape(call)}"] textarea.fork-output`);
+  try {
+    const d = await api("runs/" + encodeURIComponent(run) + "/calls/" + encodeURIComponent(call));
+    if (area.value === "…") area.value = JSON.stringify(d.result, null, 2);
+  } catch (e) { area.value = ""; flash(e.message, true); }
+}
+
+async function sendFork(run, call, tr) {
+  const text = $("textarea.fork-output", tr).value;
+  let output = text;
+  try { output = JSON.parse(text); } catch (_) { /* plain text */ }
+  const payload = { call, output };
+  const reason = $("input.fork-reason", tr).value.trim();
+  if (reason) payload.reason = reason;
+  $all("button", tr).forEach((b) => (b.disabled = true));
+  try {
+    const r = await post("runs/" + encodeURIComponent(run) + "/fork", payload);
+    location.hash = "#/runs/" + encodeURIComponent(r.run_id);
+  } catch (_) { $all("button", tr).forEach((b) => (b.disabled = false)); }
+}
+
+// The plan shown before a resume ("Run again from here"): per call, what
+// would replay and what would run live (why; for a changed request, which
+// fields changed: the run's drift from the script it would resume with),
+// with the tokens and cost of each side. It creates no run.
+function planView(p) {
+  const why = { changed: "its request changed", new: "new: nothing recorded is like it", failed: "it failed", unfinished: "it never completed", not_replayable: "its capability always runs", retry: "a retry was asked", content: "matched by content" };
+  const steps = (p.steps || []).map((st) => {
+    const diff = (st.diff || []).map((d) => `<div class="diff"><span class="mono">${esc(d.path || "(the whole request)")}</span>: <span class="was">${esc(JSON.stringify(d.recorded))}</span> → <span class="now">${esc(JSON.stringify(d.now))}</span></div>`).join("");
+    return `<tr class="plan-step ${esc(st.outcome)}" data-call="${esc(st.call)}" data-outcome="${esc(st.outcome)}"><td class="mono">${esc(st.call)}</td><td>${esc(st.label || st.name || st.kind)}</td>
+      <td>${st.outcome === "live" ? '<b class="lvl-warn">runs live</b>' : "replays"}${st.reason ? ` <span class="muted">(${esc(why[st.reason] || st.reason)})</span>` : ""}${diff}</td><td>${st.tokens || ""}</td></tr>`;
+  }).join("");
+  const cost = (n) => (n ? " · " + usd(n) : "");
+  return `<div class="card plan" id="plan"><div class="q">Plan of a run again from here</div>
+    <div class="summary"><span>replays <b id="plan-replayed">${p.replayed}</b> (${p.replayed_tokens} tokens${cost(p.replayed_cost_micro_usd)} not spent again)</span>
+      <span>runs live <b id="plan-live">${p.live}</b> (about ${p.live_tokens} tokens${cost(p.live_cost_micro_usd)})</span></div>
+    ${p.complete ? "" : `<div class="lvl-error">The walk stopped early (${esc(p.error ? p.error.code + ": " + p.error.message : "")}); calls after that point are unknown.</div>`}
+    ${p.needs_allow_changed ? '<div class="lvl-warn">The script or args changed since this run: the resume needs --allow-changed.</div>' : ""}
+    <table class="plan-steps"><thead><tr><th>Call</th><th>What</th><th>Then</th><th>Tokens</th></tr></thead><tbody>${steps}</tbody></table>
+    <div class="row"><button type="button" id="btn-rerun-go" class="primary">Run it</button><button type="button" id="btn-plan-close">Cancel</button><span class="muted">No run was created.</span></div></div>`;
+}
+
 async function renderRun(id) {
   const t0 = performance.now();
-  const [s, tl] = await Promise.all([api("runs/" + encodeURIComponent(id)), api("runs/" + encodeURIComponent(id) + "/journal" + (state.allRows ? "?all=true" : ""))]);
+  // One answer: the header, the calls as compact rows, the timeline's page.
+  const pg = await api("runs/" + encodeURIComponent(id) + "/page" + (state.allRows ? "?all=true" : ""));
   if (state.view !== "run:" + id || deferred()) return;
   const t1 = performance.now();
+  const s = pg.run, tl = pg.timeline;
+  const calls = callsFrom(pg.calls);
   const c = s.counts || {};
-  const wf = waterfallScale(s.calls || []);
+  const wf = waterfallScale(calls);
   const ended = ["succeeded", "failed", "stopped", "cancelled"].includes(s.state);
   const paused = (s.waits || []).some((w) => w.kind === "pause");
   const phases = (s.declared_phases || []).map((p) => `<li class="${esc(p.status)}">${esc(p.title)}</li>`).join("");
@@ -464,6 +575,10 @@ async function renderRun(id) {
   if (s.result !== undefined && s.result !== null) result = `<pre class="json" id="result">${pretty(s.result)}</pre>`;
   else if (s.result_preview) result = `<pre class="json" id="result">${esc(s.result_preview)}</pre><div class="muted">A preview: <a id="full-result" href="#">load the whole result</a> (<span class="mono">${esc(s.result_path || "")}</span>)</div>`;
   else if (s.error) result = `<div id="result" class="lvl-error">${esc(s.error.code)}: ${esc(s.error.message)}</div>`;
+  // A redraw of the same run keeps the calls table's height until its rows
+  // are back, so the page does not jump under someone scrolled down.
+  const before = shownCalls.id === id && $("#calls") ? $("#calls").offsetHeight : 0;
+  Object.assign(shownCalls, { id, calls, wf, ended });
   $("#view").innerHTML = `
     <div class="muted"><a href="#/">Runs</a> / ${esc(s.workflow)}</div>
     <h1 id="run-title">${esc(s.workflow)} <span class="mono muted">${esc(s.run_id)}</span> <span id="run-state" data-state="${esc(s.state)}">${badge(s.state)}</span></h1>
@@ -479,6 +594,7 @@ async function renderRun(id) {
         <div class="row"><input id="ev-source" placeholder="source"><input id="ev-type" placeholder="type"><input id="ev-subject" placeholder="subject (optional)"></div>
         <textarea id="ev-payload" placeholder='payload JSON, e.g. {"number": 42}'></textarea><button type="button" id="ev-send">Send event</button></details>
     </div>
+    <div id="plan-box"></div>
     <div id="run-waits">${(s.review || []).map(waitCard).join("")}</div>
     <div class="grid">
       <div><h2>Phases</h2>${phases ? `<ul class="phases" id="phases">${phases}</ul>` : '<div class="muted">none declared</div>'}
@@ -487,13 +603,18 @@ async function renderRun(id) {
         <div class="filters" id="call-filters"><select id="cf-state" aria-label="calls in state">${["", "running", "waiting", "failed", "done"].map((v) => `<option value="${v}"${state.callFilter.state === v ? " selected" : ""}>${v || "every state"}</option>`).join("")}</select>
           <input id="cf-text" type="search" placeholder="label, agent, model, phase…" value="${esc(state.callFilter.text)}" aria-label="filter calls">
           <button type="button" id="cf-collapse">Collapse phases</button><button type="button" id="cf-expand">Expand</button><span class="muted" id="calls-shown"></span></div>
-        <div class="lazy"><table class="calls" id="calls" data-count="${(s.calls || []).length}"><thead><tr><th>Call</th><th>Kind</th><th>What</th><th>State</th><th>Took</th><th>Tokens</th><th>Waterfall</th><th></th></tr></thead>
-        <tbody>${callRows(s.calls || [], tl.call_phases ? new Map(Object.entries(tl.call_phases)) : callPhases(tl.rows), wf, ended) || '<tr><td colspan="8" class="muted">no calls yet</td></tr>'}</tbody></table></div>
+        <div class="lazy" id="calls-box"><table class="calls" id="calls" data-count="${calls.length}"><thead><tr><th>Call</th><th>Kind</th><th>What</th><th>State</th><th>Took</th><th>Tokens</th><th>Waterfall</th><th></th></tr></thead>
+        <tbody></tbody></table></div>
         <h2>Timeline</h2><div class="lazy"><table class="timeline" id="timeline" data-count="${tl.total ?? tl.rows.length}"><tbody>${timelineRows(tl.rows)}</tbody></table></div>
         ${(tl.total ?? 0) > TIMELINE_ROWS && !state.allRows ? `<button type="button" id="tl-all">Show all ${tl.total} rows</button>` : ""}</div>
     </div>`;
   wireCards($("#run-waits"));
-  paintBars($("#calls"));
+  const box = $("#calls-box");
+  if (before) box.style.minHeight = before + "px";
+  drawCalls(id, () => {
+    box.style.minHeight = "";
+    window.hwfTimes.calls_ms = performance.now() - t0;
+  });
   const b = (sel, f) => { const e = $(sel); if (e) e.addEventListener("click", f); };
   b("#tl-all", () => { state.allRows = true; route(); });
   b("#full-result", async (e) => {
@@ -501,10 +622,18 @@ async function renderRun(id) {
     try { $("#result").innerHTML = pretty(await api("runs/" + encodeURIComponent(id) + "/result")); } catch (err) { flash(err.message, true); }
   });
   b("#btn-rerun", async () => {
-    try {
-      const r = await post("runs/" + encodeURIComponent(id) + "/rerun", {});
-      location.hash = "#/runs/" + encodeURIComponent(r.run_id);
-    } catch (_) { /* flashed */ }
+    // First the plan (nothing runs), then "Run it".
+    let p;
+    try { p = await api("runs/" + encodeURIComponent(id) + "/plan"); } catch (e) { flash(e.message, true); return; }
+    $("#plan-box").innerHTML = planView(p);
+    b("#btn-plan-close", () => { $("#plan-box").innerHTML = ""; });
+    b("#btn-rerun-go", async () => {
+      $("#btn-rerun-go").disabled = true;
+      try {
+        const r = await post("runs/" + encodeURIComponent(id) + "/rerun", {});
+        location.hash = "#/runs/" + encodeURIComponent(r.run_id);
+      } catch (_) { const g = $("#btn-rerun-go"); if (g) g.disabled = false; }
+    });
   });
   b("#btn-pause", () => control(id, "pause"));
   b("#btn-resume", () => control(id, "resume"));
@@ -519,12 +648,10 @@ async function renderRun(id) {
     try { const r = await post("events", ev); flash(`Event ${r.id} recorded (v${r.version})`); } catch (_) { /* flashed */ }
     refresh(true);
   });
-  $("#cf-state").addEventListener("change", (e) => { state.callFilter.state = e.target.value; applyCallFilter(); });
-  $("#cf-text").addEventListener("input", (e) => { state.callFilter.text = e.target.value; applyCallFilter(); });
-  const phaseNames = () => $all("#calls tr.phase-row").map((r) => r.dataset.phase);
-  b("#cf-collapse", () => { phaseNames().forEach((p) => state.collapsed.add(p)); route(); });
-  b("#cf-expand", () => { state.collapsed.clear(); route(); });
-  applyCallFilter();
+  $("#cf-state").addEventListener("change", (e) => { state.callFilter.state = e.target.value; drawCalls(id); });
+  $("#cf-text").addEventListener("input", (e) => { state.callFilter.text = e.target.value; drawCalls(id); });
+  b("#cf-collapse", () => { calls.forEach((x) => state.collapsed.add(x.phase || "")); drawCalls(id); });
+  b("#cf-expand", () => { state.collapsed.clear(); drawCalls(id); });
   // One listener for the whole table (a run may have thousands of calls).
   $("#calls").addEventListener("click", (e) => {
     const fold = e.target.closest("a.collapse");
@@ -532,20 +659,22 @@ async function renderRun(id) {
       e.preventDefault();
       const p = fold.dataset.phase;
       if (state.collapsed.has(p)) state.collapsed.delete(p); else state.collapsed.add(p);
-      route();
+      drawCalls(id);
       return;
     }
-    const t = e.target.closest("a.toggle, button.task-stop, button.retry");
+    const t = e.target.closest("a.toggle, button.task-stop, button.retry, button.fork, button.fork-go, button.fork-cancel");
     if (!t) return;
     e.preventDefault();
     const call = t.dataset.call;
     if (t.matches("button.task-stop")) return control(id, "task_stop", call);
     if (t.matches("button.retry")) return control(id, "retry", call);
+    if (t.matches("button.fork")) return openFork(id, call, t.closest("tr"));
+    if (t.matches("button.fork-cancel")) { t.closest("tr").remove(); return; }
+    if (t.matches("button.fork-go")) return sendFork(id, call, t.closest("tr"));
     const row = $(`tr[data-detail="${CSS.escape(call)}"]`);
     if (state.opened.has(call)) { state.opened.delete(call); if (row) row.remove(); }
     else { state.opened.add(call); t.closest("tr").insertAdjacentHTML("afterend", detailRow(call)); loadDetail(id, call); }
   });
-  for (const call of state.opened) loadDetail(id, call);
   window.hwfRenderMs = performance.now() - t0;
   window.hwfTimes = { fetch_ms: t1 - t0, draw_ms: performance.now() - t1 };
   // Since the page's navigation started: the first render of a fresh load.
@@ -594,6 +723,7 @@ async function route() {
 function editing() {
   const a = document.activeElement;
   if (a && (a.tagName === "INPUT" || a.tagName === "TEXTAREA" || a.tagName === "SELECT") && a.value) return true;
+  if ($(".fork-row, #plan")) return true;
   return $all(".wait-card button.enum.selected, .wait-card .edit-box:not(.hidden), .wait-card input.reason, .wait-card .field input")
     .some((e) => e.tagName !== "INPUT" || (e.type === "checkbox" ? e.checked : e.value !== "") || e.classList.contains("selected") || e.classList.contains("edit-box"));
 }
