@@ -97,6 +97,10 @@ pub enum ErrorCode {
     InvalidCassette,
     /// A cassette recorded from another workflow than the script tested.
     CassetteMismatch,
+    /// A run needs a capability (name and side-effect class) this host does
+    /// not offer: it is left as it is (queued, parked or stuck) for a host
+    /// that offers it — an embedder that registered the capability.
+    NeedsHost,
     /// A bug in hwf (please report it).
     Internal,
 }
@@ -143,6 +147,7 @@ impl ErrorCode {
         Self::CassetteDrift,
         Self::InvalidCassette,
         Self::CassetteMismatch,
+        Self::NeedsHost,
         Self::Internal,
     ];
 
@@ -188,6 +193,7 @@ impl ErrorCode {
             Self::CassetteDrift => "cassette_drift",
             Self::InvalidCassette => "invalid_cassette",
             Self::CassetteMismatch => "cassette_mismatch",
+            Self::NeedsHost => "needs_host",
             Self::Internal => "internal",
         }
     }
@@ -278,7 +284,7 @@ mod tests {
             "invalid_args invalid_name not_found already_exists invalid_component not_a_component \
              component_too_large forbidden_import missing_export cpu_limit memory_limit stack_overflow \
              timeout limit_calls limit_agent output_limit result_too_large guest_trap guest_exit \
-             harness_error stopped agent_failed invalid_fixture invalid_config corrupt_store io resume_mismatch waiting invalid_params unsupported_language invalid_script no_agent_backend journal_limit crash_loop conflict decision_not_allowed cassette_drift invalid_cassette cassette_mismatch internal"
+             harness_error stopped agent_failed invalid_fixture invalid_config corrupt_store io resume_mismatch waiting invalid_params unsupported_language invalid_script no_agent_backend journal_limit crash_loop conflict decision_not_allowed cassette_drift invalid_cassette cassette_mismatch needs_host internal"
         );
         for code in ErrorCode::ALL {
             let json = serde_json::to_string(code).expect("serialize");

@@ -260,6 +260,30 @@ pub struct RunSnapshot {
     /// request's `_meta`): the run's exported trace continues the client's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace_parent: Option<String>,
+    /// The capabilities a host must offer to execute or continue the run:
+    /// what the registry of the host that created it offered beyond the
+    /// stock built-ins (an embedder's own capabilities), by name and
+    /// side-effect class. A host lacking one leaves the run as it is
+    /// (`needs_host`) for a host that has it; empty (every run of the
+    /// stock binary): any host may continue it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub needs: Vec<CapabilityNeed>,
+}
+
+/// A capability a run needs its host to offer ([`RunSnapshot::needs`]):
+/// a host offers it when its registry has the name with the same class.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct CapabilityNeed {
+    /// The capability's name.
+    pub name: String,
+    /// Its side-effect class.
+    pub class: crate::policy::SideEffect,
+}
+
+impl std::fmt::Display for CapabilityNeed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.name, self.class.as_str())
+    }
 }
 
 /// Per-run settings, kept so a continuation (runner, resume after a wait)
@@ -383,6 +407,7 @@ impl RunSnapshot {
             pid: None,
             trace_parent: None,
             workflow: None,
+            needs: Vec::new(),
         }
     }
 }

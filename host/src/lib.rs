@@ -28,11 +28,54 @@
 //! # Ok(()) }
 //! ```
 //!
+//! ## Your own capabilities
+//!
+//! A host adapter offers scripts its own effects as *capabilities*: a
+//! name, a side-effect class (what the run's policy allows), an optional
+//! input JSON Schema (checked before the handler; `invalid_input` naming
+//! the pointer otherwise) and an async closure. Runs record the
+//! capabilities they need beyond the built-ins ([`CapabilityNeed`]): a
+//! stock `hwf runner` on the same state dir leaves such a run as it is
+//! (`needs_host`) and this host continues it. A runnable version is
+//! `host/examples/custom_capability.rs`.
+//!
+//! ```no_run
+//! use hwf_host::{Capability, CapabilityError, Hwf, Policy, Registry, RunRequest, SideEffect, Target};
+//! use serde_json::json;
+//!
+//! # async fn demo() -> Result<(), hwf_host::Error> {
+//! let deploy = Capability::from_fn("deploy", SideEffect::ExternalWrite, |input| async move {
+//!     // The schema below has checked `input` already.
+//!     let service = input["service"].as_str().unwrap_or_default();
+//!     if service == "db" {
+//!         return Err(CapabilityError::Failed("the database is deployed by hand".into()));
+//!     }
+//!     Ok(json!({"deployed": service}))
+//! })
+//! .describe("Deploy a service: {service} → {deployed}")
+//! .with_input_schema(json!({
+//!     "type": "object",
+//!     "required": ["service"],
+//!     "properties": {"service": {"type": "string"}}
+//! }))?;
+//! let mut registry = Registry::with_builtins(".".as_ref())?;
+//! registry.register(deploy)?;
+//! let mut policy = Policy::default();
+//! policy.allowed_classes.push(SideEffect::ExternalWrite);
+//! let hwf = Hwf::builder("/tmp/hwf-state").capabilities(registry).policy(policy).build()?;
+//! let outcome = hwf
+//!     .run(RunRequest::new(Target::Path("deploy.js".into()), json!({"service": "web"})))
+//!     .await?;
+//! println!("{:?}", outcome.snapshot.state);
+//! # Ok(()) }
+//! ```
+//!
 //! ## Where things are
 //!
 //! What embedders use is re-exported at the top ([`Hwf`], [`HwfBuilder`],
 //! [`RunRequest`], [`RunOutcome`], [`Target`], [`RunStatus`], the control
-//! types, the agent and capability traits, [`Policy`], [`Limits`],
+//! types, the agent and capability types ([`Capability`],
+//! [`CapabilityError`], [`SideEffect`], …), [`Policy`], [`Limits`],
 //! [`Error`], [`ErrorCode`]). The modules, from the front doors down:
 //!
 //! - [`facade`] and [`serve`]: the JSON contract of the CLI's `--json`,
@@ -103,8 +146,12 @@ pub use app::monitor::{Progress, ProgressFn};
 pub use app::operate::{ControlRecorded, ControlRequest, EventRequest, EventSent};
 pub use app::resolve::Target;
 pub use app::runs::{RunOutcome, RunRequest};
-pub use capabilities::{CapabilityHandler, Policy, Registry};
+pub use capabilities::{
+    CallInfo, Capability, CapabilityCall, CapabilityError, CapabilityHandler, CapabilityInfo, CapabilityNeed, Policy,
+    Registry, SideEffect, WaitRequest,
+};
 pub use control::{Action, Control, Decision};
+pub use hwf_core::BoxFuture;
 pub use hwf_core::{Error, ErrorCode, Result, error, ids};
 pub use status::RunStatus;
 pub use vm::Limits;

@@ -10,9 +10,10 @@ use hwf_core::store::{Artifact, ArtifactRef, SaveMode};
 use serde_json::json;
 
 pub(crate) const CHECKS: [(&str, Check); 8] = [
-    ("runs: create, load and save round-trip the snapshot", |s| {
-        Box::pin(round_trip(s))
-    }),
+    (
+        "runs: create, load and save round-trip the snapshot (its needs too)",
+        |s| Box::pin(round_trip(s)),
+    ),
     ("runs: create refuses a taken id and changes nothing", |s| {
         Box::pin(taken_id(s))
     }),
@@ -144,6 +145,11 @@ async fn create_claimed(s: &Subject) -> Outcome {
 async fn round_trip(s: &Subject) -> Outcome {
     let runs = &s.stores.runs;
     let mut snap = snapshot(json!({"name": "world", "nested": [1, 2, {"x": null}]}));
+    // What a host must offer to continue it (issue 32) is carried too.
+    snap.needs = vec![hwf_core::model::CapabilityNeed {
+        name: "deploy".into(),
+        class: hwf_core::policy::SideEffect::ExternalWrite,
+    }];
     ok(runs.create(&snap).await, "create")?;
     let loaded = ok(runs.load(&snap.run_id).await, "load")?;
     ensure!(loaded == snap, "load after create: {loaded:?} != {snap:?}");

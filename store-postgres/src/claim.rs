@@ -4,7 +4,7 @@
 use crate::runs::no_run;
 use crate::{Inner, PgStore, big, db_err, unsigned};
 use hwf_core::ids::RunId;
-use hwf_core::model::RunState;
+use hwf_core::model::{CapabilityNeed, RunState};
 use hwf_core::store::{Claim, Fence, StoreError, StoreResult, async_trait};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -24,6 +24,11 @@ const TAKE_NEXT: &str = "UPDATE hwf_claims c
     FROM (
         SELECT cl.run_id FROM hwf_claims cl JOIN hwf_runs r ON r.run_id = cl.run_id
         WHERE r.state = ANY($3) AND (cl.holder IS NULL OR cl.lease_expires_at <= now())
+          AND NOT EXISTS (
+            SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(r.snapshot->'needs') = 'array'
+                THEN r.snapshot->'needs' ELSE '[]'::jsonb END) n
+            WHERE (n->>'name') || ' ' || (n->>'class') <> ALL($4)
+          )
         ORDER BY r.created_at_ms, r.run_id
         LIMIT 1
         FOR UPDATE OF cl SKIP LOCKED
@@ -253,16 +258,23 @@ impl Drop for PgClaim {
 
 impl PgStore {
     /// Claim the oldest run in one of `states` whose lease is free or
-    /// expired (`None`: no such run). Runners racing on the same database
-    /// each get a different run (`FOR UPDATE SKIP LOCKED`); an expired
-    /// lease of a dead runner is taken over here.
+    /// expired and whose recorded needs (`RunSnapshot::needs`) are all in
+    /// `offered` (`None`: no such run) — a run needing a capability the
+    /// claiming host lacks stays for a host that has it, like a task on
+    /// another queue. Runners racing on the same database each get a
+    /// different run (`FOR UPDATE SKIP LOCKED`); an expired lease of a
+    /// dead runner is taken over here.
     ///
     /// # Errors
     ///
     /// I/O errors.
-    pub async fn claim_next(&self, states: &[RunState]) -> StoreResult<Option<PgClaim>> {
+    pub async fn claim_next(&self, states: &[RunState], offered: &[CapabilityNeed]) -> StoreResult<Option<PgClaim>> {
         self.inner.finish_pending().await;
         let states: Vec<&str> = states.iter().map(|s| s.as_str()).collect();
+        let offered: Vec<String> = offered
+            .iter()
+            .map(|n| format!("{} {}", n.name, n.class.as_str()))
+            .collect();
         let sent = Instant::now();
         // Retried like `take` (a lost answer leaves a lease that expires).
         let row = self
@@ -270,7 +282,7 @@ impl PgStore {
             .rows(
                 true,
                 TAKE_NEXT,
-                &[&self.inner.owner, &self.inner.lease.as_secs_f64(), &states],
+                &[&self.inner.owner, &self.inner.lease.as_secs_f64(), &states, &offered],
             )
             .await
             .map_err(|e| e.store("claim work"))?

@@ -244,6 +244,57 @@ async fn two_concurrent_claims_of_one_run_have_exactly_one_winner() {
     assert_eq!(wins[0] + wins[1], 30);
 }
 
+/// A run that needs a capability is handed out only to a host offering it
+/// with the same class (issue 32: routed like a task queue).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claim_next_hands_a_run_only_to_a_host_offering_its_needs() {
+    use hwf_core::model::CapabilityNeed;
+    use hwf_core::policy::SideEffect;
+    let Some(url) = common::url("claim_next_hands_a_run_only_to_a_host_offering_its_needs") else {
+        return;
+    };
+    let schema = common::Schema::new(&url);
+    let store = schema.store(DEFAULT_LEASE).await;
+    let deploy = CapabilityNeed {
+        name: "deploy".into(),
+        class: SideEffect::ExternalWrite,
+    };
+    let mut snap = snapshot();
+    snap.needs = vec![deploy.clone()];
+    store.create(&snap).await.expect("create");
+    // Carried as written.
+    assert_eq!(
+        store.load(&snap.run_id).await.expect("load").needs,
+        vec![deploy.clone()]
+    );
+    // A stock host (no `deploy`), and one with `deploy` of another class.
+    assert!(
+        store
+            .claim_next(&[RunState::Queued], &[])
+            .await
+            .expect("claim_next")
+            .is_none()
+    );
+    let other_class = CapabilityNeed {
+        class: SideEffect::ReadOnly,
+        ..deploy.clone()
+    };
+    assert!(
+        store
+            .claim_next(&[RunState::Queued], &[other_class])
+            .await
+            .expect("claim_next")
+            .is_none()
+    );
+    // The embedder's host gets it.
+    let claim = store
+        .claim_next(&[RunState::Queued], &[deploy])
+        .await
+        .expect("claim_next")
+        .expect("handed out");
+    assert_eq!(claim.fence().run(), &snap.run_id);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn four_runners_racing_for_100_runs_claim_each_once() {
     let Some(url) = common::url("four_runners_racing_for_100_runs_claim_each_once") else {
@@ -266,7 +317,7 @@ async fn four_runners_racing_for_100_runs_claim_each_once() {
         let store = schema.store(DEFAULT_LEASE).await;
         tasks.push(tokio::spawn(async move {
             let mut claims = Vec::new();
-            while let Some(c) = store.claim_next(&[RunState::Queued]).await.expect("claim_next") {
+            while let Some(c) = store.claim_next(&[RunState::Queued], &[]).await.expect("claim_next") {
                 claims.push(c);
             }
             claims

@@ -10,6 +10,8 @@
 //! - `decision_surfaces`: who may decide what (the model's facade vs a person);
 //! - `mcp_tasks`: runs as durable MCP tasks, waits as form elicitations;
 //! - `durable`: resume, crash recovery, waits, controls, the runner;
+//! - `embedding`: the embedding example (a custom capability) against the
+//!   stock binary: `needs_host` routing, input schemas, `hwf capabilities`;
 //! - `facade`: every facade action and alias via `hwf facade`, and `hwf mcp`;
 //! - `finalizers`: declared resources finalized once when a run ends (also after kill -9);
 //! - `flow`: parallel, pipeline, join sets, lifecycle, bundled harnesses;
@@ -82,6 +84,7 @@ mod decision_surfaces;
 mod doctor;
 mod durability_modes;
 mod durable;
+mod embedding;
 mod facade;
 mod finalizers;
 mod flow;

@@ -232,6 +232,15 @@ Examples:
       The .d.ts on stdout (hwf init writes it as hwf.d.ts; `hwf types > hwf.d.ts` refreshes
       a project's copy after upgrading hwf).";
 
+/// `hwf capabilities --help`.
+pub const CAPABILITIES: &str = "\
+Examples:
+  hwf capabilities
+      Name, side-effect class and description of each capability a workflow may call here.
+  hwf capabilities --json
+      The same as JSON, with each input JSON Schema (capabilities an embedder registers have
+      one; the embedder's Registry::typescript() declares them for editors).";
+
 /// `hwf schema --help`.
 pub const SCHEMA: &str = "\
 Examples:

@@ -210,6 +210,13 @@ enum Command {
     /// for editors and `tsc --checkJs`.
     #[command(after_help = examples::TYPES)]
     Types,
+    /// List the capabilities a workflow may call on this host: name, side-effect class, description, input schema.
+    #[command(after_help = examples::CAPABILITIES)]
+    Capabilities {
+        /// Print JSON (with each input JSON Schema).
+        #[arg(long)]
+        json: bool,
+    },
     /// Print a JSON Schema for editors: `workflow`, the *.workflow.json format.
     #[command(after_help = examples::SCHEMA)]
     Schema {
@@ -643,7 +650,7 @@ impl Command {
             Command::Kanban(k) => k.json(),
             Command::Triggers(t) => t.json(),
             Command::Store(s) => s.json(),
-            Command::Init { json, .. } => *json,
+            Command::Init { json, .. } | Command::Capabilities { json } => *json,
             Command::Types | Command::Schema { .. } | Command::Completions { .. } => false,
         }
     }
@@ -819,6 +826,7 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             .await
         }
         Command::Events(cmd) => ops::events(&cli, &config, cmd, out),
+        Command::Capabilities { .. } => ops::capabilities(&cli, &config, out),
         Command::Runner(args) => ops::runner(&cli, &config, args, out).await,
         Command::Kanban(cmd) => kanban::run(&cli, &config, cmd, out),
         Command::Triggers(cmd) => triggers::run(&cli, &config, cmd, out),

@@ -172,6 +172,9 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
         for (id, e) in &report.errors {
             say(format!("run {id} left as it is: {}: {}", e.code.as_str(), e.message));
         }
+        for n in &report.needs_host {
+            say(format!("run {} left as it is: needs_host: {}", n.run_id, n.reason()));
+        }
         total.queued.extend(report.queued);
         total.ready.extend(report.ready);
         total.stuck.extend(report.stuck);
@@ -179,6 +182,7 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
         total.executed.extend(report.executed);
         total.waiting = report.waiting;
         total.errors = report.errors;
+        total.needs_host = report.needs_host;
     };
     if args.once {
         let scan = scheduler.scan(listing, &|_| false, &mut |_| {})?;
@@ -285,14 +289,51 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
     Ok(0)
 }
 
+/// `hwf capabilities`: what a workflow may call on this host (the stock
+/// built-ins, rooted in the configured workspace).
+pub fn capabilities(cli: &Cli, config: &Config, out: &Out) -> Result<i32, Error> {
+    let hwf = super::open_host(cli, config, None, config.limits.clone())?;
+    let listed = hwf.capabilities().catalog();
+    let policy = &hwf.services().policy;
+    out.data(&serde_json::json!({ "capabilities": listed }), |_| {
+        listed
+            .iter()
+            .map(|c| {
+                let allowed = if policy.allowed_classes.contains(&c.class) {
+                    ""
+                } else {
+                    "  (class not allowed by this policy)"
+                };
+                let schema = if c.input_schema.is_some() {
+                    "  [input schema]"
+                } else {
+                    ""
+                };
+                format!(
+                    "{:<16} {:<16} {}{schema}{allowed}",
+                    c.name,
+                    c.class.as_str(),
+                    c.description
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    });
+    Ok(0)
+}
+
 /// The runner's first line: what its scan found, and its slots.
 fn scan_line(scan: &hwf_host::runner::Scan, slots: usize) -> String {
     format!(
-        "{} queued, {} waiting ({} ready), {} stuck; {} slots",
+        "{} queued, {} waiting ({} ready), {} stuck{}; {} slots",
         scan.queued.len(),
         scan.waiting.len() + scan.ready.len(),
         scan.ready.len(),
         scan.stuck.len(),
+        match scan.needs_host.len() {
+            0 => String::new(),
+            n => format!(", {n} left for another host (needs_host)"),
+        },
         slots
     )
 }

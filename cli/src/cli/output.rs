@@ -165,6 +165,16 @@ impl Out {
                     err["message"].as_str().unwrap_or("")
                 ));
             }
+            if let Some(missing) = v.get("needs_host").and_then(Value::as_array).filter(|m| !m.is_empty()) {
+                let names: Vec<String> = missing
+                    .iter()
+                    .map(|n| format!("{} ({})", n["name"].as_str().unwrap_or("?"), n["class"].as_str().unwrap_or("?")))
+                    .collect();
+                text.push_str(&format!(
+                    "needs_host: needs a host offering {}; this host's runner leaves the run as it is for the host (embedder) that offers them\n",
+                    names.join(", ")
+                ));
+            }
             let p = &v["progress"];
             text.push_str(&format!(
                 "calls: {} done, {} failed, {} running; tokens {}{}\n",

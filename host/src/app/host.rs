@@ -112,7 +112,9 @@ impl HwfBuilder {
         self
     }
 
-    /// Share a compile cache directory (default: `<state>/cache`).
+    /// The compile cache directory (default: the per-user cache the CLI
+    /// uses, [`crate::scripts::user_cache_dir`], so a new state dir does
+    /// not compile the script runtimes again; `None`: `<state>/cache`).
     pub fn cache_dir(mut self, path: Option<PathBuf>) -> Self {
         self.cache_dir = path;
         self
@@ -277,7 +279,8 @@ impl Hwf {
             agents_fixture: None,
             workspace: None,
             sandbox: hwf_core::policy::CommandSandbox::default(),
-            cache_dir: None,
+            // Shared with the CLI: entries are keyed by digest and engine.
+            cache_dir: crate::scripts::user_cache_dir(),
             shared: None,
             shared_options: SharedOptions::default(),
             allocation: crate::vm::InstanceAllocation::Pooled,
@@ -325,6 +328,12 @@ impl Hwf {
     /// The services runs get.
     pub fn services(&self) -> &Services {
         &self.services
+    }
+
+    /// The capabilities this host offers (`hwf capabilities` lists them;
+    /// [`Registry::typescript`] declares them for editors).
+    pub fn capabilities(&self) -> &Registry {
+        &self.services.capabilities
     }
 
     /// The limits runs get.

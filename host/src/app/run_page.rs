@@ -125,6 +125,12 @@ impl Hwf {
         if let Some(e) = &status.error {
             run["error"] = json!(e);
         }
+        if !snap.state.is_terminal() {
+            let missing = self.missing_capabilities(&snap);
+            if !missing.is_empty() {
+                run["needs_host"] = json!(missing);
+            }
+        }
         let mut v = json!({
             "run": run,
             "calls": {"cols": CALL_COLUMNS, "rows": rows},

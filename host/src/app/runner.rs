@@ -22,6 +22,7 @@ use crate::store::{ErrorInfo, RunSnapshot, RunState, now_ms};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
 use hwf_core::journal::{Entry, JournalEntry};
+use hwf_core::model::CapabilityNeed;
 use hwf_core::store::SaveMode;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -46,6 +47,36 @@ pub struct PassReport {
     /// (a corrupt snapshot or controls file, a changed component): left as
     /// they are, for an operator.
     pub errors: Vec<(RunId, ErrorInfo)>,
+    /// Runs that need a capability this host does not offer: left as they
+    /// are (queued, parked or stuck) for a host that offers it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub needs_host: Vec<NeedsHost>,
+}
+
+/// A run left for another host ([`Disposition::NeedsHost`]): what it needs
+/// that this host lacks.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct NeedsHost {
+    /// The run.
+    pub run_id: RunId,
+    /// The capabilities (name, class) this host does not offer.
+    pub missing: Vec<CapabilityNeed>,
+}
+
+impl NeedsHost {
+    /// One line for status and the runner: what the run waits for.
+    pub fn reason(&self) -> String {
+        needs_host_reason(&self.missing)
+    }
+}
+
+/// Why a run is left for another host, in one line.
+pub fn needs_host_reason(missing: &[CapabilityNeed]) -> String {
+    let names: Vec<String> = missing.iter().map(ToString::to_string).collect();
+    format!(
+        "needs a host offering {}; this host does not, so the run is left for one that does (the embedder that registered it)",
+        names.join(", ")
+    )
 }
 
 /// Which runs a scan reads.
@@ -76,6 +107,8 @@ pub struct Scan {
     pub finished: Vec<RunId>,
     /// Runs that could not be looked at.
     pub errors: Vec<(RunId, ErrorInfo)>,
+    /// Runs left for a host offering what this one lacks.
+    pub needs_host: Vec<NeedsHost>,
     /// The earliest time a waiting run's timer is due (ms since the
     /// epoch), if any waits on one: work a runner must stay for.
     pub next_timer_ms: Option<u64>,
@@ -120,6 +153,10 @@ pub enum Disposition {
     /// Its controls cannot be read: left alone until an operator repairs
     /// them (a recorded stop or decision must not be ignored).
     Unreadable,
+    /// It needs a capability this host does not offer
+    /// ([`Hwf::missing_capabilities`]): left as it is — queued, parked or
+    /// stuck — for a host that offers it, like a task on another queue.
+    NeedsHost,
 }
 
 impl Hwf {
@@ -143,14 +180,25 @@ impl Hwf {
         };
         match snap.state {
             RunState::Queued if controls.stopped() => Disposition::StopRequested,
-            RunState::Queued => Disposition::Queued,
             RunState::Running if self.is_claimed(&snap.run_id) => Disposition::Running,
-            RunState::Running => Disposition::Stuck,
             RunState::Waiting if controls.stopped() => Disposition::StopRequested,
+            // Stopping needs no capability; running and continuing do.
+            _ if !self.missing_capabilities(snap).is_empty() => Disposition::NeedsHost,
+            RunState::Queued => Disposition::Queued,
+            RunState::Running => Disposition::Stuck,
             RunState::Waiting if self.waits_resolved(snap, &controls) => Disposition::Ready,
             RunState::Waiting => Disposition::Waiting,
             _ => Disposition::Done,
         }
+    }
+
+    /// What `snap`'s run needs ([`RunSnapshot::needs`]) that this host
+    /// does not offer: empty when this host may execute or continue it.
+    pub fn missing_capabilities(&self, snap: &RunSnapshot) -> Vec<CapabilityNeed> {
+        if snap.needs.is_empty() {
+            return Vec::new();
+        }
+        self.capabilities().missing(&snap.needs)
     }
 
     /// Whether a parked run can make progress: it is not paused, and at
@@ -232,6 +280,12 @@ impl Hwf {
                     scan.finished.push(id);
                     continue;
                 }
+                Disposition::NeedsHost => {
+                    let missing = self.missing_capabilities(&snap);
+                    tracing::debug!(run_id = %id, reason = %needs_host_reason(&missing), "left for another host");
+                    scan.needs_host.push(NeedsHost { run_id: id, missing });
+                    continue;
+                }
                 Disposition::Running => continue,
                 Disposition::Waiting => {
                     let timers = snap
@@ -297,7 +351,7 @@ impl Hwf {
                     Turn::Failed(ErrorInfo::of(&e), None)
                 }
             },
-            Disposition::Waiting | Disposition::Running | Disposition::Done => Turn::Nothing,
+            Disposition::Waiting | Disposition::Running | Disposition::Done | Disposition::NeedsHost => Turn::Nothing,
         }
     }
 
@@ -383,7 +437,9 @@ impl Hwf {
     /// # Errors
     ///
     /// `already_exists` when another process holds the run, `not_found`,
-    /// `resume_mismatch` when the component changed, `io`.
+    /// `resume_mismatch` when the component changed, `needs_host` when
+    /// the run needs a capability this host does not offer (nothing is
+    /// changed), `io`.
     pub async fn continue_run(&self, id: &RunId) -> Result<RunOutcome> {
         let snap = self.store().read_snapshot(id)?;
         if snap.state.is_terminal() {
@@ -412,6 +468,15 @@ impl Hwf {
         let snap = self.store().read_snapshot(id)?;
         if snap.state.is_terminal() {
             return Err(Error::new(ErrorCode::AlreadyExists, format!("run {id} already ended")));
+        }
+        // Before anything runs or is written: a host without the run's
+        // capabilities leaves it as it is (the claim is given back).
+        let missing = self.missing_capabilities(&snap);
+        if !missing.is_empty() {
+            return Err(Error::new(
+                ErrorCode::NeedsHost,
+                format!("run {id} {}", needs_host_reason(&missing)),
+            ));
         }
         if snap.args_redacted {
             return Err(Error::new(
@@ -524,7 +589,10 @@ impl Hwf {
                 services.agents = runner;
             }
             if let Some(ws) = &settings.workspace {
-                services.capabilities = Arc::new(Registry::with_builtins_sandboxed(ws, settings.sandbox)?);
+                // The built-ins re-rooted in the run's workspace; this
+                // host's own capabilities (an embedder's) kept.
+                let builtins = Registry::with_builtins_sandboxed(ws, settings.sandbox)?;
+                services.capabilities = Arc::new(services.capabilities.with_builtins_from(&builtins));
             }
         }
         Ok(services)

@@ -163,6 +163,8 @@ impl Hwf {
             Some(self.settings.clone()),
         );
         snap.trace_parent = req.checked_trace_parent();
+        // Routed like a task queue: only a host with these runs it.
+        snap.needs = self.services.capabilities.needs();
         self.store.create(&snap)?;
         Ok(run_id)
     }
@@ -245,6 +247,8 @@ impl Hwf {
         snap.root_run_id = root_run_id;
         snap.clock_origin_ms = clock_origin;
         snap.pid = Some(std::process::id());
+        // What a host continuing it must offer (this host's own capabilities).
+        snap.needs = self.services.capabilities.needs();
         // Own the run before anyone can see it `running`: a runner that
         // finds it running and unclaimed would call it stuck.
         let claim = ExecClaim::from(self.store.create_claimed(&snap).await?);

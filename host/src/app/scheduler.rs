@@ -162,6 +162,7 @@ impl Scheduler {
         report.ready.extend(scan.ready.iter().filter(|id| first(id)).cloned());
         report.stuck.extend(scan.stuck.iter().filter(|id| first(id)).cloned());
         report.waiting.clone_from(&scan.waiting);
+        report.needs_host.clone_from(&scan.needs_host);
         report.errors.extend(scan.errors.iter().cloned());
         Ok(scan)
     }
@@ -201,9 +202,11 @@ impl Scheduler {
         } else {
             &[RunState::Queued, RunState::Running]
         };
+        // Only runs whose needs this host meets (a task queue by capability set).
+        let offered = self.hwf.capabilities().offered();
         loop {
             let Some(permit) = self.slot(wait).await else { break };
-            let claim = match self.hwf.store().claim_next(states).await? {
+            let claim = match self.hwf.store().claim_next(states, &offered).await? {
                 Some(Some(claim)) => ExecClaim::from(claim),
                 // The store hands out nothing (the file store), or nothing
                 // is left.

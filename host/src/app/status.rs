@@ -270,6 +270,15 @@ pub struct RunStatus {
     /// so status says so rather than showing no controls (issue 29).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub controls_error: Option<hwf_core::model::ErrorInfo>,
+    /// The capabilities the run needs of the host that continues it
+    /// ([`RunSnapshot::needs`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub needs: Vec<hwf_core::model::CapabilityNeed>,
+    /// Of those, what the host showing this status does not offer, for an
+    /// unfinished run: its runner leaves the run as it is for a host
+    /// that offers them (`needs_host`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub needs_host: Vec<hwf_core::model::CapabilityNeed>,
 }
 
 /// A run's workflow name for lists: the saved script's name, else the
@@ -550,6 +559,8 @@ pub fn build_status(s: &RunSnapshot, journal: &[JournalEntry], state_dir: &Path,
         retries: HashSet::new(),
         stopped_tasks: HashSet::new(),
         controls_error: None,
+        needs: s.needs.clone(),
+        needs_host: Vec::new(),
     })
 }
 

@@ -267,6 +267,9 @@ impl Hwf {
                 )
             }
         };
+        if !snap.state.is_terminal() {
+            status.needs_host = self.missing_capabilities(&snap);
+        }
         status.retries = controls.retried_calls();
         status.stopped_tasks = controls.stopped_calls();
         status.controls = controls.0;

@@ -330,7 +330,28 @@ impl RunContext {
             run: &run,
             journal: &journal,
         });
-        let cap = match policy.check(name, registered, &input, presented.as_ref(), approved) {
+        let checked = policy.check(name, registered, &input, presented.as_ref(), approved);
+        // The capability's input schema, before its handler, its budget and
+        // an operator's approval: an input it does not accept never reaches
+        // the handler, nor an approval queue.
+        let passed_or_gated = match &checked {
+            Ok(_) => true,
+            Err(f) => f.kind == CallErrorKind::ApprovalRequired,
+        };
+        if passed_or_gated
+            && let Some(schema) = registered.and_then(|c| c.input_schema.as_ref())
+            && let Err(m) = schema.check(&input)
+        {
+            return Ok((
+                Err(CallFailure::new(
+                    CallErrorKind::Failed,
+                    "invalid_input",
+                    format!("{name:?}: {m}"),
+                )),
+                false,
+            ));
+        }
+        let cap = match checked {
             Ok(cap) => cap,
             Err(f)
                 if f.kind == CallErrorKind::ApprovalRequired && policy.on_approval_required == ApprovalMode::Park =>

@@ -274,5 +274,6 @@ pub fn capability_sandboxed(ws: Arc<Workspace>, sandbox: CommandSandbox) -> Capa
         description: "Run a command from an argv in the workspace: {argv, cwd?, env?, timeout_ms?, stdin?} → {exit_code, stdout, stderr, duration_ms}".into(),
         replayable: true,
         handler: Arc::new(Bash { ws, sandbox }),
+        input_schema: None,
     }
 }

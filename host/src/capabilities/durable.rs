@@ -162,6 +162,7 @@ pub fn capabilities() -> Vec<Capability> {
         description: description.into(),
         replayable: true,
         handler,
+        input_schema: None,
     };
     vec![
         cap(

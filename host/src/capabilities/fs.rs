@@ -305,6 +305,7 @@ pub fn capabilities(ws: Arc<Workspace>) -> Vec<Capability> {
             description: "Read a text file in the workspace: {path} → {path, content, bytes, truncated}".into(),
             replayable: true,
             handler: Arc::new(Read_(ws.clone())),
+            input_schema: None,
         },
         Capability {
             name: "fs.list".into(),
@@ -312,6 +313,7 @@ pub fn capabilities(ws: Arc<Workspace>) -> Vec<Capability> {
             description: "List a workspace directory: {path?} → {path, entries: [{name, kind, size}]}".into(),
             replayable: true,
             handler: Arc::new(List(ws.clone())),
+            input_schema: None,
         },
         Capability {
             name: "fs.write".into(),
@@ -319,6 +321,7 @@ pub fn capabilities(ws: Arc<Workspace>) -> Vec<Capability> {
             description: "Write a file in the workspace: {path, content, append?, create_dirs?} → {path, bytes}".into(),
             replayable: true,
             handler: Arc::new(Write_(ws)),
+            input_schema: None,
         },
     ]
 }

@@ -409,6 +409,7 @@ pub fn capabilities(inner: Arc<Registry>) -> Vec<Capability> {
             description: "Ask the operator once for a scoped grant: {capability, scope?: {field: prefix}, count?, window_ms?, sandbox?: {network?, confine?}, reason?} → {grant_id, capability, scope, count, expires_at_ms, sandbox}".into(),
             replayable: true,
             handler: Arc::new(Request),
+            input_schema: None,
         },
         Capability {
             name: ACT.into(),
@@ -416,6 +417,7 @@ pub fn capabilities(inner: Arc<Registry>) -> Vec<Capability> {
             description: "Run one built-in capability call under a grant: {grant, capability, input} → {grant_id, uses, remaining, result}; refusals grant_revoked, grant_expired, grant_exhausted, grant_scope, grant_invalid".into(),
             replayable: true,
             handler: Arc::new(Act { inner }),
+            input_schema: None,
         },
     ]
 }

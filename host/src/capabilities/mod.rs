@@ -2,18 +2,30 @@
 //! side-effect class, behind the broker's policy.
 //!
 //! - [`Registry`]: what host adapters register (name, class, description,
-//!   replayable flag, async handler);
+//!   replayable flag, async handler, optional input schema), and what a
+//!   run needs of its host ([`Registry::needs`], [`Registry::missing`]);
+//! - [`from_fn`]: capabilities from async closures
+//!   ([`Capability::from_fn`]); [`input_schema`]: their input JSON Schema;
+//!   [`catalog`]: the listing and TypeScript declarations authors see;
 //! - [`policy`]: the checks every capability call passes, in a fixed order;
 //! - [`bash`], [`fs`]: the built-in adapters, confined to a cap-std
 //!   workspace directory.
 
 pub mod bash;
+pub mod catalog;
 pub mod confine;
 pub mod durable;
+pub mod from_fn;
 pub mod fs;
 pub mod grants;
+pub mod input_schema;
 pub mod kanban;
 pub mod resources;
+
+pub use catalog::CapabilityInfo;
+pub use from_fn::CallInfo;
+pub use hwf_core::model::CapabilityNeed;
+pub use input_schema::InputSchema;
 
 use hwf_core::BoxFuture;
 use serde::{Deserialize, Serialize};
@@ -197,6 +209,10 @@ pub struct Capability {
     pub replayable: bool,
     /// The handler.
     pub handler: Arc<dyn CapabilityHandler>,
+    /// The input JSON Schema the broker checks each call against before
+    /// the handler runs (`invalid_input` naming the pointer otherwise);
+    /// see [`Capability::with_input_schema`].
+    pub input_schema: Option<Arc<InputSchema>>,
 }
 
 impl std::fmt::Debug for Capability {
@@ -212,6 +228,9 @@ impl std::fmt::Debug for Capability {
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
     caps: BTreeMap<String, Arc<Capability>>,
+    /// The names registered by [`Registry::with_builtins_sandboxed`] and
+    /// not replaced since: the stock built-ins every `hwf` offers.
+    builtins: std::collections::BTreeSet<String>,
 }
 
 impl Registry {
@@ -256,7 +275,61 @@ impl Registry {
         for cap in grants::capabilities(inner) {
             r.register(cap)?;
         }
+        r.builtins = r.caps.keys().cloned().collect();
         Ok(r)
+    }
+
+    /// This registry with the built-ins of `builtins` in place of its own
+    /// (a continuation re-roots them in the run's recorded workspace) and
+    /// every other capability it has kept (an embedder's own).
+    pub fn with_builtins_from(&self, builtins: &Registry) -> Registry {
+        let mut r = self.clone();
+        for name in &builtins.builtins {
+            if let Some(cap) = builtins.caps.get(name) {
+                r.caps.insert(name.clone(), cap.clone());
+                r.builtins.insert(name.clone());
+            }
+        }
+        r
+    }
+
+    /// Every capability this registry offers, by name and class.
+    pub fn offered(&self) -> Vec<CapabilityNeed> {
+        self.iter()
+            .map(|c| CapabilityNeed {
+                name: c.name.clone(),
+                class: c.class,
+            })
+            .collect()
+    }
+
+    /// Whether `name` is one of the stock built-ins in this registry.
+    pub fn is_builtin(&self, name: &str) -> bool {
+        self.builtins.contains(name)
+    }
+
+    /// What a run created by this host needs of the host that continues
+    /// it ([`hwf_core::model::RunSnapshot::needs`]): every capability
+    /// beyond the stock built-ins, by name and class (empty for the stock
+    /// binary's registry).
+    pub fn needs(&self) -> Vec<CapabilityNeed> {
+        self.iter()
+            .filter(|c| !self.is_builtin(&c.name))
+            .map(|c| CapabilityNeed {
+                name: c.name.clone(),
+                class: c.class,
+            })
+            .collect()
+    }
+
+    /// The needs in `needs` this registry does not meet: no capability of
+    /// that name, or one of another class.
+    pub fn missing(&self, needs: &[CapabilityNeed]) -> Vec<CapabilityNeed> {
+        needs
+            .iter()
+            .filter(|n| self.get(&n.name).is_none_or(|c| c.class != n.class))
+            .cloned()
+            .collect()
     }
 
     /// Register a capability (replacing one of the same name).
@@ -274,6 +347,8 @@ impl Registry {
                 ),
             ));
         }
+        // An adapter's capability under a built-in's name is its own.
+        self.builtins.remove(&cap.name);
         self.caps.insert(cap.name.clone(), Arc::new(cap));
         Ok(())
     }
@@ -286,5 +361,59 @@ impl Registry {
     /// Every capability, by name.
     pub fn iter(&self) -> impl Iterator<Item = &Arc<Capability>> {
         self.caps.values()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn deploy(class: SideEffect) -> Capability {
+        Capability::from_fn("deploy", class, |_| async { Ok(json!({})) })
+    }
+
+    #[test]
+    fn a_run_needs_what_its_host_offers_beyond_the_builtins() {
+        let ws = tempfile::tempdir().expect("tempdir");
+        let stock = Registry::with_builtins(ws.path()).expect("builtins");
+        assert!(
+            stock.needs().is_empty(),
+            "a stock run needs nothing: {:?}",
+            stock.needs()
+        );
+        assert!(stock.is_builtin("bash") && stock.is_builtin("events.wait"));
+
+        let mut embedder = stock.clone();
+        embedder.register(deploy(SideEffect::ExternalWrite)).expect("register");
+        let needs = embedder.needs();
+        assert_eq!(
+            needs,
+            vec![CapabilityNeed {
+                name: "deploy".into(),
+                class: SideEffect::ExternalWrite
+            }]
+        );
+        assert_eq!(stock.missing(&needs), needs, "the stock host lacks it");
+        assert!(embedder.missing(&needs).is_empty());
+        // The same name with another class does not meet the need.
+        let mut other = Registry::new();
+        other.register(deploy(SideEffect::ReadOnly)).expect("register");
+        assert_eq!(other.missing(&needs), needs);
+
+        // An adapter's capability under a built-in's name is its own.
+        let mut replaced = stock.clone();
+        replaced
+            .register(Capability::from_fn("bash", SideEffect::ExternalWrite, |_| async {
+                Ok(json!({}))
+            }))
+            .expect("register");
+        assert!(!replaced.is_builtin("bash"));
+        assert_eq!(replaced.needs().len(), 1);
+
+        // Re-rooting the built-ins keeps the adapter's own.
+        let rerooted = embedder.with_builtins_from(&stock);
+        assert!(rerooted.get("deploy").is_some() && rerooted.is_builtin("fs.read"));
+        assert_eq!(rerooted.needs(), needs);
     }
 }

@@ -78,6 +78,7 @@ pub fn capability() -> Capability {
         description: "Declare a host-owned resource finalized once when the run ends: {kind: temp_workspace|process|session|listener|other, name?, finalizer?: {capability, input, approval_id?}} → {resource_id, kind, name, path?}".into(),
         replayable: true,
         handler: Arc::new(Declare),
+        input_schema: None,
     }
 }
 

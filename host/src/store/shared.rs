@@ -66,8 +66,14 @@ impl std::fmt::Debug for SharedParts {
 /// and a wake-up when there may be more.
 #[async_trait]
 pub trait WorkSource: Send + Sync {
-    /// Claim the oldest such run (`None`: there is none).
-    async fn claim_next(&self, states: &[RunState]) -> StoreResult<Option<Box<dyn Claim>>>;
+    /// Claim the oldest such run whose recorded needs
+    /// (`RunSnapshot::needs`) are all in `offered`, this host's
+    /// capabilities (`None`: there is none).
+    async fn claim_next(
+        &self,
+        states: &[RunState],
+        offered: &[hwf_core::model::CapabilityNeed],
+    ) -> StoreResult<Option<Box<dyn Claim>>>;
 
     /// A watch bumped when there may be work (a run queued or parked, a
     /// control, an event); `None`: the store only polls. Called on the
@@ -800,22 +806,27 @@ impl Store {
     }
 
     /// Claim the next run in one of `states` (queued work, expired leases)
-    /// when the shared store hands out work; `None` for stores that do not
-    /// (the runner then scans).
+    /// whose needs `offered` meets, when the shared store hands out work;
+    /// `None` for stores that do not (the runner then scans).
     ///
     /// # Errors
     ///
     /// `io`.
-    pub async fn claim_next(&self, states: &[hwf_core::model::RunState]) -> Result<Option<Option<Box<dyn Claim>>>> {
+    pub async fn claim_next(
+        &self,
+        states: &[hwf_core::model::RunState],
+        offered: &[hwf_core::model::CapabilityNeed],
+    ) -> Result<Option<Option<Box<dyn Claim>>>> {
         let Some(s) = &self.shared else { return Ok(None) };
         let Some(next) = s.parts.work.clone() else {
             return Ok(None);
         };
         let states = states.to_vec();
+        let offered = offered.to_vec();
         let bridge = s.bridge.clone();
         let claim = s
             .bridge
-            .run(async move { next.claim_next(&states).await })
+            .run(async move { next.claim_next(&states, &offered).await })
             .await
             .map_err(Error::from)?;
         Ok(Some(

@@ -182,10 +182,11 @@ impl super::shared::WorkSource for PgWork {
     async fn claim_next(
         &self,
         states: &[hwf_core::model::RunState],
+        offered: &[hwf_core::model::CapabilityNeed],
     ) -> hwf_core::store::StoreResult<Option<Box<dyn hwf_core::store::Claim>>> {
         Ok(self
             .0
-            .claim_next(states)
+            .claim_next(states, offered)
             .await?
             .map(|c| Box::new(c) as Box<dyn hwf_core::store::Claim>))
     }

@@ -731,6 +731,7 @@ pub fn capability() -> crate::capabilities::Capability {
         description: "A card on the store's Kanban board, waited on durably: {profile, task: {title, body, acceptance, links}, input, wait?, schema?} → {status, card_id, summary, links, result}".into(),
         replayable: true,
         handler: std::sync::Arc::new(KanbanTask),
+        input_schema: None,
     }
 }
 

@@ -595,6 +595,7 @@ async function renderRun(id) {
         <textarea id="ev-payload" placeholder='payload JSON, e.g. {"number": 42}'></textarea><button type="button" id="ev-send">Send event</button></details>
     </div>
     <div id="plan-box"></div>
+    ${(s.needs_host || []).length && !ended ? `<div id="needs-host" class="lvl-error">needs_host: needs a host offering ${(s.needs_host).map((n) => `<span class="mono">${esc(n.name)}</span> (${esc(n.class)})`).join(", ")} — this console's runner leaves the run as it is for the host (embedder) that offers them</div>` : ""}
     <div id="run-waits">${(s.review || []).map(waitCard).join("")}</div>
     <div class="grid">
       <div><h2>Phases</h2>${phases ? `<ul class="phases" id="phases">${phases}</ul>` : '<div class="muted">none declared</div>'}
