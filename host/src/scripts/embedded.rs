@@ -87,7 +87,7 @@ impl crate::vm::Bundle for EmbeddedRuntime {
 
     fn component(&self) -> Result<Vec<u8>> {
         let bytes = inflate("runtime component", self.component, self.component_len)?;
-        if blake3::hash(&bytes).as_bytes() != &self.digest {
+        if blake3::hash(&bytes) != blake3::Hash::from_bytes(self.digest) {
             return Err(Error::new(
                 ErrorCode::Internal,
                 format!("the embedded {} runtime is not the one this binary was built with", self.lang.as_str()),
