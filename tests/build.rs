@@ -1,6 +1,8 @@
-//! Builds every guest component for `wasm32-wasip2` with one nested cargo
-//! invocation into `<target>/wasm`, copies them to
-//! `<target>/harnesses/<name>.wasm`, and generates path constants.
+//! Builds the example harnesses and test guests for `wasm32-wasip2` with
+//! one nested cargo invocation into `<target>/wasm`, copies them to
+//! `<target>/harnesses/<name>.wasm`, and generates path constants. (The
+//! script runtimes are the `hwf` binary's: `cli/build.rs` builds and embeds
+//! them, and puts them beside these.)
 //!
 //! The nested build has its own target dir (the outer one is locked), drops
 //! the host's rustflags, and reruns only when guest sources change.
@@ -11,9 +13,6 @@ use std::process::Command;
 /// (package name, directory relative to the workspace root).
 const GUESTS: &[(&str, &str)] = &[
     ("hello", "harnesses/hello"),
-    ("json-runtime", "harnesses/json-runtime"),
-    ("js-runtime", "harnesses/js-runtime"),
-    ("python-runtime", "harnesses/python-runtime"),
     ("loop-until-dry", "harnesses/loop-until-dry"),
     ("release-lane", "harnesses/release-lane"),
     ("hostile", "tests/guests/hostile"),
@@ -31,7 +30,7 @@ fn main() {
     let target = out_dir.ancestors().nth(4).expect("target dir").to_path_buf();
 
     // `vendor/`: patched dependencies of the guests (Boa, Monty).
-    for dir in ["guest-sdk", "wit", "vendor"] {
+    for dir in ["guest-sdk", "wit", "vendor", "sort"] {
         rerun_tree(&root.join(dir));
     }
     for (_, dir) in GUESTS {
@@ -68,6 +67,7 @@ fn main() {
     ] {
         cmd.env_remove(var);
     }
+    let started = std::time::Instant::now();
     let status = cmd.status().expect("spawn cargo for the guest build");
     if !status.success() {
         panic!("building the guest components failed; is the target installed? run `rustup target add wasm32-wasip2`");
@@ -95,6 +95,12 @@ fn main() {
         names.join(", ")
     ));
     std::fs::write(out_dir.join("harnesses.rs"), consts).expect("write harnesses.rs");
+    println!(
+        "cargo:warning=hwf-tests: built {} example and test guests for wasm32-wasip2 into {} in {:.0} s",
+        GUESTS.len(),
+        dest.display(),
+        started.elapsed().as_secs_f64()
+    );
 }
 
 fn rerun_tree(dir: &Path) {

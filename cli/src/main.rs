@@ -8,6 +8,7 @@ mod mcp_filter;
 mod mcp_fixtures;
 mod mcp_http;
 mod mcp_tasks;
+mod runtimes;
 
 use std::io::Write as _;
 
@@ -19,6 +20,7 @@ fn main() {
         // store.
         hwf_host::vm::prestart(allocation);
     }
+    hwf_host::scripts::embed_runtimes(runtimes::RUNTIMES);
     hwf_host::scripts::on_runtime_compile(report_compile);
     std::process::exit(cli::main());
 }

@@ -12,7 +12,7 @@
 //! [`export_script_runtime!`](crate::export_script_runtime)).
 
 wit_bindgen::generate!({
-    path: "../wit",
+    path: "wit",
     world: "harness",
     pub_export_macro: true,
     export_macro_name: "__export_harness_world",
@@ -26,7 +26,7 @@ wit_bindgen::generate!({
 /// the modules above).
 pub mod script_runtime {
     wit_bindgen::generate!({
-        path: "../wit",
+        path: "wit",
         world: "script-runtime",
         with: {
             "hermes:workflow/types@0.1.0": ::hwf_guest::bindings::hermes::workflow::types,

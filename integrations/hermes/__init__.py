@@ -7,7 +7,9 @@ plugin, the CLI (``--json``) and ``hwf mcp`` share one implementation.
 
 Configuration (environment):
 
-- ``HWF_BIN``: the hwf binary (default: ``hwf`` on PATH);
+- ``HWF_BIN``: the hwf binary (default: the ``hwf`` installed beside this
+  plugin by the ``hwf`` wheel, in the environment's scripts directory, else
+  ``hwf`` on PATH);
 - ``HWF_STATE_DIR``: the state directory (default: ``<Hermes home>/workflows``
   of the active profile, passed to hwf as ``--state-dir`` so the plugin and
   an ``hwf mcp`` server configured with the same directory share one store);
@@ -32,6 +34,7 @@ import json
 import os
 import shutil
 import subprocess
+import sysconfig
 from typing import Any, Callable
 
 TOOLSET = "dynamic_workflows"
@@ -47,7 +50,14 @@ _FALLBACK_SCHEMA: dict[str, Any] = {
 
 
 def _binary() -> str:
-    return os.environ.get("HWF_BIN") or shutil.which("hwf") or "hwf"
+    if os.environ.get("HWF_BIN"):
+        return os.environ["HWF_BIN"]
+    # Installed from the wheel: the binary is in this environment's scripts
+    # directory, which is not on PATH when Hermes was started by its path.
+    beside = os.path.join(sysconfig.get_path("scripts"), "hwf")
+    if os.path.isfile(beside) and os.access(beside, os.X_OK):
+        return beside
+    return shutil.which("hwf") or "hwf"
 
 
 def _wait_seconds() -> int:

@@ -19,6 +19,17 @@ pub fn shared_cache() -> PathBuf {
     root().join("target").join("test-cache")
 }
 
+/// The directory holding the runtime files the binary embeds
+/// (`<target>/harnesses`, where `cli/build.rs` puts them beside the other
+/// guests): for tests that want a runtime from a file (`HWF_RUNTIME_DIR`).
+pub fn built_runtimes() -> PathBuf {
+    let exe = Path::new(env!("CARGO_BIN_EXE_hwf"));
+    exe.parent()
+        .and_then(Path::parent)
+        .map(|target| target.join("harnesses"))
+        .unwrap_or_else(|| root().join("target/harnesses"))
+}
+
 /// The hello fixture.
 pub fn hello_fixture() -> PathBuf {
     root().join("harnesses/hello/fixture.json")

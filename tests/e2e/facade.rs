@@ -502,7 +502,7 @@ fn mcp_uses_a_runtime_replaced_on_disk_on_its_next_run() {
     let ctx = Ctx::new();
     let runtimes = ctx.path("runtimes");
     std::fs::create_dir_all(&runtimes).expect("runtimes dir");
-    let built = root().join("target/harnesses");
+    let built = crate::common::built_runtimes();
     let install = |from: &str| {
         // Atomic, as install.sh does: a new file renamed over the old one.
         let tmp = runtimes.join(".js-runtime.wasm.tmp");

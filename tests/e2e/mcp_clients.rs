@@ -412,64 +412,81 @@ fn decide_is_checked_against_what_the_call_waits_for() {
     assert_ne!(again.code, 0, "{again:?}");
 }
 
+/// Issue 32: a copy of the binary alone, with an empty HOME and an empty
+/// compile cache, runs a JS, a Python and a JSON workflow from an empty
+/// directory: the runtimes are embedded, precompiled for this machine (no
+/// "compiling the … runtime" line), and `HWF_RUNTIME_DIR` still overrides.
 #[test]
-fn a_copy_of_the_binary_in_an_empty_dir_runs_js_and_json_after_the_install_step() {
+fn a_copy_of_the_binary_alone_runs_js_python_and_json_from_an_empty_dir() {
     let ctx = Ctx::new();
     let bin = ctx.path("bin");
-    let data = ctx.path("data");
+    let home = ctx.path("home");
     let empty = ctx.path("empty");
-    std::fs::create_dir_all(&bin).expect("bin");
-    std::fs::create_dir_all(&empty).expect("empty");
+    for dir in [&bin, &home, &empty] {
+        std::fs::create_dir_all(dir).expect("dir");
+    }
     let hwf = bin.join("hwf");
     std::fs::copy(env!("CARGO_BIN_EXE_hwf"), &hwf).expect("copy the binary");
-    let installed = |script: &std::path::Path| {
+    let scripts = ctx.path("scripts");
+    std::fs::create_dir_all(&scripts).expect("scripts");
+    let js = scripts.join("hi.js");
+    std::fs::write(
+        &js,
+        "export const meta = { name: \"hi\", description: \"greets\" };\nreturn { hi: \"from js\" };\n",
+    )
+    .expect("js");
+    let py = scripts.join("hi.py");
+    std::fs::write(
+        &py,
+        "meta = {\"name\": \"hi\", \"description\": \"greets\"}\nreturn {\"hi\": \"from python\"}\n",
+    )
+    .expect("py");
+    let json_wf = crate::common::root().join("harnesses/hello.workflow.json");
+    let copy = |script: &std::path::Path, runtime_dir: Option<&std::path::Path>| {
         let mut c = std::process::Command::new(&hwf);
         c.current_dir(&empty)
-            .env_remove("HWF_RUNTIME_DIR")
-            .env("HOME", ctx.dir.path())
-            .env("XDG_DATA_HOME", &data)
-            .env("HWF_STATE_DIR", ctx.state())
-            .env("HWF_CACHE_DIR", crate::common::shared_cache())
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .env("HOME", &home)
+            .env("HWF_RUNNER_AUTOSTART", "0")
             .args(["run", script.to_str().expect("utf8"), "--json", "--agents"])
             .arg(crate::common::hello_fixture());
+        if let Some(dir) = runtime_dir {
+            c.env("HWF_RUNTIME_DIR", dir);
+        }
         crate::common::Run::from(c.output().expect("run the copy"))
     };
-    let js = ctx.write(
-        "hi.js",
-        "export const meta = { name: \"hi\", description: \"greets\" };\nreturn { hi: \"from js\" };\n",
-    );
-    let json_wf = crate::common::root().join("harnesses/hello.workflow.json");
-    // Before the install step the runtimes are not found, and the error says
-    // how to install them.
-    let out = installed(&js);
-    out.expect_code(2);
-    let err = &out.json()["error"];
-    assert_eq!(err["code"], "unsupported_language", "{out:?}");
-    assert!(
-        err["message"]
-            .as_str()
-            .is_some_and(|m| m.contains("scripts/install.sh")),
-        "{out:?}"
-    );
-    // The documented step.
-    let step = std::process::Command::new(crate::common::root().join("scripts/install.sh"))
-        .arg("--runtimes-only")
-        .env("XDG_DATA_HOME", &data)
-        .env("CARGO_TARGET_DIR", crate::common::root().join("target"))
-        .output()
-        .expect("install step");
-    assert!(step.status.success(), "{step:?}");
-    assert!(data.join("hwf/runtimes/js-runtime.wasm").is_file());
-    let out = installed(&js);
+    let out = copy(&js, None);
     out.expect_code(0);
     assert_eq!(out.json()["data"]["result"], json!({"hi": "from js"}), "{out:?}");
-    let out = installed(&json_wf);
+    assert!(!out.stderr.contains("compiling the"), "the precompiled runtime was used: {out:?}");
+    // The artifact went to the per-user cache under the empty HOME.
+    assert!(
+        std::fs::read_dir(home.join(".cache/hwf")).is_ok_and(|d| d.count() > 0),
+        "the first run filled the per-user cache"
+    );
+    let out = copy(&py, None);
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"], json!({"hi": "from python"}), "{out:?}");
+    assert!(!out.stderr.contains("compiling the"), "{out:?}");
+    let out = copy(&json_wf, None);
     out.expect_code(0);
     assert_eq!(
         out.json()["data"]["result"]["output"],
         json!({"greeting": "hello, world", "result": "HELLO, WORLD"}),
         "{out:?}"
     );
+    assert!(!out.stderr.contains("compiling the"), "{out:?}");
+    // HWF_RUNTIME_DIR overrides the embedded runtime: another component
+    // under the JS runtime's name is what runs (and cannot run the script).
+    let runtimes = ctx.path("runtimes");
+    std::fs::create_dir_all(&runtimes).expect("runtimes");
+    let built = crate::common::built_runtimes();
+    std::fs::copy(built.join("json-runtime.wasm"), runtimes.join("js-runtime.wasm")).expect("copy runtime");
+    // (Its artifact is already cached: the JSON run above wrote it.)
+    let out = copy(&js, Some(&runtimes));
+    out.expect_code(2);
+    assert!(out.stdout.contains("invalid_json"), "the override was used: {out:?}");
 }
 
 #[test]
@@ -644,12 +661,15 @@ fn the_first_compile_of_a_runtime_says_what_it_is_doing() {
     let wf = wf.to_str().expect("utf8");
     let fixture = crate::common::hello_fixture();
     let fixture = fixture.to_str().expect("utf8");
-    // A cache of its own, empty: the JSON runtime compiles (the smallest).
+    // A cache of its own, empty, and the runtime from a file (the embedded
+    // ones are precompiled): the JSON runtime compiles (the smallest).
     let cache = ctx.path("cache");
+    let runtimes = crate::common::built_runtimes();
     let run = || {
         crate::common::Run::from(
             ctx.cmd()
                 .env("HWF_CACHE_DIR", &cache)
+                .env("HWF_RUNTIME_DIR", &runtimes)
                 .args(["run", wf, "--json", "--agents", fixture])
                 .output()
                 .expect("run"),
@@ -665,7 +685,7 @@ fn the_first_compile_of_a_runtime_says_what_it_is_doing() {
     // notification.
     let cache2 = ctx.path("cache2");
     let mut cmd = ctx.cmd();
-    cmd.env("HWF_CACHE_DIR", &cache2);
+    cmd.env("HWF_CACHE_DIR", &cache2).env("HWF_RUNTIME_DIR", &runtimes);
     let mut child = cmd
         .args(["mcp", "--agents", fixture])
         .stdin(Stdio::piped())

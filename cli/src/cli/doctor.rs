@@ -114,19 +114,24 @@ pub async fn run(config_path: Option<&Path>, state_dir: &Path, store: Option<&st
         hwf_host::scripts::Language::Json,
     ] {
         let name = format!("runtime.{}", lang.as_str());
-        checks.push(match hwf_host::scripts::runtime_path(lang) {
-            Ok(p) => {
+        checks.push(match hwf_host::scripts::locate_runtime(lang) {
+            Ok(at) => {
                 let compiled = hwf_host::scripts::runtime_compiled(lang, &cache) == Some(true);
+                let at = match at {
+                    hwf_host::scripts::RuntimeLocation::File(p) => {
+                        std::fs::canonicalize(&p).unwrap_or(p).display().to_string()
+                    }
+                    embedded => embedded.to_string(),
+                };
                 check(
                     &name,
                     true,
                     format!(
-                        "{}{}",
-                        std::fs::canonicalize(&p).unwrap_or(p).display(),
+                        "{at}{}",
                         if compiled {
-                            " (compiled in the cache)"
+                            " (compiled)"
                         } else {
-                            " (compiled on first use, 15-30 s once)"
+                            " (compiled on first use, a few seconds once)"
                         }
                     ),
                 )

@@ -12,7 +12,7 @@ use std::sync::mpsc::Receiver;
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 use wasmtime::component::{Component, HasSelf, Linker};
-use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, UpdateDeadline};
+use wasmtime::{Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, UpdateDeadline};
 
 /// How often the epoch advances; CPU, wall and stop checks run this often
 /// while guest code executes.
@@ -181,18 +181,12 @@ fn tick_epochs(weak: &wasmtime::EngineWeak) {
     }
 }
 
-/// The wasmtime engine: epoch interruption, fuel, async, instances
-/// allocated as `allocation` says.
+/// The wasmtime engine: [`hwf_engine::config`] (epoch interruption, fuel,
+/// async, the stacks), instances allocated as `allocation` says.
 fn build_engine(allocation: InstanceAllocation) -> std::result::Result<Engine, String> {
     let started = std::time::Instant::now();
-    let mut cfg = Config::new();
-    cfg.epoch_interruption(true);
-    cfg.consume_fuel(true);
-    cfg.max_wasm_stack(1 << 20);
-    cfg.async_stack_size(2 << 20);
-    // The pool holds one memory per core module; refuse more at compile
-    // time on both kinds of engine, rather than only when pooled.
-    cfg.wasm_multi_memory(false);
+    // The settings the bundled runtimes were precompiled with, too.
+    let mut cfg = hwf_engine::config();
     if allocation == InstanceAllocation::Pooled {
         cfg.allocation_strategy(InstanceAllocationStrategy::Pooling(pool_config()));
     }
@@ -498,7 +492,70 @@ impl<H: SandboxHost> Vm<H> {
         let Some(component) = component else {
             return Err(Error::new(ErrorCode::Internal, "no component after compiling"));
         };
-        let instance_pre = ready.linker.instantiate_pre(&component).map_err(|e| {
+        ready.link(component, digest, imports, from_cache)
+    }
+
+    /// Load a component its owner holds as a digest plus, at a cost, its
+    /// bytes and a precompiled artifact (a runtime embedded compressed in
+    /// the binary): from the compile cache when it is there; else from
+    /// [`Bundle::precompiled`] when wasmtime accepts that artifact for this
+    /// engine (it checks the artifact's compatibility header: wasmtime
+    /// version, target, CPU flags, tunables, features), which is then
+    /// written to the cache for the next process; else compiled from
+    /// [`Bundle::component`] as [`Vm::load_observed`] does, told to `hook`.
+    /// A component that did not go through the byte-level gate has its
+    /// import names (as wasmtime lists them) checked against the same
+    /// allow-list.
+    ///
+    /// # Errors
+    ///
+    /// As [`Vm::load`], and what [`Bundle::component`] returns.
+    pub fn load_bundled(
+        &self,
+        bundle: &dyn Bundle,
+        cache: Option<&dyn CompileCache>,
+        limits: &Limits,
+        which: gate::Gate,
+        hook: Option<&dyn CompileHook>,
+    ) -> Result<LoadedComponent<H>> {
+        let hash = bundle.digest();
+        let ready = self.ready()?;
+        let key = artifact_key(&hash, &ready.engine_key);
+        let component = match cache.and_then(|c| ready.cached(c, &key)) {
+            Some(c) => c,
+            None => match ready.precompiled(bundle, cache, &key) {
+                Some(c) => c,
+                None => {
+                    let bytes = bundle.component()?;
+                    return self.load_observed(&bytes, cache, limits, which, hook);
+                }
+            },
+        };
+        // As the byte-level gate reads them: type imports carry no
+        // behaviour; an `implements` annotation is gated too.
+        let mut names = Vec::new();
+        for (name, item) in component.component_type().imports(&ready.engine) {
+            if matches!(item.ty, wasmtime::component::types::ComponentItem::Type(_)) {
+                continue;
+            }
+            names.push(name.to_owned());
+            names.extend(item.implements.map(str::to_owned));
+        }
+        let imports = gate::check_import_names(names, which)?;
+        ready.link(component, format!("b3:{}", hash.to_hex()), imports, true)
+    }
+}
+
+impl<H: SandboxHost> Ready<H> {
+    /// Pre-link a compiled component and tell which world it implements.
+    fn link(
+        &self,
+        component: Component,
+        digest: String,
+        imports: Vec<String>,
+        from_cache: bool,
+    ) -> Result<LoadedComponent<H>> {
+        let instance_pre = self.linker.instantiate_pre(&component).map_err(|e| {
             Error::new(
                 ErrorCode::ForbiddenImport,
                 format!("the component's imports cannot be satisfied: {e}"),
@@ -525,7 +582,9 @@ impl<H: SandboxHost> Vm<H> {
             source: None,
         })
     }
+}
 
+impl<H: SandboxHost> Vm<H> {
     /// A fresh store for one instance of `component`: memory limiter,
     /// epoch deadline, and the tick callback (stop, CPU, wall).
     pub fn new_store(&self, component: &LoadedComponent<H>, state: InstanceState<H>) -> Store<InstanceState<H>> {
@@ -564,6 +623,34 @@ impl<H: SandboxHost> Ready<H> {
         }
     }
 
+    /// The bundle's precompiled artifact, when it has one and wasmtime
+    /// accepts it for this engine; kept in `cache` under `key` so the next
+    /// process maps it instead.
+    fn precompiled(&self, bundle: &dyn Bundle, cache: Option<&dyn CompileCache>, key: &str) -> Option<Component> {
+        let started = std::time::Instant::now();
+        let artifact = bundle.precompiled()?;
+        // SAFETY: the artifact was made by this binary's own build with the
+        // engine settings this engine has (`hwf_engine::config`), and
+        // wasmtime refuses one whose compatibility header (version, target,
+        // CPU flags, tunables, features) does not match this engine.
+        #[expect(unsafe_code, reason = "loading the binary's own precompiled runtime")]
+        let loaded = unsafe { Component::deserialize(&self.engine, &artifact) };
+        let component = match loaded {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::info!(error = %e, "the precompiled artifact does not fit this engine; compiling instead");
+                return None;
+            }
+        };
+        if let Some(store) = cache
+            && let Err(e) = store.put_artifact(key, &artifact)
+        {
+            tracing::warn!(error = %e, "could not write the compile cache");
+        }
+        tracing::debug!(elapsed_us = started.elapsed().as_micros(), bytes = artifact.len(), "precompiled component loaded");
+        Some(component)
+    }
+
     /// Compile `bytes` and keep the artifact in `cache` under `key`.
     fn compile(&self, bytes: &[u8], cache: Option<&dyn CompileCache>, key: &str) -> Result<Component> {
         let c = Component::new(&self.engine, bytes).map_err(|e| {
@@ -589,6 +676,22 @@ impl<H: SandboxHost> Ready<H> {
 /// The compile cache's name for a component's artifact under an engine.
 fn artifact_key(hash: &blake3::Hash, engine_key: &str) -> String {
     format!("{}-{engine_key}.cwasm", &hash.to_hex()[..32])
+}
+
+/// A component held as a digest and, at a cost, as bytes and as an
+/// artifact precompiled for some engine (see [`Vm::load_bundled`]).
+pub trait Bundle {
+    /// The BLAKE3 hash of [`Bundle::component`]'s bytes.
+    fn digest(&self) -> blake3::Hash;
+    /// An artifact precompiled with [`hwf_engine::config`] (which wasmtime
+    /// may still refuse for this engine), if there is one.
+    fn precompiled(&self) -> Option<Vec<u8>>;
+    /// The component's bytes.
+    ///
+    /// # Errors
+    ///
+    /// Whatever producing them can fail with.
+    fn component(&self) -> Result<Vec<u8>>;
 }
 
 /// Told about a compile the cache could not spare (a component's first
@@ -671,6 +774,78 @@ mod tests {
         let pooled = build_engine(InstanceAllocation::Pooled).expect("pooled");
         let on_demand = build_engine(InstanceAllocation::OnDemand).expect("on demand");
         assert_eq!(engine_key(&pooled), engine_key(&on_demand));
+    }
+
+    /// A compile cache in a directory.
+    struct Dir(std::path::PathBuf);
+
+    impl CompileCache for Dir {
+        fn artifact_path(&self, key: &str) -> Option<std::path::PathBuf> {
+            Some(self.0.join(key)).filter(|p| p.is_file())
+        }
+        fn put_artifact(&self, key: &str, artifact: &[u8]) -> Result<()> {
+            std::fs::write(self.0.join(key), artifact).map_err(|e| Error::io("artifact", e))
+        }
+    }
+
+    /// The hello harness as a bundle, counting how often it had to be
+    /// decompressed (compiled).
+    struct Hello {
+        bytes: Vec<u8>,
+        artifact: Option<Vec<u8>>,
+        compiled: std::sync::atomic::AtomicUsize,
+    }
+
+    impl Bundle for Hello {
+        fn digest(&self) -> blake3::Hash {
+            blake3::hash(&self.bytes)
+        }
+        fn precompiled(&self) -> Option<Vec<u8>> {
+            self.artifact.clone()
+        }
+        fn component(&self) -> Result<Vec<u8>> {
+            self.compiled.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Ok(self.bytes.clone())
+        }
+    }
+
+    #[test]
+    fn a_bundle_loads_its_artifact_when_it_fits_and_compiles_when_it_does_not() {
+        let bytes = std::fs::read(hwf_tests::harnesses::HELLO).expect("hello.wasm");
+        let precompile = |cfg: &wasmtime::Config| {
+            Engine::new(cfg)
+                .and_then(|e| e.precompile_component(&bytes))
+                .expect("precompile")
+        };
+        let limits = Limits::default();
+        let load = |artifact: Option<Vec<u8>>| {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let vm: Vm<crate::broker::wit_host::WitHost> = Vm::with_allocation(InstanceAllocation::OnDemand);
+            let bundle = Hello {
+                bytes: bytes.clone(),
+                artifact,
+                compiled: Default::default(),
+            };
+            let cache = Dir(dir.path().to_path_buf());
+            let loaded = vm
+                .load_bundled(&bundle, Some(&cache), &limits, gate::Gate::Harness, None)
+                .expect("loads");
+            assert_eq!(loaded.digest, format!("b3:{}", blake3::hash(&bytes).to_hex()));
+            assert!(
+                std::fs::read_dir(dir.path()).expect("cache").count() > 0,
+                "the artifact is cached for the next process"
+            );
+            bundle.compiled.load(std::sync::atomic::Ordering::SeqCst)
+        };
+        // Precompiled with the engine settings hwf runs with: nothing compiles.
+        assert_eq!(load(Some(precompile(&hwf_engine::config()))), 0);
+        // Precompiled with other settings (no fuel): wasmtime refuses it, and
+        // the component compiles instead; likewise with no artifact at all.
+        let mut other = hwf_engine::config();
+        other.consume_fuel(false);
+        assert_eq!(load(Some(precompile(&other))), 1);
+        assert_eq!(load(Some(b"not an artifact".to_vec())), 1);
+        assert_eq!(load(None), 1);
     }
 
     #[test]

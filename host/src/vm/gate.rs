@@ -109,6 +109,19 @@ pub fn check_component_with(bytes: &[u8], max_bytes: u64, which: Gate) -> Result
             _ => {}
         }
     }
+    check_import_names(imports, which)
+}
+
+/// Check a component's top-level import names (as [`check_component_with`]
+/// reads them from the bytes, or as wasmtime lists them for a component
+/// loaded from a precompiled artifact) against the allow-list; returns
+/// them.
+///
+/// # Errors
+///
+/// `forbidden_import` naming the first offending imports and how many there
+/// are.
+pub fn check_import_names(imports: Vec<String>, which: Gate) -> Result<Vec<String>> {
     let forbidden: Vec<&str> = imports
         .iter()
         .map(String::as_str)

@@ -22,6 +22,6 @@ pub mod limits;
 pub mod sandbox;
 pub mod wasi;
 
-pub use engine::{CompileCache, CompileHook, FileIdentity, InstanceAllocation, LoadedComponent, Vm, prestart};
+pub use engine::{Bundle, CompileCache, CompileHook, FileIdentity, InstanceAllocation, LoadedComponent, Vm, prestart};
 pub use limits::Limits;
 pub use sandbox::{InstanceConfig, InstanceState, SandboxHost};

@@ -16,18 +16,20 @@ pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
 
 pub use hwf_core::lang::Language;
 
-/// Where the bundled runtimes are looked for, in order: `$HWF_RUNTIME_DIR`;
-/// beside the binary (`<exe dir>/../harnesses` for a cargo
-/// `target/<profile>/hwf`, `<exe dir>/harnesses`, and
-/// `<exe dir>/../share/hwf/runtimes` for an installed prefix); the user's
-/// data dir (`$XDG_DATA_HOME/hwf/runtimes`, else
-/// `~/.local/share/hwf/runtimes`, where `scripts/install.sh` puts them);
-/// `target/harnesses` under the current directory.
+mod embedded;
+
+pub use embedded::{EmbeddedRuntime, embed_runtimes, embedded_runtime};
+
+/// Where runtime files are looked for, in order: `$HWF_RUNTIME_DIR` (which
+/// overrides the runtimes embedded in the binary, see [`locate_runtime`]);
+/// then, for a binary without embedded runtimes, beside the binary
+/// (`<exe dir>/../harnesses` for a cargo `target/<profile>/hwf`,
+/// `<exe dir>/harnesses`, and `<exe dir>/../share/hwf/runtimes` for an
+/// installed prefix); the user's data dir (`$XDG_DATA_HOME/hwf/runtimes`,
+/// else `~/.local/share/hwf/runtimes`); `target/harnesses` under the
+/// current directory.
 pub fn runtime_dirs() -> Vec<PathBuf> {
-    let mut dirs = Vec::new();
-    if let Some(dir) = std::env::var_os("HWF_RUNTIME_DIR").filter(|v| !v.is_empty()) {
-        dirs.push(PathBuf::from(dir));
-    }
+    let mut dirs = override_dir().into_iter().collect::<Vec<_>>();
     if let Some(exe_dir) = std::env::current_exe()
         .ok()
         .and_then(|e| e.parent().map(Path::to_path_buf))
@@ -41,6 +43,31 @@ pub fn runtime_dirs() -> Vec<PathBuf> {
     }
     dirs.push(PathBuf::from("target/harnesses"));
     dirs
+}
+
+/// `$HWF_RUNTIME_DIR`, when set.
+fn override_dir() -> Option<PathBuf> {
+    std::env::var_os("HWF_RUNTIME_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+/// Where a language's runtime comes from.
+#[derive(Debug, Clone)]
+pub enum RuntimeLocation {
+    /// A component file.
+    File(PathBuf),
+    /// Compiled into this binary.
+    Embedded(&'static EmbeddedRuntime),
+}
+
+impl std::fmt::Display for RuntimeLocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RuntimeLocation::File(p) => write!(f, "{}", p.display()),
+            RuntimeLocation::Embedded(_) => f.write_str("embedded in the binary"),
+        }
+    }
 }
 
 /// `$<var>`, else `$HOME/<fallback…>` (XDG base directories).
@@ -71,43 +98,59 @@ fn runtime_file(lang: Language) -> Result<&'static str> {
         .ok_or_else(|| Error::new(ErrorCode::Internal, "a wasm component needs no runtime"))
 }
 
-/// Where a language's runtime component is (see [`runtime_dirs`]).
+/// Where a language's runtime is: `$HWF_RUNTIME_DIR/<lang>-runtime.wasm`
+/// when that file exists, else the runtime embedded in the binary (see
+/// [`embed_runtimes`]), else the first file in [`runtime_dirs`].
 ///
 /// # Errors
 ///
-/// `unsupported_language` naming the places looked in and how to install
-/// the runtimes.
-pub fn runtime_path(lang: Language) -> Result<PathBuf> {
+/// `unsupported_language` naming the places looked in.
+pub fn locate_runtime(lang: Language) -> Result<RuntimeLocation> {
     let file = runtime_file(lang)?;
+    if let Some(path) = override_dir().map(|d| d.join(file)).filter(|p| p.is_file()) {
+        return Ok(RuntimeLocation::File(path));
+    }
+    if let Some(embedded) = embedded_runtime(lang) {
+        return Ok(RuntimeLocation::Embedded(embedded));
+    }
     let dirs = runtime_dirs();
-    dirs.iter().map(|d| d.join(file)).find(|p| p.is_file()).ok_or_else(|| {
-        Error::new(
-            ErrorCode::UnsupportedLanguage,
-            format!(
-                "the {} runtime ({file}) was not found in {}; install the runtimes with `scripts/install.sh` \
-                 (from a checkout), or set HWF_RUNTIME_DIR",
-                lang.as_str(),
-                dirs.iter()
-                    .map(|d| d.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        )
-    })
+    dirs.iter()
+        .map(|d| d.join(file))
+        .find(|p| p.is_file())
+        .map(RuntimeLocation::File)
+        .ok_or_else(|| {
+            Error::new(
+                ErrorCode::UnsupportedLanguage,
+                format!(
+                    "the {} runtime ({file}) is not embedded in this program and was not found in {}; \
+                     set HWF_RUNTIME_DIR to a directory holding it",
+                    lang.as_str(),
+                    dirs.iter()
+                        .map(|d| d.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )
+        })
 }
 
-/// Whether a language's runtime has been compiled into `cache_dir` for
-/// some engine (the first run of a language compiles it, which takes a
-/// while; callers say so). `None` when the runtime cannot be found or
-/// read.
+/// Whether a language's first run would find its runtime compiled: in
+/// `cache_dir` (for any engine), or, for an embedded runtime, precompiled
+/// for this machine. `None` when the runtime cannot be found or read.
 pub fn runtime_compiled(lang: Language, cache_dir: &Path) -> Option<bool> {
-    let bytes = std::fs::read(runtime_path(lang).ok()?).ok()?;
-    let prefix = format!("{}-", &blake3::hash(&bytes).to_hex()[..32]);
+    let (digest, precompiled) = match locate_runtime(lang).ok()? {
+        RuntimeLocation::File(path) => (blake3::hash(&std::fs::read(path).ok()?), false),
+        RuntimeLocation::Embedded(rt) => (blake3::Hash::from_bytes(rt.digest), rt.precompiled_fits()),
+    };
+    let prefix = format!("{}-", &digest.to_hex()[..32]);
     let entries = std::fs::read_dir(cache_dir).ok();
-    Some(entries.is_some_and(|d| {
-        d.flatten()
-            .any(|e| e.file_name().to_string_lossy().starts_with(&prefix))
-    }))
+    Some(
+        precompiled
+            || entries.is_some_and(|d| {
+                d.flatten()
+                    .any(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+            }),
+    )
 }
 
 /// The seed's way of naming a saved version as a path,
@@ -231,9 +274,11 @@ impl crate::vm::CompileHook for RuntimeCompile<'_> {
     }
 }
 
-/// Load the runtime component for `lang` (gated as a runtime), bound to
-/// `source`; a runtime not yet in the compile cache is compiled once for
-/// every process sharing it (see [`on_runtime_compile`]).
+/// Load the runtime component for `lang` (gated as a runtime; see
+/// [`locate_runtime`]), bound to `source`. An embedded runtime loads
+/// precompiled when its artifact fits this machine; a runtime that is not
+/// yet in the compile cache otherwise is compiled once for every process
+/// sharing it (see [`on_runtime_compile`]).
 ///
 /// # Errors
 ///
@@ -245,19 +290,35 @@ pub fn load_runtime<H: SandboxHost>(
     lang: Language,
     source: &str,
 ) -> Result<LoadedComponent<H>> {
-    let path = runtime_path(lang)?;
-    let meta = component_metadata(&path, limits)?;
-    let loaded = vm.load_memoized(&path, crate::vm::FileIdentity::of(&meta), || {
-        let runtime = std::fs::read(&path).map_err(|e| Error::io(format!("component {}", path.display()), e))?;
-        let hook = RuntimeCompile { lang, store };
-        vm.load_observed(
-            &runtime,
-            Some(store),
-            limits,
-            crate::vm::gate::Gate::Runtime,
-            Some(&hook),
-        )
-    })?;
+    let hook = RuntimeCompile { lang, store };
+    let loaded = match locate_runtime(lang)? {
+        RuntimeLocation::File(path) => {
+            let meta = component_metadata(&path, limits)?;
+            vm.load_memoized(&path, crate::vm::FileIdentity::of(&meta), || {
+                let runtime =
+                    std::fs::read(&path).map_err(|e| Error::io(format!("component {}", path.display()), e))?;
+                vm.load_observed(
+                    &runtime,
+                    Some(store),
+                    limits,
+                    crate::vm::gate::Gate::Runtime,
+                    Some(&hook),
+                )
+            })?
+        }
+        RuntimeLocation::Embedded(rt) => {
+            // One entry per language, never replaced: the binary is the file.
+            let name = PathBuf::from(format!("<embedded>/{}", runtime_file(lang)?));
+            let same = crate::vm::FileIdentity {
+                dev_ino: (0, 0),
+                len: rt.component_len as u64,
+                mtime_ns: 0,
+            };
+            vm.load_memoized(&name, same, || {
+                vm.load_bundled(rt, Some(store), limits, crate::vm::gate::Gate::Runtime, Some(&hook))
+            })?
+        }
+    };
     if !loaded.is_script_runtime() {
         return Err(Error::new(
             ErrorCode::MissingExport,
