@@ -30,7 +30,7 @@ if [ -z "${HWF_TEST_POSTGRES:-}" ] && { command -v initdb >/dev/null || ls /usr/
   export HWF_TEST_POSTGRES
   trap './scripts/pg-test-cluster.sh stop "$HWF_TEST_POSTGRES"' EXIT
 fi
-cargo test -j2 -p hwf-core -p hwf-host -p hwf -p hwf-tests -p hwf-guest -p hwf-store-conformance -p hwf-store-postgres
+cargo test -j2 -p hwf-core -p hwf-engine -p hwf-host -p hwf -p hwf-tests -p hwf-guest -p hwf-store-conformance -p hwf-store-postgres -p hwf-sort
 # API docs must build without warnings (broken links fail).
 RUSTDOCFLAGS="-D warnings" cargo doc -j2 --no-deps -p hwf-core -p hwf-host -p hwf-guest -p hwf-store-postgres
 export HWF_BIN="$PWD/target/debug/hwf"
