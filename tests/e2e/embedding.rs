@@ -10,7 +10,7 @@
 //! packages in one invocation) or `cargo build -p hwf-host --example
 //! custom_capability`; this test fails, naming that command, without it.
 
-use crate::common::{Ctx, Run, harnesses, shared_cache};
+use crate::common::{Ctx, Run, shared_cache};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
@@ -50,10 +50,7 @@ impl Side<'_> {
     /// The example, as the embedder runs it: this context's HOME, cache
     /// and the runtimes the build made.
     fn embedder(&self, args: &[&str]) -> Run {
-        let runtimes = PathBuf::from(harnesses::JS_RUNTIME)
-            .parent()
-            .expect("runtime dir")
-            .to_path_buf();
+        let runtimes = crate::common::built_runtimes();
         let mut c = Command::new(example());
         c.args(args)
             .current_dir(self.ctx.dir.path())
