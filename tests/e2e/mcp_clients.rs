@@ -459,7 +459,10 @@ fn a_copy_of_the_binary_alone_runs_js_python_and_json_from_an_empty_dir() {
     let out = copy(&js, None);
     out.expect_code(0);
     assert_eq!(out.json()["data"]["result"], json!({"hi": "from js"}), "{out:?}");
-    assert!(!out.stderr.contains("compiling the"), "the precompiled runtime was used: {out:?}");
+    assert!(
+        !out.stderr.contains("compiling the"),
+        "the precompiled runtime was used: {out:?}"
+    );
     // The artifact went to the per-user cache under the empty HOME.
     assert!(
         std::fs::read_dir(home.join(".cache/hwf")).is_ok_and(|d| d.count() > 0),

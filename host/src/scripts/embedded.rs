@@ -69,7 +69,12 @@ fn inflate(what: &str, data: &[u8], len: usize) -> Result<Vec<u8>> {
             format!("the embedded {what} does not decompress: {e}"),
         )
     })?;
-    tracing::debug!(what, bytes = out.len(), elapsed_us = started.elapsed().as_micros(), "embedded blob decompressed");
+    tracing::debug!(
+        what,
+        bytes = out.len(),
+        elapsed_us = started.elapsed().as_micros(),
+        "embedded blob decompressed"
+    );
     Ok(out)
 }
 
@@ -90,7 +95,10 @@ impl crate::vm::Bundle for EmbeddedRuntime {
         if blake3::hash(&bytes) != blake3::Hash::from_bytes(self.digest) {
             return Err(Error::new(
                 ErrorCode::Internal,
-                format!("the embedded {} runtime is not the one this binary was built with", self.lang.as_str()),
+                format!(
+                    "the embedded {} runtime is not the one this binary was built with",
+                    self.lang.as_str()
+                ),
             ));
         }
         Ok(bytes)

@@ -647,7 +647,11 @@ impl<H: SandboxHost> Ready<H> {
         {
             tracing::warn!(error = %e, "could not write the compile cache");
         }
-        tracing::debug!(elapsed_us = started.elapsed().as_micros(), bytes = artifact.len(), "precompiled component loaded");
+        tracing::debug!(
+            elapsed_us = started.elapsed().as_micros(),
+            bytes = artifact.len(),
+            "precompiled component loaded"
+        );
         Some(component)
     }
 
