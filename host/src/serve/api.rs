@@ -147,19 +147,7 @@ pub async fn journal(
     Path(id): Path<String>,
     q: Result<Query<JournalQuery>, QueryRejection>,
 ) -> Response {
-    let id = match run_id(&id) {
-        Ok(id) => id,
-        Err(r) => return r,
-    };
-    let page = match timeline_page(q) {
-        Ok(p) => p,
-        Err(r) => return r,
-    };
-    let Ok(_permit) = app.journal_reads.clone().acquire_owned().await else {
-        return error_response(&Error::new(ErrorCode::Internal, "the console is shutting down"));
-    };
-    let hwf = app.hwf.clone();
-    result_redacted(blocking(move || hwf.timeline_page(id.as_str(), page)).await)
+    paged_read(&app, &id, q, |hwf, id, page| hwf.timeline_page(id, page)).await
 }
 
 /// `GET /api/runs/{id}/page`: what the run page shows, in one answer
@@ -171,7 +159,19 @@ pub async fn run_page(
     Path(id): Path<String>,
     q: Result<Query<JournalQuery>, QueryRejection>,
 ) -> Response {
-    let id = match run_id(&id) {
+    paged_read(&app, &id, q, |hwf, id, page| hwf.run_page(id, page)).await
+}
+
+/// A read of one run's journal with a timeline page: the id and the page
+/// checked, then `read` off the async threads under a journal-read permit,
+/// its answer redacted.
+async fn paged_read(
+    app: &AppState,
+    id: &str,
+    q: Result<Query<JournalQuery>, QueryRejection>,
+    read: impl FnOnce(&crate::Hwf, &str, crate::app::review::TimelinePage) -> crate::Result<Value> + Send + 'static,
+) -> Response {
+    let id = match run_id(id) {
         Ok(id) => id,
         Err(r) => return r,
     };
@@ -183,7 +183,7 @@ pub async fn run_page(
         return error_response(&Error::new(ErrorCode::Internal, "the console is shutting down"));
     };
     let hwf = app.hwf.clone();
-    result_redacted(blocking(move || hwf.run_page(id.as_str(), page)).await)
+    result_redacted(blocking(move || read(&hwf, id.as_str(), page)).await)
 }
 
 /// Which timeline rows a query asks for.
