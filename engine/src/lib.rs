@@ -33,7 +33,7 @@ pub const ASYNC_STACK: usize = 2 << 20;
 pub fn config() -> wasmtime::Config {
     let mut cfg = wasmtime::Config::new();
     cfg.epoch_interruption(true);
-    cfg.consume_fuel(std::env::var_os("HWF_EXP_NOFUEL").is_none());
+    cfg.consume_fuel(true);
     cfg.max_wasm_stack(MAX_WASM_STACK);
     cfg.async_stack_size(ASYNC_STACK);
     // The pool holds one memory per core module; refuse more at compile
