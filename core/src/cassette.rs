@@ -490,12 +490,15 @@ fn collect(journals: &[Vec<JournalEntry>]) -> (Vec<(String, Building)>, Delivere
                     b.duration_us = *duration_us;
                 }
             }
+            // An edited result answers the call; an edited input or
+            // decision makes it run again (its own lines follow).
             Entry::CallEdited {
                 call,
                 fingerprint,
+                field,
                 value,
                 ..
-            } => {
+            } if field == "output" => {
                 if let Some(b) = calls.get_mut(call)
                     && b.fingerprint == *fingerprint
                 {

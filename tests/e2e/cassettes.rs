@@ -358,7 +358,7 @@ fn a_fork_replaces_one_output_and_replays_the_rest() {
     assert_eq!(st2["counts"]["replayed"], 4, "the summary ran live: {st2}");
     let out = ctx.hwf(["fork", &id, "--at", "5", "--answer", "\"no\"", "--json"]);
     out.expect_code(2);
-    assert_eq!(out.json()["error"]["code"], "invalid_args", "not a question");
+    assert_eq!(out.json()["error"]["code"], "fork_mismatch", "not a question");
 
     // A fork of a call the run does not have.
     let out = ctx.hwf(["fork", &id, "--at", "9", "--output", "1", "--json"]);

@@ -59,6 +59,15 @@ impl RunContext {
     ///
     /// A [`HostTrap`] when the run must end.
     pub async fn run_call(self: &Arc<Self>, call: Call, parent: Parent) -> CallResult {
+        // A fork's input edit: the recorded request runs with the new
+        // input (a new fingerprint, so it runs live, through every stage).
+        let call = match self.replay().and_then(|i| i.edited_input(&call.id, &call.fingerprint)) {
+            Some(input) => {
+                let input = input.clone();
+                call.with_input(input)
+            }
+            None => call,
+        };
         let kind = call.kind();
         let Call {
             id: call_id,
