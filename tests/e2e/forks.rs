@@ -154,7 +154,10 @@ fn an_input_fork(on: &On) {
     let fs = on.status(&fork);
     assert_eq!(fs["state"], "succeeded", "{fs}");
     assert_eq!(fs["result"]["found"], json!(["a: ok", "b2: clean", "c: ok"]), "{fs}");
-    assert_eq!(fs["result"]["summary"], "all clean", "the summary saw the new finding: {fs}");
+    assert_eq!(
+        fs["result"]["summary"], "all clean",
+        "the summary saw the new finding: {fs}"
+    );
     assert_eq!(fs["result"]["tail"], st["result"]["tail"]);
 
     let journal = on.journal(&fork);
@@ -185,7 +188,10 @@ fn an_input_fork(on: &On) {
         (Some("2"), Some("input"), Some("ana")),
         "{edit}"
     );
-    assert_eq!(edit["fingerprint"], b["fingerprint"], "the edit names the recorded request");
+    assert_eq!(
+        edit["fingerprint"], b["fingerprint"],
+        "the edit names the recorded request"
+    );
     assert_eq!(edit["value"], json!({"file": "b2.rs"}));
     assert_eq!(
         edit["changes"],
@@ -219,7 +225,10 @@ fn an_input_fork(on: &On) {
     out.expect_code(2);
     let e = &out.json()["error"];
     assert_eq!(e["code"], "fork_mismatch", "{e}");
-    assert!(e["message"].as_str().is_some_and(|m| m.contains("an agent call")), "{e}");
+    assert!(
+        e["message"].as_str().is_some_and(|m| m.contains("an agent call")),
+        "{e}"
+    );
 }
 
 fn a_decision_fork(on: &On) {
@@ -284,7 +293,12 @@ fn a_decision_fork(on: &On) {
         .find(|l| l["type"] == "call_edited")
         .expect("the decision is journaled");
     assert_eq!(
-        (edit["call"].as_str(), edit["field"].as_str(), edit["value"].as_str(), edit["actor"].as_str()),
+        (
+            edit["call"].as_str(),
+            edit["field"].as_str(),
+            edit["value"].as_str(),
+            edit["actor"].as_str()
+        ),
         (Some("2"), Some("decision"), Some("deny"), Some("ana")),
         "{edit}"
     );
@@ -295,7 +309,9 @@ fn a_decision_fork(on: &On) {
     assert_eq!(gate["ok"], false, "{gate}");
     assert_eq!(gate["error"]["kind"], "denied", "{gate}");
     assert!(
-        gate["error"]["message"].as_str().is_some_and(|m| m.starts_with("approval_rejected")),
+        gate["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("approval_rejected")),
         "{gate}"
     );
     // `hwf logs` says who decided.
@@ -308,7 +324,17 @@ fn a_decision_fork(on: &On) {
     );
 
     // Approve: the write runs, through the broker, with the approval.
-    let out = on.hwf(&["--config", cfg, "fork", &source, "--at", "2", "--decision", "approve", "--json"]);
+    let out = on.hwf(&[
+        "--config",
+        cfg,
+        "fork",
+        &source,
+        "--at",
+        "2",
+        "--decision",
+        "approve",
+        "--json",
+    ]);
     out.expect_code(0);
     let approved = run_id(&out.json());
     let aps = on.status(&approved);
@@ -317,22 +343,60 @@ fn a_decision_fork(on: &On) {
     assert_eq!(std::fs::read_to_string(&marker).expect("written"), "release 1.4");
     let journal = on.journal(&approved);
     let edit = journal.iter().find(|l| l["type"] == "call_edited").expect("edit");
-    assert_eq!((edit["value"].as_str(), edit["actor"].as_str()), (Some("approve"), Some("cli")));
+    assert_eq!(
+        (edit["value"].as_str(), edit["actor"].as_str()),
+        (Some("approve"), Some("cli"))
+    );
 
     // A deny of the approved run's gate: it does not replay the write.
     std::fs::remove_file(&marker).expect("rm");
-    let out = on.hwf(&["--config", cfg, "fork", &approved, "--at", "2", "--decision", "deny", "--json"]);
+    let out = on.hwf(&[
+        "--config",
+        cfg,
+        "fork",
+        &approved,
+        "--at",
+        "2",
+        "--decision",
+        "deny",
+        "--json",
+    ]);
     out.expect_code(0);
     let again = on.status(&run_id(&out.json()));
-    assert!(again["result"]["deployed"].as_str().is_some_and(|d| d.starts_with("refused")), "{again}");
+    assert!(
+        again["result"]["deployed"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("refused")),
+        "{again}"
+    );
     assert!(!marker.exists(), "the recorded write was replayed or run again");
 
     // Typed errors: a decision that is not a word hwf knows; a decision
     // on the agent call.
-    let out = on.hwf(&["--config", cfg, "fork", &source, "--at", "2", "--decision", "maybe", "--json"]);
+    let out = on.hwf(&[
+        "--config",
+        cfg,
+        "fork",
+        &source,
+        "--at",
+        "2",
+        "--decision",
+        "maybe",
+        "--json",
+    ]);
     out.expect_code(2);
     assert_eq!(out.json()["error"]["code"], "invalid_args");
-    let out = on.hwf(&["--config", cfg, "fork", &source, "--at", "1", "--decision", "deny", "--json"]);
+    let out = on.hwf(&[
+        "--config",
+        cfg,
+        "fork",
+        &source,
+        "--at",
+        "1",
+        "--decision",
+        "deny",
+        "--json",
+    ]);
     out.expect_code(2);
     assert_eq!(out.json()["error"]["code"], "fork_mismatch");
 }
@@ -366,24 +430,41 @@ fn a_fork_decides_an_approval_gate_on_postgres() {
 #[test]
 fn the_facade_forks_with_an_input_or_a_decision() {
     let ctx = Ctx::manual_runner();
-    ctx.write("ask.js", r#"export const meta = { name: "ask", description: "asks" };
+    ctx.write(
+        "ask.js",
+        r#"export const meta = { name: "ask", description: "asks" };
 let answer;
 try { answer = (await capability("human.ask", { prompt: "go?", choices: ["yes", "no"] })).answer; }
 catch (e) { answer = `declined: ${e.message ?? e}`; }
 return { answer };
-"#);
+"#,
+    );
     let out = ctx.hwf(["run", "ask.js", "--json"]);
     out.expect_code(3);
     let source = run_id(&out.json());
     let workflow = |req: Value| facade_stdin(&ctx, &["facade", "workflow"], &req).1;
 
-    let r = workflow(json!({"action": "fork", "resume_from_run_id": source, "call": "1", "decision": "deny", "reason": "no"}));
+    let r = workflow(
+        json!({"action": "fork", "resume_from_run_id": source, "call": "1", "decision": "deny", "reason": "no"}),
+    );
     assert_eq!(r["success"], true, "{r}");
     let id = r["data"]["run_id"].as_str().expect("id").to_owned();
     let st = crate::common::status(&ctx, &id);
-    assert!(st["result"]["answer"].as_str().is_some_and(|a| a.starts_with("declined")), "{st}");
-    let edit = ctx.journal(&id).into_iter().find(|l| l["type"] == "call_edited").expect("edit");
-    assert_eq!((edit["field"].as_str(), edit["actor"].as_str()), (Some("decision"), Some("agent")));
+    assert!(
+        st["result"]["answer"]
+            .as_str()
+            .is_some_and(|a| a.starts_with("declined")),
+        "{st}"
+    );
+    let edit = ctx
+        .journal(&id)
+        .into_iter()
+        .find(|l| l["type"] == "call_edited")
+        .expect("edit");
+    assert_eq!(
+        (edit["field"].as_str(), edit["actor"].as_str()),
+        (Some("decision"), Some("agent"))
+    );
 
     // A new question: the call runs live with it and parks for an answer.
     let r = workflow(json!({"action": "fork", "resume_from_run_id": source, "call": "1",
@@ -399,7 +480,9 @@ return { answer };
         (json!({"input": {}, "output": 1}), "invalid_params"),
     ] {
         let mut req = json!({"action": "fork", "resume_from_run_id": source, "call": "1"});
-        req.as_object_mut().expect("obj").extend(bad.as_object().expect("obj").clone());
+        req.as_object_mut()
+            .expect("obj")
+            .extend(bad.as_object().expect("obj").clone());
         let r = workflow(req);
         assert_eq!(r["error"]["code"], code, "{bad}: {r}");
     }

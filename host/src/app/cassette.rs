@@ -181,6 +181,11 @@ pub struct PlanReport {
     /// How long the plan took in-process (µs): reading and indexing the
     /// source's journals and the walk.
     pub plan_us: u64,
+    /// The part of `plan_us` spent reading the source's journals (µs).
+    pub read_us: u64,
+    /// The part of `plan_us` spent indexing them: the replay index and the
+    /// recorded calls, in one pass (µs).
+    pub index_us: u64,
     /// How long loading and checking the script took before that (µs; in
     /// a long-lived process — MCP, the console — a runtime loaded once
     /// is reused).
@@ -529,8 +534,14 @@ impl Hwf {
             snap.script.digest != resolved.script.digest || *hwf_core::redact::redacted(&req.args) != snap.args;
         let journals = self.whole_lineage(&snap)?;
         let controls = crate::app::control::read_controls(&self.store, source)?;
-        let index = crate::app::runner::replay_index(&journals, &[], &controls);
-        let recorded: Vec<ResolvedCall> = Cassette::recorded_calls(&journals);
+        let read_us = t0.elapsed().as_micros() as u64;
+        let t_index = Instant::now();
+        // One pass over the journals for the replay index a resume would
+        // build and the recorded calls the walk compares with.
+        let mut collector = hwf_core::cassette::CallCollector::default();
+        let index = crate::app::runner::replay_index_observed(&journals, &[], &controls, |e| collector.feed(e));
+        let recorded: Vec<ResolvedCall> = collector.recorded_calls();
+        let index_us = t_index.elapsed().as_micros() as u64;
         let walk = Arc::new(Walk::new(WalkMode::Plan, recorded));
         let outcome = self
             .walk_script(
@@ -567,6 +578,8 @@ impl Hwf {
             needs_allow_changed,
             run_created: false,
             plan_us: t0.elapsed().as_micros() as u64,
+            read_us,
+            index_us,
             load_us,
         })
     }
@@ -644,7 +657,11 @@ impl Hwf {
                                 "call {} of run {} is {} call{}, not an approval gate or a question: --decision needs one (use --output or --input)",
                                 call.call,
                                 req.source,
-                                if call.kind == "agent" { "an agent" } else { "an ungated capability" },
+                                if call.kind == "agent" {
+                                    "an agent"
+                                } else {
+                                    "an ungated capability"
+                                },
                                 call.label.as_deref().map(|l| format!(" ({l})")).unwrap_or_default()
                             ),
                         ));
@@ -931,10 +948,13 @@ impl Hwf {
                 return Err(Box::new(check));
             }
         };
+        // One pass for the replay index and the recorded calls, as a plan.
+        let mut collector = hwf_core::cassette::CallCollector::default();
+        let index = crate::app::runner::replay_index_observed(&journals, &[], &controls, |e| collector.feed(e));
         Ok(Prepared {
             check,
-            index: crate::app::runner::replay_index(&journals, &[], &controls),
-            walk: Arc::new(Walk::new(WalkMode::Plan, Cassette::recorded_calls(&journals))),
+            index,
+            walk: Arc::new(Walk::new(WalkMode::Plan, collector.recorded_calls())),
             args: snap.args.clone(),
             seed_run: snap.seed_run().clone(),
             clock_origin_ms: snap.clock_origin(),

@@ -757,18 +757,35 @@ pub fn check_journal_present(snap: &RunSnapshot, events: &[JournalEntry]) -> Res
 /// controls: `retry` controls not yet consumed make their calls run live
 /// again, once (consumed when the call has run).
 pub fn replay_index(sources: &[Vec<JournalEntry>], own: &[JournalEntry], controls: &Controls) -> ReplayIndex {
-    let mut consumed = ReplayIndex::consumed_in(own);
-    for s in sources {
-        consumed.extend(ReplayIndex::consumed_in(s));
-    }
-    let pending: Vec<(String, String)> = controls
-        .0
-        .iter()
-        .filter(|c| c.action == crate::app::control::Action::Retry && !consumed.contains(&c.id))
-        .filter_map(|c| c.call.clone().map(|call| (c.id.clone(), call)))
-        .collect();
+    replay_index_observed(sources, own, controls, |_| {})
+}
+
+/// [`replay_index`], handing every journal entry to `observe` in the same
+/// pass. The journals are scanned for consumed controls only when a
+/// `retry` control exists.
+pub fn replay_index_observed(
+    sources: &[Vec<JournalEntry>],
+    own: &[JournalEntry],
+    controls: &Controls,
+    observe: impl FnMut(&JournalEntry),
+) -> ReplayIndex {
+    let is_retry = |c: &&hwf_core::control::Control| c.action == crate::app::control::Action::Retry;
+    let pending: Vec<(String, String)> = if controls.0.iter().any(|c| is_retry(&c)) {
+        let mut consumed = ReplayIndex::consumed_in(own);
+        for s in sources {
+            consumed.extend(ReplayIndex::consumed_in(s));
+        }
+        controls
+            .0
+            .iter()
+            .filter(|c| is_retry(c) && !consumed.contains(&c.id))
+            .filter_map(|c| c.call.clone().map(|call| (c.id.clone(), call)))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let calls = pending.iter().map(|(_, call)| call.clone()).collect();
-    let mut index = ReplayIndex::from_lineage(sources, own, &calls);
+    let mut index = ReplayIndex::from_lineage_observed(sources, own, &calls, observe);
     index.set_retries(pending);
     index
 }

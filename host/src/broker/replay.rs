@@ -197,17 +197,36 @@ impl ReplayIndex {
     /// and must not erase what it cost); only the own journal's live calls
     /// count as already charged. Calls in `retry` are left out.
     pub fn from_lineage(sources: &[Vec<JournalEntry>], own: &[JournalEntry], retry: &HashSet<String>) -> Self {
+        Self::from_lineage_observed(sources, own, retry, |_| {})
+    }
+
+    /// [`ReplayIndex::from_lineage`], handing every entry to `observe` in
+    /// the same pass (a plan builds its recorded calls so: one pass over
+    /// the journals for both).
+    pub fn from_lineage_observed(
+        sources: &[Vec<JournalEntry>],
+        own: &[JournalEntry],
+        retry: &HashSet<String>,
+        mut observe: impl FnMut(&JournalEntry),
+    ) -> Self {
         let mut idx = Self::default();
         for events in sources {
-            idx.add(events, false, retry);
+            idx.add(events, false, retry, &mut observe);
         }
-        idx.add(own, true, retry);
+        idx.add(own, true, retry, &mut observe);
         idx
     }
 
-    fn add(&mut self, events: &[JournalEntry], own: bool, retry: &HashSet<String>) {
+    fn add(
+        &mut self,
+        events: &[JournalEntry],
+        own: bool,
+        retry: &HashSet<String>,
+        observe: &mut impl FnMut(&JournalEntry),
+    ) {
         let idx = self;
         for e in events {
+            observe(e);
             match &e.entry {
                 Entry::CallStarted {
                     call,
@@ -689,8 +708,15 @@ mod tests {
         idx.apply_edit(edit(EditField::Input, json!({"path": "b"})));
         assert_eq!(idx.edited_input("1", &fp), Some(&json!({"path": "b"})));
         let other = Fingerprint::of("capability", &json!({"name": "fs.write", "input": {"path": "b"}}));
-        assert_eq!(idx.edited_input("1", &other), None, "only the recorded request is swapped");
-        assert!(matches!(idx.lookup("1", &fp), Lookup::Hit(_)), "the recorded call itself is unchanged");
+        assert_eq!(
+            idx.edited_input("1", &other),
+            None,
+            "only the recorded request is swapped"
+        );
+        assert!(
+            matches!(idx.lookup("1", &fp), Lookup::Hit(_)),
+            "the recorded call itself is unchanged"
+        );
 
         let mut idx = ReplayIndex::from_lineage(std::slice::from_ref(&source), &[], &HashSet::new());
         idx.apply_edit(edit(EditField::Decision, json!("deny")));
@@ -709,5 +735,31 @@ mod tests {
         assert_eq!(idx.lookup("1", &fp), Lookup::Same);
         assert!(idx.edited_decision("1", fp.as_str()).is_some_and(|d| d.approve));
         assert!(idx.new_edits().is_empty(), "already journaled");
+    }
+
+    #[test]
+    fn one_pass_gives_the_index_and_every_entry_in_journal_order() {
+        let fp = Fingerprint::of("agent", &json!({"prompt": "a"}));
+        let source = journal(vec![
+            json!({"type": "run_started"}),
+            json!({"type": "call_started", "call": "1", "kind": "agent", "fingerprint": fp.as_str(), "request": {"prompt": "a"}}),
+            json!({"type": "call_completed", "call": "1", "kind": "agent", "fingerprint": fp.as_str(), "ok": true, "result": 1, "attempts": 1}),
+        ]);
+        let own = journal(vec![json!({"type": "run_started"})]);
+        let mut seen = Vec::new();
+        let mut collector = hwf_core::cassette::CallCollector::default();
+        let idx = ReplayIndex::from_lineage_observed(std::slice::from_ref(&source), &own, &HashSet::new(), |e| {
+            seen.push(e.seq);
+            collector.feed(e);
+        });
+        assert_eq!(seen, [1, 2, 3, 1]);
+        assert!(matches!(idx.lookup("1", &fp), Lookup::Hit(_)));
+        let two_pass = hwf_core::cassette::Cassette::recorded_calls(&[source, own]);
+        let one_pass = collector.recorded_calls();
+        assert_eq!(one_pass.len(), 1);
+        assert_eq!(
+            (one_pass[0].call.as_str(), &one_pass[0].request, &one_pass[0].outcome),
+            (two_pass[0].call.as_str(), &two_pass[0].request, &two_pass[0].outcome)
+        );
     }
 }

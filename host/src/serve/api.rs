@@ -422,7 +422,11 @@ pub async fn fork(State(app): App, Path(id): Path<String>, body: Bytes) -> Respo
     req.insert("resume_from_run_id".into(), json!(id));
     req.insert("run_id".into(), json!(new));
     req.insert("actor".into(), json!("web"));
-    copy(&mut req, &body, &["call", "output", "answer", "input", "decision", "reason", "actor"]);
+    copy(
+        &mut req,
+        &body,
+        &["call", "output", "answer", "input", "decision", "reason", "actor"],
+    );
     // Checked before the run starts, so a bad request answers at once.
     if let Err(e) = crate::facade::params::Params::parse(&Value::Object(req.clone()), crate::facade::params::WORKFLOW) {
         return error_response(&e);
