@@ -200,6 +200,11 @@ fn an_input_fork(on: &On) {
     );
     assert_eq!(edit["source_run"], source.as_str());
     assert_eq!(edit["reason"], "b.rs was renamed");
+    // A plan of a resume of the fork keeps the edit: everything replays.
+    let p = on.hwf(&["run", script, "--resume-from", &fork, "--plan", "--json"]);
+    p.expect_code(0);
+    let d = p.json()["data"].clone();
+    assert_eq!((d["replayed"].as_u64(), d["live"].as_u64()), (Some(6), Some(0)), "{d}");
 
     // A secret in the new input is journaled redacted, in the value and
     // in the changes.
@@ -473,6 +478,21 @@ return { answer };
     let id = r["data"]["run_id"].as_str().expect("id").to_owned();
     let st = crate::common::status(&ctx, &id);
     assert_eq!(st["state"], "waiting", "{st}");
+    assert_eq!(st["waits"][0]["summary"], "question: go now?", "{st}");
+    // Answered and continued by a runner: the continuation reads the edit
+    // back from the fork's own journal and asks the edited question.
+    ctx.hwf(["control", "decide", &id, "1", "respond", "--value", "\"yes\""])
+        .expect_code(0);
+    crate::common::runner_once(&ctx);
+    let st = crate::common::status(&ctx, &id);
+    assert_eq!((st["state"].as_str(), st["result"]["answer"].as_str()), (Some("succeeded"), Some("yes")), "{st}");
+    let asked: Vec<Value> = ctx
+        .journal(&id)
+        .into_iter()
+        .filter(|l| l["type"] == "call_started" && l["call"] == "1")
+        .collect();
+    assert_eq!(asked.len(), 2, "asked, then continued: {asked:?}");
+    assert!(asked.iter().all(|l| l["request"]["input"]["prompt"] == "go now?"), "{asked:?}");
 
     for (bad, code) in [
         (json!({"decision": "approve"}), "fork_mismatch"),
