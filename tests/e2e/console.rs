@@ -1108,7 +1108,11 @@ fn the_run_page_forks_with_an_output_and_plans_a_rerun() {
         (edit["field"].clone(), edit["actor"].clone(), edit["value"].clone()),
         (json!("input"), json!("web"), json!({"audience": "ops"}))
     );
-    let r = post(a, &format!("/api/runs/{run}/fork"), &json!({"call": "1", "decision": "approve"}));
+    let r = post(
+        a,
+        &format!("/api/runs/{run}/fork"),
+        &json!({"call": "1", "decision": "approve"}),
+    );
     assert_eq!(
         (r.status, r.json()["error"]["code"].clone()),
         (400, json!("fork_mismatch")),
@@ -1125,7 +1129,11 @@ fn the_run_page_forks_with_an_output_and_plans_a_rerun() {
         .as_array()
         .and_then(|r| r.iter().find(|x| x["run_id"] == run.as_str()))
         .expect("the run is checked");
-    assert_eq!((mine["replayed"].as_u64(), mine["live"].as_u64()), (Some(2), Some(0)), "{d}");
+    assert_eq!(
+        (mine["replayed"].as_u64(), mine["live"].as_u64()),
+        (Some(2), Some(0)),
+        "{d}"
+    );
     assert_eq!(ctx.run_ids().len(), before, "a drift report creates no run");
     assert_eq!(get(a, "/api/runs/r0000000000000000000000000000/drift").status, 404);
 

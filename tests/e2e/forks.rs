@@ -485,14 +485,21 @@ return { answer };
         .expect_code(0);
     crate::common::runner_once(&ctx);
     let st = crate::common::status(&ctx, &id);
-    assert_eq!((st["state"].as_str(), st["result"]["answer"].as_str()), (Some("succeeded"), Some("yes")), "{st}");
+    assert_eq!(
+        (st["state"].as_str(), st["result"]["answer"].as_str()),
+        (Some("succeeded"), Some("yes")),
+        "{st}"
+    );
     let asked: Vec<Value> = ctx
         .journal(&id)
         .into_iter()
         .filter(|l| l["type"] == "call_started" && l["call"] == "1")
         .collect();
     assert_eq!(asked.len(), 2, "asked, then continued: {asked:?}");
-    assert!(asked.iter().all(|l| l["request"]["input"]["prompt"] == "go now?"), "{asked:?}");
+    assert!(
+        asked.iter().all(|l| l["request"]["input"]["prompt"] == "go now?"),
+        "{asked:?}"
+    );
 
     for (bad, code) in [
         (json!({"decision": "approve"}), "fork_mismatch"),
