@@ -396,7 +396,7 @@ type Delivered = BTreeMap<String, Vec<String>>;
 #[derive(Debug, Default)]
 pub struct CallCollector {
     order: Vec<String>,
-    calls: BTreeMap<String, Building>,
+    calls: std::collections::HashMap<String, Building>,
     delivered: Delivered,
 }
 
