@@ -200,6 +200,29 @@ fn an_input_fork(on: &On) {
     );
     assert_eq!(edit["source_run"], source.as_str());
     assert_eq!(edit["reason"], "b.rs was renamed");
+    // A fork of the fork edits the same call again (its recorded request
+    // is the first edit's): the script's request follows both edits.
+    let out = on.hwf(&[
+        "fork",
+        &fork,
+        "--at",
+        "2",
+        "--input",
+        r#"{"file": "c.rs"}"#,
+        "--agents",
+        f,
+        "--json",
+    ]);
+    out.expect_code(0);
+    let again = run_id(&out.json());
+    let st2 = on.status(&again);
+    assert_eq!(st2["result"]["found"], json!(["a: ok", "c: ok", "c: ok"]), "{st2}");
+    let done = completions(&on.journal(&again));
+    assert_eq!(
+        (done.get("1"), done.get("2"), done.get("3"), done.get("5")),
+        (Some(&true), Some(&false), Some(&true), Some(&true)),
+        "{done:?}"
+    );
     // A plan of a resume of the fork keeps the edit: everything replays.
     let p = on.hwf(&["run", script, "--resume-from", &fork, "--plan", "--json"]);
     p.expect_code(0);

@@ -84,8 +84,10 @@ pub struct ReplayIndex {
     /// any journal: the new run journals them once it starts.
     new_edits: Vec<CallEdit>,
     /// Edited inputs: call id → (the recorded request's fingerprint, the
-    /// input the call runs with instead).
-    inputs: HashMap<String, (String, Value)>,
+    /// input the call runs with instead) — a chain when a fork of a fork
+    /// edits the same call again (its recorded request is the first
+    /// edit's).
+    inputs: HashMap<String, Vec<(String, Value)>>,
     /// Edited decisions: call id → the decision that stands in for an
     /// operator's on that exact request.
     decisions: HashMap<String, EditedDecision>,
@@ -387,7 +389,9 @@ impl ReplayIndex {
     /// Run `call` (when its request has `fingerprint`) with `input`
     /// instead of the guest's.
     fn set_input(&mut self, call: &str, fingerprint: &str, input: Value) {
-        self.inputs.insert(call.to_owned(), (fingerprint.to_owned(), input));
+        let edits = self.inputs.entry(call.to_owned()).or_default();
+        edits.retain(|(fp, _)| fp != fingerprint);
+        edits.push((fingerprint.to_owned(), input));
     }
 
     /// Decide `call` as `decision` says; its recorded success no longer
@@ -428,8 +432,9 @@ impl ReplayIndex {
     /// recorded one (`fingerprint`).
     pub fn edited_input(&self, call: &str, fingerprint: &Fingerprint) -> Option<&Value> {
         self.inputs
-            .get(call)
-            .filter(|(fp, _)| fp == fingerprint.as_str())
+            .get(call)?
+            .iter()
+            .find(|(fp, _)| fp == fingerprint.as_str())
             .map(|(_, v)| v)
     }
 
@@ -713,6 +718,14 @@ mod tests {
             None,
             "only the recorded request is swapped"
         );
+        // A fork of that fork edits the same call again: its recorded
+        // request is the first edit's, and both edits stay.
+        idx.apply_edit(CallEdit {
+            fingerprint: other.as_str().into(),
+            ..edit(EditField::Input, json!({"path": "c"}))
+        });
+        assert_eq!(idx.edited_input("1", &fp), Some(&json!({"path": "b"})));
+        assert_eq!(idx.edited_input("1", &other), Some(&json!({"path": "c"})));
         assert!(
             matches!(idx.lookup("1", &fp), Lookup::Hit(_)),
             "the recorded call itself is unchanged"
