@@ -233,24 +233,7 @@ impl Cassette {
     /// digests): what a plan compares with. The journals' requests and
     /// results are redacted already.
     pub fn recorded_calls(journals: &[Vec<JournalEntry>]) -> Vec<ResolvedCall> {
-        collect(journals)
-            .0
-            .into_iter()
-            .map(|(call, b)| ResolvedCall {
-                call,
-                kind: b.kind,
-                label: b.label,
-                fingerprint: b.fingerprint,
-                request: b.request,
-                outcome: if b.ok {
-                    Some(Ok(b.result.unwrap_or(Value::Null)))
-                } else {
-                    b.error.map(Err)
-                },
-                tokens: b.tokens,
-                cost_micro_usd: b.cost_micro_usd,
-            })
-            .collect()
+        resolved_of(collect(journals).0)
     }
 
     /// The digest `id` must have: of the cassette with `id` empty.
@@ -406,19 +389,25 @@ impl Cassette {
 /// Delivery orders per instance scope.
 type Delivered = BTreeMap<String, Vec<String>>;
 
-/// Per leaf call (in the order first made), what the journals say about
-/// it; and the last execution's delivery orders.
-fn collect(journals: &[Vec<JournalEntry>]) -> (Vec<(String, Building)>, Delivered) {
-    let mut order: Vec<String> = Vec::new();
+/// What journals say about each leaf call, fed one entry at a time (so a
+/// caller reading the journals for another index too — a plan's replay
+/// index — goes over them once): per leaf call, in the order first made,
+/// its request and outcome; and the last execution's delivery orders.
+#[derive(Debug, Default)]
+pub struct CallCollector {
+    order: Vec<String>,
+    calls: std::collections::HashMap<String, Building>,
+    delivered: Delivered,
+}
 
-    let mut calls: BTreeMap<String, Building> = BTreeMap::new();
-    let mut delivered: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for e in journals.iter().flatten() {
+impl CallCollector {
+    /// Take one journal entry (in journal order, oldest journal first).
+    pub fn feed(&mut self, e: &JournalEntry) {
         match &e.entry {
-            Entry::RunStarted { .. } => delivered.clear(),
+            Entry::RunStarted { .. } => self.delivered.clear(),
             Entry::Delivered { call } => {
                 let scope = call.rsplit_once('.').map_or("", |(p, _)| p).to_owned();
-                delivered.entry(scope).or_default().push(call.clone());
+                self.delivered.entry(scope).or_default().push(call.clone());
             }
             Entry::CallStarted {
                 call,
@@ -442,14 +431,14 @@ fn collect(journals: &[Vec<JournalEntry>]) -> (Vec<(String, Building)>, Delivere
                     duration_us: 0,
                     ran: false,
                 };
-                match calls.get_mut(call) {
+                match self.calls.get_mut(call) {
                     Some(b) if b.fingerprint == *fingerprint => {
                         b.label = label.clone().or(b.label.take());
                     }
                     Some(b) => *b = fresh(),
                     None => {
-                        order.push(call.clone());
-                        calls.insert(call.clone(), fresh());
+                        self.order.push(call.clone());
+                        self.calls.insert(call.clone(), fresh());
                     }
                 }
             }
@@ -467,9 +456,9 @@ fn collect(journals: &[Vec<JournalEntry>]) -> (Vec<(String, Building)>, Delivere
                 replayed,
                 ..
             } if is_leaf(kind) => {
-                let Some(b) = calls.get_mut(call) else { continue };
+                let Some(b) = self.calls.get_mut(call) else { return };
                 if b.fingerprint != *fingerprint {
-                    continue;
+                    return;
                 }
                 let success = *ok && result.as_ref().is_some_and(|r| !(r.is_null() && kind == "agent"));
                 if success {
@@ -490,13 +479,16 @@ fn collect(journals: &[Vec<JournalEntry>]) -> (Vec<(String, Building)>, Delivere
                     b.duration_us = *duration_us;
                 }
             }
+            // An edited result answers the call; an edited input or
+            // decision makes it run again (its own lines follow).
             Entry::CallEdited {
                 call,
                 fingerprint,
+                field,
                 value,
                 ..
-            } => {
-                if let Some(b) = calls.get_mut(call)
+            } if field == "output" => {
+                if let Some(b) = self.calls.get_mut(call)
                     && b.fingerprint == *fingerprint
                 {
                     b.ok = true;
@@ -507,11 +499,51 @@ fn collect(journals: &[Vec<JournalEntry>]) -> (Vec<(String, Building)>, Delivere
             _ => {}
         }
     }
-    let calls = order
+
+    fn finish(mut self) -> (Vec<(String, Building)>, Delivered) {
+        let calls = self
+            .order
+            .into_iter()
+            .filter_map(|id| self.calls.remove(&id).map(|b| (id, b)))
+            .collect();
+        (calls, self.delivered)
+    }
+
+    /// The calls [`Cassette::recorded_calls`] gives, from what was fed.
+    pub fn recorded_calls(self) -> Vec<ResolvedCall> {
+        resolved_of(self.finish().0)
+    }
+}
+
+/// The calls as [`Cassette::recorded_calls`] gives them.
+fn resolved_of(calls: Vec<(String, Building)>) -> Vec<ResolvedCall> {
+    calls
         .into_iter()
-        .filter_map(|id| calls.remove(&id).map(|b| (id, b)))
-        .collect();
-    (calls, delivered)
+        .map(|(call, b)| ResolvedCall {
+            call,
+            kind: b.kind,
+            label: b.label,
+            fingerprint: b.fingerprint,
+            request: b.request,
+            outcome: if b.ok {
+                Some(Ok(b.result.unwrap_or(Value::Null)))
+            } else {
+                b.error.map(Err)
+            },
+            tokens: b.tokens,
+            cost_micro_usd: b.cost_micro_usd,
+        })
+        .collect()
+}
+
+/// Per leaf call (in the order first made), what the journals say about
+/// it; and the last execution's delivery orders.
+fn collect(journals: &[Vec<JournalEntry>]) -> (Vec<(String, Building)>, Delivered) {
+    let mut c = CallCollector::default();
+    for e in journals.iter().flatten() {
+        c.feed(e);
+    }
+    c.finish()
 }
 
 fn is_leaf(kind: &str) -> bool {

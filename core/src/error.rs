@@ -97,6 +97,10 @@ pub enum ErrorCode {
     InvalidCassette,
     /// A cassette recorded from another workflow than the script tested.
     CassetteMismatch,
+    /// A fork's edit that does not fit the call it names: a decision on a
+    /// call that is not an approval gate (an agent call, an ungated
+    /// capability), an answer on a call that is not a `human.ask`.
+    ForkMismatch,
     /// A run needs a capability (name and side-effect class) this host does
     /// not offer: it is left as it is (queued, parked or stuck) for a host
     /// that offers it — an embedder that registered the capability.
@@ -147,6 +151,7 @@ impl ErrorCode {
         Self::CassetteDrift,
         Self::InvalidCassette,
         Self::CassetteMismatch,
+        Self::ForkMismatch,
         Self::NeedsHost,
         Self::Internal,
     ];
@@ -193,6 +198,7 @@ impl ErrorCode {
             Self::CassetteDrift => "cassette_drift",
             Self::InvalidCassette => "invalid_cassette",
             Self::CassetteMismatch => "cassette_mismatch",
+            Self::ForkMismatch => "fork_mismatch",
             Self::NeedsHost => "needs_host",
             Self::Internal => "internal",
         }
@@ -221,6 +227,7 @@ impl ErrorCode {
                 | Self::DecisionNotAllowed
                 | Self::InvalidCassette
                 | Self::CassetteMismatch
+                | Self::ForkMismatch
         )
     }
 }
@@ -284,7 +291,7 @@ mod tests {
             "invalid_args invalid_name not_found already_exists invalid_component not_a_component \
              component_too_large forbidden_import missing_export cpu_limit memory_limit stack_overflow \
              timeout limit_calls limit_agent output_limit result_too_large guest_trap guest_exit \
-             harness_error stopped agent_failed invalid_fixture invalid_config corrupt_store io resume_mismatch waiting invalid_params unsupported_language invalid_script no_agent_backend journal_limit crash_loop conflict decision_not_allowed cassette_drift invalid_cassette cassette_mismatch needs_host internal"
+             harness_error stopped agent_failed invalid_fixture invalid_config corrupt_store io resume_mismatch waiting invalid_params unsupported_language invalid_script no_agent_backend journal_limit crash_loop conflict decision_not_allowed cassette_drift invalid_cassette cassette_mismatch fork_mismatch needs_host internal"
         );
         for code in ErrorCode::ALL {
             let json = serde_json::to_string(code).expect("serialize");

@@ -200,18 +200,26 @@ pub enum Event<'a> {
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         cache_hit: bool,
     },
-    /// A call's recorded result was replaced by an operator (`hwf fork`):
-    /// replay answers the call with `value` from here on (in this run and
-    /// in runs resumed from it).
+    /// A recorded call was edited by an operator (`hwf fork`): its result
+    /// (replay answers the call with `value`), its input (the call runs
+    /// live with `value` as its input) or its decision, from here on (in
+    /// this run and in runs resumed from it).
     CallEdited {
         /// The call.
         call: &'a str,
         /// The fingerprint of the recorded request the edit applies to.
         fingerprint: &'a str,
-        /// What was replaced: `output`.
+        /// What was replaced: `output` (the call's result), `input` (its
+        /// request's input: the call runs live with it) or `decision` (an
+        /// approval gate's or a question's decision: the call runs again
+        /// through the broker with it).
         field: &'a str,
-        /// The new result (redacted).
+        /// The new result, input, or decision (`approve` / `deny`), redacted.
         value: &'a Value,
+        /// What changed in the request, field by field (an `input` edit:
+        /// the recorded and the new request's differing fields, redacted).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        changes: Option<&'a Value>,
         /// Who made the edit (the operator, as controls record it).
         actor: &'a str,
         /// Why (redacted).
@@ -620,16 +628,20 @@ pub enum Entry {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         cache_hit: bool,
     },
-    /// A call's recorded result was replaced by an operator (`hwf fork`).
+    /// A recorded call was edited by an operator (`hwf fork`): its result,
+    /// input or decision.
     CallEdited {
         /// The call.
         call: String,
         /// The fingerprint of the recorded request the edit applies to.
         fingerprint: String,
-        /// What was replaced: `output`.
+        /// What was replaced: `output`, `input` or `decision`.
         field: String,
-        /// The new result (redacted).
+        /// The new result, input or decision (redacted).
         value: Value,
+        /// What changed in the request, field by field (redacted).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        changes: Option<Value>,
         /// Who made the edit.
         actor: String,
         /// Why.
@@ -868,6 +880,7 @@ mod tests {
                 fingerprint: "b3:ff",
                 field: "output",
                 value: &result,
+                changes: None,
                 actor: "cli",
                 reason: Some("fix"),
                 source_run: "r0",

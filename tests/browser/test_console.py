@@ -445,3 +445,78 @@ def test_console_in_a_real_browser(console):
     for path in ["/api/runs", f"/api/runs/{ids['fan']}", f"/api/runs/{ids['notes']}", f"/api/runs/{ids['notes']}/journal", "/api/waits",
                  f"/api/runs/{ids['notes']}/calls/1"]:
         assert SECRET not in json.dumps(api(base, path)[1]), path
+
+
+TRIAGE_JS = """export const meta = {{ name: "triage", description: "three reviews and a summary" }};
+const prompts = {{ security: "Review the change for security holes.", speed: "{speed}", style: "Review the change for style." }};
+const reviews = await parallel(Object.keys(prompts).map((t) => () => agent(prompts[t], {{ label: `review:${{t}}` }})));
+const summary = await agent(`Summarize: ${{JSON.stringify(reviews)}}`, {{ label: "summary" }});
+return {{ reviews, summary }};
+"""
+
+
+@pytest.fixture
+def drift_console(tmp_path):
+    """Two finished runs of a file script, then the file changed (one
+    prompt, now holding a credential), then `hwf serve`."""
+    chromium, driver = require_browser()
+    env = Env(tmp_path)
+    script = tmp_path / "triage.js"
+    script.write_text(TRIAGE_JS.format(speed="Review the change for speed."))
+    ids = [env.run("triage.js", code=0) for _ in range(2)]
+    script.write_text(TRIAGE_JS.format(speed=f"Review the change for speed with {SECRET}."))
+    server = subprocess.Popen(
+        [hwf_bin(), "serve", "--port", "0", "--token", TOKEN, "--agents", str(env.fixture)],
+        env=env.env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        line = server.stdout.readline()
+        assert "listening on http://" in line, (line, server.stderr.read() if server.poll() is not None else "")
+        base = line.split("listening on ")[1].strip().rstrip("/")
+        browser = Browser(chromium, driver)
+        try:
+            yield {"base": base, "browser": browser, "ids": ids}
+        finally:
+            browser.close()
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def test_drift_report_in_a_real_browser(drift_console):
+    """A run's page links to the drift report of its workflow: each stored
+    run walked against the current script, offline — replays, would run
+    live, diverges at the changed call, with its changed field (redacted)."""
+    b, base, ids = drift_console["browser"], drift_console["base"], drift_console["ids"]
+    runs_before = api(base, "/api/runs?limit=1000")[1]["data"]["total"]
+    b.get(f"{base}/#token={TOKEN}")
+    b.get(f"{base}/#/runs/{ids[0]}")
+    b.wait_until(f"return document.body.dataset.rendered === 'run:{ids[0]}'")
+    b.click("#drift-link")
+    b.wait_until(f"return document.body.dataset.rendered === 'drift:{ids[0]}'", timeout=30)
+    assert b.run("return location.hash") == f"#/drift/{ids[0]}"
+    assert b.text("#drift-count") == "2", b.text("#drift")
+    assert b.text("#drift-diverging") == "2", b.text("#drift")
+    for run in ids:
+        row = f'#drift tr.drift-run[data-run="{run}"]'
+        b.wait_for(row)
+        # The changed review runs live (and the summary, when its prompt
+        # over the reviews changes too); the unchanged reviews replay.
+        replays, live = int(b.text(row + " td.replays")), int(b.text(row + " td.live").split()[0])
+        assert replays + live == 4 and live in (1, 2) and replays >= 2, b.text(row)
+        diverges = b.text(row + " td.diverges")
+        assert "call 2 " in diverges and "review:speed" in diverges, diverges
+        assert "its request changed" in diverges and "/prompt" in diverges, diverges
+        assert "Review the change for speed." in diverges, diverges
+    html = page_text(b)
+    assert SECRET not in html, "the credential in the changed prompt reached the page"
+    assert "[REDACTED]" in b.text("#drift"), b.text("#drift")
+    shot(b, "console-drift.png")
+    # Nothing ran, nothing was created.
+    assert api(base, "/api/runs?limit=1000")[1]["data"]["total"] == runs_before
+    # The run's id links back to its page.
+    b.click(f'#drift tr.drift-run[data-run="{ids[1]}"] a')
+    b.wait_until(f"return document.body.dataset.rendered === 'run:{ids[1]}'")

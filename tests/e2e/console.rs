@@ -1087,6 +1087,56 @@ fn the_run_page_forks_with_an_output_and_plans_a_rerun() {
         (json!("1"), json!("web"), json!("shorter"), json!(run))
     );
 
+    // The same endpoint takes a new input (the call runs live with it)
+    // and refuses a decision on an agent call (`fork_mismatch`).
+    let r = post(
+        a,
+        &format!("/api/runs/{run}/fork"),
+        &json!({"call": "1", "input": {"audience": "ops"}}),
+    );
+    assert_eq!(r.status, 200, "{r:?}");
+    let by_input = r.json()["data"]["run_id"].as_str().expect("new run").to_owned();
+    poll(a, &format!("/api/runs/{by_input}"), Duration::from_secs(20), |v| {
+        v["data"]["state"] == "succeeded"
+    });
+    let edit = ctx
+        .journal(&by_input)
+        .into_iter()
+        .find(|l| l["type"] == "call_edited")
+        .expect("the edit is journaled");
+    assert_eq!(
+        (edit["field"].clone(), edit["actor"].clone(), edit["value"].clone()),
+        (json!("input"), json!("web"), json!({"audience": "ops"}))
+    );
+    let r = post(
+        a,
+        &format!("/api/runs/{run}/fork"),
+        &json!({"call": "1", "decision": "approve"}),
+    );
+    assert_eq!(
+        (r.status, r.json()["error"]["code"].clone()),
+        (400, json!("fork_mismatch")),
+        "{r:?}"
+    );
+
+    // The drift report of the workflow against its current script (the
+    // file, unchanged): every run replays, none diverges; nothing made.
+    let before = ctx.run_ids().len();
+    let d = get(a, &format!("/api/runs/{run}/drift")).json()["data"].clone();
+    assert_eq!(d["workflow"], "drafts", "{d}");
+    assert_eq!(d["diverging"], 0, "{d}");
+    let mine = d["runs"]
+        .as_array()
+        .and_then(|r| r.iter().find(|x| x["run_id"] == run.as_str()))
+        .expect("the run is checked");
+    assert_eq!(
+        (mine["replayed"].as_u64(), mine["live"].as_u64()),
+        (Some(2), Some(0)),
+        "{d}"
+    );
+    assert_eq!(ctx.run_ids().len(), before, "a drift report creates no run");
+    assert_eq!(get(a, "/api/runs/r0000000000000000000000000000/drift").status, 404);
+
     // The plan before a rerun: a failed run (the summary agent fails) —
     // the draft would replay, the failed summary run live; no run created.
     let bad = ctx.write(

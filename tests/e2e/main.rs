@@ -88,6 +88,7 @@ mod embedding;
 mod facade;
 mod finalizers;
 mod flow;
+mod forks;
 mod fuzz;
 mod grants;
 mod hardening;

@@ -6,7 +6,8 @@ use super::{Cli, open_host};
 use clap::{Args, Subcommand};
 use hwf_core::cassette::Cassette;
 use hwf_host::app::cassette::{
-    ForkEdit, ForkRequest, PlanReport, ReplayCheckRequest, RunsToCheck, StepOutcome, TestReport, TestRequest, step_line,
+    ForkDecision, ForkEdit, ForkRequest, PlanReport, ReplayCheckRequest, RunsToCheck, StepOutcome, TestReport,
+    TestRequest, step_line,
 };
 use hwf_host::config::Config;
 use hwf_host::ids::RunId;
@@ -54,23 +55,25 @@ pub enum CassetteCommand {
 
 /// `hwf fork`.
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("edit").args(["output", "answer", "input", "decision"]).required(true).multiple(false)))]
 pub struct ForkArgs {
     /// The run to fork.
     pub run_id: String,
-    /// The agent or capability call whose result is replaced (its id, e.g. `5` or `3.1`).
+    /// The agent or capability call to edit (its id, e.g. `5` or `3.1`).
     #[arg(long, value_name = "CALL")]
     pub at: String,
     /// The call's new result: JSON, or else taken as a plain string.
-    #[arg(
-        long,
-        value_name = "JSON",
-        required_unless_present = "answer",
-        conflicts_with = "answer"
-    )]
+    #[arg(long, value_name = "JSON")]
     pub output: Option<String>,
     /// For a human.ask call: the person's new answer (JSON, or else a plain string), checked against the question.
     #[arg(long, value_name = "JSON")]
     pub answer: Option<String>,
+    /// The call's new request input (JSON, or else a plain string): the call runs live with it; calls whose requests are unchanged replay.
+    #[arg(long, value_name = "JSON")]
+    pub input: Option<String>,
+    /// For an approval gate: approve or deny it (through the broker, journaled with --actor); deny also declines a human.ask.
+    #[arg(long, value_name = "approve|deny")]
+    pub decision: Option<String>,
     /// Who makes the edit (journaled).
     #[arg(long, default_value = "cli")]
     pub actor: String,
@@ -146,11 +149,17 @@ pub async fn replay_check(cli: &Cli, config: &Config, args: &ReplayCheckArgs, ou
         for r in &report.runs {
             let end = match (&r.diverges_at, &r.error) {
                 (Some(c), _) => format!(
-                    "diverges at call {c}{}",
+                    "diverges at call {c}{}{}",
                     r.diverges_label
                         .as_deref()
                         .map(|l| format!(" {l:?}"))
-                        .unwrap_or_default()
+                        .unwrap_or_default(),
+                    if r.diverges_diff.is_empty() {
+                        String::new()
+                    } else {
+                        let paths: Vec<&str> = r.diverges_diff.iter().map(|d| d.path.as_str()).collect();
+                        format!(" (changed: {})", paths.join(", "))
+                    }
                 ),
                 (None, Some(e)) => format!("{}: {}", e.code, e.message),
                 (None, None) => "ok".to_owned(),
@@ -355,16 +364,18 @@ pub fn cassette(cli: &Cli, config: &Config, cmd: &CassetteCommand, out: &Out) ->
     }
 }
 
-/// `hwf fork RUN --at CALL --output JSON`.
+/// `hwf fork RUN --at CALL --output JSON | --answer JSON | --input JSON | --decision approve|deny`.
 pub async fn fork(cli: &Cli, config: &Config, args: &ForkArgs, out: &Out) -> Result<i32, Error> {
     let loose = |text: &str| serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()));
-    let edit = match (&args.output, &args.answer) {
-        (_, Some(a)) => ForkEdit::Answer(loose(a)),
-        (Some(o), None) => ForkEdit::Output(loose(o)),
-        (None, None) => {
+    let edit = match (&args.output, &args.answer, &args.input, &args.decision) {
+        (Some(o), None, None, None) => ForkEdit::Output(loose(o)),
+        (None, Some(a), None, None) => ForkEdit::Answer(loose(a)),
+        (None, None, Some(i), None) => ForkEdit::Input(loose(i)),
+        (None, None, None, Some(d)) => ForkEdit::Decision(ForkDecision::parse(d)?),
+        _ => {
             return Err(Error::new(
                 ErrorCode::InvalidArgs,
-                "hwf fork needs --output or --answer",
+                "hwf fork needs exactly one of --output, --answer, --input or --decision",
             ));
         }
     };

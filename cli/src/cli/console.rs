@@ -252,9 +252,13 @@ fn row_text(r: &Value) -> String {
         "wait" => format!("wait  call {} ({}): {}", s("call"), s("kind"), s("summary")),
         "wait_resolved" => format!("wait  call {} resolved", s("call")),
         "edit" => format!(
-            "edit  call {} {} replaced (fork of {}) by {}{}",
+            "edit  call {} {}{} (fork of {}) by {}{}",
             s("call"),
             s("field"),
+            match r["decision"].as_str() {
+                Some(d) => format!(" set to {d}"),
+                None => " replaced".to_owned(),
+            },
             s("source_run"),
             s("actor"),
             r["reason"].as_str().map(|x| format!(" — {x}")).unwrap_or_default()

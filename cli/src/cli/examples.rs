@@ -38,7 +38,11 @@ Examples:
   hwf fork <RUN_ID> --at 5 --output '\"a better summary\"'
       A new run where call 5 answered that; every other matching call replays.
   hwf fork <RUN_ID> --at 2 --output '{\"verdict\": \"ok\"}' --agents fixture.json --reason 'reviewer was wrong'
-      Calls that depend on the edited output run live, here on the fixture agents.";
+      Calls that depend on the edited output run live, here on the fixture agents.
+  hwf fork <RUN_ID> --at 3 --input '{\"topic\": \"wasm gc\"}' --agents fixture.json
+      Call 3 runs live with a new input; calls whose requests are unchanged replay.
+  hwf fork <RUN_ID> --at 4 --decision deny --actor ana --reason 'not on a Friday'
+      Deny approval gate 4 (the gated effect does not run); the decision is journaled with its actor.";
 
 /// `hwf run --help`.
 pub const RUN: &str = "\

@@ -61,7 +61,7 @@ enum Command {
     /// Recorded runs as portable cassettes (`hwf test --cassette FILE`).
     #[command(subcommand)]
     Cassette(cassette::CassetteCommand),
-    /// A new run in a run's lineage with one call's result replaced; every other call that matches replays.
+    /// A new run in a run's lineage with one call's result, input or approval decision replaced; every other call that matches replays.
     #[command(after_help = examples::FORK)]
     Fork(cassette::ForkArgs),
     /// Walk a changed workflow against its stored runs, offline: per run, calls that replay, that would run live, and where it diverges (exit 1 when one does).

@@ -17,7 +17,7 @@
 //! code runs as in a real run, in a run context with no journal and no
 //! store writes, whose leaf calls are answered at the replay stage.
 
-use crate::broker::replay::{CallEdit, ReplayIndex};
+use crate::broker::replay::{CallEdit, EditField, ReplayIndex};
 pub use crate::broker::walk::{StepOutcome, WalkStep};
 use crate::broker::walk::{Walk, WalkMode};
 use crate::broker::{ExecEnv, InstanceBroker, LoadedComponent, RunContext};
@@ -181,6 +181,11 @@ pub struct PlanReport {
     /// How long the plan took in-process (µs): reading and indexing the
     /// source's journals and the walk.
     pub plan_us: u64,
+    /// The part of `plan_us` spent reading the source's journals (µs).
+    pub read_us: u64,
+    /// The part of `plan_us` spent indexing them: the replay index and the
+    /// recorded calls, in one pass (µs).
+    pub index_us: u64,
     /// How long loading and checking the script took before that (µs; in
     /// a long-lived process — MCP, the console — a runtime loaded once
     /// is reused).
@@ -261,6 +266,13 @@ pub struct RunCheck {
     /// Its label.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diverges_label: Option<String>,
+    /// Why it runs live there: `changed` (its request differs from the
+    /// recorded one) or `new` (nothing recorded is like it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diverges_reason: Option<&'static str>,
+    /// What changed in that call's request, field by field (redacted).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub diverges_diff: Vec<FieldDiff>,
     /// The walk ran the script to its end.
     pub complete: bool,
     /// Why the run could not be checked, or how the walk ended early.
@@ -306,6 +318,49 @@ pub enum ForkEdit {
     /// choices): the result a person's `respond` would have given, with
     /// the fork's actor and channel `fork`.
     Answer(Value),
+    /// The call's request input: the call runs live with it (a new
+    /// fingerprint); the calls whose requests are unchanged replay.
+    Input(Value),
+    /// An approval gate's decision (approve or deny), or a `human.ask`
+    /// declined (deny): the call runs again through the broker with it,
+    /// as if an operator had decided so (a deny: the gated effect does
+    /// not run).
+    Decision(ForkDecision),
+}
+
+/// A fork's decision on an approval gate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ForkDecision {
+    /// Run the gated call.
+    Approve,
+    /// Refuse it (the script gets `approval_rejected`; a question: declined).
+    Deny,
+}
+
+impl ForkDecision {
+    /// Parse `approve` or `deny` (`reject` is taken as `deny`).
+    ///
+    /// # Errors
+    ///
+    /// `invalid_args` for any other word.
+    pub fn parse(word: &str) -> Result<Self> {
+        match word {
+            "approve" => Ok(Self::Approve),
+            "deny" | "reject" => Ok(Self::Deny),
+            other => Err(Error::new(
+                ErrorCode::InvalidArgs,
+                format!("decision {other:?}: expected approve or deny"),
+            )),
+        }
+    }
+
+    /// `approve` or `deny`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Approve => "approve",
+            Self::Deny => "deny",
+        }
+    }
 }
 
 /// A cassette source from a run's snapshot.
@@ -479,8 +534,14 @@ impl Hwf {
             snap.script.digest != resolved.script.digest || *hwf_core::redact::redacted(&req.args) != snap.args;
         let journals = self.whole_lineage(&snap)?;
         let controls = crate::app::control::read_controls(&self.store, source)?;
-        let index = crate::app::runner::replay_index(&journals, &[], &controls);
-        let recorded: Vec<ResolvedCall> = Cassette::recorded_calls(&journals);
+        let read_us = t0.elapsed().as_micros() as u64;
+        let t_index = Instant::now();
+        // One pass over the journals for the replay index a resume would
+        // build and the recorded calls the walk compares with.
+        let mut collector = hwf_core::cassette::CallCollector::default();
+        let index = crate::app::runner::replay_index_observed(&journals, &[], &controls, |e| collector.feed(e));
+        let recorded: Vec<ResolvedCall> = collector.recorded_calls();
+        let index_us = t_index.elapsed().as_micros() as u64;
         let walk = Arc::new(Walk::new(WalkMode::Plan, recorded));
         let outcome = self
             .walk_script(
@@ -517,6 +578,8 @@ impl Hwf {
             needs_allow_changed,
             run_created: false,
             plan_us: t0.elapsed().as_micros() as u64,
+            read_us,
+            index_us,
             load_us,
         })
     }
@@ -531,9 +594,11 @@ impl Hwf {
     /// # Errors
     ///
     /// `not_found` (no such run, or no agent or capability call `call` in
-    /// it), `invalid_args` (args with credentials that were not stored; an
-    /// answer for a call that is not a `human.ask`, or that its question's
-    /// schema or choices refuse),
+    /// it), `fork_mismatch` (an answer for a call that is not a
+    /// `human.ask`; a decision on a call that is not an approval gate or a
+    /// question, or an approval on a question), `invalid_args` (args with
+    /// credentials that were not stored; an answer its question's schema
+    /// or choices refuse; an input equal to the recorded one),
     /// and [`Hwf::run`]'s.
     pub async fn fork(&self, req: &ForkRequest) -> Result<RunOutcome> {
         let snap = self.store.read_snapshot(&req.source)?;
@@ -551,14 +616,65 @@ impl Hwf {
                 ),
             ));
         };
-        let value = match &req.edit {
-            ForkEdit::Output(v) => v.clone(),
-            ForkEdit::Answer(answer) => {
-                let question = match (&call.kind[..], call.request.get("name").and_then(Value::as_str)) {
-                    ("capability", Some("human.ask")) => call.request.get("input").cloned().unwrap_or(Value::Null),
-                    _ => {
+        let is_ask = call.kind == "capability" && call.request.get("name").and_then(Value::as_str) == Some("human.ask");
+        let mut changes = None;
+        let (field, value) = match &req.edit {
+            ForkEdit::Output(v) => (EditField::Output, v.clone()),
+            ForkEdit::Input(input) => {
+                // The journal keeps requests redacted: compare (and show)
+                // the new input redacted too.
+                let mut now = call.request.clone();
+                if let Some(o) = now.as_object_mut() {
+                    o.insert("input".into(), hwf_core::redact::redacted(input).into_owned());
+                }
+                let diff = hwf_core::cassette::diff(&call.request, &now);
+                if diff.is_empty() {
+                    return Err(Error::new(
+                        ErrorCode::InvalidArgs,
+                        format!("--input for call {}: it is the recorded input", call.call),
+                    ));
+                }
+                changes = Some(serde_json::to_value(&diff).unwrap_or(Value::Null));
+                (EditField::Input, input.clone())
+            }
+            ForkEdit::Decision(d) => {
+                let gated = self.is_approval_gate(call, &journals);
+                match (gated, is_ask, d) {
+                    (true, _, _) | (false, true, ForkDecision::Deny) => {}
+                    (false, true, ForkDecision::Approve) => {
                         return Err(Error::new(
-                            ErrorCode::InvalidArgs,
+                            ErrorCode::ForkMismatch,
+                            format!(
+                                "call {} of run {} is a question (human.ask): give its answer with --answer, or --decision deny to decline it",
+                                call.call, req.source
+                            ),
+                        ));
+                    }
+                    (false, false, _) => {
+                        return Err(Error::new(
+                            ErrorCode::ForkMismatch,
+                            format!(
+                                "call {} of run {} is {} call{}, not an approval gate or a question: --decision needs one (use --output or --input)",
+                                call.call,
+                                req.source,
+                                if call.kind == "agent" {
+                                    "an agent"
+                                } else {
+                                    "an ungated capability"
+                                },
+                                call.label.as_deref().map(|l| format!(" ({l})")).unwrap_or_default()
+                            ),
+                        ));
+                    }
+                }
+                (EditField::Decision, Value::String(d.as_str().to_owned()))
+            }
+            ForkEdit::Answer(answer) => {
+                let question = match is_ask {
+                    true => call.request.get("input").cloned().unwrap_or(Value::Null),
+                    false => {
+                        return Err(Error::new(
+                            ErrorCode::ForkMismatch,
                             format!(
                                 "call {} of run {} is not a human.ask: pass --output",
                                 call.call, req.source
@@ -572,13 +688,16 @@ impl Hwf {
                         format!("--answer for call {}: {why}", call.call),
                     )
                 })?;
-                serde_json::json!({
-                    "answer": answer,
-                    "actor": req.actor,
-                    "channel": "fork",
-                    "message_id": null,
-                    "decided_at_ms": crate::store::now_ms(),
-                })
+                (
+                    EditField::Output,
+                    serde_json::json!({
+                        "answer": answer,
+                        "actor": req.actor,
+                        "channel": "fork",
+                        "message_id": null,
+                        "decided_at_ms": crate::store::now_ms(),
+                    }),
+                )
             }
         };
         let source = self.resume_source(&req.source)?;
@@ -589,12 +708,57 @@ impl Hwf {
         run.edit = Some(CallEdit {
             call: call.call.clone(),
             fingerprint: call.fingerprint.clone(),
+            field,
             value,
+            changes,
             actor: req.actor.clone(),
             reason: req.reason.clone(),
             source_run: req.source.to_string(),
         });
         self.run(run).await
+    }
+
+    /// The drift report of a run's workflow (the console's drift view):
+    /// [`Hwf::replay_check`] of every stored run of the run's workflow
+    /// against its *current* script — the newest saved version of its
+    /// name, or its file as it is now. Offline; nothing is written.
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, and [`Hwf::replay_check`]'s (the script's file gone:
+    /// the loader's).
+    pub async fn drift_report(&self, run: &RunId) -> Result<ReplayCheckReport> {
+        let snap = self.store.read_snapshot(run)?;
+        let target = match crate::app::views::target_of_snapshot(&snap)? {
+            Target::Saved { name, .. } => Target::Saved { name, version: None },
+            other => other,
+        };
+        self.replay_check(&ReplayCheckRequest {
+            target,
+            runs: RunsToCheck::All,
+            name: snap.workflow.clone(),
+            upgrade: false,
+            allow_changed: false,
+        })
+        .await
+    }
+
+    /// Whether a recorded call is an approval gate: it parked its run on
+    /// an approval, or it calls a capability whose class the policy gates.
+    fn is_approval_gate(&self, call: &ResolvedCall, journals: &[Vec<hwf_core::journal::JournalEntry>]) -> bool {
+        if call.kind != "capability" {
+            return false;
+        }
+        let parked_on_approval = journals.iter().flatten().any(|e| {
+            matches!(&e.entry, hwf_core::journal::Entry::WaitStarted { call: c, kind, .. } if *c == call.call && kind == "approval")
+        });
+        parked_on_approval
+            || call
+                .request
+                .get("name")
+                .and_then(Value::as_str)
+                .and_then(|n| self.services.capabilities.get(n))
+                .is_some_and(|c| self.services.policy.approval_classes.contains(&c.class))
     }
 
     /// Walk a changed script against the stored runs of its workflow
@@ -754,6 +918,8 @@ impl Hwf {
             live_tokens: 0,
             diverges_at: None,
             diverges_label: None,
+            diverges_reason: None,
+            diverges_diff: Vec::new(),
             complete: false,
             error: None,
             upgraded_to: None,
@@ -782,10 +948,13 @@ impl Hwf {
                 return Err(Box::new(check));
             }
         };
+        // One pass for the replay index and the recorded calls, as a plan.
+        let mut collector = hwf_core::cassette::CallCollector::default();
+        let index = crate::app::runner::replay_index_observed(&journals, &[], &controls, |e| collector.feed(e));
         Ok(Prepared {
             check,
-            index: crate::app::runner::replay_index(&journals, &[], &controls),
-            walk: Arc::new(Walk::new(WalkMode::Plan, Cassette::recorded_calls(&journals))),
+            index,
+            walk: Arc::new(Walk::new(WalkMode::Plan, collector.recorded_calls())),
             args: snap.args.clone(),
             seed_run: snap.seed_run().clone(),
             clock_origin_ms: snap.clock_origin(),
@@ -922,6 +1091,8 @@ fn finish_check(mut check: RunCheck, walk: &Walk, outcome: Result<Value>) -> Run
     let first = live.iter().find(|s| matches!(s.reason, Some("changed" | "new")));
     check.diverges_at = first.map(|s| s.call.clone());
     check.diverges_label = first.and_then(|s| s.label.clone());
+    check.diverges_reason = first.and_then(|s| s.reason);
+    check.diverges_diff = first.map(|s| s.diff.clone()).unwrap_or_default();
     check.complete = outcome.is_ok();
     check.error = outcome.err().map(|e| ErrorInfo {
         code: e.code(),

@@ -659,15 +659,20 @@ pub fn timeline_rows(journal: &[JournalEntry], controls: &[crate::app::control::
                 rows.push(json!({"row": "wait_resolved", "seq": seq, "ts_ms": ts, "call": call}));
             }
             // A fork's edit: who replaced which call's result, and why.
+            // A decision is shown (`approve` / `deny`), and an input
+            // edit's changed fields; a replaced output is in the call's row.
             Entry::CallEdited {
                 call,
                 field,
+                value,
+                changes,
                 actor,
                 reason,
                 source_run,
                 ..
             } => rows.push(json!({"row": "edit", "seq": seq, "ts_ms": ts, "call": call,
-                "field": field, "actor": actor, "reason": reason, "source_run": source_run})),
+                "field": field, "actor": actor, "reason": reason, "source_run": source_run,
+                "decision": (field == "decision").then_some(value), "changes": changes})),
             Entry::Phase { title } => rows.push(json!({"row": "phase", "seq": seq, "ts_ms": ts, "title": title})),
             Entry::Log {
                 call,

@@ -757,18 +757,35 @@ pub fn check_journal_present(snap: &RunSnapshot, events: &[JournalEntry]) -> Res
 /// controls: `retry` controls not yet consumed make their calls run live
 /// again, once (consumed when the call has run).
 pub fn replay_index(sources: &[Vec<JournalEntry>], own: &[JournalEntry], controls: &Controls) -> ReplayIndex {
-    let mut consumed = ReplayIndex::consumed_in(own);
-    for s in sources {
-        consumed.extend(ReplayIndex::consumed_in(s));
-    }
-    let pending: Vec<(String, String)> = controls
-        .0
-        .iter()
-        .filter(|c| c.action == crate::app::control::Action::Retry && !consumed.contains(&c.id))
-        .filter_map(|c| c.call.clone().map(|call| (c.id.clone(), call)))
-        .collect();
+    replay_index_observed(sources, own, controls, |_| {})
+}
+
+/// [`replay_index`], handing every journal entry to `observe` in the same
+/// pass. The journals are scanned for consumed controls only when a
+/// `retry` control exists.
+pub fn replay_index_observed(
+    sources: &[Vec<JournalEntry>],
+    own: &[JournalEntry],
+    controls: &Controls,
+    observe: impl FnMut(&JournalEntry),
+) -> ReplayIndex {
+    let is_retry = |c: &&hwf_core::control::Control| c.action == crate::app::control::Action::Retry;
+    let pending: Vec<(String, String)> = if controls.0.iter().any(|c| is_retry(&c)) {
+        let mut consumed = ReplayIndex::consumed_in(own);
+        for s in sources {
+            consumed.extend(ReplayIndex::consumed_in(s));
+        }
+        controls
+            .0
+            .iter()
+            .filter(|c| is_retry(c) && !consumed.contains(&c.id))
+            .filter_map(|c| c.call.clone().map(|call| (c.id.clone(), call)))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let calls = pending.iter().map(|(_, call)| call.clone()).collect();
-    let mut index = ReplayIndex::from_lineage(sources, own, &calls);
+    let mut index = ReplayIndex::from_lineage_observed(sources, own, &calls, observe);
     index.set_retries(pending);
     index
 }
@@ -913,5 +930,68 @@ mod crash_tests {
             started(false),
         ]);
         assert_eq!(crashes_alone(&ended), 1);
+    }
+
+    /// The plan's indexing of a 1,000-call journal, the old way (a scan
+    /// for consumed controls per journal, the replay index, then the
+    /// recorded calls: three passes) against one pass, interleaved;
+    /// medians and their ratio. A benchmark, not a test: `cargo test -p
+    /// hwf-host --lib -- --ignored --nocapture plan_indexing`.
+    #[test]
+    #[ignore = "a benchmark: run with --ignored --nocapture"]
+    fn plan_indexing_one_pass_against_three() {
+        use hwf_core::cassette::{CallCollector, Cassette};
+        use std::time::{Duration, Instant};
+        let mut sketch = vec![json!({"type": "run_started"})];
+        for i in 0..1000 {
+            let request = json!({"prompt": format!("task {i}"), "label": "echo"});
+            let fp = hwf_core::fingerprint::Fingerprint::of("agent", &request);
+            let call = (i + 1).to_string();
+            sketch.push(
+                json!({"type": "call_started", "call": call, "kind": "agent", "label": "echo",
+                "fingerprint": fp.as_str(), "request": request}),
+            );
+            sketch.push(json!({"type": "call_completed", "call": call, "kind": "agent", "label": "echo",
+                "fingerprint": fp.as_str(), "ok": true, "result": "ok", "tokens": 1, "attempts": 1, "duration_us": 300}));
+        }
+        let journals = vec![hwf_core::journal::sketch::entries(sketch)];
+        let controls = Controls(Vec::new());
+        let median = |mut v: Vec<Duration>| {
+            v.sort_unstable();
+            v[v.len() / 2]
+        };
+        let three_passes = || {
+            let mut consumed = ReplayIndex::consumed_in(&[]);
+            for j in &journals {
+                consumed.extend(ReplayIndex::consumed_in(j));
+            }
+            let idx = ReplayIndex::from_lineage(&journals, &[], &Default::default());
+            (idx, Cassette::recorded_calls(&journals))
+        };
+        let one_pass = || {
+            let mut c = CallCollector::default();
+            let idx = replay_index_observed(&journals, &[], &controls, |e| c.feed(e));
+            (idx, c.recorded_calls())
+        };
+        let (mut three, mut one) = (Vec::new(), Vec::new());
+        // Interleaved, in alternating order; what each builds is dropped
+        // outside the timing.
+        for round in 0..31 {
+            for which in [round % 2, 1 - round % 2] {
+                let t = Instant::now();
+                let (idx, calls) = if which == 0 { three_passes() } else { one_pass() };
+                let took = t.elapsed();
+                assert_eq!((idx.len(), calls.len()), (1000, 1000));
+                drop((idx, calls));
+                if which == 0 { three.push(took) } else { one.push(took) }
+            }
+        }
+        let (a, b) = (median(three), median(one));
+        eprintln!(
+            "plan indexing of a 1,000-call journal: three passes {:.2} ms, one pass {:.2} ms (median of 31, interleaved); ratio {:.2}",
+            a.as_secs_f64() * 1e3,
+            b.as_secs_f64() * 1e3,
+            b.as_secs_f64() / a.as_secs_f64()
+        );
     }
 }

@@ -344,12 +344,14 @@ impl Hwf {
         if let Some(index) = ctx.replay() {
             for e in index.new_edits() {
                 let value = redact::redacted(&e.value);
+                let changes = e.changes.as_ref().map(redact::redacted);
                 let reason = e.reason.as_deref().map(redact::redact_text);
                 ctx.journal(&Event::CallEdited {
                     call: &e.call,
                     fingerprint: &e.fingerprint,
-                    field: "output",
+                    field: e.field.as_str(),
                     value: &value,
+                    changes: changes.as_deref(),
                     actor: &redact::redact_text(&e.actor),
                     reason: reason.as_deref(),
                     source_run: &e.source_run,

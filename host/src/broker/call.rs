@@ -141,6 +141,24 @@ impl Call {
     pub fn kind(&self) -> &'static str {
         self.spec.kind()
     }
+
+    /// The same call with its request's input replaced (a fork's input
+    /// edit): a new request object and fingerprint. Only agent and
+    /// capability calls have an input to replace; others are unchanged.
+    pub fn with_input(self, input: Value) -> Self {
+        let spec = match self.spec {
+            TaskSpec::Agent(mut a) => {
+                a.input = Some(input);
+                TaskSpec::Agent(a)
+            }
+            TaskSpec::Capability(mut c) => {
+                c.input = input;
+                TaskSpec::Capability(c)
+            }
+            other => return Self { spec: other, ..self },
+        };
+        Self::new(self.id, spec)
+    }
 }
 
 #[cfg(test)]

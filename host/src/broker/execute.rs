@@ -440,6 +440,27 @@ impl Durable for CallDurable<'_> {
         self.run.first_started_ms(self.call_id)
     }
     fn decision(&self) -> Result<Option<Control>, CapabilityError> {
+        // A fork's decision on this exact request (journaled as
+        // `call_edited` when the run started) stands for an operator's.
+        if let Some(d) = self
+            .run
+            .replay()
+            .and_then(|i| i.edited_decision(self.call_id, self.fingerprint))
+        {
+            return Ok(Some(Control {
+                id: format!("fork:{}", self.call_id),
+                ts_ms: crate::store::now_ms(),
+                action: hwf_core::control::Action::Decide,
+                call: Some(self.call_id.to_owned()),
+                decision: Some(if d.approve { Decision::Approve } else { Decision::Reject }),
+                value: None,
+                actor: d.actor.clone(),
+                reason: d.reason.clone(),
+                channel: Some("fork".into()),
+                message_id: None,
+                fingerprint: Some(self.fingerprint.to_owned()),
+            }));
+        }
         let Some(store) = self.run.services.store.as_ref() else {
             return Ok(None);
         };

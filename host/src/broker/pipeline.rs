@@ -59,6 +59,20 @@ impl RunContext {
     ///
     /// A [`HostTrap`] when the run must end.
     pub async fn run_call(self: &Arc<Self>, call: Call, parent: Parent) -> CallResult {
+        // A fork's input edit: the recorded request runs with the new
+        // input (a new fingerprint, so it runs live, through every stage).
+        // A fork of a fork may have edited the edited request again: the
+        // edits are followed in turn (a few at most; bounded all the same).
+        let mut call = call;
+        for _ in 0..16 {
+            match self.replay().and_then(|i| i.edited_input(&call.id, &call.fingerprint)) {
+                Some(input) => {
+                    let input = input.clone();
+                    call = call.with_input(input);
+                }
+                None => break,
+            }
+        }
         let kind = call.kind();
         let Call {
             id: call_id,

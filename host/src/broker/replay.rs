@@ -83,17 +83,79 @@ pub struct ReplayIndex {
     /// Edits applied by [`ReplayIndex::apply_edit`] (a fork), not yet in
     /// any journal: the new run journals them once it starts.
     new_edits: Vec<CallEdit>,
+    /// Edited inputs: call id → (the recorded request's fingerprint, the
+    /// input the call runs with instead) — a chain when a fork of a fork
+    /// edits the same call again (its recorded request is the first
+    /// edit's).
+    inputs: HashMap<String, Vec<(String, Value)>>,
+    /// Edited decisions: call id → the decision that stands in for an
+    /// operator's on that exact request.
+    decisions: HashMap<String, EditedDecision>,
 }
 
-/// An operator's replacement of one recorded call's result (`hwf fork`).
+/// What a fork edits in a recorded call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditField {
+    /// Its result: replay answers the call with the new value.
+    Output,
+    /// Its request's input: the call runs live with the new value (its
+    /// fingerprint changes; the calls whose fingerprints do not still
+    /// replay).
+    Input,
+    /// An approval gate's or a question's decision (`approve` / `deny`):
+    /// the call runs again through the broker as if an operator had
+    /// decided so.
+    Decision,
+}
+
+impl EditField {
+    /// The name journaled (`output`, `input`, `decision`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Output => "output",
+            Self::Input => "input",
+            Self::Decision => "decision",
+        }
+    }
+
+    fn parse(name: &str) -> Option<Self> {
+        match name {
+            "output" => Some(Self::Output),
+            "input" => Some(Self::Input),
+            "decision" => Some(Self::Decision),
+            _ => None,
+        }
+    }
+}
+
+/// A decision a fork put on one recorded request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EditedDecision {
+    /// The request it is about (a decision applies to that exact request).
+    pub fingerprint: String,
+    /// Approve (`true`) or deny.
+    pub approve: bool,
+    /// Who made it.
+    pub actor: String,
+    /// Why.
+    pub reason: Option<String>,
+}
+
+/// An operator's edit of one recorded call (`hwf fork`): its result, its
+/// input or its decision.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallEdit {
     /// The call.
     pub call: String,
     /// The recorded request's fingerprint (the edit applies to it only).
     pub fingerprint: String,
-    /// The new result (redacted before it is stored).
+    /// What is edited.
+    pub field: EditField,
+    /// The new result, input, or decision (`"approve"` / `"deny"`);
+    /// redacted before it is stored.
     pub value: Value,
+    /// What changed in the request, field by field (an input edit).
+    pub changes: Option<Value>,
     /// Who made it.
     pub actor: String,
     /// Why.
@@ -137,17 +199,36 @@ impl ReplayIndex {
     /// and must not erase what it cost); only the own journal's live calls
     /// count as already charged. Calls in `retry` are left out.
     pub fn from_lineage(sources: &[Vec<JournalEntry>], own: &[JournalEntry], retry: &HashSet<String>) -> Self {
+        Self::from_lineage_observed(sources, own, retry, |_| {})
+    }
+
+    /// [`ReplayIndex::from_lineage`], handing every entry to `observe` in
+    /// the same pass (a plan builds its recorded calls so: one pass over
+    /// the journals for both).
+    pub fn from_lineage_observed(
+        sources: &[Vec<JournalEntry>],
+        own: &[JournalEntry],
+        retry: &HashSet<String>,
+        mut observe: impl FnMut(&JournalEntry),
+    ) -> Self {
         let mut idx = Self::default();
         for events in sources {
-            idx.add(events, false, retry);
+            idx.add(events, false, retry, &mut observe);
         }
-        idx.add(own, true, retry);
+        idx.add(own, true, retry, &mut observe);
         idx
     }
 
-    fn add(&mut self, events: &[JournalEntry], own: bool, retry: &HashSet<String>) {
+    fn add(
+        &mut self,
+        events: &[JournalEntry],
+        own: bool,
+        retry: &HashSet<String>,
+        observe: &mut impl FnMut(&JournalEntry),
+    ) {
         let idx = self;
         for e in events {
+            observe(e);
             match &e.entry {
                 Entry::CallStarted {
                     call,
@@ -242,9 +323,25 @@ impl ReplayIndex {
                 Entry::CallEdited {
                     call,
                     fingerprint,
+                    field,
                     value,
+                    actor,
+                    reason,
                     ..
-                } => idx.set_result(call, fingerprint, value.clone(), own),
+                } => match EditField::parse(field) {
+                    Some(EditField::Output) => idx.set_result(call, fingerprint, value.clone(), own),
+                    Some(EditField::Input) => idx.set_input(call, fingerprint, value.clone()),
+                    Some(EditField::Decision) => idx.set_decision(
+                        call,
+                        EditedDecision {
+                            fingerprint: fingerprint.clone(),
+                            approve: value.as_str() == Some("approve"),
+                            actor: actor.clone(),
+                            reason: reason.clone(),
+                        },
+                    ),
+                    None => {}
+                },
                 Entry::Delivered { call } => {
                     let scope = call.rsplit_once('.').map_or("", |(p, _)| p).to_owned();
                     idx.delivered.entry(scope).or_default().push(call.clone());
@@ -289,12 +386,61 @@ impl ReplayIndex {
         });
     }
 
-    /// Replace a recorded call's result (a fork): the call replays `edit`'s
-    /// value, and the edit is kept for the new run to journal
+    /// Run `call` (when its request has `fingerprint`) with `input`
+    /// instead of the guest's.
+    fn set_input(&mut self, call: &str, fingerprint: &str, input: Value) {
+        let edits = self.inputs.entry(call.to_owned()).or_default();
+        edits.retain(|(fp, _)| fp != fingerprint);
+        edits.push((fingerprint.to_owned(), input));
+    }
+
+    /// Decide `call` as `decision` says; its recorded success no longer
+    /// answers it (it runs again, through the broker, with the decision).
+    /// A later completion in the journals answers it again.
+    fn set_decision(&mut self, call: &str, decision: EditedDecision) {
+        if let Some(r) = self.calls.get_mut(call)
+            && r.fingerprint == decision.fingerprint
+            && r.outcome.take().is_some()
+        {
+            self.source_calls -= 1;
+        }
+        self.decisions.insert(call.to_owned(), decision);
+    }
+
+    /// Apply a fork's edit: the call replays the new result (an output
+    /// edit), runs live with the new input, or runs again with the new
+    /// decision. The edit is kept for the new run to journal
     /// ([`ReplayIndex::new_edits`]).
     pub fn apply_edit(&mut self, edit: CallEdit) {
-        self.set_result(&edit.call, &edit.fingerprint, edit.value.clone(), false);
+        match edit.field {
+            EditField::Output => self.set_result(&edit.call, &edit.fingerprint, edit.value.clone(), false),
+            EditField::Input => self.set_input(&edit.call, &edit.fingerprint, edit.value.clone()),
+            EditField::Decision => self.set_decision(
+                &edit.call,
+                EditedDecision {
+                    fingerprint: edit.fingerprint.clone(),
+                    approve: edit.value.as_str() == Some("approve"),
+                    actor: edit.actor.clone(),
+                    reason: edit.reason.clone(),
+                },
+            ),
+        }
         self.new_edits.push(edit);
+    }
+
+    /// The input a fork gave `call`, when the guest's request is the
+    /// recorded one (`fingerprint`).
+    pub fn edited_input(&self, call: &str, fingerprint: &Fingerprint) -> Option<&Value> {
+        self.inputs
+            .get(call)?
+            .iter()
+            .find(|(fp, _)| fp == fingerprint.as_str())
+            .map(|(_, v)| v)
+    }
+
+    /// The decision a fork put on `call`'s request `fingerprint`.
+    pub fn edited_decision(&self, call: &str, fingerprint: &str) -> Option<&EditedDecision> {
+        self.decisions.get(call).filter(|d| d.fingerprint == fingerprint)
     }
 
     /// The edits [`ReplayIndex::apply_edit`] made, which the run journals.
@@ -520,7 +666,9 @@ mod tests {
         idx.apply_edit(CallEdit {
             call: "1".into(),
             fingerprint: fp.as_str().into(),
+            field: EditField::Output,
             value: json!("new"),
+            changes: None,
             actor: "cli".into(),
             reason: None,
             source_run: "r0".into(),
@@ -541,5 +689,90 @@ mod tests {
             assert!(matches!(idx.lookup("1", &fp), Lookup::Hit(r) if r.result == json!("new")));
             assert!(idx.new_edits().is_empty(), "already journaled");
         }
+    }
+
+    #[test]
+    fn an_input_edit_swaps_the_request_and_a_decision_edit_makes_the_call_run_again() {
+        let fp = Fingerprint::of("capability", &json!({"name": "fs.write", "input": {"path": "a"}}));
+        let source = journal(vec![
+            json!({"type": "run_started"}),
+            json!({"type": "call_started", "call": "1", "kind": "capability", "fingerprint": fp.as_str()}),
+            json!({"type": "call_completed", "call": "1", "kind": "capability", "fingerprint": fp.as_str(), "ok": true, "result": "wrote", "attempts": 1}),
+        ]);
+        let edit = |field, value| CallEdit {
+            call: "1".into(),
+            fingerprint: fp.as_str().into(),
+            field,
+            value,
+            changes: None,
+            actor: "ana".into(),
+            reason: Some("why".into()),
+            source_run: "r0".into(),
+        };
+        let mut idx = ReplayIndex::from_lineage(std::slice::from_ref(&source), &[], &HashSet::new());
+        idx.apply_edit(edit(EditField::Input, json!({"path": "b"})));
+        assert_eq!(idx.edited_input("1", &fp), Some(&json!({"path": "b"})));
+        let other = Fingerprint::of("capability", &json!({"name": "fs.write", "input": {"path": "b"}}));
+        assert_eq!(
+            idx.edited_input("1", &other),
+            None,
+            "only the recorded request is swapped"
+        );
+        // A fork of that fork edits the same call again: its recorded
+        // request is the first edit's, and both edits stay.
+        idx.apply_edit(CallEdit {
+            fingerprint: other.as_str().into(),
+            ..edit(EditField::Input, json!({"path": "c"}))
+        });
+        assert_eq!(idx.edited_input("1", &fp), Some(&json!({"path": "b"})));
+        assert_eq!(idx.edited_input("1", &other), Some(&json!({"path": "c"})));
+        assert!(
+            matches!(idx.lookup("1", &fp), Lookup::Hit(_)),
+            "the recorded call itself is unchanged"
+        );
+
+        let mut idx = ReplayIndex::from_lineage(std::slice::from_ref(&source), &[], &HashSet::new());
+        idx.apply_edit(edit(EditField::Decision, json!("deny")));
+        assert_eq!(idx.lookup("1", &fp), Lookup::Same, "a decided call runs again");
+        assert_eq!(idx.len(), 0);
+        let d = idx.edited_decision("1", fp.as_str()).expect("decision");
+        assert_eq!((d.approve, d.actor.as_str()), (false, "ana"));
+        // A continuation of the fork: the edit is read back from its
+        // journal; the call's own later completion answers it again.
+        let fork = journal(vec![
+            json!({"type": "run_started"}),
+            json!({"type": "call_edited", "call": "1", "fingerprint": fp.as_str(), "field": "decision", "value": "approve", "actor": "ana", "source_run": "r0"}),
+            json!({"type": "call_started", "call": "1", "kind": "capability", "fingerprint": fp.as_str()}),
+        ]);
+        let idx = ReplayIndex::from_lineage(std::slice::from_ref(&source), &fork, &HashSet::new());
+        assert_eq!(idx.lookup("1", &fp), Lookup::Same);
+        assert!(idx.edited_decision("1", fp.as_str()).is_some_and(|d| d.approve));
+        assert!(idx.new_edits().is_empty(), "already journaled");
+    }
+
+    #[test]
+    fn one_pass_gives_the_index_and_every_entry_in_journal_order() {
+        let fp = Fingerprint::of("agent", &json!({"prompt": "a"}));
+        let source = journal(vec![
+            json!({"type": "run_started"}),
+            json!({"type": "call_started", "call": "1", "kind": "agent", "fingerprint": fp.as_str(), "request": {"prompt": "a"}}),
+            json!({"type": "call_completed", "call": "1", "kind": "agent", "fingerprint": fp.as_str(), "ok": true, "result": 1, "attempts": 1}),
+        ]);
+        let own = journal(vec![json!({"type": "run_started"})]);
+        let mut seen = Vec::new();
+        let mut collector = hwf_core::cassette::CallCollector::default();
+        let idx = ReplayIndex::from_lineage_observed(std::slice::from_ref(&source), &own, &HashSet::new(), |e| {
+            seen.push(e.seq);
+            collector.feed(e);
+        });
+        assert_eq!(seen, [1, 2, 3, 1]);
+        assert!(matches!(idx.lookup("1", &fp), Lookup::Hit(_)));
+        let two_pass = hwf_core::cassette::Cassette::recorded_calls(&[source, own]);
+        let one_pass = collector.recorded_calls();
+        assert_eq!(one_pass.len(), 1);
+        assert_eq!(
+            (one_pass[0].call.as_str(), &one_pass[0].request, &one_pass[0].outcome),
+            (two_pass[0].call.as_str(), &two_pass[0].request, &two_pass[0].outcome)
+        );
     }
 }

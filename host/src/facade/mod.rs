@@ -394,21 +394,26 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
 }
 
 /// `fork`: a new run resumed from `resume_from_run_id` in which `call`
-/// answers `output` (or, for a `human.ask`, `answer`); the edit is
+/// answers `output` (or, for a `human.ask`, `answer`), runs live with a
+/// new `input`, or runs again with a `decision` (approve | deny); the edit is
 /// journaled (`call_edited`) with `actor` (default: `operator` from the
 /// console, else `agent`) and `reason`. Runs in the foreground.
 async fn fork(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
-    use crate::app::cassette::{ForkEdit, ForkRequest};
+    use crate::app::cassette::{ForkDecision, ForkEdit, ForkRequest};
     let source = RunId::parse(p.req_str("resume_from_run_id", "fork")?)?;
     let call = p.req_str("call", "fork")?.to_owned();
     hwf_core::ids::validate_name("call ref", &call)?;
-    let edit = match (p.get("output"), p.get("answer")) {
-        (Some(o), None) => ForkEdit::Output(o.clone()),
-        (None, Some(a)) => ForkEdit::Answer(a.clone()),
+    let edit = match (p.get("output"), p.get("answer"), p.get("input"), p.str("decision")) {
+        (Some(o), None, None, None) => ForkEdit::Output(o.clone()),
+        (None, Some(a), None, None) => ForkEdit::Answer(a.clone()),
+        (None, None, Some(i), None) => ForkEdit::Input(i.clone()),
+        (None, None, None, Some(d)) => ForkEdit::Decision(
+            ForkDecision::parse(d).map_err(|e| Error::new(ErrorCode::InvalidParams, e.message().to_owned()))?,
+        ),
         _ => {
             return Err(Error::new(
                 ErrorCode::InvalidParams,
-                "fork needs one of \"output\" (the call's new result) or \"answer\" (a human.ask's new answer)",
+                "fork needs exactly one of \"output\" (the call's new result), \"answer\" (a human.ask's new answer), \"input\" (the call's new request input) or \"decision\" (approve | deny an approval gate)",
             ));
         }
     };

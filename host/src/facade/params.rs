@@ -186,7 +186,7 @@ pub const WORKFLOW: &[Param] = &[
         "call",
         &["call_ref"],
         Kind::Str,
-        "fork: the agent or capability call of resume_from_run_id whose result is replaced",
+        "fork: the agent or capability call of resume_from_run_id to edit",
     ),
     p(
         "output",
@@ -199,6 +199,18 @@ pub const WORKFLOW: &[Param] = &[
         &[],
         Kind::Any,
         "fork: a human.ask call's new answer, checked against its question",
+    ),
+    p(
+        "input",
+        &[],
+        Kind::Any,
+        "fork: the call's new request input (it runs live with it; calls whose requests are unchanged replay)",
+    ),
+    p(
+        "decision",
+        &[],
+        Kind::Str,
+        "fork: approve | deny an approval gate (deny also declines a human.ask), through the broker as an operator's decision",
     ),
     p("actor", &[], Kind::Str, "fork: who makes the edit (journaled)"),
     p("reason", &[], Kind::Str, "fork: why (journaled)"),

@@ -383,10 +383,26 @@ pub async fn plan(State(app): App, Path(id): Path<String>) -> Response {
     envelope(v)
 }
 
-/// `POST /api/runs/{id}/fork` `{call, output | answer, reason?, actor?}`:
-/// "fork with this output" — a new run resumed from this one in which
-/// `call` answers `output` (a `human.ask`: `answer`, checked against its
-/// question), through the facade's `workflow` `fork` (the same checks and
+/// `GET /api/runs/{id}/drift`: the drift report of the run's workflow —
+/// every stored run of it walked, offline, against its current script
+/// (the newest saved version, or the file as it is now), as `hwf
+/// replay-check --runs all` reports it: per run, calls that would replay,
+/// that would run live, and the first call where it diverges with the
+/// field-level changes of its request (redacted). Creates and changes
+/// nothing.
+pub async fn drift(State(app): App, Path(id): Path<String>) -> Response {
+    let id = match run_id(&id) {
+        Ok(id) => id,
+        Err(r) => return r,
+    };
+    result(app.hwf.drift_report(&id).await.map(|r| r.to_json()))
+}
+
+/// `POST /api/runs/{id}/fork` `{call, output | answer | input | decision,
+/// reason?, actor?}`: "fork with this output" — a new run resumed from
+/// this one in which `call` answers `output` (a `human.ask`: `answer`,
+/// checked against its question), runs live with a new `input`, or runs
+/// again with a `decision` (`approve` / `deny`), through the facade's `workflow` `fork` (the same checks and
 /// the same journaled `call_edited`, with actor `web` unless given, as
 /// `hwf fork`), executed by this server in the background. Answers as
 /// `rerun` does: `{run_id, state}` once the new run exists, or the
@@ -406,7 +422,11 @@ pub async fn fork(State(app): App, Path(id): Path<String>, body: Bytes) -> Respo
     req.insert("resume_from_run_id".into(), json!(id));
     req.insert("run_id".into(), json!(new));
     req.insert("actor".into(), json!("web"));
-    copy(&mut req, &body, &["call", "output", "answer", "reason", "actor"]);
+    copy(
+        &mut req,
+        &body,
+        &["call", "output", "answer", "input", "decision", "reason", "actor"],
+    );
     // Checked before the run starts, so a bad request answers at once.
     if let Err(e) = crate::facade::params::Params::parse(&Value::Object(req.clone()), crate::facade::params::WORKFLOW) {
         return error_response(&e);

@@ -314,6 +314,7 @@ pub fn router(app: Arc<AppState>) -> axum::Router {
         .route("/api/runs/{id}/rerun", post(api::rerun))
         .route("/api/runs/{id}/fork", post(api::fork))
         .route("/api/runs/{id}/plan", get(api::plan))
+        .route("/api/runs/{id}/drift", get(api::drift))
         .route("/api/waits", get(api::waits))
         .route("/api/events", get(api::events_list).post(api::event))
         .route("/api/stream", get(api::stream))

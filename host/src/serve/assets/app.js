@@ -468,7 +468,7 @@ function timelineRows(rows) {
       case "log": what = `<span class="lvl-${esc(r.level)}">${esc(r.message)}</span>${r.call ? ` <span class="muted">(call ${esc(r.call)})</span>` : ""}`; break;
       case "wait": what = `waits (${esc(r.kind)}): ${esc(r.summary)}`; break;
       case "wait_resolved": what = `wait of call ${esc(r.call)} resolved`; break;
-      case "edit": what = `call <b class="mono">${esc(r.call)}</b> ${esc(r.field)} replaced (fork of <span class="mono">${esc(r.source_run)}</span>) by <b>${esc(r.actor)}</b>${r.reason ? " — " + esc(r.reason) : ""}`; break;
+      case "edit": what = `call <b class="mono">${esc(r.call)}</b> ${esc(r.field)} ${r.decision ? "set to <b>" + esc(r.decision) + "</b>" : "replaced"} (fork of <span class="mono">${esc(r.source_run)}</span>) by <b>${esc(r.actor)}</b>${r.reason ? " — " + esc(r.reason) : ""}`; break;
       case "attempt": what = `call <b class="mono">${esc(r.call)}</b> attempt ${esc(r.attempt)} rejected <span class="mono">${esc(r.code || "")}</span> <span class="lvl-error">${esc(r.error || "")}</span>${r.answer !== undefined && r.answer !== null ? ` — answered <span class="answer">${esc(r.answer.length > 300 ? r.answer.slice(0, 300) + "…" : r.answer)}</span>` : ""}`; break;
       case "control": what = `<b>${esc(r.action)}</b>${r.call ? " call " + esc(r.call) : ""}${r.decision ? " → " + esc(r.decision) : ""}${r.value !== undefined && r.value !== null ? " " + esc(JSON.stringify(r.value)) : ""} by <b>${esc(r.actor)}</b>${r.channel ? " via " + esc(r.channel) : ""}${r.message_id ? ` <span class="mono muted">${esc(r.message_id)}</span>` : ""}${r.reason ? " — " + esc(r.reason) : ""}`; break;
       case "control_applied": what = `control ${esc(r.action)} applied${r.call ? " to call " + esc(r.call) : ""}`; break;
@@ -558,6 +558,32 @@ function planView(p) {
     <div class="row"><button type="button" id="btn-rerun-go" class="primary">Run it</button><button type="button" id="btn-plan-close">Cancel</button><span class="muted">No run was created.</span></div></div>`;
 }
 
+// The drift report of a run's workflow: every stored run of it walked,
+// offline, against its current script (the newest saved version, or the
+// file as it is now): per run, what would replay, what would run live,
+// and the first call where it diverges with its changed fields.
+function diffLines(diff) {
+  return (diff || []).map((d) => `<div class="diff"><span class="mono">${esc(d.path || "(the whole request)")}</span>: <span class="was">${esc(JSON.stringify(d.recorded))}</span> → <span class="now">${esc(JSON.stringify(d.now))}</span></div>`).join("");
+}
+
+async function renderDrift(id) {
+  const r = await api("runs/" + encodeURIComponent(id) + "/drift");
+  if (state.view !== "drift:" + id) return;
+  const why = { changed: "its request changed", new: "new: nothing recorded is like it" };
+  const rows = r.runs.map((x) => `<tr class="drift-run ${x.diverges_at ? "diverges" : "clean"}" data-run="${esc(x.run_id)}">
+      <td><a class="mono" href="#/runs/${encodeURIComponent(x.run_id)}">${esc(x.run_id)}</a>${x.run_id === id ? ' <span class="muted">(this run)</span>' : ""}</td><td>${badge(x.state)}</td>
+      <td class="replays">${x.replayed}</td><td class="live">${x.live}${x.live_tokens ? ` <span class="muted">(about ${x.live_tokens} tokens)</span>` : ""}</td>
+      <td class="diverges">${x.diverges_at ? `call <b class="mono">${esc(x.diverges_at)}</b> ${esc(x.diverges_label || "")} <span class="muted">(${esc(why[x.diverges_reason] || x.diverges_reason || "")})</span>${diffLines(x.diverges_diff)}` : '<span class="muted">nowhere</span>'}
+        ${x.error ? `<div class="${x.complete ? "muted" : "lvl-error"}">${esc(x.error.code)}: ${esc(x.error.message)}</div>` : ""}</td></tr>`).join("");
+  $("#view").innerHTML = `
+    <div class="muted"><a href="#/">Runs</a> / <a class="mono" href="#/runs/${encodeURIComponent(id)}">${esc(id)}</a> / drift</div>
+    <h1 id="drift-title">${esc(r.workflow)}: its runs against the current script</h1>
+    <div class="summary"><span>runs <b id="drift-count">${r.runs.length}</b></span><span>diverging <b id="drift-diverging">${r.diverging}</b></span><span>checked in <b>${us(r.check_us)}</b></span>
+      <span class="muted">Nothing ran; no run was changed. <code class="mono">hwf replay-check SCRIPT --runs all</code> reports the same.</span></div>
+    <table class="drift plan-steps" id="drift"><thead><tr><th>Run</th><th>State</th><th>Replays</th><th>Would run live</th><th>Diverges at</th></tr></thead><tbody>${rows}</tbody></table>`;
+  document.body.dataset.rendered = "drift:" + id;
+}
+
 async function renderRun(id) {
   const t0 = performance.now();
   // One answer: the header, the calls as compact rows, the timeline's page.
@@ -585,7 +611,8 @@ async function renderRun(id) {
     <div class="summary"><span>phase <b>${esc(s.phase || "—")}</b></span><span>duration <b>${ms(s.duration_ms)}</b></span>
       <span>calls <b>${(c.agent_calls || 0) + (c.capability_calls || 0)}</b></span><span>failed <b>${c.failed || 0}</b></span>
       <span>tokens <b>${c.tokens || 0}</b></span>${c.cost_micro_usd ? `<span>cost <b>${usd(c.cost_micro_usd)}</b></span>` : ""}${c.replayed ? `<span>replayed <b>${c.replayed}</b></span>` : ""}
-      ${s.resumed_from ? `<span>resumed from <a class="mono" href="#/runs/${encodeURIComponent(s.resumed_from)}">${esc(s.resumed_from)}</a></span>` : ""}</div>
+      ${s.resumed_from ? `<span>resumed from <a class="mono" href="#/runs/${encodeURIComponent(s.resumed_from)}">${esc(s.resumed_from)}</a></span>` : ""}
+      <span><a id="drift-link" href="#/drift/${encodeURIComponent(s.run_id)}" title="walk this workflow's stored runs against its current script, offline: what would replay, what would run live, where each diverges">Check runs against the current script</a></span></div>
     <div class="controls">${ended ? (s.state === "failed" || s.state === "stopped" ? `<button type="button" id="btn-rerun" class="primary" title="a new run: each call that succeeded is answered from this run's journal, the rest run live">Run again from here</button><span class="muted" id="rerun">or <code class="mono">hwf run --resume-from ${esc(s.run_id)}</code></span>` : "") : `
       <button type="button" id="btn-pause"${paused ? " disabled" : ""}>Pause</button>
       <button type="button" id="btn-resume"${paused ? "" : " disabled"}>Resume</button>
@@ -692,11 +719,15 @@ async function updateReviewCount() {
 async function route() {
   const h = location.hash || "#/";
   let m;
+  const run = h.match(/^#\/runs\/([^/?]+)/);
+  const drift = h.match(/^#\/drift\/([^/?]+)/);
+  const next = run ? "run:" + decodeURIComponent(run[1]) : drift ? "drift:" + decodeURIComponent(drift[1]) : h.startsWith("#/review") ? "review" : "runs";
+  // The drift report walks every run of the workflow: drawn when it is
+  // opened, not again on each live update.
+  if (drift && state.view === next && !state.forced) return;
   $all("header nav a").forEach((a) => a.classList.remove("active"));
   delete document.body.dataset.rendered;
   // A "Recorded: …" note belongs to the page it was recorded on.
-  const run = h.match(/^#\/runs\/([^/?]+)/);
-  const next = run ? "run:" + decodeURIComponent(run[1]) : h.startsWith("#/review") ? "review" : "runs";
   if (state.view && state.view !== next) { clearTimeout(flash.t); $("#flash").classList.add("hidden"); }
   try {
     if ((m = h.match(/^#\/runs\/([^/?]+)/))) {
@@ -704,6 +735,10 @@ async function route() {
       if (state.view !== "run:" + id) { state.opened.clear(); state.allRows = false; state.collapsed.clear(); state.callFilter = { state: "", text: "" }; }
       state.view = "run:" + id;
       await renderRun(id);
+    } else if (drift) {
+      state.view = next;
+      $("#view").innerHTML = '<p class="muted" id="drift-wait">Walking the runs against the current script…</p>';
+      await renderDrift(decodeURIComponent(drift[1]));
     } else if (h.startsWith("#/review")) {
       state.view = "review";
       await renderReview();
