@@ -188,12 +188,12 @@ fn resumed_by_stock_then_finished(side: &Side<'_>) {
     let deploy = serde_json::json!([{"name": "deploy", "class": "external_write"}]);
 
     // The embedder's run, approved with the stock CLI and finished by the embedder.
-    let started = json_line(&side.embedder(&["run", state]).expect_code(0));
+    let started = json_line(side.embedder(&["run", state]).expect_code(0));
     let source = started["run_id"].as_str().expect("run id").to_owned();
     let call = started["waits"][0]["call"].as_str().expect("call").to_owned();
     side.hwf(&["control", "decide", &source, &call, "approve"])
         .expect_code(0);
-    let done = json_line(&side.embedder(&["runner", state]).expect_code(0));
+    let done = json_line(side.embedder(&["runner", state]).expect_code(0));
     assert_eq!(done["state"], "succeeded", "{done}");
 
     // The stock binary resumes it: it lacks `deploy`, so the new run is
