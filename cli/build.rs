@@ -2,8 +2,9 @@
 //!
 //! 1. builds their guest crates (`harnesses/*-runtime`) for
 //!    `wasm32-wasip2` with one nested cargo invocation into `<target>/wasm`
-//!    (or takes the `.wasm` files from `$HWF_PREBUILT_RUNTIMES`), and copies
-//!    them to `<target>/harnesses/<name>.wasm`;
+//!    (`build/guest_build.rs`, shared with `tests/build.rs`; or takes the
+//!    `.wasm` files from `$HWF_PREBUILT_RUNTIMES`), and copies them to
+//!    `<target>/harnesses/<name>.wasm`;
 //! 2. precompiles each for this build's own target with the engine settings
 //!    the binary runs them under ([`hwf_engine::config`]), so that a user's
 //!    first script run loads machine code instead of compiling megabytes of
@@ -15,8 +16,10 @@
 //! It says what it built, and how long it took, as cargo warnings.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
+
+#[path = "build/guest_build.rs"]
+mod guest_build;
 
 /// (guest package, `Language` variant).
 const RUNTIMES: &[(&str, &str)] = &[
@@ -32,8 +35,7 @@ fn main() {
     let manifest = PathBuf::from(env("CARGO_MANIFEST_DIR"));
     let root = manifest.parent().map(Path::to_path_buf).unwrap_or_default();
     let out_dir = PathBuf::from(env("OUT_DIR"));
-    // OUT_DIR = <target>/<profile>/build/<pkg>-<hash>/out
-    let target_dir = out_dir.ancestors().nth(4).unwrap_or(&out_dir).to_path_buf();
+    let target_dir = guest_build::outer_target_dir(&out_dir);
     println!("cargo:rerun-if-env-changed=HWF_PREBUILT_RUNTIMES");
     println!("cargo:rerun-if-env-changed=HWF_NO_PRECOMPILE");
 
@@ -110,73 +112,24 @@ fn main() {
     ));
 }
 
-/// Build the runtime guests for `wasm32-wasip2` (profile `guest`, own
-/// target dir: the outer one is locked), copy them to
+/// Build the runtime guests for `wasm32-wasip2` (the nested build
+/// `guest_build` shares with `tests/build.rs`), copy them to
 /// `<target>/harnesses/`, and return their bytes.
 fn build_guests(root: &Path, target_dir: &Path) -> Vec<Vec<u8>> {
-    for dir in ["guest-sdk", "wit", "vendor", "sort"] {
-        rerun_tree(&root.join(dir));
-    }
-    for (pkg, _) in RUNTIMES {
-        rerun_tree(&root.join("harnesses").join(pkg));
-    }
-    println!("cargo:rerun-if-changed={}", root.join("Cargo.lock").display());
-    // Workspace dependency features (serde_json's float_roundtrip) and the
-    // guest profile reach the guests too.
-    println!("cargo:rerun-if-changed={}", root.join("Cargo.toml").display());
-    check_wasm_target();
-
-    let wasm_target = target_dir.join("wasm");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut cmd = Command::new(cargo);
-    cmd.current_dir(root)
-        .args([
-            "build",
-            "--profile",
-            "guest",
-            "--target",
-            "wasm32-wasip2",
-            "--target-dir",
-        ])
-        .arg(&wasm_target);
-    for (pkg, _) in RUNTIMES {
-        cmd.args(["-p", pkg]);
-    }
-    for var in [
-        "CARGO_ENCODED_RUSTFLAGS",
-        "RUSTFLAGS",
-        "CARGO_TARGET_DIR",
-        "CARGO_BUILD_TARGET",
-        "CARGO_MAKEFLAGS",
-        "RUSTC_WRAPPER",
-        "RUSTC_WORKSPACE_WRAPPER",
-    ] {
-        cmd.env_remove(var);
-    }
-    let started = Instant::now();
-    let status = cmd
-        .status()
-        .unwrap_or_else(|e| fail(&format!("spawn cargo for the runtimes: {e}")));
-    if !status.success() {
-        fail("building the script runtimes for wasm32-wasip2 failed (its errors are above)");
-    }
+    let dirs: Vec<String> = RUNTIMES.iter().map(|(pkg, _)| format!("harnesses/{pkg}")).collect();
+    guest_build::rerun_on_guest_sources(root, &dirs.iter().map(String::as_str).collect::<Vec<_>>());
+    let packages: Vec<&str> = RUNTIMES.iter().map(|(pkg, _)| *pkg).collect();
+    let built = guest_build::build(root, target_dir, &packages).unwrap_or_else(|e| fail(&e));
     let dest = target_dir.join("harnesses");
-    std::fs::create_dir_all(&dest).unwrap_or_else(|e| fail(&format!("create {}: {e}", dest.display())));
     let mut sizes = Vec::new();
-    let built: Vec<Vec<u8>> = RUNTIMES
+    let bytes: Vec<Vec<u8>> = packages
         .iter()
-        .map(|(pkg, _)| {
-            let file = wasm_target
-                .join("wasm32-wasip2/guest")
-                .join(format!("{}.wasm", pkg.replace('-', "_")));
-            let bytes = std::fs::read(&file).unwrap_or_else(|e| fail(&format!("read {}: {e}", file.display())));
+        .zip(&built.files)
+        .map(|(pkg, file)| {
+            let bytes = std::fs::read(file).unwrap_or_else(|e| fail(&format!("read {}: {e}", file.display())));
             // Beside the other guests, for tools that take a runtime file
-            // (HWF_RUNTIME_DIR=target/harnesses); atomic, as a running hwf
-            // may be reading the old one.
-            let tmp = dest.join(format!(".{pkg}.wasm.tmp"));
-            std::fs::write(&tmp, &bytes)
-                .and_then(|()| std::fs::rename(&tmp, dest.join(format!("{pkg}.wasm"))))
-                .unwrap_or_else(|e| fail(&format!("copy {pkg} to {}: {e}", dest.display())));
+            // (HWF_RUNTIME_DIR=target/harnesses).
+            guest_build::install(file, &dest, pkg).unwrap_or_else(|e| fail(&e));
             sizes.push(format!("{pkg} {:.1} MB", bytes.len() as f64 / 1e6));
             bytes
         })
@@ -184,29 +137,9 @@ fn build_guests(root: &Path, target_dir: &Path) -> Vec<Vec<u8>> {
     warn(&format!(
         "built the script runtimes for wasm32-wasip2 ({}) in {:.0} s (cargo skips this while their sources are unchanged)",
         sizes.join(", "),
-        started.elapsed().as_secs_f64()
+        built.secs
     ));
-    built
-}
-
-/// Fail early, with the fix, when the `wasm32-wasip2` standard library is
-/// not installed for this toolchain.
-fn check_wasm_target() {
-    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let sysroot = Command::new(rustc)
-        .args(["--print", "sysroot"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()));
-    if let Some(sysroot) = sysroot
-        && !sysroot.join("lib/rustlib/wasm32-wasip2").is_dir()
-    {
-        fail(
-            "hwf embeds its script runtimes, built for WebAssembly: the wasm32-wasip2 target is not installed \
-             for this toolchain; run `rustup target add wasm32-wasip2` and build again",
-        );
-    }
+    bytes
 }
 
 /// The runtimes from a directory of `.wasm` files.
@@ -228,18 +161,6 @@ fn write_zstd(path: &Path, bytes: &[u8]) -> (PathBuf, usize) {
         zstd::bulk::compress(bytes, ZSTD_LEVEL).unwrap_or_else(|e| fail(&format!("compress {}: {e}", path.display())));
     std::fs::write(path, &packed).unwrap_or_else(|e| fail(&format!("write {}: {e}", path.display())));
     (path.to_path_buf(), packed.len())
-}
-
-fn rerun_tree(dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            rerun_tree(&path);
-        } else {
-            println!("cargo:rerun-if-changed={}", path.display());
-        }
-    }
 }
 
 fn env(name: &str) -> String {

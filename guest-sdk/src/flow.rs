@@ -15,6 +15,10 @@ use serde_json::Value;
 /// A unit of work for [`parallel`] or a [`JoinSet`].
 #[derive(Debug, Clone)]
 #[non_exhaustive]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "a task lives only from its builder to the host call that consumes it; boxing the agent would change the public variant for no measurable gain"
+)]
 pub enum Task {
     /// An agent call (see [`agent`](crate::agent), [`prompt`](crate::prompt)).
     Agent(Agent),
@@ -149,8 +153,23 @@ impl JoinSet {
         self.pending.is_empty()
     }
 
+    /// Cancel every pending task.
+    pub fn cancel_all(&mut self) {
+        if !self.pending.is_empty() {
+            host::cancel(&self.pending);
+            self.pending.clear();
+        }
+    }
+}
+
+/// The tasks as they finish: each call number with its result, first
+/// finished first (replay delivers the same order); `None` when every
+/// task has been taken.
+impl Iterator for JoinSet {
+    type Item = (u64, Result<Value>);
+
     /// Wait for the next task to finish; `None` when the set is empty.
-    pub fn next(&mut self) -> Option<(u64, Result<Value>)> {
+    fn next(&mut self) -> Option<Self::Item> {
         if self.pending.is_empty() {
             return None;
         }
@@ -159,11 +178,7 @@ impl JoinSet {
         Some((done.call, decode(done.outcome)))
     }
 
-    /// Cancel every pending task.
-    pub fn cancel_all(&mut self) {
-        if !self.pending.is_empty() {
-            host::cancel(&self.pending);
-            self.pending.clear();
-        }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.pending.len(), Some(self.pending.len()))
     }
 }

@@ -160,6 +160,115 @@ fn left_waiting_then_finished(side: &Side<'_>) {
 }
 
 #[test]
+fn a_stock_resume_of_an_embedders_run_carries_its_needs_and_the_embedder_finishes_it() {
+    let ctx = Ctx::manual_runner();
+    resumed_by_stock_then_finished(&Side { ctx: &ctx, store: None });
+}
+
+#[test]
+fn on_postgres_a_stock_resume_of_an_embedders_run_carries_its_needs_too() {
+    let Some(pg) = crate::shared_store::Pg::new("on_postgres_a_stock_resume_of_an_embedders_run_carries_its_needs_too")
+    else {
+        return;
+    };
+    resumed_by_stock_then_finished(&Side {
+        ctx: &pg.ctx,
+        store: Some(pg.url()),
+    });
+}
+
+/// `hwf run --resume-from` of an embedder's run on the stock binary: the
+/// new run carries the source's needs, so the stock host does not run it
+/// (queued, `needs_host`), its runner leaves it, `hwf capabilities --run`
+/// says what it needs, and the embedder's host finishes it by replaying
+/// the source's journal.
+fn resumed_by_stock_then_finished(side: &Side<'_>) {
+    let state = side.ctx.state();
+    let state = state.to_str().expect("utf-8 path");
+    let deploy = serde_json::json!([{"name": "deploy", "class": "external_write"}]);
+
+    // The embedder's run, approved with the stock CLI and finished by the embedder.
+    let started = json_line(side.embedder(&["run", state]).expect_code(0));
+    let source = started["run_id"].as_str().expect("run id").to_owned();
+    let call = started["waits"][0]["call"].as_str().expect("call").to_owned();
+    side.hwf(&["control", "decide", &source, &call, "approve"])
+        .expect_code(0);
+    let done = json_line(side.embedder(&["runner", state]).expect_code(0));
+    assert_eq!(done["state"], "succeeded", "{done}");
+
+    // The stock binary resumes it: it lacks `deploy`, so the new run is
+    // queued with the source's needs instead of failing at its first call.
+    let resumed = side.hwf(&["run", "--resume-from", &source, "--json"]);
+    resumed.expect_code(3);
+    let data = &resumed.json()["data"];
+    assert_eq!(data["state"], "queued", "{data}");
+    assert_eq!(data["needs"], deploy, "{data}");
+    assert_eq!(data["needs_host"], deploy, "{data}");
+    let id = data["run_id"].as_str().expect("run id").to_owned();
+    assert_ne!(id, source);
+    let text = side.hwf(&["run", "--resume-from", &source]);
+    text.expect_code(3);
+    assert!(
+        text.stderr
+            .contains("queued: needs_host: needs a host offering deploy (external_write)"),
+        "{text:#?}"
+    );
+
+    let status = &side.hwf(&["status", &id, "--json"]).json()["data"];
+    assert_eq!(status["state"], "queued", "{status}");
+    assert_eq!(status["resumed_from"], source.as_str(), "{status}");
+    assert_eq!(status["needs"], deploy, "{status}");
+    assert_eq!(status["needs_host"], deploy, "{status}");
+
+    // What the run needs, from a binary that cannot list the embedder's capabilities.
+    let listed = side.hwf(&["capabilities", "--run", &id, "--json"]);
+    listed.expect_code(0);
+    let run = &listed.json()["data"]["run"];
+    assert_eq!(run["run_id"], id.as_str(), "{run}");
+    assert_eq!(run["needs"], deploy, "{run}");
+    assert_eq!(run["needs_host"], deploy, "{run}");
+    let listed = side.hwf(&["capabilities", "--run", &id]);
+    listed.expect_code(0);
+    assert!(
+        listed.stdout.contains(&format!("run {id} (queued) needs of its host:")),
+        "{listed:#?}"
+    );
+    assert!(
+        listed.stdout.lines().any(|l| l.trim_start().starts_with("deploy")
+            && l.contains("external_write")
+            && l.contains("not offered here")),
+        "{listed:#?}"
+    );
+
+    // A stock runner leaves it as it is.
+    side.hwf(&["runner", "--once"]).expect_code(0).expect_stderr(&format!(
+        "run {id} left as it is: needs_host: needs a host offering deploy (external_write)"
+    ));
+    let status = &side.hwf(&["status", &id, "--json"]).json()["data"];
+    assert_eq!(status["state"], "queued", "{status}");
+    assert!(status["error"].is_null(), "{status}");
+
+    // The embedder's host runs it (and the text-mode resume's run): `deploy`
+    // is answered from the source's journal.
+    let pass = side.embedder(&["runner", state]);
+    pass.expect_code(0);
+    let continued = pass
+        .stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|l| l["run_id"] == id.as_str())
+        .unwrap_or_else(|| panic!("the embedder did not run {id}: {pass:#?}"));
+    assert_eq!(continued["state"], "succeeded", "{continued}");
+    assert_eq!(
+        continued["result"],
+        serde_json::json!({"deployed": "web", "env": "staging"})
+    );
+    let status = &side.hwf(&["status", &id, "--json"]).json()["data"];
+    assert_eq!(status["state"], "succeeded", "{status}");
+    assert_eq!(status["progress"]["replayed"], 1, "{status}");
+}
+
+#[test]
 fn a_capability_input_schema_refuses_bad_input_before_the_approval_and_the_handler() {
     let ctx = Ctx::manual_runner();
     let state = ctx.state();

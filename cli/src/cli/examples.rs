@@ -243,7 +243,11 @@ Examples:
       Name, side-effect class and description of each capability a workflow may call here.
   hwf capabilities --json
       The same as JSON, with each input JSON Schema (capabilities an embedder registers have
-      one; the embedder's Registry::typescript() declares them for editors).";
+      one; the embedder's Registry::typescript() declares them for editors).
+  hwf capabilities --run 01J…
+      Also what that run needs of its host (an embedder's capabilities, recorded when it was
+      created) and which this host lacks: a run needing them is left waiting here (needs_host)
+      for the embedder's host to continue.";
 
 /// `hwf schema --help`.
 pub const SCHEMA: &str = "\

@@ -213,6 +213,11 @@ enum Command {
     /// List the capabilities a workflow may call on this host: name, side-effect class, description, input schema.
     #[command(after_help = examples::CAPABILITIES)]
     Capabilities {
+        /// Also show what this run needs of the host that continues it (the
+        /// capabilities its creator offered beyond the built-ins, by name and
+        /// class) and which of them this host lacks (`needs_host`).
+        #[arg(long, value_name = "RUN_ID")]
+        run: Option<String>,
         /// Print JSON (with each input JSON Schema).
         #[arg(long)]
         json: bool,
@@ -650,7 +655,7 @@ impl Command {
             Command::Kanban(k) => k.json(),
             Command::Triggers(t) => t.json(),
             Command::Store(s) => s.json(),
-            Command::Init { json, .. } | Command::Capabilities { json } => *json,
+            Command::Init { json, .. } | Command::Capabilities { json, .. } => *json,
             Command::Types | Command::Schema { .. } | Command::Completions { .. } => false,
         }
     }
@@ -826,7 +831,7 @@ async fn dispatch(cli: Cli, out: &Out) -> Result<i32, Error> {
             .await
         }
         Command::Events(cmd) => ops::events(&cli, &config, cmd, out),
-        Command::Capabilities { .. } => ops::capabilities(&cli, &config, out),
+        Command::Capabilities { run, .. } => ops::capabilities(&cli, &config, run.as_deref(), out),
         Command::Runner(args) => ops::runner(&cli, &config, args, out).await,
         Command::Kanban(cmd) => kanban::run(&cli, &config, cmd, out),
         Command::Triggers(cmd) => triggers::run(&cli, &config, cmd, out),

@@ -289,14 +289,27 @@ pub async fn runner(cli: &Cli, config: &Config, args: &RunnerArgs, out: &Out) ->
     Ok(0)
 }
 
-/// `hwf capabilities`: what a workflow may call on this host (the stock
-/// built-ins, rooted in the configured workspace).
-pub fn capabilities(cli: &Cli, config: &Config, out: &Out) -> Result<i32, Error> {
+/// `hwf capabilities [--run RUN]`: what a workflow may call on this host;
+/// with `--run`, what that run needs of its host and which of those this
+/// host lacks (a stock binary cannot list an embedder's capabilities, but
+/// a run records the ones it needs).
+pub fn capabilities(cli: &Cli, config: &Config, run: Option<&str>, out: &Out) -> Result<i32, Error> {
     let hwf = super::open_host(cli, config, None, config.limits.clone())?;
     let listed = hwf.capabilities().catalog();
     let policy = &hwf.services().policy;
-    out.data(&serde_json::json!({ "capabilities": listed }), |_| {
-        listed
+    let mut data = serde_json::json!({ "capabilities": listed });
+    if let Some(id) = run {
+        let snap = hwf.store().read_snapshot(&RunId::parse(id)?)?;
+        let missing = hwf.capabilities().missing(&snap.needs);
+        data["run"] = serde_json::json!({
+            "run_id": snap.run_id,
+            "state": snap.state,
+            "needs": snap.needs,
+            "needs_host": missing,
+        });
+    }
+    out.data(&data, |data| {
+        let mut text = listed
             .iter()
             .map(|c| {
                 let allowed = if policy.allowed_classes.contains(&c.class) {
@@ -317,9 +330,37 @@ pub fn capabilities(cli: &Cli, config: &Config, out: &Out) -> Result<i32, Error>
                 )
             })
             .collect::<Vec<_>>()
-            .join("\n")
+            .join("\n");
+        if let Some(run) = data.get("run") {
+            text.push_str(&run_needs_text(run));
+        }
+        text
     });
     Ok(0)
+}
+
+/// The `--run` part of `hwf capabilities`: one line per capability the
+/// run needs, and whether this host offers it.
+fn run_needs_text(run: &Value) -> String {
+    let id = run["run_id"].as_str().unwrap_or("?");
+    let state = run["state"].as_str().unwrap_or("?");
+    let needs = run["needs"].as_array().cloned().unwrap_or_default();
+    let missing = run["needs_host"].as_array().cloned().unwrap_or_default();
+    if needs.is_empty() {
+        return format!("\n\nrun {id} ({state}) needs only the built-ins: any hwf host can continue it");
+    }
+    let mut text = format!("\n\nrun {id} ({state}) needs of its host:");
+    for need in &needs {
+        let name = need["name"].as_str().unwrap_or("?");
+        let class = need["class"].as_str().unwrap_or("?");
+        let here = if missing.contains(need) {
+            "not offered here (needs_host: this host's runners leave the run for the host that offers it)"
+        } else {
+            "offered here"
+        };
+        text.push_str(&format!("\n  {name:<16} {class:<16} {here}"));
+    }
+    text
 }
 
 /// The runner's first line: what its scan found, and its slots.

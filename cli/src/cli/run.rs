@@ -106,6 +106,9 @@ pub async fn run(cli: &Cli, config: &Config, args: &RunArgs, out: &Out) -> Resul
         bar.finish();
     }
     let outcome = outcome?;
+    if outcome.snapshot.state == RunState::Queued {
+        return Ok(left_for_another_host(&hwf, &outcome.snapshot, out));
+    }
     if tty_progress {
         super::output::say_err(&progress::summary(&outcome.snapshot, hwf.state_dir()));
     }
@@ -118,6 +121,27 @@ pub async fn run(cli: &Cli, config: &Config, args: &RunArgs, out: &Out) -> Resul
         );
     }
     Ok(code)
+}
+
+/// A `--resume-from` this host could not run (the source needs an
+/// embedder's capabilities): the new run is queued for the host that
+/// offers them. Exit 3, as for any run not finished.
+fn left_for_another_host(hwf: &hwf_host::Hwf, snap: &hwf_host::store::RunSnapshot, out: &Out) -> i32 {
+    let missing = hwf.capabilities().missing(&snap.needs);
+    if out.is_json() {
+        let mut envelope = hwf_host::facade::run_envelope(snap, hwf.state_dir());
+        envelope["data"]["needs"] = serde_json::json!(snap.needs);
+        envelope["data"]["needs_host"] = serde_json::json!(missing);
+        out.raw(&envelope);
+    } else {
+        super::output::say_err(&format!(
+            "run {} queued: needs_host: {}",
+            snap.run_id,
+            hwf_host::runner::needs_host_reason(&missing)
+        ));
+        super::output::say(snap.run_id.as_str());
+    }
+    super::exit_code(snap.state)
 }
 
 /// `hwf status RUN` (without `--watch`).

@@ -20,6 +20,11 @@ pub struct ResumePlan {
     /// Where the guest's virtual wall clock starts (the lineage's first
     /// creation time).
     pub clock_origin_ms: u64,
+    /// What the source needs of the host that continues it
+    /// ([`hwf_core::model::RunSnapshot::needs`]): the new run carries it,
+    /// so a run resumed on a host without an embedder's capabilities still
+    /// names the host that can finish it.
+    pub needs: Vec<hwf_core::model::CapabilityNeed>,
 }
 
 impl Hwf {
@@ -62,6 +67,7 @@ impl Hwf {
             replay: crate::app::runner::replay_index(&sources, &[], &controls),
             seed_run: snap.seed_run().clone(),
             clock_origin_ms: snap.clock_origin(),
+            needs: snap.needs,
         })
     }
 }

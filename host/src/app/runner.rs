@@ -519,11 +519,19 @@ impl Hwf {
         // The run's own journal answers its completed calls (already
         // charged); a run created by `--resume-from` also replays the runs
         // it was resumed from, for the calls its own execution never reached.
-        let replay = if snap.state == RunState::Queued {
-            None
-        } else {
-            let sources = self.lineage_journals(snap.resumed_from.as_ref())?;
-            Some(replay_index(&sources, &events, &controls))
+        let replay = match (snap.state, &snap.resumed_from) {
+            (RunState::Queued, None) => None,
+            // Queued by `--resume-from` on a host that lacked its
+            // capabilities: its source answers, as in `Hwf::run`.
+            (RunState::Queued, Some(source)) => {
+                let sources = self.lineage_journals(Some(source))?;
+                let source_controls = crate::app::control::read_controls(self.store(), source)?;
+                Some(replay_index(&sources, &[], &source_controls))
+            }
+            _ => {
+                let sources = self.lineage_journals(snap.resumed_from.as_ref())?;
+                Some(replay_index(&sources, &events, &controls))
+            }
         };
         let max_journal = snap
             .settings

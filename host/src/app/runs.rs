@@ -10,11 +10,23 @@ use crate::store::{ErrorInfo, RunSnapshot, RunState, now_ms};
 use crate::{Hwf, Target};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
+use hwf_core::model::CapabilityNeed;
 use hwf_core::redact;
 use hwf_core::store::{Claim, RunStore, SaveMode};
 use serde_json::Value;
 use std::time::Instant;
 use tracing::Instrument;
+
+/// `own` (what this host offers beyond the built-ins) and, after it,
+/// each of `inherited` (a resumed run's source's needs) not already named.
+fn with_needs(mut own: Vec<CapabilityNeed>, inherited: Vec<CapabilityNeed>) -> Vec<CapabilityNeed> {
+    for need in inherited {
+        if !own.iter().any(|n| n.name == need.name) {
+            own.push(need);
+        }
+    }
+    own
+}
 
 /// Results larger than this many bytes are spilled to `result.json`; the
 /// snapshot keeps a preview.
@@ -186,6 +198,52 @@ impl Hwf {
         }
     }
 
+    /// A run resumed from one that needs capabilities this host does not
+    /// offer: it is created queued, carrying the source's needs, its
+    /// lineage and its clock, for the host that offers them (its runner
+    /// takes it like any queued run and replays the source's journal);
+    /// nothing runs here. This host's runners leave it (`needs_host`).
+    ///
+    /// # Errors
+    ///
+    /// `needs_host` for an edited call (a fork's edit lives in the
+    /// executing process: fork it on the host that offers them), and for
+    /// credential-shaped args (never stored, so another host could not
+    /// run it); the store's codes.
+    fn leave_for_another_host(
+        &self,
+        mut snap: RunSnapshot,
+        edited: bool,
+        missing: &[CapabilityNeed],
+    ) -> Result<RunOutcome> {
+        let reason = crate::app::runner::needs_host_reason(missing);
+        if edited {
+            return Err(Error::new(
+                ErrorCode::NeedsHost,
+                format!(
+                    "the fork {reason}; fork it on that host (an edit is applied by the process that executes the fork)"
+                ),
+            ));
+        }
+        if snap.args_redacted {
+            return Err(Error::new(
+                ErrorCode::NeedsHost,
+                format!(
+                    "the resumed run {reason}; its args are credential-shaped and never stored, so resume it on that host"
+                ),
+            ));
+        }
+        snap.state = RunState::Queued;
+        snap.started_at_ms = None;
+        snap.pid = None;
+        self.store.create(&snap)?;
+        tracing::info!(run_id = %snap.run_id, %reason, "resumed run queued for another host");
+        Ok(RunOutcome {
+            result: None,
+            snapshot: snap,
+        })
+    }
+
     /// Run a harness to the end.
     ///
     /// Bad input (missing file, bad component, bad name, id taken) is an
@@ -205,18 +263,19 @@ impl Hwf {
         let script = resolved.script;
 
         // Resume: the source's journal answers matching calls.
-        let (mut replay, root_run_id, clock_origin) = match (&req.resume_from, &req.cassette) {
+        let (mut replay, root_run_id, clock_origin, source_needs) = match (&req.resume_from, &req.cassette) {
             (Some(source), _) => {
                 let p = self.resume_plan(source, &req.args, &script.digest, req.allow_changed)?;
-                (Some(p.replay), Some(p.seed_run), Some(p.clock_origin_ms))
+                (Some(p.replay), Some(p.seed_run), Some(p.clock_origin_ms), p.needs)
             }
             // A cassette answers like a source journal; it names no run here.
             (None, Some(c)) => (
                 Some(ReplayIndex::from_lineage(&[c.to_entries()], &[], &Default::default())),
                 Some(RunId::parse(&c.source.seed_run)?),
                 Some(c.source.clock_origin_ms),
+                Vec::new(),
             ),
-            (None, None) => (None, None, None),
+            (None, None) => (None, None, None, Vec::new()),
         };
         if let Some(edit) = &req.edit {
             let Some(index) = replay.as_mut() else {
@@ -247,8 +306,14 @@ impl Hwf {
         snap.root_run_id = root_run_id;
         snap.clock_origin_ms = clock_origin;
         snap.pid = Some(std::process::id());
-        // What a host continuing it must offer (this host's own capabilities).
-        snap.needs = self.services.capabilities.needs();
+        // What a host continuing it must offer: this host's own
+        // capabilities, and what the run it resumes needed (a stock host
+        // resuming an embedder's run keeps the embedder's).
+        snap.needs = with_needs(self.services.capabilities.needs(), source_needs);
+        let missing = self.services.capabilities.missing(&snap.needs);
+        if !missing.is_empty() {
+            return self.leave_for_another_host(snap, req.edit.is_some(), &missing);
+        }
         // Own the run before anyone can see it `running`: a runner that
         // finds it running and unclaimed would call it stuck.
         let claim = ExecClaim::from(self.store.create_claimed(&snap).await?);
@@ -627,6 +692,34 @@ mod tests {
         assert_eq!(meta_name("  triage \nmore"), Some("triage".into()));
         assert_eq!(meta_name(" \n"), None);
         assert_eq!(meta_name(&"x".repeat(100)).map(|n| n.len()), Some(80));
+    }
+
+    #[test]
+    fn a_resumed_run_needs_its_hosts_capabilities_and_its_sources() {
+        use crate::capabilities::SideEffect;
+        let need = |name: &str, class| CapabilityNeed {
+            name: name.into(),
+            class,
+        };
+        let own = vec![need("deploy", SideEffect::ExternalWrite)];
+        let source = vec![
+            need("deploy", SideEffect::ReadOnly),
+            need("ticket", SideEffect::ExternalWrite),
+        ];
+        assert_eq!(
+            with_needs(own, source.clone()),
+            vec![
+                need("deploy", SideEffect::ExternalWrite),
+                need("ticket", SideEffect::ExternalWrite)
+            ],
+            "this host's own capability wins a name both name"
+        );
+        assert_eq!(
+            with_needs(Vec::new(), source.clone()),
+            source,
+            "a stock host keeps the source's"
+        );
+        assert!(with_needs(Vec::new(), Vec::new()).is_empty());
     }
 
     #[tokio::test]

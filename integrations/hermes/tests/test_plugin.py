@@ -15,6 +15,17 @@ PLUGIN = ROOT / "integrations" / "hermes" / "__init__.py"
 HWF = os.environ.get("HWF_BIN") or str(ROOT / "target" / "debug" / "hwf")
 
 
+def built_harness(name: str) -> pathlib.Path:
+    """A guest the build made: ``HWF_HARNESS_DIR``, else ``<target>/harnesses``
+    beside the binary under test (``<target>/<profile>/hwf``), where the
+    build puts them (tests/build.rs)."""
+    base = os.environ.get("HWF_HARNESS_DIR") or pathlib.Path(HWF).resolve().parent.parent / "harnesses"
+    path = pathlib.Path(base) / f"{name}.wasm"
+    if not path.is_file():
+        pytest.fail(f"{path} is not built; build the workspace (or set HWF_HARNESS_DIR)")
+    return path
+
+
 class FakeCtx:
     def __init__(self) -> None:
         self.tools: dict[str, dict] = {}
@@ -57,7 +68,7 @@ def test_registers_both_tools_with_schemas(plugin):
 
 
 def test_runs_hello_and_reads_status(plugin):
-    hello = str(ROOT / "target" / "harnesses" / "hello.wasm")
+    hello = str(built_harness("hello"))
     saved = call(plugin, "workflow", {"action": "script_save", "name": "hello", "scriptPath": hello})
     assert saved["success"] is True, saved
     ran = call(plugin, "workflow", {"name": "hello", "args": {"name": "world"}})
