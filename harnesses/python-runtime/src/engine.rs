@@ -12,8 +12,8 @@ use crate::source;
 use hwf_guest::runtime::{self, AgentField, wit};
 use monty::{MontyRun, RunProgress};
 use monty_types::{
-    CompileOptions, DictPairs, ExcAttr, ExcData, ExcType, ExtFunctionResult, MontyException, MontyObject,
-    NameLookupResult, PrintWriter, ResourceLimits, ResourceTracker,
+    AssertMessageAnnotations, CompileOptions, DictPairs, ExcAttr, ExcData, ExcType, ExtFunctionResult, MontyException,
+    MontyObject, NameLookupResult, PrintWriter, ResourceLimits, ResourceTracker,
 };
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -212,7 +212,11 @@ fn compile_with(src: &str) -> Result<MontyRun, MontyException> {
         program(src),
         FILE,
         vec!["args".to_owned(), "_hwf_total".to_owned()],
-        CompileOptions::default(),
+        // CPython's messages: `assert x, "msg"` fails with exactly "msg"
+        // (Monty's default appends the introspected expression).
+        CompileOptions {
+            assert_message_annotations: AssertMessageAnnotations::Off,
+        },
     )
 }
 

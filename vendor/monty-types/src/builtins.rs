@@ -112,4 +112,8 @@ pub enum BuiltinsFunctions {
     #[strum(serialize = "object.__setattr__")]
     #[serde(rename = "object.__setattr__")]
     ObjectSetattr,
+    /// hwf: `callable(obj)`.
+    Callable,
+    /// hwf: `issubclass(cls, classinfo)`.
+    Issubclass,
 }

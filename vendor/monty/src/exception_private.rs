@@ -2093,6 +2093,23 @@ impl ExcTypeExt for ExcType {
             ExcType::PipelineStageError => return hwf_errors::pipeline_stage_error(vm, args),
             _ => {}
         }
+        // hwf: several arguments (`ValueError("bad", x)`): `str()` is the
+        // repr of the arguments tuple, as in CPython. Monty keeps one message
+        // per exception, so `.args` is that one string.
+        let args = if matches!(args, ArgValues::Two(..) | ArgValues::ArgsKargs { .. }) {
+            let items: crate::types::TupleVec = args.into_pos_only(&self.to_string(), vm.heap)?.collect();
+            if items.len() >= 2 {
+                let tuple = allocate_tuple(items, vm.heap);
+                defer_drop!(tuple, vm);
+                let repr = tuple.py_repr(vm)?;
+                defer_drop!(repr, vm);
+                let exc = SimpleException::new_msg(self, repr.to_str(vm)?.to_owned());
+                return Ok(Value::Ref(vm.heap.allocate(HeapData::Exception(exc))));
+            }
+            items.into_iter().next().map_or(ArgValues::Empty, ArgValues::One)
+        } else {
+            args
+        };
         defer_drop!(args, vm);
         let exc = match args {
             ArgValues::Empty => Ok(SimpleException::new_none(self)),

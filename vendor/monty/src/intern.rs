@@ -520,6 +520,9 @@ pub enum StaticStrings {
     ItemIndex,
     StageIndex,
     Exc,
+    // hwf: str.translate / str.maketrans
+    Translate,
+    Maketrans,
     // Constants
     /// `math.pi` constant
     Pi,

@@ -409,6 +409,11 @@ impl<'h> PyTrait<'h> for Value {
                     cmp_item_seqs(a, b, vm)
                 }
                 (HeapReadOutput::List(a), HeapReadOutput::List(b)) => a.py_cmp(&b, vm),
+                // hwf: sets order by inclusion (`required <= provided`).
+                (
+                    HeapReadOutput::Set(_) | HeapReadOutput::FrozenSet(_),
+                    HeapReadOutput::Set(_) | HeapReadOutput::FrozenSet(_),
+                ) => Ok(crate::types::set::subset_order(*id1, *id2, vm)?.unwrap_or(CmpOrder::Incomparable)),
                 (HeapReadOutput::Deque(a), HeapReadOutput::Deque(b)) => a.py_cmp(&b, vm),
                 (HeapReadOutput::Date(a), HeapReadOutput::Date(b)) => {
                     Ok(CmpOrder::from_total(a.get(vm.heap).partial_cmp(b.get(vm.heap))))
@@ -679,6 +684,9 @@ impl<'h> PyTrait<'h> for Value {
                 Ok(Some(concat_bytes(interns.get_bytes(*lhs), rhs.as_slice(), vm.heap)?))
             }
             (Self::Ref(id), _) => vm.heap.read(*id).py_add_impl(other, vm),
+            // hwf: `bool` is an `int` (`1 + True`, `sum([True, False])`).
+            (Self::Bool(a), _) => Self::Int(i64::from(*a)).py_add_impl(other, vm),
+            (_, Self::Bool(b)) => self.py_add_impl(&Self::Int(i64::from(*b)), vm),
             _ => Ok(None),
         }
     }
@@ -709,6 +717,9 @@ impl<'h> PyTrait<'h> for Value {
             (Self::Int(a), Self::Float(b)) => Ok(Some(Self::Float(*a as f64 - b))),
             (Self::Float(a), Self::Int(b)) => Ok(Some(Self::Float(a - *b as f64))),
             (Self::Ref(id), _) => vm.heap.read(*id).py_sub_impl(other, vm),
+            // hwf: `bool` is an `int` (`5 - False`).
+            (Self::Bool(a), _) => Self::Int(i64::from(*a)).py_sub_impl(other, vm),
+            (_, Self::Bool(b)) => self.py_sub_impl(&Self::Int(i64::from(*b)), vm),
             _ => Ok(None),
         }
     }
@@ -978,6 +989,9 @@ impl<'h> PyTrait<'h> for Value {
                 }
             }
             (Self::Ref(id), _) => vm.heap.read(*id).py_mod_impl(other, vm),
+            // hwf: `bool` is an `int` (`7 % True`).
+            (Self::Bool(a), _) => Self::Int(i64::from(*a)).py_mod_impl(other, vm),
+            (_, Self::Bool(b)) => self.py_mod_impl(&Self::Int(i64::from(*b)), vm),
             _ => Ok(None),
         }
     }
@@ -1769,6 +1783,7 @@ impl Value {
                 // hwf: `str.lower` — an instance method taken unbound.
                 if let EitherStr::Interned(name) = attr
                     && crate::types::method_descriptor::MethodDescriptor::supports(*t)
+                    && crate::types::method_descriptor::is_builtin_method(*t, vm.interns.get_str(*name))
                 {
                     let descriptor = crate::types::method_descriptor::MethodDescriptor { ty: *t, name: *name };
                     return Ok(CallResult::Value(Self::Ref(
@@ -1783,6 +1798,10 @@ impl Value {
                 ));
             }
             _ => {}
+        }
+        // hwf: `xs.append`, `d.get`, `", ".join` taken as values.
+        if let Some(bound) = crate::types::method_descriptor::bind_builtin_method(self, attr, vm) {
+            return Ok(CallResult::Value(bound));
         }
         let type_name = self.py_type_name(vm);
         Err(ExcType::attribute_error(type_name, attr.as_str(vm.interns)))

@@ -5,7 +5,7 @@ use crate::{
     args::ArgValues,
     bytecode::VM,
     defer_drop,
-    exception_private::{ExcType, ExcTypeExt, RunResult},
+    exception_private::{ExcType, ExcTypeExt, RunResult, SimpleException},
     heap::{HeapData, HeapId, HeapRead, HeapReadOutput},
     types::{PyTrait, Tuple, Type},
     value::Value,
@@ -20,6 +20,65 @@ pub fn builtin_isinstance(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> 
     defer_drop!(classinfo, vm);
 
     isinstance_check(obj, classinfo, vm).map(Value::Bool)
+}
+
+/// hwf: `issubclass(cls, classinfo)` for builtin types, exception types and
+/// classes (a class is a subclass of itself only: Monty's classes have no
+/// bases to walk), with a tuple of them as `classinfo`.
+pub fn builtin_issubclass(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
+    let (cls, classinfo) = args.get_two_args("issubclass", vm.heap)?;
+    defer_drop!(cls, vm);
+    defer_drop!(classinfo, vm);
+    if !is_class(cls, vm) {
+        return Err(SimpleException::new_msg(ExcType::TypeError, "issubclass() arg 1 must be a class").into());
+    }
+    issubclass_check(cls, classinfo, vm).map(Value::Bool)
+}
+
+/// Whether `value` is a class object `issubclass` takes as its first argument.
+fn is_class(value: &Value, vm: &VM<'_>) -> bool {
+    match value {
+        Value::Builtin(Builtins::Type(_) | Builtins::ExcType(_)) => true,
+        Value::Ref(id) => matches!(
+            vm.heap.get(*id),
+            HeapData::Class(_) | HeapData::NamedTupleClass(_) | HeapData::HostClassType(_)
+        ),
+        _ => false,
+    }
+}
+
+/// One `classinfo` entry (or a tuple of them) against the class `cls`.
+fn issubclass_check(cls: &Value, classinfo: &Value, vm: &mut VM<'_>) -> RunResult<bool> {
+    let cls_type = match cls {
+        Value::Builtin(Builtins::Type(t)) => Some(*t),
+        Value::Builtin(Builtins::ExcType(e)) => Some(Type::Exception(*e)),
+        _ => None,
+    };
+    match classinfo {
+        Value::Builtin(Builtins::Type(t)) => Ok(cls_type.is_some_and(|c| c.is_instance_of(*t))),
+        Value::Builtin(Builtins::ExcType(handler)) => {
+            Ok(matches!(cls_type, Some(Type::Exception(exc)) if exc.is_subclass_of(*handler)))
+        }
+        Value::Ref(id) if let HeapReadOutput::Tuple(tuple) = vm.heap.read(*id) => {
+            let len = tuple.get(vm.heap).as_slice().len();
+            let mut guard = vm.recursion_guard()?;
+            let vm = &mut *guard;
+            for i in 0..len {
+                let entry = tuple.get(vm.heap).as_slice()[i].clone_with_heap(vm.heap);
+                defer_drop!(entry, vm);
+                if issubclass_check(cls, entry, vm)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        }
+        Value::Ref(id) if is_class(classinfo, vm) => Ok(matches!(cls, Value::Ref(c) if c == id)),
+        _ => Err(SimpleException::new_msg(
+            ExcType::TypeError,
+            "issubclass() arg 2 must be a class, a tuple of classes, or a union",
+        )
+        .into()),
+    }
 }
 
 /// Checks if `obj` matches a single classinfo entry.

@@ -1856,7 +1856,8 @@ fn bytes_center<'h>(bytes: &HeapRead<'h, [u8]>, args: ArgValues, vm: &mut VM<'h>
     } else {
         check_repeat_size(width, 1, &vm.heap.tracker)?;
         let total_pad = width - len;
-        let left_pad = total_pad / 2;
+        // hwf: CPython's `pad()`, as in `str.center`.
+        let left_pad = total_pad / 2 + (total_pad & width & 1);
         let right_pad = total_pad - left_pad;
         let mut result = Vec::with_capacity(width);
         for _ in 0..left_pad {

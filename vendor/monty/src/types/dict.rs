@@ -531,16 +531,16 @@ impl<'h> HeapRead<'h, Dict> {
             }
         };
 
-        let entry = DictEntry { key, value, hash };
         if let Some(index) = opt_index {
-            // Key exists, replace in place to preserve insertion order
-            let old_entry = mem::replace(&mut self.get_mut(vm.heap).entries[index], entry);
-
-            // Decrement refcount for old key (we're discarding it)
-            old_entry.key.drop_with(vm);
+            // Key exists: replace the value in place (insertion order kept).
+            // hwf: the first key stays, as in CPython (`{1: "a", 1.0: "b"}`
+            // is `{1: "b"}`); the new, equal key is released.
+            let old_value = mem::replace(&mut self.get_mut(vm.heap).entries[index].value, value);
+            key.drop_with(vm);
             // Transfer ownership of the old value to caller (no clone needed)
-            Ok(Some(old_entry.value))
+            Ok(Some(old_value))
         } else {
+            let entry = DictEntry { key, value, hash };
             let this = self.get_mut(vm.heap);
             let index = this.entries.len();
             this.entries.push(entry);

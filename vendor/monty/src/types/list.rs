@@ -226,6 +226,70 @@ impl<'h> HeapRead<'h, List> {
         Ok(vec![self.get_mut(vm.heap).items.remove(index)])
     }
 
+    /// hwf: `lst[slice] = iterable`, as CPython: a step of 1 replaces the
+    /// range with the items (any number of them); any other step needs
+    /// exactly one item per position (`ValueError` otherwise). The items are
+    /// collected before the list is read, so `xs[:] = xs` and a generator
+    /// that reads the list see it unchanged.
+    fn assign_slice(&mut self, slice: &super::Slice, value: Value, vm: &mut VM<'h>) -> RunResult<()> {
+        let extended = slice.step.is_some_and(|step| step != 1);
+        if !value.py_is_iterable(vm) {
+            value.drop_with(vm);
+            let msg = if extended {
+                "must assign iterable to extended slice"
+            } else {
+                "can only assign an iterable"
+            };
+            return Err(SimpleException::new_msg(ExcType::TypeError, msg).into());
+        }
+        let new_items: Vec<Value> = collect_owned_iterable(value, vm)?;
+        let (start, stop, step) = match slice.indices(self.get(vm.heap).len()) {
+            Ok(bounds) => bounds,
+            Err(err) => {
+                new_items.drop_with(vm);
+                return Err(err);
+            }
+        };
+        if new_items.iter().any(|v| matches!(v, Value::Ref(_))) {
+            self.get_mut(vm.heap).set_contains_refs();
+        }
+        let old: Vec<Value> = if step == 1 {
+            // `indices` clamps both bounds to `0..=len` for a positive step.
+            let start = usize::try_from(start).unwrap_or(0);
+            let stop = usize::try_from(stop).unwrap_or(0).max(start);
+            self.get_mut(vm.heap)
+                .as_vec_mut()
+                .splice(start..stop, new_items)
+                .collect()
+        } else {
+            let mut positions: Vec<usize> = Vec::new();
+            let mut i = start;
+            while (step > 0 && i < stop) || (step < 0 && i > stop) {
+                if let Ok(index) = usize::try_from(i) {
+                    positions.push(index);
+                }
+                i += step;
+            }
+            if positions.len() != new_items.len() {
+                let msg = format!(
+                    "attempt to assign sequence of size {} to extended slice of size {}",
+                    new_items.len(),
+                    positions.len()
+                );
+                new_items.drop_with(vm);
+                return Err(SimpleException::new_msg(ExcType::ValueError, msg).into());
+            }
+            let items = self.get_mut(vm.heap).as_vec_mut();
+            positions
+                .into_iter()
+                .zip(new_items)
+                .map(|(index, item)| mem::replace(&mut items[index], item))
+                .collect()
+        };
+        old.drop_with(vm);
+        Ok(())
+    }
+
     /// Handles slice-based indexing for lists.
     ///
     /// Returns a new list containing the selected elements.
@@ -482,6 +546,14 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, List> {
     }
 
     fn py_setitem(&mut self, key: Value, value: Value, vm: &mut VM<'h>) -> RunResult<()> {
+        // hwf: `lst[a:b] = iterable` and `lst[::2] = [...]`.
+        if let Value::Ref(id) = key
+            && let HeapData::Slice(slice) = vm.heap.get(id)
+        {
+            let slice = slice.clone();
+            key.drop_with(vm);
+            return self.assign_slice(&slice, value, vm);
+        }
         defer_drop!(key, vm);
         defer_drop_mut!(value, vm);
 

@@ -946,6 +946,36 @@ impl<'h> HeapRead<'h, Set> {
     }
 }
 
+/// hwf: `a <= b`, `a < b`, `a >= b`, `a > b` between sets and frozensets:
+/// the subset order, as CPython. Equal sets are `Equal`, a proper subset is
+/// `Less`, a proper superset `Greater`; two sets neither inside the other are
+/// `Unordered`, so all four comparisons are `False`. `None` when either value
+/// is not a set.
+pub(crate) fn subset_order(a: HeapId, b: HeapId, vm: &mut VM<'_>) -> RunResult<Option<super::CmpOrder>> {
+    fn storage(id: HeapId, vm: &VM<'_>) -> Option<SetStorage> {
+        match vm.heap.get(id) {
+            HeapData::Set(s) => Some(SetStorage::from_entries(s.0.clone_entries(vm.heap))),
+            HeapData::FrozenSet(fs) => Some(SetStorage::from_entries(fs.storage.clone_entries(vm.heap))),
+            _ => None,
+        }
+    }
+    let Some(a) = storage(a, vm) else {
+        return Ok(None);
+    };
+    defer_drop!(a, vm);
+    let Some(b) = storage(b, vm) else {
+        return Ok(None);
+    };
+    defer_drop!(b, vm);
+    let order = match a.len().cmp(&b.len()) {
+        std::cmp::Ordering::Greater if b.is_subset(a, vm)? => std::cmp::Ordering::Greater,
+        std::cmp::Ordering::Greater => return Ok(Some(super::CmpOrder::Unordered)),
+        ord if a.is_subset(b, vm)? => ord,
+        _ => return Ok(Some(super::CmpOrder::Unordered)),
+    };
+    Ok(Some(super::CmpOrder::Ordered(order)))
+}
+
 /// Which set algebra operation to perform.
 #[derive(Debug, Clone, Copy)]
 enum SetAlgebra {

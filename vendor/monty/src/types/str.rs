@@ -537,6 +537,8 @@ fn call_str_method_impl<'h>(
         }
         // Additional methods
         StaticStrings::Encode => str_encode(s, args, vm),
+        // hwf: `s.translate(table)`.
+        StaticStrings::Translate => str_translate(s, args, vm),
         StaticStrings::Isidentifier => {
             args.check_zero_args("str.isidentifier", vm.heap)?;
             Ok(Value::Bool(str_isidentifier(s.get(vm.heap))))
@@ -1734,7 +1736,9 @@ fn str_center<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> Ru
         let total_pad = width - len;
         let capacity = s.len().saturating_add(total_pad.saturating_mul(fillchar.len_utf8()));
         let mut builder = StringBuilder::with_capacity(capacity, &vm.heap.tracker)?;
-        let left_pad = total_pad / 2;
+        // hwf: CPython's `pad()`: an odd margin's extra fill goes left when
+        // the width is odd (`"ab".center(5, "*") == "**ab*"`).
+        let left_pad = total_pad / 2 + (total_pad & width & 1);
         let right_pad = total_pad - left_pad;
         for _ in 0..left_pad {
             builder.push(fillchar)?;
@@ -1828,6 +1832,114 @@ fn parse_justify_args(method: &str, args: ArgValues, vm: &mut VM<'_>) -> RunResu
 ///
 /// Returns a copy of the string left filled with ASCII '0' digits to make a
 /// string of length width. A sign prefix is handled correctly.
+/// hwf: `str.translate(table)`: each character's code point looked up in the
+/// `dict` table (as `str.maketrans` builds it); a missing key keeps the
+/// character, `None` deletes it, an `int` is a code point, a `str` replaces
+/// it. CPython takes any mapping; hwf takes a `dict`.
+fn str_translate<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
+    let table = args.get_one_arg("str.translate", vm.heap)?;
+    defer_drop!(table, vm);
+    let dict = match table {
+        Value::Ref(id) => match vm.heap.read(*id) {
+            crate::heap::HeapReadOutput::Dict(dict) => dict,
+            _ => return Err(ExcType::type_error("str.translate() table must be a dict")),
+        },
+        _ => return Err(ExcType::type_error("str.translate() table must be a dict")),
+    };
+    let text = s.get(vm.heap).to_owned();
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let Some(mapped) = dict.dict_get(&Value::Int(i64::from(u32::from(c))), vm)? else {
+            out.push(c);
+            continue;
+        };
+        defer_drop!(mapped, vm);
+        match mapped {
+            Value::None => {}
+            Value::Int(code) => match u32::try_from(*code).ok().and_then(char::from_u32) {
+                Some(ch) => out.push(ch),
+                None => return Err(ExcType::value_error("character mapping must be in range(0x110000)")),
+            },
+            other if other.py_type(vm) == Type::Str => out.push_str(other.to_str(vm)?),
+            _ => {
+                return Err(ExcType::type_error(
+                    "character mapping must return integer, None or str",
+                ));
+            }
+        }
+    }
+    Ok(allocate_string(out, vm.heap))
+}
+
+/// hwf: `str.maketrans(x[, y[, z]])`, the table `str.translate` takes: a
+/// `dict` whose string keys (one character) become code points, or two
+/// strings of equal length mapped position by position, and a third whose
+/// characters map to `None`.
+pub(crate) fn str_maketrans(args: ArgValues, vm: &mut VM<'_>) -> RunResult<Value> {
+    let parts: Vec<Value> = args.into_pos_only("maketrans", vm.heap)?.collect();
+    defer_drop!(parts, vm);
+    let code = |c: char| Value::Int(i64::from(u32::from(c)));
+    let mut pairs: Vec<(Value, Value)> = Vec::new();
+    match parts.as_slice() {
+        [Value::Ref(id)] => {
+            let crate::heap::HeapReadOutput::Dict(dict) = vm.heap.read(*id) else {
+                return Err(ExcType::type_error(
+                    "if you give only one argument to maketrans it must be a dict",
+                ));
+            };
+            let len = dict.get(vm.heap).len();
+            for i in 0..len {
+                let Some((key, value)) = dict
+                    .get(vm.heap)
+                    .item_at(i)
+                    .map(|(k, v)| (k.clone_with_heap(vm.heap), v.clone_with_heap(vm.heap)))
+                else {
+                    break;
+                };
+                let key = if key.py_type(vm) == Type::Str {
+                    let text = key.to_str(vm)?;
+                    let mut chars = text.chars();
+                    match (chars.next(), chars.next()) {
+                        (Some(c), None) => code(c),
+                        _ => {
+                            key.drop_with(vm);
+                            value.drop_with(vm);
+                            pairs.drop_with(vm);
+                            return Err(ExcType::value_error(
+                                "string keys in translate table must be of length 1",
+                            ));
+                        }
+                    }
+                } else {
+                    key
+                };
+                pairs.push((key, value));
+            }
+        }
+        [_] => {
+            return Err(ExcType::type_error(
+                "if you give only one argument to maketrans it must be a dict",
+            ));
+        }
+        [x, y, rest @ ..] if rest.len() <= 1 => {
+            let (x, y) = (x.to_str(vm)?.to_owned(), y.to_str(vm)?.to_owned());
+            if x.chars().count() != y.chars().count() {
+                return Err(ExcType::value_error(
+                    "the first two maketrans arguments must have equal length",
+                ));
+            }
+            pairs.extend(x.chars().zip(y.chars()).map(|(a, b)| (code(a), code(b))));
+            if let [z] = rest {
+                let z = z.to_str(vm)?.to_owned();
+                pairs.extend(z.chars().map(|c| (code(c), Value::None)));
+            }
+        }
+        _ => return Err(ExcType::type_error("maketrans() takes at most 3 arguments")),
+    }
+    let dict = crate::types::Dict::from_pairs(pairs, vm)?;
+    Ok(Value::Ref(vm.heap.allocate(HeapData::Dict(dict))))
+}
+
 fn str_zfill<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
     let width_value = args.get_one_arg("str.zfill", vm.heap)?;
     defer_drop!(width_value, vm);

@@ -506,6 +506,10 @@ impl Type {
                 Err(ExcType::not_implemented("Counter.fromkeys() is undefined.  Use Counter(iterable) instead.").into())
             }
             (Self::Bytes, m) if m == StaticStrings::Fromhex => bytes_fromhex(args, vm).map(AttrCallResult::Value),
+            // hwf: `str.maketrans(...)`, a static method.
+            (Self::Str, m) if m == StaticStrings::Maketrans => {
+                super::str::str_maketrans(args, vm).map(AttrCallResult::Value)
+            }
             (Self::Date, m) if m == StaticStrings::Today => date::class_today(vm.heap, args),
             (Self::Date, m) if m == StaticStrings::Fromisoformat => {
                 date::class_fromisoformat(vm.heap, args, vm.interns).map(AttrCallResult::Value)
@@ -582,6 +586,11 @@ impl Type {
                     }
                     Value::Ref(heap_id) => match vm.heap.get(*heap_id) {
                         HeapData::Str(s) => Ok(Value::Float(parse_f64_from_str(s.as_str())?)),
+                        // hwf: `float(2 ** 70)`, as CPython (nearest double).
+                        HeapData::LongInt(li) => match li.to_f64() {
+                            Some(f) if f.is_finite() => Ok(Value::Float(f)),
+                            _ => Err(ExcType::overflow_int_to_float()),
+                        },
                         _ => Err(ExcType::type_error_float_conversion(&v.py_type_name(vm))),
                     },
                     _ => Err(ExcType::type_error_float_conversion(&v.py_type_name(vm))),

@@ -1389,5 +1389,7 @@ fn dispatch_exit(heap_id: HeapId, vm: &mut VM<'_>, args: ArgValues) -> Result<Ca
 /// instance methods (`dict.fromkeys`, `bytes.fromhex`): these stay class
 /// methods.
 fn is_builtin_class_method(ty: Type, name: StringId) -> bool {
-    (ty == Type::Dict && name == StaticStrings::Fromkeys) || (ty == Type::Bytes && name == StaticStrings::Fromhex)
+    (ty == Type::Dict && name == StaticStrings::Fromkeys)
+        || (ty == Type::Bytes && name == StaticStrings::Fromhex)
+        || (ty == Type::Str && name == StaticStrings::Maketrans)
 }

@@ -87,6 +87,7 @@ impl JsonDumpsConfig {
     fn from_macro_args(args: JsonDumpsArgs, vm: &mut VM<'_>) -> RunResult<(Value, Self)> {
         let JsonDumpsArgs {
             obj,
+            default: _,
             indent,
             sort_keys,
             ensure_ascii,
@@ -139,7 +140,10 @@ impl JsonDumpsConfig {
 /// CPython kwargs `cls`, `default`, and `check_circular` are intentionally
 /// unsupported and will raise `TypeError` if passed.
 pub(super) fn call_dumps(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
-    let macro_args = JsonDumpsArgs::from_args(args, vm)?;
+    let mut macro_args = JsonDumpsArgs::from_args(args, vm)?;
+    // hwf: `default=` (a callable, or None).
+    let default = std::mem::replace(&mut macro_args.default, Value::None);
+    defer_drop!(default, vm);
     let (obj, config) = JsonDumpsConfig::from_macro_args(macro_args, vm)?;
 
     defer_drop!(obj, vm);
@@ -149,6 +153,8 @@ pub(super) fn call_dumps(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
         out: &mut output,
         config: &config,
         active_containers: &mut active_containers,
+        default: (!matches!(default, Value::None)).then_some(default),
+        default_depth: 0,
         vm,
     };
     encoder.serialize_value(obj, 0)?;
@@ -171,6 +177,10 @@ pub(super) fn call_dumps(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
 #[from_args(name = "dumps", style = def, kwarg_error_name = "JSONEncoder.__init__")]
 struct JsonDumpsArgs {
     obj: Value,
+    /// hwf: `default=`, called with each value JSON cannot hold; its result
+    /// is written instead (`json.dumps(x, default=str)`).
+    #[from_args(kw_only, default = Value::None)]
+    default: Value,
     #[from_args(kw_only, default = Value::None)]
     indent: Value,
     #[from_args(kw_only, default = Value::Bool(false))]
@@ -340,6 +350,12 @@ struct Encoder<'a, 'h> {
     out: &'a mut String,
     config: &'a JsonDumpsConfig,
     active_containers: &'a mut Vec<HeapId>,
+    /// hwf: the `default=` callable, when one was given.
+    default: Option<&'a Value>,
+    /// hwf: how many `default=` results are being written inside each other
+    /// (a `default` that keeps returning unserializable values is an error,
+    /// not an endless recursion).
+    default_depth: usize,
     vm: &'a mut VM<'h>,
 }
 
@@ -451,10 +467,33 @@ impl<'h> Encoder<'_, 'h> {
                     defer_drop!(token, this);
                     this.with_entered_container(*heap_id, |enc| enc.serialize_dict(entries, depth))
                 }
-                _ => Err(ExcType::json_not_serializable_error(&value.py_type_name(self.vm))),
+                _ => self.serialize_with_default(value, depth),
             },
-            _ => Err(ExcType::json_not_serializable_error(&value.py_type_name(self.vm))),
+            _ => self.serialize_with_default(value, depth),
         }
+    }
+
+    /// hwf: a value JSON cannot hold: `default(value)` written in its place,
+    /// as CPython's encoder does, or CPython's `TypeError` without `default=`.
+    fn serialize_with_default(&mut self, value: &Value, depth: usize) -> RunResult<()> {
+        /// CPython stops such a chain with `RecursionError`; this bound keeps it
+        /// well inside the native stack.
+        const MAX_DEFAULT_DEPTH: usize = 100;
+        let Some(default) = self.default else {
+            return Err(ExcType::json_not_serializable_error(&value.py_type_name(self.vm)));
+        };
+        if self.default_depth >= MAX_DEFAULT_DEPTH {
+            return Err(ExcType::value_error("Circular reference detected"));
+        }
+        let arg = value.clone_with_heap(self.vm.heap);
+        let replacement = self
+            .vm
+            .evaluate_function("json.dumps() default", default, ArgValues::One(arg))?;
+        self.default_depth += 1;
+        let result = self.serialize_value(&replacement, depth);
+        self.default_depth -= 1;
+        replacement.drop_with(self.vm);
+        result
     }
 
     /// Streams items from a list or tuple into a JSON array, formatting
