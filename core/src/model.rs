@@ -286,6 +286,16 @@ impl std::fmt::Display for CapabilityNeed {
     }
 }
 
+/// Why a run is left for another host, in one line: the capabilities
+/// (name and class) this host lacks.
+pub fn needs_host_reason(missing: &[CapabilityNeed]) -> String {
+    let names: Vec<String> = missing.iter().map(ToString::to_string).collect();
+    format!(
+        "needs a host offering {}; this host does not, so the run is left for one that does (the embedder that registered it)",
+        names.join(", ")
+    )
+}
+
 /// Per-run settings, kept so a continuation (runner, resume after a wait)
 /// runs under the same policy, limits and agent backend.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

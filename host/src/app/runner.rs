@@ -70,14 +70,7 @@ impl NeedsHost {
     }
 }
 
-/// Why a run is left for another host, in one line.
-pub fn needs_host_reason(missing: &[CapabilityNeed]) -> String {
-    let names: Vec<String> = missing.iter().map(ToString::to_string).collect();
-    format!(
-        "needs a host offering {}; this host does not, so the run is left for one that does (the embedder that registered it)",
-        names.join(", ")
-    )
-}
+pub use hwf_core::model::needs_host_reason;
 
 /// Which runs a scan reads.
 #[derive(Debug, Clone, Copy)]

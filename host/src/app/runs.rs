@@ -216,7 +216,7 @@ impl Hwf {
         edited: bool,
         missing: &[CapabilityNeed],
     ) -> Result<RunOutcome> {
-        let reason = crate::app::runner::needs_host_reason(missing);
+        let reason = hwf_core::model::needs_host_reason(missing);
         if edited {
             return Err(Error::new(
                 ErrorCode::NeedsHost,
