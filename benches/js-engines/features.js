@@ -1,0 +1,63 @@
+export const meta = { name: "probe-features", description: "Which language features an engine has" };
+// Which language features an engine has, one entry per feature (the
+// value, or "THROWS <error>"). Run it under each engine and compare:
+//   hwf run features.js --json            (hwf's Boa)
+//   run-wasm.py run qjs-run-O2.cwasm features.js   (QuickJS-ng in wasm)
+//   node ../js-compute/node-run.mjs features.js    (Node; sloppy mode)
+const r = {};
+const t = (name, f) => { try { r[name] = f(); } catch (e) { r[name] = "THROWS " + (e && e.name) + ": " + (e && e.message); } };
+t("optionalChainNullish", () => ({ a: null })?.a?.b ?? "dflt");
+t("destructureRest", () => { const { data: { items }, ...meta } = { data: { items: [1] }, x: 1 }; return Object.keys(meta); });
+t("spreadObj", () => ({ ...{ a: 1 }, b: 2 }));
+t("classPrivate", () => { class A { #x = 1; static s = 2; get x() { return this.#x; } static { A.t = 3; } } return [new A().x, A.s, A.t]; });
+t("arrayAt", () => [1, 2, 3].at(-1));
+t("findLast", () => [1, 2, 3].findLast((x) => x < 3));
+t("toSorted", () => [3, 1, 2].toSorted());
+t("toReversedWith", () => [[1, 2].toReversed(), [1, 2].with(0, 9)]);
+t("toSpliced", () => [1, 2, 3].toSpliced(1, 1));
+t("flatFlatMap", () => [[1, [2]], [3]].flat(2).flatMap((x) => [x, x]));
+t("objectGroupBy", () => Object.groupBy([1, 2, 3], (x) => (x % 2 ? "odd" : "even")));
+t("mapGroupBy", () => Map.groupBy([1, 2, 3], (x) => x % 2).size);
+t("fromEntries", () => Object.fromEntries([["a", 1]]));
+t("hasOwn", () => Object.hasOwn({ a: 1 }, "a"));
+t("replaceAll", () => "a-b-c".replaceAll("-", "+"));
+t("stringAt", () => "abc".at(-1));
+t("isWellFormed", () => "ab".isWellFormed());
+t("setMethods", () => [...new Set([1, 2]).union(new Set([3]))]);
+t("promiseWithResolvers", () => typeof Promise.withResolvers);
+t("promiseAllSettledAny", () => [typeof Promise.allSettled, typeof Promise.any]);
+t("arrayFromAsync", () => typeof Array.fromAsync);
+t("iteratorHelpers", () => [1, 2, 3].values().map((x) => x * 2).toArray());
+t("structuredClone", () => structuredClone({ a: [1] }));
+t("regexNamedLookbehind", () => "2024-05".match(/(?<y>\d{4})-(?<=-)(?<m>\d+)/).groups.m);
+t("regexV", () => /[\p{L}--[a-z]]/v.test("A"));
+t("regexD", () => /b/d.exec("ab").indices[0]);
+t("bigint", () => String(2n ** 70n));
+t("numericSeparators", () => 1_000_000);
+t("logicalAssign", () => { let a = null; a ??= 3; a ||= 4; return a; });
+t("errorCause", () => new Error("x", { cause: "y" }).cause);
+t("aggregateError", () => typeof AggregateError);
+t("weakRef", () => typeof WeakRef);
+t("labelsGenerators", () => { function* g() { yield 1; yield 2; } return [...g()]; });
+t("asyncGenerators", () => typeof (async function* () {}));
+t("localeCompare", () => ["b", "a", "B", "é", "e"].sort((x, y) => x.localeCompare(y)));
+t("intlNumberFormat", () => new Intl.NumberFormat("en-US").format(1234567.891));
+t("intlCollator", () => typeof Intl.Collator);
+t("toLocaleString", () => (1234567.891).toLocaleString());
+t("dateNow", () => typeof Date.now());
+t("mathRandom", () => typeof Math.random());
+t("jsonParseBig", () => JSON.parse("1e400"));
+t("jsonRawLargeInt", () => JSON.stringify(2 ** 60));
+t("floatRoundtrip", () => JSON.parse("118.33333333333333"));
+t("strictFrozenWrite", () => { const o = Object.freeze({ a: 1 }); o.a = 2; return "no throw"; });
+t("strictUndeclared", () => { undeclaredName123 = 1; return "no throw"; });
+t("strictThis", () => (function () { return this === undefined; })());
+t("arrayBufferTransfer", () => typeof ArrayBuffer.prototype.transfer);
+t("textEncoder", () => typeof TextEncoder);
+t("consoleLog", () => typeof console);
+t("setTimeout", () => typeof setTimeout);
+t("queueMicrotask", () => typeof queueMicrotask);
+t("globalThis", () => typeof globalThis);
+t("topLevelAwait", () => "n/a");
+r.awaited = await Promise.resolve(42);
+return r;
