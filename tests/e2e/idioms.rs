@@ -52,9 +52,14 @@ fn cases(kind: &str, ext: &str) -> Vec<Case> {
                 return None; // `<name>.fixture.json`, `.args.json`, `.expected.json`
             }
             let fixture = folder.join(format!("{name}.fixture.json"));
-            let args = std::fs::read_to_string(folder.join(format!("{name}.args.json"))).unwrap_or_else(|_| "{}".into());
+            let args =
+                std::fs::read_to_string(folder.join(format!("{name}.args.json"))).unwrap_or_else(|_| "{}".into());
             Some(Case {
-                fixture: if fixture.exists() { fixture } else { dir().join("no-answers.fixture.json") },
+                fixture: if fixture.exists() {
+                    fixture
+                } else {
+                    dir().join("no-answers.fixture.json")
+                },
                 script: p,
                 name,
                 args,
@@ -106,7 +111,11 @@ fn canonical(v: Value) -> Value {
 fn same_as_reference(kind: &str, ext: &str, at_least: usize, reference: impl Fn(&Case) -> Value) {
     let ctx = Ctx::new();
     let cases = cases(kind, ext);
-    assert!(cases.len() >= at_least, "{kind}: {} scripts, expected {at_least}", cases.len());
+    assert!(
+        cases.len() >= at_least,
+        "{kind}: {} scripts, expected {at_least}",
+        cases.len()
+    );
     let mut differ = Vec::new();
     for case in &cases {
         let theirs = canonical(reference(case));
@@ -128,7 +137,10 @@ fn same_as_reference(kind: &str, ext: &str, at_least: usize, reference: impl Fn(
 /// The reference shims print `{"result": …, "logs": […]}`.
 fn reference_result(runtime: &str, shim: &str, case: &Case) -> Value {
     let shim = dir().join(shim);
-    let out = reference_json(runtime, &[utf8(&shim), utf8(&case.script), utf8(&case.fixture), &case.args]);
+    let out = reference_json(
+        runtime,
+        &[utf8(&shim), utf8(&case.script), utf8(&case.fixture), &case.args],
+    );
     assert!(out.get("error").is_none(), "{}: the reference failed: {out}", case.name);
     out["result"].clone()
 }

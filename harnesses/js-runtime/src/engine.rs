@@ -5,10 +5,10 @@ use crate::source;
 use boa_engine::builtins::promise::{PromiseState, ResolvingFunctions};
 use boa_engine::context::HostHooks;
 use boa_engine::context::time::{Clock, JsInstant};
-use boa_engine::realm::Realm;
 use boa_engine::module::{ModuleLoader, ModuleRequest, Referrer};
 use boa_engine::object::builtins::JsFunction;
 use boa_engine::object::builtins::JsPromise;
+use boa_engine::realm::Realm;
 use boa_engine::{
     Context, JsError, JsNativeError, JsResult, JsValue, Module, NativeFunction, Source, context::ContextBuilder,
     js_string,

@@ -107,16 +107,17 @@ mod tests {
             invalid: Some("ignored".into()),
             ..AgentRequest::default()
         };
-        assert_eq!(
-            req.to_value(),
-            json!({"prompt": "hi", "input": {"a": 1}})
-        );
+        assert_eq!(req.to_value(), json!({"prompt": "hi", "input": {"a": 1}}));
         assert!(req.cacheable());
         let fresh = AgentRequest {
             fresh: Some(true),
             ..req.clone()
         };
-        assert_eq!(fresh.to_value(), req.to_value(), "fresh is not part of the request object");
+        assert_eq!(
+            fresh.to_value(),
+            req.to_value(),
+            "fresh is not part of the request object"
+        );
         assert!(!fresh.cacheable());
         let named = AgentRequest {
             agent: Some("coder".into()),
