@@ -33,9 +33,10 @@ fi
 cargo test -j2 -p hwf-core -p hwf-engine -p hwf-host -p hwf -p hwf-tests -p hwf-guest -p hwf-store-conformance -p hwf-store-postgres -p hwf-sort
 # API docs must build without warnings (broken links fail).
 RUSTDOCFLAGS="-D warnings" cargo doc -j2 --no-deps -p hwf-core -p hwf-host -p hwf-guest -p hwf-store-postgres
-export HWF_BIN="$PWD/target/debug/hwf"
+target_dir="${CARGO_TARGET_DIR:-$PWD/target}"
+export HWF_BIN="$target_dir/debug/hwf"  # the binary this script just built
 # The compile cache the Rust tests filled: the JS runtime compiles once.
-export HWF_CACHE_DIR="${HWF_CACHE_DIR:-$PWD/target/test-cache}"
+export HWF_CACHE_DIR="${HWF_CACHE_DIR:-$target_dir/test-cache}"
 py=python3
 [ -x target/py/hermes/bin/python ] && py=target/py/hermes/bin/python
 "$py" -m pytest --version >/dev/null 2>&1 || "$py" -m pip install --quiet pytest

@@ -15,6 +15,7 @@ import os
 import pathlib
 import shutil
 import subprocess
+import sys
 import time
 import urllib.request
 
@@ -23,6 +24,9 @@ import pytest
 from webdriver import Browser, require_browser
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+# One rule for every Python test (HWF_BIN, CARGO_TARGET_DIR, HWF_CACHE_DIR).
+sys.path.insert(0, str(ROOT / "tests" / "python"))
+from hwf_paths import cache_dir, hwf_bin as _hwf_bin  # noqa: E402
 ARTIFACTS = ROOT / "target" / "browser-artifacts"
 TOKEN = "console-test-token-0123456789"
 SECRET = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
@@ -92,7 +96,7 @@ FIXTURE = {
 
 
 def hwf_bin() -> str:
-    return os.environ.get("HWF_BIN") or str(ROOT / "target" / "debug" / "hwf")
+    return _hwf_bin()
 
 
 class Env:
@@ -104,7 +108,7 @@ class Env:
         self.env = {
             **os.environ,
             "HWF_STATE_DIR": str(self.state),
-            "HWF_CACHE_DIR": os.environ.get("HWF_CACHE_DIR") or str(ROOT / "target" / "test-cache"),
+            "HWF_CACHE_DIR": cache_dir(),
             "HOME": str(tmp),
         }
         self.env.pop("HWF_TOKEN", None)

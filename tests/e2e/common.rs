@@ -284,3 +284,26 @@ pub fn pg_bin() -> Option<PathBuf> {
 pub fn psql() -> PathBuf {
     pg_bin().map_or_else(|| PathBuf::from("psql"), |d| d.join("psql"))
 }
+
+/// Runs a reference runtime (`python3` for CPython, `node` for Node) with
+/// `args` and returns what it printed, parsed as JSON. The comparison is
+/// the point of the tests that call this, so a missing runtime fails the
+/// test (naming it) instead of skipping the comparison, and so does a
+/// program the reference itself refuses.
+#[track_caller]
+pub fn reference_json(runtime: &str, args: &[&str]) -> Value {
+    let out = Command::new(runtime).args(args).output().unwrap_or_else(|e| {
+        panic!("`{runtime}` is required to compare hwf with the reference runtime and could not be started: {e}")
+    });
+    assert!(
+        out.status.success(),
+        "{runtime} refused the reference program: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{runtime} printed no JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
+}

@@ -429,3 +429,17 @@ fn locale_compare_to_locale_string_and_intl_match_node() {
     );
     assert_eq!(result(&out), expected);
 }
+
+/// A script saved with a byte-order mark runs: U+FEFF is whitespace to
+/// JavaScript, and Claude Code's meta scan skips it as such.
+#[test]
+fn a_script_starting_with_a_byte_order_mark_runs() {
+    let ctx = Ctx::new();
+    let s = ctx.write(
+        "bom.js",
+        "\u{feff}export const meta = { name: \"bom\", description: \"saved by an editor that writes a BOM\" };\nreturn args ?? \"none\";\n",
+    );
+    let out = ctx.run_json(s.to_str().expect("utf8"), "[1, 2]", &[]);
+    assert_eq!(result(&out), json!([1, 2]));
+    ctx.hwf(["validate", s.to_str().expect("utf8")]).expect_code(0);
+}

@@ -19,6 +19,9 @@
 //! - `hardening3`: issue 29's findings (journal damage, …), each through the binary;
 //! - `hello`: the hello harness, journal and status;
 //! - `hostile`: every hostile component and bad input, by error code;
+//! - `idioms`: scripts written as the seed's and Claude Code's users write
+//!   them (`tests/e2e/idioms/`), each compared with CPython / Node / the
+//!   seed's runtime;
 //! - `agent_answers`: real agents' recorded outputs replayed (banners,
 //!   reconnects, not logged in, cache usage, refusals, rejected answers);
 //! - `backends`: command and OpenAI-compatible agents, routing, doctor;
@@ -95,6 +98,7 @@ mod hardening;
 mod hardening3;
 mod hello;
 mod hostile;
+mod idioms;
 mod journal_cas;
 mod js;
 mod js_compute;

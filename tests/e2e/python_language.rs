@@ -2,11 +2,11 @@
 //! (issue 28): generators and lazy generator expressions, `del`, dict
 //! union, unbound builtin methods, `format()`, `math.hypot` / `fsum` /
 //! `prod`, CPython's `round`, `JSONDecodeError`'s attributes — each script
-//! body also run by CPython (`python3`, when installed), and the results
+//! body also run by CPython (`python3`, required), and the results
 //! compared — then the seed's typed errors (`CapabilityError`,
 //! `PipelineStageError`) and its token-budget rule.
 
-use crate::common::{Ctx, Run};
+use crate::common::{Ctx, Run, reference_json};
 use serde_json::{Value, json};
 
 const META: &str = "meta = {\"name\": \"lang\", \"description\": \"the seed's Python\"}\n";
@@ -21,9 +21,9 @@ fn hwf_result(ctx: &Ctx, name: &str, body: &str) -> Value {
 }
 
 /// Runs `body` in CPython as the seed runs a script (indented into an
-/// `async def`, `json` and `math` in scope); its result as JSON, or `None`
-/// when `python3` is not installed.
-fn cpython_result(body: &str) -> Option<Value> {
+/// `async def`, `json` and `math` in scope); its result as JSON. A missing
+/// `python3` fails the test ([`reference_json`]).
+fn cpython_result(body: &str) -> Value {
     let indented: String = body
         .lines()
         .map(|l| {
@@ -37,25 +37,15 @@ fn cpython_result(body: &str) -> Option<Value> {
     let program = format!(
         "import asyncio, json, math\n\nasync def main():\n{indented}\nprint(json.dumps(asyncio.run(main())))\n"
     );
-    let out = std::process::Command::new("python3")
-        .args(["-c", &program])
-        .output()
-        .ok()?;
-    assert!(
-        out.status.success(),
-        "CPython refused the script: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(serde_json::from_slice(&out.stdout).expect("CPython printed JSON"))
+    reference_json("python3", &["-c", &program])
 }
 
 /// hwf's result for `body`, which CPython must give too.
 #[track_caller]
 fn same_as_cpython(ctx: &Ctx, name: &str, body: &str) -> Value {
     let ours = hwf_result(ctx, name, body);
-    if let Some(theirs) = cpython_result(body) {
-        assert_eq!(ours, theirs, "hwf (left) and CPython (right) differ on {name}");
-    }
+    let theirs = cpython_result(body);
+    assert_eq!(ours, theirs, "hwf (left) and CPython (right) differ on {name}");
     ours
 }
 

@@ -128,9 +128,11 @@ return await agent("hi", {"title": "T", "input": {}}, model="m", effort="low", c
         .to_string(),
         &[],
     );
+    // `fresh` is read as well, but it is a directive to the run's prompt
+    // cache, not part of the request the journal keeps and the agent gets.
     let want = json!({
         "prompt": "hi", "input": {}, "label": "T", "model": "m", "effort": "low", "context": {"c": 1},
-        "tools": ["Read"], "isolation": "worktree", "fresh": true,
+        "tools": ["Read"], "isolation": "worktree",
     });
     for (name, out) in [("js", &js), ("python", &py), ("json", &wf)] {
         assert_eq!(only_request(&ctx, out), want, "{name}");

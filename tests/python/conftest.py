@@ -1,7 +1,8 @@
 """Shared fixtures for the Python client tests: the real hwf binary, a
 fresh state dir per test, and the workflows the tests run.
 
-``HWF_BIN`` names the binary (default: ``target/debug/hwf``). With
+``HWF_BIN`` names the binary (default: ``$CARGO_TARGET_DIR/debug/hwf``, else
+``target/debug/hwf``; every path rule is in ``hwf_paths.py``). With
 ``HWF_REQUIRE_CLIENTS=1`` (CI) a missing client library fails the test
 instead of skipping it.
 """
@@ -15,7 +16,7 @@ import subprocess
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+from hwf_paths import ROOT, cache_dir, hwf_bin  # noqa: F401 (re-exported to the tests)
 
 ASK_JS = """export const meta = { name: "ask", description: "asks, then answers", phases: [{ title: "ask" }] };
 phase("ask");
@@ -42,10 +43,6 @@ SLOW_FIXTURE = {
 }
 
 
-def hwf_bin() -> str:
-    return os.environ.get("HWF_BIN") or str(ROOT / "target" / "debug" / "hwf")
-
-
 def require(module: str):
     """Import a client library, or skip (fail under HWF_REQUIRE_CLIENTS=1)."""
     try:
@@ -62,7 +59,7 @@ def env(tmp_path):
     state = tmp_path / "state"
     fixture = tmp_path / "slow.json"
     fixture.write_text(json.dumps(SLOW_FIXTURE))
-    cache = os.environ.get("HWF_CACHE_DIR") or str(ROOT / "target" / "test-cache")
+    cache = cache_dir()
     # Compile the JS runtime once, outside the timed parts.
     script = tmp_path / "warm.js"
     script.write_text(ASK_JS)

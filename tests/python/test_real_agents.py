@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import pathlib
 import shutil
 import subprocess
 import sys
@@ -29,6 +28,7 @@ import sys
 import pytest
 
 from conftest import ROOT, hwf_bin
+from hwf_paths import installed_tool
 
 sys.path.insert(0, str(ROOT / "tests" / "mocks"))
 from agent_api_mock import MockServer  # noqa: E402
@@ -54,8 +54,8 @@ PROMPT = 'Review the change and answer {"verdict": "ok"} or {"verdict": "bad"}. 
 
 # ---- the CLIs ------------------------------------------------------------------
 
-def _cli(name: str, env_var: str, default: pathlib.Path) -> str:
-    path = os.environ.get(env_var) or str(default)
+def _cli(name: str, env_var: str, *relative: str) -> str:
+    path = installed_tool(env_var, *relative)
     if os.path.isfile(path) and os.access(path, os.X_OK):
         return path
     msg = f"{name} is not installed ({path}; scripts/install-agent-clis.sh, .ci/run)"
@@ -65,15 +65,15 @@ def _cli(name: str, env_var: str, default: pathlib.Path) -> str:
 
 
 def claude() -> str:
-    return _cli("Claude Code", "HWF_CLAUDE", ROOT / "target" / "agent-clis" / "node_modules" / ".bin" / "claude")
+    return _cli("Claude Code", "HWF_CLAUDE", "agent-clis", "node_modules", ".bin", "claude")
 
 
 def codex() -> str:
-    return _cli("Codex", "HWF_CODEX", ROOT / "target" / "agent-clis" / "node_modules" / ".bin" / "codex")
+    return _cli("Codex", "HWF_CODEX", "agent-clis", "node_modules", ".bin", "codex")
 
 
 def hermes() -> str:
-    return _cli("Hermes Agent", "HWF_HERMES", ROOT / "target" / "py" / "hermes" / "bin" / "hermes")
+    return _cli("Hermes Agent", "HWF_HERMES", "py", "hermes", "bin", "hermes")
 
 
 # ---- fixtures and helpers --------------------------------------------------------

@@ -3,10 +3,12 @@
 
 use crate::source;
 use boa_engine::builtins::promise::{PromiseState, ResolvingFunctions};
+use boa_engine::context::HostHooks;
 use boa_engine::context::time::{Clock, JsInstant};
 use boa_engine::module::{ModuleLoader, ModuleRequest, Referrer};
 use boa_engine::object::builtins::JsFunction;
 use boa_engine::object::builtins::JsPromise;
+use boa_engine::realm::Realm;
 use boa_engine::{
     Context, JsError, JsNativeError, JsResult, JsValue, Module, NativeFunction, Source, context::ContextBuilder,
     js_string,
@@ -63,6 +65,26 @@ impl Clock for GuardClock {
     fn system_time_millis(&self) -> i64 {
         CLOCK_READ.with(|c| c.set(true));
         0
+    }
+}
+
+/// Code from strings is refused, as in Claude Code's `vm` context
+/// (`codeGeneration: { strings: false }`): `eval(…)`, `Function(…)` and the
+/// other function constructors throw `EvalError` with V8's message.
+struct NoStringCode;
+
+impl HostHooks for NoStringCode {
+    fn ensure_can_compile_strings(
+        &self,
+        _realm: Realm,
+        _parameters: &[boa_engine::JsString],
+        _body: &boa_engine::JsString,
+        _direct: bool,
+        _context: &mut Context,
+    ) -> JsResult<()> {
+        Err(JsNativeError::eval()
+            .with_message("Code generation from strings disallowed for this context")
+            .into())
     }
 }
 
@@ -194,7 +216,12 @@ fn agent(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsVal
     }
     // The run's agent budget (`--max-agent-calls`) is the host's: a call
     // past it rejects with `limit_agent`.
-    let req = runtime::agent_request_from_json(&opts).map_err(|e| js_err(e.to_string()))?;
+    let mut req = runtime::agent_request_from_json(&opts).map_err(|e| js_err(e.to_string()))?;
+    // Claude Code runs every `agent()` call: a loop asking the same prompt
+    // again ("find more bugs") gets a new answer, not the first one. The
+    // run's prompt cache (the seed's Python rule) answers a JS call only
+    // when the script asks for it with `fresh: false`.
+    req.fresh.get_or_insert(true);
     submit(wit::Task::Agent(req), Kind::Agent, ctx)
 }
 
@@ -547,6 +574,36 @@ fn settle(pending: Pending, outcome: Result<String, wit::CallError>, ctx: &mut C
     Ok(())
 }
 
+/// `JSON.stringify` as the engine defines it.
+fn original_stringify(ctx: &mut Context) -> JsResult<JsFunction> {
+    let json = ctx.global_object().get(js_string!("JSON"), ctx)?;
+    json.as_object()
+        .map(|o| o.get(js_string!("stringify"), ctx))
+        .transpose()?
+        .and_then(|f| f.as_object().and_then(|o| JsFunction::from_object(o.clone())))
+        .ok_or_else(|| js_err("JSON.stringify is missing"))
+}
+
+/// The script's result as `JSON.stringify` writes it, which is what Claude
+/// Code's result holds: `toJSON` (a `Date` is its ISO text), getters read,
+/// a `Map` or `Set` as `{}`, functions, symbols and `undefined` left out of
+/// objects and `null` in arrays, `NaN` and infinities as `null`, numbers
+/// with JavaScript's digits (`2 ** 70` as `1180591620717411303424`); a
+/// result `JSON.stringify` leaves `undefined` (none, a function) is `null`.
+/// Text serde cannot hold (a lone surrogate's escape) takes the engine's
+/// value conversion instead.
+fn result_json(v: &JsValue, stringify: &JsFunction, ctx: &mut Context) -> JsResult<Value> {
+    let text = stringify.call(&JsValue::undefined(), std::slice::from_ref(v), ctx)?;
+    if text.is_undefined() {
+        return Ok(Value::Null);
+    }
+    let text = text.to_string(ctx)?.to_std_string_escaped();
+    match serde_json::from_str(&text) {
+        Ok(value) => Ok(value),
+        Err(_) => Ok(normalize(v.to_json(ctx)?.unwrap_or(Value::Null))),
+    }
+}
+
 fn describe(e: &JsValue, ctx: &mut Context) -> String {
     if let Some(obj) = e.as_object() {
         let msg = obj.get(js_string!("message"), ctx).ok().filter(|m| !m.is_undefined());
@@ -584,11 +641,14 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
     let args: Value = serde_json::from_str(args).unwrap_or(Value::Null);
     let mut ctx = ContextBuilder::new()
         .clock(Rc::new(GuardClock))
+        .host_hooks(Rc::new(NoStringCode))
         .module_loader(Rc::new(NoModules))
         .build()
         .map_err(|e| format!("internal: {e}"))?;
     ctx.runtime_limits_mut().set_stack_size_limit(STACK_VALUES);
     let fire_timer = register(&mut ctx, &args).map_err(|e| format!("internal: {e}"))?;
+    // The engine's own `JSON.stringify`, taken before the script can replace it.
+    let stringify = original_stringify(&mut ctx).map_err(|e| format!("internal: {e}"))?;
     let main = ctx
         .eval(Source::from_bytes(&source::wrap(parts.body)))
         .map_err(|e| format!("script_error: {e}"))?;
@@ -608,11 +668,10 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
         clock_guard()?;
         match promise.state() {
             PromiseState::Fulfilled(v) => {
-                let out = v
-                    .to_json(&mut ctx)
+                let out = result_json(&v, &stringify, &mut ctx)
                     .map_err(|e| format!("script_error: the result is not JSON: {e}"))?;
                 clock_guard()?;
-                return Ok(normalize(out.unwrap_or(Value::Null)).to_string());
+                return Ok(out.to_string());
             }
             PromiseState::Rejected(e) => {
                 let msg = describe(&e, &mut ctx);

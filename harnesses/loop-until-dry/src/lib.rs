@@ -97,10 +97,10 @@ impl Harness for LoopUntilDry {
                     }
                 }
                 for f in result["followups"].as_array().into_iter().flatten() {
-                    if let Some(f) = f.as_str() {
-                        if !followups.iter().any(|x| x == f) {
-                            followups.push(f.to_owned());
-                        }
+                    if let Some(f) = f.as_str()
+                        && !followups.iter().any(|x| x == f)
+                    {
+                        followups.push(f.to_owned());
                     }
                 }
             }
@@ -132,12 +132,11 @@ impl Harness for LoopUntilDry {
                     let confirmed = slots
                         .iter()
                         .all(|r| r.as_ref().is_ok_and(|v| v["verdict"] == "confirmed"));
-                    if confirmed {
-                        if let Some(id) = bug["id"].as_str() {
-                            if verified.insert(id.to_owned()) {
-                                new_verified += 1;
-                            }
-                        }
+                    if confirmed
+                        && let Some(id) = bug["id"].as_str()
+                        && verified.insert(id.to_owned())
+                    {
+                        new_verified += 1;
                     }
                 }
             }

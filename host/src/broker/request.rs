@@ -45,8 +45,11 @@ pub struct AgentRequest {
     /// Tools the agent may use.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<String>>,
-    /// Bypass the run's prompt cache.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Bypass the run's prompt cache. A directive to this run's cache, not
+    /// part of what is asked: it is left out of the request object, so it
+    /// changes neither the fingerprint nor what the agent receives (a call
+    /// and the same call with `fresh` replay each other's results).
+    #[serde(skip)]
     pub fresh: Option<bool>,
     /// A JSON field that was not valid JSON, if any (the call fails with
     /// it). Not part of the request object.
@@ -104,11 +107,18 @@ mod tests {
             invalid: Some("ignored".into()),
             ..AgentRequest::default()
         };
-        assert_eq!(
-            req.to_value(),
-            json!({"prompt": "hi", "input": {"a": 1}, "fresh": false})
-        );
+        assert_eq!(req.to_value(), json!({"prompt": "hi", "input": {"a": 1}}));
         assert!(req.cacheable());
+        let fresh = AgentRequest {
+            fresh: Some(true),
+            ..req.clone()
+        };
+        assert_eq!(
+            fresh.to_value(),
+            req.to_value(),
+            "fresh is not part of the request object"
+        );
+        assert!(!fresh.cacheable());
         let named = AgentRequest {
             agent: Some("coder".into()),
             ..AgentRequest::default()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import pathlib
 import sys
 
@@ -12,15 +11,17 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 PLUGIN = ROOT / "integrations" / "hermes" / "__init__.py"
-HWF = os.environ.get("HWF_BIN") or str(ROOT / "target" / "debug" / "hwf")
+# One rule for every Python test (HWF_BIN, CARGO_TARGET_DIR, HWF_HARNESS_DIR).
+sys.path.insert(0, str(ROOT / "tests" / "python"))
+from hwf_paths import harness_dir, hwf_bin  # noqa: E402
+
+HWF = hwf_bin()
 
 
 def built_harness(name: str) -> pathlib.Path:
-    """A guest the build made: ``HWF_HARNESS_DIR``, else ``<target>/harnesses``
-    beside the binary under test (``<target>/<profile>/hwf``), where the
-    build puts them (tests/build.rs)."""
-    base = os.environ.get("HWF_HARNESS_DIR") or pathlib.Path(HWF).resolve().parent.parent / "harnesses"
-    path = pathlib.Path(base) / f"{name}.wasm"
+    """A guest the build made (``hwf_paths.harness_dir``: ``HWF_HARNESS_DIR``,
+    else ``<target>/harnesses`` of the binary under test)."""
+    path = harness_dir() / f"{name}.wasm"
     if not path.is_file():
         pytest.fail(f"{path} is not built; build the workspace (or set HWF_HARNESS_DIR)")
     return path

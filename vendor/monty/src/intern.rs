@@ -509,10 +509,11 @@ pub enum StaticStrings {
     Lgamma,
     Erf,
     Erfc,
-    // hwf: math.hypot / fsum / prod
+    // hwf: math.hypot / fsum / prod / dist
     Hypot,
     Fsum,
     Prod,
+    Dist,
     // hwf: CapabilityError / PipelineStageError constructor parameters
     Message,
     Code,

@@ -106,7 +106,11 @@ interface AgentOptions {
   context?: Json;
   /** Isolation hint for the backend (e.g. "worktree"). */
   isolation?: string;
-  /** Start a fresh agent session. */
+  /**
+   * Whether the call runs even when this run already answered the same
+   * prompt and options. Default `true`, as Claude Code runs every `agent()`
+   * call; `false` lets the run's prompt cache answer with the earlier result.
+   */
   fresh?: boolean;
   /** A registered agent id (e.g. "hermes.greeter") instead of a prompt agent. */
   agent?: string;

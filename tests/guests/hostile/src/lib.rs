@@ -6,6 +6,7 @@ struct Hostile;
 
 /// Unbounded recursion with small frames: overflows the wasm stack.
 #[inline(never)]
+#[expect(unconditional_recursion, reason = "the point: it never returns, the stack overflows")]
 fn recurse(n: u64) -> u64 {
     std::hint::black_box(recurse(std::hint::black_box(n + 1))) + n
 }
@@ -13,6 +14,10 @@ fn recurse(n: u64) -> u64 {
 /// Unbounded recursion with large frames: overflows the guest's own
 /// shadow stack in linear memory first (an out-of-bounds trap).
 #[inline(never)]
+#[expect(
+    unconditional_recursion,
+    reason = "the point: it never returns, the shadow stack overflows"
+)]
 fn recurse_big(n: u64, pad: &mut [u8; 256]) -> u64 {
     pad[(n % 256) as usize] = n as u8;
     let mut next = [0u8; 256];

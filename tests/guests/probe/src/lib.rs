@@ -162,7 +162,7 @@ impl Harness for Probe {
                     set.spawn(prompt("race").label(l.as_str().unwrap_or("")));
                 }
                 let mut order = Vec::new();
-                while let Some((_, r)) = set.next() {
+                for (_, r) in set {
                     order.push(r.map(|v| v["label"].clone()).unwrap_or(Value::Null));
                 }
                 Ok(json!({"order": order}))

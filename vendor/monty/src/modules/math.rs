@@ -171,6 +171,7 @@ pub(crate) enum MathFunctions {
     Hypot,
     Fsum,
     Prod,
+    Dist,
 }
 
 /// Creates the `math` module and allocates it on the heap.
@@ -266,6 +267,7 @@ const MATH_FUNCTIONS: &[(StaticStrings, MathFunctions)] = &[
     (StaticStrings::Hypot, MathFunctions::Hypot),
     (StaticStrings::Fsum, MathFunctions::Fsum),
     (StaticStrings::Prod, MathFunctions::Prod),
+    (StaticStrings::Dist, MathFunctions::Dist),
 ];
 
 /// Dispatches a call to a math module function.
@@ -337,7 +339,31 @@ pub(super) fn call(vm: &mut VM<'_>, function: MathFunctions, args: ArgValues) ->
         MathFunctions::Hypot => math_hypot(vm, args),
         MathFunctions::Fsum => math_fsum(vm, args),
         MathFunctions::Prod => math_prod(vm, args),
+        MathFunctions::Dist => math_dist(vm, args),
     }
+}
+
+/// hwf: `math.dist(p, q)` — the Euclidean distance between two points
+/// given as iterables of coordinates of the same length, as CPython
+/// computes it (the norm of the coordinate differences, as `hypot`).
+fn math_dist(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
+    let (p, q) = args.get_two_args("math.dist", vm.heap)?;
+    defer_drop!(p, vm);
+    defer_drop!(q, vm);
+    let p = crate::types::collect_iterable(p, vm)?;
+    defer_drop!(p, vm);
+    let q = crate::types::collect_iterable(q, vm)?;
+    defer_drop!(q, vm);
+    if p.len() != q.len() {
+        return Err(
+            SimpleException::new_msg(ExcType::ValueError, "both points must have the same number of dimensions").into(),
+        );
+    }
+    let mut diffs = Vec::with_capacity(p.len());
+    for (a, b) in p.iter().zip(q.iter()) {
+        diffs.push((value_to_float(a, vm)? - value_to_float(b, vm)?).abs());
+    }
+    Ok(Value::Float(vector_norm(&diffs)))
 }
 
 /// hwf: `math.hypot(*coordinates)` — the Euclidean norm, computed as CPython

@@ -797,7 +797,185 @@ pub(super) fn parse_date(date: &JsString, hooks: &dyn HostHooks) -> Option<i64> 
         return Some(t.unix_timestamp() * 1000 + i64::from(t.millisecond()));
     }
 
-    None
+    // hwf patch: the other formats V8 and JavaScriptCore read.
+    parse_legacy(&date, hooks)
+}
+
+/// hwf patch: the date strings V8 and JavaScriptCore also read, outside the
+/// spec's two formats (implementation-defined, and relied on by scripts
+/// that sort an agent's dates): month names (`March 7, 2024`,
+/// `7 Mar 2024 10:00 UTC`, `Thu, 07 Mar 2024 10:00:00 +0000`), slashed and
+/// US dates (`2024/03/10`, `3/10/2024`), a space for the `T`
+/// (`2024-03-10 12:00`), 12-hour times (`10:00 PM`), zones (`UTC`, `GMT`,
+/// `Z`, `+0200`, `GMT+02:00`, `EST` … `PDT`) and a parenthesized comment
+/// (`toString`'s `(Coordinated Universal Time)`). Without a zone the time
+/// is local. A two-digit year is 19xx from 50, else 20xx. Anything else is
+/// `None` (`NaN`).
+fn parse_legacy(date: &str, hooks: &dyn HostHooks) -> Option<i64> {
+    const MONTHS: [&str; 12] = [
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+        "november", "december",
+    ];
+    const DAYS: [&str; 7] = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+    const ZONES: [(&str, i32); 12] = [
+        ("z", 0),
+        ("ut", 0),
+        ("utc", 0),
+        ("gmt", 0),
+        ("est", -300),
+        ("edt", -240),
+        ("cst", -360),
+        ("cdt", -300),
+        ("mst", -420),
+        ("mdt", -360),
+        ("pst", -480),
+        ("pdt", -420),
+    ];
+    fn digits(b: &[u8], i: &mut usize, max: usize) -> Option<(u32, usize)> {
+        let start = *i;
+        while *i < b.len() && b[*i].is_ascii_digit() && *i - start < max {
+            *i += 1;
+        }
+        let n = *i - start;
+        if n == 0 {
+            return None;
+        }
+        let v = b[start..*i].iter().fold(0_u32, |acc, d| acc * 10 + u32::from(d - b'0'));
+        Some((v, n))
+    }
+    let b = date.as_bytes();
+    let mut i = 0;
+    let mut month: Option<u32> = None;
+    let mut nums: Vec<(u32, usize)> = Vec::new();
+    let mut time: Option<(u32, u32, u32, u32)> = None;
+    let mut pm: Option<bool> = None;
+    let mut offset: Option<i32> = None;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() || c == b',' {
+            i += 1;
+        } else if c == b'(' {
+            // A comment, as in `toString`'s `(Central European Time)`.
+            while i < b.len() && b[i] != b')' {
+                i += 1;
+            }
+            i += 1;
+        } else if c.is_ascii_digit() {
+            let (v, n) = digits(b, &mut i, 9)?;
+            if b.get(i) == Some(&b':') {
+                if time.is_some() || n > 2 {
+                    return None;
+                }
+                i += 1;
+                let (m, _) = digits(b, &mut i, 2)?;
+                let (mut sec, mut ms) = (0, 0);
+                if b.get(i) == Some(&b':') {
+                    i += 1;
+                    sec = digits(b, &mut i, 2)?.0;
+                    if b.get(i) == Some(&b'.') {
+                        i += 1;
+                        let (f, fd) = digits(b, &mut i, 3)?;
+                        ms = f * 10_u32.pow(3 - u32::try_from(fd).ok()?);
+                        while i < b.len() && b[i].is_ascii_digit() {
+                            i += 1;
+                        }
+                    }
+                }
+                time = Some((v, m, sec, ms));
+            } else {
+                if nums.len() >= 3 {
+                    return None;
+                }
+                nums.push((v, n));
+                if matches!(b.get(i), Some(b'/' | b'-' | b'.')) && b.get(i + 1).is_some_and(u8::is_ascii_digit) {
+                    i += 1;
+                }
+            }
+        } else if c == b'+' || c == b'-' {
+            // An offset: after a time or a zone name only.
+            if time.is_none() && offset.is_none() {
+                return None;
+            }
+            i += 1;
+            let (v, n) = digits(b, &mut i, 4)?;
+            let (h, m) = if n > 2 {
+                (v / 100, v % 100)
+            } else if b.get(i) == Some(&b':') {
+                i += 1;
+                (v, digits(b, &mut i, 2)?.0)
+            } else {
+                (v, 0)
+            };
+            if h > 23 || m > 59 {
+                return None;
+            }
+            let minutes = i32::try_from(h * 60 + m).ok()?;
+            offset = Some(if c == b'-' { -minutes } else { minutes });
+        } else if c.is_ascii_alphabetic() {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphabetic() || b[i] == b'.') {
+                i += 1;
+            }
+            let word = date[start..i].trim_end_matches('.').to_ascii_lowercase();
+            if word == "am" || word == "a.m" || word == "pm" || word == "p.m" {
+                pm = Some(word.starts_with('p'));
+            } else if word == "t" && !nums.is_empty() && time.is_none() {
+                // `2024-03-10T12:00` read leniently.
+            } else if let Some((_, off)) = ZONES.iter().find(|(z, _)| *z == word) {
+                offset = Some(*off);
+            } else if word.len() >= 3 && DAYS.iter().any(|d| d.starts_with(&word)) {
+                // A weekday says nothing the date does not.
+            } else if word.len() >= 3
+                && let Some(m) = MONTHS.iter().position(|m| m.starts_with(&word))
+            {
+                if month.is_some() {
+                    return None;
+                }
+                month = Some(u32::try_from(m).ok()? + 1);
+            } else {
+                return None;
+            }
+        } else {
+            return None;
+        }
+    }
+    let year_like = |(v, n): (u32, usize)| n >= 3 || v > 31;
+    let (year, month, day) = match (month, nums.as_slice()) {
+        (Some(m), [a, d]) if year_like(*a) => (*a, m, d.0),
+        (Some(m), [d, y]) => (*y, m, d.0),
+        (Some(m), [y]) if year_like(*y) => (*y, m, 1),
+        (None, [y, m, d]) if year_like(*y) => (*y, m.0, d.0),
+        (None, [m, d, y]) => (*y, m.0, d.0),
+        _ => return None,
+    };
+    let year = match year {
+        (v, n) if n <= 2 && v < 50 => 2000 + v,
+        (v, n) if n <= 2 => 1900 + v,
+        (v, _) => v,
+    };
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    let (mut h, m, sec, ms) = time.unwrap_or((0, 0, 0, 0));
+    match pm {
+        Some(_) if time.is_none() || h > 12 || h == 0 => return None,
+        Some(true) if h < 12 => h += 12,
+        Some(false) if h == 12 => h = 0,
+        _ => {}
+    }
+    if h > 24 || m > 59 || sec > 59 || (h == 24 && (m, sec, ms) != (0, 0, 0)) {
+        return None;
+    }
+    let local = make_date(
+        make_day(f64::from(year), f64::from(month - 1), f64::from(day)),
+        make_time(f64::from(h), f64::from(m), f64::from(sec), f64::from(ms)),
+    );
+    let t = match offset {
+        Some(off) => local - f64::from(off) * MS_PER_MINUTE,
+        None => utc_t(local, hooks),
+    };
+    let t = time_clip(t);
+    if t.is_finite() { Some(t as i64) } else { None }
 }
 
 /// Parses a date string according to the [`Date Time String Format`][spec].

@@ -798,8 +798,27 @@ impl RegExp {
         } else {
             let mut s = Vec::with_capacity(src.len());
             let mut buf = [0; 2];
+            // hwf patch: a `/` already escaped (`\/`) or inside a class (`[/]`)
+            // stays as written, as V8 and JavaScriptCore print it; Boa
+            // escaped every `/`, so `String(/a\/b/)` was `/a\\/b/`.
+            let mut escaped = false;
+            let mut in_class = false;
             for c in src.code_points() {
+                let was_escaped = std::mem::replace(&mut escaped, false);
                 match c {
+                    CodePoint::Unicode('\\') if !was_escaped => {
+                        escaped = true;
+                        s.push(u16::from(b'\\'));
+                    }
+                    CodePoint::Unicode('[') if !was_escaped => {
+                        in_class = true;
+                        s.push(u16::from(b'['));
+                    }
+                    CodePoint::Unicode(']') if !was_escaped => {
+                        in_class = false;
+                        s.push(u16::from(b']'));
+                    }
+                    CodePoint::Unicode('/') if was_escaped || in_class => s.push(u16::from(b'/')),
                     CodePoint::Unicode('/') => s.extend_from_slice(utf16!(r"\/")),
                     CodePoint::Unicode('\n') => s.extend_from_slice(utf16!(r"\n")),
                     CodePoint::Unicode('\r') => s.extend_from_slice(utf16!(r"\r")),

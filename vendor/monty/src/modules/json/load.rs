@@ -381,23 +381,32 @@ fn json_error_to_run_error(error: &JiterError, bytes: &[u8]) -> RunError {
             error.index,
         ),
         JiterErrorType::JsonError(JsonErrorType::TrailingComma) => {
+            // hwf: CPython 3.11's report (the seed's Python): the bracket
+            // after the comma is where a key or a value was expected.
+            // (3.13 says `Illegal trailing comma …` at the comma.)
             let comma_index = find_trailing_comma_index(bytes, error.index).unwrap_or(error.index);
-            let message = match bytes
+            let close = bytes
                 .get(comma_index.saturating_add(1)..)
-                .and_then(|rest| rest.iter().copied().find(|byte| !byte.is_ascii_whitespace()))
-            {
-                Some(b'}') => "Illegal trailing comma before end of object",
-                Some(b']') => "Illegal trailing comma before end of array",
-                _ => "trailing comma",
+                .and_then(|rest| rest.iter().position(|byte| !byte.is_ascii_whitespace()))
+                .map(|at| comma_index + 1 + at);
+            let message = match close.and_then(|at| bytes.get(at)) {
+                Some(b'}') => "Expecting property name enclosed in double quotes",
+                _ => "Expecting value",
             };
-            (message.to_owned(), comma_index)
+            (message.to_owned(), close.unwrap_or(error.index))
         }
         JiterErrorType::JsonError(JsonErrorType::EofWhileParsingString) => (
             "Unterminated string starting at".to_owned(),
             find_unterminated_string_start(bytes, error.index).unwrap_or(error.index),
         ),
         JiterErrorType::JsonError(JsonErrorType::EofWhileParsingValue | JsonErrorType::ExpectedSomeValue) => {
-            ("Expecting value".to_owned(), error.index)
+            // hwf: a cut-off literal (`nul`, `tru`) is reported where the
+            // value starts, as CPython does (`jiter` points past it).
+            let mut start = error.index.min(bytes.len());
+            while start > 0 && bytes[start - 1].is_ascii_alphabetic() {
+                start -= 1;
+            }
+            ("Expecting value".to_owned(), start)
         }
         JiterErrorType::JsonError(JsonErrorType::ExpectedColon) => ("Expecting ':' delimiter".to_owned(), error.index),
         JiterErrorType::JsonError(

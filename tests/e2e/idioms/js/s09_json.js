@@ -1,0 +1,30 @@
+export const meta = { name: 'json-edges', description: 'JSON edge cases' }
+const obj = { b: 2, a: [1, { c: 3 }], u: undefined, f() {}, n: NaN, i: Infinity, z: -0, d: new Date(Date.UTC(2024, 0, 2)), s: Symbol('x'), nested: { toJSON(k) { return 'key:' + k } } }
+const out = {
+  plain: JSON.stringify(obj),
+  replacerArr: JSON.stringify(obj, ['a', 'b', 'c']),
+  replacerFn: JSON.stringify({ a: 1, b: 'x', c: [1, 2] }, (k, v) => (typeof v === 'number' ? v * 10 : v)),
+  indentNum: JSON.stringify({ a: [1, 2], b: {} }, null, 2),
+  indentStr: JSON.stringify({ a: [1] }, null, '--'),
+  indentBig: JSON.stringify({ a: 1 }, null, 20),
+  arrays: JSON.stringify([undefined, function () {}, Symbol('s'), NaN, null]),
+  top: [JSON.stringify(undefined), JSON.stringify(null), JSON.stringify('s'), JSON.stringify(1e21), JSON.stringify(1e-7), JSON.stringify(-0), JSON.stringify(0.1 + 0.2)],
+  unicode: JSON.stringify('\u2028\u2029\ud83d\ude00\ud800\u0007é'),
+  parse: JSON.parse('{"a":[1,2,{"b":null}],"c":"\\u00e9","d":1e3,"e":-0,"f":1.0}'),
+  parseNegZero: Object.is(JSON.parse('-0'), -0),
+  reviver: JSON.parse('{"a":1,"b":{"c":2}}', (k, v) => (typeof v === 'number' ? v + 100 : v)),
+  reviverDelete: JSON.parse('{"keep":1,"drop":2}', (k, v) => (k === 'drop' ? undefined : v)),
+  dupKeys: JSON.parse('{"a":1,"a":2}'),
+  protoKey: Object.keys(JSON.parse('{"__proto__": {"x": 1}}')),
+  bigNum: [JSON.parse('12345678901234567890'), JSON.parse('1e400'), JSON.parse('-1e400'), JSON.parse('5e-400')],
+  whitespace: JSON.parse(' \n\t[1 , 2 ]\r\n '),
+  errors: ['{a:1}', "{'a':1}", '[1,]', '01', 'NaN', '"\t"', '', '{"a":1}x'].map(t => { try { JSON.parse(t); return 'ok' } catch (e) { return e.name } }),
+  bigint: (() => { try { return JSON.stringify({ v: 1n }) } catch (e) { return e.name } })(),
+  circular: (() => { const c = {}; c.self = c; try { return JSON.stringify(c) } catch (e) { return e.name } })(),
+  dateJson: new Date(Date.UTC(2020, 1, 29, 12)).toJSON(),
+  mapSet: JSON.stringify({ m: new Map([[1, 2]]), s: new Set([1]) }),
+  boxed: JSON.stringify([new String('s'), new Number(1), new Boolean(false), Object(1n) instanceof BigInt]),
+  deep: JSON.parse(JSON.stringify(Array.from({ length: 3 }, (_, i) => ({ i, sq: i * i, tag: `t${i}` })))),
+  floats: JSON.stringify([118.33333333333333, 0.1, 1.7976931348623157e308, 5e-324, 123456789.12345679, 100, 1.5e300]),
+}
+return out
