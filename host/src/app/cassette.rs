@@ -8,8 +8,7 @@
 //!   drift (`hwf test`);
 //! - [`Hwf::plan`]: what `--resume-from` would replay and what it would
 //!   run live, per call, with the source's figures; creates no run;
-//! - [`Hwf::fork`]: a new run in a run's lineage with one call's result
-//!   replaced; everything else that matches replays;
+//! - forks ([`Hwf::fork`]) are in [`crate::app::fork`];
 //! - [`Hwf::replay_check`]: a changed script walked against the stored
 //!   runs of its workflow: per run, replays / would run live / diverges at.
 //!
@@ -17,7 +16,7 @@
 //! code runs as in a real run, in a run context with no journal and no
 //! store writes, whose leaf calls are answered at the replay stage.
 
-use crate::broker::replay::{CallEdit, EditField, ReplayIndex};
+use crate::broker::replay::ReplayIndex;
 pub use crate::broker::walk::{StepOutcome, WalkStep};
 use crate::broker::walk::{Walk, WalkMode};
 use crate::broker::{ExecEnv, InstanceBroker, LoadedComponent, RunContext};
@@ -199,25 +198,6 @@ impl PlanReport {
     }
 }
 
-/// What to fork (`hwf fork RUN --at CALL --output JSON`).
-#[derive(Debug, Clone)]
-pub struct ForkRequest {
-    /// The run to fork.
-    pub source: RunId,
-    /// The agent or capability call whose result is replaced.
-    pub call: String,
-    /// What replaces it.
-    pub edit: ForkEdit,
-    /// Who makes the edit (journaled).
-    pub actor: String,
-    /// Why (journaled, redacted).
-    pub reason: Option<String>,
-    /// Args for the new run (default: the source's).
-    pub args: Option<Value>,
-    /// The new run's id (generated when absent).
-    pub run_id: Option<RunId>,
-}
-
 /// Which stored runs [`Hwf::replay_check`] looks at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunsToCheck {
@@ -309,60 +289,6 @@ impl ReplayCheckReport {
     }
 }
 
-/// What a fork replaces.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ForkEdit {
-    /// The call's whole result.
-    Output(Value),
-    /// A `human.ask`'s answer (checked against the question's schema and
-    /// choices): the result a person's `respond` would have given, with
-    /// the fork's actor and channel `fork`.
-    Answer(Value),
-    /// The call's request input: the call runs live with it (a new
-    /// fingerprint); the calls whose requests are unchanged replay.
-    Input(Value),
-    /// An approval gate's decision (approve or deny), or a `human.ask`
-    /// declined (deny): the call runs again through the broker with it,
-    /// as if an operator had decided so (a deny: the gated effect does
-    /// not run).
-    Decision(ForkDecision),
-}
-
-/// A fork's decision on an approval gate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ForkDecision {
-    /// Run the gated call.
-    Approve,
-    /// Refuse it (the script gets `approval_rejected`; a question: declined).
-    Deny,
-}
-
-impl ForkDecision {
-    /// Parse `approve` or `deny` (`reject` is taken as `deny`).
-    ///
-    /// # Errors
-    ///
-    /// `invalid_args` for any other word.
-    pub fn parse(word: &str) -> Result<Self> {
-        match word {
-            "approve" => Ok(Self::Approve),
-            "deny" | "reject" => Ok(Self::Deny),
-            other => Err(Error::new(
-                ErrorCode::InvalidArgs,
-                format!("decision {other:?}: expected approve or deny"),
-            )),
-        }
-    }
-
-    /// `approve` or `deny`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Approve => "approve",
-            Self::Deny => "deny",
-        }
-    }
-}
-
 /// A cassette source from a run's snapshot.
 fn source_of(snap: &RunSnapshot) -> CassetteSource {
     CassetteSource {
@@ -408,7 +334,7 @@ impl Hwf {
 
     /// The journals of `snap`'s lineage and its own, oldest first, payloads
     /// read back.
-    fn whole_lineage(&self, snap: &RunSnapshot) -> Result<Vec<Vec<hwf_core::journal::JournalEntry>>> {
+    pub(crate) fn whole_lineage(&self, snap: &RunSnapshot) -> Result<Vec<Vec<hwf_core::journal::JournalEntry>>> {
         let mut journals = self.lineage_journals_whole(snap.resumed_from.as_ref())?;
         let own = self.store.read_entries(&snap.run_id)?;
         crate::app::runner::check_journal_present(snap, &own)?;
@@ -584,140 +510,6 @@ impl Hwf {
         })
     }
 
-    /// Fork a run: a new run resumed from `req.source` (same script, same
-    /// args unless given) in which call `req.call` replays the edit
-    /// (a whole output, or a question's answer) instead of its recorded
-    /// result; the edit is journaled with its
-    /// actor. Calls whose requests are unchanged replay; a call whose
-    /// request depends on the edited output runs live (it needs a backend).
-    ///
-    /// # Errors
-    ///
-    /// `not_found` (no such run, or no agent or capability call `call` in
-    /// it), `fork_mismatch` (an answer for a call that is not a
-    /// `human.ask`; a decision on a call that is not an approval gate or a
-    /// question, or an approval on a question), `invalid_args` (args with
-    /// credentials that were not stored; an answer its question's schema
-    /// or choices refuse; an input equal to the recorded one),
-    /// and [`Hwf::run`]'s.
-    pub async fn fork(&self, req: &ForkRequest) -> Result<RunOutcome> {
-        let snap = self.store.read_snapshot(&req.source)?;
-        let journals = self.whole_lineage(&snap)?;
-        let recorded = Cassette::recorded_calls(&journals);
-        let Some(call) = recorded.iter().find(|c| c.call == req.call) else {
-            let known: Vec<&str> = recorded.iter().map(|c| c.call.as_str()).take(20).collect();
-            return Err(Error::new(
-                ErrorCode::NotFound,
-                format!(
-                    "run {} has no agent or capability call {:?} (its calls: {})",
-                    req.source,
-                    req.call,
-                    known.join(", ")
-                ),
-            ));
-        };
-        let is_ask = call.kind == "capability" && call.request.get("name").and_then(Value::as_str) == Some("human.ask");
-        let mut changes = None;
-        let (field, value) = match &req.edit {
-            ForkEdit::Output(v) => (EditField::Output, v.clone()),
-            ForkEdit::Input(input) => {
-                // The journal keeps requests redacted: compare (and show)
-                // the new input redacted too.
-                let mut now = call.request.clone();
-                if let Some(o) = now.as_object_mut() {
-                    o.insert("input".into(), hwf_core::redact::redacted(input).into_owned());
-                }
-                let diff = hwf_core::cassette::diff(&call.request, &now);
-                if diff.is_empty() {
-                    return Err(Error::new(
-                        ErrorCode::InvalidArgs,
-                        format!("--input for call {}: it is the recorded input", call.call),
-                    ));
-                }
-                changes = Some(serde_json::to_value(&diff).unwrap_or(Value::Null));
-                (EditField::Input, input.clone())
-            }
-            ForkEdit::Decision(d) => {
-                let gated = self.is_approval_gate(call, &journals);
-                match (gated, is_ask, d) {
-                    (true, _, _) | (false, true, ForkDecision::Deny) => {}
-                    (false, true, ForkDecision::Approve) => {
-                        return Err(Error::new(
-                            ErrorCode::ForkMismatch,
-                            format!(
-                                "call {} of run {} is a question (human.ask): give its answer with --answer, or --decision deny to decline it",
-                                call.call, req.source
-                            ),
-                        ));
-                    }
-                    (false, false, _) => {
-                        return Err(Error::new(
-                            ErrorCode::ForkMismatch,
-                            format!(
-                                "call {} of run {} is {} call{}, not an approval gate or a question: --decision needs one (use --output or --input)",
-                                call.call,
-                                req.source,
-                                if call.kind == "agent" {
-                                    "an agent"
-                                } else {
-                                    "an ungated capability"
-                                },
-                                call.label.as_deref().map(|l| format!(" ({l})")).unwrap_or_default()
-                            ),
-                        ));
-                    }
-                }
-                (EditField::Decision, Value::String(d.as_str().to_owned()))
-            }
-            ForkEdit::Answer(answer) => {
-                let question = match is_ask {
-                    true => call.request.get("input").cloned().unwrap_or(Value::Null),
-                    false => {
-                        return Err(Error::new(
-                            ErrorCode::ForkMismatch,
-                            format!(
-                                "call {} of run {} is not a human.ask: pass --output",
-                                call.call, req.source
-                            ),
-                        ));
-                    }
-                };
-                crate::capabilities::durable::check_answer(&question, answer).map_err(|why| {
-                    Error::new(
-                        ErrorCode::InvalidArgs,
-                        format!("--answer for call {}: {why}", call.call),
-                    )
-                })?;
-                (
-                    EditField::Output,
-                    serde_json::json!({
-                        "answer": answer,
-                        "actor": req.actor,
-                        "channel": "fork",
-                        "message_id": null,
-                        "decided_at_ms": crate::store::now_ms(),
-                    }),
-                )
-            }
-        };
-        let source = self.resume_source(&req.source)?;
-        let args = source.args_or(req.args.clone(), &req.source, ErrorCode::InvalidArgs, "pass --args")?;
-        let mut run = RunRequest::new(source.target, args);
-        run.resume_from = Some(req.source.clone());
-        run.run_id = req.run_id.clone();
-        run.edit = Some(CallEdit {
-            call: call.call.clone(),
-            fingerprint: call.fingerprint.clone(),
-            field,
-            value,
-            changes,
-            actor: req.actor.clone(),
-            reason: req.reason.clone(),
-            source_run: req.source.to_string(),
-        });
-        self.run(run).await
-    }
-
     /// The drift report of a run's workflow (the console's drift view):
     /// [`Hwf::replay_check`] of every stored run of the run's workflow
     /// against its *current* script — the newest saved version of its
@@ -741,24 +533,6 @@ impl Hwf {
             allow_changed: false,
         })
         .await
-    }
-
-    /// Whether a recorded call is an approval gate: it parked its run on
-    /// an approval, or it calls a capability whose class the policy gates.
-    fn is_approval_gate(&self, call: &ResolvedCall, journals: &[Vec<hwf_core::journal::JournalEntry>]) -> bool {
-        if call.kind != "capability" {
-            return false;
-        }
-        let parked_on_approval = journals.iter().flatten().any(|e| {
-            matches!(&e.entry, hwf_core::journal::Entry::WaitStarted { call: c, kind, .. } if *c == call.call && kind == "approval")
-        });
-        parked_on_approval
-            || call
-                .request
-                .get("name")
-                .and_then(Value::as_str)
-                .and_then(|n| self.services.capabilities.get(n))
-                .is_some_and(|c| self.services.policy.approval_classes.contains(&c.class))
     }
 
     /// Walk a changed script against the stored runs of its workflow
