@@ -10,8 +10,10 @@
   and `load_us` beside it, goal <= 50 ms;
 - `hwf replay-check SCRIPT --runs all --json` over STORED runs of CALLS
   agent calls each: `check_us` and the whole process's wall time, goal
-  <= 10 s for 1,000 runs of 100 calls; then the same against a script
-  changed at call 51 (every run should diverge there).
+  <= 10 s for 1,000 runs of 100 calls, with the process's CPU time (load
+  does not change it: CPU time / cores is the wall time on a quiet
+  machine); then the same against a script changed at call 51 (every run
+  should diverge there).
 
 The workload is the e2e test's (`cassettes.rs`,
 `a_thousand_call_cassette_and_plan_are_timed`): a JS loop of sequential
@@ -26,6 +28,7 @@ of load; the load average is printed before and after each set. With
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -137,12 +140,15 @@ def main():
         if need > 0:
             print(f"recorded {need} runs of {a.calls} calls in {time.monotonic() - t0:.1f} s")
         for name, target, code in (("unchanged", script, (0,)), ("changed at call 51", changed, (1,) if a.calls > 50 else (0,))):
-            checks, walls = [], []
+            checks, walls, cpus = [], [], []
             print(f"load before replay-check ({name}): {load()}")
             for _ in range(a.checks):
                 t0 = time.monotonic()
+                r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
                 d = data(hwf(bin_, state, "replay-check", target, "--runs", "all", "--json", code=code))
+                r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
                 walls.append(time.monotonic() - t0)
+                cpus.append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
                 checks.append(d["check_us"] / 1e6)
             n = len(d["runs"])
             div = d["diverging"]
@@ -150,6 +156,9 @@ def main():
             print(f"load after: {load()}")
             summary(f"replay-check {name}, {n} runs (check_us)", checks, "s")
             summary(f"  whole process", walls, "s")
+            # CPU time does not grow with other processes' load: over the
+            # cores the check uses, it bounds the wall time on a quiet machine.
+            summary(f"  CPU (user + sys) of the process, {os.cpu_count()} cores", cpus, "s")
             print(f"  diverging {div}; diverges at {at[:5]}")
 
 
