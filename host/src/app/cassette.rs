@@ -20,7 +20,7 @@ use crate::broker::replay::ReplayIndex;
 pub use crate::broker::walk::{StepOutcome, WalkStep};
 use crate::broker::walk::{Walk, WalkMode};
 use crate::broker::{ExecEnv, InstanceBroker, LoadedComponent, RunContext};
-use crate::store::RunSnapshot;
+use crate::store::{RunSnapshot, Store};
 use crate::{Hwf, RunOutcome, RunRequest, Target};
 pub use hwf_core::cassette::FieldDiff;
 use hwf_core::cassette::{Cassette, CassetteSource, ResolvedCall};
@@ -557,24 +557,36 @@ impl Hwf {
                 "the script has no meta.name to find its runs by; pass --name",
             ));
         };
-        // Runs are read one after the other and walked as tasks, as many
-        // at once as there are cores (each walk is independent).
+        // Runs are read and indexed one after the other on a blocking
+        // thread, and walked as tasks as they come, as many at once as
+        // there are cores (each walk is independent): reading the next runs
+        // does not hold a walk back, nor a walk the reading.
         let width = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8);
+        let (tx, mut rx) = tokio::sync::mpsc::channel::<std::result::Result<Prepared, Box<RunCheck>>>(width * 2);
+        let (store, wanted, which) = (self.store.clone(), name.clone(), req.runs);
+        let reader = tokio::task::spawn_blocking(move || {
+            for id in store.run_ids()? {
+                let Ok(snap) = store.read_snapshot(&id) else {
+                    continue;
+                };
+                if snap.workflow.as_deref() != Some(wanted.as_str()) || snap.state == crate::store::RunState::Queued {
+                    continue;
+                }
+                if which == RunsToCheck::Waiting && snap.state != crate::store::RunState::Waiting {
+                    continue;
+                }
+                if tx.blocking_send(prepare_check(&store, &snap)).is_err() {
+                    break;
+                }
+            }
+            Ok::<(), Error>(())
+        });
         let mut slots: Vec<Option<RunCheck>> = Vec::new();
         let mut tasks = tokio::task::JoinSet::new();
-        for id in self.store.run_ids()? {
-            let Ok(snap) = self.store.read_snapshot(&id) else {
-                continue;
-            };
-            if snap.workflow.as_deref() != Some(name.as_str()) || snap.state == crate::store::RunState::Queued {
-                continue;
-            }
-            if req.runs == RunsToCheck::Waiting && snap.state != crate::store::RunState::Waiting {
-                continue;
-            }
+        while let Some(prepared) = rx.recv().await {
             let slot = slots.len();
             slots.push(None);
-            match self.prepare_check(&snap) {
+            match prepared {
                 Err(check) => slots[slot] = Some(*check),
                 Ok(p) => {
                     while tasks.len() >= width {
@@ -599,6 +611,9 @@ impl Hwf {
                 }
             }
         }
+        reader
+            .await
+            .map_err(|e| Error::new(ErrorCode::Internal, format!("reading the runs: {e}")))??;
         while let Some(done) = tasks.join_next().await {
             if let Ok((i, c)) = done {
                 slots[i] = Some(c);
@@ -679,60 +694,6 @@ impl Hwf {
         .await;
         let _ = claim.release().await;
         outcome
-    }
-
-    /// One run of [`Hwf::replay_check`], read and indexed (or why it
-    /// cannot be walked).
-    fn prepare_check(&self, snap: &RunSnapshot) -> std::result::Result<Prepared, Box<RunCheck>> {
-        let mut check = RunCheck {
-            run_id: snap.run_id.to_string(),
-            state: snap.state.as_str().to_owned(),
-            replayed: 0,
-            live: 0,
-            live_tokens: 0,
-            diverges_at: None,
-            diverges_label: None,
-            diverges_reason: None,
-            diverges_diff: Vec::new(),
-            complete: false,
-            error: None,
-            upgraded_to: None,
-            kept_because: None,
-        };
-        let info = |e: Error| ErrorInfo {
-            code: e.code(),
-            message: e.message().to_owned(),
-        };
-        if snap.args_redacted {
-            check.error = Some(info(Error::new(
-                ErrorCode::InvalidArgs,
-                "its args had credentials, which were not stored: it cannot be walked",
-            )));
-            return Err(Box::new(check));
-        }
-        let read = (|| {
-            let journals = self.whole_lineage(snap)?;
-            let controls = crate::app::control::read_controls(&self.store, &snap.run_id)?;
-            Ok::<_, Error>((journals, controls))
-        })();
-        let (journals, controls) = match read {
-            Ok(p) => p,
-            Err(e) => {
-                check.error = Some(info(e));
-                return Err(Box::new(check));
-            }
-        };
-        // One pass for the replay index and the recorded calls, as a plan.
-        let mut collector = hwf_core::cassette::CallCollector::default();
-        let index = crate::app::runner::replay_index_observed(&journals, &[], &controls, |e| collector.feed(e));
-        Ok(Prepared {
-            check,
-            index,
-            walk: Arc::new(Walk::new(WalkMode::Plan, collector.recorded_calls())),
-            args: snap.args.clone(),
-            seed_run: snap.seed_run().clone(),
-            clock_origin_ms: snap.clock_origin(),
-        })
     }
 
     /// Re-record a test's drifted calls live (`hwf test --update`): a real
@@ -840,6 +801,63 @@ async fn walk_in(
         Ok(Err(message)) => Err(Error::new(ErrorCode::HarnessError, message)),
         Err(e) => Err(e),
     }
+}
+
+/// One run of [`Hwf::replay_check`], read and indexed (or why it
+/// cannot be walked).
+fn prepare_check(store: &Store, snap: &RunSnapshot) -> std::result::Result<Prepared, Box<RunCheck>> {
+    let mut check = RunCheck {
+        run_id: snap.run_id.to_string(),
+        state: snap.state.as_str().to_owned(),
+        replayed: 0,
+        live: 0,
+        live_tokens: 0,
+        diverges_at: None,
+        diverges_label: None,
+        diverges_reason: None,
+        diverges_diff: Vec::new(),
+        complete: false,
+        error: None,
+        upgraded_to: None,
+        kept_because: None,
+    };
+    let info = |e: Error| ErrorInfo {
+        code: e.code(),
+        message: e.message().to_owned(),
+    };
+    if snap.args_redacted {
+        check.error = Some(info(Error::new(
+            ErrorCode::InvalidArgs,
+            "its args had credentials, which were not stored: it cannot be walked",
+        )));
+        return Err(Box::new(check));
+    }
+    let read = (|| {
+        let mut journals = crate::app::runner::lineage_read(store, snap.resumed_from.as_ref(), true)?;
+        let own = store.read_entries(&snap.run_id)?;
+        crate::app::runner::check_journal_present(snap, &own)?;
+        journals.push(own);
+        let controls = crate::app::control::read_controls(store, &snap.run_id)?;
+        Ok::<_, Error>((journals, controls))
+    })();
+    let (journals, controls) = match read {
+        Ok(p) => p,
+        Err(e) => {
+            check.error = Some(info(e));
+            return Err(Box::new(check));
+        }
+    };
+    // One pass for the replay index and the recorded calls, as a plan.
+    let mut collector = hwf_core::cassette::CallCollector::default();
+    let index = crate::app::runner::replay_index_observed(&journals, &[], &controls, |e| collector.feed(e));
+    Ok(Prepared {
+        check,
+        index,
+        walk: Arc::new(Walk::new(WalkMode::Plan, collector.recorded_calls())),
+        args: snap.args.clone(),
+        seed_run: snap.seed_run().clone(),
+        clock_origin_ms: snap.clock_origin(),
+    })
 }
 
 /// A run of [`Hwf::replay_check`] read and indexed, ready to walk.
