@@ -629,9 +629,9 @@ def test_fork_by_input_answer_and_decision_in_a_real_browser(fork_console):
     assert b.run(f"return document.querySelector('{box} .fork-error').dataset.code") == "invalid_args"
     assert "[REDACTED]" in b.text(f"{box} .fork-error") and "/draft" in b.text(f"{box} .fork-error"), b.text(f"{box} .fork-error")
     assert total() == before, "a refused fork creates no run"
+    shot(b, "console-fork-input.png")
     b.run(f"document.querySelector('{box} textarea.fork-input').value = JSON.stringify({{draft: '1.4: faster runs', audience: 'operators'}});")
     b.type(f"{box} input.fork-reason", "for operators")
-    shot(b, "console-fork-input.png")
     b.click(f"{box} button.fork-go")
     b.wait_until(moved, 10, ids["forks"])
     by_input = b.run("return decodeURIComponent(location.hash.slice('#/runs/'.length))")
