@@ -545,7 +545,13 @@ async function openFork(run, call, tr) {
   let o;
   try {
     o = await api("runs/" + encodeURIComponent(run) + "/calls/" + encodeURIComponent(call) + "/fork");
-  } catch (e) { $(".fork-box", row).textContent = e.message; return; }
+  } catch (e) {
+    // Said where the box was, with a way to close it (an open box holds the
+    // page's live refresh).
+    $(".fork-box", row).classList.remove("muted");
+    $(".fork-box", row).innerHTML = `<div class="fork-error lvl-error" role="alert">${esc(e.message)}</div><div class="row"><button type="button" class="fork-cancel" data-call="${esc(call)}">Close</button></div>`;
+    return;
+  }
   const modes = ["output", "input", ...(o.question ? ["answer"] : []), ...(o.decisions.length ? ["decision"] : [])];
   const json = (v) => esc(v === undefined ? "" : JSON.stringify(v, null, 2));
   const q = o.question || {};
