@@ -524,3 +524,172 @@ def test_drift_report_in_a_real_browser(drift_console):
     # The run's id links back to its page.
     b.click(f'#drift tr.drift-run[data-run="{ids[1]}"] a')
     b.wait_until(f"return document.body.dataset.rendered === 'run:{ids[1]}'")
+
+
+FORKS_JS = """export const meta = { name: "forks", description: "a draft, an agent that checks it, a question" };
+const d = await agent("Draft the release notes", { label: "draft" });
+const c = await agent("Check the draft", { label: "check", input: { draft: d.text, audience: "users" } });
+const a = await capability("human.ask", { prompt: "Ship it?", choices: ["yes", "no"] });
+return { check: c, answer: a.answer };
+"""
+
+GATED_JS = """export const meta = { name: "gated", description: "a write behind an approval" };
+await capability("fs.write", { path: "gated.txt", content: "approved in a fork" });
+return { written: true };
+"""
+
+
+@pytest.fixture
+def fork_console(tmp_path):
+    """A finished run whose second agent call's input holds a credential
+    (the first agent's answer, redacted in the journal) and whose question
+    was answered; a run whose gated write was refused (approval denied);
+    then `hwf serve`."""
+    chromium, driver = require_browser()
+    env = Env(tmp_path)
+    (tmp_path / "forks.js").write_text(FORKS_JS)
+    (tmp_path / "gated.js").write_text(GATED_JS)
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    # Writes are allowed behind an approval, for the CLI's runs and the
+    # server's alike (a fork, like any run the server starts, runs with the
+    # server's policy, not with the flags its source was started with).
+    gate = tmp_path / "gate.toml"
+    gate.write_text('[policy]\nallowed_classes = ["read_only", "external_write"]\napproval_classes = ["external_write"]\n\n'
+                    f'[capabilities]\nworkspace = "{ws}"\n')
+    forks = env.run("forks.js")
+    gated = env.run("gated.js", "--config", str(gate))
+    server = subprocess.Popen(
+        [hwf_bin(), "serve", "--config", str(gate), "--port", "0", "--token", TOKEN, "--agents", str(env.fixture)],
+        env=env.env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        line = server.stdout.readline()
+        assert "listening on http://" in line, (line, server.stderr.read() if server.poll() is not None else "")
+        base = line.split("listening on ")[1].strip().rstrip("/")
+        # The question answered "yes"; the write refused.
+        assert api(base, f"/api/runs/{forks}/decisions", TOKEN, {"call": "3", "decision": "respond", "value": "yes"})[0] == 200
+        assert api(base, f"/api/runs/{gated}/decisions", TOKEN, {"call": "1", "decision": "reject", "reason": "not today"})[0] == 200
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            states = (api(base, f"/api/runs/{forks}")[1]["data"]["state"], api(base, f"/api/runs/{gated}")[1]["data"]["state"])
+            if states == ("succeeded", "failed"):
+                break
+            time.sleep(0.05)
+        assert states == ("succeeded", "failed"), states
+        browser = Browser(chromium, driver)
+        try:
+            yield {"env": env, "base": base, "browser": browser, "ids": {"forks": forks, "gated": gated}, "ws": ws}
+        finally:
+            browser.close()
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def journal_lines(env: Env, run: str) -> list[dict]:
+    return [json.loads(l) for l in (env.state / "runs" / run / "journal.jsonl").read_text().splitlines() if l.strip()]
+
+
+def wait_page_state(b: Browser, run: str, want: str, timeout: float = 20) -> None:
+    """Wait until the page shows `run` (not the page it came from) in state
+    `want`."""
+    b.wait_until("const e = document.querySelector('#run-state');"
+                 "return document.body.dataset.rendered === 'run:' + arguments[0] && !!e && e.dataset.state === arguments[1]",
+                 timeout, run, want)
+
+
+def test_fork_by_input_answer_and_decision_in_a_real_browser(fork_console):
+    """The fork box on a call offers what the call takes: its input (with
+    the redacted values named, and refused until given again), a
+    question's answer (checked against its choices), an approval gate's
+    decision; each forks a new run through the token-guarded endpoint,
+    journaled by "web"; the server's typed errors show in the form."""
+    b, base, ids, env, ws = (fork_console[k] for k in ("browser", "base", "ids", "env", "ws"))
+    total = lambda: api(base, "/api/runs?limit=1000")[1]["data"]["total"]
+    moved = "return location.hash.startsWith('#/runs/') && !location.hash.includes(arguments[0])"
+    b.get(f"{base}/#token={TOKEN}")
+    b.wait_until("return !!sessionStorage.getItem('hwf-token') && document.body.dataset.rendered === 'runs'")
+    b.get(f"{base}/#/runs/{ids['forks']}")
+    b.wait_until("return document.body.dataset.rendered === 'run:' + arguments[0]", 10, ids["forks"])
+
+    # By input: the check agent's input, prefilled redacted, with the
+    # redacted field named; sent as it is, the server refuses it
+    # (invalid_args, shown in the form) and creates nothing.
+    box = 'tr[data-fork="2"] .fork-box'
+    b.click('#calls button.fork[data-call="2"]')
+    b.click(f'{box} button.fork-mode[data-mode="input"]')
+    assert not b.run(f"return !!document.querySelector('{box} button.fork-mode[data-mode=\"decision\"]')"), "an agent call takes no decision"
+    b.wait_until(f"return !document.querySelector('{box} .fork-pane[data-pane=\"input\"]').classList.contains('hidden')")
+    assert "[REDACTED]" in b.run(f"return document.querySelector('{box} textarea.fork-input').value")
+    assert "/draft" in b.text(f"{box} .fork-redacted") and "never stored" in b.text(f"{box} .fork-redacted")
+    assert SECRET not in page_text(b)
+    before = total()
+    b.click(f"{box} button.fork-go")
+    b.wait_until(f"const e = document.querySelector('{box} .fork-error'); return !!e && !e.classList.contains('hidden')")
+    assert b.run(f"return document.querySelector('{box} .fork-error').dataset.code") == "invalid_args"
+    assert "[REDACTED]" in b.text(f"{box} .fork-error") and "/draft" in b.text(f"{box} .fork-error"), b.text(f"{box} .fork-error")
+    assert total() == before, "a refused fork creates no run"
+    shot(b, "console-fork-input.png")
+    b.run(f"document.querySelector('{box} textarea.fork-input').value = JSON.stringify({{draft: '1.4: faster runs', audience: 'operators'}});")
+    b.type(f"{box} input.fork-reason", "for operators")
+    b.click(f"{box} button.fork-go")
+    b.wait_until(moved, 10, ids["forks"])
+    by_input = b.run("return decodeURIComponent(location.hash.slice('#/runs/'.length))")
+    wait_page_state(b, by_input, "succeeded")
+    s = api(base, f"/api/runs/{by_input}")[1]["data"]
+    # The draft and the question replay; the check runs live with the new input.
+    assert s["resumed_from"] == ids["forks"] and s["counts"]["replayed"] == 2 and s["result"]["answer"] == "yes", s
+    edit = [l for l in journal_lines(env, by_input) if l["type"] == "call_edited"]
+    assert [(e["call"], e["field"], e["actor"], e["reason"]) for e in edit] == [("2", "input", "web", "for operators")], edit
+    assert edit[0]["value"] == {"draft": "1.4: faster runs", "audience": "operators"}, edit
+    started = [l for l in journal_lines(env, by_input) if l["type"] == "call_started" and l.get("call") == "2"]
+    assert started and started[-1]["request"]["input"]["audience"] == "operators", started
+
+    # By answer: the question's choices; an answer they refuse is
+    # invalid_args in the form; a choice forks.
+    b.get(f"{base}/#/runs/{ids['forks']}")
+    b.wait_until("return document.body.dataset.rendered === 'run:' + arguments[0]", 10, ids["forks"])
+    box = 'tr[data-fork="3"] .fork-box'
+    b.click('#calls button.fork[data-call="3"]')
+    b.click(f'{box} button.fork-mode[data-mode="answer"]')
+    assert "Ship it?" in b.text(f'{box} .fork-pane[data-pane="answer"]')
+    b.run(f"document.querySelector('{box} textarea.fork-answer').value = 'maybe';")
+    b.click(f"{box} button.fork-go")
+    b.wait_until(f"const e = document.querySelector('{box} .fork-error'); return !!e && !e.classList.contains('hidden')")
+    assert b.run(f"return document.querySelector('{box} .fork-error').dataset.code") == "invalid_args", b.text(f"{box} .fork-error")
+    b.click(f'{box} button.fork-choice[data-value=\'"no"\']')
+    assert json.loads(b.run(f"return document.querySelector('{box} textarea.fork-answer').value")) == "no"
+    b.click(f"{box} button.fork-go")
+    b.wait_until(moved, 10, ids["forks"])
+    by_answer = b.run("return decodeURIComponent(location.hash.slice('#/runs/'.length))")
+    wait_page_state(b, by_answer, "succeeded")
+    s = api(base, f"/api/runs/{by_answer}")[1]["data"]
+    # Every call replays: the question answers with the edit.
+    assert s["result"]["answer"] == "no" and s["counts"]["replayed"] == 3, s
+    edit = [l for l in journal_lines(env, by_answer) if l["type"] == "call_edited"]
+    assert [(e["call"], e["field"], e["value"]["answer"], e["value"]["channel"]) for e in edit] == [("3", "output", "no", "fork")], edit
+
+    # By decision: the refused write, approved in a fork, runs (through the
+    # broker) and writes its file; the edit is journaled as a decision.
+    assert not (ws / "gated.txt").exists()
+    b.get(f"{base}/#/runs/{ids['gated']}")
+    b.wait_until("return document.body.dataset.rendered === 'run:' + arguments[0]", 10, ids["gated"])
+    box = 'tr[data-fork="1"] .fork-box'
+    b.click('#calls button.fork[data-call="1"]')
+    b.click(f'{box} button.fork-mode[data-mode="decision"]')
+    assert b.run(f"return Array.from(document.querySelectorAll('{box} input.fork-decision')).map(i => i.value)") == ["approve", "deny"]
+    b.click(f'{box} input.fork-decision[value="approve"]')
+    shot(b, "console-fork-decision.png")
+    b.click(f"{box} button.fork-go")
+    b.wait_until(moved, 10, ids["gated"])
+    by_decision = b.run("return decodeURIComponent(location.hash.slice('#/runs/'.length))")
+    wait_page_state(b, by_decision, "succeeded")
+    assert (ws / "gated.txt").read_text() == "approved in a fork"
+    edit = [l for l in journal_lines(env, by_decision) if l["type"] == "call_edited"]
+    assert [(e["field"], e["value"], e["actor"]) for e in edit] == [("decision", "approve", "web")], edit
+    b.wait_until("return document.querySelector('#timeline').innerText.includes('set to approve')")
+    assert SECRET not in page_text(b)

@@ -1118,6 +1118,42 @@ fn the_run_page_forks_with_an_output_and_plans_a_rerun() {
         (400, json!("fork_mismatch")),
         "{r:?}"
     );
+    // An input that still holds the redaction marker is refused: the
+    // journal never stored the value it stood for.
+    let before = ctx.run_ids().len();
+    let r = post(
+        a,
+        &format!("/api/runs/{run}/fork"),
+        &json!({"call": "1", "input": {"key": "[REDACTED]", "n": [1, "Bearer [REDACTED]"]}}),
+    );
+    assert_eq!(
+        (r.status, r.json()["error"]["code"].clone()),
+        (400, json!("invalid_args")),
+        "{r:?}"
+    );
+    let msg = r.json()["error"]["message"].as_str().unwrap_or_default().to_owned();
+    assert!(msg.contains("/key") && msg.contains("/n/1"), "{msg}");
+    assert_eq!(ctx.run_ids().len(), before, "a refused fork creates no run");
+
+    // What a fork of a call takes (the console's fork forms): an agent
+    // call's recorded output and input; no question, no decision.
+    let o = get(a, &format!("/api/runs/{run}/calls/1/fork")).json()["data"].clone();
+    assert_eq!(
+        (
+            o["kind"].clone(),
+            o["label"].clone(),
+            o["output"].clone(),
+            o["input"].clone()
+        ),
+        (json!("agent"), json!("draft"), json!("first draft"), Value::Null),
+        "{o}"
+    );
+    assert_eq!((o["decisions"].clone(), o.get("question")), (json!([]), None), "{o}");
+    assert_eq!(o["redacted"], json!([]), "{o}");
+    // The fork's call 1 ran with a new input: its options show that input.
+    let o = get(a, &format!("/api/runs/{by_input}/calls/1/fork")).json()["data"].clone();
+    assert_eq!(o["input"], json!({"audience": "ops"}), "{o}");
+    assert_eq!(get(a, &format!("/api/runs/{run}/calls/9/fork")).status, 404);
 
     // The drift report of the workflow against its current script (the
     // file, unchanged): every run replays, none diverges; nothing made.

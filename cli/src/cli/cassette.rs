@@ -6,9 +6,9 @@ use super::{Cli, open_host};
 use clap::{Args, Subcommand};
 use hwf_core::cassette::Cassette;
 use hwf_host::app::cassette::{
-    ForkDecision, ForkEdit, ForkRequest, PlanReport, ReplayCheckRequest, RunsToCheck, StepOutcome, TestReport,
-    TestRequest, step_line,
+    PlanReport, ReplayCheckRequest, RunsToCheck, StepOutcome, TestReport, TestRequest, step_line,
 };
+use hwf_host::app::fork::{ForkDecision, ForkEdit, ForkRequest};
 use hwf_host::config::Config;
 use hwf_host::ids::RunId;
 use hwf_host::{Error, ErrorCode, Target};

@@ -8,8 +8,7 @@
 //!   drift (`hwf test`);
 //! - [`Hwf::plan`]: what `--resume-from` would replay and what it would
 //!   run live, per call, with the source's figures; creates no run;
-//! - [`Hwf::fork`]: a new run in a run's lineage with one call's result
-//!   replaced; everything else that matches replays;
+//! - forks ([`Hwf::fork`]) are in [`crate::app::fork`];
 //! - [`Hwf::replay_check`]: a changed script walked against the stored
 //!   runs of its workflow: per run, replays / would run live / diverges at.
 //!
@@ -17,11 +16,11 @@
 //! code runs as in a real run, in a run context with no journal and no
 //! store writes, whose leaf calls are answered at the replay stage.
 
-use crate::broker::replay::{CallEdit, EditField, ReplayIndex};
+use crate::broker::replay::ReplayIndex;
 pub use crate::broker::walk::{StepOutcome, WalkStep};
 use crate::broker::walk::{Walk, WalkMode};
 use crate::broker::{ExecEnv, InstanceBroker, LoadedComponent, RunContext};
-use crate::store::RunSnapshot;
+use crate::store::{RunSnapshot, Store};
 use crate::{Hwf, RunOutcome, RunRequest, Target};
 pub use hwf_core::cassette::FieldDiff;
 use hwf_core::cassette::{Cassette, CassetteSource, ResolvedCall};
@@ -199,25 +198,6 @@ impl PlanReport {
     }
 }
 
-/// What to fork (`hwf fork RUN --at CALL --output JSON`).
-#[derive(Debug, Clone)]
-pub struct ForkRequest {
-    /// The run to fork.
-    pub source: RunId,
-    /// The agent or capability call whose result is replaced.
-    pub call: String,
-    /// What replaces it.
-    pub edit: ForkEdit,
-    /// Who makes the edit (journaled).
-    pub actor: String,
-    /// Why (journaled, redacted).
-    pub reason: Option<String>,
-    /// Args for the new run (default: the source's).
-    pub args: Option<Value>,
-    /// The new run's id (generated when absent).
-    pub run_id: Option<RunId>,
-}
-
 /// Which stored runs [`Hwf::replay_check`] looks at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunsToCheck {
@@ -309,60 +289,6 @@ impl ReplayCheckReport {
     }
 }
 
-/// What a fork replaces.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ForkEdit {
-    /// The call's whole result.
-    Output(Value),
-    /// A `human.ask`'s answer (checked against the question's schema and
-    /// choices): the result a person's `respond` would have given, with
-    /// the fork's actor and channel `fork`.
-    Answer(Value),
-    /// The call's request input: the call runs live with it (a new
-    /// fingerprint); the calls whose requests are unchanged replay.
-    Input(Value),
-    /// An approval gate's decision (approve or deny), or a `human.ask`
-    /// declined (deny): the call runs again through the broker with it,
-    /// as if an operator had decided so (a deny: the gated effect does
-    /// not run).
-    Decision(ForkDecision),
-}
-
-/// A fork's decision on an approval gate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ForkDecision {
-    /// Run the gated call.
-    Approve,
-    /// Refuse it (the script gets `approval_rejected`; a question: declined).
-    Deny,
-}
-
-impl ForkDecision {
-    /// Parse `approve` or `deny` (`reject` is taken as `deny`).
-    ///
-    /// # Errors
-    ///
-    /// `invalid_args` for any other word.
-    pub fn parse(word: &str) -> Result<Self> {
-        match word {
-            "approve" => Ok(Self::Approve),
-            "deny" | "reject" => Ok(Self::Deny),
-            other => Err(Error::new(
-                ErrorCode::InvalidArgs,
-                format!("decision {other:?}: expected approve or deny"),
-            )),
-        }
-    }
-
-    /// `approve` or `deny`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Approve => "approve",
-            Self::Deny => "deny",
-        }
-    }
-}
-
 /// A cassette source from a run's snapshot.
 fn source_of(snap: &RunSnapshot) -> CassetteSource {
     CassetteSource {
@@ -408,7 +334,7 @@ impl Hwf {
 
     /// The journals of `snap`'s lineage and its own, oldest first, payloads
     /// read back.
-    fn whole_lineage(&self, snap: &RunSnapshot) -> Result<Vec<Vec<hwf_core::journal::JournalEntry>>> {
+    pub(crate) fn whole_lineage(&self, snap: &RunSnapshot) -> Result<Vec<Vec<hwf_core::journal::JournalEntry>>> {
         let mut journals = self.lineage_journals_whole(snap.resumed_from.as_ref())?;
         let own = self.store.read_entries(&snap.run_id)?;
         crate::app::runner::check_journal_present(snap, &own)?;
@@ -584,140 +510,6 @@ impl Hwf {
         })
     }
 
-    /// Fork a run: a new run resumed from `req.source` (same script, same
-    /// args unless given) in which call `req.call` replays the edit
-    /// (a whole output, or a question's answer) instead of its recorded
-    /// result; the edit is journaled with its
-    /// actor. Calls whose requests are unchanged replay; a call whose
-    /// request depends on the edited output runs live (it needs a backend).
-    ///
-    /// # Errors
-    ///
-    /// `not_found` (no such run, or no agent or capability call `call` in
-    /// it), `fork_mismatch` (an answer for a call that is not a
-    /// `human.ask`; a decision on a call that is not an approval gate or a
-    /// question, or an approval on a question), `invalid_args` (args with
-    /// credentials that were not stored; an answer its question's schema
-    /// or choices refuse; an input equal to the recorded one),
-    /// and [`Hwf::run`]'s.
-    pub async fn fork(&self, req: &ForkRequest) -> Result<RunOutcome> {
-        let snap = self.store.read_snapshot(&req.source)?;
-        let journals = self.whole_lineage(&snap)?;
-        let recorded = Cassette::recorded_calls(&journals);
-        let Some(call) = recorded.iter().find(|c| c.call == req.call) else {
-            let known: Vec<&str> = recorded.iter().map(|c| c.call.as_str()).take(20).collect();
-            return Err(Error::new(
-                ErrorCode::NotFound,
-                format!(
-                    "run {} has no agent or capability call {:?} (its calls: {})",
-                    req.source,
-                    req.call,
-                    known.join(", ")
-                ),
-            ));
-        };
-        let is_ask = call.kind == "capability" && call.request.get("name").and_then(Value::as_str) == Some("human.ask");
-        let mut changes = None;
-        let (field, value) = match &req.edit {
-            ForkEdit::Output(v) => (EditField::Output, v.clone()),
-            ForkEdit::Input(input) => {
-                // The journal keeps requests redacted: compare (and show)
-                // the new input redacted too.
-                let mut now = call.request.clone();
-                if let Some(o) = now.as_object_mut() {
-                    o.insert("input".into(), hwf_core::redact::redacted(input).into_owned());
-                }
-                let diff = hwf_core::cassette::diff(&call.request, &now);
-                if diff.is_empty() {
-                    return Err(Error::new(
-                        ErrorCode::InvalidArgs,
-                        format!("--input for call {}: it is the recorded input", call.call),
-                    ));
-                }
-                changes = Some(serde_json::to_value(&diff).unwrap_or(Value::Null));
-                (EditField::Input, input.clone())
-            }
-            ForkEdit::Decision(d) => {
-                let gated = self.is_approval_gate(call, &journals);
-                match (gated, is_ask, d) {
-                    (true, _, _) | (false, true, ForkDecision::Deny) => {}
-                    (false, true, ForkDecision::Approve) => {
-                        return Err(Error::new(
-                            ErrorCode::ForkMismatch,
-                            format!(
-                                "call {} of run {} is a question (human.ask): give its answer with --answer, or --decision deny to decline it",
-                                call.call, req.source
-                            ),
-                        ));
-                    }
-                    (false, false, _) => {
-                        return Err(Error::new(
-                            ErrorCode::ForkMismatch,
-                            format!(
-                                "call {} of run {} is {} call{}, not an approval gate or a question: --decision needs one (use --output or --input)",
-                                call.call,
-                                req.source,
-                                if call.kind == "agent" {
-                                    "an agent"
-                                } else {
-                                    "an ungated capability"
-                                },
-                                call.label.as_deref().map(|l| format!(" ({l})")).unwrap_or_default()
-                            ),
-                        ));
-                    }
-                }
-                (EditField::Decision, Value::String(d.as_str().to_owned()))
-            }
-            ForkEdit::Answer(answer) => {
-                let question = match is_ask {
-                    true => call.request.get("input").cloned().unwrap_or(Value::Null),
-                    false => {
-                        return Err(Error::new(
-                            ErrorCode::ForkMismatch,
-                            format!(
-                                "call {} of run {} is not a human.ask: pass --output",
-                                call.call, req.source
-                            ),
-                        ));
-                    }
-                };
-                crate::capabilities::durable::check_answer(&question, answer).map_err(|why| {
-                    Error::new(
-                        ErrorCode::InvalidArgs,
-                        format!("--answer for call {}: {why}", call.call),
-                    )
-                })?;
-                (
-                    EditField::Output,
-                    serde_json::json!({
-                        "answer": answer,
-                        "actor": req.actor,
-                        "channel": "fork",
-                        "message_id": null,
-                        "decided_at_ms": crate::store::now_ms(),
-                    }),
-                )
-            }
-        };
-        let source = self.resume_source(&req.source)?;
-        let args = source.args_or(req.args.clone(), &req.source, ErrorCode::InvalidArgs, "pass --args")?;
-        let mut run = RunRequest::new(source.target, args);
-        run.resume_from = Some(req.source.clone());
-        run.run_id = req.run_id.clone();
-        run.edit = Some(CallEdit {
-            call: call.call.clone(),
-            fingerprint: call.fingerprint.clone(),
-            field,
-            value,
-            changes,
-            actor: req.actor.clone(),
-            reason: req.reason.clone(),
-            source_run: req.source.to_string(),
-        });
-        self.run(run).await
-    }
-
     /// The drift report of a run's workflow (the console's drift view):
     /// [`Hwf::replay_check`] of every stored run of the run's workflow
     /// against its *current* script — the newest saved version of its
@@ -743,24 +535,6 @@ impl Hwf {
         .await
     }
 
-    /// Whether a recorded call is an approval gate: it parked its run on
-    /// an approval, or it calls a capability whose class the policy gates.
-    fn is_approval_gate(&self, call: &ResolvedCall, journals: &[Vec<hwf_core::journal::JournalEntry>]) -> bool {
-        if call.kind != "capability" {
-            return false;
-        }
-        let parked_on_approval = journals.iter().flatten().any(|e| {
-            matches!(&e.entry, hwf_core::journal::Entry::WaitStarted { call: c, kind, .. } if *c == call.call && kind == "approval")
-        });
-        parked_on_approval
-            || call
-                .request
-                .get("name")
-                .and_then(Value::as_str)
-                .and_then(|n| self.services.capabilities.get(n))
-                .is_some_and(|c| self.services.policy.approval_classes.contains(&c.class))
-    }
-
     /// Walk a changed script against the stored runs of its workflow
     /// (offline: nothing runs, nothing is written): per run, how many of
     /// its calls would replay, how many would run live (with estimated
@@ -783,24 +557,36 @@ impl Hwf {
                 "the script has no meta.name to find its runs by; pass --name",
             ));
         };
-        // Runs are read one after the other and walked as tasks, as many
-        // at once as there are cores (each walk is independent).
+        // Runs are read and indexed one after the other on a blocking
+        // thread, and walked as tasks as they come, as many at once as
+        // there are cores (each walk is independent): reading the next runs
+        // does not hold a walk back, nor a walk the reading.
         let width = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8);
+        let (tx, mut rx) = tokio::sync::mpsc::channel::<std::result::Result<Prepared, Box<RunCheck>>>(width * 2);
+        let (store, wanted, which) = (self.store.clone(), name.clone(), req.runs);
+        let reader = tokio::task::spawn_blocking(move || {
+            for id in store.run_ids()? {
+                let Ok(snap) = store.read_snapshot(&id) else {
+                    continue;
+                };
+                if snap.workflow.as_deref() != Some(wanted.as_str()) || snap.state == crate::store::RunState::Queued {
+                    continue;
+                }
+                if which == RunsToCheck::Waiting && snap.state != crate::store::RunState::Waiting {
+                    continue;
+                }
+                if tx.blocking_send(prepare_check(&store, &snap)).is_err() {
+                    break;
+                }
+            }
+            Ok::<(), Error>(())
+        });
         let mut slots: Vec<Option<RunCheck>> = Vec::new();
         let mut tasks = tokio::task::JoinSet::new();
-        for id in self.store.run_ids()? {
-            let Ok(snap) = self.store.read_snapshot(&id) else {
-                continue;
-            };
-            if snap.workflow.as_deref() != Some(name.as_str()) || snap.state == crate::store::RunState::Queued {
-                continue;
-            }
-            if req.runs == RunsToCheck::Waiting && snap.state != crate::store::RunState::Waiting {
-                continue;
-            }
+        while let Some(prepared) = rx.recv().await {
             let slot = slots.len();
             slots.push(None);
-            match self.prepare_check(&snap) {
+            match prepared {
                 Err(check) => slots[slot] = Some(*check),
                 Ok(p) => {
                     while tasks.len() >= width {
@@ -825,6 +611,9 @@ impl Hwf {
                 }
             }
         }
+        reader
+            .await
+            .map_err(|e| Error::new(ErrorCode::Internal, format!("reading the runs: {e}")))??;
         while let Some(done) = tasks.join_next().await {
             if let Ok((i, c)) = done {
                 slots[i] = Some(c);
@@ -905,60 +694,6 @@ impl Hwf {
         .await;
         let _ = claim.release().await;
         outcome
-    }
-
-    /// One run of [`Hwf::replay_check`], read and indexed (or why it
-    /// cannot be walked).
-    fn prepare_check(&self, snap: &RunSnapshot) -> std::result::Result<Prepared, Box<RunCheck>> {
-        let mut check = RunCheck {
-            run_id: snap.run_id.to_string(),
-            state: snap.state.as_str().to_owned(),
-            replayed: 0,
-            live: 0,
-            live_tokens: 0,
-            diverges_at: None,
-            diverges_label: None,
-            diverges_reason: None,
-            diverges_diff: Vec::new(),
-            complete: false,
-            error: None,
-            upgraded_to: None,
-            kept_because: None,
-        };
-        let info = |e: Error| ErrorInfo {
-            code: e.code(),
-            message: e.message().to_owned(),
-        };
-        if snap.args_redacted {
-            check.error = Some(info(Error::new(
-                ErrorCode::InvalidArgs,
-                "its args had credentials, which were not stored: it cannot be walked",
-            )));
-            return Err(Box::new(check));
-        }
-        let read = (|| {
-            let journals = self.whole_lineage(snap)?;
-            let controls = crate::app::control::read_controls(&self.store, &snap.run_id)?;
-            Ok::<_, Error>((journals, controls))
-        })();
-        let (journals, controls) = match read {
-            Ok(p) => p,
-            Err(e) => {
-                check.error = Some(info(e));
-                return Err(Box::new(check));
-            }
-        };
-        // One pass for the replay index and the recorded calls, as a plan.
-        let mut collector = hwf_core::cassette::CallCollector::default();
-        let index = crate::app::runner::replay_index_observed(&journals, &[], &controls, |e| collector.feed(e));
-        Ok(Prepared {
-            check,
-            index,
-            walk: Arc::new(Walk::new(WalkMode::Plan, collector.recorded_calls())),
-            args: snap.args.clone(),
-            seed_run: snap.seed_run().clone(),
-            clock_origin_ms: snap.clock_origin(),
-        })
     }
 
     /// Re-record a test's drifted calls live (`hwf test --update`): a real
@@ -1066,6 +801,63 @@ async fn walk_in(
         Ok(Err(message)) => Err(Error::new(ErrorCode::HarnessError, message)),
         Err(e) => Err(e),
     }
+}
+
+/// One run of [`Hwf::replay_check`], read and indexed (or why it
+/// cannot be walked).
+fn prepare_check(store: &Store, snap: &RunSnapshot) -> std::result::Result<Prepared, Box<RunCheck>> {
+    let mut check = RunCheck {
+        run_id: snap.run_id.to_string(),
+        state: snap.state.as_str().to_owned(),
+        replayed: 0,
+        live: 0,
+        live_tokens: 0,
+        diverges_at: None,
+        diverges_label: None,
+        diverges_reason: None,
+        diverges_diff: Vec::new(),
+        complete: false,
+        error: None,
+        upgraded_to: None,
+        kept_because: None,
+    };
+    let info = |e: Error| ErrorInfo {
+        code: e.code(),
+        message: e.message().to_owned(),
+    };
+    if snap.args_redacted {
+        check.error = Some(info(Error::new(
+            ErrorCode::InvalidArgs,
+            "its args had credentials, which were not stored: it cannot be walked",
+        )));
+        return Err(Box::new(check));
+    }
+    let read = (|| {
+        let mut journals = crate::app::runner::lineage_read(store, snap.resumed_from.as_ref(), true)?;
+        let own = store.read_entries(&snap.run_id)?;
+        crate::app::runner::check_journal_present(snap, &own)?;
+        journals.push(own);
+        let controls = crate::app::control::read_controls(store, &snap.run_id)?;
+        Ok::<_, Error>((journals, controls))
+    })();
+    let (journals, controls) = match read {
+        Ok(p) => p,
+        Err(e) => {
+            check.error = Some(info(e));
+            return Err(Box::new(check));
+        }
+    };
+    // One pass for the replay index and the recorded calls, as a plan.
+    let mut collector = hwf_core::cassette::CallCollector::default();
+    let index = crate::app::runner::replay_index_observed(&journals, &[], &controls, |e| collector.feed(e));
+    Ok(Prepared {
+        check,
+        index,
+        walk: Arc::new(Walk::new(WalkMode::Plan, collector.recorded_calls())),
+        args: snap.args.clone(),
+        seed_run: snap.seed_run().clone(),
+        clock_origin_ms: snap.clock_origin(),
+    })
 }
 
 /// A run of [`Hwf::replay_check`] read and indexed, ready to walk.

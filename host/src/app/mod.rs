@@ -6,8 +6,9 @@
 //!   [`crate::HwfBuilder::from_config`];
 //! - [`resolve`]: what to run ([`crate::Target`]) and reading components;
 //! - [`runs`]: starting, queueing and executing runs;
-//! - [`cassette`]: journals as tests, plans and forks (`hwf test`, `hwf
-//!   cassette export`, `--resume-from … --plan`, `hwf fork`);
+//! - [`cassette`]: journals as tests and plans (`hwf test`, `hwf
+//!   cassette export`, `--resume-from … --plan`, `hwf replay-check`);
+//! - [`fork`]: forks (`hwf fork`, the console's fork forms);
 //! - [`resume`]: what a resumed run takes from its source
 //!   ([`resume::ResumePlan`]);
 //! - [`monitor`]: live progress and controls while a run executes;
@@ -33,6 +34,7 @@ pub mod catalog;
 pub mod claim;
 pub mod control;
 pub mod finalizers;
+pub mod fork;
 pub mod host;
 pub mod monitor;
 pub mod operate;

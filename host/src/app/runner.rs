@@ -18,7 +18,7 @@ use crate::broker::Journal;
 use crate::broker::replay::ReplayIndex;
 use crate::capabilities::Registry;
 use crate::capabilities::durable;
-use crate::store::{ErrorInfo, RunSnapshot, RunState, now_ms};
+use crate::store::{ErrorInfo, RunSnapshot, RunState, Store, now_ms};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
 use hwf_core::journal::{Entry, JournalEntry};
@@ -817,28 +817,34 @@ impl Hwf {
     }
 
     fn lineage_read(&self, first: Option<&RunId>, whole: bool) -> Result<Vec<Vec<JournalEntry>>> {
-        let mut out = Vec::new();
-        let mut next = first.cloned();
-        while let Some(id) = next {
-            if out.len() >= MAX_LINEAGE {
-                return Err(Error::new(
-                    ErrorCode::CorruptStore,
-                    format!("the resume lineage of run {id} is more than {MAX_LINEAGE} runs deep"),
-                ));
-            }
-            let snap = self.store().read_snapshot(&id)?;
-            let events = if whole {
-                self.store().read_entries(&id)?
-            } else {
-                self.store().read_entries_for_replay(&id)?
-            };
-            check_journal_present(&snap, &events)?;
-            out.push(events);
-            next = snap.resumed_from.clone();
-        }
-        out.reverse();
-        Ok(out)
+        lineage_read(self.store(), first, whole)
     }
+}
+
+/// The journals of a resume lineage starting at `first`, oldest first:
+/// whole, or only what a replay reads.
+pub(crate) fn lineage_read(store: &Store, first: Option<&RunId>, whole: bool) -> Result<Vec<Vec<JournalEntry>>> {
+    let mut out = Vec::new();
+    let mut next = first.cloned();
+    while let Some(id) = next {
+        if out.len() >= MAX_LINEAGE {
+            return Err(Error::new(
+                ErrorCode::CorruptStore,
+                format!("the resume lineage of run {id} is more than {MAX_LINEAGE} runs deep"),
+            ));
+        }
+        let snap = store.read_snapshot(&id)?;
+        let events = if whole {
+            store.read_entries(&id)?
+        } else {
+            store.read_entries_for_replay(&id)?
+        };
+        check_journal_present(&snap, &events)?;
+        out.push(events);
+        next = snap.resumed_from.clone();
+    }
+    out.reverse();
+    Ok(out)
 }
 
 /// A decision answering a parked call, validated against what the call

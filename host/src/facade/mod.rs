@@ -399,7 +399,7 @@ async fn run_script(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
 /// journaled (`call_edited`) with `actor` (default: `operator` from the
 /// console, else `agent`) and `reason`. Runs in the foreground.
 async fn fork(hwf: &Hwf, p: &Params, opts: &Options) -> Result<Value> {
-    use crate::app::cassette::{ForkDecision, ForkEdit, ForkRequest};
+    use crate::app::fork::{ForkDecision, ForkEdit, ForkRequest};
     let source = RunId::parse(p.req_str("resume_from_run_id", "fork")?)?;
     let call = p.req_str("call", "fork")?.to_owned();
     hwf_core::ids::validate_name("call ref", &call)?;

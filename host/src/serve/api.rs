@@ -246,6 +246,20 @@ pub async fn call(State(app): App, Path((id, call)): Path<(String, String)>) -> 
     result_redacted(blocking(move || hwf.call_detail(id.as_str(), &call)).await)
 }
 
+/// `GET /api/runs/{id}/calls/{call}/fork`: what a fork of the call may
+/// replace (the console's fork forms): its recorded output and input
+/// (redacted, with the pointers of the input's redacted values), a
+/// `human.ask`'s question, and the decisions it takes
+/// ([`crate::app::fork::ForkOptions`]).
+pub async fn fork_options(State(app): App, Path((id, call)): Path<(String, String)>) -> Response {
+    let id = match run_id(&id) {
+        Ok(id) => id,
+        Err(r) => return r,
+    };
+    let hwf = app.hwf.clone();
+    result_redacted(blocking(move || hwf.fork_options(&id, &call).map(|o| o.to_json())).await)
+}
+
 /// `GET /api/waits`: the review queue.
 pub async fn waits(State(app): App) -> Response {
     let hwf = app.hwf.clone();

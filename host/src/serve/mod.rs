@@ -309,6 +309,7 @@ pub fn router(app: Arc<AppState>) -> axum::Router {
         .route("/api/runs/{id}/page", get(api::run_page))
         .route("/api/runs/{id}/result", get(api::run_result))
         .route("/api/runs/{id}/calls/{call}", get(api::call))
+        .route("/api/runs/{id}/calls/{call}/fork", get(api::fork_options))
         .route("/api/runs/{id}/controls", post(api::control))
         .route("/api/runs/{id}/decisions", post(api::decision))
         .route("/api/runs/{id}/rerun", post(api::rerun))

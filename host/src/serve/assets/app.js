@@ -58,7 +58,9 @@ async function post(path, payload) {
   if (!body.success) {
     const msg = (body.error && body.error.code ? body.error.code + ": " : "") + (body.error ? body.error.message : "HTTP " + r.status);
     flash(msg, true);
-    throw new Error(msg);
+    const err = new Error(msg);
+    err.code = body.error && body.error.code;
+    throw err;
   }
   return body.data;
 }
@@ -388,8 +390,10 @@ function callRows(calls, wf, ended) {
         ? `<button type="button" class="task-stop" data-call="${esc(c.call)}">stop</button>`
         // A retry is taken by the run's next execution: an ended run has none.
         : c.state === "failed" && !ended ? `<button type="button" class="retry" data-call="${esc(c.call)}">retry</button>`
-        // A fork: a new run with this call's result replaced.
-        : c.state === "done" && (c.kind === "agent" || c.kind === "capability") ? `<button type="button" class="fork" data-call="${esc(c.call)}" title="fork with this output: a new run in which this call answers what you write">fork</button>` : "";
+        // A fork: a new run with this call's output, input or decision
+        // replaced (a failed call too once the run ended: a refused
+        // approval approved, a failed call answered).
+        : (c.state === "done" || (c.state === "failed" && ended)) && (c.kind === "agent" || c.kind === "capability") ? `<button type="button" class="fork" data-call="${esc(c.call)}" title="fork: a new run in which this call answers what you write, runs with another input, or is decided again">fork</button>` : "";
       const took = live && c.started_ms != null ? `<span class="elapsed">${ms(now - c.started_ms)}…</span>` : us(c.duration_us);
       out.push(`<tr class="call-row" data-call="${esc(c.call)}" data-state="${esc(c.state)}">
       <td class="call indent${depth(c.call)}"><a href="#" class="toggle" data-call="${esc(c.call)}">${esc(c.call)}</a></td>
@@ -507,34 +511,110 @@ async function loadDetail(run, call) {
   } catch (e) { box.textContent = e.message; }
 }
 
-// "Fork with this output": an edit box under the call, filled with what
-// it answered; sending it starts a new run (through the facade, journaled
-// as call_edited by "web") and opens it.
+// A fork of one call: a new run of this run's lineage with the call's
+// output, input or decision replaced (through the facade, journaled as
+// call_edited by "web"); every call whose request is unchanged replays.
+// The box asks the server what this call takes (GET …/calls/{call}/fork:
+// its recorded output and input, redacted; a question; the decisions an
+// approval gate or a question takes) and offers only that.
+const FORK_MODES = {
+  output: "Replace its output",
+  input: "Edit its input",
+  answer: "Answer it differently",
+  decision: "Decide again",
+};
+
+function forkExplain(o, mode) {
+  const c = `call <b class="mono">${esc(o.call)}</b>`;
+  switch (mode) {
+    case "output": return `A new run in which ${c} answers what you write here (JSON, or else plain text). Every call whose request is unchanged replays; the calls that use this answer run live.`;
+    case "input": return `A new run in which ${c} runs again, live, with this input: through the policy, its input schema, any approval, the budget and the backend. Every call whose request is unchanged replays.`
+      + (o.redacted.length ? `<div class="lvl-warn fork-redacted">Values shown as <span class="mono">[REDACTED]</span> (at ${o.redacted.map((p) => `<span class="mono">${esc(p)}</span>`).join(", ")}) were never stored: type them again, or the fork is refused.</div>` : "");
+    case "answer": return `A new run in which the question of ${c} is answered with this instead (checked against its choices and schema); the run goes on from there.`;
+    case "decision": return o.decisions.includes("approve")
+      ? `A new run in which the approval of ${c} is decided again: <b>approve</b> runs the gated call, <b>deny</b> refuses it (the script gets <span class="mono">approval_rejected</span>).`
+      : `A new run in which the question of ${c} is declined.`;
+    default: return "";
+  }
+}
+
 async function openFork(run, call, tr) {
   if ($(`tr[data-fork="${CSS.escape(call)}"]`)) return;
-  tr.insertAdjacentHTML("afterend", `<tr class="fork-row" data-fork="${esc(call)}"><td colspan="8"><div class="fork-box">
-    <div><b>Fork with this output</b> <span class="muted">— a new run of this run's lineage in which call ${esc(call)} answers what you write here (JSON, or else plain text); every call whose request is unchanged replays, the calls that depend on this answer run live.</span></div>
-    <textarea class="fork-output" aria-label="the call's new output">…</textarea>
-    <div class="row"><input type="text" class="fork-reason" placeholder="reason (journaled)"><button type="button" class="primary fork-go" data-call="${esc(call)}">Fork</button><button type="button" class="fork-cancel" data-call="${esc(call)}">Cancel</button></div></div></td></tr>`);
-  const area = $(`tr[data-fork="${CSS.escape(call)}"] textarea.fork-output`);
+  tr.insertAdjacentHTML("afterend", `<tr class="fork-row" data-fork="${esc(call)}"><td colspan="8"><div class="fork-box muted">Loading what call ${esc(call)} takes…</div></td></tr>`);
+  const row = $(`tr[data-fork="${CSS.escape(call)}"]`);
+  let o;
   try {
-    const d = await api("runs/" + encodeURIComponent(run) + "/calls/" + encodeURIComponent(call));
-    if (area.value === "…") area.value = JSON.stringify(d.result, null, 2);
-  } catch (e) { area.value = ""; flash(e.message, true); }
+    o = await api("runs/" + encodeURIComponent(run) + "/calls/" + encodeURIComponent(call) + "/fork");
+  } catch (e) {
+    // Said where the box was, with a way to close it (an open box holds the
+    // page's live refresh).
+    $(".fork-box", row).classList.remove("muted");
+    $(".fork-box", row).innerHTML = `<div class="fork-error lvl-error" role="alert">${esc(e.message)}</div><div class="row"><button type="button" class="fork-cancel" data-call="${esc(call)}">Close</button></div>`;
+    return;
+  }
+  const modes = ["output", "input", ...(o.question ? ["answer"] : []), ...(o.decisions.length ? ["decision"] : [])];
+  const json = (v) => esc(v === undefined ? "" : JSON.stringify(v, null, 2));
+  const q = o.question || {};
+  const choices = Array.isArray(q.choices) ? q.choices : [];
+  const decisionWords = { approve: "approve", deny: o.question ? "decline" : "deny" };
+  const box = $(".fork-box", row);
+  box.classList.remove("muted");
+  box.dataset.mode = "output";
+  box.innerHTML = `<div class="row fork-modes" role="tablist">${modes.map((m, i) => `<button type="button" role="tab" class="fork-mode${i ? "" : " on"}" data-mode="${m}" aria-selected="${i ? "false" : "true"}">${esc(FORK_MODES[m])}</button>`).join("")}
+      <span class="muted">call ${esc(o.call)} · ${esc(o.kind)}${o.name ? " " + esc(o.name) : ""}${o.label ? " · " + esc(o.label) : ""}</span></div>
+    <div class="fork-explain muted">${forkExplain(o, "output")}</div>
+    <div class="fork-pane" data-pane="output"><textarea class="fork-output" aria-label="the call's new output">${json(o.output)}</textarea></div>
+    <div class="fork-pane hidden" data-pane="input"><textarea class="fork-input" aria-label="the call's new input">${json(o.input)}</textarea></div>
+    <div class="fork-pane hidden" data-pane="answer">${q.prompt ? `<div class="q">${esc(q.prompt)}</div>` : ""}
+      ${choices.length ? `<div class="row">${choices.map((c) => `<button type="button" class="fork-choice" data-value="${esc(JSON.stringify(c))}">${esc(typeof c === "string" ? c : JSON.stringify(c))}</button>`).join("")}</div>` : ""}
+      <textarea class="fork-answer" aria-label="the new answer">${json(o.output && o.output.answer)}</textarea></div>
+    <div class="fork-pane hidden" data-pane="decision"><div class="row">${o.decisions.map((d, i) => `<label><input type="radio" name="fork-decision-${esc(o.call)}" class="fork-decision" value="${esc(d)}"${i ? "" : " checked"}> ${esc(decisionWords[d] || d)}</label>`).join("")}</div></div>
+    <div class="fork-error lvl-error hidden" role="alert"></div>
+    <div class="row"><input type="text" class="fork-reason" placeholder="reason (journaled)"><button type="button" class="primary fork-go" data-call="${esc(call)}">Fork</button><button type="button" class="fork-cancel" data-call="${esc(call)}">Cancel</button></div>`;
+  box.addEventListener("click", (e) => {
+    const m = e.target.closest("button.fork-mode");
+    if (m) {
+      box.dataset.mode = m.dataset.mode;
+      $all("button.fork-mode", box).forEach((b) => { b.classList.toggle("on", b === m); b.setAttribute("aria-selected", String(b === m)); });
+      $all(".fork-pane", box).forEach((p) => p.classList.toggle("hidden", p.dataset.pane !== m.dataset.mode));
+      $(".fork-explain", box).innerHTML = forkExplain(o, m.dataset.mode);
+      $(".fork-error", box).classList.add("hidden");
+      return;
+    }
+    const c = e.target.closest("button.fork-choice");
+    if (c) $("textarea.fork-answer", box).value = JSON.stringify(JSON.parse(c.dataset.value), null, 2);
+  });
+}
+
+// JSON, or else the text as a string.
+function loose(text) {
+  try { return JSON.parse(text); } catch (_) { return text; }
 }
 
 async function sendFork(run, call, tr) {
-  const text = $("textarea.fork-output", tr).value;
-  let output = text;
-  try { output = JSON.parse(text); } catch (_) { /* plain text */ }
-  const payload = { call, output };
+  const box = $(".fork-box", tr);
+  const mode = box.dataset.mode || "output";
+  const payload = { call };
+  if (mode === "output") payload.output = loose($("textarea.fork-output", tr).value);
+  else if (mode === "input") payload.input = loose($("textarea.fork-input", tr).value);
+  else if (mode === "answer") payload.answer = loose($("textarea.fork-answer", tr).value);
+  else { const d = $("input.fork-decision:checked", tr); payload.decision = d ? d.value : ""; }
   const reason = $("input.fork-reason", tr).value.trim();
   if (reason) payload.reason = reason;
+  const err = $(".fork-error", box);
+  err.classList.add("hidden");
   $all("button", tr).forEach((b) => (b.disabled = true));
   try {
     const r = await post("runs/" + encodeURIComponent(run) + "/fork", payload);
     location.hash = "#/runs/" + encodeURIComponent(r.run_id);
-  } catch (_) { $all("button", tr).forEach((b) => (b.disabled = false)); }
+  } catch (e) {
+    // The server's typed error, where the form is (fork_mismatch,
+    // invalid_args, not_found, …).
+    err.dataset.code = e.code || "";
+    err.innerHTML = `${e.code ? `<b class="mono">${esc(e.code)}</b>: ` : ""}${esc(e.code ? e.message.slice(e.code.length + 2) : e.message)}`;
+    err.classList.remove("hidden");
+    $all("button", tr).forEach((b) => (b.disabled = false));
+  }
 }
 
 // The plan shown before a resume ("Run again from here"): per call, what
