@@ -3344,11 +3344,14 @@ fn compare_array_elements(
 
     // 4. If comparefn is not undefined, then
     if let Some(cmp) = comparefn {
-        let args = [x.clone(), y.clone()];
         //     a. Let v be ? ToNumber(? Call(comparefn, undefined, « x, y »)).
-        let v = cmp
-            .call(&JsValue::undefined(), &args, context)?
-            .to_number(context)?;
+        // hwf patch: the arguments go straight onto the stack (`call_pair`),
+        // and a number result is read without `to_number`'s dispatch.
+        let v = cmp.call_pair(&JsValue::undefined(), x, y, context)?;
+        let v = match v.as_number() {
+            Some(v) => v,
+            None => v.to_number(context)?,
+        };
         //     b. If v is NaN, return +0𝔽.
         //     c. Return v.
         return Ok(v.partial_cmp(&0.0).unwrap_or(Ordering::Equal));
