@@ -154,6 +154,16 @@ impl std::fmt::Debug for NativeFunction {
 }
 
 impl NativeFunction {
+    /// The function pointer, when this is not a closure (hwf patch: lets
+    /// `IteratorRecord::step` recognise the built-in iterators' `next`).
+    #[inline]
+    pub(crate) fn as_fn_ptr(&self) -> Option<NativeFunctionPointer> {
+        match self.inner {
+            Inner::PointerFn(f) => Some(f),
+            Inner::Closure(_) => None,
+        }
+    }
+
     /// Creates a `NativeFunction` from a function pointer.
     #[inline]
     pub fn from_fn_ptr(function: NativeFunctionPointer) -> Self {

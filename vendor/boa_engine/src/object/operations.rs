@@ -442,6 +442,32 @@ impl JsObject {
         let argument_count = args.len();
         context.vm.stack.calling_convention_push_arguments(args);
 
+        self.call_pushed(argument_count, context)
+    }
+
+    /// `Call ( F, V, « x, y » )`: [`Self::call`] with two arguments, which
+    /// are cloned once, straight onto the VM stack.
+    ///
+    /// hwf patch: `Array.prototype.sort` calls its comparator millions of
+    /// times; building an argument array and then copying it onto the stack
+    /// cloned (and dropped) each argument twice.
+    pub(crate) fn call_pair(
+        &self,
+        this: &JsValue,
+        x: &JsValue,
+        y: &JsValue,
+        context: &mut Context,
+    ) -> JsResult<JsValue> {
+        context.vm.stack.push(this.clone()); // this
+        context.vm.stack.push(self.clone()); // func
+        context.vm.stack.push(x.clone());
+        context.vm.stack.push(y.clone());
+        self.call_pushed(2, context)
+    }
+
+    /// Steps 3 and after of [`Self::call`], once `this`, the function and
+    /// `argument_count` arguments are on the VM stack.
+    fn call_pushed(&self, argument_count: usize, context: &mut Context) -> JsResult<JsValue> {
         // 3. Return ? F.[[Call]](V, argumentsList).
         let frame_index = context.vm.frames.len();
         if self.__call__(argument_count).resolve(context)? {

@@ -47,6 +47,7 @@ mod call_frame;
 mod code_block;
 mod completion_record;
 mod inline_cache;
+pub(crate) mod repeated_call;
 mod runtime_limits;
 
 pub(crate) mod opcode;

@@ -94,6 +94,17 @@ impl ArrayIterator {
     ///
     /// [spec]: https://tc39.es/ecma262/#sec-%arrayiteratorprototype%.next
     pub(crate) fn next(this: &JsValue, _: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+        Ok(match Self::next_value(this, context)? {
+            Some(value) => create_iter_result_object(value, false, context),
+            None => create_iter_result_object(JsValue::undefined(), true, context),
+        })
+    }
+
+    /// `%ArrayIteratorPrototype%.next` without the result object: the next
+    /// value, or `None` when done (hwf patch: `IteratorRecord::step` calls
+    /// it directly, so `for`-`of`, spread and destructuring of an array
+    /// allocate no `{ value, done }` object per element).
+    pub(crate) fn next_value(this: &JsValue, context: &mut Context) -> JsResult<Option<JsValue>> {
         let object = this.as_object();
         let mut array_iterator = object
             .as_ref()
@@ -101,11 +112,7 @@ impl ArrayIterator {
             .ok_or_else(|| JsNativeError::typ().with_message("`this` is not an ArrayIterator"))?;
         let index = array_iterator.next_index;
         if array_iterator.done {
-            return Ok(create_iter_result_object(
-                JsValue::undefined(),
-                true,
-                context,
-            ));
+            return Ok(None);
         }
 
         let len = if let Some(f) = array_iterator.array.downcast_ref::<TypedArray>() {
@@ -126,23 +133,19 @@ impl ArrayIterator {
 
         if index >= len {
             array_iterator.done = true;
-            return Ok(create_iter_result_object(
-                JsValue::undefined(),
-                true,
-                context,
-            ));
+            return Ok(None);
         }
         array_iterator.next_index = index + 1;
         match array_iterator.kind {
-            PropertyNameKind::Key => Ok(create_iter_result_object(index.into(), false, context)),
+            PropertyNameKind::Key => Ok(Some(index.into())),
             PropertyNameKind::Value => {
                 let element_value = array_iterator.array.get(index, context)?;
-                Ok(create_iter_result_object(element_value, false, context))
+                Ok(Some(element_value))
             }
             PropertyNameKind::KeyAndValue => {
                 let element_value = array_iterator.array.get(index, context)?;
                 let result = Array::create_array_from_list([index.into(), element_value], context);
-                Ok(create_iter_result_object(result.into(), false, context))
+                Ok(Some(result.into()))
             }
         }
     }

@@ -38,6 +38,7 @@ use super::{BuiltInBuilder, BuiltInConstructor, IntrinsicObject};
 
 mod array_iterator;
 use crate::value::JsVariant;
+use crate::vm::repeated_call::RepeatedCall;
 pub(crate) use array_iterator::ArrayIterator;
 
 #[cfg(feature = "experimental")]
@@ -2631,13 +2632,30 @@ impl Array {
     pub(crate) fn sort_indexed_properties<F>(
         obj: &JsObject,
         len: u64,
-        sort_compare: F,
+        mut sort_compare: F,
         skip_holes: bool,
         context: &mut Context,
     ) -> JsResult<Vec<JsValue>>
     where
-        F: Fn(&JsValue, &JsValue, &mut Context) -> JsResult<Ordering>,
+        F: FnMut(&JsValue, &JsValue, &mut Context) -> JsResult<Ordering>,
     {
+        // hwf patch: an array with dense elements (plain writable data
+        // properties, no holes) is read in one copy; `HasProperty` and `Get`
+        // of each index give the same values and run no script code.
+        let dense = if obj.is_array() {
+            obj.borrow()
+                .properties()
+                .to_dense_indexed_properties()
+                .filter(|dense| dense.len() as u64 == len)
+        } else {
+            None
+        };
+        if let Some(dense) = dense {
+            let mut items: Vec<JsValue> = dense.into_iter().collect();
+            hwf_sort::merge_sort_by(&mut items, |x, y| sort_compare(x, y, context))?;
+            return Ok(items);
+        }
+
         // 1. Let items be a new empty List.
         // doesn't matter if it clamps since it's just a best-effort optimization
         let mut items = Vec::with_capacity(len as usize);
@@ -2710,10 +2728,12 @@ impl Array {
         let len = obj.length_of_array_like(context)?;
 
         // 4. Let SortCompare be a new Abstract Closure with parameters (x, y) that captures comparefn and performs the following steps when called:
+        // hwf patch: the comparator's calls reuse one call frame (`RepeatedCall`).
+        let mut comparefn = comparefn.as_ref().map(RepeatedCall::new);
         let sort_compare =
             |x: &JsValue, y: &JsValue, context: &mut Context| -> JsResult<Ordering> {
                 // a. Return ? CompareArrayElements(x, y, comparefn).
-                compare_array_elements(x, y, comparefn.as_ref(), context)
+                compare_array_elements(x, y, comparefn.as_mut(), context)
             };
 
         // 5. Let sortedList be ? SortIndexedProperties(obj, len, SortCompare, skip-holes).
@@ -2726,6 +2746,17 @@ impl Array {
         // 8. Repeat, while j < itemCount,
         for (j, item) in sorted.into_iter().enumerate() {
             // a. Perform ? Set(obj, ! ToString(𝔽(j)), sortedList[j], true).
+            // hwf patch: an extensible array's dense element is replaced in
+            // place, as the VM's own `a[j] = v` fast path does; anything
+            // else (the comparator may have changed the array) is `Set`.
+            if obj.is_array()
+                && let Ok(index) = u32::try_from(j)
+            {
+                let mut borrowed = obj.borrow_mut();
+                if borrowed.extensible && borrowed.properties_mut().set_dense_property(index, &item) {
+                    continue;
+                }
+            }
             obj.set(j, item, true, context)?;
 
             // b. Set j to j + 1.
@@ -2776,10 +2807,12 @@ impl Array {
         let arr = Array::array_create(len, None, context)?;
 
         // 5. Let SortCompare be a new Abstract Closure with parameters (x, y) that captures comparefn and performs the following steps when called:
+        // hwf patch: the comparator's calls reuse one call frame (`RepeatedCall`).
+        let mut comparefn = comparefn.as_ref().map(RepeatedCall::new);
         let sort_compare =
             |x: &JsValue, y: &JsValue, context: &mut Context| -> JsResult<Ordering> {
                 // a. Return ? CompareArrayElements(x, y, comparefn).
-                compare_array_elements(x, y, comparefn.as_ref(), context)
+                compare_array_elements(x, y, comparefn.as_mut(), context)
             };
 
         // 6. Let sortedList be ? SortIndexedProperties(O, len, SortCompare, read-through-holes).
@@ -3329,7 +3362,7 @@ impl Array {
 fn compare_array_elements(
     x: &JsValue,
     y: &JsValue,
-    comparefn: Option<&JsObject>,
+    comparefn: Option<&mut RepeatedCall>,
     context: &mut Context,
 ) -> JsResult<Ordering> {
     match (x.is_undefined(), y.is_undefined()) {
@@ -3344,11 +3377,15 @@ fn compare_array_elements(
 
     // 4. If comparefn is not undefined, then
     if let Some(cmp) = comparefn {
-        let args = [x.clone(), y.clone()];
         //     a. Let v be ? ToNumber(? Call(comparefn, undefined, « x, y »)).
-        let v = cmp
-            .call(&JsValue::undefined(), &args, context)?
-            .to_number(context)?;
+        // hwf patch: the arguments go straight onto the stack and the call
+        // frame is reused (`RepeatedCall`), and a number result is read
+        // without `to_number`'s dispatch.
+        let v = cmp.call(x, y, context)?;
+        let v = match v.as_number() {
+            Some(v) => v,
+            None => v.to_number(context)?,
+        };
         //     b. If v is NaN, return +0𝔽.
         //     c. Return v.
         return Ok(v.partial_cmp(&0.0).unwrap_or(Ordering::Equal));

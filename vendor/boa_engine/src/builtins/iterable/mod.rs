@@ -12,6 +12,7 @@ use crate::{
     symbol::JsSymbol,
     vm::CompletionRecord,
 };
+use crate::builtins::{array::ArrayIterator, map::MapIterator, set::SetIterator};
 use boa_gc::{Finalize, Trace};
 
 mod async_from_sync_iterator;
@@ -394,6 +395,65 @@ pub struct IteratorRecord {
 
     /// The result of the last call to `next`.
     last_result: IteratorResult,
+
+    /// hwf patch: the value of the last step when `next_method` is a
+    /// built-in iterator's `next` (see [`BuiltinNext`]), which then made no
+    /// result object; `last_result` is stale while this is `Some`.
+    fast_value: Option<JsValue>,
+
+    /// Which built-in `next` `next_method` is, once known.
+    #[unsafe_ignore_trace]
+    builtin_next: BuiltinNext,
+}
+
+/// hwf patch: whether an iterator record's `[[NextMethod]]` is the original
+/// `next` of `%ArrayIteratorPrototype%`, `%SetIteratorPrototype%` or
+/// `%MapIteratorPrototype%`. `IteratorRecord::step` then calls its Rust body
+/// directly and keeps the value, instead of calling it as a function that
+/// allocates a `{ value, done }` object and reading `done` and `value` back
+/// by name. The result object is fresh, so nothing can observe the
+/// difference; the method was read once, when the record was made, so a
+/// later change to the prototype does not matter either (as in the spec).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BuiltinNext {
+    /// Not checked yet.
+    Unknown,
+    /// Another function: call it.
+    Other,
+    /// `ArrayIterator::next`.
+    Array,
+    /// `SetIterator::next`.
+    Set,
+    /// `MapIterator::next`.
+    Map,
+}
+
+impl BuiltinNext {
+    /// Which built-in `next` is `next_method`.
+    fn of(next_method: &JsValue) -> Self {
+        use crate::native_function::{NativeFunctionObject, NativeFunctionPointer};
+        let pointer = next_method
+            .as_object()
+            .and_then(|o| o.downcast_ref::<NativeFunctionObject>().and_then(|f| f.f.as_fn_ptr()));
+        let Some(pointer) = pointer else {
+            return Self::Other;
+        };
+        // Addresses, not `fn` comparisons (which the compiler warns may
+        // be unreliable): two different functions never share an address
+        // here (they differ), and a miss only means the slow path.
+        let (array, set, map): (NativeFunctionPointer, NativeFunctionPointer, NativeFunctionPointer) =
+            (ArrayIterator::next, SetIterator::next, MapIterator::next);
+        let address = pointer as usize;
+        if address == array as usize {
+            Self::Array
+        } else if address == set as usize {
+            Self::Set
+        } else if address == map as usize {
+            Self::Map
+        } else {
+            Self::Other
+        }
+    }
 }
 
 impl IteratorRecord {
@@ -408,6 +468,8 @@ impl IteratorRecord {
             last_result: IteratorResult {
                 object: JsObject::with_null_proto(),
             },
+            fast_value: None,
+            builtin_next: BuiltinNext::Unknown,
         }
     }
 
@@ -421,8 +483,17 @@ impl IteratorRecord {
         &self.next_method
     }
 
-    /// Gets the last result object of the iterator record.
-    pub(crate) const fn last_result(&self) -> &IteratorResult {
+    /// Gets the last result object of the iterator record (made now if the
+    /// last step took the built-in fast path, which made none).
+    pub(crate) fn last_result(&mut self, context: &mut Context) -> &IteratorResult {
+        if let Some(value) = self.fast_value.take() {
+            self.last_result = IteratorResult {
+                object: create_iter_result_object(value, self.done, context)
+                    .as_object()
+                    .expect("an iterator result is an object")
+                    .clone(),
+            };
+        }
         &self.last_result
     }
 
@@ -441,6 +512,9 @@ impl IteratorRecord {
 
     /// Gets the current value of the `IteratorRecord`.
     pub(crate) fn value(&mut self, context: &mut Context) -> JsResult<JsValue> {
+        if let Some(value) = &self.fast_value {
+            return Ok(value.clone());
+        }
         self.set_done_on_err(|iter| iter.last_result.value(context))
     }
 
@@ -466,6 +540,7 @@ impl IteratorRecord {
             iter.done = result.complete(context)?;
 
             iter.last_result = result;
+            iter.fast_value = None;
 
             Ok(())
         })
@@ -523,6 +598,24 @@ impl IteratorRecord {
     /// [spec]: https://tc39.es/ecma262/#sec-iteratorstep
     pub(crate) fn step(&mut self, context: &mut Context) -> JsResult<bool> {
         self.set_done_on_err(|iter| {
+            // hwf patch: a built-in iterator's `next` without its result
+            // object (see `BuiltinNext`).
+            if iter.builtin_next == BuiltinNext::Unknown {
+                iter.builtin_next = BuiltinNext::of(&iter.next_method);
+            }
+            let this = || JsValue::from(iter.iterator.clone());
+            let fast = match iter.builtin_next {
+                BuiltinNext::Array => Some(ArrayIterator::next_value(&this(), context)?),
+                BuiltinNext::Set => Some(SetIterator::next_value(&this(), context)?),
+                BuiltinNext::Map => Some(MapIterator::next_value(&this(), context)?),
+                BuiltinNext::Unknown | BuiltinNext::Other => None,
+            };
+            if let Some(value) = fast {
+                iter.done = value.is_none();
+                iter.fast_value = Some(value.unwrap_or_default());
+                return Ok(iter.done);
+            }
+
             // 1. Let result be ? IteratorNext(iteratorRecord).
             let result = iter.next(None, context)?;
 
@@ -537,6 +630,7 @@ impl IteratorRecord {
             iter.done = result.complete(context)?;
 
             iter.last_result = result;
+            iter.fast_value = None;
 
             // 6. Return result.
             Ok(iter.done)

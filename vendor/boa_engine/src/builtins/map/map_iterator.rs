@@ -105,6 +105,15 @@ impl MapIterator {
     ///
     /// [spec]: https://tc39.es/ecma262/#sec-%mapiteratorprototype%.next
     pub(crate) fn next(this: &JsValue, _: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+        Ok(match Self::next_value(this, context)? {
+            Some(value) => create_iter_result_object(value, false, context),
+            None => create_iter_result_object(JsValue::undefined(), true, context),
+        })
+    }
+
+    /// `%MapIteratorPrototype%.next` without the result object: the next
+    /// value, or `None` when done (hwf patch, as `ArrayIterator::next_value`).
+    pub(crate) fn next_value(this: &JsValue, context: &mut Context) -> JsResult<Option<JsValue>> {
         let object = this.as_object();
         let mut map_iterator = object
             .as_ref()
@@ -130,11 +139,11 @@ impl MapIterator {
             };
             if let Some((key, value)) = e {
                 let item = match item_kind {
-                    PropertyNameKind::Key => Ok(create_iter_result_object(key, false, context)),
-                    PropertyNameKind::Value => Ok(create_iter_result_object(value, false, context)),
+                    PropertyNameKind::Key => Ok(Some(key)),
+                    PropertyNameKind::Value => Ok(Some(value)),
                     PropertyNameKind::KeyAndValue => {
                         let result = Array::create_array_from_list([key, value], context);
-                        Ok(create_iter_result_object(result.into(), false, context))
+                        Ok(Some(result.into()))
                     }
                 };
                 map_iterator.iterated_map = Some(obj);
@@ -142,10 +151,6 @@ impl MapIterator {
             }
         }
 
-        Ok(create_iter_result_object(
-            JsValue::undefined(),
-            true,
-            context,
-        ))
+        Ok(None)
     }
 }

@@ -5,8 +5,90 @@ use boa_gc::{Finalize, Trace, custom_trace};
 use indexmap::{Equivalent, IndexMap};
 use std::{
     fmt::Debug,
-    hash::{Hash, Hasher},
+    hash::{BuildHasherDefault, Hash, Hasher},
 };
+
+// hwf patch: Map and Set keys are hashed with `KeyHasher` instead of
+// `std`'s `RandomState` (SipHash-1-3). SipHash took one round per UTF-16 code
+// unit of a string key (`JsStr`'s `Hash` writes them one by one), which made
+// hashing most of the cost of `map.get` / `set.add` with string keys.
+// Hash flooding (the reason for a keyed hash) is not a concern here: a script
+// only slows itself, inside its own sandbox and CPU limit.
+
+/// The hasher of [`OrderedMap`] and `OrderedSet` keys: a multiply-rotate
+/// accumulator (one step per written integer, eight bytes at a time for byte
+/// slices) and the `MurmurHash3` 64-bit finalizer, so both the low bits
+/// (bucket) and the high bits (`hashbrown`'s tag) depend on every input bit;
+/// the `f64` bits of small integers differ only in their high bits.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct KeyHasher {
+    hash: u64,
+}
+
+impl KeyHasher {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+
+    #[inline]
+    fn step(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(23) ^ word).wrapping_mul(Self::K);
+    }
+}
+
+impl Hasher for KeyHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.step(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.step(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
+        }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.step(u64::from(i));
+    }
+
+    #[inline]
+    fn write_u16(&mut self, i: u16) {
+        self.step(u64::from(i));
+    }
+
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.step(u64::from(i));
+    }
+
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.step(i);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.step(i as u64);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        let mut h = self.hash;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+        h ^ (h >> 33)
+    }
+}
+
+/// The `BuildHasher` of Map and Set keys (deterministic: no per-map seed).
+pub(crate) type KeyState = BuildHasherDefault<KeyHasher>;
 
 #[derive(PartialEq, Eq, Clone, Debug)]
 pub(crate) enum MapKey {
@@ -36,7 +118,7 @@ impl Equivalent<MapKey> for JsValue {
 /// A structure wrapping `indexmap::IndexMap`.
 #[derive(Clone, Finalize, JsData)]
 pub struct OrderedMap<V> {
-    map: IndexMap<MapKey, Option<V>>,
+    map: IndexMap<MapKey, Option<V>, KeyState>,
     lock: u32,
     empty_count: usize,
 }
@@ -69,7 +151,7 @@ impl<V> OrderedMap<V> {
     #[must_use]
     pub fn new() -> Self {
         Self {
-            map: IndexMap::new(),
+            map: IndexMap::default(),
             lock: 0,
             empty_count: 0,
         }
@@ -79,7 +161,7 @@ impl<V> OrderedMap<V> {
     #[must_use]
     pub fn with_capacity(capacity: usize) -> Self {
         Self {
-            map: IndexMap::with_capacity(capacity),
+            map: IndexMap::with_capacity_and_hasher(capacity, KeyState::default()),
             lock: 0,
             empty_count: 0,
         }

@@ -1,6 +1,10 @@
 //! Implements a set type that preserves insertion order.
 
-use crate::{JsData, JsValue, builtins::map::ordered_map::MapKey, object::JsObject};
+use crate::{
+    JsData, JsValue,
+    builtins::map::ordered_map::{KeyState, MapKey},
+    object::JsObject,
+};
 use boa_gc::{Finalize, Trace, custom_trace};
 use indexmap::IndexSet;
 use std::fmt::Debug;
@@ -8,7 +12,7 @@ use std::fmt::Debug;
 /// A type wrapping `indexmap::IndexSet`
 #[derive(Default, Clone, Finalize, JsData)]
 pub struct OrderedSet {
-    inner: IndexSet<MapKey>,
+    inner: IndexSet<MapKey, KeyState>,
     lock: u32,
     empty_count: usize,
 }
@@ -40,7 +44,7 @@ impl OrderedSet {
     #[must_use]
     pub fn with_capacity(capacity: usize) -> Self {
         Self {
-            inner: IndexSet::with_capacity(capacity),
+            inner: IndexSet::with_capacity_and_hasher(capacity, KeyState::default()),
             lock: 0,
             empty_count: 0,
         }

@@ -104,6 +104,15 @@ impl SetIterator {
     ///
     /// [spec]: https://tc39.es/ecma262/#sec-%setiteratorprototype%.next
     pub(crate) fn next(this: &JsValue, _: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+        Ok(match Self::next_value(this, context)? {
+            Some(value) => create_iter_result_object(value, false, context),
+            None => create_iter_result_object(JsValue::undefined(), true, context),
+        })
+    }
+
+    /// `%SetIteratorPrototype%.next` without the result object: the next
+    /// value, or `None` when done (hwf patch, as `ArrayIterator::next_value`).
+    pub(crate) fn next_value(this: &JsValue, context: &mut Context) -> JsResult<Option<JsValue>> {
         let object = this.as_object();
         let mut set_iterator = object
             .as_ref()
@@ -130,19 +139,15 @@ impl SetIterator {
                     PropertyNameKind::KeyAndValue => {
                         let result =
                             Array::create_array_from_list([element.clone(), element], context);
-                        Ok(create_iter_result_object(result.into(), false, context))
+                        Ok(Some(result.into()))
                     }
-                    _ => Ok(create_iter_result_object(element, false, context)),
+                    _ => Ok(Some(element)),
                 };
                 set_iterator.iterated_set = Some(obj);
                 return item;
             }
         }
 
-        Ok(create_iter_result_object(
-            JsValue::undefined(),
-            true,
-            context,
-        ))
+        Ok(None)
     }
 }
