@@ -9,21 +9,49 @@ use crate::source;
 use hwf_guest::ErrorKind;
 use hwf_guest::runtime::{self, AgentField, wit};
 use rquickjs::promise::PromiseState;
-use rquickjs::{Context, Ctx, Exception, Function, Object, Promise, Runtime, Value};
+use rquickjs::loader::{ImportAttributes, Loader, Resolver};
+use rquickjs::module::Declared;
+use rquickjs::{Context, Ctx, Exception, Function, Module, Object, Promise, Runtime, Value};
 use serde_json::{Map, Value as Json};
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 
-/// QuickJS's own stack limit (bytes of the C stack in linear memory): a
-/// deep recursion is a catchable `RangeError` ("stack overflow") well
-/// before the component's stack (`build.rs`) or wasmtime's 1 MiB limit on
-/// the wasm stack is reached.
-pub const JS_STACK: usize = 256 * 1024;
+/// QuickJS's own stack limit (bytes of the C stack in linear memory; the
+/// limit is on for WASI by the patch in `vendor/PATCHES.md`): a deep
+/// recursion is a catchable `RangeError` ("Maximum call stack size
+/// exceeded") before wasmtime's 1 MiB limit on the wasm stack traps.
+/// Measured (`PROGRESS.md`): at 256 KiB every recursion shape tried ends
+/// in the `RangeError` (plain calls at 1 016 frames), at 512 KiB plain
+/// calls trap; 160 KiB keeps a margin of about 3x and still allows ~630
+/// plain frames (the Boa runtime: between 400 and 1 000).
+pub const JS_STACK: usize = 160 * 1024;
 
-/// QuickJS's heap limit: past it an allocation throws `InternalError: out
-/// of memory`, which the script can catch, before the instance's memory
-/// limit (a trap) is reached.
-const JS_HEAP: usize = 192 * 1024 * 1024;
+/// Module loading: refused, so `import()` rejects with Claude Code's
+/// message (a static `import` is refused by `check` before).
+struct NoModules;
+
+impl Resolver for NoModules {
+    fn resolve<'js>(
+        &mut self,
+        ctx: &Ctx<'js>,
+        _base: &str,
+        _name: &str,
+        _attributes: Option<ImportAttributes<'js>>,
+    ) -> rquickjs::Result<String> {
+        Err(Exception::throw_type(ctx, "import() is not available in workflow scripts"))
+    }
+}
+
+impl Loader for NoModules {
+    fn load<'js>(
+        &mut self,
+        ctx: &Ctx<'js>,
+        _name: &str,
+        _attributes: Option<ImportAttributes<'js>>,
+    ) -> rquickjs::Result<Module<'js, Declared>> {
+        Err(Exception::throw_type(ctx, "import() is not available in workflow scripts"))
+    }
+}
 
 thread_local! {
     /// Host calls submitted and not yet delivered, with their kind.
@@ -198,7 +226,10 @@ fn register<'js>(ctx: &Ctx<'js>, args: &Json) -> rquickjs::Result<Object<'js>> {
             hwf_guest::budget().tokens_left().map_or(f64::INFINITY, |t| t as f64)
         })?,
     )?;
-    let total = hwf_guest::budget().token_total.map(|t| t as f64);
+    let total = match hwf_guest::budget().token_total {
+        Some(t) => Value::new_float(ctx.clone(), t as f64),
+        None => Value::new_null(ctx.clone()),
+    };
     g.set("__hwf_budget_total", total)?;
     g.set("__hwf_nondeterminism", NONDETERMINISM)?;
     let args = if args.is_null() {
@@ -252,7 +283,10 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
     let args: Json = serde_json::from_str(args).map(normalize).unwrap_or(Json::Null);
     let rt = Runtime::new().map_err(|e| format!("internal: {e}"))?;
     rt.set_max_stack_size(JS_STACK);
-    rt.set_memory_limit(JS_HEAP);
+    // No heap limit of QuickJS's own: the instance's memory limit (the
+    // host's, configurable) ends a run that passes it with the typed
+    // `memory_limit` error, as with the Boa runtime.
+    rt.set_loader(NoModules, NoModules);
     let context = Context::full(&rt).map_err(|e| format!("internal: {e}"))?;
     context.with(|ctx| run_in(&ctx, parts.body, &args))
 }
