@@ -142,8 +142,9 @@ pub fn split(source: &str) -> Result<Parts<'_>, Diagnostic> {
 /// Parse the wrapped body as the engine will run it (QuickJS compiles it
 /// as a module's code and does not run it). A static `import` declaration
 /// is a syntax error there (import declarations only exist at a module's
-/// top level): QuickJS expects `(` after the `import` keyword, and the
-/// error's position tells it apart from other syntax errors. Text in
+/// top level): QuickJS stops at the token after the `import` keyword (not
+/// `(` or `.`), and the error's position tells it apart from other
+/// syntax errors. Text in
 /// strings, template literals and comments is never looked at.
 fn parse_body(body: &str, body_line: u32) -> Option<Diagnostic> {
     let wrapped = wrap(body);
@@ -171,7 +172,6 @@ fn parse_body(body: &str, body_line: u32) -> Option<Diagnostic> {
             let before = before.trim_end();
             before.ends_with("import")
                 && !before[..before.len() - 6].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$' || c == '.')
-                && message.starts_with("expecting '('")
         });
         if is_import {
             return Some(diag(
