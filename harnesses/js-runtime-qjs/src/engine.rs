@@ -11,9 +11,10 @@ use hwf_guest::runtime::{self, AgentField, wit};
 use rquickjs::promise::PromiseState;
 use rquickjs::loader::{ImportAttributes, Loader, Resolver};
 use rquickjs::module::Declared;
-use rquickjs::{Context, Ctx, Exception, Function, Module, Object, Promise, Runtime, Value};
+use rquickjs::{Array, Context, Ctx, Exception, Function, Module, Object, Promise, Runtime, Value};
 use serde_json::{Map, Value as Json};
 use std::cell::RefCell;
+use std::cmp::Ordering;
 use std::collections::BTreeSet;
 
 /// QuickJS's own stack limit (bytes of the C stack in linear memory; the
@@ -184,6 +185,37 @@ fn outcome_json(agent: bool, outcome: Result<String, wit::CallError>) -> String 
     }
 }
 
+/// `Array.prototype.sort`'s sorting step (the prelude collects the values
+/// and writes them back): `hwf_sort`'s stable merge sort, as in the Boa
+/// runtime, so an inconsistent comparator never crashes and random input
+/// costs about as many comparator calls as V8's TimSort. `compare` returns
+/// a number (the prelude applies `ToNumber`); the first error it throws
+/// ends the sort and reaches the script.
+fn sort<'js>(ctx: Ctx<'js>, values: Array<'js>, compare: Function<'js>) -> rquickjs::Result<Array<'js>> {
+    let items = values.iter::<Value>().collect::<rquickjs::Result<Vec<_>>>()?;
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    hwf_sort::merge_sort_by(&mut order, |&a, &b| {
+        let (Some(x), Some(y)) = (items.get(a), items.get(b)) else {
+            return Ok(Ordering::Equal);
+        };
+        let r: f64 = compare.call((x.clone(), y.clone()))?;
+        Ok::<_, rquickjs::Error>(if r < 0.0 {
+            Ordering::Less
+        } else if r > 0.0 {
+            Ordering::Greater
+        } else {
+            Ordering::Equal
+        })
+    })?;
+    let out = Array::new(ctx)?;
+    for (k, i) in order.into_iter().enumerate() {
+        if let Some(v) = items.get(i) {
+            out.set(k, v.clone())?;
+        }
+    }
+    Ok(out)
+}
+
 /// JavaScript that sets up the API on the native functions. It evaluates
 /// to `{fireNext, settle, describe, stringify}`.
 const PRELUDE: &str = include_str!("prelude.js");
@@ -193,6 +225,7 @@ fn register<'js>(ctx: &Ctx<'js>, args: &Json) -> rquickjs::Result<Object<'js>> {
     g.set("__hwf_agent", Function::new(ctx.clone(), agent)?)?;
     g.set("__hwf_capability", Function::new(ctx.clone(), capability)?)?;
     g.set("__hwf_workflow", Function::new(ctx.clone(), workflow)?)?;
+    g.set("__hwf_sort", Function::new(ctx.clone(), sort)?)?;
     g.set(
         "__hwf_phase",
         Function::new(ctx.clone(), |title: String| hwf_guest::phase(&title))?,
