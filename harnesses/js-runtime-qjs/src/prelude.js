@@ -48,7 +48,7 @@
       return track(nativeAgent(text, opts), true);
     },
     capability(name, input, options) {
-      const n = arguments.length > 0 ? StringCtor(name) : "";
+      const n = arguments.length > 0 ? `${name}` : ""; // ToString: a Symbol throws
       return track(nativeCapability(n, json(input), json(options)), false);
     },
     workflow(nameOrRef, args) {
@@ -66,7 +66,7 @@
       if (name === "") throw wrong("an empty name");
       return track(nativeWorkflow(name, json(args)), false);
     },
-    phase(title) { nativePhase(arguments.length > 0 ? StringCtor(title) : ""); },
+    phase(title) { nativePhase(arguments.length > 0 ? `${title}` : ""); }, // ToString: a Symbol throws
     log(...parts) { nativeLog(0, text(parts)); },
   };
   const text = (parts) => parts.map((a) => typeof a === "string" ? a : (a === undefined ? "undefined" : (() => {
