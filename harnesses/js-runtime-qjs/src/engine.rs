@@ -11,6 +11,7 @@ use hwf_guest::runtime::{self, AgentField, wit};
 use rquickjs::promise::PromiseState;
 use rquickjs::loader::{ImportAttributes, Loader, Resolver};
 use rquickjs::module::Declared;
+use rquickjs::convert::Coerced;
 use rquickjs::{Array, Context, Ctx, Exception, Function, Module, Object, Promise, Runtime, Value};
 use serde_json::{Map, Value as Json};
 use std::cell::RefCell;
@@ -189,7 +190,7 @@ fn outcome_json(agent: bool, outcome: Result<String, wit::CallError>) -> String 
 /// and writes them back): `hwf_sort`'s stable merge sort, as in the Boa
 /// runtime, so an inconsistent comparator never crashes and random input
 /// costs about as many comparator calls as V8's TimSort. `compare` returns
-/// a number (the prelude applies `ToNumber`); the first error it throws
+/// anything (`ToNumber` is applied here); the first error it throws
 /// ends the sort and reaches the script.
 fn sort<'js>(ctx: Ctx<'js>, values: Array<'js>, compare: Function<'js>) -> rquickjs::Result<Array<'js>> {
     let items = values.iter::<Value>().collect::<rquickjs::Result<Vec<_>>>()?;
@@ -198,7 +199,8 @@ fn sort<'js>(ctx: Ctx<'js>, values: Array<'js>, compare: Function<'js>) -> rquic
         let (Some(x), Some(y)) = (items.get(a), items.get(b)) else {
             return Ok(Ordering::Equal);
         };
-        let r: f64 = compare.call((x.clone(), y.clone()))?;
+        // ECMA-262's ToNumber of the answer (a NaN is "equal").
+        let Coerced(r): Coerced<f64> = compare.call((x.clone(), y.clone()))?;
         Ok::<_, rquickjs::Error>(if r < 0.0 {
             Ordering::Less
         } else if r > 0.0 {

@@ -158,7 +158,7 @@
   const comparator = (comparefn) => {
     if (comparefn === undefined) return defaultCompare;
     if (typeof comparefn !== "function") throw new TypeErrorCtor("The comparison function must be either a function or undefined");
-    return (x, y) => +comparefn(x, y);
+    return comparefn;
   };
   const toLength = (n) => { const x = Math.trunc(Number(n)); return x > 0 ? Math.min(x, Number.MAX_SAFE_INTEGER) : 0; };
   const arrayMethod = (name, f) => defineProperty(Array.prototype, name, { value: f, writable: true, enumerable: false, configurable: true });
