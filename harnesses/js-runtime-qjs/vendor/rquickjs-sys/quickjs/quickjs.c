@@ -22382,6 +22382,7 @@ typedef struct JSToken {
 
 typedef struct JSParseState {
     JSContext *ctx;
+    int json_depth;     /* hwf: nesting of json_parse_value (JSON_MAX_DEPTH) */
     int last_line_num;  /* line number of last token */
     int last_col_num;   /* column number of last token */
     int line_num;       /* line number of current offset */
@@ -50988,13 +50989,19 @@ static void json_free_parse_record(JSContext *ctx, JSONParseRecord *pr)
 }
 
 /* 'pr' can be NULL */
+/* hwf: JSON.parse's nesting limit. Each level costs far more wasm stack
+   than C stack, so the C stack check alone lets a deeply nested text
+   overflow the wasm stack (a trap) first; past this depth it is the same
+   RangeError as the stack check's. */
+#define JSON_MAX_DEPTH 1000
+
 static JSValue json_parse_value(JSParseState *s, JSONParseRecord *pr)
 {
     JSContext *ctx = s->ctx;
     JSValue val = JS_NULL;
     int ret;
 
-    if (js_check_stack_overflow(ctx->rt, 0)) {
+    if (js_check_stack_overflow(ctx->rt, 0) || s->json_depth >= JSON_MAX_DEPTH) {
         return JS_ThrowStackOverflow(ctx);
     }
 
@@ -51044,7 +51051,9 @@ static JSValue json_parse_value(JSParseState *s, JSONParseRecord *pr)
                     } else {
                         pr1 = NULL;
                     }
+                    s->json_depth++;
                     prop_val = json_parse_value(s, pr1);
+                    s->json_depth--;
                     if (JS_IsException(prop_val)) {
                     fail1:
                         JS_FreeAtom(ctx, prop_name);
@@ -51097,7 +51106,9 @@ static JSValue json_parse_value(JSParseState *s, JSONParseRecord *pr)
                     } else {
                         pr1 = NULL;
                     }
+                    s->json_depth++;
                     el = json_parse_value(s, pr1);
+                    s->json_depth--;
                     if (JS_IsException(el))
                         goto fail;
                     ret = JS_DefinePropertyValueUint32(ctx, val, idx, el, JS_PROP_C_W_E);
