@@ -229,6 +229,19 @@ fn register<'js>(ctx: &Ctx<'js>, args: &Json) -> rquickjs::Result<Object<'js>> {
     g.set("__hwf_workflow", Function::new(ctx.clone(), workflow)?)?;
     g.set("__hwf_sort", Function::new(ctx.clone(), sort)?)?;
     g.set(
+        "__hwf_locale_compare",
+        Function::new(ctx.clone(), |a: String, b: String, numeric: bool, accents: bool, case: bool| {
+            let options = crate::collation::Options { numeric, accents, case };
+            crate::collation::compare(&a, &b, options) as i32
+        })?,
+    )?;
+    g.set(
+        "__hwf_to_locale_string",
+        Function::new(ctx.clone(), |x: f64, tag: String, options: String| {
+            crate::number_format::to_locale_string(x, &tag, &parse_json(&options))
+        })?,
+    )?;
+    g.set(
         "__hwf_phase",
         Function::new(ctx.clone(), |title: String| hwf_guest::phase(&title))?,
     )?;

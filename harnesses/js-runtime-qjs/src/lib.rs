@@ -10,9 +10,11 @@
 //! `next` and settle in completion order; no clock, no randomness, no
 //! imports.
 
+mod collation;
 mod depth;
 mod engine;
 mod meta;
+mod number_format;
 mod schema;
 mod source;
 

@@ -188,10 +188,77 @@
     return sorted;
   } }.toSorted);
 
-  // `Intl`: the two constructors scripts use for reports and sorting, on
-  // the engine's own `toLocaleString` and `localeCompare`. (The Boa
-  // runtime's patched en-US formatting and root-collation approximation
-  // are not ported yet: PROGRESS.md.)
+  // `localeCompare` and `toLocaleString` as ICU (root collation, en-US and
+  // a few locales' separators), in Rust (`collation.rs`,
+  // `number_format.rs`, ported from the Boa runtime's patches); their
+  // options are read here, with the same errors.
+  const nativeCompare = g.__hwf_locale_compare, nativeFormat = g.__hwf_to_locale_string;
+  const RangeErrorCtor = RangeError, isObject = (v) => v !== null && (typeof v === "object" || typeof v === "function");
+  const stringMethod = (name, f) => defineProperty(String.prototype, name, { value: f, writable: true, enumerable: false, configurable: true });
+  stringMethod("localeCompare", { localeCompare(that, locales, options) {
+    if (this === undefined || this === null) throw new TypeErrorCtor("String.prototype.localeCompare called on null or undefined");
+    const s = `${this}`, t = `${that}`;
+    let numeric = false, accents = true, kase = true;
+    if (isObject(options)) {
+      numeric = Boolean(options.numeric);
+      const sensitivity = options.sensitivity;
+      if (sensitivity !== undefined) {
+        const v = `${sensitivity}`;
+        if (v === "base") { accents = false; kase = false; }
+        else if (v === "accent") kase = false;
+        else if (v === "case") accents = false;
+        else if (v !== "variant") throw new RangeErrorCtor(`Value ${v} out of range for Intl.Collator options property sensitivity`);
+      }
+    }
+    return nativeCompare(s, t, numeric, accents, kase);
+  } }.localeCompare);
+  const numberFormat = (options) => {
+    if (!isObject(options)) return { minFraction: 0, maxFraction: 3, minInteger: 1, grouping: true, percent: false, currency: null };
+    const text = (name) => { const v = options[name]; return v === undefined ? undefined : `${v}`; };
+    const digits = (name, low, high) => {
+      const v = options[name];
+      if (v === undefined) return undefined;
+      const n = Number(v);
+      if (!(n >= low && n <= high)) throw new RangeErrorCtor(`${name} value is out of range.`);
+      return Math.floor(n);
+    };
+    const style = text("style") ?? "decimal";
+    let currency = null;
+    if (style === "currency") {
+      const code = text("currency");
+      if (code === undefined) throw new TypeErrorCtor("Currency code is required with currency style.");
+      if (!/^[A-Za-z]{3}$/.test(code)) throw new RangeErrorCtor(`Invalid currency code : ${code}`);
+      currency = code.toUpperCase();
+    } else if (style !== "decimal" && style !== "percent") {
+      throw new RangeErrorCtor(`Value ${style} out of range for Intl.NumberFormat options property style`);
+    }
+    const percent = style === "percent";
+    const defaultFraction = currency === null ? 0 : ["JPY", "KRW", "VND", "CLP", "ISK"].includes(currency) ? 0 : 2;
+    const minInteger = digits("minimumIntegerDigits", 1, 21) ?? 1;
+    const min = digits("minimumFractionDigits", 0, 100), max = digits("maximumFractionDigits", 0, 100);
+    const defaultMax = percent ? 0 : currency !== null ? defaultFraction : 3;
+    let minFraction, maxFraction;
+    if (min !== undefined && max !== undefined) {
+      if (min > max) throw new RangeErrorCtor("maximumFractionDigits value is out of range.");
+      minFraction = min; maxFraction = max;
+    } else if (min !== undefined) { minFraction = min; maxFraction = Math.max(min, defaultMax); }
+    else if (max !== undefined) { minFraction = Math.min(defaultFraction, max); maxFraction = max; }
+    else { minFraction = defaultFraction; maxFraction = defaultMax; }
+    const grouping = options.useGrouping;
+    return { minFraction, maxFraction, minInteger, grouping: grouping === undefined || Boolean(grouping), percent, currency };
+  };
+  const NumberCtor = Number, numberValueOf = Number.prototype.valueOf;
+  defineProperty(Number.prototype, "toLocaleString", { value: { toLocaleString(locales, options) {
+    const x = numberValueOf.call(this); // a TypeError unless a Number
+    const tag = isObject(locales) ? locales[0] : locales;
+    const language = tag === undefined ? "" : `${tag}`;
+    return nativeFormat(x, language, stringify(numberFormat(options)));
+  } }.toLocaleString, writable: true, enumerable: false, configurable: true });
+
+  // `Intl` without ICU's data (the runtime would grow by megabytes): the
+  // two constructors scripts use for reports and sorting, on the
+  // `toLocaleString` and `localeCompare` above. Anything else
+  // (`DateTimeFormat`, …) is absent rather than wrong.
   const toLocale = Number.prototype.toLocaleString, localeCompare = String.prototype.localeCompare;
   const localeOf = (locales) => {
     const tag = isArray(locales) ? locales[0] : locales;
@@ -202,8 +269,9 @@
     constructor(locales, options) {
       this.#locales = locales;
       this.#options = options === undefined ? undefined : { ...options };
+      toLocale.call(0, locales, this.#options);
     }
-    format(x) { return toLocale.call(Number(x), this.#locales, this.#options); }
+    format(x) { return toLocale.call(NumberCtor(x), this.#locales, this.#options); }
     resolvedOptions() {
       const o = this.#options ?? {};
       return { locale: localeOf(this.#locales), numberingSystem: "latn", style: o.style ?? "decimal", ...(o.currency ? { currency: StringCtor(o.currency).toUpperCase() } : {}), useGrouping: o.useGrouping ?? "auto" };
@@ -214,6 +282,8 @@
     constructor(locales, options) {
       this.#locales = locales;
       this.#options = options === undefined ? undefined : { ...options };
+      localeCompare.call("", "", locales, this.#options);
+      // As Intl's `compare` getter: a function bound to this collator.
       const compare = (a, b) => localeCompare.call(StringCtor(a), StringCtor(b), this.#locales, this.#options);
       defineProperty(this, "compare", { value: compare, enumerable: false });
     }
