@@ -90,6 +90,11 @@ impl Options {
 /// the module's docs). ASCII text is read in place; anything else is
 /// decomposed (NFD) first.
 pub fn compare(a: &str, b: &str, options: Options) -> Ordering {
+    if !options.numeric
+        && let Some(order) = compare_ascii(a.as_bytes(), b.as_bytes(), options.case)
+    {
+        return order;
+    }
     let (a, b) = (Units::of(a), Units::of(b));
     let level = |key: fn(&Element) -> u32| {
         elements(a.iter(), options.numeric)
@@ -104,6 +109,48 @@ pub fn compare(a: &str, b: &str, options: Options) -> Ordering {
         order = order.then_with(|| level(|e| u32::from(e.tertiary)));
     }
     order
+}
+
+/// The primary and tertiary weights of each ASCII character (`None` for
+/// an ignorable one): one element each, no diacritics.
+fn ascii_weights() -> &'static [Option<(u32, u8)>; 128] {
+    static TABLE: std::sync::OnceLock<[Option<(u32, u8)>; 128]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [None; 128];
+        for (b, slot) in (0u8..128).zip(t.iter_mut()) {
+            *slot = match base_elements(char::from(b)) {
+                Some((e, None)) if e.secondary == 0 => Some((e.primary, e.tertiary)),
+                _ => None,
+            };
+        }
+        t
+    })
+}
+
+/// [`compare`] for two ASCII strings without ignorable characters (the
+/// usual case, and what sorting by `localeCompare` spends its time on):
+/// the same order, read from a table. `None` when it does not apply.
+fn compare_ascii(a: &[u8], b: &[u8], case: bool) -> Option<Ordering> {
+    let table = ascii_weights();
+    let weight = |c: u8| table.get(usize::from(c)).copied().flatten();
+    let mut tertiary = Ordering::Equal;
+    for (&x, &y) in a.iter().zip(b) {
+        let ((px, tx), (py, ty)) = (weight(x)?, weight(y)?);
+        if px != py {
+            // The rest must still be ASCII without ignorables for the
+            // table's answer to be the general one.
+            return (a.iter().chain(b).all(|&c| weight(c).is_some())).then_some(px.cmp(&py));
+        }
+        if tertiary == Ordering::Equal {
+            tertiary = tx.cmp(&ty);
+        }
+    }
+    if !a.iter().chain(b).all(|&c| weight(c).is_some()) {
+        return None;
+    }
+    // Equal primaries over the shorter length: the shorter string first;
+    // then (no diacritics in ASCII) the case, if asked for.
+    Some(a.len().cmp(&b.len()).then(if case { tertiary } else { Ordering::Equal }))
 }
 
 /// A string's code units, decomposed when that can change them.
@@ -313,5 +360,26 @@ mod tests {
         );
         assert_eq!(sorted(&[" ", "_", "-", "$", "£", "¥", "€", "0", "9", "a"]), [" ", "_", "-", "$", "£", "¥", "€", "0", "9", "a"]);
         assert_eq!(compare("é", "e\u{301}", Options::VARIANT), Ordering::Equal);
+    }
+
+    #[test]
+    fn the_ascii_table_agrees_with_the_general_path() {
+        let words = ["", "a", "A", "ab", "aB", "Ab", "a b", "a-b", "a_b", "a1", "a10", "a9", "item-2", "item-10", "Item-2", "#x", "$x", "@x", "x!", "x?", "~", "zz", "Z"];
+        for case in [true, false] {
+            for a in words {
+                for b in words {
+                    let general = {
+                        let level = |key: fn(&super::Element) -> u32| {
+                            let ua = super::Units::of(a);
+                            let ub = super::Units::of(b);
+                            super::elements(ua.iter(), false).map(|e| key(&e)).cmp(super::elements(ub.iter(), false).map(|e| key(&e)))
+                        };
+                        let o = level(|e| e.primary).then_with(|| level(|e| e.secondary));
+                        if case { o.then_with(|| level(|e| u32::from(e.tertiary))) } else { o }
+                    };
+                    assert_eq!(super::compare_ascii(a.as_bytes(), b.as_bytes(), case), Some(general), "{a:?} {b:?} case={case}");
+                }
+            }
+        }
     }
 }

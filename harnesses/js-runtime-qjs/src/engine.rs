@@ -12,6 +12,8 @@ use rquickjs::promise::PromiseState;
 use rquickjs::loader::{ImportAttributes, Loader, Resolver};
 use rquickjs::module::Declared;
 use rquickjs::convert::Coerced;
+use rquickjs::function::{Opt, This};
+use rquickjs::FromJs;
 use rquickjs::{Array, Context, Ctx, Exception, Function, Module, Object, Promise, Runtime, Value};
 use serde_json::{Map, Value as Json};
 use std::cell::RefCell;
@@ -218,6 +220,53 @@ fn sort<'js>(ctx: Ctx<'js>, values: Array<'js>, compare: Function<'js>) -> rquic
     Ok(out)
 }
 
+/// `String.prototype.localeCompare(that, locales, options)` as ICU's root
+/// collation (`collation.rs`), native so that sorting with it costs one
+/// call per comparison. `options.numeric` and `options.sensitivity` are
+/// read as `Intl.Collator` reads them; the locale is not (one collation).
+fn locale_compare<'js>(
+    ctx: Ctx<'js>,
+    this: This<Value<'js>>,
+    that: Opt<Coerced<String>>,
+    _locales: Opt<Value<'js>>,
+    options: Opt<Value<'js>>,
+) -> rquickjs::Result<i32> {
+    if this.0.is_undefined() || this.0.is_null() {
+        return Err(Exception::throw_type(&ctx, "String.prototype.localeCompare called on null or undefined"));
+    }
+    let Coerced(s): Coerced<String> = Coerced::from_js(&ctx, this.0)?;
+    let t = match that.0 {
+        Some(Coerced(t)) => t,
+        None => "undefined".to_owned(),
+    };
+    let mut o = crate::collation::Options {
+        numeric: false,
+        accents: true,
+        case: true,
+    };
+    if let Some(options) = options.0.as_ref().and_then(Value::as_object) {
+        let Coerced(numeric): Coerced<bool> = options.get("numeric")?;
+        o.numeric = numeric;
+        let sensitivity: Value = options.get("sensitivity")?;
+        if !sensitivity.is_undefined() {
+            let Coerced(v): Coerced<String> = Coerced::from_js(&ctx, sensitivity)?;
+            match v.as_str() {
+                "base" => (o.accents, o.case) = (false, false),
+                "accent" => o.case = false,
+                "case" => o.accents = false,
+                "variant" => {}
+                other => {
+                    return Err(Exception::throw_range(
+                        &ctx,
+                        &format!("Value {other} out of range for Intl.Collator options property sensitivity"),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(crate::collation::compare(&s, &t, o) as i32)
+}
+
 /// JavaScript that sets up the API on the native functions. It evaluates
 /// to `{fireNext, settle, describe, stringify}`.
 const PRELUDE: &str = include_str!("prelude.js");
@@ -230,10 +279,7 @@ fn register<'js>(ctx: &Ctx<'js>, args: &Json) -> rquickjs::Result<Object<'js>> {
     g.set("__hwf_sort", Function::new(ctx.clone(), sort)?)?;
     g.set(
         "__hwf_locale_compare",
-        Function::new(ctx.clone(), |a: String, b: String, numeric: bool, accents: bool, case: bool| {
-            let options = crate::collation::Options { numeric, accents, case };
-            crate::collation::compare(&a, &b, options) as i32
-        })?,
+        Function::new(ctx.clone(), locale_compare)?.with_name("localeCompare")?.with_length(1)?,
     )?;
     g.set(
         "__hwf_to_locale_string",

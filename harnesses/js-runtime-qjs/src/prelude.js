@@ -195,23 +195,7 @@
   const nativeCompare = g.__hwf_locale_compare, nativeFormat = g.__hwf_to_locale_string;
   const RangeErrorCtor = RangeError, isObject = (v) => v !== null && (typeof v === "object" || typeof v === "function");
   const stringMethod = (name, f) => defineProperty(String.prototype, name, { value: f, writable: true, enumerable: false, configurable: true });
-  stringMethod("localeCompare", { localeCompare(that, locales, options) {
-    if (this === undefined || this === null) throw new TypeErrorCtor("String.prototype.localeCompare called on null or undefined");
-    const s = `${this}`, t = `${that}`;
-    let numeric = false, accents = true, kase = true;
-    if (isObject(options)) {
-      numeric = Boolean(options.numeric);
-      const sensitivity = options.sensitivity;
-      if (sensitivity !== undefined) {
-        const v = `${sensitivity}`;
-        if (v === "base") { accents = false; kase = false; }
-        else if (v === "accent") kase = false;
-        else if (v === "case") accents = false;
-        else if (v !== "variant") throw new RangeErrorCtor(`Value ${v} out of range for Intl.Collator options property sensitivity`);
-      }
-    }
-    return nativeCompare(s, t, numeric, accents, kase);
-  } }.localeCompare);
+  stringMethod("localeCompare", nativeCompare);
   const numberFormat = (options) => {
     if (!isObject(options)) return { minFraction: 0, maxFraction: 3, minInteger: 1, grouping: true, percent: false, currency: null };
     const text = (name) => { const v = options[name]; return v === undefined ? undefined : `${v}`; };
