@@ -1,8 +1,7 @@
 export const meta = { name: "recursion", description: "Deep recursion in every shape ends in a catchable RangeError, never a trap" };
 // Run by scripts/test-js-qjs.sh: each shape recurses until the engine
 // stops it; the script must get the error back (a trap would fail the run).
-// `{only: NAME}` runs one shape. Not here: JSON.stringify of very deep
-// nesting, which still traps (PROGRESS.md).
+// `{only: NAME}` runs one shape.
 const out = {};
 const probe = (name, fn) => {
   if (args && args.only !== undefined && args.only !== name) return;
@@ -23,6 +22,8 @@ probe("bound", (t) => { const g = function () { t(); h(); }; const h = g.bind(nu
 probe("generator", (t) => { function* g() { t(); yield* g(); } [...g()]; });
 probe("eval", (t) => { const g = () => { t(); eval("g()"); }; g(); });
 probe("jsonParse", () => { JSON.parse("[".repeat(200000) + "]".repeat(200000)); });
+probe("jsonStringify", () => { let a = []; for (let i = 0; i < 200000; i++) a = [a]; JSON.stringify(a); });
+probe("jsonStringifyObject", () => { let o = {}; for (let i = 0; i < 200000; i++) o = { o }; JSON.stringify(o, null, 1); });
 probe("flat", () => { let a = []; for (let i = 0; i < 200000; i++) a = [a]; a.flat(Infinity); });
 probe("arrayToString", () => { let a = []; for (let i = 0; i < 200000; i++) a = [a]; String(a); });
 return out;

@@ -51439,6 +51439,7 @@ typedef struct JSONStringifyContext {
     JSValue gap;
     JSValue empty;
     StringBuffer *b;
+    int depth;          /* hwf: nesting of js_json_to_str (JSON_MAX_DEPTH) */
 } JSONStringifyContext;
 
 static JSValue JS_ToQuotedStringFree(JSContext *ctx, JSValue val) {
@@ -51520,7 +51521,7 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
     tab = JS_UNDEFINED;
     prop = JS_UNDEFINED;
 
-    if (js_check_stack_overflow(ctx->rt, 0)) {
+    if (js_check_stack_overflow(ctx->rt, 0) || jsc->depth >= JSON_MAX_DEPTH) {
         JS_ThrowStackOverflow(ctx);
         goto exception;
     }
@@ -51599,7 +51600,10 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
                     goto exception;
                 if (JS_IsUndefined(v))
                     v = JS_NULL;
-                if (js_json_to_str(ctx, jsc, val, v, indent1))
+                jsc->depth++;
+                ret = js_json_to_str(ctx, jsc, val, v, indent1);
+                jsc->depth--;
+                if (ret)
                     goto exception;
             }
             if (len > 0 && !JS_IsEmptyString(jsc->gap)) {
@@ -51642,7 +51646,10 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
                     string_buffer_concat_value(jsc->b, prop);
                     string_buffer_putc8(jsc->b, ':');
                     string_buffer_concat_value(jsc->b, sep1);
-                    if (js_json_to_str(ctx, jsc, val, v, indent1))
+                    jsc->depth++;
+                    ret = js_json_to_str(ctx, jsc, val, v, indent1);
+                    jsc->depth--;
+                    if (ret)
                         goto exception;
                     has_content = true;
                 }
@@ -51710,6 +51717,7 @@ JSValue JS_JSONStringify(JSContext *ctx, JSValueConst obj,
     int64_t i, j, n;
 
     jsc->replacer_func = JS_UNDEFINED;
+    jsc->depth = 0;
     jsc->stack = JS_UNDEFINED;
     jsc->property_list = JS_UNDEFINED;
     jsc->gap = JS_UNDEFINED;
