@@ -139,7 +139,12 @@ fn agent<'js>(ctx: Ctx<'js>, prompt: String, options: String) -> rquickjs::Resul
     }
     // The run's agent budget (`--max-agent-calls`) is the host's: a call
     // past it rejects with `limit_agent`.
-    let req = runtime::agent_request_from_json(&opts).map_err(|e| Exception::throw_message(&ctx, &e.to_string()))?;
+    let mut req = runtime::agent_request_from_json(&opts).map_err(|e| Exception::throw_message(&ctx, &e.to_string()))?;
+    // Claude Code runs every `agent()` call: a loop asking the same prompt
+    // again ("find more bugs") gets a new answer, not the first one. The
+    // run's prompt cache (the seed's Python rule) answers a JS call only
+    // when the script asks for it with `fresh: false`.
+    req.fresh.get_or_insert(true);
     Ok(submit(wit::Task::Agent(req)))
 }
 
@@ -398,7 +403,7 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, args: &Json) -> Result<String, String
             .get::<_, Function>(name)
             .map_err(|e| format!("internal: the prelude has no {name}: {e}"))
     };
-    let (fire_next, settle, stringify) = (get("fireNext")?, get("settle")?, get("stringify")?);
+    let (fire_next, settle, stringify, end_job) = (get("fireNext")?, get("settle")?, get("stringify")?, get("endJob")?);
     let promise: Promise = match ctx.eval(source::wrap(body)) {
         Ok(p) => p,
         Err(_) => return Err(format!("script_error: {}", caught(ctx, &helpers))),
@@ -418,6 +423,10 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, args: &Json) -> Result<String, String
                 return Err(failure(caught(ctx, &helpers)));
             }
             PromiseState::Pending => {}
+        }
+        // The job is over: WeakRef targets kept during it may go.
+        if end_job.call::<_, ()>(()).is_err() {
+            return Err(format!("internal: ending a job failed: {}", caught(ctx, &helpers)));
         }
         let pending: Vec<u64> = PENDING.with(|p| p.borrow().iter().copied().collect());
         if pending.is_empty() {

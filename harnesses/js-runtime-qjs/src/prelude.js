@@ -292,6 +292,36 @@
   defineProperty(RealDate.prototype, "constructor", { value: SafeDate, writable: false, enumerable: false, configurable: false });
   defineProperty(g, "Date", { value: SafeDate, writable: false, enumerable: false, configurable: false });
   defineProperty(Math, "random", { value: deny, writable: false, enumerable: false, configurable: false });
+  // Code from strings is refused, as in Claude Code's `vm` context
+  // (`codeGeneration: { strings: false }`): `eval(…)`, `Function(…)` and
+  // the other function constructors throw `EvalError` with V8's message.
+  // (QuickJS evaluates the runtime's own code through the same entry, so
+  // the constructors are replaced rather than the engine's eval removed.)
+  const EvalErrorCtor = EvalError, getPrototypeOf = Object.getPrototypeOf;
+  const noStrings = () => { throw new EvalErrorCtor("Code generation from strings disallowed for this context"); };
+  for (const proto of [Function.prototype, getPrototypeOf(async function () {}), getPrototypeOf(function* () {}),
+    getPrototypeOf(async function* () {})]) {
+    const original = proto.constructor;
+    function Refused() { noStrings(); }
+    defineProperty(Refused, "name", { value: original.name });
+    defineProperty(Refused, "prototype", { value: proto, writable: false, enumerable: false, configurable: false });
+    defineProperty(proto, "constructor", { value: Refused, writable: false, enumerable: false, configurable: false });
+    if (proto === Function.prototype) defineProperty(g, "Function", { value: Refused, writable: true, enumerable: false, configurable: true });
+  }
+  defineProperty(g, "eval", { value: { eval(x) { noStrings(); } }.eval, writable: true, enumerable: false, configurable: true });
+
+  // WeakRef targets stay alive until the current job ends, as ECMA-262's
+  // KeepDuringJob (`new WeakRef({}).deref()` is the object in Node and
+  // Boa; QuickJS frees it at once, by reference counting). The event loop
+  // calls `endJob` once the job queue is empty.
+  const RealWeakRef = WeakRef, kept = new Set();
+  const KeptWeakRef = class WeakRef extends RealWeakRef {
+    constructor(target) { super(target); kept.add(target); }
+    deref() { const v = super.deref(); if (v !== undefined) kept.add(v); return v; }
+  };
+  defineProperty(g, "WeakRef", { value: KeptWeakRef, writable: true, enumerable: false, configurable: true });
+  const endJob = () => { kept.clear(); };
+
   // QuickJS's globals beyond the Boa runtime's: `performance` reads the
   // clock; the web APIs and engine-specific ones are not in hwf's API; the
   // newer standard ones (ES2025+) wait for the switch, where
@@ -317,5 +347,5 @@
     try { return StringCtor(e); } catch { return "unknown error"; }
   };
   const result = (v) => { const s = stringify(v); return s === undefined ? "null" : s; };
-  return { fireNext, settle, isAgent, describe, stringify: result };
+  return { fireNext, settle, isAgent, describe, stringify: result, endJob };
 })();

@@ -33,6 +33,12 @@ fn skip_trivia(s: &[u8], mut i: usize) -> usize {
         while i < s.len() && s[i].is_ascii_whitespace() {
             i += 1;
         }
+        // A byte-order mark is whitespace to JavaScript (and to Claude
+        // Code's meta scan): a script saved with one starts with it.
+        if s[i..].starts_with("\u{feff}".as_bytes()) {
+            i += 3;
+            continue;
+        }
         if s[i..].starts_with(b"//") {
             while i < s.len() && s[i] != b'\n' {
                 i += 1;

@@ -20,7 +20,6 @@ probe("apply", (t) => { const g = () => { t(); g.apply(null, []); }; g(); });
 probe("reflect", (t) => { const g = () => { t(); Reflect.apply(g, null, []); }; g(); });
 probe("bound", (t) => { const g = function () { t(); h(); }; const h = g.bind(null); g(); });
 probe("generator", (t) => { function* g() { t(); yield* g(); } [...g()]; });
-probe("eval", (t) => { const g = () => { t(); eval("g()"); }; g(); });
 probe("jsonParse", () => { JSON.parse("[".repeat(200000) + "]".repeat(200000)); });
 probe("jsonStringify", () => { let a = []; for (let i = 0; i < 200000; i++) a = [a]; JSON.stringify(a); });
 probe("jsonStringifyObject", () => { let o = {}; for (let i = 0; i < 200000; i++) o = { o }; JSON.stringify(o, null, 1); });
