@@ -35,5 +35,5 @@ if len(result) < 17 or bad:
     sys.exit(f"not a RangeError: {bad}" if bad else "shapes missing")
 PY
 
-[ $# -gt 0 ] || set -- js:: js_semantics:: js_compute:: scripts:: conformance:: runtime_limits:: authoring::
+[ $# -gt 0 ] || set -- js:: js_semantics:: js_compute:: scripts:: conformance:: runtime_limits:: authoring:: idioms::
 HWF_RUNTIME_DIR=$runtime "$e2e" --test-threads 2 "$@"
