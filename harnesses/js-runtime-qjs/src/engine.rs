@@ -1,0 +1,469 @@
+//! Running a script: globals over the host's join set, and the event loop
+//! that feeds host completions into promises.
+//!
+//! The native functions take and return plain text (JSON where the value
+//! is data); the prelude (JavaScript) holds the promises of pending host
+//! calls, the timers on the virtual clock and the deterministic subset.
+
+use crate::source;
+use hwf_guest::ErrorKind;
+use hwf_guest::runtime::{self, AgentField, wit};
+use rquickjs::promise::PromiseState;
+use rquickjs::loader::{ImportAttributes, Loader, Resolver};
+use rquickjs::module::Declared;
+use rquickjs::convert::Coerced;
+use rquickjs::function::{Opt, This};
+use rquickjs::FromJs;
+use rquickjs::{Array, Context, Ctx, Exception, Function, Module, Object, Promise, Runtime, Value};
+use serde_json::{Map, Value as Json};
+use std::cell::RefCell;
+use std::cmp::Ordering;
+use std::collections::BTreeSet;
+
+/// QuickJS's own stack limit (bytes of the C stack in linear memory; the
+/// limit is on for WASI by the patch in `vendor/PATCHES.md`): a deep
+/// recursion is a catchable `RangeError` ("Maximum call stack size
+/// exceeded") before wasmtime's 1 MiB limit on the wasm stack traps.
+/// Measured (`PROGRESS.md`): at 256 KiB every recursion shape tried ends
+/// in the `RangeError` (plain calls at 1 016 frames), at 512 KiB plain
+/// calls trap; 160 KiB keeps a margin of about 3x and still allows ~630
+/// plain frames (the Boa runtime: between 400 and 1 000).
+pub const JS_STACK: usize = 160 * 1024;
+
+/// Module loading: refused, so `import()` rejects with Claude Code's
+/// message (a static `import` is refused by `check` before).
+struct NoModules;
+
+impl Resolver for NoModules {
+    fn resolve<'js>(
+        &mut self,
+        ctx: &Ctx<'js>,
+        _base: &str,
+        _name: &str,
+        _attributes: Option<ImportAttributes<'js>>,
+    ) -> rquickjs::Result<String> {
+        Err(Exception::throw_type(ctx, "import() is not available in workflow scripts"))
+    }
+}
+
+impl Loader for NoModules {
+    fn load<'js>(
+        &mut self,
+        ctx: &Ctx<'js>,
+        _name: &str,
+        _attributes: Option<ImportAttributes<'js>>,
+    ) -> rquickjs::Result<Module<'js, Declared>> {
+        Err(Exception::throw_type(ctx, "import() is not available in workflow scripts"))
+    }
+}
+
+thread_local! {
+    /// Host calls submitted and not yet delivered, with their kind.
+    static PENDING: RefCell<BTreeSet<u64>> = const { RefCell::new(BTreeSet::new()) };
+}
+
+const NONDETERMINISM: &str =
+    "nondeterminism: Date.now(), new Date() and Math.random() are not available in workflows (they would break replay)";
+
+/// JavaScript numbers are doubles: write whole ones as integers, as
+/// `JSON.stringify` does, so `18` stays `18` in results, journals and
+/// fingerprints, and `2 ** 60` is `1152921504606847000` (JavaScript's
+/// digits: the shortest that read back as the same double, then zeros).
+/// Whole numbers beyond `u64` (up to `1e21`, where JavaScript switches to
+/// an exponent) keep serde's exponent form: the same value, other text.
+pub fn normalize(mut v: Json) -> Json {
+    normalize_in_place(&mut v);
+    v
+}
+
+fn normalize_in_place(v: &mut Json) {
+    match v {
+        Json::Number(n) => {
+            if let Some(f) = n.as_f64()
+                && !n.is_i64()
+                && !n.is_u64()
+                && f.fract() == 0.0
+            {
+                if f.abs() < 9.0e15 {
+                    *v = Json::from(f as i64);
+                } else if f.abs() < 1e21 {
+                    let digits = format!("{f}");
+                    if let Ok(i) = digits.parse::<i64>() {
+                        *v = Json::from(i);
+                    } else if let Ok(u) = digits.parse::<u64>() {
+                        *v = Json::from(u);
+                    }
+                }
+            }
+        }
+        Json::Array(a) => a.iter_mut().for_each(normalize_in_place),
+        Json::Object(m) => m.values_mut().for_each(normalize_in_place),
+        _ => {}
+    }
+}
+
+/// JSON text from the prelude (`JSON.stringify`'s, or `"null"`) as a
+/// normalized value.
+fn parse_json(text: &str) -> Json {
+    serde_json::from_str(text).map(normalize).unwrap_or(Json::Null)
+}
+
+fn opt_str(opts: &Json, key: &str) -> Option<String> {
+    opts.get(key).and_then(Json::as_str).map(str::to_owned)
+}
+
+fn submit(task: wit::Task) -> f64 {
+    let call = wit::host::submit(&task);
+    PENDING.with(|p| p.borrow_mut().insert(call));
+    call as f64
+}
+
+/// `agent(prompt, options)`: the prompt (`""` when none) and the options
+/// as JSON; the options are the SDK's agent-option table
+/// (`hwf_guest::runtime::AGENT_OPTIONS`). Returns the call id.
+fn agent<'js>(ctx: Ctx<'js>, prompt: String, options: String) -> rquickjs::Result<f64> {
+    let mut opts = match parse_json(&options) {
+        Json::Object(m) => m,
+        _ => Map::new(),
+    };
+    if prompt.is_empty() {
+        opts.remove("prompt");
+    } else {
+        opts.insert("prompt".into(), Json::String(prompt));
+    }
+    let opts = Json::Object(opts);
+    if let Some(schema) = runtime::agent_option(&opts, AgentField::Schema).filter(|s| !s.is_null())
+        && let Err(problem) = crate::schema::check(schema)
+    {
+        return Err(Exception::throw_type(&ctx, &format!("agent(): invalid schema: {problem}")));
+    }
+    // The run's agent budget (`--max-agent-calls`) is the host's: a call
+    // past it rejects with `limit_agent`.
+    let mut req = runtime::agent_request_from_json(&opts).map_err(|e| Exception::throw_message(&ctx, &e.to_string()))?;
+    // Claude Code runs every `agent()` call: a loop asking the same prompt
+    // again ("find more bugs") gets a new answer, not the first one. The
+    // run's prompt cache (the seed's Python rule) answers a JS call only
+    // when the script asks for it with `fresh: false`.
+    req.fresh.get_or_insert(true);
+    Ok(submit(wit::Task::Agent(req)))
+}
+
+/// `capability(name, input, {label, approvalId})`, input and options as
+/// JSON.
+fn capability(name: String, input: String, options: String) -> f64 {
+    let input = match parse_json(&input) {
+        Json::Null => serde_json::json!({}),
+        v => v,
+    };
+    let opts = parse_json(&options);
+    let req = wit::CapabilityRequest {
+        name,
+        input: input.to_string(),
+        label: opt_str(&opts, "label"),
+        approval_id: opt_str(&opts, "approvalId").or_else(|| opt_str(&opts, "approval_id")),
+    };
+    submit(wit::Task::Capability(req))
+}
+
+/// `workflow(nameOrRef, args)`, checked by the prelude: a saved
+/// workflow's name or a script path, and its arguments as JSON.
+fn workflow(name: String, args: String) -> f64 {
+    submit(wit::Task::Workflow(wit::WorkflowCall {
+        name,
+        args: parse_json(&args).to_string(),
+    }))
+}
+
+/// The JSON of a completed host call's outcome for the prelude's `settle`:
+/// `[true, value]`, or `[false, message, code, kind]`; an agent that died
+/// or was stopped resolves to `null`.
+fn outcome_json(agent: bool, outcome: Result<String, wit::CallError>) -> String {
+    match outcome {
+        Ok(raw) => Json::Array(vec![Json::Bool(true), parse_json(&raw)]).to_string(),
+        Err(e) => {
+            let (kind, msg) = (runtime::call_error_kind(&e), runtime::call_error_text(&e));
+            let null_for_agent = matches!(kind, ErrorKind::Failed | ErrorKind::Cancelled | ErrorKind::TimedOut);
+            if agent && null_for_agent {
+                return Json::Array(vec![Json::Bool(true), Json::Null]).to_string();
+            }
+            let kind = kind.as_str();
+            let code = msg.split(':').next().unwrap_or(kind);
+            serde_json::json!([false, msg, code, kind]).to_string()
+        }
+    }
+}
+
+/// `Array.prototype.sort`'s sorting step (the prelude collects the values
+/// and writes them back): `hwf_sort`'s stable merge sort, as in the Boa
+/// runtime, so an inconsistent comparator never crashes and random input
+/// costs about as many comparator calls as V8's TimSort. `compare` returns
+/// anything (`ToNumber` is applied here); the first error it throws
+/// ends the sort and reaches the script.
+fn sort<'js>(ctx: Ctx<'js>, values: Array<'js>, compare: Function<'js>) -> rquickjs::Result<Array<'js>> {
+    let items = values.iter::<Value>().collect::<rquickjs::Result<Vec<_>>>()?;
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    hwf_sort::merge_sort_by(&mut order, |&a, &b| {
+        let (Some(x), Some(y)) = (items.get(a), items.get(b)) else {
+            return Ok(Ordering::Equal);
+        };
+        // ECMA-262's ToNumber of the answer (a NaN is "equal").
+        let Coerced(r): Coerced<f64> = compare.call((x.clone(), y.clone()))?;
+        Ok::<_, rquickjs::Error>(if r < 0.0 {
+            Ordering::Less
+        } else if r > 0.0 {
+            Ordering::Greater
+        } else {
+            Ordering::Equal
+        })
+    })?;
+    let out = Array::new(ctx)?;
+    for (k, i) in order.into_iter().enumerate() {
+        if let Some(v) = items.get(i) {
+            out.set(k, v.clone())?;
+        }
+    }
+    Ok(out)
+}
+
+/// `String.prototype.localeCompare(that, locales, options)` as ICU's root
+/// collation (`collation.rs`), native so that sorting with it costs one
+/// call per comparison. `options.numeric` and `options.sensitivity` are
+/// read as `Intl.Collator` reads them; the locale is not (one collation).
+fn locale_compare<'js>(
+    ctx: Ctx<'js>,
+    this: This<Value<'js>>,
+    that: Opt<Coerced<String>>,
+    _locales: Opt<Value<'js>>,
+    options: Opt<Value<'js>>,
+) -> rquickjs::Result<i32> {
+    if this.0.is_undefined() || this.0.is_null() {
+        return Err(Exception::throw_type(&ctx, "String.prototype.localeCompare called on null or undefined"));
+    }
+    let Coerced(s): Coerced<String> = Coerced::from_js(&ctx, this.0)?;
+    let t = match that.0 {
+        Some(Coerced(t)) => t,
+        None => "undefined".to_owned(),
+    };
+    let mut o = crate::collation::Options {
+        numeric: false,
+        accents: true,
+        case: true,
+    };
+    if let Some(options) = options.0.as_ref().and_then(Value::as_object) {
+        let Coerced(numeric): Coerced<bool> = options.get("numeric")?;
+        o.numeric = numeric;
+        let sensitivity: Value = options.get("sensitivity")?;
+        if !sensitivity.is_undefined() {
+            let Coerced(v): Coerced<String> = Coerced::from_js(&ctx, sensitivity)?;
+            match v.as_str() {
+                "base" => (o.accents, o.case) = (false, false),
+                "accent" => o.case = false,
+                "case" => o.accents = false,
+                "variant" => {}
+                other => {
+                    return Err(Exception::throw_range(
+                        &ctx,
+                        &format!("Value {other} out of range for Intl.Collator options property sensitivity"),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(crate::collation::compare(&s, &t, o) as i32)
+}
+
+/// JavaScript that sets up the API on the native functions. It evaluates
+/// to `{fireNext, settle, describe, stringify}`.
+const PRELUDE: &str = include_str!("prelude.js");
+
+fn register<'js>(ctx: &Ctx<'js>, args: &Json) -> rquickjs::Result<Object<'js>> {
+    let g = ctx.globals();
+    g.set("__hwf_agent", Function::new(ctx.clone(), agent)?)?;
+    g.set("__hwf_capability", Function::new(ctx.clone(), capability)?)?;
+    g.set("__hwf_workflow", Function::new(ctx.clone(), workflow)?)?;
+    g.set("__hwf_sort", Function::new(ctx.clone(), sort)?)?;
+    g.set(
+        "__hwf_locale_compare",
+        Function::new(ctx.clone(), locale_compare)?.with_name("localeCompare")?.with_length(1)?,
+    )?;
+    g.set(
+        "__hwf_to_locale_string",
+        Function::new(ctx.clone(), |x: f64, tag: String, options: String| {
+            crate::number_format::to_locale_string(x, &tag, &parse_json(&options))
+        })?,
+    )?;
+    g.set(
+        "__hwf_phase",
+        Function::new(ctx.clone(), |title: String| hwf_guest::phase(&title))?,
+    )?;
+    g.set(
+        "__hwf_log",
+        Function::new(ctx.clone(), |level: i32, text: String| {
+            let level = match level {
+                1 => wit::LogLevel::Debug,
+                2 => wit::LogLevel::Warn,
+                3 => wit::LogLevel::Error,
+                _ => wit::LogLevel::Info,
+            };
+            wit::host::log(level, &text);
+        })?,
+    )?;
+    g.set(
+        "__hwf_check_items",
+        Function::new(ctx.clone(), |ctx: Ctx<'js>, n: f64| -> rquickjs::Result<()> {
+            // An array length: a whole number.
+            runtime::check_items(n as u64).map_err(|e| Exception::throw_message(&ctx, &e))
+        })?,
+    )?;
+    g.set(
+        "__hwf_budget_spent",
+        Function::new(ctx.clone(), || hwf_guest::budget().tokens_spent as f64)?,
+    )?;
+    g.set(
+        "__hwf_budget_remaining",
+        Function::new(ctx.clone(), || {
+            hwf_guest::budget().tokens_left().map_or(f64::INFINITY, |t| t as f64)
+        })?,
+    )?;
+    let total = match hwf_guest::budget().token_total {
+        Some(t) => Value::new_float(ctx.clone(), t as f64),
+        None => Value::new_null(ctx.clone()),
+    };
+    g.set("__hwf_budget_total", total)?;
+    g.set("__hwf_nondeterminism", NONDETERMINISM)?;
+    let args = if args.is_null() {
+        Value::new_undefined(ctx.clone())
+    } else {
+        ctx.json_parse(args.to_string())?
+    };
+    g.set("args", args)?;
+    ctx.eval::<Object, _>(PRELUDE)
+}
+
+/// The message of an uncaught error, as `describe` in the prelude writes
+/// it, with `script_error: ` in front unless it already has a code.
+fn failure(msg: String) -> String {
+    if msg.contains(": ")
+        && msg
+            .split(':')
+            .next()
+            .is_some_and(|c| c.chars().all(|ch| ch.is_ascii_lowercase() || ch == '_'))
+    {
+        msg
+    } else {
+        format!("script_error: {msg}")
+    }
+}
+
+fn describe<'js>(helpers: &Object<'js>, e: Value<'js>) -> String {
+    helpers
+        .get::<_, Function>("describe")
+        .and_then(|f| f.call::<_, String>((e,)))
+        .unwrap_or_else(|_| "unknown error".into())
+}
+
+/// The pending exception of a failed call, described.
+fn caught<'js>(ctx: &Ctx<'js>, helpers: &Object<'js>) -> String {
+    describe(helpers, ctx.catch())
+}
+
+/// `run(source, args)`.
+pub fn run(src: &str, args: &str) -> Result<String, String> {
+    let parts = source::split(src).map_err(|d| format!("invalid_script: {}: {}", d.code, d.message))?;
+    if let Err(diags) = source::check(src) {
+        let d = &diags[0];
+        return Err(format!(
+            "invalid_script: {}: {}{}",
+            d.code,
+            d.message,
+            d.line.map(|l| format!(" (line {l})")).unwrap_or_default()
+        ));
+    }
+    let args: Json = serde_json::from_str(args).map(normalize).unwrap_or(Json::Null);
+    let rt = Runtime::new().map_err(|e| format!("internal: {e}"))?;
+    rt.set_max_stack_size(JS_STACK);
+    // No heap limit of QuickJS's own: the instance's memory limit (the
+    // host's, configurable) ends a run that passes it with the typed
+    // `memory_limit` error, as with the Boa runtime.
+    rt.set_loader(NoModules, NoModules);
+    let context = Context::full(&rt).map_err(|e| format!("internal: {e}"))?;
+    context.with(|ctx| run_in(&ctx, parts.body, &args))
+}
+
+fn run_in<'js>(ctx: &Ctx<'js>, body: &str, args: &Json) -> Result<String, String> {
+    let helpers = match register(ctx, args) {
+        Ok(h) => h,
+        Err(e) => {
+            let detail = if ctx.has_exception() { format!("{:?}", ctx.catch()) } else { e.to_string() };
+            return Err(format!("internal: the prelude failed: {detail}"));
+        }
+    };
+    let get = |name: &str| {
+        helpers
+            .get::<_, Function>(name)
+            .map_err(|e| format!("internal: the prelude has no {name}: {e}"))
+    };
+    let (fire_next, settle, stringify, end_job) = (get("fireNext")?, get("settle")?, get("stringify")?, get("endJob")?);
+    let promise: Promise = match ctx.eval(source::wrap(body)) {
+        Ok(p) => p,
+        Err(_) => return Err(format!("script_error: {}", caught(ctx, &helpers))),
+    };
+    loop {
+        while ctx.execute_pending_job() {}
+        match promise.state() {
+            PromiseState::Resolved => {
+                let value: Value = promise.result().and_then(Result::ok).unwrap_or_else(|| Value::new_undefined(ctx.clone()));
+                return match stringify.call::<_, String>((value,)) {
+                    Ok(text) => Ok(parse_json(&text).to_string()),
+                    Err(_) => Err(format!("script_error: the result is not JSON: {}", caught(ctx, &helpers))),
+                };
+            }
+            PromiseState::Rejected => {
+                let _ = promise.result::<Value>();
+                return Err(failure(caught(ctx, &helpers)));
+            }
+            PromiseState::Pending => {}
+        }
+        // The job is over: WeakRef targets kept during it may go.
+        if end_job.call::<_, ()>(()).is_err() {
+            return Err(format!("internal: ending a job failed: {}", caught(ctx, &helpers)));
+        }
+        let pending: Vec<u64> = PENDING.with(|p| p.borrow().iter().copied().collect());
+        if pending.is_empty() {
+            // Nothing in flight: the virtual clock moves to the next timer.
+            match fire_next.call::<_, bool>(()) {
+                Ok(true) => continue,
+                Ok(false) => {
+                    return Err("script_error: the script is waiting on a promise that can never settle".into());
+                }
+                Err(_) => {
+                    return Err(format!("script_error: in a setTimeout callback: {}", caught(ctx, &helpers)));
+                }
+            }
+        }
+        let done = wit::host::next(&pending);
+        // A spent token or cost budget ends the run, even inside a `try`
+        // (the seed's rule, in every hwf runtime).
+        if let Err(e) = &done.outcome
+            && runtime::call_error_ends_run(e)
+        {
+            let rest: Vec<u64> = pending.iter().copied().filter(|c| *c != done.call).collect();
+            if !rest.is_empty() {
+                wit::host::cancel(&rest);
+            }
+            return Err(runtime::call_error_text(e).to_owned());
+        }
+        if PENDING.with(|p| p.borrow_mut().remove(&done.call)) {
+            let id = done.call as f64;
+            // The prelude knows which calls are agents.
+            let is_agent = helpers
+                .get::<_, Function>("isAgent")
+                .and_then(|f| f.call::<_, bool>((id,)))
+                .unwrap_or(false);
+            let text = outcome_json(is_agent, done.outcome);
+            if settle.call::<_, ()>((id, text)).is_err() {
+                return Err(format!("internal: settling a host call failed: {}", caught(ctx, &helpers)));
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! The JavaScript workflow runtime on QuickJS-ng (issue 28; under way, see
+//! `PROGRESS.md`): a `script-runtime` component that runs Claude-style
+//! workflow scripts in QuickJS-ng (C, through `rquickjs`, compiled to
+//! wasm32-wasip2 by zig's clang) inside the same sandbox and broker as
+//! compiled harnesses. It exports the same world as `harnesses/js-runtime`
+//! (Boa) and keeps its script API and rules: `export const meta` (a pure
+//! literal), top-level `await` and `return`, `args`, `agent`, `parallel`,
+//! `pipeline`, `phase`, `log`, `console`, `setTimeout`/`clearTimeout`,
+//! `capability`, `workflow`, `budget`; host calls go through `submit` /
+//! `next` and settle in completion order; no clock, no randomness, no
+//! imports.
+
+mod collation;
+mod depth;
+mod engine;
+mod meta;
+mod number_format;
+mod schema;
+mod source;
+
+use hwf_guest::runtime::{ScriptRuntime, wit};
+
+struct Runtime;
+
+impl ScriptRuntime for Runtime {
+    const LANGUAGE: &'static str = "JavaScript";
+
+    fn check(source: &str) -> Result<wit::Meta, Vec<wit::Diagnostic>> {
+        source::check(source)
+    }
+
+    fn run(source: &str, args: &str) -> Result<String, String> {
+        engine::run(source, args)
+    }
+}
+
+hwf_guest::export_script_runtime!(Runtime);

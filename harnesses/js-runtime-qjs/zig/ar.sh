@@ -1,0 +1,3 @@
+#!/bin/bash
+# The archiver to go with cc.sh.
+exec "${ZIG_PYTHON:?}" -m ziglang ar "$@"
