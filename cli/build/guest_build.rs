@@ -7,10 +7,25 @@
 //! The nested build has its own target dir (`<target>/wasm`: the outer one
 //! is locked by the running build), the `guest` profile, and none of the
 //! outer build's rustflags, wrappers or jobserver.
+//!
+//! The JavaScript runtime carries C (QuickJS-ng, through `rquickjs-sys`),
+//! compiled for `wasm32-wasip2` by zig's clang and wasi-libc
+//! ([`zig`]): `$HWF_ZIG`, else a zig installed earlier under
+//! `<target>/zig`, else `zig` on `PATH` when it is the pinned version,
+//! else the pinned `ziglang` wheel installed from PyPI with `pip --target`
+//! into `<target>/zig` (once; ~50 MB).
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
+
+/// Guest packages with C inside, which need [`zig`]'s C compiler.
+const NEEDS_C: &[&str] = &["js-runtime"];
+
+/// The zig the C is compiled with (PyPI's `ziglang` wheel of that version
+/// when none is given).
+pub const ZIG_VERSION: &str = "0.15.2";
 
 /// The outer build's variables the nested one must not inherit: its
 /// target dir and target, its rustflags (host-only flags break a wasm
@@ -36,7 +51,7 @@ pub fn outer_target_dir(out_dir: &Path) -> PathBuf {
 /// (relative to `root`), the lock file and the workspace manifest
 /// (workspace dependency features and the guest profile reach the guests).
 pub fn rerun_on_guest_sources(root: &Path, package_dirs: &[&str]) {
-    // `vendor/`: patched dependencies of the guests (Boa, Monty).
+    // `vendor/`: patched dependencies of the guests (QuickJS's bindings, Monty).
     for dir in ["guest-sdk", "wit", "vendor", "sort"] {
         rerun_tree(&root.join(dir));
     }
@@ -107,6 +122,11 @@ pub fn build(root: &Path, target_dir: &Path, packages: &[&str]) -> Result<Built,
     for var in DROPPED_ENV {
         cmd.env_remove(var);
     }
+    if packages.iter().any(|p| NEEDS_C.contains(p)) {
+        for (key, value) in c_env(root, target_dir)? {
+            cmd.env(key, value);
+        }
+    }
     let started = Instant::now();
     let status = cmd
         .status()
@@ -145,6 +165,94 @@ pub fn install(from: &Path, dest: &Path, name: &str) -> Result<PathBuf, String> 
         .and_then(|_| std::fs::rename(&tmp, &to))
         .map_err(|e| format!("copy {} to {}: {e}", from.display(), to.display()))?;
     Ok(to)
+}
+
+/// The environment that makes `cc` (in `rquickjs-sys`'s build script)
+/// compile QuickJS for `wasm32-wasip2` with zig: the wrappers in
+/// `harnesses/js-runtime/zig/` as `CC`/`AR` for that target, QuickJS at
+/// clang's real `-O3`, zig's caches under `<target>/zig`, and no wasi-sdk
+/// download.
+fn c_env(root: &Path, target_dir: &Path) -> Result<Vec<(&'static str, OsString)>, String> {
+    let zig = zig(target_dir)?;
+    let wrappers = root.join("harnesses/js-runtime/zig");
+    let cache = target_dir.join("zig/cache");
+    Ok(vec![
+        ("HWF_ZIG", zig.into_os_string()),
+        ("CC_wasm32_wasip2", wrappers.join("cc.sh").into_os_string()),
+        ("AR_wasm32_wasip2", wrappers.join("ar.sh").into_os_string()),
+        // zig cc maps -O3 to clang's -O2; this is clang's own -O3.
+        ("CFLAGS_wasm32_wasip2", "-Xclang -O3".into()),
+        // rquickjs-sys would otherwise download wasi-sdk from GitHub.
+        ("RQUICKJS_SYS_NO_WASI_SDK", "1".into()),
+        ("ZIG_GLOBAL_CACHE_DIR", cache.clone().into_os_string()),
+        ("ZIG_LOCAL_CACHE_DIR", cache.into_os_string()),
+    ])
+}
+
+/// The zig executable QuickJS's C is compiled with: `$HWF_ZIG`, a zig
+/// installed earlier under `<target_dir>/zig/<version>`, `zig` on `PATH`
+/// when it is [`ZIG_VERSION`], else PyPI's `ziglang` wheel installed there
+/// now with `python3 -m pip install --target` (it says so).
+///
+/// # Errors
+///
+/// `$HWF_ZIG` is not a file, or the wheel cannot be installed (no
+/// `python3`, no pip, no network): the message says how to provide zig.
+pub fn zig(target_dir: &Path) -> Result<PathBuf, String> {
+    println!("cargo:rerun-if-env-changed=HWF_ZIG");
+    if let Some(given) = std::env::var_os("HWF_ZIG").filter(|v| !v.is_empty()) {
+        let given = PathBuf::from(given);
+        return if given.is_file() {
+            Ok(given)
+        } else {
+            Err(format!("HWF_ZIG is {}, which is not a file", given.display()))
+        };
+    }
+    let dir = target_dir.join("zig").join(ZIG_VERSION);
+    let installed = dir.join("ziglang/zig");
+    if installed.is_file() {
+        return Ok(installed);
+    }
+    let on_path = Command::new("zig")
+        .arg("version")
+        .output()
+        .ok()
+        .filter(|o| o.status.success() && String::from_utf8_lossy(&o.stdout).trim() == ZIG_VERSION);
+    if on_path.is_some() {
+        return Ok(PathBuf::from("zig"));
+    }
+    println!(
+        "cargo:warning=installing zig {ZIG_VERSION} (PyPI's ziglang wheel, ~50 MB, once) into {}: \
+         it compiles the JavaScript runtime's C (QuickJS-ng) for WebAssembly",
+        dir.display()
+    );
+    let python = std::env::var_os("PYTHON").unwrap_or_else(|| "python3".into());
+    let status = Command::new(&python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-warn-script-location",
+        ])
+        .arg("--target")
+        .arg(&dir)
+        .arg(format!("ziglang=={ZIG_VERSION}"))
+        .status();
+    match status {
+        Ok(s) if s.success() && installed.is_file() => Ok(installed),
+        Ok(s) => Err(format!(
+            "installing zig {ZIG_VERSION} with `{} -m pip install ziglang=={ZIG_VERSION}` failed ({s}); \
+             install zig {ZIG_VERSION} (https://ziglang.org/download/) and set HWF_ZIG to its `zig`",
+            python.to_string_lossy()
+        )),
+        Err(e) => Err(format!(
+            "zig compiles the JavaScript runtime's C and none was found; `{}` to install it from PyPI \
+             could not start ({e}): install Python 3 with pip, or zig {ZIG_VERSION} and set HWF_ZIG to its `zig`",
+            python.to_string_lossy()
+        )),
+    }
 }
 
 fn rerun_tree(dir: &Path) {

@@ -1,5 +1,6 @@
-//! The sort behind the script engines' `Array.prototype.sort` (Boa) and
-//! `sorted()` / `list.sort()` (Monty), both vendored under `vendor/`.
+//! The sort behind the script runtimes' `Array.prototype.sort` (the
+//! QuickJS runtime's `__hwf_sort`; Boa's before it) and `sorted()` /
+//! `list.sort()` (Monty, vendored under `vendor/`).
 //!
 //! Both used `slice::sort_by`, which (since Rust 1.81) **panics** when the
 //! comparator is not a total order. A script that sorted with

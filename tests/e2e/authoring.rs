@@ -192,8 +192,9 @@ fn help_names_every_target_kind() {
     }
 }
 
-/// The ECMAScript globals Boa defines (and `TypedArray`, which it exposes
-/// too): everything else a script sees is hwf's and must be in hwf.d.ts.
+/// The ECMAScript globals a script may see (Boa's set, which the QuickJS
+/// runtime keeps: its prelude removes QuickJS's extras): everything else a
+/// script sees is hwf's and must be in hwf.d.ts.
 const STANDARD_GLOBALS: &[&str] = &[
     "AggregateError",
     "Array",

@@ -13,8 +13,8 @@ pub fn root() -> PathBuf {
     PathBuf::from(hwf_tests::WORKSPACE_ROOT)
 }
 
-/// The compile cache every test shares (the Boa runtime takes seconds to
-/// compile; once is enough).
+/// The compile cache every test shares (a script runtime takes a second
+/// or more to compile; once is enough).
 pub fn shared_cache() -> PathBuf {
     root().join("target").join("test-cache")
 }

@@ -481,7 +481,8 @@ fn json_workflow_checker_survives_fuzzed_definitions() {
     fuzz("workflow.json", "json", 4, json_case);
 }
 
-/// What the fuzzer found: Boa's parser trapped the JS runtime at about 60
+/// What the fuzzer found: Boa's parser (the JS runtime's engine until the
+/// eighth session) trapped the JS runtime at about 60
 /// nested parentheses (`guest_trap`). Nesting up to the limit validates;
 /// deeper is a diagnostic with its line, also from `hwf run`.
 #[test]

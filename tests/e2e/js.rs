@@ -1,4 +1,4 @@
-//! JavaScript workflows in the bundled Boa runtime: the Claude-style API,
+//! JavaScript workflows in the bundled QuickJS runtime: the Claude-style API,
 //! real concurrency over the host's join set, replay, and hostile scripts.
 
 use crate::common::{Ctx, harnesses, root};
@@ -745,4 +745,33 @@ fn scripts_run_in_strict_mode() {
         out.stdout.contains("line 3") || out.stderr.contains("line 3"),
         "{out:?}"
     );
+}
+
+/// Deep recursion of every shape (plain calls, callbacks of `map`, `sort`
+/// and `replace`, getters, `toString`, Proxy traps, constructors, `apply`,
+/// `Reflect.apply`, bound functions, generators, deeply nested
+/// `JSON.parse` / `JSON.stringify`, `flat`, `String` of nested arrays) ends
+/// in a `RangeError` the script catches: QuickJS's own stack limit
+/// (`JS_STACK`) and the vendored nesting limits of its JSON code fire
+/// before wasmtime's wasm stack overflows, which would be a trap.
+#[test]
+fn deep_recursion_in_every_shape_is_a_catchable_range_error() {
+    let ctx = Ctx::new();
+    let script = root().join("tests/e2e/js_recursion.js");
+    let run = ctx.run_json(script.to_str().expect("utf8"), "{}", &[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let result = run.json()["data"]["result"].clone();
+    let shapes = result.as_object().expect("an object of shapes");
+    assert_eq!(shapes.len(), 17, "{result}");
+    for (shape, outcome) in shapes {
+        let outcome = outcome.as_str().expect("a string");
+        assert!(outcome.starts_with("RangeError @"), "{shape}: {outcome}");
+    }
+    // The limit leaves room for real recursion: hundreds of plain frames.
+    let plain: usize = shapes["plain"]
+        .as_str()
+        .and_then(|s| s.split('@').nth(1))
+        .and_then(|n| n.parse().ok())
+        .expect("plain's depth");
+    assert!(plain >= 500, "plain recursion stopped at {plain} frames");
 }

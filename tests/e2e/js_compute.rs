@@ -1,9 +1,9 @@
 //! JavaScript compute (issue 28): the benchmark scripts of
 //! `benches/js-compute` return what Node returns, within the default CPU
 //! limit (fuel: the same instruction count on every machine), and the
-//! direct `JSON.parse` reads what the original path reads; the speed paths
-//! of the vendored Boa (`vendor/SPEED-PATCHES.md`) compute what Node
-//! computes.
+//! direct `JSON.parse` reads what the original path read; the fast paths
+//! (written for Boa, the engine before QuickJS, and kept as regression
+//! tests) compute what Node computes.
 
 use crate::common::{Ctx, root};
 use serde_json::{Value, json};
@@ -63,7 +63,7 @@ fn json_parse_reads_what_it_read_before() {
 
 #[test]
 fn sort_is_stable_never_crashes_on_an_inconsistent_comparator_and_calls_it_as_v8_does() {
-    // Boa sorted with `slice::sort_by`, which panics (a trap: the run
+    // Boa (the engine before QuickJS) sorted with `slice::sort_by`, which panics (a trap: the run
     // failed) when a comparator is not a total order, as `a < b ? -1 : 1`
     // is when keys repeat; it also made ~13 % more comparator calls. The
     // expected values are Node 20's for the same script.

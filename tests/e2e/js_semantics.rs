@@ -1,5 +1,5 @@
 //! JavaScript as Node and Claude Code run it (issue 28): the engine bugs
-//! hwf patches in its vendored Boa (`vendor/README.md`), numbers crossing
+//! hwf once patched in Boa (now the QuickJS runtime's regression tests), numbers crossing
 //! into and out of JavaScript, `pipeline` over null items,
 //! `workflow({scriptPath})` confined to the workspace, and the seed's
 //! plain-string `meta.phases`.
@@ -33,7 +33,7 @@ fn journal_of(ctx: &Ctx, out: &crate::common::Run) -> Vec<Value> {
 
 /// `const { data: { items }, ...rest } = res` leaves `data` out of `rest`,
 /// in declarations, assignments, parameters and with computed keys (Boa
-/// 0.22 kept it; patched in `vendor/boa_engine`).
+/// 0.22 kept it; QuickJS does not).
 #[test]
 fn object_rest_after_a_nested_pattern_leaves_out_its_key() {
     let ctx = Ctx::new();

@@ -40,11 +40,11 @@
 //! - `conformance`: ported workflows run unchanged; the conformance table's tests exist;
 //! - `journal_cas`: large payloads kept by content, shared between prompts,
 //!   resumes and copies (the growing-conversation bound);
-//! - `js`: JavaScript workflows in the Boa runtime;
-//! - `js_semantics`: JavaScript as Node and Claude Code run it (Boa patches,
-//!   numbers, pipeline nulls, `scriptPath`, phase forms);
+//! - `js`: JavaScript workflows in the QuickJS runtime;
+//! - `js_semantics`: JavaScript as Node and Claude Code run it (engine bugs
+//!   found in Boa and kept as tests, numbers, pipeline nulls, `scriptPath`, phase forms);
 //! - `js_compute`: the JS compute benchmarks return Node's results within the
-//!   default CPU limit; the direct `JSON.parse` agrees with Boa's own path;
+//!   default CPU limit; `JSON.parse` agrees with what Node reads;
 //! - `json_workflows`: declarative JSON workflows in the JSON runtime;
 //! - `json_semantics`: JSON workflows as the seed runs them (sibling
 //!   branches ordered by references, cycles refused, validate's warnings);

@@ -1,12 +1,13 @@
-//! The nesting limit, checked on the raw text before Boa parses a script.
+//! The nesting limit, checked on the raw text before QuickJS parses a script.
 //!
-//! Boa's parser is recursive descent: every level of `(`, `[`, `{`, `${`,
+//! Written for Boa's parser (the engine before QuickJS); QuickJS's is
+//! recursive descent too, so the limit stays. Boa's parser was recursive descent: every level of `(`, `[`, `{`, `${`,
 //! every chained `=>` / `?` / `=` and every stacked unary operator costs
 //! it several kilobytes of the component's stack, and running out of stack
 //! in WebAssembly is a trap (`out of bounds memory access`), not an error
 //! the script could be told about. So the runtime refuses scripts nested
 //! deeper than [`MAX_DEPTH`] with a diagnostic (`too_deeply_nested`), and
-//! the component's stack (8 MiB, `build.rs`) leaves a wide margin above it.
+//! QuickJS's own stack limit (`engine::JS_STACK`) leaves a margin above it.
 //!
 //! The scan skips strings, comments, template text and regular
 //! expressions (a `/` after an operator, an opening bracket or the start

@@ -1,27 +1,21 @@
 //! The JavaScript workflow runtime: a `script-runtime` component that runs
-//! Claude-style workflow scripts in Boa, a pure-Rust JavaScript engine,
-//! inside the same sandbox and broker as compiled harnesses.
-//!
-//! A script starts with `export const meta = {name, description, ...}` (a
-//! pure literal, checked on its syntax tree), then uses top-level `await`
-//! and `return`, the `args` global, and `agent`, `parallel`, `pipeline`,
-//! `phase`, `log`, `console`, `setTimeout`/`clearTimeout`, `capability`,
-//! `workflow` and `budget`. Every `agent()` / `capability()` / `workflow()`
-//! call is submitted to the host at once (`submit`) and its promise settles
-//! when the host's `next` delivers it — in completion order, which replay
-//! reproduces — so `parallel` runs agents concurrently on the host and
-//! `pipeline` items flow without a barrier.
-//!
-//! Claude Code's rules hold: an `import` declaration is refused by the
-//! parser, `import()` throws, there is no `require`; `Date.now()`, `new
-//! Date()`, `Date()` and `Math.random()` throw however they are reached (and
-//! the engine's clock fails the run if anything reads it); timers run on a
-//! virtual clock; an invalid `agent({schema})` and a `parallel()` of
-//! non-functions throw `TypeError`; a pipeline stage resolving `null` ends
-//! its item. `docs/CONFORMANCE.md` lists every rule with its test.
+//! Claude-style workflow scripts in QuickJS-ng (C, through `rquickjs`,
+//! compiled to wasm32-wasip2 by zig's clang: `cli/build/guest_build.rs`)
+//! inside the same sandbox and broker as compiled harnesses. It replaced the
+//! Boa runtime in the eighth session (issue 28: 2-10x faster, a quarter of
+//! the size; `PROGRESS.md`, `docs/BENCHMARKS.md`) and keeps its script API
+//! and rules: `export const meta` (a pure literal), strict code, top-level
+//! `await` and `return`, `args`, `agent`, `parallel`, `pipeline`, `phase`,
+//! `log`, `console`, `setTimeout`/`clearTimeout`, `capability`, `workflow`,
+//! `budget`; host calls go through `submit` / `next` and settle in
+//! completion order; no clock, no randomness, no imports, no code from
+//! strings.
 
+mod collation;
 mod depth;
 mod engine;
+mod meta;
+mod number_format;
 mod schema;
 mod source;
 

@@ -1,15 +1,7 @@
 //! Splitting a script into its `meta` literal and its body, and `check`.
 
-use boa_engine::ast::expression::literal::{PropertyDefinition, TemplateElement};
-use boa_engine::ast::expression::operator::unary::UnaryOp;
-use boa_engine::ast::property::PropertyName;
-use boa_engine::ast::scope::Scope;
-use boa_engine::ast::{Expression, Spanned, Statement, StatementListItem};
-use boa_engine::interner::Interner;
-use boa_engine::parser::lexer::error::Error as LexError;
-use boa_engine::parser::{Error as ParseError, Parser};
-use boa_engine::{Context, Source};
 use hwf_guest::runtime::wit::{Diagnostic, Meta, PhaseInfo, Severity};
+use rquickjs::{Context, Module, Runtime};
 use serde_json::Value;
 
 /// A script split into its meta literal and body.
@@ -153,139 +145,58 @@ pub fn split(source: &str) -> Result<Parts<'_>, Diagnostic> {
     })
 }
 
-/// Claude Code's rule for `meta`: a pure literal — strings, numbers,
-/// booleans, `null`, arrays, objects with plain keys, template literals
-/// without `${}`, negative numbers. Anything else (a variable, a call,
-/// `'a' + 'b'`, a spread, a computed key, a method) is named with its line.
-fn pure(e: &Expression, meta_line: u32) -> Result<(), Diagnostic> {
-    let refuse = |what: &str, at: &dyn Spanned| {
-        let line = meta_line + at.span().start().line_number().saturating_sub(1);
-        Err(diag(
-            "meta_not_literal",
-            format!("meta must be a pure literal: {what} is not allowed"),
-            Some(line),
-        ))
-    };
-    match e {
-        Expression::Literal(_) => Ok(()),
-        Expression::Parenthesized(p) => pure(p.expression(), meta_line),
-        Expression::ArrayLiteral(a) => {
-            for item in a.as_ref().iter().flatten() {
-                pure(item, meta_line)?;
-            }
-            Ok(())
-        }
-        Expression::ObjectLiteral(o) => {
-            for prop in o.properties() {
-                match prop {
-                    PropertyDefinition::Property(PropertyName::Literal(_), v) => pure(v, meta_line)?,
-                    PropertyDefinition::Property(PropertyName::Computed(k), _) => {
-                        return refuse("a computed key", k);
-                    }
-                    PropertyDefinition::IdentifierReference(id) => return refuse("a shorthand property", id),
-                    PropertyDefinition::SpreadObject(x) => return refuse("a spread", x),
-                    PropertyDefinition::MethodDefinition(_) | PropertyDefinition::CoverInitializedName(..) => {
-                        return refuse("a method or getter", o);
-                    }
-                }
-            }
-            Ok(())
-        }
-        Expression::TemplateLiteral(t) => {
-            match t.elements().iter().find_map(|el| match el {
-                TemplateElement::Expr(x) => Some(x),
-                TemplateElement::String(_) => None,
-            }) {
-                Some(x) => refuse("a template literal with ${…}", x),
-                None => Ok(()),
-            }
-        }
-        Expression::Unary(u) if matches!(u.op(), UnaryOp::Minus) && matches!(u.target(), Expression::Literal(_)) => {
-            Ok(())
-        }
-        Expression::Spread(x) => refuse("a spread", x),
-        Expression::Identifier(x) => refuse("a variable", x),
-        Expression::Call(x) => refuse("a call", x),
-        Expression::Binary(x) => refuse("an operator expression", x),
-        other => refuse("an expression", other),
-    }
-}
-
-/// Check that the meta literal is pure (by its syntax tree), then evaluate
-/// it in an empty context.
-pub fn eval_meta(meta: &str, line: u32) -> Result<Value, Diagnostic> {
-    let text = format!("({meta})");
-    let mut interner = Interner::default();
-    let script = Parser::new(Source::from_bytes(&text))
-        .parse_script(&Scope::new_global(), &mut interner)
-        .map_err(|e| diag("meta_not_literal", format!("meta does not parse: {e}"), Some(line)))?;
-    let expr = match script.statements().statements() {
-        [StatementListItem::Statement(s)] => match s.as_ref() {
-            Statement::Expression(e) => e,
-            _ => return Err(diag("meta_not_literal", "meta must be an object literal", Some(line))),
-        },
-        _ => return Err(diag("meta_not_literal", "meta must be one object literal", Some(line))),
-    };
-    pure(expr, line)?;
-    let mut ctx = Context::default();
-    let v = ctx.eval(Source::from_bytes(&text)).map_err(|e| {
-        diag(
-            "meta_not_literal",
-            format!("meta must be a pure literal: {e}"),
-            Some(line),
-        )
-    })?;
-    let json = v
-        .to_json(&mut ctx)
-        .map_err(|e| diag("meta_not_literal", format!("meta must be plain data: {e}"), Some(line)))?
-        .unwrap_or(Value::Null);
-    if !json.is_object() {
-        return Err(diag("meta_not_literal", "meta must be an object", Some(line)));
-    }
-    Ok(json)
-}
-
-/// The source line of a parse error in the wrapped body.
-fn error_line(e: &ParseError, body_line: u32) -> Option<u32> {
-    let wrapped_line = match e {
-        ParseError::Expected { span, .. } | ParseError::Unexpected { span, .. } => span.start().line_number(),
-        ParseError::General { position, .. } => position.line_number(),
-        ParseError::Lex {
-            err: LexError::Syntax(_, position),
-        } => position.line_number(),
-        _ => return None,
-    };
-    // The wrapper puts one line before the body.
-    Some(body_line + wrapped_line.saturating_sub(2))
-}
-
-/// Parse the wrapped body as the engine will run it. A static `import`
-/// declaration is a parse error there (import declarations only exist at a
-/// module's top level); the parser reports it as an `import` keyword not
-/// followed by `.meta` or `(`, which is told apart from other syntax errors.
-/// Text in strings, template literals and comments is never looked at.
+/// Parse the wrapped body as the engine will run it (QuickJS compiles it
+/// as a module's code and does not run it). A static `import` declaration
+/// is a syntax error there (import declarations only exist at a module's
+/// top level): QuickJS stops at the token after the `import` keyword (not
+/// `(` or `.`), and the error's position tells it apart from other
+/// syntax errors. Text in
+/// strings, template literals and comments is never looked at.
 fn parse_body(body: &str, body_line: u32) -> Option<Diagnostic> {
     let wrapped = wrap(body);
-    let mut interner = Interner::default();
-    let err = Parser::new(Source::from_bytes(&wrapped))
-        .parse_script(&Scope::new_global(), &mut interner)
-        .err()?;
-    let line = error_line(&err, body_line);
-    if let ParseError::Expected { context, found, .. } = &err
-        && *context == "import.meta"
-        && &**found != "meta"
-    {
-        return Some(diag(
-            "import_not_allowed",
-            "workflow scripts cannot import modules (everything goes through agent() and capability())",
-            line,
-        ));
-    }
-    // Boa's message names the position in the wrapped body; the line is
-    // reported separately.
-    let text = err.to_string();
-    let text = text.rfind(" at line ").map_or(text.as_str(), |at| &text[..at]);
-    Some(diag("syntax_error", text.to_owned(), line))
+    let rt = Runtime::new().ok()?;
+    rt.set_max_stack_size(crate::engine::JS_STACK);
+    let ctx = Context::full(&rt).ok()?;
+    ctx.with(|ctx| {
+        if Module::declare(ctx.clone(), "script", wrapped.as_str()).is_ok() {
+            return None;
+        }
+        let err = ctx.catch();
+        let obj = err.as_object();
+        let get = |k: &str| {
+            obj.and_then(|o| o.get::<_, Option<String>>(k).ok().flatten())
+                .unwrap_or_default()
+        };
+        let message = get("message");
+        let stack = get("stack");
+        // `    at script:LINE:COL` (positions in the wrapped body).
+        let pos = stack.split("script:").nth(1).and_then(|rest| {
+            let mut it = rest.split(|c: char| !c.is_ascii_digit()).filter(|s| !s.is_empty());
+            Some((it.next()?.parse::<u32>().ok()?, it.next()?.parse::<usize>().ok()?))
+        });
+        let line = pos.map(|(l, _)| body_line + l.saturating_sub(2));
+        let is_import = pos.is_some_and(|(l, col)| {
+            let text = wrapped.lines().nth(l.saturating_sub(1) as usize).unwrap_or("");
+            let before: String = text.chars().take(col.saturating_sub(1)).collect();
+            let before = before.trim_end();
+            before.ends_with("import")
+                && !before[..before.len() - 6]
+                    .ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$' || c == '.')
+        });
+        if is_import {
+            return Some(diag(
+                "import_not_allowed",
+                "workflow scripts cannot import modules (everything goes through agent() and capability())",
+                line,
+            ));
+        }
+        let text = if message.is_empty() {
+            "the script does not parse".to_owned()
+        } else {
+            message
+        };
+        Some(diag("syntax_error", text, line))
+    })
 }
 
 /// The function the body is wrapped in, so top-level `await` and `return`
@@ -300,7 +211,7 @@ pub fn wrap(body: &str) -> String {
 /// Check a script: meta first and literal, required fields, no imports, and
 /// a body that parses.
 pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
-    // Before any parse: Boa's recursive parser would run out of stack.
+    // Before any parse: a recursive parser would run out of stack.
     if let Some((at, depth)) = crate::depth::too_deep(source) {
         let msg = format!(
             "the script nests {depth} levels deep here; at most {} (brackets, chained =>, ? and =, stacked unary operators)",
@@ -310,7 +221,7 @@ pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
     }
     let parts = split(source).map_err(|d| vec![d])?;
     let meta_line = line_of(source, source.find("export const meta").unwrap_or(0));
-    let meta = eval_meta(parts.meta, parts.meta_line).map_err(|d| vec![d])?;
+    let meta = crate::meta::eval_meta(parts.meta, parts.meta_line).map_err(|d| vec![d])?;
     let mut diags = Vec::new();
     let name = meta.get("name").and_then(Value::as_str);
     let description = meta.get("description").and_then(Value::as_str);

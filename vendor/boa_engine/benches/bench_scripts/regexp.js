@@ -1,5 +1,0 @@
-(function () {
-  let regExp = new RegExp("hello", "i");
-
-  return regExp.test("Hello World");
-})();

@@ -1,4 +1,0 @@
-(function () {
-  var a = "hello";
-  var b = a;
-})();

@@ -1,2 +1,0 @@
-pub(crate) use getrandom as _;
-pub(crate) use web_time as time;

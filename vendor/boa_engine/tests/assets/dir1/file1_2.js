@@ -1,3 +1,0 @@
-export function file1_2() {
-  return "file1_2";
-}
