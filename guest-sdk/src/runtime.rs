@@ -417,8 +417,9 @@ pub fn call_error_code(e: &CallError) -> &str {
 
 /// Whether a failed host call ends the run even if the script would catch
 /// it: the run's token or cost budget is spent. The seed stops its script
-/// at once when its token budget is exhausted (`should_abort`); every hwf
-/// script runtime does the same (`docs/CONFORMANCE.md`). The agent- and
+/// at once when its token budget is exhausted (`should_abort`), and the
+/// Python runtime does the same; the JavaScript runtime follows Claude
+/// Code instead (a catchable error, `docs/CONFORMANCE.md`). The agent- and
 /// capability-call limits stay errors the script may handle.
 pub fn call_error_ends_run(e: &CallError) -> bool {
     matches!(e, CallError::BudgetExhausted(_)) && matches!(call_error_code(e), "token_budget" | "cost_budget")

@@ -443,3 +443,98 @@ fn a_script_starting_with_a_byte_order_mark_runs() {
     assert_eq!(result(&out), json!([1, 2]));
     ctx.hwf(["validate", s.to_str().expect("utf8")]).expect_code(0);
 }
+
+/// A spent token budget, as Claude Code has it: `agent()` rejects with a
+/// `WorkflowBudgetExceededError` the script may catch and go on from (the
+/// seed's Python ends the run instead: `python_language::a_spent_token_budget_…`);
+/// a `parallel` or `pipeline` slot it ends is `null`, said once in the log
+/// (`parallel: 3 slots dropped — token budget exceeded`), not as a failed
+/// slot; uncaught, it fails the run with the code `token_budget`.
+#[test]
+fn a_spent_budget_is_an_error_a_javascript_script_may_catch() {
+    let ctx = Ctx::new();
+    let fixture = ctx.write(
+        "f.json",
+        r#"{"responses": [{"match": {"label": "ok"}, "output": "fine", "tokens": 10}]}"#,
+    );
+    let fixture = fixture.to_str().expect("utf8");
+    let script = ctx.write(
+        "budget.js",
+        r#"export const meta = { name: "budget", description: "catches a spent budget" };
+let done = 0;
+const caught = [];
+for (let i = 0; i < 4; i++) {
+  try { await agent("work " + i, { label: "ok" }); done++; }
+  catch (e) { caught.push({ name: e.name, code: e.code, isError: e instanceof Error, message: e.message }); }
+}
+const slots = await parallel([1, 2, 3].map((n) => () => agent("more " + n, { label: "ok" })));
+const piped = await pipeline([1, 2], (n) => agent("stage " + n, { label: "ok" }));
+return { done, caught, slots, piped, spent: budget.spent(), remaining: budget.remaining() };
+"#,
+    );
+    let script = script.to_str().expect("utf8");
+    // 10 tokens a call, a ceiling of 15: the third call is refused.
+    let out = ctx.run_json(script, "{}", &["--agents", fixture, "--max-tokens", "15"]);
+    out.expect_code(0);
+    let r = out.json()["data"]["result"].clone();
+    assert_eq!(r["done"], 2, "{r}");
+    assert_eq!(r["slots"], json!([null, null, null]), "{r}");
+    assert_eq!(r["piped"], json!([null, null]), "{r}");
+    assert_eq!(
+        (r["spent"].clone(), r["remaining"].clone()),
+        (json!(20), json!(0)),
+        "{r}"
+    );
+    let caught = r["caught"].as_array().expect("caught");
+    assert_eq!(caught.len(), 2, "{r}");
+    for c in caught {
+        assert_eq!(c["name"], "WorkflowBudgetExceededError", "{c}");
+        assert_eq!(c["code"], "token_budget", "{c}");
+        assert_eq!(c["isError"], true, "{c}");
+        assert_eq!(
+            c["message"],
+            "Workflow token budget exceeded (20 / 15 tokens). Stopping further agent() calls. \
+             In-flight agents will complete; their results are preserved.",
+            "{c}"
+        );
+    }
+    assert_eq!(
+        out.json()["data"]["counts"]["agent_calls"],
+        2,
+        "refused calls are not agent calls"
+    );
+    let logs = ctx.hwf(["logs", &crate::common::run_id(&out.json())]);
+    assert!(
+        logs.stdout
+            .contains("parallel: 3 slots dropped \u{2014} token budget exceeded")
+            && logs
+                .stdout
+                .contains("pipeline: 2 slots dropped \u{2014} token budget exceeded"),
+        "{}",
+        logs.stdout
+    );
+    assert!(
+        !logs.stdout.contains("failed:"),
+        "a dropped slot is not a failed one: {}",
+        logs.stdout
+    );
+
+    // Uncaught, the run fails with the budget's code.
+    let s = ctx.write(
+        "uncaught.js",
+        "export const meta = { name: \"t\", description: \"a rule\" };\n\
+         for (let i = 0; i < 3; i++) await agent(\"w\", { label: \"ok\" });\nreturn 1;\n",
+    );
+    let out = ctx.run_json(
+        s.to_str().expect("utf8"),
+        "{}",
+        &["--agents", fixture, "--max-tokens", "15"],
+    );
+    out.expect_code(1);
+    let message = out.json()["error"]["message"].as_str().unwrap_or_default().to_owned();
+    assert!(
+        message
+            .starts_with("token_budget: WorkflowBudgetExceededError: Workflow token budget exceeded (20 / 15 tokens)"),
+        "{message}"
+    );
+}

@@ -469,18 +469,10 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, args: &Json) -> Result<String, String
                 }
             }
         }
+        // A spent token or cost budget is an error the script may catch
+        // (`WorkflowBudgetExceededError`, made by the prelude's `settle`),
+        // as in Claude Code; the seed's Python ends the run instead.
         let done = wit::host::next(&pending);
-        // A spent token or cost budget ends the run, even inside a `try`
-        // (the seed's rule, in every hwf runtime).
-        if let Err(e) = &done.outcome
-            && runtime::call_error_ends_run(e)
-        {
-            let rest: Vec<u64> = pending.iter().copied().filter(|c| *c != done.call).collect();
-            if !rest.is_empty() {
-                wit::host::cancel(&rest);
-            }
-            return Err(runtime::call_error_text(e).to_owned());
-        }
         if PENDING.with(|p| p.borrow_mut().remove(&done.call)) {
             let id = done.call as f64;
             // The prelude knows which calls are agents.

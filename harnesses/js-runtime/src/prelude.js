@@ -9,7 +9,7 @@
   const NONDETERMINISM = g.__hwf_nondeterminism;
   const stringify = JSON.stringify, parse = JSON.parse, isArray = Array.isArray;
   const construct = Reflect.construct, defineProperty = Object.defineProperty, freeze = Object.freeze;
-  const MapCtor = Map, PromiseCtor = Promise, ErrorCtor = Error, TypeErrorCtor = TypeError, StringCtor = String;
+  const MapCtor = Map, WeakMapCtor = WeakMap, PromiseCtor = Promise, ErrorCtor = Error, TypeErrorCtor = TypeError, StringCtor = String;
 
   // Plain data as JSON text for the natives ("null" for undefined, a
   // function or a symbol, as JSON.stringify leaves them out).
@@ -30,12 +30,28 @@
     if (o[0]) {
       p.resolve(o[1]);
     } else {
-      const e = new ErrorCtor(o[1]);
+      const e = o[2] === "token_budget" || o[2] === "cost_budget" ? budgetError(o[1], o[2]) : new ErrorCtor(o[1]);
       e.code = o[2];
       e.kind = o[3];
       p.reject(e);
     }
   };
+  // A spent token or cost budget, as Claude Code says it: an error named
+  // `WorkflowBudgetExceededError` the script may catch; a `parallel` or
+  // `pipeline` slot it ends is `null`, counted in one log line. Uncaught,
+  // it fails the run with the budget's code (`describe`).
+  const budgetErrors = new WeakMapCtor(); // error -> its code
+  const budgetError = (hostText, code) => {
+    const what = code === "token_budget"
+      ? `token budget exceeded (${spent().toLocaleString()} / ${total === null ? "?" : total.toLocaleString()} tokens)`
+      : `cost budget exceeded (${StringCtor(hostText).replace(/^cost_budget: /, "")})`;
+    const e = new ErrorCtor(`Workflow ${what}. Stopping further agent() calls. ` +
+      "In-flight agents will complete; their results are preserved.");
+    defineProperty(e, "name", { value: "WorkflowBudgetExceededError", writable: true, enumerable: false, configurable: true });
+    budgetErrors.set(e, code);
+    return e;
+  };
+  const isBudgetError = (e) => e !== null && typeof e === "object" && budgetErrors.has(e);
   const isAgent = (id) => { const p = pending.get(id); return p !== undefined && p.agent; };
 
   // Methods of an object literal: not constructors, as native functions.
@@ -84,6 +100,14 @@
     narrate(`${what}[${i}] failed: ${msg}`);
     return null;
   };
+  // A slot ended by a spent budget is null without a line of its own.
+  const slotFailed = (what, i, e, dropped) => {
+    if (isBudgetError(e)) { dropped.n++; return null; }
+    return failed(what, i, e);
+  };
+  const saidDropped = (what, dropped) => {
+    if (dropped.n > 0) narrate(`${what}: ${dropped.n} ${dropped.n === 1 ? "slot" : "slots"} dropped \u2014 token budget exceeded`);
+  };
   const describeArg = (x) =>
     x === null ? "null" : typeof x === "object" && typeof x.then === "function" ? "a Promise (an already started call)" : `a ${typeof x}`;
   g.parallel = async (thunks) => {
@@ -95,8 +119,12 @@
           "Wrap each call in () => so that parallel() starts it: parallel([() => agent(...), () => agent(...)])");
       }
     });
-    const call = (t, i) => { try { return t(); } catch (e) { return failed("parallel", i, e); } };
-    return PromiseCtor.all(thunks.map((t, i) => PromiseCtor.resolve().then(() => call(t, i)).catch((e) => failed("parallel", i, e))));
+    const dropped = { n: 0 };
+    const fail = (i, e) => slotFailed("parallel", i, e, dropped);
+    const call = (t, i) => { try { return t(); } catch (e) { return fail(i, e); } };
+    const out = await PromiseCtor.all(thunks.map((t, i) => PromiseCtor.resolve().then(() => call(t, i)).catch((e) => fail(i, e))));
+    saidDropped("parallel", dropped);
+    return out;
   };
   g.pipeline = async (items, ...stages) => {
     if (!isArray(items)) throw new TypeErrorCtor("pipeline(items, ...stages): items must be an array");
@@ -107,17 +135,21 @@
     // As Claude Code: the item is awaited, and a null item (or a stage
     // resolving null) ends that item before the next stage runs. A plain
     // item is not awaited, so stage 1 starts at once, in item order.
-    return PromiseCtor.all(items.map(async (item, index) => {
+    const dropped = { n: 0 };
+    const fail = (i, e) => slotFailed("pipeline", i, e, dropped);
+    const out = await PromiseCtor.all(items.map(async (item, index) => {
       let prev = item;
       if (item !== null && typeof item === "object" && typeof item.then === "function") {
-        try { prev = await item; } catch (e) { return failed("pipeline", index, e); }
+        try { prev = await item; } catch (e) { return fail(index, e); }
       }
       for (const stage of stages) {
         if (prev === null) return null;
-        try { prev = await stage(prev, item, index); } catch (e) { return failed("pipeline", index, e); }
+        try { prev = await stage(prev, item, index); } catch (e) { return fail(index, e); }
       }
       return prev;
     }));
+    saidDropped("pipeline", dropped);
+    return out;
   };
   g.budget = freeze({ total, spent: () => spent(), remaining: () => remaining() });
   const consoleFn = (level, prefix) => ({ f(...parts) { nativeLog(level, prefix + text(parts)); } }).f;
@@ -335,6 +367,9 @@
   // An uncaught error as one line: `Name: message` (`message` alone for a
   // plain Error), or the thrown value as text.
   const describe = (e) => {
+    if (isBudgetError(e)) {
+      try { return `${budgetErrors.get(e)}: WorkflowBudgetExceededError: ${StringCtor(e.message)}`; } catch { /* fall through */ }
+    }
     if (e !== null && typeof e === "object") {
       try {
         const msg = e.message;
