@@ -8,8 +8,15 @@
   const spent = g.__hwf_budget_spent, remaining = g.__hwf_budget_remaining, total = g.__hwf_budget_total;
   const NONDETERMINISM = g.__hwf_nondeterminism;
   const stringify = JSON.stringify, parse = JSON.parse, isArray = Array.isArray;
-  const construct = Reflect.construct, defineProperty = Object.defineProperty, freeze = Object.freeze;
-  const MapCtor = Map, PromiseCtor = Promise, ErrorCtor = Error, TypeErrorCtor = TypeError, StringCtor = String;
+  const construct = Reflect.construct, apply = Reflect.apply, defineProperty = Object.defineProperty, freeze = Object.freeze;
+  const PromiseCtor = Promise, ErrorCtor = Error, TypeErrorCtor = TypeError, StringCtor = String;
+
+  // Text for the natives, which take UTF-8: a lone surrogate (half of a
+  // UTF-16 pair) becomes U+FFFD, as every conversion of a JavaScript
+  // string to UTF-8 does (`TextEncoder`, Node's `Buffer`). (Lone
+  // surrogates inside JSON data: `replace_lone_surrogates` in engine.rs.)
+  const toWellFormed = String.prototype.toWellFormed;
+  const utf8 = (s) => apply(toWellFormed, s, []);
 
   // Plain data as JSON text for the natives ("null" for undefined, a
   // function or a symbol, as JSON.stringify leaves them out).
@@ -19,37 +26,46 @@
     return s === undefined ? "null" : s;
   };
 
-  // Pending host calls: id -> {resolve, reject, agent}.
-  const pending = new MapCtor();
-  const track = (id, agent) => new PromiseCtor((resolve, reject) => { pending.set(id, { resolve, reject, agent }); });
+  // Pending host calls: id -> {resolve, reject, agent}. The helpers the
+  // event loop calls (`settle`, `isAgent`, `endJob`, `fireNext`) use no
+  // method a script can replace (`Map.prototype.get`, a setter on
+  // `Error.prototype`, …): objects without a prototype, own properties
+  // defined, never assigned. A script that replaces builtins breaks only
+  // its own calls to them, never the runtime (an `internal` error).
+  const create = Object.create, getPrototypeOf = Object.getPrototypeOf;
+  // (The descriptor has no prototype either: an `Object.prototype.get`
+  // would make it an accessor's.)
+  const dataProperty = (o, k, v) => defineProperty(o, k, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
+  const pending = create(null);
+  const track = (id, agent) => new PromiseCtor((resolve, reject) => { dataProperty(pending, id, { resolve, reject, agent }); });
   const settle = (id, text) => {
-    const p = pending.get(id);
+    const p = pending[id];
     if (p === undefined) return;
-    pending.delete(id);
+    delete pending[id];
     const o = parse(text);
     if (o[0]) {
       p.resolve(o[1]);
     } else {
       const e = new ErrorCtor(o[1]);
-      e.code = o[2];
-      e.kind = o[3];
+      dataProperty(e, "code", o[2]);
+      dataProperty(e, "kind", o[3]);
       p.reject(e);
     }
   };
-  const isAgent = (id) => { const p = pending.get(id); return p !== undefined && p.agent; };
+  const isAgent = (id) => { const p = pending[id]; return p !== undefined && p.agent; };
 
   // Methods of an object literal: not constructors, as native functions.
   const api = {
     agent(prompt, options) {
       let text = "";
-      if (typeof prompt === "string") text = prompt;
+      if (typeof prompt === "string") text = utf8(prompt);
       else if (prompt !== undefined) throw new TypeErrorCtor("agent(prompt, options): prompt must be a string");
       const opts = options !== null && typeof options === "object" ? json(options) : "null";
       return track(nativeAgent(text, opts), true);
     },
     capability(name, input, options) {
       const n = arguments.length > 0 ? `${name}` : ""; // ToString: a Symbol throws
-      return track(nativeCapability(n, json(input), json(options)), false);
+      return track(nativeCapability(utf8(n), json(input), json(options)), false);
     },
     workflow(nameOrRef, args) {
       const wrong = (what) => new TypeErrorCtor(
@@ -64,10 +80,10 @@
       } else if (arguments.length === 0) throw wrong("nothing");
       else throw wrong(typeof nameOrRef);
       if (name === "") throw wrong("an empty name");
-      return track(nativeWorkflow(name, json(args)), false);
+      return track(nativeWorkflow(utf8(name), json(args)), false);
     },
-    phase(title) { nativePhase(arguments.length > 0 ? `${title}` : ""); }, // ToString: a Symbol throws
-    log(...parts) { nativeLog(0, text(parts)); },
+    phase(title) { nativePhase(utf8(arguments.length > 0 ? `${title}` : "")); }, // ToString: a Symbol throws
+    log(...parts) { nativeLog(0, utf8(text(parts))); },
   };
   const text = (parts) => parts.map((a) => typeof a === "string" ? a : (a === undefined ? "undefined" : (() => {
     try { const s = stringify(a); return s === undefined ? "undefined" : s; } catch { return "undefined"; }
@@ -80,7 +96,11 @@
   // A slot that threw is null, and said in the narrator log as Claude
   // Code says it (`parallel[2] failed: <message>`).
   const failed = (what, i, e) => {
-    const msg = e !== null && typeof e === "object" && "message" in e ? StringCtor(e.message) : StringCtor(e);
+    // Whatever was thrown (a revoked Proxy, a throwing `message`…): the
+    // slot is null all the same.
+    let msg;
+    try { msg = e !== null && typeof e === "object" && "message" in e ? StringCtor(e.message) : StringCtor(e); }
+    catch { try { msg = StringCtor(e); } catch { msg = "unknown error"; } }
     narrate(`${what}[${i}] failed: ${msg}`);
     return null;
   };
@@ -120,7 +140,7 @@
     }));
   };
   g.budget = freeze({ total, spent: () => spent(), remaining: () => remaining() });
-  const consoleFn = (level, prefix) => ({ f(...parts) { nativeLog(level, prefix + text(parts)); } }).f;
+  const consoleFn = (level, prefix) => ({ f(...parts) { nativeLog(level, utf8(prefix + text(parts))); } }).f;
   g.console = freeze({
     log: consoleFn(0, ""), info: consoleFn(0, ""), debug: consoleFn(1, ""),
     warn: consoleFn(2, "[warn] "), error: consoleFn(3, "[error] "),
@@ -129,23 +149,25 @@
   // Timers on a virtual clock: a timer fires once the script has nothing
   // else to run and no host call in flight, earliest due first, then in
   // the order they were set. Nothing waits real time, so replay matches.
-  const timers = new MapCtor();
+  // (`timers` has no prototype and integer keys: `for…in` visits them in
+  // the order they were set, and no script-replaceable iterator is used.)
+  const timers = create(null);
   let nextTimer = 0, virtualNow = 0;
   g.setTimeout = (fn, ms, ...rest) => {
     if (typeof fn !== "function") throw new TypeErrorCtor("setTimeout(callback, ms): callback must be a function");
     const d = Number(ms);
     const id = ++nextTimer;
-    timers.set(id, { due: virtualNow + (d > 0 ? d : 0), fn, rest });
+    dataProperty(timers, id, { due: virtualNow + (d > 0 ? d : 0), fn, rest });
     return id;
   };
-  g.clearTimeout = (id) => { timers.delete(id); };
+  g.clearTimeout = (id) => { if (typeof id === "number") delete timers[id]; };
   const fireNext = () => {
     let bestId = 0, best = null;
-    for (const [id, t] of timers) if (best === null || t.due < best.due) { bestId = id; best = t; }
+    for (const id in timers) { const t = timers[id]; if (best === null || t.due < best.due) { bestId = id; best = t; } }
     if (best === null) return false;
-    timers.delete(bestId);
+    delete timers[bestId];
     if (best.due > virtualNow) virtualNow = best.due;
-    best.fn(...best.rest);
+    apply(best.fn, best, best.rest);
     return true;
   };
 
@@ -292,12 +314,25 @@
   defineProperty(RealDate.prototype, "constructor", { value: SafeDate, writable: false, enumerable: false, configurable: false });
   defineProperty(g, "Date", { value: SafeDate, writable: false, enumerable: false, configurable: false });
   defineProperty(Math, "random", { value: deny, writable: false, enumerable: false, configurable: false });
+  // `Error.prepareStackTrace`'s call sites: QuickJS-ng's `getFunction()`
+  // returns the function of any frame, so a `valueOf` that `new Date(x)`
+  // calls could take the real `Date` (and its `now`) off the stack, or a
+  // getter the prelude's own helpers. V8 returns `undefined` for strict
+  // code and never exposes builtins; every frame here is one or the other.
+  {
+    ErrorCtor.prepareStackTrace = (_, sites) => sites;
+    const sites = new ErrorCtor().stack;
+    ErrorCtor.prepareStackTrace = undefined;
+    defineProperty(getPrototypeOf(sites[0]), "getFunction", {
+      value: { getFunction() { return undefined; } }.getFunction, writable: true, enumerable: false, configurable: true,
+    });
+  }
   // Code from strings is refused, as in Claude Code's `vm` context
   // (`codeGeneration: { strings: false }`): `eval(…)`, `Function(…)` and
   // the other function constructors throw `EvalError` with V8's message.
   // (QuickJS evaluates the runtime's own code through the same entry, so
   // the constructors are replaced rather than the engine's eval removed.)
-  const EvalErrorCtor = EvalError, getPrototypeOf = Object.getPrototypeOf;
+  const EvalErrorCtor = EvalError;
   const noStrings = () => { throw new EvalErrorCtor("Code generation from strings disallowed for this context"); };
   for (const proto of [Function.prototype, getPrototypeOf(async function () {}), getPrototypeOf(function* () {}),
     getPrototypeOf(async function* () {})]) {
@@ -314,13 +349,16 @@
   // KeepDuringJob (`new WeakRef({}).deref()` is the object in Node and
   // Boa; QuickJS frees it at once, by reference counting). The event loop
   // calls `endJob` once the job queue is empty.
-  const RealWeakRef = WeakRef, kept = new Set();
+  const RealWeakRef = WeakRef;
+  const SetCtor = Set, setAdd = Set.prototype.add;
+  let kept = new SetCtor(), keptAny = false;
+  const keep = (v) => { apply(setAdd, kept, [v]); keptAny = true; };
   const KeptWeakRef = class WeakRef extends RealWeakRef {
-    constructor(target) { super(target); kept.add(target); }
-    deref() { const v = super.deref(); if (v !== undefined) kept.add(v); return v; }
+    constructor(target) { super(target); keep(target); }
+    deref() { const v = super.deref(); if (v !== undefined) keep(v); return v; }
   };
   defineProperty(g, "WeakRef", { value: KeptWeakRef, writable: true, enumerable: false, configurable: true });
-  const endJob = () => { kept.clear(); };
+  const endJob = () => { if (keptAny) { kept = new SetCtor(); keptAny = false; } };
 
   // QuickJS's globals beyond the Boa runtime's: `performance` reads the
   // clock; the web APIs and engine-specific ones are not in hwf's API; the

@@ -197,6 +197,43 @@ fn parse_body(body: &str, body_line: u32) -> Option<Diagnostic> {
         };
         Some(diag("syntax_error", text, line))
     })
+    .or_else(|| stays_in_its_function(body, body_line))
+}
+
+/// `run` evaluates the wrapped body, so the body must stay inside its
+/// function: a body such as `})(); code; (async () => {` parses and would
+/// run `code` outside the function (global code, not strict). Such a body
+/// fails to parse one block deeper: a `}` that closes the function in one
+/// wrapper closes a block in the other, and no token can follow both (`)`
+/// or `,` after the function; a statement after the block). The module
+/// parse is the script's as `run` evaluates it: QuickJS's HTML-like
+/// comments (`<!--`, `-->`), which only scripts have and which could hide
+/// from this check a `/*` that a module reads, are off (`vendor/README.md`).
+fn stays_in_its_function(body: &str, body_line: u32) -> Option<Diagnostic> {
+    let deeper = format!("(async () => {{ \"use strict\"; {{\n{body}\n}} }})()");
+    let rt = Runtime::new().ok()?;
+    rt.set_max_stack_size(crate::engine::JS_STACK);
+    let ctx = Context::full(&rt).ok()?;
+    ctx.with(|ctx| {
+        if Module::declare(ctx.clone(), "script", deeper.as_str()).is_ok() {
+            return None;
+        }
+        let err = ctx.catch();
+        let stack = err
+            .as_object()
+            .and_then(|o| o.get::<_, Option<String>>("stack").ok().flatten())
+            .unwrap_or_default();
+        let line = stack
+            .split("script:")
+            .nth(1)
+            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).find(|s| !s.is_empty())?.parse::<u32>().ok())
+            .map(|l| body_line + l.saturating_sub(2));
+        Some(diag(
+            "syntax_error",
+            "a `}` with no `{` before it: it would close the function the script runs in",
+            line,
+        ))
+    })
 }
 
 /// The function the body is wrapped in, so top-level `await` and `return`
