@@ -301,6 +301,21 @@ fn sort<'js>(ctx: Ctx<'js>, values: Array<'js>, compare: Function<'js>) -> rquic
     Ok(out)
 }
 
+/// `ToString(v)` as UTF-8, a lone surrogate (half of a UTF-16 pair) as
+/// U+FFFD (`toWellFormed`), as every JavaScript-to-UTF-8 conversion:
+/// rquickjs refuses such text, a TypeError the script could not explain.
+fn utf8<'js>(ctx: &Ctx<'js>, v: Value<'js>) -> rquickjs::Result<String> {
+    let Coerced(s): Coerced<rquickjs::String<'js>> = Coerced::from_js(ctx, v)?;
+    match s.to_string() {
+        Err(rquickjs::Error::Utf8(_)) => {
+            let proto: Object = ctx.globals().get::<_, Object>("String")?.get("prototype")?;
+            let well_formed: Function = proto.get("toWellFormed")?;
+            well_formed.call((This(s),))
+        }
+        text => text,
+    }
+}
+
 /// `String.prototype.localeCompare(that, locales, options)` as ICU's root
 /// collation (`collation.rs`), native so that sorting with it costs one
 /// call per comparison. `options.numeric` and `options.sensitivity` are
@@ -308,7 +323,7 @@ fn sort<'js>(ctx: Ctx<'js>, values: Array<'js>, compare: Function<'js>) -> rquic
 fn locale_compare<'js>(
     ctx: Ctx<'js>,
     this: This<Value<'js>>,
-    that: Opt<Coerced<String>>,
+    that: Opt<Value<'js>>,
     _locales: Opt<Value<'js>>,
     options: Opt<Value<'js>>,
 ) -> rquickjs::Result<i32> {
@@ -318,9 +333,9 @@ fn locale_compare<'js>(
             "String.prototype.localeCompare called on null or undefined",
         ));
     }
-    let Coerced(s): Coerced<String> = Coerced::from_js(&ctx, this.0)?;
+    let s = utf8(&ctx, this.0)?;
     let t = match that.0 {
-        Some(Coerced(t)) => t,
+        Some(t) => utf8(&ctx, t)?,
         None => "undefined".to_owned(),
     };
     let mut o = crate::collation::Options {
