@@ -68,7 +68,7 @@ fn a_script_body_cannot_close_the_function_it_runs_in() {
     let ctx = Ctx::new();
     for (i, body) in [
         "})(); globalThis.escaped = (function () { return this; })() === globalThis; (async () => {\nreturn globalThis.escaped;\n",
-        "}, globalThis.escaped = true, (async () => {\nreturn globalThis.escaped;\n",
+        "}, globalThis.escaped = true, async () => {\nreturn globalThis.escaped;\n",
     ]
     .into_iter()
     .enumerate()

@@ -223,7 +223,10 @@ fn agent<'js>(ctx: Ctx<'js>, prompt: String, options: String) -> rquickjs::Resul
 /// JSON.
 fn capability<'js>(ctx: Ctx<'js>, name: String, input: String, options: String) -> rquickjs::Result<f64> {
     let unsendable = |what: &str, e: String| {
-        Exception::throw_type(&ctx, &format!("capability(name, input, options): {what} cannot be sent: {e}"))
+        Exception::throw_type(
+            &ctx,
+            &format!("capability(name, input, options): {what} cannot be sent: {e}"),
+        )
     };
     let input = match parse_json(&input).map_err(|e| unsendable("input", e))? {
         Json::Null => serde_json::json!({}),
@@ -579,5 +582,38 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, args: &Json) -> Result<String, String
                 ));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lone_surrogate_escapes_become_replacement_characters() {
+        for (text, want) in [
+            (r#""a\ud800b""#, "a\u{fffd}b"),
+            (r#""\udc00""#, "\u{fffd}"),
+            (r#""\ud83d\ude00""#, "\u{1F600}"),
+            (r#""\ud800\ud800""#, "\u{fffd}\u{fffd}"),
+            (r#""\\ud800""#, "\\ud800"),
+            (r#""\\\ud800""#, "\\\u{fffd}"),
+            (r#""\u0041\ud800""#, "A\u{fffd}"),
+            (r#""é\ud800""#, "é\u{fffd}"),
+            (r#""\ud800"#, ""),
+        ] {
+            match parse_json(text) {
+                Ok(v) => assert_eq!(v, Json::String(want.into()), "{text}"),
+                Err(e) => assert_eq!(want, "", "{text}: {e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn data_nested_too_deep_is_an_error() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        assert!(parse_json(&deep).is_err_and(|e| e.contains("128 levels")));
+        let ok = format!("{}{}", "[".repeat(100), "]".repeat(100));
+        assert!(parse_json(&ok).is_ok());
     }
 }

@@ -226,7 +226,12 @@ fn stays_in_its_function(body: &str, body_line: u32) -> Option<Diagnostic> {
         let line = stack
             .split("script:")
             .nth(1)
-            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).find(|s| !s.is_empty())?.parse::<u32>().ok())
+            .and_then(|rest| {
+                rest.split(|c: char| !c.is_ascii_digit())
+                    .find(|s| !s.is_empty())?
+                    .parse::<u32>()
+                    .ok()
+            })
             .map(|l| body_line + l.saturating_sub(2));
         Some(diag(
             "syntax_error",
@@ -316,4 +321,37 @@ pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
         phases,
         args_schema: meta.get("argsSchema").map(Value::to_string),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body_problem(body: &str) -> Option<(String, String, Option<u32>)> {
+        let src = format!("export const meta = {{ name: \"n\", description: \"d\" }};\n{body}");
+        check(&src)
+            .err()
+            .map(|d| (d[0].code.clone(), d[0].message.clone(), d[0].line))
+    }
+
+    #[test]
+    fn a_body_that_closes_its_function_is_refused() {
+        for body in [
+            "})(); x; (async () => {\nreturn 1;\n",
+            "}, 1, async () => {\nreturn 1;\n",
+            "return 1;\n}); (async () => {\n",
+        ] {
+            let (code, message, _) = body_problem(body).unwrap_or_else(|| panic!("passed: {body}"));
+            assert_eq!(code, "syntax_error", "{body}");
+            assert!(message.contains("close the function"), "{body}: {message}");
+        }
+        // Blocks, closures, templates and regexes with braces are bodies.
+        for body in [
+            "{ const a = 1; }\nconst f = () => { return `${\"}\"}`; };\nconst r = /}/;\nreturn [f(), r.source, \"})()\"];\n",
+            "if (args) { await null; } else { return 2; }\nreturn 1;\n",
+            "let x = 1, y = 2;\nreturn x <!--y;\n",
+        ] {
+            assert_eq!(body_problem(body), None, "{body}");
+        }
+    }
 }
