@@ -157,7 +157,11 @@ fn data_nested_too_deep_is_an_error_not_null() {
         "let a = []; for (let i = 0; i < 200; i++) a = [a];\nreturn a;\n",
     );
     out.expect_code(1);
-    assert!(error_text(&out).contains("nests more than 128 levels"), "{}", out.stdout);
+    assert!(
+        error_text(&out).contains("nests more than 128 levels"),
+        "{}",
+        out.stdout
+    );
     let out = run_body(
         &ctx,
         "deepopts.js",
@@ -171,8 +175,9 @@ fn data_nested_too_deep_is_an_error_not_null() {
     let r = out.json()["data"]["result"].clone();
     assert_eq!(r["ok"], 202, "{r}");
     assert!(
-        r["e1"].as_str().is_some_and(|m| m.starts_with("TypeError: agent(prompt, options): options cannot be sent")
-            && m.contains("128 levels")),
+        r["e1"].as_str().is_some_and(
+            |m| m.starts_with("TypeError: agent(prompt, options): options cannot be sent") && m.contains("128 levels")
+        ),
         "{r}"
     );
 }
@@ -224,7 +229,12 @@ fn parallel_slots_that_throw_anything_are_null() {
            () => Promise.reject({ get message() { throw 2; } })]);\n",
     );
     out.expect_code(0);
-    assert_eq!(out.json()["data"]["result"], json!([null, 1, null, null]), "{}", out.stdout);
+    assert_eq!(
+        out.json()["data"]["result"],
+        json!([null, 1, null, null]),
+        "{}",
+        out.stdout
+    );
     let logs: Vec<Value> = ctx
         .journal(out.json()["data"]["run_id"].as_str().expect("id"))
         .into_iter()
