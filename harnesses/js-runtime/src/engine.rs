@@ -186,7 +186,8 @@ fn submit(task: wit::Task) -> f64 {
 /// `agent(prompt, options)`: the prompt (`""` when none) and the options
 /// as JSON; the options are the SDK's agent-option table
 /// (`hwf_guest::runtime::AGENT_OPTIONS`). Returns the call id.
-fn agent<'js>(ctx: Ctx<'js>, prompt: String, options: String) -> rquickjs::Result<f64> {
+fn agent<'js>(ctx: Ctx<'js>, prompt: Value<'js>, options: String) -> rquickjs::Result<f64> {
+    let prompt = utf8(&ctx, prompt)?;
     let options = parse_json(&options)
         .map_err(|e| Exception::throw_type(&ctx, &format!("agent(prompt, options): options cannot be sent: {e}")))?;
     let mut opts = match options {
@@ -221,7 +222,8 @@ fn agent<'js>(ctx: Ctx<'js>, prompt: String, options: String) -> rquickjs::Resul
 
 /// `capability(name, input, {label, approvalId})`, input and options as
 /// JSON.
-fn capability<'js>(ctx: Ctx<'js>, name: String, input: String, options: String) -> rquickjs::Result<f64> {
+fn capability<'js>(ctx: Ctx<'js>, name: Value<'js>, input: String, options: String) -> rquickjs::Result<f64> {
+    let name = utf8(&ctx, name)?;
     let unsendable = |what: &str, e: String| {
         Exception::throw_type(
             &ctx,
@@ -244,7 +246,8 @@ fn capability<'js>(ctx: Ctx<'js>, name: String, input: String, options: String) 
 
 /// `workflow(nameOrRef, args)`, checked by the prelude: a saved
 /// workflow's name or a script path, and its arguments as JSON.
-fn workflow<'js>(ctx: Ctx<'js>, name: String, args: String) -> rquickjs::Result<f64> {
+fn workflow<'js>(ctx: Ctx<'js>, name: Value<'js>, args: String) -> rquickjs::Result<f64> {
+    let name = utf8(&ctx, name)?;
     let args = parse_json(&args)
         .map_err(|e| Exception::throw_type(&ctx, &format!("workflow(nameOrRef, args): args cannot be sent: {e}")))?;
     Ok(submit(wit::Task::Workflow(wit::WorkflowCall {
@@ -305,8 +308,10 @@ fn sort<'js>(ctx: Ctx<'js>, values: Array<'js>, compare: Function<'js>) -> rquic
 }
 
 /// `ToString(v)` as UTF-8, a lone surrogate (half of a UTF-16 pair) as
-/// U+FFFD (`toWellFormed`), as every JavaScript-to-UTF-8 conversion:
-/// rquickjs refuses such text, a TypeError the script could not explain.
+/// U+FFFD (`toWellFormed`), as every JavaScript-to-UTF-8 conversion
+/// (`TextEncoder`, Node's `Buffer`): rquickjs refuses such text, a
+/// TypeError the script could not explain (`log("\uD800")`, a prompt).
+/// The natives that take text (prompts, names, log lines) read it so.
 fn utf8<'js>(ctx: &Ctx<'js>, v: Value<'js>) -> rquickjs::Result<String> {
     let Coerced(s): Coerced<rquickjs::String<'js>> = Coerced::from_js(ctx, v)?;
     match s.to_string() {
@@ -393,19 +398,30 @@ fn register<'js>(ctx: &Ctx<'js>, args: &Json) -> rquickjs::Result<Object<'js>> {
     )?;
     g.set(
         "__hwf_phase",
-        Function::new(ctx.clone(), |title: String| hwf_guest::phase(&title))?,
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, title: Value<'js>| -> rquickjs::Result<()> {
+                hwf_guest::phase(&utf8(&ctx, title)?);
+                Ok(())
+            },
+        )?,
     )?;
     g.set(
         "__hwf_log",
-        Function::new(ctx.clone(), |level: i32, text: String| {
-            let level = match level {
-                1 => wit::LogLevel::Debug,
-                2 => wit::LogLevel::Warn,
-                3 => wit::LogLevel::Error,
-                _ => wit::LogLevel::Info,
-            };
-            wit::host::log(level, &text);
-        })?,
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, level: i32, text: Value<'js>| -> rquickjs::Result<()> {
+                let text = utf8(&ctx, text)?;
+                let level = match level {
+                    1 => wit::LogLevel::Debug,
+                    2 => wit::LogLevel::Warn,
+                    3 => wit::LogLevel::Error,
+                    _ => wit::LogLevel::Info,
+                };
+                wit::host::log(level, &text);
+                Ok(())
+            },
+        )?,
     )?;
     g.set(
         "__hwf_check_items",

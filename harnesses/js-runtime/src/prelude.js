@@ -8,15 +8,8 @@
   const spent = g.__hwf_budget_spent, remaining = g.__hwf_budget_remaining, total = g.__hwf_budget_total;
   const NONDETERMINISM = g.__hwf_nondeterminism;
   const stringify = JSON.stringify, parse = JSON.parse, isArray = Array.isArray;
-  const construct = Reflect.construct, apply = Reflect.apply, defineProperty = Object.defineProperty, freeze = Object.freeze;
-  const PromiseCtor = Promise, ErrorCtor = Error, TypeErrorCtor = TypeError, StringCtor = String;
-
-  // Text for the natives, which take UTF-8: a lone surrogate (half of a
-  // UTF-16 pair) becomes U+FFFD, as every conversion of a JavaScript
-  // string to UTF-8 does (`TextEncoder`, Node's `Buffer`). (Lone
-  // surrogates inside JSON data: `replace_lone_surrogates` in engine.rs.)
-  const toWellFormed = String.prototype.toWellFormed;
-  const utf8 = (s) => apply(toWellFormed, s, []);
+  const construct = Reflect.construct, defineProperty = Object.defineProperty, freeze = Object.freeze;
+  const MapCtor = Map, PromiseCtor = Promise, ErrorCtor = Error, TypeErrorCtor = TypeError, StringCtor = String;
 
   // Plain data as JSON text for the natives ("null" for undefined, a
   // function or a symbol, as JSON.stringify leaves them out).
@@ -26,16 +19,17 @@
     return s === undefined ? "null" : s;
   };
 
-  // Pending host calls: id -> {resolve, reject, agent}. The helpers the
-  // event loop calls (`settle`, `isAgent`, `endJob`, `fireNext`) use no
-  // method a script can replace (`Map.prototype.get`, a setter on
-  // `Error.prototype`, …): objects without a prototype, own properties
-  // defined, never assigned. A script that replaces builtins breaks only
-  // its own calls to them, never the runtime (an `internal` error).
-  const create = Object.create, getPrototypeOf = Object.getPrototypeOf;
-  // (The descriptor has no prototype either: an `Object.prototype.get`
-  // would make it an accessor's.)
-  const dataProperty = (o, k, v) => defineProperty(o, k, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
+  // Pending host calls: id -> {resolve, reject, agent}.
+  // The helpers the event loop calls (`settle`, `isAgent`, `fireNext`,
+  // `endJob`) use no method or setter a script can replace
+  // (`Map.prototype.get`, a setter for `code` on `Error.prototype`, an
+  // `Object.prototype.get` that turns a descriptor into an accessor's…):
+  // objects without a prototype, properties defined rather than assigned,
+  // functions taken before the script runs. A script that replaces
+  // builtins breaks its own calls to them, never the runtime.
+  const create = Object.create, apply = Reflect.apply;
+  const dataProperty = (o, k, v) =>
+    defineProperty(o, k, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
   const pending = create(null);
   const track = (id, agent) => new PromiseCtor((resolve, reject) => { dataProperty(pending, id, { resolve, reject, agent }); });
   const settle = (id, text) => {
@@ -58,14 +52,14 @@
   const api = {
     agent(prompt, options) {
       let text = "";
-      if (typeof prompt === "string") text = utf8(prompt);
+      if (typeof prompt === "string") text = prompt;
       else if (prompt !== undefined) throw new TypeErrorCtor("agent(prompt, options): prompt must be a string");
       const opts = options !== null && typeof options === "object" ? json(options) : "null";
       return track(nativeAgent(text, opts), true);
     },
     capability(name, input, options) {
       const n = arguments.length > 0 ? `${name}` : ""; // ToString: a Symbol throws
-      return track(nativeCapability(utf8(n), json(input), json(options)), false);
+      return track(nativeCapability(n, json(input), json(options)), false);
     },
     workflow(nameOrRef, args) {
       const wrong = (what) => new TypeErrorCtor(
@@ -80,10 +74,10 @@
       } else if (arguments.length === 0) throw wrong("nothing");
       else throw wrong(typeof nameOrRef);
       if (name === "") throw wrong("an empty name");
-      return track(nativeWorkflow(utf8(name), json(args)), false);
+      return track(nativeWorkflow(name, json(args)), false);
     },
-    phase(title) { nativePhase(utf8(arguments.length > 0 ? `${title}` : "")); }, // ToString: a Symbol throws
-    log(...parts) { nativeLog(0, utf8(text(parts))); },
+    phase(title) { nativePhase(arguments.length > 0 ? `${title}` : ""); }, // ToString: a Symbol throws
+    log(...parts) { nativeLog(0, text(parts)); },
   };
   const text = (parts) => parts.map((a) => typeof a === "string" ? a : (a === undefined ? "undefined" : (() => {
     try { const s = stringify(a); return s === undefined ? "undefined" : s; } catch { return "undefined"; }
@@ -96,7 +90,7 @@
   // A slot that threw is null, and said in the narrator log as Claude
   // Code says it (`parallel[2] failed: <message>`).
   const failed = (what, i, e) => {
-    // Whatever was thrown (a revoked Proxy, a throwing `message`…): the
+    // Whatever was thrown (a revoked Proxy, a `message` that throws…), the
     // slot is null all the same.
     let msg;
     try { msg = e !== null && typeof e === "object" && "message" in e ? StringCtor(e.message) : StringCtor(e); }
@@ -140,7 +134,7 @@
     }));
   };
   g.budget = freeze({ total, spent: () => spent(), remaining: () => remaining() });
-  const consoleFn = (level, prefix) => ({ f(...parts) { nativeLog(level, utf8(prefix + text(parts))); } }).f;
+  const consoleFn = (level, prefix) => ({ f(...parts) { nativeLog(level, prefix + text(parts)); } }).f;
   g.console = freeze({
     log: consoleFn(0, ""), info: consoleFn(0, ""), debug: consoleFn(1, ""),
     warn: consoleFn(2, "[warn] "), error: consoleFn(3, "[error] "),
@@ -149,8 +143,8 @@
   // Timers on a virtual clock: a timer fires once the script has nothing
   // else to run and no host call in flight, earliest due first, then in
   // the order they were set. Nothing waits real time, so replay matches.
-  // (`timers` has no prototype and integer keys: `for…in` visits them in
-  // the order they were set, and no script-replaceable iterator is used.)
+  // (`timers` has no prototype and integer keys, which `for…in` visits in
+  // the order they were set: no iterator a script can replace.)
   const timers = create(null);
   let nextTimer = 0, virtualNow = 0;
   g.setTimeout = (fn, ms, ...rest) => {
@@ -316,14 +310,14 @@
   defineProperty(Math, "random", { value: deny, writable: false, enumerable: false, configurable: false });
   // `Error.prepareStackTrace`'s call sites: QuickJS-ng's `getFunction()`
   // returns the function of any frame, so a `valueOf` that `new Date(x)`
-  // calls could take the real `Date` (and its `now`) off the stack, or a
-  // getter the prelude's own helpers. V8 returns `undefined` for strict
-  // code and never exposes builtins; every frame here is one or the other.
+  // calls took the real `Date` (and its `now`) off the stack, and a getter
+  // the prelude's own helpers. V8 returns `undefined` for strict code and
+  // never shows builtins; every frame here is one or the other.
   {
     ErrorCtor.prepareStackTrace = (_, sites) => sites;
     const sites = new ErrorCtor().stack;
     ErrorCtor.prepareStackTrace = undefined;
-    defineProperty(getPrototypeOf(sites[0]), "getFunction", {
+    defineProperty(Object.getPrototypeOf(sites[0]), "getFunction", {
       value: { getFunction() { return undefined; } }.getFunction, writable: true, enumerable: false, configurable: true,
     });
   }
@@ -332,7 +326,7 @@
   // the other function constructors throw `EvalError` with V8's message.
   // (QuickJS evaluates the runtime's own code through the same entry, so
   // the constructors are replaced rather than the engine's eval removed.)
-  const EvalErrorCtor = EvalError;
+  const EvalErrorCtor = EvalError, getPrototypeOf = Object.getPrototypeOf;
   const noStrings = () => { throw new EvalErrorCtor("Code generation from strings disallowed for this context"); };
   for (const proto of [Function.prototype, getPrototypeOf(async function () {}), getPrototypeOf(function* () {}),
     getPrototypeOf(async function* () {})]) {
@@ -349,8 +343,7 @@
   // KeepDuringJob (`new WeakRef({}).deref()` is the object in Node and
   // Boa; QuickJS frees it at once, by reference counting). The event loop
   // calls `endJob` once the job queue is empty.
-  const RealWeakRef = WeakRef;
-  const SetCtor = Set, setAdd = Set.prototype.add;
+  const RealWeakRef = WeakRef, SetCtor = Set, setAdd = Set.prototype.add;
   let kept = new SetCtor(), keptAny = false;
   const keep = (v) => { apply(setAdd, kept, [v]); keptAny = true; };
   const KeptWeakRef = class WeakRef extends RealWeakRef {

@@ -38200,7 +38200,7 @@ static JSValue __JS_EvalInternal(JSContext *ctx, JSValueConst this_obj,
     /* hwf: no HTML-like comments (`<!--`, `-->`) in scripts either, as in
        modules: the JS runtime checks a script's body as module code and
        runs it as a script, and a `<!--` the check reads as operators must
-       not hide code (a `/*` the check sees) when it runs. */
+       not hide code (a block comment the check sees) when it runs. */
     s->allow_html_comments = false;
 
     push_scope(s); /* body scope */
