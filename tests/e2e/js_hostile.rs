@@ -198,12 +198,15 @@ fn replaced_builtins_never_break_the_runtime() {
          Map.prototype.get = boom; Map.prototype.set = boom; Map.prototype.delete = boom;\n\
          Object.defineProperty(Error.prototype, \"code\", { set: boom, configurable: true });\n\
          Object.defineProperty(Object.prototype, \"get\", { value: boom, writable: true, configurable: true });\n\
-         Object.getPrototypeOf([][Symbol.iterator]()).next = boom;\n\
+         const arrayIterator = Object.getPrototypeOf([][Symbol.iterator]()), next = arrayIterator.next;\n\
+         arrayIterator.next = boom;\n\
          if (typeof WeakRef === \"function\") new WeakRef({});\n\
          const a = await agent(\"p\", {label: \"x\"});\n\
          let denied = null;\n\
          try { await capability(\"bash\", {argv: [\"ls\"]}); } catch (e) { denied = Object.getOwnPropertyDescriptor(e, \"code\").value; }\n\
          const t = await new Promise((resolve) => setTimeout(resolve, 5, \"timer\"));\n\
+         // (Restored for the result, which is the script's own business.)\n\
+         arrayIterator.next = next; delete Object.prototype.get;\n\
          return { a, denied, t };\n",
     );
     out.expect_code(0);
