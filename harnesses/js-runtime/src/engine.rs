@@ -109,15 +109,15 @@ fn normalize_in_place(v: &mut Json) {
 }
 
 /// JSON text from the prelude (`JSON.stringify`'s, or `"null"`) as a
-/// normalized value, or why it cannot be one: nested deeper than serde's
-/// (and the host's) 128 levels. Never a silent `null`: the caller turns
+/// normalized value, or why it cannot be one: nested 128 levels deep
+/// (serde's limit, and the host's). Never a silent `null`: the caller turns
 /// the problem into an error the script sees.
 fn parse_json(text: &str) -> Result<Json, String> {
     serde_json::from_str(&replace_lone_surrogates(text))
         .map(normalize)
         .map_err(|e| {
             if e.to_string().starts_with("recursion limit exceeded") {
-                "it nests more than 128 levels of arrays and objects (hwf's limit for JSON data)".to_owned()
+                "it nests arrays and objects 128 levels deep or more (hwf's JSON data holds 127)".to_owned()
             } else {
                 format!("it is not JSON: {e}")
             }
@@ -629,7 +629,9 @@ mod tests {
     fn data_nested_too_deep_is_an_error() {
         let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
         assert!(parse_json(&deep).is_err_and(|e| e.contains("128 levels")));
-        let ok = format!("{}{}", "[".repeat(100), "]".repeat(100));
+        let edge = format!("{}{}", "[".repeat(128), "]".repeat(128));
+        assert!(parse_json(&edge).is_err());
+        let ok = format!("{}{}", "[".repeat(127), "]".repeat(127));
         assert!(parse_json(&ok).is_ok());
     }
 }
