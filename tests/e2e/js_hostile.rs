@@ -110,7 +110,8 @@ fn a_script_body_cannot_close_the_function_it_runs_in() {
 
 /// A lone surrogate (half a UTF-16 pair) made the result, agent options or
 /// capability input silently `null` (serde refuses the escape
-/// `JSON.stringify` writes), and a prompt or log line a TypeError. It is
+/// `JSON.stringify` writes), and a prompt, a log line, `localeCompare` or
+/// a locale tag a TypeError ("Conversion from string failed"). It is
 /// U+FFFD, as in every JavaScript-to-UTF-8 conversion.
 #[test]
 fn lone_surrogates_become_replacement_characters() {
@@ -121,13 +122,15 @@ fn lone_surrogates_become_replacement_characters() {
         "log(\"line \\uD800\");\n\
          phase(\"p\\uDC00\");\n\
          const a = await agent(\"prompt \\uD800\", {label: \"lone\", context: {s: \"c\\uDFFF\"}});\n\
-         return { s: \"a\\uD800b\", pair: \"\\uD83D\\uDE00\", escaped: \"\\\\ud800\", a };\n",
+         const text = { lc: typeof \"\\uD800\".localeCompare(\"a\"), n: (1234).toLocaleString(\"\\uD800\") };\n\
+         return { s: \"a\\uD800b\", pair: \"\\uD83D\\uDE00\", escaped: \"\\\\ud800\", a, text };\n",
     );
     out.expect_code(0);
     let v = out.json();
     assert_eq!(
         v["data"]["result"],
-        json!({"s": "a\u{fffd}b", "pair": "\u{1F600}", "escaped": "\\ud800", "a": "ok"}),
+        json!({"s": "a\u{fffd}b", "pair": "\u{1F600}", "escaped": "\\ud800", "a": "ok",
+               "text": {"lc": "number", "n": "1,234"}}),
         "{}",
         out.stdout
     );

@@ -392,9 +392,13 @@ fn register<'js>(ctx: &Ctx<'js>, args: &Json) -> rquickjs::Result<Object<'js>> {
     )?;
     g.set(
         "__hwf_to_locale_string",
-        Function::new(ctx.clone(), |x: f64, tag: String, options: String| {
-            crate::number_format::to_locale_string(x, &tag, &host_json(&options))
-        })?,
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, x: f64, tag: Value<'js>, options: String| -> rquickjs::Result<String> {
+                let tag = utf8(&ctx, tag)?;
+                Ok(crate::number_format::to_locale_string(x, &tag, &host_json(&options)))
+            },
+        )?,
     )?;
     g.set(
         "__hwf_phase",
