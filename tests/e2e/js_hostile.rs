@@ -62,7 +62,8 @@ fn stack_trace_call_sites_give_away_no_function() {
 /// A body that closes the function it is wrapped in ran the rest at the
 /// top level: global, non-strict code the check never parsed as such.
 /// `check` now refuses it; an HTML-like comment (`<!--`, read as
-/// operators by the module parse) no longer hides code from the check.
+/// operators by the module parse) no longer hides code from the check;
+/// `import.meta` (module code only) passed the check and failed the run.
 #[test]
 fn a_script_body_cannot_close_the_function_it_runs_in() {
     let ctx = Ctx::new();
@@ -88,6 +89,18 @@ fn a_script_body_cannot_close_the_function_it_runs_in() {
         assert_eq!(d["line"], 2, "{d}");
         ctx.run_json(s.to_str().expect("utf8"), "{}", &[]).expect_code(2);
     }
+    let s = ctx.write(
+        "meta.js",
+        "export const meta = { name: \"m\", description: \"import.meta\" };\nconst x = 1;\nreturn import.meta;\n",
+    );
+    let v = ctx.hwf(["validate", s.to_str().expect("utf8"), "--json"]);
+    v.expect_code(2);
+    let d = &v.json()["data"]["diagnostics"][0];
+    assert_eq!(
+        (d["code"].clone(), d["line"].clone()),
+        (json!("syntax_error"), json!(3)),
+        "{d}"
+    );
     // `<!--` is the operators `<`, `!`, `--` when the script runs too, as
     // when it was checked: the `/*` after it is a comment in both.
     let out = run_body(
