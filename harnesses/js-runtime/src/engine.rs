@@ -308,17 +308,21 @@ fn sort<'js>(ctx: Ctx<'js>, values: Array<'js>, compare: Function<'js>) -> rquic
 }
 
 /// `ToString(v)` as UTF-8, a lone surrogate (half of a UTF-16 pair) as
-/// U+FFFD (`toWellFormed`), as every JavaScript-to-UTF-8 conversion
-/// (`TextEncoder`, Node's `Buffer`): rquickjs refuses such text, a
-/// TypeError the script could not explain (`log("\uD800")`, a prompt).
-/// The natives that take text (prompts, names, log lines) read it so.
+/// U+FFFD, as every JavaScript-to-UTF-8 conversion (`TextEncoder`, Node's
+/// `Buffer`): rquickjs refuses such text, a TypeError the script could not
+/// explain (`log("\uD800")`, a prompt). The natives that take text
+/// (prompts, names, log lines) read it so. The engine's own `JSON.stringify`
+/// (not the script's, and no `toJSON` for a string) writes the surrogate as
+/// an escape that `parse_json` turns into U+FFFD.
 fn utf8<'js>(ctx: &Ctx<'js>, v: Value<'js>) -> rquickjs::Result<String> {
     let Coerced(s): Coerced<rquickjs::String<'js>> = Coerced::from_js(ctx, v)?;
     match s.to_string() {
         Err(rquickjs::Error::Utf8(_)) => {
-            let proto: Object = ctx.globals().get::<_, Object>("String")?.get("prototype")?;
-            let well_formed: Function = proto.get("toWellFormed")?;
-            well_formed.call((This(s),))
+            let escaped = ctx.json_stringify(s)?.map(|j| j.to_string()).transpose()?;
+            match escaped.as_deref().map(parse_json) {
+                Some(Ok(Json::String(text))) => Ok(text),
+                _ => Err(Exception::throw_type(ctx, "a string that cannot be written as UTF-8")),
+            }
         }
         text => text,
     }
