@@ -43,6 +43,9 @@
 //! - `js`: JavaScript workflows in the QuickJS runtime;
 //! - `js_semantics`: JavaScript as Node and Claude Code run it (engine bugs
 //!   found in Boa and kept as tests, numbers, pipeline nulls, `scriptPath`, phase forms);
+//! - `js_hostile`: hostile JavaScript the QuickJS runtime once let through
+//!   (call sites giving away `Date`, a body closing its function, lone
+//!   surrogates and deep data as silent nulls, replaced builtins);
 //! - `js_compute`: the JS compute benchmarks return Node's results within the
 //!   default CPU limit; `JSON.parse` agrees with what Node reads;
 //! - `json_workflows`: declarative JSON workflows in the JSON runtime;
@@ -102,6 +105,7 @@ mod idioms;
 mod journal_cas;
 mod js;
 mod js_compute;
+mod js_hostile;
 mod js_semantics;
 mod json_semantics;
 mod json_workflows;

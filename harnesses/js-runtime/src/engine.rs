@@ -109,9 +109,68 @@ fn normalize_in_place(v: &mut Json) {
 }
 
 /// JSON text from the prelude (`JSON.stringify`'s, or `"null"`) as a
-/// normalized value.
-fn parse_json(text: &str) -> Json {
-    serde_json::from_str(text).map(normalize).unwrap_or(Json::Null)
+/// normalized value, or why it cannot be one: nested 128 levels deep
+/// (serde's limit, and the host's). Never a silent `null`: the caller turns
+/// the problem into an error the script sees.
+fn parse_json(text: &str) -> Result<Json, String> {
+    serde_json::from_str(&replace_lone_surrogates(text))
+        .map(normalize)
+        .map_err(|e| {
+            if e.to_string().starts_with("recursion limit exceeded") {
+                "it nests arrays and objects 128 levels deep or more (hwf's JSON data holds 127)".to_owned()
+            } else {
+                format!("it is not JSON: {e}")
+            }
+        })
+}
+
+/// Host data (a call's result, the prelude's own options) as a value;
+/// `null` if it is not JSON, which the host never sends.
+fn host_json(text: &str) -> Json {
+    parse_json(text).unwrap_or(Json::Null)
+}
+
+/// `JSON.stringify` writes a lone surrogate (half of a UTF-16 pair, alone
+/// in a string: `"\uD800"`) as the escape `\ud800`, which no UTF-8 text
+/// holds, so serde refuses the whole text. Each becomes U+FFFD, as in
+/// every conversion of a JavaScript string to UTF-8 (`TextEncoder`,
+/// Node's `Buffer`); escaped pairs are kept.
+fn replace_lone_surrogates(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("\\u") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let b = text.as_bytes();
+    let unit = |i: usize| text.get(i..i + 4).and_then(|h| u16::from_str_radix(h, 16).ok());
+    let escape_at = |i: usize| b.get(i) == Some(&b'\\') && b.get(i + 1) == Some(&b'u');
+    let (mut out, mut copied, mut i) = (String::new(), 0, 0);
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        let Some(u) = unit(i + 2).filter(|_| escape_at(i)) else {
+            i += 2; // an escaped character, never a string's end
+            continue;
+        };
+        let pair = (0xD800..0xDC00).contains(&u)
+            && escape_at(i + 6)
+            && unit(i + 8).is_some_and(|l| (0xDC00..0xE000).contains(&l));
+        if pair {
+            i += 12;
+        } else {
+            if (0xD800..0xE000).contains(&u) {
+                out.push_str(&text[copied..i]);
+                out.push_str("\\ufffd");
+                copied = i + 6;
+            }
+            i += 6;
+        }
+    }
+    if copied == 0 {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    std::borrow::Cow::Owned(out)
 }
 
 fn opt_str(opts: &Json, key: &str) -> Option<String> {
@@ -127,8 +186,11 @@ fn submit(task: wit::Task) -> f64 {
 /// `agent(prompt, options)`: the prompt (`""` when none) and the options
 /// as JSON; the options are the SDK's agent-option table
 /// (`hwf_guest::runtime::AGENT_OPTIONS`). Returns the call id.
-fn agent<'js>(ctx: Ctx<'js>, prompt: String, options: String) -> rquickjs::Result<f64> {
-    let mut opts = match parse_json(&options) {
+fn agent<'js>(ctx: Ctx<'js>, prompt: Value<'js>, options: String) -> rquickjs::Result<f64> {
+    let prompt = utf8(&ctx, prompt)?;
+    let options = parse_json(&options)
+        .map_err(|e| Exception::throw_type(&ctx, &format!("agent(prompt, options): options cannot be sent: {e}")))?;
+    let mut opts = match options {
         Json::Object(m) => m,
         _ => Map::new(),
     };
@@ -160,28 +222,38 @@ fn agent<'js>(ctx: Ctx<'js>, prompt: String, options: String) -> rquickjs::Resul
 
 /// `capability(name, input, {label, approvalId})`, input and options as
 /// JSON.
-fn capability(name: String, input: String, options: String) -> f64 {
-    let input = match parse_json(&input) {
+fn capability<'js>(ctx: Ctx<'js>, name: Value<'js>, input: String, options: String) -> rquickjs::Result<f64> {
+    let name = utf8(&ctx, name)?;
+    let unsendable = |what: &str, e: String| {
+        Exception::throw_type(
+            &ctx,
+            &format!("capability(name, input, options): {what} cannot be sent: {e}"),
+        )
+    };
+    let input = match parse_json(&input).map_err(|e| unsendable("input", e))? {
         Json::Null => serde_json::json!({}),
         v => v,
     };
-    let opts = parse_json(&options);
+    let opts = parse_json(&options).map_err(|e| unsendable("options", e))?;
     let req = wit::CapabilityRequest {
         name,
         input: input.to_string(),
         label: opt_str(&opts, "label"),
         approval_id: opt_str(&opts, "approvalId").or_else(|| opt_str(&opts, "approval_id")),
     };
-    submit(wit::Task::Capability(req))
+    Ok(submit(wit::Task::Capability(req)))
 }
 
 /// `workflow(nameOrRef, args)`, checked by the prelude: a saved
 /// workflow's name or a script path, and its arguments as JSON.
-fn workflow(name: String, args: String) -> f64 {
-    submit(wit::Task::Workflow(wit::WorkflowCall {
+fn workflow<'js>(ctx: Ctx<'js>, name: Value<'js>, args: String) -> rquickjs::Result<f64> {
+    let name = utf8(&ctx, name)?;
+    let args = parse_json(&args)
+        .map_err(|e| Exception::throw_type(&ctx, &format!("workflow(nameOrRef, args): args cannot be sent: {e}")))?;
+    Ok(submit(wit::Task::Workflow(wit::WorkflowCall {
         name,
-        args: parse_json(&args).to_string(),
-    }))
+        args: args.to_string(),
+    })))
 }
 
 /// The JSON of a completed host call's outcome for the prelude's `settle`:
@@ -189,7 +261,7 @@ fn workflow(name: String, args: String) -> f64 {
 /// or was stopped resolves to `null`.
 fn outcome_json(agent: bool, outcome: Result<String, wit::CallError>) -> String {
     match outcome {
-        Ok(raw) => Json::Array(vec![Json::Bool(true), parse_json(&raw)]).to_string(),
+        Ok(raw) => Json::Array(vec![Json::Bool(true), host_json(&raw)]).to_string(),
         Err(e) => {
             let (kind, msg) = (runtime::call_error_kind(&e), runtime::call_error_text(&e));
             let null_for_agent = matches!(kind, ErrorKind::Failed | ErrorKind::Cancelled | ErrorKind::TimedOut);
@@ -235,6 +307,27 @@ fn sort<'js>(ctx: Ctx<'js>, values: Array<'js>, compare: Function<'js>) -> rquic
     Ok(out)
 }
 
+/// `ToString(v)` as UTF-8, a lone surrogate (half of a UTF-16 pair) as
+/// U+FFFD, as every JavaScript-to-UTF-8 conversion (`TextEncoder`, Node's
+/// `Buffer`): rquickjs refuses such text, a TypeError the script could not
+/// explain (`log("\uD800")`, a prompt). The natives that take text
+/// (prompts, names, log lines) read it so. The engine's own `JSON.stringify`
+/// (not the script's, and no `toJSON` for a string) writes the surrogate as
+/// an escape that `parse_json` turns into U+FFFD.
+fn utf8<'js>(ctx: &Ctx<'js>, v: Value<'js>) -> rquickjs::Result<String> {
+    let Coerced(s): Coerced<rquickjs::String<'js>> = Coerced::from_js(ctx, v)?;
+    match s.to_string() {
+        Err(rquickjs::Error::Utf8(_)) => {
+            let escaped = ctx.json_stringify(s)?.map(|j| j.to_string()).transpose()?;
+            match escaped.as_deref().map(parse_json) {
+                Some(Ok(Json::String(text))) => Ok(text),
+                _ => Err(Exception::throw_type(ctx, "a string that cannot be written as UTF-8")),
+            }
+        }
+        text => text,
+    }
+}
+
 /// `String.prototype.localeCompare(that, locales, options)` as ICU's root
 /// collation (`collation.rs`), native so that sorting with it costs one
 /// call per comparison. `options.numeric` and `options.sensitivity` are
@@ -242,7 +335,7 @@ fn sort<'js>(ctx: Ctx<'js>, values: Array<'js>, compare: Function<'js>) -> rquic
 fn locale_compare<'js>(
     ctx: Ctx<'js>,
     this: This<Value<'js>>,
-    that: Opt<Coerced<String>>,
+    that: Opt<Value<'js>>,
     _locales: Opt<Value<'js>>,
     options: Opt<Value<'js>>,
 ) -> rquickjs::Result<i32> {
@@ -252,9 +345,9 @@ fn locale_compare<'js>(
             "String.prototype.localeCompare called on null or undefined",
         ));
     }
-    let Coerced(s): Coerced<String> = Coerced::from_js(&ctx, this.0)?;
+    let s = utf8(&ctx, this.0)?;
     let t = match that.0 {
-        Some(Coerced(t)) => t,
+        Some(t) => utf8(&ctx, t)?,
         None => "undefined".to_owned(),
     };
     let mut o = crate::collation::Options {
@@ -303,25 +396,40 @@ fn register<'js>(ctx: &Ctx<'js>, args: &Json) -> rquickjs::Result<Object<'js>> {
     )?;
     g.set(
         "__hwf_to_locale_string",
-        Function::new(ctx.clone(), |x: f64, tag: String, options: String| {
-            crate::number_format::to_locale_string(x, &tag, &parse_json(&options))
-        })?,
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, x: f64, tag: Value<'js>, options: String| -> rquickjs::Result<String> {
+                let tag = utf8(&ctx, tag)?;
+                Ok(crate::number_format::to_locale_string(x, &tag, &host_json(&options)))
+            },
+        )?,
     )?;
     g.set(
         "__hwf_phase",
-        Function::new(ctx.clone(), |title: String| hwf_guest::phase(&title))?,
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, title: Value<'js>| -> rquickjs::Result<()> {
+                hwf_guest::phase(&utf8(&ctx, title)?);
+                Ok(())
+            },
+        )?,
     )?;
     g.set(
         "__hwf_log",
-        Function::new(ctx.clone(), |level: i32, text: String| {
-            let level = match level {
-                1 => wit::LogLevel::Debug,
-                2 => wit::LogLevel::Warn,
-                3 => wit::LogLevel::Error,
-                _ => wit::LogLevel::Info,
-            };
-            wit::host::log(level, &text);
-        })?,
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, level: i32, text: Value<'js>| -> rquickjs::Result<()> {
+                let text = utf8(&ctx, text)?;
+                let level = match level {
+                    1 => wit::LogLevel::Debug,
+                    2 => wit::LogLevel::Warn,
+                    3 => wit::LogLevel::Error,
+                    _ => wit::LogLevel::Info,
+                };
+                wit::host::log(level, &text);
+                Ok(())
+            },
+        )?,
     )?;
     g.set(
         "__hwf_check_items",
@@ -436,7 +544,9 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, args: &Json) -> Result<String, String
                     .and_then(Result::ok)
                     .unwrap_or_else(|| Value::new_undefined(ctx.clone()));
                 return match stringify.call::<_, String>((value,)) {
-                    Ok(text) => Ok(parse_json(&text).to_string()),
+                    Ok(text) => parse_json(&text)
+                        .map(|v| v.to_string())
+                        .map_err(|e| format!("script_error: the result cannot be stored: {e}")),
                     Err(_) => Err(format!(
                         "script_error: the result is not JSON: {}",
                         caught(ctx, &helpers)
@@ -488,5 +598,40 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, args: &Json) -> Result<String, String
                 ));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lone_surrogate_escapes_become_replacement_characters() {
+        for (text, want) in [
+            (r#""a\ud800b""#, "a\u{fffd}b"),
+            (r#""\udc00""#, "\u{fffd}"),
+            (r#""\ud83d\ude00""#, "\u{1F600}"),
+            (r#""\ud800\ud800""#, "\u{fffd}\u{fffd}"),
+            (r#""\\ud800""#, "\\ud800"),
+            (r#""\\\ud800""#, "\\\u{fffd}"),
+            (r#""\u0041\ud800""#, "A\u{fffd}"),
+            (r#""é\ud800""#, "é\u{fffd}"),
+            (r#""\ud800"#, ""),
+        ] {
+            match parse_json(text) {
+                Ok(v) => assert_eq!(v, Json::String(want.into()), "{text}"),
+                Err(e) => assert_eq!(want, "", "{text}: {e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn data_nested_too_deep_is_an_error() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        assert!(parse_json(&deep).is_err_and(|e| e.contains("128 levels")));
+        let edge = format!("{}{}", "[".repeat(128), "]".repeat(128));
+        assert!(parse_json(&edge).is_err());
+        let ok = format!("{}{}", "[".repeat(127), "]".repeat(127));
+        assert!(parse_json(&ok).is_ok());
     }
 }

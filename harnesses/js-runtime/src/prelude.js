@@ -20,39 +20,55 @@
   };
 
   // Pending host calls: id -> {resolve, reject, agent}.
-  const pending = new MapCtor();
-  const track = (id, agent) => new PromiseCtor((resolve, reject) => { pending.set(id, { resolve, reject, agent }); });
+  // The helpers the event loop calls (`settle`, `isAgent`, `fireNext`,
+  // `endJob`) use no method or setter a script can replace
+  // (`Map.prototype.get`, a setter for `code` on `Error.prototype`, an
+  // `Object.prototype.get` that turns a descriptor into an accessor's…):
+  // objects without a prototype, properties defined rather than assigned,
+  // functions taken before the script runs. A script that replaces
+  // builtins breaks its own calls to them, never the runtime.
+  const create = Object.create, apply = Reflect.apply;
+  const dataProperty = (o, k, v) =>
+    defineProperty(o, k, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
+  const pending = create(null);
+  const track = (id, agent) => new PromiseCtor((resolve, reject) => { dataProperty(pending, id, { resolve, reject, agent }); });
   const settle = (id, text) => {
-    const p = pending.get(id);
+    const p = pending[id];
     if (p === undefined) return;
-    pending.delete(id);
+    delete pending[id];
     const o = parse(text);
     if (o[0]) {
       p.resolve(o[1]);
     } else {
       const e = o[2] === "token_budget" || o[2] === "cost_budget" ? budgetError(o[1], o[2]) : new ErrorCtor(o[1]);
-      e.code = o[2];
-      e.kind = o[3];
+      dataProperty(e, "code", o[2]);
+      dataProperty(e, "kind", o[3]);
       p.reject(e);
     }
   };
+  const isAgent = (id) => { const p = pending[id]; return p !== undefined && p.agent; };
   // A spent token or cost budget, as Claude Code says it: an error named
   // `WorkflowBudgetExceededError` the script may catch; a `parallel` or
   // `pipeline` slot it ends is `null`, counted in one log line. Uncaught,
-  // it fails the run with the budget's code (`describe`).
+  // it fails the run with the budget's code (`describe`). Built, like
+  // `settle`, from nothing a script can replace.
+  const weakSet = WeakMap.prototype.set, weakGet = WeakMap.prototype.get, weakHas = WeakMap.prototype.has;
+  const toLocale = Number.prototype.toLocaleString, strSlice = String.prototype.slice;
   const budgetErrors = new WeakMapCtor(); // error -> its code
   const budgetError = (hostText, code) => {
+    const grouped = (n) => apply(toLocale, n, []);
+    const hostSaid = StringCtor(hostText);
     const what = code === "token_budget"
-      ? `token budget exceeded (${spent().toLocaleString()} / ${total === null ? "?" : total.toLocaleString()} tokens)`
-      : `cost budget exceeded (${StringCtor(hostText).replace(/^cost_budget: /, "")})`;
+      ? `token budget exceeded (${grouped(spent())} / ${total === null ? "?" : grouped(total)} tokens)`
+      : `cost budget exceeded (${apply(strSlice, hostSaid, [hostSaid.length > 13 && hostSaid[11] === ":" ? 13 : 0])})`;
     const e = new ErrorCtor(`Workflow ${what}. Stopping further agent() calls. ` +
       "In-flight agents will complete; their results are preserved.");
-    defineProperty(e, "name", { value: "WorkflowBudgetExceededError", writable: true, enumerable: false, configurable: true });
-    budgetErrors.set(e, code);
+    defineProperty(e, "name", { __proto__: null, value: "WorkflowBudgetExceededError", writable: true, enumerable: false, configurable: true });
+    apply(weakSet, budgetErrors, [e, code]);
     return e;
   };
-  const isBudgetError = (e) => e !== null && typeof e === "object" && budgetErrors.has(e);
-  const isAgent = (id) => { const p = pending.get(id); return p !== undefined && p.agent; };
+  const isBudgetError = (e) => e !== null && typeof e === "object" && apply(weakHas, budgetErrors, [e]);
+  const budgetCode = (e) => apply(weakGet, budgetErrors, [e]);
 
   // Methods of an object literal: not constructors, as native functions.
   const api = {
@@ -96,7 +112,11 @@
   // A slot that threw is null, and said in the narrator log as Claude
   // Code says it (`parallel[2] failed: <message>`).
   const failed = (what, i, e) => {
-    const msg = e !== null && typeof e === "object" && "message" in e ? StringCtor(e.message) : StringCtor(e);
+    // Whatever was thrown (a revoked Proxy, a `message` that throws…), the
+    // slot is null all the same.
+    let msg;
+    try { msg = e !== null && typeof e === "object" && "message" in e ? StringCtor(e.message) : StringCtor(e); }
+    catch { try { msg = StringCtor(e); } catch { msg = "unknown error"; } }
     narrate(`${what}[${i}] failed: ${msg}`);
     return null;
   };
@@ -161,24 +181,74 @@
   // Timers on a virtual clock: a timer fires once the script has nothing
   // else to run and no host call in flight, earliest due first, then in
   // the order they were set. Nothing waits real time, so replay matches.
-  const timers = new MapCtor();
-  let nextTimer = 0, virtualNow = 0;
+  // The timers are a binary heap on (due, id), so a script with thousands
+  // of timers pays log n per timer (a scan of every timer at each firing
+  // made 4,000 sleeps cost 7 s of CPU). A cleared timer leaves the heap
+  // when it comes up, or when cleared ones outnumber the set ones. Objects
+  // without a prototype, never an array's methods or iterator: nothing a
+  // script can replace.
+  const live = create(null);
+  let heap = create(null), heapSize = 0, liveCount = 0, nextTimer = 0, virtualNow = 0;
+  const before = (a, b) => a.due < b.due || (a.due === b.due && a.id < b.id);
+  const push = (t) => {
+    let i = heapSize++;
+    while (i > 0) {
+      const up = (i - 1) >> 1;
+      if (!before(t, heap[up])) break;
+      heap[i] = heap[up];
+      i = up;
+    }
+    heap[i] = t;
+  };
+  const pop = () => {
+    const top = heap[0], last = heap[--heapSize];
+    delete heap[heapSize];
+    if (heapSize > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1, r = l + 1;
+        if (l >= heapSize) break;
+        const c = r < heapSize && before(heap[r], heap[l]) ? r : l;
+        if (!before(heap[c], last)) break;
+        heap[i] = heap[c];
+        i = c;
+      }
+      heap[i] = last;
+    }
+    return top;
+  };
   g.setTimeout = (fn, ms, ...rest) => {
     if (typeof fn !== "function") throw new TypeErrorCtor("setTimeout(callback, ms): callback must be a function");
     const d = Number(ms);
     const id = ++nextTimer;
-    timers.set(id, { due: virtualNow + (d > 0 ? d : 0), fn, rest });
+    const t = { due: virtualNow + (d > 0 ? d : 0), id, fn, rest };
+    dataProperty(live, id, t);
+    liveCount++;
+    push(t);
     return id;
   };
-  g.clearTimeout = (id) => { timers.delete(id); };
+  g.clearTimeout = (id) => {
+    if (typeof id !== "number" || live[id] === undefined) return;
+    delete live[id];
+    liveCount--;
+    if (heapSize > 2 * liveCount + 64) {
+      const old = heap, n = heapSize;
+      heap = create(null);
+      heapSize = 0;
+      for (let i = 0; i < n; i++) if (live[old[i].id] === old[i]) push(old[i]);
+    }
+  };
   const fireNext = () => {
-    let bestId = 0, best = null;
-    for (const [id, t] of timers) if (best === null || t.due < best.due) { bestId = id; best = t; }
-    if (best === null) return false;
-    timers.delete(bestId);
-    if (best.due > virtualNow) virtualNow = best.due;
-    best.fn(...best.rest);
-    return true;
+    while (heapSize > 0) {
+      const t = pop();
+      if (live[t.id] !== t) continue; // cleared
+      delete live[t.id];
+      liveCount--;
+      if (t.due > virtualNow) virtualNow = t.due;
+      apply(t.fn, t, t.rest);
+      return true;
+    }
+    return false;
   };
 
   // Array sorting on the host's merge sort (`sort` in engine.rs): stable,
@@ -324,6 +394,19 @@
   defineProperty(RealDate.prototype, "constructor", { value: SafeDate, writable: false, enumerable: false, configurable: false });
   defineProperty(g, "Date", { value: SafeDate, writable: false, enumerable: false, configurable: false });
   defineProperty(Math, "random", { value: deny, writable: false, enumerable: false, configurable: false });
+  // `Error.prepareStackTrace`'s call sites: QuickJS-ng's `getFunction()`
+  // returns the function of any frame, so a `valueOf` that `new Date(x)`
+  // calls took the real `Date` (and its `now`) off the stack, and a getter
+  // the prelude's own helpers. V8 returns `undefined` for strict code and
+  // never shows builtins; every frame here is one or the other.
+  {
+    ErrorCtor.prepareStackTrace = (_, sites) => sites;
+    const sites = new ErrorCtor().stack;
+    ErrorCtor.prepareStackTrace = undefined;
+    defineProperty(Object.getPrototypeOf(sites[0]), "getFunction", {
+      value: { getFunction() { return undefined; } }.getFunction, writable: true, enumerable: false, configurable: true,
+    });
+  }
   // Code from strings is refused, as in Claude Code's `vm` context
   // (`codeGeneration: { strings: false }`): `eval(…)`, `Function(…)` and
   // the other function constructors throw `EvalError` with V8's message.
@@ -346,13 +429,15 @@
   // KeepDuringJob (`new WeakRef({}).deref()` is the object in Node and
   // Boa; QuickJS frees it at once, by reference counting). The event loop
   // calls `endJob` once the job queue is empty.
-  const RealWeakRef = WeakRef, kept = new Set();
+  const RealWeakRef = WeakRef, SetCtor = Set, setAdd = Set.prototype.add;
+  let kept = new SetCtor(), keptAny = false;
+  const keep = (v) => { apply(setAdd, kept, [v]); keptAny = true; };
   const KeptWeakRef = class WeakRef extends RealWeakRef {
-    constructor(target) { super(target); kept.add(target); }
-    deref() { const v = super.deref(); if (v !== undefined) kept.add(v); return v; }
+    constructor(target) { super(target); keep(target); }
+    deref() { const v = super.deref(); if (v !== undefined) keep(v); return v; }
   };
   defineProperty(g, "WeakRef", { value: KeptWeakRef, writable: true, enumerable: false, configurable: true });
-  const endJob = () => { kept.clear(); };
+  const endJob = () => { if (keptAny) { kept = new SetCtor(); keptAny = false; } };
 
   // QuickJS's globals beyond the Boa runtime's: `performance` reads the
   // clock; the web APIs and engine-specific ones are not in hwf's API; the
@@ -368,7 +453,7 @@
   // plain Error), or the thrown value as text.
   const describe = (e) => {
     if (isBudgetError(e)) {
-      try { return `${budgetErrors.get(e)}: WorkflowBudgetExceededError: ${StringCtor(e.message)}`; } catch { /* fall through */ }
+      try { return `${budgetCode(e)}: WorkflowBudgetExceededError: ${StringCtor(e.message)}`; } catch { /* fall through */ }
     }
     if (e !== null && typeof e === "object") {
       try {

@@ -1,6 +1,7 @@
 //! Splitting a script into its `meta` literal and its body, and `check`.
 
 use hwf_guest::runtime::wit::{Diagnostic, Meta, PhaseInfo, Severity};
+use rquickjs::context::EvalOptions;
 use rquickjs::{Context, Module, Runtime};
 use serde_json::Value;
 
@@ -197,6 +198,74 @@ fn parse_body(body: &str, body_line: u32) -> Option<Diagnostic> {
         };
         Some(diag("syntax_error", text, line))
     })
+    .or_else(|| stays_in_its_function(body, body_line))
+}
+
+/// `run` evaluates the wrapped body, so the body must stay inside its
+/// function: a body such as `})(); code; (async () => {` parses and would
+/// run `code` outside the function, as global code the check never saw as
+/// such. Such a body fails to parse one block deeper: a `}` that closes
+/// the function in one wrapper closes a block in the other, and no token
+/// can follow both (`)` or `,` after the function; a statement after the
+/// block). The module parse reads the tokens `run` reads: QuickJS's
+/// HTML-like comments (`<!--`, `-->`), which only scripts have and which
+/// could hide from this check a block comment a module reads, are off
+/// (`vendor/README.md`). Then, the body held in its function, the wrapped
+/// body is compiled as the script `run` evaluates, inside a function that
+/// is never called (nothing runs): what only modules have (`import.meta`)
+/// is refused here rather than when the run starts.
+fn stays_in_its_function(body: &str, body_line: u32) -> Option<Diagnostic> {
+    let deeper = format!("(async () => {{ \"use strict\"; {{\n{body}\n}} }})()");
+    let rt = Runtime::new().ok()?;
+    rt.set_max_stack_size(crate::engine::JS_STACK);
+    let ctx = Context::full(&rt).ok()?;
+    ctx.with(|ctx| {
+        let line_of_error = |err: rquickjs::Value<'_>| {
+            let stack = err
+                .as_object()
+                .and_then(|o| o.get::<_, Option<String>>("stack").ok().flatten())
+                .unwrap_or_default();
+            let line = stack
+                .split("script:")
+                .nth(1)
+                .and_then(|rest| {
+                    rest.split(|c: char| !c.is_ascii_digit())
+                        .find(|s| !s.is_empty())?
+                        .parse::<u32>()
+                        .ok()
+                })
+                .map(|l| body_line + l.saturating_sub(2));
+            let message = err
+                .as_object()
+                .and_then(|o| o.get::<_, Option<String>>("message").ok().flatten())
+                .unwrap_or_default();
+            (message, line)
+        };
+        if Module::declare(ctx.clone(), "script", deeper.as_str()).is_err() {
+            let (_, line) = line_of_error(ctx.catch());
+            return Some(diag(
+                "syntax_error",
+                "a `}` with no `{` before it: it would close the function the script runs in",
+                line,
+            ));
+        }
+        let mut options = EvalOptions::default();
+        options.filename = Some("script".into());
+        let never_called = format!("(function () {{ return; {} }})", wrap(body));
+        if ctx
+            .eval_with_options::<rquickjs::Value, _>(never_called, options)
+            .is_err()
+        {
+            let (message, line) = line_of_error(ctx.catch());
+            let text = if message.is_empty() {
+                "the script does not parse".to_owned()
+            } else {
+                message
+            };
+            return Some(diag("syntax_error", text, line));
+        }
+        None
+    })
 }
 
 /// The function the body is wrapped in, so top-level `await` and `return`
@@ -279,4 +348,41 @@ pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
         phases,
         args_schema: meta.get("argsSchema").map(Value::to_string),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body_problem(body: &str) -> Option<(String, String, Option<u32>)> {
+        let src = format!("export const meta = {{ name: \"n\", description: \"d\" }};\n{body}");
+        check(&src)
+            .err()
+            .map(|d| (d[0].code.clone(), d[0].message.clone(), d[0].line))
+    }
+
+    #[test]
+    fn a_body_that_closes_its_function_is_refused() {
+        for body in [
+            "})(); x; (async () => {\nreturn 1;\n",
+            "}, 1, async () => {\nreturn 1;\n",
+            "return 1;\n}); (async () => {\n",
+        ] {
+            let (code, message, _) = body_problem(body).unwrap_or_else(|| panic!("passed: {body}"));
+            assert_eq!(code, "syntax_error", "{body}");
+            assert!(message.contains("close the function"), "{body}: {message}");
+        }
+        // What only modules have is refused before the run, with its line.
+        let (code, message, line) = body_problem("const x = 1;\nreturn import.meta;\n").expect("import.meta passed");
+        assert_eq!((code.as_str(), line), ("syntax_error", Some(3)), "{message}");
+        assert!(message.contains("import.meta"), "{message}");
+        // Blocks, closures, templates and regexes with braces are bodies.
+        for body in [
+            "{ const a = 1; }\nconst f = () => { return `${\"}\"}`; };\nconst r = /}/;\nreturn [f(), r.source, \"})()\"];\n",
+            "if (args) { await null; } else { return 2; }\nreturn 1;\n",
+            "let x = 1, y = 2;\nreturn x <!--y;\n",
+        ] {
+            assert_eq!(body_problem(body), None, "{body}");
+        }
+    }
 }

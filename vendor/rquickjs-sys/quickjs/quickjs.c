@@ -38197,7 +38197,11 @@ static JSValue __JS_EvalInternal(JSContext *ctx, JSValueConst this_obj,
         fd->func_kind = JS_FUNC_ASYNC;
     }
     s->is_module = (m != NULL);
-    s->allow_html_comments = !s->is_module;
+    /* hwf: no HTML-like comments (`<!--`, `-->`) in scripts either, as in
+       modules: the JS runtime checks a script's body as module code and
+       runs it as a script, and a `<!--` the check reads as operators must
+       not hide code (a block comment the check sees) when it runs. */
+    s->allow_html_comments = false;
 
     push_scope(s); /* body scope */
     fd->body_scope = fd->scope_level;
