@@ -31,6 +31,10 @@ if [ -z "${HWF_TEST_POSTGRES:-}" ] && { command -v initdb >/dev/null || ls /usr/
   trap './scripts/pg-test-cluster.sh stop "$HWF_TEST_POSTGRES"' EXIT
 fi
 cargo test -j2 -p hwf-core -p hwf-engine -p hwf-host -p hwf -p hwf-tests -p hwf-guest -p hwf-store-conformance -p hwf-store-postgres -p hwf-sort
+# The script runtimes' own unit tests, natively (QuickJS's C by the system
+# compiler): a separate invocation, so their dependencies' features never
+# touch the host's build above.
+cargo test -j2 -p js-runtime -p json-runtime
 # API docs must build without warnings (broken links fail).
 RUSTDOCFLAGS="-D warnings" cargo doc -j2 --no-deps -p hwf-core -p hwf-host -p hwf-guest -p hwf-store-postgres
 target_dir="${CARGO_TARGET_DIR:-$PWD/target}"
