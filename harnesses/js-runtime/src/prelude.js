@@ -19,6 +19,62 @@
     return s === undefined ? "null" : s;
   };
 
+  // Claude Code's copy of a value crossing its VM boundary (the script's
+  // result, what `parallel` / `pipeline` resolve to): arrays by index (a
+  // function item is undefined), any other object by `Object.keys` with
+  // function values and `__proto__` left out, getters read; no `toJSON`,
+  // so a `Date`, a `Map` or a class instance is plain data (`{}` for a
+  // `Date`). A getter that throws leaves its slot out (undefined in an
+  // array). Shared objects stay shared (a cycle stays a cycle, and
+  // `JSON.stringify` refuses it). Iterative, so deep data does not use the
+  // stack.
+  const keysOf = Object.keys, WeakMapCtor = WeakMap;
+  const copy = (root) => {
+    if (typeof root === "function") return undefined;
+    if (root === null || typeof root !== "object") return root;
+    const seen = new WeakMapCtor(), work = [];
+    const make = (v) => {
+      const hit = seen.get(v);
+      if (hit !== undefined) return hit;
+      if (isArray(v)) {
+        const out = [];
+        seen.set(v, out);
+        let len = 0;
+        try { len = toLength(v.length); } catch { /* a length that cannot be read is 0 */ }
+        work.push([v, out, null, len]);
+        return out;
+      }
+      const out = {};
+      seen.set(v, out);
+      let ks = [];
+      try { ks = keysOf(v); } catch { /* an object whose keys cannot be read is {} */ }
+      work.push([v, out, ks, 0]);
+      return out;
+    };
+    const item = (x) => (typeof x === "function" ? undefined : x !== null && typeof x === "object" ? make(x) : x);
+    const top = make(root);
+    while (work.length > 0) {
+      const [src, out, ks, len] = work.pop();
+      if (ks === null) {
+        for (let i = 0; i < len; i++) {
+          let x;
+          try { x = src[i]; } catch { out[i] = undefined; continue; }
+          out[i] = item(x);
+        }
+      } else {
+        for (const k of ks) {
+          if (k === "__proto__") continue;
+          let x;
+          try { x = src[k]; } catch { continue; }
+          if (typeof x === "function") continue;
+          defineProperty(out, k, { value: item(x), writable: true, enumerable: true, configurable: true });
+        }
+      }
+    }
+    return top;
+  };
+  const toLength = (n) => { const x = Math.trunc(Number(n)); return x > 0 ? Math.min(x, Number.MAX_SAFE_INTEGER) : 0; };
+
   // Pending host calls: id -> {resolve, reject, agent}.
   const pending = new MapCtor();
   const track = (id, agent) => new PromiseCtor((resolve, reject) => { pending.set(id, { resolve, reject, agent }); });
@@ -41,9 +97,12 @@
   // Methods of an object literal: not constructors, as native functions.
   const api = {
     agent(prompt, options) {
+      // A primitive is its text, as Claude Code takes it (`String(prompt)`);
+      // an object is refused (Claude Code would send the agent "[object]").
       let text = "";
       if (typeof prompt === "string") text = prompt;
-      else if (prompt !== undefined) throw new TypeErrorCtor("agent(prompt, options): prompt must be a string");
+      else if (prompt === null || (typeof prompt !== "object" && typeof prompt !== "function")) text = StringCtor(prompt);
+      else throw new TypeErrorCtor("agent(prompt, options): prompt must be a string");
       const opts = options !== null && typeof options === "object" ? json(options) : "null";
       return track(nativeAgent(text, opts), true);
     },
@@ -67,47 +126,76 @@
       return track(nativeWorkflow(name, json(args)), false);
     },
     phase(title) { nativePhase(arguments.length > 0 ? `${title}` : ""); }, // ToString: a Symbol throws
-    log(...parts) { nativeLog(0, text(parts)); },
+    // As Claude Code: one argument, `String(x)` for a primitive, `[object]`
+    // or `[function]` for anything else.
+    log(message) { nativeLog(0, plain(message)); },
   };
-  const text = (parts) => parts.map((a) => typeof a === "string" ? a : (a === undefined ? "undefined" : (() => {
-    try { const s = stringify(a); return s === undefined ? "undefined" : s; } catch { return "undefined"; }
-  })())).join(" ");
+  const plain = (m) => {
+    if (m === null || (typeof m !== "object" && typeof m !== "function")) {
+      try { return StringCtor(m); } catch { return `[${typeof m}]`; }
+    }
+    return `[${typeof m}]`;
+  };
+  // `console.*` as Claude Code writes its arguments: a string as it is, any
+  // other primitive as JSON (`undefined` and symbols as nothing), an object
+  // as the JSON of its copy, or `String(x)` where that JSON is `{}` and
+  // `String(x)` says more (`Error: boom`, a date, `[object Map]`).
+  const ObjectToString = Object.prototype.toString;
+  const text = (parts) => parts.map((h) => {
+    if (typeof h === "string") return h;
+    if (h === null || (typeof h !== "object" && typeof h !== "function")) {
+      try { return stringify(h); } catch { return `[${typeof h}]`; }
+    }
+    let fallback;
+    try {
+      const o = stringify(copy(h));
+      if (o !== undefined && o !== "{}") return o;
+      fallback = o ?? `[${typeof h}]`;
+    } catch { return `[${typeof h}]`; }
+    let a;
+    try { a = StringCtor(h); } catch { a = "<unprintable>"; }
+    return a === "[object Object]" || a === "<unprintable>" ? fallback : a;
+  }).join(" ");
   for (const k of ["agent", "capability", "workflow", "phase", "log"]) {
     defineProperty(g, k, { value: api[k], writable: true, enumerable: false, configurable: true });
   }
-  const narrate = api.log;
+  const narrate = (line) => nativeLog(0, line);
 
   // A slot that threw is null, and said in the narrator log as Claude
   // Code says it (`parallel[2] failed: <message>`).
   const failed = (what, i, e) => {
-    const msg = e !== null && typeof e === "object" && "message" in e ? StringCtor(e.message) : StringCtor(e);
+    // The message as Claude Code reads a thrown value.
+    let msg;
+    try { const m = e?.message; msg = typeof m === "string" ? m : typeof e === "string" ? e : "<non-string error>"; }
+    catch { msg = "<unprintable thrown value>"; }
     narrate(`${what}[${i}] failed: ${msg}`);
     return null;
   };
-  const describeArg = (x) =>
-    x === null ? "null" : typeof x === "object" && typeof x.then === "function" ? "a Promise (an already started call)" : `a ${typeof x}`;
+  // Claude Code's messages, word for word (scripts may show `e.message`).
   g.parallel = async (thunks) => {
-    if (!isArray(thunks)) throw new TypeErrorCtor("parallel(thunks) takes an array of functions");
+    if (!isArray(thunks)) throw new TypeErrorCtor("parallel() expects an array of functions");
     checkItems(thunks.length);
-    thunks.forEach((t, i) => {
+    const list = [...thunks];
+    for (const t of list) {
       if (typeof t !== "function") {
-        throw new TypeErrorCtor(`parallel() takes an array of functions, but item ${i} is ${describeArg(t)}. ` +
-          "Wrap each call in () => so that parallel() starts it: parallel([() => agent(...), () => agent(...)])");
+        throw new TypeErrorCtor("parallel() expects an array of functions, not promises. Wrap each call: () => agent(...)");
       }
-    });
+    }
     const call = (t, i) => { try { return t(); } catch (e) { return failed("parallel", i, e); } };
-    return PromiseCtor.all(thunks.map((t, i) => PromiseCtor.resolve().then(() => call(t, i)).catch((e) => failed("parallel", i, e))));
+    return copy(await PromiseCtor.all(list.map((t, i) => PromiseCtor.resolve().then(() => call(t, i)).catch((e) => failed("parallel", i, e)))));
   };
   g.pipeline = async (items, ...stages) => {
-    if (!isArray(items)) throw new TypeErrorCtor("pipeline(items, ...stages): items must be an array");
+    if (!isArray(items)) throw new TypeErrorCtor("pipeline() expects an array as the first argument");
     checkItems(items.length);
-    stages.forEach((s, i) => {
-      if (typeof s !== "function") throw new TypeErrorCtor(`pipeline() stages must be functions, but stage ${i} is ${describeArg(s)}`);
-    });
+    const list = [...items];
+    if (list.length === 0) return [];
+    for (const s of stages) {
+      if (typeof s !== "function") throw new TypeErrorCtor("pipeline() stages must be functions: pipeline(items, item => ..., result => ...)");
+    }
     // As Claude Code: the item is awaited, and a null item (or a stage
     // resolving null) ends that item before the next stage runs. A plain
     // item is not awaited, so stage 1 starts at once, in item order.
-    return PromiseCtor.all(items.map(async (item, index) => {
+    return copy(await PromiseCtor.all(list.map(async (item, index) => {
       let prev = item;
       if (item !== null && typeof item === "object" && typeof item.then === "function") {
         try { prev = await item; } catch (e) { return failed("pipeline", index, e); }
@@ -117,7 +205,7 @@
         try { prev = await stage(prev, item, index); } catch (e) { return failed("pipeline", index, e); }
       }
       return prev;
-    }));
+    })));
   };
   g.budget = freeze({ total, spent: () => spent(), remaining: () => remaining() });
   const consoleFn = (level, prefix) => ({ f(...parts) { nativeLog(level, prefix + text(parts)); } }).f;
@@ -160,7 +248,6 @@
     if (typeof comparefn !== "function") throw new TypeErrorCtor("The comparison function must be either a function or undefined");
     return comparefn;
   };
-  const toLength = (n) => { const x = Math.trunc(Number(n)); return x > 0 ? Math.min(x, Number.MAX_SAFE_INTEGER) : 0; };
   const arrayMethod = (name, f) => defineProperty(Array.prototype, name, { value: f, writable: true, enumerable: false, configurable: true });
   arrayMethod("sort", { sort(comparefn) {
     const cmp = comparator(comparefn);
@@ -332,20 +419,29 @@
   }
   for (const k of Object.getOwnPropertyNames(g).filter((k) => k.startsWith("__hwf_"))) delete g[k];
 
-  // An uncaught error as one line: `Name: message` (`message` alone for a
-  // plain Error), or the thrown value as text.
+  // An uncaught error as one line, as Claude Code reports it: `Name:
+  // message` (`Error: boom`; a thrown string or number is the message of
+  // an `Error`; the name alone when there is no message). hwf's own coded
+  // errors (`limit_agent: …`, `nondeterminism: …`) stay as they are, their
+  // code first. The engine adds the script line.
   const describe = (e) => {
-    if (e !== null && typeof e === "object") {
-      try {
-        const msg = e.message;
-        if (msg !== undefined) {
-          const name = e.name;
-          return typeof name === "string" && name !== "Error" ? `${name}: ${StringCtor(msg)}` : StringCtor(msg);
-        }
-      } catch { /* fall through */ }
-    }
-    try { return StringCtor(e); } catch { return "unknown error"; }
+    let name = "Error", message = "";
+    try { const v = e?.name; if (typeof v === "string") name = v; } catch { /* keep "Error" */ }
+    try {
+      const v = e?.message;
+      if (typeof v === "string") message = v;
+      else if (typeof e === "string") message = e;
+      else if (typeof e === "number" || typeof e === "boolean" || typeof e === "bigint") message = `${e}`;
+    } catch { /* no message */ }
+    if (name === "Error" && /^[a-z_]+: /.test(message)) return message;
+    return message ? `${name}: ${message}` : name;
   };
-  const result = (v) => { const s = stringify(v); return s === undefined ? "null" : s; };
+  // The result as Claude Code makes it: its copy (above), then JSON. A
+  // function is refused, as there.
+  const result = (v) => {
+    if (typeof v === "function") throw new ErrorCtor("workflow result cannot be a function");
+    const s = stringify(copy(v));
+    return s === undefined ? "null" : s;
+  };
   return { fireNext, settle, isAgent, describe, stringify: result, endJob };
 })();
