@@ -14,7 +14,11 @@
 //!   `pipeline` nulls, loop-until-dry). The reference is Node running the
 //!   body as Claude Code does (`idioms/cc_ref.js`: an `async () => {'use
 //!   strict'; …}` in a `vm` context without string code generation, its
-//!   globals), run in the test.
+//!   globals), run in the test. Claude Code itself is a Bun executable
+//!   (JavaScriptCore, with ES2024-2025 builtins Node 20 lacks: `Object.groupBy`,
+//!   the `Set` methods, iterator helpers, …); a script that needs them has a
+//!   `<name>.bun` marker and runs its reference in Bun (`$HWF_BUN`, else
+//!   `bun` on `PATH`; `npm pack @oven/bun-linux-x64` has one).
 //! - `json/`: definitions in the seed's JSON format. The reference is the
 //!   seed's own runtime (hermes-plugin-dynamic-workflows, commit `da0257e`,
 //!   `workflow_run` with the same fixture), whose results are recorded in
@@ -152,7 +156,14 @@ fn python_in_the_seeds_syntax_gives_cpythons_results() {
 
 #[test]
 fn claude_style_javascript_gives_nodes_results() {
-    same_as_reference("js", "js", 19, |case| reference_result("node", "cc_ref.js", case));
+    same_as_reference("js", "js", 38, |case| {
+        if case.script.with_extension("bun").exists() {
+            let bun = std::env::var("HWF_BUN").unwrap_or_else(|_| "bun".into());
+            reference_result(&bun, "cc_ref.js", case)
+        } else {
+            reference_result("node", "cc_ref.js", case)
+        }
+    });
 }
 
 #[test]

@@ -363,7 +363,114 @@
       return { locale: localeOf(this.#locales), usage: "sort", sensitivity: o.sensitivity ?? "variant", numeric: Boolean(o.numeric) };
     }
   }
-  defineProperty(g, "Intl", { value: freeze({ NumberFormat, Collator }), writable: true, enumerable: false, configurable: true });
+  // Dates as ICU writes them for en-US in UTC (hwf's only time zone), for
+  // `toLocaleDateString` / `toLocaleTimeString` / `toLocaleString` and
+  // `Intl.DateTimeFormat`: the default forms (`7/4/2024, 3:30:45 PM`), the
+  // component options (`weekday`, `year`, `month`, `day`, `hour`, `minute`,
+  // `second`, `hour12`, `timeZoneName`) and `dateStyle` / `timeStyle`.
+  // QuickJS-ng writes `07/04/2024, 03:30:45 PM` whatever the options. Other
+  // locales are en-US (as numbers, above); a time zone other than UTC is
+  // refused rather than ignored.
+  const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+  const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+  const dateValueOf = Date.prototype.valueOf;
+  const pad2 = (n) => (n < 10 ? "0" : "") + n;
+  const dateOptions = (options, required, defaults) => {
+    const o = isObject(options) ? options : {};
+    const pick = (k) => { const v = o[k]; return v === undefined ? undefined : StringCtor(v); };
+    const r = {
+      weekday: pick("weekday"), year: pick("year"), month: pick("month"), day: pick("day"),
+      hour: pick("hour"), minute: pick("minute"), second: pick("second"),
+      dateStyle: pick("dateStyle"), timeStyle: pick("timeStyle"), timeZoneName: pick("timeZoneName"),
+      hour12: o.hour12 === undefined ? (o.hourCycle === undefined ? true : /^h(11|12)$/.test(StringCtor(o.hourCycle))) : Boolean(o.hour12),
+    };
+    const zone = o.timeZone === undefined ? "UTC" : StringCtor(o.timeZone);
+    if (!/^(utc|etc\/utc|gmt|etc\/gmt|z)$/i.test(zone)) {
+      throw new RangeErrorCtor(`time zone ${zone} is not available: hwf's dates are UTC (pass timeZone: "UTC" or none)`);
+    }
+    const styles = { full: 1, long: 1, medium: 1, short: 1 };
+    for (const k of ["dateStyle", "timeStyle"]) if (r[k] !== undefined && !styles[r[k]]) throw new RangeErrorCtor(`Value ${r[k]} out of range for Intl.DateTimeFormat options property ${k}`);
+    if (r.dateStyle !== undefined || r.timeStyle !== undefined) return r;
+    const hasDate = r.weekday !== undefined || r.year !== undefined || r.month !== undefined || r.day !== undefined;
+    const hasTime = r.hour !== undefined || r.minute !== undefined || r.second !== undefined;
+    const need = required === "date" ? !hasDate : required === "time" ? !hasTime : !hasDate && !hasTime;
+    if (need && (defaults === "date" || defaults === "all")) { r.year = "numeric"; r.month = "numeric"; r.day = "numeric"; }
+    if (need && (defaults === "time" || defaults === "all")) { r.hour = "numeric"; r.minute = "numeric"; r.second = "numeric"; }
+    return r;
+  };
+  const formatDate = (t, r) => {
+    const d = new RealDate(t);
+    const Y = d.getUTCFullYear(), M = d.getUTCMonth(), D = d.getUTCDate(), W = d.getUTCDay();
+    const h = d.getUTCHours(), mi = d.getUTCMinutes(), se = d.getUTCSeconds();
+    let o = r;
+    if (r.dateStyle !== undefined || r.timeStyle !== undefined) {
+      o = { hour12: r.hour12 };
+      if (r.dateStyle === "full") Object.assign(o, { weekday: "long", month: "long", day: "numeric", year: "numeric" });
+      else if (r.dateStyle === "long") Object.assign(o, { month: "long", day: "numeric", year: "numeric" });
+      else if (r.dateStyle === "medium") Object.assign(o, { month: "short", day: "numeric", year: "numeric" });
+      else if (r.dateStyle === "short") Object.assign(o, { month: "numeric", day: "numeric", year: "2-digit" });
+      if (r.timeStyle !== undefined) Object.assign(o, { hour: "numeric", minute: "2-digit", second: r.timeStyle === "short" ? undefined : "2-digit" });
+      if (r.timeStyle === "full") o.timeZoneName = "long";
+      else if (r.timeStyle === "long") o.timeZoneName = "short";
+    }
+    const name = (list, i, style) => (style === "long" ? list[i] : style === "short" ? list[i].slice(0, 3) : list[i][0]);
+    const num = (n, style) => (style === "2-digit" ? pad2(n % 100) : StringCtor(n));
+    let date = "";
+    const textMonth = o.month === "long" || o.month === "short" || o.month === "narrow";
+    if (textMonth) {
+      const m = name(MONTHS, M, o.month);
+      date = o.day !== undefined ? `${m} ${num(D, o.day)}` : m;
+      if (o.year !== undefined) date += (o.day !== undefined ? ", " : " ") + num(Y, o.year);
+    } else {
+      date = [o.month !== undefined ? num(M + 1, o.month) : null, o.day !== undefined ? num(D, o.day) : null, o.year !== undefined ? num(Y, o.year) : null]
+        .filter((x) => x !== null).join("/");
+    }
+    if (o.weekday !== undefined) date = date === "" ? name(DAYS, W, o.weekday) : `${name(DAYS, W, o.weekday)}, ${date}`;
+    let time = "";
+    if (o.hour !== undefined || o.minute !== undefined || o.second !== undefined) {
+      const parts = [];
+      if (o.hour !== undefined) parts.push(o.hour12 ? (o.hour === "2-digit" ? pad2((h + 11) % 12 + 1) : StringCtor((h + 11) % 12 + 1)) : pad2(h));
+      if (o.minute !== undefined) parts.push(o.hour !== undefined ? pad2(mi) : num(mi, o.minute));
+      if (o.second !== undefined) parts.push(o.hour !== undefined || o.minute !== undefined ? pad2(se) : num(se, o.second));
+      time = parts.join(":");
+      if (o.hour !== undefined && o.hour12) time += h < 12 ? " AM" : " PM";
+    }
+    const zoneName = o.timeZoneName === undefined ? "" : o.timeZoneName === "long" ? "Coordinated Universal Time" : "UTC";
+    if (time === "") return zoneName === "" ? date : date === "" ? zoneName : `${date}, ${zoneName}`;
+    if (zoneName !== "") time += ` ${zoneName}`;
+    if (date === "") return time;
+    const onlyWeekday = o.weekday !== undefined && o.year === undefined && o.month === undefined && o.day === undefined;
+    return date + (onlyWeekday ? " " : o.month === "long" ? " at " : ", ") + time;
+  };
+  const localeDate = (required, defaults) => function (locales, options) {
+    const t = dateValueOf.call(this); // a TypeError unless a Date
+    const r = dateOptions(options, required, defaults);
+    // As ECMA-402: a date method takes no `timeStyle`, a time method no `dateStyle`.
+    if (required === "date" && r.timeStyle !== undefined) throw new TypeErrorCtor("Invalid option : timeStyle");
+    if (required === "time" && r.dateStyle !== undefined) throw new TypeErrorCtor("Invalid option : dateStyle");
+    if (t !== t) return "Invalid Date";
+    return formatDate(t, r);
+  };
+  const dateMethod = (name, f) => defineProperty(Date.prototype, name, { value: f, writable: true, enumerable: false, configurable: true });
+  dateMethod("toLocaleDateString", { toLocaleDateString(locales, options) { return localeDate("date", "date").call(this, locales, options); } }.toLocaleDateString);
+  dateMethod("toLocaleTimeString", { toLocaleTimeString(locales, options) { return localeDate("time", "time").call(this, locales, options); } }.toLocaleTimeString);
+  dateMethod("toLocaleString", { toLocaleString(locales, options) { return localeDate("any", "all").call(this, locales, options); } }.toLocaleString);
+  // `toString` / `toTimeString` name the zone as V8 and JavaScriptCore do.
+  const dateToString = Date.prototype.toString, dateToTimeString = Date.prototype.toTimeString;
+  const zoned = (s) => (s === "Invalid Date" || s.endsWith(")") ? s : `${s} (Coordinated Universal Time)`);
+  dateMethod("toString", { toString() { return zoned(dateToString.call(this)); } }.toString);
+  dateMethod("toTimeString", { toTimeString() { return zoned(dateToTimeString.call(this)); } }.toTimeString);
+  class DateTimeFormat {
+    #options;
+    constructor(locales, options) { this.#options = dateOptions(options, "any", "date"); }
+    format(date) {
+      const t = date === undefined ? NumberCtor.NaN : NumberCtor(date);
+      if (t !== t) throw new RangeErrorCtor("Invalid time value");
+      return formatDate(t, this.#options);
+    }
+    resolvedOptions() { return { locale: "en-US", calendar: "gregory", numberingSystem: "latn", timeZone: "UTC" }; }
+  }
+  defineProperty(g, "Intl", { value: freeze({ NumberFormat, Collator, DateTimeFormat }), writable: true, enumerable: false, configurable: true });
 
   // The deterministic subset: no clock and no randomness, however reached.
   const RealDate = Date;
