@@ -375,14 +375,15 @@
   const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
   const dateValueOf = Date.prototype.valueOf;
   const pad2 = (n) => (n < 10 ? "0" : "") + n;
-  const dateOptions = (options, required, defaults) => {
+  const dateOptions = (options, required, defaults, locales) => {
     const o = isObject(options) ? options : {};
     const pick = (k) => { const v = o[k]; return v === undefined ? undefined : StringCtor(v); };
     const r = {
+      gb: false,
       weekday: pick("weekday"), year: pick("year"), month: pick("month"), day: pick("day"),
       hour: pick("hour"), minute: pick("minute"), second: pick("second"),
       dateStyle: pick("dateStyle"), timeStyle: pick("timeStyle"), timeZoneName: pick("timeZoneName"),
-      hour12: o.hour12 === undefined ? (o.hourCycle === undefined ? true : /^h(11|12)$/.test(StringCtor(o.hourCycle))) : Boolean(o.hour12),
+      hour12: o.hour12 === undefined ? (o.hourCycle === undefined ? null : /^h(11|12)$/.test(StringCtor(o.hourCycle))) : Boolean(o.hour12),
     };
     const zone = o.timeZone === undefined ? "UTC" : StringCtor(o.timeZone);
     if (!/^(utc|etc\/utc|gmt|etc\/gmt|z)$/i.test(zone)) {
@@ -390,6 +391,10 @@
     }
     const styles = { full: 1, long: 1, medium: 1, short: 1 };
     for (const k of ["dateStyle", "timeStyle"]) if (r[k] !== undefined && !styles[r[k]]) throw new RangeErrorCtor(`Value ${r[k]} out of range for Intl.DateTimeFormat options property ${k}`);
+    // British English (`en-GB`): day first, 24-hour time; other locales are en-US.
+    const tag = isArray(locales) ? locales[0] : locales;
+    r.gb = tag !== undefined && /^en-GB\b/i.test(StringCtor(tag));
+    if (r.hour12 === null) r.hour12 = !r.gb;
     if (r.dateStyle !== undefined || r.timeStyle !== undefined) return r;
     const hasDate = r.weekday !== undefined || r.year !== undefined || r.month !== undefined || r.day !== undefined;
     const hasTime = r.hour !== undefined || r.minute !== undefined || r.second !== undefined;
@@ -404,12 +409,12 @@
     const h = d.getUTCHours(), mi = d.getUTCMinutes(), se = d.getUTCSeconds();
     let o = r;
     if (r.dateStyle !== undefined || r.timeStyle !== undefined) {
-      o = { hour12: r.hour12 };
+      o = { hour12: r.hour12, gb: r.gb };
       if (r.dateStyle === "full") Object.assign(o, { weekday: "long", month: "long", day: "numeric", year: "numeric" });
       else if (r.dateStyle === "long") Object.assign(o, { month: "long", day: "numeric", year: "numeric" });
       else if (r.dateStyle === "medium") Object.assign(o, { month: "short", day: "numeric", year: "numeric" });
-      else if (r.dateStyle === "short") Object.assign(o, { month: "numeric", day: "numeric", year: "2-digit" });
-      if (r.timeStyle !== undefined) Object.assign(o, { hour: "numeric", minute: "2-digit", second: r.timeStyle === "short" ? undefined : "2-digit" });
+      else if (r.dateStyle === "short") Object.assign(o, { month: "numeric", day: "numeric", year: r.gb ? "numeric" : "2-digit" });
+      if (r.timeStyle !== undefined) Object.assign(o, { hour: r.gb ? "2-digit" : "numeric", minute: "2-digit", second: r.timeStyle === "short" ? undefined : "2-digit" });
       if (r.timeStyle === "full") o.timeZoneName = "long";
       else if (r.timeStyle === "long") o.timeZoneName = "short";
     }
@@ -419,21 +424,33 @@
     const textMonth = o.month === "long" || o.month === "short" || o.month === "narrow";
     if (textMonth) {
       const m = name(MONTHS, M, o.month);
-      date = o.day !== undefined ? `${m} ${num(D, o.day)}` : m;
-      if (o.year !== undefined) date += (o.day !== undefined ? ", " : " ") + num(Y, o.year);
+      if (o.gb) date = o.day !== undefined ? `${num(D, o.day)} ${m}` : m;
+      else date = o.day !== undefined ? `${m} ${num(D, o.day)}` : m;
+      if (o.year !== undefined) date += (o.day !== undefined && !o.gb ? ", " : " ") + num(Y, o.year);
+    } else if (o.gb) {
+      const two = o.month !== undefined && o.day !== undefined;
+      date = [o.day !== undefined ? (two ? pad2(D) : num(D, o.day)) : null, o.month !== undefined ? (two ? pad2(M + 1) : num(M + 1, o.month)) : null,
+        o.year !== undefined ? num(Y, o.year) : null].filter((x) => x !== null).join("/");
     } else {
       date = [o.month !== undefined ? num(M + 1, o.month) : null, o.day !== undefined ? num(D, o.day) : null, o.year !== undefined ? num(Y, o.year) : null]
         .filter((x) => x !== null).join("/");
     }
-    if (o.weekday !== undefined) date = date === "" ? name(DAYS, W, o.weekday) : `${name(DAYS, W, o.weekday)}, ${date}`;
+    if (o.weekday !== undefined) {
+      const sep = o.gb && textMonth && o.year === undefined ? " " : ", ";
+      date = date === "" ? name(DAYS, W, o.weekday) : `${name(DAYS, W, o.weekday)}${sep}${date}`;
+    }
     let time = "";
     if (o.hour !== undefined || o.minute !== undefined || o.second !== undefined) {
       const parts = [];
-      if (o.hour !== undefined) parts.push(o.hour12 ? (o.hour === "2-digit" ? pad2((h + 11) % 12 + 1) : StringCtor((h + 11) % 12 + 1)) : pad2(h));
+      if (o.hour !== undefined) {
+        parts.push(o.hour12 ? (o.hour === "2-digit" ? pad2((h + 11) % 12 + 1) : StringCtor((h + 11) % 12 + 1))
+          // ICU's en-GB skeletons: `H:mm`, `H:mm:ss z`, else `HH:…`.
+          : o.gb && o.hour === "numeric" && ((o.minute !== undefined && o.second === undefined && o.weekday === undefined) || o.timeZoneName !== undefined) ? StringCtor(h) : pad2(h));
+      }
       if (o.minute !== undefined) parts.push(o.hour !== undefined ? pad2(mi) : num(mi, o.minute));
       if (o.second !== undefined) parts.push(o.hour !== undefined || o.minute !== undefined ? pad2(se) : num(se, o.second));
       time = parts.join(":");
-      if (o.hour !== undefined && o.hour12) time += h < 12 ? " AM" : " PM";
+      if (o.hour !== undefined && o.hour12) time += o.gb ? (h < 12 ? " am" : " pm") : h < 12 ? " AM" : " PM";
     }
     const zoneName = o.timeZoneName === undefined ? "" : o.timeZoneName === "long" ? "Coordinated Universal Time" : "UTC";
     if (time === "") return zoneName === "" ? date : date === "" ? zoneName : `${date}, ${zoneName}`;
@@ -444,7 +461,7 @@
   };
   const localeDate = (required, defaults) => function (locales, options) {
     const t = dateValueOf.call(this); // a TypeError unless a Date
-    const r = dateOptions(options, required, defaults);
+    const r = dateOptions(options, required, defaults, locales);
     // As ECMA-402: a date method takes no `timeStyle`, a time method no `dateStyle`.
     if (required === "date" && r.timeStyle !== undefined) throw new TypeErrorCtor("Invalid option : timeStyle");
     if (required === "time" && r.dateStyle !== undefined) throw new TypeErrorCtor("Invalid option : dateStyle");
@@ -462,13 +479,13 @@
   dateMethod("toTimeString", { toTimeString() { return zoned(dateToTimeString.call(this)); } }.toTimeString);
   class DateTimeFormat {
     #options;
-    constructor(locales, options) { this.#options = dateOptions(options, "any", "date"); }
+    constructor(locales, options) { this.#options = dateOptions(options, "any", "date", locales); }
     format(date) {
       const t = date === undefined ? NumberCtor.NaN : NumberCtor(date);
       if (t !== t) throw new RangeErrorCtor("Invalid time value");
       return formatDate(t, this.#options);
     }
-    resolvedOptions() { return { locale: "en-US", calendar: "gregory", numberingSystem: "latn", timeZone: "UTC" }; }
+    resolvedOptions() { return { locale: this.#options.gb ? "en-GB" : "en-US", calendar: "gregory", numberingSystem: "latn", timeZone: "UTC" }; }
   }
   defineProperty(g, "Intl", { value: freeze({ NumberFormat, Collator, DateTimeFormat }), writable: true, enumerable: false, configurable: true });
 
@@ -504,17 +521,16 @@
   }
   defineProperty(g, "eval", { value: { eval(x) { noStrings(); } }.eval, writable: true, enumerable: false, configurable: true });
 
-  // WeakRef targets stay alive until the current job ends, as ECMA-262's
-  // KeepDuringJob (`new WeakRef({}).deref()` is the object in Node and
-  // Boa; QuickJS frees it at once, by reference counting). The event loop
-  // calls `endJob` once the job queue is empty.
-  const RealWeakRef = WeakRef, kept = new Set();
-  const KeptWeakRef = class WeakRef extends RealWeakRef {
-    constructor(target) { super(target); kept.add(target); }
-    deref() { const v = super.deref(); if (v !== undefined) kept.add(v); return v; }
-  };
-  defineProperty(g, "WeakRef", { value: KeptWeakRef, writable: true, enumerable: false, configurable: true });
-  const endJob = () => { kept.clear(); };
+  // The globals Claude Code deletes from its context ("no use in a
+  // workflow": callbacks outside any try, shared memory) are absent here
+  // too: `WeakRef`, `FinalizationRegistry`, `SharedArrayBuffer`, `Atomics`
+  // (and `queueMicrotask`, `WebAssembly`, `ShadowRealm`, below or never
+  // there). The event loop still calls `endJob` when the job queue is
+  // empty; nothing is kept across jobs any more.
+  const endJob = () => {};
+  for (const k of ["WeakRef", "FinalizationRegistry", "SharedArrayBuffer", "Atomics", "WebAssembly", "ShadowRealm"]) {
+    try { delete g[k]; } catch { g[k] = undefined; }
+  }
 
   // QuickJS's globals beyond the Boa runtime's: `performance` reads the
   // clock; the web APIs and engine-specific ones are not in hwf's API; the

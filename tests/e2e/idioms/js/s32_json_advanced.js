@@ -20,7 +20,7 @@ return {
   longIndent: JSON.stringify({ a: 1 }, null, 20).split('\n')[1].length,
   strIndent: JSON.stringify([1], null, '--'),
   replacerArr: JSON.stringify({ b: 1, a: 2, c: { a: 3, z: 4 } }, ['a', 'c']),
-  replacerFn: JSON.stringify({ secret: 'x', n: 2, list: [1, 'two'] }, (k, v) => (k === 'secret' ? '***' : typeof v === 'number' ? v * 10 : v)),
+  replacerFn: JSON.stringify({ internal: 'x', n: 2, list: [1, 'two'] }, (k, v) => (k === 'internal' ? '***' : typeof v === 'number' ? v * 10 : v)),
   specials: JSON.stringify([undefined, function () {}, Symbol('s'), NaN, -0, Infinity, null, new Date(0), /re/g, new Map([[1, 2]]), new Set([1]), [, 1]]),
   topLevel: [JSON.stringify(undefined), JSON.stringify(() => 1), JSON.stringify('s'), JSON.stringify(null), JSON.stringify(1e21), JSON.stringify(-0)],
   escapes: JSON.stringify('line\nbreak "q" \\ \u0001 \u2028 \u007f é 😀 \ud800'),
