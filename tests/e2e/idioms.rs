@@ -80,13 +80,25 @@ fn utf8(p: &Path) -> &str {
 
 /// The script's result through `hwf run`, or what went wrong.
 fn hwf_result(ctx: &Ctx, case: &Case) -> Result<Value, String> {
+    hwf_run(ctx, case).map(|(result, _)| result)
+}
+
+/// The script's result and its narrator log lines (the messages `log` and
+/// `console.*` wrote, in order) through `hwf run`, or what went wrong.
+fn hwf_run(ctx: &Ctx, case: &Case) -> Result<(Value, Value), String> {
     let out = ctx.run_json(utf8(&case.script), &case.args, &["--agents", utf8(&case.fixture)]);
     let v: Value = serde_json::from_str(&out.stdout).map_err(|e| format!("{e}: {} {}", out.stdout, out.stderr))?;
-    if v["data"]["state"] == "succeeded" {
-        Ok(v["data"]["result"].clone())
-    } else {
-        Err(v.to_string())
+    if v["data"]["state"] != "succeeded" {
+        return Err(v.to_string());
     }
+    let id = v["data"]["run_id"].as_str().ok_or_else(|| format!("no run id: {v}"))?;
+    let logs: Vec<Value> = ctx
+        .journal(id)
+        .into_iter()
+        .filter(|e| e["type"] == "log" && e["source"] == "guest")
+        .map(|e| e["message"].clone())
+        .collect();
+    Ok((v["data"]["result"].clone(), Value::Array(logs)))
 }
 
 /// `v` with every float in one spelling (`1e-07` from CPython and `1e-7`
@@ -154,16 +166,49 @@ fn python_in_the_seeds_syntax_gives_cpythons_results() {
     same_as_reference("py", "py", 17, |case| reference_result("python3", "seed_ref.py", case));
 }
 
+/// The reference's `{"result", "logs"}` for a JavaScript case: Node, or
+/// Bun for a case marked `<name>.bun`.
+fn js_reference(case: &Case) -> Value {
+    let shim = dir().join("cc_ref.js");
+    let runtime = if case.script.with_extension("bun").exists() {
+        std::env::var("HWF_BUN").unwrap_or_else(|_| "bun".into())
+    } else {
+        "node".into()
+    };
+    let out = reference_json(
+        &runtime,
+        &[utf8(&shim), utf8(&case.script), utf8(&case.fixture), &case.args],
+    );
+    assert!(out.get("error").is_none(), "{}: the reference failed: {out}", case.name);
+    out
+}
+
+/// Claude Code's narrator lines are part of what a script gives: every
+/// `log` / `console.*` line (and `parallel[i] failed: …`) of each
+/// JavaScript case, in order, is the reference's.
+#[test]
+fn claude_style_javascript_logs_what_claude_code_logs() {
+    let ctx = Ctx::new();
+    let mut differ = Vec::new();
+    for case in cases("js", "js") {
+        let theirs = js_reference(&case)["logs"].clone();
+        match hwf_run(&ctx, &case) {
+            Ok((_, ours)) if ours == theirs => {}
+            Ok((_, ours)) => differ.push(format!("{}:\n  hwf:       {ours}\n  reference: {theirs}", case.name)),
+            Err(e) => differ.push(format!("{}: hwf failed: {e}", case.name)),
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} js scripts log otherwise:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
+
 #[test]
 fn claude_style_javascript_gives_nodes_results() {
-    same_as_reference("js", "js", 38, |case| {
-        if case.script.with_extension("bun").exists() {
-            let bun = std::env::var("HWF_BUN").unwrap_or_else(|_| "bun".into());
-            reference_result(&bun, "cc_ref.js", case)
-        } else {
-            reference_result("node", "cc_ref.js", case)
-        }
-    });
+    same_as_reference("js", "js", 38, |case| js_reference(case)["result"].clone());
 }
 
 #[test]

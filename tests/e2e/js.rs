@@ -812,11 +812,7 @@ fn an_uncaught_error_names_its_script_line() {
             "await new Promise((resolve) => setTimeout(() => {\n  throw new RangeError(\"late\");\n}, 5));\n",
             "script_error: in a setTimeout callback: RangeError: late (line 4)",
         ),
-        (
-            "coded.js",
-            "\nreturn Date.now();\n",
-            "nondeterminism: ",
-        ),
+        ("coded.js", "\nreturn Date.now();\n", "nondeterminism: "),
     ];
     for (name, body, expected) in cases {
         // Two meta lines, so body line 1 is script line 3.
