@@ -487,7 +487,49 @@
     }
     resolvedOptions() { return { locale: this.#options.gb ? "en-GB" : "en-US", calendar: "gregory", numberingSystem: "latn", timeZone: "UTC" }; }
   }
-  defineProperty(g, "Intl", { value: freeze({ NumberFormat, Collator, DateTimeFormat }), writable: true, enumerable: false, configurable: true });
+  // English plural categories and lists, as ICU's `en` (the rest of `Intl`
+  // is absent rather than wrong).
+  class PluralRules {
+    #ordinal;
+    constructor(locales, options) {
+      const type = isObject(options) && options.type !== undefined ? StringCtor(options.type) : "cardinal";
+      if (type !== "cardinal" && type !== "ordinal") throw new RangeErrorCtor(`Value ${type} out of range for Intl.PluralRules options property type`);
+      this.#ordinal = type === "ordinal";
+    }
+    select(x) {
+      const n = NumberCtor(x);
+      if (!this.#ordinal) return n === 1 || n === -1 ? "one" : "other";
+      if (!NumberCtor.isInteger(n)) return "other";
+      const a = Math.abs(n), t = a % 10, h = a % 100;
+      return t === 1 && h !== 11 ? "one" : t === 2 && h !== 12 ? "two" : t === 3 && h !== 13 ? "few" : "other";
+    }
+    resolvedOptions() { return { locale: "en-US", type: this.#ordinal ? "ordinal" : "cardinal" }; }
+  }
+  class ListFormat {
+    #type; #style;
+    constructor(locales, options) {
+      const o = isObject(options) ? options : {};
+      this.#type = o.type === undefined ? "conjunction" : StringCtor(o.type);
+      this.#style = o.style === undefined ? "long" : StringCtor(o.style);
+      if (!["conjunction", "disjunction", "unit"].includes(this.#type)) throw new RangeErrorCtor(`Value ${this.#type} out of range for Intl.ListFormat options property type`);
+      if (!["long", "short", "narrow"].includes(this.#style)) throw new RangeErrorCtor(`Value ${this.#style} out of range for Intl.ListFormat options property style`);
+    }
+    format(list) {
+      const items = [];
+      for (const x of list ?? []) {
+        if (typeof x !== "string") throw new TypeErrorCtor("Iterable yielded a value that is not a string");
+        items.push(x);
+      }
+      if (items.length < 2) return items.join("");
+      const [sep, last2, lastN] = this.#type === "disjunction" ? [", ", " or ", ", or "]
+        : this.#type === "unit" ? (this.#style === "narrow" ? [" ", " ", " "] : [", ", ", ", ", "])
+        : this.#style === "long" ? [", ", " and ", ", and "] : this.#style === "short" ? [", ", " & ", ", & "] : [", ", ", ", ", "];
+      if (items.length === 2) return items[0] + last2 + items[1];
+      return items.slice(0, -1).join(sep) + lastN + items[items.length - 1];
+    }
+    resolvedOptions() { return { locale: "en-US", type: this.#type, style: this.#style }; }
+  }
+  defineProperty(g, "Intl", { value: freeze({ NumberFormat, Collator, DateTimeFormat, PluralRules, ListFormat }), writable: true, enumerable: false, configurable: true });
 
   // The deterministic subset: no clock and no randomness, however reached.
   const RealDate = Date;

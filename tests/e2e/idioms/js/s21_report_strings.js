@@ -24,5 +24,8 @@ return {
   sortedAreas: rows.slice(1).map(r => r[0]).sort((a, b) => a.localeCompare(b)),
   cmp: ['b'.localeCompare('a'), 'a'.localeCompare('B'), 'é'.localeCompare('f'), 'item10'.localeCompare('item9', undefined, { numeric: true })],
   nums: [(1234567.891).toLocaleString('en-US'), (0.256).toLocaleString('en-US', { style: 'percent' }), (42).toLocaleString()],
+  listed: [new Intl.ListFormat('en', { style: 'long', type: 'conjunction' }).format(rows.slice(1).map(r => r[0])), new Intl.ListFormat('en-US', { type: 'disjunction' }).format(['x', 'y'])],
+  plural: [0, 1, 2].map(n => `${n} ${new Intl.PluralRules('en-US').select(n) === 'one' ? 'change' : 'changes'}`),
+  ordinals: [1, 2, 3, 4, 11, 22, 113].map(n => { const s = { one: 'st', two: 'nd', few: 'rd', other: 'th' }[new Intl.PluralRules('en-US', { type: 'ordinal' }).select(n)]; return `${n}${s}` }),
   concat: 'a'.concat(1, null, [2, 3]), repeatJoin: Array(3).fill('ab').join('-'), codes: [...'Añ'].map(c => c.charCodeAt(0)),
 }
