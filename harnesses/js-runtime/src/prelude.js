@@ -181,8 +181,11 @@
         throw new TypeErrorCtor("parallel() expects an array of functions, not promises. Wrap each call: () => agent(...)");
       }
     }
-    const call = (t, i) => { try { return t(); } catch (e) { return failed("parallel", i, e); } };
-    return copy(await PromiseCtor.all(list.map((t, i) => PromiseCtor.resolve().then(() => call(t, i)).catch((e) => failed("parallel", i, e)))));
+    // Every thunk starts in order; once all have settled, the failed slots
+    // are null and said in the log in slot order, as Claude Code does.
+    const run = (t) => PromiseCtor.resolve().then(() => t()).then((v) => ({ ok: true, v }), (e) => ({ ok: false, e }));
+    const settled = await PromiseCtor.all(list.map(run));
+    return copy(settled.map((r, i) => (r.ok ? r.v : failed("parallel", i, r.e))));
   };
   g.pipeline = async (items, ...stages) => {
     if (!isArray(items)) throw new TypeErrorCtor("pipeline() expects an array as the first argument");
@@ -194,18 +197,19 @@
     }
     // As Claude Code: the item is awaited, and a null item (or a stage
     // resolving null) ends that item before the next stage runs. A plain
-    // item is not awaited, so stage 1 starts at once, in item order.
-    return copy(await PromiseCtor.all(list.map(async (item, index) => {
+    // item is not awaited, so stage 1 starts at once, in item order. The
+    // failed items are said in the log once all have settled, in order.
+    const run = async (item, index) => {
       let prev = item;
-      if (item !== null && typeof item === "object" && typeof item.then === "function") {
-        try { prev = await item; } catch (e) { return failed("pipeline", index, e); }
-      }
+      if (item !== null && typeof item === "object" && typeof item.then === "function") prev = await item;
       for (const stage of stages) {
         if (prev === null) return null;
-        try { prev = await stage(prev, item, index); } catch (e) { return failed("pipeline", index, e); }
+        prev = await stage(prev, item, index);
       }
       return prev;
-    })));
+    };
+    const settled = await PromiseCtor.all(list.map((item, index) => run(item, index).then((v) => ({ ok: true, v }), (e) => ({ ok: false, e }))));
+    return copy(settled.map((r, i) => (r.ok ? r.v : failed("pipeline", i, r.e))));
   };
   g.budget = freeze({ total, spent: () => spent(), remaining: () => remaining() });
   const consoleFn = (level, prefix) => ({ f(...parts) { nativeLog(level, prefix + text(parts)); } }).f;

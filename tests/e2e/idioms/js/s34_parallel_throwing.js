@@ -7,6 +7,9 @@ const results = await parallel(checks.map((c, i) => () => {
   if (c === 'e2e') throw { message: 'object with message' }
   return agent(`Run ${c}`, { label: c, schema: S })
 }))
+// A slot that fails late is still said in the log before a later slot that failed early.
+const lateFirst = await parallel([async () => { await null; await null; throw new Error('slot 0, late') }, () => { throw new Error('slot 1, early') }])
+const lateItem = await pipeline([1, 2], async (x) => { if (x === 1) { await null; await null; throw new Error('item 0, late') } throw new Error('item 1, early') })
 const odd = await parallel([() => { throw 42 }, async () => { throw null }, () => undefined, () => 'sync value', async () => ({ nested: { v: [1, 2] } })])
 const staged = await pipeline(
   checks,
@@ -21,4 +24,4 @@ for (const bad of [() => parallel('x'), () => parallel([1]), () => parallel([age
   try { await bad(); misuse.push('no error') } catch (e) { misuse.push(`${e.name}: ${e.message}`) }
 }
 const okCount = results.filter(r => r?.ok).length
-return { results, odd, staged, promisedItems, nestedPar, misuse, okCount, empty: [await parallel([]), await pipeline([], x => x)] }
+return { results, lateFirst, lateItem, odd, staged, promisedItems, nestedPar, misuse, okCount, empty: [await parallel([]), await pipeline([], x => x)] }
