@@ -327,7 +327,62 @@
     const x = numberValueOf.call(this); // a TypeError unless a Number
     const tag = isObject(locales) ? locales[0] : locales;
     const language = tag === undefined ? "" : `${tag}`;
-    return nativeFormat(x, language, stringify(numberFormat(options)));
+    const base = numberFormat(options);
+    if (isObject(options) && !base.percent && NumberCtor.isFinite(x)) {
+      const sig = (name) => {
+        const v = options[name];
+        if (v === undefined) return undefined;
+        const n = NumberCtor(v);
+        if (!(n >= 1 && n <= 21)) throw new RangeErrorCtor(`${name} value is out of range.`);
+        return Math.floor(n);
+      };
+      const minSig = sig("minimumSignificantDigits"), maxSig = sig("maximumSignificantDigits");
+      const notation = options.notation === undefined ? "standard" : StringCtor(options.notation);
+      if (!["standard", "compact", "scientific", "engineering"].includes(notation)) {
+        throw new RangeErrorCtor(`Value ${notation} out of range for Intl.NumberFormat options property notation`);
+      }
+      // `x` rounded to `digits` significant digits (half away from zero on
+      // its shortest decimal, as ICU), written with `minDigits` at least.
+      const significant = (v, digits, minDigits, grouping = base.grouping) => {
+        if (v === 0) return nativeFormat(v, language, stringify({ ...base, grouping, minFraction: Math.max(0, minDigits - 1), maxFraction: Math.max(0, minDigits - 1) }));
+        const [m, e] = Math.abs(v).toExponential().split("e");
+        let ds = m.replace(".", "").split("").map(NumberCtor), exp = NumberCtor(e);
+        if (ds.length > digits) {
+          const up = ds[digits] >= 5;
+          ds = ds.slice(0, digits);
+          if (up) {
+            let i = digits - 1;
+            for (; i >= 0; i--) { ds[i]++; if (ds[i] < 10) break; ds[i] = 0; }
+            if (i < 0) { ds.unshift(1); ds.pop(); exp++; }
+          }
+        }
+        while (ds.length > 1 && ds[ds.length - 1] === 0) ds.pop();
+        const shown = Math.max(ds.length, minDigits);
+        const fraction = Math.max(0, shown - 1 - exp);
+        const value = (v < 0 ? -1 : 1) * NumberCtor(`${ds[0]}.${ds.slice(1).join("")}e${exp}`);
+        return nativeFormat(value, language, stringify({ ...base, grouping, minFraction: fraction, maxFraction: fraction }));
+      };
+      if (notation === "compact") {
+        // ICU's English short and long compact forms: 1.2K, 12K, 123K,
+        // 1.2M … (two significant digits below 100, whole numbers above).
+        const long = options.compactDisplay !== undefined && StringCtor(options.compactDisplay) === "long";
+        const units = [[1e12, "T", " trillion"], [1e9, "B", " billion"], [1e6, "M", " million"], [1e3, "K", " thousand"], [1, "", ""]];
+        let k = units.findIndex(([u]) => Math.abs(x) >= u);
+        if (k < 0) k = units.length - 1;
+        for (;;) {
+          const [u, short, word] = units[k];
+          const v = x / u;
+          const digits = maxSig ?? (Math.abs(v) >= 100 ? Math.floor(Math.log10(Math.abs(v))) + 1 : 2);
+          const [m, e] = v === 0 ? ["0", "0"] : Math.abs(v).toExponential(Math.max(0, digits - 1)).split("e");
+          const rounded = v === 0 ? 0 : NumberCtor(`${m}e${e}`);
+          if (rounded >= 1000 && k > 0) { k--; continue; }
+          const text = v === 0 ? "0" : significant(v, digits, minSig ?? 1, false);
+          return text + (long ? word : short);
+        }
+      }
+      if (maxSig !== undefined || minSig !== undefined) return significant(x, maxSig ?? 21, minSig ?? 1);
+    }
+    return nativeFormat(x, language, stringify(base));
   } }.toLocaleString, writable: true, enumerable: false, configurable: true });
 
   // `Intl` without ICU's data (the runtime would grow by megabytes): the
@@ -533,7 +588,19 @@
     }
     resolvedOptions() { return { locale: "en-US", type: this.#type, style: this.#style }; }
   }
-  defineProperty(g, "Intl", { value: freeze({ NumberFormat, Collator, DateTimeFormat, PluralRules, ListFormat }), writable: true, enumerable: false, configurable: true });
+  // `Intl.NumberFormat()`, `Intl.Collator()` and `Intl.DateTimeFormat()`
+  // may be called without `new` (ECMA-402); the newer two may not.
+  const callable = (Impl) => {
+    const C = function (locales, options) { return new Impl(locales, options); };
+    defineProperty(C, "name", { value: Impl.name });
+    defineProperty(C, "prototype", { value: Impl.prototype, writable: false, enumerable: false, configurable: false });
+    defineProperty(Impl.prototype, "constructor", { value: C, writable: true, enumerable: false, configurable: true });
+    return C;
+  };
+  defineProperty(g, "Intl", {
+    value: freeze({ NumberFormat: callable(NumberFormat), Collator: callable(Collator), DateTimeFormat: callable(DateTimeFormat), PluralRules, ListFormat }),
+    writable: true, enumerable: false, configurable: true,
+  });
 
   // The deterministic subset: no clock and no randomness, however reached.
   const RealDate = Date;

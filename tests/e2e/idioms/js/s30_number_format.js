@@ -18,5 +18,8 @@ return {
   bigErr: (() => { try { return JSON.stringify({ n: 1n }) } catch (e) { return e.name } })(),
   mixErr: (() => { try { return 1n + 1 } catch (e) { return e.name } })(),
   percent: latencies.map(l => `${Math.round((l / Math.max(...latencies)) * 100)}%`),
+  compact: [999, 1234, 15300, 999999, 2.5e9, -4200].map(n => new Intl.NumberFormat('en-US', { notation: 'compact' }).format(n)).concat((1234567).toLocaleString('en-US', { notation: 'compact', compactDisplay: 'long' })),
+  significant: [(123456).toLocaleString('en-US', { maximumSignificantDigits: 3 }), (0.0012345).toLocaleString('en-US', { maximumSignificantDigits: 2 }), (1.5).toLocaleString('en-US', { minimumSignificantDigits: 3 })],
+  collatorCall: ['b', 'A', 'c'].sort(Intl.Collator().compare),
   locale: [(1234.5).toLocaleString('en-US', { minimumFractionDigits: 2 }), (0.5).toLocaleString('en-US', { style: 'percent' }), (1e6).toLocaleString('en-US'), (1234.5678).toLocaleString(undefined, { maximumFractionDigits: 1 })],
 }
