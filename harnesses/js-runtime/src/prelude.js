@@ -195,13 +195,13 @@
     for (const s of stages) {
       if (typeof s !== "function") throw new TypeErrorCtor("pipeline() stages must be functions: pipeline(items, item => ..., result => ...)");
     }
-    // As Claude Code: the item is awaited, and a null item (or a stage
-    // resolving null) ends that item before the next stage runs. A plain
-    // item is not awaited, so stage 1 starts at once, in item order. The
-    // failed items are said in the log once all have settled, in order.
+    // As Claude Code: every item is awaited (so no stage runs before the
+    // caller's own synchronous code), and a null item (or a stage resolving
+    // null) ends that item before the next stage runs; stage 1 starts in
+    // item order. The failed items are said in the log once all have
+    // settled, in order.
     const run = async (item, index) => {
-      let prev = item;
-      if (item !== null && typeof item === "object" && typeof item.then === "function") prev = await item;
+      let prev = await item;
       for (const stage of stages) {
         if (prev === null) return null;
         prev = await stage(prev, item, index);
@@ -644,6 +644,8 @@
   for (const k of ["WeakRef", "FinalizationRegistry", "SharedArrayBuffer", "Atomics", "WebAssembly", "ShadowRealm"]) {
     try { delete g[k]; } catch { g[k] = undefined; }
   }
+  // Claude Code deletes V8's `Error.captureStackTrace` too.
+  try { delete Error.captureStackTrace; } catch { /* not there */ }
 
   // QuickJS's globals beyond the Boa runtime's: `performance` reads the
   // clock; the web APIs and engine-specific ones are not in hwf's API; the

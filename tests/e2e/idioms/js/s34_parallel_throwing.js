@@ -10,6 +10,12 @@ const results = await parallel(checks.map((c, i) => () => {
 // A slot that fails late is still said in the log before a later slot that failed early.
 const lateFirst = await parallel([async () => { await null; await null; throw new Error('slot 0, late') }, () => { throw new Error('slot 1, early') }])
 const lateItem = await pipeline([1, 2], async (x) => { if (x === 1) { await null; await null; throw new Error('item 0, late') } throw new Error('item 1, early') })
+// Neither a parallel thunk nor a pipeline stage runs before the caller's own synchronous code.
+const order = []
+const started = pipeline([1, 2], x => { order.push(`s1:${x}`); return x }, x => { order.push(`s2:${x}`); return x })
+const startedPar = parallel([() => { order.push('thunk') }])
+order.push('sync')
+await Promise.all([started, startedPar])
 const odd = await parallel([() => { throw 42 }, async () => { throw null }, () => undefined, () => 'sync value', async () => ({ nested: { v: [1, 2] } })])
 const staged = await pipeline(
   checks,
@@ -24,4 +30,4 @@ for (const bad of [() => parallel('x'), () => parallel([1]), () => parallel([age
   try { await bad(); misuse.push('no error') } catch (e) { misuse.push(`${e.name}: ${e.message}`) }
 }
 const okCount = results.filter(r => r?.ok).length
-return { results, lateFirst, lateItem, odd, staged, promisedItems, nestedPar, misuse, okCount, empty: [await parallel([]), await pipeline([], x => x)] }
+return { results, order, lateFirst, lateItem, odd, staged, promisedItems, nestedPar, misuse, okCount, empty: [await parallel([]), await pipeline([], x => x)] }
