@@ -455,6 +455,7 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, body_line: u32, args: &Json) -> Resul
             .map_err(|e| format!("internal: the prelude has no {name}: {e}"))
     };
     let (fire_next, settle, stringify, end_job) = (get("fireNext")?, get("settle")?, get("stringify")?, get("endJob")?);
+    let next_turn = get("nextTurn")?;
     let mut options = EvalOptions::default();
     options.filename = Some(SCRIPT_FILE.into());
     let promise: Promise = match ctx.eval_with_options(source::wrap(body), options) {
@@ -482,6 +483,18 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, body_line: u32, args: &Json) -> Resul
                 return Err(failure(caught_at(ctx, &helpers, body_line)));
             }
             PromiseState::Pending => {}
+        }
+        // A `parallel` / `pipeline` call waiting for its turn starts now,
+        // before any host call's answer (Claude Code's `await sleep(0)`).
+        match next_turn.call::<_, bool>(()) {
+            Ok(true) => continue,
+            Ok(false) => {}
+            Err(_) => {
+                return Err(format!(
+                    "internal: a parallel/pipeline turn failed: {}",
+                    caught(ctx, &helpers)
+                ));
+            }
         }
         // The job is over: WeakRef targets kept during it may go.
         if end_job.call::<_, ()>(()).is_err() {

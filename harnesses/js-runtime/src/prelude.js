@@ -171,8 +171,20 @@
     narrate(`${what}[${i}] failed: ${msg}`);
     return null;
   };
+  // Claude Code's `parallel` and `pipeline` start after a macrotask (`await
+  // sleep(0)`): a call begins once the microtasks queued before it have
+  // run, one call per turn, before any host call's answer is delivered.
+  // The event loop calls `nextTurn` when the job queue is empty.
+  const turns = [];
+  const afterTurn = () => new PromiseCtor((resolve) => { turns.push(resolve); });
+  const nextTurn = () => {
+    if (turns.length === 0) return false;
+    turns.shift()();
+    return true;
+  };
   // Claude Code's messages, word for word (scripts may show `e.message`).
   g.parallel = async (thunks) => {
+    await afterTurn();
     if (!isArray(thunks)) throw new TypeErrorCtor("parallel() expects an array of functions");
     checkItems(thunks.length);
     const list = [...thunks];
@@ -188,6 +200,7 @@
     return copy(settled.map((r, i) => (r.ok ? r.v : failed("parallel", i, r.e))));
   };
   g.pipeline = async (items, ...stages) => {
+    await afterTurn();
     if (!isArray(items)) throw new TypeErrorCtor("pipeline() expects an array as the first argument");
     checkItems(items.length);
     const list = [...items];
@@ -681,5 +694,5 @@
     const s = stringify(copy(v));
     return s === undefined ? "null" : s;
   };
-  return { fireNext, settle, isAgent, describe, stringify: result, endJob };
+  return { fireNext, settle, isAgent, describe, stringify: result, endJob, nextTurn };
 })();
