@@ -210,30 +210,47 @@ fn outcome_json(agent: bool, outcome: Result<String, wit::CallError>) -> String 
 /// costs about as many comparator calls as V8's TimSort. `compare` returns
 /// anything (`ToNumber` is applied here); the first error it throws
 /// ends the sort and reaches the script.
-fn sort<'js>(ctx: Ctx<'js>, values: Array<'js>, compare: Function<'js>) -> rquickjs::Result<Array<'js>> {
+fn sort<'js>(ctx: Ctx<'js>, values: Array<'js>, compare: Function<'js>) -> rquickjs::Result<Value<'js>> {
+    /// Why the merge stopped early.
+    enum Stop {
+        /// The comparator threw: the error reaches the script.
+        Js(rquickjs::Error),
+        /// The comparator answered a boolean (`(a, b) => a > b`): the
+        /// prelude sorts as JavaScriptCore does instead.
+        Boolean,
+    }
     let items = values.iter::<Value>().collect::<rquickjs::Result<Vec<_>>>()?;
     let mut order: Vec<usize> = (0..items.len()).collect();
-    hwf_sort::merge_sort_by(&mut order, |&a, &b| {
+    let sorted = hwf_sort::merge_sort_by(&mut order, |&a, &b| {
         let (Some(x), Some(y)) = (items.get(a), items.get(b)) else {
             return Ok(Ordering::Equal);
         };
+        let answer: Value = compare.call((x.clone(), y.clone())).map_err(Stop::Js)?;
+        if answer.is_bool() {
+            return Err(Stop::Boolean);
+        }
         // ECMA-262's ToNumber of the answer (a NaN is "equal").
-        let Coerced(r): Coerced<f64> = compare.call((x.clone(), y.clone()))?;
-        Ok::<_, rquickjs::Error>(if r < 0.0 {
+        let Coerced(r): Coerced<f64> = Coerced::from_js(&ctx, answer).map_err(Stop::Js)?;
+        Ok(if r < 0.0 {
             Ordering::Less
         } else if r > 0.0 {
             Ordering::Greater
         } else {
             Ordering::Equal
         })
-    })?;
+    });
+    match sorted {
+        Ok(()) => {}
+        Err(Stop::Js(e)) => return Err(e),
+        Err(Stop::Boolean) => return Ok(Value::new_null(ctx)),
+    }
     let out = Array::new(ctx)?;
     for (k, i) in order.into_iter().enumerate() {
         if let Some(v) = items.get(i) {
             out.set(k, v.clone())?;
         }
     }
-    Ok(out)
+    Ok(out.into_value())
 }
 
 /// `String.prototype.localeCompare(that, locales, options)` as ICU's root

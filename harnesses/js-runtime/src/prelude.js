@@ -259,6 +259,35 @@
   // calls as V8. As ECMA-262's SortIndexedProperties: values sorted,
   // then the undefined ones, then the holes (deleted).
   const nativeSort = g.__hwf_sort;
+  // A comparator that answers booleans (`(a, b) => a > b`, a common slip)
+  // sorts in JavaScriptCore, which Claude Code runs: its merge takes the
+  // right item first when `compare(right, left)` is `false` or negative.
+  // The native sort stops at the first boolean (it returns null) and the
+  // values are sorted again here, as JavaScriptCore's merge does: the
+  // result is its result for any consistent comparator (V8 and the native
+  // sort leave such an array as it was).
+  const booleanSafeSort = (values, cmp) => {
+    const sorted = nativeSort(values, cmp);
+    if (sorted !== null) return sorted;
+    const n = values.length;
+    let src = [...values], dst = new Array(n);
+    for (let width = 1; width < n; width *= 2) {
+      for (let start = 0; start < n; start += 2 * width) {
+        let left = start, right = Math.min(start + width, n);
+        const leftEnd = right, rightEnd = Math.min(right + width, n);
+        for (let d = start; d < rightEnd; d++) {
+          if (right < rightEnd) {
+            if (left >= leftEnd) { dst[d] = src[right++]; continue; }
+            const r = cmp(src[right], src[left]);
+            if ((typeof r === "boolean" && !r) || r < 0) { dst[d] = src[right++]; continue; }
+          }
+          dst[d] = src[left++];
+        }
+      }
+      const t = src; src = dst; dst = t;
+    }
+    return src;
+  };
   const defaultCompare = (x, y) => { const a = StringCtor(x), b = StringCtor(y); return a < b ? -1 : a > b ? 1 : 0; };
   const comparator = (comparefn) => {
     if (comparefn === undefined) return defaultCompare;
@@ -274,7 +303,7 @@
     for (let i = 0; i < len; i++) {
       if (i in o) { const v = o[i]; if (v === undefined) undefs++; else values.push(v); }
     }
-    const sorted = nativeSort(values, cmp);
+    const sorted = booleanSafeSort(values, cmp);
     let k = 0;
     for (; k < sorted.length; k++) o[k] = sorted[k];
     for (let u = 0; u < undefs; u++, k++) o[k] = undefined;
@@ -287,7 +316,7 @@
     const values = [];
     let undefs = 0;
     for (let i = 0; i < len; i++) { const v = o[i]; if (v === undefined) undefs++; else values.push(v); }
-    const sorted = nativeSort(values, cmp);
+    const sorted = booleanSafeSort(values, cmp);
     for (let u = 0; u < undefs; u++) sorted.push(undefined);
     return sorted;
   } }.toSorted);
