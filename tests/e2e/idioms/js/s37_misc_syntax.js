@@ -48,6 +48,7 @@ let strictErr = null
 try { undeclaredVar = 1 } catch (e) { strictErr = e.name }
 const getterDestructure = (({ length }) => length)('hello')
 const numericSep = [1_000_000, 0xff_ff, 0b1010_0001, 1_0.5_0]
+const spreadString = (() => { const { 0: first, ...others } = 'xyz'; return [{ ...'hi' }, first, others] })()
 const exp = 2 ** 3 ** 2
 const nullish = [0 ?? 'a', '' ?? 'b', null ?? 'c', 0 || 'd', '' && 'e']
-return { q, tagFirst, found, skipped, closures: fns.map(f => f()), hoisted, byKind, fall, comma, a, c, others, x, z, tail, swap, count: counter.get(), args_, defaults, rest, chained, ternaryChain, voided: voided ?? 'undef', inOp, typeofUndeclared, dowhile, forIn, strict, strictErr, getterDestructure, numericSep, exp, nullish }
+return { q, tagFirst, found, skipped, closures: fns.map(f => f()), hoisted, byKind, fall, comma, a, c, others, x, z, tail, swap, count: counter.get(), args_, defaults, rest, chained, ternaryChain, voided: voided ?? 'undef', inOp, typeofUndeclared, dowhile, forIn, strict, strictErr, getterDestructure, numericSep, exp, nullish, spreadString }
