@@ -14,7 +14,12 @@
 //!   `pipeline` nulls, loop-until-dry). The reference is Node running the
 //!   body as Claude Code does (`idioms/cc_ref.js`: an `async () => {'use
 //!   strict'; …}` in a `vm` context without string code generation, its
-//!   globals), run in the test.
+//!   globals), run in the test. Claude Code itself is a Bun executable
+//!   (JavaScriptCore, with ES2024-2025 builtins Node 20 lacks: `Object.groupBy`,
+//!   the `Set` methods, iterator helpers, …); a script that needs them has a
+//!   `<name>.bun` marker and runs its reference in Bun (`$HWF_BUN`, else
+//!   the pinned Bun `.ci/run` installs into `target/bun` with npm, else
+//!   `bun` on `PATH`).
 //! - `json/`: definitions in the seed's JSON format. The reference is the
 //!   seed's own runtime (hermes-plugin-dynamic-workflows, commit `da0257e`,
 //!   `workflow_run` with the same fixture), whose results are recorded in
@@ -76,13 +81,25 @@ fn utf8(p: &Path) -> &str {
 
 /// The script's result through `hwf run`, or what went wrong.
 fn hwf_result(ctx: &Ctx, case: &Case) -> Result<Value, String> {
+    hwf_run(ctx, case).map(|(result, _)| result)
+}
+
+/// The script's result and its narrator log lines (the messages `log` and
+/// `console.*` wrote, in order) through `hwf run`, or what went wrong.
+fn hwf_run(ctx: &Ctx, case: &Case) -> Result<(Value, Value), String> {
     let out = ctx.run_json(utf8(&case.script), &case.args, &["--agents", utf8(&case.fixture)]);
     let v: Value = serde_json::from_str(&out.stdout).map_err(|e| format!("{e}: {} {}", out.stdout, out.stderr))?;
-    if v["data"]["state"] == "succeeded" {
-        Ok(v["data"]["result"].clone())
-    } else {
-        Err(v.to_string())
+    if v["data"]["state"] != "succeeded" {
+        return Err(v.to_string());
     }
+    let id = v["data"]["run_id"].as_str().ok_or_else(|| format!("no run id: {v}"))?;
+    let logs: Vec<Value> = ctx
+        .journal(id)
+        .into_iter()
+        .filter(|e| e["type"] == "log" && e["source"] == "guest")
+        .map(|e| e["message"].clone())
+        .collect();
+    Ok((v["data"]["result"].clone(), Value::Array(logs)))
 }
 
 /// `v` with every float in one spelling (`1e-07` from CPython and `1e-7`
@@ -150,9 +167,63 @@ fn python_in_the_seeds_syntax_gives_cpythons_results() {
     same_as_reference("py", "py", 17, |case| reference_result("python3", "seed_ref.py", case));
 }
 
+/// The reference's `{"result", "logs"}` for a JavaScript case: Node, or
+/// Bun for a case marked `<name>.bun`.
+/// The Bun a `<name>.bun` case's reference runs in: `$HWF_BUN`, else the
+/// pinned one in `target/bun` (`npm install --prefix target/bun
+/// @oven/bun-linux-x64@1.4.5`, as `.ci/run` does), else `bun` on `PATH`.
+fn bun() -> String {
+    if let Ok(given) = std::env::var("HWF_BUN") {
+        return given;
+    }
+    let pinned = root().join("target/bun/node_modules/@oven/bun-linux-x64/bin/bun");
+    if pinned.is_file() {
+        return utf8(&pinned).to_owned();
+    }
+    "bun".into()
+}
+
+fn js_reference(case: &Case) -> Value {
+    let shim = dir().join("cc_ref.js");
+    let runtime = if case.script.with_extension("bun").exists() {
+        bun()
+    } else {
+        "node".into()
+    };
+    let out = reference_json(
+        &runtime,
+        &[utf8(&shim), utf8(&case.script), utf8(&case.fixture), &case.args],
+    );
+    assert!(out.get("error").is_none(), "{}: the reference failed: {out}", case.name);
+    out
+}
+
+/// Claude Code's narrator lines are part of what a script gives: every
+/// `log` / `console.*` line (and `parallel[i] failed: …`) of each
+/// JavaScript case, in order, is the reference's.
+#[test]
+fn claude_style_javascript_logs_what_claude_code_logs() {
+    let ctx = Ctx::new();
+    let mut differ = Vec::new();
+    for case in cases("js", "js") {
+        let theirs = js_reference(&case)["logs"].clone();
+        match hwf_run(&ctx, &case) {
+            Ok((_, ours)) if ours == theirs => {}
+            Ok((_, ours)) => differ.push(format!("{}:\n  hwf:       {ours}\n  reference: {theirs}", case.name)),
+            Err(e) => differ.push(format!("{}: hwf failed: {e}", case.name)),
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} js scripts log otherwise:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
+
 #[test]
 fn claude_style_javascript_gives_nodes_results() {
-    same_as_reference("js", "js", 19, |case| reference_result("node", "cc_ref.js", case));
+    same_as_reference("js", "js", 39, |case| js_reference(case)["result"].clone());
 }
 
 #[test]

@@ -504,8 +504,9 @@ fn parallel_given_started_calls_throws_type_error_saying_wrap_in_arrow() {
     out.expect_code(1);
     let msg = error_text(&out);
     assert!(
-        msg.contains("TypeError: parallel() takes an array of functions, but item 0 is a Promise")
-            && msg.contains("Wrap each call in () =>"),
+        msg.contains(
+            "TypeError: parallel() expects an array of functions, not promises. Wrap each call: () => agent(...)"
+        ),
         "{msg}"
     );
     // Caught, the script goes on; thunks work.
@@ -774,4 +775,79 @@ fn deep_recursion_in_every_shape_is_a_catchable_range_error() {
         .and_then(|n| n.parse().ok())
         .expect("plain's depth");
     assert!(plain >= 500, "plain recursion stopped at {plain} frames");
+}
+
+/// An uncaught error names the script line it was thrown at, in the
+/// script's own numbering (the meta's lines included), after Claude Code's
+/// `Name: message`: a plain `Error` is `Error: …`, a thrown string is the
+/// message of an `Error`. Errors thrown in a nested function, after an
+/// `await`, in a `parallel` thunk's caller and in a `setTimeout` callback
+/// all point at the line of the `throw` (or the failing expression).
+#[test]
+fn an_uncaught_error_names_its_script_line() {
+    let ctx = Ctx::new();
+    let cases: [(&str, &str, &str); 6] = [
+        (
+            "plain.js",
+            "const a = 1;\nthrow new Error(\"boom\");\n",
+            "script_error: Error: boom (line 4)",
+        ),
+        (
+            "nested.js",
+            "function inner(x) {\n  return x.missing.deeper;\n}\nconst r = await agent(\"go\", { label: \"go\" });\ninner({ r });\n",
+            "(line 4)",
+        ),
+        (
+            "string.js",
+            "await null;\n\n\nthrow \"just text\";\n",
+            "script_error: Error: just text",
+        ),
+        (
+            "typed.js",
+            "const xs = [1, 2];\nconst f = () => xs.nope();\nawait parallel([() => 1]);\nf();\n",
+            "script_error: TypeError: ",
+        ),
+        (
+            "timer.js",
+            "await new Promise((resolve) => setTimeout(() => {\n  throw new RangeError(\"late\");\n}, 5));\n",
+            "script_error: in a setTimeout callback: RangeError: late (line 4)",
+        ),
+        ("coded.js", "\nreturn Date.now();\n", "nondeterminism: "),
+    ];
+    for (name, body, expected) in cases {
+        // Two meta lines, so body line 1 is script line 3.
+        let s = js(
+            &ctx,
+            name,
+            &format!("export const meta = {{\n  name: \"lines\", description: \"where it failed\" }};\n{body}"),
+        );
+        let f = ctx.write(
+            &format!("{name}.fixture.json"),
+            r#"{"responses": [{"match": {"label": "go"}, "output": "ok"}]}"#,
+        );
+        let out = ctx.run_json(&s, "{}", &["--agents", f.to_str().expect("utf8")]);
+        out.expect_code(1);
+        let msg = error_text(&out);
+        assert!(msg.contains(expected), "{name}: {msg}");
+    }
+    // The line of a typed error thrown in a nested function after an await.
+    let s = js(
+        &ctx,
+        "typed_line.js",
+        "export const meta = { name: \"lines\", description: \"where it failed\" };\n\
+         const xs = [1, 2];\nconst f = () => xs.nope();\nawait parallel([() => 1]);\nf();\n",
+    );
+    let out = ctx.run_json(&s, "{}", &[]);
+    out.expect_code(1);
+    assert!(error_text(&out).ends_with("(line 3)"), "{}", error_text(&out));
+    // A coded error keeps its code first, and gets its line too.
+    let s = js(
+        &ctx,
+        "coded_line.js",
+        "export const meta = { name: \"lines\", description: \"where it failed\" };\n\nconst t = Date.now();\n",
+    );
+    let out = ctx.run_json(&s, "{}", &[]);
+    out.expect_code(1);
+    let msg = error_text(&out);
+    assert!(msg.contains("nondeterminism") && msg.ends_with("(line 3)"), "{msg}");
 }

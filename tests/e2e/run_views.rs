@@ -75,7 +75,7 @@ fn logs_of_a_failed_run_print_the_error_message() {
     logs.expect_code(0);
     assert!(
         logs.stdout
-            .contains("run failed: harness_error: script_error: boom went the script"),
+            .contains("run failed: harness_error: script_error: Error: boom went the script (line 2)"),
         "{}",
         logs.stdout
     );

@@ -9,6 +9,7 @@ use crate::source;
 use hwf_guest::ErrorKind;
 use hwf_guest::runtime::{self, AgentField, wit};
 use rquickjs::FromJs;
+use rquickjs::context::EvalOptions;
 use rquickjs::convert::Coerced;
 use rquickjs::function::{Opt, This};
 use rquickjs::loader::{ImportAttributes, Loader, Resolver};
@@ -281,30 +282,47 @@ fn outcome_json(agent: bool, outcome: Result<String, wit::CallError>) -> String 
 /// costs about as many comparator calls as V8's TimSort. `compare` returns
 /// anything (`ToNumber` is applied here); the first error it throws
 /// ends the sort and reaches the script.
-fn sort<'js>(ctx: Ctx<'js>, values: Array<'js>, compare: Function<'js>) -> rquickjs::Result<Array<'js>> {
+fn sort<'js>(ctx: Ctx<'js>, values: Array<'js>, compare: Function<'js>) -> rquickjs::Result<Value<'js>> {
+    /// Why the merge stopped early.
+    enum Stop {
+        /// The comparator threw: the error reaches the script.
+        Js(rquickjs::Error),
+        /// The comparator answered a boolean (`(a, b) => a > b`): the
+        /// prelude sorts as JavaScriptCore does instead.
+        Boolean,
+    }
     let items = values.iter::<Value>().collect::<rquickjs::Result<Vec<_>>>()?;
     let mut order: Vec<usize> = (0..items.len()).collect();
-    hwf_sort::merge_sort_by(&mut order, |&a, &b| {
+    let sorted = hwf_sort::merge_sort_by(&mut order, |&a, &b| {
         let (Some(x), Some(y)) = (items.get(a), items.get(b)) else {
             return Ok(Ordering::Equal);
         };
+        let answer: Value = compare.call((x.clone(), y.clone())).map_err(Stop::Js)?;
+        if answer.is_bool() {
+            return Err(Stop::Boolean);
+        }
         // ECMA-262's ToNumber of the answer (a NaN is "equal").
-        let Coerced(r): Coerced<f64> = compare.call((x.clone(), y.clone()))?;
-        Ok::<_, rquickjs::Error>(if r < 0.0 {
+        let Coerced(r): Coerced<f64> = Coerced::from_js(&ctx, answer).map_err(Stop::Js)?;
+        Ok(if r < 0.0 {
             Ordering::Less
         } else if r > 0.0 {
             Ordering::Greater
         } else {
             Ordering::Equal
         })
-    })?;
+    });
+    match sorted {
+        Ok(()) => {}
+        Err(Stop::Js(e)) => return Err(e),
+        Err(Stop::Boolean) => return Ok(Value::new_null(ctx)),
+    }
     let out = Array::new(ctx)?;
     for (k, i) in order.into_iter().enumerate() {
         if let Some(v) = items.get(i) {
             out.set(k, v.clone())?;
         }
     }
-    Ok(out)
+    Ok(out.into_value())
 }
 
 /// `ToString(v)` as UTF-8, a lone surrogate (half of a UTF-16 pair) as
@@ -490,6 +508,37 @@ fn caught<'js>(ctx: &Ctx<'js>, helpers: &Object<'js>) -> String {
     describe(helpers, ctx.catch())
 }
 
+/// The file name the script body is evaluated under; its frames in an
+/// error's `stack` read `workflow.js:LINE:COL` (as in Claude Code).
+const SCRIPT_FILE: &str = "workflow.js";
+
+/// The script line an error was thrown at: the innermost `workflow.js`
+/// frame of its `stack`, mapped from the wrapped body
+/// ([`source::wrap`]: body line `n` is wrapped line `n + 1`) to the
+/// script's own lines (`body_line` is where the body starts, after the
+/// meta). `None` for a thrown value without a stack, or an error made
+/// outside the script (a host call's failure).
+fn script_line(e: &Value<'_>, body_line: u32) -> Option<u32> {
+    let stack: String = e.as_object()?.get::<_, Option<String>>("stack").ok().flatten()?;
+    let at = stack.find(&format!("{SCRIPT_FILE}:"))? + SCRIPT_FILE.len() + 1;
+    let digits: String = stack[at..].chars().take_while(char::is_ascii_digit).collect();
+    let wrapped: u32 = digits.parse().ok()?;
+    // Line 1 is the wrapper's own; the last is its closing line.
+    (wrapped >= 2).then(|| body_line + wrapped - 2)
+}
+
+/// The pending exception, described, with the script line it was thrown
+/// at when its stack has one: `TypeError: x is not a function (line 12)`.
+fn caught_at<'js>(ctx: &Ctx<'js>, helpers: &Object<'js>, body_line: u32) -> String {
+    let e = ctx.catch();
+    let line = script_line(&e, body_line);
+    let msg = describe(helpers, e);
+    match line {
+        Some(l) => format!("{msg} (line {l})"),
+        None => msg,
+    }
+}
+
 /// `run(source, args)`.
 pub fn run(src: &str, args: &str) -> Result<String, String> {
     let parts = source::split(src).map_err(|d| format!("invalid_script: {}: {}", d.code, d.message))?;
@@ -510,10 +559,10 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
     // `memory_limit` error, as with the Boa runtime.
     rt.set_loader(NoModules, NoModules);
     let context = Context::full(&rt).map_err(|e| format!("internal: {e}"))?;
-    context.with(|ctx| run_in(&ctx, parts.body, &args))
+    context.with(|ctx| run_in(&ctx, parts.body, parts.body_line, &args))
 }
 
-fn run_in<'js>(ctx: &Ctx<'js>, body: &str, args: &Json) -> Result<String, String> {
+fn run_in<'js>(ctx: &Ctx<'js>, body: &str, body_line: u32, args: &Json) -> Result<String, String> {
     let helpers = match register(ctx, args) {
         Ok(h) => h,
         Err(e) => {
@@ -531,9 +580,12 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, args: &Json) -> Result<String, String
             .map_err(|e| format!("internal: the prelude has no {name}: {e}"))
     };
     let (fire_next, settle, stringify, end_job) = (get("fireNext")?, get("settle")?, get("stringify")?, get("endJob")?);
-    let promise: Promise = match ctx.eval(source::wrap(body)) {
+    let next_turn = get("nextTurn")?;
+    let mut options = EvalOptions::default();
+    options.filename = Some(SCRIPT_FILE.into());
+    let promise: Promise = match ctx.eval_with_options(source::wrap(body), options) {
         Ok(p) => p,
-        Err(_) => return Err(format!("script_error: {}", caught(ctx, &helpers))),
+        Err(_) => return Err(format!("script_error: {}", caught_at(ctx, &helpers, body_line))),
     };
     loop {
         while ctx.execute_pending_job() {}
@@ -555,9 +607,21 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, args: &Json) -> Result<String, String
             }
             PromiseState::Rejected => {
                 let _ = promise.result::<Value>();
-                return Err(failure(caught(ctx, &helpers)));
+                return Err(failure(caught_at(ctx, &helpers, body_line)));
             }
             PromiseState::Pending => {}
+        }
+        // A `parallel` / `pipeline` call waiting for its turn starts now,
+        // before any host call's answer (Claude Code's `await sleep(0)`).
+        match next_turn.call::<_, bool>(()) {
+            Ok(true) => continue,
+            Ok(false) => {}
+            Err(_) => {
+                return Err(format!(
+                    "internal: a parallel/pipeline turn failed: {}",
+                    caught(ctx, &helpers)
+                ));
+            }
         }
         // The job is over: WeakRef targets kept during it may go.
         if end_job.call::<_, ()>(()).is_err() {
@@ -574,7 +638,7 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, args: &Json) -> Result<String, String
                 Err(_) => {
                     return Err(format!(
                         "script_error: in a setTimeout callback: {}",
-                        caught(ctx, &helpers)
+                        caught_at(ctx, &helpers, body_line)
                     ));
                 }
             }

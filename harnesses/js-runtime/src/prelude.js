@@ -19,6 +19,62 @@
     return s === undefined ? "null" : s;
   };
 
+  // Claude Code's copy of a value crossing its VM boundary (the script's
+  // result, what `parallel` / `pipeline` resolve to): arrays by index (a
+  // function item is undefined), any other object by `Object.keys` with
+  // function values and `__proto__` left out, getters read; no `toJSON`,
+  // so a `Date`, a `Map` or a class instance is plain data (`{}` for a
+  // `Date`). A getter that throws leaves its slot out (undefined in an
+  // array). Shared objects stay shared (a cycle stays a cycle, and
+  // `JSON.stringify` refuses it). Iterative, so deep data does not use the
+  // stack.
+  const keysOf = Object.keys, WeakMapCtor = WeakMap;
+  const copy = (root) => {
+    if (typeof root === "function") return undefined;
+    if (root === null || typeof root !== "object") return root;
+    const seen = new WeakMapCtor(), work = [];
+    const make = (v) => {
+      const hit = seen.get(v);
+      if (hit !== undefined) return hit;
+      if (isArray(v)) {
+        const out = [];
+        seen.set(v, out);
+        let len = 0;
+        try { len = toLength(v.length); } catch { /* a length that cannot be read is 0 */ }
+        work.push([v, out, null, len]);
+        return out;
+      }
+      const out = {};
+      seen.set(v, out);
+      let ks = [];
+      try { ks = keysOf(v); } catch { /* an object whose keys cannot be read is {} */ }
+      work.push([v, out, ks, 0]);
+      return out;
+    };
+    const item = (x) => (typeof x === "function" ? undefined : x !== null && typeof x === "object" ? make(x) : x);
+    const top = make(root);
+    while (work.length > 0) {
+      const [src, out, ks, len] = work.pop();
+      if (ks === null) {
+        for (let i = 0; i < len; i++) {
+          let x;
+          try { x = src[i]; } catch { out[i] = undefined; continue; }
+          out[i] = item(x);
+        }
+      } else {
+        for (const k of ks) {
+          if (k === "__proto__") continue;
+          let x;
+          try { x = src[k]; } catch { continue; }
+          if (typeof x === "function") continue;
+          defineProperty(out, k, { value: item(x), writable: true, enumerable: true, configurable: true });
+        }
+      }
+    }
+    return top;
+  };
+  const toLength = (n) => { const x = Math.trunc(Number(n)); return x > 0 ? Math.min(x, Number.MAX_SAFE_INTEGER) : 0; };
+
   // Pending host calls: id -> {resolve, reject, agent}.
   // The helpers the event loop calls (`settle`, `isAgent`, `fireNext`,
   // `endJob`) use no method or setter a script can replace
@@ -73,9 +129,12 @@
   // Methods of an object literal: not constructors, as native functions.
   const api = {
     agent(prompt, options) {
+      // A primitive is its text, as Claude Code takes it (`String(prompt)`);
+      // an object is refused (Claude Code would send the agent "[object]").
       let text = "";
       if (typeof prompt === "string") text = prompt;
-      else if (prompt !== undefined) throw new TypeErrorCtor("agent(prompt, options): prompt must be a string");
+      else if (prompt === null || (typeof prompt !== "object" && typeof prompt !== "function")) text = StringCtor(prompt);
+      else throw new TypeErrorCtor("agent(prompt, options): prompt must be a string");
       const opts = options !== null && typeof options === "object" ? json(options) : "null";
       return track(nativeAgent(text, opts), true);
     },
@@ -99,77 +158,120 @@
       return track(nativeWorkflow(name, json(args)), false);
     },
     phase(title) { nativePhase(arguments.length > 0 ? `${title}` : ""); }, // ToString: a Symbol throws
-    log(...parts) { nativeLog(0, text(parts)); },
+    // As Claude Code: one argument, `String(x)` for a primitive, `[object]`
+    // or `[function]` for anything else.
+    log(message) { nativeLog(0, plain(message)); },
   };
-  const text = (parts) => parts.map((a) => typeof a === "string" ? a : (a === undefined ? "undefined" : (() => {
-    try { const s = stringify(a); return s === undefined ? "undefined" : s; } catch { return "undefined"; }
-  })())).join(" ");
+  const plain = (m) => {
+    if (m === null || (typeof m !== "object" && typeof m !== "function")) {
+      try { return StringCtor(m); } catch { return `[${typeof m}]`; }
+    }
+    return `[${typeof m}]`;
+  };
+  // `console.*` as Claude Code writes its arguments: a string as it is, any
+  // other primitive as JSON (`undefined` and symbols as nothing), an object
+  // as the JSON of its copy, or `String(x)` where that JSON is `{}` and
+  // `String(x)` says more (`Error: boom`, a date, `[object Map]`).
+  const ObjectToString = Object.prototype.toString;
+  const text = (parts) => parts.map((h) => {
+    if (typeof h === "string") return h;
+    if (h === null || (typeof h !== "object" && typeof h !== "function")) {
+      try { return stringify(h); } catch { return `[${typeof h}]`; }
+    }
+    let fallback;
+    try {
+      const o = stringify(copy(h));
+      if (o !== undefined && o !== "{}") return o;
+      fallback = o ?? `[${typeof h}]`;
+    } catch { return `[${typeof h}]`; }
+    let a;
+    try { a = StringCtor(h); } catch { a = "<unprintable>"; }
+    return a === "[object Object]" || a === "<unprintable>" ? fallback : a;
+  }).join(" ");
   for (const k of ["agent", "capability", "workflow", "phase", "log"]) {
     defineProperty(g, k, { value: api[k], writable: true, enumerable: false, configurable: true });
   }
-  const narrate = api.log;
+  const narrate = (line) => nativeLog(0, line);
 
   // A slot that threw is null, and said in the narrator log as Claude
   // Code says it (`parallel[2] failed: <message>`).
   const failed = (what, i, e) => {
-    // Whatever was thrown (a revoked Proxy, a `message` that throws…), the
-    // slot is null all the same.
+    // The message as Claude Code reads a thrown value.
     let msg;
-    try { msg = e !== null && typeof e === "object" && "message" in e ? StringCtor(e.message) : StringCtor(e); }
-    catch { try { msg = StringCtor(e); } catch { msg = "unknown error"; } }
+    try { const m = e?.message; msg = typeof m === "string" ? m : typeof e === "string" ? e : "<non-string error>"; }
+    catch { msg = "<unprintable thrown value>"; }
     narrate(`${what}[${i}] failed: ${msg}`);
     return null;
   };
-  // A slot ended by a spent budget is null without a line of its own.
-  const slotFailed = (what, i, e, dropped) => {
-    if (isBudgetError(e)) { dropped.n++; return null; }
-    return failed(what, i, e);
+  // A slot ended by a spent budget is null without a line of its own; the
+  // count is said once (`parallel: 3 slots dropped — token budget
+  // exceeded`), as Claude Code records it.
+  const slotValue = (what, r, i, dropped) => {
+    if (r.ok) return r.v;
+    if (isBudgetError(r.e)) { dropped.n++; return null; }
+    return failed(what, i, r.e);
   };
   const saidDropped = (what, dropped) => {
     if (dropped.n > 0) narrate(`${what}: ${dropped.n} ${dropped.n === 1 ? "slot" : "slots"} dropped \u2014 token budget exceeded`);
   };
-  const describeArg = (x) =>
-    x === null ? "null" : typeof x === "object" && typeof x.then === "function" ? "a Promise (an already started call)" : `a ${typeof x}`;
+  // Claude Code's `parallel` and `pipeline` start after a macrotask (`await
+  // sleep(0)`): a call begins once the microtasks queued before it have
+  // run, one call per turn, before any host call's answer is delivered.
+  // The event loop calls `nextTurn` when the job queue is empty.
+  const turns = [];
+  const afterTurn = () => new PromiseCtor((resolve) => { turns.push(resolve); });
+  const nextTurn = () => {
+    if (turns.length === 0) return false;
+    turns.shift()();
+    return true;
+  };
+  // Claude Code's messages, word for word (scripts may show `e.message`).
   g.parallel = async (thunks) => {
-    if (!isArray(thunks)) throw new TypeErrorCtor("parallel(thunks) takes an array of functions");
+    await afterTurn();
+    if (!isArray(thunks)) throw new TypeErrorCtor("parallel() expects an array of functions");
     checkItems(thunks.length);
-    thunks.forEach((t, i) => {
+    const list = [...thunks];
+    for (const t of list) {
       if (typeof t !== "function") {
-        throw new TypeErrorCtor(`parallel() takes an array of functions, but item ${i} is ${describeArg(t)}. ` +
-          "Wrap each call in () => so that parallel() starts it: parallel([() => agent(...), () => agent(...)])");
+        throw new TypeErrorCtor("parallel() expects an array of functions, not promises. Wrap each call: () => agent(...)");
       }
-    });
+    }
+    // Every thunk starts in order; once all have settled, the failed slots
+    // are null and said in the log in slot order, as Claude Code does.
+    const run = (t) => PromiseCtor.resolve().then(() => t()).then((v) => ({ ok: true, v }), (e) => ({ ok: false, e }));
+    const settled = await PromiseCtor.all(list.map(run));
     const dropped = { n: 0 };
-    const fail = (i, e) => slotFailed("parallel", i, e, dropped);
-    const call = (t, i) => { try { return t(); } catch (e) { return fail(i, e); } };
-    const out = await PromiseCtor.all(thunks.map((t, i) => PromiseCtor.resolve().then(() => call(t, i)).catch((e) => fail(i, e))));
+    const out = settled.map((r, i) => slotValue("parallel", r, i, dropped));
     saidDropped("parallel", dropped);
-    return out;
+    return copy(out);
   };
   g.pipeline = async (items, ...stages) => {
-    if (!isArray(items)) throw new TypeErrorCtor("pipeline(items, ...stages): items must be an array");
+    await afterTurn();
+    if (!isArray(items)) throw new TypeErrorCtor("pipeline() expects an array as the first argument");
     checkItems(items.length);
-    stages.forEach((s, i) => {
-      if (typeof s !== "function") throw new TypeErrorCtor(`pipeline() stages must be functions, but stage ${i} is ${describeArg(s)}`);
-    });
-    // As Claude Code: the item is awaited, and a null item (or a stage
-    // resolving null) ends that item before the next stage runs. A plain
-    // item is not awaited, so stage 1 starts at once, in item order.
-    const dropped = { n: 0 };
-    const fail = (i, e) => slotFailed("pipeline", i, e, dropped);
-    const out = await PromiseCtor.all(items.map(async (item, index) => {
-      let prev = item;
-      if (item !== null && typeof item === "object" && typeof item.then === "function") {
-        try { prev = await item; } catch (e) { return fail(index, e); }
-      }
+    const list = [...items];
+    if (list.length === 0) return [];
+    for (const s of stages) {
+      if (typeof s !== "function") throw new TypeErrorCtor("pipeline() stages must be functions: pipeline(items, item => ..., result => ...)");
+    }
+    // As Claude Code: every item is awaited (so no stage runs before the
+    // caller's own synchronous code), and a null item (or a stage resolving
+    // null) ends that item before the next stage runs; stage 1 starts in
+    // item order. The failed items are said in the log once all have
+    // settled, in order.
+    const run = async (item, index) => {
+      let prev = await item;
       for (const stage of stages) {
         if (prev === null) return null;
-        try { prev = await stage(prev, item, index); } catch (e) { return fail(index, e); }
+        prev = await stage(prev, item, index);
       }
       return prev;
-    }));
+    };
+    const settled = await PromiseCtor.all(list.map((item, index) => run(item, index).then((v) => ({ ok: true, v }), (e) => ({ ok: false, e }))));
+    const dropped = { n: 0 };
+    const out = settled.map((r, i) => slotValue("pipeline", r, i, dropped));
     saidDropped("pipeline", dropped);
-    return out;
+    return copy(out);
   };
   g.budget = freeze({ total, spent: () => spent(), remaining: () => remaining() });
   const consoleFn = (level, prefix) => ({ f(...parts) { nativeLog(level, prefix + text(parts)); } }).f;
@@ -256,13 +358,41 @@
   // calls as V8. As ECMA-262's SortIndexedProperties: values sorted,
   // then the undefined ones, then the holes (deleted).
   const nativeSort = g.__hwf_sort;
+  // A comparator that answers booleans (`(a, b) => a > b`, a common slip)
+  // sorts in JavaScriptCore, which Claude Code runs: its merge takes the
+  // right item first when `compare(right, left)` is `false` or negative.
+  // The native sort stops at the first boolean (it returns null) and the
+  // values are sorted again here, as JavaScriptCore's merge does: the
+  // result is its result for any consistent comparator (V8 and the native
+  // sort leave such an array as it was).
+  const booleanSafeSort = (values, cmp) => {
+    const sorted = nativeSort(values, cmp);
+    if (sorted !== null) return sorted;
+    const n = values.length;
+    let src = [...values], dst = new Array(n);
+    for (let width = 1; width < n; width *= 2) {
+      for (let start = 0; start < n; start += 2 * width) {
+        let left = start, right = Math.min(start + width, n);
+        const leftEnd = right, rightEnd = Math.min(right + width, n);
+        for (let d = start; d < rightEnd; d++) {
+          if (right < rightEnd) {
+            if (left >= leftEnd) { dst[d] = src[right++]; continue; }
+            const r = cmp(src[right], src[left]);
+            if ((typeof r === "boolean" && !r) || r < 0) { dst[d] = src[right++]; continue; }
+          }
+          dst[d] = src[left++];
+        }
+      }
+      const t = src; src = dst; dst = t;
+    }
+    return src;
+  };
   const defaultCompare = (x, y) => { const a = StringCtor(x), b = StringCtor(y); return a < b ? -1 : a > b ? 1 : 0; };
   const comparator = (comparefn) => {
     if (comparefn === undefined) return defaultCompare;
     if (typeof comparefn !== "function") throw new TypeErrorCtor("The comparison function must be either a function or undefined");
     return comparefn;
   };
-  const toLength = (n) => { const x = Math.trunc(Number(n)); return x > 0 ? Math.min(x, Number.MAX_SAFE_INTEGER) : 0; };
   const arrayMethod = (name, f) => defineProperty(Array.prototype, name, { value: f, writable: true, enumerable: false, configurable: true });
   arrayMethod("sort", { sort(comparefn) {
     const cmp = comparator(comparefn);
@@ -272,7 +402,7 @@
     for (let i = 0; i < len; i++) {
       if (i in o) { const v = o[i]; if (v === undefined) undefs++; else values.push(v); }
     }
-    const sorted = nativeSort(values, cmp);
+    const sorted = booleanSafeSort(values, cmp);
     let k = 0;
     for (; k < sorted.length; k++) o[k] = sorted[k];
     for (let u = 0; u < undefs; u++, k++) o[k] = undefined;
@@ -285,7 +415,7 @@
     const values = [];
     let undefs = 0;
     for (let i = 0; i < len; i++) { const v = o[i]; if (v === undefined) undefs++; else values.push(v); }
-    const sorted = nativeSort(values, cmp);
+    const sorted = booleanSafeSort(values, cmp);
     for (let u = 0; u < undefs; u++) sorted.push(undefined);
     return sorted;
   } }.toSorted);
@@ -338,7 +468,62 @@
     const x = numberValueOf.call(this); // a TypeError unless a Number
     const tag = isObject(locales) ? locales[0] : locales;
     const language = tag === undefined ? "" : `${tag}`;
-    return nativeFormat(x, language, stringify(numberFormat(options)));
+    const base = numberFormat(options);
+    if (isObject(options) && !base.percent && NumberCtor.isFinite(x)) {
+      const sig = (name) => {
+        const v = options[name];
+        if (v === undefined) return undefined;
+        const n = NumberCtor(v);
+        if (!(n >= 1 && n <= 21)) throw new RangeErrorCtor(`${name} value is out of range.`);
+        return Math.floor(n);
+      };
+      const minSig = sig("minimumSignificantDigits"), maxSig = sig("maximumSignificantDigits");
+      const notation = options.notation === undefined ? "standard" : StringCtor(options.notation);
+      if (!["standard", "compact", "scientific", "engineering"].includes(notation)) {
+        throw new RangeErrorCtor(`Value ${notation} out of range for Intl.NumberFormat options property notation`);
+      }
+      // `x` rounded to `digits` significant digits (half away from zero on
+      // its shortest decimal, as ICU), written with `minDigits` at least.
+      const significant = (v, digits, minDigits, grouping = base.grouping) => {
+        if (v === 0) return nativeFormat(v, language, stringify({ ...base, grouping, minFraction: Math.max(0, minDigits - 1), maxFraction: Math.max(0, minDigits - 1) }));
+        const [m, e] = Math.abs(v).toExponential().split("e");
+        let ds = m.replace(".", "").split("").map(NumberCtor), exp = NumberCtor(e);
+        if (ds.length > digits) {
+          const up = ds[digits] >= 5;
+          ds = ds.slice(0, digits);
+          if (up) {
+            let i = digits - 1;
+            for (; i >= 0; i--) { ds[i]++; if (ds[i] < 10) break; ds[i] = 0; }
+            if (i < 0) { ds.unshift(1); ds.pop(); exp++; }
+          }
+        }
+        while (ds.length > 1 && ds[ds.length - 1] === 0) ds.pop();
+        const shown = Math.max(ds.length, minDigits);
+        const fraction = Math.max(0, shown - 1 - exp);
+        const value = (v < 0 ? -1 : 1) * NumberCtor(`${ds[0]}.${ds.slice(1).join("")}e${exp}`);
+        return nativeFormat(value, language, stringify({ ...base, grouping, minFraction: fraction, maxFraction: fraction }));
+      };
+      if (notation === "compact") {
+        // ICU's English short and long compact forms: 1.2K, 12K, 123K,
+        // 1.2M … (two significant digits below 100, whole numbers above).
+        const long = options.compactDisplay !== undefined && StringCtor(options.compactDisplay) === "long";
+        const units = [[1e12, "T", " trillion"], [1e9, "B", " billion"], [1e6, "M", " million"], [1e3, "K", " thousand"], [1, "", ""]];
+        let k = units.findIndex(([u]) => Math.abs(x) >= u);
+        if (k < 0) k = units.length - 1;
+        for (;;) {
+          const [u, short, word] = units[k];
+          const v = x / u;
+          const digits = maxSig ?? (Math.abs(v) >= 100 ? Math.floor(Math.log10(Math.abs(v))) + 1 : 2);
+          const [m, e] = v === 0 ? ["0", "0"] : Math.abs(v).toExponential(Math.max(0, digits - 1)).split("e");
+          const rounded = v === 0 ? 0 : NumberCtor(`${m}e${e}`);
+          if (rounded >= 1000 && k > 0) { k--; continue; }
+          const text = v === 0 ? "0" : significant(v, digits, minSig ?? 1, false);
+          return text + (long ? word : short);
+        }
+      }
+      if (maxSig !== undefined || minSig !== undefined) return significant(x, maxSig ?? 21, minSig ?? 1);
+    }
+    return nativeFormat(x, language, stringify(base));
   } }.toLocaleString, writable: true, enumerable: false, configurable: true });
 
   // `Intl` without ICU's data (the runtime would grow by megabytes): the
@@ -378,7 +563,185 @@
       return { locale: localeOf(this.#locales), usage: "sort", sensitivity: o.sensitivity ?? "variant", numeric: Boolean(o.numeric) };
     }
   }
-  defineProperty(g, "Intl", { value: freeze({ NumberFormat, Collator }), writable: true, enumerable: false, configurable: true });
+  // Dates as ICU writes them for en-US in UTC (hwf's only time zone), for
+  // `toLocaleDateString` / `toLocaleTimeString` / `toLocaleString` and
+  // `Intl.DateTimeFormat`: the default forms (`7/4/2024, 3:30:45 PM`), the
+  // component options (`weekday`, `year`, `month`, `day`, `hour`, `minute`,
+  // `second`, `hour12`, `timeZoneName`) and `dateStyle` / `timeStyle`.
+  // QuickJS-ng writes `07/04/2024, 03:30:45 PM` whatever the options. Other
+  // locales are en-US (as numbers, above); a time zone other than UTC is
+  // refused rather than ignored.
+  const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+  const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+  const dateValueOf = Date.prototype.valueOf;
+  const pad2 = (n) => (n < 10 ? "0" : "") + n;
+  const dateOptions = (options, required, defaults, locales) => {
+    const o = isObject(options) ? options : {};
+    const pick = (k) => { const v = o[k]; return v === undefined ? undefined : StringCtor(v); };
+    const r = {
+      gb: false,
+      weekday: pick("weekday"), year: pick("year"), month: pick("month"), day: pick("day"),
+      hour: pick("hour"), minute: pick("minute"), second: pick("second"),
+      dateStyle: pick("dateStyle"), timeStyle: pick("timeStyle"), timeZoneName: pick("timeZoneName"),
+      hour12: o.hour12 === undefined ? (o.hourCycle === undefined ? null : /^h(11|12)$/.test(StringCtor(o.hourCycle))) : Boolean(o.hour12),
+    };
+    const zone = o.timeZone === undefined ? "UTC" : StringCtor(o.timeZone);
+    if (!/^(utc|etc\/utc|gmt|etc\/gmt|z)$/i.test(zone)) {
+      throw new RangeErrorCtor(`time zone ${zone} is not available: hwf's dates are UTC (pass timeZone: "UTC" or none)`);
+    }
+    const styles = { full: 1, long: 1, medium: 1, short: 1 };
+    for (const k of ["dateStyle", "timeStyle"]) if (r[k] !== undefined && !styles[r[k]]) throw new RangeErrorCtor(`Value ${r[k]} out of range for Intl.DateTimeFormat options property ${k}`);
+    // British English (`en-GB`): day first, 24-hour time; other locales are en-US.
+    const tag = isArray(locales) ? locales[0] : locales;
+    r.gb = tag !== undefined && /^en-GB\b/i.test(StringCtor(tag));
+    if (r.hour12 === null) r.hour12 = !r.gb;
+    if (r.dateStyle !== undefined || r.timeStyle !== undefined) return r;
+    const hasDate = r.weekday !== undefined || r.year !== undefined || r.month !== undefined || r.day !== undefined;
+    const hasTime = r.hour !== undefined || r.minute !== undefined || r.second !== undefined;
+    const need = required === "date" ? !hasDate : required === "time" ? !hasTime : !hasDate && !hasTime;
+    if (need && (defaults === "date" || defaults === "all")) { r.year = "numeric"; r.month = "numeric"; r.day = "numeric"; }
+    if (need && (defaults === "time" || defaults === "all")) { r.hour = "numeric"; r.minute = "numeric"; r.second = "numeric"; }
+    return r;
+  };
+  const formatDate = (t, r) => {
+    const d = new RealDate(t);
+    const Y = d.getUTCFullYear(), M = d.getUTCMonth(), D = d.getUTCDate(), W = d.getUTCDay();
+    const h = d.getUTCHours(), mi = d.getUTCMinutes(), se = d.getUTCSeconds();
+    let o = r;
+    if (r.dateStyle !== undefined || r.timeStyle !== undefined) {
+      o = { hour12: r.hour12, gb: r.gb };
+      if (r.dateStyle === "full") Object.assign(o, { weekday: "long", month: "long", day: "numeric", year: "numeric" });
+      else if (r.dateStyle === "long") Object.assign(o, { month: "long", day: "numeric", year: "numeric" });
+      else if (r.dateStyle === "medium") Object.assign(o, { month: "short", day: "numeric", year: "numeric" });
+      else if (r.dateStyle === "short") Object.assign(o, { month: "numeric", day: "numeric", year: r.gb ? "numeric" : "2-digit" });
+      if (r.timeStyle !== undefined) Object.assign(o, { hour: r.gb ? "2-digit" : "numeric", minute: "2-digit", second: r.timeStyle === "short" ? undefined : "2-digit" });
+      if (r.timeStyle === "full") o.timeZoneName = "long";
+      else if (r.timeStyle === "long") o.timeZoneName = "short";
+    }
+    const name = (list, i, style) => (style === "long" ? list[i] : style === "short" ? list[i].slice(0, 3) : list[i][0]);
+    const num = (n, style) => (style === "2-digit" ? pad2(n % 100) : StringCtor(n));
+    let date = "";
+    const textMonth = o.month === "long" || o.month === "short" || o.month === "narrow";
+    if (textMonth) {
+      const m = name(MONTHS, M, o.month);
+      if (o.gb) date = o.day !== undefined ? `${num(D, o.day)} ${m}` : m;
+      else date = o.day !== undefined ? `${m} ${num(D, o.day)}` : m;
+      if (o.year !== undefined) date += (o.day !== undefined && !o.gb ? ", " : " ") + num(Y, o.year);
+    } else if (o.gb) {
+      const two = o.month !== undefined && o.day !== undefined;
+      date = [o.day !== undefined ? (two ? pad2(D) : num(D, o.day)) : null, o.month !== undefined ? (two ? pad2(M + 1) : num(M + 1, o.month)) : null,
+        o.year !== undefined ? num(Y, o.year) : null].filter((x) => x !== null).join("/");
+    } else {
+      date = [o.month !== undefined ? num(M + 1, o.month) : null, o.day !== undefined ? num(D, o.day) : null, o.year !== undefined ? num(Y, o.year) : null]
+        .filter((x) => x !== null).join("/");
+    }
+    if (o.weekday !== undefined) {
+      const sep = o.gb && textMonth && o.year === undefined ? " " : ", ";
+      date = date === "" ? name(DAYS, W, o.weekday) : `${name(DAYS, W, o.weekday)}${sep}${date}`;
+    }
+    let time = "";
+    if (o.hour !== undefined || o.minute !== undefined || o.second !== undefined) {
+      const parts = [];
+      if (o.hour !== undefined) {
+        parts.push(o.hour12 ? (o.hour === "2-digit" ? pad2((h + 11) % 12 + 1) : StringCtor((h + 11) % 12 + 1))
+          // ICU's en-GB skeletons: `H:mm`, `H:mm:ss z`, else `HH:…`.
+          : o.gb && o.hour === "numeric" && ((o.minute !== undefined && o.second === undefined && o.weekday === undefined) || o.timeZoneName !== undefined) ? StringCtor(h) : pad2(h));
+      }
+      if (o.minute !== undefined) parts.push(o.hour !== undefined ? pad2(mi) : num(mi, o.minute));
+      if (o.second !== undefined) parts.push(o.hour !== undefined || o.minute !== undefined ? pad2(se) : num(se, o.second));
+      time = parts.join(":");
+      if (o.hour !== undefined && o.hour12) time += o.gb ? (h < 12 ? " am" : " pm") : h < 12 ? " AM" : " PM";
+    }
+    const zoneName = o.timeZoneName === undefined ? "" : o.timeZoneName === "long" ? "Coordinated Universal Time" : "UTC";
+    if (time === "") return zoneName === "" ? date : date === "" ? zoneName : `${date}, ${zoneName}`;
+    if (zoneName !== "") time += ` ${zoneName}`;
+    if (date === "") return time;
+    const onlyWeekday = o.weekday !== undefined && o.year === undefined && o.month === undefined && o.day === undefined;
+    return date + (onlyWeekday ? " " : o.month === "long" ? " at " : ", ") + time;
+  };
+  const localeDate = (required, defaults) => function (locales, options) {
+    const t = dateValueOf.call(this); // a TypeError unless a Date
+    const r = dateOptions(options, required, defaults, locales);
+    // As ECMA-402: a date method takes no `timeStyle`, a time method no `dateStyle`.
+    if (required === "date" && r.timeStyle !== undefined) throw new TypeErrorCtor("Invalid option : timeStyle");
+    if (required === "time" && r.dateStyle !== undefined) throw new TypeErrorCtor("Invalid option : dateStyle");
+    if (t !== t) return "Invalid Date";
+    return formatDate(t, r);
+  };
+  const dateMethod = (name, f) => defineProperty(Date.prototype, name, { value: f, writable: true, enumerable: false, configurable: true });
+  dateMethod("toLocaleDateString", { toLocaleDateString(locales, options) { return localeDate("date", "date").call(this, locales, options); } }.toLocaleDateString);
+  dateMethod("toLocaleTimeString", { toLocaleTimeString(locales, options) { return localeDate("time", "time").call(this, locales, options); } }.toLocaleTimeString);
+  dateMethod("toLocaleString", { toLocaleString(locales, options) { return localeDate("any", "all").call(this, locales, options); } }.toLocaleString);
+  // `toString` / `toTimeString` name the zone as V8 and JavaScriptCore do.
+  const dateToString = Date.prototype.toString, dateToTimeString = Date.prototype.toTimeString;
+  const zoned = (s) => (s === "Invalid Date" || s.endsWith(")") ? s : `${s} (Coordinated Universal Time)`);
+  dateMethod("toString", { toString() { return zoned(dateToString.call(this)); } }.toString);
+  dateMethod("toTimeString", { toTimeString() { return zoned(dateToTimeString.call(this)); } }.toTimeString);
+  class DateTimeFormat {
+    #options;
+    constructor(locales, options) { this.#options = dateOptions(options, "any", "date", locales); }
+    format(date) {
+      const t = date === undefined ? NumberCtor.NaN : NumberCtor(date);
+      if (t !== t) throw new RangeErrorCtor("Invalid time value");
+      return formatDate(t, this.#options);
+    }
+    resolvedOptions() { return { locale: this.#options.gb ? "en-GB" : "en-US", calendar: "gregory", numberingSystem: "latn", timeZone: "UTC" }; }
+  }
+  // English plural categories and lists, as ICU's `en` (the rest of `Intl`
+  // is absent rather than wrong).
+  class PluralRules {
+    #ordinal;
+    constructor(locales, options) {
+      const type = isObject(options) && options.type !== undefined ? StringCtor(options.type) : "cardinal";
+      if (type !== "cardinal" && type !== "ordinal") throw new RangeErrorCtor(`Value ${type} out of range for Intl.PluralRules options property type`);
+      this.#ordinal = type === "ordinal";
+    }
+    select(x) {
+      const n = NumberCtor(x);
+      if (!this.#ordinal) return n === 1 || n === -1 ? "one" : "other";
+      if (!NumberCtor.isInteger(n)) return "other";
+      const a = Math.abs(n), t = a % 10, h = a % 100;
+      return t === 1 && h !== 11 ? "one" : t === 2 && h !== 12 ? "two" : t === 3 && h !== 13 ? "few" : "other";
+    }
+    resolvedOptions() { return { locale: "en-US", type: this.#ordinal ? "ordinal" : "cardinal" }; }
+  }
+  class ListFormat {
+    #type; #style;
+    constructor(locales, options) {
+      const o = isObject(options) ? options : {};
+      this.#type = o.type === undefined ? "conjunction" : StringCtor(o.type);
+      this.#style = o.style === undefined ? "long" : StringCtor(o.style);
+      if (!["conjunction", "disjunction", "unit"].includes(this.#type)) throw new RangeErrorCtor(`Value ${this.#type} out of range for Intl.ListFormat options property type`);
+      if (!["long", "short", "narrow"].includes(this.#style)) throw new RangeErrorCtor(`Value ${this.#style} out of range for Intl.ListFormat options property style`);
+    }
+    format(list) {
+      const items = [];
+      for (const x of list ?? []) {
+        if (typeof x !== "string") throw new TypeErrorCtor("Iterable yielded a value that is not a string");
+        items.push(x);
+      }
+      if (items.length < 2) return items.join("");
+      const [sep, last2, lastN] = this.#type === "disjunction" ? [", ", " or ", ", or "]
+        : this.#type === "unit" ? (this.#style === "narrow" ? [" ", " ", " "] : [", ", ", ", ", "])
+        : this.#style === "long" ? [", ", " and ", ", and "] : this.#style === "short" ? [", ", " & ", ", & "] : [", ", ", ", ", "];
+      if (items.length === 2) return items[0] + last2 + items[1];
+      return items.slice(0, -1).join(sep) + lastN + items[items.length - 1];
+    }
+    resolvedOptions() { return { locale: "en-US", type: this.#type, style: this.#style }; }
+  }
+  // `Intl.NumberFormat()`, `Intl.Collator()` and `Intl.DateTimeFormat()`
+  // may be called without `new` (ECMA-402); the newer two may not.
+  const callable = (Impl) => {
+    const C = function (locales, options) { return new Impl(locales, options); };
+    defineProperty(C, "name", { value: Impl.name });
+    defineProperty(C, "prototype", { value: Impl.prototype, writable: false, enumerable: false, configurable: false });
+    defineProperty(Impl.prototype, "constructor", { value: C, writable: true, enumerable: false, configurable: true });
+    return C;
+  };
+  defineProperty(g, "Intl", {
+    value: freeze({ NumberFormat: callable(NumberFormat), Collator: callable(Collator), DateTimeFormat: callable(DateTimeFormat), PluralRules, ListFormat }),
+    writable: true, enumerable: false, configurable: true,
+  });
 
   // The deterministic subset: no clock and no randomness, however reached.
   const RealDate = Date;
@@ -425,19 +788,18 @@
   }
   defineProperty(g, "eval", { value: { eval(x) { noStrings(); } }.eval, writable: true, enumerable: false, configurable: true });
 
-  // WeakRef targets stay alive until the current job ends, as ECMA-262's
-  // KeepDuringJob (`new WeakRef({}).deref()` is the object in Node and
-  // Boa; QuickJS frees it at once, by reference counting). The event loop
-  // calls `endJob` once the job queue is empty.
-  const RealWeakRef = WeakRef, SetCtor = Set, setAdd = Set.prototype.add;
-  let kept = new SetCtor(), keptAny = false;
-  const keep = (v) => { apply(setAdd, kept, [v]); keptAny = true; };
-  const KeptWeakRef = class WeakRef extends RealWeakRef {
-    constructor(target) { super(target); keep(target); }
-    deref() { const v = super.deref(); if (v !== undefined) keep(v); return v; }
-  };
-  defineProperty(g, "WeakRef", { value: KeptWeakRef, writable: true, enumerable: false, configurable: true });
-  const endJob = () => { if (keptAny) { kept = new SetCtor(); keptAny = false; } };
+  // The globals Claude Code deletes from its context ("no use in a
+  // workflow": callbacks outside any try, shared memory) are absent here
+  // too: `WeakRef`, `FinalizationRegistry`, `SharedArrayBuffer`, `Atomics`
+  // (and `queueMicrotask`, `WebAssembly`, `ShadowRealm`, below or never
+  // there). The event loop still calls `endJob` when the job queue is
+  // empty; nothing is kept across jobs any more.
+  const endJob = () => {};
+  for (const k of ["WeakRef", "FinalizationRegistry", "SharedArrayBuffer", "Atomics", "WebAssembly", "ShadowRealm"]) {
+    try { delete g[k]; } catch { g[k] = undefined; }
+  }
+  // Claude Code deletes V8's `Error.captureStackTrace` too.
+  try { delete Error.captureStackTrace; } catch { /* not there */ }
 
   // QuickJS's globals beyond the Boa runtime's: `performance` reads the
   // clock; the web APIs and engine-specific ones are not in hwf's API; the
@@ -449,23 +811,32 @@
   }
   for (const k of Object.getOwnPropertyNames(g).filter((k) => k.startsWith("__hwf_"))) delete g[k];
 
-  // An uncaught error as one line: `Name: message` (`message` alone for a
-  // plain Error), or the thrown value as text.
+  // An uncaught error as one line, as Claude Code reports it: `Name:
+  // message` (`Error: boom`; a thrown string or number is the message of
+  // an `Error`; the name alone when there is no message). hwf's own coded
+  // errors (`limit_agent: …`, `nondeterminism: …`) stay as they are, their
+  // code first. The engine adds the script line.
   const describe = (e) => {
     if (isBudgetError(e)) {
       try { return `${budgetCode(e)}: WorkflowBudgetExceededError: ${StringCtor(e.message)}`; } catch { /* fall through */ }
     }
-    if (e !== null && typeof e === "object") {
-      try {
-        const msg = e.message;
-        if (msg !== undefined) {
-          const name = e.name;
-          return typeof name === "string" && name !== "Error" ? `${name}: ${StringCtor(msg)}` : StringCtor(msg);
-        }
-      } catch { /* fall through */ }
-    }
-    try { return StringCtor(e); } catch { return "unknown error"; }
+    let name = "Error", message = "";
+    try { const v = e?.name; if (typeof v === "string") name = v; } catch { /* keep "Error" */ }
+    try {
+      const v = e?.message;
+      if (typeof v === "string") message = v;
+      else if (typeof e === "string") message = e;
+      else if (typeof e === "number" || typeof e === "boolean" || typeof e === "bigint") message = `${e}`;
+    } catch { /* no message */ }
+    if (name === "Error" && /^[a-z_]+: /.test(message)) return message;
+    return message ? `${name}: ${message}` : name;
   };
-  const result = (v) => { const s = stringify(v); return s === undefined ? "null" : s; };
-  return { fireNext, settle, isAgent, describe, stringify: result, endJob };
+  // The result as Claude Code makes it: its copy (above), then JSON. A
+  // function is refused, as there.
+  const result = (v) => {
+    if (typeof v === "function") throw new ErrorCtor("workflow result cannot be a function");
+    const s = stringify(copy(v));
+    return s === undefined ? "null" : s;
+  };
+  return { fireNext, settle, isAgent, describe, stringify: result, endJob, nextTurn };
 })();

@@ -1,14 +1,22 @@
 // Claude Code's workflow runtime, reduced to what a result depends on, in
-// Node: the body (the script after its `export const meta = {…}`) runs as
+// Node or Bun (Claude Code itself is a Bun executable: JavaScriptCore): the
+// body (the script after its `export const meta = {…}`) runs as
 // `async () => {'use strict'; …}` in a fresh `vm` context without string
 // code generation, with `Date.now()`, argless `new Date()` and
 // `Math.random()` throwing; `agent`, `parallel`, `pipeline`, `phase`, `log`,
-// `console`, `budget`, `args` as Claude Code defines them. Agents answer
-// from a fixture in hwf's format (`label`, `prompt_contains` matches;
-// `output`, `error`, `sequence`).
+// `console`, `budget`, `args` as Claude Code 2.1.332 defines them (read from
+// its bundle): the script's result and every value coming back from
+// `parallel` / `pipeline` / `agent({schema})` go through its copy (own
+// enumerable keys, functions left out, no `toJSON`: a `Date` or a `Map` is
+// `{}`), then the result is `JSON.stringify`'s text; `log(x)` writes
+// `String(x)` for a primitive and `[object]` for an object; `console.*`
+// writes each argument as JSON (strings as they are). Agents answer from a
+// fixture in hwf's format (`label`, `prompt_contains` matches; `output`,
+// `error`, `sequence`).
 //
-// Usage: node cc_ref.js SCRIPT FIXTURE ARGS_JSON
-// Prints {"result": …, "logs": […]} (the result as JSON.stringify writes it).
+// Usage: node cc_ref.js SCRIPT FIXTURE ARGS_JSON   (or: bun cc_ref.js …)
+// Prints {"result": …, "logs": […]} (the result as JSON.stringify writes it),
+// or {"error": "Name: message", "logs": […]} for an uncaught error.
 'use strict';
 // hwf's engine has no local time zone: it is UTC.
 process.env.TZ = 'UTC';
@@ -69,15 +77,17 @@ function answer(request) {
 }
 
 const logs = [];
+const NOW_ERR = 'Date.now() / new Date() are unavailable in workflow scripts (breaks resume). Stamp results after the workflow returns, or pass timestamps via args.';
+const RANDOM_ERR = 'Math.random() is unavailable in workflow scripts (breaks resume). For N independent samples, include the index in the agent label or prompt.';
 const context = vm.createContext({}, { codeGeneration: { strings: false, wasm: false } });
 vm.runInContext(`(() => {
   'use strict';
-  Math.random = function random() { throw new Error('Math.random() is unavailable in workflow scripts') };
+  Math.random = function random() { throw new Error(${JSON.stringify(RANDOM_ERR)}) };
   const RealDate = Date;
-  RealDate.now = function now() { throw new Error('Date.now() is unavailable in workflow scripts') };
+  RealDate.now = function now() { throw new Error(${JSON.stringify(NOW_ERR)}) };
   function ShimDate(...a) {
-    if (!new.target) throw new Error('Date() is unavailable in workflow scripts');
-    if (a.length === 0) throw new Error('new Date() is unavailable in workflow scripts');
+    if (!new.target) throw new Error(${JSON.stringify(NOW_ERR)});
+    if (a.length === 0) throw new Error(${JSON.stringify(NOW_ERR)});
     return Reflect.construct(RealDate, a, new.target);
   }
   ShimDate.now = RealDate.now;
@@ -88,39 +98,134 @@ vm.runInContext(`(() => {
   Object.freeze(RealDate);
   globalThis.Date = ShimDate;
 })()`, context);
+// Claude Code's hardening of the context (vmHardening): globals with no
+// use in a workflow deleted, the builtins and their prototypes frozen, with
+// the common inherited data properties turned into accessors so that
+// assigning them on an instance still works (`this.name = …` in an Error
+// subclass).
+vm.runInContext(`(() => {
+  'use strict';
+  for (const g of ['ShadowRealm', 'WebAssembly', 'FinalizationRegistry', 'WeakRef', 'Atomics', 'SharedArrayBuffer', 'queueMicrotask']) delete globalThis[g];
+  delete Error.captureStackTrace;
+  function enableOverride(proto, key) {
+    const d = Object.getOwnPropertyDescriptor(proto, key);
+    if (!d || 'get' in d) return;
+    const v = d.value;
+    Object.defineProperty(proto, key, {
+      get() { return v },
+      set(nv) { if (this === proto) return; Object.defineProperty(this, key, { value: nv, writable: true, enumerable: true, configurable: true }); },
+      enumerable: d.enumerable, configurable: true,
+    });
+  }
+  const errorCtors = [Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError, AggregateError, globalThis.SuppressedError].filter(Boolean);
+  for (const [proto, keys] of [
+    [Object.prototype, Object.getOwnPropertyNames(Object.prototype)],
+    [Function.prototype, ['toString', 'constructor', 'name', 'length']],
+    [Array.prototype, ['toString', 'constructor']],
+    [Date.prototype, ['toString', 'toLocaleString', 'valueOf', 'constructor']],
+    ...errorCtors.map(C => [C.prototype, ['name', 'message', 'toString', 'constructor']]),
+  ]) for (const k of keys) enableOverride(proto, k);
+  for (const C of [Promise, Object, Array, Function, globalThis.Iterator, Map, Set, WeakMap, WeakSet, String, Number, Boolean, Symbol, BigInt,
+    Date, RegExp, ArrayBuffer, DataView, ...errorCtors].filter(Boolean)) { Object.freeze(C); Object.freeze(C.prototype); }
+  for (const C of [Object.getPrototypeOf(Int8Array), Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array,
+    globalThis.Float16Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array].filter(Boolean)) { Object.freeze(C); Object.freeze(C.prototype); }
+  for (const f of [async () => {}, function* () {}, async function* () {}]) { Object.freeze(f.constructor); Object.freeze(f.constructor.prototype); }
+  for (const C of [globalThis.DisposableStack, globalThis.AsyncDisposableStack, globalThis.Intl].filter(Boolean)) { Object.freeze(C); if (C.prototype) Object.freeze(C.prototype); }
+  for (const ns of [JSON, Math, Reflect, Proxy]) Object.freeze(ns);
+  if (typeof Intl !== 'undefined') for (const k of Object.getOwnPropertyNames(Intl)) { const C = Intl[k]; if (typeof C === 'function') { Object.freeze(C); if (C.prototype) Object.freeze(C.prototype); } }
+})()`, context);
+// Claude Code's copy across its VM boundary (vmHardening's `copy`), in the
+// context: arrays by index (a function item is undefined), other objects by
+// `Object.keys` (function values and `__proto__` left out), getters read,
+// shared and cyclic references kept.
+const copy = vm.runInContext(`(() => {
+  'use strict';
+  const _keys = Object.keys, _isArray = Array.isArray, _def = Object.defineProperty;
+  return (root) => {
+    const seen = new WeakMap();
+    const c = (v) => {
+      if (typeof v === 'function') return undefined;
+      if (v === null || typeof v !== 'object') return v;
+      const hit = seen.get(v); if (hit !== undefined) return hit;
+      if (_isArray(v)) {
+        const out = []; seen.set(v, out);
+        const len = v.length;
+        for (let i = 0; i < len; i++) { try { out[i] = c(v[i]); } catch { out[i] = undefined; } }
+        return out;
+      }
+      const out = {}; seen.set(v, out);
+      let ks; try { ks = _keys(v); } catch { return out; }
+      for (const k of ks) {
+        if (k === '__proto__') continue;
+        try { const vk = v[k]; if (typeof vk === 'function') continue; _def(out, k, { value: c(vk), writable: true, enumerable: true, configurable: true }); } catch {}
+      }
+      return out;
+    };
+    return c(root);
+  };
+})()`, context);
 // Values cross into the context as JSON, as Claude Code clones them.
 const inContext = (v) => (v === undefined ? undefined : vm.runInContext(`JSON.parse(${JSON.stringify(JSON.stringify(v))})`, context));
-const str = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
-context.log = (m) => { logs.push(str(m)); };
+const toStr = vm.runInContext('(v) => { try { return String(v) } catch { return "<unprintable>" } }', context);
+// A thrown value's message as Claude Code reads it.
+const msgOf = (e) => {
+  try { const m = e?.message; return typeof m === 'string' ? m : typeof e === 'string' ? e : '<non-string error>'; } catch { return '<unprintable thrown value>'; }
+};
+// `log(x)`: one argument, `String(x)` unless an object.
+context.log = (m) => { logs.push(m == null || (typeof m !== 'object' && typeof m !== 'function') ? String(m) : `[${typeof m}]`); };
 context.phase = () => {};
-context.setTimeout = (fn, ms) => setTimeout(() => { try { fn() } catch {} }, typeof ms === 'number' ? ms : 0);
+context.setTimeout = (fn, ms) => setTimeout(() => { try { fn() } catch {} }, typeof ms === 'number' ? ms : typeof ms === 'string' ? +ms || 0 : 0);
 context.clearTimeout = (id) => clearTimeout(id);
 context.workflow = async () => { throw new Error('workflow() is not modelled by this reference'); };
+// `console.*`: strings as they are, other values as JSON (of the copy),
+// `String(x)` where that JSON is `{}` and says more.
+const consoleText = (parts) => parts.map((h) => {
+  if (typeof h === 'string') return h;
+  if (h === null || (typeof h !== 'object' && typeof h !== 'function')) { try { return JSON.stringify(h); } catch { return `[${typeof h}]`; } }
+  let fallback;
+  try {
+    const o = JSON.stringify(copy(h));
+    if (o !== undefined && o !== '{}') return o;
+    fallback = o ?? `[${typeof h}]`;
+  } catch { return `[${typeof h}]`; }
+  const a = toStr(h);
+  return a === '[object Object]' || a === '<unprintable>' ? fallback : a;
+}).join(' ');
 context.console = {
-  log: (...a) => logs.push(a.map(str).join(' ')),
-  info: (...a) => logs.push(a.map(str).join(' ')),
-  debug: (...a) => logs.push(a.map(str).join(' ')),
-  warn: (...a) => logs.push('[warn] ' + a.map(str).join(' ')),
-  error: (...a) => logs.push('[error] ' + a.map(str).join(' ')),
+  log: (...a) => logs.push(consoleText(a)),
+  info: (...a) => logs.push(consoleText(a)),
+  debug: (...a) => logs.push(consoleText(a)),
+  warn: (...a) => logs.push('[warn] ' + consoleText(a)),
+  error: (...a) => logs.push('[error] ' + consoleText(a)),
 };
 context.budget = Object.freeze({ total: null, spent: () => 0, remaining: () => Infinity });
 context.args = inContext(JSON.parse(argsText));
 context.agent = async (prompt, opts = {}) => {
   await null;
-  return inContext(answer({ prompt, label: opts.label, phase: opts.phase }));
+  const text = prompt == null || (typeof prompt !== 'object' && typeof prompt !== 'function') ? String(prompt) : `[${typeof prompt}]`;
+  return inContext(answer({ prompt: text, label: opts?.label, phase: opts?.phase }));
 };
+const sleep0 = () => new Promise((r) => setTimeout(r, 0));
 context.parallel = async (thunks) => {
-  for (const t of thunks) if (typeof t !== 'function') throw new TypeError('parallel() expects an array of functions, not promises. Wrap each call: () => agent(...)');
-  const settled = await Promise.allSettled(thunks.map((t) => { try { return Promise.resolve(t()); } catch (e) { return Promise.reject(e); } }));
-  return settled.map((s, i) => {
-    if (s.status === 'fulfilled') return s.value;
-    logs.push(`parallel[${i}] failed: ${s.reason && s.reason.message}`);
+  await sleep0();
+  if (!Array.isArray(thunks)) throw new TypeError('parallel() expects an array of functions');
+  const list = [...thunks];
+  if (list.length === 0) return copy([]);
+  for (const t of list) if (typeof t !== 'function') throw new TypeError('parallel() expects an array of functions, not promises. Wrap each call: () => agent(...)');
+  const settled = await Promise.allSettled(list.map((t) => { try { return (async (v) => ({ v: await v }))(t()); } catch (e) { return Promise.reject(e); } }));
+  return copy(settled.map((s, i) => {
+    if (s.status === 'fulfilled') return s.value.v;
+    logs.push(`parallel[${i}] failed: ${msgOf(s.reason)}`);
     return null;
-  });
+  }));
 };
 context.pipeline = async (items, ...stages) => {
+  await sleep0();
   if (!Array.isArray(items)) throw new TypeError('pipeline() expects an array as the first argument');
-  const settled = await Promise.allSettled(items.map(async (item, index) => {
+  const list = [...items];
+  if (list.length === 0) return copy([]);
+  for (const s of stages) if (typeof s !== 'function') throw new TypeError('pipeline() stages must be functions: pipeline(items, item => ..., result => ...)');
+  const settled = await Promise.allSettled(list.map(async (item, index) => {
     let v = await item;
     for (const stage of stages) {
       if (v === null) break;
@@ -128,11 +233,11 @@ context.pipeline = async (items, ...stages) => {
     }
     return v;
   }));
-  return settled.map((s, i) => {
+  return copy(settled.map((s, i) => {
     if (s.status === 'fulfilled') return s.value;
-    logs.push(`pipeline[${i}] failed: ${s.reason && s.reason.message}`);
+    logs.push(`pipeline[${i}] failed: ${msgOf(s.reason)}`);
     return null;
-  });
+  }));
 };
 
 const body = bodyAfterMeta(source);
@@ -140,9 +245,13 @@ const run = new vm.Script(`(async () => {'use strict';\n${body}\n})()`, { filena
 run.runInContext(context).then(
   (result) => {
     if (typeof result === 'function') throw new Error('workflow result cannot be a function');
-    const text = JSON.stringify(result, (k, v) => (typeof v === 'function' ? undefined : v));
+    const copied = result !== null && typeof result === 'object' ? copy(result) : result;
+    const text = JSON.stringify(copied, (k, v) => (typeof v === 'function' ? undefined : v));
     process.stdout.write(`{"result": ${text === undefined ? 'null' : text}, "logs": ${JSON.stringify(logs)}}\n`);
   },
 ).catch((e) => {
-  process.stdout.write(JSON.stringify({ error: `${e && e.name}: ${e && e.message}`, logs }) + '\n');
+  let name = 'Error';
+  try { if (typeof e?.name === 'string') name = e.name; } catch {}
+  const m = msgOf(e);
+  process.stdout.write(JSON.stringify({ error: m ? `${name}: ${m}` : name, logs }) + '\n');
 });

@@ -17403,6 +17403,17 @@ static __exception int JS_CopyDataProperties(JSContext *ctx,
     int desc_flags;
     bool is_enumerable;
 
+    /* hwf: CopyDataProperties reads ToObject(source): a string's indices
+       are own enumerable properties ({...'hi'} is {0: 'h', 1: 'i'}, as
+       in V8 and JavaScriptCore); other primitives have none. */
+    if (JS_IsString(source)) {
+        JSValue obj = JS_ToObject(ctx, source);
+        if (JS_IsException(obj))
+            return -1;
+        ret = JS_CopyDataProperties(ctx, target, obj, excluded, setprop);
+        JS_FreeValue(ctx, obj);
+        return ret;
+    }
     if (JS_VALUE_GET_TAG(source) != JS_TAG_OBJECT)
         return 0;
 

@@ -151,10 +151,19 @@ declare function pipeline<I>(
 /** Enter a phase (shown in status and progress): a title of `meta.phases`, or any text. */
 declare function phase(title: string): void;
 
-/** A narrator line in the run's log (values other than strings are written as JSON). */
-declare function log(...parts: unknown[]): void;
+/**
+ * A narrator line in the run's log, as Claude Code writes it: one value, a
+ * string as it is, another primitive as `String(x)`, an object as
+ * `[object]` (use `console.log` or `JSON.stringify` to show data).
+ */
+declare function log(message: unknown): void;
 
-/** `console.*` write narrator lines; `warn` and `error` at their level. */
+/**
+ * `console.*` write narrator lines (`warn` and `error` at their level,
+ * prefixed `[warn] ` / `[error] `): the values joined by a space, a string
+ * as it is, anything else as JSON (an `Error`, a `Date` or a `Map` as
+ * `String(x)`).
+ */
 declare const console: {
   log(...parts: unknown[]): void;
   info(...parts: unknown[]): void;
