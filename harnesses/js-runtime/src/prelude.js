@@ -9,7 +9,7 @@
   const NONDETERMINISM = g.__hwf_nondeterminism;
   const stringify = JSON.stringify, parse = JSON.parse, isArray = Array.isArray;
   const construct = Reflect.construct, defineProperty = Object.defineProperty, freeze = Object.freeze;
-  const MapCtor = Map, WeakMapCtor = WeakMap, PromiseCtor = Promise, ErrorCtor = Error, TypeErrorCtor = TypeError, StringCtor = String;
+  const MapCtor = Map, PromiseCtor = Promise, ErrorCtor = Error, TypeErrorCtor = TypeError, StringCtor = String;
 
   // Plain data as JSON text for the natives ("null" for undefined, a
   // function or a symbol, as JSON.stringify leaves them out).
@@ -109,7 +109,7 @@
   // it fails the run with the budget's code (`describe`). Built, like
   // `settle`, from nothing a script can replace.
   const weakSet = WeakMap.prototype.set, weakGet = WeakMap.prototype.get, weakHas = WeakMap.prototype.has;
-  const toLocale = Number.prototype.toLocaleString, strSlice = String.prototype.slice;
+  const strSlice = String.prototype.slice; // `toLocale` (grouping) is taken below, after the runtime defines it
   const budgetErrors = new WeakMapCtor(); // error -> its code
   const budgetError = (hostText, code) => {
     const grouped = (n) => apply(toLocale, n, []);
