@@ -839,7 +839,8 @@ fn an_uncaught_error_names_its_script_line() {
     );
     let out = ctx.run_json(&s, "{}", &[]);
     out.expect_code(1);
-    assert!(error_text(&out).ends_with("(line 3)"), "{}", error_text(&out));
+    let message = out.json()["error"]["message"].as_str().unwrap_or_default().to_owned();
+    assert!(message.ends_with("(line 3)"), "{message}");
     // A coded error keeps its code first, and gets its line too.
     let s = js(
         &ctx,
@@ -848,6 +849,6 @@ fn an_uncaught_error_names_its_script_line() {
     );
     let out = ctx.run_json(&s, "{}", &[]);
     out.expect_code(1);
-    let msg = error_text(&out);
-    assert!(msg.contains("nondeterminism") && msg.ends_with("(line 3)"), "{msg}");
+    let message = out.json()["error"]["message"].as_str().unwrap_or_default().to_owned();
+    assert!(message.starts_with("nondeterminism: ") && message.ends_with("(line 3)"), "{message}");
 }
