@@ -11,6 +11,7 @@ out = {
     "mixed": [1 + 2.0, 3 * 1.5, True + True, 10 / 5, 9 ** 0.5, 2 ** 0.5, (-2) ** 2, -2 ** 2, 1e3 == 1000, 0.1 + 0.2 == 0.3, abs(-3.5), -(-0.0)],
     "cmp": [1 < 2 < 3, 3 > 2 > 2, 1 == 1.0, (1, 2) < (1, 3), [1, 2] < [1, 2, 0], max(3, 7.0), min([4, 2.0, 2]), sorted([3, 1.5, 2, -1]), float("nan") == float("nan")],
     "hexoct": [hex(255), hex(-42), oct(8), hex(2 ** 70), "%x" % 255 if False else "skip"],
+    "isint": [(3.0).is_integer(), (3.5).is_integer(), (-0.0).is_integer(), (0.75).as_integer_ratio(), (-2.5).as_integer_ratio(), (0.1).as_integer_ratio(), (1e20).as_integer_ratio(), (7).bit_length(), (-8).bit_length(), (0).bit_length(), True.bit_length()],
     "agg": [sum([0.1] * 10), sum([1, 2, 3], 10), sum([0.1, 0.2, 0.3]), sum(range(101)), sum(x * x for x in range(10)) / 10],
 }
 return out
