@@ -88,11 +88,45 @@ fn truthy(v: &Value) -> bool {
     }
 }
 
-/// Python-style equality: numbers compare by value (`1 == 1.0`).
+/// Python-style equality, as the seed compares in Python: numbers by value
+/// (`1 == 1.0`), a `bool` as the `int` it is (`true == 1`, `false == 0`),
+/// lists item by item and objects key by key with the same rule
+/// (`[1, 2] == [1.0, 2.0]`).
 fn py_eq(a: &Value, b: &Value) -> bool {
+    fn num(v: &Value) -> Option<Number<'_>> {
+        match v {
+            Value::Bool(b) => Some(Number::Int(i128::from(*b))),
+            Value::Number(n) => Some(match n.as_i64() {
+                Some(i) => Number::Int(i128::from(i)),
+                None => match n.as_u64() {
+                    Some(u) => Number::Int(i128::from(u)),
+                    None => Number::Other(n),
+                },
+            }),
+            _ => None,
+        }
+    }
+    enum Number<'a> {
+        Int(i128),
+        Other(&'a serde_json::Number),
+    }
     match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        _ => a == b,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| py_eq(p, q)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, p)| y.get(k).is_some_and(|q| py_eq(p, q)))
+        }
+        _ => match (num(a), num(b)) {
+            (Some(Number::Int(x)), Some(Number::Int(y))) => x == y,
+            #[expect(clippy::cast_precision_loss, reason = "Python compares an int with a float by value")]
+            (Some(Number::Int(x)), Some(Number::Other(y))) | (Some(Number::Other(y)), Some(Number::Int(x))) => {
+                y.as_f64() == Some(x as f64) && y.to_string().parse::<i128>().map_or(true, |v| v == x)
+            }
+            (Some(Number::Other(x)), Some(Number::Other(y))) => {
+                x.to_string() == y.to_string() || x.as_f64() == y.as_f64()
+            }
+            _ => a == b,
+        },
     }
 }
 

@@ -275,12 +275,11 @@ fn to_json(o: &MontyObject, depth: usize) -> Result<Value, String> {
         MontyObject::Dict(pairs) => {
             let mut m = Map::new();
             for (k, v) in pairs {
+                // The seed writes `str(key)` (`_jsonable`): `1`, `1.5`,
+                // `True`, `None`, `('a', 1)`.
                 let key = match k {
                     MontyObject::String(s) => s.clone(),
-                    other => match to_json(other, depth + 1)? {
-                        Value::String(s) => s,
-                        v => v.to_string(),
-                    },
+                    other => py_repr(other),
                 };
                 m.insert(key, to_json(v, depth + 1)?);
             }
@@ -290,6 +289,92 @@ fn to_json(o: &MontyObject, depth: usize) -> Result<Value, String> {
         // address, which would make results differ between runs).
         other => json!({"_unserializable_type": type_name(other)}),
     })
+}
+
+/// Python's `repr()` of a dict key (`str()` for everything but strings,
+/// which only appear inside tuples here).
+fn py_repr(o: &MontyObject) -> String {
+    match o {
+        MontyObject::None => "None".to_owned(),
+        MontyObject::Bool(true) => "True".to_owned(),
+        MontyObject::Bool(false) => "False".to_owned(),
+        MontyObject::Int(i) => i.to_string(),
+        MontyObject::BigInt(b) => b.to_string(),
+        MontyObject::Float(f) => py_float_repr(*f),
+        MontyObject::String(s) => py_str_repr(s),
+        MontyObject::Tuple(items) => {
+            let inner: Vec<String> = items.iter().map(py_repr).collect();
+            if inner.len() == 1 {
+                format!("({},)", inner[0])
+            } else {
+                format!("({})", inner.join(", "))
+            }
+        }
+        other => to_json(other, 0).map_or_else(|_| "<value>".to_owned(), |v| v.to_string()),
+    }
+}
+
+/// `repr(float)`: the shortest round-tripping digits, in exponent form
+/// below 1e-4 and from 1e16 (`1e-07`, `1e+16`, `0.0001`, `2.0`).
+fn py_float_repr(f: f64) -> String {
+    if f.is_nan() {
+        return "nan".to_owned();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "inf" } else { "-inf" }.to_owned();
+    }
+    let sign = if f.is_sign_negative() { "-" } else { "" };
+    let sci = format!("{:e}", f.abs());
+    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mant.chars().filter(char::is_ascii_digit).collect();
+    let body = if (-4..16).contains(&exp) {
+        if exp >= 0 {
+            let point = usize::try_from(exp).unwrap_or(0) + 1;
+            if digits.len() <= point {
+                format!("{digits}{}.0", "0".repeat(point - digits.len()))
+            } else {
+                format!("{}.{}", &digits[..point], &digits[point..])
+            }
+        } else {
+            format!("0.{}{digits}", "0".repeat(usize::try_from(-exp - 1).unwrap_or(0)))
+        }
+    } else {
+        let frac = if digits.len() > 1 {
+            format!("{}.{}", &digits[..1], &digits[1..])
+        } else {
+            digits.clone()
+        };
+        format!("{frac}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs())
+    };
+    format!("{sign}{body}")
+}
+
+/// `repr(str)`: single quotes unless the text holds one and no double quote.
+fn py_str_repr(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
 }
 
 fn type_name(o: &MontyObject) -> &'static str {

@@ -19,6 +19,7 @@ import copy
 import inspect
 import json
 import math
+import os
 import sys
 import textwrap
 
@@ -45,9 +46,10 @@ RETRYABLE = {"agent_failed", "agent_timeout", "capability_failed", "agent_unavai
 
 class Budget:
     total = None
+    tokens = 0
 
     def spent(self):
-        return 0
+        return self.tokens
 
     def remaining(self):
         return math.inf
@@ -91,6 +93,7 @@ def globals_for(fixture, args, logs):
     # The seed's fingerprint cache: a prompt call the run already made with
     # the same prompt and options is answered with its first result.
     seen = {}
+    budget = Budget()
 
     async def agent(target, input=None, *, label=None, phase=None, schema=None, model=None, effort=None,
                     isolation=None, context=None, tools=None, agentType=None):
@@ -104,9 +107,16 @@ def globals_for(fixture, args, logs):
                 request.update(input)
             key = json.dumps(request, sort_keys=True, default=str)
             if key not in seen:
-                seen[key] = fixture.answer(request)
+                seen[key] = spend(fixture.answer(request))
             return copy.deepcopy(seen[key])
-        return fixture.answer(request)
+        return spend(fixture.answer(request))
+
+    def spend(output):
+        # The seed's budget counts an output's non-negative `_tokens`.
+        tokens = output.get("_tokens") if isinstance(output, dict) else None
+        if isinstance(tokens, int) and not isinstance(tokens, bool) and tokens >= 0:
+            budget.tokens += tokens
+        return output
 
     def log(message):
         logs.append(str(message))
@@ -143,13 +153,17 @@ def globals_for(fixture, args, logs):
         return list(await asyncio.gather(*(run_item(i, x) for i, x in enumerate(list(items)))))
 
     return {
-        "json": json, "math": math, "args": args, "budget": Budget(), "agent": agent, "log": log,
+        "json": json, "math": math, "args": args, "budget": budget, "agent": agent, "log": log,
         "phase": phase, "parallel": parallel, "pipeline": pipeline,
         "CapabilityError": CapabilityError, "PipelineStageError": PipelineStageError,
     }
 
 
 def main():
+    # The seed's VM runs scripts with PYTHONHASHSEED=0 (`vm._scrubbed_env`), so
+    # a set of strings iterates in one order; so does this reference.
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
     script = open(sys.argv[1], encoding="utf-8").read()
     fixture = Fixture(json.load(open(sys.argv[2], encoding="utf-8")).get("responses", []))
     args = json.loads(sys.argv[3])
@@ -158,7 +172,19 @@ def main():
     wrapped = "async def _entry():\n" + textwrap.indent(script, "    ") + "\n    pass\n"
     exec(compile(wrapped, "<workflow-script>", "exec"), scope)
     result = asyncio.run(scope["_entry"]())
-    print(json.dumps({"result": result, "logs": logs}))
+    print(json.dumps({"result": jsonable(result), "logs": logs}))
+
+
+def jsonable(value):
+    """The seed's ``_jsonable``: ``str(key)`` keys, tuples as lists, other
+    values by type name."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (str, int, float, bool, type(None))):
+        return value
+    return {"_unserializable_type": type(value).__name__}
 
 
 main()

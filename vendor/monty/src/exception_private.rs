@@ -1325,6 +1325,15 @@ pub(crate) trait ExcTypeExt: Sized {
         SimpleException::new_msg(ExcType::ZeroDivisionError, "division by zero")
     }
 
+    /// hwf: a ZeroDivisionError with CPython 3.11's text for the operation
+    /// (the seed's Python): `float division by zero`, `integer division or
+    /// modulo by zero`, `float floor division by zero`, `float modulo`,
+    /// `float divmod()`.
+    #[must_use]
+    fn zero_division_msg(message: &'static str) -> SimpleException {
+        SimpleException::new_msg(ExcType::ZeroDivisionError, message)
+    }
+
     /// Creates an OverflowError for an int too large for an index-sized integer.
     ///
     /// This is CPython's `PyNumber_AsSsize_t` wording, used wherever a count or
@@ -1494,6 +1503,9 @@ pub(crate) trait ExcTypeExt: Sized {
             format!("can only concatenate deque (not \"{rhs_name}\") to deque")
         } else if (op == "+" || op == "+=") && matches!(lhs_type, Type::Str | Type::List) {
             format!("can only concatenate {lhs_name} (not \"{rhs_name}\") to {lhs_name}")
+        } else if (op == "*" || op == "*=") && matches!(lhs_type, Type::Str | Type::List | Type::Tuple | Type::Bytes) {
+            // hwf: CPython's message for a sequence repeated by a non-int.
+            format!("can't multiply sequence by non-int of type '{rhs_name}'")
         } else {
             format!("unsupported operand type(s) for {op}: '{lhs_name}' and '{rhs_name}'")
         };
@@ -1573,15 +1585,6 @@ pub(crate) trait ExcTypeExt: Sized {
             "pow() 2nd argument cannot be negative when 3rd argument specified",
         )
         .into()
-    }
-
-    /// Creates a ZeroDivisionError for divmod by zero (both integer and float).
-    ///
-    /// Matches CPython's format: `ZeroDivisionError: division by zero`
-    /// Note: CPython uses the same message for both integer and float divmod.
-    #[must_use]
-    fn divmod_by_zero() -> RunError {
-        SimpleException::new_msg(ExcType::ZeroDivisionError, "division by zero").into()
     }
 
     /// Creates a TypeError for str.join() when an item is not a string.
@@ -1685,7 +1688,9 @@ pub(crate) trait ExcTypeExt: Sized {
     /// Matches CPython's format: `KeyError: 'popitem(): dictionary is empty'`
     #[must_use]
     fn key_error_popitem_empty_dict() -> RunError {
-        SimpleException::new_msg(ExcType::KeyError, "'popitem(): dictionary is empty'").into()
+        // hwf: the message without quotes: `str()` of a `KeyError` adds them
+        // (`repr(e)` is `KeyError('popitem(): dictionary is empty')`).
+        SimpleException::new_msg(ExcType::KeyError, "popitem(): dictionary is empty").into()
     }
 
     /// Creates a LookupError for unknown encoding.
@@ -2243,6 +2248,9 @@ impl SimpleException {
     /// Returns the exception formatted as Python would repr it.
     pub fn py_repr_fmt(&self, f: &mut impl Write) -> fmt::Result {
         let type_str: &'static str = self.exc_type.into();
+        // hwf: `repr()` names the class by its `__name__`, without its module
+        // (`JSONDecodeError(...)`, as CPython).
+        let type_str = type_str.rsplit('.').next().unwrap_or(type_str);
         write!(f, "{type_str}(")?;
 
         if let Some(arg) = &self.arg {

@@ -9,6 +9,7 @@ mod asyncio;
 mod builtins;
 mod bytecode;
 mod codecs;
+mod cpython_hash; // hwf: CPython's set order
 mod dump_format;
 mod exception_private;
 mod expressions;

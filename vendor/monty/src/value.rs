@@ -790,21 +790,21 @@ impl<'h> PyTrait<'h> for Value {
             }
             (Self::Float(a), Self::Float(b)) => {
                 if *b == 0.0 {
-                    Err(ExcType::zero_division().into())
+                    Err(ExcType::zero_division_msg("float division by zero").into())
                 } else {
                     Ok(Some(Self::Float(a / b)))
                 }
             }
             (Self::Int(a), Self::Float(b)) => {
                 if *b == 0.0 {
-                    Err(ExcType::zero_division().into())
+                    Err(ExcType::zero_division_msg("float division by zero").into())
                 } else {
                     Ok(Some(Self::Float(*a as f64 / b)))
                 }
             }
             (Self::Float(a), Self::Int(b)) => {
                 if *b == 0 {
-                    Err(ExcType::zero_division().into())
+                    Err(ExcType::zero_division_msg("float division by zero").into())
                 } else {
                     Ok(Some(Self::Float(a / *b as f64)))
                 }
@@ -826,7 +826,7 @@ impl<'h> PyTrait<'h> for Value {
             }
             (Self::Bool(a), Self::Float(b)) => {
                 if *b == 0.0 {
-                    Err(ExcType::zero_division().into())
+                    Err(ExcType::zero_division_msg("float division by zero").into())
                 } else {
                     Ok(Some(Self::Float(f64::from(*a) / b)))
                 }
@@ -835,7 +835,7 @@ impl<'h> PyTrait<'h> for Value {
                 if *b {
                     Ok(Some(Self::Float(*a))) // a / 1.0 = a
                 } else {
-                    Err(ExcType::zero_division().into())
+                    Err(ExcType::zero_division_msg("float division by zero").into())
                 }
             }
             (Self::Bool(a), Self::Bool(b)) => {
@@ -865,7 +865,7 @@ impl<'h> PyTrait<'h> for Value {
             // Floor division: int // int returns int
             (Self::Int(a), Self::Int(b)) => {
                 if *b == 0 {
-                    Err(ExcType::zero_division().into())
+                    Err(ExcType::zero_division_msg("integer division or modulo by zero").into())
                 } else if let Some((d, _)) = floor_divmod(*a, *b) {
                     Ok(Some(Self::Int(d)))
                 } else {
@@ -878,21 +878,21 @@ impl<'h> PyTrait<'h> for Value {
             // Float floor division returns float
             (Self::Float(a), Self::Float(b)) => {
                 if *b == 0.0 {
-                    Err(ExcType::zero_division().into())
+                    Err(ExcType::zero_division_msg("float floor division by zero").into())
                 } else {
                     Ok(Some(Self::Float((a / b).floor())))
                 }
             }
             (Self::Int(a), Self::Float(b)) => {
                 if *b == 0.0 {
-                    Err(ExcType::zero_division().into())
+                    Err(ExcType::zero_division_msg("float floor division by zero").into())
                 } else {
                     Ok(Some(Self::Float((*a as f64 / b).floor())))
                 }
             }
             (Self::Float(a), Self::Int(b)) => {
                 if *b == 0 {
-                    Err(ExcType::zero_division().into())
+                    Err(ExcType::zero_division_msg("float floor division by zero").into())
                 } else {
                     Ok(Some(Self::Float((a / *b as f64).floor())))
                 }
@@ -900,7 +900,7 @@ impl<'h> PyTrait<'h> for Value {
             // Bool floor division (True=1, False=0)
             (Self::Bool(a), Self::Int(b)) => {
                 if *b == 0 {
-                    Err(ExcType::zero_division().into())
+                    Err(ExcType::zero_division_msg("integer division or modulo by zero").into())
                 } else {
                     let a_int = i64::from(*a);
                     // Use same floor division logic as Int // Int
@@ -914,12 +914,12 @@ impl<'h> PyTrait<'h> for Value {
                 if *b {
                     Ok(Some(Self::Int(*a))) // a // 1 = a
                 } else {
-                    Err(ExcType::zero_division().into())
+                    Err(ExcType::zero_division_msg("integer division or modulo by zero").into())
                 }
             }
             (Self::Bool(a), Self::Float(b)) => {
                 if *b == 0.0 {
-                    Err(ExcType::zero_division().into())
+                    Err(ExcType::zero_division_msg("float floor division by zero").into())
                 } else {
                     Ok(Some(Self::Float((f64::from(*a) / b).floor())))
                 }
@@ -928,14 +928,14 @@ impl<'h> PyTrait<'h> for Value {
                 if *b {
                     Ok(Some(Self::Float(a.floor()))) // a // 1.0 = floor(a)
                 } else {
-                    Err(ExcType::zero_division().into())
+                    Err(ExcType::zero_division_msg("float floor division by zero").into())
                 }
             }
             (Self::Bool(a), Self::Bool(b)) => {
                 if *b {
                     Ok(Some(Self::Int(i64::from(*a)))) // a // 1 = a
                 } else {
-                    Err(ExcType::zero_division().into())
+                    Err(ExcType::zero_division_msg("integer division or modulo by zero").into())
                 }
             }
             (Self::Ref(id), _) => vm.heap.read(*id).py_floordiv_impl(other, vm),
@@ -957,7 +957,7 @@ impl<'h> PyTrait<'h> for Value {
         match (self, other) {
             (Self::Int(a), Self::Int(b)) => {
                 if *b == 0 {
-                    Err(ExcType::zero_division().into())
+                    Err(ExcType::zero_division_msg("integer division or modulo by zero").into())
                 } else if let Some(r) = a.checked_rem(*b) {
                     // Python modulo: result has the same sign as divisor (b)
                     let result = if r != 0 && (*a < 0) != (*b < 0) { r + *b } else { r };
@@ -969,21 +969,21 @@ impl<'h> PyTrait<'h> for Value {
             }
             (Self::Float(v1), Self::Float(v2)) => {
                 if *v2 == 0.0 {
-                    Err(ExcType::zero_division().into())
+                    Err(ExcType::zero_division_msg("float modulo").into())
                 } else {
                     Ok(Some(Self::Float(py_float_mod(*v1, *v2))))
                 }
             }
             (Self::Float(v1), Self::Int(v2)) => {
                 if *v2 == 0 {
-                    Err(ExcType::zero_division().into())
+                    Err(ExcType::zero_division_msg("float modulo").into())
                 } else {
                     Ok(Some(Self::Float(py_float_mod(*v1, *v2 as f64))))
                 }
             }
             (Self::Int(v1), Self::Float(v2)) => {
                 if *v2 == 0.0 {
-                    Err(ExcType::zero_division().into())
+                    Err(ExcType::zero_division_msg("float modulo").into())
                 } else {
                     Ok(Some(Self::Float(py_float_mod(*v1 as f64, *v2))))
                 }

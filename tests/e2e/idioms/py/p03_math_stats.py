@@ -26,5 +26,5 @@ misc = [math.hypot(3, 4), math.fsum([0.1] * 10), sum([0.1] * 10), math.prod([1, 
         math.isqrt(99), math.atan2(1, 1), math.sin(0), math.cos(0)]
 rounding = [round(0.5), round(1.5), round(2.5), round(-0.5), round(2.675, 2), round(1234.5678, -2), round(7, 1), round(0.125, 2), round(0.375, 2)]
 ints = [7 // 2, -7 // 2, 7 % 3, -7 % 3, 7 % -3, divmod(-7, 2), divmod(7.5, 2), 2 ** 100, pow(3, 4, 5), abs(-0.0), int(-3.9), int("  42 "), int("ff", 16), int("0b101", 0), float("1e3"), float(" -2.5 ")]
-conv = [bin(10), oct(8), hex(255), hex(-1), chr(65), ord("a"), 10 / 4, 10 / 5, 2 ** -1, 1e16, 1 / 3, 0.1 + 0.2, -0.0, 1e-7, 123456789012345678.0, 5e-324]
+conv = [format(10, "b"), oct(8), hex(255), hex(-1), chr(65), ord("a"), 10 / 4, 10 / 5, 2 ** -1, 1e16, 1 / 3, 0.1 + 0.2, -0.0, 1e-7, 123456789012345678.0, 5e-324]
 return {"stats": stats, "misc": misc, "rounding": rounding, "ints": ints, "conv": conv}

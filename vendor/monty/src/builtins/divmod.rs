@@ -29,7 +29,7 @@ pub fn builtin_divmod(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     match (a, b) {
         (Value::Int(x), Value::Int(y)) => {
             if *y == 0 {
-                Err(ExcType::divmod_by_zero())
+                Err(ExcType::zero_division_msg("integer division or modulo by zero").into())
             } else if let Some((quot, rem)) = floor_divmod(*x, *y) {
                 Ok(allocate_tuple(smallvec![Value::Int(quot), Value::Int(rem)], vm.heap))
             } else {
@@ -43,7 +43,7 @@ pub fn builtin_divmod(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
         }
         (Value::Int(x), Value::Ref(id)) if let HeapData::LongInt(li) = vm.heap.get(*id) => {
             if li.is_zero() {
-                Err(ExcType::divmod_by_zero())
+                Err(ExcType::zero_division_msg("integer division or modulo by zero").into())
             } else {
                 let x_bi = BigInt::from(*x);
                 let (quot, rem) = bigint_floor_divmod(&x_bi, li.inner());
@@ -54,7 +54,7 @@ pub fn builtin_divmod(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
         }
         (Value::Ref(id), Value::Int(y)) if let HeapData::LongInt(li) = vm.heap.get(*id) => {
             if *y == 0 {
-                Err(ExcType::divmod_by_zero())
+                Err(ExcType::zero_division_msg("integer division or modulo by zero").into())
             } else {
                 let y_bi = BigInt::from(*y);
                 let (quot, rem) = bigint_floor_divmod(li.inner(), &y_bi);
@@ -68,7 +68,7 @@ pub fn builtin_divmod(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
                 && let HeapData::LongInt(y_li) = vm.heap.get(*id2) =>
         {
             if y_li.is_zero() {
-                Err(ExcType::divmod_by_zero())
+                Err(ExcType::zero_division_msg("integer division or modulo by zero").into())
             } else {
                 let (quot, rem) = bigint_floor_divmod(x_li.inner(), y_li.inner());
                 let quot_val = LongInt::new(quot).into_value(vm.heap);
@@ -78,7 +78,7 @@ pub fn builtin_divmod(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
         }
         (Value::Float(x), Value::Float(y)) => {
             if *y == 0.0 {
-                Err(ExcType::divmod_by_zero())
+                Err(ExcType::zero_division_msg("float divmod()").into())
             } else {
                 let quot = (x / y).floor();
                 let rem = x - quot * y;
@@ -90,7 +90,7 @@ pub fn builtin_divmod(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
         }
         (Value::Int(x), Value::Float(y)) => {
             if *y == 0.0 {
-                Err(ExcType::divmod_by_zero())
+                Err(ExcType::zero_division_msg("float divmod()").into())
             } else {
                 let xf = *x as f64;
                 let quot = (xf / y).floor();
@@ -103,7 +103,7 @@ pub fn builtin_divmod(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
         }
         (Value::Float(x), Value::Int(y)) => {
             if *y == 0 {
-                Err(ExcType::divmod_by_zero())
+                Err(ExcType::zero_division_msg("float divmod()").into())
             } else {
                 let yf = *y as f64;
                 let quot = (x / yf).floor();

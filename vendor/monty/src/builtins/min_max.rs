@@ -87,7 +87,7 @@ fn run_min_max(
             }
             return Err(SimpleException::new_msg(
                 ExcType::ValueError,
-                format!("{func_name}() iterable argument is empty"),
+                format!("{func_name}() arg is an empty sequence"), // hwf: CPython 3.11's message
             )
             .into());
         };

@@ -1344,7 +1344,15 @@ impl<'a> Compiler<'a> {
                         self.compile_expr(e)?;
                     }
                     let count = check_collection_size_u16(elements.len(), expr_loc.position)?;
-                    self.code.emit_u16(Opcode::BuildSet, count)?;
+                    // hwf: CPython compiles a display of more than two
+                    // constants as a frozenset constant merged into a new set
+                    // (`BUILD_SET 0; SET_UPDATE`), which orders it differently.
+                    let flag = if elements.len() > 2 && const_set_items(elements) {
+                        BUILD_SET_CONST_DISPLAY
+                    } else {
+                        0
+                    };
+                    self.code.emit_u16(Opcode::BuildSet, count | flag)?;
                 }
             }
 
@@ -2612,6 +2620,27 @@ impl<'a> Compiler<'a> {
     }
 
     /// Compiles a for loop.
+    /// hwf: compiles the iterable of a `for` loop or a comprehension; a set
+    /// display of constants is built in the order of the frozenset constant
+    /// CPython iterates instead.
+    fn compile_iterable(&mut self, iter: &ExprLoc) -> Result<(), CompileError> {
+        if let Expr::Set(elements) = &iter.expr
+            && !elements.is_empty()
+            && const_set_items(elements)
+        {
+            for item in elements {
+                let SequenceItem::Value(e) = item else {
+                    unreachable!("constant set items are values")
+                };
+                self.compile_expr(e)?;
+            }
+            let count = check_collection_size_u16(elements.len(), iter.position)?;
+            self.code.set_location(iter.position, None);
+            return self.code.emit_u16(Opcode::BuildSet, count | BUILD_SET_CONST_ITER);
+        }
+        self.compile_expr(iter)
+    }
+
     fn compile_for(
         &mut self,
         target: &UnpackTarget,
@@ -2620,7 +2649,7 @@ impl<'a> Compiler<'a> {
         or_else: &'a [PreparedNode],
     ) -> Result<(), CompileError> {
         // Compile iterator expression
-        self.compile_expr(iter)?;
+        self.compile_iterable(iter)?;
         // Convert to iterator
         self.code.emit(Opcode::GetIter)?;
 
@@ -3110,7 +3139,7 @@ impl<'a> Compiler<'a> {
         let generator = &generators[index];
 
         // Compile iterator expression
-        self.compile_expr(&generator.iter)?;
+        self.compile_iterable(&generator.iter)?;
         self.code.emit(Opcode::GetIter)?;
 
         // Loop start
@@ -4127,6 +4156,39 @@ fn cmp_operator_to_opcode(op: CmpOperator) -> Opcode {
 /// Used to choose between the fast single-`Build*(N)` path and the generalized
 /// incremental `Build*(0)` + `ListAppend`/`ListExtend` (or `SetAdd`/`SetExtend`) path.
 /// Only the generalized path is needed when at least one `Unpack` variant is present.
+/// hwf: `BuildSet` operand flag: a display of constants, built as CPython
+/// builds one (a frozenset constant merged into an empty set).
+pub(crate) const BUILD_SET_CONST_DISPLAY: u16 = 0x8000;
+/// hwf: `BuildSet` operand flag: a set display of constants a `for` loop or a
+/// comprehension iterates, which CPython replaces by a frozenset constant.
+pub(crate) const BUILD_SET_CONST_ITER: u16 = 0x4000;
+/// hwf: the element count of a `BuildSet` operand.
+pub(crate) const BUILD_SET_COUNT_MASK: u16 = 0x3fff;
+
+/// hwf: whether every item of a set display is a constant after CPython's
+/// AST folding: literals, signed number literals, tuples of constants.
+fn const_set_items(items: &[SequenceItem]) -> bool {
+    fn is_const(e: &ExprLoc) -> bool {
+        match &e.expr {
+            Expr::Literal(lit) => !matches!(lit, crate::expressions::Literal::Marker(_)),
+            Expr::UnaryMinus(inner) | Expr::UnaryPlus(inner) => matches!(
+                inner.expr,
+                Expr::Literal(
+                    crate::expressions::Literal::Int(_)
+                        | crate::expressions::Literal::Float(_)
+                        | crate::expressions::Literal::LongInt(_)
+                )
+            ),
+            Expr::Tuple(items) => const_set_items(items),
+            _ => false,
+        }
+    }
+    items.len() <= usize::from(BUILD_SET_COUNT_MASK)
+        && items
+            .iter()
+            .all(|i| matches!(i, SequenceItem::Value(e) if is_const(e)))
+}
+
 fn has_unpack_seq(items: &[SequenceItem]) -> bool {
     items.iter().any(|i| matches!(i, SequenceItem::Unpack(_)))
 }

@@ -848,7 +848,9 @@ impl Opcode {
             }
 
             // === Variable-effect: U16 operand ===
-            (BuildList | BuildTuple | BuildSet | BuildFString, Operand::U16(n)) => 1 - i32::from(n),
+            (BuildList | BuildTuple | BuildFString, Operand::U16(n)) => 1 - i32::from(n),
+            // hwf: the top bits of `BuildSet`'s operand are flags.
+            (BuildSet, Operand::U16(n)) => 1 - i32::from(n & crate::bytecode::compiler::BUILD_SET_COUNT_MASK),
             (BuildDict, Operand::U16(n)) => 1 - 2 * i32::from(n),
 
             // === Variable-effect: U8U8 operand ===

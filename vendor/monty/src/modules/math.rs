@@ -71,11 +71,7 @@ fn check_range_error(result: f64, input: f64) -> RunResult<()> {
 /// Used by `math.asin` and `math.acos`.
 fn require_unit_range(f: f64) -> RunResult<()> {
     if !f.is_nan() && !(-1.0..=1.0).contains(&f) {
-        Err(SimpleException::new_msg(
-            ExcType::ValueError,
-            format!("expected a number in range from -1 up to 1, got {f:?}"),
-        )
-        .into())
+        Err(math_domain_error() /* hwf: CPython 3.11's message (the seed's Python) */)
     } else {
         Ok(())
     }
@@ -92,11 +88,7 @@ fn require_unit_range(f: f64) -> RunResult<()> {
 )]
 fn check_gamma_pole(f: f64) -> RunResult<()> {
     if f <= 0.0 && f == f.floor() && f.is_finite() {
-        Err(SimpleException::new_msg(
-            ExcType::ValueError,
-            format!("expected a noninteger or positive integer, got {f:?}"),
-        )
-        .into())
+        Err(math_domain_error() /* hwf: CPython 3.11's message (the seed's Python) */)
     } else {
         Ok(())
     }
@@ -634,7 +626,7 @@ fn math_sqrt(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
 
     let f = value_to_float(value, vm)?;
     if f < 0.0 {
-        Err(SimpleException::new_msg(ExcType::ValueError, format!("expected a nonnegative input, got {f:?}")).into())
+        Err(math_domain_error() /* hwf: CPython 3.11's message (the seed's Python) */)
     } else {
         Ok(Value::Float(f.sqrt()))
     }
@@ -766,7 +758,7 @@ fn math_log(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
 
     let x = value_to_float(x_val, vm)?;
     if x <= 0.0 {
-        return Err(SimpleException::new_msg(ExcType::ValueError, "expected a positive input").into());
+        return Err(math_domain_error() /* hwf: CPython 3.11's message */);
     }
 
     match base_val {
@@ -782,7 +774,7 @@ fn math_log(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
                 return Err(SimpleException::new_msg(ExcType::ZeroDivisionError, "division by zero").into());
             }
             if base <= 0.0 {
-                return Err(SimpleException::new_msg(ExcType::ValueError, "expected a positive input").into());
+                return Err(math_domain_error() /* hwf: CPython 3.11's message */);
             }
             Ok(Value::Float(x.ln() / base.ln()))
         }
@@ -801,7 +793,7 @@ fn math_log1p(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     let f = value_to_float(value, vm)?;
     if f <= -1.0 {
         return Err(
-            SimpleException::new_msg(ExcType::ValueError, format!("expected argument value > -1, got {f:?}")).into(),
+            math_domain_error() /* hwf: CPython 3.11's message (the seed's Python) */,
         );
     }
     Ok(Value::Float(f.ln_1p()))
@@ -817,7 +809,7 @@ fn math_log2(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
 
     let f = value_to_float(value, vm)?;
     if f <= 0.0 {
-        Err(SimpleException::new_msg(ExcType::ValueError, "expected a positive input").into())
+        Err(math_domain_error() /* hwf: CPython 3.11's message */)
     } else {
         Ok(Value::Float(f.log2()))
     }
@@ -833,7 +825,7 @@ fn math_log10(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
 
     let f = value_to_float(value, vm)?;
     if f <= 0.0 {
-        Err(SimpleException::new_msg(ExcType::ValueError, "expected a positive input").into())
+        Err(math_domain_error() /* hwf: CPython 3.11's message */)
     } else {
         Ok(Value::Float(f.log10()))
     }
@@ -1123,11 +1115,7 @@ fn math_acosh(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
 
     let f = value_to_float(value, vm)?;
     if f < 1.0 {
-        return Err(SimpleException::new_msg(
-            ExcType::ValueError,
-            format!("expected argument value not less than 1, got {f:?}"),
-        )
-        .into());
+        return Err(math_domain_error() /* hwf: CPython 3.11's message (the seed's Python) */);
     }
     Ok(Value::Float(f.acosh()))
 }
@@ -1141,11 +1129,7 @@ fn math_atanh(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
 
     let f = value_to_float(value, vm)?;
     if f <= -1.0 || f >= 1.0 {
-        return Err(SimpleException::new_msg(
-            ExcType::ValueError,
-            format!("expected a number between -1 and 1, got {f:?}"),
-        )
-        .into());
+        return Err(math_domain_error() /* hwf: CPython 3.11's message (the seed's Python) */);
     }
     Ok(Value::Float(f.atanh()))
 }
@@ -1486,11 +1470,7 @@ fn math_gamma(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     let f = value_to_float(value, vm)?;
     // CPython also rejects -inf for gamma (but not lgamma, where lgamma(-inf) = inf)
     if f == f64::NEG_INFINITY {
-        return Err(SimpleException::new_msg(
-            ExcType::ValueError,
-            format!("expected a noninteger or positive integer, got {f:?}"),
-        )
-        .into());
+        return Err(math_domain_error() /* hwf: CPython 3.11's message (the seed's Python) */);
     }
     check_gamma_pole(f)?;
 
@@ -1576,7 +1556,7 @@ fn value_to_int(value: &Value, vm: &VM<'_>) -> RunResult<i64> {
 /// CPython 3.14 uses "expected a finite input, got inf" for trig functions.
 fn require_finite(f: f64) -> RunResult<()> {
     if f.is_infinite() {
-        Err(SimpleException::new_msg(ExcType::ValueError, format!("expected a finite input, got {f:?}")).into())
+        Err(math_domain_error() /* hwf: CPython 3.11's message (the seed's Python) */)
     } else {
         Ok(())
     }

@@ -32,6 +32,144 @@ struct SetEntry {
     pub(crate) value: Value,
     /// Cached hash for efficient lookup and reinsertion.
     pub(crate) hash: u64,
+    /// hwf: CPython's `hash()` of the value (Monty's where CPython's is not
+    /// reproducible), which places it in [`SetLayout`].
+    pyhash: u64,
+    /// hwf: the slot of CPython's table the value occupies.
+    slot: u32,
+}
+
+/// hwf: CPython 3.11's set table (`Objects/setobject.c`), simulated so a set
+/// iterates, prints and pops in CPython's order: `list({3, 1, 2})` is
+/// `[1, 2, 3]`, `list(set(["b", "a"]))` what the seed's VM
+/// (`PYTHONHASHSEED=0`) gives. Only the slot states are kept; the values stay
+/// in [`SetStorage::entries`], which is kept sorted by slot, so iterating the
+/// entries is iterating CPython's table.
+///
+/// The rules are CPython's: open addressing from `hash & mask` with 9 linear
+/// probes, then `i = i * 5 + 1 + perturb` (`perturb >>= 5`); an insertion
+/// takes the last deleted ("dummy") slot its probe passed, else the empty
+/// slot it stopped at; the table grows (dummies dropped, entries reinserted
+/// in slot order) when `fill * 5 >= mask * 3`, to the smallest power of two
+/// above `used * 4`; `pop()` takes the first live slot from its finger.
+#[derive(Debug, Clone)]
+struct SetLayout {
+    /// One state per slot ([`EMPTY`], [`DUMMY`], [`LIVE`]); a power of two long.
+    table: Vec<u8>,
+    /// Live and dummy slots (CPython's `fill`).
+    fill: usize,
+    /// Where `pop()` starts looking (CPython's `finger`).
+    finger: usize,
+}
+
+const EMPTY: u8 = 0;
+const DUMMY: u8 = 1;
+const LIVE: u8 = 2;
+/// `PySet_MINSIZE`.
+const SET_MINSIZE: usize = 8;
+/// `LINEAR_PROBES`.
+const LINEAR_PROBES: u64 = 9;
+
+impl Default for SetLayout {
+    fn default() -> Self {
+        Self {
+            table: vec![EMPTY; SET_MINSIZE],
+            fill: 0,
+            finger: 0,
+        }
+    }
+}
+
+impl SetLayout {
+    fn mask(&self) -> u64 {
+        self.table.len() as u64 - 1
+    }
+
+    /// `set_add_entry` for a value known to be absent: marks and returns its
+    /// slot, and whether the table must now grow.
+    fn insert(&mut self, pyhash: u64) -> (u32, bool) {
+        let mask = self.mask();
+        let mut i = pyhash & mask;
+        let mut perturb = pyhash;
+        let mut freeslot: Option<usize> = None;
+        loop {
+            let mut probes = if i + LINEAR_PROBES <= mask { LINEAR_PROBES } else { 0 };
+            let mut j = i;
+            loop {
+                #[expect(clippy::cast_possible_truncation, reason = "j <= mask < table.len()")]
+                let at = j as usize;
+                match self.table[at] {
+                    EMPTY => {
+                        if let Some(free) = freeslot {
+                            self.table[free] = LIVE;
+                            return (slot_u32(free), false);
+                        }
+                        self.table[at] = LIVE;
+                        self.fill += 1;
+                        #[expect(clippy::cast_possible_truncation, reason = "mask < table.len()")]
+                        let grow = self.fill * 5 >= (mask as usize) * 3;
+                        return (slot_u32(at), grow);
+                    }
+                    // CPython 3.11 remembers the last dummy its probe passed.
+                    DUMMY => freeslot = Some(at),
+                    _ => {}
+                }
+                if probes == 0 {
+                    break;
+                }
+                probes -= 1;
+                j += 1;
+            }
+            perturb >>= 5;
+            i = i.wrapping_mul(5).wrapping_add(1).wrapping_add(perturb) & mask;
+        }
+    }
+
+    /// `set_insert_clean`: the first empty slot of `pyhash`'s probe (a table
+    /// without dummies, which never needs to grow).
+    fn insert_clean(&mut self, pyhash: u64) -> u32 {
+        let mask = self.mask();
+        let mut i = pyhash & mask;
+        let mut perturb = pyhash;
+        loop {
+            let probes = if i + LINEAR_PROBES <= mask { LINEAR_PROBES } else { 0 };
+            for j in i..=i + probes {
+                #[expect(clippy::cast_possible_truncation, reason = "j <= mask < table.len()")]
+                let at = j as usize;
+                if self.table[at] == EMPTY {
+                    self.table[at] = LIVE;
+                    self.fill += 1;
+                    return slot_u32(at);
+                }
+            }
+            perturb >>= 5;
+            i = i.wrapping_mul(5).wrapping_add(1).wrapping_add(perturb) & mask;
+        }
+    }
+
+    /// An empty table of the smallest power-of-two size above `minused`
+    /// (`set_table_resize`'s sizing).
+    fn sized_for(minused: usize, finger: usize) -> Self {
+        let mut size = SET_MINSIZE;
+        while size <= minused {
+            size <<= 1;
+        }
+        Self {
+            table: vec![EMPTY; size],
+            fill: 0,
+            finger,
+        }
+    }
+}
+
+/// hwf: the `minused` `set_merge` resizes an empty set's table to before
+/// merging `n` values (none, so the minimum size, below 5).
+fn merge_presize(n: usize) -> usize {
+    if n * 5 >= (SET_MINSIZE - 1) * 3 { n * 2 } else { 0 }
+}
+
+fn slot_u32(at: usize) -> u32 {
+    u32::try_from(at).unwrap_or(u32::MAX)
 }
 
 /// Internal storage shared between Set and FrozenSet.
@@ -43,8 +181,12 @@ struct SetEntry {
 pub(crate) struct SetStorage {
     /// Maps hash to index in entries vector.
     indices: HashTable<usize>,
-    /// Dense vector of entries maintaining insertion order.
+    /// Dense vector of entries, in CPython's iteration order (hwf: sorted by
+    /// [`SetEntry::slot`]; Monty kept insertion order).
     entries: Vec<SetEntry>,
+    /// hwf: CPython's table, which orders `entries` (boxed: `HeapData` stays
+    /// within its size budget).
+    layout: Box<SetLayout>,
 }
 
 impl SetStorage {
@@ -58,29 +200,140 @@ impl SetStorage {
         Self {
             indices: HashTable::with_capacity(capacity),
             entries: Vec::with_capacity(capacity),
+            layout: Box::default(),
         }
     }
 
-    /// Creates a SetStorage from a vector of (value, hash) pairs.
+    /// Creates a SetStorage from a vector of (value, hash, CPython hash)
+    /// triples, in order.
     ///
     /// This is used to avoid borrow conflicts when we need to copy another set's
     /// contents and then perform operations requiring mutable heap access.
-    /// The caller is responsible for handling reference counting.
-    fn from_entries(entries: Vec<(Value, u64)>) -> Self {
+    /// The caller is responsible for handling reference counting. hwf: the
+    /// values are placed as `set_merge` copies a set into an empty one.
+    fn from_entries(entries: Vec<(Value, u64, u64)>) -> Self {
         let mut storage = Self::with_capacity(entries.len());
-        for (idx, (value, hash)) in entries.into_iter().enumerate() {
-            storage.entries.push(SetEntry { value, hash });
-            storage.indices.insert_unique(hash, idx, |&i| storage.entries[i].hash);
+        *storage.layout = SetLayout::sized_for(merge_presize(entries.len()), 0);
+        for (value, hash, pyhash) in entries {
+            let slot = storage.layout.insert_clean(pyhash);
+            storage.entries.push(SetEntry {
+                value,
+                hash,
+                pyhash,
+                slot,
+            });
         }
+        storage.entries.sort_by_key(|e| e.slot);
+        storage.reindex();
         storage
     }
 
     /// Clones entries with proper reference counting.
-    fn clone_entries(&self, heap: &impl ContainsHeap) -> Vec<(Value, u64)> {
+    fn clone_entries(&self, heap: &impl ContainsHeap) -> Vec<(Value, u64, u64)> {
         self.entries
             .iter()
-            .map(|e| (e.value.clone_with_heap(heap), e.hash))
+            .map(|e| (e.value.clone_with_heap(heap), e.hash, e.pyhash))
             .collect()
+    }
+
+    /// hwf: rebuilds `indices` after `entries` moved.
+    fn reindex(&mut self) {
+        self.indices.clear();
+        for (idx, e) in self.entries.iter().enumerate() {
+            self.indices.insert_unique(e.hash, idx, |&i| self.entries[i].hash);
+        }
+    }
+
+    /// hwf: places a new entry in CPython's table and in `entries` at its
+    /// slot's position, growing the table as CPython does.
+    fn place(&mut self, value: Value, hash: u64, pyhash: u64) {
+        let (slot, grow) = self.layout.insert(pyhash);
+        let pos = self.entries.partition_point(|e| e.slot < slot);
+        if pos < self.entries.len() {
+            for idx in self.indices.iter_mut() {
+                if *idx >= pos {
+                    *idx += 1;
+                }
+            }
+        }
+        self.entries.insert(
+            pos,
+            SetEntry {
+                value,
+                hash,
+                pyhash,
+                slot,
+            },
+        );
+        self.indices.insert_unique(hash, pos, |&i| self.entries[i].hash);
+        if grow {
+            let used = self.entries.len();
+            self.resize(if used > 50_000 { used * 2 } else { used * 4 });
+        }
+    }
+
+    /// hwf: `set_table_resize`: a new table for `minused`, the live entries
+    /// reinserted in slot order, dummies dropped.
+    fn resize(&mut self, minused: usize) {
+        *self.layout = SetLayout::sized_for(minused, self.layout.finger);
+        for e in &mut self.entries {
+            e.slot = self.layout.insert_clean(e.pyhash);
+        }
+        self.entries.sort_by_key(|e| e.slot);
+        self.reindex();
+    }
+
+    /// hwf: `set_merge`'s one resize before merging `incoming` values.
+    fn presize_for_merge(&mut self, incoming: usize) {
+        #[expect(clippy::cast_possible_truncation, reason = "the mask fits in usize")]
+        let mask = self.layout.mask() as usize;
+        if (self.layout.fill + incoming) * 5 >= mask * 3 {
+            self.resize((self.entries.len() + incoming) * 2);
+        }
+    }
+
+    /// hwf: a copy as CPython makes one (`set.copy()`, `set(s)`,
+    /// `frozenset(s)`, the left side of `|`): `set_merge` into an empty set,
+    /// which keeps the slots when the table size stays and there are no
+    /// dummies, else reinserts in slot order.
+    fn cpython_copy(&self, heap: &impl ContainsHeap) -> Self {
+        let n = self.entries.len();
+        let mut layout = SetLayout::sized_for(merge_presize(n), 0);
+        let same = layout.table.len() == self.layout.table.len() && self.layout.fill == n;
+        let mut entries = Vec::with_capacity(n);
+        for e in &self.entries {
+            let slot = if same {
+                layout.table[e.slot as usize] = LIVE;
+                layout.fill += 1;
+                e.slot
+            } else {
+                layout.insert_clean(e.pyhash)
+            };
+            entries.push(SetEntry {
+                value: e.value.clone_with_heap(heap),
+                hash: e.hash,
+                pyhash: e.pyhash,
+                slot,
+            });
+        }
+        let mut out = Self {
+            indices: HashTable::with_capacity(n),
+            entries,
+            layout: Box::new(layout),
+        };
+        if !same {
+            out.entries.sort_by_key(|e| e.slot);
+        }
+        out.reindex();
+        out
+    }
+
+    /// hwf: removes the entry at `index` (its slot becomes a dummy).
+    fn take_at(&mut self, index: usize) -> SetEntry {
+        let removed = self.entries.remove(index);
+        self.layout.table[removed.slot as usize] = DUMMY;
+        self.reindex();
+        removed
     }
 
     /// Returns the number of elements in the set.
@@ -116,10 +369,9 @@ impl SetStorage {
         if existing.is_some() {
             Ok(false)
         } else {
-            let index = self.entries.len();
+            let pyhash = crate::cpython_hash::cpython_hash(value, vm).unwrap_or(hash);
             let value = value_guard.into_inner();
-            self.entries.push(SetEntry { value, hash });
-            self.indices.insert_unique(hash, index, |&idx| self.entries[idx].hash);
+            self.place(value, hash, pyhash);
             Ok(true)
         }
     }
@@ -138,13 +390,7 @@ impl<'h> HeapRead<'h, SetStorage> {
         };
 
         // Remove via short-lived mutable borrow
-        let storage = self.get_mut(vm.heap);
-        let removed_entry = storage.entries.remove(index);
-        storage.indices.clear();
-        for (idx, e) in storage.entries.iter().enumerate() {
-            storage.indices.insert_unique(e.hash, idx, |&i| storage.entries[i].hash);
-        }
-
+        let removed_entry = self.get_mut(vm.heap).take_at(index);
         removed_entry.value.drop_with(vm);
         Ok(true)
     }
@@ -165,17 +411,17 @@ impl<'h> HeapRead<'h, SetStorage> {
             return Err(ExcType::key_error_pop_empty_set());
         }
 
-        // Remove the last entry (most efficient)
+        // hwf: CPython's `set_pop`: the first live slot from the finger
+        // (wrapping), which becomes a dummy; the finger moves past it.
         let storage = self.get_mut(vm.heap);
-        let entry = storage.entries.pop().expect("checked non-empty");
-
-        // Remove from hash table
-        storage
-            .indices
-            .find_entry(entry.hash, |&idx| idx == storage.entries.len())
-            .expect("entry must exist")
-            .remove();
-
+        let start = storage.layout.finger & (storage.layout.table.len() - 1);
+        let slot = (start..storage.layout.table.len())
+            .chain(0..start)
+            .find(|&at| storage.layout.table[at] == LIVE)
+            .expect("checked non-empty");
+        let index = storage.entries.partition_point(|e| (e.slot as usize) < slot);
+        let entry = storage.take_at(index);
+        storage.layout.finger = slot + 1;
         Ok(entry.value)
     }
 
@@ -183,6 +429,12 @@ impl<'h> HeapRead<'h, SetStorage> {
     fn clear(&mut self, vm: &mut VM<'h>) {
         let entries = mem::take(&mut self.get_mut(vm.heap).entries);
         self.get_mut(vm.heap).indices.clear();
+        // hwf: CPython's `set_clear_internal`: back to the smallest table.
+        let finger = self.get(vm.heap).layout.finger;
+        *self.get_mut(vm.heap).layout = SetLayout {
+            finger,
+            ..SetLayout::default()
+        };
         entries.drop_with(vm);
     }
 }
@@ -198,8 +450,11 @@ impl SetStorage {
                 .map(|entry| SetEntry {
                     value: entry.value.clone_with_heap(heap),
                     hash: entry.hash,
+                    pyhash: entry.pyhash,
+                    slot: entry.slot,
                 })
                 .collect(),
+            layout: self.layout.clone(),
         }
     }
 }
@@ -549,7 +804,17 @@ impl SetStorage {
 impl<'h> HeapRead<'h, SetStorage> {
     /// Returns a new set containing elements in either set (union).
     fn union(&self, other: &Self, vm: &mut VM<'h>) -> RunResult<SetStorage> {
-        let mut result_guard = DropGuard::new(self.get(vm.heap).clone_with_heap(vm), vm);
+        // hwf: CPython's `set_or`: a copy of `self`, then `set_merge` of
+        // `other` (an empty copy takes `other`'s copy; else one resize, then
+        // `other`'s values in its order).
+        let start = if self.get(vm.heap).is_empty() {
+            other.get(vm.heap).cpython_copy(vm.heap)
+        } else {
+            let mut copy = self.get(vm.heap).cpython_copy(vm.heap);
+            copy.presize_for_merge(other.get(vm.heap).len());
+            copy
+        };
+        let mut result_guard = DropGuard::new(start, vm);
         let (result, vm) = result_guard.as_parts_mut();
         let len = other.get(vm.heap).len();
         for idx in 0..len {
@@ -587,6 +852,28 @@ impl<'h> HeapRead<'h, SetStorage> {
 
     /// Returns a new set containing elements in self but not in other (difference).
     fn difference(&self, other: &Self, vm: &mut VM<'h>) -> RunResult<SetStorage> {
+        // hwf: CPython's `set_difference`: when `self` is more than four
+        // times larger, a copy of it with `other`'s values removed (leaving
+        // dummies), else `self`'s values not in `other`, added in order.
+        if self.get(vm.heap).len() >> 2 > other.get(vm.heap).len() {
+            let mut result_guard = DropGuard::new(self.get(vm.heap).cpython_copy(vm.heap), vm);
+            let (result, vm) = result_guard.as_parts_mut();
+            let len = other.get(vm.heap).len();
+            for idx in 0..len {
+                let value = other.get(vm.heap).entries[idx].value.clone_with_heap(vm);
+                defer_drop!(value, vm);
+                let hash = set_element_hash(value, vm)?;
+                let found = result
+                    .indices
+                    .find(hash, |&i| result.entries[i].value.py_eq(value, vm).unwrap_or(false))
+                    .copied();
+                if let Some(index) = found {
+                    let removed = result.take_at(index);
+                    removed.value.drop_with(vm);
+                }
+            }
+            return Ok(result_guard.into_inner());
+        }
         let mut result_guard = DropGuard::new(SetStorage::new(), vm);
         let (result, vm) = result_guard.as_parts_mut();
         let len = self.get(vm.heap).len();
@@ -604,33 +891,29 @@ impl<'h> HeapRead<'h, SetStorage> {
 
     /// Returns a new set containing elements in either set but not both (symmetric difference).
     fn symmetric_difference(&self, other: &Self, vm: &mut VM<'h>) -> RunResult<SetStorage> {
-        let mut result_guard = DropGuard::new(SetStorage::new(), vm);
+        // hwf: CPython's `set_symmetric_difference`: a copy of `other`, then
+        // each of `self`'s values, in order, removed from it when there and
+        // added when not.
+        let mut result_guard = DropGuard::new(other.get(vm.heap).cpython_copy(vm.heap), vm);
         let (result, vm) = result_guard.as_parts_mut();
-
-        // Add elements in self but not in other
         let len = self.get(vm.heap).len();
         for idx in 0..len {
             let value = self.get(vm.heap).entries[idx].value.clone_with_heap(vm);
             let mut value_guard = DropGuard::new(value, vm);
             let (value, vm) = value_guard.as_parts_mut();
-            if !other.contains(value, vm)? {
+            let hash = set_element_hash(value, vm)?;
+            let found = result
+                .indices
+                .find(hash, |&i| result.entries[i].value.py_eq(value, vm).unwrap_or(false))
+                .copied();
+            if let Some(index) = found {
+                let removed = result.take_at(index);
+                removed.value.drop_with(vm);
+            } else {
                 let (value, vm) = value_guard.into_parts();
                 result.add(value, vm)?;
             }
         }
-
-        // Add elements in other but not in self
-        let len = other.get(vm.heap).len();
-        for idx in 0..len {
-            let value = other.get(vm.heap).entries[idx].value.clone_with_heap(vm);
-            let mut value_guard = DropGuard::new(value, vm);
-            let (value, vm) = value_guard.as_parts_mut();
-            if !self.contains(value, vm)? {
-                let (value, vm) = value_guard.into_parts();
-                result.add(value, vm)?;
-            }
-        }
-
         Ok(result_guard.into_inner())
     }
 }
@@ -715,6 +998,11 @@ impl Set {
         Self(SetStorage::with_capacity(capacity))
     }
 
+    /// hwf: a copy as CPython makes one (its table size and slots).
+    pub(crate) fn cpython_copy(&self, heap: &impl ContainsHeap) -> Self {
+        Self(self.0.cpython_copy(heap))
+    }
+
     /// Validates and clamps a capacity before native set preallocation.
     pub(crate) fn preallocation_capacity(requested: usize, tracker: &ResourceTracker) -> Result<usize, ResourceError> {
         checked_preallocation_hint(requested, mem::size_of::<SetEntry>(), tracker)
@@ -774,7 +1062,8 @@ impl<'h> HeapRead<'h, Set> {
     /// Returns a shallow copy of the set.
     #[must_use]
     pub fn copy(&self, vm: &VM<'h>) -> Set {
-        Set(self.get(vm.heap).0.clone_with_heap(vm.heap))
+        // hwf: as CPython copies (its table size and slots).
+        Set(self.get(vm.heap).0.cpython_copy(vm.heap))
     }
 
     fn storage(&self) -> BorrowedHeapRead<'_, 'h, SetStorage> {
@@ -817,6 +1106,19 @@ impl Set {
 
     /// Creates a set from an iterable value, adding and hashing items incrementally.
     fn from_iterable(iterable: Value, vm: &mut VM<'_>) -> RunResult<Self> {
+        // hwf: `set(s)` / `frozenset(s)` of a set copies its table, as CPython.
+        let copy = match &iterable {
+            Value::Ref(id) => match vm.heap.get(*id) {
+                HeapData::Set(s) => Some(s.0.cpython_copy(vm.heap)),
+                HeapData::FrozenSet(fs) => Some(fs.storage.cpython_copy(vm.heap)),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(copy) = copy {
+            iterable.drop_with(vm);
+            return Ok(Self(copy));
+        }
         let iterator = iterable.into_py_iter(vm)?;
         defer_drop!(iterator, vm);
         let mut iterator = iterator.read(vm);
@@ -850,13 +1152,9 @@ impl<'h> HeapRead<'h, Set> {
         }
 
         // Add new entry
+        let pyhash = crate::cpython_hash::cpython_hash(value, vm).unwrap_or(hash);
         let (value, vm) = value_guard.into_parts();
-        let storage = &mut self.get_mut(vm.heap).0;
-        let index = storage.entries.len();
-        storage.entries.push(SetEntry { value, hash });
-        storage
-            .indices
-            .insert_unique(hash, index, |&idx| storage.entries[idx].hash);
+        self.get_mut(vm.heap).0.place(value, hash, pyhash);
         Ok(true)
     }
 
@@ -879,8 +1177,31 @@ impl<'h> HeapRead<'h, Set> {
         };
 
         if let Some(entries) = entries_opt {
+            // hwf: CPython's `set_merge`: into an empty set, a copy of the
+            // other's table; else one resize up front, then its values.
+            let copy = if self.get(vm.heap).0.layout.fill == 0 {
+                match &other {
+                    Value::Ref(id) => match vm.heap.get(*id) {
+                        HeapData::Set(s) => Some(s.0.cpython_copy(vm.heap)),
+                        HeapData::FrozenSet(fs) => Some(fs.storage.cpython_copy(vm.heap)),
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            } else {
+                None
+            };
             other.drop_with(vm);
-            for (value, _hash) in entries {
+            if let Some(copy) = copy {
+                for (value, _, _) in entries {
+                    value.drop_with(vm);
+                }
+                let old = mem::replace(&mut self.get_mut(vm.heap).0, copy);
+                old.drop_with(vm);
+                return Ok(());
+            }
+            self.get_mut(vm.heap).0.presize_for_merge(entries.len());
+            for (value, _hash, _pyhash) in entries {
                 self.add(value, vm)?;
             }
             return Ok(());
@@ -1326,18 +1647,20 @@ impl Set {
     /// Helper to get SetStorage from a Value (either directly or by conversion).
     fn get_storage_from_value(value: Value, vm: &mut VM<'_>) -> RunResult<SetStorage> {
         // Try to get entries from a Set/FrozenSet directly
-        let entries_opt = match &value {
+        // hwf: an exact clone (its CPython table too: a symmetric
+        // difference starts from a copy of it).
+        let storage_opt = match &value {
             Value::Ref(id) => match vm.heap.get(*id) {
-                HeapData::Set(set) => Some(set.0.clone_entries(vm.heap)),
-                HeapData::FrozenSet(set) => Some(set.storage.clone_entries(vm.heap)),
+                HeapData::Set(set) => Some(set.0.clone_with_heap(vm.heap)),
+                HeapData::FrozenSet(set) => Some(set.storage.clone_with_heap(vm.heap)),
                 _ => None,
             },
             _ => None,
         };
 
-        if let Some(entries) = entries_opt {
+        if let Some(storage) = storage_opt {
             value.drop_with(vm);
-            return Ok(SetStorage::from_entries(entries));
+            return Ok(storage);
         }
 
         // Convert iterable to set
@@ -1611,19 +1934,34 @@ fn get_storage_from_set_operand(value: &Value, vm: &mut VM<'_>) -> RunResult<Opt
 
 impl serde::Serialize for SetStorage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.entries.serialize(serializer)
+        // hwf: with CPython's table size and finger (its dummies are dropped).
+        (&self.entries, self.layout.table.len(), self.layout.finger).serialize(serializer)
     }
 }
 
 impl<'de> serde::Deserialize<'de> for SetStorage {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let entries: Vec<SetEntry> = serde::Deserialize::deserialize(deserializer)?;
-        // Rebuild the indices hash table from the entries
-        let mut indices = HashTable::with_capacity(entries.len());
-        for (idx, entry) in entries.iter().enumerate() {
-            indices.insert_unique(entry.hash, idx, |&i| entries[i].hash);
+        let (entries, size, finger): (Vec<SetEntry>, usize, usize) = serde::Deserialize::deserialize(deserializer)?;
+        // Rebuild the indices hash table and the slot states from the entries
+        let size = size.max(SET_MINSIZE).next_power_of_two();
+        if entries.iter().any(|e| e.slot as usize >= size) {
+            return Err(serde::de::Error::custom("set entry outside its table"));
         }
-        Ok(Self { indices, entries })
+        let mut layout = SetLayout {
+            table: vec![EMPTY; size],
+            fill: entries.len(),
+            finger,
+        };
+        for e in &entries {
+            layout.table[e.slot as usize] = LIVE;
+        }
+        let mut storage = Self {
+            indices: HashTable::with_capacity(entries.len()),
+            entries,
+            layout: Box::new(layout),
+        };
+        storage.reindex();
+        Ok(storage)
     }
 }
 

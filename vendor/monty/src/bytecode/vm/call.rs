@@ -390,6 +390,24 @@ impl VM<'_> {
                 // Handle classmethods on type objects like dict.fromkeys()
                 t.call_class_method(name_id, args, this).map(Into::into)
             }
+            // hwf: the `float` and `int` methods workflow scripts use.
+            Value::Float(f) if matches!(this.interns.get_str(name_id), "is_integer" | "as_integer_ratio") => {
+                let name = this.interns.get_str(name_id).to_owned();
+                args.check_zero_args(&format!("float.{name}"), this.heap)?;
+                if name == "is_integer" {
+                    return Ok(CallResult::Value(Value::Bool(f.is_finite() && f.fract() == 0.0)));
+                }
+                float_integer_ratio(f, this).map(CallResult::Value)
+            }
+            Value::Int(_) | Value::Bool(_) if this.interns.get_str(name_id) == "bit_length" => {
+                args.check_zero_args("int.bit_length", this.heap)?;
+                let n = match obj {
+                    Value::Int(i) => i.unsigned_abs(),
+                    Value::Bool(b) => u64::from(b),
+                    _ => 0,
+                };
+                Ok(CallResult::Value(Value::Int(i64::from(64 - n.leading_zeros()))))
+            }
             _ => {
                 // Non-heap values without method support
                 let type_name = obj.py_type_name(this);
@@ -1392,4 +1410,47 @@ fn is_builtin_class_method(ty: Type, name: StringId) -> bool {
     (ty == Type::Dict && name == StaticStrings::Fromkeys)
         || (ty == Type::Bytes && name == StaticStrings::Fromhex)
         || (ty == Type::Str && name == StaticStrings::Maketrans)
+}
+
+/// hwf: `float.as_integer_ratio()`: the exact fraction, in lowest terms with
+/// a positive denominator, as CPython; infinities and NaN raise its errors.
+fn float_integer_ratio(f: f64, vm: &mut VM<'_>) -> Result<Value, RunError> {
+    use num_bigint::BigInt;
+    if f.is_nan() {
+        return Err(SimpleException::new_msg(ExcType::ValueError, "cannot convert NaN to integer ratio").into());
+    }
+    if f.is_infinite() {
+        return Err(
+            SimpleException::new_msg(ExcType::OverflowError, "cannot convert Infinity to integer ratio").into(),
+        );
+    }
+    let bits = f.to_bits();
+    let negative = bits >> 63 == 1;
+    let exp_bits = i32::try_from((bits >> 52) & 0x7ff).unwrap_or(0);
+    let frac = bits & ((1 << 52) - 1);
+    let (mut mantissa, mut exp) = if exp_bits == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1 << 52), exp_bits - 1075)
+    };
+    if mantissa == 0 {
+        exp = 0;
+    }
+    while mantissa != 0 && mantissa & 1 == 0 && exp < 0 {
+        mantissa >>= 1;
+        exp += 1;
+    }
+    let mut num = BigInt::from(mantissa);
+    let mut den = BigInt::from(1u8);
+    if exp >= 0 {
+        num <<= u32::try_from(exp).unwrap_or(0);
+    } else {
+        den <<= u32::try_from(-exp).unwrap_or(0);
+    }
+    if negative {
+        num = -num;
+    }
+    let num = crate::types::LongInt::new(num).into_value(vm.heap);
+    let den = crate::types::LongInt::new(den).into_value(vm.heap);
+    Ok(crate::types::allocate_tuple(smallvec::smallvec![num, den], vm.heap))
 }

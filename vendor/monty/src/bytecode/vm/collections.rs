@@ -4,7 +4,7 @@ use super::VM;
 use crate::{
     defer_drop, defer_drop_mut,
     exception_private::{ExcType, ExcTypeExt, RunError, SimpleException},
-    heap::{DropGuard, HeapData, HeapReadOutput},
+    heap::{DropGuard, DropWithContext, HeapData, HeapReadOutput},
     intern::StringId,
     types::{
         Dict, List, PyTrait, Set, Slice, allocate_tuple, collect_iterable, collect_iterable_bounded,
@@ -51,11 +51,35 @@ impl VM<'_> {
     }
 
     /// Builds a set from the top n stack values.
-    pub(super) fn build_set(&mut self, count: usize) -> Result<(), RunError> {
+    ///
+    /// hwf: `operand` is the count with CPython's constant-set flags
+    /// (`compiler::BUILD_SET_CONST_*`): CPython folds a set display of
+    /// constants into a frozenset constant, built from the items and then
+    /// rebuilt from its own order when the compiler merges constants; a
+    /// display (more than two items) is that frozenset merged into an empty
+    /// set, an iterated display the frozenset itself.
+    pub(super) fn build_set(&mut self, operand: u16) -> Result<(), RunError> {
+        use crate::bytecode::compiler::{BUILD_SET_CONST_DISPLAY, BUILD_SET_CONST_ITER, BUILD_SET_COUNT_MASK};
+        let count = usize::from(operand & BUILD_SET_COUNT_MASK);
         let items = self.pop_n(count);
         let mut set = Set::new();
         for item in items {
             set.add(item, self)?;
+        }
+        if operand & (BUILD_SET_CONST_DISPLAY | BUILD_SET_CONST_ITER) != 0 {
+            let mut merged = Set::new();
+            let values: Vec<Value> = set.iter().map(|v| v.clone_with_heap(self.heap)).collect();
+            set.drop_with(self);
+            for value in values {
+                merged.add(value, self)?;
+            }
+            set = if operand & BUILD_SET_CONST_DISPLAY != 0 {
+                let copy = merged.cpython_copy(self.heap);
+                merged.drop_with(self);
+                copy
+            } else {
+                merged
+            };
         }
         let heap_id = self.heap.allocate(HeapData::Set(set));
         self.push(Value::Ref(heap_id));

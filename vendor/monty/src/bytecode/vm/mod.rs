@@ -1410,8 +1410,9 @@ impl<'h> VM<'h> {
                     try_catch!(self, self.build_dict(count));
                 }
                 Opcode::BuildSet => {
-                    let count = self.current_frame.fetch_u16() as usize;
-                    try_catch!(self, self.build_set(count));
+                    // hwf: the top bits are CPython's constant-set flags.
+                    let operand = self.current_frame.fetch_u16();
+                    try_catch!(self, self.build_set(operand));
                 }
                 Opcode::FormatValue => {
                     let flags = self.current_frame.fetch_u8();

@@ -410,11 +410,26 @@ fn json_error_to_run_error(error: &JiterError, bytes: &[u8]) -> RunError {
         }
         JiterErrorType::JsonError(JsonErrorType::ExpectedColon) => ("Expecting ':' delimiter".to_owned(), error.index),
         JiterErrorType::JsonError(
-            JsonErrorType::ExpectedListCommaOrEnd
-            | JsonErrorType::ExpectedObjectCommaOrEnd
-            | JsonErrorType::EofWhileParsingList
-            | JsonErrorType::EofWhileParsingObject,
-        ) => ("Expecting ',' delimiter".to_owned(), error.index),
+            kind @ (JsonErrorType::EofWhileParsingList | JsonErrorType::EofWhileParsingObject),
+        ) => {
+            // hwf: right after `{` / `[` (or a comma) CPython expects a key or
+            // a value there, not a delimiter (`json.loads("{")`).
+            let before = bytes[..error.index.min(bytes.len())]
+                .iter()
+                .rev()
+                .find(|b| !b.is_ascii_whitespace());
+            let message = match (kind, before) {
+                (JsonErrorType::EofWhileParsingObject, Some(b'{' | b',')) => {
+                    "Expecting property name enclosed in double quotes"
+                }
+                (JsonErrorType::EofWhileParsingList, Some(b'[' | b',')) => "Expecting value",
+                _ => "Expecting ',' delimiter",
+            };
+            (message.to_owned(), error.index)
+        }
+        JiterErrorType::JsonError(JsonErrorType::ExpectedListCommaOrEnd | JsonErrorType::ExpectedObjectCommaOrEnd) => {
+            ("Expecting ',' delimiter".to_owned(), error.index)
+        }
         JiterErrorType::JsonError(JsonErrorType::InvalidEscape) => {
             let escape_index = find_string_escape_start(bytes, error.index).unwrap_or(error.index);
             let is_unicode_escape = bytes.get(escape_index.saturating_add(1)) == Some(&b'u');
