@@ -850,5 +850,8 @@ fn an_uncaught_error_names_its_script_line() {
     let out = ctx.run_json(&s, "{}", &[]);
     out.expect_code(1);
     let message = out.json()["error"]["message"].as_str().unwrap_or_default().to_owned();
-    assert!(message.starts_with("nondeterminism: ") && message.ends_with("(line 3)"), "{message}");
+    assert!(
+        message.starts_with("nondeterminism: ") && message.ends_with("(line 3)"),
+        "{message}"
+    );
 }
