@@ -246,7 +246,11 @@ function wireCards(root) {
 // A live update whose data arrived while someone started filling in a
 // form does not redraw under them (it is tried again later).
 function deferred() {
-  if (state.forced || !editing()) return false;
+  // A forced redraw (a navigation, a decision) goes ahead, unless a form
+  // was opened after it began: its answer may come back after the click
+  // that opened a fork box, and must not wipe the box.
+  if (state.forced && state.editSeq === state.routeEditSeq) return false;
+  if (!editing()) return false;
   refresh();
   return true;
 }
@@ -540,6 +544,7 @@ function forkExplain(o, mode) {
 
 async function openFork(run, call, tr) {
   if ($(`tr[data-fork="${CSS.escape(call)}"]`)) return;
+  state.editSeq = (state.editSeq || 0) + 1;
   tr.insertAdjacentHTML("afterend", `<tr class="fork-row" data-fork="${esc(call)}"><td colspan="8"><div class="fork-box muted">Loading what call ${esc(call)} takes…</div></td></tr>`);
   const row = $(`tr[data-fork="${CSS.escape(call)}"]`);
   let o;
@@ -807,6 +812,7 @@ async function route() {
   if (drift && state.view === next && !state.forced) return;
   $all("header nav a").forEach((a) => a.classList.remove("active"));
   delete document.body.dataset.rendered;
+  state.routeEditSeq = state.editSeq;
   // A "Recorded: …" note belongs to the page it was recorded on.
   if (state.view && state.view !== next) { clearTimeout(flash.t); $("#flash").classList.add("hidden"); }
   try {
