@@ -57,6 +57,12 @@ impl Run {
         serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {self:?}"))
     }
 
+    /// The `--json` envelope's `error.message` as plain text ("" when there
+    /// is none): compare with this, not with the JSON-quoted value.
+    pub fn error_message(&self) -> String {
+        self.json()["error"]["message"].as_str().unwrap_or_default().to_owned()
+    }
+
     /// Assert the exit code, showing the output on failure.
     #[track_caller]
     pub fn expect_code(&self, code: i32) -> &Self {

@@ -839,7 +839,7 @@ fn an_uncaught_error_names_its_script_line() {
     );
     let out = ctx.run_json(&s, "{}", &[]);
     out.expect_code(1);
-    let message = out.json()["error"]["message"].as_str().unwrap_or_default().to_owned();
+    let message = out.error_message();
     assert!(message.ends_with("(line 3)"), "{message}");
     // A coded error keeps its code first, and gets its line too.
     let s = js(
@@ -849,7 +849,7 @@ fn an_uncaught_error_names_its_script_line() {
     );
     let out = ctx.run_json(&s, "{}", &[]);
     out.expect_code(1);
-    let message = out.json()["error"]["message"].as_str().unwrap_or_default().to_owned();
+    let message = out.error_message();
     assert!(
         message.starts_with("nondeterminism: ") && message.ends_with("(line 3)"),
         "{message}"

@@ -531,7 +531,7 @@ return { done, caught, slots, piped, spent: budget.spent(), remaining: budget.re
         &["--agents", fixture, "--max-tokens", "15"],
     );
     out.expect_code(1);
-    let message = out.json()["error"]["message"].as_str().unwrap_or_default().to_owned();
+    let message = out.error_message();
     assert!(
         message
             .starts_with("token_budget: WorkflowBudgetExceededError: Workflow token budget exceeded (20 / 15 tokens)"),

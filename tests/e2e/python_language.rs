@@ -6,7 +6,7 @@
 //! compared — then the seed's typed errors (`CapabilityError`,
 //! `PipelineStageError`) and its token-budget rule.
 
-use crate::common::{Ctx, Run, reference_json};
+use crate::common::{Ctx, reference_json};
 use serde_json::{Value, json};
 
 const META: &str = "meta = {\"name\": \"lang\", \"description\": \"the seed's Python\"}\n";
@@ -366,15 +366,11 @@ return out
         &["--agents", f.to_str().expect("utf8")],
     );
     out.expect_code(1);
-    let msg = out.json()["error"]["message"].as_str().unwrap_or_default().to_owned();
+    let msg = out.error_message();
     assert!(
         msg.starts_with("agent_failed: PipelineStageError: pipeline item 0 stage 0 failed") && msg.contains("(line 3)"),
         "{msg}"
     );
-}
-
-fn error_message(out: &Run) -> String {
-    out.json()["error"]["message"].as_str().unwrap_or_default().to_owned()
 }
 
 /// As in the seed, a spent token budget ends the Python run even when the
@@ -405,7 +401,7 @@ return {"done": done}
     // 10 tokens a call, a ceiling of 15: the third call is refused.
     let out = ctx.run_json(script, "{}", &["--agents", fixture, "--max-tokens", "15"]);
     out.expect_code(1);
-    assert!(error_message(&out).starts_with("token_budget: "), "{out:?}");
+    assert!(out.error_message().starts_with("token_budget: "), "{out:?}");
     assert_eq!(out.json()["data"]["counts"]["agent_calls"], 2);
     let logs = ctx.hwf(["logs", &crate::common::run_id(&out.json())]);
     assert!(
@@ -444,7 +440,7 @@ fn unsupported_generator_forms_are_refused_with_the_construct_and_line() {
     );
     let out = ctx.run_json(path.to_str().expect("utf8"), "{}", &[]);
     out.expect_code(1);
-    let msg = error_message(&out);
+    let msg = out.error_message();
     assert!(
         msg.starts_with("unsupported: NotImplementedError: ") && msg.contains("'log'") && msg.contains("(line 3)"),
         "{msg}"

@@ -152,7 +152,7 @@ return await agent("hi", { output_schema: { type: "nonsense" } });
         &["--agents", f.to_str().expect("utf8")],
     );
     out.expect_code(1);
-    let msg = out.json()["error"]["message"].as_str().unwrap_or_default().to_owned();
+    let msg = out.error_message();
     assert!(msg.contains("TypeError: agent(): invalid schema"), "{msg}");
     let agent_calls = &out.json()["data"]["counts"]["agent_calls"];
     assert!(agent_calls.is_null() || agent_calls == 0, "an agent started: {out:?}");
