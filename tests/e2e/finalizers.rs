@@ -214,6 +214,24 @@ fn kill_when_slow(ctx: &Ctx, args: &[&str], starts: usize) {
     }
     child.kill().expect("kill -9");
     child.wait().expect("wait");
+    // A runner continues a run whose executor died in a process of its own
+    // (`--isolated-for`), which the kernel kills when its runner dies
+    // (`PDEATHSIG`) — after the runner is reaped, not before. Until it is
+    // gone it holds the run's claim, and the next `runner --once` would
+    // find the run running and leave it: wait until nobody holds it.
+    let id = std::fs::read_dir(ctx.state().join("runs"))
+        .expect("runs")
+        .flatten()
+        .next()
+        .expect("a run")
+        .file_name()
+        .into_string()
+        .expect("utf8 id");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while status(ctx, &id)["state"] != "stuck" {
+        assert!(Instant::now() < deadline, "execution {starts}'s process never let the run go");
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 #[test]
