@@ -229,7 +229,10 @@ fn kill_when_slow(ctx: &Ctx, args: &[&str], starts: usize) {
         .expect("utf8 id");
     let deadline = Instant::now() + Duration::from_secs(30);
     while status(ctx, &id)["state"] != "stuck" {
-        assert!(Instant::now() < deadline, "execution {starts}'s process never let the run go");
+        assert!(
+            Instant::now() < deadline,
+            "execution {starts}'s process never let the run go"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }

@@ -695,25 +695,37 @@ impl<'a> Fault<'a> {
     fn pause(&mut self) {
         let Some(pg) = self.store.pg() else { return };
         let (ctx, store) = (self.ctx, self.store);
-        let mut hit = None;
-        let found = self.wait(FAULT_WAIT, |s| {
-            let pid = s.runners[1].pid;
-            for (run, journal) in store.executing(ctx, pid) {
-                let has = |t: &str, call: &str| journal.iter().any(|e| ty(e) == t && call_of(e) == call);
-                if !s.faulted.contains(&run) && has("call_started", "2") && !has("call_completed", "2") {
-                    hit = Some((run, journal.len()));
-                    return true;
-                }
+        let pid = self.runners[1].pid;
+        // A run seen mid-call may finish before the stop lands (a call
+        // takes a few hundred ms): once the runner is stopped, the run
+        // waited on is one it still holds unfinished, else it goes on and
+        // the driver looks again.
+        let mut held = None;
+        for _ in 0..5 {
+            let found = self.wait(FAULT_WAIT, |s| {
+                store.executing(ctx, pid).into_iter().any(|(run, journal)| {
+                    let has = |t: &str, call: &str| journal.iter().any(|e| ty(e) == t && call_of(e) == call);
+                    !s.faulted.contains(&run) && has("call_started", "2") && !has("call_completed", "2")
+                })
+            });
+            if !found {
+                break;
             }
-            false
-        });
-        let Some((run, lines)) = hit.filter(|_| found) else {
+            signal(pid, "-STOP");
+            held = store.executing(ctx, pid).into_iter().find_map(|(run, journal)| {
+                let unfinished = !journal.iter().any(|e| ty(e) == "run_completed");
+                (unfinished && !self.faulted.contains(&run)).then_some((run, journal.len()))
+            });
+            if held.is_some() {
+                break;
+            }
+            signal(pid, "-CONT");
+        }
+        let Some((run, lines)) = held else {
             self.skipped
                 .push("pause: the paused runner never held a fresh run mid-call".into());
             return;
         };
-        let pid = self.runners[1].pid;
-        signal(pid, "-STOP");
         let at = now_ms();
         self.faulted.insert(run.clone());
         let token_before = pg
