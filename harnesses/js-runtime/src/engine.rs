@@ -627,8 +627,7 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, body_line: u32, args: &Json) -> Resul
         if end_job.call::<_, ()>(()).is_err() {
             return Err(format!("internal: ending a job failed: {}", caught(ctx, &helpers)));
         }
-        let pending: Vec<u64> = PENDING.with(|p| p.borrow().iter().copied().collect());
-        if pending.is_empty() {
+        if PENDING.with(|p| p.borrow().is_empty()) {
             // Nothing in flight: the virtual clock moves to the next timer.
             match fire_next.call::<_, bool>(()) {
                 Ok(true) => continue,
@@ -646,7 +645,9 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, body_line: u32, args: &Json) -> Resul
         // A spent token or cost budget is an error the script may catch
         // (`WorkflowBudgetExceededError`, made by the prelude's `settle`),
         // as in Claude Code; the seed's Python ends the run instead.
-        let done = wit::host::next(&pending);
+        // Every call in flight is this script's: an empty list waits for
+        // any of them (no list of thousands sent on every turn).
+        let done = wit::host::next(&[]);
         if PENDING.with(|p| p.borrow_mut().remove(&done.call)) {
             let id = done.call as f64;
             // The prelude knows which calls are agents.

@@ -186,13 +186,31 @@ impl Hwf {
         Ok(v)
     }
 
-    /// The review entries of one run's waits (empty unless it is waiting).
+    /// The review entries of one run's waits that still need someone
+    /// (empty unless it is waiting): a question or approval already
+    /// decided is left out while the run has not continued yet, so a view
+    /// redrawn right after the decision does not offer it again. Controls
+    /// that cannot be read leave every wait in (an operator sees more,
+    /// never less).
     pub fn run_waits(&self, snap: &RunSnapshot) -> Vec<Value> {
         if snap.state != RunState::Waiting {
             return Vec::new();
         }
+        let controls = crate::app::control::read_controls(self.store(), &snap.run_id).ok();
+        let open: Vec<&WaitInfo> = snap
+            .waits
+            .iter()
+            .filter(|w| {
+                let decided = matches!(w.kind.as_str(), "human" | "approval")
+                    && controls.as_ref().is_some_and(|c| c.decision(&w.call).is_some());
+                !decided
+            })
+            .collect();
+        if open.is_empty() {
+            return Vec::new();
+        }
         // Only the waiting calls' requests are read whole.
-        let waiting: std::collections::HashSet<&str> = snap.waits.iter().map(|w| w.call.as_str()).collect();
+        let waiting: std::collections::HashSet<&str> = open.iter().map(|w| w.call.as_str()).collect();
         let journal = match self.store().read_entries_compact(&snap.run_id).and_then(|mut j| {
             self.store()
                 .resolve_where(
@@ -214,8 +232,7 @@ impl Hwf {
             }
         }
         let name = workflow_name(snap);
-        snap.waits
-            .iter()
+        open.into_iter()
             .map(|w| {
                 let mut v = review_entry(&snap.run_id, &name, w, requests.get(w.call.as_str()).copied());
                 hwf_core::redact::redact_value(&mut v);

@@ -286,7 +286,10 @@ impl InstanceBroker {
     }
 
     /// `next`: wait for the first of `pending` to finish (completion order)
-    /// and journal its delivery.
+    /// and journal its delivery. An empty `pending` is every call of this
+    /// instance not yet delivered or cancelled, so a runtime with thousands
+    /// of calls in flight need not send (nor the host search) their list on
+    /// every turn.
     ///
     /// # Errors
     ///
@@ -301,13 +304,16 @@ impl InstanceBroker {
                 .and_then(|idx| idx.delivered(self.scope.parent(), self.delivered))
                 .and_then(|id| id.rsplit('.').next())
                 .and_then(|n| n.parse().ok())
-                .filter(|n| pending.contains(n))
+                .filter(|n| self.is_pending(pending, *n))
         } else {
             None
         };
         let out = loop {
             let ready = match wanted {
                 Some(w) => self.joins.ready.contains_key(&w).then_some(w),
+                // Any: the lowest-numbered ready call, as a list in call
+                // order would choose.
+                None if pending.is_empty() => self.joins.ready.keys().next().copied(),
                 None => pending.iter().copied().find(|n| self.joins.ready.contains_key(n)),
             };
             if let Some(n) = ready {
@@ -320,7 +326,12 @@ impl InstanceBroker {
             {
                 break (w, Err(cancelled("the recorded call is gone")));
             }
-            if !pending.iter().any(|n| self.joins.handles.contains_key(n)) {
+            let running = if pending.is_empty() {
+                !self.joins.handles.is_empty()
+            } else {
+                pending.iter().any(|n| self.joins.handles.contains_key(n))
+            };
+            if !running {
                 let n = pending.first().copied().unwrap_or(0);
                 break (
                     n,
@@ -360,6 +371,16 @@ impl InstanceBroker {
         self.delivered += 1;
         self.run.journal_or_trap(&Event::Delivered { call: &call })?;
         Ok(out)
+    }
+
+    /// Whether call `n` is among `pending` (empty: any call of this
+    /// instance still running or not yet delivered).
+    fn is_pending(&self, pending: &[u64], n: u64) -> bool {
+        if pending.is_empty() {
+            self.joins.handles.contains_key(&n) || self.joins.ready.contains_key(&n)
+        } else {
+            pending.contains(&n)
+        }
     }
 
     /// A task of this join set trapped. When the trap parks the run, let
