@@ -587,6 +587,10 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, body_line: u32, args: &Json) -> Resul
         Ok(p) => p,
         Err(_) => return Err(format!("script_error: {}", caught_at(ctx, &helpers, body_line))),
     };
+    // A `setTimeout` callback that throws is swallowed, as Claude Code's
+    // timers swallow it; the first one is kept to explain a script that
+    // then waits forever on what the callback would have settled.
+    let mut timer_error: Option<String> = None;
     loop {
         while ctx.execute_pending_job() {}
         match promise.state() {
@@ -633,13 +637,14 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, body_line: u32, args: &Json) -> Resul
             match fire_next.call::<_, bool>(()) {
                 Ok(true) => continue,
                 Ok(false) => {
-                    return Err("script_error: the script is waiting on a promise that can never settle".into());
+                    return Err(timer_error.unwrap_or_else(|| {
+                        "script_error: the script is waiting on a promise that can never settle".into()
+                    }));
                 }
                 Err(_) => {
-                    return Err(format!(
-                        "script_error: in a setTimeout callback: {}",
-                        caught_at(ctx, &helpers, body_line)
-                    ));
+                    let e = caught_at(ctx, &helpers, body_line);
+                    timer_error.get_or_insert_with(|| format!("script_error: in a setTimeout callback: {e}"));
+                    continue;
                 }
             }
         }

@@ -132,6 +132,10 @@ vm.runInContext(`(() => {
   for (const f of [async () => {}, function* () {}, async function* () {}]) { Object.freeze(f.constructor); Object.freeze(f.constructor.prototype); }
   for (const C of [globalThis.DisposableStack, globalThis.AsyncDisposableStack, globalThis.Intl].filter(Boolean)) { Object.freeze(C); if (C.prototype) Object.freeze(C.prototype); }
   for (const ns of [JSON, Math, Reflect, Proxy]) Object.freeze(ns);
+  // (vmHardening, after the namespaces: a non-writable \`then\` on the
+  // global, so nothing awaits it as a thenable, and \`Error\` pinned.)
+  Object.defineProperty(globalThis, 'then', { value: undefined, writable: false, configurable: false });
+  Object.defineProperty(globalThis, 'Error', { value: Error, writable: false, enumerable: false, configurable: false });
   if (typeof Intl !== 'undefined') for (const k of Object.getOwnPropertyNames(Intl)) { const C = Intl[k]; if (typeof C === 'function') { Object.freeze(C); if (C.prototype) Object.freeze(C.prototype); } }
 })()`, context);
 // Claude Code's copy across its VM boundary (vmHardening's `copy`), in the
@@ -174,9 +178,27 @@ const msgOf = (e) => {
 // `log(x)`: one argument, `String(x)` unless an object.
 context.log = (m) => { logs.push(m == null || (typeof m !== 'object' && typeof m !== 'function') ? String(m) : `[${typeof m}]`); };
 context.phase = () => {};
-context.setTimeout = (fn, ms) => setTimeout(() => { try { fn() } catch {} }, typeof ms === 'number' ? ms : typeof ms === 'string' ? +ms || 0 : 0);
-context.clearTimeout = (id) => clearTimeout(id);
-context.workflow = async () => { throw new Error('workflow() is not modelled by this reference'); };
+// Claude Code's timers (its `ws`): the id is a number, the callback is
+// called with no arguments and whatever it throws is swallowed.
+const timers = new Set();
+context.setTimeout = (fn, ms) => {
+  const id = Number(setTimeout(() => { timers.delete(id); try { fn() } catch {} }, typeof ms === 'number' ? ms : typeof ms === 'string' ? +ms || 0 : 0));
+  timers.add(id);
+  return id;
+};
+context.clearTimeout = (k) => {
+  if (typeof k !== 'number' && typeof k !== 'string') return;
+  const id = typeof k === 'number' ? k : +k;
+  if (timers.has(id)) { timers.delete(id); clearTimeout(id); }
+};
+// workflow(): only Claude Code's refusal of a bad first argument (its \`vi\`)
+// is modelled; running a child is not.
+context.workflow = async (ref) => {
+  if (typeof ref !== 'string' && !(ref && typeof ref === 'object' && 'scriptPath' in ref && typeof ref.scriptPath === 'string')) {
+    throw new TypeError('workflow() expects a workflow name (string) or {scriptPath: string}');
+  }
+  throw new Error('workflow() is not modelled by this reference');
+};
 // `console.*`: strings as they are, other values as JSON (of the copy),
 // `String(x)` where that JSON is `{}` and says more.
 const consoleText = (parts) => parts.map((h) => {
@@ -239,6 +261,31 @@ context.pipeline = async (items, ...stages) => {
     return null;
   }));
 };
+
+// Claude Code's VM boundary around agent/parallel/pipeline/workflow (its
+// \`o1s\` and \`reseal\` in vmHardening): a call rejects not with the
+// error but with a frozen prototype-less \`{name, message, stack,
+// toString}\` made in the context (\`e instanceof Error\` is false).
+const reseal = vm.runInContext(`(() => {
+  const _freeze = Object.freeze, _setProto = Object.setPrototypeOf;
+  return (name, message, stack) => {
+    const toStr = () => name + ': ' + message;
+    _setProto(toStr, null);
+    _freeze(toStr);
+    return _freeze({ __proto__: null, name, message, stack: stack === undefined ? name + ': ' + message : stack, toString: toStr });
+  };
+})()`, context);
+const boundary = (fn) => async (...a) => {
+  try {
+    return await fn(...a);
+  } catch (e) {
+    let name = 'Error', stack;
+    try { if (typeof e?.name === 'string') name = e.name; } catch {}
+    try { if (typeof e?.stack === 'string') stack = e.stack; } catch {}
+    throw reseal(name, msgOf(e), stack);
+  }
+};
+for (const k of ['agent', 'parallel', 'pipeline', 'workflow']) context[k] = boundary(context[k]);
 
 const body = bodyAfterMeta(source);
 const run = new vm.Script(`(async () => {'use strict';\n${body}\n})()`, { filename: 'workflow.js' });
