@@ -928,5 +928,32 @@
     const s = stringify(copy(v));
     return s === undefined ? "null" : s;
   };
-  return { fireNext, settle, isAgent, describe, stringify: result, endJob, nextTurn };
+  // What Claude Code's compiled scripts call (the engine calls them in the
+  // script's functions, `vendor/README.md`): `Promise.resolve` bound to
+  // `Promise` on every async function's returned value (its `__wRg$`),
+  // and its async-iterator wrapper on what `for await` (and `yield*` in an
+  // async generator) iterates (its `__wRg$a`), word for word.
+  const R = PromiseCtor.resolve.bind(PromiseCtor);
+  const forAwait = (it) => ({ [Symbol.asyncIterator]() {
+    const ai = it[Symbol.asyncIterator];
+    if (ai != null && typeof ai !== "function") throw new TypeError("@@asyncIterator is not a function");
+    const i = ai != null ? ai.call(it) : it[Symbol.iterator]();
+    if (i === null || (typeof i !== "object" && typeof i !== "function")) throw new TypeError("Iterator is not an object");
+    const nxt = i.next;
+    if (typeof nxt !== "function") throw new TypeError("Iterator.next is not a function");
+    const ret = i.return;
+    const thr = i.throw;
+    const w = (s) => R(s).then((s) => {
+      if (s === null || (typeof s !== "object" && typeof s !== "function")) throw new TypeError("Iterator result is not an object");
+      const done = s.done;
+      return R(s.value).then((value) => ({ value, done }));
+    });
+    return {
+      next: (v) => w(nxt.call(i, v)),
+      return: (v) => w(typeof ret === "function" ? ret.call(i, v) : { value: v, done: true }),
+      throw: (e) => (typeof thr === "function" ? w(thr.call(i, e))
+        : R(typeof ret === "function" ? ret.call(i) : undefined).then(() => { throw new TypeError("The iterator does not provide a throw method"); })),
+    };
+  } });
+  return { fireNext, settle, isAgent, describe, stringify: result, endJob, nextTurn, asyncReturn: R, forAwait };
 })();

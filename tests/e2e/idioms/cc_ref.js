@@ -191,7 +191,7 @@ context.clearTimeout = (k) => {
   const id = typeof k === 'number' ? k : +k;
   if (timers.has(id)) { timers.delete(id); clearTimeout(id); }
 };
-// workflow(): only Claude Code's refusal of a bad first argument (its \`vi\`)
+// workflow(): only Claude Code's refusal of a bad first argument (its `vi`)
 // is modelled; running a child is not.
 context.workflow = async (ref) => {
   if (typeof ref !== 'string' && !(ref && typeof ref === 'object' && 'scriptPath' in ref && typeof ref.scriptPath === 'string')) {
@@ -263,9 +263,9 @@ context.pipeline = async (items, ...stages) => {
 };
 
 // Claude Code's VM boundary around agent/parallel/pipeline/workflow (its
-// \`o1s\` and \`reseal\` in vmHardening): a call rejects not with the
-// error but with a frozen prototype-less \`{name, message, stack,
-// toString}\` made in the context (\`e instanceof Error\` is false).
+// `o1s` and `reseal` in vmHardening): a call rejects not with the
+// error but with a frozen prototype-less `{name, message, stack,
+// toString}` made in the context (`e instanceof Error` is false).
 const reseal = vm.runInContext(`(() => {
   const _freeze = Object.freeze, _setProto = Object.setPrototypeOf;
   return (name, message, stack) => {
@@ -287,8 +287,50 @@ const boundary = (fn) => async (...a) => {
 };
 for (const k of ['agent', 'parallel', 'pipeline', 'workflow']) context[k] = boundary(context[k]);
 
-const body = bodyAfterMeta(source);
-const run = new vm.Script(`(async () => {'use strict';\n${body}\n})()`, { filename: 'workflow.js' });
+const rawBody = bodyAfterMeta(source);
+// Claude Code compiles the body before it runs it (its `Ti`, with acorn):
+// `return x` in an async function and an async arrow's expression body
+// become `Promise.resolve(x)` (the function's promise settles two jobs
+// later), `await x` awaits `Promise.resolve(x)`, `yield` in an async
+// generator likewise, and `for await` goes through its own async-iterator
+// wrapper. (Its loop and function-entry checks, for its time limit, change
+// no value and are left out.)
+const acorn = require('./acorn/acorn.js');
+const walk = require('./acorn/walk.js');
+function transform(src) {
+  const ast = acorn.parse(src, { ecmaVersion: 'latest', sourceType: 'script', allowAwaitOutsideFunction: true, allowReturnOutsideFunction: true });
+  const C = [];
+  const O = (L) => { if (!L) return; C.push([L.start, ' __wRg$(('], [L.end, '))']); };
+  const enclosing = (anc) => { for (let q = anc.length - 2; q >= 0; q--) { const m = anc[q]; if (m && /Function/.test(m.type)) return m; } };
+  walk.ancestor(ast, {
+    AwaitExpression(L) { O(L.argument); },
+    ArrowFunctionExpression(L) { if (L.async && L.expression) O(L.body); },
+    ForOfStatement(L) { if (L.await) C.push([L.right.start, ' __wRg$a(('], [L.right.end, '))']); },
+    ReturnStatement(L, anc) { const me = enclosing(anc); if (!me?.async) return; if (me.generator) { if (L.argument) C.push([L.argument.start, ' await __wRg$(('], [L.argument.end, '))']); } else O(L.argument); },
+    YieldExpression(L, anc) { const me = enclosing(anc); if (!(me?.async && me.generator)) return; if (L.delegate) { if (L.argument) C.push([L.argument.start, ' __wRg$a(('], [L.argument.end, '))']); } else O(L.argument); },
+  });
+  C.sort((a, b) => b[0] - a[0]);
+  let q = src;
+  for (const [at, text] of C) q = q.slice(0, at) + text + q.slice(at);
+  return q;
+}
+const body = transform(rawBody);
+const oe = '__wRg$';
+const wrapped = `(((${oe}, ${oe}l) => ((${oe}a) => async () => {'use strict';
+${body}
+})(${oe}it => ({[Symbol.asyncIterator](){const ${oe}ai = ${oe}it[Symbol.asyncIterator];
+if (${oe}ai != null && typeof ${oe}ai !== 'function') throw new TypeError('@@asyncIterator is not a function');
+const ${oe}i = ${oe}ai != null ? ${oe}ai.call(${oe}it) : ${oe}it[Symbol.iterator]();
+if (${oe}i === null || (typeof ${oe}i !== 'object' && typeof ${oe}i !== 'function')) throw new TypeError('Iterator is not an object');
+const ${oe}nxt = ${oe}i.next;
+if (typeof ${oe}nxt !== 'function') throw new TypeError('Iterator.next is not a function');
+const ${oe}ret = ${oe}i.return;
+const ${oe}thr = ${oe}i.throw;
+const ${oe}w = s => ${oe}(s).then(s => { if (s === null || (typeof s !== 'object' && typeof s !== 'function')) throw new TypeError('Iterator result is not an object');
+ const done = s.done;
+ return ${oe}(s.value).then(value => ({value, done})) });
+return {next:v=>${oe}w(${oe}nxt.call(${oe}i,v)),return:v=>${oe}w(typeof ${oe}ret==='function'?${oe}ret.call(${oe}i,v):{value:v,done:true}),throw:e=>typeof ${oe}thr==='function'?${oe}w(${oe}thr.call(${oe}i,e)):${oe}(typeof ${oe}ret==='function'?${oe}ret.call(${oe}i):undefined).then(()=>{throw new TypeError('The iterator does not provide a throw method')})}}})))(Promise.resolve.bind(Promise), () => {}))()`;
+const run = new vm.Script(wrapped, { filename: 'workflow.js' });
 run.runInContext(context).then(
   (result) => {
     if (typeof result === 'function') throw new Error('workflow result cannot be a function');
