@@ -130,6 +130,7 @@
   // `e.name` and `String(e)` read as usual and `e instanceof Error` is
   // false. hwf's `code` and `kind` ride along, not enumerable.
   const setPrototypeOf = Object.setPrototypeOf, getOwnDescriptor = Object.getOwnPropertyDescriptor;
+  const bare = (f) => { setPrototypeOf(f, null); return f; }; // a function without a prototype
   const reseal = (e) => {
     let name = "Error", message = "", stack;
     try { const v = e?.name; if (typeof v === "string") name = v; } catch { /* keep "Error" */ }
@@ -215,6 +216,8 @@
     try { a = StringCtor(h); } catch { a = "<unprintable>"; }
     return a === "[object Object]" || a === "<unprintable>" ? fallback : a;
   }).join(" ");
+  bare(api.phase);
+  bare(api.log);
   for (const k of ["agent", "capability", "workflow", "phase", "log"]) {
     defineProperty(g, k, { value: api[k], writable: true, enumerable: false, configurable: true });
   }
@@ -300,12 +303,17 @@
     saidDropped("pipeline", dropped);
     return copy(out);
   };
-  g.budget = freeze({ total, spent: () => spent(), remaining: () => remaining() });
-  const consoleFn = (level, prefix) => ({ f(...parts) { nativeLog(level, prefix + text(parts)); } }).f;
-  g.console = freeze({
+  // As Claude Code's (host functions wrapped by its `q4e`): `log`,
+  // `phase`, the timers, `console`'s and `budget`'s functions have no
+  // prototype (`console.log.bind` is undefined there too); `console` is a
+  // plain prototype-less object, `budget` a frozen one.
+  g.budget = freeze({ __proto__: null, total, spent: bare(() => spent()), remaining: bare(() => remaining()) });
+  const consoleFn = (level, prefix) => bare({ f(...parts) { nativeLog(level, prefix + text(parts)); } }.f);
+  g.console = {
+    __proto__: null,
     log: consoleFn(0, ""), info: consoleFn(0, ""), debug: consoleFn(1, ""),
-    warn: consoleFn(2, "[warn] "), error: consoleFn(3, "[error] "),
-  });
+    error: consoleFn(3, "[error] "), warn: consoleFn(2, "[warn] "),
+  };
 
   // Timers on a virtual clock: a timer fires once the script has nothing
   // else to run and no host call in flight, earliest due first, then in
@@ -360,6 +368,7 @@
     push(t);
     return id;
   };
+  bare(g.setTimeout);
   g.clearTimeout = (timer) => {
     const id = typeof timer === "number" ? timer : typeof timer === "string" ? +timer : NaN;
     if (live[id] === undefined) return;
@@ -372,6 +381,7 @@
       for (let i = 0; i < n; i++) if (live[old[i].id] === old[i]) push(old[i]);
     }
   };
+  bare(g.clearTimeout);
   const fireNext = () => {
     while (heapSize > 0) {
       const t = pop();

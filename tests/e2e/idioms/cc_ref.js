@@ -132,6 +132,12 @@ vm.runInContext(`(() => {
   for (const f of [async () => {}, function* () {}, async function* () {}]) { Object.freeze(f.constructor); Object.freeze(f.constructor.prototype); }
   for (const C of [globalThis.DisposableStack, globalThis.AsyncDisposableStack, globalThis.Intl].filter(Boolean)) { Object.freeze(C); if (C.prototype) Object.freeze(C.prototype); }
   for (const ns of [JSON, Math, Reflect, Proxy]) Object.freeze(ns);
+  // (and every iterator prototype, reached from instances)
+  for (const it of [[][Symbol.iterator](), ''[Symbol.iterator](), new Map()[Symbol.iterator](), new Set()[Symbol.iterator](), 'a'.matchAll(/a/g),
+    ...(typeof Iterator !== 'undefined' && Iterator.from ? [[].values().map(x => x), Iterator.from({ next: () => ({ done: true }) })] : []),
+    (function* () {})(), (async function* () {})()]) {
+    for (let p = Object.getPrototypeOf(it); p; p = Object.getPrototypeOf(p)) Object.freeze(p);
+  }
   // (vmHardening, after the namespaces: a non-writable \`then\` on the
   // global, so nothing awaits it as a thenable, and \`Error\` pinned.)
   Object.defineProperty(globalThis, 'then', { value: undefined, writable: false, configurable: false });
@@ -214,13 +220,18 @@ const consoleText = (parts) => parts.map((h) => {
   return a === '[object Object]' || a === '<unprintable>' ? fallback : a;
 }).join(' ');
 context.console = {
+  __proto__: null,
   log: (...a) => logs.push(consoleText(a)),
   info: (...a) => logs.push(consoleText(a)),
   debug: (...a) => logs.push(consoleText(a)),
-  warn: (...a) => logs.push('[warn] ' + consoleText(a)),
   error: (...a) => logs.push('[error] ' + consoleText(a)),
+  warn: (...a) => logs.push('[warn] ' + consoleText(a)),
 };
-context.budget = Object.freeze({ total: null, spent: () => 0, remaining: () => Infinity });
+context.budget = Object.freeze({ __proto__: null, total: null, spent: () => 0, remaining: () => Infinity });
+// Claude Code's host functions are wrapped by its `q4e`, which leaves
+// them without a prototype (`console.log.bind` is undefined).
+for (const f of [context.log, context.phase, context.setTimeout, context.clearTimeout, context.budget.spent, context.budget.remaining,
+  ...Object.values(context.console)]) Object.setPrototypeOf(f, null);
 context.args = inContext(JSON.parse(argsText));
 context.agent = async (prompt, opts = {}) => {
   await null;
