@@ -286,15 +286,21 @@ const reseal = vm.runInContext(`(() => {
     return _freeze({ __proto__: null, name, message, stack: stack === undefined ? name + ': ' + message : stack, toString: toStr });
   };
 })()`, context);
-const boundary = (fn) => async (...a) => {
-  try {
-    return await fn(...a);
-  } catch (e) {
-    let name = 'Error', stack;
-    try { if (typeof e?.name === 'string') name = e.name; } catch {}
-    try { if (typeof e?.stack === 'string') stack = e.stack; } catch {}
-    throw reseal(name, msgOf(e), stack);
-  }
+// A rejection nobody handles is swallowed there (its `AVl`: "Workflow:
+// swallowed an unhandled rejection (not exiting)").
+const boundary = (fn) => (...a) => {
+  const p = (async () => {
+    try {
+      return await fn(...a);
+    } catch (e) {
+      let name = 'Error', stack;
+      try { if (typeof e?.name === 'string') name = e.name; } catch {}
+      try { if (typeof e?.stack === 'string') stack = e.stack; } catch {}
+      throw reseal(name, msgOf(e), stack);
+    }
+  })();
+  p.then(undefined, () => {});
+  return p;
 };
 for (const k of ['agent', 'parallel', 'pipeline', 'workflow']) context[k] = boundary(context[k]);
 
