@@ -797,7 +797,16 @@
   SafeDate.UTC = RealDate.UTC;
   SafeDate.parse = RealDate.parse;
   defineProperty(RealDate.prototype, "constructor", { value: SafeDate, writable: false, enumerable: false, configurable: false });
-  defineProperty(g, "Date", { value: SafeDate, writable: false, enumerable: false, configurable: false });
+  // The script's globals in the order Claude Code's context has them
+  // (`Object.keys(globalThis)`): the host's (`log` … `clearTimeout`), then
+  // `Date` (its shim is assigned to the global), then `agent`,
+  // `parallel`, `pipeline`, `workflow` and `args`; hwf's `capability` is
+  // not enumerable.
+  const again = (k) => { const v = g[k]; delete g[k]; defineProperty(g, k, { value: v, writable: true, enumerable: true, configurable: true }); };
+  for (const k of ["log", "phase", "console", "budget", "setTimeout", "clearTimeout"]) again(k);
+  delete g.Date;
+  defineProperty(g, "Date", { value: SafeDate, writable: false, enumerable: true, configurable: false });
+  for (const k of ["agent", "parallel", "pipeline", "workflow", "args"]) again(k);
   defineProperty(Math, "random", { value: deny, writable: false, enumerable: false, configurable: false });
   // `Error.prepareStackTrace`'s call sites: QuickJS-ng's `getFunction()`
   // returns the function of any frame, so a `valueOf` that `new Date(x)`

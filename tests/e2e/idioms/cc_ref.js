@@ -304,6 +304,15 @@ const boundary = (fn) => (...a) => {
 };
 for (const k of ['agent', 'parallel', 'pipeline', 'workflow']) context[k] = boundary(context[k]);
 
+// The context's own globals in Claude Code's order: its sandbox object's
+// (log … clearTimeout), the Date shim (assigned to the global), then
+// agent, parallel, pipeline, workflow (defined) and args.
+for (const k of ['log', 'phase', 'console', 'budget', 'setTimeout', 'clearTimeout', 'Date', 'agent', 'parallel', 'pipeline', 'workflow', 'args']) {
+  const v = context[k];
+  delete context[k];
+  Object.defineProperty(context, k, { value: v, writable: true, enumerable: true, configurable: true });
+}
+
 const rawBody = bodyAfterMeta(source);
 // Claude Code compiles the body before it runs it (its `Ti`, with acorn):
 // `return x` in an async function and an async arrow's expression body
