@@ -539,7 +539,10 @@ fn caught_at<'js>(ctx: &Ctx<'js>, helpers: &Object<'js>, body_line: u32) -> Stri
     }
 }
 
-#[allow(unsafe_code, reason = "the one entry point of a vendored QuickJS patch, which rquickjs does not bind")]
+#[allow(
+    unsafe_code,
+    reason = "the one entry point of a vendored QuickJS patch, which rquickjs does not bind"
+)]
 mod ffi {
     unsafe extern "C" {
         /// Set by `vendor/rquickjs-sys/quickjs/quickjs.c` (`hwf patch`).
