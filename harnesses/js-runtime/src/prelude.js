@@ -255,11 +255,19 @@
     turns.shift()();
     return true;
   };
+  // More than 4,096 items is refused with Claude Code's words (its VM
+  // boundary's limit, hwf's too).
+  const tooMany = (list) => {
+    const n = list.length;
+    try { checkItems(n); } catch {
+      throw reseal(new ErrorCtor(`array length ${n} exceeds the maximum of 4096 supported across the workflow VM boundary`));
+    }
+  };
   // Claude Code's messages, word for word (scripts may show `e.message`).
   g.parallel = async (thunks) => {
     await afterTurn();
     if (!isArray(thunks)) throw reseal(new TypeErrorCtor("parallel() expects an array of functions"));
-    try { checkItems(thunks.length); } catch (e) { throw reseal(e); }
+    tooMany(thunks);
     const list = [...thunks];
     for (const t of list) {
       if (typeof t !== "function") {
@@ -278,7 +286,7 @@
   g.pipeline = async (items, ...stages) => {
     await afterTurn();
     if (!isArray(items)) throw reseal(new TypeErrorCtor("pipeline() expects an array as the first argument"));
-    try { checkItems(items.length); } catch (e) { throw reseal(e); }
+    tooMany(items);
     const list = [...items];
     if (list.length === 0) return [];
     for (const s of stages) {

@@ -242,6 +242,7 @@ const sleep0 = () => new Promise((r) => setTimeout(r, 0));
 context.parallel = async (thunks) => {
   await sleep0();
   if (!Array.isArray(thunks)) throw new TypeError('parallel() expects an array of functions');
+  if (thunks.length > 4096) throw new Error(`array length ${thunks.length} exceeds the maximum of 4096 supported across the workflow VM boundary`);
   const list = [...thunks];
   if (list.length === 0) return copy([]);
   for (const t of list) if (typeof t !== 'function') throw new TypeError('parallel() expects an array of functions, not promises. Wrap each call: () => agent(...)');
@@ -255,6 +256,7 @@ context.parallel = async (thunks) => {
 context.pipeline = async (items, ...stages) => {
   await sleep0();
   if (!Array.isArray(items)) throw new TypeError('pipeline() expects an array as the first argument');
+  if (items.length > 4096) throw new Error(`array length ${items.length} exceeds the maximum of 4096 supported across the workflow VM boundary`);
   const list = [...items];
   if (list.length === 0) return copy([]);
   for (const s of stages) if (typeof s !== 'function') throw new TypeError('pipeline() stages must be functions: pipeline(items, item => ..., result => ...)');

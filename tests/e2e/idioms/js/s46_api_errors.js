@@ -18,6 +18,7 @@ try { await pipeline({ length: 1, 0: 'x' }, (x) => x) } catch (e) { seen.pipelin
 try { await pipeline([1], (x) => x, 'stage') } catch (e) { seen.pipelineStage = inspect(e) }
 try { await workflow(42) } catch (e) { seen.workflowNumber = inspect(e) }
 try { await workflow({ path: 'x.js' }) } catch (e) { seen.workflowObject = inspect(e) }
+try { await parallel(Array.from({ length: 4097 }, () => () => 1)) } catch (e) { seen.tooMany = inspect(e) }
 // The calls reject (they never throw synchronously), so .catch works too.
 const viaCatch = await parallel(null).catch((e) => `caught: ${e.message}`)
 const viaThen = await pipeline('x').then(() => 'resolved', (e) => `rejected: ${e.name}`)
