@@ -225,7 +225,7 @@ fn replaced_builtins_never_break_the_runtime() {
     out.expect_code(0);
     assert_eq!(
         out.json()["data"]["result"],
-        json!({"refused": ["TypeError"; 5], "a": "ok", "denied": "side_effect_denied", "t": "timer"}),
+        json!({"refused": vec!["TypeError"; 5], "a": "ok", "denied": "side_effect_denied", "t": "timer"}),
         "{}",
         out.stdout
     );
