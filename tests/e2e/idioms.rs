@@ -15,8 +15,9 @@
 //!   body as Claude Code does (`idioms/cc_ref.js`: an `async () => {'use
 //!   strict'; …}` in a `vm` context without string code generation, its
 //!   hardened and frozen globals, the body compiled as Claude Code compiles
-//!   it with acorn, vendored in `idioms/acorn/`), run in the test. Claude Code itself is a Bun executable
-//!   (JavaScriptCore, with ES2024-2025 builtins Node 20 lacks: `Object.groupBy`,
+//!   it with acorn, vendored in `idioms/acorn/`), run in the test. Claude
+//!   Code itself is a Bun executable (JavaScriptCore, with ES2024-2025
+//!   builtins Node 20 lacks: `Object.groupBy`,
 //!   the `Set` methods, iterator helpers, …); a script that needs them has a
 //!   `<name>.bun` marker and runs its reference in Bun (`$HWF_BUN`, else
 //!   the pinned Bun `.ci/run` installs into `target/bun` with npm, else
