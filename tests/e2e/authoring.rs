@@ -192,13 +192,15 @@ fn help_names_every_target_kind() {
     }
 }
 
-/// The ECMAScript globals a script may see (Boa's set, which the QuickJS
-/// runtime keeps: its prelude removes QuickJS's extras): everything else a
-/// script sees is hwf's and must be in hwf.d.ts.
+/// The ECMAScript globals a script may see (those of Bun's `vm` context,
+/// where Claude Code runs scripts, that QuickJS-ng has: the prelude removes
+/// QuickJS's extras and what Claude Code deletes): everything else a script
+/// sees is hwf's and must be in hwf.d.ts.
 const STANDARD_GLOBALS: &[&str] = &[
     "AggregateError",
     "Array",
     "ArrayBuffer",
+    "AsyncDisposableStack",
     "Atomics",
     "BigInt",
     "BigInt64Array",
@@ -206,9 +208,11 @@ const STANDARD_GLOBALS: &[&str] = &[
     "Boolean",
     "DataView",
     "Date",
+    "DisposableStack",
     "Error",
     "EvalError",
     "FinalizationRegistry",
+    "Float16Array",
     "Float32Array",
     "Float64Array",
     "Function",
@@ -235,6 +239,7 @@ const STANDARD_GLOBALS: &[&str] = &[
     "Set",
     "SharedArrayBuffer",
     "String",
+    "SuppressedError",
     "Symbol",
     "SyntaxError",
     "TypeError",
@@ -251,6 +256,7 @@ const STANDARD_GLOBALS: &[&str] = &[
     "decodeURIComponent",
     "encodeURI",
     "encodeURIComponent",
+    "escape",
     "eval",
     "globalThis",
     "isFinite",
@@ -258,6 +264,10 @@ const STANDARD_GLOBALS: &[&str] = &[
     "parseFloat",
     "parseInt",
     "undefined",
+    "unescape",
+    // Claude Code pins `then` on its global (undefined, read-only), so
+    // nothing awaits the global object as a thenable; so does hwf.
+    "then",
 ];
 
 /// The globals `hwf.d.ts` declares (`declare function X` / `declare const X`).

@@ -124,9 +124,9 @@ fn map_set_and_comparator_sorts_return_what_node_returns() {
 
 #[test]
 fn fast_paths_compute_what_node_computes() {
-    // Iteration of arrays, Sets and Maps while they change, a patched or
-    // borrowed `next`, `yield*`; Map/Set keys (±0, NaN, 1 and 1.0, Latin-1
-    // and UTF-16 strings, objects); comparators of every kind (closures,
+    // Iteration of arrays, Sets and Maps while they change, a borrowed
+    // `next` (the iterator prototypes are frozen), `yield*`; Map/Set keys
+    // (±0, NaN, 1 and 1.0, Latin-1 and UTF-16 strings, objects); comparators of every kind (closures,
     // `function`, bound, async, re-entrant, throwing, non-number results);
     // ASCII and accented `localeCompare`. The expected file is Node 20's
     // output for the same script (`node benches/js-compute/node-run.mjs

@@ -26,14 +26,10 @@ out.mapMutatedWhileIterated = mseen;
 out.mapKeysValues = [[...m.keys()], [...m.values()]];
 out.arrayFromSet = Array.from(new Set([3, 1, 3, 2]));
 out.mapFromEntries = Object.fromEntries(new Map([["k", 1]]));
-// A patched `next` on the prototype is what the iteration calls.
+// (The array iterator's prototype is frozen, as in Claude Code's context:
+// a script cannot patch its `next`.)
 const ArrayIteratorProto = Object.getPrototypeOf([][Symbol.iterator]());
 const originalNext = ArrayIteratorProto.next;
-let patchedCalls = 0;
-ArrayIteratorProto.next = function () { patchedCalls++; return originalNext.call(this); };
-const patched = [...[7, 8]];
-ArrayIteratorProto.next = originalNext;
-out.patchedNext = [patched, patchedCalls];
 // An iterator whose `next` is another iterator's `next` (borrowed).
 const borrowed = { [Symbol.iterator]() { const it = [5, 6][Symbol.iterator](); return { next: () => it.next() }; } };
 out.borrowedNext = [...borrowed];

@@ -32,28 +32,28 @@ fn error_text(run: &Run) -> String {
 /// returned the function of every frame: a `valueOf` that `new Date(x)`
 /// calls took the real `Date` off the stack, and its `now()` read the
 /// clock; a `then` getter took the prelude's `settle`. As V8 for strict
-/// code, it is `undefined` now.
+/// code, it is `undefined` now; and since the builtins are frozen as in
+/// Claude Code's context, a script can no longer install
+/// `Error.prepareStackTrace` or a getter on `Object.prototype` at all.
 #[test]
 fn stack_trace_call_sites_give_away_no_function() {
     let ctx = Ctx::new();
     let out = run_body(
         &ctx,
         "callsites.js",
-        "const seen = [];\n\
-         Error.prepareStackTrace = (e, sites) => sites;\n\
-         const grab = () => { for (const c of new Error().stack) { const f = c.getFunction(); if (f !== undefined) seen.push(String(f.name)); } };\n\
-         new Date({ valueOf() { grab(); return 0; } });\n\
-         Reflect.construct(Date, [0], new Proxy(function () {}, { get(t, k) { grab(); return t[k]; } }));\n\
-         Object.defineProperty(Object.prototype, \"then\", { configurable: true, get() { grab(); return undefined; } });\n\
+        "const refused = [];\n\
+         try { Error.prepareStackTrace = (e, sites) => sites; } catch (e) { refused.push(e.name); }\n\
+         try { Object.defineProperty(Object.prototype, \"then\", { configurable: true, get() { return undefined; } }); } catch (e) { refused.push(e.name); }\n\
+         const seen = [];\n\
+         const sites = new Error().stack;\n\
+         if (Array.isArray(sites)) for (const c of sites) { const f = c.getFunction(); if (f !== undefined) seen.push(String(f.name)); }\n\
          const a = await agent(\"x\", {label: \"obj\"});\n\
-         delete Object.prototype.then;\n\
-         Error.prepareStackTrace = undefined;\n\
-         return { seen, a, names: typeof new Error().stack };\n",
+         return { refused, seen, a, names: typeof new Error().stack };\n",
     );
     out.expect_code(0);
     assert_eq!(
         out.json()["data"]["result"],
-        json!({"seen": [], "a": {"k": 1}, "names": "string"}),
+        json!({"refused": ["TypeError", "TypeError"], "seen": [], "a": {"k": 1}, "names": "string"}),
         "{}",
         out.stdout
     );
@@ -197,8 +197,9 @@ fn data_nested_too_deep_is_an_error_not_null() {
 /// The helpers the event loop calls used `Map`, `Set` and assignments a
 /// script can replace: `Set.prototype.clear` or `Map.prototype.get`
 /// throwing, or a setter for `code` on `Error.prototype`, ended the run as
-/// an `internal` error. A script that replaces builtins now breaks only
-/// its own calls.
+/// an `internal` error. The helpers now use nothing a script can replace,
+/// and the builtins are frozen as in Claude Code's context: each attempt
+/// is a `TypeError` the script may catch, and the runtime goes on.
 #[test]
 fn replaced_builtins_never_break_the_runtime() {
     let ctx = Ctx::new();
@@ -206,25 +207,25 @@ fn replaced_builtins_never_break_the_runtime() {
         &ctx,
         "builtins.js",
         "const boom = () => { throw new Error(\"replaced\"); };\n\
-         Set.prototype.clear = boom; Set.prototype.add = boom;\n\
-         Map.prototype.get = boom; Map.prototype.set = boom; Map.prototype.delete = boom;\n\
-         Object.defineProperty(Error.prototype, \"code\", { set: boom, configurable: true });\n\
-         Object.defineProperty(Object.prototype, \"get\", { value: boom, writable: true, configurable: true });\n\
-         const arrayIterator = Object.getPrototypeOf([][Symbol.iterator]()), next = arrayIterator.next;\n\
-         arrayIterator.next = boom;\n\
+         const refused = [];\n\
+         for (const attempt of [\n\
+           () => { Set.prototype.clear = boom; },\n\
+           () => { Map.prototype.get = boom; },\n\
+           () => Object.defineProperty(Error.prototype, \"code\", { set: boom, configurable: true }),\n\
+           () => Object.defineProperty(Object.prototype, \"get\", { value: boom, writable: true, configurable: true }),\n\
+           () => { Object.getPrototypeOf([][Symbol.iterator]()).next = boom; },\n\
+         ]) { try { attempt(); refused.push(\"replaced\"); } catch (e) { refused.push(e.name); } }\n\
          if (typeof WeakRef === \"function\") new WeakRef({});\n\
          const a = await agent(\"p\", {label: \"x\"});\n\
          let denied = null;\n\
          try { await capability(\"bash\", {argv: [\"ls\"]}); } catch (e) { denied = Object.getOwnPropertyDescriptor(e, \"code\").value; }\n\
-         const t = await new Promise((resolve) => setTimeout(resolve, 5, \"timer\"));\n\
-         // (Restored for the result, which is the script's own business.)\n\
-         arrayIterator.next = next; delete Object.prototype.get;\n\
-         return { a, denied, t };\n",
+         const t = await new Promise((resolve) => setTimeout(() => resolve(\"timer\"), 5));\n\
+         return { refused, a, denied, t };\n",
     );
     out.expect_code(0);
     assert_eq!(
         out.json()["data"]["result"],
-        json!({"a": "ok", "denied": "side_effect_denied", "t": "timer"}),
+        json!({"refused": vec!["TypeError"; 5], "a": "ok", "denied": "side_effect_denied", "t": "timer"}),
         "{}",
         out.stdout
     );

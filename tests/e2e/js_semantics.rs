@@ -490,7 +490,8 @@ return { done, caught, slots, piped, spent: budget.spent(), remaining: budget.re
     for c in caught {
         assert_eq!(c["name"], "WorkflowBudgetExceededError", "{c}");
         assert_eq!(c["code"], "token_budget", "{c}");
-        assert_eq!(c["isError"], true, "{c}");
+        // As Claude Code's VM boundary: a frozen plain object, not an Error.
+        assert_eq!(c["isError"], false, "{c}");
         assert_eq!(
             c["message"],
             "Workflow token budget exceeded (20 / 15 tokens). Stopping further agent() calls. \

@@ -539,6 +539,37 @@ fn caught_at<'js>(ctx: &Ctx<'js>, helpers: &Object<'js>, body_line: u32) -> Stri
     }
 }
 
+#[allow(
+    unsafe_code,
+    reason = "the one entry point of a vendored QuickJS patch, which rquickjs does not bind"
+)]
+mod ffi {
+    unsafe extern "C" {
+        /// Set by `vendor/rquickjs-sys/quickjs/quickjs.c` (`hwf patch`).
+        pub fn JS_SetAsyncReturnWrap(
+            ctx: *mut rquickjs::qjs::JSContext,
+            ret: rquickjs::qjs::JSValue,
+            for_await: rquickjs::qjs::JSValue,
+        );
+    }
+
+    /// Functions compiled in `ctx` from now on call `ret` on the value of
+    /// every `return x` of an async function (and an async arrow's
+    /// expression body), and `for_await` on what `for await` (or `yield*`
+    /// in an async generator) iterates.
+    pub fn set_async_return_wrap<'js>(
+        ctx: &rquickjs::Ctx<'js>,
+        ret: &rquickjs::Value<'js>,
+        for_await: &rquickjs::Value<'js>,
+    ) {
+        // SAFETY: `ctx` is a live context and both values are of it; the C
+        // side takes its own references (`js_dup`) and releases them with
+        // the context.
+        unsafe { JS_SetAsyncReturnWrap(ctx.as_raw().as_ptr(), ret.as_raw(), for_await.as_raw()) }
+    }
+}
+use ffi::set_async_return_wrap;
+
 /// `run(source, args)`.
 pub fn run(src: &str, args: &str) -> Result<String, String> {
     let parts = source::split(src).map_err(|d| format!("invalid_script: {}: {}", d.code, d.message))?;
@@ -581,12 +612,25 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, body_line: u32, args: &Json) -> Resul
     };
     let (fire_next, settle, stringify, end_job) = (get("fireNext")?, get("settle")?, get("stringify")?, get("endJob")?);
     let next_turn = get("nextTurn")?;
+    // Claude Code compiles `return x` in an async function as `return
+    // Promise.resolve(x)`; the vendored QuickJS does the same for the
+    // functions compiled from here on, the script's (vendor/README.md).
+    let wrap = |name: &str| {
+        helpers
+            .get::<_, Value>(name)
+            .map_err(|e| format!("internal: the prelude has no {name}: {e}"))
+    };
+    set_async_return_wrap(ctx, &wrap("asyncReturn")?, &wrap("forAwait")?);
     let mut options = EvalOptions::default();
     options.filename = Some(SCRIPT_FILE.into());
     let promise: Promise = match ctx.eval_with_options(source::wrap(body), options) {
         Ok(p) => p,
         Err(_) => return Err(format!("script_error: {}", caught_at(ctx, &helpers, body_line))),
     };
+    // A `setTimeout` callback that throws is swallowed, as Claude Code's
+    // timers swallow it; the first one is kept to explain a script that
+    // then waits forever on what the callback would have settled.
+    let mut timer_error: Option<String> = None;
     loop {
         while ctx.execute_pending_job() {}
         match promise.state() {
@@ -632,13 +676,14 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, body_line: u32, args: &Json) -> Resul
             match fire_next.call::<_, bool>(()) {
                 Ok(true) => continue,
                 Ok(false) => {
-                    return Err("script_error: the script is waiting on a promise that can never settle".into());
+                    return Err(timer_error.unwrap_or_else(|| {
+                        "script_error: the script is waiting on a promise that can never settle".into()
+                    }));
                 }
                 Err(_) => {
-                    return Err(format!(
-                        "script_error: in a setTimeout callback: {}",
-                        caught_at(ctx, &helpers, body_line)
-                    ));
+                    let e = caught_at(ctx, &helpers, body_line);
+                    timer_error.get_or_insert_with(|| format!("script_error: in a setTimeout callback: {e}"));
+                    continue;
                 }
             }
         }

@@ -99,7 +99,7 @@
       const e = o[2] === "token_budget" || o[2] === "cost_budget" ? budgetError(o[1], o[2]) : new ErrorCtor(o[1]);
       dataProperty(e, "code", o[2]);
       dataProperty(e, "kind", o[3]);
-      p.reject(e);
+      p.reject(reseal(e));
     }
   };
   const isAgent = (id) => { const p = pending[id]; return p !== undefined && p.agent; };
@@ -123,39 +123,67 @@
     apply(weakSet, budgetErrors, [e, code]);
     return e;
   };
+  // What the script's calls to the API reject with, as Claude Code's VM
+  // boundary has it (its `reseal`): not the error itself but a frozen
+  // plain object without a prototype holding its `name`, `message`,
+  // `stack` and a `toString` giving `Name: message`, so `e.message`,
+  // `e.name` and `String(e)` read as usual and `e instanceof Error` is
+  // false. hwf's `code` and `kind` ride along, not enumerable.
+  const setPrototypeOf = Object.setPrototypeOf, getOwnDescriptor = Object.getOwnPropertyDescriptor;
+  const bare = (f) => { setPrototypeOf(f, null); return f; }; // a function without a prototype
+  const reseal = (e) => {
+    let name = "Error", message = "", stack;
+    try { const v = e?.name; if (typeof v === "string") name = v; } catch { /* keep "Error" */ }
+    try { const v = e?.message; if (typeof v === "string") message = v; else if (typeof e === "string") message = e; } catch { /* none */ }
+    try { const v = e?.stack; if (typeof v === "string") stack = v; } catch { /* none */ }
+    const toStr = () => name + ": " + message;
+    setPrototypeOf(toStr, null);
+    freeze(toStr);
+    const out = { __proto__: null, name, message, stack: stack === undefined ? name + ": " + message : stack, toString: toStr };
+    for (const k of ["code", "kind"]) {
+      let d;
+      try { d = e !== null && typeof e === "object" ? getOwnDescriptor(e, k) : undefined; } catch { d = undefined; }
+      if (d !== undefined && "value" in d) defineProperty(out, k, { __proto__: null, value: d.value, writable: false, enumerable: false, configurable: false });
+    }
+    if (isBudgetError(e)) apply(weakSet, budgetErrors, [out, budgetCode(e)]);
+    return freeze(out);
+  };
   const isBudgetError = (e) => e !== null && typeof e === "object" && apply(weakHas, budgetErrors, [e]);
   const budgetCode = (e) => apply(weakGet, budgetErrors, [e]);
 
   // Methods of an object literal: not constructors, as native functions.
+  // A call Claude Code makes from an async function: whatever goes wrong
+  // is a rejected promise, never a synchronous throw.
+  const rejected = (e) => PromiseCtor.reject(reseal(e));
   const api = {
     agent(prompt, options) {
-      // A primitive is its text, as Claude Code takes it (`String(prompt)`);
-      // an object is refused (Claude Code would send the agent "[object]").
-      let text = "";
-      if (typeof prompt === "string") text = prompt;
-      else if (prompt === null || (typeof prompt !== "object" && typeof prompt !== "function")) text = StringCtor(prompt);
-      else throw new TypeErrorCtor("agent(prompt, options): prompt must be a string");
-      const opts = options !== null && typeof options === "object" ? json(options) : "null";
-      return track(nativeAgent(text, opts), true);
+      // The prompt's text as Claude Code takes it: `String(prompt)` for a
+      // primitive, `[object]` / `[function]` for anything else.
+      try {
+        const text = typeof prompt === "string" ? prompt : plain(prompt);
+        const opts = options !== null && typeof options === "object" ? json(options) : "null";
+        return track(nativeAgent(text, opts), true);
+      } catch (e) { return rejected(e); }
     },
     capability(name, input, options) {
       const n = arguments.length > 0 ? `${name}` : ""; // ToString: a Symbol throws
       return track(nativeCapability(n, json(input), json(options)), false);
     },
     workflow(nameOrRef, args) {
-      const wrong = (what) => new TypeErrorCtor(
-        "workflow(nameOrRef, args): nameOrRef must be a saved workflow's name (a string) or { scriptPath: string }, got " + what);
-      let name;
-      if (typeof nameOrRef === "string") name = nameOrRef;
-      else if (nameOrRef !== null && typeof nameOrRef === "object") {
-        const p = nameOrRef.scriptPath;
-        if (typeof p !== "string") throw wrong("an object without a string scriptPath");
-        // Always a path to the host, even a bare file name.
-        name = p === "" || p.includes("/") ? p : "./" + p;
-      } else if (arguments.length === 0) throw wrong("nothing");
-      else throw wrong(typeof nameOrRef);
-      if (name === "") throw wrong("an empty name");
-      return track(nativeWorkflow(name, json(args)), false);
+      // Claude Code's message, word for word; hwf also refuses an empty name.
+      const wrong = () => new TypeErrorCtor("workflow() expects a workflow name (string) or {scriptPath: string}");
+      try {
+        let name;
+        if (typeof nameOrRef === "string") name = nameOrRef;
+        else if (nameOrRef !== null && typeof nameOrRef === "object") {
+          const p = nameOrRef.scriptPath;
+          if (typeof p !== "string") throw wrong();
+          // Always a path to the host, even a bare file name.
+          name = p === "" || p.includes("/") ? p : "./" + p;
+        } else throw wrong();
+        if (name === "") throw wrong();
+        return track(nativeWorkflow(name, json(args)), false);
+      } catch (e) { return rejected(e); }
     },
     phase(title) { nativePhase(arguments.length > 0 ? `${title}` : ""); }, // ToString: a Symbol throws
     // As Claude Code: one argument, `String(x)` for a primitive, `[object]`
@@ -188,6 +216,8 @@
     try { a = StringCtor(h); } catch { a = "<unprintable>"; }
     return a === "[object Object]" || a === "<unprintable>" ? fallback : a;
   }).join(" ");
+  bare(api.phase);
+  bare(api.log);
   for (const k of ["agent", "capability", "workflow", "phase", "log"]) {
     defineProperty(g, k, { value: api[k], writable: true, enumerable: false, configurable: true });
   }
@@ -225,15 +255,23 @@
     turns.shift()();
     return true;
   };
+  // More than 4,096 items is refused with Claude Code's words (its VM
+  // boundary's limit, hwf's too).
+  const tooMany = (list) => {
+    const n = list.length;
+    try { checkItems(n); } catch {
+      throw reseal(new ErrorCtor(`array length ${n} exceeds the maximum of 4096 supported across the workflow VM boundary`));
+    }
+  };
   // Claude Code's messages, word for word (scripts may show `e.message`).
   g.parallel = async (thunks) => {
     await afterTurn();
-    if (!isArray(thunks)) throw new TypeErrorCtor("parallel() expects an array of functions");
-    checkItems(thunks.length);
+    if (!isArray(thunks)) throw reseal(new TypeErrorCtor("parallel() expects an array of functions"));
+    tooMany(thunks);
     const list = [...thunks];
     for (const t of list) {
       if (typeof t !== "function") {
-        throw new TypeErrorCtor("parallel() expects an array of functions, not promises. Wrap each call: () => agent(...)");
+        throw reseal(new TypeErrorCtor("parallel() expects an array of functions, not promises. Wrap each call: () => agent(...)"));
       }
     }
     // Every thunk starts in order; once all have settled, the failed slots
@@ -247,12 +285,12 @@
   };
   g.pipeline = async (items, ...stages) => {
     await afterTurn();
-    if (!isArray(items)) throw new TypeErrorCtor("pipeline() expects an array as the first argument");
-    checkItems(items.length);
+    if (!isArray(items)) throw reseal(new TypeErrorCtor("pipeline() expects an array as the first argument"));
+    tooMany(items);
     const list = [...items];
     if (list.length === 0) return [];
     for (const s of stages) {
-      if (typeof s !== "function") throw new TypeErrorCtor("pipeline() stages must be functions: pipeline(items, item => ..., result => ...)");
+      if (typeof s !== "function") throw reseal(new TypeErrorCtor("pipeline() stages must be functions: pipeline(items, item => ..., result => ...)"));
     }
     // As Claude Code: every item is awaited (so no stage runs before the
     // caller's own synchronous code), and a null item (or a stage resolving
@@ -273,12 +311,17 @@
     saidDropped("pipeline", dropped);
     return copy(out);
   };
-  g.budget = freeze({ total, spent: () => spent(), remaining: () => remaining() });
-  const consoleFn = (level, prefix) => ({ f(...parts) { nativeLog(level, prefix + text(parts)); } }).f;
-  g.console = freeze({
+  // As Claude Code's (host functions wrapped by its `q4e`): `log`,
+  // `phase`, the timers, `console`'s and `budget`'s functions have no
+  // prototype (`console.log.bind` is undefined there too); `console` is a
+  // plain prototype-less object, `budget` a frozen one.
+  g.budget = freeze({ __proto__: null, total, spent: bare(() => spent()), remaining: bare(() => remaining()) });
+  const consoleFn = (level, prefix) => bare({ f(...parts) { nativeLog(level, prefix + text(parts)); } }.f);
+  g.console = {
+    __proto__: null,
     log: consoleFn(0, ""), info: consoleFn(0, ""), debug: consoleFn(1, ""),
-    warn: consoleFn(2, "[warn] "), error: consoleFn(3, "[error] "),
-  });
+    error: consoleFn(3, "[error] "), warn: consoleFn(2, "[warn] "),
+  };
 
   // Timers on a virtual clock: a timer fires once the script has nothing
   // else to run and no host call in flight, earliest due first, then in
@@ -319,18 +362,24 @@
     }
     return top;
   };
-  g.setTimeout = (fn, ms, ...rest) => {
-    if (typeof fn !== "function") throw new TypeErrorCtor("setTimeout(callback, ms): callback must be a function");
-    const d = Number(ms);
+  // As Claude Code's: the delay is a number, a numeric string or else 0,
+  // then as Bun and Node take it (below 1 or past 2^31 - 1 ms is 1 ms); the
+  // callback is called with no arguments (extra ones are not passed on),
+  // and one that is not a function does nothing when it comes due.
+  g.setTimeout = (fn, ms) => {
+    const n = typeof ms === "number" ? ms : typeof ms === "string" ? +ms || 0 : 0;
+    const d = n >= 1 && n <= 2147483647 ? n : 1;
     const id = ++nextTimer;
-    const t = { due: virtualNow + (d > 0 ? d : 0), id, fn, rest };
+    const t = { due: virtualNow + d, id, fn };
     dataProperty(live, id, t);
     liveCount++;
     push(t);
     return id;
   };
-  g.clearTimeout = (id) => {
-    if (typeof id !== "number" || live[id] === undefined) return;
+  bare(g.setTimeout);
+  g.clearTimeout = (timer) => {
+    const id = typeof timer === "number" ? timer : typeof timer === "string" ? +timer : NaN;
+    if (live[id] === undefined) return;
     delete live[id];
     liveCount--;
     if (heapSize > 2 * liveCount + 64) {
@@ -340,6 +389,7 @@
       for (let i = 0; i < n; i++) if (live[old[i].id] === old[i]) push(old[i]);
     }
   };
+  bare(g.clearTimeout);
   const fireNext = () => {
     while (heapSize > 0) {
       const t = pop();
@@ -347,7 +397,7 @@
       delete live[t.id];
       liveCount--;
       if (t.due > virtualNow) virtualNow = t.due;
-      apply(t.fn, t, t.rest);
+      if (typeof t.fn === "function") apply(t.fn, undefined, []);
       return true;
     }
     return false;
@@ -755,7 +805,16 @@
   SafeDate.UTC = RealDate.UTC;
   SafeDate.parse = RealDate.parse;
   defineProperty(RealDate.prototype, "constructor", { value: SafeDate, writable: false, enumerable: false, configurable: false });
-  defineProperty(g, "Date", { value: SafeDate, writable: false, enumerable: false, configurable: false });
+  // The script's globals in the order Claude Code's context has them
+  // (`Object.keys(globalThis)`): the host's (`log` … `clearTimeout`), then
+  // `Date` (its shim is assigned to the global), then `agent`,
+  // `parallel`, `pipeline`, `workflow` and `args`; hwf's `capability` is
+  // not enumerable.
+  const again = (k) => { const v = g[k]; delete g[k]; defineProperty(g, k, { value: v, writable: true, enumerable: true, configurable: true }); };
+  for (const k of ["log", "phase", "console", "budget", "setTimeout", "clearTimeout"]) again(k);
+  delete g.Date;
+  defineProperty(g, "Date", { value: SafeDate, writable: false, enumerable: true, configurable: false });
+  for (const k of ["agent", "parallel", "pipeline", "workflow", "args"]) again(k);
   defineProperty(Math, "random", { value: deny, writable: false, enumerable: false, configurable: false });
   // `Error.prepareStackTrace`'s call sites: QuickJS-ng's `getFunction()`
   // returns the function of any frame, so a `valueOf` that `new Date(x)`
@@ -801,15 +860,73 @@
   // Claude Code deletes V8's `Error.captureStackTrace` too.
   try { delete Error.captureStackTrace; } catch { /* not there */ }
 
-  // QuickJS's globals beyond the Boa runtime's: `performance` reads the
-  // clock; the web APIs and engine-specific ones are not in hwf's API; the
-  // newer standard ones (ES2025+) wait for the switch, where
-  // tests/e2e/authoring.rs's STANDARD_GLOBALS would list them (PROGRESS.md).
-  for (const k of ["performance", "DOMException", "InternalError", "atob", "btoa", "queueMicrotask", "escape", "unescape",
-    "Float16Array", "DisposableStack", "AsyncDisposableStack", "SuppressedError"]) {
+  // QuickJS's globals beyond Claude Code's: `performance` reads the clock;
+  // the web APIs and engine-specific ones are not in hwf's API
+  // (`escape`, `unescape`, `Float16Array`, `DisposableStack`,
+  // `AsyncDisposableStack` and `SuppressedError` stay: Bun's `vm` context,
+  // where Claude Code runs scripts, has them.)
+  for (const k of ["performance", "DOMException", "InternalError", "atob", "btoa", "queueMicrotask"]) {
     try { delete g[k]; } catch { g[k] = undefined; }
   }
   for (const k of Object.getOwnPropertyNames(g).filter((k) => k.startsWith("__hwf_"))) delete g[k];
+
+  // Claude Code's hardening of its context (its `vmHardening`), last, once
+  // the runtime has defined what it defines: the builtin constructors,
+  // their prototypes, the iterator prototypes and the namespaces are
+  // frozen, so a script that patches a builtin (`Array.prototype.last =
+  // …`, `Math.max = …`) gets a `TypeError` there as here; the common
+  // inherited data properties (`toString`, `constructor`, an error's
+  // `name` and `message`, …) first become accessors whose setter defines
+  // the property on the receiver, so `this.name = "MyError"` in a
+  // subclass and `obj.toString = …` still work (the "override mistake").
+  // A property the runtime made non-configurable stays as it is.
+  {
+    // First, as there, a fixed `Error.prepareStackTrace` (QuickJS-ng's is
+    // an accessor, which freezing would leave settable).
+    defineProperty(Error, "prepareStackTrace", {
+      value: (err) => { const s = err.stack; return typeof s === "string" ? s : ""; },
+      writable: false, enumerable: false, configurable: false,
+    });
+    const getOwn = Object.getOwnPropertyDescriptor, names = Object.getOwnPropertyNames;
+    const enableOverride = (proto, key) => {
+      const d = getOwn(proto, key);
+      if (!d || "get" in d || !d.configurable) return;
+      const v = d.value;
+      defineProperty(proto, key, {
+        get() { return v; },
+        set(nv) {
+          if (this === proto) return;
+          defineProperty(this, key, { value: nv, writable: true, enumerable: true, configurable: true });
+        },
+        enumerable: d.enumerable, configurable: true,
+      });
+    };
+    const errorCtors = [Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError, AggregateError, g.SuppressedError]
+      .filter(Boolean);
+    for (const [proto, keys] of [
+      [Object.prototype, names(Object.prototype)],
+      [Function.prototype, ["toString", "constructor", "name", "length"]],
+      [Array.prototype, ["toString", "constructor"]],
+      [Date.prototype, ["toString", "toLocaleString", "valueOf", "constructor"]],
+      ...errorCtors.map((C) => [C.prototype, ["name", "message", "toString", "constructor"]]),
+    ]) for (const k of keys) enableOverride(proto, k);
+    const both = (C) => { freeze(C); if (C.prototype) freeze(C.prototype); };
+    for (const C of [Promise, Object, Array, Function, g.Iterator, Map, Set, WeakMap, WeakSet, String, Number, Boolean, Symbol, BigInt,
+      Date, RegExp, ArrayBuffer, DataView, ...errorCtors].filter(Boolean)) both(C);
+    for (const C of [getPrototypeOf(Int8Array), Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array,
+      g.Float16Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array].filter(Boolean)) both(C);
+    for (const f of [async () => {}, function* () {}, async function* () {}]) both(f.constructor);
+    for (const C of [g.DisposableStack, g.AsyncDisposableStack, g.Intl].filter(Boolean)) both(C);
+    for (const ns of [JSON, Math, Reflect, Proxy]) freeze(ns);
+    defineProperty(g, "then", { value: undefined, writable: false, configurable: false });
+    defineProperty(g, "Error", { value: Error, writable: false, enumerable: false, configurable: false });
+    for (const k of names(g.Intl)) { const C = g.Intl[k]; if (typeof C === "function") both(C); }
+    for (const it of [[][Symbol.iterator](), ""[Symbol.iterator](), new Map()[Symbol.iterator](), new Set()[Symbol.iterator](), "a".matchAll(/a/g),
+      ...(typeof g.Iterator === "function" && g.Iterator.from ? [[].values().map((x) => x), g.Iterator.from({ next: () => ({ done: true }) })] : []),
+      (function* () {})(), (async function* () {})()]) {
+      for (let p = getPrototypeOf(it); p; p = getPrototypeOf(p)) freeze(p);
+    }
+  }
 
   // An uncaught error as one line, as Claude Code reports it: `Name:
   // message` (`Error: boom`; a thrown string or number is the message of
@@ -838,5 +955,32 @@
     const s = stringify(copy(v));
     return s === undefined ? "null" : s;
   };
-  return { fireNext, settle, isAgent, describe, stringify: result, endJob, nextTurn };
+  // What Claude Code's compiled scripts call (the engine calls them in the
+  // script's functions, `vendor/README.md`): `Promise.resolve` bound to
+  // `Promise` on every async function's returned value (its `__wRg$`),
+  // and its async-iterator wrapper on what `for await` (and `yield*` in an
+  // async generator) iterates (its `__wRg$a`), word for word.
+  const R = PromiseCtor.resolve.bind(PromiseCtor);
+  const forAwait = (it) => ({ [Symbol.asyncIterator]() {
+    const ai = it[Symbol.asyncIterator];
+    if (ai != null && typeof ai !== "function") throw new TypeError("@@asyncIterator is not a function");
+    const i = ai != null ? ai.call(it) : it[Symbol.iterator]();
+    if (i === null || (typeof i !== "object" && typeof i !== "function")) throw new TypeError("Iterator is not an object");
+    const nxt = i.next;
+    if (typeof nxt !== "function") throw new TypeError("Iterator.next is not a function");
+    const ret = i.return;
+    const thr = i.throw;
+    const w = (s) => R(s).then((s) => {
+      if (s === null || (typeof s !== "object" && typeof s !== "function")) throw new TypeError("Iterator result is not an object");
+      const done = s.done;
+      return R(s.value).then((value) => ({ value, done }));
+    });
+    return {
+      next: (v) => w(nxt.call(i, v)),
+      return: (v) => w(typeof ret === "function" ? ret.call(i, v) : { value: v, done: true }),
+      throw: (e) => (typeof thr === "function" ? w(thr.call(i, e))
+        : R(typeof ret === "function" ? ret.call(i) : undefined).then(() => { throw new TypeError("The iterator does not provide a throw method"); })),
+    };
+  } });
+  return { fireNext, settle, isAgent, describe, stringify: result, endJob, nextTurn, asyncReturn: R, forAwait };
 })();

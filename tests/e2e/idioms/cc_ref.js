@@ -132,6 +132,16 @@ vm.runInContext(`(() => {
   for (const f of [async () => {}, function* () {}, async function* () {}]) { Object.freeze(f.constructor); Object.freeze(f.constructor.prototype); }
   for (const C of [globalThis.DisposableStack, globalThis.AsyncDisposableStack, globalThis.Intl].filter(Boolean)) { Object.freeze(C); if (C.prototype) Object.freeze(C.prototype); }
   for (const ns of [JSON, Math, Reflect, Proxy]) Object.freeze(ns);
+  // (and every iterator prototype, reached from instances)
+  for (const it of [[][Symbol.iterator](), ''[Symbol.iterator](), new Map()[Symbol.iterator](), new Set()[Symbol.iterator](), 'a'.matchAll(/a/g),
+    ...(typeof Iterator !== 'undefined' && Iterator.from ? [[].values().map(x => x), Iterator.from({ next: () => ({ done: true }) })] : []),
+    (function* () {})(), (async function* () {})()]) {
+    for (let p = Object.getPrototypeOf(it); p; p = Object.getPrototypeOf(p)) Object.freeze(p);
+  }
+  // (vmHardening, after the namespaces: a non-writable \`then\` on the
+  // global, so nothing awaits it as a thenable, and \`Error\` pinned.)
+  Object.defineProperty(globalThis, 'then', { value: undefined, writable: false, configurable: false });
+  Object.defineProperty(globalThis, 'Error', { value: Error, writable: false, enumerable: false, configurable: false });
   if (typeof Intl !== 'undefined') for (const k of Object.getOwnPropertyNames(Intl)) { const C = Intl[k]; if (typeof C === 'function') { Object.freeze(C); if (C.prototype) Object.freeze(C.prototype); } }
 })()`, context);
 // Claude Code's copy across its VM boundary (vmHardening's `copy`), in the
@@ -174,9 +184,27 @@ const msgOf = (e) => {
 // `log(x)`: one argument, `String(x)` unless an object.
 context.log = (m) => { logs.push(m == null || (typeof m !== 'object' && typeof m !== 'function') ? String(m) : `[${typeof m}]`); };
 context.phase = () => {};
-context.setTimeout = (fn, ms) => setTimeout(() => { try { fn() } catch {} }, typeof ms === 'number' ? ms : typeof ms === 'string' ? +ms || 0 : 0);
-context.clearTimeout = (id) => clearTimeout(id);
-context.workflow = async () => { throw new Error('workflow() is not modelled by this reference'); };
+// Claude Code's timers (its `ws`): the id is a number, the callback is
+// called with no arguments and whatever it throws is swallowed.
+const timers = new Set();
+context.setTimeout = (fn, ms) => {
+  const id = Number(setTimeout(() => { timers.delete(id); try { fn() } catch {} }, typeof ms === 'number' ? ms : typeof ms === 'string' ? +ms || 0 : 0));
+  timers.add(id);
+  return id;
+};
+context.clearTimeout = (k) => {
+  if (typeof k !== 'number' && typeof k !== 'string') return;
+  const id = typeof k === 'number' ? k : +k;
+  if (timers.has(id)) { timers.delete(id); clearTimeout(id); }
+};
+// workflow(): only Claude Code's refusal of a bad first argument (its `vi`)
+// is modelled; running a child is not.
+context.workflow = async (ref) => {
+  if (typeof ref !== 'string' && !(ref && typeof ref === 'object' && 'scriptPath' in ref && typeof ref.scriptPath === 'string')) {
+    throw new TypeError('workflow() expects a workflow name (string) or {scriptPath: string}');
+  }
+  throw new Error('workflow() is not modelled by this reference');
+};
 // `console.*`: strings as they are, other values as JSON (of the copy),
 // `String(x)` where that JSON is `{}` and says more.
 const consoleText = (parts) => parts.map((h) => {
@@ -192,13 +220,18 @@ const consoleText = (parts) => parts.map((h) => {
   return a === '[object Object]' || a === '<unprintable>' ? fallback : a;
 }).join(' ');
 context.console = {
+  __proto__: null,
   log: (...a) => logs.push(consoleText(a)),
   info: (...a) => logs.push(consoleText(a)),
   debug: (...a) => logs.push(consoleText(a)),
-  warn: (...a) => logs.push('[warn] ' + consoleText(a)),
   error: (...a) => logs.push('[error] ' + consoleText(a)),
+  warn: (...a) => logs.push('[warn] ' + consoleText(a)),
 };
-context.budget = Object.freeze({ total: null, spent: () => 0, remaining: () => Infinity });
+context.budget = Object.freeze({ __proto__: null, total: null, spent: () => 0, remaining: () => Infinity });
+// Claude Code's host functions are wrapped by its `q4e`, which leaves
+// them without a prototype (`console.log.bind` is undefined).
+for (const f of [context.log, context.phase, context.setTimeout, context.clearTimeout, context.budget.spent, context.budget.remaining,
+  ...Object.values(context.console)]) Object.setPrototypeOf(f, null);
 context.args = inContext(JSON.parse(argsText));
 context.agent = async (prompt, opts = {}) => {
   await null;
@@ -209,6 +242,7 @@ const sleep0 = () => new Promise((r) => setTimeout(r, 0));
 context.parallel = async (thunks) => {
   await sleep0();
   if (!Array.isArray(thunks)) throw new TypeError('parallel() expects an array of functions');
+  if (thunks.length > 4096) throw new Error(`array length ${thunks.length} exceeds the maximum of 4096 supported across the workflow VM boundary`);
   const list = [...thunks];
   if (list.length === 0) return copy([]);
   for (const t of list) if (typeof t !== 'function') throw new TypeError('parallel() expects an array of functions, not promises. Wrap each call: () => agent(...)');
@@ -222,6 +256,7 @@ context.parallel = async (thunks) => {
 context.pipeline = async (items, ...stages) => {
   await sleep0();
   if (!Array.isArray(items)) throw new TypeError('pipeline() expects an array as the first argument');
+  if (items.length > 4096) throw new Error(`array length ${items.length} exceeds the maximum of 4096 supported across the workflow VM boundary`);
   const list = [...items];
   if (list.length === 0) return copy([]);
   for (const s of stages) if (typeof s !== 'function') throw new TypeError('pipeline() stages must be functions: pipeline(items, item => ..., result => ...)');
@@ -240,8 +275,90 @@ context.pipeline = async (items, ...stages) => {
   }));
 };
 
-const body = bodyAfterMeta(source);
-const run = new vm.Script(`(async () => {'use strict';\n${body}\n})()`, { filename: 'workflow.js' });
+// Claude Code's VM boundary around agent/parallel/pipeline/workflow (its
+// `o1s` and `reseal` in vmHardening): a call rejects not with the
+// error but with a frozen prototype-less `{name, message, stack,
+// toString}` made in the context (`e instanceof Error` is false).
+const reseal = vm.runInContext(`(() => {
+  const _freeze = Object.freeze, _setProto = Object.setPrototypeOf;
+  return (name, message, stack) => {
+    const toStr = () => name + ': ' + message;
+    _setProto(toStr, null);
+    _freeze(toStr);
+    return _freeze({ __proto__: null, name, message, stack: stack === undefined ? name + ': ' + message : stack, toString: toStr });
+  };
+})()`, context);
+// A rejection nobody handles is swallowed there (its `AVl`: "Workflow:
+// swallowed an unhandled rejection (not exiting)").
+const boundary = (fn) => (...a) => {
+  const p = (async () => {
+    try {
+      return await fn(...a);
+    } catch (e) {
+      let name = 'Error', stack;
+      try { if (typeof e?.name === 'string') name = e.name; } catch {}
+      try { if (typeof e?.stack === 'string') stack = e.stack; } catch {}
+      throw reseal(name, msgOf(e), stack);
+    }
+  })();
+  p.then(undefined, () => {});
+  return p;
+};
+for (const k of ['agent', 'parallel', 'pipeline', 'workflow']) context[k] = boundary(context[k]);
+
+// The context's own globals in Claude Code's order: its sandbox object's
+// (log … clearTimeout), the Date shim (assigned to the global), then
+// agent, parallel, pipeline, workflow (defined) and args.
+for (const k of ['log', 'phase', 'console', 'budget', 'setTimeout', 'clearTimeout', 'Date', 'agent', 'parallel', 'pipeline', 'workflow', 'args']) {
+  const v = context[k];
+  delete context[k];
+  Object.defineProperty(context, k, { value: v, writable: true, enumerable: true, configurable: true });
+}
+
+const rawBody = bodyAfterMeta(source);
+// Claude Code compiles the body before it runs it (its `Ti`, with acorn):
+// `return x` in an async function and an async arrow's expression body
+// become `Promise.resolve(x)` (the function's promise settles two jobs
+// later), `await x` awaits `Promise.resolve(x)`, `yield` in an async
+// generator likewise, and `for await` goes through its own async-iterator
+// wrapper. (Its loop and function-entry checks, for its time limit, change
+// no value and are left out.)
+const acorn = require('./acorn/acorn.js');
+const walk = require('./acorn/walk.js');
+function transform(src) {
+  const ast = acorn.parse(src, { ecmaVersion: 'latest', sourceType: 'script', allowAwaitOutsideFunction: true, allowReturnOutsideFunction: true });
+  const C = [];
+  const O = (L) => { if (!L) return; C.push([L.start, ' __wRg$(('], [L.end, '))']); };
+  const enclosing = (anc) => { for (let q = anc.length - 2; q >= 0; q--) { const m = anc[q]; if (m && /Function/.test(m.type)) return m; } };
+  walk.ancestor(ast, {
+    AwaitExpression(L) { O(L.argument); },
+    ArrowFunctionExpression(L) { if (L.async && L.expression) O(L.body); },
+    ForOfStatement(L) { if (L.await) C.push([L.right.start, ' __wRg$a(('], [L.right.end, '))']); },
+    ReturnStatement(L, anc) { const me = enclosing(anc); if (!me?.async) return; if (me.generator) { if (L.argument) C.push([L.argument.start, ' await __wRg$(('], [L.argument.end, '))']); } else O(L.argument); },
+    YieldExpression(L, anc) { const me = enclosing(anc); if (!(me?.async && me.generator)) return; if (L.delegate) { if (L.argument) C.push([L.argument.start, ' __wRg$a(('], [L.argument.end, '))']); } else O(L.argument); },
+  });
+  C.sort((a, b) => b[0] - a[0]);
+  let q = src;
+  for (const [at, text] of C) q = q.slice(0, at) + text + q.slice(at);
+  return q;
+}
+const body = transform(rawBody);
+const oe = '__wRg$';
+const wrapped = `(((${oe}, ${oe}l) => ((${oe}a) => async () => {'use strict';
+${body}
+})(${oe}it => ({[Symbol.asyncIterator](){const ${oe}ai = ${oe}it[Symbol.asyncIterator];
+if (${oe}ai != null && typeof ${oe}ai !== 'function') throw new TypeError('@@asyncIterator is not a function');
+const ${oe}i = ${oe}ai != null ? ${oe}ai.call(${oe}it) : ${oe}it[Symbol.iterator]();
+if (${oe}i === null || (typeof ${oe}i !== 'object' && typeof ${oe}i !== 'function')) throw new TypeError('Iterator is not an object');
+const ${oe}nxt = ${oe}i.next;
+if (typeof ${oe}nxt !== 'function') throw new TypeError('Iterator.next is not a function');
+const ${oe}ret = ${oe}i.return;
+const ${oe}thr = ${oe}i.throw;
+const ${oe}w = s => ${oe}(s).then(s => { if (s === null || (typeof s !== 'object' && typeof s !== 'function')) throw new TypeError('Iterator result is not an object');
+ const done = s.done;
+ return ${oe}(s.value).then(value => ({value, done})) });
+return {next:v=>${oe}w(${oe}nxt.call(${oe}i,v)),return:v=>${oe}w(typeof ${oe}ret==='function'?${oe}ret.call(${oe}i,v):{value:v,done:true}),throw:e=>typeof ${oe}thr==='function'?${oe}w(${oe}thr.call(${oe}i,e)):${oe}(typeof ${oe}ret==='function'?${oe}ret.call(${oe}i):undefined).then(()=>{throw new TypeError('The iterator does not provide a throw method')})}}})))(Promise.resolve.bind(Promise), () => {}))()`;
+const run = new vm.Script(wrapped, { filename: 'workflow.js' });
 run.runInContext(context).then(
   (result) => {
     if (typeof result === 'function') throw new Error('workflow result cannot be a function');

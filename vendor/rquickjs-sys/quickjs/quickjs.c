@@ -587,6 +587,11 @@ struct JSContext {
     JSValue error_ctor;
     JSValue error_back_trace;
     JSValue error_prepare_stack;
+    /* hwf patch: Claude Code's `return Promise.resolve(x)` in async
+       functions and its `for await` iterator wrapper
+       (JS_SetAsyncReturnWrap, vendor/README.md) */
+    JSValue async_return_wrap;
+    JSValue for_await_wrap;
     JSValue error_stack_trace_limit;
     JSValue iterator_ctor;
     JSValue iterator_ctor_getset;
@@ -2878,6 +2883,8 @@ JSContext *JS_NewContextRaw(JSRuntime *rt)
     ctx->error_ctor = JS_NULL;
     ctx->error_back_trace = JS_UNDEFINED;
     ctx->error_prepare_stack = JS_UNDEFINED;
+    ctx->async_return_wrap = JS_UNDEFINED; /* hwf patch */
+    ctx->for_await_wrap = JS_UNDEFINED; /* hwf patch */
     ctx->error_stack_trace_limit = js_int32(10);
     init_list_head(&ctx->loaded_modules);
     // TODO(bnoordhuis) use getrandom() etc.
@@ -3008,6 +3015,8 @@ static void JS_MarkContext(JSRuntime *rt, JSContext *ctx,
     JS_MarkValue(rt, ctx->error_ctor, mark_func);
     JS_MarkValue(rt, ctx->error_back_trace, mark_func);
     JS_MarkValue(rt, ctx->error_prepare_stack, mark_func);
+    JS_MarkValue(rt, ctx->async_return_wrap, mark_func); /* hwf patch */
+    JS_MarkValue(rt, ctx->for_await_wrap, mark_func); /* hwf patch */
     JS_MarkValue(rt, ctx->error_stack_trace_limit, mark_func);
     for(i = 0; i < rt->class_count; i++) {
         JS_MarkValue(rt, ctx->class_proto[i], mark_func);
@@ -3090,6 +3099,8 @@ void JS_FreeContext(JSContext *ctx)
     JS_FreeValue(ctx, ctx->error_ctor);
     JS_FreeValue(ctx, ctx->error_back_trace);
     JS_FreeValue(ctx, ctx->error_prepare_stack);
+    JS_FreeValue(ctx, ctx->async_return_wrap); /* hwf patch */
+    JS_FreeValue(ctx, ctx->for_await_wrap); /* hwf patch */
     JS_FreeValue(ctx, ctx->error_stack_trace_limit);
     for(i = 0; i < rt->class_count; i++) {
         JS_FreeValue(ctx, ctx->class_proto[i]);
@@ -15025,6 +15036,21 @@ static double js_math_pow(double a, double b)
 {
     double d;
 
+    /* hwf patch: as JavaScriptCore (Claude Code's engine), an integer
+       exponent from 0 to 1000 is computed by repeated squaring
+       (`1.1 ** 10` is 2.593742460100002 there, not libm's
+       2.5937424601000023); vendor/README.md */
+    if (b >= 0 && b <= 1000 && (double)(int32_t)b == b) {
+        int32_t n = (int32_t)b;
+        d = 1;
+        while (n) {
+            if (n & 1)
+                d *= a;
+            a *= a;
+            n >>= 1;
+        }
+        return d;
+    }
     if (unlikely(!isfinite(b)) && fabs(a) == 1) {
         /* not compatible with IEEE 754 */
         d = NAN;
@@ -24135,6 +24161,46 @@ static int cpool_add(JSParseState *s, JSValue val)
     return fd->cpool_count - 1;
 }
 
+/* hwf patch: Claude Code compiles `return x` in an async function (and an
+   async arrow's expression body) as `return Promise.resolve(x)`, so the
+   function's promise settles two jobs later than plain JavaScript's, and
+   `for await (x of e)` (and `yield* e` in an async generator) as a loop
+   over its own async-iterator wrapper of `e`. Once the embedder sets the
+   two functions (`Promise.resolve` bound to `Promise`, and the wrapper),
+   functions compiled afterwards call them there. */
+void JS_SetAsyncReturnWrap(JSContext *ctx, JSValueConst ret, JSValueConst for_await)
+{
+    JS_FreeValue(ctx, ctx->async_return_wrap);
+    ctx->async_return_wrap = js_dup(ret);
+    JS_FreeValue(ctx, ctx->for_await_wrap);
+    ctx->for_await_wrap = js_dup(for_await);
+}
+
+/* The value on the stack becomes `f(value)`. */
+static int emit_wrap_call(JSParseState *s, JSValueConst f)
+{
+    int idx;
+
+    if (JS_IsUndefined(f))
+        return 0;
+    idx = cpool_add(s, js_dup(f));
+    if (idx < 0)
+        return -1;
+    emit_op(s, OP_push_const);
+    emit_u32(s, idx);
+    emit_op(s, OP_swap);
+    emit_op(s, OP_call);
+    emit_u16(s, 1);
+    return 0;
+}
+
+static int emit_async_return_wrap(JSParseState *s)
+{
+    if (s->cur_func->func_kind != JS_FUNC_ASYNC)
+        return 0;
+    return emit_wrap_call(s, s->ctx->async_return_wrap);
+}
+
 static __exception int emit_push_const(JSParseState *s, JSValue val,
                                        bool as_atom)
 {
@@ -28239,6 +28305,8 @@ static __exception int js_parse_assign_expr2(JSParseState *s, int parse_flags)
             label_loop = new_label(s);
             label_yield = new_label(s);
 
+            if (is_async && emit_wrap_call(s, s->ctx->for_await_wrap)) /* hwf patch */
+                return -1;
             emit_op(s, is_async ? OP_for_await_of_start : OP_for_of_start);
 
             /* remove the catch offset (XXX: could avoid pushing back
@@ -29243,9 +29311,11 @@ static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
         break_entry.has_iterator = true;
         break_entry.is_async_iterator = is_async;
         break_entry.drop_count += 2;
-        if (is_async)
+        if (is_async) {
+            if (emit_wrap_call(s, s->ctx->for_await_wrap)) /* hwf patch */
+                return -1;
             emit_op(s, OP_for_await_of_start);
-        else
+        } else
             emit_op(s, OP_for_of_start);
         /* on stack: enum_rec */
     } else {
@@ -29437,6 +29507,8 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
             goto fail;
         if (s->token.val != ';' && s->token.val != '}' && !s->got_lf) {
             if (js_parse_expr(s))
+                goto fail;
+            if (emit_async_return_wrap(s)) /* hwf patch */
                 goto fail;
             emit_return(s, true);
         } else {
@@ -37760,6 +37832,8 @@ static __exception int js_parse_function_decl2(JSParseState *s,
             if (js_parse_assign_expr(s))
                 goto fail;
 
+            if (emit_async_return_wrap(s)) /* hwf patch */
+                goto fail;
             if (func_kind != JS_FUNC_NORMAL)
                 emit_op(s, OP_return_async);
             else
@@ -42661,7 +42735,8 @@ static JSValue js_function_toString(JSContext *ctx, JSValueConst this_val,
             pref = "async function *";
             break;
         }
-        suff = "() {\n    [native code]\n}";
+        /* hwf patch: on one line, as JavaScriptCore and V8 write it */
+        suff = "() { [native code] }";
         name = JS_GetProperty(ctx, this_val, JS_ATOM_name);
         if (JS_IsUndefined(name))
             name = js_empty_string(ctx->rt);
