@@ -3,7 +3,8 @@
 Usage: python3 seed_ref.py SCRIPT FIXTURE ARGS_JSON
 
 Runs SCRIPT as hermes-plugin-dynamic-workflows' guest does (vm_guest.py):
-the body wrapped into an ``async def``, ``json``/``math``/``args``/
+the body wrapped into an ``async def _hermes_wf_entry`` (the seed's name,
+which CPython's messages name: ``_hermes_wf_entry.<locals>.f()``), ``json``/``math``/``args``/
 ``budget``/``meta`` and the workflow globals in scope, ``parallel`` and
 ``pipeline`` on asyncio tasks (a failure raises; a failed stage raises
 ``PipelineStageError``), a failed agent call raising ``CapabilityError``.
@@ -169,9 +170,9 @@ def main():
     args = json.loads(sys.argv[3])
     logs = []
     scope = globals_for(fixture, args, logs)
-    wrapped = "async def _entry():\n" + textwrap.indent(script, "    ") + "\n    pass\n"
+    wrapped = "async def _hermes_wf_entry():\n" + textwrap.indent(script, "    ") + "\n    pass\n"
     exec(compile(wrapped, "<workflow-script>", "exec"), scope)
-    result = asyncio.run(scope["_entry"]())
+    result = asyncio.run(scope["_hermes_wf_entry"]())
     print(json.dumps({"result": jsonable(result), "logs": logs}))
 
 
