@@ -167,6 +167,34 @@ fn python_in_the_seeds_syntax_gives_cpythons_results() {
     same_as_reference("py", "py", 60, |case| reference_result("python3", "seed_ref.py", case));
 }
 
+/// The seed's narrator lines are part of what a script gives: every
+/// `log(message)` line of each Python case is the seed's `str(message)`
+/// (`{'a': 1}`, `None`, `('t', 1)`), in order, as `seed_ref.py` writes it.
+#[test]
+fn python_in_the_seeds_syntax_logs_what_the_seed_logs() {
+    let ctx = Ctx::new();
+    let mut differ = Vec::new();
+    for case in cases("py", "py") {
+        let shim = dir().join("seed_ref.py");
+        let theirs = reference_json(
+            "python3",
+            &[utf8(&shim), utf8(&case.script), utf8(&case.fixture), &case.args],
+        )["logs"]
+            .clone();
+        match hwf_run(&ctx, &case) {
+            Ok((_, ours)) if ours == theirs => {}
+            Ok((_, ours)) => differ.push(format!("{}:\n  hwf:       {ours}\n  reference: {theirs}", case.name)),
+            Err(e) => differ.push(format!("{}: hwf failed: {e}", case.name)),
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} python scripts log otherwise:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
+
 /// The reference's `{"result", "logs"}` for a JavaScript case: Node, or
 /// Bun for a case marked `<name>.bun`.
 /// The Bun a `<name>.bun` case's reference runs in: `$HWF_BUN`, else the

@@ -23,7 +23,7 @@ use wit::{CallError, CapabilityRequest, Diagnostic, LogLevel, Task, WorkflowCall
 const FILE: &str = "workflow.py";
 /// The entry function the body is wrapped in (one line above the body, so
 /// script line N is program line N + 1).
-const ENTRY: &str = "_hwf_main";
+const ENTRY: &str = "_hermes_wf_entry";
 /// Python call depth (Monty's frames live on its heap, not the wasm stack).
 const MAX_RECURSION: usize = 200;
 /// Nesting depth of a value converted to or from JSON.
@@ -35,8 +35,8 @@ const HOST_FUNCTIONS: &[&str] = &[
     "_hwf_kanban_agent",
     "_hwf_capability",
     "_hwf_workflow",
-    "log",
-    "phase",
+    "_hwf_log",
+    "_hwf_phase",
     "_hwf_budget_spent",
     "_hwf_budget_remaining",
     "_hwf_check_items",
@@ -62,6 +62,16 @@ import math
 
 def format(value, format_spec=""):
     return f"{value:{format_spec}}"
+
+
+# As the seed's `log(message)` / `phase(title)`: the text is `str()` of the
+# value (`None`, `{'a': 1}`, an exception's message), not its JSON.
+def log(*messages):
+    _hwf_log(" ".join(str(m) for m in messages))
+
+
+def phase(*titles):
+    _hwf_phase(" ".join(str(t) for t in titles))
 
 
 # As in the seed, the host calls are coroutines: nothing starts until the
@@ -613,11 +623,11 @@ fn text_of(args: &[MontyObject]) -> String {
 /// A synchronous host function's answer.
 fn sync_call(name: &str, args: &[MontyObject]) -> ExtFunctionResult {
     match name {
-        "log" => {
+        "_hwf_log" => {
             host::log(LogLevel::Info, &text_of(args));
             ExtFunctionResult::Return(MontyObject::None)
         }
-        "phase" => {
+        "_hwf_phase" => {
             host::phase(&text_of(args));
             ExtFunctionResult::Return(MontyObject::None)
         }
