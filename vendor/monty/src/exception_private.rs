@@ -2160,7 +2160,14 @@ impl ExcTypeExt for ExcType {
                 other => {
                     let text = other.py_str(vm)?;
                     defer_drop!(text, vm);
-                    Ok(SimpleException::new_msg(self, text.to_str(vm)?.to_owned()))
+                    let message = text.to_str(vm)?.to_owned();
+                    // hwf: and `repr()` of the exception shows the argument's
+                    // repr (`ValueError(3)`), `str()` of a KeyError too
+                    // (`KeyError(3)` is `3`, not `'3'`).
+                    let repr = other.py_repr(vm)?;
+                    defer_drop!(repr, vm);
+                    let attrs = vec![(KEY_REPR_ATTR.to_owned(), ExcAttr::Str(repr.to_str(vm)?.to_owned()))];
+                    Ok(SimpleException::new_msg(self, message).with_data(ExcData::Attrs(Box::new(attrs))))
                 }
             },
             _ => Err(RunError::internal(
@@ -2175,8 +2182,10 @@ impl ExcTypeExt for ExcType {
 /// Simple lightweight representation of an exception.
 ///
 /// This is used for performance reasons for common exception patterns.
-/// hwf: the [`ExcData::Attrs`] entry holding `repr(key)` of a `KeyError` whose
-/// key is not a `str` (no script can name it: it starts with a NUL).
+/// hwf: the [`ExcData::Attrs`] entry holding the repr of an exception's one
+/// argument that is not a `str` (`ValueError(3)`, a `KeyError`'s key): its
+/// `repr()` shows it, and a `KeyError`'s `str()` is it. No script can name
+/// it: it starts with a NUL.
 const KEY_REPR_ATTR: &str = "\0key_repr";
 
 /// Exception messages use `String` for owned storage.
@@ -2256,7 +2265,7 @@ impl SimpleException {
         self.arg.as_ref()
     }
 
-    /// hwf: `repr(key)` of a KeyError raised for a key that is not a `str`.
+    /// hwf: the repr of the exception's one argument when it is not a `str`.
     fn key_repr(&self) -> Option<&str> {
         match self.data.attr(KEY_REPR_ATTR) {
             Some(ExcAttr::Str(text)) => Some(text),
@@ -2267,7 +2276,9 @@ impl SimpleException {
     /// str() for an exception
     #[must_use]
     pub fn py_str(&self) -> String {
-        if let Some(text) = self.key_repr() {
+        if matches!(self.exc_type, ExcType::KeyError)
+            && let Some(text) = self.key_repr()
+        {
             return text.to_owned();
         }
         match (self.exc_type, &self.arg) {

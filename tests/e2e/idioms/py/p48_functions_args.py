@@ -82,4 +82,12 @@ def fib(n, memo={}):
     return memo[n]
 
 out["recursive"] = [fib(30), fib(90)]
+errors = []
+for call in [lambda: kwonly(1), lambda: fmt(bad=1), lambda: kwonly(1, 2, c=3), lambda: accumulate(), lambda: make_counter()(1, 2), lambda: compose()(1, 2)]:
+    try:
+        call()
+        errors.append("ok")
+    except TypeError as e:
+        errors.append(str(e))
+out["errors"] = errors
 return out

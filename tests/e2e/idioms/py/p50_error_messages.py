@@ -75,6 +75,8 @@ cases = [
     lambda: "abc".encode("nope") if False else "".join([1, 2]),
     lambda: json.loads(5),
     lambda: [].sort(key=1),
+    lambda: (lambda a: a)(),
+    lambda: (lambda: 0)(1),
 ]
 results = [attempt(c) for c in cases]
 
@@ -104,4 +106,13 @@ try:
     raise
 except RuntimeError as e:
     results.append(str(e))
+try:
+    raise KeyError(7)
+except KeyError as e:
+    results.append([str(e), repr(e)])
+results.append([repr(ValueError(3)), repr(IndexError(-1)), str(RuntimeError([1, "a"]))])
+shards = {}
+for name in ["api", "web", "db", "cli", "docs", (1, "a"), 2.5, 2 ** 70]:
+    shards.setdefault(hash(name) % 4, []).append(str(name))
+results.append(sorted(shards.items()))
 return results
