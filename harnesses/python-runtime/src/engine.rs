@@ -301,6 +301,86 @@ fn to_json(o: &MontyObject, depth: usize) -> Result<Value, String> {
     })
 }
 
+/// The script's result as the seed's `_jsonable` writes it: dicts (keys as
+/// `str(key)`), lists and tuples are followed, `str`, `int`, `float`,
+/// `bool` and `None` are themselves, anything else is
+/// `{"_unserializable_type": <its type's name>}` — a `set` too (`"set"`,
+/// where agent options and capability inputs take a set as a list).
+fn result_json(o: &MontyObject, depth: usize) -> Result<Value, String> {
+    if depth > MAX_DEPTH {
+        return Err(format!("the value is nested more than {MAX_DEPTH} levels deep"));
+    }
+    Ok(match o {
+        MontyObject::List(items) | MontyObject::Tuple(items) => Value::Array(
+            items
+                .iter()
+                .map(|x| result_json(x, depth + 1))
+                .collect::<Result<_, _>>()?,
+        ),
+        MontyObject::NamedTuple { values, .. } => Value::Array(
+            values
+                .iter()
+                .map(|x| result_json(x, depth + 1))
+                .collect::<Result<_, _>>()?,
+        ),
+        MontyObject::Dict(pairs) => {
+            let mut m = Map::new();
+            for (k, v) in pairs {
+                let key = match k {
+                    MontyObject::String(s) => s.clone(),
+                    other => py_repr(other),
+                };
+                m.insert(key, result_json(v, depth + 1)?);
+            }
+            Value::Object(m)
+        }
+        MontyObject::None
+        | MontyObject::Bool(_)
+        | MontyObject::Int(_)
+        | MontyObject::BigInt(_)
+        | MontyObject::Float(_)
+        | MontyObject::String(_) => to_json(o, depth)?,
+        other => json!({"_unserializable_type": result_type_name(other)}),
+    })
+}
+
+/// CPython's `type(value).__name__` of a value the result cannot hold.
+fn result_type_name(o: &MontyObject) -> String {
+    match o {
+        MontyObject::Set(_) => "set".to_owned(),
+        MontyObject::FrozenSet(_) => "frozenset".to_owned(),
+        MontyObject::Bytes(_) => "bytes".to_owned(),
+        MontyObject::Ellipsis => "ellipsis".to_owned(),
+        MontyObject::NotImplemented => "NotImplementedType".to_owned(),
+        MontyObject::Type(_) => "type".to_owned(),
+        MontyObject::BuiltinFunction(_) => "builtin_function_or_method".to_owned(),
+        MontyObject::Function { .. } => "function".to_owned(),
+        MontyObject::Exception { exc_type, .. } => {
+            let name = exc_type.to_string();
+            name.rsplit('.').next().unwrap_or(&name).to_owned()
+        }
+        MontyObject::Repr(r) => {
+            let head = r.strip_prefix('<').unwrap_or(r);
+            if head.starts_with("function ") {
+                "function".to_owned()
+            } else if head.starts_with("bound method") || head.starts_with("built-in ") {
+                // A method of a builtin value (`labels.append`; the seed's
+                // scripts define no classes) or a builtin function.
+                "builtin_function_or_method".to_owned()
+            } else if let Some((kind, _)) = head.split_once(" object") {
+                // `<generator object f at 0x…>`, `<coroutine object …>`
+                kind.to_owned()
+            } else if let Some((kind, _)) = r.split_once('(') {
+                // `range(0, 3)`, `slice(1, 2, None)`
+                kind.to_owned()
+            } else {
+                "object".to_owned()
+            }
+        }
+        _ => "object".to_owned(),
+    }
+}
+
 /// Python's `repr()` of a dict key (`str()` for everything but strings,
 /// which only appear inside tuples here).
 fn py_repr(o: &MontyObject) -> String {
@@ -750,7 +830,7 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
                 if !leftover.is_empty() {
                     host::cancel(&leftover);
                 }
-                let out = to_json(&value, 0).map_err(|e| format!("script_error: the result is not JSON: {e}"))?;
+                let out = result_json(&value, 0).map_err(|e| format!("script_error: the result is not JSON: {e}"))?;
                 return Ok(out.to_string());
             }
             RunProgress::FunctionCall(call) => {
