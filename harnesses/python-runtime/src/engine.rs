@@ -775,10 +775,22 @@ fn describe(e: &MontyException, script_lines: u32) -> String {
         .unwrap_or_default();
     let ty = e.exc_type();
     let msg = e.message().unwrap_or("");
-    let text = if msg.is_empty() {
+    // `str()` of a KeyError is the repr of its key, as the seed reports it
+    // (`KeyError: 'value'`, `KeyError: 3`).
+    let key_text;
+    let shown = if ty == ExcType::KeyError && e.message().is_some() {
+        key_text = match e.data().attr("\0key_repr") {
+            Some(ExcAttr::Str(repr)) => repr.clone(),
+            _ => py_str_repr(msg),
+        };
+        key_text.as_str()
+    } else {
+        msg
+    };
+    let text = if shown.is_empty() {
         ty.to_string()
     } else {
-        format!("{ty}: {msg}")
+        format!("{ty}: {shown}")
     };
     match ty {
         ExcType::RecursionError => format!("recursion_limit: {text}{line}"),
