@@ -774,11 +774,14 @@ fn describe(e: &MontyException, script_lines: u32) -> String {
         .map(|l| format!(" (line {l})"))
         .unwrap_or_default();
     let ty = e.exc_type();
-    let msg = e.message().unwrap_or("");
+    // The prelude's host functions by the names the script calls
+    // (`'_hwf_log'` is the script's `log`).
+    let unprefixed = e.message().map(|m| m.replace("'_hwf_", "'"));
+    let msg = unprefixed.as_deref().unwrap_or("");
     // `str()` of a KeyError is the repr of its key, as the seed reports it
     // (`KeyError: 'value'`, `KeyError: 3`).
     let key_text;
-    let shown = if ty == ExcType::KeyError && e.message().is_some() {
+    let shown = if ty == ExcType::KeyError && unprefixed.is_some() {
         key_text = match e.data().attr("\0key_repr") {
             Some(ExcAttr::Str(repr)) => repr.clone(),
             _ => py_str_repr(msg),
