@@ -746,11 +746,15 @@ fn outcome(o: Result<String, CallError>) -> ExtFunctionResult {
 /// capability that failed while running. A refusal, a spent budget, a
 /// schema mismatch or a bad request fails the same way again.
 fn retryable(e: &CallError) -> bool {
+    // The seed marks every failure its agent runner raised `runner_error`,
+    // retryable, whatever the cause (a crash, a timeout, an agent that is not
+    // installed or not logged in, a refusal by the model): each `agent_*`
+    // code here. The broker's own refusals (policy, budget, schema, limits)
+    // are not.
+    let code = runtime::call_error_code(e);
     matches!(e, CallError::TimedOut(_))
-        || matches!(
-            runtime::call_error_code(e),
-            "agent_failed" | "agent_timeout" | "capability_failed" | "capability_timeout"
-        )
+        || code.starts_with("agent_")
+        || matches!(code, "capability_failed" | "capability_timeout")
 }
 
 /// `CapabilityError(<host text>, code=<host code>, retryable=…)`.

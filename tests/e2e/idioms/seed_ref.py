@@ -42,7 +42,10 @@ class PipelineStageError(RuntimeError):
         super().__init__(f"pipeline item {item_index} stage {stage_index} failed: {type(exc).__name__}: {exc}")
 
 
-RETRYABLE = {"agent_failed", "agent_timeout", "capability_failed", "agent_unavailable"}
+# The seed's VM marks every failure its agent runner raised `runner_error`,
+# retryable: each of hwf's `agent_*` codes.
+RETRYABLE = {"agent_failed", "agent_timeout", "agent_unavailable", "agent_auth", "agent_refused",
+             "agent_truncated", "agent_tool_call", "agent_cancelled", "capability_failed"}
 
 
 class Budget:

@@ -1246,11 +1246,15 @@ pub(crate) trait ExcTypeExt: Sized {
     /// Matches CPython's format: `TypeError('{type}' indices must be integers, not '{index_type}')`
     #[must_use]
     fn type_error_indices(type_str: Type, index_type: &str) -> RunError {
-        SimpleException::new_msg(
-            ExcType::TypeError,
-            format!("{type_str} indices must be integers, not '{index_type}'"),
-        )
-        .into()
+        // hwf: CPython 3.11's messages (the seed's): a string's index names
+        // `string` and quotes the type; the other sequences allow slices and
+        // do not quote it (`list indices must be integers or slices, not str`).
+        let message = match type_str {
+            Type::Str => format!("string indices must be integers, not '{index_type}'"),
+            Type::Bytes => format!("byte indices must be integers or slices, not {index_type}"),
+            other => format!("{other} indices must be integers or slices, not {index_type}"),
+        };
+        SimpleException::new_msg(ExcType::TypeError, message).into()
     }
 
     /// Creates a TypeError for non-integer list indices (setitem/assignment).

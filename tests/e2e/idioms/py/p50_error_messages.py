@@ -16,6 +16,10 @@ def type_name(e):
             return name
     return "Exception"
 
+def unpack2(value):
+    first, second = value
+    return first
+
 cases = [
     lambda: int("abc"),
     lambda: int("12.5"),
@@ -75,6 +79,13 @@ cases = [
     lambda: "abc".encode("nope") if False else "".join([1, 2]),
     lambda: json.loads(5),
     lambda: [].sort(key=1),
+    lambda: [1][None],
+    lambda: "abc"[1.5],
+    lambda: (1, 2)["a"],
+    lambda: unpack2([1, 2, 3]),
+    lambda: unpack2([1]),
+    lambda: unpack2(5),
+    lambda: None.get("x"),
     lambda: (lambda a: a)(),
     lambda: (lambda: 0)(1),
 ]
