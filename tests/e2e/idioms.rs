@@ -99,7 +99,14 @@ fn hwf_run(ctx: &Ctx, case: &Case) -> Result<(Value, Value), String> {
         .filter(|e| e["type"] == "log" && e["source"] == "guest")
         .map(|e| e["message"].clone())
         .collect();
-    Ok((v["data"]["result"].clone(), Value::Array(logs)))
+    // A result past the inline limit (4 KiB) is in `result_path`.
+    let result = match v["data"]["result_path"].as_str() {
+        Some(path) if v["data"].get("result").is_none() => std::fs::read_to_string(path)
+            .map_err(|e| format!("{path}: {e}"))
+            .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| format!("{path}: {e}")))?,
+        _ => v["data"]["result"].clone(),
+    };
+    Ok((result, Value::Array(logs)))
 }
 
 /// `v` with every float in one spelling (`1e-07` from CPython and `1e-7`
