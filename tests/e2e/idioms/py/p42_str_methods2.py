@@ -5,7 +5,7 @@ title = "the quick BROWN fox's tale"
 out = {
     "partition": [list("key=value=x".partition("=")), list("novalue".partition("=")), list("a.b.c".rpartition(".")), list("abc".rpartition("."))],
     "just": ["7".rjust(3, "0"), "ab".ljust(5, "."), "mid".center(9, "*"), "mid".center(8), "-42".zfill(6), "+7".zfill(4), "abc".zfill(2), "42".zfill(5)],
-    "lines": ["a\nb\r\nc\rd\n".splitlines(), "a\nb\n".splitlines(True), "".splitlines(), "x\n\ny".split("\n"), "one\n".splitlines()],
+    "lines": ["a\nb\r\nc\rd\n".splitlines(), "a\nb\n".splitlines(True), "".splitlines(), "x\n\ny".split("\n"), "one\n".splitlines(), "a\x0bb\x0cc\x1cd\u2028e\x85f\r\ng".splitlines(), "p\u2029q\n".splitlines(True)],
     "case": [title.title(), title.capitalize(), title.swapcase(), "Straße".casefold(), "Straße".upper(), "ǅ".lower(), "hello world".title(), "they're bill's".title()],
     "tabs": ["a\tb\tc".expandtabs(), "a\tbc\td".expandtabs(4), "12345\t6".expandtabs(4)],
     "strip": [s.strip(), s.lstrip(), "xxhixx".strip("x"), "www.example.com".strip("cmowz."), "  a  ".rstrip(), "--a--".lstrip("-")],

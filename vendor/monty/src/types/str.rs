@@ -1846,30 +1846,28 @@ fn str_splitlines<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -
     while start < len {
         vm.heap.tracker.check_memory_time_every(lines.len())?;
 
-        // Find the next line ending
-        let mut end = start;
-        let mut line_end = start;
-
-        while end < len {
-            match bytes[end] {
-                b'\n' => {
-                    line_end = end;
-                    end += 1;
-                    break;
-                }
-                b'\r' => {
-                    line_end = end;
-                    end += 1;
+        // Find the next line ending. hwf: every boundary CPython's
+        // `str.splitlines` knows, not only `\n` and `\r`: `\v`, `\f`, the
+        // file/group/record separators, NEL, LINE and PARAGRAPH SEPARATOR.
+        let mut end = len;
+        let mut line_end = len;
+        for (i, c) in s[start..].char_indices() {
+            match c {
+                '\r' => {
+                    line_end = start + i;
+                    end = line_end + 1;
                     // Check for \r\n
                     if end < len && bytes[end] == b'\n' {
                         end += 1;
                     }
                     break;
                 }
-                _ => {
-                    end += 1;
-                    line_end = end;
+                '\n' | '\x0b' | '\x0c' | '\x1c' | '\x1d' | '\x1e' | '\u{85}' | '\u{2028}' | '\u{2029}' => {
+                    line_end = start + i;
+                    end = line_end + c.len_utf8();
+                    break;
                 }
+                _ => {}
             }
         }
 
