@@ -101,7 +101,14 @@ fn hwf_run(ctx: &Ctx, case: &Case) -> Result<(Value, Value), String> {
         .filter(|e| e["type"] == "log" && e["source"] == "guest")
         .map(|e| e["message"].clone())
         .collect();
-    Ok((v["data"]["result"].clone(), Value::Array(logs)))
+    // A result past the inline limit (4 KiB) is in `result_path`.
+    let result = match v["data"]["result_path"].as_str() {
+        Some(path) if v["data"].get("result").is_none() => std::fs::read_to_string(path)
+            .map_err(|e| format!("{path}: {e}"))
+            .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| format!("{path}: {e}")))?,
+        _ => v["data"]["result"].clone(),
+    };
+    Ok((result, Value::Array(logs)))
 }
 
 /// `v` with every float in one spelling (`1e-07` from CPython and `1e-7`
@@ -166,7 +173,35 @@ fn reference_result(runtime: &str, shim: &str, case: &Case) -> Value {
 
 #[test]
 fn python_in_the_seeds_syntax_gives_cpythons_results() {
-    same_as_reference("py", "py", 38, |case| reference_result("python3", "seed_ref.py", case));
+    same_as_reference("py", "py", 62, |case| reference_result("python3", "seed_ref.py", case));
+}
+
+/// The seed's narrator lines are part of what a script gives: every
+/// `log(message)` line of each Python case is the seed's `str(message)`
+/// (`{'a': 1}`, `None`, `('t', 1)`), in order, as `seed_ref.py` writes it.
+#[test]
+fn python_in_the_seeds_syntax_logs_what_the_seed_logs() {
+    let ctx = Ctx::new();
+    let mut differ = Vec::new();
+    for case in cases("py", "py") {
+        let shim = dir().join("seed_ref.py");
+        let theirs = reference_json(
+            "python3",
+            &[utf8(&shim), utf8(&case.script), utf8(&case.fixture), &case.args],
+        )["logs"]
+            .clone();
+        match hwf_run(&ctx, &case) {
+            Ok((_, ours)) if ours == theirs => {}
+            Ok((_, ours)) => differ.push(format!("{}:\n  hwf:       {ours}\n  reference: {theirs}", case.name)),
+            Err(e) => differ.push(format!("{}: hwf failed: {e}", case.name)),
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} python scripts log otherwise:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
 }
 
 /// The reference's `{"result", "logs"}` for a JavaScript case: Node, or
@@ -230,7 +265,7 @@ fn claude_style_javascript_gives_nodes_results() {
 
 #[test]
 fn json_in_the_seeds_format_gives_the_seeds_results() {
-    same_as_reference("json", "json", 18, |case| {
+    same_as_reference("json", "json", 27, |case| {
         let expected = case.script.with_file_name(format!("{}.expected.json", case.name));
         serde_json::from_str(&std::fs::read_to_string(&expected).expect("expected result")).expect("expected json")
     });

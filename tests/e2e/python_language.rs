@@ -299,8 +299,9 @@ fn failing_fixture(ctx: &Ctx) -> std::path::PathBuf {
 }
 
 /// The seed's typed errors: a failed agent raises `CapabilityError` with
-/// `.code` and `.retryable` (a runner failure may be retried, a refusal may
-/// not), a `RuntimeError` subclass; a failed pipeline stage raises
+/// `.code` and `.retryable` (every failure of the agent itself may be
+/// retried, a model's refusal too: the seed's `runner_error`), a
+/// `RuntimeError` subclass; a failed pipeline stage raises
 /// `PipelineStageError` with `.item_index`, `.stage_index`, `.cause_type`
 /// and its cause's `.code`; both can be raised by the script, as in the seed.
 #[test]
@@ -349,7 +350,7 @@ return out
         out.json()["data"]["result"],
         json!({
             "cap": ["agent_failed", true, true, true, "agent_failed"],
-            "refused": [true, "agent_refused", false],
+            "refused": [true, "agent_refused", true],
             "stage": [1, 1, "CapabilityError", "agent_failed", true, true],
             "stage_type": [0, 0, "TypeError", null, "pipeline item 0 stage 0 failed"],
             "raised": ["mine", true, "mine: no"],

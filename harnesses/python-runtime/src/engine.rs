@@ -23,7 +23,7 @@ use wit::{CallError, CapabilityRequest, Diagnostic, LogLevel, Task, WorkflowCall
 const FILE: &str = "workflow.py";
 /// The entry function the body is wrapped in (one line above the body, so
 /// script line N is program line N + 1).
-const ENTRY: &str = "_hwf_main";
+const ENTRY: &str = "_hermes_wf_entry";
 /// Python call depth (Monty's frames live on its heap, not the wasm stack).
 const MAX_RECURSION: usize = 200;
 /// Nesting depth of a value converted to or from JSON.
@@ -35,8 +35,8 @@ const HOST_FUNCTIONS: &[&str] = &[
     "_hwf_kanban_agent",
     "_hwf_capability",
     "_hwf_workflow",
-    "log",
-    "phase",
+    "_hwf_log",
+    "_hwf_phase",
     "_hwf_budget_spent",
     "_hwf_budget_remaining",
     "_hwf_check_items",
@@ -62,6 +62,16 @@ import math
 
 def format(value, format_spec=""):
     return f"{value:{format_spec}}"
+
+
+# As the seed's `log(message)` / `phase(title)`: the text is `str()` of the
+# value (`None`, `{'a': 1}`, an exception's message), not its JSON.
+def log(*messages):
+    _hwf_log(" ".join(str(m) for m in messages))
+
+
+def phase(*titles):
+    _hwf_phase(" ".join(str(t) for t in titles))
 
 
 # As in the seed, the host calls are coroutines: nothing starts until the
@@ -289,6 +299,86 @@ fn to_json(o: &MontyObject, depth: usize) -> Result<Value, String> {
         // address, which would make results differ between runs).
         other => json!({"_unserializable_type": type_name(other)}),
     })
+}
+
+/// The script's result as the seed's `_jsonable` writes it: dicts (keys as
+/// `str(key)`), lists and tuples are followed, `str`, `int`, `float`,
+/// `bool` and `None` are themselves, anything else is
+/// `{"_unserializable_type": <its type's name>}` — a `set` too (`"set"`,
+/// where agent options and capability inputs take a set as a list).
+fn result_json(o: &MontyObject, depth: usize) -> Result<Value, String> {
+    if depth > MAX_DEPTH {
+        return Err(format!("the value is nested more than {MAX_DEPTH} levels deep"));
+    }
+    Ok(match o {
+        MontyObject::List(items) | MontyObject::Tuple(items) => Value::Array(
+            items
+                .iter()
+                .map(|x| result_json(x, depth + 1))
+                .collect::<Result<_, _>>()?,
+        ),
+        MontyObject::NamedTuple { values, .. } => Value::Array(
+            values
+                .iter()
+                .map(|x| result_json(x, depth + 1))
+                .collect::<Result<_, _>>()?,
+        ),
+        MontyObject::Dict(pairs) => {
+            let mut m = Map::new();
+            for (k, v) in pairs {
+                let key = match k {
+                    MontyObject::String(s) => s.clone(),
+                    other => py_repr(other),
+                };
+                m.insert(key, result_json(v, depth + 1)?);
+            }
+            Value::Object(m)
+        }
+        MontyObject::None
+        | MontyObject::Bool(_)
+        | MontyObject::Int(_)
+        | MontyObject::BigInt(_)
+        | MontyObject::Float(_)
+        | MontyObject::String(_) => to_json(o, depth)?,
+        other => json!({"_unserializable_type": result_type_name(other)}),
+    })
+}
+
+/// CPython's `type(value).__name__` of a value the result cannot hold.
+fn result_type_name(o: &MontyObject) -> String {
+    match o {
+        MontyObject::Set(_) => "set".to_owned(),
+        MontyObject::FrozenSet(_) => "frozenset".to_owned(),
+        MontyObject::Bytes(_) => "bytes".to_owned(),
+        MontyObject::Ellipsis => "ellipsis".to_owned(),
+        MontyObject::NotImplemented => "NotImplementedType".to_owned(),
+        MontyObject::Type(_) => "type".to_owned(),
+        MontyObject::BuiltinFunction(_) => "builtin_function_or_method".to_owned(),
+        MontyObject::Function { .. } => "function".to_owned(),
+        MontyObject::Exception { exc_type, .. } => {
+            let name = exc_type.to_string();
+            name.rsplit('.').next().unwrap_or(&name).to_owned()
+        }
+        MontyObject::Repr(r) => {
+            let head = r.strip_prefix('<').unwrap_or(r);
+            if head.starts_with("function ") {
+                "function".to_owned()
+            } else if head.starts_with("bound method") || head.starts_with("built-in ") {
+                // A method of a builtin value (`labels.append`; the seed's
+                // scripts define no classes) or a builtin function.
+                "builtin_function_or_method".to_owned()
+            } else if let Some((kind, _)) = head.split_once(" object") {
+                // `<generator object f at 0x…>`, `<coroutine object …>`
+                kind.to_owned()
+            } else if let Some((kind, _)) = r.split_once('(') {
+                // `range(0, 3)`, `slice(1, 2, None)`
+                kind.to_owned()
+            } else {
+                "object".to_owned()
+            }
+        }
+        _ => "object".to_owned(),
+    }
 }
 
 /// Python's `repr()` of a dict key (`str()` for everything but strings,
@@ -613,11 +703,11 @@ fn text_of(args: &[MontyObject]) -> String {
 /// A synchronous host function's answer.
 fn sync_call(name: &str, args: &[MontyObject]) -> ExtFunctionResult {
     match name {
-        "log" => {
+        "_hwf_log" => {
             host::log(LogLevel::Info, &text_of(args));
             ExtFunctionResult::Return(MontyObject::None)
         }
-        "phase" => {
+        "_hwf_phase" => {
             host::phase(&text_of(args));
             ExtFunctionResult::Return(MontyObject::None)
         }
@@ -656,11 +746,15 @@ fn outcome(o: Result<String, CallError>) -> ExtFunctionResult {
 /// capability that failed while running. A refusal, a spent budget, a
 /// schema mismatch or a bad request fails the same way again.
 fn retryable(e: &CallError) -> bool {
+    // The seed marks every failure its agent runner raised `runner_error`,
+    // retryable, whatever the cause (a crash, a timeout, an agent that is not
+    // installed or not logged in, a refusal by the model): each `agent_*`
+    // code here. The broker's own refusals (policy, budget, schema, limits)
+    // are not.
+    let code = runtime::call_error_code(e);
     matches!(e, CallError::TimedOut(_))
-        || matches!(
-            runtime::call_error_code(e),
-            "agent_failed" | "agent_timeout" | "capability_failed" | "capability_timeout"
-        )
+        || code.starts_with("agent_")
+        || matches!(code, "capability_failed" | "capability_timeout")
 }
 
 /// `CapabilityError(<host text>, code=<host code>, retryable=…)`.
@@ -684,11 +778,26 @@ fn describe(e: &MontyException, script_lines: u32) -> String {
         .map(|l| format!(" (line {l})"))
         .unwrap_or_default();
     let ty = e.exc_type();
-    let msg = e.message().unwrap_or("");
-    let text = if msg.is_empty() {
+    // The prelude's host functions by the names the script calls
+    // (`'_hwf_log'` is the script's `log`).
+    let unprefixed = e.message().map(|m| m.replace("'_hwf_", "'"));
+    let msg = unprefixed.as_deref().unwrap_or("");
+    // `str()` of a KeyError is the repr of its key, as the seed reports it
+    // (`KeyError: 'value'`, `KeyError: 3`).
+    let key_text;
+    let shown = if ty == ExcType::KeyError && unprefixed.is_some() {
+        key_text = match e.data().attr("\0key_repr") {
+            Some(ExcAttr::Str(repr)) => repr.clone(),
+            _ => py_str_repr(msg),
+        };
+        key_text.as_str()
+    } else {
+        msg
+    };
+    let text = if shown.is_empty() {
         ty.to_string()
     } else {
-        format!("{ty}: {msg}")
+        format!("{ty}: {shown}")
     };
     match ty {
         ExcType::RecursionError => format!("recursion_limit: {text}{line}"),
@@ -740,7 +849,7 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
                 if !leftover.is_empty() {
                     host::cancel(&leftover);
                 }
-                let out = to_json(&value, 0).map_err(|e| format!("script_error: the result is not JSON: {e}"))?;
+                let out = result_json(&value, 0).map_err(|e| format!("script_error: the result is not JSON: {e}"))?;
                 return Ok(out.to_string());
             }
             RunProgress::FunctionCall(call) => {

@@ -3,7 +3,8 @@
 Usage: python3 seed_ref.py SCRIPT FIXTURE ARGS_JSON
 
 Runs SCRIPT as hermes-plugin-dynamic-workflows' guest does (vm_guest.py):
-the body wrapped into an ``async def``, ``json``/``math``/``args``/
+the body wrapped into an ``async def _hermes_wf_entry`` (the seed's name,
+which CPython's messages name: ``_hermes_wf_entry.<locals>.f()``), ``json``/``math``/``args``/
 ``budget``/``meta`` and the workflow globals in scope, ``parallel`` and
 ``pipeline`` on asyncio tasks (a failure raises; a failed stage raises
 ``PipelineStageError``), a failed agent call raising ``CapabilityError``.
@@ -41,7 +42,10 @@ class PipelineStageError(RuntimeError):
         super().__init__(f"pipeline item {item_index} stage {stage_index} failed: {type(exc).__name__}: {exc}")
 
 
-RETRYABLE = {"agent_failed", "agent_timeout", "capability_failed", "agent_unavailable"}
+# The seed's VM marks every failure its agent runner raised `runner_error`,
+# retryable: each of hwf's `agent_*` codes.
+RETRYABLE = {"agent_failed", "agent_timeout", "agent_unavailable", "agent_auth", "agent_refused",
+             "agent_truncated", "agent_tool_call", "agent_cancelled", "capability_failed"}
 
 
 class Budget:
@@ -169,9 +173,9 @@ def main():
     args = json.loads(sys.argv[3])
     logs = []
     scope = globals_for(fixture, args, logs)
-    wrapped = "async def _entry():\n" + textwrap.indent(script, "    ") + "\n    pass\n"
+    wrapped = "async def _hermes_wf_entry():\n" + textwrap.indent(script, "    ") + "\n    pass\n"
     exec(compile(wrapped, "<workflow-script>", "exec"), scope)
-    result = asyncio.run(scope["_entry"]())
+    result = asyncio.run(scope["_hermes_wf_entry"]())
     print(json.dumps({"result": jsonable(result), "logs": logs}))
 
 

@@ -27,8 +27,9 @@ const MAGIC: &[u8; 6] = b"MONTY\0";
 /// interpreter's own types *and* everything reachable from [`Dump`] — notably
 /// [`TypeCheckingConfig`](monty_types::TypeCheckingConfig) in `monty-types`.
 /// hwf: 9 — a set dumps its CPython table size and finger, and each entry
-/// its CPython hash and slot (`types/set.rs`).
-pub const DUMP_VERSION: u16 = 9;
+/// its CPython hash and slot (`types/set.rs`); 10 — a function dumps its
+/// qualified name (`Function::qualname`).
+pub const DUMP_VERSION: u16 = 10;
 
 /// Number of bytes before the postcard payload.
 const HEADER_LEN: usize = MAGIC.len() + size_of::<u16>();

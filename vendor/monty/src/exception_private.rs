@@ -3,7 +3,7 @@ use std::{
     fmt::{self, Display, Write},
 };
 
-use monty_types::{ExcData, JsonErrorData, MontyException, StackFrame, UnicodeErrorData};
+use monty_types::{ExcAttr, ExcData, JsonErrorData, MontyException, StackFrame, UnicodeErrorData};
 use smallvec::smallvec;
 
 use crate::{
@@ -176,21 +176,16 @@ pub(crate) trait ExcTypeExt: Sized {
     /// `TypeError: cannot use 'list' as a dict key (unhashable type: 'list')`
     #[must_use]
     fn type_error_unhashable_dict_key(type_: &str) -> RunError {
-        SimpleException::new_msg(
-            ExcType::TypeError,
-            format!("cannot use '{type_}' as a dict key (unhashable type: '{type_}')"),
-        )
-        .into()
+        // hwf: CPython 3.11's message (the seed's); 3.14 names the use.
+        SimpleException::new_msg(ExcType::TypeError, format!("unhashable type: '{type_}'")).into()
     }
 
     /// Creates a TypeError for an unhashable value used as a set element.
     #[must_use]
     fn type_error_unhashable_set_element(element_type: &str, unhashable_type: &str) -> RunError {
-        SimpleException::new_msg(
-            ExcType::TypeError,
-            format!("cannot use '{element_type}' as a set element (unhashable type: '{unhashable_type}')"),
-        )
-        .into()
+        // hwf: CPython 3.11's message (the seed's); 3.14 names the use.
+        let _ = element_type;
+        SimpleException::new_msg(ExcType::TypeError, format!("unhashable type: '{unhashable_type}'")).into()
     }
 
     /// Creates a KeyError for a missing dict key.
@@ -200,6 +195,20 @@ pub(crate) trait ExcTypeExt: Sized {
     /// `INT_MAX_STR_DIGITS`), falls back to the type name so that a
     /// `KeyError` is always raised rather than a spurious `ValueError`.
     fn key_error(key: &Value, vm: &mut VM<'_>) -> RunError {
+        // hwf: `str(e)` of a KeyError is `repr(key)`: `3` for an int key,
+        // `(1, 2)` for a tuple (the message alone would quote it, `'3'`).
+        if key.to_str(vm).is_err()
+            && let Ok(repr) = key.py_repr(vm)
+        {
+            let text = repr.to_str(vm).map(str::to_owned);
+            repr.drop_with(vm);
+            if let Ok(text) = text {
+                let attrs = vec![(KEY_REPR_ATTR.to_owned(), ExcAttr::Str(text.clone()))];
+                return SimpleException::new_msg(ExcType::KeyError, text)
+                    .with_data(ExcData::Attrs(Box::new(attrs)))
+                    .into();
+            }
+        }
         let key_str = match key.py_str(vm) {
             Ok(key_value) => {
                 // `key_value` is a heap `str` `Value`; extract its text and drop it.
@@ -1237,11 +1246,15 @@ pub(crate) trait ExcTypeExt: Sized {
     /// Matches CPython's format: `TypeError('{type}' indices must be integers, not '{index_type}')`
     #[must_use]
     fn type_error_indices(type_str: Type, index_type: &str) -> RunError {
-        SimpleException::new_msg(
-            ExcType::TypeError,
-            format!("{type_str} indices must be integers, not '{index_type}'"),
-        )
-        .into()
+        // hwf: CPython 3.11's messages (the seed's): a string's index names
+        // `string` and quotes the type; the other sequences allow slices and
+        // do not quote it (`list indices must be integers or slices, not str`).
+        let message = match type_str {
+            Type::Str => format!("string indices must be integers, not '{index_type}'"),
+            Type::Bytes => format!("byte indices must be integers or slices, not {index_type}"),
+            other => format!("{other} indices must be integers or slices, not {index_type}"),
+        };
+        SimpleException::new_msg(ExcType::TypeError, message).into()
     }
 
     /// Creates a TypeError for non-integer list indices (setitem/assignment).
@@ -1542,7 +1555,8 @@ pub(crate) trait ExcTypeExt: Sized {
     /// Note: CPython uses the same message for both int and float zero ** negative.
     #[must_use]
     fn zero_negative_power() -> RunError {
-        SimpleException::new_msg(ExcType::ZeroDivisionError, "zero to a negative power").into()
+        // hwf: CPython 3.11's message (the seed's), for int and float alike.
+        SimpleException::new_msg(ExcType::ZeroDivisionError, "0.0 cannot be raised to a negative power").into()
     }
 
     /// Creates an OverflowError for exponents that are too large.
@@ -1577,14 +1591,11 @@ pub(crate) trait ExcTypeExt: Sized {
         SimpleException::new_msg(ExcType::ValueError, "pow() 3rd argument cannot be 0").into()
     }
 
-    /// Creates a ValueError for a negative exponent passed to modular `pow`.
+    /// hwf: the ValueError of `pow(base, -n, mod)` when `base` has no inverse
+    /// modulo `mod` (CPython's message).
     #[must_use]
-    fn value_error_pow_negative_exponent() -> RunError {
-        SimpleException::new_msg(
-            ExcType::ValueError,
-            "pow() 2nd argument cannot be negative when 3rd argument specified",
-        )
-        .into()
+    fn value_error_pow_not_invertible() -> RunError {
+        SimpleException::new_msg(ExcType::ValueError, "base is not invertible for the given modulus").into()
     }
 
     /// Creates a TypeError for str.join() when an item is not a string.
@@ -1649,6 +1660,27 @@ pub(crate) trait ExcTypeExt: Sized {
     #[must_use]
     fn value_error_not_in_list() -> RunError {
         SimpleException::new_msg(ExcType::ValueError, "list.index(x): x not in list").into()
+    }
+
+    /// hwf: CPython 3.11's `list.index` ValueError, naming the value:
+    /// `3 is not in list`, `'z' is not in list`.
+    #[must_use]
+    fn value_error_is_not_in_list(value: &Value, vm: &mut VM<'_>) -> RunError {
+        let text = match value.py_repr(vm) {
+            Ok(repr) => {
+                let text = repr.to_str(vm).map(str::to_owned);
+                repr.drop_with(vm);
+                text.ok()
+            }
+            Err(e) => {
+                drop(e);
+                None
+            }
+        };
+        match text {
+            Some(text) => SimpleException::new_msg(ExcType::ValueError, format!("{text} is not in list")).into(),
+            None => Self::value_error_not_in_list(),
+        }
     }
 
     /// Creates a ValueError for tuple.index() when item is not found.
@@ -1953,11 +1985,9 @@ pub(crate) trait ExcTypeExt: Sized {
     /// `Out of range float values are not JSON compliant: {value}`
     #[must_use]
     fn json_nan_error(value: &str) -> RunError {
-        SimpleException::new_msg(
-            ExcType::ValueError,
-            format!("Out of range float values are not JSON compliant: {value}"),
-        )
-        .into()
+        // hwf: CPython 3.11's message (the seed's) does not name the value.
+        let _ = value;
+        SimpleException::new_msg(ExcType::ValueError, "Out of range float values are not JSON compliant").into()
     }
 
     /// `AttributeError: attribute 'X' of 'Y' objects is not writable`.
@@ -2134,7 +2164,14 @@ impl ExcTypeExt for ExcType {
                 other => {
                     let text = other.py_str(vm)?;
                     defer_drop!(text, vm);
-                    Ok(SimpleException::new_msg(self, text.to_str(vm)?.to_owned()))
+                    let message = text.to_str(vm)?.to_owned();
+                    // hwf: and `repr()` of the exception shows the argument's
+                    // repr (`ValueError(3)`), `str()` of a KeyError too
+                    // (`KeyError(3)` is `3`, not `'3'`).
+                    let repr = other.py_repr(vm)?;
+                    defer_drop!(repr, vm);
+                    let attrs = vec![(KEY_REPR_ATTR.to_owned(), ExcAttr::Str(repr.to_str(vm)?.to_owned()))];
+                    Ok(SimpleException::new_msg(self, message).with_data(ExcData::Attrs(Box::new(attrs))))
                 }
             },
             _ => Err(RunError::internal(
@@ -2149,6 +2186,12 @@ impl ExcTypeExt for ExcType {
 /// Simple lightweight representation of an exception.
 ///
 /// This is used for performance reasons for common exception patterns.
+/// hwf: the [`ExcData::Attrs`] entry holding the repr of an exception's one
+/// argument that is not a `str` (`ValueError(3)`, a `KeyError`'s key): its
+/// `repr()` shows it, and a `KeyError`'s `str()` is it. No script can name
+/// it: it starts with a NUL.
+const KEY_REPR_ATTR: &str = "\0key_repr";
+
 /// Exception messages use `String` for owned storage.
 #[derive(Debug, Clone, PartialEq, Hash, serde::Serialize, serde::Deserialize)]
 pub(crate) struct SimpleException {
@@ -2226,9 +2269,22 @@ impl SimpleException {
         self.arg.as_ref()
     }
 
+    /// hwf: the repr of the exception's one argument when it is not a `str`.
+    fn key_repr(&self) -> Option<&str> {
+        match self.data.attr(KEY_REPR_ATTR) {
+            Some(ExcAttr::Str(text)) => Some(text),
+            _ => None,
+        }
+    }
+
     /// str() for an exception
     #[must_use]
     pub fn py_str(&self) -> String {
+        if matches!(self.exc_type, ExcType::KeyError)
+            && let Some(text) = self.key_repr()
+        {
+            return text.to_owned();
+        }
         match (self.exc_type, &self.arg) {
             // KeyError expecificaly uses repr of the key for str(exc)
             (ExcType::KeyError, Some(exc)) => StringRepr(exc).to_string(),
@@ -2253,7 +2309,9 @@ impl SimpleException {
         let type_str = type_str.rsplit('.').next().unwrap_or(type_str);
         write!(f, "{type_str}(")?;
 
-        if let Some(arg) = &self.arg {
+        if let Some(text) = self.key_repr() {
+            f.write_str(text)?;
+        } else if let Some(arg) = &self.arg {
             string_repr_fmt(arg, f)?;
         }
 
@@ -2456,7 +2514,6 @@ pub(crate) mod hwf_errors {
             ExcAttr::Str(s) => allocate_string(s, vm.heap),
         }
     }
-
 }
 
 /// A raised exception with optional stack frame for traceback.

@@ -797,6 +797,9 @@ pub enum Node<F> {
 pub struct PreparedFunctionDef {
     /// The function name identifier with resolved namespace index.
     pub name: Identifier,
+    /// hwf: the qualified name (`outer.<locals>.inner`, `f.<locals>.<lambda>`)
+    /// call errors name, as CPython's `__qualname__`; `None` for a class body.
+    pub qualname: Option<String>,
     /// The function signature with parameter names and default counts.
     pub signature: Signature,
     /// The prepared function body with resolved names.

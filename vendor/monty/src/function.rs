@@ -85,6 +85,10 @@ pub enum FunctionMetadataFault {
 pub(crate) struct Function {
     /// The function name (used for error messages and repr).
     pub name: Identifier,
+    /// hwf: the qualified name call errors name (`outer.<locals>.inner`), as
+    /// CPython's `__qualname__`; `None` names the function by `name`.
+    #[serde(default)]
+    pub qualname: Option<String>,
     /// The function signature.
     pub signature: Signature,
     /// Size of the initial namespace (number of local variable slots).
@@ -137,6 +141,9 @@ pub(crate) struct Function {
 struct FunctionFields {
     /// Function name used by diagnostics and repr.
     name: Identifier,
+    /// hwf: the qualified name call errors name.
+    #[serde(default)]
+    qualname: Option<String>,
     /// Parameter layout consumed by the binder.
     signature: Signature,
     /// Number of local slots reserved by each frame.
@@ -231,6 +238,7 @@ impl<'de> Deserialize<'de> for Function {
         fields.validate().map_err(D::Error::custom)?;
         Ok(Self {
             name: fields.name,
+            qualname: fields.qualname,
             signature: fields.signature,
             namespace_size: fields.namespace_size,
             free_var_enclosing_slots: fields.free_var_enclosing_slots,
@@ -266,6 +274,7 @@ impl Function {
     #[expect(clippy::too_many_arguments)]
     pub fn new(
         name: Identifier,
+        qualname: Option<String>,
         signature: Signature,
         namespace_size: usize,
         free_var_enclosing_slots: Vec<NamespaceId>,
@@ -279,6 +288,7 @@ impl Function {
     ) -> Self {
         Self {
             name,
+            qualname,
             signature,
             namespace_size,
             free_var_enclosing_slots,

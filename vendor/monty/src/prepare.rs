@@ -193,6 +193,10 @@ struct Prepare<'i, 'g> {
     /// variables by bare name. [`Self::child_enclosing_locals`] honours this by
     /// excluding our own (class-member) locals when this flag is set.
     is_class_scope: bool,
+    /// hwf: the qualified-name prefix of the functions defined in this scope
+    /// (`""` at module level, `outer.<locals>.` inside `def outer`), as
+    /// CPython's `__qualname__`, which its call errors name.
+    qualname_prefix: String,
     /// Class members whose binding statement has already been prepared, in
     /// source order (only populated when `is_class_scope`).
     ///
@@ -522,6 +526,7 @@ impl<'i, 'g> Prepare<'i, 'g> {
             comp_var_depth: 0,
             comp_name_scopes: Vec::new(),
             is_class_scope: false,
+            qualname_prefix: String::new(),
             bound_class_members: AHashSet::new(),
         }
     }
@@ -633,6 +638,7 @@ impl<'i, 'g> Prepare<'i, 'g> {
             comp_var_depth: 0,
             comp_name_scopes: Vec::new(),
             is_class_scope: false,
+            qualname_prefix: String::new(),
             bound_class_members: AHashSet::new(),
         })
     }
@@ -1610,6 +1616,7 @@ impl<'i, 'g> Prepare<'i, 'g> {
         // A `def` (top-level, nested, or method — class bodies are function scopes
         // too) binds its name in the enclosing scope.
         self.names_assigned_in_order.insert(name.name_id);
+        let qualname = format!("{}{}", self.qualname_prefix, self.interner.get_str(name.name_id));
         let name = self.get_id(name)?;
 
         // Extract param names from the parsed signature for scope analysis
@@ -1649,6 +1656,7 @@ impl<'i, 'g> Prepare<'i, 'g> {
             &scope_info.cell_var_names,
             self.interner,
         )?;
+        inner_prepare.qualname_prefix = format!("{qualname}.<locals>.");
 
         // Prepare the function body
         let prepared_body = inner_prepare.prepare_nodes(body)?;
@@ -1732,6 +1740,7 @@ impl<'i, 'g> Prepare<'i, 'g> {
         // `Node::FunctionDef` or uses it as a `Node::ClassDef`'s body.
         Ok(PreparedFunctionDef {
             name,
+            qualname: Some(qualname),
             signature,
             body: prepared_body,
             namespace_size,
@@ -1883,6 +1892,7 @@ impl<'i, 'g> Prepare<'i, 'g> {
         );
         let body_def = PreparedFunctionDef {
             name: body_name,
+            qualname: None,
             signature: Signature::default(),
             body: prepared_body,
             namespace_size,
@@ -1935,6 +1945,7 @@ impl<'i, 'g> Prepare<'i, 'g> {
         position: CodeRange,
         is_generator: bool,
     ) -> Result<ExprLoc, ParseError> {
+        let lambda_qualname = format!("{}{}", self.qualname_prefix, self.interner.get_str(lambda_name_id));
         // Create a synthetic <lambda> name identifier (not registered in scope)
         let lambda_name = Identifier::new_with_scope(
             lambda_name_id,
@@ -1979,6 +1990,8 @@ impl<'i, 'g> Prepare<'i, 'g> {
             &scope_info.cell_var_names,
             self.interner,
         )?;
+
+        inner_prepare.qualname_prefix = format!("{lambda_qualname}.<locals>.");
 
         // Prepare the lambda body
         let prepared_body = inner_prepare.prepare_nodes(body_nodes)?;
@@ -2056,6 +2069,7 @@ impl<'i, 'g> Prepare<'i, 'g> {
         // Create the prepared function definition (lambdas are never async)
         let func_def = PreparedFunctionDef {
             name: lambda_name,
+            qualname: Some(lambda_qualname),
             signature,
             body: prepared_body,
             namespace_size,
@@ -3859,7 +3873,10 @@ fn collect_referenced_names_from_assign_target(
 /// one positional parameter (`.0`), the first iterable.
 fn genexp_signature(param: StringId) -> ParsedSignature {
     ParsedSignature {
-        args: vec![crate::parse::ParsedParam { name: param, default: None }],
+        args: vec![crate::parse::ParsedParam {
+            name: param,
+            default: None,
+        }],
         ..ParsedSignature::default()
     }
 }

@@ -957,7 +957,7 @@ impl<'h> PyTrait<'h> for Value {
         match (self, other) {
             (Self::Int(a), Self::Int(b)) => {
                 if *b == 0 {
-                    Err(ExcType::zero_division_msg("integer division or modulo by zero").into())
+                    Err(ExcType::zero_division_msg("integer modulo by zero").into())
                 } else if let Some(r) = a.checked_rem(*b) {
                     // Python modulo: result has the same sign as divisor (b)
                     let result = if r != 0 && (*a < 0) != (*b < 0) { r + *b } else { r };
@@ -1055,14 +1055,14 @@ impl<'h> PyTrait<'h> for Value {
                     if *base == 0.0 && *exp < 0.0 {
                         Err(ExcType::zero_negative_power())
                     } else {
-                        Ok(Some(Self::Float(base.powf(*exp))))
+                        float_pow(*base, *exp)
                     }
                 }
                 (Self::Int(base), Self::Float(exp)) => {
                     if *base == 0 && *exp < 0.0 {
                         Err(ExcType::zero_negative_power())
                     } else {
-                        Ok(Some(Self::Float((*base as f64).powf(*exp))))
+                        float_pow(*base as f64, *exp)
                     }
                 }
                 (Self::Float(base), Self::Int(exp)) => {
@@ -1070,10 +1070,10 @@ impl<'h> PyTrait<'h> for Value {
                         Err(ExcType::zero_negative_power())
                     } else if let Ok(exp_i32) = i32::try_from(*exp) {
                         // Use powi if exp fits in i32
-                        Ok(Some(Self::Float(base.powi(exp_i32))))
+                        float_pow_result(*base, base.powi(exp_i32))
                     } else {
                         // Fall back to powf for exponents outside i32 range
-                        Ok(Some(Self::Float(base.powf(*exp as f64))))
+                        float_pow(*base, *exp as f64)
                     }
                 }
                 // Bool power operations (True=1, False=0)
@@ -2563,6 +2563,27 @@ pub(crate) fn floor_divmod(a: i64, b: i64) -> Option<(i64, i64)> {
         Some((quot - 1, rem + b))
     } else {
         Some((quot, rem))
+    }
+}
+
+/// hwf: `base ** exp` of floats as CPython gives it: a finite base raised to
+/// a finite power whose result does not fit a float raises `OverflowError`
+/// (`(34, 'Numerical result out of range')`, C's `ERANGE`), not `inf`.
+fn float_pow(base: f64, exp: f64) -> RunResult<Option<Value>> {
+    if exp.is_finite() {
+        float_pow_result(base, base.powf(exp))
+    } else {
+        Ok(Some(Value::Float(base.powf(exp))))
+    }
+}
+
+/// hwf: `result` of a float power of the finite or infinite `base`, or
+/// CPython's `OverflowError` when a finite base overflowed.
+fn float_pow_result(base: f64, result: f64) -> RunResult<Option<Value>> {
+    if result.is_infinite() && base.is_finite() {
+        Err(SimpleException::new_msg(ExcType::OverflowError, "(34, 'Numerical result out of range')").into())
+    } else {
+        Ok(Some(Value::Float(result)))
     }
 }
 

@@ -259,6 +259,7 @@ impl Signature {
         defaults: &[Value],
         vm: &mut VM<'_>,
         func_name: Identifier,
+        qualname: Option<&str>,
         namespace: &mut Vec<Value>,
     ) -> RunResult<()> {
         let (pos_iter, keyword_args) = args.into_parts();
@@ -306,7 +307,7 @@ impl Signature {
                 }
             }
 
-            return self.wrong_arg_count_error(actual_count, vm.interns, func_name);
+            return self.wrong_arg_count_error(actual_count, vm.interns, func_name, qualname);
         }
 
         // Full binding algorithm for complex signatures or kwargs. Convert
@@ -386,7 +387,7 @@ impl Signature {
                     .iter()
                     .find(|&&param_id| keyword_name.matches(param_id, vm.interns))
             {
-                let func = vm.interns.get_str(func_name.name_id);
+                let func = qualname.unwrap_or_else(|| vm.interns.get_str(func_name.name_id));
                 let param = vm.interns.get_str(param_id);
                 return Err(ExcType::type_error_positional_only(func, param));
             }
@@ -397,7 +398,7 @@ impl Signature {
                     if keyword_name.matches(param_id, vm.interns) {
                         let ns_idx = pos_param_count + i;
                         if !matches!(namespace[namespace_base + ns_idx], Value::Undefined) {
-                            let func = vm.interns.get_str(func_name.name_id);
+                            let func = qualname.unwrap_or_else(|| vm.interns.get_str(func_name.name_id));
                             let param = vm.interns.get_str(param_id);
                             return Err(ExcType::type_error_duplicate_arg(func, param));
                         }
@@ -414,7 +415,7 @@ impl Signature {
                     if keyword_name.matches(param_id, vm.interns) {
                         let ns_idx = total_positional_params + var_args_offset + i;
                         if !matches!(namespace[namespace_base + ns_idx], Value::Undefined) {
-                            let func = vm.interns.get_str(func_name.name_id);
+                            let func = qualname.unwrap_or_else(|| vm.interns.get_str(func_name.name_id));
                             let param = vm.interns.get_str(param_id);
                             return Err(ExcType::type_error_duplicate_arg(func, param));
                         }
@@ -433,7 +434,7 @@ impl Signature {
                 continue 'kwargs;
             }
 
-            let func = vm.interns.get_str(func_name.name_id);
+            let func = qualname.unwrap_or_else(|| vm.interns.get_str(func_name.name_id));
             let key_str = keyword_name.as_str(vm.interns);
             return Err(ExcType::type_error_unexpected_keyword(func, key_str));
         }
@@ -453,7 +454,7 @@ impl Signature {
                     )
                 })
                 .count();
-            let func = vm.interns.get_str(func_name.name_id);
+            let func = qualname.unwrap_or_else(|| vm.interns.get_str(func_name.name_id));
             return Err(ExcType::type_error_too_many_positional_range(
                 func,
                 self.required_positional_count(),
@@ -533,7 +534,7 @@ impl Signature {
 
         if !missing_positional.is_empty() {
             // Clean up bound values before returning error
-            let func = vm.interns.get_str(func_name.name_id);
+            let func = qualname.unwrap_or_else(|| vm.interns.get_str(func_name.name_id));
             return Err(ExcType::type_error_missing_positional_with_names(
                 func,
                 &missing_positional,
@@ -554,7 +555,7 @@ impl Signature {
         }
 
         if !missing_kwonly.is_empty() {
-            let func = vm.interns.get_str(func_name.name_id);
+            let func = qualname.unwrap_or_else(|| vm.interns.get_str(func_name.name_id));
             return Err(ExcType::type_error_missing_kwonly_with_names(func, &missing_kwonly));
         }
 
@@ -714,8 +715,14 @@ impl Signature {
     /// # Arguments
     /// * `actual_count` - Number of arguments actually provided
     /// * `interns` - String storage for looking up interned names
-    fn wrong_arg_count_error<T>(&self, actual_count: usize, interns: &Interns, func_name: Identifier) -> RunResult<T> {
-        let name_str = interns.get_str(func_name.name_id);
+    fn wrong_arg_count_error<T>(
+        &self,
+        actual_count: usize,
+        interns: &Interns,
+        func_name: Identifier,
+        qualname: Option<&str>,
+    ) -> RunResult<T> {
+        let name_str = qualname.unwrap_or_else(|| interns.get_str(func_name.name_id));
         let param_count = self.param_count();
         // Only reached from the Simple/SimpleWithDefaults fast paths, so there
         // are no pos-only, kw-only, or `*args` params: every param is

@@ -15,6 +15,13 @@ use crate::{
 pub fn builtin_hash(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     let value = args.get_one_arg("hash", vm.heap)?;
     defer_drop!(value, vm);
+    // hwf: CPython 3.11's `hash()` (the seed's, under `PYTHONHASHSEED=0`)
+    // wherever it does not depend on the process: `hash("abc")`,
+    // `hash((1, "a"))`, `hash(1.5)`, `hash(2 ** 70)` (`hash(name) % n`
+    // shards the same way).
+    if let Some(hash) = crate::cpython_hash::cpython_hash(value, vm) {
+        return Ok(Value::Int(hash.cast_signed()));
+    }
     match value.py_hash(vm)? {
         Some(hash) => {
             // Python's hash() returns a signed integer; reinterpret bits for large values

@@ -925,6 +925,7 @@ impl<'a> Compiler<'a> {
             .collect();
         let function = Function::new(
             func_def.name,
+            func_def.qualname.clone(),
             func_def.signature.clone(),
             func_def.namespace_size,
             enclosing_slot_metadata,
@@ -3966,9 +3967,10 @@ impl<'a> Compiler<'a> {
                 self.code.set_location(*target_position, None);
                 self.code.emit_u16(Opcode::DeleteAttr, name_idx)
             }
-            AssignTarget::Unpack { targets_position, .. } => {
-                Err(CompileError::new("cannot delete an unpacking target", *targets_position))
-            }
+            AssignTarget::Unpack { targets_position, .. } => Err(CompileError::new(
+                "cannot delete an unpacking target",
+                *targets_position,
+            )),
         }
     }
 
@@ -4184,9 +4186,7 @@ fn const_set_items(items: &[SequenceItem]) -> bool {
         }
     }
     items.len() <= usize::from(BUILD_SET_COUNT_MASK)
-        && items
-            .iter()
-            .all(|i| matches!(i, SequenceItem::Value(e) if is_const(e)))
+        && items.iter().all(|i| matches!(i, SequenceItem::Value(e) if is_const(e)))
 }
 
 fn has_unpack_seq(items: &[SequenceItem]) -> bool {

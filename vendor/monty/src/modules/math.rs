@@ -25,6 +25,7 @@
 use std::f64::consts;
 
 use num_bigint::BigInt;
+use num_traits::ToPrimitive;
 use smallvec::smallvec;
 
 use crate::{
@@ -71,7 +72,9 @@ fn check_range_error(result: f64, input: f64) -> RunResult<()> {
 /// Used by `math.asin` and `math.acos`.
 fn require_unit_range(f: f64) -> RunResult<()> {
     if !f.is_nan() && !(-1.0..=1.0).contains(&f) {
-        Err(math_domain_error() /* hwf: CPython 3.11's message (the seed's Python) */)
+        Err(
+            math_domain_error(), /* hwf: CPython 3.11's message (the seed's Python) */
+        )
     } else {
         Ok(())
     }
@@ -88,7 +91,9 @@ fn require_unit_range(f: f64) -> RunResult<()> {
 )]
 fn check_gamma_pole(f: f64) -> RunResult<()> {
     if f <= 0.0 && f == f.floor() && f.is_finite() {
-        Err(math_domain_error() /* hwf: CPython 3.11's message (the seed's Python) */)
+        Err(
+            math_domain_error(), /* hwf: CPython 3.11's message (the seed's Python) */
+        )
     } else {
         Ok(())
     }
@@ -347,9 +352,11 @@ fn math_dist(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     let q = crate::types::collect_iterable(q, vm)?;
     defer_drop!(q, vm);
     if p.len() != q.len() {
-        return Err(
-            SimpleException::new_msg(ExcType::ValueError, "both points must have the same number of dimensions").into(),
-        );
+        return Err(SimpleException::new_msg(
+            ExcType::ValueError,
+            "both points must have the same number of dimensions",
+        )
+        .into());
     }
     let mut diffs = Vec::with_capacity(p.len());
     for (a, b) in p.iter().zip(q.iter()) {
@@ -531,7 +538,11 @@ fn math_prod(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     }
     let Some(iterable) = positional.next() else {
         start.drop_with(vm);
-        return Err(SimpleException::new_msg(ExcType::TypeError, "prod() takes exactly one positional argument (0 given)").into());
+        return Err(SimpleException::new_msg(
+            ExcType::TypeError,
+            "prod() takes exactly one positional argument (0 given)",
+        )
+        .into());
     };
     defer_drop!(iterable, vm);
     let items = crate::types::collect_iterable(iterable, vm);
@@ -626,7 +637,9 @@ fn math_sqrt(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
 
     let f = value_to_float(value, vm)?;
     if f < 0.0 {
-        Err(math_domain_error() /* hwf: CPython 3.11's message (the seed's Python) */)
+        Err(
+            math_domain_error(), /* hwf: CPython 3.11's message (the seed's Python) */
+        )
     } else {
         Ok(Value::Float(f.sqrt()))
     }
@@ -793,7 +806,7 @@ fn math_log1p(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     let f = value_to_float(value, vm)?;
     if f <= -1.0 {
         return Err(
-            math_domain_error() /* hwf: CPython 3.11's message (the seed's Python) */,
+            math_domain_error(), /* hwf: CPython 3.11's message (the seed's Python) */
         );
     }
     Ok(Value::Float(f.ln_1p()))
@@ -1115,7 +1128,9 @@ fn math_acosh(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
 
     let f = value_to_float(value, vm)?;
     if f < 1.0 {
-        return Err(math_domain_error() /* hwf: CPython 3.11's message (the seed's Python) */);
+        return Err(
+            math_domain_error(), /* hwf: CPython 3.11's message (the seed's Python) */
+        );
     }
     Ok(Value::Float(f.acosh()))
 }
@@ -1129,7 +1144,9 @@ fn math_atanh(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
 
     let f = value_to_float(value, vm)?;
     if f <= -1.0 || f >= 1.0 {
-        return Err(math_domain_error() /* hwf: CPython 3.11's message (the seed's Python) */);
+        return Err(
+            math_domain_error(), /* hwf: CPython 3.11's message (the seed's Python) */
+        );
     }
     Ok(Value::Float(f.atanh()))
 }
@@ -1185,21 +1202,26 @@ fn math_factorial(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
         );
     }
 
-    // Compute factorial iteratively
-    let mut result: i64 = 1;
-    for i in 2..=n {
-        match result.checked_mul(i) {
-            Some(v) => result = v,
-            None => {
-                // Overflow — for simplicity, return an error for very large factorials
-                // since we don't have LongInt factorial support yet
-                return Err(
-                    SimpleException::new_msg(ExcType::OverflowError, "int too large to convert to factorial").into(),
-                );
-            }
-        }
+    // hwf: exact, past 64 bits too (CPython's `factorial(25)` is an int of
+    // 26 digits); only a count whose result could not be held is refused.
+    if n > BIG_INT_MATH_MAX_N {
+        return Err(SimpleException::new_msg(ExcType::OverflowError, "int too large to convert to factorial").into());
     }
-    Ok(Value::Int(result))
+    Ok(falling_product(n, n).into_value(vm.heap))
+}
+
+/// hwf: the largest `n` `factorial`, `comb` and `perm` compute (`factorial(100_000)`
+/// has 456,574 digits); beyond it they raise `OverflowError` rather than spend the
+/// run's CPU and memory on one number.
+const BIG_INT_MATH_MAX_N: i64 = 100_000;
+
+/// hwf: `n * (n - 1) * … * (n - k + 1)` exactly (`k <= n`, both non-negative).
+fn falling_product(n: i64, k: i64) -> LongInt {
+    let mut result = BigInt::from(1);
+    for i in 0..k {
+        result *= n - i;
+    }
+    LongInt::new(result)
 }
 
 /// `math.gcd(*integers)` — returns the greatest common divisor of the arguments.
@@ -1267,34 +1289,14 @@ fn math_comb(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
         return Ok(Value::Int(0));
     }
 
-    // Use the smaller of k and n-k for efficiency: C(n, k) = C(n, n-k)
+    // hwf: exact, past 64 bits too (CPython's `comb(100, 50)`).
     let k = k.min(n - k);
-    let mut result: i64 = 1;
-    for i in 0..k {
-        // Use GCD reduction to keep intermediates small:
-        // result = result * (n - i) / (i + 1)
-        // By dividing both numerator and denominator by their GCD first,
-        // we reduce the chance of overflow in the multiplication step.
-        let mut numerator = n - i;
-        let mut denominator = i + 1;
-        #[expect(clippy::cast_sign_loss, reason = "both values are known non-negative at this point")]
-        let g = gcd(numerator as u64, denominator as u64).cast_signed();
-        numerator /= g;
-        denominator /= g;
-        // Also reduce against the running result
-        #[expect(clippy::cast_sign_loss, reason = "result and denominator are known non-negative")]
-        let g2 = gcd(result as u64, denominator as u64).cast_signed();
-        result /= g2;
-        denominator /= g2;
-        debug_assert!(denominator == 1, "denominator should be 1 after GCD reduction in comb");
-        match result.checked_mul(numerator) {
-            Some(v) => result = v,
-            None => {
-                return Err(SimpleException::new_msg(ExcType::OverflowError, "integer overflow in comb").into());
-            }
-        }
+    if n > BIG_INT_MATH_MAX_N {
+        return Err(SimpleException::new_msg(ExcType::OverflowError, "integer overflow in comb").into());
     }
-    Ok(Value::Int(result))
+    let numerator = falling_product(n, k);
+    let denominator = falling_product(k, k);
+    Ok(LongInt::new(numerator.0 / denominator.0).into_value(vm.heap))
 }
 
 /// `math.perm(n, k=None)` — returns the number of k-length permutations from n items.
@@ -1331,16 +1333,11 @@ fn math_perm(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
         return Ok(Value::Int(0));
     }
 
-    let mut result: i64 = 1;
-    for i in 0..k {
-        match result.checked_mul(n - i) {
-            Some(v) => result = v,
-            None => {
-                return Err(SimpleException::new_msg(ExcType::OverflowError, "integer overflow in perm").into());
-            }
-        }
+    // hwf: exact, past 64 bits too.
+    if n > BIG_INT_MATH_MAX_N {
+        return Err(SimpleException::new_msg(ExcType::OverflowError, "integer overflow in perm").into());
     }
-    Ok(Value::Int(result))
+    Ok(falling_product(n, k).into_value(vm.heap))
 }
 
 // ==========================
@@ -1470,7 +1467,9 @@ fn math_gamma(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     let f = value_to_float(value, vm)?;
     // CPython also rejects -inf for gamma (but not lgamma, where lgamma(-inf) = inf)
     if f == f64::NEG_INFINITY {
-        return Err(math_domain_error() /* hwf: CPython 3.11's message (the seed's Python) */);
+        return Err(
+            math_domain_error(), /* hwf: CPython 3.11's message (the seed's Python) */
+        );
     }
     check_gamma_pole(f)?;
 
@@ -1529,6 +1528,13 @@ fn value_to_float(value: &Value, vm: &VM<'_>) -> RunResult<f64> {
         Value::Float(f) => Ok(*f),
         Value::Int(n) => Ok(*n as f64),
         Value::Bool(b) => Ok(if *b { 1.0 } else { 0.0 }),
+        // hwf: an int past 64 bits is a real number too (`math.log(2 ** 100)`,
+        // `math.sqrt(10 ** 30)`), as a float when it fits one.
+        Value::Ref(id) if let HeapData::LongInt(li) = vm.heap.get(*id) => li
+            .inner()
+            .to_f64()
+            .filter(|f| f.is_finite())
+            .ok_or_else(ExcType::overflow_int_to_float),
         _ => Err(ExcType::type_error(format!(
             "must be real number, not {}",
             value.py_type_name(vm)
@@ -1556,7 +1562,9 @@ fn value_to_int(value: &Value, vm: &VM<'_>) -> RunResult<i64> {
 /// CPython 3.14 uses "expected a finite input, got inf" for trig functions.
 fn require_finite(f: f64) -> RunResult<()> {
     if f.is_infinite() {
-        Err(math_domain_error() /* hwf: CPython 3.11's message (the seed's Python) */)
+        Err(
+            math_domain_error(), /* hwf: CPython 3.11's message (the seed's Python) */
+        )
     } else {
         Ok(())
     }

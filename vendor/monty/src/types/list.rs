@@ -967,7 +967,7 @@ fn list_index<'h>(list: &HeapRead<'h, List>, args: ArgValues, vm: &mut VM<'h>) -
             return Ok(Value::Int(i64_idx));
         }
     }
-    Err(ExcType::value_error_not_in_list())
+    Err(ExcType::value_error_is_not_in_list(value, vm))
 }
 
 /// Implements Python's `list.count(value)` method.

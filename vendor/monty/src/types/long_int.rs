@@ -742,12 +742,23 @@ pub(crate) fn modular_pow(base: &BigInt, exponent: &Value, modulus: &Value, heap
     if modulus.is_zero() {
         return Err(ExcType::value_error_pow_modulus_zero());
     }
-    if exponent.is_negative() {
-        return Err(ExcType::value_error_pow_negative_exponent());
-    }
-
     let modulus_abs = modulus.abs();
-    let mut result = base.modpow(exponent.as_ref(), &modulus_abs);
+    let mut result = if exponent.is_negative() {
+        // hwf: a negative exponent raises the modular inverse (CPython 3.8+:
+        // `pow(3, -1, 7) == 5`), or `ValueError` when there is none.
+        let reduced = base.mod_floor(&modulus_abs);
+        let inverse = if modulus_abs.is_one() {
+            Some(BigInt::zero())
+        } else {
+            reduced.modinv(&modulus_abs)
+        };
+        let Some(inverse) = inverse else {
+            return Err(ExcType::value_error_pow_not_invertible());
+        };
+        inverse.modpow(&-exponent.as_ref(), &modulus_abs)
+    } else {
+        base.modpow(exponent.as_ref(), &modulus_abs)
+    };
     if modulus.is_negative() && !result.is_zero() {
         result -= modulus_abs;
     }

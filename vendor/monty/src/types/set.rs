@@ -1297,6 +1297,43 @@ pub(crate) fn subset_order(a: HeapId, b: HeapId, vm: &mut VM<'_>) -> RunResult<O
     Ok(Some(super::CmpOrder::Ordered(order)))
 }
 
+/// hwf: `set.union(*others)`, `intersection(*others)` and
+/// `difference(*others)` take any number of iterables, as in CPython: the
+/// operation is applied to `start` (a copy of the receiver) with each in
+/// turn, left to right. Every value of `others` is consumed, also on error.
+fn set_algebra_fold(start: SetStorage, others: Vec<Value>, op: SetAlgebra, vm: &mut VM<'_>) -> RunResult<SetStorage> {
+    let mut acc = start;
+    let mut rest = others.into_iter();
+    while let Some(other) = rest.next() {
+        let step = (|| {
+            let other_storage = Set::get_storage_from_value(other, vm)?;
+            defer_drop!(other_storage, vm);
+            let other_storage = vm.heap.protect(other_storage);
+            let current = vm.heap.protect(&acc);
+            match op {
+                SetAlgebra::Union => current.union(&other_storage, vm),
+                SetAlgebra::Intersection => current.intersection(&other_storage, vm),
+                SetAlgebra::Difference => current.difference(&other_storage, vm),
+                SetAlgebra::SymmetricDifference => current.symmetric_difference(&other_storage, vm),
+            }
+        })();
+        match step {
+            Ok(next) => {
+                let old = mem::replace(&mut acc, next);
+                old.drop_with(vm);
+            }
+            Err(e) => {
+                acc.drop_with(vm);
+                for value in rest {
+                    value.drop_with(vm);
+                }
+                return Err(e);
+            }
+        }
+    }
+    Ok(acc)
+}
+
 /// Which set algebra operation to perform.
 #[derive(Debug, Clone, Copy)]
 enum SetAlgebra {
@@ -1549,21 +1586,56 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Set> {
                 Ok(Value::Ref(heap_id))
             }
             Some(StaticStrings::Update) => {
-                let other = args.get_one_arg("set.update", vm.heap)?;
-                self.hr_update(other, vm)?;
+                // hwf: any number of iterables, as in CPython.
+                let mut others = args.into_pos_only("set.update", vm.heap)?;
+                while let Some(other) = others.next() {
+                    if let Err(e) = self.hr_update(other, vm) {
+                        for value in others {
+                            value.drop_with(vm);
+                        }
+                        return Err(e);
+                    }
+                }
                 Ok(Value::None)
             }
             Some(StaticStrings::Union) => {
-                let other = args.get_one_arg("set.union", vm.heap)?;
-                self.set_algebra(other, SetAlgebra::Union, vm)
+                // hwf: any number of iterables, as in CPython.
+                let mut others: Vec<Value> = args.into_pos_only("set.union", vm.heap)?.collect();
+                if others.len() == 1
+                    && let Some(other) = others.pop()
+                {
+                    self.set_algebra(other, SetAlgebra::Union, vm)
+                } else {
+                    let start = self.storage().get(vm.heap).cpython_copy(vm.heap);
+                    let result = set_algebra_fold(start, others, SetAlgebra::Union, vm)?;
+                    Ok(Value::Ref(vm.heap.allocate(HeapData::Set(Set(result)))))
+                }
             }
             Some(StaticStrings::Intersection) => {
-                let other = args.get_one_arg("set.intersection", vm.heap)?;
-                self.set_algebra(other, SetAlgebra::Intersection, vm)
+                // hwf: any number of iterables, as in CPython.
+                let mut others: Vec<Value> = args.into_pos_only("set.intersection", vm.heap)?.collect();
+                if others.len() == 1
+                    && let Some(other) = others.pop()
+                {
+                    self.set_algebra(other, SetAlgebra::Intersection, vm)
+                } else {
+                    let start = self.storage().get(vm.heap).cpython_copy(vm.heap);
+                    let result = set_algebra_fold(start, others, SetAlgebra::Intersection, vm)?;
+                    Ok(Value::Ref(vm.heap.allocate(HeapData::Set(Set(result)))))
+                }
             }
             Some(StaticStrings::Difference) => {
-                let other = args.get_one_arg("set.difference", vm.heap)?;
-                self.set_algebra(other, SetAlgebra::Difference, vm)
+                // hwf: any number of iterables, as in CPython.
+                let mut others: Vec<Value> = args.into_pos_only("set.difference", vm.heap)?.collect();
+                if others.len() == 1
+                    && let Some(other) = others.pop()
+                {
+                    self.set_algebra(other, SetAlgebra::Difference, vm)
+                } else {
+                    let start = self.storage().get(vm.heap).cpython_copy(vm.heap);
+                    let result = set_algebra_fold(start, others, SetAlgebra::Difference, vm)?;
+                    Ok(Value::Ref(vm.heap.allocate(HeapData::Set(Set(result)))))
+                }
             }
             Some(StaticStrings::SymmetricDifference) => {
                 let other = args.get_one_arg("set.symmetric_difference", vm.heap)?;
@@ -1855,16 +1927,49 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, FrozenSet> {
                 Ok(Value::Ref(heap_id))
             }
             Some(StaticStrings::Union) => {
-                let other = args.get_one_arg("frozenset.union", vm.heap)?;
-                self.set_algebra(other, SetAlgebra::Union, vm)
+                // hwf: any number of iterables, as in CPython.
+                let mut others: Vec<Value> = args.into_pos_only("frozenset.union", vm.heap)?.collect();
+                if others.len() == 1
+                    && let Some(other) = others.pop()
+                {
+                    self.set_algebra(other, SetAlgebra::Union, vm)
+                } else {
+                    let start = self.storage().get(vm.heap).cpython_copy(vm.heap);
+                    let result = set_algebra_fold(start, others, SetAlgebra::Union, vm)?;
+                    Ok(Value::Ref(
+                        vm.heap.allocate(HeapData::FrozenSet(FrozenSet::wrap(result))),
+                    ))
+                }
             }
             Some(StaticStrings::Intersection) => {
-                let other = args.get_one_arg("frozenset.intersection", vm.heap)?;
-                self.set_algebra(other, SetAlgebra::Intersection, vm)
+                // hwf: any number of iterables, as in CPython.
+                let mut others: Vec<Value> = args.into_pos_only("frozenset.intersection", vm.heap)?.collect();
+                if others.len() == 1
+                    && let Some(other) = others.pop()
+                {
+                    self.set_algebra(other, SetAlgebra::Intersection, vm)
+                } else {
+                    let start = self.storage().get(vm.heap).cpython_copy(vm.heap);
+                    let result = set_algebra_fold(start, others, SetAlgebra::Intersection, vm)?;
+                    Ok(Value::Ref(
+                        vm.heap.allocate(HeapData::FrozenSet(FrozenSet::wrap(result))),
+                    ))
+                }
             }
             Some(StaticStrings::Difference) => {
-                let other = args.get_one_arg("frozenset.difference", vm.heap)?;
-                self.set_algebra(other, SetAlgebra::Difference, vm)
+                // hwf: any number of iterables, as in CPython.
+                let mut others: Vec<Value> = args.into_pos_only("frozenset.difference", vm.heap)?.collect();
+                if others.len() == 1
+                    && let Some(other) = others.pop()
+                {
+                    self.set_algebra(other, SetAlgebra::Difference, vm)
+                } else {
+                    let start = self.storage().get(vm.heap).cpython_copy(vm.heap);
+                    let result = set_algebra_fold(start, others, SetAlgebra::Difference, vm)?;
+                    Ok(Value::Ref(
+                        vm.heap.allocate(HeapData::FrozenSet(FrozenSet::wrap(result))),
+                    ))
+                }
             }
             Some(StaticStrings::SymmetricDifference) => {
                 let other = args.get_one_arg("frozenset.symmetric_difference", vm.heap)?;

@@ -419,7 +419,12 @@ impl VM<'_> {
 
     /// hwf: calls instance method `name` of builtin type `ty` with the first
     /// argument as the instance (CPython's `method_descriptor.__call__`).
-    pub(crate) fn call_unbound_method(&mut self, ty: Type, name: StringId, args: ArgValues) -> Result<CallResult, RunError> {
+    pub(crate) fn call_unbound_method(
+        &mut self,
+        ty: Type,
+        name: StringId,
+        args: ArgValues,
+    ) -> Result<CallResult, RunError> {
         let method = self.interns.get_str(name).to_owned();
         let (obj, rest) = match args.split_first() {
             Ok(split) => split,
@@ -427,7 +432,10 @@ impl VM<'_> {
                 args.drop_with(self);
                 return Err(SimpleException::new_msg(
                     ExcType::TypeError,
-                    format!("unbound method {}.{method}() needs an argument", ty.name(self.heap, self.interns)),
+                    format!(
+                        "unbound method {}.{method}() needs an argument",
+                        ty.name(self.heap, self.interns)
+                    ),
                 )
                 .into());
             }
@@ -1030,7 +1038,8 @@ impl VM<'_> {
         let namespace = Vec::with_capacity(func.namespace_size);
         let mut namespace_guard = DropGuard::new(namespace, self);
         let (namespace, this) = namespace_guard.as_parts_mut();
-        func.signature.bind(args, defaults, this, func.name, namespace)?;
+        func.signature
+            .bind(args, defaults, this, func.name, func.qualname.as_deref(), namespace)?;
         this.install_closure_cells(func, cells, namespace);
         let (namespace, this) = namespace_guard.into_parts();
         Ok(CallResult::Value(this.new_generator(func_id, namespace)))
@@ -1054,7 +1063,8 @@ impl VM<'_> {
         let (namespace, this) = namespace_guard.as_parts_mut();
 
         // 2. Bind arguments to parameters
-        func.signature.bind(args, defaults, this, func.name, namespace)?;
+        func.signature
+            .bind(args, defaults, this, func.name, func.qualname.as_deref(), namespace)?;
 
         // 3. Install owned cells and captured free-var cells at their slots.
         this.install_closure_cells(func, cells, namespace);
@@ -1135,7 +1145,9 @@ impl VM<'_> {
 
         // 2. Bind arguments to parameters
         {
-            let bind_result = func.signature.bind(args, defaults, this, func.name, namespace);
+            let bind_result = func
+                .signature
+                .bind(args, defaults, this, func.name, func.qualname.as_deref(), namespace);
 
             bind_result?;
         }
