@@ -5,7 +5,7 @@
 //! terminal views (`hwf waits`, `hwf overview` filters, `hwf logs`,
 //! `hwf status --watch`).
 
-use crate::common::Ctx;
+use crate::common::{Ctx, status};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -316,6 +316,47 @@ fn store(ctx: &Ctx) -> hwf_host::store::FileStore {
 
 fn rid(id: &str) -> hwf_host::ids::RunId {
     hwf_host::ids::RunId::parse(id).expect("run id")
+}
+
+#[test]
+fn a_decided_wait_leaves_the_review_queue_before_its_run_continues() {
+    let ctx = Ctx::new();
+    let run = parked(&ctx, "ask.js", ASK_JS, &[]);
+    let other = parked(&ctx, "ask2.js", ASK_JS, &[]);
+    let queued = |ctx: &Ctx| -> Vec<String> {
+        let w = ctx.hwf(["waits", "--json"]);
+        w.expect_code(0);
+        w.json()["data"]["waits"]
+            .as_array()
+            .expect("waits")
+            .iter()
+            .map(|w| w["run_id"].as_str().expect("run id").to_owned())
+            .collect()
+    };
+    let mut both = queued(&ctx);
+    both.sort();
+    let mut expected = vec![run.clone(), other.clone()];
+    expected.sort();
+    assert_eq!(both, expected);
+    // No runner serves the state dir (autostart is off in these tests): the
+    // decision is recorded and the run stays waiting until one runs.
+    ctx.hwf(["control", "decide", &run, "1", "respond", "--value", "\"yes\""])
+        .expect_code(0);
+    assert_eq!(status(&ctx, &run)["state"], "waiting");
+    assert_eq!(
+        queued(&ctx),
+        vec![other.clone()],
+        "the decided question is not offered again"
+    );
+    let (srv, _) = serve(&ctx, &["--token", TOKEN], &[]);
+    let q = get(srv.addr.as_str(), "/api/waits").json();
+    let listed: Vec<&str> = q["data"]["waits"]
+        .as_array()
+        .expect("waits")
+        .iter()
+        .filter_map(|w| w["run_id"].as_str())
+        .collect();
+    assert!(!listed.contains(&run.as_str()), "{q}");
 }
 
 #[test]
