@@ -181,15 +181,23 @@ fn python_in_the_seeds_syntax_gives_cpythons_results() {
 /// (`{'a': 1}`, `None`, `('t', 1)`), in order, as `seed_ref.py` writes it.
 #[test]
 fn python_in_the_seeds_syntax_logs_what_the_seed_logs() {
-    let ctx = Ctx::new();
-    let mut differ = Vec::new();
-    for case in cases("py", "py") {
+    same_logs_as_reference("py", "py", |case| {
         let shim = dir().join("seed_ref.py");
-        let theirs = reference_json(
+        reference_json(
             "python3",
             &[utf8(&shim), utf8(&case.script), utf8(&case.fixture), &case.args],
         )["logs"]
-            .clone();
+            .clone()
+    });
+}
+
+/// Every case of `idioms/<kind>/` logs, line for line and in order, what
+/// `theirs` says its reference logs.
+fn same_logs_as_reference(kind: &str, ext: &str, theirs: impl Fn(&Case) -> Value) {
+    let ctx = Ctx::new();
+    let mut differ = Vec::new();
+    for case in cases(kind, ext) {
+        let theirs = theirs(&case);
         match hwf_run(&ctx, &case) {
             Ok((_, ours)) if ours == theirs => {}
             Ok((_, ours)) => differ.push(format!("{}:\n  hwf:       {ours}\n  reference: {theirs}", case.name)),
@@ -198,7 +206,7 @@ fn python_in_the_seeds_syntax_logs_what_the_seed_logs() {
     }
     assert!(
         differ.is_empty(),
-        "{} python scripts log otherwise:\n{}",
+        "{} {kind} scripts log otherwise:\n{}",
         differ.len(),
         differ.join("\n")
     );
@@ -240,22 +248,7 @@ fn js_reference(case: &Case) -> Value {
 /// JavaScript case, in order, is the reference's.
 #[test]
 fn claude_style_javascript_logs_what_claude_code_logs() {
-    let ctx = Ctx::new();
-    let mut differ = Vec::new();
-    for case in cases("js", "js") {
-        let theirs = js_reference(&case)["logs"].clone();
-        match hwf_run(&ctx, &case) {
-            Ok((_, ours)) if ours == theirs => {}
-            Ok((_, ours)) => differ.push(format!("{}:\n  hwf:       {ours}\n  reference: {theirs}", case.name)),
-            Err(e) => differ.push(format!("{}: hwf failed: {e}", case.name)),
-        }
-    }
-    assert!(
-        differ.is_empty(),
-        "{} js scripts log otherwise:\n{}",
-        differ.len(),
-        differ.join("\n")
-    );
+    same_logs_as_reference("js", "js", |case| js_reference(case)["logs"].clone());
 }
 
 #[test]
