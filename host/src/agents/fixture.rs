@@ -219,7 +219,7 @@ impl FixtureRunner {
         self.rules.iter().find(|rule| {
             rule.matcher
                 .iter()
-                .all(|(path, want)| lookup(request, path) == Some(want))
+                .all(|(path, want)| lookup(request, path).is_some_and(|got| same_value(got, want)))
                 && rule.prompt_contains.as_deref().is_none_or(|needle| {
                     request
                         .get("prompt")
@@ -228,6 +228,13 @@ impl FixtureRunner {
                 })
         })
     }
+}
+
+/// Whether a request's value is the one a rule matches: equal as JSON
+/// values, numbers by value (`1.50` in a fixture matches the `1.5` a
+/// script sends, and the other way round; numbers keep their text here).
+fn same_value(got: &Value, want: &Value) -> bool {
+    got == want || hwf_core::fingerprint::canonical_string(got) == hwf_core::fingerprint::canonical_string(want)
 }
 
 /// The longest fixture delay: one day.
@@ -407,6 +414,15 @@ mod tests {
         assert!(call(&r, json!({"label": "flaky"})).is_ok());
         assert!(call(&r, json!({"label": "flaky"})).is_ok(), "last entry repeats");
         assert!(call(&r, json!({"prompt": "a slow one"})).is_ok());
+        // Numbers match by value, whatever their text.
+        let n = FixtureRunner::from_json(
+            r#"{"responses": [{"match": {"input.price": 1.50, "input.qty": 2}, "output": "ok"}]}"#,
+        )
+        .expect("parse");
+        let req: Value = serde_json::from_str(r#"{"input": {"price": 1.5, "qty": 2}}"#).expect("json");
+        assert!(call(&n, req).is_ok(), "1.5 matches 1.50");
+        let other: Value = serde_json::from_str(r#"{"input": {"price": 1.51, "qty": 2}}"#).expect("json");
+        assert!(call(&n, other).is_err(), "1.51 does not");
         assert_eq!(
             call(&r, json!({"label": "nobody"})),
             Err(AgentError::failed("no fixture response for nobody"))
