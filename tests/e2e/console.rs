@@ -320,7 +320,7 @@ fn rid(id: &str) -> hwf_host::ids::RunId {
 
 #[test]
 fn a_decided_wait_leaves_the_review_queue_before_its_run_continues() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::manual_runner();
     let run = parked(&ctx, "ask.js", ASK_JS, &[]);
     let other = parked(&ctx, "ask2.js", ASK_JS, &[]);
     let queued = |ctx: &Ctx| -> Vec<String> {
@@ -338,8 +338,8 @@ fn a_decided_wait_leaves_the_review_queue_before_its_run_continues() {
     let mut expected = vec![run.clone(), other.clone()];
     expected.sort();
     assert_eq!(both, expected);
-    // No runner serves the state dir (autostart is off in these tests): the
-    // decision is recorded and the run stays waiting until one runs.
+    // No runner serves the state dir (autostart is off): the decision is
+    // recorded and the run stays waiting until one runs.
     ctx.hwf(["control", "decide", &run, "1", "respond", "--value", "\"yes\""])
         .expect_code(0);
     assert_eq!(status(&ctx, &run)["state"], "waiting");
