@@ -257,6 +257,15 @@ pub fn is_agent_id(s: &str) -> bool {
 
 // ---- values ---------------------------------------------------------------
 
+/// A dict key as the seed writes it, `str(key)` (`_jsonable`): a string
+/// as it is, else its repr (`1`, `1.5`, `True`, `None`, `('a', 1)`).
+fn dict_key(k: &MontyObject) -> String {
+    match k {
+        MontyObject::String(s) => s.clone(),
+        other => py_repr(other),
+    }
+}
+
 fn to_json(o: &MontyObject, depth: usize) -> Result<Value, String> {
     if depth > MAX_DEPTH {
         return Err(format!("the value is nested more than {MAX_DEPTH} levels deep"));
@@ -285,13 +294,7 @@ fn to_json(o: &MontyObject, depth: usize) -> Result<Value, String> {
         MontyObject::Dict(pairs) => {
             let mut m = Map::new();
             for (k, v) in pairs {
-                // The seed writes `str(key)` (`_jsonable`): `1`, `1.5`,
-                // `True`, `None`, `('a', 1)`.
-                let key = match k {
-                    MontyObject::String(s) => s.clone(),
-                    other => py_repr(other),
-                };
-                m.insert(key, to_json(v, depth + 1)?);
+                m.insert(dict_key(k), to_json(v, depth + 1)?);
             }
             Value::Object(m)
         }
@@ -326,11 +329,7 @@ fn result_json(o: &MontyObject, depth: usize) -> Result<Value, String> {
         MontyObject::Dict(pairs) => {
             let mut m = Map::new();
             for (k, v) in pairs {
-                let key = match k {
-                    MontyObject::String(s) => s.clone(),
-                    other => py_repr(other),
-                };
-                m.insert(key, result_json(v, depth + 1)?);
+                m.insert(dict_key(k), result_json(v, depth + 1)?);
             }
             Value::Object(m)
         }

@@ -200,11 +200,7 @@ impl Hwf {
         let open: Vec<&WaitInfo> = snap
             .waits
             .iter()
-            .filter(|w| {
-                let decided = matches!(w.kind.as_str(), "human" | "approval")
-                    && controls.as_ref().is_some_and(|c| c.decision(&w.call).is_some());
-                !decided
-            })
+            .filter(|w| !controls.as_ref().is_some_and(|c| crate::app::runner::decided(w, c)))
             .collect();
         if open.is_empty() {
             return Vec::new();

@@ -18,7 +18,7 @@ use crate::broker::Journal;
 use crate::broker::replay::ReplayIndex;
 use crate::capabilities::Registry;
 use crate::capabilities::durable;
-use crate::store::{ErrorInfo, RunSnapshot, RunState, Store, now_ms};
+use crate::store::{ErrorInfo, RunSnapshot, RunState, Store, WaitInfo, now_ms};
 use hwf_core::error::{Error, ErrorCode, Result};
 use hwf_core::ids::RunId;
 use hwf_core::journal::{Entry, JournalEntry};
@@ -208,7 +208,7 @@ impl Hwf {
             || snap.waits.iter().any(|w| match w.kind.as_str() {
                 "pause" => true,
                 "timer" => w.wake_at_ms.is_none_or(|t| now_ms() >= t),
-                "human" | "approval" => controls.decision(&w.call).is_some(),
+                "human" | "approval" => decided(w, controls),
                 "event" => events
                     .get_or_init(|| match self.store().read_events() {
                         Ok(events) => events,
@@ -638,6 +638,13 @@ pub(crate) fn journaled_end(events: &[JournalEntry]) -> Option<JournaledEnd> {
         counts,
         at_ms: last.ts_ms,
     })
+}
+
+/// Whether `w` is a question or an approval an operator has decided: the
+/// run continues with the decision (a runner takes it), and nobody needs
+/// to answer it again (the review queue leaves it out).
+pub(crate) fn decided(w: &WaitInfo, controls: &Controls) -> bool {
+    matches!(w.kind.as_str(), "human" | "approval") && controls.decision(&w.call).is_some()
 }
 
 /// Consecutive executions of a run that died alone in their process (see
