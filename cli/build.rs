@@ -5,12 +5,15 @@
 //!    (`build/guest_build.rs`, shared with `tests/build.rs`; or takes the
 //!    `.wasm` files from `$HWF_PREBUILT_RUNTIMES`), and copies them to
 //!    `<target>/harnesses/<name>.wasm`;
-//! 2. precompiles each for this build's own target with the engine settings
+//! 2. pre-initialises the JS runtime: runs its `prepare` export once and
+//!    snapshots the instance into the component (`build/preinit.rs`), so
+//!    that every run starts with QuickJS and the prelude set up;
+//! 3. precompiles each for this build's own target with the engine settings
 //!    the binary runs them under ([`hwf_engine::config`]), so that a user's
 //!    first script run loads machine code instead of compiling megabytes of
 //!    wasm (skipped for a cross build, or with `HWF_NO_PRECOMPILE=1`: those
 //!    binaries compile a runtime on its first use);
-//! 3. compresses both with zstd into `OUT_DIR` and writes `runtimes.rs`, the
+//! 4. compresses both with zstd into `OUT_DIR` and writes `runtimes.rs`, the
 //!    table `src/runtimes.rs` includes.
 //!
 //! It says what it built, and how long it took, as cargo warnings.
@@ -20,6 +23,12 @@ use std::time::Instant;
 
 #[path = "build/guest_build.rs"]
 mod guest_build;
+#[path = "build/preinit.rs"]
+mod preinit;
+
+/// The runtimes whose `prepare` is worth a snapshot (the others prepare
+/// nothing).
+const PREINITIALIZED: &[&str] = &["js-runtime"];
 
 /// (guest package, `Language` variant).
 const RUNTIMES: &[(&str, &str)] = &[
@@ -39,14 +48,42 @@ fn main() {
     println!("cargo:rerun-if-env-changed=HWF_PREBUILT_RUNTIMES");
     println!("cargo:rerun-if-env-changed=HWF_NO_PRECOMPILE");
 
-    let wasm = match std::env::var_os("HWF_PREBUILT_RUNTIMES").filter(|v| !v.is_empty()) {
-        Some(dir) => prebuilt(Path::new(&dir)),
-        None if root.join("harnesses/js-runtime/Cargo.toml").is_file() => build_guests(&root, &target_dir),
+    // The runtimes, and where the build installed them (none when prebuilt).
+    let (wasm, installed) = match std::env::var_os("HWF_PREBUILT_RUNTIMES").filter(|v| !v.is_empty()) {
+        Some(dir) => (prebuilt(Path::new(&dir)), None),
+        None if root.join("harnesses/js-runtime/Cargo.toml").is_file() => {
+            (build_guests(&root, &target_dir), Some(target_dir.join("harnesses")))
+        }
         None => fail(
             "the script runtimes' sources (harnesses/*-runtime) are not here: build hwf from its repository, \
              or set HWF_PREBUILT_RUNTIMES to a directory holding js-runtime.wasm, python-runtime.wasm and json-runtime.wasm",
         ),
     };
+
+    let wasm: Vec<Vec<u8>> = RUNTIMES
+        .iter()
+        .zip(wasm)
+        .map(|((pkg, _), bytes)| {
+            if !PREINITIALIZED.contains(pkg) {
+                return bytes;
+            }
+            let started = Instant::now();
+            let prepared =
+                preinit::preinitialize(&bytes).unwrap_or_else(|e| fail(&format!("pre-initialising {pkg}: {e}")));
+            warn(&format!(
+                "pre-initialised {pkg} in {:.1} s ({:.1} MB -> {:.1} MB)",
+                started.elapsed().as_secs_f64(),
+                bytes.len() as f64 / 1e6,
+                prepared.len() as f64 / 1e6
+            ));
+            // Beside the other guests as embedded (HWF_RUNTIME_DIR=target/harnesses).
+            if let Some(dir) = &installed {
+                let file = dir.join(format!("{pkg}.wasm"));
+                std::fs::write(&file, &prepared).unwrap_or_else(|e| fail(&format!("write {}: {e}", file.display())));
+            }
+            prepared
+        })
+        .collect();
 
     let host = env("HOST");
     let target = env("TARGET");

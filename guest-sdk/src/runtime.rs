@@ -92,6 +92,14 @@ pub trait ScriptRuntime {
         Self::check(source).map(|meta| (meta, Vec::new()))
     }
 
+    /// Set the interpreter up ahead of any script (the WIT `prepare`). It
+    /// must call no host function: hwf's build runs it once in a fresh
+    /// instance and snapshots the instance's memory (pre-initialisation),
+    /// so that every instance of the shipped runtime starts prepared. It
+    /// must leave nothing that belongs to one run, and a second call must
+    /// do nothing. The default prepares nothing.
+    fn prepare() {}
+
     /// Run a script with the run's JSON arguments; returns the JSON result.
     ///
     /// # Errors
@@ -115,8 +123,8 @@ pub trait ScriptRuntime {
     }
 }
 
-/// Export a [`ScriptRuntime`] as this component's `check`, `run` and
-/// `branch` (the WIT `script-runtime` world).
+/// Export a [`ScriptRuntime`] as this component's `check`, `prepare`,
+/// `run` and `branch` (the WIT `script-runtime` world).
 ///
 /// ```no_run
 /// use hwf_guest::runtime::{ScriptRuntime, wit};
@@ -143,6 +151,9 @@ macro_rules! export_script_runtime {
                 > {
                     <$runtime as $crate::runtime::ScriptRuntime>::check_with_warnings(&source)
                         .map(|(meta, warnings)| $crate::bindings::script_runtime::Checked { meta, warnings })
+                }
+                fn prepare() {
+                    <$runtime as $crate::runtime::ScriptRuntime>::prepare()
                 }
                 fn run(
                     source: ::std::string::String,

@@ -94,6 +94,7 @@ fn an_approved_command_writes_only_in_its_workspace_and_reaches_no_network() {
 echo out > '{sibling}' && echo sibling-WRITTEN
 echo out > '{tmp}' && echo tmp-WRITTEN
 echo t > \"$TMPDIR/t\" && cat \"$TMPDIR/t\" >/dev/null && echo tmpdir-ok
+echo \"tmpdir=$TMPDIR\"
 ls '{state}' >/dev/null 2>&1 && echo state-READ
 echo hi > /dev/tcp/127.0.0.1/{port} && echo tcp-CONNECTED
 python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", {port}), 2)' 2>/dev/null && echo py-CONNECTED
@@ -124,17 +125,17 @@ exit 0",
         0,
         "a connection reached the listener"
     );
-    // The private TMPDIR is gone with the call.
-    let leftover: Vec<_> = std::fs::read_dir(std::env::temp_dir())
-        .expect("tmp")
-        .flatten()
-        .filter(|e| {
-            e.file_name()
-                .to_string_lossy()
-                .starts_with(&format!("hwf-bash-{}", std::process::id()))
-        })
-        .collect();
-    assert!(leftover.is_empty(), "{leftover:?}");
+    // The private TMPDIR (named by the hwf process, which the script
+    // printed) is gone with the call.
+    let tmpdir = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("tmpdir="))
+        .unwrap_or_else(|| panic!("the script printed its TMPDIR: {r}"));
+    assert!(tmpdir.contains("hwf-bash-"), "a private TMPDIR: {tmpdir}");
+    assert!(
+        !Path::new(tmpdir).exists(),
+        "the command's TMPDIR outlived it: {tmpdir}"
+    );
 }
 
 #[test]

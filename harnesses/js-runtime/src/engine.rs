@@ -15,7 +15,7 @@ use rquickjs::function::{Opt, This};
 use rquickjs::loader::{ImportAttributes, Loader, Resolver};
 use rquickjs::module::Declared;
 use rquickjs::promise::PromiseState;
-use rquickjs::{Array, Context, Ctx, Exception, Function, Module, Object, Promise, Runtime, Value};
+use rquickjs::{Array, Context, Ctx, Exception, Function, Module, Object, Persistent, Promise, Runtime, Value};
 use serde_json::{Map, Value as Json};
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -400,7 +400,9 @@ fn locale_compare<'js>(
 /// to `{fireNext, settle, describe, stringify}`.
 const PRELUDE: &str = include_str!("prelude.js");
 
-fn register<'js>(ctx: &Ctx<'js>, args: &Json) -> rquickjs::Result<Object<'js>> {
+/// Defines the natives on the globals and runs the prelude: what every run
+/// starts from, with nothing of a run's own (`begin` gives it that).
+fn register<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
     let g = ctx.globals();
     g.set("__hwf_agent", Function::new(ctx.clone(), agent)?)?;
     g.set("__hwf_capability", Function::new(ctx.clone(), capability)?)?;
@@ -466,19 +468,82 @@ fn register<'js>(ctx: &Ctx<'js>, args: &Json) -> rquickjs::Result<Object<'js>> {
             hwf_guest::budget().tokens_left().map_or(f64::INFINITY, |t| t as f64)
         })?,
     )?;
-    let total = match hwf_guest::budget().token_total {
-        Some(t) => Value::new_float(ctx.clone(), t as f64),
-        None => Value::new_null(ctx.clone()),
-    };
-    g.set("__hwf_budget_total", total)?;
     g.set("__hwf_nondeterminism", NONDETERMINISM)?;
-    let args = if args.is_null() {
-        Value::new_undefined(ctx.clone())
-    } else {
-        ctx.json_parse(args.to_string())?
-    };
-    g.set("args", args)?;
     ctx.eval::<Object, _>(PRELUDE)
+}
+
+/// QuickJS with the natives defined and the prelude run: what [`prepare`]
+/// makes once per instance and a run takes. Fields drop in order: the
+/// helpers, then the context, then the runtime.
+struct Prepared {
+    /// What the prelude evaluated to (`begin`, `settle`, …).
+    helpers: Persistent<Object<'static>>,
+    context: Context,
+    _runtime: Runtime,
+}
+
+thread_local! {
+    /// This instance's prepared interpreter, until a run takes it.
+    static PREPARED: RefCell<Option<Prepared>> = const { RefCell::new(None) };
+}
+
+impl Prepared {
+    fn new() -> Result<Self, String> {
+        let rt = Runtime::new().map_err(|e| format!("internal: {e}"))?;
+        rt.set_max_stack_size(JS_STACK);
+        // No heap limit of QuickJS's own: the instance's memory limit (the
+        // host's, configurable) ends a run that passes it with the typed
+        // `memory_limit` error.
+        rt.set_loader(NoModules, NoModules);
+        let context = Context::full(&rt).map_err(|e| format!("internal: {e}"))?;
+        let helpers = context.with(|ctx| {
+            let helpers = match register(&ctx) {
+                Ok(h) => h,
+                Err(e) => {
+                    let detail = if ctx.has_exception() {
+                        format!("{:?}", ctx.catch())
+                    } else {
+                        e.to_string()
+                    };
+                    return Err(format!("internal: the prelude failed: {detail}"));
+                }
+            };
+            // Claude Code compiles `return x` in an async function as
+            // `return Promise.resolve(x)`; the vendored QuickJS does the
+            // same for the functions compiled from here on, the script's
+            // (vendor/README.md).
+            let wrap = |name: &str| {
+                helpers
+                    .get::<_, Value>(name)
+                    .map_err(|e| format!("internal: the prelude has no {name}: {e}"))
+            };
+            set_async_return_wrap(&ctx, &wrap("asyncReturn")?, &wrap("forAwait")?);
+            Ok(Persistent::save(&ctx, helpers))
+        })?;
+        Ok(Self {
+            helpers,
+            context,
+            _runtime: rt,
+        })
+    }
+}
+
+/// `prepare()`: sets this instance's interpreter up (QuickJS, the natives,
+/// the prelude) ahead of its run. It calls no host function, so the build
+/// runs it once and snapshots the instance (`cli/build/preinit.rs`): every
+/// run of the shipped runtime starts with the prelude already run instead
+/// of parsing and running 55 KB of JavaScript. Again, it does nothing.
+///
+/// # Errors
+///
+/// The prelude failed (a bug of the runtime's, `internal: …`).
+pub fn prepare() -> Result<(), String> {
+    if PREPARED.with(|p| p.borrow().is_some()) {
+        return Ok(());
+    }
+    let prepared = Prepared::new()?;
+    PREPARED.with(|p| *p.borrow_mut() = Some(prepared));
+    Ok(())
 }
 
 /// The message of an uncaught error, as `describe` in the prelude writes
@@ -583,28 +648,46 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
         ));
     }
     let args: Json = serde_json::from_str(args).map(normalize).unwrap_or(Json::Null);
-    let rt = Runtime::new().map_err(|e| format!("internal: {e}"))?;
-    rt.set_max_stack_size(JS_STACK);
-    // No heap limit of QuickJS's own: the instance's memory limit (the
-    // host's, configurable) ends a run that passes it with the typed
-    // `memory_limit` error, as with the Boa runtime.
-    rt.set_loader(NoModules, NoModules);
-    let context = Context::full(&rt).map_err(|e| format!("internal: {e}"))?;
-    context.with(|ctx| run_in(&ctx, parts.body, parts.body_line, &args))
+    // The instance's prepared interpreter (snapshotted at build time), or
+    // one made now (a runtime built without the snapshot).
+    let Prepared {
+        helpers,
+        context,
+        _runtime,
+    } = match PREPARED.with(|p| p.borrow_mut().take()) {
+        Some(p) => p,
+        None => Prepared::new()?,
+    };
+    let total = hwf_guest::budget().token_total;
+    context.with(|ctx| {
+        let helpers = helpers
+            .restore(&ctx)
+            .map_err(|e| format!("internal: the prelude's helpers: {e}"))?;
+        begin(&ctx, &helpers, &args, total)?;
+        run_in(&ctx, &helpers, parts.body, parts.body_line)
+    })
 }
 
-fn run_in<'js>(ctx: &Ctx<'js>, body: &str, body_line: u32, args: &Json) -> Result<String, String> {
-    let helpers = match register(ctx, args) {
-        Ok(h) => h,
-        Err(e) => {
-            let detail = if ctx.has_exception() {
-                format!("{:?}", ctx.catch())
-            } else {
-                e.to_string()
-            };
-            return Err(format!("internal: the prelude failed: {detail}"));
-        }
+/// Gives the prelude the run's own values: `args` (undefined for none) and
+/// the budget's total (`null` for none).
+fn begin<'js>(ctx: &Ctx<'js>, helpers: &Object<'js>, args: &Json, total: Option<u64>) -> Result<(), String> {
+    let args = if args.is_null() {
+        Value::new_undefined(ctx.clone())
+    } else {
+        ctx.json_parse(args.to_string())
+            .map_err(|e| format!("internal: the run's arguments: {e}"))?
     };
+    let total = match total {
+        Some(t) => Value::new_float(ctx.clone(), t as f64),
+        None => Value::new_null(ctx.clone()),
+    };
+    helpers
+        .get::<_, Function>("begin")
+        .and_then(|f| f.call::<_, ()>((args, total)))
+        .map_err(|_| format!("internal: the prelude's begin failed: {}", caught(ctx, helpers)))
+}
+
+fn run_in<'js>(ctx: &Ctx<'js>, helpers: &Object<'js>, body: &str, body_line: u32) -> Result<String, String> {
     let get = |name: &str| {
         helpers
             .get::<_, Function>(name)
@@ -612,20 +695,11 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, body_line: u32, args: &Json) -> Resul
     };
     let (fire_next, settle, stringify, end_job) = (get("fireNext")?, get("settle")?, get("stringify")?, get("endJob")?);
     let next_turn = get("nextTurn")?;
-    // Claude Code compiles `return x` in an async function as `return
-    // Promise.resolve(x)`; the vendored QuickJS does the same for the
-    // functions compiled from here on, the script's (vendor/README.md).
-    let wrap = |name: &str| {
-        helpers
-            .get::<_, Value>(name)
-            .map_err(|e| format!("internal: the prelude has no {name}: {e}"))
-    };
-    set_async_return_wrap(ctx, &wrap("asyncReturn")?, &wrap("forAwait")?);
     let mut options = EvalOptions::default();
     options.filename = Some(SCRIPT_FILE.into());
     let promise: Promise = match ctx.eval_with_options(source::wrap(body), options) {
         Ok(p) => p,
-        Err(_) => return Err(format!("script_error: {}", caught_at(ctx, &helpers, body_line))),
+        Err(_) => return Err(format!("script_error: {}", caught_at(ctx, helpers, body_line))),
     };
     // A `setTimeout` callback that throws is swallowed, as Claude Code's
     // timers swallow it; the first one is kept to explain a script that
@@ -645,13 +719,13 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, body_line: u32, args: &Json) -> Resul
                         .map_err(|e| format!("script_error: the result cannot be stored: {e}")),
                     Err(_) => Err(format!(
                         "script_error: the result is not JSON: {}",
-                        caught(ctx, &helpers)
+                        caught(ctx, helpers)
                     )),
                 };
             }
             PromiseState::Rejected => {
                 let _ = promise.result::<Value>();
-                return Err(failure(caught_at(ctx, &helpers, body_line)));
+                return Err(failure(caught_at(ctx, helpers, body_line)));
             }
             PromiseState::Pending => {}
         }
@@ -663,13 +737,13 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, body_line: u32, args: &Json) -> Resul
             Err(_) => {
                 return Err(format!(
                     "internal: a parallel/pipeline turn failed: {}",
-                    caught(ctx, &helpers)
+                    caught(ctx, helpers)
                 ));
             }
         }
         // The job is over: WeakRef targets kept during it may go.
         if end_job.call::<_, ()>(()).is_err() {
-            return Err(format!("internal: ending a job failed: {}", caught(ctx, &helpers)));
+            return Err(format!("internal: ending a job failed: {}", caught(ctx, helpers)));
         }
         if PENDING.with(|p| p.borrow().is_empty()) {
             // Nothing in flight: the virtual clock moves to the next timer.
@@ -681,7 +755,7 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, body_line: u32, args: &Json) -> Resul
                     }));
                 }
                 Err(_) => {
-                    let e = caught_at(ctx, &helpers, body_line);
+                    let e = caught_at(ctx, helpers, body_line);
                     timer_error.get_or_insert_with(|| format!("script_error: in a setTimeout callback: {e}"));
                     continue;
                 }
@@ -704,7 +778,7 @@ fn run_in<'js>(ctx: &Ctx<'js>, body: &str, body_line: u32, args: &Json) -> Resul
             if settle.call::<_, ()>((id, text)).is_err() {
                 return Err(format!(
                     "internal: settling a host call failed: {}",
-                    caught(ctx, &helpers)
+                    caught(ctx, helpers)
                 ));
             }
         }

@@ -30,6 +30,12 @@ impl ScriptRuntime for Runtime {
         source::check(source)
     }
 
+    fn prepare() {
+        // A failure here is a run's failure: `run` prepares again and
+        // reports it.
+        let _ = engine::prepare();
+    }
+
     fn run(source: &str, args: &str) -> Result<String, String> {
         engine::run(source, args)
     }

@@ -1,11 +1,15 @@
 // The script API on the runtime's native functions (`engine.rs`). It runs
-// once before the script and evaluates to the helpers the event loop uses.
+// once per instance, before any run (the build snapshots the instance
+// after it: `cli/build/preinit.rs`), and evaluates to the helpers the
+// event loop uses; `begin` then gives it the run's `args` and budget.
 (() => {
   "use strict";
   const g = globalThis;
   const nativeAgent = g.__hwf_agent, nativeCapability = g.__hwf_capability, nativeWorkflow = g.__hwf_workflow;
   const nativePhase = g.__hwf_phase, nativeLog = g.__hwf_log, checkItems = g.__hwf_check_items;
-  const spent = g.__hwf_budget_spent, remaining = g.__hwf_budget_remaining, total = g.__hwf_budget_total;
+  const spent = g.__hwf_budget_spent, remaining = g.__hwf_budget_remaining;
+  // The run's token budget (`begin`); `null` when it has none.
+  let total = null;
   const NONDETERMINISM = g.__hwf_nondeterminism;
   const stringify = JSON.stringify, parse = JSON.parse, isArray = Array.isArray;
   const construct = Reflect.construct, defineProperty = Object.defineProperty, freeze = Object.freeze;
@@ -315,7 +319,8 @@
   // `phase`, the timers, `console`'s and `budget`'s functions have no
   // prototype (`console.log.bind` is undefined there too); `console` is a
   // plain prototype-less object, `budget` a frozen one.
-  g.budget = freeze({ __proto__: null, total, spent: bare(() => spent()), remaining: bare(() => remaining()) });
+  const makeBudget = () => freeze({ __proto__: null, total, spent: bare(() => spent()), remaining: bare(() => remaining()) });
+  g.budget = makeBudget();
   const consoleFn = (level, prefix) => bare({ f(...parts) { nativeLog(level, prefix + text(parts)); } }.f);
   g.console = {
     __proto__: null,
@@ -982,5 +987,13 @@
         : R(typeof ret === "function" ? ret.call(i) : undefined).then(() => { throw new TypeError("The iterator does not provide a throw method"); })),
     };
   } });
-  return { fireNext, settle, isAgent, describe, stringify: result, endJob, nextTurn, asyncReturn: R, forAwait };
+  // The run's own values, given once before its script: `args` and the
+  // budget's total. Both globals are redefined in place, so they keep
+  // their place in Claude Code's order of globals (above).
+  const begin = (runArgs, budgetTotal) => {
+    total = budgetTotal;
+    defineProperty(g, "budget", { value: makeBudget(), writable: true, enumerable: true, configurable: true });
+    defineProperty(g, "args", { value: runArgs, writable: true, enumerable: true, configurable: true });
+  };
+  return { begin, fireNext, settle, isAgent, describe, stringify: result, endJob, nextTurn, asyncReturn: R, forAwait };
 })();
