@@ -861,3 +861,101 @@ fn an_uncaught_error_names_its_script_line() {
         "{message}"
     );
 }
+
+/// The embedded JS runtime is pre-initialised at build time (its `prepare`
+/// run and the instance snapshotted, `cli/build/preinit.rs`); the same
+/// runtime unsnapshotted prepares itself on its first run. Both give a run
+/// the same globals in Claude Code's order, its own `args` and budget, the
+/// frozen builtins, timers, fan-out and errors: nothing of a run's own was
+/// captured in the snapshot.
+#[test]
+fn the_pre_initialised_runtime_runs_as_one_that_prepares_itself() {
+    let ctx = Ctx::new();
+    let built = crate::common::built_runtimes();
+    let snapshotted = std::fs::read(built.join("js-runtime.wasm")).expect("the built JS runtime");
+    // The guest build's own output, before the snapshot.
+    let raw_file = built.join("../wasm/wasm32-wasip2/guest/js_runtime.wasm");
+    let raw = std::fs::read(&raw_file).unwrap_or_else(|e| panic!("{}: {e}", raw_file.display()));
+    assert_ne!(raw, snapshotted, "the build did not pre-initialise the JS runtime");
+    assert!(
+        snapshotted.len() > raw.len(),
+        "the snapshot carries the prepared heap as data ({} <= {} bytes)",
+        snapshotted.len(),
+        raw.len()
+    );
+    let raw_dir = ctx.path("raw-runtime");
+    std::fs::create_dir_all(&raw_dir).expect("mkdir");
+    std::fs::write(raw_dir.join("js-runtime.wasm"), &raw).expect("write");
+
+    let script = js(
+        &ctx,
+        "prepared.js",
+        r#"export const meta = { name: "prepared", description: "what each run must get of its own" };
+log(Object.keys(globalThis).join(","));
+log(`total=${budget.total} args=${JSON.stringify(args)} frozen=${Object.isFrozen(budget)}`);
+let patched = "no";
+try { Array.prototype.extra = 1; } catch (e) { patched = e.constructor.name; }
+let clock = "";
+try { Date.now(); } catch (e) { clock = e.message.split(":")[0]; }
+const answers = await parallel([() => agent("x", { label: "a" }), () => agent("y", { label: "b" })]);
+await new Promise((resolve) => setTimeout(resolve, 5));
+return { answers, patched, clock, spent: budget.spent(), keys: args ? Object.keys(args) : null };
+"#,
+    );
+    let fixture = ctx.write(
+        "fx.json",
+        r#"{"responses": [{"match": {"label": "a"}, "output": "A", "tokens": 3}, {"match": {"label": "b"}, "output": "B", "tokens": 4}]}"#,
+    );
+    let run = |runtime_dir: Option<&std::path::Path>, args: &str, budget: &str| -> (Value, Vec<String>) {
+        let mut c = ctx.cmd();
+        if let Some(dir) = runtime_dir {
+            c.env("HWF_RUNTIME_DIR", dir);
+        }
+        let out: crate::common::Run = c
+            .args([
+                "run",
+                &script,
+                "--args",
+                args,
+                "--json",
+                "--agents",
+                fixture.to_str().expect("utf8"),
+                "--max-tokens",
+                budget,
+            ])
+            .output()
+            .expect("spawn hwf")
+            .into();
+        out.expect_code(0);
+        let v = out.json();
+        let logs = ctx
+            .journal(v["data"]["run_id"].as_str().expect("id"))
+            .iter()
+            .filter(|e| e["type"] == "log" && e["source"] == "guest")
+            .filter_map(|e| e["message"].as_str().map(str::to_owned))
+            .collect();
+        (v["data"]["result"].clone(), logs)
+    };
+    for (args, budget) in [(r#"{"z": 1, "a": [2]}"#, "500"), ("null", "77")] {
+        let (result, logs) = run(None, args, budget);
+        assert_eq!(
+            (result.clone(), logs.clone()),
+            run(Some(&raw_dir), args, budget),
+            "{args}"
+        );
+        assert_eq!(result["answers"], json!(["A", "B"]));
+        assert_eq!(result["patched"], "TypeError");
+        assert_eq!(result["clock"], "nondeterminism");
+        assert_eq!(result["spent"], 7);
+        assert_eq!(
+            logs[0],
+            "log,phase,console,budget,setTimeout,clearTimeout,Date,agent,parallel,pipeline,workflow,args"
+        );
+        let shown_args = if args == "null" {
+            "undefined".to_owned()
+        } else {
+            serde_json::to_string(&serde_json::from_str::<Value>(args).expect("json")).expect("json")
+        };
+        assert_eq!(logs[1], format!("total={budget} args={shown_args} frozen=true"));
+    }
+}
