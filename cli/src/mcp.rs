@@ -445,7 +445,7 @@ impl Server {
         };
         if let Value::Object(map) = &mut args {
             // Handled here; the facade then runs it in the foreground.
-            map.remove("wait_seconds");
+            map.shift_remove("wait_seconds");
             map.insert("run_id".into(), json!(run));
         }
         let alive = Arc::new(AtomicBool::new(true));

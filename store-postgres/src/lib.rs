@@ -28,7 +28,7 @@
 //! [`MIGRATIONS`]); [`PgStore::connect`] applies the missing ones in order
 //! inside one transaction and records each in `hwf_schema_migrations`
 //! (a database with a newer schema than this build is refused). Tables:
-//! `hwf_runs` (snapshot jsonb + state), `hwf_claims` (one lease per run),
+//! `hwf_runs` (snapshot text, and jsonb for queries; state), `hwf_claims` (one lease per run),
 //! `hwf_journal` (`(run_id, seq)` key), `hwf_controls` (unique
 //! `(run_id, id)`), `hwf_artifacts` (`(run_id, ref)`), `hwf_scripts`
 //! (`(name, version)`), `hwf_events` (unique `(source, id)`), `hwf_blobs`

@@ -47,6 +47,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "event_digests",
         sql: include_str!("../migrations/0006_event_digests.sql"),
     },
+    Migration {
+        version: 7,
+        name: "snapshot_text",
+        sql: include_str!("../migrations/0007_snapshot_text.sql"),
+    },
 ];
 
 /// A schema name hwf accepts: lower-case ASCII letters, digits and `_`,

@@ -18,14 +18,15 @@ pub(crate) fn no_run(id: &str) -> StoreError {
     StoreError::NotFound(format!("no run {id}"))
 }
 
-/// The snapshot as stored: jsonb text, or (when jsonb cannot hold it, a
-/// `\u0000` in a string) plain text.
-fn snapshot_columns(snap: &RunSnapshot) -> StoreResult<(Option<String>, Option<String>)> {
+/// The snapshot as stored: its text, which is what reads return (jsonb
+/// would reorder object keys), and the same as jsonb for the queries that
+/// look inside it, unless jsonb cannot hold it (a `\u0000` in a string).
+fn snapshot_columns(snap: &RunSnapshot) -> StoreResult<(Option<String>, String)> {
     let json = serde_json::to_string(snap).map_err(|e| internal(format!("snapshot: {e}")))?;
     Ok(if json.contains("\\u0000") {
-        (None, Some(json))
+        (None, json)
     } else {
-        (Some(json), None)
+        (Some(json.clone()), json)
     })
 }
 
@@ -150,7 +151,7 @@ impl RunStore for PgStore {
             .inner
             .rows(
                 true,
-                "SELECT coalesce(snapshot::text, snapshot_text) FROM hwf_runs WHERE run_id = $1",
+                "SELECT coalesce(snapshot_text, snapshot::text) FROM hwf_runs WHERE run_id = $1",
                 &[&id.as_str()],
             )
             .await

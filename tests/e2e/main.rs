@@ -110,6 +110,7 @@ mod js_semantics;
 mod json_semantics;
 mod json_workflows;
 mod kanban;
+mod key_order;
 mod mcp_clients;
 mod mcp_tasks;
 mod numbers;

@@ -446,7 +446,8 @@ mod tests {
         .expect("a literal");
         assert_eq!(
             v.to_string(),
-            r#"{"description":"t\nx","h":16,"l":[1,2],"n":-1.5,"name":"aA","o":{"k":1000},"ok":true,"z":null}"#
+            // Keys in the literal's order (serde_json's `preserve_order`).
+            r#"{"name":"aA","description":"t\nx","n":-1.5,"h":16,"ok":true,"z":null,"l":[1,2],"o":{"k":1000}}"#
         );
         for (src, what) in [
             ("{ name: x }", "a variable"),

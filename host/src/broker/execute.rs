@@ -514,7 +514,7 @@ fn take_usage(mut output: Value) -> (Value, TokenUsage) {
         return (output, TokenUsage::default());
     };
     if let Some(n) = map.get("_tokens").and_then(Value::as_u64) {
-        map.remove("_tokens");
+        map.shift_remove("_tokens");
         return (output, TokenUsage::total_only(n));
     }
     let usage = map.get("usage").map(answer::usage_of).unwrap_or_default();
