@@ -19,7 +19,7 @@ use rquickjs::{Array, Context, Ctx, Exception, Function, Module, Object, Persist
 use serde_json::{Map, Value as Json};
 use std::cell::RefCell;
 use std::cmp::Ordering;
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 /// QuickJS's own stack limit (bytes of the C stack in linear memory; the
 /// limit is on for WASI by the patch in `vendor/PATCHES.md`): a deep
@@ -64,9 +64,18 @@ impl Loader for NoModules {
     }
 }
 
+/// A host call submitted and not yet delivered: the functions that settle
+/// the promise the script holds for it.
+struct Pending {
+    /// An agent call (a failed or stopped one resolves to `null`).
+    agent: bool,
+    resolve: Persistent<Function<'static>>,
+    reject: Persistent<Function<'static>>,
+}
+
 thread_local! {
-    /// Host calls submitted and not yet delivered, with their kind.
-    static PENDING: RefCell<BTreeSet<u64>> = const { RefCell::new(BTreeSet::new()) };
+    /// Host calls submitted and not yet delivered, by call id.
+    static PENDING: RefCell<BTreeMap<u64, Pending>> = const { RefCell::new(BTreeMap::new()) };
 }
 
 const NONDETERMINISM: &str =
@@ -178,23 +187,26 @@ fn opt_str(opts: &Json, key: &str) -> Option<String> {
     opts.get(key).and_then(Json::as_str).map(str::to_owned)
 }
 
-fn submit(task: wit::Task) -> f64 {
+/// Submit `task` to the host and return the promise the script holds for
+/// it, settled by [`settle`] when the host delivers the call.
+fn submit<'js>(ctx: &Ctx<'js>, task: wit::Task, agent: bool) -> rquickjs::Result<Promise<'js>> {
+    let (promise, resolve, reject) = ctx.promise()?;
     let call = wit::host::submit(&task);
-    PENDING.with(|p| p.borrow_mut().insert(call));
-    call as f64
+    let pending = Pending {
+        agent,
+        resolve: Persistent::save(ctx, resolve),
+        reject: Persistent::save(ctx, reject),
+    };
+    PENDING.with(|p| p.borrow_mut().insert(call, pending));
+    Ok(promise)
 }
 
 /// `agent(prompt, options)`: the prompt (`""` when none) and the options
-/// as JSON; the options are the SDK's agent-option table
-/// (`hwf_guest::runtime::AGENT_OPTIONS`). Returns the call id.
-fn agent<'js>(ctx: Ctx<'js>, prompt: Value<'js>, options: String) -> rquickjs::Result<f64> {
+/// object (or `null`); the options are the SDK's agent-option table
+/// (`hwf_guest::runtime::AGENT_OPTIONS`). Returns the call's promise.
+fn agent<'js>(ctx: Ctx<'js>, prompt: Value<'js>, options: Value<'js>) -> rquickjs::Result<Promise<'js>> {
     let prompt = utf8(&ctx, prompt)?;
-    let options = parse_json(&options)
-        .map_err(|e| Exception::throw_type(&ctx, &format!("agent(prompt, options): options cannot be sent: {e}")))?;
-    let mut opts = match options {
-        Json::Object(m) => m,
-        _ => Map::new(),
-    };
+    let mut opts = agent_options(&ctx, options)?;
     if prompt.is_empty() {
         opts.remove("prompt");
     } else {
@@ -218,12 +230,60 @@ fn agent<'js>(ctx: Ctx<'js>, prompt: Value<'js>, options: String) -> rquickjs::R
     // run's prompt cache (the seed's Python rule) answers a JS call only
     // when the script asks for it with `fresh: false`.
     req.fresh.get_or_insert(true);
-    Ok(submit(wit::Task::Agent(req)))
+    submit(&ctx, wit::Task::Agent(req), true)
+}
+
+/// `agent()`'s options as `JSON.stringify` writes them: read directly
+/// when they are plain data of strings, booleans, `null` and whole numbers
+/// (`{ label: "review", phase: "scan" }`, the usual case: no text made and
+/// parsed again per call), else through `JSON.stringify`.
+fn agent_options<'js>(ctx: &Ctx<'js>, options: Value<'js>) -> rquickjs::Result<Map<String, Json>> {
+    if !options.is_object() {
+        return Ok(Map::new());
+    }
+    if let Some(props) = plain_data_properties(ctx, &options) {
+        let mut map = Map::new();
+        let mut plain = true;
+        for (key, v) in props {
+            let value = if v.is_undefined() || v.is_function() || v.is_symbol() {
+                continue; // left out, as JSON.stringify leaves them out
+            } else if v.is_null() {
+                Json::Null
+            } else if let Some(b) = v.as_bool() {
+                Json::Bool(b)
+            } else if let Some(i) = v.as_int() {
+                Json::from(i)
+            } else if let Some(f) = v.as_float().filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15) {
+                Json::from(f as i64)
+            } else if v.is_string() {
+                Json::String(utf8(ctx, v)?)
+            } else {
+                plain = false;
+                break;
+            };
+            map.insert(utf8(ctx, key)?, value);
+        }
+        if plain {
+            return Ok(map);
+        }
+    }
+    let text = match ctx.json_stringify(options)? {
+        Some(s) => s.to_string()?,
+        None => "null".to_owned(),
+    };
+    match parse_json(&text) {
+        Ok(Json::Object(m)) => Ok(m),
+        Ok(_) => Ok(Map::new()),
+        Err(e) => Err(Exception::throw_type(
+            ctx,
+            &format!("agent(prompt, options): options cannot be sent: {e}"),
+        )),
+    }
 }
 
 /// `capability(name, input, {label, approvalId})`, input and options as
 /// JSON.
-fn capability<'js>(ctx: Ctx<'js>, name: Value<'js>, input: String, options: String) -> rquickjs::Result<f64> {
+fn capability<'js>(ctx: Ctx<'js>, name: Value<'js>, input: String, options: String) -> rquickjs::Result<Promise<'js>> {
     let name = utf8(&ctx, name)?;
     let unsendable = |what: &str, e: String| {
         Exception::throw_type(
@@ -242,36 +302,57 @@ fn capability<'js>(ctx: Ctx<'js>, name: Value<'js>, input: String, options: Stri
         label: opt_str(&opts, "label"),
         approval_id: opt_str(&opts, "approvalId").or_else(|| opt_str(&opts, "approval_id")),
     };
-    Ok(submit(wit::Task::Capability(req)))
+    submit(&ctx, wit::Task::Capability(req), false)
 }
 
 /// `workflow(nameOrRef, args)`, checked by the prelude: a saved
 /// workflow's name or a script path, and its arguments as JSON.
-fn workflow<'js>(ctx: Ctx<'js>, name: Value<'js>, args: String) -> rquickjs::Result<f64> {
+fn workflow<'js>(ctx: Ctx<'js>, name: Value<'js>, args: String) -> rquickjs::Result<Promise<'js>> {
     let name = utf8(&ctx, name)?;
     let args = parse_json(&args)
         .map_err(|e| Exception::throw_type(&ctx, &format!("workflow(nameOrRef, args): args cannot be sent: {e}")))?;
-    Ok(submit(wit::Task::Workflow(wit::WorkflowCall {
+    let call = wit::WorkflowCall {
         name,
         args: args.to_string(),
-    })))
+    };
+    submit(&ctx, wit::Task::Workflow(call), false)
 }
 
-/// The JSON of a completed host call's outcome for the prelude's `settle`:
-/// `[true, value]`, or `[false, message, code, kind]`; an agent that died
-/// or was stopped resolves to `null`.
-fn outcome_json(agent: bool, outcome: Result<String, wit::CallError>) -> String {
+/// Settle the promise of a delivered host call: its value (the host's JSON
+/// as `JSON.parse` reads it; `null` if it were not JSON, which the host
+/// never sends), `null` for an agent that failed, was stopped or timed
+/// out, else a rejection with the error the prelude's `failure` makes
+/// (`code`, `kind`, a budget's `WorkflowBudgetExceededError`).
+fn settle<'js>(
+    ctx: &Ctx<'js>,
+    failure: &Function<'js>,
+    pending: Pending,
+    outcome: Result<String, wit::CallError>,
+) -> rquickjs::Result<()> {
+    let resolve = pending.resolve.restore(ctx)?;
+    let reject = pending.reject.restore(ctx)?;
     match outcome {
-        Ok(raw) => Json::Array(vec![Json::Bool(true), host_json(&raw)]).to_string(),
+        Ok(raw) => {
+            let value = match ctx.json_parse(raw) {
+                Ok(v) => v,
+                Err(_) => {
+                    // Not JSON: no value (the pending exception is dropped).
+                    let _ = ctx.catch();
+                    Value::new_null(ctx.clone())
+                }
+            };
+            resolve.call::<_, ()>((value,))
+        }
         Err(e) => {
             let (kind, msg) = (runtime::call_error_kind(&e), runtime::call_error_text(&e));
             let null_for_agent = matches!(kind, ErrorKind::Failed | ErrorKind::Cancelled | ErrorKind::TimedOut);
-            if agent && null_for_agent {
-                return Json::Array(vec![Json::Bool(true), Json::Null]).to_string();
+            if pending.agent && null_for_agent {
+                return resolve.call::<_, ()>((Value::new_null(ctx.clone()),));
             }
             let kind = kind.as_str();
-            let code = msg.split(':').next().unwrap_or(kind);
-            serde_json::json!([false, msg, code, kind]).to_string()
+            let code = msg.split(':').next().unwrap_or(kind).to_owned();
+            let error: Value = failure.call((msg, code, kind))?;
+            reject.call::<_, ()>((error,))
         }
     }
 }
@@ -632,8 +713,80 @@ mod ffi {
         // the context.
         unsafe { JS_SetAsyncReturnWrap(ctx.as_raw().as_ptr(), ret.as_raw(), for_await.as_raw()) }
     }
+
+    /// The own enumerable properties of `v`, when `v` is a plain object
+    /// (`Object.prototype` its prototype: no `toJSON` there, it is frozen)
+    /// of data properties only, so reading them runs no script code and
+    /// `JSON.stringify` would read the same; `None` for anything else (a
+    /// getter, an own `toJSON`, a proxy, an array, a class instance, …).
+    /// Keys in `JSON.stringify`'s order.
+    pub fn plain_data_properties<'js>(
+        ctx: &rquickjs::Ctx<'js>,
+        v: &rquickjs::Value<'js>,
+    ) -> Option<Vec<(rquickjs::Value<'js>, rquickjs::Value<'js>)>> {
+        use rquickjs::qjs;
+        const JS_CLASS_OBJECT: qjs::JSClassID = 1;
+        if !v.is_object() {
+            return None;
+        }
+        let c = ctx.as_raw().as_ptr();
+        let raw = v.as_raw();
+        // SAFETY: `c` is a live context and `raw` a live object of it; every
+        // value the calls return is owned (`Value::from_raw` frees it), the
+        // property table is freed once, and the descriptor's values are
+        // taken over (data properties: the getter and setter are undefined).
+        unsafe {
+            if qjs::JS_GetClassID(raw) != JS_CLASS_OBJECT {
+                return None;
+            }
+            let proto = rquickjs::Value::from_raw(ctx.clone(), qjs::JS_GetPrototype(c, raw));
+            let object_proto = rquickjs::Value::from_raw(ctx.clone(), qjs::JS_GetClassProto(c, JS_CLASS_OBJECT));
+            if proto != object_proto {
+                return None;
+            }
+            let mut tab: *mut qjs::JSPropertyEnum = std::ptr::null_mut();
+            let mut len: u32 = 0;
+            if qjs::JS_GetOwnPropertyNames(c, &mut tab, &mut len, raw, qjs::JS_GPN_STRING_MASK as _) < 0 {
+                let _ = ctx.catch();
+                return None;
+            }
+            let mut out = Vec::with_capacity(len as usize);
+            let mut plain = true;
+            for i in 0..len as usize {
+                let atom = (*tab.add(i)).atom;
+                let mut desc: qjs::JSPropertyDescriptor = std::mem::zeroed();
+                match qjs::JS_GetOwnProperty(c, &mut desc, raw, atom) {
+                    0 => continue,
+                    1 => {}
+                    _ => {
+                        let _ = ctx.catch();
+                        plain = false;
+                        break;
+                    }
+                }
+                let value = rquickjs::Value::from_raw(ctx.clone(), desc.value);
+                let getter = rquickjs::Value::from_raw(ctx.clone(), desc.getter);
+                let setter = rquickjs::Value::from_raw(ctx.clone(), desc.setter);
+                if desc.flags & qjs::JS_PROP_GETSET as i32 != 0 || !getter.is_undefined() || !setter.is_undefined() {
+                    plain = false;
+                    break;
+                }
+                if desc.flags & qjs::JS_PROP_ENUMERABLE as i32 == 0 {
+                    continue;
+                }
+                let key = rquickjs::Value::from_raw(ctx.clone(), qjs::JS_AtomToString(c, atom));
+                if key.as_string().and_then(|k| k.to_string().ok()).as_deref() == Some("toJSON") {
+                    plain = false;
+                    break;
+                }
+                out.push((key, value));
+            }
+            qjs::JS_FreePropertyEnum(c, tab, len);
+            plain.then_some(out)
+        }
+    }
 }
-use ffi::set_async_return_wrap;
+use ffi::{plain_data_properties, set_async_return_wrap};
 
 /// `run(source, args)`.
 pub fn run(src: &str, args: &str) -> Result<String, String> {
@@ -664,7 +817,11 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
             .restore(&ctx)
             .map_err(|e| format!("internal: the prelude's helpers: {e}"))?;
         begin(&ctx, &helpers, &args, total)?;
-        run_in(&ctx, &helpers, parts.body, parts.body_line)
+        let outcome = run_in(&ctx, &helpers, parts.body, parts.body_line);
+        // Calls still in flight when the script ended: their settling
+        // functions go before the context does.
+        PENDING.with(|p| p.borrow_mut().clear());
+        outcome
     })
 }
 
@@ -693,7 +850,7 @@ fn run_in<'js>(ctx: &Ctx<'js>, helpers: &Object<'js>, body: &str, body_line: u32
             .get::<_, Function>(name)
             .map_err(|e| format!("internal: the prelude has no {name}: {e}"))
     };
-    let (fire_next, settle, stringify, end_job) = (get("fireNext")?, get("settle")?, get("stringify")?, get("endJob")?);
+    let (fire_next, call_failure, stringify) = (get("fireNext")?, get("failure")?, get("stringify")?);
     let next_turn = get("nextTurn")?;
     let mut options = EvalOptions::default();
     options.filename = Some(SCRIPT_FILE.into());
@@ -741,10 +898,6 @@ fn run_in<'js>(ctx: &Ctx<'js>, helpers: &Object<'js>, body: &str, body_line: u32
                 ));
             }
         }
-        // The job is over: WeakRef targets kept during it may go.
-        if end_job.call::<_, ()>(()).is_err() {
-            return Err(format!("internal: ending a job failed: {}", caught(ctx, helpers)));
-        }
         if PENDING.with(|p| p.borrow().is_empty()) {
             // Nothing in flight: the virtual clock moves to the next timer.
             match fire_next.call::<_, bool>(()) {
@@ -762,25 +915,18 @@ fn run_in<'js>(ctx: &Ctx<'js>, helpers: &Object<'js>, body: &str, body_line: u32
             }
         }
         // A spent token or cost budget is an error the script may catch
-        // (`WorkflowBudgetExceededError`, made by the prelude's `settle`),
+        // (`WorkflowBudgetExceededError`, made by the prelude's `failure`),
         // as in Claude Code; the seed's Python ends the run instead.
         // Every call in flight is this script's: an empty list waits for
         // any of them (no list of thousands sent on every turn).
         let done = wit::host::next(&[]);
-        if PENDING.with(|p| p.borrow_mut().remove(&done.call)) {
-            let id = done.call as f64;
-            // The prelude knows which calls are agents.
-            let is_agent = helpers
-                .get::<_, Function>("isAgent")
-                .and_then(|f| f.call::<_, bool>((id,)))
-                .unwrap_or(false);
-            let text = outcome_json(is_agent, done.outcome);
-            if settle.call::<_, ()>((id, text)).is_err() {
-                return Err(format!(
-                    "internal: settling a host call failed: {}",
-                    caught(ctx, helpers)
-                ));
-            }
+        if let Some(pending) = PENDING.with(|p| p.borrow_mut().remove(&done.call))
+            && settle(ctx, &call_failure, pending, done.outcome).is_err()
+        {
+            return Err(format!(
+                "internal: settling a host call failed: {}",
+                caught(ctx, helpers)
+            ));
         }
     }
 }
@@ -817,5 +963,63 @@ mod tests {
         assert!(parse_json(&edge).is_err());
         let ok = format!("{}{}", "[".repeat(127), "]".repeat(127));
         assert!(parse_json(&ok).is_ok());
+    }
+
+    /// The options read directly are what `JSON.stringify` makes of them,
+    /// and every object the direct read declines (a getter, `toJSON`, a
+    /// class instance, no prototype, nesting, fractions, `NaN`) still gives
+    /// `JSON.stringify`'s answer; a getter runs once.
+    #[test]
+    fn agent_options_are_what_json_stringify_makes_of_them() {
+        let rt = Runtime::new().expect("runtime");
+        let context = Context::full(&rt).expect("context");
+        context.with(|ctx| {
+            let cases = [
+                r#"({ label: "review", phase: "scan", fresh: false, model: null })"#,
+                r#"({ label: "x", n: 3, neg: -0, big: 2 ** 52, skip: undefined, f() {}, [Symbol("s")]: 1 })"#,
+                r#"({ 2: "two", b: "b", 1: "one", a: "\ud800 lone" })"#,
+                r#"({ label: "frac", t: 1.5 })"#,
+                r#"({ label: "nan", t: NaN, i: Infinity })"#,
+                r#"({ schema: { type: "object" }, label: "nested" })"#,
+                r#"({ get label() { globalThis.reads = (globalThis.reads || 0) + 1; return "got"; } })"#,
+                r#"({ label: "json", toJSON() { return { label: "from toJSON" }; } })"#,
+                r#"Object.assign(Object.create(null), { label: "no prototype" })"#,
+                r#"new (class Opts { constructor() { this.label = "class"; } })()"#,
+                r#"Object.defineProperty({ label: "shown" }, "hidden", { value: "h", enumerable: false })"#,
+                r#"[1, 2]"#,
+                r#"new Map([["label", "m"]])"#,
+            ];
+            for (i, case) in cases.into_iter().enumerate() {
+                ctx.globals().set("reads", 0).expect("reset");
+                let value: Value = ctx.eval(case).expect(case);
+                // Plain objects of data properties are read (a fraction,
+                // NaN or a nested object then sends them to
+                // JSON.stringify); the rest are declined unread.
+                assert_eq!(plain_data_properties(&ctx, &value).is_some(), i < 6 || i == 10, "{case}");
+                let direct = agent_options(&ctx, value.clone()).expect(case);
+                let text = ctx
+                    .json_stringify(value)
+                    .expect(case)
+                    .map(|s| s.to_string().expect("utf8"))
+                    .unwrap_or_else(|| "null".into());
+                let want = match parse_json(&text).expect(case) {
+                    Json::Object(m) => m,
+                    _ => Map::new(),
+                };
+                assert_eq!(Json::Object(direct), Json::Object(want), "{case}");
+            }
+            // The getter ran once for the read above and once for the
+            // comparison's own JSON.stringify: the direct read declined it
+            // without calling it.
+            let reads: i32 = ctx.globals().get("reads").expect("reads");
+            assert_eq!(reads, 0, "reset after the last case");
+            let getter: Value = ctx.eval(cases[6]).expect("getter");
+            agent_options(&ctx, getter).expect("getter");
+            let reads: i32 = ctx.globals().get("reads").expect("reads");
+            assert_eq!(reads, 1, "the getter ran once");
+            // A cycle is JSON.stringify's TypeError.
+            let cyclic: Value = ctx.eval("(() => { const o = { label: {} }; o.label.o = o; return o; })()").expect("cyclic");
+            assert!(agent_options(&ctx, cyclic).is_err());
+        });
     }
 }

@@ -79,39 +79,29 @@
   };
   const toLength = (n) => { const x = Math.trunc(Number(n)); return x > 0 ? Math.min(x, Number.MAX_SAFE_INTEGER) : 0; };
 
-  // Pending host calls: id -> {resolve, reject, agent}.
-  // The helpers the event loop calls (`settle`, `isAgent`, `fireNext`,
-  // `endJob`) use no method or setter a script can replace
-  // (`Map.prototype.get`, a setter for `code` on `Error.prototype`, an
-  // `Object.prototype.get` that turns a descriptor into an accessor's…):
-  // objects without a prototype, properties defined rather than assigned,
-  // functions taken before the script runs. A script that replaces
-  // builtins breaks its own calls to them, never the runtime.
+  // The error a failed host call rejects with (the engine keeps the
+  // pending calls and settles them: `settle` in engine.rs). The helpers
+  // the event loop calls (`failure`, `fireNext`, `nextTurn`) use no method
+  // or setter a script can replace (`Map.prototype.get`, a setter for
+  // `code` on `Error.prototype`, an `Object.prototype.get` that turns a
+  // descriptor into an accessor's…): objects without a prototype,
+  // properties defined rather than assigned, functions taken before the
+  // script runs. A script that replaces builtins breaks its own calls to
+  // them, never the runtime.
   const create = Object.create, apply = Reflect.apply;
   const dataProperty = (o, k, v) =>
     defineProperty(o, k, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
-  const pending = create(null);
-  const track = (id, agent) => new PromiseCtor((resolve, reject) => { dataProperty(pending, id, { resolve, reject, agent }); });
-  const settle = (id, text) => {
-    const p = pending[id];
-    if (p === undefined) return;
-    delete pending[id];
-    const o = parse(text);
-    if (o[0]) {
-      p.resolve(o[1]);
-    } else {
-      const e = o[2] === "token_budget" || o[2] === "cost_budget" ? budgetError(o[1], o[2]) : new ErrorCtor(o[1]);
-      dataProperty(e, "code", o[2]);
-      dataProperty(e, "kind", o[3]);
-      p.reject(reseal(e));
-    }
+  const failure = (message, code, kind) => {
+    const e = code === "token_budget" || code === "cost_budget" ? budgetError(message, code) : new ErrorCtor(message);
+    dataProperty(e, "code", code);
+    dataProperty(e, "kind", kind);
+    return reseal(e);
   };
-  const isAgent = (id) => { const p = pending[id]; return p !== undefined && p.agent; };
   // A spent token or cost budget, as Claude Code says it: an error named
   // `WorkflowBudgetExceededError` the script may catch; a `parallel` or
   // `pipeline` slot it ends is `null`, counted in one log line. Uncaught,
   // it fails the run with the budget's code (`describe`). Built, like
-  // `settle`, from nothing a script can replace.
+  // `failure`, from nothing a script can replace.
   const weakSet = WeakMap.prototype.set, weakGet = WeakMap.prototype.get, weakHas = WeakMap.prototype.has;
   const strSlice = String.prototype.slice; // `toLocale` (grouping) is taken below, after the runtime defines it
   const budgetErrors = new WeakMapCtor(); // error -> its code
@@ -165,13 +155,13 @@
       // primitive, `[object]` / `[function]` for anything else.
       try {
         const text = typeof prompt === "string" ? prompt : plain(prompt);
-        const opts = options !== null && typeof options === "object" ? json(options) : "null";
-        return track(nativeAgent(text, opts), true);
+        const opts = options !== null && typeof options === "object" ? options : null;
+        return nativeAgent(text, opts);
       } catch (e) { return rejected(e); }
     },
     capability(name, input, options) {
       const n = arguments.length > 0 ? `${name}` : ""; // ToString: a Symbol throws
-      return track(nativeCapability(n, json(input), json(options)), false);
+      return nativeCapability(n, json(input), json(options));
     },
     workflow(nameOrRef, args) {
       // Claude Code's message, word for word; hwf also refuses an empty name.
@@ -186,7 +176,7 @@
           name = p === "" || p.includes("/") ? p : "./" + p;
         } else throw wrong();
         if (name === "") throw wrong();
-        return track(nativeWorkflow(name, json(args)), false);
+        return nativeWorkflow(name, json(args));
       } catch (e) { return rejected(e); }
     },
     phase(title) { nativePhase(arguments.length > 0 ? `${title}` : ""); }, // ToString: a Symbol throws
@@ -856,9 +846,7 @@
   // workflow": callbacks outside any try, shared memory) are absent here
   // too: `WeakRef`, `FinalizationRegistry`, `SharedArrayBuffer`, `Atomics`
   // (and `queueMicrotask`, `WebAssembly`, `ShadowRealm`, below or never
-  // there). The event loop still calls `endJob` when the job queue is
-  // empty; nothing is kept across jobs any more.
-  const endJob = () => {};
+  // there).
   for (const k of ["WeakRef", "FinalizationRegistry", "SharedArrayBuffer", "Atomics", "WebAssembly", "ShadowRealm"]) {
     try { delete g[k]; } catch { g[k] = undefined; }
   }
@@ -995,5 +983,5 @@
     defineProperty(g, "budget", { value: makeBudget(), writable: true, enumerable: true, configurable: true });
     defineProperty(g, "args", { value: runArgs, writable: true, enumerable: true, configurable: true });
   };
-  return { begin, fireNext, settle, isAgent, describe, stringify: result, endJob, nextTurn, asyncReturn: R, forAwait };
+  return { begin, fireNext, failure, describe, stringify: result, nextTurn, asyncReturn: R, forAwait };
 })();

@@ -251,6 +251,7 @@ impl<H: SandboxHost> Vm<H> {
         wall: Option<WallLimit>,
     ) -> (Answer, InstanceOutput) {
         let mut store = self.new_store(component, state);
+        let fuel_at_start = store.get_fuel().unwrap_or(0);
         let result = {
             let call = async {
                 let source = component.source.as_deref().unwrap_or("").to_owned();
@@ -285,6 +286,12 @@ impl<H: SandboxHost> Vm<H> {
                 None => call.await.map_err(|e| classify(e, &store.data().peek_stderr())),
             }
         };
+        // The guest's work, deterministic where CPU time is not (what a
+        // change to a runtime costs per call: `-vv`).
+        tracing::debug!(
+            fuel_used = fuel_at_start.saturating_sub(store.get_fuel().unwrap_or(0)),
+            "instance finished"
+        );
         let output = store.data().take_output();
         (result, output)
     }
