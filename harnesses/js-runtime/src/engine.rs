@@ -995,7 +995,11 @@ mod tests {
                 // Plain objects of data properties are read (a fraction,
                 // NaN or a nested object then sends them to
                 // JSON.stringify); the rest are declined unread.
-                assert_eq!(plain_data_properties(&ctx, &value).is_some(), i < 6 || i == 10, "{case}");
+                assert_eq!(
+                    plain_data_properties(&ctx, &value).is_some(),
+                    i < 6 || i == 10,
+                    "{case}"
+                );
                 let direct = agent_options(&ctx, value.clone()).expect(case);
                 let text = ctx
                     .json_stringify(value)
@@ -1018,7 +1022,9 @@ mod tests {
             let reads: i32 = ctx.globals().get("reads").expect("reads");
             assert_eq!(reads, 1, "the getter ran once");
             // A cycle is JSON.stringify's TypeError.
-            let cyclic: Value = ctx.eval("(() => { const o = { label: {} }; o.label.o = o; return o; })()").expect("cyclic");
+            let cyclic: Value = ctx
+                .eval("(() => { const o = { label: {} }; o.label.o = o; return o; })()")
+                .expect("cyclic");
             assert!(agent_options(&ctx, cyclic).is_err());
         });
     }

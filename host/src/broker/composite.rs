@@ -276,7 +276,7 @@ impl InstanceBroker {
                 }
                 // Waiting (an agent, a flush, a width permit; a capability
                 // that may not replay): the rest runs as a task.
-                std::task::Poll::Pending => {}
+                std::task::Poll::Pending => tracing::trace!(call = n, "the call waits: it goes on as a task"),
             }
         }
         let h = self.joins.set.spawn(task);

@@ -246,10 +246,31 @@ impl RunContext {
             Some(writer) => serde_json::to_vec_pretty(&t)
                 .map_err(|e| hwf_core::error::Error::new(hwf_core::error::ErrorCode::Internal, e.to_string()))
                 .and_then(|bytes| writer.write_transcript(call_id, bytes)),
-            None => store.write_transcript(&self.run_id, call_id, &t),
+            None => self.append_transcript(store, call_id, &t),
         };
         if let Err(e) = written {
             tracing::warn!(error = %e, "could not write transcript");
+        }
+    }
+
+    /// Append a transcript on the file store, through the run's open
+    /// transcripts file (opened at its first call).
+    fn append_transcript(
+        &self,
+        store: &crate::store::Store,
+        call_id: &str,
+        transcript: &Value,
+    ) -> hwf_core::error::Result<()> {
+        let mut log = lock(&self.transcripts);
+        if log.is_none() {
+            match store.open_transcripts(&self.run_id) {
+                Some(opened) => *log = Some(opened?),
+                None => return store.write_transcript(&self.run_id, call_id, transcript),
+            }
+        }
+        match log.as_ref() {
+            Some(log) => log.append(call_id, transcript),
+            None => store.write_transcript(&self.run_id, call_id, transcript),
         }
     }
 

@@ -203,6 +203,9 @@ pub struct RunContext {
     /// What agents reported each in-flight call cost (µUSD), until its
     /// completion is journaled.
     charges: Mutex<std::collections::HashMap<String, Charge>>,
+    /// The run's transcripts file, opened at the first agent call (file
+    /// store only): one open per execution, not one per call.
+    transcripts: Mutex<Option<crate::store::TranscriptLog>>,
     /// The run's grants and their uses, read from its journal at the first
     /// `grant.act` (`grants.rs`); the lock makes a check and its charge one
     /// step among the run's concurrent calls.
@@ -323,6 +326,7 @@ impl RunContextBuilder {
             broken: Mutex::new(None),
             memory,
             charges: Mutex::new(std::collections::HashMap::new()),
+            transcripts: Mutex::new(None),
             grants: tokio::sync::Mutex::new(None),
             walk,
         })

@@ -35,6 +35,7 @@ pub mod url;
 pub use bridge::Bridge;
 pub use file::{
     CONTROLS_POLL, FileClaim, FileJournalSink, FileStore, JournalFile, JournalFlusher, JournalRepair, LockFile,
+    TranscriptLog,
 };
 pub use hwf_core::model::{
     Counts, ErrorInfo, ExternalEvent, LiveProgress, RunSettings, RunSnapshot, RunState, ScriptMeta, ScriptRef,

@@ -474,6 +474,16 @@ impl Store {
         self.block(s, async move { runs.read_artifact(&id, &r).await })
     }
 
+    /// A run's transcripts open for appending, on the file store (`None`
+    /// on a shared store, where [`Store::write_transcript`] sends each).
+    ///
+    /// # Errors
+    ///
+    /// `not_found`, `io`.
+    pub fn open_transcripts(&self, id: &RunId) -> Option<Result<crate::store::TranscriptLog>> {
+        self.shared.is_none().then(|| self.local.open_transcripts(id))
+    }
+
     /// Store an agent call's transcript (metadata, redacted).
     ///
     /// # Errors

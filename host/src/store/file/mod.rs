@@ -50,7 +50,7 @@ pub use blobs::FileChunks;
 pub use controls::CONTROLS_POLL;
 pub use fsutil::LockFile;
 pub use journal::{FileJournalSink, JournalFile, JournalFlusher, JournalRepair};
-pub use runs::FileClaim;
+pub use runs::{FileClaim, TranscriptLog};
 
 use cap_std::ambient_authority;
 use cap_std::fs::Dir;

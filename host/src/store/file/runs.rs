@@ -93,26 +93,24 @@ impl FileStore {
     /// `"call"`, written with one `write` to a file opened for appending
     /// (no file created per call, no fsync: transcripts are metadata the
     /// journal does not depend on). A call's last line is its transcript.
+    /// A run writing many opens the file once ([`FileStore::open_transcripts`]).
     ///
     /// # Errors
     ///
     /// `invalid_name` for a bad call id, `invalid_args` for a transcript
     /// that is not an object, `not_found` for an unknown run, `io`.
     pub fn write_transcript(&self, id: &RunId, call_id: &str, transcript: &Value) -> Result<()> {
-        validate_name("call id", call_id)?;
-        let Value::Object(fields) = transcript else {
-            return Err(Error::new(ErrorCode::InvalidArgs, "a transcript is a JSON object"));
-        };
-        let mut line = Vec::with_capacity(256);
-        line.extend_from_slice(b"{\"call\":");
-        serde_json::to_writer(&mut line, call_id).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
-        for (k, v) in fields.iter().filter(|(k, _)| k.as_str() != "call") {
-            line.push(b',');
-            serde_json::to_writer(&mut line, k).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
-            line.push(b':');
-            serde_json::to_writer(&mut line, v).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
-        }
-        line.extend_from_slice(b"}\n");
+        self.open_transcripts(id)?.append(call_id, transcript)
+    }
+
+    /// A run's `transcripts.jsonl`, open for appending (created when
+    /// missing). A line a power loss cut short gets no line glued to it:
+    /// its newline is written here, so the next line starts on its own.
+    ///
+    /// # Errors
+    ///
+    /// `not_found` for an unknown run, `io`.
+    pub fn open_transcripts(&self, id: &RunId) -> Result<TranscriptLog> {
         let path = std::path::Path::new("runs").join(id.as_str()).join(TRANSCRIPTS);
         let io = |e: std::io::Error| Error::io(format!("run {id} {TRANSCRIPTS}"), e);
         let mut file = self
@@ -123,17 +121,15 @@ impl FileStore {
                 _ => io(e),
             })?
             .into_std();
-        // A line a power loss cut short gets no line glued to it: the next
-        // one starts on a line of its own.
         let len = file.metadata().map_err(io)?.len();
         if len > 0 {
             let mut last = [0u8; 1];
             std::os::unix::fs::FileExt::read_exact_at(&file, &mut last, len - 1).map_err(io)?;
             if last[0] != b'\n' {
-                line.insert(0, b'\n');
+                file.write_all(b"\n").map_err(io)?;
             }
         }
-        file.write_all(&line).map_err(io)
+        Ok(TranscriptLog { file, run: id.clone() })
     }
 
     /// The last line `transcripts.jsonl` holds for `call`, if any (lines
@@ -430,6 +426,44 @@ impl RunStore for FileStore {
 
     async fn read_artifact(&self, id: &RunId, artifact: &ArtifactRef) -> StoreResult<Vec<u8>> {
         Ok(FileStore::read_artifact(self, id, artifact)?)
+    }
+}
+
+/// A run's `transcripts.jsonl` open for appending
+/// ([`FileStore::open_transcripts`]): one transcript line per
+/// [`TranscriptLog::append`], one `write` each.
+#[derive(Debug)]
+pub struct TranscriptLog {
+    file: std::fs::File,
+    run: RunId,
+}
+
+impl TranscriptLog {
+    /// Append one call's transcript as one compact line, the call's id in
+    /// `"call"` (see [`FileStore::write_transcript`]).
+    ///
+    /// # Errors
+    ///
+    /// `invalid_name` for a bad call id, `invalid_args` for a transcript
+    /// that is not an object, `io`.
+    pub fn append(&self, call_id: &str, transcript: &Value) -> Result<()> {
+        validate_name("call id", call_id)?;
+        let Value::Object(fields) = transcript else {
+            return Err(Error::new(ErrorCode::InvalidArgs, "a transcript is a JSON object"));
+        };
+        let mut line = Vec::with_capacity(256);
+        line.extend_from_slice(b"{\"call\":");
+        serde_json::to_writer(&mut line, call_id).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        for (k, v) in fields.iter().filter(|(k, _)| k.as_str() != "call") {
+            line.push(b',');
+            serde_json::to_writer(&mut line, k).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+            line.push(b':');
+            serde_json::to_writer(&mut line, v).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        }
+        line.extend_from_slice(b"}\n");
+        (&self.file)
+            .write_all(&line)
+            .map_err(|e| Error::io(format!("run {} {TRANSCRIPTS}", self.run), e))
     }
 }
 
