@@ -129,6 +129,10 @@ pub struct Journal {
     /// request journaled again — a replayed call, the same prompt twice —
     /// names the stored chunks without being split and hashed again.
     stored_requests: std::collections::HashMap<String, (PayloadRef, Value)>,
+    /// Deliveries (`delivered` lines, by call id) waiting for the next
+    /// append, which writes them first, in the same write
+    /// ([`Journal::defer_delivered`]).
+    deferred: Vec<String>,
 }
 
 /// Group commit for a journal: `sync_to(seq)` returns once everything up to
@@ -252,6 +256,7 @@ impl Journal {
             fence: None,
             chunks_kept: HashSet::new(),
             stored_requests: std::collections::HashMap::new(),
+            deferred: Vec::new(),
         }
     }
 
@@ -340,7 +345,12 @@ impl Journal {
         let ts_ms = crate::store::now_ms();
         let mut seq = self.seq;
         let mut chunks = Vec::new();
-        for event in events {
+        let deferred: Vec<Event<'_>> = if events.is_empty() {
+            Vec::new()
+        } else {
+            self.deferred.iter().map(|call| Event::Delivered { call }).collect()
+        };
+        for event in deferred.iter().chain(events) {
             seq = seq.checked_add(1).ok_or_else(|| {
                 hwf_core::error::Error::new(
                     hwf_core::error::ErrorCode::CorruptStore,
@@ -398,7 +408,20 @@ impl Journal {
         self.bytes = bytes;
         self.seq = seq;
         self.written.store(seq, Ordering::SeqCst);
+        drop(deferred);
+        self.deferred.clear();
         Ok(seq)
+    }
+
+    /// Record that `call` was delivered to the guest (`next`), written
+    /// first by the next append, in the same write: one write per call
+    /// fewer for a runtime that submits and then waits. Whatever the
+    /// guest does after a delivery reaches the journal through that next
+    /// append, so a crash can lose a delivery only together with
+    /// everything after it, and a resumed run then delivers in completion
+    /// order, as it would have without the line.
+    pub fn defer_delivered(&mut self, call: &str) {
+        self.deferred.push(call.to_owned());
     }
 
     /// fsync everything appended so far.

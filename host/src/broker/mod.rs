@@ -721,6 +721,14 @@ impl RunContext {
             .map_err(|e| HostTrap::new(e.code(), format!("journal sync failed: {}", e.message())))
     }
 
+    /// Journal the delivery of `call` with the next line written
+    /// ([`journal::Journal::defer_delivered`]).
+    pub(crate) fn journal_delivered(&self, call: &str) {
+        if let Some(j) = lock(&self.journal).as_mut() {
+            j.defer_delivered(call);
+        }
+    }
+
     pub(crate) fn journal_or_trap(&self, event: &Event<'_>) -> Result<(), HostTrap> {
         self.journal(event)
             .map(|_| ())
