@@ -78,8 +78,10 @@ fn main() {
             ));
             // Beside the other guests as embedded (HWF_RUNTIME_DIR=target/harnesses).
             if let Some(dir) = &installed {
-                let file = dir.join(format!("{pkg}.wasm"));
-                std::fs::write(&file, &prepared).unwrap_or_else(|e| fail(&format!("write {}: {e}", file.display())));
+                let staged = out_dir.join(format!("{pkg}.prepared.wasm"));
+                std::fs::write(&staged, &prepared)
+                    .unwrap_or_else(|e| fail(&format!("write {}: {e}", staged.display())));
+                guest_build::install(&staged, dir, pkg).unwrap_or_else(|e| fail(&e));
             }
             prepared
         })
@@ -165,8 +167,11 @@ fn build_guests(root: &Path, target_dir: &Path) -> Vec<Vec<u8>> {
         .map(|(pkg, file)| {
             let bytes = std::fs::read(file).unwrap_or_else(|e| fail(&format!("read {}: {e}", file.display())));
             // Beside the other guests, for tools that take a runtime file
-            // (HWF_RUNTIME_DIR=target/harnesses).
-            guest_build::install(file, &dest, pkg).unwrap_or_else(|e| fail(&e));
+            // (HWF_RUNTIME_DIR=target/harnesses); a pre-initialised one once
+            // it is (in `main`), never the unsnapshotted file in between.
+            if !PREINITIALIZED.contains(pkg) {
+                guest_build::install(file, &dest, pkg).unwrap_or_else(|e| fail(&e));
+            }
             sizes.push(format!("{pkg} {:.1} MB", bytes.len() as f64 / 1e6));
             bytes
         })

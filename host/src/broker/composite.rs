@@ -342,6 +342,8 @@ impl InstanceBroker {
                     )),
                 );
             }
+            // About to wait: the deliveries so far reach the journal first.
+            self.run.flush_deliveries()?;
             match self.joins.set.join_next_with_id().await {
                 None => continue,
                 Some(Ok((task, (n, result)))) => {

@@ -345,11 +345,7 @@ impl Journal {
         let ts_ms = crate::store::now_ms();
         let mut seq = self.seq;
         let mut chunks = Vec::new();
-        let deferred: Vec<Event<'_>> = if events.is_empty() {
-            Vec::new()
-        } else {
-            self.deferred.iter().map(|call| Event::Delivered { call }).collect()
-        };
+        let deferred: Vec<Event<'_>> = self.deferred.iter().map(|call| Event::Delivered { call }).collect();
         for event in deferred.iter().chain(events) {
             seq = seq.checked_add(1).ok_or_else(|| {
                 hwf_core::error::Error::new(
@@ -362,7 +358,8 @@ impl Journal {
         }
         chunks.retain(|c| !self.chunks_kept.contains(&c.id));
         let chunk_bytes: u64 = chunks.iter().map(|c| c.bytes.len() as u64).sum();
-        let Some(first) = events.first() else {
+        // No events: the deferred deliveries alone (`flush_deliveries`).
+        let Some(first) = events.first().or(deferred.first()) else {
             return Ok(self.seq);
         };
         if let Some(fence) = &self.fence {
@@ -419,7 +416,9 @@ impl Journal {
     /// guest does after a delivery reaches the journal through that next
     /// append, so a crash can lose a delivery only together with
     /// everything after it, and a resumed run then delivers in completion
-    /// order, as it would have without the line.
+    /// order, as it would have without the line. A `next` that has to
+    /// wait writes the deliveries first (`append_all(&[])`), so the
+    /// journal never lags a guest that is waiting.
     pub fn defer_delivered(&mut self, call: &str) {
         self.deferred.push(call.to_owned());
     }

@@ -729,6 +729,18 @@ impl RunContext {
         }
     }
 
+    /// Write the deliveries [`RunContext::journal_delivered`] deferred, if
+    /// any: before the guest waits.
+    pub(crate) fn flush_deliveries(&self) -> Result<(), HostTrap> {
+        self.journal_or_trap_all(&[])
+    }
+
+    fn journal_or_trap_all(&self, events: &[Event<'_>]) -> Result<(), HostTrap> {
+        self.journal_all(events)
+            .map(|_| ())
+            .map_err(|e| HostTrap::new(e.code(), format!("journal write failed: {}", e.message())))
+    }
+
     pub(crate) fn journal_or_trap(&self, event: &Event<'_>) -> Result<(), HostTrap> {
         self.journal(event)
             .map(|_| ())
