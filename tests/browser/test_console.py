@@ -21,7 +21,7 @@ import urllib.request
 
 import pytest
 
-from webdriver import Browser, require_browser
+from webdriver import Browser, WebDriverError, require_browser
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 # One rule for every Python test (HWF_BIN, CARGO_TARGET_DIR, HWF_CACHE_DIR).
@@ -602,6 +602,23 @@ def wait_page_state(b: Browser, run: str, want: str, timeout: float = 20) -> Non
                  timeout, run, want)
 
 
+def open_fork(b, call: str, mode: str) -> str:
+    """Open call `call`'s fork box in `mode`; returns the box's selector.
+    The run page may redraw once more after it rendered (fresh data after a
+    navigation), which closes a box opened just before: open it again."""
+    box = f'tr[data-fork="{call}"] .fork-box'
+    button = f'{box} button.fork-mode[data-mode="{mode}"]'
+    for _ in range(5):
+        b.click(f'#calls button.fork[data-call="{call}"]')
+        try:
+            b.wait_for(button, 2.0)
+            break
+        except WebDriverError:
+            continue
+    b.click(button)
+    return box
+
+
 def test_fork_by_input_answer_and_decision_in_a_real_browser(fork_console):
     """The fork box on a call offers what the call takes: its input (with
     the redacted values named, and refused until given again), a
@@ -619,9 +636,7 @@ def test_fork_by_input_answer_and_decision_in_a_real_browser(fork_console):
     # By input: the check agent's input, prefilled redacted, with the
     # redacted field named; sent as it is, the server refuses it
     # (invalid_args, shown in the form) and creates nothing.
-    box = 'tr[data-fork="2"] .fork-box'
-    b.click('#calls button.fork[data-call="2"]')
-    b.click(f'{box} button.fork-mode[data-mode="input"]')
+    box = open_fork(b, "2", "input")
     assert not b.run(f"return !!document.querySelector('{box} button.fork-mode[data-mode=\"decision\"]')"), "an agent call takes no decision"
     b.wait_until(f"return !document.querySelector('{box} .fork-pane[data-pane=\"input\"]').classList.contains('hidden')")
     assert "[REDACTED]" in b.run(f"return document.querySelector('{box} textarea.fork-input').value")
@@ -653,9 +668,7 @@ def test_fork_by_input_answer_and_decision_in_a_real_browser(fork_console):
     # invalid_args in the form; a choice forks.
     b.get(f"{base}/#/runs/{ids['forks']}")
     b.wait_until("return document.body.dataset.rendered === 'run:' + arguments[0]", 10, ids["forks"])
-    box = 'tr[data-fork="3"] .fork-box'
-    b.click('#calls button.fork[data-call="3"]')
-    b.click(f'{box} button.fork-mode[data-mode="answer"]')
+    box = open_fork(b, "3", "answer")
     assert "Ship it?" in b.text(f'{box} .fork-pane[data-pane="answer"]')
     b.run(f"document.querySelector('{box} textarea.fork-answer').value = 'maybe';")
     b.click(f"{box} button.fork-go")
@@ -678,9 +691,7 @@ def test_fork_by_input_answer_and_decision_in_a_real_browser(fork_console):
     assert not (ws / "gated.txt").exists()
     b.get(f"{base}/#/runs/{ids['gated']}")
     b.wait_until("return document.body.dataset.rendered === 'run:' + arguments[0]", 10, ids["gated"])
-    box = 'tr[data-fork="1"] .fork-box'
-    b.click('#calls button.fork[data-call="1"]')
-    b.click(f'{box} button.fork-mode[data-mode="decision"]')
+    box = open_fork(b, "1", "decision")
     assert b.run(f"return Array.from(document.querySelectorAll('{box} input.fork-decision')).map(i => i.value)") == ["approve", "deny"]
     b.click(f'{box} input.fork-decision[value="approve"]')
     shot(b, "console-fork-decision.png")
