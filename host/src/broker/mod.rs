@@ -742,9 +742,7 @@ impl RunContext {
     }
 
     pub(crate) fn journal_or_trap(&self, event: &Event<'_>) -> Result<(), HostTrap> {
-        self.journal(event)
-            .map(|_| ())
-            .map_err(|e| HostTrap::new(e.code(), format!("journal write failed: {}", e.message())))
+        self.journal_or_trap_all(std::slice::from_ref(event))
     }
 
     /// Count one host call; trap when the run is stopped, paused or over
