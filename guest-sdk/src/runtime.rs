@@ -308,13 +308,39 @@ pub fn option_keys(field: AgentField) -> &'static [&'static str] {
 /// (`None` when no option name has a value of the right kind, or `opts`
 /// is not an object).
 pub fn agent_option(opts: &Value, field: AgentField) -> Option<&Value> {
-    let row = AGENT_OPTIONS.iter().find(|r| r.field == field)?;
     let map = opts.as_object()?;
-    row.keys
-        .iter()
-        .filter_map(|k| map.get(*k))
-        .find(|v| row.value.accepts(v))
+    options_by_field(map)[field as usize].map(|(_, v)| v)
 }
+
+/// Where an option name sits in [`AGENT_OPTIONS`]: its row (the field) and
+/// its rank among that row's names (0 is tried first).
+fn option_slot(key: &str) -> Option<(usize, usize)> {
+    AGENT_OPTIONS
+        .iter()
+        .enumerate()
+        .find_map(|(i, row)| row.keys.iter().position(|k| *k == key).map(|rank| (i, rank)))
+}
+
+/// Every field's winning option in one pass over the object's entries (an
+/// options object has a few keys; the table has 20 names), indexed by
+/// [`AgentField`]: per field, the lowest-ranked name present with a value
+/// of the right kind. No key is hashed: a script runtime reads options on
+/// every agent call.
+fn options_by_field(map: &serde_json::Map<String, Value>) -> [Option<(usize, &Value)>; FIELDS] {
+    let mut found: [Option<(usize, &Value)>; FIELDS] = [None; FIELDS];
+    for (key, value) in map {
+        let Some((row, rank)) = option_slot(key) else { continue };
+        let option = &AGENT_OPTIONS[row];
+        let slot = &mut found[option.field as usize];
+        if option.value.accepts(value) && slot.is_none_or(|(best, _)| rank < best) {
+            *slot = Some((rank, value));
+        }
+    }
+    found
+}
+
+/// How many [`AgentField`]s there are (one row of [`AGENT_OPTIONS`] each).
+const FIELDS: usize = AGENT_OPTIONS.len();
 
 /// Agent options that are not an object.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -360,8 +386,10 @@ pub fn agent_request_from_json(opts: &Value) -> Result<AgentRequest, OptionsErro
     if let Some(found) = found {
         return Err(OptionsError { found });
     }
-    let text = |f| agent_option(opts, f).and_then(Value::as_str).map(str::to_owned);
-    let json = |f| agent_option(opts, f).map(Value::to_string);
+    let found = opts.as_object().map(options_by_field).unwrap_or([None; FIELDS]);
+    let get = |f: AgentField| found[f as usize].map(|(_, v)| v);
+    let text = |f| get(f).and_then(Value::as_str).map(str::to_owned);
+    let json = |f| get(f).map(Value::to_string);
     Ok(AgentRequest {
         agent: text(AgentField::Agent),
         prompt: text(AgentField::Prompt),
@@ -372,12 +400,12 @@ pub fn agent_request_from_json(opts: &Value) -> Result<AgentRequest, OptionsErro
         model: text(AgentField::Model),
         effort: text(AgentField::Effort),
         agent_type: text(AgentField::AgentType),
-        tools: agent_option(opts, AgentField::Tools)
+        tools: get(AgentField::Tools)
             .and_then(Value::as_array)
             .map(|t| t.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect()),
         context: json(AgentField::Context),
         isolation: text(AgentField::Isolation),
-        fresh: agent_option(opts, AgentField::Fresh).and_then(Value::as_bool),
+        fresh: get(AgentField::Fresh).and_then(Value::as_bool),
     })
 }
 
@@ -480,6 +508,27 @@ mod tests {
             }
         }
         assert_eq!(AGENT_OPTIONS.len(), 13, "one row per agent-request field");
+    }
+
+    #[test]
+    fn the_first_name_in_the_table_wins_whatever_the_key_order() {
+        // Keys written in the reverse of the table's order: the table decides.
+        let opts = json!({"id": "i", "task_title": "tt", "title": "t", "label": "l"});
+        assert_eq!(
+            agent_request_from_json(&opts).expect("object").label.as_deref(),
+            Some("l")
+        );
+        assert_eq!(agent_option(&opts, AgentField::Label), Some(&json!("l")));
+        // A name whose value is of the wrong kind is passed over.
+        let opts = json!({"id": "i", "title": 3, "label": null});
+        assert_eq!(
+            agent_request_from_json(&opts).expect("object").label.as_deref(),
+            Some("i")
+        );
+        let opts = json!({"fresh": "yes", "tools": "Read"});
+        let r = agent_request_from_json(&opts).expect("object");
+        assert_eq!((r.fresh, r.tools), (None, None));
+        assert_eq!(agent_option(&json!({"unknown": 1}), AgentField::Input), None);
     }
 
     #[test]

@@ -25,6 +25,22 @@ fn run_id(run: &Run) -> String {
     run.json()["data"]["run_id"].as_str().expect("run id").to_owned()
 }
 
+/// `run`'s run resumed (`--resume-from`) with a fixture that answers
+/// nothing, so every call must replay; it succeeded.
+fn resume_with_no_agent(ctx: &Ctx, run: &Run) -> Run {
+    let empty = ctx.write("empty.json", r#"{"responses": []}"#);
+    let again = ctx.hwf([
+        "run",
+        "--resume-from",
+        &run_id(run),
+        "--agents",
+        empty.to_str().expect("utf8"),
+        "--json",
+    ]);
+    again.expect_code(0);
+    again
+}
+
 fn error_text(run: &Run) -> String {
     let v = run.json();
     format!("{} {}", v["error"]["code"], v["error"]["message"])
@@ -786,16 +802,7 @@ fn pipeline_has_no_barrier_and_replays() {
         "item 0 waited for the slow items"
     );
     // Replay reproduces the result with no live agent.
-    let empty = ctx.write("empty.json", r#"{"responses": []}"#);
-    let again = ctx.hwf([
-        "run",
-        "--resume-from",
-        &run_id(&out),
-        "--agents",
-        empty.to_str().expect("utf8"),
-        "--json",
-    ]);
-    again.expect_code(0);
+    let again = resume_with_no_agent(&ctx, &out);
     assert_eq!(again.json()["data"]["result"], v["data"]["result"]);
     assert_eq!(again.json()["data"]["counts"]["replayed"], 8);
 }
@@ -857,6 +864,72 @@ fn asyncio_gather_over_agents_is_concurrent_without_an_import() {
     let last_start = j.iter().rposition(|e| e["type"] == "call_started").expect("start");
     let first_done = j.iter().position(|e| e["type"] == "call_completed").expect("done");
     assert!(last_start < first_done, "gather ran the agents one after another");
+}
+
+#[test]
+fn asyncio_gather_over_hundreds_of_agents_delivers_each_once_and_replays_in_order() {
+    // Every call in flight at once: the runtime waits with the host's
+    // empty list ("any call of this instance"), not the whole list per turn.
+    let ctx = Ctx::new();
+    let f = ctx.write(
+        "f.json",
+        r#"{"responses": [
+          {"match": {"label": "slow"}, "output": "late", "delay_ms": 30},
+          {"match": {"label": "g"}, "output": "ok"}
+        ]}"#,
+    );
+    let s = py(
+        &ctx,
+        "many.py",
+        "async def one(i):\n\
+         \x20   r = await agent(f\"item {i}\", label=\"slow\" if i % 50 == 0 else \"g\")\n\
+         \x20   return [i, r]\n\
+         return list(await asyncio.gather(*[one(i) for i in range(300)]))\n",
+    );
+    let args = ["--agents", f.to_str().expect("utf8"), "--max-parallel", "64"];
+    let out = ctx.run_json(&s, "{}", &args);
+    out.expect_code(0);
+    let want: Vec<Value> = (0..300)
+        .map(|i| json!([i, if i % 50 == 0 { "late" } else { "ok" }]))
+        .collect();
+    assert_eq!(out.json()["data"]["result"], json!(want));
+    let j = ctx.journal(&run_id(&out));
+    let delivered: Vec<&str> = j
+        .iter()
+        .filter(|e| e["type"] == "delivered")
+        .filter_map(|e| e["call"].as_str())
+        .collect();
+    let mut distinct = delivered.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(
+        (delivered.len(), distinct.len()),
+        (300, 300),
+        "each call delivered once"
+    );
+    // The slow ones finished last, and were delivered so.
+    let slow_calls: Vec<String> = j
+        .iter()
+        .filter(|e| e["type"] == "call_started" && e["label"] == "slow")
+        .filter_map(|e| e["call"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(slow_calls.len(), 6);
+    let first_slow = delivered
+        .iter()
+        .position(|c| slow_calls.iter().any(|s| s == c))
+        .expect("slow");
+    assert!(first_slow >= 250, "a slow call was delivered at {first_slow}");
+    // A resume replays all 300 with no agent, in the journaled order.
+    let again = resume_with_no_agent(&ctx, &out);
+    assert_eq!(again.json()["data"]["result"], json!(want));
+    assert_eq!(again.json()["data"]["counts"]["replayed"], 300);
+    let replayed: Vec<String> = ctx
+        .journal(&run_id(&again))
+        .iter()
+        .filter(|e| e["type"] == "delivered")
+        .filter_map(|e| e["call"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(replayed, delivered, "the replay delivered in the recorded order");
 }
 
 #[test]

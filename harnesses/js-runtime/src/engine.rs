@@ -213,7 +213,13 @@ fn agent<'js>(ctx: Ctx<'js>, prompt: Value<'js>, options: Value<'js>) -> rquickj
         opts.insert("prompt".into(), Json::String(prompt));
     }
     let opts = Json::Object(opts);
-    if let Some(schema) = runtime::agent_option(&opts, AgentField::Schema).filter(|s| !s.is_null())
+    // The run's agent budget (`--max-agent-calls`) is the host's: a call
+    // past it rejects with `limit_agent`.
+    let mut req =
+        runtime::agent_request_from_json(&opts).map_err(|e| Exception::throw_message(&ctx, &e.to_string()))?;
+    // The schema is looked up again only when the options have one.
+    if req.schema.is_some()
+        && let Some(schema) = runtime::agent_option(&opts, AgentField::Schema).filter(|s| !s.is_null())
         && let Err(problem) = crate::schema::check(schema)
     {
         return Err(Exception::throw_type(
@@ -221,10 +227,6 @@ fn agent<'js>(ctx: Ctx<'js>, prompt: Value<'js>, options: Value<'js>) -> rquickj
             &format!("agent(): invalid schema: {problem}"),
         ));
     }
-    // The run's agent budget (`--max-agent-calls`) is the host's: a call
-    // past it rejects with `limit_agent`.
-    let mut req =
-        runtime::agent_request_from_json(&opts).map_err(|e| Exception::throw_message(&ctx, &e.to_string()))?;
     // Claude Code runs every `agent()` call: a loop asking the same prompt
     // again ("find more bugs") gets a new answer, not the first one. The
     // run's prompt cache (the seed's Python rule) answers a JS call only

@@ -839,8 +839,9 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
             PrintWriter::Disabled,
         )
         .map_err(fail)?;
-    // Monty call id -> host call number, for calls in flight.
+    // Monty call id -> host call number, for calls in flight, and back.
     let mut pending: BTreeMap<u32, u64> = BTreeMap::new();
+    let mut monty_id: BTreeMap<u64, u32> = BTreeMap::new();
     loop {
         progress = match progress {
             RunProgress::Complete(value) => {
@@ -872,6 +873,7 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
                     Some(Ok(task)) => {
                         let id = host::submit(&task);
                         pending.insert(call.call_id, id);
+                        monty_id.insert(id, call.call_id);
                         call.resume_pending(PrintWriter::Disabled)
                     }
                     Some(Err(e)) => call.resume(ExtFunctionResult::Error(e), PrintWriter::Disabled),
@@ -907,16 +909,30 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
                 .map_err(fail)?
             }
             RunProgress::ResolveFutures(state) => {
-                let waiting: Vec<u64> = state
-                    .pending_call_ids()
-                    .iter()
-                    .filter_map(|m| pending.get(m).copied())
-                    .collect();
-                if waiting.is_empty() {
+                if pending.is_empty() {
                     return Err("script_error: the script is waiting on a call that can never finish".into());
                 }
-                let done = host::next(&waiting);
-                let Some(mid) = pending.iter().find(|(_, h)| **h == done.call).map(|(m, _)| *m) else {
+                // Monty waits on the calls this loop submitted and has not
+                // resumed: the same set as `pending` (both are maps' keys),
+                // so the host's empty list — every call of this instance
+                // not yet delivered — says it without sending (and the host
+                // searching) thousands of numbers on every turn. A count
+                // that differs (not expected) sends the list it waits on;
+                // a call Monty does not know would be refused by `resume`.
+                let done = if state.pending_call_ids().len() == pending.len() {
+                    host::next(&[])
+                } else {
+                    let waiting: Vec<u64> = state
+                        .pending_call_ids()
+                        .iter()
+                        .filter_map(|m| pending.get(m).copied())
+                        .collect();
+                    if waiting.is_empty() {
+                        return Err("script_error: the script is waiting on a call that can never finish".into());
+                    }
+                    host::next(&waiting)
+                };
+                let Some(mid) = monty_id.remove(&done.call) else {
                     return Err(format!(
                         "internal: the host delivered call {} that is not pending",
                         done.call
