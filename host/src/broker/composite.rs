@@ -343,7 +343,7 @@ impl InstanceBroker {
                 );
             }
             // About to wait: the deliveries so far reach the journal first.
-            self.run.flush_deliveries()?;
+            self.run.flush_deferred()?;
             match self.joins.set.join_next_with_id().await {
                 None => continue,
                 Some(Ok((task, (n, result)))) => {
@@ -371,7 +371,7 @@ impl InstanceBroker {
         };
         let call = self.scope.id_of(out.0);
         self.delivered += 1;
-        self.run.journal_delivered(&call);
+        self.run.journal_delivered(&call)?;
         Ok(out)
     }
 

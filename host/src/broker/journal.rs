@@ -129,10 +129,27 @@ pub struct Journal {
     /// request journaled again — a replayed call, the same prompt twice —
     /// names the stored chunks without being split and hashed again.
     stored_requests: std::collections::HashMap<String, (PayloadRef, Value)>,
-    /// Deliveries (`delivered` lines, by call id) waiting for the next
-    /// append, which writes them first, in the same write
-    /// ([`Journal::defer_delivered`]).
-    deferred: Vec<String>,
+    /// How many bytes at the start of `buf` are deferred lines: given
+    /// their seqs, not yet written ([`Journal::defer_all`]). The next
+    /// write writes them first, in the same write.
+    pending: usize,
+}
+
+/// The most deferred lines a journal holds back: past it they are written
+/// at once (a long replay reaches the file in writes of about this size).
+const MAX_DEFERRED_BYTES: usize = 64 * 1024;
+
+impl Drop for Journal {
+    /// Lines still held back are written (best effort): every path that
+    /// ends an execution writes its final record, which takes them, so
+    /// this only matters to one that ends without.
+    fn drop(&mut self) {
+        if self.has_deferred()
+            && let Err(e) = self.flush_deferred()
+        {
+            tracing::warn!(error = %e, "deferred journal lines not written");
+        }
+    }
 }
 
 /// Group commit for a journal: `sync_to(seq)` returns once everything up to
@@ -214,7 +231,10 @@ impl Syncer {
     }
 
     /// Flush up to `seq` in the background (`async` durability): one
-    /// flusher task at a time, which goes on while new lines arrive.
+    /// flusher task at a time, which goes on while new lines arrive. Each
+    /// round first waits [`GROUP_WINDOW`] for more completions to share
+    /// its flush: the guest is not waiting, and a flush per completion
+    /// costs a blocking-pool hop and two thread wake-ups each.
     pub fn kick(self: &Arc<Self>, seq: u64) {
         if self.kicked.swap(true, Ordering::SeqCst) {
             return;
@@ -223,6 +243,8 @@ impl Syncer {
         tokio::spawn(async move {
             let mut target = seq;
             loop {
+                tokio::time::sleep(GROUP_WINDOW).await;
+                target = target.max(me.written.load(Ordering::SeqCst));
                 if let Err(e) = me.sync_inner(target, None, true).await {
                     tracing::warn!(error = %e, "background journal flush failed");
                 }
@@ -256,7 +278,7 @@ impl Journal {
             fence: None,
             chunks_kept: HashSet::new(),
             stored_requests: std::collections::HashMap::new(),
-            deferred: Vec::new(),
+            pending: 0,
         }
     }
 
@@ -335,18 +357,83 @@ impl Journal {
 
     /// Append events as one write, so a crash keeps all of them or none
     /// (a call's completion and the control it consumes). Returns the last
-    /// seq.
+    /// seq. Lines deferred before ([`Journal::defer_all`]) are written
+    /// first, in the same write; with no events, those alone.
     ///
     /// # Errors
     ///
     /// As [`Journal::append`].
     pub fn append_all(&mut self, events: &[Event<'_>]) -> Result<u64> {
-        self.buf.clear();
+        self.put(events, true)
+    }
+
+    /// Give events their seqs and hold their lines back for the next
+    /// write ([`Journal::append_all`], or [`Journal::flush_deferred`]
+    /// before the guest waits): one write per host call fewer for the
+    /// lines that record what happened without effect of their own — a
+    /// delivery to the guest, a call replayed from a journal. Whatever the
+    /// guest does after them reaches the journal through a later write,
+    /// which writes them first, so a crash loses them only together with
+    /// everything after them: the journal stays a prefix of what
+    /// happened, and a resume answers those calls from the same journals
+    /// again. Lines that keep a payload by content, and lines past
+    /// [`MAX_DEFERRED_BYTES`], are written at once. Returns the last seq.
+    ///
+    /// # Errors
+    ///
+    /// As [`Journal::append`] (the byte limit is checked here, so a write
+    /// of deferred lines alone never fails it).
+    pub fn defer_all(&mut self, events: &[Event<'_>]) -> Result<u64> {
+        self.put(events, false)
+    }
+
+    /// Write the deferred lines, if any.
+    ///
+    /// # Errors
+    ///
+    /// As [`Journal::append`].
+    pub fn flush_deferred(&mut self) -> Result<u64> {
+        self.put(&[], true)
+    }
+
+    /// Whether lines are held back ([`Journal::defer_all`]).
+    pub fn has_deferred(&self) -> bool {
+        self.pending > 0
+    }
+
+    /// Stage `events` after the deferred lines and write them all (`now`),
+    /// or keep them deferred. On any error nothing new is kept and the
+    /// lines deferred before stay as they were.
+    fn put(&mut self, events: &[Event<'_>], now: bool) -> Result<u64> {
+        let keep = self.pending;
+        self.buf.truncate(keep);
+        let staged = self.stage(events);
+        let (seq, chunks) = match staged {
+            Ok(s) => s,
+            Err(e) => {
+                self.buf.truncate(keep);
+                return Err(e);
+            }
+        };
+        if self.buf.is_empty() {
+            return Ok(self.seq);
+        }
+        match self.admit_and_write(events, seq, chunks, now) {
+            Ok(()) => Ok(seq),
+            Err(e) => {
+                self.buf.truncate(keep);
+                Err(e)
+            }
+        }
+    }
+
+    /// Serialize `events` after the deferred lines: the last seq and the
+    /// payload chunks the lines name that this writer has not stored.
+    fn stage(&mut self, events: &[Event<'_>]) -> Result<(u64, Vec<Chunk>)> {
         let ts_ms = crate::store::now_ms();
         let mut seq = self.seq;
         let mut chunks = Vec::new();
-        let deferred: Vec<Event<'_>> = self.deferred.iter().map(|call| Event::Delivered { call }).collect();
-        for event in deferred.iter().chain(events) {
+        for event in events {
             seq = seq.checked_add(1).ok_or_else(|| {
                 hwf_core::error::Error::new(
                     hwf_core::error::ErrorCode::CorruptStore,
@@ -357,27 +444,28 @@ impl Journal {
             self.buf.push(b'\n');
         }
         chunks.retain(|c| !self.chunks_kept.contains(&c.id));
+        Ok((seq, chunks))
+    }
+
+    /// Check the staged lines against the byte limit, then write them (with
+    /// their chunks first) or keep them deferred.
+    fn admit_and_write(&mut self, events: &[Event<'_>], seq: u64, chunks: Vec<Chunk>, now: bool) -> Result<()> {
         let chunk_bytes: u64 = chunks.iter().map(|c| c.bytes.len() as u64).sum();
-        // No events: the deferred deliveries alone (`flush_deliveries`).
-        let Some(first) = events.first().or(deferred.first()) else {
-            return Ok(self.seq);
-        };
-        if let Some(fence) = &self.fence {
-            fence.check().map_err(hwf_core::error::Error::from)?;
-        }
-        let event = first;
-        let bytes = self.bytes.saturating_add(self.buf.len() as u64);
-        let at_most = bytes.saturating_add(chunk_bytes);
         // A run's start and end, and its finalizers' records (a run that
         // hit the limit still has its resources finalized), are always
         // taken: they are small and once per execution or resource.
-        let exempt = matches!(
-            event,
-            Event::RunStarted { .. }
-                | Event::RunCompleted { .. }
-                | Event::FinalizerStarted { .. }
-                | Event::FinalizerFinished { .. }
-        );
+        // Deferred lines alone were admitted when they were deferred.
+        let exempt = events.first().is_none_or(|event| {
+            matches!(
+                event,
+                Event::RunStarted { .. }
+                    | Event::RunCompleted { .. }
+                    | Event::FinalizerStarted { .. }
+                    | Event::FinalizerFinished { .. }
+            )
+        });
+        let bytes = self.bytes.saturating_add(self.buf.len() as u64);
+        let at_most = bytes.saturating_add(chunk_bytes);
         if at_most > self.max_bytes && !exempt {
             return Err(hwf_core::error::Error::new(
                 hwf_core::error::ErrorCode::JournalLimit,
@@ -386,6 +474,14 @@ impl Journal {
                     self.max_bytes >> 20
                 ),
             ));
+        }
+        if !now && chunks.is_empty() && self.buf.len() < MAX_DEFERRED_BYTES {
+            self.pending = self.buf.len();
+            self.seq = seq;
+            return Ok(());
+        }
+        if let Some(fence) = &self.fence {
+            fence.check().map_err(hwf_core::error::Error::from)?;
         }
         // The chunks first: a line never names a chunk that is not kept.
         let bytes = if chunks.is_empty() {
@@ -396,31 +492,32 @@ impl Journal {
             self.chunks_kept.extend(ids);
             bytes.saturating_add(stored)
         };
+        let first_seq = self.written.load(Ordering::SeqCst) + 1;
         match &mut self.out {
             JournalOut::File(file) => file.append(&self.buf, events.iter().any(|e| e.sync_inline()))?,
             // Run start and end are made durable by the execution's
             // `RunContext::flush_journal` right after.
-            JournalOut::Shared(shared) => shared.write(self.seq + 1, self.buf.clone())?,
+            JournalOut::Shared(shared) => shared.write(first_seq, self.buf.clone())?,
         }
         self.bytes = bytes;
         self.seq = seq;
         self.written.store(seq, Ordering::SeqCst);
-        drop(deferred);
-        self.deferred.clear();
-        Ok(seq)
+        self.buf.clear();
+        self.pending = 0;
+        Ok(())
     }
 
-    /// Record that `call` was delivered to the guest (`next`), written
-    /// first by the next append, in the same write: one write per call
-    /// fewer for a runtime that submits and then waits. Whatever the
-    /// guest does after a delivery reaches the journal through that next
-    /// append, so a crash can lose a delivery only together with
-    /// everything after it, and a resumed run then delivers in completion
-    /// order, as it would have without the line. A `next` that has to
-    /// wait writes the deliveries first (`append_all(&[])`), so the
-    /// journal never lags a guest that is waiting.
-    pub fn defer_delivered(&mut self, call: &str) {
-        self.deferred.push(call.to_owned());
+    /// Record that `call` was delivered to the guest (`next`): a `delivered`
+    /// line deferred to the next write ([`Journal::defer_all`]). A resumed
+    /// run whose journal lost it delivers in completion order, as it would
+    /// have without the line; a `next` that has to wait writes the
+    /// deferred lines first, so the journal never lags a waiting guest.
+    ///
+    /// # Errors
+    ///
+    /// As [`Journal::defer_all`].
+    pub fn defer_delivered(&mut self, call: &str) -> Result<u64> {
+        self.defer_all(&[Event::Delivered { call }])
     }
 
     /// fsync everything appended so far.
@@ -706,5 +803,90 @@ mod tests {
         let lines = store.read_entries(&id).expect("read");
         assert_eq!(lines.len(), 1, "nothing written past u64::MAX");
         assert_eq!(lines[0].seq, u64::MAX);
+    }
+
+    /// The calls of the lines in the file, in order, with their seqs.
+    fn calls_in_file(store: &FileStore, id: &RunId) -> Vec<(u64, String)> {
+        store
+            .read_entries(id)
+            .expect("read")
+            .iter()
+            .map(|e| (e.seq, e.call().unwrap_or("-").to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn deferred_lines_are_written_first_by_the_next_write_in_order() {
+        let (_dir, store, id, mut j) = journal(0);
+        assert_eq!(j.defer_all(&[completion("1"), completion("2")]).expect("defer"), 2);
+        assert_eq!(j.defer_delivered("1").expect("defer"), 3);
+        assert!(j.has_deferred());
+        assert!(calls_in_file(&store, &id).is_empty(), "nothing written yet");
+        // The next write takes them first, and they keep their seqs.
+        assert_eq!(j.append(&completion("3")).expect("append"), 4);
+        assert!(!j.has_deferred());
+        let want: Vec<(u64, String)> = [(1, "1"), (2, "2"), (3, "1"), (4, "3")]
+            .iter()
+            .map(|(s, c)| (*s, (*c).to_owned()))
+            .collect();
+        assert_eq!(calls_in_file(&store, &id), want);
+        // A flush with nothing held back writes nothing.
+        assert_eq!(j.flush_deferred().expect("flush"), 4);
+        j.defer_delivered("3").expect("defer");
+        assert_eq!(j.flush_deferred().expect("flush"), 5);
+        assert_eq!(calls_in_file(&store, &id).len(), 5);
+    }
+
+    #[test]
+    fn deferred_lines_past_the_bound_are_written_at_once_and_dropping_writes_the_rest() {
+        let (_dir, store, id, mut j) = journal(0);
+        let mut n = 0u64;
+        while calls_in_file(&store, &id).is_empty() {
+            n += 1;
+            assert!(n < 10_000, "deferred lines never written");
+            j.defer_all(&[completion(&n.to_string())]).expect("defer");
+        }
+        let written = calls_in_file(&store, &id);
+        assert_eq!(written.len() as u64, n, "all held back lines in one write");
+        assert!(n > 100, "a line is ~250 bytes: {n} lines reached the bound");
+        j.defer_delivered("1").expect("defer");
+        drop(j);
+        assert_eq!(calls_in_file(&store, &id).len() as u64, n + 1);
+    }
+
+    #[test]
+    fn a_deferred_line_past_the_byte_limit_fails_and_keeps_the_lines_before() {
+        let (_dir, store, id, j) = journal(0);
+        let line = {
+            let (_d, _store, id, mut j) = journal(0);
+            j.append(&completion("1")).expect("append");
+            drop(j);
+            let path = _d.path().join("state/runs").join(id.as_str()).join("journal.jsonl");
+            // The line, not the zeros preallocated past it.
+            std::fs::read(path)
+                .expect("journal")
+                .iter()
+                .take_while(|b| **b != 0)
+                .count() as u64
+        };
+        // Room for three lines: two fit, five do not.
+        let mut j = j.with_byte_limit(3 * line + line / 2).expect("limit");
+        j.defer_all(&[completion("1"), completion("2")]).expect("fits");
+        let e = j
+            .defer_all(&[completion("3"), completion("4"), completion("5")])
+            .expect_err("past the limit");
+        assert_eq!(e.code(), hwf_core::error::ErrorCode::JournalLimit, "{e}");
+        // The run's end is always taken, with what was held back before it.
+        j.append(&Event::RunCompleted {
+            state: "failed",
+            result: None,
+            result_path: None,
+            error: None,
+            duration_ms: 1,
+            counts: None,
+        })
+        .expect("the run's end is exempt");
+        let calls: Vec<String> = calls_in_file(&store, &id).into_iter().map(|(_, c)| c).collect();
+        assert_eq!(calls, ["1", "2", "-"]);
     }
 }

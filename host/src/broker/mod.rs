@@ -672,7 +672,7 @@ impl RunContext {
     }
 
     /// Run-level checks made on every epoch tick of every instance: stop and
-    /// the wall-clock limit.
+    /// the wall-clock limit; and the journal's deferred lines are written.
     ///
     /// # Errors
     ///
@@ -687,7 +687,9 @@ impl RunContext {
                 format!("the run exceeded its wall-clock limit of {} ms", self.limits.wall_ms),
             ));
         }
-        Ok(())
+        // Lines held back reach the file within a tick of the guest
+        // going on without a host call.
+        self.flush_deferred()
     }
 
     /// Append a completion and make it durable as the run's durability
@@ -695,9 +697,7 @@ impl RunContext {
     /// for others to share it), or flush in the background (`async`) —
     /// unless `must_sync` (an effect that is not replay-safe).
     pub(crate) async fn journal_durable(&self, events: &[Event<'_>], must_sync: bool) -> Result<(), HostTrap> {
-        let seq = self
-            .journal_all(events)
-            .map_err(|e| HostTrap::new(e.code(), format!("journal write failed: {}", e.message())))?;
+        let seq = self.journal_all(events).map_err(journal_trap)?;
         let Some(s) = &self.syncer else {
             return Ok(());
         };
@@ -723,22 +723,34 @@ impl RunContext {
 
     /// Journal the delivery of `call` with the next line written
     /// ([`journal::Journal::defer_delivered`]).
-    pub(crate) fn journal_delivered(&self, call: &str) {
-        if let Some(j) = lock(&self.journal).as_mut() {
-            j.defer_delivered(call);
+    pub(crate) fn journal_delivered(&self, call: &str) -> Result<(), HostTrap> {
+        self.journal_deferred(&[Event::Delivered { call }])
+    }
+
+    /// Journal events as one group of lines held back for the next write
+    /// ([`journal::Journal::defer_all`]): lines that record what happened
+    /// without effect of their own (a call replayed from a journal).
+    pub(crate) fn journal_deferred(&self, events: &[Event<'_>]) -> Result<(), HostTrap> {
+        match lock(&self.journal).as_mut() {
+            Some(j) => j.defer_all(events).map(|_| ()).map_err(journal_trap),
+            None => Ok(()),
         }
     }
 
-    /// Write the deliveries [`RunContext::journal_delivered`] deferred, if
-    /// any: before the guest waits.
-    pub(crate) fn flush_deliveries(&self) -> Result<(), HostTrap> {
-        self.journal_or_trap_all(&[])
+    /// Write the lines [`RunContext::journal_delivered`] and
+    /// [`RunContext::journal_deferred`] held back, if any: before the
+    /// guest waits, and on the epoch tick, so a guest that computes for a
+    /// long while after a replay does not keep its record from readers.
+    pub(crate) fn flush_deferred(&self) -> Result<(), HostTrap> {
+        match lock(&self.journal).as_mut() {
+            Some(j) if j.has_deferred() => j.flush_deferred().map(|_| ()).map_err(journal_trap),
+            _ => Ok(()),
+        }
     }
 
-    fn journal_or_trap_all(&self, events: &[Event<'_>]) -> Result<(), HostTrap> {
-        self.journal_all(events)
-            .map(|_| ())
-            .map_err(|e| HostTrap::new(e.code(), format!("journal write failed: {}", e.message())))
+    /// [`RunContext::journal_all`], a failed write a trap.
+    pub(crate) fn journal_or_trap_all(&self, events: &[Event<'_>]) -> Result<(), HostTrap> {
+        self.journal_all(events).map(|_| ()).map_err(journal_trap)
     }
 
     pub(crate) fn journal_or_trap(&self, event: &Event<'_>) -> Result<(), HostTrap> {
@@ -778,6 +790,12 @@ impl RunContext {
     fn instances(&self) -> Option<&Arc<dyn Instances>> {
         self.instances.as_ref()
     }
+}
+
+/// The trap a failed journal write ends the instance with (its code is the
+/// store's: `io`, `journal_limit`, `conflict`, …).
+fn journal_trap(e: hwf_core::error::Error) -> HostTrap {
+    HostTrap::new(e.code(), format!("journal write failed: {}", e.message()))
 }
 
 #[cfg(test)]

@@ -354,8 +354,11 @@ impl RunContext {
         let stored_result = outcome.as_ref().ok().map(redacted);
         // The start and the completion as one write (one syscall; a crash
         // keeps both or neither, and a call without its completion runs
-        // again anyway).
-        self.journal_all(&[
+        // again anyway). A replayed call's lines are held back for the
+        // run's next write: they record an answer the journals it came
+        // from still hold, so a crash that loses them loses nothing a
+        // resume does not answer the same way again.
+        let lines = [
             Event::CallStarted {
                 call: call_id,
                 kind,
@@ -381,8 +384,12 @@ impl RunContext {
                 replayed,
                 cache_hit: !replayed,
             },
-        ])
-        .map_err(|e| HostTrap::new(e.code(), format!("journal write failed: {}", e.message())))?;
+        ];
+        if replayed {
+            self.journal_deferred(&lines)?;
+        } else {
+            self.journal_or_trap_all(&lines)?;
+        }
         {
             let mut stats = lock(&self.stats);
             if replayed {

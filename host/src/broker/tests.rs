@@ -224,6 +224,9 @@ async fn replay_answers_a_recorded_call_without_running_it() {
         1,
         "the agent was not asked again"
     );
+    // The replayed call's lines wait for the run's next write.
+    assert_eq!(completed(&f.journal(&second)), vec![]);
+    run.flush_deferred().expect("flush");
     assert_eq!(completed(&f.journal(&second)), vec![("1".to_owned(), true, true)]);
     assert_eq!(run.counts().replayed, 1);
 
@@ -520,7 +523,7 @@ async fn next_delivers_in_completion_order_and_journals_each_delivery() {
     // The first two were written before `next` waited again; the last
     // goes with the run's next write (here: the flush a run's end makes).
     assert_eq!(delivered(&f), ["2", "3"]);
-    run.flush_deliveries().expect("flush");
+    run.flush_deferred().expect("flush");
     assert_eq!(delivered(&f), ["2", "3", "1"]);
 }
 
