@@ -106,10 +106,6 @@ class _HwfBudget:
 budget = _HwfBudget(_hwf_total)
 
 
-def _hwf_callable(value):
-    return type(value).__name__ in ("function", "builtin_function_or_method", "method")
-
-
 def _hwf_awaitable(value):
     name = type(value).__name__
     return name == "coroutine" or "uture" in name or name == "Task"
@@ -126,7 +122,7 @@ async def parallel(thunks):
     _hwf_check_items(len(items))
 
     async def one(thunk):
-        if _hwf_callable(thunk):
+        if callable(thunk):
             return await _hwf_settle(thunk())
         if _hwf_awaitable(thunk):
             return await thunk
@@ -139,29 +135,23 @@ async def parallel(thunks):
     return list(await _hwf_asyncio.gather(*[one(t) for t in items]))
 
 
-def _hwf_arity_error(e):
-    return "positional argument" in str(e)
-
-
+# The seed's `_call_stage`: a stage gets as many of (prev, item, index) as
+# it has positional parameters (`inspect.signature`), at least one; one when
+# it has no signature (`int`, `max`) or only `*args`.
 def _hwf_stage(stage, prev, item, index):
-    try:
-        return stage(prev, item, index)
-    except TypeError as e:
-        if not _hwf_arity_error(e):
-            raise
-    try:
+    n = _hwf_arity(stage)
+    if n is None or n < 2:
+        return stage(prev)
+    if n == 2:
         return stage(prev, item)
-    except TypeError as e:
-        if not _hwf_arity_error(e):
-            raise
-    return stage(prev)
+    return stage(prev, item, index)
 
 
 async def pipeline(items, *stages):
     item_list = list(items)
     _hwf_check_items(len(item_list))
     for stage in stages:
-        if not _hwf_callable(stage):
+        if not callable(stage):
             raise TypeError("pipeline(items, *stages): every stage must be a function, got " + type(stage).__name__)
 
     async def run_item(index, item):

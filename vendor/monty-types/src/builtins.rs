@@ -116,4 +116,10 @@ pub enum BuiltinsFunctions {
     Callable,
     /// hwf: `issubclass(cls, classinfo)`.
     Issubclass,
+    /// hwf: `_hwf_arity(f)`, the positional parameter count of a callable as
+    /// CPython's `inspect.signature` gives it (`None` where it has none); the
+    /// runtime's `pipeline` calls a stage with that many arguments.
+    #[strum(serialize = "_hwf_arity")]
+    #[serde(rename = "_hwf_arity")]
+    HwfArity,
 }

@@ -1042,13 +1042,9 @@ impl<'h> PyTrait<'h> for Value {
                             Ok(Some(LongInt::new(bi).into_value(vm.heap)))
                         }
                     } else {
-                        // Negative exponent: return float
-                        // Use powi if exp fits in i32, otherwise use powf
-                        if let Ok(exp_i32) = i32::try_from(*exp) {
-                            Ok(Some(Self::Float((*base as f64).powi(exp_i32))))
-                        } else {
-                            Ok(Some(Self::Float((*base as f64).powf(*exp as f64))))
-                        }
+                        // Negative exponent: a float, through libm's `pow` as
+                        // CPython computes it (hwf: `powi` differs in the last digits).
+                        Ok(Some(Self::Float((*base as f64).powf(*exp as f64))))
                     }
                 }
                 (Self::Float(base), Self::Float(exp)) => {
@@ -1068,11 +1064,9 @@ impl<'h> PyTrait<'h> for Value {
                 (Self::Float(base), Self::Int(exp)) => {
                     if *base == 0.0 && *exp < 0 {
                         Err(ExcType::zero_negative_power())
-                    } else if let Ok(exp_i32) = i32::try_from(*exp) {
-                        // Use powi if exp fits in i32
-                        float_pow_result(*base, base.powi(exp_i32))
                     } else {
-                        // Fall back to powf for exponents outside i32 range
+                        // hwf: libm's `pow`, as CPython (`1.07 ** 5` differs in
+                        // the last digits with `powi`'s repeated multiplication).
                         float_pow(*base, *exp as f64)
                     }
                 }
@@ -1093,11 +1087,7 @@ impl<'h> PyTrait<'h> for Value {
                         }
                     } else {
                         // Negative exponent: return float (1**-n=1.0)
-                        if let Ok(exp_i32) = i32::try_from(*exp) {
-                            Ok(Some(Self::Float((base_int as f64).powi(exp_i32))))
-                        } else {
-                            Ok(Some(Self::Float((base_int as f64).powf(*exp as f64))))
-                        }
+                        Ok(Some(Self::Float((base_int as f64).powf(*exp as f64))))
                     }
                 }
                 (Self::Int(base), Self::Bool(exp)) => {
@@ -2569,7 +2559,7 @@ pub(crate) fn floor_divmod(a: i64, b: i64) -> Option<(i64, i64)> {
 /// hwf: `base ** exp` of floats as CPython gives it: a finite base raised to
 /// a finite power whose result does not fit a float raises `OverflowError`
 /// (`(34, 'Numerical result out of range')`, C's `ERANGE`), not `inf`.
-fn float_pow(base: f64, exp: f64) -> RunResult<Option<Value>> {
+pub(crate) fn float_pow(base: f64, exp: f64) -> RunResult<Option<Value>> {
     if exp.is_finite() {
         float_pow_result(base, base.powf(exp))
     } else {

@@ -578,6 +578,13 @@ impl Signature {
         self.pos_arg_count() + self.arg_count() + self.kwarg_count()
     }
 
+    /// hwf: the number of parameters that can be passed by position
+    /// (positional-only plus positional-or-keyword, not `*args`), as
+    /// CPython's `inspect.signature` counts them.
+    pub fn positional_count(&self) -> usize {
+        self.pos_arg_count() + self.arg_count()
+    }
+
     /// Returns the total number of namespace slots needed for parameters.
     ///
     /// This includes slots for:

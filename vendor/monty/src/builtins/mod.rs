@@ -6,6 +6,7 @@
 mod abs;
 mod all;
 mod any;
+mod arity; // hwf
 mod bin;
 mod callable; // hwf
 mod chr;
@@ -171,6 +172,8 @@ impl BuiltinsFunctionsExt for BuiltinsFunctions {
             // hwf: the seed's safe builtins include both.
             Self::Callable => callable::builtin_callable(vm, args),
             Self::Issubclass => isinstance::builtin_issubclass(vm, args),
+            // hwf: the prelude's `pipeline` counts a stage's parameters.
+            Self::HwfArity => arity::builtin_hwf_arity(vm, args),
         };
         r.map(CallResult::Value)
     }

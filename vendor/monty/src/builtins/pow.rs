@@ -99,6 +99,12 @@ fn checked_pow_i64(mut base: i64, mut exp: u32) -> Option<i64> {
     Some(result)
 }
 
+/// hwf: a float power as `**` computes it (libm's `pow`, CPython's
+/// `OverflowError` for a finite overflow).
+fn float_pow(base: f64, exp: f64) -> RunResult<Value> {
+    Ok(crate::value::float_pow(base, exp)?.unwrap_or(Value::Float(f64::NAN)))
+}
+
 /// Implements two-argument pow with LongInt support.
 ///
 /// On overflow, promotes to LongInt instead of returning an error.
@@ -121,23 +127,21 @@ fn two_arg_pow(base: &Value, exp: &Value, vm: &mut VM<'_>) -> RunResult<Value> {
             if *b == 0.0 && *e < 0.0 {
                 Err(ExcType::zero_negative_power())
             } else {
-                Ok(Value::Float(b.powf(*e)))
+                float_pow(*b, *e)
             }
         }
         (Value::Int(b), Value::Float(e)) => {
             if *b == 0 && *e < 0.0 {
                 Err(ExcType::zero_negative_power())
             } else {
-                Ok(Value::Float((*b as f64).powf(*e)))
+                float_pow(*b as f64, *e)
             }
         }
         (Value::Float(b), Value::Int(e)) => {
             if *b == 0.0 && *e < 0 {
                 Err(ExcType::zero_negative_power())
-            } else if let Ok(exp_i32) = i32::try_from(*e) {
-                Ok(Value::Float(b.powi(exp_i32)))
             } else {
-                Ok(Value::Float(b.powf(*e as f64)))
+                float_pow(*b, *e as f64)
             }
         }
         _ => Err(ExcType::binary_type_error(

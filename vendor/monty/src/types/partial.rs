@@ -141,6 +141,11 @@ impl Partial {
         Ok(())
     }
 
+    /// hwf: the wrapped callable and how many positionals are bound.
+    pub(crate) fn func_and_bound_count(&self) -> (&Value, usize) {
+        (&self.func, self.args.len())
+    }
+
     /// Owned clones of the callable, bound positionals and bound keywords.
     ///
     /// Takes the heap by shared reference (`clone_with_heap` only needs
