@@ -32,7 +32,7 @@ use std::sync::{PoisonError, RwLock};
 pub const REDACTED: &str = "[REDACTED]";
 
 /// Key suffixes (after lower-casing and mapping `-` to `_`) that name a
-/// credential.
+/// credential outright: any text under them is redacted.
 const KEY_SUFFIXES: &[&str] = &[
     "authorization",
     "api_key",
@@ -42,13 +42,10 @@ const KEY_SUFFIXES: &[&str] = &[
     "id_token",
     "auth_token",
     "session_token",
-    "token",
+    "bearer_token",
     "password",
     "passwd",
-    "secret",
-    "cookie",
-    "credential",
-    "credentials",
+    "_secret",
     "private_key",
     "privatekey",
     "secret_key",
@@ -68,24 +65,85 @@ const KEY_SUFFIXES: &[&str] = &[
     "client_key",
     "passphrase",
     "webhook_url",
-    // `DB_PASS`, `SMTP_PWD` (not `bypass`: the underscore is part of it).
-    "_pass",
-    "_pwd",
     // kubeconfig `client-key-data` (a base64 private key).
     "key_data",
 ];
 
-/// Whole keys (normalised as for [`KEY_SUFFIXES`]) that name a credential but
-/// are too short to use as suffixes (`sig` is an Azure SAS signature).
-const EXACT_KEYS: &[&str] = &[
-    "sig",
-    "pwd",
-    "pass",
-    "x_amz_signature",
-    "x_goog_signature",
-    "dsn",
-    "auth",
+/// Whole keys (normalised as for [`KEY_SUFFIXES`]) that name a credential
+/// outright but are too specific to use as suffixes.
+const EXACT_KEYS: &[&str] = &["x_amz_signature", "x_goog_signature"];
+
+/// Key suffixes that name a credential in one sense and something harmless
+/// in another (a lexer's `token`, a pagination `next_token`, a review
+/// dimension `secret`, a `cookie` banner): a text under them is redacted
+/// only when it is shaped like a credential ([`credential_shaped`]).
+const AMBIGUOUS_SUFFIXES: &[&str] = &[
+    "token",
+    "secret",
+    "cookie",
+    "credential",
+    "credentials",
+    // `DB_PASS`, `SMTP_PWD` (not `bypass`: the underscore is part of it).
+    "_pass",
+    "_pwd",
 ];
+
+/// Whole keys that are ambiguous in the same way and too short to use as
+/// suffixes: an Azure SAS `sig` (or a number's significant digits), a
+/// `pass` (or a verdict), `auth` (or a module's findings), a `dsn`.
+const AMBIGUOUS_KEYS: &[&str] = &["sig", "pwd", "pass", "dsn", "auth"];
+
+/// How firmly an object key or an assignment's name says its value is a
+/// credential.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum KeyKind {
+    /// Not a credential's name.
+    Plain,
+    /// A credential's name or a harmless one: its text is redacted when it
+    /// is shaped like a credential.
+    Ambiguous,
+    /// A credential's name (`password`, `api_key`, `client_secret`): any
+    /// text under it is redacted.
+    Credential,
+}
+
+/// What `key` says of its value (case, `-` and `_` folded).
+fn key_kind(key: &str) -> KeyKind {
+    if key.len() > 256 {
+        return KeyKind::Plain;
+    }
+    let mut buf = [0u8; 256];
+    let norm = &mut buf[..key.len()];
+    for (d, s) in norm.iter_mut().zip(key.bytes()) {
+        *d = if s == b'-' { b'_' } else { s.to_ascii_lowercase() };
+    }
+    let norm: &[u8] = norm;
+    if KEY_SUFFIXES.iter().any(|suf| norm.ends_with(suf.as_bytes()))
+        || EXACT_KEYS.iter().any(|k| norm == k.as_bytes())
+        || norm == b"secret_key"
+    {
+        KeyKind::Credential
+    } else if AMBIGUOUS_SUFFIXES.iter().any(|suf| norm.ends_with(suf.as_bytes()))
+        || AMBIGUOUS_KEYS.iter().any(|k| norm == k.as_bytes())
+    {
+        KeyKind::Ambiguous
+    } else {
+        KeyKind::Plain
+    }
+}
+
+/// A text that could be a credential rather than words: one token (no
+/// whitespace) of at least six bytes mixing letters and digits
+/// (`hunter2`, `s3cr3t`, an API key), or of at least twenty with both
+/// cases (base64). `"2 findings"`, `"IDENT"`, `"none"`, `"20"`,
+/// `"src/auth/login.ts"` are words.
+fn credential_shaped(v: &str) -> bool {
+    let b = v.as_bytes();
+    b.len() >= 6
+        && !b.iter().any(u8::is_ascii_whitespace)
+        && ((b.iter().any(u8::is_ascii_digit) && b.iter().any(u8::is_ascii_alphabetic))
+            || (b.len() >= 20 && b.iter().any(u8::is_ascii_uppercase) && b.iter().any(u8::is_ascii_lowercase)))
+}
 
 /// Whether a key ends in `key` (`STRIPE_KEY`, `LICENSE_KEY`) without
 /// naming a credential outright: its value is redacted in text
@@ -407,31 +465,42 @@ fn register_toml(key: Option<&str>, value: &toml::Value) {
     }
 }
 
-/// Whether an object key names a credential.
+/// Whether an object key may name a credential (outright, or ambiguously:
+/// `token`, `auth`; see [`redact_value`] for how each is treated).
 pub fn is_secret_key(key: &str) -> bool {
-    if key.len() > 256 {
-        return false;
-    }
-    let mut buf = [0u8; 256];
-    let norm = &mut buf[..key.len()];
-    for (d, s) in norm.iter_mut().zip(key.bytes()) {
-        *d = if s == b'-' { b'_' } else { s.to_ascii_lowercase() };
-    }
-    KEY_SUFFIXES.iter().any(|suf| norm.ends_with(suf.as_bytes())) || EXACT_KEYS.iter().any(|k| norm == k.as_bytes())
+    key_kind(key) != KeyKind::Plain
 }
 
 /// Redact a JSON value in place. Returns whether anything changed.
+///
+/// Text is redacted by its shape everywhere ([`redact_text`]). By key name:
+/// under a credential's name (`password`, `api_key`, `client_secret`) any
+/// string, list or object is replaced; under an ambiguous one (`token`,
+/// `secret`, `auth`, `sig`, `pass`, `cookie`, `credentials`) each text, at
+/// any depth, is replaced only when it is shaped like a credential
+/// (`{"auth": ["login bug"]}` and `{"token": "IDENT"}` stay,
+/// `{"secret": "s3cr3t-v4lue"}` does not). A boolean, a number or null is
+/// never a credential (`hasSecret: false`, `token_count: 12`).
 pub fn redact_value(value: &mut Value) -> bool {
+    redact_under(value, false)
+}
+
+/// [`redact_value`]; `shaped`: inside a value of an ambiguous key, where a
+/// text shaped like a credential is one.
+fn redact_under(value: &mut Value, shaped: bool) -> bool {
     match value {
         Value::String(s) => {
-            if let Cow::Owned(new) = redact_text(s) {
+            if shaped && s != REDACTED && credential_shaped(s) {
+                *s = REDACTED.to_owned();
+                true
+            } else if let Cow::Owned(new) = redact_text(s) {
                 *s = new;
                 true
             } else {
                 false
             }
         }
-        Value::Array(items) => items.iter_mut().fold(false, |acc, v| redact_value(v) | acc),
+        Value::Array(items) => items.iter_mut().fold(false, |acc, v| redact_under(v, shaped) | acc),
         Value::Object(map) => {
             let mut changed = false;
             // A key that is itself a credential is renamed.
@@ -447,14 +516,14 @@ pub fn redact_value(value: &mut Value) -> bool {
                 changed = true;
             }
             for (k, v) in map.iter_mut() {
-                // A boolean, a number or null is never a credential
-                // (`hasSecret: false`, `token_count: 12`).
-                if is_secret_key(k) && !matches!(v, Value::Null | Value::Bool(_) | Value::Number(_)) && !is_redacted(v)
-                {
-                    *v = Value::String(REDACTED.to_owned());
-                    changed = true;
-                } else {
-                    changed |= redact_value(v);
+                let scalar = matches!(v, Value::Null | Value::Bool(_) | Value::Number(_));
+                match key_kind(k) {
+                    KeyKind::Credential if !scalar && !is_redacted(v) => {
+                        *v = Value::String(REDACTED.to_owned());
+                        changed = true;
+                    }
+                    KeyKind::Ambiguous => changed |= redact_under(v, true),
+                    _ => changed |= redact_under(v, shaped),
                 }
             }
             changed
@@ -467,11 +536,28 @@ fn is_redacted(v: &Value) -> bool {
     v.as_str() == Some(REDACTED)
 }
 
-/// Whether a JSON value holds anything credential-shaped (used to refuse
-/// credentials in capability requests).
-pub fn contains_secret(value: &Value) -> bool {
+/// Whether redacting `value` ([`redact_value`]) would change it: what a
+/// store that keeps values exactly (queued args, trigger args) refuses.
+pub fn redaction_changes(value: &Value) -> bool {
     let mut copy = value.clone();
     redact_value(&mut copy)
+}
+
+/// Whether a JSON value holds anything that may be a credential (used to
+/// refuse credentials in capability requests): stricter than
+/// [`redact_value`], any text under any secret-like key counts, ambiguous
+/// ones too (`{"env": {"TOKEN": "x"}}`).
+pub fn contains_secret(value: &Value) -> bool {
+    match value {
+        Value::String(s) => matches!(redact_text(s), Cow::Owned(_)),
+        Value::Array(items) => items.iter().any(contains_secret),
+        Value::Object(map) => map.iter().any(|(k, v)| {
+            matches!(redact_text(k), Cow::Owned(_))
+                || (is_secret_key(k) && !matches!(v, Value::Null | Value::Bool(_) | Value::Number(_)) && !is_redacted(v))
+                || contains_secret(v)
+        }),
+        _ => false,
+    }
 }
 
 fn is_token_byte(b: u8) -> bool {
@@ -1086,10 +1172,21 @@ fn assignment_value_with(b: &[u8], i: usize, weak_keys: bool) -> Option<(usize, 
         return None;
     }
     let key = std::str::from_utf8(&b[k_start..k_end]).ok()?;
-    let weak = weak_keys && !is_secret_key(key) && is_weak_secret_key(key);
-    if !is_secret_key(key) && !weak {
+    let kind = key_kind(key);
+    let weak = weak_keys && kind == KeyKind::Plain && is_weak_secret_key(key);
+    if kind == KeyKind::Plain && !weak {
         return None;
     }
+    // What the value must look like to be taken for a credential.
+    let looks_secret = |v: &[u8]| {
+        if weak {
+            random_value(v)
+        } else if kind == KeyKind::Ambiguous {
+            std::str::from_utf8(v).is_ok_and(credential_shaped)
+        } else {
+            true
+        }
+    };
     let mut j = i + 1;
     while j < b.len() && b[j] == b' ' {
         j += 1;
@@ -1105,7 +1202,7 @@ fn assignment_value_with(b: &[u8], i: usize, weak_keys: bool) -> Option<(usize, 
         if end > start && b[end - 1] == b'\\' {
             end -= 1;
         }
-        if end > start && &b[start..end] != REDACTED.as_bytes() && (!weak || random_value(&b[start..end])) {
+        if end > start && &b[start..end] != REDACTED.as_bytes() && looks_secret(&b[start..end]) {
             return Some((start, end));
         }
         return None;
@@ -1122,7 +1219,7 @@ fn assignment_value_with(b: &[u8], i: usize, weak_keys: bool) -> Option<(usize, 
         .iter()
         .position(|&x| x.is_ascii_whitespace() || matches!(x, b',' | b';' | b'&' | b'"' | b'\'' | b'}' | b')' | b'\\'))
         .map_or(b.len(), |p| j + p);
-    if end > j && &b[j..end] != REDACTED.as_bytes() && (!weak || random_value(&b[j..end])) {
+    if end > j && &b[j..end] != REDACTED.as_bytes() && looks_secret(&b[j..end]) {
         Some((j, end))
     } else {
         None
@@ -1438,13 +1535,57 @@ mod tests {
 
     #[test]
     fn flags_numbers_and_nulls_under_secret_keys_are_kept() {
-        let mut v =
-            json!({"hasSecret": false, "token_count": 12, "password": null, "api_key": "abc", "secret": {"v": 1}});
+        let mut v = json!({"hasSecret": false, "token_count": 12, "password": null, "api_key": "abc", "client_secret": {"v": 1}});
         assert!(redact_value(&mut v));
         assert_eq!(
             v,
-            json!({"hasSecret": false, "token_count": 12, "password": null, "api_key": "[REDACTED]", "secret": "[REDACTED]"})
+            json!({"hasSecret": false, "token_count": 12, "password": null, "api_key": "[REDACTED]", "client_secret": "[REDACTED]"})
         );
+    }
+
+    /// Issue 28: a key that is a credential's name in one sense and a
+    /// harmless word in another (`auth` a module, `token` a lexer's,
+    /// `secret` a review dimension, `sig` significant digits, `first_pass`)
+    /// keeps words and redacts what is shaped like a credential, at any
+    /// depth, in values and in `key: value` text alike.
+    #[test]
+    fn ambiguous_keys_keep_words_and_redact_credential_shaped_text() {
+        let mut v = json!({
+            "auth": ["login bug", "session fixation"],
+            "byDim": {"auth": "2 findings", "secret": "none", "sig": "20"},
+            "token": "IDENT", "next_token": "abc", "first_pass": ["a.py"],
+            "summary": {"auth": "green"},
+            "cookie": "accepted",
+        });
+        let before = v.clone();
+        assert!(!redact_value(&mut v), "{v}");
+        assert_eq!(v, before);
+        let mut v = json!({
+            "secret": "s3cr3t-v4lue", "sig": "abcDEF123%2Bxyz", "db_pass": "hunter22",
+            "auth": {"user": "bob", "pass": "Zq8mK3vR7tY2"},
+            "credentials": ["wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY"],
+            "password": "words are secret here",
+        });
+        assert!(redact_value(&mut v));
+        assert_eq!(
+            v,
+            json!({
+                "secret": "[REDACTED]", "sig": "[REDACTED]", "db_pass": "[REDACTED]",
+                "auth": {"user": "bob", "pass": "[REDACTED]"},
+                "credentials": ["[REDACTED]"],
+                "password": "[REDACTED]",
+            })
+        );
+        for (text, want) in [
+            ("auth: 2 findings", "auth: 2 findings"),
+            ("unexpected token: 'Here'", "unexpected token: 'Here'"),
+            ("{'auth': 'green', 'token': 'IDENT'}", "{'auth': 'green', 'token': 'IDENT'}"),
+            ("token=abc123 next", "token=[REDACTED] next"),
+            ("secret: s3cr3t-v4lue", "secret: [REDACTED]"),
+            ("password: hunter", "password: [REDACTED]"),
+        ] {
+            assert_eq!(redact_text(text), want, "{text}");
+        }
     }
 
     #[test]

@@ -491,3 +491,91 @@ fn big_ints_in_javascript_are_the_doubles_node_reads() {
     assert_eq!(result["same"], json!(true));
     assert!(stdout.contains("118.33333333333333"), "{stdout}");
 }
+
+/// Words under keys that name a credential only in one sense — a bug
+/// hunt's findings by module `auth`, a lexer's `token`, a review's
+/// `secret` dimension, significant digits `sig`, `first_pass`,
+/// `next_token` — as args, as an agent's output and in the result and log
+/// lines, in JavaScript, Python and a JSON workflow, come back as written
+/// (issue 28: redaction by key name replaced them); a credential-shaped
+/// value under the same keys is still redacted everywhere.
+#[test]
+fn words_under_secret_like_keys_round_trip_in_every_runtime() {
+    const WORDS: &str = r#"{"auth": ["login bug", "session fixation"], "token": "IDENT", "secret": "none", "sig": "20", "first_pass": ["a.py"], "next_token": "page2", "summary": {"auth": "green", "cookie": "accepted"}}"#;
+    const SHAPED: &str = "s3cr3t-V4lue-9931";
+    let ctx = Ctx::new();
+    let fixture = ctx.write(
+        "words.json",
+        format!(
+            r#"{{"responses": [
+                {{"match": {{"label": "w"}}, "output": {WORDS}}},
+                {{"match": {{"agent": "hermes.words"}}, "output": {WORDS}}},
+                {{"match": {{"label": "s"}}, "output": {{"secret": "{SHAPED}", "auth": {{"pass": "{SHAPED}"}}}}}}
+            ]}}"#
+        ),
+    );
+    ctx.write(
+        "words.js",
+        "export const meta = { name: \"words\", description: \"passes words through\" };\n\
+         const out = await agent(\"give words\", { label: \"w\" });\n\
+         const s = await agent(\"give a secret\", { label: \"s\" });\n\
+         log(`auth: ${out.auth.length} findings, token: ${out.token}`);\n\
+         return { args, agent: out, shaped: s };\n",
+    );
+    ctx.write(
+        "words.py",
+        "meta = {\"name\": \"words\", \"description\": \"passes words through\"}\n\
+         out = await agent(\"give words\", label=\"w\")\n\
+         s = await agent(\"give a secret\", label=\"s\")\n\
+         log(f\"auth: {len(out['auth'])} findings, token: {out['token']}\")\n\
+         return {\"args\": args, \"agent\": out, \"shaped\": s}\n",
+    );
+    ctx.write(
+        "words.workflow.json",
+        r#"{"version": "1", "name": "words", "inputs": {"auth": "array", "token": "string"},
+            "policy": {"network": false, "filesystem": false},
+            "steps": [{"kind": "agent", "id": "echo", "agent": "hermes.words",
+                       "input": {"auth": "$ref:inputs.auth", "token": "$ref:inputs.token"}}]}"#,
+    );
+    let words: Value = serde_json::from_str(WORDS).expect("words");
+    for file in ["words.js", "words.py", "words.workflow.json"] {
+        let out = ctx.hwf([
+            "run",
+            file,
+            "--json",
+            "--agents",
+            fixture.to_str().expect("utf8"),
+            "--args",
+            WORDS,
+        ]);
+        out.expect_code(0);
+        let v = out.json();
+        let result = &v["data"]["result"];
+        let id = v["data"]["run_id"].as_str().expect("id").to_owned();
+        if file.ends_with(".json") {
+            assert_eq!(result["last"], words, "{file}: {}", out.stdout);
+        } else {
+            assert_eq!(result["args"], words, "{file}: {}", out.stdout);
+            assert_eq!(result["agent"], words, "{file}: {}", out.stdout);
+            assert_eq!(
+                result["shaped"],
+                json!({"secret": "[REDACTED]", "auth": {"pass": "[REDACTED]"}}),
+                "{file}: {}",
+                out.stdout
+            );
+            let logs: Vec<Value> = ctx
+                .journal(&id)
+                .into_iter()
+                .filter(|e| e["type"] == "log" && e["source"] == "guest")
+                .map(|e| e["message"].clone())
+                .collect();
+            assert_eq!(logs, vec![json!("auth: 2 findings, token: IDENT")], "{file}");
+        }
+        let s = crate::common::status(&ctx, &id);
+        assert_eq!(&s["result"], result, "{file}: status shows what run printed");
+        assert!(
+            !ctx.all_state_text().contains(SHAPED),
+            "{file}: a credential-shaped value under a secret-like key is stored"
+        );
+    }
+}

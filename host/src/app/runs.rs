@@ -150,7 +150,7 @@ impl Hwf {
     /// `already_exists`.
     pub fn enqueue(&self, req: &RunRequest) -> Result<RunId> {
         req.check()?;
-        if redact::contains_secret(&req.args) {
+        if redact::redaction_changes(&req.args) {
             return Err(Error::new(
                 ErrorCode::InvalidArgs,
                 "background runs store their args, and these contain something credential-shaped; pass secrets through configuration",

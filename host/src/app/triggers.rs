@@ -82,7 +82,7 @@ pub fn add(hwf: &Hwf, t: &Trigger) -> Result<()> {
             }
         }
     }
-    if hwf_core::redact::contains_secret(&t.args) {
+    if hwf_core::redact::redaction_changes(&t.args) {
         return Err(Error::new(
             ErrorCode::InvalidArgs,
             "trigger args are stored, and these contain something credential-shaped",
