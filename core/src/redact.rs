@@ -553,7 +553,9 @@ pub fn contains_secret(value: &Value) -> bool {
         Value::Array(items) => items.iter().any(contains_secret),
         Value::Object(map) => map.iter().any(|(k, v)| {
             matches!(redact_text(k), Cow::Owned(_))
-                || (is_secret_key(k) && !matches!(v, Value::Null | Value::Bool(_) | Value::Number(_)) && !is_redacted(v))
+                || (is_secret_key(k)
+                    && !matches!(v, Value::Null | Value::Bool(_) | Value::Number(_))
+                    && !is_redacted(v))
                 || contains_secret(v)
         }),
         _ => false,
@@ -1579,7 +1581,10 @@ mod tests {
         for (text, want) in [
             ("auth: 2 findings", "auth: 2 findings"),
             ("unexpected token: 'Here'", "unexpected token: 'Here'"),
-            ("{'auth': 'green', 'token': 'IDENT'}", "{'auth': 'green', 'token': 'IDENT'}"),
+            (
+                "{'auth': 'green', 'token': 'IDENT'}",
+                "{'auth': 'green', 'token': 'IDENT'}",
+            ),
             ("token=abc123 next", "token=[REDACTED] next"),
             ("secret: s3cr3t-v4lue", "secret: [REDACTED]"),
             ("password: hunter", "password: [REDACTED]"),
