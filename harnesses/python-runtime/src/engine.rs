@@ -24,8 +24,10 @@ const FILE: &str = "workflow.py";
 /// The entry function the body is wrapped in (one line above the body, so
 /// script line N is program line N + 1).
 const ENTRY: &str = "_hermes_wf_entry";
-/// Python call depth (Monty's frames live on its heap, not the wasm stack).
-const MAX_RECURSION: usize = 200;
+/// Python call depth, CPython's default (Monty's frames live on its heap;
+/// nested values compared, printed or dumped this deep fit the 1 MiB wasm
+/// stack the host allows, measured in the twelfth session).
+const MAX_RECURSION: usize = 1000;
 /// Nesting depth of a value converted to or from JSON.
 const MAX_DEPTH: usize = 128;
 

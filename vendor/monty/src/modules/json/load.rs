@@ -49,9 +49,10 @@ type ParseResult<T> = Result<T, JsonLoadError>;
 
 /// Maximum JSON nesting depth accepted by `json.loads()`.
 ///
-/// This mirrors the default recursion limit used by `jiter`'s `JsonValue`
-/// parser so the lower-level iterator path preserves the same safety boundary.
-const JSON_RECURSION_LIMIT: usize = 200;
+/// hwf: CPython's default recursion limit (1000) rather than `jiter`'s 200,
+/// so a document CPython parses parses here; the wasm guest's stack holds a
+/// parse this deep (measured with hwf's 1 MiB `max_wasm_stack`).
+const JSON_RECURSION_LIMIT: usize = 1000;
 
 /// Implements `json.loads(s)`.
 ///
