@@ -1,7 +1,8 @@
 //! JSON workflows as the seed runs them (issue 28): a `parallel` branch
 //! that reads a sibling's output waits for it (the seed joins branches in
-//! order), branches reading each other in a cycle are refused, and
-//! `hwf validate` reports the seed's warnings with codes and pointers.
+//! order), branches reading each other in a cycle are refused,
+//! `hwf validate` reports the seed's warnings with codes and pointers, and
+//! a step key the format does not define is ignored, as the seed ignores it.
 
 use crate::common::{Ctx, Run};
 use serde_json::{Value, json};
@@ -176,4 +177,57 @@ fn validate_reports_warnings_with_codes_and_pointers() {
         &["--agents", f.to_str().expect("utf8")],
     )
     .expect_code(0);
+}
+
+/// An agent step's keys reach the agent only if the format defines them
+/// (or hwf documents them): a step-level `schema` is not checked,
+/// `agentType` / `agent_type` are not read, `label` and `phase` do not
+/// replace the label and the enclosing phase — the seed ignores them all.
+/// `hwf validate` says so with an `unknown_step_key` warning per key.
+#[test]
+fn keys_an_agent_step_does_not_define_are_ignored_with_a_warning() {
+    let ctx = Ctx::new();
+    let def = json!({"version": "1", "name": "keys", "policy": {"network": false, "filesystem": false},
+    "steps": [
+      {"kind": "agent", "id": "a", "agent": "hermes.echo", "title": "First", "label": "not this",
+       "phase": "Elsewhere", "agentType": "reviewer", "agent_type": "reviewer",
+       "schema": {"type": "object", "required": ["missing"]}, "output_schema": {"ok": "bool"}}
+    ]});
+    let d = ctx.write("keys.workflow.json", def.to_string());
+    let out = ctx.hwf(["validate", d.to_str().expect("utf8"), "--json"]);
+    out.expect_code(0);
+    let v = out.json();
+    let mut found: Vec<(String, String)> = v["data"]["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            assert_eq!(d["severity"], "warning", "{d}");
+            (
+                d["code"].as_str().unwrap_or("").to_owned(),
+                d["pointer"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    found.sort();
+    let want: Vec<(String, String)> = ["agentType", "agent_type", "label", "phase", "schema"]
+        .iter()
+        .map(|k| ("unknown_step_key".to_owned(), format!("/steps/0/{k}")))
+        .collect();
+    assert_eq!(found, want);
+    let fixture = json!({"responses": [{"match": {"agent": "hermes.echo"}, "output": {"ok": true}}]});
+    let run = run_def(&ctx, &def, &fixture);
+    run.expect_code(0);
+    assert_eq!(run.json()["data"]["result"]["last"], json!({"ok": true}));
+    let journal = ctx.journal(run.json()["data"]["run_id"].as_str().expect("id"));
+    let started = journal
+        .iter()
+        .find(|e| e["type"] == "call_started" && e["kind"] == "agent")
+        .expect("an agent call");
+    let req = &started["request"];
+    assert_eq!(req["label"], "First", "{req}");
+    for key in ["phase", "agent_type", "agentType"] {
+        assert!(req.get(key).is_none(), "{key} in {req}");
+    }
+    assert_eq!(req["schema"]["required"], json!(["ok"]), "{req}");
 }

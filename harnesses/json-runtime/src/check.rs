@@ -29,8 +29,63 @@ const POLICY_KEYS: &[&str] = &[
     "max_active_awaits",
     "allowed_profiles",
 ];
-/// The largest `policy.max_parallel` hwf accepts (the host's ceiling).
-pub const MAX_PARALLEL: u64 = 64;
+
+/// The keys of an `agent` step that become its agent options: the seed's
+/// (`agent`, `output_schema`, and `title` / `task_title` / `id` for the
+/// label) and hwf's extensions (`prompt`, `context`, `model`, `effort`,
+/// `tools`, `isolation`, `fresh`). Others — `schema`, `agentType`,
+/// `label`, `phase`, … — are not the format's and are ignored, as the seed
+/// ignores them ([`Checker`] warns `unknown_step_key`).
+pub const AGENT_STEP_OPTIONS: &[&str] = &[
+    "agent",
+    "output_schema",
+    "title",
+    "task_title",
+    "id",
+    "prompt",
+    "context",
+    "model",
+    "effort",
+    "tools",
+    "isolation",
+    "fresh",
+];
+
+/// The keys every effect step may have besides its options (the seed's:
+/// `phase_id` / `phase_title` are its status metadata).
+const EFFECT_STEP_KEYS: &[&str] = &[
+    "kind",
+    "id",
+    "depends_on",
+    "input",
+    "title",
+    "task_title",
+    "phase_id",
+    "phase_title",
+];
+/// The keys of a `kanban_agent` step besides [`EFFECT_STEP_KEYS`].
+const KANBAN_STEP_KEYS: &[&str] = &["profile", "task", "wait", "output_schema"];
+
+/// Whether `v` is a JSON integer (no fraction or exponent, any size, as
+/// Python's `int`) of at least `min` (0 or 1).
+pub fn int_at_least(v: &Value, min: u64) -> bool {
+    let Some(n) = v.as_number() else { return false };
+    if n.as_u64().is_some_and(|n| n >= min) || (min == 0 && n.as_i64() == Some(0)) {
+        return true;
+    }
+    // Past 2^64 (`arbitrary_precision` keeps the digits).
+    let text = n.to_string();
+    !text.starts_with('-') && text.bytes().all(|b| b.is_ascii_digit()) && text.len() > 19
+}
+
+/// `policy.<key>` as a count (a value past 2^64 saturates).
+pub fn policy_count(def: &Value, key: &str) -> Option<u64> {
+    let v = def.pointer(&format!("/policy/{key}"))?;
+    if !int_at_least(v, 0) {
+        return None;
+    }
+    Some(v.as_u64().unwrap_or(u64::MAX))
+}
 
 /// Identifier-safe: letters, digits, `.`, `_`, `-`, not empty.
 pub fn identifier_safe(s: &str) -> bool {
@@ -337,6 +392,26 @@ impl Checker {
     }
 
     fn effect_step(&mut self, kind: &str, obj: &Map<String, Value>, p: &str, available: &HashSet<String>) {
+        // A key the format does not define is ignored (the seed ignores
+        // it); say so, since it was likely meant to do something.
+        let own = if kind == "agent" {
+            AGENT_STEP_OPTIONS
+        } else {
+            KANBAN_STEP_KEYS
+        };
+        for key in obj.keys() {
+            if !EFFECT_STEP_KEYS.contains(&key.as_str()) && !own.contains(&key.as_str()) {
+                let hint = match key.as_str() {
+                    "schema" => " (the format's name is \"output_schema\")",
+                    _ => "",
+                };
+                self.warn(
+                    "unknown_step_key",
+                    format!("{key:?} is not a key of {kind:?} steps; it is ignored{hint}"),
+                    &format!("{p}/{}", seg(key)),
+                );
+            }
+        }
         if kind == "agent" {
             let agent = obj.get("agent").and_then(Value::as_str).filter(|a| !a.is_empty());
             match agent {
@@ -508,35 +583,33 @@ impl Checker {
             self.error("invalid_policy", "\"policy\" must be an object".into(), "/policy");
             return;
         };
+        // The seed refuses only the value `true` (`policy.get(key) is True`):
+        // `null`, `0` or a string pass, as there.
         for (key, code) in [
             ("network", "network_not_allowed"),
             ("filesystem", "filesystem_not_allowed"),
         ] {
-            match policy.get(key) {
-                None | Some(Value::Bool(false)) => {}
-                Some(Value::Bool(true)) => self.error(
+            if policy.get(key) == Some(&Value::Bool(true)) {
+                self.error(
                     code,
                     format!("policy.{key} must be false: workflows reach the world only through the broker"),
                     &format!("/policy/{key}"),
-                ),
-                Some(_) => self.error(
-                    "invalid_policy",
-                    format!("policy.{key} must be a boolean (false)"),
-                    &format!("/policy/{key}"),
-                ),
+                );
             }
         }
+        // Any positive integer, however large (the seed's rule); the run
+        // bounds fan-outs by the smaller of it and the host's limit.
         if let Some(n) = policy.get("max_parallel")
-            && !n.as_u64().is_some_and(|n| (1..=MAX_PARALLEL).contains(&n))
+            && !int_at_least(n, 1)
         {
             self.error(
                 "invalid_policy",
-                format!("policy.max_parallel must be a positive integer (at most {MAX_PARALLEL})"),
+                "policy.max_parallel must be a positive integer".into(),
                 "/policy/max_parallel",
             );
         }
         for key in ["max_agent_calls", "max_kanban_cards", "max_active_awaits"] {
-            if policy.get(key).is_some_and(|v| v.as_u64().is_none()) {
+            if policy.get(key).is_some_and(|v| !int_at_least(v, 0)) {
                 self.error(
                     "invalid_policy",
                     format!("policy.{key} must be a non-negative integer"),
@@ -595,7 +668,8 @@ pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
 }
 
 /// Check a definition: its meta and the warnings (`policy_default`,
-/// `no_output_schema`, `undeclared_input`, each with its pointer), or every
+/// `no_output_schema`, `undeclared_input`, and hwf's `unknown_step_key`,
+/// each with its pointer), or every
 /// problem (errors and warnings).
 pub fn check_with_warnings(source: &str) -> Result<(Meta, Vec<Diagnostic>), Vec<Diagnostic>> {
     let def: Value = match serde_json::from_str(source) {

@@ -28,7 +28,7 @@ use crate::check::phase_title;
 use crate::refs::{self, Ref};
 use crate::schema;
 use hwf_guest::ErrorKind;
-use hwf_guest::runtime::{self, AgentField, wit};
+use hwf_guest::runtime::{self, wit};
 use serde_json::{Map, Value, json};
 use wit::{BranchCall, CallError, Task, host};
 
@@ -88,43 +88,104 @@ fn truthy(v: &Value) -> bool {
     }
 }
 
-/// Python-style equality, as the seed compares in Python: numbers by value
-/// (`1 == 1.0`), a `bool` as the `int` it is (`true == 1`, `false == 0`),
-/// lists item by item and objects key by key with the same rule
-/// (`[1, 2] == [1.0, 2.0]`).
-fn py_eq(a: &Value, b: &Value) -> bool {
-    fn num(v: &Value) -> Option<Number<'_>> {
-        match v {
-            Value::Bool(b) => Some(Number::Int(i128::from(*b))),
-            Value::Number(n) => Some(match n.as_i64() {
-                Some(i) => Number::Int(i128::from(i)),
-                None => match n.as_u64() {
-                    Some(u) => Number::Int(i128::from(u)),
-                    None => Number::Other(n),
-                },
-            }),
-            _ => None,
+/// A JSON number as Python's `json` reads it: an `int` of any size
+/// (sign and digits, no leading zeros; `-0` is `0`) when its text has no
+/// fraction or exponent, else a `float`.
+#[derive(Debug, PartialEq)]
+enum PyNum {
+    Int { negative: bool, digits: String },
+    Float(f64),
+}
+
+impl PyNum {
+    fn of(v: &Value) -> Option<Self> {
+        let text = match v {
+            Value::Bool(b) => return Some(Self::int(false, if *b { "1" } else { "0" })),
+            Value::Number(n) => n.to_string(),
+            _ => return None,
+        };
+        if text.contains(['.', 'e', 'E']) {
+            // `1e400` is `inf`, as Python's `float()` reads it.
+            return text.parse::<f64>().ok().map(Self::Float);
+        }
+        let (negative, digits) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text.as_str()),
+        };
+        Some(Self::int(negative, digits))
+    }
+
+    fn int(negative: bool, digits: &str) -> Self {
+        let digits = digits.trim_start_matches('0');
+        Self::Int {
+            negative: negative && !digits.is_empty(),
+            digits: digits.to_owned(),
         }
     }
-    enum Number<'a> {
-        Int(i128),
-        Other(&'a serde_json::Number),
+
+    /// A float's exact value as an `Int`, if it is a whole number.
+    fn whole(f: f64) -> Option<Self> {
+        if !f.is_finite() || f.fract() != 0.0 {
+            return None;
+        }
+        // mantissa · 2^exp, the mantissa below 2^53.
+        let bits = f.abs().to_bits();
+        let exp_bits = i32::try_from(bits >> 52).ok()?;
+        let frac = bits & ((1 << 52) - 1);
+        let (mut mantissa, mut exp) = if exp_bits == 0 {
+            (frac, -1074)
+        } else {
+            (frac | (1 << 52), exp_bits - 1075)
+        };
+        while exp < 0 {
+            // Whole, so the low bits shifted out are zeros.
+            mantissa >>= 1;
+            exp += 1;
+        }
+        // Little-endian decimal digits, doubled `exp` times.
+        let mut digits: Vec<u8> = mantissa.to_string().bytes().rev().map(|b| b - b'0').collect();
+        for _ in 0..exp {
+            let mut carry = 0;
+            for d in &mut digits {
+                let x = *d * 2 + carry;
+                *d = x % 10;
+                carry = x / 10;
+            }
+            if carry > 0 {
+                digits.push(carry);
+            }
+        }
+        let text: String = digits.iter().rev().map(|d| char::from(b'0' + d)).collect();
+        Some(Self::int(f.is_sign_negative(), &text))
     }
+}
+
+/// Python's `==` on two numbers: ints by their digits, floats by value, an
+/// int and a float exactly (`9007199254740993 != 9007199254740992.0`).
+fn py_num_eq(a: &PyNum, b: &PyNum) -> bool {
+    match (a, b) {
+        (PyNum::Float(x), PyNum::Float(y)) => x == y,
+        (PyNum::Float(f), i @ PyNum::Int { .. }) | (i @ PyNum::Int { .. }, PyNum::Float(f)) => {
+            PyNum::whole(*f).is_some_and(|w| w == *i)
+        }
+        (x, y) => x == y,
+    }
+}
+
+/// Python-style equality, as the seed compares in Python: numbers by value
+/// (`1 == 1.0`, exactly: big ints by their digits, an int and a float
+/// without rounding), a `bool` as the `int` it is (`true == 1`,
+/// `false == 0`), lists item by item and objects key by key with the same
+/// rule (`[1, 2] == [1.0, 2.0]`).
+fn py_eq(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Bool(x), Value::Bool(y)) => x == y,
         (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| py_eq(p, q)),
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len() && x.iter().all(|(k, p)| y.get(k).is_some_and(|q| py_eq(p, q)))
         }
-        _ => match (num(a), num(b)) {
-            (Some(Number::Int(x)), Some(Number::Int(y))) => x == y,
-            #[expect(clippy::cast_precision_loss, reason = "Python compares an int with a float by value")]
-            (Some(Number::Int(x)), Some(Number::Other(y))) | (Some(Number::Other(y)), Some(Number::Int(x))) => {
-                y.as_f64() == Some(x as f64) && y.to_string().parse::<i128>().map_or(true, |v| v == x)
-            }
-            (Some(Number::Other(x)), Some(Number::Other(y))) => {
-                x.to_string() == y.to_string() || x.as_f64() == y.as_f64()
-            }
+        _ => match (PyNum::of(a), PyNum::of(b)) {
+            (Some(x), Some(y)) => py_num_eq(&x, &y),
             _ => a == b,
         },
     }
@@ -192,7 +253,7 @@ struct Runner<'d> {
 
 impl Runner<'_> {
     fn policy(&self, key: &str) -> Option<u64> {
-        self.def.pointer(&format!("/policy/{key}")).and_then(Value::as_u64)
+        crate::check::policy_count(self.def, key)
     }
 
     /// Agent and kanban calls the whole run has made so far (the host
@@ -292,8 +353,12 @@ impl Runner<'_> {
             None => None,
         };
         let context = step.get("context").map(|c| ctx.resolve(c)).transpose()?;
-        // The step is its own agent options, with what was resolved.
-        let mut opts = step.as_object().cloned().unwrap_or_default();
+        // The step's agent options: the seed's keys and hwf's documented
+        // extensions only; any other key is ignored, as the seed ignores it.
+        let mut opts: Map<String, Value> = crate::check::AGENT_STEP_OPTIONS
+            .iter()
+            .filter_map(|k| step.get(*k).map(|v| ((*k).to_owned(), v.clone())))
+            .collect();
         for (key, value) in [("prompt", prompt.map(Value::String)), ("context", context)] {
             match value {
                 Some(v) => opts.insert(key.into(), v),
@@ -338,13 +403,9 @@ impl Runner<'_> {
         // Like the seed's runtime: a call to the reserved agent id
         // `kanban.<profile>`, which a deployment binds to its Kanban backend
         // (an agent route) and a fixture answers like any agent.
-        // Of the step's agent options, a kanban card takes its label, phase
-        // and output schema only.
-        let keys = runtime::option_keys(AgentField::Label)
+        // A kanban card takes the seed's label keys and output schema only.
+        let mut opts: Map<String, Value> = ["title", "task_title", "id", "output_schema"]
             .iter()
-            .chain(runtime::option_keys(AgentField::Phase))
-            .chain(&["output_schema"]);
-        let mut opts: Map<String, Value> = keys
             .filter_map(|k| step.get(*k).map(|v| ((*k).to_owned(), v.clone())))
             .collect();
         opts.insert("agent".into(), Value::String(format!("kanban.{profile}")));
@@ -623,13 +684,19 @@ fn load(source: &str) -> Result<Value, String> {
     serde_json::from_str(source).map_err(|e| format!("invalid_script: {e}"))
 }
 
-/// The fan-out bound: `policy.max_parallel`, at most the seed's default 8
-/// when the policy sets none.
+/// The host's `max_parallel` when the run sets none (`hwf.toml`'s
+/// default, and the seed's `workflow_run(max_parallel=8)`). The
+/// script-runtime world does not tell a runtime the run's own value, so
+/// this default stands for it.
+const HOST_MAX_PARALLEL: u64 = 8;
+
+/// The fan-out bound, as the seed computes it: the smaller of
+/// `policy.max_parallel` (any positive integer) and the runner's
+/// `max_parallel` ([`HOST_MAX_PARALLEL`]).
 fn max_parallel(def: &Value) -> u64 {
-    def.pointer("/policy/max_parallel")
-        .and_then(Value::as_u64)
+    crate::check::policy_count(def, "max_parallel")
         .filter(|n| *n > 0)
-        .map_or(8, |n| n.min(crate::check::MAX_PARALLEL))
+        .map_or(HOST_MAX_PARALLEL, |n| n.min(HOST_MAX_PARALLEL))
 }
 
 /// Check the declared `output` against a simple `{"field": "type"}` schema
@@ -753,4 +820,45 @@ pub fn branch(source: &str, name: &str, input: &str) -> Result<String, String> {
     let output = r.step(node, name, &mut ctx)?;
     let produced: Map<String, Value> = ctx.outputs.into_iter().filter(|(k, _)| !before.contains(k)).collect();
     Ok(json!({"output": output, "outputs": produced, "kanban": r.kanban_here}).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eq(a: &str, b: &str) -> bool {
+        let parse = |t: &str| serde_json::from_str::<Value>(t).expect("json");
+        py_eq(&parse(a), &parse(b))
+    }
+
+    /// Python's answers, from CPython 3.
+    #[test]
+    fn numbers_compare_exactly_as_python_compares_them() {
+        assert!(eq("1", "1.0"));
+        assert!(eq("true", "1"));
+        assert!(eq("true", "1.0"));
+        assert!(eq("false", "0"));
+        assert!(eq("-0", "0"));
+        assert!(eq("0", "-0.0"));
+        assert!(eq("[1, 2]", "[1.0, 2.0]"));
+        assert!(!eq("1", "1.5"));
+        assert!(!eq("9007199254740993", "9007199254740992.0"));
+        assert!(eq("9007199254740992", "9007199254740992.0"));
+        assert!(!eq("18446744073709551617", "18446744073709551616"));
+        assert!(eq("18446744073709551617", "18446744073709551617"));
+        assert!(!eq("-18446744073709551617", "18446744073709551617"));
+        assert!(eq("18446744073709551616", "1.8446744073709552e19"));
+        assert!(!eq("18446744073709551617", "1.8446744073709552e19"));
+        assert!(eq("1e400", "1e401"));
+        assert!(!eq("1e400", "100000000000000000000"));
+        assert!(!eq("1e300", &format!("1{}", "0".repeat(300))));
+        assert!(eq(
+            "1e300",
+            "1000000000000000052504760255204420248704468581108159154915854115511802457988908195786371375080447864043704443832883878176942523235360430575644792184786706982848387200926575803737830233794788090059368953234970799945081119038967640880074652742780142494579258788820056842838115669472196386865459400540160"
+        ));
+        assert!(!eq("5e-324", "0"));
+        assert!(eq("0.1", "0.10"));
+        assert!(!eq("1", "\"1\""));
+        assert!(eq("null", "null"));
+    }
 }

@@ -6,9 +6,11 @@
 //! (`{key: "type"}` or `{key: {type?, default?, required?}}`), `policy`
 //! (`max_parallel`, `max_agent_calls`, `max_kanban_cards`,
 //! `max_active_awaits`, `allowed_profiles`; `network` and `filesystem`
-//! must be false) and `steps`. Steps are discriminated by `kind`:
+//! must not be `true`) and `steps`. Steps are discriminated by `kind`:
 //! - `agent`: `agent` id (or, as an hwf extension, a `prompt`), `input`,
-//!   `output_schema`, `title`, `depends_on`;
+//!   `output_schema`, `title`, `depends_on` (and hwf's `context`, `model`,
+//!   `effort`, `tools`, `isolation`, `fresh`; other keys are ignored, with
+//!   an `unknown_step_key` warning);
 //! - `kanban_agent`: `profile`, `task`, `wait` (an agent call to the
 //!   reserved id `kanban.<profile>`, as the seed does);
 //! - `if`: `condition` `{ref, op: truthy|exists|eq|ne, value?}`, `then`,

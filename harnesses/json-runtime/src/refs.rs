@@ -1,5 +1,9 @@
 //! The `$ref:` mini-grammar of the format: `$ref:inputs.<key>` or
 //! `$ref:<step_id>.output[.<field>...]`.
+//!
+//! The seed matches it with a Python regex anchored by `$`, which also
+//! matches just before a final newline: `"$ref:inputs.x\n"` is the
+//! reference `inputs.x`.
 
 /// A parsed reference.
 #[derive(Debug, PartialEq, Eq)]
@@ -28,6 +32,8 @@ fn word(c: char) -> bool {
 /// Parse `s` if it is a `$ref:` string (`None` when it is not one).
 pub fn parse(s: &str) -> Option<Ref<'_>> {
     let body = s.strip_prefix("$ref:")?;
+    // Python's `$` matches before one final newline.
+    let body = body.strip_suffix('\n').unwrap_or(body);
     if let Some(key) = body.strip_prefix("inputs.") {
         let ok = key.chars().next().is_some_and(ident_start) && key.chars().all(|c| word(c) || c == '-');
         return Some(if ok { Ref::Input(key) } else { Ref::Invalid });
@@ -57,4 +63,25 @@ pub fn parse(s: &str) -> Option<Ref<'_>> {
         from = at + 1;
     }
     Some(Ref::Invalid)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One final newline is allowed, as Python's `$` allows it; two are not.
+    #[test]
+    fn a_final_newline_ends_a_reference() {
+        assert_eq!(parse("$ref:inputs.x\n"), Some(Ref::Input("x")));
+        assert_eq!(
+            parse("$ref:a.output.f\n"),
+            Some(Ref::Step {
+                step: "a",
+                field: Some("f")
+            })
+        );
+        assert_eq!(parse("$ref:a.output\n"), Some(Ref::Step { step: "a", field: None }));
+        assert_eq!(parse("$ref:inputs.x\n\n"), Some(Ref::Invalid));
+        assert_eq!(parse("$ref:inputs.x \n"), Some(Ref::Invalid));
+    }
 }
