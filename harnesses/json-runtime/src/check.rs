@@ -78,6 +78,10 @@ pub fn int_at_least(v: &Value, min: u64) -> bool {
     !text.starts_with('-') && text.bytes().all(|b| b.is_ascii_digit()) && text.len() > 19
 }
 
+/// The widest fan-out a parallel step may have, whatever
+/// `policy.max_parallel` says (hwf's ceiling on `max_parallel`).
+pub const MAX_PARALLEL: u64 = 64;
+
 /// `policy.<key>` as a count (a value past 2^64 saturates).
 pub fn policy_count(def: &Value, key: &str) -> Option<u64> {
     let v = def.pointer(&format!("/policy/{key}"))?;

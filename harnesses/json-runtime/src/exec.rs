@@ -684,19 +684,16 @@ fn load(source: &str) -> Result<Value, String> {
     serde_json::from_str(source).map_err(|e| format!("invalid_script: {e}"))
 }
 
-/// The host's `max_parallel` when the run sets none (`hwf.toml`'s
-/// default, and the seed's `workflow_run(max_parallel=8)`). The
-/// script-runtime world does not tell a runtime the run's own value, so
-/// this default stands for it.
-const HOST_MAX_PARALLEL: u64 = 8;
-
-/// The fan-out bound, as the seed computes it: the smaller of
-/// `policy.max_parallel` (any positive integer) and the runner's
-/// `max_parallel` ([`HOST_MAX_PARALLEL`]).
+/// The fan-out bound: `policy.max_parallel` (any positive integer, at
+/// most hwf's ceiling of 64), else the seed's default 8. The seed also caps
+/// it at its runner's `max_parallel` (8 unless raised); hwf lets a policy
+/// raise it, as `--max-parallel` does (the script-runtime world does not
+/// tell a runtime the run's own value), and the broker's `max_parallel`
+/// bounds the calls in flight whatever the fan-out.
 fn max_parallel(def: &Value) -> u64 {
     crate::check::policy_count(def, "max_parallel")
         .filter(|n| *n > 0)
-        .map_or(HOST_MAX_PARALLEL, |n| n.min(HOST_MAX_PARALLEL))
+        .map_or(8, |n| n.min(crate::check::MAX_PARALLEL))
 }
 
 /// Check the declared `output` against a simple `{"field": "type"}` schema
