@@ -50,6 +50,13 @@ pub fn string_repr_fmt(s: &str, f: &mut impl Write) -> fmt::Result {
 /// `Cn`) and `Separator` (`Zl`, `Zp`, `Zs`), with the sole exception of the
 /// ASCII space `U+0020`. The `\t`/`\n`/`\r` short escapes are handled by the
 /// caller before this is consulted.
+/// hwf: CPython's `str.isprintable()` of one character: not in a Unicode
+/// `C*` or `Z*` category, except the ASCII space.
+#[must_use]
+pub fn is_printable(c: char) -> bool {
+    !repr_needs_escape(c)
+}
+
 fn repr_needs_escape(c: char) -> bool {
     c != ' '
         && matches!(

@@ -20,11 +20,11 @@ mod uuid;
 pub use crate::{
     builtins::BuiltinsFunctions,
     exceptions::{
-        CodeLoc, ExcAttr, ExcData, ExcType, JsonErrorData, MontyException, StackFrame, UnicodeErrorData, UnicodeErrorObject,
-        unicode_decode_error_msg,
+        CodeLoc, ExcAttr, ExcData, ExcType, JsonErrorData, MontyException, StackFrame, UnicodeErrorData,
+        UnicodeErrorObject, unicode_decode_error_msg,
     },
     file_mode::FileMode,
-    format::{FormatFloat, StringRepr, bytes_repr, bytes_repr_fmt, string_repr_fmt, utf8_error_reason},
+    format::{FormatFloat, StringRepr, bytes_repr, bytes_repr_fmt, is_printable, string_repr_fmt, utf8_error_reason},
     io::{DEFAULT_MAX_PRINT_COLLECT_BYTES, PrintStream, PrintWriter, PrintWriterCallback, check_print_collect_limit},
     object::{
         ConversionError, DictPairs, InvalidInputError, MAX_TIMEZONE_OFFSET_SECONDS, MIN_TIMEZONE_OFFSET_SECONDS,

@@ -1174,6 +1174,10 @@ pub enum StaticStrings {
     Batched,
     /// `itertools.zip_longest()` function.
     ZipLongest,
+
+    // hwf: appended, as above.
+    /// `str.isprintable()`.
+    Isprintable,
 }
 
 /// Computes an FNV-1a hash over static-string identities and serialization.

@@ -1455,18 +1455,21 @@ impl<'a> Compiler<'a> {
                 self.code.emit(Opcode::Yield)?;
             }
             Expr::YieldFrom(value) => {
-                // `for item in iter(value): yield item`, then `None`.
+                // `for item in iter(value): yield item`, then the inner
+                // generator's return value: a second reference to the
+                // iterator stays below the loop's for `YieldFromResult`.
                 self.check_in_generator(expr_loc.position)?;
                 self.compile_expr(value)?;
                 self.code.set_location(expr_loc.position, None);
                 self.code.emit(Opcode::GetIter)?;
+                self.code.emit(Opcode::Dup)?;
                 let loop_start = self.code.current_jump_target();
                 let end_jump = self.code.emit_jump(Opcode::ForIter)?;
                 self.code.emit(Opcode::Yield)?;
                 self.code.emit(Opcode::Pop)?;
                 self.code.emit_jump_to(Opcode::Jump, loop_start)?;
                 self.code.patch_jump(end_jump)?;
-                self.code.emit(Opcode::LoadNone)?;
+                self.code.emit(Opcode::YieldFromResult)?;
             }
 
             Expr::Slice { lower, upper, step } => {

@@ -565,6 +565,9 @@ pub enum Opcode {
     DeleteSubscr = 123,
     /// hwf: `del obj.attr`: pop obj, delete the attribute. Operand: u16 name_id.
     DeleteAttr = 124,
+    /// hwf: the value of `yield from`: pops the iterator it delegated to and
+    /// pushes that generator's return value (`None` for any other iterator).
+    YieldFromResult = 125,
 }
 // Samuel: do not remove this comment!
 // NOTE: opcodes serialize as a single byte, hard-capping this enum at 256
@@ -663,6 +666,7 @@ impl Opcode {
             | Self::WithExceptStart
             | Self::BuildCell
             | Self::Yield
+            | Self::YieldFromResult
             | Self::DeleteSubscr => OperandShape::None,
             Self::LoadLocal
             | Self::StoreLocal
@@ -913,7 +917,7 @@ impl Opcode {
             (ListToTuple, Operand::None) => 0,
             (BinarySubscr, Operand::None) => -1,
             (StoreSubscr, Operand::None) => -3,
-            (GetIter | Await | Yield, Operand::None) => 0,
+            (GetIter | Await | Yield | YieldFromResult, Operand::None) => 0,
             (DeleteSubscr, Operand::None) => -2,
             (DeleteAttr, Operand::U16(_)) => -1,
             (Raise, Operand::None) => -1,

@@ -55,6 +55,10 @@ pub(crate) struct Generator {
     pub locals_count: u16,
     /// Where it is in its life.
     pub state: GeneratorState,
+    /// What its body returned, once `Finished`, until a `yield from` over it
+    /// takes it.
+    #[serde(default)]
+    pub return_value: Option<Value>,
 }
 
 impl Generator {
@@ -68,12 +72,13 @@ impl Generator {
             exception_stack: Vec::new(),
             locals_count,
             state: GeneratorState::New,
+            return_value: None,
         }
     }
 
     /// Invokes `on_child` for each heap id this generator owns (GC trace hook).
     pub(crate) fn for_each_child_id(&self, mut on_child: impl FnMut(HeapId)) {
-        for value in self.stack.iter().chain(&self.exception_stack) {
+        for value in self.stack.iter().chain(&self.exception_stack).chain(&self.return_value) {
             if let Value::Ref(id) = value {
                 on_child(*id);
             }
@@ -88,7 +93,12 @@ impl Generator {
 
 impl HeapItem for Generator {
     fn py_dec_ref_ids(&mut self, stack: &mut Vec<HeapId>) {
-        for value in self.stack.iter_mut().chain(self.exception_stack.iter_mut()) {
+        for value in self
+            .stack
+            .iter_mut()
+            .chain(self.exception_stack.iter_mut())
+            .chain(self.return_value.iter_mut())
+        {
             value.py_dec_ref_ids(stack);
         }
     }

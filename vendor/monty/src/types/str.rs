@@ -27,7 +27,7 @@ use crate::{
     types::{
         LazyHeapSet, Type,
         long_int::repeat_count,
-        slice::{optional_sequence_bound, slice_collect_iterator},
+        slice::{normalize_sequence_index, optional_sequence_bound, slice_collect_iterator, value_to_option_i64},
     },
     value::{EitherStr, Value, eq_str},
 };
@@ -493,6 +493,11 @@ fn call_str_method_impl<'h>(
         StaticStrings::Isascii => {
             args.check_zero_args("str.isascii", vm.heap)?;
             Ok(Value::Bool(s.get(vm.heap).is_ascii()))
+        }
+        // hwf
+        StaticStrings::Isprintable => {
+            args.check_zero_args("str.isprintable", vm.heap)?;
+            Ok(Value::Bool(s.get(vm.heap).chars().all(monty_types::is_printable)))
         }
         StaticStrings::Isdecimal => {
             args.check_zero_args("str.isdecimal", vm.heap)?;
@@ -1274,6 +1279,9 @@ fn is_unicode_digit(c: char) -> bool {
 fn str_find<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
     let str_len = s.get(vm.heap).chars().count();
     let (sub, start, end) = parse_search_args("str.find", str_len, args, vm)?;
+    if start > end {
+        return Ok(Value::Int(-1));
+    }
     let s = s.get(vm.heap);
     let slice = slice_string(s, start, end);
     let result = match slice.find(&sub) {
@@ -1294,6 +1302,9 @@ fn str_find<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunR
 fn str_rfind<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
     let str_len = s.get(vm.heap).chars().count();
     let (sub, start, end) = parse_search_args("str.rfind", str_len, args, vm)?;
+    if start > end {
+        return Ok(Value::Int(-1));
+    }
     let s = s.get(vm.heap);
     let slice = slice_string(s, start, end);
     let result = match slice.rfind(&sub) {
@@ -1313,6 +1324,9 @@ fn str_rfind<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> Run
 fn str_index<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
     let str_len = s.get(vm.heap).chars().count();
     let (sub, start, end) = parse_search_args("str.index", str_len, args, vm)?;
+    if start > end {
+        return Err(ExcType::value_error_substring_not_found());
+    }
     let s = s.get(vm.heap);
     let slice = slice_string(s, start, end);
     match slice.find(&sub) {
@@ -1331,6 +1345,9 @@ fn str_index<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> Run
 fn str_rindex<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
     let str_len = s.get(vm.heap).chars().count();
     let (sub, start, end) = parse_search_args("str.rindex", str_len, args, vm)?;
+    if start > end {
+        return Err(ExcType::value_error_substring_not_found());
+    }
     let s = s.get(vm.heap);
     let slice = slice_string(s, start, end);
     match slice.rfind(&sub) {
@@ -1350,6 +1367,9 @@ fn str_rindex<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> Ru
 fn str_count<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
     let str_len = s.get(vm.heap).chars().count();
     let (sub, start, end) = parse_search_args("str.count", str_len, args, vm)?;
+    if start > end {
+        return Ok(Value::Int(0));
+    }
     let s = s.get(vm.heap);
     let slice = slice_string(s, start, end);
     let count = if sub.is_empty() {
@@ -1477,6 +1497,16 @@ fn parse_search_args(
 ) -> RunResult<(String, usize, usize)> {
     let pos = args.into_pos_only(method, vm.heap)?;
     defer_drop!(pos, vm);
+    // hwf: CPython's `ADJUST_INDICES` leaves a start past the end unclamped,
+    // so nothing (not even `""`) is found there: `"abc".find("", 10) == -1`.
+    // Such a window is returned as `start > end`, which callers treat as empty.
+    let start_of = |value: &Value, vm: &mut VM<'_>| -> RunResult<usize> {
+        Ok(match value_to_option_i64(value, vm)? {
+            Some(i) if i > 0 && usize::try_from(i).map_or(true, |u| u > str_len) => str_len.saturating_add(1),
+            Some(i) => normalize_sequence_index(i, str_len),
+            None => 0,
+        })
+    };
     match pos.as_slice() {
         [sub_value] => {
             let sub = extract_string_arg(sub_value, vm)?;
@@ -1484,12 +1514,12 @@ fn parse_search_args(
         }
         [sub_value, start_value] => {
             let sub = extract_string_arg(sub_value, vm)?;
-            let start = optional_sequence_bound(start_value, 0, str_len, vm)?;
+            let start = start_of(start_value, vm)?;
             Ok((sub, start, str_len))
         }
         [sub_value, start_value, end_value] => {
             let sub = extract_string_arg(sub_value, vm)?;
-            let start = optional_sequence_bound(start_value, 0, str_len, vm)?;
+            let start = start_of(start_value, vm)?;
             let end = optional_sequence_bound(end_value, str_len, str_len, vm)?;
             Ok((sub, start, end))
         }

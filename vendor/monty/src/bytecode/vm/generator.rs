@@ -142,10 +142,13 @@ impl VM<'_> {
                     if suspended {
                         return Ok(Some(value));
                     }
-                    // The body returned: the generator is exhausted (its
-                    // return value is `StopIteration.value`, not passed on).
-                    value.drop_with(this);
+                    // The body returned: the generator is exhausted; it
+                    // keeps its return value for a `yield from` over it.
                     this.finish_generator(id);
+                    if let Some(Some(old)) = this.with_generator(id, |generator| generator.return_value.replace(value))
+                    {
+                        old.drop_with(this);
+                    }
                     return Ok(None);
                 }
                 Ok(FrameExit::AttrLookup {
@@ -167,6 +170,16 @@ impl VM<'_> {
                 }
             }
         }
+    }
+
+    /// The value `yield from iter` evaluates to: the return value of a
+    /// finished generator, else `None`.
+    pub(super) fn generator_return_value(&mut self, iter: &Value) -> Value {
+        let Value::Ref(id) = iter else {
+            return Value::None;
+        };
+        let taken = self.with_generator(*id, |generator| generator.return_value.take());
+        taken.flatten().unwrap_or(Value::None)
     }
 
     /// Marks generator `id` finished, releasing anything it still holds.

@@ -1872,6 +1872,12 @@ impl<'h> VM<'h> {
                     let value = self.pop();
                     return Ok(FrameExit::Return(self.suspend_generator_frame(value)?));
                 }
+                Opcode::YieldFromResult => {
+                    let iter = self.pop();
+                    let value = self.generator_return_value(&iter);
+                    iter.drop_with(self);
+                    self.push(value);
+                }
                 Opcode::DeleteSubscr => {
                     let index = self.pop();
                     let obj = self.pop();
