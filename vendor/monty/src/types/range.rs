@@ -13,13 +13,13 @@ use num_integer::div_ceil;
 
 use crate::{
     args::ArgValues,
-    bytecode::VM,
+    bytecode::{CallResult, VM},
     defer_drop,
     exception_private::{ExcType, ExcTypeExt, RunResult},
     hash::HashValue,
     heap::{Heap, HeapData, HeapId, HeapItem, HeapObjectRead, HeapReadOutput},
     types::{LazyHeapSet, PyTrait, Type},
-    value::Value,
+    value::{EitherStr, Value},
 };
 
 /// Python range object representing an immutable sequence of integers.
@@ -188,6 +188,18 @@ impl Default for Range {
 impl<'h> PyTrait<'h> for HeapObjectRead<'h, Range> {
     fn py_is_iterable(&self, _vm: &VM<'h>) -> bool {
         true
+    }
+
+    /// hwf: `range.start`, `.stop`, `.step`.
+    fn py_getattr(&self, attr: &EitherStr, vm: &mut VM<'h>) -> RunResult<Option<CallResult>> {
+        let this = self.get(vm.heap);
+        let value = match attr.as_str(vm.interns) {
+            "start" => this.start,
+            "stop" => this.stop,
+            "step" => this.step,
+            _ => return Ok(None),
+        };
+        Ok(Some(CallResult::Value(Value::Int(value))))
     }
 
     /// O(1) containment: bounds plus step alignment, no iteration. Non-integral

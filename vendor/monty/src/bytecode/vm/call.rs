@@ -399,14 +399,16 @@ impl VM<'_> {
                 }
                 float_integer_ratio(f, this).map(CallResult::Value)
             }
-            Value::Int(_) | Value::Bool(_) if this.interns.get_str(name_id) == "bit_length" => {
-                args.check_zero_args("int.bit_length", this.heap)?;
+            Value::Int(_) | Value::Bool(_) if matches!(this.interns.get_str(name_id), "bit_length" | "bit_count") => {
+                let count = this.interns.get_str(name_id) == "bit_count";
+                args.check_zero_args(if count { "int.bit_count" } else { "int.bit_length" }, this.heap)?;
                 let n = match obj {
                     Value::Int(i) => i.unsigned_abs(),
                     Value::Bool(b) => u64::from(b),
                     _ => 0,
                 };
-                Ok(CallResult::Value(Value::Int(i64::from(64 - n.leading_zeros()))))
+                let bits = if count { n.count_ones() } else { 64 - n.leading_zeros() };
+                Ok(CallResult::Value(Value::Int(i64::from(bits))))
             }
             _ => {
                 // Non-heap values without method support
