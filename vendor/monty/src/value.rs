@@ -1787,6 +1787,12 @@ impl Value {
                     attr.as_str(vm.interns),
                 ));
             }
+            // hwf: the numbers' `.real`, `.imag`, `.numerator`, `.denominator`.
+            Self::Int(_) | Self::Bool(_) | Self::Float(_)
+                if let Some(value) = number_attr(self, attr.as_str(vm.interns)) =>
+            {
+                return Ok(CallResult::Value(value));
+            }
             _ => {}
         }
         // hwf: `xs.append`, `d.get`, `", ".join` taken as values.
@@ -2553,6 +2559,20 @@ pub(crate) fn floor_divmod(a: i64, b: i64) -> Option<(i64, i64)> {
         Some((quot - 1, rem + b))
     } else {
         Some((quot, rem))
+    }
+}
+
+/// hwf: `n.real`, `n.imag`, `n.numerator`, `n.denominator` of an `int` or
+/// `bool` (an `int` each), `f.real`, `f.imag` of a `float`.
+fn number_attr(value: &Value, name: &str) -> Option<Value> {
+    match (value, name) {
+        (Value::Int(i), "real" | "numerator") => Some(Value::Int(*i)),
+        (Value::Bool(b), "real" | "numerator") => Some(Value::Int(i64::from(*b))),
+        (Value::Int(_) | Value::Bool(_), "imag") => Some(Value::Int(0)),
+        (Value::Int(_) | Value::Bool(_), "denominator") => Some(Value::Int(1)),
+        (Value::Float(f), "real") => Some(Value::Float(*f)),
+        (Value::Float(_), "imag") => Some(Value::Float(0.0)),
+        _ => None,
     }
 }
 
