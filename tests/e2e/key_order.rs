@@ -13,7 +13,7 @@ use serde_json::Value;
 const ARGS: &str = r#"{"zeta": 1, "alpha": {"k2": 1, "k1": 2}, "mid": [{"y": 1, "x": 2}]}"#;
 
 /// The agent's answer: keys out of order, and a `_tokens` count the host
-/// takes out (without moving the key after it).
+/// charges and leaves where it is (the seed's broker keeps it too).
 const FIXTURE: &str = r#"{"responses": [
     {"match": {"label": "k"}, "output": {"zz": 1, "aa": {"q": 1, "b": 2}, "_tokens": 5, "mm": [{"y": 1, "x": 2}]}},
     {"match": {"agent": "hermes.k"}, "output": {"zz": 1, "aa": {"q": 1, "b": 2}, "_tokens": 5, "mm": [{"y": 1, "x": 2}]}}]}"#;
@@ -109,7 +109,7 @@ fn assert_script_order(result: &Value, dumped: &str) {
         result["seen"][2], dumped,
         "the agent's output as the script saw it: {result}"
     );
-    assert_eq!(keys(&result["out"]), ["zz", "aa", "mm"], "{result}");
+    assert_eq!(keys(&result["out"]), ["zz", "aa", "_tokens", "mm"], "{result}");
     assert_eq!(keys(&result["out"]["aa"]), ["q", "b"], "{result}");
     assert_eq!(keys(&result["out"]["mm"][0]), ["y", "x"], "{result}");
 }
@@ -119,7 +119,10 @@ fn javascript_sees_and_returns_keys_in_their_order() {
     let ctx = Ctx::new();
     ctx.write("order.js", JS);
     let result = run_and_resume(&ctx, None, "order.js", ARGS);
-    assert_script_order(&result, r#"{"zz":1,"aa":{"q":1,"b":2},"mm":[{"y":1,"x":2}]}"#);
+    assert_script_order(
+        &result,
+        r#"{"zz":1,"aa":{"q":1,"b":2},"_tokens":5,"mm":[{"y":1,"x":2}]}"#,
+    );
 }
 
 #[test]
@@ -129,7 +132,7 @@ fn python_sees_and_returns_keys_in_their_order() {
     let result = run_and_resume(&ctx, None, "order.py", ARGS);
     assert_script_order(
         &result,
-        r#"{"zz": 1, "aa": {"q": 1, "b": 2}, "mm": [{"y": 1, "x": 2}]}"#,
+        r#"{"zz": 1, "aa": {"q": 1, "b": 2}, "_tokens": 5, "mm": [{"y": 1, "x": 2}]}"#,
     );
 }
 
@@ -139,7 +142,7 @@ fn a_json_workflow_returns_an_agents_keys_in_their_order() {
     ctx.write("order.workflow.json", JSON_WORKFLOW);
     let result = run_and_resume(&ctx, None, "order.workflow.json", r#"{"zeta": 1}"#);
     let out = &result["last"];
-    assert_eq!(keys(out), ["zz", "aa", "mm"], "{result}");
+    assert_eq!(keys(out), ["zz", "aa", "_tokens", "mm"], "{result}");
     assert_eq!(keys(&out["aa"]), ["q", "b"], "{result}");
 }
 
@@ -154,5 +157,8 @@ fn on_postgres_args_and_results_keep_their_order_through_a_resume() {
     };
     pg.ctx.write("order.js", JS);
     let result = run_and_resume(&pg.ctx, Some(pg.url()), "order.js", ARGS);
-    assert_script_order(&result, r#"{"zz":1,"aa":{"q":1,"b":2},"mm":[{"y":1,"x":2}]}"#);
+    assert_script_order(
+        &result,
+        r#"{"zz":1,"aa":{"q":1,"b":2},"_tokens":5,"mm":[{"y":1,"x":2}]}"#,
+    );
 }

@@ -13,6 +13,51 @@ use serde_json::Value;
 use std::time::Duration;
 
 impl RunContext {
+    /// Admit one agent call against the run's budgets — `max_agent_calls`,
+    /// the cost budget, the token budget — and count it. A prompt-cache hit
+    /// is admitted the same way (the seed's cache hit "mirrors the live
+    /// accounting").
+    pub(crate) fn admit_agent_call(&self) -> Result<(), CallFailure> {
+        let mut stats = lock(&self.stats);
+        if stats.counts.agent_calls >= self.limits.max_agent_calls {
+            let f = CallFailure::new(
+                CallErrorKind::BudgetExhausted,
+                "limit_agent",
+                format!("the run may make at most {} agent calls", self.limits.max_agent_calls),
+            );
+            return Err(f);
+        }
+        if let Some(max) = self.limits.max_cost_micro_usd
+            && stats.counts.cost_micro_usd >= max
+        {
+            let f = CallFailure::new(
+                CallErrorKind::BudgetExhausted,
+                "cost_budget",
+                format!(
+                    "the run's cost budget of ${:.6} is spent (${:.6} reported)",
+                    max as f64 / 1e6,
+                    stats.counts.cost_micro_usd as f64 / 1e6
+                ),
+            );
+            return Err(f);
+        }
+        if let Some(max) = self.limits.max_tokens
+            && stats.counts.tokens >= max
+        {
+            let f = CallFailure::new(
+                CallErrorKind::BudgetExhausted,
+                "token_budget",
+                format!(
+                    "the run's token budget of {max} is spent ({} used)",
+                    stats.counts.tokens
+                ),
+            );
+            return Err(f);
+        }
+        stats.counts.agent_calls += 1;
+        Ok(())
+    }
+
     /// Budget check, agent runner, output clean-up, schema validation and
     /// retries. Returns (outcome, tokens, attempts); the tokens by kind are
     /// charged to the call ([`RunContext::charge_usage`]). Only an answer
@@ -56,44 +101,8 @@ impl RunContext {
                 Err(e) => return (Err(CallFailure::new(CallErrorKind::Failed, "invalid_schema", e)), 0, 0),
             },
         };
-        {
-            let mut stats = lock(&self.stats);
-            if stats.counts.agent_calls >= self.limits.max_agent_calls {
-                let f = CallFailure::new(
-                    CallErrorKind::BudgetExhausted,
-                    "limit_agent",
-                    format!("the run may make at most {} agent calls", self.limits.max_agent_calls),
-                );
-                return (Err(f), 0, 0);
-            }
-            if let Some(max) = self.limits.max_cost_micro_usd
-                && stats.counts.cost_micro_usd >= max
-            {
-                let f = CallFailure::new(
-                    CallErrorKind::BudgetExhausted,
-                    "cost_budget",
-                    format!(
-                        "the run's cost budget of ${:.6} is spent (${:.6} reported)",
-                        max as f64 / 1e6,
-                        stats.counts.cost_micro_usd as f64 / 1e6
-                    ),
-                );
-                return (Err(f), 0, 0);
-            }
-            if let Some(max) = self.limits.max_tokens
-                && stats.counts.tokens >= max
-            {
-                let f = CallFailure::new(
-                    CallErrorKind::BudgetExhausted,
-                    "token_budget",
-                    format!(
-                        "the run's token budget of {max} is spent ({} used)",
-                        stats.counts.tokens
-                    ),
-                );
-                return (Err(f), 0, 0);
-            }
-            stats.counts.agent_calls += 1;
+        if let Err(f) = self.admit_agent_call() {
+            return (Err(f), 0, 0);
         }
         let key = self.idempotency_key(call_id);
         let mut usage = TokenUsage::default();
@@ -527,15 +536,15 @@ impl Durable for CallDurable<'_> {
     }
 }
 
-/// Pull a token count out of an agent's output: a top-level `_tokens`
-/// number (removed from the output) or `usage.total_tokens` /
+/// Read a token count out of an agent's output: a top-level `_tokens`
+/// number (left in the output, as the seed's broker leaves it: a script
+/// returning the output returns it too) or `usage.total_tokens` /
 /// `usage.input_tokens + usage.output_tokens`.
-fn take_usage(mut output: Value) -> (Value, TokenUsage) {
-    let Value::Object(map) = &mut output else {
+fn take_usage(output: Value) -> (Value, TokenUsage) {
+    let Value::Object(map) = &output else {
         return (output, TokenUsage::default());
     };
     if let Some(n) = map.get("_tokens").and_then(Value::as_u64) {
-        map.shift_remove("_tokens");
         return (output, TokenUsage::total_only(n));
     }
     let usage = map.get("usage").map(answer::usage_of).unwrap_or_default();

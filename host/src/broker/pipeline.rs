@@ -126,6 +126,7 @@ impl RunContext {
                         &stored,
                         Ok(recorded.result.clone()),
                         Some(&recorded),
+                        0,
                     );
                 }
                 Some(Lookup::Same | Lookup::Hit(_)) => {}
@@ -133,9 +134,17 @@ impl RunContext {
             }
             // The run's prompt cache: an identical prompt-agent call that
             // already succeeded in this run (unless `fresh`).
+            // As the seed's cache hit, it mirrors the live accounting: it
+            // counts against `max_agent_calls` and charges the output's
+            // `_tokens` again. A spent budget sends it the live way, which
+            // refuses it with the budget's error.
             let cacheable = Self::cacheable(&spec);
-            if cacheable && let Some(v) = self.cached(&fp) {
-                return self.answer_recorded(&call_id, kind, label, phase, &fp, &stored, Ok(v), None);
+            if cacheable
+                && let Some(v) = self.cached(&fp)
+                && self.admit_agent_call().is_ok()
+            {
+                let charge = v.get("_tokens").and_then(Value::as_u64).unwrap_or(0);
+                return self.answer_recorded(&call_id, kind, label, phase, &fp, &stored, Ok(v), None, charge);
             }
             // Leaf calls wait for the run-wide width before they start (and
             // before their `call_started` line, so the journal shows what
@@ -334,6 +343,8 @@ impl RunContext {
     /// (`cache_hit`). A call replayed from another run (`--resume-from`)
     /// is charged what it cost there, so budgets hold over the lineage; a
     /// call replayed from this run's own journal was charged when it ran.
+    /// A cache hit (no `recorded`) was admitted by the caller and is
+    /// charged `cache_charge` tokens.
     #[expect(clippy::too_many_arguments, reason = "the journal fields of one call")]
     fn answer_recorded(
         &self,
@@ -345,11 +356,13 @@ impl RunContext {
         stored_request: &Value,
         outcome: Result<Value, CallFailure>,
         recorded: Option<&RecordedCall>,
+        cache_charge: u64,
     ) -> CallResult {
         let replayed = recorded.is_some();
         let (tokens, attempts, cost, usage) = match recorded {
             Some(r) if !r.own => (r.tokens, r.attempts, r.cost_micro_usd, r.usage),
-            _ => (0, 0, 0, crate::agents::TokenUsage::default()),
+            Some(_) => (0, 0, 0, crate::agents::TokenUsage::default()),
+            None => (cache_charge, 0, 0, crate::agents::TokenUsage::total_only(cache_charge)),
         };
         let stored_result = outcome.as_ref().ok().map(redacted);
         // The start and the completion as one write (one syscall; a crash

@@ -276,11 +276,13 @@ impl ReplayIndex {
                     ..
                 } => {
                     let (tokens, cost, attempts) = (*tokens, *cost_micro_usd, *attempts);
-                    if own && matches!(kind.as_str(), "agent" | "capability") && !cache_hit {
+                    // A cache hit was charged too (the seed's rule: it
+                    // counts as an agent call and charges its `_tokens`).
+                    if own && matches!(kind.as_str(), "agent" | "capability") {
                         idx.charged.tokens = idx.charged.tokens.saturating_add(tokens);
                         idx.charged.usage.add(usage);
                         idx.charged.cost_micro_usd = idx.charged.cost_micro_usd.saturating_add(cost);
-                        if attempts > 0 {
+                        if attempts > 0 || *cache_hit {
                             if kind == "agent" {
                                 idx.charged.agent_calls += 1;
                             } else {
