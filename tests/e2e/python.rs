@@ -907,18 +907,16 @@ fn asyncio_gather_over_hundreds_of_agents_delivers_each_once_and_replays_in_orde
         (300, 300),
         "each call delivered once"
     );
-    // The slow ones finished last, and were delivered so.
+    // The slow ones (30 ms) usually finish after the others.
     let slow_calls: Vec<String> = j
         .iter()
         .filter(|e| e["type"] == "call_started" && e["label"] == "slow")
         .filter_map(|e| e["call"].as_str().map(str::to_owned))
         .collect();
     assert_eq!(slow_calls.len(), 6);
-    let first_slow = delivered
-        .iter()
-        .position(|c| slow_calls.iter().any(|s| s == c))
-        .expect("slow");
-    assert!(first_slow >= 250, "a slow call was delivered at {first_slow}");
+    // (Where the slow ones land among the deliveries depends on the
+    // machine's speed; what must hold is below: each once, and a replay
+    // in the journaled order.)
     // A resume replays all 300 with no agent, in the journaled order.
     let again = resume_with_no_agent(&ctx, &out);
     assert_eq!(again.json()["data"]["result"], json!(want));
