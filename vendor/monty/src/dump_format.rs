@@ -29,7 +29,7 @@ const MAGIC: &[u8; 6] = b"MONTY\0";
 /// hwf: 9 — a set dumps its CPython table size and finger, and each entry
 /// its CPython hash and slot (`types/set.rs`); 10 — a function dumps its
 /// qualified name (`Function::qualname`).
-pub const DUMP_VERSION: u16 = 10;
+pub const DUMP_VERSION: u16 = 11;
 
 /// Number of bytes before the postcard payload.
 const HEADER_LEN: usize = MAGIC.len() + size_of::<u16>();
@@ -195,12 +195,12 @@ mod tests {
     fn serialized_components_match_dump_version() {
         assert_eq!(
             opcode_fingerprint(),
-            0x0d57_34dd_be07_19ac,
+            0x7e7f_1928_7988_308b,
             "opcodes changed for dump version {DUMP_VERSION}"
         );
         assert_eq!(
             static_strings_fingerprint(),
-            0x782b_66f9_b630_180a,
+            0x4f59_15eb_c4da_a7db,
             "static strings changed for dump version {DUMP_VERSION}"
         );
         assert_eq!(
@@ -218,7 +218,7 @@ mod tests {
 
         assert_eq!(
             variant_order_fingerprint(Type::VARIANTS),
-            0xc66d_9014_0335_92be,
+            0x4b19_0a84_06e8_63f0,
             "Type variants changed for dump version {DUMP_VERSION}"
         );
         assert_eq!(
