@@ -985,3 +985,22 @@ fn host_calls_are_coroutines_that_start_only_when_awaited() {
     assert_eq!(starts.len(), 1, "{starts:?}");
     assert_eq!(starts[0]["request"]["prompt"], "awaited");
 }
+
+/// A script saved with Windows line ends runs as CPython reads it: `\r\n`
+/// (and a lone `\r`) are `\n`, also inside a triple-quoted string (whose
+/// later lines the seed's `textwrap.indent` indents by four more spaces,
+/// as `seed_ref.py` shows).
+#[test]
+fn a_script_with_windows_line_ends_reads_them_as_newlines() {
+    let ctx = Ctx::new();
+    let body = "text = \"\"\"first\r\n    second\"\"\"\r\nlines = text.split(\"\\n\")\r\nreturn {\"text\": text, \"lines\": len(lines)}\r\n";
+    let s = py(&ctx, "crlf.py", body);
+    let out = ctx.run_json(&s, "{}", &[]);
+    out.expect_code(0);
+    assert_eq!(
+        out.json()["data"]["result"],
+        json!({"text": "first\n        second", "lines": 2}),
+        "{}",
+        out.stdout
+    );
+}

@@ -170,8 +170,18 @@ async def pipeline(items, *stages):
     return list(await _hwf_asyncio.gather(*[run_item(i, x) for i, x in enumerate(item_list)]))
 "#;
 
-/// The program Monty runs for `src`.
+/// The program Monty runs for `src`. Line ends are CPython's: `\r\n` and a
+/// lone `\r` read as `\n` (its tokenizer's universal newlines), so a
+/// triple-quoted string in a script saved with Windows line ends holds
+/// `\n`.
 pub fn program(src: &str) -> String {
+    let normalized;
+    let src = if src.contains('\r') {
+        normalized = src.replace("\r\n", "\n").replace('\r', "\n");
+        normalized.as_str()
+    } else {
+        src
+    };
     let mut out = String::with_capacity(src.len() * 2 + PRELUDE.len() + 64);
     out.push_str("async def ");
     out.push_str(ENTRY);
