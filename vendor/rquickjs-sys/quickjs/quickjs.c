@@ -893,7 +893,17 @@ typedef struct JSFunctionBytecode {
     int pc2line_len;
     uint8_t *pc2line_buf;
     char *source;
+    /* hwf: the source text of call sites' callees, for V8's "x.y is not a
+       function" (records of hwf_site_add, keyed by source position) */
+    uint8_t *hwf_sites;
+    int hwf_sites_len;
 } JSFunctionBytecode;
+
+/* hwf: the kinds of site in JSFunctionBytecode.hwf_sites */
+#define HWF_SITE_CALL 0
+#define HWF_SITE_DESTRUCTURE 1
+#define HWF_SITE_ITERATE 2
+#define HWF_SITE_NEW 3 /* a `new` expression, keyed by its keyword */
 
 typedef struct JSBoundFunction {
     JSValue func_obj;
@@ -1140,6 +1150,7 @@ struct JSObject {
     uint8_t is_uncatchable_error : 1; /* if true, error is not catchable */
     uint8_t tmp_mark : 1; /* used in JS_WriteObjectRec() */
     uint8_t is_HTMLDDA : 1; /* specific annex B IsHtmlDDA behavior */
+    uint8_t hwf_stack_pending : 1; /* hwf: an Error's stack still lacks its "Name: message" line */
     uint16_t class_id; /* see JS_CLASS_x */
     /* byte offsets: 16/24 */
     JSShape *shape; /* prototype and property names + flag */
@@ -8388,6 +8399,9 @@ static void build_backtrace(JSContext *ctx, JSValueConst error_val,
         p = JS_VALUE_GET_OBJ(error_obj);
         JS_FreeValue(ctx, p->u.object_data);
         p->u.object_data = stack;
+        /* hwf patch: V8 begins the text with the error's "Name: message"
+           when `stack` is first read (js_error_get_stack) */
+        p->hwf_stack_pending = !has_prepare && JS_IsString(stack);
     } else if (can_add_backtrace(error_obj)) {
         /* DOMException and the like keep an own "stack" data property */
         JS_DefinePropertyValue(ctx, error_obj, JS_ATOM_stack, stack,
@@ -8472,6 +8486,24 @@ JS_ThrowError(JSContext *ctx, JSErrorEnum error_num,
     add_backtrace = !rt->in_out_of_memory &&
         (!sf || (JS_GetFunctionBytecode(sf->cur_func) == NULL));
     return JS_ThrowError2(ctx, error_num, add_backtrace, fmt, ap);
+}
+
+/* hwf patch: throw an error whose message is `msg` as it is, however long
+   (JS_ThrowError's format buffer cuts it at 255 bytes). */
+static no_inline JSValue JS_ThrowErrorMessage(JSContext *ctx, JSErrorEnum error_num,
+                                    const char *msg)
+{
+    JSRuntime *rt = ctx->rt;
+    JSStackFrame *sf = rt->current_stack_frame;
+    bool add_backtrace;
+    JSValue obj;
+
+    add_backtrace = !rt->in_out_of_memory &&
+        (!sf || (JS_GetFunctionBytecode(sf->cur_func) == NULL));
+    obj = JS_MakeError2(ctx, error_num, add_backtrace, msg);
+    if (unlikely(JS_IsException(obj)))
+        obj = JS_NULL;
+    return JS_Throw(ctx, obj);
 }
 
 #define JS_ERROR_MAP(X)     \
@@ -8561,6 +8593,27 @@ static int JS_ThrowTypeErrorReadOnly(JSContext *ctx, int flags, JSAtom atom)
     }
 }
 
+/* hwf patch: V8's texts for reading or setting a property of null or
+   undefined: "Cannot read properties of null (reading 'score')", a symbol
+   key written Symbol(description). */
+static no_inline JSValue JS_ThrowTypeErrorNullishProperty(JSContext *ctx, bool is_null,
+                                                JSAtom atom, bool setting)
+{
+    char buf[ATOM_GET_STR_BUF_SIZE];
+    const char *name;
+    bool is_symbol;
+
+    name = JS_AtomGetStr(ctx, buf, sizeof(buf), atom);
+    is_symbol = !__JS_AtomIsTaggedInt(atom) &&
+        JS_AtomGetKind(ctx, atom) == JS_ATOM_KIND_SYMBOL;
+    return JS_ThrowTypeError(ctx, "Cannot %s properties of %s (%s '%s%s%s')",
+                             setting ? "set" : "read",
+                             is_null ? "null" : "undefined",
+                             setting ? "setting" : "reading",
+                             is_symbol ? "Symbol(" : "", name,
+                             is_symbol ? ")" : "");
+}
+
 JSValue JS_ThrowOutOfMemory(JSContext *ctx)
 {
     JSRuntime *rt = ctx->rt;
@@ -8577,12 +8630,21 @@ static JSValue JS_ThrowStackOverflow(JSContext *ctx)
     return JS_ThrowRangeError(ctx, "Maximum call stack size exceeded");
 }
 
+static no_inline const char *hwf_site_text(JSContext *ctx, int kind, char *buf,
+                                 size_t size);
+static no_inline void hwf_value_text(JSContext *ctx, JSValueConst val, char *buf,
+                           size_t size);
+
 static JSValue JS_ThrowTypeErrorNotAConstructor(JSContext *ctx,
                                                 JSValueConst func_obj)
 {
     JSObject *p;
     JSAtom name;
+    char buf[192];
 
+    /* hwf patch: V8's text, the constructor's expression in the script */
+    if (hwf_site_text(ctx, HWF_SITE_NEW, buf, sizeof(buf)))
+        return JS_ThrowTypeError(ctx, "%s is not a constructor", buf);
     if (JS_TAG_OBJECT != JS_VALUE_GET_TAG(func_obj))
         goto fini;
     p = JS_VALUE_GET_OBJ(func_obj);
@@ -8593,7 +8655,162 @@ static JSValue JS_ThrowTypeErrorNotAConstructor(JSContext *ctx,
         goto fini;
     return JS_ThrowTypeErrorAtom(ctx, "%s is not a constructor", name);
 fini:
-    return JS_ThrowTypeError(ctx, "not a constructor");
+    hwf_value_text(ctx, func_obj, buf, sizeof(buf));
+    return JS_ThrowTypeError(ctx, "%s is not a constructor", buf);
+}
+
+static int find_line_num(JSContext *ctx, JSFunctionBytecode *b,
+                         uint32_t pc_value, int *col);
+
+/* hwf patch: the text the parser recorded (hwf_sites) for the site the
+   current bytecode frame is at, when the opcode before its pc is one of
+   that kind's; NULL otherwise. */
+static no_inline const char *hwf_site_text(JSContext *ctx, int kind, char *buf,
+                                 size_t size)
+{
+    JSStackFrame *sf = ctx->rt->current_stack_frame;
+    JSFunctionBytecode *b;
+    const uint8_t *p, *end;
+    int pos, op, line, col, ok;
+    uint32_t l, c, n;
+
+    if (!sf || !sf->cur_pc)
+        return NULL;
+    b = JS_GetFunctionBytecode(sf->cur_func);
+    if (!b || !b->hwf_sites || !b->byte_code_buf)
+        return NULL;
+    pos = sf->cur_pc - b->byte_code_buf;
+    if (pos < 1 || pos > b->byte_code_len)
+        return NULL;
+    ok = 0;
+    if (kind == HWF_SITE_CALL || kind == HWF_SITE_NEW) {
+        op = b->byte_code_buf[pos - 1];
+        if (op >= OP_call0 && op <= OP_call3)
+            ok = 1;
+        if (!ok && pos >= 3) {
+            op = b->byte_code_buf[pos - 3];
+            ok = op == OP_call || op == OP_tail_call ||
+                op == OP_call_method || op == OP_tail_call_method ||
+                op == OP_call_constructor || op == OP_apply;
+        }
+    } else if (kind == HWF_SITE_ITERATE) {
+        op = b->byte_code_buf[pos - 1];
+        ok = op == OP_for_of_start || op == OP_append;
+    } else {
+        ok = b->byte_code_buf[pos - 1] == OP_to_object;
+    }
+    if (!ok)
+        return NULL;
+    line = find_line_num(ctx, b, pos - 1, &col);
+    p = b->hwf_sites;
+    end = p + b->hwf_sites_len;
+    while (end - p >= 11) {
+        l = get_u32(p);
+        c = get_u32(p + 4);
+        n = get_u16(p + 9);
+        if (end - p - 11 < n)
+            break;
+        if (l == (uint32_t)line && c == (uint32_t)col && p[8] == kind) {
+            if (n >= size)
+                return NULL;
+            memcpy(buf, p + 11, n);
+            buf[n] = '\0';
+            return buf;
+        }
+        p += 11 + n;
+    }
+    return NULL;
+}
+
+/* hwf patch: how V8 writes a value it cannot name by its expression: 5,
+   abc, undefined, Symbol(q), and for an object [object Array], [object
+   Map], [object Object] (what it writes for the objects of a `vm`
+   context, Claude Code's, whose constructors it does not look up) */
+static no_inline void hwf_value_text(JSContext *ctx, JSValueConst val, char *buf,
+                           size_t size)
+{
+    const char *str;
+    JSObject *p, *proto;
+    JSProperty *pr;
+    JSShapeProperty *prs;
+
+    switch (JS_VALUE_GET_TAG(val)) {
+    case JS_TAG_SYMBOL:
+        {
+            char abuf[ATOM_GET_STR_BUF_SIZE];
+            JSAtom atom = js_get_atom_index(ctx->rt, JS_VALUE_GET_PTR(val));
+            snprintf(buf, size, "Symbol(%s)",
+                     JS_AtomGetStr(ctx, abuf, sizeof(abuf), atom));
+        }
+        return;
+    case JS_TAG_OBJECT:
+        {
+            char abuf[ATOM_GET_STR_BUF_SIZE];
+            p = JS_VALUE_GET_OBJ(val);
+            snprintf(buf, size, "[object %s]",
+                     JS_AtomGetStr(ctx, abuf, sizeof(abuf),
+                                   ctx->rt->class_array[p->class_id].class_name));
+        }
+        return;
+    default:
+        str = JS_ToCString(ctx, val);
+        if (!str) {
+            JS_FreeValue(ctx, JS_GetException(ctx));
+            snprintf(buf, size, "value");
+            return;
+        }
+        snprintf(buf, size, "%s", str);
+        JS_FreeCString(ctx, str);
+        return;
+    }
+}
+
+/* hwf patch: V8's "o.method is not a function": the callee's text when
+   the call site is the script's, else the value's */
+static no_inline JSValue JS_ThrowTypeErrorNotCallable(JSContext *ctx, JSValueConst val,
+                                            bool is_ctor)
+{
+    char buf[192];
+    const char *text = hwf_site_text(ctx, is_ctor ? HWF_SITE_NEW : HWF_SITE_CALL,
+                                     buf, sizeof(buf));
+    if (!text) {
+        hwf_value_text(ctx, val, buf, sizeof(buf));
+        text = buf;
+    }
+    return JS_ThrowTypeError(ctx, "%s is not a %s", text,
+                             is_ctor ? "constructor" : "function");
+}
+
+/* hwf patch: V8's TypeError for destructuring null or undefined with the
+   pattern the parser recorded (js_parse_destructuring_element); false when
+   the site has no record */
+static no_inline bool hwf_throw_destructure(JSContext *ctx, bool is_null)
+{
+    char buf[400];
+    char *prop, *expr, *tab;
+    const char *what = is_null ? "null" : "undefined";
+
+    if (!hwf_site_text(ctx, HWF_SITE_DESTRUCTURE, buf, sizeof(buf)))
+        return false;
+    prop = buf + 2;
+    tab = strchr(prop, '\t');
+    if (!tab)
+        return false;
+    *tab = '\0';
+    expr = tab + 1;
+    if (buf[0] == 'n') {
+        JS_ThrowTypeError(ctx, "Cannot read properties of %s (reading '%s')",
+                          what, prop);
+        return true;
+    }
+    if (!*expr)
+        expr = is_null ? "object null" : "undefined";
+    if (*prop)
+        JS_ThrowTypeError(ctx, "Cannot destructure property '%s' of '%s' as it is %s.",
+                          prop, expr, what);
+    else
+        JS_ThrowTypeError(ctx, "Cannot destructure '%s' as it is %s.", expr, what);
+    return true;
 }
 
 static JSValue JS_ThrowTypeErrorNotAFunction(JSContext *ctx)
@@ -8621,7 +8838,10 @@ static JSValue JS_ThrowReferenceErrorNotDefined(JSContext *ctx, JSAtom name)
 static JSValue JS_ThrowReferenceErrorUninitialized(JSContext *ctx, JSAtom name)
 {
     char buf[ATOM_GET_STR_BUF_SIZE];
-    return JS_ThrowReferenceError(ctx, "%s is not initialized",
+    /* hwf patch: V8's texts */
+    if (name == JS_ATOM_this)
+        return JS_ThrowReferenceError(ctx, "Must call super constructor in derived class before accessing 'this' or returning from derived constructor");
+    return JS_ThrowReferenceError(ctx, "Cannot access '%s' before initialization",
                                   name == JS_ATOM_NULL ? "lexical variable" :
                                   JS_AtomGetStr(ctx, buf, sizeof(buf), name));
 }
@@ -8932,7 +9152,7 @@ int JS_IsInstanceOf(JSContext *ctx, JSValueConst val, JSValueConst obj)
     /* legacy case */
     if (!JS_IsFunction(ctx, obj)) {
     fail:
-        JS_ThrowTypeError(ctx, "invalid 'instanceof' right operand");
+        JS_ThrowTypeError(ctx, "Right-hand side of 'instanceof' is not an object"); /* hwf patch: V8's text */
         return -1;
     }
     return JS_OrdinaryIsInstanceOf(ctx, val, obj);
@@ -9121,9 +9341,9 @@ static JSValue JS_GetPropertyInternal(JSContext *ctx, JSValueConst obj,
     if (unlikely(tag != JS_TAG_OBJECT)) {
         switch(tag) {
         case JS_TAG_NULL:
-            return JS_ThrowTypeErrorAtom(ctx, "cannot read property '%s' of null", prop);
+            return JS_ThrowTypeErrorNullishProperty(ctx, true, prop, false);
         case JS_TAG_UNDEFINED:
-            return JS_ThrowTypeErrorAtom(ctx, "cannot read property '%s' of undefined", prop);
+            return JS_ThrowTypeErrorNullishProperty(ctx, false, prop, false);
         case JS_TAG_EXCEPTION:
             return JS_EXCEPTION;
         case JS_TAG_STRING:
@@ -10055,11 +10275,7 @@ static JSValue JS_GetPropertyValue(JSContext *ctx, JSValueConst this_obj,
         JS_FreeValue(ctx, prop);
         if (unlikely(atom == JS_ATOM_NULL))
             return JS_EXCEPTION;
-        if (tag == JS_TAG_NULL) {
-            JS_ThrowTypeErrorAtom(ctx, "cannot read property '%s' of null", atom);
-        } else {
-            JS_ThrowTypeErrorAtom(ctx, "cannot read property '%s' of undefined", atom);
-        }
+        JS_ThrowTypeErrorNullishProperty(ctx, tag == JS_TAG_NULL, atom, false);
         JS_FreeAtom(ctx, atom);
         return JS_EXCEPTION;
     }
@@ -10517,7 +10733,7 @@ static JSValue js_allocate_fast_array(JSContext *ctx, int64_t len)
     int i;
 
     if (len > INT32_MAX)
-        return JS_ThrowRangeError(ctx, "invalid array length");
+        return JS_ThrowRangeError(ctx, "Invalid array length"); /* hwf patch: V8's text */
     arr = JS_NewArray(ctx);
     if (JS_IsException(arr))
         return arr;
@@ -10561,10 +10777,10 @@ static int JS_SetPropertyInternal2(JSContext *ctx, JSValueConst obj, JSAtom prop
 
     switch(JS_VALUE_GET_TAG(this_obj)) {
     case JS_TAG_NULL:
-        JS_ThrowTypeErrorAtom(ctx, "cannot set property '%s' of null", prop);
+        JS_ThrowTypeErrorNullishProperty(ctx, true, prop, true);
         goto fail;
     case JS_TAG_UNDEFINED:
-        JS_ThrowTypeErrorAtom(ctx, "cannot set property '%s' of undefined", prop);
+        JS_ThrowTypeErrorNullishProperty(ctx, false, prop, true);
         goto fail;
     case JS_TAG_OBJECT:
         p = JS_VALUE_GET_OBJ(this_obj);
@@ -11832,7 +12048,9 @@ static int JS_GetGlobalVarRef(JSContext *ctx, JSAtom prop, JSValue *sp)
             return -1;
         }
         if (unlikely(!(prs->flags & JS_PROP_WRITABLE))) {
-            return JS_ThrowTypeErrorReadOnly(ctx, JS_PROP_THROW, prop);
+            /* hwf patch: V8's text for a global const */
+            JS_ThrowTypeError(ctx, "Assignment to constant variable.");
+            return -1;
         }
         sp[0] = js_dup(ctx->global_var_obj);
     } else {
@@ -11874,7 +12092,9 @@ static inline int JS_SetGlobalVar(JSContext *ctx, JSAtom prop, JSValue val,
             }
             if (unlikely(!(prs->flags & JS_PROP_WRITABLE))) {
                 JS_FreeValue(ctx, val);
-                return JS_ThrowTypeErrorReadOnly(ctx, JS_PROP_THROW, prop);
+                /* hwf patch: V8's text for a global const */
+                JS_ThrowTypeError(ctx, "Assignment to constant variable.");
+            return -1;
             }
         }
         set_value(ctx, &pr->u.value, val);
@@ -12925,7 +13145,7 @@ static JSBigInt *js_bigint_divrem(JSContext *ctx, const JSBigInt *a,
     int na, nb, a_sign, b_sign, shift;
 
     if (b->len == 1 && b->tab[0] == 0) {
-        JS_ThrowRangeError(ctx, "BigInt division by zero");
+        JS_ThrowRangeError(ctx, "Division by zero"); /* hwf patch: V8's text */
         return NULL;
     }
 
@@ -13961,7 +14181,8 @@ static JSValue JS_ToNumberHintFree(JSContext *ctx, JSValue val,
     case JS_TAG_SHORT_BIG_INT:
         if (flag != TON_FLAG_NUMERIC) {
             JS_FreeValue(ctx, val);
-            return JS_ThrowTypeError(ctx, "cannot convert BigInt to number");
+            /* hwf patch: V8's text */
+            return JS_ThrowTypeError(ctx, "Cannot convert a BigInt value to a number");
         }
         ret = val;
         break;
@@ -14478,7 +14699,7 @@ static __exception int JS_ToArrayLengthFree(JSContext *ctx, uint32_t *plen,
                     return -1;
                 if (len1 != len) {
                 fail:
-                    JS_ThrowRangeError(ctx, "invalid array length");
+                    JS_ThrowRangeError(ctx, "Invalid array length"); /* hwf patch: V8's text */
                     return -1;
                 }
             }
@@ -14638,7 +14859,7 @@ static JSValue JS_ToStringInternal(JSContext *ctx, JSValueConst val,
         if (flags & JS_TO_STRING_IS_PROPERTY_KEY) {
             return js_dup(val);
         } else {
-            return JS_ThrowTypeError(ctx, "cannot convert symbol to string");
+            return JS_ThrowTypeError(ctx, "Cannot convert a Symbol value to a string"); /* hwf patch: V8's text */
         }
     case JS_TAG_FLOAT64:
         return js_dtoa2(ctx, JS_VALUE_GET_FLOAT64(val), 10, 0,
@@ -15254,7 +15475,7 @@ static no_inline __exception int js_unary_arith_slow(JSContext *ctx,
             v = JS_VALUE_GET_SHORT_BIG_INT(op1);
             switch(op) {
             case OP_plus:
-                JS_ThrowTypeError(ctx, "bigint argument with unary +");
+                JS_ThrowTypeError(ctx, "Cannot convert a BigInt value to a number"); /* hwf patch: V8's text */
                 goto exception;
             case OP_inc:
                 if (v == JS_SHORT_BIG_INT_MAX)
@@ -15287,7 +15508,7 @@ static no_inline __exception int js_unary_arith_slow(JSContext *ctx,
         bigint_slow_case1:
             switch(op) {
             case OP_plus:
-                JS_ThrowTypeError(ctx, "bigint argument with unary +");
+                JS_ThrowTypeError(ctx, "Cannot convert a BigInt value to a number"); /* hwf patch: V8's text */
                 JS_FreeValue(ctx, op1);
                 goto exception;
             case OP_inc:
@@ -15387,6 +15608,21 @@ static no_inline int js_not_slow(JSContext *ctx, JSValue *sp)
  exception:
     sp[-1] = JS_UNDEFINED;
     return -1;
+}
+
+/* hwf patch: V8's TypeError for an arithmetic operator given a BigInt and a
+   Number (after ToNumeric); frees both operands when it throws. */
+static no_inline int js_throw_bigint_mix(JSContext *ctx, JSValue op1, JSValue op2)
+{
+    uint32_t tag1 = JS_VALUE_GET_TAG(op1), tag2 = JS_VALUE_GET_TAG(op2);
+    if (tag1 == JS_TAG_BIG_INT || tag1 == JS_TAG_SHORT_BIG_INT ||
+        tag2 == JS_TAG_BIG_INT || tag2 == JS_TAG_SHORT_BIG_INT) {
+        JS_FreeValue(ctx, op1);
+        JS_FreeValue(ctx, op2);
+        JS_ThrowTypeError(ctx, "Cannot mix BigInt and other types, use explicit conversions");
+        return -1;
+    }
+    return 0;
 }
 
 static no_inline __exception int js_binary_arith_slow(JSContext *ctx, JSValue *sp,
@@ -15546,6 +15782,9 @@ static no_inline __exception int js_binary_arith_slow(JSContext *ctx, JSValue *s
         sp[-2] = JS_CompactBigInt(ctx, r);
     } else {
         double dr;
+        /* hwf patch: V8's text when a BigInt meets a Number */
+        if (js_throw_bigint_mix(ctx, op1, op2))
+            goto exception;
         /* float64 result */
         if (JS_ToFloat64Free(ctx, &d1, op1)) {
             JS_FreeValue(ctx, op2);
@@ -15684,6 +15923,9 @@ static no_inline __exception int js_add_slow(JSContext *ctx, JSValue *sp)
         sp[-2] = JS_CompactBigInt(ctx, r);
     } else {
         double d1, d2;
+        /* hwf patch: V8's text when a BigInt meets a Number */
+        if (js_throw_bigint_mix(ctx, op1, op2))
+            goto exception;
         /* float64 result */
         if (JS_ToFloat64Free(ctx, &d1, op1)) {
             JS_FreeValue(ctx, op2);
@@ -15834,6 +16076,9 @@ static no_inline __exception int js_binary_logic_slow(JSContext *ctx,
             goto exception;
         sp[-2] = JS_CompactBigInt(ctx, r);
     } else {
+        /* hwf patch: V8's text when a BigInt meets a Number */
+        if (js_throw_bigint_mix(ctx, op1, op2))
+            goto exception;
         if (unlikely(JS_ToInt32Free(ctx, (int32_t *)&v1, op1))) {
             JS_FreeValue(ctx, op2);
             goto exception;
@@ -16422,6 +16667,20 @@ static __exception int js_operator_in(JSContext *ctx, JSValue *sp)
     op2 = sp[-1];
 
     if (JS_VALUE_GET_TAG(op2) != JS_TAG_OBJECT) {
+        /* hwf patch: V8's text, "Cannot use 'in' operator to search for
+           'a' in 5", for primitive operands */
+        if (JS_VALUE_GET_TAG(op1) != JS_TAG_OBJECT) {
+            const char *k = JS_ToCString(ctx, op1);
+            const char *v = k ? JS_ToCString(ctx, op2) : NULL;
+            if (k && v)
+                JS_ThrowTypeError(ctx, "Cannot use 'in' operator to search for '%s' in %s", k, v);
+            JS_FreeCString(ctx, k);
+            JS_FreeCString(ctx, v);
+            if (k && v)
+                return -1;
+            if (JS_HasException(ctx))
+                return -1;
+        }
         JS_ThrowTypeError(ctx, "invalid 'in' operand");
         return -1;
     }
@@ -16969,10 +17228,60 @@ static JSValue JS_GetIterator2(JSContext *ctx, JSValueConst obj,
     return enum_obj;
 }
 
+/* hwf patch: V8's TypeError for iterating what is not iterable: the
+   expression's text at a site the parser recorded (for-of, a spread, an
+   array pattern), else the value's type as V8 writes it */
+static no_inline JSValue hwf_throw_not_iterable(JSContext *ctx, JSValueConst obj)
+{
+    char buf[192], vbuf[192];
+    const char *text = hwf_site_text(ctx, HWF_SITE_ITERATE, buf, sizeof(buf));
+    bool nullish = JS_IsNull(obj) || JS_IsUndefined(obj);
+    const char *type;
+
+    if (text && text[0] == 'c') {
+        if (!nullish)
+            return JS_ThrowTypeError(ctx, "Spread syntax requires ...iterable[Symbol.iterator] to be a function");
+        return JS_ThrowTypeError(ctx, "%s is not iterable (cannot read property %s)",
+                                 text + 1, JS_IsNull(obj) ? "null" : "undefined");
+    }
+    if (text) {
+        size_t n = strlen(text);
+        /* V8 names the function for a call's result */
+        if (n > 6 && !strcmp(text + n - 5, "(...)")) {
+            buf[n - 5] = '\0';
+            return JS_ThrowTypeError(ctx, "%s is not a function or its return value is not iterable",
+                                     text + 1);
+        }
+        return JS_ThrowTypeError(ctx, "%s is not iterable", text + 1);
+    }
+    switch (JS_VALUE_GET_NORM_TAG(obj)) {
+    case JS_TAG_UNDEFINED:
+        return JS_ThrowTypeError(ctx, "undefined is not iterable (cannot read property Symbol(Symbol.iterator))");
+    case JS_TAG_NULL:
+        return JS_ThrowTypeError(ctx, "object null is not iterable (cannot read property Symbol(Symbol.iterator))");
+    case JS_TAG_OBJECT:
+        type = JS_IsFunction(ctx, obj) ? "function" : "object";
+        break;
+    case JS_TAG_SYMBOL:
+        type = "symbol";
+        break;
+    default:
+        hwf_value_text(ctx, obj, vbuf, sizeof(vbuf));
+        return JS_ThrowTypeError(ctx, "%s %s is not iterable (cannot read property Symbol(Symbol.iterator))",
+                                 JS_VALUE_GET_NORM_TAG(obj) == JS_TAG_BOOL ? "boolean" :
+                                 (JS_VALUE_GET_NORM_TAG(obj) == JS_TAG_BIG_INT ||
+                                  JS_VALUE_GET_NORM_TAG(obj) == JS_TAG_SHORT_BIG_INT) ? "bigint" : "number",
+                                 vbuf);
+    }
+    return JS_ThrowTypeError(ctx, "%s is not iterable (cannot read property Symbol(Symbol.iterator))", type);
+}
+
 static JSValue JS_GetIterator(JSContext *ctx, JSValueConst obj, bool is_async)
 {
     JSValue method, ret, sync_iter;
 
+    if (!is_async && (JS_IsNull(obj) || JS_IsUndefined(obj)))
+        return hwf_throw_not_iterable(ctx, obj); /* hwf patch */
     if (is_async) {
         method = JS_GetProperty(ctx, obj, JS_ATOM_Symbol_asyncIterator);
         if (JS_IsException(method))
@@ -16996,7 +17305,7 @@ static JSValue JS_GetIterator(JSContext *ctx, JSValueConst obj, bool is_async)
     }
     if (!JS_IsFunction(ctx, method)) {
         JS_FreeValue(ctx, method);
-        return JS_ThrowTypeError(ctx, "value is not iterable");
+        return hwf_throw_not_iterable(ctx, obj); /* hwf patch: V8's text */
     }
     ret = JS_GetIterator2(ctx, obj, method);
     JS_FreeValue(ctx, method);
@@ -17350,6 +17659,10 @@ static __exception int js_append_enumerate(JSContext *ctx, JSValue *sp)
          avoid constructing actual iterator object?
        - build this into js_for_of_start and use in all `for (x of o)` loops
      */
+    if (JS_IsNull(sp[-1]) || JS_IsUndefined(sp[-1])) {
+        hwf_throw_not_iterable(ctx, sp[-1]); /* hwf patch: V8's text */
+        return -1;
+    }
     iterator = JS_GetProperty(ctx, sp[-1], JS_ATOM_Symbol_iterator);
     if (JS_IsException(iterator))
         return -1;
@@ -18141,7 +18454,8 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
         call_func = rt->class_array[p->class_id].call;
         if (!call_func) {
         not_a_function:
-            return JS_ThrowTypeErrorNotAFunction(caller_ctx);
+            /* hwf patch: V8's text */
+            return JS_ThrowTypeErrorNotCallable(caller_ctx, func_obj, false);
         }
         return call_func(caller_ctx, func_obj, this_obj, argc,
                          argv, flags);
@@ -18670,7 +18984,13 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
         CASE(OP_check_ctor):
             if (JS_IsUndefined(new_target)) {
             non_ctor_call:
-                JS_ThrowTypeError(ctx, "class constructors must be invoked with 'new'");
+                /* hwf patch: V8's text */
+                {
+                    const char *cname = get_func_name(ctx, func_obj);
+                    JS_ThrowTypeError(ctx, "Class constructor %s cannot be invoked without 'new'",
+                                      cname ? cname : "");
+                    JS_FreeCString(ctx, cname);
+                }
                 goto exception;
             }
             BREAK;
@@ -18726,7 +19046,8 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
                 type = pc[4];
                 pc += 5;
                 if (type == JS_THROW_VAR_RO)
-                    JS_ThrowTypeErrorReadOnly(ctx, JS_PROP_THROW, atom);
+                    /* hwf patch: V8's text */
+                    JS_ThrowTypeError(ctx, "Assignment to constant variable.");
                 else
                 if (type == JS_THROW_VAR_REDECL)
                     JS_ThrowSyntaxErrorVarRedeclaration(ctx, atom);
@@ -20732,6 +21053,10 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
         CASE(OP_to_object):
             if (JS_VALUE_GET_TAG(sp[-1]) != JS_TAG_OBJECT) {
                 sf->cur_pc = pc;
+                /* hwf patch: V8's text for destructuring null or undefined */
+                if ((JS_IsNull(sp[-1]) || JS_IsUndefined(sp[-1])) &&
+                    hwf_throw_destructure(ctx, JS_IsNull(sp[-1])))
+                    goto exception;
                 ret_val = JS_ToObject(ctx, sp[-1]);
                 if (JS_IsException(ret_val))
                     goto exception;
@@ -21093,7 +21418,8 @@ static JSValue JS_CallConstructorInternal(JSContext *ctx,
         call_func = ctx->rt->class_array[p->class_id].call;
         if (!call_func) {
         not_a_function:
-            return JS_ThrowTypeErrorNotAFunction(ctx);
+            /* hwf patch: V8's text */
+            return JS_ThrowTypeErrorNotCallable(ctx, func_obj, true);
         }
         return call_func(ctx, func_obj, new_target, argc,
                          argv, flags);
@@ -22384,6 +22710,7 @@ typedef struct JSFunctionDef {
     int line_num;
     int col_num;
     DynBuf pc2line;
+    DynBuf hwf_sites; /* hwf: see JSFunctionBytecode.hwf_sites */
 
     char *source;  /* raw source, utf-8 encoded */
     int source_len;
@@ -22439,7 +22766,117 @@ typedef struct JSParseState {
     JSFunctionDef *cur_func;
     bool is_module; /* parsing a module */
     bool allow_html_comments;
+    /* hwf: the text V8 would print for the last postfix expression parsed
+       (`o.f(...).x`), and the tokens it spans */
+    char hwf_text[128];
+    bool hwf_text_ok;
+    bool hwf_text_is_string; /* a string literal alone */
+    bool hwf_destr_nested; /* the next destructuring pattern is nested */
+    bool hwf_text_is_member; /* ends in a property access */
+    char hwf_array_text[128]; /* the last array literal, [1,"a",x] */
+    bool hwf_array_ok;
+    const uint8_t *hwf_text_start;
+    const uint8_t *hwf_text_end;
 } JSParseState;
+
+/* hwf patch: V8 names the expression a TypeError is about ("o.f(...).x is
+   not a function", "Cannot destructure property 'a' of 'res.data' as it is
+   undefined."). The parser writes that text (V8's CallPrinter: member
+   chains, `(...)` for a call's arguments, "(intermediate value)" for what
+   it does not print) for a call site into the function's `hwf_sites`,
+   keyed by a source position it also emits (OP_source_loc) right before
+   the site's opcode; at run time the error looks the position of the
+   failing opcode up (find_line_num) and takes the text. */
+typedef struct HwfText {
+    char buf[128];
+    int len;
+    bool ok;
+} HwfText;
+
+static no_inline void hwf_text_add(HwfText *t, const char *str)
+{
+    size_t n = strlen(str);
+    if (!t->ok)
+        return;
+    if (t->len + n >= sizeof(t->buf)) {
+        t->ok = false;
+        return;
+    }
+    memcpy(t->buf + t->len, str, n + 1);
+    t->len += n;
+}
+
+static no_inline void hwf_text_set(HwfText *t, const char *str)
+{
+    t->len = 0;
+    t->buf[0] = '\0';
+    t->ok = true;
+    hwf_text_add(t, str);
+}
+
+static no_inline void hwf_text_add_atom(JSContext *ctx, HwfText *t, JSAtom atom)
+{
+    char buf[ATOM_GET_STR_BUF_SIZE];
+    hwf_text_add(t, JS_AtomGetStr(ctx, buf, sizeof(buf), atom));
+}
+
+/* record: u32 line, u32 col, u8 kind, u16 length, text (no NUL) */
+
+/* a record whose text is the parts a, b, c, d one after the other */
+static no_inline void hwf_site_add4(JSFunctionDef *fd, int line, int col,
+                                    int kind, const char *a, const char *b,
+                                    const char *c, const char *d)
+{
+    size_t n = strlen(a) + strlen(b) + strlen(c) + strlen(d);
+    if (n > 0xffff)
+        return;
+    dbuf_put_u32(&fd->hwf_sites, line);
+    dbuf_put_u32(&fd->hwf_sites, col);
+    dbuf_putc(&fd->hwf_sites, kind);
+    dbuf_put_u16(&fd->hwf_sites, n);
+    dbuf_putstr(&fd->hwf_sites, a);
+    dbuf_putstr(&fd->hwf_sites, b);
+    dbuf_putstr(&fd->hwf_sites, c);
+    dbuf_putstr(&fd->hwf_sites, d);
+}
+
+static void hwf_site_add(JSFunctionDef *fd, int line, int col, int kind,
+                         const char *text)
+{
+    hwf_site_add4(fd, line, col, kind, text, "", "", "");
+}
+
+static void emit_source_loc_at(JSParseState *s, int line_num, int col_num);
+
+/* the exact column of the current token (QuickJS-ng's token.col_num is
+   the column of the first token after white space, shared by `f()()`'s
+   tokens) */
+static int hwf_token_col(JSParseState *s)
+{
+    if (s->token.ptr && s->token.line_start && s->token.ptr >= s->token.line_start)
+        return (int)(s->token.ptr - s->token.line_start) + 1;
+    return s->token.col_num;
+}
+
+/* the position that keys a site, emitted before its opcode, and its text
+   when the parser could write it */
+static no_inline void hwf_emit_site(JSParseState *s, int line, int col, int kind,
+                          const HwfText *t)
+{
+    emit_source_loc_at(s, line, col);
+    if (t && t->ok)
+        hwf_site_add(s->cur_func, line, col, kind, t->buf);
+}
+
+/* the text of the expression parsed from `start` to the current token,
+   when it was one postfix expression (NULL otherwise) */
+static no_inline const char *hwf_expr_text(JSParseState *s, const uint8_t *start)
+{
+    if (s->hwf_text_ok && s->hwf_text_start == start &&
+        s->hwf_text_end == s->token.ptr)
+        return s->hwf_text;
+    return NULL;
+}
 
 typedef struct JSOpCode {
 #ifdef ENABLE_DUMPS // JS_DUMP_BYTECODE_*
@@ -23563,21 +24000,137 @@ static __exception int next_token(JSParseState *s)
 
 #endif // QJS_DISABLE_PARSER
 
+/* hwf patch: JSON.parse's errors read as V8's (Node 20's): positions
+   count UTF-16 code units, as JavaScript indexes the text, and there is no
+   "(line N column M)" (QuickJS-ng wrote byte offsets and a line and
+   column). */
+static int json_utf16_length(const uint8_t *start, const uint8_t *end)
+{
+    const uint8_t *p;
+    int n = 0;
+
+    for (p = start; p < end; p++) {
+        if ((*p & 0xC0) != 0x80)
+            n += (*p >= 0xF0) ? 2 : 1;
+    }
+    return n;
+}
+
 static int json_parse_error(JSParseState *s, const uint8_t *curp, const char *msg)
 {
-    const uint8_t *p, *line_start;
-    int position = curp - s->buf_start;
-    int line = 1;
-    for (line_start = p = s->buf_start; p < curp; p++) {
-        /* column count does not account for TABs nor wide characters */
-        if (*p == '\r' || *p == '\n') {
-            p += 1 + (p[0] == '\r' && p[1] == '\n');
-            line++;
-            line_start = p;
+    return js_parse_error(s, "%s in JSON at position %d", msg,
+                          json_utf16_length(s->buf_start, curp));
+}
+
+/* hwf patch: the UTF-8 of the UTF-16 code units [start, end) of the
+   text; half of a surrogate pair is written as its lone surrogate. */
+static no_inline void json_put_utf16_range(DynBuf *db, const uint8_t *buf,
+                                 const uint8_t *buf_end, int start, int end)
+{
+    const uint8_t *p, *p_next;
+    uint32_t c;
+    int idx = 0;
+
+    for (p = buf; p < buf_end && idx < end; p = p_next) {
+        if (*p < 0x80) {
+            c = *p;
+            p_next = p + 1;
+        } else {
+            c = utf8_decode(p, &p_next);
+            if (p_next == p)
+                p_next = p + 1;
+        }
+        if (c < 0x10000) {
+            if (idx >= start)
+                dbuf_put(db, p, p_next - p);
+            idx++;
+        } else {
+            if (idx >= start && idx + 1 < end) {
+                dbuf_put(db, p, p_next - p);
+            } else {
+                uint8_t tmp[UTF8_CHAR_LEN_MAX];
+                if (idx >= start)
+                    dbuf_put(db, tmp, utf8_encode(tmp, get_hi_surrogate(c)));
+                else if (idx + 1 >= start && idx + 1 < end)
+                    dbuf_put(db, tmp, utf8_encode(tmp, get_lo_surrogate(c)));
+            }
+            idx += 2;
         }
     }
-    return js_parse_error(s, "%s in JSON at position %d (line %d column %d)",
-                          msg, position, line, (int)(p - line_start) + 1);
+}
+
+/* hwf patch: V8's error for the character at `curp` where a JSON value or
+   literal was expected: the end of input, a number, a string, or
+   "Unexpected token 'H', "Here is th"... is not valid JSON" with up to ten
+   characters of context either side (V8's kMaxContextCharacters), or the
+   whole text when it is "undefined", "NaN", "Infinity" or "[object
+   Object]". */
+static no_inline int json_unexpected(JSParseState *s, const uint8_t *curp)
+{
+    static const char *const special[] = {
+        "[object Object]", "undefined", "Infinity", "NaN",
+    };
+    size_t buf_len = s->buf_end - s->buf_start;
+    int pos, len, start, end, i;
+    const char *before, *after;
+    DynBuf tok, sub;
+    uint32_t c;
+    const uint8_t *p_next;
+
+    if (curp >= s->buf_end)
+        return js_parse_error(s, "Unexpected end of JSON input");
+    if (is_digit(*curp) || *curp == '-')
+        return json_parse_error(s, curp, "Unexpected number");
+    if (*curp == '"')
+        return json_parse_error(s, curp, "Unexpected string");
+    for (i = 0; i < countof(special); i++) {
+        if (buf_len == strlen(special[i]) &&
+            !memcmp(s->buf_start, special[i], buf_len))
+            return js_parse_error(s, "\"%s\" is not valid JSON", special[i]);
+    }
+    pos = json_utf16_length(s->buf_start, curp);
+    len = json_utf16_length(curp, s->buf_end) + pos;
+    js_dbuf_init(s->ctx, &tok);
+    js_dbuf_init(s->ctx, &sub);
+    if (*curp < 0x80) {
+        dbuf_putc(&tok, *curp);
+    } else {
+        uint8_t tmp[UTF8_CHAR_LEN_MAX];
+        c = utf8_decode(curp, &p_next);
+        if (c >= 0x10000)
+            c = get_hi_surrogate(c);
+        dbuf_put(&tok, tmp, utf8_encode(tmp, c));
+    }
+    before = "";
+    after = "";
+    start = 0;
+    end = len;
+    if (len >= 21) {
+        if (pos < 10) {
+            end = pos + 10;
+            after = "...";
+        } else if (pos < len - 10) {
+            start = pos - 10;
+            end = pos + 10;
+            before = "...";
+            after = "...";
+        } else {
+            start = pos - 10;
+            before = "...";
+        }
+    }
+    json_put_utf16_range(&sub, s->buf_start, s->buf_end, start, end);
+    dbuf_putc(&tok, '\0');
+    dbuf_putc(&sub, '\0');
+    if (tok.error || sub.error)
+        js_parse_error(s, "Unexpected token in JSON at position %d", pos);
+    else
+        js_parse_error(s, "Unexpected token '%s', %s\"%s\"%s is not valid JSON",
+                       (const char *)tok.buf, before, (const char *)sub.buf,
+                       after);
+    dbuf_free(&tok);
+    dbuf_free(&sub);
+    return -1;
 }
 
 static int json_parse_string(JSParseState *s, const uint8_t **pp)
@@ -23665,7 +24218,8 @@ static int json_parse_string(JSParseState *s, const uint8_t **pp)
     return 0;
 
  end_of_input:
-    js_parse_error(s, "Unexpected end of JSON input");
+    /* hwf patch: V8's text */
+    json_parse_error(s, s->buf_end, "Unterminated string");
  fail:
     string_buffer_free(b);
     return -1;
@@ -23682,8 +24236,8 @@ static int json_parse_number(JSParseState *s, const uint8_t **pp)
     if (!is_digit(*p))
         return js_parse_error(s, "Unexpected token '%c'", *p_start);
 
-    if (p[0] == '0' && is_digit(p[1]))
-        return json_parse_error(s, p, "Unexpected number");
+    if (p[0] == '0' && is_digit(p[1])) /* hwf patch: V8's position */
+        return json_parse_error(s, p + 1, "Unexpected number");
 
     while (is_digit(*p))
         p++;
@@ -23708,41 +24262,6 @@ static int json_parse_number(JSParseState *s, const uint8_t **pp)
     s->token.u.num.val = js_float64(strtod((const char *)p_start, NULL));
     *pp = p;
     return 0;
-}
-
-/* 'c' is the first character. Return JS_ATOM_NULL in case of error */
-static JSAtom json_parse_ident(JSParseState *s, const uint8_t **pp, int c)
-{
-    const uint8_t *p;
-    char ident_buf[128], *buf;
-    size_t ident_size, ident_pos;
-    JSAtom atom;
-
-    p = *pp;
-    buf = ident_buf;
-    ident_size = sizeof(ident_buf);
-    ident_pos = 0;
-    for(;;) {
-        buf[ident_pos++] = c;
-        c = *p;
-        if (c >= 128 ||
-            !((lre_id_continue_table_ascii[c >> 5] >> (c & 31)) & 1))
-            break;
-        p++;
-        if (unlikely(ident_pos >= ident_size - UTF8_CHAR_LEN_MAX)) {
-            if (ident_realloc(s->ctx, &buf, &ident_size, ident_buf)) {
-                atom = JS_ATOM_NULL;
-                goto done;
-            }
-        }
-    }
-    /* buf contains pure ASCII */
-    atom = JS_NewAtomLen(s->ctx, buf, ident_pos);
- done:
-    if (unlikely(buf != ident_buf))
-        js_free(s->ctx, buf);
-    *pp = p;
-    return atom;
 }
 
 static __exception int json_next_token(JSParseState *s)
@@ -23806,41 +24325,39 @@ static __exception int json_next_token(JSParseState *s)
     case '/':
         /* JSON does not accept comments */
         goto def_token;
-    case 'a': case 'b': case 'c': case 'd':
-    case 'e': case 'f': case 'g': case 'h':
-    case 'i': case 'j': case 'k': case 'l':
-    case 'm': case 'n': case 'o': case 'p':
-    case 'q': case 'r': case 's': case 't':
-    case 'u': case 'v': case 'w': case 'x':
-    case 'y': case 'z':
-    case 'A': case 'B': case 'C': case 'D':
-    case 'E': case 'F': case 'G': case 'H':
-    case 'I': case 'J': case 'K': case 'L':
-    case 'M': case 'N': case 'O': case 'P':
-    case 'Q': case 'R': case 'S': case 'T':
-    case 'U': case 'V': case 'W': case 'X':
-    case 'Y': case 'Z':
-    case '_':
-    case '$':
-        /* identifier : only pure ascii characters are accepted */
-        p++;
-        atom = json_parse_ident(s, &p, c);
-        if (atom == JS_ATOM_NULL)
-            goto fail;
+    case 't':
+    case 'f':
+    case 'n':
+        /* hwf patch: V8 reads true, false and null character by character
+           and stops at the first one that differs ("tru" is the end of
+           input, "trux" an unexpected 'x', "truex" true then 'e'); other
+           letters are an unexpected token */
+        {
+            const char *lit = c == 't' ? "true" : c == 'f' ? "false" : "null";
+            size_t i, n = strlen(lit);
+            for (i = 1; i < n; i++) {
+                if (p + i >= s->buf_end || p[i] != (uint8_t)lit[i]) {
+                    json_unexpected(s, p + i);
+                    goto fail;
+                }
+            }
+            atom = c == 't' ? JS_ATOM_true : c == 'f' ? JS_ATOM_false : JS_ATOM_null;
+            p += n;
+        }
         s->token.u.ident.atom = atom;
         s->token.u.ident.has_escape = false;
         s->token.u.ident.is_reserved = false;
         s->token.val = TOK_IDENT;
         break;
     case '-':
-        if (!is_digit(p[1])) {
-            json_parse_error(s, p, "No number after minus sign");
+        if (!is_digit(p[1])) { /* hwf patch: V8's position */
+            json_parse_error(s, p + 1, "No number after minus sign");
             goto fail;
         }
         goto parse_number;
     case '0':
-        if (is_digit(p[1])) {
-            json_parse_error(s, p, "Unexpected number");
+        if (is_digit(p[1])) { /* hwf patch: V8's position */
+            json_parse_error(s, p + 1, "Unexpected number");
             goto fail;
         }
         goto parse_number;
@@ -23854,16 +24371,13 @@ static __exception int json_next_token(JSParseState *s)
         break;
     default:
         if (c >= 0x80) {
-            c = utf8_decode(p, &p_next);
-            if (p_next == p + 1) {
-                js_parse_error(s, "Unexpected token '\\x%02x' in JSON", *p);
-            } else {
-                if (c > 0xFFFF) {
-                    c = get_hi_surrogate(c);
-                }
-                js_parse_error(s, "Unexpected token '\\u%04x' in JSON", c);
-            }
-            goto fail;
+            /* hwf patch: an unexpected token for the parser to report as
+               V8 does where it meets it (a code point never used as a
+               token value) */
+            utf8_decode(p, &p_next);
+            s->token.val = 0x80;
+            p = p_next > p ? (uint8_t *)p_next : p + 1;
+            break;
         }
     def_token:
         s->token.val = c;
@@ -25295,7 +25809,7 @@ static void set_object_name_computed(JSParseState *s)
     }
 }
 
-static __exception int js_parse_object_literal(JSParseState *s)
+static no_inline __exception int js_parse_object_literal(JSParseState *s)
 {
     JSAtom name = JS_ATOM_NULL;
     const uint8_t *start_ptr;
@@ -26129,20 +26643,30 @@ static __exception int js_parse_class(JSParseState *s, bool is_class_expr,
     return -1;
 }
 
-static __exception int js_parse_array_literal(JSParseState *s)
+/* hwf: not inlined, so its HwfText stays out of js_parse_postfix_expr's frame */
+static no_inline __exception int js_parse_array_literal(JSParseState *s)
 {
     uint32_t idx;
     bool need_length;
+    HwfText at; /* hwf: V8's text of the literal */
 
+    hwf_text_set(&at, "[");
     if (next_token(s))
         return -1;
     /* small regular arrays are created on the stack */
     idx = 0;
     while (s->token.val != ']' && idx < 32) {
+        const uint8_t *el_start;
+        const char *el_text;
         if (s->token.val == ',' || s->token.val == TOK_ELLIPSIS)
             break;
+        el_start = s->token.ptr;
         if (js_parse_assign_expr(s))
             return -1;
+        el_text = hwf_expr_text(s, el_start);
+        if (idx > 0)
+            hwf_text_add(&at, ",");
+        hwf_text_add(&at, el_text ? el_text : "(intermediate value)");
         idx++;
         /* accept trailing comma */
         if (s->token.val == ',') {
@@ -26154,6 +26678,10 @@ static __exception int js_parse_array_literal(JSParseState *s)
     }
     emit_op(s, OP_array_from);
     emit_u16(s, idx);
+    hwf_text_add(&at, "]");
+    s->hwf_array_ok = at.ok && s->token.val == ']';
+    if (s->hwf_array_ok)
+        memcpy(s->hwf_array_text, at.buf, at.len + 1);
 
     /* larger arrays and holes are handled with explicit indices */
     need_length = false;
@@ -26195,10 +26723,22 @@ static __exception int js_parse_array_literal(JSParseState *s)
     /* stack has array, index */
     while (s->token.val != ']') {
         if (s->token.val == TOK_ELLIPSIS) {
+            /* hwf: the spread's text for V8's "x is not iterable" */
+            const uint8_t *spread_start;
+            const char *text;
+            int spread_line, spread_col;
             if (next_token(s))
                 return -1;
+            spread_start = s->token.ptr;
+            spread_line = s->token.line_num;
+            spread_col = hwf_token_col(s);
             if (js_parse_assign_expr(s))
                 return -1;
+            text = hwf_expr_text(s, spread_start);
+            hwf_emit_site(s, spread_line, spread_col, HWF_SITE_ITERATE, NULL);
+            if (text)
+                hwf_site_add4(s->cur_func, spread_line, spread_col,
+                              HWF_SITE_ITERATE, "i", text, "", "");
             emit_op(s, OP_append);
         } else {
             need_length = true;
@@ -26665,7 +27205,16 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
     JSAtom prop_name, var_name;
     int opcode, scope, tok1, skip_bits;
     bool has_initializer;
+    /* hwf: V8's "Cannot destructure property 'a' of 'x' as it is null." */
+    bool hwf_nested = s->hwf_destr_nested;
+    bool hwf_obj = false, hwf_arr = false, hwf_first = true, hwf_read = false;
+    bool hwf_init_member = false;
+    int hwf_line = 0, hwf_col = 0;
+    HwfText hwf_prop, hwf_init;
 
+    s->hwf_destr_nested = false;
+    hwf_text_set(&hwf_prop, "");
+    hwf_text_set(&hwf_init, "");
     label_lvalue = -1;
 
     if (has_ellipsis < 0) {
@@ -26693,9 +27242,13 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
     }
     assign_addr = s->cur_func->byte_code.size;
     if (s->token.val == '{') {
+        hwf_obj = true;
+        hwf_line = s->token.line_num;
+        hwf_col = hwf_token_col(s);
         if (next_token(s))
             return -1;
         /* throw an exception if the value cannot be converted to an object */
+        emit_source_loc_at(s, hwf_line, hwf_col);
         emit_op(s, OP_to_object);
         if (has_ellipsis) {
             /* add excludeList on stack just below src object */
@@ -26705,6 +27258,7 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
         while (s->token.val != '}') {
             int prop_type;
             if (s->token.val == TOK_ELLIPSIS) {
+                hwf_first = false;
                 if (!has_ellipsis) {
                     JS_ThrowInternalError(s->ctx, "unexpected ellipsis token");
                     return -1;
@@ -26739,6 +27293,14 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
             prop_type = js_parse_property_name(s, &prop_name, false, true, false);
             if (prop_type < 0)
                 return -1;
+            if (hwf_first) {
+                hwf_first = false;
+                if (prop_name != JS_ATOM_NULL)
+                    hwf_text_add_atom(s->ctx, &hwf_prop, prop_name);
+                /* V8 reads a first property with a default value */
+                if (prop_type == PROP_TYPE_VAR && s->token.val == '=')
+                    hwf_read = true;
+            }
             var_name = JS_ATOM_NULL;
             opcode = OP_scope_get_var;
             scope = s->cur_func->scope_level;
@@ -26776,6 +27338,7 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
                         emit_op(s, OP_get_field2);
                         emit_u32(s, prop_name);
                     }
+                    s->hwf_destr_nested = true;
                     if (js_parse_destructuring_element(s, tok, is_arg, true, -1, true, export_flag) < 0)
                         return -1;
                     if (s->token.val == '}')
@@ -26955,6 +27518,9 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
 
         source_line_num = s->token.line_num;
         source_col_num = s->token.col_num;
+        hwf_arr = true;
+        hwf_line = s->token.line_num;
+        hwf_col = hwf_token_col(s);
         if (next_token(s))
             return -1;
         /* the block environment is only needed in generators in case
@@ -26962,6 +27528,7 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
         push_break_entry(s->cur_func, &block_env,
                          JS_ATOM_NULL, -1, -1, 2);
         block_env.has_iterator = true;
+        emit_source_loc_at(s, hwf_line, hwf_col);
         emit_op(s, OP_for_of_start);
         has_spread = false;
         while (s->token.val != ']') {
@@ -26991,6 +27558,7 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
                     emit_u8(s, 0);
                     emit_op(s, OP_drop);
                 }
+                s->hwf_destr_nested = true;
                 if (js_parse_destructuring_element(s, tok, is_arg, true, skip_bits & SKIP_HAS_ELLIPSIS, true, export_flag) < 0)
                     return -1;
             } else {
@@ -27070,8 +27638,16 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
         emit_label(s, label_parse);
         if (hasval)
             emit_op(s, OP_drop);
-        if (js_parse_assign_expr(s))
-            return -1;
+        {
+            const uint8_t *init_start = s->token.ptr;
+            const char *text;
+            if (js_parse_assign_expr(s))
+                return -1;
+            text = hwf_expr_text(s, init_start);
+            if (text)
+                hwf_text_set(&hwf_init, text);
+            hwf_init_member = text && s->hwf_text_is_member;
+        }
         emit_goto(s, OP_goto, label_assign);
         emit_label(s, label_done);
         has_initializer = true;
@@ -27089,6 +27665,21 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
         s->cur_func->label_slots[label_parse].ref_count--;
         has_initializer = false;
     }
+    if (hwf_obj && hwf_prop.ok && hwf_init.ok) {
+        /* the site's record: n (V8 reads the first property: a nested
+           pattern, a default value) or t, the first property's name, the
+           value's text */
+        bool read = hwf_prop.len > 0 &&
+            (hwf_read || (hwf_nested && !has_initializer));
+        hwf_site_add4(s->cur_func, hwf_line, hwf_col, HWF_SITE_DESTRUCTURE,
+                      read ? "n\t" : "t\t", hwf_prop.buf, "\t", hwf_init.buf);
+    }
+    /* V8 names a declaration's value ("x is not iterable"), not an
+       assignment's */
+    if (hwf_arr && tok && !hwf_nested && has_initializer && hwf_init.len > 0 &&
+        hwf_init.ok && !hwf_init_member)
+        hwf_site_add4(s->cur_func, hwf_line, hwf_col, HWF_SITE_ITERATE,
+                      "i", hwf_init.buf, "", "");
     return has_initializer;
 
  prop_error:
@@ -27128,7 +27719,13 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
     FuncCallType call_type;
     int optional_chaining_label;
     bool accept_lparen = (parse_flags & PF_POSTFIX_CALL) != 0;
+    /* hwf: the expression's text as V8 prints it (see HwfText) */
+    HwfText t; /* unchanged while a call's arguments are parsed: the callee */
+    const uint8_t *hwf_start = s->token.ptr;
+    bool hwf_is_string = false, hwf_is_member = false;
+    int call_line = 0, call_col = 0, new_line = 0, new_col = 0;
 
+    hwf_text_set(&t, "(intermediate value)");
     call_type = FUNC_CALL_NORMAL;
     switch(s->token.val) {
     case TOK_NUMBER:
@@ -27137,6 +27734,9 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
             val = s->token.u.num.val;
 
             if (JS_VALUE_GET_TAG(val) == JS_TAG_INT) {
+                char nbuf[16];
+                snprintf(nbuf, sizeof(nbuf), "%d", JS_VALUE_GET_INT(val));
+                hwf_text_set(&t, nbuf);
                 emit_op(s, OP_push_i32);
                 emit_u32(s, JS_VALUE_GET_INT(val));
             } else if (JS_VALUE_GET_TAG(val) == JS_TAG_SHORT_BIG_INT) {
@@ -27162,6 +27762,18 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
             return -1;
         break;
     case TOK_STRING:
+        if (JS_VALUE_GET_STRING(s->token.u.str.str)->len < 120) {
+            const char *str = JS_ToCString(s->ctx, s->token.u.str.str);
+            if (str) {
+                hwf_text_set(&t, "\"");
+                hwf_text_add(&t, str);
+                hwf_text_add(&t, "\"");
+                hwf_is_string = true;
+                JS_FreeCString(s->ctx, str);
+            } else {
+                JS_FreeValue(s->ctx, JS_GetException(s->ctx));
+            }
+        }
         if (emit_push_const(s, s->token.u.str.str, 1))
             return -1;
         if (next_token(s))
@@ -27210,8 +27822,22 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
         }
         break;
     case '(':
-        if (js_parse_expr_paren(s))
-            return -1;
+        {
+            /* hwf: V8 prints what is in parentheses as if they were not
+               there */
+            const uint8_t *inner;
+            const char *text;
+            if (js_parse_expect(s, '('))
+                return -1;
+            inner = s->token.ptr;
+            if (js_parse_expr(s))
+                return -1;
+            text = hwf_expr_text(s, inner);
+            if (text)
+                hwf_text_set(&t, text);
+            if (js_parse_expect(s, ')'))
+                return -1;
+        }
         break;
     case TOK_FUNCTION:
         if (js_parse_function_decl(s, JS_PARSE_FUNC_EXPR,
@@ -27226,11 +27852,13 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
             return -1;
         break;
     case TOK_NULL:
+        hwf_text_set(&t, "null");
         if (next_token(s))
             return -1;
         emit_op(s, OP_null);
         break;
     case TOK_THIS:
+        hwf_text_set(&t, "this");
         if (next_token(s))
             return -1;
         emit_op(s, OP_scope_get_var);
@@ -27238,11 +27866,13 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
         emit_u16(s, 0);
         break;
     case TOK_FALSE:
+        hwf_text_set(&t, "false");
         if (next_token(s))
             return -1;
         emit_op(s, OP_push_false);
         break;
     case TOK_TRUE:
+        hwf_text_set(&t, "true");
         if (next_token(s))
             return -1;
         emit_op(s, OP_push_true);
@@ -27290,6 +27920,8 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                     return -1;
                 }
             do_get_var:
+                hwf_text_set(&t, "");
+                hwf_text_add_atom(s->ctx, &t, name);
                 emit_source_loc_at(s, identifier_line_num, identifier_col_num);
                 emit_op(s, OP_scope_get_var);
                 emit_u32(s, name);
@@ -27306,16 +27938,26 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                     return -1;
             } else {
                 if (s->token.val == '{') {
+                    /* hwf: V8 writes {} or {(intermediate value)} */
+                    hwf_text_set(&t, peek_token(s, false) == '}' ? "{}" :
+                                 "{(intermediate value)}");
                     if (js_parse_object_literal(s))
                         return -1;
                 } else {
+                    s->hwf_array_ok = false;
                     if (js_parse_array_literal(s))
                         return -1;
+                    if (s->hwf_array_ok)
+                        hwf_text_set(&t, s->hwf_array_text);
                 }
             }
         }
         break;
     case TOK_NEW:
+        /* hwf: a `new` site is keyed by its keyword, the position V8 gives
+           the constructor call's frame */
+        new_line = s->token.line_num;
+        new_col = hwf_token_col(s);
         if (next_token(s))
             return -1;
         if (s->token.val == '.') {
@@ -27335,11 +27977,16 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
             if (js_parse_postfix_expr(s, 0))
                 return -1;
             accept_lparen = true;
+            /* hwf: the constructor's text */
+            hwf_text_set(&t, s->hwf_text);
+            t.ok = s->hwf_text_ok;
             if (s->token.val != '(') {
                 /* new operator on an object */
                 emit_op(s, OP_dup);
+                hwf_emit_site(s, new_line, new_col, HWF_SITE_NEW, &t);
                 emit_op(s, OP_call_constructor);
                 emit_u16(s, 0);
+                hwf_text_set(&t, "(intermediate value)");
             } else {
                 call_type = FUNC_CALL_NEW;
             }
@@ -27445,9 +28092,18 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
         parse_func_call:
             if (next_token(s))
                 return -1;
+            /* hwf: the call site's key and its callee's text */
+            call_line = s->token.line_num;
+            call_col = hwf_token_col(s);
+            if (call_type == FUNC_CALL_NEW) {
+                call_line = new_line;
+                call_col = new_col;
+            }
 
             if (call_type == FUNC_CALL_NORMAL) {
             parse_func_call2:
+                call_line = s->token.line_num;
+                call_col = hwf_token_col(s);
                 emit_source_loc(s);
                 switch(opcode = get_prev_opcode(fd)) {
                 case OP_get_field:
@@ -27593,10 +28249,22 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                 /* on stack: array idx */
                 while (s->token.val != ')') {
                     if (s->token.val == TOK_ELLIPSIS) {
+                        /* hwf: the spread's text for V8's errors */
+                        const uint8_t *spread_start;
+                        const char *text;
+                        int spread_line, spread_col;
                         if (next_token(s))
                             return -1;
+                        spread_start = s->token.ptr;
+                        spread_line = s->token.line_num;
+                        spread_col = hwf_token_col(s);
                         if (js_parse_assign_expr(s))
                             return -1;
+                        text = hwf_expr_text(s, spread_start);
+                        hwf_emit_site(s, spread_line, spread_col, HWF_SITE_ITERATE, NULL);
+                        if (text)
+                            hwf_site_add4(s->cur_func, spread_line, spread_col,
+                                          HWF_SITE_ITERATE, "c", text, "", "");
                         /* XXX: could pass is_last indicator? */
                         emit_op(s, OP_append);
                     } else {
@@ -27625,6 +28293,7 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                 case OP_scope_get_ref:
                     /* obj func array -> func obj array */
                     emit_op(s, OP_perm3);
+                    hwf_emit_site(s, call_line, call_col, call_type == FUNC_CALL_NEW ? HWF_SITE_NEW : HWF_SITE_CALL, call_type == FUNC_CALL_SUPER_CTOR ? NULL : &t);
                     emit_op(s, OP_apply);
                     emit_u16(s, call_type == FUNC_CALL_NEW);
                     break;
@@ -27635,6 +28304,7 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                     break;
                 default:
                     if (call_type == FUNC_CALL_SUPER_CTOR) {
+                        hwf_emit_site(s, call_line, call_col, call_type == FUNC_CALL_NEW ? HWF_SITE_NEW : HWF_SITE_CALL, call_type == FUNC_CALL_SUPER_CTOR ? NULL : &t);
                         emit_op(s, OP_apply);
                         emit_u16(s, 1);
                         /* set the 'this' value */
@@ -27647,12 +28317,14 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                     } else if (call_type == FUNC_CALL_NEW) {
                         /* obj func array -> func obj array */
                         emit_op(s, OP_perm3);
+                        hwf_emit_site(s, call_line, call_col, call_type == FUNC_CALL_NEW ? HWF_SITE_NEW : HWF_SITE_CALL, call_type == FUNC_CALL_SUPER_CTOR ? NULL : &t);
                         emit_op(s, OP_apply);
                         emit_u16(s, 1);
                     } else {
                         /* func array -> func undef array */
                         emit_op(s, OP_undefined);
                         emit_op(s, OP_swap);
+                        hwf_emit_site(s, call_line, call_col, call_type == FUNC_CALL_NEW ? HWF_SITE_NEW : HWF_SITE_CALL, call_type == FUNC_CALL_SUPER_CTOR ? NULL : &t);
                         emit_op(s, OP_apply);
                         emit_u16(s, 0);
                     }
@@ -27667,6 +28339,7 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                 case OP_scope_get_private_field:
                 case OP_get_array_el:
                 case OP_scope_get_ref:
+                    hwf_emit_site(s, call_line, call_col, call_type == FUNC_CALL_NEW ? HWF_SITE_NEW : HWF_SITE_CALL, call_type == FUNC_CALL_SUPER_CTOR ? NULL : &t);
                     emit_op(s, OP_call_method);
                     emit_u16(s, arg_count);
                     break;
@@ -27678,6 +28351,7 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                     break;
                 default:
                     if (call_type == FUNC_CALL_SUPER_CTOR) {
+                        hwf_emit_site(s, call_line, call_col, call_type == FUNC_CALL_NEW ? HWF_SITE_NEW : HWF_SITE_CALL, call_type == FUNC_CALL_SUPER_CTOR ? NULL : &t);
                         emit_op(s, OP_call_constructor);
                         emit_u16(s, arg_count);
 
@@ -27689,15 +28363,24 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
 
                         emit_class_field_init(s);
                     } else if (call_type == FUNC_CALL_NEW) {
+                        hwf_emit_site(s, call_line, call_col, call_type == FUNC_CALL_NEW ? HWF_SITE_NEW : HWF_SITE_CALL, call_type == FUNC_CALL_SUPER_CTOR ? NULL : &t);
                         emit_op(s, OP_call_constructor);
                         emit_u16(s, arg_count);
                     } else {
+                        hwf_emit_site(s, call_line, call_col, call_type == FUNC_CALL_NEW ? HWF_SITE_NEW : HWF_SITE_CALL, call_type == FUNC_CALL_SUPER_CTOR ? NULL : &t);
                         emit_op(s, OP_call);
                         emit_u16(s, arg_count);
                     }
                     break;
                 }
             }
+            /* hwf: V8 writes a call's arguments as (...) */
+            if (call_type == FUNC_CALL_NEW)
+                hwf_text_set(&t, "(intermediate value)");
+            else
+                hwf_text_add(&t, "(...)");
+            hwf_is_string = false;
+            hwf_is_member = false;
             call_type = FUNC_CALL_NORMAL;
         } else if (s->token.val == '.') {
             if (next_token(s))
@@ -27714,6 +28397,9 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                 emit_op(s, OP_scope_get_private_field);
                 emit_atom(s, s->token.u.ident.atom);
                 emit_u16(s, s->cur_func->scope_level);
+                hwf_text_add(&t, "[");
+                hwf_text_add_atom(s->ctx, &t, s->token.u.ident.atom);
+                hwf_text_add(&t, "]");
             } else {
                 if (!token_is_ident(s->token.val)) {
                     return js_parse_error(s, "expecting field name");
@@ -27734,7 +28420,11 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                     emit_op(s, OP_get_field);
                     emit_atom(s, s->token.u.ident.atom);
                 }
+                hwf_text_add(&t, has_optional_chain ? "?." : ".");
+                hwf_text_add_atom(s->ctx, &t, s->token.u.ident.atom);
             }
+            hwf_is_string = false;
+            hwf_is_member = true;
             if (next_token(s))
                 return -1;
         } else if (s->token.val == '[') {
@@ -27747,8 +28437,32 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
             }
             if (next_token(s))
                 return -1;
-            if (js_parse_expr(s))
-                return -1;
+            {
+                /* hwf: V8 writes o[k], o.arr[0], and o.key for o["key"] */
+                const uint8_t *key_start = s->token.ptr;
+                const char *key_text;
+                if (js_parse_expr(s))
+                    return -1;
+                key_text = hwf_expr_text(s, key_start);
+                if (has_optional_chain)
+                    hwf_text_add(&t, "?.");
+                if (!key_text) {
+                    hwf_text_add(&t, "[(intermediate value)]");
+                } else if (s->hwf_text_is_string && strlen(key_text) >= 2) {
+                    /* "key" written .key */
+                    if (!has_optional_chain)
+                        hwf_text_add(&t, ".");
+                    hwf_text_add(&t, key_text + 1);
+                    if (t.ok && t.len > 0)
+                        t.buf[--t.len] = '\0';
+                } else {
+                    hwf_text_add(&t, "[");
+                    hwf_text_add(&t, key_text);
+                    hwf_text_add(&t, "]");
+                }
+                hwf_is_string = false;
+                hwf_is_member = true;
+            }
             if (js_parse_expect(s, ']'))
                 return -1;
             if (prev_op == OP_get_super) {
@@ -27777,6 +28491,13 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
             fd->last_opcode_pos = -1;
         }
     }
+    /* hwf: leave this expression's text for the caller */
+    memcpy(s->hwf_text, t.buf, t.len + 1);
+    s->hwf_text_ok = t.ok;
+    s->hwf_text_is_string = hwf_is_string;
+    s->hwf_text_is_member = hwf_is_member;
+    s->hwf_text_start = hwf_start;
+    s->hwf_text_end = s->token.ptr;
     return 0;
 }
 
@@ -29119,7 +29840,11 @@ static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
     int label_next, label_expr, label_cont, label_body, label_break;
     int pos_next, pos_expr;
     BlockEnv break_entry;
+    int iter_line = 0, iter_col = 0; /* hwf */
+    HwfText iter_text;
 
+    hwf_text_set(&iter_text, "");
+    iter_text.ok = false;
     has_initializer = false;
     has_destructuring = false;
     is_for_of = false;
@@ -29295,8 +30020,19 @@ static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
     if (next_token(s))
         return -1;
     if (is_for_of) {
+        /* hwf: the iterable's text for V8's "x is not iterable" */
+        const uint8_t *iter_start = s->token.ptr;
+        const char *text;
+        iter_line = s->token.line_num;
+        iter_col = hwf_token_col(s);
         if (js_parse_assign_expr(s))
             return -1;
+        text = hwf_expr_text(s, iter_start);
+        hwf_text_set(&iter_text, "i");
+        if (text)
+            hwf_text_add(&iter_text, text);
+        else
+            iter_text.ok = false;
     } else {
         if (js_parse_expr(s))
             return -1;
@@ -29315,8 +30051,10 @@ static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
             if (emit_wrap_call(s, s->ctx->for_await_wrap)) /* hwf patch */
                 return -1;
             emit_op(s, OP_for_await_of_start);
-        } else
+        } else {
+            hwf_emit_site(s, iter_line, iter_col, HWF_SITE_ITERATE, &iter_text);
             emit_op(s, OP_for_of_start);
+        }
         /* on stack: enum_rec */
     } else {
         emit_op(s, OP_for_in_start);
@@ -33046,6 +33784,7 @@ static JSFunctionDef *js_new_function_def(JSContext *ctx,
     fd->is_eval = is_eval;
     fd->is_func_expr = is_func_expr;
     js_dbuf_init(ctx, &fd->byte_code);
+    js_dbuf_init(ctx, &fd->hwf_sites);
     fd->last_opcode_pos = -1;
     fd->func_name = JS_ATOM_NULL;
     fd->var_object_idx = -1;
@@ -33175,6 +33914,7 @@ static void js_free_function_def(JSContext *ctx, JSFunctionDef *fd)
 
     JS_FreeAtom(ctx, fd->filename);
     dbuf_free(&fd->pc2line);
+    dbuf_free(&fd->hwf_sites);
 
     js_free(ctx, fd->source);
 
@@ -37169,6 +37909,12 @@ static JSValue js_create_function(JSContext *ctx, JSFunctionDef *fd)
     b->pc2line_len = fd->pc2line.size;
     b->source = fd->source;
     b->source_len = fd->source_len;
+    if (fd->hwf_sites.size > 0 && !fd->hwf_sites.error) {
+        b->hwf_sites = fd->hwf_sites.buf;
+        b->hwf_sites_len = fd->hwf_sites.size;
+        fd->hwf_sites.buf = NULL;
+        fd->hwf_sites.size = 0;
+    }
 
     if (fd->scopes != fd->def_scope_array)
         js_free(ctx, fd->scopes);
@@ -37242,6 +37988,7 @@ static void free_function_bytecode(JSRuntime *rt, JSFunctionBytecode *b)
     JS_FreeAtomRT(rt, b->filename);
     js_free_rt(rt, b->pc2line_buf);
     js_free_rt(rt, b->source);
+    js_free_rt(rt, b->hwf_sites);
 
     remove_gc_object(&b->header);
     if (rt->gc_phase == JS_GC_PHASE_REMOVE_CYCLES && JS_REF_COUNT(b) != 0) {
@@ -40698,7 +41445,8 @@ static int check_function(JSContext *ctx, JSValueConst obj)
 {
     if (likely(JS_IsFunction(ctx, obj)))
         return 0;
-    JS_ThrowTypeErrorNotAFunction(ctx);
+    /* hwf patch: V8's text, "5 is not a function" */
+    JS_ThrowTypeErrorNotCallable(ctx, obj, false);
     return -1;
 }
 
@@ -42585,6 +43333,9 @@ static JSValue js_function_apply(JSContext *ctx, JSValueConst this_val,
     uint32_t len;
     JSValue *tab, ret;
 
+    /* hwf patch: `new o.n(...xs)` names its constructor as V8 does */
+    if ((magic & 1) && !JS_IsFunction(ctx, this_val))
+        return JS_ThrowTypeErrorNotCallable(ctx, this_val, true);
     if (check_function(ctx, this_val))
         return JS_EXCEPTION;
     this_arg = argv[0];
@@ -42937,6 +43688,51 @@ static JSValue js_error_get_stack(JSContext *ctx, JSValueConst this_val)
     p = JS_VALUE_GET_OBJ(this_val);
     if (p->class_id != JS_CLASS_ERROR)
         return JS_UNDEFINED;
+    if (p->hwf_stack_pending) {
+        /* hwf patch: as V8 (and JavaScriptCore) write it, "Name: message"
+           (Error.prototype.toString's text when `stack` is first read, so
+           a name set after the constructor shows), then the frames, with
+           no newline at the end */
+        JSValue head, frames, text;
+        StringBuffer b_s, *b = &b_s;
+        JSString *fs;
+        uint32_t len;
+
+        p->hwf_stack_pending = 0;
+        head = js_error_toString(ctx, this_val, 0, NULL);
+        if (JS_IsException(head)) {
+            JS_FreeValue(ctx, JS_GetException(ctx));
+            head = js_new_string8(ctx, "Error");
+            if (JS_IsException(head))
+                return head;
+        }
+        frames = p->u.object_data;
+        fs = JS_VALUE_GET_STRING(frames);
+        len = fs->len;
+        if (len > 0 && string_get(fs, len - 1) == '\n')
+            len--;
+        if (string_buffer_init(ctx, b, 0))
+            goto fail;
+        if (string_buffer_concat_value(b, head))
+            goto fail_buf;
+        if (len > 0) {
+            if (string_buffer_putc8(b, '\n') ||
+                string_buffer_concat(b, fs, 0, len))
+                goto fail_buf;
+        }
+        text = string_buffer_end(b);
+        if (JS_IsException(text))
+            goto fail;
+        JS_FreeValue(ctx, head);
+        JS_FreeValue(ctx, p->u.object_data);
+        p->u.object_data = text;
+        return js_dup(text);
+    fail_buf:
+        string_buffer_free(b);
+    fail:
+        JS_FreeValue(ctx, head);
+        return JS_EXCEPTION;
+    }
     return js_dup(p->u.object_data);
 }
 
@@ -43767,7 +44563,7 @@ static JSValue js_array_reduce(JSContext *ctx, JSValueConst this_val,
             if (js_poll_interrupts(ctx))
                 goto exception;
             if (k >= len) {
-                JS_ThrowTypeError(ctx, "empty array");
+                JS_ThrowTypeError(ctx, "Reduce of empty array with no initial value"); /* hwf patch: V8's text */
                 goto exception;
             }
             k1 = (special & special_reduceRight) ? len - k - 1 : k;
@@ -46708,8 +47504,8 @@ static JSValue js_number_toFixed(JSContext *ctx, JSValueConst this_val,
         return JS_EXCEPTION;
     if (JS_ToInt32Sat(ctx, &f, argv[0]))
         return JS_EXCEPTION;
-    if (f < 0 || f > 100)
-        return JS_ThrowRangeError(ctx, "invalid number of digits");
+    if (f < 0 || f > 100) /* hwf patch: V8's text */
+        return JS_ThrowRangeError(ctx, "toFixed() digits argument must be between 0 and 100");
     if (fabs(d) >= 1e21)
         flags = JS_DTOA_FORMAT_FREE;
     else
@@ -46738,8 +47534,8 @@ static JSValue js_number_toExponential(JSContext *ctx, JSValueConst this_val,
         flags = JS_DTOA_FORMAT_FREE;
         f = 0;
     } else {
-        if (f < 0 || f > 100)
-            return JS_ThrowRangeError(ctx, "invalid number of digits");
+        if (f < 0 || f > 100) /* hwf patch: V8's text */
+            return JS_ThrowRangeError(ctx, "toExponential() argument must be between 0 and 100");
         f++;
         flags = JS_DTOA_FORMAT_FIXED;
     }
@@ -46766,8 +47562,8 @@ static JSValue js_number_toPrecision(JSContext *ctx, JSValueConst this_val,
     to_string:
         return JS_ToStringFree(ctx,  __JS_NewFloat64(d));
     }
-    if (p < 1 || p > 100)
-        return JS_ThrowRangeError(ctx, "invalid number of digits");
+    if (p < 1 || p > 100) /* hwf patch: V8's text */
+        return JS_ThrowRangeError(ctx, "toPrecision() argument must be between 1 and 100");
     return js_dtoa2(ctx, d, 10, p, JS_DTOA_FORMAT_FIXED);
 }
 
@@ -48140,7 +48936,13 @@ static JSValue js_string_repeat(JSContext *ctx, JSValueConst this_val,
     if (JS_ToInt64Sat(ctx, &val, argv[0]))
         goto fail;
     if (val < 0 || val > 2147483647) {
-        JS_ThrowRangeError(ctx, "invalid repeat count");
+        /* hwf patch: V8's text */
+        if (val < 0)
+            JS_ThrowRangeError(ctx, "Invalid count value: %" PRId64, val);
+        else if (val == INT64_MAX)
+            JS_ThrowRangeError(ctx, "Invalid count value: Infinity");
+        else
+            JS_ThrowRangeError(ctx, "Invalid string length");
         goto fail;
     }
     n = val;
@@ -48433,7 +49235,7 @@ static JSValue js_string_normalize(JSContext *ctx, JSValueConst this_val,
         } else {
         bad_form:
             JS_FreeCString(ctx, form);
-            JS_ThrowRangeError(ctx, "bad normalization form");
+            JS_ThrowRangeError(ctx, "The normalization form should be one of NFC, NFD, NFKC, NFKD."); /* hwf patch: V8's text */
         fail1:
             js_free(ctx, buf);
             return JS_EXCEPTION;
@@ -48756,28 +49558,63 @@ static double js_math_round(double a)
     return u.d;
 }
 
+/* hwf patch: V8's algorithm (and JavaScriptCore's): every argument to a
+   number first, then the sum of the squares scaled by the largest, with
+   Kahan's compensation, times that largest. libm's pairwise hypot() that
+   QuickJS-ng chained gave other last digits (Math.hypot(1, 2, 3)). */
 static JSValue js_math_hypot(JSContext *ctx, JSValueConst this_val,
                              int argc, JSValueConst *argv)
 {
-    double r, a;
+    double buf[16], *abs_values, max, sum, compensation, n, summand, prelim, v;
+    bool one_is_nan;
     int i;
 
-    r = 0;
-    if (argc > 0) {
-        if (JS_ToFloat64(ctx, &r, argv[0]))
+    if (argc == 0)
+        return js_float64(0);
+    abs_values = buf;
+    if (argc > countof(buf)) {
+        abs_values = js_malloc(ctx, sizeof(double) * argc);
+        if (!abs_values)
             return JS_EXCEPTION;
-        if (argc == 1) {
-            r = fabs(r);
+    }
+    one_is_nan = false;
+    max = 0;
+    for (i = 0; i < argc; i++) {
+        if (JS_ToFloat64(ctx, &v, argv[i])) {
+            if (abs_values != buf)
+                js_free(ctx, abs_values);
+            return JS_EXCEPTION;
+        }
+        if (isnan(v)) {
+            one_is_nan = true;
+            abs_values[i] = 0;
         } else {
-            /* use the built-in function to minimize precision loss */
-            for (i = 1; i < argc; i++) {
-                if (JS_ToFloat64(ctx, &a, argv[i]))
-                    return JS_EXCEPTION;
-                r = hypot(r, a);
-            }
+            abs_values[i] = fabs(v);
+            if (abs_values[i] > max)
+                max = abs_values[i];
         }
     }
-    return js_float64(r);
+    if (max == INFINITY) {
+        sum = INFINITY;
+    } else if (one_is_nan) {
+        sum = NAN;
+    } else if (max == 0) {
+        sum = 0;
+    } else {
+        sum = 0;
+        compensation = 0;
+        for (i = 0; i < argc; i++) {
+            n = abs_values[i] / max;
+            summand = n * n - compensation;
+            prelim = sum + summand;
+            compensation = (prelim - sum) - summand;
+            sum = prelim;
+        }
+        sum = sqrt(sum) * max;
+    }
+    if (abs_values != buf)
+        js_free(ctx, abs_values);
+    return js_float64(sum);
 }
 
 static double js_math_f16round(double a)
@@ -51106,6 +51943,7 @@ static JSValue json_parse_value(JSParseState *s, JSONParseRecord *pr)
             JSAtom prop_name;
             JSONParseRecord *pr1;
             int pr_size;
+            bool after_comma = false;
 
             if (json_next_token(s))
                 goto fail;
@@ -51123,7 +51961,10 @@ static JSValue json_parse_value(JSParseState *s, JSONParseRecord *pr)
                         if (prop_name == JS_ATOM_NULL)
                             goto fail;
                     } else {
-                        json_parse_error(s, s->token.ptr, "Expected property name or '}'");
+                        /* hwf patch: V8's text after a comma */
+                        json_parse_error(s, s->token.ptr, after_comma ?
+                                         "Expected double-quoted property name" :
+                                         "Expected property name or '}'");
                         goto fail;
                     }
                     if (json_next_token(s))
@@ -51161,6 +52002,7 @@ static JSValue json_parse_value(JSParseState *s, JSONParseRecord *pr)
                         json_parse_error(s, s->token.ptr, "Expected ',' or '}' after property value");
                         goto fail;
                     }
+                    after_comma = true;
                     if (json_next_token(s))
                         goto fail;
                 }
@@ -51262,12 +52104,8 @@ static JSValue json_parse_value(JSParseState *s, JSONParseRecord *pr)
         break;
     default:
     def_token:
-        if (s->token.val == TOK_EOF) {
-            js_parse_error(s, "Unexpected end of JSON input");
-        } else {
-            js_parse_error(s, "unexpected token: '%.*s'",
-                           (int)(s->buf_ptr - s->token.ptr), s->token.ptr);
-        }
+        /* hwf patch: V8's texts */
+        json_unexpected(s, s->token.val == TOK_EOF ? s->buf_end : s->token.ptr);
         goto fail;
     }
     return val;
@@ -51290,7 +52128,9 @@ static JSValue JS_ParseJSON_internal(JSContext *ctx, const char *buf, size_t buf
     if (JS_IsException(val))
         goto fail;
     if (s->token.val != TOK_EOF) {
-        if (js_parse_error(s, "unexpected data at the end")) {
+        /* hwf patch: V8's text */
+        if (js_parse_error(s, "Unexpected non-whitespace character after JSON at position %d",
+                           json_utf16_length(s->buf_start, s->token.ptr))) {
             json_free_parse_record(ctx, pr);
             goto fail;
         }
@@ -51530,7 +52370,122 @@ typedef struct JSONStringifyContext {
     JSValue empty;
     StringBuffer *b;
     int depth;          /* hwf: nesting of js_json_to_str (JSON_MAX_DEPTH) */
+    JSValue keys;       /* hwf: the key that led to each object of `stack` */
+    JSValueConst cur_key; /* hwf: the key of the value js_json_to_str is given */
 } JSONStringifyContext;
+
+/* hwf patch: V8's name for an object's constructor in the circular
+   structure message: its prototype's own `constructor` data property's
+   name, read without running code, else Object. */
+static no_inline void js_json_put_constructor_name(JSContext *ctx, DynBuf *db,
+                                         JSValueConst obj)
+{
+    JSObject *p, *proto;
+    JSProperty *pr;
+    JSShapeProperty *prs;
+    const char *name = NULL;
+
+    dbuf_putc(db, '\'');
+    if (JS_VALUE_GET_TAG(obj) == JS_TAG_OBJECT &&
+        JS_VALUE_GET_OBJ(obj)->class_id != JS_CLASS_OBJECT) {
+        /* a builtin's class (Array, Map, …), whatever its prototype's
+           `constructor` became (Claude Code's hardening makes it an
+           accessor) */
+        char abuf[ATOM_GET_STR_BUF_SIZE];
+        p = JS_VALUE_GET_OBJ(obj);
+        dbuf_putstr(db, JS_AtomGetStr(ctx, abuf, sizeof(abuf),
+                                      ctx->rt->class_array[p->class_id].class_name));
+        dbuf_putc(db, '\'');
+        return;
+    }
+    if (JS_VALUE_GET_TAG(obj) == JS_TAG_OBJECT) {
+        p = JS_VALUE_GET_OBJ(obj);
+        proto = p->shape->proto;
+        if (proto) {
+            prs = find_own_property(&pr, proto, JS_ATOM_constructor);
+            if (prs && (prs->flags & JS_PROP_TMASK) == JS_PROP_NORMAL)
+                name = get_func_name(ctx, pr->u.value);
+        }
+    }
+    dbuf_putstr(db, name && *name ? name : "Object");
+    JS_FreeCString(ctx, name);
+    dbuf_putc(db, '\'');
+}
+
+/* hwf patch: "property 'k'" or, for an array element, "index 3" */
+static no_inline void js_json_put_key(JSContext *ctx, DynBuf *db, JSValueConst key)
+{
+    const char *str;
+
+    if (JS_VALUE_GET_TAG(key) == JS_TAG_INT) {
+        dbuf_printf(db, "index %d", JS_VALUE_GET_INT(key));
+        return;
+    }
+    str = JS_ToCString(ctx, key);
+    if (!str) {
+        JS_FreeValue(ctx, JS_GetException(ctx));
+        return;
+    }
+    dbuf_printf(db, "property '%s'", str);
+    JS_FreeCString(ctx, str);
+}
+
+/* hwf patch: V8's TypeError for a circular structure, with the path from
+   the object met again to the key that closes the circle (two lines after
+   the start, an ellipsis, the last line, as V8 prints it). */
+static no_inline void js_json_throw_circular(JSContext *ctx, JSONStringifyContext *jsc,
+                                   JSValueConst val)
+{
+    DynBuf db;
+    int64_t n, i, start, prefix_end;
+    JSValue v, k;
+
+    if (js_get_length64(ctx, &n, jsc->stack))
+        return;
+    start = n - 1;
+    for (i = 0; i < n; i++) {
+        v = JS_GetPropertyInt64(ctx, jsc->stack, i);
+        if (JS_VALUE_GET_TAG(v) == JS_TAG_OBJECT &&
+            JS_VALUE_GET_OBJ(v) == JS_VALUE_GET_OBJ(val)) {
+            JS_FreeValue(ctx, v);
+            start = i;
+            break;
+        }
+        JS_FreeValue(ctx, v);
+    }
+    js_dbuf_init(ctx, &db);
+    dbuf_putstr(&db, "Converting circular structure to JSON\n    --> starting at object with constructor ");
+    js_json_put_constructor_name(ctx, &db, val);
+    i = start + 1;
+    prefix_end = min_int64(n, i + 2);
+    for (;;) {
+        for (; i < prefix_end; i++) {
+            k = JS_GetPropertyInt64(ctx, jsc->keys, i);
+            v = JS_GetPropertyInt64(ctx, jsc->stack, i);
+            dbuf_putstr(&db, "\n    |     ");
+            js_json_put_key(ctx, &db, k);
+            dbuf_putstr(&db, " -> object with constructor ");
+            js_json_put_constructor_name(ctx, &db, v);
+            JS_FreeValue(ctx, k);
+            JS_FreeValue(ctx, v);
+        }
+        if (prefix_end == n)
+            break;
+        if (n > i + 1)
+            dbuf_putstr(&db, "\n    |     ...");
+        i = max_int64(i, n - 1);
+        prefix_end = n;
+    }
+    dbuf_putstr(&db, "\n    --- ");
+    js_json_put_key(ctx, &db, jsc->cur_key);
+    dbuf_putstr(&db, " closes the circle");
+    dbuf_putc(&db, '\0');
+    if (db.error)
+        JS_ThrowTypeError(ctx, "Converting circular structure to JSON");
+    else
+        JS_ThrowErrorMessage(ctx, JS_TYPE_ERROR, (const char *)db.buf);
+    dbuf_free(&db);
+}
 
 static JSValue JS_ToQuotedStringFree(JSContext *ctx, JSValue val) {
     JSValue r = JS_ToQuotedString(ctx, val);
@@ -51645,7 +52600,7 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
         if (JS_IsException(v))
             goto exception;
         if (JS_ToBoolFree(ctx, v)) {
-            JS_ThrowTypeError(ctx, "circular reference");
+            js_json_throw_circular(ctx, jsc, val); /* hwf patch: V8's text */
             goto exception;
         }
         indent1 = JS_ConcatString(ctx, js_dup(indent), js_dup(jsc->gap));
@@ -51663,6 +52618,9 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
             sep1 = js_dup(jsc->empty);
         }
         v = js_array_push(ctx, jsc->stack, 1, vc(&val), 0);
+        if (check_exception_free(ctx, v))
+            goto exception;
+        v = js_array_push(ctx, jsc->keys, 1, &jsc->cur_key, 0); /* hwf */
         if (check_exception_free(ctx, v))
             goto exception;
         ret = js_is_array(ctx, val);
@@ -51690,6 +52648,7 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
                     goto exception;
                 if (JS_IsUndefined(v))
                     v = JS_NULL;
+                jsc->cur_key = js_int64(i); /* hwf */
                 jsc->depth++;
                 ret = js_json_to_str(ctx, jsc, val, v, indent1);
                 jsc->depth--;
@@ -51725,10 +52684,12 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
                 if (JS_IsException(v))
                     goto exception;
                 if (!JS_IsUndefined(v)) {
+                    JSValue raw_key = js_dup(prop); /* hwf */
                     if (has_content)
                         string_buffer_putc8(jsc->b, ',');
                     prop = JS_ToQuotedStringFree(ctx, prop);
                     if (JS_IsException(prop)) {
+                        JS_FreeValue(ctx, raw_key);
                         JS_FreeValue(ctx, v);
                         goto exception;
                     }
@@ -51736,9 +52697,11 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
                     string_buffer_concat_value(jsc->b, prop);
                     string_buffer_putc8(jsc->b, ':');
                     string_buffer_concat_value(jsc->b, sep1);
+                    jsc->cur_key = raw_key;
                     jsc->depth++;
                     ret = js_json_to_str(ctx, jsc, val, v, indent1);
                     jsc->depth--;
+                    JS_FreeValue(ctx, raw_key);
                     if (ret)
                         goto exception;
                     has_content = true;
@@ -51751,6 +52714,8 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
             string_buffer_putc8(jsc->b, '}');
         }
         if (check_exception_free(ctx, js_array_pop(ctx, jsc->stack, 0, NULL, 0)))
+            goto exception;
+        if (check_exception_free(ctx, js_array_pop(ctx, jsc->keys, 0, NULL, 0)))
             goto exception;
         JS_FreeValue(ctx, val);
         JS_FreeValue(ctx, tab);
@@ -51780,7 +52745,7 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
         return string_buffer_concat_value_free(jsc->b, val);
     case JS_TAG_SHORT_BIG_INT:
     case JS_TAG_BIG_INT:
-        JS_ThrowTypeError(ctx, "BigInt are forbidden in JSON.stringify");
+        JS_ThrowTypeError(ctx, "Do not know how to serialize a BigInt"); /* hwf patch: V8's text */
         goto exception;
     default:
         JS_FreeValue(ctx, val);
@@ -51809,6 +52774,8 @@ JSValue JS_JSONStringify(JSContext *ctx, JSValueConst obj,
     jsc->replacer_func = JS_UNDEFINED;
     jsc->depth = 0;
     jsc->stack = JS_UNDEFINED;
+    jsc->keys = JS_UNDEFINED;
+    jsc->cur_key = JS_UNDEFINED;
     jsc->property_list = JS_UNDEFINED;
     jsc->gap = JS_UNDEFINED;
     jsc->b = &b_s;
@@ -51819,6 +52786,9 @@ JSValue JS_JSONStringify(JSContext *ctx, JSValueConst obj,
     string_buffer_init(ctx, jsc->b, 0);
     jsc->stack = JS_NewArray(ctx);
     if (JS_IsException(jsc->stack))
+        goto exception;
+    jsc->keys = JS_NewArray(ctx);
+    if (JS_IsException(jsc->keys))
         goto exception;
     if (JS_IsFunction(ctx, replacer)) {
         jsc->replacer_func = replacer;
@@ -51933,6 +52903,7 @@ done:
     JS_FreeValue(ctx, jsc->gap);
     JS_FreeValue(ctx, jsc->property_list);
     JS_FreeValue(ctx, jsc->stack);
+    JS_FreeValue(ctx, jsc->keys);
     return ret;
 }
 
@@ -57075,8 +58046,10 @@ static int JS_PRINTF_FORMAT_ATTR(2, 3) js_throw_URIError(JSContext *ctx, JS_PRIN
 {
     va_list ap;
 
+    /* hwf patch: V8 says "URI malformed" for every malformed URI */
+    (void)fmt;
     va_start(ap, fmt);
-    JS_ThrowError(ctx, JS_URI_ERROR, fmt, ap);
+    JS_ThrowError(ctx, JS_URI_ERROR, "URI malformed", ap);
     va_end(ap);
     return -1;
 }
@@ -57638,7 +58611,7 @@ static JSValue get_date_string(JSContext *ctx, JSValueConst this_val,
         return JS_EXCEPTION;
     if (!res) {
         if (fmt == 2)
-            return JS_ThrowRangeError(ctx, "Date value is NaN");
+            return JS_ThrowRangeError(ctx, "Invalid time value"); /* hwf patch: V8's text */
         else
             return js_new_string8(ctx, "Invalid Date");
     }
