@@ -180,9 +180,9 @@ fn validate_reports_warnings_with_codes_and_pointers() {
 }
 
 /// An agent step's keys reach the agent only if the format defines them
-/// (or hwf documents them): a step-level `schema` is not checked,
-/// `agentType` / `agent_type` are not read, `label` and `phase` do not
-/// replace the label and the enclosing phase — the seed ignores them all.
+/// (or hwf documents them, as its agent types): a step-level `schema` is
+/// not checked, `label` and `phase` do not replace the label and the
+/// enclosing phase — the seed ignores them all.
 /// `hwf validate` says so with an `unknown_step_key` warning per key.
 #[test]
 fn keys_an_agent_step_does_not_define_are_ignored_with_a_warning() {
@@ -190,7 +190,7 @@ fn keys_an_agent_step_does_not_define_are_ignored_with_a_warning() {
     let def = json!({"version": "1", "name": "keys", "policy": {"network": false, "filesystem": false},
     "steps": [
       {"kind": "agent", "id": "a", "agent": "hermes.echo", "title": "First", "label": "not this",
-       "phase": "Elsewhere", "agentType": "reviewer", "agent_type": "reviewer",
+       "phase": "Elsewhere",
        "schema": {"type": "object", "required": ["missing"]}, "output_schema": {"ok": "bool"}}
     ]});
     let d = ctx.write("keys.workflow.json", def.to_string());
@@ -210,7 +210,7 @@ fn keys_an_agent_step_does_not_define_are_ignored_with_a_warning() {
         })
         .collect();
     found.sort();
-    let want: Vec<(String, String)> = ["agentType", "agent_type", "label", "phase", "schema"]
+    let want: Vec<(String, String)> = ["label", "phase", "schema"]
         .iter()
         .map(|k| ("unknown_step_key".to_owned(), format!("/steps/0/{k}")))
         .collect();
@@ -226,7 +226,7 @@ fn keys_an_agent_step_does_not_define_are_ignored_with_a_warning() {
         .expect("an agent call");
     let req = &started["request"];
     assert_eq!(req["label"], "First", "{req}");
-    for key in ["phase", "agent_type", "agentType"] {
+    for key in ["phase"] {
         assert!(req.get(key).is_none(), "{key} in {req}");
     }
     assert_eq!(req["schema"]["required"], json!(["ok"]), "{req}");

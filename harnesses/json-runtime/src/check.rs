@@ -49,6 +49,11 @@ pub const AGENT_STEP_OPTIONS: &[&str] = &[
     "tools",
     "isolation",
     "fresh",
+    // hwf's agent types (`[agent_types]` in hwf.toml): a type hwf does
+    // not have fails the call (`invalid_agent_type`), where the seed
+    // ignores the key.
+    "agent_type",
+    "agentType",
 ];
 
 /// The keys every effect step may have besides its options (the seed's:
