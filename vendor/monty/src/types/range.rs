@@ -17,7 +17,7 @@ use crate::{
     defer_drop,
     exception_private::{ExcType, ExcTypeExt, RunResult},
     hash::HashValue,
-    heap::{Heap, HeapData, HeapId, HeapItem, HeapObjectRead, HeapReadOutput},
+    heap::{DropWithContext, Heap, HeapData, HeapId, HeapItem, HeapObjectRead, HeapReadOutput},
     types::{LazyHeapSet, PyTrait, Type},
     value::{EitherStr, Value},
 };
@@ -200,6 +200,53 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Range> {
             _ => return Ok(None),
         };
         Ok(Some(CallResult::Value(Value::Int(value))))
+    }
+
+    /// hwf: `range.index(x)` and `range.count(x)`, as CPython's
+    /// `range_index` / `range_count`: an `int` (or `bool`) is found by
+    /// arithmetic (`ValueError: 9 is not in range`); anything else is
+    /// compared with the members, so only a float equal to one is found
+    /// (`ValueError: sequence.index(x): x not in sequence`).
+    fn py_call_attr(&mut self, vm: &mut VM<'h>, attr: &EitherStr, args: ArgValues) -> RunResult<CallResult> {
+        let (is_index, name) = match attr.as_str(vm.interns) {
+            "index" => (true, "range.index"),
+            "count" => (false, "range.count"),
+            other => {
+                let err = ExcType::attribute_error(Type::Range, other);
+                args.drop_with(vm);
+                return Err(err);
+            }
+        };
+        let value = args.get_one_arg(name, vm.heap)?;
+        defer_drop!(value, vm);
+        let range = *self.get(vm.heap);
+        let (member, exact_int) = match value {
+            Value::Int(i) => (Some(*i), true),
+            Value::Bool(b) => (Some(i64::from(*b)), true),
+            Value::Float(f) if f.fract() == 0.0 && *f >= i64::MIN as f64 && *f < i64::MAX as f64 => {
+                #[expect(clippy::cast_possible_truncation, reason = "range-checked integral float")]
+                let n = *f as i64;
+                (Some(n), false)
+            }
+            Value::Ref(id) if matches!(vm.heap.get(*id), HeapData::LongInt(_)) => (None, true),
+            _ => (None, false),
+        };
+        let found = member.filter(|&n| range.contains(n));
+        if !is_index {
+            return Ok(CallResult::Value(Value::Int(i64::from(found.is_some()))));
+        }
+        if let Some(n) = found {
+            let offset = (i128::from(n) - i128::from(range.start)) / i128::from(range.step);
+            let index = i64::try_from(offset).map_err(|_| ExcType::overflow_c_ssize_t())?;
+            return Ok(CallResult::Value(Value::Int(index)));
+        }
+        if exact_int {
+            let repr = value.py_repr(vm)?;
+            let text = repr.to_str(vm).map(str::to_owned);
+            repr.drop_with(vm);
+            return Err(ExcType::value_error(format!("{} is not in range", text?)));
+        }
+        Err(ExcType::value_error("sequence.index(x): x not in sequence"))
     }
 
     /// O(1) containment: bounds plus step alignment, no iteration. Non-integral

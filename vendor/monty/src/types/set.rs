@@ -1066,6 +1066,114 @@ impl<'h> HeapRead<'h, Set> {
         Set(self.get(vm.heap).0.cpython_copy(vm.heap))
     }
 
+    /// hwf: `set.difference_update(*others)`: CPython 3.11's
+    /// `set_difference_update_internal` with each in turn: the receiver
+    /// itself clears the set; else each value of the other is discarded, its
+    /// slot left a dummy (3.11 does not resize afterwards), so the values
+    /// that stay keep their order. Every value of `others` is consumed.
+    fn difference_update(&mut self, others: Vec<Value>, vm: &mut VM<'h>) -> RunResult<()> {
+        let mut rest = others.into_iter();
+        while let Some(other) = rest.next() {
+            let step = self.difference_update_one(other, vm);
+            if let Err(e) = step {
+                for value in rest {
+                    value.drop_with(vm);
+                }
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// hwf: whether `other` is this very set (CPython's `so == other`).
+    fn is_self(&self, other: &Value, vm: &VM<'h>) -> bool {
+        let Value::Ref(id) = other else {
+            return false;
+        };
+        matches!(vm.heap.get(*id), HeapData::Set(s) if std::ptr::eq(s, self.get(vm.heap)))
+    }
+
+    /// One step of [`Self::difference_update`].
+    fn difference_update_one(&mut self, other: Value, vm: &mut VM<'h>) -> RunResult<()> {
+        if self.is_self(&other, vm) {
+            other.drop_with(vm);
+            self.clear(vm);
+            return Ok(());
+        }
+        let values = update_operand_values(other, vm)?;
+        let mut rest = values.into_iter();
+        while let Some(value) = rest.next() {
+            let step = self.discard(&value, vm);
+            value.drop_with(vm);
+            if let Err(e) = step {
+                for value in rest {
+                    value.drop_with(vm);
+                }
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// hwf: `set.intersection_update(*others)`: CPython computes
+    /// `set.intersection(*others)` (a copy when there are none) and swaps its
+    /// table into the receiver, so the order is the intersection's. The
+    /// receiver keeps its `pop()` finger (`set_swap_bodies` does not swap it).
+    fn intersection_update(&mut self, mut others: Vec<Value>, vm: &mut VM<'h>) -> RunResult<()> {
+        let result = if others.len() == 1
+            && let Some(other) = others.pop()
+        {
+            let other_storage = Set::get_storage_from_value(other, vm)?;
+            defer_drop!(other_storage, vm);
+            let other_storage = vm.heap.protect(other_storage);
+            self.storage().intersection(&other_storage, vm)?
+        } else {
+            let start = self.storage().get(vm.heap).cpython_copy(vm.heap);
+            set_algebra_fold(start, others, SetAlgebra::Intersection, vm)?
+        };
+        let finger = self.get(vm.heap).0.layout.finger;
+        let old = mem::replace(&mut self.get_mut(vm.heap).0, result);
+        self.get_mut(vm.heap).0.layout.finger = finger;
+        old.drop_with(vm);
+        Ok(())
+    }
+
+    /// hwf: `set.symmetric_difference_update(other)`: CPython's
+    /// `set_symmetric_difference_update`: the receiver itself clears the set;
+    /// else each value of the other (a dict's keys in insertion order, a
+    /// set's in its table order, any other iterable made a set first) is
+    /// discarded when present (its slot left a dummy) and added when not
+    /// (into the first dummy its probe passes).
+    fn symmetric_difference_update(&mut self, other: Value, vm: &mut VM<'h>) -> RunResult<()> {
+        if self.is_self(&other, vm) {
+            other.drop_with(vm);
+            self.clear(vm);
+            return Ok(());
+        }
+        let values = update_operand_values(other, vm)?;
+        let mut rest = values.into_iter();
+        while let Some(value) = rest.next() {
+            let step = match self.storage_mut().remove(&value, vm) {
+                Ok(true) => {
+                    value.drop_with(vm);
+                    Ok(())
+                }
+                Ok(false) => self.add(value, vm).map(|_| ()),
+                Err(e) => {
+                    value.drop_with(vm);
+                    Err(e)
+                }
+            };
+            if let Err(e) = step {
+                for value in rest {
+                    value.drop_with(vm);
+                }
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
     fn storage(&self) -> BorrowedHeapRead<'_, 'h, SetStorage> {
         heap_read_ref_as_field!(self, Set, 0)
     }
@@ -1295,6 +1403,26 @@ pub(crate) fn subset_order(a: HeapId, b: HeapId, vm: &mut VM<'_>) -> RunResult<O
         _ => return Ok(Some(super::CmpOrder::Unordered)),
     };
     Ok(Some(super::CmpOrder::Ordered(order)))
+}
+
+/// hwf: the values an in-place set update walks, in CPython's order: a
+/// dict's keys in insertion order, a set's or frozenset's in its table order,
+/// any other iterable's as `set(iterable)` orders them (its errors:
+/// not iterable, unhashable). Consumes `other`.
+fn update_operand_values(other: Value, vm: &mut VM<'_>) -> RunResult<Vec<Value>> {
+    let dict_keys = match &other {
+        Value::Ref(id) => match vm.heap.get(*id) {
+            HeapData::Dict(d) => Some(d.iter().map(|(k, _)| k.clone_with_heap(vm.heap)).collect::<Vec<_>>()),
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some(keys) = dict_keys {
+        other.drop_with(vm);
+        return Ok(keys);
+    }
+    let storage = Set::get_storage_from_value(other, vm)?;
+    Ok(storage.entries.into_iter().map(|e| e.value).collect())
 }
 
 /// hwf: `set.union(*others)`, `intersection(*others)` and
@@ -1656,10 +1784,26 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Set> {
                 defer_drop!(other, vm);
                 Ok(Value::Bool(self.comparison_op(other, SetComparison::Disjoint, vm)?))
             }
-            _ => {
-                args.drop_with(vm);
-                return Err(ExcType::attribute_error(Type::Set, attr.as_str(vm.interns)));
-            }
+            _ => match attr.as_str(vm.interns) {
+                // hwf: the in-place updates, as CPython.
+                "difference_update" => {
+                    let others: Vec<Value> = args.into_pos_only("set.difference_update", vm.heap)?.collect();
+                    self.difference_update(others, vm).map(|()| Value::None)
+                }
+                "intersection_update" => {
+                    let others: Vec<Value> = args.into_pos_only("set.intersection_update", vm.heap)?.collect();
+                    self.intersection_update(others, vm).map(|()| Value::None)
+                }
+                "symmetric_difference_update" => {
+                    let other = args.get_one_arg("set.symmetric_difference_update", vm.heap)?;
+                    self.symmetric_difference_update(other, vm).map(|()| Value::None)
+                }
+                name => {
+                    let err = ExcType::attribute_error(Type::Set, name);
+                    args.drop_with(vm);
+                    return Err(err);
+                }
+            },
         };
         value.map(CallResult::Value)
     }

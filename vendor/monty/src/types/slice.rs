@@ -17,7 +17,7 @@ use crate::{
     defer_drop,
     exception_private::{ExcType, ExcTypeExt, RunResult},
     hash::HashValue,
-    heap::{HeapData, HeapId, HeapItem, HeapObjectRead, HeapReadOutput},
+    heap::{DropWithContext, HeapData, HeapId, HeapItem, HeapObjectRead, HeapReadOutput},
     intern::StaticStrings,
     types::{PyTrait, Type},
     value::{EitherStr, Value},
@@ -239,6 +239,25 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Slice> {
         f.write_str(", ")?;
         format_option_i64(f, self.get(vm.heap).step)?;
         Ok(f.write_char(')')?)
+    }
+
+    /// hwf: `slice.indices(length)`, as CPython: `(start, stop, step)`
+    /// normalized for a sequence of `length` (an integer, not negative).
+    fn py_call_attr(&mut self, vm: &mut VM<'h>, attr: &EitherStr, args: ArgValues) -> RunResult<CallResult> {
+        if attr.as_str(vm.interns) != "indices" {
+            let err = ExcType::attribute_error(Type::Slice, attr.as_str(vm.interns));
+            args.drop_with(vm);
+            return Err(err);
+        }
+        let length = args.get_one_arg("slice.indices", vm.heap)?;
+        defer_drop!(length, vm);
+        let length = length.as_int(vm)?;
+        let Ok(length) = usize::try_from(length) else {
+            return Err(ExcType::value_error("length should not be negative"));
+        };
+        let (start, stop, step) = self.get(vm.heap).indices(length)?;
+        let items = smallvec::smallvec![Value::Int(start), Value::Int(stop), Value::Int(step)];
+        Ok(CallResult::Value(super::allocate_tuple(items, vm.heap)))
     }
 
     fn py_getattr(&self, attr: &EitherStr, vm: &mut VM<'h>) -> RunResult<Option<CallResult>> {
