@@ -77,21 +77,29 @@ const EXACT_KEYS: &[&str] = &["x_amz_signature", "x_goog_signature"];
 /// in another (a lexer's `token`, a pagination `next_token`, a review
 /// dimension `secret`, a `cookie` banner): a text under them is redacted
 /// only when it is shaped like a credential ([`credential_shaped`]).
-const AMBIGUOUS_SUFFIXES: &[&str] = &[
-    "token",
-    "secret",
-    "cookie",
-    "credential",
-    "credentials",
-    // `DB_PASS`, `SMTP_PWD` (not `bypass`: the underscore is part of it).
-    "_pass",
-    "_pwd",
-];
+/// Machine credentials are long: a text under them must have at least
+/// [`TOKEN_MIN`] bytes (`next_token: "cursor-2"` is a page cursor).
+const AMBIGUOUS_SUFFIXES: &[&str] = &["token", "secret", "cookie", "credential", "credentials"];
+
+/// Password-like key suffixes, ambiguous too (`first_pass`, a verdict
+/// `pass`), whose values people choose: [`PASSWORD_MIN`] bytes suffice
+/// (`hunter2`). `DB_PASS`, `SMTP_PWD` (not `bypass`: the underscore is
+/// part of it).
+const PASSWORD_SUFFIXES: &[&str] = &["_pass", "_pwd"];
 
 /// Whole keys that are ambiguous in the same way and too short to use as
-/// suffixes: an Azure SAS `sig` (or a number's significant digits), a
-/// `pass` (or a verdict), `auth` (or a module's findings), a `dsn`.
-const AMBIGUOUS_KEYS: &[&str] = &["sig", "pwd", "pass", "dsn", "auth"];
+/// suffixes: an Azure SAS `sig` (or a number's significant digits), `auth`
+/// (or a module's findings), a `dsn`.
+const AMBIGUOUS_KEYS: &[&str] = &["sig", "dsn", "auth"];
+
+/// Whole password-like keys: a `pass` (or a verdict), a `pwd`.
+const PASSWORD_KEYS: &[&str] = &["pwd", "pass"];
+
+/// The fewest bytes of a credential-shaped text under an ambiguous key.
+const TOKEN_MIN: usize = 12;
+
+/// The fewest bytes of a credential-shaped text under a password-like key.
+const PASSWORD_MIN: usize = 6;
 
 /// How firmly an object key or an assignment's name says its value is a
 /// credential.
@@ -100,8 +108,8 @@ enum KeyKind {
     /// Not a credential's name.
     Plain,
     /// A credential's name or a harmless one: its text is redacted when it
-    /// is shaped like a credential.
-    Ambiguous,
+    /// is shaped like a credential of at least this many bytes.
+    Ambiguous(usize),
     /// A credential's name (`password`, `api_key`, `client_secret`): any
     /// text under it is redacted.
     Credential,
@@ -123,23 +131,40 @@ fn key_kind(key: &str) -> KeyKind {
         || norm == b"secret_key"
     {
         KeyKind::Credential
+    } else if key.bytes().any(|b| b.is_ascii_uppercase()) && !key.bytes().any(|b| b.is_ascii_lowercase()) {
+        // An environment variable's name (`GITHUB_TOKEN`, `DB_PASS`): a
+        // setting, so a credential outright.
+        if PASSWORD_SUFFIXES
+            .iter()
+            .chain(AMBIGUOUS_SUFFIXES)
+            .any(|suf| norm.ends_with(suf.as_bytes()))
+            || PASSWORD_KEYS.iter().chain(AMBIGUOUS_KEYS).any(|k| norm == k.as_bytes())
+        {
+            KeyKind::Credential
+        } else {
+            KeyKind::Plain
+        }
+    } else if PASSWORD_SUFFIXES.iter().any(|suf| norm.ends_with(suf.as_bytes()))
+        || PASSWORD_KEYS.iter().any(|k| norm == k.as_bytes())
+    {
+        KeyKind::Ambiguous(PASSWORD_MIN)
     } else if AMBIGUOUS_SUFFIXES.iter().any(|suf| norm.ends_with(suf.as_bytes()))
         || AMBIGUOUS_KEYS.iter().any(|k| norm == k.as_bytes())
     {
-        KeyKind::Ambiguous
+        KeyKind::Ambiguous(TOKEN_MIN)
     } else {
         KeyKind::Plain
     }
 }
 
 /// A text that could be a credential rather than words: one token (no
-/// whitespace) of at least six bytes mixing letters and digits
-/// (`hunter2`, `s3cr3t`, an API key), or of at least twenty with both
-/// cases (base64). `"2 findings"`, `"IDENT"`, `"none"`, `"20"`,
+/// whitespace) of at least `min` bytes mixing letters and digits
+/// (`hunter2`, `s3cr3t-v4lue`, an API key), or of at least twenty with
+/// both cases (base64). `"2 findings"`, `"IDENT"`, `"none"`, `"20"`,
 /// `"src/auth/login.ts"` are words.
-fn credential_shaped(v: &str) -> bool {
+fn credential_shaped(v: &str, min: usize) -> bool {
     let b = v.as_bytes();
-    b.len() >= 6
+    b.len() >= min
         && !b.iter().any(u8::is_ascii_whitespace)
         && ((b.iter().any(u8::is_ascii_digit) && b.iter().any(u8::is_ascii_alphabetic))
             || (b.len() >= 20 && b.iter().any(u8::is_ascii_uppercase) && b.iter().any(u8::is_ascii_lowercase)))
@@ -482,15 +507,15 @@ pub fn is_secret_key(key: &str) -> bool {
 /// `{"secret": "s3cr3t-v4lue"}` does not). A boolean, a number or null is
 /// never a credential (`hasSecret: false`, `token_count: 12`).
 pub fn redact_value(value: &mut Value) -> bool {
-    redact_under(value, false)
+    redact_under(value, None)
 }
 
 /// [`redact_value`]; `shaped`: inside a value of an ambiguous key, where a
-/// text shaped like a credential is one.
-fn redact_under(value: &mut Value, shaped: bool) -> bool {
+/// text shaped like a credential of at least that many bytes is one.
+fn redact_under(value: &mut Value, shaped: Option<usize>) -> bool {
     match value {
         Value::String(s) => {
-            if shaped && s != REDACTED && credential_shaped(s) {
+            if shaped.is_some_and(|min| s != REDACTED && credential_shaped(s, min)) {
                 *s = REDACTED.to_owned();
                 true
             } else if let Cow::Owned(new) = redact_text(s) {
@@ -522,7 +547,7 @@ fn redact_under(value: &mut Value, shaped: bool) -> bool {
                         *v = Value::String(REDACTED.to_owned());
                         changed = true;
                     }
-                    KeyKind::Ambiguous => changed |= redact_under(v, true),
+                    KeyKind::Ambiguous(min) => changed |= redact_under(v, Some(min)),
                     _ => changed |= redact_under(v, shaped),
                 }
             }
@@ -1183,8 +1208,8 @@ fn assignment_value_with(b: &[u8], i: usize, weak_keys: bool) -> Option<(usize, 
     let looks_secret = |v: &[u8]| {
         if weak {
             random_value(v)
-        } else if kind == KeyKind::Ambiguous {
-            std::str::from_utf8(v).is_ok_and(credential_shaped)
+        } else if let KeyKind::Ambiguous(min) = kind {
+            std::str::from_utf8(v).is_ok_and(|v| credential_shaped(v, min))
         } else {
             true
         }
@@ -1555,7 +1580,7 @@ mod tests {
         let mut v = json!({
             "auth": ["login bug", "session fixation"],
             "byDim": {"auth": "2 findings", "secret": "none", "sig": "20"},
-            "token": "IDENT", "next_token": "abc", "first_pass": ["a.py"],
+            "token": "IDENT", "next_token": "cursor-2", "first_pass": ["a.py"],
             "summary": {"auth": "green"},
             "cookie": "accepted",
         });
@@ -1585,7 +1610,10 @@ mod tests {
                 "{'auth': 'green', 'token': 'IDENT'}",
                 "{'auth': 'green', 'token': 'IDENT'}",
             ),
-            ("token=abc123 next", "token=[REDACTED] next"),
+            ("token=abc123def456 next", "token=[REDACTED] next"),
+            ("next_token=cursor-2 next", "next_token=cursor-2 next"),
+            ("pass=hunter2", "pass=[REDACTED]"),
+            ("GITHUB_TOKEN=abc123", "GITHUB_TOKEN=[REDACTED]"),
             ("secret: s3cr3t-v4lue", "secret: [REDACTED]"),
             ("password: hunter", "password: [REDACTED]"),
         ] {
