@@ -1178,6 +1178,14 @@ pub enum StaticStrings {
     // hwf: appended, as above.
     /// `str.isprintable()`.
     Isprintable,
+    /// `int.to_bytes(length=...)` keyword.
+    Length,
+    /// `int.to_bytes` / `int.from_bytes` `byteorder=` keyword.
+    Byteorder,
+    /// `int.to_bytes` / `int.from_bytes` `signed=` keyword.
+    Signed,
+    /// `int.from_bytes(bytes=...)` keyword.
+    Bytes,
 }
 
 /// Computes an FNV-1a hash over static-string identities and serialization.

@@ -506,6 +506,10 @@ impl Type {
                 Err(ExcType::not_implemented("Counter.fromkeys() is undefined.  Use Counter(iterable) instead.").into())
             }
             (Self::Bytes, m) if m == StaticStrings::Fromhex => bytes_fromhex(args, vm).map(AttrCallResult::Value),
+            // hwf: `int.from_bytes(...)`, a classmethod.
+            (Self::Int, m) if vm.interns.get_str(m) == "from_bytes" => {
+                super::long_int::int_from_bytes(args, vm).map(AttrCallResult::Value)
+            }
             // hwf: `str.maketrans(...)`, a static method.
             (Self::Str, m) if m == StaticStrings::Maketrans => {
                 super::str::str_maketrans(args, vm).map(AttrCallResult::Value)
@@ -618,7 +622,8 @@ impl Type {
 ///
 /// Underscore digit separators are not currently supported.
 fn parse_f64_from_str(value: &str) -> RunResult<f64> {
-    let trimmed = value.trim();
+    let text = ascii_decimal_and_space(value);
+    let trimmed = text.trim();
     if trimmed.is_empty() {
         return Err(value_error_could_not_convert_string_to_float(value));
     }
@@ -635,6 +640,47 @@ fn parse_f64_from_str(value: &str) -> RunResult<f64> {
     };
 
     Ok(parsed)
+}
+
+/// hwf: the first code point (digit zero) of each run of ten Unicode decimal
+/// digits (category `Nd`), as in CPython 3.11's Unicode 14.0 database.
+const DECIMAL_ZEROS: &[u32] = &[
+    0x30, 0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66, 0xDE6, 0xE50,
+    0xED0, 0xF20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40,
+    0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0,
+    0x11136, 0x111D0, 0x112F0, 0x11450, 0x114D0, 0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50,
+    0x11DA0, 0x16A60, 0x16AC0, 0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0, 0x1E950,
+    0x1FBF0
+];
+
+/// hwf: CPython's `_PyUnicode_TransformDecimalAndSpaceToASCII`, which
+/// `int()` and `float()` apply to a str before parsing it: every non-ASCII
+/// Unicode whitespace becomes a space and every Unicode decimal digit its
+/// ASCII digit (`"٣٤"` is `"34"`, `"１２"` is `"12"`); any other non-ASCII
+/// character ends the text with a `?`, which no parser accepts.
+fn ascii_decimal_and_space(value: &str) -> Cow<'_, str> {
+    if value.is_ascii() {
+        return Cow::Borrowed(value);
+    }
+    let mut out = String::with_capacity(value.len());
+    for ch in value.chars() {
+        if ch.is_ascii() {
+            out.push(ch);
+        } else if ch.is_whitespace() {
+            out.push(' ');
+        } else {
+            let cp = u32::from(ch);
+            let zero = DECIMAL_ZEROS.partition_point(|&z| z <= cp).checked_sub(1).map(|i| DECIMAL_ZEROS[i]);
+            match zero.map(|z| cp - z) {
+                Some(digit @ 0..=9) => out.push(char::from(b'0' + u8::try_from(digit).unwrap_or(0))),
+                _ => {
+                    out.push('?');
+                    break;
+                }
+            }
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// Creates the `ValueError` raised by `float()` when a string cannot be parsed.
@@ -749,7 +795,8 @@ fn parse_int_from_str(value: &str, base: u32, heap: &Heap) -> RunResult<Value> {
     {
         return Ok(Value::Int(int));
     }
-    let trimmed = value.trim();
+    let text = ascii_decimal_and_space(value);
+    let trimmed = text.trim();
     // Preserve the allocation-free path for whitespace-padded i64 values
     // without retrying unchanged inputs that already failed above.
     if base == 10

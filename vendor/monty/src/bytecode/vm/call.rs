@@ -383,8 +383,12 @@ impl VM<'_> {
                 call_bytes_method(b, name_id, args, this).map(CallResult::Value)
             }
             Value::Builtin(Builtins::Type(t)) => {
-                // hwf: `str.lower(obj)` — an instance method called unbound.
-                if MethodDescriptor::supports(t) && !is_builtin_class_method(t, name_id) {
+                // hwf: `str.lower(obj)` — an instance method called unbound
+                // (`int.from_bytes` is a classmethod).
+                if MethodDescriptor::supports(t)
+                    && !is_builtin_class_method(t, name_id)
+                    && !(t == Type::Int && this.interns.get_str(name_id) == "from_bytes")
+                {
                     return this.call_unbound_method(t, name_id, args);
                 }
                 // Handle classmethods on type objects like dict.fromkeys()
@@ -398,6 +402,15 @@ impl VM<'_> {
                     return Ok(CallResult::Value(Value::Bool(f.is_finite() && f.fract() == 0.0)));
                 }
                 float_integer_ratio(f, this).map(CallResult::Value)
+            }
+            // hwf: `n.to_bytes(...)`.
+            Value::Int(_) | Value::Bool(_) if this.interns.get_str(name_id) == "to_bytes" => {
+                let n = match obj {
+                    Value::Int(i) => num_bigint::BigInt::from(i),
+                    Value::Bool(b) => num_bigint::BigInt::from(u8::from(b)),
+                    _ => num_bigint::BigInt::default(),
+                };
+                crate::types::long_int::int_to_bytes(&n, args, this).map(CallResult::Value)
             }
             Value::Int(_) | Value::Bool(_) if matches!(this.interns.get_str(name_id), "bit_length" | "bit_count") => {
                 let count = this.interns.get_str(name_id) == "bit_count";
