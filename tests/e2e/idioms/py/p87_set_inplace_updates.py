@@ -52,6 +52,19 @@ g = {"b", "d", "q"}
 g.intersection_update(f)
 out["frozen"] = sorted(g)
 
+# Method forms with lists, tuples and dicts are walked in their own order.
+tags = {"w%d" % i for i in range(0, 30, 2)}
+incoming = ["w%d" % i for i in range(40, 0, -3)]
+counts = dict.fromkeys(["w7", "w3", "w12", "w40", "w1", "w22", "w9"], 0)
+grown = set(tags)
+grown.update(incoming)
+out["walked"] = [list(tags.union(incoming)), list(tags.intersection(incoming, counts)), list(tags.difference(tuple(incoming))),
+                 list(tags.symmetric_difference(incoming)), list(grown), list(set(counts)), list(tags.union(counts)),
+                 list(frozenset(tags).intersection(incoming))]
+nums = set(range(-10, 60, 7))
+nums.update([70, 3, -1, 64, 5])
+out["walked_ints"] = [list(nums), list(nums.intersection([64, 5, -3, 4, 3, 11])), list(nums.symmetric_difference([4, 3, 2, 1]))]
+
 errs = []
 for call in [lambda: {1}.difference_update(5), lambda: {1}.intersection_update(None),
              lambda: {1}.symmetric_difference_update(), lambda: {1}.symmetric_difference_update([1], [2]),

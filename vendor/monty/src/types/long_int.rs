@@ -991,7 +991,9 @@ fn clinic_311_error(args: &ArgValues, name: &str, params: [&str; 2], required: b
         Some(KwargsValues::Pairs(pairs)) => {
             keys.extend(pairs.iter().filter_map(|(k, _)| k.to_str(vm).ok().map(str::to_owned)));
         }
-        Some(KwargsValues::Dict(dict)) => keys.extend(dict.iter().filter_map(|(k, _)| k.to_str(vm).ok().map(str::to_owned))),
+        Some(KwargsValues::Dict(dict)) => {
+            keys.extend(dict.iter().filter_map(|(k, _)| k.to_str(vm).ok().map(str::to_owned)))
+        }
     }
     for (i, param) in params.iter().enumerate().take(n_pos) {
         if keys.iter().any(|k| k == param) {

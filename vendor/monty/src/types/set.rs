@@ -919,6 +919,117 @@ impl<'h> HeapRead<'h, SetStorage> {
 }
 
 impl<'h> HeapRead<'h, SetStorage> {
+    /// hwf: `self <op> other` for the method forms, which take any iterable,
+    /// in CPython's order: a set or frozenset operand (and a dict for
+    /// `difference`, a set or any iterable for `symmetric_difference`, which
+    /// CPython makes a set first) goes through the set algorithms; any other
+    /// iterable is walked in its own order, as CPython walks it: `union`
+    /// adds its values to a copy (after one resize for a dict's size),
+    /// `intersection` adds those found here to a new set, `difference`
+    /// discards them from a copy. Consumes `other`.
+    fn algebra(&self, other: Value, op: SetAlgebra, vm: &mut VM<'h>) -> RunResult<SetStorage> {
+        let (setlike, dict_len) = match &other {
+            Value::Ref(id) => match vm.heap.get(*id) {
+                HeapData::Set(_) | HeapData::FrozenSet(_) => (true, None),
+                HeapData::Dict(d) => (false, Some(d.len())),
+                _ => (false, None),
+            },
+            _ => (false, None),
+        };
+        let walk = !setlike
+            && match op {
+                SetAlgebra::Union | SetAlgebra::Intersection => true,
+                SetAlgebra::Difference => dict_len.is_none(),
+                SetAlgebra::SymmetricDifference => false,
+            };
+        if !setlike && matches!(op, SetAlgebra::SymmetricDifference) {
+            // CPython toggles this set's values in `set(other)` itself.
+            let start = Set::from_iterable(other, vm)?.0;
+            let mut result_guard = DropGuard::new(start, vm);
+            let (result, vm) = result_guard.as_parts_mut();
+            let len = self.get(vm.heap).len();
+            for idx in 0..len {
+                let value = self.get(vm.heap).entries[idx].value.clone_with_heap(vm);
+                let mut value_guard = DropGuard::new(value, vm);
+                let (value, vm) = value_guard.as_parts_mut();
+                let hash = set_element_hash(value, vm)?;
+                let found = result
+                    .indices
+                    .find(hash, |&i| result.entries[i].value.py_eq(value, vm).unwrap_or(false))
+                    .copied();
+                if let Some(index) = found {
+                    let removed = result.take_at(index);
+                    removed.value.drop_with(vm);
+                } else {
+                    let (value, vm) = value_guard.into_parts();
+                    result.add(value, vm)?;
+                }
+            }
+            return Ok(result_guard.into_inner());
+        }
+        if !walk {
+            let other_storage = Set::get_storage_from_value(other, vm)?;
+            defer_drop!(other_storage, vm);
+            let other_storage = vm.heap.protect(other_storage);
+            return match op {
+                SetAlgebra::Union => self.union(&other_storage, vm),
+                SetAlgebra::Intersection => self.intersection(&other_storage, vm),
+                SetAlgebra::Difference => self.difference(&other_storage, vm),
+                SetAlgebra::SymmetricDifference => self.symmetric_difference(&other_storage, vm),
+            };
+        }
+        let values = iterable_values(other, vm)?;
+        let start = match op {
+            SetAlgebra::Intersection => SetStorage::new(),
+            _ => {
+                let mut copy = self.get(vm.heap).cpython_copy(vm.heap);
+                if let (SetAlgebra::Union, Some(n)) = (op, dict_len) {
+                    copy.presize_for_merge(n);
+                }
+                copy
+            }
+        };
+        let mut result_guard = DropGuard::new(start, vm);
+        let (result, vm) = result_guard.as_parts_mut();
+        let mut rest = values.into_iter();
+        while let Some(value) = rest.next() {
+            let step = match op {
+                SetAlgebra::Union => result.add(value, vm).map(|_| ()),
+                SetAlgebra::Intersection => match self.contains(&value, vm) {
+                    Ok(true) => result.add(value, vm).map(|_| ()),
+                    other => {
+                        value.drop_with(vm);
+                        other.map(|_| ())
+                    }
+                },
+                _ => {
+                    let found = set_element_hash(&value, vm).map(|hash| {
+                        result
+                            .indices
+                            .find(hash, |&i| result.entries[i].value.py_eq(&value, vm).unwrap_or(false))
+                            .copied()
+                    });
+                    value.drop_with(vm);
+                    found.map(|found| {
+                        if let Some(index) = found {
+                            let removed = result.take_at(index);
+                            removed.value.drop_with(vm);
+                        }
+                    })
+                }
+            };
+            if let Err(e) = step {
+                for value in rest {
+                    value.drop_with(vm);
+                }
+                return Err(e);
+            }
+        }
+        Ok(result_guard.into_inner())
+    }
+}
+
+impl<'h> HeapRead<'h, SetStorage> {
     /// Writes the repr format to a formatter.
     fn repr_fmt(
         &self,
@@ -1123,10 +1234,7 @@ impl<'h> HeapRead<'h, Set> {
         let result = if others.len() == 1
             && let Some(other) = others.pop()
         {
-            let other_storage = Set::get_storage_from_value(other, vm)?;
-            defer_drop!(other_storage, vm);
-            let other_storage = vm.heap.protect(other_storage);
-            self.storage().intersection(&other_storage, vm)?
+            self.storage().algebra(other, SetAlgebra::Intersection, vm)?
         } else {
             let start = self.storage().get(vm.heap).cpython_copy(vm.heap);
             set_algebra_fold(start, others, SetAlgebra::Intersection, vm)?
@@ -1227,12 +1335,24 @@ impl Set {
             iterable.drop_with(vm);
             return Ok(Self(copy));
         }
+        // hwf: `set(d)` of a dict resizes once for its size first, as
+        // CPython's `set_update_internal`.
+        let dict_len = match &iterable {
+            Value::Ref(id) => match vm.heap.get(*id) {
+                HeapData::Dict(d) => Some(d.len()),
+                _ => None,
+            },
+            _ => None,
+        };
         let iterator = iterable.into_py_iter(vm)?;
         defer_drop!(iterator, vm);
         let mut iterator = iterator.read(vm);
         let hint = iterator.iter_size_hint(vm);
         let capacity = checked_preallocation_hint(hint, mem::size_of::<SetEntry>(), &vm.heap.tracker)?;
         let mut set = Self::with_capacity(capacity);
+        if let Some(n) = dict_len {
+            set.0.presize_for_merge(n);
+        }
         while let Some(item) = iterator.py_next(vm)? {
             set.add(item, vm)?;
         }
@@ -1315,11 +1435,27 @@ impl<'h> HeapRead<'h, Set> {
             return Ok(());
         }
 
-        // Fall back to iterable
-        let temp_set = Set::from_iterable(other, vm)?;
-        let entries: Vec<SetEntry> = temp_set.0.entries.into_iter().collect();
-        for entry in entries {
-            self.add(entry.value, vm)?;
+        // hwf: any other iterable's values are added in its order, as
+        // CPython's `set_update_internal` (after one resize for a dict).
+        let dict_len = match &other {
+            Value::Ref(id) => match vm.heap.get(*id) {
+                HeapData::Dict(d) => Some(d.len()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let values = iterable_values(other, vm)?;
+        if let Some(n) = dict_len {
+            self.get_mut(vm.heap).0.presize_for_merge(n);
+        }
+        let mut rest = values.into_iter();
+        while let Some(value) = rest.next() {
+            if let Err(e) = self.add(value, vm) {
+                for value in rest {
+                    value.drop_with(vm);
+                }
+                return Err(e);
+            }
         }
         Ok(())
     }
@@ -1328,16 +1464,7 @@ impl<'h> HeapRead<'h, Set> {
     /// via HeapRead. Clones self's storage once, then calls the existing `SetStorage`
     /// methods on the standalone copy.
     fn set_algebra(&self, other: Value, op: SetAlgebra, vm: &mut VM<'h>) -> RunResult<Value> {
-        let other_storage = Set::get_storage_from_value(other, vm)?;
-        defer_drop!(other_storage, vm);
-        let other_storage = vm.heap.protect(other_storage);
-
-        let result = match op {
-            SetAlgebra::Union => self.storage().union(&other_storage, vm)?,
-            SetAlgebra::Intersection => self.storage().intersection(&other_storage, vm)?,
-            SetAlgebra::Difference => self.storage().difference(&other_storage, vm)?,
-            SetAlgebra::SymmetricDifference => self.storage().symmetric_difference(&other_storage, vm)?,
-        };
+        let result = self.storage().algebra(other, op, vm)?;
 
         let heap_id = vm.heap.allocate(HeapData::Set(Set(result)));
         Ok(Value::Ref(heap_id))
@@ -1405,6 +1532,25 @@ pub(crate) fn subset_order(a: HeapId, b: HeapId, vm: &mut VM<'_>) -> RunResult<O
     Ok(Some(super::CmpOrder::Ordered(order)))
 }
 
+/// hwf: the values of an iterable, in its iteration order (a dict's keys in
+/// insertion order). Consumes `value`.
+fn iterable_values(value: Value, vm: &mut VM<'_>) -> RunResult<Vec<Value>> {
+    let iterator = value.into_py_iter(vm)?;
+    defer_drop!(iterator, vm);
+    let mut iterator = iterator.read(vm);
+    let mut out = Vec::new();
+    loop {
+        match iterator.py_next(vm) {
+            Ok(Some(item)) => out.push(item),
+            Ok(None) => return Ok(out),
+            Err(e) => {
+                out.drop_with(vm);
+                return Err(e);
+            }
+        }
+    }
+}
+
 /// hwf: the values an in-place set update walks, in CPython's order: a
 /// dict's keys in insertion order, a set's or frozenset's in its table order,
 /// any other iterable's as `set(iterable)` orders them (its errors:
@@ -1433,18 +1579,7 @@ fn set_algebra_fold(start: SetStorage, others: Vec<Value>, op: SetAlgebra, vm: &
     let mut acc = start;
     let mut rest = others.into_iter();
     while let Some(other) = rest.next() {
-        let step = (|| {
-            let other_storage = Set::get_storage_from_value(other, vm)?;
-            defer_drop!(other_storage, vm);
-            let other_storage = vm.heap.protect(other_storage);
-            let current = vm.heap.protect(&acc);
-            match op {
-                SetAlgebra::Union => current.union(&other_storage, vm),
-                SetAlgebra::Intersection => current.intersection(&other_storage, vm),
-                SetAlgebra::Difference => current.difference(&other_storage, vm),
-                SetAlgebra::SymmetricDifference => current.symmetric_difference(&other_storage, vm),
-            }
-        })();
+        let step = vm.heap.protect(&acc).algebra(other, op, vm);
         match step {
             Ok(next) => {
                 let old = mem::replace(&mut acc, next);
@@ -1552,16 +1687,7 @@ impl<'h> HeapRead<'h, FrozenSet> {
 
     /// Set algebra operations for frozenset via HeapRead.
     fn set_algebra(&self, other: Value, op: SetAlgebra, vm: &mut VM<'h>) -> RunResult<Value> {
-        let other_storage = Set::get_storage_from_value(other, vm)?;
-        defer_drop!(other_storage, vm);
-        let other_storage = vm.heap.protect(other_storage);
-
-        let result = match op {
-            SetAlgebra::Union => self.storage().union(&other_storage, vm)?,
-            SetAlgebra::Intersection => self.storage().intersection(&other_storage, vm)?,
-            SetAlgebra::Difference => self.storage().difference(&other_storage, vm)?,
-            SetAlgebra::SymmetricDifference => self.storage().symmetric_difference(&other_storage, vm)?,
-        };
+        let result = self.storage().algebra(other, op, vm)?;
 
         let heap_id = vm.heap.allocate(HeapData::FrozenSet(FrozenSet::wrap(result)));
         Ok(Value::Ref(heap_id))
