@@ -16,6 +16,7 @@ packed = {
              int.from_bytes(b"\xff" * 9, "big"), int.from_bytes(bytes=b"\x02")],
     "big": [list((2 ** 70).to_bytes(10, "little")), list((-(2 ** 70)).to_bytes(10, "big", signed=True)),
             int.from_bytes((2 ** 70 + 5).to_bytes(9, "big"), "big") == 2 ** 70 + 5],
+    "wide_bits": [(2 ** 70).bit_length(), (-(2 ** 70) - 1).bit_length(), (2 ** 70 + 7).bit_count(), (-(2 ** 65) + 1).bit_count()],
     "roundtrip": [int.from_bytes(n.to_bytes(8, "big", signed=True), "big", signed=True) for n in [0, 1, -1, 2 ** 62, -(2 ** 63)]],
 }
 

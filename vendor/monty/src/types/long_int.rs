@@ -398,16 +398,31 @@ fn int_max_str_digits_threshold() -> &'static BigInt {
 // === Trait Implementations ===
 
 impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
-    /// hwf: `n.to_bytes(...)` of a large int.
+    /// hwf: `n.to_bytes(...)`, `n.bit_length()`, `n.bit_count()` of a large
+    /// int.
     fn py_call_attr(
         &mut self,
         vm: &mut VM<'h>,
         attr: &crate::value::EitherStr,
         args: ArgValues,
     ) -> RunResult<crate::bytecode::CallResult> {
-        if attr.as_str(vm.interns) == "to_bytes" {
-            let n = self.get(vm.heap).inner().clone();
-            return int_to_bytes(&n, args, vm).map(crate::bytecode::CallResult::Value);
+        match attr.as_str(vm.interns) {
+            "to_bytes" => {
+                let n = self.get(vm.heap).inner().clone();
+                return int_to_bytes(&n, args, vm).map(crate::bytecode::CallResult::Value);
+            }
+            "bit_length" => {
+                args.check_zero_args("int.bit_length", vm.heap)?;
+                let bits = i64::try_from(self.get(vm.heap).bits()).unwrap_or(i64::MAX);
+                return Ok(crate::bytecode::CallResult::Value(Value::Int(bits)));
+            }
+            "bit_count" => {
+                args.check_zero_args("int.bit_count", vm.heap)?;
+                let ones = self.get(vm.heap).inner().magnitude().count_ones();
+                let ones = i64::try_from(ones).unwrap_or(i64::MAX);
+                return Ok(crate::bytecode::CallResult::Value(Value::Int(ones)));
+            }
+            _ => {}
         }
         let err = ExcType::attribute_error(Type::Int, attr.as_str(vm.interns));
         args.drop_with(vm);
