@@ -65,6 +65,16 @@ nums = set(range(-10, 60, 7))
 nums.update([70, 3, -1, 64, 5])
 out["walked_ints"] = [list(nums), list(nums.intersection([64, 5, -3, 4, 3, 11])), list(nums.symmetric_difference([4, 3, 2, 1]))]
 
+# Augmented assignment mutates the set itself (other names see it).
+seen = {"w%d" % i for i in range(20)}
+view = seen
+seen -= {"w3", "w4"}
+after_sub = list(view)
+seen &= {"w%d" % i for i in range(0, 30, 3)}
+after_and = list(view)
+seen |= frozenset(["z", "w2", "w40"])
+out["augmented"] = [after_sub, after_and, list(view), view is seen]
+
 errs = []
 for call in [lambda: {1}.difference_update(5), lambda: {1}.intersection_update(None),
              lambda: {1}.symmetric_difference_update(), lambda: {1}.symmetric_difference_update([1], [2]),

@@ -1532,6 +1532,11 @@ pub(crate) fn subset_order(a: HeapId, b: HeapId, vm: &mut VM<'_>) -> RunResult<O
     Ok(Some(super::CmpOrder::Ordered(order)))
 }
 
+/// hwf: whether `value` is a set or frozenset (CPython's `PyAnySet_Check`).
+fn is_set_or_frozenset(value: &Value, vm: &VM<'_>) -> bool {
+    matches!(value, Value::Ref(id) if matches!(vm.heap.get(*id), HeapData::Set(_) | HeapData::FrozenSet(_)))
+}
+
 /// hwf: the values of an iterable, in its iteration order (a dict's keys in
 /// insertion order). Consumes `value`.
 fn iterable_values(value: Value, vm: &mut VM<'_>) -> RunResult<Vec<Value>> {
@@ -1803,6 +1808,34 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Set> {
 
     fn py_repr_fmt(&self, f: &mut impl Write, vm: &mut VM<'h>, heap_ids: &mut LazyHeapSet) -> RunResult<()> {
         self.storage().repr_fmt(f, vm, heap_ids, "set")
+    }
+
+    /// hwf: `s -= t` in place, as CPython's `set_isub` (a set or frozenset
+    /// operand only; anything else falls back to binary `-`).
+    fn py_isub_impl(&mut self, other: &Value, vm: &mut VM<'h>) -> RunResult<bool> {
+        if !is_set_or_frozenset(other, vm) {
+            return Ok(false);
+        }
+        self.difference_update_one(other.clone_with_heap(vm), vm)?;
+        Ok(true)
+    }
+
+    /// hwf: `s &= t` in place, as CPython's `set_iand`.
+    fn py_iand_impl(&mut self, other: &Value, vm: &mut VM<'h>) -> RunResult<bool> {
+        if !is_set_or_frozenset(other, vm) {
+            return Ok(false);
+        }
+        self.intersection_update(vec![other.clone_with_heap(vm)], vm)?;
+        Ok(true)
+    }
+
+    /// hwf: `s |= t` in place, as CPython's `set_ior`.
+    fn py_ior_impl(&mut self, other: &Value, vm: &mut VM<'h>) -> RunResult<bool> {
+        if !is_set_or_frozenset(other, vm) {
+            return Ok(false);
+        }
+        self.hr_update(other.clone_with_heap(vm), vm)?;
+        Ok(true)
     }
 
     fn py_call_attr(&mut self, vm: &mut VM<'h>, attr: &EitherStr, args: ArgValues) -> RunResult<CallResult> {
