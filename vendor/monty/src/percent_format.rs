@@ -219,8 +219,27 @@ fn render_one(
             vm.format_runtime_value(value, code, Some(&spec))
         }
         'c' => {
+            // hwf: CPython 3.11's errors, an int out of range an
+            // `OverflowError` (`'%c' % True` is `'\x01'`).
+            let code = match value {
+                Value::Int(n) => Some(*n),
+                Value::Bool(b) => Some(i64::from(*b)),
+                _ => None,
+            };
+            if let Some(n) = code
+                && !(0..0x11_0000).contains(&n)
+            {
+                return Err(
+                    crate::exception_private::SimpleException::new_msg(
+                        ExcType::OverflowError,
+                        "%c arg not in range(0x110000)",
+                    )
+                    .into(),
+                );
+            }
             let ch = match value {
                 Value::Int(n) => u32::try_from(*n).ok().and_then(char::from_u32),
+                Value::Bool(b) => Some(char::from(u8::from(*b))),
                 other if other.py_type(vm) == Type::Str => {
                     let s = other.to_str(vm)?;
                     let mut it = s.chars();
@@ -232,7 +251,7 @@ fn render_one(
                 _ => None,
             };
             let Some(ch) = ch else {
-                return Err(ExcType::type_error("%c requires an int or a unicode character"));
+                return Err(ExcType::type_error("%c requires int or char"));
             };
             let text = allocate_string(ch.to_string(), vm.heap);
             defer_drop!(text, vm);
