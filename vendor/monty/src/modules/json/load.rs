@@ -371,6 +371,41 @@ fn is_json_number_byte(byte: u8) -> bool {
     matches!(byte, b'0'..=b'9' | b'+' | b'-' | b'.' | b'e' | b'E')
 }
 
+/// The length of the number CPython's `json` reads at the start of `b`
+/// (`-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?`), 0 when there is none.
+fn cpython_number_len(b: &[u8]) -> usize {
+    let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            while digit(i) {
+                i += 1;
+            }
+        }
+        _ => return 0,
+    }
+    if b.get(i) == Some(&b'.') && digit(i + 1) {
+        i += 1;
+        while digit(i) {
+            i += 1;
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        let mut j = i + 1;
+        if matches!(b.get(j), Some(b'+' | b'-')) {
+            j += 1;
+        }
+        if digit(j) {
+            while digit(j) {
+                j += 1;
+            }
+            i = j;
+        }
+    }
+    i
+}
+
 /// Converts a `jiter` parse error into `json.JSONDecodeError`.
 ///
 /// `jiter` exposes the error byte index; [`error_coordinates`] converts it to
@@ -447,6 +482,21 @@ fn json_error_to_run_error(error: &JiterError, bytes: &[u8]) -> RunError {
             (message.to_owned(), index)
         }
         JiterErrorType::JsonError(JsonErrorType::TrailingCharacters) => ("Extra data".to_owned(), error.index),
+        JiterErrorType::JsonError(JsonErrorType::InvalidNumber) => {
+            // hwf: CPython reads the longest number its pattern allows
+            // (`-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?`) and reports what
+            // follows it: a missing delimiter inside a container, `Extra
+            // data` at the top level (`{"a": 01}`, `[1.]`, `-01`).
+            let mut start = error.index.min(bytes.len());
+            while start > 0 && is_json_number_byte(bytes[start - 1]) {
+                start -= 1;
+            }
+            match cpython_number_len(&bytes[start..]) {
+                0 => ("Expecting value".to_owned(), start),
+                len if bytes[..start].iter().all(u8::is_ascii_whitespace) => ("Extra data".to_owned(), start + len),
+                len => ("Expecting ',' delimiter".to_owned(), start + len),
+            }
+        }
         JiterErrorType::JsonError(error_type) => (error_type.to_string(), error.index),
         JiterErrorType::WrongType { .. } => (error.error_type.to_string(), error.index),
     };
