@@ -539,15 +539,7 @@ fn words_under_secret_like_keys_round_trip_in_every_runtime() {
     );
     let words: Value = serde_json::from_str(WORDS).expect("words");
     for file in ["words.js", "words.py", "words.workflow.json"] {
-        let out = ctx.hwf([
-            "run",
-            file,
-            "--json",
-            "--agents",
-            fixture.to_str().expect("utf8"),
-            "--args",
-            WORDS,
-        ]);
+        let out = ctx.run_json(file, WORDS, &["--agents", fixture.to_str().expect("utf8")]);
         out.expect_code(0);
         let v = out.json();
         let result = &v["data"]["result"];

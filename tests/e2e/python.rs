@@ -1004,3 +1004,33 @@ fn a_script_with_windows_line_ends_reads_them_as_newlines() {
         out.stdout
     );
 }
+
+/// A prompt-cache hit is charged as the seed charges it: its `_tokens`
+/// again (kept through a `--resume-from`, where the hit replays with no
+/// agent), and it is refused once the token budget is spent.
+#[test]
+fn a_prompt_cache_hit_is_charged_its_tokens_again_and_refused_past_the_budget() {
+    let ctx = Ctx::new();
+    let f = ctx.write(
+        "f.json",
+        r#"{"responses": [{"match": {"label": "s"}, "output": {"text": "ok", "_tokens": 40}}]}"#,
+    );
+    let s = py(
+        &ctx,
+        "hits.py",
+        "a = await agent(\"summarise\", label=\"s\")\n\
+         b = await agent(\"summarise\", label=\"s\")\n\
+         return {\"same\": a == b, \"out\": b, \"spent\": budget.spent()}\n",
+    );
+    let out = ctx.run_json(&s, "{}", &["--agents", f.to_str().expect("utf8")]);
+    out.expect_code(0);
+    let want = json!({"same": true, "out": {"text": "ok", "_tokens": 40}, "spent": 80});
+    assert_eq!(out.json()["data"]["result"], want, "{}", out.stdout);
+    assert_eq!(out.json()["data"]["counts"]["cache_hits"], 1, "{}", out.stdout);
+    let again = resume_with_no_agent(&ctx, &out);
+    assert_eq!(again.json()["data"]["result"], want, "{}", again.stdout);
+    // Past the budget the hit is refused: the seed's run ends there.
+    let tight = ctx.run_json(&s, "{}", &["--agents", f.to_str().expect("utf8"), "--max-tokens", "40"]);
+    assert_ne!(tight.code, 0, "{}", tight.stdout);
+    assert!(error_text(&tight).contains("token_budget"), "{}", tight.stdout);
+}
