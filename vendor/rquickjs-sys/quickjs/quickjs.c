@@ -831,6 +831,13 @@ typedef struct JSVarDef {
     uint8_t is_captured : 1;
     uint8_t is_static_private : 1; /* only used during private class field parsing */
     uint8_t var_kind : 4; /* see JSVarKindEnum */
+    /* hwf patch: a parameter's binding in a function with parameter
+       expressions (an argument, or the body's copy of a destructured
+       name), and whether the body declares it again with `var` or a
+       function declaration (only then is the body's binding its own:
+       FunctionDeclarationInstantiation, steps 27-28) */
+    uint8_t hwf_param_binding : 1;
+    uint8_t hwf_body_var : 1;
     /* if is_captured = true, provides the index of the corresponding
        JSVarRef on stack */
     uint16_t var_ref_idx;
@@ -24853,6 +24860,29 @@ static int find_var_in_scope(JSContext *ctx, JSFunctionDef *fd,
     return -1;
 }
 
+/* hwf patch: the binding a name resolved to (`idx`, from find_var or the
+   scope chain) in code of `fd` or its closures, corrected. In a function
+   with parameter expressions, a parameter the body does not declare again
+   is the argument scope's binding (ECMA-262 FunctionDeclarationInstantiation
+   step 28: only the body's var names get bindings of their own), so a
+   closure in a default value and the body share it:
+   `function f(a, g = () => a) { a = 10; return g() }` gives 10. QuickJS gave
+   the body the argument slot, a second binding. */
+static int hwf_param_binding(JSContext *ctx, JSFunctionDef *fd, JSAtom name,
+                             int idx)
+{
+    if (idx >= 0 && fd->has_parameter_expressions) {
+        JSVarDef *vd = (idx & ARGUMENT_VAR_OFFSET) ?
+            &fd->args[idx - ARGUMENT_VAR_OFFSET] : &fd->vars[idx];
+        if (vd->hwf_param_binding && !vd->hwf_body_var) {
+            int arg_scope_idx = find_var_in_scope(ctx, fd, name, ARG_SCOPE_INDEX);
+            if (arg_scope_idx >= 0)
+                return arg_scope_idx;
+        }
+    }
+    return idx;
+}
+
 /* return true if scope == parent_scope or if scope is a child of
    parent_scope */
 static bool is_child_scope(JSContext *ctx, JSFunctionDef *fd,
@@ -25246,8 +25276,14 @@ static int define_var(JSParseState *s, JSFunctionDef *fd, JSAtom name,
         } else {
             /* if the variable already exists, don't add it again  */
             idx = find_var(ctx, fd, name);
-            if (idx >= 0)
+            if (idx >= 0) {
+                /* hwf patch: the body redeclares a parameter */
+                JSVarDef *pv = (idx & ARGUMENT_VAR_OFFSET) ?
+                    &fd->args[idx - ARGUMENT_VAR_OFFSET] : &fd->vars[idx];
+                if (pv->hwf_param_binding && fd->in_function_body)
+                    pv->hwf_body_var = 1;
                 break;
+            }
             idx = add_var(ctx, fd, name);
             if (idx >= 0) {
                 if (name == JS_ATOM_arguments && fd->has_arguments_binding)
@@ -34736,6 +34772,7 @@ static int resolve_scope_var(JSContext *ctx, JSFunctionDef *s,
             var_idx = add_func_var(ctx, s, var_name);
         }
     }
+    var_idx = hwf_param_binding(ctx, s, var_name, var_idx); /* hwf patch */
     if (var_idx >= 0) {
         if ((op == OP_scope_put_var || op == OP_scope_make_ref) &&
             !(var_idx & ARGUMENT_VAR_OFFSET) &&
@@ -34974,6 +35011,8 @@ static int resolve_scope_var(JSContext *ctx, JSFunctionDef *s,
         }
     }
 
+    if (var_idx >= 0)
+        var_idx = hwf_param_binding(ctx, fd, var_name, var_idx); /* hwf patch */
     if (var_idx >= 0) {
         /* find the corresponding closure variable */
         if (var_idx & ARGUMENT_VAR_OFFSET) {
@@ -36155,6 +36194,11 @@ static __exception int resolve_variables(JSContext *ctx, JSFunctionDef *s)
             {
                 int scope_idx, scope = get_u16(bc_buf + pos + 1);
 
+                /* hwf patch: the argument scope's bindings stay open (the
+                   body may share them: hwf_param_binding); the frame's end
+                   closes them */
+                if (scope == ARG_SCOPE_INDEX && s->has_parameter_expressions)
+                    break;
                 for(scope_idx = s->scopes[scope].first; scope_idx >= 0;) {
                     JSVarDef *vd = &s->vars[scope_idx];
                     if (vd->scope_level == scope) {
@@ -38444,6 +38488,7 @@ static __exception int js_parse_function_decl2(JSParseState *s,
                 idx = add_arg(ctx, fd, name);
                 if (idx < 0)
                     goto fail;
+                fd->args[idx].hwf_param_binding = fd->has_parameter_expressions; /* hwf patch */
                 if (next_token(s))
                     goto fail;
                 if (rest) {
@@ -38532,8 +38577,10 @@ static __exception int js_parse_function_decl2(JSParseState *s,
             if (vd->scope_level != fd->scope_level)
                 break;
             if (find_var(ctx, fd, vd->var_name) < 0) {
-                if (add_var(ctx, fd, vd->var_name) < 0)
+                int copy = add_var(ctx, fd, vd->var_name);
+                if (copy < 0)
                     goto fail;
+                fd->vars[copy].hwf_param_binding = 1; /* hwf patch */
                 vd = &fd->vars[idx]; /* fd->vars may have been reallocated */
                 emit_op(s, OP_scope_get_var);
                 emit_atom(s, vd->var_name);
