@@ -786,7 +786,9 @@ fn describe(e: &MontyException, script_lines: u32) -> String {
     // `str()` of a KeyError is the repr of its key, as the seed reports it
     // (`KeyError: 'value'`, `KeyError: 3`).
     let key_text;
-    let shown = if ty == ExcType::KeyError && unprefixed.is_some() {
+    // Several keys (`KeyError('a', 1)`) show their tuple, the message.
+    let several = e.data().attr("\0args_repr").is_some();
+    let shown = if ty == ExcType::KeyError && unprefixed.is_some() && !several {
         key_text = match e.data().attr("\0key_repr") {
             Some(ExcAttr::Str(repr)) => repr.clone(),
             _ => py_str_repr(msg),

@@ -491,6 +491,27 @@ pub enum ExcAttr {
     Int(i64),
     /// A `str`.
     Str(String),
+    /// hwf: any other value, as the host boundary's object model holds it
+    /// (an exception's arguments: `ValueError('two', 2).args`).
+    Object(ExcObject),
+}
+
+/// hwf: a [`MontyObject`](crate::MontyObject) inside an [`ExcAttr`]. It
+/// compares and hashes by its `Debug` text, so [`ExcData`] stays `PartialEq` and
+/// `Hash` (a float has neither).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct ExcObject(pub crate::MontyObject);
+
+impl PartialEq for ExcObject {
+    fn eq(&self, other: &Self) -> bool {
+        format!("{:?}", self.0) == format!("{:?}", other.0)
+    }
+}
+
+impl std::hash::Hash for ExcObject {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        format!("{:?}", self.0).hash(state);
+    }
 }
 
 impl ExcData {

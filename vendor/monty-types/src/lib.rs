@@ -20,7 +20,7 @@ mod uuid;
 pub use crate::{
     builtins::BuiltinsFunctions,
     exceptions::{
-        CodeLoc, ExcAttr, ExcData, ExcType, JsonErrorData, MontyException, StackFrame, UnicodeErrorData,
+        CodeLoc, ExcAttr, ExcData, ExcObject, ExcType, JsonErrorData, MontyException, StackFrame, UnicodeErrorData,
         UnicodeErrorObject, unicode_decode_error_msg,
     },
     file_mode::FileMode,

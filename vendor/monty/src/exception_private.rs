@@ -3,7 +3,9 @@ use std::{
     fmt::{self, Display, Write},
 };
 
-use monty_types::{ExcAttr, ExcData, JsonErrorData, MontyException, StackFrame, UnicodeErrorData};
+use monty_types::{
+    ExcAttr, ExcData, ExcObject, JsonErrorData, MontyException, MontyObject, StackFrame, UnicodeErrorData,
+};
 use smallvec::smallvec;
 
 use crate::{
@@ -203,7 +205,15 @@ pub(crate) trait ExcTypeExt: Sized {
             let text = repr.to_str(vm).map(str::to_owned);
             repr.drop_with(vm);
             if let Ok(text) = text {
-                let attrs = vec![(KEY_REPR_ATTR.to_owned(), ExcAttr::Str(text.clone()))];
+                // and `.args` is the key itself.
+                let snapshot = {
+                    use crate::object_bridge::MontyObjectExt;
+                    MontyObject::Tuple(vec![MontyObject::from_value(key, vm)])
+                };
+                let attrs = vec![
+                    (KEY_REPR_ATTR.to_owned(), ExcAttr::Str(text.clone())),
+                    (ARGS_ATTR.to_owned(), ExcAttr::Object(ExcObject(snapshot))),
+                ];
                 return SimpleException::new_msg(ExcType::KeyError, text)
                     .with_data(ExcData::Attrs(Box::new(attrs)))
                     .into();
@@ -2128,56 +2138,11 @@ impl ExcTypeExt for ExcType {
             ExcType::PipelineStageError => return hwf_errors::pipeline_stage_error(vm, args),
             _ => {}
         }
-        // hwf: several arguments (`ValueError("bad", x)`): `str()` is the
-        // repr of the arguments tuple, as in CPython. Monty keeps one message
-        // per exception, so `.args` is that one string.
-        let args = if matches!(args, ArgValues::Two(..) | ArgValues::ArgsKargs { .. }) {
-            let items: crate::types::TupleVec = args.into_pos_only(&self.to_string(), vm.heap)?.collect();
-            if items.len() >= 2 {
-                let tuple = allocate_tuple(items, vm.heap);
-                defer_drop!(tuple, vm);
-                let repr = tuple.py_repr(vm)?;
-                defer_drop!(repr, vm);
-                let exc = SimpleException::new_msg(self, repr.to_str(vm)?.to_owned());
-                return Ok(Value::Ref(vm.heap.allocate(HeapData::Exception(exc))));
-            }
-            items.into_iter().next().map_or(ArgValues::Empty, ArgValues::One)
-        } else {
-            args
-        };
-        defer_drop!(args, vm);
-        let exc = match args {
-            ArgValues::Empty => Ok(SimpleException::new_none(self)),
-            ArgValues::One(value) => match value {
-                Value::InternString(string_id) => Ok(SimpleException::new_msg(
-                    self,
-                    vm.interns.get_str(*string_id).to_owned(),
-                )),
-                Value::Ref(heap_id) if matches!(vm.heap.get(*heap_id), HeapData::Str(_)) => {
-                    let HeapData::Str(s) = vm.heap.get(*heap_id) else {
-                        unreachable!("checked above")
-                    };
-                    Ok(SimpleException::new_msg(self, s.as_str().to_owned()))
-                }
-                // hwf: any other single argument is its `str()`, as in
-                // CPython (`ValueError(42)`).
-                other => {
-                    let text = other.py_str(vm)?;
-                    defer_drop!(text, vm);
-                    let message = text.to_str(vm)?.to_owned();
-                    // hwf: and `repr()` of the exception shows the argument's
-                    // repr (`ValueError(3)`), `str()` of a KeyError too
-                    // (`KeyError(3)` is `3`, not `'3'`).
-                    let repr = other.py_repr(vm)?;
-                    defer_drop!(repr, vm);
-                    let attrs = vec![(KEY_REPR_ATTR.to_owned(), ExcAttr::Str(repr.to_str(vm)?.to_owned()))];
-                    Ok(SimpleException::new_msg(self, message).with_data(ExcData::Attrs(Box::new(attrs))))
-                }
-            },
-            _ => Err(RunError::internal(
-                "exceptions can only be called with zero or one string argument",
-            )),
-        }?;
+        // hwf: the arguments are kept as CPython keeps them: `.args` is
+        // their tuple, `str()` of one is its `str()`, of several the
+        // tuple's repr, and `repr()` lists their reprs (`ValueError('two', 2)`).
+        let items: crate::types::TupleVec = args.into_pos_only(&self.to_string(), vm.heap)?.collect();
+        let exc = SimpleException::from_args(self, items, vm)?;
         let heap_id = vm.heap.allocate(HeapData::Exception(exc));
         Ok(Value::Ref(heap_id))
     }
@@ -2191,6 +2156,16 @@ impl ExcTypeExt for ExcType {
 /// `repr()` shows it, and a `KeyError`'s `str()` is it. No script can name
 /// it: it starts with a NUL.
 const KEY_REPR_ATTR: &str = "\0key_repr";
+
+/// hwf: the [`ExcData::Attrs`] entry holding an exception's arguments
+/// (`ValueError('two', 2)`, `KeyError(('a', 1))`) when they are not one
+/// `str`: `.args` gives them back.
+const ARGS_ATTR: &str = "\0args";
+
+/// hwf: the [`ExcData::Attrs`] entry holding the reprs of an exception's
+/// several arguments (`'two', 2`): its `repr()` shows them, and its `str()`
+/// is their tuple's repr (a `KeyError`'s too).
+const ARGS_REPR_ATTR: &str = "\0args_repr";
 
 /// Exception messages use `String` for owned storage.
 #[derive(Debug, Clone, PartialEq, Hash, serde::Serialize, serde::Deserialize)]
@@ -2269,6 +2244,82 @@ impl SimpleException {
         self.arg.as_ref()
     }
 
+    /// hwf: `exc_type(*items)`, with its arguments kept as CPython keeps
+    /// them (see [`ARGS_ATTR`], [`ARGS_REPR_ATTR`], [`KEY_REPR_ATTR`]).
+    pub(crate) fn from_args(exc_type: ExcType, items: crate::types::TupleVec, vm: &mut VM<'_>) -> RunResult<Self> {
+        use crate::object_bridge::MontyObjectExt;
+        if items.is_empty() {
+            return Ok(Self::new_none(exc_type));
+        }
+        if items.len() == 1 {
+            let item = items.into_iter().next().expect("one item");
+            defer_drop!(item, vm);
+            let text = match item {
+                Value::InternString(string_id) => Some(vm.interns.get_str(*string_id).to_owned()),
+                Value::Ref(heap_id) => match vm.heap.get(*heap_id) {
+                    HeapData::Str(s) => Some(s.as_str().to_owned()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(text) = text {
+                return Ok(Self::new_msg(exc_type, text));
+            }
+            let text = item.py_str(vm)?;
+            defer_drop!(text, vm);
+            let message = text.to_str(vm)?.to_owned();
+            let repr = item.py_repr(vm)?;
+            defer_drop!(repr, vm);
+            let repr = repr.to_str(vm)?.to_owned();
+            let snapshot = MontyObject::Tuple(vec![MontyObject::from_value(item, vm)]);
+            let attrs = vec![
+                (KEY_REPR_ATTR.to_owned(), ExcAttr::Str(repr)),
+                (ARGS_ATTR.to_owned(), ExcAttr::Object(ExcObject(snapshot))),
+            ];
+            return Ok(Self::new_msg(exc_type, message).with_data(ExcData::Attrs(Box::new(attrs))));
+        }
+        let tuple = allocate_tuple(items, vm.heap);
+        defer_drop!(tuple, vm);
+        let repr = tuple.py_repr(vm)?;
+        defer_drop!(repr, vm);
+        let message = repr.to_str(vm)?.to_owned();
+        // `(a, b)` without its parentheses.
+        let inner = message
+            .strip_prefix('(')
+            .and_then(|m| m.strip_suffix(')'))
+            .unwrap_or(&message)
+            .to_owned();
+        let snapshot = MontyObject::from_value(tuple, vm);
+        let attrs = vec![
+            (ARGS_REPR_ATTR.to_owned(), ExcAttr::Str(inner)),
+            (ARGS_ATTR.to_owned(), ExcAttr::Object(ExcObject(snapshot))),
+        ];
+        Ok(Self::new_msg(exc_type, message).with_data(ExcData::Attrs(Box::new(attrs))))
+    }
+
+    /// hwf: an exception built in Rust with several arguments (the
+    /// `OverflowError(34, 'Numerical result out of range')` of C's `ERANGE`):
+    /// `args_repr` is their reprs, comma-separated, and `args` their values.
+    #[must_use]
+    pub(crate) fn new_args(exc_type: ExcType, args_repr: &str, args: Vec<MontyObject>) -> Self {
+        let attrs = vec![
+            (ARGS_REPR_ATTR.to_owned(), ExcAttr::Str(args_repr.to_owned())),
+            (
+                ARGS_ATTR.to_owned(),
+                ExcAttr::Object(ExcObject(MontyObject::Tuple(args))),
+            ),
+        ];
+        Self::new_msg(exc_type, format!("({args_repr})")).with_data(ExcData::Attrs(Box::new(attrs)))
+    }
+
+    /// hwf: the reprs of the exception's several arguments.
+    fn args_repr(&self) -> Option<&str> {
+        match self.data.attr(ARGS_REPR_ATTR) {
+            Some(ExcAttr::Str(text)) => Some(text),
+            _ => None,
+        }
+    }
+
     /// hwf: the repr of the exception's one argument when it is not a `str`.
     fn key_repr(&self) -> Option<&str> {
         match self.data.attr(KEY_REPR_ATTR) {
@@ -2280,6 +2331,9 @@ impl SimpleException {
     /// str() for an exception
     #[must_use]
     pub fn py_str(&self) -> String {
+        if self.args_repr().is_some() {
+            return self.arg.clone().unwrap_or_default();
+        }
         if matches!(self.exc_type, ExcType::KeyError)
             && let Some(text) = self.key_repr()
         {
@@ -2309,7 +2363,7 @@ impl SimpleException {
         let type_str = type_str.rsplit('.').next().unwrap_or(type_str);
         write!(f, "{type_str}(")?;
 
-        if let Some(text) = self.key_repr() {
+        if let Some(text) = self.args_repr().or_else(|| self.key_repr()) {
             f.write_str(text)?;
         } else if let Some(arg) = &self.arg {
             string_repr_fmt(arg, f)?;
@@ -2339,6 +2393,11 @@ impl<'h> HeapRead<'h, SimpleException> {
             .map_or_else(|| attr.as_str(vm.interns) == "args", |ss| ss == StaticStrings::Args);
 
         if is_args {
+            // hwf: the arguments as given, when they are not one `str`.
+            if let Some(ExcAttr::Object(args)) = self.get(vm.heap).data.attr(ARGS_ATTR) {
+                let args = args.0.clone();
+                return Some(CallResult::Value(hwf_errors::object_value(args, vm)));
+            }
             // Construct tuple with 0 or 1 elements based on whether arg exists
             let elements = if let Some(arg_str) = &self.get(vm.heap).arg {
                 smallvec![allocate_string(arg_str.as_str(), vm.heap)]
@@ -2360,7 +2419,7 @@ impl<'h> HeapRead<'h, SimpleException> {
 /// hwf: constructors and attributes of the seed's typed errors, and the
 /// attributes of structured exception data.
 pub(crate) mod hwf_errors {
-    use monty_types::{ExcAttr, ExcData, ExcType, UnicodeErrorObject};
+    use monty_types::{ExcAttr, ExcData, ExcType, MontyObject, UnicodeErrorObject};
 
     use super::{RunResult, SimpleException};
     use crate::{
@@ -2512,7 +2571,20 @@ pub(crate) mod hwf_errors {
             ExcAttr::Bool(b) => Value::Bool(b),
             ExcAttr::Int(i) => Value::Int(i),
             ExcAttr::Str(s) => allocate_string(s, vm.heap),
+            ExcAttr::Object(o) => object_value(o.0, vm),
         }
+    }
+
+    /// A kept value back as a Python value: a tuple item by item, and what
+    /// cannot come back (an output-only form) as its repr text.
+    pub(crate) fn object_value(object: MontyObject, vm: &mut VM<'_>) -> Value {
+        use crate::object_bridge::MontyObjectExt;
+        if let MontyObject::Tuple(items) = object {
+            let values: crate::types::TupleVec = items.into_iter().map(|item| object_value(item, vm)).collect();
+            return crate::types::allocate_tuple(values, vm.heap);
+        }
+        let repr = object.py_repr();
+        object.to_value(vm).unwrap_or_else(|_| allocate_string(repr, vm.heap))
     }
 }
 

@@ -2591,7 +2591,15 @@ pub(crate) fn float_pow(base: f64, exp: f64) -> RunResult<Option<Value>> {
 /// CPython's `OverflowError` when a finite base overflowed.
 fn float_pow_result(base: f64, result: f64) -> RunResult<Option<Value>> {
     if result.is_infinite() && base.is_finite() {
-        Err(SimpleException::new_msg(ExcType::OverflowError, "(34, 'Numerical result out of range')").into())
+        Err(SimpleException::new_args(
+            ExcType::OverflowError,
+            "34, 'Numerical result out of range'",
+            vec![
+                monty_types::MontyObject::Int(34),
+                monty_types::MontyObject::String("Numerical result out of range".to_owned()),
+            ],
+        )
+        .into())
     } else {
         Ok(Some(Value::Float(result)))
     }
