@@ -43892,8 +43892,13 @@ static JSValue js_aggregate_error_constructor(JSContext *ctx,
                                  JS_CLASS_ERROR);
     if (JS_IsException(obj))
         return obj;
+    /* hwf patch: V8's message (Promise.any's rejection) and a stack */
+    JS_DefinePropertyValue(ctx, obj, JS_ATOM_message,
+                           JS_NewString(ctx, "All promises were rejected"),
+                           JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
     JS_DefinePropertyValueConst(ctx, obj, JS_ATOM_errors, errors,
                                JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+    build_backtrace(ctx, obj, JS_UNDEFINED, NULL, 0, 0, 0);
     return obj;
 }
 
