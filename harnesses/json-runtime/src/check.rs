@@ -33,8 +33,8 @@ const POLICY_KEYS: &[&str] = &[
 /// The keys of an `agent` step that become its agent options: the seed's
 /// (`agent`, `output_schema`, and `title` / `task_title` / `id` for the
 /// label) and hwf's extensions (`prompt`, `context`, `model`, `effort`,
-/// `tools`, `isolation`, `fresh`). Others — `schema`, `agentType`,
-/// `label`, `phase`, … — are not the format's and are ignored, as the seed
+/// `tools`, `isolation`, `fresh`, `agent_type` / `agentType`). Others —
+/// `schema`, `label`, `phase`, … — are not the format's and are ignored, as the seed
 /// ignores them ([`Checker`] warns `unknown_step_key`).
 pub const AGENT_STEP_OPTIONS: &[&str] = &[
     "agent",
@@ -49,9 +49,9 @@ pub const AGENT_STEP_OPTIONS: &[&str] = &[
     "tools",
     "isolation",
     "fresh",
-    // hwf's agent types (`[agent_types]` in hwf.toml): a type hwf does
-    // not have fails the call (`invalid_agent_type`), where the seed
-    // ignores the key.
+    // hwf's agent types (`.hermes/agents/<name>.md`); the seed ignores
+    // the key, and so does hwf for a type it does not have (a run-time
+    // `unknown_agent_type` warning; the types are the host's, unknown here).
     "agent_type",
     "agentType",
 ];
@@ -128,6 +128,8 @@ struct Checker {
     seen: HashSet<String>,
     phases: Vec<PhaseInfo>,
     allowed_profiles: Option<HashSet<String>>,
+    /// Checking references in a key the seed does not read.
+    soft: bool,
 }
 
 fn diag(severity: Severity, code: &str, message: String, pointer: &str) -> Diagnostic {
@@ -169,6 +171,11 @@ impl Checker {
         match v {
             Value::String(s) => match refs::parse(s) {
                 None => {}
+                Some(Ref::Invalid) if self.soft => self.warn(
+                    "unavailable_ref",
+                    format!("malformed reference {s:?} in a key the seed does not read; it reads as null"),
+                    pointer,
+                ),
                 Some(Ref::Invalid) => self.error(
                     "bad_ref",
                     format!("malformed reference {s:?}: use $ref:inputs.<key> or $ref:<step>.output[.<field>]"),
@@ -182,6 +189,23 @@ impl Checker {
                     );
                 }
                 Some(Ref::Input(_)) => {}
+                Some(Ref::Step { step, .. }) if self.soft => {
+                    let what = if !self.all_ids.contains(step) {
+                        format!("reference to unknown step id {step:?}")
+                    } else if !available.contains(step) {
+                        format!(
+                            "reference to step id {step:?} before it is available in declaration order \
+                             (it runs later, or inside an if branch)"
+                        )
+                    } else {
+                        return;
+                    };
+                    self.warn(
+                        "unavailable_ref",
+                        format!("{what}, in a key the seed does not read; it reads as null"),
+                        pointer,
+                    );
+                }
                 Some(Ref::Step { step, .. }) => {
                     if !self.all_ids.contains(step) {
                         self.error(
@@ -213,6 +237,17 @@ impl Checker {
             }
             _ => {}
         }
+    }
+
+    /// [`Self::refs`] for a key the seed does not read (an agent step's
+    /// `prompt` and `context`, the top-level `output`): the seed runs the
+    /// definition whatever they hold, so a reference that is malformed, to
+    /// an unknown step or to one not available there is a warning
+    /// (`unavailable_ref`), and it reads as null at run time.
+    fn soft_refs(&mut self, v: &Value, pointer: &str, available: &HashSet<String>) {
+        self.soft = true;
+        self.refs(v, pointer, available);
+        self.soft = false;
     }
 
     fn steps(&mut self, steps: &[Value], pointer: &str, available: &mut HashSet<String>) {
@@ -440,9 +475,11 @@ impl Checker {
                     &format!("{p}/agent"),
                 ),
             }
+            // hwf's keys, which the seed does not read: a reference there
+            // that is not available warns and reads as null.
             for k in ["prompt", "context"] {
                 if let Some(v) = obj.get(k) {
-                    self.refs(v, &format!("{p}/{k}"), available);
+                    self.soft_refs(v, &format!("{p}/{k}"), available);
                 }
             }
         } else {
@@ -709,6 +746,7 @@ pub fn check_with_warnings(source: &str) -> Result<(Meta, Vec<Diagnostic>), Vec<
         seen: HashSet::new(),
         phases: Vec::new(),
         allowed_profiles: None,
+        soft: false,
     };
     match obj.get("version") {
         Some(Value::String(v)) if v == "1" => {}
@@ -743,7 +781,7 @@ pub fn check_with_warnings(source: &str) -> Result<(Meta, Vec<Diagnostic>), Vec<
             c.steps(steps, "/steps", &mut available);
             // hwf extension: a declared `output` built from refs.
             if let Some(out) = obj.get("output") {
-                c.refs(out, "/output", &available);
+                c.soft_refs(out, "/output", &available);
             }
         }
         Some(_) => c.error("invalid_steps", "\"steps\" must be a list".into(), "/steps"),

@@ -61,6 +61,24 @@ fn request(mut opts: Map<String, Value>, ctx: &Ctx, input: Value) -> Result<wit:
     runtime::agent_request_from_json(&Value::Object(opts)).map_err(|e| e.to_string())
 }
 
+/// Whether a failed call is the broker's refusal of an agent type it does
+/// not have (`invalid_agent_type: unknown agent type …`, or a name no type
+/// file can have); a malformed type file still fails the call.
+fn unknown_agent_type(e: &CallError) -> bool {
+    let text = runtime::call_error_text(e);
+    text.strip_prefix("invalid_agent_type: ")
+        .is_some_and(|m| m.starts_with("unknown agent type") || m.ends_with("is not allowed"))
+}
+
+/// The seed's own check of an effect step's output against its
+/// `output_schema` (`schema::validate`), after the broker's.
+fn seed_check(out: &Value, step: &Value) -> Result<(), String> {
+    match step.get("output_schema") {
+        Some(s) => schema::validate(out, s).map_err(|m| format!("schema_mismatch: {m}")),
+        None => Ok(()),
+    }
+}
+
 fn text(v: Option<&Value>) -> Option<String> {
     v.and_then(Value::as_str).map(str::to_owned)
 }
@@ -85,109 +103,6 @@ fn truthy(v: &Value) -> bool {
         Value::String(s) => !s.is_empty(),
         Value::Array(a) => !a.is_empty(),
         Value::Object(m) => !m.is_empty(),
-    }
-}
-
-/// A JSON number as Python's `json` reads it: an `int` of any size
-/// (sign and digits, no leading zeros; `-0` is `0`) when its text has no
-/// fraction or exponent, else a `float`.
-#[derive(Debug, PartialEq)]
-enum PyNum {
-    Int { negative: bool, digits: String },
-    Float(f64),
-}
-
-impl PyNum {
-    fn of(v: &Value) -> Option<Self> {
-        let text = match v {
-            Value::Bool(b) => return Some(Self::int(false, if *b { "1" } else { "0" })),
-            Value::Number(n) => n.to_string(),
-            _ => return None,
-        };
-        if text.contains(['.', 'e', 'E']) {
-            // `1e400` is `inf`, as Python's `float()` reads it.
-            return text.parse::<f64>().ok().map(Self::Float);
-        }
-        let (negative, digits) = match text.strip_prefix('-') {
-            Some(rest) => (true, rest),
-            None => (false, text.as_str()),
-        };
-        Some(Self::int(negative, digits))
-    }
-
-    fn int(negative: bool, digits: &str) -> Self {
-        let digits = digits.trim_start_matches('0');
-        Self::Int {
-            negative: negative && !digits.is_empty(),
-            digits: digits.to_owned(),
-        }
-    }
-
-    /// A float's exact value as an `Int`, if it is a whole number.
-    fn whole(f: f64) -> Option<Self> {
-        if !f.is_finite() || f.fract() != 0.0 {
-            return None;
-        }
-        // mantissa · 2^exp, the mantissa below 2^53.
-        let bits = f.abs().to_bits();
-        let exp_bits = i32::try_from(bits >> 52).ok()?;
-        let frac = bits & ((1 << 52) - 1);
-        let (mut mantissa, mut exp) = if exp_bits == 0 {
-            (frac, -1074)
-        } else {
-            (frac | (1 << 52), exp_bits - 1075)
-        };
-        while exp < 0 {
-            // Whole, so the low bits shifted out are zeros.
-            mantissa >>= 1;
-            exp += 1;
-        }
-        // Little-endian decimal digits, doubled `exp` times.
-        let mut digits: Vec<u8> = mantissa.to_string().bytes().rev().map(|b| b - b'0').collect();
-        for _ in 0..exp {
-            let mut carry = 0;
-            for d in &mut digits {
-                let x = *d * 2 + carry;
-                *d = x % 10;
-                carry = x / 10;
-            }
-            if carry > 0 {
-                digits.push(carry);
-            }
-        }
-        let text: String = digits.iter().rev().map(|d| char::from(b'0' + d)).collect();
-        Some(Self::int(f.is_sign_negative(), &text))
-    }
-}
-
-/// Python's `==` on two numbers: ints by their digits, floats by value, an
-/// int and a float exactly (`9007199254740993 != 9007199254740992.0`).
-fn py_num_eq(a: &PyNum, b: &PyNum) -> bool {
-    match (a, b) {
-        (PyNum::Float(x), PyNum::Float(y)) => x == y,
-        (PyNum::Float(f), i @ PyNum::Int { .. }) | (i @ PyNum::Int { .. }, PyNum::Float(f)) => {
-            PyNum::whole(*f).is_some_and(|w| w == *i)
-        }
-        (x, y) => x == y,
-    }
-}
-
-/// Python-style equality, as the seed compares in Python: numbers by value
-/// (`1 == 1.0`, exactly: big ints by their digits, an int and a float
-/// without rounding), a `bool` as the `int` it is (`true == 1`,
-/// `false == 0`), lists item by item and objects key by key with the same
-/// rule (`[1, 2] == [1.0, 2.0]`).
-fn py_eq(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Bool(x), Value::Bool(y)) => x == y,
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| py_eq(p, q)),
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, p)| y.get(k).is_some_and(|q| py_eq(p, q)))
-        }
-        _ => match (PyNum::of(a), PyNum::of(b)) {
-            (Some(x), Some(y)) => py_num_eq(&x, &y),
-            _ => a == b,
-        },
     }
 }
 
@@ -230,6 +145,21 @@ impl Ctx {
             ),
             other => other.clone(),
         })
+    }
+
+    /// Resolve the `"$ref:…"` strings in a value the seed does not read
+    /// (an agent step's `prompt` and `context`, the top-level `output`):
+    /// a reference that cannot be resolved — to a step that runs later or
+    /// inside an `if` branch, or malformed — is null instead of failing
+    /// the run, since the seed runs such a definition (validation warns,
+    /// `unavailable_ref`).
+    fn resolve_soft(&self, v: &Value) -> Value {
+        match v {
+            Value::String(_) => self.resolve(v).unwrap_or(Value::Null),
+            Value::Array(items) => Value::Array(items.iter().map(|x| self.resolve_soft(x)).collect()),
+            Value::Object(m) => Value::Object(m.iter().map(|(k, x)| (k.clone(), self.resolve_soft(x))).collect()),
+            other => other.clone(),
+        }
     }
 
     fn record(&mut self, id: &str, output: Value) {
@@ -305,7 +235,7 @@ impl Runner<'_> {
         }
         let kind = step.get("kind").and_then(Value::as_str).unwrap_or("");
         let out = match kind {
-            "agent" => self.agent(step, id, ctx)?,
+            "agent" => self.agent(step, id, path, ctx)?,
             "kanban_agent" => self.kanban(step, id, ctx)?,
             "parallel" => self.parallel(step, id, path, ctx)?,
             "pipeline" => {
@@ -341,18 +271,20 @@ impl Runner<'_> {
         Ok(out)
     }
 
-    fn agent(&mut self, step: &Value, id: &str, ctx: &Ctx) -> Result<Value, String> {
+    fn agent(&mut self, step: &Value, id: &str, path: &str, ctx: &Ctx) -> Result<Value, String> {
         self.check_budget(false)?;
         let input = match ctx.resolve(step.get("input").unwrap_or(&json!({})))? {
             Value::Object(m) => Value::Object(m),
             other => json!({"value": other}),
         };
-        let prompt = match step.get("prompt").map(|p| ctx.resolve(p)).transpose()? {
+        // `prompt` and `context` are hwf's: the seed does not read them, so
+        // a reference there that is not available reads as null.
+        let prompt = match step.get("prompt").map(|p| ctx.resolve_soft(p)) {
             Some(Value::String(s)) => Some(s),
             Some(other) => Some(other.to_string()),
             None => None,
         };
-        let context = step.get("context").map(|c| ctx.resolve(c)).transpose()?;
+        let context = step.get("context").map(|c| ctx.resolve_soft(c));
         // The step's agent options: the seed's keys and hwf's documented
         // extensions only; any other key is ignored, as the seed ignores it.
         let mut opts: Map<String, Value> = crate::check::AGENT_STEP_OPTIONS
@@ -365,9 +297,30 @@ impl Runner<'_> {
                 None => opts.remove(key),
             };
         }
-        let req = request(opts, ctx, input)?;
+        let mut req = request(opts, ctx, input)?;
         let who = req.agent.clone().unwrap_or_else(|| "prompt".into());
-        let raw = host::agent(&req).map_err(|e| format!("step {id:?} (agent {who:?}): {}", err_text(&e).1))?;
+        let raw = match host::agent(&req) {
+            Err(e) if req.agent_type.is_some() && unknown_agent_type(&e) => {
+                // The seed ignores `agent_type`: a type hwf does not have is
+                // dropped and the call made without it.
+                let ty = req.agent_type.take().unwrap_or_default();
+                let key = if step.get("agentType").is_some() {
+                    "agentType"
+                } else {
+                    "agent_type"
+                };
+                host::log(
+                    wit::LogLevel::Warn,
+                    &format!(
+                        "unknown_agent_type: step {id:?}: hwf has no agent type {ty:?} (.hermes/agents/<name>.md); \
+                         the key is ignored, as the seed ignores it (at {path}/{key})"
+                    ),
+                );
+                host::agent(&req)
+            }
+            r => r,
+        }
+        .map_err(|e| format!("step {id:?} (agent {who:?}): {}", err_text(&e).1))?;
         let out: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
         if !out.is_object() {
             return Err(format!(
@@ -375,6 +328,7 @@ impl Runner<'_> {
                 type_of(&out)
             ));
         }
+        seed_check(&out, step).map_err(|e| format!("step {id:?} (agent {who:?}): {e}"))?;
         Ok(out)
     }
 
@@ -418,6 +372,7 @@ impl Runner<'_> {
                 type_of(&out)
             ));
         }
+        seed_check(&out, step).map_err(|e| format!("step {id:?} (kanban {profile:?}): {e}"))?;
         Ok(out)
     }
 
@@ -553,8 +508,8 @@ impl Runner<'_> {
         let yes = match op {
             "truthy" => truthy(&value),
             "exists" => !value.is_null(),
-            "eq" => py_eq(&value, &want),
-            "ne" => !py_eq(&value, &want),
+            "eq" => crate::py::eq(&value, &want),
+            "ne" => !crate::py::eq(&value, &want),
             other => return Err(format!("invalid_condition: unsupported if condition op {other:?}")),
         };
         let key = if yes { "then" } else { "else" };
@@ -779,7 +734,7 @@ pub fn run(source: &str, args: &str) -> Result<String, String> {
     r.steps(&def["steps"], "/steps", &mut ctx)?;
     let mut result = json!({"outputs": ctx.outputs, "last": ctx.last});
     if let Some(o) = def.get("output") {
-        let out = ctx.resolve(o)?;
+        let out = ctx.resolve_soft(o);
         if let Some(schema) = def.get("output_schema") {
             check_output(schema, &out)?;
         }
@@ -817,45 +772,4 @@ pub fn branch(source: &str, name: &str, input: &str) -> Result<String, String> {
     let output = r.step(node, name, &mut ctx)?;
     let produced: Map<String, Value> = ctx.outputs.into_iter().filter(|(k, _)| !before.contains(k)).collect();
     Ok(json!({"output": output, "outputs": produced, "kanban": r.kanban_here}).to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn eq(a: &str, b: &str) -> bool {
-        let parse = |t: &str| serde_json::from_str::<Value>(t).expect("json");
-        py_eq(&parse(a), &parse(b))
-    }
-
-    /// Python's answers, from CPython 3.
-    #[test]
-    fn numbers_compare_exactly_as_python_compares_them() {
-        assert!(eq("1", "1.0"));
-        assert!(eq("true", "1"));
-        assert!(eq("true", "1.0"));
-        assert!(eq("false", "0"));
-        assert!(eq("-0", "0"));
-        assert!(eq("0", "-0.0"));
-        assert!(eq("[1, 2]", "[1.0, 2.0]"));
-        assert!(!eq("1", "1.5"));
-        assert!(!eq("9007199254740993", "9007199254740992.0"));
-        assert!(eq("9007199254740992", "9007199254740992.0"));
-        assert!(!eq("18446744073709551617", "18446744073709551616"));
-        assert!(eq("18446744073709551617", "18446744073709551617"));
-        assert!(!eq("-18446744073709551617", "18446744073709551617"));
-        assert!(eq("18446744073709551616", "1.8446744073709552e19"));
-        assert!(!eq("18446744073709551617", "1.8446744073709552e19"));
-        assert!(eq("1e400", "1e401"));
-        assert!(!eq("1e400", "100000000000000000000"));
-        assert!(!eq("1e300", &format!("1{}", "0".repeat(300))));
-        assert!(eq(
-            "1e300",
-            "1000000000000000052504760255204420248704468581108159154915854115511802457988908195786371375080447864043704443832883878176942523235360430575644792184786706982848387200926575803737830233794788090059368953234970799945081119038967640880074652742780142494579258788820056842838115669472196386865459400540160"
-        ));
-        assert!(!eq("5e-324", "0"));
-        assert!(eq("0.1", "0.10"));
-        assert!(!eq("1", "\"1\""));
-        assert!(eq("null", "null"));
-    }
 }

@@ -9,8 +9,10 @@
 //! must not be `true`) and `steps`. Steps are discriminated by `kind`:
 //! - `agent`: `agent` id (or, as an hwf extension, a `prompt`), `input`,
 //!   `output_schema`, `title`, `depends_on` (and hwf's `context`, `model`,
-//!   `effort`, `tools`, `isolation`, `fresh`; other keys are ignored, with
-//!   an `unknown_step_key` warning);
+//!   `effort`, `tools`, `isolation`, `fresh`, `agent_type`: a type hwf does
+//!   not have is dropped with a warning, as the seed ignores the key; other
+//!   keys are ignored, with an `unknown_step_key` warning); its output is
+//!   checked by the broker, then by the seed's own rules (`schema.rs`);
 //! - `kanban_agent`: `profile`, `task`, `wait` (an agent call to the
 //!   reserved id `kanban.<profile>`, as the seed does);
 //! - `if`: `condition` `{ref, op: truthy|exists|eq|ne, value?}`, `then`,
@@ -29,6 +31,7 @@
 mod check;
 mod exec;
 mod order;
+mod py;
 mod refs;
 mod schema;
 

@@ -1,8 +1,14 @@
-//! `output_schema` as the seed reads it: the legacy flat `{field: type}`
-//! form (every field required, unknown hints unconstrained) or a JSON
-//! Schema subset (`type`, `properties`, `required`, `items`, `enum`,
-//! `additionalProperties`). [`to_json_schema`] turns either into the JSON
-//! Schema the host's broker validates agent output against.
+//! `output_schema` as the seed reads it (`schema_subset.py`): the legacy
+//! flat `{field: type}` form (every field required, a hint the seed's alias
+//! table does not name unconstrained) or a JSON Schema subset (`type`,
+//! `properties`, `required`, `items`, `enum`, `additionalProperties`).
+//! [`to_json_schema`] turns either into the JSON Schema the host's broker
+//! validates agent output against (and retries on); [`validate`] then checks
+//! the broker's answer with the seed's own rules, which the broker's JSON
+//! Schema does not share: a number is an `int` or a `float` by its text
+//! (`2.0` is not an `integer`), and `enum` is Python's `in` (`true` is in
+//! `[1, 0]`), for which [`to_json_schema`] widens each `enum` it hands the
+//! broker with the Python-equal values.
 
 use serde_json::{Map, Value, json};
 
@@ -18,7 +24,8 @@ const STRUCTURAL: &[&str] = &["properties", "items", "enum", "additionalProperti
 const TYPES: &[&str] = &["object", "array", "string", "number", "integer", "boolean", "null"];
 
 /// The subset type a legacy hint names (`str` → `string`, `list` →
-/// `array`, …), or `None` for an unknown hint.
+/// `array`, …), or `None` for an unknown hint. Used for `inputs`, where
+/// hwf also reads `"type?"` and `"null"`.
 pub fn type_name(hint: &str) -> Option<&'static str> {
     Some(match hint.to_ascii_lowercase().trim_end_matches('?') {
         "string" | "str" => "string",
@@ -28,6 +35,22 @@ pub fn type_name(hint: &str) -> Option<&'static str> {
         "object" | "dict" => "object",
         "list" | "array" => "array",
         "null" => "null",
+        _ => return None,
+    })
+}
+
+/// The subset type a flat `output_schema` hint names, by the seed's alias
+/// table (`_LEGACY_TYPE_ALIASES`, case-insensitive), or `None`: any other
+/// hint (`"string?"`, `"null"`, `"any"`, `"datetime"`) leaves the field
+/// unconstrained, though still required.
+fn legacy_type(hint: &str) -> Option<&'static str> {
+    Some(match hint.to_lowercase().as_str() {
+        "string" | "str" => "string",
+        "number" | "float" => "number",
+        "int" | "integer" => "integer",
+        "bool" | "boolean" => "boolean",
+        "object" | "dict" => "object",
+        "list" | "array" => "array",
         _ => return None,
     })
 }
@@ -102,9 +125,10 @@ pub fn check(schema: &Value) -> Result<(), String> {
     }
 }
 
-/// The JSON Schema for an `output_schema`, or `None` when nothing is
+/// The seed's normalized form of an `output_schema` (a flat one as
+/// `{type: object, properties, required}`), or `None` when nothing is
 /// declared (an empty object).
-pub fn to_json_schema(schema: &Value) -> Option<Value> {
+fn normalize(schema: &Value) -> Option<Value> {
     let map = schema.as_object()?;
     if map.is_empty() {
         return None;
@@ -113,17 +137,313 @@ pub fn to_json_schema(schema: &Value) -> Option<Value> {
         return Some(schema.clone());
     }
     let mut props = Map::new();
-    let mut required = Vec::new();
     for (field, hint) in map {
-        let hint_str = hint.as_str().unwrap_or("");
-        props.insert(
-            field.clone(),
-            type_name(hint_str).map_or_else(|| json!({}), |t| json!({"type": t})),
-        );
-        // hwf extension: a `?` suffix makes the field optional.
-        if !hint_str.ends_with('?') {
-            required.push(Value::String(field.clone()));
+        let ty = hint.as_str().and_then(legacy_type);
+        props.insert(field.clone(), ty.map_or_else(|| json!({}), |t| json!({"type": t})));
+    }
+    let required: Vec<Value> = map.keys().cloned().map(Value::String).collect();
+    Some(json!({"type": "object", "properties": props, "required": required}))
+}
+
+/// The JSON Schema for an `output_schema` as the broker gets it, or `None`
+/// when nothing is declared (an empty object): the seed's normalized form,
+/// each `enum` widened with the values Python's `in` also finds in it.
+pub fn to_json_schema(schema: &Value) -> Option<Value> {
+    let mut js = normalize(schema)?;
+    widen_enums(&mut js);
+    Some(js)
+}
+
+/// The most values a widened `enum` member may stand for; past it the
+/// broker gets no `enum` there and [`validate`] alone checks it.
+const MAX_VARIANTS: usize = 64;
+
+/// Widen every `enum` under a (checked) subset schema node: a member that
+/// is a number equal to 1 or 0 also admits `true` / `false`, and a boolean
+/// also admits `1` / `0` (Python's `True == 1`), inside lists and objects
+/// too. The broker compares JSON values, where `true != 1`.
+fn widen_enums(node: &mut Value) {
+    let Some(map) = node.as_object_mut() else { return };
+    if let Some(Value::Array(members)) = map.get("enum") {
+        let mut widened: Vec<Value> = Vec::new();
+        let mut whole = true;
+        for m in members {
+            match variants(m) {
+                Some(vs) => {
+                    for v in vs {
+                        if !widened.contains(&v) {
+                            widened.push(v);
+                        }
+                    }
+                }
+                None => whole = false,
+            }
+        }
+        if whole {
+            map.insert("enum".into(), Value::Array(widened));
+        } else {
+            map.remove("enum");
         }
     }
-    Some(json!({"type": "object", "properties": props, "required": required}))
+    if let Some(Value::Object(props)) = map.get_mut("properties") {
+        props.values_mut().for_each(widen_enums);
+    }
+    if let Some(items) = map.get_mut("items") {
+        widen_enums(items);
+    }
+}
+
+/// `v` and every value that differs from it only by booleans and the
+/// numbers 1 / 0 standing for each other (`v` first), or `None` past
+/// [`MAX_VARIANTS`].
+fn variants(v: &Value) -> Option<Vec<Value>> {
+    let out = match v {
+        Value::Bool(b) => vec![v.clone(), json!(u8::from(*b))],
+        Value::Number(_) if crate::py::eq(v, &json!(1)) => vec![v.clone(), json!(true)],
+        Value::Number(_) if crate::py::eq(v, &json!(0)) => vec![v.clone(), json!(false)],
+        Value::Array(items) => {
+            let mut acc: Vec<Vec<Value>> = vec![Vec::new()];
+            for item in items {
+                let vs = variants(item)?;
+                acc = acc
+                    .iter()
+                    .flat_map(|pre| {
+                        vs.iter().map(move |x| {
+                            let mut next = pre.clone();
+                            next.push(x.clone());
+                            next
+                        })
+                    })
+                    .collect();
+                if acc.len() > MAX_VARIANTS {
+                    return None;
+                }
+            }
+            acc.into_iter().map(Value::Array).collect()
+        }
+        Value::Object(m) => {
+            let mut acc: Vec<Map<String, Value>> = vec![Map::new()];
+            for (k, item) in m {
+                let vs = variants(item)?;
+                acc = acc
+                    .iter()
+                    .flat_map(|pre| {
+                        vs.iter().map(move |x| {
+                            let mut next = pre.clone();
+                            next.insert(k.clone(), x.clone());
+                            next
+                        })
+                    })
+                    .collect();
+                if acc.len() > MAX_VARIANTS {
+                    return None;
+                }
+            }
+            acc.into_iter().map(Value::Object).collect()
+        }
+        _ => vec![v.clone()],
+    };
+    Some(out)
+}
+
+/// Python's `repr` of a string, as the seed's messages quote names.
+fn py_repr(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::from(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if u32::from(c) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// Check an agent's output against its `output_schema` as the seed's
+/// `schema_subset.validate` does, after the broker's JSON Schema check:
+/// Python's types (`2.0` is a `float`, not an `integer`; a `bool` is no
+/// number) and Python's `in` for `enum`.
+///
+/// # Errors
+///
+/// The seed's message (`output.n expected integer, got float`,
+/// `output missing required field 'x'`, …).
+pub fn validate(output: &Value, schema: &Value) -> Result<(), String> {
+    match normalize(schema) {
+        Some(node) => check_value(output, &node, "output"),
+        None => Ok(()),
+    }
+}
+
+fn check_value(value: &Value, node: &Value, path: &str) -> Result<(), String> {
+    let ty = node.get("type").and_then(Value::as_str);
+    if let Some(ty) = ty {
+        let got = crate::py::type_name(value);
+        let ok = match ty {
+            "object" => got == "dict",
+            "array" => got == "list",
+            "string" => got == "str",
+            "number" => got == "int" || got == "float",
+            "integer" => got == "int",
+            "boolean" => got == "bool",
+            "null" => got == "NoneType",
+            _ => true,
+        };
+        if !ok {
+            return Err(format!("{path} expected {ty}, got {got}"));
+        }
+    }
+    if let Some(members) = node.get("enum").and_then(Value::as_array)
+        && !members.iter().any(|m| crate::py::eq(value, m))
+    {
+        return Err(format!("{path} value is not one of the declared enum values"));
+    }
+    let has = |k: &str| node.get(k).is_some();
+    match value {
+        Value::Object(obj) if ty == Some("object") || has("properties") || has("required") => {
+            for name in node["required"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+            {
+                if !obj.contains_key(name) {
+                    return Err(format!("{path} missing required field {}", py_repr(name)));
+                }
+            }
+            let props = node.get("properties").and_then(Value::as_object);
+            for (name, sub) in props.into_iter().flatten() {
+                if let Some(v) = obj.get(name) {
+                    check_value(v, sub, &format!("{path}.{name}"))?;
+                }
+            }
+            if node.get("additionalProperties") == Some(&Value::Bool(false)) {
+                let mut extra: Vec<&String> = obj
+                    .keys()
+                    .filter(|k| !props.is_some_and(|p| p.contains_key(k.as_str())))
+                    .collect();
+                if !extra.is_empty() {
+                    extra.sort();
+                    extra.dedup();
+                    let list: Vec<String> = extra.iter().map(|k| py_repr(k)).collect();
+                    return Err(format!(
+                        "{path} has unexpected field(s) [{}] (additionalProperties: false)",
+                        list.join(", ")
+                    ));
+                }
+            }
+        }
+        Value::Array(items) if ty == Some("array") || has("items") => {
+            if let Some(sub) = node.get("items") {
+                for (i, item) in items.iter().enumerate() {
+                    check_value(item, sub, &format!("{path}[{i}]"))?;
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(t: &str) -> Value {
+        serde_json::from_str(t).expect("json")
+    }
+
+    /// The seed's verdicts and messages (`schema_subset.validate`, run in
+    /// CPython on the same schema and payload).
+    #[test]
+    fn outputs_are_checked_with_the_seeds_python_rules() {
+        let check = |out: &str, schema: &str| validate(&v(out), &v(schema));
+        // `2.0` is a float to Python, so not an integer.
+        assert_eq!(
+            check(r#"{"n": 2.0}"#, r#"{"n": "integer"}"#),
+            Err("output.n expected integer, got float".into())
+        );
+        assert_eq!(check(r#"{"n": 2}"#, r#"{"n": "int"}"#), Ok(()));
+        assert_eq!(
+            check(r#"{"n": 1e3}"#, r#"{"n": "Integer"}"#),
+            Err("output.n expected integer, got float".into())
+        );
+        assert_eq!(
+            check(r#"{"n": true}"#, r#"{"n": "number"}"#),
+            Err("output.n expected number, got bool".into())
+        );
+        // `enum` is Python's `in`: `True == 1`, `1.0 == 1`.
+        let flags = r#"{"type": "object", "properties": {"on": {"enum": [1, 0]}, "level": {"enum": [1, 2]}}, "required": ["on"]}"#;
+        assert_eq!(check(r#"{"on": true, "level": 1.0}"#, flags), Ok(()));
+        assert_eq!(
+            check(r#"{"on": 2}"#, flags),
+            Err("output.on value is not one of the declared enum values".into())
+        );
+        assert_eq!(
+            check(r#"{"on": [true]}"#, r#"{"properties": {"on": {"enum": [[1]]}}}"#),
+            Ok(())
+        );
+        // A flat hint outside the seed's table leaves the field unconstrained,
+        // and every flat field is required (`"string?"` too).
+        assert_eq!(check(r#"{"note": 5}"#, r#"{"note": "string?"}"#), Ok(()));
+        assert_eq!(
+            check(r#"{}"#, r#"{"note": "string?"}"#),
+            Err("output missing required field 'note'".into())
+        );
+        assert_eq!(check(r#"{"x": 1}"#, r#"{"x": "null"}"#), Ok(()));
+        assert_eq!(
+            check(
+                r#"{"a": 1, "z": 2, "b": 3}"#,
+                r#"{"type": "object", "properties": {"a": {}}, "additionalProperties": false}"#
+            ),
+            Err("output has unexpected field(s) ['b', 'z'] (additionalProperties: false)".into())
+        );
+        assert_eq!(
+            check(
+                r#"{"xs": [1, "a"]}"#,
+                r#"{"properties": {"xs": {"items": {"type": "integer"}}}}"#
+            ),
+            Err("output.xs[1] expected integer, got str".into())
+        );
+    }
+
+    /// The broker gets each `enum` with the Python-equal booleans and
+    /// numbers added, so it does not refuse what the seed accepts.
+    #[test]
+    fn enums_the_broker_gets_admit_python_equal_values() {
+        let js = to_json_schema(&v(
+            r#"{"properties": {"on": {"enum": [1, 0, "x"]}, "f": {"enum": [true, [0]]}}}"#,
+        ))
+        .expect("schema");
+        assert_eq!(js["properties"]["on"]["enum"], v(r#"[1, true, 0, false, "x"]"#));
+        assert_eq!(js["properties"]["f"]["enum"], v(r#"[true, 1, [0], [false]]"#));
+        // The flat form: every field required, `"string?"` unconstrained.
+        let flat = to_json_schema(&v(r#"{"note": "string?", "count": "Integer"}"#)).expect("schema");
+        assert_eq!(
+            flat,
+            v(
+                r#"{"type": "object", "properties": {"note": {}, "count": {"type": "integer"}}, "required": ["note", "count"]}"#
+            )
+        );
+        // Too many variants: no enum for the broker (the seed's check holds).
+        let wide = format!(r#"{{"properties": {{"k": {{"enum": [[{}]]}}}}}}"#, ["1"; 7].join(","));
+        assert!(
+            to_json_schema(&v(&wide)).expect("schema")["properties"]["k"]
+                .get("enum")
+                .is_none()
+        );
+    }
 }
