@@ -52,10 +52,7 @@ fn download_wasi_sdk() -> PathBuf {
         println!("curl output: {}", String::from_utf8_lossy(&output.stdout));
         println!("curl err: {}", String::from_utf8_lossy(&output.stderr));
         if !output.status.success() {
-            panic!(
-                "curl WASI SDK failed: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
+            panic!("curl WASI SDK failed: {}", String::from_utf8_lossy(&output.stderr));
         }
     }
 
@@ -75,10 +72,7 @@ fn download_wasi_sdk() -> PathBuf {
             .output()
             .unwrap();
         if !output.status.success() {
-            panic!(
-                "Unpacking WASI SDK failed: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
+            panic!("Unpacking WASI SDK failed: {}", String::from_utf8_lossy(&output.stderr));
         }
     }
 
@@ -187,10 +181,7 @@ fn main() {
 
     if target_os == "windows" {
         if target_env == "msvc" {
-            env::set_var(
-                "CFLAGS",
-                "/DWIN32_LEAN_AND_MEAN /std:c11 /experimental:c11atomics",
-            );
+            env::set_var("CFLAGS", "/DWIN32_LEAN_AND_MEAN /std:c11 /experimental:c11atomics");
         } else {
             env::set_var("CFLAGS", "-DWIN32_LEAN_AND_MEAN -std=c11");
         }
@@ -237,25 +228,32 @@ fn main() {
         }
         env::set_var("CC", wasi_sdk_path.join("bin/clang").to_str().unwrap());
         env::set_var("AR", wasi_sdk_path.join("bin/ar").to_str().unwrap());
-        let sysroot = format!(
-            "--sysroot={}",
-            wasi_sdk_path.join("share/wasi-sysroot").display()
-        );
+        let sysroot = format!("--sysroot={}", wasi_sdk_path.join("share/wasi-sysroot").display());
         env::set_var("CFLAGS", &sysroot);
         bindgen_cflags.push(sysroot);
     }
 
     // generating bindings
-    bindgen(
-        out_dir,
-        out_dir.join("quickjs.bind.h"),
-        &defines,
-        bindgen_cflags,
-    );
+    bindgen(out_dir, out_dir.join("quickjs.bind.h"), &defines, bindgen_cflags);
 
     for (name, value) in &defines {
         builder.define(name, *value);
     }
+
+    // hwf: QuickJS's Math functions and `**` give V8's (Node's) results
+    // bit for bit: each call below goes to fdlibm's algorithm as V8 runs it
+    // (`hwf_math.c`) instead of the C library's libm (musl's newer exp /
+    // log / pow, and last-bit differences in the others). Function-like
+    // macros, so only calls (and math.h's declarations) are renamed.
+    println!("cargo:rerun-if-changed=hwf_math.c");
+    for (name, args) in V8_MATH {
+        builder.define(
+            &format!("{name}({args})"),
+            Some(format!("hwf_js_{name}({args})").as_str()),
+        );
+    }
+    builder.flag_if_supported("-ffp-contract=off");
+    builder.file("hwf_math.c");
 
     for src in &source_files {
         builder.file(out_dir.join(src));
@@ -283,6 +281,28 @@ fn main() {
         println!("cargo:rustc-link-lib=static=c");
     }
 }
+
+/// The libm functions QuickJS's calls of which go to `hwf_math.c` (its
+/// `hwf_js_<name>`), with their parameters. The other `Math` functions
+/// (`tan`, `asin`, `acos`, `atan`, `expm1`, `cbrt`, `sqrt`) already
+/// equal V8's with wasi-libc's musl (vendor/README.md).
+const V8_MATH: [(&str, &str); 15] = [
+    ("sin", "x"),
+    ("cos", "x"),
+    ("exp", "x"),
+    ("log", "x"),
+    ("log10", "x"),
+    ("log1p", "x"),
+    ("log2", "x"),
+    ("sinh", "x"),
+    ("cosh", "x"),
+    ("tanh", "x"),
+    ("asinh", "x"),
+    ("acosh", "x"),
+    ("atanh", "x"),
+    ("atan2", "y, x"),
+    ("pow", "x, y"),
+];
 
 fn feature_to_cargo(name: impl AsRef<str>) -> String {
     format!("CARGO_FEATURE_{}", feature_to_define(name))
@@ -351,16 +371,13 @@ where
     // generates mismatched bindings, so reuse the bundled binding for the host instead.
     // `update-bindings` still regenerates.
     if target == host && env::var("CARGO_FEATURE_UPDATE_BINDINGS").is_err() {
-        let bundled = Path::new("src")
-            .join("bindings")
-            .join(format!("{}.rs", target));
+        let bundled = Path::new("src").join("bindings").join(format!("{}.rs", target));
         if bundled.exists() {
             println!(
                 "cargo:warning=using bundled bindings for host target `{}` instead of running bindgen (enable the `update-bindings` feature to regenerate)",
                 target
             );
-            fs::copy(&bundled, out_dir.join("bindings.rs"))
-                .expect("Unable to copy bundled bindings");
+            fs::copy(&bundled, out_dir.join("bindings.rs")).expect("Unable to copy bundled bindings");
             return;
         }
     }
@@ -402,9 +419,7 @@ where
 
     let bindings_file = out_dir.join("bindings.rs");
 
-    bindings
-        .write_to_file(&bindings_file)
-        .expect("Couldn't write bindings");
+    bindings.write_to_file(&bindings_file).expect("Couldn't write bindings");
 
     // Special case to support bundled bindings
     if env::var("CARGO_FEATURE_UPDATE_BINDINGS").is_ok() {
