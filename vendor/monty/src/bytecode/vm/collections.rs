@@ -194,7 +194,28 @@ impl VM<'_> {
     /// Uses `defer_drop!` for `mapping` (always dropped) and `DropGuard` for
     /// `dict_ref` (pushed back on success, dropped on error).
     pub(super) fn dict_merge(&mut self, func_name_id: u16) -> Result<(), RunError> {
-        let func_name = func_name_for_dict_merge(func_name_id, self);
+        // hwf: a script's own function is named by its `__qualname__`, as
+        // CPython names it (`_hermes_wf_entry.<locals>.describe()`); the
+        // callable sits 4 slots below TOS (`[callable, args_tuple,
+        // kwargs_dict, mapping]`).
+        let qualname = self
+            .stack
+            .len()
+            .checked_sub(4)
+            .and_then(|at| self.stack.get(at))
+            .and_then(|callable| {
+                let func_id = match callable {
+                    Value::DefFunction(id) => *id,
+                    Value::Ref(id) => match self.heap.get(*id) {
+                        HeapData::Closure(c) => c.func_id,
+                        HeapData::FunctionDefaults(f) => f.func_id,
+                        _ => return None,
+                    },
+                    _ => return None,
+                };
+                self.interns.get_function(func_id).qualname.clone()
+            });
+        let func_name = qualname.unwrap_or_else(|| func_name_for_dict_merge(func_name_id, self));
         self.dict_merge_inner(&func_name)
     }
 
