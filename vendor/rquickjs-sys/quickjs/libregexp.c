@@ -734,8 +734,16 @@ static int re_parse_expect(REParseState *s, const uint8_t **pp, int c)
 {
     const uint8_t *p;
     p = *pp;
-    if (*p != c)
+    if (*p != c) {
+        /* hwf patch: V8's texts */
+        if (c == ')')
+            return re_parse_error(s, "Unterminated group");
+        if (c == '}')
+            return re_parse_error(s, "Incomplete quantifier");
+        if (c == ':')
+            return re_parse_error(s, "Invalid group");
         return re_parse_error(s, "expecting '%c'", c);
+    }
     p++;
     *pp = p;
     return 0;
@@ -896,7 +904,7 @@ static int parse_unicode_property(REParseState *s, REStringList *cr,
 
     p = *pp;
     if (*p != '{')
-        return re_parse_error(s, "expecting '{' after \\p");
+        return re_parse_error(s, "Invalid property name"); /* hwf patch: V8's text */
     p++;
     q = name;
     while (is_unicode_char(*p)) {
@@ -910,13 +918,13 @@ static int parse_unicode_property(REParseState *s, REStringList *cr,
         p++;
         while (is_unicode_char(*p)) {
             if ((q - value) >= sizeof(value) - 1)
-                return re_parse_error(s, "unknown unicode property value");
+                return re_parse_error(s, "Invalid property name"); /* hwf patch: V8's text */
             *q++ = *p++;
         }
     }
     *q = '\0';
     if (*p != '}')
-        return re_parse_error(s, "expecting '}'");
+        return re_parse_error(s, "Invalid property name"); /* hwf patch: V8's text */
     p++;
     //    printf("name=%s value=%s\n", name, value);
 
@@ -931,7 +939,7 @@ static int parse_unicode_property(REParseState *s, REStringList *cr,
         if (ret) {
             re_string_list_free(cr);
             if (ret == -2)
-                return re_parse_error(s, "unknown unicode script");
+                return re_parse_error(s, "Invalid property name"); /* hwf patch: V8's text */
             else
                 goto out_of_memory;
         }
@@ -941,7 +949,7 @@ static int parse_unicode_property(REParseState *s, REStringList *cr,
         if (ret) {
             re_string_list_free(cr);
             if (ret == -2)
-                return re_parse_error(s, "unknown unicode general category");
+                return re_parse_error(s, "Invalid property name"); /* hwf patch: V8's text */
             else
                 goto out_of_memory;
         }
@@ -973,7 +981,7 @@ static int parse_unicode_property(REParseState *s, REStringList *cr,
             goto unknown_property_name;
     } else {
     unknown_property_name:
-        return re_parse_error(s, "unknown unicode property name");
+        return re_parse_error(s, "Invalid property name"); /* hwf patch: V8's text */
     }
 
     /* the ordering of case folding and inversion  differs with
@@ -1072,7 +1080,7 @@ static int get_class_atom(REParseState *s, REStringList *cr,
     case '\\':
         p++;
         if (p >= s->buf_end)
-            goto unexpected_end;
+            return re_parse_error(s, "\\ at end of pattern"); /* hwf patch: V8's text */
         c = *p++;
         switch(c) {
         case 'd':
@@ -1179,7 +1187,7 @@ static int get_class_atom(REParseState *s, REStringList *cr,
             } else {
                 if (s->is_unicode) {
                 invalid_escape:
-                    return re_parse_error(s, "invalid escape sequence in regular expression");
+                    return re_parse_error(s, "Invalid escape"); /* hwf patch: V8's text */
                 } else {
                     /* just ignore the '\' */
                     goto normal_char;
@@ -1191,7 +1199,9 @@ static int get_class_atom(REParseState *s, REStringList *cr,
     case '\0':
         if (p >= s->buf_end) {
         unexpected_end:
-            return re_parse_error(s, "unexpected end");
+            /* hwf patch: V8's texts */
+            return re_parse_error(s, inclass ? "Unterminated character class" :
+                                  "\\ at end of pattern");
         }
         /* fall thru */
         goto normal_char;
@@ -1232,7 +1242,7 @@ static int get_class_atom(REParseState *s, REStringList *cr,
     case '|':
         if (s->unicode_sets) {
             /* invalid characters in unicode sets */
-            return re_parse_error(s, "invalid character in class in regular expression");
+            return re_parse_error(s, "Invalid character in character class"); /* hwf patch: V8's text */
         }
         goto normal_char;
 
@@ -1464,7 +1474,7 @@ static int re_parse_nested_class(REParseState *s, REStringList *cr, const uint8_
                 if (c1 >= CLASS_RANGE_BASE) {
                     if (s->is_unicode) {
                         re_string_list_free(cr1);
-                        goto invalid_class_range;
+                        goto invalid_class_in_range;
                     }
                     /* Annex B: match '-' character */
                     goto class_atom;
@@ -1475,7 +1485,10 @@ static int re_parse_nested_class(REParseState *s, REStringList *cr, const uint8_
                 if (c2 >= CLASS_RANGE_BASE) {
                     re_string_list_free(cr1);
                     if (s->is_unicode) {
-                        goto invalid_class_range;
+                    invalid_class_in_range:
+                        /* hwf patch: V8's text */
+                        re_parse_error(s, "Invalid character class");
+                        goto fail;
                     }
                     /* Annex B: match '-' character */
                     goto class_atom;
@@ -1483,7 +1496,7 @@ static int re_parse_nested_class(REParseState *s, REStringList *cr, const uint8_
                 p = p0;
                 if (c2 < c1) {
                 invalid_class_range:
-                    re_parse_error(s, "invalid class range");
+                    re_parse_error(s, "Range out of order in character class"); /* hwf patch: V8's text */
                     goto fail;
                 }
                 if (s->ignore_case) {
@@ -1868,7 +1881,7 @@ static int re_parse_modifiers(REParseState *s, const uint8_t **pp)
             break;
         }
         if (mask & val)
-            return re_parse_error(s, "duplicate modifier: '%c'", *p);
+            return re_parse_error(s, "Invalid group"); /* hwf patch: V8's text */
         mask |= val;
         p++;
     }
@@ -1923,7 +1936,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
         break;
     case '{':
         if (s->is_unicode) {
-            return re_parse_error(s, "syntax error");
+            return re_parse_error(s, "Lone quantifier brackets"); /* hwf patch: V8's text */
         } else if (!lre_is_digit(p[1])) {
             /* Annex B: we accept '{' not followed by digits as a
                normal atom */
@@ -1946,7 +1959,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
     case '*':
     case '+':
     case '?':
-        return re_parse_error(s, "nothing to repeat");
+        return re_parse_error(s, "Nothing to repeat"); /* hwf patch: V8's text */
     case '(':
         if (p[1] == '?') {
             if (p[2] == ':') {
@@ -1975,7 +1988,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                 }
                 if ((add_mask == 0 && remove_mask == 0) ||
                     (add_mask & remove_mask) != 0) {
-                    return re_parse_error(s, "invalid modifiers");
+                    return re_parse_error(s, "Invalid group"); /* hwf patch: V8's text */
                 }
                 if (re_parse_expect(s, &p, ':'))
                     return -1;
@@ -2032,13 +2045,13 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                 p += 3;
                 if (re_parse_group_name(s->u.tmp_buf, sizeof(s->u.tmp_buf),
                                         &p)) {
-                    return re_parse_error(s, "invalid group name");
+                    return re_parse_error(s, "Invalid capture group name"); /* hwf patch: V8's text */
                 }
                 /* poor's man method to test duplicate group
                    names. */
                 /* XXX: this method does not catch all the errors*/
                 if (is_duplicate_group_name(s, s->u.tmp_buf, s->group_name_scope)) {
-                    return re_parse_error(s, "duplicate group name");
+                    return re_parse_error(s, "Duplicate capture group name"); /* hwf patch: V8's text */
                 }
                 /* group name with a trailing zero */
                 dbuf_put(&s->group_names, (uint8_t *)s->u.tmp_buf,
@@ -2047,7 +2060,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                 s->has_named_captures = 1;
                 goto parse_capture;
             } else {
-                return re_parse_error(s, "invalid group");
+                return re_parse_error(s, "Invalid group"); /* hwf patch: V8's text */
             }
         } else {
             int capture_index;
@@ -2099,7 +2112,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                        unicode mode if there is no named capture
                        definition */
                     if (s->is_unicode || re_has_named_captures(s))
-                        return re_parse_error(s, "expecting group name");
+                        return re_parse_error(s, "Invalid named reference"); /* hwf patch: V8's text */
                     else
                         goto parse_class_atom;
                 }
@@ -2107,7 +2120,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                 if (re_parse_group_name(s->u.tmp_buf, sizeof(s->u.tmp_buf),
                                         &p1)) {
                     if (s->is_unicode || re_has_named_captures(s))
-                        return re_parse_error(s, "invalid group name");
+                        return re_parse_error(s, "Invalid capture group name"); /* hwf patch: V8's text */
                     else
                         goto parse_class_atom;
                 }
@@ -2119,7 +2132,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                     n = re_parse_captures(s, &dummy_res, s->u.tmp_buf, false);
                     if (n == 0) {
                         if (s->is_unicode || re_has_named_captures(s))
-                            return re_parse_error(s, "group name not defined");
+                            return re_parse_error(s, "Invalid named capture referenced"); /* hwf patch: V8's text */
                         else
                             goto parse_class_atom;
                     }
@@ -2143,7 +2156,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
             c = 0;
             if (s->is_unicode) {
                 if (lre_is_digit(*p)) {
-                    return re_parse_error(s, "invalid decimal escape in regular expression");
+                    return re_parse_error(s, "Invalid decimal escape"); /* hwf patch: V8's text */
                 }
             } else {
                 /* Annex B.1.4: accept legacy octal */
@@ -2181,7 +2194,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                         }
                         goto normal_char;
                     }
-                    return re_parse_error(s, "back reference out of range in regular expression");
+                    return re_parse_error(s, "Invalid escape"); /* hwf patch: V8's text */
                 }
                 last_atom_start = s->byte_code.size;
                 last_capture_count = s->capture_count;
@@ -2207,7 +2220,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
     case ']':
     case '}':
         if (s->is_unicode)
-            return re_parse_error(s, "syntax error");
+            return re_parse_error(s, "Lone quantifier brackets"); /* hwf patch: V8's text */
         goto parse_class_atom;
     default:
     parse_class_atom:
@@ -2280,7 +2293,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                         quant_max = parse_digits(&p, true);
                         if (quant_max < quant_min) {
                         invalid_quant_count:
-                            return re_parse_error(s, "invalid repetition count");
+                            return re_parse_error(s, "numbers out of order in {} quantifier"); /* hwf patch: V8's text */
                         }
                     } else {
                         quant_max = INT32_MAX; /* infinity */
@@ -2301,7 +2314,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                 greedy = false;
             }
             if (last_atom_start < 0) {
-                return re_parse_error(s, "nothing to repeat");
+                return re_parse_error(s, "Nothing to repeat"); /* hwf patch: V8's text */
             }
             {
                 bool need_capture_init, add_zero_advance_check;
@@ -2631,7 +2644,7 @@ uint8_t *lre_compile(int *plen, char *error_msg, int error_msg_size,
     re_emit_op(s, REOP_match);
 
     if (*s->buf_ptr != '\0') {
-        re_parse_error(s, "extraneous characters at the end");
+        re_parse_error(s, "Unmatched ')'"); /* hwf patch: V8's text */
         goto error;
     }
 

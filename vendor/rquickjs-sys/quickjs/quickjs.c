@@ -8589,11 +8589,105 @@ static JSValue JS_ThrowSyntaxErrorAtom(JSContext *ctx, const char *fmt, JSAtom a
 #pragma GCC diagnostic pop // ignored "-Wformat-nonliteral"
 #endif // __GNUC__
 
-static int JS_ThrowTypeErrorReadOnly(JSContext *ctx, int flags, JSAtom atom)
+static JSValue js_object_toString(JSContext *ctx, JSValueConst this_val,
+                                  int argc, JSValueConst *argv);
+static JSValue js_function_toString(JSContext *ctx, JSValueConst this_val,
+                                    int argc, JSValueConst *argv);
+
+/* hwf patch: a property key as V8 writes it in errors: a symbol as
+   Symbol(description), any other key as it is. */
+static const char *hwf_key_text(JSContext *ctx, char *buf, size_t size,
+                                JSAtom atom)
+{
+    char abuf[ATOM_GET_STR_BUF_SIZE];
+    const char *name = JS_AtomGetStr(ctx, abuf, sizeof(abuf), atom);
+    bool is_symbol = !__JS_AtomIsTaggedInt(atom) &&
+        JS_AtomGetKind(ctx, atom) == JS_ATOM_KIND_SYMBOL;
+    snprintf(buf, size, is_symbol ? "Symbol(%s)" : "%s", name);
+    return buf;
+}
+
+/* hwf patch: a receiver as V8 writes it in "... of object '[object Array]'":
+   returns its kind ("object", "function", "string", …) and writes its text
+   to buf (Object.prototype.toString's for an object, the source for a
+   function, the value for a primitive). */
+static const char *hwf_receiver_text(JSContext *ctx, JSValueConst obj,
+                                     char *buf, size_t size)
+{
+    const char *kind, *str;
+    JSValue text;
+
+    switch (JS_VALUE_GET_TAG(obj)) {
+    case JS_TAG_STRING:
+        kind = "string";
+        text = js_dup(obj);
+        break;
+    case JS_TAG_INT:
+    case JS_TAG_FLOAT64:
+        kind = "number";
+        text = JS_ToString(ctx, obj);
+        break;
+    case JS_TAG_BOOL:
+        kind = "boolean";
+        text = JS_ToString(ctx, obj);
+        break;
+    case JS_TAG_BIG_INT:
+    case JS_TAG_SHORT_BIG_INT:
+        kind = "bigint";
+        text = JS_ToString(ctx, obj);
+        break;
+    case JS_TAG_OBJECT:
+        if (JS_IsFunction(ctx, obj)) {
+            kind = "function";
+            text = js_function_toString(ctx, obj, 0, NULL);
+        } else {
+            kind = "object";
+            text = js_object_toString(ctx, obj, 0, NULL);
+        }
+        break;
+    default:
+        kind = "object";
+        text = JS_ToString(ctx, obj);
+        break;
+    }
+    str = JS_IsException(text) ? NULL : JS_ToCString(ctx, text);
+    if (str) {
+        snprintf(buf, size, "%s", str);
+        JS_FreeCString(ctx, str);
+    } else {
+        JS_FreeValue(ctx, JS_GetException(ctx));
+        snprintf(buf, size, "[object Object]");
+    }
+    JS_FreeValue(ctx, text);
+    return kind;
+}
+
+/* hwf patch: V8's text, "Cannot assign to read only property 'a' of object
+   '[object Object]'"; QuickJS wrote "'a' is read-only" */
+static int JS_ThrowTypeErrorReadOnly(JSContext *ctx, int flags,
+                                     JSValueConst obj, JSAtom atom)
 {
     if ((flags & JS_PROP_THROW) ||
         ((flags & JS_PROP_THROW_STRICT) && is_strict_mode(ctx))) {
-        JS_ThrowTypeErrorAtom(ctx, "'%s' is read-only", atom);
+        char name[ATOM_GET_STR_BUF_SIZE + 8], recv[200];
+        const char *kind = hwf_receiver_text(ctx, obj, recv, sizeof(recv));
+        JS_ThrowTypeError(ctx, "Cannot assign to read only property '%s' of %s '%s'",
+                          hwf_key_text(ctx, name, sizeof(name), atom), kind, recv);
+        return -1;
+    } else {
+        return false;
+    }
+}
+
+/* hwf patch: V8's text for adding a property to an object that is not
+   extensible, "Cannot add property b, object is not extensible" */
+static int hwf_throw_not_extensible(JSContext *ctx, int flags, JSAtom atom)
+{
+    if ((flags & JS_PROP_THROW) ||
+        ((flags & JS_PROP_THROW_STRICT) && is_strict_mode(ctx))) {
+        char name[ATOM_GET_STR_BUF_SIZE + 8];
+        JS_ThrowTypeError(ctx, "Cannot add property %s, object is not extensible",
+                          hwf_key_text(ctx, name, sizeof(name), atom));
         return -1;
     } else {
         return false;
@@ -9088,8 +9182,12 @@ static int JS_OrdinaryIsInstanceOf(JSContext *ctx, JSValueConst val,
         return false;
     obj_proto = JS_GetProperty(ctx, obj, JS_ATOM_prototype);
     if (JS_VALUE_GET_TAG(obj_proto) != JS_TAG_OBJECT) {
-        if (!JS_IsException(obj_proto))
-            JS_ThrowTypeError(ctx, "operand 'prototype' property is not an object");
+        if (!JS_IsException(obj_proto)) {
+            /* hwf patch: V8's text */
+            char text[200];
+            hwf_receiver_text(ctx, obj_proto, text, sizeof(text));
+            JS_ThrowTypeError(ctx, "Function has non-object prototype '%s' in instanceof check", text);
+        }
         ret = -1;
         goto done;
     }
@@ -9159,7 +9257,9 @@ int JS_IsInstanceOf(JSContext *ctx, JSValueConst val, JSValueConst obj)
     /* legacy case */
     if (!JS_IsFunction(ctx, obj)) {
     fail:
-        JS_ThrowTypeError(ctx, "Right-hand side of 'instanceof' is not an object"); /* hwf patch: V8's text */
+        /* hwf patch: V8's texts */
+        JS_ThrowTypeError(ctx, "Right-hand side of 'instanceof' is not %s",
+                          JS_IsObject(obj) ? "callable" : "an object");
         return -1;
     }
     return JS_OrdinaryIsInstanceOf(ctx, val, obj);
@@ -10556,7 +10656,8 @@ static int delete_property(JSContext *ctx, JSObject *p, JSAtom atom)
 }
 
 static int call_setter(JSContext *ctx, JSObject *setter,
-                       JSValueConst this_obj, JSValue val, int flags)
+                       JSValueConst this_obj, JSValue val, int flags,
+                       JSAtom prop)
 {
     JSValue ret, func;
     if (likely(setter)) {
@@ -10573,7 +10674,11 @@ static int call_setter(JSContext *ctx, JSObject *setter,
         JS_FreeValue(ctx, val);
         if ((flags & JS_PROP_THROW) ||
             ((flags & JS_PROP_THROW_STRICT) && is_strict_mode(ctx))) {
-            JS_ThrowTypeError(ctx, "no setter for property");
+            /* hwf patch: V8's text */
+            char name[ATOM_GET_STR_BUF_SIZE + 8], recv[200];
+            hwf_receiver_text(ctx, this_obj, recv, sizeof(recv));
+            JS_ThrowTypeError(ctx, "Cannot set property %s of %s which has only a getter",
+                              hwf_key_text(ctx, name, sizeof(name), prop), recv);
             return -1;
         }
         return false;
@@ -10593,7 +10698,7 @@ static int set_array_length(JSContext *ctx, JSObject *p, JSValue val,
         return -1;
     /* JS_ToArrayLengthFree() must be done before the read-only test */
     if (unlikely(!(get_shape_prop(p->shape)[0].flags & JS_PROP_WRITABLE)))
-        return JS_ThrowTypeErrorReadOnly(ctx, flags, JS_ATOM_length);
+        return JS_ThrowTypeErrorReadOnly(ctx, flags, JS_MKPTR(JS_TAG_OBJECT, p), JS_ATOM_length);
 
     if (likely(p->fast_array)) {
         uint32_t old_len = p->u.array.count;
@@ -10714,7 +10819,7 @@ static int add_fast_array_element(JSContext *ctx, JSObject *p,
         if (new_len > array_len) {
             if (unlikely(!(get_shape_prop(p->shape)->flags & JS_PROP_WRITABLE))) {
                 JS_FreeValue(ctx, val);
-                return JS_ThrowTypeErrorReadOnly(ctx, flags, JS_ATOM_length);
+                return JS_ThrowTypeErrorReadOnly(ctx, flags, JS_MKPTR(JS_TAG_OBJECT, p), JS_ATOM_length);
             }
             p->prop[0].u.value = js_int32(new_len);
         }
@@ -10816,7 +10921,7 @@ retry:
             assert(prop == JS_ATOM_length);
             return set_array_length(ctx, p, val, flags);
         } else if ((prs->flags & JS_PROP_TMASK) == JS_PROP_GETSET) {
-            return call_setter(ctx, pr->u.getset.setter, this_obj, val, flags);
+            return call_setter(ctx, pr->u.getset.setter, this_obj, val, flags, prop);
         } else if ((prs->flags & JS_PROP_TMASK) == JS_PROP_VARREF) {
             /* JS_PROP_WRITABLE is always true for variable
                references, but they are write protected in module name
@@ -10908,7 +11013,7 @@ retry:
                                     setter = NULL;
                                 else
                                     setter = JS_VALUE_GET_OBJ(desc.setter);
-                                ret = call_setter(ctx, setter, this_obj, val, flags);
+                                ret = call_setter(ctx, setter, this_obj, val, flags, prop);
                                 JS_FreeValue(ctx, desc.getter);
                                 JS_FreeValue(ctx, desc.setter);
                                 return ret;
@@ -10940,7 +11045,7 @@ retry:
         prs = find_own_property(&pr, p1, prop);
         if (prs) {
             if ((prs->flags & JS_PROP_TMASK) == JS_PROP_GETSET) {
-                return call_setter(ctx, pr->u.getset.setter, this_obj, val, flags);
+                return call_setter(ctx, pr->u.getset.setter, this_obj, val, flags, prop);
             } else if ((prs->flags & JS_PROP_TMASK) == JS_PROP_AUTOINIT) {
                 /* Instantiate property and retry (potentially useless) */
                 if (JS_AutoInitProperty(ctx, p1, prop, pr, prs))
@@ -10960,13 +11065,30 @@ retry:
     }
 
     if (unlikely(!p)) {
-        ret = JS_ThrowTypeErrorOrFalse(ctx, flags, "not an object");
+        /* hwf patch: V8's texts for a primitive receiver */
+        if ((flags & JS_PROP_THROW) ||
+            ((flags & JS_PROP_THROW_STRICT) && is_strict_mode(ctx))) {
+            char name[ATOM_GET_STR_BUF_SIZE + 8], recv[200];
+            const char *kind;
+            if (JS_VALUE_GET_TAG(this_obj) == JS_TAG_STRING &&
+                __JS_AtomIsTaggedInt(prop) &&
+                __JS_AtomToUInt32(prop) < JS_VALUE_GET_STRING(this_obj)->len) {
+                ret = JS_ThrowTypeErrorReadOnly(ctx, flags, this_obj, prop);
+                goto done;
+            }
+            kind = hwf_receiver_text(ctx, this_obj, recv, sizeof(recv));
+            JS_ThrowTypeError(ctx, "Cannot create property '%s' on %s '%s'",
+                              hwf_key_text(ctx, name, sizeof(name), prop), kind, recv);
+            ret = -1;
+        } else {
+            ret = false;
+        }
         goto done;
     }
 
     if (p == JS_VALUE_GET_OBJ(obj)) {
         if (unlikely(!p->extensible)) {
-            ret = JS_ThrowTypeErrorOrFalse(ctx, flags, "object is not extensible");
+            ret = hwf_throw_not_extensible(ctx, flags, prop); /* hwf patch */
             goto done;
         }
         if (p->is_exotic) {
@@ -11002,7 +11124,7 @@ retry:
         } else if (!(desc_flags & JS_PROP_WRITABLE) ||
                    p->class_id == JS_CLASS_MODULE_NS) {
         read_only_prop:
-            ret = JS_ThrowTypeErrorReadOnly(ctx, flags, prop);
+            ret = JS_ThrowTypeErrorReadOnly(ctx, flags, this_obj, prop);
             goto done;
         }
         ret = JS_DefineProperty(ctx, this_obj, prop, val,
@@ -11010,7 +11132,7 @@ retry:
                                 JS_PROP_HAS_VALUE);
     } else {
         if (unlikely(!p->extensible)) {
-            ret = JS_ThrowTypeErrorOrFalse(ctx, flags, "object is not extensible");
+            ret = hwf_throw_not_extensible(ctx, flags, prop); /* hwf patch */
             goto done;
         }
     generic_create_prop:
@@ -11298,7 +11420,7 @@ static int JS_CreateProperty(JSContext *ctx, JSObject *p,
                 if ((idx + 1) > len) {
                     pslen = get_shape_prop(p->shape);
                     if (unlikely(!(pslen->flags & JS_PROP_WRITABLE)))
-                        return JS_ThrowTypeErrorReadOnly(ctx, flags, JS_ATOM_length);
+                        return JS_ThrowTypeErrorReadOnly(ctx, flags, JS_MKPTR(JS_TAG_OBJECT, p), JS_ATOM_length);
                     /* XXX: should update the length after defining
                        the property */
                     len = idx + 1;
@@ -11330,7 +11452,7 @@ static int JS_CreateProperty(JSContext *ctx, JSObject *p,
 
     if (!p->extensible) {
     not_extensible:
-        return JS_ThrowTypeErrorOrFalse(ctx, flags, "object is not extensible");
+        return hwf_throw_not_extensible(ctx, flags, prop); /* hwf patch */
     }
 
     if (flags & (JS_PROP_HAS_GET | JS_PROP_HAS_SET)) {
@@ -11478,6 +11600,13 @@ int JS_DefineProperty(JSContext *ctx, JSValueConst this_obj,
         /* property already exists */
         if (!check_define_prop_flags(prs->flags, flags)) {
         not_configurable:
+            /* hwf patch: V8's text */
+            if (flags & JS_PROP_THROW) {
+                char name[ATOM_GET_STR_BUF_SIZE + 8];
+                JS_ThrowTypeError(ctx, "Cannot redefine property: %s",
+                                  hwf_key_text(ctx, name, sizeof(name), prop));
+                return -1;
+            }
             return JS_ThrowTypeErrorOrFalse(ctx, flags, "property is not configurable");
         }
 
@@ -12161,14 +12290,21 @@ int JS_DeleteProperty(JSContext *ctx, JSValueConst obj, JSAtom prop, int flags)
         return -1;
     p = JS_VALUE_GET_OBJ(obj1);
     res = delete_property(ctx, p, prop);
-    JS_FreeValue(ctx, obj1);
-    if (res != false)
+    if (res != false) {
+        JS_FreeValue(ctx, obj1);
         return res;
+    }
     if ((flags & JS_PROP_THROW) ||
         ((flags & JS_PROP_THROW_STRICT) && is_strict_mode(ctx))) {
-        JS_ThrowTypeError(ctx, "could not delete property");
+        /* hwf patch: V8's text */
+        char name[ATOM_GET_STR_BUF_SIZE + 8], recv[200];
+        hwf_receiver_text(ctx, obj1, recv, sizeof(recv));
+        JS_FreeValue(ctx, obj1);
+        JS_ThrowTypeError(ctx, "Cannot delete property '%s' of %s",
+                          hwf_key_text(ctx, name, sizeof(name), prop), recv);
         return -1;
     }
+    JS_FreeValue(ctx, obj1);
     return false;
 }
 
@@ -50179,8 +50315,10 @@ static JSValue js_compile_regexp(JSContext *ctx, JSValueConst pattern,
             }
             if ((re_flags & mask) != 0) {
             bad_flags:
+                /* hwf patch: V8's text */
+                JS_ThrowSyntaxError(ctx, "Invalid flags supplied to RegExp constructor '%s'", str);
                 JS_FreeCString(ctx, str);
-                return JS_ThrowSyntaxError(ctx, "invalid regular expression flags");
+                return JS_EXCEPTION;
             }
             re_flags |= mask;
         }
@@ -50188,8 +50326,15 @@ static JSValue js_compile_regexp(JSContext *ctx, JSValueConst pattern,
     }
 
     if (re_flags & LRE_FLAG_UNICODE)
-        if (re_flags & LRE_FLAG_UNICODE_SETS)
-            return JS_ThrowSyntaxError(ctx, "invalid regular expression flags");
+        if (re_flags & LRE_FLAG_UNICODE_SETS) {
+            /* hwf patch: V8's text */
+            str = JS_ToCString(ctx, flags);
+            if (!str)
+                return JS_EXCEPTION;
+            JS_ThrowSyntaxError(ctx, "Invalid flags supplied to RegExp constructor '%s'", str);
+            JS_FreeCString(ctx, str);
+            return JS_EXCEPTION;
+        }
 
     /* The v flag implies full Unicode, like u, so the pattern must be
        UTF-8 (not CESU-8) for both. */
@@ -50199,11 +50344,38 @@ static JSValue js_compile_regexp(JSContext *ctx, JSValueConst pattern,
         return JS_EXCEPTION;
     re_bytecode_buf = lre_compile(&re_bytecode_len, error_msg,
                                   sizeof(error_msg), str, len, re_flags, ctx);
-    JS_FreeCString(ctx, str);
     if (!re_bytecode_buf) {
-        JS_ThrowSyntaxError(ctx, "%s", error_msg);
+        /* hwf patch: V8's text, "Invalid regular expression: /(/g:
+           Unterminated group" (the flags in V8's order) */
+        static const struct { int mask; char c; } order[] = {
+            { LRE_FLAG_INDICES, 'd' }, { LRE_FLAG_GLOBAL, 'g' },
+            { LRE_FLAG_IGNORECASE, 'i' }, { LRE_FLAG_MULTILINE, 'm' },
+            { LRE_FLAG_DOTALL, 's' }, { LRE_FLAG_UNICODE, 'u' },
+            { LRE_FLAG_UNICODE_SETS, 'v' }, { LRE_FLAG_STICKY, 'y' },
+        };
+        char flag_text[16];
+        size_t n = 0;
+        DynBuf msg;
+        for (i = 0; i < countof(order); i++) {
+            if (re_flags & order[i].mask)
+                flag_text[n++] = order[i].c;
+        }
+        flag_text[n] = '\0';
+        dbuf_init(&msg);
+        dbuf_printf(&msg, "Invalid regular expression: /");
+        dbuf_put(&msg, (const uint8_t *)str, len);
+        dbuf_printf(&msg, "/%s: %s", flag_text, error_msg);
+        dbuf_putc(&msg, '\0');
+        JS_FreeCString(ctx, str);
+        if (dbuf_error(&msg)) {
+            dbuf_free(&msg);
+            return JS_ThrowOutOfMemory(ctx);
+        }
+        JS_ThrowErrorMessage(ctx, JS_SYNTAX_ERROR, (const char *)msg.buf);
+        dbuf_free(&msg);
         return JS_EXCEPTION;
     }
+    JS_FreeCString(ctx, str);
 
     ret = js_new_string8_len(ctx, (void *)&re_bytecode_buf,
                              sizeof(re_bytecode_buf));
