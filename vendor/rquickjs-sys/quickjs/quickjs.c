@@ -47644,6 +47644,86 @@ static int js_get_radix(JSContext *ctx, JSValueConst val)
     return radix;
 }
 
+/* hwf patch: a finite double in a radix other than 10 as V8 writes it
+   (DoubleToRadixCString, src/numbers/conversions.cc): the integer part's
+   digits exact down to the double's precision (zeros after), the
+   fraction's digits until they identify the double, rounded half to even
+   with carries. QuickJS printed the exact binary value's digits, so
+   (0.1).toString(3) and large integers differed from V8 and JavaScriptCore. */
+static JSValue hwf_double_to_radix(JSContext *ctx, double value, int radix)
+{
+    static const char chars[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+    enum { BUF_SIZE = 2200 };
+    char *buffer;
+    int integer_cursor = BUF_SIZE / 2;
+    int fraction_cursor = integer_cursor;
+    bool negative = value < 0;
+    double integer, fraction, delta;
+    JSValue ret;
+
+    buffer = js_malloc(ctx, BUF_SIZE);
+    if (!buffer)
+        return JS_EXCEPTION;
+    if (negative)
+        value = -value;
+    integer = floor(value);
+    fraction = value - integer;
+    /* only the digits within the double's precision */
+    delta = 0.5 * (nextafter(value, INFINITY) - value);
+    if (!(delta > 0))
+        delta = nextafter(0.0, 1.0);
+    if (fraction >= delta) {
+        buffer[fraction_cursor++] = '.';
+        do {
+            int digit;
+            fraction *= radix;
+            delta *= radix;
+            digit = (int)fraction;
+            buffer[fraction_cursor++] = chars[digit];
+            fraction -= digit;
+            /* round to even */
+            if (fraction > 0.5 || (fraction == 0.5 && (digit & 1))) {
+                if (fraction + delta > 1) {
+                    /* carry over the digits already written */
+                    for (;;) {
+                        char c;
+                        int d;
+                        fraction_cursor--;
+                        if (fraction_cursor == BUF_SIZE / 2) {
+                            integer += 1;
+                            break;
+                        }
+                        c = buffer[fraction_cursor];
+                        d = c > '9' ? (c - 'a' + 10) : (c - '0');
+                        if (d + 1 < radix) {
+                            buffer[fraction_cursor++] = chars[d + 1];
+                            break;
+                        }
+                    }
+                    break;
+                }
+            }
+        } while (fraction >= delta && fraction_cursor < BUF_SIZE - 1);
+    }
+    /* the integer part: digits below the double's precision are zeros */
+    while (integer / radix >= 9007199254740992.0 /* 2^53 */ &&
+           integer_cursor > 1) {
+        integer /= radix;
+        buffer[--integer_cursor] = '0';
+    }
+    do {
+        double remainder = fmod(integer, radix);
+        buffer[--integer_cursor] = chars[(int)remainder];
+        integer = (integer - remainder) / radix;
+    } while (integer > 0 && integer_cursor > 1);
+    if (negative)
+        buffer[--integer_cursor] = '-';
+    ret = js_new_string8_len(ctx, buffer + integer_cursor,
+                             fraction_cursor - integer_cursor);
+    js_free(ctx, buffer);
+    return ret;
+}
+
 static JSValue js_number_toString(JSContext *ctx, JSValueConst this_val,
                                   int argc, JSValueConst *argv, int magic)
 {
@@ -47669,6 +47749,8 @@ static JSValue js_number_toString(JSContext *ctx, JSValueConst this_val,
     }
     if (JS_ToFloat64Free(ctx, &d, val))
         return JS_EXCEPTION;
+    if (base != 10 && isfinite(d))
+        return hwf_double_to_radix(ctx, d, base); /* hwf patch: V8's digits */
     flags = JS_DTOA_FORMAT_FREE;
     if (base != 10)
         flags |= JS_DTOA_EXP_DISABLED;
