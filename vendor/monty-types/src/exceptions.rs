@@ -393,6 +393,9 @@ pub enum ExcType {
     /// item failed at one stage. A `RuntimeError` subclass carrying
     /// `.item_index`, `.stage_index`, `.cause_type`, `.code` and `.retryable`.
     PipelineStageError,
+    /// hwf: `GeneratorExit`, which `generator.close()` raises at the paused
+    /// `yield`. A `BaseException` subclass: `except Exception` lets it by.
+    GeneratorExit,
 }
 impl ExcType {
     /// Checks if this exception type is a subclass of another exception type.
@@ -413,7 +416,10 @@ impl ExcType {
             // BaseException catches all exceptions
             Self::BaseException => true,
             // Exception catches everything except BaseException, and direct subclasses: KeyboardInterrupt, SystemExit
-            Self::Exception => !matches!(self, Self::BaseException | Self::KeyboardInterrupt | Self::SystemExit),
+            Self::Exception => !matches!(
+                self,
+                Self::BaseException | Self::KeyboardInterrupt | Self::SystemExit | Self::GeneratorExit
+            ),
             // LookupError catches KeyError and IndexError
             Self::LookupError => matches!(self, Self::KeyError | Self::IndexError),
             // ArithmeticError catches ZeroDivisionError and OverflowError

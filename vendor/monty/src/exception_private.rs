@@ -2405,6 +2405,21 @@ impl<'h> HeapRead<'h, SimpleException> {
                 smallvec![]
             };
             Some(CallResult::Value(allocate_tuple(elements, vm.heap)))
+        } else if self.get(vm.heap).exc_type == ExcType::StopIteration && attr.as_str(vm.interns) == "value" {
+            // hwf: `StopIteration.value` is its first argument (a generator's
+            // return value), else `None`.
+            let exc = self.get(vm.heap);
+            Some(CallResult::Value(match (exc.data.attr(ARGS_ATTR), &exc.arg) {
+                (Some(ExcAttr::Object(args)), _) => {
+                    let first = match &args.0 {
+                        MontyObject::Tuple(items) => items.first().cloned().unwrap_or(MontyObject::None),
+                        other => other.clone(),
+                    };
+                    hwf_errors::object_value(first, vm)
+                }
+                (_, Some(text)) => allocate_string(text.as_str(), vm.heap),
+                (_, None) => Value::None,
+            }))
         } else {
             // hwf: the structured fields are attributes too, as in CPython
             // (`JSONDecodeError.pos`, `UnicodeDecodeError.start`, the seed's

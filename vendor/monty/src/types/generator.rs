@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     args::ArgValues,
+    builtins::Builtins,
     bytecode::{CallResult, VM},
     exception_private::{ExcType, ExcTypeExt, RunResult, SimpleException},
     heap::{DropWithContext, HeapId, HeapItem, HeapObjectRead},
@@ -138,9 +139,9 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Generator> {
     }
 
     /// `send(value)` advances the generator with `value` as the result of
-    /// the paused `yield` (`StopIteration` when it is exhausted); `close()`
-    /// finishes it (its pending `finally` blocks are not run: a difference
-    /// from CPython, which throws `GeneratorExit` into the frame).
+    /// the paused `yield` (`StopIteration` carrying its return value when it
+    /// is exhausted); `throw(exc)` raises `exc` there; `close()` raises
+    /// `GeneratorExit` there, so pending `finally` blocks run, as in CPython.
     fn py_call_attr(&mut self, vm: &mut VM<'h>, attr: &EitherStr, args: ArgValues) -> RunResult<CallResult> {
         let id = self.id();
         match attr.as_str(vm.interns) {
@@ -156,26 +157,45 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Generator> {
                 };
                 match vm.resume_generator(id, value)? {
                     Some(item) => Ok(CallResult::Value(item)),
-                    None => Err(SimpleException::new_none(ExcType::StopIteration).into()),
+                    None => Err(vm.generator_stop_iteration(id)),
+                }
+            }
+            "throw" => {
+                // `throw(exc)`; the deprecated `throw(type, value)` form
+                // raises `type(value)` when `value` is not an instance.
+                let exc = match args {
+                    ArgValues::One(exc) => exc,
+                    ArgValues::Two(ty, value) => match (&ty, &value) {
+                        (Value::Builtin(Builtins::ExcType(exc_type)), v) if !matches!(v, Value::Ref(_)) => {
+                            let exc_type = *exc_type;
+                            let arg = value;
+                            let exc = exc_type.call(vm, ArgValues::One(arg))?;
+                            ty.drop_with(vm);
+                            exc
+                        }
+                        _ => {
+                            ty.drop_with(vm);
+                            value
+                        }
+                    },
+                    other => {
+                        let n = other.count();
+                        other.drop_with(vm);
+                        return Err(SimpleException::new_msg(
+                            ExcType::TypeError,
+                            format!("throw expected at least 1 argument, got {n}"),
+                        )
+                        .into());
+                    }
+                };
+                match vm.throw_into_generator(id, exc)? {
+                    Some(item) => Ok(CallResult::Value(item)),
+                    None => Err(vm.generator_stop_iteration(id)),
                 }
             }
             "close" => {
                 args.drop_with(vm);
-                let frame = {
-                    let generator = self.get_mut(vm.heap);
-                    match generator.state {
-                        GeneratorState::Running => None,
-                        _ => {
-                            generator.state = GeneratorState::Finished;
-                            Some(generator.take_frame())
-                        }
-                    }
-                };
-                let Some((stack, exceptions)) = frame else {
-                    return Err(SimpleException::new_msg(ExcType::ValueError, "generator already executing").into());
-                };
-                stack.drop_with(vm);
-                exceptions.drop_with(vm);
+                vm.close_generator(id)?;
                 Ok(CallResult::Value(Value::None))
             }
             _ => {

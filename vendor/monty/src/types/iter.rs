@@ -193,9 +193,13 @@ pub fn iterator_next(iter_value: &Value, default: Option<Value>, vm: &mut VM<'_>
     };
     match vm.heap.read(*iter_id).py_next(vm)? {
         Some(item) => Ok(item),
-        None => match default_guard.into_inner() {
-            Some(default) => Ok(default),
-            None => Err(ExcType::stop_iteration()),
+        None => match default_guard.into_parts() {
+            (Some(default), _) => Ok(default),
+            // hwf: a generator's return value is its `StopIteration`'s `value`.
+            (None, vm) if matches!(vm.heap.get(*iter_id), crate::heap::HeapData::Generator(_)) => {
+                Err(vm.generator_stop_iteration(*iter_id))
+            }
+            (None, _) => Err(ExcType::stop_iteration()),
         },
     }
 }

@@ -52,11 +52,74 @@ impl VM<'_> {
     /// Advances generator `id` with `sent` as the result of its paused
     /// `yield`: the next yielded value, or `None` once it is exhausted.
     pub(crate) fn resume_generator(&mut self, id: HeapId, sent: Value) -> RunResult<Option<Value>> {
-        let sending = !matches!(sent, Value::None);
+        self.resume_generator_with(id, sent, false)
+    }
+
+    /// hwf: `generator.throw(exc)`: raises `exc` (an exception instance or
+    /// class) at the paused `yield` of generator `id`, as CPython does. The
+    /// next value it yields, `None` once it returns, or the exception it
+    /// lets out. A generator not yet started or already finished raises
+    /// `exc` at once (and is finished).
+    pub(crate) fn throw_into_generator(&mut self, id: HeapId, exc: Value) -> RunResult<Option<Value>> {
+        self.resume_generator_with(id, exc, true)
+    }
+
+    /// hwf: `generator.close()`: raises `GeneratorExit` at the paused
+    /// `yield` so its `finally` blocks and `except GeneratorExit` run; a
+    /// generator that yields again is CPython's `RuntimeError: generator
+    /// ignored GeneratorExit`.
+    pub(crate) fn close_generator(&mut self, id: HeapId) -> RunResult<()> {
+        let state = self.with_generator(id, |generator| generator.state);
+        match state {
+            Some(GeneratorState::Suspended) => {}
+            Some(GeneratorState::Running) => {
+                return Err(SimpleException::new_msg(ExcType::ValueError, "generator already executing").into());
+            }
+            _ => {
+                self.finish_generator(id);
+                return Ok(());
+            }
+        }
+        let exit = Value::Builtin(crate::builtins::Builtins::ExcType(ExcType::GeneratorExit));
+        match self.throw_into_generator(id, exit) {
+            Ok(None) => Ok(()),
+            Ok(Some(value)) => {
+                value.drop_with(self);
+                self.finish_generator(id);
+                Err(SimpleException::new_msg(ExcType::RuntimeError, "generator ignored GeneratorExit").into())
+            }
+            Err(RunError::Exc(e)) if matches!(e.exc.exc_type(), ExcType::GeneratorExit | ExcType::StopIteration) => {
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// hwf: the `StopIteration` a finished generator `id` raises to
+    /// `next()` / `send()`: its return value is the exception's `value`
+    /// (taken: a second `next()` raises a bare `StopIteration`, as in CPython).
+    pub(crate) fn generator_stop_iteration(&mut self, id: HeapId) -> RunError {
+        let value = self
+            .with_generator(id, |generator| generator.return_value.take())
+            .flatten();
+        match value {
+            Some(Value::None) | None => SimpleException::new_none(ExcType::StopIteration).into(),
+            Some(value) => match SimpleException::from_args(ExcType::StopIteration, smallvec::smallvec![value], self) {
+                Ok(exc) => exc.into(),
+                Err(e) => e,
+            },
+        }
+    }
+
+    /// [`Self::resume_generator`], or with `throw` [`Self::throw_into_generator`]
+    /// (`sent` is then the exception).
+    fn resume_generator_with(&mut self, id: HeapId, sent: Value, throw: bool) -> RunResult<Option<Value>> {
+        let sending = !throw && !matches!(sent, Value::None);
         let taken = self.with_generator(id, |generator| match generator.state {
             GeneratorState::Finished => Err(None),
             GeneratorState::Running => Err(Some("running")),
             GeneratorState::New if sending => Err(Some("new")),
+            GeneratorState::New if throw => Err(None),
             GeneratorState::New | GeneratorState::Suspended => {
                 let was_new = generator.state == GeneratorState::New;
                 generator.state = GeneratorState::Running;
@@ -73,6 +136,13 @@ impl VM<'_> {
         });
         let (func_id, ip, locals_count, stack, exceptions, was_new) = match taken {
             Some(Ok(frame)) => frame,
+            Some(Err(None)) if throw => {
+                // Not started or finished: the exception comes straight out.
+                self.finish_generator(id);
+                let error = self.make_exception(&sent, true);
+                sent.drop_with(self);
+                return Err(error);
+            }
             Some(Err(why)) => {
                 sent.drop_with(self);
                 return match why {
@@ -106,11 +176,16 @@ impl VM<'_> {
         let func = this.interns.get_function(func_id);
         let stack_base = this.stack.len();
         this.stack.extend(stack);
-        if was_new {
-            sent.drop_with(this);
+        let thrown = if throw {
+            Some(sent)
         } else {
-            this.push(sent);
-        }
+            if was_new {
+                sent.drop_with(this);
+            } else {
+                this.push(sent);
+            }
+            None
+        };
         let exception_stack_base = this.exception_stack.len();
         this.exception_stack.extend(exceptions);
         let mut frame = CallFrame::new_function(
@@ -129,8 +204,28 @@ impl VM<'_> {
             // had pushed on the exception stack too.
             let leftover: Vec<Value> = this.exception_stack.drain(exception_stack_base..).collect();
             leftover.drop_with(this);
+            if let Some(exc) = thrown {
+                exc.drop_with(this);
+            }
             this.finish_generator(id);
             return Err(e);
+        }
+        if let Some(exc) = thrown {
+            // The exception is raised by the paused `Yield` (one byte before
+            // the saved ip), so that `yield`'s handlers catch it.
+            this.instruction_ip = ip.saturating_sub(1);
+            let error = this.make_exception(&exc, true);
+            let raised = match &exc {
+                Value::Ref(exc_id) if matches!(this.heap.get(*exc_id), HeapData::Exception(_)) => Some(exc),
+                _ => {
+                    exc.drop_with(this);
+                    None
+                }
+            };
+            if let Some(error) = this.handle_exception_with_value(error, raised) {
+                this.finish_generator(id);
+                return Err(error);
+            }
         }
         loop {
             match this.run() {
