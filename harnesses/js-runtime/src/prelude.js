@@ -473,6 +473,33 @@
   const RangeErrorCtor = RangeError, isObject = (v) => v !== null && (typeof v === "object" || typeof v === "function");
   const stringMethod = (name, f) => defineProperty(String.prototype, name, { value: f, writable: true, enumerable: false, configurable: true });
   stringMethod("localeCompare", nativeCompare);
+  // `toLocaleUpperCase` / `toLocaleLowerCase` as ICU: Turkish and
+  // Azerbaijani dotted and dotless i (`'i'` → `'İ'`, `'I'` → `'ı'`,
+  // `'İ'` → `'i'`); any other locale cases as `toUpperCase` does.
+  const nativeUpper = String.prototype.toUpperCase, nativeLower = String.prototype.toLowerCase;
+  const casingLanguage = (locales) => {
+    const tag = isObject(locales) ? locales[0] : locales;
+    if (tag === undefined) return "";
+    const text = StringCtor(tag);
+    if (!/^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$/.test(text)) throw new RangeErrorCtor(`Incorrect locale information provided`);
+    return nativeLower.call(text.split(/[-_]/)[0]);
+  };
+  const receiverText = (self, name) => {
+    if (self === null || self === undefined) throw new TypeErrorCtor(`String.prototype.${name} called on null or undefined`);
+    return StringCtor(self);
+  };
+  stringMethod("toLocaleUpperCase", { toLocaleUpperCase(...args) {
+    const text = receiverText(this, "toLocaleUpperCase");
+    const language = casingLanguage(args[0]);
+    if (language === "tr" || language === "az") return nativeUpper.call(text.replace(/i/g, "\u0130"));
+    return nativeUpper.call(text);
+  } }.toLocaleUpperCase);
+  stringMethod("toLocaleLowerCase", { toLocaleLowerCase(...args) {
+    const text = receiverText(this, "toLocaleLowerCase");
+    const language = casingLanguage(args[0]);
+    if (language === "tr" || language === "az") return nativeLower.call(text.replace(/\u0130|I\u0307?/g, (m) => (m === "I" ? "\u0131" : "i")));
+    return nativeLower.call(text);
+  } }.toLocaleLowerCase);
   const numberFormat = (options) => {
     if (!isObject(options)) return { minFraction: 0, maxFraction: 3, minInteger: 1, grouping: true, percent: false, currency: null };
     const text = (name) => { const v = options[name]; return v === undefined ? undefined : `${v}`; };
