@@ -641,17 +641,17 @@ fn str_upper(s: &str, vm: &VM<'_>) -> Value {
 ///
 /// Returns a copy of the string with its first character capitalized and the rest lowercased.
 fn str_capitalize(s: &str, vm: &VM<'_>) -> Value {
-    let mut chars = s.chars();
-    let result = match chars.next() {
-        None => String::new(),
-        Some(first) => {
-            let mut result = first.to_uppercase().to_string();
-            for c in chars {
-                result.extend(c.to_lowercase());
-            }
-            result
+    // hwf: the first character titlecased (`'ǆemal'` → `'ǅemal'`, `'ﬁ'` →
+    // `'Fi'`), the rest lowercased, as CPython 3.8+.
+    let chars: Vec<char> = s.chars().collect();
+    let mut result = String::with_capacity(s.len());
+    for (i, &c) in chars.iter().enumerate() {
+        if i == 0 {
+            push_titlecase(&mut result, c);
+        } else {
+            push_lowercase(&mut result, &chars, i);
         }
-    };
+    }
     allocate_string(result, vm.heap)
 }
 
@@ -660,30 +660,214 @@ fn str_capitalize(s: &str, vm: &VM<'_>) -> Value {
 /// Returns a titlecased version of the string where words start with an uppercase
 /// character and the remaining characters are lowercase.
 fn str_title(s: &str, vm: &VM<'_>) -> Value {
+    // hwf: CPython's rule: a character after a cased one is lowercased, any
+    // other titlecased (not uppercased: `'ǆemal'` → `'ǅemal'`, `'ﬁona'` →
+    // `'Fiona'`); "cased" is Unicode's (letters with case, not digits or CJK).
+    let chars: Vec<char> = s.chars().collect();
     let mut result = String::with_capacity(s.len());
     let mut prev_is_cased = false;
-
-    for c in s.chars() {
+    for (i, &c) in chars.iter().enumerate() {
         if prev_is_cased {
-            result.extend(c.to_lowercase());
+            push_lowercase(&mut result, &chars, i);
         } else {
-            result.extend(c.to_uppercase());
+            push_titlecase(&mut result, c);
         }
-        prev_is_cased = c.is_alphabetic();
+        prev_is_cased = is_cased(c);
     }
-
     allocate_string(result, vm.heap)
 }
+
+/// hwf: Unicode's `Cased` property (`Lu`, `Ll`, `Lt` and the other
+/// upper- and lowercase characters), CPython's `_PyUnicode_IsCased`.
+fn is_cased(c: char) -> bool {
+    c.is_lowercase() || c.is_uppercase() || TITLECASE_LETTERS.binary_search(&c).is_ok()
+}
+
+/// hwf: the full titlecase mapping of `c`.
+fn push_titlecase(out: &mut String, c: char) {
+    match TITLE_CASE.binary_search_by_key(&c, |&(k, _)| k) {
+        Ok(at) => out.push_str(TITLE_CASE[at].1),
+        Err(_) => out.extend(c.to_uppercase()),
+    }
+}
+
+/// hwf: the full lowercase mapping of `chars[i]`; a capital sigma after a
+/// cased letter and not before one is the final `ς`, as in CPython.
+fn push_lowercase(out: &mut String, chars: &[char], i: usize) {
+    let c = chars[i];
+    if c == '\u{3a3}' {
+        let after_cased = i > 0 && is_cased(chars[i - 1]);
+        let before_cased = chars.get(i + 1).is_some_and(|&n| is_cased(n));
+        out.push(if after_cased && !before_cased {
+            '\u{3c2}'
+        } else {
+            '\u{3c3}'
+        });
+    } else {
+        out.extend(c.to_lowercase());
+    }
+}
+
+/// hwf: the characters whose titlecase (CPython 3.11's `str.title()` of the
+/// character alone, Unicode 14.0) differs from their uppercase, sorted.
+const TITLE_CASE: &[(char, &str)] = &[
+    ('\u{df}', "\u{53}\u{73}"),
+    ('\u{1c4}', "\u{1c5}"),
+    ('\u{1c5}', "\u{1c5}"),
+    ('\u{1c6}', "\u{1c5}"),
+    ('\u{1c7}', "\u{1c8}"),
+    ('\u{1c8}', "\u{1c8}"),
+    ('\u{1c9}', "\u{1c8}"),
+    ('\u{1ca}', "\u{1cb}"),
+    ('\u{1cb}', "\u{1cb}"),
+    ('\u{1cc}', "\u{1cb}"),
+    ('\u{1f1}', "\u{1f2}"),
+    ('\u{1f2}', "\u{1f2}"),
+    ('\u{1f3}', "\u{1f2}"),
+    ('\u{587}', "\u{535}\u{582}"),
+    ('\u{10d0}', "\u{10d0}"),
+    ('\u{10d1}', "\u{10d1}"),
+    ('\u{10d2}', "\u{10d2}"),
+    ('\u{10d3}', "\u{10d3}"),
+    ('\u{10d4}', "\u{10d4}"),
+    ('\u{10d5}', "\u{10d5}"),
+    ('\u{10d6}', "\u{10d6}"),
+    ('\u{10d7}', "\u{10d7}"),
+    ('\u{10d8}', "\u{10d8}"),
+    ('\u{10d9}', "\u{10d9}"),
+    ('\u{10da}', "\u{10da}"),
+    ('\u{10db}', "\u{10db}"),
+    ('\u{10dc}', "\u{10dc}"),
+    ('\u{10dd}', "\u{10dd}"),
+    ('\u{10de}', "\u{10de}"),
+    ('\u{10df}', "\u{10df}"),
+    ('\u{10e0}', "\u{10e0}"),
+    ('\u{10e1}', "\u{10e1}"),
+    ('\u{10e2}', "\u{10e2}"),
+    ('\u{10e3}', "\u{10e3}"),
+    ('\u{10e4}', "\u{10e4}"),
+    ('\u{10e5}', "\u{10e5}"),
+    ('\u{10e6}', "\u{10e6}"),
+    ('\u{10e7}', "\u{10e7}"),
+    ('\u{10e8}', "\u{10e8}"),
+    ('\u{10e9}', "\u{10e9}"),
+    ('\u{10ea}', "\u{10ea}"),
+    ('\u{10eb}', "\u{10eb}"),
+    ('\u{10ec}', "\u{10ec}"),
+    ('\u{10ed}', "\u{10ed}"),
+    ('\u{10ee}', "\u{10ee}"),
+    ('\u{10ef}', "\u{10ef}"),
+    ('\u{10f0}', "\u{10f0}"),
+    ('\u{10f1}', "\u{10f1}"),
+    ('\u{10f2}', "\u{10f2}"),
+    ('\u{10f3}', "\u{10f3}"),
+    ('\u{10f4}', "\u{10f4}"),
+    ('\u{10f5}', "\u{10f5}"),
+    ('\u{10f6}', "\u{10f6}"),
+    ('\u{10f7}', "\u{10f7}"),
+    ('\u{10f8}', "\u{10f8}"),
+    ('\u{10f9}', "\u{10f9}"),
+    ('\u{10fa}', "\u{10fa}"),
+    ('\u{10fd}', "\u{10fd}"),
+    ('\u{10fe}', "\u{10fe}"),
+    ('\u{10ff}', "\u{10ff}"),
+    ('\u{1f80}', "\u{1f88}"),
+    ('\u{1f81}', "\u{1f89}"),
+    ('\u{1f82}', "\u{1f8a}"),
+    ('\u{1f83}', "\u{1f8b}"),
+    ('\u{1f84}', "\u{1f8c}"),
+    ('\u{1f85}', "\u{1f8d}"),
+    ('\u{1f86}', "\u{1f8e}"),
+    ('\u{1f87}', "\u{1f8f}"),
+    ('\u{1f88}', "\u{1f88}"),
+    ('\u{1f89}', "\u{1f89}"),
+    ('\u{1f8a}', "\u{1f8a}"),
+    ('\u{1f8b}', "\u{1f8b}"),
+    ('\u{1f8c}', "\u{1f8c}"),
+    ('\u{1f8d}', "\u{1f8d}"),
+    ('\u{1f8e}', "\u{1f8e}"),
+    ('\u{1f8f}', "\u{1f8f}"),
+    ('\u{1f90}', "\u{1f98}"),
+    ('\u{1f91}', "\u{1f99}"),
+    ('\u{1f92}', "\u{1f9a}"),
+    ('\u{1f93}', "\u{1f9b}"),
+    ('\u{1f94}', "\u{1f9c}"),
+    ('\u{1f95}', "\u{1f9d}"),
+    ('\u{1f96}', "\u{1f9e}"),
+    ('\u{1f97}', "\u{1f9f}"),
+    ('\u{1f98}', "\u{1f98}"),
+    ('\u{1f99}', "\u{1f99}"),
+    ('\u{1f9a}', "\u{1f9a}"),
+    ('\u{1f9b}', "\u{1f9b}"),
+    ('\u{1f9c}', "\u{1f9c}"),
+    ('\u{1f9d}', "\u{1f9d}"),
+    ('\u{1f9e}', "\u{1f9e}"),
+    ('\u{1f9f}', "\u{1f9f}"),
+    ('\u{1fa0}', "\u{1fa8}"),
+    ('\u{1fa1}', "\u{1fa9}"),
+    ('\u{1fa2}', "\u{1faa}"),
+    ('\u{1fa3}', "\u{1fab}"),
+    ('\u{1fa4}', "\u{1fac}"),
+    ('\u{1fa5}', "\u{1fad}"),
+    ('\u{1fa6}', "\u{1fae}"),
+    ('\u{1fa7}', "\u{1faf}"),
+    ('\u{1fa8}', "\u{1fa8}"),
+    ('\u{1fa9}', "\u{1fa9}"),
+    ('\u{1faa}', "\u{1faa}"),
+    ('\u{1fab}', "\u{1fab}"),
+    ('\u{1fac}', "\u{1fac}"),
+    ('\u{1fad}', "\u{1fad}"),
+    ('\u{1fae}', "\u{1fae}"),
+    ('\u{1faf}', "\u{1faf}"),
+    ('\u{1fb2}', "\u{1fba}\u{345}"),
+    ('\u{1fb3}', "\u{1fbc}"),
+    ('\u{1fb4}', "\u{386}\u{345}"),
+    ('\u{1fb7}', "\u{391}\u{342}\u{345}"),
+    ('\u{1fbc}', "\u{1fbc}"),
+    ('\u{1fc2}', "\u{1fca}\u{345}"),
+    ('\u{1fc3}', "\u{1fcc}"),
+    ('\u{1fc4}', "\u{389}\u{345}"),
+    ('\u{1fc7}', "\u{397}\u{342}\u{345}"),
+    ('\u{1fcc}', "\u{1fcc}"),
+    ('\u{1ff2}', "\u{1ffa}\u{345}"),
+    ('\u{1ff3}', "\u{1ffc}"),
+    ('\u{1ff4}', "\u{38f}\u{345}"),
+    ('\u{1ff7}', "\u{3a9}\u{342}\u{345}"),
+    ('\u{1ffc}', "\u{1ffc}"),
+    ('\u{fb00}', "\u{46}\u{66}"),
+    ('\u{fb01}', "\u{46}\u{69}"),
+    ('\u{fb02}', "\u{46}\u{6c}"),
+    ('\u{fb03}', "\u{46}\u{66}\u{69}"),
+    ('\u{fb04}', "\u{46}\u{66}\u{6c}"),
+    ('\u{fb05}', "\u{53}\u{74}"),
+    ('\u{fb06}', "\u{53}\u{74}"),
+    ('\u{fb13}', "\u{544}\u{576}"),
+    ('\u{fb14}', "\u{544}\u{565}"),
+    ('\u{fb15}', "\u{544}\u{56b}"),
+    ('\u{fb16}', "\u{54e}\u{576}"),
+    ('\u{fb17}', "\u{544}\u{56d}"),
+];
+
+/// hwf: the titlecase letters (general category `Lt`), cased but neither
+/// upper- nor lowercase.
+const TITLECASE_LETTERS: &[char] = &[
+    '\u{1c5}', '\u{1c8}', '\u{1cb}', '\u{1f2}', '\u{1f88}', '\u{1f89}', '\u{1f8a}', '\u{1f8b}', '\u{1f8c}', '\u{1f8d}',
+    '\u{1f8e}', '\u{1f8f}', '\u{1f98}', '\u{1f99}', '\u{1f9a}', '\u{1f9b}', '\u{1f9c}', '\u{1f9d}', '\u{1f9e}',
+    '\u{1f9f}', '\u{1fa8}', '\u{1fa9}', '\u{1faa}', '\u{1fab}', '\u{1fac}', '\u{1fad}', '\u{1fae}', '\u{1faf}',
+    '\u{1fbc}', '\u{1fcc}', '\u{1ffc}',
+];
 
 /// Implements Python's `str.swapcase()` method.
 ///
 /// Returns a copy of the string with uppercase characters converted to lowercase and vice versa.
 fn str_swapcase(s: &str, vm: &VM<'_>) -> Value {
     let mut result = String::with_capacity(s.len());
+    // hwf: a capital sigma lowercases by its context (`ς` at a word's end).
+    let chars: Vec<char> = s.chars().collect();
 
-    for c in s.chars() {
+    for (i, &c) in chars.iter().enumerate() {
         if c.is_uppercase() {
-            result.extend(c.to_lowercase());
+            push_lowercase(&mut result, &chars, i);
         } else if c.is_lowercase() {
             result.extend(c.to_uppercase());
         } else {
@@ -2458,7 +2642,8 @@ fn str_istitle(s: &str) -> bool {
     let mut has_cased = false;
 
     for c in s.chars() {
-        if c.is_uppercase() {
+        // hwf: a titlecase letter (`ǅ`) counts as uppercase, as in CPython.
+        if c.is_uppercase() || TITLECASE_LETTERS.binary_search(&c).is_ok() {
             // Uppercase must follow uncased
             if prev_cased {
                 return false;
