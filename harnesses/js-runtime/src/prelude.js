@@ -536,11 +536,79 @@
     return { minFraction, maxFraction, minInteger, grouping: grouping === undefined || Boolean(grouping), percent, currency };
   };
   const NumberCtor = Number, numberValueOf = Number.prototype.valueOf;
+  // `signDisplay` and `currencySign: "accounting"` as ICU: the sign (or
+  // English's parentheses) around the magnitude's text, decided on the
+  // rounded value (`exceptZero` and `negative` leave a zero unsigned).
+  const SIGN_DISPLAYS = ["auto", "always", "exceptZero", "never", "negative"];
+  // ICU's English plural currency names (the form every amount with
+  // fraction digits takes; yen and won do not change).
+  const CURRENCY_NAMES = {
+    USD: "US dollars", EUR: "euros", GBP: "British pounds", JPY: "Japanese yen", CAD: "Canadian dollars", AUD: "Australian dollars",
+    CHF: "Swiss francs", INR: "Indian rupees", CNY: "Chinese yuan", MXN: "Mexican pesos", BRL: "Brazilian reals", KRW: "South Korean won",
+    SEK: "Swedish kronor", NOK: "Norwegian kroner", DKK: "Danish kroner", NZD: "New Zealand dollars", SGD: "Singapore dollars", HKD: "Hong Kong dollars",
+  };
+  const signed = (x, locales, options) => {
+    const display = options.signDisplay === undefined ? "auto" : StringCtor(options.signDisplay);
+    if (!SIGN_DISPLAYS.includes(display)) throw new RangeErrorCtor(`Value ${display} out of range for Intl.NumberFormat options property signDisplay`);
+    const accounting = options.currencySign !== undefined && StringCtor(options.currencySign) === "accounting";
+    if (options.currencySign !== undefined && !accounting && StringCtor(options.currencySign) !== "standard") {
+      throw new RangeErrorCtor(`Value ${StringCtor(options.currencySign)} out of range for Intl.NumberFormat options property currencySign`);
+    }
+    if (display === "auto" && !accounting) return null;
+    const negative = x < 0 || (x === 0 && 1 / x < 0);
+    const text = localeNumber(x !== x ? x : Math.abs(x), locales, options);
+    const zero = x === x && !/[1-9]/.test(text);
+    const tag = isObject(locales) ? locales[0] : locales;
+    const language = tag === undefined ? "en" : nativeLower.call(StringCtor(tag).split(/[-_]/)[0]);
+    const parens = accounting && options.style !== undefined && StringCtor(options.style) === "currency" && (language === "en" || language === "ja" || language === "fr");
+    let sign = "";
+    if (x !== x) sign = display === "always" ? "+" : "";
+    else if (display === "auto") sign = negative ? "-" : "";
+    else if (display === "always") sign = negative ? "-" : "+";
+    else if (display === "exceptZero") sign = zero ? "" : negative ? "-" : "+";
+    else if (display === "negative") sign = negative && !zero ? "-" : "";
+    if (sign === "-" && parens) return `(${text})`;
+    return sign + text;
+  };
   defineProperty(Number.prototype, "toLocaleString", { value: { toLocaleString(locales, options) {
     const x = numberValueOf.call(this); // a TypeError unless a Number
+    if (isObject(options) && (options.signDisplay !== undefined || options.currencySign !== undefined)) {
+      localeNumber(0, locales, options); // the options' errors first
+      const text = signed(x, locales, options);
+      if (text !== null) return text;
+    }
+    return localeNumber(x, locales, options);
+  } }.toLocaleString, writable: true, enumerable: false, configurable: true });
+  function localeNumber(x, locales, options) {
     const tag = isObject(locales) ? locales[0] : locales;
     const language = tag === undefined ? "" : `${tag}`;
     const base = numberFormat(options);
+    if (isObject(options) && NumberCtor.isFinite(x)) {
+      const display = options.currencyDisplay === undefined ? "symbol" : StringCtor(options.currencyDisplay);
+      if (!["symbol", "narrowSymbol", "code", "name"].includes(display)) throw new RangeErrorCtor(`Value ${display} out of range for Intl.NumberFormat options property currencyDisplay`);
+      // `currencyDisplay: "code"` (`EUR 1,249.50`, `5,00 EUR`) and, in
+      // English, `"name"` (`1,249.50 US dollars`), as ICU.
+      if (base.currency !== null && (display === "code" || display === "name")) {
+        const digits = nativeFormat(Math.abs(x), language, stringify({ ...base, currency: null }));
+        const minus = x < 0 || (x === 0 && 1 / x < 0) ? "-" : "";
+        if (display === "name") return `${minus}${digits} ${CURRENCY_NAMES[base.currency] ?? base.currency}`;
+        const prefix = !/^[0-9]/.test(nativeFormat(1, language, stringify(base)));
+        return prefix ? `${minus}${base.currency}\u00a0${digits}` : `${minus}${digits}\u00a0${base.currency}`;
+      }
+      // `notation: "scientific"` / `"engineering"` (`4.821E4`, `48.213E3`).
+      const notation = options.notation === undefined ? "standard" : StringCtor(options.notation);
+      if ((notation === "scientific" || notation === "engineering") && base.currency === null && !base.percent &&
+        options.maximumSignificantDigits === undefined && options.minimumSignificantDigits === undefined) {
+        const step = notation === "engineering" ? 3 : 1, limit = notation === "engineering" ? 1000 : 10;
+        if (x === 0) return nativeFormat(0, language, stringify({ ...base, grouping: false })) + "E0";
+        const [mant, ex] = Math.abs(x).toExponential().split("e");
+        const e0 = NumberCtor(ex);
+        let e = step * Math.floor(e0 / step);
+        let m = NumberCtor(`${mant}e${e0 - e}`);
+        if (NumberCtor(m.toFixed(base.maxFraction)) >= limit) { e += step; m = NumberCtor(`${mant}e${e0 - e}`); }
+        return (x < 0 ? "-" : "") + nativeFormat(m, language, stringify({ ...base, grouping: false })) + "E" + e;
+      }
+    }
     if (isObject(options) && !base.percent && NumberCtor.isFinite(x)) {
       const sig = (name) => {
         const v = options[name];
@@ -582,9 +650,18 @@
         const units = [[1e12, "T", " trillion"], [1e9, "B", " billion"], [1e6, "M", " million"], [1e3, "K", " thousand"], [1, "", ""]];
         let k = units.findIndex(([u]) => Math.abs(x) >= u);
         if (k < 0) k = units.length - 1;
+        // With fraction digits asked for, ICU rounds to them (12.5M with
+        // `maximumFractionDigits: 1`) instead of to two significant digits.
+        const byFraction = maxSig === undefined && minSig === undefined &&
+          (options.maximumFractionDigits !== undefined || options.minimumFractionDigits !== undefined);
         for (;;) {
           const [u, short, word] = units[k];
           const v = x / u;
+          if (byFraction) {
+            const text = nativeFormat(v, language, stringify({ ...base, grouping: false }));
+            if (k > 0 && NumberCtor(Math.abs(v).toFixed(base.maxFraction)) >= 1000) { k--; continue; }
+            return text + (long ? word : short);
+          }
           const digits = maxSig ?? (Math.abs(v) >= 100 ? Math.floor(Math.log10(Math.abs(v))) + 1 : 2);
           const [m, e] = v === 0 ? ["0", "0"] : Math.abs(v).toExponential(Math.max(0, digits - 1)).split("e");
           const rounded = v === 0 ? 0 : NumberCtor(`${m}e${e}`);
@@ -596,7 +673,7 @@
       if (maxSig !== undefined || minSig !== undefined) return significant(x, maxSig ?? 21, minSig ?? 1);
     }
     return nativeFormat(x, language, stringify(base));
-  } }.toLocaleString, writable: true, enumerable: false, configurable: true });
+  }
 
   // `Intl` without ICU's data (the runtime would grow by megabytes): the
   // two constructors scripts use for reports and sorting, on the
@@ -616,8 +693,24 @@
     }
     format(x) { return toLocale.call(NumberCtor(x), this.#locales, this.#options); }
     resolvedOptions() {
-      const o = this.#options ?? {};
-      return { locale: localeOf(this.#locales), numberingSystem: "latn", style: o.style ?? "decimal", ...(o.currency ? { currency: StringCtor(o.currency).toUpperCase() } : {}), useGrouping: o.useGrouping ?? "auto" };
+      // ECMA-402's fields in V8's order (standard notation's digits).
+      const o = this.#options ?? {}, base = numberFormat(this.#options);
+      const str = (k, d) => (o[k] === undefined ? d : StringCtor(o[k]));
+      const r = { locale: localeOf(this.#locales), numberingSystem: "latn", style: str("style", "decimal") };
+      if (base.currency !== null) { r.currency = base.currency; r.currencyDisplay = str("currencyDisplay", "symbol"); r.currencySign = str("currencySign", "standard"); }
+      r.minimumIntegerDigits = base.minInteger;
+      if (o.minimumSignificantDigits !== undefined || o.maximumSignificantDigits !== undefined) {
+        r.minimumSignificantDigits = o.minimumSignificantDigits === undefined ? 1 : Math.floor(NumberCtor(o.minimumSignificantDigits));
+        r.maximumSignificantDigits = o.maximumSignificantDigits === undefined ? 21 : Math.floor(NumberCtor(o.maximumSignificantDigits));
+      } else {
+        r.minimumFractionDigits = base.minFraction; r.maximumFractionDigits = base.maxFraction;
+      }
+      r.useGrouping = o.useGrouping ?? "auto";
+      r.notation = str("notation", "standard");
+      if (r.notation === "compact") r.compactDisplay = str("compactDisplay", "short");
+      r.signDisplay = str("signDisplay", "auto");
+      Object.assign(r, { roundingMode: "halfExpand", roundingIncrement: 1, trailingZeroDisplay: "auto", roundingPriority: "auto" });
+      return r;
     }
   }
   class Collator {
@@ -801,17 +894,105 @@
     }
     resolvedOptions() { return { locale: "en-US", type: this.#type, style: this.#style }; }
   }
+  // Locale tags as ECMA-402 canonicalizes them (`EN-us` → `en-US`,
+  // `zh-hant-tw` → `zh-Hant-TW`), with its error for a malformed one.
+  const canonicalLocale = (tag) => {
+    if (typeof tag !== "string" && !isObject(tag)) throw new TypeErrorCtor("Language ID should be string or object.");
+    const text = StringCtor(tag);
+    if (!/^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?(-([A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*(-[A-WY-Za-wy-z0-9](-[A-Za-z0-9]{2,8})+)*(-x(-[A-Za-z0-9]{1,8})+)?$/.test(text)) {
+      throw new RangeErrorCtor("Incorrect locale information provided");
+    }
+    return text.split("-").map((part, i) => {
+      if (i === 0) return nativeLower.call(part);
+      if (part.length === 4 && /^[A-Za-z]+$/.test(part)) return nativeUpper.call(part[0]) + nativeLower.call(part.slice(1));
+      if (part.length === 2) return nativeUpper.call(part);
+      return nativeLower.call(part);
+    }).join("-");
+  };
+  const canonicalLocales = (locales) => {
+    if (locales === undefined) return [];
+    const list = typeof locales === "string" ? [locales] : Array.from(Object(locales));
+    const out = [];
+    for (const tag of list) { const c = canonicalLocale(tag); if (!out.includes(c)) out.push(c); }
+    return out;
+  };
+  const supportedLocalesOf = { supportedLocalesOf(locales) { return canonicalLocales(locales); } }.supportedLocalesOf;
+  // English relative times, as ICU's `en` (`3 days ago`, `in 2 hr.`,
+  // `yesterday` with `numeric: "auto"`); another language is refused
+  // rather than written in English.
+  const RELATIVE_UNITS = {
+    second: ["second", "sec.", "s", "now"], minute: ["minute", "min.", "m", "this minute"], hour: ["hour", "hr.", "h", "this hour"],
+    day: ["day", "day", "d", null], week: ["week", "wk.", "w", null], month: ["month", "mo.", "mo", null],
+    quarter: ["quarter", "qtr.", "q", null], year: ["year", "yr.", "y", null],
+  };
+  class RelativeTimeFormat {
+    #locale; #style; #numeric;
+    constructor(locales, options) {
+      const list = canonicalLocales(locales);
+      this.#locale = list.length === 0 ? "en-US" : list[0];
+      if (!/^en(-|$)/.test(this.#locale)) throw new RangeErrorCtor(`hwf's Intl.RelativeTimeFormat writes English only, not ${this.#locale}`);
+      const o = isObject(options) ? options : {};
+      this.#style = o.style === undefined ? "long" : StringCtor(o.style);
+      this.#numeric = o.numeric === undefined ? "always" : StringCtor(o.numeric);
+      if (!["long", "short", "narrow"].includes(this.#style)) throw new RangeErrorCtor(`Value ${this.#style} out of range for Intl.RelativeTimeFormat options property style`);
+      if (!["always", "auto"].includes(this.#numeric)) throw new RangeErrorCtor(`Value ${this.#numeric} out of range for Intl.RelativeTimeFormat options property numeric`);
+    }
+    format(value, unit) {
+      const v = NumberCtor(value), u0 = StringCtor(unit);
+      const u = u0.endsWith("s") && RELATIVE_UNITS[u0.slice(0, -1)] ? u0.slice(0, -1) : u0;
+      const names = RELATIVE_UNITS[u];
+      if (names === undefined || u0 === "s") throw new RangeErrorCtor(`Invalid unit argument for Intl.RelativeTimeFormat.prototype.format() '${u0}'`);
+      if (!NumberCtor.isFinite(v)) throw new RangeErrorCtor("Value need to be finite number for Intl.RelativeTimeFormat.prototype.format()");
+      const past = v < 0 || (v === 0 && 1 / v < 0);
+      if (this.#numeric === "auto" && (v === 0 || v === 1 || v === -1)) {
+        const s = this.#style === "long" ? names[0] : names[1];
+        if (u === "day") return v === 0 ? "today" : v === 1 ? "tomorrow" : "yesterday";
+        if (v === 0 && names[3] !== null) return names[3];
+        if (names[3] === null) return `${v === 0 ? "this" : v === 1 ? "next" : "last"} ${s}`;
+      }
+      const n = Math.abs(v);
+      const number = toLocale.call(n, "en-US");
+      let word;
+      if (this.#style === "narrow") return past ? `${number}${names[2]} ago` : `in ${number}${names[2]}`;
+      if (this.#style === "short") word = u === "quarter" && n !== 1 ? "qtrs." : u === "day" && n !== 1 ? "days" : names[1];
+      else word = n === 1 ? names[0] : `${names[0]}s`;
+      return past ? `${number} ${word} ago` : `in ${number} ${word}`;
+    }
+    resolvedOptions() { return { locale: this.#locale, style: this.#style, numeric: this.#numeric, numberingSystem: "latn" }; }
+  }
+  // `BigInt#toLocaleString` as ICU: the digits grouped as the locale groups
+  // a number's (exact, however many); with options, a safe integer as the
+  // number's `toLocaleString`.
+  const bigintValueOf = BigInt.prototype.valueOf;
+  defineProperty(BigInt.prototype, "toLocaleString", { value: { toLocaleString(locales, options) {
+    const b = bigintValueOf.call(this); // a TypeError unless a BigInt
+    if (options !== undefined && b <= 9007199254740991n && b >= -9007199254740991n) return toLocale.call(NumberCtor(b), locales, options);
+    const thousand = toLocale.call(1000, locales);
+    const sep = thousand.length === 5 ? thousand[1] : "";
+    const digits = StringCtor(b < 0n ? -b : b);
+    let out = "";
+    for (let i = digits.length; i > 0; i -= 3) out = (i > 3 ? sep : "") + digits.slice(Math.max(0, i - 3), i) + out;
+    return (b < 0n ? "-" : "") + out;
+  } }.toLocaleString, writable: true, enumerable: false, configurable: true });
   // `Intl.NumberFormat()`, `Intl.Collator()` and `Intl.DateTimeFormat()`
-  // may be called without `new` (ECMA-402); the newer two may not.
-  const callable = (Impl) => {
-    const C = function (locales, options) { return new Impl(locales, options); };
+  // may be called without `new` (ECMA-402); the newer ones may not (V8's error).
+  const callable = (Impl, requireNew = false) => {
+    const C = function (locales, options) {
+      if (requireNew && new.target === undefined) throw new TypeErrorCtor(`Constructor Intl.${Impl.name} requires 'new'`);
+      return new Impl(locales, options);
+    };
     defineProperty(C, "name", { value: Impl.name });
+    defineProperty(C, "supportedLocalesOf", { value: supportedLocalesOf, writable: true, enumerable: false, configurable: true });
     defineProperty(C, "prototype", { value: Impl.prototype, writable: false, enumerable: false, configurable: false });
     defineProperty(Impl.prototype, "constructor", { value: C, writable: true, enumerable: false, configurable: true });
     return C;
   };
   defineProperty(g, "Intl", {
-    value: freeze({ NumberFormat: callable(NumberFormat), Collator: callable(Collator), DateTimeFormat: callable(DateTimeFormat), PluralRules, ListFormat }),
+    value: freeze({
+      NumberFormat: callable(NumberFormat), Collator: callable(Collator), DateTimeFormat: callable(DateTimeFormat),
+      PluralRules: callable(PluralRules, true), ListFormat: callable(ListFormat, true), RelativeTimeFormat: callable(RelativeTimeFormat, true),
+      getCanonicalLocales: { getCanonicalLocales(locales) { return canonicalLocales(locales); } }.getCanonicalLocales,
+    }),
     writable: true, enumerable: false, configurable: true,
   });
 
