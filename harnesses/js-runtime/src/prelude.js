@@ -854,25 +854,84 @@
   }
   // English plural categories and lists, as ICU's `en` (the rest of `Intl`
   // is absent rather than wrong).
+  // CLDR's plural rules (ICU 74, Node 20) for the common languages, on
+  // the operands of the number as formatted (`i` its integer digits, `v`
+  // how many fraction digits show): `select(1)` is "one" in English and
+  // "other" with `minimumFractionDigits: 1`. A language not listed has
+  // English's rules, as ICU's default locale.
+  const million = (i, v) => v === 0 && i !== 0 && i % 1000000 === 0;
+  const PLURALS = {
+    en: [(n, i, v) => (i === 1 && v === 0 ? "one" : "other"), ["one", "other"],
+      (n) => { const t = n % 10, h = n % 100; return t === 1 && h !== 11 ? "one" : t === 2 && h !== 12 ? "two" : t === 3 && h !== 13 ? "few" : "other"; }, ["few", "one", "two", "other"]],
+    de: [(n, i, v) => (i === 1 && v === 0 ? "one" : "other"), ["one", "other"]],
+    fr: [(n, i, v) => (i === 0 || i === 1 ? "one" : million(i, v) ? "many" : "other"), ["many", "one", "other"], (n) => (n === 1 ? "one" : "other"), ["one", "other"]],
+    es: [(n, i, v) => (n === 1 ? "one" : million(i, v) ? "many" : "other"), ["many", "one", "other"]],
+    it: [(n, i, v) => (i === 1 && v === 0 ? "one" : million(i, v) ? "many" : "other"), ["many", "one", "other"], (n) => (n === 11 || n === 8 || n === 80 || n === 800 ? "many" : "other"), ["many", "other"]],
+    pt: [(n, i, v) => (i === 0 || i === 1 ? "one" : million(i, v) ? "many" : "other"), ["many", "one", "other"]],
+    "pt-PT": [(n, i, v) => (i === 1 && v === 0 ? "one" : million(i, v) ? "many" : "other"), ["many", "one", "other"]],
+    ru: [(n, i, v) => {
+      const t = i % 10, h = i % 100;
+      if (v !== 0) return "other";
+      return t === 1 && h !== 11 ? "one" : t >= 2 && t <= 4 && (h < 12 || h > 14) ? "few" : "many";
+    }, ["few", "many", "one", "other"]],
+    pl: [(n, i, v) => {
+      const t = i % 10, h = i % 100;
+      if (v !== 0) return "other";
+      return i === 1 ? "one" : t >= 2 && t <= 4 && (h < 12 || h > 14) ? "few" : "many";
+    }, ["few", "many", "one", "other"]],
+    ar: [(n, i, v) => {
+      const h = n % 100;
+      return n === 0 ? "zero" : n === 1 ? "one" : n === 2 ? "two" : h >= 3 && h <= 10 ? "few" : h >= 11 && h <= 99 ? "many" : "other";
+    }, ["few", "many", "one", "two", "zero", "other"]],
+    ja: [() => "other", ["other"]],
+  };
+  for (const l of ["nl", "sv", "nb", "tr", "el", "fi", "hu", "et"]) PLURALS[l] = PLURALS.de;
+  PLURALS.uk = [PLURALS.ru[0], PLURALS.ru[1], (n) => (n % 10 === 3 && n % 100 !== 13 ? "few" : "other"), ["few", "other"]];
+  for (const l of ["zh", "ko", "th", "vi", "id"]) PLURALS[l] = PLURALS.ja;
   class PluralRules {
-    #ordinal;
+    #ordinal; #locale; #rules; #minFraction; #maxFraction;
     constructor(locales, options) {
-      const type = isObject(options) && options.type !== undefined ? StringCtor(options.type) : "cardinal";
+      const list = canonicalLocales(locales);
+      const o = isObject(options) ? options : {};
+      const type = o.type !== undefined ? StringCtor(o.type) : "cardinal";
       if (type !== "cardinal" && type !== "ordinal") throw new RangeErrorCtor(`Value ${type} out of range for Intl.PluralRules options property type`);
       this.#ordinal = type === "ordinal";
+      const base = numberFormat({ minimumFractionDigits: o.minimumFractionDigits, maximumFractionDigits: o.maximumFractionDigits });
+      this.#minFraction = base.minFraction; this.#maxFraction = base.maxFraction;
+      const tag = list[0] ?? "en-US", language = tag.split("-")[0];
+      const key = language === "pt" && /-PT(-|$)/.test(tag) ? "pt-PT" : PLURALS[language] ? language : null;
+      this.#locale = list.length === 0 || key === null ? "en-US" : key;
+      this.#rules = PLURALS[key ?? "en"];
     }
     select(x) {
-      const n = NumberCtor(x);
-      if (!this.#ordinal) return n === 1 || n === -1 ? "one" : "other";
-      if (!NumberCtor.isInteger(n)) return "other";
-      const a = Math.abs(n), t = a % 10, h = a % 100;
-      return t === 1 && h !== 11 ? "one" : t === 2 && h !== 12 ? "two" : t === 3 && h !== 13 ? "few" : "other";
+      const n0 = NumberCtor(x);
+      if (!NumberCtor.isFinite(n0)) return "other";
+      // the operands of the number as written with the fraction digits
+      let text = Math.abs(n0).toFixed(this.#maxFraction);
+      if (text.includes(".")) {
+        let end = text.length;
+        while (end > text.indexOf(".") + 1 + this.#minFraction && text[end - 1] === "0") end--;
+        if (text[end - 1] === ".") end--;
+        text = text.slice(0, end);
+      }
+      const [int, frac = ""] = text.split(".");
+      const n = NumberCtor(text), i = NumberCtor(int), v = frac.length;
+      if (this.#ordinal) return this.#rules[2] && v === 0 ? this.#rules[2](n) : "other";
+      return this.#rules[0](n, i, v);
     }
-    resolvedOptions() { return { locale: "en-US", type: this.#ordinal ? "ordinal" : "cardinal" }; }
+    resolvedOptions() {
+      return {
+        locale: this.#locale, type: this.#ordinal ? "ordinal" : "cardinal", minimumIntegerDigits: 1,
+        minimumFractionDigits: this.#minFraction, maximumFractionDigits: this.#maxFraction,
+        pluralCategories: [...(this.#ordinal ? this.#rules[3] ?? ["other"] : this.#rules[1])],
+      };
+    }
   }
   class ListFormat {
-    #type; #style;
+    #type; #style; #locale; #british;
     constructor(locales, options) {
+      this.#locale = canonicalLocales(locales)[0] ?? "en-US";
+      this.#british = /^en-(?!US\b)[A-Z0-9]/.test(this.#locale);
       const o = isObject(options) ? options : {};
       this.#type = o.type === undefined ? "conjunction" : StringCtor(o.type);
       this.#style = o.style === undefined ? "long" : StringCtor(o.style);
@@ -886,13 +945,16 @@
         items.push(x);
       }
       if (items.length < 2) return items.join("");
-      const [sep, last2, lastN] = this.#type === "disjunction" ? [", ", " or ", ", or "]
+      // ICU's `en-001` (en-GB, en-AU, en-IN, …): no serial comma, `and` for short.
+      const british = this.#british;
+      const [sep, last2, lastN] = this.#type === "disjunction" ? [", ", " or ", british ? " or " : ", or "]
         : this.#type === "unit" ? (this.#style === "narrow" ? [" ", " ", " "] : [", ", ", ", ", "])
+        : british && this.#style !== "narrow" ? [", ", " and ", " and "]
         : this.#style === "long" ? [", ", " and ", ", and "] : this.#style === "short" ? [", ", " & ", ", & "] : [", ", ", ", ", "];
       if (items.length === 2) return items[0] + last2 + items[1];
       return items.slice(0, -1).join(sep) + lastN + items[items.length - 1];
     }
-    resolvedOptions() { return { locale: "en-US", type: this.#type, style: this.#style }; }
+    resolvedOptions() { return { locale: this.#locale, type: this.#type, style: this.#style }; }
   }
   // Locale tags as ECMA-402 canonicalizes them (`EN-us` → `en-US`,
   // `zh-hant-tw` → `zh-Hant-TW`), with its error for a malformed one.
