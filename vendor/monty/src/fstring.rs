@@ -358,10 +358,7 @@ pub enum ParseFormatSpecReason {
 impl ParseFormatSpecReason {
     /// Whether CPython appends the formatted value's type to this error.
     pub(crate) fn needs_type_suffix(&self) -> bool {
-        matches!(
-            self,
-            Self::Malformed | Self::NumberOverflow | Self::UnknownFormatCode(_)
-        )
+        matches!(self, Self::Malformed | Self::UnknownFormatCode(_))
     }
 
     /// Builds the [`Self::GroupingConflict`] wording for an integer grouping
@@ -406,9 +403,9 @@ impl ParseFormatSpecError {
     /// CPython raises these as *runtime* `ValueError`s whose exact wording is
     /// value-type-dependent (`Unknown format code`) or otherwise only resolvable
     /// at format time, so the compiler emits the literal spec for the VM to
-    /// re-parse and raise the matching error. Genuinely-malformed specs and
-    /// `usize` overflow stay compile-time errors (the latter is a deliberate,
-    /// documented divergence).
+    /// re-parse and raise the matching error. hwf: the parser defers every
+    /// failing spec now (CPython compiles `f"{x:abc}"` and raises when it
+    /// runs), so this only classifies.
     pub fn defer_to_runtime(&self) -> bool {
         matches!(
             self.reason,

@@ -205,10 +205,9 @@ impl VM<'_> {
                 message.push_str(spec)?;
                 message.push('\'')?;
             }
+            // hwf: CPython 3.11's wording.
             ParseFormatSpecReason::NumberOverflow => {
-                message.push_str("Invalid format specifier '")?;
-                message.push_str(spec)?;
-                message.push_str("': width or precision overflows usize")?;
+                message.push_str("Too many decimal digits in format string")?;
             }
             ParseFormatSpecReason::MissingPrecision => {
                 message.push_str("Format specifier missing precision")?;
