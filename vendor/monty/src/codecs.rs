@@ -31,6 +31,8 @@ use crate::{
 pub(crate) enum Codec {
     Utf8,
     Ascii,
+    /// hwf: `latin-1` (ISO 8859-1): each code point below 256 is one byte.
+    Latin1,
     /// `None` is the bare `utf-16` variant: encode prepends a BOM, decode
     /// consumes one (defaulting to little-endian when absent — see
     /// `limitations/encoding.md`). `Some` variants never touch a BOM.
@@ -58,6 +60,7 @@ impl Codec {
         match name {
             "utf-8" | "utf8" => Some(Self::Utf8),
             "ascii" => Some(Self::Ascii),
+            "latin-1" | "latin1" => Some(Self::Latin1),
             "utf-16" => Some(Self::Utf16(None)),
             "utf-32" => Some(Self::Utf32(None)),
             _ => Self::find_normalized(name),
@@ -71,6 +74,8 @@ impl Codec {
             "utf_8" | "utf8" | "utf" | "u8" | "cp65001" | "utf8_ucs2" | "utf8_ucs4" => Some(Self::Utf8),
             "ascii" | "646" | "us" | "us_ascii" | "cp367" | "ibm367" | "csascii" | "ansi_x3.4_1968"
             | "ansi_x3_4_1968" | "ansi_x3.4_1986" | "iso646_us" | "iso_646.irv_1991" | "iso_ir_6" => Some(Self::Ascii),
+            "latin_1" | "latin1" | "latin" | "l1" | "iso_8859_1" | "iso8859_1" | "8859" | "cp819" | "ibm819"
+            | "iso_ir_100" | "csisolatin1" | "iso_8859_1_1987" => Some(Self::Latin1),
             "utf_16" | "u16" | "utf16" => Some(Self::Utf16(None)),
             "utf_16_le" | "utf_16le" | "unicodelittleunmarked" => Some(Self::Utf16(Some(Endian::Little))),
             "utf_16_be" | "utf_16be" | "unicodebigunmarked" => Some(Self::Utf16(Some(Endian::Big))),
@@ -96,6 +101,7 @@ impl Codec {
         match self {
             Self::Utf8 => Ok(s.as_bytes().to_vec()),
             Self::Ascii => encode_ascii(s, errors, tracker),
+            Self::Latin1 => encode_latin1(s, errors, tracker),
             // Bare utf-16/utf-32 write a BOM and use little-endian (CPython
             // uses the platform's native order — identical on all LE hosts).
             Self::Utf16(endian) => Ok(encode_utf16(s, endian.unwrap_or(Endian::Little), endian.is_none())),
@@ -114,6 +120,8 @@ impl Codec {
         match self {
             Self::Utf8 => decode_utf8(bytes, errors),
             Self::Ascii => decode_ascii(bytes, errors),
+            // Every byte is the code point of the same number.
+            Self::Latin1 => Ok(bytes.iter().map(|&b| char::from(b)).collect()),
             Self::Utf16(Some(endian)) => decode_utf16(bytes, 0, endian, errors),
             Self::Utf32(Some(endian)) => decode_utf32(bytes, 0, endian, errors),
             // The bare variants consume a leading BOM and adopt its byte
@@ -344,6 +352,62 @@ fn encode_ascii(s: &str, errors: &str, tracker: &ResourceTracker) -> RunResult<V
         }
     }
     Ok(out.finish_raw()?.into_bytes())
+}
+
+/// hwf: encodes `s` as Latin-1 (ISO 8859-1), applying `errors` to each
+/// character from U+0100 on, as CPython's `latin-1` codec does
+/// (`ordinal not in range(256)`). The error handlers' text is ASCII and
+/// built through the tracker, as in [`encode_ascii`].
+fn encode_latin1(s: &str, errors: &str, tracker: &ResourceTracker) -> RunResult<Vec<u8>> {
+    if s.is_ascii() {
+        return Ok(s.as_bytes().to_vec());
+    }
+    let mut handler = LazyHandler::new(errors);
+    let mut out: Vec<u8> = Vec::with_capacity(s.len());
+    let mut chars = s.chars().enumerate().peekable();
+    while let Some((idx, c)) = chars.next() {
+        if let Ok(byte) = u8::try_from(u32::from(c)) {
+            out.push(byte);
+            continue;
+        }
+        let mut text = StringBuilder::new(tracker);
+        match handler.get()? {
+            ErrorHandler::Ignore => {}
+            ErrorHandler::Replace => text.push('?')?,
+            ErrorHandler::Backslashreplace => {
+                let _ = write_backslash_escape(&mut text, c);
+            }
+            ErrorHandler::Xmlcharrefreplace => {
+                let _ = write!(text, "&#{};", c as u32);
+            }
+            ErrorHandler::Namereplace => {
+                let _ = match unicode_names2::name(c) {
+                    Some(name) => write!(text, "\\N{{{name}}}"),
+                    None => write_backslash_escape(&mut text, c),
+                };
+            }
+            ErrorHandler::Strict | ErrorHandler::Surrogateescape | ErrorHandler::Surrogatepass => {
+                let mut end = idx + 1;
+                while let Some(&(_, next_c)) = chars.peek() {
+                    if u32::from(next_c) < 256 {
+                        break;
+                    }
+                    chars.next();
+                    end += 1;
+                }
+                return Err(ExcType::unicode_encode_error(
+                    "latin-1",
+                    s,
+                    c,
+                    idx,
+                    end,
+                    "ordinal not in range(256)",
+                ));
+            }
+        }
+        out.extend_from_slice(text.finish_raw()?.as_bytes());
+    }
+    Ok(out)
 }
 
 /// Writes the `backslashreplace` escape for a non-ASCII character: `\xNN` for

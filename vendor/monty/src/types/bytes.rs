@@ -218,7 +218,12 @@ impl Bytes {
             }
             Some(v @ Value::Ref(id)) => match vm.heap.get(*id) {
                 HeapData::Bytes(b) => b.as_slice().to_vec(),
-                _ => return Err(ExcType::type_error_bytes_init(&v.py_type_name(vm))),
+                // hwf: an iterable of ints in `range(0, 256)` (`bytes([104,
+                // 105])`), as CPython.
+                _ => {
+                    let source = v.clone_with_heap(vm);
+                    crate::types::long_int::bytes_of(source, vm)?
+                }
             },
             Some(v) => return Err(ExcType::type_error_bytes_init(&v.py_type_name(vm))),
         };

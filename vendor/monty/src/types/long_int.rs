@@ -1135,9 +1135,9 @@ pub(crate) fn int_from_bytes(args: ArgValues, vm: &mut VM<'_>) -> RunResult<Valu
     Ok(LongInt::new(n).into_value(vm.heap))
 }
 
-/// hwf: CPython's `PyBytes_FromObject` for `int.from_bytes`: the bytes of a
+/// hwf: CPython's `PyBytes_FromObject` for `int.from_bytes` and `bytes()`: the bytes of a
 /// bytes object, else the ints of an iterable (not a str). Consumes `value`.
-fn bytes_of(value: Value, vm: &mut VM<'_>) -> RunResult<Vec<u8>> {
+pub(crate) fn bytes_of(value: Value, vm: &mut VM<'_>) -> RunResult<Vec<u8>> {
     let direct = match &value {
         Value::InternBytes(id) => Some(vm.interns.get_bytes(*id).to_vec()),
         Value::Ref(id) => match vm.heap.get(*id) {
