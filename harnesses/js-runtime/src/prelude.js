@@ -759,6 +759,8 @@
     // British English (`en-GB`): day first, 24-hour time; other locales are en-US.
     const tag = isArray(locales) ? locales[0] : locales;
     r.gb = tag !== undefined && /^en-GB\b/i.test(StringCtor(tag));
+    r.numeric = tag === undefined ? null : numericDates(StringCtor(tag));
+    r.hour12Given = r.hour12 !== null;
     if (r.hour12 === null) r.hour12 = !r.gb;
     if (r.dateStyle !== undefined || r.timeStyle !== undefined) return r;
     const hasDate = r.weekday !== undefined || r.year !== undefined || r.month !== undefined || r.day !== undefined;
@@ -768,7 +770,51 @@
     if (need && (defaults === "time" || defaults === "all")) { r.hour = "numeric"; r.minute = "numeric"; r.second = "numeric"; }
     return r;
   };
+  // ICU's all-numeric dates and times for some locales (`8.3.2024,
+  // 09:05:09` in German, `2024/3/8 9:05:09` in Japanese, `2024-03-08` in
+  // Swedish and Canadian English): the order, the separator, which of day
+  // and month are zero-padded, the hour's form (`HH`, `H`, or 12-hour
+  // with the locale's day periods) and the date-time joiner.
+  const NUMERIC_DATES = {
+    de: ["dmy", ".", 0, 0, "H", ", "], ja: ["ymd", "/", 0, 0, "h", " "], sv: ["ymd", "-", 1, 1, "H", " "],
+    fr: ["dmy", "/", 1, 1, "H", " "], es: ["dmy", "/", 0, 0, "h", ", "], it: ["dmy", "/", 1, 1, "H", ", "],
+    nl: ["dmy", "-", 0, 0, "H", ", "], pt: ["dmy", "/", 1, 1, "H", ", "], zh: ["ymd", "/", 0, 0, "H", " "],
+    ru: ["dmy", ".", 1, 1, "H", ", "], pl: ["dmy", ".", 0, 1, "H", ", "], tr: ["dmy", ".", 1, 1, "H", " "],
+    "en-CA": ["ymd", "-", 1, 1, ["a.m.", "p.m."], ", "], "en-IN": ["dmy", "/", 0, 0, ["am", "pm"], ", "],
+    "en-AU": ["dmy", "/", 1, 1, ["am", "pm"], ", "], "es-MX": ["dmy", "/", 0, 0, ["a.m.", "p.m."], ", "],
+  };
+  const numericDates = (tag) => {
+    const parts = tag.split(/[-_]/), language = nativeLower.call(parts[0]);
+    const region = parts.length > 1 ? nativeUpper.call(parts[parts.length - 1]) : "";
+    if (NUMERIC_DATES[`${language}-${region}`]) return NUMERIC_DATES[`${language}-${region}`];
+    if (language === "en" || (language === "fr" && region === "CA")) return null;
+    return NUMERIC_DATES[language] ?? null;
+  };
+  const formatNumericDate = (t, r) => {
+    const L = r.numeric;
+    if (L === null || r.dateStyle !== undefined || r.timeStyle !== undefined || r.weekday !== undefined || r.timeZoneName !== undefined || r.hour12Given) return null;
+    const dateKeys = [r.year, r.month, r.day].filter((x) => x !== undefined), timeKeys = [r.hour, r.minute, r.second].filter((x) => x !== undefined);
+    if ((dateKeys.length !== 0 && dateKeys.length !== 3) || (timeKeys.length !== 0 && timeKeys.length !== 3)) return null;
+    if (![r.month, r.day].every((x) => x === undefined || x === "numeric" || x === "2-digit")) return null;
+    const d = new RealDate(t);
+    const Y = d.getUTCFullYear(), M = d.getUTCMonth() + 1, D = d.getUTCDate(), h = d.getUTCHours();
+    let date = "", time = "";
+    if (dateKeys.length === 3) {
+      const localePad = !(L === NUMERIC_DATES["en-AU"] && r.year === "2-digit"); // `d/M/yy`
+      const day = (L[2] && localePad) || r.day === "2-digit" ? pad2(D) : StringCtor(D);
+      const month = (L[3] && localePad) || r.month === "2-digit" ? pad2(M) : StringCtor(M);
+      const year = r.year === "2-digit" ? pad2(Y % 100) : StringCtor(Y);
+      date = (L[0] === "ymd" ? [year, month, day] : [day, month, year]).join(L[1]);
+    }
+    if (timeKeys.length === 3) {
+      const rest = `${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`;
+      time = L[4] === "H" ? `${pad2(h)}:${rest}` : L[4] === "h" ? `${h}:${rest}` : `${(h + 11) % 12 + 1}:${rest} ${L[4][h < 12 ? 0 : 1]}`;
+    }
+    return date === "" ? time : time === "" ? date : date + L[5] + time;
+  };
   const formatDate = (t, r) => {
+    const numeric = formatNumericDate(t, r);
+    if (numeric !== null) return numeric;
     const d = new RealDate(t);
     const Y = d.getUTCFullYear(), M = d.getUTCMonth(), D = d.getUTCDate(), W = d.getUTCDay();
     const h = d.getUTCHours(), mi = d.getUTCMinutes(), se = d.getUTCSeconds();
