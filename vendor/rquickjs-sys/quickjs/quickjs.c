@@ -15400,21 +15400,6 @@ static double js_math_pow(double a, double b)
 {
     double d;
 
-    /* hwf patch: as JavaScriptCore (Claude Code's engine), an integer
-       exponent from 0 to 1000 is computed by repeated squaring
-       (`1.1 ** 10` is 2.593742460100002 there, not libm's
-       2.5937424601000023); vendor/README.md */
-    if (b >= 0 && b <= 1000 && (double)(int32_t)b == b) {
-        int32_t n = (int32_t)b;
-        d = 1;
-        while (n) {
-            if (n & 1)
-                d *= a;
-            a *= a;
-            n >>= 1;
-        }
-        return d;
-    }
     if (unlikely(!isfinite(b)) && fabs(a) == 1) {
         /* not compatible with IEEE 754 */
         d = NAN;
