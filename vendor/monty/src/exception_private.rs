@@ -1014,7 +1014,8 @@ pub(crate) trait ExcTypeExt: Sized {
     fn type_error_not_container(type_: &str) -> RunError {
         SimpleException::new_msg(
             ExcType::TypeError,
-            format!("argument of type '{type_}' is not a container or iterable"),
+            // hwf: CPython 3.11's wording (3.12+ adds "a container or").
+            format!("argument of type '{type_}' is not iterable"),
         )
         .into()
     }

@@ -396,24 +396,6 @@ impl ParseFormatSpecError {
             reason,
         }
     }
-
-    /// Whether this error should be deferred to the runtime (dynamic-spec) path
-    /// rather than raised as a compile-time `SyntaxError`.
-    ///
-    /// CPython raises these as *runtime* `ValueError`s whose exact wording is
-    /// value-type-dependent (`Unknown format code`) or otherwise only resolvable
-    /// at format time, so the compiler emits the literal spec for the VM to
-    /// re-parse and raise the matching error. hwf: the parser defers every
-    /// failing spec now (CPython compiles `f"{x:abc}"` and raises when it
-    /// runs), so this only classifies.
-    pub fn defer_to_runtime(&self) -> bool {
-        matches!(
-            self.reason,
-            ParseFormatSpecReason::MissingPrecision
-                | ParseFormatSpecReason::UnknownFormatCode(_)
-                | ParseFormatSpecReason::GroupingConflict(_)
-        )
-    }
 }
 
 impl fmt::Display for ParseFormatSpecError {
@@ -672,6 +654,32 @@ pub fn format_with_spec(value: &Value, spec: &ParsedFormatSpec, vm: &mut VM<'_>)
         // `value` is already a `str`, so borrow it directly — no `py_str`
         // round-trip (which would allocate a fresh heap copy just to drop it).
         return format_string(value.to_str(vm)?, spec, &vm.heap.tracker);
+    }
+
+    // hwf: a type without its own `__format__` takes no spec: CPython's
+    // `object.__format__` raises `TypeError: unsupported format string passed
+    // to NoneType.__format__` (`f"{None:>5}"`, `f"{[1]:>3}"`).
+    if spec_has_directives(spec)
+        && matches!(
+            value_type,
+            Type::NoneType
+                | Type::List
+                | Type::Tuple
+                | Type::Dict
+                | Type::Set
+                | Type::FrozenSet
+                | Type::Bytes
+                | Type::Range
+        )
+    {
+        return Err(SimpleException::new_msg(
+            ExcType::TypeError,
+            format!(
+                "unsupported format string passed to {}.__format__",
+                value_type.name(vm.heap, vm.interns)
+            ),
+        )
+        .into());
     }
 
     // A grouping option (`,`/`_`) is only legal for certain presentation

@@ -46,7 +46,8 @@ pub fn builtin_chr(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
             let type_name = value.py_type_name(vm);
             Err(SimpleException::new_msg(
                 ExcType::TypeError,
-                format!("an integer is required (got type {type_name})"),
+                // hwf: CPython 3.11's wording.
+                format!("'{type_name}' object cannot be interpreted as an integer"),
             )
             .into())
         }

@@ -15,7 +15,7 @@ use crate::{
     args::{ArgValues, FromArgs, KwargsValues},
     bytecode::{CallResult, ContainsVM, RecursionToken, VM},
     defer_drop, defer_drop_mut,
-    exception_private::{ExcType, ExcTypeExt, RunResult},
+    exception_private::{ExcType, ExcTypeExt, RunError, RunResult, SimpleException},
     expressions::CmpOperator,
     heap::{
         ContainsHeap, DropGuard, DropWithContext, Heap, HeapData, HeapId, HeapItem, HeapObjectRead, HeapRead,
@@ -963,34 +963,10 @@ impl<'h> HeapRead<'h, Dict> {
         defer_drop!(iter, vm);
         let mut iter = iter.read(vm);
 
+        let mut index = 0usize;
         while let Some(item) = iter.py_next(vm)? {
-            let pair_iter = item.into_py_iter(vm)?;
-            defer_drop!(pair_iter, vm);
-            let mut pair_iter = pair_iter.read(vm);
-
-            let Some(key) = pair_iter.py_next(vm)? else {
-                return Err(ExcType::type_error(
-                    "dictionary update sequence element has length 0; 2 is required",
-                ));
-            };
-            let mut key_guard = DropGuard::new(key, vm);
-
-            let Some(value) = pair_iter.py_next(key_guard.ctx())? else {
-                return Err(ExcType::type_error(
-                    "dictionary update sequence element has length 1; 2 is required",
-                ));
-            };
-            let mut value_guard = DropGuard::new(value, key_guard.ctx());
-
-            if let Some(extra) = pair_iter.py_next(value_guard.ctx())? {
-                extra.drop_with(value_guard.ctx());
-                return Err(ExcType::type_error(
-                    "dictionary update sequence element has length > 2; 2 is required",
-                ));
-            }
-
-            let value = value_guard.into_inner();
-            let key = key_guard.into_inner();
+            let (key, value) = update_pair(item, index, vm)?;
+            index += 1;
 
             if let Some(old_value) = self.set(key, value, vm)? {
                 old_value.drop_with(vm);
@@ -1867,42 +1843,17 @@ fn dict_merge_from_value(dict: &mut Dict, other_value: Value, vm: &mut VM<'_>) -
 
 /// Merges key-value pairs from an iterable of 2-item iterables.
 ///
-/// Each item from `iterable` is treated as `(key, value)`. Items with length 0, 1,
-/// or greater than 2 raise the same TypeError messages used by `dict.update()`.
+/// Each item from `iterable` is treated as `(key, value)` ([`update_pair`]).
 fn dict_merge_from_iterable_pairs(dict: &mut Dict, iterable: Value, vm: &mut VM<'_>) -> RunResult<()> {
     let iter = iterable.into_py_iter(vm)?;
     defer_drop!(iter, vm);
     let mut iter = iter.read(vm);
 
+    let mut index = 0usize;
     while let Some(item) = iter.py_next(vm)? {
         // Each item should be a pair (iterable of 2 elements).
-        let pair_iter = item.into_py_iter(vm)?;
-        defer_drop!(pair_iter, vm);
-        let mut pair_iter = pair_iter.read(vm);
-
-        let Some(key) = pair_iter.py_next(vm)? else {
-            return Err(ExcType::type_error(
-                "dictionary update sequence element has length 0; 2 is required",
-            ));
-        };
-        let mut key_guard = DropGuard::new(key, vm);
-
-        let Some(value) = pair_iter.py_next(key_guard.ctx())? else {
-            return Err(ExcType::type_error(
-                "dictionary update sequence element has length 1; 2 is required",
-            ));
-        };
-        let mut value_guard = DropGuard::new(value, key_guard.ctx());
-
-        if let Some(extra) = pair_iter.py_next(value_guard.ctx())? {
-            extra.drop_with(value_guard.ctx());
-            return Err(ExcType::type_error(
-                "dictionary update sequence element has length > 2; 2 is required",
-            ));
-        }
-
-        let value = value_guard.into_inner();
-        let key = key_guard.into_inner();
+        let (key, value) = update_pair(item, index, vm)?;
+        index += 1;
 
         if let Some(old_value) = dict.set(key, value, vm)? {
             old_value.drop_with(vm);
@@ -2246,3 +2197,45 @@ impl_dict_iterator!(
         ))
     }
 );
+
+/// hwf: item `index` of a `dict()` / `dict.update()` sequence as its
+/// `(key, value)`, with CPython's errors: `cannot convert dictionary update
+/// sequence element #0 to a sequence` (`TypeError`) for a non-iterable,
+/// `dictionary update sequence element #1 has length 3; 2 is required`
+/// (`ValueError`) for another length. Consumes `item`.
+fn update_pair(item: Value, index: usize, vm: &mut VM<'_>) -> RunResult<(Value, Value)> {
+    let pair_iter = match item.into_py_iter(vm) {
+        Ok(iter) => iter,
+        Err(RunError::Exc(e)) if e.exc.exc_type() == ExcType::TypeError => {
+            return Err(ExcType::type_error(format!(
+                "cannot convert dictionary update sequence element #{index} to a sequence"
+            )));
+        }
+        Err(e) => return Err(e),
+    };
+    defer_drop!(pair_iter, vm);
+    let mut pair_iter = pair_iter.read(vm);
+    let mut items: Vec<Value> = Vec::with_capacity(2);
+    loop {
+        match pair_iter.py_next(vm) {
+            Ok(Some(v)) => items.push(v),
+            Ok(None) => break,
+            Err(e) => {
+                items.drop_with(vm);
+                return Err(e);
+            }
+        }
+    }
+    if items.len() != 2 {
+        let n = items.len();
+        items.drop_with(vm);
+        return Err(SimpleException::new_msg(
+            ExcType::ValueError,
+            format!("dictionary update sequence element #{index} has length {n}; 2 is required"),
+        )
+        .into());
+    }
+    let value = items.pop().expect("two items");
+    let key = items.pop().expect("two items");
+    Ok((key, value))
+}

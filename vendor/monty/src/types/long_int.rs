@@ -582,15 +582,17 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
         let lhs = self.get(vm.heap);
         let rhs = match other {
             Value::Int(0) | Value::Bool(false) => return Err(ExcType::zero_division().into()),
-            Value::Int(rhs) => *rhs as f64,
-            Value::Bool(true) => 1.0,
+            // hwf: int / int is CPython's correctly rounded quotient, and
+            // `OverflowError` when it does not fit a float.
+            Value::Int(rhs) => return int_true_divide(lhs.inner(), &BigInt::from(*rhs)).map(Some),
+            Value::Bool(true) => return int_true_divide(lhs.inner(), &BigInt::from(1)).map(Some),
             Value::Float(0.0) => return Err(ExcType::zero_division().into()),
             Value::Float(rhs) => *rhs,
             Value::Ref(id) if let HeapData::LongInt(rhs) = vm.heap.get(*id) => {
                 if rhs.is_zero() {
                     return Err(ExcType::zero_division().into());
                 }
-                long_int_to_f64(rhs)
+                return int_true_divide(lhs.inner(), rhs.inner()).map(Some);
             }
             _ => return Ok(None),
         };
@@ -603,8 +605,9 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
             return Err(ExcType::zero_division().into());
         }
         let lhs = match other {
-            Value::Int(lhs) => *lhs as f64,
-            Value::Bool(lhs) => f64::from(*lhs),
+            // hwf: correctly rounded, as CPython (`7 / 10 ** 30` is `7e-30`).
+            Value::Int(lhs) => return int_true_divide(&BigInt::from(*lhs), rhs.inner()).map(Some),
+            Value::Bool(lhs) => return int_true_divide(&BigInt::from(u8::from(*lhs)), rhs.inner()).map(Some),
             Value::Float(lhs) => *lhs,
             _ => return Ok(None),
         };
@@ -849,6 +852,50 @@ fn integer_value<'a>(value: &'a Value, heap: &'a Heap) -> Option<Cow<'a, BigInt>
 /// Converts a long integer to float, preserving its sign on overflow.
 fn long_int_to_f64(value: &LongInt) -> f64 {
     bigint_to_f64(value.inner())
+}
+
+/// hwf: `a / b` of ints (`b` not zero) as CPython's `long_true_divide`:
+/// the exact quotient rounded once to a float; `OverflowError: integer
+/// division result too large for a float` beyond the float range.
+fn int_true_divide(a: &BigInt, b: &BigInt) -> RunResult<Value> {
+    let negative = a.is_negative() != b.is_negative();
+    let (a, b) = (a.abs(), b.abs());
+    if a.is_zero() {
+        return Ok(Value::Float(if negative { -0.0 } else { 0.0 }));
+    }
+    // Scale so the integer quotient has at least 66 bits; a non-zero
+    // remainder sets its lowest bit (sticky), so one rounding to 53 bits
+    // gives the exactly rounded result.
+    let shift = i64::try_from(b.bits()).unwrap_or(i64::MAX) - i64::try_from(a.bits()).unwrap_or(i64::MAX) + 66;
+    let (num, den) = if shift >= 0 {
+        (a << usize::try_from(shift).unwrap_or(0), b)
+    } else {
+        (a, b << usize::try_from(-shift).unwrap_or(0))
+    };
+    let (mut q, r) = num.div_rem(&den);
+    if !r.is_zero() {
+        q |= BigInt::from(1);
+    }
+    let mantissa = q.to_f64().unwrap_or(f64::INFINITY);
+    // mantissa × 2^-shift, in steps that stay exact until the last.
+    let mut result = mantissa;
+    let mut exp = -shift;
+    while exp > 0 && result.is_finite() {
+        let step = exp.min(1000);
+        result *= 2f64.powi(i32::try_from(step).unwrap_or(1000));
+        exp -= step;
+    }
+    while exp < 0 && result != 0.0 {
+        let step = (-exp).min(1000);
+        result /= 2f64.powi(i32::try_from(step).unwrap_or(1000));
+        exp += step;
+    }
+    if result.is_infinite() {
+        return Err(
+            SimpleException::new_msg(ExcType::OverflowError, "integer division result too large for a float").into(),
+        );
+    }
+    Ok(Value::Float(if negative { -result } else { result }))
 }
 
 /// Converts an arbitrary-precision integer to float, preserving its sign on overflow.

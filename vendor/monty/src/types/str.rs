@@ -2348,8 +2348,14 @@ fn parse_justify_args(method: &str, args: ArgValues, vm: &mut VM<'_>) -> RunResu
             }
             Ok((width, fill_str.chars().next().unwrap()))
         }
-        [] => Err(ExcType::type_error_at_least(method, 1, 0)),
-        _ => Err(ExcType::type_error_at_most(method, 2, pos.len())),
+        // hwf: CPython names the method alone (`center expected at least 1
+        // argument, got 0`).
+        [] => Err(ExcType::type_error_at_least(method.trim_start_matches("str."), 1, 0)),
+        _ => Err(ExcType::type_error_at_most(
+            method.trim_start_matches("str."),
+            2,
+            pos.len(),
+        )),
     }
 }
 
