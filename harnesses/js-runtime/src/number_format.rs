@@ -18,7 +18,11 @@
 //! - for a locale whose language writes `1.234,5` (`de`, `es`, `it`, `nl`,
 //!   `pt`, `id`, `tr`, `da`) or `1 234,5` (`fr` with U+202F; `ru`, `uk`,
 //!   `pl`, `cs`, `sv`, `nb`, `fi` with U+00A0), those separators, with `%`
-//!   and the currency after the number; every other locale is `en-US`.
+//!   and the currency after the number; every other locale is `en-US`;
+//! - CLDR's minimum grouping digits of 2 for `es`, `it`, `pl` and `pt-PT`
+//!   (`1234,5` but `12.345,6`), Indian grouping for `en-IN` and `hi-IN`
+//!   (`1,23,45,678.9`), Japanese's full-width yen (`￥1,235`), `25%` without
+//!   a space in `it`, `nl`, `pl`, `pt`, and Swedish's minus sign U+2212.
 
 use serde_json::Value;
 
@@ -28,33 +32,49 @@ struct Separators {
     group: char,
     /// `1.234,50 €` and `25 %` rather than `€1,234.50` and `25%`.
     suffix: bool,
+    /// The fewest integer digits that are grouped: 2 makes `1234` stay
+    /// ungrouped (CLDR's `minimumGroupingDigits`).
+    min_grouping: usize,
+    /// Groups of two above the first three digits (`1,23,45,678`).
+    indian: bool,
+    /// Japanese: JPY is the full-width `￥`.
+    japanese: bool,
+    /// `25 %` (a no-break space before the sign) rather than `25%`.
+    percent_space: bool,
+    /// The minus sign (Swedish writes U+2212).
+    minus: &'static str,
 }
 
 impl Separators {
     /// By the locale tag's language (`""` for none).
     fn of(tag: &str) -> Self {
-        let language = tag.split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
-        match language.as_str() {
-            "de" | "es" | "it" | "nl" | "pt" | "id" | "tr" | "da" => Self {
-                decimal: ',',
-                group: '.',
-                suffix: true,
-            },
-            "fr" => Self {
-                decimal: ',',
-                group: '\u{202f}',
-                suffix: true,
-            },
-            "ru" | "uk" | "pl" | "cs" | "sv" | "nb" | "fi" => Self {
-                decimal: ',',
-                group: '\u{a0}',
-                suffix: true,
-            },
-            _ => Self {
-                decimal: '.',
-                group: ',',
-                suffix: false,
-            },
+        let mut subtags = tag.split(['-', '_']);
+        let language = subtags.next().unwrap_or("").to_ascii_lowercase();
+        let region = subtags
+            .find(|s| s.len() == 2 && s.chars().all(|c| c.is_ascii_alphabetic()))
+            .unwrap_or("")
+            .to_ascii_uppercase();
+        let (decimal, group, suffix) = match language.as_str() {
+            "pt" if region == "PT" => (',', '\u{a0}', true),
+            "de" | "es" | "it" | "nl" | "pt" | "id" | "tr" | "da" => (',', '.', true),
+            "fr" => (',', '\u{202f}', true),
+            "ru" | "uk" | "pl" | "cs" | "sv" | "nb" | "fi" => (',', '\u{a0}', true),
+            _ => ('.', ',', false),
+        };
+        let min_grouping = match language.as_str() {
+            "es" | "it" | "pl" => 2,
+            "pt" if region == "PT" => 2,
+            _ => 1,
+        };
+        Self {
+            decimal,
+            group,
+            suffix,
+            min_grouping,
+            indian: region == "IN" && (language == "en" || language == "hi"),
+            japanese: language == "ja",
+            percent_space: suffix && !matches!(language.as_str(), "it" | "nl" | "pl" | "pt"),
+            minus: if language == "sv" { "\u{2212}" } else { "-" },
         }
     }
 }
@@ -115,10 +135,12 @@ pub fn to_locale_string(x: f64, tag: &str, options: &Value) -> String {
         } else {
             int
         };
-        let mut out = if format.grouping {
-            group(&int, separators.group)
-        } else {
+        let mut out = if !format.grouping || int.len() < 3 + separators.min_grouping {
             int
+        } else if separators.indian {
+            group_indian(&int, separators.group)
+        } else {
+            group(&int, separators.group)
         };
         if !frac.is_empty() {
             out.push(separators.decimal);
@@ -126,12 +148,13 @@ pub fn to_locale_string(x: f64, tag: &str, options: &Value) -> String {
         }
         out
     };
-    let sign = if negative { "-" } else { "" };
+    let sign = if negative { separators.minus } else { "" };
     match (&format.currency, format.percent, separators.suffix) {
+        (Some(code), _, false) if separators.japanese && code == "JPY" => format!("{sign}\u{ffe5}{body}"),
         (Some(code), _, false) => format!("{sign}{}{body}", currency_prefix(code)),
         (Some(code), _, true) => format!("{sign}{body}\u{a0}{}", currency_symbol(code).unwrap_or(code)),
-        (None, true, false) => format!("{sign}{body}%"),
-        (None, true, true) => format!("{sign}{body}\u{a0}%"),
+        (None, true, true) if separators.percent_space => format!("{sign}{body}\u{a0}%"),
+        (None, true, _) => format!("{sign}{body}%"),
         (None, false, _) => format!("{sign}{body}"),
     }
 }
@@ -228,9 +251,27 @@ fn group(int: &str, sep: char) -> String {
     out
 }
 
+/// `12345678` → `1,23,45,678`: the last three digits, then groups of two.
+fn group_indian(int: &str, sep: char) -> String {
+    if int.len() <= 3 {
+        return int.to_owned();
+    }
+    let (head, tail) = int.split_at(int.len() - 3);
+    let mut out = String::with_capacity(int.len() + int.len() / 2);
+    for (i, c) in head.chars().enumerate() {
+        if i > 0 && (head.len() - i).is_multiple_of(2) {
+            out.push(sep);
+        }
+        out.push(c);
+    }
+    out.push(sep);
+    out.push_str(tail);
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{group, round_half_expand, shortest_decimal};
+    use super::{group, group_indian, round_half_expand, shortest_decimal, to_locale_string};
 
     fn fixed(x: f64, max: usize) -> String {
         let (d, p) = shortest_decimal(x);
@@ -248,5 +289,24 @@ mod tests {
         assert_eq!(fixed(1e21, 0), "1000000000000000000000");
         assert_eq!(group("1234567", ','), "1,234,567");
         assert_eq!(group("123", ','), "123");
+    }
+
+    #[test]
+    fn groups_as_the_locale_does() {
+        let none = serde_json::json!({});
+        assert_eq!(group_indian("12345678", ','), "1,23,45,678");
+        assert_eq!(group_indian("1234", ','), "1,234");
+        assert_eq!(to_locale_string(12345678.9, "en-IN", &none), "1,23,45,678.9");
+        assert_eq!(to_locale_string(1234.5, "es-ES", &none), "1234,5");
+        assert_eq!(to_locale_string(12345.5, "es-ES", &none), "12.345,5");
+        assert_eq!(to_locale_string(1234.5, "pt-PT", &none), "1234,5");
+        assert_eq!(to_locale_string(1234.5, "pt-BR", &none), "1.234,5");
+        assert_eq!(to_locale_string(-0.5, "sv-SE", &none), "\u{2212}0,5");
+        let pct = serde_json::json!({"minFraction": 0, "maxFraction": 0, "percent": true});
+        assert_eq!(to_locale_string(0.25, "it-IT", &pct), "25%");
+        assert_eq!(to_locale_string(0.25, "de-DE", &pct), "25\u{a0}%");
+        let yen = serde_json::json!({"minFraction": 0, "maxFraction": 0, "currency": "JPY"});
+        assert_eq!(to_locale_string(123456.7, "ja-JP", &yen), "\u{ffe5}123,457");
+        assert_eq!(to_locale_string(123456.7, "en-US", &yen), "\u{a5}123,457");
     }
 }

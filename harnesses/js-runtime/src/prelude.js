@@ -500,6 +500,9 @@
     if (language === "tr" || language === "az") return nativeLower.call(text.replace(/\u0130|I\u0307?/g, (m) => (m === "I" ? "\u0131" : "i")));
     return nativeLower.call(text);
   } }.toLocaleLowerCase);
+  // Which API an option's error names, as V8 (`Value bogus out of range
+  // for Number.prototype.toLocaleString options property style`).
+  let numberOwner = "Number.prototype.toLocaleString";
   const numberFormat = (options) => {
     if (!isObject(options)) return { minFraction: 0, maxFraction: 3, minInteger: 1, grouping: true, percent: false, currency: null };
     const text = (name) => { const v = options[name]; return v === undefined ? undefined : `${v}`; };
@@ -518,7 +521,7 @@
       if (!/^[A-Za-z]{3}$/.test(code)) throw new RangeErrorCtor(`Invalid currency code : ${code}`);
       currency = code.toUpperCase();
     } else if (style !== "decimal" && style !== "percent") {
-      throw new RangeErrorCtor(`Value ${style} out of range for Intl.NumberFormat options property style`);
+      throw new RangeErrorCtor(`Value ${style} out of range for ${numberOwner} options property style`);
     }
     const percent = style === "percent";
     const defaultFraction = currency === null ? 0 : ["JPY", "KRW", "VND", "CLP", "ISK"].includes(currency) ? 0 : 2;
@@ -549,10 +552,10 @@
   };
   const signed = (x, locales, options) => {
     const display = options.signDisplay === undefined ? "auto" : StringCtor(options.signDisplay);
-    if (!SIGN_DISPLAYS.includes(display)) throw new RangeErrorCtor(`Value ${display} out of range for Intl.NumberFormat options property signDisplay`);
+    if (!SIGN_DISPLAYS.includes(display)) throw new RangeErrorCtor(`Value ${display} out of range for ${numberOwner} options property signDisplay`);
     const accounting = options.currencySign !== undefined && StringCtor(options.currencySign) === "accounting";
     if (options.currencySign !== undefined && !accounting && StringCtor(options.currencySign) !== "standard") {
-      throw new RangeErrorCtor(`Value ${StringCtor(options.currencySign)} out of range for Intl.NumberFormat options property currencySign`);
+      throw new RangeErrorCtor(`Value ${StringCtor(options.currencySign)} out of range for ${numberOwner} options property currencySign`);
     }
     if (display === "auto" && !accounting) return null;
     const negative = x < 0 || (x === 0 && 1 / x < 0);
@@ -585,7 +588,7 @@
     const base = numberFormat(options);
     if (isObject(options) && NumberCtor.isFinite(x)) {
       const display = options.currencyDisplay === undefined ? "symbol" : StringCtor(options.currencyDisplay);
-      if (!["symbol", "narrowSymbol", "code", "name"].includes(display)) throw new RangeErrorCtor(`Value ${display} out of range for Intl.NumberFormat options property currencyDisplay`);
+      if (!["symbol", "narrowSymbol", "code", "name"].includes(display)) throw new RangeErrorCtor(`Value ${display} out of range for ${numberOwner} options property currencyDisplay`);
       // `currencyDisplay: "code"` (`EUR 1,249.50`, `5,00 EUR`) and, in
       // English, `"name"` (`1,249.50 US dollars`), as ICU.
       if (base.currency !== null && (display === "code" || display === "name")) {
@@ -620,7 +623,7 @@
       const minSig = sig("minimumSignificantDigits"), maxSig = sig("maximumSignificantDigits");
       const notation = options.notation === undefined ? "standard" : StringCtor(options.notation);
       if (!["standard", "compact", "scientific", "engineering"].includes(notation)) {
-        throw new RangeErrorCtor(`Value ${notation} out of range for Intl.NumberFormat options property notation`);
+        throw new RangeErrorCtor(`Value ${notation} out of range for ${numberOwner} options property notation`);
       }
       // `x` rounded to `digits` significant digits (half away from zero on
       // its shortest decimal, as ICU), written with `minDigits` at least.
@@ -689,7 +692,9 @@
     constructor(locales, options) {
       this.#locales = locales;
       this.#options = options === undefined ? undefined : { ...options };
-      toLocale.call(0, locales, this.#options);
+      canonicalLocales(locales); // V8's errors for a malformed tag
+      numberOwner = "Intl.NumberFormat";
+      try { toLocale.call(0, locales, this.#options); } finally { numberOwner = "Number.prototype.toLocaleString"; }
     }
     format(x) { return toLocale.call(NumberCtor(x), this.#locales, this.#options); }
     resolvedOptions() {
