@@ -59360,6 +59360,9 @@ static bool js_date_parse_otherstring(const uint8_t *sp,
     bool has_mon = false;
     bool has_time = false;
     int num_index = 0;
+    /* hwf patch: how many day-sized numbers came before the year (V8
+       reads numbers by position when no month is named) */
+    int year_pos = -1;
 
     /* initialize fields to the beginning of 2001-01-01 */
     fields[0] = 2001;
@@ -59384,6 +59387,8 @@ static bool js_date_parse_otherstring(const uint8_t *sp,
                         val = -val;
                     }
                     fields[0] = val;
+                    if (!has_year)
+                        year_pos = num_index;
                     has_year = true;
                 }
             }
@@ -59405,10 +59410,14 @@ static bool js_date_parse_otherstring(const uint8_t *sp,
             } else {
                 if (p - p_start > 2) {
                     fields[0] = val;
+                    if (!has_year)
+                        year_pos = num_index;
                     has_year = true;
                 } else
                 if (val < 1 || val > 31) {
                     fields[0] = val + (val < 100) * 1900 + (val < 50) * 100;
+                    if (!has_year)
+                        year_pos = num_index;
                     has_year = true;
                 } else {
                     if (num_index == 3)
@@ -59458,12 +59467,27 @@ static bool js_date_parse_otherstring(const uint8_t *sp,
         } else {
             if (has_year + has_mon + has_time + num_index)
                 return false;
+            /* hwf patch: as V8 and JavaScriptCore, a word the parser does
+               not know must be separated from the first number: `Q3 2024`
+               and `v2 2024` are NaN, not 2024 */
+            {
+                int q = p;
+                while (((c = sp[q]) >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c >= 0x80)
+                    q++;
+                if (q > p && sp[q] >= '0' && sp[q] <= '9')
+                    return false;
+            }
             /* skip a word */
             string_skip_until(sp, &p, " -/(");
         }
         string_skip_separators(sp, &p);
     }
     if (num_index + has_year + has_mon > 3)
+        return false;
+    /* hwf patch: with no month named, V8 and JavaScriptCore read the
+       numbers as month, day, year unless the first is no day: a year in
+       the day's place (`3 2024`, `12 2024 5`) is NaN, not March 2024 */
+    if (!has_mon && year_pos == 1)
         return false;
 
     switch (num_index) {
