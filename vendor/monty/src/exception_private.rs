@@ -1525,8 +1525,11 @@ pub(crate) trait ExcTypeExt: Sized {
             // CPython hardcodes the bare "deque" here even though tp_name is the
             // qualified "collections.deque", so this can't share the branch below.
             format!("can only concatenate deque (not \"{rhs_name}\") to deque")
-        } else if (op == "+" || op == "+=") && matches!(lhs_type, Type::Str | Type::List) {
+        } else if (op == "+" || op == "+=") && matches!(lhs_type, Type::Str | Type::List | Type::Tuple) {
             format!("can only concatenate {lhs_name} (not \"{rhs_name}\") to {lhs_name}")
+        } else if (op == "+" || op == "+=") && matches!(lhs_type, Type::Bytes) {
+            // hwf: CPython's `bytes_concat` wording.
+            format!("can't concat {rhs_name} to bytes")
         } else if (op == "*" || op == "*=") && matches!(lhs_type, Type::Str | Type::List | Type::Tuple | Type::Bytes) {
             // hwf: CPython's message for a sequence repeated by a non-int.
             format!("can't multiply sequence by non-int of type '{rhs_name}'")
