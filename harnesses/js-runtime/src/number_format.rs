@@ -87,6 +87,68 @@ struct Format {
     grouping: bool,
     percent: bool,
     currency: Option<String>,
+    /// ECMA-402's `roundingMode` (`halfExpand` by default).
+    rounding: Rounding,
+}
+
+/// How the digits past the last one shown round (ECMA-402's
+/// `roundingMode`, which Node 20's V8 honours).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rounding {
+    Ceil,
+    Floor,
+    Expand,
+    Trunc,
+    HalfCeil,
+    HalfFloor,
+    HalfExpand,
+    HalfTrunc,
+    HalfEven,
+}
+
+impl Rounding {
+    /// By ECMA-402's name; `halfExpand` for anything else (the prelude has
+    /// refused unknown names with V8's RangeError).
+    fn of(name: &str) -> Self {
+        match name {
+            "ceil" => Self::Ceil,
+            "floor" => Self::Floor,
+            "expand" => Self::Expand,
+            "trunc" => Self::Trunc,
+            "halfCeil" => Self::HalfCeil,
+            "halfFloor" => Self::HalfFloor,
+            "halfTrunc" => Self::HalfTrunc,
+            "halfEven" => Self::HalfEven,
+            _ => Self::HalfExpand,
+        }
+    }
+
+    /// Whether the magnitude goes up to the next kept digit, given the
+    /// first dropped digit, whether any later dropped digit is non-zero,
+    /// the last kept digit and the number's sign.
+    fn rounds_up(self, first: u8, rest: bool, last: u8, negative: bool) -> bool {
+        if first == 0 && !rest {
+            return false;
+        }
+        let half = match (first.cmp(&5), rest) {
+            (std::cmp::Ordering::Less, _) => std::cmp::Ordering::Less,
+            (std::cmp::Ordering::Equal, false) => std::cmp::Ordering::Equal,
+            _ => std::cmp::Ordering::Greater,
+        };
+        match self {
+            Self::Ceil => !negative,
+            Self::Floor => negative,
+            Self::Expand => true,
+            Self::Trunc => false,
+            _ if half == std::cmp::Ordering::Less => false,
+            _ if half == std::cmp::Ordering::Greater => true,
+            Self::HalfCeil => !negative,
+            Self::HalfFloor => negative,
+            Self::HalfExpand => true,
+            Self::HalfTrunc => false,
+            Self::HalfEven => last % 2 == 1,
+        }
+    }
 }
 
 impl Format {
@@ -106,6 +168,12 @@ impl Format {
             grouping: options.get("grouping").and_then(Value::as_bool).unwrap_or(true),
             percent: options.get("percent").and_then(Value::as_bool).unwrap_or(false),
             currency: options.get("currency").and_then(Value::as_str).map(str::to_owned),
+            rounding: Rounding::of(
+                options
+                    .get("roundingMode")
+                    .and_then(Value::as_str)
+                    .unwrap_or("halfExpand"),
+            ),
         }
     }
 }
@@ -122,7 +190,7 @@ pub fn to_locale_string(x: f64, tag: &str, options: &Value) -> String {
     } else {
         let (digits, point) = shortest_decimal(x.abs());
         let point = if format.percent { point + 2 } else { point };
-        let (int, frac) = round_half_expand(&digits, point, format.max_fraction);
+        let (int, frac) = round_digits(&digits, point, format.max_fraction, format.rounding, negative);
         let mut frac = frac;
         while frac.len() > format.min_fraction && frac.ends_with('0') {
             frac.pop();
@@ -192,7 +260,15 @@ fn shortest_decimal(x: f64) -> (String, i32) {
 
 /// Rounds `0.digits × 10^point` to `max_fraction` fraction digits, half away
 /// from zero; the integer and fraction digits.
+#[cfg(test)]
 fn round_half_expand(digits: &str, point: i32, max_fraction: usize) -> (String, String) {
+    round_digits(digits, point, max_fraction, Rounding::HalfExpand, false)
+}
+
+/// Rounds `0.digits × 10^point` (of a negative number if `negative`) to
+/// `max_fraction` fraction digits as `rounding` says; the integer and
+/// fraction digits.
+fn round_digits(digits: &str, point: i32, max_fraction: usize, rounding: Rounding, negative: bool) -> (String, String) {
     // Digits of the whole number with `point` before index `point`.
     let mut all: Vec<u8> = digits.bytes().map(|b| b - b'0').collect();
     let mut point = point;
@@ -207,7 +283,9 @@ fn round_half_expand(digits: &str, point: i32, max_fraction: usize) -> (String, 
     }
     let keep = int_len + max_fraction;
     if all.len() > keep {
-        let round_up = all[keep] >= 5;
+        let rest = all[keep + 1..].iter().any(|&d| d != 0);
+        let last = if keep == 0 { 0 } else { all[keep - 1] };
+        let round_up = rounding.rounds_up(all[keep], rest, last, negative);
         all.truncate(keep);
         if round_up {
             let mut i = keep;
@@ -308,5 +386,29 @@ mod tests {
         let yen = serde_json::json!({"minFraction": 0, "maxFraction": 0, "currency": "JPY"});
         assert_eq!(to_locale_string(123456.7, "ja-JP", &yen), "\u{ffe5}123,457");
         assert_eq!(to_locale_string(123456.7, "en-US", &yen), "\u{a5}123,457");
+    }
+
+    #[test]
+    fn rounds_as_the_rounding_mode_says() {
+        // Node 20: 1.25 1.35 -1.25 -1.35 1.21 to one fraction digit.
+        let cases = [
+            ("ceil", ["1.3", "1.4", "-1.2", "-1.3", "1.3"]),
+            ("floor", ["1.2", "1.3", "-1.3", "-1.4", "1.2"]),
+            ("expand", ["1.3", "1.4", "-1.3", "-1.4", "1.3"]),
+            ("trunc", ["1.2", "1.3", "-1.2", "-1.3", "1.2"]),
+            ("halfCeil", ["1.3", "1.4", "-1.2", "-1.3", "1.2"]),
+            ("halfFloor", ["1.2", "1.3", "-1.3", "-1.4", "1.2"]),
+            ("halfExpand", ["1.3", "1.4", "-1.3", "-1.4", "1.2"]),
+            ("halfTrunc", ["1.2", "1.3", "-1.2", "-1.3", "1.2"]),
+            ("halfEven", ["1.2", "1.4", "-1.2", "-1.4", "1.2"]),
+        ];
+        for (mode, want) in cases {
+            let options = serde_json::json!({"minFraction": 0, "maxFraction": 1, "roundingMode": mode});
+            let got: Vec<String> = [1.25, 1.35, -1.25, -1.35, 1.21]
+                .iter()
+                .map(|&x| to_locale_string(x, "en-US", &options))
+                .collect();
+            assert_eq!(got, want, "{mode}");
+        }
     }
 }

@@ -503,8 +503,84 @@
   // Which API an option's error names, as V8 (`Value bogus out of range
   // for Number.prototype.toLocaleString options property style`).
   let numberOwner = "Number.prototype.toLocaleString";
+  // `style: "unit"`: ICU's English forms (Node 20) of ECMA-402's units,
+  // each `short one|short other|narrow one|narrow other|long one|long
+  // other|short per|narrow per` (the last two as the unit of a compound
+  // `X-per-Y`: `kB/s`). Other languages' unit names are absent (refused
+  // rather than written in English).
+  const UNIT_FORMS = {
+    acre: " ac| ac|ac|ac| acre| acres|/ac|/ac",
+    bit: " bit| bit|bit|bit| bit| bits|/bit|/bit",
+    byte: " byte| byte|B|B| byte| bytes|/byte|/B",
+    celsius: "°C|°C|°C|°C| degree Celsius| degrees Celsius|/°C|/°C",
+    centimeter: " cm| cm|cm|cm| centimeter| centimeters|/cm|/cm",
+    day: " day| days|d|d| day| days|/d|/d",
+    degree: " deg| deg|°|°| degree| degrees|/deg|/°",
+    fahrenheit: "°F|°F|°|°| degree Fahrenheit| degrees Fahrenheit|/°F|/°",
+    "fluid-ounce": " fl oz| fl oz|fl oz|fl oz| fluid ounce| fluid ounces|/fl oz|/fl oz",
+    foot: " ft| ft|′|′| foot| feet|/ft|/ft",
+    gallon: " gal| gal|gal|gal| gallon| gallons|/gal US|/gal",
+    gigabit: " Gb| Gb|Gb|Gb| gigabit| gigabits|/Gb|/Gb",
+    gigabyte: " GB| GB|GB|GB| gigabyte| gigabytes|/GB|/GB",
+    gram: " g| g|g|g| gram| grams|/g|/g",
+    hectare: " ha| ha|ha|ha| hectare| hectares|/ha|/ha",
+    hour: " hr| hr|h|h| hour| hours|/h|/h",
+    inch: " in| in|″|″| inch| inches|/in|/in",
+    kilobit: " kb| kb|kb|kb| kilobit| kilobits|/kb|/kb",
+    kilobyte: " kB| kB|kB|kB| kilobyte| kilobytes|/kB|/kB",
+    kilogram: " kg| kg|kg|kg| kilogram| kilograms|/kg|/kg",
+    kilometer: " km| km|km|km| kilometer| kilometers|/km|/km",
+    liter: " L| L|L|L| liter| liters|/L|/L",
+    megabit: " Mb| Mb|Mb|Mb| megabit| megabits|/Mb|/Mb",
+    megabyte: " MB| MB|MB|MB| megabyte| megabytes|/MB|/MB",
+    meter: " m| m|m|m| meter| meters|/m|/m",
+    microsecond: " μs| μs|μs|μs| microsecond| microseconds|/μs|/μs",
+    mile: " mi| mi|mi|mi| mile| miles|/mi|/mi",
+    "mile-scandinavian": " smi| smi|smi|smi| mile-scandinavian| miles-scandinavian|/smi|/smi",
+    milliliter: " mL| mL|mL|mL| milliliter| milliliters|/mL|/mL",
+    millimeter: " mm| mm|mm|mm| millimeter| millimeters|/mm|/mm",
+    millisecond: " ms| ms|ms|ms| millisecond| milliseconds|/ms|/ms",
+    minute: " min| min|m|m| minute| minutes|/min|/min",
+    month: " mth| mths|m|m| month| months|/m|/m",
+    nanosecond: " ns| ns|ns|ns| nanosecond| nanoseconds|/ns|/ns",
+    ounce: " oz| oz|oz|oz| ounce| ounces|/oz|/oz",
+    percent: "%|%|%|%| percent| percent|/%|/%",
+    petabyte: " PB| PB|PB|PB| petabyte| petabytes|/PB|/PB",
+    pound: " lb| lb|#|#| pound| pounds|/lb|/lb",
+    second: " sec| sec|s|s| second| seconds|/s|/s",
+    stone: " st| st|st|st| stone| stones|/st|/st",
+    terabit: " Tb| Tb|Tb|Tb| terabit| terabits|/Tb|/Tb",
+    terabyte: " TB| TB|TB|TB| terabyte| terabytes|/TB|/TB",
+    week: " wk| wks|w|w| week| weeks|/w|/w",
+    yard: " yd| yd|yd|yd| yard| yards|/yd|/yd",
+    year: " yr| yrs|y|y| year| years|/y|/y",
+  };
+  const UNIT_DISPLAYS = ["short", "narrow", "long"], hasOwn = Object.hasOwn;
+  const ROUNDING_MODES = ["ceil", "floor", "expand", "trunc", "halfCeil", "halfFloor", "halfExpand", "halfTrunc", "halfEven"];
+  // The unit option's check: a sanctioned unit or `X-per-Y` of two.
+  const checkUnit = (name) => {
+    if (name === undefined) throw new TypeErrorCtor(`Invalid unit argument for ${numberOwner}() ''`);
+    const [num, den, ...more] = name.split("-per-");
+    if (more.length > 0 || !hasOwn(UNIT_FORMS, num) || (den !== undefined && !hasOwn(UNIT_FORMS, den))) {
+      throw new RangeErrorCtor(`Invalid unit argument for ${numberOwner}() '${name}'`);
+    }
+    return name;
+  };
+  // The text after a number written `digits` (no sign): English's one form
+  // for exactly `1`, ICU's own compounds (`mph`, `mpg`), `%` alone for a
+  // percent per anything in the short forms, as ICU.
+  const unitSuffix = (name, display, digits) => {
+    const k = UNIT_DISPLAYS.indexOf(display), one = digits === "1" ? 0 : 1;
+    const [num, den] = name.split("-per-");
+    const forms = UNIT_FORMS[num].split("|");
+    if (den === undefined) return forms[2 * k + one];
+    if (k < 2 && (name === "mile-per-hour" || name === "mile-per-gallon")) return (k === 0 ? " " : "") + (den === "hour" ? "mph" : "mpg");
+    if (k < 2 && num === "percent") return "%";
+    const per = UNIT_FORMS[den].split("|");
+    return forms[2 * k + one] + (k === 2 ? ` per${per[4]}` : per[6 + k]);
+  };
   const numberFormat = (options) => {
-    if (!isObject(options)) return { minFraction: 0, maxFraction: 3, minInteger: 1, grouping: true, percent: false, currency: null };
+    if (!isObject(options)) return { minFraction: 0, maxFraction: 3, minInteger: 1, grouping: true, percent: false, currency: null, unit: null, roundingMode: "halfExpand" };
     const text = (name) => { const v = options[name]; return v === undefined ? undefined : `${v}`; };
     const digits = (name, low, high) => {
       const v = options[name];
@@ -514,8 +590,13 @@
       return Math.floor(n);
     };
     const style = text("style") ?? "decimal";
-    let currency = null;
-    if (style === "currency") {
+    let currency = null, unit = null;
+    if (style === "unit") {
+      const name = checkUnit(text("unit"));
+      const display = text("unitDisplay") ?? "short";
+      if (!UNIT_DISPLAYS.includes(display)) throw new RangeErrorCtor(`Value ${display} out of range for ${numberOwner} options property unitDisplay`);
+      unit = { name, display };
+    } else if (style === "currency") {
       const code = text("currency");
       if (code === undefined) throw new TypeErrorCtor("Currency code is required with currency style.");
       if (!/^[A-Za-z]{3}$/.test(code)) throw new RangeErrorCtor(`Invalid currency code : ${code}`);
@@ -536,7 +617,9 @@
     else if (max !== undefined) { minFraction = Math.min(defaultFraction, max); maxFraction = max; }
     else { minFraction = defaultFraction; maxFraction = defaultMax; }
     const grouping = options.useGrouping;
-    return { minFraction, maxFraction, minInteger, grouping: grouping === undefined || Boolean(grouping), percent, currency };
+    const roundingMode = text("roundingMode") ?? "halfExpand";
+    if (!ROUNDING_MODES.includes(roundingMode)) throw new RangeErrorCtor(`Value ${roundingMode} out of range for ${numberOwner} options property roundingMode`);
+    return { minFraction, maxFraction, minInteger, grouping: grouping === undefined || Boolean(grouping), percent, currency, unit, roundingMode };
   };
   const NumberCtor = Number, numberValueOf = Number.prototype.valueOf;
   // `signDisplay` and `currencySign: "accounting"` as ICU: the sign (or
@@ -582,10 +665,49 @@
     }
     return localeNumber(x, locales, options);
   } }.toLocaleString, writable: true, enumerable: false, configurable: true });
+  // Whether a number's magnitude rounds up past its last kept digit
+  // `last`, by its first dropped digit `first` (`rest`: any later one is
+  // non-zero), as ECMA-402's `roundingMode` says (`number_format.rs`'s
+  // `Rounding` for fraction digits).
+  const roundsUp = (mode, first, rest, last, negative) => {
+    if (first === 0 && !rest) return false;
+    if (mode === "ceil") return !negative;
+    if (mode === "floor") return negative;
+    if (mode === "expand") return true;
+    if (mode === "trunc") return false;
+    if (first !== 5 || rest) return first >= 5;
+    if (mode === "halfCeil") return !negative;
+    if (mode === "halfFloor") return negative;
+    if (mode === "halfTrunc") return false;
+    if (mode === "halfEven") return last % 2 === 1;
+    return true;
+  };
+  // `v` (not 0) rounded to `digits` significant digits of its shortest
+  // decimal: the digits and the exponent of the first.
+  const roundSignificant = (v, digits, mode) => {
+    const [m, e] = Math.abs(v).toExponential().split("e");
+    let ds = m.replace(".", "").split("").map(NumberCtor), exp = NumberCtor(e);
+    if (ds.length > digits) {
+      const up = roundsUp(mode, ds[digits], ds.slice(digits + 1).some((d) => d !== 0), ds[digits - 1], v < 0);
+      ds = ds.slice(0, digits);
+      if (up) {
+        let i = digits - 1;
+        for (; i >= 0; i--) { ds[i]++; if (ds[i] < 10) break; ds[i] = 0; }
+        if (i < 0) { ds.unshift(1); ds.pop(); exp++; }
+      }
+    }
+    return { ds, exp };
+  };
   function localeNumber(x, locales, options) {
     const tag = isObject(locales) ? locales[0] : locales;
     const language = tag === undefined ? "" : `${tag}`;
     const base = numberFormat(options);
+    if (base.unit !== null) {
+      // The number as a decimal, then the unit's English form.
+      if (!/^(en)?([-_]|$)/i.test(language)) throw new RangeErrorCtor(`hwf writes units in English only, not for the locale ${language}`);
+      const digits = localeNumber(x, locales, { ...options, style: "decimal" });
+      return digits + unitSuffix(base.unit.name, base.unit.display, digits.replace(/^[-\u2212]/, ""));
+    }
     if (isObject(options) && NumberCtor.isFinite(x)) {
       const display = options.currencyDisplay === undefined ? "symbol" : StringCtor(options.currencyDisplay);
       if (!["symbol", "narrowSymbol", "code", "name"].includes(display)) throw new RangeErrorCtor(`Value ${display} out of range for ${numberOwner} options property currencyDisplay`);
@@ -609,7 +731,7 @@
         let e = step * Math.floor(e0 / step);
         let m = NumberCtor(`${mant}e${e0 - e}`);
         if (NumberCtor(m.toFixed(base.maxFraction)) >= limit) { e += step; m = NumberCtor(`${mant}e${e0 - e}`); }
-        return (x < 0 ? "-" : "") + nativeFormat(m, language, stringify({ ...base, grouping: false })) + "E" + e;
+        return nativeFormat(x < 0 ? -m : m, language, stringify({ ...base, grouping: false })) + "E" + e;
       }
     }
     if (isObject(options) && !base.percent && NumberCtor.isFinite(x)) {
@@ -629,17 +751,7 @@
       // its shortest decimal, as ICU), written with `minDigits` at least.
       const significant = (v, digits, minDigits, grouping = base.grouping) => {
         if (v === 0) return nativeFormat(v, language, stringify({ ...base, grouping, minFraction: Math.max(0, minDigits - 1), maxFraction: Math.max(0, minDigits - 1) }));
-        const [m, e] = Math.abs(v).toExponential().split("e");
-        let ds = m.replace(".", "").split("").map(NumberCtor), exp = NumberCtor(e);
-        if (ds.length > digits) {
-          const up = ds[digits] >= 5;
-          ds = ds.slice(0, digits);
-          if (up) {
-            let i = digits - 1;
-            for (; i >= 0; i--) { ds[i]++; if (ds[i] < 10) break; ds[i] = 0; }
-            if (i < 0) { ds.unshift(1); ds.pop(); exp++; }
-          }
-        }
+        let { ds, exp } = roundSignificant(v, digits, base.roundingMode);
         while (ds.length > 1 && ds[ds.length - 1] === 0) ds.pop();
         const shown = Math.max(ds.length, minDigits);
         const fraction = Math.max(0, shown - 1 - exp);
@@ -666,8 +778,8 @@
             return text + (long ? word : short);
           }
           const digits = maxSig ?? (Math.abs(v) >= 100 ? Math.floor(Math.log10(Math.abs(v))) + 1 : 2);
-          const [m, e] = v === 0 ? ["0", "0"] : Math.abs(v).toExponential(Math.max(0, digits - 1)).split("e");
-          const rounded = v === 0 ? 0 : NumberCtor(`${m}e${e}`);
+          const r = v === 0 ? null : roundSignificant(v, Math.max(1, digits), base.roundingMode);
+          const rounded = r === null ? 0 : NumberCtor(`${r.ds[0]}.${r.ds.slice(1).join("")}e${r.exp}`);
           if (rounded >= 1000 && k > 0) { k--; continue; }
           const text = v === 0 ? "0" : significant(v, digits, minSig ?? 1, false);
           return text + (long ? word : short);
@@ -697,12 +809,68 @@
       try { toLocale.call(0, locales, this.#options); } finally { numberOwner = "Number.prototype.toLocaleString"; }
     }
     format(x) { return toLocale.call(NumberCtor(x), this.#locales, this.#options); }
+    formatToParts(x) { return numberParts(this.format(x), this.#locales, this.#options); }
+    // ICU's number ranges (`3–5`, `$3.00 – $5.00`, `3–5 kB`, `~3`), as
+    // `formatRangeToParts` below.
+    formatRange(start, end) { return this.formatRangeToParts(start, end).map((p) => p.value).join(""); }
+    formatRangeToParts(start, end) {
+      const a = rangeEnd(start, "start"), b = rangeEnd(end, "end");
+      const language = nativeLower.call(localeOf(this.#locales).split(/[-_]/)[0]);
+      const pa = this.formatToParts(a), pb = this.formatToParts(b);
+      const join = (ps) => ps.map((p) => p.value).join("");
+      const tag = (ps, source) => ps.map((p) => ({ type: p.type, value: p.value, source }));
+      if (join(pa) === join(pb)) {
+        // Equal once rounded: the one number, approximately.
+        const approx = { de: "\u2248", ru: "\u2248", fr: "\u2243", ja: "\u7d04" }[language] ?? "~";
+        return tag([{ type: "approximatelySign", value: approx }, ...pa], "shared");
+      }
+      // ICU's modifiers: the unit (or a currency's name) after the number
+      // is the outer one, always shared; the sign, the currency symbol,
+      // `%` and the compact suffix are the middle one, shared when both
+      // ends have the same and it is more than one character.
+      const o = this.#options ?? {};
+      const named = o.style !== undefined && StringCtor(o.style) === "currency" && o.currencyDisplay !== undefined && StringCtor(o.currencyDisplay) === "name";
+      const isUnit = o.style !== undefined && StringCtor(o.style) === "unit";
+      const split = (ps) => {
+        let outer = [];
+        const last = ps.length - 1;
+        if ((isUnit && ps[last].type === "unit" && ps[last].value !== "%") || (named && ps[last].type === "currency")) {
+          outer = ps[last - 1]?.type === "literal" ? ps.slice(last - 1) : ps.slice(last);
+          ps = ps.slice(0, ps.length - outer.length);
+        }
+        const core = (p) => /^(integer|group|decimal|fraction|nan|infinity|exponent)/.test(p.type);
+        const first = ps.findIndex(core);
+        let end = ps.length;
+        while (end > first && !core(ps[end - 1])) end--;
+        return { pre: ps.slice(0, first), core: ps.slice(first, end), suf: ps.slice(end), outer };
+      };
+      const sa = split(pa), sb = split(pb);
+      if (isUnit && sa.outer.length > 0) {
+        // A range takes English's other form (`1–2 hours`, `2–1 hours`).
+        const base = numberFormat(o);
+        const text = unitSuffix(base.unit.name, base.unit.display, "2");
+        const unitText = text.replace(/^ /, "");
+        sa.outer = text === unitText ? [{ type: "unit", value: unitText }] : [{ type: "literal", value: " " }, { type: "unit", value: unitText }];
+      }
+      const middle = join(sa.pre) + join(sa.suf);
+      const collapse = middle === join(sb.pre) + join(sb.suf) && [...middle].length > 1;
+      const dash = { es: "-", it: "-", nl: "-", zh: "-", ja: "\uff5e", ko: "~" }[language] ?? "\u2013";
+      const spaced = (!collapse && middle !== "") || sa.core.some((p) => p.type === "exponentSeparator");
+      const sep = { type: "literal", value: spaced ? ` ${dash} ` : dash };
+      if (collapse) {
+        return [...tag(sa.pre, "shared"), ...tag(sa.core, "startRange"), ...tag([sep], "shared"), ...tag(sb.core, "endRange"),
+          ...tag(sa.suf, "shared"), ...tag(sa.outer, "shared")];
+      }
+      return [...tag([...sa.pre, ...sa.core, ...sa.suf], "startRange"), ...tag([sep], "shared"),
+        ...tag([...sb.pre, ...sb.core, ...sb.suf], "endRange"), ...tag(sa.outer, "shared")];
+    }
     resolvedOptions() {
       // ECMA-402's fields in V8's order (standard notation's digits).
       const o = this.#options ?? {}, base = numberFormat(this.#options);
       const str = (k, d) => (o[k] === undefined ? d : StringCtor(o[k]));
       const r = { locale: localeOf(this.#locales), numberingSystem: "latn", style: str("style", "decimal") };
       if (base.currency !== null) { r.currency = base.currency; r.currencyDisplay = str("currencyDisplay", "symbol"); r.currencySign = str("currencySign", "standard"); }
+      if (base.unit !== null) { r.unit = base.unit.name; r.unitDisplay = base.unit.display; }
       r.minimumIntegerDigits = base.minInteger;
       if (o.minimumSignificantDigits !== undefined || o.maximumSignificantDigits !== undefined) {
         r.minimumSignificantDigits = o.minimumSignificantDigits === undefined ? 1 : Math.floor(NumberCtor(o.minimumSignificantDigits));
@@ -714,10 +882,78 @@
       r.notation = str("notation", "standard");
       if (r.notation === "compact") r.compactDisplay = str("compactDisplay", "short");
       r.signDisplay = str("signDisplay", "auto");
-      Object.assign(r, { roundingMode: "halfExpand", roundingIncrement: 1, trailingZeroDisplay: "auto", roundingPriority: "auto" });
+      Object.assign(r, { roundingMode: base.roundingMode, roundingIncrement: 1, trailingZeroDisplay: "auto", roundingPriority: "auto" });
       return r;
     }
   }
+  // An end of `formatRange`: a number (a BigInt, a string or a boolean
+  // read as one), with V8's errors for undefined and NaN.
+  const rangeEnd = (v, which) => {
+    const shown = () => { try { return StringCtor(v); } catch { return typeof v; } };
+    if (v === undefined) throw new TypeErrorCtor(`Invalid ${which} : undefined`);
+    const x = typeof v === "bigint" ? NumberCtor(v) : NumberCtor(v);
+    if (x !== x) throw new RangeErrorCtor(`Invalid ${which} : ${shown()}`);
+    return x;
+  };
+  // `formatToParts`: the formatted `text` cut into ECMA-402's parts
+  // (`integer`, `group`, `decimal`, `fraction`, `minusSign`, `plusSign`,
+  // `percentSign`, `currency`, `compact`, `unit`, `exponent…`, `literal`),
+  // knowing the locale's separators and the options' words.
+  const numberParts = (text, locales, options) => {
+    const o = isObject(options) ? options : {};
+    const style = o.style === undefined ? "decimal" : StringCtor(o.style);
+    const notation = o.notation === undefined ? "standard" : StringCtor(o.notation);
+    const tag = isObject(locales) ? locales[0] : locales;
+    const sample = nativeFormat(12345.5, tag === undefined ? "" : StringCtor(tag), stringify({ minFraction: 1, maxFraction: 1, minInteger: 1, grouping: true, percent: false, currency: null }));
+    const groupChar = sample[2], decimalChar = sample[6];
+    const parts = [];
+    let rest = text;
+    const tail = [];
+    if (style === "unit") {
+      // The unit's form is the text's end: after the number (and its space).
+      const base = numberFormat(o);
+      const forms = [unitSuffix(base.unit.name, base.unit.display, "1"), unitSuffix(base.unit.name, base.unit.display, "2")].sort((x, y) => y.length - x.length);
+      const form = forms.find((f) => rest.endsWith(f));
+      if (form !== undefined) {
+        rest = rest.slice(0, rest.length - form.length);
+        const unitText = form.replace(/^ /, "");
+        if (unitText !== form) tail.push({ type: "literal", value: " " });
+        tail.push({ type: "unit", value: unitText });
+      }
+    }
+    const named = style === "currency" && o.currencyDisplay !== undefined && StringCtor(o.currencyDisplay) === "name";
+    const digit = (c) => c !== undefined && c >= "0" && c <= "9";
+    let afterDecimal = false, afterExponent = false;
+    for (let i = 0; i < rest.length;) {
+      const c = rest[i];
+      const push = (type, value) => { parts.push({ type, value }); i += value.length; };
+      if (digit(c)) {
+        let j = i;
+        while (digit(rest[j])) j++;
+        push(afterExponent ? "exponentInteger" : afterDecimal ? "fraction" : "integer", rest.slice(i, j));
+      } else if (c === groupChar && digit(rest[i - 1]) && digit(rest[i + 1]) && !afterDecimal && !afterExponent) push("group", c);
+      else if (c === decimalChar && digit(rest[i + 1]) && !afterExponent) { afterDecimal = true; push("decimal", c); }
+      else if (c === "-" || c === "\u2212") push(parts.length > 0 && parts[parts.length - 1].type === "exponentSeparator" ? "exponentMinusSign" : "minusSign", c);
+      else if (c === "+") push("plusSign", c);
+      else if (c === "%") push("percentSign", c);
+      else if (c === "E" && (notation === "scientific" || notation === "engineering") && digit(rest[i - 1])) { afterExponent = true; push("exponentSeparator", c); }
+      else if (rest.startsWith("NaN", i)) push("nan", "NaN");
+      else if (c === "\u221e") push("infinity", c);
+      else if (c === "(" || c === ")") push("literal", c);
+      else if (/\s/.test(c)) {
+        let j = i;
+        while (j < rest.length && /\s/.test(rest[j])) j++;
+        push("literal", rest.slice(i, j));
+      } else {
+        let j = i;
+        if (named) j = rest.length - (/\)$/.test(rest) ? 1 : 0);
+        else while (j < rest.length && !digit(rest[j]) && !/[\s()+\-\u2212%]/.test(rest[j])) j++;
+        const compact = notation === "compact" && parts.some((p) => p.type === "integer");
+        push(compact ? "compact" : style === "currency" ? "currency" : "literal", rest.slice(i, j));
+      }
+    }
+    return [...parts, ...tail];
+  };
   class Collator {
     #locales; #options;
     constructor(locales, options) {

@@ -1,0 +1,77 @@
+export const meta = { name: 'intl-units-parts', description: 'NumberFormat units (bytes, durations, rates, long plurals), roundingMode, formatToParts and formatRange for a transfer report' }
+const transfers = [
+  { host: 'db-1', bytes: 512, ms: 1, kbps: 1234.5678 },
+  { host: 'db-2', bytes: 1536000, ms: 1250, kbps: 1 },
+  { host: 'cache', bytes: 3.75e9, ms: 86400000, kbps: 0 },
+  { host: 'edge', bytes: 0.4, ms: 7 * 86400000, kbps: -2.5 },
+]
+const tryIt = (fn) => { try { return fn() } catch (e) { return `${e.name}: ${e.message}` } }
+const size = (bytes) => {
+  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte']
+  let i = 0, v = bytes
+  while (v >= 1000 && i < units.length - 1) { v /= 1000; i++ }
+  return new Intl.NumberFormat('en-US', { style: 'unit', unit: units[i], maximumFractionDigits: 1 }).format(v)
+}
+const duration = (ms) => {
+  const steps = [['millisecond', 1000], ['second', 60], ['minute', 60], ['hour', 24], ['day', 7], ['week', Infinity]]
+  let v = ms
+  for (const [unit, next] of steps) {
+    if (v < next) return ['short', 'long', 'narrow'].map((unitDisplay) => v.toLocaleString('en-US', { style: 'unit', unit, unitDisplay, maximumFractionDigits: 2 }))
+    v /= next
+  }
+}
+const rows = transfers.map((t) => ({
+  host: t.host,
+  size: size(t.bytes),
+  took: duration(t.ms),
+  rate: ['short', 'long', 'narrow'].map((unitDisplay) => new Intl.NumberFormat('en-US', { style: 'unit', unit: 'kilobyte-per-second', unitDisplay }).format(t.kbps)),
+  bits: (t.kbps * 8).toLocaleString('en-US', { style: 'unit', unit: 'kilobit', unitDisplay: 'long', signDisplay: 'exceptZero' }),
+}))
+const allUnits = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte', 'petabyte', 'bit', 'kilobit', 'megabit', 'millisecond', 'second', 'minute', 'hour', 'day', 'week', 'month', 'year', 'percent', 'mile-per-hour', 'megabyte-per-second', 'hour-per-day', 'mile', 'celsius']
+const table = allUnits.map((unit) => [unit, ...['short', 'long', 'narrow'].map((unitDisplay) => [1, 2, 0, -1, 1.5].map((v) => new Intl.NumberFormat('en-US', { style: 'unit', unit, unitDisplay }).format(v)).join(' | '))])
+const errors = [
+  tryIt(() => new Intl.NumberFormat('en-US', { style: 'unit', unit: 'kilobytes' })),
+  tryIt(() => new Intl.NumberFormat('en-US', { style: 'unit' })),
+  tryIt(() => new Intl.NumberFormat('en-US', { style: 'unit', unit: 'byte-per-fortnight' })),
+  tryIt(() => new Intl.NumberFormat('en-US', { style: 'unit', unit: 'hour', unitDisplay: 'wide' })),
+  tryIt(() => (5).toLocaleString('en-US', { style: 'unit', unit: 'parsec' })),
+  tryIt(() => new Intl.NumberFormat('en-US', { roundingMode: 'up' })),
+]
+const modes = ['ceil', 'floor', 'expand', 'trunc', 'halfCeil', 'halfFloor', 'halfExpand', 'halfTrunc', 'halfEven']
+const rounding = modes.map((roundingMode) => ({
+  roundingMode,
+  tenths: [1.25, 1.35, -1.25, 1.21, 0.125].map((v) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 1, roundingMode }).format(v)),
+  whole: [2.5, -2.5, -0.4, 1234.5].map((v) => v.toLocaleString('en-US', { maximumFractionDigits: 0, roundingMode })),
+  usd: (19.995).toLocaleString('en-US', { style: 'currency', currency: 'USD', roundingMode }),
+  compact: new Intl.NumberFormat('en-US', { notation: 'compact', roundingMode }).format(-1250),
+  sig: new Intl.NumberFormat('en-US', { maximumSignificantDigits: 2, roundingMode }).format(12501),
+  resolved: new Intl.NumberFormat('en-US', { roundingMode }).resolvedOptions().roundingMode,
+}))
+const nf = (o, l = 'en-US') => new Intl.NumberFormat(l, o)
+const parts = [
+  nf({ style: 'currency', currency: 'USD' }).formatToParts(-1234.5),
+  nf({ style: 'currency', currency: 'USD', currencySign: 'accounting' }).formatToParts(-5),
+  nf({ style: 'currency', currency: 'USD', currencyDisplay: 'name' }).formatToParts(1249.5),
+  nf({ style: 'currency', currency: 'EUR' }, 'de-DE').formatToParts(-1234.5),
+  nf({ style: 'percent', signDisplay: 'always' }).formatToParts(0.25),
+  nf({ notation: 'compact', compactDisplay: 'long' }).formatToParts(12345),
+  nf({ notation: 'scientific' }).formatToParts(0.00123),
+  nf({ style: 'unit', unit: 'kilobyte-per-second', unitDisplay: 'long' }).formatToParts(1234),
+  nf({ style: 'unit', unit: 'kilobyte', unitDisplay: 'narrow' }).formatToParts(12),
+  nf({}, 'fr-FR').formatToParts(1234567.5),
+  nf({}).formatToParts(NaN),
+].map((ps) => ps.map((p) => `${p.type}:${p.value}`).join(' '))
+const ranges = [
+  nf({}).formatRange(3, 5), nf({}).formatRange(3, 3), nf({}).formatRange(-3, 5), nf({}).formatRange(1234, 5678),
+  nf({ style: 'currency', currency: 'USD' }).formatRange(3, 5), nf({ style: 'currency', currency: 'USD' }).formatRange(-3, -5),
+  nf({ style: 'currency', currency: 'EUR' }, 'de-DE').formatRange(3, 5), nf({ style: 'currency', currency: 'CHF' }).formatRange(3, 5),
+  nf({ style: 'percent' }).formatRange(0.1, 0.2), nf({ style: 'unit', unit: 'kilobyte' }).formatRange(3, 5),
+  nf({ style: 'unit', unit: 'hour', unitDisplay: 'long' }).formatRange(1, 2), nf({ style: 'unit', unit: 'hour', unitDisplay: 'long' }).formatRange(1, 1),
+  nf({ notation: 'compact' }).formatRange(1000, 5000000), nf({ notation: 'compact', compactDisplay: 'long' }).formatRange(1000, 5000),
+  nf({ maximumFractionDigits: 0 }).formatRange(2.9, 3.1), nf({}, 'es-ES').formatRange(3, 5),
+  tryIt(() => nf({}).formatRange(1)), tryIt(() => nf({}).formatRange(NaN, 1)),
+  nf({ style: 'currency', currency: 'USD' }).formatRangeToParts(3, 5).map((p) => `${p.source}:${p.type}:${p.value}`).join(' '),
+]
+const resolved = nf({ style: 'unit', unit: 'megabyte-per-second', unitDisplay: 'long', roundingMode: 'floor' }).resolvedOptions()
+log(`${rows.length} transfers, ${rows[1].size} from ${rows[1].host} in ${rows[1].took[1]}`)
+return { rows, table, errors, rounding, parts, ranges, resolved }
