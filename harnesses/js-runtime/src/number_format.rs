@@ -15,6 +15,9 @@
 //!   `minimumIntegerDigits`, `useGrouping`, `style` (`decimal`, `percent`,
 //!   `currency` with `currency`; USD `$`, EUR `€`, GBP `£`, JPY `¥` with no
 //!   decimals, any other code before the number);
+//! - ECMA-402's `roundingMode` (all nine; Node 20's V8 honours it) and
+//!   `trailingZeroDisplay: "stripIfInteger"` (`$5`, `$5.50`); the prelude
+//!   writes units, parts and ranges around these digits;
 //! - for a locale whose language writes `1.234,5` (`de`, `es`, `it`, `nl`,
 //!   `pt`, `id`, `tr`, `da`) or `1 234,5` (`fr` with U+202F; `ru`, `uk`,
 //!   `pl`, `cs`, `sv`, `nb`, `fi` with U+00A0), those separators, with `%`
@@ -89,6 +92,9 @@ struct Format {
     currency: Option<String>,
     /// ECMA-402's `roundingMode` (`halfExpand` by default).
     rounding: Rounding,
+    /// `trailingZeroDisplay: "stripIfInteger"`: no fraction digits when
+    /// the rounded number is whole (`$5`, `$5.50`).
+    strip_if_integer: bool,
 }
 
 /// How the digits past the last one shown round (ECMA-402's
@@ -174,6 +180,7 @@ impl Format {
                     .and_then(Value::as_str)
                     .unwrap_or("halfExpand"),
             ),
+            strip_if_integer: options.get("trailingZeroDisplay").and_then(Value::as_str) == Some("stripIfInteger"),
         }
     }
 }
@@ -192,10 +199,15 @@ pub fn to_locale_string(x: f64, tag: &str, options: &Value) -> String {
         let point = if format.percent { point + 2 } else { point };
         let (int, frac) = round_digits(&digits, point, format.max_fraction, format.rounding, negative);
         let mut frac = frac;
-        while frac.len() > format.min_fraction && frac.ends_with('0') {
+        let min_fraction = if format.strip_if_integer && frac.bytes().all(|b| b == b'0') {
+            0
+        } else {
+            format.min_fraction
+        };
+        while frac.len() > min_fraction && frac.ends_with('0') {
             frac.pop();
         }
-        while frac.len() < format.min_fraction {
+        while frac.len() < min_fraction {
             frac.push('0');
         }
         let int = if int.len() < format.min_integer {
@@ -410,5 +422,13 @@ mod tests {
                 .collect();
             assert_eq!(got, want, "{mode}");
         }
+    }
+
+    #[test]
+    fn strips_the_zeros_of_a_whole_number_if_asked() {
+        let usd = serde_json::json!({"minFraction": 2, "maxFraction": 2, "currency": "USD", "trailingZeroDisplay": "stripIfInteger"});
+        assert_eq!(to_locale_string(5.0, "en-US", &usd), "$5");
+        assert_eq!(to_locale_string(4.999, "en-US", &usd), "$5");
+        assert_eq!(to_locale_string(5.5, "en-US", &usd), "$5.50");
     }
 }

@@ -580,7 +580,7 @@
     return forms[2 * k + one] + (k === 2 ? ` per${per[4]}` : per[6 + k]);
   };
   const numberFormat = (options) => {
-    if (!isObject(options)) return { minFraction: 0, maxFraction: 3, minInteger: 1, grouping: true, percent: false, currency: null, unit: null, roundingMode: "halfExpand" };
+    if (!isObject(options)) return { minFraction: 0, maxFraction: 3, minInteger: 1, grouping: true, percent: false, currency: null, unit: null, roundingMode: "halfExpand", trailingZeroDisplay: "auto" };
     const text = (name) => { const v = options[name]; return v === undefined ? undefined : `${v}`; };
     const digits = (name, low, high) => {
       const v = options[name];
@@ -619,7 +619,11 @@
     const grouping = options.useGrouping;
     const roundingMode = text("roundingMode") ?? "halfExpand";
     if (!ROUNDING_MODES.includes(roundingMode)) throw new RangeErrorCtor(`Value ${roundingMode} out of range for ${numberOwner} options property roundingMode`);
-    return { minFraction, maxFraction, minInteger, grouping: grouping === undefined || Boolean(grouping), percent, currency, unit, roundingMode };
+    const trailingZeroDisplay = text("trailingZeroDisplay") ?? "auto";
+    if (trailingZeroDisplay !== "auto" && trailingZeroDisplay !== "stripIfInteger") {
+      throw new RangeErrorCtor(`Value ${trailingZeroDisplay} out of range for ${numberOwner} options property trailingZeroDisplay`);
+    }
+    return { minFraction, maxFraction, minInteger, grouping: grouping === undefined || Boolean(grouping), percent, currency, unit, roundingMode, trailingZeroDisplay };
   };
   const NumberCtor = Number, numberValueOf = Number.prototype.valueOf;
   // `signDisplay` and `currencySign: "accounting"` as ICU: the sign (or
@@ -792,7 +796,8 @@
 
   // `Intl` without ICU's data (the runtime would grow by megabytes): the
   // two constructors scripts use for reports and sorting, on the
-  // `toLocaleString` and `localeCompare` above. Anything else
+  // `toLocaleString` and `localeCompare` above (with `formatToParts`,
+  // `formatRange` and `formatRangeToParts` cut from its text). Anything else
   // (`DateTimeFormat`, …) is absent rather than wrong.
   const toLocale = Number.prototype.toLocaleString, localeCompare = String.prototype.localeCompare;
   const localeOf = (locales) => {
@@ -882,7 +887,7 @@
       r.notation = str("notation", "standard");
       if (r.notation === "compact") r.compactDisplay = str("compactDisplay", "short");
       r.signDisplay = str("signDisplay", "auto");
-      Object.assign(r, { roundingMode: base.roundingMode, roundingIncrement: 1, trailingZeroDisplay: "auto", roundingPriority: "auto" });
+      Object.assign(r, { roundingMode: base.roundingMode, roundingIncrement: 1, trailingZeroDisplay: base.trailingZeroDisplay, roundingPriority: "auto" });
       return r;
     }
   }

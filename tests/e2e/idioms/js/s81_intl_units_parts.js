@@ -72,6 +72,13 @@ const ranges = [
   tryIt(() => nf({}).formatRange(1)), tryIt(() => nf({}).formatRange(NaN, 1)),
   nf({ style: 'currency', currency: 'USD' }).formatRangeToParts(3, 5).map((p) => `${p.source}:${p.type}:${p.value}`).join(' '),
 ]
+const strip = [5, 4.999, 5.5, 1234, 0.1].map((v) => [
+  v.toLocaleString('en-US', { style: 'currency', currency: 'USD', trailingZeroDisplay: 'stripIfInteger' }),
+  nf({ minimumFractionDigits: 2, trailingZeroDisplay: 'stripIfInteger' }).format(v),
+  nf({ minimumSignificantDigits: 3, trailingZeroDisplay: 'stripIfInteger' }).format(v),
+  nf({ style: 'unit', unit: 'gigabyte', minimumFractionDigits: 1, trailingZeroDisplay: 'stripIfInteger' }).format(v),
+].join(' / '))
+strip.push(tryIt(() => nf({ trailingZeroDisplay: 'never' })), nf({ trailingZeroDisplay: 'stripIfInteger' }).resolvedOptions().trailingZeroDisplay)
 const resolved = nf({ style: 'unit', unit: 'megabyte-per-second', unitDisplay: 'long', roundingMode: 'floor' }).resolvedOptions()
 log(`${rows.length} transfers, ${rows[1].size} from ${rows[1].host} in ${rows[1].took[1]}`)
-return { rows, table, errors, rounding, parts, ranges, resolved }
+return { rows, table, errors, rounding, parts, ranges, strip, resolved }
