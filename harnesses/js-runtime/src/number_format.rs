@@ -95,6 +95,9 @@ struct Format {
     /// `trailingZeroDisplay: "stripIfInteger"`: no fraction digits when
     /// the rounded number is whole (`$5`, `$5.50`).
     strip_if_integer: bool,
+    /// ECMA-402's `roundingIncrement`: rounds to a multiple of this many
+    /// units of the last fraction digit (`5` with two digits: `$1.25`).
+    increment: u64,
 }
 
 /// How the digits past the last one shown round (ECMA-402's
@@ -180,6 +183,11 @@ impl Format {
                     .and_then(Value::as_str)
                     .unwrap_or("halfExpand"),
             ),
+            increment: options
+                .get("roundingIncrement")
+                .and_then(Value::as_u64)
+                .unwrap_or(1)
+                .max(1),
             strip_if_integer: options.get("trailingZeroDisplay").and_then(Value::as_str) == Some("stripIfInteger"),
         }
     }
@@ -197,7 +205,20 @@ pub fn to_locale_string(x: f64, tag: &str, options: &Value) -> String {
     } else {
         let (digits, point) = shortest_decimal(x.abs());
         let point = if format.percent { point + 2 } else { point };
-        let (int, frac) = round_digits(&digits, point, format.max_fraction, format.rounding, negative);
+        let rounded = if format.increment > 1 {
+            round_to_increment(
+                &digits,
+                point,
+                format.max_fraction,
+                format.increment,
+                format.rounding,
+                negative,
+            )
+        } else {
+            None
+        };
+        let (int, frac) =
+            rounded.unwrap_or_else(|| round_digits(&digits, point, format.max_fraction, format.rounding, negative));
         let mut frac = frac;
         let min_fraction = if format.strip_if_integer && frac.bytes().all(|b| b == b'0') {
             0
@@ -329,6 +350,69 @@ fn round_digits(digits: &str, point: i32, max_fraction: usize, rounding: Roundin
     (int, to_text(&all[int_len..]))
 }
 
+/// Rounds `0.digits × 10^point` (of a negative number if `negative`) to a
+/// multiple of `increment` units of its `max_fraction`th fraction digit as
+/// `rounding` says; the integer and fraction digits, or `None` when the
+/// number is too long to scale (then it rounds to the digit).
+fn round_to_increment(
+    digits: &str,
+    point: i32,
+    max_fraction: usize,
+    increment: u64,
+    rounding: Rounding,
+    negative: bool,
+) -> Option<(String, String)> {
+    // `x × 10^max_fraction` = `whole` + `0.rest`.
+    let scaled = i64::from(point) + i64::try_from(max_fraction).ok()?;
+    let bytes = digits.as_bytes();
+    let (whole_digits, rest): (String, String) = if scaled <= 0 {
+        (String::new(), "0".repeat(usize::try_from(-scaled).ok()?) + digits)
+    } else {
+        let at = usize::try_from(scaled).ok()?;
+        if at >= bytes.len() {
+            (format!("{digits}{}", "0".repeat(at - bytes.len())), String::new())
+        } else {
+            (digits[..at].to_owned(), digits[at..].to_owned())
+        }
+    };
+    let whole: u128 = if whole_digits.is_empty() {
+        0
+    } else {
+        whole_digits.parse().ok()?
+    };
+    let step = u128::from(increment);
+    let (q, r) = (whole / step, whole % step);
+    let rest = rest.trim_end_matches('0');
+    let (first, tail) = match rest.as_bytes().split_first() {
+        Some((&f, t)) => (f - b'0', t.iter().any(|&d| d != b'0')),
+        None => (0, false),
+    };
+    // `2 × (r + 0.rest)` against the increment: below, at or above half.
+    let twice = 2 * r + u128::from(first >= 5);
+    let exact = r == 0 && rest.is_empty();
+    let half = if twice < step {
+        std::cmp::Ordering::Less
+    } else if twice == step && !(tail || (first != 0 && first != 5)) {
+        std::cmp::Ordering::Equal
+    } else {
+        std::cmp::Ordering::Greater
+    };
+    // As `Rounding::rounds_up` with the half found here.
+    let (first, rest_nonzero) = match half {
+        std::cmp::Ordering::Less => (1, false),
+        std::cmp::Ordering::Equal => (5, false),
+        std::cmp::Ordering::Greater => (9, false),
+    };
+    let up = !exact && rounding.rounds_up(first, rest_nonzero, u8::try_from(q % 2).ok()?, negative);
+    let multiple = (q + u128::from(up)) * step;
+    let mut text = multiple.to_string();
+    if text.len() <= max_fraction {
+        text = format!("{}{text}", "0".repeat(max_fraction + 1 - text.len()));
+    }
+    let (int, frac) = text.split_at(text.len() - max_fraction);
+    Some((int.to_owned(), frac.to_owned()))
+}
+
 /// `1234567` → `1,234,567` with `sep`.
 fn group(int: &str, sep: char) -> String {
     let mut out = String::with_capacity(int.len() + int.len() / 3 * 3);
@@ -422,6 +506,23 @@ mod tests {
                 .collect();
             assert_eq!(got, want, "{mode}");
         }
+    }
+
+    #[test]
+    fn rounds_to_an_increment() {
+        // Node 20: `roundingIncrement` 5, 25, 50 with two fraction digits.
+        let usd = |inc: u64, mode: &str| serde_json::json!({"minFraction": 2, "maxFraction": 2, "currency": "USD", "roundingIncrement": inc, "roundingMode": mode});
+        assert_eq!(to_locale_string(1.23, "en-US", &usd(5, "halfExpand")), "$1.25");
+        assert_eq!(to_locale_string(1.13, "en-US", &usd(25, "halfExpand")), "$1.25");
+        assert_eq!(to_locale_string(1.26, "en-US", &usd(50, "halfExpand")), "$1.50");
+        assert_eq!(to_locale_string(1.21, "en-US", &usd(5, "ceil")), "$1.25");
+        assert_eq!(to_locale_string(1.125, "en-US", &usd(5, "halfEven")), "$1.10");
+        assert_eq!(to_locale_string(0.99, "en-US", &usd(10, "halfExpand")), "$1.00");
+        let whole = |inc: u64| serde_json::json!({"minFraction": 0, "maxFraction": 0, "roundingIncrement": inc});
+        assert_eq!(to_locale_string(12345.0, "en-US", &whole(5000)), "10,000");
+        assert_eq!(to_locale_string(-12.5, "en-US", &whole(5)), "-15");
+        assert_eq!(to_locale_string(-2.0, "en-US", &whole(5)), "-0");
+        assert_eq!(to_locale_string(1.23, "en-US", &whole(2)), "2");
     }
 
     #[test]

@@ -556,6 +556,7 @@
     year: " yr| yrs|y|y| year| years|/y|/y",
   };
   const UNIT_DISPLAYS = ["short", "narrow", "long"], hasOwn = Object.hasOwn;
+  const ROUNDING_INCREMENTS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000];
   const ROUNDING_MODES = ["ceil", "floor", "expand", "trunc", "halfCeil", "halfFloor", "halfExpand", "halfTrunc", "halfEven"];
   // The unit option's check: a sanctioned unit or `X-per-Y` of two.
   const checkUnit = (name) => {
@@ -580,7 +581,7 @@
     return forms[2 * k + one] + (k === 2 ? ` per${per[4]}` : per[6 + k]);
   };
   const numberFormat = (options) => {
-    if (!isObject(options)) return { minFraction: 0, maxFraction: 3, minInteger: 1, grouping: true, percent: false, currency: null, unit: null, roundingMode: "halfExpand", trailingZeroDisplay: "auto" };
+    if (!isObject(options)) return { minFraction: 0, maxFraction: 3, minInteger: 1, grouping: true, percent: false, currency: null, unit: null, roundingMode: "halfExpand", trailingZeroDisplay: "auto", roundingIncrement: 1 };
     const text = (name) => { const v = options[name]; return v === undefined ? undefined : `${v}`; };
     const digits = (name, low, high) => {
       const v = options[name];
@@ -608,7 +609,15 @@
     const defaultFraction = currency === null ? 0 : ["JPY", "KRW", "VND", "CLP", "ISK"].includes(currency) ? 0 : 2;
     const minInteger = digits("minimumIntegerDigits", 1, 21) ?? 1;
     const min = digits("minimumFractionDigits", 0, 100), max = digits("maximumFractionDigits", 0, 100);
-    const defaultMax = percent ? 0 : currency !== null ? defaultFraction : 3;
+    // `roundingIncrement` (1, 2, 5, 10, 20, 25, 50, … 5000): the fraction
+    // digits default to the minimum's default, and must be equal.
+    let roundingIncrement = 1;
+    if (options.roundingIncrement !== undefined) {
+      const n = Math.floor(NumberCtor(options.roundingIncrement));
+      if (!(n >= 1 && n <= 5000) || !ROUNDING_INCREMENTS.includes(n)) throw new RangeErrorCtor("roundingIncrement value is out of range.");
+      roundingIncrement = n;
+    }
+    const defaultMax = roundingIncrement !== 1 ? defaultFraction : percent ? 0 : currency !== null ? defaultFraction : 3;
     let minFraction, maxFraction;
     if (min !== undefined && max !== undefined) {
       if (min > max) throw new RangeErrorCtor("maximumFractionDigits value is out of range.");
@@ -616,6 +625,12 @@
     } else if (min !== undefined) { minFraction = min; maxFraction = Math.max(min, defaultMax); }
     else if (max !== undefined) { minFraction = Math.min(defaultFraction, max); maxFraction = max; }
     else { minFraction = defaultFraction; maxFraction = defaultMax; }
+    if (roundingIncrement !== 1) {
+      if (options.minimumSignificantDigits !== undefined || options.maximumSignificantDigits !== undefined || text("notation") === "compact") {
+        throw new TypeErrorCtor("RoundingType is not fractionDigits");
+      }
+      if (minFraction !== maxFraction) throw new RangeErrorCtor("maximumFractionDigits not equal to minimumFractionDigits");
+    }
     const grouping = options.useGrouping;
     const roundingMode = text("roundingMode") ?? "halfExpand";
     if (!ROUNDING_MODES.includes(roundingMode)) throw new RangeErrorCtor(`Value ${roundingMode} out of range for ${numberOwner} options property roundingMode`);
@@ -623,7 +638,7 @@
     if (trailingZeroDisplay !== "auto" && trailingZeroDisplay !== "stripIfInteger") {
       throw new RangeErrorCtor(`Value ${trailingZeroDisplay} out of range for ${numberOwner} options property trailingZeroDisplay`);
     }
-    return { minFraction, maxFraction, minInteger, grouping: grouping === undefined || Boolean(grouping), percent, currency, unit, roundingMode, trailingZeroDisplay };
+    return { minFraction, maxFraction, minInteger, grouping: grouping === undefined || Boolean(grouping), percent, currency, unit, roundingMode, trailingZeroDisplay, roundingIncrement };
   };
   const NumberCtor = Number, numberValueOf = Number.prototype.valueOf;
   // `signDisplay` and `currencySign: "accounting"` as ICU: the sign (or
@@ -887,7 +902,7 @@
       r.notation = str("notation", "standard");
       if (r.notation === "compact") r.compactDisplay = str("compactDisplay", "short");
       r.signDisplay = str("signDisplay", "auto");
-      Object.assign(r, { roundingMode: base.roundingMode, roundingIncrement: 1, trailingZeroDisplay: base.trailingZeroDisplay, roundingPriority: "auto" });
+      Object.assign(r, { roundingMode: base.roundingMode, roundingIncrement: base.roundingIncrement, trailingZeroDisplay: base.trailingZeroDisplay, roundingPriority: "auto" });
       return r;
     }
   }

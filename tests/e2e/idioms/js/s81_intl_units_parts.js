@@ -79,6 +79,14 @@ const strip = [5, 4.999, 5.5, 1234, 0.1].map((v) => [
   nf({ style: 'unit', unit: 'gigabyte', minimumFractionDigits: 1, trailingZeroDisplay: 'stripIfInteger' }).format(v),
 ].join(' / '))
 strip.push(tryIt(() => nf({ trailingZeroDisplay: 'never' })), nf({ trailingZeroDisplay: 'stripIfInteger' }).resolvedOptions().trailingZeroDisplay)
+const increments = [
+  ...[[5, 1.23], [25, 1.13], [50, 1.26], [10, 0.99], [5, 1.125]].map(([roundingIncrement, v]) => v.toLocaleString('en-US', { style: 'currency', currency: 'USD', roundingIncrement })),
+  nf({ style: 'currency', currency: 'USD', roundingIncrement: 5, roundingMode: 'halfEven' }).format(1.125),
+  nf({ roundingIncrement: 5000, maximumFractionDigits: 0 }).format(12345), nf({ roundingIncrement: 5 }).format(-12.5), nf({ roundingIncrement: 5, style: 'percent' }).format(0.123),
+  nf({ roundingIncrement: 5, minimumFractionDigits: 1, maximumFractionDigits: 1, style: 'unit', unit: 'hour' }).format(2.33),
+  tryIt(() => nf({ roundingIncrement: 5, maximumFractionDigits: 2 })), tryIt(() => nf({ roundingIncrement: 3 })), tryIt(() => nf({ roundingIncrement: 5, maximumSignificantDigits: 2 })),
+  JSON.stringify(nf({ roundingIncrement: 25, style: 'currency', currency: 'USD' }).resolvedOptions()),
+]
 const resolved = nf({ style: 'unit', unit: 'megabyte-per-second', unitDisplay: 'long', roundingMode: 'floor' }).resolvedOptions()
 log(`${rows.length} transfers, ${rows[1].size} from ${rows[1].host} in ${rows[1].took[1]}`)
-return { rows, table, errors, rounding, parts, ranges, strip, resolved }
+return { rows, table, errors, rounding, parts, ranges, strip, increments, resolved }
