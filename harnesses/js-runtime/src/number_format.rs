@@ -15,7 +15,8 @@
 //!   `minimumIntegerDigits`, `useGrouping`, `style` (`decimal`, `percent`,
 //!   `currency` with `currency`; USD `$`, EUR `€`, GBP `£`, JPY `¥` with no
 //!   decimals, any other code before the number);
-//! - ECMA-402's `roundingMode` (all nine; Node 20's V8 honours it) and
+//! - ECMA-402's `roundingMode` (all nine; Node 20's V8 honours it),
+//!   `roundingIncrement` (`$1.25` for 1.23 by 5) and
 //!   `trailingZeroDisplay: "stripIfInteger"` (`$5`, `$5.50`); the prelude
 //!   writes units, parts and ranges around these digits;
 //! - for a locale whose language writes `1.234,5` (`de`, `es`, `it`, `nl`,
