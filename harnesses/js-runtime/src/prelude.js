@@ -581,7 +581,7 @@
     return forms[2 * k + one] + (k === 2 ? ` per${per[4]}` : per[6 + k]);
   };
   const numberFormat = (options) => {
-    if (!isObject(options)) return { minFraction: 0, maxFraction: 3, minInteger: 1, grouping: true, percent: false, currency: null, unit: null, roundingMode: "halfExpand", trailingZeroDisplay: "auto", roundingIncrement: 1 };
+    if (!isObject(options)) return { minFraction: 0, maxFraction: 3, minInteger: 1, grouping: true, percent: false, currency: null, unit: null, roundingMode: "halfExpand", trailingZeroDisplay: "auto", roundingIncrement: 1, roundingPriority: "auto" };
     const text = (name) => { const v = options[name]; return v === undefined ? undefined : `${v}`; };
     const digits = (name, low, high) => {
       const v = options[name];
@@ -634,11 +634,15 @@
     const grouping = options.useGrouping;
     const roundingMode = text("roundingMode") ?? "halfExpand";
     if (!ROUNDING_MODES.includes(roundingMode)) throw new RangeErrorCtor(`Value ${roundingMode} out of range for ${numberOwner} options property roundingMode`);
+    const roundingPriority = text("roundingPriority") ?? "auto";
+    if (!["auto", "morePrecision", "lessPrecision"].includes(roundingPriority)) {
+      throw new RangeErrorCtor(`Value ${roundingPriority} out of range for SetNumberFormatDigitOptions options property roundingPriority`);
+    }
     const trailingZeroDisplay = text("trailingZeroDisplay") ?? "auto";
     if (trailingZeroDisplay !== "auto" && trailingZeroDisplay !== "stripIfInteger") {
       throw new RangeErrorCtor(`Value ${trailingZeroDisplay} out of range for ${numberOwner} options property trailingZeroDisplay`);
     }
-    return { minFraction, maxFraction, minInteger, grouping: grouping === undefined || Boolean(grouping), percent, currency, unit, roundingMode, trailingZeroDisplay, roundingIncrement };
+    return { minFraction, maxFraction, minInteger, grouping: grouping === undefined || Boolean(grouping), percent, currency, unit, roundingMode, trailingZeroDisplay, roundingIncrement, roundingPriority };
   };
   const NumberCtor = Number, numberValueOf = Number.prototype.valueOf;
   // `signDisplay` and `currencySign: "accounting"` as ICU: the sign (or
@@ -804,6 +808,15 @@
           return text + (long ? word : short);
         }
       }
+      if (base.roundingPriority !== "auto") {
+        // `lessPrecision` / `morePrecision`: significant digits or
+        // fraction digits, whichever rounds at the higher (lower) digit;
+        // a tie goes to the significant digits for `morePrecision`.
+        const p = maxSig ?? 21;
+        const sMag = (x === 0 ? 0 : roundSignificant(x, p, base.roundingMode).exp) - p + 1, fMag = -base.maxFraction;
+        const fixed = base.roundingPriority === "morePrecision" ? sMag > fMag : sMag <= fMag;
+        return fixed ? nativeFormat(x, language, stringify(base)) : significant(x, p, minSig ?? 1);
+      }
       if (maxSig !== undefined || minSig !== undefined) return significant(x, maxSig ?? 21, minSig ?? 1);
     }
     return nativeFormat(x, language, stringify(base));
@@ -892,17 +905,19 @@
       if (base.currency !== null) { r.currency = base.currency; r.currencyDisplay = str("currencyDisplay", "symbol"); r.currencySign = str("currencySign", "standard"); }
       if (base.unit !== null) { r.unit = base.unit.name; r.unitDisplay = base.unit.display; }
       r.minimumIntegerDigits = base.minInteger;
-      if (o.minimumSignificantDigits !== undefined || o.maximumSignificantDigits !== undefined) {
+      const bySignificant = o.minimumSignificantDigits !== undefined || o.maximumSignificantDigits !== undefined;
+      if (bySignificant || base.roundingPriority !== "auto") {
         r.minimumSignificantDigits = o.minimumSignificantDigits === undefined ? 1 : Math.floor(NumberCtor(o.minimumSignificantDigits));
         r.maximumSignificantDigits = o.maximumSignificantDigits === undefined ? 21 : Math.floor(NumberCtor(o.maximumSignificantDigits));
-      } else {
+      }
+      if (!bySignificant || base.roundingPriority !== "auto") {
         r.minimumFractionDigits = base.minFraction; r.maximumFractionDigits = base.maxFraction;
       }
       r.useGrouping = o.useGrouping ?? "auto";
       r.notation = str("notation", "standard");
       if (r.notation === "compact") r.compactDisplay = str("compactDisplay", "short");
       r.signDisplay = str("signDisplay", "auto");
-      Object.assign(r, { roundingMode: base.roundingMode, roundingIncrement: base.roundingIncrement, trailingZeroDisplay: base.trailingZeroDisplay, roundingPriority: "auto" });
+      Object.assign(r, { roundingMode: base.roundingMode, roundingIncrement: base.roundingIncrement, trailingZeroDisplay: base.trailingZeroDisplay, roundingPriority: base.roundingPriority });
       return r;
     }
   }

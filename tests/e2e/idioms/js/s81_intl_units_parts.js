@@ -87,6 +87,14 @@ const increments = [
   tryIt(() => nf({ roundingIncrement: 5, maximumFractionDigits: 2 })), tryIt(() => nf({ roundingIncrement: 3 })), tryIt(() => nf({ roundingIncrement: 5, maximumSignificantDigits: 2 })),
   JSON.stringify(nf({ roundingIncrement: 25, style: 'currency', currency: 'USD' }).resolvedOptions()),
 ]
+const priority = ['auto', 'lessPrecision', 'morePrecision'].map((roundingPriority) => [
+  [1.234, 1234.5678, 0.0012345, 12.5, 1, 100, 999.96].map((v) => nf({ maximumSignificantDigits: 3, maximumFractionDigits: 1, roundingPriority }).format(v)).join(' '),
+  [1.234, 1234.5678, 0.5].map((v) => nf({ minimumSignificantDigits: 4, maximumFractionDigits: 1, roundingPriority }).format(v)).join(' '),
+  [1.5, 1234.5].map((v) => v.toLocaleString('en-US', { maximumSignificantDigits: 2, minimumFractionDigits: 2, roundingPriority })).join(' '),
+  nf({ roundingPriority }).format(1.23456),
+  JSON.stringify(nf({ maximumSignificantDigits: 3, roundingPriority }).resolvedOptions()),
+])
+priority.push(tryIt(() => nf({ roundingPriority: 'most' })))
 const resolved = nf({ style: 'unit', unit: 'megabyte-per-second', unitDisplay: 'long', roundingMode: 'floor' }).resolvedOptions()
 log(`${rows.length} transfers, ${rows[1].size} from ${rows[1].host} in ${rows[1].took[1]}`)
-return { rows, table, errors, rounding, parts, ranges, strip, increments, resolved }
+return { rows, table, errors, rounding, parts, ranges, strip, increments, priority, resolved }
