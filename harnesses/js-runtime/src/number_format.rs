@@ -89,6 +89,9 @@ struct Format {
     max_fraction: usize,
     min_integer: usize,
     grouping: bool,
+    /// `useGrouping: "always"` (1) or `"min2"` (2) over the locale's
+    /// minimum grouping digits (`"auto"`: `None`).
+    min_grouping: Option<usize>,
     percent: bool,
     currency: Option<String>,
     /// ECMA-402's `roundingMode` (`halfExpand` by default).
@@ -176,6 +179,11 @@ impl Format {
             max_fraction: n("maxFraction", 3),
             min_integer: n("minInteger", 1),
             grouping: options.get("grouping").and_then(Value::as_bool).unwrap_or(true),
+            min_grouping: match options.get("grouping").and_then(Value::as_str) {
+                Some("always") => Some(1),
+                Some("min2") => Some(2),
+                _ => None,
+            },
             percent: options.get("percent").and_then(Value::as_bool).unwrap_or(false),
             currency: options.get("currency").and_then(Value::as_str).map(str::to_owned),
             rounding: Rounding::of(
@@ -237,7 +245,8 @@ pub fn to_locale_string(x: f64, tag: &str, options: &Value) -> String {
         } else {
             int
         };
-        let mut out = if !format.grouping || int.len() < 3 + separators.min_grouping {
+        let min_grouping = format.min_grouping.unwrap_or(separators.min_grouping);
+        let mut out = if !format.grouping || int.len() < 3 + min_grouping {
             int
         } else if separators.indian {
             group_indian(&int, separators.group)
@@ -524,6 +533,15 @@ mod tests {
         assert_eq!(to_locale_string(-12.5, "en-US", &whole(5)), "-15");
         assert_eq!(to_locale_string(-2.0, "en-US", &whole(5)), "-0");
         assert_eq!(to_locale_string(1.23, "en-US", &whole(2)), "2");
+    }
+
+    #[test]
+    fn groups_as_use_grouping_says() {
+        let with = |g: &str| serde_json::json!({"grouping": g});
+        assert_eq!(to_locale_string(1234.0, "en-US", &with("min2")), "1234");
+        assert_eq!(to_locale_string(12345.0, "en-US", &with("min2")), "12,345");
+        assert_eq!(to_locale_string(1234.0, "es-ES", &with("always")), "1.234");
+        assert_eq!(to_locale_string(1234.0, "es-ES", &with("auto")), "1234");
     }
 
     #[test]

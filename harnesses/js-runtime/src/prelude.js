@@ -581,7 +581,7 @@
     return forms[2 * k + one] + (k === 2 ? ` per${per[4]}` : per[6 + k]);
   };
   const numberFormat = (options) => {
-    if (!isObject(options)) return { minFraction: 0, maxFraction: 3, minInteger: 1, grouping: true, percent: false, currency: null, unit: null, roundingMode: "halfExpand", trailingZeroDisplay: "auto", roundingIncrement: 1, roundingPriority: "auto" };
+    if (!isObject(options)) return { minFraction: 0, maxFraction: 3, minInteger: 1, grouping: "auto", percent: false, currency: null, unit: null, roundingMode: "halfExpand", trailingZeroDisplay: "auto", roundingIncrement: 1, roundingPriority: "auto" };
     const text = (name) => { const v = options[name]; return v === undefined ? undefined : `${v}`; };
     const digits = (name, low, high) => {
       const v = options[name];
@@ -631,7 +631,19 @@
       }
       if (minFraction !== maxFraction) throw new RangeErrorCtor("maximumFractionDigits not equal to minimumFractionDigits");
     }
-    const grouping = options.useGrouping;
+    // `useGrouping` as ECMA-402 reads it: `true` is `"always"`, a falsy
+    // value `false`, `"true"` / `"false"` the default (`"min2"` for
+    // compact notation, else `"auto"`).
+    const defaultGrouping = text("notation") === "compact" ? "min2" : "auto";
+    let grouping = options.useGrouping;
+    if (grouping === undefined) grouping = defaultGrouping;
+    else if (grouping === true) grouping = "always";
+    else if (!grouping) grouping = false;
+    else {
+      grouping = StringCtor(grouping);
+      if (grouping === "true" || grouping === "false") grouping = defaultGrouping;
+      else if (!["min2", "auto", "always"].includes(grouping)) throw new RangeErrorCtor(`Value ${grouping} out of range for ${numberOwner} options property useGrouping`);
+    }
     const roundingMode = text("roundingMode") ?? "halfExpand";
     if (!ROUNDING_MODES.includes(roundingMode)) throw new RangeErrorCtor(`Value ${roundingMode} out of range for ${numberOwner} options property roundingMode`);
     const roundingPriority = text("roundingPriority") ?? "auto";
@@ -642,7 +654,7 @@
     if (trailingZeroDisplay !== "auto" && trailingZeroDisplay !== "stripIfInteger") {
       throw new RangeErrorCtor(`Value ${trailingZeroDisplay} out of range for ${numberOwner} options property trailingZeroDisplay`);
     }
-    return { minFraction, maxFraction, minInteger, grouping: grouping === undefined || Boolean(grouping), percent, currency, unit, roundingMode, trailingZeroDisplay, roundingIncrement, roundingPriority };
+    return { minFraction, maxFraction, minInteger, grouping, percent, currency, unit, roundingMode, trailingZeroDisplay, roundingIncrement, roundingPriority };
   };
   const NumberCtor = Number, numberValueOf = Number.prototype.valueOf;
   // `signDisplay` and `currencySign: "accounting"` as ICU: the sign (or
@@ -833,7 +845,7 @@
     return tag === undefined ? "en-US" : StringCtor(tag);
   };
   class NumberFormat {
-    #locales; #options;
+    #locales; #options; #format;
     constructor(locales, options) {
       this.#locales = locales;
       this.#options = options === undefined ? undefined : { ...options };
@@ -841,7 +853,15 @@
       numberOwner = "Intl.NumberFormat";
       try { toLocale.call(0, locales, this.#options); } finally { numberOwner = "Number.prototype.toLocaleString"; }
     }
-    format(x) { return toLocale.call(NumberCtor(x), this.#locales, this.#options); }
+    // ECMA-402's `format` getter: a function bound to this formatter, the
+    // same each time (`values.map(nf.format)`); a BigInt keeps its digits.
+    get format() {
+      if (this.#format === undefined) {
+        const locales = this.#locales, options = this.#options;
+        this.#format = (x) => (typeof x === "bigint" ? bigintToLocale.call(x, locales, options) : toLocale.call(NumberCtor(x), locales, options));
+      }
+      return this.#format;
+    }
     formatToParts(x) { return numberParts(this.format(x), this.#locales, this.#options); }
     // ICU's number ranges (`3–5`, `$3.00 – $5.00`, `3–5 kB`, `~3`), as
     // `formatRangeToParts` below.
@@ -913,7 +933,7 @@
       if (!bySignificant || base.roundingPriority !== "auto") {
         r.minimumFractionDigits = base.minFraction; r.maximumFractionDigits = base.maxFraction;
       }
-      r.useGrouping = o.useGrouping ?? "auto";
+      r.useGrouping = base.grouping;
       r.notation = str("notation", "standard");
       if (r.notation === "compact") r.compactDisplay = str("compactDisplay", "short");
       r.signDisplay = str("signDisplay", "auto");
@@ -989,6 +1009,7 @@
     }
     return [...parts, ...tail];
   };
+  defineProperty(NumberFormat.prototype, Symbol.toStringTag, { value: "Intl.NumberFormat", configurable: true });
   class Collator {
     #locales; #options;
     constructor(locales, options) {
@@ -1358,6 +1379,7 @@
     for (let i = digits.length; i > 0; i -= 3) out = (i > 3 ? sep : "") + digits.slice(Math.max(0, i - 3), i) + out;
     return (b < 0n ? "-" : "") + out;
   } }.toLocaleString, writable: true, enumerable: false, configurable: true });
+  const bigintToLocale = BigInt.prototype.toLocaleString;
   // `Intl.NumberFormat()`, `Intl.Collator()` and `Intl.DateTimeFormat()`
   // may be called without `new` (ECMA-402); the newer ones may not (V8's error).
   const callable = (Impl, requireNew = false) => {

@@ -95,6 +95,17 @@ const priority = ['auto', 'lessPrecision', 'morePrecision'].map((roundingPriorit
   JSON.stringify(nf({ maximumSignificantDigits: 3, roundingPriority }).resolvedOptions()),
 ])
 priority.push(tryIt(() => nf({ roundingPriority: 'most' })))
+const sizes = new Intl.NumberFormat('en-US', { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1 })
+const formatters = {
+  mapped: [1234.56, 7, 0.05].map(sizes.format),
+  detached: (({ format }) => format(12345.67))(nf({ maximumFractionDigits: 1 })),
+  same: sizes.format === sizes.format,
+  bigint: nf({}).format(12345678901234567890n),
+  tag: Object.prototype.toString.call(sizes),
+  grouping: [false, true, 'min2', 'always', 'auto', '', 'false', undefined].map((useGrouping) => [1234, 12345].map((v) => v.toLocaleString('es-ES', { useGrouping })).join(' ') + ' ' + nf({ useGrouping }).format(1234) + ' ' + nf({ useGrouping }).resolvedOptions().useGrouping),
+  compactGrouping: nf({ notation: 'compact' }).resolvedOptions().useGrouping,
+  badGrouping: tryIt(() => nf({ useGrouping: 'sometimes' })),
+}
 const resolved = nf({ style: 'unit', unit: 'megabyte-per-second', unitDisplay: 'long', roundingMode: 'floor' }).resolvedOptions()
 log(`${rows.length} transfers, ${rows[1].size} from ${rows[1].host} in ${rows[1].took[1]}`)
-return { rows, table, errors, rounding, parts, ranges, strip, increments, priority, resolved }
+return { rows, table, errors, rounding, parts, ranges, strip, increments, priority, formatters, resolved }
