@@ -678,7 +678,7 @@
     if (display === "auto" && !accounting) return null;
     const negative = x < 0 || (x === 0 && 1 / x < 0);
     const text = localeNumber(x !== x ? x : Math.abs(x), locales, options);
-    const zero = x === x && !/[1-9]/.test(text);
+    const zero = NumberCtor.isFinite(x) && !/[1-9]/.test(text);
     const tag = isObject(locales) ? locales[0] : locales;
     const language = tag === undefined ? "en" : nativeLower.call(StringCtor(tag).split(/[-_]/)[0]);
     const parens = accounting && options.style !== undefined && StringCtor(options.style) === "currency" && (language === "en" || language === "ja" || language === "fr");
@@ -760,7 +760,7 @@
       if ((notation === "scientific" || notation === "engineering") && base.currency === null && !base.percent &&
         options.maximumSignificantDigits === undefined && options.minimumSignificantDigits === undefined) {
         const step = notation === "engineering" ? 3 : 1, limit = notation === "engineering" ? 1000 : 10;
-        if (x === 0) return nativeFormat(0, language, stringify({ ...base, grouping: false })) + "E0";
+        if (x === 0) return nativeFormat(x, language, stringify({ ...base, grouping: false })) + "E0";
         const [mant, ex] = Math.abs(x).toExponential().split("e");
         const e0 = NumberCtor(ex);
         let e = step * Math.floor(e0 / step);
@@ -816,7 +816,7 @@
           const r = v === 0 ? null : roundSignificant(v, Math.max(1, digits), base.roundingMode);
           const rounded = r === null ? 0 : NumberCtor(`${r.ds[0]}.${r.ds.slice(1).join("")}e${r.exp}`);
           if (rounded >= 1000 && k > 0) { k--; continue; }
-          const text = v === 0 ? "0" : significant(v, digits, minSig ?? 1, false);
+          const text = v === 0 ? (1 / v < 0 ? "-0" : "0") : significant(v, digits, minSig ?? 1, false);
           return text + (long ? word : short);
         }
       }
@@ -872,7 +872,7 @@
       const pa = this.formatToParts(a), pb = this.formatToParts(b);
       const join = (ps) => ps.map((p) => p.value).join("");
       const tag = (ps, source) => ps.map((p) => ({ type: p.type, value: p.value, source }));
-      if (join(pa) === join(pb)) {
+      if (join(pa) === join(pb) && (a < 0 || 1 / a < 0) === (b < 0 || 1 / b < 0)) {
         // Equal once rounded: the one number, approximately.
         const approx = { de: "\u2248", ru: "\u2248", fr: "\u2243", ja: "\u7d04" }[language] ?? "~";
         return tag([{ type: "approximatelySign", value: approx }, ...pa], "shared");
@@ -910,12 +910,23 @@
       const dash = { es: "-", it: "-", nl: "-", zh: "-", ja: "\uff5e", ko: "~" }[language] ?? "\u2013";
       const spaced = (!collapse && middle !== "") || sa.core.some((p) => p.type === "exponentSeparator");
       const sep = { type: "literal", value: spaced ? ` ${dash} ` : dash };
+      // V8 joins a literal run across the ends (`($3.00) – $5.00`: a shared
+      // `) – `).
+      const merged = (ps) => ps.reduce((out, p) => {
+        const last = out[out.length - 1];
+        if (last !== undefined && last.type === "literal" && p.type === "literal") {
+          last.value += p.value;
+          if (last.source !== p.source) last.source = "shared";
+        }
+        else out.push(p);
+        return out;
+      }, []);
       if (collapse) {
-        return [...tag(sa.pre, "shared"), ...tag(sa.core, "startRange"), ...tag([sep], "shared"), ...tag(sb.core, "endRange"),
-          ...tag(sa.suf, "shared"), ...tag(sa.outer, "shared")];
+        return merged([...tag(sa.pre, "shared"), ...tag(sa.core, "startRange"), ...tag([sep], "shared"), ...tag(sb.core, "endRange"),
+          ...tag(sa.suf, "shared"), ...tag(sa.outer, "shared")]);
       }
-      return [...tag([...sa.pre, ...sa.core, ...sa.suf], "startRange"), ...tag([sep], "shared"),
-        ...tag([...sb.pre, ...sb.core, ...sb.suf], "endRange"), ...tag(sa.outer, "shared")];
+      return merged([...tag([...sa.pre, ...sa.core, ...sa.suf], "startRange"), ...tag([sep], "shared"),
+        ...tag([...sb.pre, ...sb.core, ...sb.suf], "endRange"), ...tag(sa.outer, "shared")]);
     }
     resolvedOptions() {
       // ECMA-402's fields in V8's order (standard notation's digits).
@@ -1002,7 +1013,7 @@
       } else {
         let j = i;
         if (named) j = rest.length - (/\)$/.test(rest) ? 1 : 0);
-        else while (j < rest.length && !digit(rest[j]) && !/[\s()+\-\u2212%]/.test(rest[j])) j++;
+        else while (j < rest.length && !digit(rest[j]) && !/[\s()+\-\u2212%\u221e]/.test(rest[j]) && !rest.startsWith("NaN", j)) j++;
         const compact = notation === "compact" && parts.some((p) => p.type === "integer");
         push(compact ? "compact" : style === "currency" ? "currency" : "literal", rest.slice(i, j));
       }

@@ -106,6 +106,13 @@ const formatters = {
   compactGrouping: nf({ notation: 'compact' }).resolvedOptions().useGrouping,
   badGrouping: tryIt(() => nf({ useGrouping: 'sometimes' })),
 }
+const edges = [
+  ...[NaN, Infinity, -Infinity].map((v) => nf({ style: 'currency', currency: 'USD' }).formatToParts(v).map((p) => `${p.type}:${p.value}`).join(' ')),
+  ...[Infinity, -Infinity].map((v) => nf({ signDisplay: 'exceptZero' }).format(v)),
+  nf({ notation: 'compact' }).format(-0), nf({ notation: 'scientific' }).format(-0),
+  nf({ signDisplay: 'never' }).formatRange(-1, 1),
+  nf({ style: 'currency', currency: 'USD', currencySign: 'accounting' }).formatRangeToParts(-1, 1).map((p) => `${p.source}:${p.type}:${p.value}`).join(' '),
+]
 const resolved = nf({ style: 'unit', unit: 'megabyte-per-second', unitDisplay: 'long', roundingMode: 'floor' }).resolvedOptions()
 log(`${rows.length} transfers, ${rows[1].size} from ${rows[1].host} in ${rows[1].took[1]}`)
-return { rows, table, errors, rounding, parts, ranges, strip, increments, priority, formatters, resolved }
+return { rows, table, errors, rounding, parts, ranges, strip, increments, priority, formatters, edges, resolved }
