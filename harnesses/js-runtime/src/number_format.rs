@@ -47,6 +47,9 @@ struct Separators {
     percent_space: bool,
     /// The minus sign (Swedish writes U+2212).
     minus: &'static str,
+    /// English's region (`GB`, `CA`, `AU`, `IN`: their own currency
+    /// symbols), empty for another language.
+    english_region: String,
 }
 
 impl Separators {
@@ -77,6 +80,11 @@ impl Separators {
             min_grouping,
             indian: region == "IN" && (language == "en" || language == "hi"),
             japanese: language == "ja",
+            english_region: if language == "en" {
+                region.clone()
+            } else {
+                String::new()
+            },
             percent_space: suffix && !matches!(language.as_str(), "it" | "nl" | "pl" | "pt"),
             minus: if language == "sv" { "\u{2212}" } else { "-" },
         }
@@ -94,6 +102,8 @@ struct Format {
     min_grouping: Option<usize>,
     percent: bool,
     currency: Option<String>,
+    /// `currencyDisplay: "narrowSymbol"` (`$` for CAD).
+    narrow: bool,
     /// ECMA-402's `roundingMode` (`halfExpand` by default).
     rounding: Rounding,
     /// `trailingZeroDisplay: "stripIfInteger"`: no fraction digits when
@@ -186,6 +196,7 @@ impl Format {
             },
             percent: options.get("percent").and_then(Value::as_bool).unwrap_or(false),
             currency: options.get("currency").and_then(Value::as_str).map(str::to_owned),
+            narrow: options.get("narrow").and_then(Value::as_bool).unwrap_or(false),
             rounding: Rounding::of(
                 options
                     .get("roundingMode")
@@ -262,7 +273,12 @@ pub fn to_locale_string(x: f64, tag: &str, options: &Value) -> String {
     let sign = if negative { separators.minus } else { "" };
     match (&format.currency, format.percent, separators.suffix) {
         (Some(code), _, false) if separators.japanese && code == "JPY" => format!("{sign}\u{ffe5}{body}"),
-        (Some(code), _, false) => format!("{sign}{}{body}", currency_prefix(code)),
+        (Some(code), _, false) => {
+            format!(
+                "{sign}{}{body}",
+                currency_prefix(code, &separators.english_region, format.narrow)
+            )
+        }
         (Some(code), _, true) => format!("{sign}{body}\u{a0}{}", currency_symbol(code).unwrap_or(code)),
         (None, true, true) if separators.percent_space => format!("{sign}{body}\u{a0}%"),
         (None, true, _) => format!("{sign}{body}%"),
@@ -281,10 +297,149 @@ fn currency_symbol(code: &str) -> Option<&'static str> {
     })
 }
 
-/// `$` before the number, or `CHF ` (with a no-break space) for a code
-/// without a symbol, as ICU's `en` writes them.
-fn currency_prefix(code: &str) -> String {
-    currency_symbol(code).map_or_else(|| format!("{code}\u{a0}"), str::to_owned)
+/// ICU's English currency symbols (Node 20's `en-US`, every code whose
+/// symbol is not the code itself).
+const EN_SYMBOLS: &[(&str, &str)] = &[
+    ("AUD", "A$"),
+    ("BRL", "R$"),
+    ("CAD", "CA$"),
+    ("CNY", "CN¥"),
+    ("EUR", "€"),
+    ("GBP", "£"),
+    ("HKD", "HK$"),
+    ("ILS", "₪"),
+    ("INR", "₹"),
+    ("JPY", "¥"),
+    ("KRW", "₩"),
+    ("MXN", "MX$"),
+    ("NZD", "NZ$"),
+    ("PHP", "₱"),
+    ("TWD", "NT$"),
+    ("USD", "$"),
+    ("VND", "₫"),
+    ("XAF", "FCFA"),
+    ("XCD", "EC$"),
+    ("XCG", "Cg."),
+    ("XOF", "F CFA"),
+    ("XPF", "CFPF"),
+];
+/// ICU's English narrow symbols where they differ from the symbols.
+const EN_NARROW: &[(&str, &str)] = &[
+    ("AFN", "؋"),
+    ("AMD", "֏"),
+    ("AOA", "Kz"),
+    ("ARS", "$"),
+    ("AUD", "$"),
+    ("AZN", "₼"),
+    ("BAM", "KM"),
+    ("BBD", "$"),
+    ("BDT", "৳"),
+    ("BMD", "$"),
+    ("BND", "$"),
+    ("BOB", "Bs"),
+    ("BSD", "$"),
+    ("BWP", "P"),
+    ("BZD", "$"),
+    ("CAD", "$"),
+    ("CLP", "$"),
+    ("CNY", "¥"),
+    ("COP", "$"),
+    ("CRC", "₡"),
+    ("CUC", "$"),
+    ("CUP", "$"),
+    ("CZK", "Kč"),
+    ("DKK", "kr"),
+    ("DOP", "$"),
+    ("EGP", "E£"),
+    ("FJD", "$"),
+    ("FKP", "£"),
+    ("GEL", "₾"),
+    ("GHS", "GH₵"),
+    ("GIP", "£"),
+    ("GNF", "FG"),
+    ("GTQ", "Q"),
+    ("GYD", "$"),
+    ("HKD", "$"),
+    ("HNL", "L"),
+    ("HRK", "kn"),
+    ("HUF", "Ft"),
+    ("IDR", "Rp"),
+    ("ISK", "kr"),
+    ("JMD", "$"),
+    ("KGS", "⃀"),
+    ("KHR", "៛"),
+    ("KMF", "CF"),
+    ("KPW", "₩"),
+    ("KYD", "$"),
+    ("KZT", "₸"),
+    ("LAK", "₭"),
+    ("LBP", "L£"),
+    ("LKR", "Rs"),
+    ("LRD", "$"),
+    ("MGA", "Ar"),
+    ("MMK", "K"),
+    ("MNT", "₮"),
+    ("MUR", "Rs"),
+    ("MXN", "$"),
+    ("MYR", "RM"),
+    ("NAD", "$"),
+    ("NGN", "₦"),
+    ("NIO", "C$"),
+    ("NOK", "kr"),
+    ("NPR", "Rs"),
+    ("NZD", "$"),
+    ("PKR", "Rs"),
+    ("PLN", "zł"),
+    ("PYG", "₲"),
+    ("RON", "lei"),
+    ("RUB", "₽"),
+    ("RWF", "RF"),
+    ("SBD", "$"),
+    ("SEK", "kr"),
+    ("SGD", "$"),
+    ("SHP", "£"),
+    ("SRD", "$"),
+    ("SSP", "£"),
+    ("STN", "Db"),
+    ("SYP", "£"),
+    ("THB", "฿"),
+    ("TOP", "T$"),
+    ("TRY", "₺"),
+    ("TTD", "$"),
+    ("TWD", "$"),
+    ("UAH", "₴"),
+    ("UYU", "$"),
+    ("XCD", "$"),
+    ("ZAR", "R"),
+    ("ZMW", "ZK"),
+];
+
+/// The symbol before the number as ICU's `en` writes it (`$`, `CA$`,
+/// `CHF` with a no-break space after a letter), for English's `region`
+/// (`US$` in Britain and Canada, codes in Australia) and the narrow forms.
+fn currency_prefix(code: &str, region: &str, narrow: bool) -> String {
+    let find = |table: &[(&str, &'static str)]| table.iter().find(|(c, _)| *c == code).map(|(_, s)| *s);
+    let regional = match (region, code) {
+        _ if narrow => None,
+        ("GB" | "CA", "USD") => Some("US$"),
+        ("GB" | "CA" | "IN", "JPY") => Some("JP\u{a5}"),
+        ("CA", "CAD") | ("AU", "AUD") => Some("$"),
+        ("CA", "XCG") => Some("Cg"),
+        ("AU", "SCR") => Some("Rs"),
+        ("AU", "XPF") => Some("CFP"),
+        ("AU", _) => Some(code),
+        _ => None,
+    };
+    let symbol = regional
+        .or_else(|| if narrow { find(EN_NARROW) } else { None })
+        .or_else(|| find(EN_SYMBOLS))
+        .unwrap_or(code);
+    // ICU's currency spacing: a no-break space after a letter (or `Cg.`).
+    if symbol.ends_with(|c: char| c.is_alphabetic() || c == '.') {
+        format!("{symbol}\u{a0}")
+    } else {
+        symbol.to_owned()
+    }
 }
 
 /// The shortest decimal digits of a finite `x >= 0` and where the decimal
@@ -492,6 +647,12 @@ mod tests {
         let yen = serde_json::json!({"minFraction": 0, "maxFraction": 0, "currency": "JPY"});
         assert_eq!(to_locale_string(123456.7, "ja-JP", &yen), "\u{ffe5}123,457");
         assert_eq!(to_locale_string(123456.7, "en-US", &yen), "\u{a5}123,457");
+        let cad = serde_json::json!({"minFraction": 2, "maxFraction": 2, "currency": "CAD"});
+        assert_eq!(to_locale_string(-1234.5, "en-US", &cad), "-CA$1,234.50");
+        assert_eq!(to_locale_string(1.0, "en-CA", &cad), "$1.00");
+        assert_eq!(to_locale_string(1.0, "en-AU", &cad), "CAD\u{a0}1.00");
+        let dkk = serde_json::json!({"minFraction": 2, "maxFraction": 2, "currency": "DKK", "narrow": true});
+        assert_eq!(to_locale_string(1.0, "en-US", &dkk), "kr\u{a0}1.00");
     }
 
     #[test]

@@ -556,6 +556,9 @@
     year: " yr| yrs|y|y| year| years|/y|/y",
   };
   const UNIT_DISPLAYS = ["short", "narrow", "long"], hasOwn = Object.hasOwn;
+  const CURRENCY_DIGITS_0 = ["AFN", "ALL", "BIF", "CLP", "COP", "DJF", "GNF", "HUF", "IDR", "IQD", "IRR", "ISK", "JPY", "KMF", "KPW", "KRW", "LAK", "LBP",
+    "MGA", "MMK", "PKR", "PYG", "RWF", "SLL", "SOS", "SYP", "UGX", "VND", "VUV", "XAF", "XOF", "XPF", "YER"];
+  const CURRENCY_DIGITS_3 = ["BHD", "JOD", "KWD", "LYD", "OMR", "TND"];
   const ROUNDING_INCREMENTS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000];
   const ROUNDING_MODES = ["ceil", "floor", "expand", "trunc", "halfCeil", "halfFloor", "halfExpand", "halfTrunc", "halfEven"];
   // The unit option's check: a sanctioned unit or `X-per-Y` of two.
@@ -591,7 +594,7 @@
       return Math.floor(n);
     };
     const style = text("style") ?? "decimal";
-    let currency = null, unit = null;
+    let currency = null, unit = null, narrow = false;
     if (style === "unit") {
       const name = checkUnit(text("unit"));
       const display = text("unitDisplay") ?? "short";
@@ -602,11 +605,14 @@
       if (code === undefined) throw new TypeErrorCtor("Currency code is required with currency style.");
       if (!/^[A-Za-z]{3}$/.test(code)) throw new RangeErrorCtor(`Invalid currency code : ${code}`);
       currency = code.toUpperCase();
+      narrow = text("currencyDisplay") === "narrowSymbol";
     } else if (style !== "decimal" && style !== "percent") {
       throw new RangeErrorCtor(`Value ${style} out of range for ${numberOwner} options property style`);
     }
     const percent = style === "percent";
-    const defaultFraction = currency === null ? 0 : ["JPY", "KRW", "VND", "CLP", "ISK"].includes(currency) ? 0 : 2;
+    // ICU's currency digits (Node 20): none for yen, won, forint, …, three
+    // for the dinars of Bahrain, Jordan, Kuwait, Libya, Tunisia and Oman's rial.
+    const defaultFraction = currency === null ? 0 : CURRENCY_DIGITS_0.includes(currency) ? 0 : CURRENCY_DIGITS_3.includes(currency) ? 3 : 2;
     const minInteger = digits("minimumIntegerDigits", 1, 21) ?? 1;
     const min = digits("minimumFractionDigits", 0, 100), max = digits("maximumFractionDigits", 0, 100);
     // `roundingIncrement` (1, 2, 5, 10, 20, 25, 50, … 5000): the fraction
@@ -654,7 +660,7 @@
     if (trailingZeroDisplay !== "auto" && trailingZeroDisplay !== "stripIfInteger") {
       throw new RangeErrorCtor(`Value ${trailingZeroDisplay} out of range for ${numberOwner} options property trailingZeroDisplay`);
     }
-    return { minFraction, maxFraction, minInteger, grouping, percent, currency, unit, roundingMode, trailingZeroDisplay, roundingIncrement, roundingPriority };
+    return { minFraction, maxFraction, minInteger, grouping, percent, currency, narrow, unit, roundingMode, trailingZeroDisplay, roundingIncrement, roundingPriority };
   };
   const NumberCtor = Number, numberValueOf = Number.prototype.valueOf;
   // `signDisplay` and `currencySign: "accounting"` as ICU: the sign (or

@@ -113,6 +113,8 @@ const edges = [
   nf({ signDisplay: 'never' }).formatRange(-1, 1),
   nf({ style: 'currency', currency: 'USD', currencySign: 'accounting' }).formatRangeToParts(-1, 1).map((p) => `${p.source}:${p.type}:${p.value}`).join(' '),
 ]
+const currencies = ['en-US', 'en-GB', 'en-CA', 'en-AU', 'en-IN'].map((l) => ['USD', 'CAD', 'AUD', 'JPY', 'CNY', 'MXN', 'HKD', 'KWD', 'HUF', 'CHF'].map((currency) =>
+  [(-1234.5).toLocaleString(l, { style: 'currency', currency }), (1234.5).toLocaleString(l, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' })].join(' ')).join(' | '))
 const resolved = nf({ style: 'unit', unit: 'megabyte-per-second', unitDisplay: 'long', roundingMode: 'floor' }).resolvedOptions()
 log(`${rows.length} transfers, ${rows[1].size} from ${rows[1].host} in ${rows[1].took[1]}`)
-return { rows, table, errors, rounding, parts, ranges, strip, increments, priority, formatters, edges, resolved }
+return { rows, table, errors, rounding, parts, ranges, strip, increments, priority, formatters, edges, currencies, resolved }
