@@ -26,7 +26,11 @@
 //! - CLDR's minimum grouping digits of 2 for `es`, `it`, `pl` and `pt-PT`
 //!   (`1234,5` but `12.345,6`), Indian grouping for `en-IN` and `hi-IN`
 //!   (`1,23,45,678.9`), Japanese's full-width yen (`￥1,235`), `25%` without
-//!   a space in `it`, `nl`, `pl`, `pt`, and Swedish's minus sign U+2212.
+//!   a space in `it`, `nl`, `pl`, `pt`, and the minus sign U+2212 of
+//!   Swedish, Norwegian and Finnish;
+//! - ICU's currency symbols per language (`CA$`, `US$`, `$US`, `￥`) and
+//!   their places (`€ -1.234,50` in Dutch, `-US$ 1.234,50` in Brazilian
+//!   Portuguese, `-€1.234,50` in Indonesian and Turkish).
 
 use serde_json::Value;
 
@@ -41,8 +45,6 @@ struct Separators {
     min_grouping: usize,
     /// Groups of two above the first three digits (`1,23,45,678`).
     indian: bool,
-    /// Japanese: JPY is the full-width `￥`.
-    japanese: bool,
     /// `25 %` (a no-break space before the sign) rather than `25%`.
     percent_space: bool,
     /// The minus sign (Swedish writes U+2212).
@@ -50,6 +52,8 @@ struct Separators {
     /// English's region (`GB`, `CA`, `AU`, `IN`: their own currency
     /// symbols), empty for another language.
     english_region: String,
+    /// The tag's language, lower case (`""` for none).
+    language: String,
 }
 
 impl Separators {
@@ -79,14 +83,22 @@ impl Separators {
             suffix,
             min_grouping,
             indian: region == "IN" && (language == "en" || language == "hi"),
-            japanese: language == "ja",
             english_region: if language == "en" {
                 region.clone()
             } else {
                 String::new()
             },
+            language: if language.is_empty() {
+                "en".to_owned()
+            } else {
+                language.clone()
+            },
             percent_space: suffix && !matches!(language.as_str(), "it" | "nl" | "pl" | "pt"),
-            minus: if language == "sv" { "\u{2212}" } else { "-" },
+            minus: if matches!(language.as_str(), "sv" | "nb" | "fi") {
+                "\u{2212}"
+            } else {
+                "-"
+            },
         }
     }
 }
@@ -272,29 +284,22 @@ pub fn to_locale_string(x: f64, tag: &str, options: &Value) -> String {
     };
     let sign = if negative { separators.minus } else { "" };
     match (&format.currency, format.percent, separators.suffix) {
-        (Some(code), _, false) if separators.japanese && code == "JPY" => format!("{sign}\u{ffe5}{body}"),
-        (Some(code), _, false) => {
-            format!(
-                "{sign}{}{body}",
-                currency_prefix(code, &separators.english_region, format.narrow)
-            )
+        (Some(code), _, _) => {
+            let symbol = currency_symbol(code, &separators.language, &separators.english_region, format.narrow);
+            match separators.language.as_str() {
+                // `€ -1.234,50` (Dutch), `-US$ 1.234,50` (Brazilian Portuguese).
+                "nl" => format!("{symbol}\u{a0}{sign}{body}"),
+                // Portugal's (grouped by spaces) is after the number.
+                "pt" if separators.group == '.' => format!("{sign}{symbol}\u{a0}{body}"),
+                "id" | "tr" => format!("{sign}{}{body}", spaced(symbol)),
+                _ if separators.suffix => format!("{sign}{body}\u{a0}{symbol}"),
+                _ => format!("{sign}{}{body}", spaced(symbol)),
+            }
         }
-        (Some(code), _, true) => format!("{sign}{body}\u{a0}{}", currency_symbol(code).unwrap_or(code)),
         (None, true, true) if separators.percent_space => format!("{sign}{body}\u{a0}%"),
         (None, true, _) => format!("{sign}{body}%"),
         (None, false, _) => format!("{sign}{body}"),
     }
-}
-
-fn currency_symbol(code: &str) -> Option<&'static str> {
-    Some(match code {
-        "USD" => "$",
-        "EUR" => "€",
-        "GBP" => "£",
-        "JPY" => "¥",
-        "INR" => "₹",
-        _ => return None,
-    })
 }
 
 /// ICU's English currency symbols (Node 20's `en-US`, every code whose
@@ -414,13 +419,13 @@ const EN_NARROW: &[(&str, &str)] = &[
     ("ZMW", "ZK"),
 ];
 
-/// The symbol before the number as ICU's `en` writes it (`$`, `CA$`,
-/// `CHF` with a no-break space after a letter), for English's `region`
-/// (`US$` in Britain and Canada, codes in Australia) and the narrow forms.
-fn currency_prefix(code: &str, region: &str, narrow: bool) -> String {
+/// A currency's symbol as ICU writes it in `language` (`$`, `CA$`, `$US`,
+/// the code when there is none), for English's `region` (`US$` in Britain
+/// and Canada, codes in Australia) and the narrow forms (English's).
+fn currency_symbol<'a>(code: &'a str, language: &str, region: &str, narrow: bool) -> &'a str {
     let find = |table: &[(&str, &'static str)]| table.iter().find(|(c, _)| *c == code).map(|(_, s)| *s);
     let regional = match (region, code) {
-        _ if narrow => None,
+        _ if narrow || language != "en" => None,
         ("GB" | "CA", "USD") => Some("US$"),
         ("GB" | "CA" | "IN", "JPY") => Some("JP\u{a5}"),
         ("CA", "CAD") | ("AU", "AUD") => Some("$"),
@@ -430,15 +435,433 @@ fn currency_prefix(code: &str, region: &str, narrow: bool) -> String {
         ("AU", _) => Some(code),
         _ => None,
     };
-    let symbol = regional
+    regional
         .or_else(|| if narrow { find(EN_NARROW) } else { None })
-        .or_else(|| find(EN_SYMBOLS))
-        .unwrap_or(code);
-    // ICU's currency spacing: a no-break space after a letter (or `Cg.`).
+        .or_else(|| find(language_symbols(language)))
+        .unwrap_or(code)
+}
+
+/// A symbol before the number: ICU's currency spacing puts a no-break
+/// space after a letter (`CHF 5.00`, `Cg. 5.00`), none after a sign
+/// (`$5.00`).
+fn spaced(symbol: &str) -> String {
     if symbol.ends_with(|c: char| c.is_alphabetic() || c == '.') {
         format!("{symbol}\u{a0}")
     } else {
         symbol.to_owned()
+    }
+}
+
+/// ICU's currency symbols for the other languages (Node 20), where not
+/// the code.
+fn language_symbols(language: &str) -> &'static [(&'static str, &'static str)] {
+    match language {
+        "de" => &[
+            ("AUD", "AU$"),
+            ("BRL", "R$"),
+            ("CAD", "CA$"),
+            ("CNY", "CN¥"),
+            ("EUR", "€"),
+            ("GBP", "£"),
+            ("HKD", "HK$"),
+            ("ILS", "₪"),
+            ("INR", "₹"),
+            ("JPY", "¥"),
+            ("KRW", "₩"),
+            ("MXN", "MX$"),
+            ("NZD", "NZ$"),
+            ("THB", "฿"),
+            ("TWD", "NT$"),
+            ("USD", "$"),
+            ("VND", "₫"),
+            ("XAF", "FCFA"),
+            ("XCD", "EC$"),
+            ("XCG", "Cg."),
+            ("XOF", "F CFA"),
+            ("XPF", "CFPF"),
+        ],
+        "es" => &[
+            ("EUR", "€"),
+            ("THB", "฿"),
+            ("USD", "US$"),
+            ("VND", "₫"),
+            ("XCG", "Cg."),
+            ("XPF", "CFPF"),
+        ],
+        "it" => &[
+            ("AUD", "A$"),
+            ("CAD", "CA$"),
+            ("CNY", "CN¥"),
+            ("EUR", "€"),
+            ("GBP", "£"),
+            ("ILS", "₪"),
+            ("NZD", "NZ$"),
+            ("PHP", "₱"),
+            ("THB", "฿"),
+            ("XAF", "FCFA"),
+            ("XCD", "EC$"),
+            ("XCG", "Cf"),
+            ("XOF", "F CFA"),
+            ("XPF", "CFPF"),
+        ],
+        "nl" => &[
+            ("AUD", "AU$"),
+            ("BRL", "R$"),
+            ("CAD", "C$"),
+            ("CNY", "CN¥"),
+            ("EUR", "€"),
+            ("FJD", "FJ$"),
+            ("GBP", "£"),
+            ("HKD", "HK$"),
+            ("ILS", "₪"),
+            ("INR", "₹"),
+            ("JPY", "JP¥"),
+            ("KRW", "₩"),
+            ("MXN", "MX$"),
+            ("NZD", "NZ$"),
+            ("SBD", "SI$"),
+            ("THB", "฿"),
+            ("TWD", "NT$"),
+            ("USD", "US$"),
+            ("VND", "₫"),
+            ("XAF", "FCFA"),
+            ("XCD", "EC$"),
+            ("XCG", "Cg."),
+            ("XOF", "F CFA"),
+            ("ZWG", "ZiG"),
+        ],
+        "pt" => &[
+            ("AUD", "AU$"),
+            ("BRL", "R$"),
+            ("CAD", "CA$"),
+            ("CNY", "CN¥"),
+            ("EUR", "€"),
+            ("GBP", "£"),
+            ("HKD", "HK$"),
+            ("ILS", "₪"),
+            ("INR", "₹"),
+            ("JPY", "JP¥"),
+            ("KRW", "₩"),
+            ("MXN", "MX$"),
+            ("NZD", "NZ$"),
+            ("THB", "฿"),
+            ("TWD", "NT$"),
+            ("USD", "US$"),
+            ("VND", "₫"),
+            ("XAF", "FCFA"),
+            ("XCD", "EC$"),
+            ("XCG", "Cg."),
+            ("XOF", "F CFA"),
+            ("XPF", "CFPF"),
+        ],
+        "id" => &[
+            ("AUD", "AU$"),
+            ("BRL", "R$"),
+            ("CAD", "CA$"),
+            ("CNY", "CN¥"),
+            ("EUR", "€"),
+            ("GBP", "£"),
+            ("HKD", "HK$"),
+            ("IDR", "Rp"),
+            ("ILS", "₪"),
+            ("INR", "Rs"),
+            ("JPY", "JP¥"),
+            ("KRW", "₩"),
+            ("MXN", "MX$"),
+            ("NZD", "NZ$"),
+            ("THB", "฿"),
+            ("TWD", "NT$"),
+            ("USD", "US$"),
+            ("VND", "₫"),
+            ("XAF", "FCFA"),
+            ("XCD", "EC$"),
+            ("XCG", "Cg."),
+            ("XOF", "F CFA"),
+            ("XPF", "CFPF"),
+        ],
+        "tr" => &[
+            ("AUD", "AU$"),
+            ("BRL", "R$"),
+            ("CAD", "CA$"),
+            ("CNY", "CN¥"),
+            ("EUR", "€"),
+            ("GBP", "£"),
+            ("HKD", "HK$"),
+            ("ILS", "₪"),
+            ("INR", "₹"),
+            ("JPY", "¥"),
+            ("KRW", "₩"),
+            ("MXN", "MX$"),
+            ("NZD", "NZ$"),
+            ("THB", "฿"),
+            ("TRY", "₺"),
+            ("TWD", "NT$"),
+            ("USD", "$"),
+            ("VND", "₫"),
+            ("XAF", "FCFA"),
+            ("XCD", "EC$"),
+            ("XCG", "Cg."),
+            ("XOF", "F CFA"),
+            ("XPF", "CFPF"),
+        ],
+        "da" => &[
+            ("AUD", "AU$"),
+            ("BRL", "R$"),
+            ("CAD", "CA$"),
+            ("CNY", "CN¥"),
+            ("DKK", "kr."),
+            ("EUR", "€"),
+            ("GBP", "£"),
+            ("HKD", "HK$"),
+            ("ILS", "₪"),
+            ("INR", "₹"),
+            ("JPY", "JP¥"),
+            ("KRW", "₩"),
+            ("MXN", "MX$"),
+            ("NZD", "NZ$"),
+            ("THB", "฿"),
+            ("TWD", "NT$"),
+            ("USD", "US$"),
+            ("VND", "₫"),
+            ("XAF", "FCFA"),
+            ("XCD", "EC$"),
+            ("XCG", "Cg."),
+            ("XOF", "F CFA"),
+            ("XPF", "CFPF"),
+        ],
+        "fr" => &[
+            ("ARS", "$AR"),
+            ("AUD", "$AU"),
+            ("BMD", "$BM"),
+            ("BND", "$BN"),
+            ("BRL", "R$"),
+            ("BZD", "$BZ"),
+            ("CAD", "$CA"),
+            ("CLP", "$CL"),
+            ("COP", "$CO"),
+            ("EUR", "€"),
+            ("FJD", "$FJ"),
+            ("FKP", "£FK"),
+            ("GBP", "£GB"),
+            ("GIP", "£GI"),
+            ("ILS", "₪"),
+            ("INR", "₹"),
+            ("KRW", "₩"),
+            ("LBP", "£LB"),
+            ("MXN", "$MX"),
+            ("NAD", "$NA"),
+            ("NZD", "$NZ"),
+            ("SBD", "$SB"),
+            ("SGD", "$SG"),
+            ("SRD", "$SR"),
+            ("TTD", "$TT"),
+            ("USD", "$US"),
+            ("UYU", "$UY"),
+            ("VND", "₫"),
+            ("WST", "$WS"),
+            ("XAF", "FCFA"),
+            ("XCG", "Cg."),
+            ("XOF", "F CFA"),
+            ("XPF", "FCFP"),
+        ],
+        "ru" => &[
+            ("AUD", "A$"),
+            ("BRL", "R$"),
+            ("CAD", "CA$"),
+            ("CNY", "CN¥"),
+            ("EUR", "€"),
+            ("GBP", "£"),
+            ("HKD", "HK$"),
+            ("ILS", "₪"),
+            ("INR", "₹"),
+            ("JPY", "¥"),
+            ("KRW", "₩"),
+            ("MXN", "MX$"),
+            ("NZD", "NZ$"),
+            ("RUB", "₽"),
+            ("THB", "฿"),
+            ("TMT", "ТМТ"),
+            ("TWD", "NT$"),
+            ("UAH", "₴"),
+            ("USD", "$"),
+            ("VND", "₫"),
+            ("XAF", "FCFA"),
+            ("XCD", "EC$"),
+            ("XCG", "Cg"),
+            ("XOF", "F CFA"),
+            ("XPF", "CFPF"),
+        ],
+        "uk" => &[
+            ("JPY", "¥"),
+            ("UAH", "₴"),
+            ("XAF", "FCFA"),
+            ("XCG", "Cg."),
+            ("XOF", "F CFA"),
+            ("XPF", "CFPF"),
+        ],
+        "pl" => &[
+            ("BRL", "R$"),
+            ("EUR", "€"),
+            ("PLN", "zł"),
+            ("XAF", "FCFA"),
+            ("XCD", "EC$"),
+            ("XOF", "F CFA"),
+            ("XPF", "CFPF"),
+        ],
+        "cs" => &[
+            ("AUD", "AU$"),
+            ("BRL", "R$"),
+            ("CAD", "CA$"),
+            ("CNY", "CN¥"),
+            ("CZK", "Kč"),
+            ("EUR", "€"),
+            ("GBP", "£"),
+            ("HKD", "HK$"),
+            ("JPY", "JP¥"),
+            ("KRW", "₩"),
+            ("MXN", "MX$"),
+            ("NZD", "NZ$"),
+            ("TWD", "NT$"),
+            ("USD", "US$"),
+            ("XAF", "FCFA"),
+            ("XCD", "EC$"),
+            ("XCG", "Cg."),
+            ("XOF", "F CFA"),
+            ("XPF", "CFPF"),
+        ],
+        "sv" => &[
+            ("BBD", "Bds$"),
+            ("BMD", "BM$"),
+            ("BRL", "BR$"),
+            ("BSD", "BS$"),
+            ("BZD", "BZ$"),
+            ("CAD", "CA$"),
+            ("DKK", "Dkr"),
+            ("DOP", "RD$"),
+            ("EGP", "EG£"),
+            ("EUR", "€"),
+            ("ILS", "₪"),
+            ("ISK", "Ikr"),
+            ("JMD", "JM$"),
+            ("MXN", "MX$"),
+            ("NOK", "Nkr"),
+            ("SEK", "kr"),
+            ("USD", "US$"),
+            ("XAF", "FCFA"),
+            ("XCD", "EC$"),
+            ("XOF", "F CFA"),
+            ("XPF", "CFPF"),
+        ],
+        "nb" => &[
+            ("EUR", "€"),
+            ("GBP", "£"),
+            ("NOK", "kr"),
+            ("XCG", "Cg."),
+            ("XOF", "F CFA"),
+        ],
+        "fi" => &[
+            ("EUR", "€"),
+            ("GBP", "£"),
+            ("JPY", "¥"),
+            ("USD", "$"),
+            ("XAF", "FCFA"),
+            ("XCG", "Cg."),
+            ("XOF", "F CFA"),
+        ],
+        "ja" => &[
+            ("AUD", "A$"),
+            ("BRL", "R$"),
+            ("CAD", "CA$"),
+            ("CNY", "元"),
+            ("EUR", "€"),
+            ("GBP", "£"),
+            ("HKD", "HK$"),
+            ("ILS", "₪"),
+            ("INR", "₹"),
+            ("JPY", "￥"),
+            ("KRW", "₩"),
+            ("MXN", "MX$"),
+            ("NZD", "NZ$"),
+            ("TWD", "NT$"),
+            ("USD", "$"),
+            ("VND", "₫"),
+            ("XAF", "FCFA"),
+            ("XCD", "EC$"),
+            ("XCG", "Cg"),
+            ("XOF", "F CFA"),
+            ("XPF", "CFPF"),
+        ],
+        "zh" => &[
+            ("AUD", "AU$"),
+            ("BRL", "R$"),
+            ("CAD", "CA$"),
+            ("CNY", "¥"),
+            ("EUR", "€"),
+            ("GBP", "£"),
+            ("HKD", "HK$"),
+            ("ILS", "₪"),
+            ("INR", "₹"),
+            ("JPY", "JP¥"),
+            ("KRW", "₩"),
+            ("MXN", "MX$"),
+            ("NZD", "NZ$"),
+            ("TWD", "NT$"),
+            ("USD", "US$"),
+            ("VND", "₫"),
+            ("XAF", "FCFA"),
+            ("XCD", "EC$"),
+            ("XCG", "Cg."),
+            ("XOF", "F CFA"),
+            ("XPF", "CFPF"),
+        ],
+        "ko" => &[
+            ("AUD", "AU$"),
+            ("BRL", "R$"),
+            ("CAD", "CA$"),
+            ("CNY", "CN¥"),
+            ("EUR", "€"),
+            ("GBP", "£"),
+            ("HKD", "HK$"),
+            ("ILS", "₪"),
+            ("INR", "₹"),
+            ("JPY", "JP¥"),
+            ("KRW", "₩"),
+            ("MXN", "MX$"),
+            ("NZD", "NZ$"),
+            ("TWD", "NT$"),
+            ("USD", "US$"),
+            ("VND", "₫"),
+            ("XAF", "FCFA"),
+            ("XCD", "EC$"),
+            ("XCG", "Cg."),
+            ("XOF", "F CFA"),
+            ("XPF", "CFPF"),
+        ],
+        "hi" => &[
+            ("AUD", "A$"),
+            ("BRL", "R$"),
+            ("CAD", "CA$"),
+            ("CNY", "CN¥"),
+            ("EUR", "€"),
+            ("GBP", "£"),
+            ("HKD", "HK$"),
+            ("ILS", "₪"),
+            ("INR", "₹"),
+            ("JPY", "JP¥"),
+            ("KRW", "₩"),
+            ("MXN", "MX$"),
+            ("NZD", "NZ$"),
+            ("THB", "฿"),
+            ("TWD", "NT$"),
+            ("USD", "$"),
+            ("VND", "₫"),
+            ("XAF", "FCFA"),
+            ("XCD", "EC$"),
+            ("XCG", "Cg."),
+            ("XOF", "F CFA"),
+            ("XPF", "CFPF"),
+        ],
+        _ => EN_SYMBOLS,
     }
 }
 
@@ -641,6 +1064,13 @@ mod tests {
         assert_eq!(to_locale_string(1234.5, "pt-PT", &none), "1234,5");
         assert_eq!(to_locale_string(1234.5, "pt-BR", &none), "1.234,5");
         assert_eq!(to_locale_string(-0.5, "sv-SE", &none), "\u{2212}0,5");
+        assert_eq!(to_locale_string(-0.5, "fi-FI", &none), "\u{2212}0,5");
+        let usd = serde_json::json!({"minFraction": 2, "maxFraction": 2, "currency": "USD"});
+        assert_eq!(to_locale_string(-1234.5, "nl-NL", &usd), "US$\u{a0}-1.234,50");
+        assert_eq!(to_locale_string(-1234.5, "pt-BR", &usd), "-US$\u{a0}1.234,50");
+        assert_eq!(to_locale_string(-1234.5, "pt-PT", &usd), "-1234,50\u{a0}US$");
+        assert_eq!(to_locale_string(-1234.5, "fr-FR", &usd), "-1\u{202f}234,50\u{a0}$US");
+        assert_eq!(to_locale_string(-1234.5, "tr-TR", &usd), "-$1.234,50");
         let pct = serde_json::json!({"minFraction": 0, "maxFraction": 0, "percent": true});
         assert_eq!(to_locale_string(0.25, "it-IT", &pct), "25%");
         assert_eq!(to_locale_string(0.25, "de-DE", &pct), "25\u{a0}%");

@@ -115,6 +115,8 @@ const edges = [
 ]
 const currencies = ['en-US', 'en-GB', 'en-CA', 'en-AU', 'en-IN'].map((l) => ['USD', 'CAD', 'AUD', 'JPY', 'CNY', 'MXN', 'HKD', 'KWD', 'HUF', 'CHF'].map((currency) =>
   [(-1234.5).toLocaleString(l, { style: 'currency', currency }), (1234.5).toLocaleString(l, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' })].join(' ')).join(' | '))
+const localCurrencies = ['de-DE', 'es-ES', 'it-IT', 'nl-NL', 'pt-BR', 'pt-PT', 'id-ID', 'tr-TR', 'fr-FR', 'ru-RU', 'pl-PL', 'sv-SE', 'nb-NO', 'fi-FI', 'ja-JP', 'zh-CN', 'ko-KR', 'hi-IN'].map((l) =>
+  `${l}: ${['USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CAD', 'CNY'].map((currency) => (-1234.5).toLocaleString(l, { style: 'currency', currency })).join(' | ')} | ${(-1234.5).toLocaleString(l)}`)
 const resolved = nf({ style: 'unit', unit: 'megabyte-per-second', unitDisplay: 'long', roundingMode: 'floor' }).resolvedOptions()
 log(`${rows.length} transfers, ${rows[1].size} from ${rows[1].host} in ${rows[1].took[1]}`)
-return { rows, table, errors, rounding, parts, ranges, strip, increments, priority, formatters, edges, currencies, resolved }
+return { rows, table, errors, rounding, parts, ranges, strip, increments, priority, formatters, edges, currencies, localCurrencies, resolved }
