@@ -296,6 +296,8 @@ pub fn to_locale_string(x: f64, tag: &str, options: &Value) -> String {
                 _ => format!("{sign}{}{body}", spaced(symbol)),
             }
         }
+        // Turkish writes `%25`.
+        (None, true, _) if separators.language == "tr" => format!("{sign}%{body}"),
         (None, true, true) if separators.percent_space => format!("{sign}{body}\u{a0}%"),
         (None, true, _) => format!("{sign}{body}%"),
         (None, false, _) => format!("{sign}{body}"),
@@ -1071,6 +1073,8 @@ mod tests {
         assert_eq!(to_locale_string(-1234.5, "pt-PT", &usd), "-1234,50\u{a0}US$");
         assert_eq!(to_locale_string(-1234.5, "fr-FR", &usd), "-1\u{202f}234,50\u{a0}$US");
         assert_eq!(to_locale_string(-1234.5, "tr-TR", &usd), "-$1.234,50");
+        let percent = serde_json::json!({"minFraction": 0, "maxFraction": 0, "percent": true});
+        assert_eq!(to_locale_string(-0.25, "tr-TR", &percent), "-%25");
         let pct = serde_json::json!({"minFraction": 0, "maxFraction": 0, "percent": true});
         assert_eq!(to_locale_string(0.25, "it-IT", &pct), "25%");
         assert_eq!(to_locale_string(0.25, "de-DE", &pct), "25\u{a0}%");

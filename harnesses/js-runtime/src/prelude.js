@@ -687,7 +687,7 @@
     const zero = NumberCtor.isFinite(x) && !/[1-9]/.test(text);
     const tag = isObject(locales) ? locales[0] : locales;
     const language = tag === undefined ? "en" : nativeLower.call(StringCtor(tag).split(/[-_]/)[0]);
-    const parens = accounting && options.style !== undefined && StringCtor(options.style) === "currency" && (language === "en" || language === "ja" || language === "fr");
+    const parens = accounting && options.style !== undefined && StringCtor(options.style) === "currency" && (language === "en" || language === "ja" || language === "fr" || language === "nl");
     let sign = "";
     if (x !== x) sign = display === "always" ? "+" : "";
     else if (display === "auto") sign = negative ? "-" : "";
@@ -695,6 +695,10 @@
     else if (display === "exceptZero") sign = zero ? "" : negative ? "-" : "+";
     else if (display === "negative") sign = negative && !zero ? "-" : "";
     if (sign === "-" && parens) return `(${text})`;
+    // The locale's minus (Swedish's U+2212), after Dutch's currency.
+    if (sign === "-") sign = nativeFormat(-1, tag === undefined ? "" : StringCtor(tag), "{}")[0];
+    const afterSymbol = language === "nl" && options.style !== undefined && StringCtor(options.style) === "currency" ? /^([^\d\u00a0]+\u00a0)(.*)$/.exec(text) : null;
+    if (afterSymbol !== null) return afterSymbol[1] + sign + afterSymbol[2];
     return sign + text;
   };
   defineProperty(Number.prototype, "toLocaleString", { value: { toLocaleString(locales, options) {
@@ -756,9 +760,10 @@
       // English, `"name"` (`1,249.50 US dollars`), as ICU.
       if (base.currency !== null && (display === "code" || display === "name")) {
         const digits = nativeFormat(Math.abs(x), language, stringify({ ...base, currency: null }));
-        const minus = x < 0 || (x === 0 && 1 / x < 0) ? "-" : "";
+        const minus = x < 0 || (x === 0 && 1 / x < 0) ? nativeFormat(-1, language, "{}")[0] : "";
         if (display === "name") return `${minus}${digits} ${CURRENCY_NAMES[base.currency] ?? base.currency}`;
         const prefix = !/^[0-9]/.test(nativeFormat(1, language, stringify(base)));
+        if (/^nl\b/i.test(language)) return `${base.currency}\u00a0${minus}${digits}`;
         return prefix ? `${minus}${base.currency}\u00a0${digits}` : `${minus}${digits}\u00a0${base.currency}`;
       }
       // `notation: "scientific"` / `"engineering"` (`4.821E4`, `48.213E3`).

@@ -117,6 +117,13 @@ const currencies = ['en-US', 'en-GB', 'en-CA', 'en-AU', 'en-IN'].map((l) => ['US
   [(-1234.5).toLocaleString(l, { style: 'currency', currency }), (1234.5).toLocaleString(l, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' })].join(' ')).join(' | '))
 const localCurrencies = ['de-DE', 'es-ES', 'it-IT', 'nl-NL', 'pt-BR', 'pt-PT', 'id-ID', 'tr-TR', 'fr-FR', 'ru-RU', 'pl-PL', 'sv-SE', 'nb-NO', 'fi-FI', 'ja-JP', 'zh-CN', 'ko-KR', 'hi-IN'].map((l) =>
   `${l}: ${['USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CAD', 'CNY'].map((currency) => (-1234.5).toLocaleString(l, { style: 'currency', currency })).join(' | ')} | ${(-1234.5).toLocaleString(l)}`)
+const localSigns = ['nl-NL', 'sv-SE', 'fi-FI', 'tr-TR', 'de-DE'].map((l) => [
+  ...[-5, 5].map((v) => v.toLocaleString(l, { signDisplay: 'always' })),
+  ...[-5, 5].map((v) => v.toLocaleString(l, { style: 'currency', currency: 'EUR', signDisplay: 'always' })),
+  (-5).toLocaleString(l, { style: 'currency', currency: 'USD', currencySign: 'accounting' }),
+  (-5).toLocaleString(l, { style: 'currency', currency: 'EUR', currencyDisplay: 'code' }),
+  ...[-0.5, 0.25].map((v) => v.toLocaleString(l, { style: 'percent', signDisplay: 'exceptZero' })),
+].join(' | '))
 const resolved = nf({ style: 'unit', unit: 'megabyte-per-second', unitDisplay: 'long', roundingMode: 'floor' }).resolvedOptions()
 log(`${rows.length} transfers, ${rows[1].size} from ${rows[1].host} in ${rows[1].took[1]}`)
-return { rows, table, errors, rounding, parts, ranges, strip, increments, priority, formatters, edges, currencies, localCurrencies, resolved }
+return { rows, table, errors, rounding, parts, ranges, strip, increments, priority, formatters, edges, currencies, localCurrencies, localSigns, resolved }
