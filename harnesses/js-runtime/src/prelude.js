@@ -594,20 +594,24 @@
       return Math.floor(n);
     };
     const style = text("style") ?? "decimal";
+    // As V8: the style, then the currency code, the unit and its display
+    // checked whatever the style, then what the style needs.
+    if (!["decimal", "percent", "currency", "unit"].includes(style)) {
+      throw new RangeErrorCtor(`Value ${style} out of range for ${numberOwner} options property style`);
+    }
     let currency = null, unit = null, narrow = false;
+    const code = text("currency");
+    if (code !== undefined && !/^[A-Za-z]{3}$/.test(code)) throw new RangeErrorCtor(`Invalid currency code : ${code}`);
+    const unitName = text("unit");
+    if (unitName !== undefined) checkUnit(unitName);
+    const unitDisplay = text("unitDisplay") ?? "short";
+    if (!UNIT_DISPLAYS.includes(unitDisplay)) throw new RangeErrorCtor(`Value ${unitDisplay} out of range for ${numberOwner} options property unitDisplay`);
     if (style === "unit") {
-      const name = checkUnit(text("unit"));
-      const display = text("unitDisplay") ?? "short";
-      if (!UNIT_DISPLAYS.includes(display)) throw new RangeErrorCtor(`Value ${display} out of range for ${numberOwner} options property unitDisplay`);
-      unit = { name, display };
+      unit = { name: checkUnit(unitName), display: unitDisplay };
     } else if (style === "currency") {
-      const code = text("currency");
       if (code === undefined) throw new TypeErrorCtor("Currency code is required with currency style.");
-      if (!/^[A-Za-z]{3}$/.test(code)) throw new RangeErrorCtor(`Invalid currency code : ${code}`);
       currency = code.toUpperCase();
       narrow = text("currencyDisplay") === "narrowSymbol";
-    } else if (style !== "decimal" && style !== "percent") {
-      throw new RangeErrorCtor(`Value ${style} out of range for ${numberOwner} options property style`);
     }
     const percent = style === "percent";
     // ICU's currency digits (Node 20): none for yen, won, forint, …, three

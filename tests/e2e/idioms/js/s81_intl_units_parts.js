@@ -36,6 +36,13 @@ const errors = [
   tryIt(() => new Intl.NumberFormat('en-US', { style: 'unit', unit: 'hour', unitDisplay: 'wide' })),
   tryIt(() => (5).toLocaleString('en-US', { style: 'unit', unit: 'parsec' })),
   tryIt(() => new Intl.NumberFormat('en-US', { roundingMode: 'up' })),
+  tryIt(() => new Intl.NumberFormat('en-US', { unitDisplay: 'tiny' }).format(1)),
+  tryIt(() => new Intl.NumberFormat('en-US', { unit: 'lightyear' }).format(1)),
+  tryIt(() => new Intl.NumberFormat('en-US', { unit: 'kilobyte' }).format(1234.5)),
+  tryIt(() => new Intl.NumberFormat('en-US', { style: 'unit', unit: 'kilobyte', currency: 'usd' }).format(1234.5)),
+  tryIt(() => new Intl.NumberFormat('en-US', { style: 'unit', unit: 'kilobyte', currency: 'us' }).format(1234.5)),
+  tryIt(() => new Intl.NumberFormat('en-US', { currency: 'US' }).format(1)),
+  tryIt(() => new Intl.NumberFormat('en-US', { style: 'gauge' }).format(1)),
 ]
 const modes = ['ceil', 'floor', 'expand', 'trunc', 'halfCeil', 'halfFloor', 'halfExpand', 'halfTrunc', 'halfEven']
 const rounding = modes.map((roundingMode) => ({
