@@ -747,6 +747,34 @@
     }
     return { ds, exp };
   };
+  // ICU's short compact suffixes for thousand, million, billion, trillion
+  // (Node 20); English's (`K`, `M`, `B`, `T`) for any other tag.
+  const COMPACT_SHORT = {
+    de: [null, "\u00a0Mio.", "\u00a0Mrd.", "\u00a0Bio."],
+    es: ["\u00a0mil", "\u00a0M", null, "\u00a0B"],
+    it: ["K", "\u00a0Mln", "\u00a0Mld", "\u00a0Bln"],
+    nl: ["K", "\u00a0mln.", "\u00a0mld.", "\u00a0bln."],
+    pt: ["\u00a0mil", "\u00a0mi", "\u00a0bi", "\u00a0tri"],
+    "pt-PT": ["\u00a0mil", "\u00a0M", "\u00a0mM", "\u00a0Bi"],
+    id: ["\u00a0rb", "\u00a0jt", "\u00a0M", "\u00a0T"],
+    tr: ["\u00a0B", "\u00a0Mn", "\u00a0Mr", "\u00a0Tn"],
+    da: ["\u00a0t", "\u00a0mio.", "\u00a0mia.", "\u00a0bio."],
+    fr: ["\u00a0k", "\u00a0M", "\u00a0Md", "\u00a0Bn"],
+    ru: ["\u00a0тыс.", "\u00a0млн", "\u00a0млрд", "\u00a0трлн"],
+    uk: ["\u00a0тис.", "\u00a0млн", "\u00a0млрд", "\u00a0трлн"],
+    pl: ["\u00a0tys.", "\u00a0mln", "\u00a0mld", "\u00a0bln"],
+    cs: ["\u00a0tis.", "\u00a0mil.", "\u00a0mld.", "\u00a0bil."],
+    sv: ["\u00a0tn", "\u00a0mn", "\u00a0md", "\u00a0bn"],
+    nb: ["k", "\u00a0mill.", "\u00a0mrd.", "\u00a0bill."],
+    fi: ["\u00a0t.", "\u00a0milj.", "\u00a0mrd.", "\u00a0bilj."],
+    "en-GB": ["k", "m", "bn", "tn"],
+  };
+  const compactForms = (tag) => {
+    if (tag === undefined) return undefined;
+    const parts = StringCtor(tag).split(/[-_]/), lang = nativeLower.call(parts[0]);
+    const region = parts.length > 1 ? nativeUpper.call(parts[parts.length - 1]) : "";
+    return COMPACT_SHORT[`${lang}-${region}`] ?? (lang === "en" ? undefined : COMPACT_SHORT[lang]);
+  };
   function localeNumber(x, locales, options) {
     const tag = isObject(locales) ? locales[0] : locales;
     const language = tag === undefined ? "" : `${tag}`;
@@ -812,26 +840,34 @@
         // ICU's English short and long compact forms: 1.2K, 12K, 123K,
         // 1.2M … (two significant digits below 100, whole numbers above).
         const long = options.compactDisplay !== undefined && StringCtor(options.compactDisplay) === "long";
-        const units = [[1e12, "T", " trillion"], [1e9, "B", " billion"], [1e6, "M", " million"], [1e3, "K", " thousand"], [1, "", ""]];
-        let k = units.findIndex(([u]) => Math.abs(x) >= u);
+        // Other languages' short forms (`1,2 Mio.`, `12 k`); `null`: none
+        // at that power (German's thousands stay `12.345`).
+        const shortForms = compactForms(tag);
+        const units = [[1e12, "T", " trillion"], [1e9, "B", " billion"], [1e6, "M", " million"], [1e3, "K", " thousand"], [1, "", ""]]
+          .map(([u, short, word], i) => [u, shortForms === undefined || i === 4 ? short : shortForms[3 - i], word]);
+        const defined = (i) => long || units[i][1] !== null;
+        let k = units.findIndex(([u], i) => Math.abs(x) >= u && defined(i));
         if (k < 0) k = units.length - 1;
         // With fraction digits asked for, ICU rounds to them (12.5M with
         // `maximumFractionDigits: 1`) instead of to two significant digits.
         const byFraction = maxSig === undefined && minSig === undefined &&
           (options.maximumFractionDigits !== undefined || options.minimumFractionDigits !== undefined);
+        // Rounding up to a higher power moves to its form (`1M`, not `1000K`).
+        const up = (magnitude) => units.findIndex(([w], i) => i < k && magnitude >= w && defined(i));
         for (;;) {
           const [u, short, word] = units[k];
           const v = x / u;
           if (byFraction) {
-            const text = nativeFormat(v, language, stringify({ ...base, grouping: false }));
-            if (k > 0 && NumberCtor(Math.abs(v).toFixed(base.maxFraction)) >= 1000) { k--; continue; }
+            const text = nativeFormat(v, language, stringify(base));
+            const shown = NumberCtor(Math.abs(v).toFixed(base.maxFraction));
+            if (shown >= 1000 && up(shown * u) >= 0) { k = up(shown * u); continue; }
             return text + (long ? word : short);
           }
           const digits = maxSig ?? (Math.abs(v) >= 100 ? Math.floor(Math.log10(Math.abs(v))) + 1 : 2);
           const r = v === 0 ? null : roundSignificant(v, Math.max(1, digits), base.roundingMode);
           const rounded = r === null ? 0 : NumberCtor(`${r.ds[0]}.${r.ds.slice(1).join("")}e${r.exp}`);
-          if (rounded >= 1000 && k > 0) { k--; continue; }
-          const text = v === 0 ? (1 / v < 0 ? "-0" : "0") : significant(v, digits, minSig ?? 1, false);
+          if (Math.abs(rounded) >= 1000 && up(Math.abs(rounded) * u) >= 0) { k = up(Math.abs(rounded) * u); continue; }
+          const text = v === 0 ? (1 / v < 0 ? "-0" : "0") : significant(v, digits, minSig ?? 1);
           return text + (long ? word : short);
         }
       }
@@ -922,9 +958,11 @@
       }
       const middle = join(sa.pre) + join(sa.suf);
       const collapse = middle === join(sb.pre) + join(sb.suf) && [...middle].length > 1;
-      const dash = { es: "-", it: "-", nl: "-", zh: "-", ja: "\uff5e", ko: "~" }[language] ?? "\u2013";
+      const dash = /^pt[-_]PT\b/i.test(localeOf(this.#locales)) ? "-" : { es: "-", it: "-", nl: "-", zh: "-", ja: "\uff5e", ko: "~" }[language] ?? "\u2013";
       const spaced = (!collapse && middle !== "") || sa.core.some((p) => p.type === "exponentSeparator");
-      const sep = { type: "literal", value: spaced ? ` ${dash} ` : dash };
+      // Portugal's range pattern is `{0} - {1}`, spaced whatever the ends.
+      const portugal = /^pt[-_]PT\b/i.test(localeOf(this.#locales));
+      const sep = { type: "literal", value: spaced || portugal ? ` ${dash} ` : dash };
       // V8 joins a literal run across the ends (`($3.00) – $5.00`: a shared
       // `) – `).
       const merged = (ps) => ps.reduce((out, p) => {

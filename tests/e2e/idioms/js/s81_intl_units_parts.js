@@ -131,6 +131,8 @@ const localSigns = ['nl-NL', 'sv-SE', 'fi-FI', 'tr-TR', 'de-DE'].map((l) => [
   (-5).toLocaleString(l, { style: 'currency', currency: 'EUR', currencyDisplay: 'code' }),
   ...[-0.5, 0.25].map((v) => v.toLocaleString(l, { style: 'percent', signDisplay: 'exceptZero' })),
 ].join(' | '))
+const compacts = ['en-US', 'en-GB', 'de-DE', 'es-ES', 'fr-FR', 'it-IT', 'nl-NL', 'pt-BR', 'pt-PT', 'ru-RU', 'pl-PL', 'sv-SE', 'nb-NO'].map((l) =>
+  `${l}: ${[999.96, 1234, -12345.6, 999999, 1234567, 1.5e9, 2e12, 1e16].map((v) => nf({ notation: 'compact' }, l).format(v)).join(' | ')} | ${nf({ notation: 'compact', maximumSignificantDigits: 3 }, l).format(999999)} | ${nf({ notation: 'compact' }, l).formatRange(1e6, 2.5e6)}`)
 const resolved = nf({ style: 'unit', unit: 'megabyte-per-second', unitDisplay: 'long', roundingMode: 'floor' }).resolvedOptions()
 log(`${rows.length} transfers, ${rows[1].size} from ${rows[1].host} in ${rows[1].took[1]}`)
-return { rows, table, errors, rounding, parts, ranges, strip, increments, priority, formatters, edges, currencies, localCurrencies, localSigns, resolved }
+return { rows, table, errors, rounding, parts, ranges, strip, increments, priority, formatters, edges, currencies, localCurrencies, localSigns, compacts, resolved }
