@@ -133,6 +133,11 @@ const localSigns = ['nl-NL', 'sv-SE', 'fi-FI', 'tr-TR', 'de-DE'].map((l) => [
 ].join(' | '))
 const compacts = ['en-US', 'en-GB', 'de-DE', 'es-ES', 'fr-FR', 'it-IT', 'nl-NL', 'pt-BR', 'pt-PT', 'ru-RU', 'pl-PL', 'sv-SE', 'nb-NO'].map((l) =>
   `${l}: ${[999.96, 1234, -12345.6, 999999, 1234567, 1.5e9, 2e12, 1e16].map((v) => nf({ notation: 'compact' }, l).format(v)).join(' | ')} | ${nf({ notation: 'compact', maximumSignificantDigits: 3 }, l).format(999999)} | ${nf({ notation: 'compact' }, l).formatRange(1e6, 2.5e6)}`)
+const localUnits = ['de-DE', 'fr-FR', 'es-ES', 'pt-BR', 'pt-PT', 'ru-RU', 'pl-PL', 'sv-SE', 'ja-JP', 'tr-TR'].map((l) => [
+  ...['kilobyte', 'hour', 'day', 'percent'].flatMap((unit) => ['short', 'long'].map((unitDisplay) => [1, 2, 5, 1.5, 22, -1].map((v) => v.toLocaleString(l, { style: 'unit', unit, unitDisplay })).join('; '))),
+  [[1, 2], [2, 1], [5, 1], [1.5, 1], [5, 21]].map(([a, b]) => nf({ style: 'unit', unit: 'hour', unitDisplay: 'long' }, l).formatRange(a, b)).join('; '),
+  nf({ style: 'unit', unit: 'megabyte', unitDisplay: 'long' }, l).formatToParts(1234.5).map((p) => `${p.type}:${p.value}`).join(' '),
+].join(' | '))
 const resolved = nf({ style: 'unit', unit: 'megabyte-per-second', unitDisplay: 'long', roundingMode: 'floor' }).resolvedOptions()
 log(`${rows.length} transfers, ${rows[1].size} from ${rows[1].host} in ${rows[1].took[1]}`)
-return { rows, table, errors, rounding, parts, ranges, strip, increments, priority, formatters, edges, currencies, localCurrencies, localSigns, compacts, resolved }
+return { rows, table, errors, rounding, parts, ranges, strip, increments, priority, formatters, edges, currencies, localCurrencies, localSigns, compacts, localUnits, resolved }
