@@ -817,7 +817,7 @@
   };
   const localUnitPattern = (language, name, display, digits, category = localUnitCategory(language, digits)) => {
     const found = localUnitTable(language);
-    if (found === null || name.includes("-per-")) throw new RangeErrorCtor(`hwf writes this unit in English only, not for the locale ${language}`);
+    if (found === null || !hasOwn(found[1].forms, name)) throw new RangeErrorCtor(`hwf writes this unit in English only, not for the locale ${language}`);
     const table = found[1];
     const forms = table.forms[name].split("~")[UNIT_DISPLAYS.indexOf(display)].split("|");
     return forms.length === 1 ? forms[0] : forms[Math.max(0, table.cats.indexOf(category))];

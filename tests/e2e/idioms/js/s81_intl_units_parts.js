@@ -43,6 +43,7 @@ const errors = [
   tryIt(() => new Intl.NumberFormat('en-US', { style: 'unit', unit: 'kilobyte', currency: 'us' }).format(1234.5)),
   tryIt(() => new Intl.NumberFormat('en-US', { currency: 'US' }).format(1)),
   tryIt(() => new Intl.NumberFormat('en-US', { style: 'gauge' }).format(1)),
+  tryIt(() => new Intl.NumberFormat('de-DE', { style: 'unit', unit: 'hour', unitDisplay: 'long' }).format(2)),
 ]
 const modes = ['ceil', 'floor', 'expand', 'trunc', 'halfCeil', 'halfFloor', 'halfExpand', 'halfTrunc', 'halfEven']
 const rounding = modes.map((roundingMode) => ({
