@@ -506,8 +506,8 @@
   // `style: "unit"`: ICU's English forms (Node 20) of ECMA-402's units,
   // each `short one|short other|narrow one|narrow other|long one|long
   // other|short per|narrow per` (the last two as the unit of a compound
-  // `X-per-Y`: `kB/s`). Other languages' unit names are absent (refused
-  // rather than written in English).
+  // `X-per-Y`: `kB/s`). Other languages have `UNIT_LOCAL` (below); a
+  // unit it lacks is refused rather than written in English.
   const UNIT_FORMS = {
     acre: " ac| ac|ac|ac| acre| acres|/ac|/ac",
     bit: " bit| bit|bit|bit| bit| bits|/bit|/bit",
