@@ -730,6 +730,7 @@
   };
   defineProperty(Number.prototype, "toLocaleString", { value: { toLocaleString(locales, options) {
     const x = numberValueOf.call(this); // a TypeError unless a Number
+    if (locales !== undefined) canonicalLocales(locales); // V8's errors for a malformed tag
     if (isObject(options) && (options.signDisplay !== undefined || options.currencySign !== undefined)) {
       localeNumber(0, locales, options); // the options' errors first
       const text = signed(x, locales, options);
@@ -1449,6 +1450,7 @@
   };
   const canonicalLocales = (locales) => {
     if (locales === undefined) return [];
+    if (locales === null) throw new TypeErrorCtor("Cannot convert undefined or null to object");
     const list = typeof locales === "string" ? [locales] : Array.from(Object(locales));
     const out = [];
     for (const tag of list) { const c = canonicalLocale(tag); if (!out.includes(c)) out.push(c); }
