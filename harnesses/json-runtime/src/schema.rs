@@ -44,15 +44,9 @@ pub fn type_name(hint: &str) -> Option<&'static str> {
 /// hint (`"string?"`, `"null"`, `"any"`, `"datetime"`) leaves the field
 /// unconstrained, though still required.
 fn legacy_type(hint: &str) -> Option<&'static str> {
-    Some(match hint.to_lowercase().as_str() {
-        "string" | "str" => "string",
-        "number" | "float" => "number",
-        "int" | "integer" => "integer",
-        "bool" | "boolean" => "boolean",
-        "object" | "dict" => "object",
-        "list" | "array" => "array",
-        _ => return None,
-    })
+    // The seed's aliases are `type_name`'s without its `?` suffix and `null`.
+    let t = type_name(hint)?;
+    (!hint.ends_with('?') && t != "null").then_some(t)
 }
 
 /// Whether a schema reads as a declared subset schema rather than the flat
