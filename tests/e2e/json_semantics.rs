@@ -231,3 +231,48 @@ fn keys_an_agent_step_does_not_define_are_ignored_with_a_warning() {
     }
     assert_eq!(req["schema"]["required"], json!(["ok"]), "{req}");
 }
+
+/// An `agent_type` hwf does not have is dropped, as the seed ignores the
+/// key: the broker refuses the first attempt (journaled as a failed call)
+/// and the runtime calls again without it. A `--resume-from` with no agent
+/// backend refuses that attempt again without needing one, replays the
+/// rest, and ends with the same result.
+#[test]
+fn an_unknown_agent_type_is_dropped_and_a_resume_needs_no_backend() {
+    let ctx = Ctx::new();
+    let def = json!({"version": "1", "name": "types", "policy": {"network": false, "filesystem": false},
+    "steps": [
+      {"kind": "agent", "id": "a", "agent": "hermes.rev", "agent_type": "reviewer", "output_schema": {"ok": "bool"}},
+      {"kind": "pipeline", "id": "p", "steps": [
+        {"kind": "agent", "id": "b", "agent": "hermes.rev", "agentType": "no-such-type", "input": {"x": "$ref:a.output.ok"}}
+      ]}
+    ]});
+    let fixture = json!({"responses": [{"match": {"agent": "hermes.rev"}, "output": {"ok": true}}]});
+    let run = run_def(&ctx, &def, &fixture);
+    run.expect_code(0);
+    let first = run.json()["data"].clone();
+    assert_eq!(first["result"]["last"], json!({"ok": true}), "{first}");
+    assert_eq!(first["counts"]["agent_calls"], 2, "{first}");
+    assert_eq!(first["counts"]["failed"], 2, "the two refused attempts: {first}");
+    let logs: Vec<String> = ctx
+        .journal(first["run_id"].as_str().expect("id"))
+        .iter()
+        .filter(|e| e["type"] == "log")
+        .filter_map(|e| e["message"].as_str().map(str::to_owned))
+        .collect();
+    assert!(
+        logs.iter()
+            .any(|m| m.starts_with("unknown_agent_type:") && m.contains("/steps/1/steps/0/agentType")),
+        "{logs:?}"
+    );
+    let d = ctx.write("wf.workflow.json", def.to_string());
+    let resumed = ctx.run_json(
+        d.to_str().expect("utf8"),
+        "{}",
+        &["--resume-from", first["run_id"].as_str().expect("id")],
+    );
+    resumed.expect_code(0);
+    let again = resumed.json()["data"].clone();
+    assert_eq!(again["result"], first["result"], "{again}");
+    assert_eq!(again["counts"]["replayed"], 2, "{again}");
+}

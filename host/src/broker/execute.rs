@@ -3,7 +3,7 @@
 //! policy checks, capability handlers, transcripts.
 
 use super::{CallErrorKind, CallFailure, Event, RunContext, lock, redact, schema};
-use crate::agents::{AgentCall, AgentErrorKind, TokenUsage, answer};
+use crate::agents::{AgentCall, AgentErrorKind, AgentType, TokenUsage, answer};
 use crate::capabilities::policy::ApprovalMode;
 use crate::capabilities::{CapabilityCall, CapabilityError, Durable, WaitRequest};
 use crate::vm::limits::HostTrap;
@@ -58,6 +58,23 @@ impl RunContext {
         Ok(())
     }
 
+    /// The agent type a request names, or `general-purpose` for a bare
+    /// prompt agent (none for a registered agent without one); a type that
+    /// does not resolve fails the call with `invalid_agent_type`. It needs
+    /// no agent backend, so a resume without one refuses the call again as
+    /// the first run did.
+    pub(super) fn agent_type_of(&self, request: &Value) -> Result<Option<AgentType>, CallFailure> {
+        let type_name = request.get("agent_type").and_then(Value::as_str);
+        if type_name.is_none() && request.get("agent").is_some() {
+            return Ok(None);
+        }
+        self.services
+            .agent_types
+            .resolve(type_name)
+            .map(Some)
+            .map_err(|e| CallFailure::new(CallErrorKind::Failed, "invalid_agent_type", e))
+    }
+
     /// Budget check, agent runner, output clean-up, schema validation and
     /// retries. Returns (outcome, tokens, attempts); the tokens by kind are
     /// charged to the call ([`RunContext::charge_usage`]). Only an answer
@@ -66,21 +83,9 @@ impl RunContext {
     /// a failed agent ends the call at once. Every rejected answer is
     /// journaled (`call_attempt`).
     pub(super) async fn execute_agent(&self, call_id: &str, request: &Value) -> (Result<Value, CallFailure>, u64, u32) {
-        // Agent type: named, or `general-purpose` for a bare prompt agent.
-        let type_name = request.get("agent_type").and_then(Value::as_str);
-        let agent_type = if type_name.is_some() || request.get("agent").is_none() {
-            match self.services.agent_types.resolve(type_name) {
-                Ok(t) => Some(t),
-                Err(e) => {
-                    return (
-                        Err(CallFailure::new(CallErrorKind::Failed, "invalid_agent_type", e)),
-                        0,
-                        0,
-                    );
-                }
-            }
-        } else {
-            None
+        let agent_type = match self.agent_type_of(request) {
+            Ok(t) => t,
+            Err(f) => return (Err(f), 0, 0),
         };
         let model = request
             .get("model")

@@ -193,14 +193,18 @@ impl RunContext {
                             Err(crate::capabilities::kanban::LaneError::Store(e)) => return Err(HostTrap::new(e.code(), e.message().to_owned())),
                         }
                     }
-                    None if !self.services.agents.configured() => {
+                    None if !self.services.agents.configured() => match self.agent_type_of(&request) {
+                        // A call the broker refuses by itself (an unknown
+                        // agent type) needs no backend: a resume refuses it
+                        // again, as the run it resumes did.
+                        Err(f) => (Err(f), 0, 0),
                         // The guard journals the call cancelled; the run
                         // fails with the code, saying how to fix it.
-                        return Err(HostTrap::new(
+                        Ok(_) => return Err(HostTrap::new(
                             ErrorCode::NoAgentBackend,
                             "an agent call ran and no agent backend is configured: pass --agents FIXTURE.json, set HWF_AGENTS, or configure [agents] backends in hwf.toml (see `hwf doctor`)",
-                        ));
-                    }
+                        )),
+                    },
                     None => {
                         let (o, t, a) = self.execute_agent(&call_id, &request).await;
                         permit.take();
