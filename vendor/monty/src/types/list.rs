@@ -126,6 +126,19 @@ impl List {
 }
 
 impl<'h> HeapRead<'h, List> {
+    /// hwf: `list += iterable` for an operand that is not a list: CPython's
+    /// `list.__iadd__` is `extend`, so a tuple, string, generator or dict
+    /// extends the list in place; a non-iterable raises `'int' object is not
+    /// iterable`.
+    fn extend_from_iterable(&mut self, other: &Value, vm: &mut VM<'h>) -> RunResult<bool> {
+        let items: SmallVec<[Value; 2]> = collect_owned_iterable(other.clone_with_heap(vm.heap), vm)?;
+        if items.iter().any(|v| matches!(v, Value::Ref(_))) {
+            self.get_mut(vm.heap).set_contains_refs();
+        }
+        self.get_mut(vm.heap).as_vec_mut().extend(items);
+        Ok(true)
+    }
+
     /// Appends an element to the end of the list.
     ///
     /// The caller transfers ownership of `item` to the list. The item's refcount
@@ -670,7 +683,8 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, List> {
 
     fn py_iadd_impl(&mut self, other: &Value, vm: &mut VM<'h>) -> RunResult<bool> {
         let Value::Ref(other_id) = other else {
-            return Ok(false);
+            // hwf: `xs += "ab"` extends with any iterable, as CPython's `list.__iadd__`.
+            return self.extend_from_iterable(other, vm);
         };
 
         if *other_id == self.id() {
@@ -686,7 +700,8 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, List> {
             // Checked at 2× — the clone plus the target growth — see above.
             let source = vm.heap.read(*other_id);
             let HeapReadOutput::List(source_list) = source else {
-                return Ok(false);
+                // hwf: `xs += (1, 2)`, a generator, a dict…: `list.__iadd__` is `extend`.
+                return self.extend_from_iterable(other, vm);
             };
             let source_len = source_list.get(vm.heap).len();
             vm.heap
