@@ -619,14 +619,26 @@ impl Type {
 /// This supports:
 /// - Leading/trailing whitespace (e.g. `"  1.5  "`)
 /// - The special values `inf`, `-inf`, `infinity`, and `nan` (case-insensitive)
-///
-/// Underscore digit separators are not currently supported.
+/// - hwf: underscores between two digits (`"1_000.5"`, `"1e1_0"`), as
+///   CPython's `_Py_string_to_number_with_underscores`; any other underscore
+///   is a `ValueError`
 fn parse_f64_from_str(value: &str) -> RunResult<f64> {
     let text = ascii_decimal_and_space(value);
-    let trimmed = text.trim();
+    let mut trimmed: Cow<'_, str> = Cow::Borrowed(text.trim());
     if trimmed.is_empty() {
         return Err(value_error_could_not_convert_string_to_float(value));
     }
+    if trimmed.contains('_') {
+        let bytes = trimmed.as_bytes();
+        let between_digits = bytes.iter().enumerate().all(|(i, &b)| {
+            b != b'_' || (i > 0 && bytes[i - 1].is_ascii_digit() && bytes.get(i + 1).is_some_and(u8::is_ascii_digit))
+        });
+        if !between_digits {
+            return Err(value_error_could_not_convert_string_to_float(value));
+        }
+        trimmed = Cow::Owned(trimmed.replace('_', ""));
+    }
+    let trimmed: &str = &trimmed;
 
     let lower = trimmed.to_ascii_lowercase();
     let parsed = match lower.as_str() {
