@@ -224,7 +224,7 @@ impl VM<'_> {
             };
             if let Some(error) = this.handle_exception_with_value(error, raised) {
                 this.finish_generator(id);
-                return Err(error);
+                return Err(stop_iteration_to_runtime_error(error));
             }
         }
         loop {
@@ -261,7 +261,7 @@ impl VM<'_> {
                 }
                 Err(e) => {
                     this.finish_generator(id);
-                    return Err(e);
+                    return Err(stop_iteration_to_runtime_error(e));
                 }
             }
         }
@@ -348,5 +348,19 @@ impl VM<'_> {
         }
         let type_name = obj.py_type_name(self);
         Err(ExcType::attribute_error(type_name, name.as_str(self.interns)))
+    }
+}
+
+/// hwf: PEP 479, as CPython 3.7+: a `StopIteration` that escapes a
+/// generator's body (`yield next(it)` on an exhausted iterator) becomes
+/// `RuntimeError: generator raised StopIteration` rather than silently
+/// ending the loop that drives the generator.
+fn stop_iteration_to_runtime_error(error: RunError) -> RunError {
+    match error {
+        RunError::Exc(mut raise) if raise.exc.exc_type() == ExcType::StopIteration => {
+            raise.exc = SimpleException::new_msg(ExcType::RuntimeError, "generator raised StopIteration");
+            RunError::Exc(raise)
+        }
+        other => other,
     }
 }
