@@ -2121,6 +2121,20 @@ impl<'a> Parser<'a> {
                     ));
                 }
                 let first = generators.remove(0);
+                // hwf: a walrus in the element or a condition binds in the
+                // scope around the expression (PEP 572): the implicit
+                // function declares its targets `nonlocal` (`global` at module
+                // level, rewritten by `prepare`), as `any((hit := x) > 5 for x
+                // in xs)` then reads `hit`.
+                let mut walrus = ahash::AHashSet::new();
+                crate::prepare::collect_assigned_names_from_expr(&elt, &mut walrus, self.interner);
+                for clause in std::iter::once(&first).chain(generators.iter()) {
+                    for test in &clause.ifs {
+                        crate::prepare::collect_assigned_names_from_expr(test, &mut walrus, self.interner);
+                    }
+                }
+                let mut walrus: Vec<StringId> = walrus.into_iter().collect();
+                walrus.sort_by_key(|name| self.interner.get_str(*name).to_owned());
                 let param = self.interner.intern(".0");
                 let name_id = self.interner.intern("<genexpr>");
                 let mut clauses = vec![(
@@ -2144,6 +2158,15 @@ impl<'a> Parser<'a> {
                         body,
                         or_else: Vec::new(),
                     }];
+                }
+                if !walrus.is_empty() {
+                    body.insert(
+                        0,
+                        Node::Nonlocal {
+                            position,
+                            names: walrus,
+                        },
+                    );
                 }
                 Ok(ExprLoc::new(
                     position,

@@ -1230,6 +1230,15 @@ impl<'i, 'g> Prepare<'i, 'g> {
                     },
                 );
                 let signature = genexp_signature(param);
+                let mut body = body;
+                // hwf: at module level a walrus target of the expression is a
+                // global (the parser declared it `nonlocal`).
+                if matches!(self.state, PrepareState::Module)
+                    && let Some(Node::Nonlocal { names, position }) = body.first_mut()
+                {
+                    let (names, position) = (mem::take(names), *position);
+                    body[0] = Node::Global { position, names };
+                }
                 let callable = self.prepare_lambda_nodes(name_id, &signature, body, position, true)?;
                 Expr::IndirectCall {
                     callable: Box::new(callable),
@@ -2630,7 +2639,7 @@ fn collect_scope_info_from_node(
 /// Per PEP 572, walrus operator targets are assignments in the enclosing scope.
 /// This function recursively scans expressions to find all `Named` expression targets.
 /// It does NOT recurse into lambda bodies as those have their own scope.
-fn collect_assigned_names_from_expr(
+pub(crate) fn collect_assigned_names_from_expr(
     expr: &ExprLoc,
     assigned_names: &mut AHashSet<StringId>,
     interner: &InternerBuilder,
@@ -2747,7 +2756,14 @@ fn collect_assigned_names_from_expr(
         // Lambda bodies have their own scope - walrus inside them doesn't affect us
         Expr::LambdaRaw { .. } | Expr::Lambda { .. } => {}
         // The first iterable is evaluated in this scope; the body is its own.
-        Expr::GenExpRaw { iter, .. } => collect_assigned_names_from_expr(iter, assigned_names, interner),
+        // hwf: so are the walrus targets of its element and conditions (the
+        // `nonlocal` the parser puts first in its body).
+        Expr::GenExpRaw { iter, body, .. } => {
+            collect_assigned_names_from_expr(iter, assigned_names, interner);
+            if let Some(Node::Nonlocal { names, .. }) = body.first() {
+                assigned_names.extend(names.iter().copied());
+            }
+        }
         // Leaf expressions don't contain walrus operators
         Expr::Literal(_) | Expr::Builtin(_) | Expr::Name(_) => {}
     }
