@@ -4467,7 +4467,7 @@ static no_inline int string_buffer_realloc(StringBuffer *s, int new_len, int c)
         return -1;
 
     if (new_len > JS_STRING_LEN_MAX) {
-        JS_ThrowRangeError(s->ctx, "invalid string length");
+        JS_ThrowRangeError(s->ctx, "Invalid string length" /* hwf patch: V8's text */);
         return string_buffer_set_error(s);
     }
     new_size = min_int(max_int(new_len, s->size * 3 / 2), JS_STRING_LEN_MAX);
@@ -4768,7 +4768,7 @@ JSValue JS_NewStringLen(JSContext *ctx, const char *buf, size_t buf_len)
     /* Compute string kind and length: 7-bit, 8-bit, 16-bit, 16-bit UTF-16 */
     kind = utf8_scan(buf, buf_len, &len);
     if (unlikely(len > JS_STRING_LEN_MAX))
-        return JS_ThrowRangeError(ctx, "invalid string length");
+        return JS_ThrowRangeError(ctx, "Invalid string length" /* hwf patch: V8's text */);
 
     switch (kind) {
     case UTF8_PLAIN_ASCII:
@@ -4805,7 +4805,7 @@ JSValue JS_NewStringUTF16(JSContext *ctx, const uint16_t *buf, size_t len)
     if (unlikely(!len))
         return js_empty_string(ctx->rt);
     if (unlikely(len > JS_STRING_LEN_MAX))
-        return JS_ThrowRangeError(ctx, "invalid string length");
+        return JS_ThrowRangeError(ctx, "Invalid string length" /* hwf patch: V8's text */);
 
     str = js_alloc_string(ctx, len, 1);
     if (unlikely(!str))
@@ -5458,7 +5458,7 @@ static JSValue JS_ConcatString1(JSContext *ctx, JSString *p1, JSString *p2)
 
     len = p1->len + p2->len;
     if (len > JS_STRING_LEN_MAX)
-        return JS_ThrowRangeError(ctx, "invalid string length");
+        return JS_ThrowRangeError(ctx, "Invalid string length" /* hwf patch: V8's text */);
     is_wide_char = p1->is_wide_char | p2->is_wide_char;
     p = js_alloc_string(ctx, len, is_wide_char);
     if (!p)
@@ -8735,6 +8735,9 @@ static no_inline const char *hwf_site_text(JSContext *ctx, int kind, char *buf,
                                  size_t size);
 static no_inline void hwf_value_text(JSContext *ctx, JSValueConst val, char *buf,
                            size_t size);
+static no_inline JSValue hwf_throw_value_message(JSContext *ctx, JSErrorEnum error_num,
+                                                 const char *prefix, JSValueConst val,
+                                                 const char *suffix);
 
 static JSValue JS_ThrowTypeErrorNotAConstructor(JSContext *ctx,
                                                 JSValueConst func_obj)
@@ -9016,6 +9019,10 @@ static int JS_SetPrototypeInternal(JSContext *ctx, JSValueConst obj,
     p = JS_VALUE_GET_OBJ(obj);
     if (JS_VALUE_GET_TAG(proto_val) != JS_TAG_OBJECT) {
         if (JS_VALUE_GET_TAG(proto_val) != JS_TAG_NULL) {
+            /* hwf patch: V8's text */
+            hwf_throw_value_message(ctx, JS_TYPE_ERROR, "Object prototype may only be an Object or null: ",
+                                    proto_val, "");
+            return -1;
         not_obj:
             JS_ThrowTypeErrorNotAnObject(ctx);
             return -1;
@@ -9054,7 +9061,7 @@ static int JS_SetPrototypeInternal(JSContext *ctx, JSValueConst obj,
         do {
             if (p1 == p) {
                 if (throw_flag) {
-                    JS_ThrowTypeError(ctx, "circular prototype chain");
+                    JS_ThrowTypeError(ctx, "Cyclic __proto__ value"); /* hwf patch: V8's text */
                     return -1;
                 } else {
                     return false;
@@ -9596,9 +9603,18 @@ JSValue JS_GetProperty(JSContext *ctx, JSValueConst this_obj, JSAtom prop)
     return JS_GetPropertyInternal(ctx, this_obj, prop, this_obj, false);
 }
 
-static JSValue JS_ThrowTypeErrorPrivateNotFound(JSContext *ctx, JSAtom atom)
+/* hwf patch: V8's texts, "Cannot read private member #x from an object
+   whose class did not declare it" (and "Cannot write private member #x to
+   …"); null and undefined as for any property. */
+static JSValue JS_ThrowTypeErrorPrivateNotFound(JSContext *ctx, JSAtom atom,
+                                                JSValueConst obj, bool write)
 {
-    return JS_ThrowTypeErrorAtom(ctx, "private class field '%s' does not exist",
+    if (JS_IsNull(obj) || JS_IsUndefined(obj))
+        return JS_ThrowTypeErrorNullishProperty(ctx, JS_IsNull(obj), atom, write);
+    if (write)
+        return JS_ThrowTypeErrorAtom(ctx, "Cannot write private member %s to an object whose class did not declare it",
+                                     atom);
+    return JS_ThrowTypeErrorAtom(ctx, "Cannot read private member %s from an object whose class did not declare it",
                                  atom);
 }
 
@@ -9631,8 +9647,8 @@ static int JS_DefinePrivateField(JSContext *ctx, JSValueConst obj,
     }
     prs = find_own_property(&pr, p, prop);
     if (prs) {
-        JS_ThrowTypeErrorAtom(ctx, "private class field '%s' already exists",
-                              prop);
+        JS_ThrowTypeErrorAtom(ctx, "Cannot initialize %s twice on the same object",
+                              prop); /* hwf patch: V8's text */
         goto fail;
     }
     pr = add_property(ctx, p, prop, JS_PROP_C_W_E);
@@ -9653,16 +9669,16 @@ static JSValue JS_GetPrivateField(JSContext *ctx, JSValueConst obj,
     JSProperty *pr;
     JSAtom prop;
 
-    if (unlikely(JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT))
-        return JS_ThrowTypeErrorNotAnObject(ctx);
     /* safety check */
     if (unlikely(JS_VALUE_GET_TAG(name) != JS_TAG_SYMBOL))
         return JS_ThrowTypeErrorNotASymbol(ctx);
     prop = js_symbol_to_atom(ctx, name);
+    if (unlikely(JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT))
+        return JS_ThrowTypeErrorPrivateNotFound(ctx, prop, obj, false); /* hwf patch */
     p = JS_VALUE_GET_OBJ(obj);
     prs = find_own_property(&pr, p, prop);
     if (!prs) {
-        JS_ThrowTypeErrorPrivateNotFound(ctx, prop);
+        JS_ThrowTypeErrorPrivateNotFound(ctx, prop, obj, false);
         return JS_EXCEPTION;
     }
     return js_dup(pr->u.value);
@@ -9676,20 +9692,20 @@ static int JS_SetPrivateField(JSContext *ctx, JSValueConst obj,
     JSProperty *pr;
     JSAtom prop;
 
-    if (unlikely(JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)) {
-        JS_ThrowTypeErrorNotAnObject(ctx);
-        goto fail;
-    }
     /* safety check */
     if (unlikely(JS_VALUE_GET_TAG(name) != JS_TAG_SYMBOL)) {
         JS_ThrowTypeErrorNotASymbol(ctx);
         goto fail;
     }
     prop = js_symbol_to_atom(ctx, name);
+    if (unlikely(JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)) {
+        JS_ThrowTypeErrorPrivateNotFound(ctx, prop, obj, true); /* hwf patch */
+        goto fail;
+    }
     p = JS_VALUE_GET_OBJ(obj);
     prs = find_own_property(&pr, p, prop);
     if (!prs) {
-        JS_ThrowTypeErrorPrivateNotFound(ctx, prop);
+        JS_ThrowTypeErrorPrivateNotFound(ctx, prop, obj, true);
     fail:
         JS_FreeValue(ctx, val);
         return -1;
@@ -9757,6 +9773,43 @@ static int JS_AddBrand(JSContext *ctx, JSValueConst obj, JSValueConst home_obj)
 
 /* return a boolean telling if the brand of the home object of 'func'
    is present on 'obj' or -1 in case of exception */
+/* hwf patch: V8's text when a private method's receiver lacks the class's
+   brand: "Receiver must be an instance of class K", for a static method
+   "Receiver must be class K" ("anonymous" for a class without a name) */
+static no_inline void hwf_throw_bad_receiver(JSContext *ctx, JSValueConst func)
+{
+    JSObject *p1, *home_obj;
+    JSValue ctor = JS_UNDEFINED, name = JS_UNDEFINED;
+    const char *str = NULL;
+    bool is_static = false;
+
+    if (JS_VALUE_GET_TAG(func) == JS_TAG_OBJECT) {
+        p1 = JS_VALUE_GET_OBJ(func);
+        if (js_class_has_bytecode(p1->class_id) && p1->u.func.home_object) {
+            home_obj = p1->u.func.home_object;
+            if (js_class_has_bytecode(home_obj->class_id)) {
+                is_static = true;
+                ctor = js_dup(JS_MKPTR(JS_TAG_OBJECT, home_obj));
+            } else {
+                ctor = JS_GetProperty(ctx, JS_MKPTR(JS_TAG_OBJECT, home_obj),
+                                      JS_ATOM_constructor);
+            }
+            if (JS_IsObject(ctor))
+                name = JS_GetProperty(ctx, ctor, JS_ATOM_name);
+        }
+    }
+    if (JS_IsString(name))
+        str = JS_ToCString(ctx, name);
+    if (JS_HasException(ctx))
+        JS_FreeValue(ctx, JS_GetException(ctx));
+    JS_ThrowTypeError(ctx, is_static ? "Receiver must be class %s"
+                                     : "Receiver must be an instance of class %s",
+                      str && *str ? str : "anonymous");
+    JS_FreeCString(ctx, str);
+    JS_FreeValue(ctx, name);
+    JS_FreeValue(ctx, ctor);
+}
+
 static int JS_CheckBrand(JSContext *ctx, JSValue obj, JSValue func)
 {
     JSObject *p, *p1, *home_obj;
@@ -9784,7 +9837,9 @@ static int JS_CheckBrand(JSContext *ctx, JSValue obj, JSValue func)
         goto not_obj;
 
     /* get the brand array of 'obj' */
-    if (unlikely(JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)) {
+    if (unlikely(JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT))
+        return 0; /* hwf patch: V8's "Receiver must be …" for a primitive */
+    if (0) {
     not_obj:
         JS_ThrowTypeErrorNotAnObject(ctx);
         return -1;
@@ -12300,8 +12355,12 @@ int JS_DeleteProperty(JSContext *ctx, JSValueConst obj, JSAtom prop, int flags)
         char name[ATOM_GET_STR_BUF_SIZE + 8], recv[200];
         hwf_receiver_text(ctx, obj1, recv, sizeof(recv));
         JS_FreeValue(ctx, obj1);
-        JS_ThrowTypeError(ctx, "Cannot delete property '%s' of %s",
-                          hwf_key_text(ctx, name, sizeof(name), prop), recv);
+        if (p->class_id == JS_CLASS_PROXY)
+            JS_ThrowTypeError(ctx, "'deleteProperty' on proxy: trap returned falsish for property '%s'",
+                              hwf_key_text(ctx, name, sizeof(name), prop));
+        else
+            JS_ThrowTypeError(ctx, "Cannot delete property '%s' of %s",
+                              hwf_key_text(ctx, name, sizeof(name), prop), recv);
         return -1;
     }
     JS_FreeValue(ctx, obj1);
@@ -14377,7 +14436,7 @@ static JSValue JS_ToNumberHintFree(JSContext *ctx, JSValue val,
         break;
     case JS_TAG_SYMBOL:
         JS_FreeValue(ctx, val);
-        return JS_ThrowTypeError(ctx, "cannot convert symbol to number");
+        return JS_ThrowTypeError(ctx, "Cannot convert a Symbol value to a number"); /* hwf patch: V8's text */
     default:
         JS_FreeValue(ctx, val);
         ret = JS_NAN;
@@ -14868,6 +14927,27 @@ int JS_ToIndex(JSContext *ctx, uint64_t *plen, JSValueConst val)
         return -1;
     if (v < 0 || v > MAX_SAFE_INTEGER) {
         JS_ThrowRangeError(ctx, "invalid array index");
+        *plen = 0;
+        return -1;
+    }
+    *plen = v;
+    return 0;
+}
+
+/* hwf patch: JS_ToIndex with V8's RangeError for the caller: `prefix`,
+   the integer when `with_value`, then `suffix` ("Invalid typed array
+   length: -1", "Start offset -1 is outside the bounds of the buffer") */
+static int hwf_to_index(JSContext *ctx, uint64_t *plen, JSValueConst val,
+                        const char *prefix, bool with_value, const char *suffix)
+{
+    int64_t v;
+    if (JS_ToInt64Sat(ctx, &v, val))
+        return -1;
+    if (v < 0 || v > MAX_SAFE_INTEGER) {
+        if (with_value)
+            JS_ThrowRangeError(ctx, "%s%" PRId64 "%s", prefix, v, suffix);
+        else
+            JS_ThrowRangeError(ctx, "%s%s", prefix, suffix);
         *plen = 0;
         return -1;
     }
@@ -15467,11 +15547,50 @@ static JSValue JS_StringToBigInt(JSContext *ctx, JSValue val)
     return val;
 }
 
+/* hwf patch: throw `prefix` + the text of `val` (a string as it is, any
+   other value as hwf_value_text writes it) + `suffix`, however long: V8's
+   "Cannot convert 12.5 to a BigInt". */
+static no_inline JSValue hwf_throw_value_message(JSContext *ctx, JSErrorEnum error_num,
+                                                 const char *prefix, JSValueConst val,
+                                                 const char *suffix)
+{
+    char vbuf[256], *msg;
+    const char *text = NULL, *str = NULL;
+    size_t len;
+    JSValue ret;
+
+    if (JS_IsString(val))
+        str = text = JS_ToCString(ctx, val);
+    if (!text) {
+        hwf_value_text(ctx, val, vbuf, sizeof(vbuf));
+        text = vbuf;
+    }
+    len = strlen(prefix) + strlen(text) + strlen(suffix) + 1;
+    msg = js_malloc(ctx, len);
+    if (!msg) {
+        if (str)
+            JS_FreeCString(ctx, str);
+        return JS_EXCEPTION;
+    }
+    snprintf(msg, len, "%s%s%s", prefix, text, suffix);
+    if (str)
+        JS_FreeCString(ctx, str);
+    ret = JS_ThrowErrorMessage(ctx, error_num, msg);
+    js_free(ctx, msg);
+    return ret;
+}
+
 static JSValue JS_StringToBigIntErr(JSContext *ctx, JSValue val)
 {
+    JSValue text = js_dup(val);
     val = JS_StringToBigInt(ctx, val);
-    if (JS_VALUE_IS_NAN(val))
-        return JS_ThrowSyntaxError(ctx, "invalid BigInt literal");
+    if (JS_VALUE_IS_NAN(val)) {
+        /* hwf patch: V8's text, "Cannot convert 12.5 to a BigInt" */
+        hwf_throw_value_message(ctx, JS_SYNTAX_ERROR, "Cannot convert ", text, " to a BigInt");
+        JS_FreeValue(ctx, text);
+        return JS_EXCEPTION;
+    }
+    JS_FreeValue(ctx, text);
     return val;
 }
 
@@ -15507,8 +15626,10 @@ static JSValue JS_ToBigIntFree(JSContext *ctx, JSValue val)
         goto redo;
     default:
     fail:
+        /* hwf patch: V8's text, "Cannot convert 1 to a BigInt" */
+        hwf_throw_value_message(ctx, JS_TYPE_ERROR, "Cannot convert ", val, " to a BigInt");
         JS_FreeValue(ctx, val);
-        return JS_ThrowTypeError(ctx, "cannot convert to bigint");
+        return JS_EXCEPTION;
     }
     return val;
 }
@@ -16832,7 +16953,18 @@ static __exception int js_operator_private_in(JSContext *ctx, JSValue *sp)
     op1 = sp[-2]; /* object */
     op2 = sp[-1]; /* field name or method function */
     if (JS_VALUE_GET_TAG(op1) != JS_TAG_OBJECT) {
-        JS_ThrowTypeError(ctx, "invalid 'in' operand");
+        /* hwf patch: V8's text, "Cannot use 'in' operator to search for
+           '#x' in 1" */
+        char abuf[ATOM_GET_STR_BUF_SIZE];
+        const char *v = JS_ToCString(ctx, op1);
+        if (!v)
+            return -1;
+        if (JS_VALUE_GET_TAG(op2) == JS_TAG_SYMBOL)
+            JS_ThrowTypeError(ctx, "Cannot use 'in' operator to search for '%s' in %s",
+                              JS_AtomGetStr(ctx, abuf, sizeof(abuf), js_symbol_to_atom(ctx, op2)), v);
+        else
+            JS_ThrowTypeError(ctx, "Cannot use 'in' operator to search for '#' in %s", v);
+        JS_FreeCString(ctx, v);
         return -1;
     }
     if (JS_IsObject(op2)) {
@@ -18187,14 +18319,17 @@ static int js_op_define_class(JSContext *ctx, JSValue *sp,
             parent_class = js_dup(ctx->function_proto);
         } else {
             if (!JS_IsConstructor(ctx, parent_class)) {
-                JS_ThrowTypeError(ctx, "parent class must be constructor");
+                /* hwf patch: V8's text */
+                hwf_throw_value_message(ctx, JS_TYPE_ERROR, "Class extends value ", parent_class, " is not a constructor or null");
                 goto fail;
             }
             parent_proto = JS_GetProperty(ctx, parent_class, JS_ATOM_prototype);
             if (JS_IsException(parent_proto))
                 goto fail;
             if (!JS_IsNull(parent_proto) && !JS_IsObject(parent_proto)) {
-                JS_ThrowTypeError(ctx, "parent prototype must be an object or null");
+                /* hwf patch: V8's text */
+                hwf_throw_value_message(ctx, JS_TYPE_ERROR, "Class extends value does not have valid prototype property ",
+                                        parent_proto, "");
                 goto fail;
             }
         }
@@ -18316,6 +18451,26 @@ static void close_lexical_var(JSContext *ctx, JSFunctionBytecode *b,
 #define JS_CALL_FLAG_COPY_ARGV   (1 << 1)
 #define JS_CALL_FLAG_GENERATOR   (1 << 2)
 
+/* hwf patch: V8's text for a builtin constructor called without new,
+   "Constructor Map requires 'new'" ("Promise constructor cannot be invoked
+   without 'new'") */
+static no_inline JSValue hwf_throw_requires_new(JSContext *ctx, JSValueConst func_obj)
+{
+    JSValue name = JS_GetProperty(ctx, func_obj, JS_ATOM_name);
+    const char *str = JS_IsString(name) ? JS_ToCString(ctx, name) : NULL;
+    JSValue ret;
+
+    if (JS_HasException(ctx))
+        JS_FreeValue(ctx, JS_GetException(ctx));
+    if (str && !strcmp(str, "Promise"))
+        ret = JS_ThrowTypeError(ctx, "Promise constructor cannot be invoked without 'new'");
+    else
+        ret = JS_ThrowTypeError(ctx, "Constructor %s requires 'new'", str ? str : "");
+    JS_FreeCString(ctx, str);
+    JS_FreeValue(ctx, name);
+    return ret;
+}
+
 static JSValue js_call_c_function(JSContext *ctx, JSValueConst func_obj,
                                   JSValueConst this_obj,
                                   int argc, JSValueConst *argv, int flags)
@@ -18366,7 +18521,7 @@ static JSValue js_call_c_function(JSContext *ctx, JSValueConst func_obj,
         if (!(flags & JS_CALL_FLAG_CONSTRUCTOR)) {
             if (cproto == JS_CFUNC_constructor) {
             not_a_constructor:
-                ret_val = JS_ThrowTypeError(ctx, "must be called with new");
+                ret_val = hwf_throw_requires_new(ctx, func_obj); /* hwf patch */
                 break;
             } else {
                 this_obj = JS_UNDEFINED;
@@ -19144,7 +19299,7 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
                 if (ret < 0)
                     goto exception;
                 if (!ret) {
-                    JS_ThrowTypeError(ctx, "invalid brand on object");
+                    hwf_throw_bad_receiver(ctx, sp[-1]); /* hwf patch */
                     goto exception;
                 }
             }
@@ -21846,7 +22001,7 @@ static JSValue js_generator_next(JSContext *ctx, JSValueConst this_val,
         }
         break;
     case JS_GENERATOR_STATE_EXECUTING:
-        ret = JS_ThrowTypeError(ctx, "cannot invoke a running generator");
+        ret = JS_ThrowTypeError(ctx, "Generator is already running"); /* hwf patch: V8's text */
         break;
     }
     return ret;
@@ -42112,8 +42267,8 @@ static int js_obj_to_desc(JSContext *ctx, JSPropertyDescriptor *d,
     int present;
     int flags;
 
-    if (!JS_IsObject(desc)) {
-        JS_ThrowTypeError(ctx, "Property description must be an object");
+    if (!JS_IsObject(desc)) { /* hwf patch: V8's text */
+        hwf_throw_value_message(ctx, JS_TYPE_ERROR, "Property description must be an object: ", desc, "");
         return -1;
     }
     flags = 0;
@@ -42171,7 +42326,7 @@ static int js_obj_to_desc(JSContext *ctx, JSPropertyDescriptor *d,
         if (JS_IsException(getter))
             goto fail;
         if (!(JS_IsUndefined(getter) || JS_IsFunction(ctx, getter))) {
-            JS_ThrowTypeError(ctx, "Getter must be a function");
+            hwf_throw_value_message(ctx, JS_TYPE_ERROR, "Getter must be a function: ", getter, ""); /* hwf patch */
             goto fail;
         }
     }
@@ -42184,13 +42339,15 @@ static int js_obj_to_desc(JSContext *ctx, JSPropertyDescriptor *d,
         if (JS_IsException(setter))
             goto fail;
         if (!(JS_IsUndefined(setter) || JS_IsFunction(ctx, setter))) {
-            JS_ThrowTypeError(ctx, "Setter must be a function");
+            hwf_throw_value_message(ctx, JS_TYPE_ERROR, "Setter must be a function: ", setter, ""); /* hwf patch */
             goto fail;
         }
     }
     if ((flags & (JS_PROP_HAS_SET | JS_PROP_HAS_GET)) &&
         (flags & (JS_PROP_HAS_VALUE | JS_PROP_HAS_WRITABLE))) {
-        JS_ThrowTypeError(ctx, "Invalid property descriptor. Cannot both specify accessors and a value or writable attribute");
+        /* hwf patch: V8's text, the descriptor after a comma */
+        hwf_throw_value_message(ctx, JS_TYPE_ERROR, "Invalid property descriptor. Cannot both specify accessors and a value or writable attribute, ",
+                                desc, "");
         goto fail;
     }
     d->flags = flags;
@@ -42293,8 +42450,8 @@ static JSValue js_object_create(JSContext *ctx, JSValueConst this_val,
     JSValue obj;
 
     proto = argv[0];
-    if (!JS_IsObject(proto) && !JS_IsNull(proto))
-        return JS_ThrowTypeError(ctx, "object prototype may only be an Object or null");
+    if (!JS_IsObject(proto) && !JS_IsNull(proto)) /* hwf patch: V8's text */
+        return hwf_throw_value_message(ctx, JS_TYPE_ERROR, "Object prototype may only be an Object or null: ", proto, "");
     obj = JS_NewObjectProto(ctx, proto);
     if (JS_IsException(obj))
         return JS_EXCEPTION;
@@ -42343,8 +42500,9 @@ static JSValue js_object_defineProperty(JSContext *ctx, JSValueConst this_val,
     prop = argv[1];
     desc = argv[2];
 
-    if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+    if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT) /* hwf patch: V8's text */
+        return JS_ThrowTypeError(ctx, "%s.defineProperty called on non-object",
+                                 magic ? "Reflect" : "Object");
     atom = JS_ValueToAtom(ctx, prop);
     if (unlikely(atom == JS_ATOM_NULL))
         return JS_EXCEPTION;
@@ -43079,8 +43237,8 @@ static JSValue js_object_fromEntries(JSContext *ctx, JSValueConst this_val,
 
         key = JS_UNDEFINED;
         value = JS_UNDEFINED;
-        if (!JS_IsObject(item)) {
-            JS_ThrowTypeErrorNotAnObject(ctx);
+        if (!JS_IsObject(item)) { /* hwf patch: V8's text */
+            hwf_throw_value_message(ctx, JS_TYPE_ERROR, "Iterator value ", item, " is not an entry object");
             goto fail1;
         }
         key = JS_GetPropertyUint32(ctx, item, 0);
@@ -44395,7 +44553,7 @@ static JSValue js_array_with(JSContext *ctx, JSValueConst this_val,
         idx = len + idx;
 
     if (idx < 0 || idx >= len) {
-        JS_ThrowRangeError(ctx, "invalid array index: %" PRId64, idx);
+        hwf_throw_value_message(ctx, JS_RANGE_ERROR, "Invalid index : ", argv[0], ""); /* hwf patch: V8's text */
         goto exception;
     }
 
@@ -44513,7 +44671,7 @@ static JSObject *get_typed_array(JSContext *ctx, JSValueConst this_val)
     p = JS_VALUE_GET_OBJ(this_val);
     if (!is_typed_array(p->class_id)) {
     fail:
-        JS_ThrowTypeError(ctx, "not a TypedArray");
+        JS_ThrowTypeError(ctx, "this is not a typed array."); /* hwf patch: V8's text */
         return NULL;
     }
     return p;
@@ -48098,6 +48256,7 @@ static JSValue js_string_fromCodePoint(JSContext *ctx, JSValueConst this_val,
     // shortcut for single argument common case
     if (argc == 1 && JS_VALUE_GET_TAG(argv[0]) == JS_TAG_INT) {
         c = JS_VALUE_GET_INT(argv[0]);
+        d = c;
         if (c < 0 || c > 0x10ffff)
             goto range_error;
         if (c <= 0xffff) {
@@ -48117,6 +48276,7 @@ static JSValue js_string_fromCodePoint(JSContext *ctx, JSValueConst this_val,
     for(i = 0; i < argc; i++) {
         if (JS_VALUE_GET_TAG(argv[i]) == JS_TAG_INT) {
             c = JS_VALUE_GET_INT(argv[i]);
+            d = c;
             if (c < 0 || c > 0x10ffff)
                 goto range_error;
         } else {
@@ -48131,7 +48291,8 @@ static JSValue js_string_fromCodePoint(JSContext *ctx, JSValueConst this_val,
     return string_buffer_end(b);
 
  range_error:
-    JS_ThrowRangeError(ctx, "invalid code point");
+    /* hwf patch: V8's text, "Invalid code point -1" */
+    hwf_throw_value_message(ctx, JS_RANGE_ERROR, "Invalid code point ", js_float64(d), "");
  fail:
     if (b) string_buffer_free(b);
     return JS_EXCEPTION;
@@ -48574,8 +48735,9 @@ static JSValue js_string_includes(JSContext *ctx, JSValueConst this_val,
         return str;
     ret = js_is_regexp(ctx, argv[0]);
     if (ret) {
-        if (ret > 0)
-            JS_ThrowTypeError(ctx, "regexp not supported");
+        if (ret > 0) /* hwf patch: V8's text */
+            JS_ThrowTypeError(ctx, "First argument to String.prototype.%s must not be a regular expression",
+                              magic == 0 ? "includes" : magic == 1 ? "startsWith" : "endsWith");
         goto fail;
     }
     v = JS_ToString(ctx, argv[0]);
@@ -48625,7 +48787,8 @@ fail:
     return JS_EXCEPTION;
 }
 
-static int check_regexp_g_flag(JSContext *ctx, JSValueConst regexp)
+static int check_regexp_g_flag(JSContext *ctx, JSValueConst regexp,
+                               const char *method) /* hwf patch: method */
 {
     int ret;
     JSValue flags;
@@ -48647,7 +48810,9 @@ static int check_regexp_g_flag(JSContext *ctx, JSValueConst regexp)
         ret = string_indexof_char(JS_VALUE_GET_STRING(flags), 'g', 0);
         JS_FreeValue(ctx, flags);
         if (ret < 0) {
-            JS_ThrowTypeError(ctx, "regexp must have the 'g' flag");
+            /* hwf patch: V8's text */
+            JS_ThrowTypeError(ctx, "String.prototype.%s called with a non-global RegExp argument",
+                              method);
             return -1;
         }
     }
@@ -48671,7 +48836,7 @@ static JSValue js_string_match(JSContext *ctx, JSValueConst this_val,
         if (JS_IsException(matcher))
             return JS_EXCEPTION;
         if (atom == JS_ATOM_Symbol_matchAll) {
-            if (check_regexp_g_flag(ctx, regexp) < 0) {
+            if (check_regexp_g_flag(ctx, regexp, "matchAll") < 0) {
                 JS_FreeValue(ctx, matcher);
                 return JS_EXCEPTION;
             }
@@ -48835,7 +49000,7 @@ static JSValue js_string_replace(JSContext *ctx, JSValueConst this_val,
     if (JS_IsObject(searchValue)) {
         JSValue replacer;
         if (is_replaceAll) {
-            if (check_regexp_g_flag(ctx, searchValue) < 0)
+            if (check_regexp_g_flag(ctx, searchValue, "replaceAll") < 0)
                 return JS_EXCEPTION;
         }
         replacer = JS_GetProperty(ctx, searchValue, JS_ATOM_Symbol_replace);
@@ -49137,7 +49302,7 @@ static JSValue js_string_pad(JSContext *ctx, JSValueConst this_val,
         }
     }
     if (n > JS_STRING_LEN_MAX) {
-        JS_ThrowRangeError(ctx, "invalid string length");
+        JS_ThrowRangeError(ctx, "Invalid string length" /* hwf patch: V8's text */);
         goto fail3;
     }
     if (string_buffer_init(ctx, b, n))
@@ -49206,7 +49371,7 @@ static JSValue js_string_repeat(JSContext *ctx, JSValueConst this_val,
     if (len == 0 || n == 1)
         return str;
     if (val * len > JS_STRING_LEN_MAX) {
-        JS_ThrowRangeError(ctx, "invalid string length");
+        JS_ThrowRangeError(ctx, "Invalid string length" /* hwf patch: V8's text */);
         goto fail;
     }
     if (string_buffer_init2(ctx, b, n * len, p->is_wide_char))
@@ -53273,7 +53438,7 @@ static JSValue js_reflect_deleteProperty(JSContext *ctx, JSValueConst this_val,
 
     obj = argv[0];
     if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return JS_ThrowTypeError(ctx, "Reflect.deleteProperty called on non-object"); /* hwf patch: V8's text */
     atom = JS_ValueToAtom(ctx, argv[1]);
     if (unlikely(atom == JS_ATOM_NULL))
         return JS_EXCEPTION;
@@ -53295,7 +53460,7 @@ static JSValue js_reflect_get(JSContext *ctx, JSValueConst this_val,
     obj = argv[0];
     prop = argv[1];
     if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return JS_ThrowTypeError(ctx, "Reflect.get called on non-object"); /* hwf patch: V8's text */
     if (argc > 2)
         receiver = argv[2];
     else
@@ -53318,7 +53483,7 @@ static JSValue js_reflect_has(JSContext *ctx, JSValueConst this_val,
     obj = argv[0];
     prop = argv[1];
     if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return JS_ThrowTypeError(ctx, "Reflect.has called on non-object"); /* hwf patch: V8's text */
     atom = JS_ValueToAtom(ctx, prop);
     if (unlikely(atom == JS_ATOM_NULL))
         return JS_EXCEPTION;
@@ -53345,7 +53510,7 @@ static JSValue js_reflect_set(JSContext *ctx, JSValueConst this_val,
     else
         receiver = obj;
     if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return JS_ThrowTypeError(ctx, "Reflect.set called on non-object"); /* hwf patch: V8's text */
     atom = JS_ValueToAtom(ctx, prop);
     if (unlikely(atom == JS_ATOM_NULL))
         return JS_EXCEPTION;
@@ -53372,7 +53537,7 @@ static JSValue js_reflect_ownKeys(JSContext *ctx, JSValueConst this_val,
                                   int argc, JSValueConst *argv)
 {
     if (JS_VALUE_GET_TAG(argv[0]) != JS_TAG_OBJECT)
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return JS_ThrowTypeError(ctx, "Reflect.ownKeys called on non-object"); /* hwf patch: V8's text */
     return JS_GetOwnPropertyNames2(ctx, argv[0],
                                    JS_GPN_STRING_MASK | JS_GPN_SYMBOL_MASK,
                                    JS_ITERATOR_KIND_KEY);
@@ -53440,7 +53605,11 @@ static JSProxyData *get_proxy_method(JSContext *ctx, JSValue *pmethod,
 
     /* 's' should never be NULL */
     if (s->is_revoked) {
-        JS_ThrowTypeErrorRevokedProxy(ctx);
+        /* hwf patch: V8's text, "Cannot perform 'get' on a proxy that has
+           been revoked" */
+        char abuf[ATOM_GET_STR_BUF_SIZE];
+        JS_ThrowTypeError(ctx, "Cannot perform '%s' on a proxy that has been revoked",
+                          JS_AtomGetStr(ctx, abuf, sizeof(abuf), name));
         return NULL;
     }
     method = JS_GetProperty(ctx, s->handler, name);
@@ -53448,6 +53617,18 @@ static JSProxyData *get_proxy_method(JSContext *ctx, JSValue *pmethod,
         return NULL;
     if (JS_IsNull(method))
         method = JS_UNDEFINED;
+    if (!JS_IsUndefined(method) && !JS_IsFunction(ctx, method)) {
+        /* hwf patch: V8's text for a trap that is not a function, "'5'
+           returned for property 'get' of object '[object Object]' is not a
+           function" */
+        char abuf[ATOM_GET_STR_BUF_SIZE], vbuf[128], recv[200];
+        hwf_value_text(ctx, method, vbuf, sizeof(vbuf));
+        hwf_receiver_text(ctx, s->handler, recv, sizeof(recv));
+        JS_FreeValue(ctx, method);
+        JS_ThrowTypeError(ctx, "'%s' returned for property '%s' of object '%s' is not a function",
+                          vbuf, JS_AtomGetStr(ctx, abuf, sizeof(abuf), name), recv);
+        return NULL;
+    }
     *pmethod = method;
     return s;
 }
@@ -53682,9 +53863,22 @@ static JSValue js_proxy_get(JSContext *ctx, JSValueConst obj, JSAtom atom,
         } else if ((desc.flags & (JS_PROP_GETSET | JS_PROP_CONFIGURABLE)) == JS_PROP_GETSET) {
             if (JS_IsUndefined(desc.getter) && !JS_IsUndefined(ret)) {
             fail:
-                js_free_desc(ctx, &desc);
-                JS_FreeValue(ctx, ret);
-                return JS_ThrowTypeError(ctx, "proxy: inconsistent get");
+                {
+                    /* hwf patch: V8's text */
+                    char name[ATOM_GET_STR_BUF_SIZE + 8], want[128], got[128];
+                    bool data = !(desc.flags & JS_PROP_GETSET);
+                    if (data)
+                        hwf_value_text(ctx, desc.value, want, sizeof(want));
+                    hwf_value_text(ctx, ret, got, sizeof(got));
+                    hwf_key_text(ctx, name, sizeof(name), atom);
+                    js_free_desc(ctx, &desc);
+                    JS_FreeValue(ctx, ret);
+                    if (data)
+                        return JS_ThrowTypeError(ctx, "'get' on proxy: property '%s' is a read-only and non-configurable data property on the proxy target but the proxy did not return its actual value (expected '%s' but got '%s')",
+                                                 name, want, got);
+                    return JS_ThrowTypeError(ctx, "'get' on proxy: property '%s' is a non-configurable accessor property on the proxy target and does not have a getter function, but the trap did not return 'undefined' (got '%s')",
+                                             name, got);
+                }
             }
         }
         js_free_desc(ctx, &desc);
@@ -53743,7 +53937,9 @@ static int js_proxy_set(JSContext *ctx, JSValueConst obj, JSAtom atom,
     } else {
         if ((flags & JS_PROP_THROW) ||
             ((flags & JS_PROP_THROW_STRICT) && is_strict_mode(ctx))) {
-            JS_ThrowTypeError(ctx, "proxy: cannot set property");
+            char name[ATOM_GET_STR_BUF_SIZE + 8]; /* hwf patch: V8's text */
+            JS_ThrowTypeError(ctx, "'set' on proxy: trap returned falsish for property '%s'",
+                              hwf_key_text(ctx, name, sizeof(name), atom));
             return -1;
         }
     }
@@ -53933,7 +54129,9 @@ static int js_proxy_define_own_property(JSContext *ctx, JSValueConst obj,
     ret = JS_ToBoolFree(ctx, ret1);
     if (!ret) {
         if (flags & JS_PROP_THROW) {
-            JS_ThrowTypeError(ctx, "proxy: defineProperty exception");
+            char name[ATOM_GET_STR_BUF_SIZE + 8]; /* hwf patch: V8's text */
+            JS_ThrowTypeError(ctx, "'defineProperty' on proxy: trap returned falsish for property '%s'",
+                              hwf_key_text(ctx, name, sizeof(name), prop));
             return -1;
         } else {
             return 0;
@@ -54326,6 +54524,9 @@ JSValue JS_NewProxy(JSContext *ctx, JSValueConst target, JSValueConst handler)
 static JSValue js_proxy_constructor(JSContext *ctx, JSValueConst this_val,
                                     int argc, JSValueConst *argv)
 {
+    /* hwf patch: V8's text */
+    if (!JS_IsObject(argv[0]) || !JS_IsObject(argv[1]))
+        return JS_ThrowTypeError(ctx, "Cannot create proxy with a non-object as target or handler");
     return JS_NewProxy(ctx, argv[0], argv[1]);
 }
 
@@ -54456,8 +54657,8 @@ static JSValue js_symbol_constructor(JSContext *ctx, JSValueConst new_target,
     JSValue str;
     JSString *p;
 
-    if (!JS_IsUndefined(new_target))
-        return JS_ThrowTypeErrorNotAConstructor(ctx, new_target);
+    if (!JS_IsUndefined(new_target)) /* hwf patch: V8's text */
+        return JS_ThrowTypeError(ctx, "Symbol is not a constructor");
     if (argc == 0 || JS_IsUndefined(argv[0])) {
         p = NULL;
     } else {
@@ -54546,8 +54747,8 @@ static JSValue js_symbol_keyFor(JSContext *ctx, JSValueConst this_val,
 {
     JSAtomStruct *p;
 
-    if (!JS_IsSymbol(argv[0]))
-        return JS_ThrowTypeError(ctx, "not a symbol");
+    if (!JS_IsSymbol(argv[0])) /* hwf patch: V8's text, "x is not a symbol" */
+        return hwf_throw_value_message(ctx, JS_TYPE_ERROR, "", argv[0], " is not a symbol");
     p = JS_VALUE_GET_PTR(argv[0]);
     if (p->atom_type != JS_ATOM_TYPE_GLOBAL_SYMBOL)
         return JS_UNDEFINED;
@@ -54644,8 +54845,8 @@ static JSValue js_map_constructor(JSContext *ctx, JSValueConst new_target,
                 JSValueConst args[2];
                 key = JS_UNDEFINED;
                 value = JS_UNDEFINED;
-                if (!JS_IsObject(item)) {
-                    JS_ThrowTypeErrorNotAnObject(ctx);
+                if (!JS_IsObject(item)) { /* hwf patch: V8's text */
+                    hwf_throw_value_message(ctx, JS_TYPE_ERROR, "Iterator value ", item, " is not an entry object");
                     goto fail1;
                 }
                 key = JS_GetPropertyUint32(ctx, item, 0);
@@ -54921,7 +55122,8 @@ static JSValue js_map_set(JSContext *ctx, JSValueConst this_val,
     is_set = (magic & MAGIC_SET);
     key = map_normalize_key_const(ctx, argv[0]);
     if (s->is_weak && !is_valid_weakref_target(key))
-        return JS_ThrowTypeError(ctx, "invalid value used as %s key", is_set ? "WeakSet" : "WeakMap");
+        return JS_ThrowTypeError(ctx, is_set ? "Invalid value used in weak set" /* hwf patch: V8's texts */
+                                             : "Invalid value used as weak map key");
     if (is_set)
         value = JS_UNDEFINED;
     else
@@ -54970,8 +55172,9 @@ static JSValue js_map_getOrInsert(JSContext *ctx, JSValueConst this_val,
     if (computed && check_function(ctx, argv[1]))
         return JS_EXCEPTION;
     key = map_normalize_key_const(ctx, argv[0]);
-    if (s->is_weak && !is_valid_weakref_target(key))
-        return JS_ThrowTypeError(ctx, "invalid value used as WeakMap key");
+    if (s->is_weak && !is_valid_weakref_target(key)) /* hwf patch: V8's texts */
+        return JS_ThrowTypeError(ctx, class_id == JS_CLASS_WEAKSET ? "Invalid value used in weak set"
+                                                                   : "Invalid value used as weak map key");
     mr = map_find_record(ctx, s, key);
     if (!mr) {
         if (computed) {
@@ -57275,8 +57478,8 @@ static JSValue js_promise_constructor(JSContext *ctx, JSValueConst new_target,
     JSValue args[2], ret;
 
     executor = argv[0];
-    if (check_function(ctx, executor))
-        return JS_EXCEPTION;
+    if (!JS_IsFunction(ctx, executor)) /* hwf patch: V8's text */
+        return hwf_throw_value_message(ctx, JS_TYPE_ERROR, "Promise resolver ", executor, " is not a function");
     obj = js_promise_new(ctx, new_target, args);
     if (JS_IsException(obj))
         return JS_EXCEPTION;
@@ -58642,7 +58845,7 @@ static __exception int JS_ThisTimeValue(JSContext *ctx, double *valp,
         if (p->class_id == JS_CLASS_DATE && JS_IsNumber(p->u.object_data))
             return JS_ToFloat64(ctx, valp, p->u.object_data);
     }
-    JS_ThrowTypeError(ctx, "not a Date object");
+    JS_ThrowTypeError(ctx, "this is not a Date object."); /* hwf patch: V8's text */
     return -1;
 }
 
@@ -58656,7 +58859,7 @@ static JSValue JS_SetThisTimeValue(JSContext *ctx, JSValueConst this_val, double
             return js_dup(p->u.object_data);
         }
     }
-    return JS_ThrowTypeError(ctx, "not a Date object");
+    return JS_ThrowTypeError(ctx, "this is not a Date object."); /* hwf patch: V8's text */
 }
 
 static int64_t days_from_year(int64_t y) {
@@ -59838,10 +60041,13 @@ static JSValue JS_ToBigIntCtorFree(JSContext *ctx, JSValue val)
             if (!r) {
                 if (res == 0) {
                     val = JS_EXCEPTION;
-                } else if (res == 1) {
-                    val = JS_ThrowRangeError(ctx, "cannot convert to BigInt: not an integer");
                 } else {
-                    val = JS_ThrowRangeError(ctx, "cannot convert NaN or Infinity to BigInt");                }
+                    /* hwf patch: V8's text, "The number 1.5 cannot be
+                       converted to a BigInt because it is not an integer" */
+                    hwf_throw_value_message(ctx, JS_RANGE_ERROR, "The number ", val,
+                                            " cannot be converted to a BigInt because it is not an integer");
+                    val = JS_EXCEPTION;
+                }
             } else {
                 val = JS_CompactBigInt(ctx, r);
             }
@@ -59859,8 +60065,10 @@ static JSValue JS_ToBigIntCtorFree(JSContext *ctx, JSValue val)
     case JS_TAG_NULL:
     case JS_TAG_UNDEFINED:
     default:
+        /* hwf patch: V8's text, "Cannot convert undefined to a BigInt" */
+        hwf_throw_value_message(ctx, JS_TYPE_ERROR, "Cannot convert ", val, " to a BigInt");
         JS_FreeValue(ctx, val);
-        return JS_ThrowTypeError(ctx, "cannot convert to BigInt");
+        return JS_EXCEPTION;
     }
     return val;
 }
@@ -60615,7 +60823,7 @@ static JSValue js_array_buffer_constructor0(JSContext *ctx, JSValueConst new_tar
     JSValue obj, val;
     int64_t i;
 
-    if (JS_ToIndex(ctx, &len, argv[0]))
+    if (hwf_to_index(ctx, &len, argv[0], "Invalid array buffer length", false, "")) /* hwf patch */
         return JS_EXCEPTION;
     if (argc < 2)
         goto next;
@@ -61439,7 +61647,7 @@ static JSValue js_typed_array_set_internal(JSContext *ctx,
             goto fail;
         if (offset > dst_len - src_len) {
         range_error:
-            JS_ThrowRangeError(ctx, "invalid array length");
+            JS_ThrowRangeError(ctx, "offset is out of bounds"); /* hwf patch: V8's text */
             goto fail;
         }
     }
@@ -61554,7 +61762,7 @@ static JSValue js_typed_array_with(JSContext *ctx, JSValueConst this_val,
     newlen = p->u.array.count;
     if (idx < 0 || idx >= newlen) {
         JS_FreeValue(ctx, val);
-        return JS_ThrowRangeError(ctx, "invalid typed array index");
+        return JS_ThrowRangeError(ctx, "Invalid typed array index"); /* hwf patch: V8's text */
     }
 
     copy_len = min_uint32(len, newlen);
@@ -63207,7 +63415,7 @@ static JSValue js_typed_array_constructor(JSContext *ctx,
 
     size_log2 = typed_array_size_log2(classid);
     if (JS_VALUE_GET_TAG(argv[0]) != JS_TAG_OBJECT) {
-        if (JS_ToIndex(ctx, &len, argv[0]))
+        if (hwf_to_index(ctx, &len, argv[0], "Invalid typed array length: ", true, "")) /* hwf patch */
             return JS_EXCEPTION;
         buffer = js_array_buffer_constructor1(ctx, JS_UNDEFINED,
                                               len << size_log2,
@@ -63219,29 +63427,35 @@ static JSValue js_typed_array_constructor(JSContext *ctx,
         JSObject *p = JS_VALUE_GET_OBJ(argv[0]);
         if (p->class_id == JS_CLASS_ARRAY_BUFFER ||
             p->class_id == JS_CLASS_SHARED_ARRAY_BUFFER) {
+            /* hwf patch: V8's texts */
+            char cname[ATOM_GET_STR_BUF_SIZE];
+            JS_AtomGetStr(ctx, cname, sizeof(cname), ctx->rt->class_array[classid].class_name);
             abuf = p->u.array_buffer;
-            if (JS_ToIndex(ctx, &offset, argv[1]))
+            if (hwf_to_index(ctx, &offset, argv[1], "Start offset ", true,
+                             " is outside the bounds of the buffer"))
                 return JS_EXCEPTION;
             if (abuf->detached)
                 return JS_ThrowTypeErrorDetachedArrayBuffer(ctx);
-            if ((offset & ((1 << size_log2) - 1)) != 0 ||
-                offset > abuf->byte_length)
-                return JS_ThrowRangeError(ctx, "invalid offset");
+            if ((offset & ((1 << size_log2) - 1)) != 0)
+                return JS_ThrowRangeError(ctx, "start offset of %s should be a multiple of %d",
+                                          cname, 1 << size_log2);
+            if (offset > abuf->byte_length)
+                return JS_ThrowRangeError(ctx, "Start offset %" PRIu64 " is outside the bounds of the buffer",
+                                          offset);
             if (JS_IsUndefined(argv[2])) {
                 track_rab = array_buffer_is_resizable(abuf);
                 if (!track_rab)
                     if ((abuf->byte_length & ((1 << size_log2) - 1)) != 0)
-                        goto invalid_length;
+                        return JS_ThrowRangeError(ctx, "byte length of %s should be a multiple of %d",
+                                                  cname, 1 << size_log2);
                 len = (abuf->byte_length - offset) >> size_log2;
             } else {
-                if (JS_ToIndex(ctx, &len, argv[2]))
+                if (hwf_to_index(ctx, &len, argv[2], "Invalid typed array length: ", true, ""))
                     return JS_EXCEPTION;
                 if (abuf->detached)
                     return JS_ThrowTypeErrorDetachedArrayBuffer(ctx);
-                if ((offset + (len << size_log2)) > abuf->byte_length) {
-                invalid_length:
-                    return JS_ThrowRangeError(ctx, "invalid length");
-                }
+                if ((offset + (len << size_log2)) > abuf->byte_length)
+                    return JS_ThrowRangeError(ctx, "Invalid typed array length: %" PRIu64, len);
             }
             buffer = js_dup(argv[0]);
         } else {
@@ -63327,25 +63541,32 @@ static JSValue js_dataview_constructor(JSContext *ctx,
     JSObject *p;
 
     buffer = argv[0];
+    /* hwf patch: V8's texts */
+    if (!JS_IsObject(buffer) ||
+        (JS_VALUE_GET_OBJ(buffer)->class_id != JS_CLASS_ARRAY_BUFFER &&
+         JS_VALUE_GET_OBJ(buffer)->class_id != JS_CLASS_SHARED_ARRAY_BUFFER))
+        return JS_ThrowTypeError(ctx, "First argument to DataView constructor must be an ArrayBuffer");
     abuf = js_get_array_buffer(ctx, buffer);
     if (!abuf)
         return JS_EXCEPTION;
     offset = 0;
     if (argc > 1) {
-        if (JS_ToIndex(ctx, &offset, argv[1]))
+        if (hwf_to_index(ctx, &offset, argv[1], "Start offset ", true,
+                         " is outside the bounds of the buffer"))
             return JS_EXCEPTION;
     }
     if (abuf->detached)
         return JS_ThrowTypeErrorDetachedArrayBuffer(ctx);
     if (offset > abuf->byte_length)
-        return JS_ThrowRangeError(ctx, "invalid byteOffset");
+        return JS_ThrowRangeError(ctx, "Start offset %" PRIu64 " is outside the bounds of the buffer",
+                                  offset);
     len = abuf->byte_length - offset;
     if (argc > 2 && !JS_IsUndefined(argv[2])) {
         uint64_t l;
-        if (JS_ToIndex(ctx, &l, argv[2]))
+        if (hwf_to_index(ctx, &l, argv[2], "Invalid DataView length ", true, ""))
             return JS_EXCEPTION;
         if (l > len)
-            return JS_ThrowRangeError(ctx, "invalid byteLength");
+            return JS_ThrowRangeError(ctx, "Invalid DataView length %" PRIu64, l);
         len = l;
     } else {
         recompute_len = true;
@@ -63479,7 +63700,7 @@ static JSValue js_dataview_getValue(JSContext *ctx,
     if (!ta)
         return JS_EXCEPTION;
     size = 1 << typed_array_size_log2(class_id);
-    if (JS_ToIndex(ctx, &pos, argv[0]))
+    if (hwf_to_index(ctx, &pos, argv[0], "Offset is outside the bounds of the DataView", false, "")) /* hwf patch */
         return JS_EXCEPTION;
     littleEndian = argc > 1 && JS_ToBool(ctx, argv[1]);
     is_swap = littleEndian ^ !is_be();
@@ -63488,7 +63709,7 @@ static JSValue js_dataview_getValue(JSContext *ctx,
         return JS_ThrowTypeErrorDetachedArrayBuffer(ctx);
     // order matters: this check should come before the next one
     if ((pos + size) > ta->length)
-        return JS_ThrowRangeError(ctx, "out of bound");
+        return JS_ThrowRangeError(ctx, "Offset is outside the bounds of the DataView"); /* hwf patch: V8's text */
     // test262 expects a TypeError for this and V8, in its infinite wisdom,
     // throws a "detached array buffer" exception, but IMO that doesn't make
     // sense because the buffer is not in fact detached, it's still there
@@ -63597,7 +63818,7 @@ static JSValue js_dataview_setValue(JSContext *ctx,
     if (abuf->immutable)
         return JS_ThrowTypeErrorImmutableArrayBuffer(ctx);
     size = 1 << typed_array_size_log2(class_id);
-    if (JS_ToIndex(ctx, &pos, argv[0]))
+    if (hwf_to_index(ctx, &pos, argv[0], "Offset is outside the bounds of the DataView", false, "")) /* hwf patch */
         return JS_EXCEPTION;
     val = argv[1];
     v = 0; /* avoid warning */
@@ -63633,7 +63854,7 @@ static JSValue js_dataview_setValue(JSContext *ctx,
         return JS_ThrowTypeErrorDetachedArrayBuffer(ctx);
     // order matters: this check should come before the next one
     if ((pos + size) > ta->length)
-        return JS_ThrowRangeError(ctx, "out of bound");
+        return JS_ThrowRangeError(ctx, "Offset is outside the bounds of the DataView"); /* hwf patch: V8's text */
     // test262 expects a TypeError for this and V8, in its infinite wisdom,
     // throws a "detached array buffer" exception, but IMO that doesn't make
     // sense because the buffer is not in fact detached, it's still there
