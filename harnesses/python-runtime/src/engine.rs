@@ -13,9 +13,10 @@ use hwf_guest::runtime::{self, AgentField, wit};
 use monty::{MontyRun, RunProgress};
 use monty_types::{
     AssertMessageAnnotations, CompileOptions, DictPairs, ExcAttr, ExcData, ExcType, ExtFunctionResult, MontyException,
-    MontyObject, NameLookupResult, PrintWriter, ResourceLimits, ResourceTracker,
+    MontyObject, NameLookupResult, PrintWriter, PrintWriterCallback, ResourceLimits, ResourceTracker,
 };
 use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use wit::{CallError, CapabilityRequest, Diagnostic, LogLevel, Task, WorkflowCall, host};
 
@@ -37,7 +38,6 @@ const HOST_FUNCTIONS: &[&str] = &[
     "_hwf_kanban_agent",
     "_hwf_capability",
     "_hwf_workflow",
-    "_hwf_log",
     "_hwf_phase",
     "_hwf_budget_spent",
     "_hwf_budget_remaining",
@@ -68,8 +68,11 @@ def format(value, format_spec=""):
 
 # As the seed's `log(message)` / `phase(title)`: the text is `str()` of the
 # value (`None`, `{'a': 1}`, an exception's message), not its JSON.
+# `print` (which the script itself may not call) hands the line to the host
+# without pausing the interpreter, so `log` also works where a host call
+# cannot: in a generator's body, a `sorted` key, a `map` callback.
 def log(*messages):
-    _hwf_log(" ".join(str(m) for m in messages))
+    print(" ".join(str(m) for m in messages))
 
 
 def phase(*titles):
@@ -701,13 +704,33 @@ fn text_of(args: &[MontyObject]) -> String {
         .join(" ")
 }
 
+/// Where the prelude's `log` prints: each `print(text)` is one write of the
+/// text and a pushed `'\n'`, which sends the line to the host's log (a text
+/// holding newlines stays one line: those come in the write).
+#[derive(Default)]
+struct LogSink {
+    line: String,
+}
+
+impl PrintWriterCallback for LogSink {
+    fn stdout_write(&mut self, output: Cow<'_, str>) -> Result<(), MontyException> {
+        self.line.push_str(&output);
+        Ok(())
+    }
+
+    fn stdout_push(&mut self, end: char) -> Result<(), MontyException> {
+        if end == '\n' {
+            host::log(LogLevel::Info, &std::mem::take(&mut self.line));
+        } else {
+            self.line.push(end);
+        }
+        Ok(())
+    }
+}
+
 /// A synchronous host function's answer.
 fn sync_call(name: &str, args: &[MontyObject]) -> ExtFunctionResult {
     match name {
-        "_hwf_log" => {
-            host::log(LogLevel::Info, &text_of(args));
-            ExtFunctionResult::Return(MontyObject::None)
-        }
         "_hwf_phase" => {
             host::phase(&text_of(args));
             ExtFunctionResult::Return(MontyObject::None)
@@ -780,7 +803,7 @@ fn describe(e: &MontyException, script_lines: u32) -> String {
         .unwrap_or_default();
     let ty = e.exc_type();
     // The prelude's host functions by the names the script calls
-    // (`'_hwf_log'` is the script's `log`).
+    // (`'_hwf_phase'` is the script's `phase`).
     let unprefixed = e.message().map(|m| m.replace("'_hwf_", "'"));
     let msg = unprefixed.as_deref().unwrap_or("");
     // `str()` of a KeyError is the repr of its key, as the seed reports it
@@ -836,11 +859,12 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
         ..ResourceLimits::default()
     };
     let fail = |e: MontyException| describe(&e, lines);
+    let mut sink = LogSink::default();
     let mut progress = runner
         .start(
             vec![from_json(&args), total],
             ResourceTracker::new(limits),
-            PrintWriter::Disabled,
+            PrintWriter::Callback(&mut sink),
         )
         .map_err(fail)?;
     // Monty call id -> host call number, for calls in flight, and back.
@@ -878,12 +902,12 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
                         let id = host::submit(&task);
                         pending.insert(call.call_id, id);
                         monty_id.insert(id, call.call_id);
-                        call.resume_pending(PrintWriter::Disabled)
+                        call.resume_pending(PrintWriter::Callback(&mut sink))
                     }
-                    Some(Err(e)) => call.resume(ExtFunctionResult::Error(e), PrintWriter::Disabled),
+                    Some(Err(e)) => call.resume(ExtFunctionResult::Error(e), PrintWriter::Callback(&mut sink)),
                     None => {
                         let r = sync_call(&name, &call.args);
-                        call.resume(r, PrintWriter::Disabled)
+                        call.resume(r, PrintWriter::Callback(&mut sink))
                     }
                 }
                 .map_err(fail)?
@@ -897,7 +921,7 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
                 } else {
                     NameLookupResult::Undefined
                 };
-                lookup.resume(r, PrintWriter::Disabled).map_err(fail)?
+                lookup.resume(r, PrintWriter::Callback(&mut sink)).map_err(fail)?
             }
             RunProgress::OsCall(call) => {
                 let what = call.function_call.name().to_owned();
@@ -908,7 +932,7 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
                             "sandbox_denied: {what} is not available in workflow scripts; use capability()"
                         )),
                     ),
-                    PrintWriter::Disabled,
+                    PrintWriter::Callback(&mut sink),
                 )
                 .map_err(fail)?
             }
@@ -953,7 +977,7 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
                     return Err(runtime::call_error_text(e).to_owned());
                 }
                 state
-                    .resume(vec![(mid, outcome(done.outcome))], PrintWriter::Disabled)
+                    .resume(vec![(mid, outcome(done.outcome))], PrintWriter::Callback(&mut sink))
                     .map_err(fail)?
             }
         };
