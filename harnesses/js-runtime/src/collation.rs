@@ -76,6 +76,13 @@ pub struct Options {
     pub accents: bool,
     /// See `accents`.
     pub case: bool,
+    /// `caseFirst: "upper"`: uppercase before lowercase where only the
+    /// case differs (`"A" < "a"`, `"AB" < "Ab" < "aB" < "ab"`).
+    pub upper_first: bool,
+    /// `ignorePunctuation: true`: whitespace and punctuation are ignored
+    /// (ICU's `alternate=shifted` at strength tertiary: `"co-op"`, `"co
+    /// op"` and `"coop"` are equal); symbols (`$`, `+`, `` ` ``) still count.
+    pub ignore_punctuation: bool,
 }
 
 impl Options {
@@ -85,7 +92,27 @@ impl Options {
         numeric: false,
         accents: true,
         case: true,
+        upper_first: false,
+        ignore_punctuation: false,
     };
+}
+
+/// Whether a primary weight is a variable element (whitespace or
+/// punctuation, up to `%` in [`SYMBOLS`] and its typographic cousins),
+/// which `ignorePunctuation` drops.
+fn is_variable(primary: u32) -> bool {
+    let last = SYMBOLS.chars().position(|s| s == '`').unwrap_or(0);
+    primary < SYMBOL + 4 * u32::try_from(last).unwrap_or(0)
+}
+
+/// A tertiary weight as compared: with `caseFirst: "upper"`, uppercase
+/// (1) before lowercase (0); expansions (2, 3) stay after both.
+fn tertiary_key(tertiary: u8, upper_first: bool) -> u32 {
+    match (upper_first, tertiary) {
+        (true, 0) => 1,
+        (true, 1) => 0,
+        (_, t) => u32::from(t),
+    }
 }
 
 /// Compares two strings as ICU's root collation does, approximately (see
@@ -93,22 +120,25 @@ impl Options {
 /// decomposed (NFD) first.
 pub fn compare(a: &str, b: &str, options: Options) -> Ordering {
     if !options.numeric
-        && let Some(order) = compare_ascii(a.as_bytes(), b.as_bytes(), options.case)
+        && !options.ignore_punctuation
+        && let Some(order) = compare_ascii(a.as_bytes(), b.as_bytes(), options.case, options.upper_first)
     {
         return order;
     }
     let (a, b) = (Units::of(a), Units::of(b));
-    let level = |key: fn(&Element) -> u32| {
+    let kept = |e: &Element| !(options.ignore_punctuation && is_variable(e.primary));
+    let level = |key: &dyn Fn(&Element) -> u32| {
         elements(a.iter(), options.numeric)
+            .filter(kept)
             .map(|e| key(&e))
-            .cmp(elements(b.iter(), options.numeric).map(|e| key(&e)))
+            .cmp(elements(b.iter(), options.numeric).filter(kept).map(|e| key(&e)))
     };
-    let mut order = level(|e| e.primary);
+    let mut order = level(&|e| e.primary);
     if options.accents {
-        order = order.then_with(|| level(|e| e.secondary));
+        order = order.then_with(|| level(&|e| e.secondary));
     }
     if options.case {
-        order = order.then_with(|| level(|e| u32::from(e.tertiary)));
+        order = order.then_with(|| level(&|e| tertiary_key(e.tertiary, options.upper_first)));
     }
     order
 }
@@ -132,7 +162,7 @@ fn ascii_weights() -> &'static [Option<(u32, u8)>; 128] {
 /// [`compare`] for two ASCII strings without ignorable characters (the
 /// usual case, and what sorting by `localeCompare` spends its time on):
 /// the same order, read from a table. `None` when it does not apply.
-fn compare_ascii(a: &[u8], b: &[u8], case: bool) -> Option<Ordering> {
+fn compare_ascii(a: &[u8], b: &[u8], case: bool, upper_first: bool) -> Option<Ordering> {
     let table = ascii_weights();
     let weight = |c: u8| table.get(usize::from(c)).copied().flatten();
     let mut tertiary = Ordering::Equal;
@@ -144,7 +174,7 @@ fn compare_ascii(a: &[u8], b: &[u8], case: bool) -> Option<Ordering> {
             return (a.iter().chain(b).all(|&c| weight(c).is_some())).then_some(px.cmp(&py));
         }
         if tertiary == Ordering::Equal {
-            tertiary = tx.cmp(&ty);
+            tertiary = tertiary_key(tx, upper_first).cmp(&tertiary_key(ty, upper_first));
         }
     }
     if !a.iter().chain(b).all(|&c| weight(c).is_some()) {
@@ -407,12 +437,44 @@ mod tests {
     }
 
     #[test]
+    fn upper_first_and_ignored_punctuation_order_as_icu() {
+        // Node 20's `Intl.Collator('en', {caseFirst: 'upper'})`.
+        let upper = Options {
+            upper_first: true,
+            ..Options::VARIANT
+        };
+        let mut v = ["a", "A", "b", "B", "ab", "Ab", "aB", "AB", "ß", "SS", "ss", "é", "É"];
+        v.sort_by(|a, b| compare(a, b, upper));
+        assert_eq!(
+            v,
+            ["A", "a", "AB", "Ab", "aB", "ab", "B", "b", "É", "é", "SS", "ss", "ß"]
+        );
+        // `ignorePunctuation: true`: punctuation and spaces drop out,
+        // symbols stay.
+        let shifted = Options {
+            ignore_punctuation: true,
+            ..Options::VARIANT
+        };
+        for (word, order) in [
+            ("a-b", Ordering::Equal),
+            ("a b", Ordering::Equal),
+            ("a%b", Ordering::Equal),
+            ("a\u{2014}b", Ordering::Equal),
+            ("a$b", Ordering::Less),
+            ("a`b", Ordering::Less),
+            ("a~b", Ordering::Less),
+        ] {
+            assert_eq!(compare(word, "ab", shifted), order, "{word:?}");
+        }
+    }
+
+    #[test]
     fn the_ascii_table_agrees_with_the_general_path() {
         let words = [
             "", "a", "A", "ab", "aB", "Ab", "a b", "a-b", "a_b", "a1", "a10", "a9", "item-2", "item-10", "Item-2",
             "#x", "$x", "@x", "x!", "x?", "~", "zz", "Z",
         ];
-        for case in [true, false] {
+        for (case, upper_first) in [(true, false), (false, false), (true, true)] {
             for a in words {
                 for b in words {
                     let general = {
@@ -424,16 +486,18 @@ mod tests {
                                 .cmp(super::elements(ub.iter(), false).map(|e| key(&e)))
                         };
                         let o = level(|e| e.primary).then_with(|| level(|e| e.secondary));
-                        if case {
+                        if case && upper_first {
+                            o.then_with(|| level(|e| super::tertiary_key(e.tertiary, true)))
+                        } else if case {
                             o.then_with(|| level(|e| u32::from(e.tertiary)))
                         } else {
                             o
                         }
                     };
                     assert_eq!(
-                        super::compare_ascii(a.as_bytes(), b.as_bytes(), case),
+                        super::compare_ascii(a.as_bytes(), b.as_bytes(), case, upper_first),
                         Some(general),
-                        "{a:?} {b:?} case={case}"
+                        "{a:?} {b:?} case={case} upper_first={upper_first}"
                     );
                 }
             }

@@ -429,15 +429,84 @@ fn utf8<'js>(ctx: &Ctx<'js>, v: Value<'js>) -> rquickjs::Result<String> {
     }
 }
 
+/// Whether `tag` is a well-formed BCP 47 language tag, as the prelude's
+/// `canonicalLocale` reads one: a 2-3 letter language, then an optional
+/// script, region, variants, extensions and a private use part.
+fn well_formed_locale(tag: &str) -> bool {
+    let alpha = |p: &str| p.bytes().all(|b| b.is_ascii_alphabetic());
+    let alnum = |p: &str| p.bytes().all(|b| b.is_ascii_alphanumeric());
+    let digits = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
+    let mut parts = tag.split('-').peekable();
+    match parts.next() {
+        Some(lang) if (2..=3).contains(&lang.len()) && alpha(lang) => {}
+        _ => return false,
+    }
+    if parts.next_if(|p| p.len() == 4 && alpha(p)).is_some() {}
+    if parts
+        .next_if(|p| (p.len() == 2 && alpha(p)) || (p.len() == 3 && digits(p)))
+        .is_some()
+    {}
+    while parts
+        .next_if(|p| {
+            ((5..=8).contains(&p.len()) && alnum(p)) || (p.len() == 4 && p.as_bytes()[0].is_ascii_digit() && alnum(p))
+        })
+        .is_some()
+    {}
+    while let Some(singleton) = parts.next() {
+        if singleton.len() != 1 || !alnum(singleton) {
+            return false;
+        }
+        let private = singleton.eq_ignore_ascii_case("x");
+        let range = if private { 1..=8 } else { 2..=8 };
+        let mut any = false;
+        while parts.next_if(|p| range.contains(&p.len()) && alnum(p)).is_some() {
+            any = true;
+        }
+        if !any {
+            return false;
+        }
+        if private {
+            return parts.next().is_none();
+        }
+    }
+    true
+}
+
+/// `localeCompare`'s `locales` checked as `Intl.Collator` checks them: a
+/// string, or each string of an array, must be a well-formed tag (V8's
+/// `RangeError: Incorrect locale information provided`).
+fn check_locales<'js>(ctx: &Ctx<'js>, locales: &Value<'js>) -> rquickjs::Result<()> {
+    let check = |v: &Value<'js>| -> rquickjs::Result<()> {
+        if let Some(s) = v.as_string() {
+            if !well_formed_locale(&s.to_string()?) {
+                return Err(Exception::throw_range(ctx, "Incorrect locale information provided"));
+            }
+        } else if !v.is_object() {
+            return Err(Exception::throw_type(ctx, "Language ID should be string or object."));
+        }
+        Ok(())
+    };
+    if locales.is_string() {
+        return check(locales);
+    }
+    if let Some(list) = locales.as_array() {
+        for v in list.iter::<Value>() {
+            check(&v?)?;
+        }
+    }
+    Ok(())
+}
+
 /// `String.prototype.localeCompare(that, locales, options)` as ICU's root
 /// collation (`collation.rs`), native so that sorting with it costs one
-/// call per comparison. `options.numeric` and `options.sensitivity` are
-/// read as `Intl.Collator` reads them; the locale is not (one collation).
+/// call per comparison. `options.numeric`, `sensitivity`, `caseFirst` and
+/// `ignorePunctuation` are read as `Intl.Collator` reads them; the locale
+/// is checked, not used (one collation).
 fn locale_compare<'js>(
     ctx: Ctx<'js>,
     this: This<Value<'js>>,
     that: Opt<Value<'js>>,
-    _locales: Opt<Value<'js>>,
+    locales: Opt<Value<'js>>,
     options: Opt<Value<'js>>,
 ) -> rquickjs::Result<i32> {
     if this.0.is_undefined() || this.0.is_null() {
@@ -451,12 +520,33 @@ fn locale_compare<'js>(
         Some(t) => utf8(&ctx, t)?,
         None => "undefined".to_owned(),
     };
+    if let Some(locales) = locales.0.as_ref() {
+        check_locales(&ctx, locales)?;
+    }
     let mut o = crate::collation::Options {
         numeric: false,
         accents: true,
         case: true,
+        upper_first: false,
+        ignore_punctuation: false,
     };
     if let Some(options) = options.0.as_ref().and_then(Value::as_object) {
+        let Coerced(ignore): Coerced<bool> = options.get("ignorePunctuation")?;
+        o.ignore_punctuation = ignore;
+        let case_first: Value = options.get("caseFirst")?;
+        if !case_first.is_undefined() {
+            let Coerced(v): Coerced<String> = Coerced::from_js(&ctx, case_first)?;
+            match v.as_str() {
+                "upper" => o.upper_first = true,
+                "lower" | "false" => {}
+                other => {
+                    return Err(Exception::throw_range(
+                        &ctx,
+                        &format!("Value {other} out of range for Intl.Collator options property caseFirst"),
+                    ));
+                }
+            }
+        }
         let Coerced(numeric): Coerced<bool> = options.get("numeric")?;
         o.numeric = numeric;
         let sensitivity: Value = options.get("sensitivity")?;

@@ -931,6 +931,17 @@
           return text + (long ? word : short);
         }
       }
+      if ((notation === "scientific" || notation === "engineering") && base.currency === null && (maxSig !== undefined || minSig !== undefined)) {
+        // Scientific and engineering notation with significant digits
+        // (`1.23E-4`, `123E3`, `5.00E0`): the mantissa rounded to them,
+        // then moved to the exponent (a multiple of 3 for engineering).
+        if (x === 0) return significant(x, maxSig ?? 21, minSig ?? 1, false) + "E0";
+        const step = notation === "engineering" ? 3 : 1;
+        const { ds, exp } = roundSignificant(x, maxSig ?? 21, base.roundingMode);
+        const e = step * Math.floor(exp / step);
+        const m = (x < 0 ? -1 : 1) * NumberCtor(`${ds[0]}.${ds.slice(1).join("")}e${exp - e}`);
+        return significant(m, maxSig ?? 21, minSig ?? 1, false) + "E" + e;
+      }
       if (base.roundingPriority !== "auto") {
         // `lessPrecision` / `morePrecision`: significant digits or
         // fraction digits, whichever rounds at the higher (lower) digit;
@@ -1156,7 +1167,8 @@
     }
     resolvedOptions() {
       const o = this.#options ?? {};
-      return { locale: localeOf(this.#locales), usage: "sort", sensitivity: o.sensitivity ?? "variant", numeric: Boolean(o.numeric) };
+      const caseFirst = o.caseFirst === undefined ? "false" : StringCtor(o.caseFirst);
+      return { locale: localeOf(this.#locales), usage: "sort", sensitivity: o.sensitivity ?? "variant", ignorePunctuation: Boolean(o.ignorePunctuation), collation: "default", numeric: Boolean(o.numeric), caseFirst };
     }
   }
   // Dates as ICU writes them for en-US in UTC (hwf's only time zone), for
