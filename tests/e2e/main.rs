@@ -93,6 +93,7 @@ mod durable;
 mod embedding;
 mod facade;
 mod finalizers;
+mod fixture_order;
 mod flow;
 mod forks;
 mod fuzz;

@@ -465,6 +465,7 @@ mod tests {
             agent_type: None,
             model: Some("m1"),
             effort: None,
+            place: None,
         }
     }
 

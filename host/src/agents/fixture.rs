@@ -11,7 +11,11 @@
 //! The first rule whose every `match` entry equals the request's value at
 //! that dotted path answers; `prompt_contains` is a substring test. A
 //! `sequence` answers successive matching calls in order, its last entry
-//! repeating. No match fails the call with `no fixture response for …`.
+//! repeating; calls that run at once (branches, pipeline items, calls in
+//! flight together) take their places in call-id order, and answers that
+//! come back together reach the script in call order, the same on every
+//! run (`broker/turns.rs`). No match fails the call with
+//! `no fixture response for …`.
 //!
 //! An answer may also carry `usage` (a usage object in any backend's shape,
 //! read like theirs: `{"input_tokens": 4, "cache_read_input_tokens": 9,
@@ -308,6 +312,20 @@ impl AgentBackend for FixtureRunner {
         !self.unconfigured
     }
 
+    /// Every answered call: a `sequence` hands out its entries in arrival
+    /// order, and fixture answers come back at once, so delivering them in
+    /// call order at settle points is what makes a fixture run the same on
+    /// every run (as Node and CPython resolve answers that arrive
+    /// together). A call no rule matches fails at once.
+    fn answers_in_order(&self, request: &Value) -> bool {
+        self.find(request).is_some()
+    }
+
+    fn reserve(&self, request: &Value) -> Option<u64> {
+        let rule = self.find(request)?;
+        Some(rule.hits.fetch_add(1, Ordering::Relaxed) as u64)
+    }
+
     fn call<'a>(&'a self, call: AgentCall<'a>) -> BoxFuture<'a, Result<AgentReply, AgentError>> {
         Box::pin(async move {
             let Some(rule) = self.find(call.request) else {
@@ -320,7 +338,10 @@ impl AgentBackend for FixtureRunner {
                     .unwrap_or("<unlabelled call>");
                 return Err(AgentError::failed(format!("no fixture response for {what}")));
             };
-            let n = rule.hits.fetch_add(1, Ordering::Relaxed);
+            let n = match call.place {
+                Some(place) => usize::try_from(place).unwrap_or(usize::MAX),
+                None => rule.hits.fetch_add(1, Ordering::Relaxed),
+            };
             if let Some(log) = &self.call_log {
                 use std::io::Write as _;
                 if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
@@ -377,6 +398,7 @@ mod tests {
             agent_type: None,
             model: None,
             effort: None,
+            place: None,
         }))
     }
 

@@ -51,6 +51,10 @@ pub struct AgentCall<'a> {
     pub model: Option<&'a str>,
     /// The effort to use: the call's `effort`, else the type's.
     pub effort: Option<&'a str>,
+    /// The call's place among calls answered in arrival order, reserved in
+    /// a deterministic order ([`AgentBackend::reserve`]); the first attempt
+    /// only.
+    pub place: Option<u64>,
 }
 
 /// What an agent answered.
@@ -215,5 +219,23 @@ pub trait AgentBackend: Send + Sync + 'static {
     /// configure one) instead of every call quietly failing.
     fn configured(&self) -> bool {
         true
+    }
+
+    /// Whether this call's answer depends on the order calls arrive in (a
+    /// fixture `sequence`). The broker then holds the call until the run
+    /// has settled and reserves its place in call-id order
+    /// (`broker/turns.rs`), so concurrent branches get the same answers on
+    /// every run.
+    fn answers_in_order(&self, _request: &Value) -> bool {
+        false
+    }
+
+    /// Take the next place for a call that [`answers_in_order`]
+    /// (the broker calls it in turn order); the place reaches
+    /// [`AgentBackend::call`] as [`AgentCall::place`].
+    ///
+    /// [`answers_in_order`]: AgentBackend::answers_in_order
+    fn reserve(&self, _request: &Value) -> Option<u64> {
+        None
     }
 }

@@ -75,4 +75,14 @@ impl AgentBackend for Router {
             None => Box::pin(async move { Err(AgentError::failed(format!("no agent backend named {name:?}"))) }),
         }
     }
+
+    fn answers_in_order(&self, request: &Value) -> bool {
+        self.backends
+            .get(self.route(request))
+            .is_some_and(|b| b.answers_in_order(request))
+    }
+
+    fn reserve(&self, request: &Value) -> Option<u64> {
+        self.backends.get(self.route(request)).and_then(|b| b.reserve(request))
+    }
 }

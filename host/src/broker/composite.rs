@@ -18,6 +18,7 @@
 
 use super::call::{Call, CallResult, Parent, TaskSpec};
 use super::instance::InstanceBroker;
+use super::turns::Busy;
 use super::width::{queued, width_of};
 use super::{CallErrorKind, CallFailure, Event, RunContext};
 use crate::vm::limits::HostTrap;
@@ -185,35 +186,40 @@ impl InstanceBroker {
                     id.clone(),
                 );
                 let guard = run.task_guard();
+                let busy = run.turns.busy();
                 let h = set.spawn(async move {
                     let _guard = guard;
-                    let _permit = queued(&run, local).await;
-                    let mut prev = item.clone();
-                    for (s, stage) in stages.iter().enumerate() {
-                        let input = json!({"input": prev, "item": item, "index": i, "stage": s});
-                        let spec = TaskSpec::Branch {
-                            name: stage.clone(),
-                            input,
-                        };
-                        match run
-                            .run_call(Call::new(format!("{id}.{i}.{s}"), spec), parent.clone())
-                            .await?
-                        {
-                            Ok(v) => prev = v,
-                            Err(f) => {
-                                return Ok(Err(CallFailure::new(
-                                    f.kind,
-                                    "stage_failed",
-                                    format!("item {i} stage {s} ({stage}): {}", f.message),
-                                )));
+                    let out = async {
+                        let _permit = queued(&run, local).await;
+                        let mut prev = item.clone();
+                        for (s, stage) in stages.iter().enumerate() {
+                            let input = json!({"input": prev, "item": item, "index": i, "stage": s});
+                            let spec = TaskSpec::Branch {
+                                name: stage.clone(),
+                                input,
+                            };
+                            match run
+                                .run_call(Call::new(format!("{id}.{i}.{s}"), spec), parent.clone())
+                                .await?
+                            {
+                                Ok(v) => prev = v,
+                                Err(f) => {
+                                    return Ok(Err(CallFailure::new(
+                                        f.kind,
+                                        "stage_failed",
+                                        format!("item {i} stage {s} ({stage}): {}", f.message),
+                                    )));
+                                }
                             }
                         }
+                        Ok(Ok(prev))
                     }
-                    Ok(Ok(prev))
+                    .await;
+                    (out, busy)
                 });
                 index_of.insert(h.id(), i);
             }
-            collect(&mut set, &index_of, n, false)
+            collect(&self.run, &mut set, &index_of, n, false)
                 .await
                 .map_err(|t| open.trapped(t))?
         };
@@ -254,16 +260,17 @@ impl InstanceBroker {
                     .is_some_and(|idx| idx.answers(&call.id, &call.fingerprint)));
         let (run, parent) = (self.run.clone(), self.parent());
         let guard = run.task_guard();
+        let busy = run.turns.busy();
         let bounded = call.spec.runs_guest_code();
         let mut task = Box::pin(async move {
             let _guard = guard;
             let _permit = if bounded { queued(&run, local).await } else { None };
-            (n, run.run_call(call, parent).await)
+            (n, run.run_call(call, parent).await, busy)
         });
         if first_step_here {
             let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
             match task.as_mut().poll(&mut cx) {
-                std::task::Poll::Ready((n, Ok(slot))) => {
+                std::task::Poll::Ready((n, Ok(slot), _busy)) => {
                     self.joins.ready.insert(n, slot);
                     return Ok(n);
                 }
@@ -308,6 +315,10 @@ impl InstanceBroker {
         } else {
             None
         };
+        // Calls answered in arrival order (a fixture `sequence`) are
+        // delivered at the run's next settle point, lowest call first, so
+        // answers that come back together reach the script in call order.
+        let mut settled = false;
         let out = loop {
             let ready = match wanted {
                 Some(w) => self.joins.ready.contains_key(&w).then_some(w),
@@ -317,6 +328,13 @@ impl InstanceBroker {
                 None => pending.iter().copied().find(|n| self.joins.ready.contains_key(n)),
             };
             if let Some(n) = ready {
+                let id = self.scope.id_of(n);
+                if wanted.is_none() && !settled && self.run.turns.placed(&id) {
+                    settled = true;
+                    self.settle_joining(&id).await?;
+                    continue;
+                }
+                self.run.turns.delivered(&id);
                 let slot = self.joins.ready.remove(&n).unwrap_or_else(|| Err(cancelled("lost")));
                 break (n, slot);
             }
@@ -344,35 +362,64 @@ impl InstanceBroker {
             }
             // About to wait: the deliveries so far reach the journal first.
             self.run.flush_deferred()?;
-            match self.joins.set.join_next_with_id().await {
-                None => continue,
-                Some(Ok((task, (n, result)))) => {
-                    self.joins.by_task.remove(&task);
-                    self.joins.handles.remove(&n);
-                    match result {
-                        Ok(slot) => {
-                            self.joins.ready.insert(n, slot);
-                        }
-                        Err(trap) => return Err(self.settle_before_parking(trap).await),
-                    }
-                }
-                Some(Err(e)) => {
-                    if let Some(n) = self.joins.by_task.remove(&e.id()) {
-                        self.joins.handles.remove(&n);
-                        let why = if e.is_cancelled() {
-                            "the call was cancelled"
-                        } else {
-                            "the call's task panicked"
-                        };
-                        self.joins.ready.insert(n, Err(cancelled(why)));
-                    }
-                }
-            }
+            // Busy again before the finished task's unit stops counting.
+            let joined = self.run.turns.wait(self.joins.set.join_next_with_id()).await;
+            self.absorb(joined).await?;
         };
         let call = self.scope.id_of(out.0);
         self.delivered += 1;
         self.run.journal_delivered(&call)?;
         Ok(out)
+    }
+
+    /// Take one joined task's outcome into `ready` (a cancelled or
+    /// panicked task reads `cancelled`); a trap ends the instance.
+    async fn absorb(
+        &mut self,
+        joined: Option<Result<(Id, (u64, CallResult, Busy)), tokio::task::JoinError>>,
+    ) -> Result<(), HostTrap> {
+        match joined {
+            None => {}
+            Some(Ok((task, (n, result, busy)))) => {
+                drop(busy);
+                self.joins.by_task.remove(&task);
+                self.joins.handles.remove(&n);
+                match result {
+                    Ok(slot) => {
+                        self.joins.ready.insert(n, slot);
+                    }
+                    Err(trap) => return Err(self.settle_before_parking(trap).await),
+                }
+            }
+            Some(Err(e)) => {
+                if let Some(n) = self.joins.by_task.remove(&e.id()) {
+                    self.joins.handles.remove(&n);
+                    let why = if e.is_cancelled() {
+                        "the call was cancelled"
+                    } else {
+                        "the call's task panicked"
+                    };
+                    self.joins.ready.insert(n, Err(cancelled(why)));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Wait for the run's next settle point (`turns.rs`), taking finished
+    /// tasks into `ready` meanwhile (their units count until joined).
+    async fn settle_joining(&mut self, call: &str) -> Result<(), HostTrap> {
+        let turns = self.run.turns.clone();
+        let mut turn = std::pin::pin!(turns.turn(call, || ()));
+        loop {
+            tokio::select! {
+                biased;
+                _ = &mut turn => return Ok(()),
+                joined = self.joins.set.join_next_with_id(), if !self.joins.set.is_empty() => {
+                    self.absorb(joined).await?;
+                }
+            }
+        }
     }
 
     /// Whether call `n` is among `pending` (empty: any call of this
@@ -394,8 +441,8 @@ impl InstanceBroker {
             return trap;
         }
         let mut trap = trap;
-        while let Some(joined) = self.joins.set.join_next().await {
-            if let Ok((_, Err(t))) = joined
+        while let Some(joined) = self.run.turns.wait(self.joins.set.join_next()).await {
+            if let Ok((_, Err(t), _)) = joined
                 && t.code != hwf_core::error::ErrorCode::Waiting
                 && trap.code == hwf_core::error::ErrorCode::Waiting
             {
@@ -417,6 +464,7 @@ impl InstanceBroker {
             if let Some(h) = self.joins.handles.get(n) {
                 h.abort();
             }
+            self.run.turns.delivered(&self.scope.id_of(*n));
             self.joins.ready.remove(n);
         }
         Ok(())
@@ -440,23 +488,30 @@ async fn run_slots(
         let (run, local, parent) = (run.clone(), local.clone(), parent.clone());
         let id = format!("{call}.{i}");
         let guard = run.task_guard();
+        let busy = run.turns.busy();
         let bounded = spec.runs_guest_code();
         let h = set.spawn(async move {
             let _guard = guard;
             let _permit = if bounded { queued(&run, local).await } else { None };
-            run.run_call(Call::new(id, spec), parent).await
+            let out = run.run_call(Call::new(id.clone(), spec), parent).await;
+            // Slots come back in input order, not through `next`.
+            run.turns.delivered(&id);
+            (out, busy)
         });
         index_of.insert(h.id(), i);
     }
-    collect(&mut set, &index_of, n, fail_fast).await
+    collect(run, &mut set, &index_of, n, fail_fast).await
 }
 
 /// Drain a set of slot tasks into input order. A trap aborts the rest and
 /// propagates — except a park, which waits for the rest to settle before it
 /// propagates; with `fail_fast` the first failure aborts the rest, whose
-/// slots read `cancelled`. Returns only once every task has ended.
+/// slots read `cancelled`. Returns only once every task has ended. Each
+/// task's result carries its unit's [`Busy`], dropped once the waiter is
+/// busy again (`turns.rs`).
 async fn collect(
-    set: &mut JoinSet<CallResult>,
+    run: &RunContext,
+    set: &mut JoinSet<(CallResult, Busy)>,
     index_of: &HashMap<Id, usize>,
     n: usize,
     fail_fast: bool,
@@ -464,7 +519,8 @@ async fn collect(
     let mut slots: Vec<Option<Slot>> = vec![None; n];
     let mut trap: Option<HostTrap> = None;
     let mut failed_at = None;
-    while let Some(joined) = set.join_next_with_id().await {
+    while let Some(joined) = run.turns.wait(set.join_next_with_id()).await {
+        let joined = joined.map(|(task, (result, _busy))| (task, result));
         match joined {
             Ok((task, Ok(slot))) => {
                 let i = index_of.get(&task).copied().unwrap_or(0);

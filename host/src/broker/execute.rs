@@ -75,6 +75,25 @@ impl RunContext {
             .map_err(|e| CallFailure::new(CallErrorKind::Failed, "invalid_agent_type", e))
     }
 
+    /// The place of a call whose backend answers in arrival order (a
+    /// fixture `sequence`): held until the run settles, reserved in
+    /// call-id order (`turns.rs`). `None` for every other call.
+    pub(super) async fn place_of(&self, call_id: &str, request: &Value) -> Option<u64> {
+        if !self.services.agents.answers_in_order(request) {
+            return None;
+        }
+        let (agents, request) = (self.services.agents.clone(), request.clone());
+        let place = self
+            .turns
+            .turn(call_id, move || agents.reserve(&request))
+            .await
+            .flatten();
+        if place.is_some() {
+            self.turns.mark_placed(call_id);
+        }
+        place
+    }
+
     /// Budget check, agent runner, output clean-up, schema validation and
     /// retries. Returns (outcome, tokens, attempts); the tokens by kind are
     /// charged to the call ([`RunContext::charge_usage`]). Only an answer
@@ -82,7 +101,15 @@ impl RunContext {
     /// retried with feedback; a refusal, a truncated answer, a tool call or
     /// a failed agent ends the call at once. Every rejected answer is
     /// journaled (`call_attempt`).
-    pub(super) async fn execute_agent(&self, call_id: &str, request: &Value) -> (Result<Value, CallFailure>, u64, u32) {
+    ///
+    /// `place` is the call's reserved place for a backend that answers in
+    /// arrival order (`turns.rs`), given to the first attempt.
+    pub(super) async fn execute_agent(
+        &self,
+        call_id: &str,
+        request: &Value,
+        place: Option<u64>,
+    ) -> (Result<Value, CallFailure>, u64, u32) {
         let agent_type = match self.agent_type_of(request) {
             Ok(t) => t,
             Err(f) => return (Err(f), 0, 0),
@@ -124,8 +151,15 @@ impl RunContext {
                 agent_type: agent_type.as_ref(),
                 model,
                 effort,
+                place: if attempt == 1 {
+                    place
+                } else {
+                    self.place_of(call_id, request).await
+                },
             };
-            let reply = match self.services.agents.call(call).await {
+            // Waiting on an agent: the unit does not keep the run from
+            // settling (`turns.rs`).
+            let reply = match self.turns.wait(self.services.agents.call(call)).await {
                 Ok(reply) => reply,
                 Err(e) => {
                     if let Some(usd) = e.cost_usd {

@@ -35,7 +35,9 @@ pub struct BudgetFigures {
 /// `composite.rs`).
 #[derive(Default)]
 pub struct Joins {
-    pub(super) set: JoinSet<(u64, CallResult)>,
+    /// Each task's result comes with its unit's [`Busy`](super::turns::Busy),
+    /// dropped once the waiter is busy again (`turns.rs`).
+    pub(super) set: JoinSet<(u64, CallResult, super::turns::Busy)>,
     pub(super) by_task: HashMap<Id, u64>,
     pub(super) handles: HashMap<u64, AbortHandle>,
     pub(super) ready: BTreeMap<u64, Result<Value, CallFailure>>,
@@ -195,7 +197,11 @@ impl InstanceBroker {
         self.run.count_call()?;
         let call = Call::new(self.scope.next_id(), spec);
         self.note_divergence(&call.id, &call.fingerprint);
-        self.run.run_call(call, self.parent()).await
+        let id = call.id.clone();
+        let out = self.run.run_call(call, self.parent()).await;
+        // Answered in place: no `next` delivers it (`turns.rs`).
+        self.run.turns.delivered(&id);
+        out
     }
 
     /// `phase`: record and journal the current phase.

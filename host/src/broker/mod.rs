@@ -83,6 +83,7 @@ mod pipeline;
 pub mod replay;
 pub mod request;
 mod script_path;
+mod turns;
 pub mod walk;
 mod width;
 pub mod wit_host;
@@ -187,6 +188,8 @@ pub struct RunContext {
     width: Arc<tokio::sync::Semaphore>,
     instances: Option<Arc<dyn Instances>>,
     tasks: Arc<TaskCount>,
+    /// Deterministic turns for order-sensitive agent calls (`turns.rs`).
+    turns: Arc<turns::Turns>,
     replay: Option<Arc<replay::ReplayIndex>>,
     prompt_cache: Mutex<std::collections::HashMap<String, Value>>,
     /// The first run of the resume lineage (this run's id when it has none).
@@ -316,6 +319,7 @@ impl RunContextBuilder {
             width: Arc::new(tokio::sync::Semaphore::new(width)),
             instances,
             tasks: Arc::new(TaskCount::default()),
+            turns: Arc::new(turns::Turns::new()),
             replay: replay.map(Arc::new),
             prompt_cache: Mutex::new(std::collections::HashMap::new()),
             first_seen: Mutex::new(std::collections::HashMap::new()),

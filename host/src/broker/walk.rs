@@ -190,7 +190,7 @@ impl Walk {
 }
 
 /// Call ids compared number by number (`2` < `10`, `3` < `3.1`).
-fn id_order(a: &str, b: &str) -> std::cmp::Ordering {
+pub(super) fn id_order(a: &str, b: &str) -> std::cmp::Ordering {
     let parts = |s: &str| -> Vec<u64> { s.split('.').map(|p| p.parse().unwrap_or(u64::MAX)).collect() };
     parts(a).cmp(&parts(b))
 }

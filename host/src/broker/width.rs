@@ -19,7 +19,7 @@ pub(crate) fn width_of(limits: &Limits) -> usize {
 /// Wait for a permit of `local`, counted as queued meanwhile.
 pub(crate) async fn queued(run: &RunContext, local: Arc<Semaphore>) -> Option<OwnedSemaphorePermit> {
     lock(&run.stats).queued += 1;
-    let permit = local.acquire_owned().await.ok();
+    let permit = run.turns.wait(local.acquire_owned()).await.ok();
     let mut stats = lock(&run.stats);
     stats.queued = stats.queued.saturating_sub(1);
     permit
