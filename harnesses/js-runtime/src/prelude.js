@@ -1255,12 +1255,9 @@
     }
     return date === "" ? time : time === "" ? date : date + L[5] + time;
   };
-  const formatDate = (t, r) => {
-    const numeric = formatNumericDate(t, r);
-    if (numeric !== null) return numeric;
-    const d = new RealDate(t);
-    const Y = d.getUTCFullYear(), M = d.getUTCMonth(), D = d.getUTCDate(), W = d.getUTCDay();
-    const h = d.getUTCHours(), mi = d.getUTCMinutes(), se = d.getUTCSeconds();
+  // The components `dateStyle` / `timeStyle` stand for (ICU's en-US and
+  // en-GB patterns); the options as given without them.
+  const dateComponents = (r) => {
     let o = r;
     if (r.dateStyle !== undefined || r.timeStyle !== undefined) {
       o = { hour12: r.hour12, gb: r.gb };
@@ -1272,6 +1269,16 @@
       if (r.timeStyle === "full") o.timeZoneName = "long";
       else if (r.timeStyle === "long") o.timeZoneName = "short";
     }
+    return o;
+  };
+  const dateName = (list, i, style) => (style === "long" ? list[i] : style === "short" ? list[i].slice(0, 3) : list[i][0]);
+  const formatDate = (t, r) => {
+    const numeric = formatNumericDate(t, r);
+    if (numeric !== null) return numeric;
+    const d = new RealDate(t);
+    const Y = d.getUTCFullYear(), M = d.getUTCMonth(), D = d.getUTCDate(), W = d.getUTCDay();
+    const h = d.getUTCHours(), mi = d.getUTCMinutes(), se = d.getUTCSeconds();
+    const o = dateComponents(r);
     const name = (list, i, style) => (style === "long" ? list[i] : style === "short" ? list[i].slice(0, 3) : list[i][0]);
     const num = (n, style) => (style === "2-digit" ? pad2(n % 100) : StringCtor(n));
     let date = "";
@@ -1331,13 +1338,69 @@
   const zoned = (s) => (s === "Invalid Date" || s.endsWith(")") ? s : `${s} (Coordinated Universal Time)`);
   dateMethod("toString", { toString() { return zoned(dateToString.call(this)); } }.toString);
   dateMethod("toTimeString", { toTimeString() { return zoned(dateToTimeString.call(this)); } }.toTimeString);
+  // `formatToParts`: the formatted text cut into ICU's typed parts. The
+  // numbers are the date's fields in the pattern's order (month, day, year
+  // in en-US; day, month, year in en-GB and the numeric locales' `dmy`;
+  // day, year around a month's name), then hour, minute, second; the
+  // names (weekday, month, day period, zone) are found in the text
+  // between them, the rest is literal.
+  const formatDateParts = (t, r) => {
+    const text = formatDate(t, r);
+    const d = new RealDate(t);
+    const o = dateComponents(r);
+    const has = (k) => o[k] !== undefined;
+    const textMonth = o.month === "long" || o.month === "short" || o.month === "narrow";
+    let order;
+    if (formatNumericDate(t, r) !== null) order = (r.numeric[0] === "ymd" ? ["year", "month", "day"] : ["day", "month", "year"]).filter(has);
+    else if (textMonth) order = ["day", "year"].filter(has);
+    else order = (o.gb ? ["day", "month", "year"] : ["month", "day", "year"]).filter(has);
+    order.push(...["hour", "minute", "second"].filter(has));
+    const names = [];
+    if (has("weekday")) names.push([dateName(DAYS, d.getUTCDay(), o.weekday), "weekday"]);
+    if (textMonth) names.push([dateName(MONTHS, d.getUTCMonth(), o.month), "month"]);
+    if (has("hour")) for (const p of ["AM", "PM", "am", "pm", "a.m.", "p.m."]) names.push([p, "dayPeriod"]);
+    if (has("timeZoneName")) names.push(["Coordinated Universal Time", "timeZoneName"], ["UTC", "timeZoneName"]);
+    const parts = [];
+    const literal = (v) => { if (v !== "") parts.push({ type: "literal", value: v }); };
+    for (const run of text.match(/\d+|\D+/g) ?? []) {
+      if (/^\d/.test(run)) { parts.push({ type: order.shift() ?? "literal", value: run }); continue; }
+      let rest = run;
+      for (;;) {
+        let best = null;
+        for (const [word, type] of names) {
+          const at = rest.indexOf(word);
+          if (at >= 0 && (best === null || at < best[0])) best = [at, word, type];
+        }
+        if (best === null) { literal(rest); break; }
+        // ICU's narrow no-break space before a day period, which V8's
+        // `format` writes as a space but its parts keep (`5:45\u202fPM`).
+        literal(best[2] === "dayPeriod" && rest.slice(0, best[0]) === " " ? "\u202f" : rest.slice(0, best[0]));
+        parts.push({ type: best[2], value: best[1] });
+        rest = rest.slice(best[0] + best[1].length);
+      }
+    }
+    return parts;
+  };
   class DateTimeFormat {
-    #options;
+    #options; #format;
     constructor(locales, options) { this.#options = dateOptions(options, "any", "date", locales); }
-    format(date) {
+    // ECMA-402's `format` getter: a function bound to this formatter
+    // (`dates.map(dtf.format)`).
+    get format() {
+      if (this.#format === undefined) {
+        const r = this.#options;
+        this.#format = (date) => {
+          const t = date === undefined ? NumberCtor.NaN : NumberCtor(date);
+          if (t !== t) throw new RangeErrorCtor("Invalid time value");
+          return formatDate(t, r);
+        };
+      }
+      return this.#format;
+    }
+    formatToParts(date) {
       const t = date === undefined ? NumberCtor.NaN : NumberCtor(date);
       if (t !== t) throw new RangeErrorCtor("Invalid time value");
-      return formatDate(t, this.#options);
+      return formatDateParts(t, this.#options);
     }
     resolvedOptions() { return { locale: this.#options.gb ? "en-GB" : "en-US", calendar: "gregory", numberingSystem: "latn", timeZone: "UTC" }; }
   }
