@@ -28,7 +28,8 @@ const MAGIC: &[u8; 6] = b"MONTY\0";
 /// [`TypeCheckingConfig`](monty_types::TypeCheckingConfig) in `monty-types`.
 /// hwf: 9 — a set dumps its CPython table size and finger, and each entry
 /// its CPython hash and slot (`types/set.rs`); 10 — a function dumps its
-/// qualified name (`Function::qualname`).
+/// qualified name (`Function::qualname`). `Type::UnionType` and
+/// `HeapData::UnionType` were appended (older dumps decode unchanged).
 pub const DUMP_VERSION: u16 = 11;
 
 /// Number of bytes before the postcard payload.
@@ -218,7 +219,7 @@ mod tests {
 
         assert_eq!(
             variant_order_fingerprint(Type::VARIANTS),
-            0x4b19_0a84_06e8_63f0,
+            0x14b2_3fcc_9e91_f581,
             "Type variants changed for dump version {DUMP_VERSION}"
         );
         assert_eq!(

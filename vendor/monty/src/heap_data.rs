@@ -145,6 +145,8 @@ macro_rules! heap_payloads {
             Generator(boxed $crate::types::Generator),
             /// hwf: an unbound method of a builtin type (`str.lower`).
             MethodDescriptor(inline $crate::types::method_descriptor::MethodDescriptor),
+            /// hwf: `int | None`, a `types.UnionType`.
+            UnionType(inline $crate::types::union_type::UnionType),
         }
     };
 }
@@ -244,7 +246,8 @@ impl HeapData {
             | Self::Time(_)
             | Self::TimeDelta(_)
             | Self::TimeZone(_)
-            | Self::MethodDescriptor(_) => false,
+            | Self::MethodDescriptor(_)
+            | Self::UnionType(_) => false,
         }
     }
 
@@ -326,6 +329,7 @@ impl HeapData {
             Self::Itertools(i) => i.py_type(),
             Self::Generator(_) => Type::Generator,
             Self::MethodDescriptor(_) => Type::BuiltinFunction,
+            Self::UnionType(_) => Type::UnionType,
         }
     }
 }
@@ -485,6 +489,7 @@ macro_rules! heap_read_output_py_trait_forward {
             Self::CallableIterator($value) => $body,
             Self::Generator($value) => $body,
             Self::MethodDescriptor($value) => $body,
+            Self::UnionType($value) => $body,
             Self::Itertools($value) => $body,
             Self::Partial($value) => $body,
             Self::Tuple($value) => $body,
@@ -1015,7 +1020,8 @@ impl<'h> PyTrait<'h> for HeapReadOutput<'h> {
             | Self::Coroutine(_)
             | Self::GatherFuture(_)
             | Self::ExternalFuture(_)
-            | Self::MethodDescriptor(_) => Err(ExcType::type_error_not_iterable(&self.py_type_name(vm))),
+            | Self::MethodDescriptor(_)
+            | Self::UnionType(_) => Err(ExcType::type_error_not_iterable(&self.py_type_name(vm))),
         }
     }
 

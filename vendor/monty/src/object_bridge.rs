@@ -809,6 +809,8 @@ impl MontyTypeExt for MontyType {
             Type::BufferedWriter => Self::BufferedWriter,
             Type::BufferedRandom => Self::BufferedRandom,
             Type::SpecialForm => Self::SpecialForm,
+            // hwf: no host-side `types.UnionType`; the nearest is a typing form.
+            Type::UnionType => Self::SpecialForm,
             Type::Path => Self::Path,
             Type::Property => Self::Property,
             Type::Object => Self::Object,

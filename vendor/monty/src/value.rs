@@ -2067,6 +2067,10 @@ impl Value {
 
     /// Performs Python `|` with reflected-operation fallback.
     pub(crate) fn py_or(&self, other: &Self, vm: &mut VM<'_>) -> RunResult<Self> {
+        // hwf: `int | None` is a `types.UnionType` (PEP 604).
+        if let Some(union) = crate::types::union_type::union_or(self, other, vm) {
+            return Ok(union);
+        }
         self.binary_op(
             other,
             vm,

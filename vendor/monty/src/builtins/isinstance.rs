@@ -7,7 +7,7 @@ use crate::{
     defer_drop,
     exception_private::{ExcType, ExcTypeExt, RunResult, SimpleException},
     heap::{HeapData, HeapId, HeapRead, HeapReadOutput},
-    types::{PyTrait, Tuple, Type},
+    types::{PyTrait, Tuple, Type, union_type::union_members},
     value::Value,
 };
 
@@ -73,6 +73,15 @@ fn issubclass_check(cls: &Value, classinfo: &Value, vm: &mut VM<'_>) -> RunResul
             Ok(false)
         }
         Value::Ref(id) if is_class(classinfo, vm) => Ok(matches!(cls, Value::Ref(c) if c == id)),
+        // hwf: `issubclass(bool, int | str)`.
+        Value::Ref(_) if let Some(members) = union_members(classinfo, vm) => {
+            for m in members {
+                if issubclass_check(cls, &m.value(), vm)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        }
         _ => Err(SimpleException::new_msg(
             ExcType::TypeError,
             "issubclass() arg 2 must be a class, a tuple of classes, or a union",
@@ -108,6 +117,15 @@ fn isinstance_check(obj: &Value, classinfo: &Value, vm: &mut VM<'_>) -> RunResul
         }
         Value::Ref(id) if let HeapReadOutput::Tuple(tuple) = vm.heap.read(*id) => {
             isinstance_check_tuple(obj, &tuple, vm)
+        }
+        // hwf: `isinstance(x, int | float)`, `isinstance(v, str | None)`.
+        Value::Ref(_) if let Some(members) = union_members(classinfo, vm) => {
+            for m in members {
+                if isinstance_check(obj, &m.value(), vm)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
         }
         _ => Err(ExcType::isinstance_arg2_error()),
     }
@@ -167,6 +185,14 @@ fn isinstance_check_tuple<'h>(obj: &Value, tuple: &HeapRead<'h, Tuple>, vm: &mut
             Value::Ref(nested_id) if let HeapReadOutput::Tuple(nested) = vm.heap.read(*nested_id) => {
                 if isinstance_check_tuple(obj, &nested, vm)? {
                     return Ok(true);
+                }
+            }
+            // hwf: `isinstance(x, (str, int | float))`.
+            entry if let Some(members) = union_members(entry, vm) => {
+                for m in members {
+                    if isinstance_check(obj, &m.value(), vm)? {
+                        return Ok(true);
+                    }
                 }
             }
             _ => return Err(ExcType::isinstance_arg2_error()),

@@ -39,6 +39,8 @@ pub mod time;
 pub mod timedelta;
 pub mod timezone;
 pub mod tuple;
+/// hwf: `int | None` (PEP 604).
+pub mod union_type;
 pub mod r#type;
 
 pub(crate) use bytes::{Bytes, BytesIterator};

@@ -239,6 +239,9 @@ pub enum Type {
     ItertoolsBatched,
     #[strum(serialize = "itertools.zip_longest")]
     ItertoolsZipLongest,
+    /// hwf: `int | None` (PEP 604). Appended: a dump holds `Type`s by index.
+    #[strum(serialize = "types.UnionType")]
+    UnionType,
 }
 
 /// Writes the canonical static name of every non-[`Instance`](Type::Instance)
