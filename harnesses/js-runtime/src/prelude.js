@@ -1575,6 +1575,133 @@
     }
     resolvedOptions() { return { locale: this.#locale, style: this.#style, numeric: this.#numeric, numberingSystem: "latn" }; }
   }
+  // `Intl.Segmenter` by UAX #29's rules, as ICU applies them for `en`
+  // (without its data): grapheme clusters (marks, ZWJ emoji sequences,
+  // flags, Indic conjuncts), words (letters and digits joined across
+  // `.` `'` `’`, `:` between letters, `,` `;` between digits, `"` between
+  // Hebrew letters; `_` joins;
+  // runs of spaces; CJK by script runs where ICU uses a dictionary) and
+  // sentences (a terminator, closing marks and spaces; no break after `.`
+  // before a digit, an uppercase letter with no space, or a lowercase word).
+  const GRAPHEME_EXTEND = "[\\p{Grapheme_Extend}\\p{Mc}\\u200d\\p{Emoji_Modifier}]";
+  const GRAPHEME = new RegExp("\\r\\n|\\p{RI}\\p{RI}|\\p{Extended_Pictographic}" + GRAPHEME_EXTEND + "*(?:(?<=\\u200d)\\p{Extended_Pictographic}" + GRAPHEME_EXTEND + "*)*" +
+    "|[^\\p{Cc}\\p{Zl}\\p{Zp}](?:" + GRAPHEME_EXTEND + "|(?<=[\\u094d\\u09cd\\u0a4d\\u0acd\\u0b4d\\u0bcd\\u0c4d\\u0ccd\\u0d4d])\\p{L})*|[\\s\\S]", "gu");
+  const CJK = "[\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\u30fc]";
+  const WORD_CHAR = "(?:(?!" + CJK + ")[\\p{Alphabetic}\\p{Nd}\\p{Pc}])[\\p{M}\\p{Cf}]*";
+  const WORD = new RegExp("(?:" + WORD_CHAR + ")+(?:(?:(?<=\\p{L}[\\p{M}\\p{Cf}]*)[.'\\u2019:\\u00b7](?=(?!" + CJK + ")\\p{L})|(?<=\\p{Nd})[.'\\u2019,;](?=\\p{Nd})|(?<=\\p{sc=Hebrew})\"(?=\\p{sc=Hebrew}))(?:" + WORD_CHAR + ")+)*" +
+    "|\\p{sc=Han}+|\\p{sc=Hiragana}+|[\\p{sc=Katakana}\\u30fc]+", "yu");
+  const SPACES = /[\p{Zs}]+/yu;
+  const graphemeAt = (text, i) => { GRAPHEME.lastIndex = i; return GRAPHEME.exec(text)[0]; };
+  const segmentsOf = (text, granularity) => {
+    const out = [];
+    if (granularity === "grapheme") {
+      for (let i = 0; i < text.length;) { const g = graphemeAt(text, i); out.push([i, g]); i += g.length; }
+    } else if (granularity === "word") {
+      for (let i = 0; i < text.length;) {
+        WORD.lastIndex = i;
+        let m = WORD.exec(text);
+        if (m !== null) { out.push([i, m[0], true]); i += m[0].length; continue; }
+        SPACES.lastIndex = i;
+        m = SPACES.exec(text);
+        const g = m !== null ? m[0] : graphemeAt(text, i);
+        out.push([i, g, false]);
+        i += g.length;
+      }
+    } else {
+      const isA = (c) => /^[.\u2024\ufe52\uff0e]$/.test(c);
+      const isS = (c) => /^[!?\u0589\u061f\u06d4\u0700-\u0702\u07f9\u0964\u0965\u203c\u203d\u2047-\u2049\u3002\ufe56\ufe57\uff01\uff1f\uff61]$/.test(c);
+      const isSep = (c) => /^[\n\r\u0085\u2028\u2029]$/.test(c);
+      const isClose = (c) => /^[\p{Ps}\p{Pe}\p{Pi}\p{Pf}"']$/u.test(c);
+      const isSp = (c) => /^[\p{Zs}\t\v\f]$/u.test(c);
+      const isLetter = (c) => /^\p{Alphabetic}$/u.test(c);
+      let start = 0;
+      for (let i = 0; i < text.length;) {
+        const c = text[i];
+        if (isSep(c)) {
+          i += c === "\r" && text[i + 1] === "\n" ? 2 : 1;
+          out.push([start, text.slice(start, i)]);
+          start = i;
+          continue;
+        }
+        if (!isA(c) && !isS(c)) { i++; continue; }
+        let j = i;
+        while (j < text.length && (isA(text[j]) || isS(text[j]))) j++;
+        const last = text[j - 1], next = text[j];
+        if (isA(last) && j === i + 1 && next !== undefined) {
+          // `3.14`; `U.S`, `x.y` (a letter before, no space after).
+          if (/^\p{Nd}$/u.test(next)) { i = j; continue; }
+          if (isLetter(text[i - 1] ?? "") && isLetter(next)) { i = j; continue; }
+        }
+        let k = j;
+        while (k < text.length && isClose(text[k])) k++;
+        while (k < text.length && isSp(text[k])) k++;
+        if (isA(last)) {
+          // A lowercase word next continues the sentence (`U.S.A. is`).
+          let q = k;
+          while (q < text.length && !isLetter(text[q]) && !isSep(text[q]) && !isA(text[q]) && !isS(text[q])) q++;
+          if (q < text.length && /^\p{Lowercase}$/u.test(text[q])) { i = k; continue; }
+        }
+        if (k < text.length && /^[,\-:;\u055d\u060c\u060d\u07f8\u1802\u1808\u2013\u2014\u3001\ufe10\ufe11\ufe13\ufe31\ufe32\ufe50\ufe51\ufe55\ufe58\ufe63\uff0c\uff0d\uff1a\uff1b\uff64]$/.test(text[k])) { i = k; continue; }
+        if (k < text.length && isSep(text[k])) k += text[k] === "\r" && text[k + 1] === "\n" ? 2 : 1;
+        if (k >= text.length) break;
+        out.push([start, text.slice(start, k)]);
+        start = i = k;
+      }
+      if (start < text.length) out.push([start, text.slice(start)]);
+    }
+    return out;
+  };
+  const segmentData = (seg, input, granularity) => {
+    const d = { segment: seg[1], index: seg[0], input };
+    if (granularity === "word") d.isWordLike = seg[2];
+    return d;
+  };
+  const SegmentIteratorProto = Object.create(Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())));
+  defineProperty(SegmentIteratorProto, Symbol.toStringTag, { value: "Segmenter String Iterator", configurable: true });
+  const SegmentsProto = {
+    containing(index) {
+      const n = NumberCtor(index), i = n !== n ? 0 : Math.trunc(n);
+      const { input, granularity, list } = segmentsState(this);
+      if (!(i >= 0 && i < input.length)) return undefined;
+      const seg = list().find(([at, text]) => i >= at && i < at + text.length);
+      return seg === undefined ? undefined : segmentData(seg, input, granularity);
+    },
+  };
+  defineProperty(SegmentsProto, "containing", { enumerable: false });
+  const segmentsStates = new WeakMap();
+  const segmentsState = (self) => {
+    const st = segmentsStates.get(self);
+    if (st === undefined) throw new TypeErrorCtor("Method %Segments.prototype%.containing called on incompatible receiver");
+    return st;
+  };
+  defineProperty(SegmentsProto, Symbol.iterator, { value: { [Symbol.iterator]() {
+    const { input, granularity, list } = segmentsState(this);
+    const segs = list();
+    let n = 0;
+    const it = Object.create(SegmentIteratorProto);
+    defineProperty(it, "next", { value: () => (n < segs.length ? { value: segmentData(segs[n++], input, granularity), done: false } : { value: undefined, done: true }), enumerable: false });
+    return it;
+  } }[Symbol.iterator], writable: true, enumerable: false, configurable: true });
+  class Segmenter {
+    #locale; #granularity;
+    constructor(locales, options) {
+      const list = canonicalLocales(locales);
+      this.#locale = list.length === 0 ? "en-US" : list[0];
+      const o = isObject(options) ? options : {};
+      const g = o.granularity === undefined ? "grapheme" : StringCtor(o.granularity);
+      if (!["grapheme", "word", "sentence"].includes(g)) throw new RangeErrorCtor(`Value ${g} out of range for Intl.Segmenter options property granularity`);
+      this.#granularity = g;
+    }
+    segment(string) {
+      const input = StringCtor(string), granularity = this.#granularity;
+      let cache;
+      const segments = Object.create(SegmentsProto);
+      segmentsStates.set(segments, { input, granularity, list: () => (cache ??= segmentsOf(input, granularity)) });
+      return segments;
+    }
+    resolvedOptions() { return { locale: this.#locale, granularity: this.#granularity }; }
+  }
+  defineProperty(Segmenter.prototype, Symbol.toStringTag, { value: "Intl.Segmenter", configurable: true });
   // `BigInt#toLocaleString` as ICU: the digits grouped as the locale groups
   // a number's (exact, however many); with options, a safe integer as the
   // number's `toLocaleString`.
@@ -1607,6 +1734,7 @@
     value: freeze({
       NumberFormat: callable(NumberFormat), Collator: callable(Collator), DateTimeFormat: callable(DateTimeFormat),
       PluralRules: callable(PluralRules, true), ListFormat: callable(ListFormat, true), RelativeTimeFormat: callable(RelativeTimeFormat, true),
+      Segmenter: callable(Segmenter, true),
       getCanonicalLocales: { getCanonicalLocales(locales) { return canonicalLocales(locales); } }.getCanonicalLocales,
     }),
     writable: true, enumerable: false, configurable: true,
