@@ -52,8 +52,7 @@ pub struct AgentCall<'a> {
     /// The effort to use: the call's `effort`, else the type's.
     pub effort: Option<&'a str>,
     /// The call's place among calls answered in arrival order, reserved in
-    /// a deterministic order ([`AgentBackend::reserve`]); the first attempt
-    /// only.
+    /// a deterministic order ([`AgentBackend::reserve`]) for each attempt.
     pub place: Option<u64>,
 }
 

@@ -102,14 +102,10 @@ impl RunContext {
     /// a failed agent ends the call at once. Every rejected answer is
     /// journaled (`call_attempt`).
     ///
-    /// `place` is the call's reserved place for a backend that answers in
-    /// arrival order (`turns.rs`), given to the first attempt.
-    pub(super) async fn execute_agent(
-        &self,
-        call_id: &str,
-        request: &Value,
-        place: Option<u64>,
-    ) -> (Result<Value, CallFailure>, u64, u32) {
+    /// An attempt a backend answers in arrival order waits for its turn
+    /// first (`turns.rs`), after the call's width permit and `call_started`
+    /// line, so the journal keeps the order calls were made in.
+    pub(super) async fn execute_agent(&self, call_id: &str, request: &Value) -> (Result<Value, CallFailure>, u64, u32) {
         let agent_type = match self.agent_type_of(request) {
             Ok(t) => t,
             Err(f) => return (Err(f), 0, 0),
@@ -151,11 +147,7 @@ impl RunContext {
                 agent_type: agent_type.as_ref(),
                 model,
                 effort,
-                place: if attempt == 1 {
-                    place
-                } else {
-                    self.place_of(call_id, request).await
-                },
+                place: self.place_of(call_id, request).await,
             };
             // Waiting on an agent: the unit does not keep the run from
             // settling (`turns.rs`).

@@ -150,19 +150,6 @@ impl RunContext {
             // before their `call_started` line, so the journal shows what
             // really ran at once); the permit is freed before the
             // completion's fsync.
-            // A call answered in arrival order takes its place before the
-            // width permit, so the permits cannot decide the order.
-            let place = match &spec {
-                TaskSpec::Agent(a)
-                    if a.invalid.is_none()
-                        && self.services.agents.answers_in_order(&request)
-                        && self.services.agents.configured()
-                        && !crate::capabilities::kanban::claims(self.services.store.as_deref(), &request) =>
-                {
-                    self.place_of(&call_id, &request).await
-                }
-                _ => None,
-            };
             let mut permit = match &spec {
                 TaskSpec::Agent(a) if a.invalid.is_none() => self.width_permit().await,
                 TaskSpec::Capability(_) => self.width_permit().await,
@@ -219,7 +206,7 @@ impl RunContext {
                         )),
                     },
                     None => {
-                        let (o, t, a) = self.execute_agent(&call_id, &request, place).await;
+                        let (o, t, a) = self.execute_agent(&call_id, &request).await;
                         permit.take();
                         {
                             let mut stats = lock(&self.stats);
