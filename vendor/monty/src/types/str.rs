@@ -1693,16 +1693,16 @@ fn parse_search_args(
     };
     match pos.as_slice() {
         [sub_value] => {
-            let sub = extract_string_arg(sub_value, vm)?;
+            let sub = extract_string_arg(sub_value, vm, NotStr::Plain)?;
             Ok((sub, 0, str_len))
         }
         [sub_value, start_value] => {
-            let sub = extract_string_arg(sub_value, vm)?;
+            let sub = extract_string_arg(sub_value, vm, NotStr::Plain)?;
             let start = start_of(start_value, vm)?;
             Ok((sub, start, str_len))
         }
         [sub_value, start_value, end_value] => {
-            let sub = extract_string_arg(sub_value, vm)?;
+            let sub = extract_string_arg(sub_value, vm, NotStr::Plain)?;
             let start = start_of(start_value, vm)?;
             let end = optional_sequence_bound(end_value, str_len, str_len, vm)?;
             Ok((sub, start, end))
@@ -1712,19 +1712,52 @@ fn parse_search_args(
     }
 }
 
-/// Extracts a string from a Value, returning an error if not a string.
-fn extract_string_arg(value: &Value, vm: &mut VM<'_>) -> RunResult<String> {
+/// hwf: how CPython 3.11 words a str method's refusal of an argument that
+/// is not a str.
+#[derive(Clone, Copy)]
+enum NotStr<'a> {
+    /// `must be str, not int` (`find`, `count`, `index`, `partition`, …).
+    Plain,
+    /// `must be str or None, not int` (the separator of `split` / `rsplit`).
+    OrNone,
+    /// `strip arg must be None or str` (`strip`, `lstrip`, `rstrip`).
+    Strip(&'a str),
+    /// `removeprefix() argument must be str, not int`.
+    Named(&'a str),
+    /// `replace() argument 1 must be str, not int`.
+    Numbered(&'a str, u8),
+    /// `The fill character must be a unicode character, not int`.
+    Fill,
+}
+
+/// Extracts a string from a Value, raising CPython's `TypeError` for the
+/// argument `what` describes if it is not a string.
+fn extract_string_arg(value: &Value, vm: &mut VM<'_>, what: NotStr<'_>) -> RunResult<String> {
     match value {
-        Value::InternString(id) => Ok(vm.interns.get_str(*id).to_owned()),
+        Value::InternString(id) => return Ok(vm.interns.get_str(*id).to_owned()),
         Value::Ref(heap_id) => {
             if let HeapData::Str(s) = vm.heap.get(*heap_id) {
-                Ok(s.as_str().to_owned())
-            } else {
-                Err(ExcType::type_error("expected str"))
+                return Ok(s.as_str().to_owned());
             }
         }
-        _ => Err(ExcType::type_error("expected str")),
+        _ => {}
     }
+    let ty = value.py_type_name(vm);
+    // Argument Clinic's `_PyArg_BadArgument` names `None` itself.
+    let clinic_ty = if matches!(value, Value::None) {
+        "None".into()
+    } else {
+        ty.clone()
+    };
+    let method = |name: &str| name.rsplit('.').next().unwrap_or(name).to_owned();
+    Err(ExcType::type_error(match what {
+        NotStr::Plain => format!("must be str, not {ty}"),
+        NotStr::OrNone => format!("must be str or None, not {ty}"),
+        NotStr::Strip(name) => format!("{} arg must be None or str", method(name)),
+        NotStr::Named(name) => format!("{}() argument must be str, not {clinic_ty}", method(name)),
+        NotStr::Numbered(name, n) => format!("{}() argument {n} must be str, not {clinic_ty}", method(name)),
+        NotStr::Fill => format!("The fill character must be a unicode character, not {ty}"),
+    }))
 }
 
 /// Extracts an integer from a Value, returning an error if not an integer.
@@ -1825,7 +1858,7 @@ fn parse_strip_arg(method: &str, args: ArgValues, vm: &mut VM<'_>) -> RunResult<
         Some(Value::None) => Ok(None), // Explicit None means default whitespace
         Some(v) => {
             defer_drop!(v, vm);
-            let result = extract_string_arg(v, vm)?;
+            let result = extract_string_arg(v, vm, NotStr::Strip(method))?;
             Ok(Some(result))
         }
     }
@@ -1838,7 +1871,7 @@ fn parse_strip_arg(method: &str, args: ArgValues, vm: &mut VM<'_>) -> RunResult<
 fn str_removeprefix<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
     let prefix_value = args.get_one_arg("str.removeprefix", vm.heap)?;
     defer_drop!(prefix_value, vm);
-    let prefix = extract_string_arg(prefix_value, vm)?;
+    let prefix = extract_string_arg(prefix_value, vm, NotStr::Named("removeprefix"))?;
 
     let s = s.get(vm.heap);
     let result = s.strip_prefix(&prefix).unwrap_or(s).to_owned();
@@ -1852,7 +1885,7 @@ fn str_removeprefix<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>)
 fn str_removesuffix<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
     let suffix_value = args.get_one_arg("str.removesuffix", vm.heap)?;
     defer_drop!(suffix_value, vm);
-    let suffix = extract_string_arg(suffix_value, vm)?;
+    let suffix = extract_string_arg(suffix_value, vm, NotStr::Named("removesuffix"))?;
 
     let s = s.get(vm.heap);
     let result = s.strip_suffix(&suffix).unwrap_or(s).to_owned();
@@ -1970,7 +2003,7 @@ fn coerce_split_args(sep: Value, maxsplit: Value, vm: &mut VM<'_>) -> RunResult<
     defer_drop!(maxsplit, vm);
     let sep = match sep {
         Value::None => None,
-        _ => Some(extract_string_arg(sep, vm)?),
+        _ => Some(extract_string_arg(sep, vm, NotStr::OrNone)?),
     };
     let maxsplit = extract_int_arg(maxsplit, vm)?;
     Ok((sep, maxsplit))
@@ -2134,7 +2167,7 @@ fn value_is_truthy(v: &Value) -> bool {
 fn str_partition<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
     let sep_value = args.get_one_arg("str.partition", vm.heap)?;
     defer_drop!(sep_value, vm);
-    let sep = extract_string_arg(sep_value, vm)?;
+    let sep = extract_string_arg(sep_value, vm, NotStr::Plain)?;
 
     if sep.is_empty() {
         return Err(ExcType::value_error_empty_separator());
@@ -2163,7 +2196,7 @@ fn str_partition<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) ->
 fn str_rpartition<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
     let sep_value = args.get_one_arg("str.rpartition", vm.heap)?;
     defer_drop!(sep_value, vm);
-    let sep = extract_string_arg(sep_value, vm)?;
+    let sep = extract_string_arg(sep_value, vm, NotStr::Plain)?;
 
     if sep.is_empty() {
         return Err(ExcType::value_error_empty_separator());
@@ -2219,8 +2252,8 @@ fn parse_replace_args(_method: &str, args: ArgValues, vm: &mut VM<'_>) -> RunRes
     defer_drop!(new, vm);
     defer_drop!(count, vm);
 
-    let old_s = extract_string_arg(old, vm)?;
-    let new_s = extract_string_arg(new, vm)?;
+    let old_s = extract_string_arg(old, vm, NotStr::Numbered("replace", 1))?;
+    let new_s = extract_string_arg(new, vm, NotStr::Numbered("replace", 2))?;
     let count_i = extract_int_arg(count, vm)?;
     Ok((old_s, new_s, count_i))
 }
@@ -2342,7 +2375,7 @@ fn parse_justify_args(method: &str, args: ArgValues, vm: &mut VM<'_>) -> RunResu
             } else {
                 usize::try_from(w).unwrap_or(usize::MAX)
             };
-            let fill_str = extract_string_arg(fillchar_value, vm)?;
+            let fill_str = extract_string_arg(fillchar_value, vm, NotStr::Fill)?;
             if fill_str.chars().count() != 1 {
                 return Err(ExcType::type_error_fillchar_must_be_single_char());
             }
@@ -2604,7 +2637,7 @@ fn str_encode<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> Ru
 /// and the implementation supplies `"utf-8"` / `"strict"` after extraction;
 /// CPython rejects explicit `None` here with the bad-arg error, which falls
 /// out naturally because `Option<StrArg>::from_value` delegates to
-/// `StrArg::from_value` and rejects `Value::None`.
+/// `NotStr::from_value` and rejects `Value::None`.
 #[derive(FromArgs)]
 #[from_args(name = "encode", at_most_total, bad_arg_named)]
 struct EncodeArgs {
