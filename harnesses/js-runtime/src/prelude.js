@@ -1289,7 +1289,11 @@
       else date = o.day !== undefined ? `${m} ${num(D, o.day)}` : m;
       if (o.year !== undefined) date += (o.day !== undefined && !o.gb ? ", " : " ") + num(Y, o.year);
     } else if (o.gb) {
-      const two = o.month !== undefined && o.day !== undefined;
+      // `dd/MM`, `MM/y`: a numeric month beside a numeric day or a year is
+      // padded, and the day with it (with a weekday, whatever the widths);
+      // mixed widths stay as asked (`01/1`).
+      const two = o.month !== undefined && (o.day !== undefined || o.year !== undefined) &&
+        (o.weekday !== undefined || (o.month === "numeric" && o.day !== "2-digit"));
       date = [o.day !== undefined ? (two ? pad2(D) : num(D, o.day)) : null, o.month !== undefined ? (two ? pad2(M + 1) : num(M + 1, o.month)) : null,
         o.year !== undefined ? num(Y, o.year) : null].filter((x) => x !== null).join("/");
     } else {
@@ -1297,7 +1301,7 @@
         .filter((x) => x !== null).join("/");
     }
     if (o.weekday !== undefined) {
-      const sep = o.gb && textMonth && o.year === undefined ? " " : ", ";
+      const sep = o.gb && o.year === undefined ? " " : ", "; // `Mon 1 Jan`, `Mon 01/01`, `Mon, 01/01/2024`
       date = date === "" ? name(DAYS, W, o.weekday) : `${name(DAYS, W, o.weekday)}${sep}${date}`;
     }
     let time = "";
@@ -1305,8 +1309,12 @@
       const parts = [];
       if (o.hour !== undefined) {
         parts.push(o.hour12 ? (o.hour === "2-digit" ? pad2((h + 11) % 12 + 1) : StringCtor((h + 11) % 12 + 1))
-          // ICU's en-GB skeletons: `H:mm`, `H:mm:ss z`, else `HH:…`.
-          : o.gb && o.hour === "numeric" && ((o.minute !== undefined && o.second === undefined && o.weekday === undefined) || o.timeZoneName !== undefined) ? StringCtor(h) : pad2(h));
+          // ICU's en-GB patterns for a numeric hour (Node and Bun alike):
+          // `H:mm:ss z`; `H:mm` and `H:mm:ss` for 2-digit minutes (and
+          // seconds), unless with a weekday alone; else `HH:…`.
+          : o.gb && o.hour === "numeric" && ((o.second !== undefined && o.timeZoneName !== undefined) ||
+            (o.timeZoneName === undefined && o.minute === "2-digit" && (o.second === undefined || o.second === "2-digit") &&
+              !(o.weekday !== undefined && o.year === undefined && o.month === undefined && o.day === undefined))) ? StringCtor(h) : pad2(h));
       }
       if (o.minute !== undefined) parts.push(o.hour !== undefined ? pad2(mi) : num(mi, o.minute));
       if (o.second !== undefined) parts.push(o.hour !== undefined || o.minute !== undefined ? pad2(se) : num(se, o.second));
@@ -1314,11 +1322,13 @@
       if (o.hour !== undefined && o.hour12) time += o.gb ? (h < 12 ? " am" : " pm") : h < 12 ? " AM" : " PM";
     }
     const zoneName = o.timeZoneName === undefined ? "" : o.timeZoneName === "long" ? "Coordinated Universal Time" : "UTC";
-    if (time === "") return zoneName === "" ? date : date === "" ? zoneName : `${date}, ${zoneName}`;
+    if (time === "") return zoneName === "" ? date : date === "" ? zoneName : `${date}${o.month === "long" ? " at " : ", "}${zoneName}`;
     if (zoneName !== "") time += ` ${zoneName}`;
     if (date === "") return time;
     const onlyWeekday = o.weekday !== undefined && o.year === undefined && o.month === undefined && o.day === undefined;
-    return date + (onlyWeekday ? " " : o.month === "long" ? " at " : ", ") + time;
+    // en-GB writes a weekday and a bare hour `Mon, 17`, with minutes
+    // `Mon 17:05`; with a zone `Mon, 17:05 UTC` (en-US too).
+    return date + (onlyWeekday ? (o.timeZoneName !== undefined || (o.gb && o.minute === undefined) ? ", " : " ") : o.month === "long" ? " at " : ", ") + time;
   };
   const localeDate = (required, defaults) => function (locales, options) {
     const t = dateValueOf.call(this); // a TypeError unless a Date
