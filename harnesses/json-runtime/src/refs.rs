@@ -3,7 +3,12 @@
 //!
 //! The seed matches it with a Python regex anchored by `$`, which also
 //! matches just before a final newline: `"$ref:inputs.x\n"` is the
-//! reference `inputs.x`.
+//! reference `inputs.x`. An input key and a step id start with an ASCII
+//! letter or `_` (the regex's `[A-Za-z_]`), then word characters (`\w`,
+//! Unicode): `$ref:inputs.clé` is a reference, `$ref:étape.output` is
+//! not. The regex tries the input form first, then the step form, so
+//! `$ref:inputs.cfg.output` reads the output of a step whose id is
+//! `inputs.cfg`.
 
 /// A parsed reference.
 #[derive(Debug, PartialEq, Eq)]
@@ -21,8 +26,9 @@ pub enum Ref<'a> {
     Invalid,
 }
 
+/// The regex's `[A-Za-z_]`: ASCII only.
 fn ident_start(c: char) -> bool {
-    c.is_alphabetic() || c == '_'
+    c.is_ascii_alphabetic() || c == '_'
 }
 
 fn word(c: char) -> bool {
@@ -34,10 +40,13 @@ pub fn parse(s: &str) -> Option<Ref<'_>> {
     let body = s.strip_prefix("$ref:")?;
     // Python's `$` matches before one final newline.
     let body = body.strip_suffix('\n').unwrap_or(body);
-    if let Some(key) = body.strip_prefix("inputs.") {
-        let ok = key.chars().next().is_some_and(ident_start) && key.chars().all(|c| word(c) || c == '-');
-        return Some(if ok { Ref::Input(key) } else { Ref::Invalid });
+    if let Some(key) = body.strip_prefix("inputs.")
+        && key.chars().next().is_some_and(ident_start)
+        && key.chars().all(|c| word(c) || c == '-')
+    {
+        return Some(Ref::Input(key));
     }
+    // Not an input reference: the step form, as the regex's second branch.
     // The first `.output` that ends the step id (ids may contain dots).
     let mut from = 0;
     while let Some(at) = body[from..].find(".output") {
@@ -83,5 +92,44 @@ mod tests {
         assert_eq!(parse("$ref:a.output\n"), Some(Ref::Step { step: "a", field: None }));
         assert_eq!(parse("$ref:inputs.x\n\n"), Some(Ref::Invalid));
         assert_eq!(parse("$ref:inputs.x \n"), Some(Ref::Invalid));
+    }
+
+    /// A key or id starts with an ASCII letter or `_`, as the regex's
+    /// `[A-Za-z_]`; the rest may be any word character.
+    #[test]
+    fn a_name_starts_with_an_ascii_letter() {
+        assert_eq!(parse("$ref:inputs.clé"), Some(Ref::Input("clé")));
+        assert_eq!(parse("$ref:inputs.été"), Some(Ref::Invalid));
+        assert_eq!(parse("$ref:étape.output"), Some(Ref::Invalid));
+        assert_eq!(
+            parse("$ref:_étape.output.é"),
+            Some(Ref::Step {
+                step: "_étape",
+                field: Some("é")
+            })
+        );
+        assert_eq!(parse("$ref:inputs.9lives"), Some(Ref::Invalid));
+    }
+
+    /// The input form first, then the step form: `inputs.cfg.output` is
+    /// the output of a step with the id `inputs.cfg`.
+    #[test]
+    fn an_input_path_with_output_is_a_step_reference() {
+        assert_eq!(
+            parse("$ref:inputs.cfg.output"),
+            Some(Ref::Step {
+                step: "inputs.cfg",
+                field: None
+            })
+        );
+        assert_eq!(
+            parse("$ref:inputs.cfg.output.ok"),
+            Some(Ref::Step {
+                step: "inputs.cfg",
+                field: Some("ok")
+            })
+        );
+        assert_eq!(parse("$ref:inputs.output"), Some(Ref::Input("output")));
+        assert_eq!(parse("$ref:inputs.cfg.name"), Some(Ref::Invalid));
     }
 }
