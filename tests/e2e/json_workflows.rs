@@ -447,6 +447,13 @@ fn an_agent_output_must_be_an_object_and_names_are_identifier_safe() {
     bad.as_object_mut().expect("object").remove("policy");
     let found = diagnostics(&ctx, &bad);
     assert_has(&found, "invalid_name", "/name");
+    // The seed lints (and warns `policy_default`) only a definition whose
+    // structure is sound; a lint error keeps the lint's warnings.
+    assert!(!found.iter().any(|(code, _)| code == "policy_default"), "{found:?}");
+    bad["name"] = json!("text");
+    bad["steps"][0]["input"] = json!({"v": "$ref:nowhere.output"});
+    let found = diagnostics(&ctx, &bad);
+    assert_has(&found, "unresolved_ref", "/steps/0/input/v");
     assert_has(&found, "policy_default", "/policy");
 }
 

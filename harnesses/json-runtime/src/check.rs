@@ -132,6 +132,114 @@ struct Checker {
     soft: bool,
 }
 
+/// The codes of the seed's structural validation (`schema.py`:
+/// `E_SCHEMA_TOPLEVEL` from the definition's shape, `E_VERSION`,
+/// `E_SCHEMA_STEP`, `E_DUP_STEP_ID`, `E_SCHEMA_OUTPUT_SCHEMA`); the rest —
+/// policy, agents, references, dependencies — is its lint (`sandbox.py`).
+const STRUCTURE_CODES: &[&str] = &[
+    "invalid_definition",
+    "missing_version",
+    "missing_name",
+    "invalid_name",
+    "invalid_inputs",
+    "missing_steps",
+    "invalid_steps",
+    "unsupported_version",
+    "invalid_step",
+    "kind_required",
+    "unknown_step_kind",
+    "missing_step_id",
+    "invalid_depends_on",
+    "missing_agent",
+    "missing_profile",
+    "invalid_profile",
+    "missing_task",
+    "invalid_task",
+    "invalid_input",
+    "invalid_field",
+    "invalid_condition",
+    "missing_children",
+    "invalid_else",
+    "duplicate_step_id",
+    "invalid_output_schema",
+];
+
+/// The seed lints a definition only when its structure is sound, so a
+/// definition with a structural error has none of the lint's warnings
+/// (`policy_default`, `no_output_schema`, `undeclared_input`, and hwf's
+/// `unavailable_ref`). hwf still reports the lint's errors with it (every
+/// problem at once); hwf's own `unknown_step_key` stays.
+fn drop_lint_warnings_after_structure_errors(diags: &mut Vec<Diagnostic>) {
+    let structural = diags
+        .iter()
+        .any(|d| matches!(d.severity, Severity::Error) && STRUCTURE_CODES.contains(&d.code.as_str()));
+    if structural {
+        diags.retain(|d| matches!(d.severity, Severity::Error) || d.code == "unknown_step_key");
+    }
+}
+
+/// Every effect step's `(id, depends_on ids)`, in the seed's
+/// `iter_agent_steps` order (declaration order, into containers and both
+/// `if` branches).
+fn effect_edges(steps: &Value, out: &mut Vec<(String, Vec<String>)>) {
+    for step in steps.as_array().into_iter().flatten() {
+        let kind = step.get("kind").and_then(Value::as_str).unwrap_or("");
+        if matches!(kind, "agent" | "kanban_agent") {
+            if let Some(id) = step.get("id").and_then(Value::as_str) {
+                let deps = step.get("depends_on").and_then(Value::as_array).into_iter().flatten();
+                let deps: Vec<String> = deps.filter_map(Value::as_str).map(str::to_owned).collect();
+                match out.iter_mut().find(|(known, _)| known == id) {
+                    Some((_, known)) => known.extend(deps),
+                    None => out.push((id.to_owned(), deps)),
+                }
+            }
+        } else if kind == "if" {
+            effect_edges(step.get("then").unwrap_or(&Value::Null), out);
+            effect_edges(step.get("else").unwrap_or(&Value::Null), out);
+        } else if let Some(key) = child_key(kind) {
+            effect_edges(step.get(key).unwrap_or(&Value::Null), out);
+        }
+    }
+}
+
+/// The seed's `_lint_cycles`: a depth-first walk of the effect steps'
+/// `depends_on` edges, in its order; an edge back to a step on the walk's
+/// stack marks that step and the one it leaves (so `a → b → c → a` names
+/// `a` and `c`, as the seed does). The names, sorted, or none.
+fn depends_on_cycle(steps: &Value) -> Option<Vec<String>> {
+    let mut edges = Vec::new();
+    effect_edges(steps, &mut edges);
+    // 1 = on the stack, 2 = done.
+    let mut state: std::collections::HashMap<&str, u8> = std::collections::HashMap::new();
+    let mut cyclic: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+    fn dfs<'e>(
+        node: &'e str,
+        edges: &'e [(String, Vec<String>)],
+        state: &mut std::collections::HashMap<&'e str, u8>,
+        cyclic: &mut std::collections::BTreeSet<&'e str>,
+    ) {
+        state.insert(node, 1);
+        let next = edges.iter().find(|(id, _)| id == node).map(|(_, deps)| deps.as_slice());
+        for dep in next.unwrap_or_default() {
+            match state.get(dep.as_str()).copied().unwrap_or(0) {
+                0 => dfs(dep, edges, state, cyclic),
+                1 => {
+                    cyclic.insert(dep);
+                    cyclic.insert(node);
+                }
+                _ => {}
+            }
+        }
+        state.insert(node, 2);
+    }
+    for (id, _) in &edges {
+        if !state.contains_key(id.as_str()) {
+            dfs(id, &edges, &mut state, &mut cyclic);
+        }
+    }
+    (!cyclic.is_empty()).then(|| cyclic.into_iter().map(str::to_owned).collect())
+}
+
 fn diag(severity: Severity, code: &str, message: String, pointer: &str) -> Diagnostic {
     Diagnostic {
         code: code.into(),
@@ -779,6 +887,16 @@ pub fn check_with_warnings(source: &str) -> Result<(Meta, Vec<Diagnostic>), Vec<
             collect_ids(&def["steps"], &mut c.all_ids);
             let mut available = HashSet::new();
             c.steps(steps, "/steps", &mut available);
+            // The seed's cycle check over the effect steps' `depends_on`
+            // (a cycle also names a step not yet available, above).
+            if let Some(names) = depends_on_cycle(&def["steps"]) {
+                let list: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+                c.error(
+                    "reference_cycle",
+                    format!("cyclic depends_on graph involving steps: [{}]", list.join(", ")),
+                    "/steps",
+                );
+            }
             // hwf extension: a declared `output` built from refs.
             if let Some(out) = obj.get("output") {
                 c.soft_refs(out, "/output", &available);
@@ -787,6 +905,7 @@ pub fn check_with_warnings(source: &str) -> Result<(Meta, Vec<Diagnostic>), Vec<
         Some(_) => c.error("invalid_steps", "\"steps\" must be a list".into(), "/steps"),
     }
     if c.diags.iter().any(|d| matches!(d.severity, Severity::Error)) {
+        drop_lint_warnings_after_structure_errors(&mut c.diags);
         return Err(c.diags);
     }
     let meta = Meta {
@@ -797,4 +916,86 @@ pub fn check_with_warnings(source: &str) -> Result<(Meta, Vec<Diagnostic>), Vec<
         args_schema: Some(args_schema(inputs).to_string()),
     };
     Ok((meta, c.diags))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn codes(def: &Value) -> Vec<(String, String, bool)> {
+        let diags = match check_with_warnings(&def.to_string()) {
+            Ok((_, warnings)) => warnings,
+            Err(diags) => diags,
+        };
+        diags
+            .into_iter()
+            .map(|d| {
+                let error = matches!(d.severity, Severity::Error);
+                (d.code, d.pointer.unwrap_or_default(), error)
+            })
+            .collect()
+    }
+
+    /// The seed's `_lint_cycles`: a self or mutual `depends_on` is
+    /// `E_CYCLE` at `/steps` besides the step not yet available; a
+    /// three-step cycle names the two steps of its back edge, as the seed.
+    #[test]
+    fn a_depends_on_cycle_is_reported_at_steps_with_the_seeds_names() {
+        let step = |id: &str, deps: &[&str]| json!({"kind": "agent", "id": id, "agent": "a", "output_schema": {}, "depends_on": deps});
+        let def = json!({"version": "1", "name": "c", "policy": {}, "steps": [step("a", &["b"]), step("b", &["a"])]});
+        let found = codes(&def);
+        assert!(
+            found.contains(&("reference_cycle".into(), "/steps".into(), true)),
+            "{found:?}"
+        );
+        assert!(found.contains(&("dependency_not_available".into(), "/steps/0/depends_on/0".into(), true)));
+        let three = json!({"version": "1", "name": "c", "policy": {},
+            "steps": [step("a", &["b"]), step("b", &["c"]), step("c", &["a"])]});
+        let Err(diags) = check_with_warnings(&three.to_string()) else {
+            panic!("a cycle is an error")
+        };
+        let cycle = diags.iter().find(|d| d.code == "reference_cycle").expect("the cycle");
+        assert_eq!(cycle.message, "cyclic depends_on graph involving steps: [\"a\", \"c\"]");
+        assert_eq!(
+            depends_on_cycle(&json!([step("a", &["a"])])),
+            Some(vec!["a".to_owned()])
+        );
+        assert_eq!(depends_on_cycle(&json!([step("a", &[]), step("b", &["a"])])), None);
+    }
+
+    /// The seed lints (policy, references, schemas' absence) only a
+    /// definition whose structure is sound: with a structural error there
+    /// are none of the lint's warnings; its errors are still reported.
+    #[test]
+    fn a_structural_error_leaves_out_the_lints_warnings() {
+        let def = json!({"version": "1", "name": "s", "steps": [
+            {"kind": "agent", "id": "a", "agent": "x", "input": {"v": "$ref:inputs.undeclared", "w": "$ref:nope.output"}, "title": 3}
+        ]});
+        let found = codes(&def);
+        assert!(
+            found.contains(&("invalid_field".into(), "/steps/0/title".into(), true)),
+            "{found:?}"
+        );
+        assert!(
+            found.contains(&("unresolved_ref".into(), "/steps/0/input/w".into(), true)),
+            "{found:?}"
+        );
+        assert!(found.iter().all(|(_, _, error)| *error), "{found:?}");
+        // Sound structure: the warnings are there.
+        let sound = json!({"version": "1", "name": "s", "steps": [
+            {"kind": "agent", "id": "a", "agent": "x", "input": {"v": "$ref:inputs.undeclared"}}
+        ]});
+        let found = codes(&sound);
+        for (code, pointer) in [
+            ("policy_default", "/policy"),
+            ("no_output_schema", "/steps/0"),
+            ("undeclared_input", "/steps/0/input/v"),
+        ] {
+            assert!(
+                found.contains(&(code.into(), pointer.into(), false)),
+                "{code}: {found:?}"
+            );
+        }
+    }
 }
