@@ -83,17 +83,6 @@ fn text(v: Option<&Value>) -> Option<String> {
     v.and_then(Value::as_str).map(str::to_owned)
 }
 
-fn type_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "str",
-        Value::Array(_) => "list",
-        Value::Object(_) => "dict",
-    }
-}
-
 /// Python-style truthiness (the seed evaluates conditions in Python).
 fn truthy(v: &Value) -> bool {
     match v {
@@ -325,7 +314,7 @@ impl Runner<'_> {
         if !out.is_object() {
             return Err(format!(
                 "agent_output_invalid: agent {who:?} returned {}, expected dict",
-                type_of(&out)
+                crate::py::type_name(&out)
             ));
         }
         seed_check(&out, step).map_err(|e| format!("step {id:?} (agent {who:?}): {e}"))?;
@@ -369,7 +358,7 @@ impl Runner<'_> {
         if !out.is_object() {
             return Err(format!(
                 "agent_output_invalid: kanban agent {profile:?} returned {}, expected dict",
-                type_of(&out)
+                crate::py::type_name(&out)
             ));
         }
         // As the host's board checks a card: only a completed card's outcome
