@@ -79,6 +79,16 @@ fn seed_check(out: &Value, step: &Value) -> Result<(), String> {
     }
 }
 
+/// The failure of an effect step whose answer is not an object, with the
+/// seed's message: the answer named by its Python type (`int`, `float`,
+/// `NoneType`, `str`, `list`, `bool`).
+fn not_an_object(what: &str, out: &Value) -> String {
+    format!(
+        "agent_output_invalid: {what} returned {}, expected dict",
+        crate::py::type_name(out)
+    )
+}
+
 fn text(v: Option<&Value>) -> Option<String> {
     v.and_then(Value::as_str).map(str::to_owned)
 }
@@ -312,10 +322,7 @@ impl Runner<'_> {
         .map_err(|e| format!("step {id:?} (agent {who:?}): {}", err_text(&e).1))?;
         let out: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
         if !out.is_object() {
-            return Err(format!(
-                "agent_output_invalid: agent {who:?} returned {}, expected dict",
-                crate::py::type_name(&out)
-            ));
+            return Err(not_an_object(&format!("agent {who:?}"), &out));
         }
         seed_check(&out, step).map_err(|e| format!("step {id:?} (agent {who:?}): {e}"))?;
         Ok(out)
@@ -356,10 +363,7 @@ impl Runner<'_> {
         let raw = host::agent(&req).map_err(|e| format!("step {id:?} (kanban {profile:?}): {}", err_text(&e).1))?;
         let out: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
         if !out.is_object() {
-            return Err(format!(
-                "agent_output_invalid: kanban agent {profile:?} returned {}, expected dict",
-                crate::py::type_name(&out)
-            ));
+            return Err(not_an_object(&format!("kanban agent {profile:?}"), &out));
         }
         // As the host's board checks a card: only a completed card's outcome
         // meets the schema; a blocked or failed one is the step's output.
@@ -769,4 +773,27 @@ pub fn branch(source: &str, name: &str, input: &str) -> Result<String, String> {
     let output = r.step(node, name, &mut ctx)?;
     let produced: Map<String, Value> = ctx.outputs.into_iter().filter(|(k, _)| !before.contains(k)).collect();
     Ok(json!({"output": output, "outputs": produced, "kanban": r.kanban_here}).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `type(output).__name__`, as the seed's `SandboxPolicyError` says.
+    #[test]
+    fn an_answer_that_is_not_an_object_is_named_by_its_python_type() {
+        for (answer, name) in [
+            (json!(3), "int"),
+            (json!(2.5), "float"),
+            (Value::Null, "NoneType"),
+            (json!("x"), "str"),
+            (json!([1]), "list"),
+            (json!(true), "bool"),
+        ] {
+            assert_eq!(
+                not_an_object("agent \"a\"", &answer),
+                format!("agent_output_invalid: agent \"a\" returned {name}, expected dict")
+            );
+        }
+    }
 }
