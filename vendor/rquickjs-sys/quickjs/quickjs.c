@@ -43783,8 +43783,8 @@ static JSValue js_function_toString(JSContext *ctx, JSValueConst this_val,
     JSObject *p;
     JSFunctionKindEnum func_kind = JS_FUNC_NORMAL;
 
-    if (check_function(ctx, this_val))
-        return JS_EXCEPTION;
+    if (!JS_IsFunction(ctx, this_val)) /* hwf patch: V8's text */
+        return JS_ThrowTypeError(ctx, "Function.prototype.toString requires that 'this' be a Function");
 
     p = JS_VALUE_GET_OBJ(this_val);
     if (js_class_has_bytecode(p->class_id)) {
@@ -43812,9 +43812,13 @@ static JSValue js_function_toString(JSContext *ctx, JSValueConst this_val,
             pref = "async function *";
             break;
         }
-        /* hwf patch: on one line, as JavaScriptCore and V8 write it */
+        /* hwf patch: on one line, as JavaScriptCore and V8 write it; a
+           bound function or a proxy without its name, as V8 */
         suff = "() { [native code] }";
-        name = JS_GetProperty(ctx, this_val, JS_ATOM_name);
+        if (p->class_id == JS_CLASS_BOUND_FUNCTION || p->class_id == JS_CLASS_PROXY)
+            name = js_empty_string(ctx->rt);
+        else
+            name = JS_GetProperty(ctx, this_val, JS_ATOM_name);
         if (JS_IsUndefined(name))
             name = js_empty_string(ctx->rt);
         return JS_ConcatString3(ctx, pref, name, suff);
