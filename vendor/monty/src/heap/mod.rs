@@ -952,6 +952,12 @@ pub(crate) struct Heap {
     /// `boundary_index` because host and sandbox uuids are distinct namespaces.
     /// Weak like the others: cleared on free, rebuilt on restore.
     host_type_index: BTreeMap<MontyUuid, HeapId>,
+    /// hwf: suspended generators whose last reference went, kept alive (the
+    /// list owns their one reference) until the VM closes them at its next
+    /// instruction, as CPython closes a generator when it is freed: a `for`
+    /// loop's `break` out of a generator paused in `try` runs its `finally`.
+    /// Not dumped (a dump taken before the close only leaks them).
+    pub(crate) generators_to_close: Vec<HeapId>,
 }
 
 impl serde::Serialize for Heap {
@@ -997,6 +1003,7 @@ impl<'de> serde::Deserialize<'de> for Heap {
             ext_function_cache,
             boundary_index,
             host_type_index,
+            generators_to_close: Vec::new(),
         })
     }
 }
@@ -1151,6 +1158,7 @@ impl Heap {
             ext_function_cache: BTreeMap::new(),
             boundary_index: BTreeMap::new(),
             host_type_index: BTreeMap::new(),
+            generators_to_close: Vec::new(),
         };
 
         // The empty-tuple singleton starts with refcount = 1 — that single ref *is* the
@@ -1403,6 +1411,14 @@ impl Heap {
                         heap_entry.color.set(CcColor::Purple);
                         reader.heap.purple_count += 1;
                     }
+                } else if matches!(
+                    ptr.data(reader),
+                    HeapData::Generator(g) if g.state == crate::types::GeneratorState::Suspended
+                ) {
+                    // hwf: the last reference to a generator paused at a
+                    // `yield`: it stays (its one reference now the list's)
+                    // until the VM closes it (`VM::close_dropped_generators`).
+                    reader.heap.generators_to_close.push(current_id);
                 } else {
                     debug_assert!(
                         current_id != EMPTY_TUPLE_ID,

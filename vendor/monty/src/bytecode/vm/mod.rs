@@ -1117,6 +1117,24 @@ impl<'h> VM<'h> {
         Ok(())
     }
 
+    /// hwf: closes the generators whose last reference went while they
+    /// were paused (`Heap::generators_to_close`), running their pending
+    /// `finally` blocks, then frees them. An exception their cleanup raises
+    /// is dropped, as CPython reports it as "ignored"; a resource limit
+    /// still ends the run.
+    #[cold]
+    #[inline(never)]
+    fn close_dropped_generators(&mut self) -> Result<(), RunError> {
+        while let Some(id) = self.heap.generators_to_close.pop() {
+            let closed = self.close_generator(id);
+            self.heap.dec_ref(id);
+            if let Err(e @ RunError::UncatchableExc(_)) = closed {
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
     /// Main execution loop.
     ///
     /// Fetches opcodes from the current frame's bytecode and executes them.
@@ -1164,6 +1182,12 @@ impl<'h> VM<'h> {
             } else {
                 countdown = CHECK_INTERVAL;
                 self.dispatch_checkpoint(check_limits, poll_print)?;
+            }
+
+            // hwf: generators freed while paused are closed here, between
+            // instructions, as CPython closes them when freed.
+            if !self.heap.generators_to_close.is_empty() {
+                self.close_dropped_generators()?;
             }
 
             // Track instruction IP for exception table lookup
