@@ -1,5 +1,6 @@
-//! Turns: a deterministic order for agent calls whose answer depends on
-//! the order they arrive in (a fixture `sequence`, see
+//! Turns: a deterministic order for agent calls a backend answers in the
+//! order they arrive (every fixture answer: a `sequence` hands out its
+//! entries by arrival, and answers come back at once; see
 //! [`AgentBackend::answers_in_order`](crate::agents::AgentBackend::answers_in_order)).
 //!
 //! A run's branches, pipeline items and submitted calls run as concurrent
