@@ -606,6 +606,14 @@ impl<'h> PyTrait<'h> for Value {
         }
     }
 
+    fn py_ixor_impl(&mut self, other: &Self, vm: &mut VM<'_>) -> RunResult<bool> {
+        if let Self::Ref(id) = self {
+            vm.heap.read(*id).py_ixor_impl(other, vm)
+        } else {
+            Ok(false)
+        }
+    }
+
     fn py_cmp_op(&self, other: &Self, op: CmpOperator, vm: &mut VM<'_>) -> RunResult<Option<bool>> {
         if let Self::Ref(id) = self {
             vm.heap.read(*id).py_cmp_op(other, op, vm)
@@ -2078,6 +2086,47 @@ impl Value {
             |vm| other.py_ror_impl(self, vm),
             "|",
         )
+    }
+
+    /// hwf: the binary fallback of `-=`, `&=`, `|=`, `^=` for a type without
+    /// the in-place form, whose `TypeError` names the in-place operator as
+    /// CPython's does (`unsupported operand type(s) for |=: 'set' and 'list'`).
+    pub(crate) fn py_inplace_fallback(&self, other: &Self, vm: &mut VM<'_>, operator: &'static str) -> RunResult<Self> {
+        match operator {
+            "-=" => self.binary_op(
+                other,
+                vm,
+                |vm| self.py_sub_impl(other, vm),
+                |vm| other.py_rsub_impl(self, vm),
+                operator,
+            ),
+            "&=" => self.binary_op(
+                other,
+                vm,
+                |vm| self.py_and_impl(other, vm),
+                |vm| other.py_rand_impl(self, vm),
+                operator,
+            ),
+            "|=" => {
+                if let Some(union) = crate::types::union_type::union_or(self, other, vm) {
+                    return Ok(union);
+                }
+                self.binary_op(
+                    other,
+                    vm,
+                    |vm| self.py_or_impl(other, vm),
+                    |vm| other.py_ror_impl(self, vm),
+                    operator,
+                )
+            }
+            _ => self.binary_op(
+                other,
+                vm,
+                |vm| self.py_xor_impl(other, vm),
+                |vm| other.py_rxor_impl(self, vm),
+                operator,
+            ),
+        }
     }
 
     /// Performs Python `^` with reflected-operation fallback.

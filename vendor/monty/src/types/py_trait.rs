@@ -509,6 +509,12 @@ pub(crate) trait PyTrait<'h>: PyObjectIdentity {
         Ok(false)
     }
 
+    /// hwf: Python in-place bitwise XOR (`__ixor__`), with
+    /// [`py_iadd_impl`](Self::py_iadd_impl)'s contract.
+    fn py_ixor_impl(&mut self, _other: &Value, _vm: &mut VM<'h>) -> RunResult<bool> {
+        Ok(false)
+    }
+
     /// Calls an attribute method on this value (e.g., `list.append()`), returning a
     /// `CallResult` that may signal OS, external, or method calls.
     ///

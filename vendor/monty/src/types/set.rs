@@ -1838,6 +1838,16 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Set> {
         Ok(true)
     }
 
+    /// hwf: `s ^= t` in place, as CPython's `set_ixor` (another name for
+    /// the set sees the change).
+    fn py_ixor_impl(&mut self, other: &Value, vm: &mut VM<'h>) -> RunResult<bool> {
+        if !is_set_or_frozenset(other, vm) {
+            return Ok(false);
+        }
+        self.symmetric_difference_update(other.clone_with_heap(vm), vm)?;
+        Ok(true)
+    }
+
     fn py_call_attr(&mut self, vm: &mut VM<'h>, attr: &EitherStr, args: ArgValues) -> RunResult<CallResult> {
         let value = match attr.static_string() {
             Some(StaticStrings::Add) => {

@@ -106,17 +106,31 @@ impl VM<'_> {
 
     /// `-=` — an in-place mutation (a `Counter` subtracts counts), or binary `-`.
     pub(super) fn inplace_sub(&mut self) -> Result<(), RunError> {
-        self.inplace_op(PyTrait::py_isub_impl, |lhs, rhs, vm| lhs.py_sub(rhs, vm))
+        self.inplace_op(PyTrait::py_isub_impl, |lhs, rhs, vm| {
+            lhs.py_inplace_fallback(rhs, vm, "-=")
+        })
     }
 
     /// `&=` — an in-place mutation (a `Counter` intersects counts), or binary `&`.
     pub(super) fn inplace_and(&mut self) -> Result<(), RunError> {
-        self.inplace_op(PyTrait::py_iand_impl, |lhs, rhs, vm| lhs.py_and(rhs, vm))
+        self.inplace_op(PyTrait::py_iand_impl, |lhs, rhs, vm| {
+            lhs.py_inplace_fallback(rhs, vm, "&=")
+        })
     }
 
     /// `|=` — an in-place mutation (a `Counter` unions counts), or binary `|`.
     pub(super) fn inplace_or(&mut self) -> Result<(), RunError> {
-        self.inplace_op(PyTrait::py_ior_impl, |lhs, rhs, vm| lhs.py_or(rhs, vm))
+        self.inplace_op(PyTrait::py_ior_impl, |lhs, rhs, vm| {
+            lhs.py_inplace_fallback(rhs, vm, "|=")
+        })
+    }
+
+    /// hwf: `^=` — an in-place mutation (a set's symmetric difference), or
+    /// binary `^`.
+    pub(super) fn inplace_xor(&mut self) -> Result<(), RunError> {
+        self.inplace_op(PyTrait::py_ixor_impl, |lhs, rhs, vm| {
+            lhs.py_inplace_fallback(rhs, vm, "^=")
+        })
     }
 
     /// Binary matrix multiplication (`@` operator).

@@ -1411,9 +1411,7 @@ impl<'h> VM<'h> {
                     try_catch!(self, self.inplace_and());
                 }
                 Opcode::InplaceOr => try_catch!(self, self.inplace_or()),
-                Opcode::InplaceXor => {
-                    try_catch!(self, self.binary_xor());
-                }
+                Opcode::InplaceXor => try_catch!(self, self.inplace_xor()),
                 Opcode::InplaceLShift => {
                     try_catch!(self, self.binary_lshift());
                 }
