@@ -729,7 +729,8 @@
     return sign + text;
   };
   defineProperty(Number.prototype, "toLocaleString", { value: { toLocaleString(locales, options) {
-    const x = numberValueOf.call(this); // a TypeError unless a Number
+    let x;
+    try { x = numberValueOf.call(this); } catch { throw new TypeErrorCtor("Number.prototype.toLocaleString requires that 'this' be a Number"); }
     if (locales !== undefined) canonicalLocales(locales); // V8's errors for a malformed tag
     if (isObject(options) && (options.signDisplay !== undefined || options.currencySign !== undefined)) {
       localeNumber(0, locales, options); // the options' errors first
@@ -1717,7 +1718,8 @@
   // number's `toLocaleString`.
   const bigintValueOf = BigInt.prototype.valueOf;
   defineProperty(BigInt.prototype, "toLocaleString", { value: { toLocaleString(locales, options) {
-    const b = bigintValueOf.call(this); // a TypeError unless a BigInt
+    let b;
+    try { b = bigintValueOf.call(this); } catch { throw new TypeErrorCtor("BigInt.prototype.toLocaleString requires that 'this' be a BigInt"); }
     if (options !== undefined && b <= 9007199254740991n && b >= -9007199254740991n) return toLocale.call(NumberCtor(b), locales, options);
     const thousand = toLocale.call(1000, locales);
     const sep = thousand.length === 5 ? thousand[1] : "";

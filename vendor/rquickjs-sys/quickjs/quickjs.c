@@ -8973,6 +8973,74 @@ static JSValue JS_ThrowTypeErrorInvalidClass(JSContext *ctx, int class_id)
     return JS_ThrowTypeErrorAtom(ctx, "%s object expected", name);
 }
 
+/* hwf patch: the name of the builtin being called (the current frame's
+   function: `get`, `get size`), for V8's receiver errors; false when it
+   has none */
+static bool hwf_current_builtin_name(JSContext *ctx, char *buf, size_t size)
+{
+    JSStackFrame *sf = ctx->rt->current_stack_frame;
+    JSValue name;
+    const char *str;
+    bool ok = false;
+
+    if (!sf || !JS_IsObject(sf->cur_func))
+        return false;
+    name = JS_GetProperty(ctx, sf->cur_func, JS_ATOM_name);
+    if (JS_IsString(name)) {
+        str = JS_ToCString(ctx, name);
+        if (str && *str) {
+            snprintf(buf, size, "%s", str);
+            ok = true;
+        }
+        JS_FreeCString(ctx, str);
+    }
+    JS_FreeValue(ctx, name);
+    if (JS_HasException(ctx))
+        JS_FreeValue(ctx, JS_GetException(ctx));
+    return ok;
+}
+
+/* hwf patch: V8's "Method Map.prototype.get called on incompatible
+   receiver [object Object]" (a getter: "Method get Map.prototype.size …")
+   for the collections, RegExp, Promise, DataView and ArrayBuffer */
+static JSValue hwf_throw_incompatible_receiver(JSContext *ctx, JSValueConst obj, int class_id)
+{
+    char fname[64], cname[ATOM_GET_STR_BUF_SIZE], recv[128];
+    bool named;
+
+    switch (class_id) {
+    case JS_CLASS_MAP: case JS_CLASS_SET: case JS_CLASS_WEAKMAP: case JS_CLASS_WEAKSET:
+    case JS_CLASS_REGEXP: case JS_CLASS_PROMISE: case JS_CLASS_DATAVIEW: case JS_CLASS_ARRAY_BUFFER:
+        break;
+    default:
+        return JS_ThrowTypeErrorInvalidClass(ctx, class_id);
+    }
+    named = hwf_current_builtin_name(ctx, fname, sizeof(fname));
+    if (!named)
+        return JS_ThrowTypeErrorInvalidClass(ctx, class_id);
+    JS_AtomGetStr(ctx, cname, sizeof(cname), ctx->rt->class_array[class_id].class_name);
+    hwf_value_text(ctx, obj, recv, sizeof(recv));
+    if (class_id == JS_CLASS_REGEXP && !strncmp(fname, "get ", 4))
+        return JS_ThrowTypeError(ctx, "RegExp.prototype.%s getter called on non-RegExp object", fname + 4);
+    if (!strncmp(fname, "get ", 4) || !strncmp(fname, "set ", 4))
+        return JS_ThrowTypeError(ctx, "Method %.4s%s.prototype.%s called on incompatible receiver %s",
+                                 fname, cname, fname + 4, recv);
+    return JS_ThrowTypeError(ctx, "Method %s.prototype.%s called on incompatible receiver %s",
+                             cname, fname, recv);
+}
+
+/* hwf patch: V8's "Number.prototype.toFixed requires that 'this' be a
+   Number" for a primitive wrapper's method called on another value */
+static JSValue hwf_throw_requires_this(JSContext *ctx, const char *type, const char *fallback)
+{
+    char fname[64];
+    if (!hwf_current_builtin_name(ctx, fname, sizeof(fname)))
+        return JS_ThrowTypeError(ctx, "%s", fallback);
+    /* a getter (`get description`) by its property's name */
+    return JS_ThrowTypeError(ctx, "%s.prototype.%s requires that 'this' be a %s", type,
+                             strncmp(fname, "get ", 4) ? fname : fname + 4, type);
+}
+
 static void JS_ThrowInterrupted(JSContext *ctx)
 {
     JS_ThrowInternalError(ctx, "interrupted");
@@ -12553,7 +12621,7 @@ void *JS_GetOpaque2(JSContext *ctx, JSValueConst obj, JSClassID class_id)
 {
     void *p = JS_GetOpaque(obj, class_id);
     if (unlikely(!p)) {
-        JS_ThrowTypeErrorInvalidClass(ctx, class_id);
+        hwf_throw_incompatible_receiver(ctx, obj, class_id); /* hwf patch */
     }
     return p;
 }
@@ -47770,7 +47838,7 @@ static JSValue js_thisNumberValue(JSContext *ctx, JSValueConst this_val)
                 return js_dup(p->u.object_data);
         }
     }
-    return JS_ThrowTypeError(ctx, "not a number");
+    return hwf_throw_requires_this(ctx, "Number", "not a number"); /* hwf patch */
 }
 
 static JSValue js_number_valueOf(JSContext *ctx, JSValueConst this_val,
@@ -48064,7 +48132,7 @@ static JSValue js_thisBooleanValue(JSContext *ctx, JSValueConst this_val)
                 return p->u.object_data;
         }
     }
-    return JS_ThrowTypeError(ctx, "not a boolean");
+    return hwf_throw_requires_this(ctx, "Boolean", "not a boolean"); /* hwf patch */
 }
 
 static JSValue js_boolean_toString(JSContext *ctx, JSValueConst this_val,
@@ -48223,7 +48291,7 @@ static JSValue js_thisStringValue(JSContext *ctx, JSValueConst this_val)
                 return js_dup(p->u.object_data);
         }
     }
-    return JS_ThrowTypeError(ctx, "not a string");
+    return hwf_throw_requires_this(ctx, "String", "not a string"); /* hwf patch */
 }
 
 static JSValue js_string_fromCharCode(JSContext *ctx, JSValueConst this_val,
@@ -50674,7 +50742,7 @@ static JSRegExp *js_get_regexp(JSContext *ctx, JSValueConst obj,
             return &p->u.regexp;
     }
     if (throw_error) {
-        JS_ThrowTypeErrorInvalidClass(ctx, JS_CLASS_REGEXP);
+        hwf_throw_incompatible_receiver(ctx, obj, JS_CLASS_REGEXP); /* hwf patch */
     }
     return NULL;
 }
@@ -54686,7 +54754,7 @@ static JSValue js_thisSymbolValue(JSContext *ctx, JSValueConst this_val)
                 return js_dup(p->u.object_data);
         }
     }
-    return JS_ThrowTypeError(ctx, "not a symbol");
+    return hwf_throw_requires_this(ctx, "Symbol", "not a symbol"); /* hwf patch */
 }
 
 static JSValue js_symbol_toString(JSContext *ctx, JSValueConst this_val,
@@ -60098,7 +60166,7 @@ static JSValue js_thisBigIntValue(JSContext *ctx, JSValueConst this_val)
                 return js_dup(p->u.object_data);
         }
     }
-    return JS_ThrowTypeError(ctx, "not a BigInt");
+    return hwf_throw_requires_this(ctx, "BigInt", "not a BigInt"); /* hwf patch */
 }
 
 static JSValue js_bigint_toString(JSContext *ctx, JSValueConst this_val,
