@@ -114,6 +114,26 @@ pub fn builtin_divmod(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
                 ))
             }
         }
+        // hwf: a big int and a float: the float divmod, as CPython (with its
+        // `OverflowError` for an int beyond the float range).
+        (Value::Ref(id), Value::Float(_)) | (Value::Float(_), Value::Ref(id))
+            if matches!(vm.heap.get(*id), HeapData::LongInt(_)) =>
+        {
+            let as_float = |v: &Value, vm: &mut VM<'_>| -> RunResult<Value> {
+                match v {
+                    Value::Ref(id) if let HeapData::LongInt(li) = vm.heap.get(*id) => li
+                        .to_f64()
+                        .filter(|f| f.is_finite())
+                        .map(Value::Float)
+                        .ok_or_else(ExcType::overflow_int_to_float),
+                    other => Ok(other.clone_with_heap(vm)),
+                }
+            };
+            let (x, y) = (as_float(a, vm)?, as_float(b, vm)?);
+            let quot = x.py_floordiv(&y, vm)?;
+            let rem = x.py_mod(&y, vm)?;
+            Ok(allocate_tuple(smallvec![quot, rem], vm.heap))
+        }
         _ => {
             let a_type = a.py_type_name(vm);
             let b_type = b.py_type_name(vm);

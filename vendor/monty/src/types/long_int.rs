@@ -472,7 +472,7 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
         let result = match other {
             Value::Int(rhs) => lhs.inner() + rhs,
             Value::Bool(rhs) => lhs.inner() + i64::from(*rhs),
-            Value::Float(rhs) => return Ok(Some(Value::Float(long_int_to_f64(lhs) + rhs))),
+            Value::Float(rhs) => return Ok(Some(Value::Float(long_int_to_f64_checked(lhs)? + rhs))),
             Value::Ref(id) if let HeapData::LongInt(rhs) = vm.heap.get(*id) => lhs.inner() + rhs.inner(),
             _ => return Ok(None),
         };
@@ -502,7 +502,7 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
         let result = match other {
             Value::Int(rhs) => lhs.inner() - rhs,
             Value::Bool(rhs) => lhs.inner() - i64::from(*rhs),
-            Value::Float(rhs) => return Ok(Some(Value::Float(long_int_to_f64(lhs) - rhs))),
+            Value::Float(rhs) => return Ok(Some(Value::Float(long_int_to_f64_checked(lhs)? - rhs))),
             Value::Ref(id) if let HeapData::LongInt(rhs) = vm.heap.get(*id) => lhs.inner() - rhs.inner(),
             _ => return Ok(None),
         };
@@ -514,7 +514,7 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
         let result = match other {
             Value::Int(lhs) => BigInt::from(*lhs) - rhs.inner(),
             Value::Bool(lhs) => BigInt::from(*lhs) - rhs.inner(),
-            Value::Float(lhs) => return Ok(Some(Value::Float(lhs - long_int_to_f64(rhs)))),
+            Value::Float(lhs) => return Ok(Some(Value::Float(lhs - long_int_to_f64_checked(rhs)?))),
             Value::Ref(id) if let HeapData::LongInt(lhs) = vm.heap.get(*id) => lhs.inner() - rhs.inner(),
             _ => return Ok(None),
         };
@@ -533,6 +533,11 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
                 }
                 lhs.mod_floor(rhs.inner())
             }
+            // hwf: a big int and a float: the float operation, as CPython.
+            Value::Float(_) => {
+                let lhs = Value::Float(long_int_to_f64_checked(self.get(vm.heap))?);
+                return lhs.py_mod(other, vm).map(Some);
+            }
             _ => return Ok(None),
         };
         Ok(Some(LongInt::new(result).into_value(vm.heap)))
@@ -540,6 +545,10 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
 
     fn py_rmod_impl(&self, other: &Value, vm: &mut VM<'h>) -> RunResult<Option<Value>> {
         let rhs = self.get(vm.heap);
+        if let Value::Float(_) = other {
+            // hwf: a float and a big int: the float operation, as CPython.
+            return other.py_mod(&Value::Float(long_int_to_f64_checked(rhs)?), vm).map(Some);
+        }
         if rhs.is_zero() {
             return Err(ExcType::zero_division().into());
         }
@@ -564,7 +573,7 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
             } else {
                 Value::Int(0)
             }),
-            Value::Float(rhs) => Some(Value::Float(long_int_to_f64(lhs) * rhs)),
+            Value::Float(rhs) => Some(Value::Float(long_int_to_f64_checked(lhs)? * rhs)),
             Value::Ref(id) if let HeapData::LongInt(rhs) = vm.heap.get(*id) => {
                 check_mult_size(lhs.bits(), rhs.bits(), &vm.heap.tracker)?;
                 Some(LongInt::new(lhs.inner() * rhs.inner()).into_value(vm.heap))
@@ -596,7 +605,7 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
             }
             _ => return Ok(None),
         };
-        Ok(Some(Value::Float(long_int_to_f64(lhs) / rhs)))
+        Ok(Some(Value::Float(long_int_to_f64_checked(lhs)? / rhs)))
     }
 
     fn py_rtruediv_impl(&self, other: &Value, vm: &mut VM<'h>) -> RunResult<Option<Value>> {
@@ -611,7 +620,7 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
             Value::Float(lhs) => *lhs,
             _ => return Ok(None),
         };
-        Ok(Some(Value::Float(lhs / long_int_to_f64(rhs))))
+        Ok(Some(Value::Float(lhs / long_int_to_f64_checked(rhs)?)))
     }
 
     fn py_floordiv_impl(&self, other: &Value, vm: &mut VM<'h>) -> RunResult<Option<Value>> {
@@ -630,6 +639,12 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
                 check_div_size(lhs.bits(), &vm.heap.tracker)?;
                 lhs.inner().div_floor(rhs.inner())
             }
+            // hwf: a big int and a float: the float operation, as CPython.
+            Value::Float(_) => {
+                return Value::Float(long_int_to_f64_checked(lhs)?)
+                    .py_floordiv(other, vm)
+                    .map(Some);
+            }
             _ => return Ok(None),
         };
         Ok(Some(LongInt::new(result).into_value(vm.heap)))
@@ -643,6 +658,12 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
         let lhs = match other {
             Value::Int(lhs) => *lhs,
             Value::Bool(lhs) => i64::from(*lhs),
+            // hwf: a float and a big int: the float operation, as CPython.
+            Value::Float(_) => {
+                return other
+                    .py_floordiv(&Value::Float(long_int_to_f64_checked(rhs)?), vm)
+                    .map(Some);
+            }
             _ => return Ok(None),
         };
         check_div_size(i64_bits(lhs), &vm.heap.tracker)?;
@@ -663,6 +684,11 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
         if modulus.is_some() {
             Ok(None)
         } else {
+            if let Value::Float(_) = other {
+                // hwf: a float to a big int's power: the float operation.
+                let exponent = Value::Float(long_int_to_f64_checked(self.get(vm.heap))?);
+                return other.py_pow(&exponent, None, vm).map(Some);
+            }
             let Some(base) = integer_value(other, vm.heap) else {
                 return Ok(None);
             };
@@ -807,7 +833,7 @@ fn long_int_pow(base: &LongInt, exponent: &Value, heap: &Heap) -> RunResult<Opti
         if base.is_zero() && *exponent < 0.0 {
             return Err(ExcType::zero_negative_power());
         }
-        return Ok(Some(Value::Float(long_int_to_f64(base).powf(*exponent))));
+        return Ok(Some(Value::Float(long_int_to_f64_checked(base)?.powf(*exponent))));
     }
     let Some(exponent) = integer_value(exponent, heap) else {
         return Ok(None);
@@ -849,9 +875,14 @@ fn integer_value<'a>(value: &'a Value, heap: &'a Heap) -> Option<Cow<'a, BigInt>
     }
 }
 
-/// Converts a long integer to float, preserving its sign on overflow.
-fn long_int_to_f64(value: &LongInt) -> f64 {
-    bigint_to_f64(value.inner())
+/// hwf: a long integer as the float an operation with a float uses, or
+/// CPython's `OverflowError: int too large to convert to float`.
+fn long_int_to_f64_checked(value: &LongInt) -> RunResult<f64> {
+    value
+        .inner()
+        .to_f64()
+        .filter(|f| f.is_finite())
+        .ok_or_else(ExcType::overflow_int_to_float)
 }
 
 /// hwf: `a / b` of ints (`b` not zero) as CPython's `long_true_divide`:
