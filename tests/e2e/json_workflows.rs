@@ -401,8 +401,13 @@ fn max_agent_calls_counts_across_parallel_branches() {
     let out = run_def(&ctx, &def(3), "{}", &fixture);
     out.expect_code(1);
     let msg = out.json()["error"]["message"].as_str().unwrap_or("").to_owned();
-    assert!(msg.contains("agent call budget exceeded: max_agent_calls=3"), "{msg}");
-    assert!(msg.contains("branch \"b\""), "{msg}");
+    // The seed's text after the branch that failed (and the host's
+    // `branch_failed` context), named as the seed names things (`'b'`).
+    assert_eq!(
+        msg,
+        "step 'p' branch 'b': branch_failed: /steps/0/branches/1: \
+         policy_limit: agent call budget exceeded: max_agent_calls=3"
+    );
     let labels: Vec<String> = agent_calls(&ctx, &out.json())
         .iter()
         .map(|e| e["label"].as_str().unwrap_or("").to_owned())
@@ -429,6 +434,38 @@ fn max_agent_calls_counts_across_parallel_branches() {
     );
 }
 
+/// A run-time failure's text after hwf's code is the seed's message
+/// character for character (its Python f-strings quote names with `repr`:
+/// `'x'`), and the context hwf adds before an agent's own failure quotes
+/// the same way, so the seed's text is the message's suffix.
+#[test]
+fn run_time_failures_read_as_the_seeds_messages() {
+    let ctx = Ctx::new();
+    let policy = json!({"network": false, "filesystem": false});
+    let def = |steps: Value| json!({"version": "1", "name": "texts", "policy": policy, "steps": steps});
+    let message = |out: &Run| out.json()["error"]["message"].as_str().unwrap_or("").to_owned();
+    // An agent's own failure: the seed's message is the broker's text.
+    let steps = json!([{"kind": "agent", "id": "store", "agent": "hermes.store", "output_schema": {}}]);
+    let fixture = json!({"responses": [{"match": {"agent": "hermes.store"}, "error": "database is locked"}]});
+    let out = run_def(&ctx, &def(steps), "{}", &fixture);
+    out.expect_code(1);
+    let msg = message(&out);
+    assert!(msg.starts_with("step 'store' (agent 'hermes.store'): "), "{msg}");
+    assert!(msg.ends_with("database is locked"), "{msg}");
+    // A kanban card whose answer is not an object, inside a parallel step.
+    let steps = json!([{"kind": "parallel", "id": "fan", "branches": [
+        {"kind": "kanban_agent", "id": "card", "profile": "qa", "task": {"title": "t"}, "output_schema": {}}
+    ]}]);
+    let fixture = json!({"responses": [{"match": {"agent": "kanban.qa"}, "output": [1, 2]}]});
+    let out = run_def(&ctx, &def(steps), "{}", &fixture);
+    out.expect_code(1);
+    assert_eq!(
+        message(&out),
+        "step 'fan' branch 'card': branch_failed: /steps/0/branches/0: \
+         agent_output_invalid: kanban agent 'qa' returned list, expected dict"
+    );
+}
+
 #[test]
 fn an_agent_output_must_be_an_object_and_names_are_identifier_safe() {
     let ctx = Ctx::new();
@@ -438,9 +475,9 @@ fn an_agent_output_must_be_an_object_and_names_are_identifier_safe() {
     let out = run_def(&ctx, &def, "{}", &fixture);
     out.expect_code(1);
     let msg = out.json()["error"]["message"].as_str().unwrap_or("").to_owned();
-    assert!(
-        msg.contains("agent \"hermes.talker\" returned str, expected dict"),
-        "{msg}"
+    assert_eq!(
+        msg,
+        "agent_output_invalid: agent 'hermes.talker' returned str, expected dict"
     );
     let mut bad = def.clone();
     bad["name"] = json!("has spaces");
@@ -533,10 +570,7 @@ fn policy_max_parallel_takes_any_positive_integer_and_bounds_the_fan_out() {
     let out = run_def(&ctx, &def(json!(2), 3), "{}", &fixture);
     out.expect_code(1);
     let msg = out.json()["error"]["message"].as_str().unwrap_or("").to_owned();
-    assert!(
-        msg.contains("parallel step \"p\" fan-out 3 exceeds max_parallel=2"),
-        "{msg}"
-    );
+    assert_eq!(msg, "policy_limit: parallel step 'p' fan-out 3 exceeds max_parallel=2");
     let huge: Value = serde_json::from_str("100000000000000000000000").expect("number");
     for max in [json!(65), huge] {
         let out = run_def(&ctx, &def(max.clone(), 9), "{}", &fixture);
@@ -665,7 +699,7 @@ fn kanban_policy_profiles_cards_and_active_awaits() {
     );
     out.expect_code(1);
     let msg = out.json()["error"]["message"].as_str().unwrap_or("").to_owned();
-    assert!(msg.contains("kanban card budget exceeded: max_kanban_cards=1"), "{msg}");
+    assert_eq!(msg, "policy_limit: kanban card budget exceeded: max_kanban_cards=1");
     // max_active_awaits: two waiting cards at once in a parallel step.
     let out = run_def(
         &ctx,

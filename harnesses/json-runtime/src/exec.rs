@@ -25,6 +25,7 @@
 //! flight.
 
 use crate::check::phase_title;
+use crate::py::{repr, repr_str};
 use crate::refs::{self, Ref};
 use crate::schema;
 use hwf_guest::ErrorKind;
@@ -120,11 +121,14 @@ impl Ctx {
         Ok(match v {
             Value::String(s) => match refs::parse(s) {
                 None => v.clone(),
-                Some(Ref::Invalid) => return Err(format!("bad_ref: malformed reference {s:?}")),
+                Some(Ref::Invalid) => return Err(format!("bad_ref: malformed reference {}", repr_str(s))),
                 Some(Ref::Input(key)) => self.inputs.get(key).cloned().unwrap_or(Value::Null),
                 Some(Ref::Step { step, field }) => {
                     let Some(out) = self.outputs.get(step) else {
-                        return Err(format!("unresolved_ref: step output reference {s:?} is not available"));
+                        return Err(format!(
+                            "unresolved_ref: step output reference {} is not available",
+                            repr_str(s)
+                        ));
                     };
                     let mut cur = out.clone();
                     for part in field.into_iter().flat_map(|f| f.split('.')) {
@@ -224,11 +228,15 @@ impl Runner<'_> {
 
     fn step(&mut self, step: &Value, path: &str, ctx: &mut Ctx) -> Result<Value, String> {
         let id = step.get("id").and_then(Value::as_str).unwrap_or("");
+        // The seed skips a dependency that is not a string and names a step
+        // without an id `'<unknown>'`.
         for dep in step.get("depends_on").and_then(Value::as_array).into_iter().flatten() {
-            let dep = dep.as_str().unwrap_or("");
+            let Some(dep) = dep.as_str() else { continue };
             if !ctx.outputs.contains_key(dep) {
+                let named = step.get("id").map_or_else(|| repr_str("<unknown>"), repr);
                 return Err(format!(
-                    "unresolved_dependency: step {id:?} depends on {dep:?}, but that output is not available"
+                    "unresolved_dependency: step {named} depends on {}, but that output is not available",
+                    repr_str(dep)
                 ));
             }
         }
@@ -264,7 +272,12 @@ impl Runner<'_> {
                 json!({"completed": ids})
             }
             "if" => self.branch_if(step, path, ctx)?,
-            other => return Err(format!("unknown_step_kind: {other:?}")),
+            _ => {
+                return Err(format!(
+                    "unknown_step_kind: unsupported step kind at runtime: {}",
+                    repr(step.get("kind").unwrap_or(&Value::Null))
+                ));
+            }
         };
         ctx.record(id, out.clone());
         Ok(out)
@@ -311,20 +324,22 @@ impl Runner<'_> {
                 host::log(
                     wit::LogLevel::Warn,
                     &format!(
-                        "unknown_agent_type: step {id:?}: hwf has no agent type {ty:?} (.hermes/agents/<name>.md); \
-                         the key is ignored, as the seed ignores it (at {path}/{key})"
+                        "unknown_agent_type: step {}: hwf has no agent type {} (.hermes/agents/<name>.md); \
+                         the key is ignored, as the seed ignores it (at {path}/{key})",
+                        repr_str(id),
+                        repr_str(&ty)
                     ),
                 );
                 host::agent(&req)
             }
             r => r,
         }
-        .map_err(|e| format!("step {id:?} (agent {who:?}): {}", err_text(&e).1))?;
+        .map_err(|e| format!("step {} (agent {}): {}", repr_str(id), repr_str(&who), err_text(&e).1))?;
         let out: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
         if !out.is_object() {
-            return Err(not_an_object(&format!("agent {who:?}"), &out));
+            return Err(not_an_object(&format!("agent {}", repr_str(&who)), &out));
         }
-        seed_check(&out, step).map_err(|e| format!("step {id:?} (agent {who:?}): {e}"))?;
+        seed_check(&out, step).map_err(|e| format!("step {} (agent {}): {e}", repr_str(id), repr_str(&who)))?;
         Ok(out)
     }
 
@@ -334,7 +349,8 @@ impl Runner<'_> {
             && !allowed.iter().any(|a| a == profile)
         {
             return Err(format!(
-                "policy_limit: kanban profile {profile:?} is not allowed by workflow policy"
+                "policy_limit: kanban profile {} is not allowed by workflow policy",
+                repr_str(profile)
             ));
         }
         self.check_budget(true)?;
@@ -360,10 +376,17 @@ impl Runner<'_> {
             .collect();
         opts.insert("agent".into(), Value::String(format!("kanban.{profile}")));
         let req = request(opts, ctx, payload)?;
-        let raw = host::agent(&req).map_err(|e| format!("step {id:?} (kanban {profile:?}): {}", err_text(&e).1))?;
+        let raw = host::agent(&req).map_err(|e| {
+            format!(
+                "step {} (kanban {}): {}",
+                repr_str(id),
+                repr_str(profile),
+                err_text(&e).1
+            )
+        })?;
         let out: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
         if !out.is_object() {
-            return Err(not_an_object(&format!("kanban agent {profile:?}"), &out));
+            return Err(not_an_object(&format!("kanban agent {}", repr_str(profile)), &out));
         }
         // As the host's board checks a card: only a completed card's outcome
         // meets the schema; a blocked or failed one is the step's output.
@@ -372,7 +395,7 @@ impl Runner<'_> {
             .and_then(Value::as_str)
             .is_some_and(|s| s != "completed");
         if !settled_otherwise {
-            seed_check(&out, step).map_err(|e| format!("step {id:?} (kanban {profile:?}): {e}"))?;
+            seed_check(&out, step).map_err(|e| format!("step {} (kanban {}): {e}", repr_str(id), repr_str(profile)))?;
         }
         Ok(out)
     }
@@ -389,7 +412,8 @@ impl Runner<'_> {
         }
         if branches.len() as u64 > self.max_parallel {
             return Err(format!(
-                "policy_limit: parallel step {id:?} fan-out {} exceeds max_parallel={}",
+                "policy_limit: parallel step {} fan-out {} exceeds max_parallel={}",
+                repr_str(id),
                 branches.len(),
                 self.max_parallel
             ));
@@ -419,7 +443,10 @@ impl Runner<'_> {
                     Err(e) => {
                         let (cancelled, msg) = err_text(&e);
                         if failure.as_ref().is_none_or(|(c, _)| *c && !cancelled) {
-                            failure = Some((cancelled, format!("step {id:?} branch {bid:?}: {msg}")));
+                            failure = Some((
+                                cancelled,
+                                format!("step {} branch {}: {msg}", repr_str(id), repr_str(bid)),
+                            ));
                         }
                     }
                 }
@@ -511,7 +538,12 @@ impl Runner<'_> {
             "exists" => !value.is_null(),
             "eq" => crate::py::eq(&value, &want),
             "ne" => !crate::py::eq(&value, &want),
-            other => return Err(format!("invalid_condition: unsupported if condition op {other:?}")),
+            _ => {
+                return Err(format!(
+                    "invalid_condition: unsupported if condition op {}",
+                    repr(cond.get("op").unwrap_or(&Value::Null))
+                ));
+            }
         };
         let key = if yes { "then" } else { "else" };
         let before: Vec<String> = ctx.outputs.keys().cloned().collect();
@@ -665,7 +697,10 @@ fn check_output(schema: &Value, out: &Value) -> Result<(), String> {
         .filter_map(Value::as_str)
     {
         if out.get(field).is_none() {
-            return Err(format!("output_schema_mismatch: the output has no field {field:?}"));
+            return Err(format!(
+                "output_schema_mismatch: the output has no field {}",
+                repr_str(field)
+            ));
         }
     }
     for (field, sub) in json_schema["properties"].as_object().into_iter().flatten() {
@@ -691,7 +726,7 @@ fn check_output(schema: &Value, out: &Value) -> Result<(), String> {
             _ => true,
         };
         if !ok {
-            return Err(format!("output_schema_mismatch: field {field:?} is not {ty}"));
+            return Err(format!("output_schema_mismatch: field {} is not {ty}", repr_str(field)));
         }
     }
     Ok(())
@@ -712,7 +747,7 @@ pub fn run(source: &str, args: &str) -> Result<String, String> {
                 inputs.insert(k.clone(), v.clone());
             }
             None if spec.get("required").and_then(Value::as_bool) == Some(true) => {
-                return Err(format!("missing_input: input {k:?} is required"));
+                return Err(format!("missing_input: input {} is required", repr_str(k)));
             }
             None => {}
         }
@@ -791,9 +826,32 @@ mod tests {
             (json!(true), "bool"),
         ] {
             assert_eq!(
-                not_an_object("agent \"a\"", &answer),
-                format!("agent_output_invalid: agent \"a\" returned {name}, expected dict")
+                not_an_object("agent 'a'", &answer),
+                format!("agent_output_invalid: agent 'a' returned {name}, expected dict")
             );
         }
+    }
+
+    /// The seed's `_resolve` texts, its names quoted by Python's `repr`.
+    #[test]
+    fn an_unresolvable_reference_fails_with_the_seeds_text() {
+        let ctx = Ctx {
+            inputs: Map::new(),
+            outputs: Map::new(),
+            last: Value::Null,
+            phase: None,
+        };
+        assert_eq!(
+            ctx.resolve(&json!({"x": ["$ref:later.output.v"]})),
+            Err("unresolved_ref: step output reference '$ref:later.output.v' is not available".into())
+        );
+        assert_eq!(
+            ctx.resolve(&json!("$ref:9bad")),
+            Err("bad_ref: malformed reference '$ref:9bad'".into())
+        );
+        assert_eq!(
+            ctx.resolve(&json!("$ref:it's.output")),
+            Err("bad_ref: malformed reference \"$ref:it's.output\"".into())
+        );
     }
 }

@@ -121,6 +121,148 @@ pub fn eq(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// Whether Python's `str.isprintable` says no (and `repr` escapes the
+/// character): the categories Cc, Cf, Co, Zs (but the space), Zl, Zp and
+/// the noncharacters and unassigned planes of Cn, from Unicode 14 (CPython
+/// 3.11's database; checked against `str.isprintable` for every code
+/// point): the one difference is an unassigned code point inside an
+/// assigned block, which Python escapes and this prints as it is.
+fn unprintable(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x00..=0x1F
+            | 0x7F..=0xA0
+            | 0xAD
+            | 0x600..=0x605
+            | 0x61C
+            | 0x6DD
+            | 0x70F
+            | 0x890..=0x891
+            | 0x8E2
+            | 0x1680
+            | 0x180E
+            | 0x2000..=0x200F
+            | 0x2028..=0x202F
+            | 0x205F..=0x206F
+            | 0x3000
+            | 0xE000..=0xF8FF
+            | 0xFDD0..=0xFDEF
+            | 0xFEFF
+            | 0xFFF9..=0xFFFB
+            | 0x110BD
+            | 0x110CD
+            | 0x13430..=0x13438
+            | 0x1BCA0..=0x1BCA3
+            | 0x1D173..=0x1D17A
+            | 0x3134B..=0xE00FF
+            | 0xE01F0..=0x10FFFF
+    ) || u32::from(c) & 0xFFFE == 0xFFFE
+}
+
+/// Python's `repr` of a string (`{x!r}` in the seed's messages): single
+/// quotes unless the text has a `'` and no `"`, backslash escapes for
+/// `\\`, the quote, `\t`, `\n`, `\r` and what does not print (`\x85`,
+/// `\u200b`, `\U000e0001`); other characters as they are.
+pub fn repr_str(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::from(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if unprintable(c) => {
+                let n = u32::from(c);
+                if n <= 0xFF {
+                    out.push_str(&format!("\\x{n:02x}"));
+                } else if n <= 0xFFFF {
+                    out.push_str(&format!("\\u{n:04x}"));
+                } else {
+                    out.push_str(&format!("\\U{n:08x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// Python's `repr` of a float: the shortest text that reads back, fixed
+/// between 1e-4 and 1e16 (`0.0001`, `1e+16`, `1.0`, `-0.0`, `inf`).
+fn repr_float(f: f64) -> String {
+    if f.is_nan() {
+        return "nan".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    // `{:e}` is the shortest round-trip digits: `-1.25e-5`.
+    let sci = format!("{f:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let (sign, mantissa) = match mantissa.strip_prefix('-') {
+        Some(m) => ("-", m),
+        None => ("", mantissa),
+    };
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let point = exp + 1; // digits before the decimal point
+    if !(-3..=16).contains(&point) {
+        let (first, rest) = digits.split_at(1);
+        let frac = if rest.is_empty() {
+            String::new()
+        } else {
+            format!(".{rest}")
+        };
+        let esign = if exp < 0 { '-' } else { '+' };
+        return format!("{sign}{first}{frac}e{esign}{:02}", exp.abs());
+    }
+    let body = if point <= 0 {
+        format!("0.{}{digits}", "0".repeat(usize::try_from(-point).unwrap_or(0)))
+    } else {
+        let point = usize::try_from(point).unwrap_or(0);
+        if digits.len() <= point {
+            format!("{digits}{}.0", "0".repeat(point - digits.len()))
+        } else {
+            format!("{}.{}", &digits[..point], &digits[point..])
+        }
+    };
+    format!("{sign}{body}")
+}
+
+/// Python's `repr` of a JSON value as the seed loads it (`{x!r}`):
+/// `None`, `True`, `1`, `2.5`, `'s'`, `[1, 'a']`, `{'k': None}`.
+pub fn repr(v: &Value) -> String {
+    match v {
+        Value::Null => "None".into(),
+        Value::Bool(b) => if *b { "True" } else { "False" }.into(),
+        Value::Number(n) => match PyNum::of(v) {
+            Some(PyNum::Int { digits, .. }) if digits.is_empty() => "0".into(),
+            Some(PyNum::Int { negative, digits }) => format!("{}{digits}", if negative { "-" } else { "" }),
+            Some(PyNum::Float(f)) => repr_float(f),
+            None => n.to_string(),
+        },
+        Value::String(s) => repr_str(s),
+        Value::Array(items) => format!("[{}]", items.iter().map(repr).collect::<Vec<_>>().join(", ")),
+        Value::Object(m) => format!(
+            "{{{}}}",
+            m.iter()
+                .map(|(k, x)| format!("{}: {}", repr_str(k), repr(x)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,5 +301,52 @@ mod tests {
         assert!(eq("0.1", "0.10"));
         assert!(!eq("1", "\"1\""));
         assert!(eq("null", "null"));
+    }
+    /// CPython 3.11's `repr` of these strings.
+    #[test]
+    fn strings_are_quoted_as_python_repr_quotes_them() {
+        for (s, want) in [
+            ("hermes.lister", "'hermes.lister'"),
+            ("it's", "\"it's\""),
+            ("it's \"x\"", "'it\\'s \"x\"'"),
+            ("a\\b", "'a\\\\b'"),
+            ("l1\nl2\t\r", "'l1\\nl2\\t\\r'"),
+            ("\u{1}\u{7f}\u{85}\u{a0}", "'\\x01\\x7f\\x85\\xa0'"),
+            ("z\u{200b}w\u{2028}", "'z\\u200bw\\u2028'"),
+            ("tag\u{e0001}", "'tag\\U000e0001'"),
+            ("étape 日本 🎉", "'étape 日本 🎉'"),
+            ("", "''"),
+        ] {
+            assert_eq!(repr_str(s), want, "{s:?}");
+        }
+    }
+
+    /// CPython 3.11's `repr` of what `json.loads` gives for these texts.
+    #[test]
+    fn values_are_written_as_python_repr_writes_them() {
+        for (text, want) in [
+            ("null", "None"),
+            ("true", "True"),
+            ("false", "False"),
+            ("-0", "0"),
+            ("18446744073709551617", "18446744073709551617"),
+            ("1.0", "1.0"),
+            ("-0.0", "-0.0"),
+            ("2.5", "2.5"),
+            ("1e16", "1e+16"),
+            ("1e15", "1000000000000000.0"),
+            ("0.0001", "0.0001"),
+            ("0.00001", "1e-05"),
+            ("1.5e-7", "1.5e-07"),
+            ("5e-324", "5e-324"),
+            ("1e300", "1e+300"),
+            ("1e400", "inf"),
+            ("123456.789", "123456.789"),
+            ("[1, \"a\", null]", "[1, 'a', None]"),
+            ("{\"k\": {\"n\": [true]}}", "{'k': {'n': [True]}}"),
+        ] {
+            let v: Value = serde_json::from_str(text).expect("json");
+            assert_eq!(repr(&v), want, "{text}");
+        }
     }
 }

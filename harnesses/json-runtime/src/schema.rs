@@ -240,32 +240,6 @@ fn variants(v: &Value) -> Option<Vec<Value>> {
     Some(out)
 }
 
-/// Python's `repr` of a string, as the seed's messages quote names.
-fn py_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::from(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if u32::from(c) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02x}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
-}
-
 /// Check an agent's output against its `output_schema` as the seed's
 /// `schema_subset.validate` does, after the broker's JSON Schema check:
 /// Python's types (`2.0` is a `float`, not an `integer`; a `bool` is no
@@ -315,7 +289,7 @@ fn check_value(value: &Value, node: &Value, path: &str) -> Result<(), String> {
                 .filter_map(Value::as_str)
             {
                 if !obj.contains_key(name) {
-                    return Err(format!("{path} missing required field {}", py_repr(name)));
+                    return Err(format!("{path} missing required field {}", crate::py::repr_str(name)));
                 }
             }
             let props = node.get("properties").and_then(Value::as_object);
@@ -332,7 +306,7 @@ fn check_value(value: &Value, node: &Value, path: &str) -> Result<(), String> {
                 if !extra.is_empty() {
                     extra.sort();
                     extra.dedup();
-                    let list: Vec<String> = extra.iter().map(|k| py_repr(k)).collect();
+                    let list: Vec<String> = extra.iter().map(|k| crate::py::repr_str(k)).collect();
                     return Err(format!(
                         "{path} has unexpected field(s) [{}] (additionalProperties: false)",
                         list.join(", ")
