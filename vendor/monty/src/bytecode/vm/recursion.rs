@@ -110,8 +110,16 @@ impl Drop for RecursionGuard<'_, '_> {
 /// A hard safety constant, not a Python-visible setting: unlike ordinary
 /// recursion depth, it does not go through the tracker and cannot be changed
 /// by sandboxed code or test hooks.
+///
+/// hwf: 48 (was 12), so a recursive generator (`yield from walk(child)`)
+/// walks a tree 48 levels deep, as scripts walk nested agent JSON. Measured
+/// in hwf's wasm guest (1 MiB stack, `profile.guest`): generator recursion
+/// traps between 80 and 120 levels; 60 levels of generator recursion or of
+/// nested `sorted(key=)` callbacks, each ending in 600 Python calls and a
+/// 900-deep `json.dumps` / `repr` / `==`, run. A native host should keep
+/// its threads' stacks at 8 MiB or lower this.
 // TODO set this value to custom values per-OS/arch
-pub(crate) const MAX_RUN_REENTRY_DEPTH: u8 = 12;
+pub(crate) const MAX_RUN_REENTRY_DEPTH: u8 = 48;
 
 impl VM<'_> {
     /// Charges one native re-entry level, counting the remaining budget down
