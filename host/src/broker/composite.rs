@@ -269,7 +269,8 @@ impl InstanceBroker {
         });
         if first_step_here {
             let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-            match task.as_mut().poll(&mut cx) {
+            let turns = self.run.turns.clone();
+            match turns.first_step(|| task.as_mut().poll(&mut cx)) {
                 std::task::Poll::Ready((n, Ok(slot), _busy)) => {
                     self.joins.ready.insert(n, slot);
                     return Ok(n);

@@ -58,6 +58,9 @@ struct State {
     /// Calls that took a place and whose answer `next` has not delivered:
     /// `next` delivers them at a settle point, lowest call first.
     placed: std::collections::HashSet<String>,
+    /// A unit is taking a submitted call's first step on its own thread
+    /// (`submit`, see [`Turns::first_step`]).
+    submitting: bool,
 }
 
 impl std::fmt::Debug for State {
@@ -119,6 +122,20 @@ impl Turns {
         out
     }
 
+    /// Run `step` — a submitted call's first poll, on the submitting
+    /// unit's thread — marked as such. While it runs, a turn is immediate
+    /// when the only busy units are the submitter and the new call's own
+    /// and nothing is held: the submitter can only make calls numbered
+    /// after this one before it waits, so no lower call can still come
+    /// before the settle point (a call made one at a time, or each call of
+    /// a `Promise.all`, takes its place without a task hop).
+    pub(crate) fn first_step<R>(&self, step: impl FnOnce() -> R) -> R {
+        self.lock().submitting = true;
+        let out = step();
+        self.lock().submitting = false;
+        out
+    }
+
     /// Remember that `call` took a place (see [`Turns::placed`]).
     pub(crate) fn mark_placed(&self, call: &str) {
         self.lock().placed.insert(call.to_owned());
@@ -153,7 +170,7 @@ impl Turns {
             // moment this unit waits, so the call's turn is now (a script
             // calling one agent at a time never allocates here).
             let state = self.lock();
-            if state.busy == 1 && state.held.is_empty() {
+            if state.held.is_empty() && (state.busy == 1 || (state.submitting && state.busy == 2)) {
                 return Some(take());
             }
         }
@@ -344,6 +361,31 @@ mod tests {
                 t3.turn("2", || 7).await
             });
             assert_eq!(turns.wait(next).await.expect("unit"), Some(7));
+        });
+    }
+
+    /// A submitted call's first step, with the submitter and the call the
+    /// only busy units, takes its place at once; the same call outside a
+    /// first step (or with a third unit busy) is held.
+    #[test]
+    fn a_first_step_of_the_only_submitted_call_takes_its_place_at_once() {
+        rt().block_on(async {
+            let turns = Arc::new(Turns::new());
+            let task = turns.busy();
+            let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+            let mut first = Box::pin(turns.turn("1", || 1));
+            assert_eq!(turns.first_step(|| first.as_mut().poll(&mut cx)), Poll::Ready(Some(1)));
+            let mut held = Box::pin(turns.turn("2", || 2));
+            assert!(held.as_mut().poll(&mut cx).is_pending(), "not a first step: held");
+            drop(held);
+            let other = turns.busy();
+            let mut crowded = Box::pin(turns.turn("3", || 3));
+            assert!(
+                turns.first_step(|| crowded.as_mut().poll(&mut cx)).is_pending(),
+                "a third unit is busy"
+            );
+            drop((crowded, other, task));
+            assert_eq!(turns.lock().busy, 1);
         });
     }
 
