@@ -237,7 +237,9 @@ impl State {
         self.busy = self.busy.saturating_sub(1);
         if self.busy == 0 && !self.held.is_empty() {
             let mut held = std::mem::take(&mut self.held);
-            held.sort_by(|a, b| super::walk::id_order(&a.call, &b.call).then(a.ticket.cmp(&b.ticket)));
+            // Call ids compared number by number (`2` < `10`, `3` < `3.1`),
+            // each parsed once (thousands can be held at a settle point).
+            held.sort_by_cached_key(|h| (super::walk::id_key(&h.call), h.ticket));
             self.busy += held.len();
             tracing::trace!(calls = ?held.iter().map(|h| h.call.as_str()).collect::<Vec<_>>(), "settled: held calls take their turns");
             for h in held {

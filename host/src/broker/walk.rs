@@ -190,9 +190,14 @@ impl Walk {
 }
 
 /// Call ids compared number by number (`2` < `10`, `3` < `3.1`).
-pub(super) fn id_order(a: &str, b: &str) -> std::cmp::Ordering {
-    let parts = |s: &str| -> Vec<u64> { s.split('.').map(|p| p.parse().unwrap_or(u64::MAX)).collect() };
-    parts(a).cmp(&parts(b))
+fn id_order(a: &str, b: &str) -> std::cmp::Ordering {
+    id_key(a).cmp(&id_key(b))
+}
+
+/// A call id's numbers (`3.10.2` → `[3, 10, 2]`), which order ids number
+/// by number.
+pub(super) fn id_key(id: &str) -> Vec<u64> {
+    id.split('.').map(|p| p.parse().unwrap_or(u64::MAX)).collect()
 }
 
 impl RunContext {
