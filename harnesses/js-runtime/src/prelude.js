@@ -1191,7 +1191,11 @@
   // `resolvedOptions().timeZone`: `Asia/Kolkata` is `Asia/Calcutta`). A
   // date after 2037 takes the offset of the same day 28 years (a whole
   // cycle of the calendar) before; one before 1970 that of 1970.
-  const TZ = g.__hwf_tz ?? { zones: {}, names: {} };
+  // The table is read on a script's first time zone (the native parses
+  // `tz_data.js` then): a run that never names one does not carry it.
+  const loadTz = g.__hwf_load_tz;
+  let tzTable;
+  const TZ = () => (tzTable ??= loadTz?.() ?? { zones: {}, names: {} });
   const UTC_ZONE = freeze({ id: "UTC", utc: true, offset: 0 });
   const UTC_NAMES = /^(etc\/)?(utc|uct|gmt|gmt[+-]?0|universal|zulu|greenwich)$/;
   const zoneRecords = new MapCtor();
@@ -1203,12 +1207,12 @@
     if (fixed !== null && (fixed[1] === "-" || NumberCtor(fixed[2]) <= 12)) {
       return { id: `Etc/GMT${fixed[1]}${fixed[2]}`, utc: false, offset: (fixed[1] === "+" ? -60 : 60) * NumberCtor(fixed[2]) };
     }
-    const link = TZ.names[key];
+    const link = TZ().names[key];
     if (link === undefined) throw new RangeErrorCtor(`Invalid time zone specified: ${name}`);
     const data = link[1] ?? link[0];
     let record = zoneRecords.get(data);
     if (record === undefined) {
-      const [types, transitions, sequence] = TZ.zones[data];
+      const [types, transitions, sequence] = TZ().zones[data];
       const tokens = transitions.split(","), starts = [], kinds = [];
       let at = 0;
       for (let i = 0; i < sequence.length; i++) {
@@ -1669,8 +1673,12 @@
   // calendars and date-time fields, long, short and narrow. Another
   // locale's names are English too; `resolvedOptions().locale` and
   // `supportedLocalesOf` negotiate as ICU's locales do.
-  const DN = g.__hwf_display_names ?? {};
-  const DN_AVAILABLE = new MapCtor((DN.available ?? "").split(" ").map((t) => [t, true]));
+  // The tables are read on a script's first DisplayNames (the native parses
+  // `display_names.js` then): a run that never uses one does not carry them.
+  const loadDn = g.__hwf_load_display_names;
+  let dnTable, dnAvailable;
+  const DN = () => (dnTable ??= loadDn?.() ?? {});
+  const DN_AVAILABLE = () => (dnAvailable ??= new MapCtor((DN().available ?? "").split(" ").map((t) => [t, true])));
   const DN_TYPES = ["language", "region", "script", "currency", "calendar", "dateTimeField"];
   const dnInvalid = () => new RangeErrorCtor("invalid_argument");
   // A name of the table in the style: narrow falls back to short, short to long.
@@ -1688,7 +1696,7 @@
     let lang, script, region, variants = [];
     const lower = nativeLower.call(code);
     if (code === "" || /^x(-[a-z0-9]{1,8})+$/i.test(code)) lang = "und";
-    else if (DN_GRANDFATHERED.test(code)) [lang, script, region] = [DN.languageAlias?.[lower] ?? lower, undefined, undefined];
+    else if (DN_GRANDFATHERED.test(code)) [lang, script, region] = [DN().languageAlias?.[lower] ?? lower, undefined, undefined];
     else {
       const m = DN_TAG.exec(code);
       if (m === null) throw dnInvalid();
@@ -1698,7 +1706,7 @@
       if (m[4]) region = nativeUpper.call(m[4].slice(1));
       if (m[5]) variants = m[5].slice(1).split("-").map((v) => nativeUpper.call(v)).sort();
     }
-    const alias = DN.languageAlias?.[lang];
+    const alias = DN().languageAlias?.[lang];
     if (alias !== undefined) {
       const [l, ...rest] = alias.split("-");
       lang = l;
@@ -1707,7 +1715,7 @@
         else if (p.length === 2 || p.length === 3) region ??= nativeUpper.call(p);
       }
     }
-    if (region !== undefined) region = DN.regionAlias?.[`${lang}-${region}`] ?? DN.regionAlias?.[region] ?? region;
+    if (region !== undefined) region = DN().regionAlias?.[`${lang}-${region}`] ?? DN().regionAlias?.[region] ?? region;
     if (lang === "und" || lang === "root") {
       if (fallback === "none") return undefined;
       lang = "root";
@@ -1715,27 +1723,27 @@
     let base;
     if (dialect) {
       const key = script !== undefined && region !== undefined ? null : script !== undefined ? `${lang}-${script}` : region !== undefined ? `${lang}-${region}` : null;
-      if (key !== null) base = dnName(DN.dialect, style, key);
+      if (key !== null) base = dnName(DN().dialect, style, key);
       if (base !== undefined) { if (script !== undefined) script = undefined; else region = undefined; }
     }
-    if (base === undefined) base = dnName(DN.language, style, lang);
+    if (base === undefined) base = dnName(DN().language, style, lang);
     if (base === undefined) {
       if (fallback === "none") return undefined;
       base = lang;
     }
     const parts = [];
     if (script !== undefined) {
-      const s = dnName(DN.script, style, script);
+      const s = dnName(DN().script, style, script);
       if (s === undefined && fallback === "none") return undefined;
       parts.push(s ?? script);
     }
     if (region !== undefined) {
-      const r = dnName(DN.region, style, region);
+      const r = dnName(DN().region, style, region);
       if (r === undefined && fallback === "none") return undefined;
       parts.push(r ?? region);
     }
     if (variants.length > 0) {
-      const v = variants.join("_"), name = dnName(DN.variant, style, v);
+      const v = variants.join("_"), name = dnName(DN().variant, style, v);
       if (name === undefined && fallback === "none") return undefined;
       parts.push(name ?? v);
     }
@@ -1748,7 +1756,7 @@
   const displayLocale = (tag) => {
     let t = tag.replace(/-[a-wyz0-9](-[a-z0-9]{2,8})+.*$|-x(-[a-z0-9]{1,8})+$/i, "");
     for (;;) {
-      if (DN_AVAILABLE.has(t)) return t;
+      if (DN_AVAILABLE().has(t)) return t;
       const i = t.lastIndexOf("-");
       if (i < 0) return undefined;
       t = t.slice(0, i);
@@ -1800,21 +1808,21 @@
       switch (st.type) {
         case "region":
           if (c !== "" && !/^([A-Za-z]{2}|[0-9]{3})$/.test(c)) throw dnInvalid();
-          return dnName(DN.region, st.style, c) ?? (none ? undefined : c);
+          return dnName(DN().region, st.style, c) ?? (none ? undefined : c);
         case "script":
           if (c !== "" && !/^[A-Za-z]{4}$/.test(c)) throw dnInvalid();
-          return dnName(DN.script, st.style, c) ?? (none ? undefined : c);
+          return dnName(DN().script, st.style, c) ?? (none ? undefined : c);
         case "currency": {
           if (!/^[A-Za-z]{3}$/.test(c)) throw dnInvalid();
-          return dnName(DN.currency, st.style, nativeUpper.call(c)) ?? (none ? undefined : c);
+          return dnName(DN().currency, st.style, nativeUpper.call(c)) ?? (none ? undefined : c);
         }
         case "calendar": {
           if (!/^[A-Za-z0-9]{3,8}(-[A-Za-z0-9]{3,8})*$/.test(c)) throw dnInvalid();
-          return dnName(DN.calendar, st.style, DN.calendarAlias?.[c] ?? c) ?? (none ? undefined : c);
+          return dnName(DN().calendar, st.style, DN().calendarAlias?.[c] ?? c) ?? (none ? undefined : c);
         }
         case "dateTimeField":
           if (!DN_FIELDS.includes(c)) throw dnInvalid();
-          return dnName(DN.dateTimeField, st.style, c);
+          return dnName(DN().dateTimeField, st.style, c);
         default:
           return languageName(c, st.style, st.languageDisplay === "dialect", st.fallback);
       }
