@@ -166,3 +166,47 @@ fn nested_workflows_in_parallel_take_a_sequence_in_call_order() {
         assert_eq!(results, [&json!([1, 3]), &json!([2, 4])], "run {round}: {got}");
     }
 }
+
+/// More branches than the run's width: a freed slot goes to the waiting
+/// branch with the lowest call id (`width.rs`), so twelve two-call
+/// branches at width 4 share one sequence the same way on every run; the
+/// first branch takes the first answer and every answer is used once.
+#[test]
+fn branches_beyond_the_width_take_a_sequence_the_same_way_every_run() {
+    let ctx = Ctx::new();
+    let branches: Vec<Value> = (0..12)
+        .map(|i| {
+            json!({"kind": "pipeline", "id": format!("b{i}"), "steps": [
+                {"kind": "agent", "id": format!("b{i}s0"), "agent": "hermes.w", "input": {"i": i, "k": 0}},
+                {"kind": "agent", "id": format!("b{i}s1"), "agent": "hermes.w", "input": {"i": i, "k": 1}}
+            ]})
+        })
+        .collect();
+    let def = json!({"version": "1", "name": "wide",
+        "policy": {"network": false, "filesystem": false, "max_parallel": 12},
+        "steps": [{"kind": "parallel", "id": "fan", "branches": branches}]});
+    let path = ctx.write("wide.workflow.json", def.to_string());
+    let fixture = json!({"responses": [sequence(("agent", "hermes.w"), 24)]});
+    let f = ctx.write("fixture.json", fixture.to_string());
+    let mut first: Option<Vec<Value>> = None;
+    for round in 0..RUNS {
+        let out = ctx.run_json(
+            path.to_str().expect("utf8"),
+            "{}",
+            &["--agents", f.to_str().expect("utf8"), "--max-parallel", "4"],
+        );
+        out.expect_code(0);
+        let outputs = &out.json()["data"]["result"]["outputs"];
+        let places: Vec<Value> = (0..12)
+            .flat_map(|i| [0, 1].map(|k| outputs[format!("b{i}s{k}")]["n"].clone()))
+            .collect();
+        assert_eq!(places[0], json!(1), "run {round}: {places:?}");
+        let mut sorted: Vec<u64> = places.iter().filter_map(Value::as_u64).collect();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (1..=24).collect::<Vec<u64>>(), "run {round}: every answer once");
+        match &first {
+            None => first = Some(places),
+            Some(f) => assert_eq!(&places, f, "run {round} differs from run 0"),
+        }
+    }
+}

@@ -19,7 +19,7 @@
 use super::call::{Call, CallResult, Parent, TaskSpec};
 use super::instance::InstanceBroker;
 use super::turns::Busy;
-use super::width::{queued, width_of};
+use super::width::{Pool, queued, width_of};
 use super::{CallErrorKind, CallFailure, Event, RunContext};
 use crate::vm::limits::HostTrap;
 use hwf_core::fingerprint::Fingerprint;
@@ -28,7 +28,6 @@ use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
-use tokio::sync::Semaphore;
 use tokio::task::{Id, JoinSet};
 
 /// One slot's outcome.
@@ -173,7 +172,7 @@ impl InstanceBroker {
         } else if stages.is_empty() {
             items.into_iter().map(Ok).collect()
         } else {
-            let local = Arc::new(Semaphore::new(self.width()));
+            let local = Pool::new(self.run.turns.clone(), self.width());
             let stages = Arc::new(stages);
             let mut set = JoinSet::new();
             let mut index_of = HashMap::new();
@@ -187,10 +186,12 @@ impl InstanceBroker {
                 );
                 let guard = run.task_guard();
                 let busy = run.turns.busy();
+                // In line for a slot now, in item order (`width.rs`).
+                let ticket = local.ticket(&format!("{id}.{i}"));
                 let h = set.spawn(async move {
                     let _guard = guard;
                     let out = async {
-                        let _permit = queued(&run, local).await;
+                        let _permit = queued(&run, ticket).await;
                         let mut prev = item.clone();
                         for (s, stage) in stages.iter().enumerate() {
                             let input = json!({"input": prev, "item": item, "index": i, "stage": s});
@@ -241,7 +242,7 @@ impl InstanceBroker {
         let local = self
             .joins
             .width
-            .get_or_insert_with(|| Arc::new(Semaphore::new(width)))
+            .get_or_insert_with(|| Pool::new(self.run.turns.clone(), width))
             .clone();
         // A leaf call the replay index answers completes without waiting
         // on anything, and an agent call often gets as far as its flush
@@ -262,9 +263,14 @@ impl InstanceBroker {
         let guard = run.task_guard();
         let busy = run.turns.busy();
         let bounded = call.spec.runs_guest_code();
+        // In line for a slot now, in call order (`width.rs`).
+        let ticket = bounded.then(|| local.ticket(&call.id));
         let mut task = Box::pin(async move {
             let _guard = guard;
-            let _permit = if bounded { queued(&run, local).await } else { None };
+            let _permit = match ticket {
+                Some(t) => Some(queued(&run, t).await),
+                None => None,
+            };
             (n, run.run_call(call, parent).await, busy)
         });
         if first_step_here {
@@ -482,7 +488,7 @@ async fn run_slots(
     fail_fast: bool,
 ) -> Result<Vec<Slot>, HostTrap> {
     let n = tasks.len();
-    let local = Arc::new(Semaphore::new(width));
+    let local = Pool::new(run.turns.clone(), width);
     let mut set = JoinSet::new();
     let mut index_of = HashMap::new();
     for (i, spec) in tasks.into_iter().enumerate() {
@@ -491,9 +497,14 @@ async fn run_slots(
         let guard = run.task_guard();
         let busy = run.turns.busy();
         let bounded = spec.runs_guest_code();
+        // In line for a slot now, in slot order (`width.rs`).
+        let ticket = bounded.then(|| local.ticket(&id));
         let h = set.spawn(async move {
             let _guard = guard;
-            let _permit = if bounded { queued(&run, local).await } else { None };
+            let _permit = match ticket {
+                Some(t) => Some(queued(&run, t).await),
+                None => None,
+            };
             let out = run.run_call(Call::new(id.clone(), spec), parent).await;
             // Slots come back in input order, not through `next`.
             run.turns.delivered(&id);

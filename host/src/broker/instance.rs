@@ -12,7 +12,6 @@ use hwf_core::redact::{clip, redact_text};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-use tokio::sync::Semaphore;
 use tokio::task::{AbortHandle, Id, JoinSet};
 
 /// Longest log line kept (bytes); longer lines are clipped.
@@ -41,7 +40,7 @@ pub struct Joins {
     pub(super) by_task: HashMap<Id, u64>,
     pub(super) handles: HashMap<u64, AbortHandle>,
     pub(super) ready: BTreeMap<u64, Result<Value, CallFailure>>,
-    pub(super) width: Option<Arc<Semaphore>>,
+    pub(super) width: Option<Arc<super::width::Pool>>,
 }
 
 /// The per-instance side of the broker.

@@ -185,7 +185,7 @@ pub struct RunContext {
     stats: Mutex<RunStats>,
     started: Instant,
     stop: AtomicBool,
-    width: Arc<tokio::sync::Semaphore>,
+    width: Arc<width::Pool>,
     instances: Option<Arc<dyn Instances>>,
     tasks: Arc<TaskCount>,
     /// Deterministic turns for order-sensitive agent calls (`turns.rs`).
@@ -306,6 +306,7 @@ impl RunContextBuilder {
             stats.counts.usage.add(&charged.usage);
             stats.counts.cost_micro_usd = stats.counts.cost_micro_usd.saturating_add(charged.cost_micro_usd);
         }
+        let turns = Arc::new(turns::Turns::new());
         Arc::new(RunContext {
             root_run_id: root_run_id.unwrap_or_else(|| run_id.clone()),
             run_id,
@@ -316,10 +317,10 @@ impl RunContextBuilder {
             stats: Mutex::new(stats),
             started: Instant::now(),
             stop: AtomicBool::new(false),
-            width: Arc::new(tokio::sync::Semaphore::new(width)),
+            width: width::Pool::new(turns.clone(), width),
             instances,
             tasks: Arc::new(TaskCount::default()),
-            turns: Arc::new(turns::Turns::new()),
+            turns,
             replay: replay.map(Arc::new),
             prompt_cache: Mutex::new(std::collections::HashMap::new()),
             first_seen: Mutex::new(std::collections::HashMap::new()),

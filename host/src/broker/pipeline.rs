@@ -151,8 +151,8 @@ impl RunContext {
             // really ran at once); the permit is freed before the
             // completion's fsync.
             let mut permit = match &spec {
-                TaskSpec::Agent(a) if a.invalid.is_none() => self.width_permit().await,
-                TaskSpec::Capability(_) => self.width_permit().await,
+                TaskSpec::Agent(a) if a.invalid.is_none() => Some(self.width_permit(&call_id).await),
+                TaskSpec::Capability(_) => Some(self.width_permit(&call_id).await),
                 _ => None,
             };
             self.journal_or_trap(&Event::CallStarted {

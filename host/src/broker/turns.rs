@@ -100,6 +100,24 @@ impl Turns {
         Busy(self.clone())
     }
 
+    /// How many units are busy (tests).
+    #[cfg(test)]
+    pub(crate) fn lock_busy(&self) -> usize {
+        self.lock().busy
+    }
+
+    /// The current unit starts waiting on something that will hand it
+    /// back with [`Turns::unpark`] (a width permit, `width.rs`).
+    pub(crate) fn park(&self) {
+        self.lock().less_busy();
+    }
+
+    /// A waiting unit is runnable again: counted busy by whoever wakes it,
+    /// before it runs, so no false settle point falls in between.
+    pub(crate) fn unpark(&self) {
+        self.lock().busy += 1;
+    }
+
     /// Await `fut`, something the run or an agent must do first (a permit,
     /// a join, an agent's answer): the current unit is idle while it is
     /// pending, and busy again before the output is handed back. A future
