@@ -54,7 +54,7 @@ pub enum TaskSpec {
 impl TaskSpec {
     /// Whether the task runs guest code (a branch or nested workflow), so
     /// that its composite call must bound it; agent and capability tasks
-    /// are bounded by the run-wide width semaphore instead.
+    /// are bounded by the run-wide width pool instead.
     pub fn runs_guest_code(&self) -> bool {
         matches!(self, TaskSpec::Branch { .. } | TaskSpec::Workflow { .. })
     }

@@ -25,7 +25,7 @@
 //! 6. **prompt cache** (`cache.rs`) — an identical prompt-agent call that
 //!    succeeded in this run answers (`cache_hit`), unless `fresh`;
 //! 7. **width** (`width.rs`) — leaf calls wait for a permit of the run's
-//!    `max_parallel` semaphore (before `call_started`, so the journal shows
+//!    `max_parallel` pool (before `call_started`, so the journal shows
 //!    what really ran at once);
 //! 8. **journal** `call_started` (`pipeline.rs`, `journal.rs`; request
 //!    redacted), then an operator's task stop is checked;
@@ -175,7 +175,7 @@ pub type Vm = crate::vm::Vm<WitHost>;
 pub type LoadedComponent = crate::vm::LoadedComponent<WitHost>;
 
 /// Everything one run's instances share: identity, journal, services,
-/// counters, the width semaphore, the stop flag.
+/// counters, the width pool, the stop flag.
 pub struct RunContext {
     run_id: RunId,
     journal: Mutex<Option<Journal>>,

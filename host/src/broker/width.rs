@@ -1,7 +1,7 @@
 //! Stage 7, **width**: how many calls run at once. Leaf calls (agents,
-//! capabilities) take a permit of the run-wide `max_parallel` semaphore
+//! capabilities) take a permit of the run-wide `max_parallel` pool
 //! before their `call_started` line; each `parallel`/`pipeline` call and
-//! each join set bounds its own in-flight tasks with a local semaphore of
+//! each join set bounds its own in-flight tasks with a local pool of
 //! the same width, which bounds branch instances too. A task waiting for a
 //! permit is counted as queued. The slots come from a [`Pool`], which
 //! hands a freed slot to the waiting call with the lowest call id.
