@@ -18,18 +18,25 @@ fn sequence(label_or_agent: (&str, &str), n: u64) -> Value {
     json!({"match": {label_or_agent.0: label_or_agent.1}, "sequence": answers})
 }
 
-/// Run `file` (already written) `RUNS` times; every result must be `want`.
-fn same_every_run(ctx: &Ctx, file: &str, fixture: &Value, want: &Value) {
+/// Run `file` (already written) `RUNS` times with `fixture` and `extra`
+/// flags; each run must succeed. Its results, in run order.
+fn results(ctx: &Ctx, file: &str, fixture: &Value, extra: &[&str]) -> Vec<Value> {
     let f = ctx.write("fixture.json", fixture.to_string());
     let path = ctx.path(file);
-    for round in 0..RUNS {
-        let out = ctx.run_json(
-            path.to_str().expect("utf8"),
-            "{}",
-            &["--agents", f.to_str().expect("utf8")],
-        );
-        out.expect_code(0);
-        let got = &out.json()["data"]["result"];
+    let mut flags = vec!["--agents", f.to_str().expect("utf8")];
+    flags.extend_from_slice(extra);
+    (0..RUNS)
+        .map(|_| {
+            let out = ctx.run_json(path.to_str().expect("utf8"), "{}", &flags);
+            out.expect_code(0);
+            out.json()["data"]["result"].clone()
+        })
+        .collect()
+}
+
+/// Run `file` (already written) `RUNS` times; every result must be `want`.
+fn same_every_run(ctx: &Ctx, file: &str, fixture: &Value, want: &Value) {
+    for (round, got) in results(ctx, file, fixture, &[]).iter().enumerate() {
         assert_eq!(got, want, "run {round} of {file}");
     }
 }
@@ -65,16 +72,7 @@ fn json_parallel_branches_take_a_sequence_in_branch_order() {
         },
         "last": {"branches": {"g0": {"branches": {"g0a": n(1), "g0b": n(2)}}, "g1": {"branches": {"g1a": n(3), "g1b": n(4)}}}}
     });
-    let f = ctx.write("fixture.json", fixture.to_string());
-    let path = ctx.path("fan.workflow.json");
-    for round in 0..RUNS {
-        let out = ctx.run_json(
-            path.to_str().expect("utf8"),
-            "{}",
-            &["--agents", f.to_str().expect("utf8")],
-        );
-        out.expect_code(0);
-        let got = &out.json()["data"]["result"];
+    for (round, got) in results(&ctx, "fan.workflow.json", &fixture, &[]).iter().enumerate() {
         // Key order aside (the outputs map lists steps as they finish).
         for key in [
             "w1", "w2", "w3", "w4", "flat", "g0a", "g0b", "g1a", "g1b", "g0", "g1", "outer",
@@ -152,18 +150,14 @@ fn nested_workflows_in_parallel_take_a_sequence_in_call_order() {
          return await parallel(['a', 'b'].map(k => () => workflow({ scriptPath: 'child.js' }, { k })))\n",
     );
     let fixture = json!({"responses": [sequence(("label", "c"), 4)]});
-    let f = ctx.write("fixture.json", fixture.to_string());
-    for round in 0..RUNS {
-        let out = ctx.run_json("outer.js", "{}", &["--agents", f.to_str().expect("utf8")]);
-        out.expect_code(0);
-        let got = &out.json()["data"]["result"];
-        let results: Vec<&Value> = got
+    for (round, got) in results(&ctx, "outer.js", &fixture, &[]).iter().enumerate() {
+        let children: Vec<&Value> = got
             .as_array()
             .unwrap_or_else(|| panic!("run {round}: {got}"))
             .iter()
             .map(|r| r.get("result").unwrap_or(r))
             .collect();
-        assert_eq!(results, [&json!([1, 3]), &json!([2, 4])], "run {round}: {got}");
+        assert_eq!(children, [&json!([1, 3]), &json!([2, 4])], "run {round}: {got}");
     }
 }
 
@@ -185,18 +179,14 @@ fn branches_beyond_the_width_take_a_sequence_the_same_way_every_run() {
     let def = json!({"version": "1", "name": "wide",
         "policy": {"network": false, "filesystem": false, "max_parallel": 12},
         "steps": [{"kind": "parallel", "id": "fan", "branches": branches}]});
-    let path = ctx.write("wide.workflow.json", def.to_string());
+    ctx.write("wide.workflow.json", def.to_string());
     let fixture = json!({"responses": [sequence(("agent", "hermes.w"), 24)]});
-    let f = ctx.write("fixture.json", fixture.to_string());
     let mut first: Option<Vec<Value>> = None;
-    for round in 0..RUNS {
-        let out = ctx.run_json(
-            path.to_str().expect("utf8"),
-            "{}",
-            &["--agents", f.to_str().expect("utf8"), "--max-parallel", "4"],
-        );
-        out.expect_code(0);
-        let outputs = &out.json()["data"]["result"]["outputs"];
+    for (round, got) in results(&ctx, "wide.workflow.json", &fixture, &["--max-parallel", "4"])
+        .iter()
+        .enumerate()
+    {
+        let outputs = &got["outputs"];
         let places: Vec<Value> = (0..12)
             .flat_map(|i| [0, 1].map(|k| outputs[format!("b{i}s{k}")]["n"].clone()))
             .collect();

@@ -288,11 +288,12 @@ impl Drop for Idle {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use std::sync::Mutex as StdMutex;
 
-    fn rt() -> tokio::runtime::Runtime {
+    /// A one-thread runtime in virtual time (the broker's unit tests).
+    pub(in crate::broker) fn rt() -> tokio::runtime::Runtime {
         tokio::runtime::Builder::new_current_thread()
             .enable_time()
             .start_paused(true)

@@ -185,14 +185,7 @@ impl RunContext {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn rt() -> tokio::runtime::Runtime {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_time()
-            .start_paused(true)
-            .build()
-            .expect("runtime")
-    }
+    use crate::broker::turns::tests::rt;
 
     /// Freed slots go to the waiting calls lowest call id first, whatever
     /// order they got in line, and a waiter is counted busy as it is handed
