@@ -343,13 +343,13 @@ impl InstanceBroker {
                 }
                 self.run.turns.delivered(&id);
                 let slot = self.joins.ready.remove(&n).unwrap_or_else(|| Err(cancelled("lost")));
-                break (n, slot);
+                break (n, slot, id);
             }
             if let Some(w) = wanted
                 && !self.joins.handles.contains_key(&w)
                 && !self.joins.ready.contains_key(&w)
             {
-                break (w, Err(cancelled("the recorded call is gone")));
+                break (w, Err(cancelled("the recorded call is gone")), self.scope.id_of(w));
             }
             let running = if pending.is_empty() {
                 !self.joins.handles.is_empty()
@@ -365,6 +365,7 @@ impl InstanceBroker {
                         "unknown_call",
                         "next() was given no pending call of this instance",
                     )),
+                    self.scope.id_of(n),
                 );
             }
             // About to wait: the deliveries so far reach the journal first.
@@ -373,10 +374,10 @@ impl InstanceBroker {
             let joined = self.run.turns.wait(self.joins.set.join_next_with_id()).await;
             self.absorb(joined).await?;
         };
-        let call = self.scope.id_of(out.0);
+        let (n, slot, call) = out;
         self.delivered += 1;
         self.run.journal_delivered(&call)?;
-        Ok(out)
+        Ok((n, slot))
     }
 
     /// Take one joined task's outcome into `ready` (a cancelled or
