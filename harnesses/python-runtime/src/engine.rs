@@ -726,6 +726,23 @@ impl PrintWriterCallback for LogSink {
         }
         Ok(())
     }
+
+    /// The synchronous host functions (`phase`, `budget.spent()` /
+    /// `remaining()`) answered where Monty cannot suspend: in a generator's
+    /// body, a `sorted(key=)` or `map` callback. A task (`agent`, …) is not
+    /// answered here; it stays Monty's `NotImplementedError` there.
+    fn call_in_place(
+        &mut self,
+        name: &str,
+        args: &[MontyObject],
+        _kwargs: &[(MontyObject, MontyObject)],
+    ) -> Option<Result<MontyObject, MontyException>> {
+        match sync_call(name, args) {
+            ExtFunctionResult::Return(v) => Some(Ok(v)),
+            ExtFunctionResult::Error(e) => Some(Err(e)),
+            _ => None,
+        }
+    }
 }
 
 /// A synchronous host function's answer.

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use crate::{
     exceptions::{ExcType, MontyException},
+    object::MontyObject,
     resource::ResourceError,
 };
 
@@ -163,6 +164,21 @@ impl PrintWriter<'_> {
             _ => Ok(()),
         }
     }
+
+    /// hwf: asks a callback to answer a call of the external function `name`
+    /// where the VM cannot suspend (see [`PrintWriterCallback::call_in_place`]);
+    /// `None` for every other writer.
+    pub fn call_in_place(
+        &mut self,
+        name: &str,
+        args: &[MontyObject],
+        kwargs: &[(MontyObject, MontyObject)],
+    ) -> Option<Result<MontyObject, MontyException>> {
+        match self {
+            Self::Callback(cb) => cb.call_in_place(name, args, kwargs),
+            _ => None,
+        }
+    }
 }
 
 /// Rejects a collect-buffer growth that would exceed `max_bytes`.
@@ -257,5 +273,20 @@ pub trait PrintWriterCallback {
     /// through do nothing here.
     fn poll_flush(&mut self) -> Result<(), MontyException> {
         Ok(())
+    }
+
+    /// hwf: answers a call of the external function `name` in place, where
+    /// the VM cannot suspend to the host: inside a generator's body, a
+    /// `sorted(key=)` / `map` callback or any other nested interpreter loop.
+    /// A host whose function is synchronous (it needs no other Python code
+    /// to run before it answers) returns `Some`; `None` (the default) keeps
+    /// Monty's `NotImplementedError` for that context.
+    fn call_in_place(
+        &mut self,
+        _name: &str,
+        _args: &[MontyObject],
+        _kwargs: &[(MontyObject, MontyObject)],
+    ) -> Option<Result<MontyObject, MontyException>> {
+        None
     }
 }

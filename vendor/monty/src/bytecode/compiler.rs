@@ -1465,7 +1465,7 @@ impl<'a> Compiler<'a> {
                 self.code.emit(Opcode::Dup)?;
                 let loop_start = self.code.current_jump_target();
                 let end_jump = self.code.emit_jump(Opcode::ForIter)?;
-                self.code.emit(Opcode::Yield)?;
+                self.code.emit(Opcode::YieldFrom)?;
                 self.code.emit(Opcode::Pop)?;
                 self.code.emit_jump_to(Opcode::Jump, loop_start)?;
                 self.code.patch_jump(end_jump)?;

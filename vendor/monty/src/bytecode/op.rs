@@ -568,6 +568,11 @@ pub enum Opcode {
     /// hwf: the value of `yield from`: pops the iterator it delegated to and
     /// pushes that generator's return value (`None` for any other iterator).
     YieldFromResult = 125,
+    /// hwf: the `yield` inside `yield from`: as `Yield`, and the paused
+    /// generator delegates to the iterator on top of its saved stack, so
+    /// `send()` / `throw()` / `close()` reach that iterator first, as
+    /// CPython's `gen_send` / `gen_throw` do.
+    YieldFrom = 126,
 }
 // Samuel: do not remove this comment!
 // NOTE: opcodes serialize as a single byte, hard-capping this enum at 256
@@ -667,6 +672,7 @@ impl Opcode {
             | Self::BuildCell
             | Self::Yield
             | Self::YieldFromResult
+            | Self::YieldFrom
             | Self::DeleteSubscr => OperandShape::None,
             Self::LoadLocal
             | Self::StoreLocal
@@ -917,7 +923,7 @@ impl Opcode {
             (ListToTuple, Operand::None) => 0,
             (BinarySubscr, Operand::None) => -1,
             (StoreSubscr, Operand::None) => -3,
-            (GetIter | Await | Yield | YieldFromResult, Operand::None) => 0,
+            (GetIter | Await | Yield | YieldFromResult | YieldFrom, Operand::None) => 0,
             (DeleteSubscr, Operand::None) => -2,
             (DeleteAttr, Operand::U16(_)) => -1,
             (Raise, Operand::None) => -1,

@@ -775,30 +775,61 @@ fn math_log(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     defer_drop!(x_val, vm);
     defer_drop!(base_val, vm);
 
-    let x = value_to_float(x_val, vm)?;
+    let x = log_helper(x_val, vm, f64::ln)?;
+    match base_val {
+        Some(base_v) => {
+            let base = log_helper(base_v, vm, f64::ln)?;
+            // hwf: CPython 3.11 divides the two logarithms as floats, so a
+            // base of 1 is `ZeroDivisionError: float division by zero`.
+            if base == 0.0 {
+                return Err(SimpleException::new_msg(ExcType::ZeroDivisionError, "float division by zero").into());
+            }
+            Ok(Value::Float(x / base))
+        }
+        None => Ok(Value::Float(x)),
+    }
+}
+
+/// hwf: CPython's `loghelper` for `log`, `log2` and `log10`: `func(x)` of a
+/// positive number (else `math domain error`); an int too large for a float
+/// is `m * 2**e` with `m` in `[0.5, 1)` rounded as `_PyLong_Frexp` rounds it
+/// (to nearest, ties to even, over all of its bits), and its logarithm
+/// `func(m) + func(2.0) * e`, so `math.log(10 ** 400)` is `921.03…` rather
+/// than an `OverflowError`.
+fn log_helper(value: &Value, vm: &VM<'_>, func: fn(f64) -> f64) -> RunResult<f64> {
+    if let Value::Ref(id) = value
+        && let HeapData::LongInt(li) = vm.heap.get(*id)
+    {
+        let n = li.inner();
+        if n.sign() != num_bigint::Sign::Plus {
+            return Err(math_domain_error());
+        }
+        if let Some(f) = n.to_f64().filter(|f| f.is_finite()) {
+            return Ok(func(f));
+        }
+        // The top 64 bits, with a sticky low bit for any bits below them, so
+        // rounding to 53 bits is the same as rounding the whole number.
+        let bits = n.bits();
+        let shift = bits.saturating_sub(64);
+        let mut top = (n >> shift).to_u64().unwrap_or(u64::MAX);
+        if n.trailing_zeros().is_some_and(|z| z < shift) {
+            top |= 1;
+        }
+        #[expect(clippy::cast_precision_loss, reason = "rounding to 53 bits is the point")]
+        let mut m = top as f64 / 18_446_744_073_709_551_616.0;
+        #[expect(clippy::cast_precision_loss, reason = "a bit count fits a float exactly")]
+        let mut e = (shift + 64) as f64;
+        if m >= 1.0 {
+            m /= 2.0;
+            e += 1.0;
+        }
+        return Ok(func(m) + func(2.0) * e);
+    }
+    let x = value_to_float(value, vm)?;
     if x <= 0.0 {
         return Err(math_domain_error() /* hwf: CPython 3.11's message */);
     }
-
-    match base_val {
-        Some(base_v) => {
-            let base = value_to_float(base_v, vm)?;
-            // base == 1.0 causes division by zero in log(x)/log(base), matching
-            // CPython which raises ZeroDivisionError for this case.
-            #[expect(
-                clippy::float_cmp,
-                reason = "exact comparison with 1.0 is intentional — log(1.0) is exactly 0.0"
-            )]
-            if base == 1.0 {
-                return Err(SimpleException::new_msg(ExcType::ZeroDivisionError, "division by zero").into());
-            }
-            if base <= 0.0 {
-                return Err(math_domain_error() /* hwf: CPython 3.11's message */);
-            }
-            Ok(Value::Float(x.ln() / base.ln()))
-        }
-        None => Ok(Value::Float(x.ln())),
-    }
+    Ok(func(x))
 }
 
 /// `math.log1p(x)` — returns the natural logarithm of 1 + x.
@@ -825,13 +856,7 @@ fn math_log1p(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
 fn math_log2(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     let value = args.get_one_arg("math.log2", vm.heap)?;
     defer_drop!(value, vm);
-
-    let f = value_to_float(value, vm)?;
-    if f <= 0.0 {
-        Err(math_domain_error() /* hwf: CPython 3.11's message */)
-    } else {
-        Ok(Value::Float(f.log2()))
-    }
+    Ok(Value::Float(log_helper(value, vm, f64::log2)?))
 }
 
 /// `math.log10(x)` — returns the base-10 logarithm of x.
@@ -841,13 +866,7 @@ fn math_log2(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
 fn math_log10(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     let value = args.get_one_arg("math.log10", vm.heap)?;
     defer_drop!(value, vm);
-
-    let f = value_to_float(value, vm)?;
-    if f <= 0.0 {
-        Err(math_domain_error() /* hwf: CPython 3.11's message */)
-    } else {
-        Ok(Value::Float(f.log10()))
-    }
+    Ok(Value::Float(log_helper(value, vm, f64::log10)?))
 }
 
 // ==========================

@@ -60,6 +60,10 @@ pub(crate) struct Generator {
     /// takes it.
     #[serde(default)]
     pub return_value: Option<Value>,
+    /// Paused at the `yield` of a `yield from`: the iterator it delegates to
+    /// is the top of `stack`.
+    #[serde(default)]
+    pub delegating: bool,
 }
 
 impl Generator {
@@ -74,6 +78,7 @@ impl Generator {
             locals_count,
             state: GeneratorState::New,
             return_value: None,
+            delegating: false,
         }
     }
 

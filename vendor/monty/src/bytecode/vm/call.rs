@@ -521,16 +521,20 @@ impl VM<'_> {
                             let value = effect.apply(None, this);
                             this.push(value);
                         }
-                        exit => {
-                            // Raise unsupported suspensions inside the callee so its
-                            // exception handlers can observe them.
-                            let error = this.unsupported_frame_exit(ctx, exit);
-                            // The `should_return` frame stops unwinding before an
-                            // outer handler can consume this error.
-                            if let Some(error) = this.handle_exception(error) {
-                                return Err(error);
+                        // hwf: an external call the host answers in place
+                        // (`nested_frame_exit`) is the call's value; other
+                        // suspensions raise inside the callee so its
+                        // exception handlers can observe them.
+                        exit => match this.nested_frame_exit(ctx, exit) {
+                            Ok(value) => this.push(value),
+                            Err(error) => {
+                                // The `should_return` frame stops unwinding before an
+                                // outer handler can consume this error.
+                                if let Some(error) = this.handle_exception(error) {
+                                    return Err(error);
+                                }
                             }
-                        }
+                        },
                     }
                 }
             }
@@ -583,6 +587,40 @@ impl VM<'_> {
         };
         result.drop_with(self);
         error.into()
+    }
+
+    /// hwf: a suspension that reached a nested interpreter loop (a generator's
+    /// body, a `sorted(key=)` / `map` callback). An external call is offered to
+    /// the host through the print writer ([`PrintWriter::call_in_place`]), so
+    /// a synchronous host function (the seed's `phase`, `budget.spent()`)
+    /// works there too: `Ok` is its value, to push as the call's result,
+    /// `Err` what to raise at the call. Any other exit, and an external call
+    /// the host does not answer in place, is the
+    /// [`unsupported_frame_exit`](Self::unsupported_frame_exit) error.
+    ///
+    /// [`PrintWriter::call_in_place`]: monty_types::PrintWriter::call_in_place
+    pub(crate) fn nested_frame_exit(&mut self, ctx: &'static str, exit: FrameExit) -> Result<Value, RunError> {
+        let FrameExit::ExternalCall {
+            function_name, args, ..
+        } = exit
+        else {
+            return Err(self.unsupported_frame_exit(ctx, exit));
+        };
+        let name = function_name.as_str(self.interns).to_owned();
+        let (args, kwargs) = args.into_py_objects(self);
+        match self.print_writer.call_in_place(&name, &args, &kwargs) {
+            Some(Ok(obj)) => crate::object_bridge::MontyObjectExt::to_value(obj, self).map_err(|e| match e {
+                monty_types::InvalidInputError::Resource(err) => RunError::from(err),
+                other @ monty_types::InvalidInputError::InvalidType(_) => {
+                    SimpleException::new(ExcType::RuntimeError, Some(format!("invalid return type: {other}"))).into()
+                }
+            }),
+            Some(Err(exc)) => Err(exc.into()),
+            None => Err(ExcType::not_implemented(format!(
+                "{ctx}: external function '{name}' is not yet supported in this context"
+            ))
+            .into()),
+        }
     }
 
     /// Converts a nested VM suspension into a specific synchronous-context error.

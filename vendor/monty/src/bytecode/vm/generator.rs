@@ -27,7 +27,8 @@ impl VM<'_> {
     /// The `Yield` opcode: saves the running generator frame into its
     /// generator and pops it. Returns the yielded value, for the caller to
     /// leave this nested `run()` with.
-    pub(super) fn suspend_generator_frame(&mut self, value: Value) -> Result<Value, RunError> {
+    /// `delegating` marks the `yield` of a `yield from` (`YieldFrom`).
+    pub(super) fn suspend_generator_frame(&mut self, value: Value, delegating: bool) -> Result<Value, RunError> {
         let Some(generator_id) = self.current_frame.generator else {
             value.drop_with(self);
             return Err(RunError::internal("yield outside a generator frame"));
@@ -43,6 +44,7 @@ impl VM<'_> {
             generator.exception_stack = exceptions;
             generator.ip = ip;
             generator.state = GeneratorState::Suspended;
+            generator.delegating = delegating;
         });
         // The frame's stack region is already empty; `should_return` is set.
         self.pop_frame();
@@ -115,6 +117,57 @@ impl VM<'_> {
     /// (`sent` is then the exception).
     fn resume_generator_with(&mut self, id: HeapId, sent: Value, throw: bool) -> RunResult<Option<Value>> {
         let sending = !throw && !matches!(sent, Value::None);
+        if sending || throw {
+            return self.delegate_or_resume(id, sent, throw);
+        }
+        self.resume_frame(id, sent, Thrown::No)
+    }
+
+    /// hwf: `send(v)` / `throw(exc)` to generator `id`. Paused in a `yield
+    /// from` over another generator, it goes to that one first, as CPython's
+    /// `gen_send_ex` / `_gen_throw` do: what the inner one yields is the
+    /// outer's value; once it returns, the outer goes on (its loop finds it
+    /// exhausted and `yield from` gives its return value); what it raises is
+    /// raised at the outer's paused `yield from`.
+    fn delegate_or_resume(&mut self, id: HeapId, sent: Value, throw: bool) -> RunResult<Option<Value>> {
+        let inner = self.with_generator(id, |generator| match (generator.state, generator.delegating) {
+            (GeneratorState::Suspended, true) => match generator.stack.last() {
+                Some(Value::Ref(inner)) => Some(*inner),
+                _ => None,
+            },
+            _ => None,
+        });
+        let inner = inner
+            .flatten()
+            .filter(|inner| matches!(self.heap.get(*inner), HeapData::Generator(_)));
+        let Some(inner) = inner else {
+            return self.resume_frame(id, sent, if throw { Thrown::Value } else { Thrown::No });
+        };
+        // The outer generator is running while the inner one does (CPython's
+        // `gi_running`): advancing it from inside is `already executing`.
+        self.with_generator(id, |generator| generator.state = GeneratorState::Running);
+        let result = if throw {
+            self.throw_into_generator(inner, sent)
+        } else {
+            self.resume_generator(inner, sent)
+        };
+        self.with_generator(id, |generator| {
+            if generator.state == GeneratorState::Running {
+                generator.state = GeneratorState::Suspended;
+            }
+        });
+        match result {
+            Ok(Some(value)) => Ok(Some(value)),
+            Ok(None) => self.resume_frame(id, Value::None, Thrown::No),
+            Err(error) => self.resume_frame(id, Value::None, Thrown::Error(error)),
+        }
+    }
+
+    /// Pushes generator `id`'s saved frame and runs it to its next `yield`:
+    /// `sent` is the paused `yield`'s value, or with `thrown` what it raises.
+    fn resume_frame(&mut self, id: HeapId, sent: Value, thrown: Thrown) -> RunResult<Option<Value>> {
+        let throw = !matches!(thrown, Thrown::No);
+        let sending = !throw && !matches!(sent, Value::None);
         let taken = self.with_generator(id, |generator| match generator.state {
             GeneratorState::Finished => Err(None),
             GeneratorState::Running => Err(Some("running")),
@@ -139,7 +192,10 @@ impl VM<'_> {
             Some(Err(None)) if throw => {
                 // Not started or finished: the exception comes straight out.
                 self.finish_generator(id);
-                let error = self.make_exception(&sent, true);
+                let error = match thrown {
+                    Thrown::Error(error) => error,
+                    _ => self.make_exception(&sent, true),
+                };
                 sent.drop_with(self);
                 return Err(error);
             }
@@ -177,7 +233,7 @@ impl VM<'_> {
         let stack_base = this.stack.len();
         this.stack.extend(stack);
         let thrown = if throw {
-            Some(sent)
+            Some((sent, thrown))
         } else {
             if was_new {
                 sent.drop_with(this);
@@ -204,17 +260,21 @@ impl VM<'_> {
             // had pushed on the exception stack too.
             let leftover: Vec<Value> = this.exception_stack.drain(exception_stack_base..).collect();
             leftover.drop_with(this);
-            if let Some(exc) = thrown {
+            if let Some((exc, _)) = thrown {
                 exc.drop_with(this);
             }
             this.finish_generator(id);
             return Err(e);
         }
-        if let Some(exc) = thrown {
+        if let Some((exc, how)) = thrown {
             // The exception is raised by the paused `Yield` (one byte before
             // the saved ip), so that `yield`'s handlers catch it.
             this.instruction_ip = ip.saturating_sub(1);
-            let error = this.make_exception(&exc, true);
+            let error = match how {
+                // Raised by the generator a `yield from` delegated to.
+                Thrown::Error(error) => error,
+                _ => this.make_exception(&exc, true),
+            };
             let raised = match &exc {
                 Value::Ref(exc_id) if matches!(this.heap.get(*exc_id), HeapData::Exception(_)) => Some(exc),
                 _ => {
@@ -252,13 +312,17 @@ impl VM<'_> {
                     let value = effect.apply(None, this);
                     this.push(value);
                 }
-                Ok(exit) => {
-                    let error = this.unsupported_frame_exit("generator", exit);
-                    if let Some(error) = this.handle_exception(error) {
-                        this.finish_generator(id);
-                        return Err(error);
+                // hwf: an external call the host answers in place (`phase`,
+                // `budget.spent()`) is the call's value; see `nested_frame_exit`.
+                Ok(exit) => match this.nested_frame_exit("generator", exit) {
+                    Ok(value) => this.push(value),
+                    Err(error) => {
+                        if let Some(error) = this.handle_exception(error) {
+                            this.finish_generator(id);
+                            return Err(error);
+                        }
                     }
-                }
+                },
                 Err(e) => {
                     this.finish_generator(id);
                     return Err(stop_iteration_to_runtime_error(e));
@@ -349,6 +413,16 @@ impl VM<'_> {
         let type_name = obj.py_type_name(self);
         Err(ExcType::attribute_error(type_name, name.as_str(self.interns)))
     }
+}
+
+/// What [`VM::resume_frame`] raises at the paused `yield`.
+enum Thrown {
+    /// Nothing: `sent` is the `yield`'s value.
+    No,
+    /// `sent`, an exception instance or class (`throw(exc)`).
+    Value,
+    /// What the generator a `yield from` delegated to raised.
+    Error(RunError),
 }
 
 /// hwf: PEP 479, as CPython 3.7+: a `StopIteration` that escapes a

@@ -1892,7 +1892,11 @@ impl<'h> VM<'h> {
                 // hwf: generators and `del`.
                 Opcode::Yield => {
                     let value = self.pop();
-                    return Ok(FrameExit::Return(self.suspend_generator_frame(value)?));
+                    return Ok(FrameExit::Return(self.suspend_generator_frame(value, false)?));
+                }
+                Opcode::YieldFrom => {
+                    let value = self.pop();
+                    return Ok(FrameExit::Return(self.suspend_generator_frame(value, true)?));
                 }
                 Opcode::YieldFromResult => {
                     let iter = self.pop();
