@@ -137,8 +137,12 @@ pub fn compare(a: &str, b: &str, options: Options) -> Ordering {
     if options.accents {
         order = order.then_with(|| level(&|e| e.secondary));
     }
-    if options.case {
+    if options.case && options.accents {
         order = order.then_with(|| level(&|e| tertiary_key(e.tertiary, options.upper_first)));
+    } else if options.case {
+        // `sensitivity: "case"` (ICU's case level): upper or lower only, so
+        // an expansion is its letters' case (`æ` = `ae`, `Æ` > `ae`).
+        order = order.then_with(|| level(&|e| tertiary_key(e.tertiary & 1, options.upper_first)));
     }
     order
 }
@@ -400,15 +404,22 @@ fn latin(c: char) -> u32 {
     LATIN + (c as u32 - 'a' as u32) * 4
 }
 
-/// Two elements for a letter that sorts as two (`ß` = `ss`).
+/// Two elements for a letter that sorts as two (`ß` = `ss`). The first
+/// carries a secondary weight above every diacritic's (ICU's expansions
+/// hold one between their letters), so `ae` < `áe` < `æ` when accents
+/// count (`sensitivity: "accent"`) and they stay equal at `"base"`.
 fn expansion(first: char, second: char, tertiary: u8) -> Option<(Element, Option<Element>)> {
-    let element = |c| Element {
+    let element = |c, secondary| Element {
         primary: latin(c),
-        secondary: 0,
+        secondary,
         tertiary,
     };
-    Some((element(first), Some(element(second))))
+    Some((element(first, EXPANSION), Some(element(second, 0))))
 }
+
+/// The secondary weight between the letters of an expansion (`æ`, `ß`):
+/// above every single diacritic's ([`MARKS`], [`STROKE`], other marks).
+const EXPANSION: u32 = 0x100;
 
 #[cfg(test)]
 mod tests {
@@ -434,6 +445,39 @@ mod tests {
             [" ", "_", "-", "$", "£", "¥", "€", "0", "9", "a"]
         );
         assert_eq!(compare("é", "e\u{301}", Options::VARIANT), Ordering::Equal);
+    }
+
+    #[test]
+    fn an_expansion_differs_from_its_letters_by_accent_not_by_base() {
+        // Node 20: `"æ".localeCompare("ae", "en", {sensitivity})` is 0 for
+        // "base" and 1 for "accent"; `æ` after `áe` too.
+        let accent = Options {
+            case: false,
+            ..Options::VARIANT
+        };
+        let base = Options {
+            accents: false,
+            ..accent
+        };
+        for (a, b) in [
+            ("æ", "ae"),
+            ("Æsir", "aesir"),
+            ("ß", "ss"),
+            ("œ", "oe"),
+            ("æ", "áe"),
+            ("æ", "aé"),
+        ] {
+            assert_eq!(compare(a, b, accent), Ordering::Greater, "{a} {b}");
+            assert_eq!(compare(a, b, Options::VARIANT), Ordering::Greater, "{a} {b}");
+        }
+        assert_eq!(compare("æ", "ae", base), Ordering::Equal);
+        let case = Options {
+            accents: false,
+            ..Options::VARIANT
+        };
+        assert_eq!(compare("æ", "ae", case), Ordering::Equal);
+        assert_eq!(compare("Æ", "ae", case), Ordering::Greater);
+        assert_eq!(compare("ßa", "sa", base), Ordering::Greater);
     }
 
     #[test]

@@ -54,6 +54,11 @@ struct Separators {
     english_region: String,
     /// The tag's language, lower case (`""` for none).
     language: String,
+    /// The tag's region, upper case (`""` for none).
+    region: String,
+    /// The grouping separator of an amount of money, where the region's
+    /// differs from its numbers' (Austria: `1 234,5` but `€ 1.234,50`).
+    currency_group: char,
 }
 
 impl Separators {
@@ -65,12 +70,19 @@ impl Separators {
             .find(|s| s.len() == 2 && s.chars().all(|c| c.is_ascii_alphabetic()))
             .unwrap_or("")
             .to_ascii_uppercase();
-        let (decimal, group, suffix) = match language.as_str() {
-            "pt" if region == "PT" => (',', '\u{a0}', true),
-            "de" | "es" | "it" | "nl" | "pt" | "id" | "tr" | "da" => (',', '.', true),
-            "fr" => (',', '\u{202f}', true),
-            "ru" | "uk" | "pl" | "cs" | "sv" | "nb" | "fi" => (',', '\u{a0}', true),
-            _ => ('.', ',', false),
+        let (decimal, group, suffix) = match (language.as_str(), region.as_str()) {
+            // Switzerland and Liechtenstein: `1'234.5`, `CHF 1'234.50`.
+            ("de" | "it", "CH" | "LI") => ('.', '\'', false),
+            // Austria: `1 234,5`, `€ 1.234,50`.
+            ("de", "AT") => (',', '\u{a0}', false),
+            ("fr", "CA") => (',', '\u{a0}', true),
+            _ => match language.as_str() {
+                "pt" if region == "PT" => (',', '\u{a0}', true),
+                "de" | "es" | "it" | "nl" | "pt" | "id" | "tr" | "da" => (',', '.', true),
+                "fr" => (',', '\u{202f}', true),
+                "ru" | "uk" | "pl" | "cs" | "sv" | "nb" | "fi" => (',', '\u{a0}', true),
+                _ => ('.', ',', false),
+            },
         };
         let min_grouping = match language.as_str() {
             "es" | "it" | "pl" => 2,
@@ -93,7 +105,10 @@ impl Separators {
             } else {
                 language.clone()
             },
-            percent_space: suffix && !matches!(language.as_str(), "it" | "nl" | "pl" | "pt"),
+            percent_space: (suffix && !matches!(language.as_str(), "it" | "nl" | "pl" | "pt"))
+                || (language == "de" && region == "AT"),
+            currency_group: if language == "de" && region == "AT" { '.' } else { group },
+            region: region.clone(),
             minus: if matches!(language.as_str(), "sv" | "nb" | "fi") {
                 "\u{2212}"
             } else {
@@ -273,6 +288,8 @@ pub fn to_locale_string(x: f64, tag: &str, options: &Value) -> String {
             int
         } else if separators.indian {
             group_indian(&int, separators.group)
+        } else if format.currency.is_some() {
+            group(&int, separators.currency_group)
         } else {
             group(&int, separators.group)
         };
@@ -285,20 +302,28 @@ pub fn to_locale_string(x: f64, tag: &str, options: &Value) -> String {
     let sign = if negative { separators.minus } else { "" };
     match (&format.currency, format.percent, separators.suffix) {
         (Some(code), _, _) => {
-            let symbol = currency_symbol(code, &separators.language, &separators.english_region, format.narrow);
-            match separators.language.as_str() {
-                // `€ -1.234,50` (Dutch), `-US$ 1.234,50` (Brazilian Portuguese).
-                "nl" => format!("{symbol}\u{a0}{sign}{body}"),
-                // Portugal's (grouped by spaces) is after the number.
-                "pt" if separators.group == '.' => format!("{sign}{symbol}\u{a0}{body}"),
-                "id" | "tr" => format!("{sign}{}{body}", spaced(symbol)),
-                _ if separators.suffix => format!("{sign}{body}\u{a0}{symbol}"),
-                _ => format!("{sign}{}{body}", spaced(symbol)),
+            let symbol =
+                regional_symbol(code, &separators.language, &separators.region, format.narrow).unwrap_or_else(|| {
+                    currency_symbol(code, &separators.language, &separators.english_region, format.narrow)
+                });
+            match (separators.language.as_str(), separators.region.as_str()) {
+                // `CHF 1'234.50`, `CHF-1'234.50` (Liechtenstein `-CHF 1'234.50`).
+                ("de" | "it", "CH") if negative => format!("{symbol}-{body}"),
+                ("de" | "it", "CH" | "LI") | ("de", "AT") => format!("{sign}{symbol}\u{a0}{body}"),
+                _ => match separators.language.as_str() {
+                    // `€ -1.234,50` (Dutch), `-US$ 1.234,50` (Brazilian Portuguese).
+                    "nl" => format!("{symbol}\u{a0}{sign}{body}"),
+                    // Portugal's (grouped by spaces) is after the number.
+                    "pt" if separators.group == '.' => format!("{sign}{symbol}\u{a0}{body}"),
+                    "id" | "tr" => format!("{sign}{}{body}", spaced(symbol)),
+                    _ if separators.suffix => format!("{sign}{body}\u{a0}{symbol}"),
+                    _ => format!("{sign}{}{body}", spaced(symbol)),
+                },
             }
         }
         // Turkish writes `%25`.
         (None, true, _) if separators.language == "tr" => format!("{sign}%{body}"),
-        (None, true, true) if separators.percent_space => format!("{sign}{body}\u{a0}%"),
+        (None, true, _) if separators.percent_space => format!("{sign}{body}\u{a0}%"),
         (None, true, _) => format!("{sign}{body}%"),
         (None, false, _) => format!("{sign}{body}"),
     }
@@ -448,6 +473,33 @@ fn currency_symbol<'a>(code: &'a str, language: &str, region: &str, narrow: bool
             },
         })
         .unwrap_or(code)
+}
+
+/// Where a region's symbols differ from its language's (ICU, Node 20):
+/// Canadian French (`$` for CAD, `$ US`, codes for most dollars and
+/// pounds) and the Swiss German `EUR`.
+fn regional_symbol<'a>(code: &'a str, language: &str, region: &str, narrow: bool) -> Option<&'a str> {
+    if narrow {
+        return None;
+    }
+    match (language, region) {
+        ("de", "CH" | "LI") => (code == "EUR").then_some(code),
+        ("fr", "CA") => match code {
+            "AUD" => Some("$\u{a0}AU"),
+            "CAD" => Some("$"),
+            "CNY" => Some("CN¥"),
+            "GBP" => Some("£"),
+            "HKD" => Some("$\u{a0}HK"),
+            "JPY" => Some("¥"),
+            "NZD" => Some("$\u{a0}NZ"),
+            "SGD" => Some("$\u{a0}SG"),
+            "USD" => Some("$\u{a0}US"),
+            "ARS" | "BMD" | "BND" | "BZD" | "CLP" | "COP" | "FJD" | "FKP" | "GIP" | "ILS" | "INR" | "KRW" | "LBP"
+            | "MXN" | "NAD" | "SBD" | "SRD" | "TTD" | "UYU" | "VND" | "WST" | "XAF" | "XOF" | "XPF" => Some(code),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// A symbol before the number: ICU's currency spacing puts a no-break
@@ -918,6 +970,40 @@ mod tests {
         assert_eq!(fixed(1e21, 0), "1000000000000000000000");
         assert_eq!(group("1234567", ','), "1,234,567");
         assert_eq!(group("123", ','), "123");
+    }
+
+    #[test]
+    fn writes_the_swiss_austrian_and_canadian_french_forms() {
+        // Node 20 (and Bun).
+        let none = serde_json::json!({});
+        let money = |code: &str| serde_json::json!({"minFraction": 2, "maxFraction": 2, "currency": code});
+        let percent = serde_json::json!({"maxFraction": 0, "percent": true});
+        assert_eq!(to_locale_string(1234567.891, "de-CH", &none), "1'234'567.891");
+        assert_eq!(to_locale_string(1234.5, "de-CH", &money("CHF")), "CHF\u{a0}1'234.50");
+        assert_eq!(to_locale_string(-1234.5, "de-CH", &money("EUR")), "EUR-1'234.50");
+        assert_eq!(to_locale_string(-1234.5, "de-CH", &money("USD")), "$-1'234.50");
+        assert_eq!(to_locale_string(0.256, "de-CH", &percent), "26%");
+        assert_eq!(to_locale_string(-1234.5, "it-CH", &money("EUR")), "€-1234.50");
+        assert_eq!(to_locale_string(-1234.5, "de-LI", &money("EUR")), "-EUR\u{a0}1'234.50");
+        assert_eq!(to_locale_string(1234567.891, "de-AT", &none), "1\u{a0}234\u{a0}567,891");
+        assert_eq!(to_locale_string(-1234.5, "de-AT", &money("EUR")), "-€\u{a0}1.234,50");
+        assert_eq!(to_locale_string(0.256, "de-AT", &percent), "26\u{a0}%");
+        assert_eq!(
+            to_locale_string(-1234.5, "fr-CA", &money("CAD")),
+            "-1\u{a0}234,50\u{a0}$"
+        );
+        assert_eq!(
+            to_locale_string(1234.5, "fr-CA", &money("USD")),
+            "1\u{a0}234,50\u{a0}$\u{a0}US"
+        );
+        assert_eq!(
+            to_locale_string(1234.5, "fr-CA", &money("MXN")),
+            "1\u{a0}234,50\u{a0}MXN"
+        );
+        assert_eq!(
+            to_locale_string(1234.5, "fr-FR", &money("CAD")),
+            "1\u{202f}234,50\u{a0}$CA"
+        );
     }
 
     #[test]

@@ -794,6 +794,34 @@
     fi: ["\u00a0t.", "\u00a0milj.", "\u00a0mrd.", "\u00a0bilj."],
     "en-GB": ["k", "m", "bn", "tn"],
   };
+  // ICU's compact forms by myriads in Japanese, Chinese and Korean (`1.2万`,
+  // `123万`, `1億`; Korean's `1.2천` too) and by lakhs and crores in Indian
+  // English (`12L`, `1.2Cr`, `1KCr`): [divisor, short form, long form],
+  // largest first.
+  const COMPACT_POWERS = {
+    ja: [[1e12, "兆"], [1e8, "億"], [1e4, "万"]], zh: [[1e12, "万亿"], [1e8, "亿"], [1e4, "万"]],
+    "zh-Hant": [[1e12, "兆"], [1e8, "億"], [1e4, "萬"]], ko: [[1e12, "조"], [1e8, "억"], [1e4, "만"], [1e3, "천"]],
+    "en-IN": [[1e12, "LCr", " lakh crore"], [1e10, "KCr", " thousand crore"], [1e7, "Cr", " crore"], [1e5, "L", " lakh"], [1e3, "K", " thousand"]],
+  };
+  const compactPowers = (tag) => {
+    if (tag === undefined) return undefined;
+    const parts = StringCtor(tag).split(/[-_]/), lang = nativeLower.call(parts[0]);
+    const rest = parts.slice(1).map((p) => nativeUpper.call(p));
+    if (lang === "en") return rest.includes("IN") ? COMPACT_POWERS["en-IN"] : undefined;
+    if (lang === "zh" && (rest.includes("HANT") || rest.includes("TW") || rest.includes("HK") || rest.includes("MO"))) return COMPACT_POWERS["zh-Hant"];
+    return COMPACT_POWERS[lang];
+  };
+  // ICU's long compact forms (`compactDisplay: "long"`) of thousand,
+  // million, billion, trillion by the plural category of the number shown
+  // ([one, other]); English's for the other languages.
+  const COMPACT_LONG = {
+    de: [["Tausend"], ["Million", "Millionen"], ["Milliarde", "Milliarden"], ["Billion", "Billionen"]],
+    es: [["mil"], ["millón", "millones"], ["mil millones"], ["billón", "billones"]],
+    pt: [["mil"], ["milhão", "milhões"], ["bilhão", "bilhões"], ["trilhão", "trilhões"]],
+    nl: [["duizend"], ["miljoen"], ["miljard"], ["biljoen"]],
+    // French: `mille` for exactly a thousand, `1,5 millier`, `2 mille`.
+    fr: [["millier", "mille"], ["million", "millions"], ["milliard", "milliards"], ["billion", "billions"]],
+  };
   const compactForms = (tag) => {
     if (tag === undefined) return undefined;
     const parts = StringCtor(tag).split(/[-_]/), lang = nativeLower.call(parts[0]);
@@ -852,11 +880,14 @@
       // `currencyDisplay: "code"` (`EUR 1,249.50`, `5,00 EUR`) and, in
       // English, `"name"` (`1,249.50 US dollars`), as ICU.
       if (base.currency !== null && (display === "code" || display === "name")) {
-        const digits = nativeFormat(Math.abs(x), language, stringify({ ...base, currency: null }));
+        let digits = nativeFormat(Math.abs(x), language, stringify({ ...base, currency: null }));
+        // Austria groups money with dots (`EUR 1.234,50`), other numbers with spaces.
+        if (/^de[-_]AT\b/i.test(language)) digits = digits.replace(/\u00a0/g, ".");
         const minus = x < 0 || (x === 0 && 1 / x < 0) ? nativeFormat(-1, language, "{}")[0] : "";
         if (display === "name") return `${minus}${digits} ${CURRENCY_NAMES[base.currency] ?? base.currency}`;
         const prefix = !/^[0-9]/.test(nativeFormat(1, language, stringify(base)));
         if (/^nl\b/i.test(language)) return `${base.currency}\u00a0${minus}${digits}`;
+        if (/^(de|it)[-_]CH\b/i.test(language)) return `${base.currency}${minus === "" ? "\u00a0" : minus}${digits}`;
         return prefix ? `${minus}${base.currency}\u00a0${digits}` : `${minus}${digits}\u00a0${base.currency}`;
       }
       // `notation: "scientific"` / `"engineering"` (`4.821E4`, `48.213E3`).
@@ -903,9 +934,36 @@
         const long = options.compactDisplay !== undefined && StringCtor(options.compactDisplay) === "long";
         // Other languages' short forms (`1,2 Mio.`, `12 k`); `null`: none
         // at that power (German's thousands stay `12.345`).
-        const shortForms = compactForms(tag);
-        const units = [[1e12, "T", " trillion"], [1e9, "B", " billion"], [1e6, "M", " million"], [1e3, "K", " thousand"], [1, "", ""]]
-          .map(([u, short, word], i) => [u, shortForms === undefined || i === 4 ? short : shortForms[3 - i], word]);
+        if (base.currency !== null) {
+          // Money: the compact number in the currency's pattern, the sign
+          // first (`-€2.5B`, `1,2 Mio. €`, `-€ 2,5 mld.`, `€0`).
+          const { style: _s, currency: _c, currencyDisplay: _d, currencySign: _g, ...plain } = options;
+          const digits = localeNumber(Math.abs(x), locales, plain);
+          const negative = x < 0 || (x === 0 && 1 / x < 0);
+          // Swiss money keeps its own negative form (`EUR-15'300`).
+          const swiss = negative && /^(de|it)[-_]CH\b/i.test(language);
+          const template = nativeFormat(swiss ? -1 : 1, language, stringify({ ...base, minFraction: 0, maxFraction: 0 }));
+          return (negative && !swiss ? "-" : "") + template.replace("1", digits);
+        }
+        const shortForms = compactForms(tag), powers = compactPowers(tag);
+        const lang = tag === undefined ? "en" : nativeLower.call(StringCtor(tag).split(/[-_]/)[0]);
+        const longForms = hasOwn(COMPACT_LONG, lang) ? COMPACT_LONG[lang] : null;
+        const units = powers !== undefined ? [...powers.map(([u, short, word]) => [u, short, word ?? short]), [1, "", ""]]
+          : [[1e12, "T", " trillion"], [1e9, "B", " billion"], [1e6, "M", " million"], [1e3, "K", " thousand"], [1, "", ""]]
+            .map(([u, short, word], i) => [u, shortForms === undefined || i === 4 ? short : shortForms[3 - i], longForms === null || i === 4 ? word : longForms[3 - i]]);
+        // A long form by the plural category of the number as written
+        // (`1 Million`, `1,5 Millionen`, `1,5 milhão`).
+        const longWord = (word, text) => {
+          if (!isArray(word)) return word;
+          const point = nativeFormat(1.5, language, "{}")[1];
+          const plain = text.split("").filter((c) => (c >= "0" && c <= "9") || c === point).join("").replace(point, ".");
+          const [int = "", frac = ""] = plain.split(".");
+          const rule = PLURALS[lang]?.[0];
+          return " " + word[word.length > 1 && rule !== undefined && rule(NumberCtor(plain), NumberCtor(int), frac.length) === "one" ? 0 : word.length - 1];
+        };
+        // French writes exactly a thousand `mille`, without the number.
+        const compactText = (text, word, short) => !long ? text + short
+          : lang === "fr" && text === "1" && isArray(word) && word[1] === "mille" ? "mille" : text + longWord(word, text);
         const defined = (i) => long || units[i][1] !== null;
         let k = units.findIndex(([u], i) => Math.abs(x) >= u && defined(i));
         if (k < 0) k = units.length - 1;
@@ -922,14 +980,14 @@
             const text = nativeFormat(v, language, stringify(base));
             const shown = NumberCtor(Math.abs(v).toFixed(base.maxFraction));
             if (shown >= 1000 && up(shown * u) >= 0) { k = up(shown * u); continue; }
-            return text + (long ? word : short);
+            return compactText(text, word, short);
           }
           const digits = maxSig ?? (Math.abs(v) >= 100 ? Math.floor(Math.log10(Math.abs(v))) + 1 : 2);
           const r = v === 0 ? null : roundSignificant(v, Math.max(1, digits), base.roundingMode);
           const rounded = r === null ? 0 : NumberCtor(`${r.ds[0]}.${r.ds.slice(1).join("")}e${r.exp}`);
           if (Math.abs(rounded) >= 1000 && up(Math.abs(rounded) * u) >= 0) { k = up(Math.abs(rounded) * u); continue; }
           const text = v === 0 ? (1 / v < 0 ? "-0" : "0") : significant(v, digits, minSig ?? 1);
-          return text + (long ? word : short);
+          return compactText(text, word, short);
         }
       }
       if ((notation === "scientific" || notation === "engineering") && base.currency === null && (maxSig !== undefined || minSig !== undefined)) {
