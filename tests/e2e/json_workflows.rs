@@ -139,7 +139,7 @@ fn a_type_key_is_refused_with_an_error_naming_kind() {
     let def = json!({"version": "1", "name": "old", "policy": {"network": false, "filesystem": false},
         "steps": [{"id": "a", "type": "agent", "agent": "hermes.greeter", "output_schema": {}}]});
     let found = diagnostics(&ctx, &def);
-    assert_has(&found, "kind_required", "/steps/0/type");
+    assert_has(&found, "kind_required", "/steps/0/kind");
     let d = ctx.write("old.workflow.json", def.to_string());
     ctx.hwf(["validate", d.to_str().expect("utf8")])
         .expect_code(2)

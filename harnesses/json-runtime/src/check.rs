@@ -96,9 +96,13 @@ pub fn policy_count(def: &Value, key: &str) -> Option<u64> {
     Some(v.as_u64().unwrap_or(u64::MAX))
 }
 
-/// Identifier-safe: letters, digits, `.`, `_`, `-`, not empty.
+/// Identifier-safe: letters, digits, `.`, `_`, `-`, not empty — the
+/// seed's `c.isalnum() or c in "._-"`, with Python's `isalnum`
+/// (`crate::alnum`: no combining vowel signs, no circled letters).
 pub fn identifier_safe(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-'))
+    !s.is_empty()
+        && s.chars()
+            .all(|c| crate::alnum::is_alnum(c) || matches!(c, '.' | '_' | '-'))
 }
 
 /// The title a `phase` container shows: `phase_title`, else `label`, else
@@ -399,7 +403,8 @@ impl Checker {
                 self.error(
                     "kind_required",
                     format!("steps are discriminated by \"kind\", not \"type\": write \"kind\": {t:?}"),
-                    &format!("{p}/type"),
+                    // The seed's pointer: the missing `kind`.
+                    &format!("{p}/kind"),
                 );
                 return;
             }
@@ -469,11 +474,11 @@ impl Checker {
             "if" => self.if_step(obj, p, available),
             _ => {
                 let key = child_key(kind).unwrap_or("steps");
-                if kind == "phase" {
-                    self.string_fields(obj, &["label", "phase_id", "phase_title"], p);
-                }
+                // As the seed: a phase's `label`, `phase_id`, `phase_title`
+                // are checked once its steps are a non-empty list.
                 if let Some(children) = self.child_list(obj, key, kind, p) {
                     if kind == "phase" {
+                        self.string_fields(obj, &["label", "phase_id", "phase_title"], p);
                         self.phases.push(PhaseInfo {
                             title: phase_title(step),
                             detail: obj.get("detail").and_then(Value::as_str).map(Into::into),
@@ -654,6 +659,13 @@ impl Checker {
                 "effect step has no \"output_schema\"; its output is recorded unvalidated".into(),
                 p,
             ),
+            // The seed's structural check (`E_SCHEMA_STEP`), before the
+            // schema's own (`E_SCHEMA_OUTPUT_SCHEMA`).
+            Some(s) if !s.is_object() => self.error(
+                "invalid_field",
+                "\"output_schema\" must be an object".into(),
+                &format!("{p}/output_schema"),
+            ),
             Some(s) => {
                 if let Err(problem) = schema::check(s) {
                     self.error(
@@ -725,7 +737,9 @@ impl Checker {
     }
 
     fn policy(&mut self, policy: Option<&Value>) {
-        let Some(policy) = policy else {
+        // `"policy": null` is no policy block (the seed's `.get("policy") is
+        // None`): the default-deny warning, not an error.
+        let Some(policy) = policy.filter(|p| !p.is_null()) else {
             self.warn(
                 "policy_default",
                 "no \"policy\" block; assuming default-deny (network=false, filesystem=false)".into(),
@@ -816,6 +830,57 @@ fn args_schema(inputs: Option<&Map<String, Value>>) -> Value {
     serde_json::json!({"type": "object", "properties": props})
 }
 
+/// The deepest nesting of arrays and objects a definition may have. The
+/// seed reads a definition with Python's `json`, bounded by the
+/// interpreter's recursion limit (1,000 frames: its runtime ran 320 nested
+/// pipelines, 640 levels, and failed at 400 with a `RecursionError`);
+/// serde's default of 128 levels refused 64 nested containers.
+pub const MAX_DEPTH: usize = 1000;
+
+/// The depth past [`MAX_DEPTH`] that `source` reaches, if it does (arrays
+/// and objects, outside strings; a malformed text is left to the parser).
+fn too_deep(source: &str) -> Option<usize> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for b in source.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Some(depth);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Parse a definition's text without serde's 128-level limit (the text is
+/// bounded by [`MAX_DEPTH`] first, in [`check_with_warnings`]).
+///
+/// # Errors
+///
+/// The parser's, when the text is not JSON.
+pub fn parse_definition(source: &str) -> Result<Value, serde_json::Error> {
+    use serde::Deserialize;
+    let mut de = serde_json::Deserializer::from_str(source);
+    de.disable_recursion_limit();
+    let v = Value::deserialize(&mut de)?;
+    de.end()?;
+    Ok(v)
+}
+
 /// Check a definition: its meta, or every problem.
 pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
     check_with_warnings(source).map(|(meta, _)| meta)
@@ -826,7 +891,15 @@ pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
 /// each with its pointer), or every
 /// problem (errors and warnings).
 pub fn check_with_warnings(source: &str) -> Result<(Meta, Vec<Diagnostic>), Vec<Diagnostic>> {
-    let def: Value = match serde_json::from_str(source) {
+    if let Some(depth) = too_deep(source) {
+        return Err(vec![diag(
+            Severity::Error,
+            "invalid_json",
+            format!("definition is nested {depth} levels deep or more; at most {MAX_DEPTH}"),
+            "",
+        )]);
+    }
+    let def: Value = match parse_definition(source) {
         Ok(v) => v,
         Err(e) => {
             return Err(vec![Diagnostic {
@@ -997,5 +1070,79 @@ mod tests {
                 "{code}: {found:?}"
             );
         }
+    }
+
+    /// Forms whose diagnostics follow the seed's `validate_structure` and
+    /// `policy_lint` (set 4 of the red team): `"policy": null` is no policy
+    /// (a warning); a `type` key without `kind` points at `/kind`; a phase
+    /// with no steps gets no check of its metadata; an `output_schema` that
+    /// is not an object is a step error (`E_SCHEMA_STEP`); identifier-safe
+    /// and `\w` are Python's `isalnum` (no combining vowel signs).
+    #[test]
+    fn seed_forms_of_set_four() {
+        let agent = json!({"kind": "agent", "id": "a", "agent": "x", "output_schema": {}});
+        let null_policy = json!({"version": "1", "name": "n", "policy": null, "steps": [agent]});
+        assert_eq!(
+            codes(&null_policy),
+            vec![("policy_default".into(), "/policy".into(), false)]
+        );
+        let typed = json!({"version": "1", "name": "n", "policy": {}, "steps": [{"type": "agent", "id": "a"}]});
+        assert_eq!(
+            codes(&typed),
+            vec![("kind_required".into(), "/steps/0/kind".into(), true)]
+        );
+        let phase = json!({"version": "1", "name": "n", "policy": {}, "steps": [
+            {"kind": "phase", "id": "p", "label": 5, "steps": []},
+            {"kind": "phase", "id": "q", "label": 5, "steps": [agent]}]});
+        assert_eq!(
+            codes(&phase),
+            vec![
+                ("missing_children".into(), "/steps/0/steps".into(), true),
+                ("invalid_field".into(), "/steps/1/label".into(), true)
+            ]
+        );
+        let schemas = json!({"version": "1", "name": "n", "policy": {}, "steps": [
+            {"kind": "agent", "id": "a", "agent": "x", "output_schema": null},
+            {"kind": "agent", "id": "b", "agent": "x", "output_schema": ["a"]}]});
+        assert_eq!(
+            codes(&schemas),
+            vec![
+                ("invalid_field".into(), "/steps/0/output_schema".into(), true),
+                ("invalid_field".into(), "/steps/1/output_schema".into(), true)
+            ]
+        );
+        assert!(!identifier_safe("नेपाल"));
+        assert!(!identifier_safe("Ⓐgent"));
+        assert!(identifier_safe("релиз_2024.v²"));
+        let vowel_sign = json!({"version": "1", "name": "n", "policy": {}, "inputs": {"k_नेपाल": "string"},
+            "steps": [{"kind": "agent", "id": "a", "agent": "x", "output_schema": {}, "input": {"k": "$ref:inputs.k_नेपाल"}}]});
+        assert_eq!(
+            codes(&vowel_sign),
+            vec![("bad_ref".into(), "/steps/0/input/k".into(), true)]
+        );
+    }
+
+    /// A definition may nest deeper than serde's 128 levels, as the seed
+    /// reads it (300 nested pipelines, 600 levels); past [`MAX_DEPTH`] it is
+    /// refused with a clear error, brackets inside strings not counted.
+    #[test]
+    fn deep_definitions_are_read_up_to_the_bound() {
+        let mut inner = json!({"kind": "agent", "id": "leaf", "agent": "x", "output_schema": {}});
+        for i in 0..300 {
+            inner = json!({"kind": "pipeline", "id": format!("p{i}"), "steps": [inner]});
+        }
+        let def = json!({"version": "1", "name": "deep", "policy": {}, "steps": [inner]});
+        assert!(check_with_warnings(&def.to_string()).is_ok());
+        let text = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        let Err(diags) = check_with_warnings(&text) else {
+            panic!("too deep")
+        };
+        assert_eq!(diags[0].code, "invalid_json");
+        assert!(diags[0].message.contains("at most 1000"), "{}", diags[0].message);
+        let quoted = format!(
+            r#"{{"version": "1", "name": "q", "policy": {{}}, "steps": [], "x": "{}"}}"#,
+            "[".repeat(1100)
+        );
+        assert!(check_with_warnings(&quoted).is_ok());
     }
 }

@@ -669,7 +669,7 @@ fn load(source: &str) -> Result<Value, String> {
             });
         return Err(format!("invalid_script: {first}"));
     }
-    serde_json::from_str(source).map_err(|e| format!("invalid_script: {e}"))
+    crate::check::parse_definition(source).map_err(|e| format!("invalid_script: {e}"))
 }
 
 /// The fan-out bound: `policy.max_parallel` (any positive integer, at

@@ -28,6 +28,7 @@
 //! reports errors and warnings with stable codes and RFC 6901 pointers (the
 //! mapping to the seed's `E_*` codes is in `docs/CONFORMANCE.md`).
 
+mod alnum;
 mod check;
 mod exec;
 mod order;

@@ -5,8 +5,9 @@
 //! matches just before a final newline: `"$ref:inputs.x\n"` is the
 //! reference `inputs.x`. An input key and a step id start with an ASCII
 //! letter or `_` (the regex's `[A-Za-z_]`), then word characters (`\w`,
-//! Unicode): `$ref:inputs.clé` is a reference, `$ref:étape.output` is
-//! not. The regex tries the input form first, then the step form, so
+//! Unicode, as Python reads it: `crate::alnum`): `$ref:inputs.clé` is a
+//! reference, `$ref:étape.output` and `$ref:inputs.k_नेपाल` (a vowel sign)
+//! are not. The regex tries the input form first, then the step form, so
 //! `$ref:inputs.cfg.output` reads the output of a step whose id is
 //! `inputs.cfg`.
 
@@ -31,8 +32,10 @@ fn ident_start(c: char) -> bool {
     c.is_ascii_alphabetic() || c == '_'
 }
 
+/// The regex's `\w`: Python's `isalnum()` or `_` (not Rust's
+/// `is_alphanumeric`, which also takes combining vowel signs).
 fn word(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
+    crate::alnum::is_alnum(c) || c == '_'
 }
 
 /// Parse `s` if it is a `$ref:` string (`None` when it is not one).
@@ -109,6 +112,9 @@ mod tests {
             })
         );
         assert_eq!(parse("$ref:inputs.9lives"), Some(Ref::Invalid));
+        // Python's `\w` has no combining vowel signs (U+0947, U+093E).
+        assert_eq!(parse("$ref:inputs.k_नेपाल"), Some(Ref::Invalid));
+        assert_eq!(parse("$ref:inputs.k_ключ"), Some(Ref::Input("k_ключ")));
     }
 
     /// The input form first, then the step form: `inputs.cfg.output` is
