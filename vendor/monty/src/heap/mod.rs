@@ -502,6 +502,20 @@ impl<'a, T> HeapRead<'a, Vec<T>> {
     }
 }
 
+impl<'a> HeapRead<'a, String> {
+    /// hwf: [`HeapRead::as_box_value`] for a `String` field (a `Str`'s buffer).
+    pub fn as_str_value(&self, reader: &HeapReader<'a>) -> BorrowedHeapRead<'_, 'a, str> {
+        BorrowedHeapRead {
+            inner: ManuallyDrop::new(HeapRead {
+                value: NonNull::from(self.get(reader).as_str()),
+                readers: NonNull::dangling(),
+                borrow: PhantomData,
+            }),
+            original: PhantomData,
+        }
+    }
+}
+
 impl<'a, T: ?Sized> HeapRead<'a, Box<T>> {
     pub fn as_box_value(&self, reader: &HeapReader<'a>) -> BorrowedHeapRead<'_, 'a, T> {
         BorrowedHeapRead {
@@ -1468,6 +1482,15 @@ impl Heap {
         let data = &self.entries.get(id).data;
         // SAFETY: (DH) no mutable references into `HeapData` is possible while the heap is borrowed
         unsafe { &*data.0.get() }
+    }
+
+    /// hwf: whether the entry at `id` has exactly `refs` references and no
+    /// reader borrowing it: what the VM checks before it appends to a string
+    /// in place (`s += t`, `VM::append_str_in_place`).
+    #[must_use]
+    pub(crate) fn held_only_by(&self, id: HeapId, refs: usize) -> bool {
+        let entry = self.entries.get(id);
+        entry.refcount.get() == refs && entry.readers.get() == 0
     }
 
     /// Returns the reference count for the heap entry at the given ID.

@@ -39,9 +39,12 @@ use crate::{
 ///
 /// Carries an inline `cached_hash` field so a `Str` only computes its Python
 /// hash once.
+///
+/// hwf: a `String` (Monty held a `Box<str>`), so that `s += t` on a string
+/// nothing else holds can append in place ([`Str::append_in_place`]).
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 #[serde(transparent)]
-pub(crate) struct Str(Box<str>, #[serde(skip)] Cell<Option<HashValue>>);
+pub(crate) struct Str(String, #[serde(skip)] Cell<Option<HashValue>>);
 
 impl PartialEq for Str {
     /// Compares only the string content — the `cached_hash` field is a pure
@@ -57,7 +60,24 @@ impl Str {
     /// Private — use [`allocate_string`] or [`allocate_string_no_interning`] instead.
     #[must_use]
     fn new(s: impl Into<Box<str>>) -> Self {
-        Self(s.into(), Cell::new(None))
+        Self(s.into().into_string(), Cell::new(None))
+    }
+
+    /// hwf: takes the buffer out to append to it in place, for `s += t`
+    /// when the only other reference to `s` is the variable the result is
+    /// stored back into (the VM checks that: `VM::append_str_in_place`);
+    /// [`Str::put_back`] returns it. The buffer grows geometrically, so a
+    /// loop of `+=` is linear in the result's length, as in CPython (which
+    /// resizes such a string in place too), rather than quadratic. Clears
+    /// the cached hash.
+    pub(crate) fn take_to_append(&mut self) -> String {
+        self.1.set(None);
+        std::mem::take(&mut self.0)
+    }
+
+    /// hwf: puts back the buffer [`Str::take_to_append`] took.
+    pub(crate) fn put_back(&mut self, buffer: String) {
+        self.0 = buffer;
     }
 
     /// Returns a reference to the inner string.
@@ -370,7 +390,7 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Str> {
         };
 
         let s = heap_read_ref_as_field!(self, Str, 0);
-        let s = s.as_box_value(vm.heap);
+        let s = s.as_str_value(vm.heap);
         call_str_method_impl(&s, method, args, vm).map(CallResult::Value)
     }
 }

@@ -2,10 +2,12 @@
 
 use super::VM;
 use crate::{
+    bytecode::op::Opcode,
     defer_drop,
     exception_private::{ExcType, ExcTypeExt, RunError, RunResult},
-    heap::DropGuard,
-    types::PyTrait,
+    heap::{DropGuard, HeapData},
+    resource_checks::check_repeat_size,
+    types::{PyTrait, Str},
     value::Value,
 };
 
@@ -89,6 +91,9 @@ impl VM<'_> {
     /// the update; immutable ones fall back to ordinary addition. Uses lazy type
     /// capture: only calls `py_type()` in error paths.
     pub(super) fn inplace_add(&mut self) -> Result<(), RunError> {
+        if self.append_str_in_place()? {
+            return Ok(());
+        }
         self.inplace_op(PyTrait::py_iadd_impl, |lhs, rhs, vm| {
             if let Some(value) = lhs.py_add_result(rhs, vm)? {
                 Ok(value)
@@ -102,6 +107,66 @@ impl VM<'_> {
                 ))
             }
         })
+    }
+
+    /// hwf: `s += t` for strings, appended to `s`'s own buffer when nothing
+    /// can tell: `s` is a heap string held only by the operand stack and by
+    /// the variable the next instruction stores the result into (a local
+    /// or a global), and no reader borrows it. CPython makes the same
+    /// check (`unicode_concatenate`) and resizes the string in place, which
+    /// makes the report-building loop `s += f"..."` linear; a new string
+    /// per step made it quadratic (200,000 lines took 18 s, CPython 0.1 s).
+    /// Returns whether it appended (then `t` is popped and `s` stays on the
+    /// stack for the store); anything else goes the ordinary way.
+    fn append_str_in_place(&mut self) -> RunResult<bool> {
+        let len = self.stack.len();
+        let Value::Ref(lhs_id) = self.stack[len - 2] else {
+            return Ok(false);
+        };
+        let HeapData::Str(lhs) = self.heap.get(lhs_id) else {
+            return Ok(false);
+        };
+        let lhs_len = lhs.len();
+        let tail_len = match &self.stack[len - 1] {
+            Value::InternString(id) => self.interns.get_str(*id).len(),
+            Value::Ref(id) => match self.heap.get(*id) {
+                HeapData::Str(tail) => tail.len(),
+                _ => return Ok(false),
+            },
+            _ => return Ok(false),
+        };
+        // The store that follows must overwrite the very variable `s` came from.
+        let frame = &self.current_frame;
+        let operand = |at: usize| frame.bytecode.get(frame.ip + at).copied();
+        let wide = || Some(usize::from(u16::from_le_bytes([operand(1)?, operand(2)?])));
+        let target = match operand(0).and_then(Opcode::from_repr) {
+            Some(Opcode::StoreLocal) => operand(1).and_then(|slot| self.stack.get(frame.stack_base + usize::from(slot))),
+            Some(Opcode::StoreLocalW) => wide().and_then(|slot| self.stack.get(frame.stack_base + slot)),
+            Some(Opcode::StoreGlobal) => wide().and_then(|slot| self.globals.get(slot)),
+            _ => None,
+        };
+        if !matches!(target, Some(Value::Ref(id)) if *id == lhs_id) || !self.heap.held_only_by(lhs_id, 2) {
+            return Ok(false);
+        }
+        check_repeat_size(lhs_len.saturating_add(tail_len), 1, &self.heap.tracker)?;
+        let Some(mut lhs) = self.heap.read_as::<Str>(lhs_id) else {
+            return Ok(false);
+        };
+        let mut buffer = lhs.get_mut(self.heap).take_to_append();
+        match &self.stack[len - 1] {
+            Value::InternString(id) => buffer.push_str(self.interns.get_str(*id)),
+            Value::Ref(id) => {
+                if let HeapData::Str(tail) = self.heap.get(*id) {
+                    buffer.push_str(tail.as_str());
+                }
+            }
+            _ => {}
+        }
+        lhs.get_mut(self.heap).put_back(buffer);
+        drop(lhs);
+        let tail = self.pop();
+        tail.drop_with(self);
+        Ok(true)
     }
 
     /// `-=` — an in-place mutation (a `Counter` subtracts counts), or binary `-`.
