@@ -1120,6 +1120,13 @@ mod tests {
             codes(&vowel_sign),
             vec![("bad_ref".into(), "/steps/0/input/k".into(), true)]
         );
+        // hwf escapes `/` and `~` in a key (RFC 6901); the seed writes it raw.
+        let slash = json!({"version": "1", "name": "n", "policy": {},
+            "steps": [{"kind": "agent", "id": "a", "agent": "x", "output_schema": {}, "input": {"a/b": {"x~y": "$ref:inputs.u"}}}]});
+        assert_eq!(
+            codes(&slash),
+            vec![("undeclared_input".into(), "/steps/0/input/a~1b/x~0y".into(), false)]
+        );
     }
 
     /// A definition may nest deeper than serde's 128 levels, as the seed
