@@ -10,6 +10,8 @@ run by run. Both must return the same result. Prints one line per script
 (medians of wall time and of the process's user + system CPU, and the
 hwf / Node ratios) and, with --json, the whole report.
 
+The loop is `compute_bench.py`, shared with `bench-py-compute.py`.
+
 Usage: scripts/bench-js-compute.py [--hwf target/release/hwf] [--node node]
        [--runs 5] [--only crunch,json] [--json] [--runtime-dir DIR ...]
 With --runtime-dir (repeatable), hwf runs each script with each of those
@@ -19,130 +21,24 @@ The scripts need more guest CPU than the 5 s default limit before the
 speed work; the bench passes --cpu-limit-ms (default 600000).
 """
 
-import argparse
-import glob
 import json
 import os
 import shutil
-import statistics
-import subprocess
 import sys
-import tempfile
-import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-BENCH_DIR = os.path.join(os.path.dirname(HERE), "benches", "js-compute")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compute_bench  # noqa: E402
 
+BENCH_DIR = os.path.join(compute_bench.ROOT, "benches", "js-compute")
 
-def timed(argv, env=None):
-    before = os.times()
-    t = time.perf_counter()
-    out = subprocess.run(argv, capture_output=True, text=True, env=env)
-    wall = time.perf_counter() - t
-    after = os.times()
-    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
-    return out, wall, cpu
-
-
-def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--hwf", default="target/release/hwf")
-    p.add_argument("--node", default=shutil.which("node") or "/usr/bin/node")
-    p.add_argument("--runs", type=int, default=5)
-    p.add_argument("--only", default="", help="comma-separated script names (without .js)")
-    p.add_argument("--cpu-limit-ms", type=int, default=600000)
-    p.add_argument("--json", action="store_true", help="print the whole report as JSON")
-    p.add_argument("--runtime-dir", action="append", default=[], help="a directory holding js-runtime.wasm (repeatable)")
-    a = p.parse_args()
-
-    scripts = sorted(glob.glob(os.path.join(BENCH_DIR, "*.js")))
-    if a.only:
-        want = set(a.only.split(","))
-        scripts = [s for s in scripts if os.path.basename(s)[:-3] in want]
-    runner = os.path.join(BENCH_DIR, "node-run.mjs")
-    base = "/dev/shm" if os.path.isdir("/dev/shm") else None
-    work = tempfile.mkdtemp(prefix="hwf-js-compute-", dir=base)
-    state = os.path.join(work, "state")
-    node_version = subprocess.run([a.node, "--version"], capture_output=True, text=True).stdout.strip()
-    report = {"node": node_version, "runs": a.runs, "scripts": []}
-    try:
-        runtimes = a.runtime_dir or [None]
-        for script in scripts:
-            name = os.path.basename(script)[:-3]
-            hwf_argv = [a.hwf, "run", script, "--state-dir", state, "--json", "--cpu-limit-ms", str(a.cpu_limit_ms)]
-            node_argv = [a.node, runner, script]
-
-            def env_for(rt):
-                return dict(os.environ, HWF_RUNTIME_DIR=rt) if rt else None
-
-            # Warm-up: the compile cache, the page cache, and the results.
-            out, _, _ = timed(node_argv)
-            node_result = json.loads(out.stdout)
-            results = {}
-            for rt in runtimes:
-                out, _, _ = timed(hwf_argv, env_for(rt))
-                try:
-                    results[rt] = json.loads(out.stdout)["data"]["result"]
-                except (ValueError, KeyError, TypeError):
-                    print(f"{name}: hwf failed: {out.stdout.strip()[:400]} {out.stderr.strip()[:400]}", file=sys.stderr)
-                    results[rt] = None
-            hw = {rt: [] for rt in runtimes}
-            hc = {rt: [] for rt in runtimes}
-            nw, nc = [], []
-            for _ in range(a.runs):
-                for rt in runtimes:
-                    if results[rt] is None:
-                        continue
-                    _, w, c = timed(hwf_argv, env_for(rt))
-                    hw[rt].append(w)
-                    hc[rt].append(c)
-                _, w, c = timed(node_argv)
-                nw.append(w)
-                nc.append(c)
-            for rt in runtimes:
-                if results[rt] is None:
-                    report["scripts"].append({"name": name, "runtime": rt, "error": "hwf failed"})
-                    continue
-                same = results[rt] == node_result
-                row = {
-                    "name": name,
-                    "runtime": rt,
-                    "same_result": same,
-                    "hwf_wall_s": round(statistics.median(hw[rt]), 3),
-                    "node_wall_s": round(statistics.median(nw), 3),
-                    "hwf_cpu_s": round(statistics.median(hc[rt]), 3),
-                    "node_cpu_s": round(statistics.median(nc), 3),
-                    "hwf_wall_all": [round(x, 3) for x in hw[rt]],
-                    "node_wall_all": [round(x, 3) for x in nw],
-                }
-                row["wall_ratio"] = round(row["hwf_wall_s"] / row["node_wall_s"], 2)
-                row["cpu_ratio"] = round(row["hwf_cpu_s"] / max(row["node_cpu_s"], 1e-3), 2)
-                report["scripts"].append(row)
-                label = f"{name} [{os.path.basename(os.path.normpath(rt))}]" if rt else name
-                print(
-                    f"{label:22} hwf {row['hwf_wall_s']:7.3f} s wall {row['hwf_cpu_s']:7.3f} s cpu | "
-                    f"node {row['node_wall_s']:6.3f} s wall {row['node_cpu_s']:6.3f} s cpu | "
-                    f"ratio wall {row['wall_ratio']:6.2f}x cpu {row['cpu_ratio']:6.2f}x"
-                    + ("" if same else "  RESULTS DIFFER"),
-                    file=sys.stderr,
-                    flush=True,
-                )
-                if not same:
-                    row["hwf_result"] = results[rt]
-                    row["node_result"] = node_result
-        for rt in runtimes:
-            rows = [r for r in report["scripts"] if "wall_ratio" in r and r["runtime"] == rt]
-            if rows:
-                g = round(statistics.geometric_mean([r["wall_ratio"] for r in rows]), 2)
-                worst = max(r["wall_ratio"] for r in rows)
-                report.setdefault("summary", []).append({"runtime": rt, "geomean_wall_ratio": g, "max_wall_ratio": worst})
-                print(f"{rt or 'hwf'}: geometric mean wall ratio {g}x, worst {worst}x", file=sys.stderr)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    if a.json:
-        print(json.dumps(report, indent=2))
-    return 0
-
+JS = compute_bench.Lang(
+    ext="js",
+    bench_dir=BENCH_DIR,
+    reference="node",
+    default_reference=lambda: shutil.which("node") or "/usr/bin/node",
+    reference_argv=lambda node, script: [node, os.path.join(BENCH_DIR, "node-run.mjs"), script],
+    reference_result=json.loads,
+)
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(compute_bench.main(JS, __doc__))
