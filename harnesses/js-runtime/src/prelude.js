@@ -1530,6 +1530,80 @@
     }
     return parts;
   };
+  // `formatRangeToParts`: ICU's date intervals for en-US and en-GB (other
+  // locales: both dates in full around the dash). Equal at the fields
+  // shown, the one date; else the largest field that differs picks the
+  // form: `Mar 4 – 15, 2024` / `4 – 15 Mar 2024` (days), `Mar 4 – Apr 2,
+  // 2024` (months), both dates with their years (years), `Mar 4, 2024,
+  // 9:00 – 10:30 AM` / `09:00–10:30` (times of one day), both dates and
+  // times otherwise (a numeric date added where none is shown). en-GB
+  // writes a 2-digit hour in a range; the dash has thin spaces (U+2009).
+  const formatRangeParts = (x, y, r) => {
+    const o = dateComponents(r);
+    const tag = (ps, source) => ps.map((p) => ({ type: p.type, value: p.value, source }));
+    const lit = (value, source = "shared") => ({ type: "literal", value, source });
+    const fields = (t) => { const d = new RealDate(wallTime(t, r)); return [d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 0, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()]; };
+    const A = fields(x), B = fields(y);
+    const hasTime = o.hour !== undefined || o.minute !== undefined || o.second !== undefined;
+    const hasDate = o.year !== undefined || o.month !== undefined || o.day !== undefined || o.weekday !== undefined;
+    const finest = o.second !== undefined ? 6 : o.minute !== undefined ? 5 : o.hour !== undefined ? 4 : o.day !== undefined || o.weekday !== undefined ? 2 : o.month !== undefined ? 1 : 0;
+    let diff = -1;
+    for (let i = 0; i <= 6; i++) if (A[i] !== B[i]) { diff = i; break; }
+    if (diff === -1 || diff > finest) return tag(formatDateParts(x, r), "shared");
+    const rr = { ...r, ...o, dateStyle: undefined, timeStyle: undefined, gb: r.gb, hour12: r.hour12 };
+    const dash = lit("\u2009\u2013\u2009");
+    // en-GB's range patterns write a long weekday without a comma (`Tuesday 5 March 2024`).
+    const dateParts = (t, opts) => {
+      const ps = formatDateParts(t, opts);
+      if (r.gb && opts.weekday === "long" && o.year !== undefined && ps[1]?.type === "literal" && ps[1].value === ", ") ps[1] = { ...ps[1], value: " " };
+      return ps;
+    };
+    const both = (opts, d = dash) => [...tag(dateParts(x, opts), "startRange"), d, ...tag(dateParts(y, opts), "endRange")];
+    const tagLocale = r.numeric !== null ? "other" : "en";
+    if (tagLocale !== "en") return both(r);
+    if (r.gb && rr.hour !== undefined) rr.hour = "2-digit";
+    const textMonth = o.month === "long" || o.month === "short" || o.month === "narrow";
+    if (diff <= 2) {
+      if (hasTime || !textMonth) {
+        if (!hasDate) Object.assign(rr, { year: "numeric", month: "numeric", day: "numeric" });
+        else if (diff === 0 && rr.year === undefined && rr.day !== undefined) rr.year = "numeric";
+        return both(rr);
+      }
+      if (diff === 0) return both(rr.day !== undefined && rr.year === undefined ? { ...rr, year: "numeric" } : rr);
+      const noYear = { ...rr, year: undefined };
+      if (rr.weekday !== undefined || diff === 1 || rr.day === undefined) {
+        const start = tag(dateParts(x, noYear), "startRange");
+        let d = dash;
+        if (r.gb && rr.weekday !== undefined && rr.year !== undefined && diff === 2) {
+          // ICU's en-GB pattern has its thin space before the month: `Monday 4 March –\u2009Tuesday 5 March 2024`.
+          const m = start.findIndex((p) => p.type === "month");
+          if (m > 0 && start[m - 1].type === "literal") start[m - 1] = { ...start[m - 1], value: "\u2009" };
+          d = lit(" \u2013\u2009");
+        }
+        return [...start, d, ...tag(dateParts(y, rr), "endRange")];
+      }
+      // Days of one month: `Mar 4 – 15, 2024`, `4 – 15 Mar 2024`.
+      const month = { type: "month", value: dateName(MONTHS, A[1], o.month), source: "shared" };
+      const day = (v, source) => ({ type: "day", value: o.day === "2-digit" ? pad2(v) : StringCtor(v), source });
+      const year = rr.year === undefined ? [] : [lit(r.gb ? " " : ", "), { type: "year", value: rr.year === "2-digit" ? pad2(A[0] % 100) : StringCtor(A[0]), source: "shared" }];
+      return r.gb ? [day(A[2], "startRange"), dash, day(B[2], "endRange"), lit(" "), month, ...year]
+        : [month, lit(" "), day(A[2], "startRange"), dash, day(B[2], "endRange"), ...year];
+    }
+    // Times of one day: the date once, then the times.
+    const dateOnly = { ...rr, hour: undefined, minute: undefined, second: undefined, timeZoneName: undefined };
+    const timeOnly = { ...rr, weekday: undefined, year: undefined, month: undefined, day: undefined };
+    const head = hasDate ? [...tag(formatDateParts(x, dateOnly), "shared"), lit(", ")] : [];
+    if (r.gb || !rr.hour12) return [...head, ...both(timeOnly, lit(r.gb ? "\u2013" : "\u2009\u2013\u2009"))];
+    const start = tag(formatDateParts(x, timeOnly), "startRange"), end = tag(formatDateParts(y, timeOnly), "endRange");
+    if ((A[4] < 12) === (B[4] < 12)) {
+      // One day period: `9:00 – 10:30 AM`, the period shared.
+      const at = start.findIndex((p) => p.type === "dayPeriod");
+      if (at > 0) start.splice(at - 1, 2);
+      const e = end.findIndex((p) => p.type === "dayPeriod");
+      if (e > 0) { end[e - 1] = { ...end[e - 1], source: "shared" }; end[e] = { ...end[e], source: "shared" }; }
+    }
+    return [...head, ...start, dash, ...end];
+  };
   class DateTimeFormat {
     #options; #format;
     constructor(locales, options) { this.#options = dateOptions(options, "any", "date", locales); }
@@ -1550,6 +1624,18 @@
       const t = date === undefined ? NumberCtor.NaN : NumberCtor(date);
       if (t !== t) throw new RangeErrorCtor("Invalid time value");
       return formatDateParts(t, this.#options);
+    }
+    formatRange(start, end) {
+      const parts = this.formatRangeToParts(start, end);
+      // One date: `format`'s text (V8's plain space before a day period).
+      if (parts.every((p) => p.source === "shared")) return formatDate(NumberCtor(start), this.#options);
+      return parts.map((p) => p.value).join("");
+    }
+    formatRangeToParts(start, end) {
+      if (start === undefined || end === undefined) throw new TypeErrorCtor("startDate or endDate is undefined");
+      const a = NumberCtor(start), b = NumberCtor(end);
+      if (a !== a || b !== b) throw new RangeErrorCtor("Invalid time value");
+      return formatRangeParts(a, b, this.#options);
     }
     resolvedOptions() { return { locale: this.#options.gb ? "en-GB" : "en-US", calendar: "gregory", numberingSystem: "latn", timeZone: this.#options.zone.id }; }
   }
