@@ -248,6 +248,17 @@ fn if_yields_branch_and_output_and_its_steps_stay_local() {
     assert_has(&diagnostics(&ctx, &def), "unresolved_ref", "/steps/0/condition/ref");
 }
 
+/// The call ids of the agent calls whose agent `which` picks, from a
+/// journal.
+fn agent_call_ids(journal: &[Value], which: impl Fn(&str) -> bool) -> Vec<Value> {
+    journal
+        .iter()
+        .filter(|e| e["type"] == "call_started" && e["kind"] == "agent")
+        .filter(|e| e["request"]["agent"].as_str().is_some_and(&which))
+        .map(|e| e["call"].clone())
+        .collect()
+}
+
 #[test]
 fn parallel_branches_run_at_once_with_referenceable_ids() {
     let ctx = Ctx::new();
@@ -277,15 +288,16 @@ fn parallel_branches_run_at_once_with_referenceable_ids() {
     assert_eq!(r["last"], json!({"shipped": true}));
     // The branches ran as host branch instances, both in flight at once.
     let journal = ctx.journal(out.json()["data"]["run_id"].as_str().expect("id"));
+    let branch_calls = agent_call_ids(&journal, |a| a == "hermes.qa" || a == "hermes.review");
     let started: Vec<usize> = journal
         .iter()
         .enumerate()
-        .filter(|(_, e)| e["type"] == "call_started" && (e["call"] == "1.0.1" || e["call"] == "1.1.1"))
+        .filter(|(_, e)| e["type"] == "call_started" && branch_calls.contains(&e["call"]))
         .map(|(i, _)| i)
         .collect();
     let first_done = journal
         .iter()
-        .position(|e| e["type"] == "call_completed" && (e["call"] == "1.0.1" || e["call"] == "1.1.1"))
+        .position(|e| e["type"] == "call_completed" && branch_calls.contains(&e["call"]))
         .expect("done");
     assert_eq!(started.len(), 2, "{journal:?}");
     assert!(
@@ -464,6 +476,24 @@ fn run_time_failures_read_as_the_seeds_messages() {
         "step 'fan' branch 'card': branch_failed: /steps/0/branches/0: \
          agent_output_invalid: kanban agent 'qa' returned list, expected dict"
     );
+    // Two failing branches: the error is the first branch's, as the seed runs
+    // them one after another, though the second, failing at once, fails
+    // first here (a later branch's failure cancels only those after it).
+    let steps = json!([{"kind": "parallel", "id": "fan", "branches": [
+        {"kind": "pipeline", "id": "p1", "steps": [
+            {"kind": "agent", "id": "a1", "agent": "hermes.ok", "output_schema": {}},
+            {"kind": "agent", "id": "a2", "agent": "hermes.bad1", "output_schema": {}}]},
+        {"kind": "agent", "id": "b", "agent": "hermes.bad2", "output_schema": {}}
+    ]}]);
+    let fixture = json!({"responses": [
+        {"match": {"agent": "hermes.ok"}, "output": {"ok": true}},
+        {"match": {"agent": "hermes.bad1"}, "error": "first branch broke"},
+        {"match": {"agent": "hermes.bad2"}, "error": "second branch broke"}]});
+    let out = run_def(&ctx, &def(steps), "{}", &fixture);
+    out.expect_code(1);
+    let msg = message(&out);
+    assert!(msg.starts_with("step 'fan' branch 'p1': "), "{msg}");
+    assert!(msg.ends_with("first branch broke"), "{msg}");
 }
 
 #[test]
@@ -651,13 +681,12 @@ fn the_seed_event_driven_lane_runs_its_kanban_gates_at_once() {
     );
     assert_eq!(r["last"], json!({"echo": {"mergeable": true}, "digest": "summary-1"}));
     let journal = ctx.journal(out.json()["data"]["run_id"].as_str().expect("id"));
+    let gate_calls = agent_call_ids(&journal, |a| a.starts_with("kanban."));
     let gates = |ty: &str| -> Vec<usize> {
         journal
             .iter()
             .enumerate()
-            .filter(|(_, e)| {
-                e["type"] == ty && e["kind"] == "agent" && e["call"].as_str().is_some_and(|c| c.starts_with("2."))
-            })
+            .filter(|(_, e)| e["type"] == ty && gate_calls.contains(&e["call"]))
             .map(|(i, _)| i)
             .collect()
     };

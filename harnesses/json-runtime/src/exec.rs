@@ -513,15 +513,11 @@ impl Runner<'_> {
         }
         let max = self.max_parallel;
         let widths: Vec<u64> = wave.iter().map(|&b| width(&branches[b]).clamp(1, max)).collect();
-        if widths.iter().sum::<u64>() <= max {
-            let tasks: Vec<Task> = wave.iter().map(|&b| task(b, kanban_at_fork)).collect();
-            // Fail fast, like the seed's first failing branch.
-            host::parallel(&tasks, true)
-        } else {
-            // Nested fan-outs: start branches in order while the calls
-            // they can have in flight fit in max_parallel.
-            windowed(&widths, max, |i| task(wave[i], kanban_at_fork))
-        }
+        // All at once when the calls they can have in flight fit in
+        // max_parallel; nested fan-outs start in order while they fit. A
+        // failure cancels the branches after it only, so the error is the
+        // seed's: that of the first failing branch in declaration order.
+        windowed(&widths, max, |i| task(wave[i], kanban_at_fork))
     }
 
     fn branch_if(&mut self, step: &Value, path: &str, ctx: &mut Ctx) -> Result<Value, String> {
@@ -580,9 +576,12 @@ fn width(step: &Value) -> u64 {
 }
 
 /// Run branches through the host's join set, starting them in declaration
-/// order while the widths of those running fit in `max` (one always runs);
-/// the first failure cancels the rest. Results come back in branch order
-/// (branches never started are `cancelled`).
+/// order while the widths of those running fit in `max` (one always runs).
+/// A failure starts no more branches and cancels the running ones after it;
+/// those before it run on, since the seed, running branches one after
+/// another, would have finished them first and failed on the earliest
+/// failing one (a later branch failing first must not hide it). Results
+/// come back in branch order (branches never started are `cancelled`).
 fn windowed(widths: &[u64], max: u64, task: impl Fn(usize) -> Task) -> Vec<Result<String, CallError>> {
     let mut results: Vec<Option<Result<String, CallError>>> = widths.iter().map(|_| None).collect();
     let mut running: Vec<(u64, usize)> = Vec::new();
@@ -607,9 +606,10 @@ fn windowed(widths: &[u64], max: u64, task: impl Fn(usize) -> Task) -> Vec<Resul
         let failed = done.outcome.is_err();
         results[b] = Some(done.outcome);
         if failed {
-            host::cancel(&running.iter().map(|(call, _)| *call).collect::<Vec<_>>());
+            let later: Vec<u64> = running.iter().filter(|(_, i)| *i > b).map(|(call, _)| *call).collect();
+            host::cancel(&later);
             next = widths.len();
-            running.clear();
+            running.retain(|(_, i)| *i < b);
         }
     }
     results
