@@ -525,6 +525,10 @@ fn each_refused_construct_is_a_typed_error_with_its_line() {
         ("return \"{0.__class__}\".format(1)\n", "forbidden_name", 2),
         ("class A:\n    pass\n", "class_not_allowed", 2),
         ("def f():\n    global x\n", "scope_not_allowed", 3),
+        // Syntax CPython 3.11 (the seed's Python) refuses: PEP 701 f-strings,
+        // `type` aliases.
+        ("item = {\"a\": 1}\nreturn f\"{item[\"a\"]}\"\n", "syntax_error", 3),
+        ("type Pair = tuple[int, int]\nreturn 1\n", "syntax_error", 2),
     ];
     for (i, (body, code, line)) in cases.iter().enumerate() {
         let s = py(&ctx, &format!("refused{i}.py"), body);

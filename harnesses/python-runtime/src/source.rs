@@ -4,7 +4,8 @@
 
 use hwf_guest::runtime::wit::{Diagnostic, Meta, PhaseInfo, Severity};
 use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
-use ruff_python_ast::{Expr, Number, Stmt, UnaryOp};
+use ruff_python_ast::{Expr, Number, PythonVersion, Stmt, UnaryOp};
+use ruff_python_parser::{Mode, ParseOptions, Parsed};
 use ruff_text_size::{Ranged, TextSize};
 use serde_json::{Map, Value};
 
@@ -329,8 +330,18 @@ pub fn analyse(src: &str) -> Checked {
         ));
         return out;
     }
-    let parsed = match ruff_python_parser::parse_module(src) {
-        Ok(p) => p,
+    // Parsed as CPython 3.11 reads it, the Python the seed runs: syntax a
+    // later Python added (an f-string reusing its quotes, `f"{d["k"]}"`, a
+    // backslash or comment in a replacement field, `type X = …`, generic
+    // parameter lists) is the seed's `SyntaxError`, refused here too.
+    let options = ParseOptions::from(Mode::Module).with_target_version(PythonVersion::PY311);
+    let parsed = match ruff_python_parser::parse(src, options).map(Parsed::try_into_module) {
+        Ok(Some(p)) => p,
+        Ok(None) => {
+            out.diags
+                .push(diag("syntax_error", "syntax error: not a module", Some(1)));
+            return out;
+        }
         Err(e) => {
             let line = out.lines.line(e.location.start());
             out.diags
@@ -338,6 +349,12 @@ pub fn analyse(src: &str) -> Checked {
             return out;
         }
     };
+    if let Some(e) = parsed.unsupported_syntax_errors().first() {
+        let line = out.lines.line(e.range.start());
+        out.diags
+            .push(diag("syntax_error", format!("syntax error: {e}"), Some(line)));
+        return out;
+    }
     let body = &parsed.syntax().body;
     let Some(first) = body.first() else {
         out.diags.push(diag(

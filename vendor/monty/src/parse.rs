@@ -71,6 +71,30 @@ const UNSUPPORTED_FUTURES: [&str; 1] = ["barry_as_FLUFL"];
 /// once a case's body starts.
 const MATCH_SUBJECT: &str = "$match";
 
+/// hwf: the prefix of the hidden variables a tuple assignment to subscripts
+/// or attributes unpacks into (`Parser::parse_unpack_stores`); `$` keeps
+/// them out of the script's reach, as [`MATCH_SUBJECT`].
+const UNPACK_TEMP: &str = "$unpack";
+
+/// hwf: whether `target` is a tuple or list assignment target with a
+/// subscript or attribute among its (nested or starred) targets.
+fn has_store_leaf(target: &AstExpr) -> bool {
+    fn leaf(e: &AstExpr) -> bool {
+        match e {
+            AstExpr::Subscript(_) | AstExpr::Attribute(_) => true,
+            AstExpr::Tuple(t) => t.elts.iter().any(leaf),
+            AstExpr::List(l) => l.elts.iter().any(leaf),
+            AstExpr::Starred(s) => leaf(&s.value),
+            _ => false,
+        }
+    }
+    match target {
+        AstExpr::Tuple(t) => t.elts.iter().any(leaf),
+        AstExpr::List(l) => l.elts.iter().any(leaf),
+        _ => false,
+    }
+}
+
 /// hwf: the builtin classes whose class pattern with one positional
 /// sub-pattern matches the subject itself (`case int(n):`), CPython's
 /// `Py_TPFLAGS_MATCH_SELF` types.
@@ -408,9 +432,118 @@ impl<'a> Parser<'a> {
         let iter = statements.into_iter();
         let mut out = Vec::with_capacity(iter.len());
         for stmt in iter {
-            out.push(self.parse_statement(stmt)?);
+            match stmt {
+                // hwf: `xs[i], xs[j] = xs[j], xs[i]` (see `parse_unpack_stores`).
+                Stmt::Assign(ast::StmtAssign {
+                    mut targets,
+                    value,
+                    range,
+                    ..
+                }) if targets.len() == 1 && has_store_leaf(&targets[0]) => {
+                    self.decr_depth_remaining(|| range)?;
+                    let target = targets.pop().expect("len == 1");
+                    self.parse_unpack_stores(target, *value, &mut out)?;
+                    self.depth_remaining += 1;
+                }
+                stmt => out.push(self.parse_statement(stmt)?),
+            }
         }
         Ok(out)
+    }
+
+    /// hwf: a tuple or list assignment with a subscript or attribute among its
+    /// targets (`xs[i], xs[j] = xs[j], xs[i]`, `d["a"], d["b"] = pair`,
+    /// `top, heap[0] = heap[0], last`), which Monty's unpacking (names only)
+    /// refused. As CPython runs it: the value is unpacked first, into hidden
+    /// variables (`$unpack0`, … shaped as the targets, starred included),
+    /// then each target is assigned in source order, its container and index
+    /// evaluated at that point (`xs[i], i = "x", 1` uses the old `i`).
+    fn parse_unpack_stores(
+        &mut self,
+        target: AstExpr,
+        value: AstExpr,
+        out: &mut Vec<ParseNode>,
+    ) -> Result<(), ParseError> {
+        let mut leaves = Vec::new();
+        let whole = self.convert_range(target.range());
+        let UnpackTarget::Tuple { targets, position } = self.hidden_unpack_target(target, &mut leaves)? else {
+            return Err(ParseError::syntax("invalid unpacking target", whole));
+        };
+        let object = self.parse_expression(value)?;
+        out.push(Node::UnpackAssign {
+            targets,
+            targets_position: position,
+            object,
+        });
+        for (k, leaf) in leaves.into_iter().enumerate() {
+            let at = self.convert_range(leaf.range());
+            let hidden = Identifier::new(self.interner.intern(&format!("{UNPACK_TEMP}{k}")), at);
+            let hidden = ExprLoc::new(at, Expr::Name(hidden));
+            out.push(match self.parse_assign_target(leaf)? {
+                AssignTarget::Name(target) => Node::Assign { target, object: hidden },
+                AssignTarget::Subscript {
+                    target,
+                    index,
+                    target_position,
+                } => Node::SubscriptAssign {
+                    target,
+                    index,
+                    value: hidden,
+                    target_position,
+                },
+                AssignTarget::Attr {
+                    object,
+                    attr,
+                    target_position,
+                } => Node::AttrAssign {
+                    object,
+                    attr,
+                    target_position,
+                    value: hidden,
+                },
+                AssignTarget::Unpack { targets_position, .. } => {
+                    return Err(ParseError::syntax("invalid unpacking target", targets_position));
+                }
+            });
+        }
+        Ok(())
+    }
+
+    /// The shape of an unpacking target with a hidden variable for each leaf
+    /// (pushed to `leaves` in source order), for [`Self::parse_unpack_stores`].
+    fn hidden_unpack_target(&mut self, ast: AstExpr, leaves: &mut Vec<AstExpr>) -> Result<UnpackTarget, ParseError> {
+        self.decr_depth_remaining(|| ast.range())?;
+        let result = match ast {
+            AstExpr::Tuple(ast::ExprTuple { elts, range, .. }) | AstExpr::List(ast::ExprList { elts, range, .. }) => {
+                let position = self.convert_range(range);
+                let targets = elts
+                    .into_iter()
+                    .map(|e| self.hidden_unpack_target(e, leaves))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let starred = targets.iter().filter(|t| matches!(t, UnpackTarget::Starred(_))).count();
+                if starred > 1 {
+                    return Err(ParseError::syntax(
+                        "multiple starred expressions in assignment",
+                        position,
+                    ));
+                }
+                UnpackTarget::Tuple { targets, position }
+            }
+            AstExpr::Starred(ast::ExprStarred { value, range, .. }) => {
+                let at = self.convert_range(range);
+                let name = self.interner.intern(&format!("{UNPACK_TEMP}{}", leaves.len()));
+                leaves.push(*value);
+                UnpackTarget::Starred(Identifier::new(name, at))
+            }
+            other => {
+                let at = self.convert_range(other.range());
+                let name = self.interner.intern(&format!("{UNPACK_TEMP}{}", leaves.len()));
+                leaves.push(other);
+                UnpackTarget::Name(Identifier::new(name, at))
+            }
+        };
+        self.depth_remaining += 1;
+        Ok(result)
     }
 
     /// Folds a flat list of `elif`/`else` clauses into a right-nested `Node::If` tree.

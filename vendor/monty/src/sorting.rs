@@ -160,11 +160,11 @@ fn compare_values(n: usize, a: &Value, b: &Value, reverse: bool, vm: &mut VM<'_>
         // raise: CPython's `sorted`/`list.sort` leave such elements wherever the
         // comparisons happen to place them. Treat it as "equal" — no swap.
         CmpOrder::Unordered => return Ok(Ordering::Equal),
-        CmpOrder::Incomparable => ExcType::type_error(format!(
-            "'<' not supported between instances of '{}' and '{}'",
-            a.py_type_name(vm),
-            b.py_type_name(vm)
-        )),
+        CmpOrder::Incomparable => {
+            // hwf: CPython names the first differing items of two sequences.
+            let (left, right) = vm.incomparable_types(a, b)?;
+            ExcType::type_error(format!("'<' not supported between instances of '{left}' and '{right}'"))
+        }
     };
     Err(err)
 }

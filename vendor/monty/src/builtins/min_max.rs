@@ -223,7 +223,7 @@ fn candidate_wins(current: &Value, candidate: &Value, is_min: bool, vm: &mut VM<
         // larger, so it never displaces the incumbent — matching CPython, where
         // `min`/`max` only swap on a strict `<`/`>` and `NaN` yields neither.
         CmpOrder::Unordered => return Ok(false),
-        CmpOrder::Incomparable => return Err(ord_not_supported(candidate, current, is_min, vm)),
+        CmpOrder::Incomparable => return Err(ord_not_supported(candidate, current, is_min, vm)?),
     };
 
     Ok((is_min && ordering == Ordering::Less) || (!is_min && ordering == Ordering::Greater))
@@ -239,10 +239,11 @@ fn default_with_multiple_args(func_name: &str) -> RunError {
     .into()
 }
 
+/// hwf: the types CPython names, the first differing items of two
+/// sequences (`VM::incomparable_types`).
 #[cold]
-fn ord_not_supported(left: &Value, right: &Value, is_min: bool, vm: &VM<'_>) -> RunError {
-    let left_type = left.py_type_name(vm);
-    let right_type = right.py_type_name(vm);
+fn ord_not_supported(left: &Value, right: &Value, is_min: bool, vm: &mut VM<'_>) -> RunResult<RunError> {
+    let (left_type, right_type) = vm.incomparable_types(left, right)?;
     let operator = if is_min { "<" } else { ">" };
-    ExcType::type_error_ordering(operator, &left_type, &right_type)
+    Ok(ExcType::type_error_ordering(operator, &left_type, &right_type))
 }

@@ -659,6 +659,17 @@ fn math_isqrt(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     let value = args.get_one_arg("math.isqrt", vm.heap)?;
     defer_drop!(value, vm);
 
+    // hwf: an int beyond 64 bits (`math.isqrt(10 ** 20 + 5)`), as CPython.
+    if let Value::Ref(id) = value
+        && let HeapData::LongInt(li) = vm.heap.get(*id)
+    {
+        let n = li.inner();
+        if n.sign() == num_bigint::Sign::Minus {
+            return Err(SimpleException::new_msg(ExcType::ValueError, "isqrt() argument must be nonnegative").into());
+        }
+        let root = n.sqrt();
+        return Ok(LongInt::new(root).into_value(vm.heap));
+    }
     let n = value_to_int(value, vm)?;
     if n < 0 {
         return Err(SimpleException::new_msg(ExcType::ValueError, "isqrt() argument must be nonnegative").into());

@@ -5,7 +5,7 @@ use crate::{
     defer_drop,
     exception_private::{ExcType, ExcTypeExt, RunError, RunResult},
     expressions::CmpOperator,
-    types::{CmpOrder, PyTrait},
+    types::{CmpOrder, PyTrait, Type},
     value::Value,
 };
 
@@ -83,11 +83,66 @@ impl VM<'_> {
             }),
             CmpOrder::Unordered => Ok(false),
             CmpOrder::Incomparable => {
-                let left_type = lhs.py_type_name(self);
-                let right_type = rhs.py_type_name(self);
+                let (left_type, right_type) = self.incomparable_types(lhs, rhs)?;
                 Err(ExcType::type_error_ordering(op.as_str(), &left_type, &right_type))
             }
         }
+    }
+
+    /// hwf: the type names CPython's ordering `TypeError` gives for `lhs` and
+    /// `rhs`. Two lists or two tuples are compared at their first pair of
+    /// items that are not equal, so the error names that pair's types
+    /// (`(1, {}) < (1, {"b": 2})` is `'<' not supported between instances of
+    /// 'dict' and 'dict'`, `[1, None] < [1, 2]` names `'NoneType'` and
+    /// `'int'`), recursively; any other operands are named themselves.
+    pub(crate) fn incomparable_types(&mut self, lhs: &Value, rhs: &Value) -> RunResult<(String, String)> {
+        let mut left = lhs.clone_with_heap(self);
+        let mut right = rhs.clone_with_heap(self);
+        loop {
+            let kind = left.py_type(self);
+            let sequence = matches!(kind, Type::List | Type::Tuple) && right.py_type(self) == kind;
+            let lengths = (left.py_len(self), right.py_len(self));
+            let (true, (Some(a_len), Some(b_len))) = (sequence, lengths) else {
+                break;
+            };
+            let mut differing = None;
+            for i in 0..a_len.min(b_len) {
+                let index = Value::Int(i64::try_from(i).unwrap_or(i64::MAX));
+                let a = left.py_getitem(&index, self);
+                let b = right.py_getitem(&index, self);
+                let (a, b) = match (a, b) {
+                    (Ok(a), Ok(b)) => (a, b),
+                    (a, b) => {
+                        for v in [a, b].into_iter().flatten() {
+                            v.drop_with(self);
+                        }
+                        break;
+                    }
+                };
+                let equal = a.py_eq(&b, self);
+                if matches!(equal, Ok(true)) {
+                    a.drop_with(self);
+                    b.drop_with(self);
+                    continue;
+                }
+                differing = Some((a, b));
+                break;
+            }
+            let Some((a, b)) = differing else {
+                break;
+            };
+            left.drop_with(self);
+            right.drop_with(self);
+            left = a;
+            right = b;
+        }
+        let names = (
+            left.py_type_name(self).into_owned(),
+            right.py_type_name(self).into_owned(),
+        );
+        left.drop_with(self);
+        right.drop_with(self);
+        Ok(names)
     }
 
     /// Pops both operands and pushes a boolean comparison result.
