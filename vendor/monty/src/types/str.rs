@@ -41,10 +41,18 @@ use crate::{
 /// hash once.
 ///
 /// hwf: a `String` (Monty held a `Box<str>`), so that `s += t` on a string
-/// nothing else holds can append in place ([`Str::append_in_place`]).
+/// nothing else holds can append in place ([`Str::take_to_append`]); and a
+/// cached count of its characters ([`Str::char_len`]), so that `len(s)`,
+/// `s[i]` and `s[i:j]` on an ASCII string take constant time, as in
+/// CPython, where they counted the characters on every call (a parser's
+/// `while i < len(s): … s[i]` over 100,000 characters took 20 s).
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 #[serde(transparent)]
-pub(crate) struct Str(String, #[serde(skip)] Cell<Option<HashValue>>);
+pub(crate) struct Str(
+    String,
+    #[serde(skip)] Cell<Option<HashValue>>,
+    #[serde(skip)] Cell<Option<u32>>,
+);
 
 impl PartialEq for Str {
     /// Compares only the string content — the `cached_hash` field is a pure
@@ -60,7 +68,24 @@ impl Str {
     /// Private — use [`allocate_string`] or [`allocate_string_no_interning`] instead.
     #[must_use]
     fn new(s: impl Into<Box<str>>) -> Self {
-        Self(s.into().into_string(), Cell::new(None))
+        Self(s.into().into_string(), Cell::new(None), Cell::new(None))
+    }
+
+    /// hwf: the number of characters (Python's `len`), counted on first use
+    /// and kept.
+    pub(crate) fn char_len(&self) -> usize {
+        if let Some(n) = self.2.get() {
+            return n as usize;
+        }
+        let n = self.0.chars().count();
+        self.2.set(u32::try_from(n).ok());
+        n
+    }
+
+    /// hwf: whether every character is ASCII (then character and byte
+    /// offsets agree), from the cached count.
+    pub(crate) fn is_ascii(&self) -> bool {
+        self.char_len() == self.0.len()
     }
 
     /// hwf: takes the buffer out to append to it in place, for `s += t`
@@ -72,6 +97,7 @@ impl Str {
     /// the cached hash.
     pub(crate) fn take_to_append(&mut self) -> String {
         self.1.set(None);
+        self.2.set(None);
         std::mem::take(&mut self.0)
     }
 
@@ -135,6 +161,15 @@ impl Str {
     ///
     /// Returns a new string containing the selected characters (Unicode-aware).
     fn getitem_slice(&self, vm: &VM<'_>, slice: &super::Slice) -> RunResult<Value> {
+        if self.is_ascii() {
+            // hwf: byte offsets are character offsets.
+            let (start, stop, step) = slice.indices(self.0.len())?;
+            if step == 1 {
+                let start = usize::try_from(start).unwrap_or(0);
+                let stop = usize::try_from(stop).unwrap_or(0).max(start);
+                return Ok(allocate_string(&self.0[start..stop], vm.heap));
+            }
+        }
         let result_str: Box<str> = slice_collect_iterator(vm, slice, self.0.chars(), |c| c)?;
         Ok(allocate_string(result_str, vm.heap))
     }
@@ -309,7 +344,8 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Str> {
 
     fn py_len(&self, vm: &VM<'h>) -> Option<usize> {
         // Count Unicode characters, not bytes, to match Python semantics
-        Some(self.get(vm.heap).0.chars().count())
+        // (hwf: counted once, `Str::char_len`).
+        Some(self.get(vm.heap).char_len())
     }
 
     fn py_getitem(&self, key: &Value, vm: &mut VM<'h>) -> RunResult<Value> {
@@ -325,6 +361,16 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Str> {
 
         // Use single-pass indexing to avoid Vec<char> allocation
         let s = self.get(vm.heap);
+        if s.is_ascii() {
+            // hwf: an ASCII string's characters are its bytes.
+            let len = i64::try_from(s.0.len()).unwrap_or(i64::MAX);
+            let at = if index < 0 { index.saturating_add(len) } else { index };
+            let byte = usize::try_from(at)
+                .ok()
+                .and_then(|at| s.0.as_bytes().get(at))
+                .ok_or_else(ExcType::str_index_error)?;
+            return Ok(allocate_char(char::from(*byte), vm.heap));
+        }
         let c = get_char_at_index(&s.0, index).ok_or_else(ExcType::str_index_error)?;
         Ok(allocate_char(c, vm.heap))
     }
@@ -389,9 +435,11 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Str> {
             return Err(ExcType::attribute_error(Type::Str, attr.as_str(vm.interns)));
         };
 
+        // hwf: the cached character count spares the search methods a count.
+        let chars = Some(self.get(vm.heap).char_len());
         let s = heap_read_ref_as_field!(self, Str, 0);
         let s = s.as_str_value(vm.heap);
-        call_str_method_impl(&s, method, args, vm).map(CallResult::Value)
+        call_str_method_impl(&s, chars, method, args, vm).map(CallResult::Value)
     }
 }
 
@@ -411,7 +459,7 @@ pub fn call_str_method(s: &str, method_id: StringId, args: ArgValues, vm: &mut V
         return Err(ExcType::attribute_error(Type::Str, vm.interns.get_str(method_id)));
     };
     let args = args_guard.into_inner();
-    call_str_method_impl(&vm.heap.protect(s), method, args, vm)
+    call_str_method_impl(&vm.heap.protect(s), None, method, args, vm)
 }
 
 const FORMAT_TEMPLATE_COPY_CHUNK: usize = 64 * 1024;
@@ -449,8 +497,13 @@ fn copy_format_template(template: &str, tracker: &ResourceTracker) -> RunResult<
 /// - `expandtabs(tabsize=8)` - Tab expansion; simple but rarely used in practice.
 /// - `isprintable()` - Checks if all characters are printable; requires accurate Unicode
 ///   category data for the "printable" property.
+///
+/// hwf: `chars` is the string's character count when it is known (a heap
+/// `Str` caches it); the search methods then find character offsets of an
+/// ASCII string without walking it.
 fn call_str_method_impl<'h>(
     s: &HeapRead<'h, str>,
+    chars: Option<usize>,
     method: StaticStrings,
     args: ArgValues,
     vm: &mut VM<'h>,
@@ -524,13 +577,13 @@ fn call_str_method_impl<'h>(
             Ok(Value::Bool(str_isdecimal(s.get(vm.heap))))
         }
         // Search methods
-        StaticStrings::Find => str_find(s, args, vm),
-        StaticStrings::Rfind => str_rfind(s, args, vm),
-        StaticStrings::Index => str_index(s, args, vm),
-        StaticStrings::Rindex => str_rindex(s, args, vm),
-        StaticStrings::Count => str_count(s, args, vm),
-        StaticStrings::Startswith => str_startswith(s, args, vm),
-        StaticStrings::Endswith => str_endswith(s, args, vm),
+        StaticStrings::Find => str_find(s, chars, args, vm),
+        StaticStrings::Rfind => str_rfind(s, chars, args, vm),
+        StaticStrings::Index => str_index(s, chars, args, vm),
+        StaticStrings::Rindex => str_rindex(s, chars, args, vm),
+        StaticStrings::Count => str_count(s, chars, args, vm),
+        StaticStrings::Startswith => str_startswith(s, chars, args, vm),
+        StaticStrings::Endswith => str_endswith(s, chars, args, vm),
         // Strip/trim methods
         StaticStrings::Strip => str_strip(s, args, vm),
         StaticStrings::Lstrip => str_lstrip(s, args, vm),
@@ -1480,18 +1533,18 @@ fn is_unicode_digit(c: char) -> bool {
 ///
 /// Returns the lowest index in the string where substring sub is found within
 /// the slice s[start:end]. Returns -1 if sub is not found.
-fn str_find<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
-    let str_len = s.get(vm.heap).chars().count();
+fn str_find<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
+    let str_len = chars.unwrap_or_else(|| s.get(vm.heap).chars().count());
     let (sub, start, end) = parse_search_args("str.find", str_len, args, vm)?;
     if start > end {
         return Ok(Value::Int(-1));
     }
     let s = s.get(vm.heap);
-    let slice = slice_string(s, start, end);
+    let slice = slice_string(s, str_len, start, end);
     let result = match slice.find(&sub) {
         Some(pos) => {
             // Convert byte offset to char offset, then add start offset
-            let char_pos = slice[..pos].chars().count();
+            let char_pos = char_count(&slice[..pos], s.len() == str_len);
             i64::try_from(start + char_pos).unwrap_or(i64::MAX)
         }
         None => -1,
@@ -1503,18 +1556,18 @@ fn str_find<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunR
 ///
 /// Returns the highest index in the string where substring sub is found within
 /// the slice s[start:end]. Returns -1 if sub is not found.
-fn str_rfind<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
-    let str_len = s.get(vm.heap).chars().count();
+fn str_rfind<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
+    let str_len = chars.unwrap_or_else(|| s.get(vm.heap).chars().count());
     let (sub, start, end) = parse_search_args("str.rfind", str_len, args, vm)?;
     if start > end {
         return Ok(Value::Int(-1));
     }
     let s = s.get(vm.heap);
-    let slice = slice_string(s, start, end);
+    let slice = slice_string(s, str_len, start, end);
     let result = match slice.rfind(&sub) {
         Some(pos) => {
             // Convert byte offset to char offset, then add start offset
-            let char_pos = slice[..pos].chars().count();
+            let char_pos = char_count(&slice[..pos], s.len() == str_len);
             i64::try_from(start + char_pos).unwrap_or(i64::MAX)
         }
         None => -1,
@@ -1525,17 +1578,17 @@ fn str_rfind<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> Run
 /// Implements Python's `str.index(sub, start?, end?)` method.
 ///
 /// Like find(), but raises ValueError when the substring is not found.
-fn str_index<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
-    let str_len = s.get(vm.heap).chars().count();
+fn str_index<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
+    let str_len = chars.unwrap_or_else(|| s.get(vm.heap).chars().count());
     let (sub, start, end) = parse_search_args("str.index", str_len, args, vm)?;
     if start > end {
         return Err(ExcType::value_error_substring_not_found());
     }
     let s = s.get(vm.heap);
-    let slice = slice_string(s, start, end);
+    let slice = slice_string(s, str_len, start, end);
     match slice.find(&sub) {
         Some(pos) => {
-            let char_pos = slice[..pos].chars().count();
+            let char_pos = char_count(&slice[..pos], s.len() == str_len);
             let result = i64::try_from(start + char_pos).unwrap_or(i64::MAX);
             Ok(Value::Int(result))
         }
@@ -1546,17 +1599,17 @@ fn str_index<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> Run
 /// Implements Python's `str.rindex(sub, start?, end?)` method.
 ///
 /// Like rfind(), but raises ValueError when the substring is not found.
-fn str_rindex<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
-    let str_len = s.get(vm.heap).chars().count();
+fn str_rindex<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
+    let str_len = chars.unwrap_or_else(|| s.get(vm.heap).chars().count());
     let (sub, start, end) = parse_search_args("str.rindex", str_len, args, vm)?;
     if start > end {
         return Err(ExcType::value_error_substring_not_found());
     }
     let s = s.get(vm.heap);
-    let slice = slice_string(s, start, end);
+    let slice = slice_string(s, str_len, start, end);
     match slice.rfind(&sub) {
         Some(pos) => {
-            let char_pos = slice[..pos].chars().count();
+            let char_pos = char_count(&slice[..pos], s.len() == str_len);
             let result = i64::try_from(start + char_pos).unwrap_or(i64::MAX);
             Ok(Value::Int(result))
         }
@@ -1568,14 +1621,14 @@ fn str_rindex<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> Ru
 ///
 /// Returns the number of non-overlapping occurrences of substring sub in
 /// the string s[start:end].
-fn str_count<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
-    let str_len = s.get(vm.heap).chars().count();
+fn str_count<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
+    let str_len = chars.unwrap_or_else(|| s.get(vm.heap).chars().count());
     let (sub, start, end) = parse_search_args("str.count", str_len, args, vm)?;
     if start > end {
         return Ok(Value::Int(0));
     }
     let s = s.get(vm.heap);
-    let slice = slice_string(s, start, end);
+    let slice = slice_string(s, str_len, start, end);
     let count = if sub.is_empty() {
         // Empty string matches between every character, plus start and end
         slice.chars().count() + 1
@@ -1590,16 +1643,16 @@ fn str_count<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> Run
 ///
 /// Returns True if the string starts with the prefix, otherwise returns False.
 /// The prefix argument can be a string or a tuple of strings.
-fn str_startswith<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
-    str_starts_ends_with(s, "str.startswith", |hay, prefix| hay.starts_with(prefix), args, vm)
+fn str_startswith<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
+    str_starts_ends_with(s, chars, "str.startswith", |hay, prefix| hay.starts_with(prefix), args, vm)
 }
 
 /// Implements Python's `str.endswith(suffix, start?, end?)` method.
 ///
 /// Returns True if the string ends with the suffix, otherwise returns False.
 /// The suffix argument can be a string or a tuple of strings.
-fn str_endswith<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
-    str_starts_ends_with(s, "str.endswith", |hay, suffix| hay.ends_with(suffix), args, vm)
+fn str_endswith<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
+    str_starts_ends_with(s, chars, "str.endswith", |hay, suffix| hay.ends_with(suffix), args, vm)
 }
 
 /// Shared implementation of `str.startswith`/`str.endswith`.
@@ -1611,12 +1664,13 @@ fn str_endswith<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> 
 /// are borrowed straight from interns/heap, never copied.
 fn str_starts_ends_with<'h>(
     s: &HeapRead<'h, str>,
+    chars: Option<usize>,
     method: &'static str,
     matcher: impl Fn(&str, &str) -> bool,
     args: ArgValues,
     vm: &mut VM<'h>,
 ) -> RunResult<Value> {
-    let str_len = s.get(vm.heap).chars().count();
+    let str_len = chars.unwrap_or_else(|| s.get(vm.heap).chars().count());
     let pos = args.into_pos_only(method, vm.heap)?;
     defer_drop!(pos, vm);
     let [affix, rest @ ..] = pos.as_slice() else {
@@ -1633,7 +1687,7 @@ fn str_starts_ends_with<'h>(
         Some(value) => optional_sequence_bound(value, str_len, str_len, vm)?,
         None => str_len,
     };
-    let slice = slice_string(s.get(vm.heap), start, end);
+    let slice = slice_string(s.get(vm.heap), str_len, start, end);
     Ok(Value::Bool(affix_matches(affix, slice, method, matcher, vm)?))
 }
 
@@ -1802,10 +1856,21 @@ fn extract_c_int_arg(value: &Value, vm: &mut VM<'_>) -> RunResult<i32> {
     i32::try_from(as_i64).map_err(|_| ExcType::overflow_c_int())
 }
 
-/// Returns a substring of s from character index start to end.
-fn slice_string(s: &str, start: usize, end: usize) -> &str {
+/// hwf: the characters in `s`, a part of a string that is all ASCII when
+/// `ascii` (then they are its bytes).
+fn char_count(s: &str, ascii: bool) -> usize {
+    if ascii { s.len() } else { s.chars().count() }
+}
+
+/// Returns a substring of s from character index start to end (`chars`: the
+/// number of characters in `s`).
+fn slice_string(s: &str, chars: usize, start: usize, end: usize) -> &str {
     if start >= end {
         return "";
+    }
+    if chars == s.len() {
+        // hwf: ASCII (as many characters as bytes): offsets are byte offsets.
+        return &s[start.min(chars)..end.min(chars)];
     }
 
     let mut start_byte = s.len();
