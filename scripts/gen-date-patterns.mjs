@@ -125,7 +125,47 @@ function build (locale) {
   })
   if (patterns.length >= 36 * 36 - 1) throw new Error(`${locale}: too many patterns`)
   const code = (i) => (i < 0 ? '~~' : i.toString(36).padStart(2, '0'))
-  return { lists, patterns, index: index.map(code).join('') }
+  return { lists, patterns, index: index.map(code).join(''), rtf: relative(locale) }
+}
+
+// `Intl.RelativeTimeFormat` (the table's `rtf`): per style and unit, the future and past
+// patterns by plural category (`in {0} Tagen`) and `numeric: "auto"`'s
+// words for -2..2 (`vorgestern`, `heute`).
+function relative (locale) {
+  const cats = new Intl.PluralRules(locale).resolvedOptions().pluralCategories
+  const pr = new Intl.PluralRules(locale)
+  const nf = new Intl.NumberFormat(locale)
+  const samples = [0, 1, 2, 3, 5, 11, 21, 22, 25, 100, 101, 1000000, 1.5, 0.5]
+  const out = {}
+  for (const style of ['long', 'short', 'narrow']) {
+    out[style] = {}
+    for (const unit of ['year', 'quarter', 'month', 'week', 'day', 'hour', 'minute', 'second']) {
+      const f = new Intl.RelativeTimeFormat(locale, { style })
+      const auto = new Intl.RelativeTimeFormat(locale, { style, numeric: 'auto' })
+      const entry = { future: {}, past: {}, auto: {} }
+      for (const c of cats) {
+        const n = samples.find((x) => pr.select(x) === c)
+        if (n === undefined) continue
+        const num = nf.format(n)
+        for (const [k, v] of [['future', n], ['past', -n]]) {
+          const text = f.format(v, unit)
+          if (!text.includes(num)) throw new Error(`${locale} ${unit}: ${text}`)
+          entry[k][c] = text.replace(num, '{0}')
+        }
+      }
+      for (const v of [-2, -1, 0, 1, 2]) {
+        const text = auto.format(v, unit)
+        if (!/\d/.test(text)) entry.auto[v] = text
+      }
+      // One pattern for every category is the string; a style equal to the
+      // one before it is that style's name.
+      for (const k of ['future', 'past']) if (new Set(Object.values(entry[k])).size === 1) entry[k] = Object.values(entry[k])[0]
+      out[style][unit] = entry
+    }
+    const before = style === 'short' ? 'long' : style === 'narrow' ? 'short' : null
+    if (before !== null && JSON.stringify(out[style]) === JSON.stringify(out[before])) out[style] = before
+  }
+  return out
 }
 
 // The runtime's rendering (prelude.js's `renderDatePattern`), to check a pattern.

@@ -76,6 +76,8 @@ impl Separators {
             // Austria: `1 234,5`, `€ 1.234,50`.
             ("de", "AT") => (',', '\u{a0}', false),
             ("fr", "CA") => (',', '\u{a0}', true),
+            // Mexico: `1,234.5`, `-$1,234.50`, `-EUR 1,234.50`.
+            ("es", "MX") => ('.', ',', false),
             _ => match language.as_str() {
                 "pt" if region == "PT" => (',', '\u{a0}', true),
                 "de" | "es" | "it" | "nl" | "pt" | "id" | "tr" | "da" => (',', '.', true),
@@ -85,6 +87,7 @@ impl Separators {
             },
         };
         let min_grouping = match language.as_str() {
+            "es" if region == "MX" => 1,
             "es" | "it" | "pl" => 2,
             "pt" if region == "PT" => 2,
             _ => 1,
@@ -484,6 +487,13 @@ fn regional_symbol<'a>(code: &'a str, language: &str, region: &str, narrow: bool
     }
     match (language, region) {
         ("de", "CH" | "LI") => (code == "EUR").then_some(code),
+        ("es", "MX") => Some(match code {
+            "MRU" => "UM",
+            "MXN" => "$",
+            "XCG" => "Cg.",
+            "XPF" => "CFPF",
+            _ => code,
+        }),
         ("fr", "CA") => match code {
             "AUD" => Some("$\u{a0}AU"),
             "CAD" => Some("$"),
@@ -1004,6 +1014,9 @@ mod tests {
             to_locale_string(1234.5, "fr-FR", &money("CAD")),
             "1\u{202f}234,50\u{a0}$CA"
         );
+        assert_eq!(to_locale_string(1234.5, "es-MX", &none), "1,234.5");
+        assert_eq!(to_locale_string(-1234.5, "es-MX", &money("MXN")), "-$1,234.50");
+        assert_eq!(to_locale_string(-1234.5, "es-MX", &money("EUR")), "-EUR\u{a0}1,234.50");
     }
 
     #[test]

@@ -1879,11 +1879,15 @@
     quarter: ["quarter", "qtr.", "q", null], year: ["year", "yr.", "y", null],
   };
   class RelativeTimeFormat {
-    #locale; #style; #numeric;
+    #locale; #style; #numeric; #table;
     constructor(locales, options) {
       const list = canonicalLocales(locales);
       this.#locale = list.length === 0 ? "en-US" : list[0];
-      if (!/^en(-|$)/.test(this.#locale)) throw new RangeErrorCtor(`hwf's Intl.RelativeTimeFormat writes English only, not ${this.#locale}`);
+      // The languages of `date_patterns.js` (its `rtf`: ICU's patterns from
+      // Node, `vor 3 Tagen`, `übermorgen`); others are refused rather than
+      // written in English.
+      this.#table = /^en(-|$)/.test(this.#locale) ? null : patternLocale(this.#locale);
+      if (!/^en(-|$)/.test(this.#locale) && this.#table === null) throw new RangeErrorCtor(`hwf's Intl.RelativeTimeFormat does not write ${this.#locale}`);
       const o = isObject(options) ? options : {};
       this.#style = o.style === undefined ? "long" : StringCtor(o.style);
       this.#numeric = o.numeric === undefined ? "always" : StringCtor(o.numeric);
@@ -1897,6 +1901,19 @@
       if (names === undefined || u0 === "s") throw new RangeErrorCtor(`Invalid unit argument for Intl.RelativeTimeFormat.prototype.format() '${u0}'`);
       if (!NumberCtor.isFinite(v)) throw new RangeErrorCtor("Value need to be finite number for Intl.RelativeTimeFormat.prototype.format()");
       const past = v < 0 || (v === 0 && 1 / v < 0);
+      if (this.#table !== null) {
+        const tables = DP();
+        let table = tables[this.#table];
+        if (typeof table === "string") table = tables[table];
+        let byStyle = table.rtf[this.#style];
+        while (typeof byStyle === "string") byStyle = table.rtf[byStyle];
+        const entry = byStyle[u];
+        if (this.#numeric === "auto" && hasOwn(entry.auto, StringCtor(v))) return entry.auto[StringCtor(v)];
+        const n = Math.abs(v);
+        const forms = past ? entry.past : entry.future;
+        const pattern = typeof forms === "string" ? forms : forms[new PluralRules(this.#locale).select(n)] ?? forms.other;
+        return pattern.replace("{0}", toLocale.call(n, this.#locale));
+      }
       if (this.#numeric === "auto" && (v === 0 || v === 1 || v === -1)) {
         const s = this.#style === "long" ? names[0] : names[1];
         if (u === "day") return v === 0 ? "today" : v === 1 ? "tomorrow" : "yesterday";
