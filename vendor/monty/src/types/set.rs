@@ -42,9 +42,10 @@ struct SetEntry {
 /// hwf: CPython 3.11's set table (`Objects/setobject.c`), simulated so a set
 /// iterates, prints and pops in CPython's order: `list({3, 1, 2})` is
 /// `[1, 2, 3]`, `list(set(["b", "a"]))` what the seed's VM
-/// (`PYTHONHASHSEED=0`) gives. Only the slot states are kept; the values stay
-/// in [`SetStorage::entries`], which is kept sorted by slot, so iterating the
-/// entries is iterating CPython's table.
+/// (`PYTHONHASHSEED=0`) gives. Each slot holds its state, and a live slot
+/// the index of its value in [`SetStorage::entries`] (a dense vector in no
+/// particular order), so walking the slots is iterating CPython's table, an
+/// insertion writes one slot and a removal turns one slot into a dummy.
 ///
 /// The rules are CPython's: open addressing from `hash & mask` with 9 linear
 /// probes, then `i = i * 5 + 1 + perturb` (`perturb >>= 5`); an insertion
@@ -54,17 +55,33 @@ struct SetEntry {
 /// above `used * 4`; `pop()` takes the first live slot from its finger.
 #[derive(Debug, Clone)]
 struct SetLayout {
-    /// One state per slot ([`EMPTY`], [`DUMMY`], [`LIVE`]); a power of two long.
-    table: Vec<u8>,
+    /// One cell per slot: [`EMPTY`], [`DUMMY`], or the index in
+    /// [`SetStorage::entries`] of the value living there; a power of two long.
+    table: Vec<u32>,
     /// Live and dummy slots (CPython's `fill`).
     fill: usize,
     /// Where `pop()` starts looking (CPython's `finger`).
     finger: usize,
+    /// Where [`SetStorage::value_at`]'s last walk stopped: how many values
+    /// precede which slot (back to the start on every change).
+    cursor: Cell<(usize, usize)>,
 }
 
-const EMPTY: u8 = 0;
-const DUMMY: u8 = 1;
-const LIVE: u8 = 2;
+/// A never-used slot.
+const EMPTY: u32 = u32::MAX;
+/// A slot whose value was removed (CPython's `dummy`).
+const DUMMY: u32 = u32::MAX - 1;
+
+/// Whether a [`SetLayout::table`] cell holds a value (an entry index).
+fn is_live(cell: u32) -> bool {
+    cell < DUMMY
+}
+
+/// An entry index as a [`SetLayout::table`] cell (a set never holds
+/// `u32::MAX - 1` values: they would not fit in memory).
+fn cell_of(index: usize) -> u32 {
+    u32::try_from(index).unwrap_or(DUMMY - 1).min(DUMMY - 1)
+}
 /// `PySet_MINSIZE`.
 const SET_MINSIZE: usize = 8;
 /// `LINEAR_PROBES`.
@@ -76,6 +93,7 @@ impl Default for SetLayout {
             table: vec![EMPTY; SET_MINSIZE],
             fill: 0,
             finger: 0,
+            cursor: Cell::default(),
         }
     }
 }
@@ -85,9 +103,11 @@ impl SetLayout {
         self.table.len() as u64 - 1
     }
 
-    /// `set_add_entry` for a value known to be absent: marks and returns its
-    /// slot, and whether the table must now grow.
-    fn insert(&mut self, pyhash: u64) -> (u32, bool) {
+    /// `set_add_entry` for a value known to be absent: stores `cell` (its
+    /// entry index) in its slot and returns the slot, and whether the table
+    /// must now grow.
+    fn insert(&mut self, pyhash: u64, cell: u32) -> (u32, bool) {
+        self.cursor.set((0, 0));
         let mask = self.mask();
         let mut i = pyhash & mask;
         let mut perturb = pyhash;
@@ -101,10 +121,10 @@ impl SetLayout {
                 match self.table[at] {
                     EMPTY => {
                         if let Some(free) = freeslot {
-                            self.table[free] = LIVE;
+                            self.table[free] = cell;
                             return (slot_u32(free), false);
                         }
-                        self.table[at] = LIVE;
+                        self.table[at] = cell;
                         self.fill += 1;
                         #[expect(clippy::cast_possible_truncation, reason = "mask < table.len()")]
                         let grow = self.fill * 5 >= (mask as usize) * 3;
@@ -112,7 +132,7 @@ impl SetLayout {
                     }
                     // CPython 3.11 remembers the last dummy its probe passed.
                     DUMMY => freeslot = Some(at),
-                    _ => {}
+                    _live => {}
                 }
                 if probes == 0 {
                     break;
@@ -125,9 +145,10 @@ impl SetLayout {
         }
     }
 
-    /// `set_insert_clean`: the first empty slot of `pyhash`'s probe (a table
-    /// without dummies, which never needs to grow).
-    fn insert_clean(&mut self, pyhash: u64) -> u32 {
+    /// `set_insert_clean`: stores `cell` (an entry index) in the first empty
+    /// slot of `pyhash`'s probe (a table without dummies, which never needs to
+    /// grow) and returns that slot.
+    fn insert_clean(&mut self, pyhash: u64, cell: u32) -> u32 {
         let mask = self.mask();
         let mut i = pyhash & mask;
         let mut perturb = pyhash;
@@ -137,7 +158,7 @@ impl SetLayout {
                 #[expect(clippy::cast_possible_truncation, reason = "j <= mask < table.len()")]
                 let at = j as usize;
                 if self.table[at] == EMPTY {
-                    self.table[at] = LIVE;
+                    self.table[at] = cell;
                     self.fill += 1;
                     return slot_u32(at);
                 }
@@ -158,6 +179,7 @@ impl SetLayout {
             table: vec![EMPTY; size],
             fill: 0,
             finger,
+            cursor: Cell::default(),
         }
     }
 }
@@ -174,18 +196,19 @@ fn slot_u32(at: usize) -> u32 {
 
 /// Internal storage shared between Set and FrozenSet.
 ///
-/// Uses a `HashTable<usize>` for O(1) lookups combined with a dense `Vec<SetEntry>`
-/// to preserve insertion order (consistent with Python 3.7+ dict behavior).
-/// The hash table maps value hashes to indices in the entries vector.
+/// Uses a `HashTable<usize>` for O(1) lookups combined with a dense `Vec<SetEntry>`.
+/// The hash table maps value hashes to indices in the entries vector. hwf: the
+/// order is CPython's, given by [`SetLayout`]'s slots, each of which names its
+/// entry; adding and removing are O(1) (amortised over resizes).
 #[derive(Debug, Default)]
 pub(crate) struct SetStorage {
     /// Maps hash to index in entries vector.
     indices: HashTable<usize>,
-    /// Dense vector of entries, in CPython's iteration order (hwf: sorted by
-    /// [`SetEntry::slot`]; Monty kept insertion order).
+    /// Dense vector of entries (hwf: in no particular order, a removal moves
+    /// the last entry into the gap; Monty kept insertion order).
     entries: Vec<SetEntry>,
-    /// hwf: CPython's table, which orders `entries` (boxed: `HeapData` stays
-    /// within its size budget).
+    /// hwf: CPython's table, which orders `entries`: iterate through
+    /// [`Self::ordered`] (boxed: `HeapData` stays within its size budget).
     layout: Box<SetLayout>,
 }
 
@@ -215,7 +238,7 @@ impl SetStorage {
         let mut storage = Self::with_capacity(entries.len());
         *storage.layout = SetLayout::sized_for(merge_presize(entries.len()), 0);
         for (value, hash, pyhash) in entries {
-            let slot = storage.layout.insert_clean(pyhash);
+            let slot = storage.layout.insert_clean(pyhash, cell_of(storage.entries.len()));
             storage.entries.push(SetEntry {
                 value,
                 hash,
@@ -223,20 +246,53 @@ impl SetStorage {
                 slot,
             });
         }
-        storage.entries.sort_by_key(|e| e.slot);
         storage.reindex();
         storage
     }
 
-    /// Clones entries with proper reference counting.
+    /// Clones entries with proper reference counting (hwf: in CPython's
+    /// order).
     fn clone_entries(&self, heap: &impl ContainsHeap) -> Vec<(Value, u64, u64)> {
-        self.entries
-            .iter()
+        self.ordered()
             .map(|e| (e.value.clone_with_heap(heap), e.hash, e.pyhash))
             .collect()
     }
 
-    /// hwf: rebuilds `indices` after `entries` moved.
+    /// hwf: the entries in CPython's order (its table's live slots).
+    fn ordered(&self) -> impl Iterator<Item = &SetEntry> {
+        self.layout
+            .table
+            .iter()
+            .filter(|&&cell| is_live(cell))
+            .filter_map(|&cell| self.entries.get(cell as usize))
+    }
+
+    /// hwf: the first live slot at or after `slot`, with its entry (`None`
+    /// past the last). A walk in CPython's order keeps only the next slot
+    /// between steps, so user code may change the set in between, as in
+    /// CPython's `set_next`.
+    fn live_from(&self, slot: usize) -> Option<(usize, &SetEntry)> {
+        let table = &self.layout.table;
+        let at = slot + table.get(slot..)?.iter().position(|&cell| is_live(cell))?;
+        Some((at, self.entries.get(table[at] as usize)?))
+    }
+
+    /// hwf: the slot after the `count`-th live slot (0 for none): where a
+    /// walk that has yielded `count` values resumes.
+    fn slot_after(&self, count: usize) -> usize {
+        if count == 0 {
+            return 0;
+        }
+        self.layout
+            .table
+            .iter()
+            .enumerate()
+            .filter(|(_, cell)| is_live(**cell))
+            .nth(count - 1)
+            .map_or(self.layout.table.len(), |(at, _)| at + 1)
+    }
+
+    /// hwf: rebuilds `indices` from `entries`.
     fn reindex(&mut self) {
         self.indices.clear();
         for (idx, e) in self.entries.iter().enumerate() {
@@ -244,27 +300,17 @@ impl SetStorage {
         }
     }
 
-    /// hwf: places a new entry in CPython's table and in `entries` at its
-    /// slot's position, growing the table as CPython does.
+    /// hwf: places a new entry at the end of `entries` and in its slot of
+    /// CPython's table, growing the table as CPython does.
     fn place(&mut self, value: Value, hash: u64, pyhash: u64) {
-        let (slot, grow) = self.layout.insert(pyhash);
-        let pos = self.entries.partition_point(|e| e.slot < slot);
-        if pos < self.entries.len() {
-            for idx in self.indices.iter_mut() {
-                if *idx >= pos {
-                    *idx += 1;
-                }
-            }
-        }
-        self.entries.insert(
-            pos,
-            SetEntry {
-                value,
-                hash,
-                pyhash,
-                slot,
-            },
-        );
+        let pos = self.entries.len();
+        let (slot, grow) = self.layout.insert(pyhash, cell_of(pos));
+        self.entries.push(SetEntry {
+            value,
+            hash,
+            pyhash,
+            slot,
+        });
         self.indices.insert_unique(hash, pos, |&i| self.entries[i].hash);
         if grow {
             let used = self.entries.len();
@@ -275,12 +321,15 @@ impl SetStorage {
     /// hwf: `set_table_resize`: a new table for `minused`, the live entries
     /// reinserted in slot order, dummies dropped.
     fn resize(&mut self, minused: usize) {
-        *self.layout = SetLayout::sized_for(minused, self.layout.finger);
-        for e in &mut self.entries {
-            e.slot = self.layout.insert_clean(e.pyhash);
+        let finger = self.layout.finger;
+        let old = mem::replace(&mut *self.layout, SetLayout::sized_for(minused, finger));
+        for cell in old.table {
+            if is_live(cell)
+                && let Some(e) = self.entries.get_mut(cell as usize)
+            {
+                e.slot = self.layout.insert_clean(e.pyhash, cell);
+            }
         }
-        self.entries.sort_by_key(|e| e.slot);
-        self.reindex();
     }
 
     /// hwf: `set_merge`'s one resize before merging `incoming` values.
@@ -301,13 +350,14 @@ impl SetStorage {
         let mut layout = SetLayout::sized_for(merge_presize(n), 0);
         let same = layout.table.len() == self.layout.table.len() && self.layout.fill == n;
         let mut entries = Vec::with_capacity(n);
-        for e in &self.entries {
+        for e in self.ordered() {
+            let cell = cell_of(entries.len());
             let slot = if same {
-                layout.table[e.slot as usize] = LIVE;
+                layout.table[e.slot as usize] = cell;
                 layout.fill += 1;
                 e.slot
             } else {
-                layout.insert_clean(e.pyhash)
+                layout.insert_clean(e.pyhash, cell)
             };
             entries.push(SetEntry {
                 value: e.value.clone_with_heap(heap),
@@ -321,18 +371,27 @@ impl SetStorage {
             entries,
             layout: Box::new(layout),
         };
-        if !same {
-            out.entries.sort_by_key(|e| e.slot);
-        }
         out.reindex();
         out
     }
 
-    /// hwf: removes the entry at `index` (its slot becomes a dummy).
+    /// hwf: removes the entry at `index` (its slot becomes a dummy); the last
+    /// entry moves into its place in `entries`, and its slot and `indices`
+    /// follow.
     fn take_at(&mut self, index: usize) -> SetEntry {
-        let removed = self.entries.remove(index);
+        let removed = self.entries.swap_remove(index);
         self.layout.table[removed.slot as usize] = DUMMY;
-        self.reindex();
+        self.layout.cursor.set((0, 0));
+        if let Ok(found) = self.indices.find_entry(removed.hash, |&i| i == index) {
+            found.remove();
+        }
+        if let Some(moved) = self.entries.get(index) {
+            let last = self.entries.len();
+            self.layout.table[moved.slot as usize] = cell_of(index);
+            if let Some(i) = self.indices.find_mut(moved.hash, |&i| i == last) {
+                *i = index;
+            }
+        }
         removed
     }
 
@@ -417,9 +476,9 @@ impl<'h> HeapRead<'h, SetStorage> {
         let start = storage.layout.finger & (storage.layout.table.len() - 1);
         let slot = (start..storage.layout.table.len())
             .chain(0..start)
-            .find(|&at| storage.layout.table[at] == LIVE)
+            .find(|&at| is_live(storage.layout.table[at]))
             .expect("checked non-empty");
-        let index = storage.entries.partition_point(|e| (e.slot as usize) < slot);
+        let index = storage.layout.table[slot] as usize;
         let entry = storage.take_at(index);
         storage.layout.finger = slot + 1;
         Ok(entry.value)
@@ -638,16 +697,30 @@ impl<'h> HeapRead<'h, SetStorage> {
 }
 
 impl SetStorage {
-    /// Returns an iterator over the values in the set.
+    /// Returns an iterator over the values in the set (hwf: in CPython's
+    /// order).
     pub(crate) fn iter(&self) -> impl Iterator<Item = &Value> {
-        self.entries.iter().map(|e| &e.value)
+        self.ordered().map(|e| &e.value)
     }
 
-    /// Returns the value at the given index, if valid.
+    /// Returns the value at the given position (hwf: in CPython's order), if
+    /// valid.
     ///
-    /// Used by Python iterator objects for index-based iteration.
+    /// Used for positional snapshots (`object_bridge`). hwf: a walk of the
+    /// table, which resumes where the last call stopped when `index` is not
+    /// before it, so asking for 0, 1, 2, ... walks the table once.
     pub(crate) fn value_at(&self, index: usize) -> Option<&Value> {
-        self.entries.get(index).map(|e| &e.value)
+        let (seen, slot) = self.layout.cursor.get();
+        let (mut count, mut from) = if index >= seen { (seen, slot) } else { (0, 0) };
+        loop {
+            let (at, entry) = self.live_from(from)?;
+            if count == index {
+                self.layout.cursor.set((index, at));
+                return Some(&entry.value);
+            }
+            count += 1;
+            from = at + 1;
+        }
     }
 
     /// Collects heap IDs for reference counting cleanup.
@@ -715,6 +788,9 @@ impl<'h> HeapRead<'h, SetStorage> {
 /// CPython and Monty's set-iterator behavior).
 pub(crate) struct SetIter<'a, 'h> {
     storage: &'a HeapRead<'h, SetStorage>,
+    /// hwf: the slot of CPython's table the walk resumes at.
+    slot: usize,
+    /// Values yielded so far.
     index: usize,
     expected_len: usize,
     token: RecursionToken,
@@ -730,6 +806,7 @@ impl<'a, 'h> SetIter<'a, 'h> {
         let token = vm.recursion_token()?;
         Ok(Self {
             storage,
+            slot: 0,
             index: 0,
             expected_len,
             token,
@@ -751,10 +828,11 @@ impl<'a, 'h> SetIter<'a, 'h> {
         if current.entries.len() != self.expected_len {
             return Err(ExcType::runtime_error_set_changed_size());
         }
-        if self.index >= self.expected_len {
+        let Some((at, entry)) = current.live_from(self.slot) else {
             return Ok(None);
-        }
-        self.current = current.entries[self.index].value.clone_with_heap(vm.heap);
+        };
+        self.current = entry.value.clone_with_heap(vm.heap);
+        self.slot = at + 1;
         self.index += 1;
         Ok(Some(&self.current))
     }
@@ -770,8 +848,8 @@ impl<'h, C: ContainsVM<'h>> DropWithContext<C> for SetIter<'_, 'h> {
 impl SetStorage {
     /// Returns true if this set is a subset of other.
     fn is_subset(&self, other: &Self, vm: &mut VM<'_>) -> RunResult<bool> {
-        for entry in &self.entries {
-            if !vm.heap.protect(other).contains(&entry.value, vm)? {
+        for value in self.iter() {
+            if !vm.heap.protect(other).contains(value, vm)? {
                 return Ok(false);
             }
         }
@@ -792,8 +870,8 @@ impl SetStorage {
             (other, self)
         };
 
-        for entry in &smaller.entries {
-            if vm.heap.protect(larger).contains(&entry.value, vm)? {
+        for value in smaller.iter() {
+            if vm.heap.protect(larger).contains(value, vm)? {
                 return Ok(false);
             }
         }
@@ -802,6 +880,16 @@ impl SetStorage {
 }
 
 impl<'h> HeapRead<'h, SetStorage> {
+    /// hwf: a step of a walk in CPython's order: the value in the first live
+    /// slot at or after `*slot` (a new reference), with `*slot` moved past
+    /// it. The set is read afresh at each step, so user code run between
+    /// steps (an `__eq__`) may change it, as in CPython's `set_next`.
+    fn next_value(&self, slot: &mut usize, vm: &VM<'h>) -> Option<Value> {
+        let (at, entry) = self.get(vm.heap).live_from(*slot)?;
+        *slot = at + 1;
+        Some(entry.value.clone_with_heap(vm.heap))
+    }
+
     /// Returns a new set containing elements in either set (union).
     fn union(&self, other: &Self, vm: &mut VM<'h>) -> RunResult<SetStorage> {
         // hwf: CPython's `set_or`: a copy of `self`, then `set_merge` of
@@ -816,9 +904,8 @@ impl<'h> HeapRead<'h, SetStorage> {
         };
         let mut result_guard = DropGuard::new(start, vm);
         let (result, vm) = result_guard.as_parts_mut();
-        let len = other.get(vm.heap).len();
-        for idx in 0..len {
-            let value = other.get(vm.heap).entries[idx].value.clone_with_heap(vm);
+        let mut slot = 0;
+        while let Some(value) = other.next_value(&mut slot, vm) {
             result.add(value, vm)?;
         }
         Ok(result_guard.into_inner())
@@ -837,9 +924,8 @@ impl<'h> HeapRead<'h, SetStorage> {
             (other, self)
         };
 
-        let len = smaller.get(vm.heap).len();
-        for idx in 0..len {
-            let value = smaller.get(vm.heap).entries[idx].value.clone_with_heap(vm);
+        let mut slot = 0;
+        while let Some(value) = smaller.next_value(&mut slot, vm) {
             let mut value_guard = DropGuard::new(value, vm);
             let (value, vm) = value_guard.as_parts_mut();
             if larger.contains(value, vm)? {
@@ -858,9 +944,8 @@ impl<'h> HeapRead<'h, SetStorage> {
         if self.get(vm.heap).len() >> 2 > other.get(vm.heap).len() {
             let mut result_guard = DropGuard::new(self.get(vm.heap).cpython_copy(vm.heap), vm);
             let (result, vm) = result_guard.as_parts_mut();
-            let len = other.get(vm.heap).len();
-            for idx in 0..len {
-                let value = other.get(vm.heap).entries[idx].value.clone_with_heap(vm);
+            let mut slot = 0;
+            while let Some(value) = other.next_value(&mut slot, vm) {
                 defer_drop!(value, vm);
                 let hash = set_element_hash(value, vm)?;
                 let found = result
@@ -876,9 +961,8 @@ impl<'h> HeapRead<'h, SetStorage> {
         }
         let mut result_guard = DropGuard::new(SetStorage::new(), vm);
         let (result, vm) = result_guard.as_parts_mut();
-        let len = self.get(vm.heap).len();
-        for idx in 0..len {
-            let value = self.get(vm.heap).entries[idx].value.clone_with_heap(vm);
+        let mut slot = 0;
+        while let Some(value) = self.next_value(&mut slot, vm) {
             let mut value_guard = DropGuard::new(value, vm);
             let (value, vm) = value_guard.as_parts_mut();
             if !other.contains(value, vm)? {
@@ -896,9 +980,8 @@ impl<'h> HeapRead<'h, SetStorage> {
         // added when not.
         let mut result_guard = DropGuard::new(other.get(vm.heap).cpython_copy(vm.heap), vm);
         let (result, vm) = result_guard.as_parts_mut();
-        let len = self.get(vm.heap).len();
-        for idx in 0..len {
-            let value = self.get(vm.heap).entries[idx].value.clone_with_heap(vm);
+        let mut slot = 0;
+        while let Some(value) = self.next_value(&mut slot, vm) {
             let mut value_guard = DropGuard::new(value, vm);
             let (value, vm) = value_guard.as_parts_mut();
             let hash = set_element_hash(value, vm)?;
@@ -947,9 +1030,8 @@ impl<'h> HeapRead<'h, SetStorage> {
             let start = Set::from_iterable(other, vm)?.0;
             let mut result_guard = DropGuard::new(start, vm);
             let (result, vm) = result_guard.as_parts_mut();
-            let len = self.get(vm.heap).len();
-            for idx in 0..len {
-                let value = self.get(vm.heap).entries[idx].value.clone_with_heap(vm);
+            let mut slot = 0;
+            while let Some(value) = self.next_value(&mut slot, vm) {
                 let mut value_guard = DropGuard::new(value, vm);
                 let (value, vm) = value_guard.as_parts_mut();
                 let hash = set_element_hash(value, vm)?;
@@ -1061,14 +1143,18 @@ impl<'h> HeapRead<'h, SetStorage> {
         vm.heap.tracker.check_allocation(len.saturating_mul(VALUE_SIZE))?;
         let items = Vec::with_capacity(len);
         defer_drop_mut!(items, vm);
+        let mut slot = 0;
         for i in 0..len {
             // The whole snapshot runs before `repr_items_fmt` reaches its first
             // checkpoint, so it polls the deadline itself — otherwise a big set
             // overshoots the time limit by the entire copy.
             vm.heap.tracker.check_time_every(i)?;
             // No user code runs during the snapshot, so `len` is still current.
-            let value = self.get(vm.heap).value_at(i).expect("index in range");
-            items.push(value.clone_with_heap(vm.heap));
+            let Some((at, entry)) = self.get(vm.heap).live_from(slot) else {
+                break;
+            };
+            slot = at + 1;
+            items.push(entry.value.clone_with_heap(vm.heap));
         }
 
         f.write_char('{')?;
@@ -1573,7 +1659,9 @@ fn update_operand_values(other: Value, vm: &mut VM<'_>) -> RunResult<Vec<Value>>
         return Ok(keys);
     }
     let storage = Set::get_storage_from_value(other, vm)?;
-    Ok(storage.entries.into_iter().map(|e| e.value).collect())
+    let mut entries = storage.entries;
+    entries.sort_unstable_by_key(|e| e.slot);
+    Ok(entries.into_iter().map(|e| e.value).collect())
 }
 
 /// hwf: `set.union(*others)`, `intersection(*others)` and
@@ -2352,8 +2440,10 @@ fn get_storage_from_set_operand(value: &Value, vm: &mut VM<'_>) -> RunResult<Opt
 
 impl serde::Serialize for SetStorage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        // hwf: with CPython's table size and finger (its dummies are dropped).
-        (&self.entries, self.layout.table.len(), self.layout.finger).serialize(serializer)
+        // hwf: the entries in CPython's order, with its table size and finger
+        // (its dummies are dropped).
+        let entries: Vec<&SetEntry> = self.ordered().collect();
+        (entries, self.layout.table.len(), self.layout.finger).serialize(serializer)
     }
 }
 
@@ -2369,9 +2459,14 @@ impl<'de> serde::Deserialize<'de> for SetStorage {
             table: vec![EMPTY; size],
             fill: entries.len(),
             finger,
+            cursor: Cell::default(),
         };
-        for e in &entries {
-            layout.table[e.slot as usize] = LIVE;
+        for (index, e) in entries.iter().enumerate() {
+            let cell = &mut layout.table[e.slot as usize];
+            if *cell != EMPTY {
+                return Err(serde::de::Error::custom("two set entries in one slot"));
+            }
+            *cell = cell_of(index);
         }
         let mut storage = Self {
             indices: HashTable::with_capacity(entries.len()),
@@ -2420,8 +2515,22 @@ enum SetIteratorSource {
 #[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct SetIterator {
     source: SetIteratorSource,
+    /// Values yielded so far.
     index: usize,
     expected_len: usize,
+    /// hwf: the slot of CPython's table the walk resumes at (CPython's
+    /// `si_pos`); not dumped: a loaded iterator finds it again from `index`
+    /// ([`SLOT_FROM_INDEX`]).
+    #[serde(skip, default = "slot_from_index")]
+    slot: usize,
+}
+
+/// hwf: [`SetIterator::slot`] still to be found from its `index`.
+const SLOT_FROM_INDEX: usize = usize::MAX;
+
+/// The [`SetIterator::slot`] of a loaded iterator.
+fn slot_from_index() -> usize {
+    SLOT_FROM_INDEX
 }
 
 impl SetIterator {
@@ -2456,6 +2565,7 @@ impl SetIterator {
             source,
             index: 0,
             expected_len,
+            slot: 0,
         }));
         vm.heap.inc_ref(source_id);
         Value::Ref(id)
@@ -2490,30 +2600,47 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, SetIterator> {
     }
 
     fn py_next(&mut self, vm: &mut VM<'h>) -> RunResult<Option<Value>> {
-        let (source_id, index, expected_len, mutable) = {
+        let (source_id, index, slot, expected_len, mutable) = {
             let iter = self.get(vm.heap);
             (
                 iter.source_id(),
                 iter.index,
+                iter.slot,
                 iter.expected_len,
                 matches!(iter.source, SetIteratorSource::Set(_)),
             )
         };
-        let item = match vm.heap.get(source_id) {
+        let storage = match vm.heap.get(source_id) {
             HeapData::Set(set) => {
                 if mutable && set.len() != expected_len {
                     return Err(ExcType::runtime_error_set_changed_size());
                 }
-                set.storage().value_at(index)
+                set.storage()
             }
-            HeapData::FrozenSet(set) => set.storage().value_at(index),
+            HeapData::FrozenSet(set) => set.storage(),
             _ => unreachable!("set iterator must retain set-like storage"),
-        }
-        .map(|value| value.clone_with_heap(vm.heap));
-        if item.is_some() {
-            self.get_mut(vm.heap).index += 1;
-        }
-        Ok(item)
+        };
+        // hwf: CPython's `setiter_iternext`: the next live slot.
+        let from = if slot == SLOT_FROM_INDEX {
+            storage.slot_after(index)
+        } else {
+            slot
+        };
+        let item = storage
+            .live_from(from)
+            .map(|(at, entry)| (at, entry.value.clone_with_heap(vm.heap)));
+        let iter = self.get_mut(vm.heap);
+        Ok(match item {
+            Some((at, value)) => {
+                iter.index += 1;
+                iter.slot = at + 1;
+                Some(value)
+            }
+            None => {
+                iter.slot = from;
+                None
+            }
+        })
     }
 }
 
@@ -2554,4 +2681,52 @@ fn unhashable_type_name(value: &Value, vm: &mut VM<'_>) -> RunResult<String> {
     }
 
     Ok(value.py_type_name(vm).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use monty_types::{CompileOptions, MontyObject, PrintWriter, ResourceTracker};
+
+    use crate::{Dump, MontyRepl, Session, SessionRef, dump};
+
+    /// A set with dummies, a frozenset and an iterator over each, half
+    /// walked (CPython 3.11, `PYTHONHASHSEED=0`).
+    const BUILD: &str = r#"s = set()
+for i in range(120):
+    s.add((i * 37) % 211)
+    s.add('k' + str(i % 20))
+for i in range(0, 120, 4):
+    s.discard((i * 37) % 211)
+fs = frozenset(s)
+it = iter(s)
+fit = iter(fs)
+first = [next(it) for _ in range(15)]
+ffirst = [next(fit) for _ in range(10)]
+"#;
+    /// The walks finished, `pop()`s and the orders.
+    const FINISH: &str = r#"r = repr((first, [next(it) for _ in range(15)], ffirst, [next(fit) for _ in range(10)], [s.pop() for _ in range(5)], list(s), list(fs)[:12]))"#;
+    const CPYTHON: &str = r#"([2, 7, 10, 11, 13, 14, 17, 18, 21, 24, 29, 32, 33, 35, 36], [37, 39, 40, 43, 48, 51, 54, 55, 58, 59, 61, 62, 65, 70, 73], [2, 7, 10, 11, 13, 14, 17, 18, 21, 24], [29, 'k15', 32, 33, 35, 36, 37, 39, 40, 'k3'], [2, 7, 10, 11, 13], [14, 17, 18, 21, 24, 29, 32, 33, 35, 36, 37, 39, 40, 43, 48, 51, 54, 55, 58, 59, 61, 62, 65, 70, 73, 74, 76, 77, 80, 81, 84, 87, 92, 95, 96, 98, 99, 'k2', 102, 103, 106, 109, 111, 114, 117, 118, 121, 122, 124, 125, 128, 133, 136, 139, 140, 143, 144, 146, 147, 150, 'k7', 'k14', 155, 158, 159, 161, 162, 165, 166, 169, 172, 177, 180, 181, 183, 184, 185, 187, 188, 191, 196, 199, 202, 203, 206, 207, 209, 210, 'k15', 'k3', 'k10', 'k5', 'k16', 'k11', 'k13', 'k4', 'k1', 'k8', 'k18', 'k9', 'k0', 'k19', 'k17', 'k6', 'k12'], [2, 7, 10, 11, 13, 14, 17, 18, 21, 24, 29, 'k15'])"#;
+
+    fn finish(repl: &mut MontyRepl) -> String {
+        repl.feed_run(FINISH, vec![], PrintWriter::Disabled).expect("runs");
+        match repl.feed_run("r", vec![], PrintWriter::Disabled) {
+            Ok(MontyObject::String(s)) => s,
+            other => format!("{other:?}"),
+        }
+    }
+
+    /// hwf: the slot table and the iterators' positions survive a dump:
+    /// after a round trip the walks go on where they were, in CPython's
+    /// order, as without one.
+    #[test]
+    fn sets_and_their_iterators_survive_a_dump() {
+        let mut repl = MontyRepl::new("t.py", ResourceTracker::default(), CompileOptions::default());
+        repl.feed_run(BUILD, vec![], PrintWriter::Disabled).expect("runs");
+        let bytes = dump("t.py", None, SessionRef::Idle(&repl)).expect("dumps");
+        let Session::Idle(mut loaded) = Dump::load(&bytes).expect("loads").state else {
+            panic!("an idle session");
+        };
+        assert_eq!(finish(&mut repl), CPYTHON);
+        assert_eq!(finish(&mut loaded), CPYTHON);
+    }
 }
