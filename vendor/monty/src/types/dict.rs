@@ -1,4 +1,5 @@
 use std::{
+    cell::Cell,
     collections::hash_map::DefaultHasher,
     fmt::Write,
     hash::{Hash, Hasher},
@@ -7,7 +8,7 @@ use std::{
 
 use ahash::AHashSet;
 use hashbrown::HashTable;
-use serde::ser::SerializeStruct;
+use serde::ser::{SerializeSeq, SerializeStruct};
 use smallvec::{SmallVec, smallvec};
 
 use super::{DictItemsView, DictKeysView, DictValuesView, LazyHeapSet, PyTrait, allocate_tuple, list::repr_check_time};
@@ -55,10 +56,20 @@ use crate::{
 /// All dict methods from Python's builtins are implemented.
 ///
 /// # Storage Strategy
-/// Uses a `HashTable<usize>` for hash lookups combined with a dense `Vec<DictEntry>`
-/// to preserve insertion order (matching Python 3.7+ behavior). The hash table maps
+/// Uses a `HashTable<usize>` for hash lookups combined with a `Vec` of entries
+/// in insertion order (matching Python 3.7+ behavior). The hash table maps
 /// key hashes to indices in the entries vector. This design provides O(1) lookups
 /// while maintaining insertion order for iteration.
+///
+/// hwf: as in CPython, a removal leaves a hole (`None`) in `entries` instead of
+/// shifting the later entries down, so `del`/`pop`/`popitem` are O(1)
+/// amortised rather than O(n) each. The holes are squeezed out (and the index
+/// table rebuilt) once they outnumber the live entries; trailing holes are
+/// dropped at once, so the last slot is always live and `popitem` stays O(1).
+/// The live count is `indices.len()`. Positions seen from outside
+/// (`key_at`/`value_at`/`item_at`, the iterators) count live entries only;
+/// [`DictMeta`] caches where the last positional walk stopped, so reading
+/// positions 0, 1, 2, ... walks the entries once.
 ///
 /// # Reference Counting
 /// When values are added via `set()`, their reference counts are incremented.
@@ -72,14 +83,13 @@ use crate::{
 /// improving GC performance for dicts of primitives.
 #[derive(Debug, Default)]
 pub(crate) struct Dict {
-    /// indices mapping from the entry hash to its index.
+    /// indices mapping from the entry hash to its index; holds exactly the live entries.
     indices: HashTable<usize>,
-    /// entries is a dense vec maintaining entry order.
-    entries: Vec<DictEntry>,
-    /// True if any key or value in the dict is a `Value::Ref`. Used to skip iteration
-    /// in `collect_child_ids` and `py_dec_ref_ids` when no refs are present.
-    /// Only transitions from false to true (never back) since tracking removals would be O(n).
-    contains_refs: bool,
+    /// entries in insertion order; `None` is a removed entry's hole (never last).
+    entries: Vec<Option<DictEntry>>,
+    /// hwf: the `contains_refs` flag and the positional cursor, packed into
+    /// one word so `Dict` keeps its size (see [`DictMeta`]).
+    meta: DictMeta,
     /// Whether this is a plain `dict` or a `collections.defaultdict` (and its
     /// factory). A defaultdict reuses all of `Dict`'s behaviour and only
     /// diverges on missing-key access, `type`/`repr`, and the
@@ -143,6 +153,61 @@ impl DictKind {
     }
 }
 
+/// hwf: `Dict`'s flag bit and positional cursor in one word.
+///
+/// `Dict` is inline in `HeapData`, whose size is capped (see `heap_data.rs`),
+/// and the cursor must not make it grow, so it shares the word of the old
+/// `contains_refs: bool`:
+/// - bit 63: `contains_refs` — true if any key or value in the dict is a
+///   `Value::Ref`. Used to skip iteration in `collect_child_ids` and
+///   `py_dec_ref_ids` when no refs are present. Only transitions from false to
+///   true (never back) since tracking removals would be O(n).
+/// - bits 32..63 and 0..32: the cursor `(count, pos)`, meaning `count` live
+///   entries lie in `entries[..pos]`. [`Dict::slot_of`] resumes its walk
+///   there; removals keep it true and compaction resets it to `(0, 0)`. A
+///   cursor that does not fit is not stored (the walk restarts at 0).
+#[derive(Debug, Default)]
+struct DictMeta(Cell<u64>);
+
+/// hwf: the fewest holes worth a compaction (see [`Dict::remove_slot`]).
+const MIN_HOLES_TO_COMPACT: usize = 8;
+
+/// The `contains_refs` bit of [`DictMeta`].
+const META_REFS: u64 = 1 << 63;
+/// The cursor's `pos` bits of [`DictMeta`].
+const META_POS: u64 = 0xFFFF_FFFF;
+/// The largest cursor `count` [`DictMeta`] holds.
+const META_COUNT_MAX: u64 = (1 << 31) - 1;
+
+impl DictMeta {
+    /// Whether the dict may hold a `Value::Ref`.
+    fn contains_refs(&self) -> bool {
+        self.0.get() & META_REFS != 0
+    }
+
+    /// Records that the dict holds a `Value::Ref`.
+    fn set_contains_refs(&self) {
+        self.0.set(self.0.get() | META_REFS);
+    }
+
+    /// The cursor `(count, pos)`: `count` live entries lie before `pos`.
+    fn cursor(&self) -> (usize, usize) {
+        let word = self.0.get();
+        let count = (word & !META_REFS) >> 32;
+        let pos = word & META_POS;
+        (usize::try_from(count).unwrap_or(0), usize::try_from(pos).unwrap_or(0))
+    }
+
+    /// Stores the cursor, or `(0, 0)` (always true) if it does not fit.
+    fn set_cursor(&self, count: usize, pos: usize) {
+        let (count, pos) = match (u64::try_from(count), u64::try_from(pos)) {
+            (Ok(count), Ok(pos)) if count <= META_COUNT_MAX && pos <= META_POS => (count, pos),
+            _ => (0, 0),
+        };
+        self.0.set((self.0.get() & META_REFS) | (count << 32) | pos);
+    }
+}
+
 #[derive(Debug, serde::Serialize, serde::Deserialize)]
 struct DictEntry {
     key: Value,
@@ -162,7 +227,7 @@ impl Dict {
         Self {
             indices: HashTable::with_capacity(capacity),
             entries: Vec::with_capacity(capacity),
-            contains_refs: false,
+            meta: DictMeta::default(),
             kind: DictKind::plain(),
         }
     }
@@ -172,7 +237,7 @@ impl Dict {
     /// construction; the factory joins the dict's `contains_refs` accounting.
     pub fn make_defaultdict(&mut self, factory: Option<Value>) {
         if matches!(factory, Some(Value::Ref(_))) {
-            self.contains_refs = true;
+            self.meta.set_contains_refs();
         }
         self.kind = DictKind::defaultdict(factory);
     }
@@ -216,7 +281,7 @@ impl Dict {
     /// factory reference it carries.
     pub fn set_kind(&mut self, kind: DictKind) {
         if matches!(kind.0.as_deref(), Some(DictSpecial::Default(Some(Value::Ref(_))))) {
-            self.contains_refs = true;
+            self.meta.set_contains_refs();
         }
         self.kind = kind;
     }
@@ -247,7 +312,7 @@ impl Dict {
     /// defaultdict.
     pub fn replace_default_factory(&mut self, factory: Option<Value>) -> Option<Value> {
         if matches!(factory, Some(Value::Ref(_))) {
-            self.contains_refs = true;
+            self.meta.set_contains_refs();
         }
         // The `default_factory =` setter only calls this on an existing
         // defaultdict; the other arms are defensive.
@@ -273,7 +338,7 @@ impl Dict {
     #[inline]
     #[must_use]
     pub fn has_refs(&self) -> bool {
-        self.contains_refs
+        self.meta.contains_refs()
     }
 
     /// Creates a dict from a vector of (key, value) pairs.
@@ -309,7 +374,7 @@ impl Dict {
         debug_assert!(json_key_string_slice(&key, vm.heap, vm.interns).is_some());
 
         if matches!(key, Value::Ref(_)) || matches!(value, Value::Ref(_)) {
-            self.contains_refs = true;
+            self.meta.set_contains_refs();
         }
 
         let hash = key
@@ -318,17 +383,109 @@ impl Dict {
             .raw();
         let opt_index = self.find_json_string_key_index(hash, &key, vm.heap, vm.interns);
 
-        let entry = DictEntry { key, value, hash };
-        if let Some(index) = opt_index {
-            let old_entry = mem::replace(&mut self.entries[index], entry);
-            old_entry.key.drop_with(vm);
-            Ok(Some(old_entry.value))
+        if let Some(entry) = opt_index.and_then(|index| self.entries.get_mut(index)?.as_mut()) {
+            // hwf: the first key stays, as in `set`; the equal new key is released.
+            let old_value = mem::replace(&mut entry.value, value);
+            key.drop_with(vm);
+            Ok(Some(old_value))
         } else {
-            let index = self.entries.len();
-            self.entries.push(entry);
-            self.indices.insert_unique(hash, index, |&i| self.entries[i].hash);
+            self.push_entry(DictEntry { key, value, hash });
             Ok(None)
         }
+    }
+
+    /// The live entry at storage slot `index`, if any.
+    #[inline]
+    fn live(&self, index: usize) -> Option<&DictEntry> {
+        self.entries.get(index).and_then(Option::as_ref)
+    }
+
+    /// Appends a new entry (whose key is absent) and indexes it.
+    fn push_entry(&mut self, entry: DictEntry) {
+        let hash = entry.hash;
+        let index = self.entries.len();
+        self.entries.push(Some(entry));
+        let entries = &self.entries;
+        self.indices
+            .insert_unique(hash, index, |&i| entries[i].as_ref().map_or(0, |e| e.hash));
+    }
+
+    /// hwf: removes the live entry at storage slot `index`, leaving a hole
+    /// (CPython's dummy), and returns it.
+    ///
+    /// O(1) amortised: trailing holes are dropped at once (so `popitem` finds
+    /// the last entry in O(1)), and the holes are squeezed out only once they
+    /// outnumber the live entries.
+    fn remove_slot(&mut self, index: usize) -> Option<DictEntry> {
+        let entry = self.entries.get_mut(index)?.take()?;
+        if let Ok(found) = self.indices.find_entry(entry.hash, |&i| i == index) {
+            found.remove();
+        }
+        let (count, pos) = self.meta.cursor();
+        if index < pos {
+            self.meta.set_cursor(count.saturating_sub(1), pos);
+        }
+        if index + 1 == self.entries.len() {
+            while matches!(self.entries.last(), Some(None)) {
+                self.entries.pop();
+            }
+            if pos > self.entries.len() {
+                self.meta.set_cursor(self.len(), self.entries.len());
+            }
+        } else {
+            let holes = self.entries.len() - self.len();
+            if holes >= MIN_HOLES_TO_COMPACT && holes > self.len() {
+                self.compact();
+            }
+        }
+        Some(entry)
+    }
+
+    /// Squeezes the holes out of `entries` and rebuilds the index table.
+    fn compact(&mut self) {
+        self.entries.retain(Option::is_some);
+        self.indices.clear();
+        let entries = &self.entries;
+        for (index, entry) in entries.iter().enumerate() {
+            if let Some(entry) = entry {
+                self.indices
+                    .insert_unique(entry.hash, index, |&i| entries[i].as_ref().map_or(0, |e| e.hash));
+            }
+        }
+        self.meta.set_cursor(0, 0);
+    }
+
+    /// The storage slot of the live entry at position `index` (counting live
+    /// entries in insertion order), if any.
+    ///
+    /// Identity while there are no holes; otherwise a walk that resumes from
+    /// [`DictMeta`]'s cursor when `index` is not before it, so reading
+    /// positions 0, 1, 2, ... walks the entries once.
+    fn slot_of(&self, index: usize) -> Option<usize> {
+        let len = self.len();
+        if index >= len {
+            return None;
+        }
+        if self.entries.len() == len {
+            return Some(index);
+        }
+        let (seen, pos) = self.meta.cursor();
+        let (mut count, mut at) = if index >= seen && pos <= self.entries.len() {
+            (seen, pos)
+        } else {
+            (0, 0)
+        };
+        while let Some(slot) = self.entries.get(at) {
+            if slot.is_some() {
+                if count == index {
+                    self.meta.set_cursor(count, at);
+                    return Some(at);
+                }
+                count += 1;
+            }
+            at += 1;
+        }
+        None
     }
 
     /// Finds the existing entry index for a JSON string key.
@@ -339,8 +496,8 @@ impl Dict {
         let key_str = json_key_string_slice(key, heap, interns).expect("json object keys are always string values");
         self.indices
             .find(hash, |&idx| {
-                let entry = &self.entries[idx];
-                entry.hash == hash && json_key_equals_str(&entry.key, key_str, heap, interns)
+                self.live(idx)
+                    .is_some_and(|entry| entry.hash == hash && json_key_equals_str(&entry.key, key_str, heap, interns))
             })
             .copied()
     }
@@ -450,11 +607,10 @@ impl<'h> HeapRead<'h, Dict> {
     /// Returns Err if key is unhashable.
     pub(crate) fn dict_get<'a>(&'a self, key: &Value, vm: &'a mut VM<'h>) -> RunResult<Option<Value>> {
         let (opt_index, _hash) = self.find_index_hash(key, vm)?;
-        if let Some(index) = opt_index {
-            Ok(Some(self.get(vm.heap).entries[index].value.clone_with_heap(vm.heap)))
-        } else {
-            Ok(None)
-        }
+        let this = self.get(vm.heap);
+        Ok(opt_index
+            .and_then(|index| this.live(index))
+            .map(|entry| entry.value.clone_with_heap(vm.heap)))
     }
 }
 
@@ -472,8 +628,10 @@ impl Dict {
         // Find entry with matching hash and key
         self.indices
             .find(hash, |&idx| {
-                let entry_key = &self.entries[idx].key;
-                match entry_key {
+                let Some(entry) = self.live(idx) else {
+                    return false;
+                };
+                match &entry.key {
                     Value::InternString(id) => interns.get_str(*id) == key_str,
                     Value::Ref(id) => {
                         if let HeapData::Str(s) = heap.get(*id) {
@@ -485,7 +643,8 @@ impl Dict {
                     _ => false,
                 }
             })
-            .map(|&idx| &self.entries[idx].value)
+            .and_then(|&idx| self.live(idx))
+            .map(|entry| &entry.value)
     }
 
     /// Sets a key-value pair in the dict.
@@ -517,7 +676,7 @@ impl<'h> HeapRead<'h, Dict> {
     pub fn set(&mut self, key: Value, value: Value, vm: &mut VM<'h>) -> RunResult<Option<Value>> {
         // Track if we're adding a reference for GC optimization
         if matches!(key, Value::Ref(_)) || matches!(value, Value::Ref(_)) {
-            self.get_mut(vm.heap).contains_refs = true;
+            self.get_mut(vm.heap).meta.set_contains_refs();
         }
 
         // Handle hash computation errors explicitly so we can drop key/value properly
@@ -531,21 +690,17 @@ impl<'h> HeapRead<'h, Dict> {
             }
         };
 
-        if let Some(index) = opt_index {
+        let this = self.get_mut(vm.heap);
+        if let Some(entry) = opt_index.and_then(|index| this.entries.get_mut(index)?.as_mut()) {
             // Key exists: replace the value in place (insertion order kept).
             // hwf: the first key stays, as in CPython (`{1: "a", 1.0: "b"}`
             // is `{1: "b"}`); the new, equal key is released.
-            let old_value = mem::replace(&mut self.get_mut(vm.heap).entries[index].value, value);
+            let old_value = mem::replace(&mut entry.value, value);
             key.drop_with(vm);
             // Transfer ownership of the old value to caller (no clone needed)
             Ok(Some(old_value))
         } else {
-            let entry = DictEntry { key, value, hash };
-            let this = self.get_mut(vm.heap);
-            let index = this.entries.len();
-            this.entries.push(entry);
-            this.indices
-                .insert_unique(hash, index, |index| this.entries[*index].hash);
+            this.push_entry(DictEntry { key, value, hash });
             Ok(None)
         }
     }
@@ -561,19 +716,10 @@ impl<'h> HeapRead<'h, Dict> {
         // Find the key using the candidate-based lookup
         let (opt_index, _hash) = self.find_index_hash(key, vm)?;
 
-        if let Some(index) = opt_index {
-            // Remove the entry
-            let entry = self.get_mut(vm.heap).entries.remove(index);
-            // Remove from index table and rebuild (same as dict_popitem)
-            let this = self.get_mut(vm.heap);
-            this.indices.clear();
-            for (idx, e) in this.entries.iter().enumerate() {
-                this.indices.insert_unique(e.hash, idx, |&i| this.entries[i].hash);
-            }
-            Ok(Some((entry.key, entry.value)))
-        } else {
-            Ok(None)
-        }
+        // hwf: O(1) amortised, leaving a hole (see `Dict::remove_slot`).
+        Ok(opt_index
+            .and_then(|index| self.get_mut(vm.heap).remove_slot(index))
+            .map(|entry| (entry.key, entry.value)))
     }
 }
 
@@ -581,7 +727,8 @@ impl Dict {
     /// Returns the number of key-value pairs in the dict.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.entries.len()
+        // hwf: the index table holds exactly the live entries.
+        self.indices.len()
     }
 
     /// Returns true if the dict is empty.
@@ -600,7 +747,7 @@ impl Dict {
     /// Used for index-based iteration in for loops. Returns a reference to
     /// the key at the given position in insertion order.
     pub fn key_at(&self, index: usize) -> Option<&Value> {
-        self.entries.get(index).map(|e| &e.key)
+        self.item_at(index).map(|(key, _)| key)
     }
 
     /// Returns the value at the given iteration index, or None if out of bounds.
@@ -608,15 +755,17 @@ impl Dict {
     /// Dictionary views use this to produce live `dict_values` iteration directly
     /// from the underlying storage without copying the dictionary.
     pub fn value_at(&self, index: usize) -> Option<&Value> {
-        self.entries.get(index).map(|e| &e.value)
+        self.item_at(index).map(|(_, value)| value)
     }
 
     /// Returns the key-value pair at the given iteration index, or None if out of bounds.
     ///
     /// This accessor keeps dict-view iteration logic out of the storage internals
     /// while still allowing `dict_items` to produce tuples on demand.
+    ///
+    /// hwf: `index` counts live entries only (see [`Dict::slot_of`]).
     pub fn item_at(&self, index: usize) -> Option<(&Value, &Value)> {
-        self.entries.get(index).map(|entry| (&entry.key, &entry.value))
+        self.live(self.slot_of(index)?).map(|entry| (&entry.key, &entry.value))
     }
 
     /// Creates a dict from the `dict([mapping_or_pairs], **kwargs)` constructor call.
@@ -762,7 +911,9 @@ impl<'h> HeapRead<'h, Dict> {
             let found = this
                 .indices
                 .find(hash, |v| {
-                    let entry = &this.entries[*v];
+                    let Some(entry) = this.live(*v) else {
+                        return false;
+                    };
                     if entry.hash != hash {
                         return false;
                     }
@@ -892,9 +1043,11 @@ impl<'h> HeapRead<'h, Dict> {
         let mut keys: SmallVec<[Value; 2]> = SmallVec::new();
         let this = self.get(vm.heap);
         this.indices.find(hash, |v| {
-            if this.entries[*v].hash == hash {
+            if let Some(entry) = this.live(*v)
+                && entry.hash == hash
+            {
                 indices.push(*v);
-                keys.push(this.entries[*v].key.clone_with_heap(vm.heap));
+                keys.push(entry.key.clone_with_heap(vm.heap));
             }
             false
         });
@@ -907,8 +1060,7 @@ impl<'h> HeapRead<'h, Dict> {
     #[inline]
     fn probe_valid(&self, index: usize, hash: u64, key: &Value, vm: &VM<'h>) -> bool {
         let this = self.get(vm.heap);
-        this.entries
-            .get(index)
+        this.live(index)
             .is_some_and(|entry| entry.hash == hash && entry.key.is(key))
     }
 
@@ -988,47 +1140,55 @@ impl<'h> HeapRead<'h, Dict> {
     }
 }
 
-/// Iterator over borrowed (key, value) pairs in a dict.
-pub(crate) struct DictEntriesIter<'a>(slice::Iter<'a, DictEntry>);
+/// Iterator over borrowed (key, value) pairs in a dict (hwf: skipping the
+/// holes, with the live entries still to come counted).
+pub(crate) struct DictEntriesIter<'a>(slice::Iter<'a, Option<DictEntry>>, usize);
 
 impl<'a> Iterator for DictEntriesIter<'a> {
     type Item = (&'a Value, &'a Value);
     fn next(&mut self) -> Option<Self::Item> {
-        self.0.next().map(|e| (&e.key, &e.value))
+        let entry = self.0.find_map(Option::as_ref)?;
+        self.1 = self.1.saturating_sub(1);
+        Some((&entry.key, &entry.value))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.0.size_hint()
+        (self.1, Some(self.1))
     }
 
     fn fold<B, F>(self, init: B, mut f: F) -> B
     where
         F: FnMut(B, Self::Item) -> B,
     {
-        self.0.fold(init, |acc, e| f(acc, (&e.key, &e.value)))
+        self.0.flatten().fold(init, |acc, e| f(acc, (&e.key, &e.value)))
     }
 }
+
+impl ExactSizeIterator for DictEntriesIter<'_> {}
 
 impl<'a> IntoIterator for &'a Dict {
     type Item = (&'a Value, &'a Value);
     type IntoIter = DictEntriesIter<'a>;
     fn into_iter(self) -> Self::IntoIter {
-        DictEntriesIter(self.entries.iter())
+        DictEntriesIter(self.entries.iter(), self.len())
     }
 }
 
-/// Iterator over owned (key, value) pairs from a consumed dict.
-pub(crate) struct DictIntoIter(vec::IntoIter<DictEntry>);
+/// Iterator over owned (key, value) pairs from a consumed dict (hwf:
+/// skipping the holes, with the live entries still to come counted).
+pub(crate) struct DictIntoIter(vec::IntoIter<Option<DictEntry>>, usize);
 
 impl Iterator for DictIntoIter {
     type Item = (Value, Value);
 
     fn next(&mut self) -> Option<Self::Item> {
-        self.0.next().map(|e| (e.key, e.value))
+        let entry = self.0.find_map(|e| e)?;
+        self.1 = self.1.saturating_sub(1);
+        Some((entry.key, entry.value))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.0.size_hint()
+        (self.1, Some(self.1))
     }
 }
 
@@ -1038,7 +1198,8 @@ impl IntoIterator for Dict {
     type Item = (Value, Value);
     type IntoIter = DictIntoIter;
     fn into_iter(self) -> Self::IntoIter {
-        DictIntoIter(self.entries.into_iter())
+        let len = self.len();
+        DictIntoIter(self.entries.into_iter(), len)
     }
 }
 
@@ -1093,7 +1254,7 @@ pub(crate) struct DictIter<'a, 'h> {
 
 impl<'a, 'h> DictIter<'a, 'h> {
     fn new(dict: &'a HeapRead<'h, Dict>, vm: &mut VM<'h>) -> RunResult<Self> {
-        let expected_len = dict.get(vm.heap).entries.len();
+        let expected_len = dict.get(vm.heap).len();
         let token = vm.recursion_token()?;
         Ok(Self {
             dict,
@@ -1112,10 +1273,9 @@ impl<'a, 'h> DictIter<'a, 'h> {
     /// Returns `Err(RuntimeError)` if the dict's size has changed since
     /// construction.
     pub(crate) fn next<'i>(&'i mut self, vm: &mut VM<'h>) -> RunResult<Option<(&'i Value, &'i Value)>> {
-        let Some(entry_index) = self.advance(vm)? else {
+        let Some(entry) = self.advance(vm)?.and_then(|slot| self.dict.get(vm.heap).live(slot)) else {
             return Ok(None);
         };
-        let entry = &self.dict.get(vm.heap).entries[entry_index];
         self.current_key = entry.key.clone_with_heap(vm.heap);
         self.current_value = entry.value.clone_with_heap(vm.heap);
         Ok(Some((&self.current_key, &self.current_value)))
@@ -1127,10 +1287,9 @@ impl<'a, 'h> DictIter<'a, 'h> {
     /// The returned reference is valid until the next call that advances the
     /// iterator, or until the iterator is dropped.
     pub(crate) fn next_value<'i>(&'i mut self, vm: &mut VM<'h>) -> RunResult<Option<&'i Value>> {
-        let Some(entry_index) = self.advance(vm)? else {
+        let Some(entry) = self.advance(vm)?.and_then(|slot| self.dict.get(vm.heap).live(slot)) else {
             return Ok(None);
         };
-        let entry = &self.dict.get(vm.heap).entries[entry_index];
         self.current_value = entry.value.clone_with_heap(vm.heap);
         Ok(Some(&self.current_value))
     }
@@ -1147,10 +1306,9 @@ impl<'a, 'h> DictIter<'a, 'h> {
     /// The iterator's internal slot is left `Undefined` after this call, so
     /// callers can freely mix `next` and `next_owned` on the same iterator.
     pub(crate) fn next_owned(&mut self, vm: &mut VM<'h>) -> RunResult<Option<(Value, Value)>> {
-        let Some(entry_index) = self.advance(vm)? else {
+        let Some(entry) = self.advance(vm)?.and_then(|slot| self.dict.get(vm.heap).live(slot)) else {
             return Ok(None);
         };
-        let entry = &self.dict.get(vm.heap).entries[entry_index];
         let pair = (entry.key.clone_with_heap(vm.heap), entry.value.clone_with_heap(vm.heap));
         Ok(Some(pair))
     }
@@ -1159,22 +1317,23 @@ impl<'a, 'h> DictIter<'a, 'h> {
     ///
     /// Releases the previously-yielded slot (no-op when each slot is
     /// `Undefined`), runs the amortized time check and the dict mutation
-    /// guard, then returns the entry index to read at — or `Ok(None)` when
-    /// the iterator is exhausted. Bumps `self.index` on success.
+    /// guard, then returns the storage slot to read at — or `Ok(None)` when
+    /// the iterator is exhausted. Bumps `self.index` (a position among the
+    /// live entries) on success.
     fn advance(&mut self, vm: &mut VM<'h>) -> RunResult<Option<usize>> {
         mem::replace(&mut self.current_key, Value::Undefined).drop_with(vm.heap);
         mem::replace(&mut self.current_value, Value::Undefined).drop_with(vm.heap);
         vm.heap.tracker.check_time_every(self.index)?;
         let current = self.dict.get(vm.heap);
-        if current.entries.len() != self.expected_len {
+        if current.len() != self.expected_len {
             return Err(ExcType::runtime_error_dict_changed_size());
         }
         if self.index >= self.expected_len {
             return Ok(None);
         }
-        let entry_index = self.index;
+        let slot = current.slot_of(self.index);
         self.index += 1;
-        Ok(Some(entry_index))
+        Ok(slot)
     }
 }
 
@@ -1206,7 +1365,8 @@ impl<'h> HeapRead<'h, Dict> {
         // `__repr__` code that may drop the dict's references). Bounds are
         // re-checked every index, so mid-repr mutation cannot panic: inserted
         // entries append and are printed (matching CPython); a deletion shifts
-        // `entries` where CPython leaves a tombstone, so later entries can be
+        // the later entries' positions (hwf: `i` counts live entries) where
+        // CPython's index stays on its tombstone, so later entries can be
         // skipped (see `limitations/builtins.md`).
         for i in 0.. {
             let Some((key, value)) = self.get(vm.heap).item_at(i) else {
@@ -1701,10 +1861,10 @@ impl HeapItem for Dict {
             factory.dec_ref_forget();
         }
         // Skip iteration if no refs - major GC optimization for dicts of primitives
-        if !self.contains_refs {
+        if !self.meta.contains_refs() {
             return;
         }
-        for entry in &mut self.entries {
+        for entry in self.entries.iter_mut().flatten() {
             if let Value::Ref(id) = &entry.key {
                 stack.push(*id);
                 #[cfg(feature = "memory-model-checks")]
@@ -1748,6 +1908,7 @@ impl<C: ContainsHeap> DropWithContext<C> for DictEntry {
 /// Removes all items from the dict.
 fn dict_clear<'h>(dict: &mut HeapRead<'h, Dict>, vm: &mut VM<'h>) {
     dict.get_mut(vm.heap).indices.clear();
+    dict.get_mut(vm.heap).meta.set_cursor(0, 0);
     mem::take(&mut dict.get_mut(vm.heap).entries).drop_with(vm.heap);
     // Note: contains_refs stays true even if all refs removed, per conservative GC strategy
 }
@@ -1912,30 +2073,44 @@ fn dict_popitem<'h>(dict: &mut HeapRead<'h, Dict>, vm: &mut VM<'h>) -> RunResult
         return Err(ExcType::key_error_popitem_empty_dict());
     }
 
-    // Remove the last entry (LIFO order)
-    let entry = this.entries.pop().expect("dict is not empty");
-
-    // Remove from indices - need to find the entry with this index
-    // Since we removed the last entry, we need to clear and rebuild indices
-    // (This is simpler than trying to find and remove the specific hash entry)
-    // TODO: This O(n) rebuild could be optimized by finding and removing the
-    // specific hash entry directly from the hashbrown table.
-    this.indices.clear();
-    for (idx, e) in this.entries.iter().enumerate() {
-        this.indices.insert_unique(e.hash, idx, |&i| this.entries[i].hash);
-    }
+    // Remove the last entry (LIFO order). hwf: O(1) — the last slot is
+    // always live (`remove_slot` drops trailing holes), and only its own
+    // index-table entry goes.
+    let Some(entry) = this
+        .entries
+        .iter()
+        .rposition(Option::is_some)
+        .and_then(|index| this.remove_slot(index))
+    else {
+        return Err(ExcType::key_error_popitem_empty_dict());
+    };
 
     // Create tuple (key, value)
     Ok(allocate_tuple(smallvec![entry.key, entry.value], vm.heap))
 }
 
+/// hwf: a dict's live entries, serialized as the dense `Vec<DictEntry>` they
+/// were before holes existed (so snapshots keep their format).
+struct LiveEntries<'a>(&'a Dict);
+
+impl serde::Serialize for LiveEntries<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // The length goes first: postcard cannot write a sequence of unknown length.
+        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+        for entry in self.0.entries.iter().flatten() {
+            seq.serialize_element(entry)?;
+        }
+        seq.end()
+    }
+}
+
 // Custom serde implementation for Dict.
-// Serializes entries, contains_refs, and kind; rebuilds the indices hash table on deserialize.
+// Serializes the live entries, contains_refs, and kind; rebuilds the indices hash table on deserialize.
 impl serde::Serialize for Dict {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut state = serializer.serialize_struct("Dict", 3)?;
-        state.serialize_field("entries", &self.entries)?;
-        state.serialize_field("contains_refs", &self.contains_refs)?;
+        state.serialize_field("entries", &LiveEntries(self))?;
+        state.serialize_field("contains_refs", &self.meta.contains_refs())?;
         state.serialize_field("kind", &self.kind)?;
         state.end()
     }
@@ -1955,10 +2130,14 @@ impl<'de> serde::Deserialize<'de> for Dict {
         for (idx, entry) in fields.entries.iter().enumerate() {
             indices.insert_unique(entry.hash, idx, |&i| fields.entries[i].hash);
         }
+        let meta = DictMeta::default();
+        if fields.contains_refs {
+            meta.set_contains_refs();
+        }
         Ok(Self {
             indices,
-            entries: fields.entries,
-            contains_refs: fields.contains_refs,
+            entries: fields.entries.into_iter().map(Some).collect(),
+            meta,
             kind: fields.kind,
         })
     }
@@ -2238,4 +2417,140 @@ fn update_pair(item: Value, index: usize, vm: &mut VM<'_>) -> RunResult<(Value, 
     let value = items.pop().expect("two items");
     let key = items.pop().expect("two items");
     Ok((key, value))
+}
+
+#[cfg(test)]
+mod tests {
+    use monty_types::{AssertMessageAnnotations, PrintWriter, ResourceTracker};
+
+    use super::*;
+    use crate::{
+        bytecode::Code,
+        heap::HeapReader,
+        intern::{InternerBuilder, Interns},
+    };
+
+    /// The dict's keys (all ints) by position, read through `key_at`.
+    fn keys(dict: &Dict) -> Vec<i64> {
+        (0..dict.len())
+            .map(|i| match dict.key_at(i) {
+                Some(Value::Int(k)) => *k,
+                other => panic!("expected an int key at {i}, got {other:?}"),
+            })
+            .collect()
+    }
+
+    /// The dict's keys (all ints) through the borrowed iterator.
+    fn iter_keys(dict: &Dict) -> Vec<i64> {
+        dict.iter()
+            .map(|(k, _)| match k {
+                Value::Int(k) => *k,
+                other => panic!("expected an int key, got {other:?}"),
+            })
+            .collect()
+    }
+
+    /// hwf: `del`/`pop`/`popitem` leave holes instead of shifting (O(1)
+    /// amortised), positions and iteration skip them in insertion order, a
+    /// re-inserted key goes to the end, and the holes are compacted away once
+    /// they outnumber the live entries.
+    #[test]
+    fn removals_leave_holes_in_insertion_order() {
+        let mut heap = Heap::new(16, ResourceTracker::default());
+        let dict_id = heap.allocate(HeapData::Dict(Dict::new()));
+        let mut interns = Interns::new(InternerBuilder::new(""), vec![]);
+        let code = Code::empty();
+        HeapReader::with(&mut heap, &mut (&code, &mut interns), |reader, (code, interns)| {
+            let mut vm = VM::new(
+                Vec::new(),
+                code,
+                reader,
+                interns,
+                PrintWriter::Disabled,
+                AssertMessageAnnotations::DEFAULT_MAX_BYTES.get(),
+            );
+            let HeapReadOutput::Dict(mut dict) = vm.heap.read(dict_id) else {
+                panic!("expected dict");
+            };
+            for k in 0..100 {
+                assert!(dict.set(Value::Int(k), Value::Int(k * k), &mut vm).unwrap().is_none());
+            }
+            for k in (0..100).step_by(3) {
+                let (key, value) = dict.pop(&Value::Int(k), &mut vm).unwrap().unwrap();
+                assert!(matches!((key, value), (Value::Int(a), Value::Int(b)) if a == k && b == k * k));
+            }
+            assert!(dict.pop(&Value::Int(0), &mut vm).unwrap().is_none());
+            let expected: Vec<i64> = (0..100).filter(|k| k % 3 != 0).collect();
+            let this = dict.get(vm.heap);
+            assert_eq!(this.len(), expected.len());
+            // 34 holes, 66 live: not compacted, nothing shifted.
+            assert_eq!(this.entries.len(), 99);
+            assert_eq!(keys(this), expected);
+            assert_eq!(iter_keys(this), expected);
+            assert!(matches!(this.value_at(1), Some(Value::Int(4))));
+            assert!(this.key_at(expected.len()).is_none());
+
+            // Re-inserting a removed key appends it; replacing keeps its place.
+            dict.set(Value::Int(3), Value::Int(-3), &mut vm).unwrap();
+            dict.set(Value::Int(1), Value::Int(-1), &mut vm).unwrap();
+            let mut expected = expected;
+            expected.push(3);
+            assert_eq!(keys(dict.get(vm.heap)), expected);
+
+            // popitem is LIFO and drops the trailing holes.
+            let popped = dict_popitem(&mut dict, &mut vm).unwrap();
+            popped.drop_with(vm.heap);
+            expected.pop();
+            dict.pop(&Value::Int(98), &mut vm).unwrap().unwrap();
+            dict.pop(&Value::Int(97), &mut vm).unwrap().unwrap();
+            expected.truncate(expected.len() - 2);
+            let this = dict.get(vm.heap);
+            assert!(matches!(this.entries.last(), Some(Some(_))));
+            assert_eq!(keys(this), expected);
+
+            // Deleting most of the rest compacts.
+            for k in expected.iter().take(50) {
+                dict.pop(&Value::Int(*k), &mut vm).unwrap().unwrap();
+            }
+            let expected = expected[50..].to_vec();
+            let this = dict.get(vm.heap);
+            assert!(this.entries.len() - this.len() <= this.len().max(MIN_HOLES_TO_COMPACT));
+            assert_eq!(keys(this), expected);
+            assert_eq!(iter_keys(this), expected);
+            // Positions read out of order still agree (the cursor restarts).
+            assert!(matches!(this.key_at(2), Some(Value::Int(k)) if *k == expected[2]));
+            assert!(matches!(this.key_at(0), Some(Value::Int(k)) if *k == expected[0]));
+
+            // Lookups still find every live key and none of the removed ones.
+            for k in 0..100 {
+                let found = dict.dict_get(&Value::Int(k), &mut vm).unwrap();
+                assert_eq!(found.is_some(), expected.contains(&k), "key {k}");
+            }
+        });
+        Value::Ref(dict_id).drop_with(&mut heap);
+    }
+
+    /// hwf: a dict with holes serializes only its live entries, in the dense
+    /// format, and comes back without holes and in the same order.
+    #[test]
+    fn serde_round_trip_skips_holes() {
+        let mut dict = Dict::new();
+        for k in 0..20_i64 {
+            dict.push_entry(DictEntry {
+                key: Value::Int(k),
+                value: Value::Int(k),
+                hash: u64::try_from(k).unwrap(),
+            });
+        }
+        for slot in [0, 5, 6, 19] {
+            assert!(dict.remove_slot(slot).is_some());
+        }
+        let expected: Vec<i64> = (1..19).filter(|k| *k != 5 && *k != 6).collect();
+        assert_eq!(keys(&dict), expected);
+        let bytes = postcard::to_allocvec(&dict).unwrap();
+        let back: Dict = postcard::from_bytes(&bytes).unwrap();
+        assert_eq!(back.entries.len(), expected.len());
+        assert_eq!(keys(&back), expected);
+        assert_eq!(back.len(), expected.len());
+    }
 }
