@@ -114,7 +114,7 @@ fn hwf_run(ctx: &Ctx, case: &Case) -> Result<(Value, Value), String> {
 /// `v` with every float in one spelling (`1e-07` from CPython and `1e-7`
 /// from hwf are the same number; serde keeps each number's own text).
 /// Integers keep their digits, and a float stays a float (`2.0` is not `2`).
-fn canonical(v: Value) -> Value {
+pub(crate) fn canonical(v: Value) -> Value {
     match v {
         Value::Number(n) => {
             let text = n.to_string();

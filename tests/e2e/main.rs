@@ -119,6 +119,7 @@ mod otel;
 mod pg_fault;
 mod policy;
 mod policy_gaps;
+mod py_compute;
 mod python;
 mod python_language;
 mod run_views;
