@@ -1329,6 +1329,14 @@
       hour12: o.hour12 === undefined ? (o.hourCycle === undefined ? null : /^h(11|12)$/.test(StringCtor(o.hourCycle))) : Boolean(o.hour12),
     };
     r.zone = resolveZone(o.timeZone);
+    // `fractionalSecondDigits` (1-3): the milliseconds after the seconds
+    // (`05:09.123`); with minutes and no seconds, the seconds are shown.
+    if (o.fractionalSecondDigits !== undefined) {
+      const n = Math.floor(NumberCtor(o.fractionalSecondDigits));
+      if (!(n >= 1 && n <= 3)) throw new RangeErrorCtor("fractionalSecondDigits value is out of range.");
+      r.fractional = n;
+      if (r.minute !== undefined && r.second === undefined) r.second = "numeric";
+    }
     const zoneNames = { short: 1, long: 1, shortOffset: 1, longOffset: 1, shortGeneric: 1, longGeneric: 1 };
     if (r.timeZoneName !== undefined && !zoneNames[r.timeZoneName]) throw new RangeErrorCtor(`Value ${r.timeZoneName} out of range for Intl.DateTimeFormat options property timeZoneName`);
     const styles = { full: 1, long: 1, medium: 1, short: 1 };
@@ -1342,7 +1350,7 @@
     if (r.hour12 === null) r.hour12 = !r.gb;
     if (r.dateStyle !== undefined || r.timeStyle !== undefined) return r;
     const hasDate = r.weekday !== undefined || r.year !== undefined || r.month !== undefined || r.day !== undefined;
-    const hasTime = r.hour !== undefined || r.minute !== undefined || r.second !== undefined;
+    const hasTime = r.hour !== undefined || r.minute !== undefined || r.second !== undefined || r.fractional !== undefined;
     const need = required === "date" ? !hasDate : required === "time" ? !hasTime : !hasDate && !hasTime;
     if (need && (defaults === "date" || defaults === "all")) { r.year = "numeric"; r.month = "numeric"; r.day = "numeric"; }
     if (need && (defaults === "time" || defaults === "all")) { r.hour = "numeric"; r.minute = "numeric"; r.second = "numeric"; }
@@ -1370,7 +1378,7 @@
   };
   const formatNumericDate = (t, r) => {
     const L = r.numeric;
-    if (L === null || r.dateStyle !== undefined || r.timeStyle !== undefined || r.weekday !== undefined || r.timeZoneName !== undefined || r.hour12Given) return null;
+    if (L === null || r.dateStyle !== undefined || r.timeStyle !== undefined || r.weekday !== undefined || r.timeZoneName !== undefined || r.hour12Given || r.fractional !== undefined) return null;
     const dateKeys = [r.year, r.month, r.day].filter((x) => x !== undefined), timeKeys = [r.hour, r.minute, r.second].filter((x) => x !== undefined);
     if ((dateKeys.length !== 0 && dateKeys.length !== 3) || (timeKeys.length !== 0 && timeKeys.length !== 3)) return null;
     if (![r.month, r.day].every((x) => x === undefined || x === "numeric" || x === "2-digit")) return null;
@@ -1435,7 +1443,7 @@
   };
   // The grid entry of the options, or -1 off the grid.
   const gridEntry = (r) => {
-    if (r.timeZoneName !== undefined) return -1;
+    if (r.timeZoneName !== undefined || r.fractional !== undefined) return -1;
     if (r.dateStyle !== undefined || r.timeStyle !== undefined) {
       const ds = DATE_GRID.styles.indexOf(r.dateStyle ?? ""), ts = DATE_GRID.styles.indexOf(r.timeStyle ?? "");
       return r.hour12Given || ds < 0 || ts < 0 ? -1 : 4455 + ds * 5 + ts;
@@ -1504,6 +1512,8 @@
     }
     return merged;
   };
+  // The first `n` digits of the milliseconds (`fractionalSecondDigits`).
+  const fraction = (d, n) => StringCtor(d.getUTCMilliseconds()).padStart(3, "0").slice(0, n);
   const formatDate = (instant, r) => {
     const local = localeDateParts(instant, r);
     // V8's `format` writes ICU's narrow no-break spaces as spaces.
@@ -1540,7 +1550,7 @@
       const sep = o.gb && o.year === undefined ? " " : ", "; // `Mon 1 Jan`, `Mon 01/01`, `Mon, 01/01/2024`
       date = date === "" ? name(DAYS, W, o.weekday) : `${name(DAYS, W, o.weekday)}${sep}${date}`;
     }
-    let time = "";
+    let time = r.fractional !== undefined && o.hour === undefined && o.minute === undefined && o.second === undefined ? fraction(d, r.fractional) : "";
     if (o.hour !== undefined || o.minute !== undefined || o.second !== undefined) {
       const parts = [];
       if (o.hour !== undefined) {
@@ -1552,8 +1562,10 @@
             (o.timeZoneName === undefined && o.minute === "2-digit" && (o.second === undefined || o.second === "2-digit") &&
               !(o.weekday !== undefined && o.year === undefined && o.month === undefined && o.day === undefined))) ? StringCtor(h) : pad2(h));
       }
-      if (o.minute !== undefined) parts.push(o.hour !== undefined ? pad2(mi) : num(mi, o.minute));
+      // ICU's `mm:ss` without an hour.
+      if (o.minute !== undefined) parts.push(o.hour !== undefined || o.second !== undefined ? pad2(mi) : num(mi, o.minute));
       if (o.second !== undefined) parts.push(o.hour !== undefined || o.minute !== undefined ? pad2(se) : num(se, o.second));
+      if (r.fractional !== undefined && o.second !== undefined) parts[parts.length - 1] += "." + fraction(d, r.fractional);
       time = parts.join(":");
       if (o.hour !== undefined && o.hour12) time += o.gb ? (h < 12 ? " am" : " pm") : h < 12 ? " AM" : " PM";
     }
@@ -1607,6 +1619,7 @@
     else if (textMonth) order = ["day", "year"].filter(has);
     else order = (o.gb ? ["day", "month", "year"] : ["month", "day", "year"]).filter(has);
     order.push(...["hour", "minute", "second"].filter(has));
+    if (r.fractional !== undefined) order.push("fractionalSecond");
     const names = [];
     if (has("weekday")) names.push([dateName(DAYS, d.getUTCDay(), o.weekday), "weekday"]);
     if (textMonth) names.push([dateName(MONTHS, d.getUTCMonth(), o.month), "month"]);
