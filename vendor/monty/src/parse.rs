@@ -76,6 +76,11 @@ const MATCH_SUBJECT: &str = "$match";
 /// them out of the script's reach, as [`MATCH_SUBJECT`].
 const UNPACK_TEMP: &str = "$unpack";
 
+/// hwf: the prefix of the hidden loop variable of a `for` whose target holds
+/// a subscript or attribute, followed by the target's offset in the source
+/// (so nested loops keep their own).
+const FOR_TEMP: &str = "$for";
+
 /// hwf: whether `target` is a tuple or list assignment target with a
 /// subscript or attribute among its (nested or starred) targets.
 fn has_store_leaf(target: &AstExpr) -> bool {
@@ -442,7 +447,10 @@ impl<'a> Parser<'a> {
                 }) if targets.len() == 1 && has_store_leaf(&targets[0]) => {
                     self.decr_depth_remaining(|| range)?;
                     let target = targets.pop().expect("len == 1");
-                    self.parse_unpack_stores(target, *value, &mut out)?;
+                    // The value first, as `parse_assignment` parses it after
+                    // the target only for positions; evaluation is the node's.
+                    let object = self.parse_expression(*value)?;
+                    self.parse_unpack_stores(target, object, &mut out)?;
                     self.depth_remaining += 1;
                 }
                 stmt => out.push(self.parse_statement(stmt)?),
@@ -461,15 +469,18 @@ impl<'a> Parser<'a> {
     fn parse_unpack_stores(
         &mut self,
         target: AstExpr,
-        value: AstExpr,
+        object: ExprLoc,
         out: &mut Vec<ParseNode>,
     ) -> Result<(), ParseError> {
+        if !matches!(target, AstExpr::Tuple(_) | AstExpr::List(_)) {
+            out.push(self.assign_node(target, object)?);
+            return Ok(());
+        }
         let mut leaves = Vec::new();
         let whole = self.convert_range(target.range());
         let UnpackTarget::Tuple { targets, position } = self.hidden_unpack_target(target, &mut leaves)? else {
             return Err(ParseError::syntax("invalid unpacking target", whole));
         };
-        let object = self.parse_expression(value)?;
         out.push(Node::UnpackAssign {
             targets,
             targets_position: position,
@@ -478,35 +489,40 @@ impl<'a> Parser<'a> {
         for (k, leaf) in leaves.into_iter().enumerate() {
             let at = self.convert_range(leaf.range());
             let hidden = Identifier::new(self.interner.intern(&format!("{UNPACK_TEMP}{k}")), at);
-            let hidden = ExprLoc::new(at, Expr::Name(hidden));
-            out.push(match self.parse_assign_target(leaf)? {
-                AssignTarget::Name(target) => Node::Assign { target, object: hidden },
-                AssignTarget::Subscript {
-                    target,
-                    index,
-                    target_position,
-                } => Node::SubscriptAssign {
-                    target,
-                    index,
-                    value: hidden,
-                    target_position,
-                },
-                AssignTarget::Attr {
-                    object,
-                    attr,
-                    target_position,
-                } => Node::AttrAssign {
-                    object,
-                    attr,
-                    target_position,
-                    value: hidden,
-                },
-                AssignTarget::Unpack { targets_position, .. } => {
-                    return Err(ParseError::syntax("invalid unpacking target", targets_position));
-                }
-            });
+            let node = self.assign_node(leaf, ExprLoc::new(at, Expr::Name(hidden)))?;
+            out.push(node);
         }
         Ok(())
+    }
+
+    /// hwf: `target = value` for a name, subscript or attribute target.
+    fn assign_node(&mut self, target: AstExpr, value: ExprLoc) -> Result<ParseNode, ParseError> {
+        Ok(match self.parse_assign_target(target)? {
+            AssignTarget::Name(target) => Node::Assign { target, object: value },
+            AssignTarget::Subscript {
+                target,
+                index,
+                target_position,
+            } => Node::SubscriptAssign {
+                target,
+                index,
+                value,
+                target_position,
+            },
+            AssignTarget::Attr {
+                object,
+                attr,
+                target_position,
+            } => Node::AttrAssign {
+                object,
+                attr,
+                target_position,
+                value,
+            },
+            AssignTarget::Unpack { targets_position, .. } => {
+                return Err(ParseError::syntax("invalid unpacking target", targets_position));
+            }
+        })
     }
 
     /// The shape of an unpacking target with a hidden variable for each leaf
@@ -704,10 +720,26 @@ impl<'a> Parser<'a> {
                         self.convert_range(range),
                     ));
                 }
+                // hwf: `for d["k"] in …` / `for i, row[0] in …`: the loop
+                // binds a hidden name and its body starts by assigning it to
+                // the targets (`parse_unpack_stores`), as CPython stores them.
+                let (target, mut prefix) =
+                    if matches!(*target, AstExpr::Subscript(_) | AstExpr::Attribute(_)) || has_store_leaf(&target) {
+                        let at = self.convert_range(target.range());
+                        let name = format!("{FOR_TEMP}{}", u32::from(target.range().start()));
+                        let hidden = Identifier::new(self.interner.intern(&name), at);
+                        let mut prefix = Vec::new();
+                        self.parse_unpack_stores(*target, ExprLoc::new(at, Expr::Name(hidden)), &mut prefix)?;
+                        (UnpackTarget::Name(hidden), prefix)
+                    } else {
+                        (self.parse_unpack_target(*target)?, Vec::new())
+                    };
+                let iter = self.parse_expression(*iter)?;
+                prefix.extend(self.parse_statements(body)?);
                 Ok(Node::For {
-                    target: self.parse_unpack_target(*target)?,
-                    iter: self.parse_expression(*iter)?,
-                    body: self.parse_statements(body)?,
+                    target,
+                    iter,
+                    body: prefix,
                     or_else: self.parse_statements(orelse)?,
                 })
             }

@@ -381,8 +381,11 @@ impl Signature {
                 return Err(ExcType::type_error("keywords must be strings"));
             };
 
-            // Check if this keyword matches a positional-only param (error)
-            if let Some(pos_args) = &self.pos_args
+            // Check if this keyword matches a positional-only param (error);
+            // hwf: with `**kwargs` it is an ordinary keyword that goes there,
+            // as in CPython (`def f(a, /, **kw)`: `f(a=1)` puts `a` in `kw`).
+            if self.var_kwargs.is_none()
+                && let Some(pos_args) = &self.pos_args
                 && let Some(&param_id) = pos_args
                     .iter()
                     .find(|&&param_id| keyword_name.matches(param_id, vm.interns))
