@@ -25,8 +25,20 @@ while i < len(s):
         walk += s[i - 2:i]
     i += 1
 out["walk"] = [len(walk), walk[:8]]
+long = "día, ☕ — “quote” x" * 40
+out["long"] = [len(long), [long[i] for i in [0, 62, 63, 64, 65, 127, 128, 129, 639, -1, -64, -65]],
+               long[60:70], long[120:200:7], long[-70:-60], long[::-64], long[630:], long[5000:]]
+found = []
+j = -1
+while True:
+    j = long.find("☕", j + 1)
+    if j == -1:
+        break
+    found.append(j)
+out["long_find"] = [found[:5], len(found), long.rfind("—", 0, 300), long.index("x", 100), long.count("í", 64, 640),
+                    long.startswith("—", 7), long.endswith("x", 0, 19), long.rindex("“", 65, 200)]
 search = []
-for text in [s, t, acc]:
+for text in [s, t, acc, long]:
     search.append([
         text.find(",", 7), text.find("é", 2), text.rfind("a", 0, 40), text.find("", len(text)), text.find("", len(text) + 1),
         text.count("a", 3, 60), text.count("", 5, 9), text.startswith("cd", 3), text.startswith(("x", "c"), 9, 11),

@@ -42,17 +42,23 @@ use crate::{
 ///
 /// hwf: a `String` (Monty held a `Box<str>`), so that `s += t` on a string
 /// nothing else holds can append in place ([`Str::take_to_append`]); and a
-/// cached count of its characters ([`Str::char_len`]), so that `len(s)`,
-/// `s[i]` and `s[i:j]` on an ASCII string take constant time, as in
-/// CPython, where they counted the characters on every call (a parser's
-/// `while i < len(s): … s[i]` over 100,000 characters took 20 s).
+/// cached count of its characters ([`Str::char_len`]) and, for a string
+/// that is not all ASCII, the byte offset of every 64th character
+/// ([`Str::byte_offset`]), so that `len(s)`, `s[i]` and `s[i:j]` take
+/// constant time, as in CPython, where they walked the string on every call
+/// (a parser's `while i < len(s): … s[i]` over 100,000 characters took
+/// 20 s).
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 #[serde(transparent)]
 pub(crate) struct Str(
     String,
     #[serde(skip)] Cell<Option<HashValue>>,
     #[serde(skip)] Cell<Option<u32>>,
+    #[serde(skip)] std::cell::OnceCell<Box<[u32]>>,
 );
+
+/// hwf: characters between two of [`Str::byte_offset`]'s marks.
+const CHARS_PER_MARK: usize = 64;
 
 impl PartialEq for Str {
     /// Compares only the string content — the `cached_hash` field is a pure
@@ -68,7 +74,37 @@ impl Str {
     /// Private — use [`allocate_string`] or [`allocate_string_no_interning`] instead.
     #[must_use]
     fn new(s: impl Into<Box<str>>) -> Self {
-        Self(s.into().into_string(), Cell::new(None), Cell::new(None))
+        Self(s.into().into_string(), Cell::new(None), Cell::new(None), std::cell::OnceCell::new())
+    }
+
+    /// hwf: the byte offset of every 64th character, noted on first use.
+    fn marks(&self) -> &[u32] {
+        self.3.get_or_init(|| {
+            self.0
+                .char_indices()
+                .step_by(CHARS_PER_MARK)
+                .map(|(at, _)| u32::try_from(at).unwrap_or(u32::MAX))
+                .collect()
+        })
+    }
+
+    /// hwf: the byte offset of character `index` (the string's length in
+    /// bytes at or past its last character). An ASCII string's are equal;
+    /// any other string finds the nearest mark (every 64th character's
+    /// offset, noted on first use) and walks at most 63 characters on.
+    pub(crate) fn byte_offset(&self, index: usize) -> usize {
+        if self.is_ascii() {
+            return index.min(self.0.len());
+        }
+        let marks = self.marks();
+        let Some(&mark) = marks.get(index / CHARS_PER_MARK) else {
+            return self.0.len();
+        };
+        let from = mark as usize;
+        self.0[from..]
+            .char_indices()
+            .nth(index % CHARS_PER_MARK)
+            .map_or(self.0.len(), |(at, _)| from + at)
     }
 
     /// hwf: the number of characters (Python's `len`), counted on first use
@@ -88,6 +124,18 @@ impl Str {
         self.char_len() == self.0.len()
     }
 
+    /// hwf: the index of the character at byte offset `at` (a character
+    /// boundary): the inverse of [`Str::byte_offset`], by the same marks.
+    pub(crate) fn char_index(&self, at: usize) -> usize {
+        if self.is_ascii() {
+            return at;
+        }
+        let marks = self.marks();
+        let k = marks.partition_point(|&m| m as usize <= at).saturating_sub(1);
+        let from = marks.get(k).map_or(0, |&m| m as usize);
+        k * CHARS_PER_MARK + self.0[from..at].chars().count()
+    }
+
     /// hwf: takes the buffer out to append to it in place, for `s += t`
     /// when the only other reference to `s` is the variable the result is
     /// stored back into (the VM checks that: `VM::append_str_in_place`);
@@ -98,6 +146,7 @@ impl Str {
     pub(crate) fn take_to_append(&mut self) -> String {
         self.1.set(None);
         self.2.set(None);
+        self.3 = std::cell::OnceCell::new();
         std::mem::take(&mut self.0)
     }
 
@@ -161,14 +210,13 @@ impl Str {
     ///
     /// Returns a new string containing the selected characters (Unicode-aware).
     fn getitem_slice(&self, vm: &VM<'_>, slice: &super::Slice) -> RunResult<Value> {
-        if self.is_ascii() {
-            // hwf: byte offsets are character offsets.
-            let (start, stop, step) = slice.indices(self.0.len())?;
-            if step == 1 {
-                let start = usize::try_from(start).unwrap_or(0);
-                let stop = usize::try_from(stop).unwrap_or(0).max(start);
-                return Ok(allocate_string(&self.0[start..stop], vm.heap));
-            }
+        // hwf: a contiguous slice is cut at its characters' byte offsets.
+        let (start, stop, step) = slice.indices(self.char_len())?;
+        if step == 1 {
+            let start = usize::try_from(start).unwrap_or(0);
+            let stop = usize::try_from(stop).unwrap_or(0).max(start);
+            let (from, to) = (self.byte_offset(start), self.byte_offset(stop));
+            return Ok(allocate_string(&self.0[from..to], vm.heap));
         }
         let result_str: Box<str> = slice_collect_iterator(vm, slice, self.0.chars(), |c| c)?;
         Ok(allocate_string(result_str, vm.heap))
@@ -360,18 +408,19 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Str> {
         let index = key.as_index(vm, Type::Str)?;
 
         // Use single-pass indexing to avoid Vec<char> allocation
+        // hwf: the character at its byte offset (`Str::byte_offset`).
         let s = self.get(vm.heap);
-        if s.is_ascii() {
-            // hwf: an ASCII string's characters are its bytes.
-            let len = i64::try_from(s.0.len()).unwrap_or(i64::MAX);
-            let at = if index < 0 { index.saturating_add(len) } else { index };
-            let byte = usize::try_from(at)
-                .ok()
-                .and_then(|at| s.0.as_bytes().get(at))
-                .ok_or_else(ExcType::str_index_error)?;
-            return Ok(allocate_char(char::from(*byte), vm.heap));
-        }
-        let c = get_char_at_index(&s.0, index).ok_or_else(ExcType::str_index_error)?;
+        let len = s.char_len();
+        let at = if index < 0 {
+            index.saturating_add(i64::try_from(len).unwrap_or(i64::MAX))
+        } else {
+            index
+        };
+        let c = usize::try_from(at)
+            .ok()
+            .filter(|&at| at < len)
+            .and_then(|at| s.0[s.byte_offset(at)..].chars().next())
+            .ok_or_else(ExcType::str_index_error)?;
         Ok(allocate_char(c, vm.heap))
     }
 
@@ -435,11 +484,12 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Str> {
             return Err(ExcType::attribute_error(Type::Str, attr.as_str(vm.interns)));
         };
 
-        // hwf: the cached character count spares the search methods a count.
-        let chars = Some(self.get(vm.heap).char_len());
+        // hwf: the `Str` itself lets the search methods find character
+        // offsets without walking the string (`Window`).
+        let owner: &HeapRead<'h, Str> = self;
         let s = heap_read_ref_as_field!(self, Str, 0);
         let s = s.as_str_value(vm.heap);
-        call_str_method_impl(&s, chars, method, args, vm).map(CallResult::Value)
+        call_str_method_impl(&s, Some(owner), method, args, vm).map(CallResult::Value)
     }
 }
 
@@ -498,12 +548,12 @@ fn copy_format_template(template: &str, tracker: &ResourceTracker) -> RunResult<
 /// - `isprintable()` - Checks if all characters are printable; requires accurate Unicode
 ///   category data for the "printable" property.
 ///
-/// hwf: `chars` is the string's character count when it is known (a heap
-/// `Str` caches it); the search methods then find character offsets of an
-/// ASCII string without walking it.
+/// hwf: `owner` is the heap `Str` that `s` is the text of, when it is one:
+/// the search methods then find character offsets from its cached layout
+/// (`Window`) instead of walking the string.
 fn call_str_method_impl<'h>(
     s: &HeapRead<'h, str>,
-    chars: Option<usize>,
+    owner: Option<&HeapRead<'h, Str>>,
     method: StaticStrings,
     args: ArgValues,
     vm: &mut VM<'h>,
@@ -577,13 +627,13 @@ fn call_str_method_impl<'h>(
             Ok(Value::Bool(str_isdecimal(s.get(vm.heap))))
         }
         // Search methods
-        StaticStrings::Find => str_find(s, chars, args, vm),
-        StaticStrings::Rfind => str_rfind(s, chars, args, vm),
-        StaticStrings::Index => str_index(s, chars, args, vm),
-        StaticStrings::Rindex => str_rindex(s, chars, args, vm),
-        StaticStrings::Count => str_count(s, chars, args, vm),
-        StaticStrings::Startswith => str_startswith(s, chars, args, vm),
-        StaticStrings::Endswith => str_endswith(s, chars, args, vm),
+        StaticStrings::Find => str_find(s, owner, args, vm),
+        StaticStrings::Rfind => str_rfind(s, owner, args, vm),
+        StaticStrings::Index => str_index(s, owner, args, vm),
+        StaticStrings::Rindex => str_rindex(s, owner, args, vm),
+        StaticStrings::Count => str_count(s, owner, args, vm),
+        StaticStrings::Startswith => str_startswith(s, owner, args, vm),
+        StaticStrings::Endswith => str_endswith(s, owner, args, vm),
         // Strip/trim methods
         StaticStrings::Strip => str_strip(s, args, vm),
         StaticStrings::Lstrip => str_lstrip(s, args, vm),
@@ -1533,19 +1583,23 @@ fn is_unicode_digit(c: char) -> bool {
 ///
 /// Returns the lowest index in the string where substring sub is found within
 /// the slice s[start:end]. Returns -1 if sub is not found.
-fn str_find<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
-    let str_len = chars.unwrap_or_else(|| s.get(vm.heap).chars().count());
+fn str_find<'h>(
+    s: &HeapRead<'h, str>,
+    owner: Option<&HeapRead<'h, Str>>,
+    args: ArgValues,
+    vm: &mut VM<'h>,
+) -> RunResult<Value> {
+    let str_len = char_len_of(s, owner, vm);
     let (sub, start, end) = parse_search_args("str.find", str_len, args, vm)?;
     if start > end {
         return Ok(Value::Int(-1));
     }
-    let s = s.get(vm.heap);
-    let slice = slice_string(s, str_len, start, end);
+    let window = Window::new(s.get(vm.heap), owner.map(|o| o.get(vm.heap)), str_len, start, end);
+    let slice = window.text;
     let result = match slice.find(&sub) {
         Some(pos) => {
             // Convert byte offset to char offset, then add start offset
-            let char_pos = char_count(&slice[..pos], s.len() == str_len);
-            i64::try_from(start + char_pos).unwrap_or(i64::MAX)
+            i64::try_from(window.char_index(pos)).unwrap_or(i64::MAX)
         }
         None => -1,
     };
@@ -1556,19 +1610,23 @@ fn str_find<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues, vm
 ///
 /// Returns the highest index in the string where substring sub is found within
 /// the slice s[start:end]. Returns -1 if sub is not found.
-fn str_rfind<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
-    let str_len = chars.unwrap_or_else(|| s.get(vm.heap).chars().count());
+fn str_rfind<'h>(
+    s: &HeapRead<'h, str>,
+    owner: Option<&HeapRead<'h, Str>>,
+    args: ArgValues,
+    vm: &mut VM<'h>,
+) -> RunResult<Value> {
+    let str_len = char_len_of(s, owner, vm);
     let (sub, start, end) = parse_search_args("str.rfind", str_len, args, vm)?;
     if start > end {
         return Ok(Value::Int(-1));
     }
-    let s = s.get(vm.heap);
-    let slice = slice_string(s, str_len, start, end);
+    let window = Window::new(s.get(vm.heap), owner.map(|o| o.get(vm.heap)), str_len, start, end);
+    let slice = window.text;
     let result = match slice.rfind(&sub) {
         Some(pos) => {
             // Convert byte offset to char offset, then add start offset
-            let char_pos = char_count(&slice[..pos], s.len() == str_len);
-            i64::try_from(start + char_pos).unwrap_or(i64::MAX)
+            i64::try_from(window.char_index(pos)).unwrap_or(i64::MAX)
         }
         None => -1,
     };
@@ -1578,18 +1636,22 @@ fn str_rfind<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues, v
 /// Implements Python's `str.index(sub, start?, end?)` method.
 ///
 /// Like find(), but raises ValueError when the substring is not found.
-fn str_index<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
-    let str_len = chars.unwrap_or_else(|| s.get(vm.heap).chars().count());
+fn str_index<'h>(
+    s: &HeapRead<'h, str>,
+    owner: Option<&HeapRead<'h, Str>>,
+    args: ArgValues,
+    vm: &mut VM<'h>,
+) -> RunResult<Value> {
+    let str_len = char_len_of(s, owner, vm);
     let (sub, start, end) = parse_search_args("str.index", str_len, args, vm)?;
     if start > end {
         return Err(ExcType::value_error_substring_not_found());
     }
-    let s = s.get(vm.heap);
-    let slice = slice_string(s, str_len, start, end);
+    let window = Window::new(s.get(vm.heap), owner.map(|o| o.get(vm.heap)), str_len, start, end);
+    let slice = window.text;
     match slice.find(&sub) {
         Some(pos) => {
-            let char_pos = char_count(&slice[..pos], s.len() == str_len);
-            let result = i64::try_from(start + char_pos).unwrap_or(i64::MAX);
+            let result = i64::try_from(window.char_index(pos)).unwrap_or(i64::MAX);
             Ok(Value::Int(result))
         }
         None => Err(ExcType::value_error_substring_not_found()),
@@ -1599,18 +1661,22 @@ fn str_index<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues, v
 /// Implements Python's `str.rindex(sub, start?, end?)` method.
 ///
 /// Like rfind(), but raises ValueError when the substring is not found.
-fn str_rindex<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
-    let str_len = chars.unwrap_or_else(|| s.get(vm.heap).chars().count());
+fn str_rindex<'h>(
+    s: &HeapRead<'h, str>,
+    owner: Option<&HeapRead<'h, Str>>,
+    args: ArgValues,
+    vm: &mut VM<'h>,
+) -> RunResult<Value> {
+    let str_len = char_len_of(s, owner, vm);
     let (sub, start, end) = parse_search_args("str.rindex", str_len, args, vm)?;
     if start > end {
         return Err(ExcType::value_error_substring_not_found());
     }
-    let s = s.get(vm.heap);
-    let slice = slice_string(s, str_len, start, end);
+    let window = Window::new(s.get(vm.heap), owner.map(|o| o.get(vm.heap)), str_len, start, end);
+    let slice = window.text;
     match slice.rfind(&sub) {
         Some(pos) => {
-            let char_pos = char_count(&slice[..pos], s.len() == str_len);
-            let result = i64::try_from(start + char_pos).unwrap_or(i64::MAX);
+            let result = i64::try_from(window.char_index(pos)).unwrap_or(i64::MAX);
             Ok(Value::Int(result))
         }
         None => Err(ExcType::value_error_substring_not_found()),
@@ -1621,14 +1687,19 @@ fn str_rindex<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues, 
 ///
 /// Returns the number of non-overlapping occurrences of substring sub in
 /// the string s[start:end].
-fn str_count<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
-    let str_len = chars.unwrap_or_else(|| s.get(vm.heap).chars().count());
+fn str_count<'h>(
+    s: &HeapRead<'h, str>,
+    owner: Option<&HeapRead<'h, Str>>,
+    args: ArgValues,
+    vm: &mut VM<'h>,
+) -> RunResult<Value> {
+    let str_len = char_len_of(s, owner, vm);
     let (sub, start, end) = parse_search_args("str.count", str_len, args, vm)?;
     if start > end {
         return Ok(Value::Int(0));
     }
-    let s = s.get(vm.heap);
-    let slice = slice_string(s, str_len, start, end);
+    let window = Window::new(s.get(vm.heap), owner.map(|o| o.get(vm.heap)), str_len, start, end);
+    let slice = window.text;
     let count = if sub.is_empty() {
         // Empty string matches between every character, plus start and end
         slice.chars().count() + 1
@@ -1643,16 +1714,26 @@ fn str_count<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues, v
 ///
 /// Returns True if the string starts with the prefix, otherwise returns False.
 /// The prefix argument can be a string or a tuple of strings.
-fn str_startswith<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
-    str_starts_ends_with(s, chars, "str.startswith", |hay, prefix| hay.starts_with(prefix), args, vm)
+fn str_startswith<'h>(
+    s: &HeapRead<'h, str>,
+    owner: Option<&HeapRead<'h, Str>>,
+    args: ArgValues,
+    vm: &mut VM<'h>,
+) -> RunResult<Value> {
+    str_starts_ends_with(s, owner, "str.startswith", |hay, prefix| hay.starts_with(prefix), args, vm)
 }
 
 /// Implements Python's `str.endswith(suffix, start?, end?)` method.
 ///
 /// Returns True if the string ends with the suffix, otherwise returns False.
 /// The suffix argument can be a string or a tuple of strings.
-fn str_endswith<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues, vm: &mut VM<'h>) -> RunResult<Value> {
-    str_starts_ends_with(s, chars, "str.endswith", |hay, suffix| hay.ends_with(suffix), args, vm)
+fn str_endswith<'h>(
+    s: &HeapRead<'h, str>,
+    owner: Option<&HeapRead<'h, Str>>,
+    args: ArgValues,
+    vm: &mut VM<'h>,
+) -> RunResult<Value> {
+    str_starts_ends_with(s, owner, "str.endswith", |hay, suffix| hay.ends_with(suffix), args, vm)
 }
 
 /// Shared implementation of `str.startswith`/`str.endswith`.
@@ -1664,13 +1745,13 @@ fn str_endswith<'h>(s: &HeapRead<'h, str>, chars: Option<usize>, args: ArgValues
 /// are borrowed straight from interns/heap, never copied.
 fn str_starts_ends_with<'h>(
     s: &HeapRead<'h, str>,
-    chars: Option<usize>,
+    owner: Option<&HeapRead<'h, Str>>,
     method: &'static str,
     matcher: impl Fn(&str, &str) -> bool,
     args: ArgValues,
     vm: &mut VM<'h>,
 ) -> RunResult<Value> {
-    let str_len = chars.unwrap_or_else(|| s.get(vm.heap).chars().count());
+    let str_len = char_len_of(s, owner, vm);
     let pos = args.into_pos_only(method, vm.heap)?;
     defer_drop!(pos, vm);
     let [affix, rest @ ..] = pos.as_slice() else {
@@ -1687,7 +1768,7 @@ fn str_starts_ends_with<'h>(
         Some(value) => optional_sequence_bound(value, str_len, str_len, vm)?,
         None => str_len,
     };
-    let slice = slice_string(s.get(vm.heap), str_len, start, end);
+    let slice = Window::new(s.get(vm.heap), owner.map(|o| o.get(vm.heap)), str_len, start, end).text;
     Ok(Value::Bool(affix_matches(affix, slice, method, matcher, vm)?))
 }
 
@@ -1856,10 +1937,53 @@ fn extract_c_int_arg(value: &Value, vm: &mut VM<'_>) -> RunResult<i32> {
     i32::try_from(as_i64).map_err(|_| ExcType::overflow_c_int())
 }
 
-/// hwf: the characters in `s`, a part of a string that is all ASCII when
-/// `ascii` (then they are its bytes).
-fn char_count(s: &str, ascii: bool) -> usize {
-    if ascii { s.len() } else { s.chars().count() }
+/// hwf: the number of characters of `s`, cached by its `owner` when it has one.
+fn char_len_of<'h>(s: &HeapRead<'h, str>, owner: Option<&HeapRead<'h, Str>>, vm: &VM<'h>) -> usize {
+    match owner {
+        Some(owner) => owner.get(vm.heap).char_len(),
+        None => s.get(vm.heap).chars().count(),
+    }
+}
+
+/// hwf: the characters `[start, end)` of a string (`chars` long) that a
+/// search method looks in, cut at byte offsets its `owner` (the heap `Str`,
+/// when there is one) knows; `char_index` maps a byte offset in the window
+/// back to a character index of the whole string.
+struct Window<'s> {
+    text: &'s str,
+    from: usize,
+    start: usize,
+    owner: Option<&'s Str>,
+}
+
+impl<'s> Window<'s> {
+    fn new(s: &'s str, owner: Option<&'s Str>, chars: usize, start: usize, end: usize) -> Self {
+        match owner {
+            Some(o) if start < end => {
+                let from = o.byte_offset(start);
+                Self {
+                    text: &s[from..o.byte_offset(end).max(from)],
+                    from,
+                    start,
+                    owner,
+                }
+            }
+            _ => Self {
+                text: slice_string(s, chars, start, end),
+                from: 0,
+                start,
+                owner: None,
+            },
+        }
+    }
+
+    /// The character index in the whole string of byte `pos` of the window.
+    fn char_index(&self, pos: usize) -> usize {
+        match self.owner {
+            Some(o) => o.char_index(self.from + pos),
+            None => self.start + self.text[..pos].chars().count(),
+        }
+    }
 }
 
 /// Returns a substring of s from character index start to end (`chars`: the
