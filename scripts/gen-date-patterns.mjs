@@ -125,7 +125,32 @@ function build (locale) {
   })
   if (patterns.length >= 36 * 36 - 1) throw new Error(`${locale}: too many patterns`)
   const code = (i) => (i < 0 ? '~~' : i.toString(36).padStart(2, '0'))
-  return { lists, patterns, index: index.map(code).join(''), rtf: relative(locale) }
+  return { lists, patterns, index: index.map(code).join(''), rtf: relative(locale), list: listPatterns(locale) }
+}
+
+// `Intl.ListFormat` (the table's `list`): per type and style, the glue of
+// two items, and of a longer list's start, middle and end (`A, B und C`);
+// a style equal to the one before it is that style's name.
+function listPatterns (locale) {
+  const out = {}
+  const between = (text, a, b) => text.slice(text.indexOf(a) + a.length, text.indexOf(b))
+  for (const type of ['conjunction', 'disjunction', 'unit']) {
+    out[type] = {}
+    for (const style of ['long', 'short', 'narrow']) {
+      const f = new Intl.ListFormat(locale, { type, style })
+      const two = f.format(['AAA', 'BBB']), four = f.format(['AAA', 'BBB', 'CCC', 'DDD'])
+      if (!two.startsWith('AAA') || !two.endsWith('BBB') || !four.startsWith('AAA') || !four.endsWith('DDD')) throw new Error(`${locale} list: ${two} / ${four}`)
+      const glue = [between(two, 'AAA', 'BBB'), between(four, 'AAA', 'BBB'), between(four, 'BBB', 'CCC'), between(four, 'CCC', 'DDD')]
+      for (const n of [3, 5]) {
+        const items = ['AAA', 'BBB', 'CCC', 'DDD', 'EEE'].slice(0, n)
+        const mine = items[0] + glue[1] + items.slice(1, -1).join(glue[2]) + glue[3] + items[n - 1]
+        if (mine !== f.format(items)) throw new Error(`${locale} list ${type} ${style}: ${mine} / ${f.format(items)}`)
+      }
+      const before = style === 'short' ? 'long' : style === 'narrow' ? 'short' : null
+      out[type][style] = before !== null && JSON.stringify(glue) === JSON.stringify(out[type][before]) ? before : glue
+    }
+  }
+  return out
 }
 
 // `Intl.RelativeTimeFormat` (the table's `rtf`): per style and unit, the future and past

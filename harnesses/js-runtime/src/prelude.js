@@ -1848,6 +1848,27 @@
         items.push(x);
       }
       if (items.length < 2) return items.join("");
+      const local = /^en(-|$)/.test(this.#locale) ? null : patternLocale(this.#locale);
+      if (local !== null) {
+        // ICU's glue for the languages of `date_patterns.js` (its `list`):
+        // `A, B und C`, `A、B、またはC`; Spanish's `y` is `e` before an
+        // i sound and `o` is `u` before an o sound (`A e Iris`, `7 u 8`).
+        const tables = DP();
+        let table = tables[local];
+        if (typeof table === "string") table = tables[table];
+        let glue = table.list[this.#type][this.#style];
+        while (typeof glue === "string") glue = table.list[this.#type][glue];
+        const spanish = (g, next) => {
+          if (!/^es(-|$)/.test(this.#locale)) return g;
+          if (g === " y " && /^(i|hi)(?![aeou])/i.test(next)) return " e ";
+          if (g === " o " && /^(h?o|8|11(?!\d))/i.test(next)) return " u ";
+          return g;
+        };
+        if (items.length === 2) return items[0] + spanish(glue[0], items[1]) + items[1];
+        let text = items[0] + glue[1];
+        for (let i = 1; i < items.length - 1; i++) text += items[i] + (i === items.length - 2 ? spanish(glue[3], items[i + 1]) : glue[2]);
+        return text + items[items.length - 1];
+      }
       // ICU's `en-001` (en-GB, en-AU, en-IN, …): no serial comma, `and` for short.
       const british = this.#british;
       const [sep, last2, lastN] = this.#type === "disjunction" ? [", ", " or ", british ? " or " : ", or "]
