@@ -703,7 +703,24 @@ impl<'a> Parser<'a> {
             }
             Stmt::AnnAssign(ast::StmtAnnAssign { target, value, .. }) => match value {
                 Some(value) => self.parse_assignment(*target, *value),
-                None => Ok(Node::Pass),
+                // hwf: a bare `total: int` makes the name local to the
+                // function, as in CPython (reading it first is
+                // `UnboundLocalError`), binding nothing: `if False: total = None`.
+                None => match *target {
+                    AstExpr::Name(ast::ExprName { id, range, .. }) => {
+                        let ident = self.identifier(&id, range);
+                        let at = self.convert_range(range);
+                        Ok(Node::If {
+                            test: ExprLoc::new(at, Expr::Literal(Literal::Bool(false))),
+                            body: vec![Node::Assign {
+                                target: ident,
+                                object: ExprLoc::new(at, Expr::Literal(Literal::None)),
+                            }],
+                            or_else: Vec::new(),
+                        })
+                    }
+                    _ => Ok(Node::Pass),
+                },
             },
             Stmt::For(ast::StmtFor {
                 is_async,
