@@ -1346,6 +1346,8 @@
     r.gb = tag !== undefined && /^en-GB\b/i.test(StringCtor(tag));
     r.numeric = tag === undefined ? null : numericDates(StringCtor(tag));
     r.patterns = tag === undefined ? null : patternLocale(StringCtor(tag));
+    // The locale as given, canonicalized (`resolvedOptions().locale`); ICU's default `en-US`.
+    r.locale = tag === undefined ? "en-US" : canonicalLocale(tag);
     r.hour12Given = r.hour12 !== null;
     if (r.hour12 === null) r.hour12 = !r.gb;
     if (r.dateStyle !== undefined || r.timeStyle !== undefined) return r;
@@ -1753,7 +1755,27 @@
       if (a !== a || b !== b) throw new RangeErrorCtor("Invalid time value");
       return formatRangeParts(a, b, this.#options);
     }
-    resolvedOptions() { return { locale: this.#options.gb ? "en-GB" : "en-US", calendar: "gregory", numberingSystem: "latn", timeZone: this.#options.zone.id }; }
+    // ECMA-402's fields in its order: the styles, or the components the
+    // formatter shows (ICU's 2-digit minutes and seconds beside an hour;
+    // the hour cycle in English).
+    resolvedOptions() {
+      const r = this.#options;
+      const out = { locale: r.locale, calendar: "gregory", numberingSystem: "latn", timeZone: r.zone.id };
+      const english = /^en(-|$)/.test(r.locale);
+      const hasHour = r.hour !== undefined || r.timeStyle !== undefined;
+      if (hasHour && (english || r.hour12Given)) { out.hourCycle = r.hour12 ? "h12" : "h23"; out.hour12 = r.hour12; }
+      if (r.dateStyle !== undefined || r.timeStyle !== undefined) {
+        if (r.dateStyle !== undefined) out.dateStyle = r.dateStyle;
+        if (r.timeStyle !== undefined) out.timeStyle = r.timeStyle;
+        return out;
+      }
+      for (const k of ["weekday", "year", "month", "day", "hour", "minute", "second"]) if (r[k] !== undefined) out[k] = r[k];
+      if (out.minute !== undefined && (out.hour !== undefined || out.second !== undefined)) out.minute = "2-digit";
+      if (out.second !== undefined && (out.hour !== undefined || out.minute !== undefined)) out.second = "2-digit";
+      if (r.fractional !== undefined) out.fractionalSecondDigits = r.fractional;
+      if (r.timeZoneName !== undefined) out.timeZoneName = r.timeZoneName;
+      return out;
+    }
   }
   // English plural categories and lists, as ICU's `en` (the rest of `Intl`
   // is absent rather than wrong).
@@ -1961,6 +1983,23 @@
       if (this.#style === "short") word = u === "quarter" && n !== 1 ? "qtrs." : u === "day" && n !== 1 ? "days" : names[1];
       else word = n === 1 ? names[0] : `${names[0]}s`;
       return past ? `${number} ${word} ago` : `in ${number} ${word}`;
+    }
+    // ICU's parts: the text around the number, which is cut as
+    // `NumberFormat#formatToParts` cuts it, each part with the unit
+    // (`[{literal "vor "}, {integer "3", unit "day"}, {literal " Tagen"}]`);
+    // a word (`gestern`) is one literal.
+    formatToParts(value, unit) {
+      const text = this.format(value, unit);
+      const u0 = StringCtor(unit), u = u0.endsWith("s") ? u0.slice(0, -1) : u0;
+      const locale = this.#table === null ? "en-US" : this.#locale;
+      const number = toLocale.call(Math.abs(NumberCtor(value)), locale);
+      const at = text.indexOf(number);
+      if (at < 0) return [{ type: "literal", value: text }];
+      const parts = [];
+      if (at > 0) parts.push({ type: "literal", value: text.slice(0, at) });
+      for (const p of numberParts(number, locale, undefined)) parts.push({ type: p.type, value: p.value, unit: u });
+      if (at + number.length < text.length) parts.push({ type: "literal", value: text.slice(at + number.length) });
+      return parts;
     }
     resolvedOptions() { return { locale: this.#locale, style: this.#style, numeric: this.#numeric, numberingSystem: "latn" }; }
   }
