@@ -43,6 +43,9 @@ cargo test -j2 -p hwf-core -p hwf-engine -p hwf-host -p hwf -p hwf-tests -p hwf-
 # compiler): a separate invocation, so their dependencies' features never
 # touch the host's build above.
 cargo test -j2 -p js-runtime -p json-runtime
+# The vendored Python interpreter's own unit tests (hwf's patches to its
+# sets, dicts and dump format among them).
+cargo test -j2 -p monty --lib
 # API docs must build without warnings (broken links fail).
 RUSTDOCFLAGS="-D warnings" cargo doc -j2 --no-deps -p hwf-core -p hwf-host -p hwf-guest -p hwf-store-postgres
 target_dir="${CARGO_TARGET_DIR:-$PWD/target}"

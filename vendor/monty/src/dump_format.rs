@@ -29,8 +29,9 @@ const MAGIC: &[u8; 6] = b"MONTY\0";
 /// hwf: 9 — a set dumps its CPython table size and finger, and each entry
 /// its CPython hash and slot (`types/set.rs`); 10 — a function dumps its
 /// qualified name (`Function::qualname`). `Type::UnionType` and
-/// `HeapData::UnionType` were appended (older dumps decode unchanged).
-pub const DUMP_VERSION: u16 = 11;
+/// `HeapData::UnionType` were appended (older dumps decode unchanged);
+/// 12 — the `YieldFrom` opcode (`send`/`throw` into `yield from`).
+pub const DUMP_VERSION: u16 = 12;
 
 /// Number of bytes before the postcard payload.
 const HEADER_LEN: usize = MAGIC.len() + size_of::<u16>();
@@ -196,7 +197,7 @@ mod tests {
     fn serialized_components_match_dump_version() {
         assert_eq!(
             opcode_fingerprint(),
-            0x7e7f_1928_7988_308b,
+            0x8417_543f_8f14_db44,
             "opcodes changed for dump version {DUMP_VERSION}"
         );
         assert_eq!(
