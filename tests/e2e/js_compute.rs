@@ -6,21 +6,29 @@
 //! tests) compute what Node computes.
 
 use crate::common::{Ctx, root};
+use crate::idioms::canonical;
 use serde_json::{Value, json};
 
-/// Run `benches/js-compute/<name>.js` with the default limits and compare
-/// its result with Node's (`benches/js-compute/expected/<name>.json`).
-fn matches_node(ctx: &Ctx, name: &str) {
-    let dir = root().join("benches/js-compute");
-    let script = dir.join(format!("{name}.js"));
-    let out = ctx.run_json(script.to_str().expect("utf8"), "null", &[]);
+/// Run the benchmark script `<dir>/<file>` (`dir` under the repository
+/// root) with `flags` and compare its result with the reference's recorded
+/// one, `<dir>/expected/<stem>.json` (floats in one spelling: CPython writes
+/// `7e-07` where hwf and Node write `7e-7`). Also used by `py_compute`.
+pub(crate) fn matches_recorded(ctx: &Ctx, dir: &str, file: &str, flags: &[&str]) {
+    let dir = root().join(dir);
+    let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+    let out = ctx.run_json(dir.join(file).to_str().expect("utf8"), "null", flags);
     let v = out.json();
-    assert_eq!(v["data"]["state"], "succeeded", "{name}: {v}");
+    assert_eq!(v["data"]["state"], "succeeded", "{file}: {v}");
     let expected: Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("expected").join(format!("{name}.json"))).expect("expected result"),
+        &std::fs::read_to_string(dir.join("expected").join(format!("{stem}.json"))).expect("expected result"),
     )
     .expect("expected json");
-    assert_eq!(v["data"]["result"], expected, "{name}");
+    assert_eq!(canonical(v["data"]["result"].clone()), canonical(expected), "{file}");
+}
+
+/// `benches/js-compute/<name>.js` with the default limits returns Node's result.
+fn matches_node(ctx: &Ctx, name: &str) {
+    matches_recorded(ctx, "benches/js-compute", &format!("{name}.js"), &[]);
 }
 
 #[test]
@@ -108,17 +116,8 @@ fn map_set_and_comparator_sorts_return_what_node_returns() {
     // Node's. They need more than the default 5 s of CPU in a debug host
     // under load, so the limit is raised; the figures are in BENCHMARKS.
     let ctx = Ctx::new();
-    let dir = root().join("benches/js-compute");
     for name in ["map-set", "sort-numbers", "sort-objects"] {
-        let script = dir.join(format!("{name}.js"));
-        let out = ctx.run_json(script.to_str().expect("utf8"), "null", &["--cpu-limit-ms", "120000"]);
-        let v = out.json();
-        assert_eq!(v["data"]["state"], "succeeded", "{name}: {v}");
-        let expected: Value = serde_json::from_str(
-            &std::fs::read_to_string(dir.join("expected").join(format!("{name}.json"))).expect("expected result"),
-        )
-        .expect("expected json");
-        assert_eq!(v["data"]["result"], expected, "{name}");
+        matches_recorded(&ctx, "benches/js-compute", &format!("{name}.js"), &["--cpu-limit-ms", "120000"]);
     }
 }
 
