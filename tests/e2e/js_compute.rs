@@ -117,7 +117,12 @@ fn map_set_and_comparator_sorts_return_what_node_returns() {
     // under load, so the limit is raised; the figures are in BENCHMARKS.
     let ctx = Ctx::new();
     for name in ["map-set", "sort-numbers", "sort-objects"] {
-        matches_recorded(&ctx, "benches/js-compute", &format!("{name}.js"), &["--cpu-limit-ms", "120000"]);
+        matches_recorded(
+            &ctx,
+            "benches/js-compute",
+            &format!("{name}.js"),
+            &["--cpu-limit-ms", "120000"],
+        );
     }
 }
 

@@ -12,7 +12,14 @@ fn the_python_compute_scripts_return_cpythons_results_within_the_default_cpu_lim
     let ctx = crate::common::Ctx::new();
     // `expected/<name>.json`: `python3 tests/e2e/idioms/seed_ref.py
     // benches/py-compute/<name>.py benches/py-compute/no-agents.fixture.json null`'s result.
-    for name in ["strings", "dict-set", "sort-numbers", "sort-objects", "json-text", "crunch"] {
+    for name in [
+        "strings",
+        "dict-set",
+        "sort-numbers",
+        "sort-objects",
+        "json-text",
+        "crunch",
+    ] {
         matches_recorded(&ctx, "benches/py-compute", &format!("{name}.py"), &[]);
     }
 }
