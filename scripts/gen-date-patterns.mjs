@@ -125,7 +125,36 @@ function build (locale) {
   })
   if (patterns.length >= 36 * 36 - 1) throw new Error(`${locale}: too many patterns`)
   const code = (i) => (i < 0 ? '~~' : i.toString(36).padStart(2, '0'))
-  return { lists, patterns, index: index.map(code).join(''), rtf: relative(locale), list: listPatterns(locale) }
+  return { lists, patterns, index: index.map(code).join(''), rtf: relative(locale), list: listPatterns(locale), units: unitForms(locale) }
+}
+
+// `style: "unit"` (the table's `units`): ECMA-402's simple units and the
+// common compounds, as prelude.js's UNIT_LOCAL writes them: per unit
+// "short~narrow~long", each one pattern or one per plural category of
+// `cats` joined by "|".
+const UNITS = ['acre', 'bit', 'byte', 'celsius', 'centimeter', 'day', 'degree', 'fahrenheit', 'fluid-ounce', 'foot', 'gallon', 'gigabit', 'gigabyte', 'gram', 'hectare', 'hour', 'inch', 'kilobit', 'kilobyte', 'kilogram', 'kilometer', 'liter', 'megabit', 'megabyte', 'meter', 'microsecond', 'mile', 'mile-scandinavian', 'milliliter', 'millimeter', 'millisecond', 'minute', 'month', 'nanosecond', 'ounce', 'percent', 'petabyte', 'pound', 'second', 'stone', 'terabit', 'terabyte', 'week', 'yard', 'year',
+  'kilometer-per-hour', 'meter-per-second', 'mile-per-hour', 'liter-per-kilometer', 'mile-per-gallon', 'byte-per-second', 'kilobyte-per-second', 'megabyte-per-second', 'gigabyte-per-second', 'kilobit-per-second', 'megabit-per-second']
+function unitForms (locale) {
+  const pr = new Intl.PluralRules(locale)
+  const cats = pr.resolvedOptions().pluralCategories
+  const samples = [1, 2, 3, 5, 11, 21, 22, 25, 100, 101, 1000000, 1.5, 0.5, 0]
+  const nf = new Intl.NumberFormat(locale)
+  const forms = {}
+  for (const unit of UNITS) {
+    forms[unit] = ['short', 'narrow', 'long'].map((unitDisplay) => {
+      const f = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay })
+      const byCat = cats.map((c) => {
+        const n = samples.find((x) => pr.select(x) === c)
+        if (n === undefined) return null
+        const text = f.format(n), num = nf.format(n)
+        if (!text.includes(num)) throw new Error(`${locale} ${unit}: ${text}`)
+        return text.replace(num, '{0}')
+      })
+      const known = byCat.filter((x) => x !== null)
+      return new Set(known).size === 1 ? known[0] : byCat.map((x) => x ?? known[known.length - 1]).join('|')
+    }).join('~')
+  }
+  return { cats, forms }
 }
 
 // `Intl.ListFormat` (the table's `list`): per type and style, the glue of

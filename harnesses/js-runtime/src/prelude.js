@@ -846,8 +846,18 @@
     return plain === "" || n !== n ? "other" : PLURALS[found[0]][0](n, NumberCtor(int), frac.length);
   };
   const localUnitPattern = (language, name, display, digits, category = localUnitCategory(language, digits)) => {
-    const found = localUnitTable(language);
-    if (found === null || !hasOwn(found[1].forms, name)) throw new RangeErrorCtor(`hwf writes this unit in English only, not for the locale ${language}`);
+    let found = localUnitTable(language);
+    // A region with its own forms (`fr-CA`: `1 h`, `1sem`) takes them from the generated table.
+    const regional = patternLocale(language);
+    if (regional !== null && regional.includes("-") && !hasOwn(UNIT_LOCAL, regional)) found = null;
+    if (found === null || !hasOwn(found[1].forms, name)) {
+      // The other units: ICU's forms generated into `date_patterns.js` (its `units`).
+      const key = regional;
+      let generated = key === null ? undefined : DP()[key];
+      if (typeof generated === "string") generated = DP()[generated];
+      if (generated === undefined || !hasOwn(generated.units.forms, name)) throw new RangeErrorCtor(`hwf writes this unit in English only, not for the locale ${language}`);
+      found = [key, generated.units];
+    }
     const table = found[1];
     const forms = table.forms[name].split("~")[UNIT_DISPLAYS.indexOf(display)].split("|");
     return forms.length === 1 ? forms[0] : forms[Math.max(0, table.cats.indexOf(category))];
