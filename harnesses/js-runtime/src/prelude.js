@@ -853,8 +853,7 @@
     if (found === null || !hasOwn(found[1].forms, name)) {
       // The other units: ICU's forms generated into `date_patterns.js` (its `units`).
       const key = regional;
-      let generated = key === null ? undefined : DP()[key];
-      if (typeof generated === "string") generated = DP()[generated];
+      const generated = key === null ? undefined : dpLocale(key);
       if (generated === undefined || !hasOwn(generated.units.forms, name)) throw new RangeErrorCtor(`hwf writes this unit in English only, not for the locale ${language}`);
       found = [key, generated.units];
     }
@@ -1436,6 +1435,19 @@
   const loadDp = g.__hwf_load_date_patterns;
   let dpTable;
   const DP = () => (dpTable ??= loadDp?.() ?? {});
+  // One locale's table (`de`, `fr-CA`), parsed from its JSON text on first use.
+  const dpParsed = new MapCtor();
+  const dpLocale = (key) => {
+    let hit = dpParsed.get(key);
+    if (hit === undefined) {
+      let text = DP()[key];
+      if (typeof text === "string" && text[0] === "=") text = DP()[text.slice(1)];
+      if (typeof text !== "string") return undefined;
+      hit = parse(text);
+      dpParsed.set(key, hit);
+    }
+    return hit;
+  };
   const PATTERN_LOCALES = ["de", "fr", "es", "it", "pt", "nl", "ja", "zh", "ko", "ru", "pl", "sv"];
   const PATTERN_REGIONS = { "pt-PT": 1, "fr-CA": 1, "zh-TW": 1, "es-MX": 1, "de-AT": 1 };
   const patternLocale = (tag) => {
@@ -1498,9 +1510,7 @@
     if (r.patterns === null) return null;
     const entry = gridEntry(r);
     if (entry < 0) return null;
-    const tables = DP();
-    let table = tables[r.patterns];
-    if (typeof table === "string") table = tables[table];
+    const table = dpLocale(r.patterns);
     if (table === undefined) return null;
     const at = (i) => { const c = table.index.slice(i * 2, i * 2 + 2); return c === "~~" ? null : table.patterns[NumberCtor.parseInt(c, 36)]; };
     const pattern = at(entry);
@@ -1885,9 +1895,7 @@
         // ICU's glue for the languages of `date_patterns.js` (its `list`):
         // `A, B und C`, `A、B、またはC`; Spanish's `y` is `e` before an
         // i sound and `o` is `u` before an o sound (`A e Iris`, `7 u 8`).
-        const tables = DP();
-        let table = tables[local];
-        if (typeof table === "string") table = tables[table];
+        const table = dpLocale(local);
         let glue = table.list[this.#type][this.#style];
         while (typeof glue === "string") glue = table.list[this.#type][glue];
         const spanish = (g, next) => {
@@ -1968,9 +1976,7 @@
       if (!NumberCtor.isFinite(v)) throw new RangeErrorCtor("Value need to be finite number for Intl.RelativeTimeFormat.prototype.format()");
       const past = v < 0 || (v === 0 && 1 / v < 0);
       if (this.#table !== null) {
-        const tables = DP();
-        let table = tables[this.#table];
-        if (typeof table === "string") table = tables[table];
+        const table = dpLocale(this.#table);
         let byStyle = table.rtf[this.#style];
         while (typeof byStyle === "string") byStyle = table.rtf[byStyle];
         const entry = byStyle[u];
