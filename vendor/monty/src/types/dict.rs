@@ -6,8 +6,8 @@ use std::{
     mem, slice, vec,
 };
 
+use crate::hash::PyHashTable;
 use ahash::AHashSet;
-use hashbrown::HashTable;
 use serde::ser::{SerializeSeq, SerializeStruct};
 use smallvec::{SmallVec, smallvec};
 
@@ -56,7 +56,7 @@ use crate::{
 /// All dict methods from Python's builtins are implemented.
 ///
 /// # Storage Strategy
-/// Uses a `HashTable<usize>` for hash lookups combined with a `Vec` of entries
+/// Uses a `PyHashTable<usize>` for hash lookups combined with a `Vec` of entries
 /// in insertion order (matching Python 3.7+ behavior). The hash table maps
 /// key hashes to indices in the entries vector. This design provides O(1) lookups
 /// while maintaining insertion order for iteration.
@@ -84,7 +84,7 @@ use crate::{
 #[derive(Debug, Default)]
 pub(crate) struct Dict {
     /// indices mapping from the entry hash to its index; holds exactly the live entries.
-    indices: HashTable<usize>,
+    indices: PyHashTable<usize>,
     /// entries in insertion order; `None` is a removed entry's hole (never last).
     entries: Vec<Option<DictEntry>>,
     /// hwf: the `contains_refs` flag and the positional cursor, packed into
@@ -225,7 +225,7 @@ impl Dict {
 
     pub fn with_capacity(capacity: usize) -> Self {
         Self {
-            indices: HashTable::with_capacity(capacity),
+            indices: PyHashTable::with_capacity(capacity),
             entries: Vec::with_capacity(capacity),
             meta: DictMeta::default(),
             kind: DictKind::plain(),
@@ -2126,7 +2126,7 @@ impl<'de> serde::Deserialize<'de> for Dict {
         }
         let fields = DictFields::deserialize(deserializer)?;
         // Rebuild the indices hash table from the entries
-        let mut indices = HashTable::with_capacity(fields.entries.len());
+        let mut indices = PyHashTable::with_capacity(fields.entries.len());
         for (idx, entry) in fields.entries.iter().enumerate() {
             indices.insert_unique(entry.hash, idx, |&i| fields.entries[i].hash);
         }

@@ -1,7 +1,7 @@
 use std::{cell::Cell, fmt::Write, mem};
 
+use crate::hash::PyHashTable;
 use ahash::AHashSet;
-use hashbrown::HashTable;
 use monty_types::{ResourceError, ResourceTracker};
 use smallvec::SmallVec;
 
@@ -196,14 +196,14 @@ fn slot_u32(at: usize) -> u32 {
 
 /// Internal storage shared between Set and FrozenSet.
 ///
-/// Uses a `HashTable<usize>` for O(1) lookups combined with a dense `Vec<SetEntry>`.
+/// Uses a `PyHashTable<usize>` for O(1) lookups combined with a dense `Vec<SetEntry>`.
 /// The hash table maps value hashes to indices in the entries vector. hwf: the
 /// order is CPython's, given by [`SetLayout`]'s slots, each of which names its
 /// entry; adding and removing are O(1) (amortised over resizes).
 #[derive(Debug, Default)]
 pub(crate) struct SetStorage {
     /// Maps hash to index in entries vector.
-    indices: HashTable<usize>,
+    indices: PyHashTable<usize>,
     /// Dense vector of entries (hwf: in no particular order, a removal moves
     /// the last entry into the gap; Monty kept insertion order).
     entries: Vec<SetEntry>,
@@ -221,7 +221,7 @@ impl SetStorage {
     /// Creates a new set storage with pre-allocated capacity.
     fn with_capacity(capacity: usize) -> Self {
         Self {
-            indices: HashTable::with_capacity(capacity),
+            indices: PyHashTable::with_capacity(capacity),
             entries: Vec::with_capacity(capacity),
             layout: Box::default(),
         }
@@ -367,7 +367,7 @@ impl SetStorage {
             });
         }
         let mut out = Self {
-            indices: HashTable::with_capacity(n),
+            indices: PyHashTable::with_capacity(n),
             entries,
             layout: Box::new(layout),
         };
@@ -2469,7 +2469,7 @@ impl<'de> serde::Deserialize<'de> for SetStorage {
             *cell = cell_of(index);
         }
         let mut storage = Self {
-            indices: HashTable::with_capacity(entries.len()),
+            indices: PyHashTable::with_capacity(entries.len()),
             entries,
             layout: Box::new(layout),
         };
