@@ -125,7 +125,30 @@ function build (locale) {
   })
   if (patterns.length >= 36 * 36 - 1) throw new Error(`${locale}: too many patterns`)
   const code = (i) => (i < 0 ? '~~' : i.toString(36).padStart(2, '0'))
-  return { lists, patterns, index: index.map(code).join(''), rtf: relative(locale), list: listPatterns(locale), units: unitForms(locale) }
+  return { lists, patterns, index: index.map(code).join(''), rtf: relative(locale), list: listPatterns(locale), units: unitForms(locale), money: currencyNames(locale) }
+}
+
+// `currencyDisplay: "name"` (the table's `money`): per common currency,
+// the pattern by plural category (`{0} Euro`, `{0} dollars des États-Unis`),
+// one string where the categories agree.
+const CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CAD', 'AUD', 'CNY', 'INR', 'BRL', 'MXN', 'KRW', 'SEK', 'NOK', 'DKK', 'PLN', 'RUB', 'NZD', 'SGD', 'HKD', 'TWD', 'CZK', 'TRY', 'ZAR']
+function currencyNames (locale) {
+  const out = {}
+  for (const code of CURRENCIES) {
+    const f = new Intl.NumberFormat(locale, { style: 'currency', currency: code, currencyDisplay: 'name' })
+    const digits = new Intl.NumberFormat(locale, { minimumFractionDigits: f.resolvedOptions().minimumFractionDigits, maximumFractionDigits: f.resolvedOptions().maximumFractionDigits })
+    const byCat = {}
+    for (const n of [1, 2, 5, 21, 1.5, 0, 1000000, 3]) {
+      const c = new Intl.PluralRules(locale, { minimumFractionDigits: f.resolvedOptions().minimumFractionDigits }).select(n)
+      if (byCat[c] !== undefined) continue
+      const text = f.format(n), num = digits.format(n)
+      if (!text.includes(num)) throw new Error(`${locale} ${code}: ${text}`)
+      byCat[c] = text.replace(num, '{0}')
+    }
+    const values = new Set(Object.values(byCat))
+    out[code] = values.size === 1 ? [...values][0] : byCat
+  }
+  return out
 }
 
 // `style: "unit"` (the table's `units`): ECMA-402's simple units and the

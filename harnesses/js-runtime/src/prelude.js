@@ -700,6 +700,10 @@
     USD: "US dollars", EUR: "euros", GBP: "British pounds", JPY: "Japanese yen", CAD: "Canadian dollars", AUD: "Australian dollars",
     CHF: "Swiss francs", INR: "Indian rupees", CNY: "Chinese yuan", MXN: "Mexican pesos", BRL: "Brazilian reals", KRW: "South Korean won",
     SEK: "Swedish kronor", NOK: "Norwegian kroner", DKK: "Danish kroner", NZD: "New Zealand dollars", SGD: "Singapore dollars", HKD: "Hong Kong dollars",
+    PLN: "Polish zlotys", RUB: "Russian rubles", TWD: "New Taiwan dollars", CZK: "Czech korunas", TRY: "Turkish Lira", ZAR: "South African rand",
+    ILS: "Israeli new shekels", THB: "Thai baht", PHP: "Philippine pesos", IDR: "Indonesian rupiahs", AED: "UAE dirhams", SAR: "Saudi riyals",
+    ARS: "Argentine pesos", CLP: "Chilean pesos", COP: "Colombian pesos", EGP: "Egyptian pounds", NGN: "Nigerian nairas", VND: "Vietnamese dong",
+    HUF: "Hungarian forints", MYR: "Malaysian ringgits",
   };
   const signed = (x, locales, options) => {
     const display = options.signDisplay === undefined ? "auto" : StringCtor(options.signDisplay);
@@ -893,7 +897,18 @@
         // Austria groups money with dots (`EUR 1.234,50`), other numbers with spaces.
         if (/^de[-_]AT\b/i.test(language)) digits = digits.replace(/\u00a0/g, ".");
         const minus = x < 0 || (x === 0 && 1 / x < 0) ? nativeFormat(-1, language, "{}")[0] : "";
-        if (display === "name") return `${minus}${digits} ${CURRENCY_NAMES[base.currency] ?? base.currency}`;
+        if (display === "name") {
+          // The languages of `date_patterns.js` (its `money`): ICU's names by plural category (`5,00 Euro`).
+          const key = /^en(-|$)/i.test(language) || language === "" ? null : patternLocale(language);
+          const names = key === null ? undefined : dpLocale(key)?.money;
+          if (names !== undefined && hasOwn(names, base.currency)) {
+            const forms = names[base.currency];
+            const pattern = typeof forms === "string" ? forms
+              : forms[new PluralRules(language, { minimumFractionDigits: base.minFraction, maximumFractionDigits: base.maxFraction }).select(Math.abs(x))] ?? forms.other;
+            return pattern.replace("{0}", minus + digits);
+          }
+          return `${minus}${digits} ${CURRENCY_NAMES[base.currency] ?? base.currency}`;
+        }
         const prefix = !/^[0-9]/.test(nativeFormat(1, language, stringify(base)));
         if (/^nl\b/i.test(language)) return `${base.currency}\u00a0${minus}${digits}`;
         if (/^(de|it)[-_]CH\b/i.test(language)) return `${base.currency}${minus === "" ? "\u00a0" : minus}${digits}`;
