@@ -12,6 +12,10 @@
 // Each pattern is checked against Node on dates across the year and the
 // day; one that does not render them all (or holds a part the runtime does
 // not write, as an era) is left out, and the runtime falls back to English.
+// The same file holds, per locale, what the runtime's other Intl classes
+// write in those languages (each checked against Node as it is made):
+// RelativeTimeFormat's patterns (`rtf`), ListFormat's glue (`list`),
+// `style: "unit"` forms (`units`) and currency names (`money`).
 // Usage: node scripts/gen-date-patterns.mjs [out.js]
 import { writeFileSync } from 'node:fs'
 
