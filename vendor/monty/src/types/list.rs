@@ -221,11 +221,29 @@ impl<'h> HeapRead<'h, List> {
             }
             doomed.sort_unstable();
             let items = &mut self.get_mut(vm.heap).items;
+            // hwf: one pass over the tail from the first doomed index (a
+            // `Vec::remove` per item made `del xs[::2]` and `del xs[:k]`
+            // quadratic); the removed items keep their last-first order.
+            let Some(&first) = doomed.first() else {
+                return Ok(Vec::new());
+            };
             let mut removed = Vec::with_capacity(doomed.len());
-            for index in doomed.into_iter().rev() {
-                if index < items.len() {
-                    removed.push(items.remove(index));
+            let last = doomed.last().copied().unwrap_or(first);
+            if last - first + 1 == doomed.len() && last < items.len() {
+                // a run of neighbours (`del xs[a:b]`, a step of 1 or -1)
+                removed.extend(items.drain(first..=last).rev());
+            } else if first < items.len() {
+                let tail: Vec<Value> = items.drain(first..).collect();
+                let mut next = doomed.iter().copied().peekable();
+                for (index, item) in (first..).zip(tail) {
+                    if next.peek() == Some(&index) {
+                        next.next();
+                        removed.push(item);
+                    } else {
+                        items.push(item);
+                    }
                 }
+                removed.reverse();
             }
             return Ok(removed);
         }
