@@ -1540,7 +1540,18 @@ impl Heap {
         if self.purple_count == 0 {
             return false;
         }
-        let interval = self.tracker.gc_interval().unwrap_or(DEFAULT_GC_INTERVAL);
+        // hwf: by default the interval grows with the heap (a quarter of its
+        // slots, as CPython's full collections wait for the long-lived
+        // objects to grow by 25%): a collection scans every slot and walks
+        // what the purple roots reach, so a fixed 100,000 made building a
+        // large structure quadratic.
+        let interval = self.tracker.gc_interval().unwrap_or_else(|| {
+            if cfg!(feature = "memory-model-checks") {
+                DEFAULT_GC_INTERVAL
+            } else {
+                DEFAULT_GC_INTERVAL.max(self.entries.len() / 4)
+            }
+        });
         (self.allocations_since_gc.get() as usize) >= interval
     }
 
@@ -2739,5 +2750,25 @@ mod tests {
             !is_alive(&heap, sentinel),
             "sentinel held only by the freed iterator must be released"
         );
+    }
+
+    /// hwf: the default collection interval grows with the heap (a quarter
+    /// of its slots), so building a large structure is not quadratic.
+    #[test]
+    #[cfg(not(feature = "memory-model-checks"))]
+    fn default_gc_interval_grows_with_the_heap() {
+        let mut heap = Heap::new(16, ResourceTracker::default());
+        let id = alloc_self_cycle(&heap);
+        heap.inc_ref(id);
+        heap.dec_ref(id); // one purple candidate
+        heap.allocations_since_gc.set(100_000);
+        assert!(heap.should_gc(), "a small heap collects every 100,000 allocations");
+        for _ in 0..800_000 {
+            heap.allocate(HeapData::List(List::new(vec![])));
+        }
+        heap.allocations_since_gc.set(100_000);
+        assert!(!heap.should_gc(), "800,000 slots wait for 200,000 allocations");
+        heap.allocations_since_gc.set(200_001);
+        assert!(heap.should_gc());
     }
 }
