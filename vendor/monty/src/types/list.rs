@@ -518,6 +518,46 @@ impl<'h, C: ContainsVM<'h>> DropWithContext<C> for ListIter<'_, 'h> {
     }
 }
 
+/// hwf: `a == b` for a list search (`in`, `index`, `count`, `remove`):
+/// decided in place when both sides are numbers, strings or bytes, which
+/// cannot run user code, else through `py_eq` (a search of 200 strings per
+/// `in` spent most of its time in the generic dispatch).
+#[inline]
+fn search_eq(a: &Value, b: &Value, vm: &mut VM<'_>) -> RunResult<bool> {
+    match super::dict::probe_native_eq(a, b, vm) {
+        Some(eq) => Ok(eq),
+        None => a.py_eq(b, vm),
+    }
+}
+
+/// hwf: how far [`native_scan`] got.
+enum Scan {
+    /// `items[i]` equals the value.
+    Found(usize),
+    /// No item in the window equals the value.
+    Missing,
+    /// `items[i]` needs the VM to compare (user `__eq__`, a container, a
+    /// cross-type pair): search on from there with a [`ListIter`].
+    Undecided(usize),
+}
+
+/// hwf: searches `items[from..end]` for `value` in place while each pair
+/// compares natively (no clone, no iterator step per item), the list
+/// searches' fast path; the caller carries on with `py_eq` from an
+/// [`Scan::Undecided`] position.
+fn native_scan(items: &[Value], value: &Value, from: usize, end: usize, vm: &VM<'_>) -> Scan {
+    let end = end.min(items.len());
+    let mut i = from;
+    while i < end {
+        match super::dict::probe_native_eq(&items[i], value, vm) {
+            Some(true) => return Scan::Found(i),
+            Some(false) => i += 1,
+            None => return Scan::Undecided(i),
+        }
+    }
+    Scan::Missing
+}
+
 impl<'h> PyTrait<'h> for HeapObjectRead<'h, List> {
     fn py_is_iterable(&self, _vm: &VM<'h>) -> bool {
         true
@@ -530,8 +570,13 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, List> {
     fn py_contains_impl(&self, item: &Value, vm: &mut VM<'h>) -> RunResult<Option<bool>> {
         let iter = self.iter(vm)?;
         defer_drop_mut!(iter, vm);
+        match native_scan(&self.get(vm.heap).items, item, 0, usize::MAX, vm) {
+            Scan::Found(_) => return Ok(Some(true)),
+            Scan::Missing => return Ok(Some(false)),
+            Scan::Undecided(i) => iter.index = i,
+        }
         while let Some(el) = iter.next(vm)? {
-            if el.py_eq(item, vm)? {
+            if search_eq(el, item, vm)? {
                 return Ok(Some(true));
             }
         }
@@ -899,8 +944,15 @@ fn list_remove<'h>(list: &mut HeapRead<'h, List>, args: ArgValues, vm: &mut VM<'
     {
         let iter = list.iter(vm)?;
         defer_drop_mut!(iter, vm);
-        while let Some((i, item)) = iter.next_with_index(vm)? {
-            if value.py_eq(item, vm)? {
+        match native_scan(&list.get(vm.heap).items, value, 0, usize::MAX, vm) {
+            Scan::Found(i) => found_idx = Some(i),
+            Scan::Missing => {}
+            Scan::Undecided(i) => iter.index = i,
+        }
+        while found_idx.is_none()
+            && let Some((i, item)) = iter.next_with_index(vm)?
+        {
+            if search_eq(value, item, vm)? {
                 found_idx = Some(i);
                 break;
             }
@@ -990,12 +1042,17 @@ fn list_index<'h>(list: &HeapRead<'h, List>, args: ArgValues, vm: &mut VM<'h>) -
     // Search for the value in the specified range
     let iter = list.iter(vm)?;
     defer_drop_mut!(iter, vm);
+    match native_scan(&list.get(vm.heap).items, value, start, end, vm) {
+        Scan::Found(i) => return Ok(Value::Int(i64::try_from(i).expect("index exceeds i64::MAX"))),
+        Scan::Missing => return Err(ExcType::value_error_is_not_in_list(value, vm)),
+        Scan::Undecided(i) => iter.index = i,
+    }
     while let Some((idx, item)) = iter.next_with_index(vm)? {
         if idx >= end {
             // No further matches possible inside [start, end).
             break;
         }
-        if idx >= start && value.py_eq(item, vm)? {
+        if idx >= start && search_eq(value, item, vm)? {
             let i64_idx = i64::try_from(idx).expect("index exceeds i64::MAX");
             return Ok(Value::Int(i64_idx));
         }
@@ -1013,8 +1070,25 @@ fn list_count<'h>(list: &HeapRead<'h, List>, args: ArgValues, vm: &mut VM<'h>) -
     let mut count: usize = 0;
     let iter = list.iter(vm)?;
     defer_drop_mut!(iter, vm);
+    let mut from = 0;
+    loop {
+        match native_scan(&list.get(vm.heap).items, value, from, usize::MAX, vm) {
+            Scan::Found(i) => {
+                count += 1;
+                from = i + 1;
+            }
+            Scan::Missing => {
+                iter.index = usize::MAX;
+                break;
+            }
+            Scan::Undecided(i) => {
+                iter.index = i;
+                break;
+            }
+        }
+    }
     while let Some(item) = iter.next(vm)? {
-        if value.py_eq(item, vm)? {
+        if search_eq(value, item, vm)? {
             count += 1;
         }
     }
