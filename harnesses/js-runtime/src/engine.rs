@@ -613,7 +613,32 @@ fn register<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
             ctx.clone(),
             |ctx: Ctx<'js>, x: f64, tag: Value<'js>, options: String| -> rquickjs::Result<String> {
                 let tag = utf8(&ctx, tag)?;
-                Ok(crate::number_format::to_locale_string(x, &tag, &host_json(&options)))
+                Ok(crate::number_format::to_locale_string_cached(
+                    x, &tag, &options, host_json,
+                ))
+            },
+        )?,
+    )?;
+    g.set(
+        "__hwf_number_plan",
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, tag: Value<'js>, options: String| -> rquickjs::Result<i32> {
+                let tag = utf8(&ctx, tag)?;
+                let id = crate::number_format::number_plan(&tag, &options, host_json);
+                Ok(id.and_then(|id| i32::try_from(id).ok()).unwrap_or(-1))
+            },
+        )?,
+    )?;
+    g.set(
+        "__hwf_format_number",
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, x: f64, id: i32| -> rquickjs::Result<String> {
+                u32::try_from(id)
+                    .ok()
+                    .and_then(|id| crate::number_format::format_with_plan(x, id))
+                    .ok_or_else(|| Exception::throw_message(&ctx, "no such number format"))
             },
         )?,
     )?;

@@ -245,8 +245,91 @@ impl Format {
 
 /// `x.toLocaleString(locales, options)` (see the module's docs).
 pub fn to_locale_string(x: f64, tag: &str, options: &Value) -> String {
-    let separators = Separators::of(tag);
-    let format = Format::of(options);
+    let (separators, format) = (Separators::of(tag), Format::of(options));
+    let symbol = symbol_of(&separators, &format);
+    render(x, &separators, &format, symbol)
+}
+
+/// The currency's symbol as the locale writes it, if the format has one.
+fn symbol_of<'a>(separators: &Separators, format: &'a Format) -> Option<&'a str> {
+    format.currency.as_deref().map(|code| {
+        regional_symbol(code, &separators.language, &separators.region, format.narrow)
+            .unwrap_or_else(|| currency_symbol(code, &separators.language, &separators.english_region, format.narrow))
+    })
+}
+
+/// How many (tag, options) pairs the plans hold at most: a script that
+/// makes more distinct formats has the rest parsed each time.
+const PLANS_KEPT: usize = 4096;
+
+/// A (tag, options text) pair as parsed: what [`render`] needs.
+struct Plan {
+    separators: Separators,
+    format: Format,
+    /// The currency's symbol ([`symbol_of`]).
+    symbol: Option<String>,
+}
+
+/// The pairs parsed so far, each once: a report formats thousands of
+/// numbers with a few formats. A plan's number is its index.
+#[derive(Default)]
+struct Plans {
+    list: Vec<Plan>,
+    /// `tag`, NUL, the options text → index in `list`.
+    index: std::collections::HashMap<String, u32>,
+}
+
+thread_local! {
+    static PLANS: std::cell::RefCell<Plans> = std::cell::RefCell::new(Plans::default());
+}
+
+/// The number of the plan of `tag` and the prelude's options text (read
+/// by `parse`), made on first use; `None` once [`PLANS_KEPT`] are made.
+pub fn number_plan(tag: &str, options: &str, parse: impl FnOnce(&str) -> Value) -> Option<u32> {
+    let key = format!("{tag}\0{options}");
+    PLANS.with(|plans| {
+        let mut plans = plans.borrow_mut();
+        if let Some(&id) = plans.index.get(&key) {
+            return Some(id);
+        }
+        if plans.list.len() >= PLANS_KEPT {
+            return None;
+        }
+        let id = u32::try_from(plans.list.len()).ok()?;
+        let (separators, format) = (Separators::of(tag), Format::of(&parse(options)));
+        let symbol = symbol_of(&separators, &format).map(str::to_owned);
+        plans.list.push(Plan {
+            separators,
+            format,
+            symbol,
+        });
+        plans.index.insert(key, id);
+        Some(id)
+    })
+}
+
+/// `x` formatted by the plan numbered `id` ([`number_plan`]); `None` for
+/// a number no plan has.
+pub fn format_with_plan(x: f64, id: u32) -> Option<String> {
+    PLANS.with(|plans| {
+        let plans = plans.borrow();
+        let plan = plans.list.get(usize::try_from(id).ok()?)?;
+        Some(render(x, &plan.separators, &plan.format, plan.symbol.as_deref()))
+    })
+}
+
+/// [`to_locale_string`] with the options as the prelude's JSON text (read
+/// by `parse`), by the pair's plan (the result is the same: parsing is
+/// pure); parsed each time once the plans are full.
+pub fn to_locale_string_cached(x: f64, tag: &str, options: &str, parse: impl Fn(&str) -> Value) -> String {
+    match number_plan(tag, options, &parse).and_then(|id| format_with_plan(x, id)) {
+        Some(text) => text,
+        None => to_locale_string(x, tag, &parse(options)),
+    }
+}
+
+/// `x` written with a locale's separators in a format.
+fn render(x: f64, separators: &Separators, format: &Format, symbol: Option<&str>) -> String {
     let negative = x.is_sign_negative() && !x.is_nan();
     let body = if x.is_nan() {
         "NaN".to_owned()
@@ -303,12 +386,8 @@ pub fn to_locale_string(x: f64, tag: &str, options: &Value) -> String {
         out
     };
     let sign = if negative { separators.minus } else { "" };
-    match (&format.currency, format.percent, separators.suffix) {
-        (Some(code), _, _) => {
-            let symbol =
-                regional_symbol(code, &separators.language, &separators.region, format.narrow).unwrap_or_else(|| {
-                    currency_symbol(code, &separators.language, &separators.english_region, format.narrow)
-                });
+    match (symbol, format.percent, separators.suffix) {
+        (Some(symbol), _, _) => {
             match (separators.language.as_str(), separators.region.as_str()) {
                 // `CHF 1'234.50`, `CHF-1'234.50` (Liechtenstein `-CHF 1'234.50`).
                 ("de" | "it", "CH") if negative => format!("{symbol}-{body}"),
@@ -328,6 +407,7 @@ pub fn to_locale_string(x: f64, tag: &str, options: &Value) -> String {
         (None, true, _) if separators.language == "tr" => format!("{sign}%{body}"),
         (None, true, _) if separators.percent_space => format!("{sign}{body}\u{a0}%"),
         (None, true, _) => format!("{sign}{body}%"),
+        (None, false, _) if sign.is_empty() => body,
         (None, false, _) => format!("{sign}{body}"),
     }
 }
@@ -801,11 +881,16 @@ fn shortest_decimal(x: f64) -> (String, i32) {
         return ("0".to_owned(), 1);
     }
     // `{:e}` prints the shortest digits that read back as `x`: "1.005e0".
-    let text = format!("{x:e}");
-    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
-    let exponent: i32 = exponent.parse().unwrap_or(0);
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    (digits, exponent + 1)
+    use std::fmt::Write as _;
+    let mut text = String::with_capacity(32);
+    let _ = write!(text, "{x:e}");
+    let (at, exponent) = match text.find('e') {
+        Some(at) => (at, text[at + 1..].parse().unwrap_or(0)),
+        None => (text.len(), 0),
+    };
+    text.truncate(at);
+    text.retain(|c| c.is_ascii_digit());
+    (text, exponent + 1)
 }
 
 /// Rounds `0.digits × 10^point` to `max_fraction` fraction digits, half away
@@ -856,13 +941,17 @@ fn round_digits(digits: &str, point: i32, max_fraction: usize, rounding: Roundin
         }
     }
     let int_len = usize::try_from(point).unwrap_or(0).min(all.len());
-    let to_text = |d: &[u8]| d.iter().map(|&d| char::from(b'0' + d)).collect::<String>();
-    let mut int = to_text(&all[..int_len]);
-    let trimmed = int.trim_start_matches('0').len();
-    int = if trimmed == 0 {
+    let to_text = |d: &[u8]| {
+        let mut text = String::with_capacity(d.len() + 4);
+        text.extend(d.iter().map(|&d| char::from(b'0' + d)));
+        text
+    };
+    // The integer digits without leading zeros (`0` for none).
+    let zeros = all[..int_len].iter().take_while(|&&d| d == 0).count();
+    let int = if zeros == int_len {
         "0".to_owned()
     } else {
-        int[int.len() - trimmed..].to_owned()
+        to_text(&all[zeros..int_len])
     };
     (int, to_text(&all[int_len..]))
 }

@@ -470,6 +470,10 @@
   // `number_format.rs`, ported from the Boa runtime's patches); their
   // options are read here, with the same errors.
   const nativeCompare = g.__hwf_locale_compare, nativeFormat = g.__hwf_to_locale_string;
+  // A (tag, options text) pair parsed once by the native, then numbers
+  // formatted by its plan's number (-1: the native keeps no more plans).
+  const planNumber = g.__hwf_number_plan, formatNumber = g.__hwf_format_number;
+  const planned = (x, id, tag, json) => (id >= 0 ? formatNumber(x, id) : nativeFormat(x, tag, json));
   const RangeErrorCtor = RangeError, isObject = (v) => v !== null && (typeof v === "object" || typeof v === "function");
   const stringMethod = (name, f) => defineProperty(String.prototype, name, { value: f, writable: true, enumerable: false, configurable: true });
   stringMethod("localeCompare", nativeCompare);
@@ -732,10 +736,35 @@
     if (afterSymbol !== null) return afterSymbol[1] + sign + afterSymbol[2];
     return sign + text;
   };
+  // The default options as the native reads them (`x.toLocaleString()`
+  // and `x.toLocaleString("de")` go straight to it).
+  const DEFAULT_NUMBER = stringify(numberFormat(undefined)), DEFAULT_PLAN = planNumber("", DEFAULT_NUMBER);
+  // Locale tags (strings) already checked, with their default format's
+  // plan: checking one is pure, so a tag seen before is not parsed again
+  // (bounded; cleared when full).
+  const checkedTags = new MapCtor();
+  const checkLocales = (locales) => {
+    if (typeof locales !== "string") return void canonicalLocales(locales);
+    let id = checkedTags.get(locales);
+    if (id === undefined) {
+      canonicalLocales(locales);
+      id = planNumber(locales, DEFAULT_NUMBER);
+      if (checkedTags.size >= 256) checkedTags.clear();
+      checkedTags.set(locales, id);
+    }
+    return id;
+  };
   defineProperty(Number.prototype, "toLocaleString", { value: { toLocaleString(locales, options) {
-    let x;
-    try { x = numberValueOf.call(this); } catch { throw new TypeErrorCtor("Number.prototype.toLocaleString requires that 'this' be a Number"); }
-    if (locales !== undefined) canonicalLocales(locales); // V8's errors for a malformed tag
+    let x = this;
+    if (typeof x !== "number") {
+      try { x = numberValueOf.call(this); } catch { throw new TypeErrorCtor("Number.prototype.toLocaleString requires that 'this' be a Number"); }
+    }
+    if (options === undefined) {
+      // No options: the default format, in the tag's separators.
+      if (locales === undefined) return DEFAULT_PLAN >= 0 ? formatNumber(x, DEFAULT_PLAN) : nativeFormat(x, "", DEFAULT_NUMBER);
+      if (typeof locales === "string") return planned(x, checkLocales(locales), locales, DEFAULT_NUMBER);
+    }
+    if (locales !== undefined) checkLocales(locales); // V8's errors for a malformed tag
     if (isObject(options) && (options.signDisplay !== undefined || options.currencySign !== undefined)) {
       localeNumber(0, locales, options); // the options' errors first
       const text = signed(x, locales, options);
@@ -1049,21 +1078,49 @@
     const tag = isArray(locales) ? locales[0] : locales;
     return tag === undefined ? "en-US" : StringCtor(tag);
   };
+  // A formatter's options resolved once, when every number takes the
+  // native's plain path (`localeNumber`'s last line): the tag, the
+  // native's options and their plan. `null` for anything else (units, signs, notations,
+  // significant digits, a currency's code or name, an option that is an
+  // object, whose conversion runs again each time), formatted per call.
+  const numberPlan = (locales, o) => {
+    if (o !== undefined) {
+      for (const k of keysOf(o)) { const v = o[k]; if (v !== null && (typeof v === "object" || typeof v === "function" || typeof v === "symbol")) return null; }
+      if (o.signDisplay !== undefined || o.currencySign !== undefined || o.minimumSignificantDigits !== undefined || o.maximumSignificantDigits !== undefined) return null;
+      if (o.notation !== undefined && `${o.notation}` !== "standard") return null;
+      if (o.currencyDisplay !== undefined && `${o.currencyDisplay}` !== "symbol" && `${o.currencyDisplay}` !== "narrowSymbol") return null;
+    }
+    const base = numberFormat(o);
+    if (base.unit !== null || base.roundingPriority !== "auto") return null;
+    const tag = isObject(locales) ? locales[0] : locales;
+    if (tag !== undefined && typeof tag !== "string") return null;
+    const text = tag === undefined ? "" : tag, json = stringify(base);
+    return { id: planNumber(text, json), tag: text, json };
+  };
   class NumberFormat {
-    #locales; #options; #format;
+    #locales; #options; #format; #plan = null;
     constructor(locales, options) {
       this.#locales = locales;
       this.#options = options === undefined ? undefined : { ...options };
       canonicalLocales(locales); // V8's errors for a malformed tag
       numberOwner = "Intl.NumberFormat";
-      try { toLocale.call(0, locales, this.#options); } finally { numberOwner = "Number.prototype.toLocaleString"; }
+      try {
+        toLocale.call(0, locales, this.#options);
+        this.#plan = numberPlan(locales, this.#options);
+      } finally { numberOwner = "Number.prototype.toLocaleString"; }
     }
     // ECMA-402's `format` getter: a function bound to this formatter, the
     // same each time (`values.map(nf.format)`); a BigInt keeps its digits.
+    // With a plan (above) a number goes straight to the native.
     get format() {
       if (this.#format === undefined) {
-        const locales = this.#locales, options = this.#options;
-        this.#format = (x) => (typeof x === "bigint" ? bigintToLocale.call(x, locales, options) : toLocale.call(NumberCtor(x), locales, options));
+        const locales = this.#locales, options = this.#options, plan = this.#plan;
+        const id = plan === null ? -1 : plan.id;
+        this.#format = id >= 0
+          ? (x) => (typeof x === "number" ? formatNumber(x, id) : typeof x === "bigint" ? bigintToLocale.call(x, locales, options) : formatNumber(NumberCtor(x), id))
+          : plan !== null
+          ? (x) => (typeof x === "bigint" ? bigintToLocale.call(x, locales, options) : nativeFormat(NumberCtor(x), plan.tag, plan.json))
+          : (x) => (typeof x === "bigint" ? bigintToLocale.call(x, locales, options) : toLocale.call(NumberCtor(x), locales, options));
       }
       return this.#format;
     }
@@ -1342,6 +1399,11 @@
   };
   // The wall-clock time at `t` in the zone, as a UTC time value.
   const wallTime = (t, r) => t + zoneType(r.zone, t)[0] * 60000;
+  // ICU's names of `timeZoneName` styles and of `dateStyle` / `timeStyle`.
+  const ZONE_NAME_STYLES = freeze({ short: 1, long: 1, shortOffset: 1, longOffset: 1, shortGeneric: 1, longGeneric: 1 });
+  const DATE_STYLES = freeze({ full: 1, long: 1, medium: 1, short: 1 });
+  // A locale tag's date facts: [en-GB, numeric dates, pattern locale, canonical tag].
+  const dateLocaleFacts = new MapCtor();
   const dateOptions = (options, required, defaults, locales) => {
     const o = isObject(options) ? options : {};
     const pick = (k) => { const v = o[k]; return v === undefined ? undefined : StringCtor(v); };
@@ -1361,17 +1423,25 @@
       r.fractional = n;
       if (r.minute !== undefined && r.second === undefined) r.second = "numeric";
     }
-    const zoneNames = { short: 1, long: 1, shortOffset: 1, longOffset: 1, shortGeneric: 1, longGeneric: 1 };
-    if (r.timeZoneName !== undefined && !zoneNames[r.timeZoneName]) throw new RangeErrorCtor(`Value ${r.timeZoneName} out of range for Intl.DateTimeFormat options property timeZoneName`);
-    const styles = { full: 1, long: 1, medium: 1, short: 1 };
-    for (const k of ["dateStyle", "timeStyle"]) if (r[k] !== undefined && !styles[r[k]]) throw new RangeErrorCtor(`Value ${r[k]} out of range for Intl.DateTimeFormat options property ${k}`);
-    // British English (`en-GB`): day first, 24-hour time; other locales are en-US.
+    if (r.timeZoneName !== undefined && !hasOwn(ZONE_NAME_STYLES, r.timeZoneName)) throw new RangeErrorCtor(`Value ${r.timeZoneName} out of range for Intl.DateTimeFormat options property timeZoneName`);
+    for (const k of ["dateStyle", "timeStyle"]) if (r[k] !== undefined && !hasOwn(DATE_STYLES, r[k])) throw new RangeErrorCtor(`Value ${r[k]} out of range for Intl.DateTimeFormat options property ${k}`);
     const tag = isArray(locales) ? locales[0] : locales;
-    r.gb = tag !== undefined && /^en-GB\b/i.test(StringCtor(tag));
-    r.numeric = tag === undefined ? null : numericDates(StringCtor(tag));
-    r.patterns = tag === undefined ? null : patternLocale(StringCtor(tag));
-    // The locale as given, canonicalized (`resolvedOptions().locale`); ICU's default `en-US`.
-    r.locale = tag === undefined ? "en-US" : canonicalLocale(tag);
+    if (tag === undefined) { r.gb = false; r.numeric = null; r.patterns = null; r.locale = "en-US"; }
+    else {
+      // A string tag's facts are pure, so kept (`dateLocaleFacts`); any
+      // other tag is converted each time, as before.
+      let facts = typeof tag === "string" ? dateLocaleFacts.get(tag) : undefined;
+      if (facts === undefined) {
+        // British English (`en-GB`): day first, 24-hour time; other locales are en-US.
+        // The locale as given, canonicalized (`resolvedOptions().locale`); ICU's default `en-US`.
+        facts = [/^en-GB\b/i.test(StringCtor(tag)), numericDates(StringCtor(tag)), patternLocale(StringCtor(tag)), canonicalLocale(tag)];
+        if (typeof tag === "string") {
+          if (dateLocaleFacts.size >= 256) dateLocaleFacts.clear();
+          dateLocaleFacts.set(tag, facts);
+        }
+      }
+      [r.gb, r.numeric, r.patterns, r.locale] = facts;
+    }
     r.hour12Given = r.hour12 !== null;
     if (r.hour12 === null) r.hour12 = !r.gb;
     if (r.dateStyle !== undefined || r.timeStyle !== undefined) return r;
@@ -1625,9 +1695,10 @@
     return formatDate(t, r);
   };
   const dateMethod = (name, f) => defineProperty(Date.prototype, name, { value: f, writable: true, enumerable: false, configurable: true });
-  dateMethod("toLocaleDateString", { toLocaleDateString(locales, options) { return localeDate("date", "date").call(this, locales, options); } }.toLocaleDateString);
-  dateMethod("toLocaleTimeString", { toLocaleTimeString(locales, options) { return localeDate("time", "time").call(this, locales, options); } }.toLocaleTimeString);
-  dateMethod("toLocaleString", { toLocaleString(locales, options) { return localeDate("any", "all").call(this, locales, options); } }.toLocaleString);
+  const localeDateOnly = localeDate("date", "date"), localeTimeOnly = localeDate("time", "time"), localeDateTime = localeDate("any", "all");
+  dateMethod("toLocaleDateString", { toLocaleDateString(locales, options) { return localeDateOnly.call(this, locales, options); } }.toLocaleDateString);
+  dateMethod("toLocaleTimeString", { toLocaleTimeString(locales, options) { return localeTimeOnly.call(this, locales, options); } }.toLocaleTimeString);
+  dateMethod("toLocaleString", { toLocaleString(locales, options) { return localeDateTime.call(this, locales, options); } }.toLocaleString);
   // `toString` / `toTimeString` name the zone as V8 and JavaScriptCore do.
   const dateToString = Date.prototype.toString, dateToTimeString = Date.prototype.toTimeString;
   const zoned = (s) => (s === "Invalid Date" || s.endsWith(")") ? s : `${s} (Coordinated Universal Time)`);
