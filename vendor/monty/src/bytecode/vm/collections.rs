@@ -522,6 +522,25 @@ impl VM<'_> {
         let value = this.pop();
         defer_drop!(value, this);
 
+        // hwf: a tuple or list of exactly `count` items (`for k, v in
+        // d.items()`, `a, b = pair`) pushes its items directly, as CPython's
+        // `UNPACK_SEQUENCE` does, without building an iterator and a buffer.
+        if let Value::Ref(id) = value {
+            let items = match this.heap.get(*id) {
+                HeapData::Tuple(tuple) if tuple.as_slice().len() == count => Some(tuple.as_slice()),
+                HeapData::List(list) if list.len() == count => Some(list.as_slice()),
+                _ => None,
+            };
+            if let Some(items) = items {
+                let items: smallvec::SmallVec<[Value; 4]> =
+                    items.iter().rev().map(|v| v.clone_with_heap(this.heap)).collect();
+                for item in items {
+                    this.push(item);
+                }
+                return Ok(());
+            }
+        }
+
         if !value.py_is_iterable(this) {
             return Err(unpack_type_error(value, this));
         }
