@@ -244,6 +244,15 @@ def test_console_in_a_real_browser(console):
     shot(b, "console-review.png")
     seen_html.append(page_text(b))
     card = f'.wait-card[data-run="{ids["notes"]}"]'
+    # A sent answer's card keeps its values until the redraw that removes
+    # it; a live update arriving before that (forced) redraw ran once
+    # downgraded it and the filled-in card then held every redraw back,
+    # so the card never went (a flake of this test under load). Staged:
+    # the card marked sent, a forced redraw, then a live update at once.
+    b.click(f'{card} button.enum[data-value=\'"changes"\']')
+    b.type(f'{card} .field[data-field="notes"] input', "draft")
+    b.run(f"document.querySelector('{card}').classList.add('decided'); refresh(true); refresh(false);")
+    b.wait_until(f"const c = document.querySelector('{card}'); return c && !c.classList.contains('decided') && !c.querySelector('button.enum.selected')", 5)
     b.click(f'{card} button.enum[data-value=\'"approve"\']')
     b.type(f'{card} .field[data-field="notes"] input', "ship it")
     b.click(f"{card} button.submit")

@@ -844,19 +844,27 @@ async function route() {
 // decision or control redraws at once).
 function editing() {
   const a = document.activeElement;
-  if (a && (a.tagName === "INPUT" || a.tagName === "TEXTAREA" || a.tagName === "SELECT") && a.value) return true;
+  if (a && (a.tagName === "INPUT" || a.tagName === "TEXTAREA" || a.tagName === "SELECT") && a.value && !a.closest(".wait-card.decided")) return true;
   if ($(".fork-row, #plan")) return true;
-  return $all(".wait-card button.enum.selected, .wait-card .edit-box:not(.hidden), .wait-card input.reason, .wait-card .field input")
+  // A card whose answer was sent (`decided`) holds what was sent, not an
+  // edit in progress: it must not hold back the redraw that removes it.
+  const open = ":not(.decided)";
+  return $all(`.wait-card${open} button.enum.selected, .wait-card${open} .edit-box:not(.hidden), .wait-card${open} input.reason, .wait-card${open} .field input`)
     .some((e) => e.tagName !== "INPUT" || (e.type === "checkbox" ? e.checked : e.value !== "") || e.classList.contains("selected") || e.classList.contains("edit-box"));
 }
 
 function refresh(force) {
   clearTimeout(state.timer);
+  // A live update arriving before a pending forced redraw (a decision's)
+  // has run keeps it forced: it replaces the timer, not the intent.
+  state.pendingForce = state.pendingForce || !!force;
   state.timer = setTimeout(() => {
-    if (!force && editing()) { state.timer = setTimeout(() => refresh(), 1000); return; }
-    state.forced = !!force;
+    const forced = state.pendingForce;
+    if (!forced && editing()) { state.timer = setTimeout(() => refresh(), 1000); return; }
+    state.pendingForce = false;
+    state.forced = forced;
     route().finally(() => { state.forced = false; });
-  }, force ? 0 : 120);
+  }, state.pendingForce ? 0 : 120);
 }
 
 function connect() {
