@@ -689,22 +689,16 @@ fn register<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
     g.set("__hwf_nondeterminism", NONDETERMINISM)?;
     // Read on first use, not in the snapshot every run starts from: the
     // tables as objects would add ~1 MB to it and ~1 ms to every start.
-    g.set(
-        "__hwf_load_tz",
-        Function::new(ctx.clone(), |ctx: Ctx<'js>| load_table(&ctx, TZ_DATA, "__hwf_tz"))?,
-    )?;
-    g.set(
-        "__hwf_load_display_names",
-        Function::new(ctx.clone(), |ctx: Ctx<'js>| {
-            load_table(&ctx, DISPLAY_NAMES, "__hwf_display_names")
-        })?,
-    )?;
-    g.set(
-        "__hwf_load_date_patterns",
-        Function::new(ctx.clone(), |ctx: Ctx<'js>| {
-            load_table(&ctx, DATE_PATTERNS, "__hwf_date_patterns")
-        })?,
-    )?;
+    for (loader, source, global) in [
+        ("__hwf_load_tz", TZ_DATA, "__hwf_tz"),
+        ("__hwf_load_display_names", DISPLAY_NAMES, "__hwf_display_names"),
+        ("__hwf_load_date_patterns", DATE_PATTERNS, "__hwf_date_patterns"),
+    ] {
+        g.set(
+            loader,
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>| load_table(&ctx, source, global))?,
+        )?;
+    }
     ctx.eval::<Object, _>(PRELUDE)
 }
 
