@@ -97,6 +97,43 @@ async def workflow(*args, **kwargs):
     return await _hwf_workflow(*args, **kwargs)
 
 
+# The seed's background child agents (`agent_start` / `agent_check` /
+# `agent_cancel` / `agent_list`) need an async child-agent runner, which
+# its Hermes plugin never wires in: there `agent_start` is refused with
+# `async_child_agent_unavailable` once its arguments pass, and no handle
+# ever exists. These give the same answers and errors.
+async def agent_start(target, input=None, opts=None):
+    input = input or {}
+    opts = opts or {}
+    if not isinstance(target, str) or not target:
+        raise CapabilityError("agent_start requires a non-empty 'target'", "bad_request", False)
+    if not isinstance(input, dict):
+        raise CapabilityError("agent_start option 'input' must be an object", "bad_request", False)
+    if not isinstance(opts, dict):
+        raise CapabilityError("agent_start option 'opts' must be an object", "bad_request", False)
+    raise CapabilityError(
+        "no async child agent runner configured for agent_start", "async_child_agent_unavailable", False
+    )
+
+
+def _hwf_no_handle(handle):
+    if not isinstance(handle, str) or not handle:
+        raise CapabilityError("call requires a non-empty 'handle'", "bad_request", False)
+    raise CapabilityError("unknown async agent handle " + repr(handle), "unknown_handle", False)
+
+
+async def agent_check(handle):
+    _hwf_no_handle(handle)
+
+
+async def agent_cancel(handle):
+    _hwf_no_handle(handle)
+
+
+async def agent_list():
+    return {"handles": []}
+
+
 class _HwfBudget:
     def __init__(self, total):
         self.total = total

@@ -158,9 +158,34 @@ def globals_for(fixture, args, logs):
 
         return list(await asyncio.gather(*(run_item(i, x) for i, x in enumerate(list(items)))))
 
+    # The seed's background child agents, as its Hermes plugin runs them:
+    # no async child-agent runner is wired in (vm.py's `_handle_agent_start`
+    # and `_require_async_record` with `async_runner=None`).
+    async def agent_start(target, input=None, opts=None):
+        input = input or {}
+        opts = opts or {}
+        if not isinstance(target, str) or not target:
+            raise CapabilityError("agent_start requires a non-empty 'target'", "bad_request", False)
+        if not isinstance(input, dict):
+            raise CapabilityError("agent_start option 'input' must be an object", "bad_request", False)
+        if not isinstance(opts, dict):
+            raise CapabilityError("agent_start option 'opts' must be an object", "bad_request", False)
+        raise CapabilityError("no async child agent runner configured for agent_start",
+                              "async_child_agent_unavailable", False)
+
+    async def agent_poll(handle):
+        if not isinstance(handle, str) or not handle:
+            raise CapabilityError("call requires a non-empty 'handle'", "bad_request", False)
+        raise CapabilityError(f"unknown async agent handle {handle!r}", "unknown_handle", False)
+
+    async def agent_list():
+        return {"handles": []}
+
     return {
         "json": json, "math": math, "args": args, "budget": budget, "agent": agent, "log": log,
         "phase": phase, "parallel": parallel, "pipeline": pipeline,
+        "agent_start": agent_start, "agent_check": agent_poll, "agent_cancel": agent_poll,
+        "agent_list": agent_list,
         "CapabilityError": CapabilityError, "PipelineStageError": PipelineStageError,
     }
 
