@@ -145,7 +145,43 @@ fn normalize(schema: &Value) -> Option<Value> {
 pub fn to_json_schema(schema: &Value) -> Option<Value> {
     let mut js = normalize(schema)?;
     widen_enums(&mut js);
+    fit_for_broker(&mut js);
     Some(js)
+}
+
+/// Make every node of the seed's (checked) schema one the broker's JSON
+/// Schema validator reads as the seed does:
+/// - `additionalProperties` goes where the seed never reads it: it checks
+///   an object's fields only under a node that says `"type": "object"` or
+///   has `properties` or `required` (`schema_subset._check_value`), so
+///   `{"additionalProperties": false}` alone admits any object there, which
+///   the broker would refuse;
+/// - `required` keeps each name once: the seed takes `["a", "a"]`, the
+///   broker's validator refuses the whole schema (`non-unique elements`).
+fn fit_for_broker(node: &mut Value) {
+    let Some(map) = node.as_object_mut() else { return };
+    let reads_fields = map.get("type").and_then(Value::as_str) == Some("object")
+        || map.contains_key("properties")
+        || map.contains_key("required");
+    if !reads_fields {
+        map.remove("additionalProperties");
+    }
+    if let Some(Value::Array(names)) = map.get_mut("required") {
+        let mut seen: Vec<Value> = Vec::with_capacity(names.len());
+        names.retain(|n| {
+            let fresh = !seen.contains(n);
+            if fresh {
+                seen.push(n.clone());
+            }
+            fresh
+        });
+    }
+    if let Some(Value::Object(props)) = map.get_mut("properties") {
+        props.values_mut().for_each(fit_for_broker);
+    }
+    if let Some(items) = map.get_mut("items") {
+        fit_for_broker(items);
+    }
 }
 
 /// The most values a widened `enum` member may stand for; past it the
@@ -391,6 +427,43 @@ mod tests {
             ),
             Err("output.xs[1] expected integer, got str".into())
         );
+    }
+
+    /// `additionalProperties` under a node without `type: object`,
+    /// `properties` or `required` is not read by the seed, so the broker
+    /// does not get it either; where the seed reads it, it stays. A
+    /// `required` name given twice is handed on once.
+    #[test]
+    fn the_broker_gets_what_the_seed_reads_additional_properties_and_required() {
+        let js = to_json_schema(&v(
+            r#"{"type": "object", "properties": {"meta": {"additionalProperties": false}, "tags": {"items": {"additionalProperties": false}}, "cfg": {"required": [], "additionalProperties": false}}, "additionalProperties": false}"#,
+        ))
+        .expect("schema");
+        assert!(js["properties"]["meta"].get("additionalProperties").is_none());
+        assert!(js["properties"]["tags"]["items"].get("additionalProperties").is_none());
+        assert_eq!(js["properties"]["cfg"]["additionalProperties"], v("false"));
+        assert_eq!(js["additionalProperties"], v("false"));
+        let root = to_json_schema(&v(r#"{"additionalProperties": false}"#)).expect("schema");
+        assert_eq!(root, v("{}"));
+        assert_eq!(
+            validate(&v(r#"{"x": 1}"#), &v(r#"{"additionalProperties": false}"#)),
+            Ok(())
+        );
+        assert_eq!(
+            validate(
+                &v(r#"{"meta": {"extra": true}}"#),
+                &v(r#"{"properties": {"meta": {"additionalProperties": false}}}"#)
+            ),
+            Ok(())
+        );
+        // `required` naming a field twice: the seed takes it, the broker gets
+        // each name once.
+        let twice = to_json_schema(&v(
+            r#"{"type": "object", "required": ["a", "b", "a"], "properties": {"c": {"required": ["x", "x"]}}}"#,
+        ))
+        .expect("schema");
+        assert_eq!(twice["required"], v(r#"["a", "b"]"#));
+        assert_eq!(twice["properties"]["c"]["required"], v(r#"["x"]"#));
     }
 
     /// The broker gets each `enum` with the Python-equal booleans and
