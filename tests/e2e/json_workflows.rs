@@ -494,6 +494,23 @@ fn run_time_failures_read_as_the_seeds_messages() {
     let msg = message(&out);
     assert!(msg.starts_with("step 'fan' branch 'p1': "), "{msg}");
     assert!(msg.ends_with("first branch broke"), "{msg}");
+    // A card answering with a status other than the board's `blocked` /
+    // `failed` is checked with the seed's rules, as the seed checks every
+    // answer: `2.0` is no integer (the broker's JSON Schema takes it).
+    let card = |status: &str| {
+        json!({"responses": [{"match": {"agent": "kanban.qa"}, "output": {"status": status, "retries": 2.0}}]})
+    };
+    let steps = json!([{"kind": "kanban_agent", "id": "qa", "profile": "qa", "task": "QA",
+        "output_schema": {"type": "object", "properties": {"retries": {"type": "integer"}}}}]);
+    let out = run_def(&ctx, &def(steps.clone()), "{}", &card("approved"));
+    out.expect_code(1);
+    assert_eq!(
+        message(&out),
+        "step 'qa' (kanban 'qa'): schema_mismatch: output.retries expected integer, got float"
+    );
+    // A blocked card's outcome is the step's output, as the host's board
+    // gives it (adapted: the seed checks it too).
+    run_def(&ctx, &def(steps), "{}", &card("blocked")).expect_code(0);
 }
 
 #[test]

@@ -389,11 +389,14 @@ impl Runner<'_> {
             return Err(not_an_object(&format!("kanban agent {}", repr_str(profile)), &out));
         }
         // As the host's board checks a card: only a completed card's outcome
-        // meets the schema; a blocked or failed one is the step's output.
+        // meets the schema; a blocked or failed one (the board's canonical
+        // statuses) is the step's output. Any other answer is checked, as
+        // the seed checks every answer whatever its `status` says
+        // (`approved`, `done`, `queued`: before, those skipped the check).
         let settled_otherwise = out
             .get("status")
             .and_then(Value::as_str)
-            .is_some_and(|s| s != "completed");
+            .is_some_and(|s| s == "blocked" || s == "failed");
         if !settled_otherwise {
             seed_check(&out, step).map_err(|e| format!("step {} (kanban {}): {e}", repr_str(id), repr_str(profile)))?;
         }
