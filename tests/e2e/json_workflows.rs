@@ -497,9 +497,7 @@ fn run_time_failures_read_as_the_seeds_messages() {
     // A card answering with a status other than the board's `blocked` /
     // `failed` is checked with the seed's rules, as the seed checks every
     // answer: `2.0` is no integer (the broker's JSON Schema takes it).
-    let card = |status: &str| {
-        json!({"responses": [{"match": {"agent": "kanban.qa"}, "output": {"status": status, "retries": 2.0}}]})
-    };
+    let card = |status: &str| json!({"responses": [{"match": {"agent": "kanban.qa"}, "output": {"status": status, "retries": 2.0}}]});
     let steps = json!([{"kind": "kanban_agent", "id": "qa", "profile": "qa", "task": "QA",
         "output_schema": {"type": "object", "properties": {"retries": {"type": "integer"}}}}]);
     let out = run_def(&ctx, &def(steps.clone()), "{}", &card("approved"));
