@@ -63,10 +63,20 @@ fn is_subset(map: &Map<String, Value>) -> bool {
 
 fn check_node(node: &Value, path: &str) -> Result<(), String> {
     let Some(map) = node.as_object() else {
-        return Err(format!("schema{path}: a subschema must be an object"));
+        return Err(format!(
+            "schema{path}: subschema must be an object, got {}",
+            crate::py::type_name(node)
+        ));
     };
-    if let Some(bad) = map.keys().find(|k| !KEYWORDS.contains(&k.as_str())) {
-        return Err(format!("schema{path}: unsupported schema keyword {bad:?}"));
+    // Every unknown keyword, sorted, as the seed names them.
+    let mut bad: Vec<&String> = map.keys().filter(|k| !KEYWORDS.contains(&k.as_str())).collect();
+    if !bad.is_empty() {
+        bad.sort();
+        let names: Vec<String> = bad.iter().map(|k| format!("{k:?}")).collect();
+        return Err(format!(
+            "schema{path}: unsupported schema keyword(s) [{}]",
+            names.join(", ")
+        ));
     }
     if let Some(t) = map.get("type")
         && !t.as_str().is_some_and(|t| TYPES.contains(&t))
@@ -464,6 +474,26 @@ mod tests {
         .expect("schema");
         assert_eq!(twice["required"], v(r#"["a", "b"]"#));
         assert_eq!(twice["properties"]["c"]["required"], v(r#"["x"]"#));
+    }
+
+    /// A malformed schema is named as the seed names it: every unknown
+    /// keyword, sorted, and the type of a subschema that is no object.
+    #[test]
+    fn malformed_schemas_are_named_as_the_seed_names_them() {
+        assert_eq!(
+            check(&v(
+                r#"{"type": "object", "title": "t", "$schema": "x", "description": "d"}"#
+            )),
+            Err(r#"schema: unsupported schema keyword(s) ["$schema", "description", "title"]"#.into())
+        );
+        assert_eq!(
+            check(&v(r#"{"type": "object", "properties": {"name": "string"}}"#)),
+            Err("schema/properties/name: subschema must be an object, got str".into())
+        );
+        assert_eq!(
+            check(&v(r#"{"type": "array", "items": [1]}"#)),
+            Err("schema/items: subschema must be an object, got list".into())
+        );
     }
 
     /// The broker gets each `enum` with the Python-equal booleans and
