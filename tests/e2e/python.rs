@@ -1038,3 +1038,52 @@ fn a_prompt_cache_hit_is_charged_its_tokens_again_and_refused_past_the_budget() 
     assert_ne!(tight.code, 0, "{}", tight.stdout);
     assert!(error_text(&tight).contains("token_budget"), "{}", tight.stdout);
 }
+
+/// An async generator that awaits agents inside its body (its frame on the
+/// interpreter's frame stack, suspended at each call) streams the answers
+/// to `async for` and async comprehensions; resumed (`--resume-from`) with
+/// no agent, every call replays from the journal to the same result.
+#[test]
+fn async_generators_awaiting_agents_replay_through_resume_from() {
+    let ctx = Ctx::new();
+    let f = ctx.write(
+        "f.json",
+        r#"{"responses": [
+            {"match": {"label": "sum:a"}, "output": {"text": "one"}},
+            {"match": {"label": "sum:b"}, "output": {"text": "two"}},
+            {"match": {"label": "rev:a"}, "output": {"ok": true}},
+            {"match": {"label": "rev:b"}, "output": {"ok": false}}
+        ]}"#,
+    );
+    let s = py(
+        &ctx,
+        "agen.py",
+        "async def answers(items):\n\
+         \x20   for t in items:\n\
+         \x20       r = await agent(f\"Summarize {t}\", label=f\"sum:{t}\")\n\
+         \x20       yield t, r[\"text\"]\n\
+         async def reviewed(items):\n\
+         \x20   async for t, text in answers(items):\n\
+         \x20       v = await agent(f\"Review {text}\", label=f\"rev:{t}\")\n\
+         \x20       yield f\"{t}:{text}:{v['ok']}\"\n\
+         got = []\n\
+         async for t, text in answers([\"a\", \"b\"]):\n\
+         \x20   got.append(text)\n\
+         async def branch(t):\n\
+         \x20   return [x async for x in reviewed([t])]\n\
+         both = await parallel([lambda t=t: branch(t) for t in [\"a\", \"b\"]])\n\
+         return {\"got\": got, \"reviewed\": [r async for r in reviewed([\"b\", \"a\"])], \"both\": both}\n",
+    );
+    let out = ctx.run_json(&s, "{}", &["--agents", f.to_str().expect("utf8")]);
+    out.expect_code(0);
+    let want = json!({
+        "got": ["one", "two"],
+        "reviewed": ["b:two:False", "a:one:True"],
+        "both": [["a:one:True"], ["b:two:False"]]
+    });
+    assert_eq!(out.json()["data"]["result"], want, "{}", out.stdout);
+    assert_eq!(out.json()["data"]["counts"]["agent_calls"], 10, "{}", out.stdout);
+    let again = resume_with_no_agent(&ctx, &out);
+    assert_eq!(again.json()["data"]["result"], want, "{}", again.stdout);
+    assert_eq!(again.json()["data"]["counts"]["replayed"], 10, "{}", again.stdout);
+}

@@ -422,7 +422,11 @@ return {"done": done}
 fn unsupported_generator_forms_are_refused_with_the_construct_and_line() {
     let ctx = Ctx::new();
     for (body, needle, line) in [
-        ("x = 1\nasync def g():\n    yield 1\n", "async generators", 3),
+        (
+            "x = 1\nasync def g():\n    return (x async for x in g())\n",
+            "asynchronous generator expressions",
+            4,
+        ),
         ("x = 1\nf = lambda: (yield)\n", "yield inside a lambda", 3),
     ] {
         let path = ctx.write("refused.py", format!("{META}{body}"));

@@ -30,8 +30,10 @@ const MAGIC: &[u8; 6] = b"MONTY\0";
 /// its CPython hash and slot (`types/set.rs`); 10 — a function dumps its
 /// qualified name (`Function::qualname`). `Type::UnionType` and
 /// `HeapData::UnionType` were appended (older dumps decode unchanged);
-/// 12 — the `YieldFrom` opcode (`send`/`throw` into `yield from`).
-pub const DUMP_VERSION: u16 = 12;
+/// 12 — the `YieldFrom` opcode (`send`/`throw` into `yield from`);
+/// 13 — async generators: the `AsyncForNext` opcode, `Generator::is_async`
+/// and the generator of a serialized frame.
+pub const DUMP_VERSION: u16 = 13;
 
 /// Number of bytes before the postcard payload.
 const HEADER_LEN: usize = MAGIC.len() + size_of::<u16>();
@@ -197,7 +199,7 @@ mod tests {
     fn serialized_components_match_dump_version() {
         assert_eq!(
             opcode_fingerprint(),
-            0x8417_543f_8f14_db44,
+            0x30e8_e30c_3d63_c157,
             "opcodes changed for dump version {DUMP_VERSION}"
         );
         assert_eq!(

@@ -460,6 +460,8 @@ pub struct Comprehension {
     pub iter: ExprLoc,
     /// Zero or more filter conditions (all must be truthy for the element to be included).
     pub ifs: Vec<ExprLoc>,
+    /// hwf: an `async for` clause over an async generator.
+    pub is_async: bool,
 }
 
 impl Expr {
@@ -647,6 +649,8 @@ pub enum Node<F> {
         iter: ExprLoc,
         body: Vec<Self>,
         or_else: Vec<Self>,
+        /// hwf: `async for` over an async generator.
+        is_async: bool,
     },
     /// While loop statement: `while test: body [else: orelse]`
     ///

@@ -402,6 +402,15 @@ pub struct Parser<'a> {
     /// generators). Saved and reset around every nested function, lambda and
     /// class body, so it says whether *this* body makes a generator.
     yield_seen: bool,
+    /// hwf: where the function body being parsed first has `return <value>`
+    /// or `yield from` (refused in an async generator, as CPython does).
+    /// Saved and reset around every nested function.
+    return_value_at: Option<CodeRange>,
+    yield_from_at: Option<CodeRange>,
+    /// hwf: whether the body being parsed may hold `async for` and async
+    /// comprehensions: the module (run inside an `async def`, as the seed
+    /// runs scripts) and `async def` bodies, not a plain `def`.
+    async_allowed: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -418,6 +427,9 @@ impl<'a> Parser<'a> {
             depth_remaining: MAX_NESTING_DEPTH,
             class_keyword_offsets,
             yield_seen: false,
+            return_value_at: None,
+            yield_from_at: None,
+            async_allowed: true,
         }
     }
 
@@ -630,8 +642,13 @@ impl<'a> Parser<'a> {
                 Ok(Node::FunctionDef { def, decorators })
             }
             Stmt::ClassDef(c) => self.parse_class_def(c),
-            Stmt::Return(ast::StmtReturn { value, .. }) => Ok(Node::Return(match value {
-                Some(value) => Some(self.parse_expression(*value)?),
+            Stmt::Return(ast::StmtReturn { value, range, .. }) => Ok(Node::Return(match value {
+                Some(value) => {
+                    if self.return_value_at.is_none() {
+                        self.return_value_at = Some(self.convert_range(range));
+                    }
+                    Some(self.parse_expression(*value)?)
+                }
                 None => None,
             })),
             // hwf: `del` of names, subscripts and attributes; a tuple or list
@@ -731,9 +748,9 @@ impl<'a> Parser<'a> {
                 range,
                 ..
             }) => {
-                if is_async {
-                    return Err(ParseError::not_implemented(
-                        "async for loops",
+                if is_async && !self.async_allowed {
+                    return Err(ParseError::syntax(
+                        "'async for' outside async function",
                         self.convert_range(range),
                     ));
                 }
@@ -758,6 +775,7 @@ impl<'a> Parser<'a> {
                     iter,
                     body: prefix,
                     or_else: self.parse_statements(orelse)?,
+                    is_async,
                 })
             }
             Stmt::While(ast::StmtWhile { test, body, orelse, .. }) => Ok(Node::While {
@@ -1570,15 +1588,27 @@ impl<'a> Parser<'a> {
         // Parse function body recursively; a `yield` in it (not in a nested
         // function) makes it a generator function.
         let outer_yield_seen = std::mem::replace(&mut self.yield_seen, false);
+        let outer_return_at = self.return_value_at.take();
+        let outer_yield_from_at = self.yield_from_at.take();
+        let outer_async_allowed = std::mem::replace(&mut self.async_allowed, function.is_async);
         let body = self.parse_statements(function.body);
         let is_generator = std::mem::replace(&mut self.yield_seen, outer_yield_seen);
+        let return_at = std::mem::replace(&mut self.return_value_at, outer_return_at);
+        let yield_from_at = std::mem::replace(&mut self.yield_from_at, outer_yield_from_at);
+        self.async_allowed = outer_async_allowed;
         let body = body?;
         let is_async = function.is_async;
-        if is_async && is_generator {
-            return Err(ParseError::not_implemented(
-                "async generators (yield inside async def)",
-                self.convert_range(function.range),
-            ));
+        // hwf: an async generator (`yield` inside `async def`) runs on the
+        // VM's frame stack, so its body may `await`; CPython's compile-time
+        // refusals inside one are kept.
+        if is_async
+            && is_generator
+            && let Some(at) = return_at
+        {
+            return Err(ParseError::syntax("'return' with value in async generator", at));
+        }
+        if is_async && let Some(at) = yield_from_at {
+            return Err(ParseError::syntax("'yield from' inside async function", at));
         }
 
         Ok((
@@ -2172,7 +2202,10 @@ impl<'a> Parser<'a> {
                 // Parse the body expression (a `yield` in it would make a
                 // generator lambda, which is not supported).
                 let outer_yield_seen = std::mem::replace(&mut self.yield_seen, false);
+                // hwf: a lambda is a plain function: no async comprehension.
+                let outer_async_allowed = std::mem::replace(&mut self.async_allowed, false);
                 let body = self.parse_expression(*body);
+                self.async_allowed = outer_async_allowed;
                 if std::mem::replace(&mut self.yield_seen, outer_yield_seen) {
                     return Err(ParseError::not_implemented("yield inside a lambda", position));
                 }
@@ -2302,6 +2335,12 @@ impl<'a> Parser<'a> {
                         position,
                     ));
                 }
+                if generators.iter().any(|c| c.is_async) {
+                    return Err(ParseError::not_implemented(
+                        "asynchronous generator expressions",
+                        position,
+                    ));
+                }
                 let first = generators.remove(0);
                 // hwf: a walrus in the element or a condition binds in the
                 // scope around the expression (PEP 572): the implicit
@@ -2339,6 +2378,7 @@ impl<'a> Parser<'a> {
                         iter,
                         body,
                         or_else: Vec::new(),
+                        is_async: false,
                     }];
                 }
                 if !walrus.is_empty() {
@@ -2377,6 +2417,9 @@ impl<'a> Parser<'a> {
             }
             AstExpr::YieldFrom(y) => {
                 self.yield_seen = true;
+                if self.yield_from_at.is_none() {
+                    self.yield_from_at = Some(self.convert_range(y.range));
+                }
                 let value = self.parse_expression(*y.value)?;
                 Ok(ExprLoc::new(
                     self.convert_range(y.range),
@@ -2875,9 +2918,9 @@ impl<'a> Parser<'a> {
         generators
             .into_iter()
             .map(|comp| {
-                if comp.is_async {
-                    return Err(ParseError::not_implemented(
-                        "async comprehensions",
+                if comp.is_async && !self.async_allowed {
+                    return Err(ParseError::syntax(
+                        "asynchronous comprehension outside of an asynchronous function",
                         self.convert_range(comp.range),
                     ));
                 }
@@ -2888,7 +2931,12 @@ impl<'a> Parser<'a> {
                     .into_iter()
                     .map(|cond| self.parse_expression(cond))
                     .collect::<Result<Vec<_>, _>>()?;
-                Ok(Comprehension { target, iter, ifs })
+                Ok(Comprehension {
+                    target,
+                    iter,
+                    ifs,
+                    is_async: comp.is_async,
+                })
             })
             .collect()
     }

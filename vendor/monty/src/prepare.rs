@@ -824,6 +824,7 @@ impl<'i, 'g> Prepare<'i, 'g> {
                     iter,
                     body,
                     or_else,
+                    is_async,
                 } => {
                     // Prepare target with normal scoping (not comprehension isolation)
                     let target = self.prepare_unpack_target(target)?;
@@ -832,6 +833,7 @@ impl<'i, 'g> Prepare<'i, 'g> {
                         iter: self.prepare_expression(iter)?,
                         body: self.prepare_nodes(body)?,
                         or_else: self.prepare_nodes(or_else)?,
+                        is_async,
                     });
                 }
                 Node::Break { position } => {
@@ -1398,6 +1400,7 @@ impl<'i, 'g> Prepare<'i, 'g> {
             .next()
             .expect("comprehension must have at least one generator");
         let first_iter = self.prepare_expression(first_gen.iter)?;
+        let first_is_async = first_gen.is_async;
         let remaining_gens: Vec<Comprehension> = generators_iter.collect();
 
         // Predeclare every generator target's names as comp-var slots BEFORE
@@ -1425,8 +1428,10 @@ impl<'i, 'g> Prepare<'i, 'g> {
             target: first_target,
             iter: first_iter,
             ifs: first_ifs,
+            is_async: first_is_async,
         });
         for (generator, prepared_target) in remaining_gens.into_iter().zip(remaining_targets) {
+            let is_async = generator.is_async;
             let iter = self.prepare_expression(generator.iter)?;
             let ifs = generator
                 .ifs
@@ -1437,6 +1442,7 @@ impl<'i, 'g> Prepare<'i, 'g> {
                 target: prepared_target,
                 iter,
                 ifs,
+                is_async,
             });
         }
 
@@ -2512,6 +2518,7 @@ fn collect_scope_info_from_node(
             iter,
             body,
             or_else,
+            ..
         } => {
             // For loop target is assigned - collect all names from the target
             collect_names_from_unpack_target(target, assigned_names);

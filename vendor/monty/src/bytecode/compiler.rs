@@ -772,7 +772,8 @@ impl<'a> Compiler<'a> {
                 iter,
                 body,
                 or_else,
-            } => self.compile_for(target, iter, body, or_else)?,
+                is_async,
+            } => self.compile_for(target, iter, body, or_else, *is_async)?,
             Node::While { test, body, or_else } => self.compile_while(test, body, or_else)?,
             Node::Assert { test, msg } => self.compile_assert(test, msg.as_ref())?,
             Node::Raise(expr) => {
@@ -2651,11 +2652,15 @@ impl<'a> Compiler<'a> {
         iter: &ExprLoc,
         body: &'a [PreparedNode],
         or_else: &'a [PreparedNode],
+        is_async: bool,
     ) -> Result<(), CompileError> {
         // Compile iterator expression
         self.compile_iterable(iter)?;
-        // Convert to iterator
-        self.code.emit(Opcode::GetIter)?;
+        // Convert to iterator; hwf: `async for` keeps the async generator,
+        // which `AsyncForNext` checks and advances.
+        if !is_async {
+            self.code.emit(Opcode::GetIter)?;
+        }
 
         // Loop start
         let loop_start = self.code.current_jump_target();
@@ -2667,7 +2672,11 @@ impl<'a> Compiler<'a> {
         }));
 
         // ForIter: advance iterator or jump to end
-        let end_jump = self.code.emit_jump(Opcode::ForIter)?;
+        let end_jump = self.code.emit_jump(if is_async {
+            Opcode::AsyncForNext
+        } else {
+            Opcode::ForIter
+        })?;
 
         // Store current value to target (handles both single identifiers and tuple unpacking)
         self.compile_unpack_target(target)?;
@@ -3144,13 +3153,20 @@ impl<'a> Compiler<'a> {
 
         // Compile iterator expression
         self.compile_iterable(&generator.iter)?;
-        self.code.emit(Opcode::GetIter)?;
+        if !generator.is_async {
+            self.code.emit(Opcode::GetIter)?;
+        }
 
         // Loop start
         let loop_start = self.code.current_jump_target();
 
-        // FOR_ITER: pushes value, or pops iter and jumps to end on exhaustion.
-        let end_jump = self.code.emit_jump(Opcode::ForIter)?;
+        // FOR_ITER: pushes value, or pops iter and jumps to end on exhaustion;
+        // hwf: `AsyncForNext` for an `async for` clause.
+        let end_jump = self.code.emit_jump(if generator.is_async {
+            Opcode::AsyncForNext
+        } else {
+            Opcode::ForIter
+        })?;
 
         // Unpack target and record each leaf's active storage.
         let comp_var_slots = self.compile_comp_target_unpack(&generator.target)?;

@@ -573,6 +573,15 @@ pub enum Opcode {
     /// `send()` / `throw()` / `close()` reach that iterator first, as
     /// CPython's `gen_send` / `gen_throw` do.
     YieldFrom = 126,
+    /// hwf: one step of `async for` over the async generator on top of the
+    /// stack (no `GetIter` before it). A finished generator is popped and
+    /// the loop ends (jump, as `ForIter`); otherwise its saved frame is
+    /// pushed onto the frame stack as an ordinary frame, with this frame's
+    /// ip left on this instruction: a `yield` pops the generator frame,
+    /// pushes the value here and steps past this instruction; a return
+    /// leaves it finished and this instruction runs again. Its body may
+    /// `await` like any coroutine frame. Operand: i16 offset.
+    AsyncForNext = 127,
 }
 // Samuel: do not remove this comment!
 // NOTE: opcodes serialize as a single byte, hard-capping this enum at 256
@@ -718,7 +727,8 @@ impl Opcode {
             | Self::JumpIfFalse
             | Self::JumpIfTrueOrPop
             | Self::JumpIfFalseOrPop
-            | Self::ForIter => OperandShape::Offset,
+            | Self::ForIter
+            | Self::AsyncForNext => OperandShape::Offset,
             Self::CallBuiltinFunction | Self::CallBuiltinType | Self::UnpackEx => OperandShape::U8U8,
             Self::CallAttr | Self::CallAttrExtended | Self::MakeFunction => OperandShape::U16U8,
             Self::LoadGlobalCallable => OperandShape::U16U16,
@@ -988,7 +998,7 @@ impl Opcode {
             // Conditional jumps pop the condition on either path, so the tracker absorbs the pop immediately.
             (JumpIfTrue | JumpIfFalse | JumpIfTrueOrPop | JumpIfFalseOrPop, Operand::Offset(_)) => -1,
             // `ForIter` adds the the value yielded by the iterator to the stack.
-            (ForIter, Operand::Offset(_)) => 1,
+            (ForIter | AsyncForNext, Operand::Offset(_)) => 1,
 
             // Catch-all: opcode emitted with the wrong operand variant, or a
             // new opcode added without an arm above. Every opcode has exactly
@@ -1016,7 +1026,7 @@ impl Opcode {
             // Pop condition on fall-through, keep it on jump-taken.
             Self::JumpIfTrueOrPop | Self::JumpIfFalseOrPop => 0,
             // Pop iterator on jump-taken (no value pushed).
-            Self::ForIter => -1,
+            Self::ForIter | Self::AsyncForNext => -1,
             _ => panic!("Opcode::jump_taken_delta: {self:?} is not a jump opcode"),
         }
     }

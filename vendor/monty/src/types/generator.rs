@@ -10,6 +10,10 @@
 //! CPython does. It runs in a nested `run()` of the VM, like a `sorted(key=)`
 //! callback: host calls (external functions) inside a generator's body are
 //! refused with `NotImplementedError`.
+//!
+//! An async generator (`yield` inside `async def`, `is_async`) is the same
+//! object advanced by `async for` instead, its frame on the VM's frame stack
+//! (see `bytecode/vm/generator.rs`); it is not a (sync) iterator.
 
 use std::mem;
 
@@ -64,6 +68,9 @@ pub(crate) struct Generator {
     /// is the top of `stack`.
     #[serde(default)]
     pub delegating: bool,
+    /// hwf: an async generator (its function is an `async def`).
+    #[serde(default)]
+    pub is_async: bool,
 }
 
 impl Generator {
@@ -79,6 +86,7 @@ impl Generator {
             state: GeneratorState::New,
             return_value: None,
             delegating: false,
+            is_async: false,
         }
     }
 
@@ -111,12 +119,12 @@ impl HeapItem for Generator {
 }
 
 impl<'h> PyTrait<'h> for HeapObjectRead<'h, Generator> {
-    fn py_is_iterator(&self, _: &VM<'h>) -> bool {
-        true
+    fn py_is_iterator(&self, vm: &VM<'h>) -> bool {
+        !self.get(vm.heap).is_async
     }
 
-    fn py_is_iterable(&self, _: &VM<'h>) -> bool {
-        true
+    fn py_is_iterable(&self, vm: &VM<'h>) -> bool {
+        !self.get(vm.heap).is_async
     }
 
     fn py_type(&self, _: &VM<'h>) -> Type {
@@ -131,7 +139,35 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Generator> {
         Ok(None)
     }
 
+    /// hwf: an async generator's `repr` names its type and function, as
+    /// CPython's `<async_generator object f at 0x…>`.
+    fn py_repr_fmt(
+        &self,
+        f: &mut impl std::fmt::Write,
+        vm: &mut VM<'h>,
+        _heap_ids: &mut crate::types::LazyHeapSet,
+    ) -> RunResult<()> {
+        let generator = self.get(vm.heap);
+        if !generator.is_async {
+            return self.py_default_repr_fmt(f, vm);
+        }
+        let name = vm
+            .interns
+            .get_str(vm.interns.get_function(generator.func_id).name.name_id);
+        let identity = crate::types::py_trait::PyObjectIdentity::py_identity(self);
+        Ok(write!(
+            f,
+            "<async_generator object {name} at 0x{:x}>",
+            identity.encoded()
+        )?)
+    }
+
     fn py_iter(&self, vm: &mut VM<'h>) -> RunResult<Value> {
+        if self.get(vm.heap).is_async {
+            return Err(
+                SimpleException::new_msg(ExcType::TypeError, "'async_generator' object is not iterable").into(),
+            );
+        }
         Ok(self.clone_value(vm.heap))
     }
 
@@ -139,6 +175,11 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Generator> {
     /// the run: the body may reach this generator again (`ValueError:
     /// generator already executing`, as in CPython).
     fn py_next(&mut self, vm: &mut VM<'h>) -> RunResult<Option<Value>> {
+        if self.get(vm.heap).is_async {
+            return Err(
+                SimpleException::new_msg(ExcType::TypeError, "'async_generator' object is not an iterator").into(),
+            );
+        }
         let id = self.id();
         vm.resume_generator(id, Value::None)
     }
@@ -149,6 +190,11 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Generator> {
     /// `GeneratorExit` there, so pending `finally` blocks run, as in CPython.
     fn py_call_attr(&mut self, vm: &mut VM<'h>, attr: &EitherStr, args: ArgValues) -> RunResult<CallResult> {
         let id = self.id();
+        if self.get(vm.heap).is_async {
+            // hwf: `asend` / `athrow` / `aclose` / `__anext__` are not built.
+            args.drop_with(vm);
+            return Err(ExcType::attribute_error("async_generator", attr.as_str(vm.interns)));
+        }
         match attr.as_str(vm.interns) {
             "send" => {
                 let ArgValues::One(value) = args else {

@@ -594,6 +594,7 @@ impl<'h> VM<'h> {
                 exception_stack_base: f.exception_stack_base,
                 call_offset: f.call_offset,
                 is_initializer: f.is_initializer,
+                generator: f.generator,
             })
             .collect();
         let current = &self.current_frame;
@@ -605,6 +606,7 @@ impl<'h> VM<'h> {
             exception_stack_base: current.exception_stack_base,
             call_offset: current.call_offset,
             is_initializer: current.is_initializer,
+            generator: current.generator,
         });
 
         // Count this task's recursion depth contribution and subtract it from
@@ -670,7 +672,7 @@ impl<'h> VM<'h> {
                         should_return: false,
                         is_parked: false,
                         is_initializer: sf.is_initializer,
-                        generator: None,
+                        generator: sf.generator,
                     }
                 })
                 .collect();

@@ -1069,10 +1069,11 @@ impl VM<'_> {
     ) -> Result<CallResult, RunError> {
         let func = self.interns.get_function(func_id);
 
-        if func.is_async {
-            self.create_coroutine(func_id, cells, defaults, args)
-        } else if func.is_generator {
+        // hwf: an `async def` with `yield` is an async generator.
+        if func.is_generator {
             self.create_generator(func_id, cells, defaults, args)
+        } else if func.is_async {
+            self.create_coroutine(func_id, cells, defaults, args)
         } else {
             self.call_sync_function(func_id, cells, defaults, args)
         }

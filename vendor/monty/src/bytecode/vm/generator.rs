@@ -6,6 +6,13 @@
 //! ([`VM::suspend_generator_frame`]) saves it back into the generator and
 //! leaves that `run()` with the yielded value. A frame that returns instead
 //! leaves the generator finished.
+//!
+//! An async generator (`yield` inside `async def`) is advanced by `async
+//! for` (`AsyncForNext`) instead: its saved frame is pushed onto the frame
+//! stack as an ordinary frame, as an awaited coroutine's is, so an `await`
+//! in its body suspends the VM like any coroutine frame. Its `yield`
+//! ([`VM::async_generator_yield`]) saves the frame back and hands the value
+//! to the `async for`; its end leaves it finished and the loop ends.
 
 use super::{CallFrame, FrameExit, VM};
 use crate::{
@@ -20,7 +27,8 @@ impl VM<'_> {
     /// Builds the generator a call to the generator function `func_id`
     /// returns, its arguments already bound into `namespace`.
     pub(super) fn new_generator(&mut self, func_id: FunctionId, namespace: Vec<Value>) -> Value {
-        let generator = Generator::new(func_id, namespace);
+        let mut generator = Generator::new(func_id, namespace);
+        generator.is_async = self.interns.get_function(func_id).is_async;
         Value::Ref(self.heap.allocate(HeapData::Generator(Box::new(generator))))
     }
 
@@ -49,6 +57,117 @@ impl VM<'_> {
         // The frame's stack region is already empty; `should_return` is set.
         self.pop_frame();
         Ok(value)
+    }
+
+    /// hwf: one step of `async for` (`AsyncForNext`) over the async
+    /// generator on top of the stack: `Ok(true)` once its frame is pushed,
+    /// `Ok(false)` when it is finished (the loop ends). The caller's ip is
+    /// left on the `AsyncForNext`: [`Self::async_generator_yield`] steps past
+    /// it; a body that ends leaves the generator finished and it runs again.
+    pub(super) fn async_for_next(&mut self) -> RunResult<bool> {
+        let Value::Ref(id) = *self.peek() else {
+            return Err(not_async_iterable(self.peek().py_type_name(self).to_string()));
+        };
+        let taken = match self.heap.read(id) {
+            HeapReadOutput::Generator(mut generator) => {
+                let generator = generator.get_mut(self.heap);
+                if !generator.is_async {
+                    Err(Some(not_async_iterable("generator".to_owned())))
+                } else {
+                    match generator.state {
+                        GeneratorState::Finished => Err(None),
+                        GeneratorState::Running => Err(Some(
+                            SimpleException::new_msg(
+                                ExcType::RuntimeError,
+                                "anext(): asynchronous generator is already running",
+                            )
+                            .into(),
+                        )),
+                        GeneratorState::New | GeneratorState::Suspended => {
+                            let was_new = generator.state == GeneratorState::New;
+                            generator.state = GeneratorState::Running;
+                            let (stack, exceptions) = generator.take_frame();
+                            Ok((
+                                generator.func_id,
+                                generator.ip,
+                                generator.locals_count,
+                                stack,
+                                exceptions,
+                                was_new,
+                            ))
+                        }
+                    }
+                }
+            }
+            _ => {
+                let type_name = self.peek().py_type_name(self).to_string();
+                Err(Some(not_async_iterable(type_name)))
+            }
+        };
+        let (func_id, ip, locals_count, stack, exceptions, was_new) = match taken {
+            Ok(frame) => frame,
+            Err(None) => return Ok(false),
+            Err(Some(error)) => return Err(error),
+        };
+        let call_offset = self.current_offset();
+        // Back onto this `AsyncForNext`: see the doc above.
+        self.current_frame.ip = self.instruction_ip;
+        let func = self.interns.get_function(func_id);
+        let stack_base = self.stack.len();
+        self.stack.extend(stack);
+        if !was_new {
+            // The paused `yield` evaluates to `None`, as for `__anext__()`.
+            self.push(Value::None);
+        }
+        let exception_stack_base = self.exception_stack.len();
+        self.exception_stack.extend(exceptions);
+        let mut frame = CallFrame::new_function(
+            &func.code,
+            stack_base,
+            locals_count,
+            exception_stack_base,
+            func_id,
+            call_offset,
+        );
+        frame.ip = ip;
+        frame.generator = Some(id);
+        if let Err(e) = self.push_frame(frame) {
+            // `push_frame` released the stack region; drop what the frame
+            // had pushed on the exception stack too.
+            let leftover: Vec<Value> = self.exception_stack.drain(exception_stack_base..).collect();
+            leftover.drop_with(self);
+            self.finish_generator(id);
+            return Err(e);
+        }
+        Ok(true)
+    }
+
+    /// hwf: the `yield` of an async generator's frame (on the frame stack,
+    /// pushed by `AsyncForNext`): saves the frame into the generator, pops
+    /// it, and hands `value` to the `async for` whose `AsyncForNext` the
+    /// caller's ip is still on, stepping past that instruction.
+    pub(super) fn async_generator_yield(&mut self, value: Value) -> RunResult<()> {
+        let value = self.suspend_generator_frame(value, false)?;
+        let at = self.current_frame.ip;
+        if self.current_frame.bytecode.get(at).copied() != Some(crate::bytecode::Opcode::AsyncForNext as u8) {
+            value.drop_with(self);
+            return Err(RunError::internal("async generator frame not advanced by async for"));
+        }
+        // The opcode and its i16 offset.
+        self.current_frame.ip = at + 3;
+        self.push(value);
+        Ok(())
+    }
+
+    /// hwf: a generator's frame left the frame stack (`pop_frame`): unless
+    /// its `yield` saved it (`Suspended`), the body returned or raised, so
+    /// the generator is finished.
+    pub(super) fn generator_frame_popped(&mut self, id: HeapId) {
+        self.with_generator(id, |generator| {
+            if generator.state == GeneratorState::Running {
+                generator.state = GeneratorState::Finished;
+            }
+        });
     }
 
     /// Advances generator `id` with `sent` as the result of its paused
@@ -425,6 +544,16 @@ enum Thrown {
     Error(RunError),
 }
 
+/// hwf: CPython's `TypeError` for `async for` over something that is not an
+/// async iterator (only async generators are).
+fn not_async_iterable(type_name: String) -> RunError {
+    SimpleException::new_msg(
+        ExcType::TypeError,
+        format!("'async for' requires an object with __aiter__ method, got {type_name}"),
+    )
+    .into()
+}
+
 /// hwf: PEP 479, as CPython 3.7+: a `StopIteration` that escapes a
 /// generator's body (`yield next(it)` on an exhausted iterator) becomes
 /// `RuntimeError: generator raised StopIteration` rather than silently
@@ -436,5 +565,227 @@ fn stop_iteration_to_runtime_error(error: RunError) -> RunError {
             RunError::Exc(raise)
         }
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! hwf: async generators driven end to end through [`MontyRun`], with a
+    //! host function `ext(x)` that answers `x` as a pending future (so the
+    //! VM suspends inside the async generator's frame, as at an agent call).
+
+    use monty_types::{CompileOptions, ExtFunctionResult, MontyObject, NameLookupResult, PrintWriter, ResourceTracker};
+
+    use crate::{MontyRun, RunProgress};
+
+    /// Runs `src` (its last statement the result), answering `ext(x)` with
+    /// `x` one pending call at a time, last submitted first; the result's
+    /// `str`, or `error: <type>: <message>`.
+    fn drive(src: &str) -> String {
+        let run = match MontyRun::new(src.to_owned(), "t.py", vec![], CompileOptions::default()) {
+            Ok(run) => run,
+            Err(e) => return format!("error: {}: {}", e.exc_type(), e.message().unwrap_or("")),
+        };
+        let mut pending: Vec<(u32, MontyObject)> = Vec::new();
+        let mut progress = run.start(vec![], ResourceTracker::default(), PrintWriter::Stdout);
+        loop {
+            let step = match progress {
+                Err(e) => return format!("error: {}: {}", e.exc_type(), e.message().unwrap_or("")),
+                Ok(step) => step,
+            };
+            progress = match step {
+                RunProgress::Complete(MontyObject::String(s)) => return s,
+                RunProgress::Complete(other) => return format!("{other:?}"),
+                RunProgress::NameLookup(lookup) => {
+                    let name = lookup.name.clone();
+                    lookup.resume(
+                        NameLookupResult::Value(MontyObject::Function { name, docstring: None }),
+                        PrintWriter::Stdout,
+                    )
+                }
+                RunProgress::FunctionCall(call) => {
+                    pending.push((call.call_id, call.args[0].clone()));
+                    call.resume_pending(PrintWriter::Stdout)
+                }
+                RunProgress::ResolveFutures(state) => {
+                    let (id, value) = pending.pop().expect("a pending call");
+                    state.resume(vec![(id, ExtFunctionResult::Return(value))], PrintWriter::Stdout)
+                }
+                RunProgress::OsCall(_) => return "os call".to_owned(),
+            };
+        }
+    }
+
+    #[test]
+    fn async_for_over_async_generator_with_awaits() {
+        let src = r#"
+async def answers(items):
+    for t in items:
+        r = await ext(t + "!")
+        yield t, r
+
+async def countdown(n):
+    while n > 0:
+        yield n
+        n -= 1
+
+async def main():
+    got = []
+    async for t, r in answers(["a", "b"]):
+        got.append(t + r)
+    lengths = [len(r) async for _, r in answers(["xy", "z"])]
+    upper = {t: r.upper() async for t, r in answers(["q"])}
+    ticks = [x async for x in countdown(4) if x % 2 == 0]
+    return repr([got, lengths, upper, ticks])
+
+await main()
+"#;
+        assert_eq!(drive(src), "[['aa!', 'bb!'], [3, 2], {'q': 'Q!'}, [4, 2]]");
+    }
+
+    #[test]
+    fn async_generator_module_level_and_nested() {
+        let src = r#"
+async def inner(n):
+    for i in range(n):
+        yield await ext(i)
+
+async def outer(n):
+    async for i in inner(n):
+        async for j in inner(i):
+            yield (i, j)
+
+acc = [p async for p in outer(3)]
+async for x in inner(2):
+    acc.append(x)
+else:
+    acc.append("else")
+g = inner(5)
+async for x in g:
+    if x == 1:
+        break
+acc.append([x async for x in g])
+acc.append([x async for x in g])
+repr(acc)
+"#;
+        assert_eq!(drive(src), "[(1, 0), (2, 0), (2, 1), 0, 1, 'else', [2, 3, 4], []]");
+    }
+
+    #[test]
+    fn async_generator_errors_and_finally() {
+        let src = r#"
+events = []
+
+async def risky(n):
+    try:
+        for i in range(n):
+            if i == 2:
+                raise ValueError(f"bad {i}")
+            yield await ext(i)
+    finally:
+        events.append("finally")
+
+got = []
+g = risky(5)
+try:
+    async for x in g:
+        got.append(x)
+except ValueError as e:
+    got.append(str(e))
+got.append([x async for x in g])
+errs = []
+for bad in ([1], 5):
+    try:
+        async for x in bad:
+            pass
+    except TypeError as e:
+        errs.append(str(e))
+try:
+    list(risky(1))
+except TypeError as e:
+    errs.append(str(e))
+repr([got, events, errs])
+"#;
+        assert_eq!(
+            drive(src),
+            "[[0, 1, 'bad 2', []], ['finally'], [\"'async for' requires an object with __aiter__ method, got list\", \
+             \"'async for' requires an object with __aiter__ method, got int\", \"'async_generator' object is not iterable\"]]"
+        );
+    }
+
+    #[test]
+    fn async_generators_in_gathered_tasks() {
+        let src = r#"
+import asyncio
+
+async def stream(tag, n):
+    for i in range(n):
+        yield await ext(f"{tag}{i}")
+
+async def collect(tag):
+    return [x async for x in stream(tag, 3)]
+
+res = await asyncio.gather(collect("a"), collect("b"))
+repr(res)
+"#;
+        assert_eq!(drive(src), "[['a0', 'a1', 'a2'], ['b0', 'b1', 'b2']]");
+    }
+
+    #[test]
+    fn async_generator_left_by_break_is_closed_without_panic() {
+        let src = r#"
+events = []
+
+async def gen(tag):
+    try:
+        for i in range(5):
+            yield await ext(i)
+    finally:
+        events.append(tag)
+
+async def awaits_in_finally():
+    try:
+        yield 1
+        yield 2
+    finally:
+        await ext("late")
+        events.append("unreachable?")
+
+async def main():
+    async for x in gen("a"):
+        if x == 1:
+            break
+    async for x in awaits_in_finally():
+        break
+    g = gen("b")
+    r = repr(g).split(" ")[:3]
+    async for x in g:
+        break
+    del g
+    return r
+
+r = await main()
+repr([r, events[:2]])
+"#;
+        assert_eq!(drive(src), "[['<async_generator', 'object', 'gen'], ['a', 'b']]");
+    }
+
+    #[test]
+    fn async_generator_refusals() {
+        assert!(
+            drive("async def f():\n    yield 1\n    return 2\n").contains("'return' with value in async generator")
+        );
+        assert!(
+            drive("def f():\n    async for x in y:\n        pass\n").contains("'async for' outside async function")
+        );
+        assert!(drive("async def f():\n    yield from [1]\n").contains("'yield from' inside async function"));
+        assert!(
+            drive("async def g():\n    yield 1\nf = lambda: [x async for x in g()]\n")
+                .contains("asynchronous comprehension outside of an asynchronous function")
+        );
+        assert!(
+            drive("async def g():\n    yield 1\nx = (y async for y in g())\n")
+                .contains("asynchronous generator expressions")
+        );
     }
 }

@@ -406,8 +406,10 @@ pub struct CallFrame<'code> {
     /// suspended initializer resumes correctly.
     is_initializer: bool,
 
-    /// hwf: the generator this frame runs (a generator frame always runs in
-    /// a nested `run()` with `should_return`, so it is never serialized).
+    /// hwf: the generator this frame runs. A generator frame runs in a
+    /// nested `run()` with `should_return`; an async generator's frame runs
+    /// on the frame stack without it (pushed by `AsyncForNext`), so it may
+    /// `await` and is serialized with the rest.
     generator: Option<HeapId>,
 }
 
@@ -584,6 +586,10 @@ pub struct SerializedFrame {
     /// `None` instead of leaving the instance on the stack.
     #[serde(default)]
     is_initializer: bool,
+
+    /// hwf: the async generator this frame runs (see `CallFrame.generator`).
+    #[serde(default)]
+    generator: Option<HeapId>,
 }
 
 impl CallFrame<'_> {
@@ -602,6 +608,7 @@ impl CallFrame<'_> {
             exception_stack_base: self.exception_stack_base,
             call_offset: self.call_offset,
             is_initializer: self.is_initializer,
+            generator: self.generator,
         }
     }
 }
@@ -920,7 +927,7 @@ impl<'h> VM<'h> {
                     should_return: false,
                     is_parked: false,
                     is_initializer: sf.is_initializer,
-                    generator: None,
+                    generator: sf.generator,
                 }
             })
             .collect();
@@ -1846,6 +1853,15 @@ impl<'h> VM<'h> {
                         }
                         continue;
                     }
+                    // hwf: an async generator's body ended: its frame goes
+                    // (`pop_frame` leaves the generator finished) and the
+                    // caller's `AsyncForNext`, where its ip still is, runs
+                    // again and ends the loop.
+                    if self.current_frame.generator.is_some() && !self.current_frame.should_return {
+                        value.drop_with(self);
+                        self.pop_frame();
+                        continue;
+                    }
                     // Read the initializer flag before popping the frame.
                     let is_init = self.current_frame().is_initializer;
                     // Pop current frame; `stop` requests returning to the host
@@ -1892,7 +1908,28 @@ impl<'h> VM<'h> {
                 // hwf: generators and `del`.
                 Opcode::Yield => {
                     let value = self.pop();
+                    if !self.current_frame.should_return {
+                        // An async generator's frame, on the frame stack.
+                        self.async_generator_yield(value)?;
+                        continue;
+                    }
                     return Ok(FrameExit::Return(self.suspend_generator_frame(value, false)?));
+                }
+                Opcode::AsyncForNext => {
+                    let offset = self.current_frame.fetch_i16();
+                    match self.async_for_next() {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            let iter = self.pop();
+                            iter.drop_with(self);
+                            jump_relative!(self.current_frame.ip, offset);
+                        }
+                        Err(e) => {
+                            let iter = self.pop();
+                            iter.drop_with(self);
+                            catch!(self, e);
+                        }
+                    }
                 }
                 Opcode::YieldFrom => {
                     let value = self.pop();
@@ -2165,6 +2202,9 @@ impl<'h> VM<'h> {
         let caller = self.suspended_frames.pop().expect("cannot pop the root frame");
         let frame = mem::replace(&mut self.current_frame, caller);
         self.cleanup_frame_state(&frame);
+        if let Some(generator) = frame.generator {
+            self.generator_frame_popped(generator);
+        }
         // Sync instruction_ip to the restored caller so exception table lookups
         // target the correct frame after returning from a nested run() call.
         self.instruction_ip = self.current_frame.ip;

@@ -127,6 +127,9 @@ pub(crate) struct SerializedTaskFrame {
     /// Whether this frame is a class `__init__` (see `CallFrame.is_initializer`).
     #[serde(default)]
     pub is_initializer: bool,
+    /// hwf: the async generator this frame runs (see `CallFrame.generator`).
+    #[serde(default)]
+    pub generator: Option<crate::heap::HeapId>,
 }
 
 impl Task {
