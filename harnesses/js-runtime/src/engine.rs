@@ -24,12 +24,16 @@ use std::collections::BTreeMap;
 /// QuickJS's own stack limit (bytes of the C stack in linear memory; the
 /// limit is on for WASI by the patch in `vendor/PATCHES.md`): a deep
 /// recursion is a catchable `RangeError` ("Maximum call stack size
-/// exceeded") before wasmtime's 1 MiB limit on the wasm stack traps.
-/// Measured (`PROGRESS.md`): at 256 KiB every recursion shape tried ends
-/// in the `RangeError` (plain calls at 1 016 frames), at 512 KiB plain
-/// calls trap; 160 KiB keeps a margin of about 3x and still allows ~630
-/// plain frames (the Boa runtime: between 400 and 1 000).
-pub const JS_STACK: usize = 160 * 1024;
+/// exceeded") before wasmtime's limit on the wasm stack traps.
+/// 3 MiB of the 4 MiB C stack the runtime is linked with (`build.rs`),
+/// under the engine's 24 MiB wasm stack (`hwf_engine::MAX_WASM_STACK`):
+/// recursion as deep as Node's (measured in the sixteenth session: 9,800
+/// plain frames, Node ~10,800; a `deepClone` through `map` and
+/// `Object.fromEntries` 1,600 levels, Node 800), and every shape of
+/// `tests/e2e/js_recursion.js` still ends in the `RangeError`. It was
+/// 160 KiB under a 1 MiB wasm stack until then (~630 plain frames, a
+/// `deepClone` only 50 levels deep).
+pub const JS_STACK: usize = 3 << 20;
 
 /// Module loading: refused, so `import()` rejects with Claude Code's
 /// message (a static `import` is refused by `check` before).

@@ -29,6 +29,10 @@ pub const FUEL_PER_CPU_MS: u64 = 8_000_000;
 /// Live instances the pooling allocator is sized for.
 const POOL_INSTANCES: u32 = 1_000;
 
+/// Bytes at the top of a pooled fiber stack kept resident (zeroed with
+/// memset) when it returns to the pool.
+const STACK_KEEP_RESIDENT: usize = 256 << 10;
+
 /// How the engine allocates instances, linear memories, tables and the
 /// fiber stacks guest code runs on. Either way every store has the same
 /// limiter (memory per memory and per run, [`super::limits::MAX_TABLE_ELEMENTS`]
@@ -189,6 +193,11 @@ fn build_engine(allocation: InstanceAllocation) -> std::result::Result<Engine, S
     let mut cfg = hwf_engine::config();
     if allocation == InstanceAllocation::Pooled {
         cfg.allocation_strategy(InstanceAllocationStrategy::Pooling(pool_config()));
+        // A pooled fiber stack goes back to the pool zeroed: no guest reads
+        // another's stack, and the pages a deep recursion touched (up to
+        // `MAX_WASM_STACK`) are returned to the system instead of staying
+        // resident in the slot.
+        cfg.async_stack_zeroing(true);
     }
     let engine = Engine::new(&cfg).map_err(|e| format!("wasmtime engine: {e}"));
     tracing::debug!(?allocation, elapsed_us = started.elapsed().as_micros(), "engine built");
@@ -212,6 +221,9 @@ fn pool_config() -> PoolingAllocationConfig {
         .total_memories(POOL_INSTANCES * 2)
         .total_tables(POOL_INSTANCES * 2)
         .total_stacks(POOL_INSTANCES)
+        // The part of a returned stack zeroed with memset (kept resident):
+        // what an ordinary run touches; the rest is decommitted.
+        .async_stack_keep_resident(STACK_KEEP_RESIDENT)
         // Reset reused slots with memset instead of madvise so a fresh
         // instance does not page-fault its first pages back in.
         .linear_memory_keep_resident(1 << 20)

@@ -4,11 +4,18 @@ use hwf_guest::{Harness, Level, Meta, Result, Task, Value, branch, json, log, pa
 
 struct Hostile;
 
-/// Unbounded recursion with small frames: overflows the wasm stack.
+/// Unbounded recursion whose frames live only on the wasm stack (values
+/// kept across the call, none in linear memory): overflows the wasm stack
+/// (`stack_overflow`), however small the guest's own shadow stack is.
 #[inline(never)]
 #[expect(unconditional_recursion, reason = "the point: it never returns, the stack overflows")]
 fn recurse(n: u64) -> u64 {
-    std::hint::black_box(recurse(std::hint::black_box(n + 1))) + n
+    let a = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let b = a.rotate_left(17) ^ n;
+    let c = b.wrapping_add(a >> 3);
+    let d = c.rotate_right(29).wrapping_mul(b | 1);
+    let r = recurse(n.wrapping_add(1) ^ (d & 1));
+    r.wrapping_mul(a ^ b).wrapping_add(c ^ d)
 }
 
 /// Unbounded recursion with large frames: overflows the guest's own
