@@ -109,7 +109,15 @@ def globals_for(fixture, args, logs):
             request = {"prompt": target, "label": label, "phase": phase, "context": context, "schema": schema}
             if isinstance(input, dict):
                 request.update(input)
-            key = json.dumps(request, sort_keys=True, default=str)
+            # The seed's `_prompt_agent_fingerprint_payload`: every option
+            # is part of the call's identity, `tools` and `agentType` only
+            # when set.
+            identity = dict(request, model=model, effort=effort, isolation=isolation)
+            if tools is not None:
+                identity["tools"] = tools
+            if agentType is not None:
+                identity["agentType"] = agentType
+            key = json.dumps(identity, sort_keys=True, default=str)
             if key not in seen:
                 seen[key] = fixture.answer(request)
             # A cache hit mirrors the live accounting: its `_tokens` are
