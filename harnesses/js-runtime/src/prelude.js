@@ -484,9 +484,7 @@
   const casingLanguage = (locales) => {
     const tag = isObject(locales) ? locales[0] : locales;
     if (tag === undefined) return "";
-    const text = StringCtor(tag);
-    if (!/^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$/.test(text)) throw new RangeErrorCtor(`Incorrect locale information provided`);
-    return nativeLower.call(text.split(/[-_]/)[0]);
+    return canonicalLocale(tag).split("-")[0];
   };
   const receiverText = (self, name) => {
     if (self === null || self === undefined) throw new TypeErrorCtor(`String.prototype.${name} called on null or undefined`);
@@ -1202,7 +1200,7 @@
       // ECMA-402's fields in V8's order (standard notation's digits).
       const o = this.#options ?? {}, base = numberFormat(this.#options);
       const str = (k, d) => (o[k] === undefined ? d : StringCtor(o[k]));
-      const r = { locale: localeOf(this.#locales), numberingSystem: "latn", style: str("style", "decimal") };
+      const r = { locale: resolveLocale(this.#locales, "NumberFormat"), numberingSystem: "latn", style: str("style", "decimal") };
       if (base.currency !== null) { r.currency = base.currency; r.currencyDisplay = str("currencyDisplay", "symbol"); r.currencySign = str("currencySign", "standard"); }
       if (base.unit !== null) { r.unit = base.unit.name; r.unitDisplay = base.unit.display; }
       r.minimumIntegerDigits = base.minInteger;
@@ -1300,6 +1298,7 @@
     constructor(locales, options) {
       this.#locales = locales;
       this.#options = options === undefined ? undefined : { ...options };
+      canonicalLocales(locales); // V8's errors for a malformed tag
       localeCompare.call("", "", locales, this.#options);
       // As Intl's `compare` getter: a function bound to this collator.
       const compare = (a, b) => localeCompare.call(StringCtor(a), StringCtor(b), this.#locales, this.#options);
@@ -1308,7 +1307,7 @@
     resolvedOptions() {
       const o = this.#options ?? {};
       const caseFirst = o.caseFirst === undefined ? "false" : StringCtor(o.caseFirst);
-      return { locale: localeOf(this.#locales), usage: "sort", sensitivity: o.sensitivity ?? "variant", ignorePunctuation: Boolean(o.ignorePunctuation), collation: "default", numeric: Boolean(o.numeric), caseFirst };
+      return { locale: resolveLocale(this.#locales, "Collator"), usage: "sort", sensitivity: o.sensitivity ?? "variant", ignorePunctuation: Boolean(o.ignorePunctuation), collation: "default", numeric: Boolean(o.numeric), caseFirst };
     }
   }
   // Dates as ICU writes them for en-US (in UTC, or a `timeZone`'s wall clock), for
@@ -1426,7 +1425,8 @@
     if (r.timeZoneName !== undefined && !hasOwn(ZONE_NAME_STYLES, r.timeZoneName)) throw new RangeErrorCtor(`Value ${r.timeZoneName} out of range for Intl.DateTimeFormat options property timeZoneName`);
     if (r.dateStyle !== undefined && !hasOwn(DATE_STYLES, r.dateStyle)) throw new RangeErrorCtor(`Value ${r.dateStyle} out of range for Intl.DateTimeFormat options property dateStyle`);
     if (r.timeStyle !== undefined && !hasOwn(DATE_STYLES, r.timeStyle)) throw new RangeErrorCtor(`Value ${r.timeStyle} out of range for Intl.DateTimeFormat options property timeStyle`);
-    const tag = isArray(locales) ? locales[0] : locales;
+    // A list: the first tag the service has (`["xx", "de"]` is German).
+    const tag = isArray(locales) ? (locales.length > 1 ? resolveLocale(locales, "DateTimeFormat") : locales[0]) : locales;
     if (tag === undefined) { r.gb = false; r.numeric = null; r.patterns = null; r.locale = "en-US"; }
     else {
       // A string tag's facts are pure, so kept (`dateLocaleFacts`); any
@@ -1435,13 +1435,16 @@
       if (facts === undefined) {
         // British English (`en-GB`): day first, 24-hour time; other locales are en-US.
         // The locale as given, canonicalized (`resolvedOptions().locale`); ICU's default `en-US`.
-        facts = [/^en-GB\b/i.test(StringCtor(tag)), numericDates(StringCtor(tag)), patternLocale(StringCtor(tag)), canonicalLocale(tag)];
+        facts = [/^en-GB\b/i.test(StringCtor(tag)), numericDates(StringCtor(tag)), patternLocale(StringCtor(tag)), resolveLocale(tag, "DateTimeFormat")];
         if (typeof tag === "string") {
           if (dateLocaleFacts.size >= 256) dateLocaleFacts.clear();
           dateLocaleFacts.set(tag, facts);
         }
       }
       [r.gb, r.numeric, r.patterns, r.locale] = facts;
+      // The tag's hour cycle (`en-US-u-hc-h23`), unless the options give one.
+      const hc = /-u-(?:.*-)?hc-(h11|h12|h23|h24)\b/.exec(r.locale);
+      if (hc !== null && r.hour12 === null) r.hour12 = hc[1] === "h11" || hc[1] === "h12";
     }
     r.hour12Given = r.hour12 !== null;
     if (r.hour12 === null) r.hour12 = !r.gb;
@@ -1933,7 +1936,7 @@
       this.#minFraction = base.minFraction; this.#maxFraction = base.maxFraction;
       const tag = list[0] ?? "en-US", language = tag.split("-")[0];
       const key = language === "pt" && /-PT(-|$)/.test(tag) ? "pt-PT" : PLURALS[language] ? language : null;
-      this.#locale = list.length === 0 || key === null ? "en-US" : key;
+      this.#locale = resolveLocale(list, "PluralRules");
       this.#rules = PLURALS[key ?? "en"];
     }
     select(x) {
@@ -1963,7 +1966,7 @@
   class ListFormat {
     #type; #style; #locale; #british;
     constructor(locales, options) {
-      this.#locale = canonicalLocales(locales)[0] ?? "en-US";
+      this.#locale = resolveLocale(locales, "ListFormat");
       this.#british = /^en-(?!US\b)[A-Z0-9]/.test(this.#locale);
       const o = isObject(options) ? options : {};
       this.#type = o.type === undefined ? "conjunction" : StringCtor(o.type);
@@ -2009,19 +2012,36 @@
     resolvedOptions() { return { locale: this.#locale, type: this.#type, style: this.#style }; }
   }
   // Locale tags as ECMA-402 canonicalizes them (`EN-us` → `en-US`,
-  // `zh-hant-tw` → `zh-Hant-TW`), with its error for a malformed one.
+  // `zh-hant-tw` → `zh-Hant-TW`, extensions in lower case, a `-true`
+  // keyword value dropped), with V8's errors for a malformed one: a tag
+  // that does not start as a language id (`en_US`, `en-GB-oed`, `x-a`) is
+  // `Incorrect locale information provided`, one that does but is not a
+  // tag (`en-`, `de-1`) `Invalid language tag: <tag in lower case>`.
+  const LANGUAGE_ID_PART = /^(?:[A-Za-z]{4}|[A-Za-z]{2}|[0-9]{3}|[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3})$/;
+  const startsAsLanguageId = (text) => {
+    const parts = text.split("-");
+    if (parts.length > 1 && parts[parts.length - 1] === "") parts.pop();
+    if (!/^([A-Za-z]{2,3}|[A-Za-z]{5,8})$/.test(parts[0])) return false;
+    for (let i = 1; i < parts.length; i++) {
+      if (parts[i].length === 1) return true;
+      if (!LANGUAGE_ID_PART.test(parts[i])) return false;
+    }
+    return true;
+  };
   const canonicalLocale = (tag) => {
     if (typeof tag !== "string" && !isObject(tag)) throw new TypeErrorCtor("Language ID should be string or object.");
     const text = StringCtor(tag);
     if (!/^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?(-([A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*(-[A-WY-Za-wy-z0-9](-[A-Za-z0-9]{2,8})+)*(-x(-[A-Za-z0-9]{1,8})+)?$/.test(text)) {
+      if (startsAsLanguageId(text)) throw new RangeErrorCtor(`Invalid language tag: ${nativeLower.call(text)}`);
       throw new RangeErrorCtor("Incorrect locale information provided");
     }
+    let singleton = false;
     return text.split("-").map((part, i) => {
-      if (i === 0) return nativeLower.call(part);
+      if (i === 0 || singleton || part.length === 1) { singleton ||= part.length === 1; return nativeLower.call(part); }
       if (part.length === 4 && /^[A-Za-z]+$/.test(part)) return nativeUpper.call(part[0]) + nativeLower.call(part.slice(1));
       if (part.length === 2) return nativeUpper.call(part);
       return nativeLower.call(part);
-    }).join("-");
+    }).join("-").replace(/(-u(?:-[a-z0-9]{3,8})*(?:-[a-z0-9]{2}(?:-[a-z0-9]{3,8})*)*)/, (u) => u.replace(/(-[a-z0-9]{2})-true(?=-|$)/g, "$1"));
   };
   const canonicalLocales = (locales) => {
     if (locales === undefined) return [];
@@ -2031,7 +2051,75 @@
     for (const tag of list) { const c = canonicalLocale(tag); if (!out.includes(c)) out.push(c); }
     return out;
   };
-  const supportedLocalesOf = { supportedLocalesOf(locales) { return canonicalLocales(locales); } }.supportedLocalesOf;
+  // ECMA-402's locale negotiation (its LookupMatcher, which is what ICU's
+  // best fit gives for these tags): the first requested locale whose tag,
+  // less its extensions and then its last subtags one by one (`de-AT-x` →
+  // `de-AT` → `de`), ICU has data for in the service (`locales.js`,
+  // generated by scripts/gen-intl-locales.mjs from Node), else the default
+  // `en-US`; the `-u-` keywords the service reads and hwf writes are kept
+  // (`nu-latn`; `ca-gregory` for dates). A language hwf has no tables for
+  // is then written in English, as before, not refused.
+  const loadLocales = g.__hwf_load_locales;
+  let localeTable;
+  const localeSets = new MapCtor();
+  const availableLocales = (service) => {
+    let set = localeSets.get(service);
+    if (set === undefined) {
+      localeTable ??= loadLocales?.() ?? { all: "", services: {} };
+      const spec = localeTable.services[service] ?? "-";
+      set = new MapCtor();
+      if (spec[0] === "+") for (const t of spec.slice(1).split(" ")) set.set(t, true);
+      else {
+        for (const t of localeTable.all.split(" ")) set.set(t, true);
+        for (const t of spec.slice(1).split(" ")) set.delete(t);
+      }
+      localeSets.set(service, set);
+    }
+    return set;
+  };
+  const LOCALE_KEYWORDS = { NumberFormat: { nu: ["latn"] }, RelativeTimeFormat: { nu: ["latn"] }, DateTimeFormat: { ca: ["gregory"], hc: ["h11", "h12", "h23", "h24"], nu: ["latn"] } };
+  // The available locale a canonical tag falls back to, or undefined.
+  const availableLocale = (tag, service) => {
+    const cut = tag.search(/-[a-z0-9]-/);
+    let t = cut < 0 ? tag : tag.slice(0, cut);
+    const set = availableLocales(service);
+    for (;;) {
+      if (set.has(t)) return t;
+      const i = t.lastIndexOf("-");
+      if (i < 0) return undefined;
+      t = t.slice(0, i);
+    }
+  };
+  const negotiated = new MapCtor();
+  const resolveLocale = (locales, service) => {
+    const list = canonicalLocales(locales);
+    const key = list.length === 1 ? `${service}|${list[0]}` : null;
+    if (key !== null && negotiated.has(key)) return negotiated.get(key);
+    let found = "en-US";
+    for (const tag of list) {
+      const base = availableLocale(tag, service);
+      if (base === undefined) continue;
+      found = base;
+      const wanted = LOCALE_KEYWORDS[service], u = /-u((?:-[a-z0-9]{2,8})+?)(?=-[a-z0-9]-|$)/.exec(tag);
+      if (wanted !== undefined && u !== null) {
+        const kept = [], parts = u[1].slice(1).split("-");
+        for (let i = 0; i < parts.length; i++) {
+          if (parts[i].length !== 2) continue;
+          const value = parts[i + 1] !== undefined && parts[i + 1].length > 2 ? parts[i + 1] : "true";
+          if (hasOwn(wanted, parts[i]) && wanted[parts[i]].includes(value)) kept.push(`${parts[i]}-${value}`);
+        }
+        if (kept.length > 0) found += `-u-${kept.join("-")}`;
+      }
+      break;
+    }
+    if (key !== null) {
+      if (negotiated.size >= 256) negotiated.clear();
+      negotiated.set(key, found);
+    }
+    return found;
+  };
+  // ECMA-402's `supportedLocalesOf`: the requested tags the service has data for.
+  const supportedOf = (service) => ({ supportedLocalesOf(locales) { return canonicalLocales(locales).filter((t) => availableLocale(t, service) !== undefined); } }.supportedLocalesOf);
   // English relative times, as ICU's `en` (`3 days ago`, `in 2 hr.`,
   // `yesterday` with `numeric: "auto"`); another language is refused
   // rather than written in English.
@@ -2043,13 +2131,11 @@
   class RelativeTimeFormat {
     #locale; #style; #numeric; #table;
     constructor(locales, options) {
-      const list = canonicalLocales(locales);
-      this.#locale = list.length === 0 ? "en-US" : list[0];
+      this.#locale = resolveLocale(locales, "RelativeTimeFormat");
       // The languages of `date_patterns.js` (its `rtf`: ICU's patterns from
-      // Node, `vor 3 Tagen`, `übermorgen`); others are refused rather than
-      // written in English.
+      // Node, `vor 3 Tagen`, `übermorgen`); others are English (a language
+      // ICU lacks is English in Node too).
       this.#table = /^en(-|$)/.test(this.#locale) ? null : patternLocale(this.#locale);
-      if (!/^en(-|$)/.test(this.#locale) && this.#table === null) throw new RangeErrorCtor(`hwf's Intl.RelativeTimeFormat does not write ${this.#locale}`);
       const o = isObject(options) ? options : {};
       this.#style = o.style === undefined ? "long" : StringCtor(o.style);
       this.#numeric = o.numeric === undefined ? "always" : StringCtor(o.numeric);
@@ -2380,8 +2466,7 @@
   class Segmenter {
     #locale; #granularity;
     constructor(locales, options) {
-      const list = canonicalLocales(locales);
-      this.#locale = list.length === 0 ? "en-US" : list[0];
+      this.#locale = resolveLocale(locales, "Segmenter");
       const o = isObject(options) ? options : {};
       const g = o.granularity === undefined ? "grapheme" : StringCtor(o.granularity);
       if (!["grapheme", "word", "sentence"].includes(g)) throw new RangeErrorCtor(`Value ${g} out of range for Intl.Segmenter options property granularity`);
@@ -2413,6 +2498,23 @@
     return (b < 0n ? "-" : "") + out;
   } }.toLocaleString, writable: true, enumerable: false, configurable: true });
   const bigintToLocale = BigInt.prototype.toLocaleString;
+  // `Intl.supportedValuesOf`: what hwf writes, not all ICU has: the
+  // Gregorian calendar, Latin digits, no collation beyond the default, the
+  // time zones of `tz_data.js` (their IDs as `resolvedOptions` gives them),
+  // ECMA-402's simple units, the currencies ICU names.
+  const supportedValues = (key) => {
+    const k = StringCtor(key);
+    const sorted = (list) => list.filter((x, i) => list.indexOf(x) === i).sort();
+    switch (k) {
+      case "calendar": return ["gregory"];
+      case "collation": return [];
+      case "numberingSystem": return ["latn"];
+      case "timeZone": return sorted(Object.values(TZ().names ?? {}).map((v) => v[0]).filter((id) => id.includes("/") && !id.startsWith("Etc/")).concat(["UTC"]));
+      case "unit": return keysOf(UNIT_FORMS).sort();
+      case "currency": return keysOf(DN().currency?.long ?? {}).filter((c) => /^[A-Z]{3}$/.test(c)).sort();
+      default: throw new RangeErrorCtor(`Invalid key : ${k}`);
+    }
+  };
   // `Intl.NumberFormat()`, `Intl.Collator()` and `Intl.DateTimeFormat()`
   // may be called without `new` (ECMA-402); the newer ones may not (V8's error).
   const callable = (Impl, requireNew = false) => {
@@ -2421,7 +2523,7 @@
       return new Impl(locales, options);
     };
     defineProperty(C, "name", { value: Impl.name });
-    defineProperty(C, "supportedLocalesOf", { value: supportedLocalesOf, writable: true, enumerable: false, configurable: true });
+    defineProperty(C, "supportedLocalesOf", { value: supportedOf(Impl.name), writable: true, enumerable: false, configurable: true });
     defineProperty(C, "prototype", { value: Impl.prototype, writable: false, enumerable: false, configurable: false });
     defineProperty(Impl.prototype, "constructor", { value: C, writable: true, enumerable: false, configurable: true });
     return C;
@@ -2434,6 +2536,7 @@
       PluralRules: callable(PluralRules, true), ListFormat: callable(ListFormat, true), RelativeTimeFormat: callable(RelativeTimeFormat, true),
       Segmenter: callable(Segmenter, true), DisplayNames: displayNames,
       getCanonicalLocales: { getCanonicalLocales(locales) { return canonicalLocales(locales); } }.getCanonicalLocales,
+      supportedValuesOf: { supportedValuesOf(key) { return supportedValues(key); } }.supportedValuesOf,
     }),
     writable: true, enumerable: false, configurable: true,
   });
