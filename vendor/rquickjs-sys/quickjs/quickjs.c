@@ -1158,6 +1158,7 @@ struct JSObject {
     uint8_t tmp_mark : 1; /* used in JS_WriteObjectRec() */
     uint8_t is_HTMLDDA : 1; /* specific annex B IsHtmlDDA behavior */
     uint8_t hwf_stack_pending : 1; /* hwf: an Error's stack still lacks its "Name: message" line */
+    uint8_t hwf_array_shifted : 1; /* hwf: a fast array's values start past its allocation's start (hwf_array_base) */
     uint16_t class_id; /* see JS_CLASS_x */
     /* byte offsets: 16/24 */
     JSShape *shape; /* prototype and property names + flag */
@@ -1576,6 +1577,18 @@ static JSValue js_module_ns_autoinit(JSContext *ctx, JSObject *p, JSAtom atom,
                                  void *opaque);
 static JSValue JS_InstantiateFunctionListItem2(JSContext *ctx, JSObject *p,
                                                JSAtom atom, void *opaque);
+/* hwf patch: an Error's `stack` is an own property (V8 keeps it own and
+   not enumerable), made lazily: an autoinit property whose value is
+   js_error_get_stack's text when it is first read */
+#define HWF_DEF_ERROR_STACK 100
+static const JSCFunctionListEntry hwf_error_stack_entry = {
+    "stack", JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE, HWF_DEF_ERROR_STACK, 0, { 0 }
+};
+static JSValue js_error_get_stack(JSContext *ctx, JSValueConst this_val);
+static int hwf_define_error_stack(JSContext *ctx, JSValueConst obj);
+static int JS_DefineAutoInitProperty(JSContext *ctx, JSValueConst this_obj,
+                                     JSAtom prop, JSAutoInitIDEnum id,
+                                     void *opaque, int flags);
 static JSValue JS_NewObjectProtoList(JSContext *ctx, JSValueConst proto,
                                      const JSCFunctionListEntry *fields, int n_fields);
 
@@ -6175,6 +6188,7 @@ static JSValue JS_NewObjectFromShape(JSContext *ctx, JSShape *sh, JSClassID clas
     p->is_uncatchable_error = 0;
     p->tmp_mark = 0;
     p->is_HTMLDDA = 0;
+    p->hwf_array_shifted = 0;
     p->is_prototype = 0;
     p->first_weak_ref = NULL;
     p->u.opaque = NULL;
@@ -6921,6 +6935,36 @@ static void free_var_ref(JSRuntime *rt, JSVarRef *var_ref)
     }
 }
 
+/* hwf patch: Array.prototype.shift of a fast array moves the start of its
+   values one slot on (js_array_pop) instead of moving every value back, so
+   draining a queue is linear, not quadratic. The slot before the values
+   then holds, as an int, how many slots the allocation starts before
+   them; the array's capacity (u1.size) counts from the values. The
+   allocation is freed from its start, and compacted before it grows. */
+static JSValue *hwf_array_base(JSObject *p)
+{
+    JSValue *v = p->u.array.u.values;
+    if (!p->hwf_array_shifted)
+        return v;
+    return v - JS_VALUE_GET_INT(v[-1]);
+}
+
+/* Moves a shifted array's values back to its allocation's start. */
+static void hwf_array_unshift_storage(JSObject *p)
+{
+    JSValue *base;
+    uint32_t off;
+
+    if (!p->hwf_array_shifted)
+        return;
+    base = hwf_array_base(p);
+    off = p->u.array.u.values - base;
+    memmove(base, p->u.array.u.values, p->u.array.count * sizeof(JSValue));
+    p->u.array.u.values = base;
+    p->u.array.u1.size += off;
+    p->hwf_array_shifted = 0;
+}
+
 static void js_array_finalizer(JSRuntime *rt, JSValueConst val)
 {
     JSObject *p = JS_VALUE_GET_OBJ(val);
@@ -6929,7 +6973,8 @@ static void js_array_finalizer(JSRuntime *rt, JSValueConst val)
     for(i = 0; i < p->u.array.count; i++) {
         JS_FreeValueRT(rt, p->u.array.u.values[i]);
     }
-    js_free_rt(rt, p->u.array.u.values);
+    js_free_rt(rt, hwf_array_base(p));
+    p->hwf_array_shifted = 0;
 }
 
 static void js_array_mark(JSRuntime *rt, JSValueConst val,
@@ -8197,9 +8242,24 @@ static bool can_store_error_stack(JSValueConst obj)
         return false;
     if (!JS_IsUndefined(p->u.object_data))
         return false;
-    if (find_own_property1(p, JS_ATOM_stack))
-        return false;
+    {
+        /* hwf patch: the own `stack` the error was made with, not yet
+           read, does not count */
+        JSProperty *pr;
+        JSShapeProperty *prs = find_own_property(&pr, p, JS_ATOM_stack);
+        if (prs && !((prs->flags & JS_PROP_TMASK) == JS_PROP_AUTOINIT &&
+                     pr->u.init.opaque == (void *)&hwf_error_stack_entry))
+            return false;
+    }
     return true;
+}
+
+/* hwf patch: gives a new Error its own lazy `stack` (hwf_error_stack_entry) */
+static int hwf_define_error_stack(JSContext *ctx, JSValueConst obj)
+{
+    return JS_DefineAutoInitProperty(ctx, obj, JS_ATOM_stack, JS_AUTOINIT_ID_PROP,
+                                     (void *)&hwf_error_stack_entry,
+                                     JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
 }
 
 #define JS_BACKTRACE_FLAG_SKIP_FIRST_LEVEL (1 << 0)
@@ -8426,6 +8486,7 @@ JSValue JS_NewError(JSContext *ctx)
     JSValue obj = JS_NewObjectClass(ctx, JS_CLASS_ERROR);
     if (JS_IsException(obj))
         return JS_EXCEPTION;
+    hwf_define_error_stack(ctx, obj);
     build_backtrace(ctx, obj, JS_UNDEFINED, NULL, 0, 0, 0);
     return obj;
 }
@@ -8443,6 +8504,7 @@ static JSValue JS_MakeError2(JSContext *ctx, JSErrorEnum error_num,
     }
     if (JS_IsException(obj))
         return JS_EXCEPTION;
+    hwf_define_error_stack(ctx, obj);
     msg = JS_NewString(ctx, message);
     if (JS_IsException(msg))
         msg = JS_NewString(ctx, "Invalid error message");
@@ -9493,14 +9555,28 @@ static int JS_AutoInitProperty(JSContext *ctx, JSObject *p, JSAtom prop,
     JSValue val;
     JSContext *realm;
     JSAutoInitFunc *func;
-
-    if (js_shape_prepare_update(ctx, p, &prs))
-        return -1;
+    void *opaque;
 
     realm = js_autoinit_get_realm(pr);
     func = js_autoinit_func_table[js_autoinit_get_id(pr)];
-    /* 'func' shall not modify the object properties 'pr' */
-    val = func(realm, p, prop, pr->u.init.opaque);
+    opaque = pr->u.init.opaque;
+    val = func(realm, p, prop, opaque);
+    /* hwf patch: 'func' may run a script's getters (an Error's `stack`
+       reads its name and message), which may change the object's
+       properties: look the property up again; gone or replaced, the
+       value is dropped (the caller looks it up again too) */
+    prs = find_own_property(&pr, p, prop);
+    if (!prs || (prs->flags & JS_PROP_TMASK) != JS_PROP_AUTOINIT ||
+        pr->u.init.opaque != opaque) {
+        if (JS_IsException(val))
+            return -1;
+        JS_FreeValue(ctx, val);
+        return 0;
+    }
+    if (js_shape_prepare_update(ctx, p, &prs)) {
+        JS_FreeValue(ctx, val);
+        return -1;
+    }
     js_autoinit_free(ctx->rt, pr);
     prs->flags &= ~JS_PROP_TMASK;
     pr->u.value = JS_UNDEFINED;
@@ -10689,7 +10765,8 @@ static no_inline __exception int convert_fast_array_to_array(JSContext *ctx,
             pr->u.value = *tab++;
         }
     }
-    js_free(ctx, p->u.array.u.values);
+    js_free(ctx, hwf_array_base(p));
+    p->hwf_array_shifted = 0;
     p->u.array.count = 0;
     p->u.array.u.values = NULL; /* fail safe */
     p->u.array.u1.size = 0;
@@ -10911,6 +10988,7 @@ static int expand_fast_array(JSContext *ctx, JSObject *p, uint32_t new_len)
         return -1;
     }
 
+    hwf_array_unshift_storage(p);
     old_size = p->u.array.u1.size;
     new_size = old_size + old_size/2;
     if (new_size < old_size) {
@@ -41882,6 +41960,9 @@ static JSValue JS_InstantiateFunctionListItem2(JSContext *ctx, JSObject *p,
         val = JS_NewCFunction2(ctx, e->u.func.cfunc.generic,
                                e->name, e->u.func.length, e->u.func.cproto, e->magic);
         break;
+    case HWF_DEF_ERROR_STACK:
+        val = js_error_get_stack(ctx, JS_MKPTR(JS_TAG_OBJECT, p));
+        break;
     case JS_DEF_PROP_STRING:
         val = JS_NewAtomString(ctx, e->u.str);
         break;
@@ -43988,6 +44069,8 @@ static JSValue js_error_constructor(JSContext *ctx, JSValueConst new_target,
     JS_FreeValue(ctx, proto);
     if (JS_IsException(obj))
         return obj;
+    if (hwf_define_error_stack(ctx, obj) < 0)
+        goto exception;
     switch (magic) {
     case JS_AGGREGATE_ERROR:
         message = argv[1];
@@ -44243,6 +44326,7 @@ static JSValue js_aggregate_error_constructor(JSContext *ctx,
                                  JS_CLASS_ERROR);
     if (JS_IsException(obj))
         return obj;
+    hwf_define_error_stack(ctx, obj);
     /* hwf patch: V8's message (Promise.any's rejection) and a stack */
     JS_DefinePropertyValue(ctx, obj, JS_ATOM_message,
                            JS_NewString(ctx, "All promises were rejected"),
@@ -45392,7 +45476,16 @@ static JSValue js_array_pop(JSContext *ctx, JSValueConst this_val,
             JSObject *p = JS_VALUE_GET_OBJ(obj);
             if (shift) {
                 res = arrp[0];
-                memmove(arrp, arrp + 1, (count32 - 1) * sizeof(*arrp));
+                if (p->class_id == JS_CLASS_ARRAY && count32 > 1) {
+                    /* hwf patch: O(1), see hwf_array_base */
+                    int32_t off = p->hwf_array_shifted ? JS_VALUE_GET_INT(arrp[-1]) : 0;
+                    arrp[0] = js_int32(off + 1);
+                    p->u.array.u.values = arrp + 1;
+                    p->u.array.u1.size--;
+                    p->hwf_array_shifted = 1;
+                } else {
+                    memmove(arrp, arrp + 1, (count32 - 1) * sizeof(*arrp));
+                }
                 p->u.array.count--;
             } else {
                 res = arrp[count32 - 1];
