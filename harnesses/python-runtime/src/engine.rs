@@ -402,7 +402,10 @@ fn result_type_name(o: &MontyObject) -> String {
         }
         MontyObject::Repr(r) => {
             let head = r.strip_prefix('<').unwrap_or(r);
-            if head.starts_with("function ") {
+            if is_complex_repr(r) {
+                // `(1-2j)`, `1j`: a `complex`.
+                "complex".to_owned()
+            } else if head.starts_with("function ") {
                 "function".to_owned()
             } else if head.starts_with("bound method") || head.starts_with("built-in ") {
                 // A method of a builtin value (`labels.append`; the seed's
@@ -420,6 +423,16 @@ fn result_type_name(o: &MontyObject) -> String {
         }
         _ => "object".to_owned(),
     }
+}
+
+/// Whether `r` is the repr of a `complex` (`1j`, `(1-2j)`, `(nan+infj)`).
+fn is_complex_repr(r: &str) -> bool {
+    let body = r.strip_prefix('(').and_then(|b| b.strip_suffix(')')).unwrap_or(r);
+    body.ends_with('j')
+        && body.len() > 1
+        && body
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '+' | '-' | 'e' | 'j' | 'i' | 'n' | 'f' | 'a'))
 }
 
 /// Python's `repr()` of a dict key (`str()` for everything but strings,

@@ -59,6 +59,8 @@ fn cpython_hash_depth(value: &Value, vm: &VM<'_>, depth: usize) -> Option<u64> {
                 }
                 return Some(hash_frozenset(&hashes));
             }
+            // hwf: `complex_hash`: `hash(re) + 1000003 * hash(im)`, wrapping.
+            HeapData::Complex(c) => fix(hash_f64(c.re)?.wrapping_add(hash_f64(c.im)?.wrapping_mul(1_000_003))),
             _ => return None,
         },
         _ => return None,

@@ -222,7 +222,7 @@ mod tests {
 
         assert_eq!(
             variant_order_fingerprint(Type::VARIANTS),
-            0x14b2_3fcc_9e91_f581,
+            0xdd70_a938_7f75_9d40,
             "Type variants changed for dump version {DUMP_VERSION}"
         );
         assert_eq!(

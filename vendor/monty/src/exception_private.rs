@@ -1527,10 +1527,15 @@ pub(crate) trait ExcTypeExt: Sized {
             format!("can only concatenate deque (not \"{rhs_name}\") to deque")
         } else if (op == "+" || op == "+=") && matches!(lhs_type, Type::Str | Type::List | Type::Tuple) {
             format!("can only concatenate {lhs_name} (not \"{rhs_name}\") to {lhs_name}")
-        } else if (op == "+" || op == "+=") && matches!(lhs_type, Type::Bytes) {
-            // hwf: CPython's `bytes_concat` wording.
-            format!("can't concat {rhs_name} to bytes")
-        } else if (op == "*" || op == "*=") && matches!(lhs_type, Type::Str | Type::List | Type::Tuple | Type::Bytes) {
+        } else if (op == "+" || op == "+=") && matches!(lhs_type, Type::Bytes | Type::ByteArray) {
+            // hwf: CPython's `bytes_concat` wording (`bytearray` too).
+            format!("can't concat {rhs_name} to {lhs_name}")
+        } else if (op == "*" || op == "*=")
+            && matches!(
+                lhs_type,
+                Type::Str | Type::List | Type::Tuple | Type::Bytes | Type::ByteArray
+            )
+        {
             // hwf: CPython's message for a sequence repeated by a non-int.
             format!("can't multiply sequence by non-int of type '{rhs_name}'")
         } else {
@@ -2236,6 +2241,42 @@ impl SimpleException {
     pub fn with_data(mut self, data: ExcData) -> Self {
         self.data = data;
         self
+    }
+
+    /// hwf: `exc.name = value` — an attribute a script attaches to an
+    /// exception instance (`err.retry_after = 30`), kept with its other
+    /// [`ExcData::Attrs`] so it survives `raise`/`except` and `raise ... from`.
+    /// The value is kept as a copy (see `types::user_attrs`). Returns false
+    /// for an exception whose payload is a JSON or unicode error's fields,
+    /// which hold no extra attributes.
+    pub(crate) fn set_user_attr(&mut self, name: &str, attr: ExcAttr) -> bool {
+        match &mut self.data {
+            ExcData::None => {
+                self.data = ExcData::Attrs(Box::new(vec![(name.to_owned(), attr)]));
+                true
+            }
+            ExcData::Attrs(attrs) => {
+                if let Some(slot) = attrs.iter_mut().find(|(n, _)| n == name) {
+                    slot.1 = attr;
+                } else {
+                    attrs.push((name.to_owned(), attr));
+                }
+                true
+            }
+            ExcData::Json(_) | ExcData::Unicode(_) => false,
+        }
+    }
+
+    /// hwf: `del exc.name` for an attribute [`Self::set_user_attr`] set;
+    /// false when there is none.
+    pub(crate) fn delete_user_attr(&mut self, name: &str) -> bool {
+        if let ExcData::Attrs(attrs) = &mut self.data
+            && let Some(index) = attrs.iter().position(|(n, _)| n == name)
+        {
+            attrs.remove(index);
+            return true;
+        }
+        false
     }
 
     #[must_use]

@@ -147,6 +147,10 @@ macro_rules! heap_payloads {
             MethodDescriptor(inline $crate::types::method_descriptor::MethodDescriptor),
             /// hwf: `int | None`, a `types.UnionType`.
             UnionType(inline $crate::types::union_type::UnionType),
+            /// hwf: a `bytearray`.
+            ByteArray(inline $crate::types::bytearray::ByteArray),
+            /// hwf: a `complex` number.
+            Complex(inline $crate::types::complex::Complex),
         }
     };
 }
@@ -247,7 +251,9 @@ impl HeapData {
             | Self::TimeDelta(_)
             | Self::TimeZone(_)
             | Self::MethodDescriptor(_)
-            | Self::UnionType(_) => false,
+            | Self::UnionType(_)
+            | Self::ByteArray(_)
+            | Self::Complex(_) => false,
         }
     }
 
@@ -330,6 +336,8 @@ impl HeapData {
             Self::Generator(_) => Type::Generator,
             Self::MethodDescriptor(_) => Type::BuiltinFunction,
             Self::UnionType(_) => Type::UnionType,
+            Self::ByteArray(_) => Type::ByteArray,
+            Self::Complex(_) => Type::Complex,
         }
     }
 }
@@ -364,6 +372,10 @@ pub(crate) struct Closure {
     pub cells: Vec<HeapId>,
     /// Evaluated default parameter values (if any).
     pub defaults: Vec<Value>,
+    /// hwf: the `Dict` of attributes a script set on it (`wrapper.calls = []`),
+    /// CPython's function `__dict__`; `None` until the first one is set.
+    #[serde(default)]
+    pub attrs: Option<HeapId>,
 }
 
 /// A function with evaluated default parameter values (non-closure).
@@ -377,6 +389,9 @@ pub(crate) struct FunctionDefaults {
     pub func_id: FunctionId,
     /// Evaluated default parameter values (if any).
     pub defaults: Vec<Value>,
+    /// hwf: the `Dict` of attributes a script set on it, as [`Closure::attrs`].
+    #[serde(default)]
+    pub attrs: Option<HeapId>,
 }
 
 impl HeapItem for CellValue {
@@ -393,6 +408,7 @@ impl HeapItem for Closure {
         for default in &mut self.defaults {
             default.py_dec_ref_ids(stack);
         }
+        stack.extend(self.attrs);
     }
 }
 
@@ -402,6 +418,7 @@ impl HeapItem for FunctionDefaults {
         for default in &mut self.defaults {
             default.py_dec_ref_ids(stack);
         }
+        stack.extend(self.attrs);
     }
 }
 
@@ -474,6 +491,8 @@ macro_rules! heap_read_output_py_trait_forward {
         match $self {
             Self::Str($value) => $body,
             Self::Bytes($value) => $body,
+            Self::ByteArray($value) => $body,
+            Self::Complex($value) => $body,
             Self::List($value) => $body,
             Self::Deque($value) => $body,
             Self::ListIterator($value) => $body,
@@ -971,6 +990,8 @@ impl<'h> PyTrait<'h> for HeapReadOutput<'h> {
         match self {
             Self::Str(value) => value.py_iter(vm),
             Self::Bytes(value) => value.py_iter(vm),
+            Self::ByteArray(value) => value.py_iter(vm),
+            Self::Complex(value) => value.py_iter(vm),
             Self::List(value) => value.py_iter(vm),
             Self::Deque(value) => value.py_iter(vm),
             Self::ListIterator(value) => value.py_iter(vm),

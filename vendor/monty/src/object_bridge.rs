@@ -811,6 +811,10 @@ impl MontyTypeExt for MontyType {
             Type::SpecialForm => Self::SpecialForm,
             // hwf: no host-side `types.UnionType`; the nearest is a typing form.
             Type::UnionType => Self::SpecialForm,
+            // hwf: no host-side `bytearray`/`complex` type objects; the
+            // nearest value types stand in (a type crosses only as a name).
+            Type::ByteArray => Self::Bytes,
+            Type::Complex => Self::Float,
             Type::Path => Self::Path,
             Type::Property => Self::Property,
             Type::Object => Self::Object,

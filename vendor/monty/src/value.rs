@@ -383,6 +383,10 @@ impl<'h> PyTrait<'h> for Value {
             (Self::Ref(id), Self::Float(o)) if let HeapData::LongInt(li) = vm.heap.get(*id) => {
                 Ok(CmpOrder::from_numeric(li.partial_cmp_f64(*o)))
             }
+            // hwf: bytes and bytearray order by content, in any mix.
+            (a, b) if let Some((x, y)) = crate::types::bytearray::bytes_like_pair(a, b, vm) => {
+                Ok(CmpOrder::Ordered(x.cmp(y)))
+            }
             // Ref vs Ref comparison: handles LongInt, Str, Tuple, and List
             (Self::Ref(id1), Self::Ref(id2)) => match (vm.heap.read(*id1), vm.heap.read(*id2)) {
                 (HeapReadOutput::LongInt(a), HeapReadOutput::LongInt(b)) => {
@@ -2419,6 +2423,8 @@ pub(crate) fn eq_bytes(b: &[u8], other: &Value, vm: &VM<'_>) -> Option<bool> {
     match other {
         Value::InternBytes(id) => Some(b == vm.interns.get_bytes(*id)),
         Value::Ref(id) if let HeapData::Bytes(o) = vm.heap.get(*id) => Some(b == o.as_slice()),
+        // hwf: `b"x" == bytearray(b"x")`, as CPython.
+        Value::Ref(id) if let HeapData::ByteArray(o) = vm.heap.get(*id) => Some(b == o.as_slice()),
         _ => None,
     }
 }

@@ -972,6 +972,11 @@ pub(crate) struct Heap {
     /// loop's `break` out of a generator paused in `try` runs its `finally`.
     /// Not dumped (a dump taken before the close only leaks them).
     pub(crate) generators_to_close: Vec<HeapId>,
+    /// hwf: the attribute `Dict` of each plain `def` function a script set an
+    /// attribute on (`fn.calls = []`). A plain function is an immediate
+    /// `Value::DefFunction`, so its attributes live here, one reference each,
+    /// for the rest of the run (see `types::user_attrs`). Not dumped.
+    pub(crate) def_function_attrs: BTreeMap<crate::intern::FunctionId, HeapId>,
 }
 
 impl serde::Serialize for Heap {
@@ -1018,6 +1023,7 @@ impl<'de> serde::Deserialize<'de> for Heap {
             boundary_index,
             host_type_index,
             generators_to_close: Vec::new(),
+            def_function_attrs: BTreeMap::new(),
         })
     }
 }
@@ -1173,6 +1179,7 @@ impl Heap {
             boundary_index: BTreeMap::new(),
             host_type_index: BTreeMap::new(),
             generators_to_close: Vec::new(),
+            def_function_attrs: BTreeMap::new(),
         };
 
         // The empty-tuple singleton starts with refcount = 1 — that single ref *is* the
@@ -2011,6 +2018,9 @@ fn for_each_child_id<F: FnMut(HeapId)>(data: &HeapData, mut on_child: F) {
                     on_child(*id);
                 }
             }
+            if let Some(id) = closure.attrs {
+                on_child(id);
+            }
         }
         HeapData::FunctionDefaults(fd) => {
             // Add default values that are heap references
@@ -2018,6 +2028,9 @@ fn for_each_child_id<F: FnMut(HeapId)>(data: &HeapData, mut on_child: F) {
                 if let Value::Ref(id) = default {
                     on_child(*id);
                 }
+            }
+            if let Some(id) = fd.attrs {
+                on_child(id);
             }
         }
         HeapData::Cell(cell) => {
@@ -2215,6 +2228,8 @@ fn py_dec_ref_ids_for_data(data: &mut HeapData, stack: &mut Vec<HeapId>) {
     match data {
         HeapData::Str(s) => s.py_dec_ref_ids(stack),
         HeapData::Bytes(b) => b.py_dec_ref_ids(stack),
+        HeapData::ByteArray(b) => b.py_dec_ref_ids(stack),
+        HeapData::Complex(c) => c.py_dec_ref_ids(stack),
         HeapData::List(l) => l.py_dec_ref_ids(stack),
         HeapData::Deque(d) => d.py_dec_ref_ids(stack),
         HeapData::Tuple(t) => t.py_dec_ref_ids(stack),
@@ -2233,12 +2248,14 @@ fn py_dec_ref_ids_for_data(data: &mut HeapData, stack: &mut Vec<HeapId>) {
             for default in &mut closure.defaults {
                 default.py_dec_ref_ids(stack);
             }
+            stack.extend(closure.attrs);
         }
         HeapData::FunctionDefaults(fd) => {
             // Decrement ref count for default values that are heap references
             for default in &mut fd.defaults {
                 default.py_dec_ref_ids(stack);
             }
+            stack.extend(fd.attrs);
         }
         HeapData::Cell(cell) => cell.0.py_dec_ref_ids(stack),
         HeapData::HostClass(dc) => dc.py_dec_ref_ids(stack),

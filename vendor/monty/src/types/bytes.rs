@@ -218,6 +218,8 @@ impl Bytes {
             }
             Some(v @ Value::Ref(id)) => match vm.heap.get(*id) {
                 HeapData::Bytes(b) => b.as_slice().to_vec(),
+                // hwf: `bytes(bytearray(...))`, a copy.
+                HeapData::ByteArray(b) => b.as_slice().to_vec(),
                 // hwf: an iterable of ints in `range(0, 256)` (`bytes([104,
                 // 105])`), as CPython.
                 _ => {
@@ -365,6 +367,8 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, Bytes> {
         let other = match other {
             Value::InternBytes(id) => vm.interns.get_bytes(*id),
             Value::Ref(id) if let HeapData::Bytes(value) = vm.heap.get(*id) => value.as_slice(),
+            // hwf: `bytes + bytearray` is `bytes`, as CPython.
+            Value::Ref(id) if let HeapData::ByteArray(value) = vm.heap.get(*id) => value.as_slice(),
             _ => return Ok(None),
         };
         Ok(Some(concat_bytes(self.get(vm.heap).as_slice(), other, vm.heap)?))
@@ -408,6 +412,17 @@ pub fn call_bytes_method(bytes: &[u8], method_id: StringId, args: ArgValues, vm:
         args.drop_with(vm);
         return Err(ExcType::attribute_error(Type::Bytes, vm.interns.get_str(method_id)));
     };
+    call_bytes_method_impl(&vm.heap.protect(bytes), method, args, vm)
+}
+
+/// hwf: calls a bytes method on a copied byte slice — how `bytearray`
+/// reuses the read-only `bytes` methods.
+pub(crate) fn call_bytes_method_static(
+    bytes: &[u8],
+    method: StaticStrings,
+    args: ArgValues,
+    vm: &mut VM<'_>,
+) -> RunResult<Value> {
     call_bytes_method_impl(&vm.heap.protect(bytes), method, args, vm)
 }
 
@@ -835,6 +850,7 @@ fn extract_bytes_for_prefix_suffix(value: &Value, method: &str, vm: &VM<'_>) -> 
         ))),
         Value::Ref(id) => match vm.heap.get(*id) {
             HeapData::Bytes(b) => Ok(PrefixSuffixArg::Single(b.as_slice().to_vec())),
+            HeapData::ByteArray(b) => Ok(PrefixSuffixArg::Single(b.as_slice().to_vec())),
             HeapData::Str(_) => Err(ExcType::type_error(format!(
                 "{method_name} first arg must be bytes or a tuple of bytes, not str"
             ))),
@@ -874,6 +890,7 @@ fn extract_single_bytes_for_prefix_suffix(value: &Value, vm: &VM<'_>) -> RunResu
         Value::InternString(_) => Err(ExcType::type_error("expected bytes, not str")),
         Value::Ref(id) => match vm.heap.get(*id) {
             HeapData::Bytes(b) => Ok(b.as_slice().to_vec()),
+            HeapData::ByteArray(b) => Ok(b.as_slice().to_vec()),
             _ => Err(ExcType::type_error("expected bytes")),
         },
         _ => Err(ExcType::type_error("expected bytes")),
@@ -890,6 +907,7 @@ fn extract_bytes_only<'a>(value: &Value, vm: &'a VM<'_>) -> RunResult<&'a [u8]> 
         Value::InternString(_) => Err(ExcType::type_error("a bytes-like object is required, not 'str'")),
         Value::Ref(id) => match vm.heap.get(*id) {
             HeapData::Bytes(b) => Ok(b.as_slice()),
+            HeapData::ByteArray(b) => Ok(b.as_slice()),
             HeapData::Str(_) => Err(ExcType::type_error("a bytes-like object is required, not 'str'")),
             _ => Err(ExcType::type_error("a bytes-like object is required")),
         },
@@ -2046,6 +2064,8 @@ fn bytes_join<'h>(separator: &HeapRead<'h, [u8]>, iterable: Value, vm: &mut VM<'
             Value::Ref(heap_id) => {
                 if let HeapData::Bytes(b) = vm.heap.get(*heap_id) {
                     result.extend_from_slice(b.as_slice());
+                } else if let HeapData::ByteArray(b) = vm.heap.get(*heap_id) {
+                    result.extend_from_slice(b.as_slice());
                 } else {
                     let t = item.py_type_name(vm);
                     return Err(ExcType::type_error(format!(
@@ -2329,8 +2349,8 @@ impl BytesIterator {
         Self::allocate(BytesIteratorSource::Intern(id), vm)
     }
 
-    /// Allocates an iterator retaining heap bytes.
-    fn from_heap(id: HeapId, vm: &mut VM<'_>) -> Value {
+    /// Allocates an iterator retaining heap bytes (or a bytearray).
+    pub(crate) fn from_heap(id: HeapId, vm: &mut VM<'_>) -> Value {
         Self::allocate(BytesIteratorSource::Heap(id), vm)
     }
 
@@ -2353,6 +2373,9 @@ impl BytesIterator {
             BytesIteratorSource::Intern(id) => vm.interns.get_bytes(id),
             BytesIteratorSource::Heap(id) => match vm.heap.get(id) {
                 HeapData::Bytes(bytes) => bytes.as_slice(),
+                // hwf: a bytearray's iterator reads the live buffer (CPython's
+                // `bytearray_iterator` sees appends made while it runs).
+                HeapData::ByteArray(bytes) => bytes.as_slice(),
                 _ => unreachable!("bytes iterator must retain bytes"),
             },
         }

@@ -1220,6 +1220,7 @@ pub(crate) fn bytes_of(value: Value, vm: &mut VM<'_>) -> RunResult<Vec<u8>> {
         Value::InternBytes(id) => Some(vm.interns.get_bytes(*id).to_vec()),
         Value::Ref(id) => match vm.heap.get(*id) {
             HeapData::Bytes(b) => Some(b.as_slice().to_vec()),
+            HeapData::ByteArray(b) => Some(b.as_slice().to_vec()),
             _ => None,
         },
         _ => None,

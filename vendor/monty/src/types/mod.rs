@@ -5,9 +5,12 @@
 ///
 /// The `AbstractValue` trait provides a common interface for all heap-allocated
 /// types, enabling efficient dispatch via `enum_dispatch`.
+pub mod bytearray;
 pub mod bytes;
 pub mod callable_iterator;
 pub mod class;
+/// hwf: `complex`.
+pub mod complex;
 pub mod date;
 pub mod datetime;
 pub mod deque;

@@ -194,6 +194,7 @@ impl Str {
             Value::InternString(_) => return Err(ExcType::type_error_decoding_str_not_supported()),
             Value::Ref(heap_id) => match vm.heap.get(*heap_id) {
                 HeapData::Bytes(b) => b.as_slice(),
+                HeapData::ByteArray(b) => b.as_slice(),
                 HeapData::Str(_) => return Err(ExcType::type_error_decoding_str_not_supported()),
                 _ => return Err(ExcType::type_error_decoding_need_bytes(object.py_type_name(vm))),
             },

@@ -242,6 +242,10 @@ pub enum Type {
     /// hwf: `int | None` (PEP 604). Appended: a dump holds `Type`s by index.
     #[strum(serialize = "types.UnionType")]
     UnionType,
+    /// hwf: `bytearray`, a mutable `bytes`. Appended: a dump holds `Type`s by index.
+    ByteArray,
+    /// hwf: `complex`, a pair of floats. Appended: a dump holds `Type`s by index.
+    Complex,
 }
 
 /// Writes the canonical static name of every non-[`Instance`](Type::Instance)
@@ -325,6 +329,8 @@ impl Type {
             Self::Float => Some("float"),
             Self::Str => Some("str"),
             Self::Bytes => Some("bytes"),
+            Self::ByteArray => Some("bytearray"),
+            Self::Complex => Some("complex"),
             Self::List => Some("list"),
             Self::Tuple => Some("tuple"),
             Self::Dict => Some("dict"),
@@ -355,6 +361,8 @@ impl Type {
             "float" => Some(Self::Float),
             "str" => Some(Self::Str),
             "bytes" => Some(Self::Bytes),
+            "bytearray" => Some(Self::ByteArray),
+            "complex" => Some(Self::Complex),
             "list" => Some(Self::List),
             "tuple" => Some(Self::Tuple),
             "dict" => Some(Self::Dict),
@@ -509,6 +517,13 @@ impl Type {
                 Err(ExcType::not_implemented("Counter.fromkeys() is undefined.  Use Counter(iterable) instead.").into())
             }
             (Self::Bytes, m) if m == StaticStrings::Fromhex => bytes_fromhex(args, vm).map(AttrCallResult::Value),
+            // hwf: `bytearray.fromhex("...")` is a bytearray.
+            (Self::ByteArray, m) if m == StaticStrings::Fromhex => {
+                let made = bytes_fromhex(args, vm)?;
+                let data = super::bytearray::bytes_like(&made, vm).map(<[u8]>::to_vec).unwrap_or_default();
+                made.drop_with(vm);
+                Ok(AttrCallResult::Value(super::bytearray::allocate_bytearray(data, vm)))
+            }
             // hwf: `int.from_bytes(...)`, a classmethod.
             (Self::Int, m) if vm.interns.get_str(m) == "from_bytes" => {
                 super::long_int::int_from_bytes(args, vm).map(AttrCallResult::Value)
@@ -565,6 +580,8 @@ impl Type {
             Self::FrozenSet => FrozenSet::init(vm, args),
             Self::Str => Str::init(vm, args),
             Self::Bytes => Bytes::init(vm, args),
+            Self::ByteArray => super::bytearray::ByteArray::init(vm, args),
+            Self::Complex => super::complex::Complex::init(vm, args),
             Self::Range => Range::init(vm, args),
             Self::Slice => Slice::init(vm, args),
             Self::Date => date::init(vm, args),
@@ -750,6 +767,7 @@ fn int_init(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
                 Value::Ref(heap_id) => match vm.heap.get(*heap_id) {
                     HeapData::Str(s) => parse_int_from_str(s.as_str(), base, vm.heap),
                     HeapData::Bytes(b) => parse_int_from_bytes(b.as_slice(), base, vm.heap),
+                    HeapData::ByteArray(b) => parse_int_from_bytes(b.as_slice(), base, vm.heap),
                     _ => Err(ExcType::type_error_int_non_string_with_base()),
                 },
                 _ => Err(ExcType::type_error_int_non_string_with_base()),
@@ -770,6 +788,7 @@ fn int_convert(x: &Value, vm: &mut VM<'_>) -> RunResult<Value> {
         Value::Ref(heap_id) => match vm.heap.get(*heap_id) {
             HeapData::Str(s) => parse_int_from_str(s.as_str(), 10, vm.heap),
             HeapData::Bytes(b) => parse_int_from_bytes(b.as_slice(), 10, vm.heap),
+            HeapData::ByteArray(b) => parse_int_from_bytes(b.as_slice(), 10, vm.heap),
             HeapData::LongInt(_) => Ok(x.clone_with_heap(vm.heap)),
             _ => Err(ExcType::type_error_int_conversion(&x.py_type_name(vm))),
         },

@@ -502,6 +502,8 @@ impl VM<'_> {
                     removed.drop_with(this);
                     return Ok(());
                 }
+                // hwf: `del ba[i]`, `del ba[a:b]` on a bytearray.
+                HeapReadOutput::ByteArray(mut data) => return data.delete_item(index, this),
                 _ => {}
             }
         }
