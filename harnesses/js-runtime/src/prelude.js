@@ -1411,6 +1411,7 @@
       weekday: pick("weekday"), year: pick("year"), month: pick("month"), day: pick("day"),
       hour: pick("hour"), minute: pick("minute"), second: pick("second"),
       dateStyle: pick("dateStyle"), timeStyle: pick("timeStyle"), timeZoneName: pick("timeZoneName"),
+      era: pick("era"), dayPeriod: pick("dayPeriod"),
       hour12: o.hour12 === undefined ? (o.hourCycle === undefined ? null : /^h(11|12)$/.test(StringCtor(o.hourCycle))) : Boolean(o.hour12),
     };
     r.zone = resolveZone(o.timeZone);
@@ -1421,6 +1422,9 @@
       if (!(n >= 1 && n <= 3)) throw new RangeErrorCtor("fractionalSecondDigits value is out of range.");
       r.fractional = n;
       if (r.minute !== undefined && r.second === undefined) r.second = "numeric";
+    }
+    for (const k of ["era", "dayPeriod"]) {
+      if (r[k] !== undefined && !["narrow", "short", "long"].includes(r[k])) throw new RangeErrorCtor(`Value ${r[k]} out of range for Intl.DateTimeFormat options property ${k}`);
     }
     if (r.timeZoneName !== undefined && !hasOwn(ZONE_NAME_STYLES, r.timeZoneName)) throw new RangeErrorCtor(`Value ${r.timeZoneName} out of range for Intl.DateTimeFormat options property timeZoneName`);
     if (r.dateStyle !== undefined && !hasOwn(DATE_STYLES, r.dateStyle)) throw new RangeErrorCtor(`Value ${r.dateStyle} out of range for Intl.DateTimeFormat options property dateStyle`);
@@ -1450,7 +1454,7 @@
     if (r.hour12 === null) r.hour12 = !r.gb;
     if (r.dateStyle !== undefined || r.timeStyle !== undefined) return r;
     const hasDate = r.weekday !== undefined || r.year !== undefined || r.month !== undefined || r.day !== undefined;
-    const hasTime = r.hour !== undefined || r.minute !== undefined || r.second !== undefined || r.fractional !== undefined;
+    const hasTime = r.hour !== undefined || r.minute !== undefined || r.second !== undefined || r.fractional !== undefined || r.dayPeriod !== undefined;
     const need = required === "date" ? !hasDate : required === "time" ? !hasTime : !hasDate && !hasTime;
     if (need && (defaults === "date" || defaults === "all")) { r.year = "numeric"; r.month = "numeric"; r.day = "numeric"; }
     if (need && (defaults === "time" || defaults === "all")) { r.hour = "numeric"; r.minute = "numeric"; r.second = "numeric"; }
@@ -1626,6 +1630,14 @@
   };
   // The first `n` digits of the milliseconds (`fractionalSecondDigits`).
   const fraction = (d, n) => StringCtor(d.getUTCMilliseconds()).padStart(3, "0").slice(0, n);
+  // ICU's English flexible day periods (`dayPeriod`): noon at 12 when the
+  // minutes and seconds shown are zero, else morning to 11, afternoon to 17,
+  // evening to 20, night after.
+  const flexiblePeriod = (h, mi, se, o, width) => {
+    if (h === 12 && (o.minute === undefined || mi === 0) && (o.second === undefined || se === 0)) return width === "narrow" ? "n" : "noon";
+    return h < 12 ? "in the morning" : h < 18 ? "in the afternoon" : h < 21 ? "in the evening" : "at night";
+  };
+  const ERAS = { narrow: ["B", "A"], short: ["BC", "AD"], long: ["Before Christ", "Anno Domini"] };
   const formatDate = (instant, r) => {
     const local = localeDateParts(instant, r);
     // V8's `format` writes ICU's narrow no-break spaces as spaces.
@@ -1679,8 +1691,12 @@
       if (o.second !== undefined) parts.push(o.hour !== undefined || o.minute !== undefined ? pad2(se) : num(se, o.second));
       if (r.fractional !== undefined && o.second !== undefined) parts[parts.length - 1] += "." + fraction(d, r.fractional);
       time = parts.join(":");
-      if (o.hour !== undefined && o.hour12) time += o.gb ? (h < 12 ? " am" : " pm") : h < 12 ? " AM" : " PM";
+      if (o.hour !== undefined && o.hour12) time += " " + (r.dayPeriod !== undefined ? flexiblePeriod(h, mi, se, o, r.dayPeriod) : o.gb ? (h < 12 ? "am" : "pm") : h < 12 ? "AM" : "PM");
+    } else if (r.dayPeriod !== undefined && time === "") {
+      time = flexiblePeriod(d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), o, r.dayPeriod);
     }
+    // ICU's English era after the date (`2024 AD`, `March 5, 2024 Anno Domini`).
+    if (r.era !== undefined && date !== "") date += " " + (Y > 0 ? ERAS[r.era][1] : ERAS[r.era][0]);
     const zoneName = o.timeZoneName === undefined ? "" : zoneText(r.zone, instant, o.timeZoneName, o.gb);
     if (time === "") return zoneName === "" ? date : date === "" ? zoneName : `${date}${o.month === "long" ? " at " : ", "}${zoneName}`;
     if (zoneName !== "") time += ` ${zoneName}`;
@@ -1736,7 +1752,9 @@
     const names = [];
     if (has("weekday")) names.push([dateName(DAYS, d.getUTCDay(), o.weekday), "weekday"]);
     if (textMonth) names.push([dateName(MONTHS, d.getUTCMonth(), o.month), "month"]);
+    if (r.dayPeriod !== undefined) for (const p of ["in the morning", "in the afternoon", "in the evening", "at night", "noon", "n"]) names.push([p, "dayPeriod"]);
     if (has("hour")) for (const p of ["AM", "PM", "am", "pm", "a.m.", "p.m."]) names.push([p, "dayPeriod"]);
+    if (r.era !== undefined) for (const p of ERAS[r.era]) names.push([p, "era"]);
     if (has("timeZoneName")) names.push(["\u0000", "timeZoneName"]);
     const parts = [];
     const literal = (v) => { if (v !== "") parts.push({ type: "literal", value: v }); };
@@ -1752,7 +1770,7 @@
         if (best === null) { literal(rest); break; }
         // ICU's narrow no-break space before a day period, which V8's
         // `format` writes as a space but its parts keep (`5:45\u202fPM`).
-        literal(best[2] === "dayPeriod" && rest.slice(0, best[0]) === " " ? "\u202f" : rest.slice(0, best[0]));
+        literal(best[2] === "dayPeriod" && /^[ap]\.?m\.?$/i.test(best[1]) && rest.slice(0, best[0]) === " " ? "\u202f" : rest.slice(0, best[0]));
         parts.push({ type: best[2], value: best[2] === "timeZoneName" ? zoneName : best[1] });
         rest = rest.slice(best[0] + best[1].length);
       }
@@ -1880,7 +1898,7 @@
         if (r.timeStyle !== undefined) out.timeStyle = r.timeStyle;
         return out;
       }
-      for (const k of ["weekday", "year", "month", "day", "hour", "minute", "second"]) if (r[k] !== undefined) out[k] = r[k];
+      for (const k of ["weekday", "era", "year", "month", "day", "dayPeriod", "hour", "minute", "second"]) if (r[k] !== undefined) out[k] = r[k];
       if (out.minute !== undefined && (out.hour !== undefined || out.second !== undefined)) out.minute = "2-digit";
       if (out.second !== undefined && (out.hour !== undefined || out.minute !== undefined)) out.second = "2-digit";
       if (r.fractional !== undefined) out.fractionalSecondDigits = r.fractional;
