@@ -44,6 +44,7 @@ pub mod timezone;
 pub mod tuple;
 /// hwf: `int | None` (PEP 604).
 pub mod union_type;
+pub(crate) mod user_attrs;
 pub mod r#type;
 
 pub(crate) use bytes::{Bytes, BytesIterator};

@@ -367,6 +367,13 @@ impl VM<'_> {
         }
         let args = args_slot.expect("dispatch_dunder returned None without taking args");
 
+        // hwf: `fn.helper(...)`, a function a script stored on a function.
+        if let Some(callable) = crate::types::user_attrs::get_function_attr(&obj, &attr, this) {
+            obj.drop_with(this);
+            defer_drop!(callable, this);
+            return this.call_function(callable, args);
+        }
+
         match obj {
             Value::Ref(heap_id) => {
                 defer_drop!(obj, this);

@@ -519,6 +519,11 @@ impl VM<'_> {
     /// `AttributeError`.
     pub(super) fn delete_attr(&mut self, obj: &Value, name_id: StringId) -> RunResult<()> {
         let name = EitherStr::Interned(name_id);
+        // hwf: `del fn.calls`, `del err.retry_after`.
+        if crate::types::user_attrs::takes_attrs(obj, self) && crate::types::user_attrs::delete_attr(obj, &name, self)?
+        {
+            return Ok(());
+        }
         if let Value::Ref(id) = obj
             && let HeapReadOutput::Instance(mut instance) = self.heap.read(*id)
         {

@@ -1706,9 +1706,11 @@ impl<'h> VM<'h> {
                         let defaults = self.pop_n(defaults_count);
 
                         // Create FunctionDefaults on heap and push reference
-                        let heap_id = self
-                            .heap
-                            .allocate(HeapData::FunctionDefaults(FunctionDefaults { func_id, defaults }));
+                        let heap_id = self.heap.allocate(HeapData::FunctionDefaults(FunctionDefaults {
+                            func_id,
+                            defaults,
+                            attrs: None,
+                        }));
                         self.push(Value::Ref(heap_id));
                     }
                 }
@@ -1751,6 +1753,7 @@ impl<'h> VM<'h> {
                         func_id,
                         cells,
                         defaults,
+                        attrs: None,
                     }));
                     self.push(Value::Ref(heap_id));
                 }
