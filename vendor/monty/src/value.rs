@@ -1811,12 +1811,20 @@ impl Value {
         if let Some(bound) = crate::types::method_descriptor::bind_builtin_method(self, attr, vm) {
             return Ok(CallResult::Value(bound));
         }
+        // hwf: an attribute a script set on a function (`fn.calls`).
+        if let Some(value) = crate::types::user_attrs::get_function_attr(self, attr, vm) {
+            return Ok(CallResult::Value(value));
+        }
         let type_name = self.py_type_name(vm);
         Err(ExcType::attribute_error(type_name, attr.as_str(vm.interns)))
     }
 
     /// Sets an attribute, consuming `value` on both success and error.
     pub fn py_set_attr(&self, name: &EitherStr, value: Self, vm: &mut VM<'_>) -> RunResult<()> {
+        // hwf: `fn.calls = []`, `err.retry_after = 30`.
+        if crate::types::user_attrs::takes_attrs(self, vm) {
+            return crate::types::user_attrs::set_attr(self, name, value, vm);
+        }
         if let Self::Ref(heap_id) = self {
             vm.heap.read(*heap_id).py_set_attr(name, value, vm)
         } else {
