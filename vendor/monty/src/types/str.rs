@@ -1364,7 +1364,15 @@ fn str_isnumeric(s: &str) -> bool {
 ///
 /// Returns True if all characters in the string are whitespace and there is at least one character.
 fn str_isspace(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(char::is_whitespace)
+    !s.is_empty() && s.chars().all(py_is_space)
+}
+
+/// hwf: whether `c` is whitespace as CPython's `str.isspace`, `split()` and
+/// `strip()` count it (`Py_UNICODE_ISSPACE`): Rust's `char::is_whitespace`
+/// plus the information separators U+001C..U+001F (bidi classes B and S).
+/// Over all of Unicode these are the only differences.
+pub(crate) fn py_is_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
 /// Implements Python's `str.islower()` method.
@@ -2027,7 +2035,7 @@ fn str_strip<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> Run
     let s = s.get(vm.heap);
     let result = match &chars {
         Some(c) => s.trim_matches(|ch| c.contains(ch)).to_owned(),
-        None => s.trim().to_owned(),
+        None => s.trim_matches(py_is_space).to_owned(),
     };
     Ok(allocate_string(result, vm.heap))
 }
@@ -2040,7 +2048,7 @@ fn str_lstrip<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> Ru
     let s = s.get(vm.heap);
     let result = match &chars {
         Some(c) => s.trim_start_matches(|ch| c.contains(ch)).to_owned(),
-        None => s.trim_start().to_owned(),
+        None => s.trim_start_matches(py_is_space).to_owned(),
     };
     Ok(allocate_string(result, vm.heap))
 }
@@ -2053,7 +2061,7 @@ fn str_rstrip<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> Ru
     let s = s.get(vm.heap);
     let result = match &chars {
         Some(c) => s.trim_end_matches(|ch| c.contains(ch)).to_owned(),
-        None => s.trim_end().to_owned(),
+        None => s.trim_end_matches(py_is_space).to_owned(),
     };
     Ok(allocate_string(result, vm.heap))
 }
@@ -2131,7 +2139,7 @@ fn str_split<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> Run
         None => {
             // Split on whitespace, filtering empty strings
             if maxsplit < 0 {
-                s.split_whitespace().collect()
+                s.split(py_is_space).filter(|part| !part.is_empty()).collect()
             } else {
                 // Safe cast: we've checked maxsplit >= 0
                 let max = usize::try_from(maxsplit).unwrap_or(usize::MAX);
@@ -2180,7 +2188,7 @@ fn str_rsplit<'h>(s: &HeapRead<'h, str>, args: ArgValues, vm: &mut VM<'h>) -> Ru
         None => {
             // Split on whitespace from right
             if maxsplit < 0 {
-                s.split_whitespace().collect()
+                s.split(py_is_space).filter(|part| !part.is_empty()).collect()
             } else {
                 // Safe cast: we've checked maxsplit >= 0
                 let max = usize::try_from(maxsplit).unwrap_or(usize::MAX);
@@ -2242,13 +2250,13 @@ struct RsplitArgs {
 /// Split string on whitespace, returning at most `maxsplit + 1` parts.
 fn split_whitespace_n(s: &str, maxsplit: usize) -> Vec<&str> {
     let mut parts = Vec::new();
-    let mut remaining = s.trim_start();
+    let mut remaining = s.trim_start_matches(py_is_space);
     let mut count = 0;
 
     while !remaining.is_empty() && count < maxsplit {
-        if let Some(end) = remaining.find(|c: char| c.is_whitespace()) {
+        if let Some(end) = remaining.find(py_is_space) {
             parts.push(&remaining[..end]);
-            remaining = remaining[end..].trim_start();
+            remaining = remaining[end..].trim_start_matches(py_is_space);
             count += 1;
         } else {
             break;
@@ -2265,14 +2273,14 @@ fn split_whitespace_n(s: &str, maxsplit: usize) -> Vec<&str> {
 /// Split string on whitespace from the right, returning at most `maxsplit + 1` parts.
 fn rsplit_whitespace_n(s: &str, maxsplit: usize) -> Vec<&str> {
     let mut parts = Vec::new();
-    let mut remaining = s.trim_end();
+    let mut remaining = s.trim_end_matches(py_is_space);
     let mut count = 0;
 
     while !remaining.is_empty() && count < maxsplit {
-        if let Some(start) = remaining.rfind(|c: char| c.is_whitespace()) {
-            let ws_len = remaining[start..].chars().next().unwrap().len_utf8();
+        if let Some(start) = remaining.rfind(py_is_space) {
+            let ws_len = remaining[start..].chars().next().map_or(1, char::len_utf8);
             parts.push(&remaining[start + ws_len..]);
-            remaining = remaining[..start].trim_end();
+            remaining = remaining[..start].trim_end_matches(py_is_space);
             count += 1;
         } else {
             break;
