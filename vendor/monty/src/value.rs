@@ -1062,6 +1062,9 @@ impl<'h> PyTrait<'h> for Value {
                 (Self::Float(base), Self::Float(exp)) => {
                     if *base == 0.0 && *exp < 0.0 {
                         Err(ExcType::zero_negative_power())
+                    } else if let Some(z) = crate::types::complex::negative_base_pow(*base, *exp, vm) {
+                        // hwf: a negative base to a fractional power is complex.
+                        z.map(Some)
                     } else {
                         float_pow(*base, *exp)
                     }
@@ -1069,6 +1072,8 @@ impl<'h> PyTrait<'h> for Value {
                 (Self::Int(base), Self::Float(exp)) => {
                     if *base == 0 && *exp < 0.0 {
                         Err(ExcType::zero_negative_power())
+                    } else if let Some(z) = crate::types::complex::negative_base_pow(*base as f64, *exp, vm) {
+                        z.map(Some)
                     } else {
                         float_pow(*base as f64, *exp)
                     }

@@ -472,7 +472,7 @@ fn call_bytearray_method<'h>(
             let data = this.get(vm.heap).0.clone();
             Ok(allocate_bytearray(data, vm))
         }
-        other => {
+        other if returns_bytes(other) || reads_bytes(other) => {
             let data = this.get(vm.heap).0.clone();
             let result = call_bytes_method_static(&data, other, args, vm)?;
             if returns_bytes(other) {
@@ -481,7 +481,36 @@ fn call_bytearray_method<'h>(
                 Ok(result)
             }
         }
+        other => {
+            args.drop_with(vm);
+            Err(ExcType::attribute_error(Type::ByteArray, other.into()))
+        }
     }
+}
+
+/// Whether a `bytes` method answers something other than a byte string
+/// (a str, an int, a bool).
+fn reads_bytes(method: StaticStrings) -> bool {
+    matches!(
+        method,
+        StaticStrings::Decode
+            | StaticStrings::Hex
+            | StaticStrings::Count
+            | StaticStrings::Find
+            | StaticStrings::Rfind
+            | StaticStrings::Index
+            | StaticStrings::Rindex
+            | StaticStrings::Startswith
+            | StaticStrings::Endswith
+            | StaticStrings::Isalpha
+            | StaticStrings::Isdigit
+            | StaticStrings::Isalnum
+            | StaticStrings::Isspace
+            | StaticStrings::Islower
+            | StaticStrings::Isupper
+            | StaticStrings::Isascii
+            | StaticStrings::Istitle
+    )
 }
 
 /// Whether a `bytes` method builds byte strings, which a `bytearray`'s

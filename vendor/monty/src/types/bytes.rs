@@ -945,7 +945,14 @@ fn parse_bytes_sub_args(
         [] => return Err(ExcType::type_error_at_least(method, 1, 0)),
         _ => return Err(ExcType::type_error_at_most(method, 3, pos.len())),
     };
-    let sub = extract_bytes_only(sub_value, vm)?.to_owned();
+    // hwf: an int is the one byte it names (`b"a1".count(49)`), as CPython.
+    let sub = match sub_value {
+        Value::Int(_) | Value::Bool(_) => {
+            let byte = sub_value.as_int(vm)?;
+            vec![u8::try_from(byte).map_err(|_| ExcType::value_error("byte must be in range(0, 256)"))?]
+        }
+        _ => extract_bytes_only(sub_value, vm)?.to_owned(),
+    };
 
     // Ensure start <= end to prevent slice panics (Python treats start > end as empty slice)
     Ok((sub, start, end.max(start)))

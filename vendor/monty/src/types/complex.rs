@@ -277,6 +277,16 @@ fn powu(x: Complex, n: u64) -> Complex {
     r
 }
 
+/// `base ** exp` for a negative finite `base` and a finite fractional `exp`:
+/// CPython's float `**` hands these to complex `**`, so `(-8) ** (1/3)` is
+/// `(1.0000000000000002+1.7320508075688772j)`. `None` for any other pair.
+pub(crate) fn negative_base_pow(base: f64, exp: f64, vm: &VM<'_>) -> Option<RunResult<Value>> {
+    if !(base.is_finite() && base < 0.0 && exp.is_finite() && exp != exp.floor()) {
+        return None;
+    }
+    Some(pow(Complex::new(base, 0.0), Complex::new(exp, 0.0)).map(|z| allocate_complex(z, vm)))
+}
+
 /// Which arithmetic operation a binary helper runs.
 #[derive(Clone, Copy)]
 enum Op {
