@@ -441,6 +441,7 @@
   const arrayMethod = (name, f) => defineProperty(Array.prototype, name, { value: f, writable: true, enumerable: false, configurable: true });
   arrayMethod("sort", { sort(comparefn) {
     const cmp = comparator(comparefn);
+    if (this === undefined || this === null) throw new TypeErrorCtor("Cannot convert undefined or null to object");
     const o = Object(this), len = toLength(o.length);
     const values = [];
     let undefs = 0;
@@ -456,6 +457,7 @@
   } }.sort);
   arrayMethod("toSorted", { toSorted(comparefn) {
     const cmp = comparator(comparefn);
+    if (this === undefined || this === null) throw new TypeErrorCtor("Cannot convert undefined or null to object");
     const o = Object(this), len = toLength(o.length);
     const values = [];
     let undefs = 0;
@@ -1646,7 +1648,9 @@
     const numeric = formatNumericDate(t, r);
     if (numeric !== null) return numeric;
     const d = new RealDate(t);
-    const Y = d.getUTCFullYear(), M = d.getUTCMonth(), D = d.getUTCDate();
+    // With an era, a year before 1 counts back from it (`-500` is `501 BC`).
+    const bc = d.getUTCFullYear() <= 0;
+    const Y = r.era !== undefined && bc ? 1 - d.getUTCFullYear() : d.getUTCFullYear(), M = d.getUTCMonth(), D = d.getUTCDate();
     const o = dateComponents(r);
     const name = dateName, num = dateNumber;
     let date = "";
@@ -1696,7 +1700,7 @@
       time = flexiblePeriod(d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), o, r.dayPeriod);
     }
     // ICU's English era after the date (`2024 AD`, `March 5, 2024 Anno Domini`).
-    if (r.era !== undefined && date !== "") date += " " + (Y > 0 ? ERAS[r.era][1] : ERAS[r.era][0]);
+    if (r.era !== undefined && date !== "") date += " " + ERAS[r.era][bc ? 0 : 1];
     const zoneName = o.timeZoneName === undefined ? "" : zoneText(r.zone, instant, o.timeZoneName, o.gb);
     if (time === "") return zoneName === "" ? date : date === "" ? zoneName : `${date}${o.month === "long" ? " at " : ", "}${zoneName}`;
     if (zoneName !== "") time += ` ${zoneName}`;

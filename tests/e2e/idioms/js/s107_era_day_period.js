@@ -19,7 +19,7 @@ out.mixed = [
 ]
 for (const era of ['narrow', 'short', 'long']) {
   const f = (o) => new Intl.DateTimeFormat('en-US', { ...o, era, timeZone: 'UTC' }).format(at(9))
-  out[`era ${era}`] = [f({ year: 'numeric' }), f({}), f({ year: 'numeric', month: 'long', day: 'numeric' }), f({ year: 'numeric', month: 'numeric', day: 'numeric' }), f({ year: 'numeric', month: 'short' }), new Date(at(9)).toLocaleDateString('en-US', { year: 'numeric', era, timeZone: 'UTC' })]
+  out[`era ${era}`] = [f({ year: 'numeric' }), f({}), f({ year: 'numeric', month: 'long', day: 'numeric' }), f({ year: 'numeric', month: 'numeric', day: 'numeric' }), f({ year: 'numeric', month: 'short' }), new Date(at(9)).toLocaleDateString('en-US', { year: 'numeric', era, timeZone: 'UTC' }), new Date(Date.UTC(-500, 0, 1)).toLocaleDateString('en-US', { year: 'numeric', era, timeZone: 'UTC' }), new Date('0000-07-01T00:00:00Z').toLocaleDateString('en-US', { year: 'numeric', month: 'short', era, timeZone: 'UTC' })]
 }
 out.parts = [
   new Intl.DateTimeFormat('en-US', { hour: 'numeric', dayPeriod: 'short', timeZone: 'UTC' }).formatToParts(at(14)),
