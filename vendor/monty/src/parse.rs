@@ -2544,7 +2544,13 @@ impl<'a> Parser<'a> {
                         }
                     }
                     Number::Float(f) => Literal::Float(f),
-                    Number::Complex { .. } => return Err(ParseError::not_implemented("complex constants", position)),
+                    // hwf: an imaginary literal (`2j`, `1.5e3j`) is the
+                    // complex it names, built when the expression runs
+                    // (a complex lives on the heap); `3 + 2j` adds to it.
+                    Number::Complex { real, imag } => {
+                        let part = |x: f64| ExprLoc::new(position, Expr::Literal(Literal::Float(x)));
+                        return Ok(call_builtin_type(position, Type::Complex, vec![part(real), part(imag)]));
+                    }
                 };
                 Ok(ExprLoc::new(position, Expr::Literal(const_value)))
             }
