@@ -26,9 +26,16 @@ pub fn builtin_enumerate(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     let mut iter = iter.read(vm);
 
     // Get start index (default 0)
+    // hwf: a start past 64 bits (`enumerate(xs, start=2**70)`) counts in a
+    // `BigInt`, as does a count that passes `i64::MAX`.
+    let mut big_index: Option<num_bigint::BigInt> = None;
     let mut index: i64 = match start {
         Some(Value::Int(n)) => *n,
         Some(Value::Bool(b)) => i64::from(*b),
+        Some(v) if crate::args::is_long_int(v, vm) => {
+            big_index = Some(crate::types::long_int::long_int_value(v, vm).unwrap_or_default());
+            0
+        }
         Some(v) => {
             let type_name = v.py_type_name(vm);
             return Err(SimpleException::new_msg(
@@ -46,9 +53,23 @@ pub fn builtin_enumerate(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
 
     while let Some(item) = iter.py_next(vm)? {
         // Create tuple (index, item)
-        let tuple_val = allocate_tuple(smallvec![Value::Int(index), item], vm.heap);
+        let index_value = match big_index.as_mut() {
+            Some(big) => {
+                let value = crate::types::LongInt::new(big.clone()).into_value(vm.heap);
+                *big += 1;
+                value
+            }
+            None => {
+                let value = Value::Int(index);
+                match index.checked_add(1) {
+                    Some(next) => index = next,
+                    None => big_index = Some(num_bigint::BigInt::from(index) + 1),
+                }
+                value
+            }
+        };
+        let tuple_val = allocate_tuple(smallvec![index_value, item], vm.heap);
         result.push(tuple_val);
-        index += 1;
     }
 
     let (result, vm) = result_guard.into_parts();

@@ -104,6 +104,15 @@ pub fn builtin_round(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
                 LongInt::value_from_f64(bankers_round(*f), vm.heap)
             }
         }
+        // hwf: an int past 64 bits is returned as is (`round(10 ** 20)`), or
+        // rounded half to even to a multiple of 10**-ndigits, exactly.
+        v if is_long_int(v, vm) => match digits {
+            Some(d) if d < 0 => {
+                let n = crate::types::long_int::long_int_value(v, vm).unwrap_or_default();
+                Ok(LongInt::new(round_bigint_to_tens(&n, d.unsigned_abs())).into_value(vm.heap))
+            }
+            _ => Ok(v.clone_with_heap(vm.heap)),
+        },
         _ => {
             let type_name = number.py_type_name(vm);
             Err(SimpleException::new_msg(
@@ -113,6 +122,24 @@ pub fn builtin_round(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
             .into())
         }
     }
+}
+
+/// hwf: `n` rounded half to even to a multiple of `10**tens`; 0 once the
+/// factor exceeds twice `|n|` (so a huge `tens` costs nothing).
+fn round_bigint_to_tens(n: &BigInt, tens: u64) -> BigInt {
+    use num_integer::Integer;
+    // 10**tens > 2|n| as soon as tens exceeds the digit count of 2|n|.
+    let digits = (n.bits() + 1) * 31 / 100 + 2;
+    if tens > digits {
+        return BigInt::default();
+    }
+    let factor = BigInt::from(10).pow(u32::try_from(tens).unwrap_or(u32::MAX));
+    let (mut q, r) = n.div_mod_floor(&factor);
+    let r2: BigInt = r * 2;
+    if r2 > factor || (r2 == factor && q.is_odd()) {
+        q += 1;
+    }
+    q * factor
 }
 
 /// Implements banker's rounding (round half to even).

@@ -1270,10 +1270,22 @@ fn math_gcd(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     defer_drop_mut!(positional, vm);
 
     let mut result: u64 = 0;
+    // hwf: past 64 bits (`gcd(2**70, 6)`), exactly, once an argument is.
+    let mut big: Option<BigInt> = None;
     for arg in positional.by_ref() {
         defer_drop!(arg, vm);
+        if big.is_none() && is_big(arg, vm) {
+            big = Some(BigInt::from(result));
+        }
+        if let Some(acc) = big.as_mut() {
+            *acc = num_integer::Integer::gcd(acc, &value_to_bigint(arg, vm)?);
+            continue;
+        }
         let n = value_to_int(arg, vm)?;
         result = gcd(result, n.unsigned_abs());
+    }
+    if let Some(acc) = big {
+        return Ok(LongInt::new(acc).into_value(vm.heap));
     }
     Ok(u64_to_value(result, vm.heap))
 }
@@ -1288,18 +1300,33 @@ fn math_lcm(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     defer_drop_mut!(positional, vm);
 
     let mut result: u64 = 1;
+    // hwf: past 64 bits, exactly, once an argument or the result is.
+    let mut big: Option<BigInt> = None;
     for arg in positional.by_ref() {
         defer_drop!(arg, vm);
+        if big.is_none() && is_big(arg, vm) {
+            big = Some(BigInt::from(result));
+        }
+        if let Some(acc) = big.as_mut() {
+            let n = value_to_bigint(arg, vm)?;
+            *acc = num_integer::Integer::lcm(acc, &n);
+            continue;
+        }
         let n = value_to_int(arg, vm)?;
         let abs_n = n.unsigned_abs();
         if abs_n == 0 {
-            return Ok(Value::Int(0));
+            big = Some(BigInt::from(0));
+            continue;
         }
         let g = gcd(result, abs_n);
         // lcm(a, b) = |a| / gcd(a,b) * |b| — dividing first avoids intermediate overflow
-        result = (result / g)
-            .checked_mul(abs_n)
-            .ok_or_else(|| SimpleException::new_msg(ExcType::OverflowError, "integer overflow in lcm"))?;
+        match (result / g).checked_mul(abs_n) {
+            Some(r) => result = r,
+            None => big = Some(BigInt::from(result / g) * BigInt::from(abs_n)),
+        }
+    }
+    if let Some(acc) = big {
+        return Ok(LongInt::new(acc).into_value(vm.heap));
     }
     Ok(u64_to_value(result, vm.heap))
 }
@@ -1312,6 +1339,12 @@ fn math_comb(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     defer_drop!(n_val, vm);
     defer_drop!(k_val, vm);
 
+    // hwf: `n` or `k` past 64 bits (`comb(2**70, 2)`), as CPython.
+    if is_big(n_val, vm) || is_big(k_val, vm) {
+        let n = value_to_bigint(n_val, vm)?;
+        let k = value_to_bigint(k_val, vm)?;
+        return big_comb_perm(&n, &k, true, vm);
+    }
     let n = value_to_int(n_val, vm)?;
     let k = value_to_int(k_val, vm)?;
 
@@ -1343,6 +1376,28 @@ fn math_perm(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     let (n_val, k_val) = args.get_one_two_args("math.perm", vm.heap)?;
     defer_drop!(n_val, vm);
 
+    // hwf: `n` or `k` past 64 bits (`perm(2**70, 1)`), as CPython.
+    if is_big(n_val, vm) || k_val.as_ref().is_some_and(|kv| is_big(kv, vm)) {
+        let n = value_to_bigint(n_val, vm);
+        let Some(kv) = k_val else {
+            let n = n?;
+            if n.sign() == num_bigint::Sign::Minus {
+                return Err(SimpleException::new_msg(
+                    ExcType::ValueError,
+                    "factorial() not defined for negative values",
+                )
+                .into());
+            }
+            return Err(SimpleException::new_msg(
+                ExcType::OverflowError,
+                format!("factorial() argument should not exceed {}", i64::MAX),
+            )
+            .into());
+        };
+        defer_drop!(kv, vm);
+        let k = value_to_bigint(kv, vm)?;
+        return big_comb_perm(&n?, &k, false, vm);
+    }
     let n = value_to_int(n_val, vm)?;
     let k_explicit = k_val.is_some();
     let k = match k_val {
@@ -1374,6 +1429,42 @@ fn math_perm(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
         return Err(SimpleException::new_msg(ExcType::OverflowError, "integer overflow in perm").into());
     }
     Ok(falling_product(n, k).into_value(vm.heap))
+}
+
+/// hwf: `math.comb(n, k)` / `math.perm(n, k)` with an argument past 64
+/// bits: CPython's errors, then the exact product of the `k` (for `comb`,
+/// `min(k, n - k)`) falling factors, refused past [`BIG_INT_MATH_MAX_N`]
+/// factors as the 64-bit path refuses a large `n`.
+fn big_comb_perm(n: &BigInt, k: &BigInt, comb: bool, vm: &mut VM<'_>) -> RunResult<Value> {
+    use num_bigint::Sign;
+    if n.sign() == Sign::Minus {
+        return Err(SimpleException::new_msg(ExcType::ValueError, "n must be a non-negative integer").into());
+    }
+    if k.sign() == Sign::Minus {
+        return Err(SimpleException::new_msg(ExcType::ValueError, "k must be a non-negative integer").into());
+    }
+    if k > n {
+        return Ok(Value::Int(0));
+    }
+    let k = if comb { k.min(&(n - k)).clone() } else { k.clone() };
+    let Some(count) = k.to_i64() else {
+        let what = if comb { "min(n - k, k)" } else { "k" };
+        return Err(SimpleException::new_msg(ExcType::OverflowError, format!("{what} must not exceed {}", i64::MAX)).into());
+    };
+    if count > BIG_INT_MATH_MAX_N {
+        let what = if comb { "integer overflow in comb" } else { "integer overflow in perm" };
+        return Err(SimpleException::new_msg(ExcType::OverflowError, what).into());
+    }
+    let mut numerator = BigInt::from(1);
+    let mut denominator = BigInt::from(1);
+    for i in 0..count {
+        vm.heap.tracker.check_memory_time_every(usize::try_from(i).unwrap_or(usize::MAX))?;
+        numerator *= n - i;
+        if comb {
+            denominator *= i + 1;
+        }
+    }
+    Ok(LongInt::new(numerator / denominator).into_value(vm.heap))
 }
 
 // ==========================
@@ -1468,7 +1559,13 @@ fn math_ldexp(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     defer_drop!(i_val, vm);
 
     let x = value_to_float(x_val, vm)?;
-    let i = value_to_int(i_val, vm)?;
+    // hwf: an exponent past 64 bits overflows (or underflows to 0.0) as
+    // CPython's clamp to a C long does.
+    let i = if is_big(i_val, vm) {
+        if i_val.long_int_is_negative(vm) { i64::MIN } else { i64::MAX }
+    } else {
+        value_to_int(i_val, vm)?
+    };
 
     // Special cases: inf/nan/zero pass through regardless of exponent
     if x.is_nan() || x.is_infinite() || x == 0.0 {
@@ -1590,6 +1687,28 @@ fn value_to_int(value: &Value, vm: &VM<'_>) -> RunResult<i64> {
             "'{}' object cannot be interpreted as an integer",
             value.py_type_name(vm)
         ))),
+    }
+}
+
+/// hwf: an int argument as a `BigInt`, whatever its size (`Int`, `Bool`,
+/// an interned or heap `LongInt`); other types raise as [`value_to_int`].
+fn value_to_bigint(value: &Value, vm: &VM<'_>) -> RunResult<BigInt> {
+    match value {
+        Value::InternLongInt(id) => Ok(vm.interns.get_long_int(*id).clone()),
+        Value::Ref(id) => match vm.heap.get(*id) {
+            HeapData::LongInt(li) => Ok(li.inner().clone()),
+            _ => value_to_int(value, vm).map(BigInt::from),
+        },
+        _ => value_to_int(value, vm).map(BigInt::from),
+    }
+}
+
+/// hwf: whether `value` is an int beyond 64 bits.
+fn is_big(value: &Value, vm: &VM<'_>) -> bool {
+    match value {
+        Value::InternLongInt(_) => true,
+        Value::Ref(id) => matches!(vm.heap.get(*id), HeapData::LongInt(_)),
+        _ => false,
     }
 }
 

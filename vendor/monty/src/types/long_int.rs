@@ -297,6 +297,19 @@ pub fn bigint_eq_f64(b: &BigInt, f: f64) -> bool {
         }
 }
 
+/// hwf: the `BigInt` of an int past 64 bits, interned or on the heap;
+/// `None` for any other value (`Int` included).
+pub(crate) fn long_int_value(value: &Value, vm: &VM<'_>) -> Option<BigInt> {
+    match value {
+        Value::InternLongInt(id) => Some(vm.interns.get_long_int(*id).clone()),
+        Value::Ref(id) => match vm.heap.get(*id) {
+            HeapData::LongInt(li) => Some(li.inner().clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Compares a borrowed bigint with an i64 without allocating a temporary bigint.
 pub(crate) fn bigint_eq_i64(b: &BigInt, i: i64) -> bool {
     b.to_i64() == Some(i)
