@@ -99,6 +99,22 @@ fn parse_json_input(value: &Value, vm: &mut VM<'_>) -> RunResult<Value> {
         },
         _ => return Err(ExcType::json_loads_type_error(&value.py_type_name(vm))),
     };
+    // hwf: a BOM, as CPython: a `str` that starts with one is refused at
+    // char 0, and `bytes` are decoded as `utf-8-sig` (the BOM dropped).
+    let is_str = !matches!(value, Value::InternBytes(_))
+        && !matches!(value, Value::Ref(id) if matches!(vm.heap.get(*id), HeapData::Bytes(_)));
+    if let Some(rest) = bytes.strip_prefix("\u{feff}".as_bytes()) {
+        if is_str {
+            return Err(ExcType::json_decode_error(
+                "Unexpected UTF-8 BOM (decode using utf-8-sig)",
+                bytes.as_ref(),
+                1,
+                1,
+                0,
+            ));
+        }
+        return parse_json_bytes(rest, vm);
+    }
     parse_json_bytes(bytes.as_ref(), vm)
 }
 
@@ -482,6 +498,11 @@ fn json_error_to_run_error(error: &JiterError, bytes: &[u8]) -> RunError {
             (message.to_owned(), index)
         }
         JiterErrorType::JsonError(JsonErrorType::TrailingCharacters) => ("Extra data".to_owned(), error.index),
+        // hwf: CPython's text for a raw control character (a newline, a
+        // tab) inside a string, at the character.
+        JiterErrorType::JsonError(JsonErrorType::ControlCharacterWhileParsingString) => {
+            ("Invalid control character at".to_owned(), error.index)
+        }
         JiterErrorType::JsonError(JsonErrorType::InvalidNumber) => {
             // hwf: CPython reads the longest number its pattern allows
             // (`-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?`) and reports what
