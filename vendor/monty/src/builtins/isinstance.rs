@@ -106,6 +106,9 @@ fn isinstance_check(obj: &Value, classinfo: &Value, vm: &mut VM<'_>) -> RunResul
         Value::Builtin(Builtins::ExcType(handler_type)) => {
             Ok(matches!(obj.py_type(vm), Type::Exception(exc_type) if exc_type.is_subclass_of(*handler_type)))
         }
+        // hwf: `map`, `filter`, `zip`, `enumerate`, `reversed` are types in
+        // CPython; here they build lists, so no value is one of them.
+        v if is_eager_iterator_type(v) => Ok(false),
         // A user-defined class: true iff `obj` is an instance of exactly this class.
         Value::Ref(id) if matches!(vm.heap.get(*id), HeapData::Class(_)) => Ok(instance_of_class(obj, *id, vm)),
         // A `collections.namedtuple` class, matched by the instance's `class_id`.
@@ -129,6 +132,17 @@ fn isinstance_check(obj: &Value, classinfo: &Value, vm: &mut VM<'_>) -> RunResul
         }
         _ => Err(ExcType::isinstance_arg2_error()),
     }
+}
+
+/// hwf: whether `value` names one of CPython's lazy iterator types that hwf
+/// implements as functions returning a list (`isinstance(v, (map, zip))` in
+/// a "materialise if lazy" helper is then false rather than a `TypeError`).
+fn is_eager_iterator_type(value: &Value) -> bool {
+    use crate::builtins::BuiltinsFunctions as F;
+    matches!(
+        value,
+        Value::Builtin(Builtins::Function(F::Map | F::Filter | F::Zip | F::Enumerate | F::Reversed))
+    )
 }
 
 /// Whether `obj` is a host instance whose class entry is `class_id` (exact
@@ -167,6 +181,7 @@ fn isinstance_check_tuple<'h>(obj: &Value, tuple: &HeapRead<'h, Tuple>, vm: &mut
                     return Ok(true);
                 }
             }
+            v if is_eager_iterator_type(v) => {}
             Value::Ref(id) if matches!(vm.heap.get(*id), HeapData::Class(_)) => {
                 if instance_of_class(obj, *id, vm) {
                     return Ok(true);
