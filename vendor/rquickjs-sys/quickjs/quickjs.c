@@ -52543,6 +52543,28 @@ static void json_free_parse_record(JSContext *ctx, JSONParseRecord *pr)
    RangeError as the stack check's. */
 #define JSON_MAX_DEPTH 1000
 
+/* hwf patch: the token after a value; after the top-level one only
+   whitespace may follow, else V8's "Unexpected non-whitespace character
+   after JSON" at the first other character, before any tokenizing (a
+   trailing "trailing" must not be read as a broken `true`) */
+static int json_next_token_after_value(JSParseState *s)
+{
+    const uint8_t *p = s->buf_ptr;
+
+    if (s->json_depth == 0) {
+        while (p < s->buf_end &&
+               (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+            p++;
+        if (p < s->buf_end) {
+            json_free_token(s, &s->token);
+            s->token.val = TOK_ERROR;
+            return js_parse_error(s, "Unexpected non-whitespace character after JSON at position %d",
+                                  json_utf16_length(s->buf_start, p));
+        }
+    }
+    return json_next_token(s);
+}
+
 static JSValue json_parse_value(JSParseState *s, JSONParseRecord *pr)
 {
     JSContext *ctx = s->ctx;
@@ -52628,7 +52650,7 @@ static JSValue json_parse_value(JSParseState *s, JSONParseRecord *pr)
                         goto fail;
                 }
             }
-            if (json_next_token(s))
+            if (json_next_token_after_value(s))
                 goto fail;
         }
         break;
@@ -52677,7 +52699,7 @@ static JSValue json_parse_value(JSParseState *s, JSONParseRecord *pr)
                         goto fail;
                 }
             }
-            if (json_next_token(s))
+            if (json_next_token_after_value(s))
                 goto fail;
         }
         break;
@@ -52688,7 +52710,7 @@ static JSValue json_parse_value(JSParseState *s, JSONParseRecord *pr)
                                              s->token.ptr - s->buf_start,
                                              s->buf_ptr - s->token.ptr);
         }
-        if (json_next_token(s))
+        if (json_next_token_after_value(s))
             goto fail;
         break;
     case TOK_NUMBER:
@@ -52698,7 +52720,7 @@ static JSValue json_parse_value(JSParseState *s, JSONParseRecord *pr)
                                              s->token.ptr - s->buf_start,
                                              s->buf_ptr - s->token.ptr);
         }
-        if (json_next_token(s))
+        if (json_next_token_after_value(s))
             goto fail;
         break;
     case TOK_IDENT:
@@ -52720,7 +52742,7 @@ static JSValue json_parse_value(JSParseState *s, JSONParseRecord *pr)
         } else {
             goto def_token;
         }
-        if (json_next_token(s))
+        if (json_next_token_after_value(s))
             goto fail;
         break;
     default:
