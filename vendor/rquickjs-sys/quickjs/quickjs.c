@@ -59578,6 +59578,8 @@ static bool string_get_tzoffset(const uint8_t *sp, int *pp, int *tzp, bool stric
         n = p - n;
         if (strict && n != 2 && n != 4)
             return false;
+        if (!strict && n > 4) /* hwf patch: as V8, no +hhmmss */
+            return false;
         while (n > 4) {
             n -= 2;
             hh /= 100;
@@ -59588,7 +59590,7 @@ static bool string_get_tzoffset(const uint8_t *sp, int *pp, int *tzp, bool stric
         } else {
             mm = 0;
             if (string_skip_char(sp, &p, ':')  /* optional separator */
-            &&  !string_get_digits(sp, &p, &mm, 2, 2))
+            &&  !string_get_digits(sp, &p, &mm, strict ? 2 : 1, 2)) /* hwf patch: +01:0 as V8 */
                 return false;
         }
         if (hh > 23 || mm > 59)
@@ -59640,6 +59642,17 @@ static bool string_get_month(const uint8_t *sp, int *pp, int *pval) {
     *pval = n + 1;
     *pp += 3;
     return true;
+}
+
+/* hwf patch: whether the ISO text before position p has a time part
+   (a 'T' after the date) */
+static bool string_has_time_part(const uint8_t *sp, int p) {
+    int i;
+    for (i = 0; i < p; i++) {
+        if (sp[i] == 'T')
+            return true;
+    }
+    return false;
 }
 
 /* parse toISOString format */
@@ -59697,7 +59710,28 @@ static bool js_date_parse_isostring(const uint8_t *sp, int fields[9], bool *is_l
     /* parse the time zone offset if present: [+-]HH:mm or [+-]HHmm */
     if (sp[p]) {
         *is_local = false;
-        if (!string_get_tzoffset(sp, &p, &fields[8], true))
+        /* hwf patch: as V8's ES5 parser, after a time only Z (either case),
+           +HH:mm or +HHmm, else the text is invalid (`+01`, `+1`, `+01:0`
+           are NaN); after a date without a time a sign is no offset */
+        if ((sp[p] == '+' || sp[p] == '-') && !string_has_time_part(sp, p)) {
+            fields[3] = 100;  // reject unconditionally
+            return true;
+        }
+        if (sp[p] == 'z' && string_has_time_part(sp, p)) {
+            p++;
+            fields[8] = 0;
+        } else if ((sp[p] == '+' || sp[p] == '-') && string_has_time_part(sp, p)) {
+            int sgn1 = sp[p++], q = p, hh, mm = 0;
+            if (!string_get_digits(sp, &p, &hh, 1, 0) ||
+                (p - q == 4 ? (mm = hh % 100, hh /= 100, false) :
+                 (p - q != 2 || !string_skip_char(sp, &p, ':') ||
+                  !string_get_digits(sp, &p, &mm, 2, 2))) ||
+                hh > 23 || mm > 59) {
+                fields[3] = 100;  // reject unconditionally
+                return true;
+            }
+            fields[8] = sgn1 == '+' ? hh * 60 + mm : -(hh * 60 + mm);
+        } else if (!string_get_tzoffset(sp, &p, &fields[8], true))
             return false;
     }
     /* error if extraneous characters */
@@ -59720,12 +59754,8 @@ static struct {
     { "MST",  -7 * 60 },    // Mountain Standard Time
     { "PDT",  -7 * 60 },    // Pacific Daylight Time
     { "PST",  -8 * 60 },    // Pacific Standard Time
-    { "WET",  +0 * 60 },    // Western European Time
-    { "WEST", +1 * 60 },    // Western European Summer Time
-    { "CET",  +1 * 60 },    // Central European Time
-    { "CEST", +2 * 60 },    // Central European Summer Time
-    { "EET",  +2 * 60 },    // Eastern European Time
-    { "EEST", +3 * 60 },    // Eastern European Summer Time
+    /* hwf patch: no WET, WEST, CET, CEST, EET, EEST: V8 and JavaScriptCore
+       know only the US zones (`10:00 CEST` is NaN there) */
 };
 
 static bool string_get_tzabbr(const uint8_t *sp, int *pp, int *offset) {
@@ -59749,6 +59779,9 @@ static bool js_date_parse_otherstring(const uint8_t *sp,
     bool has_year = false;
     bool has_mon = false;
     bool has_time = false;
+    /* hwf patch: GMT, UTC, UT or Z was read: a sign after it is an offset
+       even without a time (V8's `2024-03-08 GMT+01`) */
+    bool has_utc = false;
     int num_index = 0;
     /* hwf patch: how many day-sized numbers came before the year (V8
        reads numbers by position when no month is named) */
@@ -59766,8 +59799,12 @@ static bool js_date_parse_otherstring(const uint8_t *sp,
     while (string_skip_spaces(sp, &p)) {
         p_start = p;
         if ((c = sp[p]) == '+' || c == '-') {
-            if (has_time && string_get_tzoffset(sp, &p, &fields[8], false)) {
+            if ((has_time || has_utc) && string_get_tzoffset(sp, &p, &fields[8], false)) {
                 *is_local = false;
+            } else if (has_time || has_utc || has_year) {
+                /* hwf patch: as V8, a sign after a time or GMT is an offset
+                   (a malformed one is NaN), and no second year */
+                return false;
             } else {
                 p++;
                 if (string_get_digits(sp, &p, &val, 1, 0)) {
@@ -59794,9 +59831,13 @@ static bool js_date_parse_otherstring(const uint8_t *sp,
                         return false;
                     string_get_milliseconds(sp, &p, &fields[6]);
                 } else
-                if (sp[p] != '\0' && sp[p] != ' ')
+                if (sp[p] != '\0' && sp[p] != ' ' && sp[p] != '+' && sp[p] != '-' &&
+                    sp[p] != 'Z' && sp[p] != 'z') /* hwf patch: 10:00+01, 10:00Z as V8 */
                     return false;
                 has_time = true;
+                /* hwf patch: an offset's '-' is no separator (10:00:00-05) */
+                if (sp[p] == '+' || sp[p] == '-')
+                    continue;
             } else {
                 if (p - p_start > 2) {
                     fields[0] = val;
@@ -59838,6 +59879,7 @@ static bool js_date_parse_otherstring(const uint8_t *sp,
         } else
         if (string_get_tzabbr(sp, &p, &fields[8])) {
             *is_local = false;
+            has_utc = fields[8] == 0; /* hwf patch */
             continue;
         } else
         if (c == '(') {  /* skip parenthesized phrase */
