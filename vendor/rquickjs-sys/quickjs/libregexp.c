@@ -1899,6 +1899,24 @@ static bool update_modifier(bool val, int add_mask, int remove_mask,
     return val;
 }
 
+/* hwf patch: whether p starts a quantifier: *, +, ?, {n}, {n,} or {n,m} */
+static bool hwf_re_is_quantifier(const uint8_t *p)
+{
+    if (*p == '*' || *p == '+' || *p == '?')
+        return true;
+    if (*p != '{' || !lre_is_digit(p[1]))
+        return false;
+    p++;
+    while (lre_is_digit(*p))
+        p++;
+    if (*p == ',') {
+        p++;
+        while (lre_is_digit(*p))
+            p++;
+    }
+    return *p == '}';
+}
+
 static int re_parse_term(REParseState *s, bool is_backward_dir)
 {
     const uint8_t *p;
@@ -2041,6 +2059,10 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                 if (dbuf_error(&s->byte_code))
                     return re_parse_out_of_memory(s);
                 put_u32(s->byte_code.buf + pos, s->byte_code.size - (pos + 4));
+                /* hwf patch: V8's text for a quantifier after a lookbehind
+                   (or a lookahead with the u / v flag), which cannot take one */
+                if (last_atom_start < 0 && hwf_re_is_quantifier(p))
+                    return re_parse_error(s, "Invalid quantifier");
             } else if (p[2] == '<') {
                 p += 3;
                 if (re_parse_group_name(s->u.tmp_buf, sizeof(s->u.tmp_buf),

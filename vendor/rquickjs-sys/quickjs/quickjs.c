@@ -8801,6 +8801,69 @@ static no_inline JSValue hwf_throw_value_message(JSContext *ctx, JSErrorEnum err
                                                  const char *prefix, JSValueConst val,
                                                  const char *suffix);
 
+/* hwf patch: V8's text when `super()` in a derived class's constructor
+   finds no constructor (`class B extends null`): "Super constructor null
+   of B is not a constructor" (a function without a name is "null", a
+   class without one "anonymous class"); false when the failing call is
+   not the current constructor's super call */
+static no_inline bool hwf_throw_not_super_constructor(JSContext *ctx,
+                                                      JSValueConst func_obj)
+{
+    JSStackFrame *sf = ctx->rt->current_stack_frame;
+    JSObject *p;
+    JSValue proto, name;
+    const char *str;
+    char sup[192], cls[ATOM_GET_STR_BUF_SIZE];
+    bool is_super;
+
+    if (!sf || JS_VALUE_GET_TAG(sf->cur_func) != JS_TAG_OBJECT)
+        return false;
+    p = JS_VALUE_GET_OBJ(sf->cur_func);
+    if (!js_class_has_bytecode(p->class_id) ||
+        !p->u.func.function_bytecode->is_derived_class_constructor)
+        return false;
+    proto = JS_GetPrototype(ctx, sf->cur_func);
+    if (JS_IsException(proto)) {
+        JS_FreeValue(ctx, JS_GetException(ctx));
+        return false;
+    }
+    is_super = js_same_value(ctx, proto, func_obj);
+    JS_FreeValue(ctx, proto);
+    if (!is_super)
+        return false;
+    sup[0] = '\0';
+    if (JS_IsFunction(ctx, func_obj)) {
+        name = JS_GetProperty(ctx, func_obj, JS_ATOM_name);
+        str = JS_IsString(name) ? JS_ToCString(ctx, name) : NULL;
+        if (str) {
+            snprintf(sup, sizeof(sup), "%s", str);
+            JS_FreeCString(ctx, str);
+        }
+        JS_FreeValue(ctx, name);
+        if (JS_HasException(ctx))
+            JS_FreeValue(ctx, JS_GetException(ctx));
+    } else if (!JS_IsNull(func_obj)) {
+        hwf_value_text(ctx, func_obj, sup, sizeof(sup));
+    }
+    if (!sup[0])
+        snprintf(sup, sizeof(sup), "null");
+    cls[0] = '\0';
+    name = JS_GetProperty(ctx, sf->cur_func, JS_ATOM_name);
+    str = JS_IsString(name) ? JS_ToCString(ctx, name) : NULL;
+    if (str) {
+        snprintf(cls, sizeof(cls), "%s", str);
+        JS_FreeCString(ctx, str);
+    }
+    JS_FreeValue(ctx, name);
+    if (JS_HasException(ctx))
+        JS_FreeValue(ctx, JS_GetException(ctx));
+    if (!cls[0])
+        JS_ThrowTypeError(ctx, "Super constructor %s of anonymous class is not a constructor", sup);
+    else
+        JS_ThrowTypeError(ctx, "Super constructor %s of %s is not a constructor", sup, cls);
+    return true;
+}
+
 static JSValue JS_ThrowTypeErrorNotAConstructor(JSContext *ctx,
                                                 JSValueConst func_obj)
 {
@@ -8811,6 +8874,8 @@ static JSValue JS_ThrowTypeErrorNotAConstructor(JSContext *ctx,
     /* hwf patch: V8's text, the constructor's expression in the script */
     if (hwf_site_text(ctx, HWF_SITE_NEW, buf, sizeof(buf)))
         return JS_ThrowTypeError(ctx, "%s is not a constructor", buf);
+    if (hwf_throw_not_super_constructor(ctx, func_obj))
+        return JS_EXCEPTION;
     if (JS_TAG_OBJECT != JS_VALUE_GET_TAG(func_obj))
         goto fini;
     p = JS_VALUE_GET_OBJ(func_obj);
@@ -9179,7 +9244,10 @@ static int JS_SetPrototypeInternal(JSContext *ctx, JSValueConst obj,
     }
     if (!p->extensible) {
         if (throw_flag) {
-            JS_ThrowTypeError(ctx, "object is not extensible");
+            /* hwf patch: V8's text, "[object Object] is not extensible" */
+            char recv[200];
+            hwf_receiver_text(ctx, obj, recv, sizeof(recv));
+            JS_ThrowTypeError(ctx, "%s is not extensible", recv);
             return -1;
         } else {
             return false;
@@ -12757,7 +12825,7 @@ static JSValue JS_ToPrimitiveFree(JSContext *ctx, JSValue val, int hint)
             if (JS_VALUE_GET_TAG(ret) != JS_TAG_OBJECT)
                 return ret;
             JS_FreeValue(ctx, ret);
-            return JS_ThrowTypeError(ctx, "toPrimitive");
+            return JS_ThrowTypeError(ctx, "Cannot convert object to primitive value"); /* hwf patch: V8's text */
         }
     }
     if (hint != HINT_STRING)
@@ -12784,7 +12852,7 @@ static JSValue JS_ToPrimitiveFree(JSContext *ctx, JSValue val, int hint)
             JS_FreeValue(ctx, method);
         }
     }
-    JS_ThrowTypeError(ctx, "toPrimitive");
+    JS_ThrowTypeError(ctx, "Cannot convert object to primitive value"); /* hwf patch: V8's text */
 exception:
     JS_FreeValue(ctx, val);
     return JS_EXCEPTION;
@@ -13718,7 +13786,7 @@ static JSBigInt *js_bigint_pow(JSContext *ctx, const JSBigInt *a, JSBigInt *b)
 
     /* b must be >= 0 */
     if (js_bigint_sign(b)) {
-        JS_ThrowRangeError(ctx, "BigInt negative exponent");
+        JS_ThrowRangeError(ctx, "undefined must be positive"); /* hwf patch: V8's text (sic) */
         return NULL;
     }
     if (b->len == 1 && b->tab[0] == 0) {
@@ -15275,11 +15343,22 @@ JSValue JS_ToPropertyKey(JSContext *ctx, JSValueConst val)
     return JS_ToPropertyKeyInternal(ctx, val, /*flags*/0);
 }
 
+/* hwf patch: V8's text for a String.prototype method called on null or
+   undefined, "String.prototype.concat called on null or undefined" */
+static no_inline JSValue hwf_throw_string_this_nullish(JSContext *ctx)
+{
+    char name[64];
+    if (hwf_current_builtin_name(ctx, name, sizeof(name)))
+        return JS_ThrowTypeError(ctx, "String.prototype%s%s called on null or undefined",
+                                 name[0] == '[' ? "" : ".", name);
+    return JS_ThrowTypeError(ctx, "null or undefined are forbidden");
+}
+
 static JSValue JS_ToStringCheckObject(JSContext *ctx, JSValueConst val)
 {
     uint32_t tag = JS_VALUE_GET_TAG(val);
     if (tag == JS_TAG_NULL || tag == JS_TAG_UNDEFINED)
-        return JS_ThrowTypeError(ctx, "null or undefined are forbidden");
+        return hwf_throw_string_this_nullish(ctx); /* hwf patch */
     return JS_ToString(ctx, val);
 }
 
@@ -43364,6 +43443,9 @@ static JSValue js_object_fromEntries(JSContext *ctx, JSValueConst this_val,
     /*  RequireObjectCoercible() not necessary because it is tested in
         JS_GetIterator() by JS_GetProperty() */
     iterable = argv[0];
+    /* hwf patch: V8's text, for null too */
+    if (JS_IsNull(iterable) || JS_IsUndefined(iterable))
+        return JS_ThrowTypeError(ctx, "undefined is not iterable");
 
     obj = JS_NewObject(ctx);
     if (JS_IsException(obj))
@@ -44465,10 +44547,21 @@ static JSValue js_array_from(JSContext *ctx, JSValueConst this_val,
                 this_arg = argv[2];
         }
     }
+    /* hwf patch: V8's texts for null / undefined items and for an
+       items[Symbol.iterator] that is no function; null is absent (GetMethod) */
+    if (JS_IsNull(items) || JS_IsUndefined(items)) {
+        hwf_throw_not_iterable(ctx, items);
+        goto exception;
+    }
     iter = JS_GetProperty(ctx, items, JS_ATOM_Symbol_iterator);
     if (JS_IsException(iter))
         goto exception;
-    if (!JS_IsUndefined(iter)) {
+    if (!JS_IsUndefined(iter) && !JS_IsNull(iter) && !JS_IsFunction(ctx, iter)) {
+        JS_FreeValue(ctx, iter);
+        JS_ThrowTypeError(ctx, "%%Array%%.from requires that the property of the first argument, items[Symbol.iterator], when exists, be a function");
+        goto exception;
+    }
+    if (!JS_IsUndefined(iter) && !JS_IsNull(iter)) {
         JS_FreeValue(ctx, iter);
         if (JS_IsConstructor(ctx, this_val))
             r = JS_CallConstructor(ctx, this_val, 0, NULL);
@@ -44660,6 +44753,30 @@ static int JS_isConcatSpreadable(JSContext *ctx, JSValueConst obj)
     return js_is_array(ctx, obj);
 }
 
+/* hwf patch: ToObject of an Array.prototype method's receiver; null or
+   undefined is V8's "Array.prototype.map called on null or undefined" for
+   the methods V8 writes it for (the others keep "Cannot convert undefined or
+   null to object", as V8) */
+static JSValue hwf_array_this(JSContext *ctx, JSValueConst this_val)
+{
+    static const char *const named[] = {
+        "map", "concat", "every", "some", "forEach", "filter", "reduce",
+        "reduceRight", "indexOf", "find", "findIndex", "findLast",
+        "findLastIndex",
+    };
+    char name[64];
+    size_t i;
+
+    if ((JS_IsNull(this_val) || JS_IsUndefined(this_val)) &&
+        hwf_current_builtin_name(ctx, name, sizeof(name))) {
+        for (i = 0; i < countof(named); i++) {
+            if (!strcmp(name, named[i]))
+                return JS_ThrowTypeError(ctx, "Array.prototype.%s called on null or undefined", name);
+        }
+    }
+    return JS_ToObject(ctx, this_val);
+}
+
 static JSValue js_array_at(JSContext *ctx, JSValueConst this_val,
                            int argc, JSValueConst *argv)
 {
@@ -44667,7 +44784,7 @@ static JSValue js_array_at(JSContext *ctx, JSValueConst this_val,
     int64_t len, idx;
 
     ret = JS_EXCEPTION;
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
     if (js_get_length64(ctx, &len, obj))
         goto exception;
 
@@ -44698,7 +44815,7 @@ static JSValue js_array_with(JSContext *ctx, JSValueConst this_val,
 
     ret = JS_EXCEPTION;
     arr = JS_UNDEFINED;
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
     if (js_get_length64(ctx, &len, obj))
         goto exception;
 
@@ -44755,7 +44872,7 @@ static JSValue js_array_concat(JSContext *ctx, JSValueConst this_val,
     int i, res;
 
     arr = JS_UNDEFINED;
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
     if (JS_IsException(obj))
         goto exception;
 
@@ -44876,7 +44993,7 @@ static JSValue js_array_every(JSContext *ctx, JSValueConst this_val,
         if (len < 0)
             goto exception;
     } else {
-        obj = JS_ToObject(ctx, this_val);
+        obj = hwf_array_this(ctx, this_val);
         if (js_get_length64(ctx, &len, obj))
             goto exception;
     }
@@ -45033,7 +45150,7 @@ static JSValue js_array_reduce(JSContext *ctx, JSValueConst this_val,
         if (len < 0)
             goto exception;
     } else {
-        obj = JS_ToObject(ctx, this_val);
+        obj = hwf_array_this(ctx, this_val);
         if (js_get_length64(ctx, &len, obj))
             goto exception;
     }
@@ -45115,7 +45232,7 @@ static JSValue js_array_fill(JSContext *ctx, JSValueConst this_val,
     JSValue obj;
     int64_t len, start, end;
 
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
     if (js_get_length64(ctx, &len, obj))
         goto exception;
 
@@ -45153,7 +45270,7 @@ static JSValue js_array_includes(JSContext *ctx, JSValueConst this_val,
     uint32_t count;
     int res;
 
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
     if (js_get_length64(ctx, &len, obj))
         goto exception;
 
@@ -45203,7 +45320,7 @@ static JSValue js_array_indexOf(JSContext *ctx, JSValueConst this_val,
     JSValue *arrp;
     uint32_t count;
 
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
     if (js_get_length64(ctx, &len, obj))
         goto exception;
 
@@ -45254,7 +45371,7 @@ static JSValue js_array_lastIndexOf(JSContext *ctx, JSValueConst this_val,
     uint32_t count;
     int present;
 
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
     if (js_get_length64(ctx, &len, obj))
         goto exception;
 
@@ -45315,7 +45432,7 @@ static JSValue js_array_find(JSContext *ctx, JSValueConst this_val,
 
     index_val = JS_UNDEFINED;
     val = JS_UNDEFINED;
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
     if (js_get_length64(ctx, &len, obj))
         goto exception;
 
@@ -45382,7 +45499,7 @@ static JSValue js_array_toString(JSContext *ctx, JSValueConst this_val,
 {
     JSValue obj, method, ret;
 
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
     if (JS_IsException(obj))
         return JS_EXCEPTION;
     method = JS_GetProperty(ctx, obj, JS_ATOM_join);
@@ -45409,7 +45526,7 @@ static JSValue js_array_join(JSContext *ctx, JSValueConst this_val,
     int64_t i, n;
     int c;
 
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
     if (js_get_length64(ctx, &n, obj))
         goto exception;
 
@@ -45465,7 +45582,7 @@ static JSValue js_array_pop(JSContext *ctx, JSValueConst this_val,
     JSValue *arrp;
     uint32_t count32;
 
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
     if (js_get_length64(ctx, &len, obj))
         goto exception;
     newLen = 0;
@@ -45556,7 +45673,7 @@ static JSValue js_array_push(JSContext *ctx, JSValueConst this_val,
         }
     }
 
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
     if (js_get_length64(ctx, &len, obj))
         goto exception;
     newLen = len + argc;
@@ -45595,7 +45712,7 @@ static JSValue js_array_reverse(JSContext *ctx, JSValueConst this_val,
     uint32_t count32;
 
     lval = JS_UNDEFINED;
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
     if (js_get_length64(ctx, &len, obj))
         goto exception;
 
@@ -45668,7 +45785,7 @@ static JSValue js_array_toReversed(JSContext *ctx, JSValueConst this_val,
 
     ret = JS_EXCEPTION;
     arr = JS_UNDEFINED;
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
     if (js_get_length64(ctx, &len, obj))
         goto exception;
 
@@ -45712,7 +45829,7 @@ static JSValue js_array_slice(JSContext *ctx, JSValueConst this_val,
     uint32_t count32, i, item_count;
 
     arr = JS_UNDEFINED;
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
     if (js_get_length64(ctx, &len, obj))
         goto exception;
 
@@ -45819,7 +45936,7 @@ static JSValue js_array_toSpliced(JSContext *ctx, JSValueConst this_val,
     ret = JS_EXCEPTION;
     arr = JS_UNDEFINED;
 
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
     if (js_get_length64(ctx, &len, obj))
         goto exception;
 
@@ -45892,7 +46009,7 @@ static JSValue js_array_copyWithin(JSContext *ctx, JSValueConst this_val,
     JSValue obj;
     int64_t len, from, to, final, count;
 
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
     if (js_get_length64(ctx, &len, obj))
         goto exception;
 
@@ -45994,7 +46111,7 @@ static JSValue js_array_flatten(JSContext *ctx, JSValueConst this_val,
     int depthNum;
 
     arr = JS_UNDEFINED;
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
     if (js_get_length64(ctx, &sourceLen, obj))
         goto exception;
 
@@ -46114,7 +46231,9 @@ static JSValue js_array_sort(JSContext *ctx, JSValueConst this_val,
             goto exception;
         asc.has_method = 1;
     }
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
+    if (JS_IsException(obj)) /* hwf patch: the TypeError was lost */
+        goto exception;
     if (js_get_length64(ctx, &len, obj))
         goto exception;
 
@@ -46202,7 +46321,7 @@ static JSValue js_array_toSorted(JSContext *ctx, JSValueConst this_val,
 
     ret = JS_EXCEPTION;
     arr = JS_UNDEFINED;
-    obj = JS_ToObject(ctx, this_val);
+    obj = hwf_array_this(ctx, this_val);
     if (js_get_length64(ctx, &len, obj))
         goto exception;
 
@@ -48994,7 +49113,7 @@ static JSValue js_string_match(JSContext *ctx, JSValueConst this_val,
     int args_len;
 
     if (JS_IsUndefined(O) || JS_IsNull(O))
-        return JS_ThrowTypeError(ctx, "cannot convert to object");
+        return hwf_throw_string_this_nullish(ctx); /* hwf patch: V8's text */
 
     if (JS_IsObject(regexp)) {
         matcher = JS_GetProperty(ctx, regexp, atom);
@@ -49156,7 +49275,7 @@ static JSValue js_string_replace(JSContext *ctx, JSValueConst this_val,
     bool is_first;
 
     if (JS_IsUndefined(O) || JS_IsNull(O))
-        return JS_ThrowTypeError(ctx, "cannot convert to object");
+        return hwf_throw_string_this_nullish(ctx); /* hwf patch: V8's text */
 
     search_str = JS_UNDEFINED;
     replaceValue_str = JS_UNDEFINED;
@@ -49267,7 +49386,7 @@ static JSValue js_string_split(JSContext *ctx, JSValueConst this_val,
     JSString *sp, *rp;
 
     if (JS_IsUndefined(O) || JS_IsNull(O))
-        return JS_ThrowTypeError(ctx, "cannot convert to object");
+        return hwf_throw_string_this_nullish(ctx); /* hwf patch: V8's text */
 
     S = JS_UNDEFINED;
     A = JS_UNDEFINED;
@@ -57795,8 +57914,9 @@ static JSValue js_promise_resolve(JSContext *ctx, JSValueConst this_val,
     JSValue result_promise, resolving_funcs[2], ret;
     bool is_reject = magic;
 
-    if (!JS_IsObject(this_val))
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+    if (!JS_IsObject(this_val)) /* hwf patch: V8's text */
+        return JS_ThrowTypeError(ctx, "%s called on non-object",
+                                 is_reject ? "PromiseReject" : "PromiseResolve");
     if (!is_reject && JS_GetOpaque(argv[0], JS_CLASS_PROMISE)) {
         JSValue ctor;
         bool is_same;
@@ -57852,6 +57972,15 @@ exception:
     return JS_EXCEPTION;
 }
 
+/* hwf patch: V8's text, "Promise.all called on non-object" */
+static no_inline JSValue hwf_throw_promise_static_this(JSContext *ctx)
+{
+    char name[64];
+    if (hwf_current_builtin_name(ctx, name, sizeof(name)))
+        return JS_ThrowTypeError(ctx, "Promise.%s called on non-object", name);
+    return JS_ThrowTypeErrorNotAnObject(ctx);
+}
+
 static JSValue js_promise_try(JSContext *ctx, JSValueConst this_val,
                               int argc, JSValueConst *argv)
 {
@@ -57859,7 +57988,7 @@ static JSValue js_promise_try(JSContext *ctx, JSValueConst this_val,
     bool is_reject = 0;
 
     if (!JS_IsObject(this_val))
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return hwf_throw_promise_static_this(ctx); /* hwf patch */
     result_promise = js_new_promise_capability(ctx, resolving_funcs, this_val);
     if (JS_IsException(result_promise))
         return result_promise;
@@ -57986,7 +58115,7 @@ static JSValue js_promise_all(JSContext *ctx, JSValueConst this_val,
     int done, index, is_zero, is_promise_any = (magic == PROMISE_MAGIC_any);
 
     if (!JS_IsObject(this_val))
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return hwf_throw_promise_static_this(ctx); /* hwf patch */
     result_promise = js_new_promise_capability(ctx, resolving_funcs, this_val);
     if (JS_IsException(result_promise))
         return result_promise;
@@ -58127,7 +58256,7 @@ static JSValue js_promise_race(JSContext *ctx, JSValueConst this_val,
     int done;
 
     if (!JS_IsObject(this_val))
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return hwf_throw_promise_static_this(ctx); /* hwf patch */
     result_promise = js_new_promise_capability(ctx, resolving_funcs, this_val);
     if (JS_IsException(result_promise))
         return result_promise;
