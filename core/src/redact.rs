@@ -913,6 +913,11 @@ fn pgpass_password(b: &[u8], i: usize) -> Option<(usize, usize)> {
     if !(port == b"*" || port.iter().all(u8::is_ascii_digit)) || fields[0].iter().all(u8::is_ascii_hexdigit) {
         return None;
     }
+    // A user name is a name: all digits is a clock's minutes or seconds
+    // (`2024-03-08T10:00:00+01:00:00`), not a `.pgpass` entry.
+    if fields[3].iter().all(u8::is_ascii_digit) {
+        return None;
+    }
     let fourth = word_start + fields[..4].iter().map(|f| f.len() + 1).sum::<usize>() - 1;
     (fourth == i).then_some((i + 1, word_end))
 }
@@ -1381,6 +1386,8 @@ mod tests {
             "ssh://git@github.com:org/repo",
             "fe80:0:0:0:1 is link-local",
             "at 12:30:45:10:99 UTC",
+            "2024-03-08T10:00:00+01:00:00 => NaN",
+            "T10:00:00+01:00:00",
             "the password is on the wiki",
             "see logs at /var/log/app.log",
             "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
