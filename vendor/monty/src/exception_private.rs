@@ -2267,6 +2267,18 @@ impl SimpleException {
         }
     }
 
+    /// hwf: `exc.add_note(note)` (3.11): appends `note` to the exception's
+    /// `__notes__` list, kept with its other attributes. False where
+    /// [`Self::set_user_attr`] is.
+    pub(crate) fn add_note(&mut self, note: String) -> bool {
+        let mut notes = match self.data.attr("__notes__") {
+            Some(ExcAttr::Object(ExcObject(MontyObject::List(items)))) => items.clone(),
+            _ => Vec::new(),
+        };
+        notes.push(MontyObject::String(note));
+        self.set_user_attr("__notes__", ExcAttr::Object(ExcObject(MontyObject::List(notes))))
+    }
+
     /// hwf: `del exc.name` for an attribute [`Self::set_user_attr`] set;
     /// false when there is none.
     pub(crate) fn delete_user_attr(&mut self, name: &str) -> bool {

@@ -23,7 +23,9 @@ use monty_types::{ExcAttr, ExcObject, MontyObject};
 
 use super::{Dict, attribute_name_value};
 use crate::{
+    args::ArgValues,
     bytecode::VM,
+    defer_drop,
     exception_private::{ExcType, ExcTypeExt, RunResult},
     heap::{DropWithContext, HeapData, HeapId, HeapReadOutput},
     intern::FunctionId,
@@ -170,5 +172,54 @@ fn exc_attr(value: &Value, vm: &mut VM<'_>) -> ExcAttr {
             _ => ExcAttr::None,
         },
         _ => ExcAttr::Object(ExcObject(MontyObject::from_value(value, vm))),
+    }
+}
+
+/// hwf: whether `obj.attr(...)` is `add_note` on an exception instance.
+pub(crate) fn is_add_note(obj: &Value, attr: &EitherStr, vm: &VM<'_>) -> bool {
+    matches!(obj, Value::Ref(id) if matches!(vm.heap.get(*id), HeapData::Exception(_)))
+        && attr.as_str(vm.interns) == "add_note"
+}
+
+/// hwf: `exc.add_note(note)` (3.11), with CPython's `TypeError`s: the note
+/// joins the exception's `__notes__` list; `str(exc)` is unchanged.
+pub(crate) fn add_note(obj: &Value, args: ArgValues, vm: &mut VM<'_>) -> RunResult<Value> {
+    let note = match args {
+        ArgValues::One(note) => note,
+        other => {
+            let count = other.count();
+            other.drop_with(vm);
+            return Err(ExcType::type_error(format!(
+                "BaseException.add_note() takes exactly one argument ({count} given)"
+            )));
+        }
+    };
+    defer_drop!(note, vm);
+    let text = match note {
+        Value::InternString(id) => Some(vm.interns.get_str(*id).to_owned()),
+        Value::Ref(id) => match vm.heap.get(*id) {
+            HeapData::Str(s) => Some(s.as_str().to_owned()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some(text) = text else {
+        return Err(ExcType::type_error(format!(
+            "note must be a str, not '{}'",
+            note.py_type_name(vm)
+        )));
+    };
+    let Value::Ref(exc_id) = obj else {
+        return Ok(Value::None);
+    };
+    let stored = match vm.heap.read(*exc_id) {
+        HeapReadOutput::Exception(mut exc) => exc.get_mut(vm.heap).add_note(text),
+        _ => false,
+    };
+    if stored {
+        Ok(Value::None)
+    } else {
+        let type_name = obj.py_type_name(vm);
+        Err(ExcType::attribute_error_no_setattr(&type_name, "__notes__"))
     }
 }

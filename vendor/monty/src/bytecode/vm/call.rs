@@ -373,6 +373,11 @@ impl VM<'_> {
             defer_drop!(callable, this);
             return this.call_function(callable, args);
         }
+        // hwf: `e.add_note("see runbook")` (3.11).
+        if crate::types::user_attrs::is_add_note(&obj, &attr, this) {
+            defer_drop!(obj, this);
+            return crate::types::user_attrs::add_note(obj, args, this).map(CallResult::Value);
+        }
 
         match obj {
             Value::Ref(heap_id) => {
