@@ -2422,11 +2422,35 @@ impl SimpleException {
 
         if let Some(text) = self.args_repr().or_else(|| self.key_repr()) {
             f.write_str(text)?;
+        } else if let Some(MontyObject::Tuple(items)) = self.unicode_args() {
+            // hwf: `UnicodeDecodeError('utf-8', b'\xff', 0, 1, 'invalid start byte')`.
+            let reprs: Vec<String> = items.iter().map(MontyObject::py_repr).collect();
+            f.write_str(&reprs.join(", "))?;
         } else if let Some(arg) = &self.arg {
             string_repr_fmt(arg, f)?;
         }
 
         f.write_char(')')
+    }
+
+    /// hwf: a unicode error's five arguments as CPython keeps them
+    /// (`encoding, object, start, end, reason`), from its [`ExcData::Unicode`].
+    fn unicode_args(&self) -> Option<MontyObject> {
+        let ExcData::Unicode(u) = &self.data else {
+            return None;
+        };
+        let object = match &u.object {
+            monty_types::UnicodeErrorObject::Bytes(b) => MontyObject::Bytes(b.clone()),
+            monty_types::UnicodeErrorObject::Str(s) => MontyObject::String(s.clone()),
+        };
+        let count = |n: usize| MontyObject::Int(i64::try_from(n).unwrap_or(i64::MAX));
+        Some(MontyObject::Tuple(vec![
+            MontyObject::String(u.encoding.clone()),
+            object,
+            count(u.start),
+            count(u.end),
+            MontyObject::String(u.reason.clone()),
+        ]))
     }
 
     pub(crate) fn with_position(self, position: CodeRange) -> ExceptionRaise {
@@ -2453,6 +2477,9 @@ impl<'h> HeapRead<'h, SimpleException> {
             // hwf: the arguments as given, when they are not one `str`.
             if let Some(ExcAttr::Object(args)) = self.get(vm.heap).data.attr(ARGS_ATTR) {
                 let args = args.0.clone();
+                return Some(CallResult::Value(hwf_errors::object_value(args, vm)));
+            }
+            if let Some(args) = self.get(vm.heap).unicode_args() {
                 return Some(CallResult::Value(hwf_errors::object_value(args, vm)));
             }
             // Construct tuple with 0 or 1 elements based on whether arg exists
