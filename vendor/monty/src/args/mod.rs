@@ -76,8 +76,14 @@ impl ArgValues {
         match self {
             Self::One(a) => Ok(a),
             other => {
+                // hwf: a keyword is reported first, as CPython does
+                // (`len(obj=[1])`: `len() takes no keyword arguments`).
+                let has_kwargs = other.has_kwargs();
                 let count = other.count();
                 other.drop_with(heap);
+                if has_kwargs {
+                    return Err(ExcType::type_error_no_kwargs(name));
+                }
                 Err(ExcType::type_error_arg_count(name, 1, count))
             }
         }
@@ -90,8 +96,12 @@ impl ArgValues {
         match self {
             Self::Two(a1, a2) => Ok((a1, a2)),
             other => {
+                let has_kwargs = other.has_kwargs();
                 let count = other.count();
                 other.drop_with(heap);
+                if has_kwargs {
+                    return Err(ExcType::type_error_no_kwargs(name));
+                }
                 Err(ExcType::type_error_arg_count(name, 2, count))
             }
         }
@@ -105,8 +115,12 @@ impl ArgValues {
             Self::One(a) => Ok((a, None)),
             Self::Two(a1, a2) => Ok((a1, Some(a2))),
             other => {
+                let has_kwargs = other.has_kwargs();
                 let count = other.count();
                 other.drop_with(heap);
+                if has_kwargs {
+                    return Err(ExcType::type_error_no_kwargs(name));
+                }
                 if count == 0 {
                     Err(ExcType::type_error_at_least(name, 1, count))
                 } else {
@@ -124,8 +138,12 @@ impl ArgValues {
             Self::Empty => Ok(None),
             Self::One(a) => Ok(Some(a)),
             other => {
+                let has_kwargs = other.has_kwargs();
                 let count = other.count();
                 other.drop_with(heap);
+                if has_kwargs {
+                    return Err(ExcType::type_error_no_kwargs(name));
+                }
                 Err(ExcType::type_error_at_most(name, 1, count))
             }
         }
