@@ -786,9 +786,21 @@ fn deep_recursion_in_every_shape_is_a_catchable_range_error() {
             .and_then(|n| n.parse().ok())
             .unwrap_or_else(|| panic!("{shape}'s depth"))
     };
-    assert!(depth("plain") >= 8_000, "plain recursion stopped at {} frames", depth("plain"));
-    assert!(depth("map") >= 3_000, "recursion through map stopped at {} frames", depth("map"));
-    assert!(depth("sort") >= 1_000, "recursion through sort stopped at {} frames", depth("sort"));
+    assert!(
+        depth("plain") >= 8_000,
+        "plain recursion stopped at {} frames",
+        depth("plain")
+    );
+    assert!(
+        depth("map") >= 3_000,
+        "recursion through map stopped at {} frames",
+        depth("map")
+    );
+    assert!(
+        depth("sort") >= 1_000,
+        "recursion through sort stopped at {} frames",
+        depth("sort")
+    );
 }
 
 /// An uncaught error names the script line it was thrown at, in the

@@ -116,6 +116,22 @@ fn the_linear_paths_hold_in_branches_stages_and_nested_workflows_across_kill_9_a
         );
     }
 
+    survives_kill_9_the_runner_and_resume(&ctx, parent, fixture, &expected, 6);
+}
+
+/// Runs `parent` (a Python script making `calls` agent calls of 60 ms
+/// through `fixture`) as run `r-seams`, kills it with kill -9 once three
+/// answers are journaled, lets `runner --once` continue it, then resumes
+/// it with `--resume-from` and no agent: each time the result is
+/// `expected` (an uninterrupted run's), and no answer journaled before
+/// the kill is asked for again.
+pub(crate) fn survives_kill_9_the_runner_and_resume(
+    ctx: &Ctx,
+    parent: &str,
+    fixture: &str,
+    expected: &serde_json::Value,
+    calls: usize,
+) {
     // Killed mid-run, continued by the runner.
     let mut run = ctx
         .cmd()
@@ -154,7 +170,7 @@ fn the_linear_paths_hold_in_branches_stages_and_nested_workflows_across_kill_9_a
     assert!(out.status.success(), "{out:?}");
     let s = ctx.hwf(["status", "r-seams", "--json"]).json();
     assert_eq!(s["data"]["state"], "succeeded", "{s}");
-    assert_eq!(s["data"]["result"], expected, "{s}");
+    assert_eq!(&s["data"]["result"], expected, "{s}");
     // No answer journaled before the kill was asked for again.
     let log = std::fs::read_to_string(ctx.path("calls.log")).expect("calls.log");
     let ran = |call: &str| {
@@ -167,8 +183,8 @@ fn the_linear_paths_hold_in_branches_stages_and_nested_workflows_across_kill_9_a
             })
             .count()
     };
-    // Killed mid-run: some of the six agent calls were left to the runner.
-    assert!((3..6).contains(&completed.len()), "{completed:?}");
+    // Killed mid-run: some of the agent calls were left to the runner.
+    assert!((3..calls).contains(&completed.len()), "{completed:?}");
     for call in &completed {
         assert_eq!(ran(call), 1, "call {call} ran again:\n{log}");
     }
@@ -184,5 +200,5 @@ fn the_linear_paths_hold_in_branches_stages_and_nested_workflows_across_kill_9_a
         "--json",
     ]);
     again.expect_code(0);
-    assert_eq!(again.json()["data"]["result"], expected);
+    assert_eq!(&again.json()["data"]["result"], expected);
 }

@@ -1087,3 +1087,54 @@ fn async_generators_awaiting_agents_replay_through_resume_from() {
     assert_eq!(again.json()["data"]["result"], want, "{}", again.stdout);
     assert_eq!(again.json()["data"]["counts"]["replayed"], 10, "{}", again.stdout);
 }
+
+/// Async generators at the seams: a generator streaming 60 ms agents
+/// inside `parallel` branches, inside a `pipeline` stage and inside a
+/// nested saved workflow, killed with kill -9 mid-run, continued by the
+/// runner, resumed with no agent: the result is an uninterrupted run's
+/// every time and no answer journaled before the kill is asked again.
+#[test]
+fn async_generators_hold_in_branches_stages_and_nested_workflows_across_kill_9_and_resume() {
+    let ctx = Ctx::new();
+    let fixture = ctx.write(
+        "slow.json",
+        json!({"responses": [{"match": {"label": "step"}, "output": {"n": 300}, "delay_ms": 60}]}).to_string(),
+    );
+    let fixture = fixture.to_str().expect("utf8");
+    let stream = "async def stream(prefix, k):\n\
+                  \x20   for i in range(k):\n\
+                  \x20       r = await agent(f\"{prefix} {i}\", label=\"step\")\n\
+                  \x20       yield r[\"n\"] + i\n";
+    let child = ctx.write(
+        "child.py",
+        format!(
+            "meta = {{\"name\": \"agen_child\", \"description\": \"nested stream\"}}\n{stream}\
+             return [x * 2 async for x in stream(\"nested\", 1)]\n"
+        ),
+    );
+    ctx.hwf(["script", "save", "agen_child", child.to_str().expect("utf8"), "--json"])
+        .expect_code(0);
+    let parent = ctx.write(
+        "parent.py",
+        format!(
+            "meta = {{\"name\": \"agen_parent\", \"description\": \"streams at the seams\"}}\n{stream}\
+             async def branch(i):\n    return [x + i async for x in stream(f\"branch {{i}}\", 2)]\n\
+             branches = await parallel([lambda i=i: branch(i) for i in range(2)])\n\
+             async def stage1(item):\n    total = 0\n    async for x in stream(f\"stage {{item}}\", 1):\n        total += x * item\n    return total\n\
+             stages = await pipeline([1, 2], stage1)\n\
+             nested = await workflow(\"agen_child\", {{}})\n\
+             return {{\"branches\": branches, \"stages\": stages, \"nested\": nested}}\n"
+        ),
+    );
+    let parent = parent.to_str().expect("utf8");
+    let whole = ctx.run_json(parent, "null", &["--agents", fixture]);
+    whole.expect_code(0);
+    let expected = whole.json()["data"]["result"].clone();
+    assert_eq!(
+        expected,
+        json!({"branches": [[300, 301], [301, 302]], "stages": [300, 600], "nested": [600]}),
+        "{}",
+        whole.stdout
+    );
+    crate::py_compute::survives_kill_9_the_runner_and_resume(&ctx, parent, fixture, &expected, 7);
+}
