@@ -16,6 +16,12 @@
 // write in those languages (each checked against Node as it is made):
 // RelativeTimeFormat's patterns (`rtf`), ListFormat's glue (`list`),
 // `style: "unit"` forms (`units`) and currency names (`money`).
+// A zone's name is `{z}` (its style is `timeZoneName`'s, or that of a
+// `timeStyle`: full is long, long is short); `zi` holds the patterns of
+// the grid's entries without a weekday or an hour12 plus a `timeZoneName`
+// (the `short` one, `~~` for none; `zs`, per entry, U+0100 plus a bit
+// per style it renders, in `ZSTYLES` order), and `tz` the zone names
+// (`zoneNames`).
 // Usage: node scripts/gen-date-patterns.mjs [out.js]
 import { writeFileSync } from 'node:fs'
 
@@ -29,6 +35,8 @@ const T = [[], ['numeric'], ['2-digit'], ['numeric', 'numeric'], ['numeric', '2-
 const H12 = [undefined, true, false]
 const STYLES = [undefined, 'full', 'long', 'medium', 'short']
 
+const G0 = () => grid()
+const ZSTYLES = ['short', 'long', 'shortOffset', 'longOffset', 'shortGeneric', 'longGeneric']
 function grid () {
   const out = []
   for (const weekday of W) for (const year of Y) for (const month of M) for (const day of D) for (const t of T) for (const hour12 of H12) {
@@ -93,16 +101,58 @@ function build (locale) {
           const c = h13 === '13' ? (h0 === '24' ? 'k' : 'H') : (h0 === '12' ? 'h' : 'K')
           return `{${two ? c + c : c}}`
         }
+        case 'timeZoneName': return '{z}'
         default: ok = false; return ''
       }
     })
     let pattern = ok ? tokens.join('') : null
     if (pattern !== null) {
+      const style = o.timeStyle === 'full' ? 'long' : o.timeStyle === 'long' ? 'short' : null
       for (const d of CHECKS) {
-        if (render(pattern, d, lists) !== f.formatToParts(d).map((p) => p.value).join('')) { pattern = null; break }
+        if (render(pattern, d, lists, style && zoneNameOf(locale, 'UTC', d, style)) !== f.formatToParts(d).map((p) => p.value).join('')) { pattern = null; break }
       }
+      if (pattern !== null && style !== null && !checkZones(pattern, lists, o, locale)) pattern = null
     }
     raw.push(pattern)
+  }
+  // With a `timeZoneName` (no weekday, no hour12): one pattern for all styles.
+  const zpatterns = []
+  for (const o of G0().slice(0, 4455)) {
+    if (o.weekday !== undefined || o.hour12 !== undefined || o.dateStyle !== undefined || o.timeStyle !== undefined) continue
+    const f = new Intl.DateTimeFormat(locale, { ...o, timeZoneName: 'short', timeZone: 'UTC' })
+    let ok = true
+    const tokens = f.formatToParts(SAMPLE).map((p) => {
+      switch (p.type) {
+        case 'literal': return p.value
+        case 'year': return p.value === '24' ? '{yy}' : '{y}'
+        case 'day': return p.value === '05' ? '{dd}' : '{d}'
+        case 'minute': return p.value === '07' ? '{mm}' : '{m}'
+        case 'second': return p.value === '08' ? '{ss}' : '{s}'
+        case 'timeZoneName': return '{z}'
+        case 'month': {
+          if (/^\d+$/.test(p.value)) return p.value === '03' ? '{MM}' : '{M}'
+          const vs = Array.from({ length: 12 }, (_, m) => f.formatToParts(at(2024, m, 5, 4, 7, 8)).find((q) => q.type === 'month').value)
+          return `{M:${intern(vs)}}`
+        }
+        case 'dayPeriod': return `{a:${intern(Array.from({ length: 24 }, (_, h) => f.formatToParts(at(2024, 2, 5, h, 7, 8)).find((q) => q.type === 'dayPeriod').value))}}`
+        case 'hour': {
+          const [h0, h13] = [0, 13].map((h) => f.formatToParts(at(2024, 2, 5, h, 7, 8)).find((q) => q.type === 'hour').value)
+          const c = h13 === '13' ? (h0 === '24' ? 'k' : 'H') : (h0 === '12' ? 'h' : 'K')
+          return `{${p.value === '04' ? c + c : c}}`
+        }
+        default: ok = false; return ''
+      }
+    })
+    let pattern = ok ? tokens.join('') : null
+    // The styles the pattern renders (ICU pads an hour for some: `H:mm:ss z`, `HH:mm:ss zzzz`).
+    let mask = 0
+    if (pattern !== null) ZSTYLES.forEach((style, i) => { if (checkZones(pattern, lists, o, locale, style)) mask |= 1 << i })
+    if (mask === 0) pattern = null
+    zpatterns.__styles = (zpatterns.__styles ?? '') + String.fromCharCode(0x100 + mask)
+    let j = pattern === null ? -1 : zpatterns.indexOf(pattern)
+    if (pattern !== null && j < 0) { zpatterns.push(pattern); j = zpatterns.length - 1 }
+    zpatterns.length < 36 * 36 - 1 || (() => { throw new Error('too many zone patterns') })()
+    zpatterns.__index = (zpatterns.__index ?? '') + (j < 0 ? '~~' : j.toString(36).padStart(2, '0'))
   }
   // A date with a time is most often the date's pattern, a glue and the
   // time's (same hour12): stored as `>glue` (`<glue` for the time first).
@@ -129,7 +179,7 @@ function build (locale) {
   })
   if (patterns.length >= 36 * 36 - 1) throw new Error(`${locale}: too many patterns`)
   const code = (i) => (i < 0 ? '~~' : i.toString(36).padStart(2, '0'))
-  return { lists, patterns, index: index.map(code).join(''), rtf: relative(locale), list: listPatterns(locale), units: unitForms(locale), money: currencyNames(locale) }
+  return { lists, patterns, index: index.map(code).join(''), zp: [...zpatterns], zi: zpatterns.__index, zs: zpatterns.__styles, tz: zoneNames(locale), rtf: relative(locale), list: listPatterns(locale), units: unitForms(locale), money: currencyNames(locale) }
 }
 
 // `currencyDisplay: "name"` (the table's `money`): per common currency,
@@ -250,7 +300,7 @@ function relative (locale) {
 }
 
 // The runtime's rendering (prelude.js's `renderDatePattern`), to check a pattern.
-function render (pattern, d, lists) {
+function render (pattern, d, lists, zone) {
   const Y = d.getUTCFullYear(), Mo = d.getUTCMonth(), Da = d.getUTCDate(), W = d.getUTCDay(), h = d.getUTCHours(), mi = d.getUTCMinutes(), s = d.getUTCSeconds()
   const p2 = (n) => String(n).padStart(2, '0')
   return pattern.replace(/\{([a-zA-Z]+)(?::(\d+))?\}/g, (_, t, k) => {
@@ -275,9 +325,91 @@ function render (pattern, d, lists) {
       case 'mm': return p2(mi)
       case 's': return String(s)
       case 'ss': return p2(s)
+      case 'z': return zone
       default: return '?'
     }
   })
+}
+
+// Zone names (the table's `tz`): `n`, per English long name (tz_data.js's
+// type, `zone|name` where two zones differ), the locale's short and long
+// names ("" for the GMT form); `g`, per zone, the generic short and long
+// names; `utc`, UTC's short and long; `off`, the GMT form's prefix and
+// minus sign (`UTC−5` in French).
+globalThis.__hwf_tz = undefined
+await import(new URL('../harnesses/js-runtime/src/tz_data.js', import.meta.url))
+const TZD = globalThis.__hwf_tz
+const ZONE_SAMPLES = []
+for (let y = 1970; y <= 2037; y++) for (const m of [0, 3, 6, 9]) ZONE_SAMPLES.push(Date.UTC(y, m, 15, 12))
+const partOf = (f, t, type) => f.formatToParts(t).find((p) => p.type === type)?.value
+const tzCache = new Map()
+function zoneNames (locale) {
+  if (tzCache.has(locale)) return tzCache.get(locale)
+  const fmt = (zone, style, l = locale) => new Intl.DateTimeFormat(l, { timeZone: zone, timeZoneName: style })
+  const gmtEn = (t, zone) => partOf(fmt(zone, 'longOffset', 'en-US'), t, 'timeZoneName')
+  const off0 = partOf(fmt('Etc/GMT+5', 'shortOffset'), 0, 'timeZoneName')
+  const m = /^(.*?)(.)5$/.exec(off0)
+  const off = [m[1], m[2]]
+  const gmtLocal = (name) => name.replace(/^GMT/, off[0]).replace('-', off[1])
+  const n = {}, g = {}
+  for (const zone of Object.keys(TZD.zones)) {
+    const en = fmt(zone, 'long', 'en-US'), s = fmt(zone, 'short'), l = fmt(zone, 'long'), sg = fmt(zone, 'shortGeneric'), lg = fmt(zone, 'longGeneric'), so = fmt(zone, 'shortOffset')
+    for (const t of ZONE_SAMPLES) {
+      const key = partOf(en, t, 'timeZoneName')
+      if (/^GMT/.test(key)) continue
+      const short = partOf(s, t, 'timeZoneName'), long = partOf(l, t, 'timeZoneName'), gmt = partOf(so, t, 'timeZoneName')
+      const v = [short === gmt ? '' : short, long === gmtLocal(gmtEn(t, zone)) ? '' : long]
+      const prev = n[key]
+      if (prev === undefined) n[key] = v
+      else if (JSON.stringify(prev) !== JSON.stringify(v)) n[`${zone}|${key}`] = v
+    }
+    const t = Date.UTC(2024, 0, 15)
+    const gs = partOf(sg, t, 'timeZoneName'), gl = partOf(lg, t, 'timeZoneName'), gmt = partOf(so, t, 'timeZoneName')
+    g[zone] = [gs === gmt ? '' : gs, gl === gmtLocal(gmtEn(t, zone)) ? '' : gl]
+  }
+  const out = { n, g, utc: [partOf(fmt('UTC', 'short'), 0, 'timeZoneName'), partOf(fmt('UTC', 'long'), 0, 'timeZoneName')], off }
+  tzCache.set(locale, out)
+  return out
+}
+// The name as the runtime writes it (prelude.js's `zoneText`), from the table.
+function zoneNameOf (locale, zone, t, style) {
+  const T = zoneNames(locale)
+  if (zone === 'UTC' && style === 'short') return T.utc[0]
+  if (zone === 'UTC' && style === 'long') return T.utc[1]
+  const en = partOf(new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }), t, 'timeZoneName')
+  const long = (en === 'GMT' ? 'GMT+00:00' : en).replace(/^GMT/, T.off[0]).replace('-', T.off[1])
+  const short = long.replace(/([+\u2212-])0?(\d+)(?::00)?/, '$1$2')
+  if (style === 'longOffset') return long
+  if (style === 'shortOffset') return short
+  const key = partOf(new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'long' }), t, 'timeZoneName')
+  const v = T.n[`${zone}|${key}`] ?? T.n[key]
+  if (style === 'short') return (v && v[0]) || short
+  if (style === 'long') return (v && v[1]) || long
+  const gv = T.g[zone]
+  if (style === 'shortGeneric') return (gv && gv[0]) || short
+  return (gv && gv[1]) || long
+}
+const nameMisses = new Set()
+const CHECK_ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Sydney', 'America/Sao_Paulo']
+// Every zone name style in a few zones, on dates across the year.
+function checkZones (pattern, lists, o, locale, only) {
+  const styles = o.timeStyle !== undefined ? [o.timeStyle === 'full' ? 'long' : 'short'] : only !== undefined ? [only] : ['short', 'long', 'shortOffset', 'longOffset', 'shortGeneric', 'longGeneric']
+  for (const zone of CHECK_ZONES) for (const style of styles) {
+    const f = new Intl.DateTimeFormat(locale, { ...o, ...(o.timeStyle !== undefined ? {} : { timeZoneName: style }), timeZone: zone })
+    const off = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+    for (const d of [CHECKS[0], CHECKS[6], CHECKS[20], CHECKS[37]]) {
+      const m = /GMT(?:([+-])(\d\d):(\d\d))?/.exec(partOf(off, d, 'timeZoneName'))
+      const mins = m[1] === undefined ? 0 : (m[1] === '-' ? -1 : 1) * (+m[2] * 60 + +m[3])
+      const wall = new Date(d.getTime() + mins * 60000)
+      const want = f.format(d)
+      // The pattern is checked with Node's name; the table's names are
+      // counted where they differ (a generic name of a zone whose rules
+      // changed, as São Paulo's in 1999, is the one of 2024).
+      if (render(pattern, wall, lists, partOf(f, d, 'timeZoneName')) !== want) return false
+      if (render(pattern, wall, lists, zoneNameOf(locale, zone, d.getTime(), style)) !== want) nameMisses.add(`${locale} ${zone} ${style} ${d.getUTCFullYear()}`)
+    }
+  }
+  return true
 }
 
 const table = {}
@@ -290,6 +422,7 @@ for (const l of LOCALES) {
   const same = Object.keys(table).find((k) => table[k] === text)
   table[l] = same === undefined ? text : `=${same}`
 }
+if (nameMisses.size) console.error(`zone names not as Node's: ${[...nameMisses].join('; ')}`)
 const out = process.argv[2] ?? new URL('../harnesses/js-runtime/src/date_patterns.js', import.meta.url)
 writeFileSync(out, `// Generated by scripts/gen-date-patterns.mjs from Node ${process.version} (ICU ${process.versions.icu}): do not edit.
 // Per locale: lists (month, weekday and day-period names), patterns (">glue": the date's pattern,
