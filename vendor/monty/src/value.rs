@@ -1812,6 +1812,23 @@ impl Value {
             }
             _ => {}
         }
+        // hwf: the same four of an int past 64 bits.
+        let attr_name = attr.as_str(vm.interns);
+        if matches!(attr_name, "real" | "numerator" | "imag" | "denominator") {
+            let long = match self {
+                Self::InternLongInt(_) => true,
+                Self::Ref(id) => matches!(vm.heap.get(*id), HeapData::LongInt(_)),
+                _ => false,
+            };
+            if long {
+                let value = match attr_name {
+                    "imag" => Self::Int(0),
+                    "denominator" => Self::Int(1),
+                    _ => self.clone_with_heap(vm.heap),
+                };
+                return Ok(CallResult::Value(value));
+            }
+        }
         // hwf: `xs.append`, `d.get`, `", ".join` taken as values.
         if let Some(bound) = crate::types::method_descriptor::bind_builtin_method(self, attr, vm) {
             return Ok(CallResult::Value(bound));

@@ -429,6 +429,16 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
                 let bits = i64::try_from(self.get(vm.heap).bits()).unwrap_or(i64::MAX);
                 return Ok(crate::bytecode::CallResult::Value(Value::Int(bits)));
             }
+            "conjugate" => {
+                args.check_zero_args("int.conjugate", vm.heap)?;
+                return Ok(crate::bytecode::CallResult::Value(self.clone_value(vm.heap)));
+            }
+            "as_integer_ratio" => {
+                args.check_zero_args("int.as_integer_ratio", vm.heap)?;
+                let n = self.clone_value(vm.heap);
+                let pair = crate::types::allocate_tuple(smallvec::smallvec![n, Value::Int(1)], vm.heap);
+                return Ok(crate::bytecode::CallResult::Value(pair));
+            }
             "bit_count" => {
                 args.check_zero_args("int.bit_count", vm.heap)?;
                 let ones = self.get(vm.heap).inner().magnitude().count_ones();

@@ -424,6 +424,25 @@ impl VM<'_> {
                 };
                 crate::types::long_int::int_to_bytes(&n, args, this).map(CallResult::Value)
             }
+            // hwf: `n.conjugate()` is the int itself, `n.as_integer_ratio()`
+            // `(n, 1)`; `f.conjugate()` the float.
+            Value::Int(_) | Value::Bool(_) | Value::Float(_)
+                if matches!(this.interns.get_str(name_id), "conjugate")
+                    || (!matches!(obj, Value::Float(_)) && this.interns.get_str(name_id) == "as_integer_ratio") =>
+            {
+                let name = this.interns.get_str(name_id).to_owned();
+                let ty = if matches!(obj, Value::Float(_)) { "float" } else { "int" };
+                args.check_zero_args(&format!("{ty}.{name}"), this.heap)?;
+                let n = match obj {
+                    Value::Bool(b) => Value::Int(i64::from(b)),
+                    other => other,
+                };
+                if name == "conjugate" {
+                    return Ok(CallResult::Value(n));
+                }
+                let pair = crate::types::allocate_tuple(smallvec::smallvec![n, Value::Int(1)], this.heap);
+                Ok(CallResult::Value(pair))
+            }
             Value::Int(_) | Value::Bool(_) if matches!(this.interns.get_str(name_id), "bit_length" | "bit_count") => {
                 let count = this.interns.get_str(name_id) == "bit_count";
                 args.check_zero_args(if count { "int.bit_count" } else { "int.bit_length" }, this.heap)?;
