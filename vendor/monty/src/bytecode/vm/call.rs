@@ -425,10 +425,10 @@ impl VM<'_> {
                 crate::types::long_int::int_to_bytes(&n, args, this).map(CallResult::Value)
             }
             // hwf: `n.conjugate()` is the int itself, `n.as_integer_ratio()`
-            // `(n, 1)`; `f.conjugate()` the float.
+            // `(n, 1)`; `f.conjugate()` the float (a float's
+            // `as_integer_ratio` took the arm above).
             Value::Int(_) | Value::Bool(_) | Value::Float(_)
-                if matches!(this.interns.get_str(name_id), "conjugate")
-                    || (!matches!(obj, Value::Float(_)) && this.interns.get_str(name_id) == "as_integer_ratio") =>
+                if matches!(this.interns.get_str(name_id), "conjugate" | "as_integer_ratio") =>
             {
                 let name = this.interns.get_str(name_id).to_owned();
                 let ty = if matches!(obj, Value::Float(_)) { "float" } else { "int" };
