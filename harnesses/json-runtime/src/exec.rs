@@ -95,11 +95,14 @@ fn text(v: Option<&Value>) -> Option<String> {
 }
 
 /// Python-style truthiness (the seed evaluates conditions in Python).
+/// A number is falsy only when it is zero as Python reads it (`0`, `-0`,
+/// `0.0`, `1e-400`); a float past f64's range (`1e400`, `-1e400`) is
+/// Python's `inf`, truthy, where serde's `as_f64` has no value for it.
 fn truthy(v: &Value) -> bool {
     match v {
         Value::Null => false,
         Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::Number(n) => n.to_string().parse::<f64>().map_or(true, |f| f != 0.0),
         Value::String(s) => !s.is_empty(),
         Value::Array(a) => !a.is_empty(),
         Value::Object(m) => !m.is_empty(),
@@ -832,6 +835,20 @@ mod tests {
                 not_an_object("agent 'a'", &answer),
                 format!("agent_output_invalid: agent 'a' returned {name}, expected dict")
             );
+        }
+    }
+
+    /// Python's `bool()` of a number: zero in any form is falsy, an
+    /// infinity (`1e400`, which serde's `as_f64` refuses) and a big int
+    /// truthy.
+    #[test]
+    fn numbers_are_truthy_as_python_reads_them() {
+        let num = |t: &str| serde_json::from_str::<Value>(t).expect("json");
+        for t in ["1e400", "-1e400", "5e-324", "100000000000000000000000000000000000000000", "-1", "0.5"] {
+            assert!(truthy(&num(t)), "{t}");
+        }
+        for t in ["0", "-0", "0.0", "-0.0", "1e-400", "0e10", "0E-5"] {
+            assert!(!truthy(&num(t)), "{t}");
         }
     }
 
