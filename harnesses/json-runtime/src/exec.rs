@@ -844,7 +844,14 @@ mod tests {
     #[test]
     fn numbers_are_truthy_as_python_reads_them() {
         let num = |t: &str| serde_json::from_str::<Value>(t).expect("json");
-        for t in ["1e400", "-1e400", "5e-324", "100000000000000000000000000000000000000000", "-1", "0.5"] {
+        for t in [
+            "1e400",
+            "-1e400",
+            "5e-324",
+            "100000000000000000000000000000000000000000",
+            "-1",
+            "0.5",
+        ] {
             assert!(truthy(&num(t)), "{t}");
         }
         for t in ["0", "-0", "0.0", "-0.0", "1e-400", "0e10", "0E-5"] {
