@@ -72,6 +72,14 @@ fn a_parallel_branch_reading_a_sibling_runs_after_it() {
                "notes": {"text": "clean"}, "docs": {"text": "docs"}}),
         "{r}"
     );
+    // Joined in declaration order, as the seed joins them (not in the
+    // order the waves ran: qa, checks, docs, then review, notes).
+    let keys: Vec<&String> = r["outputs"]["fan"]["branches"]
+        .as_object()
+        .expect("branches")
+        .keys()
+        .collect();
+    assert_eq!(keys, ["review", "qa", "checks", "notes", "docs"]);
     assert_eq!(r["last"], json!({"shipped": true}));
     let journal = ctx.journal(out.json()["data"]["run_id"].as_str().expect("id"));
     let first_done = ["qa", "lint", "docs"]

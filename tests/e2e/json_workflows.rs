@@ -494,6 +494,25 @@ fn run_time_failures_read_as_the_seeds_messages() {
     let msg = message(&out);
     assert!(msg.starts_with("step 'fan' branch 'p1': "), "{msg}");
     assert!(msg.ends_with("first branch broke"), "{msg}");
+    // A branch reading an earlier sibling runs in a later wave: when it
+    // fails, and a branch declared after it failed in the first wave, the
+    // error is still the reader's, the first failing branch in declaration
+    // order (the seed runs build, then test, and fails there).
+    let steps = json!([{"kind": "parallel", "id": "checks", "branches": [
+        {"kind": "agent", "id": "build", "agent": "hermes.builder", "output_schema": {}},
+        {"kind": "agent", "id": "test", "agent": "hermes.tester",
+         "input": {"artifact": "$ref:build.output.artifact"}, "output_schema": {}},
+        {"kind": "agent", "id": "lint", "agent": "hermes.linter", "output_schema": {}}
+    ]}]);
+    let fixture = json!({"responses": [
+        {"match": {"agent": "hermes.builder"}, "output": {"artifact": "app.tar"}},
+        {"match": {"agent": "hermes.tester"}, "error": "tests crashed"},
+        {"match": {"agent": "hermes.linter"}, "error": "linter crashed"}]});
+    let out = run_def(&ctx, &def(steps), "{}", &fixture);
+    out.expect_code(1);
+    let msg = message(&out);
+    assert!(msg.starts_with("step 'checks' branch 'test': "), "{msg}");
+    assert!(msg.ends_with("tests crashed"), "{msg}");
     // A card answering with a status other than the board's `blocked` /
     // `failed` is checked with the seed's rules, as the seed checks every
     // answer: `2.0` is no integer (the broker's JSON Schema takes it).

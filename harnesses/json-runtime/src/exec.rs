@@ -431,8 +431,33 @@ impl Runner<'_> {
                 cycle.join(" → ")
             )
         })?;
+        let reads = crate::order::sibling_reads(&branches);
+        let mut done = vec![false; branches.len()];
         let mut joined = Map::new();
+        // The seed runs the branches one after another and fails on the
+        // first that fails, in declaration order, having run every branch
+        // before it. So once a branch failed, the later waves still run the
+        // branches declared before it (whose siblings all succeeded), and
+        // the run's error is that of the first failing branch, whichever
+        // wave it ran in: `(branch, cancelled, message)`.
+        let mut failure: Option<(usize, bool, String)> = None;
+        let fail = |b: usize, cancelled: bool, msg: String, failure: &mut Option<(usize, bool, String)>| {
+            let better = failure
+                .as_ref()
+                .is_none_or(|(f, c, _)| (*c && !cancelled) || (*c == cancelled && b < *f));
+            if better {
+                *failure = Some((b, cancelled, msg));
+            }
+        };
         for wave in waves {
+            let wave: Vec<usize> = wave
+                .into_iter()
+                .filter(|&b| failure.as_ref().is_none_or(|(f, ..)| b < *f) && reads[b].iter().all(|&j| done[j]))
+                .collect();
+            if wave.is_empty() {
+                continue;
+            }
+            let bid = |b: usize| branches[b].get("id").and_then(Value::as_str).unwrap_or("").to_owned();
             let results = self.wave(&branches, &wave, path, ctx);
             // Past the host's instance nesting limit (`limits.max_depth`)
             // every branch call is refused (`nesting_too_deep`) before it
@@ -445,42 +470,51 @@ impl Runner<'_> {
             };
             if results.iter().any(too_deep) && results.iter().all(Result::is_err) {
                 for &b in &wave {
-                    let bid = branches[b].get("id").and_then(Value::as_str).unwrap_or("");
-                    let out = self
-                        .step(&branches[b], &format!("{path}/branches/{b}"), ctx)
-                        .map_err(|e| format!("step {} branch {}: {e}", repr_str(id), repr_str(bid)))?;
-                    joined.insert(bid.to_owned(), out);
+                    match self.step(&branches[b], &format!("{path}/branches/{b}"), ctx) {
+                        Ok(out) => {
+                            done[b] = true;
+                            joined.insert(bid(b), out);
+                        }
+                        Err(e) => {
+                            let msg = format!("step {} branch {}: {e}", repr_str(id), repr_str(&bid(b)));
+                            fail(b, false, msg, &mut failure);
+                            break;
+                        }
+                    }
                 }
                 continue;
             }
-            let mut failure: Option<(bool, String)> = None;
             for (&b, r) in wave.iter().zip(results) {
-                let bid = branches[b].get("id").and_then(Value::as_str).unwrap_or("");
                 match r {
                     Ok(raw) => {
-                        let done: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
-                        for (k, v) in done["outputs"].as_object().into_iter().flatten() {
+                        let out: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
+                        for (k, v) in out["outputs"].as_object().into_iter().flatten() {
                             ctx.outputs.insert(k.clone(), v.clone());
                         }
-                        self.kanban_here += done["kanban"].as_u64().unwrap_or(0);
-                        joined.insert(bid.to_owned(), done["output"].clone());
+                        self.kanban_here += out["kanban"].as_u64().unwrap_or(0);
+                        done[b] = true;
+                        joined.insert(bid(b), out["output"].clone());
                     }
                     Err(e) => {
                         let (cancelled, msg) = err_text(&e);
-                        if failure.as_ref().is_none_or(|(c, _)| *c && !cancelled) {
-                            failure = Some((
-                                cancelled,
-                                format!("step {} branch {}: {msg}", repr_str(id), repr_str(bid)),
-                            ));
-                        }
+                        let msg = format!("step {} branch {}: {msg}", repr_str(id), repr_str(&bid(b)));
+                        fail(b, cancelled, msg, &mut failure);
                     }
                 }
             }
-            if let Some((_, msg)) = failure {
-                return Err(msg);
+        }
+        if let Some((.., msg)) = failure {
+            return Err(msg);
+        }
+        // Branches in declaration order, as the seed joins them.
+        let mut ordered = Map::new();
+        for b in &branches {
+            let key = b.get("id").and_then(Value::as_str).unwrap_or("");
+            if let Some(v) = joined.remove(key) {
+                ordered.insert(key.to_owned(), v);
             }
         }
-        Ok(json!({"branches": joined}))
+        Ok(json!({"branches": ordered}))
     }
 
     /// Run one wave of a parallel step's branches (indices into

@@ -54,7 +54,7 @@ fn reads(v: &Value, out: &mut HashSet<String>) {
 }
 
 /// The siblings each branch reads (by index), in declaration order.
-fn sibling_reads(branches: &[Value]) -> Vec<Vec<usize>> {
+pub fn sibling_reads(branches: &[Value]) -> Vec<Vec<usize>> {
     let provided: Vec<HashSet<String>> = branches
         .iter()
         .map(|b| {
