@@ -426,6 +426,25 @@ fn max_agent_calls_counts_across_parallel_branches() {
         .collect();
     assert_eq!(labels, ["a1", "a2", "b1"], "exactly three calls, in the seed's order");
 
+    // A branch reading an earlier sibling does not change that order: the
+    // seed runs build, test, then refuses lint (in waves, build and lint
+    // would have run first).
+    let waves = json!({"version": "1", "name": "budget_waves",
+      "policy": {"network": false, "filesystem": false, "max_agent_calls": 2},
+      "steps": [{"kind": "parallel", "id": "checks", "branches": [
+        {"kind": "agent", "id": "build", "agent": "hermes.work", "output_schema": {}},
+        {"kind": "agent", "id": "test", "agent": "hermes.work", "input": {"after": "$ref:build.output"}, "output_schema": {}},
+        {"kind": "agent", "id": "lint", "agent": "hermes.work", "output_schema": {}}]}]});
+    let out = run_def(&ctx, &waves, "{}", &fixture);
+    out.expect_code(1);
+    let msg = out.json()["error"]["message"].as_str().unwrap_or("").to_owned();
+    assert!(msg.starts_with("step 'checks' branch 'lint': "), "{msg}");
+    let labels: Vec<String> = agent_calls(&ctx, &out.json())
+        .iter()
+        .map(|e| e["label"].as_str().unwrap_or("").to_owned())
+        .collect();
+    assert_eq!(labels, ["build", "test"], "the seed's two calls");
+
     // With room for all four the branches run at once.
     let out = run_def(&ctx, &def(4), "{}", &fixture);
     out.expect_code(0);

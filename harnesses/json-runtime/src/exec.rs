@@ -431,6 +431,19 @@ impl Runner<'_> {
                 cycle.join(" → ")
             )
         })?;
+        // When the branches together could overrun `max_agent_calls` or
+        // `max_kanban_cards`, they run one after another in the seed's
+        // order (declaration order), so the seed's calls are made and the
+        // same one is refused; otherwise in waves, each at once.
+        let all: Vec<usize> = (0..branches.len()).collect();
+        let waves = if self.could_overrun(&branches, &all) {
+            crate::order::one_by_one(&branches)
+                .into_iter()
+                .map(|b| vec![b])
+                .collect()
+        } else {
+            waves
+        };
         let reads = crate::order::sibling_reads(&branches);
         let mut done = vec![false; branches.len()];
         let mut joined = Map::new();
@@ -517,6 +530,23 @@ impl Runner<'_> {
         Ok(json!({"branches": ordered}))
     }
 
+    /// Whether the given branches, all run, could make more agent calls
+    /// than `max_agent_calls` or start more cards than `max_kanban_cards`
+    /// allow from here (an `if` counts its larger branch).
+    fn could_overrun(&self, branches: &[Value], which: &[usize]) -> bool {
+        let most = |cards_only| {
+            which
+                .iter()
+                .map(|&b| most_effects(&branches[b], cards_only))
+                .sum::<u64>()
+        };
+        self.policy("max_agent_calls")
+            .is_some_and(|max| self.effects_used() + most(false) > max)
+            || self
+                .policy("max_kanban_cards")
+                .is_some_and(|max| self.kanban_before + self.kanban_here + most(true) > max)
+    }
+
     /// Run one wave of a parallel step's branches (indices into
     /// `branches`); results in the wave's order, shorter when a branch run
     /// one after another failed.
@@ -540,18 +570,7 @@ impl Runner<'_> {
         // so the same call is the one refused; otherwise all at once
         // (nothing can overrun).
         let kanban_at_fork = self.kanban_before + self.kanban_here;
-        let most = |cards_only| {
-            wave.iter()
-                .map(|&b| most_effects(&branches[b], cards_only))
-                .sum::<u64>()
-        };
-        let tight = self
-            .policy("max_agent_calls")
-            .is_some_and(|max| self.effects_used() + most(false) > max)
-            || self
-                .policy("max_kanban_cards")
-                .is_some_and(|max| kanban_at_fork + most(true) > max);
-        if tight {
+        if self.could_overrun(branches, wave) {
             let mut out = Vec::new();
             let mut kanban = kanban_at_fork;
             for &b in wave {

@@ -105,6 +105,21 @@ pub fn waves(branches: &[Value]) -> Result<Vec<Vec<usize>>, Vec<String>> {
     }
 }
 
+/// The branches one at a time, in the seed's order: declaration order,
+/// except that a branch reading a later sibling comes after it (the lowest
+/// branch whose siblings it reads have come, each time). Branches reading
+/// each other in a cycle are left out ([`waves`] refuses them).
+pub fn one_by_one(branches: &[Value]) -> Vec<usize> {
+    let reads = sibling_reads(branches);
+    let mut placed = vec![false; branches.len()];
+    let mut out = Vec::with_capacity(branches.len());
+    while let Some(i) = (0..branches.len()).find(|&i| !placed[i] && reads[i].iter().all(|&j| placed[j])) {
+        placed[i] = true;
+        out.push(i);
+    }
+    out
+}
+
 /// A cycle among the branches left without a wave, from `start`: every
 /// such branch reads another one left over, so following the first of
 /// them must come back to a branch already on the path.
@@ -150,6 +165,23 @@ mod tests {
             agent("d", json!({"y": "$ref:c1.output.v"})),
         ];
         assert_eq!(waves(&b), Ok(vec![vec![1, 2], vec![0, 3]]));
+    }
+
+    #[test]
+    fn one_by_one_is_declaration_order_but_after_what_a_branch_reads() {
+        let b = [
+            agent("a", json!({"x": "$ref:c.output"})),
+            agent("b", json!({})),
+            json!({"kind": "pipeline", "id": "c", "steps": [agent("c1", json!({}))]}),
+            agent("d", json!({"y": "$ref:c1.output.v"})),
+        ];
+        assert_eq!(one_by_one(&b), vec![1, 2, 0, 3]);
+        let seed_order = [
+            agent("build", json!({})),
+            agent("test", json!({"a": "$ref:build.output"})),
+            agent("lint", json!({})),
+        ];
+        assert_eq!(one_by_one(&seed_order), vec![0, 1, 2]);
     }
 
     #[test]
