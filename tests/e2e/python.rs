@@ -302,7 +302,7 @@ fn the_api_surface() {
     assert_eq!(
         out.json()["data"]["result"],
         json!({"args": {"x": 1}, "text": "plain text", "typed": {"verdict": "yes"}, "legacy": {"hi": "x"},
-               "dead": "agent_failed", "mismatch": "schema_mismatch", "denied": "side_effect_denied", "listed": true,
+               "dead": "agent_failed", "mismatch": "schema validation failed after 5 attempt(s)", "denied": "side_effect_denied", "listed": true,
                "spent": 11, "unlimited": true, "total": null,
                "staged": [{"prev": "staged", "item": 1, "index": 0}, {"prev": "staged", "item": 2, "index": 1}],
                "mixed": [1, "plain text"], "j": "{\"a\": 1}", "m": 2})
@@ -588,11 +588,11 @@ fn each_refused_construct_is_a_typed_error_with_its_line() {
 #[test]
 fn errors_from_the_host_and_the_script_carry_codes_and_lines() {
     let ctx = Ctx::new();
-    // An agent schema that is not a schema: refused statically when literal…
+    // An agent schema outside the seed's subset: refused statically when literal…
     let s = py(
         &ctx,
         "schema.py",
-        "return await agent(\"x\", schema={\"a\": \"nonsense-type\"})\n",
+        "return await agent(\"x\", schema={\"type\": \"object\", \"minProperties\": 1})\n",
     );
     let v = ctx.hwf(["validate", &s, "--json"]);
     v.expect_code(2);
@@ -627,12 +627,13 @@ fn errors_from_the_host_and_the_script_carry_codes_and_lines() {
     out.expect_code(1);
     assert!(error_text(&out).contains("NameError"), "{}", error_text(&out));
     assert!(error_text(&out).contains("(line 3)"), "{}", error_text(&out));
-    // parallel() given something that is not a function or a coroutine.
+    // parallel() given something that is not a function or a coroutine:
+    // the seed's `thunk()` fails.
     let s = py(&ctx, "par.py", "return await parallel([1])\n");
     let out = ctx.run_json(&s, "{}", &[]);
     out.expect_code(1);
     assert!(
-        error_text(&out).contains("wrap each call in a lambda"),
+        error_text(&out).contains("TypeError: 'int' object is not callable (line 2)"),
         "{}",
         error_text(&out)
     );
