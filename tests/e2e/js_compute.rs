@@ -46,6 +46,15 @@ fn long_strings_build_split_and_parse_within_the_default_cpu_limit() {
 }
 
 #[test]
+fn collators_sort_100k_names_within_4_s_of_cpu() {
+    // Red team 6: a Collator read its locale and options again on every
+    // comparison, and the accented names decomposed once per level (6.6 s
+    // of CPU for this script before; Node 0.4 s).
+    let ctx = Ctx::new();
+    matches_recorded(&ctx, "benches/js-compute", "collate.js", &["--cpu-limit-ms", "4000"]);
+}
+
+#[test]
 fn json_parse_reads_what_it_read_before() {
     // Each text is parsed twice: plainly (the direct path) and with an
     // identity reviver (always the original path); value, key order,

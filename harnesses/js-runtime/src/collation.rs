@@ -25,8 +25,7 @@
 //! are 0, as in ICU). Symbols outside the tables sort among the symbols by
 //! code point, which is where this can differ from ICU.
 
-use icu_normalizer::DecomposingNormalizer;
-use std::borrow::Cow;
+use icu_normalizer::DecomposingNormalizerBorrowed;
 use std::cmp::Ordering;
 
 /// ASCII and Latin-1 punctuation and symbols in ICU's root order (Node 20's
@@ -115,9 +114,34 @@ fn tertiary_key(tertiary: u8, upper_first: bool) -> u32 {
     }
 }
 
+impl Options {
+    /// The options as one word, for a collator that resolved them once
+    /// (`Intl.Collator`'s constructor): one bit per field.
+    pub fn to_flags(self) -> u32 {
+        u32::from(self.numeric)
+            | u32::from(self.accents) << 1
+            | u32::from(self.case) << 2
+            | u32::from(self.upper_first) << 3
+            | u32::from(self.ignore_punctuation) << 4
+    }
+
+    /// The options of [`Options::to_flags`]' word.
+    pub fn from_flags(flags: u32) -> Self {
+        Self {
+            numeric: flags & 1 != 0,
+            accents: flags & 2 != 0,
+            case: flags & 4 != 0,
+            upper_first: flags & 8 != 0,
+            ignore_punctuation: flags & 16 != 0,
+        }
+    }
+}
+
 /// Compares two strings as ICU's root collation does, approximately (see
 /// the module's docs). ASCII text is read in place; anything else is
-/// decomposed (NFD) first.
+/// decomposed (NFD) as it is read, once: the primary level is compared as
+/// the elements come, and stops at the first difference (where most
+/// comparisons end); the other levels read the elements kept on the way.
 pub fn compare(a: &str, b: &str, options: Options) -> Ordering {
     if !options.numeric
         && !options.ignore_punctuation
@@ -125,17 +149,33 @@ pub fn compare(a: &str, b: &str, options: Options) -> Ordering {
     {
         return order;
     }
-    let (a, b) = (Units::of(a), Units::of(b));
     let kept = |e: &Element| !(options.ignore_punctuation && is_variable(e.primary));
-    let level = |key: &dyn Fn(&Element) -> u32| {
-        elements(a.iter(), options.numeric)
-            .filter(kept)
-            .map(|e| key(&e))
-            .cmp(elements(b.iter(), options.numeric).filter(kept).map(|e| key(&e)))
-    };
-    let mut order = level(&|e| e.primary);
+    let mut left = elements(Chars::of(a), options.numeric).filter(kept);
+    let mut right = elements(Chars::of(b), options.numeric).filter(kept);
+    // The elements read so far, for the secondary and tertiary levels.
+    let (mut xs, mut ys) = (Vec::new(), Vec::new());
+    let later = options.accents || options.case;
+    loop {
+        match (left.next(), right.next()) {
+            (Some(x), Some(y)) => {
+                if x.primary != y.primary {
+                    return x.primary.cmp(&y.primary);
+                }
+                if later {
+                    xs.push(x);
+                    ys.push(y);
+                }
+            }
+            (Some(_), None) => return Ordering::Greater,
+            (None, Some(_)) => return Ordering::Less,
+            (None, None) => break,
+        }
+    }
+    // Equal primaries: as many elements on both sides.
+    let level = |key: &dyn Fn(&Element) -> u32| xs.iter().map(key).cmp(ys.iter().map(key));
+    let mut order = Ordering::Equal;
     if options.accents {
-        order = order.then_with(|| level(&|e| e.secondary));
+        order = level(&|e| e.secondary);
     }
     if options.case && options.accents {
         order = order.then_with(|| level(&|e| tertiary_key(e.tertiary, options.upper_first)));
@@ -193,55 +233,38 @@ fn compare_ascii(a: &[u8], b: &[u8], case: bool, upper_first: bool) -> Option<Or
     )
 }
 
-/// A string's code units, decomposed when that can change them.
-enum Units<'a> {
-    Bytes(&'a [u8]),
-    Wide(Cow<'a, [u16]>),
+/// A string's characters, decomposed (NFD) as they are read when that can
+/// change them.
+enum Chars<'a> {
+    Ascii(std::str::Chars<'a>),
+    Decomposed(icu_normalizer::Decomposition<'static, std::str::Chars<'a>>),
 }
 
-impl<'a> Units<'a> {
+impl<'a> Chars<'a> {
     fn of(s: &'a str) -> Self {
         if s.is_ascii() {
-            return Self::Bytes(s.as_bytes());
+            return Self::Ascii(s.chars());
         }
-        let wide: Vec<u16> = s.encode_utf16().collect();
-        Self::Wide(Cow::Owned(
-            DecomposingNormalizer::new_nfd().normalize_utf16(&wide).into_owned(),
-        ))
+        Self::Decomposed(DecomposingNormalizerBorrowed::new_nfd().normalize_iter(s.chars()))
     }
+}
 
-    fn iter(&self) -> UnitIter<'_> {
+impl Iterator for Chars<'_> {
+    type Item = char;
+
+    fn next(&mut self) -> Option<char> {
         match self {
-            Self::Bytes(bytes) => UnitIter::Bytes(bytes.iter()),
-            Self::Wide(units) => UnitIter::Wide(units.iter()),
+            Self::Ascii(it) => it.next(),
+            Self::Decomposed(it) => it.next(),
         }
     }
 }
 
-/// The code units of [`Units`], as UTF-16.
-enum UnitIter<'a> {
-    Bytes(std::slice::Iter<'a, u8>),
-    Wide(std::slice::Iter<'a, u16>),
-}
-
-impl Iterator for UnitIter<'_> {
-    type Item = u16;
-
-    fn next(&mut self) -> Option<u16> {
-        match self {
-            Self::Bytes(it) => it.next().map(|&b| u16::from(b)),
-            Self::Wide(it) => it.next().copied(),
-        }
-    }
-}
-
-/// The collation elements of `units` (already in NFD); with `numeric`, a
-/// run of ASCII digits is one element for its length (leading zeros
-/// dropped) and one per digit.
-fn elements(units: UnitIter<'_>, numeric: bool) -> impl Iterator<Item = Element> + '_ {
-    let mut chars = char::decode_utf16(units)
-        .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
-        .peekable();
+/// The collation elements of `chars` (in NFD); with `numeric`, a run of
+/// ASCII digits is one element for its length (leading zeros dropped) and
+/// one per digit.
+fn elements(chars: Chars<'_>, numeric: bool) -> impl Iterator<Item = Element> + '_ {
+    let mut chars = chars.peekable();
     let mut pending: Option<Element> = None;
     let mut digits: std::collections::VecDeque<u8> = std::collections::VecDeque::new();
     std::iter::from_fn(move || {
@@ -523,11 +546,9 @@ mod tests {
                 for b in words {
                     let general = {
                         let level = |key: fn(&super::Element) -> u32| {
-                            let ua = super::Units::of(a);
-                            let ub = super::Units::of(b);
-                            super::elements(ua.iter(), false)
+                            super::elements(super::Chars::of(a), false)
                                 .map(|e| key(&e))
-                                .cmp(super::elements(ub.iter(), false).map(|e| key(&e)))
+                                .cmp(super::elements(super::Chars::of(b), false).map(|e| key(&e)))
                         };
                         let o = level(|e| e.primary).then_with(|| level(|e| e.secondary));
                         if case && upper_first {
@@ -543,6 +564,101 @@ mod tests {
                         Some(general),
                         "{a:?} {b:?} case={case} upper_first={upper_first}"
                     );
+                }
+            }
+        }
+    }
+
+    /// The comparison as it was before it streamed: every level over the
+    /// whole element lists, the string decomposed once per level.
+    fn by_levels(a: &str, b: &str, o: Options) -> Ordering {
+        let kept = |e: &super::Element| !(o.ignore_punctuation && super::is_variable(e.primary));
+        let level = |key: &dyn Fn(&super::Element) -> u32| {
+            super::elements(super::Chars::of(a), o.numeric)
+                .filter(kept)
+                .map(|e| key(&e))
+                .cmp(
+                    super::elements(super::Chars::of(b), o.numeric)
+                        .filter(kept)
+                        .map(|e| key(&e)),
+                )
+        };
+        let mut order = level(&|e| e.primary);
+        if o.accents {
+            order = order.then_with(|| level(&|e| e.secondary));
+        }
+        if o.case && o.accents {
+            order = order.then_with(|| level(&|e| super::tertiary_key(e.tertiary, o.upper_first)));
+        } else if o.case {
+            order = order.then_with(|| level(&|e| super::tertiary_key(e.tertiary & 1, o.upper_first)));
+        }
+        order
+    }
+
+    #[test]
+    fn streaming_levels_agree_with_whole_levels_for_every_option() {
+        let words = [
+            "",
+            "a",
+            "A",
+            "ab",
+            "aB",
+            "a b",
+            "a-b",
+            "co-op",
+            "coop",
+            "a1",
+            "a01",
+            "a10",
+            "a9",
+            "x2y",
+            "x10y",
+            "é",
+            "e\u{301}",
+            "E",
+            "É",
+            "résumé",
+            "Resume",
+            "rèsumé",
+            "Zoë12",
+            "Zoe12",
+            "zoe12",
+            "Émile7",
+            "emile7",
+            "æ",
+            "ae",
+            "Æsir",
+            "ß",
+            "ss",
+            "SS",
+            "ø",
+            "o",
+            "ł",
+            "Ólafur",
+            "olafur",
+            "naïve",
+            "naive",
+            "Ωmega",
+            "ωmega",
+            "Жук",
+            "жук",
+            "a\u{2014}b",
+            "a$b",
+            "\u{a0}x",
+            " x",
+            "¹",
+            "1",
+            "ﬁ",
+            "fi",
+            "한국",
+            "日本",
+        ];
+        for flags in 0..32 {
+            let o = Options::from_flags(flags);
+            assert_eq!(o.to_flags(), flags);
+            for a in words {
+                for b in words {
+                    assert_eq!(compare(a, b, o), by_levels(a, b, o), "{a:?} {b:?} {o:?}");
                 }
             }
         }

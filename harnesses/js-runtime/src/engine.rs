@@ -524,8 +524,20 @@ fn locale_compare<'js>(
         Some(t) => utf8(&ctx, t)?,
         None => "undefined".to_owned(),
     };
-    if let Some(locales) = locales.0.as_ref() {
-        check_locales(&ctx, locales)?;
+    let o = collation_options(&ctx, locales.0.as_ref(), options.0.as_ref())?;
+    Ok(crate::collation::compare(&s, &t, o) as i32)
+}
+
+/// The collation `localeCompare` and `Intl.Collator` use for `locales` and
+/// `options`, with their errors: the locale checked, the four options
+/// read and coerced once each.
+fn collation_options<'js>(
+    ctx: &Ctx<'js>,
+    locales: Option<&Value<'js>>,
+    options: Option<&Value<'js>>,
+) -> rquickjs::Result<crate::collation::Options> {
+    if let Some(locales) = locales {
+        check_locales(ctx, locales)?;
     }
     let mut o = crate::collation::Options {
         numeric: false,
@@ -534,18 +546,18 @@ fn locale_compare<'js>(
         upper_first: false,
         ignore_punctuation: false,
     };
-    if let Some(options) = options.0.as_ref().and_then(Value::as_object) {
+    if let Some(options) = options.and_then(Value::as_object) {
         let Coerced(ignore): Coerced<bool> = options.get("ignorePunctuation")?;
         o.ignore_punctuation = ignore;
         let case_first: Value = options.get("caseFirst")?;
         if !case_first.is_undefined() {
-            let Coerced(v): Coerced<String> = Coerced::from_js(&ctx, case_first)?;
+            let Coerced(v): Coerced<String> = Coerced::from_js(ctx, case_first)?;
             match v.as_str() {
                 "upper" => o.upper_first = true,
                 "lower" | "false" => {}
                 other => {
                     return Err(Exception::throw_range(
-                        &ctx,
+                        ctx,
                         &format!("Value {other} out of range for Intl.Collator options property caseFirst"),
                     ));
                 }
@@ -555,7 +567,7 @@ fn locale_compare<'js>(
         o.numeric = numeric;
         let sensitivity: Value = options.get("sensitivity")?;
         if !sensitivity.is_undefined() {
-            let Coerced(v): Coerced<String> = Coerced::from_js(&ctx, sensitivity)?;
+            let Coerced(v): Coerced<String> = Coerced::from_js(ctx, sensitivity)?;
             match v.as_str() {
                 "base" => (o.accents, o.case) = (false, false),
                 "accent" => o.case = false,
@@ -563,14 +575,28 @@ fn locale_compare<'js>(
                 "variant" => {}
                 other => {
                     return Err(Exception::throw_range(
-                        &ctx,
+                        ctx,
                         &format!("Value {other} out of range for Intl.Collator options property sensitivity"),
                     ));
                 }
             }
         }
     }
-    Ok(crate::collation::compare(&s, &t, o) as i32)
+    Ok(o)
+}
+
+/// `Intl.Collator`'s constructor: its `locales` and `options` resolved
+/// once, as `localeCompare` resolves them on every call, into the word its
+/// `compare` passes to [`collate`].
+fn collator_flags<'js>(ctx: Ctx<'js>, locales: Opt<Value<'js>>, options: Opt<Value<'js>>) -> rquickjs::Result<u32> {
+    Ok(collation_options(&ctx, locales.0.as_ref(), options.0.as_ref())?.to_flags())
+}
+
+/// `Intl.Collator#compare` for two strings and the collator's word from
+/// [`collator_flags`]: no locale or option to read again.
+fn collate<'js>(ctx: Ctx<'js>, a: Value<'js>, b: Value<'js>, flags: u32) -> rquickjs::Result<i32> {
+    let (s, t) = (utf8(&ctx, a)?, utf8(&ctx, b)?);
+    Ok(crate::collation::compare(&s, &t, crate::collation::Options::from_flags(flags)) as i32)
 }
 
 /// JavaScript that sets up the API on the native functions. It evaluates
@@ -617,6 +643,8 @@ fn register<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
             .with_name("localeCompare")?
             .with_length(1)?,
     )?;
+    g.set("__hwf_collator_flags", Function::new(ctx.clone(), collator_flags)?)?;
+    g.set("__hwf_collate", Function::new(ctx.clone(), collate)?)?;
     g.set(
         "__hwf_to_locale_string",
         Function::new(

@@ -472,6 +472,7 @@
   // `number_format.rs`, ported from the Boa runtime's patches); their
   // options are read here, with the same errors.
   const nativeCompare = g.__hwf_locale_compare, nativeFormat = g.__hwf_to_locale_string;
+  const collatorFlags = g.__hwf_collator_flags, collate = g.__hwf_collate;
   // A (tag, options text) pair parsed once by the native, then numbers
   // formatted by its plan's number (-1: the native keeps no more plans).
   const planNumber = g.__hwf_number_plan, formatNumber = g.__hwf_format_number;
@@ -1073,7 +1074,7 @@
   // `toLocaleString` and `localeCompare` above (with `formatToParts`,
   // `formatRange` and `formatRangeToParts` cut from its text). Anything else
   // (`DateTimeFormat`, …) is absent rather than wrong.
-  const toLocale = Number.prototype.toLocaleString, localeCompare = String.prototype.localeCompare;
+  const toLocale = Number.prototype.toLocaleString;
   const localeOf = (locales) => {
     const tag = isArray(locales) ? locales[0] : locales;
     return tag === undefined ? "en-US" : StringCtor(tag);
@@ -1301,9 +1302,11 @@
       this.#locales = locales;
       this.#options = options === undefined ? undefined : { ...options };
       canonicalLocales(locales); // V8's errors for a malformed tag
-      localeCompare.call("", "", locales, this.#options);
+      // The locale checked and the options read once, into one word the
+      // native comparison takes (`localeCompare` reads them every call).
+      const flags = collatorFlags(locales, this.#options);
       // As Intl's `compare` getter: a function bound to this collator.
-      const compare = (a, b) => localeCompare.call(StringCtor(a), StringCtor(b), this.#locales, this.#options);
+      const compare = (a, b) => collate(typeof a === "string" ? a : StringCtor(a), typeof b === "string" ? b : StringCtor(b), flags);
       defineProperty(this, "compare", { value: compare, enumerable: false });
     }
     resolvedOptions() {
