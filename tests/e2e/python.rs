@@ -326,15 +326,16 @@ fn the_api_surface() {
         "log line"
     );
     assert!(j.iter().any(|e| e["type"] == "phase" && e["title"] == "one"));
-    // A budget with a token ceiling.
+    // A budget with a token ceiling: `remaining()` is a float, as the
+    // seed's `float(...)`.
     let b = py(
         &ctx,
         "budget.py",
-        "return [budget.total, budget.spent(), budget.remaining()]\n",
+        "return [budget.total, budget.spent(), budget.remaining(), f\"{budget.remaining()} left\"]\n",
     );
     let out = ctx.run_json(&b, "{}", &["--max-tokens", "100"]);
     out.expect_code(0);
-    assert_eq!(out.json()["data"]["result"], json!([100, 0, 100]));
+    assert_eq!(out.json()["data"]["result"], json!([100, 0, 100.0, "100.0 left"]));
     // validate reports the meta, with the seed's title-string phases.
     let check = ctx.hwf(["validate", &s, "--json"]);
     check.expect_code(0);

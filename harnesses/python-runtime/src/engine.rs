@@ -55,6 +55,7 @@ import asyncio
 import asyncio as _hwf_asyncio
 import json
 import math
+from dataclasses import dataclass as _hwf_dataclass
 
 
 # The seed's typed errors are builtins of hwf's Monty: CapabilityError
@@ -71,12 +72,26 @@ def format(value, format_spec=""):
 # `print` (which the script itself may not call) hands the line to the host
 # without pausing the interpreter, so `log` also works where a host call
 # cannot: in a generator's body, a `sorted` key, a `map` callback.
-def log(*messages):
+def log(*messages, **keywords):
+    if keywords:
+        messages = _hwf_keyword("log", "message", messages, keywords)
     print(" ".join(str(m) for m in messages))
 
 
-def phase(*titles):
+def phase(*titles, **keywords):
+    if keywords:
+        titles = _hwf_keyword("phase", "title", titles, keywords)
     _hwf_phase(" ".join(str(t) for t in titles))
+
+
+# The seed's `log(message)` / `phase(title)` by keyword.
+def _hwf_keyword(function, name, given, keywords):
+    for key in keywords:
+        if key != name:
+            raise TypeError(function + "() got an unexpected keyword argument '" + key + "'")
+    if given:
+        raise TypeError(function + "() got multiple values for argument '" + name + "'")
+    return (keywords[name],)
 
 
 # As in the seed, the host calls are coroutines: nothing starts until the
@@ -134,9 +149,11 @@ async def agent_list():
     return {"handles": []}
 
 
-class _HwfBudget:
-    def __init__(self, total):
-        self.total = total
+# The seed's read-only `_Budget`: `total` cannot be assigned (a frozen
+# dataclass here), `remaining()` is a float (`inf` without a ceiling).
+@_hwf_dataclass(frozen=True)
+class _Budget:
+    total: object
 
     def spent(self):
         return _hwf_budget_spent()
@@ -145,7 +162,7 @@ class _HwfBudget:
         return _hwf_budget_remaining()
 
 
-budget = _HwfBudget(_hwf_total)
+budget = _Budget(_hwf_total)
 
 
 def _hwf_awaitable(value):
@@ -163,16 +180,13 @@ async def parallel(thunks):
     items = list(thunks)
     _hwf_check_items(len(items))
 
+    # As the seed's `run_one`: `thunk()` (`'int' object is not callable`
+    # for a value that is not a function); a coroutine is awaited, an hwf
+    # extension.
     async def one(thunk):
-        if callable(thunk):
-            return await _hwf_settle(thunk())
         if _hwf_awaitable(thunk):
             return await thunk
-        raise TypeError(
-            "parallel() takes a list of functions (or coroutines), but got a "
-            + type(thunk).__name__
-            + ": wrap each call in a lambda: parallel([lambda: agent(...), lambda: agent(...)])"
-        )
+        return await _hwf_settle(thunk())
 
     return list(await _hwf_asyncio.gather(*[one(t) for t in items]))
 
@@ -192,9 +206,6 @@ def _hwf_stage(stage, prev, item, index):
 async def pipeline(items, *stages):
     item_list = list(items)
     _hwf_check_items(len(item_list))
-    for stage in stages:
-        if not callable(stage):
-            raise TypeError("pipeline(items, *stages): every stage must be a function, got " + type(stage).__name__)
 
     async def run_item(index, item):
         current = item
@@ -611,58 +622,158 @@ fn check_schema(f: &str, schema: Option<&Value>) -> Result<(), MontyException> {
     Ok(())
 }
 
-/// `agent(agent_id, input, label=, schema=, …)` or the prompt form
-/// `agent(prompt, {options})` / `agent(prompt, label=, phase=, …)`.
-fn agent_task(a: &Args) -> Result<Task, MontyException> {
-    let target = match a.get(0, "target").or_else(|| a.kw.get("prompt")) {
-        Some(Value::String(s)) => s.clone(),
-        Some(_) => {
-            return Err(type_error(
-                "agent(target, input, ...): target must be an agent id or a prompt string",
-            ));
+/// The options the seed's broker takes in a prompt agent's options
+/// (`CHILD_AGENT_OPTION_KEYS` and `prompt`, `vm.py`'s
+/// `_prompt_agent_request`), and hwf's own `agent_type` and `fresh`.
+const PROMPT_OPTIONS: &[&str] = &[
+    "prompt",
+    "label",
+    "phase",
+    "schema",
+    "model",
+    "effort",
+    "isolation",
+    "context",
+    "tools",
+    "agentType",
+    "agent_type",
+    "fresh",
+];
+
+/// The seed's refusal of a malformed call: `CapabilityError(message,
+/// code=code, retryable=False)`.
+fn refused(code: &str, message: impl Into<String>) -> MontyException {
+    let attrs = vec![
+        ("code".to_owned(), ExcAttr::Str(code.to_owned())),
+        ("retryable".to_owned(), ExcAttr::Bool(false)),
+    ];
+    MontyException::new(ExcType::CapabilityError, Some(message.into())).with_data(ExcData::Attrs(Box::new(attrs)))
+}
+
+/// The seed's `bad_request` refusal of a prompt agent call.
+fn bad_request(message: impl Into<String>) -> MontyException {
+    refused("bad_request", message)
+}
+
+/// The checks of the seed's `_prompt_agent_request` (`vm.py`), in its
+/// order, on the merged options (`None` values are absent): a non-empty
+/// prompt, no unknown option, strings, objects, `tools` a list of non-empty
+/// strings (deduplicated, first occurrence kept, as `_optional_tools`
+/// does) and a non-empty `agentType`. `dict_keys` are the option dict's
+/// keys (an unknown one is refused even when its value is `None`).
+fn check_prompt_options(opts: &mut Map<String, Value>, dict_keys: &[String]) -> Result<(), MontyException> {
+    match opts.get("prompt") {
+        Some(Value::String(p)) if !p.trim().is_empty() => {}
+        _ => return Err(bad_request("prompt agent call requires a non-empty 'prompt'")),
+    }
+    let mut unknown: Vec<&str> = dict_keys
+        .iter()
+        .map(String::as_str)
+        .filter(|k| !PROMPT_OPTIONS.contains(k))
+        .collect();
+    unknown.sort_unstable();
+    unknown.dedup();
+    if !unknown.is_empty() {
+        return Err(bad_request(format!(
+            "unsupported prompt agent option(s): {}",
+            unknown.join(", ")
+        )));
+    }
+    for key in ["label", "phase", "schema", "model", "effort", "isolation", "context"] {
+        match (key, opts.get(key)) {
+            (_, None | Some(Value::Null)) | ("schema" | "context", Some(Value::Object(_))) => {}
+            (_, Some(Value::String(_))) if !matches!(key, "schema" | "context") => {}
+            ("schema" | "context", Some(_)) => {
+                return Err(bad_request(format!("prompt agent option '{key}' must be an object")));
+            }
+            _ => return Err(bad_request(format!("prompt agent option '{key}' must be a string"))),
         }
-        None => String::new(),
-    };
-    let mut opts = Map::new();
-    let legacy = is_agent_id(&target);
-    let input = a.pos.get(1).cloned().or_else(|| a.kw.get("input").cloned());
-    if !legacy {
-        match &input {
-            // `None` options are absent, as the seed drops them.
-            Some(Value::Object(m)) => opts.extend(
-                m.iter()
-                    .filter(|(_, v)| !v.is_null())
-                    .map(|(k, v)| (k.clone(), v.clone())),
-            ),
-            Some(Value::Null) | None => {}
-            Some(other) => {
-                return Err(type_error(format!(
-                    "agent(prompt, options): options must be a dict, got {}",
-                    kind(other)
+    }
+    let tools_error = || bad_request("prompt agent option 'tools' must be a list of non-empty strings");
+    match opts.get_mut("tools") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(items)) => {
+            let mut seen: Vec<Value> = Vec::with_capacity(items.len());
+            for item in items.drain(..) {
+                match &item {
+                    Value::String(s) if !s.is_empty() => {
+                        if !seen.contains(&item) {
+                            seen.push(item);
+                        }
+                    }
+                    _ => return Err(tools_error()),
+                }
+            }
+            *items = seen;
+        }
+        Some(_) => return Err(tools_error()),
+    }
+    for key in ["agentType", "agent_type"] {
+        match opts.get(key) {
+            None | Some(Value::Null) => {}
+            Some(Value::String(s)) if !s.is_empty() => {}
+            Some(_) => {
+                return Err(bad_request(format!(
+                    "prompt agent option '{key}' must be a non-empty string"
                 )));
             }
         }
     }
-    // Keywords win over the options dict.
-    opts.extend(a.kw.iter().map(|(k, v)| (k.clone(), v.clone())));
+    Ok(())
+}
+
+/// `agent(agent_id, input, label=, schema=, …)` or the prompt form
+/// `agent(prompt, {options})` / `agent(prompt, label=, phase=, …)`, built
+/// as the seed's guest builds its call (`vm_guest.agent`): the prompt, then
+/// the options dict (whose `prompt` wins over the first argument), then
+/// the keywords that are not `None`.
+fn agent_task(a: &Args) -> Result<Task, MontyException> {
+    let target = a.get(0, "target").or_else(|| a.kw.get("prompt")).cloned();
+    let legacy = matches!(&target, Some(Value::String(s)) if is_agent_id(s));
+    let input = a.pos.get(1).cloned().or_else(|| a.kw.get("input").cloned());
     if legacy {
+        let Some(Value::String(id)) = target else {
+            return Err(type_error("agent(): give an agent id (hermes.<name>) or a prompt"));
+        };
         // `agent("hermes.x", input, prompt=…)`: the id, and the input
         // (`{}` when none).
-        opts.insert("agent".into(), Value::String(target));
+        let mut opts = Map::new();
+        opts.extend(a.kw.iter().map(|(k, v)| (k.clone(), v.clone())));
+        opts.insert("agent".into(), Value::String(id));
         opts.insert("input".into(), input.unwrap_or_else(|| json!({})));
-    } else if target.is_empty() {
-        // `agent(prompt, {options})`: the first argument is the prompt.
-        opts.remove("prompt");
-    } else {
-        opts.insert("prompt".into(), Value::String(target));
+        let opts = Value::Object(opts);
+        check_schema("agent", runtime::agent_option(&opts, AgentField::Schema))?;
+        let req = runtime::agent_request_from_json(&opts).map_err(|e| type_error(format!("agent(): {e}")))?;
+        return Ok(Task::Agent(req));
     }
+    let mut opts = Map::new();
+    opts.insert("prompt".into(), target.unwrap_or(Value::Null));
+    let mut dict_keys: Vec<String> = Vec::new();
+    match input {
+        Some(Value::Object(m)) => {
+            dict_keys = m.keys().cloned().collect();
+            // `None` options are absent, as the seed drops them.
+            opts.extend(m.into_iter().filter(|(_, v)| !v.is_null()));
+        }
+        Some(Value::Null) | None => {}
+        // The seed's guest sends a non-dict second argument as an option
+        // of its own, which its broker then refuses by that name.
+        Some(_) => dict_keys.push("_invalid_opts_type".to_owned()),
+    }
+    // Keywords win over the options dict.
+    opts.extend(
+        a.kw.iter()
+            .filter(|(k, _)| !matches!(k.as_str(), "target" | "input"))
+            .map(|(k, v)| (k.clone(), v.clone())),
+    );
+    if a.pos.is_empty() && !a.kw.contains_key("target") && !opts.contains_key("prompt") {
+        return Err(type_error("agent() missing 1 required positional argument: 'target'"));
+    }
+    check_prompt_options(&mut opts, &dict_keys)?;
     let opts = Value::Object(opts);
     check_schema("agent", runtime::agent_option(&opts, AgentField::Schema))?;
     // The options are the SDK's agent-option table (with its aliases).
     let req = runtime::agent_request_from_json(&opts).map_err(|e| type_error(format!("agent(): {e}")))?;
-    if req.agent.is_none() && req.prompt.is_none() {
-        return Err(type_error("agent(): give an agent id (hermes.<name>) or a prompt"));
-    }
     Ok(Task::Agent(req))
 }
 
@@ -805,10 +916,11 @@ fn sync_call(name: &str, args: &[MontyObject]) -> ExtFunctionResult {
         "_hwf_budget_spent" => ExtFunctionResult::Return(MontyObject::Int(
             i64::try_from(hwf_guest::budget().tokens_spent).unwrap_or(i64::MAX),
         )),
-        "_hwf_budget_remaining" => ExtFunctionResult::Return(match hwf_guest::budget().tokens_left() {
-            Some(t) => MontyObject::Int(i64::try_from(t).unwrap_or(i64::MAX)),
-            None => MontyObject::Float(f64::INFINITY),
-        }),
+        // A float, as the seed's `float(...)` (`960.0`).
+        #[allow(clippy::cast_precision_loss)]
+        "_hwf_budget_remaining" => ExtFunctionResult::Return(MontyObject::Float(
+            hwf_guest::budget().tokens_left().map_or(f64::INFINITY, |t| t as f64),
+        )),
         // Claude Code's item rule (the SDK's); the calls the items make
         // are limited by the host.
         "_hwf_check_items" => match args.first() {
@@ -848,14 +960,58 @@ fn retryable(e: &CallError) -> bool {
         || matches!(code, "capability_failed" | "capability_timeout")
 }
 
-/// `CapabilityError(<host text>, code=<host code>, retryable=…)`.
+/// The seed's code and text for a host refusal the seed's broker also
+/// makes, in its words: an output that failed its schema after the
+/// retries (`schema`, `schema validation failed after N attempt(s): …`;
+/// the host's own is `schema_mismatch: … (after N attempts)`) and an
+/// unknown agent type (`unknown_agent_type`, `unknown agentType: 'x'`).
+/// Every other error keeps the host's code and text.
+fn seed_words(e: &CallError) -> Option<(&'static str, String)> {
+    let code = runtime::call_error_code(e);
+    let text = runtime::call_error_text(e);
+    let rest = text
+        .strip_prefix(code)
+        .and_then(|r| r.strip_prefix(": "))
+        .unwrap_or(text);
+    match code {
+        "schema_mismatch" => {
+            let (problem, attempts) = rest
+                .strip_suffix(" attempts)")
+                .and_then(|r| r.rsplit_once(" (after "))
+                .filter(|(_, n)| n.parse::<u32>().is_ok())
+                .unwrap_or((rest, "1"));
+            Some((
+                "schema",
+                format!("schema validation failed after {attempts} attempt(s): {problem}"),
+            ))
+        }
+        "invalid_agent_type" => {
+            let quoted = rest.strip_prefix("unknown agent type ")?;
+            let name: String = serde_json::from_str(quoted).ok()?;
+            Some((
+                "unknown_agent_type",
+                format!("unknown agentType: {}", py_str_repr(&name)),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// `CapabilityError(<host text>, code=<host code>, retryable=…)`, in the
+/// seed's words where it has its own ([`seed_words`]).
 fn capability_error(e: &CallError) -> MontyException {
+    let (code, text) = match seed_words(e) {
+        Some((code, text)) => (code.to_owned(), text),
+        None => (
+            runtime::call_error_code(e).to_owned(),
+            runtime::call_error_text(e).to_owned(),
+        ),
+    };
     let attrs = vec![
-        ("code".to_owned(), ExcAttr::Str(runtime::call_error_code(e).to_owned())),
+        ("code".to_owned(), ExcAttr::Str(code)),
         ("retryable".to_owned(), ExcAttr::Bool(retryable(e))),
     ];
-    MontyException::new(ExcType::CapabilityError, Some(runtime::call_error_text(e).to_owned()))
-        .with_data(ExcData::Attrs(Box::new(attrs)))
+    MontyException::new(ExcType::CapabilityError, Some(text)).with_data(ExcData::Attrs(Box::new(attrs)))
 }
 
 fn starts_with_code(msg: &str) -> bool {

@@ -48,15 +48,149 @@ RETRYABLE = {"agent_failed", "agent_timeout", "agent_unavailable", "agent_auth",
              "agent_truncated", "agent_tool_call", "agent_cancelled", "capability_failed"}
 
 
-class Budget:
-    total = None
+class _Budget:
+    """The seed's ``_Budget``: ``total`` is a read-only property (no
+    ceiling here), ``remaining()`` a float."""
     tokens = 0
+
+    @property
+    def total(self):
+        return None
 
     def spent(self):
         return self.tokens
 
     def remaining(self):
         return math.inf
+
+
+# The seed's prompt-agent options (`agents.CHILD_AGENT_OPTION_KEYS`) and
+# the agent types its registry knows without definition files.
+CHILD_AGENT_OPTION_KEYS = {"label", "phase", "schema", "model", "effort", "isolation", "context", "tools",
+                           "agentType"}
+KNOWN_AGENT_TYPES = {"general-purpose"}
+# `VMLimits.max_schema_retries`.
+MAX_SCHEMA_RETRIES = 2
+
+
+def bad_request(message):
+    return CapabilityError(message, "bad_request", False)
+
+
+def prompt_request(params):
+    """The seed's ``vm._prompt_agent_request``: its checks, in its order."""
+    prompt = params.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise bad_request("prompt agent call requires a non-empty 'prompt'")
+    unknown = sorted(set(params) - ({"prompt"} | CHILD_AGENT_OPTION_KEYS))
+    if unknown:
+        raise bad_request("unsupported prompt agent option(s): " + ", ".join(unknown))
+
+    def text(key):
+        value = params.get(key)
+        if value is not None and not isinstance(value, str):
+            raise bad_request(f"prompt agent option {key!r} must be a string")
+        return value
+
+    def obj(key):
+        value = params.get(key)
+        if value is not None and not isinstance(value, dict):
+            raise bad_request(f"prompt agent option {key!r} must be an object")
+        return value
+
+    def tools():
+        value = params.get("tools")
+        if value is None:
+            return None
+        error = bad_request("prompt agent option 'tools' must be a list of non-empty strings")
+        if not isinstance(value, (list, tuple)):
+            raise error
+        deduped = []
+        for item in value:
+            if not isinstance(item, str) or not item:
+                raise error
+            if item not in deduped:
+                deduped.append(item)
+        return deduped
+
+    def agent_type():
+        value = params.get("agentType")
+        if value is None or (isinstance(value, str) and value):
+            return value
+        raise bad_request("prompt agent option 'agentType' must be a non-empty string")
+
+    return {"prompt": prompt, "label": text("label"), "phase": text("phase"), "schema": obj("schema"),
+            "model": text("model"), "effort": text("effort"), "isolation": text("isolation"),
+            "context": obj("context") or {}, "tools": tools(), "agentType": agent_type()}
+
+
+class SchemaError(Exception):
+    pass
+
+
+SCHEMA_KEYWORDS = {"type", "properties", "required", "items", "enum", "additionalProperties"}
+PY_TYPES = {"object": (dict,), "array": (list,), "string": (str,), "number": (int, float), "integer": (int,),
+            "boolean": (bool,), "null": (type(None),)}
+LEGACY_HINTS = {"string": "string", "str": "string", "number": "number", "float": "number", "int": "integer",
+                "integer": "integer", "bool": "boolean", "boolean": "boolean", "object": "object",
+                "dict": "object", "list": "array", "array": "array"}
+
+
+def normalize_schema(schema):
+    """The seed's ``schema_subset.normalize_schema`` for the schemas the
+    idioms use: a subset schema as it is, a flat ``{field: hint}`` one as an
+    object requiring every field."""
+    if not isinstance(schema, dict) or not schema:
+        return None
+    subset = "type" in schema or (set(schema) <= SCHEMA_KEYWORDS and (
+        any(k in schema for k in ("properties", "items", "enum", "additionalProperties"))
+        or isinstance(schema.get("required"), list)))
+    if subset:
+        return schema
+    properties = {}
+    for name, hint in schema.items():
+        kind = LEGACY_HINTS.get(hint.lower()) if isinstance(hint, str) else None
+        properties[name] = {"type": kind} if kind else {}
+    return {"type": "object", "properties": properties, "required": list(schema)}
+
+
+def check_value(value, node, path):
+    """The seed's ``schema_subset._check_value`` and its texts."""
+    type_name = node.get("type")
+    if type_name is not None:
+        expected = PY_TYPES[type_name]
+        if expected != (bool,) and isinstance(value, bool):
+            raise SchemaError(f"{path} expected {type_name}, got bool")
+        if not isinstance(value, expected):
+            raise SchemaError(f"{path} expected {type_name}, got {type(value).__name__}")
+    if "enum" in node and value not in node["enum"]:
+        raise SchemaError(f"{path} value is not one of the declared enum values")
+    if isinstance(value, dict) and (type_name == "object" or "properties" in node or "required" in node):
+        for name in node.get("required", ()):
+            if name not in value:
+                raise SchemaError(f"{path} missing required field {name!r}")
+        properties = node.get("properties", {})
+        for name, sub in properties.items():
+            if name in value:
+                check_value(value[name], sub, f"{path}.{name}")
+        if node.get("additionalProperties") is False:
+            extra = sorted(set(value) - set(properties))
+            if extra:
+                raise SchemaError(f"{path} has unexpected field(s) {extra!r} (additionalProperties: false)")
+    elif isinstance(value, list) and (type_name == "array" or "items" in node) and node.get("items"):
+        for index, item in enumerate(value):
+            check_value(item, node["items"], f"{path}[{index}]")
+
+
+def checked_output(output, schema):
+    """One attempt's output as the seed's broker accepts it: a dict that
+    matches the schema, else the text of its ``schema`` refusal."""
+    if not isinstance(output, dict):
+        raise SchemaError(f"prompt child agent returned {type(output).__name__}, expected dict")
+    node = normalize_schema(schema)
+    if node is not None:
+        check_value(output, node, "output")
+    return output
 
 
 def at(request, path):
@@ -97,33 +231,52 @@ def globals_for(fixture, args, logs):
     # The seed's fingerprint cache: a prompt call the run already made with
     # the same prompt and options is answered with its first result.
     seen = {}
-    budget = Budget()
+    budget = _Budget()
 
     async def agent(target, input=None, *, label=None, phase=None, schema=None, model=None, effort=None,
                     isolation=None, context=None, tools=None, agentType=None):
         await asyncio.sleep(0)
-        legacy = isinstance(target, str) and target.startswith(("hermes.", "kanban.")) and " " not in target
+        legacy = (isinstance(target, str) and target.startswith(("hermes.", "kanban."))
+                  and len(target.split(".", 1)[1]) > 0 and not any(c.isspace() for c in target))
         if legacy:
             request = {"agent": target, "input": input or {}, "label": label}
-        else:
-            request = {"prompt": target, "label": label, "phase": phase, "context": context, "schema": schema}
-            if isinstance(input, dict):
-                request.update(input)
-            # The seed's `_prompt_agent_fingerprint_payload`: every option
-            # is part of the call's identity, `tools` and `agentType` only
-            # when set.
-            identity = dict(request, model=model, effort=effort, isolation=isolation)
-            if tools is not None:
-                identity["tools"] = tools
-            if agentType is not None:
-                identity["agentType"] = agentType
-            key = json.dumps(identity, sort_keys=True, default=str)
-            if key not in seen:
-                seen[key] = fixture.answer(request)
+            return spend(fixture.answer(request))
+        # The seed's guest (`vm_guest.agent`): the prompt, the options dict
+        # (its `prompt` wins), the keywords that are not `None`; a second
+        # argument that is not a dict is an option of its own.
+        params = {"prompt": target}
+        if isinstance(input, dict):
+            params.update(input)
+        elif input is not None:
+            params["_invalid_opts_type"] = type(input).__name__
+        explicit = {"label": label, "phase": phase, "schema": schema, "model": model, "effort": effort,
+                    "isolation": isolation, "context": context, "tools": tools, "agentType": agentType}
+        params.update({k: v for k, v in explicit.items() if v is not None})
+        request = prompt_request(params)
+        # The seed's `_prompt_agent_fingerprint_payload`: every option is
+        # part of the call's identity, `tools` and `agentType` only when set.
+        identity = {k: v for k, v in request.items() if k not in ("tools", "agentType") or v is not None}
+        key = json.dumps(identity, sort_keys=True, default=str)
+        if key in seen:
             # A cache hit mirrors the live accounting: its `_tokens` are
             # charged again (the seed's `vm.py`).
             return copy.deepcopy(spend(seen[key]))
-        return spend(fixture.answer(request))
+        if request["agentType"] is not None and request["agentType"] not in KNOWN_AGENT_TYPES:
+            raise CapabilityError(f"unknown agentType: {request['agentType']!r}", "unknown_agent_type", False)
+        # `_invoke_prompt_agent_with_schema_retry`: up to
+        # `max_schema_retries + 1` attempts; only the accepted one's
+        # `_tokens` are charged.
+        attempts = MAX_SCHEMA_RETRIES + 1
+        for attempt in range(1, attempts + 1):
+            try:
+                output = checked_output(fixture.answer(request), request["schema"])
+                break
+            except SchemaError as exc:
+                if attempt >= attempts:
+                    raise CapabilityError(f"schema validation failed after {attempts} attempt(s): {exc}",
+                                          "schema", False)
+        seen[key] = output
+        return copy.deepcopy(spend(output))
 
     def spend(output):
         # The seed's budget counts an output's non-negative `_tokens`.

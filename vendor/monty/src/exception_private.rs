@@ -2534,7 +2534,9 @@ pub(crate) mod hwf_errors {
     #[derive(FromArgs)]
     #[from_args(name = "CapabilityError", style = c_named)]
     struct CapabilityArgs {
-        #[from_args(default = Value::None)]
+        // hwf: required, as the seed's `CapabilityError(message, …)`; the
+        // sentinel tells a missing message from `None`.
+        #[from_args(default = Value::Undefined)]
         message: Value,
         #[from_args(default = Value::None)]
         code: Value,
@@ -2578,6 +2580,13 @@ pub(crate) mod hwf_errors {
         defer_drop!(code, vm);
         defer_drop!(retryable, vm);
         let msg = match message {
+            Value::Undefined => {
+                return Err(SimpleException::new_msg(
+                    ExcType::TypeError,
+                    "CapabilityError.__init__() missing 1 required positional argument: 'message'",
+                )
+                .into());
+            }
             Value::None => None,
             other => Some(text(other, vm)?),
         };
