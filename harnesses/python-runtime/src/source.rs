@@ -199,6 +199,24 @@ impl Lit {
         }
     }
 
+    /// The first value in this literal that Python's `json.dumps` refuses
+    /// (a set, bytes, a complex number, `...`, or a dict key that is not a
+    /// `str`, number, `bool` or `None`), by its type name.
+    pub fn not_json(&self) -> Option<&'static str> {
+        match self {
+            Self::Set(_) | Self::Bytes | Self::Complex | Self::Ellipsis => Some(self.type_name()),
+            Self::List(xs) | Self::Tuple(xs) => xs.iter().find_map(Self::not_json),
+            Self::Dict(items) => items.iter().find_map(|(k, v)| {
+                match k {
+                    Self::Str(_) | Self::Int(_) | Self::Float(_) | Self::Bool(_) | Self::None => None,
+                    other => Some(other.type_name()),
+                }
+                .or_else(|| v.not_json())
+            }),
+            _ => None,
+        }
+    }
+
     /// Python's `repr()` (for messages).
     pub fn repr(&self) -> String {
         fn seq(xs: &[Lit], open: &str, close: &str) -> String {
@@ -745,6 +763,12 @@ pub struct Checked {
     pub diags: Vec<Diagnostic>,
     /// The script's line index.
     pub lines: Lines,
+    /// Why the seed's run of this script fails before its first line
+    /// although its validator accepts it: the seed's guest sends `meta` to
+    /// its parent as JSON, and a set, bytes, a complex number or `...` in it
+    /// ends the run (`subprocess exited without a result`). For `run`, not
+    /// for `validate` (the seed's validator accepts such a meta).
+    pub run_refusal: Option<Diagnostic>,
 }
 
 /// Check `src` statically (no Monty compile).
@@ -755,6 +779,7 @@ pub fn analyse(src: &str) -> Checked {
         meta_line: 1,
         diags: Vec::new(),
         lines,
+        run_refusal: None,
     };
     if src.len() > MAX_SOURCE_BYTES {
         out.diags.push(diag(
@@ -805,7 +830,20 @@ pub fn analyse(src: &str) -> Checked {
             if a.targets.len() == 1 && matches!(&a.targets[0], Expr::Name(n) if n.id.as_str() == "meta") =>
         {
             match literal(&a.value) {
-                Ok(v @ Lit::Dict(_)) => out.meta = Some(v),
+                Ok(v @ Lit::Dict(_)) => {
+                    out.run_refusal = v.not_json().map(|kind| {
+                        diag(
+                            "meta_not_json",
+                            format!(
+                                "meta holds a {kind}, which the seed's runtime cannot send as JSON: the seed \
+                                 accepts the script but its run fails before the first line; use a list, a str \
+                                 or a number"
+                            ),
+                            Some(first_line),
+                        )
+                    });
+                    out.meta = Some(v);
+                }
                 Ok(_) => out.diags.push(diag(
                     "meta_not_literal",
                     "meta must be a dict literal",
@@ -1020,6 +1058,27 @@ mod tests {
         for value in ["-True", "-(-1)", "1+2", "2j+1", "f\"x\"", "set([1])", "{**{}}"] {
             let src = format!("meta = {{\"name\": \"v\", \"description\": \"d\", \"x\": {value}}}\nreturn 1\n");
             assert_eq!(codes(&src), ["meta_not_literal"], "{value}");
+        }
+    }
+
+    #[test]
+    fn a_meta_json_cannot_hold_is_refused_for_a_run_only() {
+        let src = "meta = {\"name\": \"v\", \"description\": \"d\", \"t\": [{\"a\"}]}\nreturn 1\n";
+        let checked = analyse(src);
+        assert!(checked.diags.is_empty());
+        let refusal = checked.run_refusal.expect("refused for a run");
+        assert_eq!(refusal.code, "meta_not_json");
+        assert!(refusal.message.starts_with("meta holds a set,"), "{}", refusal.message);
+        for ok in ["{1: 2, None: 3, (1, 2): 4}", "(1, 2)"] {
+            let src = format!("meta = {{\"name\": \"v\", \"description\": \"d\", \"t\": {ok}}}\nreturn 1\n");
+            let want = if ok.contains("(1, 2):") { Some("tuple") } else { None };
+            assert_eq!(
+                analyse(&src)
+                    .run_refusal
+                    .map(|d| d.message.contains(want.unwrap_or("-"))),
+                want.map(|_| true),
+                "{ok}"
+            );
         }
     }
 
