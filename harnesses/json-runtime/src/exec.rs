@@ -465,7 +465,12 @@ impl Runner<'_> {
         for wave in waves {
             let wave: Vec<usize> = wave
                 .into_iter()
-                .filter(|&b| failure.as_ref().is_none_or(|(f, ..)| b < *f) && reads[b].iter().all(|&j| done[j]))
+                // Branches cancelled with no failure among them (the run
+                // was cancelled): nothing more starts.
+                .filter(|&b| {
+                    failure.as_ref().is_none_or(|(f, cancelled, _)| !cancelled && b < *f)
+                        && reads[b].iter().all(|&j| done[j])
+                })
                 .collect();
             if wave.is_empty() {
                 continue;
