@@ -796,8 +796,12 @@ impl<'h> PyTrait<'h> for Value {
             (Self::Int(a), Self::Int(b)) => {
                 if *b == 0 {
                     Err(ExcType::zero_division().into())
-                } else {
+                } else if a.unsigned_abs() < 1 << 53 && b.unsigned_abs() < 1 << 53 {
                     Ok(Some(Self::Float(*a as f64 / *b as f64)))
+                } else {
+                    // hwf: an operand not exact in an f64 would round twice
+                    // (`(2**53 + 1) / 3`); CPython's quotient is rounded once.
+                    crate::types::long_int::int_true_divide(&BigInt::from(*a), &BigInt::from(*b)).map(Some)
                 }
             }
             (Self::Float(a), Self::Float(b)) => {
@@ -892,21 +896,21 @@ impl<'h> PyTrait<'h> for Value {
                 if *b == 0.0 {
                     Err(ExcType::zero_division_msg("float floor division by zero").into())
                 } else {
-                    Ok(Some(Self::Float((a / b).floor())))
+                    Ok(Some(Self::Float(py_float_divmod(*a, *b).0)))
                 }
             }
             (Self::Int(a), Self::Float(b)) => {
                 if *b == 0.0 {
                     Err(ExcType::zero_division_msg("float floor division by zero").into())
                 } else {
-                    Ok(Some(Self::Float((*a as f64 / b).floor())))
+                    Ok(Some(Self::Float(py_float_divmod(*a as f64, *b).0)))
                 }
             }
             (Self::Float(a), Self::Int(b)) => {
                 if *b == 0 {
                     Err(ExcType::zero_division_msg("float floor division by zero").into())
                 } else {
-                    Ok(Some(Self::Float((a / *b as f64).floor())))
+                    Ok(Some(Self::Float(py_float_divmod(*a, *b as f64).0)))
                 }
             }
             // Bool floor division (True=1, False=0)
@@ -933,12 +937,12 @@ impl<'h> PyTrait<'h> for Value {
                 if *b == 0.0 {
                     Err(ExcType::zero_division_msg("float floor division by zero").into())
                 } else {
-                    Ok(Some(Self::Float((f64::from(*a) / b).floor())))
+                    Ok(Some(Self::Float(py_float_divmod(f64::from(*a), *b).0)))
                 }
             }
             (Self::Float(a), Self::Bool(b)) => {
                 if *b {
-                    Ok(Some(Self::Float(a.floor()))) // a // 1.0 = floor(a)
+                    Ok(Some(Self::Float(py_float_divmod(*a, 1.0).0))) // a // 1.0
                 } else {
                     Err(ExcType::zero_division_msg("float floor division by zero").into())
                 }
@@ -2709,6 +2713,28 @@ fn py_float_mod(a: f64, b: f64) -> f64 {
     } else {
         r
     }
+}
+
+/// hwf: Python's float `divmod(a, b)` (CPython's `_float_div_mod`): the
+/// quotient comes from `(a - a % b) / b`, not `floor(a / b)`, which rounds
+/// `1 / 0.1` up to 10 where CPython's `1 // 0.1` is 9.0; the remainder is
+/// [`py_float_mod`]'s. Callers reject a zero divisor first.
+pub(crate) fn py_float_divmod(a: f64, b: f64) -> (f64, f64) {
+    let mut m = a % b;
+    let mut div = (a - m) / b;
+    if m == 0.0 {
+        m = 0.0f64.copysign(b);
+    } else if (b < 0.0) != (m < 0.0) {
+        m += b;
+        div -= 1.0;
+    }
+    let floordiv = if div == 0.0 {
+        0.0f64.copysign(a / b)
+    } else {
+        let f = div.floor();
+        if div - f > 0.5 { f + 1.0 } else { f }
+    };
+    (floordiv, m)
 }
 
 /// Computes the number of significant bits in an i64.

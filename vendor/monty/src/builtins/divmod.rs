@@ -80,8 +80,7 @@ pub fn builtin_divmod(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
             if *y == 0.0 {
                 Err(ExcType::zero_division_msg("float divmod()").into())
             } else {
-                let quot = (x / y).floor();
-                let rem = x - quot * y;
+                let (quot, rem) = crate::value::py_float_divmod(*x, *y);
                 Ok(allocate_tuple(
                     smallvec![Value::Float(quot), Value::Float(rem)],
                     vm.heap,
@@ -93,8 +92,7 @@ pub fn builtin_divmod(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
                 Err(ExcType::zero_division_msg("float divmod()").into())
             } else {
                 let xf = *x as f64;
-                let quot = (xf / y).floor();
-                let rem = xf - quot * y;
+                let (quot, rem) = crate::value::py_float_divmod(xf, *y);
                 Ok(allocate_tuple(
                     smallvec![Value::Float(quot), Value::Float(rem)],
                     vm.heap,
@@ -106,8 +104,7 @@ pub fn builtin_divmod(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
                 Err(ExcType::zero_division_msg("float divmod()").into())
             } else {
                 let yf = *y as f64;
-                let quot = (x / yf).floor();
-                let rem = x - quot * yf;
+                let (quot, rem) = crate::value::py_float_divmod(*x, yf);
                 Ok(allocate_tuple(
                     smallvec![Value::Float(quot), Value::Float(rem)],
                     vm.heap,

@@ -2351,6 +2351,33 @@ impl_dict_iterator!(
     }
 );
 
+/// hwf: the next `(key, value)` of a dict items iterator already unpacked
+/// for `for k, v in d.items()`: `[value, key]` (new references; pushed in
+/// order they leave the key on top), without building the tuple. `None`
+/// when the iterator would end or raise (exhausted, or the dict changed
+/// size); it is then not advanced and the caller takes the general path,
+/// which ends the loop or raises. Used by `VM::for_iter_unpacked`.
+pub(crate) fn dict_items_next_unpacked<'h>(
+    this: &mut HeapObjectRead<'h, DictItemIterator>,
+    vm: &mut VM<'h>,
+) -> Option<SmallVec<[Value; 4]>> {
+    let state = &this.get(vm.heap).0;
+    let (dict_id, index, expected_len) = (state.dict, state.index, state.expected_len);
+    if state.exhausted || index >= expected_len {
+        return None;
+    }
+    let HeapData::Dict(dict) = vm.heap.get(dict_id) else {
+        return None;
+    };
+    if dict.len() != expected_len {
+        return None;
+    }
+    let (key, value) = dict.item_at(index)?;
+    let unpacked = smallvec![value.clone_with_heap(vm.heap), key.clone_with_heap(vm.heap)];
+    this.get_mut(vm.heap).0.index += 1;
+    Some(unpacked)
+}
+
 impl_dict_iterator!(
     DictValueIterator,
     Type::DictValueIterator,

@@ -1263,6 +1263,39 @@ impl HeapItem for ListIterator {
     }
 }
 
+/// hwf: the next item of a list iterator already unpacked, when it is a
+/// tuple of exactly `count` items: its items (new references), last first,
+/// so pushing them in order leaves the first on top, as `UNPACK_SEQUENCE`
+/// does. `None` when the list is exhausted or the item is no such tuple;
+/// the iterator is then not advanced and the caller takes the general path.
+/// Used by the VM's fused `for a, b in pairs` step (`VM::for_iter_unpacked`).
+pub(crate) fn list_iter_next_unpacked<'h>(
+    this: &mut HeapObjectRead<'h, ListIterator>,
+    count: usize,
+    vm: &mut VM<'h>,
+) -> Option<SmallVec<[Value; 4]>> {
+    let (list_id, index) = {
+        let iterator = this.get(vm.heap);
+        (iterator.list, iterator.index)
+    };
+    let HeapData::List(list) = vm.heap.get(list_id) else {
+        return None;
+    };
+    let Value::Ref(tuple_id) = list.items.get(index)? else {
+        return None;
+    };
+    let HeapData::Tuple(tuple) = vm.heap.get(*tuple_id) else {
+        return None;
+    };
+    let items = tuple.as_slice();
+    if items.len() != count {
+        return None;
+    }
+    let unpacked = items.iter().rev().map(|v| v.clone_with_heap(vm.heap)).collect();
+    this.get_mut(vm.heap).index += 1;
+    Some(unpacked)
+}
+
 impl<'h> PyTrait<'h> for HeapObjectRead<'h, ListIterator> {
     fn py_is_iterator(&self, _: &VM<'h>) -> bool {
         true

@@ -547,12 +547,14 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
     fn py_mod_impl(&self, other: &Value, vm: &mut VM<'h>) -> RunResult<Option<Value>> {
         let lhs = self.get(vm.heap).inner();
         let result = match other {
-            Value::Int(0) | Value::Bool(false) => return Err(ExcType::zero_division().into()),
+            Value::Int(0) | Value::Bool(false) => {
+                return Err(ExcType::zero_division_msg("integer modulo by zero").into());
+            }
             Value::Int(rhs) => lhs.mod_floor(&BigInt::from(*rhs)),
             Value::Bool(true) => BigInt::ZERO,
             Value::Ref(id) if let HeapData::LongInt(rhs) = vm.heap.get(*id) => {
                 if rhs.is_zero() {
-                    return Err(ExcType::zero_division().into());
+                    return Err(ExcType::zero_division_msg("integer modulo by zero").into());
                 }
                 lhs.mod_floor(rhs.inner())
             }
@@ -573,7 +575,7 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
             return other.py_mod(&Value::Float(long_int_to_f64_checked(rhs)?), vm).map(Some);
         }
         if rhs.is_zero() {
-            return Err(ExcType::zero_division().into());
+            return Err(ExcType::zero_division_msg("integer modulo by zero").into());
         }
         let result = match other {
             Value::Int(lhs) => BigInt::from(*lhs).mod_floor(rhs.inner()),
@@ -618,7 +620,7 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
             // `OverflowError` when it does not fit a float.
             Value::Int(rhs) => return int_true_divide(lhs.inner(), &BigInt::from(*rhs)).map(Some),
             Value::Bool(true) => return int_true_divide(lhs.inner(), &BigInt::from(1)).map(Some),
-            Value::Float(0.0) => return Err(ExcType::zero_division().into()),
+            Value::Float(0.0) => return Err(ExcType::zero_division_msg("float division by zero").into()),
             Value::Float(rhs) => *rhs,
             Value::Ref(id) if let HeapData::LongInt(rhs) = vm.heap.get(*id) => {
                 if rhs.is_zero() {
@@ -649,7 +651,9 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
     fn py_floordiv_impl(&self, other: &Value, vm: &mut VM<'h>) -> RunResult<Option<Value>> {
         let lhs = self.get(vm.heap);
         let result = match other {
-            Value::Int(0) | Value::Bool(false) => return Err(ExcType::zero_division().into()),
+            Value::Int(0) | Value::Bool(false) => {
+                return Err(ExcType::zero_division_msg("integer division or modulo by zero").into());
+            }
             Value::Int(rhs) => {
                 check_div_size(lhs.bits(), &vm.heap.tracker)?;
                 lhs.inner().div_floor(&BigInt::from(*rhs))
@@ -657,7 +661,7 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
             Value::Bool(true) => lhs.inner().clone(),
             Value::Ref(id) if let HeapData::LongInt(rhs) = vm.heap.get(*id) => {
                 if rhs.is_zero() {
-                    return Err(ExcType::zero_division().into());
+                    return Err(ExcType::zero_division_msg("integer division or modulo by zero").into());
                 }
                 check_div_size(lhs.bits(), &vm.heap.tracker)?;
                 lhs.inner().div_floor(rhs.inner())
@@ -676,7 +680,7 @@ impl<'h> PyTrait<'h> for HeapObjectRead<'h, LongInt> {
     fn py_rfloordiv_impl(&self, other: &Value, vm: &mut VM<'h>) -> RunResult<Option<Value>> {
         let rhs = self.get(vm.heap);
         if rhs.is_zero() {
-            return Err(ExcType::zero_division().into());
+            return Err(ExcType::zero_division_msg("integer division or modulo by zero").into());
         }
         let lhs = match other {
             Value::Int(lhs) => *lhs,
@@ -911,7 +915,7 @@ fn long_int_to_f64_checked(value: &LongInt) -> RunResult<f64> {
 /// hwf: `a / b` of ints (`b` not zero) as CPython's `long_true_divide`:
 /// the exact quotient rounded once to a float; `OverflowError: integer
 /// division result too large for a float` beyond the float range.
-fn int_true_divide(a: &BigInt, b: &BigInt) -> RunResult<Value> {
+pub(crate) fn int_true_divide(a: &BigInt, b: &BigInt) -> RunResult<Value> {
     let negative = a.is_negative() != b.is_negative();
     let (a, b) = (a.abs(), b.abs());
     if a.is_zero() {

@@ -140,7 +140,9 @@ impl VM<'_> {
         let operand = |at: usize| frame.bytecode.get(frame.ip + at).copied();
         let wide = || Some(usize::from(u16::from_le_bytes([operand(1)?, operand(2)?])));
         let target = match operand(0).and_then(Opcode::from_repr) {
-            Some(Opcode::StoreLocal) => operand(1).and_then(|slot| self.stack.get(frame.stack_base + usize::from(slot))),
+            Some(Opcode::StoreLocal) => {
+                operand(1).and_then(|slot| self.stack.get(frame.stack_base + usize::from(slot)))
+            }
             Some(Opcode::StoreLocalW) => wide().and_then(|slot| self.stack.get(frame.stack_base + slot)),
             Some(Opcode::StoreGlobal) => wide().and_then(|slot| self.globals.get(slot)),
             _ => None,
@@ -201,6 +203,69 @@ impl VM<'_> {
     /// Binary matrix multiplication (`@` operator).
     pub(super) fn binary_matmul(&mut self) -> Result<(), RunError> {
         self.binary_op(|lhs, rhs, vm| lhs.py_matmul(rhs, vm))
+    }
+
+    /// hwf: the fast path of an arithmetic or comparison opcode whose two
+    /// operands are both `int` (64-bit) or both `float`, as CPython's
+    /// specialised `BINARY_OP_ADD_INT` & co.: `int_op` / `float_op` give the
+    /// result, which replaces the two operands on the stack without the
+    /// `py_*` dispatch. Returns `false`, the stack untouched, for any other
+    /// operands or when the op declines (`None`: an int overflow, a zero
+    /// divisor), so the general path runs with its long ints and errors.
+    #[inline(always)]
+    pub(super) fn fast_numeric(
+        &mut self,
+        int_op: impl FnOnce(i64, i64) -> Option<Value>,
+        float_op: impl FnOnce(f64, f64) -> Option<Value>,
+    ) -> bool {
+        let len = self.stack.len();
+        if len < 2 {
+            return false;
+        }
+        let result = match (&self.stack[len - 2], &self.stack[len - 1]) {
+            (Value::Int(a), Value::Int(b)) => int_op(*a, *b),
+            (Value::Float(a), Value::Float(b)) => float_op(*a, *b),
+            _ => None,
+        };
+        let Some(result) = result else {
+            return false;
+        };
+        // Both operands are immediates: nothing to release.
+        self.stack.truncate(len - 1);
+        self.stack[len - 2] = result;
+        true
+    }
+
+    /// hwf: `xs[i]` for a list or tuple `xs` and an int `i` in range, as
+    /// CPython's `BINARY_SUBSCR_LIST_INT`: the item replaces the two
+    /// operands. `false`, the stack untouched, for anything else (the
+    /// general path raises `IndexError` and handles slices, dicts, ...).
+    #[inline(always)]
+    pub(super) fn fast_subscr(&mut self) -> bool {
+        let len = self.stack.len();
+        if len < 2 {
+            return false;
+        }
+        let (Value::Ref(id), Value::Int(index)) = (&self.stack[len - 2], &self.stack[len - 1]) else {
+            return false;
+        };
+        let items = match self.heap.get(*id) {
+            HeapData::List(list) => list.as_slice(),
+            HeapData::Tuple(tuple) => tuple.as_slice(),
+            _ => return false,
+        };
+        let count = items.len() as i64;
+        let at = if *index < 0 { *index + count } else { *index };
+        if at < 0 || at >= count {
+            return false;
+        }
+        #[expect(clippy::cast_sign_loss, clippy::cast_possible_truncation, reason = "0 <= at < len")]
+        let item = items[at as usize].clone_with_heap(self.heap);
+        self.stack.truncate(len - 1);
+        let container = self.pop();
+        container.drop_with(self);
+        self.push(item);
+        true
     }
 
     /// Applies a unary operation while owning stack-value cleanup, raising
@@ -269,5 +334,38 @@ impl VM<'_> {
             this.push(result);
             Ok(())
         }
+    }
+}
+
+/// hwf: `a / b` of two ints as a float when both are exact in an `f64`
+/// (below 2^53, so the one rounding of the division is CPython's correctly
+/// rounded result); `None` (the general path) otherwise or for `b == 0`.
+pub(super) fn int_true_div(a: i64, b: i64) -> Option<Value> {
+    const EXACT: u64 = 1 << 53;
+    if b == 0 || a.unsigned_abs() >= EXACT || b.unsigned_abs() >= EXACT {
+        return None;
+    }
+    #[expect(clippy::cast_precision_loss, reason = "both are below 2^53: exact")]
+    Some(Value::Float(a as f64 / b as f64))
+}
+
+/// hwf: Python's `a // b` of two ints (rounding toward negative infinity);
+/// `None` for `b == 0` and the one overflow (`i64::MIN // -1`).
+pub(super) fn int_floor_div(a: i64, b: i64) -> Option<i64> {
+    let q = a.checked_div(b)?;
+    if a % b != 0 && ((a < 0) != (b < 0)) {
+        Some(q - 1)
+    } else {
+        Some(q)
+    }
+}
+
+/// hwf: Python's `a % b` of two ints (the sign of `b`); `None` for `b == 0`.
+pub(super) fn int_mod(a: i64, b: i64) -> Option<i64> {
+    let r = a.checked_rem(b)?;
+    if r != 0 && ((r < 0) != (b < 0)) {
+        Some(r + b)
+    } else {
+        Some(r)
     }
 }

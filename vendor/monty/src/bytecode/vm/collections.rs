@@ -4,7 +4,7 @@ use super::VM;
 use crate::{
     defer_drop, defer_drop_mut,
     exception_private::{ExcType, ExcTypeExt, RunError, SimpleException},
-    heap::{DropGuard, DropWithContext, HeapData, HeapReadOutput},
+    heap::{DropGuard, DropWithContext, HeapData, HeapId, HeapReadOutput},
     intern::StringId,
     types::{
         Dict, List, PyTrait, Set, Slice, allocate_tuple, collect_iterable, collect_iterable_bounded,
@@ -582,6 +582,33 @@ impl VM<'_> {
             this.push(item);
         }
         Ok(())
+    }
+
+    /// hwf: one step of `for a, b in xs` (a `ForIter` followed by
+    /// `UnpackSequence count`) without the tuple in between: when the
+    /// iterator `iter_id` is a list iterator whose next item is a tuple of
+    /// `count` items, or a dict items iterator with `count == 2`, pushes the
+    /// items (first on top), advances the iterator and returns `true`.
+    /// Otherwise (another iterator, another item, the end, a dict that
+    /// changed size) it does nothing and returns `false`: the general path
+    /// runs, with its errors and its end of loop.
+    pub(super) fn for_iter_unpacked(&mut self, iter_id: HeapId, count: usize) -> bool {
+        let items = match self.heap.read(iter_id) {
+            HeapReadOutput::ListIterator(mut iter) => {
+                crate::types::list::list_iter_next_unpacked(&mut iter, count, self)
+            }
+            HeapReadOutput::DictItemIterator(mut iter) if count == 2 => {
+                crate::types::dict::dict_items_next_unpacked(&mut iter, self)
+            }
+            _ => None,
+        };
+        let Some(items) = items else {
+            return false;
+        };
+        for item in items {
+            self.push(item);
+        }
+        true
     }
 
     /// Unpacks a sequence with a starred target.

@@ -15,6 +15,7 @@ mod format;
 mod generator;
 mod recursion;
 mod scheduler;
+use binary::{int_floor_div, int_mod, int_true_div};
 
 use std::mem;
 
@@ -1335,12 +1336,46 @@ impl<'h> VM<'h> {
                     self.delete_cell(slot);
                 }
                 // Binary Operations - route through exception handling for tracebacks
-                Opcode::BinaryAdd => try_catch!(self, self.binary_add()),
-                Opcode::BinarySub => try_catch!(self, self.binary_sub()),
-                Opcode::BinaryMul => try_catch!(self, self.binary_mult()),
-                Opcode::BinaryDiv => try_catch!(self, self.binary_div()),
-                Opcode::BinaryFloorDiv => try_catch!(self, self.binary_floordiv()),
-                Opcode::BinaryMod => try_catch!(self, self.binary_mod()),
+                // hwf: int/int and float/float first (`VM::fast_numeric`).
+                Opcode::BinaryAdd => {
+                    if !self.fast_numeric(
+                        |a, b| a.checked_add(b).map(Value::Int),
+                        |a, b| Some(Value::Float(a + b)),
+                    ) {
+                        try_catch!(self, self.binary_add());
+                    }
+                }
+                Opcode::BinarySub => {
+                    if !self.fast_numeric(
+                        |a, b| a.checked_sub(b).map(Value::Int),
+                        |a, b| Some(Value::Float(a - b)),
+                    ) {
+                        try_catch!(self, self.binary_sub());
+                    }
+                }
+                Opcode::BinaryMul => {
+                    if !self.fast_numeric(
+                        |a, b| a.checked_mul(b).map(Value::Int),
+                        |a, b| Some(Value::Float(a * b)),
+                    ) {
+                        try_catch!(self, self.binary_mult());
+                    }
+                }
+                Opcode::BinaryDiv => {
+                    if !self.fast_numeric(int_true_div, |a, b| (b != 0.0).then(|| Value::Float(a / b))) {
+                        try_catch!(self, self.binary_div());
+                    }
+                }
+                Opcode::BinaryFloorDiv => {
+                    if !self.fast_numeric(|a, b| int_floor_div(a, b).map(Value::Int), |_, _| None) {
+                        try_catch!(self, self.binary_floordiv());
+                    }
+                }
+                Opcode::BinaryMod => {
+                    if !self.fast_numeric(|a, b| int_mod(a, b).map(Value::Int), |_, _| None) {
+                        try_catch!(self, self.binary_mod());
+                    }
+                }
                 Opcode::BinaryPow => try_catch!(self, self.binary_pow()),
                 // Bitwise operations - only work on integers
                 Opcode::BinaryAnd => try_catch!(self, self.binary_and()),
@@ -1354,12 +1389,36 @@ impl<'h> VM<'h> {
                 }
                 Opcode::BinaryMatMul => try_catch!(self, self.binary_matmul()),
                 // Comparison Operations
-                Opcode::CompareEq => try_catch!(self, self.compare_eq()),
-                Opcode::CompareNe => try_catch!(self, self.compare_ne()),
-                Opcode::CompareLt => try_catch!(self, self.compare_lt()),
-                Opcode::CompareLe => try_catch!(self, self.compare_le()),
-                Opcode::CompareGt => try_catch!(self, self.compare_gt()),
-                Opcode::CompareGe => try_catch!(self, self.compare_ge()),
+                Opcode::CompareEq => {
+                    if !self.fast_numeric(|a, b| Some(Value::Bool(a == b)), |a, b| Some(Value::Bool(a == b))) {
+                        try_catch!(self, self.compare_eq());
+                    }
+                }
+                Opcode::CompareNe => {
+                    if !self.fast_numeric(|a, b| Some(Value::Bool(a != b)), |a, b| Some(Value::Bool(a != b))) {
+                        try_catch!(self, self.compare_ne());
+                    }
+                }
+                Opcode::CompareLt => {
+                    if !self.fast_numeric(|a, b| Some(Value::Bool(a < b)), |a, b| Some(Value::Bool(a < b))) {
+                        try_catch!(self, self.compare_lt());
+                    }
+                }
+                Opcode::CompareLe => {
+                    if !self.fast_numeric(|a, b| Some(Value::Bool(a <= b)), |a, b| Some(Value::Bool(a <= b))) {
+                        try_catch!(self, self.compare_le());
+                    }
+                }
+                Opcode::CompareGt => {
+                    if !self.fast_numeric(|a, b| Some(Value::Bool(a > b)), |a, b| Some(Value::Bool(a > b))) {
+                        try_catch!(self, self.compare_gt());
+                    }
+                }
+                Opcode::CompareGe => {
+                    if !self.fast_numeric(|a, b| Some(Value::Bool(a >= b)), |a, b| Some(Value::Bool(a >= b))) {
+                        try_catch!(self, self.compare_ge());
+                    }
+                }
                 Opcode::CompareIs => try_catch!(self, self.compare_is()),
                 Opcode::CompareIsNot => try_catch!(self, self.compare_is_not()),
                 Opcode::CompareIn => try_catch!(self, self.compare_in()),
@@ -1407,8 +1466,22 @@ impl<'h> VM<'h> {
                 // (mutating the left operand); everything else — and the
                 // non-Counter fallback — reuses the binary implementation, since
                 // Monty's other types have no distinct in-place form.
-                Opcode::InplaceAdd => try_catch!(self, self.inplace_add()),
-                Opcode::InplaceSub => try_catch!(self, self.inplace_sub()),
+                Opcode::InplaceAdd => {
+                    if !self.fast_numeric(
+                        |a, b| a.checked_add(b).map(Value::Int),
+                        |a, b| Some(Value::Float(a + b)),
+                    ) {
+                        try_catch!(self, self.inplace_add());
+                    }
+                }
+                Opcode::InplaceSub => {
+                    if !self.fast_numeric(
+                        |a, b| a.checked_sub(b).map(Value::Int),
+                        |a, b| Some(Value::Float(a - b)),
+                    ) {
+                        try_catch!(self, self.inplace_sub());
+                    }
+                }
                 Opcode::InplaceMul => try_catch!(self, self.binary_mult()),
                 Opcode::InplaceDiv => try_catch!(self, self.binary_div()),
                 Opcode::InplaceFloorDiv => try_catch!(self, self.binary_floordiv()),
@@ -1492,6 +1565,10 @@ impl<'h> VM<'h> {
                 }
                 // Subscript & Attribute - route through exception handling
                 Opcode::BinarySubscr => {
+                    // hwf: a list or tuple item by int first.
+                    if self.fast_subscr() {
+                        continue;
+                    }
                     let index = self.pop();
                     let obj = self.pop();
                     let result = obj.py_getitem(&index, self);
@@ -1601,6 +1678,16 @@ impl<'h> VM<'h> {
                     let Value::Ref(heap_id) = *self.peek() else {
                         return Err(RunError::internal("ForIter: expected iterator ref on stack"));
                     };
+                    // hwf: `for a, b in pairs` / `for k, v in d.items()`: the
+                    // item goes onto the stack already unpacked and the
+                    // `UnpackSequence` after this instruction is skipped.
+                    if let [next, count, ..] = self.current_frame.bytecode[self.current_frame.ip..]
+                        && next == Opcode::UnpackSequence as u8
+                        && self.for_iter_unpacked(heap_id, usize::from(count))
+                    {
+                        self.current_frame.ip += 2;
+                        continue;
+                    }
                     let mut iter = self.heap.read(heap_id);
 
                     match iter.py_next(self) {
