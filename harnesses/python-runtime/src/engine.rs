@@ -735,6 +735,16 @@ fn agent_task(a: &Args) -> Result<Task, MontyException> {
         let Some(Value::String(id)) = target else {
             return Err(type_error("agent(): give an agent id (hermes.<name>) or a prompt"));
         };
+        // The seed's broker keeps `kanban.*` ids for `kanban_agent`.
+        if id.starts_with("kanban.") {
+            return Err(refused(
+                "reserved_agent",
+                format!(
+                    "reserved kanban runner id {} must be reached via kanban_agent",
+                    py_str_repr(&id)
+                ),
+            ));
+        }
         // `agent("hermes.x", input, prompt=…)`: the id, and the input
         // (`{}` when none).
         let mut opts = Map::new();

@@ -239,6 +239,9 @@ def globals_for(fixture, args, logs):
         legacy = (isinstance(target, str) and target.startswith(("hermes.", "kanban."))
                   and len(target.split(".", 1)[1]) > 0 and not any(c.isspace() for c in target))
         if legacy:
+            if target.startswith("kanban."):
+                raise CapabilityError(f"reserved kanban runner id {target!r} must be reached via kanban_agent",
+                                      "reserved_agent", False)
             request = {"agent": target, "input": input or {}, "label": label}
             return spend(fixture.answer(request))
         # The seed's guest (`vm_guest.agent`): the prompt, the options dict
