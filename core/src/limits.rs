@@ -63,7 +63,13 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Self {
-            cpu_ms: 5_000,
+            // The references stop a script after 30 s: the seed's run
+            // deadline (`max_runtime_s`, wall time agents included) and
+            // Claude Code's limit on a stretch without yielding. hwf's
+            // interpreters are several times slower than CPython and Node
+            // on compute, so a 5 s default failed scripts both finish
+            // (docs/CONFORMANCE.md, "Limits").
+            cpu_ms: 30_000,
             wall_ms: 3_600_000,
             memory_bytes: 256 << 20,
             run_memory_bytes: 512 << 20,

@@ -71,7 +71,7 @@
 //! # headers = { "x-api-key" = "…" } # better: OTEL_EXPORTER_OTLP_HEADERS
 //!
 //! [limits]
-//! cpu_ms = 5000
+//! cpu_ms = 30000
 //! memory_bytes = 268435456
 //! wall_ms = 3600000
 //! max_calls = 100000

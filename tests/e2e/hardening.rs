@@ -72,10 +72,10 @@ fn a_guest_sleeping_in_a_system_call_does_not_block() {
         "{out:?}"
     );
     assert!(t0.elapsed() < Duration::from_secs(3), "took {:?}", t0.elapsed());
-    // Sleep is charged to the CPU limit: a 20 s sleep under the default
-    // 5 s, or a loop of sleeps, ends with `cpu_limit` at once.
+    // Sleep is charged to the CPU limit: a 40 s sleep under the default
+    // 30 s, or a loop of sleeps, ends with `cpu_limit` at once.
     for (args, flags) in [
-        (json!({"mode": "sleep", "secs": 20}), vec![]),
+        (json!({"mode": "sleep", "secs": 40}), vec![]),
         (json!({"mode": "sleep_loop"}), vec!["--cpu-limit-ms", "300"]),
     ] {
         let t0 = Instant::now();

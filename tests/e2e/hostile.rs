@@ -61,7 +61,7 @@ fn default_limits_are_recorded_with_the_run() {
     let (ctx, id) = hostile("panic", "guest_trap");
     let run = run_json(&ctx, &id);
     let l = &run["settings"]["limits"];
-    assert_eq!(l["cpu_ms"], 5000, "{l}");
+    assert_eq!(l["cpu_ms"], 30_000, "{l}");
     assert_eq!(l["max_calls"], 100_000, "{l}");
     assert_eq!(l["wall_ms"], 3_600_000, "{l}");
     assert_eq!(l["memory_bytes"], 256 << 20, "{l}");
