@@ -565,6 +565,24 @@ pub enum StaticStrings {
     Separators,
     /// `json.dumps(skipkeys=...)` keyword.
     Skipkeys,
+    /// hwf: `json.dumps(check_circular=...)` keyword.
+    #[strum(serialize = "check_circular")]
+    CheckCircular,
+    /// hwf: `json.loads(object_hook=...)` keyword.
+    #[strum(serialize = "object_hook")]
+    ObjectHook,
+    /// hwf: `json.loads(parse_float=...)` keyword.
+    #[strum(serialize = "parse_float")]
+    ParseFloat,
+    /// hwf: `json.loads(parse_int=...)` keyword.
+    #[strum(serialize = "parse_int")]
+    ParseInt,
+    /// hwf: `json.loads(parse_constant=...)` keyword.
+    #[strum(serialize = "parse_constant")]
+    ParseConstant,
+    /// hwf: `json.loads(object_pairs_hook=...)` keyword.
+    #[strum(serialize = "object_pairs_hook")]
+    ObjectPairsHook,
 
     // ==========================
     // datetime module strings

@@ -42,7 +42,7 @@ impl Default for JsonDumpsConfig {
             indent: None,
             item_separator: ", ".to_owned(),
             key_separator: ": ".to_owned(),
-            flags: Self::ENSURE_ASCII | Self::ALLOW_NAN,
+            flags: Self::ENSURE_ASCII | Self::ALLOW_NAN | Self::CHECK_CIRCULAR,
         }
     }
 }
@@ -56,6 +56,8 @@ impl JsonDumpsConfig {
     const ALLOW_NAN: u8 = 1 << 2;
     /// Bit flag storing the `skipkeys` option.
     const SKIPKEYS: u8 = 1 << 3;
+    /// hwf: bit flag storing the `check_circular` option.
+    const CHECK_CIRCULAR: u8 = 1 << 4;
 
     /// Returns whether `sort_keys=True` is enabled.
     fn sort_keys(&self) -> bool {
@@ -77,6 +79,12 @@ impl JsonDumpsConfig {
         self.flags & Self::SKIPKEYS != 0
     }
 
+    /// hwf: whether a container met again inside itself is CPython's
+    /// `ValueError` (`check_circular=True`) rather than its `RecursionError`.
+    fn check_circular(&self) -> bool {
+        self.flags & Self::CHECK_CIRCULAR != 0
+    }
+
     /// Builds the encoder config from the macro-extracted [`JsonDumpsArgs`].
     ///
     /// `JsonDumpsArgs` already performed the positional/kwargs split, the
@@ -94,6 +102,8 @@ impl JsonDumpsConfig {
             allow_nan,
             separators,
             skipkeys,
+            cls,
+            check_circular,
         } = args;
 
         // Keep `obj` alive across kwarg processing — early errors below must
@@ -102,6 +112,22 @@ impl JsonDumpsConfig {
         let vm = obj_guard.ctx();
 
         let mut config = Self::default();
+
+        // hwf: `cls=None` is the default encoder. A script cannot define an
+        // encoder class (the seed refuses `class`), so any other `cls` is
+        // refused rather than ignored.
+        let cls_given = !matches!(cls, Value::None);
+        cls.drop_with(vm);
+        config.flags = apply_bool_flag(config.flags, Self::CHECK_CIRCULAR, check_circular, vm)?;
+
+        if cls_given {
+            for value in [indent, sort_keys, ensure_ascii, allow_nan, separators, skipkeys] {
+                value.drop_with(vm);
+            }
+            return Err(ExcType::type_error(
+                "json.dumps(): only cls=None is supported (a workflow script cannot define an encoder class)",
+            ));
+        }
 
         let indent = parse_indent_value(indent, vm)?;
         config.indent = indent;
@@ -137,8 +163,8 @@ impl JsonDumpsConfig {
 /// the high-value subset of CPython's encoder configuration: `indent`,
 /// `sort_keys`, `ensure_ascii`, `allow_nan`, `separators`, and `skipkeys`.
 ///
-/// CPython kwargs `cls`, `default`, and `check_circular` are intentionally
-/// unsupported and will raise `TypeError` if passed.
+/// hwf: `default=` and `check_circular=` are supported too, and `cls=None`
+/// (any other `cls` raises `TypeError`: a script cannot define a class).
 pub(super) fn call_dumps(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     let mut macro_args = JsonDumpsArgs::from_args(args, vm)?;
     // hwf: `default=` (a callable, or None).
@@ -193,6 +219,13 @@ struct JsonDumpsArgs {
     separators: Value,
     #[from_args(kw_only, default = Value::Bool(false))]
     skipkeys: Value,
+    /// hwf: `cls=`: only `None` (the default encoder).
+    #[from_args(kw_only, default = Value::None)]
+    cls: Value,
+    /// hwf: `check_circular=`: when false, a circular container is CPython's
+    /// `RecursionError` instead of its `ValueError`.
+    #[from_args(kw_only, default = Value::Bool(true))]
+    check_circular: Value,
 }
 
 /// Sets `bit` in `flags` when `value` is truthy, clearing it otherwise. The
@@ -612,6 +645,20 @@ impl<'h> Encoder<'_, 'h> {
         f: impl FnOnce(&mut Self) -> RunResult<T>,
     ) -> RunResult<T> {
         if self.active_containers.contains(&heap_id) {
+            if !self.config.check_circular() {
+                // hwf: without the check CPython recurses until its limit:
+                // the C encoder's text, or the pure-Python one's with `indent`.
+                let during = if self.config.indent.is_some() {
+                    "calling a Python object"
+                } else {
+                    "encoding a JSON object"
+                };
+                return Err(crate::exception_private::SimpleException::new_msg(
+                    ExcType::RecursionError,
+                    format!("maximum recursion depth exceeded while {during}"),
+                )
+                .into());
+            }
             return Err(ExcType::json_circular_reference_error());
         }
         self.active_containers.push(heap_id);

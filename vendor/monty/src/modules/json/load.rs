@@ -11,13 +11,14 @@ use super::JsonStringCache;
 use crate::{
     args::{ArgValues, FromArgs},
     bytecode::VM,
-    defer_drop_mut,
+    defer_drop, defer_drop_mut,
     exception_private::{ExcType, ExcTypeExt, RunError, RunResult},
     heap::{ContainsHeap, DropGuard, HeapData, HeapReader},
     types::{
-        Dict, List, LongInt,
+        Dict, List, LongInt, PyTrait,
         long_int::{check_decimal_digit_count, decimal_digit_count_ascii},
         str::allocate_string,
+        tuple::allocate_tuple,
     },
     value::Value,
 };
@@ -54,33 +55,100 @@ type ParseResult<T> = Result<T, JsonLoadError>;
 /// parse this deep (measured with hwf's 1 MiB `max_wasm_stack`).
 const JSON_RECURSION_LIMIT: usize = 1000;
 
-/// Implements `json.loads(s)`.
+/// Implements `json.loads(s, *, cls=None, object_hook=None, parse_float=None,
+/// parse_int=None, parse_constant=None, object_pairs_hook=None, strict=True)`.
 ///
-/// The function accepts exactly one positional argument. Input may be `str` or
-/// `bytes`; parsed JSON values are converted recursively into Monty `Value`s.
-/// Unlike CPython, `NaN`, `Infinity`, and `-Infinity` are always accepted
-/// (there is no `parse_constant` parameter).
+/// Input may be `str` or `bytes`; parsed JSON values are converted
+/// recursively into Monty `Value`s. `NaN`, `Infinity` and `-Infinity` are
+/// accepted, as CPython's default `parse_constant` does.
 ///
-/// CPython kwargs `cls`, `object_hook`, `parse_float`, `parse_int`,
-/// `parse_constant`, and `object_pairs_hook` are intentionally unsupported
-/// and will raise `TypeError` if passed.
+/// hwf: the hooks of CPython's `JSONDecoder` are called as CPython calls
+/// them (each number's text to `parse_int` / `parse_float` /
+/// `parse_constant`; each finished object, innermost first, to
+/// `object_pairs_hook` as a list of `(key, value)` tuples, or else to
+/// `object_hook` as a dict), and `strict=False` lets a raw control
+/// character stand in a string. `cls` may only be `None`: a workflow script
+/// cannot define a decoder class.
 pub(super) fn call_loads(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
-    let JsonLoadsArgs { s } = JsonLoadsArgs::from_args(args, vm)?;
+    let JsonLoadsArgs {
+        s,
+        cls,
+        object_hook,
+        parse_float,
+        parse_int,
+        parse_constant,
+        object_pairs_hook,
+        strict,
+    } = JsonLoadsArgs::from_args(args, vm)?;
+    let options = vec![
+        cls,
+        object_hook,
+        parse_float,
+        parse_int,
+        parse_constant,
+        object_pairs_hook,
+        strict,
+    ];
+    defer_drop!(options, vm);
     defer_drop_mut!(s, vm);
-    parse_json_input(s, vm)
+    let given = |i: usize| Some(&options[i]).filter(|v| !matches!(v, Value::None));
+    if given(0).is_some() {
+        return Err(ExcType::type_error(
+            "json.loads(): only cls=None is supported (a workflow script cannot define a decoder class)",
+        ));
+    }
+    let hooks = Hooks {
+        object_hook: given(1),
+        parse_float: given(2),
+        parse_int: given(3),
+        parse_constant: given(4),
+        object_pairs_hook: given(5),
+        strict: options[6].py_bool(vm)?,
+    };
+    parse_json_input(s, &hooks, vm)
 }
 
-/// Argument shape for `json.loads(s)`.
+/// Argument shape for `json.loads(s, *, …)`.
 ///
-/// CPython's `loads` is a pure-Python `def loads(s, *, cls=None, …)`, so `s`
-/// is positional-or-keyword (`json.loads(s='1')` works) and signature errors
-/// use `style = def` wording. The additional CPython kwargs (`cls`, `object_hook`,
-/// …) are intentionally not implemented; leaving them off this struct means
-/// the macro emits the standard "unexpected keyword" error for them.
+/// CPython's `loads` is a pure-Python `def loads(s, *, cls=None, …, **kw)`,
+/// so `s` is positional-or-keyword (`json.loads(s='1')` works) and signature
+/// errors use `style = def` wording; an unknown keyword reaches
+/// `JSONDecoder.__init__`, which names itself in the error (`strict` is one
+/// of its keywords).
 #[derive(FromArgs)]
-#[from_args(name = "loads", style = def)]
+#[from_args(name = "loads", style = def, kwarg_error_name = "JSONDecoder.__init__")]
 struct JsonLoadsArgs {
     s: Value,
+    #[from_args(kw_only, default = Value::None)]
+    cls: Value,
+    #[from_args(kw_only, default = Value::None)]
+    object_hook: Value,
+    #[from_args(kw_only, default = Value::None)]
+    parse_float: Value,
+    #[from_args(kw_only, default = Value::None)]
+    parse_int: Value,
+    #[from_args(kw_only, default = Value::None)]
+    parse_constant: Value,
+    #[from_args(kw_only, default = Value::None)]
+    object_pairs_hook: Value,
+    #[from_args(kw_only, default = Value::Bool(true))]
+    strict: Value,
+}
+
+/// hwf: the `json.loads` hooks given (not `None`) and `strict`.
+struct Hooks<'a> {
+    object_hook: Option<&'a Value>,
+    parse_float: Option<&'a Value>,
+    parse_int: Option<&'a Value>,
+    parse_constant: Option<&'a Value>,
+    object_pairs_hook: Option<&'a Value>,
+    strict: bool,
+}
+
+/// hwf: `hook(arg)`, its error raised from `json.loads` as CPython raises it.
+fn call_hook(hook: &Value, arg: Value, vm: &mut VM<'_>) -> ParseResult<Value> {
+    vm.evaluate_function("json.loads() hook", hook, ArgValues::One(arg))
+        .map_err(JsonLoadError::Run)
 }
 
 /// Parses a `json.loads()` input value and converts it into a Monty value.
@@ -88,7 +156,7 @@ struct JsonLoadsArgs {
 /// The parser works directly on the underlying byte slice. Decoded strings from
 /// `jiter` are copied into Monty's heap immediately before any further parser
 /// movement so borrowed tape-backed data never escapes.
-fn parse_json_input(value: &Value, vm: &mut VM<'_>) -> RunResult<Value> {
+fn parse_json_input(value: &Value, hooks: &Hooks<'_>, vm: &mut VM<'_>) -> RunResult<Value> {
     let bytes: Cow<'_, [u8]> = match value {
         Value::InternString(string_id) => Cow::Borrowed(vm.interns.get_str(*string_id).as_bytes()),
         Value::InternBytes(bytes_id) => Cow::Borrowed(vm.interns.get_bytes(*bytes_id)),
@@ -113,9 +181,9 @@ fn parse_json_input(value: &Value, vm: &mut VM<'_>) -> RunResult<Value> {
                 0,
             ));
         }
-        return parse_json_bytes(rest, vm);
+        return parse_json_bytes(rest, hooks, vm);
     }
-    parse_json_bytes(bytes.as_ref(), vm)
+    parse_json_bytes(bytes.as_ref(), hooks, vm)
 }
 
 /// Parses raw JSON bytes using `jiter` and converts the result to a Monty value.
@@ -126,26 +194,92 @@ fn parse_json_input(value: &Value, vm: &mut VM<'_>) -> RunResult<Value> {
 ///
 /// Syntax errors are wrapped in `json.JSONDecodeError` using the same
 /// line/column/character suffix as CPython.
-fn parse_json_bytes(bytes: &[u8], vm: &mut VM<'_>) -> RunResult<Value> {
+fn parse_json_bytes(original: &[u8], hooks: &Hooks<'_>, vm: &mut VM<'_>) -> RunResult<Value> {
+    // hwf: `strict=False`: `jiter` always refuses a raw control character
+    // in a string, so each becomes a `\u00XX` escape first, and an error's
+    // place is mapped back to the text as given.
+    let escaped = if hooks.strict {
+        None
+    } else {
+        escape_control_chars(original)
+    };
+    let (bytes, escapes): (&[u8], &[usize]) = match &escaped {
+        Some((text, at)) => (text, at),
+        None => (original, &[]),
+    };
+    let to_error = |error: &JiterError| {
+        let (message, index) = json_error_location(error, bytes);
+        let (pos, line, column) = error_coordinates(original, unescaped_index(escapes, index));
+        ExcType::json_decode_error(&message, original, line, column, pos)
+    };
     let mut jiter = Jiter::new(bytes).with_allow_inf_nan();
     // Take the cache out of the VM so we can pass it alongside &mut VM
     // without conflicting borrows. `mem::take` leaves `Default` in its place.
     let mut cache = mem::take(&mut vm.json_string_cache);
-    let result = parse_json_value(&mut jiter, 0, &mut cache, vm);
+    let result = parse_json_value(&mut jiter, 0, &mut cache, hooks, vm);
     // Always restore the cache before returning, regardless of success/failure.
     vm.json_string_cache = cache;
     let value = result.map_err(|error| match error {
-        JsonLoadError::Parse(error) => json_number_out_of_range_to_run_error(&error, bytes)
-            .unwrap_or_else(|| json_error_to_run_error(&error, bytes)),
+        JsonLoadError::Parse(error) => {
+            json_number_out_of_range_to_run_error(&error, bytes).unwrap_or_else(|| to_error(&error))
+        }
         JsonLoadError::Run(error) => error,
     })?;
     // The successfully parsed `value` must be dropped via `drop_with` if
     // `finish()` detects trailing data — a plain `?` would leak its refcount.
     if let Err(error) = jiter.finish() {
         value.drop_with(vm);
-        return Err(json_error_to_run_error(&error, bytes));
+        return Err(to_error(&error));
     }
     Ok(value)
+}
+
+/// hwf: `text` with each raw control character (below U+0020) inside a
+/// string written as a `\u00XX` escape, and where each escape starts in the
+/// new text; `None` when there is none.
+fn escape_control_chars(text: &[u8]) -> Option<(Vec<u8>, Vec<usize>)> {
+    let mut out: Option<(Vec<u8>, Vec<usize>)> = None;
+    let (mut in_string, mut escaped) = (false, false);
+    for (i, &byte) in text.iter().enumerate() {
+        if in_string && byte < 0x20 {
+            let (buf, at) = out.get_or_insert_with(|| (text[..i].to_vec(), Vec::new()));
+            at.push(buf.len());
+            buf.extend_from_slice(format!("\\u{byte:04x}").as_bytes());
+            escaped = false;
+            continue;
+        }
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if byte == b'\\' {
+                escaped = true;
+            } else if byte == b'"' {
+                in_string = false;
+            }
+        } else if byte == b'"' {
+            in_string = true;
+        }
+        if let Some((buf, _)) = &mut out {
+            buf.push(byte);
+        }
+    }
+    out
+}
+
+/// hwf: the offset in the original text of `index` in the text
+/// [`escape_control_chars`] made (each escape is 6 bytes for 1).
+fn unescaped_index(escapes: &[usize], index: usize) -> usize {
+    let mut shift = 0;
+    for &at in escapes {
+        if index >= at + 6 {
+            shift += 5;
+        } else if index > at {
+            return at - shift;
+        } else {
+            break;
+        }
+    }
+    index - shift
 }
 
 /// Parses the next JSON value from a `Jiter` and converts it into a Monty value.
@@ -156,10 +290,11 @@ fn parse_json_value(
     jiter: &mut Jiter<'_>,
     depth: usize,
     cache: &mut JsonStringCache,
+    hooks: &Hooks<'_>,
     vm: &mut VM<'_>,
 ) -> ParseResult<Value> {
     let peek = jiter.peek()?;
-    parse_json_value_from_peek(peek, jiter, depth, cache, vm)
+    parse_json_value_from_peek(peek, jiter, depth, cache, hooks, vm)
 }
 
 /// Converts a peeked JSON token into a Monty value.
@@ -171,6 +306,7 @@ fn parse_json_value_from_peek(
     jiter: &mut Jiter<'_>,
     depth: usize,
     cache: &mut JsonStringCache,
+    hooks: &Hooks<'_>,
     vm: &mut VM<'_>,
 ) -> ParseResult<Value> {
     match peek {
@@ -180,9 +316,9 @@ fn parse_json_value_from_peek(
         }
         Peek::True | Peek::False => jiter.known_bool(peek).map(Value::Bool).map_err(Into::into),
         Peek::String => Ok(allocate_cached_string(parse_json_string(jiter)?, cache, vm.heap)),
-        Peek::Array => parse_json_array(jiter, depth, cache, vm),
-        Peek::Object => parse_json_object(jiter, depth, cache, vm),
-        _ if peek.is_num() => parse_json_number(peek, jiter, vm),
+        Peek::Array => parse_json_array(jiter, depth, cache, hooks, vm),
+        Peek::Object => parse_json_object(jiter, depth, cache, hooks, vm),
+        _ if peek.is_num() => parse_json_number(peek, jiter, hooks, vm),
         _ => Err(JsonLoadError::Parse(JiterError {
             error_type: JiterErrorType::JsonError(JsonErrorType::ExpectedSomeValue),
             index: jiter.current_index(),
@@ -205,17 +341,31 @@ fn allocate_cached_string(s: String, cache: &mut JsonStringCache, heap: &HeapRea
 /// Parses a JSON number into the corresponding Monty numeric value.
 ///
 /// Oversized integers that exceed Monty's digit limit are rejected with a `ValueError`
-fn parse_json_number(peek: Peek, jiter: &mut Jiter<'_>, vm: &mut VM<'_>) -> ParseResult<Value> {
+fn parse_json_number(peek: Peek, jiter: &mut Jiter<'_>, hooks: &Hooks<'_>, vm: &mut VM<'_>) -> ParseResult<Value> {
     let start = jiter.current_index();
     // Parse to bytes so that we can check the digit count before any BigInt allocation occurs.
     let token = jiter.known_number_bytes(peek)?;
+    // hwf: a hook gets the number's text, as CPython's scanner passes it
+    // (no digit limit applies then: `parse_int=str` reads any integer).
+    let hook = if matches!(token, b"NaN" | b"Infinity" | b"-Infinity") {
+        hooks.parse_constant
+    } else if is_json_integer_token(token) {
+        hooks.parse_int
+    } else {
+        hooks.parse_float
+    };
+    if let Some(hook) = hook {
+        let text = String::from_utf8_lossy(token).into_owned();
+        let arg = allocate_string(text, vm.heap);
+        return call_hook(hook, arg, vm);
+    }
     if is_json_integer_token(token) {
         let digit_count = decimal_digit_count_ascii(token);
         check_decimal_digit_count(digit_count).map_err(JsonLoadError::Run)?;
     }
     // `known_number_bytes` already validated the token, so `NumberAny::from_bytes`
     // only re-parses the same byte range. Errors here are mapped back into the
-    // outer document's coordinate space so `json_error_to_run_error` reports
+    // outer document's coordinate space so `json_error_location` reports
     // the correct line/column.
     let number = NumberAny::from_bytes(token, true).map_err(|error| {
         JsonLoadError::Parse(JiterError {
@@ -238,6 +388,7 @@ fn parse_json_array(
     jiter: &mut Jiter<'_>,
     depth: usize,
     cache: &mut JsonStringCache,
+    hooks: &Hooks<'_>,
     vm: &mut VM<'_>,
 ) -> ParseResult<Value> {
     check_json_recursion_limit(jiter, depth)?;
@@ -252,7 +403,7 @@ fn parse_json_array(
     {
         let (values, vm) = values_guard.as_parts_mut();
         loop {
-            values.push(parse_json_value_from_peek(next, jiter, depth + 1, cache, vm)?);
+            values.push(parse_json_value_from_peek(next, jiter, depth + 1, cache, hooks, vm)?);
             let Some(array_peek) = jiter.array_step()? else {
                 break;
             };
@@ -281,36 +432,68 @@ fn parse_json_object(
     jiter: &mut Jiter<'_>,
     depth: usize,
     cache: &mut JsonStringCache,
+    hooks: &Hooks<'_>,
     vm: &mut VM<'_>,
 ) -> ParseResult<Value> {
     check_json_recursion_limit(jiter, depth)?;
-
-    let Some(mut key) = parse_first_object_key(jiter)? else {
-        let dict_id = vm.heap.allocate(HeapData::Dict(Dict::new()));
-        return Ok(Value::Ref(dict_id));
-    };
-
-    let mut dict_guard = DropGuard::new(Dict::new(), vm);
-    {
-        let (dict, vm) = dict_guard.as_parts_mut();
-        loop {
-            let mut key_guard = DropGuard::new(allocate_cached_string(key, cache, vm.heap), &mut *vm);
-            let value = parse_json_value(jiter, depth + 1, cache, key_guard.ctx())?;
-            let (key_value, vm) = key_guard.into_parts();
-            if let Some(old_value) = dict.set_json_string_key(key_value, value, vm)? {
-                old_value.drop_with(vm);
-            }
-
-            let Some(next_key) = parse_next_object_key(jiter)? else {
-                break;
-            };
-            key = next_key;
-        }
+    if let Some(pairs_hook) = hooks.object_pairs_hook {
+        let pairs = parse_json_object_pairs(jiter, depth, cache, hooks, vm)?;
+        return call_hook(pairs_hook, pairs, vm);
     }
 
-    let dict = dict_guard.into_inner();
-    let dict_id = vm.heap.allocate(HeapData::Dict(dict));
-    Ok(Value::Ref(dict_id))
+    let dict = match parse_first_object_key(jiter)? {
+        None => Value::Ref(vm.heap.allocate(HeapData::Dict(Dict::new()))),
+        Some(mut key) => {
+            let mut dict_guard = DropGuard::new(Dict::new(), vm);
+            {
+                let (dict, vm) = dict_guard.as_parts_mut();
+                loop {
+                    let mut key_guard = DropGuard::new(allocate_cached_string(key, cache, vm.heap), &mut *vm);
+                    let value = parse_json_value(jiter, depth + 1, cache, hooks, key_guard.ctx())?;
+                    let (key_value, vm) = key_guard.into_parts();
+                    if let Some(old_value) = dict.set_json_string_key(key_value, value, vm)? {
+                        old_value.drop_with(vm);
+                    }
+
+                    let Some(next_key) = parse_next_object_key(jiter)? else {
+                        break;
+                    };
+                    key = next_key;
+                }
+            }
+            let dict = dict_guard.into_inner();
+            Value::Ref(vm.heap.allocate(HeapData::Dict(dict)))
+        }
+    };
+    match hooks.object_hook {
+        Some(hook) => call_hook(hook, dict, vm),
+        None => Ok(dict),
+    }
+}
+
+/// hwf: a JSON object as the list of its `(key, value)` tuples, in order and
+/// with repeated keys kept, for `object_pairs_hook`.
+fn parse_json_object_pairs(
+    jiter: &mut Jiter<'_>,
+    depth: usize,
+    cache: &mut JsonStringCache,
+    hooks: &Hooks<'_>,
+    vm: &mut VM<'_>,
+) -> ParseResult<Value> {
+    let mut pairs_guard = DropGuard::new(Vec::new(), vm);
+    {
+        let (pairs, vm) = pairs_guard.as_parts_mut();
+        let mut next = parse_first_object_key(jiter)?;
+        while let Some(key) = next {
+            let mut key_guard = DropGuard::new(allocate_cached_string(key, cache, vm.heap), &mut *vm);
+            let value = parse_json_value(jiter, depth + 1, cache, hooks, key_guard.ctx())?;
+            let (key_value, vm) = key_guard.into_parts();
+            pairs.push(allocate_tuple(smallvec::smallvec![key_value, value], vm.heap));
+            next = parse_next_object_key(jiter)?;
+        }
+    }
+    let pairs = pairs_guard.into_inner();
+    Ok(Value::Ref(vm.heap.allocate(HeapData::List(List::new(pairs)))))
 }
 
 /// Parses the first key of a JSON object and copies it into owned storage.
@@ -422,11 +605,12 @@ fn cpython_number_len(b: &[u8]) -> usize {
     i
 }
 
-/// Converts a `jiter` parse error into `json.JSONDecodeError`.
+/// A `jiter` parse error as `json.JSONDecodeError`'s message and the byte
+/// offset it is reported at.
 ///
 /// `jiter` exposes the error byte index; [`error_coordinates`] converts it to
 /// the character-based `pos`/`lineno`/`colno` CPython reports.
-fn json_error_to_run_error(error: &JiterError, bytes: &[u8]) -> RunError {
+fn json_error_location(error: &JiterError, bytes: &[u8]) -> (String, usize) {
     let (message, index) = match &error.error_type {
         JiterErrorType::JsonError(JsonErrorType::KeyMustBeAString) => (
             "Expecting property name enclosed in double quotes".to_owned(),
@@ -521,8 +705,7 @@ fn json_error_to_run_error(error: &JiterError, bytes: &[u8]) -> RunError {
         JiterErrorType::JsonError(error_type) => (error_type.to_string(), error.index),
         JiterErrorType::WrongType { .. } => (error.error_type.to_string(), error.index),
     };
-    let (pos, line, column) = error_coordinates(bytes, index);
-    ExcType::json_decode_error(&message, bytes, line, column, pos)
+    (message, index)
 }
 
 /// CPython-style error coordinates `(pos, lineno, colno)` for a byte offset
