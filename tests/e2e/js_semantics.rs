@@ -277,7 +277,8 @@ fn pathdiff(to: &std::path::Path, from: &std::path::Path) -> String {
 }
 
 /// `meta.phases` as the seed writes them (plain titles) or as Claude Code
-/// does (`{title, detail?}`), mixed; anything else is `invalid_phase`.
+/// does (`{title, detail?}`), mixed; anything else is an `invalid_phase`
+/// warning, the entry ignored as Claude Code ignores it.
 #[test]
 fn meta_phases_may_be_plain_strings() {
     let ctx = Ctx::new();
@@ -301,8 +302,26 @@ fn meta_phases_may_be_plain_strings() {
         "bad.js",
         "export const meta = { name: \"phases\", description: \"d\", phases: [7] };\nreturn 1;\n",
     );
+    // Claude Code ignores a phase without a string title (and a `phases`
+    // that is not a list): a warning, and the script runs (red team 6).
     let v = ctx.hwf(["validate", bad.to_str().expect("utf8")]);
-    v.expect_code(2).expect_stderr("invalid_phase");
+    v.expect_code(0);
+    assert!(
+        v.stdout.contains("1 warning") && v.stderr.contains("invalid_phase"),
+        "{}",
+        v.stdout
+    );
+    for phases in ["[7]", "null", "{ title: \"x\" }", "[{ title: 5 }, { detail: \"d\" }]"] {
+        let s = ctx.write(
+            "lenient.js",
+            format!("export const meta = {{ name: \"p\", description: \"d\", phases: {phases} }};\nreturn 1;\n"),
+        );
+        assert_eq!(
+            result(&ctx.run_json(s.to_str().expect("utf8"), "{}", &[])),
+            json!(1),
+            "{phases}"
+        );
+    }
 }
 
 /// `localeCompare`, `toLocaleString` and `Intl.NumberFormat` /
@@ -494,7 +513,7 @@ return { done, caught, slots, piped, spent: budget.spent(), remaining: budget.re
         assert_eq!(c["isError"], false, "{c}");
         assert_eq!(
             c["message"],
-            "Workflow token budget exceeded (20 / 15 tokens). Stopping further agent() calls. \
+            "Workflow token budget exceeded (20 / 15 output tokens). Stopping further agent() calls. \
              In-flight agents will complete; their results are preserved.",
             "{c}"
         );
@@ -534,8 +553,137 @@ return { done, caught, slots, piped, spent: budget.spent(), remaining: budget.re
     out.expect_code(1);
     let message = out.error_message();
     assert!(
-        message
-            .starts_with("token_budget: WorkflowBudgetExceededError: Workflow token budget exceeded (20 / 15 tokens)"),
+        message.starts_with(
+            "token_budget: WorkflowBudgetExceededError: Workflow token budget exceeded (20 / 15 output tokens)"
+        ),
         "{message}"
+    );
+}
+
+/// Red team 6 (findings 2, 3): `effort` as Claude Code reads it (lower-cased,
+/// `med` is `medium`; a value outside low/medium/high/xhigh/max is no
+/// override and the agent runs, where hwf refused it with
+/// `invalid_effort`), and an `agentType` the host does not have rejects
+/// with Claude Code's text (hwf resolved `null`).
+#[test]
+fn efforts_claude_code_ignores_run_the_agent_and_an_unknown_agent_type_rejects() {
+    let ctx = Ctx::new();
+    let out = run(
+        &ctx,
+        "opts.js",
+        r#"const out = {};
+for (const [k, v] of Object.entries({ empty: '', spaced: 'very high', upper: 'HIGH', med: 'Med', nul: null, obj: { level: 'low' }, num: 2, flag: '--yolo' })) {
+  out[k] = await agent(`e ${k}`, { label: k, effort: v });
+}
+const types = [];
+for (const t of ['nope', '', 'my agent', 5]) {
+  try { await agent(`t ${t}`, { agentType: t }); types.push('ran'); } catch (e) { types.push(`${e.name}: ${e.message}`); }
+}
+const slots = await parallel([() => agent('p', { agentType: 'nope' }), () => agent('q', { agentType: null })]);
+return { out, types, slots };
+"#,
+        r#"{"responses": [{"match": {}, "output": {"ok": 1}}]}"#,
+    );
+    let r = result(&out);
+    for k in ["empty", "spaced", "upper", "med", "nul", "obj", "num", "flag"] {
+        assert_eq!(r["out"][k], json!({"ok": 1}), "{k}: {r}");
+    }
+    let efforts: std::collections::BTreeMap<String, Value> = journal_of(&ctx, &out)
+        .iter()
+        .filter(|e| e["type"] == "call_started" && e["kind"] == "agent")
+        .filter_map(|e| {
+            Some((
+                e["request"]["label"].as_str()?.to_owned(),
+                e["request"]["effort"].clone(),
+            ))
+        })
+        .collect();
+    assert_eq!(efforts["upper"], "high", "{efforts:?}");
+    assert_eq!(efforts["med"], "medium", "{efforts:?}");
+    for k in ["empty", "spaced", "nul", "obj", "num", "flag"] {
+        assert_eq!(efforts[k], Value::Null, "{k}: {efforts:?}");
+    }
+    let not_found =
+        |t: &str| format!("Error: agent({{agentType}}): agent type '{t}' not found. Available agents: general-purpose");
+    assert_eq!(
+        r["types"],
+        json!([not_found("nope"), not_found(""), not_found("my agent"), not_found("5")]),
+        "{r}"
+    );
+    assert_eq!(r["slots"], json!([null, {"ok": 1}]), "{r}");
+    let logs = ctx.hwf(["logs", &crate::common::run_id(&out.json())]);
+    assert!(
+        logs.stdout
+            .contains(&format!("parallel[0] failed: {}", &not_found("nope")[7..])),
+        "{}",
+        logs.stdout
+    );
+}
+
+/// Red team 6 (findings 5, 7): the agent-call cap rejects with Claude
+/// Code's `WorkflowAgentCapError` and its text (uncaught, the run still
+/// fails with `limit_agent`), and a child workflow that threw rejects the
+/// parent's `workflow()` with the child's own error name and message.
+#[test]
+fn the_agent_cap_and_a_failing_child_read_as_claude_code_has_them() {
+    let ctx = Ctx::new();
+    let s = ctx.write(
+        "cap.js",
+        "export const meta = { name: \"cap\", description: \"loop without a budget\" };\n\
+         let n = 0;\n\
+         try { while (budget.remaining() > 50000) { await agent(`find ${n}`); n++; } }\n\
+         catch (e) { return { n, name: e.name, message: e.message, code: e.code }; }\n",
+    );
+    let f = ctx.write("any.json", r#"{"responses": [{"match": {}, "output": "b"}]}"#);
+    let out = ctx.run_json(
+        s.to_str().expect("utf8"),
+        "{}",
+        &["--agents", f.to_str().expect("utf8"), "--max-agent-calls", "3"],
+    );
+    assert_eq!(
+        result(&out),
+        json!({"n": 3, "name": "WorkflowAgentCapError", "code": "limit_agent",
+               "message": "Workflow agent() call cap reached (3). This usually means a loop using budget.remaining() \
+                           never terminates because no token budget was set \u{2014} remaining() returns Infinity when \
+                           budget.total is null. Add a hard iteration cap to the loop, or pass a token budget."})
+    );
+    let s = ctx.write(
+        "uncaught.js",
+        "export const meta = { name: \"cap\", description: \"d\" };\nwhile (true) await agent('x');\n",
+    );
+    let out = ctx.run_json(
+        s.to_str().expect("utf8"),
+        "{}",
+        &["--agents", f.to_str().expect("utf8"), "--max-agent-calls", "2"],
+    );
+    let msg = out.json()["data"]["error"]["message"].as_str().unwrap_or("").to_owned();
+    assert!(
+        msg.starts_with("limit_agent: WorkflowAgentCapError: Workflow agent() call cap reached (2)."),
+        "{msg}"
+    );
+    ctx.write(
+        "thrower.js",
+        "export const meta = { name: \"thrower\", description: \"t\" };\nthrow new RangeError('child blew up: twice (really)');\n",
+    );
+    ctx.write(
+        "plain.js",
+        "export const meta = { name: \"plain\", description: \"t\" };\nthrow new Error('');\n",
+    );
+    let out = run(
+        &ctx,
+        "parent.js",
+        "const seen = [];\n\
+         for (const p of ['thrower.js', 'plain.js']) {\n\
+           try { await workflow({ scriptPath: p }); } catch (e) { seen.push([e.name, e.message, e.code]); }\n\
+         }\n\
+         return seen;\n",
+        r#"{"responses": []}"#,
+    );
+    assert_eq!(
+        result(&out),
+        json!([
+            ["RangeError", "child blew up: twice (really)", "workflow_failed"],
+            ["Error", "", "workflow_failed"]
+        ])
     );
 }

@@ -73,6 +73,9 @@ impl Loader for NoModules {
 struct Pending {
     /// An agent call (a failed or stopped one resolves to `null`).
     agent: bool,
+    /// The agent type an agent call named (`agentType`), for Claude
+    /// Code's error when the host has no such type.
+    agent_type: Option<String>,
     resolve: Persistent<Function<'static>>,
     reject: Persistent<Function<'static>>,
 }
@@ -195,9 +198,14 @@ fn opt_str(opts: &Json, key: &str) -> Option<String> {
 /// it, settled by [`settle`] when the host delivers the call.
 fn submit<'js>(ctx: &Ctx<'js>, task: wit::Task, agent: bool) -> rquickjs::Result<Promise<'js>> {
     let (promise, resolve, reject) = ctx.promise()?;
+    let agent_type = match &task {
+        wit::Task::Agent(req) => req.agent_type.clone(),
+        _ => None,
+    };
     let call = wit::host::submit(&task);
     let pending = Pending {
         agent,
+        agent_type,
         resolve: Persistent::save(ctx, resolve),
         reject: Persistent::save(ctx, reject),
     };
@@ -211,6 +219,7 @@ fn submit<'js>(ctx: &Ctx<'js>, task: wit::Task, agent: bool) -> rquickjs::Result
 fn agent<'js>(ctx: Ctx<'js>, prompt: Value<'js>, options: Value<'js>) -> rquickjs::Result<Promise<'js>> {
     let prompt = utf8(&ctx, prompt)?;
     let mut opts = agent_options(&ctx, options)?;
+    claude_effort_and_type(&mut opts);
     if prompt.is_empty() {
         opts.remove("prompt");
     } else {
@@ -237,6 +246,50 @@ fn agent<'js>(ctx: Ctx<'js>, prompt: Value<'js>, options: Value<'js>) -> rquickj
     // when the script asks for it with `fresh: false`.
     req.fresh.get_or_insert(true);
     submit(&ctx, wit::Task::Agent(req), true)
+}
+
+/// The efforts Claude Code knows (its `ba` list).
+const EFFORTS: [&str; 5] = ["low", "medium", "high", "xhigh", "max"];
+
+/// `effort` and `agentType` as Claude Code reads them (its `_ne` and
+/// `String(agentType)`): an effort is lower-cased (`med` is `medium`) and
+/// kept when it is one of [`EFFORTS`]; anything else (`''`, `null`,
+/// `'very high'`, a number, an object) is no override, so the agent runs
+/// at its default effort rather than being refused. A number or boolean
+/// `agentType` names the type its text spells (`5` is `'5'`).
+fn claude_effort_and_type(opts: &mut Map<String, Json>) {
+    if let Some(v) = opts.remove("effort") {
+        let level = match v {
+            Json::String(s) => Some(s.to_lowercase()),
+            _ => None,
+        }
+        .map(|l| if l == "med" { "medium".to_owned() } else { l })
+        .filter(|l| EFFORTS.contains(&l.as_str()));
+        if let Some(level) = level {
+            opts.insert("effort".into(), Json::String(level));
+        }
+    }
+    if let Some(v) = opts.get_mut("agentType")
+        && (v.is_number() || v.is_boolean())
+    {
+        *v = Json::String(v.to_string());
+    }
+}
+
+/// Claude Code's rejection of an `agent()` call whose `agentType` the host
+/// does not have (`invalid_agent_type: unknown agent type "x"`, or a name
+/// no type can have, such as `''`): `agent({agentType}): agent type 'x'
+/// not found. Available agents: …`. hwf lists the built-in
+/// `general-purpose` type; the types in `.hermes/agents/` are the host's,
+/// which it does not name to the guest. A type file that exists but cannot
+/// be read keeps the host's words after the same prefix.
+fn agent_type_error(agent_type: Option<&str>, host_text: &str) -> String {
+    let problem = host_text.strip_prefix("invalid_agent_type: ").unwrap_or(host_text);
+    if problem.starts_with("unknown agent type") || problem.ends_with("is not allowed") {
+        let name = agent_type.unwrap_or_default();
+        return format!("agent({{agentType}}): agent type '{name}' not found. Available agents: general-purpose");
+    }
+    format!("agent({{agentType}}): {problem}")
 }
 
 /// `agent()`'s options as `JSON.stringify` writes them: read directly
@@ -352,12 +405,16 @@ fn settle<'js>(
         Err(e) => {
             let (kind, msg) = (runtime::call_error_kind(&e), runtime::call_error_text(&e));
             let null_for_agent = matches!(kind, ErrorKind::Failed | ErrorKind::Cancelled | ErrorKind::TimedOut);
-            if pending.agent && null_for_agent {
+            let code = msg.split(':').next().unwrap_or(kind.as_str()).to_owned();
+            // Claude Code throws for an agent type it does not have.
+            let msg = if pending.agent && code == "invalid_agent_type" {
+                agent_type_error(pending.agent_type.as_deref(), msg)
+            } else if pending.agent && null_for_agent {
                 return resolve.call::<_, ()>((Value::new_null(ctx.clone()),));
-            }
-            let kind = kind.as_str();
-            let code = msg.split(':').next().unwrap_or(kind).to_owned();
-            let error: Value = failure.call((msg, code, kind))?;
+            } else {
+                msg.to_owned()
+            };
+            let error: Value = failure.call((msg, code, kind.as_str()))?;
             reject.call::<_, ()>((error,))
         }
     }

@@ -30,6 +30,10 @@ impl ScriptRuntime for Runtime {
         source::check(source)
     }
 
+    fn check_with_warnings(source: &str) -> Result<(wit::Meta, Vec<wit::Diagnostic>), Vec<wit::Diagnostic>> {
+        source::check_with_warnings(source)
+    }
+
     fn prepare() {
         // A failure here is a run's failure: `run` prepares again and
         // reports it.

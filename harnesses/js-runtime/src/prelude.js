@@ -92,7 +92,10 @@
   const dataProperty = (o, k, v) =>
     defineProperty(o, k, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
   const failure = (message, code, kind) => {
-    const e = code === "token_budget" || code === "cost_budget" ? budgetError(message, code) : new ErrorCtor(message);
+    const e = code === "token_budget" || code === "cost_budget" ? budgetError(message, code)
+      : code === "limit_agent" ? agentCapError(message)
+      : code === "workflow_failed" ? childError(message)
+      : new ErrorCtor(message);
     dataProperty(e, "code", code);
     dataProperty(e, "kind", kind);
     return reseal(e);
@@ -109,7 +112,7 @@
     const grouped = (n) => apply(toLocale, n, []);
     const hostSaid = StringCtor(hostText);
     const what = code === "token_budget"
-      ? `token budget exceeded (${grouped(spent())} / ${total === null ? "?" : grouped(total)} tokens)`
+      ? `token budget exceeded (${grouped(spent())} / ${total === null ? "?" : grouped(total)} output tokens)`
       : `cost budget exceeded (${apply(strSlice, hostSaid, [hostSaid.length > 13 && hostSaid[11] === ":" ? 13 : 0])})`;
     const e = new ErrorCtor(`Workflow ${what}. Stopping further agent() calls. ` +
       "In-flight agents will complete; their results are preserved.");
@@ -140,8 +143,40 @@
       if (d !== undefined && "value" in d) defineProperty(out, k, { __proto__: null, value: d.value, writable: false, enumerable: false, configurable: false });
     }
     if (isBudgetError(e)) apply(weakSet, budgetErrors, [out, budgetCode(e)]);
+    if (isCapError(e)) apply(weakSet, capErrors, [out, true]);
     return freeze(out);
   };
+  // The run's agent-call cap (`--max-agent-calls`, 1000 by default) as
+  // Claude Code says its fixed cap of 1000: a `WorkflowAgentCapError`
+  // explaining the usual cause.
+  const reExec = RegExp.prototype.exec;
+  const capErrors = new WeakMapCtor(); // uncaught, the run fails with `limit_agent` (`describe`)
+  const capCount = /at most (\d+) agent calls/;
+  const agentCapError = (hostText) => {
+    const m = apply(reExec, capCount, [StringCtor(hostText)]);
+    const e = new ErrorCtor(`Workflow agent() call cap reached (${m === null ? 1000 : m[1]}). This usually means a loop ` +
+      "using budget.remaining() never terminates because no token budget was set \u2014 remaining() returns Infinity " +
+      "when budget.total is null. Add a hard iteration cap to the loop, or pass a token budget.");
+    defineProperty(e, "name", { __proto__: null, value: "WorkflowAgentCapError", writable: true, enumerable: false, configurable: true });
+    apply(weakSet, capErrors, [e, true]);
+    return e;
+  };
+  // A child workflow that threw, as Claude Code's parent sees it: the
+  // child's own error name and message (`RangeError` / `child blew up`),
+  // read from the host's `workflow_failed: <ref>: script_error: <Name>:
+  // <message> (line N)`. Other failures of the child (a limit, a refused
+  // call) keep hwf's text.
+  const childThrew = /^workflow_failed: .*?: script_error: ([A-Za-z_$][\w$]*)(?:: ([\s\S]*?))?(?: \(line \d+\))?$/;
+  const hostCode = /^[a-z_]+$/;
+  const childError = (hostText) => {
+    const text = StringCtor(hostText);
+    const m = apply(reExec, childThrew, [text]);
+    if (m === null || apply(reExec, hostCode, [m[1]]) !== null) return new ErrorCtor(text);
+    const e = new ErrorCtor(m[2] === undefined ? "" : m[2]);
+    defineProperty(e, "name", { __proto__: null, value: m[1], writable: true, enumerable: false, configurable: true });
+    return e;
+  };
+  const isCapError = (e) => e !== null && typeof e === "object" && apply(weakHas, capErrors, [e]);
   const isBudgetError = (e) => e !== null && typeof e === "object" && apply(weakHas, budgetErrors, [e]);
   const budgetCode = (e) => apply(weakGet, budgetErrors, [e]);
 
@@ -2742,6 +2777,9 @@
   const describe = (e) => {
     if (isBudgetError(e)) {
       try { return `${budgetCode(e)}: WorkflowBudgetExceededError: ${StringCtor(e.message)}`; } catch { /* fall through */ }
+    }
+    if (isCapError(e)) {
+      try { return `limit_agent: WorkflowAgentCapError: ${StringCtor(e.message)}`; } catch { /* fall through */ }
     }
     let name = "Error", message = "";
     try { const v = e?.name; if (typeof v === "string") name = v; } catch { /* keep "Error" */ }

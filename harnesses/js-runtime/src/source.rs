@@ -280,6 +280,12 @@ pub fn wrap(body: &str) -> String {
 /// Check a script: meta first and literal, required fields, no imports, and
 /// a body that parses.
 pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
+    check_with_warnings(source).map(|(meta, _)| meta)
+}
+
+/// [`check`], with the warnings of a script that may run: the `meta.phases`
+/// entries Claude Code ignores (`invalid_phase`), left out of the meta.
+pub fn check_with_warnings(source: &str) -> Result<(Meta, Vec<Diagnostic>), Vec<Diagnostic>> {
     // Before any parse: a recursive parser would run out of stack.
     if let Some((at, depth)) = crate::depth::too_deep(source) {
         let msg = format!(
@@ -308,46 +314,48 @@ pub fn check(source: &str) -> Result<Meta, Vec<Diagnostic>> {
             Some(meta_line),
         ));
     }
+    // Claude Code keeps the `phases` entries that are objects with a string
+    // `title` and ignores the rest (and a `phases` that is not an array);
+    // hwf also keeps the seed's plain title strings, and warns of the rest.
     let mut phases = Vec::new();
-    if let Some(list) = meta.get("phases") {
-        match list.as_array() {
-            Some(items) => {
-                for p in items {
-                    // Claude Code's `{title, detail?}`, or the seed's plain
-                    // title string.
-                    let title = p.as_str().or_else(|| p.get("title").and_then(Value::as_str));
-                    match title {
-                        Some(t) => phases.push(PhaseInfo {
-                            title: t.into(),
-                            detail: p.get("detail").and_then(Value::as_str).map(Into::into),
-                        }),
-                        None => diags.push(diag(
-                            "invalid_phase",
-                            format!("each phase is a title string or {{title, detail?}}, got {p}"),
-                            Some(meta_line),
-                        )),
-                    }
+    let mut warnings = Vec::new();
+    let ignored = |message: String| Diagnostic {
+        severity: Severity::Warning,
+        ..diag("invalid_phase", message, Some(meta_line))
+    };
+    match meta.get("phases") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(items)) => {
+            for p in items {
+                let title = p.as_str().or_else(|| p.get("title").and_then(Value::as_str));
+                match title {
+                    Some(t) => phases.push(PhaseInfo {
+                        title: t.into(),
+                        detail: p.get("detail").and_then(Value::as_str).map(Into::into),
+                    }),
+                    None => warnings.push(ignored(format!(
+                        "meta.phases entry {p} is ignored: a phase is {{title, detail?}} with a string title (or a title string)"
+                    ))),
                 }
             }
-            None => diags.push(diag(
-                "invalid_phase",
-                "meta.phases must be a list of titles or {title, detail?}",
-                Some(meta_line),
-            )),
         }
+        Some(other) => warnings.push(ignored(format!(
+            "meta.phases {other} is ignored: it is a list of {{title, detail?}}"
+        ))),
     }
     // Parse the body (without running it).
     diags.extend(parse_body(parts.body, parts.body_line));
     if !diags.is_empty() {
         return Err(diags);
     }
-    Ok(Meta {
+    let meta = Meta {
         name: name.unwrap_or("").into(),
         description: description.unwrap_or("").into(),
         when_to_use: meta.get("whenToUse").and_then(Value::as_str).map(Into::into),
         phases,
         args_schema: meta.get("argsSchema").map(Value::to_string),
-    })
+    };
+    Ok((meta, warnings))
 }
 
 #[cfg(test)]
@@ -384,5 +392,27 @@ mod tests {
         ] {
             assert_eq!(body_problem(body), None, "{body}");
         }
+    }
+
+    #[test]
+    fn phases_claude_code_ignores_are_warnings_not_errors() {
+        // Claude Code keeps `{title}` objects with a string title and
+        // ignores the rest, and a `phases` that is not an array.
+        let titles = |phases: &str| {
+            let src =
+                format!("export const meta = {{ name: \"n\", description: \"d\", phases: {phases} }};\nreturn 1;\n");
+            let (meta, warnings) = check_with_warnings(&src).unwrap_or_else(|d| panic!("{phases}: {d:?}"));
+            let titles: Vec<String> = meta.phases.into_iter().map(|p| p.title).collect();
+            (titles, warnings.iter().map(|w| w.code.clone()).collect::<Vec<_>>())
+        };
+        assert_eq!(titles("null"), (vec![], vec![]));
+        assert_eq!(titles("{ title: 'x' }"), (vec![], vec!["invalid_phase".to_owned()]));
+        assert_eq!(
+            titles("[{ title: 'Scan' }, { detail: 'no title' }, { title: 5 }, 7, 'Fix']"),
+            (
+                vec!["Scan".to_owned(), "Fix".to_owned()],
+                vec!["invalid_phase".to_owned(); 3]
+            )
+        );
     }
 }
