@@ -102,7 +102,7 @@ fn truthy(v: &Value) -> bool {
     match v {
         Value::Null => false,
         Value::Bool(b) => *b,
-        Value::Number(n) => n.to_string().parse::<f64>().map_or(true, |f| f != 0.0),
+        Value::Number(n) => n.to_string().parse::<f64>().ok().is_none_or(|f| f != 0.0),
         Value::String(s) => !s.is_empty(),
         Value::Array(a) => !a.is_empty(),
         Value::Object(m) => !m.is_empty(),
