@@ -776,7 +776,7 @@ fn agent_task(a: &Args) -> Result<Task, MontyException> {
             .filter(|(k, _)| !matches!(k.as_str(), "target" | "input"))
             .map(|(k, v)| (k.clone(), v.clone())),
     );
-    if a.pos.is_empty() && !a.kw.contains_key("target") && !opts.contains_key("prompt") {
+    if a.pos.is_empty() && !a.kw.contains_key("target") && opts.get("prompt").is_none_or(Value::is_null) {
         return Err(type_error("agent() missing 1 required positional argument: 'target'"));
     }
     check_prompt_options(&mut opts, &dict_keys)?;

@@ -19,6 +19,14 @@ try:
     out.append("built")
 except TypeError as e:
     out.append(str(e))
+for call in [lambda: agent(), lambda: agent(label="x"), lambda: agent(None)]:
+    try:
+        await call()
+        out.append("called")
+    except TypeError:
+        out.append("TypeError")
+    except CapabilityError as e:
+        out.append(e.code)
 made = CapabilityError("quota", code="limit_x")
 out.append([str(made), made.code, made.retryable])
 return out
