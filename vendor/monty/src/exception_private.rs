@@ -2145,6 +2145,8 @@ impl ExcTypeExt for ExcType {
         match self {
             ExcType::CapabilityError => return hwf_errors::capability_error(vm, args),
             ExcType::PipelineStageError => return hwf_errors::pipeline_stage_error(vm, args),
+            // hwf: `JSONDecodeError(msg, doc, pos)` formats its place.
+            ExcType::JsonDecodeError => return crate::modules::json::new_decode_error(vm, args),
             _ => {}
         }
         // hwf: the arguments are kept as CPython keeps them: `.args` is
