@@ -490,6 +490,15 @@ fn utf8<'js>(ctx: &Ctx<'js>, v: Value<'js>) -> rquickjs::Result<String> {
     }
 }
 
+/// [`utf8`], read directly when `v` is a string already (no `ToString`),
+/// as comparisons take them.
+fn text<'js>(ctx: &Ctx<'js>, v: Value<'js>) -> rquickjs::Result<String> {
+    match v.as_string().map(rquickjs::String::to_string) {
+        Some(Ok(s)) => Ok(s),
+        _ => utf8(ctx, v),
+    }
+}
+
 /// Whether `tag` is a well-formed BCP 47 language tag, as the prelude's
 /// `canonicalLocale` reads one: a 2-3 letter language, then an optional
 /// script, region, variants, extensions and a private use part.
@@ -576,9 +585,9 @@ fn locale_compare<'js>(
             "String.prototype.localeCompare called on null or undefined",
         ));
     }
-    let s = utf8(&ctx, this.0)?;
+    let s = text(&ctx, this.0)?;
     let t = match that.0 {
-        Some(t) => utf8(&ctx, t)?,
+        Some(t) => text(&ctx, t)?,
         None => "undefined".to_owned(),
     };
     let o = collation_options(&ctx, locales.0.as_ref(), options.0.as_ref())?;
@@ -652,7 +661,7 @@ fn collator_flags<'js>(ctx: Ctx<'js>, locales: Opt<Value<'js>>, options: Opt<Val
 /// `Intl.Collator#compare` for two strings and the collator's word from
 /// [`collator_flags`]: no locale or option to read again.
 fn collate<'js>(ctx: Ctx<'js>, a: Value<'js>, b: Value<'js>, flags: u32) -> rquickjs::Result<i32> {
-    let (s, t) = (utf8(&ctx, a)?, utf8(&ctx, b)?);
+    let (s, t) = (text(&ctx, a)?, text(&ctx, b)?);
     Ok(crate::collation::compare(&s, &t, crate::collation::Options::from_flags(flags)) as i32)
 }
 
