@@ -415,7 +415,10 @@ const LEGACY_ALIASES: &[(&str, &str)] = &[
 impl Lit {
     /// A JSON value as a literal (objects as dicts, arrays as lists): a
     /// schema built at run time, for [`seed_schema`].
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg_attr(
+        not(test),
+        allow(dead_code, reason = "for the engine's run-time check of a schema built at run time")
+    )]
     pub fn from_json(v: &Value) -> Self {
         match v {
             Value::Null => Self::None,
