@@ -19,6 +19,9 @@ use crate::{
 /// - `min(iterable)` - returns smallest item from iterable
 /// - `min(arg1, arg2, ...)` - returns smallest of the arguments
 pub fn builtin_min(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
+    if let Some(result) = numbers_fast(&args, true) {
+        return Ok(result);
+    }
     let MinArgs { args, key, default } = MinArgs::from_args(args, vm)?;
     run_min_max(vm, args, key, default, true)
 }
@@ -30,8 +33,65 @@ pub fn builtin_min(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
 /// - `max(iterable)` - returns largest item from iterable
 /// - `max(arg1, arg2, ...)` - returns largest of the arguments
 pub fn builtin_max(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
+    if let Some(result) = numbers_fast(&args, false) {
+        return Ok(result);
+    }
     let MaxArgs { args, key, default } = MaxArgs::from_args(args, vm)?;
     run_min_max(vm, args, key, default, false)
+}
+
+/// hwf: `min(a, b, ...)` / `max(a, b, ...)` of two or more ints, or two or
+/// more floats, with no keyword: the answer without binding arguments or
+/// the generic comparison (the edit-distance loop's `min` of three). The
+/// same walk as the general path (the first item, then each later one that
+/// compares strictly smaller, or larger, with `<`), so a NaN lands where
+/// CPython puts it. `None` for anything else; the arguments are untouched.
+fn numbers_fast(args: &ArgValues, is_min: bool) -> Option<Value> {
+    let items: &[Value] = match args {
+        ArgValues::Two(a, b) => return pick2(a, b, is_min),
+        ArgValues::ArgsKargs { args, kwargs } if kwargs.is_empty() && args.len() >= 2 => args,
+        _ => return None,
+    };
+    match &items[0] {
+        Value::Int(first) => {
+            let mut best = *first;
+            for item in &items[1..] {
+                let Value::Int(n) = item else { return None };
+                if (is_min && *n < best) || (!is_min && *n > best) {
+                    best = *n;
+                }
+            }
+            Some(Value::Int(best))
+        }
+        Value::Float(first) => {
+            let mut best = *first;
+            for item in &items[1..] {
+                let Value::Float(x) = item else { return None };
+                if (is_min && *x < best) || (!is_min && *x > best) {
+                    best = *x;
+                }
+            }
+            Some(Value::Float(best))
+        }
+        _ => None,
+    }
+}
+
+/// [`numbers_fast`] of two arguments.
+fn pick2(a: &Value, b: &Value, is_min: bool) -> Option<Value> {
+    match (a, b) {
+        (Value::Int(a), Value::Int(b)) => Some(Value::Int(if (is_min && b < a) || (!is_min && b > a) {
+            *b
+        } else {
+            *a
+        })),
+        (Value::Float(a), Value::Float(b)) => Some(Value::Float(if (is_min && b < a) || (!is_min && b > a) {
+            *b
+        } else {
+            *a
+        })),
+        _ => None,
+    }
 }
 
 /// Shared implementation for min() and max() after argument extraction.

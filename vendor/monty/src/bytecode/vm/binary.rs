@@ -206,12 +206,15 @@ impl VM<'_> {
     }
 
     /// hwf: the fast path of an arithmetic or comparison opcode whose two
-    /// operands are both `int` (64-bit) or both `float`, as CPython's
-    /// specialised `BINARY_OP_ADD_INT` & co.: `int_op` / `float_op` give the
-    /// result, which replaces the two operands on the stack without the
-    /// `py_*` dispatch. Returns `false`, the stack untouched, for any other
-    /// operands or when the op declines (`None`: an int overflow, a zero
-    /// divisor), so the general path runs with its long ints and errors.
+    /// operands are both `int` (64-bit; a `bool` counts as its 0 or 1, as
+    /// CPython's `bool` is an `int`) or both `float`, or an int below 2^53
+    /// and a float (the int converts exactly, as CPython converts it), as
+    /// CPython's specialised `BINARY_OP_ADD_INT` & co.: `int_op` / `float_op`
+    /// give the result, which replaces the two operands on the stack without
+    /// the `py_*` dispatch. Returns `false`, the stack untouched, for any
+    /// other operands (two bools among them) or when the op declines
+    /// (`None`: an int overflow, a zero divisor), so the general path runs
+    /// with its long ints and errors.
     #[inline(always)]
     pub(super) fn fast_numeric(
         &mut self,
@@ -225,6 +228,10 @@ impl VM<'_> {
         let result = match (&self.stack[len - 2], &self.stack[len - 1]) {
             (Value::Int(a), Value::Int(b)) => int_op(*a, *b),
             (Value::Float(a), Value::Float(b)) => float_op(*a, *b),
+            (Value::Int(a), Value::Bool(b)) => int_op(*a, i64::from(*b)),
+            (Value::Bool(a), Value::Int(b)) => int_op(i64::from(*a), *b),
+            (Value::Int(a), Value::Float(b)) if a.unsigned_abs() < EXACT_IN_F64 => float_op(*a as f64, *b),
+            (Value::Float(a), Value::Int(b)) if b.unsigned_abs() < EXACT_IN_F64 => float_op(*a, *b as f64),
             _ => None,
         };
         let Some(result) = result else {
@@ -337,15 +344,16 @@ impl VM<'_> {
     }
 }
 
+/// Magnitudes below this convert to an `f64` exactly.
+const EXACT_IN_F64: u64 = 1 << 53;
+
 /// hwf: `a / b` of two ints as a float when both are exact in an `f64`
 /// (below 2^53, so the one rounding of the division is CPython's correctly
 /// rounded result); `None` (the general path) otherwise or for `b == 0`.
 pub(super) fn int_true_div(a: i64, b: i64) -> Option<Value> {
-    const EXACT: u64 = 1 << 53;
-    if b == 0 || a.unsigned_abs() >= EXACT || b.unsigned_abs() >= EXACT {
+    if b == 0 || a.unsigned_abs() >= EXACT_IN_F64 || b.unsigned_abs() >= EXACT_IN_F64 {
         return None;
     }
-    #[expect(clippy::cast_precision_loss, reason = "both are below 2^53: exact")]
     Some(Value::Float(a as f64 / b as f64))
 }
 
