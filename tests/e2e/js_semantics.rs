@@ -687,3 +687,35 @@ fn the_agent_cap_and_a_failing_child_read_as_claude_code_has_them() {
         ])
     );
 }
+
+/// Red team 6 (finding 7): a child's own `workflow()` rejects with Claude
+/// Code's text (hwf's nesting is one level deep too), which the child may
+/// catch; the code stays `nesting_too_deep`.
+#[test]
+fn a_childs_own_workflow_call_rejects_with_claude_codes_text() {
+    let ctx = Ctx::new();
+    ctx.write(
+        "leaf.js",
+        "export const meta = { name: \"leaf\", description: \"l\" };\nreturn 1;\n",
+    );
+    ctx.write(
+        "middle.js",
+        "export const meta = { name: \"middle\", description: \"m\" };\n\
+         try { await workflow({ scriptPath: 'leaf.js' }); return 'ran'; } catch (e) { return [e.name, e.message, e.code]; }\n",
+    );
+    let out = run(
+        &ctx,
+        "top.js",
+        "return await workflow({ scriptPath: 'middle.js' });\n",
+        r#"{"responses": []}"#,
+    );
+    assert_eq!(
+        result(&out),
+        json!([
+            "Error",
+            "workflow() cannot be called from within a child workflow \u{2014} nesting is limited to one level. \
+             Inline the inner script or call its agents directly.",
+            "nesting_too_deep"
+        ])
+    );
+}

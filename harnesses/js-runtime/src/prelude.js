@@ -95,6 +95,9 @@
     const e = code === "token_budget" || code === "cost_budget" ? budgetError(message, code)
       : code === "limit_agent" ? agentCapError(message)
       : code === "workflow_failed" ? childError(message)
+      : code === "nesting_too_deep" && apply(reExec, nestedWorkflow, [StringCtor(message)]) !== null
+        ? new ErrorCtor("workflow() cannot be called from within a child workflow \u2014 nesting is limited to one level. " +
+          "Inline the inner script or call its agents directly.")
       : new ErrorCtor(message);
     dataProperty(e, "code", code);
     dataProperty(e, "kind", kind);
@@ -168,6 +171,9 @@
   // call) keep hwf's text.
   const childThrew = /^workflow_failed: .*?: script_error: ([A-Za-z_$][\w$]*)(?:: ([\s\S]*?))?(?: \(line \d+\))?$/;
   const hostCode = /^[a-z_]+$/;
+  // A child's own `workflow()`: the host's one-level refusal, in Claude
+  // Code's words (`failure`).
+  const nestedWorkflow = /cannot start another workflow/;
   const childError = (hostText) => {
     const text = StringCtor(hostText);
     const m = apply(reExec, childThrew, [text]);
