@@ -787,18 +787,6 @@ fn agent_task(a: &Args) -> Result<Task, MontyException> {
     Ok(Task::Agent(req))
 }
 
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "None",
-        Value::Bool(_) => "bool",
-        Value::Number(n) if n.is_f64() => "float",
-        Value::Number(_) => "int",
-        Value::String(_) => "str",
-        Value::Array(_) => "list",
-        Value::Object(_) => "dict",
-    }
-}
-
 /// `capability(name, input, label=, approval_id=)`.
 fn capability_task(a: &Args) -> Result<Task, MontyException> {
     let Some(Value::String(name)) = a.get(0, "name") else {
@@ -927,7 +915,10 @@ fn sync_call(name: &str, args: &[MontyObject]) -> ExtFunctionResult {
             i64::try_from(hwf_guest::budget().tokens_spent).unwrap_or(i64::MAX),
         )),
         // A float, as the seed's `float(...)` (`960.0`).
-        #[allow(clippy::cast_precision_loss)]
+        #[allow(
+            clippy::cast_precision_loss,
+            reason = "a token count past 2^53 is not a budget; CPython's float() rounds the same way"
+        )]
         "_hwf_budget_remaining" => ExtFunctionResult::Return(MontyObject::Float(
             hwf_guest::budget().tokens_left().map_or(f64::INFINITY, |t| t as f64),
         )),
