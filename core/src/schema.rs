@@ -135,7 +135,11 @@ impl OutputSchema {
 
     fn validator(&self) -> Result<&jsonschema::Validator, String> {
         self.validator
-            .get_or_init(|| jsonschema::validator_for(&self.json_schema).map_err(|e| format!("invalid schema: {e}")))
+            .get_or_init(|| {
+                let finite = finite_numbers(&self.json_schema);
+                jsonschema::validator_for(finite.as_ref().unwrap_or(&self.json_schema))
+                    .map_err(|e| format!("invalid schema: {e}"))
+            })
             .as_ref()
             .map_err(Clone::clone)
     }
@@ -182,7 +186,8 @@ impl OutputSchema {
         {
             return Ok(());
         }
-        match self.validator()?.validate(output) {
+        let finite = finite_numbers(output);
+        match self.validator()?.validate(finite.as_ref().unwrap_or(output)) {
             Ok(()) => Ok(()),
             Err(e) => {
                 let path = e.instance_path.to_string();
@@ -194,6 +199,40 @@ impl OutputSchema {
             }
         }
     }
+}
+
+/// A copy of `value` whose numbers lie beyond the float range (`1e400`,
+/// which `arbitrary_precision` keeps as its text) replaced by the largest
+/// float of their sign; `None` when `value` has none. jsonschema 0.33
+/// panics when it type-checks or compares such a number (`{"type":
+/// "integer"}`, an `enum` holding one), so the schema and the instance are
+/// both checked through this copy: an overflowing answer compares as the
+/// float the seed's Python reads it as (`inf`) does against every bound,
+/// and equal to an overflowing `enum` member of its sign.
+pub fn finite_numbers(value: &Value) -> Option<Value> {
+    fn beyond_floats(n: &serde_json::Number) -> bool {
+        n.as_f64().is_none_or(f64::is_infinite) && !n.is_i64() && !n.is_u64()
+    }
+    fn has_any(value: &Value) -> bool {
+        match value {
+            Value::Number(n) => beyond_floats(n),
+            Value::Array(items) => items.iter().any(has_any),
+            Value::Object(map) => map.values().any(has_any),
+            _ => false,
+        }
+    }
+    fn replace(value: &Value) -> Value {
+        match value {
+            Value::Number(n) if beyond_floats(n) => {
+                let negative = n.to_string().starts_with('-');
+                json!(if negative { f64::MIN } else { f64::MAX })
+            }
+            Value::Array(items) => Value::Array(items.iter().map(replace).collect()),
+            Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), replace(v))).collect()),
+            other => other.clone(),
+        }
+    }
+    has_any(value).then(|| replace(value))
 }
 
 /// Unwrap an agent's text output: strip a markdown code fence and parse the
@@ -284,6 +323,33 @@ mod tests {
         assert!(s.check(&json!({"n": 1})).is_ok());
         assert!(s.check(&json!({"n": "x"})).is_err());
         assert!(OutputSchema::compile(&json!({"type": 5})).is_err());
+    }
+
+    #[test]
+    fn numbers_past_the_float_range_are_checked_not_a_panic() {
+        let parse = |s: &str| serde_json::from_str::<Value>(s).expect("json");
+        let integer = OutputSchema::compile(&json!({"type": "object", "properties": {"n": {"type": "integer"}}}))
+            .expect("schema");
+        let number =
+            OutputSchema::compile(&json!({"type": "object", "properties": {"n": {"type": "number"}}})).expect("schema");
+        let bounded =
+            OutputSchema::compile(&json!({"type": "object", "properties": {"n": {"maximum": 10}}})).expect("schema");
+        let huge = parse(r#"{"n": 1e400}"#);
+        let tiny = parse(r#"{"n": -1e400}"#);
+        assert!(number.check(&huge).is_ok());
+        assert!(number.check(&tiny).is_ok());
+        assert!(bounded.check(&huge).is_err(), "inf is above every bound");
+        assert!(bounded.check(&tiny).is_ok());
+        // The float the seed reads it as is no integer there; JSON Schema
+        // takes an integral float for one, so this is only "no panic".
+        let _ = integer.check(&huge);
+        let in_enum = OutputSchema::compile(&parse(r#"{"enum": [1e400, 5]}"#)).expect("schema");
+        assert!(in_enum.check(&json!(5)).is_ok());
+        assert!(in_enum.check(&parse("1e400")).is_ok());
+        assert!(in_enum.check(&json!(6)).is_err());
+        assert!(in_enum.check(&parse("-1e400")).is_err());
+        // A big int keeps its digits and is not touched.
+        assert_eq!(finite_numbers(&parse("[123456789012345678901234567890]")), None);
     }
 
     #[test]

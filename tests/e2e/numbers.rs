@@ -571,3 +571,61 @@ fn words_under_secret_like_keys_round_trip_in_every_runtime() {
         );
     }
 }
+
+/// An agent answer holding a number past the float range (`1e400`, the
+/// seed's Python reads it as `inf`) checked against a schema: the run ends
+/// with its result or a typed failure, never a panic of the host (jsonschema
+/// panicked type-checking or comparing such a number; red team 6). Each
+/// runtime's schema path: a JSON step's `output_schema` (an `integer` and an
+/// `enum` holding `1e400`), JavaScript's and Python's `schema`.
+#[test]
+fn an_answer_past_the_float_range_meets_a_schema_without_a_panic() {
+    let ctx = Ctx::new();
+    let fixture = ctx.write("inf.fixture.json", r#"{"responses": [{"output": {"n": 1e400}}]}"#);
+    let fixture = fixture.to_str().expect("utf8");
+    let json_step = |schema: &str| {
+        format!(
+            r#"{{"version": "1", "name": "inf", "policy": {{"network": false}},
+                "steps": [{{"kind": "agent", "id": "a", "agent": "hermes.nums", "output_schema": {schema}}}]}}"#
+        )
+    };
+    let scripts = [
+        ("int.workflow.json", json_step(r#"{"n": "int"}"#)),
+        ("enum.workflow.json", json_step(r#"{"type": "object", "properties": {"n": {"enum": [1e400, 5]}}}"#)),
+        ("num.workflow.json", json_step(r#"{"n": "number"}"#)),
+        (
+            "int.js",
+            "export const meta = {name: \"inf\", description: \"d\"};\n\
+             return await agent(\"give n\", {schema: {type: \"object\", properties: {n: {type: \"integer\"}}}});\n"
+                .to_owned(),
+        ),
+        (
+            "num.js",
+            "export const meta = {name: \"inf\", description: \"d\"};\n\
+             const r = await agent(\"give n\", {schema: {type: \"object\", properties: {n: {type: \"number\"}}}});\n\
+             return r.n === Infinity;\n"
+                .to_owned(),
+        ),
+        (
+            "int.py",
+            "meta = {\"name\": \"inf\", \"description\": \"d\"}\n\
+             return await agent(\"give n\", schema={\"type\": \"object\", \"properties\": {\"n\": {\"type\": \"integer\"}}})\n"
+                .to_owned(),
+        ),
+    ];
+    for (name, body) in scripts {
+        let path = ctx.write(name, &body);
+        let out = ctx.run_json(path.to_str().expect("utf8"), "{}", &["--agents", fixture]);
+        assert!(!out.stderr.contains("panicked"), "{name}: {out:?}");
+        assert!(out.code == 0 || out.code == 1, "{name}: {out:?}");
+        let v = out.json();
+        let state = &v["data"]["state"];
+        assert!(state == "succeeded" || state == "failed", "{name}: {v}");
+        if name.starts_with("num") || name.starts_with("enum") {
+            assert_eq!(v["success"], true, "{name}: {v}");
+        }
+        if name == "num.js" {
+            assert_eq!(v["data"]["result"], true, "{name}: {v}");
+        }
+    }
+}

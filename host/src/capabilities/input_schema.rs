@@ -30,7 +30,9 @@ impl InputSchema {
     /// `invalid_args` naming the capability when `schema` is not a valid
     /// JSON Schema.
     pub fn compile(name: &str, schema: Value) -> Result<Self> {
-        let validator = jsonschema::validator_for(&schema).map_err(|e| {
+        // Numbers past the float range would panic jsonschema (`finite_numbers`).
+        let finite = hwf_core::schema::finite_numbers(&schema);
+        let validator = jsonschema::validator_for(finite.as_ref().unwrap_or(&schema)).map_err(|e| {
             Error::new(
                 ErrorCode::InvalidArgs,
                 format!("capability {name:?}: its input schema is not a valid JSON Schema: {e}"),
@@ -51,7 +53,8 @@ impl InputSchema {
     ///
     /// The mismatch, as one line.
     pub fn check(&self, input: &Value) -> std::result::Result<(), String> {
-        match self.validator.iter_errors(input).next() {
+        let finite = hwf_core::schema::finite_numbers(input);
+        match self.validator.iter_errors(finite.as_ref().unwrap_or(input)).next() {
             None => Ok(()),
             Some(e) => {
                 let pointer = e.instance_path.to_string();
