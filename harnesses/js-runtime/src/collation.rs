@@ -153,7 +153,7 @@ pub fn compare(a: &str, b: &str, options: Options) -> Ordering {
     let mut left = elements(Chars::of(a), options.numeric).filter(kept);
     let mut right = elements(Chars::of(b), options.numeric).filter(kept);
     // The elements read so far, for the secondary and tertiary levels.
-    let (mut xs, mut ys) = (Vec::new(), Vec::new());
+    let (mut xs, mut ys) = (Kept::default(), Kept::default());
     let later = options.accents || options.case;
     loop {
         match (left.next(), right.next()) {
@@ -185,6 +185,30 @@ pub fn compare(a: &str, b: &str, options: Options) -> Ordering {
         order = order.then_with(|| level(&|e| tertiary_key(e.tertiary & 1, options.upper_first)));
     }
     order
+}
+
+/// The elements a comparison keeps for its later levels: the first few
+/// in place (no allocation for the usual short names), the rest in a
+/// vector.
+#[derive(Default)]
+struct Kept {
+    first: [Option<Element>; 16],
+    len: usize,
+    rest: Vec<Element>,
+}
+
+impl Kept {
+    fn push(&mut self, e: Element) {
+        match self.first.get_mut(self.len) {
+            Some(slot) => *slot = Some(e),
+            None => self.rest.push(e),
+        }
+        self.len += 1;
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Element> {
+        self.first.iter().flatten().chain(&self.rest)
+    }
 }
 
 /// The primary and tertiary weights of each ASCII character (`None` for
