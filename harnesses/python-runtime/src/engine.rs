@@ -975,17 +975,22 @@ fn seed_words(e: &CallError) -> Option<(&'static str, String)> {
         .and_then(|r| r.strip_prefix(": "))
         .unwrap_or(text);
     match code {
-        "schema_mismatch" => {
-            let (problem, attempts) = rest
+        // An agent's retried output in the words of the seed's retry loop;
+        // a check made once (a kanban card's outcome) as the seed's
+        // `_validate_output` words it, the reason alone.
+        "schema_mismatch" => Some((
+            "schema",
+            match rest
                 .strip_suffix(" attempts)")
                 .and_then(|r| r.rsplit_once(" (after "))
                 .filter(|(_, n)| n.parse::<u32>().is_ok())
-                .unwrap_or((rest, "1"));
-            Some((
-                "schema",
-                format!("schema validation failed after {attempts} attempt(s): {problem}"),
-            ))
-        }
+            {
+                Some((problem, attempts)) => {
+                    format!("schema validation failed after {attempts} attempt(s): {problem}")
+                }
+                None => rest.to_owned(),
+            },
+        )),
         "invalid_agent_type" => {
             let quoted = rest.strip_prefix("unknown agent type ")?;
             let name: String = serde_json::from_str(quoted).ok()?;
@@ -1205,5 +1210,42 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
                     .map_err(fail)?
             }
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_refusals_the_seed_also_makes_are_in_its_words() {
+        let schema =
+            CallError::SchemaMismatch("schema_mismatch: \"score\" is a required property (after 5 attempts)".into());
+        assert_eq!(
+            seed_words(&schema),
+            Some((
+                "schema",
+                "schema validation failed after 5 attempt(s): \"score\" is a required property".to_owned()
+            ))
+        );
+        // A check made once (a kanban card's outcome): the reason alone.
+        let card =
+            CallError::Failed("schema_mismatch: card c1: its outcome does not match the output schema: x".into());
+        assert_eq!(
+            seed_words(&card),
+            Some((
+                "schema",
+                "card c1: its outcome does not match the output schema: x".to_owned()
+            ))
+        );
+        let kind = CallError::Failed("invalid_agent_type: unknown agent type \"no-such\"".into());
+        assert_eq!(
+            seed_words(&kind),
+            Some(("unknown_agent_type", "unknown agentType: 'no-such'".to_owned()))
+        );
+        // Other refusals of the type keep the host's words.
+        let unsafe_name = CallError::Failed("invalid_agent_type: agent type name \"../x\" is not allowed".into());
+        assert_eq!(seed_words(&unsafe_name), None);
+        assert_eq!(seed_words(&CallError::Failed("agent_failed: down".into())), None);
     }
 }
