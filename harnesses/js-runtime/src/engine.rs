@@ -658,9 +658,13 @@ fn collator_flags<'js>(ctx: Ctx<'js>, locales: Opt<Value<'js>>, options: Opt<Val
     Ok(collation_options(&ctx, locales.0.as_ref(), options.0.as_ref())?.to_flags())
 }
 
-/// `Intl.Collator#compare` for two strings and the collator's word from
-/// [`collator_flags`]: no locale or option to read again.
-fn collate<'js>(ctx: Ctx<'js>, a: Value<'js>, b: Value<'js>, flags: u32) -> rquickjs::Result<i32> {
+/// `Intl.Collator#compare` for the collator's word from [`collator_flags`]
+/// (bound first by the prelude) and two values, as strings (`ToString`,
+/// which throws for a symbol as V8's does): no locale or option to read
+/// again.
+fn collate<'js>(ctx: Ctx<'js>, flags: u32, a: Opt<Value<'js>>, b: Opt<Value<'js>>) -> rquickjs::Result<i32> {
+    let undefined = || Value::new_undefined(ctx.clone());
+    let (a, b) = (a.0.unwrap_or_else(undefined), b.0.unwrap_or_else(undefined));
     let (s, t) = (text(&ctx, a)?, text(&ctx, b)?);
     Ok(crate::collation::compare(&s, &t, crate::collation::Options::from_flags(flags)) as i32)
 }

@@ -513,7 +513,7 @@
   // `number_format.rs`, ported from the Boa runtime's patches); their
   // options are read here, with the same errors.
   const nativeCompare = g.__hwf_locale_compare, nativeFormat = g.__hwf_to_locale_string;
-  const collatorFlags = g.__hwf_collator_flags, collate = g.__hwf_collate;
+  const collatorFlags = g.__hwf_collator_flags, collate = g.__hwf_collate, bindFunction = Function.prototype.bind;
   // A (tag, options text) pair parsed once by the native, then numbers
   // formatted by its plan's number (-1: the native keeps no more plans).
   const planNumber = g.__hwf_number_plan, formatNumber = g.__hwf_format_number;
@@ -1346,8 +1346,12 @@
       // The locale checked and the options read once, into one word the
       // native comparison takes (`localeCompare` reads them every call).
       const flags = collatorFlags(locales, this.#options);
-      // As Intl's `compare` getter: a function bound to this collator.
-      const compare = (a, b) => collate(typeof a === "string" ? a : StringCtor(a), typeof b === "string" ? b : StringCtor(b), flags);
+      // As Intl's `compare` getter: a function bound to this collator
+      // (the native itself, bound to its word: one call per comparison),
+      // named "" with length 2 as V8's.
+      const compare = apply(bindFunction, collate, [undefined, flags]);
+      defineProperty(compare, "name", { value: "", configurable: true });
+      defineProperty(compare, "length", { value: 2, configurable: true });
       defineProperty(this, "compare", { value: compare, enumerable: false });
     }
     resolvedOptions() {
