@@ -985,9 +985,10 @@ fn seed_words(e: &CallError) -> Option<(&'static str, String)> {
                 .and_then(|r| r.rsplit_once(" (after "))
                 .filter(|(_, n)| n.parse::<u32>().is_ok())
             {
-                Some((problem, attempts)) => {
-                    format!("schema validation failed after {attempts} attempt(s): {problem}")
-                }
+                Some((problem, attempts)) => format!(
+                    "schema validation failed after {attempts} attempt(s): {}",
+                    seed_schema_reason(problem)
+                ),
                 None => rest.to_owned(),
             },
         )),
@@ -1001,6 +1002,57 @@ fn seed_words(e: &CallError) -> Option<(&'static str, String)> {
         }
         _ => None,
     }
+}
+
+/// The host validator's reason for the two refusals schemas mostly make,
+/// in the words of the seed's schema subset (`schema_subset._check_value`):
+/// `field /a/0: "b" is a required property` is `output.a[0] missing
+/// required field 'b'`, `field /score: "four" is not of type "integer"` is
+/// `output.score expected integer, got str`, and an output that is not an
+/// object `prompt child agent returned list, expected dict`. Any other
+/// reason is the host's.
+fn seed_schema_reason(problem: &str) -> String {
+    let (path, what) = match problem.strip_prefix("field ").and_then(|p| p.split_once(": ")) {
+        Some((pointer, what)) if pointer.starts_with('/') => {
+            let mut path = "output".to_owned();
+            for part in pointer.split('/').skip(1) {
+                let part = part.replace("~1", "/").replace("~0", "~");
+                if !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()) {
+                    path.push_str(&format!("[{part}]"));
+                } else {
+                    path.push('.');
+                    path.push_str(&part);
+                }
+            }
+            (path, what)
+        }
+        _ => ("output".to_owned(), problem),
+    };
+    if let Some(field) = what.strip_suffix(" is a required property")
+        && let Ok(name) = serde_json::from_str::<String>(field)
+    {
+        return format!("{path} missing required field {}", py_str_repr(&name));
+    }
+    if let Some((value, kind)) = what.rsplit_once(" is not of type ")
+        && let Ok(kind) = serde_json::from_str::<String>(kind)
+        && let Ok(value) = serde_json::from_str::<Value>(value)
+    {
+        let got = match &value {
+            Value::Null => "NoneType",
+            Value::Bool(_) => "bool",
+            Value::Number(n) if n.is_i64() || n.is_u64() => "int",
+            Value::Number(_) => "float",
+            Value::String(_) => "str",
+            Value::Array(_) => "list",
+            Value::Object(_) => "dict",
+        };
+        // The seed refuses an output that is not a dict before its schema.
+        if path == "output" && kind == "object" {
+            return format!("prompt child agent returned {got}, expected dict");
+        }
+        return format!("{path} expected {kind}, got {got}");
+    }
+    problem.to_owned()
 }
 
 /// `CapabilityError(<host text>, code=<host code>, retryable=…)`, in the
@@ -1225,7 +1277,7 @@ mod tests {
             seed_words(&schema),
             Some((
                 "schema",
-                "schema validation failed after 5 attempt(s): \"score\" is a required property".to_owned()
+                "schema validation failed after 5 attempt(s): output missing required field 'score'".to_owned()
             ))
         );
         // A check made once (a kanban card's outcome): the reason alone.
@@ -1243,6 +1295,19 @@ mod tests {
             seed_words(&kind),
             Some(("unknown_agent_type", "unknown agentType: 'no-such'".to_owned()))
         );
+        assert_eq!(
+            seed_schema_reason("field /a/0: \"b\" is a required property"),
+            "output.a[0] missing required field 'b'"
+        );
+        assert_eq!(
+            seed_schema_reason("field /score: \"four\" is not of type \"integer\""),
+            "output.score expected integer, got str"
+        );
+        assert_eq!(
+            seed_schema_reason("[1] is not of type \"object\""),
+            "prompt child agent returned list, expected dict"
+        );
+        assert_eq!(seed_schema_reason("something else"), "something else");
         // Other refusals of the type keep the host's words.
         let unsafe_name = CallError::Failed("invalid_agent_type: agent type name \"../x\" is not allowed".into());
         assert_eq!(seed_words(&unsafe_name), None);

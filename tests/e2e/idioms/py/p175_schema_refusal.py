@@ -12,5 +12,14 @@ try:
     await agent("Rate C", label="bad", schema={"verdict": "str"})
 except RuntimeError as e:
     out["flat"] = [isinstance(e, CapabilityError), e.code, "verdict" in str(e)]
+reasons = []
+for label, schema in [("nested", {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "object", "required": ["b"]}}}, "required": ["a"]}),
+                      ("wrongtype", {"score": "int"}), ("listout", {"type": "object"}), ("bad", S)]:
+    try:
+        await agent("Rate " + label, label=label, schema=schema)
+        reasons.append("accepted")
+    except CapabilityError as e:
+        reasons.append(str(e).split(": ", 1)[1])
+out["reasons"] = reasons
 out["spent"] = budget.spent()
 return out
