@@ -300,7 +300,17 @@ def globals_for(fixture, args, logs):
         return value
 
     async def parallel(thunks):
-        return list(await asyncio.gather(*(maybe_await(t()) for t in list(thunks))))
+        started = []
+        try:
+            for t in list(thunks):
+                started.append(maybe_await(t()))
+        except BaseException:
+            # A thunk that raises at once: the coroutines made before it
+            # never run (closed, so CPython does not warn about them).
+            for coro in started:
+                coro.close()
+            raise
+        return list(await asyncio.gather(*started))
 
     def call_stage(stage, prev, item, index):
         try:
