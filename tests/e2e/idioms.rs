@@ -173,7 +173,7 @@ fn reference_result(runtime: &str, shim: &str, case: &Case) -> Value {
 
 #[test]
 fn python_in_the_seeds_syntax_gives_cpythons_results() {
-    same_as_reference("py", "py", 139, |case| reference_result("python3", "seed_ref.py", case));
+    same_as_reference("py", "py", 151, |case| reference_result("python3", "seed_ref.py", case));
 }
 
 /// The seed's narrator lines are part of what a script gives: every
@@ -253,12 +253,12 @@ fn claude_style_javascript_logs_what_claude_code_logs() {
 
 #[test]
 fn claude_style_javascript_gives_nodes_results() {
-    same_as_reference("js", "js", 107, |case| js_reference(case)["result"].clone());
+    same_as_reference("js", "js", 109, |case| js_reference(case)["result"].clone());
 }
 
 #[test]
 fn json_in_the_seeds_format_gives_the_seeds_results() {
-    same_as_reference("json", "json", 41, |case| {
+    same_as_reference("json", "json", 43, |case| {
         let expected = case.script.with_file_name(format!("{}.expected.json", case.name));
         serde_json::from_str(&std::fs::read_to_string(&expected).expect("expected result")).expect("expected json")
     });

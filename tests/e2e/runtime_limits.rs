@@ -99,7 +99,9 @@ fn the_three_runtimes_read_agent_options_by_one_table() {
     // Each runtime spells the options its own way, with aliases another
     // runtime used to own: `title` for the label (JSON's), `agent_type`
     // (JavaScript's camel case has a snake alias), `tools`, `isolation` and
-    // `fresh` (JavaScript's and Python's, now JSON's too).
+    // `fresh` (JavaScript's and Python's, now JSON's too). Python takes the
+    // options the seed's `agent()` takes (it refuses `title`, `input` and a
+    // tool that is no string with `bad_request`, as the seed does).
     let js = run(
         &ctx,
         "opts.js",
@@ -113,8 +115,8 @@ return await agent("hi", { title: "T", model: "m", effort: "low", context: { c: 
         &ctx,
         "opts.py",
         r#"meta = {"name": "opts", "description": "agent options"}
-return await agent("hi", {"title": "T", "input": {}}, model="m", effort="low", context={"c": 1},
-                   tools=["Read", 3], isolation="worktree", fresh=True)
+return await agent("hi", {"label": "T"}, model="m", effort="low", context={"c": 1},
+                   tools=["Read", "Read"], isolation="worktree", fresh=True)
 "#,
         &[],
     );
@@ -134,9 +136,13 @@ return await agent("hi", {"title": "T", "input": {}}, model="m", effort="low", c
         "prompt": "hi", "input": {}, "label": "T", "model": "m", "effort": "low", "context": {"c": 1},
         "tools": ["Read"], "isolation": "worktree",
     });
-    for (name, out) in [("js", &js), ("python", &py), ("json", &wf)] {
+    for (name, out) in [("js", &js), ("json", &wf)] {
         assert_eq!(only_request(&ctx, out), want, "{name}");
     }
+    // The seed's Python has no `input` option: its request carries none.
+    let mut py_want = want.clone();
+    py_want.as_object_mut().expect("object").remove("input");
+    assert_eq!(only_request(&ctx, &py), py_want, "python");
     // `output_schema` is a schema alias in JavaScript too (JSON's name):
     // checked before the agent starts, like `schema`.
     let bad = ctx.write(
