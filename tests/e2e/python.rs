@@ -317,7 +317,12 @@ fn the_api_surface() {
             .unwrap_or_else(|| panic!("{label}"))
     };
     assert_eq!(req("text")["prompt"], "say something");
-    assert_eq!(req("typed")["schema"], json!({"verdict": "str"}));
+    // A schema as the seed reads it: the flat form as the JSON Schema it
+    // stands for.
+    assert_eq!(
+        req("typed")["schema"],
+        json!({"type": "object", "properties": {"verdict": {"type": "string"}}, "required": ["verdict"]})
+    );
     assert_eq!(req("legacy")["agent"], "hermes.greeter");
     assert_eq!(req("legacy")["input"], json!({"name": "x"}));
     // The seed's `log` writes `str(message)`: a dict as Python prints it.
@@ -598,16 +603,21 @@ fn errors_from_the_host_and_the_script_carry_codes_and_lines() {
     let v = ctx.hwf(["validate", &s, "--json"]);
     v.expect_code(2);
     assert_eq!(v.json()["data"]["diagnostics"][0]["code"], "invalid_schema");
-    // …and a TypeError before any agent starts when built at run time.
+    // …and, built at run time, the seed's bad_request before any agent
+    // starts (a flat schema's unknown type word is no error: the seed
+    // leaves that field unchecked).
     let s = py(
         &ctx,
         "schema2.py",
-        "kind = \"nonsense-type\"\nreturn await agent(\"x\", schema={\"a\": kind})\n",
+        "kind = \"nonsense-type\"\nreturn await agent(\"x\", schema={\"type\": kind})\n",
     );
     let out = ctx.run_json(&s, "{}", &[]);
     out.expect_code(1);
     assert!(
-        error_text(&out).contains("TypeError: agent(): invalid schema"),
+        error_text(&out).contains(
+            "bad_request: CapabilityError: invalid 'schema' argument: schema/type: must be one of \
+             ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'], got 'nonsense-type'"
+        ),
         "{}",
         error_text(&out)
     );
@@ -1139,4 +1149,42 @@ fn async_generators_hold_in_branches_stages_and_nested_workflows_across_kill_9_a
         whole.stdout
     );
     crate::py_compute::survives_kill_9_the_runner_and_resume(&ctx, parent, fixture, &expected, 7);
+}
+
+/// A `meta` the seed's validator accepts (`ast.literal_eval` takes a set,
+/// bytes, a complex number, `...`) but whose run the seed cannot start (its
+/// guest sends `meta` as JSON): `validate` accepts it, and `run` fails
+/// before the script's first line with `meta_not_json`, naming the entry.
+#[test]
+fn a_meta_json_cannot_hold_validates_but_its_run_is_refused() {
+    let ctx = Ctx::new();
+    for (entry, named) in [
+        ("\"tags\": {\"a\", \"b\"}", "meta['tags'] holds a set"),
+        ("\"x\": [1, {\"raw\": b\"x\"}]", "meta['x'] holds a bytes"),
+        ("\"z\": 2j", "meta['z'] holds a complex"),
+        ("\"e\": ...", "meta['e'] holds a ellipsis"),
+        ("(1, 2): 3", "meta has a tuple key (1, 2)"),
+    ] {
+        let s = ctx.write(
+            "meta_json.py",
+            format!("meta = {{\"name\": \"m\", \"description\": \"d\", {entry}}}\nlog(\"started\")\nreturn 1\n"),
+        );
+        let s = s.to_str().expect("utf8");
+        ctx.hwf(["validate", s, "--json"]).expect_code(0);
+        let run = ctx.run_json(s, "{}", &[]);
+        let v = run.json();
+        assert_eq!(v["data"]["state"], "failed", "{entry}: {}", run.stdout);
+        let message = v["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.starts_with(&format!("invalid_script: meta_not_json: {named},")),
+            "{entry}: {message}"
+        );
+        let id = run_id(&run);
+        assert!(
+            !ctx.journal(&id)
+                .iter()
+                .any(|e| e["type"] == "log" && e["source"] == "guest"),
+            "{entry}: the script ran"
+        );
+    }
 }

@@ -613,11 +613,39 @@ fn opt_str(m: &Map<String, Value>, key: &str) -> Option<String> {
     m.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
-fn check_schema(f: &str, schema: Option<&Value>) -> Result<(), MontyException> {
-    if let Some(s) = schema.filter(|s| !s.is_null())
-        && let Err(problem) = crate::schema::check(s)
-    {
-        return Err(type_error(format!("{f}(): invalid schema: {problem}")));
+/// A `schema` built at run time, read as the seed's broker reads it
+/// (`schema_subset.normalize_schema`, [`source::seed_schema`]): `None`
+/// when it declares nothing (`None`, `{}`, anything not a dict), else the
+/// normalized JSON Schema the host checks the output against (a flat
+/// `{field: type}` dict as an object requiring every field; a type word the
+/// seed does not know leaves its field unchecked). A malformed one is the
+/// seed's refusal: for a prompt agent `bad_request`, `invalid 'schema'
+/// argument: …`, before the agent starts; for a legacy `hermes.x` agent or
+/// a capability `schema` with the problem alone (the seed finds it when it
+/// checks the output, `_validate_output`).
+fn seed_schema_of(schema: Option<&Value>, prompt: bool) -> Result<Option<Value>, MontyException> {
+    let Some(s) = schema.filter(|s| !s.is_null()) else {
+        return Ok(None);
+    };
+    match source::seed_schema(&source::Lit::from_json(s)) {
+        Ok(normalized) => Ok(normalized),
+        Err(problem) if prompt => Err(bad_request(format!("invalid 'schema' argument: {problem}"))),
+        Err(problem) => Err(refused("schema", problem)),
+    }
+}
+
+/// An agent's options with their schema as the seed reads it
+/// ([`seed_schema_of`]): every schema option name is replaced by `schema`
+/// holding the normalized schema, or dropped when it declares nothing.
+fn with_seed_schema(opts: &mut Map<String, Value>, prompt: bool) -> Result<(), MontyException> {
+    let keys = runtime::option_keys(AgentField::Schema);
+    let raw = keys.iter().find_map(|k| opts.get(*k).filter(|v| !v.is_null())).cloned();
+    let normalized = seed_schema_of(raw.as_ref(), prompt)?;
+    for k in keys {
+        opts.remove(*k);
+    }
+    if let Some(schema) = normalized {
+        opts.insert("schema".into(), schema);
     }
     Ok(())
 }
@@ -751,8 +779,8 @@ fn agent_task(a: &Args) -> Result<Task, MontyException> {
         opts.extend(a.kw.iter().map(|(k, v)| (k.clone(), v.clone())));
         opts.insert("agent".into(), Value::String(id));
         opts.insert("input".into(), input.unwrap_or_else(|| json!({})));
+        with_seed_schema(&mut opts, false)?;
         let opts = Value::Object(opts);
-        check_schema("agent", runtime::agent_option(&opts, AgentField::Schema))?;
         let req = runtime::agent_request_from_json(&opts).map_err(|e| type_error(format!("agent(): {e}")))?;
         return Ok(Task::Agent(req));
     }
@@ -780,8 +808,8 @@ fn agent_task(a: &Args) -> Result<Task, MontyException> {
         return Err(type_error("agent() missing 1 required positional argument: 'target'"));
     }
     check_prompt_options(&mut opts, &dict_keys)?;
+    with_seed_schema(&mut opts, true)?;
     let opts = Value::Object(opts);
-    check_schema("agent", runtime::agent_option(&opts, AgentField::Schema))?;
     // The options are the SDK's agent-option table (with its aliases).
     let req = runtime::agent_request_from_json(&opts).map_err(|e| type_error(format!("agent(): {e}")))?;
     Ok(Task::Agent(req))
@@ -792,7 +820,7 @@ fn capability_task(a: &Args) -> Result<Task, MontyException> {
     let Some(Value::String(name)) = a.get(0, "name") else {
         return Err(type_error("capability(name, input, ...): name must be a string"));
     };
-    check_schema("capability", a.kw.get("schema"))?;
+    seed_schema_of(a.kw.get("schema"), false)?;
     Ok(Task::Capability(CapabilityRequest {
         name: name.clone(),
         input: a.get(1, "input").cloned().unwrap_or_else(|| json!({})).to_string(),
@@ -809,13 +837,15 @@ fn kanban_task(a: &Args) -> Result<Task, MontyException> {
             "kanban_agent(profile, task, input, ...): profile must be a string",
         ));
     };
-    check_schema("kanban_agent", a.kw.get("schema"))?;
+    // The seed's kanban runner reads a dict schema field by field and
+    // never refuses one at run time (`kanban.validate_workflow_result`); a
+    // schema that is not a dict declares nothing.
     let mut payload = Map::new();
     payload.insert("profile".into(), Value::String(profile.clone()));
     payload.insert("task".into(), a.get(1, "task").cloned().unwrap_or_else(|| json!({})));
     payload.insert("input".into(), a.get(2, "input").cloned().unwrap_or_else(|| json!({})));
     for (k, v) in &a.kw {
-        if !matches!(k.as_str(), "profile" | "task" | "input" | "label") {
+        if !matches!(k.as_str(), "profile" | "task" | "input" | "label") && (k != "schema" || v.is_object()) {
             payload.insert(k.clone(), v.clone());
         }
     }
@@ -1126,6 +1156,10 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
     let checked = source::analyse(src);
     if !checked.diags.is_empty() {
         return Err(source::first_error(&checked.diags));
+    }
+    // A meta the seed's validator accepts but its run cannot send as JSON.
+    if let Some(refusal) = checked.run_refusal {
+        return Err(source::first_error(&[refusal]));
     }
     let lines = checked.lines.count();
     let runner = compile(src).map_err(|d| source::first_error(&[d]))?;

@@ -15,8 +15,6 @@
 //! each with its line.
 
 mod engine;
-#[path = "../../js-runtime/src/schema.rs"]
-mod schema;
 mod source;
 
 use hwf_guest::runtime::{ScriptRuntime, wit};

@@ -206,14 +206,19 @@ impl Lit {
         match self {
             Self::Set(_) | Self::Bytes | Self::Complex | Self::Ellipsis => Some(self.type_name()),
             Self::List(xs) | Self::Tuple(xs) => xs.iter().find_map(Self::not_json),
-            Self::Dict(items) => items.iter().find_map(|(k, v)| {
-                match k {
-                    Self::Str(_) | Self::Int(_) | Self::Float(_) | Self::Bool(_) | Self::None => None,
-                    other => Some(other.type_name()),
-                }
-                .or_else(|| v.not_json())
-            }),
+            Self::Dict(items) => Self::dict_items(items)
+                .into_iter()
+                .find_map(|(k, v)| k.not_json_key().or_else(|| v.not_json())),
             _ => None,
+        }
+    }
+
+    /// The type name of a dict key `json.dumps` refuses (anything but a
+    /// `str`, a number, a `bool` or `None`).
+    fn not_json_key(&self) -> Option<&'static str> {
+        match self {
+            Self::Str(_) | Self::Int(_) | Self::Float(_) | Self::Bool(_) | Self::None => None,
+            other => Some(other.type_name()),
         }
     }
 
@@ -415,10 +420,6 @@ const LEGACY_ALIASES: &[(&str, &str)] = &[
 impl Lit {
     /// A JSON value as a literal (objects as dicts, arrays as lists): a
     /// schema built at run time, for [`seed_schema`].
-    #[cfg_attr(
-        not(test),
-        allow(dead_code, reason = "for the engine's run-time check of a schema built at run time")
-    )]
     pub fn from_json(v: &Value) -> Self {
         match v {
             Value::Null => Self::None,
@@ -774,6 +775,19 @@ pub struct Checked {
     pub run_refusal: Option<Diagnostic>,
 }
 
+/// The first entry of a meta dict that `json.dumps` refuses, named:
+/// `meta["tags"] holds a set` (the value, or a value inside it), or
+/// `meta has a tuple key (1, 2)`.
+fn meta_not_json(meta: &Lit) -> Option<String> {
+    let Lit::Dict(items) = meta else { return None };
+    Lit::dict_items(items)
+        .into_iter()
+        .find_map(|(k, v)| match k.not_json_key() {
+            Some(kind) => Some(format!("meta has a {kind} key {}", k.repr())),
+            None => v.not_json().map(|kind| format!("meta[{}] holds a {kind}", k.repr())),
+        })
+}
+
 /// Check `src` statically (no Monty compile).
 pub fn analyse(src: &str) -> Checked {
     let lines = Lines::new(src);
@@ -834,13 +848,12 @@ pub fn analyse(src: &str) -> Checked {
         {
             match literal(&a.value) {
                 Ok(v @ Lit::Dict(_)) => {
-                    out.run_refusal = v.not_json().map(|kind| {
+                    out.run_refusal = meta_not_json(&v).map(|what| {
                         diag(
                             "meta_not_json",
                             format!(
-                                "meta holds a {kind}, which the seed's runtime cannot send as JSON: the seed \
-                                 accepts the script but its run fails before the first line; use a list, a str \
-                                 or a number"
+                                "{what}, which the seed's runtime cannot send as JSON: the seed accepts the \
+                                 script but its run fails before the first line; use a list, a str or a number"
                             ),
                             Some(first_line),
                         )
@@ -1071,7 +1084,21 @@ mod tests {
         assert!(checked.diags.is_empty());
         let refusal = checked.run_refusal.expect("refused for a run");
         assert_eq!(refusal.code, "meta_not_json");
-        assert!(refusal.message.starts_with("meta holds a set,"), "{}", refusal.message);
+        assert!(
+            refusal.message.starts_with("meta['t'] holds a set,"),
+            "{}",
+            refusal.message
+        );
+        let src = "meta = {\"name\": \"v\", \"description\": \"d\", (1, 2): 3, \"b\": b\"x\"}\nreturn 1\n";
+        let refusal = analyse(src).run_refusal.expect("refused for a run");
+        assert!(
+            refusal.message.starts_with("meta has a tuple key (1, 2),"),
+            "{}",
+            refusal.message
+        );
+        // A repeated key holds its last value, as the dict display builds it.
+        let src = "meta = {\"name\": \"v\", \"description\": \"d\", \"t\": ..., \"t\": 1}\nreturn 1\n";
+        assert!(analyse(src).run_refusal.is_none());
         for ok in ["{1: 2, None: 3, (1, 2): 4}", "(1, 2)"] {
             let src = format!("meta = {{\"name\": \"v\", \"description\": \"d\", \"t\": {ok}}}\nreturn 1\n");
             let want = if ok.contains("(1, 2):") { Some("tuple") } else { None };

@@ -137,21 +137,61 @@ LEGACY_HINTS = {"string": "string", "str": "string", "number": "number", "float"
 
 
 def normalize_schema(schema):
-    """The seed's ``schema_subset.normalize_schema`` for the schemas the
-    idioms use: a subset schema as it is, a flat ``{field: hint}`` one as an
-    object requiring every field."""
+    """The seed's ``schema_subset.normalize_schema``: ``None`` when nothing
+    is declared, a subset schema checked and normalized, a flat
+    ``{field: hint}`` one as an object requiring every field (an unknown
+    hint leaves its field unchecked); ``SchemaError`` with the seed's text
+    for a malformed one."""
     if not isinstance(schema, dict) or not schema:
         return None
     subset = "type" in schema or (set(schema) <= SCHEMA_KEYWORDS and (
         any(k in schema for k in ("properties", "items", "enum", "additionalProperties"))
         or isinstance(schema.get("required"), list)))
     if subset:
-        return schema
+        return normalize_node(schema, "")
     properties = {}
     for name, hint in schema.items():
+        if not isinstance(name, str):
+            raise SchemaError(f"schema: legacy field name must be a string, got {name!r}")
         kind = LEGACY_HINTS.get(hint.lower()) if isinstance(hint, str) else None
         properties[name] = {"type": kind} if kind else {}
     return {"type": "object", "properties": properties, "required": list(schema)}
+
+
+def normalize_node(node, path):
+    """The seed's ``schema_subset._normalize_subset_node`` and its texts."""
+    if not isinstance(node, dict):
+        raise SchemaError(f"schema{path}: subschema must be an object, got {type(node).__name__}")
+    unknown = sorted(set(node) - SCHEMA_KEYWORDS)
+    if unknown:
+        raise SchemaError(f"schema{path}: unsupported schema keyword(s) {unknown!r}")
+    result = {}
+    if "type" in node:
+        if not isinstance(node["type"], str) or node["type"] not in PY_TYPES:
+            raise SchemaError(f"schema{path}/type: must be one of {sorted(PY_TYPES)!r}, got {node['type']!r}")
+        result["type"] = node["type"]
+    if "required" in node:
+        required = node["required"]
+        if not isinstance(required, list) or not all(isinstance(r, str) for r in required):
+            raise SchemaError(f"schema{path}/required: must be a list of strings")
+        result["required"] = list(required)
+    if "properties" in node:
+        properties = node["properties"]
+        if not isinstance(properties, dict) or not all(isinstance(k, str) for k in properties):
+            raise SchemaError(f"schema{path}/properties: must be an object keyed by property name")
+        result["properties"] = {name: normalize_node(sub, f"{path}/properties/{name}")
+                                for name, sub in properties.items()}
+    if "items" in node:
+        result["items"] = normalize_node(node["items"], f"{path}/items")
+    if "enum" in node:
+        if not isinstance(node["enum"], list) or not node["enum"]:
+            raise SchemaError(f"schema{path}/enum: must be a non-empty list")
+        result["enum"] = list(node["enum"])
+    if "additionalProperties" in node:
+        if not isinstance(node["additionalProperties"], bool):
+            raise SchemaError(f"schema{path}/additionalProperties: must be a boolean")
+        result["additionalProperties"] = node["additionalProperties"]
+    return result
 
 
 def check_value(value, node, path):
@@ -243,7 +283,14 @@ def globals_for(fixture, args, logs):
                 raise CapabilityError(f"reserved kanban runner id {target!r} must be reached via kanban_agent",
                                       "reserved_agent", False)
             request = {"agent": target, "input": input or {}, "label": label}
-            return spend(fixture.answer(request))
+            output = fixture.answer(request)
+            # `_invoke` checks the output against the schema after the call:
+            # a malformed schema is a `schema` refusal with its text alone.
+            try:
+                normalize_schema(schema)
+            except SchemaError as exc:
+                raise CapabilityError(str(exc), "schema", False)
+            return spend(output)
         # The seed's guest (`vm_guest.agent`): the prompt, the options dict
         # (its `prompt` wins), the keywords that are not `None`; a second
         # argument that is not a dict is an option of its own.
@@ -266,6 +313,12 @@ def globals_for(fixture, args, logs):
             return copy.deepcopy(spend(seen[key]))
         if request["agentType"] is not None and request["agentType"] not in KNOWN_AGENT_TYPES:
             raise CapabilityError(f"unknown agentType: {request['agentType']!r}", "unknown_agent_type", False)
+        # A malformed schema (one built at run time) is refused before the
+        # first attempt (`_invoke_prompt_agent_with_schema_retry`).
+        try:
+            normalize_schema(request["schema"])
+        except SchemaError as exc:
+            raise bad_request(f"invalid 'schema' argument: {exc}")
         # `_invoke_prompt_agent_with_schema_retry`: up to
         # `max_schema_retries + 1` attempts; only the accepted one's
         # `_tokens` are charged.
