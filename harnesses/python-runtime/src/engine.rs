@@ -9,6 +9,7 @@
 //! order live, the journaled order on replay.
 
 use crate::source;
+use crate::source::py_str_repr;
 use hwf_guest::runtime::{self, AgentField, wit};
 use monty::{MontyRun, RunProgress};
 use monty_types::{
@@ -503,33 +504,6 @@ fn py_float_repr(f: f64) -> String {
         format!("{frac}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs())
     };
     format!("{sign}{body}")
-}
-
-/// `repr(str)`: single quotes unless the text holds one and no double quote.
-fn py_str_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
 }
 
 fn type_name(o: &MontyObject) -> &'static str {

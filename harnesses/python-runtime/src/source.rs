@@ -255,8 +255,9 @@ impl Lit {
     }
 }
 
-/// Python's `repr()` of a `str`.
-fn py_str_repr(s: &str) -> String {
+/// Python's `repr()` of a `str`: single quotes unless the text holds one
+/// and no double quote.
+pub(crate) fn py_str_repr(s: &str) -> String {
     let quote = if s.contains('\'') && !s.contains('"') {
         '"'
     } else {
