@@ -477,6 +477,13 @@ fn an_mcp_traceparent_makes_the_run_part_of_the_clients_trace() {
     let ctx = Ctx::new();
     let receiver = Receiver::start(false);
     let f = ctx.write("f.json", FIXTURE);
+    // The script's `agentType: "reviewer"` must exist (an unknown one
+    // rejects, as in Claude Code).
+    std::fs::create_dir_all(ctx.path(".hermes/agents")).expect("mkdir");
+    ctx.write(
+        ".hermes/agents/reviewer.md",
+        "---\nname: reviewer\ndescription: Reviews\n---\nYou review carefully.\n",
+    );
     let mut child = ctx
         .cmd()
         .args(["mcp", "--agents", f.to_str().expect("utf8")])
