@@ -74,7 +74,9 @@ pub fn builtin_enumerate(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
 
     let (result, vm) = result_guard.into_parts();
     let heap_id = vm.heap.allocate(HeapData::List(List::new(result)));
-    Ok(Value::Ref(heap_id))
+    // hwf: an iterator, as CPython's `enumerate` object is: `next(e)` takes
+    // the first pair (the pairs themselves are still built up front).
+    Value::Ref(heap_id).into_py_iter(vm)
 }
 
 /// Extracts `enumerate(iterable, start=0)` arguments, faithfully mirroring

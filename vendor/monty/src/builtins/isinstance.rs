@@ -107,8 +107,10 @@ fn isinstance_check(obj: &Value, classinfo: &Value, vm: &mut VM<'_>) -> RunResul
             Ok(matches!(obj.py_type(vm), Type::Exception(exc_type) if exc_type.is_subclass_of(*handler_type)))
         }
         // hwf: `map`, `filter`, `zip`, `enumerate`, `reversed` are types in
-        // CPython; here they build lists, so no value is one of them.
-        v if is_eager_iterator_type(v) => Ok(false),
+        // CPython; here `map`, `filter` and `reversed` build lists, so no
+        // value is one of them, and `zip` / `enumerate` iterate a list they
+        // built (`is_zip_or_enumerate_object`).
+        v if is_eager_iterator_type(v) => Ok(is_zip_or_enumerate_object(obj, v, vm)),
         // A user-defined class: true iff `obj` is an instance of exactly this class.
         Value::Ref(id) if matches!(vm.heap.get(*id), HeapData::Class(_)) => Ok(instance_of_class(obj, *id, vm)),
         // A `collections.namedtuple` class, matched by the instance's `class_id`.
@@ -141,8 +143,22 @@ fn is_eager_iterator_type(value: &Value) -> bool {
     use crate::builtins::BuiltinsFunctions as F;
     matches!(
         value,
-        Value::Builtin(Builtins::Function(F::Map | F::Filter | F::Zip | F::Enumerate | F::Reversed))
+        Value::Builtin(Builtins::Function(
+            F::Map | F::Filter | F::Zip | F::Enumerate | F::Reversed
+        ))
     )
+}
+
+/// hwf: whether `obj` may be what `zip(...)` / `enumerate(...)` returned
+/// when `classinfo` is one of them: those return a list iterator (over the
+/// tuples they built up front), so any list iterator counts; `isinstance(
+/// iter(xs), zip)` is true here where CPython says false, which a
+/// "materialise if lazy" helper (`list(v) if isinstance(v, zip) else v`)
+/// cannot tell apart.
+fn is_zip_or_enumerate_object(obj: &Value, classinfo: &Value, vm: &VM<'_>) -> bool {
+    use crate::builtins::BuiltinsFunctions as F;
+    matches!(classinfo, Value::Builtin(Builtins::Function(F::Zip | F::Enumerate)))
+        && matches!(obj, Value::Ref(id) if matches!(vm.heap.get(*id), HeapData::ListIterator(_)))
 }
 
 /// Whether `obj` is a host instance whose class entry is `class_id` (exact
@@ -181,7 +197,11 @@ fn isinstance_check_tuple<'h>(obj: &Value, tuple: &HeapRead<'h, Tuple>, vm: &mut
                     return Ok(true);
                 }
             }
-            v if is_eager_iterator_type(v) => {}
+            v if is_eager_iterator_type(v) => {
+                if is_zip_or_enumerate_object(obj, v, vm) {
+                    return Ok(true);
+                }
+            }
             Value::Ref(id) if matches!(vm.heap.get(*id), HeapData::Class(_)) => {
                 if instance_of_class(obj, *id, vm) {
                     return Ok(true);

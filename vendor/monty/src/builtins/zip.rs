@@ -27,7 +27,7 @@ pub fn builtin_zip(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     if iterables.is_empty() {
         // zip() with no arguments returns empty list
         let heap_id = vm.heap.allocate(HeapData::List(List::new(Vec::new())));
-        return Ok(Value::Ref(heap_id));
+        return Value::Ref(heap_id).into_py_iter(vm);
     }
 
     // Create iterators for each iterable
@@ -83,7 +83,9 @@ pub fn builtin_zip(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
 
     let (result, vm) = result_guard.into_parts();
     let heap_id = vm.heap.allocate(HeapData::List(List::new(result)));
-    Ok(Value::Ref(heap_id))
+    // hwf: an iterator, as CPython's `zip` object is (`next(z)`); the
+    // tuples are still built up front.
+    Value::Ref(heap_id).into_py_iter(vm)
 }
 
 /// Argument shape for `zip(*iterables, strict=False)`.
