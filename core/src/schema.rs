@@ -7,8 +7,95 @@
 //! those properties required. Anything with JSON Schema keywords (`type`,
 //! `properties`, `$schema`, …) is used as a JSON Schema. Remote `$ref`s are
 //! never fetched.
+//!
+//! A script runtime may ask for its reference's rules for one call in an
+//! `x-hwf` entry at the schema's root ([`AnswerRules`]); the broker takes it
+//! off at the door, so it reaches neither the agent nor the fingerprint.
 
 use serde_json::{Map, Value, json};
+
+/// The key of the answer rules at a schema's root ([`AnswerRules`]).
+pub const ANSWER_RULES_KEY: &str = "x-hwf";
+
+/// The custom JSON Schema keyword that refuses an integer written as a
+/// float (`4.0`, `4e0`): added where a schema asks for an `integer` when
+/// [`AnswerRules::whole_integers`] is set.
+const WHOLE_INTEGER_KEYWORD: &str = "x-hwf-whole-integer";
+
+/// How the broker checks one agent call's answer, beyond its schema: what
+/// a script runtime asks for so a script gets its reference's behaviour
+/// (the seed's Python broker makes 3 attempts, refuses `4.0` for an
+/// `integer` and any answer that is not an object; the seed's JSON runtime
+/// checks an output once, itself).
+///
+/// Written in the schema as `{"x-hwf": {"attempts": 3, "whole_integers":
+/// true, "object_answer": true}, …}` or `{"x-hwf": {"unchecked": true},
+/// …}`; [`take_answer_rules`] reads and removes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AnswerRules {
+    /// At most this many attempts (1 or more); the run's
+    /// `max_schema_retries` + 1 when absent, and never more than that.
+    pub attempts: Option<u32>,
+    /// Read the answer as JSON (as with any schema) but leave checking it
+    /// to the script's runtime: no validation, no retry.
+    pub unchecked: bool,
+    /// An `integer` must be written as one: `4.0` is a float (Python's
+    /// `isinstance(v, int)`), where JSON Schema counts it as an integer.
+    pub whole_integers: bool,
+    /// The answer must be an object, whatever the schema's root says.
+    pub object_answer: bool,
+}
+
+/// The most attempts [`AnswerRules::attempts`] may name (the largest
+/// `max_schema_retries`, 100, plus one).
+pub const MAX_ANSWER_ATTEMPTS: u32 = 101;
+
+/// Take the [`AnswerRules`] off a schema's root (`x-hwf`), leaving the
+/// schema itself. A schema without the entry gives the default rules.
+///
+/// # Errors
+///
+/// A message naming what is wrong with the entry: not an object, an
+/// unknown rule, or a value of the wrong kind or out of range. The entry is
+/// removed either way.
+pub fn take_answer_rules(schema: &mut Value) -> Result<AnswerRules, String> {
+    let Some(entry) = schema.as_object_mut().and_then(|m| m.shift_remove(ANSWER_RULES_KEY)) else {
+        return Ok(AnswerRules::default());
+    };
+    let Value::Object(entry) = entry else {
+        return Err(format!(
+            "`{ANSWER_RULES_KEY}` must be an object of answer rules (attempts, unchecked, whole_integers, object_answer)"
+        ));
+    };
+    let mut rules = AnswerRules::default();
+    for (key, value) in &entry {
+        let flag = || {
+            value
+                .as_bool()
+                .ok_or_else(|| format!("`{ANSWER_RULES_KEY}.{key}` must be true or false, not {value}"))
+        };
+        match key.as_str() {
+            "attempts" => {
+                let n = value
+                    .as_u64()
+                    .filter(|n| (1..=u64::from(MAX_ANSWER_ATTEMPTS)).contains(n))
+                    .ok_or_else(|| {
+                        format!("`{ANSWER_RULES_KEY}.attempts` must be an integer from 1 to {MAX_ANSWER_ATTEMPTS}, not {value}")
+                    })?;
+                rules.attempts = u32::try_from(n).ok();
+            }
+            "unchecked" => rules.unchecked = flag()?,
+            "whole_integers" => rules.whole_integers = flag()?,
+            "object_answer" => rules.object_answer = flag()?,
+            other => {
+                return Err(format!(
+                    "`{ANSWER_RULES_KEY}` has no rule {other:?} (attempts, unchecked, whole_integers, object_answer)"
+                ));
+            }
+        }
+    }
+    Ok(rules)
+}
 
 const SCHEMA_KEYWORDS: &[&str] = &[
     "type",
@@ -47,6 +134,10 @@ pub struct OutputSchema {
     /// The simple form's fields: name, type name, whether it may be absent.
     simple: Option<Vec<(String, String, bool)>>,
     json_schema: Value,
+    /// Refuse an integer written as a float ([`AnswerRules::whole_integers`]).
+    whole_integers: bool,
+    /// Refuse an answer that is not an object ([`AnswerRules::object_answer`]).
+    object_answer: bool,
     validator: std::sync::OnceLock<std::result::Result<jsonschema::Validator, String>>,
 }
 
@@ -108,7 +199,20 @@ impl OutputSchema {
     ///
     /// A message naming what is wrong with the schema.
     pub fn compile(schema: &Value) -> Result<Self, String> {
-        let json_schema = to_json_schema(schema);
+        Self::compile_with(schema, &AnswerRules::default())
+    }
+
+    /// Compile a schema (either form) to be checked under `rules` (its
+    /// `whole_integers` and `object_answer`; the broker applies the rest).
+    ///
+    /// # Errors
+    ///
+    /// A message naming what is wrong with the schema.
+    pub fn compile_with(schema: &Value, rules: &AnswerRules) -> Result<Self, String> {
+        let mut json_schema = to_json_schema(schema);
+        if rules.whole_integers {
+            mark_integers(&mut json_schema);
+        }
         let simple = match schema {
             Value::Object(map) if is_simple_form(map) => Some(
                 map.iter()
@@ -123,6 +227,8 @@ impl OutputSchema {
         let compiled = Self {
             simple,
             json_schema,
+            whole_integers: rules.whole_integers,
+            object_answer: rules.object_answer,
             validator: std::sync::OnceLock::new(),
         };
         // A simple form's JSON Schema is valid by construction; any other
@@ -137,8 +243,15 @@ impl OutputSchema {
         self.validator
             .get_or_init(|| {
                 let finite = finite_numbers(&self.json_schema);
-                jsonschema::validator_for(finite.as_ref().unwrap_or(&self.json_schema))
-                    .map_err(|e| format!("invalid schema: {e}"))
+                let schema = finite.as_ref().unwrap_or(&self.json_schema);
+                let built = if self.whole_integers {
+                    jsonschema::options()
+                        .with_keyword(WHOLE_INTEGER_KEYWORD, |_, _, path| Ok(Box::new(WholeInteger { path })))
+                        .build(schema)
+                } else {
+                    jsonschema::validator_for(schema)
+                };
+                built.map_err(|e| format!("invalid schema: {e}"))
             })
             .as_ref()
             .map_err(Clone::clone)
@@ -154,17 +267,7 @@ impl OutputSchema {
                 "string" | "str" | "text" => v.is_string(),
                 "number" | "float" => v.is_number(),
                 // 1.0 is an integer to JSON Schema too: left to it.
-                "integer" | "int" => {
-                    v.is_i64()
-                        || v.is_u64()
-                        || v.as_number().is_some_and(|n| {
-                            // An integer past 2^64 keeps its digits (`arbitrary_precision`).
-                            n.to_string()
-                                .trim_start_matches('-')
-                                .bytes()
-                                .all(|b| b.is_ascii_digit())
-                        })
-                }
+                "integer" | "int" => v.as_number().is_some_and(written_as_integer),
                 "boolean" | "bool" => v.is_boolean(),
                 "list" | "array" => v.is_array(),
                 "object" | "dict" | "map" => v.is_object(),
@@ -181,6 +284,11 @@ impl OutputSchema {
     ///
     /// The first validation error, as `<field path>: <problem>`.
     pub fn check(&self, output: &Value) -> Result<(), String> {
+        // In the validator's words for a root of another type, which a
+        // runtime may reword (`[1] is not of type "object"`).
+        if self.object_answer && !output.is_object() {
+            return Err(format!("{output} is not of type \"object\""));
+        }
         if let Some(fields) = &self.simple
             && Self::simple_accepts(fields, output)
         {
@@ -198,6 +306,71 @@ impl OutputSchema {
                 }
             }
         }
+    }
+}
+
+/// Whether a number is written as an integer: digits alone, after an
+/// optional sign (`arbitrary_precision` keeps the text, so an integer past
+/// 2^64 is one too; `4.0` and `4e0` are not).
+fn written_as_integer(n: &serde_json::Number) -> bool {
+    if n.is_i64() || n.is_u64() {
+        return true;
+    }
+    let text = n.to_string();
+    let digits = text.strip_prefix('-').unwrap_or(&text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Add [`WHOLE_INTEGER_KEYWORD`] to every subschema whose `type` asks for
+/// an `integer` and not for a `number` (which would take the float). The
+/// values of `enum`, `const`, `default` and `examples` are data, not
+/// schemas, and are left alone.
+fn mark_integers(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            let integer_only = match map.get("type") {
+                Some(Value::String(t)) => t == "integer",
+                Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer") && !ts.iter().any(|t| t == "number"),
+                _ => false,
+            };
+            for (key, value) in map.iter_mut() {
+                if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
+                    mark_integers(value);
+                }
+            }
+            if integer_only {
+                map.insert(WHOLE_INTEGER_KEYWORD.to_owned(), Value::Bool(true));
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(mark_integers),
+        _ => {}
+    }
+}
+
+/// [`WHOLE_INTEGER_KEYWORD`]: a number written as a float is not an integer.
+struct WholeInteger {
+    path: jsonschema::paths::Location,
+}
+
+impl jsonschema::Keyword for WholeInteger {
+    fn validate<'i>(
+        &self,
+        instance: &'i Value,
+        location: &jsonschema::paths::LazyLocation,
+    ) -> Result<(), jsonschema::ValidationError<'i>> {
+        if self.is_valid(instance) {
+            return Ok(());
+        }
+        Err(jsonschema::ValidationError::custom(
+            self.path.clone(),
+            location.into(),
+            instance,
+            format!("{instance} is not of type \"integer\""),
+        ))
+    }
+
+    fn is_valid(&self, instance: &Value) -> bool {
+        !matches!(instance, Value::Number(n) if !written_as_integer(n))
     }
 }
 
@@ -350,6 +523,118 @@ mod tests {
         assert!(in_enum.check(&parse("-1e400")).is_err());
         // A big int keeps its digits and is not touched.
         assert_eq!(finite_numbers(&parse("[123456789012345678901234567890]")), None);
+    }
+
+    #[test]
+    fn answer_rules_come_off_the_schema_root() {
+        let mut schema =
+            json!({"x-hwf": {"attempts": 3, "whole_integers": true, "object_answer": true}, "n": "integer"});
+        let rules = take_answer_rules(&mut schema).expect("rules");
+        assert_eq!(
+            rules,
+            AnswerRules {
+                attempts: Some(3),
+                unchecked: false,
+                whole_integers: true,
+                object_answer: true
+            }
+        );
+        assert_eq!(schema, json!({"n": "integer"}));
+        let mut plain = json!({"type": "object"});
+        assert_eq!(take_answer_rules(&mut plain), Ok(AnswerRules::default()));
+        assert_eq!(take_answer_rules(&mut json!("text")), Ok(AnswerRules::default()));
+        for (bad, says) in [
+            (json!({"x-hwf": 3}), "must be an object"),
+            (json!({"x-hwf": {"attempts": 0}}), "from 1 to 101, not 0"),
+            (json!({"x-hwf": {"attempts": 102}}), "not 102"),
+            (json!({"x-hwf": {"attempts": 2.5}}), "not 2.5"),
+            (
+                json!({"x-hwf": {"unchecked": "yes"}}),
+                "`x-hwf.unchecked` must be true or false",
+            ),
+            (json!({"x-hwf": {"retries": 1}}), "no rule \"retries\""),
+        ] {
+            let mut schema = bad;
+            let err = take_answer_rules(&mut schema).expect_err("refused");
+            assert!(err.contains(says), "{err}");
+            assert!(schema.get(ANSWER_RULES_KEY).is_none());
+        }
+    }
+
+    #[test]
+    fn whole_integers_refuse_an_integer_written_as_a_float() {
+        let parse = |s: &str| serde_json::from_str::<Value>(s).expect("json");
+        let strict = AnswerRules {
+            whole_integers: true,
+            ..AnswerRules::default()
+        };
+        let schemas = [
+            json!({"n": "integer"}),
+            json!({"type": "object", "properties": {"n": {"type": "integer"}}}),
+            json!({"type": "object", "properties": {"n": {"type": ["integer", "null"]}}}),
+            json!({"type": "object", "properties": {"n": {"anyOf": [{"type": "integer"}, {"type": "string"}]}}}),
+        ];
+        for schema in &schemas {
+            let lenient = OutputSchema::compile(schema).expect("schema");
+            let whole = OutputSchema::compile_with(schema, &strict).expect("schema");
+            for ok in [
+                r#"{"n": 4}"#,
+                r#"{"n": -4}"#,
+                r#"{"n": 123456789012345678901234567890}"#,
+            ] {
+                // Whole numbers are checked as before (jsonschema's own
+                // rules for an integer past 2^64 included).
+                assert_eq!(
+                    whole.check(&parse(ok)).is_ok(),
+                    lenient.check(&parse(ok)).is_ok(),
+                    "{schema} {ok}"
+                );
+            }
+            for float in [r#"{"n": 4.0}"#, r#"{"n": 4e0}"#, r#"{"n": -4.0}"#, r#"{"n": 1e400}"#] {
+                let err = whole.check(&parse(float)).expect_err("a float");
+                assert!(err.starts_with("field /n: "), "{err}");
+            }
+        }
+        // JSON Schema's own rule takes `4.0` for an `integer`.
+        let lenient = OutputSchema::compile(&schemas[1]).expect("schema");
+        assert!(lenient.check(&parse(r#"{"n": 4.0}"#)).is_ok());
+        let err = OutputSchema::compile_with(&json!({"n": "integer"}), &strict)
+            .expect("schema")
+            .check(&parse(r#"{"n": 4.0}"#))
+            .expect_err("a float");
+        assert_eq!(err, r#"field /n: 4.0 is not of type "integer""#);
+        // A number field takes the float, and data is never marked.
+        let number = OutputSchema::compile_with(
+            &json!({"type": "object", "properties": {"n": {"type": ["integer", "number"]}, "e": {"enum": [{"type": "integer"}]}}}),
+            &strict,
+        )
+        .expect("schema");
+        assert!(number.check(&parse(r#"{"n": 4.0, "e": {"type": "integer"}}"#)).is_ok());
+    }
+
+    #[test]
+    fn an_object_answer_is_required_whatever_the_root() {
+        let rules = AnswerRules {
+            object_answer: true,
+            ..AnswerRules::default()
+        };
+        let list = OutputSchema::compile_with(&json!({"type": "array"}), &rules).expect("schema");
+        assert_eq!(
+            list.check(&json!([1])),
+            Err(r#"[1] is not of type "object""#.to_owned())
+        );
+        assert!(
+            OutputSchema::compile(&json!({"type": "array"}))
+                .expect("schema")
+                .check(&json!([1]))
+                .is_ok()
+        );
+        let flat = OutputSchema::compile_with(&json!({"a": "string"}), &rules).expect("schema");
+        assert_eq!(
+            flat.check(&json!("a")),
+            Err(r#""a" is not of type "object""#.to_owned())
+        );
+        assert!(flat.check(&json!({"a": "x"})).is_ok());
     }
 
     #[test]

@@ -15,6 +15,8 @@
 //! - [`call_error_text`] and [`call_error_kind`]: what a failed host call
 //!   shows a script;
 //! - [`check_items`]: the per-call item rule of `parallel` / `pipeline`;
+//! - [`python`]: Python's words (`repr`, type names, the seed's schema
+//!   refusals) for the runtimes whose reference is written in Python;
 //! - [`wit`]: the raw WIT types and host functions a runtime drives
 //!   (`submit` / `next` / `cancel`), which the harness API wraps.
 //!
@@ -49,6 +51,8 @@
 
 use crate::ErrorKind;
 use serde_json::Value;
+
+pub mod python;
 use std::fmt;
 use wit::{AgentRequest, CallError};
 

@@ -75,6 +75,7 @@
 //!   serving), and only records with runner autostart off.
 
 mod agent_answers;
+mod answer_rules;
 mod authoring;
 mod backends;
 mod broker;

@@ -302,7 +302,7 @@ fn the_api_surface() {
     assert_eq!(
         out.json()["data"]["result"],
         json!({"args": {"x": 1}, "text": "plain text", "typed": {"verdict": "yes"}, "legacy": {"hi": "x"},
-               "dead": "agent_failed", "mismatch": "schema validation failed after 5 attempt(s)", "denied": "side_effect_denied", "listed": true,
+               "dead": "agent_failed", "mismatch": "schema validation failed after 3 attempt(s)", "denied": "side_effect_denied", "listed": true,
                "spent": 11, "unlimited": true, "total": null,
                "staged": [{"prev": "staged", "item": 1, "index": 0}, {"prev": "staged", "item": 2, "index": 1}],
                "mixed": [1, "plain text"], "j": "{\"a\": 1}", "m": 2})

@@ -29,7 +29,7 @@ use crate::py::{repr, repr_str};
 use crate::refs::{self, Ref};
 use crate::schema;
 use hwf_guest::ErrorKind;
-use hwf_guest::runtime::{self, wit};
+use hwf_guest::runtime::{self, python, wit};
 use serde_json::{Map, Value, json};
 use wit::{BranchCall, CallError, Task, host};
 
@@ -45,8 +45,16 @@ fn err_text(e: &CallError) -> (bool, String) {
 /// table (`hwf_guest::runtime::AGENT_OPTIONS`), after the JSON format's
 /// own rules: `input` as resolved, the enclosing phase when the step names
 /// none, and the seed's `output_schema` (either form) as the JSON Schema
-/// the broker checks.
-fn request(mut opts: Map<String, Value>, ctx: &Ctx, input: Value) -> Result<wit::AgentRequest, String> {
+/// the broker checks. With `whole_integers` the broker takes an `integer`
+/// as Python does (`x-hwf`: `2.0` is a float, which the seed's own check
+/// refuses); a kanban card's outcome is left to the runtime's own check,
+/// which a `blocked` / `failed` card skips.
+fn request(
+    mut opts: Map<String, Value>,
+    ctx: &Ctx,
+    input: Value,
+    whole_integers: bool,
+) -> Result<wit::AgentRequest, String> {
     opts.insert("input".into(), input);
     if !opts.get("phase").is_some_and(Value::is_string)
         && let Some(p) = &ctx.phase
@@ -55,7 +63,14 @@ fn request(mut opts: Map<String, Value>, ctx: &Ctx, input: Value) -> Result<wit:
     }
     if let Some(s) = opts.remove("output_schema") {
         match schema::to_json_schema(&s) {
-            Some(js) => opts.insert("schema".into(), js),
+            Some(mut js) => {
+                if let Value::Object(root) = &mut js
+                    && whole_integers
+                {
+                    root.insert("x-hwf".into(), json!({"whole_integers": true}));
+                }
+                opts.insert("schema".into(), js)
+            }
             None => opts.remove("schema"),
         };
     }
@@ -77,6 +92,22 @@ fn seed_check(out: &Value, step: &Value) -> Result<(), String> {
     match step.get("output_schema") {
         Some(s) => schema::validate(out, s).map_err(|m| format!("schema_mismatch: {m}")),
         None => Ok(()),
+    }
+}
+
+/// A failed agent call's text; an answer that failed its `output_schema`
+/// after the broker's retries as the seed's own check words it
+/// (`schema_mismatch: output.findings[1].score expected number, got str`,
+/// [`python::schema_reason`]), the broker's reason where the seed has no
+/// words for it.
+fn agent_error_text(e: &CallError) -> String {
+    let text = runtime::call_error_text(e);
+    match text.strip_prefix("schema_mismatch: ") {
+        Some(rest) => format!(
+            "schema_mismatch: {}",
+            python::schema_reason(python::schema_refusal(rest).0)
+        ),
+        None => text.to_owned(),
     }
 }
 
@@ -312,7 +343,7 @@ impl Runner<'_> {
                 None => opts.remove(key),
             };
         }
-        let mut req = request(opts, ctx, input)?;
+        let mut req = request(opts, ctx, input, true)?;
         let who = req.agent.clone().unwrap_or_else(|| "prompt".into());
         let raw = match host::agent(&req) {
             Err(e) if req.agent_type.is_some() && unknown_agent_type(&e) => {
@@ -337,7 +368,14 @@ impl Runner<'_> {
             }
             r => r,
         }
-        .map_err(|e| format!("step {} (agent {}): {}", repr_str(id), repr_str(&who), err_text(&e).1))?;
+        .map_err(|e| {
+            format!(
+                "step {} (agent {}): {}",
+                repr_str(id),
+                repr_str(&who),
+                agent_error_text(&e)
+            )
+        })?;
         let out: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
         if !out.is_object() {
             return Err(not_an_object(&format!("agent {}", repr_str(&who)), &out));
@@ -378,13 +416,13 @@ impl Runner<'_> {
             .filter_map(|k| step.get(*k).map(|v| ((*k).to_owned(), v.clone())))
             .collect();
         opts.insert("agent".into(), Value::String(format!("kanban.{profile}")));
-        let req = request(opts, ctx, payload)?;
+        let req = request(opts, ctx, payload, false)?;
         let raw = host::agent(&req).map_err(|e| {
             format!(
                 "step {} (kanban {}): {}",
                 repr_str(id),
                 repr_str(profile),
-                err_text(&e).1
+                agent_error_text(&e)
             )
         })?;
         let out: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);

@@ -2,21 +2,8 @@
 //! them: a number is an `int` (any size) or a `float` by its text, a
 //! `bool` is the `int` it is, and `==` compares them exactly.
 
+pub use hwf_guest::runtime::python::{repr_str, type_name};
 use serde_json::Value;
-
-/// The name of the Python type the seed sees for a JSON value
-/// (`type(v).__name__`): `int` or `float` by the number's text.
-pub fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "NoneType",
-        Value::Bool(_) => "bool",
-        Value::Number(n) if n.to_string().contains(['.', 'e', 'E']) => "float",
-        Value::Number(_) => "int",
-        Value::String(_) => "str",
-        Value::Array(_) => "list",
-        Value::Object(_) => "dict",
-    }
-}
 
 /// A JSON number as Python's `json` reads it: an `int` of any size
 /// (sign and digits, no leading zeros; `-0` is `0`) when its text has no
@@ -119,82 +106,6 @@ pub fn eq(a: &Value, b: &Value) -> bool {
             _ => a == b,
         },
     }
-}
-
-/// Whether Python's `str.isprintable` says no (and `repr` escapes the
-/// character): the categories Cc, Cf, Co, Zs (but the space), Zl, Zp and
-/// the noncharacters and unassigned planes of Cn, from Unicode 14 (CPython
-/// 3.11's database; checked against `str.isprintable` for every code
-/// point): the one difference is an unassigned code point inside an
-/// assigned block, which Python escapes and this prints as it is.
-fn unprintable(c: char) -> bool {
-    matches!(
-        u32::from(c),
-        0x00..=0x1F
-            | 0x7F..=0xA0
-            | 0xAD
-            | 0x600..=0x605
-            | 0x61C
-            | 0x6DD
-            | 0x70F
-            | 0x890..=0x891
-            | 0x8E2
-            | 0x1680
-            | 0x180E
-            | 0x2000..=0x200F
-            | 0x2028..=0x202F
-            | 0x205F..=0x206F
-            | 0x3000
-            | 0xE000..=0xF8FF
-            | 0xFDD0..=0xFDEF
-            | 0xFEFF
-            | 0xFFF9..=0xFFFB
-            | 0x110BD
-            | 0x110CD
-            | 0x13430..=0x13438
-            | 0x1BCA0..=0x1BCA3
-            | 0x1D173..=0x1D17A
-            | 0x3134B..=0xE00FF
-            | 0xE01F0..=0x10FFFF
-    ) || u32::from(c) & 0xFFFE == 0xFFFE
-}
-
-/// Python's `repr` of a string (`{x!r}` in the seed's messages): single
-/// quotes unless the text has a `'` and no `"`, backslash escapes for
-/// `\\`, the quote, `\t`, `\n`, `\r` and what does not print (`\x85`,
-/// `\u200b`, `\U000e0001`); other characters as they are.
-pub fn repr_str(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::from(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if unprintable(c) => {
-                let n = u32::from(c);
-                if n <= 0xFF {
-                    out.push_str(&format!("\\x{n:02x}"));
-                } else if n <= 0xFFFF {
-                    out.push_str(&format!("\\u{n:04x}"));
-                } else {
-                    out.push_str(&format!("\\U{n:08x}"));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
 }
 
 /// Python's `repr` of a float: the shortest text that reads back, fixed

@@ -10,7 +10,7 @@
 
 use crate::source;
 use crate::source::py_str_repr;
-use hwf_guest::runtime::{self, AgentField, wit};
+use hwf_guest::runtime::{self, AgentField, python, wit};
 use monty::{MontyRun, RunProgress};
 use monty_types::{
     AssertMessageAnnotations, CompileOptions, DictPairs, ExcAttr, ExcData, ExcType, ExtFunctionResult, MontyException,
@@ -611,6 +611,13 @@ fn seed_schema_of(schema: Option<&Value>, prompt: bool) -> Result<Option<Value>,
 /// An agent's options with their schema as the seed reads it
 /// ([`seed_schema_of`]): every schema option name is replaced by `schema`
 /// holding the normalized schema, or dropped when it declares nothing.
+///
+/// The schema carries the seed broker's answer rules for the host
+/// (`x-hwf`, `hwf_core::schema::AnswerRules`): an `integer` is an `int`
+/// (`4.0` is refused, as `isinstance(v, int)` refuses it), a prompt agent
+/// gets 3 attempts (`max_schema_retries=2`) and must answer a dict
+/// whatever the schema's root, and a legacy agent's output is checked once
+/// (`_invoke`).
 fn with_seed_schema(opts: &mut Map<String, Value>, prompt: bool) -> Result<(), MontyException> {
     let keys = runtime::option_keys(AgentField::Schema);
     let raw = keys.iter().find_map(|k| opts.get(*k).filter(|v| !v.is_null())).cloned();
@@ -618,11 +625,23 @@ fn with_seed_schema(opts: &mut Map<String, Value>, prompt: bool) -> Result<(), M
     for k in keys {
         opts.remove(*k);
     }
-    if let Some(schema) = normalized {
+    if let Some(mut schema) = normalized {
+        if let Value::Object(root) = &mut schema {
+            let rules = if prompt {
+                json!({"attempts": SEED_SCHEMA_ATTEMPTS, "whole_integers": true, "object_answer": true})
+            } else {
+                json!({"attempts": 1, "whole_integers": true})
+            };
+            root.insert("x-hwf".into(), rules);
+        }
         opts.insert("schema".into(), schema);
     }
     Ok(())
 }
+
+/// The seed broker's attempts at a prompt agent's schema-checked answer
+/// (`VMLimits.max_schema_retries` = 2, plus the first).
+const SEED_SCHEMA_ATTEMPTS: u32 = 3;
 
 /// The options the seed's broker takes in a prompt agent's options
 /// (`CHILD_AGENT_OPTION_KEYS` and `prompt`, `vm.py`'s
@@ -980,20 +999,18 @@ fn seed_words(e: &CallError) -> Option<(&'static str, String)> {
         .unwrap_or(text);
     match code {
         // An agent's retried output in the words of the seed's retry loop;
-        // a check made once (a kanban card's outcome) as the seed's
+        // a check made once (a legacy agent's output, a kanban card's
+        // outcome) as the seed's
         // `_validate_output` words it, the reason alone.
         "schema_mismatch" => Some((
             "schema",
-            match rest
-                .strip_suffix(" attempts)")
-                .and_then(|r| r.rsplit_once(" (after "))
-                .filter(|(_, n)| n.parse::<u32>().is_ok())
-            {
-                Some((problem, attempts)) => format!(
+            match python::schema_refusal(rest) {
+                (problem, Some(attempts)) => format!(
                     "schema validation failed after {attempts} attempt(s): {}",
                     seed_schema_reason(problem)
                 ),
-                None => rest.to_owned(),
+                // Checked once (a legacy agent): the reason alone.
+                (problem, None) => seed_schema_reason(problem),
             },
         )),
         "invalid_agent_type" => {
@@ -1008,55 +1025,17 @@ fn seed_words(e: &CallError) -> Option<(&'static str, String)> {
     }
 }
 
-/// The host validator's reason for the two refusals schemas mostly make,
-/// in the words of the seed's schema subset (`schema_subset._check_value`):
-/// `field /a/0: "b" is a required property` is `output.a[0] missing
-/// required field 'b'`, `field /score: "four" is not of type "integer"` is
-/// `output.score expected integer, got str`, and an output that is not an
-/// object `prompt child agent returned list, expected dict`. Any other
-/// reason is the host's.
+/// The host validator's reason in the words of the seed's schema subset
+/// ([`python::schema_reason`]: `output.a[0] missing required field 'b'`,
+/// `output.score expected integer, got str`), and an output that is not an
+/// object as the seed's broker refuses it before its schema: `prompt child
+/// agent returned list, expected dict`.
 fn seed_schema_reason(problem: &str) -> String {
-    let (path, what) = match problem.strip_prefix("field ").and_then(|p| p.split_once(": ")) {
-        Some((pointer, what)) if pointer.starts_with('/') => {
-            let mut path = "output".to_owned();
-            for part in pointer.split('/').skip(1) {
-                let part = part.replace("~1", "/").replace("~0", "~");
-                if !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()) {
-                    path.push_str(&format!("[{part}]"));
-                } else {
-                    path.push('.');
-                    path.push_str(&part);
-                }
-            }
-            (path, what)
-        }
-        _ => ("output".to_owned(), problem),
-    };
-    if let Some(field) = what.strip_suffix(" is a required property")
-        && let Ok(name) = serde_json::from_str::<String>(field)
-    {
-        return format!("{path} missing required field {}", py_str_repr(&name));
+    let reason = python::schema_reason(problem);
+    match reason.strip_prefix("output expected object, got ") {
+        Some(got) => format!("prompt child agent returned {got}, expected dict"),
+        None => reason,
     }
-    if let Some((value, kind)) = what.rsplit_once(" is not of type ")
-        && let Ok(kind) = serde_json::from_str::<String>(kind)
-        && let Ok(value) = serde_json::from_str::<Value>(value)
-    {
-        let got = match &value {
-            Value::Null => "NoneType",
-            Value::Bool(_) => "bool",
-            Value::Number(n) if n.is_i64() || n.is_u64() => "int",
-            Value::Number(_) => "float",
-            Value::String(_) => "str",
-            Value::Array(_) => "list",
-            Value::Object(_) => "dict",
-        };
-        // The seed refuses an output that is not a dict before its schema.
-        if path == "output" && kind == "object" {
-            return format!("prompt child agent returned {got}, expected dict");
-        }
-        return format!("{path} expected {kind}, got {got}");
-    }
-    problem.to_owned()
 }
 
 /// `CapabilityError(<host text>, code=<host code>, retryable=…)`, in the

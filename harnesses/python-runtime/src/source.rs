@@ -255,33 +255,8 @@ impl Lit {
     }
 }
 
-/// Python's `repr()` of a `str`: single quotes unless the text holds one
-/// and no double quote.
-pub(crate) fn py_str_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
-}
+/// Python's `repr()` of a `str` ([`hwf_guest::runtime::python::repr_str`]).
+pub(crate) use hwf_guest::runtime::python::repr_str as py_str_repr;
 
 /// Python's `repr()` of a `float` (close enough for messages).
 fn py_float_repr(f: f64) -> String {

@@ -105,7 +105,16 @@ impl RunContext {
     /// An attempt a backend answers in arrival order waits for its turn
     /// first (`turns.rs`), after the call's width permit and `call_started`
     /// line, so the journal keeps the order calls were made in.
-    pub(super) async fn execute_agent(&self, call_id: &str, request: &Value) -> (Result<Value, CallFailure>, u64, u32) {
+    ///
+    /// `rules` are the request's answer rules (`x-hwf`): fewer attempts, an
+    /// answer left for the runtime to check, a stricter integer or an
+    /// object answer.
+    pub(super) async fn execute_agent(
+        &self,
+        call_id: &str,
+        request: &Value,
+        rules: &hwf_core::schema::AnswerRules,
+    ) -> (Result<Value, CallFailure>, u64, u32) {
         let agent_type = match self.agent_type_of(request) {
             Ok(t) => t,
             Err(f) => return (Err(f), 0, 0),
@@ -124,7 +133,7 @@ impl RunContext {
         }
         let schema = match request.get("schema") {
             None | Some(Value::Null) => None,
-            Some(s) => match schema::OutputSchema::compile(s) {
+            Some(s) => match schema::OutputSchema::compile_with(s, rules) {
                 Ok(s) => Some(s),
                 Err(e) => return (Err(CallFailure::new(CallErrorKind::Failed, "invalid_schema", e)), 0, 0),
             },
@@ -135,7 +144,8 @@ impl RunContext {
         let key = self.idempotency_key(call_id);
         let mut usage = TokenUsage::default();
         let mut feedback: Option<String> = None;
-        let max_attempts = self.limits.max_schema_retries.saturating_add(1);
+        let run_attempts = self.limits.max_schema_retries.saturating_add(1);
+        let max_attempts = rules.attempts.map_or(run_attempts, |n| n.min(run_attempts));
         let mut attempt = 0;
         let outcome = loop {
             attempt += 1;
@@ -199,17 +209,29 @@ impl RunContext {
                 other => other,
             };
             let said = answer::as_text(&output);
-            let checked = schema::parse_text_output(output).and_then(|out| schema.check(&out).map(|()| out));
+            let checked = schema::parse_text_output(output).and_then(|out| {
+                if rules.unchecked {
+                    Ok(out)
+                } else {
+                    schema.check(&out).map(|()| out)
+                }
+            });
             match checked {
                 Ok(out) => break Ok(out),
                 Err(problem) => {
                     let problem = redact::redact_text(&problem).into_owned();
                     self.journal_rejected(call_id, attempt, "schema_mismatch", &problem, &said);
                     if attempt >= max_attempts {
+                        // One attempt was no retry: the reason alone.
+                        let message = if max_attempts == 1 {
+                            problem
+                        } else {
+                            format!("{problem} (after {max_attempts} attempts)")
+                        };
                         break Err(CallFailure::new(
                             CallErrorKind::SchemaMismatch,
                             "schema_mismatch",
-                            format!("{problem} (after {max_attempts} attempts)"),
+                            message,
                         ));
                     }
                     feedback = Some(problem);

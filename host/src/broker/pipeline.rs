@@ -178,7 +178,7 @@ impl RunContext {
                 Ok::<_, HostTrap>(match spec {
                 TaskSpec::Invalid { failure, .. } => (Err(failure), 0, 0),
                 TaskSpec::Agent(req) => match &req.invalid {
-                    Some(bad) => (Err(CallFailure::new(CallErrorKind::Failed, "invalid_json", bad)), 0, 0),
+                    Some((code, bad)) => (Err(CallFailure::new(CallErrorKind::Failed, *code, bad)), 0, 0),
                     // A Kanban lane (issue 19, crate::capabilities::kanban): a card, parked on until it ends.
                     None if crate::capabilities::kanban::claims(self.services.store.as_deref(), &request) => {
                         permit.take();
@@ -206,7 +206,7 @@ impl RunContext {
                         )),
                     },
                     None => {
-                        let (o, t, a) = self.execute_agent(&call_id, &request).await;
+                        let (o, t, a) = self.execute_agent(&call_id, &request, &req.answer_rules).await;
                         permit.take();
                         {
                             let mut stats = lock(&self.stats);

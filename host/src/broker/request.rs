@@ -51,10 +51,17 @@ pub struct AgentRequest {
     /// and the same call with `fresh` replay each other's results).
     #[serde(skip)]
     pub fresh: Option<bool>,
-    /// A JSON field that was not valid JSON, if any (the call fails with
-    /// it). Not part of the request object.
+    /// How the broker checks the answer, taken off the schema's root at
+    /// the door (`x-hwf`, [`hwf_core::schema::AnswerRules`]). A directive to
+    /// the broker, not part of what is asked: like `fresh`, it changes
+    /// neither the fingerprint nor what the agent receives.
     #[serde(skip)]
-    pub invalid: Option<String>,
+    pub answer_rules: hwf_core::schema::AnswerRules,
+    /// A field the call cannot be made with, if any: its code
+    /// (`invalid_json`, `invalid_schema`) and what is wrong (the call fails
+    /// with it). Not part of the request object.
+    #[serde(skip)]
+    pub invalid: Option<(&'static str, String)>,
 }
 
 impl AgentRequest {
@@ -104,7 +111,7 @@ mod tests {
             prompt: Some("hi".into()),
             input: Some(json!({"a": 1})),
             fresh: Some(false),
-            invalid: Some("ignored".into()),
+            invalid: Some(("invalid_json", "ignored".into())),
             ..AgentRequest::default()
         };
         assert_eq!(req.to_value(), json!({"prompt": "hi", "input": {"a": 1}}));

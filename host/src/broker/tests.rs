@@ -317,7 +317,7 @@ async fn a_bad_json_field_fails_the_call_before_the_agent_runs() {
     let (id, run) = f.run(Limits::default());
     let bad = AgentRequest {
         input: Some(Value::String("{oops".into())),
-        invalid: Some("`input` is not valid JSON".into()),
+        invalid: Some(("invalid_json", "`input` is not valid JSON".into())),
         ..greet()
     };
     let out = InstanceBroker::root(run, None).agent(bad).await.expect("no trap");

@@ -86,21 +86,30 @@ fn answer(out: Result<Value, CallFailure>) -> Result<String, types::CallError> {
 }
 
 /// The typed agent request of a WIT one: JSON fields parsed (an unparsable
-/// one is kept as text and reported in `invalid`).
+/// one is kept as text and reported in `invalid`), the answer rules taken
+/// off the schema's root (a malformed entry is reported in `invalid`).
 pub(crate) fn agent_request(req: types::AgentRequest) -> AgentRequest {
     let mut invalid = None;
     let mut json = |k: &str, v: Option<String>| {
         v.map(|raw| match serde_json::from_str::<Value>(&raw) {
             Ok(parsed) => parsed,
             Err(e) => {
-                invalid.get_or_insert_with(|| format!("`{k}` is not valid JSON ({e})"));
+                invalid.get_or_insert_with(|| ("invalid_json", format!("`{k}` is not valid JSON ({e})")));
                 Value::String(raw)
             }
         })
     };
     let input = json("input", req.input);
-    let schema = json("schema", req.schema);
+    let mut schema = json("schema", req.schema);
     let context = json("context", req.context);
+    let answer_rules = match schema.as_mut().map(hwf_core::schema::take_answer_rules) {
+        Some(Err(e)) => {
+            invalid.get_or_insert(("invalid_schema", format!("`schema`: {e}")));
+            hwf_core::schema::AnswerRules::default()
+        }
+        Some(Ok(rules)) => rules,
+        None => hwf_core::schema::AnswerRules::default(),
+    };
     AgentRequest {
         agent: req.agent,
         prompt: req.prompt,
@@ -115,6 +124,7 @@ pub(crate) fn agent_request(req: types::AgentRequest) -> AgentRequest {
         context,
         tools: req.tools,
         fresh: req.fresh,
+        answer_rules,
         invalid,
     }
 }
@@ -310,8 +320,8 @@ mod tests {
         assert_eq!(req.schema, Some(serde_json::json!({"type": "object"})));
         assert!(
             req.invalid
-                .as_deref()
-                .is_some_and(|m| m.starts_with("`input` is not valid JSON"))
+                .as_ref()
+                .is_some_and(|(code, m)| *code == "invalid_json" && m.starts_with("`input` is not valid JSON"))
         );
     }
 

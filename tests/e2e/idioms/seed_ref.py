@@ -284,10 +284,16 @@ def globals_for(fixture, args, logs):
                                       "reserved_agent", False)
             request = {"agent": target, "input": input or {}, "label": label}
             output = fixture.answer(request)
-            # `_invoke` checks the output against the schema after the call:
-            # a malformed schema is a `schema` refusal with its text alone.
+            # `_invoke`: a dict, then checked once against the schema after
+            # the call; a malformed schema or an output that does not match
+            # is a `schema` refusal with its text alone.
+            if not isinstance(output, dict):
+                raise CapabilityError(f"agent {target!r} returned {type(output).__name__}, expected dict",
+                                      "bad_output", False)
             try:
-                normalize_schema(schema)
+                node = normalize_schema(schema)
+                if node is not None:
+                    check_value(output, node, "output")
             except SchemaError as exc:
                 raise CapabilityError(str(exc), "schema", False)
             return spend(output)

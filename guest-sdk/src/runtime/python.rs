@@ -1,0 +1,205 @@
+//! Python's words for what a runtime following a Python reference shows:
+//! a string's `repr`, a JSON value's Python type name, and the host's
+//! schema refusals as the seed's schema subset words them. Shared by the
+//! Python runtime (whose reference is the seed's VM) and the JSON runtime
+//! (the seed's JSON runtime), whose messages are those of Python f-strings.
+
+use serde_json::Value;
+
+/// The name of the Python type the seed sees for a JSON value
+/// (`type(v).__name__`): `int` or `float` by the number's text.
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "NoneType",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.to_string().contains(['.', 'e', 'E']) => "float",
+        Value::Number(_) => "int",
+        Value::String(_) => "str",
+        Value::Array(_) => "list",
+        Value::Object(_) => "dict",
+    }
+}
+
+/// Python's `repr` of a string (`{x!r}` in the seed's messages): single
+/// quotes unless the text has a `'` and no `"`, backslash escapes for
+/// `\\`, the quote, `\t`, `\n`, `\r` and what does not print (`\x85`,
+/// `\u200b`, `\U000e0001`); other characters as they are.
+pub fn repr_str(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::from(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if unprintable(c) => {
+                let n = u32::from(c);
+                if n <= 0xFF {
+                    out.push_str(&format!("\\x{n:02x}"));
+                } else if n <= 0xFFFF {
+                    out.push_str(&format!("\\u{n:04x}"));
+                } else {
+                    out.push_str(&format!("\\U{n:08x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// Whether Python's `str.isprintable` says no (and `repr` escapes the
+/// character): the categories Cc, Cf, Co, Zs (but the space), Zl, Zp and
+/// the noncharacters and unassigned planes of Cn, from Unicode 14 (CPython
+/// 3.11's database; checked against `str.isprintable` for every code
+/// point): the one difference is an unassigned code point inside an
+/// assigned block, which Python escapes and this prints as it is.
+fn unprintable(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x00..=0x1F
+            | 0x7F..=0xA0
+            | 0xAD
+            | 0x600..=0x605
+            | 0x61C
+            | 0x6DD
+            | 0x70F
+            | 0x890..=0x891
+            | 0x8E2
+            | 0x1680
+            | 0x180E
+            | 0x2000..=0x200F
+            | 0x2028..=0x202F
+            | 0x205F..=0x206F
+            | 0x3000
+            | 0xE000..=0xF8FF
+            | 0xFDD0..=0xFDEF
+            | 0xFEFF
+            | 0xFFF9..=0xFFFB
+            | 0x110BD
+            | 0x110CD
+            | 0x13430..=0x13438
+            | 0x1BCA0..=0x1BCA3
+            | 0x1D173..=0x1D17A
+            | 0x3134B..=0xE00FF
+            | 0xE01F0..=0x10FFFF
+    ) || u32::from(c) & 0xFFFE == 0xFFFE
+}
+
+/// A host schema refusal (the broker's `schema_mismatch` reason, `field
+/// /a/0: "b" is a required property`) in the words of the seed's schema
+/// subset (`schema_subset._check_value`): a missing field is `output.a[0]
+/// missing required field 'b'`, a wrong type `output.score expected
+/// integer, got str` (the value named by its Python type, [`type_name`]).
+/// The root is `output`. Any other reason is returned as it is.
+pub fn schema_reason(problem: &str) -> String {
+    let (path, what) = match problem.strip_prefix("field ").and_then(|p| p.split_once(": ")) {
+        Some((pointer, what)) if pointer.starts_with('/') => {
+            let mut path = "output".to_owned();
+            for part in pointer.split('/').skip(1) {
+                let part = part.replace("~1", "/").replace("~0", "~");
+                if !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()) {
+                    path.push('[');
+                    path.push_str(&part);
+                    path.push(']');
+                } else {
+                    path.push('.');
+                    path.push_str(&part);
+                }
+            }
+            (path, what)
+        }
+        _ => ("output".to_owned(), problem),
+    };
+    if let Some(field) = what.strip_suffix(" is a required property")
+        && let Ok(name) = serde_json::from_str::<String>(field)
+    {
+        return format!("{path} missing required field {}", repr_str(&name));
+    }
+    if let Some((value, kind)) = what.rsplit_once(" is not of type ")
+        && let Ok(kind) = serde_json::from_str::<String>(kind)
+        && let Ok(value) = serde_json::from_str::<Value>(value)
+    {
+        return format!("{path} expected {kind}, got {}", type_name(&value));
+    }
+    problem.to_owned()
+}
+
+/// The reason of a host schema refusal after its retries (`<reason> (after
+/// N attempts)`, or the reason alone after one attempt) and the attempts.
+pub fn schema_refusal(text: &str) -> (&str, Option<u32>) {
+    match text
+        .strip_suffix(" attempts)")
+        .and_then(|r| r.rsplit_once(" (after "))
+        .and_then(|(reason, n)| Some((reason, n.parse::<u32>().ok()?)))
+    {
+        Some((reason, n)) => (reason, Some(n)),
+        None => (text, None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reprs_quote_as_python() {
+        assert_eq!(repr_str("a"), "'a'");
+        assert_eq!(repr_str("it's"), "\"it's\"");
+        assert_eq!(repr_str("both ' \""), "'both \\' \"'");
+        assert_eq!(repr_str("tab\there\n"), "'tab\\there\\n'");
+        assert_eq!(repr_str("\u{85}\u{200b}é"), "'\\x85\\u200bé'");
+    }
+
+    #[test]
+    fn type_names_are_pythons() {
+        let n = |s: &str| serde_json::from_str::<Value>(s).expect("json");
+        assert_eq!(type_name(&n("4")), "int");
+        assert_eq!(type_name(&n("4.0")), "float");
+        assert_eq!(type_name(&n("4e0")), "float");
+        assert_eq!(type_name(&n("123456789012345678901234567890")), "int");
+        assert_eq!(type_name(&json!(null)), "NoneType");
+        assert_eq!(type_name(&json!([1])), "list");
+    }
+
+    #[test]
+    fn schema_refusals_in_the_seeds_words() {
+        assert_eq!(
+            schema_reason("field /a/0: \"b\" is a required property"),
+            "output.a[0] missing required field 'b'"
+        );
+        assert_eq!(
+            schema_reason("\"score\" is a required property"),
+            "output missing required field 'score'"
+        );
+        assert_eq!(
+            schema_reason("field /findings/1/score: \"9\" is not of type \"number\""),
+            "output.findings[1].score expected number, got str"
+        );
+        assert_eq!(
+            schema_reason("field /n: 4.0 is not of type \"integer\""),
+            "output.n expected integer, got float"
+        );
+        assert_eq!(
+            schema_reason("[1] is not of type \"object\""),
+            "output expected object, got list"
+        );
+        assert_eq!(
+            schema_reason("field /a~1b: 3 is less than 5"),
+            "field /a~1b: 3 is less than 5"
+        );
+        assert_eq!(schema_refusal("x is wrong (after 3 attempts)"), ("x is wrong", Some(3)));
+        assert_eq!(schema_refusal("x is wrong"), ("x is wrong", None));
+    }
+}

@@ -1,0 +1,168 @@
+//! Answer rules (`x-hwf` at a schema's root, `hwf_core::schema::AnswerRules`):
+//! a script runtime asks the broker for its reference's rules for one call.
+//! The seed's Python broker makes 3 attempts, refuses `4.0` for an
+//! `integer` and any answer that is not a dict; the seed's JSON runtime
+//! refuses `2.0` for an `integer` in its own words. The entry is taken off
+//! at the door: it reaches neither the agent nor the fingerprint, and a
+//! malformed one fails the call with `invalid_schema`.
+
+use crate::common::{Ctx, run_id};
+use serde_json::{Value, json};
+
+/// Calls the fixture agent answered for `label`: `call_attempt` lines
+/// (rejected attempts) plus the accepted one, from the journal.
+fn attempts(journal: &[Value], label: &str) -> Vec<Value> {
+    let call = journal
+        .iter()
+        .find(|e| e["type"] == "call_started" && e["label"] == label)
+        .unwrap_or_else(|| panic!("no call {label}"))["call"]
+        .clone();
+    journal
+        .iter()
+        .filter(|e| e["call"] == call && matches!(e["type"].as_str(), Some("call_attempt" | "call_completed")))
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn python_gets_the_seeds_three_attempts_and_its_integers() {
+    let ctx = Ctx::new();
+    let script = ctx.write(
+        "rules.py",
+        "meta = {\"name\": \"rules\", \"description\": \"answer rules\"}\n\
+         out = {}\n\
+         try:\n\
+         \x20   await agent(\"count it\", label=\"n\", schema={\"n\": \"int\"})\n\
+         except CapabilityError as e:\n\
+         \x20   out[\"three\"] = [e.code, str(e)]\n\
+         out[\"second\"] = await agent(\"count again\", label=\"m\", schema={\"n\": \"int\"})\n\
+         return out\n",
+    );
+    let fixture = ctx.write(
+        "f.json",
+        json!({"responses": [
+            {"match": {"label": "n"}, "sequence": [{"output": {"n": 4.0}}, {"output": {"n": "x"}}, {"output": {"n": 4.0}}, {"output": {"n": 4}}]},
+            {"match": {"label": "m"}, "sequence": [{"output": {"n": 4.0}}, {"output": {"n": 5}}]}
+        ]})
+        .to_string(),
+    );
+    let out = ctx.run_json(
+        script.to_str().expect("utf8"),
+        "{}",
+        &["--agents", fixture.to_str().expect("utf8")],
+    );
+    out.expect_code(0);
+    assert_eq!(
+        out.json()["data"]["result"],
+        json!({
+            "three": ["schema", "schema validation failed after 3 attempt(s): output.n expected integer, got float"],
+            "second": {"n": 5}
+        })
+    );
+    let journal = ctx.journal(&run_id(&out.json()));
+    // Three answers, the fourth (a good one) never asked for.
+    let n = attempts(&journal, "n");
+    assert_eq!(n.len(), 4, "{n:?}");
+    assert_eq!(n[3]["attempts"], 3);
+    assert_eq!(n[0]["error"], "field /n: 4.0 is not of type \"integer\"");
+    // The rules are not part of the request the agent got and the
+    // fingerprint covers.
+    let started = journal
+        .iter()
+        .find(|e| e["type"] == "call_started" && e["label"] == "n")
+        .expect("started");
+    assert_eq!(
+        started["request"]["schema"],
+        json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]})
+    );
+}
+
+/// The same rules are hwf's for any script: JavaScript asks for 2 attempts
+/// and whole integers; a malformed entry fails the call, naming it, before
+/// any agent runs.
+#[test]
+fn javascript_may_ask_for_the_rules_and_a_bad_entry_is_refused() {
+    let ctx = Ctx::new();
+    let script = ctx.write(
+        "rules.js",
+        "export const meta = { name: 'rules', description: 'answer rules' };\n\
+         const out = {};\n\
+         const S = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };\n\
+         out.lenient = await agent('count', { label: 'lenient', schema: S });\n\
+         try {\n\
+           await agent('count', { label: 'strict', schema: { ...S, 'x-hwf': { attempts: 2, whole_integers: true } } });\n\
+         } catch (e) { out.strict = e.message; }\n\
+         out.bad = await agent('count', { label: 'bad', schema: { ...S, 'x-hwf': { attempts: 0 } } });\n\
+         return out;\n",
+    );
+    let fixture = ctx.write(
+        "f.json",
+        json!({"responses": [{"match": {"prompt_contains": "count"}, "output": {"n": 4.0}}]}).to_string(),
+    );
+    let out = ctx.run_json(
+        script.to_str().expect("utf8"),
+        "{}",
+        &["--agents", fixture.to_str().expect("utf8")],
+    );
+    out.expect_code(0);
+    let result = &out.json()["data"]["result"];
+    assert_eq!(result["lenient"]["n"].as_f64(), Some(4.0), "{result}");
+    let strict = result["strict"].as_str().expect("strict refused");
+    assert!(
+        strict.contains("4.0 is not of type \"integer\" (after 2 attempts)"),
+        "{strict}"
+    );
+    // A failed agent call is `null` in Claude Code's `agent()`.
+    assert_eq!(result["bad"], Value::Null, "{result}");
+    let journal = ctx.journal(&run_id(&out.json()));
+    assert_eq!(attempts(&journal, "strict").len(), 3, "two answers and the completion");
+    let bad_call = attempts(&journal, "bad");
+    assert_eq!(bad_call.len(), 1, "no agent ran: {bad_call:?}");
+    assert_eq!(bad_call[0]["attempts"], 0);
+    assert_eq!(
+        bad_call[0]["error"]["message"],
+        "invalid_schema: `schema`: `x-hwf.attempts` must be an integer from 1 to 101, not 0"
+    );
+}
+
+/// A JSON step's answer that fails its `output_schema` after the broker's
+/// retries fails the run with the seed's own message (it used to be the
+/// broker's: `field /findings/1/score: "9" is not of type "number" (after 5
+/// attempts)`), and an `integer` refuses `2.0` as the seed's check does.
+#[test]
+fn json_steps_fail_their_schema_in_the_seeds_words() {
+    let ctx = Ctx::new();
+    for (ty, score, says) in [
+        (
+            "number",
+            json!("9"),
+            "output.findings[1].score expected number, got str",
+        ),
+        (
+            "integer",
+            json!(2.0),
+            "output.findings[1].score expected integer, got float",
+        ),
+    ] {
+        let def = json!({"version": "1", "name": "rules", "policy": {"network": false, "filesystem": false},
+          "steps": [{"kind": "agent", "id": "rate", "agent": "hermes.rate",
+                     "output_schema": {"type": "object", "properties": {
+                         "findings": {"type": "array", "items": {"type": "object", "properties": {"score": {"type": ty}}}}}}}]});
+        let d = ctx.write("wf.workflow.json", def.to_string());
+        let f = ctx.write(
+            "f.json",
+            json!({"responses": [{"match": {"agent": "hermes.rate"}, "output": {"findings": [{"score": 1}, {"score": score}]}}]})
+                .to_string(),
+        );
+        let out = ctx.run_json(
+            d.to_str().expect("utf8"),
+            "{}",
+            &["--agents", f.to_str().expect("utf8")],
+        );
+        let msg = out.json()["error"]["message"].as_str().unwrap_or("").to_owned();
+        assert!(
+            msg.ends_with(&format!("step 'rate' (agent 'hermes.rate'): schema_mismatch: {says}")),
+            "{ty}: {msg}"
+        );
+    }
+}
