@@ -858,6 +858,59 @@ fn a_failing_agent_in_parallel_raises_as_the_seed_does_and_can_be_caught() {
     assert!(msg.contains("agent_failed") && msg.contains("(line 3)"), "{msg}");
 }
 
+/// As the seed's `parallel`: a branch's failure cancels its siblings. The
+/// slow siblings never resume (no `next` call, no trace line), the host
+/// cancels the calls they were waiting on, the run goes on, and a resume
+/// with no agent replays it to the same result.
+#[test]
+fn a_failing_parallel_branch_cancels_its_siblings_calls_and_replays() {
+    let ctx = Ctx::new();
+    let f = ctx.write(
+        "f.json",
+        r#"{"responses": [
+          {"match": {"label": "fail"}, "error": "down", "code": "agent_unavailable"},
+          {"match": {"label": "slow"}, "output": {"v": "slow"}, "delay_ms": 400},
+          {"match": {"label": "after"}, "output": {"v": "after"}, "delay_ms": 800},
+          {"match": {}, "output": {"v": "next"}}
+        ]}"#,
+    );
+    let s = py(
+        &ctx,
+        "cancel.py",
+        "trace = []\n\
+         async def slow(i):\n\
+         \x20   await agent(f\"slow {i}\", label=\"slow\")\n\
+         \x20   trace.append(f\"resumed {i}\")\n\
+         \x20   await agent(f\"next {i}\", label=\"next\")\n\
+         async def bad():\n\
+         \x20   await agent(\"fails\", label=\"fail\")\n\
+         try:\n\
+         \x20   await parallel([lambda: slow(0), bad, lambda: slow(1)])\n\
+         except CapabilityError:\n\
+         \x20   trace.append(\"caught\")\n\
+         trace.append((await agent(\"after\", label=\"after\"))[\"v\"])\n\
+         return trace\n",
+    );
+    let out = ctx.run_json(&s, "{}", &["--agents", f.to_str().expect("utf8")]);
+    out.expect_code(0);
+    let want = json!(["caught", "after"]);
+    assert_eq!(out.json()["data"]["result"], want, "{}", out.stdout);
+    let j = ctx.journal(&run_id(&out));
+    let started: Vec<&str> = j
+        .iter()
+        .filter(|e| e["type"] == "call_started")
+        .filter_map(|e| e["label"].as_str())
+        .collect();
+    assert_eq!(started, ["slow", "fail", "slow", "after"], "no sibling called on");
+    let cancelled = j
+        .iter()
+        .filter(|e| e["type"] == "call_completed" && e["error"]["kind"] == "cancelled")
+        .count();
+    assert_eq!(cancelled, 2, "both slow calls cancelled: {j:?}");
+    let again = resume_with_no_agent(&ctx, &out);
+    assert_eq!(again.json()["data"]["result"], want, "{}", again.stdout);
+}
+
 #[test]
 fn asyncio_gather_over_agents_is_concurrent_without_an_import() {
     let ctx = Ctx::new();

@@ -189,7 +189,12 @@ async def parallel(thunks):
             return await thunk
         return await _hwf_settle(thunk())
 
-    return list(await _hwf_asyncio.gather(*[one(t) for t in items]))
+    # As the seed's `parallel` (a task per branch, the rest cancelled when
+    # one fails), `_hwf_gather`: every branch starts before a failure is
+    # seen, and then the branches still running are cancelled (their pending
+    # awaits never resume; `run` cancels the host calls they were waiting
+    # on) as the failure propagates.
+    return list(await _hwf_asyncio._hwf_gather(*[one(t) for t in items]))
 
 
 # The seed's `_call_stage`: a stage gets as many of (prev, item, index) as
@@ -1138,6 +1143,10 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
     // Monty call id -> host call number, for calls in flight, and back.
     let mut pending: BTreeMap<u32, u64> = BTreeMap::new();
     let mut monty_id: BTreeMap<u64, u32> = BTreeMap::new();
+    // Whether a call was cancelled mid-run: its late `cancelled` completion
+    // may still be among the host's undelivered ones, so `next` is then
+    // always given the list it waits on.
+    let mut cancelled_any = false;
     loop {
         progress = match progress {
             RunProgress::Complete(value) => {
@@ -1205,6 +1214,22 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
                 .map_err(fail)?
             }
             RunProgress::ResolveFutures(state) => {
+                // A call Monty no longer waits on (a `parallel` branch it
+                // cancelled when a sibling failed) is cancelled at the host.
+                // Monty cancels only while it runs, so this happens at the
+                // same turn on replay.
+                if state.pending_call_ids().len() != pending.len() {
+                    let waited: std::collections::BTreeSet<u32> = state.pending_call_ids().iter().copied().collect();
+                    let gone: Vec<u32> = pending.keys().copied().filter(|m| !waited.contains(m)).collect();
+                    if !gone.is_empty() {
+                        let calls: Vec<u64> = gone.iter().filter_map(|m| pending.remove(m)).collect();
+                        for call in &calls {
+                            monty_id.remove(call);
+                        }
+                        host::cancel(&calls);
+                        cancelled_any = true;
+                    }
+                }
                 if pending.is_empty() {
                     return Err("script_error: the script is waiting on a call that can never finish".into());
                 }
@@ -1215,7 +1240,7 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
                 // searching) thousands of numbers on every turn. A count
                 // that differs (not expected) sends the list it waits on;
                 // a call Monty does not know would be refused by `resume`.
-                let done = if state.pending_call_ids().len() == pending.len() {
+                let done = if !cancelled_any && state.pending_call_ids().len() == pending.len() {
                     host::next(&[])
                 } else {
                     let waiting: Vec<u64> = state

@@ -267,15 +267,51 @@ class Fixture:
         raise CapabilityError(f"no fixture response for {request}", "agent_failed", True)
 
 
+class _Host:
+    """When agent calls finish. The seed's broker answers over a pipe, so a
+    call's answer reaches the guest long after everything it set going has
+    run as far as it can (a failed ``parallel`` branch's siblings cancelled,
+    a finished gather's waiter resumed); hwf's host delivers one finished
+    call at a time when the script waits on nothing else. So here: one
+    answer per turn, in call order, once the loop has nothing else to run."""
+
+    def __init__(self):
+        self.waiting = []
+        self.pump = None
+
+    async def turn(self):
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        self.waiting.append(fut)
+        if self.pump is None or self.pump.done():
+            self.pump = loop.create_task(self._pump())
+        await fut
+
+    async def _pump(self):
+        loop = asyncio.get_running_loop()
+        while True:
+            # A cancelled call (its branch was cancelled) is never answered.
+            self.waiting = [f for f in self.waiting if not f.done()]
+            if not self.waiting:
+                return
+            await asyncio.sleep(0)
+            if loop._ready:
+                continue  # something else can still run
+            fut = self.waiting.pop(0)
+            if not fut.done():
+                fut.set_result(None)
+
+
 def globals_for(fixture, args, logs):
     # The seed's fingerprint cache: a prompt call the run already made with
     # the same prompt and options is answered with its first result.
     seen = {}
     budget = _Budget()
+    host = _Host()
 
     async def agent(target, input=None, *, label=None, phase=None, schema=None, model=None, effort=None,
                     isolation=None, context=None, tools=None, agentType=None):
-        await asyncio.sleep(0)
+        await host.turn()
         legacy = (isinstance(target, str) and target.startswith(("hermes.", "kanban."))
                   and len(target.split(".", 1)[1]) > 0 and not any(c.isspace() for c in target))
         if legacy:
@@ -358,18 +394,38 @@ def globals_for(fixture, args, logs):
             return await value
         return value
 
+    # The seed's `parallel` (vm_guest.py): each thunk is called in a task of
+    # its own, at most `max_parallel` (8) running; the first failure cancels
+    # the tasks still running (their pending awaits never resume) and is
+    # raised once they have ended.
     async def parallel(thunks):
-        started = []
-        try:
-            for t in list(thunks):
-                started.append(maybe_await(t()))
-        except BaseException:
-            # A thunk that raises at once: the coroutines made before it
-            # never run (closed, so CPython does not warn about them).
-            for coro in started:
-                coro.close()
-            raise
-        return list(await asyncio.gather(*started))
+        thunk_list = list(thunks)
+        results = [None] * len(thunk_list)
+        running = set()
+        next_index = 0
+
+        async def run_one(index, thunk):
+            results[index] = await maybe_await(thunk())
+
+        def start_ready():
+            nonlocal next_index
+            while next_index < len(thunk_list) and len(running) < 8:
+                running.add(asyncio.create_task(run_one(next_index, thunk_list[next_index])))
+                next_index += 1
+
+        start_ready()
+        while running:
+            done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            try:
+                for task in done:
+                    await task
+            except BaseException:
+                for task in running:
+                    task.cancel()
+                await asyncio.gather(*running, return_exceptions=True)
+                raise
+            start_ready()
+        return results
 
     def call_stage(stage, prev, item, index):
         try:

@@ -247,6 +247,13 @@ pub(crate) struct GatherFuture {
     pub items: Vec<HeapId>,
     /// Phase of the gather lifecycle. See [`GatherState`].
     pub state: GatherState,
+    /// hwf: a gather made by `asyncio._hwf_gather` (the runtime's
+    /// `parallel`). A child's failure reaches the waiter only after the
+    /// tasks already ready have run their step, as CPython's loop wakes it
+    /// (so every branch has started), and the children still running are
+    /// cancelled as the waiter wakes.
+    #[serde(default)]
+    pub fail_fast: bool,
 }
 
 /// Lifecycle phase of a [`GatherFuture`].
@@ -312,6 +319,7 @@ impl GatherFuture {
         Self {
             items,
             state: GatherState::Pending,
+            fail_fast: false,
         }
     }
 

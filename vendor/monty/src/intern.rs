@@ -1204,6 +1204,9 @@ pub enum StaticStrings {
     Signed,
     /// `int.from_bytes(bytes=...)` keyword.
     Bytes,
+    /// hwf: `asyncio._hwf_gather()`, the runtime's failing-fast gather.
+    #[strum(serialize = "_hwf_gather")]
+    HwfGather,
 }
 
 /// Computes an FNV-1a hash over static-string identities and serialization.

@@ -26,6 +26,9 @@ use crate::{
 pub(crate) enum AsyncioFunctions {
     Gather,
     Run,
+    /// hwf: `asyncio._hwf_gather(*awaitables)`, see [`hwf_gather`].
+    #[strum(serialize = "_hwf_gather")]
+    HwfGather,
 }
 
 /// Creates the `asyncio` module and allocates it on the heap.
@@ -48,6 +51,11 @@ pub fn create_module(vm: &mut VM<'_>) -> HeapId {
         Value::ModuleFunction(ModuleFunctions::Asyncio(AsyncioFunctions::Run)),
         vm,
     );
+    module.set_attr(
+        StaticStrings::HwfGather,
+        Value::ModuleFunction(ModuleFunctions::Asyncio(AsyncioFunctions::HwfGather)),
+        vm,
+    );
 
     vm.heap.allocate(HeapData::Module(Box::new(module)))
 }
@@ -55,6 +63,7 @@ pub(super) fn call(vm: &mut VM<'_>, functions: AsyncioFunctions, args: ArgValues
     match functions {
         AsyncioFunctions::Gather => gather(vm, args).map(CallResult::Value),
         AsyncioFunctions::Run => run(vm.heap, args),
+        AsyncioFunctions::HwfGather => hwf_gather(vm, args).map(CallResult::Value),
     }
 }
 
@@ -91,6 +100,25 @@ fn run(heap: &mut Heap, args: ArgValues) -> RunResult<CallResult> {
 /// # Errors
 /// Returns `TypeError` if any argument is not awaitable.
 pub(crate) fn gather(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
+    gather_with(vm, args, false)
+}
+
+/// hwf: `asyncio._hwf_gather(*awaitables)`, the gather of the runtime's
+/// `parallel` (the seed's, which runs each branch as a task and cancels the
+/// rest when one fails): `asyncio.gather`, except that when a child fails,
+/// the failure reaches the waiter only after the tasks already ready have
+/// run their step (every branch has started, as CPython's loop runs them
+/// before it wakes the waiter), and the children still running are then
+/// cancelled: their pending awaits never resume, and the external calls they
+/// were waiting on are no longer pending, so the host can cancel them
+/// (`VM::handle_task_failure`). `asyncio.gather` itself keeps CPython's
+/// semantics: nothing is cancelled.
+fn hwf_gather(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
+    gather_with(vm, args, true)
+}
+
+/// `asyncio.gather`, or with `fail_fast` `asyncio._hwf_gather`.
+fn gather_with(vm: &mut VM<'_>, args: ArgValues, fail_fast: bool) -> RunResult<Value> {
     // TODO: support keyword arguments (e.g. return_exceptions); for now any
     // kwarg is rejected up front by the macro's `kwargs_not_supported_yet`
     // flag with a `NotImplementedError: gather() does not yet support keyword
@@ -119,7 +147,8 @@ pub(crate) fn gather(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
         .drain(..)
         .map(|arg| arg.into_ref_id().expect("validated gather awaitable is heap-backed"))
         .collect();
-    let gather_future = GatherFuture::new(items);
+    let mut gather_future = GatherFuture::new(items);
+    gather_future.fail_fast = fail_fast;
     let id = vm.heap.allocate(HeapData::GatherFuture(Box::new(gather_future)));
     Ok(Value::Ref(id))
 }

@@ -409,7 +409,7 @@ impl<'h> VM<'h> {
             self.scheduler.set_current_task(Some(next_task_id));
 
             // Load or initialize the next task's context
-            self.load_or_init_task(next_task_id)?;
+            self.load_ready_task(next_task_id)?;
 
             // Continue execution with the newly current frame
             Ok(AwaitResult::FramePushed)
@@ -486,7 +486,7 @@ impl<'h> VM<'h> {
 
         if let Some(next_id) = next_task_id {
             self.scheduler.set_current_task(Some(next_id));
-            self.load_or_init_task(next_id)?;
+            self.load_ready_task(next_id)?;
             Ok(AwaitResult::FramePushed)
         } else {
             Ok(AwaitResult::Yield(self.scheduler.pending_call_ids()))
@@ -531,6 +531,15 @@ impl<'h> VM<'h> {
         // at, so the chain walk below cannot free its first link underneath
         // itself.
         let awaiter = self.scheduler.get_task_mut(task_id).awaiter.take();
+        // hwf: a child of a failing-fast gather (`asyncio._hwf_gather`).
+        let fail_fast = match &awaiter {
+            Some(Awaiter::GatherSlot { gather, .. }) if self.fails_fast(*gather) => {
+                // Kept alive past the chain walk, which drops the awaiter.
+                self.heap.inc_ref(*gather);
+                Some(*gather)
+            }
+            _ => None,
+        };
 
         // Walk the awaiter chain, settling each gather on the way, to reach
         // the task that should resume with the exception. Delivering nothing
@@ -539,6 +548,23 @@ impl<'h> VM<'h> {
         if let Some(awaiter) = awaiter
             && let Some(waiter_id) = self.deliver_awaiter_failure(awaiter, error.clone())
         {
+            if let Some(gather) = fail_fast {
+                // hwf: as CPython's loop wakes the waiter of a failed
+                // gather: after the tasks already ready have run their step.
+                // The waiter, `Failed` now, is queued behind them; when it is
+                // loaded, the gather's children still running are cancelled
+                // and it raises (`load_ready_task`).
+                self.scheduler.queue_failed_waiter(waiter_id, gather, self.heap);
+                self.heap.dec_ref(gather);
+                drop(error);
+                self.discard_failed_task(task_id);
+                self.scheduler.set_current_task(None);
+                if let Some(next_task_id) = self.scheduler.next_ready_task() {
+                    self.scheduler.set_current_task(Some(next_task_id));
+                    self.load_ready_task(next_task_id)?;
+                }
+                return Ok(());
+            }
             // `deliver_awaiter_failure` set the waiter to `Failed`, but we
             // propagate the exception via `Err` (the run loop's
             // `handle_exception` raises in the waiter's frame), so the task
@@ -548,6 +574,9 @@ impl<'h> VM<'h> {
             self.scheduler.set_current_task(Some(waiter_id));
             self.load_or_init_task(waiter_id)?;
             return Err(error);
+        }
+        if let Some(gather) = fail_fast {
+            self.heap.dec_ref(gather);
         }
 
         // Nothing can receive this exception, so it is dropped: CPython's
@@ -560,10 +589,67 @@ impl<'h> VM<'h> {
         self.scheduler.set_current_task(None);
         if let Some(next_task_id) = self.scheduler.next_ready_task() {
             self.scheduler.set_current_task(Some(next_task_id));
-            self.load_or_init_task(next_task_id)?;
+            self.load_ready_task(next_task_id)?;
         }
 
         Ok(())
+    }
+
+    /// hwf: whether `gather` is a failing-fast gather (`asyncio._hwf_gather`).
+    fn fails_fast(&self, gather: HeapId) -> bool {
+        matches!(self.heap.get(gather), HeapData::GatherFuture(g) if g.fail_fast)
+    }
+
+    /// hwf: loads a task taken from the ready queue. One queued `Failed` —
+    /// the waiter of a failing-fast gather (see [`Self::handle_task_failure`])
+    /// — is loaded, the gather's children still running are cancelled, and
+    /// its error is returned, to be raised in its frame.
+    fn load_ready_task(&mut self, task_id: TaskId) -> Result<(), RunError> {
+        self.load_or_init_task(task_id)?;
+        match self.take_task_failure(task_id) {
+            Some(err) => Err(err),
+            None => Ok(()),
+        }
+    }
+
+    /// hwf: the error of a task queued `Failed`, leaving it `Ready`, once
+    /// the children of the failing-fast gather it waited on are cancelled.
+    fn take_task_failure(&mut self, task_id: TaskId) -> Option<RunError> {
+        if let Some(gather) = self.scheduler.take_cancel_on_wake(task_id) {
+            self.cancel_gather_children(gather);
+            self.heap.dec_ref(gather);
+        }
+        if !self.scheduler.is_task_failed(task_id) {
+            return None;
+        }
+        match mem::replace(&mut self.scheduler.get_task_mut(task_id).state, TaskState::Ready) {
+            TaskState::Failed(err) => Some(err),
+            other => {
+                self.scheduler.set_state(task_id, other, self.heap);
+                None
+            }
+        }
+    }
+
+    /// hwf: cancels the tasks still running the coroutine children of
+    /// `gather`, when the waiter of a failing-fast gather wakes: their
+    /// pending awaits never resume, and an external call one was blocked on
+    /// leaves the pending set, so the host can cancel it. As the seed's
+    /// tasks, cancelled in its `asyncio.wait`-based `parallel`: the branches
+    /// of a `parallel` / `pipeline` a cancelled task was waiting in run on
+    /// ([`Scheduler::cancel_task_alone`]).
+    pub(crate) fn cancel_gather_children(&mut self, gather: HeapId) {
+        let HeapData::GatherFuture(g) = self.heap.get(gather) else {
+            return;
+        };
+        let tasks: Vec<TaskId> = g
+            .items
+            .iter()
+            .filter_map(|&item| self.scheduler.task_of_coroutine(item))
+            .collect();
+        for task in tasks {
+            self.scheduler.cancel_task_alone(task, self.heap);
+        }
     }
 
     /// Drops the current task after an exception escaped its last frame,
@@ -1036,6 +1122,10 @@ impl<'h> VM<'h> {
             self.save_current_context();
             self.scheduler.set_current_task(Some(next_task_id));
             self.load_or_init_task(next_task_id)?;
+            // hwf: the waiter of a failing-fast gather raises here.
+            if let Some(err) = self.take_task_failure(next_task_id) {
+                return self.resume_with_exception(err);
+            }
             return self.run_external();
         }
 

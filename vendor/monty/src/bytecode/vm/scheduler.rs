@@ -88,6 +88,12 @@ pub(crate) struct Task {
     pub awaiter: Option<Awaiter>,
     /// Current execution state.
     pub state: TaskState,
+    /// hwf: a failing-fast gather (`asyncio._hwf_gather`) this task waits on
+    /// failed: the task is queued `Failed`, and when it is loaded the
+    /// gather's children still running are cancelled before it raises.
+    /// Owns an inc_ref on the gather.
+    #[serde(default)]
+    pub cancel_on_wake: Option<HeapId>,
 }
 
 impl<C: ContainsHeap> DropWithContext<C> for Task {
@@ -100,6 +106,9 @@ impl<C: ContainsHeap> DropWithContext<C> for Task {
         }
         if let Some(awaiter) = self.awaiter.take() {
             awaiter.drop_with(heap);
+        }
+        if let Some(gather) = self.cancel_on_wake.take() {
+            heap.heap_mut().dec_ref(gather);
         }
     }
 }
@@ -149,6 +158,7 @@ impl Task {
             coroutine_id,
             awaiter,
             state: TaskState::Ready,
+            cancel_on_wake: None,
         }
     }
 
@@ -355,6 +365,31 @@ impl Scheduler {
         self.ready_queue.push_back(task_id);
     }
 
+    /// hwf: queues the `Failed` waiter of the failing-fast gather `gather`
+    /// behind the ready tasks, without touching its state: when it is loaded,
+    /// the gather's children still running are cancelled and it raises
+    /// (`VM::load_ready_task`). Takes an inc_ref on `gather`.
+    pub fn queue_failed_waiter(&mut self, task_id: TaskId, gather: HeapId, heap: &mut HeapReader<'_>) {
+        heap.inc_ref(gather);
+        let task = self.get_task_mut(task_id);
+        if let Some(old) = task.cancel_on_wake.replace(gather) {
+            heap.dec_ref(old);
+        }
+        self.ready_queue.push_back(task_id);
+    }
+
+    /// hwf: takes the failing-fast gather whose children are cancelled when
+    /// `task_id` wakes (see [`Task::cancel_on_wake`]), with its inc_ref.
+    pub fn take_cancel_on_wake(&mut self, task_id: TaskId) -> Option<HeapId> {
+        self.tasks.get_mut(&task_id).and_then(|t| t.cancel_on_wake.take())
+    }
+
+    /// hwf: the task driving the spawned coroutine `coroutine_id`, if it is
+    /// still running.
+    pub fn task_of_coroutine(&self, coroutine_id: HeapId) -> Option<TaskId> {
+        self.coroutine_to_task.get(&coroutine_id).copied()
+    }
+
     /// Sets the current task.
     pub fn set_current_task(&mut self, task_id: Option<TaskId>) {
         self.current_task = task_id;
@@ -387,6 +422,15 @@ impl Scheduler {
         }
     }
 
+    /// hwf: cancels one task, leaving the tasks spawned under a gather it was
+    /// blocked on running: their results reach that gather and go no further
+    /// (its waiter is gone), as a seed task cancelled while its `parallel`
+    /// waits in `asyncio.wait` leaves that parallel's branches running.
+    pub fn cancel_task_alone(&mut self, task_id: TaskId, heap: &mut HeapReader<'_>) {
+        let mut nested: SmallVec<[TaskId; 4]> = SmallVec::new();
+        self.cancel_one(task_id, heap, &mut nested);
+    }
+
     /// Cancels one task, queueing the tasks spawned under any gather it was
     /// blocked on for [`Scheduler::cancel_task`] to drain.
     ///
@@ -414,14 +458,42 @@ impl Scheduler {
         if !task.is_finished() {
             self.ready_queue.retain(|&id| id != task_id);
 
-            // Blocked on a gather: queue the tasks spawned under it. An
-            // external future needs no extra teardown.
+            // Blocked on a gather: queue the tasks spawned under it. Blocked
+            // on an external future: the call is no longer waited on.
             if let TaskState::Blocked(blocked_id) = task.state {
+                self.forget_awaited_external(blocked_id, task_id, heap);
                 self.queue_gather_tasks(blocked_id, heap, pending);
             }
         }
 
         task.drop_with(heap);
+    }
+
+    /// hwf: when a task blocked on the external future `future_id` is
+    /// cancelled, nothing waits on that call any more: it leaves
+    /// `pending_externals` (so [`Self::pending_call_ids`] no longer lists it
+    /// and the host can cancel it; a late result is dropped) and the future
+    /// forgets the task. A future that is not one, or that another awaiter
+    /// holds, is left alone.
+    fn forget_awaited_external(&mut self, future_id: HeapId, task_id: TaskId, heap: &mut HeapReader<'_>) {
+        let HeapReadOutput::ExternalFuture(mut fut) = heap.read(future_id) else {
+            return;
+        };
+        let call_id = fut.get(heap).call_id;
+        let awaiter = match &mut fut.get_mut(heap).state {
+            ExternalFutureState::Pending { awaiter } if matches!(&*awaiter, Some(Awaiter::Task(t)) if *t == task_id) => {
+                awaiter.take()
+            }
+            _ => None,
+        };
+        drop(fut);
+        let Some(awaiter) = awaiter else {
+            return;
+        };
+        awaiter.drop_with(heap);
+        if let Some(id) = self.pending_externals.remove(&call_id) {
+            heap.dec_ref(id);
+        }
     }
 
     /// Queues every task spawned under the gather `root`, walking nested
