@@ -2,9 +2,10 @@ meta = {"name": "parallel_nested_failures", "description": "A branch that handle
 
 trace = []
 
-async def check(kind, i):
+async def check(kind, i, note=True):
     r = await agent(f"Check {kind} {i}", label=kind)
-    trace.append(f"{kind} {i} ok")
+    if note:
+        trace.append(f"{kind} {i} ok")
     return r["v"]
 
 async def guarded():
@@ -15,7 +16,7 @@ async def guarded():
         trace.append("flaky handled")
     return "fallback"
 
-first = await parallel([lambda: check("lint", 1), guarded, lambda: check("lint", 2)])
+first = await parallel([lambda: check("lint", 1, False), guarded, lambda: check("lint", 2, False)])
 trace.append(f"first {first}")
 
 def validate(target):
@@ -32,6 +33,7 @@ async def shielded():
         trace.append(f"shielded caught {e}")
     return "shielded"
 
-second = await parallel([shielded, lambda: check("lint", 3)])
+second = await parallel([shielded, lambda: "plain"])
+third = await check("lint", 3)
 trace.append(f"second {second}")
 return trace
