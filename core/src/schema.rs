@@ -44,6 +44,11 @@ pub struct AnswerRules {
     pub whole_integers: bool,
     /// The answer must be an object, whatever the schema's root says.
     pub object_answer: bool,
+    /// A `kanban.<profile>` call a board takes as a card checks the card's
+    /// result against the schema, not its whole outcome (the seed's
+    /// durable `kanban_agent` in Python; a JSON step's `output_schema`
+    /// names the outcome's fields).
+    pub card_result: bool,
 }
 
 /// The most attempts [`AnswerRules::attempts`] may name (the largest
@@ -64,7 +69,7 @@ pub fn take_answer_rules(schema: &mut Value) -> Result<AnswerRules, String> {
     };
     let Value::Object(entry) = entry else {
         return Err(format!(
-            "`{ANSWER_RULES_KEY}` must be an object of answer rules (attempts, unchecked, whole_integers, object_answer)"
+            "`{ANSWER_RULES_KEY}` must be an object of answer rules (attempts, unchecked, whole_integers, object_answer, card_result)"
         ));
     };
     let mut rules = AnswerRules::default();
@@ -87,9 +92,10 @@ pub fn take_answer_rules(schema: &mut Value) -> Result<AnswerRules, String> {
             "unchecked" => rules.unchecked = flag()?,
             "whole_integers" => rules.whole_integers = flag()?,
             "object_answer" => rules.object_answer = flag()?,
+            "card_result" => rules.card_result = flag()?,
             other => {
                 return Err(format!(
-                    "`{ANSWER_RULES_KEY}` has no rule {other:?} (attempts, unchecked, whole_integers, object_answer)"
+                    "`{ANSWER_RULES_KEY}` has no rule {other:?} (attempts, unchecked, whole_integers, object_answer, card_result)"
                 ));
             }
         }
@@ -536,7 +542,8 @@ mod tests {
                 attempts: Some(3),
                 unchecked: false,
                 whole_integers: true,
-                object_answer: true
+                object_answer: true,
+                card_result: false,
             }
         );
         assert_eq!(schema, json!({"n": "integer"}));

@@ -1001,32 +1001,43 @@ fn asyncio_gather_over_hundreds_of_agents_delivers_each_once_and_replays_in_orde
 }
 
 #[test]
-fn kanban_agent_is_the_kanban_task_capability() {
+fn kanban_agent_is_an_agent_call_to_its_profile_without_a_board() {
     let ctx = Ctx::new();
+    // As the seed's broker without a Kanban backend: an agent call to
+    // `kanban.<profile>`, which a fixture answers, its output checked once
+    // against the schema (a float is no integer there).
+    let f = ctx.write(
+        "f.json",
+        r#"{"responses": [{"match": {"agent": "kanban.triage"}, "sequence": [
+            {"output": {"status": "succeeded", "n": 2}}, {"output": {"status": "succeeded", "n": 2.0}}]}]}"#,
+    );
     let s = py(
         &ctx,
         "kanban.py",
-        "try:\n\
-         \x20   r = await kanban_agent(\"triage\", {\"title\": \"t\"}, {\"x\": 1}, label=\"card\", board=\"b1\")\n\
+        "r = await kanban_agent(\"triage\", {\"title\": \"t\"}, {\"x\": 1}, label=\"card\", board=\"b1\", schema={\"n\": \"int\"})\n\
+         try:\n\
+         \x20   await kanban_agent(\"triage\", {\"title\": \"u\"}, schema={\"n\": \"int\"})\n\
          except CapabilityError as e:\n\
-         \x20   r = str(e).split(\":\")[0]\n\
-         return r\n",
+         \x20   return [r, e.code, str(e)]\n",
     );
-    let out = ctx.run_json(&s, "{}", &[]);
+    let out = ctx.run_json(&s, "{}", &["--agents", f.to_str().expect("utf8")]);
     out.expect_code(0);
-    // kanban.task is registered (issue 19) as session_launch, which the
-    // default policy refuses.
-    assert_eq!(out.json()["data"]["result"], "side_effect_denied");
+    assert_eq!(
+        out.json()["data"]["result"],
+        json!([{"status": "succeeded", "n": 2}, "schema", "output.n expected integer, got float"])
+    );
     let start = ctx
         .journal(&run_id(&out))
         .into_iter()
         .find(|e| e["type"] == "call_started")
         .expect("call");
-    assert_eq!(start["kind"], "capability");
+    assert_eq!(start["kind"], "agent");
     assert_eq!(
         start["request"],
-        json!({"name": "kanban.task", "label": "card", "input": {"profile": "triage", "task": {"title": "t"},
-               "input": {"x": 1}, "board": "b1", "wait": true, "durable": true}})
+        json!({"agent": "kanban.triage", "label": "card",
+               "input": {"profile": "triage", "task": {"title": "t"}, "input": {"x": 1}, "wait": true, "durable": true},
+               "context": {"board": "b1"},
+               "schema": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}})
     );
 }
 

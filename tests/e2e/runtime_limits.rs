@@ -77,8 +77,12 @@ fn a_python_script_makes_more_than_1000_agent_calls_when_max_agent_calls_is_rais
     let d = out.json()["data"].clone();
     assert_eq!(d["result"]["ok"], 1000, "{d}");
     assert_eq!(d["result"]["refused"]["at"], 1000, "{d}");
-    let msg = d["result"]["refused"]["message"].as_str().expect("message");
-    assert!(msg.starts_with("limit_agent: "), "{msg}");
+    // The host's refusal in the seed's words (`CapabilityError`, code
+    // `limit_agent`).
+    assert_eq!(
+        d["result"]["refused"]["message"], "max_agent_calls (1000) exceeded",
+        "{d}"
+    );
 }
 
 /// The `request` of the run's only agent call.

@@ -100,8 +100,11 @@ fn unprintable(c: char) -> bool {
 /// /a/0: "b" is a required property`) in the words of the seed's schema
 /// subset (`schema_subset._check_value`): a missing field is `output.a[0]
 /// missing required field 'b'`, a wrong type `output.score expected
-/// integer, got str` (the value named by its Python type, [`type_name`]).
-/// The root is `output`. Any other reason is returned as it is.
+/// integer, got str` (the value named by its Python type, [`type_name`]),
+/// a value outside an `enum` `output.r value is not one of the declared
+/// enum values`, fields `additionalProperties: false` refuses `output has
+/// unexpected field(s) ['i', 'j'] (additionalProperties: false)`. The root
+/// is `output`. Any other reason is returned as it is.
 pub fn schema_reason(problem: &str) -> String {
     let (path, what) = match problem.strip_prefix("field ").and_then(|p| p.split_once(": ")) {
         Some((pointer, what)) if pointer.starts_with('/') => {
@@ -131,6 +134,26 @@ pub fn schema_reason(problem: &str) -> String {
         && let Ok(value) = serde_json::from_str::<Value>(value)
     {
         return format!("{path} expected {kind}, got {}", type_name(&value));
+    }
+    if what.contains(" is not one of ") {
+        return format!("{path} value is not one of the declared enum values");
+    }
+    if let Some(list) = what
+        .strip_prefix("Additional properties are not allowed (")
+        .and_then(|l| {
+            l.strip_suffix(" was unexpected)")
+                .or_else(|| l.strip_suffix(" were unexpected)"))
+        })
+        .and_then(|l| l.strip_prefix('\'')?.strip_suffix('\''))
+    {
+        let mut names: Vec<&str> = list.split("', '").collect();
+        names.sort_unstable();
+        names.dedup();
+        let quoted: Vec<String> = names.iter().map(|n| repr_str(n)).collect();
+        return format!(
+            "{path} has unexpected field(s) [{}] (additionalProperties: false)",
+            quoted.join(", ")
+        );
     }
     problem.to_owned()
 }
@@ -194,6 +217,18 @@ mod tests {
         assert_eq!(
             schema_reason("[1] is not of type \"object\""),
             "output expected object, got list"
+        );
+        assert_eq!(
+            schema_reason("field /r: \"c\" is not one of \"a\" or \"b\""),
+            "output.r value is not one of the declared enum values"
+        );
+        assert_eq!(
+            schema_reason("Additional properties are not allowed ('j', 'i' were unexpected)"),
+            "output has unexpected field(s) ['i', 'j'] (additionalProperties: false)"
+        );
+        assert_eq!(
+            schema_reason("field /a/0: Additional properties are not allowed ('x' was unexpected)"),
+            "output.a[0] has unexpected field(s) ['x'] (additionalProperties: false)"
         );
         assert_eq!(
             schema_reason("field /a~1b: 3 is less than 5"),

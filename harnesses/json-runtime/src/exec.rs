@@ -45,15 +45,17 @@ fn err_text(e: &CallError) -> (bool, String) {
 /// table (`hwf_guest::runtime::AGENT_OPTIONS`), after the JSON format's
 /// own rules: `input` as resolved, the enclosing phase when the step names
 /// none, and the seed's `output_schema` (either form) as the JSON Schema
-/// the broker checks. With `whole_integers` the broker takes an `integer`
-/// as Python does (`x-hwf`: `2.0` is a float, which the seed's own check
-/// refuses); a kanban card's outcome is left to the runtime's own check,
-/// which a `blocked` / `failed` card skips.
+/// the agent gets. With `own_check` the broker reads the answer as JSON
+/// and leaves checking it to the runtime (`x-hwf` `unchecked`): an agent
+/// step's output is checked once, by the seed's own rules and in its words
+/// ([`seed_check`]), as the seed's runtime checks it, with no retry. A
+/// kanban card's outcome is checked by the broker (retried) and then by
+/// the runtime, which a `blocked` / `failed` card skips.
 fn request(
     mut opts: Map<String, Value>,
     ctx: &Ctx,
     input: Value,
-    whole_integers: bool,
+    own_check: bool,
 ) -> Result<wit::AgentRequest, String> {
     opts.insert("input".into(), input);
     if !opts.get("phase").is_some_and(Value::is_string)
@@ -65,9 +67,9 @@ fn request(
         match schema::to_json_schema(&s) {
             Some(mut js) => {
                 if let Value::Object(root) = &mut js
-                    && whole_integers
+                    && own_check
                 {
-                    root.insert("x-hwf".into(), json!({"whole_integers": true}));
+                    root.insert("x-hwf".into(), json!({"unchecked": true}));
                 }
                 opts.insert("schema".into(), js)
             }

@@ -827,34 +827,55 @@ fn capability_task(a: &Args) -> Result<Task, MontyException> {
     }))
 }
 
-/// `kanban_agent(profile, task, input, …)`: the `kanban.task` capability,
-/// as the JSON runtime maps the seed's step.
+/// `kanban_agent(profile, task, input, schema=, label=, …)`, as the seed's
+/// broker makes it without a Kanban backend (`_handle_kanban`): an agent
+/// call to the reserved id `kanban.<profile>` with `{profile, task, input,
+/// wait: true, durable: true}` (`wait=False` is hwf's card that does not
+/// wait), its output checked once against the schema (`_invoke`). The
+/// keywords the seed's durable backend reads for a card (`title`, `board`,
+/// `tenant`, `workspace`, `on_block`, …) go in the call's `context`. A
+/// store with a board takes the call as a card (the host's Kanban lane),
+/// whose result the schema then checks, as the seed's durable backend
+/// does (answer rule `card_result`).
 fn kanban_task(a: &Args) -> Result<Task, MontyException> {
     let Some(Value::String(profile)) = a.get(0, "profile") else {
         return Err(type_error(
             "kanban_agent(profile, task, input, ...): profile must be a string",
         ));
     };
-    // The seed's kanban runner reads a dict schema field by field and
-    // never refuses one at run time (`kanban.validate_workflow_result`); a
-    // schema that is not a dict declares nothing.
     let mut payload = Map::new();
     payload.insert("profile".into(), Value::String(profile.clone()));
     payload.insert("task".into(), a.get(1, "task").cloned().unwrap_or_else(|| json!({})));
     payload.insert("input".into(), a.get(2, "input").cloned().unwrap_or_else(|| json!({})));
+    let mut card = Map::new();
     for (k, v) in &a.kw {
-        if !matches!(k.as_str(), "profile" | "task" | "input" | "label") && (k != "schema" || v.is_object()) {
-            payload.insert(k.clone(), v.clone());
+        if !matches!(k.as_str(), "profile" | "task" | "input" | "label" | "schema" | "wait") {
+            card.insert(k.clone(), v.clone());
         }
     }
-    payload.entry("wait").or_insert(Value::Bool(true));
+    payload.insert("wait".into(), a.kw.get("wait").cloned().unwrap_or(Value::Bool(true)));
     payload.insert("durable".into(), Value::Bool(true));
-    Ok(Task::Capability(CapabilityRequest {
-        name: "kanban.task".into(),
-        input: Value::Object(payload).to_string(),
-        label: opt_str(&a.kw, "label"),
-        approval_id: None,
-    }))
+    let mut opts = Map::new();
+    if !card.is_empty() {
+        opts.insert("context".into(), Value::Object(card));
+    }
+    opts.insert("agent".into(), Value::String(format!("kanban.{profile}")));
+    opts.insert("input".into(), Value::Object(payload));
+    if let Some(label) = a.kw.get("label") {
+        opts.insert("label".into(), label.clone());
+    }
+    // A schema that is not a dict declares nothing (the seed's kanban
+    // runner reads a dict schema field by field).
+    if let Some(schema) = a.kw.get("schema").filter(|s| s.is_object()) {
+        opts.insert("schema".into(), schema.clone());
+    }
+    with_seed_schema(&mut opts, false)?;
+    if let Some(Value::Object(rules)) = opts.get_mut("schema").and_then(|s| s.get_mut("x-hwf")) {
+        rules.insert("card_result".into(), Value::Bool(true));
+    }
+    let req = runtime::agent_request_from_json(&Value::Object(opts))
+        .map_err(|e| type_error(format!("kanban_agent(): {e}")))?;
+    Ok(Task::Agent(req))
 }
 
 /// `workflow(name, args)`: a saved workflow's name, or `{"scriptPath": …}`.
@@ -973,6 +994,32 @@ fn outcome(o: Result<String, CallError>) -> ExtFunctionResult {
     }
 }
 
+/// A named agent's answer as the seed's broker takes it (`_invoke`): a
+/// dict, else `CapabilityError("agent 'hermes.x' returned list, expected
+/// dict", code="bad_output")`, also where the host's schema check refused
+/// the answer for not being an object.
+fn named_agent_outcome(agent: &str, o: Result<String, CallError>) -> Result<String, CallError> {
+    let got = match &o {
+        Ok(raw) => match serde_json::from_str::<Value>(raw) {
+            Ok(Value::Object(_)) => return o,
+            Ok(v) => python::type_name(&v).to_owned(),
+            Err(_) => return o,
+        },
+        Err(e) if runtime::call_error_code(e) == "schema_mismatch" => {
+            let rest = runtime::call_error_text(e).strip_prefix("schema_mismatch: ").unwrap_or_default();
+            match python::schema_reason(python::schema_refusal(rest).0).strip_prefix("output expected object, got ") {
+                Some(got) => got.to_owned(),
+                None => return o,
+            }
+        }
+        Err(_) => return o,
+    };
+    Err(CallError::Failed(format!(
+        "bad_output: agent {} returned {got}, expected dict",
+        py_str_repr(agent)
+    )))
+}
+
 /// Whether the same call could succeed on a fresh attempt (the seed's
 /// `retryable`, true only for its `runner_error`): a timeout, or an agent or
 /// capability that failed while running. A refusal, a spent budget, a
@@ -993,7 +1040,9 @@ fn retryable(e: &CallError) -> bool {
 /// makes, in its words: an output that failed its schema after the
 /// retries (`schema`, `schema validation failed after N attempt(s): …`;
 /// the host's own is `schema_mismatch: … (after N attempts)`) and an
-/// unknown agent type (`unknown_agent_type`, `unknown agentType: 'x'`).
+/// unknown agent type (`unknown_agent_type`, `unknown agentType: 'x'`)
+/// and the run's agent-call limit (`limit_agent`, `max_agent_calls (2)
+/// exceeded`).
 /// Every other error keeps the host's code and text.
 fn seed_words(e: &CallError) -> Option<(&'static str, String)> {
     let code = runtime::call_error_code(e);
@@ -1018,6 +1067,15 @@ fn seed_words(e: &CallError) -> Option<(&'static str, String)> {
                 (problem, None) => seed_schema_reason(problem),
             },
         )),
+        // A named agent's answer that is not a dict (`named_agent_outcome`).
+        "bad_output" => Some(("bad_output", rest.to_owned())),
+        // The seed's `max_agent_calls` refusal (`vm.py`'s `_handle_agent`).
+        "limit_agent" => {
+            let n = rest
+                .strip_prefix("the run may make at most ")?
+                .strip_suffix(" agent calls")?;
+            Some(("limit_agent", format!("max_agent_calls ({n}) exceeded")))
+        }
         "invalid_agent_type" => {
             let quoted = rest.strip_prefix("unknown agent type ")?;
             let name: String = serde_json::from_str(quoted).ok()?;
@@ -1143,6 +1201,9 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
     // Monty call id -> host call number, for calls in flight, and back.
     let mut pending: BTreeMap<u32, u64> = BTreeMap::new();
     let mut monty_id: BTreeMap<u64, u32> = BTreeMap::new();
+    // Host call -> agent id, for calls to a named agent (`hermes.x`,
+    // `kanban.x`), whose answer must be a dict ([`named_agent_outcome`]).
+    let mut named: BTreeMap<u64, String> = BTreeMap::new();
     // Whether a call was cancelled mid-run: its late `cancelled` completion
     // may still be among the host's undelivered ones, so `next` is then
     // always given the list it waits on.
@@ -1179,6 +1240,9 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
                         let id = host::submit(&task);
                         pending.insert(call.call_id, id);
                         monty_id.insert(id, call.call_id);
+                        if let Task::Agent(wit::AgentRequest { agent: Some(agent), .. }) = &task {
+                            named.insert(id, agent.clone());
+                        }
                         call.resume_pending(PrintWriter::Callback(&mut sink))
                     }
                     Some(Err(e)) => call.resume(ExtFunctionResult::Error(e), PrintWriter::Callback(&mut sink)),
@@ -1269,8 +1333,12 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
                     }
                     return Err(runtime::call_error_text(e).to_owned());
                 }
+                let answer = match named.remove(&done.call) {
+                    Some(agent) => named_agent_outcome(&agent, done.outcome),
+                    None => done.outcome,
+                };
                 state
-                    .resume(vec![(mid, outcome(done.outcome))], PrintWriter::Callback(&mut sink))
+                    .resume(vec![(mid, outcome(answer))], PrintWriter::Callback(&mut sink))
                     .map_err(fail)?
             }
         };
@@ -1291,6 +1359,11 @@ mod tests {
                 "schema",
                 "schema validation failed after 5 attempt(s): output missing required field 'score'".to_owned()
             ))
+        );
+        let limit = CallError::BudgetExhausted("limit_agent: the run may make at most 2 agent calls".into());
+        assert_eq!(
+            seed_words(&limit),
+            Some(("limit_agent", "max_agent_calls (2) exceeded".to_owned()))
         );
         // A check made once (a kanban card's outcome): the reason alone.
         let card =

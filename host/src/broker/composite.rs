@@ -393,6 +393,8 @@ impl InstanceBroker {
                 self.joins.by_task.remove(&task);
                 self.joins.handles.remove(&n);
                 match result {
+                    // A call cancelled after it finished: never delivered.
+                    Ok(_) if self.joins.cancelled.remove(&n) => {}
                     Ok(slot) => {
                         self.joins.ready.insert(n, slot);
                     }
@@ -402,6 +404,9 @@ impl InstanceBroker {
             Some(Err(e)) => {
                 if let Some(n) = self.joins.by_task.remove(&e.id()) {
                     self.joins.handles.remove(&n);
+                    if self.joins.cancelled.remove(&n) {
+                        return Ok(());
+                    }
                     let why = if e.is_cancelled() {
                         "the call was cancelled"
                     } else {
@@ -461,7 +466,9 @@ impl InstanceBroker {
         trap
     }
 
-    /// `cancel`: stop pending calls (their completions read `cancelled`).
+    /// `cancel`: stop pending calls (their journal completions read
+    /// `cancelled`). A cancelled call is no longer pending: `next` never
+    /// delivers it, whether its task ends before or after the cancel.
     ///
     /// # Errors
     ///
@@ -469,8 +476,9 @@ impl InstanceBroker {
     pub fn cancel(&mut self, pending: &[u64]) -> Result<(), HostTrap> {
         self.run.count_call()?;
         for n in pending {
-            if let Some(h) = self.joins.handles.get(n) {
+            if let Some(h) = self.joins.handles.remove(n) {
                 h.abort();
+                self.joins.cancelled.insert(*n);
             }
             self.run.turns.delivered(&self.scope.id_of(*n));
             self.joins.ready.remove(n);

@@ -40,6 +40,9 @@ pub struct Joins {
     pub(super) by_task: HashMap<Id, u64>,
     pub(super) handles: HashMap<u64, AbortHandle>,
     pub(super) ready: BTreeMap<u64, Result<Value, CallFailure>>,
+    /// Calls `cancel` stopped while they ran: their tasks still join (and
+    /// journal the call `cancelled`), but `next` never delivers them.
+    pub(super) cancelled: std::collections::HashSet<u64>,
     pub(super) width: Option<Arc<super::width::Pool>>,
 }
 

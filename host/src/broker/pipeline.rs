@@ -186,7 +186,7 @@ impl RunContext {
                             self.services.store.as_deref(),
                             self.idempotency_key(&call_id),
                         );
-                        match crate::capabilities::kanban::card_call(store, &key, &request).await {
+                        match crate::capabilities::kanban::card_call(store, &key, &request, &req.answer_rules).await {
                             Ok(v) => (Ok(v), 0, 1),
                             Err(crate::capabilities::kanban::LaneError::Park(w)) => return Err(self.park(&call_id, w)),
                             Err(crate::capabilities::kanban::LaneError::Failed(code, m)) => (Err(CallFailure::new(CallErrorKind::Failed, code, m)), 0, 1),

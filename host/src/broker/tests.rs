@@ -527,6 +527,39 @@ async fn next_delivers_in_completion_order_and_journals_each_delivery() {
     assert_eq!(delivered(&f), ["2", "3", "1"]);
 }
 
+/// A cancelled call is no longer pending: `next(&[])` (every call not yet
+/// delivered or cancelled) delivers the others and never the cancelled
+/// one, whether it was still running or had already finished.
+#[tokio::test]
+async fn next_never_delivers_a_cancelled_call() {
+    let f = Fixture::new();
+    let (_, run) = f.context(Limits::default());
+    let run = run
+        .instances(Arc::new(
+            Table::default()
+                .with("slow", 80, echo)
+                .with("quick", 1, echo)
+                .with("middle", 20, echo),
+        ))
+        .build();
+    let mut broker = InstanceBroker::root(run, None);
+    let slow = broker.submit(branch("slow", json!("s"))).expect("submit");
+    let quick = broker.submit(branch("quick", json!("q"))).expect("submit");
+    let middle = broker.submit(branch("middle", json!("m"))).expect("submit");
+    // `quick` finishes first and is cancelled after it finished; `slow`
+    // is cancelled while it runs.
+    tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    broker.cancel(&[slow, quick]).expect("cancel");
+    let (n, slot) = broker.next(&[]).await.expect("no trap");
+    assert_eq!((n, slot.expect("ok")), (middle, json!("m")));
+    let (_, last) = broker.next(&[]).await.expect("no trap");
+    assert_eq!(
+        code(&last.expect_err("nothing is pending")),
+        "unknown_call",
+        "a cancelled call is never delivered"
+    );
+}
+
 #[tokio::test]
 async fn on_replay_next_delivers_in_the_recorded_order() {
     let f = Fixture::new();

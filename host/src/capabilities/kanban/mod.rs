@@ -200,6 +200,12 @@ fn ask(request: &Value) -> std::result::Result<Ask, LaneError> {
     let title = match &task {
         Value::String(s) => s.clone(),
         _ => field("title")
+            .or_else(|| {
+                request
+                    .pointer("/context/title")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            })
             .or_else(|| request.get("label").and_then(Value::as_str).map(str::to_owned))
             .unwrap_or_else(|| format!("{profile} task")),
     };
@@ -310,12 +316,20 @@ pub fn board(store: &Store) -> Result<Board> {
 }
 
 /// Run one Kanban call: find or create its card, return the outcome when
-/// the card is terminal (or at once, with `wait: false`), else park.
+/// the card is terminal (or at once, with `wait: false`), else park. A
+/// completed card meets the request's schema with its whole outcome, or
+/// with its result alone when the request says `schema_on: payload` (the
+/// `kanban.task` capability) or its answer rules say `card_result`.
 ///
 /// # Errors
 ///
 /// [`LaneError`]: park, a typed failure, or the store's error.
-pub async fn card_call(store: Option<&Store>, key: &str, request: &Value) -> std::result::Result<Value, LaneError> {
+pub async fn card_call(
+    store: Option<&Store>,
+    key: &str,
+    request: &Value,
+    rules: &hwf_core::schema::AnswerRules,
+) -> std::result::Result<Value, LaneError> {
     let store = store.ok_or_else(|| LaneError::Failed("invalid_config", "a kanban lane needs a store".into()))?;
     let board = board(store).map_err(|e| LaneError::Failed("invalid_config", e.message().to_owned()))?;
     let ask = ask(request)?;
@@ -358,7 +372,12 @@ pub async fn card_call(store: Option<&Store>, key: &str, request: &Value) -> std
         );
     }
     match card.get("status").and_then(Value::as_str).and_then(terminal) {
-        Some(canonical) => outcome(&card, canonical, ask.schema.as_ref(), request["schema_on"] == "payload"),
+        Some(canonical) => outcome(
+            &card,
+            canonical,
+            ask.schema.as_ref(),
+            request["schema_on"] == "payload" || rules.card_result,
+        ),
         None => Err(park(&card, &board)),
     }
 }
@@ -709,7 +728,14 @@ impl crate::capabilities::CapabilityHandler for KanbanTask {
                 "schema_on": "payload",
             });
             let store = call.durable.store();
-            match card_call(store, call.idempotency_key, &request).await {
+            match card_call(
+                store,
+                call.idempotency_key,
+                &request,
+                &hwf_core::schema::AnswerRules::default(),
+            )
+            .await
+            {
                 Ok(v) => Ok(v),
                 Err(LaneError::Park(w)) => Err(CapabilityError::Park(w)),
                 Err(LaneError::Failed("invalid_input", m)) => Err(CapabilityError::InvalidInput(m)),
@@ -722,8 +748,8 @@ impl crate::capabilities::CapabilityHandler for KanbanTask {
 
 /// The `kanban.task` capability (`session_launch`: it hands work to another
 /// agent): `{profile, task, input, wait?, schema?}` → the card's outcome,
-/// parking on a `kanban` wait meanwhile — what the Python runtime's
-/// `kanban_agent` calls.
+/// parking on a `kanban` wait meanwhile, for a script that calls it by
+/// name (`kanban_agent` makes a `kanban.<profile>` agent call instead).
 pub fn capability() -> crate::capabilities::Capability {
     crate::capabilities::Capability {
         name: "kanban.task".into(),
