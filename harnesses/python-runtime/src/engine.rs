@@ -224,7 +224,10 @@ async def pipeline(items, *stages):
             stage_index += 1
         return current
 
-    return list(await _hwf_asyncio.gather(*[run_item(i, x) for i, x in enumerate(item_list)]))
+    # As the seed's `pipeline` (a task per item, the rest cancelled when one
+    # fails), as `parallel`'s: every item starts before a failure is seen,
+    # then the items still running are cancelled as it propagates.
+    return list(await _hwf_asyncio._hwf_gather(*[run_item(i, x) for i, x in enumerate(item_list)]))
 "#;
 
 /// The program Monty runs for `src`. Line ends are CPython's: `\r\n` and a

@@ -397,11 +397,13 @@ def globals_for(fixture, args, logs):
     # The seed's `parallel` (vm_guest.py): each thunk is called in a task of
     # its own, at most `max_parallel` (8) running; the first failure cancels
     # the tasks still running (their pending awaits never resume) and is
-    # raised once they have ended.
+    # raised once they have ended. Of thunks that fail in the same turn, the
+    # first (as `pipeline`, below).
     async def parallel(thunks):
         thunk_list = list(thunks)
         results = [None] * len(thunk_list)
         running = set()
+        order = {}
         next_index = 0
 
         async def run_one(index, thunk):
@@ -410,16 +412,21 @@ def globals_for(fixture, args, logs):
         def start_ready():
             nonlocal next_index
             while next_index < len(thunk_list) and len(running) < 8:
-                running.add(asyncio.create_task(run_one(next_index, thunk_list[next_index])))
+                task = asyncio.create_task(run_one(next_index, thunk_list[next_index]))
+                order[task] = next_index
+                running.add(task)
                 next_index += 1
 
         start_ready()
         while running:
             done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
             try:
-                for task in done:
+                for task in sorted(done, key=order.get):
                     await task
             except BaseException:
+                for task in done:
+                    if not task.cancelled():
+                        task.exception()
                 for task in running:
                     task.cancel()
                 await asyncio.gather(*running, return_exceptions=True)
@@ -435,7 +442,20 @@ def globals_for(fixture, args, logs):
             arity = 1
         return stage(*(prev, item, index)[: max(arity, 1)])
 
+    # The seed's `pipeline` (vm_guest.py): each item's stages run in a task
+    # of its own, at most `max_parallel` (8) running; the first failure
+    # cancels the tasks still running and is raised once they have ended.
+    # Of items that fail in the same turn the seed raises whichever its
+    # `done` set yields first (by address; the first item, as the seed runs
+    # p174); here, the first item, and the others' failures are retrieved
+    # (no "never retrieved" warning).
     async def pipeline(items, *stages):
+        item_list = list(items)
+        results = [None] * len(item_list)
+        running = set()
+        order = {}
+        next_index = 0
+
         async def run_item(index, item):
             current = item
             for stage_index, stage in enumerate(stages):
@@ -443,9 +463,32 @@ def globals_for(fixture, args, logs):
                     current = await maybe_await(call_stage(stage, current, item, index))
                 except BaseException as exc:
                     raise PipelineStageError(index, stage_index, exc) from exc
-            return current
+            results[index] = current
 
-        return list(await asyncio.gather(*(run_item(i, x) for i, x in enumerate(list(items)))))
+        def start_ready():
+            nonlocal next_index
+            while next_index < len(item_list) and len(running) < 8:
+                task = asyncio.create_task(run_item(next_index, item_list[next_index]))
+                order[task] = next_index
+                running.add(task)
+                next_index += 1
+
+        start_ready()
+        while running:
+            done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            try:
+                for task in sorted(done, key=order.get):
+                    await task
+            except BaseException:
+                for task in done:
+                    if not task.cancelled():
+                        task.exception()
+                for task in running:
+                    task.cancel()
+                await asyncio.gather(*running, return_exceptions=True)
+                raise
+            start_ready()
+        return results
 
     # The seed's background child agents, as its Hermes plugin runs them:
     # no async child-agent runner is wired in (vm.py's `_handle_agent_start`
