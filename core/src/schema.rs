@@ -49,6 +49,10 @@ pub struct AnswerRules {
     /// durable `kanban_agent` in Python; a JSON step's `output_schema`
     /// names the outcome's fields).
     pub card_result: bool,
+    /// A retry carries its reason in the request's `context`, as
+    /// `schema_validation_error: {attempt, max_retries, code, message}`
+    /// (the seed's broker), besides the feedback every retry gets.
+    pub retry_context: bool,
 }
 
 /// The most attempts [`AnswerRules::attempts`] may name (the largest
@@ -69,7 +73,7 @@ pub fn take_answer_rules(schema: &mut Value) -> Result<AnswerRules, String> {
     };
     let Value::Object(entry) = entry else {
         return Err(format!(
-            "`{ANSWER_RULES_KEY}` must be an object of answer rules (attempts, unchecked, whole_integers, object_answer, card_result)"
+            "`{ANSWER_RULES_KEY}` must be an object of answer rules (attempts, unchecked, whole_integers, object_answer, card_result, retry_context)"
         ));
     };
     let mut rules = AnswerRules::default();
@@ -93,9 +97,10 @@ pub fn take_answer_rules(schema: &mut Value) -> Result<AnswerRules, String> {
             "whole_integers" => rules.whole_integers = flag()?,
             "object_answer" => rules.object_answer = flag()?,
             "card_result" => rules.card_result = flag()?,
+            "retry_context" => rules.retry_context = flag()?,
             other => {
                 return Err(format!(
-                    "`{ANSWER_RULES_KEY}` has no rule {other:?} (attempts, unchecked, whole_integers, object_answer, card_result)"
+                    "`{ANSWER_RULES_KEY}` has no rule {other:?} (attempts, unchecked, whole_integers, object_answer, card_result, retry_context)"
                 ));
             }
         }
@@ -544,6 +549,7 @@ mod tests {
                 whole_integers: true,
                 object_answer: true,
                 card_result: false,
+                retry_context: false,
             }
         );
         assert_eq!(schema, json!({"n": "integer"}));

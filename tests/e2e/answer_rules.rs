@@ -166,3 +166,43 @@ fn json_steps_fail_their_schema_in_the_seeds_words() {
         );
     }
 }
+
+/// A Python prompt agent's schema retry carries its reason in the request,
+/// as the seed's broker sends it (`context.schema_validation_error`), so a
+/// fixture rule keyed on it answers the retry; the journaled request stays
+/// the script's.
+#[test]
+fn a_python_retry_carries_the_seeds_schema_validation_error() {
+    let ctx = Ctx::new();
+    let script = ctx.write(
+        "retry.py",
+        "meta = {\"name\": \"retry\", \"description\": \"retry context\"}\n\
+         return await agent(\"summarize\", label=\"summary\", schema={\"answer\": \"string\"}, context={\"topic\": \"pr\"})\n",
+    );
+    let fixture = ctx.write(
+        "f.json",
+        json!({"responses": [
+            {"match": {"label": "summary", "context.schema_validation_error.attempt": 2,
+                       "context.schema_validation_error.max_retries": 2,
+                       "context.schema_validation_error.code": "schema", "context.topic": "pr"},
+             "output": {"answer": "fixed"}},
+            {"match": {"label": "summary"}, "output": {"answer": 7}}
+        ]})
+        .to_string(),
+    );
+    let out = ctx.run_json(
+        script.to_str().expect("utf8"),
+        "{}",
+        &["--agents", fixture.to_str().expect("utf8")],
+    );
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"], json!({"answer": "fixed"}));
+    let journal = ctx.journal(&run_id(&out.json()));
+    let started = journal.iter().find(|e| e["type"] == "call_started").expect("started");
+    assert_eq!(started["request"]["context"], json!({"topic": "pr"}));
+    assert_eq!(
+        attempts(&journal, "summary").len(),
+        2,
+        "one rejected answer, then the accepted one"
+    );
+}

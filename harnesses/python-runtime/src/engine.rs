@@ -623,9 +623,9 @@ fn seed_schema_of(schema: Option<&Value>, prompt: bool) -> Result<Option<Value>,
 /// The schema carries the seed broker's answer rules for the host
 /// (`x-hwf`, `hwf_core::schema::AnswerRules`): an `integer` is an `int`
 /// (`4.0` is refused, as `isinstance(v, int)` refuses it), a prompt agent
-/// gets 3 attempts (`max_schema_retries=2`) and must answer a dict
-/// whatever the schema's root, and a legacy agent's output is checked once
-/// (`_invoke`).
+/// gets 3 attempts (`max_schema_retries=2`), each retry carrying
+/// `context.schema_validation_error`, and must answer a dict whatever the
+/// schema's root, and a legacy agent's output is checked once (`_invoke`).
 fn with_seed_schema(opts: &mut Map<String, Value>, prompt: bool) -> Result<(), MontyException> {
     let keys = runtime::option_keys(AgentField::Schema);
     let raw = keys.iter().find_map(|k| opts.get(*k).filter(|v| !v.is_null())).cloned();
@@ -636,7 +636,7 @@ fn with_seed_schema(opts: &mut Map<String, Value>, prompt: bool) -> Result<(), M
     if let Some(mut schema) = normalized {
         if let Value::Object(root) = &mut schema {
             let rules = if prompt {
-                json!({"attempts": SEED_SCHEMA_ATTEMPTS, "whole_integers": true, "object_answer": true})
+                json!({"attempts": SEED_SCHEMA_ATTEMPTS, "whole_integers": true, "object_answer": true, "retry_context": true})
             } else {
                 json!({"attempts": 1, "whole_integers": true})
             };
@@ -1009,7 +1009,9 @@ fn named_agent_outcome(agent: &str, o: Result<String, CallError>) -> Result<Stri
             Err(_) => return o,
         },
         Err(e) if runtime::call_error_code(e) == "schema_mismatch" => {
-            let rest = runtime::call_error_text(e).strip_prefix("schema_mismatch: ").unwrap_or_default();
+            let rest = runtime::call_error_text(e)
+                .strip_prefix("schema_mismatch: ")
+                .unwrap_or_default();
             match python::schema_reason(python::schema_refusal(rest).0).strip_prefix("output expected object, got ") {
                 Some(got) => got.to_owned(),
                 None => return o,

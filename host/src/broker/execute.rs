@@ -149,15 +149,25 @@ impl RunContext {
         let mut attempt = 0;
         let outcome = loop {
             attempt += 1;
+            // A retry the rules ask to explain in the request itself (the
+            // seed's `context.schema_validation_error`).
+            let retry_request;
+            let asked = match feedback.as_deref() {
+                Some(problem) if rules.retry_context => {
+                    retry_request = with_retry_context(request, attempt, max_attempts, problem);
+                    &retry_request
+                }
+                _ => request,
+            };
             let call = AgentCall {
-                request,
+                request: asked,
                 idempotency_key: &key,
                 attempt,
                 feedback: feedback.as_deref(),
                 agent_type: agent_type.as_ref(),
                 model,
                 effort,
-                place: self.place_of(call_id, request).await,
+                place: self.place_of(call_id, asked).await,
             };
             // Waiting on an agent: the unit does not keep the run from
             // settling (`turns.rs`).
@@ -257,6 +267,36 @@ impl RunContext {
             answer: Some(clipped),
         });
     }
+}
+
+/// `request` for a schema retry, its `context` (an object, created when
+/// absent) holding `schema_validation_error`: `{attempt, max_retries, code:
+/// "schema", message}`, as the seed's broker sends a retry
+/// (`_request_with_schema_retry_context`); the message is the validator's.
+fn with_retry_context(request: &Value, attempt: u32, max_attempts: u32, problem: &str) -> Value {
+    let mut retry = request.clone();
+    if let Value::Object(map) = &mut retry {
+        let context = map
+            .entry("context")
+            .and_modify(|c| {
+                if !c.is_object() {
+                    *c = Value::Object(serde_json::Map::new());
+                }
+            })
+            .or_insert_with(|| Value::Object(serde_json::Map::new()));
+        if let Value::Object(context) = context {
+            context.insert(
+                "schema_validation_error".into(),
+                serde_json::json!({
+                    "attempt": attempt,
+                    "max_retries": max_attempts.saturating_sub(1),
+                    "code": "schema",
+                    "message": problem,
+                }),
+            );
+        }
+    }
+    retry
 }
 
 impl RunContext {
