@@ -302,7 +302,7 @@ fn the_api_surface() {
     assert_eq!(
         out.json()["data"]["result"],
         json!({"args": {"x": 1}, "text": "plain text", "typed": {"verdict": "yes"}, "legacy": {"hi": "x"},
-               "dead": "agent_failed", "mismatch": "schema validation failed after 3 attempt(s)", "denied": "side_effect_denied", "listed": true,
+               "dead": "RuntimeError raised while dispatching brokered call", "mismatch": "schema validation failed after 3 attempt(s)", "denied": "side_effect_denied", "listed": true,
                "spent": 11, "unlimited": true, "total": null,
                "staged": [{"prev": "staged", "item": 1, "index": 0}, {"prev": "staged", "item": 2, "index": 1}],
                "mixed": [1, "plain text"], "j": "{\"a\": 1}", "m": 2})
@@ -845,8 +845,12 @@ fn a_failing_agent_in_parallel_raises_as_the_seed_does_and_can_be_caught() {
     );
     let out = ctx.run_json(&s, "{}", &["--agents", f.to_str().expect("utf8")]);
     out.expect_code(0);
-    assert_eq!(out.json()["data"]["result"], "agent_failed");
-    // Uncaught, it ends the run with the host's code and the script's line.
+    assert_eq!(
+        out.json()["data"]["result"],
+        "RuntimeError raised while dispatching brokered call"
+    );
+    // Uncaught, it ends the run with the seed's code, the script's line and
+    // what the agent said.
     let s = py(
         &ctx,
         "uncaught.py",
@@ -855,7 +859,13 @@ fn a_failing_agent_in_parallel_raises_as_the_seed_does_and_can_be_caught() {
     let out = ctx.run_json(&s, "{}", &["--agents", f.to_str().expect("utf8")]);
     out.expect_code(1);
     let msg = error_text(&out);
-    assert!(msg.contains("agent_failed") && msg.contains("(line 3)"), "{msg}");
+    assert!(
+        msg.contains(
+            "runner_error: CapabilityError: RuntimeError raised while dispatching brokered call (line 3); \
+             the call failed with agent_failed: runner down"
+        ),
+        "{msg}"
+    );
 }
 
 /// As the seed's `parallel`: a branch's failure cancels its siblings. The

@@ -299,8 +299,9 @@ fn failing_fixture(ctx: &Ctx) -> std::path::PathBuf {
 }
 
 /// The seed's typed errors: a failed agent raises `CapabilityError` with
-/// `.code` and `.retryable` (every failure of the agent itself may be
-/// retried, a model's refusal too: the seed's `runner_error`), a
+/// `.code` and `.retryable` (every failure of the agent itself is the
+/// seed's `runner_error`, retryable, a model's refusal too, with the seed's
+/// text; what the agent said is `.detail`), a
 /// `RuntimeError` subclass; a failed pipeline stage raises
 /// `PipelineStageError` with `.item_index`, `.stage_index`, `.cause_type`
 /// and its cause's `.code`; both can be raised by the script, as in the seed.
@@ -317,6 +318,7 @@ try:
     await agent("fail", label="dies")
 except CapabilityError as e:
     out["cap"] = [e.code, e.retryable, isinstance(e, RuntimeError), isinstance(e, CapabilityError), str(e).split(":")[0]]
+    out["detail"] = e.detail
 try:
     await agent("no", label="refused")
 except RuntimeError as e:
@@ -349,11 +351,12 @@ return out
     assert_eq!(
         out.json()["data"]["result"],
         json!({
-            "cap": ["agent_failed", true, true, true, "agent_failed"],
-            "refused": [true, "agent_refused", true],
-            "stage": [1, 1, "CapabilityError", "agent_failed", true, true],
+            "cap": ["runner_error", true, true, true, "RuntimeError raised while dispatching brokered call"],
+            "refused": [true, "runner_error", true],
+            "stage": [1, 1, "CapabilityError", "runner_error", true, true],
             "stage_type": [0, 0, "TypeError", null, "pipeline item 0 stage 0 failed"],
             "raised": ["mine", true, "mine: no"],
+            "detail": "agent_failed: runner down",
         })
     );
     // Uncaught, a stage failure ends the run with its cause's code and line.
@@ -369,7 +372,7 @@ return out
     out.expect_code(1);
     let msg = out.error_message();
     assert!(
-        msg.starts_with("agent_failed: PipelineStageError: pipeline item 0 stage 0 failed") && msg.contains("(line 3)"),
+        msg.starts_with("runner_error: PipelineStageError: pipeline item 0 stage 0 failed") && msg.contains("(line 3)"),
         "{msg}"
     );
 }

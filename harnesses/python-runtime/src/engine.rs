@@ -1106,20 +1106,38 @@ fn seed_schema_reason(problem: &str) -> String {
     }
 }
 
+/// What the seed's broker says of any failure its agent or capability
+/// runner raised (`vm.py`: `f"{type(exc).__name__} raised while
+/// dispatching brokered call"`; hwf's fixture and agent failures are a
+/// `RuntimeError` there).
+const RUNNER_ERROR_TEXT: &str = "RuntimeError raised while dispatching brokered call";
+
 /// `CapabilityError(<host text>, code=<host code>, retryable=…)`, in the
-/// seed's words where it has its own ([`seed_words`]).
+/// seed's words where it has its own ([`seed_words`]). A failure of the
+/// agent or capability itself (the retryable ones) is the seed's
+/// `runner_error`, `RuntimeError raised while dispatching brokered call`,
+/// whatever it said; what it said is the exception's `detail` (an hwf
+/// extension) and ends the run's error when the script does not catch it.
 fn capability_error(e: &CallError) -> MontyException {
+    let runner = retryable(e);
     let (code, text) = match seed_words(e) {
+        _ if runner => ("runner_error".to_owned(), RUNNER_ERROR_TEXT.to_owned()),
         Some((code, text)) => (code.to_owned(), text),
         None => (
             runtime::call_error_code(e).to_owned(),
             runtime::call_error_text(e).to_owned(),
         ),
     };
-    let attrs = vec![
+    let mut attrs = vec![
         ("code".to_owned(), ExcAttr::Str(code)),
-        ("retryable".to_owned(), ExcAttr::Bool(retryable(e))),
+        ("retryable".to_owned(), ExcAttr::Bool(runner)),
     ];
+    if runner {
+        attrs.push((
+            "detail".to_owned(),
+            ExcAttr::Str(runtime::call_error_text(e).to_owned()),
+        ));
+    }
     MontyException::new(ExcType::CapabilityError, Some(text)).with_data(ExcData::Attrs(Box::new(attrs)))
 }
 
@@ -1166,7 +1184,11 @@ fn describe(e: &MontyException, script_lines: u32) -> String {
         _ if starts_with_code(msg) => format!("{msg}{line}"),
         // A PipelineStageError carries its cause's code.
         _ => match e.data().attr("code") {
-            Some(ExcAttr::Str(code)) => format!("{code}: {text}{line}"),
+            // A runner failure says what the call failed with.
+            Some(ExcAttr::Str(code)) => match e.data().attr("detail") {
+                Some(ExcAttr::Str(detail)) => format!("{code}: {text}{line}; the call failed with {detail}"),
+                _ => format!("{code}: {text}{line}"),
+            },
             _ => format!("script_error: {text}{line}"),
         },
     }

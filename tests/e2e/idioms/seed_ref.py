@@ -43,7 +43,9 @@ class PipelineStageError(RuntimeError):
 
 
 # The seed's VM marks every failure its agent runner raised `runner_error`,
-# retryable: each of hwf's `agent_*` codes.
+# retryable, `RuntimeError raised while dispatching brokered call` whatever
+# it said (a fixture runner raises `RuntimeError`): each of hwf's `agent_*`
+# codes.
 RETRYABLE = {"agent_failed", "agent_timeout", "agent_unavailable", "agent_auth", "agent_refused",
              "agent_truncated", "agent_tool_call", "agent_cancelled", "capability_failed"}
 
@@ -262,9 +264,15 @@ class Fixture:
             self.hits[i] += 1
             if "error" in answer:
                 code = answer.get("code", "agent_failed")
-                raise CapabilityError(f"{code}: {answer['error']}", code, code in RETRYABLE)
+                if code in RETRYABLE:
+                    raise runner_error()
+                raise CapabilityError(f"{code}: {answer['error']}", code, False)
             return copy.deepcopy(answer["output"])
-        raise CapabilityError(f"no fixture response for {request}", "agent_failed", True)
+        raise runner_error()
+
+
+def runner_error():
+    return CapabilityError("RuntimeError raised while dispatching brokered call", "runner_error", True)
 
 
 class _Host:
