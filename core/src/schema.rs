@@ -431,6 +431,17 @@ pub fn parse_text_output(output: Value) -> Result<Value, String> {
     serde_json::from_str(inner).map_err(|e| format!("the agent's output is not JSON ({e})"))
 }
 
+/// The JSON value an agent's text output holds (as
+/// [`parse_text_output`] reads it), or the output as it is when it is not
+/// text or holds no JSON.
+pub fn json_in_text(output: Value) -> Value {
+    let parsed = match &output {
+        Value::String(text) => serde_json::from_str::<Value>(unfence(text)).ok(),
+        _ => None,
+    };
+    parsed.unwrap_or(output)
+}
+
 fn unfence(text: &str) -> &str {
     let t = text.trim();
     if let Some(rest) = t.strip_prefix("```") {
@@ -661,6 +672,9 @@ mod tests {
             json!({"a": 1})
         );
         assert!(parse_text_output(json!("hello")).is_err());
+        assert_eq!(json_in_text(json!("hello")), json!("hello"));
+        assert_eq!(json_in_text(json!("```json\n[1]\n```")), json!([1]));
+        assert_eq!(json_in_text(json!({"a": 1})), json!({"a": 1}));
         assert_eq!(parse_text_output(json!({"a": 1})).expect("object"), json!({"a": 1}));
     }
 }

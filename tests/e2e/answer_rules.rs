@@ -164,7 +164,28 @@ fn json_steps_fail_their_schema_in_the_seeds_words() {
             msg.ends_with(&format!("step 'rate' (agent 'hermes.rate'): schema_mismatch: {says}")),
             "{ty}: {msg}"
         );
-    }
+    } // Prose where JSON was due is the seed's refusal of a string, at the
+    // first answer.
+    let d = ctx.write(
+        "p.workflow.json",
+        json!({"version": "1", "name": "prose", "policy": {"network": false, "filesystem": false},
+               "steps": [{"kind": "agent", "id": "probe", "agent": "hermes.probe", "output_schema": {"a": "string"}}]})
+        .to_string(),
+    );
+    let f = ctx.write(
+        "p.json",
+        json!({"responses": [{"match": {"agent": "hermes.probe"}, "sequence": [{"output": "just words"}, {"output": {"a": "x"}}]}]})
+            .to_string(),
+    );
+    let out = ctx.run_json(
+        d.to_str().expect("utf8"),
+        "{}",
+        &["--agents", f.to_str().expect("utf8")],
+    );
+    assert_eq!(
+        out.json()["error"]["message"],
+        "agent_output_invalid: agent 'hermes.probe' returned str, expected dict"
+    );
 }
 
 /// A Python prompt agent's schema retry carries its reason in the request,

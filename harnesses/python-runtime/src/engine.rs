@@ -1037,7 +1037,7 @@ fn retryable(e: &CallError) -> bool {
     // are not.
     let code = runtime::call_error_code(e);
     matches!(e, CallError::TimedOut(_))
-        || code.starts_with("agent_")
+        || (code.starts_with("agent_") && code != "agent_unknown")
         || matches!(code, "capability_failed" | "capability_timeout")
 }
 
@@ -1072,6 +1072,13 @@ fn seed_words(e: &CallError) -> Option<(&'static str, String)> {
                 (problem, None) => seed_schema_reason(problem),
             },
         )),
+        // A named agent no agent answers: the seed's registry refusal.
+        "agent_unknown" => {
+            let quoted = rest.strip_prefix("unknown agent id ")?;
+            let end = quoted.find("\": ")? + 1;
+            let id: String = serde_json::from_str(&quoted[..end]).ok()?;
+            Some(("unknown_agent", format!("unknown agent id {}", py_str_repr(&id))))
+        }
         // A named agent's answer that is not a dict (`named_agent_outcome`).
         "bad_output" => Some(("bad_output", rest.to_owned())),
         // The seed's `max_agent_calls` refusal (`vm.py`'s `_handle_agent`).
@@ -1387,6 +1394,15 @@ mod tests {
                 "schema validation failed after 5 attempt(s): output missing required field 'score'".to_owned()
             ))
         );
+        let unknown = CallError::Failed(
+            "agent_unknown: unknown agent id \"hermes.x\": no fixture rule names it (no fixture response for hermes.x)"
+                .into(),
+        );
+        assert_eq!(
+            seed_words(&unknown),
+            Some(("unknown_agent", "unknown agent id 'hermes.x'".to_owned()))
+        );
+        assert!(!retryable(&unknown));
         let limit = CallError::BudgetExhausted("limit_agent: the run may make at most 2 agent calls".into());
         assert_eq!(
             seed_words(&limit),

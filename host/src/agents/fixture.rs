@@ -219,6 +219,15 @@ impl FixtureRunner {
         })
     }
 
+    /// Whether a rule matches on the named agent `id` (`"agent": id`).
+    fn names_agent(&self, id: &str) -> bool {
+        self.rules.iter().any(|rule| {
+            rule.matcher
+                .iter()
+                .any(|(path, want)| path.len() == 1 && path[0] == "agent" && want.as_str() == Some(id))
+        })
+    }
+
     fn find(&self, request: &Value) -> Option<&Rule> {
         self.rules.iter().find(|rule| {
             rule.matcher
@@ -336,6 +345,16 @@ impl AgentBackend for FixtureRunner {
                     .or_else(|| call.request.get("prompt"))
                     .and_then(Value::as_str)
                     .unwrap_or("<unlabelled call>");
+                // A named agent no rule names at all is unknown here, as
+                // the seed's registry has it (`unknown_agent`).
+                if let Some(agent) = call.request.get("agent").and_then(Value::as_str)
+                    && !self.names_agent(agent)
+                {
+                    return Err(AgentError::new(
+                        AgentErrorKind::Unknown,
+                        format!("unknown agent id {agent:?}: no fixture rule names it (no fixture response for {what})"),
+                    ));
+                }
                 return Err(AgentError::failed(format!("no fixture response for {what}")));
             };
             let n = match call.place {

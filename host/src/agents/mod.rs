@@ -99,13 +99,17 @@ pub enum AgentErrorKind {
     Truncated,
     /// The model asked to call a tool instead of answering. Not retried.
     ToolCall,
+    /// No agent answers the named agent id: a fixture none of whose rules
+    /// names it (the seed's registry refuses such an id as
+    /// `unknown_agent`). Not retried.
+    Unknown,
 }
 
 impl AgentErrorKind {
     /// The stable code a failed call carries: `agent_failed`,
     /// `agent_timeout`, `agent_cancelled`, `agent_auth`,
     /// `agent_unavailable`, `agent_refused`, `agent_truncated`,
-    /// `agent_tool_call`.
+    /// `agent_tool_call`, `agent_unknown`.
     pub fn code(self) -> &'static str {
         match self {
             Self::Failed => "agent_failed",
@@ -116,6 +120,7 @@ impl AgentErrorKind {
             Self::Refused => "agent_refused",
             Self::Truncated => "agent_truncated",
             Self::ToolCall => "agent_tool_call",
+            Self::Unknown => "agent_unknown",
         }
     }
 
@@ -130,6 +135,7 @@ impl AgentErrorKind {
             Self::Refused,
             Self::Truncated,
             Self::ToolCall,
+            Self::Unknown,
         ]
         .into_iter()
         .find(|k| k.code() == code)

@@ -268,6 +268,11 @@ class Fixture:
                     raise runner_error()
                 raise CapabilityError(f"{code}: {answer['error']}", code, False)
             return copy.deepcopy(answer["output"])
+        # The seed's registry knows the ids its runner serves: here, those a
+        # fixture rule names (hwf's fixture backend: `agent_unknown`).
+        agent = request.get("agent")
+        if agent is not None and not any(rule.get("match", {}).get("agent") == agent for rule in self.rules):
+            raise CapabilityError(f"unknown agent id {agent!r}", "unknown_agent", False)
         raise runner_error()
 
 
