@@ -352,7 +352,9 @@ impl AgentBackend for FixtureRunner {
                 {
                     return Err(AgentError::new(
                         AgentErrorKind::Unknown,
-                        format!("unknown agent id {agent:?}: no fixture rule names it (no fixture response for {what})"),
+                        format!(
+                            "unknown agent id {agent:?}: no fixture rule names it (no fixture response for {what})"
+                        ),
                     ));
                 }
                 return Err(AgentError::failed(format!("no fixture response for {what}")));
