@@ -29,16 +29,15 @@ const WHOLE_INTEGER_KEYWORD: &str = "x-hwf-whole-integer";
 /// checks an output once, itself).
 ///
 /// Written in the schema as `{"x-hwf": {"attempts": 3, "whole_integers":
-/// true, "object_answer": true}, …}` or `{"x-hwf": {"unchecked": true},
-/// …}`; [`take_answer_rules`] reads and removes it.
+/// true, "object_answer": true}, …}`; [`take_answer_rules`] reads and
+/// removes it. A rule only ever makes the check stricter or shorter: none
+/// skips it, so an answer the broker accepts always met its schema, and a
+/// refused one is a failed call (a resume asks the agent again).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct AnswerRules {
     /// At most this many attempts (1 or more); the run's
     /// `max_schema_retries` + 1 when absent, and never more than that.
     pub attempts: Option<u32>,
-    /// Read the answer as JSON (as with any schema) but leave checking it
-    /// to the script's runtime: no validation, no retry.
-    pub unchecked: bool,
     /// An `integer` must be written as one: `4.0` is a float (Python's
     /// `isinstance(v, int)`), where JSON Schema counts it as an integer.
     pub whole_integers: bool,
@@ -73,7 +72,7 @@ pub fn take_answer_rules(schema: &mut Value) -> Result<AnswerRules, String> {
     };
     let Value::Object(entry) = entry else {
         return Err(format!(
-            "`{ANSWER_RULES_KEY}` must be an object of answer rules (attempts, unchecked, whole_integers, object_answer, card_result, retry_context)"
+            "`{ANSWER_RULES_KEY}` must be an object of answer rules (attempts, whole_integers, object_answer, card_result, retry_context)"
         ));
     };
     let mut rules = AnswerRules::default();
@@ -93,14 +92,13 @@ pub fn take_answer_rules(schema: &mut Value) -> Result<AnswerRules, String> {
                     })?;
                 rules.attempts = u32::try_from(n).ok();
             }
-            "unchecked" => rules.unchecked = flag()?,
             "whole_integers" => rules.whole_integers = flag()?,
             "object_answer" => rules.object_answer = flag()?,
             "card_result" => rules.card_result = flag()?,
             "retry_context" => rules.retry_context = flag()?,
             other => {
                 return Err(format!(
-                    "`{ANSWER_RULES_KEY}` has no rule {other:?} (attempts, unchecked, whole_integers, object_answer, card_result, retry_context)"
+                    "`{ANSWER_RULES_KEY}` has no rule {other:?} (attempts, whole_integers, object_answer, card_result, retry_context)"
                 ));
             }
         }
@@ -333,9 +331,11 @@ fn written_as_integer(n: &serde_json::Number) -> bool {
 }
 
 /// Add [`WHOLE_INTEGER_KEYWORD`] to every subschema whose `type` asks for
-/// an `integer` and not for a `number` (which would take the float). The
-/// values of `enum`, `const`, `default` and `examples` are data, not
-/// schemas, and are left alone.
+/// an `integer` and not for a `number` (which would take the float). A
+/// schema's `enum`, `const`, `default` and `examples` are data, not
+/// schemas, and are left alone; a map from names to schemas
+/// (`properties`, `$defs`, …) is read name by name, so a field named
+/// `default` is a schema like any other.
 fn mark_integers(schema: &mut Value) {
     match schema {
         Value::Object(map) => {
@@ -345,8 +345,14 @@ fn mark_integers(schema: &mut Value) {
                 _ => false,
             };
             for (key, value) in map.iter_mut() {
-                if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
-                    mark_integers(value);
+                match key.as_str() {
+                    "enum" | "const" | "default" | "examples" => {}
+                    "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
+                        if let Value::Object(named) = value {
+                            named.values_mut().for_each(mark_integers);
+                        }
+                    }
+                    _ => mark_integers(value),
                 }
             }
             if integer_only {
@@ -429,17 +435,6 @@ pub fn parse_text_output(output: Value) -> Result<Value, String> {
     let Value::String(text) = output else { return Ok(output) };
     let inner = unfence(&text);
     serde_json::from_str(inner).map_err(|e| format!("the agent's output is not JSON ({e})"))
-}
-
-/// The JSON value an agent's text output holds (as
-/// [`parse_text_output`] reads it), or the output as it is when it is not
-/// text or holds no JSON.
-pub fn json_in_text(output: Value) -> Value {
-    let parsed = match &output {
-        Value::String(text) => serde_json::from_str::<Value>(unfence(text)).ok(),
-        _ => None,
-    };
-    parsed.unwrap_or(output)
 }
 
 fn unfence(text: &str) -> &str {
@@ -556,7 +551,6 @@ mod tests {
             rules,
             AnswerRules {
                 attempts: Some(3),
-                unchecked: false,
                 whole_integers: true,
                 object_answer: true,
                 card_result: false,
@@ -573,9 +567,10 @@ mod tests {
             (json!({"x-hwf": {"attempts": 102}}), "not 102"),
             (json!({"x-hwf": {"attempts": 2.5}}), "not 2.5"),
             (
-                json!({"x-hwf": {"unchecked": "yes"}}),
-                "`x-hwf.unchecked` must be true or false",
+                json!({"x-hwf": {"object_answer": "yes"}}),
+                "`x-hwf.object_answer` must be true or false",
             ),
+            (json!({"x-hwf": {"unchecked": true}}), "no rule \"unchecked\""),
             (json!({"x-hwf": {"retries": 1}}), "no rule \"retries\""),
         ] {
             let mut schema = bad;
@@ -634,6 +629,15 @@ mod tests {
         )
         .expect("schema");
         assert!(number.check(&parse(r#"{"n": 4.0, "e": {"type": "integer"}}"#)).is_ok());
+        // A field named like a data keyword is a field.
+        let named = OutputSchema::compile_with(
+            &json!({"type": "object", "properties": {"default": {"type": "integer"}, "enum": {"type": "integer"}}}),
+            &strict,
+        )
+        .expect("schema");
+        assert!(named.check(&parse(r#"{"default": 4.0}"#)).is_err());
+        assert!(named.check(&parse(r#"{"enum": 4.0}"#)).is_err());
+        assert!(named.check(&parse(r#"{"default": 4, "enum": 5}"#)).is_ok());
     }
 
     #[test]
@@ -672,9 +676,7 @@ mod tests {
             json!({"a": 1})
         );
         assert!(parse_text_output(json!("hello")).is_err());
-        assert_eq!(json_in_text(json!("hello")), json!("hello"));
-        assert_eq!(json_in_text(json!("```json\n[1]\n```")), json!([1]));
-        assert_eq!(json_in_text(json!({"a": 1})), json!({"a": 1}));
+
         assert_eq!(parse_text_output(json!({"a": 1})).expect("object"), json!({"a": 1}));
     }
 }

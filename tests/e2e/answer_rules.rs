@@ -227,3 +227,53 @@ fn a_python_retry_carries_the_seeds_schema_validation_error() {
         "one rejected answer, then the accepted one"
     );
 }
+
+/// A refused answer is a failed call: a `--resume-from` of the failed run
+/// asks the agent again (here a fixture that now answers well), where an
+/// accepted answer would replay. The JSON step's check is made once.
+#[test]
+fn a_json_steps_refused_answer_is_asked_again_on_resume() {
+    let ctx = Ctx::new();
+    let d = ctx.write(
+        "wf.workflow.json",
+        json!({"version": "1", "name": "again", "policy": {"network": false, "filesystem": false},
+               "steps": [{"kind": "agent", "id": "rate", "agent": "hermes.rate", "output_schema": {"score": "integer"}}]})
+        .to_string(),
+    );
+    let bad = ctx.write(
+        "bad.json",
+        json!({"responses": [{"match": {"agent": "hermes.rate"}, "sequence": [{"output": {"score": 2.0}}, {"output": {"score": 2}}]}]})
+            .to_string(),
+    );
+    let out = ctx.run_json(
+        d.to_str().expect("utf8"),
+        "{}",
+        &["--agents", bad.to_str().expect("utf8")],
+    );
+    assert_eq!(
+        out.json()["error"]["message"],
+        "step 'rate' (agent 'hermes.rate'): schema_mismatch: output.score expected integer, got float",
+        "one attempt, as the seed's runtime"
+    );
+    let id = run_id(&out.json());
+    let good = ctx.write(
+        "good.json",
+        json!({"responses": [{"match": {"agent": "hermes.rate"}, "output": {"score": 3}}]}).to_string(),
+    );
+    let again = ctx.hwf([
+        "run",
+        "--resume-from",
+        &id,
+        "--agents",
+        good.to_str().expect("utf8"),
+        "--json",
+    ]);
+    again.expect_code(0);
+    let again = again.json();
+    assert_eq!(
+        again["data"]["result"]["outputs"]["rate"],
+        json!({"score": 3}),
+        "{again}"
+    );
+    assert_eq!(again["data"]["counts"]["replayed"], 0, "{again}");
+}

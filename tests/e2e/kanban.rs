@@ -314,6 +314,34 @@ fn a_python_kanban_agent_is_a_card_on_the_board() {
     );
 }
 
+/// A Python card's result meets its schema by Python's rules on the board
+/// too (answer rules `whole_integers`, `card_result`): `2.0` is no `int`.
+#[test]
+fn a_python_cards_result_is_checked_with_pythons_integers() {
+    let ctx = Ctx::manual_runner();
+    ctx.hwf(["kanban", "use", "builtin"]).expect_code(0);
+    let py = ctx.write(
+        "lane.py",
+        "meta = {\"name\": \"py_lane\", \"description\": \"a kanban card from Python\"}\n\
+         try:\n\
+         \x20   return await kanban_agent(\"qa\", {\"title\": \"QA\"}, {}, schema={\"n\": \"int\"})\n\
+         except CapabilityError as e:\n\
+         \x20   return [e.code, \"2.0 is not of type\" in str(e)]\n",
+    );
+    let out = ctx.hwf(["run", py.to_str().expect("utf8"), "--json"]);
+    out.expect_code(3);
+    let id = out.json()["data"]["run_id"].as_str().expect("id").to_owned();
+    let card = cards(&ctx)
+        .into_iter()
+        .find(|c| c["run"] == id.as_str())
+        .expect("the run's card");
+    let card = card["id"].as_str().expect("id").to_owned();
+    ctx.hwf(["kanban", "complete", &card, "--result", r#"{"n": 2.0}"#])
+        .expect_code(0);
+    assert_eq!(runner_once(&ctx)["executed"], json!([[id, "succeeded"]]));
+    assert_eq!(status(&ctx, &id)["result"], json!(["schema", true]));
+}
+
 #[test]
 fn the_seed_issue_lifecycle_runs_its_five_cards_on_the_builtin_board() {
     // examples/github_issue_lifecycle_hygiene.workflow.json of the seed,

@@ -45,18 +45,15 @@ fn err_text(e: &CallError) -> (bool, String) {
 /// table (`hwf_guest::runtime::AGENT_OPTIONS`), after the JSON format's
 /// own rules: `input` as resolved, the enclosing phase when the step names
 /// none, and the seed's `output_schema` (either form) as the JSON Schema
-/// the agent gets. With `own_check` the broker reads the answer as JSON
-/// and leaves checking it to the runtime (`x-hwf` `unchecked`): an agent
-/// step's output is checked once, by the seed's own rules and in its words
-/// ([`seed_check`]), as the seed's runtime checks it, with no retry. A
-/// kanban card's outcome is checked by the broker (retried) and then by
-/// the runtime, which a `blocked` / `failed` card skips.
-fn request(
-    mut opts: Map<String, Value>,
-    ctx: &Ctx,
-    input: Value,
-    own_check: bool,
-) -> Result<wit::AgentRequest, String> {
+/// the agent gets. With `once` the broker checks an agent step's answer
+/// once, as the seed's runtime does (no retry), taking an `integer` as
+/// Python does (`x-hwf`: `attempts: 1`, `whole_integers`); its refusal is
+/// a failed call (a resume asks the agent again) reworded in the seed's
+/// words ([`agent_error_text`]), and an answer it accepts is checked again
+/// by the seed's own rules ([`seed_check`]). A kanban card's outcome is
+/// checked by the broker (retried) and then by the runtime, which a
+/// `blocked` / `failed` card skips.
+fn request(mut opts: Map<String, Value>, ctx: &Ctx, input: Value, once: bool) -> Result<wit::AgentRequest, String> {
     opts.insert("input".into(), input);
     if !opts.get("phase").is_some_and(Value::is_string)
         && let Some(p) = &ctx.phase
@@ -67,9 +64,9 @@ fn request(
         match schema::to_json_schema(&s) {
             Some(mut js) => {
                 if let Value::Object(root) = &mut js
-                    && own_check
+                    && once
                 {
-                    root.insert("x-hwf".into(), json!({"unchecked": true}));
+                    root.insert("x-hwf".into(), json!({"attempts": 1, "whole_integers": true}));
                 }
                 opts.insert("schema".into(), js)
             }
@@ -111,6 +108,37 @@ fn agent_error_text(e: &CallError) -> String {
         ),
         None => text.to_owned(),
     }
+}
+
+/// An agent step's failed call as the seed's runtime words it: an answer
+/// that is not a dict (text without JSON, a list under the schema's object
+/// root) is `agent_output_invalid: agent 'x' returned str, expected dict`,
+/// one that misses its schema `step 'id' (agent 'x'): schema_mismatch:
+/// output.a expected string, got int` ([`agent_error_text`]).
+fn agent_step_error(e: &CallError, id: &str, who: &str) -> String {
+    let text = runtime::call_error_text(e);
+    if let Some(rest) = text.strip_prefix("schema_mismatch: ") {
+        let reason = python::schema_refusal(rest).0;
+        let got = if reason.starts_with("the agent's output is not JSON") {
+            Some("str".to_owned())
+        } else {
+            python::schema_reason(reason)
+                .strip_prefix("output expected object, got ")
+                .map(str::to_owned)
+        };
+        if let Some(got) = got {
+            return format!(
+                "agent_output_invalid: agent {} returned {got}, expected dict",
+                repr_str(who)
+            );
+        }
+    }
+    format!(
+        "step {} (agent {}): {}",
+        repr_str(id),
+        repr_str(who),
+        agent_error_text(e)
+    )
 }
 
 /// The failure of an effect step whose answer is not an object, with the
@@ -370,14 +398,7 @@ impl Runner<'_> {
             }
             r => r,
         }
-        .map_err(|e| {
-            format!(
-                "step {} (agent {}): {}",
-                repr_str(id),
-                repr_str(&who),
-                agent_error_text(&e)
-            )
-        })?;
+        .map_err(|e| agent_step_error(&e, id, &who))?;
         let out: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
         if !out.is_object() {
             return Err(not_an_object(&format!("agent {}", repr_str(&who)), &out));

@@ -1238,10 +1238,6 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
     // Host call -> agent id, for calls to a named agent (`hermes.x`,
     // `kanban.x`), whose answer must be a dict ([`named_agent_outcome`]).
     let mut named: BTreeMap<u64, String> = BTreeMap::new();
-    // Whether a call was cancelled mid-run: its late `cancelled` completion
-    // may still be among the host's undelivered ones, so `next` is then
-    // always given the list it waits on.
-    let mut cancelled_any = false;
     loop {
         progress = match progress {
             RunProgress::Complete(value) => {
@@ -1323,9 +1319,11 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
                         let calls: Vec<u64> = gone.iter().filter_map(|m| pending.remove(m)).collect();
                         for call in &calls {
                             monty_id.remove(call);
+                            named.remove(call);
                         }
+                        // The host never delivers a cancelled call, so
+                        // `next(&[])` below stays right.
                         host::cancel(&calls);
-                        cancelled_any = true;
                     }
                 }
                 if pending.is_empty() {
@@ -1338,7 +1336,7 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
                 // searching) thousands of numbers on every turn. A count
                 // that differs (not expected) sends the list it waits on;
                 // a call Monty does not know would be refused by `resume`.
-                let done = if !cancelled_any && state.pending_call_ids().len() == pending.len() {
+                let done = if state.pending_call_ids().len() == pending.len() {
                     host::next(&[])
                 } else {
                     let waiting: Vec<u64> = state

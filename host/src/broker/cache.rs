@@ -7,22 +7,29 @@
 use super::call::TaskSpec;
 use super::{RunContext, lock};
 use hwf_core::fingerprint::Fingerprint;
+use hwf_core::schema::AnswerRules;
 use serde_json::Value;
 
 impl RunContext {
     /// Whether `spec`'s outcome may be cached or answered from the cache:
-    /// a prompt agent without `fresh`.
+    /// a prompt agent without `fresh` that can be made at all.
     pub(crate) fn cacheable(spec: &TaskSpec) -> bool {
         matches!(spec, TaskSpec::Agent(a) if a.cacheable())
     }
 
-    /// The cached result of a call with fingerprint `fp`.
-    pub(crate) fn cached(&self, fp: &Fingerprint) -> Option<Value> {
-        lock(&self.prompt_cache).get(fp.as_str()).cloned()
+    /// The cached result of a call with fingerprint `fp`, when it was
+    /// accepted under the same answer rules (the fingerprint leaves them
+    /// out: a result a laxer check took must not answer a stricter one).
+    pub(crate) fn cached(&self, fp: &Fingerprint, rules: &AnswerRules) -> Option<Value> {
+        lock(&self.prompt_cache)
+            .get(fp.as_str())
+            .filter(|(kept, _)| kept == rules)
+            .map(|(_, v)| v.clone())
     }
 
-    /// Keep a call's successful result for later identical calls.
-    pub(crate) fn remember(&self, fp: &Fingerprint, result: &Value) {
-        lock(&self.prompt_cache).insert(fp.as_str().to_owned(), result.clone());
+    /// Keep a call's successful result, and the rules it met, for later
+    /// identical calls.
+    pub(crate) fn remember(&self, fp: &Fingerprint, rules: &AnswerRules, result: &Value) {
+        lock(&self.prompt_cache).insert(fp.as_str().to_owned(), (*rules, result.clone()));
     }
 }

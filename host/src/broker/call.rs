@@ -52,6 +52,15 @@ pub enum TaskSpec {
 }
 
 impl TaskSpec {
+    /// An agent request's answer rules (`x-hwf`); the default for any
+    /// other task.
+    pub fn answer_rules(&self) -> hwf_core::schema::AnswerRules {
+        match self {
+            Self::Agent(req) => req.answer_rules,
+            _ => hwf_core::schema::AnswerRules::default(),
+        }
+    }
+
     /// Whether the task runs guest code (a branch or nested workflow), so
     /// that its composite call must bound it; agent and capability tasks
     /// are bounded by the run-wide width pool instead.

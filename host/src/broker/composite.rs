@@ -392,9 +392,12 @@ impl InstanceBroker {
                 drop(busy);
                 self.joins.by_task.remove(&task);
                 self.joins.handles.remove(&n);
+                let cancelled = self.joins.cancelled.remove(&n);
                 match result {
-                    // A call cancelled after it finished: never delivered.
-                    Ok(_) if self.joins.cancelled.remove(&n) => {}
+                    // A call cancelled after it finished: never delivered,
+                    // and a wait it parked on is abandoned with it.
+                    Ok(_) if cancelled => {}
+                    Err(trap) if cancelled && trap.code == hwf_core::error::ErrorCode::Waiting => {}
                     Ok(slot) => {
                         self.joins.ready.insert(n, slot);
                     }

@@ -106,8 +106,8 @@ impl RunContext {
     /// first (`turns.rs`), after the call's width permit and `call_started`
     /// line, so the journal keeps the order calls were made in.
     ///
-    /// `rules` are the request's answer rules (`x-hwf`): fewer attempts, an
-    /// answer left for the runtime to check, a stricter integer or an
+    /// `rules` are the request's answer rules (`x-hwf`): fewer attempts, a
+    /// retry's reason in its request, a stricter integer or an
     /// object answer.
     pub(super) async fn execute_agent(
         &self,
@@ -218,12 +218,6 @@ impl RunContext {
                 },
                 other => other,
             };
-            // Left to the runtime: the JSON a text answer holds, or the
-            // text itself when it holds none (the runtime refuses it in its
-            // reference's words, without a retry).
-            if rules.unchecked {
-                break Ok(schema::json_in_text(output));
-            }
             let said = answer::as_text(&output);
             let checked = schema::parse_text_output(output).and_then(|out| schema.check(&out).map(|()| out));
             match checked {
@@ -232,8 +226,9 @@ impl RunContext {
                     let problem = redact::redact_text(&problem).into_owned();
                     self.journal_rejected(call_id, attempt, "schema_mismatch", &problem, &said);
                     if attempt >= max_attempts {
-                        // One attempt was no retry: the reason alone.
-                        let message = if max_attempts == 1 {
+                        // One attempt asked for (a check made once, as a
+                        // legacy agent's): the reason alone.
+                        let message = if rules.attempts == Some(1) {
                             problem
                         } else {
                             format!("{problem} (after {max_attempts} attempts)")

@@ -191,7 +191,7 @@ pub struct RunContext {
     /// Deterministic turns for order-sensitive agent calls (`turns.rs`).
     turns: Arc<turns::Turns>,
     replay: Option<Arc<replay::ReplayIndex>>,
-    prompt_cache: Mutex<std::collections::HashMap<String, Value>>,
+    prompt_cache: Mutex<std::collections::HashMap<String, (hwf_core::schema::AnswerRules, Value)>>,
     /// The first run of the resume lineage (this run's id when it has none).
     root_run_id: RunId,
     first_seen: Mutex<std::collections::HashMap<String, u64>>,

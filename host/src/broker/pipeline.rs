@@ -139,8 +139,9 @@ impl RunContext {
             // `_tokens` again. A spent budget sends it the live way, which
             // refuses it with the budget's error.
             let cacheable = Self::cacheable(&spec);
+            let answer_rules = spec.answer_rules();
             if cacheable
-                && let Some(v) = self.cached(&fp)
+                && let Some(v) = self.cached(&fp, &answer_rules)
                 && self.admit_agent_call().is_ok()
             {
                 let charge = v.get("_tokens").and_then(Value::as_u64).unwrap_or(0);
@@ -254,7 +255,7 @@ impl RunContext {
             if cacheable
                 && let Ok(v) = &outcome
             {
-                self.remember(&fp, v);
+                self.remember(&fp, &answer_rules, v);
             }
             guard.done = true;
             self.journal_completion(&call_id, kind, label, &fp, &outcome, tokens, attempts, started, must_sync)
@@ -338,6 +339,9 @@ impl RunContext {
     fn may_replay(&self, spec: &TaskSpec) -> bool {
         match spec {
             TaskSpec::Capability(req) => self.services.capabilities.get(&req.name).is_none_or(|c| c.replayable),
+            // A request that cannot be made (a malformed field) fails live,
+            // whatever a record with its fingerprint says.
+            TaskSpec::Agent(req) => req.invalid.is_none(),
             _ => true,
         }
     }

@@ -68,7 +68,7 @@ impl AgentRequest {
     /// Whether the run's prompt cache may answer it: a prompt agent (no
     /// named agent) not asking for a `fresh` answer.
     pub fn cacheable(&self) -> bool {
-        self.agent.is_none() && self.fresh != Some(true)
+        self.agent.is_none() && self.fresh != Some(true) && self.invalid.is_none()
     }
 
     /// The request object fingerprinted, journaled and given to the agent
@@ -115,6 +115,9 @@ mod tests {
             ..AgentRequest::default()
         };
         assert_eq!(req.to_value(), json!({"prompt": "hi", "input": {"a": 1}}));
+        // A request that cannot be made is never answered by the cache.
+        assert!(!req.cacheable());
+        let req = AgentRequest { invalid: None, ..req };
         assert!(req.cacheable());
         let fresh = AgentRequest {
             fresh: Some(true),

@@ -14,6 +14,7 @@ use crate::agents::{AgentBackend, AgentCall, AgentError, AgentReply, FixtureRunn
 use crate::store::FileStore;
 use crate::vm::Limits;
 use hwf_core::BoxFuture;
+use hwf_core::fingerprint::Fingerprint;
 use hwf_core::ids::RunId;
 use hwf_core::journal::{Entry, JournalEntry};
 use serde_json::{Value, json};
@@ -525,6 +526,24 @@ async fn next_delivers_in_completion_order_and_journals_each_delivery() {
     assert_eq!(delivered(&f), ["2", "3"]);
     run.flush_deferred().expect("flush");
     assert_eq!(delivered(&f), ["2", "3", "1"]);
+}
+
+/// The prompt cache answers only a call under the same answer rules: a
+/// result a lenient call took must not answer a stricter one (the
+/// fingerprint leaves the rules out).
+#[test]
+fn the_prompt_cache_keeps_the_rules_a_result_met() {
+    let f = Fixture::new();
+    let (_, run) = f.run(Limits::default());
+    let fp = Fingerprint::of("agent", &json!({"prompt": "count"}));
+    let lenient = hwf_core::schema::AnswerRules::default();
+    let strict = hwf_core::schema::AnswerRules {
+        whole_integers: true,
+        ..lenient
+    };
+    run.remember(&fp, &lenient, &json!({"n": 4.0}));
+    assert_eq!(run.cached(&fp, &lenient), Some(json!({"n": 4.0})));
+    assert_eq!(run.cached(&fp, &strict), None);
 }
 
 /// A cancelled call is no longer pending: `next(&[])` (every call not yet

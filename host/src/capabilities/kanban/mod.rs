@@ -244,6 +244,7 @@ fn outcome(
     canonical: &str,
     schema: Option<&Value>,
     payload: bool,
+    rules: &hwf_core::schema::AnswerRules,
 ) -> std::result::Result<Value, LaneError> {
     let result = card.get("result").cloned().unwrap_or(Value::Null);
     let mut out = Map::new();
@@ -271,8 +272,8 @@ fn outcome(
     if canonical == "completed"
         && let Some(schema) = schema
     {
-        let compiled =
-            hwf_core::schema::OutputSchema::compile(schema).map_err(|e| LaneError::Failed("invalid_schema", e))?;
+        let compiled = hwf_core::schema::OutputSchema::compile_with(schema, rules)
+            .map_err(|e| LaneError::Failed("invalid_schema", e))?;
         compiled.check(if payload { &result } else { &out }).map_err(|e| {
             LaneError::Failed(
                 "schema_mismatch",
@@ -377,6 +378,7 @@ pub async fn card_call(
             canonical,
             ask.schema.as_ref(),
             request["schema_on"] == "payload" || rules.card_result,
+            rules,
         ),
         None => Err(park(&card, &board)),
     }
@@ -786,7 +788,7 @@ mod tests {
     fn outcomes_check_the_schema_and_keep_the_status() {
         let card = json!({"id": "kb_1", "board": "builtin", "status": "done",
                           "result": {"status": "pass", "n": 2}, "summary": "ok", "links": []});
-        let out = outcome(&card, "completed", None, false).expect("outcome");
+        let out = outcome(&card, "completed", None, false, &Default::default()).expect("outcome");
         assert_eq!(
             (out["status"].as_str(), out["n"].as_u64()),
             (Some("completed"), Some(2))
@@ -794,7 +796,7 @@ mod tests {
         assert_eq!(out["result"]["status"], "pass");
         let schema = json!({"type": "object", "required": ["missing"]});
         assert!(matches!(
-            outcome(&card, "completed", Some(&schema), true),
+            outcome(&card, "completed", Some(&schema), true, &Default::default()),
             Err(LaneError::Failed("schema_mismatch", _))
         ));
     }
