@@ -304,18 +304,95 @@ impl OutputSchema {
             return Ok(());
         }
         let finite = finite_numbers(output);
-        match self.validator()?.validate(finite.as_ref().unwrap_or(output)) {
-            Ok(()) => Ok(()),
-            Err(e) => {
+        let instance = finite.as_ref().unwrap_or(output);
+        let validator = self.validator()?;
+        if validator.is_valid(instance) {
+            return Ok(());
+        }
+        match first_problem(validator.iter_errors(instance)) {
+            None => Ok(()),
+            Some(e) => {
                 let path = e.instance_path.to_string();
+                let what = match &e.kind {
+                    jsonschema::error::ValidationErrorKind::AdditionalProperties { .. } => {
+                        unexpected_fields(validator, instance, &e.instance_path)
+                    }
+                    _ => e.to_string(),
+                };
                 if path.is_empty() {
-                    Err(e.to_string())
+                    Err(what)
                 } else {
-                    Err(format!("field {path}: {e}"))
+                    Err(format!("field {path}: {what}"))
                 }
             }
         }
     }
+}
+
+/// Where the seed's schema subset checks a keyword at one place
+/// (`schema_subset._check_value`): `type`, then `enum`, then `required`,
+/// then each property's value, then `additionalProperties`.
+fn keyword_rank(kind: &jsonschema::error::ValidationErrorKind) -> u8 {
+    use jsonschema::error::ValidationErrorKind as K;
+    match kind {
+        K::Type { .. } | K::Custom { .. } => 0,
+        K::Enum { .. } | K::Constant { .. } => 1,
+        K::Required { .. } => 2,
+        K::AdditionalProperties { .. } => 4,
+        _ => 3,
+    }
+}
+
+/// The problem to report of an answer's several: the one a depth-first
+/// check meets first, as the seed's (and most people's) reading goes: a
+/// place's own type, enum and required fields before its fields' values,
+/// its refused extra fields after them; places that are not nested in one
+/// another keep the validator's order.
+fn first_problem<'a>(
+    errors: impl Iterator<Item = jsonschema::ValidationError<'a>>,
+) -> Option<jsonschema::ValidationError<'a>> {
+    let before = |a: &jsonschema::ValidationError<'_>, b: &jsonschema::ValidationError<'_>| -> bool {
+        let (pa, pb) = (a.instance_path.to_string(), b.instance_path.to_string());
+        let (ra, rb) = (keyword_rank(&a.kind), keyword_rank(&b.kind));
+        let under = |outer: &str, inner: &str| inner.starts_with(outer) && inner[outer.len()..].starts_with('/');
+        if pa == pb {
+            ra < rb
+        } else if under(&pa, &pb) {
+            // `a` is at a place holding `b`.
+            ra < 4
+        } else if under(&pb, &pa) {
+            rb >= 4
+        } else {
+            false
+        }
+    };
+    errors.fold(None, |best, e| match best {
+        Some(b) if !before(&e, &b) => Some(b),
+        _ => Some(e),
+    })
+}
+
+/// Every field `additionalProperties` refuses at one place, in one
+/// message, sorted (`Additional properties are not allowed ('i', 'j' were
+/// unexpected)`): the validator reports one error per field.
+fn unexpected_fields(validator: &jsonschema::Validator, instance: &Value, at: &jsonschema::paths::Location) -> String {
+    let mut names: Vec<String> = validator
+        .iter_errors(instance)
+        .filter(|e| &e.instance_path == at)
+        .filter_map(|e| match e.kind {
+            jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } => Some(unexpected),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    names.sort();
+    names.dedup();
+    let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+    let verb = if names.len() == 1 { "was" } else { "were" };
+    format!(
+        "Additional properties are not allowed ({} {verb} unexpected)",
+        quoted.join(", ")
+    )
 }
 
 /// Whether a number is written as an integer: digits alone, after an
@@ -663,6 +740,39 @@ mod tests {
             Err(r#""a" is not of type "object""#.to_owned())
         );
         assert!(flat.check(&json!({"a": "x"})).is_ok());
+    }
+
+    #[test]
+    fn the_first_problem_is_the_one_a_depth_first_reading_meets() {
+        let s = OutputSchema::compile(&json!({"a": "string", "b": "integer"})).expect("schema");
+        assert_eq!(
+            s.check(&json!({"a": 5})),
+            Err("\"b\" is a required property".to_owned())
+        );
+        let nested = OutputSchema::compile(&json!({"type": "object", "additionalProperties": false,
+            "properties": {"a": {"type": "object", "properties": {"n": {"type": "integer"}}}}}))
+        .expect("schema");
+        assert_eq!(
+            nested.check(&json!({"a": {"n": "x"}, "z": 1})),
+            Err("field /a/n: \"x\" is not of type \"integer\"".to_owned()),
+            "a field's value before the extra fields around it"
+        );
+    }
+
+    #[test]
+    fn every_unexpected_field_is_named_once() {
+        let s = OutputSchema::compile(
+            &json!({"type": "object", "properties": {"k": {"type": "integer"}}, "additionalProperties": false}),
+        )
+        .expect("schema");
+        assert_eq!(
+            s.check(&json!({"k": 1, "j": 2, "i": 3})),
+            Err("Additional properties are not allowed ('i', 'j' were unexpected)".to_owned())
+        );
+        assert_eq!(
+            s.check(&json!({"k": 1, "j": 2})),
+            Err("Additional properties are not allowed ('j' was unexpected)".to_owned())
+        );
     }
 
     #[test]
