@@ -54,6 +54,17 @@ pub struct AnswerRules {
     pub retry_context: bool,
 }
 
+impl AnswerRules {
+    /// Whether an answer these rules accept is one `other` accepts too:
+    /// the same checks (the attempts and a retry's context change how an
+    /// answer is asked for, not what is accepted).
+    pub fn checks_like(&self, other: &Self) -> bool {
+        self.whole_integers == other.whole_integers
+            && self.object_answer == other.object_answer
+            && self.card_result == other.card_result
+    }
+}
+
 /// The most attempts [`AnswerRules::attempts`] may name (the largest
 /// `max_schema_retries`, 100, plus one).
 pub const MAX_ANSWER_ATTEMPTS: u32 = 101;
@@ -309,8 +320,13 @@ impl OutputSchema {
         if validator.is_valid(instance) {
             return Ok(());
         }
-        match first_problem(validator.iter_errors(instance)) {
-            None => Ok(()),
+        match first_problem(&self.json_schema, validator.iter_errors(instance)) {
+            // Refused without a reported problem (not expected): the
+            // validator's own first error, never an acceptance.
+            None => Err(match validator.validate(instance) {
+                Err(e) => e.to_string(),
+                Ok(()) => "the answer does not match its schema".to_owned(),
+            }),
             Some(e) => {
                 let path = e.instance_path.to_string();
                 let what = match &e.kind {
@@ -346,9 +362,11 @@ fn keyword_rank(kind: &jsonschema::error::ValidationErrorKind) -> u8 {
 /// The problem to report of an answer's several: the one a depth-first
 /// check meets first, as the seed's (and most people's) reading goes: a
 /// place's own type, enum and required fields before its fields' values,
-/// its refused extra fields after them; places that are not nested in one
-/// another keep the validator's order.
+/// its refused extra fields after them; fields in the order the schema's
+/// `properties` declares them, items in index order; anything else keeps
+/// the validator's order.
 fn first_problem<'a>(
+    schema: &Value,
     errors: impl Iterator<Item = jsonschema::ValidationError<'a>>,
 ) -> Option<jsonschema::ValidationError<'a>> {
     let before = |a: &jsonschema::ValidationError<'_>, b: &jsonschema::ValidationError<'_>| -> bool {
@@ -363,13 +381,53 @@ fn first_problem<'a>(
         } else if under(&pb, &pa) {
             rb >= 4
         } else {
-            false
+            sibling_before(schema, &pa, &pb)
         }
     };
     errors.fold(None, |best, e| match best {
         Some(b) if !before(&e, &b) => Some(b),
         _ => Some(e),
     })
+}
+
+/// Whether, of two places neither of which holds the other, the seed's
+/// reading reaches `a` first: where their paths part, two items by index,
+/// two fields by their order in the schema's `properties` there.
+fn sibling_before(schema: &Value, a: &str, b: &str) -> bool {
+    let segments = |p: &str| -> Vec<String> {
+        p.split('/')
+            .skip(1)
+            .map(|s| s.replace("~1", "/").replace("~0", "~"))
+            .collect()
+    };
+    let (sa, sb) = (segments(a), segments(b));
+    let Some(i) = sa.iter().zip(&sb).position(|(x, y)| x != y) else {
+        return false;
+    };
+    if let (Ok(x), Ok(y)) = (sa[i].parse::<u64>(), sb[i].parse::<u64>()) {
+        return x < y;
+    }
+    // The schema node at the place both paths share.
+    let mut node = schema;
+    for seg in &sa[..i] {
+        node = match node.get("properties").and_then(|p| p.get(seg.as_str())) {
+            Some(sub) => sub,
+            None => match node.get("items") {
+                Some(items) if items.is_object() => items,
+                _ => return false,
+            },
+        };
+    }
+    let Some(props) = node.get("properties").and_then(Value::as_object) else {
+        return false;
+    };
+    match (
+        props.keys().position(|k| *k == sa[i]),
+        props.keys().position(|k| *k == sb[i]),
+    ) {
+        (Some(x), Some(y)) => x < y,
+        _ => false,
+    }
 }
 
 /// Every field `additionalProperties` refuses at one place, in one
@@ -756,6 +814,19 @@ mod tests {
             nested.check(&json!({"a": {"n": "x"}, "z": 1})),
             Err("field /a/n: \"x\" is not of type \"integer\"".to_owned()),
             "a field's value before the extra fields around it"
+        );
+        // Fields in the schema's order, whatever the answer's.
+        let ordered = OutputSchema::compile(&json!({"type": "object", "additionalProperties": false,
+            "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}))
+        .expect("schema");
+        assert_eq!(
+            ordered.check(&json!({"b": 1, "a": 2})),
+            Err("field /a: 2 is not of type \"string\"".to_owned())
+        );
+        let items = OutputSchema::compile(&json!({"type": "array", "items": {"type": "integer"}})).expect("schema");
+        assert_eq!(
+            items.check(&json!([1, "x", "y"])),
+            Err("field /1: \"x\" is not of type \"integer\"".to_owned())
         );
     }
 

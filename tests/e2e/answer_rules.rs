@@ -186,6 +186,21 @@ fn json_steps_fail_their_schema_in_the_seeds_words() {
         out.json()["error"]["message"],
         "agent_output_invalid: agent 'hermes.probe' returned str, expected dict"
     );
+    // Prose that reads like a refusal too: the broker leaves a check made
+    // once to the runtime's words.
+    let f = ctx.write(
+        "r.json",
+        json!({"responses": [{"match": {"agent": "hermes.probe"}, "output": "I'm sorry, but I can't help with that."}]}).to_string(),
+    );
+    let out = ctx.run_json(
+        d.to_str().expect("utf8"),
+        "{}",
+        &["--agents", f.to_str().expect("utf8")],
+    );
+    assert_eq!(
+        out.json()["error"]["message"],
+        "agent_output_invalid: agent 'hermes.probe' returned str, expected dict"
+    );
 }
 
 /// A Python prompt agent's schema retry carries its reason in the request,

@@ -372,7 +372,9 @@ return out
     out.expect_code(1);
     let msg = out.error_message();
     assert!(
-        msg.starts_with("runner_error: PipelineStageError: pipeline item 0 stage 0 failed") && msg.contains("(line 3)"),
+        msg.starts_with("runner_error: PipelineStageError: pipeline item 0 stage 0 failed")
+            && msg.contains("(line 3)")
+            && msg.ends_with("the call failed with agent_failed: runner down"),
         "{msg}"
     );
 }

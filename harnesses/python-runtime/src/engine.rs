@@ -1012,9 +1012,14 @@ fn named_agent_outcome(agent: &str, o: Result<String, CallError>) -> Result<Stri
             let rest = runtime::call_error_text(e)
                 .strip_prefix("schema_mismatch: ")
                 .unwrap_or_default();
-            match python::schema_reason(python::schema_refusal(rest).0).strip_prefix("output expected object, got ") {
-                Some(got) => got.to_owned(),
-                None => return o,
+            let reason = python::schema_refusal(rest).0;
+            if reason.starts_with("the agent's output is not JSON") {
+                "str".to_owned()
+            } else {
+                match python::schema_reason(reason).strip_prefix("output expected object, got ") {
+                    Some(got) => got.to_owned(),
+                    None => return o,
+                }
             }
         }
         Err(_) => return o,

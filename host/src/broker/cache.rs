@@ -23,7 +23,7 @@ impl RunContext {
     pub(crate) fn cached(&self, fp: &Fingerprint, rules: &AnswerRules) -> Option<Value> {
         lock(&self.prompt_cache)
             .get(fp.as_str())
-            .filter(|(kept, _)| kept == rules)
+            .filter(|(kept, _)| kept.checks_like(rules))
             .map(|(_, v)| v.clone())
     }
 

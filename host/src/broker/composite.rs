@@ -394,10 +394,10 @@ impl InstanceBroker {
                 self.joins.handles.remove(&n);
                 let cancelled = self.joins.cancelled.remove(&n);
                 match result {
-                    // A call cancelled after it finished: never delivered,
-                    // and a wait it parked on is abandoned with it.
+                    // A call cancelled after it finished: never delivered.
+                    // (A trap still ends or parks the instance: a wait it
+                    // started is journaled and listed.)
                     Ok(_) if cancelled => {}
-                    Err(trap) if cancelled && trap.code == hwf_core::error::ErrorCode::Waiting => {}
                     Ok(slot) => {
                         self.joins.ready.insert(n, slot);
                     }

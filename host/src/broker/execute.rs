@@ -206,7 +206,10 @@ impl RunContext {
             // after any preamble; prose that refuses ends the call.
             let output = match output {
                 Value::String(text) => match answer::parse_text(&text, None, true) {
-                    Value::String(prose) if answer::looks_like_refusal(&prose) => {
+                    // A check made once (a JSON step, a legacy agent) reads
+                    // prose as an answer that is not JSON, in the runtime's
+                    // words, as its reference does.
+                    Value::String(prose) if rules.attempts != Some(1) && answer::looks_like_refusal(&prose) => {
                         let message = format!(
                             "the agent refused: {}",
                             redact::redact_text(hwf_core::redact::clip(prose.trim(), 400))

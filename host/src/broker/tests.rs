@@ -544,6 +544,12 @@ fn the_prompt_cache_keeps_the_rules_a_result_met() {
     run.remember(&fp, &lenient, &json!({"n": 4.0}));
     assert_eq!(run.cached(&fp, &lenient), Some(json!({"n": 4.0})));
     assert_eq!(run.cached(&fp, &strict), None);
+    // Fewer attempts check the same way.
+    let once = hwf_core::schema::AnswerRules {
+        attempts: Some(1),
+        ..lenient
+    };
+    assert_eq!(run.cached(&fp, &once), Some(json!({"n": 4.0})));
 }
 
 /// A cancelled call is no longer pending: `next(&[])` (every call not yet

@@ -2613,23 +2613,29 @@ pub(crate) mod hwf_errors {
         let stage = stage_index.as_int(vm)?;
         let cause_type = exc.py_type_name(vm).into_owned();
         let cause_text = text(exc, vm)?;
-        let (code, retryable) = match exc {
+        // hwf: the cause's `detail` (what a failed host call said) rides
+        // along too, so an uncaught stage failure can still name it.
+        let (code, retryable, detail) = match exc {
             Value::Ref(id) => match vm.heap.get(*id) {
                 HeapData::Exception(e) if e.exc_type == ExcType::CapabilityError => (
                     e.data.attr("code").cloned().unwrap_or(ExcAttr::None),
                     matches!(e.data.attr("retryable"), Some(ExcAttr::Bool(true))),
+                    e.data.attr("detail").cloned(),
                 ),
-                _ => (ExcAttr::None, false),
+                _ => (ExcAttr::None, false, None),
             },
-            _ => (ExcAttr::None, false),
+            _ => (ExcAttr::None, false, None),
         };
-        let attrs = vec![
+        let mut attrs = vec![
             ("item_index".to_owned(), ExcAttr::Int(item)),
             ("stage_index".to_owned(), ExcAttr::Int(stage)),
             ("cause_type".to_owned(), ExcAttr::Str(cause_type.clone())),
             ("code".to_owned(), code),
             ("retryable".to_owned(), ExcAttr::Bool(retryable)),
         ];
+        if let Some(detail) = detail {
+            attrs.push(("detail".to_owned(), detail));
+        }
         let message = format!("pipeline item {item} stage {stage} failed: {cause_type}: {cause_text}");
         let exc =
             SimpleException::new_msg(ExcType::PipelineStageError, message).with_data(ExcData::Attrs(Box::new(attrs)));
