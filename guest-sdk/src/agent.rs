@@ -80,7 +80,11 @@ impl Agent {
         self
     }
     /// Output schema: `{"field": "type"}` or a JSON Schema. The host
-    /// validates the output and retries with the error fed back.
+    /// validates the output and retries with the error fed back. An
+    /// `x-hwf` entry at the schema's root holds the call's answer rules
+    /// (`{"attempts": 1, "whole_integers": true, "object_answer": true}`,
+    /// …; docs/ARCHITECTURE.md, "Answer rules"): the key is the host's, so
+    /// a simple-form field of that name is refused.
     pub fn schema(mut self, schema: Value) -> Self {
         self.schema = Some(schema);
         self
