@@ -292,3 +292,67 @@ fn a_json_steps_refused_answer_is_asked_again_on_resume() {
     );
     assert_eq!(again["data"]["counts"]["replayed"], 0, "{again}");
 }
+
+/// The seed's rules hold at the seams: in a `parallel` branch, a
+/// `pipeline` stage and a nested workflow each call gets its 3 attempts
+/// and Python's integers (`4.0` refused, the next answer taken), and a
+/// `--resume-from` with no agent replays every call (the rules are not
+/// part of the fingerprint, so nothing diverges).
+#[test]
+fn the_rules_hold_in_a_branch_a_stage_a_nested_workflow_and_on_resume() {
+    let ctx = Ctx::new();
+    let child = ctx.write(
+        "rater.py",
+        "meta = {\"name\": \"rater\", \"description\": \"a nested rating\"}\n\
+         return await agent(\"rate nested\", label=\"nested\", schema={\"n\": \"int\"})\n",
+    );
+    ctx.hwf(["script", "save", "rater", child.to_str().expect("utf8")])
+        .expect_code(0);
+    let parent = ctx.write(
+        "seams.py",
+        "meta = {\"name\": \"seams\", \"description\": \"rules at the seams\"}\n\
+         branch = await parallel([lambda: agent(\"rate branch\", label=\"branch\", schema={\"n\": \"int\"})])\n\
+         stage = await pipeline([1], lambda x: agent(\"rate stage\", label=\"stage\", schema={\"n\": \"int\"}))\n\
+         nested = await workflow(\"rater\", {})\n\
+         return {\"branch\": branch[0], \"stage\": stage[0], \"nested\": nested}\n",
+    );
+    let answers =
+        |label: &str| json!({"match": {"label": label}, "sequence": [{"output": {"n": 4.0}}, {"output": {"n": 7}}]});
+    let fixture = ctx.write(
+        "f.json",
+        json!({"responses": [answers("branch"), answers("stage"), answers("nested")]}).to_string(),
+    );
+    let out = ctx.run_json(
+        parent.to_str().expect("utf8"),
+        "{}",
+        &["--agents", fixture.to_str().expect("utf8")],
+    );
+    out.expect_code(0);
+    let want = json!({"branch": {"n": 7}, "stage": {"n": 7}, "nested": {"n": 7}});
+    assert_eq!(out.json()["data"]["result"], want);
+    let journal = ctx.journal(&run_id(&out.json()));
+    let rejected = journal
+        .iter()
+        .filter(|e| e["type"] == "call_attempt" && e["error"] == "field /n: 4.0 is not of type \"integer\"")
+        .count();
+    assert!(
+        rejected >= 2,
+        "the branch and the stage each refused 4.0 once: {rejected}"
+    );
+    let empty = ctx.write("empty.json", r#"{"responses": []}"#);
+    let again = ctx.hwf([
+        "run",
+        "--resume-from",
+        &run_id(&out.json()),
+        "--agents",
+        empty.to_str().expect("utf8"),
+        "--json",
+    ]);
+    again.expect_code(0);
+    assert_eq!(again.json()["data"]["result"], want);
+    assert!(
+        again.json()["data"]["counts"]["replayed"]
+            .as_u64()
+            .is_some_and(|n| n >= 2)
+    );
+}
