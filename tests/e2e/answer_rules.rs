@@ -6,8 +6,19 @@
 //! at the door: it reaches neither the agent nor the fingerprint, and a
 //! malformed one fails the call with `invalid_schema`.
 
-use crate::common::{Ctx, run_id};
+use crate::common::{Ctx, Run, run_id};
 use serde_json::{Value, json};
+use std::path::Path;
+
+/// `hwf run SCRIPT --args {} --json --agents F`, F written from `fixture`.
+fn run_with(ctx: &Ctx, script: &Path, fixture: &Value) -> Run {
+    let f = ctx.write("fixture.json", fixture.to_string());
+    ctx.run_json(
+        script.to_str().expect("utf8"),
+        "{}",
+        &["--agents", f.to_str().expect("utf8")],
+    )
+}
 
 /// Calls the fixture agent answered for `label`: `call_attempt` lines
 /// (rejected attempts) plus the accepted one, from the journal.
@@ -38,18 +49,13 @@ fn python_gets_the_seeds_three_attempts_and_its_integers() {
          out[\"second\"] = await agent(\"count again\", label=\"m\", schema={\"n\": \"int\"})\n\
          return out\n",
     );
-    let fixture = ctx.write(
-        "f.json",
-        json!({"responses": [
+    let out = run_with(
+        &ctx,
+        &script,
+        &json!({"responses": [
             {"match": {"label": "n"}, "sequence": [{"output": {"n": 4.0}}, {"output": {"n": "x"}}, {"output": {"n": 4.0}}, {"output": {"n": 4}}]},
             {"match": {"label": "m"}, "sequence": [{"output": {"n": 4.0}}, {"output": {"n": 5}}]}
-        ]})
-        .to_string(),
-    );
-    let out = ctx.run_json(
-        script.to_str().expect("utf8"),
-        "{}",
-        &["--agents", fixture.to_str().expect("utf8")],
+        ]}),
     );
     out.expect_code(0);
     assert_eq!(
@@ -95,14 +101,10 @@ fn javascript_may_ask_for_the_rules_and_a_bad_entry_is_refused() {
          out.bad = await agent('count', { label: 'bad', schema: { ...S, 'x-hwf': { attempts: 0 } } });\n\
          return out;\n",
     );
-    let fixture = ctx.write(
-        "f.json",
-        json!({"responses": [{"match": {"prompt_contains": "count"}, "output": {"n": 4.0}}]}).to_string(),
-    );
-    let out = ctx.run_json(
-        script.to_str().expect("utf8"),
-        "{}",
-        &["--agents", fixture.to_str().expect("utf8")],
+    let out = run_with(
+        &ctx,
+        &script,
+        &json!({"responses": [{"match": {"prompt_contains": "count"}, "output": {"n": 4.0}}]}),
     );
     out.expect_code(0);
     let result = &out.json()["data"]["result"];
@@ -149,15 +151,10 @@ fn json_steps_fail_their_schema_in_the_seeds_words() {
                      "output_schema": {"type": "object", "properties": {
                          "findings": {"type": "array", "items": {"type": "object", "properties": {"score": {"type": ty}}}}}}}]});
         let d = ctx.write("wf.workflow.json", def.to_string());
-        let f = ctx.write(
-            "f.json",
-            json!({"responses": [{"match": {"agent": "hermes.rate"}, "output": {"findings": [{"score": 1}, {"score": score}]}}]})
-                .to_string(),
-        );
-        let out = ctx.run_json(
-            d.to_str().expect("utf8"),
-            "{}",
-            &["--agents", f.to_str().expect("utf8")],
+        let out = run_with(
+            &ctx,
+            &d,
+            &json!({"responses": [{"match": {"agent": "hermes.rate"}, "output": {"findings": [{"score": 1}, {"score": score}]}}]}),
         );
         let msg = out.json()["error"]["message"].as_str().unwrap_or("").to_owned();
         assert!(
@@ -172,15 +169,10 @@ fn json_steps_fail_their_schema_in_the_seeds_words() {
                "steps": [{"kind": "agent", "id": "probe", "agent": "hermes.probe", "output_schema": {"a": "string"}}]})
         .to_string(),
     );
-    let f = ctx.write(
-        "p.json",
-        json!({"responses": [{"match": {"agent": "hermes.probe"}, "sequence": [{"output": "just words"}, {"output": {"a": "x"}}]}]})
-            .to_string(),
-    );
-    let out = ctx.run_json(
-        d.to_str().expect("utf8"),
-        "{}",
-        &["--agents", f.to_str().expect("utf8")],
+    let out = run_with(
+        &ctx,
+        &d,
+        &json!({"responses": [{"match": {"agent": "hermes.probe"}, "sequence": [{"output": "just words"}, {"output": {"a": "x"}}]}]}),
     );
     assert_eq!(
         out.json()["error"]["message"],
@@ -188,14 +180,10 @@ fn json_steps_fail_their_schema_in_the_seeds_words() {
     );
     // Prose that reads like a refusal too: the broker leaves a check made
     // once to the runtime's words.
-    let f = ctx.write(
-        "r.json",
-        json!({"responses": [{"match": {"agent": "hermes.probe"}, "output": "I'm sorry, but I can't help with that."}]}).to_string(),
-    );
-    let out = ctx.run_json(
-        d.to_str().expect("utf8"),
-        "{}",
-        &["--agents", f.to_str().expect("utf8")],
+    let out = run_with(
+        &ctx,
+        &d,
+        &json!({"responses": [{"match": {"agent": "hermes.probe"}, "output": "I'm sorry, but I can't help with that."}]}),
     );
     assert_eq!(
         out.json()["error"]["message"],
@@ -215,21 +203,16 @@ fn a_python_retry_carries_the_seeds_schema_validation_error() {
         "meta = {\"name\": \"retry\", \"description\": \"retry context\"}\n\
          return await agent(\"summarize\", label=\"summary\", schema={\"answer\": \"string\"}, context={\"topic\": \"pr\"})\n",
     );
-    let fixture = ctx.write(
-        "f.json",
-        json!({"responses": [
+    let out = run_with(
+        &ctx,
+        &script,
+        &json!({"responses": [
             {"match": {"label": "summary", "context.schema_validation_error.attempt": 2,
                        "context.schema_validation_error.max_retries": 2,
                        "context.schema_validation_error.code": "schema", "context.topic": "pr"},
              "output": {"answer": "fixed"}},
             {"match": {"label": "summary"}, "output": {"answer": 7}}
-        ]})
-        .to_string(),
-    );
-    let out = ctx.run_json(
-        script.to_str().expect("utf8"),
-        "{}",
-        &["--agents", fixture.to_str().expect("utf8")],
+        ]}),
     );
     out.expect_code(0);
     assert_eq!(out.json()["data"]["result"], json!({"answer": "fixed"}));
@@ -255,15 +238,10 @@ fn a_json_steps_refused_answer_is_asked_again_on_resume() {
                "steps": [{"kind": "agent", "id": "rate", "agent": "hermes.rate", "output_schema": {"score": "integer"}}]})
         .to_string(),
     );
-    let bad = ctx.write(
-        "bad.json",
-        json!({"responses": [{"match": {"agent": "hermes.rate"}, "sequence": [{"output": {"score": 2.0}}, {"output": {"score": 2}}]}]})
-            .to_string(),
-    );
-    let out = ctx.run_json(
-        d.to_str().expect("utf8"),
-        "{}",
-        &["--agents", bad.to_str().expect("utf8")],
+    let out = run_with(
+        &ctx,
+        &d,
+        &json!({"responses": [{"match": {"agent": "hermes.rate"}, "sequence": [{"output": {"score": 2.0}}, {"output": {"score": 2}}]}]}),
     );
     assert_eq!(
         out.json()["error"]["message"],
@@ -318,14 +296,10 @@ fn the_rules_hold_in_a_branch_a_stage_a_nested_workflow_and_on_resume() {
     );
     let answers =
         |label: &str| json!({"match": {"label": label}, "sequence": [{"output": {"n": 4.0}}, {"output": {"n": 7}}]});
-    let fixture = ctx.write(
-        "f.json",
-        json!({"responses": [answers("branch"), answers("stage"), answers("nested")]}).to_string(),
-    );
-    let out = ctx.run_json(
-        parent.to_str().expect("utf8"),
-        "{}",
-        &["--agents", fixture.to_str().expect("utf8")],
+    let out = run_with(
+        &ctx,
+        &parent,
+        &json!({"responses": [answers("branch"), answers("stage"), answers("nested")]}),
     );
     out.expect_code(0);
     let want = json!({"branch": {"n": 7}, "stage": {"n": 7}, "nested": {"n": 7}});

@@ -158,6 +158,21 @@ pub fn schema_reason(problem: &str) -> String {
     problem.to_owned()
 }
 
+/// The Python type of an answer a host schema refusal says is not a dict:
+/// text with no JSON in it (`str`), or a value the schema's object root
+/// refused (`[1] is not of type "object"`: `list`). `None` for any other
+/// reason. The runtimes word it as their reference refuses a non-dict
+/// answer (`prompt child agent returned list, expected dict`, `agent 'x'
+/// returned str, expected dict`).
+pub fn not_a_dict(reason: &str) -> Option<String> {
+    if reason.starts_with("the agent's output is not JSON") {
+        return Some("str".to_owned());
+    }
+    schema_reason(reason)
+        .strip_prefix("output expected object, got ")
+        .map(str::to_owned)
+}
+
 /// The reason of a host schema refusal after its retries (`<reason> (after
 /// N attempts)`, or the reason alone after one attempt) and the attempts.
 pub fn schema_refusal(text: &str) -> (&str, Option<u32>) {
@@ -236,5 +251,11 @@ mod tests {
         );
         assert_eq!(schema_refusal("x is wrong (after 3 attempts)"), ("x is wrong", Some(3)));
         assert_eq!(schema_refusal("x is wrong"), ("x is wrong", None));
+        assert_eq!(not_a_dict("[1] is not of type \"object\""), Some("list".to_owned()));
+        assert_eq!(
+            not_a_dict("the agent's output is not JSON (expected value at line 1 column 1)"),
+            Some("str".to_owned())
+        );
+        assert_eq!(not_a_dict("field /n: 4.0 is not of type \"integer\""), None);
     }
 }

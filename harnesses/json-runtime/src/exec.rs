@@ -118,15 +118,7 @@ fn agent_error_text(e: &CallError) -> String {
 fn agent_step_error(e: &CallError, id: &str, who: &str) -> String {
     let text = runtime::call_error_text(e);
     if let Some(rest) = text.strip_prefix("schema_mismatch: ") {
-        let reason = python::schema_refusal(rest).0;
-        let got = if reason.starts_with("the agent's output is not JSON") {
-            Some("str".to_owned())
-        } else {
-            python::schema_reason(reason)
-                .strip_prefix("output expected object, got ")
-                .map(str::to_owned)
-        };
-        if let Some(got) = got {
+        if let Some(got) = python::not_a_dict(python::schema_refusal(rest).0) {
             return format!(
                 "agent_output_invalid: agent {} returned {got}, expected dict",
                 repr_str(who)

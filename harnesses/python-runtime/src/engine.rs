@@ -1012,14 +1012,9 @@ fn named_agent_outcome(agent: &str, o: Result<String, CallError>) -> Result<Stri
             let rest = runtime::call_error_text(e)
                 .strip_prefix("schema_mismatch: ")
                 .unwrap_or_default();
-            let reason = python::schema_refusal(rest).0;
-            if reason.starts_with("the agent's output is not JSON") {
-                "str".to_owned()
-            } else {
-                match python::schema_reason(reason).strip_prefix("output expected object, got ") {
-                    Some(got) => got.to_owned(),
-                    None => return o,
-                }
+            match python::not_a_dict(python::schema_refusal(rest).0) {
+                Some(got) => got,
+                None => return o,
             }
         }
         Err(_) => return o,
