@@ -330,3 +330,101 @@ fn the_rules_hold_in_a_branch_a_stage_a_nested_workflow_and_on_resume() {
             .is_some_and(|n| n >= 2)
     );
 }
+
+/// On PostgreSQL, through a kill -9 and a runner's takeover: the call that
+/// completed before the kill (after one refused `4.0`) is not asked again,
+/// the call in flight is, and the call made after the takeover still gets
+/// the seed's rules (3 attempts, `4.0` refused each time) in the new
+/// process.
+#[test]
+fn the_rules_hold_on_postgres_through_a_kill_and_a_takeover() {
+    use crate::shared_store::{Pg, wait_for};
+    use std::time::Duration;
+    let Some(pg) = Pg::new("the_rules_hold_on_postgres_through_a_kill_and_a_takeover") else {
+        return;
+    };
+    let fixture = pg.ctx.write(
+        "fixture.json",
+        json!({"responses": [
+            {"match": {"label": "first"}, "sequence": [{"output": {"n": 4.0}}, {"output": {"n": 1}}]},
+            {"match": {"label": "slow"}, "output": {"n": 2}, "delay_ms": 600},
+            {"match": {"label": "last"}, "sequence": [
+                {"output": {"n": 4.0}}, {"output": {"n": 4.0}}, {"output": {"n": 4.0}}, {"output": {"n": 3}}
+            ]}
+        ]})
+        .to_string(),
+    );
+    let script = pg.ctx.write(
+        "rules.py",
+        "meta = {\"name\": \"rules\", \"description\": \"rules through a kill\"}\n\
+         a = await agent(\"one\", label=\"first\", schema={\"n\": \"int\"})\n\
+         b = await agent(\"two\", label=\"slow\", schema={\"n\": \"int\"})\n\
+         try:\n\
+         \x20   c = await agent(\"three\", label=\"last\", schema={\"n\": \"int\"})\n\
+         except CapabilityError as e:\n\
+         \x20   c = [e.code, str(e)]\n\
+         return [a[\"n\"], b[\"n\"], c]\n",
+    );
+    let mut child = pg
+        .cmd()
+        .env("HWF_LEASE_MS", "600")
+        .args([
+            "run",
+            script.to_str().expect("utf8"),
+            "--agents",
+            fixture.to_str().expect("utf8"),
+            "--json",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn");
+    wait_for(Duration::from_secs(20), "the slow call to start", || {
+        pg.try_sql("SELECT count(*) FROM hwf_journal WHERE kind = 'call_started' AND line LIKE '%\"slow\"%'")
+            .is_ok_and(|n| n.trim() == "1")
+    });
+    child.kill().expect("kill -9");
+    let _ = child.wait();
+    let id = pg.sql("SELECT run_id FROM hwf_runs").trim().to_owned();
+    wait_for(Duration::from_secs(20), "a runner to take the run over", || {
+        let out: Run = pg
+            .cmd()
+            .env("HWF_LEASE_MS", "600")
+            .args(["runner", "--once", "--json"])
+            .output()
+            .expect("runner")
+            .into();
+        out.json()["data"]["executed"].as_array().is_some_and(|a| !a.is_empty())
+    });
+    let s = pg.status(&id);
+    assert_eq!(s["state"], "succeeded", "{s}");
+    assert_eq!(
+        s["result"],
+        json!([
+            1,
+            2,
+            [
+                "schema",
+                "schema validation failed after 3 attempt(s): output.n expected integer, got float"
+            ]
+        ])
+    );
+    let runs = pg.executions();
+    // Asked twice before the kill, never again; in flight at the kill:
+    // again; after the takeover: its three attempts, not the fourth.
+    assert_eq!(runs.get("first"), Some(&2), "{runs:?}");
+    assert_eq!(runs.get("slow"), Some(&2), "{runs:?}");
+    assert_eq!(runs.get("last"), Some(&3), "{runs:?}");
+    let journal = pg.journal(&id);
+    let last: Vec<Value> = attempts(&journal, "last")
+        .into_iter()
+        .filter(|e| e["type"] == "call_attempt")
+        .collect();
+    assert_eq!(last.len(), 3, "{last:?}");
+    assert!(
+        last.iter()
+            .all(|e| e["error"] == "field /n: 4.0 is not of type \"integer\""),
+        "{last:?}"
+    );
+    pg.assert_no_local_runs();
+}
