@@ -74,3 +74,11 @@ pub fn budget() -> Budget {
         calls_left: b.calls_left,
     }
 }
+
+/// How many tasks the run runs at once (its `max_parallel`, at least 1).
+/// The host bounds [`parallel`](crate::parallel) and submitted tasks by it
+/// itself; a script runtime reads it to start its own branches in a window
+/// this wide.
+pub fn max_parallel() -> u32 {
+    host::max_parallel()
+}

@@ -56,7 +56,7 @@
 //! - [`agent`], [`prompt`]: agent calls ([`Agent`] builder).
 //! - [`capability()`]: capability calls ([`Capability`] builder).
 //! - [`parallel`], [`pipeline`], [`branch`], [`JoinSet`]: concurrency on the host.
-//! - [`phase`], [`log`], [`info`], [`warn`], [`budget`]: run-level calls.
+//! - [`phase`], [`log`], [`info`], [`warn`], [`budget`], [`max_parallel`]: run-level calls.
 //! - [`Harness`], [`Meta`], [`export_harness!`]: declaring the component.
 //! - [`Error`]: every failure, with a stable [`code`](Error::code).
 //! - [`runtime`]: for script runtimes (interpreter components of the
@@ -83,7 +83,7 @@ pub use capability::{Capability, capability};
 pub use error::{Error, ErrorKind, Result};
 pub use flow::{JoinSet, Task, branch, parallel, pipeline, workflow};
 pub use harness::{Harness, Meta};
-pub use host::{Budget, Level, budget, info, log, phase, warn};
+pub use host::{Budget, Level, budget, info, log, max_parallel, phase, warn};
 pub use serde_json::{Value, json};
 
 #[doc(hidden)]

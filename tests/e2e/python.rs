@@ -922,6 +922,69 @@ fn a_failing_parallel_branch_cancels_its_siblings_calls_and_replays() {
     assert_eq!(again.json()["data"]["result"], want, "{}", again.stdout);
 }
 
+/// As the seed's `parallel` / `pipeline`: at most `max_parallel` branches
+/// run their own code at once, the run's (`--max-parallel`), the next
+/// starting as one finishes; `asyncio.gather` has no window. A resume with
+/// no agent and the same width replays the run to the same result.
+#[test]
+fn parallel_starts_branches_in_a_window_of_the_runs_max_parallel() {
+    let ctx = Ctx::new();
+    let f = ctx.write(
+        "f.json",
+        r#"{"responses": [{"match": {"label": "w"}, "output": {"ok": true}, "delay_ms": 20}]}"#,
+    );
+    let s = py(
+        &ctx,
+        "window.py",
+        "load = {\"now\": 0, \"peak\": 0}\n\
+         async def work(i):\n\
+         \x20   load[\"now\"] += 1\n\
+         \x20   load[\"peak\"] = max(load[\"peak\"], load[\"now\"])\n\
+         \x20   await agent(f\"item {i}\", label=\"w\")\n\
+         \x20   load[\"now\"] -= 1\n\
+         \x20   return i\n\
+         def peak():\n\
+         \x20   p = load[\"peak\"]\n\
+         \x20   load[\"peak\"] = 0\n\
+         \x20   return p\n\
+         out = await parallel([lambda i=i: work(i) for i in range(12)])\n\
+         a = peak()\n\
+         staged = await pipeline(range(12), lambda x: x, work)\n\
+         b = peak()\n\
+         gathered = await asyncio.gather(*[work(i) for i in range(12)])\n\
+         c = peak()\n\
+         return [a, b, c, out == staged == list(gathered) == list(range(12))]\n",
+    );
+    for (width, want) in [("3", json!([3, 3, 12, true])), ("10", json!([10, 10, 12, true]))] {
+        let out = ctx.run_json(
+            &s,
+            "{}",
+            &["--agents", f.to_str().expect("utf8"), "--max-parallel", width],
+        );
+        out.expect_code(0);
+        assert_eq!(out.json()["data"]["result"], want, "width {width}: {}", out.stdout);
+        // A resume takes the width it is given, as every limit.
+        let empty = ctx.write("empty.json", r#"{"responses": []}"#);
+        let again = ctx.hwf([
+            "run",
+            "--resume-from",
+            &run_id(&out),
+            "--agents",
+            empty.to_str().expect("utf8"),
+            "--max-parallel",
+            width,
+            "--json",
+        ]);
+        again.expect_code(0);
+        assert_eq!(again.json()["data"]["result"], want, "{}", again.stdout);
+        assert_eq!(again.json()["data"]["counts"]["replayed"], 36, "{}", again.stdout);
+    }
+    // The default is the seed's 8.
+    let out = ctx.run_json(&s, "{}", &["--agents", f.to_str().expect("utf8")]);
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"], json!([8, 8, 12, true]));
+}
+
 #[test]
 fn asyncio_gather_over_agents_is_concurrent_without_an_import() {
     let ctx = Ctx::new();

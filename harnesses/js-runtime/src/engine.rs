@@ -1068,7 +1068,10 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
             d.line.map(|l| format!(" (line {l})")).unwrap_or_default()
         ));
     }
-    let args: Json = serde_json::from_str(args).map(normalize).unwrap_or(Json::Null);
+    // The host sends the run's arguments as JSON text (`null` for none).
+    let args: Json = serde_json::from_str(args)
+        .map(normalize)
+        .map_err(|e| format!("internal: the run's arguments are not JSON: {e}"))?;
     // The instance's prepared interpreter (snapshotted at build time), or
     // one made now (a runtime built without the snapshot).
     let Prepared {

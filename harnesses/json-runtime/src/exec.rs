@@ -133,6 +133,12 @@ fn agent_step_error(e: &CallError, id: &str, who: &str) -> String {
     )
 }
 
+/// A host call's answer as a value. The host sends JSON text; anything
+/// else is its fault, and is named rather than read as `null`.
+fn host_answer(raw: &str) -> Result<Value, String> {
+    serde_json::from_str(raw).map_err(|e| format!("internal: the host's answer is not JSON: {e}"))
+}
+
 /// The failure of an effect step whose answer is not an object, with the
 /// seed's message: the answer named by its Python type (`int`, `float`,
 /// `NoneType`, `str`, `list`, `bool`).
@@ -391,7 +397,7 @@ impl Runner<'_> {
             r => r,
         }
         .map_err(|e| agent_step_error(&e, id, &who))?;
-        let out: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
+        let out = host_answer(&raw)?;
         if !out.is_object() {
             return Err(not_an_object(&format!("agent {}", repr_str(&who)), &out));
         }
@@ -440,7 +446,7 @@ impl Runner<'_> {
                 agent_error_text(&e)
             )
         })?;
-        let out: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
+        let out = host_answer(&raw)?;
         if !out.is_object() {
             return Err(not_an_object(&format!("kanban agent {}", repr_str(profile)), &out));
         }
@@ -558,7 +564,14 @@ impl Runner<'_> {
             for (&b, r) in wave.iter().zip(results) {
                 match r {
                     Ok(raw) => {
-                        let out: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
+                        let out = match host_answer(&raw) {
+                            Ok(out) => out,
+                            Err(msg) => {
+                                let msg = format!("step {} branch {}: {msg}", repr_str(id), repr_str(&bid(b)));
+                                fail(b, false, msg, &mut failure);
+                                continue;
+                            }
+                        };
                         for (k, v) in out["outputs"].as_object().into_iter().flatten() {
                             ctx.outputs.insert(k.clone(), v.clone());
                         }

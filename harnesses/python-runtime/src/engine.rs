@@ -194,7 +194,7 @@ async def parallel(thunks):
     # seen, and then the branches still running are cancelled (their pending
     # awaits never resume; `run` cancels the host calls they were waiting
     # on) as the failure propagates.
-    return list(await _hwf_asyncio._hwf_gather(*[one(t) for t in items]))
+    return list(await _hwf_asyncio._hwf_gather(_hwf_window, *[one(t) for t in items]))
 
 
 # The seed's `_call_stage`: a stage gets as many of (prev, item, index) as
@@ -227,7 +227,7 @@ async def pipeline(items, *stages):
     # As the seed's `pipeline` (a task per item, the rest cancelled when one
     # fails), as `parallel`'s: every item starts before a failure is seen,
     # then the items still running are cancelled as it propagates.
-    return list(await _hwf_asyncio._hwf_gather(*[run_item(i, x) for i, x in enumerate(item_list)]))
+    return list(await _hwf_asyncio._hwf_gather(_hwf_window, *[run_item(i, x) for i, x in enumerate(item_list)]))
 "#;
 
 /// The program Monty runs for `src`. Line ends are CPython's: `\r\n` and a
@@ -283,7 +283,7 @@ fn compile_with(src: &str) -> Result<MontyRun, MontyException> {
     MontyRun::new(
         program(src),
         FILE,
-        vec!["args".to_owned(), "_hwf_total".to_owned()],
+        vec!["args".to_owned(), "_hwf_total".to_owned(), "_hwf_window".to_owned()],
         // CPython's messages: `assert x, "msg"` fails with exactly "msg"
         // (Monty's default appends the introspected expression).
         CompileOptions {
@@ -992,7 +992,13 @@ fn sync_call(name: &str, args: &[MontyObject]) -> ExtFunctionResult {
 /// and `.retryable` set.
 fn outcome(o: Result<String, CallError>) -> ExtFunctionResult {
     match o {
-        Ok(raw) => ExtFunctionResult::Return(from_json(&serde_json::from_str(&raw).unwrap_or(Value::Null))),
+        Ok(raw) => match serde_json::from_str(&raw) {
+            Ok(v) => ExtFunctionResult::Return(from_json(&v)),
+            // The host sends JSON text; anything else is its fault, named.
+            Err(e) => ExtFunctionResult::Error(capability_error(&CallError::Failed(format!(
+                "internal: the host's answer is not JSON: {e}"
+            )))),
+        },
         Err(e) => ExtFunctionResult::Error(capability_error(&e)),
     }
 }
@@ -1213,10 +1219,15 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
     }
     let lines = checked.lines.count();
     let runner = compile(src).map_err(|d| source::first_error(&[d]))?;
-    let args: Value = serde_json::from_str(args).unwrap_or(Value::Null);
+    // The host sends the run's arguments as JSON text (`null` for none).
+    let args: Value =
+        serde_json::from_str(args).map_err(|e| format!("internal: the run's arguments are not JSON: {e}"))?;
     let total = hwf_guest::budget().token_total.map_or(MontyObject::None, |t| {
         MontyObject::Int(i64::try_from(t).unwrap_or(i64::MAX))
     });
+    // The seed's `parallel` / `pipeline` start at most `max_parallel`
+    // branches at once: the run's, as the host bounds its own tasks.
+    let window = MontyObject::Int(i64::from(hwf_guest::max_parallel()));
     let limits = ResourceLimits {
         max_recursion_depth: MAX_RECURSION,
         // The host counts and limits calls itself (limit_calls).
@@ -1227,7 +1238,7 @@ pub fn run(src: &str, args: &str) -> Result<String, String> {
     let mut sink = LogSink::default();
     let mut progress = runner
         .start(
-            vec![from_json(&args), total],
+            vec![from_json(&args), total, window],
             ResourceTracker::new(limits),
             PrintWriter::Callback(&mut sink),
         )

@@ -260,4 +260,10 @@ impl InstanceBroker {
             calls_left: u32::try_from(limits.max_calls.saturating_sub(stats.counts.calls)).unwrap_or(u32::MAX),
         })
     }
+
+    /// How many tasks the run runs at once (its width, at least 1): a
+    /// setting, not an effect, so it is neither counted nor journaled.
+    pub fn max_parallel(&self) -> u32 {
+        u32::try_from(super::width::width_of(self.run.limits())).unwrap_or(u32::MAX)
+    }
 }

@@ -293,6 +293,13 @@ impl host::Host for WitHost {
             calls_left: b.calls_left,
         })
     }
+
+    async fn max_parallel(&mut self) -> wasmtime::Result<u32> {
+        Ok(match self {
+            Self::Instance(b) => b.max_parallel(),
+            Self::NoHost { limits } => u32::try_from(super::width::width_of(limits)).unwrap_or(u32::MAX),
+        })
+    }
 }
 
 #[cfg(test)]

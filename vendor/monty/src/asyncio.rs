@@ -254,6 +254,20 @@ pub(crate) struct GatherFuture {
     /// cancelled as the waiter wakes.
     #[serde(default)]
     pub fail_fast: bool,
+    /// hwf: how many coroutine children of a failing-fast gather run at
+    /// once (0: all): the run's `max_parallel`, the window the seed's
+    /// `parallel` / `pipeline` start their tasks in. The children beyond it
+    /// start one per child that finishes (`VM::refill_gather_window`).
+    #[serde(default)]
+    pub window: usize,
+}
+
+impl GatherFuture {
+    /// hwf: the window of a failing-fast gather that has one (see
+    /// [`GatherFuture::window`]).
+    pub(crate) fn window_limit(&self) -> Option<usize> {
+        (self.fail_fast && self.window > 0).then_some(self.window)
+    }
 }
 
 /// Lifecycle phase of a [`GatherFuture`].
@@ -320,6 +334,7 @@ impl GatherFuture {
             items,
             state: GatherState::Pending,
             fail_fast: false,
+            window: 0,
         }
     }
 

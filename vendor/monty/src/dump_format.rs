@@ -35,8 +35,9 @@ const MAGIC: &[u8; 6] = b"MONTY\0";
 /// and the generator of a serialized frame; 14 — the `json` keywords
 /// (`check_circular`, `object_hook`, …) among the static strings, which
 /// renumbers the ones after them; 15 — a gather's `fail_fast` and a task's
-/// `cancel_on_wake` (`asyncio._hwf_gather`, the runtime's `parallel`).
-pub const DUMP_VERSION: u16 = 15;
+/// `cancel_on_wake` (`asyncio._hwf_gather`, the runtime's `parallel`);
+/// 16 — the scheduler's refill points (`_hwf_gather`'s 8-child window).
+pub const DUMP_VERSION: u16 = 16;
 
 /// Number of bytes before the postcard payload.
 const HEADER_LEN: usize = MAGIC.len() + size_of::<u16>();

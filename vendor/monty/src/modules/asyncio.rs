@@ -113,11 +113,15 @@ pub(crate) fn gather(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
 /// were waiting on are no longer pending, so the host can cancel them
 /// (`VM::handle_task_failure`). `asyncio.gather` itself keeps CPython's
 /// semantics: nothing is cancelled.
+///
+/// Its first argument is the window: how many coroutine children run at
+/// once (0: all), the run's `max_parallel`, as the seed's `parallel` starts
+/// at most that many tasks and the next one as one finishes.
 fn hwf_gather(vm: &mut VM<'_>, args: ArgValues) -> RunResult<Value> {
     gather_with(vm, args, true)
 }
 
-/// `asyncio.gather`, or with `fail_fast` `asyncio._hwf_gather`.
+/// `asyncio.gather`, or with `fail_fast` `asyncio._hwf_gather(window, ...)`.
 fn gather_with(vm: &mut VM<'_>, args: ArgValues, fail_fast: bool) -> RunResult<Value> {
     // TODO: support keyword arguments (e.g. return_exceptions); for now any
     // kwarg is rejected up front by the macro's `kwargs_not_supported_yet`
@@ -125,6 +129,22 @@ fn gather_with(vm: &mut VM<'_>, args: ArgValues, fail_fast: bool) -> RunResult<V
     // arguments` (CPython would have given a TypeError naming the bad kwarg).
     let GatherArgs { awaitables } = GatherArgs::from_args(args, vm)?;
     defer_drop_mut!(awaitables, vm);
+    let window = if fail_fast {
+        match awaitables.first() {
+            Some(Value::Int(n)) if *n >= 0 => {
+                let n = usize::try_from(*n).unwrap_or(usize::MAX);
+                awaitables.remove(0);
+                n
+            }
+            _ => {
+                return Err(ExcType::type_error(
+                    "_hwf_gather() needs its window (an int >= 0) first",
+                ));
+            }
+        }
+    } else {
+        0
+    };
 
     // Validate every argument before transferring any references to the gather,
     // so an invalid later argument needs no raw-HeapId rollback.
@@ -149,6 +169,7 @@ fn gather_with(vm: &mut VM<'_>, args: ArgValues, fail_fast: bool) -> RunResult<V
         .collect();
     let mut gather_future = GatherFuture::new(items);
     gather_future.fail_fast = fail_fast;
+    gather_future.window = window;
     let id = vm.heap.allocate(HeapData::GatherFuture(Box::new(gather_future)));
     Ok(Value::Ref(id))
 }

@@ -230,11 +230,17 @@ impl<'h> VM<'h> {
 
             let poll = match self.heap.read(item_id) {
                 HeapReadOutput::Coroutine(coro) => {
+                    // hwf: a failing-fast gather's coroutine children beyond
+                    // its window wait, unspawned, for a child to finish
+                    // (`refill_gather_window`), as the seed's `parallel`
+                    // starts at most `max_parallel` tasks.
+                    let deferred = gather.get(self.heap).window_limit().is_some_and(|w| idx >= w);
                     // Reject reuse up-front: either the coroutine is no longer
                     // `New`, or another gather already spawned it (`spawn`
                     // returns `Ok(None)`).
                     if coro.get(self.heap).state != CoroutineState::New
-                        || self.scheduler.spawn(self.heap, item_id, Some(gather_id)).is_none()
+                        || (deferred && self.scheduler.task_of_coroutine(item_id).is_some())
+                        || (!deferred && self.scheduler.spawn(self.heap, item_id, Some(gather_id)).is_none())
                     {
                         return Err(ExcType::cannot_reuse_already_awaited_coroutine());
                     }
@@ -401,7 +407,7 @@ impl<'h> VM<'h> {
     /// Returns `Yield(pending_calls)` if no ready tasks (all blocked), or continues
     /// the run loop if a task was switched to.
     fn switch_or_yield(&mut self) -> Result<AwaitResult, RunError> {
-        if let Some(next_task_id) = self.scheduler.next_ready_task() {
+        if let Some(next_task_id) = self.next_ready() {
             // Save current task context ONLY when switching to another task.
             // This is critical: if we're about to yield (no ready tasks), the main task's
             // frames must stay in the VM so they're included in the snapshot.
@@ -479,7 +485,7 @@ impl<'h> VM<'h> {
             self.scheduler.remove_from_ready_queue(waiter_id);
             Some(waiter_id)
         } else {
-            self.scheduler.next_ready_task()
+            self.next_ready()
         };
 
         self.cleanup_current_task();
@@ -559,7 +565,7 @@ impl<'h> VM<'h> {
                 drop(error);
                 self.discard_failed_task(task_id);
                 self.scheduler.set_current_task(None);
-                if let Some(next_task_id) = self.scheduler.next_ready_task() {
+                if let Some(next_task_id) = self.next_ready() {
                     self.scheduler.set_current_task(Some(next_task_id));
                     self.load_ready_task(next_task_id)?;
                 }
@@ -587,7 +593,7 @@ impl<'h> VM<'h> {
         drop(error);
         self.discard_failed_task(task_id);
         self.scheduler.set_current_task(None);
-        if let Some(next_task_id) = self.scheduler.next_ready_task() {
+        if let Some(next_task_id) = self.next_ready() {
             self.scheduler.set_current_task(Some(next_task_id));
             self.load_ready_task(next_task_id)?;
         }
@@ -598,6 +604,59 @@ impl<'h> VM<'h> {
     /// hwf: whether `gather` is a failing-fast gather (`asyncio._hwf_gather`).
     fn fails_fast(&self, gather: HeapId) -> bool {
         matches!(self.heap.get(gather), HeapData::GatherFuture(g) if g.fail_fast)
+    }
+
+    /// hwf: at a refill point of the failing-fast gather `gather`, if it
+    /// still waits (no child failed meanwhile), starts its coroutine
+    /// children waiting beyond the window (see [`GatherFuture::window`]), in
+    /// order, until the window is full again: queued last, as the seed's
+    /// `parallel` starts tasks once its `asyncio.wait` returns.
+    fn refill_gather_window(&mut self, gather: HeapId) {
+        let HeapData::GatherFuture(g) = self.heap.get(gather) else {
+            return;
+        };
+        let Some(window) = g.window_limit() else {
+            return;
+        };
+        if g.items.len() <= window {
+            return;
+        }
+        let GatherState::Awaited(awaited) = &g.state else {
+            return;
+        };
+        let running = g
+            .items
+            .iter()
+            .filter(|&&item| self.scheduler.task_of_coroutine(item).is_some())
+            .count();
+        let free = window.saturating_sub(running);
+        let next: Vec<HeapId> = g.items[window..]
+            .iter()
+            .copied()
+            .filter(|&item| {
+                awaited.pending_children.contains_key(&item)
+                    && self.scheduler.task_of_coroutine(item).is_none()
+                    && matches!(self.heap.get(item), HeapData::Coroutine(c) if c.state == CoroutineState::New)
+            })
+            .take(free)
+            .collect();
+        for item in next {
+            self.scheduler.spawn(self.heap, item, Some(gather));
+        }
+    }
+
+    /// hwf: the next task to run from the ready queue. A refill point
+    /// ([`Scheduler::queue_refill_point`]) on the way fills its gather's free
+    /// slots (the new tasks queued last) and is skipped.
+    fn next_ready(&mut self) -> Option<TaskId> {
+        loop {
+            let id = self.scheduler.next_ready_task()?;
+            let Some(gather) = self.scheduler.take_refill_point(id) else {
+                return Some(id);
+            };
+            self.refill_gather_window(gather);
+            self.heap.dec_ref(gather);
+        }
     }
 
     /// hwf: loads a task taken from the ready queue. One queued `Failed` —
@@ -935,7 +994,20 @@ impl<'h> VM<'h> {
                     let HeapReadOutput::GatherFuture(mut outer) = this.heap.read(gather) else {
                         panic!("Awaiter::GatherSlot gather id is not a GatherFuture")
                     };
-                    let success = outer.resolve_child(this, source, value)?;
+                    let Some(success) = outer.resolve_child(this, source, value) else {
+                        // hwf: a child of a failing-fast gather finished, so
+                        // children waiting beyond its window may start.
+                        if matches!(&outer.get(this.heap).state, GatherState::Awaited(_))
+                            && outer
+                                .get(this.heap)
+                                .window_limit()
+                                .is_some_and(|w| outer.get(this.heap).items.len() > w)
+                        {
+                            drop(outer);
+                            this.scheduler.queue_refill_point(gather, this.heap);
+                        }
+                        return None;
+                    };
                     awaiter = success.awaiter;
                     value = Value::Ref(success.list_id);
                 }
@@ -1118,7 +1190,7 @@ impl<'h> VM<'h> {
 
         // Current task was not able to resume, but there might be other ready tasks which can make
         // progress
-        if let Some(next_task_id) = self.scheduler.next_ready_task() {
+        if let Some(next_task_id) = self.next_ready() {
             self.save_current_context();
             self.scheduler.set_current_task(Some(next_task_id));
             self.load_or_init_task(next_task_id)?;

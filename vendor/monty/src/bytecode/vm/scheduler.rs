@@ -205,6 +205,13 @@ pub(crate) struct Scheduler {
     /// dispatch from coroutine heap id back to the driving task without
     /// scanning all tasks.
     coroutine_to_task: AHashMap<HeapId, TaskId>,
+    /// hwf: refill points of failing-fast gathers (`asyncio._hwf_gather`)
+    /// whose window has children waiting: an id queued in `ready_queue`
+    /// that is no task, and the gather it refills (an inc_ref owned). When
+    /// it comes up, the gather's free slots are filled (see
+    /// `VM::next_ready`), as the seed's `parallel` starts tasks when its
+    /// `asyncio.wait` wakes, behind the tasks ready when a child finished.
+    refill_points: Vec<(TaskId, HeapId)>,
 }
 
 impl Scheduler {
@@ -228,6 +235,7 @@ impl Scheduler {
             next_call_id: 0,
             pending_externals: AHashMap::new(),
             coroutine_to_task: AHashMap::new(),
+            refill_points: Vec::new(),
         }
     }
 
@@ -382,6 +390,28 @@ impl Scheduler {
     /// `task_id` wakes (see [`Task::cancel_on_wake`]), with its inc_ref.
     pub fn take_cancel_on_wake(&mut self, task_id: TaskId) -> Option<HeapId> {
         self.tasks.get_mut(&task_id).and_then(|t| t.cancel_on_wake.take())
+    }
+
+    /// hwf: queues a refill point of the failing-fast gather `gather` behind
+    /// the ready tasks, unless one is queued already (the seed's
+    /// `asyncio.wait` wakes once for the children that finish before it
+    /// runs). Takes an inc_ref on `gather`.
+    pub fn queue_refill_point(&mut self, gather: HeapId, heap: &mut HeapReader<'_>) {
+        if self.refill_points.iter().any(|&(_, g)| g == gather) {
+            return;
+        }
+        heap.inc_ref(gather);
+        let id = TaskId::new(self.next_task_id);
+        self.next_task_id += 1;
+        self.refill_points.push((id, gather));
+        self.ready_queue.push_back(id);
+    }
+
+    /// hwf: the gather whose refill point `id` is, with its inc_ref, if `id`
+    /// (taken from the ready queue) is one.
+    pub fn take_refill_point(&mut self, id: TaskId) -> Option<HeapId> {
+        let at = self.refill_points.iter().position(|&(p, _)| p == id)?;
+        Some(self.refill_points.remove(at).1)
     }
 
     /// hwf: the task driving the spawned coroutine `coroutine_id`, if it is
@@ -620,6 +650,10 @@ impl Scheduler {
         // Release the inc_refs the scheduler holds on each pending future.
         for (_, future_id) in mem::take(&mut self.pending_externals) {
             heap.dec_ref(future_id);
+        }
+        for (id, gather) in mem::take(&mut self.refill_points) {
+            self.ready_queue.retain(|&t| t != id);
+            heap.dec_ref(gather);
         }
         let task_ids: Vec<TaskId> = self.tasks.keys().copied().collect();
         for task_id in task_ids {
