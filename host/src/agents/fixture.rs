@@ -9,7 +9,10 @@
 //! ```
 //!
 //! The first rule whose every `match` entry equals the request's value at
-//! that dotted path answers; `prompt_contains` is a substring test. A
+//! that dotted path answers (numbers by value at any depth: `1` matches
+//! `1.0`; `true` is not `1`); `prompt_contains` is a substring test. Each
+//! answer has exactly one of `output` (`null` too: the agent answered
+//! `null`) or `error`. A
 //! `sequence` answers successive matching calls in order, its last entry
 //! repeating; calls that run at once (branches, pipeline items, calls in
 //! flight together) take their places in call-id order, and answers that
@@ -38,12 +41,18 @@ struct FixtureFile {
     responses: Vec<RawRule>,
 }
 
+/// A field that is there, `null` included (`"output": null` is an answer:
+/// the agent answered `null`); a missing one stays `None` (`default`).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawRule {
     #[serde(rename = "match", default)]
     matcher: Map<String, Value>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "present")]
     output: Option<Value>,
     #[serde(default)]
     error: Option<String>,
@@ -64,7 +73,7 @@ struct RawRule {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawAnswer {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "present")]
     output: Option<Value>,
     #[serde(default)]
     error: Option<String>,
@@ -244,10 +253,33 @@ impl FixtureRunner {
 }
 
 /// Whether a request's value is the one a rule matches: equal as JSON
-/// values, numbers by value (`1.50` in a fixture matches the `1.5` a
-/// script sends, and the other way round; numbers keep their text here).
+/// values, numbers by value at any depth (`1.50` or `1.0` in a fixture
+/// matches the `1.5` or `1` a script sends, and the other way round, as
+/// Python's `==` and Node's `JSON.stringify` compare them; numbers keep
+/// their text here). Booleans are not numbers (`true` is not `1`).
 fn same_value(got: &Value, want: &Value) -> bool {
-    got == want || hwf_core::fingerprint::canonical_string(got) == hwf_core::fingerprint::canonical_string(want)
+    match (got, want) {
+        (Value::Number(a), Value::Number(b)) => same_number(a, b),
+        (Value::Array(a), Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_value(x, y)),
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len() && a.iter().all(|(k, x)| b.get(k).is_some_and(|y| same_value(x, y)))
+        }
+        _ => got == want,
+    }
+}
+
+/// Two JSON numbers by value: integers exactly, anything else as the
+/// doubles they read as (what a script's runtime sees).
+fn same_number(a: &serde_json::Number, b: &serde_json::Number) -> bool {
+    if let (Some(x), Some(y)) = (a.as_i64(), b.as_i64()) {
+        return x == y;
+    }
+    if let (Some(x), Some(y)) = (a.as_u64(), b.as_u64()) {
+        return x == y;
+    }
+    hwf_core::fingerprint::canonical_string(&Value::Number(a.clone()))
+        == hwf_core::fingerprint::canonical_string(&Value::Number(b.clone()))
+        || a.as_f64().is_some_and(|x| b.as_f64() == Some(x))
 }
 
 /// The longest fixture delay: one day.
@@ -466,6 +498,25 @@ mod tests {
         assert!(call(&n, req).is_ok(), "1.5 matches 1.50");
         let other: Value = serde_json::from_str(r#"{"input": {"price": 1.51, "qty": 2}}"#).expect("json");
         assert!(call(&n, other).is_err(), "1.51 does not");
+        // `1.0` and `1` are one number at any depth, as Python's `==` and
+        // Node's JSON text have them; `true` is not `1`.
+        let whole = FixtureRunner::from_json(
+            r#"{"responses": [{"match": {"input.n": 1, "input.xs": [2.0, {"k": 3}]}, "output": "ok"}]}"#,
+        )
+        .expect("parse");
+        let req: Value = serde_json::from_str(r#"{"input": {"n": 1.0, "xs": [2, {"k": 3.00}]}}"#).expect("json");
+        assert!(call(&whole, req).is_ok(), "1.0 matches 1");
+        let req: Value = serde_json::from_str(r#"{"input": {"n": true, "xs": [2, {"k": 3}]}}"#).expect("json");
+        assert!(call(&whole, req).is_err(), "true is not 1");
+        let req: Value = serde_json::from_str(r#"{"input": {"n": 1, "xs": [2, {"k": 3, "j": 1}]}}"#).expect("json");
+        assert!(call(&whole, req).is_err(), "an extra key is another object");
+        // `"output": null` is an answer: the agent answered null.
+        let null = FixtureRunner::from_json(
+            r#"{"responses": [{"match": {"label": "n"}, "output": null}, {"sequence": [{"output": null}]}]}"#,
+        )
+        .expect("parse");
+        assert_eq!(call(&null, json!({"label": "n"})).expect("null").output, Value::Null);
+        assert_eq!(call(&null, json!({"label": "m"})).expect("null").output, Value::Null);
         assert_eq!(
             call(&r, json!({"label": "nobody"})),
             Err(AgentError::failed("no fixture response for nobody"))
@@ -477,6 +528,10 @@ mod tests {
         for (text, needle) in [
             ("{", "EOF"),
             (r#"{"responses": [{"match": {}}]}"#, "responses[0]: each answer"),
+            (
+                r#"{"responses": [{"output": null, "error": "down"}]}"#,
+                "responses[0]: each answer",
+            ),
             (
                 r#"{"responses": [{"match": {"a..b": 1}, "output": 1}]}"#,
                 "bad match path",
