@@ -230,6 +230,7 @@ impl OutputSchema {
     /// A message naming what is wrong with the schema.
     pub fn compile_with(schema: &Value, rules: &AnswerRules) -> Result<Self, String> {
         let mut json_schema = to_json_schema(schema);
+        name_extra_fields(&mut json_schema);
         if rules.whole_integers {
             mark_integers(&mut json_schema);
         }
@@ -495,6 +496,37 @@ fn mark_integers(schema: &mut Value) {
             }
         }
         Value::Array(items) => items.iter_mut().for_each(mark_integers),
+        _ => {}
+    }
+}
+
+/// Give every `additionalProperties: false` without `properties` an empty
+/// `properties`, which validates the same: the validator then reports the
+/// refused fields as extra fields (`Additional properties are not allowed
+/// ('a', 'b' were unexpected)`, which the runtimes word as the seed does)
+/// rather than each as `False schema does not allow 1`.
+fn name_extra_fields(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            for (key, value) in map.iter_mut() {
+                match key.as_str() {
+                    "enum" | "const" | "default" | "examples" => {}
+                    "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
+                        if let Value::Object(named) = value {
+                            named.values_mut().for_each(name_extra_fields);
+                        }
+                    }
+                    _ => name_extra_fields(value),
+                }
+            }
+            if map.get("additionalProperties") == Some(&Value::Bool(false))
+                && !map.contains_key("properties")
+                && !map.contains_key("patternProperties")
+            {
+                map.insert("properties".to_owned(), Value::Object(serde_json::Map::new()));
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(name_extra_fields),
         _ => {}
     }
 }
@@ -843,6 +875,22 @@ mod tests {
         assert_eq!(
             s.check(&json!({"k": 1, "j": 2})),
             Err("Additional properties are not allowed ('j' was unexpected)".to_owned())
+        );
+        // Without `properties` too, at the root and deeper (the validator
+        // alone says `False schema does not allow 1` per field).
+        let bare = OutputSchema::compile(&json!({"type": "object", "additionalProperties": false})).expect("schema");
+        assert_eq!(
+            bare.check(&json!({"b": 1, "a": 2})),
+            Err("Additional properties are not allowed ('a', 'b' were unexpected)".to_owned())
+        );
+        assert_eq!(bare.check(&json!({})), Ok(()));
+        let deep = OutputSchema::compile(&json!({"type": "object", "properties": {
+            "meta": {"type": "object", "additionalProperties": false}
+        }}))
+        .expect("schema");
+        assert_eq!(
+            deep.check(&json!({"meta": {"x": 1}})),
+            Err("field /meta: Additional properties are not allowed ('x' was unexpected)".to_owned())
         );
     }
 
