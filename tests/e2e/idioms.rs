@@ -253,12 +253,12 @@ fn claude_style_javascript_logs_what_claude_code_logs() {
 
 #[test]
 fn claude_style_javascript_gives_nodes_results() {
-    same_as_reference("js", "js", 109, |case| js_reference(case)["result"].clone());
+    same_as_reference("js", "js", 121, |case| js_reference(case)["result"].clone());
 }
 
 #[test]
 fn json_in_the_seeds_format_gives_the_seeds_results() {
-    same_as_reference("json", "json", 43, |case| {
+    same_as_reference("json", "json", 55, |case| {
         let expected = case.script.with_file_name(format!("{}.expected.json", case.name));
         serde_json::from_str(&std::fs::read_to_string(&expected).expect("expected result")).expect("expected json")
     });

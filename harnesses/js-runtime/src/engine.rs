@@ -194,6 +194,21 @@ fn opt_str(opts: &Json, key: &str) -> Option<String> {
     opts.get(key).and_then(Json::as_str).map(str::to_owned)
 }
 
+/// `s.replace(/\s+/g, " ").trim()`: JavaScript's white space (its
+/// `WhiteSpace` and `LineTerminator`: Unicode's `White_Space` without
+/// U+0085, with U+FEFF).
+fn collapse_whitespace(s: &str) -> String {
+    let js_space = |c: char| (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}';
+    let mut out = String::with_capacity(s.len());
+    for word in s.split(js_space).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
 /// Submit `task` to the host and return the promise the script holds for
 /// it, settled by [`settle`] when the host delivers the call.
 fn submit<'js>(ctx: &Ctx<'js>, task: wit::Task, agent: bool) -> rquickjs::Result<Promise<'js>> {
@@ -213,12 +228,32 @@ fn submit<'js>(ctx: &Ctx<'js>, task: wit::Task, agent: bool) -> rquickjs::Result
     Ok(promise)
 }
 
-/// `agent(prompt, options)`: the prompt (`""` when none) and the options
-/// object (or `null`); the options are the SDK's agent-option table
-/// (`hwf_guest::runtime::AGENT_OPTIONS`). Returns the call's promise.
-fn agent<'js>(ctx: Ctx<'js>, prompt: Value<'js>, options: Value<'js>) -> rquickjs::Result<Promise<'js>> {
+/// `agent(prompt, options, label, phase, textOnly)`: the prompt (`""` when
+/// none) and the options object (or `null`); the options are the SDK's
+/// agent-option table (`hwf_guest::runtime::AGENT_OPTIONS`). As Claude
+/// Code reads them, the prelude passes `String(label)` and `String(phase)`
+/// of options that are not null (here the label's whitespace runs become
+/// one space, trimmed), and `textOnly` when `schema` is falsy. Returns the
+/// call's promise.
+fn agent<'js>(
+    ctx: Ctx<'js>,
+    prompt: Value<'js>,
+    options: Value<'js>,
+    label: Value<'js>,
+    phase: Value<'js>,
+    text_only: bool,
+) -> rquickjs::Result<Promise<'js>> {
     let prompt = utf8(&ctx, prompt)?;
     let mut opts = agent_options(&ctx, options)?;
+    if label.is_string() {
+        opts.insert("label".into(), Json::String(collapse_whitespace(&utf8(&ctx, label)?)));
+    }
+    if phase.is_string() {
+        opts.insert("phase".into(), Json::String(utf8(&ctx, phase)?));
+    }
+    if text_only {
+        opts.remove("schema");
+    }
     claude_effort_and_type(&mut opts);
     if prompt.is_empty() {
         opts.remove("prompt");
@@ -1240,6 +1275,18 @@ mod tests {
     /// and every object the direct read declines (a getter, `toJSON`, a
     /// class instance, no prototype, nesting, fractions, `NaN`) still gives
     /// `JSON.stringify`'s answer; a getter runs once.
+    #[test]
+    fn a_label_collapses_javascripts_white_space() {
+        assert_eq!(collapse_whitespace("  find\n\t bugs \u{a0}now "), "find bugs now");
+        assert_eq!(collapse_whitespace("\u{feff}a\u{2028}b"), "a b");
+        assert_eq!(
+            collapse_whitespace("a\u{85}b"),
+            "a\u{85}b",
+            "NEL is not JavaScript white space"
+        );
+        assert_eq!(collapse_whitespace(" \n "), "");
+    }
+
     #[test]
     fn agent_options_are_what_json_stringify_makes_of_them() {
         let rt = Runtime::new().expect("runtime");

@@ -197,7 +197,17 @@
       try {
         const text = typeof prompt === "string" ? prompt : plain(prompt);
         const opts = options !== null && typeof options === "object" ? options : null;
-        return nativeAgent(text, opts);
+        // Claude Code reads three options itself: `String(label)` (its
+        // whitespace runs collapsed natively), `String(phase)`, and a falsy
+        // `schema` (`false`, `0`, `""`) asks for a text answer.
+        let label, phase, textOnly = false;
+        if (opts !== null) {
+          const l = opts.label, p = opts.phase;
+          if (l != null) label = StringCtor(l);
+          if (p != null) phase = StringCtor(p);
+          textOnly = !opts.schema;
+        }
+        return nativeAgent(text, opts, label, phase, textOnly);
       } catch (e) { return rejected(e); }
     },
     capability(name, input, options) {

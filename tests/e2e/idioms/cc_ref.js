@@ -221,11 +221,11 @@ const consoleText = (parts) => parts.map((h) => {
 }).join(' ');
 context.console = {
   __proto__: null,
-  log: (...a) => logs.push(consoleText(a)),
-  info: (...a) => logs.push(consoleText(a)),
-  debug: (...a) => logs.push(consoleText(a)),
-  error: (...a) => logs.push('[error] ' + consoleText(a)),
-  warn: (...a) => logs.push('[warn] ' + consoleText(a)),
+  log: (...a) => { logs.push(consoleText(a)); },
+  info: (...a) => { logs.push(consoleText(a)); },
+  debug: (...a) => { logs.push(consoleText(a)); },
+  error: (...a) => { logs.push('[error] ' + consoleText(a)); },
+  warn: (...a) => { logs.push('[warn] ' + consoleText(a)); },
 };
 context.budget = Object.freeze({ __proto__: null, total: null, spent: () => 0, remaining: () => Infinity });
 // Claude Code's host functions are wrapped by its `q4e`, which leaves
@@ -236,7 +236,11 @@ context.args = inContext(JSON.parse(argsText));
 context.agent = async (prompt, opts = {}) => {
   await null;
   const text = prompt == null || (typeof prompt !== 'object' && typeof prompt !== 'function') ? String(prompt) : `[${typeof prompt}]`;
-  return inContext(answer({ prompt: text, label: opts?.label, phase: opts?.phase }));
+  // Claude Code's label and phase: `String()` of each that is not null,
+  // the label's whitespace runs collapsed and trimmed.
+  const label = opts?.label != null ? String(opts.label).replace(/\s+/g, ' ').trim() : undefined;
+  const phase = opts?.phase != null ? String(opts.phase) : undefined;
+  return inContext(answer({ prompt: text, label, phase }));
 };
 const sleep0 = () => new Promise((r) => setTimeout(r, 0));
 context.parallel = async (thunks) => {

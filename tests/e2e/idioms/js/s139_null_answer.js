@@ -1,0 +1,3 @@
+export const meta = { name: 'nullans', description: 'd' }
+const r = await agent('x', { label: 'x' })
+return { r, isNull: r === null }
