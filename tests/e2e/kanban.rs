@@ -517,3 +517,46 @@ fn the_seeds_python_issue_lifecycle_runs_unchanged_without_a_board() {
                "release": true, "blocked": false, "closeout_status": "succeeded", "closeout_task_id": "kb_9fcae481941d"})
     );
 }
+
+/// The seed broker's checks of a `kanban_agent` call (`_handle_kanban`),
+/// its words and codes, recorded against its real runtime: a profile that
+/// is not a non-empty str and an `on_block` it does not know are
+/// `bad_request` before any agent runs; `on_block=None` is the default.
+#[test]
+fn a_python_kanban_agent_refuses_a_bad_profile_and_on_block_as_the_seed() {
+    let ctx = Ctx::new();
+    let script = ctx.write(
+        "checks.py",
+        "meta = {\"name\": \"checks\", \"description\": \"kanban_agent's argument checks\"}\n\
+         out = []\n\
+         for f in [lambda: kanban_agent(\"\"), lambda: kanban_agent(3),\n\
+         \x20         lambda: kanban_agent(\"dev\", {\"goal\": \"g\"}, on_block=\"explode\"),\n\
+         \x20         lambda: kanban_agent(\"dev\", on_block=True), lambda: kanban_agent(\"dev\", on_block=None)]:\n\
+         \x20   try:\n\
+         \x20       out.append(await f())\n\
+         \x20   except CapabilityError as e:\n\
+         \x20       out.append([e.code, e.retryable, str(e)])\n\
+         return out\n",
+    );
+    let fixture = ctx.write(
+        "fixture.json",
+        r#"{"responses": [{"match": {"agent": "kanban.dev"}, "output": {"ok": 1}}]}"#,
+    );
+    let out = ctx.run_json(
+        script.to_str().expect("utf8"),
+        "{}",
+        &["--agents", fixture.to_str().expect("utf8")],
+    );
+    out.expect_code(0);
+    assert_eq!(
+        out.json()["data"]["result"],
+        json!([
+            ["bad_request", false, "kanban_agent call requires a non-empty 'profile'"],
+            ["bad_request", false, "kanban_agent call requires a non-empty 'profile'"],
+            ["bad_request", false, "on_block='explode' is not one of ['pause', 'raise', 'return']"],
+            ["bad_request", false, "on_block=True is not one of ['pause', 'raise', 'return']"],
+            {"ok": 1}
+        ])
+    );
+    assert_eq!(out.json()["data"]["counts"]["agent_calls"], 1, "{}", out.stdout);
+}

@@ -4,7 +4,7 @@
 //! Python runtime (whose reference is the seed's VM) and the JSON runtime
 //! (the seed's JSON runtime), whose messages are those of Python f-strings.
 
-use serde_json::Value;
+use serde_json::{Map, Value, json};
 
 /// The name of the Python type the seed sees for a JSON value
 /// (`type(v).__name__`): `int` or `float` by the number's text.
@@ -258,4 +258,105 @@ mod tests {
         );
         assert_eq!(not_a_dict("field /n: 4.0 is not of type \"integer\""), None);
     }
+}
+
+/// The most values a widened `enum` member may stand for.
+const MAX_VARIANTS: usize = 64;
+
+/// Widen every `enum` under a seed schema node (its `properties` and
+/// `items`), so that the broker's check finds what Python's `in` finds: a
+/// member that is a number equal to 1 or 0 also admits `true` / `false`,
+/// and a boolean also admits `1` / `0` (`True == 1`), inside lists and
+/// objects too (the broker compares JSON values, where `true != 1`). An
+/// `enum` whose members stand for more than [`MAX_VARIANTS`] values, or
+/// hold an object of several keys (which the broker compares in key
+/// order), is dropped when `drop_unwidenable` (the caller checks it
+/// itself, as the JSON runtime does) and kept as it is otherwise.
+pub fn widen_enums(node: &mut Value, drop_unwidenable: bool) {
+    let Some(map) = node.as_object_mut() else { return };
+    if let Some(Value::Array(members)) = map.get("enum") {
+        let mut widened: Vec<Value> = Vec::new();
+        let mut whole = true;
+        for m in members {
+            match variants(m) {
+                Some(vs) => {
+                    for v in vs {
+                        if !widened.contains(&v) {
+                            widened.push(v);
+                        }
+                    }
+                }
+                None => whole = false,
+            }
+        }
+        if whole {
+            map.insert("enum".into(), Value::Array(widened));
+        } else if drop_unwidenable {
+            map.remove("enum");
+        }
+    }
+    if let Some(Value::Object(props)) = map.get_mut("properties") {
+        props.values_mut().for_each(|p| widen_enums(p, drop_unwidenable));
+    }
+    if let Some(items) = map.get_mut("items") {
+        widen_enums(items, drop_unwidenable);
+    }
+}
+
+/// `v` and every value that differs from it only by booleans and the
+/// numbers 1 / 0 standing for each other (`v` first), or `None` past
+/// [`MAX_VARIANTS`] or for an object of more than one key.
+fn variants(v: &Value) -> Option<Vec<Value>> {
+    let out = match v {
+        Value::Bool(b) => vec![v.clone(), json!(u8::from(*b))],
+        Value::Number(n) if n.as_f64() == Some(1.0) => vec![v.clone(), json!(true)],
+        Value::Number(n) if n.as_f64() == Some(0.0) => vec![v.clone(), json!(false)],
+        Value::Array(items) => {
+            let mut acc: Vec<Vec<Value>> = vec![Vec::new()];
+            for item in items {
+                let vs = variants(item)?;
+                acc = acc
+                    .iter()
+                    .flat_map(|pre| {
+                        vs.iter().map(move |x| {
+                            let mut next = pre.clone();
+                            next.push(x.clone());
+                            next
+                        })
+                    })
+                    .collect();
+                if acc.len() > MAX_VARIANTS {
+                    return None;
+                }
+            }
+            acc.into_iter().map(Value::Array).collect()
+        }
+        // The broker's validator compares objects key by key in their order
+        // (the keys keep the order they were written in), where Python's `==`
+        // ignores it: an object of two keys or more is no member the broker
+        // can match, so that `enum` is the seed's check alone.
+        Value::Object(m) if m.len() > 1 => return None,
+        Value::Object(m) => {
+            let mut acc: Vec<Map<String, Value>> = vec![Map::new()];
+            for (k, item) in m {
+                let vs = variants(item)?;
+                acc = acc
+                    .iter()
+                    .flat_map(|pre| {
+                        vs.iter().map(move |x| {
+                            let mut next = pre.clone();
+                            next.insert(k.clone(), x.clone());
+                            next
+                        })
+                    })
+                    .collect();
+                if acc.len() > MAX_VARIANTS {
+                    return None;
+                }
+            }
+            acc.into_iter().map(Value::Object).collect()
+        }
+        _ => vec![v.clone()],
+    };
+    Some(out)
 }

@@ -154,7 +154,8 @@ fn normalize(schema: &Value) -> Option<Value> {
 /// each `enum` widened with the values Python's `in` also finds in it.
 pub fn to_json_schema(schema: &Value) -> Option<Value> {
     let mut js = normalize(schema)?;
-    widen_enums(&mut js);
+    // Past its limits an `enum` is left to [`validate`].
+    hwf_guest::runtime::python::widen_enums(&mut js, true);
     fit_for_broker(&mut js);
     Some(js)
 }
@@ -192,103 +193,6 @@ fn fit_for_broker(node: &mut Value) {
     if let Some(items) = map.get_mut("items") {
         fit_for_broker(items);
     }
-}
-
-/// The most values a widened `enum` member may stand for; past it the
-/// broker gets no `enum` there and [`validate`] alone checks it.
-const MAX_VARIANTS: usize = 64;
-
-/// Widen every `enum` under a (checked) subset schema node: a member that
-/// is a number equal to 1 or 0 also admits `true` / `false`, and a boolean
-/// also admits `1` / `0` (Python's `True == 1`), inside lists and objects
-/// too. The broker compares JSON values, where `true != 1`.
-fn widen_enums(node: &mut Value) {
-    let Some(map) = node.as_object_mut() else { return };
-    if let Some(Value::Array(members)) = map.get("enum") {
-        let mut widened: Vec<Value> = Vec::new();
-        let mut whole = true;
-        for m in members {
-            match variants(m) {
-                Some(vs) => {
-                    for v in vs {
-                        if !widened.contains(&v) {
-                            widened.push(v);
-                        }
-                    }
-                }
-                None => whole = false,
-            }
-        }
-        if whole {
-            map.insert("enum".into(), Value::Array(widened));
-        } else {
-            map.remove("enum");
-        }
-    }
-    if let Some(Value::Object(props)) = map.get_mut("properties") {
-        props.values_mut().for_each(widen_enums);
-    }
-    if let Some(items) = map.get_mut("items") {
-        widen_enums(items);
-    }
-}
-
-/// `v` and every value that differs from it only by booleans and the
-/// numbers 1 / 0 standing for each other (`v` first), or `None` past
-/// [`MAX_VARIANTS`] or for an object of more than one key.
-fn variants(v: &Value) -> Option<Vec<Value>> {
-    let out = match v {
-        Value::Bool(b) => vec![v.clone(), json!(u8::from(*b))],
-        Value::Number(_) if crate::py::eq(v, &json!(1)) => vec![v.clone(), json!(true)],
-        Value::Number(_) if crate::py::eq(v, &json!(0)) => vec![v.clone(), json!(false)],
-        Value::Array(items) => {
-            let mut acc: Vec<Vec<Value>> = vec![Vec::new()];
-            for item in items {
-                let vs = variants(item)?;
-                acc = acc
-                    .iter()
-                    .flat_map(|pre| {
-                        vs.iter().map(move |x| {
-                            let mut next = pre.clone();
-                            next.push(x.clone());
-                            next
-                        })
-                    })
-                    .collect();
-                if acc.len() > MAX_VARIANTS {
-                    return None;
-                }
-            }
-            acc.into_iter().map(Value::Array).collect()
-        }
-        // The broker's validator compares objects key by key in their order
-        // (the keys keep the order they were written in), where Python's `==`
-        // ignores it: an object of two keys or more is no member the broker
-        // can match, so that `enum` is the seed's check alone.
-        Value::Object(m) if m.len() > 1 => return None,
-        Value::Object(m) => {
-            let mut acc: Vec<Map<String, Value>> = vec![Map::new()];
-            for (k, item) in m {
-                let vs = variants(item)?;
-                acc = acc
-                    .iter()
-                    .flat_map(|pre| {
-                        vs.iter().map(move |x| {
-                            let mut next = pre.clone();
-                            next.insert(k.clone(), x.clone());
-                            next
-                        })
-                    })
-                    .collect();
-                if acc.len() > MAX_VARIANTS {
-                    return None;
-                }
-            }
-            acc.into_iter().map(Value::Object).collect()
-        }
-        _ => vec![v.clone()],
-    };
-    Some(out)
 }
 
 /// Check an agent's output against its `output_schema` as the seed's

@@ -65,6 +65,9 @@ from dataclasses import dataclass as _hwf_dataclass
 
 
 def format(value, format_spec=""):
+    if not isinstance(format_spec, str):
+        kind = "None" if format_spec is None else type(format_spec).__name__
+        raise TypeError(f"format() argument 2 must be str, not {kind}")
     return f"{value:{format_spec}}"
 
 
@@ -634,6 +637,8 @@ fn with_seed_schema(opts: &mut Map<String, Value>, prompt: bool) -> Result<(), M
         opts.remove(*k);
     }
     if let Some(mut schema) = normalized {
+        // The seed checks `enum` with Python's `in` (`True in [1]`).
+        python::widen_enums(&mut schema, false);
         if let Value::Object(root) = &mut schema {
             let rules = if prompt {
                 json!({"attempts": SEED_SCHEMA_ATTEMPTS, "whole_integers": true, "object_answer": true, "retry_context": true})
@@ -841,11 +846,25 @@ fn capability_task(a: &Args) -> Result<Task, MontyException> {
 /// whose result the schema then checks, as the seed's durable backend
 /// does (answer rule `card_result`).
 fn kanban_task(a: &Args) -> Result<Task, MontyException> {
-    let Some(Value::String(profile)) = a.get(0, "profile") else {
-        return Err(type_error(
-            "kanban_agent(profile, task, input, ...): profile must be a string",
-        ));
+    // The seed broker's checks (`_handle_kanban`), in its order: a profile
+    // that is a non-empty str, then an `on_block` it knows.
+    let profile = match a.get(0, "profile") {
+        None => {
+            return Err(type_error(
+                "kanban_agent() missing 1 required positional argument: 'profile'",
+            ));
+        }
+        Some(Value::String(p)) if !p.is_empty() => p,
+        Some(_) => return Err(bad_request("kanban_agent call requires a non-empty 'profile'")),
     };
+    if let Some(on_block) = a.kw.get("on_block").filter(|v| !v.is_null())
+        && !matches!(on_block.as_str(), Some("pause" | "raise" | "return"))
+    {
+        return Err(bad_request(format!(
+            "on_block={} is not one of ['pause', 'raise', 'return']",
+            py_repr_of(on_block)
+        )));
+    }
     let mut payload = Map::new();
     payload.insert("profile".into(), Value::String(profile.clone()));
     payload.insert("task".into(), a.get(1, "task").cloned().unwrap_or_else(|| json!({})));
@@ -879,6 +898,19 @@ fn kanban_task(a: &Args) -> Result<Task, MontyException> {
     let req = runtime::agent_request_from_json(&Value::Object(opts))
         .map_err(|e| type_error(format!("kanban_agent(): {e}")))?;
     Ok(Task::Agent(req))
+}
+
+/// Python's `repr` of a JSON value as the seed's messages show it: a str
+/// quoted as Python quotes it, `True` / `False` / `None`, numbers as they
+/// are, anything else as its JSON.
+fn py_repr_of(v: &Value) -> String {
+    match v {
+        Value::String(s) => python::repr_str(s),
+        Value::Bool(true) => "True".into(),
+        Value::Bool(false) => "False".into(),
+        Value::Null => "None".into(),
+        other => other.to_string(),
+    }
 }
 
 /// `workflow(name, args)`: a saved workflow's name, or `{"scriptPath": …}`.

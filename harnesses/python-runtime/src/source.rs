@@ -38,7 +38,6 @@ const FORBIDDEN_NAMES: &[&str] = &[
     "super",
     "object",
     "type",
-    "id",
     "classmethod",
     "staticmethod",
     "property",
