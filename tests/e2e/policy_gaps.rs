@@ -275,7 +275,7 @@ fn js_parallel_of_4096_thunks_that_throw_settles() {
     let ctx = Ctx::new();
     // Throws that unwind several frames (Boa leaves stack values behind for
     // each); the documented cap is 4 096 items.
-    let body = "const deep = (i) => { if (i % 2) throw new Error(`no ${i}`); return phase(Symbol()); };\n\
+    let body = "const deep = (i) => { if (i % 2) throw new Error(`no ${i}`); return [][0].boom; };\n\
                 const mid = (i) => deep(i);\n\
                 const r = await parallel(Array.from({length: 4096}, (_, i) => () => mid(i)));\n\
                 let caught = 0;\n\

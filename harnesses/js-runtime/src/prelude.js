@@ -230,7 +230,7 @@
         return nativeWorkflow(name, json(args));
       } catch (e) { return rejected(e); }
     },
-    phase(title) { nativePhase(arguments.length > 0 ? `${title}` : ""); }, // ToString: a Symbol throws
+    phase(title) { nativePhase(arguments.length > 0 ? StringCtor(title) : ""); }, // Claude Code's `String(title)`
     // As Claude Code: one argument, `String(x)` for a primitive, `[object]`
     // or `[function]` for anything else.
     log(message) { nativeLog(0, plain(message)); },

@@ -14,8 +14,12 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use tokio::task::{AbortHandle, Id, JoinSet};
 
-/// Longest log line kept (bytes); longer lines are clipped.
-const MAX_LOG_LINE: usize = 16 * 1024;
+/// Longest log line kept (bytes); longer lines are clipped. Neither
+/// reference cuts a log line: 1 MiB keeps any report a script logs whole
+/// (a 16 KiB cut, until session 19, clipped `log(JSON.stringify(report))`)
+/// while one line still cannot swamp the journal (`journal_limit` bounds
+/// the whole).
+const MAX_LOG_LINE: usize = 1024 * 1024;
 
 /// What `budget()` returns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
