@@ -268,7 +268,7 @@ const MAX_VARIANTS: usize = 64;
 /// member that is a number equal to 1 or 0 also admits `true` / `false`,
 /// and a boolean also admits `1` / `0` (`True == 1`), inside lists and
 /// objects too (the broker compares JSON values, where `true != 1`). An
-/// `enum` whose members stand for more than [`MAX_VARIANTS`] values, or
+/// `enum` whose members stand for more than 64 values (`MAX_VARIANTS`), or
 /// hold an object of several keys (which the broker compares in key
 /// order), is dropped when `drop_unwidenable` (the caller checks it
 /// itself, as the JSON runtime does) and kept as it is otherwise.
