@@ -466,38 +466,45 @@ fn written_as_integer(n: &serde_json::Number) -> bool {
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// Add [`WHOLE_INTEGER_KEYWORD`] to every subschema whose `type` asks for
-/// an `integer` and not for a `number` (which would take the float). A
-/// schema's `enum`, `const`, `default` and `examples` are data, not
-/// schemas, and are left alone; a map from names to schemas
+/// Call `visit` on every subschema of `schema` (an object node), its own
+/// subschemas first. A schema's `enum`, `const`, `default` and `examples`
+/// are data, not schemas, and are left alone; a map from names to schemas
 /// (`properties`, `$defs`, …) is read name by name, so a field named
 /// `default` is a schema like any other.
-fn mark_integers(schema: &mut Value) {
+fn for_each_subschema(schema: &mut Value, visit: &mut impl FnMut(&mut serde_json::Map<String, Value>)) {
     match schema {
         Value::Object(map) => {
-            let integer_only = match map.get("type") {
-                Some(Value::String(t)) => t == "integer",
-                Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer") && !ts.iter().any(|t| t == "number"),
-                _ => false,
-            };
             for (key, value) in map.iter_mut() {
                 match key.as_str() {
                     "enum" | "const" | "default" | "examples" => {}
                     "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
                         if let Value::Object(named) = value {
-                            named.values_mut().for_each(mark_integers);
+                            named.values_mut().for_each(|sub| for_each_subschema(sub, visit));
                         }
                     }
-                    _ => mark_integers(value),
+                    _ => for_each_subschema(value, visit),
                 }
             }
-            if integer_only {
-                map.insert(WHOLE_INTEGER_KEYWORD.to_owned(), Value::Bool(true));
-            }
+            visit(map);
         }
-        Value::Array(items) => items.iter_mut().for_each(mark_integers),
+        Value::Array(items) => items.iter_mut().for_each(|sub| for_each_subschema(sub, visit)),
         _ => {}
     }
+}
+
+/// Add [`WHOLE_INTEGER_KEYWORD`] to every subschema whose `type` asks for
+/// an `integer` and not for a `number` (which would take the float).
+fn mark_integers(schema: &mut Value) {
+    for_each_subschema(schema, &mut |map| {
+        let integer_only = match map.get("type") {
+            Some(Value::String(t)) => t == "integer",
+            Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer") && !ts.iter().any(|t| t == "number"),
+            _ => false,
+        };
+        if integer_only {
+            map.insert(WHOLE_INTEGER_KEYWORD.to_owned(), Value::Bool(true));
+        }
+    });
 }
 
 /// Give every `additionalProperties: false` without `properties` an empty
@@ -506,29 +513,14 @@ fn mark_integers(schema: &mut Value) {
 /// ('a', 'b' were unexpected)`, which the runtimes word as the seed does)
 /// rather than each as `False schema does not allow 1`.
 fn name_extra_fields(schema: &mut Value) {
-    match schema {
-        Value::Object(map) => {
-            for (key, value) in map.iter_mut() {
-                match key.as_str() {
-                    "enum" | "const" | "default" | "examples" => {}
-                    "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
-                        if let Value::Object(named) = value {
-                            named.values_mut().for_each(name_extra_fields);
-                        }
-                    }
-                    _ => name_extra_fields(value),
-                }
-            }
-            if map.get("additionalProperties") == Some(&Value::Bool(false))
-                && !map.contains_key("properties")
-                && !map.contains_key("patternProperties")
-            {
-                map.insert("properties".to_owned(), Value::Object(serde_json::Map::new()));
-            }
+    for_each_subschema(schema, &mut |map| {
+        if map.get("additionalProperties") == Some(&Value::Bool(false))
+            && !map.contains_key("properties")
+            && !map.contains_key("patternProperties")
+        {
+            map.insert("properties".to_owned(), Value::Object(serde_json::Map::new()));
         }
-        Value::Array(items) => items.iter_mut().for_each(name_extra_fields),
-        _ => {}
-    }
+    });
 }
 
 /// [`WHOLE_INTEGER_KEYWORD`]: a number written as a float is not an integer.
