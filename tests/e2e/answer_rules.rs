@@ -338,8 +338,7 @@ fn the_rules_hold_in_a_branch_a_stage_a_nested_workflow_and_on_resume() {
 /// process.
 #[test]
 fn the_rules_hold_on_postgres_through_a_kill_and_a_takeover() {
-    use crate::shared_store::{Pg, wait_for};
-    use std::time::Duration;
+    use crate::shared_store::{Pg, run_killed_during, take_over};
     let Some(pg) = Pg::new("the_rules_hold_on_postgres_through_a_kill_and_a_takeover") else {
         return;
     };
@@ -365,37 +364,8 @@ fn the_rules_hold_on_postgres_through_a_kill_and_a_takeover() {
          \x20   c = [e.code, str(e)]\n\
          return [a[\"n\"], b[\"n\"], c]\n",
     );
-    let mut child = pg
-        .cmd()
-        .env("HWF_LEASE_MS", "600")
-        .args([
-            "run",
-            script.to_str().expect("utf8"),
-            "--agents",
-            fixture.to_str().expect("utf8"),
-            "--json",
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("spawn");
-    wait_for(Duration::from_secs(20), "the slow call to start", || {
-        pg.try_sql("SELECT count(*) FROM hwf_journal WHERE kind = 'call_started' AND line LIKE '%\"slow\"%'")
-            .is_ok_and(|n| n.trim() == "1")
-    });
-    child.kill().expect("kill -9");
-    let _ = child.wait();
-    let id = pg.sql("SELECT run_id FROM hwf_runs").trim().to_owned();
-    wait_for(Duration::from_secs(20), "a runner to take the run over", || {
-        let out: Run = pg
-            .cmd()
-            .env("HWF_LEASE_MS", "600")
-            .args(["runner", "--once", "--json"])
-            .output()
-            .expect("runner")
-            .into();
-        out.json()["data"]["executed"].as_array().is_some_and(|a| !a.is_empty())
-    });
+    let id = run_killed_during(&pg, &script, fixture.to_str().expect("utf8"), "slow");
+    take_over(&pg);
     let s = pg.status(&id);
     assert_eq!(s["state"], "succeeded", "{s}");
     assert_eq!(

@@ -336,6 +336,44 @@ pub(crate) fn wait_for(limit: Duration, what: &str, mut cond: impl FnMut() -> bo
     }
 }
 
+/// `hwf run SCRIPT --agents FIXTURE` on `pg` (a 600 ms lease), killed
+/// with SIGKILL once the call labelled `label` has started; the run's id.
+pub(crate) fn run_killed_during(pg: &Pg, script: &Path, fixture: &str, label: &str) -> String {
+    let mut child = pg
+        .cmd()
+        .env("HWF_LEASE_MS", "600")
+        .args(["run", script.to_str().expect("utf8"), "--agents", fixture, "--json"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let started = format!("SELECT count(*) FROM hwf_journal WHERE kind = 'call_started' AND line LIKE '%\"{label}\"%'");
+    wait_for(Duration::from_secs(20), "the call to start", || {
+        pg.try_sql(&started).is_ok_and(|n| n.trim() == "1")
+    });
+    child.kill().expect("kill -9");
+    let _ = child.wait();
+    pg.sql("SELECT run_id FROM hwf_runs").trim().to_owned()
+}
+
+/// `hwf runner --once` (a 600 ms lease) until a pass executed a run (the
+/// killed run's lease expired); how many passes that took.
+pub(crate) fn take_over(pg: &Pg) -> usize {
+    let mut passes = 0;
+    wait_for(Duration::from_secs(20), "a runner to take the run over", || {
+        passes += 1;
+        let out: Run = pg
+            .cmd()
+            .env("HWF_LEASE_MS", "600")
+            .args(["runner", "--once", "--json"])
+            .output()
+            .expect("runner")
+            .into();
+        out.json()["data"]["executed"].as_array().is_some_and(|a| !a.is_empty())
+    });
+    passes
+}
+
 #[test]
 fn a_killed_executor_is_taken_over_after_its_lease_and_completed_calls_do_not_run_again() {
     let Some(pg) = Pg::new("a_killed_executor_is_taken_over_after_its_lease") else {
@@ -351,22 +389,8 @@ const c = await agent("three", { label: "last" });
 return [a.label, b.label, c.label];
 "#,
     );
-    let mut child = pg
-        .cmd()
-        .env("HWF_LEASE_MS", "600")
-        .args(["run", script.to_str().expect("utf8"), "--agents", &f, "--json"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("spawn");
     // Killed while the slow call is in flight (its start is journaled).
-    wait_for(Duration::from_secs(20), "the slow call to start", || {
-        pg.try_sql("SELECT count(*) FROM hwf_journal WHERE kind = 'call_started' AND line LIKE '%\"slow\"%'")
-            .is_ok_and(|n| n.trim() == "1")
-    });
-    child.kill().expect("kill -9");
-    let _ = child.wait();
-    let id = pg.sql("SELECT run_id FROM hwf_runs").trim().to_owned();
+    let id = run_killed_during(&pg, &script, &f, "slow");
     // Until the lease expires the run counts as running: nobody takes it.
     let early = pg
         .cmd()
@@ -380,20 +404,7 @@ return [a.label, b.label, c.label];
         .is_some_and(|a| !a.is_empty());
     // Then a runner takes it over (stuck) and finishes it.
     let t = Instant::now();
-    let mut passes = 0;
-    if !taken_early {
-        wait_for(Duration::from_secs(20), "a runner to take the run over", || {
-            passes += 1;
-            let out: Run = pg
-                .cmd()
-                .env("HWF_LEASE_MS", "600")
-                .args(["runner", "--once", "--json"])
-                .output()
-                .expect("runner")
-                .into();
-            out.json()["data"]["executed"].as_array().is_some_and(|a| !a.is_empty())
-        });
-    }
+    let passes = if taken_early { 0 } else { take_over(&pg) };
     let s = pg.status(&id);
     assert_eq!(s["state"], "succeeded", "{s}");
     assert_eq!(s["result"], json!(["first", "slow", "last"]));
