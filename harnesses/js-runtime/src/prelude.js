@@ -2613,6 +2613,31 @@
     return (b < 0n ? "-" : "") + out;
   } }.toLocaleString, writable: true, enumerable: false, configurable: true });
   const bigintToLocale = BigInt.prototype.toLocaleString;
+  // `Array#toLocaleString(locales, options)` as ECMA-402 has it (V8): each
+  // element's own `toLocaleString(locales, options)`, `null` / `undefined`
+  // as "", joined by ","; an array met again inside itself is "", as V8's
+  // join does. QuickJS-ng's dropped the arguments (`[1234.5].toLocaleString
+  // ("de")` was `1,234.5`). Typed arrays the same way.
+  const inLocaleJoin = new Set();
+  const setHas = Set.prototype.has, setAdd = Set.prototype.add, setDelete = Set.prototype.delete, toObject = Object;
+  const localeJoin = (what) => ({ toLocaleString(locales, options) {
+    if (this === null || this === undefined) throw new TypeErrorCtor(`${what}.prototype.toLocaleString called on null or undefined`);
+    const o = toObject(this);
+    if (apply(setHas, inLocaleJoin, [o])) return "";
+    apply(setAdd, inLocaleJoin, [o]);
+    try {
+      const len = NumberCtor(o.length) || 0;
+      let out = "";
+      for (let i = 0; i < len; i++) {
+        if (i > 0) out += ",";
+        const e = o[i];
+        if (e !== undefined && e !== null) out += StringCtor(apply(e.toLocaleString, e, [locales, options]));
+      }
+      return out;
+    } finally { apply(setDelete, inLocaleJoin, [o]); }
+  } }.toLocaleString);
+  defineProperty(Array.prototype, "toLocaleString", { value: localeJoin("Array"), writable: true, enumerable: false, configurable: true });
+  defineProperty(Object.getPrototypeOf(Uint8Array.prototype), "toLocaleString", { value: localeJoin("%TypedArray%"), writable: true, enumerable: false, configurable: true });
   // `Intl.supportedValuesOf`: what hwf writes, not all ICU has: the
   // Gregorian calendar, Latin digits, no collation beyond the default, the
   // time zones of `tz_data.js` (their IDs as `resolvedOptions` gives them),
