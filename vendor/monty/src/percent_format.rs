@@ -37,7 +37,13 @@ pub(crate) fn percent_format(template: &str, args: &Value, vm: &mut VM<'_>) -> R
         _ => vec![args.clone_with_heap(vm)],
     };
     defer_drop!(positional, vm);
-    let mapping = args.py_type(vm) == Type::Dict;
+    // CPython's `PyMapping_Check` (anything subscriptable but a tuple or a
+    // str): `%(key)` reads it, and arguments left over are no error
+    // (`'x' % [1]` is `'x'`).
+    let mapping = matches!(
+        args.py_type(vm),
+        Type::Dict | Type::List | Type::Bytes | Type::ByteArray | Type::Range
+    );
     let mut next = 0usize;
     let mut used_mapping = false;
     let mut out = String::with_capacity(template.len() + 16);
@@ -136,22 +142,49 @@ pub(crate) fn percent_format(template: &str, args: &Value, vm: &mut VM<'_>) -> R
                 return Err(ExcType::type_error("format requires a mapping"));
             }
             used_mapping = true;
+            // As CPython's: after a keyed directive no positional one is
+            // left (`'%(a)s %s' % d` is `not enough arguments`).
+            next = positional.len();
             let key_value = allocate_string(name.as_str(), vm.heap);
             defer_drop!(key_value, vm);
             let found = args.py_getitem(key_value, vm)?;
             defer_drop!(found, vm);
-            render_one(found, conversion, left, plus, space, alternate, zero, &width, precision.as_deref(), vm)?
+            render_one(
+                found,
+                conversion,
+                left,
+                plus,
+                space,
+                alternate,
+                zero,
+                &width,
+                precision.as_deref(),
+                vm,
+            )?
         } else {
             let Some(v) = positional.get(next) else {
                 return Err(ExcType::type_error("not enough arguments for format string"));
             };
             next += 1;
-            render_one(v, conversion, left, plus, space, alternate, zero, &width, precision.as_deref(), vm)?
+            render_one(
+                v,
+                conversion,
+                left,
+                plus,
+                space,
+                alternate,
+                zero,
+                &width,
+                precision.as_deref(),
+                vm,
+            )?
         };
         out.push_str(&rendered);
     }
     if !used_mapping && !mapping && next < positional.len() {
-        return Err(ExcType::type_error("not all arguments converted during string formatting"));
+        return Err(ExcType::type_error(
+            "not all arguments converted during string formatting",
+        ));
     }
     Ok(out)
 }
@@ -241,13 +274,11 @@ fn render_one(
             if let Some(n) = code
                 && !(0..0x11_0000).contains(&n)
             {
-                return Err(
-                    crate::exception_private::SimpleException::new_msg(
-                        ExcType::OverflowError,
-                        "%c arg not in range(0x110000)",
-                    )
-                    .into(),
-                );
+                return Err(crate::exception_private::SimpleException::new_msg(
+                    ExcType::OverflowError,
+                    "%c arg not in range(0x110000)",
+                )
+                .into());
             }
             let ch = match value {
                 Value::Int(n) => u32::try_from(*n).ok().and_then(char::from_u32),
@@ -272,20 +303,29 @@ fn render_one(
         'd' | 'i' | 'u' | 'o' | 'x' | 'X' => {
             let as_int = match value {
                 Value::Int(_) | Value::Bool(_) => value.clone_with_heap(vm),
-                Value::Float(f) if f.is_finite() => Value::Int(f.trunc() as i64),
-                Value::Float(f) => {
-                    let what = if f.is_nan() { "cannot convert float NaN to integer" } else { "cannot convert float infinity to integer" };
-                    return Err(ExcType::value_error(what));
+                // hwf: CPython 3.11 takes a float for `%d` / `%i` / `%u`
+                // only, truncated exactly (`'%d' % 1e22` is all 23
+                // digits), infinity an `OverflowError`, NaN a `ValueError`.
+                Value::Float(f) if matches!(conversion, 'd' | 'i' | 'u') => {
+                    crate::types::long_int::LongInt::value_from_f64(f.trunc(), vm.heap)?
                 }
                 other if matches!(other.py_type(vm), Type::Int) => other.clone_with_heap(vm),
                 other => {
                     let got = other.py_type_name(vm);
-                    let kind = if matches!(conversion, 'o' | 'x' | 'X') { "an integer is required" } else { "a real number is required" };
+                    let kind = if matches!(conversion, 'o' | 'x' | 'X') {
+                        "an integer is required"
+                    } else {
+                        "a real number is required"
+                    };
                     return Err(ExcType::type_error(format!("%{conversion} format: {kind}, not {got}")));
                 }
             };
             defer_drop!(as_int, vm);
-            spec.push(if matches!(conversion, 'i' | 'u') { 'd' } else { conversion });
+            spec.push(if matches!(conversion, 'i' | 'u') {
+                'd'
+            } else {
+                conversion
+            });
             vm.format_runtime_value(as_int, 0, Some(&spec))
         }
         _ => {
@@ -294,6 +334,13 @@ fn render_one(
                 Value::Int(n) => Value::Float(*n as f64),
                 Value::Bool(b) => Value::Float(f64::from(u8::from(*b))),
                 Value::Float(_) => value.clone_with_heap(vm),
+                // hwf: an int past 64 bits as its float (`'%.2f' % 10**30`),
+                // or CPython's `OverflowError` past the float range.
+                Value::Ref(id) if let HeapData::LongInt(li) = vm.heap.get(*id) => Value::Float(
+                    num_traits::ToPrimitive::to_f64(li.inner())
+                        .filter(|f| f.is_finite())
+                        .ok_or_else(ExcType::overflow_int_to_float)?,
+                ),
                 other => {
                     let got = other.py_type_name(vm);
                     return Err(ExcType::type_error(format!("must be real number, not {got}")));

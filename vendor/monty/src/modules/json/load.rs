@@ -611,6 +611,11 @@ fn cpython_number_len(b: &[u8]) -> usize {
 /// `jiter` exposes the error byte index; [`error_coordinates`] converts it to
 /// the character-based `pos`/`lineno`/`colno` CPython reports.
 fn json_error_location(error: &JiterError, bytes: &[u8]) -> (String, usize) {
+    // hwf: CPython's own scan names the refusal and its place; `jiter`'s
+    // error is read below only where that scan accepts the document.
+    if let Some((message, index)) = super::scan_error::first_refusal(bytes) {
+        return (message.to_owned(), index);
+    }
     let (message, index) = match &error.error_type {
         JiterErrorType::JsonError(JsonErrorType::KeyMustBeAString) => (
             "Expecting property name enclosed in double quotes".to_owned(),

@@ -12,6 +12,7 @@
 
 mod dump;
 mod load;
+mod scan_error;
 mod string_cache;
 
 pub(crate) use string_cache::JsonStringCache;
