@@ -1190,7 +1190,8 @@ fn assignment_value_with(b: &[u8], i: usize, weak_keys: bool) -> Option<(usize, 
     while k_end > 0 && b[k_end - 1] == b' ' {
         k_end -= 1;
     }
-    if k_end > 0 && matches!(b[k_end - 1], b'"' | b'\'') {
+    let key_quoted = k_end > 0 && matches!(b[k_end - 1], b'"' | b'\'');
+    if key_quoted {
         k_end -= 1;
         if k_end > 0 && b[k_end - 1] == b'\\' {
             k_end -= 1;
@@ -1251,11 +1252,26 @@ fn assignment_value_with(b: &[u8], i: usize, weak_keys: bool) -> Option<(usize, 
         .iter()
         .position(|&x| x.is_ascii_whitespace() || matches!(x, b',' | b';' | b'&' | b'"' | b'\'' | b'}' | b')' | b'\\'))
         .map_or(b.len(), |p| j + p);
-    if end > j && &b[j..end] != REDACTED.as_bytes() && looks_secret(&b[j..end]) {
+    let value = &b[j..end];
+    // A boolean or null is never a credential, nor a number in JSON or a
+    // Python literal (`{"password": false}`, `{'pin': None}`, `"api_key":
+    // 0`), as a structured value is not: an unquoted number stays one
+    // after an unquoted key (`password=123456`).
+    let literal = matches!(value, b"true" | b"false" | b"null" | b"True" | b"False" | b"None")
+        || (key_quoted && json_number(value));
+    if end > j && !literal && value != REDACTED.as_bytes() && looks_secret(value) {
         Some((j, end))
     } else {
         None
     }
+}
+
+/// Whether `v` is a JSON number (`-12`, `0.5`, `1e-3`).
+fn json_number(v: &[u8]) -> bool {
+    std::str::from_utf8(v).is_ok_and(|t| {
+        let digits = t.strip_prefix('-').unwrap_or(t);
+        digits.starts_with(|c: char| c.is_ascii_digit()) && serde_json::from_str::<serde_json::Number>(t).is_ok()
+    })
 }
 
 /// A scheme credential: long enough, and not an English word (it has a
@@ -1623,6 +1639,28 @@ mod tests {
             ("GITHUB_TOKEN=abc123", "GITHUB_TOKEN=[REDACTED]"),
             ("secret: s3cr3t-v4lue", "secret: [REDACTED]"),
             ("password: hunter", "password: [REDACTED]"),
+        ] {
+            assert_eq!(redact_text(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn literals_in_text_are_no_credentials() {
+        for (text, want) in [
+            (
+                r#"{"password":false,"api_key":null,"client_secret":0}"#,
+                r#"{"password":false,"api_key":null,"client_secret":0}"#,
+            ),
+            (
+                "{'password': None, 'token_secret': True}",
+                "{'password': None, 'token_secret': True}",
+            ),
+            (r#"{\"password\": 12.5}"#, r#"{\"password\": 12.5}"#),
+            ("password: false", "password: false"),
+            // Unquoted after an unquoted key, a number may be a PIN.
+            ("password=123456", "password=[REDACTED]"),
+            (r#"{"password": "false-hope-77"}"#, r#"{"password": "[REDACTED]"}"#),
+            (r#"{"password":falsehood}"#, r#"{"password":[REDACTED]}"#),
         ] {
             assert_eq!(redact_text(text), want, "{text}");
         }

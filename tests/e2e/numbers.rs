@@ -3,7 +3,7 @@
 //! fields, facade parameters) is a typed `invalid_*` error naming the field
 //! and the range it accepts. One test per case, through the real binary.
 
-use crate::common::{Ctx, harnesses, hello_fixture};
+use crate::common::{Ctx, harnesses, hello_fixture, run_id};
 use serde_json::{Value, json};
 
 /// `hwf run hello` with `extra` arguments: refused before any run exists.
@@ -628,4 +628,68 @@ fn an_answer_past_the_float_range_meets_a_schema_without_a_panic() {
             assert_eq!(v["data"]["result"], true, "{name}: {v}");
         }
     }
+}
+
+/// A boolean, null or number under a credential's name is no credential
+/// inside text either: JSON text a script builds and returns or logs, a
+/// Python repr in a log line, and an agent's answer holding JSON text come
+/// back as written (red team 8: `{"password":false}` came back
+/// `{"password":[REDACTED]}`, no longer JSON); a credential-shaped value
+/// under the same names is still redacted.
+#[test]
+fn literals_under_secret_names_inside_text_round_trip_in_every_runtime() {
+    const TEXT: &str = r#"{"password":false,"api_key":null,"client_secret":0}"#;
+    let ctx = Ctx::new();
+    let answer = serde_json::to_string(&json!({"summary": TEXT, "leak": "password: s3cr3t-V4lue-9931"})).expect("json");
+    let fixture = ctx.write(
+        "text.json",
+        format!(r#"{{"responses": [{{"match": {{}}, "output": {answer}}}]}}"#),
+    );
+    let f = fixture.to_str().expect("utf8");
+    ctx.write(
+        "text.js",
+        "export const meta = { name: \"text\", description: \"literals in text\" };\n\
+         const text = JSON.stringify({ password: false, api_key: null, client_secret: 0 });\n\
+         log(text);\n\
+         const out = await agent(\"give text\", { label: \"t\", schema: { type: \"object\" } });\n\
+         return { text, summary: out.summary, leak: out.leak };\n",
+    );
+    ctx.write(
+        "text.py",
+        "meta = {\"name\": \"text\", \"description\": \"literals in text\"}\n\
+         res = {\"password\": False, \"api_key\": None, \"client_secret\": 0}\n\
+         log(f\"result: {res}\")\n\
+         out = await agent(\"give text\", label=\"t\", schema={\"summary\": \"str\", \"leak\": \"str\"})\n\
+         return {\"text\": json.dumps(res, separators=(\",\", \":\")), \"summary\": out[\"summary\"], \"leak\": out[\"leak\"]}\n",
+    );
+    for script in ["text.js", "text.py"] {
+        let out = ctx.hwf(["run", script, "--json", "--agents", f]);
+        out.expect_code(0);
+        let result = &out.json()["data"]["result"];
+        assert_eq!(result["text"], TEXT, "{script}: {}", out.stdout);
+        assert_eq!(result["summary"], TEXT, "{script}: {}", out.stdout);
+        assert_eq!(result["leak"], "password: [REDACTED]", "{script}: {}", out.stdout);
+        let id = run_id(&out.json());
+        let logged: Vec<String> = ctx
+            .journal(&id)
+            .iter()
+            .filter(|e| e["type"] == "log" && e["source"] == "guest")
+            .filter_map(|e| e["message"].as_str().map(str::to_owned))
+            .collect();
+        let want = if script == "text.js" {
+            TEXT.to_owned()
+        } else {
+            "result: {'password': False, 'api_key': None, 'client_secret': 0}".to_owned()
+        };
+        assert_eq!(logged, [want], "{script}");
+    }
+    ctx.write(
+        "text.workflow.json",
+        r#"{"version": "1", "name": "text", "policy": {"network": false, "filesystem": false},
+            "steps": [{"kind": "agent", "id": "t", "agent": "hermes.text", "input": {},
+                       "output_schema": {"summary": "string", "leak": "string"}}]}"#,
+    );
+    let out = ctx.hwf(["run", "text.workflow.json", "--json", "--agents", f]);
+    out.expect_code(0);
+    assert_eq!(out.json()["data"]["result"]["last"]["summary"], TEXT, "{}", out.stdout);
 }
