@@ -1,4 +1,4 @@
-//! What people read around a run (issue 28): `status` after a
+//! What people read around a run (issue 28): `status` and `logs` after a
 //! continuation (each phase once; a replayed call shows what it took when
 //! it ran, marked replayed), `logs` of a failed run (the error's message),
 //! and `--help` (scripts, not only `.wasm`; examples on the main commands).
@@ -59,6 +59,16 @@ fn status_after_a_continuation_lists_each_phase_once_and_replayed_calls_keep_the
     assert!(line.contains("replayed") && !line.contains(" 0.0ms"), "{line}");
     // The capability call is named when it has no label.
     assert!(text.stdout.contains("human.ask"), "{}", text.stdout);
+    // `logs` too shows each phase once, the continuation's start twice.
+    let logs = ctx.hwf(["logs", &id]);
+    logs.expect_code(0);
+    let count = |what: &str| logs.stdout.lines().filter(|l| l.ends_with(what)).count();
+    assert_eq!(
+        (count(" phase draft"), count(" phase ask"), count(" run started")),
+        (1, 1, 2),
+        "{}",
+        logs.stdout
+    );
 }
 
 #[test]

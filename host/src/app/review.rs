@@ -580,10 +580,13 @@ pub const TIMELINE_ALL: usize = 20_000;
 /// one `call` row per call (its start and completion together: kind,
 /// label, name, phase, state, duration, tokens, fingerprint, replayed),
 /// and `phase`, `log`, `wait`, `wait_resolved`, `edit`, `control`, `finalizer`,
-/// `run_started` and `run_completed` rows. Controls are placed by their time.
+/// `run_started` and `run_completed` rows (a continuation re-entering an
+/// earlier execution's phases adds no `phase` row). Controls are placed by
+/// their time.
 pub fn timeline_rows(journal: &[JournalEntry], controls: &[crate::app::control::Control]) -> Vec<Value> {
     let mut rows: Vec<Value> = Vec::with_capacity(journal.len());
     let mut call_row: HashMap<&str, usize> = HashMap::new();
+    let mut phase_replay = crate::app::status::PhaseReplay::default();
     for e in journal {
         let (seq, ts) = (e.seq, e.ts_ms);
         match &e.entry {
@@ -686,7 +689,13 @@ pub fn timeline_rows(journal: &[JournalEntry], controls: &[crate::app::control::
             } => rows.push(json!({"row": "edit", "seq": seq, "ts_ms": ts, "call": call,
                 "field": field, "actor": actor, "reason": reason, "source_run": source_run,
                 "decision": (field == "decision").then_some(value), "changes": changes})),
-            Entry::Phase { title } => rows.push(json!({"row": "phase", "seq": seq, "ts_ms": ts, "title": title})),
+            // A continuation re-entering an earlier execution's phases is
+            // not shown again (as in `status`).
+            Entry::Phase { title } => {
+                if phase_replay.is_new(title) {
+                    rows.push(json!({"row": "phase", "seq": seq, "ts_ms": ts, "title": title}));
+                }
+            }
             Entry::Log {
                 call,
                 level,
@@ -694,7 +703,10 @@ pub fn timeline_rows(journal: &[JournalEntry], controls: &[crate::app::control::
                 message,
             } => rows.push(json!({"row": "log", "seq": seq, "ts_ms": ts, "call": call,
                 "level": level, "source": source, "message": message})),
-            Entry::RunStarted { .. } => rows.push(json!({"row": "run_started", "seq": seq, "ts_ms": ts})),
+            Entry::RunStarted { .. } => {
+                phase_replay.run_started();
+                rows.push(json!({"row": "run_started", "seq": seq, "ts_ms": ts}));
+            }
             Entry::RunCompleted {
                 state,
                 error,

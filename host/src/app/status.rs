@@ -208,6 +208,42 @@ pub struct Links {
     pub snapshot: String,
 }
 
+/// Which `phase` entries of a journal are new. A continuation runs the
+/// script again from its start, replaying: the phases it re-enters in the
+/// order earlier executions entered them are those phases again, not new
+/// ones (`status` and `logs` show each once).
+#[derive(Debug, Default)]
+pub(crate) struct PhaseReplay {
+    /// The phases entered so far, in order.
+    entered: Vec<String>,
+    /// While a continuation replays: the index of the phase it should
+    /// re-enter next.
+    replaying: Option<usize>,
+}
+
+impl PhaseReplay {
+    /// A `run_started` entry: a continuation, when phases came before.
+    pub(crate) fn run_started(&mut self) {
+        self.replaying = (!self.entered.is_empty()).then_some(0);
+    }
+
+    /// A `phase` entry: whether it enters a new phase (`false` for a
+    /// continuation re-entering the next phase of an earlier execution).
+    pub(crate) fn is_new(&mut self, title: &str) -> bool {
+        match self.replaying {
+            Some(next) if self.entered.get(next).is_some_and(|t| t == title) => {
+                self.replaying = Some(next + 1);
+                false
+            }
+            _ => {
+                self.replaying = None;
+                self.entered.push(title.to_owned());
+                true
+            }
+        }
+    }
+}
+
 /// A run's status: its snapshot, its calls and phases from the journal,
 /// its controls.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -371,17 +407,14 @@ pub fn build_status(s: &RunSnapshot, journal: &[JournalEntry], state_dir: &Path,
     let mut calls: BTreeMap<String, CallView> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
     let mut phases: Vec<PhaseView> = Vec::new();
-    // A continuation runs the script again from its start, replaying: the
-    // phases it re-enters in the order earlier executions entered them are
-    // those phases, not new ones (index of the next one expected).
-    let mut replaying_phase: Option<usize> = None;
+    let mut phase_replay = PhaseReplay::default();
     // What each call took in an earlier execution, for its replay (journals
     // before issue 28 wrote a replay's duration as 0).
     let mut ran_for: BTreeMap<String, u64> = BTreeMap::new();
     let mut logs = 0u64;
     for ev in journal.iter().cloned() {
         match ev.entry {
-            Entry::RunStarted { .. } => replaying_phase = (!phases.is_empty()).then_some(0),
+            Entry::RunStarted { .. } => phase_replay.run_started(),
             Entry::CallStarted {
                 call,
                 kind,
@@ -466,15 +499,11 @@ pub fn build_status(s: &RunSnapshot, journal: &[JournalEntry], state_dir: &Path,
                     c.cost_micro_usd = Some(cost_micro_usd).filter(|&n| n > 0);
                 }
             }
-            Entry::Phase { title } => match replaying_phase {
-                Some(next) if phases.get(next).is_some_and(|p| p.title == title) => {
-                    replaying_phase = Some(next + 1);
-                }
-                _ => {
-                    replaying_phase = None;
+            Entry::Phase { title } => {
+                if phase_replay.is_new(&title) {
                     phases.push(PhaseView { title, seq: ev.seq });
                 }
-            },
+            }
             Entry::WaitStarted { call, .. } => {
                 if let Some(c) = calls.get_mut(&call) {
                     c.state = CallState::Waiting;

@@ -260,6 +260,11 @@ pub(crate) struct GatherFuture {
     /// start one per child that finishes (`VM::refill_gather_window`).
     #[serde(default)]
     pub window: usize,
+    /// hwf: the children below this index have been started (or were never
+    /// held back): where the next refill of the window starts looking, so
+    /// that a refill costs what it starts, not the whole list.
+    #[serde(default)]
+    pub started_upto: usize,
 }
 
 impl GatherFuture {
@@ -335,6 +340,7 @@ impl GatherFuture {
             state: GatherState::Pending,
             fail_fast: false,
             window: 0,
+            started_upto: 0,
         }
     }
 

@@ -612,34 +612,39 @@ impl<'h> VM<'h> {
     /// order, until the window is full again: queued last, as the seed's
     /// `parallel` starts tasks once its `asyncio.wait` returns.
     fn refill_gather_window(&mut self, gather: HeapId) {
-        let HeapData::GatherFuture(g) = self.heap.get(gather) else {
-            return;
+        let (next, upto) = {
+            let HeapData::GatherFuture(g) = self.heap.get(gather) else {
+                return;
+            };
+            let Some(window) = g.window_limit() else {
+                return;
+            };
+            if g.items.len() <= window {
+                return;
+            }
+            let GatherState::Awaited(awaited) = &g.state else {
+                return;
+            };
+            // The children not yet started are those from `from` on, all
+            // still pending; the other pending ones are running.
+            let from = g.started_upto.max(window).min(g.items.len());
+            let waiting = g.items.len() - from;
+            let running = awaited.pending_children.len().saturating_sub(waiting);
+            let upto = (from + window.saturating_sub(running)).min(g.items.len());
+            let next: Vec<HeapId> = g.items[from..upto]
+                .iter()
+                .copied()
+                .filter(|&item| {
+                    awaited.pending_children.contains_key(&item)
+                        && self.scheduler.task_of_coroutine(item).is_none()
+                        && matches!(self.heap.get(item), HeapData::Coroutine(c) if c.state == CoroutineState::New)
+                })
+                .collect();
+            (next, upto)
         };
-        let Some(window) = g.window_limit() else {
-            return;
-        };
-        if g.items.len() <= window {
-            return;
+        if let HeapReadOutput::GatherFuture(mut g) = self.heap.read(gather) {
+            g.get_mut(self.heap).started_upto = upto;
         }
-        let GatherState::Awaited(awaited) = &g.state else {
-            return;
-        };
-        let running = g
-            .items
-            .iter()
-            .filter(|&&item| self.scheduler.task_of_coroutine(item).is_some())
-            .count();
-        let free = window.saturating_sub(running);
-        let next: Vec<HeapId> = g.items[window..]
-            .iter()
-            .copied()
-            .filter(|&item| {
-                awaited.pending_children.contains_key(&item)
-                    && self.scheduler.task_of_coroutine(item).is_none()
-                    && matches!(self.heap.get(item), HeapData::Coroutine(c) if c.state == CoroutineState::New)
-            })
-            .take(free)
-            .collect();
         for item in next {
             self.scheduler.spawn(self.heap, item, Some(gather));
         }
