@@ -91,6 +91,37 @@ fn logs_of_a_failed_run_print_the_error_message() {
     );
 }
 
+/// A failed call's line in `status` reads its error as the journal has it
+/// (`error: agent_unavailable: runner down`), with no placeholder for a
+/// code the error does not carry apart.
+#[test]
+fn status_shows_a_failed_calls_error_as_it_is() {
+    let ctx = Ctx::new();
+    let s = ctx.write(
+        "down.js",
+        "export const meta = { name: \"down\", description: \"an agent that is down\" };\n\
+         return await agent(\"x\", { label: \"bad\" });\n",
+    );
+    let f = ctx.write(
+        "f.json",
+        r#"{"responses": [{"match": {"label": "bad"}, "error": "runner down", "code": "agent_unavailable"}]}"#,
+    );
+    let out = ctx.run_json(
+        s.to_str().expect("utf8"),
+        "{}",
+        &["--agents", f.to_str().expect("utf8")],
+    );
+    out.expect_code(0);
+    let text = ctx.hwf(["status", &run_id(&out.json())]);
+    text.expect_code(0);
+    assert!(
+        text.stdout
+            .contains("\n           error: agent_unavailable: runner down\n"),
+        "{}",
+        text.stdout
+    );
+}
+
 /// `run`, `validate` and `script save` name the script languages, and the
 /// main commands end their help with examples (each parsed by the CLI in
 /// `cli/src/cli/examples.rs`'s test).

@@ -206,12 +206,14 @@ impl Out {
                     dur,
                     c["fingerprint"].as_str().map_or("", |f| &f[..f.len().min(19)])
                 ));
+                // A call's error is `{kind, message}`, its message led by
+                // the code (`agent_unavailable: runner down`).
                 if let Some(err) = c.get("error").filter(|e| !e.is_null()) {
-                    text.push_str(&format!(
-                        "           error: {}: {}\n",
-                        err["code"].as_str().unwrap_or("?"),
-                        one_line(err["message"].as_str().unwrap_or(""), 200)
-                    ));
+                    let message = one_line(err["message"].as_str().unwrap_or(""), 200);
+                    match err["code"].as_str() {
+                        Some(code) => text.push_str(&format!("           error: {code}: {message}\n")),
+                        None => text.push_str(&format!("           error: {message}\n")),
+                    }
                 }
                 // What the agent said when its answer was not taken.
                 for r in c["rejected"].as_array().into_iter().flatten() {
