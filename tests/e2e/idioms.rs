@@ -253,7 +253,7 @@ fn claude_style_javascript_logs_what_claude_code_logs() {
 
 #[test]
 fn claude_style_javascript_gives_nodes_results() {
-    same_as_reference("js", "js", 124, |case| js_reference(case)["result"].clone());
+    same_as_reference("js", "js", 125, |case| js_reference(case)["result"].clone());
 }
 
 #[test]

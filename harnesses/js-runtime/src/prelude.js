@@ -806,7 +806,11 @@
     }
     return id;
   };
+  // A list of several tags formats in the first one with data (ECMA-402's
+  // lookup), as `resolvedOptions().locale` says: `["xx-YY", "de"]` is `de`.
+  const firstAvailable = (locales) => (isArray(locales) && locales.length > 1 ? resolveLocale(locales, "NumberFormat") : locales);
   defineProperty(Number.prototype, "toLocaleString", { value: { toLocaleString(locales, options) {
+    locales = firstAvailable(locales);
     let x = this;
     if (typeof x !== "number") {
       try { x = numberValueOf.call(this); } catch { throw new TypeErrorCtor("Number.prototype.toLocaleString requires that 'this' be a Number"); }
@@ -1152,9 +1156,10 @@
   class NumberFormat {
     #locales; #options; #format; #plan = null;
     constructor(locales, options) {
+      canonicalLocales(locales); // V8's errors for a malformed tag
+      locales = firstAvailable(locales);
       this.#locales = locales;
       this.#options = options === undefined ? undefined : { ...options };
-      canonicalLocales(locales); // V8's errors for a malformed tag
       numberOwner = "Intl.NumberFormat";
       try {
         toLocale.call(0, locales, this.#options);
@@ -1350,9 +1355,10 @@
   class Collator {
     #locales; #options;
     constructor(locales, options) {
+      canonicalLocales(locales); // V8's errors for a malformed tag
+      locales = firstAvailable(locales);
       this.#locales = locales;
       this.#options = options === undefined ? undefined : { ...options };
-      canonicalLocales(locales); // V8's errors for a malformed tag
       // The locale checked and the options read once, into one word the
       // native comparison takes (`localeCompare` reads them every call).
       const flags = collatorFlags(locales, this.#options);
