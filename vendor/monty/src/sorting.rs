@@ -11,7 +11,7 @@
 use std::cmp::Ordering;
 
 use crate::{
-    args::{ArgValues, FromArgs, LaxBool},
+    args::{ArgValues, FromArgs, IntBool},
     bytecode::VM,
     defer_drop, defer_drop_mut,
     exception_private::{ExcType, ExcTypeExt, RunError, RunResult},
@@ -23,15 +23,15 @@ use crate::{
 /// extension, the kwargs accepted by the `sorted()` builtin. Both fields
 /// are keyword-only (CPython rejects positional `key`/`reverse`). `key` is
 /// held as a raw `Option<Value>` so callers can normalise `key=None` to
-/// "no key"; `reverse` uses [`LaxBool`] to match CPython's `bool()`-style
-/// truth test (so `reverse=[]` is `False`, not a `TypeError`).
+/// "no key"; `reverse` is an int or a bool, as CPython's Argument Clinic
+/// reads it (hwf: [`IntBool`]; `reverse=None` is a `TypeError`).
 #[derive(FromArgs)]
 #[from_args(name = "sort")]
 struct ListSortArgs {
     #[from_args(kw_only, default)]
     key: Option<Value>,
-    #[from_args(kw_only, default = LaxBool::new(false))]
-    reverse: LaxBool,
+    #[from_args(kw_only, default = IntBool::new(false))]
+    reverse: IntBool,
 }
 
 /// Parses `key`/`reverse` kwargs and sorts `items` in place. The single

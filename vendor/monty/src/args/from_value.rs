@@ -389,6 +389,37 @@ impl FromValue for LaxBool {
     }
 }
 
+/// hwf: a flag CPython's Argument Clinic reads as `bool(accept={int})`
+/// (`list.sort(reverse=…)`, `sorted(reverse=…)`): an int or a bool, its
+/// truth; anything else `TypeError: 'X' object cannot be interpreted as an
+/// integer` (`sorted(xs, reverse=None)`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct IntBool(bool);
+
+impl FromValue for IntBool {
+    fn from_value(value: Value, vm: &mut VM<'_>) -> Result<Self, FromValueFail> {
+        let result = if matches!(value.py_type(vm), crate::types::Type::Int | crate::types::Type::Bool) {
+            value.py_bool(vm).map(Self)
+        } else {
+            Err(crate::exception_private::ExcType::type_error_not_integer(
+                &value.py_type_name(vm),
+            ))
+        };
+        value.drop_with(vm);
+        result.map_err(FromValueFail::Raise)
+    }
+}
+
+impl IntBool {
+    pub fn new(b: bool) -> Self {
+        Self(b)
+    }
+
+    pub fn bool(self) -> bool {
+        self.0
+    }
+}
+
 impl LaxBool {
     pub fn new(b: bool) -> Self {
         Self(b)

@@ -165,10 +165,10 @@ impl Range {
         let new_step_i128 = self_step * slice_step;
         let new_start_i128 = self_start + i128::from(start) * self_step;
 
-        // The guarantee on `slice.indices` is that `stop` and `start` are at most
-        // `range_len` apart, so the subtraction won't overflow.
-        let num_elements = div_ceil(i128::from(stop) - i128::from(start), slice_step);
-        let new_stop_i128 = new_start_i128 + num_elements * new_step_i128;
+        // hwf: CPython's `compute_slice`: the new stop is the item at the
+        // slice's stop (`range(5)[::2]` is `range(0, 5, 2)`, not one past
+        // its last item).
+        let new_stop_i128 = self_start + i128::from(stop) * self_step;
 
         let new_step = i64::try_from(new_step_i128).map_err(|_| ExcType::overflow_c_ssize_t())?;
         let new_start = i64::try_from(new_start_i128).map_err(|_| ExcType::overflow_c_ssize_t())?;
