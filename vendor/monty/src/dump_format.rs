@@ -36,7 +36,8 @@ const MAGIC: &[u8; 6] = b"MONTY\0";
 /// (`check_circular`, `object_hook`, …) among the static strings, which
 /// renumbers the ones after them; 15 — a gather's `fail_fast` and a task's
 /// `cancel_on_wake` (`asyncio._hwf_gather`, the runtime's `parallel`);
-/// 16 — the scheduler's refill points (`_hwf_gather`'s 8-child window).
+/// 16 — the scheduler's refill points (`_hwf_gather`'s window) and a VM's
+/// caught tracebacks (`caught_frames`, for a re-raise's line).
 pub const DUMP_VERSION: u16 = 16;
 
 /// Number of bytes before the postcard payload.

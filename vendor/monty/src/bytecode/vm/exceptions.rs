@@ -109,6 +109,24 @@ impl VM<'_> {
         })
     }
 
+    /// hwf: the error of a re-raise of `exc_value` (a bare `raise`, an
+    /// `except` that does not match, the end of a `finally`): the
+    /// traceback it was caught with when there is one (CPython keeps an
+    /// exception's traceback through a re-raise), else a new one here.
+    pub(super) fn make_reraise(&mut self, exc_value: &Value) -> RunError {
+        let frame = match exc_value {
+            Value::Ref(id) => self.caught_frames.get(id).cloned(),
+            _ => None,
+        };
+        match (frame, self.make_exception(exc_value, true)) {
+            (Some(frame), RunError::Exc(mut raise)) => {
+                raise.frame = Some(frame);
+                RunError::Exc(raise)
+            }
+            (_, error) => error,
+        }
+    }
+
     /// Runs fused bare `assert test`.
     ///
     /// Truthy values pass; falsy values raise with their repr, except literal
@@ -312,6 +330,9 @@ impl VM<'_> {
                 // `raise` cannot revive them.
                 while this.exception_stack.len() > target_exc_stack_depth {
                     let value = this.exception_stack.pop().unwrap();
+                    if let Value::Ref(id) = &value {
+                        this.caught_frames.remove(id);
+                    }
                     value.drop_with(this);
                 }
 
@@ -324,6 +345,13 @@ impl VM<'_> {
 
                 // Reclaim exc_value from guard - it's being pushed onto exception_stack
                 let (exc_value, this) = exc_guard.into_parts();
+
+                // hwf: its traceback so far, for a re-raise (`caught_frames`).
+                if let (Value::Ref(id), RunError::Exc(exc)) = (&exc_value, &error)
+                    && let Some(frame) = &exc.frame
+                {
+                    this.caught_frames.insert(*id, frame.clone());
+                }
 
                 // Push exception onto the exception_stack for bare raise.
                 // This allows nested except handlers to restore outer

@@ -34,7 +34,7 @@ use crate::{
         op::{Opcode, decode_assert_flags},
     },
     defer_drop_mut,
-    exception_private::{ExcType, ExcTypeExt, RunError, RunResult, SimpleException},
+    exception_private::{ExcType, ExcTypeExt, RawStackFrame, RunError, RunResult, SimpleException},
     heap::{ContainsHeap, DropWithContext, Heap, HeapData, HeapId, HeapReadOutput, HeapReader},
     heap_data::{CellValue, Closure, FunctionDefaults},
     intern::{FunctionId, Interns, StaticStrings, StringId},
@@ -646,6 +646,10 @@ pub struct VMSnapshot {
     /// except handlers to restore the outer exception context.
     exception_stack: Vec<Value>,
 
+    /// hwf: [`VM::caught_frames`], kept across a pause.
+    #[serde(default)]
+    caught_frames: Vec<(HeapId, RawStackFrame)>,
+
     /// IP of the instruction that caused the pause (for exception handling).
     instruction_ip: usize,
 
@@ -745,6 +749,13 @@ pub struct VM<'h> {
     /// When exiting via `ClearException`, the top is popped. This allows nested
     /// except handlers to restore the outer exception context.
     exception_stack: Vec<Value>,
+
+    /// hwf: where each exception on `exception_stack` was raised (its
+    /// traceback when a handler caught it), by its heap id. A re-raise —
+    /// a bare `raise`, an `except` that does not match, a `finally` —
+    /// raises it again with that traceback, as CPython's does, so the
+    /// error names the line it was first raised at, not the handler's.
+    caught_frames: ahash::AHashMap<HeapId, RawStackFrame>,
 
     /// IP of the instruction being executed (for exception table lookup).
     ///
@@ -871,6 +882,7 @@ impl<'h> VM<'h> {
             interns,
             print_writer,
             exception_stack: Vec::new(),
+            caught_frames: ahash::AHashMap::new(),
             instruction_ip: 0,
             scheduler: Scheduler::new(),
             ext_function_load_ip: None, // Set by LoadGlobalCallable
@@ -948,6 +960,7 @@ impl<'h> VM<'h> {
             interns,
             print_writer,
             exception_stack: snapshot.exception_stack,
+            caught_frames: snapshot.caught_frames.into_iter().collect(),
             instruction_ip: snapshot.instruction_ip,
             scheduler: snapshot.scheduler,
             module_code: Some(module_code),
@@ -1004,6 +1017,7 @@ impl<'h> VM<'h> {
                     .collect()
             },
             exception_stack: mem::take(&mut self.exception_stack),
+            caught_frames: mem::take(&mut self.caught_frames).into_iter().collect(),
             instruction_ip: self.instruction_ip,
             scheduler: mem::take(&mut self.scheduler),
             pending_os_effect: self.pending_os_effect.take(),
@@ -1847,7 +1861,15 @@ impl<'h> VM<'h> {
                 // Exception Handling
                 Opcode::Raise => {
                     let exc = self.pop();
-                    let error = self.make_exception(&exc, true); // is_raise=true, hide caret
+                    // hwf: `raise e` of the exception being handled keeps
+                    // its traceback, as CPython's (the line first raised at).
+                    let handled = matches!(&exc, Value::Ref(id)
+                        if self.exception_stack.iter().any(|v| matches!(v, Value::Ref(h) if h == id)));
+                    let error = if handled {
+                        self.make_reraise(&exc)
+                    } else {
+                        self.make_exception(&exc, true) // is_raise=true, hide caret
+                    };
                     // Re-raise an instance as-is so `raise e` preserves `e`'s
                     // identity, like CPython. A bare type or non-exception has
                     // nothing to reuse and rebuilds from the error.
@@ -1881,7 +1903,8 @@ impl<'h> VM<'h> {
                     // preserve its enclosing handler's active exception.
                     let raised = self.exception_stack.last().map(|exc| exc.clone_with_heap(self.heap));
                     let error = match &raised {
-                        Some(exc) => self.make_exception(exc, true), // is_raise=true for reraise
+                        // hwf: with the traceback it was caught with.
+                        Some(exc) => self.make_reraise(exc),
                         // No active exception - create a RuntimeError
                         None => {
                             SimpleException::new_msg(ExcType::RuntimeError, "No active exception to reraise").into()
@@ -1896,6 +1919,9 @@ impl<'h> VM<'h> {
                     // Pop the current exception from the stack
                     // This restores the previous exception context (if any)
                     if let Some(exc) = self.exception_stack.pop() {
+                        if let Value::Ref(id) = &exc {
+                            self.caught_frames.remove(id);
+                        }
                         exc.drop_with(self);
                     }
                 }
