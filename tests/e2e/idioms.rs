@@ -173,7 +173,7 @@ fn reference_result(runtime: &str, shim: &str, case: &Case) -> Value {
 
 #[test]
 fn python_in_the_seeds_syntax_gives_cpythons_results() {
-    same_as_reference("py", "py", 187, |case| reference_result("python3", "seed_ref.py", case));
+    same_as_reference("py", "py", 193, |case| reference_result("python3", "seed_ref.py", case));
 }
 
 /// The seed's narrator lines are part of what a script gives: every
@@ -253,7 +253,7 @@ fn claude_style_javascript_logs_what_claude_code_logs() {
 
 #[test]
 fn claude_style_javascript_gives_nodes_results() {
-    same_as_reference("js", "js", 125, |case| js_reference(case)["result"].clone());
+    same_as_reference("js", "js", 130, |case| js_reference(case)["result"].clone());
 }
 
 #[test]
