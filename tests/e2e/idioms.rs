@@ -173,7 +173,7 @@ fn reference_result(runtime: &str, shim: &str, case: &Case) -> Value {
 
 #[test]
 fn python_in_the_seeds_syntax_gives_cpythons_results() {
-    same_as_reference("py", "py", 193, |case| reference_result("python3", "seed_ref.py", case));
+    same_as_reference("py", "py", 194, |case| reference_result("python3", "seed_ref.py", case));
 }
 
 /// The seed's narrator lines are part of what a script gives: every

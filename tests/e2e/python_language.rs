@@ -727,3 +727,32 @@ fn a_reraised_error_names_the_line_it_was_raised_at() {
         );
     }
 }
+
+/// A script's own message that merely looks coded (`failed: tests red`,
+/// `invalid: …`, a KeyError of `'note: x'`) keeps its exception type in
+/// the run's error, as the seed reports it; `JSONDecodeError` is named by
+/// its class's own name. Recorded against the seed's real runtime.
+#[test]
+fn a_message_that_looks_coded_keeps_its_exception_type() {
+    let ctx = Ctx::new();
+    let head = "meta = {\"name\": \"m\", \"description\": \"x\"}\n";
+    for (body, want) in [
+        (
+            "ok = False\nif not ok:\n    raise RuntimeError(\"failed: tests red\")\nreturn 1\n",
+            "script_error: RuntimeError: failed: tests red (line 4)",
+        ),
+        (
+            "d = {}\nreturn d[\"note: x\"]\n",
+            "script_error: KeyError: 'note: x' (line 3)",
+        ),
+        (
+            "return json.loads(\"nope\")\n",
+            "script_error: JSONDecodeError: Expecting value: line 1 column 1 (char 0) (line 2)",
+        ),
+    ] {
+        let s = ctx.write("m.py", format!("{head}{body}"));
+        let out = ctx.run_json(s.to_str().expect("utf8"), "{}", &[]);
+        out.expect_code(1);
+        assert_eq!(out.json()["error"]["message"], want, "{body}");
+    }
+}

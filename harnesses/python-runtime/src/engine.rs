@@ -1186,9 +1186,21 @@ fn capability_error(e: &CallError) -> MontyException {
     MontyException::new(ExcType::CapabilityError, Some(text)).with_data(ExcData::Attrs(Box::new(attrs)))
 }
 
-fn starts_with_code(msg: &str) -> bool {
-    msg.split_once(": ")
-        .is_some_and(|(c, _)| !c.is_empty() && c.chars().all(|ch| ch.is_ascii_lowercase() || ch == '_'))
+/// Whether an uncaught exception's message is the host's (or the
+/// runtime's) own error, led by its code: a `CapabilityError` whose text
+/// starts with its `code` (`policy_denied: …`), or the runtime's
+/// `sandbox_denied` refusal. A script's own message that merely looks
+/// coded (`RuntimeError("failed: tests red")`) is not one: it keeps its
+/// type, as the seed reports it.
+fn host_coded(e: &MontyException, msg: &str) -> bool {
+    match e.exc_type() {
+        ExcType::CapabilityError => match e.data().attr("code") {
+            Some(ExcAttr::Str(code)) => msg.strip_prefix(code.as_str()).is_some_and(|rest| rest.starts_with(": ")),
+            _ => false,
+        },
+        ExcType::PermissionError => msg.starts_with("sandbox_denied: "),
+        _ => false,
+    }
 }
 
 /// An uncaught exception as the run's error: a stable code first.
@@ -1215,10 +1227,14 @@ fn describe(e: &MontyException, script_lines: u32) -> String {
     } else {
         msg
     };
+    // The class's own name, as the seed reports it (`JSONDecodeError`, not
+    // the `json.JSONDecodeError` Monty names the type by).
+    let full_name = ty.to_string();
+    let name = full_name.rsplit('.').next().unwrap_or(&full_name);
     let text = if shown.is_empty() {
-        ty.to_string()
+        name.to_owned()
     } else {
-        format!("{ty}: {shown}")
+        format!("{name}: {shown}")
     };
     match ty {
         ExcType::RecursionError => format!("recursion_limit: {text}{line}"),
@@ -1226,7 +1242,7 @@ fn describe(e: &MontyException, script_lines: u32) -> String {
         // Something hwf's Monty does not support at run time (a generator
         // body calling the host, …): named, with its line.
         ExcType::NotImplementedError => format!("unsupported: {text}{line}"),
-        _ if starts_with_code(msg) => format!("{msg}{line}"),
+        _ if host_coded(e, msg) => format!("{msg}{line}"),
         // A PipelineStageError carries its cause's code.
         _ => match e.data().attr("code") {
             // A runner failure says what the call failed with.

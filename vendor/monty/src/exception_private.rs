@@ -2611,7 +2611,10 @@ pub(crate) mod hwf_errors {
         defer_drop!(exc, vm);
         let item = item_index.as_int(vm)?;
         let stage = stage_index.as_int(vm)?;
-        let cause_type = exc.py_type_name(vm).into_owned();
+        // `type(exc).__name__`: the class's own name (`JSONDecodeError`,
+        // not the `json.JSONDecodeError` Monty names the type by).
+        let full_type = exc.py_type_name(vm);
+        let cause_type = full_type.rsplit('.').next().unwrap_or(&full_type).to_owned();
         let cause_text = text(exc, vm)?;
         // hwf: the cause's `detail` (what a failed host call said) rides
         // along too, so an uncaught stage failure can still name it.
