@@ -719,3 +719,52 @@ fn a_childs_own_workflow_call_rejects_with_claude_codes_text() {
         ])
     );
 }
+
+/// An uncaught throw fails the run as Claude Code reads the thrown value
+/// (`idioms/cc_ref.js`, run here): `Name: message`, a thrown string the
+/// message, anything else `<non-string error>` (`throw 42`, `throw null`,
+/// `throw {name: "OnlyName"}`); a script's own message that looks coded
+/// (`new Error("failed: tests red")`) keeps its name. Only hwf's own
+/// errors (a host call's failure, which carries its code) lead with a code.
+#[test]
+fn uncaught_throws_fail_the_run_as_claude_code_reads_them() {
+    let ctx = Ctx::new();
+    let none = ctx.write("none.json", r#"{"responses": []}"#);
+    let shim = crate::common::root().join("tests/e2e/idioms/cc_ref.js");
+    for body in [
+        "throw new Error(\"failed: tests red\")",
+        "throw 42",
+        "throw null",
+        "throw { name: \"OnlyName\" }",
+        "throw \"plain string\"",
+        "throw [1, 2]",
+        "throw new TypeError(\"bad\")",
+        "throw new Error(\"\")",
+        "await Promise.reject({ code: 7 })",
+    ] {
+        let s = ctx.write(
+            "t.js",
+            format!("export const meta = {{ name: \"t\", description: \"throws\" }};\n{body};\nreturn 1;\n"),
+        );
+        let out = ctx.run_json(
+            s.to_str().expect("utf8"),
+            "{}",
+            &["--agents", none.to_str().expect("utf8")],
+        );
+        out.expect_code(1);
+        let got = out.json()["error"]["message"].as_str().unwrap_or("").to_owned();
+        let reference = crate::common::reference_json(
+            "node",
+            &[
+                shim.to_str().expect("utf8"),
+                s.to_str().expect("utf8"),
+                none.to_str().expect("utf8"),
+                "{}",
+            ],
+        );
+        let want = reference["error"].as_str().expect("the reference fails too");
+        let got = got.strip_prefix("script_error: ").unwrap_or(&got);
+        let got = got.strip_suffix(" (line 2)").unwrap_or(got);
+        assert_eq!(got, want, "{body}");
+    }
+}

@@ -2832,15 +2832,26 @@
     if (isCapError(e)) {
       try { return `limit_agent: WorkflowAgentCapError: ${StringCtor(e.message)}`; } catch { /* fall through */ }
     }
-    let name = "Error", message = "";
+    // Claude Code's reading of a thrown value: its `name` if a string, its
+    // `message` if a string, a thrown string itself, else `<non-string
+    // error>` (`throw 42`, `throw {}`, `throw null`).
+    let name = "Error", message;
     try { const v = e?.name; if (typeof v === "string") name = v; } catch { /* keep "Error" */ }
     try {
       const v = e?.message;
-      if (typeof v === "string") message = v;
-      else if (typeof e === "string") message = e;
-      else if (typeof e === "number" || typeof e === "boolean" || typeof e === "bigint") message = `${e}`;
-    } catch { /* no message */ }
-    if (name === "Error" && /^[a-z_]+: /.test(message)) return message;
+      message = typeof v === "string" ? v : typeof e === "string" ? e : "<non-string error>";
+    } catch { message = "<unprintable thrown value>"; }
+    // Only hwf's own errors lead with their code: a host call's failure
+    // (its `code` rides on it) and the clock's refusal. A script's
+    // `new Error("failed: tests red")` keeps its name.
+    let code;
+    try {
+      const d = e !== null && typeof e === "object" ? getOwnDescriptor(e, "code") : undefined;
+      if (d !== undefined && "value" in d && typeof d.value === "string") code = d.value;
+    } catch { /* none */ }
+    if (name === "Error" && ((code !== undefined && apply(strSlice, message, [0, code.length + 2]) === `${code}: `) || message === NONDETERMINISM)) {
+      return message;
+    }
     return message ? `${name}: ${message}` : name;
   };
   // The result as Claude Code makes it: its copy (above), then JSON. A
