@@ -258,6 +258,25 @@ mod tests {
         );
         assert_eq!(not_a_dict("field /n: 4.0 is not of type \"integer\""), None);
     }
+
+    #[test]
+    fn enums_widen_to_what_pythons_in_finds() {
+        let mut s = json!({"type": "object", "properties": {
+            "v": {"enum": [1, "x"]},
+            "l": {"enum": [[true, 2]]},
+            "o": {"enum": [{"k": 0}]},
+            "many": {"enum": [{"a": 1, "b": 2}]}
+        }});
+        widen_enums(&mut s, false);
+        assert_eq!(s["properties"]["v"]["enum"], json!([1, true, "x"]));
+        assert_eq!(s["properties"]["l"]["enum"], json!([[true, 2], [1, 2]]));
+        assert_eq!(s["properties"]["o"]["enum"], json!([{"k": 0}, {"k": false}]));
+        // An object of several keys cannot be widened: kept, or dropped
+        // for a caller that checks it itself.
+        assert_eq!(s["properties"]["many"]["enum"], json!([{"a": 1, "b": 2}]));
+        widen_enums(&mut s, true);
+        assert!(s["properties"]["many"].get("enum").is_none());
+    }
 }
 
 /// The most values a widened `enum` member may stand for.
@@ -336,26 +355,14 @@ fn variants(v: &Value) -> Option<Vec<Value>> {
         // ignores it: an object of two keys or more is no member the broker
         // can match, so that `enum` is the seed's check alone.
         Value::Object(m) if m.len() > 1 => return None,
-        Value::Object(m) => {
-            let mut acc: Vec<Map<String, Value>> = vec![Map::new()];
-            for (k, item) in m {
-                let vs = variants(item)?;
-                acc = acc
-                    .iter()
-                    .flat_map(|pre| {
-                        vs.iter().map(move |x| {
-                            let mut next = pre.clone();
-                            next.insert(k.clone(), x.clone());
-                            next
-                        })
-                    })
-                    .collect();
-                if acc.len() > MAX_VARIANTS {
-                    return None;
-                }
-            }
-            acc.into_iter().map(Value::Object).collect()
-        }
+        // One key (or none): its value's variants, each under the key.
+        Value::Object(m) => match m.iter().next() {
+            None => vec![v.clone()],
+            Some((k, item)) => variants(item)?
+                .into_iter()
+                .map(|x| Value::Object(Map::from_iter([(k.clone(), x)])))
+                .collect(),
+        },
         _ => vec![v.clone()],
     };
     Some(out)
