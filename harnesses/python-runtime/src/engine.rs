@@ -1195,7 +1195,9 @@ fn capability_error(e: &CallError) -> MontyException {
 fn host_coded(e: &MontyException, msg: &str) -> bool {
     match e.exc_type() {
         ExcType::CapabilityError => match e.data().attr("code") {
-            Some(ExcAttr::Str(code)) => msg.strip_prefix(code.as_str()).is_some_and(|rest| rest.starts_with(": ")),
+            Some(ExcAttr::Str(code)) => msg
+                .strip_prefix(code.as_str())
+                .is_some_and(|rest| rest.starts_with(": ")),
             _ => false,
         },
         ExcType::PermissionError => msg.starts_with("sandbox_denied: "),
