@@ -862,7 +862,7 @@ fn kanban_task(a: &Args) -> Result<Task, MontyException> {
     {
         return Err(bad_request(format!(
             "on_block={} is not one of ['pause', 'raise', 'return']",
-            py_repr_of(on_block)
+            python::repr(on_block)
         )));
     }
     let mut payload = Map::new();
@@ -898,19 +898,6 @@ fn kanban_task(a: &Args) -> Result<Task, MontyException> {
     let req = runtime::agent_request_from_json(&Value::Object(opts))
         .map_err(|e| type_error(format!("kanban_agent(): {e}")))?;
     Ok(Task::Agent(req))
-}
-
-/// Python's `repr` of a JSON value as the seed's messages show it: a str
-/// quoted as Python quotes it, `True` / `False` / `None`, numbers as they
-/// are, anything else as its JSON.
-fn py_repr_of(v: &Value) -> String {
-    match v {
-        Value::String(s) => python::repr_str(s),
-        Value::Bool(true) => "True".into(),
-        Value::Bool(false) => "False".into(),
-        Value::Null => "None".into(),
-        other => other.to_string(),
-    }
 }
 
 /// `workflow(name, args)`: a saved workflow's name, or `{"scriptPath": …}`.
